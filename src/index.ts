@@ -1,0 +1,10 @@
+/**
+ * effect-agent-messages: the message layer of an LLM agent on Effect 4.
+ *
+ * Every concept is a namespace: `Block`, `Message`, `ValidationError`.
+ *
+ * @since 0.1.0
+ */
+export * as Block from "./Block.js"
+export * as Message from "./Message.js"
+export * as ValidationError from "./ValidationError.js"

@@ -1,0 +1,308 @@
+import { assert, describe, expect, it } from "@effect/vitest"
+import { Effect, Equal } from "effect"
+import { Block, Message, ValidationError } from "../src/index.js"
+import * as Arb from "./arbitraries.js"
+
+describe("Message constructors (seed 000 style)", () => {
+  it("userMessage builds a user message with one text block", () => {
+    const m = Message.userMessage("hi")
+    expect(m.role).toBe("user")
+    expect(m.content).toEqual([Block.text("hi")])
+  })
+
+  it("systemMessage builds a system message", () => {
+    expect(Message.systemMessage("be terse").role).toBe("system")
+    expect(Message.textOf(Message.systemMessage("be terse"))).toBe("be terse")
+  })
+
+  it("assistantMessage puts the text before the tool calls", () => {
+    const m = Message.assistantMessage("Let me check.", [{ id: "c1", name: "weather", args: { city: "Oslo" } }])
+    expect(m.content.map((b) => b._tag)).toEqual(["Text", "ToolCall"])
+    expect(m.toolCalls[0]?.args).toEqual({ city: "Oslo" })
+  })
+
+  it("assistantMessage omits empty text when there are tool calls", () => {
+    const m = Message.assistantMessage("", [Block.toolCall("c1", "weather", {})])
+    expect(m.content.map((b) => b._tag)).toEqual(["ToolCall"])
+  })
+
+  it("assistantMessage keeps empty text when there are no tool calls", () => {
+    expect(Message.assistantMessage("").content).toEqual([Block.text("")])
+  })
+
+  it("toolResultMessage builds one result, isError defaulting to false", () => {
+    const m = Message.toolResultMessage("c1", "weather", "12°C")
+    expect(m.role).toBe("tool")
+    expect(m.content[0]?.toolCallId).toBe("c1")
+    expect(m.content[0]?.isError).toBe(false)
+    expect(Message.toolResultMessage("c1", "weather", "down", true).content[0]?.isError).toBe(true)
+  })
+
+  it("constructors carry metadata, name and provider options", () => {
+    const m = Message.userMessage("hi", { name: "alice", metadata: { sessionId: "s1" }, providerOptions: { openai: { x: 1 } } })
+    expect(m.name).toBe("alice")
+    expect(m.metadata).toEqual({ sessionId: "s1" })
+    expect(m.providerOptions).toEqual({ openai: { x: 1 } })
+  })
+
+  it("absent options stay absent", () => {
+    const m = Message.userMessage("hi")
+    expect("metadata" in m).toBe(false)
+    expect("name" in m).toBe(false)
+  })
+})
+
+describe("Message constructors (seed 004 style)", () => {
+  it("userText, assistantMsg and toolResultMsg build from blocks in order", () => {
+    expect(Message.userText("q").role).toBe("user")
+    const a = Message.assistantMsg([Block.thinking("t", "s"), Block.text("x"), Block.toolCall("c1", "f", {})])
+    expect(a.content.map((b) => b._tag)).toEqual(["Thinking", "Text", "ToolCall"])
+    const t = Message.toolResultMsg([Block.toolResult("c1", "f", "a"), Block.toolResult("c2", "f", "b")])
+    expect(t.content.length).toBe(2)
+  })
+
+  it("assistant keeps interleaved text, thinking and calls in order", () => {
+    const blocks = [Block.text("a"), Block.toolCall("c1", "f"), Block.thinking("t"), Block.text("b"), Block.toolCall("c2", "g")]
+    expect(Message.assistant(blocks).content).toEqual(blocks)
+  })
+
+  it("tool accepts a single result or several", () => {
+    expect(Message.tool(Block.toolResult("c1", "f", "a")).content.length).toBe(1)
+    expect(Message.tool([Block.toolResult("c1", "f", "a")]).content.length).toBe(1)
+  })
+})
+
+describe("Message readers", () => {
+  const call = Block.toolCall("c1", "search", { q: "effect" })
+  const a = Message.assistant([Block.thinking("plan"), Block.text("Looking. "), call, Block.text("Done.")])
+  const t = Message.tool([Block.toolResult("c1", "search", "3 hits"), Block.toolResult("c2", "search", [Block.text("x"), Block.text("y")])])
+
+  it("textOf concatenates text blocks and skips thinking and calls", () => {
+    expect(Message.textOf(a)).toBe("Looking. Done.")
+  })
+
+  it("textOf of a tool message is its results' text, one per line", () => {
+    expect(Message.textOf(t)).toBe("3 hits\nx\ny")
+  })
+
+  it("toolCallsOf returns the calls in order, and nothing for other roles", () => {
+    expect(Message.toolCallsOf(a)).toEqual([call])
+    expect(Message.toolCallsOf(Message.user("x"))).toEqual([])
+    expect(Message.toolCallsOf(t)).toEqual([])
+  })
+
+  it("toolResultsOf returns a tool message's results", () => {
+    expect(Message.toolResultsOf(t).length).toBe(2)
+    expect(Message.toolResultsOf(a)).toEqual([])
+  })
+
+  it("isToolResultMessage is true only for tool messages", () => {
+    expect(Message.isToolResultMessage(t)).toBe(true)
+    expect(Message.isToolResultMessage(a)).toBe(false)
+    expect(Message.isToolResultMessage(Message.user("x"))).toBe(false)
+  })
+
+  it("hasToolCalls is true only for assistants with calls", () => {
+    expect(Message.hasToolCalls(a)).toBe(true)
+    expect(Message.hasToolCalls(Message.assistant("x"))).toBe(false)
+  })
+
+  it("isCleanUserStart is true for user messages only", () => {
+    expect(Message.isCleanUserStart(Message.user("x"))).toBe(true)
+    expect(Message.isCleanUserStart(t)).toBe(false)
+    expect(Message.isCleanUserStart(a)).toBe(false)
+    expect(Message.isCleanUserStart(undefined)).toBe(false)
+  })
+
+  it("messageToText renders every block, tool traffic included", () => {
+    expect(Message.messageToText(a)).toBe('Looking. \n[tool call search({"q":"effect"})]\nDone.')
+  })
+
+  it("transcriptOf labels roles and renders tool traffic", () => {
+    const transcript = Message.transcriptOf([Message.user("Find effect"), a, t])
+    expect(transcript.split("\n")[0]).toBe("User: Find effect")
+    expect(transcript).toContain("Assistant: Looking.")
+    expect(transcript).toContain("Tool: [tool result search: 3 hits]")
+  })
+
+  it("transcriptOf cuts long results at the configured length", () => {
+    const long = Message.toolResultMessage("c1", "cat", "z".repeat(1000))
+    expect(Message.transcriptOf([long], { maxResultLength: 5 })).toBe("Tool: [tool result cat: zzzzz…]")
+  })
+})
+
+describe("Message codec", () => {
+  it.effect("decodes the canonical form", () =>
+    Effect.gen(function* () {
+      const m = yield* Message.decode({
+        role: "assistant",
+        content: [{ _tag: "Text", text: "hi" }, { _tag: "ToolCall", id: "c1", name: "f", args: { a: 1 } }],
+        metadata: { k: [1, null] }
+      })
+      assert.isTrue(m instanceof Message.AssistantMessage)
+      expect(Message.toolCallsOf(m)[0]).toBeInstanceOf(Block.ToolCallBlock)
+      expect(m.metadata).toEqual({ k: [1, null] })
+    }))
+
+  it.effect("decodes seed 000's flat form", () =>
+    Effect.gen(function* () {
+      const a = yield* Message.decode({ role: "assistant", content: "", toolCalls: [{ id: "c1", name: "f", args: { x: 1 } }] })
+      expect(a.content).toEqual([Block.toolCall("c1", "f", { x: 1 })])
+      const t = yield* Message.decode({ role: "tool", content: "2", toolCallId: "c1", toolName: "f", isError: true })
+      expect(t).toEqual(Message.toolResultMessage("c1", "f", "2", true))
+      const u = yield* Message.decode({ role: "user", content: "hi", metadata: { s: 1 } })
+      expect(u).toEqual(Message.userMessage("hi", { metadata: { s: 1 } }))
+    }))
+
+  it.effect("a missing isError decodes as false", () =>
+    Effect.gen(function* () {
+      const t = yield* Message.decode({ role: "tool", content: [{ _tag: "ToolResult", toolCallId: "c1", toolName: "f", content: "x" }] })
+      expect(Message.toolResultsOf(t)[0]?.isError).toBe(false)
+    }))
+
+  it.effect("a bad field fails with MessageDecodeError naming its path", () =>
+    Effect.gen(function* () {
+      const e = yield* Effect.flip(Message.decode({ role: "assistant", content: [{ _tag: "ToolCall", id: 7, name: "f", args: {} }] }, 3))
+      assert.strictEqual(e._tag, "MessageDecodeError")
+      if (e._tag !== "MessageDecodeError") return
+      expect(e.path).toEqual(["content", 0, "id"])
+      expect(e.index).toBe(3)
+      expect(e.message).toBe("messages[3]: content[0].id: Expected string")
+    }))
+
+  it.effect("an unknown role fails with a readable message", () =>
+    Effect.gen(function* () {
+      const e = yield* Effect.flip(Message.decode({ role: "bot", content: [] }))
+      expect(e._tag).toBe("MessageDecodeError")
+      expect(e.message).toContain("role")
+    }))
+
+  it.effect("a non-object fails without throwing", () =>
+    Effect.gen(function* () {
+      const e = yield* Effect.flip(Message.decode(42))
+      expect(e.message).toBe("(message): Expected a message object")
+      const e2 = yield* Effect.flip(Message.decodeAll({}))
+      expect(e2._tag).toBe("MessageDecodeError")
+    }))
+
+  it.effect("tool calls on a user message fail with ToolCallsOnNonAssistant", () =>
+    Effect.gen(function* () {
+      const flat = yield* Effect.flip(Message.decode({ role: "user", content: "x", toolCalls: [{ id: "c1", name: "f", args: {} }] }))
+      expect(flat).toBeInstanceOf(ValidationError.ToolCallsOnNonAssistant)
+      const blocks = yield* Effect.flip(Message.decode({ role: "tool", content: [{ _tag: "ToolCall", id: "c9", name: "f", args: {} }] }))
+      expect(blocks).toBeInstanceOf(ValidationError.ToolCallsOnNonAssistant)
+      if (blocks._tag === "ToolCallsOnNonAssistant") expect(blocks.toolCallIds).toEqual(["c9"])
+    }))
+
+  it.effect("tool-result fields on an assistant fail with ToolResultFieldsOnNonTool", () =>
+    Effect.gen(function* () {
+      const e = yield* Effect.flip(Message.decode({ role: "assistant", content: "x", toolCallId: "c1" }, 2))
+      expect(e).toBeInstanceOf(ValidationError.ToolResultFieldsOnNonTool)
+      expect(e.message).toBe("messages[2]: a assistant message carries tool-result fields (toolCallId); only tool messages may")
+      const b = yield* Effect.flip(Message.decode({ role: "user", content: [{ _tag: "ToolResult", toolCallId: "c1", toolName: "f", content: "" }] }))
+      expect(b._tag).toBe("ToolResultFieldsOnNonTool")
+    }))
+
+  it.effect("a tool message without toolCallId or toolName fails with its own tag", () =>
+    Effect.gen(function* () {
+      const noId = yield* Effect.flip(Message.decode({ role: "tool", content: "x", toolName: "f" }))
+      expect(noId._tag).toBe("MissingToolCallId")
+      const noName = yield* Effect.flip(Message.decode({ role: "tool", content: [{ _tag: "ToolResult", toolCallId: "c1", content: "x" }] }))
+      expect(noName._tag).toBe("MissingToolName")
+      expect(noName.message).toBe("tool result at content[0] for c1 has no toolName")
+    }))
+
+  it.effect("decodeAll reports the index of the first bad message", () =>
+    Effect.gen(function* () {
+      const e = yield* Effect.flip(Message.decodeAll([{ role: "user", content: "ok" }, { role: "tool", content: "x" }]))
+      expect(e._tag).toBe("MissingToolCallId")
+      if (e._tag === "MissingToolCallId") expect(e.index).toBe(1)
+    }))
+
+  it("encode writes absent optional fields as absent", () => {
+    const enc = Message.encode(Message.userMessage("hi"))
+    expect(enc).toEqual({ role: "user", content: [{ _tag: "Text", text: "hi" }] })
+  })
+
+  it.effect.prop(
+    "encode, then JSON, then decode is the identity",
+    [Arb.message],
+    ([m]) =>
+      Effect.gen(function* () {
+        const json = JSON.parse(JSON.stringify(Message.encode(m)))
+        const back = yield* Message.decode(json)
+        assert.deepStrictEqual(back, m)
+        assert.isTrue(Equal.equals(back, m))
+        assert.strictEqual(back.constructor, m.constructor)
+      }),
+    { arbitrary: { runs: 1000 } }
+  )
+
+  it.effect.prop(
+    "whole conversations round-trip through decodeAll",
+    [Arb.validConversation],
+    ([ms]) =>
+      Effect.gen(function* () {
+        const back = yield* Message.decodeAll(JSON.parse(JSON.stringify(Message.encodeAll(ms))))
+        assert.deepStrictEqual(back, ms)
+      }),
+    { arbitrary: { runs: 200 } }
+  )
+})
+
+describe("Message validation", () => {
+  it.effect("a well-formed message validates to itself", () =>
+    Effect.gen(function* () {
+      const m = Message.assistantMessage("x", [{ id: "c1", name: "f" }])
+      expect(yield* Message.validate(m)).toBe(m)
+    }))
+
+  it.effect("an empty tool call id fails with EmptyToolCallId", () =>
+    Effect.gen(function* () {
+      const e = yield* Effect.flip(Message.validate(Message.assistantMessage("", [{ id: "", name: "f" }]), 4))
+      expect(e).toBeInstanceOf(ValidationError.EmptyToolCallId)
+      expect(e.message).toBe("messages[4]: content[0] (f) has an empty tool call id")
+    }))
+
+  it.effect("an empty tool name fails with EmptyToolName, on calls and on results", () =>
+    Effect.gen(function* () {
+      expect((yield* Effect.flip(Message.validate(Message.assistantMessage("", [{ id: "c1", name: "" }]))))._tag).toBe("EmptyToolName")
+      expect((yield* Effect.flip(Message.validate(Message.toolResultMessage("c1", "", "x"))))._tag).toBe("EmptyToolName")
+      expect((yield* Effect.flip(Message.validate(Message.toolResultMessage("", "f", "x"))))._tag).toBe("EmptyToolCallId")
+    }))
+
+  it.effect("two calls with one id in a message fail with DuplicateToolCallId", () =>
+    Effect.gen(function* () {
+      const e = yield* Effect.flip(Message.validate(Message.assistantMessage("", [{ id: "c1", name: "f" }, { id: "c1", name: "g" }])))
+      expect(e._tag).toBe("DuplicateToolCallId")
+      expect(e.message).toBe('tool call id "c1" is used twice (earlier in the same message)')
+    }))
+
+  it.effect("a message without content fails with EmptyMessage", () =>
+    Effect.gen(function* () {
+      expect((yield* Effect.flip(Message.validate(Message.assistant([]))))._tag).toBe("EmptyMessage")
+    }))
+
+  it("issuesOf collects every issue in one pass", () => {
+    const m = Message.assistantMessage("", [{ id: "", name: "" }, { id: "c1", name: "f" }, { id: "c1", name: "f" }])
+    expect(Message.issuesOf(m, 0).map((i) => i._tag)).toEqual(["EmptyToolCallId", "EmptyToolName", "DuplicateToolCallId"])
+  })
+
+  it.effect("errors can be handled by tag", () =>
+    Effect.gen(function* () {
+      const recovered = yield* Message.validate(Message.toolResultMessage("", "f", "x")).pipe(
+        Effect.as("ok"),
+        Effect.catchTags({
+          EmptyToolCallId: (e) => Effect.succeed(`id at ${e.blockIndex}`),
+          EmptyToolName: () => Effect.succeed("name"),
+          DuplicateToolCallId: () => Effect.succeed("dup"),
+          EmptyMessage: () => Effect.succeed("empty")
+        })
+      )
+      expect(recovered).toBe("id at 0")
+    }))
+
+  it.prop("generated messages have no per-message issues unless their ids are empty", [Arb.message], ([m]) => {
+    expect(Message.issuesOf(m).filter((i) => i._tag !== "EmptyMessage")).toEqual([])
+  }, { arbitrary: { runs: 300 } })
+})

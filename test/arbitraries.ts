@@ -1,0 +1,285 @@
+/**
+ * Generators of realistic messages and conversations for property tests:
+ * real-looking tool names and JSON arguments, parallel calls answered in any
+ * order, thinking with signatures, metadata and provider options, and broken
+ * histories (interrupted calls, orphans, same-role runs, empty messages).
+ */
+import { Arbitrary, Schema } from "effect"
+import { Block, Message } from "../src/index.js"
+
+const pick = <const A extends ReadonlyArray<string>>(values: A): Arbitrary.Arbitrary<A[number]> =>
+  Arbitrary.schema(Schema.Literals(values))
+
+export const intBetween = (minimum: number, maximum: number): Arbitrary.Arbitrary<number> =>
+  Arbitrary.schema(Schema.Int.check(Schema.isBetween({ minimum, maximum })))
+
+export const bool: Arbitrary.Arbitrary<boolean> = Arbitrary.schema(Schema.Boolean)
+
+const anyString: Arbitrary.Arbitrary<string> = Arbitrary.schema(Schema.String)
+
+const sentences = [
+  "What's the weather in Oslo tomorrow?",
+  "帮我查一下北京到上海的高铁票。",
+  "東京の天気を教えてください。",
+  "서울 날씨 어때요?",
+  "Summarize the last three commits 🚀",
+  "Sure — let me look that up.",
+  "",
+  "  trailing space ",
+  "Line one\nLine two\n\n- bullet",
+  "{\"not\": \"really json\""
+] as const
+
+/** Text that looks like chat, sometimes arbitrary unicode. */
+export const text: Arbitrary.Arbitrary<string> = bool.pipe(
+  Arbitrary.flatMap((real) => (real ? pick(sentences) : anyString))
+)
+
+const toolNames = ["get_weather", "search_web", "read_file", "run_sql", "send_email", "calculator"] as const
+
+const jsonLeaf: Arbitrary.Arbitrary<unknown> = intBetween(0, 4).pipe(
+  Arbitrary.flatMap((k): Arbitrary.Arbitrary<unknown> => {
+    switch (k) {
+      case 0:
+        return text
+      case 1:
+        return intBetween(-1000, 100000)
+      case 2:
+        return bool
+      case 3:
+        return Arbitrary.Constant(null)
+      default:
+        return Arbitrary.array(pick(["a", "b", "celsius", "日本"]), { maxLength: 3 })
+    }
+  })
+)
+
+const argKeys = ["city", "query", "path", "limit", "units", "to", "subject", "filters", "expression"] as const
+
+/** A realistic tool-argument object (string keys, JSON values, some nesting). */
+export const args: Arbitrary.Arbitrary<Record<string, unknown>> = Arbitrary.array(
+  Arbitrary.all([pick(argKeys), jsonLeaf, bool]),
+  { maxLength: 4 }
+).pipe(
+  Arbitrary.map((entries) => {
+    const out: Record<string, unknown> = {}
+    for (const [k, v, nest] of entries) out[k] = nest ? { value: v } : v
+    return out
+  })
+)
+
+const metadata: Arbitrary.Arbitrary<Record<string, unknown> | undefined> = intBetween(0, 2).pipe(
+  Arbitrary.flatMap((k) =>
+    k === 0
+      ? Arbitrary.Constant(undefined)
+      : Arbitrary.all({ sessionId: pick(["s-1", "s-2"]), latencyMs: intBetween(0, 5000), tags: Arbitrary.array(pick(["a", "b"]), { maxLength: 2 }) })
+  )
+)
+
+const providerOptions: Arbitrary.Arbitrary<Block.ProviderOptions | undefined> = bool.pipe(
+  Arbitrary.map((b) => (b ? { anthropic: { cache_control: { type: "ephemeral" } } } : undefined))
+)
+
+const maybe = <A>(arb: Arbitrary.Arbitrary<A>): Arbitrary.Arbitrary<A | undefined> =>
+  bool.pipe(Arbitrary.flatMap((b) => (b ? arb : Arbitrary.Constant(undefined))))
+
+const sig: Arbitrary.Arbitrary<string | undefined> = maybe(pick(["EqQBCkgIARAB", "c2lnbmF0dXJl", "Zm9vYmFy=="]))
+
+/** Copies only the defined values, so absent optional fields stay absent. */
+const defined = <A extends Record<string, unknown>>(o: A): { [K in keyof A]?: Exclude<A[K], undefined> } => {
+  const out: Record<string, unknown> = {}
+  for (const k of Object.keys(o)) if (o[k] !== undefined) out[k] = o[k]
+  return out as { [K in keyof A]?: Exclude<A[K], undefined> }
+}
+
+export const textBlock: Arbitrary.Arbitrary<Block.TextBlock> = Arbitrary.all({
+  text,
+  itemId: maybe(pick(["msg_01", "msg_02"])),
+  thoughtSignature: sig,
+  providerOptions
+}).pipe(Arbitrary.map((f) => new Block.TextBlock(defined(f) as { text: string })))
+
+export const thinkingBlock: Arbitrary.Arbitrary<Block.ThinkingBlock> = Arbitrary.all({
+  thinking: text,
+  signature: sig,
+  itemId: maybe(pick(["rs_01", "rs_02"])),
+  encryptedContent: maybe(pick(["gAAAAB...", "ZW5jcnlwdGVk"])),
+  thoughtSignature: sig
+}).pipe(Arbitrary.map((f) => new Block.ThinkingBlock(defined(f) as { thinking: string })))
+
+export const redactedBlock: Arbitrary.Arbitrary<Block.RedactedThinkingBlock> = pick(["EmwKAhgBEgy3va3p", "b3BhcXVl"]).pipe(
+  Arbitrary.map((data) => Block.redactedThinking(data))
+)
+
+let callCounter = 0
+/** A tool call with a fresh, unique id. */
+export const toolCallBlock: Arbitrary.Arbitrary<Block.ToolCallBlock> = Arbitrary.all({
+  name: pick(toolNames),
+  args,
+  raw: bool,
+  thoughtSignature: sig,
+  itemId: maybe(pick(["fc_01", "fc_02"]))
+}).pipe(
+  Arbitrary.map(({ args, name, raw, ...rest }) =>
+    Block.toolCall(`call_${++callCounter}`, name, args, defined({ ...rest, rawArgs: raw ? JSON.stringify(args) : undefined }))
+  )
+)
+
+export const resultContent: Arbitrary.Arbitrary<Block.ToolResultContent> = bool.pipe(
+  Arbitrary.flatMap((plain): Arbitrary.Arbitrary<Block.ToolResultContent> =>
+    plain ? text : Arbitrary.array(textBlock, { minLength: 1, maxLength: 3 })
+  )
+)
+
+export const resultFor = (call: Block.ToolCallBlock): Arbitrary.Arbitrary<Block.ToolResultBlock> =>
+  Arbitrary.all({ content: resultContent, isError: bool, providerOptions }).pipe(
+    Arbitrary.map(({ content, isError, providerOptions }) =>
+      Block.toolResult(call.id, call.name, content, isError, defined({ providerOptions }))
+    )
+  )
+
+const assistantBlock: Arbitrary.Arbitrary<Block.AssistantBlock> = intBetween(0, 3).pipe(
+  Arbitrary.flatMap((k): Arbitrary.Arbitrary<Block.AssistantBlock> =>
+    k === 0 ? textBlock : k === 1 ? thinkingBlock : k === 2 ? redactedBlock : toolCallBlock
+  )
+)
+
+const messageOptions = Arbitrary.all({ metadata, providerOptions, name: maybe(pick(["alice", "bob"])) })
+
+/** Any single message of any role, with every optional field sometimes set. */
+export const message: Arbitrary.Arbitrary<Message.Message> = Arbitrary.all([intBetween(0, 3), messageOptions]).pipe(
+  Arbitrary.flatMap(([role, opts]): Arbitrary.Arbitrary<Message.Message> => {
+    const named = defined(opts)
+    const { name: _name, ...unnamed } = named
+    switch (role) {
+      case 0:
+        return Arbitrary.array(textBlock, { maxLength: 2 }).pipe(Arbitrary.map((c) => Message.system(c, named)))
+      case 1:
+        return Arbitrary.array(textBlock, { maxLength: 3 }).pipe(Arbitrary.map((c) => Message.user(c, named)))
+      case 2:
+        return Arbitrary.array(assistantBlock, { maxLength: 5 }).pipe(Arbitrary.map((c) => Message.assistant(c, named)))
+      default:
+        return Arbitrary.array(toolCallBlock, { minLength: 1, maxLength: 3 }).pipe(
+          Arbitrary.flatMap((calls) => Arbitrary.all(calls.map(resultFor))),
+          Arbitrary.map((results) => Message.tool(results, unnamed))
+        )
+    }
+  })
+)
+
+/** Shuffles deterministically with a seed. */
+const shuffle = <A>(items: ReadonlyArray<A>, seed: number): Array<A> => {
+  const out = items.slice()
+  let s = seed || 1
+  for (let i = out.length - 1; i > 0; i--) {
+    s = (s * 1103515245 + 12345) & 0x7fffffff
+    const j = s % (i + 1)
+    ;[out[i], out[j]] = [out[j]!, out[i]!]
+  }
+  return out
+}
+
+/** One assistant step: optional thinking and text, 0..3 parallel calls, then their results. */
+const step = (thinkingInUse: boolean): Arbitrary.Arbitrary<Array<Message.Message>> =>
+  Arbitrary.all({
+    thinking: thinkingBlock,
+    lead: maybe(textBlock),
+    calls: Arbitrary.array(toolCallBlock, { maxLength: 3 }),
+    grouped: bool,
+    seed: intBetween(1, 1_000_000)
+  }).pipe(
+    Arbitrary.flatMap(({ calls, grouped, lead, seed, thinking }) =>
+      Arbitrary.all(calls.map(resultFor)).pipe(
+        Arbitrary.map((results) => {
+          const content: Array<Block.AssistantBlock> = []
+          if (thinkingInUse) content.push(new Block.ThinkingBlock({ thinking: thinking.thinking, signature: thinking.signature ?? "sig" }))
+          if (lead !== undefined && lead.text.trim() !== "") content.push(lead)
+          content.push(...calls)
+          if (content.length === 0) content.push(Block.text("Done."))
+          const out: Array<Message.Message> = [Message.assistant(content)]
+          const ordered = shuffle(results, seed)
+          if (ordered.length > 0) {
+            if (grouped) out.push(Message.tool(ordered))
+            else for (const r of ordered) out.push(Message.tool(r))
+          }
+          return out
+        })
+      )
+    )
+  )
+
+/** A user turn: a user message, then 1..3 assistant steps, ending with an assistant answer. */
+const turn = (thinkingInUse: boolean): Arbitrary.Arbitrary<Array<Message.Message>> =>
+  Arbitrary.all({ ask: pick(sentences), steps: Arbitrary.array(step(thinkingInUse), { minLength: 1, maxLength: 3 }) }).pipe(
+    Arbitrary.map(({ ask, steps }) => {
+      const out: Array<Message.Message> = [Message.user(ask === "" ? "hello" : ask)]
+      for (const s of steps) out.push(...s)
+      const last = out[out.length - 1]!
+      if (last.role !== "assistant") out.push(Message.assistant("Here is what I found."))
+      return out
+    })
+  )
+
+/** A valid conversation with realistic tool traffic (parallel calls, any result order). */
+export const validConversation: Arbitrary.Arbitrary<Array<Message.Message>> = Arbitrary.all({
+  withSystem: bool,
+  thinkingInUse: bool,
+  n: intBetween(1, 4)
+}).pipe(
+  Arbitrary.flatMap(({ n, thinkingInUse, withSystem }) =>
+    Arbitrary.array(turn(thinkingInUse), { minLength: n, maxLength: n }).pipe(
+      Arbitrary.map((turns) => {
+        const out: Array<Message.Message> = withSystem ? [Message.system("You are a helpful agent.")] : []
+        for (const t of turns) out.push(...t)
+        return out
+      })
+    )
+  )
+)
+
+/** Ways a real history breaks. */
+export type Breakage = "interrupt" | "orphan" | "duplicateUser" | "duplicateAssistant" | "empty" | "dropResult" | "duplicateResult"
+
+const breakages = ["interrupt", "orphan", "duplicateUser", "duplicateAssistant", "empty", "dropResult", "duplicateResult"] as const
+
+const applyBreakage = (messages: Array<Message.Message>, kind: Breakage, at: number): Array<Message.Message> => {
+  const out = messages.slice()
+  const i = out.length === 0 ? 0 : at % out.length
+  switch (kind) {
+    case "interrupt": {
+      // cut the conversation right after an assistant's calls
+      const j = out.findIndex((m, k) => k >= i && Message.hasToolCalls(m))
+      return j === -1 ? out : out.slice(0, j + 1)
+    }
+    case "orphan":
+      out.splice(i, 0, Message.toolResultMessage(`call_orphan_${at}`, "read_file", "stale result"))
+      return out
+    case "duplicateUser":
+      out.splice(i, 0, Message.user("Are you there?"))
+      return out
+    case "duplicateAssistant":
+      out.splice(i, 0, Message.assistant("Still thinking..."))
+      return out
+    case "empty":
+      out.splice(i, 0, Message.assistant([]))
+      return out
+    case "dropResult": {
+      const j = out.findIndex((m, k) => k >= i && m.role === "tool")
+      if (j !== -1) out.splice(j, 1)
+      return out
+    }
+    case "duplicateResult": {
+      const j = out.findIndex((m, k) => k >= i && m.role === "tool")
+      if (j !== -1) out.splice(j + 1, 0, out[j]!)
+      return out
+    }
+  }
+}
+
+/** A conversation with 1..3 realistic breakages applied (it may happen to stay valid). */
+export const brokenConversation: Arbitrary.Arbitrary<Array<Message.Message>> = Arbitrary.all({
+  base: validConversation,
+  damage: Arbitrary.array(Arbitrary.all([pick(breakages), intBetween(0, 10_000)]), { minLength: 1, maxLength: 3 })
+}).pipe(
+  Arbitrary.map(({ base, damage }) => damage.reduce((acc, [kind, at]) => applyBreakage(acc, kind, at), base))
+)

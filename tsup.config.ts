@@ -1,0 +1,14 @@
+import { defineConfig } from "tsup"
+
+export default defineConfig({
+  entry: {
+    index: "src/index.ts"
+  },
+  format: ["esm", "cjs"],
+  dts: true,
+  clean: true,
+  sourcemap: true,
+  treeshake: true,
+  target: "es2022",
+  external: ["effect", "gpt-tokenizer"]
+})
