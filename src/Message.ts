@@ -568,12 +568,17 @@ export const decodeAll = (raw: unknown): Effect.Effect<Array<Message>, DecodeIss
 /**
  * Every per-message issue of a message, in one pass: empty content, empty
  * tool call ids and names (calls and results), and tool call ids used twice
- * within the message. `index` is reported in each issue when given.
+ * within the message. `index` is reported in each issue when given; issues
+ * are appended to `into` when given (so a conversation pass reuses one array).
  *
  * @since 0.1.0
  */
-export const issuesOf = (message: Message, index?: number): Array<MessageIssue> => {
-  const issues: Array<MessageIssue> = []
+export const issuesOf = <I = never>(
+  message: Message,
+  index?: number,
+  into: Array<MessageIssue | I> = []
+): Array<MessageIssue | I> => {
+  const issues = into
   const at = idx(index)
   if (message.content.length === 0) issues.push(new EmptyMessage({ ...at, role: message.role }))
   switch (message.role) {
@@ -581,17 +586,25 @@ export const issuesOf = (message: Message, index?: number): Array<MessageIssue> 
     case "user":
       break
     case "assistant": {
+      // most messages have zero or one call: the Set is only built from the second on
+      let first: string | undefined
       let seen: Set<string> | undefined
-      for (let i = 0; i < message.content.length; i++) {
-        const block = message.content[i]!
+      const content = message.content
+      for (let i = 0; i < content.length; i++) {
+        const block = content[i]!
         if (block._tag !== "ToolCall") continue
         if (block.id === "") issues.push(new EmptyToolCallId({ ...at, blockIndex: i, toolName: block.name }))
         if (block.name === "") issues.push(new EmptyToolName({ ...at, blockIndex: i, toolCallId: block.id }))
-        if (block.id !== "") {
-          seen ??= new Set()
-          if (seen.has(block.id)) issues.push(new DuplicateToolCallId({ ...at, toolCallId: block.id, ...(index === undefined ? {} : { firstIndex: index }) }))
-          seen.add(block.id)
+        if (block.id === "") continue
+        if (first === undefined) {
+          first = block.id
+          continue
         }
+        seen ??= new Set([first])
+        if (seen.has(block.id)) {
+          issues.push(new DuplicateToolCallId({ ...at, toolCallId: block.id, ...(index === undefined ? {} : { firstIndex: index }) }))
+        }
+        seen.add(block.id)
       }
       break
     }

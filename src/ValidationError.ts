@@ -251,6 +251,191 @@ export class ConsecutiveRole extends Schema.TaggedError<ConsecutiveRole>()("Cons
 }
 
 // ---------------------------------------------------------------------------
+// provider rules (validateFor)
+// ---------------------------------------------------------------------------
+
+/**
+ * The wire formats `validateFor` knows the rules of.
+ *
+ * @since 0.1.0
+ */
+export const Provider = Schema.Literals(["openai-chat", "openai-responses", "anthropic", "gemini"])
+
+/** @since 0.1.0 */
+export type Provider = typeof Provider.Type
+
+const block = (blockIndex: number): string => `content[${blockIndex}]`
+
+/**
+ * Anthropic: a thinking block without a non-empty `signature` (lost or emptied
+ * in persistence) cannot be replayed.
+ *
+ * @since 0.1.0
+ */
+export class MissingThinkingSignature extends Schema.TaggedError<MissingThinkingSignature>()("MissingThinkingSignature", {
+  provider: Provider,
+  index: Schema.Number,
+  blockIndex: Schema.Number
+}) {
+  override get message(): string {
+    return `${at(this.index)}${block(this.blockIndex)}: ${this.provider} requires thinking blocks to be replayed with their non-empty signature`
+  }
+}
+
+/**
+ * Anthropic: a redacted thinking block must carry its `data`.
+ *
+ * @since 0.1.0
+ */
+export class EmptyRedactedThinking extends Schema.TaggedError<EmptyRedactedThinking>()("EmptyRedactedThinking", {
+  provider: Provider,
+  index: Schema.Number,
+  blockIndex: Schema.Number
+}) {
+  override get message(): string {
+    return `${at(this.index)}${block(this.blockIndex)}: redacted thinking without data cannot be replayed to ${this.provider}`
+  }
+}
+
+/**
+ * Anthropic with extended thinking: while a tool loop is in progress, the last
+ * assistant message must start with a thinking (or redacted thinking) block.
+ *
+ * @since 0.1.0
+ */
+export class ThinkingNotFirst extends Schema.TaggedError<ThinkingNotFirst>()("ThinkingNotFirst", {
+  provider: Provider,
+  index: Schema.Number
+}) {
+  override get message(): string {
+    return `${at(this.index)}thinking is in use and a tool loop is in progress, so this assistant message must start with a thinking block (${this.provider})`
+  }
+}
+
+/**
+ * Anthropic: a text block with empty text.
+ *
+ * @since 0.1.0
+ */
+export class EmptyTextBlock extends Schema.TaggedError<EmptyTextBlock>()("EmptyTextBlock", {
+  provider: Provider,
+  index: Schema.Number,
+  blockIndex: Schema.Number
+}) {
+  override get message(): string {
+    return `${at(this.index)}${block(this.blockIndex)}: ${this.provider} rejects empty text blocks`
+  }
+}
+
+/**
+ * Anthropic: a final assistant message (a prefill) whose text ends with
+ * whitespace.
+ *
+ * @since 0.1.0
+ */
+export class TrailingWhitespacePrefill extends Schema.TaggedError<TrailingWhitespacePrefill>()("TrailingWhitespacePrefill", {
+  provider: Provider,
+  index: Schema.Number
+}) {
+  override get message(): string {
+    return `${at(this.index)}the final assistant message is a prefill, and ${this.provider} rejects a prefill that ends with whitespace`
+  }
+}
+
+/**
+ * Anthropic: text after an assistant's last tool call would sit between the
+ * calls and their results.
+ *
+ * @since 0.1.0
+ */
+export class TextAfterToolCalls extends Schema.TaggedError<TextAfterToolCalls>()("TextAfterToolCalls", {
+  provider: Provider,
+  index: Schema.Number,
+  blockIndex: Schema.Number
+}) {
+  override get message(): string {
+    return `${at(this.index)}${block(this.blockIndex)}: text after the last tool call would come between the calls and their results (${this.provider})`
+  }
+}
+
+/**
+ * Gemini: system text can only be the `systemInstruction`, at the start.
+ *
+ * @since 0.1.0
+ */
+export class SystemNotAtStart extends Schema.TaggedError<SystemNotAtStart>()("SystemNotAtStart", {
+  provider: Provider,
+  index: Schema.Number
+}) {
+  override get message(): string {
+    return `${at(this.index)}${this.provider} only takes system text at the start of the conversation`
+  }
+}
+
+/**
+ * Gemini: a function-call turn must follow a user turn or a function-response
+ * turn.
+ *
+ * @since 0.1.0
+ */
+export class MisplacedFunctionCall extends Schema.TaggedError<MisplacedFunctionCall>()("MisplacedFunctionCall", {
+  provider: Provider,
+  index: Schema.Number
+}) {
+  override get message(): string {
+    return `${at(this.index)}a tool-calling assistant message must follow a user message or tool results (${this.provider})`
+  }
+}
+
+/**
+ * Gemini 3: in the current turn, the first tool call of each step must carry
+ * the `thoughtSignature` the model returned.
+ *
+ * @since 0.1.0
+ */
+export class MissingThoughtSignature extends Schema.TaggedError<MissingThoughtSignature>()("MissingThoughtSignature", {
+  provider: Provider,
+  index: Schema.Number,
+  toolCallId: Schema.String
+}) {
+  override get message(): string {
+    return `${at(this.index)}tool call ${JSON.stringify(this.toolCallId)} is the first call of its step in the current turn and has no thoughtSignature (${this.provider})`
+  }
+}
+
+/**
+ * OpenAI Responses: a reasoning item must be followed by the item it produced
+ * (text or a function call) in the same assistant message.
+ *
+ * @since 0.1.0
+ */
+export class ReasoningWithoutOutput extends Schema.TaggedError<ReasoningWithoutOutput>()("ReasoningWithoutOutput", {
+  provider: Provider,
+  index: Schema.Number,
+  blockIndex: Schema.Number
+}) {
+  override get message(): string {
+    return `${at(this.index)}${block(this.blockIndex)}: a reasoning item must be followed by the output it produced (${this.provider})`
+  }
+}
+
+/**
+ * OpenAI Responses with `store: false`: a reasoning item can only be replayed
+ * with its `encryptedContent`.
+ *
+ * @since 0.1.0
+ */
+export class MissingEncryptedContent extends Schema.TaggedError<MissingEncryptedContent>()("MissingEncryptedContent", {
+  provider: Provider,
+  index: Schema.Number,
+  blockIndex: Schema.Number
+}) {
+  override get message(): string {
+    return `${at(this.index)}${block(this.blockIndex)}: with store: false a reasoning item needs its encrypted content to be replayed (${this.provider})`
+  }
+}
+
+// ---------------------------------------------------------------------------
 // unions
 // ---------------------------------------------------------------------------
 
@@ -285,3 +470,67 @@ export type ConversationIssue =
   | MissingToolResult
   | DuplicateToolResult
   | ConsecutiveRole
+
+/**
+ * What `validateFor` adds to the generic rules.
+ *
+ * @since 0.1.0
+ */
+export type ProviderIssue =
+  | MissingThinkingSignature
+  | EmptyRedactedThinking
+  | ThinkingNotFirst
+  | EmptyTextBlock
+  | TrailingWhitespacePrefill
+  | TextAfterToolCalls
+  | SystemNotAtStart
+  | MisplacedFunctionCall
+  | MissingThoughtSignature
+  | ReasoningWithoutOutput
+  | MissingEncryptedContent
+
+/**
+ * Every issue validation can report.
+ *
+ * @since 0.1.0
+ */
+export type Issue = ConversationIssue | ProviderIssue
+
+/**
+ * All issues of an invalid conversation, for callers who collect rather than
+ * fail fast (`Conversation.validateAll`).
+ *
+ * @since 0.1.0
+ */
+export class InvalidConversation extends Schema.TaggedError<InvalidConversation>()("InvalidConversation", {
+  issues: Schema.Array(
+    Schema.Union([
+      EmptyToolCallId,
+      EmptyToolName,
+      DuplicateToolCallId,
+      EmptyMessage,
+      EmptyConversation,
+      OrphanToolResult,
+      MissingToolResult,
+      DuplicateToolResult,
+      ConsecutiveRole,
+      MissingThinkingSignature,
+      EmptyRedactedThinking,
+      ThinkingNotFirst,
+      EmptyTextBlock,
+      TrailingWhitespacePrefill,
+      TextAfterToolCalls,
+      SystemNotAtStart,
+      MisplacedFunctionCall,
+      MissingThoughtSignature,
+      ReasoningWithoutOutput,
+      MissingEncryptedContent
+    ])
+  )
+}) {
+  override get message(): string {
+    const shown = this.issues.slice(0, 5).map((i) => i.message)
+    const more = this.issues.length > 5 ? `; and ${this.issues.length - 5} more` : ""
+    return `${this.issues.length} issue${this.issues.length === 1 ? "" : "s"}: ${shown.join("; ")}${more}`
+  }
+}

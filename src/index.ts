@@ -8,3 +8,5 @@
 export * as Block from "./Block.js"
 export * as Message from "./Message.js"
 export * as ValidationError from "./ValidationError.js"
+export * as Conversation from "./Conversation.js"
+export * as Repair from "./Repair.js"

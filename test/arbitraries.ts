@@ -184,7 +184,7 @@ const step = (thinkingInUse: boolean): Arbitrary.Arbitrary<Array<Message.Message
   Arbitrary.all({
     thinking: thinkingBlock,
     lead: maybe(textBlock),
-    calls: Arbitrary.array(toolCallBlock, { maxLength: 3 }),
+    calls: Arbitrary.array(toolCallBlock, { minLength: 1, maxLength: 3 }),
     grouped: bool,
     seed: intBetween(1, 1_000_000)
   }).pipe(
@@ -195,7 +195,6 @@ const step = (thinkingInUse: boolean): Arbitrary.Arbitrary<Array<Message.Message
           if (thinkingInUse) content.push(new Block.ThinkingBlock({ thinking: thinking.thinking, signature: thinking.signature ?? "sig" }))
           if (lead !== undefined && lead.text.trim() !== "") content.push(lead)
           content.push(...calls)
-          if (content.length === 0) content.push(Block.text("Done."))
           const out: Array<Message.Message> = [Message.assistant(content)]
           const ordered = shuffle(results, seed)
           if (ordered.length > 0) {
@@ -208,14 +207,13 @@ const step = (thinkingInUse: boolean): Arbitrary.Arbitrary<Array<Message.Message
     )
   )
 
-/** A user turn: a user message, then 1..3 assistant steps, ending with an assistant answer. */
+/** A user turn: a user message, then 0..3 tool-calling steps, ending with an assistant answer. */
 const turn = (thinkingInUse: boolean): Arbitrary.Arbitrary<Array<Message.Message>> =>
-  Arbitrary.all({ ask: pick(sentences), steps: Arbitrary.array(step(thinkingInUse), { minLength: 1, maxLength: 3 }) }).pipe(
+  Arbitrary.all({ ask: pick(sentences), steps: Arbitrary.array(step(thinkingInUse), { maxLength: 3 }) }).pipe(
     Arbitrary.map(({ ask, steps }) => {
       const out: Array<Message.Message> = [Message.user(ask === "" ? "hello" : ask)]
       for (const s of steps) out.push(...s)
-      const last = out[out.length - 1]!
-      if (last.role !== "assistant") out.push(Message.assistant("Here is what I found."))
+      out.push(Message.assistant("Here is what I found."))
       return out
     })
   )

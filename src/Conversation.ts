@@ -1,0 +1,485 @@
+/**
+ * Conversation-level rules: what makes a list of messages something a
+ * provider accepts, checked in one linear pass.
+ *
+ * `validate` succeeds with the conversation branded as `Validated` (so later
+ * steps can demand a validated input at the type level) or fails with the
+ * first problem as a tagged error; `issuesOf` / `validateAll` report every
+ * problem in one pass. `validateFor(provider)` adds that provider's own rules
+ * (thinking signatures, system placement, reasoning items...). `repair` turns
+ * a broken history into a valid one and logs every change.
+ *
+ * Parallel tool calls are valid: an assistant with N calls followed by N
+ * results, in any order, in one tool message or several.
+ *
+ * @since 0.1.0
+ */
+import { Effect } from "effect"
+import * as Block from "./Block.js"
+import type * as Message from "./Message.js"
+import { issuesOf as messageIssuesOf } from "./Message.js"
+import * as Repair from "./Repair.js"
+import {
+  ConsecutiveRole,
+  DuplicateToolCallId,
+  DuplicateToolResult,
+  EmptyConversation,
+  EmptyRedactedThinking,
+  EmptyTextBlock,
+  InvalidConversation,
+  MisplacedFunctionCall,
+  MissingEncryptedContent,
+  MissingThinkingSignature,
+  MissingThoughtSignature,
+  MissingToolResult,
+  OrphanToolResult,
+  ReasoningWithoutOutput,
+  SystemNotAtStart,
+  TextAfterToolCalls,
+  ThinkingNotFirst,
+  TrailingWhitespacePrefill
+} from "./ValidationError.js"
+import type { ConversationIssue, Issue, Provider, ProviderIssue } from "./ValidationError.js"
+
+declare const ValidatedTypeId: unique symbol
+
+/**
+ * What a conversation was validated for: the generic rules, or a provider's.
+ *
+ * @since 0.1.0
+ */
+export type Target = "generic" | Provider
+
+/**
+ * A conversation that passed validation, branded with what it was validated
+ * for. `Validated` accepts any; `Validated<"anthropic">` only what passed
+ * `validateFor("anthropic")`. The brand exists only in types: at run time it is
+ * the same array.
+ *
+ * @since 0.1.0
+ */
+export type Validated<T extends Target = Target> = ReadonlyArray<Message.Message> & {
+  readonly [ValidatedTypeId]: T
+}
+
+/**
+ * Options of the generic rules.
+ *
+ * @since 0.1.0
+ */
+export interface ValidateOptions {
+  /**
+   * Accept tool calls at the very end that have no results yet: the state of
+   * an agent that is about to run its tools. Default `false`: a conversation
+   * sent to a provider must have every call answered.
+   */
+  readonly allowPendingToolCalls?: boolean
+}
+
+// ---------------------------------------------------------------------------
+// the generic pass
+// ---------------------------------------------------------------------------
+
+/** Receives issues; returns `true` to stop the pass (fail fast). */
+type Sink = (issue: ConversationIssue) => boolean
+
+/**
+ * The single linear pass behind `validate` and `issuesOf`: a map of pending
+ * call ids for the open assistant turn, a map of every call id and every
+ * answered id seen so far; nothing is re-scanned.
+ */
+const scan = (messages: ReadonlyArray<Message.Message>, options: ValidateOptions | undefined, sink: Sink): void => {
+  const pending = new Map<string, number>() // call id -> index of its assistant
+  const callIds = new Map<string, number>() // every call id -> first message index
+  const answered = new Map<string, number>() // call id -> index of its result
+  const perMessage: Array<ConversationIssue> = []
+  let openIndex = -1
+  let sawTurn = false
+  let prev: Message.Message | undefined
+
+  const closePending = (resumedAt: number | undefined): boolean => {
+    if (pending.size === 0) return false
+    const ids = Array.from(pending.keys())
+    pending.clear()
+    return sink(new MissingToolResult({ index: openIndex, toolCallIds: ids, ...(resumedAt === undefined ? {} : { resumedAt }) }))
+  }
+
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!
+    perMessage.length = 0
+    messageIssuesOf(m, i, perMessage)
+    for (const issue of perMessage) if (sink(issue)) return
+
+    switch (m.role) {
+      case "tool": {
+        for (const result of m.content) {
+          const id = result.toolCallId
+          if (id === "") continue // reported as EmptyToolCallId
+          if (pending.delete(id)) {
+            answered.set(id, i)
+            continue
+          }
+          const first = answered.get(id)
+          const issue = first !== undefined
+            ? new DuplicateToolResult({ index: i, toolCallId: id, firstIndex: first })
+            : new OrphanToolResult({ index: i, toolCallId: id, toolName: result.toolName })
+          if (sink(issue)) return
+        }
+        break
+      }
+      case "system":
+        if (closePending(i)) return
+        break
+      case "user":
+      case "assistant": {
+        sawTurn = true
+        if (closePending(i)) return
+        if (prev !== undefined && prev.role === m.role && !(prev.role === "assistant" && hasCalls(prev))) {
+          if (sink(new ConsecutiveRole({ index: i, role: m.role }))) return
+        }
+        if (m.role === "assistant") {
+          for (const b of m.content) {
+            if (b._tag !== "ToolCall" || b.id === "") continue
+            const first = callIds.get(b.id)
+            if (first === undefined) callIds.set(b.id, i)
+            else if (first !== i && sink(new DuplicateToolCallId({ index: i, toolCallId: b.id, firstIndex: first }))) return
+            pending.set(b.id, i)
+          }
+          openIndex = i
+        }
+        break
+      }
+      default:
+        Block.absurd(m)
+    }
+    prev = m
+  }
+  if (options?.allowPendingToolCalls !== true && closePending(undefined)) return
+  if (!sawTurn) sink(new EmptyConversation())
+}
+
+const hasCalls = (m: Message.AssistantMessage): boolean => {
+  for (const b of m.content) if (b._tag === "ToolCall") return true
+  return false
+}
+
+/**
+ * Every generic issue of a conversation, in the order found, in one pass.
+ *
+ * @example
+ * Conversation.issuesOf(messages).map((issue) => issue.message)
+ *
+ * @since 0.1.0
+ */
+export const issuesOf = (messages: ReadonlyArray<Message.Message>, options?: ValidateOptions): Array<ConversationIssue> => {
+  const issues: Array<ConversationIssue> = []
+  scan(messages, options, (issue) => {
+    issues.push(issue)
+    return false
+  })
+  return issues
+}
+
+const firstIssue = (messages: ReadonlyArray<Message.Message>, options: ValidateOptions | undefined): ConversationIssue | undefined => {
+  let found: ConversationIssue | undefined
+  scan(messages, options, (issue) => {
+    found = issue
+    return true
+  })
+  return found
+}
+
+/**
+ * Validates a conversation against the rules every provider enforces. Fails
+ * fast with the first problem: `OrphanToolResult`, `MissingToolResult`,
+ * `DuplicateToolResult`, `DuplicateToolCallId`, `ConsecutiveRole`,
+ * `EmptyConversation`, or a per-message issue (`EmptyToolCallId`,
+ * `EmptyToolName`, `EmptyMessage`).
+ *
+ * @example
+ * const valid = yield* Conversation.validate(messages).pipe(
+ *   Effect.catchTag("MissingToolResult", (e) => ...)
+ * )
+ *
+ * @since 0.1.0
+ */
+export const validate = (
+  messages: ReadonlyArray<Message.Message>,
+  options?: ValidateOptions
+): Effect.Effect<Validated<"generic">, ConversationIssue> => {
+  const issue = firstIssue(messages, options)
+  return issue === undefined ? Effect.succeed(messages as Validated<"generic">) : Effect.fail(issue)
+}
+
+/**
+ * Like `validate`, but fails with `InvalidConversation` listing every issue.
+ *
+ * @since 0.1.0
+ */
+export const validateAll = (
+  messages: ReadonlyArray<Message.Message>,
+  options?: ValidateOptions
+): Effect.Effect<Validated<"generic">, InvalidConversation> => {
+  const issues = issuesOf(messages, options)
+  return issues.length === 0
+    ? Effect.succeed(messages as Validated<"generic">)
+    : Effect.fail(new InvalidConversation({ issues }))
+}
+
+/**
+ * Whether the conversation passes the generic rules.
+ *
+ * @since 0.1.0
+ */
+export const isValid = (messages: ReadonlyArray<Message.Message>, options?: ValidateOptions): messages is Validated<"generic"> =>
+  firstIssue(messages, options) === undefined
+
+// ---------------------------------------------------------------------------
+// provider profiles
+// ---------------------------------------------------------------------------
+
+/**
+ * Options of the provider profiles.
+ *
+ * @since 0.1.0
+ */
+export interface ProviderOptions extends ValidateOptions {
+  /**
+   * Anthropic: whether extended thinking is on for the next request. Default:
+   * on when any assistant message of the conversation holds thinking.
+   */
+  readonly thinking?: boolean
+  /**
+   * OpenAI Responses: the request's `store` flag. With `store: false`,
+   * reasoning items must carry their encrypted content. Default `true`.
+   */
+  readonly store?: boolean
+}
+
+type ProviderSink = (issue: ProviderIssue) => boolean
+
+const anthropicRules = (messages: ReadonlyArray<Message.Message>, options: ProviderOptions | undefined, sink: ProviderSink): void => {
+  const provider = "anthropic"
+  let thinkingInUse = options?.thinking
+  let lastAssistant = -1
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!
+    switch (m.role) {
+      case "system":
+      case "user":
+        for (let b = 0; b < m.content.length; b++) {
+          if (m.content[b]!.text === "" && sink(new EmptyTextBlock({ provider, index: i, blockIndex: b }))) return
+        }
+        break
+      case "tool":
+        break
+      case "assistant": {
+        lastAssistant = i
+        let lastCall = -1
+        for (let b = 0; b < m.content.length; b++) {
+          const block = m.content[b]!
+          switch (block._tag) {
+            case "Text":
+              if (block.text === "" && sink(new EmptyTextBlock({ provider, index: i, blockIndex: b }))) return
+              break
+            case "Thinking":
+              if (thinkingInUse === undefined) thinkingInUse = true
+              if ((block.signature === undefined || block.signature === "") && sink(new MissingThinkingSignature({ provider, index: i, blockIndex: b }))) return
+              break
+            case "RedactedThinking":
+              if (thinkingInUse === undefined) thinkingInUse = true
+              if (block.data === "" && sink(new EmptyRedactedThinking({ provider, index: i, blockIndex: b }))) return
+              break
+            case "ToolCall":
+              lastCall = b
+              break
+            default:
+              Block.absurd(block)
+          }
+        }
+        if (lastCall !== -1) {
+          for (let b = lastCall + 1; b < m.content.length; b++) {
+            const block = m.content[b]!
+            if (block._tag === "Text" && block.text.trim() !== "" && sink(new TextAfterToolCalls({ provider, index: i, blockIndex: b }))) return
+          }
+        }
+        break
+      }
+      default:
+        Block.absurd(m)
+    }
+  }
+  const last = messages[messages.length - 1]
+  if (last === undefined || lastAssistant === -1) return
+  // a tool loop is in progress when the conversation ends with the results of the last assistant's calls
+  const assistant = messages[lastAssistant] as Message.AssistantMessage
+  if (thinkingInUse === true && last.role === "tool" && hasCalls(assistant)) {
+    const first = assistant.content[0]
+    if ((first === undefined || (first._tag !== "Thinking" && first._tag !== "RedactedThinking")) && sink(new ThinkingNotFirst({ provider, index: lastAssistant }))) return
+  }
+  if (last.role === "assistant") {
+    const text = lastText(last)
+    if (text !== undefined && text !== text.trimEnd()) sink(new TrailingWhitespacePrefill({ provider, index: messages.length - 1 }))
+  }
+}
+
+const lastText = (m: Message.AssistantMessage): string | undefined => {
+  for (let b = m.content.length - 1; b >= 0; b--) {
+    const block = m.content[b]!
+    if (block._tag === "Text") return block.text
+  }
+  return undefined
+}
+
+const geminiRules = (messages: ReadonlyArray<Message.Message>, sink: ProviderSink): void => {
+  const provider = "gemini"
+  let started = false
+  let lastUser = -1
+  let signaturesInUse = false
+  let prev: Message.Message | undefined
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!
+    if (m.role === "system") {
+      if (started && sink(new SystemNotAtStart({ provider, index: i }))) return
+      continue
+    }
+    started = true
+    if (m.role === "user") lastUser = i
+    if (m.role === "assistant") {
+      for (const b of m.content) if (b._tag !== "RedactedThinking" && b.thoughtSignature !== undefined) signaturesInUse = true
+      if (hasCalls(m) && !(prev !== undefined && (prev.role === "user" || prev.role === "tool"))) {
+        if (sink(new MisplacedFunctionCall({ provider, index: i }))) return
+      }
+    }
+    prev = m
+  }
+  if (!signaturesInUse) return
+  // Gemini 3 checks the signatures of the current turn: the first call of each step since the last user message
+  for (let i = lastUser + 1; i < messages.length; i++) {
+    const m = messages[i]!
+    if (m.role !== "assistant") continue
+    for (const b of m.content) {
+      if (b._tag !== "ToolCall") continue
+      if ((b.thoughtSignature === undefined || b.thoughtSignature === "") && sink(new MissingThoughtSignature({ provider, index: i, toolCallId: b.id }))) return
+      break
+    }
+  }
+}
+
+const responsesRules = (messages: ReadonlyArray<Message.Message>, options: ProviderOptions | undefined, sink: ProviderSink): void => {
+  const provider = "openai-responses"
+  const store = options?.store ?? true
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!
+    if (m.role !== "assistant") continue
+    for (let b = 0; b < m.content.length; b++) {
+      const block = m.content[b]!
+      if (block._tag !== "Thinking" || block.itemId === undefined) continue
+      if (!store && (block.encryptedContent === undefined || block.encryptedContent === "")) {
+        if (sink(new MissingEncryptedContent({ provider, index: i, blockIndex: b }))) return
+      }
+      // the reasoning item's output: the next block that is not part of the same or another reasoning item
+      let produced = false
+      for (let k = b + 1; k < m.content.length; k++) {
+        const next = m.content[k]!
+        if (next._tag === "Text" || next._tag === "ToolCall") {
+          produced = true
+          break
+        }
+      }
+      if (!produced && sink(new ReasoningWithoutOutput({ provider, index: i, blockIndex: b }))) return
+    }
+  }
+}
+
+const providerScan = (
+  provider: Provider,
+  messages: ReadonlyArray<Message.Message>,
+  options: ProviderOptions | undefined,
+  sink: ProviderSink
+): void => {
+  switch (provider) {
+    case "openai-chat":
+      // every Chat Completions rule that can fail a request is a generic rule; what the
+      // format cannot carry (thinking) is reported by its adapter as a loss
+      return
+    case "openai-responses":
+      return responsesRules(messages, options, sink)
+    case "anthropic":
+      return anthropicRules(messages, options, sink)
+    case "gemini":
+      return geminiRules(messages, sink)
+    default:
+      return Block.absurd(provider)
+  }
+}
+
+/**
+ * Every generic and provider-specific issue of a conversation, in one call.
+ *
+ * @since 0.1.0
+ */
+export const issuesFor = (
+  provider: Provider,
+  messages: ReadonlyArray<Message.Message>,
+  options?: ProviderOptions
+): Array<Issue> => {
+  const issues: Array<Issue> = issuesOf(messages, options)
+  providerScan(provider, messages, options, (issue) => {
+    issues.push(issue)
+    return false
+  })
+  return issues
+}
+
+/**
+ * The validator of one provider: the generic rules plus that provider's own
+ * (PROVIDER_RULES.md). Fails fast with the first issue; the result is branded
+ * for that provider.
+ *
+ * | provider | adds |
+ * |---|---|
+ * | `"anthropic"` | `MissingThinkingSignature`, `EmptyRedactedThinking`, `ThinkingNotFirst` (tool loop with thinking), `EmptyTextBlock`, `TrailingWhitespacePrefill`, `TextAfterToolCalls` |
+ * | `"gemini"` | `SystemNotAtStart`, `MisplacedFunctionCall`, `MissingThoughtSignature` |
+ * | `"openai-responses"` | `ReasoningWithoutOutput`, `MissingEncryptedContent` (with `store: false`) |
+ * | `"openai-chat"` | the generic rules only |
+ *
+ * @example
+ * const ready = yield* Conversation.validateFor("anthropic")(messages)
+ *
+ * @since 0.1.0
+ */
+export const validateFor = <P extends Provider>(provider: P, options?: ProviderOptions) =>
+(messages: ReadonlyArray<Message.Message>): Effect.Effect<Validated<P>, Issue> => {
+  const generic = firstIssue(messages, options)
+  if (generic !== undefined) return Effect.fail(generic)
+  let found: ProviderIssue | undefined
+  providerScan(provider, messages, options, (issue) => {
+    found = issue
+    return true
+  })
+  return found === undefined ? Effect.succeed(messages as Validated<P>) : Effect.fail(found)
+}
+
+// ---------------------------------------------------------------------------
+// repair
+// ---------------------------------------------------------------------------
+
+/**
+ * Returns a valid conversation and the log of what was changed: unanswered
+ * calls get a synthetic error result ("tool call was interrupted"), orphan
+ * and duplicate results are removed (their content kept in the log), same-role
+ * runs are merged, empty messages removed, system messages inside a tool run
+ * moved after it, and empty or duplicate call ids renamed. Nothing is dropped
+ * without a log entry. `validate(repair(x).messages)` succeeds for every
+ * conversation that has at least one user or assistant message; `repair` is
+ * idempotent, and returns valid input unchanged.
+ *
+ * @example
+ * const { messages, actions } = Conversation.repair(history)
+ * for (const action of actions) console.log(action.description)
+ *
+ * @since 0.1.0
+ */
+export const repair: (messages: ReadonlyArray<Message.Message>, options?: Repair.RepairOptions) => Repair.RepairResult =
+  Repair.repair

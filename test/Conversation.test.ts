@@ -1,0 +1,283 @@
+import { assert, describe, expect, expectTypeOf, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { Block, Conversation, Message } from "../src/index.js"
+import type { ValidationError } from "../src/index.js"
+import * as Arb from "./arbitraries.js"
+
+const { assistant, assistantMessage, system, tool, toolResultMessage, user } = Message
+const call = (id: string, name = "get_weather") => Block.toolCall(id, name, { city: id })
+const result = (id: string, name = "get_weather") => Block.toolResult(id, name, `result ${id}`)
+
+const firstTag = (messages: ReadonlyArray<Message.Message>, options?: Conversation.ValidateOptions) =>
+  Effect.flip(Conversation.validate(messages, options)).pipe(Effect.map((e) => e._tag))
+
+const parallel = [
+  user("Weather in Oslo and Tokyo?"),
+  assistant([Block.text("Checking."), call("a"), call("b")]),
+  toolResultMessage("b", "get_weather", "18°C"),
+  toolResultMessage("a", "get_weather", "4°C"),
+  assistantMessage("Done.")
+]
+
+describe("Conversation.validate: generic rules", () => {
+  it.effect("a conversation with answered parallel calls is valid, results in any order", () =>
+    Effect.gen(function* () {
+      const valid = yield* Conversation.validate(parallel)
+      expect(valid).toBe(parallel)
+    }))
+
+  it.effect("the second of several parallel results is not an orphan (seed 000's prev-message bug)", () =>
+    Effect.gen(function* () {
+      // seed 000 compares each tool message with the message right before it only
+      expect(Conversation.issuesOf(parallel)).toEqual([])
+    }))
+
+  it.effect("parallel results may also come grouped in one tool message", () =>
+    Effect.gen(function* () {
+      yield* Conversation.validate([user("q"), assistant([call("a"), call("b")]), tool([result("a"), result("b")]), assistantMessage("ok")])
+    }))
+
+  it.effect("OrphanToolResult: a result with no matching call", () =>
+    Effect.gen(function* () {
+      const e = yield* Effect.flip(Conversation.validate([user("1+1=?"), assistantMessage("Let me calculate."), toolResultMessage("call_xyz", "calculator", "2")]))
+      assert.strictEqual(e._tag, "OrphanToolResult")
+      expect(e.message).toBe('messages[2]: tool result "call_xyz" (calculator) answers no tool call of the preceding assistant message')
+    }))
+
+  it.effect("OrphanToolResult: a result answering a call of an earlier turn", () =>
+    Effect.gen(function* () {
+      const late = [user("q"), assistant([call("a")]), tool(result("a")), assistantMessage("ok"), user("again"), toolResultMessage("x", "f", "?")]
+      expect(yield* firstTag(late)).toBe("OrphanToolResult")
+      yield* Conversation.validate(late.slice(0, 5).concat([assistantMessage("fine")]))
+    }))
+
+  it.effect("MissingToolResult: a call never answered before the next user message", () =>
+    Effect.gen(function* () {
+      const e = yield* Effect.flip(Conversation.validate([user("q"), assistant([call("a"), call("b")]), tool(result("a")), user("hello?")]))
+      assert.strictEqual(e._tag, "MissingToolResult")
+      if (e._tag !== "MissingToolResult") return
+      expect(e.toolCallIds).toEqual(["b"])
+      expect(e.index).toBe(1)
+      expect(e.resumedAt).toBe(3)
+    }))
+
+  it.effect("MissingToolResult: a call at the very end, unless pending calls are allowed", () =>
+    Effect.gen(function* () {
+      const open = [user("q"), assistant([call("a")])]
+      expect(yield* firstTag(open)).toBe("MissingToolResult")
+      yield* Conversation.validate(open, { allowPendingToolCalls: true })
+    }))
+
+  it.effect("MissingToolResult: a system message between a call and its result closes the turn", () =>
+    Effect.gen(function* () {
+      const issues = Conversation.issuesOf([user("q"), assistant([call("a")]), system("note"), tool(result("a")), assistantMessage("x")])
+      expect(issues.map((i) => i._tag)).toEqual(["MissingToolResult", "OrphanToolResult"])
+    }))
+
+  it.effect("DuplicateToolResult: a call answered twice", () =>
+    Effect.gen(function* () {
+      const e = yield* Effect.flip(Conversation.validate([user("q"), assistant([call("a")]), tool(result("a")), tool(result("a")), assistantMessage("x")]))
+      assert.strictEqual(e._tag, "DuplicateToolResult")
+      if (e._tag === "DuplicateToolResult") expect(e.firstIndex).toBe(2)
+    }))
+
+  it.effect("DuplicateToolCallId: one id used by calls in two messages", () =>
+    Effect.gen(function* () {
+      const twice = [user("q"), assistant([call("a")]), tool(result("a")), assistant([call("a")]), tool(result("a")), assistantMessage("x")]
+      const e = yield* Effect.flip(Conversation.validate(twice))
+      assert.strictEqual(e._tag, "DuplicateToolCallId")
+      if (e._tag === "DuplicateToolCallId") expect([e.index, e.firstIndex]).toEqual([3, 1])
+      const distinct = [user("q"), assistant([call("a")]), tool(result("a")), assistant([call("b")]), tool(result("b")), assistantMessage("x")]
+      yield* Conversation.validate(distinct)
+    }))
+
+  it.effect("ConsecutiveRole: two user messages in a row", () =>
+    Effect.gen(function* () {
+      const e = yield* Effect.flip(Conversation.validate([user("Hi"), user("Hello?")]))
+      expect(e.message).toBe("messages[1]: two user messages in a row (messages[0] and messages[1])")
+      yield* Conversation.validate([user("Hi"), assistantMessage("Hello"), user("Hello?"), assistantMessage("Yes")])
+    }))
+
+  it.effect("ConsecutiveRole: two assistant messages in a row without tool traffic", () =>
+    Effect.gen(function* () {
+      expect(yield* firstTag([user("q"), assistantMessage("a"), assistantMessage("b")])).toBe("ConsecutiveRole")
+    }))
+
+  it.effect("EmptyConversation: nothing, or only system messages", () =>
+    Effect.gen(function* () {
+      expect(yield* firstTag([])).toBe("EmptyConversation")
+      expect(yield* firstTag([system("s")])).toBe("EmptyConversation")
+      yield* Conversation.validate([system("s"), user("q")])
+    }))
+
+  it.effect("per-message issues are reported with their index", () =>
+    Effect.gen(function* () {
+      const e = yield* Effect.flip(Conversation.validate([user("q"), assistant([])]))
+      assert.strictEqual(e._tag, "EmptyMessage")
+      if (e._tag === "EmptyMessage") expect(e.index).toBe(1)
+    }))
+
+  it("issuesOf returns every issue in one pass", () => {
+    const broken = [user("a"), user("b"), assistant([call("a")]), toolResultMessage("zz", "f", "x"), user("c")]
+    expect(Conversation.issuesOf(broken).map((i) => i._tag)).toEqual(["ConsecutiveRole", "OrphanToolResult", "MissingToolResult"])
+  })
+
+  it.effect("validateAll fails with every issue", () =>
+    Effect.gen(function* () {
+      const e = yield* Effect.flip(Conversation.validateAll([user("a"), user("b"), user("c")]))
+      expect(e._tag).toBe("InvalidConversation")
+      expect(e.issues.length).toBe(2)
+      expect(e.message).toContain("2 issues")
+    }))
+
+  it("the validated conversation is branded at the type level", () => {
+    const takesValidated = (v: Conversation.Validated) => v.length
+    const takesAnthropic = (v: Conversation.Validated<"anthropic">) => v.length
+    // @ts-expect-error a plain array is not validated
+    takesValidated(parallel)
+    const program = Conversation.validateFor("anthropic")(parallel).pipe(Effect.map((v) => [takesValidated(v), takesAnthropic(v)]))
+    expectTypeOf(program).toEqualTypeOf<Effect.Effect<Array<number>, ValidationError.Issue>>()
+    const generic = Conversation.validate(parallel).pipe(
+      // @ts-expect-error validated for the generic rules is not validated for Anthropic
+      Effect.map((v) => takesAnthropic(v))
+    )
+    expect(generic).toBeDefined()
+  })
+
+  it.prop("generated valid conversations have no issues", [Arb.validConversation], ([ms]) => {
+    expect(Conversation.issuesOf(ms).map((i) => i.message)).toEqual([])
+  }, { arbitrary: { runs: 1000 } })
+})
+
+const rejects = (provider: ValidationError.Provider, messages: ReadonlyArray<Message.Message>, options?: Conversation.ProviderOptions) =>
+  Effect.flip(Conversation.validateFor(provider, options)(messages)).pipe(Effect.map((e) => e._tag))
+const accepts = (provider: ValidationError.Provider, messages: ReadonlyArray<Message.Message>, options?: Conversation.ProviderOptions) =>
+  Conversation.validateFor(provider, options)(messages)
+
+const thinking = (sig?: string) => Block.thinking("Need the weather.", sig)
+
+describe("validateFor: every provider", () => {
+  for (const provider of ["openai-chat", "openai-responses", "anthropic", "gemini"] as const) {
+    it.effect(`${provider}: generic rules apply (orphans, missing results)`, () =>
+      Effect.gen(function* () {
+        expect(yield* rejects(provider, [user("q"), toolResultMessage("x", "f", "1")])).toBe("OrphanToolResult")
+        expect(yield* rejects(provider, [user("q"), assistant([call("a")]), user("?")])).toBe("MissingToolResult")
+        yield* accepts(provider, parallel)
+      }))
+  }
+})
+
+describe("validateFor('anthropic')", () => {
+  it.effect("MissingThinkingSignature: thinking without a signature", () =>
+    Effect.gen(function* () {
+      expect(yield* rejects("anthropic", [user("q"), assistant([thinking(), Block.text("4°C")])])).toBe("MissingThinkingSignature")
+      expect(yield* rejects("anthropic", [user("q"), assistant([thinking(""), Block.text("4°C")])])).toBe("MissingThinkingSignature")
+      yield* accepts("anthropic", [user("q"), assistant([thinking("EqQBCkgIARAB"), Block.text("4°C")])])
+    }))
+
+  it.effect("EmptyRedactedThinking: redacted thinking without data", () =>
+    Effect.gen(function* () {
+      expect(yield* rejects("anthropic", [user("q"), assistant([Block.redactedThinking(""), Block.text("x")])])).toBe("EmptyRedactedThinking")
+      yield* accepts("anthropic", [user("q"), assistant([Block.redactedThinking("EmwKAhgB"), Block.text("x")])])
+    }))
+
+  it.effect("ThinkingNotFirst: in a tool loop with thinking, the last assistant starts with thinking", () =>
+    Effect.gen(function* () {
+      const loop = (first: Block.AssistantBlock[]) => [
+        user("q"),
+        assistant([thinking("s1"), call("a")]),
+        tool(result("a")),
+        assistant([...first, call("b")]),
+        tool(result("b"))
+      ]
+      expect(yield* rejects("anthropic", loop([Block.text("Next I check Tokyo.")]))).toBe("ThinkingNotFirst")
+      yield* accepts("anthropic", loop([thinking("s2")]))
+      yield* accepts("anthropic", loop([Block.redactedThinking("EmwK")]))
+      // without thinking in use, or once the loop is over, the rule does not apply
+      yield* accepts("anthropic", loop([Block.text("Next.")]), { thinking: false })
+      yield* accepts("anthropic", [...loop([Block.text("Next.")]), assistantMessage("Done.")])
+    }))
+
+  it.effect("EmptyTextBlock: empty text", () =>
+    Effect.gen(function* () {
+      expect(yield* rejects("anthropic", [user("")])).toBe("EmptyTextBlock")
+      expect(yield* rejects("anthropic", [user("q"), assistant([Block.text(""), call("a")]), tool(result("a")), assistantMessage("x")])).toBe("EmptyTextBlock")
+      yield* accepts("anthropic", [user("q"), assistant([call("a")]), tool(result("a")), assistantMessage("x")])
+    }))
+
+  it.effect("TrailingWhitespacePrefill: a final assistant prefill ending with whitespace", () =>
+    Effect.gen(function* () {
+      expect(yield* rejects("anthropic", [user("Write JSON"), assistantMessage("{ ")])).toBe("TrailingWhitespacePrefill")
+      yield* accepts("anthropic", [user("Write JSON"), assistantMessage("{")])
+    }))
+
+  it.effect("TextAfterToolCalls: text between the calls and their results", () =>
+    Effect.gen(function* () {
+      const after = [user("q"), assistant([call("a"), Block.text("I called it.")]), tool(result("a")), assistantMessage("x")]
+      expect(yield* rejects("anthropic", after)).toBe("TextAfterToolCalls")
+      yield* accepts("anthropic", [user("q"), assistant([Block.text("I'll call it."), call("a")]), tool(result("a")), assistantMessage("x")])
+    }))
+})
+
+describe("validateFor('gemini')", () => {
+  it.effect("SystemNotAtStart: system text after the first turn", () =>
+    Effect.gen(function* () {
+      expect(yield* rejects("gemini", [user("q"), system("be brief"), assistantMessage("ok")])).toBe("SystemNotAtStart")
+      yield* accepts("gemini", [system("be brief"), system("and kind"), user("q"), assistantMessage("ok")])
+      // other providers accept it
+      yield* accepts("openai-chat", [user("q"), system("be brief"), assistantMessage("ok")])
+    }))
+
+  it.effect("MisplacedFunctionCall: a call turn must follow a user or function-response turn", () =>
+    Effect.gen(function* () {
+      expect(yield* rejects("gemini", [system("s"), assistant([call("a")]), tool(result("a")), assistantMessage("x"), user("q"), assistantMessage("y")])).toBe(
+        "MisplacedFunctionCall"
+      )
+      yield* accepts("gemini", [user("q"), assistant([call("a")]), tool(result("a")), assistant([call("b")]), tool(result("b")), assistantMessage("x")])
+    }))
+
+  it.effect("MissingThoughtSignature: the first call of a step in the current turn needs its signature", () =>
+    Effect.gen(function* () {
+      const signed = Block.toolCall("a", "get_weather", {}, { thoughtSignature: "sigA" })
+      const unsigned = Block.toolCall("b", "get_weather", {})
+      const turn = (second: Block.ToolCallBlock) => [user("q"), assistant([signed]), tool(result("a")), assistant([second]), tool(result("b", "get_weather"))]
+      expect(yield* rejects("gemini", turn(unsigned))).toBe("MissingThoughtSignature")
+      yield* accepts("gemini", turn(Block.toolCall("b", "get_weather", {}, { thoughtSignature: "sigB" })))
+      // parallel calls: only the first carries one
+      yield* accepts("gemini", [user("q"), assistant([signed, unsigned]), tool([result("a"), result("b")])])
+      // earlier turns are not checked
+      yield* accepts("gemini", [user("q"), assistant([unsigned]), tool(result("b")), assistantMessage("x"), user("again"), assistant([signed]), tool(result("a"))])
+    }))
+})
+
+describe("validateFor('openai-responses')", () => {
+  const reasoning = (extras: { encryptedContent?: string } = {}) => Block.thinking("", undefined, { itemId: "rs_1", ...extras })
+
+  it.effect("ReasoningWithoutOutput: a reasoning item must be followed by what it produced", () =>
+    Effect.gen(function* () {
+      expect(yield* rejects("openai-responses", [user("q"), assistant([Block.text("x"), reasoning()])])).toBe("ReasoningWithoutOutput")
+      yield* accepts("openai-responses", [user("q"), assistant([reasoning(), Block.text("x")])])
+      yield* accepts("openai-responses", [user("q"), assistant([reasoning(), call("a")]), tool(result("a")), assistantMessage("ok")])
+    }))
+
+  it.effect("MissingEncryptedContent: with store false, reasoning needs encrypted content", () =>
+    Effect.gen(function* () {
+      const ms = [user("q"), assistant([reasoning(), Block.text("x")])]
+      expect(yield* rejects("openai-responses", ms, { store: false })).toBe("MissingEncryptedContent")
+      yield* accepts("openai-responses", ms)
+      yield* accepts("openai-responses", [user("q"), assistant([reasoning({ encryptedContent: "gAAAA" }), Block.text("x")])], { store: false })
+    }))
+})
+
+describe("validateFor('openai-chat')", () => {
+  it.effect("nothing, not even a system message, between calls and results", () =>
+    Effect.gen(function* () {
+      expect(yield* rejects("openai-chat", [user("q"), assistant([call("a")]), system("s"), tool(result("a")), assistantMessage("x")])).toBe("MissingToolResult")
+      yield* accepts("openai-chat", [user("q"), assistant([call("a")]), tool(result("a")), system("s"), assistantMessage("x")])
+    }))
+
+  it("issuesFor collects generic and provider issues together", () => {
+    const tags = Conversation.issuesFor("anthropic", [user(""), user("x"), assistant([thinking(), Block.text("y ")])]).map((i) => i._tag)
+    expect(tags).toEqual(["ConsecutiveRole", "EmptyTextBlock", "MissingThinkingSignature", "TrailingWhitespacePrefill"])
+  })
+})
