@@ -18,6 +18,7 @@ import { Effect } from "effect"
 import * as Block from "./Block.js"
 import type * as Message from "./Message.js"
 import { issuesOf as messageIssuesOf } from "./Message.js"
+import { IdTable } from "./internal/idTable.js"
 import * as Repair from "./Repair.js"
 import {
   ConsecutiveRole,
@@ -89,15 +90,17 @@ type Sink = (issue: ConversationIssue) => boolean
  * answered id seen so far; nothing is re-scanned.
  */
 const scan = (messages: ReadonlyArray<Message.Message>, options: ValidateOptions | undefined, sink: Sink): void => {
-  const pending = new Map<string, number>() // call id -> index of its assistant
-  const callIds = new Map<string, number>() // every call id -> first message index
-  const answered = new Map<string, number>() // call id -> index of its result
+  const pending = new Map<string, number>() // call id -> index of its assistant, open turn only
+  const answered = new Map<string, number>() // call id -> index of its result, open turn only
+  const callIds = new IdTable(messages.length >> 2) // every call id -> first message index
   const perMessage: Array<ConversationIssue> = []
   let openIndex = -1
   let sawTurn = false
   let prev: Message.Message | undefined
 
-  const closePending = (resumedAt: number | undefined): boolean => {
+  /** Ends the open turn: its unanswered calls are missing their results. */
+  const closeTurn = (resumedAt: number | undefined): boolean => {
+    answered.clear()
     if (pending.size === 0) return false
     const ids = Array.from(pending.keys())
     pending.clear()
@@ -119,6 +122,7 @@ const scan = (messages: ReadonlyArray<Message.Message>, options: ValidateOptions
             answered.set(id, i)
             continue
           }
+          // a result for a call of an earlier turn is an orphan: it does not follow its call
           const first = answered.get(id)
           const issue = first !== undefined
             ? new DuplicateToolResult({ index: i, toolCallId: id, firstIndex: first })
@@ -128,21 +132,21 @@ const scan = (messages: ReadonlyArray<Message.Message>, options: ValidateOptions
         break
       }
       case "system":
-        if (closePending(i)) return
+        if (closeTurn(i)) return
         break
       case "user":
       case "assistant": {
         sawTurn = true
-        if (closePending(i)) return
+        if (closeTurn(i)) return
         if (prev !== undefined && prev.role === m.role && !(prev.role === "assistant" && hasCalls(prev))) {
           if (sink(new ConsecutiveRole({ index: i, role: m.role }))) return
         }
         if (m.role === "assistant") {
           for (const b of m.content) {
             if (b._tag !== "ToolCall" || b.id === "") continue
-            const first = callIds.get(b.id)
-            if (first === undefined) callIds.set(b.id, i)
-            else if (first !== i && sink(new DuplicateToolCallId({ index: i, toolCallId: b.id, firstIndex: first }))) return
+            const first = callIds.setIfAbsent(b.id, i)
+            // a repeat inside one message is reported by the per-message rules
+            if (first !== -1 && first !== i && sink(new DuplicateToolCallId({ index: i, toolCallId: b.id, firstIndex: first }))) return
             pending.set(b.id, i)
           }
           openIndex = i
@@ -154,7 +158,7 @@ const scan = (messages: ReadonlyArray<Message.Message>, options: ValidateOptions
     }
     prev = m
   }
-  if (options?.allowPendingToolCalls !== true && closePending(undefined)) return
+  if (options?.allowPendingToolCalls !== true && closeTurn(undefined)) return
   if (!sawTurn) sink(new EmptyConversation())
 }
 

@@ -12,6 +12,7 @@
  */
 import { Schema } from "effect"
 import * as Block from "./Block.js"
+import { IdTable } from "./internal/idTable.js"
 import * as Message from "./Message.js"
 
 /**
@@ -201,8 +202,8 @@ export const repair = (messages: ReadonlyArray<Message.Message>, options?: Repai
   const interrupted = options?.interruptedContent ?? INTERRUPTED
   const pending = new Map<string, PendingCall>() // call id -> call of the open assistant turn
   const aliases = new Map<string, Array<string>>() // original id -> renamed ids awaiting results, this turn
-  const usedIds = new Set<string>()
-  const answered = new Map<string, number>() // call id -> index of its result
+  const usedIds = new IdTable(messages.length >> 2) // every call id kept so far
+  const answered = new Map<string, number>() // call id -> index of its result, open turn only
   const deferredSystem: Array<number> = []
   let changed = false
   let fresh = 0
@@ -215,7 +216,7 @@ export const repair = (messages: ReadonlyArray<Message.Message>, options?: Repai
   const freshId = (base: string): string => {
     let id: string
     do id = `${base === "" ? "call" : base}_repaired_${++fresh}`
-    while (usedIds.has(id))
+    while (usedIds.get(id) !== -1)
     return id
   }
 
@@ -234,6 +235,7 @@ export const repair = (messages: ReadonlyArray<Message.Message>, options?: Repai
       changed = true
     }
     aliases.clear()
+    answered.clear()
     for (const i of deferredSystem) emit(messages[i]!, i)
     deferredSystem.length = 0
   }
@@ -245,7 +247,7 @@ export const repair = (messages: ReadonlyArray<Message.Message>, options?: Repai
       const block = m.content[b]!
       if (block._tag !== "ToolCall") continue
       let next = block
-      if (block.id === "" || usedIds.has(block.id)) {
+      if (block.id === "" || usedIds.get(block.id) !== -1) {
         const id = freshId(block.id)
         actions.push(new RenamedToolCallId({ index: i, from: block.id, to: id }))
         const queue = aliases.get(block.id)
@@ -257,7 +259,7 @@ export const repair = (messages: ReadonlyArray<Message.Message>, options?: Repai
         actions.push(new FilledToolName({ index: i, toolCallId: next.id, name: UNKNOWN_TOOL }))
         next = new Block.ToolCallBlock({ ...next, name: UNKNOWN_TOOL })
       }
-      usedIds.add(next.id)
+      usedIds.setIfAbsent(next.id, i)
       if (next !== block) {
         content ??= m.content.slice()
         content[b] = next
