@@ -2,7 +2,8 @@ import { defineConfig } from "tsup"
 
 export default defineConfig({
   entry: {
-    index: "src/index.ts"
+    index: "src/index.ts",
+    "exact/index": "src/exact/index.ts"
   },
   format: ["esm", "cjs"],
   dts: true,
