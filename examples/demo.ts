@@ -1,11 +1,13 @@
 /**
- * A small tour: build a conversation with parallel tool calls, validate each
- * message, persist it as JSON and read it back, and print a transcript.
+ * A small tour: build a conversation with parallel tool calls, validate it for
+ * a provider, persist it as JSON and read it back, repair an interrupted
+ * history, estimate its tokens, and print a transcript.
  *
  * Run with `npm run demo`.
  */
 import { Effect } from "effect"
-import { Block, Message } from "../src/index.js"
+import { layerO200k } from "../src/exact/index.js"
+import { Block, Conversation, Message, TokenEstimator } from "../src/index.js"
 
 const conversation: ReadonlyArray<Message.Message> = [
   Message.systemMessage("You are a travel assistant. Use tools when you need facts."),
@@ -23,8 +25,9 @@ const conversation: ReadonlyArray<Message.Message> = [
 ]
 
 const program = Effect.gen(function* () {
-  // every message passes the per-message rules
-  for (const [i, m] of conversation.entries()) yield* Message.validate(m, i)
+  // the conversation passes every rule Anthropic would answer with HTTP 400
+  const valid = yield* Conversation.validateFor("anthropic")(conversation)
+  console.log(`valid for anthropic: ${valid.length} messages, parallel results in any order`)
 
   // persist as JSON and read back: the same values, replay data included
   const json = JSON.stringify(Message.encodeAll(conversation))
@@ -36,6 +39,21 @@ const program = Effect.gen(function* () {
   // a broken message read from disk fails with a tagged, readable error
   const bad = yield* Effect.flip(Message.decodeAll([{ role: "tool", content: "42", toolName: "calc" }]))
   console.log(`bad input -> ${bad._tag}: ${bad.message}`)
+
+  // an agent crashed after calling its tools: validation names the problem, repair fixes it with a log
+  const interrupted = [...conversation.slice(0, 3), Message.userMessage("Hello? Are you still there?")]
+  const problem = yield* Effect.flip(Conversation.validate(interrupted))
+  console.log(`interrupted history -> ${problem._tag}: ${problem.message}`)
+  const repaired = Conversation.repair(interrupted)
+  for (const action of repaired.actions) console.log(`  repair: ${action.description}`)
+  yield* Conversation.validate(repaired.messages)
+
+  // the same program estimates with whichever layer it is given
+  const estimate = TokenEstimator.TokenEstimator.use((t) => Effect.succeed(t.estimateConversation(restored)))
+  const heuristic = yield* estimate.pipe(Effect.provide(TokenEstimator.TokenEstimator.layer))
+  const seed = yield* estimate.pipe(Effect.provide(TokenEstimator.TokenEstimator.layerSeed()))
+  const exact = yield* estimate.pipe(Effect.provide(layerO200k))
+  console.log(`input tokens: ${heuristic} estimated (heuristic), ${seed} (seed 000's rule), ${exact} exact (o200k)`)
 
   console.log("\n--- transcript ---")
   console.log(Message.transcriptOf(restored, { maxArgsLength: 60 }))

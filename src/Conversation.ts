@@ -100,7 +100,8 @@ const scan = (messages: ReadonlyArray<Message.Message>, options: ValidateOptions
 
   /** Ends the open turn: its unanswered calls are missing their results. */
   const closeTurn = (resumedAt: number | undefined): boolean => {
-    answered.clear()
+    // Map.clear allocates a fresh table: skip it when there is nothing to clear
+    if (answered.size > 0) answered.clear()
     if (pending.size === 0) return false
     const ids = Array.from(pending.keys())
     pending.clear()

@@ -197,7 +197,7 @@ interface PendingCall {
  */
 export const repair = (messages: ReadonlyArray<Message.Message>, options?: RepairOptions): RepairResult => {
   const out: Array<Message.Message> = []
-  const origins: Array<number> = [] // input index of each output message
+  let lastOrigin = -1 // input index of the last output message (what a merge merges into)
   const actions: Array<RepairAction> = []
   const interrupted = options?.interruptedContent ?? INTERRUPTED
   const pending = new Map<string, PendingCall>() // call id -> call of the open assistant turn
@@ -210,7 +210,7 @@ export const repair = (messages: ReadonlyArray<Message.Message>, options?: Repai
 
   const emit = (m: Message.Message, origin: number): void => {
     out.push(m)
-    origins.push(origin)
+    lastOrigin = origin
   }
 
   const freshId = (base: string): string => {
@@ -234,8 +234,9 @@ export const repair = (messages: ReadonlyArray<Message.Message>, options?: Repai
       emit(Message.tool(results), origin)
       changed = true
     }
-    aliases.clear()
-    answered.clear()
+    // Map.clear allocates a fresh table: skip it when there is nothing to clear
+    if (aliases.size > 0) aliases.clear()
+    if (answered.size > 0) answered.clear()
     for (const i of deferredSystem) emit(messages[i]!, i)
     deferredSystem.length = 0
   }
@@ -341,7 +342,7 @@ export const repair = (messages: ReadonlyArray<Message.Message>, options?: Repai
         const prev = out[last]
         if (prev !== undefined && prev.role === next.role) {
           next = mergeInto(prev, next)
-          actions.push(new MergedConsecutive({ index: i, into: origins[last]!, message: m }))
+          actions.push(new MergedConsecutive({ index: i, into: lastOrigin, message: m }))
           out[last] = next
           changed = true
         } else {
