@@ -405,7 +405,7 @@ export const transcriptOf = (messages: ReadonlyArray<Message>, options?: Block.R
 // ---------------------------------------------------------------------------
 
 const encodeMessage = Schema.encodeSync(Message)
-const decodeMessage = Schema.decodeUnknownEffect(Message)
+const decodeMessage = Schema.decodeUnknownEffect(Message, { onExcessProperty: "error" })
 const toStandard = SchemaIssue.makeFormatterStandardSchemaV1()
 
 /**
@@ -469,7 +469,7 @@ const normalize = (raw: unknown, index: number | undefined): DecodeIssue | unkno
     const blocks: Array<unknown> = content === "" && calls.length > 0 ? [] : [{ _tag: "Text", text: content }]
     for (const call of calls) blocks.push(isRecord(call) ? { _tag: "ToolCall", args: {}, ...call } : call)
     content = blocks
-  } else if (content === undefined && roleName === "assistant" && Array.isArray(flatCalls)) {
+  } else if ((content === undefined || content === null) && roleName === "assistant" && Array.isArray(flatCalls)) {
     content = flatCalls.map((call) => (isRecord(call) ? { _tag: "ToolCall", args: {}, ...call } : call))
   }
 
@@ -517,6 +517,8 @@ const idsOf = (items: ReadonlyArray<unknown>, key: string, tag?: string): Array<
 const decodeError = (index: number | undefined, path: ReadonlyArray<string | number>, reason: string) =>
   new MessageDecodeError({ ...idx(index), path, reason })
 
+const UNKNOWN_FIELD = "unknown field: decoding would lose it (keep extra data in metadata or providerOptions)"
+
 const isDecodeIssue = (u: unknown): u is DecodeIssue =>
   u instanceof MessageDecodeError ||
   u instanceof MissingToolCallId ||
@@ -532,6 +534,8 @@ const isDecodeIssue = (u: unknown): u is DecodeIssue =>
  *
  * Accepts the canonical form produced by `encode` and seed 000's flat form
  * (`{ role, content: string, toolCalls?, toolCallId?, toolName?, isError? }`).
+ * Unknown fields are an error rather than silently dropped: nothing the
+ * caller gave is lost.
  * `index`, when given, is reported in errors (decoding inside a list).
  *
  * @example
@@ -546,7 +550,8 @@ export const decode = (raw: unknown, index?: number): Effect.Effect<Message, Dec
     Effect.mapError((error) => {
       const first = toStandard(error.issue).issues[0]
       const path = (first?.path ?? []).map((key) => (typeof key === "number" ? key : String(key)))
-      return decodeError(index, path, first?.message ?? error.message)
+      const reason = first?.message ?? error.message
+      return decodeError(index, path, reason === "Expected no excess property" ? UNKNOWN_FIELD : reason)
     })
   )
 }

@@ -150,6 +150,8 @@ describe("Message codec", () => {
       expect(a.content).toEqual([Block.toolCall("c1", "f", { x: 1 })])
       const t = yield* Message.decode({ role: "tool", content: "2", toolCallId: "c1", toolName: "f", isError: true })
       expect(t).toEqual(Message.toolResultMessage("c1", "f", "2", true))
+      const nullContent = yield* Message.decode({ role: "assistant", content: null, toolCalls: [{ id: "c1", name: "f" }] })
+      expect(nullContent.content).toEqual([Block.toolCall("c1", "f", {})])
       const u = yield* Message.decode({ role: "user", content: "hi", metadata: { s: 1 } })
       expect(u).toEqual(Message.userMessage("hi", { metadata: { s: 1 } }))
     }))
@@ -168,6 +170,14 @@ describe("Message codec", () => {
       expect(e.path).toEqual(["content", 0, "id"])
       expect(e.index).toBe(3)
       expect(e.message).toBe("messages[3]: content[0].id: Expected string")
+    }))
+
+  it.effect("an unknown field fails rather than being dropped", () =>
+    Effect.gen(function* () {
+      const e = yield* Effect.flip(Message.decode({ role: "assistant", content: [{ _tag: "ToolCall", id: "a", name: "f", args: {}, cache: 1 }] }))
+      assert.strictEqual(e._tag, "MessageDecodeError")
+      if (e._tag === "MessageDecodeError") expect(e.path).toEqual(["content", 0, "cache"])
+      expect(e.message).toContain("unknown field")
     }))
 
   it.effect("an unknown role fails with a readable message", () =>
