@@ -19,24 +19,10 @@ import { pathToFileURL } from "node:url"
 import { CATEGORIES, type CorpusMessage, readMessages } from "../scripts/corpus/corpus.js"
 import { estimateTextWith } from "../src/internal/heuristic.js"
 import { cl100k, o200k } from "../src/internal/weights.js"
+import { seedTextRule } from "../src/TokenEstimator.js"
 
-/** The seed article's rule: CJK ideograph 2.0, other non-whitespace 0.25, whitespace 0. */
-const seedRule = (text: string): number => {
-  let sum = 0
-  for (let i = 0; i < text.length; i++) {
-    let c = text.charCodeAt(i)
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      const d = text.charCodeAt(i + 1)
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        c = 0x10000
-        i++
-      }
-    }
-    if (c >= 0x4e00 && c <= 0x9fff) sum += 2
-    else if (!(c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0 || c === 0x3000 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0xfeff)) sum += 0.25
-  }
-  return Math.ceil(sum)
-}
+/** The seed article's rule (CJK ideograph 2.0, other non-whitespace 0.25), as the seed layer implements it. */
+const seedRule = seedTextRule()
 
 const charsOver4 = (text: string): number => Math.ceil(text.length / 4)
 

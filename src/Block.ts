@@ -185,7 +185,7 @@ export type UserBlock = typeof UserBlock.Type
 // ---------------------------------------------------------------------------
 
 /** The optional replay fields a constructor accepts besides its positional arguments. */
-type Extras<C extends abstract new(...args: any) => any, K extends PropertyKey> = Omit<ConstructorParameters<C>[0], K | "_tag">
+type Extras<C extends abstract new(...args: never) => unknown, K extends PropertyKey> = Omit<ConstructorParameters<C>[0], K | "_tag">
 
 /**
  * A text block.

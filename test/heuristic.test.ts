@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
+import { countTokens as countCl100k } from "gpt-tokenizer/encoding/cl100k_base"
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base"
-import { readMessages } from "../scripts/corpus/corpus.js"
+import { CATEGORIES, readMessages } from "../scripts/corpus/corpus.js"
 import { estimateTextWith, FEATURE_COUNT, FEATURE_NAMES, featuresInto, linearEstimate, rawEstimateWith } from "../src/internal/heuristic.js"
 import { cl100k, o200k } from "../src/internal/weights.js"
 
@@ -80,6 +81,35 @@ describe("estimateTextWith", () => {
     expect(feature("HTTPServer", "words")).toBe(1)
   })
 
+  it("counts the blank before a digit group, which the split regex never joins to the digits", () => {
+    expect(feature("in 2019", "digitsAfterSpace")).toBe(1)
+    expect(feature("x  12", "digitsAfterSpace")).toBe(1)
+    expect(feature("a\n 1", "digitsAfterSpace")).toBe(1)
+    expect(feature("v2 x2 (3)", "digitsAfterSpace")).toBe(0)
+  })
+
+  it("counts an indentation of two or more blanks after a line break as a run of its own", () => {
+    expect(feature("{\n    \"a\": 1,\n    \"b\": 2\n}", "indentRuns")).toBe(2)
+    expect(feature("a\n b", "indentRuns")).toBe(0)
+    expect(feature("a\n\t\tb", "indentRuns")).toBe(1)
+    // Blanks between two line breaks belong to the one newline run.
+    expect(feature("a\n   \n\nb", "indentRuns")).toBe(0)
+    expect(feature("a\n   \n\nb", "newlineRuns")).toBe(1)
+  })
+
+  it("tells path and identifier marks before a word from other marks", () => {
+    const url = "https://api.github.com/users/octo-org/subscriptions_url"
+    // ".github", ".com", "/users", "/octo", "-org", "/subscriptions", "_url" ("://" is a 3-mark run);
+    // four of them have 4+ letters, one 7+.
+    expect(feature(url, "wordAfterLink")).toBe(7)
+    expect(feature(url, "wordAfterPunct1")).toBe(0)
+    expect(feature(url, "linkWordLen4")).toBe(4)
+    expect(feature(url, "linkWordLen7")).toBe(1)
+    expect(feature("/repos/Codertocat/Hello-World", "capitalAfterLink")).toBe(3)
+    expect(feature('say "hi" (now)', "wordAfterQuote")).toBe(1)
+    expect(feature('say "hi" (now)', "wordAfterPunct1")).toBe(1)
+  })
+
   it("prices CJK text far above chars/4", () => {
     const zh = "我们需要一个快速而准确的词元估算器，用于大语言模型的文本。"
     const est = estimateTextWith(zh, o200k)
@@ -99,6 +129,26 @@ describe("estimateTextWith", () => {
         exact += countTokens(m.text)
       }
       expect(Math.abs(est / exact - 1), category).toBeLessThan(0.15)
+    }
+  })
+
+  it("keeps the p90 error of holdout messages of 200+ characters under 12% in every category, for both encodings", () => {
+    const long = readMessages("holdout").filter((m) => m.text.length >= 200)
+    for (const [table, count] of [
+      [o200k, countTokens],
+      [cl100k, countCl100k]
+    ] as const) {
+      for (const category of CATEGORIES) {
+        const errors = long
+          .filter((m) => m.category === category)
+          .map((m) => {
+            const exact = count(m.text)
+            return Math.abs(estimateTextWith(m.text, table) - exact) / exact
+          })
+          .sort((a, b) => a - b)
+        expect(errors.length).toBeGreaterThan(20)
+        expect(errors[Math.floor(errors.length * 0.9)], `${table.encoding} ${category}`).toBeLessThan(0.12)
+      }
     }
   })
 
