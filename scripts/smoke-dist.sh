@@ -1,36 +1,34 @@
 #!/usr/bin/env bash
-# Proves the built package loads by name from plain Node ESM and CJS scripts.
+# Proves the built package loads by name, as a consumer would load it (self-reference
+# through "exports"), from plain Node ESM and CJS scripts, main and exact entries.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cat > "$tmp/esm.mjs" <<'JS'
-import { Message } from "effect-agent-messages"
-if (Message.textOf(Message.userMessage("hi")) !== "hi") throw new Error("esm import broken")
-console.log("esm import ok")
-JS
-cat > "$tmp/cjs.cjs" <<'JS'
-const { Message } = require("effect-agent-messages")
-if (Message.textOf(Message.userMessage("hi")) !== "hi") throw new Error("cjs require broken")
-console.log("cjs require ok")
-JS
-# resolve the package by name, as a consumer would (self-reference through "exports")
-cp "$tmp/esm.mjs" ./.smoke-esm.mjs
-cp "$tmp/cjs.cjs" ./.smoke-cjs.cjs
-trap 'rm -rf "$tmp" ./.smoke-esm.mjs ./.smoke-cjs.cjs' EXIT
-node ./.smoke-esm.mjs
-node ./.smoke-cjs.cjs
+trap 'rm -f ./.smoke-esm.mjs ./.smoke-cjs.cjs' EXIT
 
-# the optional exact entry loads from its own subpath and counts with gpt-tokenizer
-cat > ./.smoke-exact.mjs <<'JS'
+cat > ./.smoke-esm.mjs <<'JS'
 import { Effect } from "effect"
 import { Message, TokenEstimator } from "effect-agent-messages"
 import { layerO200k } from "effect-agent-messages/exact"
+if (Message.textOf(Message.userMessage("hi")) !== "hi") throw new Error("esm import broken")
 const n = await Effect.runPromise(
   TokenEstimator.TokenEstimator.use((t) => Effect.succeed(t.estimateMessage(Message.user("hello world")))).pipe(Effect.provide(layerO200k))
 )
-if (n !== 2 + 4) throw new Error(`exact entry counted ${n}`)
-console.log("exact entry ok")
+if (n !== 2 + 4) throw new Error(`esm exact entry counted ${n}`)
+console.log("esm import ok (main and exact entries)")
 JS
-trap 'rm -rf "$tmp" ./.smoke-esm.mjs ./.smoke-cjs.cjs ./.smoke-exact.mjs' EXIT
-node ./.smoke-exact.mjs
+
+cat > ./.smoke-cjs.cjs <<'JS'
+const { Effect } = require("effect")
+const { Message, TokenEstimator } = require("effect-agent-messages")
+const { layerO200k } = require("effect-agent-messages/exact")
+if (Message.textOf(Message.userMessage("hi")) !== "hi") throw new Error("cjs require broken")
+Effect.runPromise(
+  TokenEstimator.TokenEstimator.use((t) => Effect.succeed(t.estimateMessage(Message.user("hello world")))).pipe(Effect.provide(layerO200k))
+).then((n) => {
+  if (n !== 2 + 4) throw new Error(`cjs exact entry counted ${n}`)
+  console.log("cjs require ok (main and exact entries)")
+})
+JS
+
+node ./.smoke-esm.mjs
+node ./.smoke-cjs.cjs
