@@ -248,8 +248,10 @@ export const repair = (messages: ReadonlyArray<Message.Message>, options?: Repai
       const block = m.content[b]!
       if (block._tag !== "ToolCall") continue
       let next = block
-      if (block.id === "" || usedIds.get(block.id) !== -1) {
+      // registers the id in the same probe that finds it already used
+      if (block.id === "" || usedIds.setIfAbsent(block.id, i) !== -1) {
         const id = freshId(block.id)
+        usedIds.setIfAbsent(id, i)
         actions.push(new RenamedToolCallId({ index: i, from: block.id, to: id }))
         const queue = aliases.get(block.id)
         if (queue === undefined) aliases.set(block.id, [id])
@@ -260,7 +262,6 @@ export const repair = (messages: ReadonlyArray<Message.Message>, options?: Repai
         actions.push(new FilledToolName({ index: i, toolCallId: next.id, name: UNKNOWN_TOOL }))
         next = new Block.ToolCallBlock({ ...next, name: UNKNOWN_TOOL })
       }
-      usedIds.setIfAbsent(next.id, i)
       if (next !== block) {
         content ??= m.content.slice()
         content[b] = next
