@@ -17,7 +17,7 @@
 import { Effect } from "effect"
 import * as Block from "./Block.js"
 import type * as Message from "./Message.js"
-import { issuesOf as messageIssuesOf } from "./Message.js"
+import { hasToolCalls, issuesOf as messageIssuesOf } from "./Message.js"
 import { IdTable } from "./internal/idTable.js"
 import * as Repair from "./Repair.js"
 import {
@@ -139,7 +139,7 @@ const scan = (messages: ReadonlyArray<Message.Message>, options: ValidateOptions
       case "assistant": {
         sawTurn = true
         if (closeTurn(i)) return
-        if (prev !== undefined && prev.role === m.role && !(prev.role === "assistant" && hasCalls(prev))) {
+        if (prev !== undefined && prev.role === m.role && !(prev.role === "assistant" && hasToolCalls(prev))) {
           if (sink(new ConsecutiveRole({ index: i, role: m.role }))) return
         }
         if (m.role === "assistant") {
@@ -161,11 +161,6 @@ const scan = (messages: ReadonlyArray<Message.Message>, options: ValidateOptions
   }
   if (options?.allowPendingToolCalls !== true && closeTurn(undefined)) return
   if (!sawTurn) sink(new EmptyConversation())
-}
-
-const hasCalls = (m: Message.AssistantMessage): boolean => {
-  for (const b of m.content) if (b._tag === "ToolCall") return true
-  return false
 }
 
 /**
@@ -318,7 +313,7 @@ const anthropicRules = (messages: ReadonlyArray<Message.Message>, options: Provi
   if (last === undefined || lastAssistant === -1) return
   // a tool loop is in progress when the conversation ends with the results of the last assistant's calls
   const assistant = messages[lastAssistant] as Message.AssistantMessage
-  if (thinkingInUse === true && last.role === "tool" && hasCalls(assistant)) {
+  if (thinkingInUse === true && last.role === "tool" && hasToolCalls(assistant)) {
     const first = assistant.content[0]
     if ((first === undefined || (first._tag !== "Thinking" && first._tag !== "RedactedThinking")) && sink(new ThinkingNotFirst({ provider, index: lastAssistant }))) return
   }
@@ -352,7 +347,7 @@ const geminiRules = (messages: ReadonlyArray<Message.Message>, sink: ProviderSin
     if (m.role === "user") lastUser = i
     if (m.role === "assistant") {
       for (const b of m.content) if (b._tag !== "RedactedThinking" && b.thoughtSignature !== undefined) signaturesInUse = true
-      if (hasCalls(m) && !(prev !== undefined && (prev.role === "user" || prev.role === "tool"))) {
+      if (hasToolCalls(m) && !(prev !== undefined && (prev.role === "user" || prev.role === "tool"))) {
         if (sink(new MisplacedFunctionCall({ provider, index: i }))) return
       }
     }

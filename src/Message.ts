@@ -437,7 +437,6 @@ const normalize = (raw: unknown, index: number | undefined): DecodeIssue | unkno
   if (!isRecord(raw)) return decodeError(index, [], "Expected a message object")
   const role = raw["role"]
   if (typeof role !== "string") return raw
-  const roleName = role
   const extra: Record<string, unknown> = {}
   let content = raw["content"]
 
@@ -445,16 +444,16 @@ const normalize = (raw: unknown, index: number | undefined): DecodeIssue | unkno
   const flatCalls = raw["toolCalls"]
   if (flatCalls !== undefined) {
     if (!Array.isArray(flatCalls)) return decodeError(index, ["toolCalls"], "Expected an array")
-    if (roleName !== "assistant" && flatCalls.length > 0) {
-      return new ToolCallsOnNonAssistant({ ...idx(index), role: roleName, toolCallIds: idsOf(flatCalls, "id") })
+    if (role !== "assistant" && flatCalls.length > 0) {
+      return new ToolCallsOnNonAssistant({ ...idx(index), role: role, toolCallIds: idsOf(flatCalls, "id") })
     }
   }
   const flatResultFields = TOOL_RESULT_FIELDS.filter((f) => raw[f] !== undefined)
-  if (roleName !== "tool" && flatResultFields.length > 0) {
-    return new ToolResultFieldsOnNonTool({ ...idx(index), role: roleName, fields: flatResultFields })
+  if (role !== "tool" && flatResultFields.length > 0) {
+    return new ToolResultFieldsOnNonTool({ ...idx(index), role: role, fields: flatResultFields })
   }
 
-  if (roleName === "tool" && !Array.isArray(content)) {
+  if (role === "tool" && !Array.isArray(content)) {
     const toolCallId = raw["toolCallId"]
     const toolName = raw["toolName"]
     if (toolCallId === undefined) {
@@ -469,7 +468,7 @@ const normalize = (raw: unknown, index: number | undefined): DecodeIssue | unkno
     const blocks: Array<unknown> = content === "" && calls.length > 0 ? [] : [{ _tag: "Text", text: content }]
     for (const call of calls) blocks.push(isRecord(call) ? { _tag: "ToolCall", args: {}, ...call } : call)
     content = blocks
-  } else if ((content === undefined || content === null) && roleName === "assistant" && Array.isArray(flatCalls)) {
+  } else if ((content === undefined || content === null) && role === "assistant" && Array.isArray(flatCalls)) {
     content = flatCalls.map((call) => (isRecord(call) ? { _tag: "ToolCall", args: {}, ...call } : call))
   }
 
@@ -478,12 +477,12 @@ const normalize = (raw: unknown, index: number | undefined): DecodeIssue | unkno
       const block: unknown = content[i]
       if (!isRecord(block)) continue
       const tag = block["_tag"]
-      if (tag === "ToolCall" && roleName !== "assistant") {
-        return new ToolCallsOnNonAssistant({ ...idx(index), role: roleName, toolCallIds: idsOf(content, "id", "ToolCall") })
+      if (tag === "ToolCall" && role !== "assistant") {
+        return new ToolCallsOnNonAssistant({ ...idx(index), role: role, toolCallIds: idsOf(content, "id", "ToolCall") })
       }
       if (tag === "ToolResult") {
-        if (roleName !== "tool") {
-          return new ToolResultFieldsOnNonTool({ ...idx(index), role: roleName, fields: [`content[${i}]`] })
+        if (role !== "tool") {
+          return new ToolResultFieldsOnNonTool({ ...idx(index), role: role, fields: [`content[${i}]`] })
         }
         const toolCallId = block["toolCallId"]
         const toolName = block["toolName"]
