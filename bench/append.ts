@@ -12,6 +12,7 @@
  */
 import { pathToFileURL } from "node:url"
 import { Block, Message } from "../src/index.js"
+import { Effect } from "effect"
 import * as TokenEstimator from "../src/TokenEstimator.js"
 
 /** A deterministic PRNG (mulberry32), so every run measures the same conversation. */
@@ -114,8 +115,8 @@ export const runAppendBench = (): void => {
   const chars = all.reduce((n, m) => n + Message.messageToText(m, { includeThinking: true, maxArgsLength: 1e9, maxResultLength: 1e9 }).length, 0)
   console.log(`append bench: ${all.length} messages, ~${Math.round(chars / all.length)} chars/message; per-append cost = re-estimate the whole conversation after one append (mean of the last ${window} appends)`)
   for (const [name, build] of [
-    ["heuristic (o200k)", () => TokenEstimator.makeHeuristic()],
-    ["seed 000", () => TokenEstimator.makeSeed()]
+    ["heuristic (o200k)", () => Effect.runSync(TokenEstimator.makeHeuristic())],
+    ["CJK-weighted rule", () => Effect.runSync(TokenEstimator.makeSeed())]
   ] as const) {
     measure(build, all, 200, 50) // warm-up
     console.log(`\n${name}`)

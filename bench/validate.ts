@@ -80,7 +80,7 @@ const toSeed = (m: Message.Message): Array<SeedMessage> => {
     case "tool":
       return m.content.map((r) => ({ role: "tool", content: Block.resultContentText(r.content), toolCallId: r.toolCallId, toolName: r.toolName, isError: r.isError }))
     case "assistant": {
-      const calls = Message.toolCallsOf(m).map((c) => ({ id: c.id, name: c.name, args: { ...c.args } }))
+      const calls = Message.toolCallsOf(m).map((c) => ({ id: c.id, name: c.name, args: c.args as Record<string, unknown> }))
       return [calls.length > 0 ? { role: "assistant", content: Message.textOf(m), toolCalls: calls } : { role: "assistant", content: Message.textOf(m) }]
     }
     case "system":

@@ -50,10 +50,10 @@ const program = Effect.gen(function* () {
 
   // the same program estimates with whichever layer it is given
   const estimate = TokenEstimator.TokenEstimator.use((t) => Effect.succeed(t.estimateConversation(restored)))
-  const heuristic = yield* estimate.pipe(Effect.provide(TokenEstimator.TokenEstimator.layer))
-  const seed = yield* estimate.pipe(Effect.provide(TokenEstimator.TokenEstimator.layerSeed()))
+  const heuristic = yield* estimate.pipe(Effect.provide(TokenEstimator.layer))
+  const seed = yield* estimate.pipe(Effect.provide(TokenEstimator.layerSeed()))
   const exact = yield* estimate.pipe(Effect.provide(layerO200k))
-  console.log(`input tokens: ${heuristic} estimated (heuristic), ${seed} (seed 000's rule), ${exact} exact (o200k)`)
+  console.log(`input tokens: ${heuristic} estimated (heuristic), ${seed} (the CJK-weighted rule), ${exact} exact (o200k)`)
 
   console.log("\n--- transcript ---")
   console.log(Message.transcriptOf(restored, { maxArgsLength: 60 }))

@@ -1,79 +1,114 @@
 /**
  * Content blocks: the pieces a message is made of.
  *
- * Every block is an Effect Schema class discriminated by `_tag`. The order of
- * blocks inside a message is meaningful (providers replay text, thinking and
- * tool calls in the order they were produced), so messages hold arrays of
+ * Every block is an Effect Schema class discriminated by `_tag`: text,
+ * thinking, redacted thinking, refusals, files (images, documents, audio and
+ * any other file, by media type), tool calls, tool results, JSON values inside
+ * tool results, and provider data the model has no typed home for. The order
+ * of blocks inside a message is meaningful (providers replay text, thinking
+ * and tool calls in the order they were produced), so messages hold arrays of
  * blocks, never maps.
  *
- * Provider replay data has a typed home where we know its shape (Anthropic
- * thinking `signature` and redacted `data`, OpenAI Responses `itemId` and
- * `encryptedContent`, Gemini `thoughtSignature`) and an open, per-provider
- * `providerOptions` record for everything else (e.g. Anthropic
+ * Everything a block holds is JSON: tool-call `args`, structured results,
+ * citations and `providerOptions` are `Schema.Json` values, so
+ * `encode -> JSON.stringify -> JSON.parse -> decode` is the identity. A value
+ * JSON cannot hold (a `Date`, a `Map`, a `BigInt`, a cycle) is refused by the
+ * constructors' types and by decoding.
+ *
+ * Provider replay data has a typed home where its shape is known (Anthropic
+ * thinking `signature` and redacted `data`, OpenAI Responses `itemId`,
+ * `encryptedContent` and `status`, Gemini `thoughtSignature`) and an open,
+ * per-provider `providerOptions` record for everything else (e.g. Anthropic
  * `cache_control`). The core never interprets either; it always carries them.
  *
- * Build blocks with the constructors (`Block.text`, `Block.toolCall`, ...) and
- * branch on them with `Block.match` or an exhaustive `switch` on `_tag`.
+ * Build blocks with the constructors (`Block.text`, `Block.toolCall`,
+ * `Block.image`, ...): they copy and freeze what they are given, so a block
+ * never changes after it is built. Branch on blocks with `Block.match` or an
+ * exhaustive `switch` on `_tag`.
  *
  * @since 0.1.0
  */
 import { Effect, Schema } from "effect"
+import { copyJson, deepFreeze, stringify } from "./internal/json.js"
+
+// ---------------------------------------------------------------------------
+// JSON
+// ---------------------------------------------------------------------------
 
 /**
- * An open JSON-ish record: never interpreted by the core, always carried.
+ * A JSON object: `metadata` and each provider's options are one.
  *
  * @since 0.1.0
  */
-export const UnknownRecord = Schema.Record(Schema.String, Schema.Unknown)
+export const JsonObject = Schema.Record(Schema.String, Schema.Json)
+
+/** @since 0.1.0 */
+export type JsonObject = typeof JsonObject.Type
 
 /**
- * Per-provider options, keyed by provider (`"anthropic"`, `"openai"`,
- * `"google"`, ...). Adapters read and write their own key and pass the rest
- * through untouched.
+ * Replay data per provider, keyed by provider (`"anthropic"`, `"openai"`,
+ * `"google"`, ...), each a JSON object. Adapters read and write their own key
+ * and pass the rest through untouched.
  *
  * @example
  * { anthropic: { cache_control: { type: "ephemeral" } } }
  *
  * @since 0.1.0
  */
-export const ProviderOptions = Schema.Record(Schema.String, UnknownRecord)
+export const ProviderOptions = Schema.Record(Schema.String, JsonObject)
 
 /** @since 0.1.0 */
 export type ProviderOptions = typeof ProviderOptions.Type
 
 const optionalProviderOptions = Schema.optionalKey(ProviderOptions)
+const optionalString = Schema.optionalKey(Schema.String)
+
+// ---------------------------------------------------------------------------
+// blocks
+// ---------------------------------------------------------------------------
 
 /**
  * Plain text.
  *
- * `itemId` is the OpenAI Responses output item the text came from;
- * `thoughtSignature` is a Gemini part-level signature.
+ * - `citations`: the sources a provider attached to this text (Anthropic
+ *   `citations`, OpenAI Responses `annotations`), each kept as the provider
+ *   sent it.
+ * - `itemId`: the OpenAI Responses output item the text came from.
+ * - `thoughtSignature`: a Gemini part-level signature.
  *
  * @since 0.1.0
  */
 export class TextBlock extends Schema.TaggedClass<TextBlock>()("Text", {
   text: Schema.String,
-  itemId: Schema.optionalKey(Schema.String),
-  thoughtSignature: Schema.optionalKey(Schema.String),
+  citations: Schema.optionalKey(Schema.Array(Schema.Json)),
+  itemId: optionalString,
+  thoughtSignature: optionalString,
   providerOptions: optionalProviderOptions
 }) {}
 
 /**
  * Model reasoning, billed and replayed.
  *
+ * - `thinking`: the reasoning text (Anthropic thinking, Gemini thought text,
+ *   OpenAI Responses reasoning content).
+ * - `summary`: OpenAI Responses reasoning summary parts, one string each, in
+ *   order (a reasoning item may carry several, or none).
  * - `signature`: Anthropic's signature; must come back unchanged and non-empty.
- * - `itemId` / `encryptedContent`: an OpenAI Responses `reasoning` item and
- *   its encrypted payload (needed to replay reasoning with `store: false`).
+ * - `itemId` / `encryptedContent` / `status`: the OpenAI Responses `reasoning`
+ *   item, its encrypted payload (needed to replay reasoning with
+ *   `store: false`) and its status.
  * - `thoughtSignature`: Gemini's signature on a thought part.
  *
  * @since 0.1.0
  */
 export class ThinkingBlock extends Schema.TaggedClass<ThinkingBlock>()("Thinking", {
   thinking: Schema.String,
-  signature: Schema.optionalKey(Schema.String),
-  itemId: Schema.optionalKey(Schema.String),
-  encryptedContent: Schema.optionalKey(Schema.String),
-  thoughtSignature: Schema.optionalKey(Schema.String),
+  summary: Schema.optionalKey(Schema.Array(Schema.String)),
+  signature: optionalString,
+  itemId: optionalString,
+  encryptedContent: optionalString,
+  status: optionalString,
+  thoughtSignature: optionalString,
   providerOptions: optionalProviderOptions
 }) {}
 
@@ -89,33 +124,142 @@ export class RedactedThinkingBlock extends Schema.TaggedClass<RedactedThinkingBl
 }) {}
 
 /**
+ * The model declined to answer (OpenAI `refusal`).
+ *
+ * @since 0.1.0
+ */
+export class RefusalBlock extends Schema.TaggedClass<RefusalBlock>()("Refusal", {
+  refusal: Schema.String,
+  itemId: optionalString,
+  providerOptions: optionalProviderOptions
+}) {}
+
+/**
+ * File bytes inline, base64-encoded (without a `data:` prefix).
+ *
+ * @since 0.1.0
+ */
+export const Base64Source = Schema.TaggedStruct("Base64", { data: Schema.String })
+
+/**
+ * A file at a URL (https, or a provider URI such as a Gemini file URI).
+ *
+ * @since 0.1.0
+ */
+export const UrlSource = Schema.TaggedStruct("Url", { url: Schema.String })
+
+/**
+ * A file uploaded to a provider beforehand, by its id (OpenAI `file-...`,
+ * Anthropic `file_...`).
+ *
+ * @since 0.1.0
+ */
+export const FileIdSource = Schema.TaggedStruct("FileId", { fileId: Schema.String })
+
+/**
+ * A plain-text document given as text (Anthropic's `text` document source).
+ *
+ * @since 0.1.0
+ */
+export const TextSource = Schema.TaggedStruct("Text", { text: Schema.String })
+
+/**
+ * Where a file's content is: inline base64 data, a URL, a provider file id, or
+ * plain text.
+ *
+ * @since 0.1.0
+ */
+export const FileSource = Schema.Union([Base64Source, UrlSource, FileIdSource, TextSource])
+
+/** @since 0.1.0 */
+export type FileSource = typeof FileSource.Type
+
+/**
+ * OpenAI's image `detail` setting.
+ *
+ * @since 0.1.0
+ */
+export const ImageDetail = Schema.Literals(["auto", "low", "high"])
+
+/** @since 0.1.0 */
+export type ImageDetail = typeof ImageDetail.Type
+
+/**
+ * A file: an image, a document (PDF, plain text), audio, or any other file,
+ * told apart by `mediaType` (`image/png`, `application/pdf`, `audio/wav`,
+ * ...; `image/*` when a provider sent an image without saying which kind).
+ *
+ * - `filename`: the file's name, when the provider or the user gave one.
+ * - `detail`: OpenAI's image detail setting.
+ * - `title`, `context`, `citationsEnabled`: Anthropic document settings.
+ * - `itemId`: the OpenAI Responses item of a generated image.
+ *
+ * Files appear in user messages, inside tool results, and in assistant
+ * messages (images or files the model generated).
+ *
+ * @since 0.1.0
+ */
+export class FileBlock extends Schema.TaggedClass<FileBlock>()("File", {
+  mediaType: Schema.String,
+  source: FileSource,
+  filename: optionalString,
+  detail: Schema.optionalKey(ImageDetail),
+  title: optionalString,
+  context: optionalString,
+  citationsEnabled: Schema.optionalKey(Schema.Boolean),
+  itemId: optionalString,
+  providerOptions: optionalProviderOptions
+}) {}
+
+/**
  * A call of a tool by the assistant.
  *
- * `args` is the parsed argument object. When the arguments arrived from a
- * provider as a string, `rawArgs` keeps that exact text, so malformed JSON is
- * never lost (the parsed `args` is then whatever a lenient parse recovered).
- * `itemId` is the OpenAI Responses `function_call` item id (distinct from the
- * call id); `thoughtSignature` is Gemini's signature on a function call part.
+ * - `args`: the arguments, any JSON value (usually an object).
+ * - `rawArgs`: the provider's exact argument text, kept whenever it is not
+ *   what `JSON.stringify(args)` would write back (it did not parse, or it was
+ *   formatted differently), so an adapter can send the same bytes again.
+ * - `parseError`: present only when `rawArgs` did not parse as JSON; `args`
+ *   is then what a lenient repair recovered (`{}` when nothing could be).
+ *   `Block.argsParsed(call)` tells.
+ * - `providerExecuted`: the provider ran the tool itself (Anthropic server
+ *   tools such as web search or code execution, OpenAI Responses built-in
+ *   tools): its result lives in the same assistant message and it is exempt
+ *   from the client-side pairing rules.
+ * - `itemId`: the OpenAI Responses item id (distinct from the call id);
+ *   `thoughtSignature`: Gemini's signature on a function call part.
  *
  * @since 0.1.0
  */
 export class ToolCallBlock extends Schema.TaggedClass<ToolCallBlock>()("ToolCall", {
   id: Schema.String,
   name: Schema.String,
-  args: UnknownRecord,
-  rawArgs: Schema.optionalKey(Schema.String),
-  itemId: Schema.optionalKey(Schema.String),
-  thoughtSignature: Schema.optionalKey(Schema.String),
+  args: Schema.Json,
+  rawArgs: optionalString,
+  parseError: optionalString,
+  providerExecuted: Schema.optionalKey(Schema.Boolean),
+  itemId: optionalString,
+  thoughtSignature: optionalString,
   providerOptions: optionalProviderOptions
 }) {}
 
 /**
- * What a tool result may contain when it is not a plain string. Several text
- * blocks stay several blocks.
+ * A JSON value inside a tool result: a structured result (Gemini
+ * `functionResponse.response`, a server tool's result list), never
+ * stringified on the way in.
  *
  * @since 0.1.0
  */
-export const ToolResultPart = Schema.Union([TextBlock])
+export class JsonBlock extends Schema.TaggedClass<JsonBlock>()("Json", {
+  value: Schema.Json
+}) {}
+
+/**
+ * What a tool result's content may hold when it is not a plain string: text,
+ * files and JSON values, in order.
+ *
+ * @since 0.1.0
+ */
+export const ToolResultPart = Schema.Union([TextBlock, FileBlock, JsonBlock])
 
 /** @since 0.1.0 */
 export type ToolResultPart = typeof ToolResultPart.Type
@@ -132,7 +276,9 @@ export type ToolResultContent = typeof ToolResultContent.Type
 
 /**
  * The answer to a tool call. `isError` defaults to `false` when constructed
- * and when absent from decoded JSON.
+ * and when absent from decoded JSON. In a tool message it answers a call of
+ * the preceding assistant turn; in an assistant message it is the result of
+ * a provider-executed call of the same message (`providerExecuted`).
  *
  * @since 0.1.0
  */
@@ -144,7 +290,22 @@ export class ToolResultBlock extends Schema.TaggedClass<ToolResultBlock>()("Tool
     Schema.withDecodingDefaultKey(Effect.succeed(false)),
     Schema.withConstructorDefault(Effect.succeed(false))
   ),
+  providerExecuted: Schema.optionalKey(Schema.Boolean),
+  itemId: optionalString,
   providerOptions: optionalProviderOptions
+}) {}
+
+/**
+ * A piece of provider data the model has no typed home for (an Anthropic
+ * `container_upload`, an OpenAI Responses item type added after this
+ * library), kept exactly as the provider sent it so that converting back to
+ * that provider loses nothing. `provider` names the wire format it came from.
+ *
+ * @since 0.1.0
+ */
+export class ProviderDataBlock extends Schema.TaggedClass<ProviderDataBlock>()("ProviderData", {
+  provider: Schema.String,
+  data: JsonObject
 }) {}
 
 /**
@@ -152,7 +313,17 @@ export class ToolResultBlock extends Schema.TaggedClass<ToolResultBlock>()("Tool
  *
  * @since 0.1.0
  */
-export const Block = Schema.Union([TextBlock, ThinkingBlock, RedactedThinkingBlock, ToolCallBlock, ToolResultBlock])
+export const Block = Schema.Union([
+  TextBlock,
+  ThinkingBlock,
+  RedactedThinkingBlock,
+  RefusalBlock,
+  FileBlock,
+  ToolCallBlock,
+  ToolResultBlock,
+  JsonBlock,
+  ProviderDataBlock
+])
 
 /** @since 0.1.0 */
 export type Block = typeof Block.Type
@@ -161,31 +332,84 @@ export type Block = typeof Block.Type
 export type Tag = Block["_tag"]
 
 /**
- * Blocks an assistant message may hold.
+ * Blocks a system message may hold.
  *
  * @since 0.1.0
  */
-export const AssistantBlock = Schema.Union([TextBlock, ThinkingBlock, RedactedThinkingBlock, ToolCallBlock])
+export const SystemBlock = Schema.Union([TextBlock])
+
+/** @since 0.1.0 */
+export type SystemBlock = typeof SystemBlock.Type
+
+/**
+ * Blocks a user message may hold: text, files, and provider data.
+ *
+ * @since 0.1.0
+ */
+export const UserBlock = Schema.Union([TextBlock, FileBlock, ProviderDataBlock])
+
+/** @since 0.1.0 */
+export type UserBlock = typeof UserBlock.Type
+
+/**
+ * Blocks an assistant message may hold: text, reasoning, refusals, generated
+ * files, tool calls, the results of provider-executed calls, and provider
+ * data.
+ *
+ * @since 0.1.0
+ */
+export const AssistantBlock = Schema.Union([
+  TextBlock,
+  ThinkingBlock,
+  RedactedThinkingBlock,
+  RefusalBlock,
+  FileBlock,
+  ToolCallBlock,
+  ToolResultBlock,
+  ProviderDataBlock
+])
 
 /** @since 0.1.0 */
 export type AssistantBlock = typeof AssistantBlock.Type
 
 /**
- * Blocks a user message may hold (images and files will join this union).
+ * Blocks a tool message may hold.
  *
  * @since 0.1.0
  */
-export const UserBlock = Schema.Union([TextBlock])
+export const ToolBlock = Schema.Union([ToolResultBlock])
 
 /** @since 0.1.0 */
-export type UserBlock = typeof UserBlock.Type
+export type ToolBlock = typeof ToolBlock.Type
 
 // ---------------------------------------------------------------------------
 // constructors
 // ---------------------------------------------------------------------------
 
 /** The optional replay fields a constructor accepts besides its positional arguments. */
-type Extras<C extends abstract new(...args: never) => unknown, K extends PropertyKey> = Omit<ConstructorParameters<C>[0], K | "_tag">
+type Extras<C extends abstract new(...args: never) => unknown, K extends PropertyKey> = Omit<
+  ConstructorParameters<C>[0],
+  K | "_tag"
+>
+
+const frozenJson = <A extends Schema.Json>(value: A): A => {
+  const copy = copyJson(value)
+  // the types already guarantee JSON; a value smuggled past them is refused by the class itself
+  return "value" in copy ? (copy.value as A) : value
+}
+
+/**
+ * Freezes a block built by a constructor: the block, its arrays and its JSON
+ * values, so that a memoized estimate can never go stale.
+ *
+ * @since 0.1.0
+ */
+export const freeze = <B extends Block>(block: B): B => deepFreeze(block)
+
+const copyOptions = <E extends object>(extras: E | undefined): E | undefined => {
+  const options = (extras as { readonly providerOptions?: ProviderOptions } | undefined)?.providerOptions
+  return options === undefined ? extras : { ...extras, providerOptions: frozenJson(options) } as E
+}
 
 /**
  * A text block.
@@ -195,15 +419,41 @@ type Extras<C extends abstract new(...args: never) => unknown, K extends Propert
  *
  * @since 0.1.0
  */
-export const text = (text: string, extras?: Extras<typeof TextBlock, "text">): TextBlock => new TextBlock({ ...extras, text })
+export const text = (text: string, extras?: Extras<typeof TextBlock, "text">): TextBlock => {
+  const options = copyOptions(extras)
+  return freeze(
+    new TextBlock(
+      options?.citations === undefined
+        ? { ...options, text }
+        : { ...options, citations: frozenJson(options.citations as Schema.JsonArray), text }
+    )
+  )
+}
 
 /**
  * A thinking block, with its Anthropic signature when there is one.
  *
+ * @example
+ * Block.thinking("The user wants two cities.", "EqQBCkgIARAB")
+ *
  * @since 0.1.0
  */
-export const thinking = (thinking: string, signature?: string, extras?: Extras<typeof ThinkingBlock, "thinking" | "signature">): ThinkingBlock =>
-  new ThinkingBlock(signature === undefined ? { ...extras, thinking } : { ...extras, thinking, signature })
+export const thinking = (
+  thinking: string,
+  signature?: string,
+  extras?: Extras<typeof ThinkingBlock, "thinking" | "signature">
+): ThinkingBlock => {
+  const options = copyOptions(extras)
+  const summary = options?.summary === undefined ? undefined : options.summary.slice()
+  return freeze(
+    new ThinkingBlock({
+      ...options,
+      thinking,
+      ...(signature === undefined ? {} : { signature }),
+      ...(summary === undefined ? {} : { summary })
+    })
+  )
+}
 
 /**
  * A redacted thinking block.
@@ -211,10 +461,143 @@ export const thinking = (thinking: string, signature?: string, extras?: Extras<t
  * @since 0.1.0
  */
 export const redactedThinking = (data: string, extras?: Extras<typeof RedactedThinkingBlock, "data">): RedactedThinkingBlock =>
-  new RedactedThinkingBlock({ ...extras, data })
+  freeze(new RedactedThinkingBlock({ ...copyOptions(extras), data }))
 
 /**
- * A tool call.
+ * A refusal.
+ *
+ * @example
+ * Block.refusal("I can't help with that.")
+ *
+ * @since 0.1.0
+ */
+export const refusal = (refusal: string, extras?: Extras<typeof RefusalBlock, "refusal">): RefusalBlock =>
+  freeze(new RefusalBlock({ ...copyOptions(extras), refusal }))
+
+/**
+ * A base64 source (the data without a `data:` prefix).
+ *
+ * @since 0.1.0
+ */
+export const base64 = (data: string): FileSource => ({ _tag: "Base64", data })
+
+/**
+ * A URL source.
+ *
+ * @since 0.1.0
+ */
+export const url = (url: string): FileSource => ({ _tag: "Url", url })
+
+/**
+ * A provider file id source.
+ *
+ * @since 0.1.0
+ */
+export const fileId = (fileId: string): FileSource => ({ _tag: "FileId", fileId })
+
+/**
+ * A plain-text source, for text documents.
+ *
+ * @since 0.1.0
+ */
+export const textSource = (text: string): FileSource => ({ _tag: "Text", text })
+
+/**
+ * Splits a `data:` URL into its media type and base64 data, or `undefined`
+ * when the string is not a base64 data URL.
+ *
+ * @example
+ * Block.parseDataUrl("data:image/png;base64,iVBORw0KGgo=")
+ * // { mediaType: "image/png", data: "iVBORw0KGgo=" }
+ *
+ * @since 0.1.0
+ */
+export const parseDataUrl = (value: string): { readonly mediaType: string; readonly data: string } | undefined => {
+  if (!value.startsWith("data:")) return undefined
+  const comma = value.indexOf(",")
+  if (comma === -1) return undefined
+  const header = value.slice(5, comma)
+  if (!header.endsWith(";base64")) return undefined
+  return { mediaType: header.slice(0, -7), data: value.slice(comma + 1) }
+}
+
+/**
+ * A file block from its source and media type.
+ *
+ * @example
+ * Block.file(Block.fileId("file-abc123"), "application/pdf", { filename: "report.pdf" })
+ *
+ * @since 0.1.0
+ */
+export const file = (
+  source: FileSource,
+  mediaType: string,
+  extras?: Extras<typeof FileBlock, "source" | "mediaType">
+): FileBlock => freeze(new FileBlock({ ...copyOptions(extras), mediaType, source: { ...source } }))
+
+const sourceOf = (value: string | FileSource, fallbackMediaType: string): { source: FileSource; mediaType: string } => {
+  if (typeof value !== "string") return { source: value, mediaType: fallbackMediaType }
+  const data = parseDataUrl(value)
+  return data === undefined
+    ? { source: url(value), mediaType: fallbackMediaType }
+    : { source: base64(data.data), mediaType: data.mediaType }
+}
+
+/**
+ * An image from a URL, a `data:` URL, or a source. The media type comes from
+ * the data URL or the options, else `image/*`.
+ *
+ * @example
+ * Block.image("https://example.com/cat.png", { detail: "low" })
+ * Block.image("data:image/png;base64,iVBORw0KGgo=")
+ *
+ * @since 0.1.0
+ */
+export const image = (
+  source: string | FileSource,
+  extras?: Extras<typeof FileBlock, "source" | "mediaType"> & { readonly mediaType?: string }
+): FileBlock => {
+  const { mediaType: given, ...rest } = extras ?? {}
+  const resolved = sourceOf(source, given ?? "image/*")
+  return file(resolved.source, given ?? resolved.mediaType, rest)
+}
+
+/**
+ * A document (PDF by default) from a URL, a `data:` URL, or a source, with
+ * Anthropic's `title`, `context` and `citationsEnabled` settings.
+ *
+ * @example
+ * Block.document(Block.textSource("The quarterly numbers..."), { mediaType: "text/plain", title: "Q3", citationsEnabled: true })
+ *
+ * @since 0.1.0
+ */
+export const document = (
+  source: string | FileSource,
+  extras?: Extras<typeof FileBlock, "source" | "mediaType"> & { readonly mediaType?: string }
+): FileBlock => {
+  const { mediaType: given, ...rest } = extras ?? {}
+  const fallback = typeof source !== "string" && source._tag === "Text" ? "text/plain" : "application/pdf"
+  const resolved = sourceOf(source, given ?? fallback)
+  return file(resolved.source, given ?? resolved.mediaType, rest)
+}
+
+/**
+ * Audio, base64-encoded, with its media type (`audio/wav`, `audio/mpeg`).
+ *
+ * @example
+ * Block.audio("UklGRi...", "audio/wav")
+ *
+ * @since 0.1.0
+ */
+export const audio = (
+  data: string,
+  mediaType: string,
+  extras?: Extras<typeof FileBlock, "source" | "mediaType">
+): FileBlock => file(base64(data), mediaType, extras)
+
+/**
+ * A tool call. `args` is any JSON value; pass `rawArgs` (and `parseError`)
+ * when the arguments came from a provider as text.
  *
  * @example
  * Block.toolCall("call_1", "get_weather", { city: "Oslo" })
@@ -224,12 +607,22 @@ export const redactedThinking = (data: string, extras?: Extras<typeof RedactedTh
 export const toolCall = (
   id: string,
   name: string,
-  args: Readonly<Record<string, unknown>> = {},
+  args: Schema.Json = {},
   extras?: Extras<typeof ToolCallBlock, "id" | "name" | "args">
-): ToolCallBlock => new ToolCallBlock({ ...extras, id, name, args })
+): ToolCallBlock => freeze(new ToolCallBlock({ ...copyOptions(extras), id, name, args: frozenJson(args) }))
 
 /**
- * A tool result (seed 004's `toolResultBlock`).
+ * A JSON value inside a tool result.
+ *
+ * @example
+ * Block.toolResult("call_1", "get_weather", [Block.json({ temperature: 12, unit: "C" })])
+ *
+ * @since 0.1.0
+ */
+export const json = (value: Schema.Json): JsonBlock => freeze(new JsonBlock({ value: frozenJson(value) }))
+
+/**
+ * A tool result. `content` is a string, or parts (text, files, JSON values).
  *
  * @example
  * Block.toolResult("call_1", "get_weather", "12°C, rain")
@@ -242,7 +635,27 @@ export const toolResult = (
   content: ToolResultContent,
   isError = false,
   extras?: Extras<typeof ToolResultBlock, "toolCallId" | "toolName" | "content" | "isError">
-): ToolResultBlock => new ToolResultBlock({ ...extras, toolCallId, toolName, content, isError })
+): ToolResultBlock =>
+  freeze(
+    new ToolResultBlock({
+      ...copyOptions(extras),
+      toolCallId,
+      toolName,
+      content: typeof content === "string" ? content : content.slice(),
+      isError
+    })
+  )
+
+/**
+ * Provider data kept as sent.
+ *
+ * @example
+ * Block.providerData("anthropic", { type: "container_upload", file_id: "file_01" })
+ *
+ * @since 0.1.0
+ */
+export const providerData = (provider: string, data: JsonObject): ProviderDataBlock =>
+  freeze(new ProviderDataBlock({ provider, data: frozenJson(data) }))
 
 // ---------------------------------------------------------------------------
 // readers
@@ -254,8 +667,9 @@ export const toolResult = (
  *
  * @example
  * Block.match(b, {
- *   Text: (b) => b.text, Thinking: () => "", RedactedThinking: () => "",
- *   ToolCall: (b) => b.name, ToolResult: (b) => b.toolName
+ *   Text: (b) => b.text, Thinking: () => "", RedactedThinking: () => "", Refusal: (b) => b.refusal,
+ *   File: (b) => b.mediaType, ToolCall: (b) => b.name, ToolResult: (b) => b.toolName,
+ *   Json: () => "", ProviderData: (b) => b.provider
  * })
  *
  * @since 0.1.0
@@ -271,10 +685,18 @@ export const match = <R>(
       return cases.Thinking(block)
     case "RedactedThinking":
       return cases.RedactedThinking(block)
+    case "Refusal":
+      return cases.Refusal(block)
+    case "File":
+      return cases.File(block)
     case "ToolCall":
       return cases.ToolCall(block)
     case "ToolResult":
       return cases.ToolResult(block)
+    case "Json":
+      return cases.Json(block)
+    case "ProviderData":
+      return cases.ProviderData(block)
     default:
       return absurd(block)
   }
@@ -287,12 +709,36 @@ export const match = <R>(
  * @since 0.1.0
  */
 export const absurd = (value: never): never => {
-  throw new Error(`unreachable: ${JSON.stringify(value)}`)
+  throw new Error(`unreachable: ${safeStringify(value)}`)
 }
 
 /**
- * The text of a tool result's content: the string itself, or its text parts
- * joined with newlines.
+ * Whether a tool call's provider text parsed as JSON (always true for calls
+ * built in code).
+ *
+ * @since 0.1.0
+ */
+export const argsParsed = (call: ToolCallBlock): boolean => call.parseError === undefined
+
+/**
+ * The argument text to send back to a provider: the provider's own text when
+ * it was kept, else the JSON of `args`.
+ *
+ * @since 0.1.0
+ */
+export const argsText = (call: ToolCallBlock): string => call.rawArgs ?? stringify(call.args)
+
+/**
+ * A file as a short placeholder for text renderings: `[image/png report.png]`.
+ *
+ * @since 0.1.0
+ */
+export const fileLabel = (block: FileBlock): string =>
+  `[${block.mediaType}${block.filename === undefined ? "" : ` ${block.filename}`}${block.title === undefined ? "" : ` "${block.title}"`}]`
+
+/**
+ * The text of a tool result's content: the string itself, or its parts joined
+ * with newlines (JSON values as JSON text, files as a placeholder).
  *
  * @since 0.1.0
  */
@@ -301,13 +747,21 @@ export const resultContentText = (content: ToolResultContent): string => {
   let out = ""
   for (let i = 0; i < content.length; i++) {
     const part = content[i]!
+    let piece: string
     switch (part._tag) {
       case "Text":
-        out = i === 0 ? part.text : `${out}\n${part.text}`
+        piece = part.text
+        break
+      case "File":
+        piece = fileLabel(part)
+        break
+      case "Json":
+        piece = stringify(part.value)
         break
       default:
-        return absurd(part._tag)
+        return absurd(part)
     }
+    out = i === 0 ? piece : `${out}\n${piece}`
   }
   return out
 }
@@ -326,15 +780,19 @@ export interface RenderOptions {
   readonly includeThinking?: boolean
 }
 
-/** @since 0.1.0 */
-export const truncate = (s: string, max: number): string =>
-  s.length > max ? `${s.slice(0, Math.max(0, max))}…` : s
+/**
+ * Cuts a string to `max` code units, marking the cut with "…".
+ *
+ * @since 0.1.0
+ */
+export const truncate = (s: string, max: number): string => (s.length > max ? `${s.slice(0, Math.max(0, max))}…` : s)
 
 /**
  * A block as plain text, for summaries and transcripts: tool calls and results
- * are rendered (never silently dropped), with long arguments and results cut.
- * Thinking is omitted unless `includeThinking` is set; redacted thinking is
- * always omitted (it is opaque).
+ * are rendered (never silently dropped), with long arguments and results cut;
+ * files become a placeholder naming their media type and name. Thinking is
+ * omitted unless `includeThinking` is set; redacted thinking and provider
+ * data are always omitted (they are opaque).
  *
  * @example
  * Block.blockToText(Block.toolCall("c1", "search", { q: "effect" }))
@@ -346,14 +804,23 @@ export const blockToText = (block: Block, options?: RenderOptions): string => {
   switch (block._tag) {
     case "Text":
       return block.text
-    case "Thinking":
-      return options?.includeThinking === true ? `[thinking: ${block.thinking}]` : ""
-    case "RedactedThinking":
-      return ""
-    case "ToolCall": {
-      const args = block.rawArgs ?? safeStringify(block.args)
-      return `[tool call ${block.name}(${truncate(args, options?.maxArgsLength ?? 200)})]`
+    case "Thinking": {
+      if (options?.includeThinking !== true) return ""
+      const summary = block.summary === undefined || block.summary.length === 0 ? "" : block.summary.join("\n")
+      const body = block.thinking === "" ? summary : summary === "" ? block.thinking : `${block.thinking}\n${summary}`
+      return `[thinking: ${body}]`
     }
+    case "RedactedThinking":
+    case "ProviderData":
+      return ""
+    case "Refusal":
+      return `[refusal: ${block.refusal}]`
+    case "File":
+      return fileLabel(block)
+    case "Json":
+      return truncate(stringify(block.value), options?.maxResultLength ?? 500)
+    case "ToolCall":
+      return `[tool call ${block.name}(${truncate(argsText(block), options?.maxArgsLength ?? 200)})]`
     case "ToolResult": {
       const body = truncate(resultContentText(block.content), options?.maxResultLength ?? 500)
       return `[tool result ${block.toolName}${block.isError ? " (error)" : ""}: ${body}]`
@@ -364,8 +831,8 @@ export const blockToText = (block: Block, options?: RenderOptions): string => {
 }
 
 /**
- * `JSON.stringify` that cannot throw (cycles, BigInt): falls back to
- * `String(value)`.
+ * `JSON.stringify` that cannot throw (cycles, BigInt, deep nesting): falls
+ * back to `String(value)`.
  *
  * @since 0.1.0
  */
@@ -373,6 +840,10 @@ export const safeStringify = (value: unknown): string => {
   try {
     return JSON.stringify(value) ?? String(value)
   } catch {
-    return String(value)
+    try {
+      return String(value)
+    } catch {
+      return "[unprintable]"
+    }
   }
 }

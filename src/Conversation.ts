@@ -14,11 +14,13 @@
  *
  * @since 0.1.0
  */
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import * as Block from "./Block.js"
-import type * as Message from "./Message.js"
+import * as Message from "./Message.js"
 import { hasToolCalls, issuesOf as messageIssuesOf } from "./Message.js"
+import type { Provider } from "./Provider.js"
 import { IdTable } from "./internal/idTable.js"
+import { stringify } from "./internal/json.js"
 import * as Repair from "./Repair.js"
 import {
   ConsecutiveRole,
@@ -38,9 +40,10 @@ import {
   SystemNotAtStart,
   TextAfterToolCalls,
   ThinkingNotFirst,
+  MessageDecodeError,
   TrailingWhitespacePrefill
 } from "./ValidationError.js"
-import type { ConversationIssue, Issue, Provider, ProviderIssue } from "./ValidationError.js"
+import type { ConversationIssue, DecodeIssue, Issue, IssueFor, ProviderIssue } from "./ValidationError.js"
 
 declare const ValidatedTypeId: unique symbol
 
@@ -53,14 +56,16 @@ export type Target = "generic" | Provider
 
 /**
  * A conversation that passed validation, branded with what it was validated
- * for. `Validated` accepts any; `Validated<"anthropic">` only what passed
- * `validateFor("anthropic")`. The brand exists only in types: at run time it is
- * the same array.
+ * for. `Validated<"generic">` is what `validate` returns;
+ * `Validated<"anthropic">` what `validateFor("anthropic")` returns, and since
+ * a provider's rules include the generic ones, it is accepted wherever a
+ * `Validated<"generic">` is required. The brand exists only in types: at run
+ * time it is the same array.
  *
  * @since 0.1.0
  */
-export type Validated<T extends Target = Target> = ReadonlyArray<Message.Message> & {
-  readonly [ValidatedTypeId]: T
+export type Validated<T extends Target = "generic"> = ReadonlyArray<Message.Message> & {
+  readonly [ValidatedTypeId]: { readonly [K in T | "generic"]: true }
 }
 
 /**
@@ -75,6 +80,162 @@ export interface ValidateOptions {
    * sent to a provider must have every call answered.
    */
   readonly allowPendingToolCalls?: boolean
+}
+
+// ---------------------------------------------------------------------------
+// codec: conversations and JSONL transcripts
+// ---------------------------------------------------------------------------
+
+/**
+ * The schema of a conversation read from JSON: an array of messages, each in
+ * the canonical or the flat form (`Message.Codec`).
+ *
+ * @example
+ * const Body = Schema.Struct({ conversation: Conversation.Codec })
+ *
+ * @since 0.1.0
+ */
+export const Codec = Schema.Array(Message.Codec)
+
+/**
+ * Decodes a conversation (an array of messages), failing with the first bad
+ * message as a tagged error with its `index`.
+ *
+ * @example
+ * const messages = yield* Conversation.decode(JSON.parse(text))
+ *
+ * @since 0.1.0
+ */
+export const decode: (raw: unknown) => Effect.Effect<Array<Message.Message>, DecodeIssue> = Message.decodeAll
+
+/**
+ * What `decodeEach` returns: the messages that decoded, in order, and a
+ * tagged error (with its `index` in the input) for each one that did not.
+ *
+ * @since 0.1.0
+ */
+export interface Decoded {
+  readonly messages: ReadonlyArray<Message.Message>
+  readonly failures: ReadonlyArray<DecodeIssue>
+}
+
+/**
+ * Decodes every message it can and collects a tagged error for each one it
+ * cannot, instead of stopping at the first: a damaged log can be decoded,
+ * looked at, and then repaired (`Conversation.repair`). Fails only when the
+ * input is not an array at all.
+ *
+ * @example
+ * const { messages, failures } = yield* Conversation.decodeEach(JSON.parse(text))
+ * for (const f of failures) console.error(f.message)
+ *
+ * @since 0.1.0
+ */
+export const decodeEach = (raw: unknown): Effect.Effect<Decoded, MessageDecodeError> =>
+  Effect.suspend(() => {
+    if (!Array.isArray(raw)) return Effect.fail(new MessageDecodeError({ path: [], reason: "Expected an array of messages" }))
+    const items: ReadonlyArray<unknown> = raw
+    return Effect.gen(function*() {
+      const messages: Array<Message.Message> = []
+      const failures: Array<DecodeIssue> = []
+      for (let i = 0; i < items.length; i++) {
+        const result = yield* Effect.result(Message.decode(items[i], i))
+        if (result._tag === "Success") messages.push(result.success)
+        else failures.push(result.failure)
+      }
+      return { messages, failures }
+    })
+  })
+
+/**
+ * Options of the JSONL readers: `collect` reports every bad line instead of
+ * failing at the first.
+ *
+ * @since 0.1.0
+ */
+export interface JsonlOptions {
+  readonly collect?: boolean
+}
+
+const jsonlLines = (text: string): Array<{ readonly line: number; readonly value: unknown } | DecodeIssue> => {
+  const out: Array<{ readonly line: number; readonly value: unknown } | DecodeIssue> = []
+  let start = 0
+  let line = 0
+  while (start <= text.length) {
+    let end = text.indexOf("\n", start)
+    if (end === -1) end = text.length
+    const raw = text.slice(start, end).trim()
+    if (raw !== "") {
+      try {
+        out.push({ line, value: JSON.parse(raw) as unknown })
+      } catch (cause) {
+        out.push(
+          new MessageDecodeError({
+            index: line,
+            path: [],
+            reason: `line ${line + 1} is not JSON: ${cause instanceof Error ? cause.message : String(cause)}`
+          })
+        )
+      }
+    }
+    line++
+    start = end + 1
+  }
+  return out
+}
+
+/**
+ * Decodes a JSONL transcript: one message per line (canonical or flat form),
+ * blank lines skipped. Errors carry the line's index (0-based) as `index`.
+ * Fails at the first bad line; with `{ collect: true }` use `decodeJsonlEach`.
+ *
+ * @example
+ * const messages = yield* Conversation.decodeJsonl(fs.readFileSync("session.jsonl", "utf8"))
+ *
+ * @since 0.1.0
+ */
+export const decodeJsonl = (text: string): Effect.Effect<Array<Message.Message>, DecodeIssue> =>
+  Effect.suspend(() =>
+    Effect.forEach(jsonlLines(text), (entry) => ("value" in entry ? Message.decode(entry.value, entry.line) : Effect.fail(entry)))
+  )
+
+/**
+ * Decodes a JSONL transcript, collecting a tagged error for every bad line
+ * (not JSON, or not a message) instead of failing at the first.
+ *
+ * @since 0.1.0
+ */
+export const decodeJsonlEach = (text: string): Effect.Effect<Decoded> =>
+  Effect.suspend(() =>
+    Effect.gen(function*() {
+      const messages: Array<Message.Message> = []
+      const failures: Array<DecodeIssue> = []
+      for (const entry of jsonlLines(text)) {
+        if (!("value" in entry)) {
+          failures.push(entry)
+          continue
+        }
+        const result = yield* Effect.result(Message.decode(entry.value, entry.line))
+        if (result._tag === "Success") messages.push(result.success)
+        else failures.push(result.failure)
+      }
+      return { messages, failures }
+    })
+  )
+
+/**
+ * A conversation as a JSONL transcript: one canonical message per line, each
+ * line ending with a newline.
+ *
+ * @example
+ * fs.writeFileSync("session.jsonl", Conversation.encodeJsonl(messages))
+ *
+ * @since 0.1.0
+ */
+export const encodeJsonl = (messages: ReadonlyArray<Message.Message>): string => {
+  let out = ""
+  for (const m of messages) out += stringify(Message.encode(m) as Schema.Json) + "\n"
+  return out
 }
 
 // ---------------------------------------------------------------------------
@@ -148,7 +309,8 @@ const scan = (messages: ReadonlyArray<Message.Message>, options: ValidateOptions
             const first = callIds.setIfAbsent(b.id, i)
             // a repeat inside one message is reported by the per-message rules
             if (first !== -1 && first !== i && sink(new DuplicateToolCallId({ index: i, toolCallId: b.id, firstIndex: first }))) return
-            pending.set(b.id, i)
+            // a provider-executed call is answered inside the assistant message itself
+            if (b.providerExecuted !== true) pending.set(b.id, i)
           }
           openIndex = i
         }
@@ -206,10 +368,11 @@ const firstIssue = (messages: ReadonlyArray<Message.Message>, options: ValidateO
 export const validate = (
   messages: ReadonlyArray<Message.Message>,
   options?: ValidateOptions
-): Effect.Effect<Validated<"generic">, ConversationIssue> => {
-  const issue = firstIssue(messages, options)
-  return issue === undefined ? Effect.succeed(messages as Validated<"generic">) : Effect.fail(issue)
-}
+): Effect.Effect<Validated<"generic">, ConversationIssue> =>
+  Effect.suspend(() => {
+    const issue = firstIssue(messages, options)
+    return issue === undefined ? Effect.succeed(messages as Validated<"generic">) : Effect.fail(issue)
+  })
 
 /**
  * Like `validate`, but fails with `InvalidConversation` listing every issue.
@@ -219,12 +382,13 @@ export const validate = (
 export const validateAll = (
   messages: ReadonlyArray<Message.Message>,
   options?: ValidateOptions
-): Effect.Effect<Validated<"generic">, InvalidConversation> => {
-  const issues = issuesOf(messages, options)
-  return issues.length === 0
-    ? Effect.succeed(messages as Validated<"generic">)
-    : Effect.fail(new InvalidConversation({ issues }))
-}
+): Effect.Effect<Validated<"generic">, InvalidConversation> =>
+  Effect.suspend(() => {
+    const issues = issuesOf(messages, options)
+    return issues.length === 0
+      ? Effect.succeed(messages as Validated<"generic">)
+      : Effect.fail(new InvalidConversation({ issues }))
+  })
 
 /**
  * Whether the conversation passes the generic rules.
@@ -243,7 +407,7 @@ export const isValid = (messages: ReadonlyArray<Message.Message>, options?: Vali
  *
  * @since 0.1.0
  */
-export interface ProviderOptions extends ValidateOptions {
+export interface ProfileOptions extends ValidateOptions {
   /**
    * Anthropic: whether extended thinking is on for the next request. Default:
    * on when any assistant message of the conversation holds thinking.
@@ -258,7 +422,7 @@ export interface ProviderOptions extends ValidateOptions {
 
 type ProviderSink = (issue: ProviderIssue) => boolean
 
-const anthropicRules = (messages: ReadonlyArray<Message.Message>, options: ProviderOptions | undefined, sink: ProviderSink): void => {
+const anthropicRules = (messages: ReadonlyArray<Message.Message>, options: ProfileOptions | undefined, sink: ProviderSink): void => {
   const provider = "anthropic"
   let thinkingInUse = options?.thinking
   let lastAssistant = -1
@@ -268,7 +432,8 @@ const anthropicRules = (messages: ReadonlyArray<Message.Message>, options: Provi
       case "system":
       case "user":
         for (let b = 0; b < m.content.length; b++) {
-          if (m.content[b]!.text === "" && sink(new EmptyTextBlock({ provider, index: i, blockIndex: b }))) return
+          const block = m.content[b]!
+          if (block._tag === "Text" && block.text === "" && sink(new EmptyTextBlock({ provider, index: i, blockIndex: b }))) return
         }
         break
       case "tool":
@@ -292,6 +457,11 @@ const anthropicRules = (messages: ReadonlyArray<Message.Message>, options: Provi
               break
             case "ToolCall":
               lastCall = b
+              break
+            case "Refusal":
+            case "File":
+            case "ToolResult":
+            case "ProviderData":
               break
             default:
               Block.absurd(block)
@@ -346,7 +516,9 @@ const geminiRules = (messages: ReadonlyArray<Message.Message>, sink: ProviderSin
     started = true
     if (m.role === "user") lastUser = i
     if (m.role === "assistant") {
-      for (const b of m.content) if (b._tag !== "RedactedThinking" && b.thoughtSignature !== undefined) signaturesInUse = true
+      for (const b of m.content) {
+        if ((b._tag === "Text" || b._tag === "Thinking" || b._tag === "ToolCall") && b.thoughtSignature !== undefined) signaturesInUse = true
+      }
       if (hasToolCalls(m) && !(prev !== undefined && (prev.role === "user" || prev.role === "tool"))) {
         if (sink(new MisplacedFunctionCall({ provider, index: i }))) return
       }
@@ -366,7 +538,7 @@ const geminiRules = (messages: ReadonlyArray<Message.Message>, sink: ProviderSin
   }
 }
 
-const responsesRules = (messages: ReadonlyArray<Message.Message>, options: ProviderOptions | undefined, sink: ProviderSink): void => {
+const responsesRules = (messages: ReadonlyArray<Message.Message>, options: ProfileOptions | undefined, sink: ProviderSink): void => {
   const provider = "openai-responses"
   const store = options?.store ?? true
   for (let i = 0; i < messages.length; i++) {
@@ -395,7 +567,7 @@ const responsesRules = (messages: ReadonlyArray<Message.Message>, options: Provi
 const providerScan = (
   provider: Provider,
   messages: ReadonlyArray<Message.Message>,
-  options: ProviderOptions | undefined,
+  options: ProfileOptions | undefined,
   sink: ProviderSink
 ): void => {
   switch (provider) {
@@ -422,7 +594,7 @@ const providerScan = (
 export const issuesFor = (
   provider: Provider,
   messages: ReadonlyArray<Message.Message>,
-  options?: ProviderOptions
+  options?: ProfileOptions
 ): Array<Issue> => {
   const issues: Array<Issue> = issuesOf(messages, options)
   providerScan(provider, messages, options, (issue) => {
@@ -449,17 +621,19 @@ export const issuesFor = (
  *
  * @since 0.1.0
  */
-export const validateFor = <P extends Provider>(provider: P, options?: ProviderOptions) =>
-(messages: ReadonlyArray<Message.Message>): Effect.Effect<Validated<P>, Issue> => {
-  const generic = firstIssue(messages, options)
-  if (generic !== undefined) return Effect.fail(generic)
-  let found: ProviderIssue | undefined
-  providerScan(provider, messages, options, (issue) => {
-    found = issue
-    return true
+export const validateFor = <P extends Provider>(provider: P, options?: ProfileOptions) =>
+(messages: ReadonlyArray<Message.Message>): Effect.Effect<Validated<P>, IssueFor<P>> =>
+  Effect.suspend(() => {
+    const generic = firstIssue(messages, options)
+    if (generic !== undefined) return Effect.fail(generic)
+    let found: ProviderIssue | undefined
+    providerScan(provider, messages, options, (issue) => {
+      found = issue
+      return true
+    })
+    // providerScan(provider) only reports provider P's own issues
+    return found === undefined ? Effect.succeed(messages as Validated<P>) : Effect.fail(found as IssueFor<P>)
   })
-  return found === undefined ? Effect.succeed(messages as Validated<P>) : Effect.fail(found)
-}
 
 // ---------------------------------------------------------------------------
 // repair

@@ -10,13 +10,18 @@
  * `providerOptions` (replay data for adapters).
  *
  * Build messages with the constructors (`Message.user`, `Message.assistant`,
- * or seed 000's `userMessage`, `assistantMessage(text, toolCalls)`, ...) and
- * read them with the readers (`textOf`, `toolCallsOf`, `transcriptOf`, ...).
+ * or the flat style's `userMessage`, `assistantMessage(text, toolCalls)`,
+ * ...), which return frozen values, and read them with the readers (`textOf`,
+ * `toolCallsOf`, `transcriptOf`, ...). Persist them with the codec:
+ * `Message.encode` writes the canonical JSON form, and `Message.Codec` (or
+ * `Message.decode`) reads it back, along with the flat form (`content` as a
+ * string, `toolCalls`, `toolCallId`, ...).
  *
  * @since 0.1.0
  */
-import { Effect, Schema, SchemaIssue } from "effect"
+import { Effect, Schema, SchemaIssue, SchemaTransformation } from "effect"
 import * as Block from "./Block.js"
+import { copyJson, deepFreeze, errorText } from "./internal/json.js"
 import {
   DuplicateToolCallId,
   EmptyMessage,
@@ -28,11 +33,38 @@ import {
   ToolCallsOnNonAssistant,
   ToolResultFieldsOnNonTool
 } from "./ValidationError.js"
-import type { DecodeIssue, MessageIssue } from "./ValidationError.js"
+import type { DecodeIssue, DecodeProblem, MessageIssue } from "./ValidationError.js"
 
-const Metadata = Schema.optionalKey(Block.UnknownRecord)
+const Metadata = Schema.optionalKey(Block.JsonObject)
 const Options = Schema.optionalKey(Block.ProviderOptions)
 const Name = Schema.optionalKey(Schema.String)
+const Count = Schema.optionalKey(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)))
+
+/**
+ * Token usage a provider reported for the call that produced an assistant
+ * message. Every figure is optional (providers report different ones):
+ *
+ * - `inputTokens`: the whole prompt, cached parts included (OpenAI
+ *   `prompt_tokens`; Anthropic `input_tokens` plus both cache figures).
+ * - `outputTokens`: the completion, reasoning included.
+ * - `cachedInputTokens`: the part of the prompt read from the provider's cache.
+ * - `cacheWriteInputTokens`: the part of the prompt written to the cache
+ *   (Anthropic `cache_creation_input_tokens`).
+ * - `reasoningTokens`: the part of the output spent on reasoning.
+ * - `totalTokens`: as reported.
+ *
+ * The calibrated estimator and the window read `inputTokens`.
+ *
+ * @since 0.1.0
+ */
+export class Usage extends Schema.Class<Usage>("Usage")({
+  inputTokens: Count,
+  outputTokens: Count,
+  cachedInputTokens: Count,
+  cacheWriteInputTokens: Count,
+  reasoningTokens: Count,
+  totalTokens: Count
+}) {}
 
 /**
  * Instructions for the model. Adapters lift system text out of the message
@@ -43,14 +75,15 @@ const Name = Schema.optionalKey(Schema.String)
  */
 export class SystemMessage extends Schema.Class<SystemMessage>("SystemMessage")({
   role: Schema.Literal("system"),
-  content: Schema.Array(Block.TextBlock),
+  content: Schema.Array(Block.SystemBlock),
   name: Name,
   metadata: Metadata,
   providerOptions: Options
 }) {}
 
 /**
- * What the user said. `name` is OpenAI's participant name.
+ * What the user said or sent: text, files (images, documents, audio), and
+ * provider data. `name` is OpenAI's participant name.
  *
  * @since 0.1.0
  */
@@ -63,7 +96,9 @@ export class UserMessage extends Schema.Class<UserMessage>("UserMessage")({
 }) {}
 
 /**
- * What the model produced: text, thinking and tool calls, in order.
+ * What the model produced, in order: text, reasoning, refusals, generated
+ * files, tool calls, and the results of tools the provider ran itself.
+ * `usage` is what the provider reported for the call that produced it.
  *
  * @since 0.1.0
  */
@@ -71,10 +106,11 @@ export class AssistantMessage extends Schema.Class<AssistantMessage>("AssistantM
   role: Schema.Literal("assistant"),
   content: Schema.Array(Block.AssistantBlock),
   name: Name,
+  usage: Schema.optionalKey(Usage),
   metadata: Metadata,
   providerOptions: Options
 }) {
-  /** The tool calls of this message, in order (seed 000's `msg.toolCalls`). */
+  /** The tool calls of this message, in order (the flat format's `msg.toolCalls`). */
   get toolCalls(): ReadonlyArray<Block.ToolCallBlock> {
     return toolCallsOf(this)
   }
@@ -88,13 +124,14 @@ export class AssistantMessage extends Schema.Class<AssistantMessage>("AssistantM
  */
 export class ToolMessage extends Schema.Class<ToolMessage>("ToolMessage")({
   role: Schema.Literal("tool"),
-  content: Schema.Array(Block.ToolResultBlock),
+  content: Schema.Array(Block.ToolBlock),
   metadata: Metadata,
   providerOptions: Options
 }) {}
 
 /**
- * Any message.
+ * Any message, in its canonical form (the form `encode` writes). To decode
+ * JSON that may also be in the flat format, use `Message.Codec`.
  *
  * @since 0.1.0
  */
@@ -105,6 +142,13 @@ export type Message = typeof Message.Type
 
 /** @since 0.1.0 */
 export type Role = Message["role"]
+
+/**
+ * The roles, in a fixed order.
+ *
+ * @since 0.1.0
+ */
+export const roles: ReadonlyArray<Role> = ["system", "user", "assistant", "tool"]
 
 /**
  * The JSON form of a message, as produced by `encode`.
@@ -123,7 +167,7 @@ export type Encoded = typeof Message.Encoded
  * @since 0.1.0
  */
 export interface Options {
-  readonly metadata?: Readonly<Record<string, unknown>>
+  readonly metadata?: Block.JsonObject
   readonly providerOptions?: Block.ProviderOptions
 }
 
@@ -136,8 +180,42 @@ export interface NamedOptions extends Options {
   readonly name?: string
 }
 
-const textBlocks = <B>(content: string | ReadonlyArray<B>, wrap: (s: string) => B): ReadonlyArray<B> =>
-  typeof content === "string" ? [wrap(content)] : content
+/**
+ * Options of an assistant message: a name, and the usage its provider
+ * reported.
+ *
+ * @since 0.1.0
+ */
+export interface AssistantOptions extends NamedOptions {
+  readonly usage?: ConstructorParameters<typeof Usage>[0]
+}
+
+/**
+ * Freezes a message, its content array, its blocks and its JSON values, so
+ * that nothing about it can change after it was built (estimates of it are
+ * memoized). Every constructor and `decode` return frozen messages; call
+ * this on a message you built with `new` yourself.
+ *
+ * @since 0.1.0
+ */
+export const freeze = <M extends Message>(message: M): M => deepFreeze(message)
+
+const copied = (options: Options | undefined): Options | undefined => {
+  if (options === undefined) return undefined
+  let out: { metadata?: Block.JsonObject; providerOptions?: Block.ProviderOptions } | undefined
+  if (options.metadata !== undefined) {
+    const copy = copyJson(options.metadata)
+    out = { ...options, metadata: "value" in copy ? (copy.value as Block.JsonObject) : options.metadata }
+  }
+  if (options.providerOptions !== undefined) {
+    const copy = copyJson(options.providerOptions)
+    out = { ...(out ?? options), providerOptions: "value" in copy ? (copy.value as Block.ProviderOptions) : options.providerOptions }
+  }
+  return out ?? options
+}
+
+const blocksOf = <B>(content: string | ReadonlyArray<B>, wrap: (s: string) => B): ReadonlyArray<B> =>
+  typeof content === "string" ? [wrap(content)] : content.slice()
 
 /**
  * A system message.
@@ -147,19 +225,20 @@ const textBlocks = <B>(content: string | ReadonlyArray<B>, wrap: (s: string) => 
  *
  * @since 0.1.0
  */
-export const system = (content: string | ReadonlyArray<Block.TextBlock>, options?: NamedOptions): SystemMessage =>
-  new SystemMessage({ ...options, role: "system", content: textBlocks(content, Block.text) })
+export const system = (content: string | ReadonlyArray<Block.SystemBlock>, options?: NamedOptions): SystemMessage =>
+  freeze(new SystemMessage({ ...copied(options), role: "system", content: blocksOf(content, Block.text) }))
 
 /**
- * A user message.
+ * A user message: text, or blocks (text, images, documents, audio, files).
  *
  * @example
  * Message.user("What is the weather in Oslo?")
+ * Message.user([Block.text("What is in this picture?"), Block.image("https://example.com/cat.png")])
  *
  * @since 0.1.0
  */
 export const user = (content: string | ReadonlyArray<Block.UserBlock>, options?: NamedOptions): UserMessage =>
-  new UserMessage({ ...options, role: "user", content: textBlocks(content, Block.text) })
+  freeze(new UserMessage({ ...copied(options), role: "user", content: blocksOf(content, Block.text) }))
 
 /**
  * An assistant message from its blocks, in order.
@@ -171,8 +250,18 @@ export const user = (content: string | ReadonlyArray<Block.UserBlock>, options?:
  */
 export const assistant = (
   content: string | ReadonlyArray<Block.AssistantBlock>,
-  options?: NamedOptions
-): AssistantMessage => new AssistantMessage({ ...options, role: "assistant", content: textBlocks(content, Block.text) })
+  options?: AssistantOptions
+): AssistantMessage => {
+  const { usage, ...rest } = options ?? {}
+  return freeze(
+    new AssistantMessage({
+      ...copied(rest),
+      role: "assistant",
+      content: blocksOf(content, Block.text),
+      ...(usage === undefined ? {} : { usage: usage instanceof Usage ? usage : new Usage(usage) })
+    })
+  )
+}
 
 /**
  * A tool message from one or more results.
@@ -186,36 +275,43 @@ export const tool = (
   results: Block.ToolResultBlock | ReadonlyArray<Block.ToolResultBlock>,
   options?: Options
 ): ToolMessage =>
-  new ToolMessage({ ...options, role: "tool", content: Array.isArray(results) ? results : [results as Block.ToolResultBlock] })
+  freeze(
+    new ToolMessage({
+      ...copied(options),
+      role: "tool",
+      content: Array.isArray(results) ? results.slice() : [results as Block.ToolResultBlock]
+    })
+  )
 
 /**
- * A tool call as seed 000 wrote it: a plain `{ id, name, args }` object.
+ * A tool call in the flat format: a plain `{ id, name, args }` object.
  *
  * @since 0.1.0
  */
 export interface ToolCallInput {
   readonly id: string
   readonly name: string
-  readonly args?: Readonly<Record<string, unknown>>
+  readonly args?: Schema.Json
 }
 
 /**
- * Seed 000's `systemMessage(text)`.
+ * A system message from text (the flat format's `systemMessage(text)`).
  *
  * @since 0.1.0
  */
 export const systemMessage = (text: string, options?: NamedOptions): SystemMessage => system(text, options)
 
 /**
- * Seed 000's `userMessage(text)`.
+ * A user message from text (the flat format's `userMessage(text)`).
  *
  * @since 0.1.0
  */
 export const userMessage = (text: string, options?: NamedOptions): UserMessage => user(text, options)
 
 /**
- * Seed 000's `assistantMessage(text, toolCalls?)`: the text (omitted when
- * empty and there are tool calls) followed by the calls.
+ * An assistant message in the flat format's style, `assistantMessage(text,
+ * toolCalls?)`: the text (omitted when empty and there are tool calls)
+ * followed by the calls.
  *
  * @example
  * Message.assistantMessage("Let me check.", [{ id: "c1", name: "weather", args: { city: "Oslo" } }])
@@ -225,7 +321,7 @@ export const userMessage = (text: string, options?: NamedOptions): UserMessage =
 export const assistantMessage = (
   text: string,
   toolCalls?: ReadonlyArray<Block.ToolCallBlock | ToolCallInput>,
-  options?: NamedOptions
+  options?: AssistantOptions
 ): AssistantMessage => {
   const content: Array<Block.AssistantBlock> = []
   if (text !== "" || toolCalls === undefined || toolCalls.length === 0) content.push(Block.text(text))
@@ -238,7 +334,8 @@ export const assistantMessage = (
 }
 
 /**
- * Seed 000's `toolResultMessage(toolCallId, toolName, content, isError?)`.
+ * A tool message with one result, in the flat format's style:
+ * `toolResultMessage(toolCallId, toolName, content, isError?)`.
  *
  * @since 0.1.0
  */
@@ -251,21 +348,21 @@ export const toolResultMessage = (
 ): ToolMessage => tool(Block.toolResult(toolCallId, toolName, content, isError), options)
 
 /**
- * Seed 004's `userText(s)`.
+ * A user message from text (block-style code's `userText(s)`).
  *
  * @since 0.1.0
  */
 export const userText = (text: string): UserMessage => user(text)
 
 /**
- * Seed 004's `assistantMsg(blocks)`.
+ * An assistant message from blocks (block-style code's `assistantMsg(blocks)`).
  *
  * @since 0.1.0
  */
 export const assistantMsg = (blocks: ReadonlyArray<Block.AssistantBlock>): AssistantMessage => assistant(blocks)
 
 /**
- * Seed 004's `toolResultMsg(blocks)`.
+ * A tool message from result blocks (block-style code's `toolResultMsg(blocks)`).
  *
  * @since 0.1.0
  */
@@ -346,7 +443,7 @@ export const isCleanUserStart = (message: Message | undefined): message is UserM
   message !== undefined && message.role === "user"
 
 /**
- * Re-exported from `Block` for seed 004's call sites.
+ * Re-exported from `Block`, for block-style code.
  *
  * @since 0.1.0
  */
@@ -404,13 +501,306 @@ export const transcriptOf = (messages: ReadonlyArray<Message>, options?: Block.R
 // codec
 // ---------------------------------------------------------------------------
 
-const encodeMessage = Schema.encodeSync(Message)
-const decodeMessage = Schema.decodeUnknownEffect(Message, { onExcessProperty: "error" })
-const toStandard = SchemaIssue.makeFormatterStandardSchemaV1()
+/** The message keys of each role in the canonical form, from the schemas themselves. */
+const canonicalKeys: Record<Role, ReadonlySet<string>> = {
+  system: new Set(Object.keys(SystemMessage.fields)),
+  user: new Set(Object.keys(UserMessage.fields)),
+  assistant: new Set(Object.keys(AssistantMessage.fields)),
+  tool: new Set(Object.keys(ToolMessage.fields))
+}
+
+/** The flat format's tool-result fields, carried on a tool message itself. */
+const FLAT_RESULT_FIELDS = ["toolCallId", "toolName", "isError"] as const
+
+const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
+
+const isRole = (u: unknown): u is Role => u === "system" || u === "user" || u === "assistant" || u === "tool"
+
+/** Marks an issue that a tagged decode error explains better than the schema's own words. */
+const TAGGED = "effect-agent-messages/DecodeIssue"
+
+const tagged = (error: DecodeIssue, input: unknown): SchemaIssue.Issue =>
+  new SchemaIssue.InvalidValue({ message: error.message, [TAGGED]: error }, input)
+
+const invalid = (path: ReadonlyArray<string | number>, message: string, input: unknown): SchemaIssue.Issue => {
+  const leaf = new SchemaIssue.InvalidValue({ message }, input)
+  return path.length === 0 ? leaf : new SchemaIssue.Pointer(path, leaf)
+}
+
+const idsOf = (items: ReadonlyArray<unknown>, tag?: string): Array<string> => {
+  const ids: Array<string> = []
+  for (const item of items) {
+    if (isRecord(item) && (tag === undefined || item["_tag"] === tag)) ids.push(String(item["id"] ?? ""))
+  }
+  return ids
+}
+
+const flatCall = (call: unknown): unknown => (isRecord(call) ? { _tag: "ToolCall", args: {}, ...call } : call)
+
+/** A tool result block of the flat format must name its call and tool, like a canonical one. */
+const checkResultBlock = (block: Record<string, unknown>, blockIndex: number, input: unknown): SchemaIssue.Issue | undefined => {
+  const toolCallId = block["toolCallId"]
+  const toolName = block["toolName"]
+  if (toolCallId === undefined) {
+    return tagged(new MissingToolCallId({ blockIndex, ...(typeof toolName === "string" ? { toolName } : {}) }), input)
+  }
+  if (toolName === undefined) {
+    return tagged(new MissingToolName({ blockIndex, ...(typeof toolCallId === "string" ? { toolCallId } : {}) }), input)
+  }
+  return undefined
+}
 
 /**
- * A message as JSON-ready data. `decode(encode(m))` is `m`; absent optional
- * fields stay absent.
+ * Turns a JSON value in either the canonical or the flat form into the
+ * canonical encoded form, or an issue. Works on a private copy of the input
+ * (`copyJson`), so hostile input (throwing getters, proxies, cycles, class
+ * instances) becomes an issue rather than an exception, and nothing the
+ * caller holds is shared with the decoded message.
+ */
+const toCanonical = (input: unknown): { readonly canonical: Record<string, unknown> } | { readonly issue: SchemaIssue.Issue } => {
+  const copy = copyJson(input, { freeze: false })
+  if (!("value" in copy)) return { issue: invalid(copy.path, copy.reason, input) }
+  const raw = copy.value
+  if (!isRecord(raw)) return { issue: invalid([], "Expected a message object", input) }
+  const role = raw["role"]
+  if (!isRole(role)) {
+    const got = typeof role === "string" ? `unknown role ${JSON.stringify(role)}` : role === undefined ? "missing role" : "role is not a string"
+    const hint = role === "developer" ? ` (OpenAI's "developer" messages are system messages: use role "system")` : ""
+    return { issue: invalid(["role"], `${got}: expected one of system, user, assistant, tool${hint}`, input) }
+  }
+
+  const flatCalls = raw["toolCalls"]
+  if (flatCalls !== undefined) {
+    if (!Array.isArray(flatCalls)) return { issue: invalid(["toolCalls"], "Expected an array of tool calls", input) }
+    if (role !== "assistant") {
+      return { issue: tagged(new ToolCallsOnNonAssistant({ role, toolCallIds: idsOf(flatCalls) }), input) }
+    }
+  }
+  const flatResultFields = FLAT_RESULT_FIELDS.filter((f) => raw[f] !== undefined)
+  if (flatResultFields.length > 0 && role !== "tool") {
+    return { issue: tagged(new ToolResultFieldsOnNonTool({ role, fields: flatResultFields }), input) }
+  }
+
+  let content: unknown = raw["content"]
+  if (role === "tool" && (flatResultFields.length > 0 || !Array.isArray(content))) {
+    // the flat format: one result whose fields sit on the message; `content` is that result's content
+    if (Array.isArray(content) && content.some((b) => isRecord(b) && b["_tag"] === "ToolResult")) {
+      return {
+        issue: invalid(["content"], "a tool message cannot have both tool result blocks and flat toolCallId/toolName fields", input)
+      }
+    }
+    const result: Record<string, unknown> = { _tag: "ToolResult", content: content ?? "" }
+    for (const f of FLAT_RESULT_FIELDS) if (raw[f] !== undefined) result[f] = raw[f]
+    const issue = checkResultBlock(result, 0, input)
+    if (issue !== undefined) return { issue }
+    content = [result]
+  } else if (typeof content === "string") {
+    const calls = Array.isArray(flatCalls) ? flatCalls : []
+    const blocks: Array<unknown> = content === "" && calls.length > 0 ? [] : [{ _tag: "Text", text: content }]
+    for (const call of calls) blocks.push(flatCall(call))
+    content = blocks
+  } else if (content === undefined || content === null) {
+    content = Array.isArray(flatCalls) ? flatCalls.map(flatCall) : []
+  } else if (Array.isArray(content)) {
+    if (Array.isArray(flatCalls)) content = [...content, ...flatCalls.map(flatCall)]
+    const blocks = content as Array<unknown>
+    for (let i = 0; i < blocks.length; i++) {
+      const block = blocks[i]
+      if (!isRecord(block)) continue
+      const tag = block["_tag"]
+      if (tag === "ToolCall" && role !== "assistant") {
+        return { issue: tagged(new ToolCallsOnNonAssistant({ role, toolCallIds: idsOf(blocks, "ToolCall") }), input) }
+      }
+      if (tag === "ToolResult") {
+        if (role !== "tool" && role !== "assistant") {
+          return { issue: tagged(new ToolResultFieldsOnNonTool({ role, fields: [`content[${i}]`] }), input) }
+        }
+        const issue = checkResultBlock(block, i, input)
+        if (issue !== undefined) return { issue }
+      }
+    }
+  }
+
+  const canonical: Record<string, unknown> = {}
+  for (const key of Object.keys(raw)) {
+    if (key === "content" || key === "toolCalls" || (role === "tool" && (FLAT_RESULT_FIELDS as ReadonlyArray<string>).includes(key))) continue
+    if (!canonicalKeys[role].has(key)) {
+      return {
+        issue: invalid([key], `unknown field ${JSON.stringify(key)}: decoding would lose it (keep extra data in metadata or providerOptions)`, input)
+      }
+    }
+    // a `__proto__` key reaches here only as an unknown field, refused above
+    canonical[key] = raw[key]
+  }
+  canonical["content"] = content
+  return { canonical }
+}
+
+const strict = { onExcessProperty: "error", errors: "all" } as const
+const decodeCanonical = Schema.decodeUnknownEffect(Message)
+const encodeCanonical = Schema.encodeEffect(Message)
+
+/**
+ * The schema of a message read from JSON: accepts the canonical form written
+ * by `encode` and the flat form (`content` as a string, `toolCalls` on an
+ * assistant, `toolCallId`/`toolName`/`isError` on a tool message, or both
+ * forms at once), decodes it to a frozen `Message`, and encodes a `Message`
+ * to the canonical form.
+ *
+ * Unknown fields are refused at every level, whatever parse options the
+ * caller passes (the policy lives here, so `Schema.Array(Message.Codec)`,
+ * `Schema.fromJsonString(Message.Codec)`, RPC and HTTP schemas all behave
+ * the same). The input is read through a private copy, so a hostile value
+ * (a throwing getter, a revoked proxy, a cycle, a `Map` where JSON belongs)
+ * is an issue, never an exception. Use `Message.decode` for tagged errors.
+ *
+ * @example
+ * const Transcript = Schema.fromJsonString(Schema.Array(Message.Codec))
+ * const messages = yield* Schema.decodeUnknownEffect(Transcript)(text)
+ *
+ * @since 0.1.0
+ */
+export const Codec: Schema.Codec<Message, unknown> = Schema.Unknown.pipe(
+  Schema.decodeTo(
+    Schema.toType(Message),
+    SchemaTransformation.transformEffect({
+      decode: (input: unknown) =>
+        Effect.suspend(() => {
+          const normalized = toCanonical(input)
+          if ("issue" in normalized) return Effect.fail(normalized.issue)
+          return decodeCanonical(normalized.canonical, strict).pipe(
+            Effect.map(freeze),
+            Effect.mapError((error) => error.issue)
+          )
+        }),
+      encode: (message: Message) => encodeCanonical(message).pipe(Effect.mapError((error) => error.issue))
+    })
+  )
+)
+
+const toStandard = SchemaIssue.makeFormatterStandardSchemaV1()
+
+/** The tagged error an issue carries, if one of our checks raised it. */
+const taggedIn = (issue: SchemaIssue.Issue): DecodeIssue | undefined => {
+  const stack: Array<SchemaIssue.Issue> = [issue]
+  while (stack.length > 0) {
+    const next = stack.pop()!
+    switch (next._tag) {
+      case "InvalidValue": {
+        const found = next.annotations?.[TAGGED]
+        if (found !== undefined) return found as DecodeIssue
+        break
+      }
+      case "Filter":
+      case "Encoding":
+      case "Pointer":
+        stack.push(next.issue)
+        break
+      case "Composite":
+      case "AnyOf":
+        for (let i = next.issues.length - 1; i >= 0; i--) stack.push(next.issues[i]!)
+        break
+      default:
+        break
+    }
+  }
+  return undefined
+}
+
+const withIndex = (error: DecodeIssue, index: number | undefined): DecodeIssue => {
+  if (index === undefined || error.index === index) return error
+  switch (error._tag) {
+    case "MessageDecodeError":
+      return new MessageDecodeError({ ...error, index })
+    case "MissingToolCallId":
+      return new MissingToolCallId({ ...error, index })
+    case "MissingToolName":
+      return new MissingToolName({ ...error, index })
+    case "ToolCallsOnNonAssistant":
+      return new ToolCallsOnNonAssistant({ ...error, index })
+    case "ToolResultFieldsOnNonTool":
+      return new ToolResultFieldsOnNonTool({ ...error, index })
+    default:
+      return Block.absurd(error)
+  }
+}
+
+const EXCESS = "Expected no excess property"
+
+/**
+ * The tagged error for a failed decode: the one our checks raised, or a
+ * `MessageDecodeError` naming the first problem, listing all of them, and
+ * keeping the Schema error as its `cause`.
+ *
+ * @since 0.1.0
+ */
+export const decodeErrorOf = (error: Schema.SchemaError, index?: number): DecodeIssue => {
+  const found = taggedIn(error.issue)
+  if (found !== undefined) return withIndex(found, index)
+  const problems: Array<DecodeProblem> = toStandard(error.issue).issues.map((p) => ({
+    path: (p.path ?? []).map((key) => (typeof key === "number" ? key : String(key))),
+    message: p.message === EXCESS ? "unknown field: decoding would lose it (keep extra data in metadata or providerOptions)" : p.message
+  }))
+  const first = problems[0]
+  return new MessageDecodeError({
+    ...(index === undefined ? {} : { index }),
+    path: first?.path ?? [],
+    reason: first?.message ?? error.message,
+    problems,
+    cause: error
+  })
+}
+
+const decodeCodec = Schema.decodeUnknownEffect(Codec)
+
+/**
+ * Decodes unknown JSON into a message (see `Codec` for the forms accepted).
+ * Fails with a tagged error naming what is wrong: `MessageDecodeError` (the
+ * path and reason of the first problem, every problem, and the Schema error),
+ * or one of the role/field mismatches (`ToolCallsOnNonAssistant`,
+ * `ToolResultFieldsOnNonTool`, `MissingToolCallId`, `MissingToolName`),
+ * whichever form the mistake came in. `index`, when given, is reported in
+ * errors (decoding inside a list). Never throws and never dies, whatever the
+ * input.
+ *
+ * @example
+ * const m = yield* Message.decode({ role: "user", content: "hi" })
+ *
+ * @since 0.1.0
+ */
+export const decode = (raw: unknown, index?: number): Effect.Effect<Message, DecodeIssue> =>
+  Effect.suspend(() => decodeCodec(raw)).pipe(
+    Effect.mapError((error) => decodeErrorOf(error, index)),
+    Effect.catchDefect((defect) =>
+      Effect.fail(
+        new MessageDecodeError({
+          ...(index === undefined ? {} : { index }),
+          path: [],
+          reason: `could not read the message: ${errorText(defect)}`
+        })
+      )
+    )
+  )
+
+/**
+ * Decodes a list of messages, failing with the first bad one (its `index`
+ * set). `Conversation.decodeEach` collects every bad one instead.
+ *
+ * @since 0.1.0
+ */
+export const decodeAll = (raw: unknown): Effect.Effect<Array<Message>, DecodeIssue> =>
+  Effect.suspend(() => {
+    if (!Array.isArray(raw)) {
+      return Effect.fail(new MessageDecodeError({ path: [], reason: "Expected an array of messages" }))
+    }
+    return Effect.forEach(raw, (item, i) => decode(item, i))
+  })
+
+const encodeMessage = Schema.encodeSync(Message)
+
+/**
+ * A message as JSON-ready data in the canonical form. `decode(encode(m))` is
+ * `m`; absent optional fields stay absent.
  *
  * @since 0.1.0
  */
@@ -422,148 +812,6 @@ export const encode = (message: Message): Encoded => encodeMessage(message)
  * @since 0.1.0
  */
 export const encodeAll = (messages: ReadonlyArray<Message>): Array<Encoded> => messages.map(encode)
-
-const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
-
-const TOOL_RESULT_FIELDS = ["toolCallId", "toolName", "isError"] as const
-
-/**
- * Normalizes one raw value into the canonical encoded shape, reporting the
- * role/field mismatches as their own tagged errors. Accepts seed 000's flat
- * form too (`content` a string, `toolCalls`, `toolCallId`, `toolName`,
- * `isError` on the message).
- */
-const normalize = (raw: unknown, index: number | undefined): DecodeIssue | unknown => {
-  if (!isRecord(raw)) return decodeError(index, [], "Expected a message object")
-  const role = raw["role"]
-  if (typeof role !== "string") return raw
-  const extra: Record<string, unknown> = {}
-  let content = raw["content"]
-
-  // seed 000's flat fields
-  const flatCalls = raw["toolCalls"]
-  if (flatCalls !== undefined) {
-    if (!Array.isArray(flatCalls)) return decodeError(index, ["toolCalls"], "Expected an array")
-    if (role !== "assistant" && flatCalls.length > 0) {
-      return new ToolCallsOnNonAssistant({ ...idx(index), role: role, toolCallIds: idsOf(flatCalls, "id") })
-    }
-  }
-  const flatResultFields = TOOL_RESULT_FIELDS.filter((f) => raw[f] !== undefined)
-  if (role !== "tool" && flatResultFields.length > 0) {
-    return new ToolResultFieldsOnNonTool({ ...idx(index), role: role, fields: flatResultFields })
-  }
-
-  if (role === "tool" && !Array.isArray(content)) {
-    const toolCallId = raw["toolCallId"]
-    const toolName = raw["toolName"]
-    if (toolCallId === undefined) {
-      return new MissingToolCallId({ ...idx(index), blockIndex: 0, ...(typeof toolName === "string" ? { toolName } : {}) })
-    }
-    if (toolName === undefined) {
-      return new MissingToolName({ ...idx(index), blockIndex: 0, ...(typeof toolCallId === "string" ? { toolCallId } : {}) })
-    }
-    content = [{ _tag: "ToolResult", toolCallId, toolName, content, isError: raw["isError"] ?? false }]
-  } else if (typeof content === "string") {
-    const calls = Array.isArray(flatCalls) ? flatCalls : []
-    const blocks: Array<unknown> = content === "" && calls.length > 0 ? [] : [{ _tag: "Text", text: content }]
-    for (const call of calls) blocks.push(isRecord(call) ? { _tag: "ToolCall", args: {}, ...call } : call)
-    content = blocks
-  } else if ((content === undefined || content === null) && role === "assistant" && Array.isArray(flatCalls)) {
-    content = flatCalls.map((call) => (isRecord(call) ? { _tag: "ToolCall", args: {}, ...call } : call))
-  }
-
-  if (Array.isArray(content)) {
-    for (let i = 0; i < content.length; i++) {
-      const block: unknown = content[i]
-      if (!isRecord(block)) continue
-      const tag = block["_tag"]
-      if (tag === "ToolCall" && role !== "assistant") {
-        return new ToolCallsOnNonAssistant({ ...idx(index), role: role, toolCallIds: idsOf(content, "id", "ToolCall") })
-      }
-      if (tag === "ToolResult") {
-        if (role !== "tool") {
-          return new ToolResultFieldsOnNonTool({ ...idx(index), role: role, fields: [`content[${i}]`] })
-        }
-        const toolCallId = block["toolCallId"]
-        const toolName = block["toolName"]
-        if (toolCallId === undefined) {
-          return new MissingToolCallId({ ...idx(index), blockIndex: i, ...(typeof toolName === "string" ? { toolName } : {}) })
-        }
-        if (toolName === undefined) {
-          return new MissingToolName({ ...idx(index), blockIndex: i, ...(typeof toolCallId === "string" ? { toolCallId } : {}) })
-        }
-      }
-    }
-  }
-
-  for (const key of Object.keys(raw)) {
-    if (key === "toolCalls" || key === "toolCallId" || key === "toolName" || key === "isError" || key === "content") continue
-    extra[key] = raw[key]
-  }
-  return { ...extra, content }
-}
-
-const idx = (index: number | undefined): { readonly index?: number } => (index === undefined ? {} : { index })
-
-const idsOf = (items: ReadonlyArray<unknown>, key: string, tag?: string): Array<string> => {
-  const ids: Array<string> = []
-  for (const item of items) {
-    if (isRecord(item) && (tag === undefined || item["_tag"] === tag)) ids.push(String(item[key] ?? ""))
-  }
-  return ids
-}
-
-const decodeError = (index: number | undefined, path: ReadonlyArray<string | number>, reason: string) =>
-  new MessageDecodeError({ ...idx(index), path, reason })
-
-const UNKNOWN_FIELD = "unknown field: decoding would lose it (keep extra data in metadata or providerOptions)"
-
-const isDecodeIssue = (u: unknown): u is DecodeIssue =>
-  u instanceof MessageDecodeError ||
-  u instanceof MissingToolCallId ||
-  u instanceof MissingToolName ||
-  u instanceof ToolCallsOnNonAssistant ||
-  u instanceof ToolResultFieldsOnNonTool
-
-/**
- * Decodes unknown JSON into a message. Fails with a tagged error naming what
- * is wrong: `MessageDecodeError` (with the `path` of the bad field) or one of
- * the role/field mismatches (`ToolCallsOnNonAssistant`,
- * `ToolResultFieldsOnNonTool`, `MissingToolCallId`, `MissingToolName`).
- *
- * Accepts the canonical form produced by `encode` and seed 000's flat form
- * (`{ role, content: string, toolCalls?, toolCallId?, toolName?, isError? }`).
- * Unknown fields are an error rather than silently dropped: nothing the
- * caller gave is lost.
- * `index`, when given, is reported in errors (decoding inside a list).
- *
- * @example
- * const m = yield* Message.decode({ role: "user", content: "hi" })
- *
- * @since 0.1.0
- */
-export const decode = (raw: unknown, index?: number): Effect.Effect<Message, DecodeIssue> => {
-  const normalized = normalize(raw, index)
-  if (isDecodeIssue(normalized)) return Effect.fail(normalized)
-  return decodeMessage(normalized).pipe(
-    Effect.mapError((error) => {
-      const first = toStandard(error.issue).issues[0]
-      const path = (first?.path ?? []).map((key) => (typeof key === "number" ? key : String(key)))
-      const reason = first?.message ?? error.message
-      return decodeError(index, path, reason === "Expected no excess property" ? UNKNOWN_FIELD : reason)
-    })
-  )
-}
-
-/**
- * Decodes a list of messages, failing with the first bad one (its `index` set).
- *
- * @since 0.1.0
- */
-export const decodeAll = (raw: unknown): Effect.Effect<Array<Message>, DecodeIssue> => {
-  if (!Array.isArray(raw)) return Effect.fail(decodeError(undefined, [], "Expected an array of messages"))
-  return Effect.forEach(raw, (item, i) => decode(item, i))
-}
 
 // ---------------------------------------------------------------------------
 // per-message validation
@@ -583,7 +831,7 @@ export const issuesOf = <I = never>(
   into: Array<MessageIssue | I> = []
 ): Array<MessageIssue | I> => {
   const issues = into
-  const at = idx(index)
+  const at = index === undefined ? {} : { index }
   if (message.content.length === 0) issues.push(new EmptyMessage({ ...at, role: message.role }))
   switch (message.role) {
     case "system":

@@ -2,38 +2,48 @@
  * Token estimation: how many input tokens a text, a block, a message or a
  * whole conversation will cost, known before the provider says so.
  *
- * "Estimate first, correct later" (seed 000): budgeting and windowing decide
- * on estimates, and the provider's reported usage corrects them afterwards
- * (`layerCalibrated`). Estimation runs on every message an agent adds, so it
- * is synchronous and cheap: plain numbers, one pass over each text, no
+ * "Estimate first, correct later": budgeting and windowing decide on
+ * estimates, and the provider's reported usage corrects them afterwards
+ * (`Calibration`). Estimation runs on every message an agent adds, so it is
+ * synchronous and cheap: plain numbers, one pass over each text, no
  * allocation per character, and per-message results memoized by message
- * identity (messages are immutable), so re-estimating a conversation after an
+ * identity (messages are frozen), so re-estimating a conversation after an
  * append only scans the new messages.
  *
  * The `TokenEstimator` service is supplied by a Layer:
- * - `TokenEstimator.layerHeuristic()` (the default, also `TokenEstimator.layer`):
- *   a character-class estimator fitted against the o200k / cl100k tokenizers.
- * - `TokenEstimator.layerSeed()`: seed 000's rule exactly, the compatibility baseline.
- * - `layerExact` from `effect-agent-messages/exact`: exact counts with
- *   gpt-tokenizer (an optional peer dependency, loaded only by that entry).
- * - `TokenEstimator.layerCalibrated({ model })`: wraps any of them and learns a
- *   per-model correction factor from provider-reported usage (`Calibration`).
- * - `TokenEstimator.layerTest()`: a fixed cost per character, for tests.
+ * - `TokenEstimator.layer` (the default) / `layerHeuristic(options)`: a
+ *   character-class estimator fitted against the o200k / cl100k tokenizers.
+ * - `layerSeed(options)`: the CJK-weighted rule (2 tokens per CJK ideograph,
+ *   0.25 per other non-space character), the compatibility baseline.
+ * - `layerExact` / `layerO200k` / `layerCl100k` from
+ *   `effect-agent-messages/exact`: exact counts with gpt-tokenizer (an
+ *   optional peer dependency, loaded only by that entry).
+ * - `Calibration.layerTokenEstimator({ model })`: wraps any of them and
+ *   learns a per-model correction factor from provider-reported usage.
+ * - `layerTest(options)`: a fixed cost per character, for tests.
+ *
+ * Layers built from options check them and fail with
+ * `InvalidEstimatorOptions` (a negative weight, a fractional overhead, an
+ * unknown encoding) rather than producing negative or NaN estimates.
  *
  * Counting rules, the same for every layer (only the text rule differs):
- * - a text block counts its text;
- * - a thinking block counts its thinking text (reasoning is billed); when the
- *   text is hidden (empty, with an OpenAI `encryptedContent`), that payload is
- *   counted as opaque data; signatures are verification data and not counted;
- * - a redacted thinking block counts its opaque `data` (see `estimateOpaqueData`);
- * - a tool call counts its name and its arguments' JSON (`rawArgs` when
- *   present, else the JSON of `args`); a tool result counts its tool name and
- *   its content (a string, or the sum of its text parts). Ids are not counted
- *   on either side (providers render names, not ids, into the prompt);
+ * - a text block counts its text; a refusal its refusal text;
+ * - a thinking block counts its thinking text and summary parts (reasoning is
+ *   billed); when the text is hidden (empty, with an OpenAI
+ *   `encryptedContent`), that payload is counted as opaque data; signatures
+ *   are verification data and not counted;
+ * - a redacted thinking block counts its opaque `data` (`estimateOpaqueData`);
+ * - a tool call counts its name and its argument text; a tool result its
+ *   tool name and its content (text, JSON values as JSON text, files as
+ *   files). Ids are not counted (providers render names, not ids);
+ * - a file counts by `estimateFile` (images a fixed cost by detail, text
+ *   documents their text, inline data as opaque data);
+ * - provider data counts its JSON text;
  * - a message counts its blocks, its participant `name` if any, and a fixed
  *   per-message overhead (role and framing tokens; default 4: OpenAI's chat
- *   format spends 3 framing tokens plus 1 for the role). `metadata` and
- *   `providerOptions` are never sent to the model and never counted.
+ *   format spends 3 framing tokens plus 1 for the role). `metadata`,
+ *   `providerOptions` and `usage` are never sent to the model and never
+ *   counted.
  *
  * @example
  * import { Effect } from "effect"
@@ -43,14 +53,15 @@
  *   const estimator = yield* TokenEstimator.TokenEstimator
  *   return estimator.estimateConversation([Message.user("What is the weather in Oslo?")])
  * })
- * program.pipe(Effect.provide(TokenEstimator.TokenEstimator.layerHeuristic()))
+ * program.pipe(Effect.provide(TokenEstimator.layer))
  *
  * @since 0.1.0
  */
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import * as Block from "./Block.js"
 import type * as Message from "./Message.js"
 import { estimateTextWith, type HeuristicTable } from "./internal/heuristic.js"
+import { stringify } from "./internal/json.js"
 import { cl100k, o200k } from "./internal/weights.js"
 
 // ---------------------------------------------------------------------------
@@ -64,9 +75,12 @@ import { cl100k, o200k } from "./internal/weights.js"
  * - `estimateText`: one text, as the model would see it.
  * - `estimateBlock`: one content block, by the counting rules above.
  * - `estimateMessage`: one message, its blocks plus the per-message overhead;
- *   memoized by message identity.
- * - `estimateConversation`: the sum of `estimateMessage` over the messages, so
- *   a window can subtract a dropped message's estimate and stay exact.
+ *   memoized by message identity for frozen messages (every constructor and
+ *   decoder returns frozen messages).
+ * - `estimateEach`: every message of a conversation, as one consistent
+ *   reading (a calibrated estimator applies one factor to all of them).
+ * - `estimateConversation`: the sum of `estimateEach`, so a window can
+ *   subtract a dropped message's estimate and stay exact.
  *
  * @since 0.1.0
  */
@@ -74,6 +88,7 @@ export interface Service {
   readonly estimateText: (text: string) => number
   readonly estimateBlock: (block: Block.Block) => number
   readonly estimateMessage: (message: Message.Message) => number
+  readonly estimateEach: (messages: ReadonlyArray<Message.Message>) => Array<number>
   readonly estimateConversation: (messages: ReadonlyArray<Message.Message>) => number
 }
 
@@ -83,22 +98,90 @@ export interface Service {
  *
  * @since 0.1.0
  */
-export type Encoding = "o200k" | "cl100k"
+export const Encoding = Schema.Literals(["o200k", "cl100k"])
+
+/** @since 0.1.0 */
+export type Encoding = typeof Encoding.Type
 
 /**
- * The default per-message overhead, in tokens (seed 000's value; OpenAI's chat
- * format spends 3 framing tokens plus 1 for the role).
+ * The default per-message overhead, in tokens (OpenAI's chat format spends 3
+ * framing tokens plus 1 for the role).
  *
  * @since 0.1.0
  */
 export const DEFAULT_MESSAGE_OVERHEAD = 4
 
 /**
+ * Options given to an estimator layer or constructor were refused: `option`
+ * names the bad one, `reason` says why.
+ *
+ * @since 0.1.0
+ */
+export class InvalidEstimatorOptions extends Schema.TaggedError<InvalidEstimatorOptions>()("InvalidEstimatorOptions", {
+  option: Schema.String,
+  reason: Schema.String
+}) {
+  override get message(): string {
+    return `invalid estimator option ${this.option === "" ? "(options)" : JSON.stringify(this.option)}: ${this.reason}`
+  }
+}
+
+/**
+ * A non-negative whole number of tokens.
+ *
+ * @since 0.1.0
+ */
+export const TokenCount = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
+
+/**
+ * A non-negative, finite weight.
+ *
+ * @since 0.1.0
+ */
+export const Weight = Schema.Finite.check(Schema.isGreaterThanOrEqualTo(0))
+
+/**
+ * Checks options against their schema, failing with `InvalidEstimatorOptions`
+ * naming the first bad option.
+ *
+ * @since 0.1.0
+ */
+export const checkOptions = <S extends Schema.Codec<unknown, unknown>>(
+  schema: S,
+  options: unknown
+): Effect.Effect<S["Type"], InvalidEstimatorOptions> =>
+  Schema.decodeUnknownEffect(schema)(options ?? {}, { onExcessProperty: "error" }).pipe(
+    Effect.mapError((error) => {
+      const path = issuePath(error.issue)
+      return new InvalidEstimatorOptions({ option: path.join("."), reason: firstLine(error.message) })
+    })
+  ) as Effect.Effect<S["Type"], InvalidEstimatorOptions>
+
+const firstLine = (text: string): string => {
+  const i = text.indexOf("\n")
+  return i === -1 ? text : text.slice(0, i)
+}
+
+const issuePath = (issue: unknown): Array<string> => {
+  const path: Array<string> = []
+  let node = issue as { _tag?: string; path?: ReadonlyArray<PropertyKey>; issue?: unknown; issues?: ReadonlyArray<unknown> } | undefined
+  while (node !== undefined) {
+    if (node._tag === "Pointer" && node.path !== undefined) for (const p of node.path) path.push(String(p))
+    node = (node.issue ?? node.issues?.[0]) as typeof node
+  }
+  return path
+}
+
+// ---------------------------------------------------------------------------
+// building an estimator from a text rule
+// ---------------------------------------------------------------------------
+
+/**
  * Tokens of opaque data (Anthropic redacted thinking, OpenAI encrypted
- * reasoning): the data is base64, so its length × 3/4 is its size in bytes,
- * and an encrypted payload costs about one token per 4 bytes of the reasoning
- * it hides, hence `ceil(length × 3 / 16)`. A rough figure: the provider bills
- * the hidden reasoning, which we cannot see; calibration corrects the rest.
+ * reasoning, inline file data): the data is base64, so its length × 3/4 is
+ * its size in bytes, and an encrypted payload costs about one token per 4
+ * bytes of what it hides, hence `ceil(length × 3 / 16)`. A rough figure:
+ * calibration corrects the rest.
  *
  * @example
  * TokenEstimator.estimateOpaqueData("A".repeat(1600)) // 300
@@ -108,8 +191,57 @@ export const DEFAULT_MESSAGE_OVERHEAD = 4
 export const estimateOpaqueData = (data: string): number => Math.ceil((data.length * 3) / 16)
 
 /**
+ * The tokens of an image at OpenAI's `low` detail (and of any image whose
+ * size is unknown at `low`).
+ *
+ * @since 0.1.0
+ */
+export const IMAGE_LOW_DETAIL_TOKENS = 85
+
+/**
+ * The tokens of an image of unknown size at `high` or `auto` detail: a
+ * 1024×1024 image (85 + 4 tiles × 170).
+ *
+ * @since 0.1.0
+ */
+export const IMAGE_DEFAULT_TOKENS = 765
+
+/**
+ * The tokens of a non-image file given by reference (a URL or a file id)
+ * whose content is unknown: about one page of a document.
+ *
+ * @since 0.1.0
+ */
+export const REFERENCED_FILE_TOKENS = 1_000
+
+/**
+ * The default rule for files: an image costs `IMAGE_LOW_DETAIL_TOKENS` at
+ * low detail, else `IMAGE_DEFAULT_TOKENS`; a text document its text; other
+ * inline data as opaque data; anything else by reference
+ * `REFERENCED_FILE_TOKENS`. Pass your own `estimateFile` to `make` for
+ * better figures (e.g. from image dimensions you know).
+ *
+ * @since 0.1.0
+ */
+export const estimateFileWith = (estimateText: (text: string) => number) => (file: Block.FileBlock): number => {
+  if (file.mediaType.startsWith("image/")) return file.detail === "low" ? IMAGE_LOW_DETAIL_TOKENS : IMAGE_DEFAULT_TOKENS
+  switch (file.source._tag) {
+    case "Text":
+      return estimateText(file.source.text)
+    case "Base64":
+      return estimateOpaqueData(file.source.data)
+    case "Url":
+    case "FileId":
+      return REFERENCED_FILE_TOKENS
+    default:
+      return Block.absurd(file.source)
+  }
+}
+
+/**
  * What `make` needs: a text rule, and optionally the per-message overhead
- * (default 4) and a rule for opaque data (default `estimateOpaqueData`).
+ * (default 4), a rule for opaque data (default `estimateOpaqueData`) and one
+ * for files (default `estimateFileWith(estimateText)`).
  *
  * @since 0.1.0
  */
@@ -117,29 +249,36 @@ export interface MakeOptions {
   readonly estimateText: (text: string) => number
   readonly messageOverhead?: number
   readonly estimateOpaque?: (data: string) => number
+  readonly estimateFile?: (file: Block.FileBlock) => number
 }
 
 /**
- * Builds an estimator from a text rule: applies the counting rules to blocks
- * and messages and memoizes message estimates in a `WeakMap` owned by this
- * estimator (so an estimator is cheap to create, and its cache is freed with
- * the messages). Use it to plug in your own tokenizer.
- *
- * @example
- * const words = TokenEstimator.make({ estimateText: (t) => t.split(/\s+/).filter(Boolean).length })
- * words.estimateMessage(Message.user("one two three")) // 3 + 4
- *
- * @since 0.1.0
+ * Builds an estimator from rules that are trusted to be valid (see `make`
+ * for the checked version).
  */
-export const make = (options: MakeOptions): Service => {
+const build = (options: MakeOptions): Service => {
   const text = options.estimateText
   const opaque = options.estimateOpaque ?? estimateOpaqueData
+  const fileRule = options.estimateFile ?? estimateFileWith(text)
   const overhead = options.messageOverhead ?? DEFAULT_MESSAGE_OVERHEAD
+
+  const resultPart = (part: Block.ToolResultPart): number => {
+    switch (part._tag) {
+      case "Text":
+        return text(part.text)
+      case "File":
+        return fileRule(part)
+      case "Json":
+        return text(stringify(part.value))
+      default:
+        return Block.absurd(part)
+    }
+  }
 
   const resultContent = (content: Block.ToolResultContent): number => {
     if (typeof content === "string") return text(content)
     let sum = 0
-    for (let i = 0; i < content.length; i++) sum += text(content[i]!.text)
+    for (let i = 0; i < content.length; i++) sum += resultPart(content[i]!)
     return sum
   }
 
@@ -147,16 +286,27 @@ export const make = (options: MakeOptions): Service => {
     switch (block._tag) {
       case "Text":
         return text(block.text)
-      case "Thinking":
-        return block.thinking === "" && block.encryptedContent !== undefined
+      case "Thinking": {
+        let sum = block.thinking === "" && block.encryptedContent !== undefined
           ? opaque(block.encryptedContent)
           : text(block.thinking)
+        if (block.summary !== undefined) for (const part of block.summary) sum += text(part)
+        return sum
+      }
       case "RedactedThinking":
         return opaque(block.data)
+      case "Refusal":
+        return text(block.refusal)
+      case "File":
+        return fileRule(block)
       case "ToolCall":
-        return text(block.name) + text(block.rawArgs ?? Block.safeStringify(block.args))
+        return text(block.name) + text(Block.argsText(block))
       case "ToolResult":
         return text(block.toolName) + resultContent(block.content)
+      case "Json":
+        return text(stringify(block.value))
+      case "ProviderData":
+        return text(stringify(block.data))
       default:
         return Block.absurd(block)
     }
@@ -170,14 +320,21 @@ export const make = (options: MakeOptions): Service => {
     return sum
   }
 
+  // only frozen messages are memoized: a message that can still change could make a cached figure stale
   const cache = new WeakMap<Message.Message, number>()
   const estimateMessage = (message: Message.Message): number => {
     let tokens = cache.get(message)
     if (tokens === undefined) {
       tokens = compute(message)
-      cache.set(message, tokens)
+      if (Object.isFrozen(message) && Object.isFrozen(message.content)) cache.set(message, tokens)
     }
     return tokens
+  }
+
+  const estimateEach = (messages: ReadonlyArray<Message.Message>): Array<number> => {
+    const out = new Array<number>(messages.length)
+    for (let i = 0; i < messages.length; i++) out[i] = estimateMessage(messages[i]!)
+    return out
   }
 
   const estimateConversation = (messages: ReadonlyArray<Message.Message>): number => {
@@ -186,29 +343,65 @@ export const make = (options: MakeOptions): Service => {
     return sum
   }
 
-  return { estimateText: text, estimateBlock, estimateMessage, estimateConversation }
+  return { estimateText: text, estimateBlock, estimateMessage, estimateEach, estimateConversation }
 }
 
-// ---------------------------------------------------------------------------
-// seed 000's rule
-// ---------------------------------------------------------------------------
-
 /**
- * Options of seed 000's rule.
+ * An estimator from a text rule alone, with the default rules for opaque data
+ * and files and the default 4-token message overhead. Nothing to check, so
+ * nothing can fail.
  *
- * - `chineseCharWeight`: tokens per CJK ideograph U+4E00–U+9FFF (default 2.0).
- * - `otherCharWeight`: tokens per other non-whitespace character (default 0.25).
- * - `messageOverhead`: tokens per message (default 4).
+ * @example
+ * const chars = TokenEstimator.fromTextRule((t) => Math.ceil(t.length / 4))
  *
  * @since 0.1.0
  */
-export interface SeedOptions {
-  readonly chineseCharWeight?: number
-  readonly otherCharWeight?: number
-  readonly messageOverhead?: number
-}
+export const fromTextRule = (estimateText: (text: string) => number): Service => build({ estimateText })
 
-/** JavaScript's `\s`, by code unit (the seed tests each character with `/\s/`). */
+const MessageOverheadOptions = Schema.Struct({ messageOverhead: Schema.optionalKey(TokenCount) })
+
+/**
+ * Builds an estimator from a text rule: applies the counting rules to blocks
+ * and messages, and memoizes message estimates in a `WeakMap` owned by this
+ * estimator (so an estimator is cheap to create, and its cache is freed with
+ * the messages). Use it to plug in your own tokenizer. Fails with
+ * `InvalidEstimatorOptions` when `messageOverhead` is not a non-negative
+ * whole number.
+ *
+ * @example
+ * const words = yield* TokenEstimator.make({ estimateText: (t) => t.split(/\s+/).filter(Boolean).length })
+ * words.estimateMessage(Message.user("one two three")) // 3 + 4
+ *
+ * @since 0.1.0
+ */
+export const make = (options: MakeOptions): Effect.Effect<Service, InvalidEstimatorOptions> =>
+  Effect.suspend(() =>
+    checkOptions(MessageOverheadOptions, options.messageOverhead === undefined ? {} : { messageOverhead: options.messageOverhead })
+  ).pipe(Effect.as(build(options)))
+
+// ---------------------------------------------------------------------------
+// the CJK-weighted rule
+// ---------------------------------------------------------------------------
+
+/**
+ * Options of the CJK-weighted rule, each a non-negative number.
+ *
+ * - `chineseCharWeight`: tokens per CJK ideograph U+4E00–U+9FFF (default 2.0).
+ * - `otherCharWeight`: tokens per other non-whitespace character (default 0.25).
+ * - `messageOverhead`: tokens per message, a whole number (default 4).
+ *
+ * @since 0.1.0
+ */
+export const SeedOptions = Schema.Struct({
+  chineseCharWeight: Schema.optionalKey(Weight),
+  otherCharWeight: Schema.optionalKey(Weight),
+  messageOverhead: Schema.optionalKey(TokenCount)
+})
+
+/** @since 0.1.0 */
+export type SeedOptions = typeof SeedOptions.Type
+
+/** JavaScript's `\s`, by code unit (the rule tests each character with `/\s/`). */
 const isSpace = (c: number): boolean =>
   c <= 0x20
     ? c === 0x20 || (c >= 0x09 && c <= 0x0d)
@@ -217,19 +410,17 @@ const isSpace = (c: number): boolean =>
         c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff)
 
 /**
- * Seed 000's text rule: each CJK ideograph (U+4E00–U+9FFF) costs
- * `chineseCharWeight`, every other non-whitespace character `otherCharWeight`,
- * whitespace nothing, and the sum is rounded up. Characters are code points,
- * as in the seed's `for (const char of text)` (an emoji counts once), and the
- * sum is accumulated in the seed's order, so results are identical to the
- * seed's, rounding included. The seed hard-coded 2.0 in its loop and so
- * ignored its own `chineseCharWeight` option; here the option is honoured
- * (the defaults give the seed's numbers).
+ * The CJK-weighted text rule: each CJK ideograph (U+4E00–U+9FFF) costs
+ * `chineseCharWeight`, every other non-whitespace character
+ * `otherCharWeight`, whitespace nothing, and the sum is rounded up.
+ * Characters are code points (an emoji counts once), summed in text order, so
+ * results match the original rule exactly, rounding included. The weights
+ * are trusted here; `makeSeed` and `layerSeed` check them.
  *
  * @example
- * const seed = TokenEstimator.seedTextRule()
- * seed("你好世界")    // 8
- * seed("hello world") // 3 (10 × 0.25 = 2.5, rounded up)
+ * const rule = TokenEstimator.seedTextRule()
+ * rule("你好世界")    // 8
+ * rule("hello world") // 3 (10 × 0.25 = 2.5, rounded up)
  *
  * @since 0.1.0
  */
@@ -258,20 +449,22 @@ export const seedTextRule = (options?: SeedOptions): (text: string) => number =>
 }
 
 /**
- * An estimator with seed 000's rule (`seedTextRule`) and its per-message
- * overhead: the compatibility baseline. A message costs the overhead plus the
- * rounded-up estimate of each of its texts.
+ * An estimator with the CJK-weighted rule (`seedTextRule`) and its
+ * per-message overhead: the compatibility baseline. A message costs the
+ * overhead plus the rounded-up estimate of each of its texts.
  *
  * @example
- * TokenEstimator.makeSeed().estimateMessage(Message.user("你好世界")) // 8 + 4
+ * const rule = yield* TokenEstimator.makeSeed()
+ * rule.estimateMessage(Message.user("你好世界")) // 8 + 4
  *
  * @since 0.1.0
  */
-export const makeSeed = (options?: SeedOptions): Service =>
-  make({
-    estimateText: seedTextRule(options),
-    messageOverhead: options?.messageOverhead ?? DEFAULT_MESSAGE_OVERHEAD
-  })
+export const makeSeed = (options?: SeedOptions): Effect.Effect<Service, InvalidEstimatorOptions> =>
+  Effect.suspend(() => checkOptions(SeedOptions, options)).pipe(
+    Effect.map((checked) =>
+      build({ estimateText: seedTextRule(checked), messageOverhead: checked.messageOverhead ?? DEFAULT_MESSAGE_OVERHEAD })
+    )
+  )
 
 // ---------------------------------------------------------------------------
 // the fitted heuristic
@@ -279,39 +472,88 @@ export const makeSeed = (options?: SeedOptions): Service =>
 
 /**
  * Options of the fitted heuristic: the target `encoding` (default `"o200k"`)
- * and the per-message overhead (default 4).
+ * and the per-message overhead, a whole number (default 4).
  *
  * @since 0.1.0
  */
-export interface HeuristicOptions {
-  readonly encoding?: Encoding
-  readonly messageOverhead?: number
-}
+export const HeuristicOptions = Schema.Struct({
+  encoding: Schema.optionalKey(Encoding),
+  messageOverhead: Schema.optionalKey(TokenCount)
+})
+
+/** @since 0.1.0 */
+export type HeuristicOptions = typeof HeuristicOptions.Type
 
 const heuristicTable = (encoding: Encoding): HeuristicTable => (encoding === "cl100k" ? cl100k : o200k)
+
+const buildHeuristic = (options: HeuristicOptions): Service => {
+  const table = heuristicTable(options.encoding ?? "o200k")
+  return build({
+    estimateText: (text) => estimateTextWith(text, table),
+    messageOverhead: options.messageOverhead ?? DEFAULT_MESSAGE_OVERHEAD
+  })
+}
+
+/**
+ * The fitted heuristic's text rule for an encoding, on its own.
+ *
+ * @example
+ * TokenEstimator.heuristicTextRule("o200k")("Hello, world!") // 4
+ *
+ * @since 0.1.0
+ */
+export const heuristicTextRule = (encoding: Encoding): (text: string) => number => {
+  const table = heuristicTable(encoding)
+  return (text) => estimateTextWith(text, table)
+}
 
 /**
  * An estimator using the character-class heuristic fitted against the exact
  * tokenizer of `encoding`: one pass over each text with a lookup table, no
- * regex, no allocation. Much closer to real counts than seed 000's rule,
- * especially for code, numbers and CJK, at a similar cost.
+ * regex, no allocation. Much closer to real counts than the CJK-weighted
+ * rule, especially for code, numbers and CJK, at a similar cost.
  *
  * @example
- * TokenEstimator.makeHeuristic({ encoding: "cl100k" }).estimateText("Hello, world!")
+ * const estimator = yield* TokenEstimator.makeHeuristic({ encoding: "cl100k" })
+ * estimator.estimateText("Hello, world!")
  *
  * @since 0.1.0
  */
-export const makeHeuristic = (options?: HeuristicOptions): Service => {
-  const table = heuristicTable(options?.encoding ?? "o200k")
-  return make({
-    estimateText: (text) => estimateTextWith(text, table),
-    messageOverhead: options?.messageOverhead ?? DEFAULT_MESSAGE_OVERHEAD
-  })
-}
+export const makeHeuristic = (options?: HeuristicOptions): Effect.Effect<Service, InvalidEstimatorOptions> =>
+  Effect.suspend(() => checkOptions(HeuristicOptions, options)).pipe(Effect.map(buildHeuristic))
+
+/**
+ * The default estimator as a plain value: the heuristic for o200k with a
+ * 4-token message overhead. For code outside Effect and for benchmarks;
+ * inside Effect, provide `TokenEstimator.layer`.
+ *
+ * @since 0.1.0
+ */
+export const heuristic: Service = buildHeuristic({})
 
 // ---------------------------------------------------------------------------
 // fixed cost, for tests
 // ---------------------------------------------------------------------------
+
+/**
+ * Options of the fixed-cost estimator: `costPerChar` (default 1) and
+ * `messageOverhead` (default 0).
+ *
+ * @since 0.1.0
+ */
+export const TestOptions = Schema.Struct({
+  costPerChar: Schema.optionalKey(Weight),
+  messageOverhead: Schema.optionalKey(TokenCount)
+})
+
+/** @since 0.1.0 */
+export type TestOptions = typeof TestOptions.Type
+
+const buildTest = (options: TestOptions): Service => {
+  const cost = options.costPerChar ?? 1
+  const estimateText = (text: string): number => Math.ceil(text.length * cost)
+  return build({ estimateText, estimateOpaque: estimateText, messageOverhead: options.messageOverhead ?? 0 })
+}
 
 /**
  * An estimator where every character (UTF-16 code unit) of every counted
@@ -319,359 +561,86 @@ export const makeHeuristic = (options?: HeuristicOptions): Service => {
  * every message `messageOverhead`: predictable numbers for your own tests.
  *
  * @example
- * TokenEstimator.makeTest().estimateMessage(Message.user("hello")) // 5
+ * const fixed = yield* TokenEstimator.makeTest()
+ * fixed.estimateMessage(Message.user("hello")) // 5
  *
  * @since 0.1.0
  */
-export const makeTest = (costPerChar = 1, messageOverhead = 0): Service => {
-  const estimateText = (text: string): number => Math.ceil(text.length * costPerChar)
-  return make({ estimateText, estimateOpaque: estimateText, messageOverhead })
-}
+export const makeTest = (options?: TestOptions): Effect.Effect<Service, InvalidEstimatorOptions> =>
+  Effect.suspend(() => checkOptions(TestOptions, options)).pipe(Effect.map(buildTest))
 
 // ---------------------------------------------------------------------------
-// the service tag and its layers
+// the service and its layers
 // ---------------------------------------------------------------------------
 
 /**
  * The token estimator service. Get it with `yield* TokenEstimator`, provide
- * it with one of its layers.
+ * it with one of this module's layers.
  *
  * @example
  * const program = Effect.gen(function* () {
  *   const estimator = yield* TokenEstimator.TokenEstimator
  *   return estimator.estimateConversation(messages)
  * })
- * program.pipe(Effect.provide(TokenEstimator.TokenEstimator.layerHeuristic({ encoding: "o200k" })))
+ * program.pipe(Effect.provide(TokenEstimator.layerHeuristic({ encoding: "o200k" })))
  *
  * @since 0.1.0
  */
-export class TokenEstimator extends Context.Service<TokenEstimator, Service>()(
-  "effect-agent-messages/TokenEstimator"
-) {
-  /**
-   * The default estimator: the fitted heuristic for o200k with a 4-token
-   * message overhead (`layerHeuristic()`).
-   */
-  static readonly layer: Layer.Layer<TokenEstimator> = Layer.sync(TokenEstimator, () => makeHeuristic())
-
-  /**
-   * The fitted character-class heuristic (`makeHeuristic`); the default.
-   *
-   * @example
-   * Effect.provide(program, TokenEstimator.layerHeuristic({ encoding: "cl100k", messageOverhead: 3 }))
-   */
-  static layerHeuristic(options?: HeuristicOptions): Layer.Layer<TokenEstimator> {
-    return Layer.sync(TokenEstimator, () => makeHeuristic(options))
-  }
-
-  /**
-   * Seed 000's rule (`makeSeed`): CJK 2.0, other non-space characters 0.25,
-   * 4 tokens per message, all configurable. The compatibility baseline.
-   *
-   * @example
-   * Effect.provide(program, TokenEstimator.layerSeed({ chineseCharWeight: 1.5 }))
-   */
-  static layerSeed(options?: SeedOptions): Layer.Layer<TokenEstimator> {
-    return Layer.sync(TokenEstimator, () => makeSeed(options))
-  }
-
-  /**
-   * A fixed cost per character and per message (`makeTest`), for tests.
-   *
-   * @example
-   * Effect.provide(program, TokenEstimator.layerTest(1, 0)) // "hello" costs 5
-   */
-  static layerTest(costPerChar = 1, messageOverhead = 0): Layer.Layer<TokenEstimator> {
-    return Layer.sync(TokenEstimator, () => makeTest(costPerChar, messageOverhead))
-  }
-
-  /**
-   * Wraps the `TokenEstimator` in context with a learned per-model correction:
-   * provides a `TokenEstimator` whose estimates for `model` are multiplied by
-   * the learned factor, and the `Calibration` that learns it. Feed the
-   * provider-reported usage to `Calibration.record` after each call.
-   *
-   * @example
-   * const Estimation = TokenEstimator.layerCalibrated({ model: "gpt-4o" }).pipe(
-   *   Layer.provide(TokenEstimator.layerHeuristic())
-   * )
-   * const step = Effect.gen(function* () {
-   *   const estimate = (yield* TokenEstimator).estimateConversation(messages)
-   *   const usage = yield* callModel(messages)
-   *   yield* (yield* Calibration).record("gpt-4o", estimate, usage.inputTokens)
-   * })
-   */
-  static layerCalibrated(
-    options: CalibratedOptions
-  ): Layer.Layer<TokenEstimator | Calibration, never, TokenEstimator> {
-    return Layer.effectContext(
-      Effect.gen(function* () {
-        const base = yield* TokenEstimator
-        const calibration = makeCalibration(base, options)
-        return Context.make(Calibration, calibration).pipe(
-          Context.add(TokenEstimator, calibration.estimatorFor(options.model))
-        )
-      })
-    )
-  }
-}
-
-// ---------------------------------------------------------------------------
-// calibration
-// ---------------------------------------------------------------------------
+export class TokenEstimator extends Context.Service<TokenEstimator, Service>()("effect-agent-messages/TokenEstimator") {}
 
 /**
- * Tuning of the calibration update (see `makeCalibration` for the rule).
- *
- * - `alpha`: EWMA weight of a report once warmed up (default 0.1).
- * - `maxStep`: largest change of the log factor per report (default 0.1, about ±10%).
- * - `outlierRatio`: a report whose actual/estimate ratio is beyond this factor
- *   either way is an outlier (default 2).
- * - `warmup`: accepted reports before outliers are rejected (default 5).
- * - `outlierRun`: consecutive outliers on the same side taken as a real shift
- *   and accepted (default 3).
- * - `minFactor` / `maxFactor`: bounds of the factor (default 0.25 / 4).
- * - `minEstimate`: reports with a smaller estimate are ignored, being
- *   dominated by fixed request overhead (default 16).
- * - `initialFactors`: starting factor per model, e.g. a previous `snapshot()`.
- *
- * @since 0.1.0
- */
-export interface CalibrationOptions {
-  readonly alpha?: number
-  readonly maxStep?: number
-  readonly outlierRatio?: number
-  readonly warmup?: number
-  readonly outlierRun?: number
-  readonly minFactor?: number
-  readonly maxFactor?: number
-  readonly minEstimate?: number
-  readonly initialFactors?: Readonly<Record<string, number>>
-}
-
-/**
- * Options of `TokenEstimator.layerCalibrated`: the model whose factor the
- * provided estimator applies, and the calibration tuning.
- *
- * @since 0.1.0
- */
-export interface CalibratedOptions extends CalibrationOptions {
-  readonly model: string
-}
-
-/**
- * What calibration knows about one model: its current `factor`, how many
- * reports it `accepted`, `rejected` as outliers and `ignored` as unusable.
- *
- * @since 0.1.0
- */
-export interface CalibrationState {
-  readonly model: string
-  readonly factor: number
-  readonly accepted: number
-  readonly rejected: number
-  readonly ignored: number
-}
-
-/**
- * The calibration service.
- *
- * - `base`: the uncalibrated estimator.
- * - `factor(model)`: the current correction factor (1 for an unseen model).
- * - `estimatorFor(model)`: an estimator whose estimates are the base ones
- *   times the model's factor, rounded up per message (the same object for the
- *   same model; it follows the factor as it learns).
- * - `record(model, estimate, actualInputTokens)`: learns from one call;
- *   `estimate` is what `estimatorFor(model)` (the calibrated `TokenEstimator`)
- *   said for the prompt, `actualInputTokens` what the provider reported.
- * - `recordConversation(model, messages, actualInputTokens)`: the same,
- *   estimating `messages` itself (cheap: message estimates are memoized).
- * - `stateOf(model)`, `snapshot()`: the learned state; feed a snapshot back as
- *   `initialFactors` to keep what was learned across restarts.
- *
- * @since 0.1.0
- */
-export interface CalibrationService {
-  readonly base: Service
-  readonly factor: (model: string) => number
-  readonly estimatorFor: (model: string) => Service
-  readonly record: (model: string, estimate: number, actualInputTokens: number) => Effect.Effect<CalibrationState>
-  readonly recordConversation: (
-    model: string,
-    messages: ReadonlyArray<Message.Message>,
-    actualInputTokens: number
-  ) => Effect.Effect<CalibrationState>
-  readonly stateOf: (model: string) => CalibrationState
-  readonly snapshot: () => Readonly<Record<string, number>>
-}
-
-interface ModelState {
-  logFactor: number
-  factor: number
-  accepted: number
-  rejected: number
-  ignored: number
-  outlierRun: number
-  outlierSide: number
-  estimator: Service | undefined
-}
-
-const clamp = (x: number, lo: number, hi: number): number => (x < lo ? lo : x > hi ? hi : x)
-
-/** `n × factor` rounded up, with a tolerance so 10 × 1.1 stays 11. */
-const scale = (n: number, factor: number): number => (n <= 0 || factor === 1 ? n : Math.ceil(n * factor - 1e-9))
-
-/**
- * Builds a calibration over a base estimator. Each model has a factor `f`
- * (start: `initialFactors[model]` or 1) kept as `ℓ = ln f`. A report
- * `(estimate, actual)` is handled as follows:
- *
- * 1. Ignored if `estimate < minEstimate`, or `actual` is not a positive finite
- *    number.
- * 2. Residual `r = ln(actual / estimate)`: how far the calibrated estimate was.
- * 3. Outlier rejection: once `warmup` reports were accepted, a report with
- *    `|r| > ln(outlierRatio)` is rejected, unless it is the `outlierRun`-th
- *    (or later) consecutive outlier on the same side: a sustained shift (a new
- *    model version, a different prompt shape) is real and is learned.
- * 4. Step: `α = max(alpha, 1 / (accepted + 1))` (a running mean at first, an
- *    EWMA later), `Δ = clamp(α·r, −maxStep, +maxStep)`.
- * 5. `ℓ ← clamp(ℓ + Δ, ln minFactor, ln maxFactor)`.
- *
- * So one report moves the factor by at most `e^maxStep` (≈10.5% by default)
- * and, once warmed up, an absurd one not at all; noise of σ in log space
- * leaves a steady-state spread of about `σ·√(α/(2−α))` (≈0.23σ by default).
- * Working in log space makes over- and under-estimates symmetric.
+ * The default estimator: the fitted heuristic for o200k with a 4-token
+ * message overhead.
  *
  * @example
- * const calibration = TokenEstimator.makeCalibration(TokenEstimator.makeHeuristic())
- * Effect.runSync(calibration.record("claude-sonnet-4", 1000, 1300))
- * calibration.factor("claude-sonnet-4") // ≈ 1.105 (one capped step toward 1.3)
+ * program.pipe(Effect.provide(TokenEstimator.layer))
  *
  * @since 0.1.0
  */
-export const makeCalibration = (base: Service, options?: CalibrationOptions): CalibrationService => {
-  const alpha = options?.alpha ?? 0.1
-  const maxStep = options?.maxStep ?? 0.1
-  const outlierLog = Math.log(options?.outlierRatio ?? 2)
-  const warmup = options?.warmup ?? 5
-  const outlierRun = options?.outlierRun ?? 3
-  const minLog = Math.log(options?.minFactor ?? 0.25)
-  const maxLog = Math.log(options?.maxFactor ?? 4)
-  const minEstimate = options?.minEstimate ?? 16
-  const initial = options?.initialFactors ?? {}
-  const models = new Map<string, ModelState>()
-
-  const stateFor = (model: string): ModelState => {
-    let state = models.get(model)
-    if (state === undefined) {
-      const start = initial[model]
-      const logFactor = start !== undefined && start > 0 && Number.isFinite(start) ? clamp(Math.log(start), minLog, maxLog) : 0
-      state = {
-        logFactor,
-        factor: Math.exp(logFactor),
-        accepted: 0,
-        rejected: 0,
-        ignored: 0,
-        outlierRun: 0,
-        outlierSide: 0,
-        estimator: undefined
-      }
-      models.set(model, state)
-    }
-    return state
-  }
-
-  const view = (model: string, s: ModelState): CalibrationState => ({
-    model,
-    factor: s.factor,
-    accepted: s.accepted,
-    rejected: s.rejected,
-    ignored: s.ignored
-  })
-
-  const update = (model: string, estimate: number, actual: number): CalibrationState => {
-    const s = stateFor(model)
-    if (!(estimate >= minEstimate) || !(actual > 0) || !Number.isFinite(estimate) || !Number.isFinite(actual)) {
-      s.ignored++
-      return view(model, s)
-    }
-    const r = Math.log(actual / estimate)
-    if (s.accepted >= warmup && Math.abs(r) > outlierLog) {
-      const side = r > 0 ? 1 : -1
-      s.outlierRun = s.outlierSide === side ? s.outlierRun + 1 : 1
-      s.outlierSide = side
-      if (s.outlierRun < outlierRun) {
-        s.rejected++
-        return view(model, s)
-      }
-    } else {
-      s.outlierRun = 0
-      s.outlierSide = 0
-    }
-    const a = Math.max(alpha, 1 / (s.accepted + 1))
-    s.logFactor = clamp(s.logFactor + clamp(a * r, -maxStep, maxStep), minLog, maxLog)
-    s.factor = Math.exp(s.logFactor)
-    s.accepted++
-    return view(model, s)
-  }
-
-  const estimatorFor = (model: string): Service => {
-    const s = stateFor(model)
-    if (s.estimator !== undefined) return s.estimator
-    const estimator: Service = {
-      estimateText: (text) => scale(base.estimateText(text), s.factor),
-      estimateBlock: (block) => scale(base.estimateBlock(block), s.factor),
-      estimateMessage: (message) => scale(base.estimateMessage(message), s.factor),
-      estimateConversation: (messages) => {
-        const f = s.factor
-        let sum = 0
-        for (let i = 0; i < messages.length; i++) sum += scale(base.estimateMessage(messages[i]!), f)
-        return sum
-      }
-    }
-    s.estimator = estimator
-    return estimator
-  }
-
-  return {
-    base,
-    factor: (model) => stateFor(model).factor,
-    estimatorFor,
-    record: (model, estimate, actualInputTokens) => Effect.sync(() => update(model, estimate, actualInputTokens)),
-    recordConversation: (model, messages, actualInputTokens) =>
-      Effect.sync(() => update(model, estimatorFor(model).estimateConversation(messages), actualInputTokens)),
-    stateOf: (model) => view(model, stateFor(model)),
-    snapshot: () => {
-      const out: Record<string, number> = {}
-      for (const [model, s] of models) if (s.accepted > 0 || s.logFactor !== 0) out[model] = s.factor
-      return out
-    }
-  }
-}
+export const layer: Layer.Layer<TokenEstimator> = Layer.sync(TokenEstimator, () => buildHeuristic({}))
 
 /**
- * Learns, per model, how far the estimates are from provider-reported input
- * tokens (see `makeCalibration` for the update rule). Provided together with
- * a calibrated `TokenEstimator` by `TokenEstimator.layerCalibrated`, or alone
- * by `Calibration.layer` (then build estimators with `estimatorFor(model)`,
- * e.g. when one agent talks to several models).
+ * The fitted character-class heuristic (`makeHeuristic`), with its options
+ * checked when the layer is built.
  *
  * @example
- * const calibration = yield* TokenEstimator.Calibration
- * yield* calibration.record("gpt-4o", estimate, response.usage.input_tokens)
+ * program.pipe(Effect.provide(TokenEstimator.layerHeuristic({ encoding: "cl100k", messageOverhead: 3 })))
  *
  * @since 0.1.0
  */
-export class Calibration extends Context.Service<Calibration, CalibrationService>()(
-  "effect-agent-messages/Calibration"
-) {
-  /**
-   * A calibration over the `TokenEstimator` in context.
-   *
-   * @example
-   * Calibration.layer({ alpha: 0.05 }).pipe(Layer.provide(TokenEstimator.layerHeuristic()))
-   */
-  static layer(options?: CalibrationOptions): Layer.Layer<Calibration, never, TokenEstimator> {
-    return Layer.effect(Calibration, TokenEstimator.useSync((base) => makeCalibration(base, options)))
-  }
-}
+export const layerHeuristic = (options?: HeuristicOptions): Layer.Layer<TokenEstimator, InvalidEstimatorOptions> =>
+  Layer.effect(TokenEstimator, makeHeuristic(options))
+
+/**
+ * The CJK-weighted rule (`makeSeed`): CJK 2.0, other non-space characters
+ * 0.25, 4 tokens per message, all configurable. The compatibility baseline.
+ *
+ * @example
+ * program.pipe(Effect.provide(TokenEstimator.layerSeed({ chineseCharWeight: 1.5 })))
+ *
+ * @since 0.1.0
+ */
+export const layerSeed = (options?: SeedOptions): Layer.Layer<TokenEstimator, InvalidEstimatorOptions> =>
+  Layer.effect(TokenEstimator, makeSeed(options))
+
+/**
+ * A fixed cost per character and per message (`makeTest`), for tests.
+ *
+ * @example
+ * program.pipe(Effect.provide(TokenEstimator.layerTest({ costPerChar: 1 }))) // "hello" costs 5
+ *
+ * @since 0.1.0
+ */
+export const layerTest = (options?: TestOptions): Layer.Layer<TokenEstimator, InvalidEstimatorOptions> =>
+  Layer.effect(TokenEstimator, makeTest(options))
+
+/**
+ * An estimator of your own (`make`) as a layer.
+ *
+ * @example
+ * program.pipe(Effect.provide(TokenEstimator.layerMake({ estimateText: (t) => Math.ceil(t.length / 4) })))
+ *
+ * @since 0.1.0
+ */
+export const layerMake = (options: MakeOptions): Layer.Layer<TokenEstimator, InvalidEstimatorOptions> =>
+  Layer.effect(TokenEstimator, make(options))

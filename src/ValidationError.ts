@@ -9,6 +9,7 @@
  * @since 0.1.0
  */
 import { Schema } from "effect"
+import { Provider } from "./Provider.js"
 
 const Index = Schema.optionalKey(Schema.Number)
 
@@ -19,22 +20,44 @@ const at = (index: number | undefined): string => (index === undefined ? "" : `m
 // ---------------------------------------------------------------------------
 
 /**
- * A value is not a message: `path` names the bad field inside the message
- * (e.g. `["content", 0, "id"]`).
+ * One problem found while decoding: where (`path`, inside the message) and
+ * what (`message`).
+ *
+ * @since 0.1.0
+ */
+export const DecodeProblem = Schema.Struct({
+  path: Schema.Array(Schema.Union([Schema.String, Schema.Number])),
+  message: Schema.String
+})
+
+/** @since 0.1.0 */
+export type DecodeProblem = typeof DecodeProblem.Type
+
+/**
+ * A value is not a message. `path` and `reason` name the first problem (e.g.
+ * `["content", 0, "id"]`, "Expected string"); `problems` lists every problem
+ * the schema found, each with its path; `cause` keeps the Schema error itself.
  *
  * @since 0.1.0
  */
 export class MessageDecodeError extends Schema.TaggedError<MessageDecodeError>()("MessageDecodeError", {
   index: Index,
   path: Schema.Array(Schema.Union([Schema.String, Schema.Number])),
-  reason: Schema.String
+  reason: Schema.String,
+  problems: Schema.optionalKey(Schema.Array(DecodeProblem)),
+  cause: Schema.optionalKey(Schema.Defect())
 }) {
   override get message(): string {
-    return `${at(this.index)}${formatPath(this.path)}: ${this.reason}`
+    const more = this.problems !== undefined && this.problems.length > 1 ? ` (and ${this.problems.length - 1} more problem${this.problems.length === 2 ? "" : "s"})` : ""
+    return `${at(this.index)}${formatPath(this.path)}: ${this.reason}${more}`
   }
 }
 
-/** Renders a path as `content[0].id`; the empty path is `(message)`. */
+/**
+ * Renders a path as `content[0].id`; the empty path is `(message)`.
+ *
+ * @since 0.1.0
+ */
 export const formatPath = (path: ReadonlyArray<string | number>): string => {
   if (path.length === 0) return "(message)"
   let out = ""
@@ -254,16 +277,6 @@ export class ConsecutiveRole extends Schema.TaggedError<ConsecutiveRole>()("Cons
 // provider rules (validateFor)
 // ---------------------------------------------------------------------------
 
-/**
- * The wire formats `validateFor` knows the rules of.
- *
- * @since 0.1.0
- */
-export const Provider = Schema.Literals(["openai-chat", "openai-responses", "anthropic", "gemini"])
-
-/** @since 0.1.0 */
-export type Provider = typeof Provider.Type
-
 const block = (blockIndex: number): string => `content[${blockIndex}]`
 
 /**
@@ -436,7 +449,7 @@ export class MissingEncryptedContent extends Schema.TaggedError<MissingEncrypted
 }
 
 // ---------------------------------------------------------------------------
-// unions
+// unions: each defined once, as a Schema; the types are derived from them
 // ---------------------------------------------------------------------------
 
 /**
@@ -444,57 +457,137 @@ export class MissingEncryptedContent extends Schema.TaggedError<MissingEncrypted
  *
  * @since 0.1.0
  */
-export type DecodeIssue =
-  | MessageDecodeError
-  | MissingToolCallId
-  | MissingToolName
-  | ToolCallsOnNonAssistant
-  | ToolResultFieldsOnNonTool
+export const DecodeIssue = Schema.Union([
+  MessageDecodeError,
+  MissingToolCallId,
+  MissingToolName,
+  ToolCallsOnNonAssistant,
+  ToolResultFieldsOnNonTool
+])
+
+/** @since 0.1.0 */
+export type DecodeIssue = typeof DecodeIssue.Type
 
 /**
  * What per-message validation finds in a typed message.
  *
  * @since 0.1.0
  */
-export type MessageIssue = EmptyToolCallId | EmptyToolName | DuplicateToolCallId | EmptyMessage
+export const MessageIssue = Schema.Union([EmptyToolCallId, EmptyToolName, DuplicateToolCallId, EmptyMessage])
+
+/** @since 0.1.0 */
+export type MessageIssue = typeof MessageIssue.Type
 
 /**
- * What conversation validation finds, on top of the per-message issues.
+ * What conversation validation finds: the per-message issues and the rules
+ * every provider enforces.
  *
  * @since 0.1.0
  */
-export type ConversationIssue =
-  | MessageIssue
-  | EmptyConversation
-  | OrphanToolResult
-  | MissingToolResult
-  | DuplicateToolResult
-  | ConsecutiveRole
+export const ConversationIssue = Schema.Union([
+  ...MessageIssue.members,
+  EmptyConversation,
+  OrphanToolResult,
+  MissingToolResult,
+  DuplicateToolResult,
+  ConsecutiveRole
+])
+
+/** @since 0.1.0 */
+export type ConversationIssue = typeof ConversationIssue.Type
 
 /**
- * What `validateFor` adds to the generic rules.
+ * What `validateFor("anthropic")` adds to the generic rules.
  *
  * @since 0.1.0
  */
-export type ProviderIssue =
-  | MissingThinkingSignature
-  | EmptyRedactedThinking
-  | ThinkingNotFirst
-  | EmptyTextBlock
-  | TrailingWhitespacePrefill
-  | TextAfterToolCalls
-  | SystemNotAtStart
-  | MisplacedFunctionCall
-  | MissingThoughtSignature
-  | ReasoningWithoutOutput
-  | MissingEncryptedContent
+export const AnthropicIssue = Schema.Union([
+  MissingThinkingSignature,
+  EmptyRedactedThinking,
+  ThinkingNotFirst,
+  EmptyTextBlock,
+  TrailingWhitespacePrefill,
+  TextAfterToolCalls
+])
+
+/** @since 0.1.0 */
+export type AnthropicIssue = typeof AnthropicIssue.Type
+
+/**
+ * What `validateFor("gemini")` adds to the generic rules.
+ *
+ * @since 0.1.0
+ */
+export const GeminiIssue = Schema.Union([SystemNotAtStart, MisplacedFunctionCall, MissingThoughtSignature])
+
+/** @since 0.1.0 */
+export type GeminiIssue = typeof GeminiIssue.Type
+
+/**
+ * What `validateFor("openai-responses")` adds to the generic rules.
+ *
+ * @since 0.1.0
+ */
+export const OpenAiResponsesIssue = Schema.Union([ReasoningWithoutOutput, MissingEncryptedContent])
+
+/** @since 0.1.0 */
+export type OpenAiResponsesIssue = typeof OpenAiResponsesIssue.Type
+
+/**
+ * What `validateFor("openai-chat")` adds to the generic rules: nothing (every
+ * Chat Completions rule that fails a request is a generic rule).
+ *
+ * @since 0.1.0
+ */
+export const OpenAiChatIssue = Schema.Union([])
+
+/** @since 0.1.0 */
+export type OpenAiChatIssue = typeof OpenAiChatIssue.Type
+
+/**
+ * Each provider's own issues, by provider.
+ *
+ * @since 0.1.0
+ */
+export const ProviderIssues = {
+  "openai-chat": OpenAiChatIssue,
+  "openai-responses": OpenAiResponsesIssue,
+  anthropic: AnthropicIssue,
+  gemini: GeminiIssue
+} as const satisfies Record<Provider, Schema.Top>
+
+/**
+ * Every provider-specific issue.
+ *
+ * @since 0.1.0
+ */
+export const ProviderIssue = Schema.Union([
+  ...OpenAiChatIssue.members,
+  ...OpenAiResponsesIssue.members,
+  ...AnthropicIssue.members,
+  ...GeminiIssue.members
+])
+
+/** @since 0.1.0 */
+export type ProviderIssue = typeof ProviderIssue.Type
+
+/**
+ * The issues `validateFor(provider)` can fail with: the generic ones plus
+ * that provider's own, and nothing else.
+ *
+ * @since 0.1.0
+ */
+export type IssueFor<P extends Provider> = ConversationIssue | (typeof ProviderIssues)[P]["Type"]
 
 /**
  * Every issue validation can report.
  *
  * @since 0.1.0
  */
-export type Issue = ConversationIssue | ProviderIssue
+export const Issue = Schema.Union([...ConversationIssue.members, ...ProviderIssue.members])
+
+/** @since 0.1.0 */
+export type Issue = typeof Issue.Type
 
 /**
  * All issues of an invalid conversation, for callers who collect rather than
@@ -503,30 +596,7 @@ export type Issue = ConversationIssue | ProviderIssue
  * @since 0.1.0
  */
 export class InvalidConversation extends Schema.TaggedError<InvalidConversation>()("InvalidConversation", {
-  issues: Schema.Array(
-    Schema.Union([
-      EmptyToolCallId,
-      EmptyToolName,
-      DuplicateToolCallId,
-      EmptyMessage,
-      EmptyConversation,
-      OrphanToolResult,
-      MissingToolResult,
-      DuplicateToolResult,
-      ConsecutiveRole,
-      MissingThinkingSignature,
-      EmptyRedactedThinking,
-      ThinkingNotFirst,
-      EmptyTextBlock,
-      TrailingWhitespacePrefill,
-      TextAfterToolCalls,
-      SystemNotAtStart,
-      MisplacedFunctionCall,
-      MissingThoughtSignature,
-      ReasoningWithoutOutput,
-      MissingEncryptedContent
-    ])
-  )
+  issues: Schema.Array(Issue)
 }) {
   override get message(): string {
     const shown = this.issues.slice(0, 5).map((i) => i.message)

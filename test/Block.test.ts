@@ -52,8 +52,12 @@ describe("Block readers", () => {
         Text: () => "text",
         Thinking: () => "thinking",
         RedactedThinking: () => "redacted",
+        Refusal: () => "refusal",
+        File: (f) => `file:${f.mediaType}`,
         ToolCall: (c) => `call:${c.name}`,
-        ToolResult: (r) => `result:${r.toolName}`
+        ToolResult: (r) => `result:${r.toolName}`,
+        Json: () => "json",
+        ProviderData: (d) => `data:${d.provider}`
       })
     expect(name(Block.text("x"))).toBe("text")
     expect(name(Block.thinking("x"))).toBe("thinking")

@@ -1,7 +1,7 @@
 import { assert, describe, expect, expectTypeOf, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { Block, Conversation, Message } from "../src/index.js"
-import type { ValidationError } from "../src/index.js"
+import type { Provider, ValidationError } from "../src/index.js"
 import * as Arb from "./arbitraries.js"
 
 const { assistant, assistantMessage, system, tool, toolResultMessage, user } = Message
@@ -136,7 +136,7 @@ describe("Conversation.validate: generic rules", () => {
     // @ts-expect-error a plain array is not validated
     takesValidated(parallel)
     const program = Conversation.validateFor("anthropic")(parallel).pipe(Effect.map((v) => [takesValidated(v), takesAnthropic(v)]))
-    expectTypeOf(program).toEqualTypeOf<Effect.Effect<Array<number>, ValidationError.Issue>>()
+    expectTypeOf(program).toEqualTypeOf<Effect.Effect<Array<number>, ValidationError.IssueFor<"anthropic">>>()
     const generic = Conversation.validate(parallel).pipe(
       // @ts-expect-error validated for the generic rules is not validated for Anthropic
       Effect.map((v) => takesAnthropic(v))
@@ -149,9 +149,9 @@ describe("Conversation.validate: generic rules", () => {
   }, { arbitrary: { runs: 1000 } })
 })
 
-const rejects = (provider: ValidationError.Provider, messages: ReadonlyArray<Message.Message>, options?: Conversation.ProviderOptions) =>
+const rejects = (provider: Provider.Provider, messages: ReadonlyArray<Message.Message>, options?: Conversation.ProfileOptions) =>
   Effect.flip(Conversation.validateFor(provider, options)(messages)).pipe(Effect.map((e) => e._tag))
-const accepts = (provider: ValidationError.Provider, messages: ReadonlyArray<Message.Message>, options?: Conversation.ProviderOptions) =>
+const accepts = (provider: Provider.Provider, messages: ReadonlyArray<Message.Message>, options?: Conversation.ProfileOptions) =>
   Conversation.validateFor(provider, options)(messages)
 
 const thinking = (sig?: string) => Block.thinking("Need the weather.", sig)

@@ -37,8 +37,8 @@ export const text: Arbitrary.Arbitrary<string> = bool.pipe(
 
 const toolNames = ["get_weather", "search_web", "read_file", "run_sql", "send_email", "calculator"] as const
 
-const jsonLeaf: Arbitrary.Arbitrary<unknown> = intBetween(0, 4).pipe(
-  Arbitrary.flatMap((k): Arbitrary.Arbitrary<unknown> => {
+const jsonLeaf: Arbitrary.Arbitrary<Schema.Json> = intBetween(0, 4).pipe(
+  Arbitrary.flatMap((k): Arbitrary.Arbitrary<Schema.Json> => {
     switch (k) {
       case 0:
         return text
@@ -57,18 +57,32 @@ const jsonLeaf: Arbitrary.Arbitrary<unknown> = intBetween(0, 4).pipe(
 const argKeys = ["city", "query", "path", "limit", "units", "to", "subject", "filters", "expression"] as const
 
 /** A realistic tool-argument object (string keys, JSON values, some nesting). */
-export const args: Arbitrary.Arbitrary<Record<string, unknown>> = Arbitrary.array(
+export const argsObject: Arbitrary.Arbitrary<Record<string, Schema.Json>> = Arbitrary.array(
   Arbitrary.all([pick(argKeys), jsonLeaf, bool]),
   { maxLength: 4 }
 ).pipe(
   Arbitrary.map((entries) => {
-    const out: Record<string, unknown> = {}
+    const out: Record<string, Schema.Json> = {}
     for (const [k, v, nest] of entries) out[k] = nest ? { value: v } : v
     return out
   })
 )
 
-const metadata: Arbitrary.Arbitrary<Record<string, unknown> | undefined> = intBetween(0, 2).pipe(
+/** Tool arguments: mostly objects, sometimes another JSON value (models do send arrays and strings). */
+export const args: Arbitrary.Arbitrary<Schema.Json> = intBetween(0, 9).pipe(
+  Arbitrary.flatMap((k): Arbitrary.Arbitrary<Schema.Json> => (k < 8 ? argsObject : k === 8 ? jsonLeaf : Arbitrary.array(jsonLeaf, { maxLength: 3 })))
+)
+
+/** Anything JSON, including the awkward keys (`__proto__`, `constructor`) that must survive untouched. */
+export const jsonValue: Arbitrary.Arbitrary<Schema.Json> = Arbitrary.array(Arbitrary.all([pick(["__proto__", "constructor", "a", "b"]), jsonLeaf]), { maxLength: 3 }).pipe(
+  Arbitrary.map((entries) => {
+    const out: Record<string, Schema.Json> = {}
+    for (const [k, v] of entries) Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true })
+    return out
+  })
+)
+
+const metadata: Arbitrary.Arbitrary<Block.JsonObject | undefined> = intBetween(0, 2).pipe(
   Arbitrary.flatMap((k) =>
     k === 0
       ? Arbitrary.Constant(undefined)
@@ -94,40 +108,86 @@ const defined = <A extends Record<string, unknown>>(o: A): { [K in keyof A]?: Ex
 
 export const textBlock: Arbitrary.Arbitrary<Block.TextBlock> = Arbitrary.all({
   text,
+  citations: maybe(Arbitrary.array(jsonValue, { minLength: 1, maxLength: 2 })),
   itemId: maybe(pick(["msg_01", "msg_02"])),
   thoughtSignature: sig,
   providerOptions
-}).pipe(Arbitrary.map((f) => new Block.TextBlock(defined(f) as { text: string })))
+}).pipe(Arbitrary.map(({ text, ...rest }) => Block.text(text, defined(rest))))
 
 export const thinkingBlock: Arbitrary.Arbitrary<Block.ThinkingBlock> = Arbitrary.all({
   thinking: text,
   signature: sig,
+  summary: maybe(Arbitrary.array(pick(["Planning the lookup.", "**Checking** both cities", ""]), { maxLength: 3 })),
   itemId: maybe(pick(["rs_01", "rs_02"])),
   encryptedContent: maybe(pick(["gAAAAB...", "ZW5jcnlwdGVk"])),
+  status: maybe(pick(["completed", "in_progress"])),
   thoughtSignature: sig
-}).pipe(Arbitrary.map((f) => new Block.ThinkingBlock(defined(f) as { thinking: string })))
+}).pipe(Arbitrary.map(({ signature, thinking, ...rest }) => Block.thinking(thinking, signature, defined(rest))))
 
 export const redactedBlock: Arbitrary.Arbitrary<Block.RedactedThinkingBlock> = pick(["EmwKAhgBEgy3va3p", "b3BhcXVl"]).pipe(
   Arbitrary.map((data) => Block.redactedThinking(data))
 )
 
+export const refusalBlock: Arbitrary.Arbitrary<Block.RefusalBlock> = pick(["I can't help with that.", "抱歉，我无法协助。"]).pipe(
+  Arbitrary.map((r) => Block.refusal(r))
+)
+
+/** Images, documents, audio and other files, from every kind of source. */
+export const fileBlock: Arbitrary.Arbitrary<Block.FileBlock> = intBetween(0, 5).pipe(
+  Arbitrary.flatMap((k): Arbitrary.Arbitrary<Block.FileBlock> => {
+    switch (k) {
+      case 0:
+        return maybe(pick(["auto", "low", "high"] as const)).pipe(
+          Arbitrary.map((detail) => Block.image("https://example.com/chart.png", defined({ detail })))
+        )
+      case 1:
+        return Arbitrary.Constant(Block.image("data:image/png;base64,iVBORw0KGgoAAAANSUhEUg=="))
+      case 2:
+        return Arbitrary.all({ title: maybe(pick(["Q3 report", "契約書"])), citationsEnabled: maybe(bool) }).pipe(
+          Arbitrary.map((o) => Block.document(Block.base64("JVBERi0xLjQK"), { filename: "report.pdf", ...defined(o) }))
+        )
+      case 3:
+        return Arbitrary.Constant(
+          Block.document(Block.textSource("Revenue grew 4%."), { title: "notes", context: "internal", citationsEnabled: true })
+        )
+      case 4:
+        return Arbitrary.Constant(Block.audio("UklGRiQAAABXQVZF", "audio/wav"))
+      default:
+        return Arbitrary.Constant(Block.file(Block.fileId("file-abc123"), "application/pdf", { filename: "spec.pdf" }))
+    }
+  })
+)
+
+export const providerDataBlock: Arbitrary.Arbitrary<Block.ProviderDataBlock> = Arbitrary.Constant(
+  Block.providerData("anthropic", { type: "container_upload", file_id: "file_01" })
+)
+
 let callCounter = 0
-/** A tool call with a fresh, unique id. */
+/** A tool call with a fresh, unique id; sometimes with the provider's argument text, sometimes text that did not parse. */
 export const toolCallBlock: Arbitrary.Arbitrary<Block.ToolCallBlock> = Arbitrary.all({
   name: pick(toolNames),
   args,
-  raw: bool,
+  raw: intBetween(0, 3),
   thoughtSignature: sig,
   itemId: maybe(pick(["fc_01", "fc_02"]))
 }).pipe(
-  Arbitrary.map(({ args, name, raw, ...rest }) =>
-    Block.toolCall(`call_${++callCounter}`, name, args, defined({ ...rest, rawArgs: raw ? JSON.stringify(args) : undefined }))
+  Arbitrary.map(({ args, name, raw, ...rest }) => {
+    const id = `call_${++callCounter}`
+    if (raw === 1) return Block.toolCall(id, name, args, defined({ ...rest, rawArgs: JSON.stringify(args, null, 1) }))
+    if (raw === 2) return Block.toolCall(id, name, {}, defined({ ...rest, rawArgs: '{"city": "Osl', parseError: "Unterminated string in JSON at position 13" }))
+    return Block.toolCall(id, name, args, defined(rest))
+  })
+)
+
+export const resultPart: Arbitrary.Arbitrary<Block.ToolResultPart> = intBetween(0, 3).pipe(
+  Arbitrary.flatMap((k): Arbitrary.Arbitrary<Block.ToolResultPart> =>
+    k <= 1 ? textBlock : k === 2 ? fileBlock : jsonValue.pipe(Arbitrary.map(Block.json))
   )
 )
 
 export const resultContent: Arbitrary.Arbitrary<Block.ToolResultContent> = bool.pipe(
   Arbitrary.flatMap((plain): Arbitrary.Arbitrary<Block.ToolResultContent> =>
-    plain ? text : Arbitrary.array(textBlock, { minLength: 1, maxLength: 3 })
+    plain ? text : Arbitrary.array(resultPart, { minLength: 1, maxLength: 3 })
   )
 )
 
@@ -138,9 +198,30 @@ export const resultFor = (call: Block.ToolCallBlock): Arbitrary.Arbitrary<Block.
     )
   )
 
-const assistantBlock: Arbitrary.Arbitrary<Block.AssistantBlock> = intBetween(0, 3).pipe(
+/** A tool the provider ran itself: the call and its result, side by side in the assistant message. */
+export const serverToolUse: Arbitrary.Arbitrary<ReadonlyArray<Block.AssistantBlock>> = Arbitrary.all({ q: text, hits: jsonValue }).pipe(
+  Arbitrary.map(({ hits, q }) => {
+    const id = `srvtoolu_${++callCounter}`
+    return [
+      Block.toolCall(id, "web_search", { query: q }, { providerExecuted: true }),
+      Block.toolResult(id, "web_search", [Block.json([hits])], false, { providerExecuted: true })
+    ]
+  })
+)
+
+const assistantBlock: Arbitrary.Arbitrary<Block.AssistantBlock> = intBetween(0, 6).pipe(
   Arbitrary.flatMap((k): Arbitrary.Arbitrary<Block.AssistantBlock> =>
-    k === 0 ? textBlock : k === 1 ? thinkingBlock : k === 2 ? redactedBlock : toolCallBlock
+    k === 0 ? textBlock : k === 1 ? thinkingBlock : k === 2 ? redactedBlock : k === 3 ? refusalBlock : k === 4 ? fileBlock : k === 5 ? providerDataBlock : toolCallBlock
+  )
+)
+
+const userBlock: Arbitrary.Arbitrary<Block.UserBlock> = intBetween(0, 3).pipe(
+  Arbitrary.flatMap((k): Arbitrary.Arbitrary<Block.UserBlock> => (k <= 1 ? textBlock : k === 2 ? fileBlock : providerDataBlock))
+)
+
+const usage = maybe(
+  Arbitrary.all({ inputTokens: intBetween(0, 200_000), outputTokens: intBetween(0, 8000), cachedInputTokens: maybe(intBetween(0, 1000)) }).pipe(
+    Arbitrary.map(defined)
   )
 )
 
@@ -155,9 +236,13 @@ export const message: Arbitrary.Arbitrary<Message.Message> = Arbitrary.all([intB
       case 0:
         return Arbitrary.array(textBlock, { maxLength: 2 }).pipe(Arbitrary.map((c) => Message.system(c, named)))
       case 1:
-        return Arbitrary.array(textBlock, { maxLength: 3 }).pipe(Arbitrary.map((c) => Message.user(c, named)))
+        return Arbitrary.array(userBlock, { maxLength: 3 }).pipe(Arbitrary.map((c) => Message.user(c, named)))
       case 2:
-        return Arbitrary.array(assistantBlock, { maxLength: 5 }).pipe(Arbitrary.map((c) => Message.assistant(c, named)))
+        return Arbitrary.all({ blocks: Arbitrary.array(assistantBlock, { maxLength: 5 }), server: maybe(serverToolUse), usage }).pipe(
+          Arbitrary.map(({ blocks, server, usage }) =>
+            Message.assistant([...blocks, ...(server ?? [])], { ...named, ...defined({ usage }) })
+          )
+        )
       default:
         return Arbitrary.array(toolCallBlock, { minLength: 1, maxLength: 3 }).pipe(
           Arbitrary.flatMap((calls) => Arbitrary.all(calls.map(resultFor))),

@@ -1,8 +1,8 @@
-import { describe, expect, it } from "@effect/vitest"
+import { beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as cl100kBase from "gpt-tokenizer/encoding/cl100k_base"
 import * as o200kBase from "gpt-tokenizer/encoding/o200k_base"
-import { countText, layerCl100k, layerExact, layerO200k, makeExact } from "../src/exact/index.js"
+import { layerCl100k, layerExact, layerO200k, loadTextCounter, makeExact } from "../src/exact/index.js"
 import { Block, Message } from "../src/index.js"
 import { TokenEstimator } from "../src/TokenEstimator.js"
 
@@ -17,14 +17,18 @@ const samples = [
   "{\"city\":\"Oslo\",\"units\":\"celsius\",\"limit\":42}"
 ]
 
+const countText = (text: string, encoding: "o200k" | "cl100k"): number => Effect.runSync(loadTextCounter(encoding))(text)
+
 describe("exact estimators", () => {
-  it("count texts exactly as gpt-tokenizer's o200k_base does", () => {
-    const exact = makeExact({ encoding: "o200k" })
+  beforeAll(() => Effect.runPromise(Effect.all([loadTextCounter("o200k"), loadTextCounter("cl100k")])))
+
+  it("count texts exactly as gpt-tokenizer's o200k_base does", async () => {
+    const exact = await Effect.runPromise(makeExact({ encoding: "o200k" }))
     for (const s of samples) expect(exact.estimateText(s)).toBe(o200kBase.countTokens(s))
   })
 
-  it("count texts exactly as gpt-tokenizer's cl100k_base does", () => {
-    const exact = makeExact({ encoding: "cl100k" })
+  it("count texts exactly as gpt-tokenizer's cl100k_base does", async () => {
+    const exact = await Effect.runPromise(makeExact({ encoding: "cl100k" }))
     for (const s of samples) expect(exact.estimateText(s)).toBe(cl100kBase.countTokens(s))
   })
 
@@ -43,8 +47,8 @@ describe("exact estimators", () => {
     expect(countText("", "o200k")).toBe(0)
   })
 
-  it("apply the shared counting rules and a 4-token message overhead by default", () => {
-    const exact = makeExact({ encoding: "o200k" })
+  it("apply the shared counting rules and a 4-token message overhead by default", async () => {
+    const exact = await Effect.runPromise(makeExact({ encoding: "o200k" }))
     const call = Block.toolCall("c1", "get_weather", { city: "Oslo" })
     const m = Message.assistant([Block.text("Let me check."), call])
     const expected =
@@ -76,3 +80,4 @@ describe("exact estimators", () => {
     }).pipe(Effect.provide(layerCl100k))
   )
 })
+

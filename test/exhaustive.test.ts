@@ -51,13 +51,15 @@ describe("exhaustiveness", () => {
     // @ts-expect-error a user message holds no tool calls
     const bad = () => Message.user([Block.toolCall("c1", "f")])
     expectTypeOf(bad).toBeFunction()
-    // @ts-expect-error an assistant message holds no tool results
-    const bad2 = () => Message.assistant([Block.toolResult("c1", "f", "x")])
+    // @ts-expect-error a tool message holds only tool results
+    const bad2 = () => Message.tool([Block.text("x")])
     expectTypeOf(bad2).toBeFunction()
   })
 
   it("the tag and role unions are exactly what the model defines", () => {
-    expectTypeOf<Block.Tag>().toEqualTypeOf<"Text" | "Thinking" | "RedactedThinking" | "ToolCall" | "ToolResult">()
+    expectTypeOf<Block.Tag>().toEqualTypeOf<
+      "Text" | "Thinking" | "RedactedThinking" | "Refusal" | "File" | "ToolCall" | "ToolResult" | "Json" | "ProviderData"
+    >()
     expectTypeOf<Message.Role>().toEqualTypeOf<"system" | "user" | "assistant" | "tool">()
     expectTypeOf(Message.toolCallsOf).returns.toEqualTypeOf<ReadonlyArray<Block.ToolCallBlock>>()
   })

@@ -1,0 +1,340 @@
+/**
+ * Calibration: learning, per model, how far token estimates are from the
+ * input tokens the provider reports, and correcting later estimates by it.
+ *
+ * The estimators count tokens for OpenAI's tokenizers (o200k, cl100k). For
+ * models whose tokenizer is not public (Claude, Gemini), or to absorb framing
+ * a provider adds, feed each call's reported input tokens to
+ * `Calibration.record`: the calibrated estimator multiplies the base
+ * estimates by the learned factor.
+ *
+ * @example
+ * import { Effect, Layer } from "effect"
+ * import { Calibration, TokenEstimator } from "effect-agent-messages"
+ *
+ * const Estimation = Calibration.layerTokenEstimator({ model: "claude-sonnet-4" }).pipe(
+ *   Layer.provide(TokenEstimator.layer)
+ * )
+ *
+ * @since 0.1.0
+ */
+import { Context, Effect, Layer, Schema } from "effect"
+import type * as Message from "./Message.js"
+import type { Service } from "./TokenEstimator.js"
+import { checkOptions, InvalidEstimatorOptions, TokenEstimator } from "./TokenEstimator.js"
+
+const Positive = Schema.Finite.check(Schema.isGreaterThan(0))
+
+/**
+ * Tuning of the calibration update (see `make` for the rule). Every option is
+ * checked when a calibration is built.
+ *
+ * - `alpha`: EWMA weight of a report once warmed up, in (0, 1] (default 0.1).
+ * - `maxStep`: largest change of the log factor per report, > 0 (default 0.1, about ±10%).
+ * - `outlierRatio`: a report whose actual/estimate ratio is beyond this
+ *   factor either way is an outlier, > 1 (default 2).
+ * - `warmup`: accepted reports before outliers are rejected (default 5).
+ * - `outlierRun`: consecutive outliers on the same side taken as a real shift
+ *   and accepted, at least 1 (default 3).
+ * - `minFactor` / `maxFactor`: bounds of the factor, with
+ *   0 < minFactor <= 1 <= maxFactor (default 0.25 / 4).
+ * - `minEstimate`: reports with a smaller estimate are ignored, being
+ *   dominated by fixed request overhead (default 16).
+ * - `initialFactors`: starting factor per model (positive), e.g. a previous
+ *   `snapshot()`.
+ *
+ * @since 0.1.0
+ */
+export const CalibrationOptions = Schema.Struct({
+  alpha: Schema.optionalKey(Positive.check(Schema.isLessThanOrEqualTo(1))),
+  maxStep: Schema.optionalKey(Positive),
+  outlierRatio: Schema.optionalKey(Schema.Finite.check(Schema.isGreaterThan(1))),
+  warmup: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))),
+  outlierRun: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))),
+  minFactor: Schema.optionalKey(Positive.check(Schema.isLessThanOrEqualTo(1))),
+  maxFactor: Schema.optionalKey(Schema.Finite.check(Schema.isGreaterThanOrEqualTo(1))),
+  minEstimate: Schema.optionalKey(Schema.Finite.check(Schema.isGreaterThanOrEqualTo(0))),
+  initialFactors: Schema.optionalKey(Schema.Record(Schema.String, Positive))
+})
+
+/** @since 0.1.0 */
+export type CalibrationOptions = typeof CalibrationOptions.Type
+
+/**
+ * Options of `layerTokenEstimator`: the model whose factor the provided
+ * estimator applies, and the calibration tuning.
+ *
+ * @since 0.1.0
+ */
+export interface CalibratedOptions extends CalibrationOptions {
+  readonly model: string
+}
+
+/**
+ * What calibration knows about one model: its current `factor`, how many
+ * reports it `accepted`, `rejected` as outliers and `ignored` as unusable.
+ *
+ * @since 0.1.0
+ */
+export interface CalibrationState {
+  readonly model: string
+  readonly factor: number
+  readonly accepted: number
+  readonly rejected: number
+  readonly ignored: number
+}
+
+/**
+ * The calibration service.
+ *
+ * - `base`: the uncalibrated estimator.
+ * - `factor(model)`: the current correction factor (1 for an unseen model).
+ * - `estimatorFor(model)`: an estimator whose estimates are the base ones
+ *   times the model's factor, rounded up per message (the same object for the
+ *   same model; it follows the factor as it learns, and applies one factor
+ *   to every message of one `estimateEach` or `estimateConversation` call).
+ * - `record(model, estimate, actualInputTokens)`: learns from one call;
+ *   `estimate` is what `estimatorFor(model)` said for the prompt,
+ *   `actualInputTokens` what the provider reported.
+ * - `recordConversation(model, messages, actualInputTokens)`: the same,
+ *   estimating `messages` itself (cheap: message estimates are memoized).
+ * - `stateOf(model)`, `snapshot()`: the learned state; feed a snapshot back as
+ *   `initialFactors` to keep what was learned across restarts.
+ *
+ * @since 0.1.0
+ */
+export interface CalibrationService {
+  readonly base: Service
+  readonly factor: (model: string) => number
+  readonly estimatorFor: (model: string) => Service
+  readonly record: (model: string, estimate: number, actualInputTokens: number) => Effect.Effect<CalibrationState>
+  readonly recordConversation: (
+    model: string,
+    messages: ReadonlyArray<Message.Message>,
+    actualInputTokens: number
+  ) => Effect.Effect<CalibrationState>
+  readonly stateOf: (model: string) => CalibrationState
+  readonly snapshot: () => Readonly<Record<string, number>>
+}
+
+interface ModelState {
+  logFactor: number
+  factor: number
+  accepted: number
+  rejected: number
+  ignored: number
+  outlierRun: number
+  outlierSide: number
+  estimator: Service | undefined
+}
+
+const clamp = (x: number, lo: number, hi: number): number => (x < lo ? lo : x > hi ? hi : x)
+
+/** `n × factor` rounded up, with a tolerance so 10 × 1.1 stays 11. */
+const scale = (n: number, factor: number): number => (n <= 0 || factor === 1 ? n : Math.ceil(n * factor - 1e-9))
+
+const build = (base: Service, options: CalibrationOptions): CalibrationService => {
+  const alpha = options.alpha ?? 0.1
+  const maxStep = options.maxStep ?? 0.1
+  const outlierLog = Math.log(options.outlierRatio ?? 2)
+  const warmup = options.warmup ?? 5
+  const outlierRun = options.outlierRun ?? 3
+  const minLog = Math.log(options.minFactor ?? 0.25)
+  const maxLog = Math.log(options.maxFactor ?? 4)
+  const minEstimate = options.minEstimate ?? 16
+  const initial = options.initialFactors ?? {}
+  const models = new Map<string, ModelState>()
+
+  const stateFor = (model: string): ModelState => {
+    let state = models.get(model)
+    if (state === undefined) {
+      const start = initial[model]
+      const logFactor = start !== undefined ? clamp(Math.log(start), minLog, maxLog) : 0
+      state = {
+        logFactor,
+        factor: Math.exp(logFactor),
+        accepted: 0,
+        rejected: 0,
+        ignored: 0,
+        outlierRun: 0,
+        outlierSide: 0,
+        estimator: undefined
+      }
+      models.set(model, state)
+    }
+    return state
+  }
+
+  const view = (model: string, s: ModelState): CalibrationState => ({
+    model,
+    factor: s.factor,
+    accepted: s.accepted,
+    rejected: s.rejected,
+    ignored: s.ignored
+  })
+
+  const update = (model: string, estimate: number, actual: number): CalibrationState => {
+    const s = stateFor(model)
+    if (!(estimate >= minEstimate) || !(actual > 0) || !Number.isFinite(estimate) || !Number.isFinite(actual)) {
+      s.ignored++
+      return view(model, s)
+    }
+    const r = Math.log(actual / estimate)
+    if (s.accepted >= warmup && Math.abs(r) > outlierLog) {
+      const side = r > 0 ? 1 : -1
+      s.outlierRun = s.outlierSide === side ? s.outlierRun + 1 : 1
+      s.outlierSide = side
+      if (s.outlierRun < outlierRun) {
+        s.rejected++
+        return view(model, s)
+      }
+    } else {
+      s.outlierRun = 0
+      s.outlierSide = 0
+    }
+    const a = Math.max(alpha, 1 / (s.accepted + 1))
+    s.logFactor = clamp(s.logFactor + clamp(a * r, -maxStep, maxStep), minLog, maxLog)
+    s.factor = Math.exp(s.logFactor)
+    s.accepted++
+    return view(model, s)
+  }
+
+  const estimatorFor = (model: string): Service => {
+    const s = stateFor(model)
+    if (s.estimator !== undefined) return s.estimator
+    const estimateEach = (messages: ReadonlyArray<Message.Message>): Array<number> => {
+      const f = s.factor // one factor for the whole reading
+      const out = base.estimateEach(messages)
+      for (let i = 0; i < out.length; i++) out[i] = scale(out[i]!, f)
+      return out
+    }
+    const estimator: Service = {
+      estimateText: (text) => scale(base.estimateText(text), s.factor),
+      estimateBlock: (block) => scale(base.estimateBlock(block), s.factor),
+      estimateMessage: (message) => scale(base.estimateMessage(message), s.factor),
+      estimateEach,
+      estimateConversation: (messages) => {
+        const f = s.factor
+        let sum = 0
+        for (let i = 0; i < messages.length; i++) sum += scale(base.estimateMessage(messages[i]!), f)
+        return sum
+      }
+    }
+    s.estimator = estimator
+    return estimator
+  }
+
+  return {
+    base,
+    factor: (model) => stateFor(model).factor,
+    estimatorFor,
+    record: (model, estimate, actualInputTokens) => Effect.sync(() => update(model, estimate, actualInputTokens)),
+    recordConversation: (model, messages, actualInputTokens) =>
+      Effect.sync(() => update(model, estimatorFor(model).estimateConversation(messages), actualInputTokens)),
+    stateOf: (model) => view(model, stateFor(model)),
+    snapshot: () => {
+      const out: Record<string, number> = {}
+      for (const [model, s] of models) if (s.accepted > 0 || s.logFactor !== 0) out[model] = s.factor
+      return out
+    }
+  }
+}
+
+/**
+ * Builds a calibration over a base estimator, checking its options. Each
+ * model has a factor `f` (start: `initialFactors[model]` or 1) kept as
+ * `ℓ = ln f`. A report `(estimate, actual)` is handled as follows:
+ *
+ * 1. Ignored if `estimate < minEstimate`, or `actual` is not a positive finite
+ *    number.
+ * 2. Residual `r = ln(actual / estimate)`: how far the calibrated estimate was.
+ * 3. Outlier rejection: once `warmup` reports were accepted, a report with
+ *    `|r| > ln(outlierRatio)` is rejected, unless it is the `outlierRun`-th
+ *    (or later) consecutive outlier on the same side: a sustained shift (a new
+ *    model version, a different prompt shape) is real and is learned.
+ * 4. Step: `α = max(alpha, 1 / (accepted + 1))` (a running mean at first, an
+ *    EWMA later), `Δ = clamp(α·r, −maxStep, +maxStep)`.
+ * 5. `ℓ ← clamp(ℓ + Δ, ln minFactor, ln maxFactor)`.
+ *
+ * So one report moves the factor by at most `e^maxStep` (≈10.5% by default)
+ * and, once warmed up, an absurd one not at all; noise of σ in log space
+ * leaves a steady-state spread of about `σ·√(α/(2−α))` (≈0.23σ by default).
+ * Working in log space makes over- and under-estimates symmetric.
+ *
+ * @example
+ * const calibration = yield* Calibration.make(TokenEstimator.heuristic)
+ * yield* calibration.record("claude-sonnet-4", 1000, 1300)
+ * calibration.factor("claude-sonnet-4") // ≈ 1.105 (one capped step toward 1.3)
+ *
+ * @since 0.1.0
+ */
+export const make = (base: Service, options?: CalibrationOptions): Effect.Effect<CalibrationService, InvalidEstimatorOptions> =>
+  Effect.suspend(() => checkOptions(CalibrationOptions, options)).pipe(
+    Effect.flatMap((checked) => {
+      const min = checked.minFactor ?? 0.25
+      const max = checked.maxFactor ?? 4
+      return min > max
+        ? Effect.fail(new InvalidEstimatorOptions({ option: "minFactor", reason: `must not exceed maxFactor (${min} > ${max})` }))
+        : Effect.succeed(build(base, checked))
+    })
+  )
+
+/**
+ * Learns, per model, how far the estimates are from provider-reported input
+ * tokens (see `make` for the update rule). Provided alone by
+ * `Calibration.layer` (build estimators with `estimatorFor(model)`, e.g. when
+ * one agent talks to several models), or together with a calibrated
+ * `TokenEstimator` by `Calibration.layerTokenEstimator`.
+ *
+ * @example
+ * const calibration = yield* Calibration.Calibration
+ * yield* calibration.record("gpt-4o", estimate, response.usage.input_tokens)
+ *
+ * @since 0.1.0
+ */
+export class Calibration extends Context.Service<Calibration, CalibrationService>()("effect-agent-messages/Calibration") {}
+
+/**
+ * A calibration over the `TokenEstimator` in context.
+ *
+ * @example
+ * Calibration.layer({ alpha: 0.05 }).pipe(Layer.provide(TokenEstimator.layer))
+ *
+ * @since 0.1.0
+ */
+export const layer = (options?: CalibrationOptions): Layer.Layer<Calibration, InvalidEstimatorOptions, TokenEstimator> =>
+  Layer.effect(
+    Calibration,
+    Effect.gen(function*() {
+      return yield* make(yield* TokenEstimator, options)
+    })
+  )
+
+/**
+ * Wraps the `TokenEstimator` in context with a learned per-model correction:
+ * provides a `TokenEstimator` whose estimates for `model` are multiplied by
+ * the learned factor, and the `Calibration` that learns it. Feed the
+ * provider-reported usage to `Calibration.record` after each call.
+ *
+ * @example
+ * const Estimation = Calibration.layerTokenEstimator({ model: "gpt-4o" }).pipe(Layer.provide(TokenEstimator.layer))
+ * const step = Effect.gen(function* () {
+ *   const estimate = (yield* TokenEstimator.TokenEstimator).estimateConversation(messages)
+ *   const usage = yield* callModel(messages)
+ *   yield* (yield* Calibration.Calibration).record("gpt-4o", estimate, usage.inputTokens)
+ * })
+ *
+ * @since 0.1.0
+ */
+export const layerTokenEstimator = (
+  options: CalibratedOptions
+): Layer.Layer<TokenEstimator | Calibration, InvalidEstimatorOptions, TokenEstimator> => {
+  const { model, ...tuning } = options
+  return Layer.effectContext(
+    Effect.gen(function*() {
+      const base = yield* TokenEstimator
+      const calibration = yield* make(base, tuning)
+      return Context.make(Calibration, calibration).pipe(Context.add(TokenEstimator, calibration.estimatorFor(model)))
+    })
+  )
+}

@@ -1,0 +1,32 @@
+/**
+ * The provider wire formats this library knows the rules of and converts to
+ * and from.
+ *
+ * @since 0.1.0
+ */
+import { Schema } from "effect"
+
+/**
+ * A wire format: OpenAI Chat Completions, OpenAI Responses, Anthropic
+ * Messages, Google Gemini (`generateContent`).
+ *
+ * @since 0.1.0
+ */
+export const Provider = Schema.Literals(["openai-chat", "openai-responses", "anthropic", "gemini"])
+
+/** @since 0.1.0 */
+export type Provider = typeof Provider.Type
+
+/**
+ * Every provider, in a fixed order.
+ *
+ * @since 0.1.0
+ */
+export const all: ReadonlyArray<Provider> = Provider.literals
+
+/**
+ * Whether a string names a provider.
+ *
+ * @since 0.1.0
+ */
+export const isProvider = (u: unknown): u is Provider => typeof u === "string" && (all as ReadonlyArray<string>).includes(u)

@@ -1,0 +1,177 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import { Message } from "../src/index.js"
+import * as Calibration from "../src/Calibration.js"
+import * as TokenEstimator from "../src/TokenEstimator.js"
+
+const run = Effect.runSync
+const makeCalibration = (base: TokenEstimator.Service, options?: Calibration.CalibrationOptions) => run(Calibration.make(base, options))
+const Estimator = TokenEstimator.TokenEstimator
+
+/** A deterministic PRNG (mulberry32). */
+const rng = (seed: number) => () => {
+  seed = (seed + 0x6d2b79f5) | 0
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+}
+
+/** A standard normal sample (Box–Muller). */
+const gaussian = (random: () => number): number =>
+  Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random())
+
+/**
+ * Simulates calls to a model whose real token count is `trueFactor` × the base
+ * estimate, with log-normal noise and occasional absurd reports, recording each
+ * call's calibrated estimate against the reported usage.
+ */
+const simulate = (
+  calibration: Calibration.CalibrationService,
+  model: string,
+  options: { readonly reports: number; readonly trueFactor: number; readonly noise: number; readonly outlierRate: number; readonly seed: number }
+) =>
+  Effect.gen(function* () {
+    const random = rng(options.seed)
+    const estimator = calibration.estimatorFor(model)
+    for (let i = 0; i < options.reports; i++) {
+      const conversation = [Message.user("x".repeat(200 + Math.floor(random() * 4000)))]
+      const base = calibration.base.estimateConversation(conversation)
+      let actual = base * options.trueFactor * Math.exp(options.noise * gaussian(random))
+      if (random() < options.outlierRate) actual *= random() < 0.5 ? 10 : 0.1
+      yield* calibration.record(model, estimator.estimateConversation(conversation), Math.round(actual))
+    }
+  })
+
+describe("calibration", () => {
+  const base = () => run(TokenEstimator.makeTest({ costPerChar: 1, messageOverhead: 0 }))
+
+  it.effect("converges to the true factor within 4% despite noise and outliers", () =>
+    Effect.gen(function* () {
+      const calibration = makeCalibration(base())
+      yield* simulate(calibration, "m", { reports: 60, trueFactor: 1.3, noise: 0.05, outlierRate: 0.05, seed: 7 })
+      const factor = calibration.factor("m")
+      expect(Math.abs(factor / 1.3 - 1)).toBeLessThan(0.04)
+      expect(calibration.stateOf("m").rejected).toBeGreaterThan(0)
+    })
+  )
+
+  it.effect("converges from below too (a true factor of 0.8)", () =>
+    Effect.gen(function* () {
+      const calibration = makeCalibration(base())
+      yield* simulate(calibration, "m", { reports: 60, trueFactor: 0.8, noise: 0.05, outlierRate: 0.05, seed: 11 })
+      expect(Math.abs(calibration.factor("m") / 0.8 - 1)).toBeLessThan(0.04)
+    })
+  )
+
+  it.effect("a single absurd report moves a fresh model by at most one capped step", () =>
+    Effect.gen(function* () {
+      const calibration = makeCalibration(base())
+      yield* calibration.record("m", 1000, 1_000_000)
+      expect(calibration.factor("m")).toBeCloseTo(Math.exp(0.1), 10)
+    })
+  )
+
+  it.effect("a single absurd report does not move a warmed-up model at all", () =>
+    Effect.gen(function* () {
+      const calibration = makeCalibration(base())
+      yield* simulate(calibration, "m", { reports: 40, trueFactor: 1.3, noise: 0.02, outlierRate: 0, seed: 3 })
+      const before = calibration.factor("m")
+      const state = yield* calibration.record("m", 1000, 1_000_000)
+      expect(state.factor).toBe(before)
+      expect(state.rejected).toBe(1)
+      yield* calibration.record("m", 1000, 1)
+      expect(calibration.factor("m")).toBe(before)
+    })
+  )
+
+  it.effect("follows a sustained shift that first looked like outliers", () =>
+    Effect.gen(function* () {
+      const calibration = makeCalibration(base())
+      yield* simulate(calibration, "m", { reports: 30, trueFactor: 1, noise: 0.02, outlierRate: 0, seed: 5 })
+      yield* simulate(calibration, "m", { reports: 60, trueFactor: 3, noise: 0.02, outlierRate: 0, seed: 6 })
+      expect(Math.abs(calibration.factor("m") / 3 - 1)).toBeLessThan(0.05)
+    })
+  )
+
+  it.effect("keeps models isolated", () =>
+    Effect.gen(function* () {
+      const calibration = makeCalibration(base())
+      yield* simulate(calibration, "a", { reports: 40, trueFactor: 1.5, noise: 0.02, outlierRate: 0, seed: 1 })
+      yield* simulate(calibration, "b", { reports: 40, trueFactor: 0.7, noise: 0.02, outlierRate: 0, seed: 2 })
+      expect(Math.abs(calibration.factor("a") / 1.5 - 1)).toBeLessThan(0.03)
+      expect(Math.abs(calibration.factor("b") / 0.7 - 1)).toBeLessThan(0.03)
+      expect(calibration.factor("c")).toBe(1)
+    })
+  )
+
+  it.effect("bounds the factor between minFactor and maxFactor", () =>
+    Effect.gen(function* () {
+      const calibration = makeCalibration(base(), { maxFactor: 2 })
+      for (let i = 0; i < 200; i++) yield* calibration.record("m", 1000, 10 * calibration.estimatorFor("m").estimateText("x".repeat(1000)))
+      expect(calibration.factor("m")).toBeCloseTo(2, 10)
+    })
+  )
+
+  it.effect("ignores unusable reports", () =>
+    Effect.gen(function* () {
+      const calibration = makeCalibration(base())
+      yield* calibration.record("m", 0, 100)
+      yield* calibration.record("m", 5, 100)
+      yield* calibration.record("m", 1000, 0)
+      const state = yield* calibration.record("m", 1000, Number.NaN)
+      expect(state).toEqual({ model: "m", factor: 1, accepted: 0, rejected: 0, ignored: 4 })
+    })
+  )
+
+  it.effect("scales estimates by the factor, rounded up per message", () =>
+    Effect.gen(function* () {
+      const calibration = makeCalibration(base(), { initialFactors: { m: 1.1 } })
+      const estimator = calibration.estimatorFor("m")
+      const messages = [Message.user("x".repeat(10)), Message.user("y".repeat(15))]
+      expect(estimator.estimateMessage(messages[0]!)).toBe(11)
+      expect(estimator.estimateMessage(messages[1]!)).toBe(17)
+      expect(estimator.estimateConversation(messages)).toBe(28)
+      expect(estimator.estimateText("abc")).toBe(4)
+      expect(calibration.estimatorFor("m")).toBe(estimator)
+    })
+  )
+
+  it.effect("recordConversation estimates the messages itself", () =>
+    Effect.gen(function* () {
+      const calibration = makeCalibration(base())
+      const state = yield* calibration.recordConversation("m", [Message.user("x".repeat(1000))], 1050)
+      expect(state.factor).toBeCloseTo(1.05, 10)
+    })
+  )
+
+  it.effect("a snapshot restores the learned factors", () =>
+    Effect.gen(function* () {
+      const calibration = makeCalibration(base())
+      yield* simulate(calibration, "m", { reports: 20, trueFactor: 1.3, noise: 0.02, outlierRate: 0, seed: 9 })
+      const snapshot = calibration.snapshot()
+      expect(Object.keys(snapshot)).toEqual(["m"])
+      const restored = makeCalibration(base(), { initialFactors: snapshot })
+      expect(restored.factor("m")).toBeCloseTo(calibration.factor("m"), 10)
+    })
+  )
+
+  it.effect("layerCalibrated provides a calibrated TokenEstimator and its Calibration", () =>
+    Effect.gen(function* () {
+      const estimator = yield* Estimator
+      const calibration = yield* Calibration.Calibration
+      const messages = [Message.user("x".repeat(1000))]
+      expect(estimator.estimateConversation(messages)).toBe(1000)
+      yield* calibration.record("gpt-4o", estimator.estimateConversation(messages), 1050)
+      expect(estimator.estimateConversation(messages)).toBe(1050)
+    }).pipe(Effect.provide(Calibration.layerTokenEstimator({ model: "gpt-4o" }).pipe(Layer.provide(TokenEstimator.layerTest()))))
+  )
+
+  it.effect("Calibration.layer wraps the estimator in context", () =>
+    Effect.gen(function* () {
+      const calibration = yield* Calibration.Calibration
+      expect(calibration.base.estimateText("hello")).toBe(5)
+      expect(calibration.estimatorFor("any").estimateText("hello")).toBe(5)
+    }).pipe(Effect.provide(Calibration.layer().pipe(Layer.provide(TokenEstimator.layerTest()))))
+  )
+})
+
