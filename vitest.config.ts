@@ -6,6 +6,9 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     exclude: ["test/fixtures/**", "node_modules/**"],
-    typecheck: { enabled: false }
+    typecheck: { enabled: false },
+    // property tests run hundreds of cases: generous limits keep a busy 2-core CI machine green
+    testTimeout: 120_000,
+    hookTimeout: 120_000
   }
 })

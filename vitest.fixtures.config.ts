@@ -5,6 +5,9 @@ import { defineConfig } from "vitest/config"
 export default defineConfig({
   test: {
     include: ["test/fixtures/**/*.test.ts"],
-    typecheck: { enabled: false }
+    typecheck: { enabled: false },
+    // property tests run hundreds of cases: generous limits keep a busy 2-core CI machine green
+    testTimeout: 120_000,
+    hookTimeout: 120_000
   }
 })

@@ -1,5 +1,5 @@
 import { assert, describe, expect, expectTypeOf, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { Block, Conversation, Message } from "../src/index.js"
 import type { Provider, ValidationError } from "../src/index.js"
 import * as Arb from "./arbitraries.js"
@@ -280,4 +280,82 @@ describe("validateFor('openai-chat')", () => {
     const tags = Conversation.issuesFor("anthropic", [user(""), user("x"), assistant([thinking(), Block.text("y ")])]).map((i) => i._tag)
     expect(tags).toEqual(["ConsecutiveRole", "EmptyTextBlock", "MissingThinkingSignature", "TrailingWhitespacePrefill"])
   })
+})
+
+describe("Conversation codec", () => {
+  it.effect("decodeEach decodes what it can and reports every bad message with its index", () =>
+    Effect.gen(function* () {
+      const { failures, messages } = yield* Conversation.decodeEach([
+        { role: "user", content: "hi" },
+        { role: "developer", content: "x" },
+        { role: "assistant", content: "", toolCalls: [{ id: "c1", name: "f" }] },
+        { role: "tool", content: "42" },
+        { role: "tool", content: "42", toolCallId: "c1", toolName: "f" }
+      ])
+      expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "tool"])
+      expect(failures.map((f) => [f._tag, f.index])).toEqual([["MessageDecodeError", 1], ["MissingToolCallId", 3]])
+    }))
+
+  it.effect("a damaged log can be decoded, then repaired into a valid conversation", () =>
+    Effect.gen(function* () {
+      const { messages } = yield* Conversation.decodeEach([
+        { role: "user", content: "read both files" },
+        { role: "assistant", content: "", toolCalls: [{ id: "a", name: "read" }, { id: "b", name: "read" }] },
+        { role: "tool", content: "file a", toolCallId: "a", toolName: "read" },
+        "garbage"
+      ])
+      const repaired = Conversation.repair(messages)
+      yield* Conversation.validate(repaired.messages)
+    }))
+
+  it.effect("a JSONL transcript round-trips, one message per line", () =>
+    Effect.gen(function* () {
+      const text = Conversation.encodeJsonl(parallel)
+      expect(text.split("\n").length).toBe(parallel.length + 1)
+      expect(yield* Conversation.decodeJsonl(text)).toEqual(parallel)
+    }))
+
+  it.effect("decodeJsonl names the line that is not JSON; decodeJsonlEach collects every bad line", () =>
+    Effect.gen(function* () {
+      const text = `{"role":"user","content":"hi"}\n\n{not json\n{"role":"bot","content":"x"}\n`
+      const first = yield* Effect.flip(Conversation.decodeJsonl(text))
+      expect(first.message).toContain("line 3 is not JSON")
+      const all = yield* Conversation.decodeJsonlEach(text)
+      expect(all.messages.length).toBe(1)
+      expect(all.failures.map((f) => f.index)).toEqual([2, 3])
+    }))
+
+  it.effect("Conversation.Codec composes with Schema.fromJsonString", () =>
+    Effect.gen(function* () {
+      const decode = Schema.decodeUnknownEffect(Schema.fromJsonString(Conversation.Codec))
+      expect(yield* decode(JSON.stringify(Message.encodeAll(parallel)))).toEqual(parallel)
+    }))
+
+  it.prop("encode, JSON and decode is the identity for whole conversations", [Arb.validConversation], ([ms]) => {
+    const back = Effect.runSync(Conversation.decodeJsonl(Conversation.encodeJsonl(ms)))
+    assert.deepStrictEqual(back, ms)
+  }, { arbitrary: { runs: 200 }, timeout: 60_000 })
+})
+
+describe("Effects do their work when they run", () => {
+  it.effect("validate built once sees the history as it is when it runs", () =>
+    Effect.gen(function* () {
+      const history: Array<Message.Message> = [user("hi")]
+      const check = Conversation.validate(history)
+      yield* check
+      history.push(user("again"))
+      const e = yield* Effect.flip(check)
+      expect(e._tag).toBe("ConsecutiveRole")
+    }))
+
+  it.effect("validateFor and validateAll too", () =>
+    Effect.gen(function* () {
+      const history: Array<Message.Message> = [user("hi")]
+      const forGemini = Conversation.validateFor("gemini")(history)
+      const all = Conversation.validateAll(history)
+      history.push(system("late"))
+      expect((yield* Effect.flip(forGemini))._tag).toBe("SystemNotAtStart")
+      history.push(user("x"), user("y"))
+      expect((yield* Effect.flip(all))._tag).toBe("InvalidConversation")
+    }))
 })

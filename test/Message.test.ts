@@ -1,6 +1,6 @@
 import { assert, describe, expect, it } from "@effect/vitest"
-import { Effect, Equal } from "effect"
-import { Block, Message, ValidationError } from "../src/index.js"
+import { Cause, Effect, Equal, Schema } from "effect"
+import { Block, Conversation, Message, ValidationError } from "../src/index.js"
 import * as Arb from "./arbitraries.js"
 
 describe("Message constructors (seed 000 style)", () => {
@@ -315,4 +315,185 @@ describe("Message validation", () => {
   it.prop("generated messages have no per-message issues unless their ids are empty", [Arb.message], ([m]) => {
     expect(Message.issuesOf(m).filter((i) => i._tag !== "EmptyMessage")).toEqual([])
   }, { arbitrary: { runs: 300 } })
+})
+
+describe("Message codec: both forms, every problem, hostile input", () => {
+  it.effect("array content and flat toolCalls on one assistant message both decode, in order", () =>
+    Effect.gen(function* () {
+      const m = yield* Message.decode({
+        role: "assistant",
+        content: [{ _tag: "Text", text: "Checking." }],
+        toolCalls: [{ id: "c1", name: "f", args: { x: 1 } }]
+      })
+      expect(m.content).toEqual([Block.text("Checking."), Block.toolCall("c1", "f", { x: 1 })])
+    }))
+
+  it.effect("array content and flat toolCallId/toolName on a tool message become one result with those parts", () =>
+    Effect.gen(function* () {
+      const m = yield* Message.decode({
+        role: "tool",
+        content: [{ _tag: "Text", text: "two files" }, { _tag: "Json", value: { count: 2 } }],
+        toolCallId: "c1",
+        toolName: "ls"
+      })
+      expect(m).toEqual(Message.tool(Block.toolResult("c1", "ls", [Block.text("two files"), Block.json({ count: 2 })])))
+    }))
+
+  it.effect("result blocks together with flat result fields fail instead of losing either", () =>
+    Effect.gen(function* () {
+      const e = yield* Effect.flip(
+        Message.decode({ role: "tool", content: [{ _tag: "ToolResult", toolCallId: "a", toolName: "f", content: "x" }], toolCallId: "b" })
+      )
+      expect(e._tag).toBe("MessageDecodeError")
+      expect(e.message).toContain("both tool result blocks and flat")
+    }))
+
+  it.effect("a missing call id gets the same tag in both forms", () =>
+    Effect.gen(function* () {
+      const flat = yield* Effect.flip(Message.decode({ role: "tool", content: "x", toolName: "f" }))
+      const block = yield* Effect.flip(Message.decode({ role: "tool", content: [{ _tag: "ToolResult", toolName: "f", content: "x" }] }))
+      expect([flat._tag, block._tag]).toEqual(["MissingToolCallId", "MissingToolCallId"])
+    }))
+
+  it.effect("MessageDecodeError lists every problem and keeps the Schema error", () =>
+    Effect.gen(function* () {
+      const e = yield* Effect.flip(
+        Message.decode({ role: "assistant", content: [{ _tag: "ToolCall", id: 7, name: 8, args: {} }, { _tag: "Text", text: 9 }] })
+      )
+      assert.strictEqual(e._tag, "MessageDecodeError")
+      if (e._tag !== "MessageDecodeError") return
+      expect(e.problems?.map((p) => p.path)).toEqual([["content", 0, "id"], ["content", 0, "name"], ["content", 1, "text"]])
+      expect(e.message).toBe("content[0].id: Expected string (and 2 more problems)")
+      expect(Schema.isSchemaError(e.cause)).toBe(true)
+    }))
+
+  it.effect("an unknown role names the roles that are accepted", () =>
+    Effect.gen(function* () {
+      const e = yield* Effect.flip(Message.decode({ role: "developer", content: "Be terse." }))
+      expect(e.message).toBe(
+        `role: unknown role "developer": expected one of system, user, assistant, tool (OpenAI's "developer" messages are system messages: use role "system")`
+      )
+    }))
+
+  it.effect("a throwing getter, a revoked proxy, a Map or a Date is a MessageDecodeError, never a throw or a defect", () =>
+    Effect.gen(function* () {
+      const { proxy, revoke } = Proxy.revocable({}, {})
+      revoke()
+      const hostile: ReadonlyArray<readonly [unknown, ReadonlyArray<string | number>]> = [
+        [{ role: "user", get content(): unknown { throw new Error("boom") } }, ["content"]],
+        [{ role: "assistant", content: [{ _tag: "ToolCall", id: "c", name: "f", args: { get x(): unknown { throw new Error("boom") } } }] }, ["content", 0, "args", "x"]],
+        [proxy, []],
+        [{ role: "assistant", content: [{ _tag: "ToolCall", id: "c", name: "f", args: new Map([["a", 1]]) }] }, ["content", 0, "args"]],
+        [{ role: "user", content: "hi", metadata: { at: new Date(0) } }, ["metadata", "at"]],
+        [{ role: "assistant", content: [{ _tag: "ToolCall", id: "c", name: "f", args: [1, undefined] }] }, ["content", 0, "args", 1]],
+        [{ role: "user", content: "hi", metadata: { n: Number.NaN } }, ["metadata", "n"]]
+      ]
+      for (const [input, path] of hostile) {
+        const exit = yield* Effect.exit(Message.decode(input))
+        assert.isTrue(exit._tag === "Failure" && !Cause.hasDies(exit.cause), "a failure, not a defect")
+        const e = yield* Effect.flip(Message.decode(input))
+        assert.strictEqual(e._tag, "MessageDecodeError")
+        if (e._tag === "MessageDecodeError") expect(e.path).toEqual(path)
+      }
+    }))
+
+  it.effect("a cyclic value is refused", () =>
+    Effect.gen(function* () {
+      const args: Record<string, unknown> = {}
+      args["self"] = args
+      const e = yield* Effect.flip(Message.decode({ role: "assistant", content: [{ _tag: "ToolCall", id: "c", name: "f", args }] }))
+      expect(e.message).toContain("cyclic")
+    }))
+
+  it.effect("a top-level __proto__ key is refused like any unknown field; inside args it is kept as data", () =>
+    Effect.gen(function* () {
+      const top = yield* Effect.flip(Message.decode(JSON.parse('{"role":"user","content":"x","__proto__":{"polluted":1}}')))
+      expect(top.message).toContain(`unknown field "__proto__"`)
+      const m = yield* Message.decode(
+        JSON.parse('{"role":"assistant","content":[{"_tag":"ToolCall","id":"c","name":"f","args":{"__proto__":{"polluted":1},"constructor":{"prototype":1}}}]}')
+      )
+      const args = Message.toolCallsOf(m)[0]!.args as Record<string, unknown>
+      expect(Object.keys(args)).toEqual(["__proto__", "constructor"])
+      expect(Object.getPrototypeOf(args)).toBe(Object.prototype)
+      expect(JSON.stringify(Message.encode(m))).toContain('"__proto__":{"polluted":1}')
+      expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined()
+    }))
+
+  it.effect("the unknown-field policy lives on the Codec: Schema.Array and fromJsonString refuse unknown fields with default options", () =>
+    Effect.gen(function* () {
+      const list = Schema.decodeUnknownEffect(Schema.Array(Message.Codec))
+      const bad = yield* Effect.flip(list([{ role: "user", content: "x", extra: 1 }]))
+      expect(bad.message).toContain("extra")
+      const fromText = Schema.decodeUnknownEffect(Schema.fromJsonString(Schema.Array(Message.Codec)))
+      const ok = yield* fromText(`[{"role":"user","content":"hi"},{"role":"assistant","content":"","toolCalls":[{"id":"c1","name":"f"}]}]`)
+      expect(ok).toEqual([Message.user("hi"), Message.assistant([Block.toolCall("c1", "f", {})])])
+      const encoded = yield* Schema.encodeEffect(Schema.Array(Message.Codec))(ok)
+      expect(encoded).toEqual(Message.encodeAll(ok))
+    }))
+
+  it.effect("decoded messages are frozen and share nothing with the input", () =>
+    Effect.gen(function* () {
+      const args = { city: "Oslo" }
+      const m = yield* Message.decode({ role: "assistant", content: [{ _tag: "ToolCall", id: "c", name: "f", args }] })
+      args.city = "Bergen"
+      expect(Message.toolCallsOf(m)[0]!.args).toEqual({ city: "Oslo" })
+      assert.isTrue(Object.isFrozen(m) && Object.isFrozen(m.content) && Object.isFrozen(Message.toolCallsOf(m)[0]!.args))
+    }))
+
+  it.effect("arguments nested 10,000 levels deep decode, encode and serialize without overflowing the stack", () =>
+    Effect.gen(function* () {
+      let deep: Schema.Json = "leaf"
+      for (let i = 0; i < 10_000; i++) deep = { a: deep }
+      const m = Message.assistant([Block.toolCall("c", "f", deep)])
+      const line = Conversation.encodeJsonl([m])
+      const [back] = yield* Conversation.decodeJsonl(line)
+      expect(Block.argsText(Message.toolCallsOf(back!)[0]!)).toBe(Block.argsText(Message.toolCallsOf(m)[0]!))
+    }), 30_000)
+})
+
+describe("Message constructors: JSON only, frozen", () => {
+  it("refuse values JSON cannot hold at compile time", () => {
+    const accepted = [Block.toolCall("c", "f", { a: [1, "x", null, { b: true }] }), Message.user("x", { metadata: { k: [1] } })]
+    expect(accepted.length).toBe(2)
+    // @ts-expect-error a Date is not JSON
+    expect(() => Block.toolCall("c", "f", { at: new Date(0) })).toThrow()
+    // @ts-expect-error a Map is not JSON
+    expect(() => Block.toolCall("c", "f", new Map())).toThrow()
+    // @ts-expect-error a BigInt is not JSON
+    expect(() => Message.user("x", { metadata: { n: 1n } })).toThrow()
+    // @ts-expect-error undefined inside an array is not JSON
+    expect(() => Block.json([1, undefined])).toThrow()
+  })
+
+  it("return frozen messages whose content cannot be changed afterwards", () => {
+    const m = Message.user("hi")
+    assert.isTrue(Object.isFrozen(m) && Object.isFrozen(m.content) && Object.isFrozen(m.content[0]))
+    expect(() => (m.content as Array<Block.UserBlock>).push(Block.text("more"))).toThrow(TypeError)
+  })
+
+  it("copy what they are given, so later changes to the caller's objects do not leak in", () => {
+    const args = { q: "effect" }
+    const blocks = [Block.text("a")]
+    const call = Block.toolCall("c", "search", args)
+    const m = Message.user(blocks)
+    args.q = "changed"
+    blocks.push(Block.text("b"))
+    expect(call.args).toEqual({ q: "effect" })
+    expect(m.content.length).toBe(1)
+  })
+
+  it("build files from URLs, data URLs and sources", () => {
+    expect(Block.image("https://example.com/cat.png", { detail: "low" })).toMatchObject({ mediaType: "image/*", source: { _tag: "Url", url: "https://example.com/cat.png" }, detail: "low" })
+    expect(Block.image("data:image/png;base64,iVBORw0KGgo=")).toMatchObject({ mediaType: "image/png", source: { _tag: "Base64", data: "iVBORw0KGgo=" } })
+    expect(Block.document(Block.textSource("notes"), { title: "Q3", citationsEnabled: true })).toMatchObject({ mediaType: "text/plain", title: "Q3", citationsEnabled: true })
+    expect(Block.document("https://example.com/a.pdf").mediaType).toBe("application/pdf")
+    expect(Block.audio("UklGRg==", "audio/wav").source).toEqual({ _tag: "Base64", data: "UklGRg==" })
+  })
+
+  it("remember whether a call's provider text parsed", () => {
+    const ok = Block.toolCall("c", "f", { a: 1 }, { rawArgs: '{"a": 1}' })
+    const bad = Block.toolCall("c", "f", {}, { rawArgs: '{"a": ', parseError: "Unexpected end of JSON input" })
+    expect([Block.argsParsed(ok), Block.argsParsed(bad)]).toEqual([true, false])
+    expect([Block.argsText(ok), Block.argsText(bad), Block.argsText(Block.toolCall("c", "f", [1, 2]))]).toEqual(['{"a": 1}', '{"a": ', "[1,2]"])
+  })
 })

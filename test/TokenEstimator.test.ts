@@ -1,5 +1,5 @@
 import { assert, describe, expect, it } from "@effect/vitest"
-import { Arbitrary, Effect, Schema } from "effect"
+import { Arbitrary, Effect, Layer, Schema } from "effect"
 import { Block, Message } from "../src/index.js"
 import { estimateTextWith } from "../src/internal/heuristic.js"
 import { cl100k, o200k } from "../src/internal/weights.js"
@@ -320,4 +320,102 @@ describe("properties of every estimator", () => {
       }
     })
   }
+})
+
+describe("options are checked when a layer is built", () => {
+  const refused = (layer: Layer.Layer<TokenEstimator.TokenEstimator, TokenEstimator.InvalidEstimatorOptions>) =>
+    Effect.flip(Layer.build(layer).pipe(Effect.scoped))
+
+  it.effect("a negative or fractional message overhead is refused", () =>
+    Effect.gen(function* () {
+      const negative = yield* refused(TokenEstimator.layerHeuristic({ messageOverhead: -1 }))
+      expect([negative._tag, negative.option]).toEqual(["InvalidEstimatorOptions", "messageOverhead"])
+      const fractional = yield* refused(TokenEstimator.layerSeed({ messageOverhead: 2.5 }))
+      expect(fractional.option).toBe("messageOverhead")
+    }))
+
+  it.effect("a negative or NaN weight is refused", () =>
+    Effect.gen(function* () {
+      expect((yield* refused(TokenEstimator.layerSeed({ chineseCharWeight: -2 }))).option).toBe("chineseCharWeight")
+      expect((yield* refused(TokenEstimator.layerSeed({ otherCharWeight: Number.NaN }))).option).toBe("otherCharWeight")
+      expect((yield* refused(TokenEstimator.layerTest({ costPerChar: Number.POSITIVE_INFINITY }))).option).toBe("costPerChar")
+    }))
+
+  it.effect("an unknown encoding or an unknown option is refused", () =>
+    Effect.gen(function* () {
+      const encoding = yield* refused(TokenEstimator.layerHeuristic({ encoding: "p50k" as TokenEstimator.Encoding }))
+      expect(encoding.option).toBe("encoding")
+      const unknown = yield* refused(TokenEstimator.layerHeuristic({ overhead: 3 } as TokenEstimator.HeuristicOptions))
+      expect(unknown.message).toContain("overhead")
+    }))
+
+  it.effect("calibration options that would give NaN, zero or negative factors are refused", () =>
+    Effect.gen(function* () {
+      const base = TokenEstimator.heuristic
+      for (const [options, option] of [
+        [{ alpha: Number.NaN }, "alpha"],
+        [{ alpha: 0 }, "alpha"],
+        [{ maxFactor: 0 }, "maxFactor"],
+        [{ minFactor: -1 }, "minFactor"],
+        [{ outlierRatio: 1 }, "outlierRatio"],
+        [{ initialFactors: { m: 0 } }, "initialFactors.m"]
+      ] as const) {
+        const e = yield* Effect.flip(Calibration.make(base, options))
+        expect([e._tag, e.option]).toEqual(["InvalidEstimatorOptions", option])
+      }
+    }))
+
+  it.effect("valid options build the layer", () =>
+    Effect.gen(function* () {
+      const estimator = yield* TokenEstimator.TokenEstimator
+      expect(estimator.estimateMessage(Message.user("hi"))).toBe(estimator.estimateText("hi") + 3)
+    }).pipe(Effect.provide(TokenEstimator.layerHeuristic({ encoding: "cl100k", messageOverhead: 3 }))))
+})
+
+describe("memoized estimates cannot go stale", () => {
+  it("a message built by hand and not frozen is estimated afresh every time", () => {
+    const { calls, estimator } = spy()
+    const m = new Message.UserMessage({ role: "user", content: [Block.text("hi")] })
+    expect(estimator.estimateMessage(m)).toBe(2)
+    ;(m.content as Array<Block.UserBlock>).push(Block.text("more"))
+    expect(estimator.estimateMessage(m)).toBe(6)
+    expect(calls.length).toBe(3)
+  })
+
+  it("once frozen with Message.freeze it is memoized", () => {
+    const { calls, estimator } = spy()
+    const m = Message.freeze(new Message.UserMessage({ role: "user", content: [Block.text("hi")] }))
+    estimator.estimateMessage(m)
+    estimator.estimateMessage(m)
+    expect(calls).toEqual(["hi"])
+  })
+
+  it("estimateEach is the per-message reading estimateConversation sums", () => {
+    const ms = [Message.user("hello"), Message.assistant("world!")]
+    const each = TokenEstimator.heuristic.estimateEach(ms)
+    expect(each.reduce((a, b) => a + b, 0)).toBe(TokenEstimator.heuristic.estimateConversation(ms))
+  })
+})
+
+describe("counting the new block kinds", () => {
+  const est = run(TokenEstimator.make({ estimateText: (t) => t.length, messageOverhead: 0 }))
+
+  it("images cost a fixed amount by detail, text documents their text, inline data as opaque data", () => {
+    expect(est.estimateBlock(Block.image("https://x/a.png", { detail: "low" }))).toBe(TokenEstimator.IMAGE_LOW_DETAIL_TOKENS)
+    expect(est.estimateBlock(Block.image("https://x/a.png"))).toBe(TokenEstimator.IMAGE_DEFAULT_TOKENS)
+    expect(est.estimateBlock(Block.document(Block.textSource("four")))).toBe(4)
+    expect(est.estimateBlock(Block.document(Block.base64("A".repeat(160))))).toBe(30)
+    expect(est.estimateBlock(Block.document("https://x/a.pdf"))).toBe(TokenEstimator.REFERENCED_FILE_TOKENS)
+  })
+
+  it("refusals, JSON results, summaries and provider data count their text", () => {
+    expect(est.estimateBlock(Block.refusal("no"))).toBe(2)
+    expect(est.estimateBlock(Block.toolResult("c", "f", [Block.json({ a: 1 })]))).toBe(1 + 7)
+    expect(est.estimateBlock(Block.thinking("", undefined, { summary: ["ab", "cd"] }))).toBe(4)
+    expect(est.estimateBlock(Block.providerData("anthropic", { type: "x" }))).toBe(JSON.stringify({ type: "x" }).length)
+  })
+
+  it("a tool call counts the provider's own argument text when it was kept", () => {
+    expect(est.estimateBlock(Block.toolCall("c", "f", { a: 1 }, { rawArgs: '{ "a" : 1 }' }))).toBe(1 + 11)
+  })
 })
