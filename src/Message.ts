@@ -434,8 +434,8 @@ export const hasToolCalls = (message: Message): message is AssistantMessage =>
 
 /**
  * Whether a conversation may safely start (or be cut) at this message: a user
- * message, which in this model never carries tool results. Seed 004 keeps this
- * rule in one place; so do we.
+ * message, which in this model never carries tool results. The rule lives
+ * here, in one place, for the window and the adapters.
  *
  * @since 0.1.0
  */
