@@ -1,0 +1,177 @@
+/**
+ * What every provider adapter shares: the result of a conversion (the value
+ * and the warnings of what the target could not carry), the warnings
+ * themselves, the errors of strict conversion, and the options that choose
+ * between lenient and strict.
+ *
+ * An adapter never drops anything silently: what a target format cannot
+ * express becomes a typed `ConversionWarning` in the result, or, when the
+ * caller asks for `strict` conversion, a tagged `UnsupportedContent` failure.
+ *
+ * @since 0.1.0
+ */
+import { Schema } from "effect"
+
+const Index = Schema.optionalKey(Schema.Number)
+
+const at = (index: number | undefined, blockIndex?: number): string =>
+  index === undefined ? "" : `messages[${index}]${blockIndex === undefined ? "" : `.content[${blockIndex}]`}: `
+
+/**
+ * Tool-argument text that was not valid JSON (or not a JSON object where the
+ * format requires one) was repaired by the lenient parser; `rawArgs` keeps
+ * the provider's text and `reason` the parse error.
+ *
+ * @since 0.1.0
+ */
+export class RepairedToolArguments extends Schema.TaggedClass<RepairedToolArguments>()("RepairedToolArguments", {
+  index: Index,
+  toolCallId: Schema.String,
+  toolName: Schema.String,
+  rawArgs: Schema.String,
+  reason: Schema.String
+}) {
+  get message(): string {
+    return `${at(this.index)}the arguments of tool call ${JSON.stringify(this.toolCallId)} (${this.toolName}) were not valid JSON (${this.reason}); repaired, the original text is kept`
+  }
+}
+
+/**
+ * Something the target format cannot express was left out: `what` names it
+ * (e.g. "thinking", "a PDF document", "a provider-executed tool call") and
+ * `reason` says why.
+ *
+ * @since 0.1.0
+ */
+export class DroppedContent extends Schema.TaggedClass<DroppedContent>()("DroppedContent", {
+  index: Index,
+  blockIndex: Index,
+  what: Schema.String,
+  reason: Schema.String
+}) {
+  get message(): string {
+    return `${at(this.index, this.blockIndex)}${this.what} was left out: ${this.reason}`
+  }
+}
+
+/**
+ * Something was carried in another shape than it had (e.g. a structured tool
+ * result sent as JSON text, a file as a text placeholder): nothing is lost
+ * from the conversation, but a round trip will not give the same shape back.
+ *
+ * @since 0.1.0
+ */
+export class ConvertedContent extends Schema.TaggedClass<ConvertedContent>()("ConvertedContent", {
+  index: Index,
+  blockIndex: Index,
+  what: Schema.String,
+  how: Schema.String
+}) {
+  get message(): string {
+    return `${at(this.index, this.blockIndex)}${this.what} was sent ${this.how}`
+  }
+}
+
+/**
+ * A provider field the model has no place for was met and kept (in
+ * `providerOptions` or a `ProviderDataBlock`) or ignored; `path` locates it in
+ * the provider payload.
+ *
+ * @since 0.1.0
+ */
+export class UnknownProviderField extends Schema.TaggedClass<UnknownProviderField>()("UnknownProviderField", {
+  path: Schema.String,
+  kept: Schema.Boolean
+}) {
+  get message(): string {
+    return `unknown provider field ${this.path} was ${this.kept ? "kept as provider data" : "ignored"}`
+  }
+}
+
+/**
+ * Every warning a conversion can report.
+ *
+ * @since 0.1.0
+ */
+export const ConversionWarning = Schema.Union([RepairedToolArguments, DroppedContent, ConvertedContent, UnknownProviderField])
+
+/** @since 0.1.0 */
+export type ConversionWarning = typeof ConversionWarning.Type
+
+/**
+ * The result of a conversion: the converted value and what could not be
+ * carried exactly.
+ *
+ * @since 0.1.0
+ */
+export interface Converted<A> {
+  readonly value: A
+  readonly warnings: ReadonlyArray<ConversionWarning>
+}
+
+/**
+ * Strict conversion met something the target format cannot express (the
+ * warning it would otherwise have reported is `warning`).
+ *
+ * @since 0.1.0
+ */
+export class UnsupportedContent extends Schema.TaggedError<UnsupportedContent>()("UnsupportedContent", {
+  provider: Schema.String,
+  warning: ConversionWarning
+}) {
+  override get message(): string {
+    return `cannot convert for ${this.provider} in strict mode: ${this.warning.message}`
+  }
+}
+
+/**
+ * Tool-argument text that is not valid JSON, or not a JSON object where the
+ * format requires one, in strict mode: `rawArgs` is the provider's text and
+ * `reason` the parse error.
+ *
+ * @since 0.1.0
+ */
+export class InvalidToolArguments extends Schema.TaggedError<InvalidToolArguments>()("InvalidToolArguments", {
+  index: Index,
+  toolCallId: Schema.String,
+  toolName: Schema.String,
+  rawArgs: Schema.String,
+  reason: Schema.String
+}) {
+  override get message(): string {
+    return `${at(this.index)}the arguments of tool call ${JSON.stringify(this.toolCallId)} (${this.toolName}) are not valid: ${this.reason}`
+  }
+}
+
+/**
+ * A provider payload that is not what the format looks like (a missing
+ * field, a wrong type): `path` locates it, `reason` says what is wrong.
+ *
+ * @since 0.1.0
+ */
+export class MalformedPayload extends Schema.TaggedError<MalformedPayload>()("MalformedPayload", {
+  provider: Schema.String,
+  path: Schema.String,
+  reason: Schema.String
+}) {
+  override get message(): string {
+    return `not a valid ${this.provider} payload at ${this.path === "" ? "(root)" : this.path}: ${this.reason}`
+  }
+}
+
+/**
+ * Options every adapter takes.
+ *
+ * - `strict`: fail with `UnsupportedContent` instead of reporting a warning
+ *   when the target cannot express something (default `false`).
+ * - `toolArguments`: `"lenient"` (default) repairs argument text that is not
+ *   valid JSON with a JSON-repair library and reports
+ *   `RepairedToolArguments`; `"strict"` fails with `InvalidToolArguments`.
+ *   Either way the provider's text is kept in `rawArgs`.
+ *
+ * @since 0.1.0
+ */
+export interface ConversionOptions {
+  readonly strict?: boolean
+  readonly toolArguments?: "lenient" | "strict"
+}
