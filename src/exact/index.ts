@@ -90,3 +90,19 @@ export const layerO200k: Layer.Layer<TokenEstimator> = layerExact({ encoding: "o
  * @since 0.1.0
  */
 export const layerCl100k: Layer.Layer<TokenEstimator> = layerExact({ encoding: "cl100k" })
+
+export {
+  type ChatEncoding,
+  type ChatFunctionCallLike,
+  type ChatFunctionDefinitionLike,
+  type ChatMessageLike,
+  type ChatRequestLike,
+  type ChatRequestTokens,
+  type ChatToolCallLike,
+  type ChatToolLike,
+  type CountChatRequestOptions,
+  countOpenAiChatRequest,
+  encodingForModel,
+  type PromptFormat,
+  promptFormatForModel
+} from "./openAiChatRequest.js"
