@@ -6,8 +6,8 @@
  *
  * The renderer's fixed scaffolding is counted at its known exact cost: the
  * opening and closing lines of the functions namespace are the same in every
- * request with tools, and the text estimator, fitted on prose and code,
- * over-counts them by about three tokens.
+ * request with tools, and so is the start of a tool call's header; the text
+ * estimator, fitted on prose and code, over-counts them by a token or two each.
  *
  * @internal
  */
@@ -27,15 +27,24 @@ import { cl100k, o200k } from "./weights.js"
 /** Exact token counts of the scaffolding, the same in o200k and cl100k. */
 const TOOLS_HEAD_TOKENS = 9
 const TOOLS_TAIL_TOKENS = 4
+/** A call's header: "assistant", " to", "=", "functions", then the name with its leading dot. */
+const CALL_HEADER = "assistant to=functions."
+const CALL_HEADER_TOKENS = 4
+const PARALLEL_HEADER = "assistant to=multi_tool_use.parallel"
+const PARALLEL_HEADER_TOKENS = 7
 
 /**
- * A text estimator that counts the functions namespace's opening and closing
- * lines at their exact cost wherever a text contains them.
+ * A text estimator that counts the renderer's scaffolding at its exact cost:
+ * the functions namespace's opening and closing lines wherever a text
+ * contains them, and the fixed part of a tool call's header.
  */
 export const scaffoldAwareEstimator = (table: HeuristicTable): ((text: string) => number) => {
   const headExcess = estimateTextWith(TOOLS_HEAD, table) - TOOLS_HEAD_TOKENS
   const tailExcess = estimateTextWith(TOOLS_TAIL, table) - TOOLS_TAIL_TOKENS
   return (text) => {
+    if (text === PARALLEL_HEADER) return PARALLEL_HEADER_TOKENS
+    // The dot joins the name's first token (".get"), so the name counts as it would alone.
+    if (text.startsWith(CALL_HEADER)) return CALL_HEADER_TOKENS + estimateTextWith(text.slice(CALL_HEADER.length), table)
     let n = estimateTextWith(text, table)
     // The block is tokenized on its own or after a system message's content, never split.
     if (text.includes(TOOLS_HEAD)) n -= headExcess
