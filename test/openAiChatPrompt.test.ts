@@ -1,5 +1,6 @@
 import { assert, describe, expect, it } from "@effect/vitest"
 import { Arbitrary, Schema } from "effect"
+import type OpenAI from "openai"
 import { countTokens as countCl100k } from "gpt-tokenizer/encoding/cl100k_base"
 import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base"
 import { countOpenAiChatRequest } from "../src/exact/index.js"
@@ -339,6 +340,24 @@ describe("countOpenAiChatRequest", () => {
   it("counts special-token text as text", () => {
     const tokens = countOpenAiChatRequest({ messages: [{ role: "user", content: "<|endoftext|><|im_start|>" }] })
     expect(tokens.messages[0]).toBeGreaterThan(5)
+  })
+
+  it("accepts the official SDK's request type as it is", () => {
+    const request: OpenAI.Chat.ChatCompletionCreateParams = {
+      model: "gpt-4o-mini",
+      messages: [
+        { role: "developer", content: "Be brief." },
+        { role: "user", content: [{ type: "text", text: "Weather in Oslo?" }] },
+        { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "get_weather", arguments: "{\"city\":\"Oslo\"}" } }] },
+        { role: "tool", tool_call_id: "c1", content: "sunny" }
+      ],
+      tools: [{ type: "function", function: weather as OpenAI.FunctionDefinition }],
+      tool_choice: "auto",
+      temperature: 0
+    }
+    const tokens = countOpenAiChatRequest(request)
+    expect(tokens.messages.length).toBe(4)
+    expect(tokens.tools).toBeGreaterThan(0)
   })
 
   it("counts a tool without parameters (where other counters throw)", () => {

@@ -45,19 +45,6 @@ import { absurd } from "effect/Function"
 // ---------------------------------------------------------------------------
 
 /**
- * A content part of a message: `{ type: "text", text }`, `{ type: "refusal",
- * refusal }`, `{ type: "image_url", image_url }`... Extra fields are ignored.
- *
- * @since 0.1.0
- */
-export interface ChatContentPartLike {
-  readonly type?: string
-  readonly text?: unknown
-  readonly refusal?: unknown
-  readonly [key: string]: unknown
-}
-
-/**
  * A function call as an assistant message carries it (`function_call`, or
  * `tool_calls[].function`): the name and the JSON arguments as a string.
  *
@@ -76,13 +63,14 @@ export interface ChatFunctionCallLike {
 export interface ChatToolCallLike {
   readonly id?: unknown
   readonly type?: unknown
-  readonly function?: ChatFunctionCallLike
-  readonly [key: string]: unknown
+  readonly function?: ChatFunctionCallLike | undefined
 }
 
 /**
  * A Chat Completions message of any role (`system`, `developer`, `user`,
- * `assistant`, `tool`, `function`), as sent. Extra fields are ignored.
+ * `assistant`, `tool`, `function`), as sent. `content` is a string, or an
+ * array of parts (`{ type: "text", text }`, `{ type: "refusal", refusal }`,
+ * `{ type: "image_url", ... }`). Other fields are ignored.
  *
  * @since 0.1.0
  */
@@ -90,10 +78,9 @@ export interface ChatMessageLike {
   readonly role?: unknown
   readonly content?: unknown
   readonly name?: unknown
-  readonly tool_calls?: ReadonlyArray<ChatToolCallLike> | null
-  readonly function_call?: ChatFunctionCallLike | null
+  readonly tool_calls?: ReadonlyArray<ChatToolCallLike> | null | undefined
+  readonly function_call?: ChatFunctionCallLike | null | undefined
   readonly tool_call_id?: unknown
-  readonly [key: string]: unknown
 }
 
 /**
@@ -107,7 +94,6 @@ export interface ChatFunctionDefinitionLike {
   readonly name?: unknown
   readonly description?: unknown
   readonly parameters?: unknown
-  readonly [key: string]: unknown
 }
 
 /**
@@ -117,26 +103,26 @@ export interface ChatFunctionDefinitionLike {
  */
 export interface ChatToolLike {
   readonly type?: unknown
-  readonly function?: ChatFunctionDefinitionLike
-  readonly [key: string]: unknown
+  readonly function?: ChatFunctionDefinitionLike | undefined
 }
 
 /**
  * An OpenAI Chat Completions request body, or the part of it that reaches
- * the prompt. Every field is read defensively: a request decoded from any
- * JSON can be counted without validating it first.
+ * the prompt: the official SDK's `ChatCompletionCreateParams` is one. Every
+ * field is read defensively, so a request decoded from any JSON can be
+ * counted without validating it first; fields that do not reach the prompt
+ * (`temperature`, `max_tokens`...) are ignored.
  *
  * @since 0.1.0
  */
 export interface ChatRequestLike {
   readonly model?: unknown
-  readonly messages?: ReadonlyArray<ChatMessageLike>
-  readonly tools?: ReadonlyArray<ChatToolLike> | null
+  readonly messages?: ReadonlyArray<ChatMessageLike> | undefined
+  readonly tools?: ReadonlyArray<ChatToolLike> | null | undefined
   readonly tool_choice?: unknown
-  readonly functions?: ReadonlyArray<ChatFunctionDefinitionLike> | null
+  readonly functions?: ReadonlyArray<ChatFunctionDefinitionLike> | null | undefined
   readonly function_call?: unknown
   readonly response_format?: unknown
-  readonly [key: string]: unknown
 }
 
 // ---------------------------------------------------------------------------
@@ -682,14 +668,15 @@ export const countRenderedPrompt = (
     messages.push(sum)
     total += sum
   }
+  const host = prompt.toolsHost >= 0 ? prompt.messages[prompt.toolsHost]?.[0] : undefined
 
   let tools = 0
   let responseFormat = 0
   if (prompt.tools.length > 0 || prompt.responseFormat.length > 0) {
-    const host = prompt.toolsHost >= 0 ? prompt.messages[prompt.toolsHost]?.[0] : undefined
     // Each section is appended after a blank line; the running counts give each its share.
     const prefix = host === undefined ? "" : host.body + "\n\n"
-    const before = host === undefined ? 0 : count(host.body)
+    // The host's body was counted with its message: recover that count instead of tokenizing it again.
+    const before = host === undefined ? 0 : (messages[prompt.toolsHost] ?? 0) - host.special - count(host.header) - host.extra
     const withTools = prompt.tools.length > 0 ? count(prefix + prompt.tools) : before
     const toolsPrefix = prompt.tools.length > 0 ? prefix + prompt.tools + "\n\n" : prefix
     const withAll = prompt.responseFormat.length > 0 ? count(toolsPrefix + prompt.responseFormat) : withTools
