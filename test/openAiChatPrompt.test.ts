@@ -366,6 +366,27 @@ describe("countOpenAiChatRequest", () => {
   })
 })
 
+describe("estimateOpenAiChatRequest", () => {
+  it("stays close to the exact count on a conversation with tools, calls and results", () => {
+    const request: ChatRequestLike = {
+      model: "gpt-4o",
+      messages: [
+        { role: "system", content: "You are a travel assistant. Answer briefly and cite the tools you used." },
+        { role: "user", content: "Will it rain in Bergen tomorrow, and what is a good indoor museum there?" },
+        { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "get_weather", arguments: "{\"city\":\"Bergen\",\"day\":\"tomorrow\"}" } }] },
+        { role: "tool", tool_call_id: "c1", content: "Rain, 11°C, wind 8 m/s from the south-west." }
+      ],
+      tools: [
+        { type: "function", function: weather },
+        { type: "function", function: { name: "find_places", description: "Search places of a kind in a city", parameters: { type: "object", properties: { city: { type: "string" }, kind: { type: "string", enum: ["museum", "restaurant", "park"] }, indoor: { type: "boolean" } }, required: ["city", "kind"] } } }
+      ]
+    }
+    const exact = countOpenAiChatRequest(request).total
+    const estimate = estimateOpenAiChatRequest(request).total
+    expect(Math.abs(estimate - exact) / exact).toBeLessThan(0.1)
+  })
+})
+
 describe("model names", () => {
   it("pick o200k for gpt-4o, gpt-4.1, gpt-5 and the o-series, cl100k for gpt-4 and gpt-3.5", () => {
     for (const m of ["gpt-4o", "gpt-4o-mini", "chatgpt-4o-latest", "gpt-4.1", "gpt-5", "o1", "o3-mini", "ft:gpt-4o-mini:acme::x", "openai/gpt-4o"]) {
