@@ -294,7 +294,7 @@ const asciiJsonString = (text: string): string => {
   let start = 0
   for (let i = 0; i < json.length; i++) {
     const c = json.charCodeAt(i)
-    if (c > 0x7e) {
+    if (c >= 0x80) {
       out += json.slice(start, i) + "\\u" + c.toString(16).padStart(4, "0")
       start = i + 1
     }
