@@ -4,10 +4,12 @@
  */
 import { runAppendBench } from "./append.js"
 import { runEstimatorBench } from "./estimator.js"
+import { runRequestTokensBench } from "./requestTokens.js"
 import { runValidateBench } from "./validate.js"
 
 const started = performance.now()
 await runEstimatorBench()
 runAppendBench()
 runValidateBench()
+runRequestTokensBench()
 console.log(`\nbench finished in ${((performance.now() - started) / 1000).toFixed(1)} s`)

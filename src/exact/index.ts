@@ -24,6 +24,9 @@
  * @since 0.1.0
  */
 import { Effect, Layer, Schema } from "effect"
+
+export { loadTextCounter, TokenizerUnavailable } from "./tokenizer.js"
+import { loadTextCounter, type TokenizerUnavailable } from "./tokenizer.js"
 import {
   checkOptions,
   DEFAULT_MESSAGE_OVERHEAD,
@@ -35,22 +38,6 @@ import {
   TokenCount,
   TokenEstimator
 } from "../TokenEstimator.js"
-
-/**
- * The exact tokenizer's package could not be loaded (it is an optional peer
- * dependency: install it with `npm install gpt-tokenizer`).
- *
- * @since 0.1.0
- */
-export class TokenizerUnavailable extends Schema.TaggedError<TokenizerUnavailable>()("TokenizerUnavailable", {
-  packageName: Schema.String,
-  encoding: Schema.String,
-  reason: Schema.String
-}) {
-  override get message(): string {
-    return `the exact ${this.encoding} tokenizer needs the package ${JSON.stringify(this.packageName)}: install it with \`npm install ${this.packageName}\` (${this.reason})`
-  }
-}
 
 /**
  * Options of the exact estimator: the `encoding` to count with and the
@@ -65,48 +52,6 @@ export const ExactOptions = Schema.Struct({
 
 /** @since 0.1.0 */
 export type ExactOptions = typeof ExactOptions.Type
-
-type CountTokens = (text: string, options: { readonly disallowedSpecial: Set<string> }) => number
-
-/** Special tokens in user text are plain text to us: never a reason to throw. */
-const asPlainText = { disallowedSpecial: new Set<string>() }
-
-const loaded = new Map<Encoding, (text: string) => number>()
-
-const importEncoding = (encoding: Encoding): Promise<{ readonly countTokens: CountTokens }> =>
-  encoding === "cl100k" ? import("gpt-tokenizer/encoding/cl100k_base") : import("gpt-tokenizer/encoding/o200k_base")
-
-/**
- * Loads gpt-tokenizer's vocabulary for `encoding` (once per process) and
- * returns its exact text counter, or fails with `TokenizerUnavailable`.
- *
- * @example
- * const count = yield* loadTextCounter("o200k")
- * count("hello world") // 2
- *
- * @since 0.1.0
- */
-export const loadTextCounter = (encoding: Encoding): Effect.Effect<(text: string) => number, TokenizerUnavailable> =>
-  Effect.suspend(() => {
-    const cached = loaded.get(encoding)
-    if (cached !== undefined) return Effect.succeed(cached)
-    return Effect.tryPromise({
-      try: () => importEncoding(encoding),
-      catch: (cause) =>
-        new TokenizerUnavailable({
-          packageName: "gpt-tokenizer",
-          encoding,
-          reason: cause instanceof Error ? cause.message : String(cause)
-        })
-    }).pipe(
-      Effect.map((module) => {
-        const countTokens = module.countTokens
-        const count = (text: string): number => (text.length === 0 ? 0 : countTokens(text, asPlainText))
-        loaded.set(encoding, count)
-        return count
-      })
-    )
-  })
 
 /**
  * An estimator counting texts exactly with gpt-tokenizer.
@@ -155,3 +100,19 @@ export const layerCl100k: Layer.Layer<TokenEstimator, TokenizerUnavailable> = La
   TokenEstimator,
   Effect.map(loadTextCounter("cl100k"), fromTextRule)
 )
+
+export {
+  type ChatEncoding,
+  type ChatFunctionCallLike,
+  type ChatFunctionDefinitionLike,
+  type ChatMessageLike,
+  type ChatRequestLike,
+  type ChatRequestTokens,
+  type ChatToolCallLike,
+  type ChatToolLike,
+  type CountChatRequestOptions,
+  countOpenAiChatRequest,
+  encodingForModel,
+  type PromptFormat,
+  promptFormatForModel
+} from "./openAiChatRequest.js"

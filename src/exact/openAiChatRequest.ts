@@ -1,0 +1,119 @@
+/**
+ * The exact prompt tokens of an OpenAI Chat Completions request: what the
+ * API will report as `usage.prompt_tokens`, counted before the request is
+ * sent, with gpt-tokenizer's o200k_base or cl100k_base encoding.
+ *
+ * Everything the model sees is counted: each message's content and framing,
+ * participant names, tool calls and results, the tool definitions (rendered
+ * as a TypeScript namespace, often most of a short request), the tool choice
+ * and the reply priming. Special-token text in a message counts as ordinary
+ * text, never a reason to throw; a malformed request is counted as far as it
+ * can be read, never rejected.
+ *
+ * @since 0.1.0
+ */
+import { Effect } from "effect"
+import {
+  type ChatEncoding,
+  type ChatRequestLike,
+  type ChatRequestTokens,
+  countChatRequest,
+  encodingForModel,
+  type PromptFormat
+} from "../internal/openAiChatPrompt.js"
+import { loadTextCounter, type TokenizerUnavailable } from "./tokenizer.js"
+
+export type {
+  ChatEncoding,
+  ChatFunctionCallLike,
+  ChatFunctionDefinitionLike,
+  ChatMessageLike,
+  ChatRequestLike,
+  ChatRequestTokens,
+  ChatToolCallLike,
+  ChatToolLike,
+  PromptFormat
+} from "../internal/openAiChatPrompt.js"
+export { encodingForModel, promptFormatForModel } from "../internal/openAiChatPrompt.js"
+
+/**
+ * Options of `countOpenAiChatRequest`. By default both the encoding and the
+ * prompt format follow the request's `model` (or `model` here, when the
+ * request has none).
+ *
+ * @since 0.1.0
+ */
+export interface CountChatRequestOptions {
+  /** The model the request is for, when the request body does not say. */
+  readonly model?: string
+  /** The encoding to count with; default: `encodingForModel(model)`. */
+  readonly encoding?: ChatEncoding
+  /** The prompt layout; default: `promptFormatForModel(model)`. */
+  readonly format?: PromptFormat
+}
+
+/**
+ * The prompt tokens of an OpenAI Chat Completions request, exactly as the API
+ * counts them, with a breakdown of where they go.
+ *
+ * **When to use**
+ *
+ * Before sending a request (the Effect loads gpt-tokenizer's vocabulary on
+ * first use and fails with `TokenizerUnavailable` when it is not installed): to check it fits the context window, to budget
+ * tool definitions (a few tools often cost more than the conversation), or to
+ * show a user where the tokens go.
+ *
+ * **Details**
+ *
+ * The encoding follows the model: o200k for gpt-4o, gpt-4.1, gpt-5 and the
+ * o-series, cl100k for gpt-4 and gpt-3.5. The count matches the API's
+ * `usage.prompt_tokens` on the public recorded requests for both encodings,
+ * including nested, enum, array and optional parameters, descriptions,
+ * defaults, `none` / `auto` / named tool choice, legacy `functions` /
+ * `function_call`, participant names, tool calls and their results. Images
+ * count a flat 85 tokens (their low-detail cost; the size is not known here);
+ * a `json_schema` response format is counted as a prompt section, which no
+ * recorded figure confirms yet.
+ *
+ * **Example** (Counting a request with one tool)
+ *
+ * ```ts
+ * import { countOpenAiChatRequest } from "effect-agent-messages/exact"
+ *
+ * const tokens = yield* countOpenAiChatRequest({
+ *   model: "gpt-4o",
+ *   messages: [{ role: "user", content: "What's the weather in Oslo?" }],
+ *   tools: [{
+ *     type: "function",
+ *     function: {
+ *       name: "get_weather",
+ *       description: "Current weather for a city",
+ *       parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] }
+ *     }
+ *   }]
+ * })
+ * tokens.total // what usage.prompt_tokens will say
+ * tokens.tools // the definitions' share
+ * ```
+ *
+ * @category counting
+ * @since 0.1.0
+ */
+export const countOpenAiChatRequest = (
+  request: ChatRequestLike,
+  options: CountChatRequestOptions = {}
+): Effect.Effect<ChatRequestTokens, TokenizerUnavailable> =>
+  Effect.suspend(() => {
+    const model = options.model ?? (typeof request.model === "string" ? request.model : undefined)
+    const encoding = options.encoding ?? encodingForModel(model)
+    const format = options.format
+    return loadTextCounter(encoding).pipe(
+      Effect.map((count) =>
+        countChatRequest(
+          model === undefined || request.model !== undefined ? request : { ...request, model },
+          count,
+          format === undefined ? {} : { format }
+        )
+      )
+    )
+  })

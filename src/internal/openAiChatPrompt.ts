@@ -1,0 +1,712 @@
+/**
+ * What an OpenAI Chat Completions request costs in prompt tokens, counted the
+ * way the API counts `usage.prompt_tokens`: from the text the model really
+ * sees, not from the JSON that was sent.
+ *
+ * The API turns a request into one token sequence. Each message becomes
+ * `<|start|>{header}<|message|>{body}<|end|>`: three special tokens, a header
+ * (the role, `role:name` for a participant name, the bare function name for a
+ * tool or function result, `assistant to=functions.{name}` for a tool call)
+ * and a body (the content, or a call's JSON arguments). Tool definitions are
+ * rendered as a TypeScript namespace appended to the first message when it is
+ * a system message (after a blank line), or sent as a system message of their
+ * own. The sequence ends with the reply priming: `<|start|>assistant<|message|>`
+ * (3 tokens) when the model may only write text, `<|start|>assistant` (2) when
+ * it may choose a tool itself, and `<|start|>assistant to=functions.{name}<|message|>`
+ * when a tool choice names the function.
+ *
+ * Everything here is tokenizer-independent: the rendering produces texts and
+ * counts of special tokens, and the count is a function of a
+ * `countText: (text) => number`. With gpt-tokenizer's exact encodings the
+ * total equals the API's `usage.prompt_tokens` on the public recorded requests
+ * (see `test/fixtures/requestTokens.test.ts`); with a heuristic text
+ * estimator it is an estimate of the same quantity.
+ *
+ * Internal notes (how the rules were found, against 108 recorded requests
+ * with the API's figure, plus a forum thread's parallel-call figures):
+ * - per message 3 special tokens + header + body; a name is `role:name`;
+ * - tools: "# Tools\n\n## functions\n\nnamespace functions {\n\n...\n} // namespace functions";
+ *   joined to a first system message's content with "\n\n" and tokenized with it;
+ * - auto / absent tool choice with tools primes 2 tokens, "none" 3, a named
+ *   choice 3 + the recipient " to=functions.{name}" (+3 in the current format);
+ * - the June 2023 snapshots (…-0613) indent nested object properties by two
+ *   spaces and drop their descriptions; the current format does neither;
+ * - a property's `default` is a trailing `// default: {json}` comment;
+ * - parallel calls are one `multi_tool_use.parallel` call with a JSON
+ *   `tool_uses` array, and their results' contents are JSON strings.
+ *
+ * @internal
+ */
+
+import { absurd } from "effect/Function"
+
+// ---------------------------------------------------------------------------
+// input shapes
+// ---------------------------------------------------------------------------
+
+/**
+ * A function call as an assistant message carries it (`function_call`, or
+ * `tool_calls[].function`): the name and the JSON arguments as a string.
+ *
+ * @since 0.1.0
+ */
+export interface ChatFunctionCallLike {
+  readonly name?: unknown
+  readonly arguments?: unknown
+}
+
+/**
+ * One entry of an assistant message's `tool_calls`.
+ *
+ * @since 0.1.0
+ */
+export interface ChatToolCallLike {
+  readonly id?: unknown
+  readonly type?: unknown
+  readonly function?: ChatFunctionCallLike | undefined
+}
+
+/**
+ * A Chat Completions message of any role (`system`, `developer`, `user`,
+ * `assistant`, `tool`, `function`), as sent. `content` is a string, or an
+ * array of parts (`{ type: "text", text }`, `{ type: "refusal", refusal }`,
+ * `{ type: "image_url", ... }`). Other fields are ignored.
+ *
+ * @since 0.1.0
+ */
+export interface ChatMessageLike {
+  readonly role?: unknown
+  readonly content?: unknown
+  readonly name?: unknown
+  readonly tool_calls?: ReadonlyArray<ChatToolCallLike> | null | undefined
+  readonly function_call?: ChatFunctionCallLike | null | undefined
+  readonly tool_call_id?: unknown
+}
+
+/**
+ * A function definition: in `functions`, or in `tools[].function`. The
+ * `parameters` are JSON Schema; anything the renderer does not recognise is
+ * rendered as `any`.
+ *
+ * @since 0.1.0
+ */
+export interface ChatFunctionDefinitionLike {
+  readonly name?: unknown
+  readonly description?: unknown
+  readonly parameters?: unknown
+}
+
+/**
+ * An entry of `tools`: `{ type: "function", function: {...} }`.
+ *
+ * @since 0.1.0
+ */
+export interface ChatToolLike {
+  readonly type?: unknown
+  readonly function?: ChatFunctionDefinitionLike | undefined
+}
+
+/**
+ * An OpenAI Chat Completions request body, or the part of it that reaches
+ * the prompt: the official SDK's `ChatCompletionCreateParams` is one. Every
+ * field is read defensively, so a request decoded from any JSON can be
+ * counted without validating it first; fields that do not reach the prompt
+ * (`temperature`, `max_tokens`...) are ignored.
+ *
+ * @since 0.1.0
+ */
+export interface ChatRequestLike {
+  readonly model?: unknown
+  readonly messages?: ReadonlyArray<ChatMessageLike> | undefined
+  readonly tools?: ReadonlyArray<ChatToolLike> | null | undefined
+  readonly tool_choice?: unknown
+  readonly functions?: ReadonlyArray<ChatFunctionDefinitionLike> | null | undefined
+  readonly function_call?: unknown
+  readonly response_format?: unknown
+}
+
+// ---------------------------------------------------------------------------
+// formats
+// ---------------------------------------------------------------------------
+
+/**
+ * How a model snapshot lays out its prompt.
+ *
+ * - `"current"`: every model since the tools API (gpt-3.5-turbo-1106 and later,
+ *   gpt-4-turbo, gpt-4o, gpt-4.1, gpt-5, o-series).
+ * - `"0613"`: the June 2023 function-calling snapshots (gpt-3.5-turbo-0613,
+ *   gpt-4-0613, which the `gpt-4` alias still names): nested object properties
+ *   are indented and lose their descriptions, and a named function choice
+ *   costs only its recipient.
+ * - `"0301"`: gpt-3.5-turbo-0301: four framing tokens per message, and a
+ *   participant name replaces the role.
+ *
+ * @since 0.1.0
+ */
+export type PromptFormat = "current" | "0613" | "0301"
+
+/**
+ * The tokenizer encoding of a model: `"o200k"` (o200k_base) or `"cl100k"` (cl100k_base).
+ *
+ * @since 0.1.0
+ */
+export type ChatEncoding = "o200k" | "cl100k"
+
+/** The bare model name: lower case, without a fine-tune prefix (`ft:`) or a router's vendor prefix (`openai/`). */
+const bareModel = (model: string): string => {
+  let m = model.trim().toLowerCase()
+  if (m.startsWith("ft:")) m = m.slice(3)
+  const slash = m.lastIndexOf("/")
+  return slash >= 0 ? m.slice(slash + 1) : m
+}
+
+/**
+ * The encoding of a model name: cl100k for gpt-4 (but not gpt-4o, gpt-4.1 or
+ * gpt-4.5) and gpt-3.5 (also Azure's `gpt-35-turbo`), o200k for everything
+ * else (gpt-4o, gpt-4.1, gpt-5, the o-series, and models we do not know).
+ *
+ * @example
+ * encodingForModel("gpt-4o-mini") // "o200k"
+ * encodingForModel("gpt-4-0613") // "cl100k"
+ *
+ * @since 0.1.0
+ */
+export const encodingForModel = (model: string | undefined): ChatEncoding => {
+  if (model === undefined) return "o200k"
+  const m = bareModel(model)
+  if (m.startsWith("gpt-3.5") || m.startsWith("gpt-35")) return "cl100k"
+  if (m.startsWith("gpt-4") && !/^gpt-4(o|\.\d|-?o)/.test(m)) return "cl100k"
+  return "o200k"
+}
+
+/**
+ * The prompt format of a model name. Aliases resolve to what they name
+ * today: `gpt-4` is gpt-4-0613, `gpt-3.5-turbo` is a current snapshot.
+ *
+ * @example
+ * promptFormatForModel("gpt-4o-mini") // "current"
+ * promptFormatForModel("gpt-3.5-turbo-0613") // "0613"
+ *
+ * @since 0.1.0
+ */
+export const promptFormatForModel = (model: string | undefined): PromptFormat => {
+  if (model === undefined) return "current"
+  const m = bareModel(model)
+  if (m.includes("-0301")) return "0301"
+  if (m.includes("-0613") || m.includes("-0314") || m === "gpt-4" || m === "gpt-4-32k") return "0613"
+  return "current"
+}
+
+// ---------------------------------------------------------------------------
+// rendering
+// ---------------------------------------------------------------------------
+
+/**
+ * One `<|start|>header<|message|>body<|end|>` unit of the prompt: its special
+ * tokens, its header text and its body text. `extra` counts tokens that are
+ * known without a tokenizer (an image's fixed cost, a measured constant).
+ *
+ * @since 0.1.0
+ */
+export interface PromptTurn {
+  readonly special: number
+  readonly header: string
+  readonly body: string
+  readonly extra: number
+}
+
+/**
+ * A request rendered into what the model sees.
+ *
+ * - `messages[i]`: the turns of input message `i` (an assistant message with
+ *   text and a tool call is two turns);
+ * - `tools`: the rendered definitions block (`# Tools ...`), or `""`;
+ * - `toolsHost`: the index of the message whose body the block is appended
+ *   to (after `"\n\n"`), or `-1` when the block is a system message of its own;
+ * - `responseFormat`: the rendered `json_schema` response format, or `""`
+ *   (appended like the tools block);
+ * - `priming`: the unit that opens the reply.
+ *
+ * @since 0.1.0
+ */
+export interface RenderedChatPrompt {
+  readonly format: PromptFormat
+  readonly messages: ReadonlyArray<ReadonlyArray<PromptTurn>>
+  readonly tools: string
+  readonly toolsHost: number
+  readonly responseFormat: string
+  readonly priming: PromptTurn
+}
+
+/** Options of the renderer. */
+export interface RenderOptions {
+  /** The prompt format; default: `promptFormatForModel(request.model)`. */
+  readonly format?: PromptFormat
+}
+
+const isRecord = (u: unknown): u is { readonly [key: string]: unknown } =>
+  typeof u === "object" && u !== null && !Array.isArray(u)
+
+const asString = (u: unknown): string => (typeof u === "string" ? u : u === undefined || u === null ? "" : jsonText(u))
+
+/** JSON text of any value, never throwing (cycles and BigInts become `"[unserializable]"`). */
+const jsonText = (u: unknown): string => {
+  try {
+    return JSON.stringify(u) ?? ""
+  } catch {
+    return "[unserializable]"
+  }
+}
+
+/** A low-detail image costs a fixed 85 tokens; without its size, that is the best guess for any image. */
+const IMAGE_TOKENS = 85
+
+/** The text of a message's content (a string, or its text and refusal parts joined) and its non-text cost. */
+const contentOf = (content: unknown): { readonly text: string; readonly extra: number } => {
+  if (typeof content === "string") return { text: content, extra: 0 }
+  if (!Array.isArray(content)) return { text: content === undefined || content === null ? "" : asString(content), extra: 0 }
+  let text = ""
+  let extra = 0
+  for (const part of content as ReadonlyArray<unknown>) {
+    if (typeof part === "string") text += part
+    else if (isRecord(part)) {
+      if (typeof part["text"] === "string") text += part["text"]
+      else if (typeof part["refusal"] === "string") text += part["refusal"]
+      else if (part["type"] === "image_url" || part["type"] === "input_image") extra += IMAGE_TOKENS
+    }
+  }
+  return { text, extra }
+}
+
+/** Compact JSON of a call's arguments as the model wrote them: re-serialized when they parse, as-is when not. */
+const compactArguments = (args: string): string => {
+  try {
+    return JSON.stringify(JSON.parse(args))
+  } catch {
+    return args
+  }
+}
+
+/** A JSON string literal with every non-ASCII character escaped (how parallel-call results are rendered). */
+const asciiJsonString = (text: string): string => {
+  const json = JSON.stringify(text)
+  let out = ""
+  let start = 0
+  for (let i = 0; i < json.length; i++) {
+    const c = json.charCodeAt(i)
+    if (c >= 0x80) {
+      out += json.slice(start, i) + "\\u" + c.toString(16).padStart(4, "0")
+      start = i + 1
+    }
+  }
+  return start === 0 ? json : out + json.slice(start)
+}
+
+/**
+ * Parallel calls cost 8 tokens more than their rendering explains (measured on
+ * public API figures for 2, 3 and 4 parallel calls; the cause is not visible).
+ */
+const PARALLEL_CALL_OVERHEAD = 8
+
+/** A named tool choice in the current format costs 3 tokens more than its recipient. */
+const NAMED_TOOL_CHOICE_EXTRA = 3
+
+const turn = (special: number, header: string, body: string, extra = 0): PromptTurn => ({ special, header, body, extra })
+
+/** The function definitions of a request: `tools[].function` if any, else the legacy `functions`. */
+const definitionsOf = (request: ChatRequestLike): ReadonlyArray<ChatFunctionDefinitionLike> => {
+  const out: Array<ChatFunctionDefinitionLike> = []
+  if (Array.isArray(request.tools)) {
+    for (const tool of request.tools as ReadonlyArray<unknown>) {
+      if (!isRecord(tool)) continue
+      const fn = tool["function"]
+      if (isRecord(fn)) out.push(fn)
+      else {
+        // A non-function tool (e.g. a custom tool): its name and description are what the model can be told.
+        const custom = tool[asString(tool["type"])]
+        if (isRecord(custom)) out.push({ name: custom["name"], description: custom["description"] })
+      }
+    }
+  }
+  if (out.length === 0 && Array.isArray(request.functions)) {
+    for (const fn of request.functions as ReadonlyArray<unknown>) if (isRecord(fn)) out.push(fn)
+  }
+  return out
+}
+
+/** What the reply may do: write text only, choose freely, or call one named function. */
+type Choice =
+  | { readonly _tag: "Text" }
+  | { readonly _tag: "Free" }
+  | { readonly _tag: "Named"; readonly name: string; readonly legacy: boolean }
+
+const choiceOf = (request: ChatRequestLike, hasDefinitions: boolean): Choice => {
+  if (!hasDefinitions) return { _tag: "Text" }
+  const useTools = Array.isArray(request.tools) && request.tools.length > 0
+  const choice = useTools ? request.tool_choice : request.function_call
+  if (choice === "none") return { _tag: "Text" }
+  if (isRecord(choice)) {
+    const fn = choice["function"]
+    const name = isRecord(fn) ? fn["name"] : choice["name"]
+    if (typeof name === "string") return { _tag: "Named", name, legacy: !useTools }
+  }
+  // "auto", "required", absent, or a shape we do not know: the model opens the reply itself.
+  return { _tag: "Free" }
+}
+
+/**
+ * Renders a request into the units the model sees.
+ *
+ * @example
+ * renderChatRequest({ messages: [{ role: "user", content: "hello" }] }).messages[0]
+ * // [{ special: 3, header: "user", body: "hello", extra: 0 }]
+ *
+ * @since 0.1.0
+ */
+export const renderChatRequest = (request: ChatRequestLike, options: RenderOptions = {}): RenderedChatPrompt => {
+  const format = options.format ?? promptFormatForModel(typeof request.model === "string" ? request.model : undefined)
+  const framing = format === "0301" ? 4 : 3
+  const inputs: ReadonlyArray<unknown> = Array.isArray(request.messages) ? request.messages : []
+  const definitions = definitionsOf(request)
+  const tools = definitions.length > 0 ? renderFunctionNamespace(definitions, format) : ""
+  const responseFormat = renderResponseFormat(request.response_format)
+
+  const messages: Array<ReadonlyArray<PromptTurn>> = []
+  // Tool results are headed by the name of the call they answer; calls are found by id.
+  const callNames = new Map<string, string>()
+  const parallelIds = new Set<string>()
+  for (const input of inputs) {
+    if (!isRecord(input)) {
+      messages.push([])
+      continue
+    }
+    const m = input as ChatMessageLike
+    const role = typeof m.role === "string" ? m.role : "user"
+    const { text, extra } = contentOf(m.content)
+    const name = typeof m.name === "string" && m.name.length > 0 ? m.name : undefined
+    const author = format === "0301" ? (name ?? role) : name === undefined ? role : `${role}:${name}`
+
+    if (role === "tool") {
+      const id = asString(m.tool_call_id)
+      const header = callNames.get(id) ?? name ?? "tool"
+      messages.push([turn(framing, header, parallelIds.has(id) ? asciiJsonString(text) : text, extra)])
+      continue
+    }
+    if (role === "function") {
+      messages.push([turn(framing, name ?? "function", text, extra)])
+      continue
+    }
+
+    const calls: Array<{ readonly name: string; readonly args: string }> = []
+    if (role === "assistant") {
+      if (Array.isArray(m.tool_calls)) {
+        for (const call of m.tool_calls as ReadonlyArray<unknown>) {
+          if (!isRecord(call)) continue
+          const fn = isRecord(call["function"]) ? call["function"] : {}
+          const callName = asString(fn["name"])
+          calls.push({ name: callName, args: asString(fn["arguments"]) })
+          if (typeof call["id"] === "string") callNames.set(call["id"], callName)
+        }
+        if (calls.length > 1) {
+          for (const call of m.tool_calls as ReadonlyArray<unknown>) {
+            if (isRecord(call) && typeof call["id"] === "string") parallelIds.add(call["id"])
+          }
+        }
+      }
+      if (isRecord(m.function_call)) {
+        calls.push({ name: asString(m.function_call["name"]), args: asString(m.function_call["arguments"]) })
+      }
+    }
+    if (calls.length === 0) {
+      messages.push([turn(framing, author, text, extra)])
+      continue
+    }
+    const turns: Array<PromptTurn> = []
+    if (text.length > 0 || extra > 0) turns.push(turn(framing, author, text, extra))
+    if (calls.length === 1) {
+      const call = calls[0]!
+      turns.push(turn(framing, `${author} to=functions.${call.name}`, call.args))
+    } else {
+      let body = '{"tool_uses":['
+      for (let i = 0; i < calls.length; i++) {
+        const call = calls[i]!
+        if (i > 0) body += ","
+        body += `{"recipient_name":${JSON.stringify(`functions.${call.name}`)},"parameters":${compactArguments(call.args)}}`
+      }
+      body += "]}"
+      turns.push(turn(framing, `${author} to=multi_tool_use.parallel`, body, PARALLEL_CALL_OVERHEAD))
+    }
+    messages.push(turns)
+  }
+
+  const first = inputs[0]
+  const firstRole = isRecord(first) ? first["role"] : undefined
+  const toolsHost = firstRole === "system" || firstRole === "developer" ? 0 : -1
+
+  const choice = choiceOf(request, definitions.length > 0)
+  let priming: PromptTurn
+  switch (choice._tag) {
+    case "Text":
+      priming = turn(2, "assistant", "")
+      break
+    case "Free":
+      priming = turn(1, "assistant", "")
+      break
+    case "Named":
+      priming = turn(
+        2,
+        `assistant to=functions.${choice.name}`,
+        "",
+        choice.legacy || format !== "current" ? 0 : NAMED_TOOL_CHOICE_EXTRA
+      )
+      break
+    default:
+      return absurd(choice)
+  }
+  return { format, messages, tools, toolsHost, responseFormat, priming }
+}
+
+// ---------------------------------------------------------------------------
+// the functions namespace
+// ---------------------------------------------------------------------------
+
+/** The fixed opening of the tool definitions block (9 tokens in both o200k and cl100k). */
+export const TOOLS_HEAD = "# Tools\n\n## functions\n\nnamespace functions {\n\n"
+
+/** The fixed closing of the tool definitions block (4 tokens in both o200k and cl100k). */
+export const TOOLS_TAIL = "} // namespace functions"
+
+/**
+ * The tool definitions block as the model sees it:
+ *
+ * ```text
+ * # Tools
+ *
+ * ## functions
+ *
+ * namespace functions {
+ *
+ * // Get the weather
+ * type get_weather = (_: {
+ * // The city
+ * city: string,
+ * unit?: "c" | "f",
+ * }) => any;
+ *
+ * } // namespace functions
+ * ```
+ *
+ * @since 0.1.0
+ */
+export const renderFunctionNamespace = (
+  definitions: ReadonlyArray<ChatFunctionDefinitionLike>,
+  format: PromptFormat = "current"
+): string => {
+  let out = TOOLS_HEAD
+  for (const fn of definitions) {
+    if (!isRecord(fn)) continue
+    out += commentLines(fn["description"], "")
+    const name = asString(fn["name"])
+    const params = fn["parameters"]
+    const properties = isRecord(params) ? params["properties"] : undefined
+    if (isRecord(properties) && Object.keys(properties).length > 0) {
+      out += `type ${name} = (_: {\n${renderProperties(params as JsonSchema, 0, 0, format)}}) => any;\n\n`
+    } else {
+      out += `type ${name} = () => any;\n\n`
+    }
+  }
+  return out + TOOLS_TAIL
+}
+
+type JsonSchema = { readonly [key: string]: unknown }
+
+/** `// text` lines (one per line of `text`), or nothing for an absent or empty description. */
+const commentLines = (text: unknown, indent: string): string => {
+  if (typeof text !== "string" || text.length === 0) return ""
+  let out = ""
+  for (const line of text.split("\n")) out += `${indent}// ${line}\n`
+  return out
+}
+
+/** Schemas nested deeper than this render as `any`: a guard against pathological (or cyclic) schemas. */
+const MAX_NESTING = 64
+
+/**
+ * The property lines of an object schema (each ending in a newline). `depth`
+ * is the object nesting (for indentation), `nesting` every level of schema
+ * recursion (for the guard).
+ */
+const renderProperties = (schema: JsonSchema, depth: number, nesting: number, format: PromptFormat): string => {
+  const properties = schema["properties"]
+  if (!isRecord(properties)) return ""
+  const required = new Set<unknown>(Array.isArray(schema["required"]) ? (schema["required"] as ReadonlyArray<unknown>) : [])
+  // The June 2023 format indents nested properties and drops their descriptions.
+  const indent = format === "current" ? "" : " ".repeat(2 * depth)
+  let out = ""
+  for (const key of Object.keys(properties)) {
+    const prop = properties[key]
+    const p: JsonSchema = isRecord(prop) ? prop : {}
+    if (format === "current" || depth === 0) out += commentLines(p["description"], indent)
+    out += `${indent}${key}${required.has(key) ? "" : "?"}: ${renderType(p, depth, nesting + 1, format)},`
+    if ("default" in p) out += ` // default: ${jsonText(p["default"])}`
+    out += "\n"
+  }
+  return out
+}
+
+const literal = (value: unknown): string => (typeof value === "string" ? JSON.stringify(value) : jsonText(value))
+
+/**
+ * The TypeScript type of a property schema: unions for enums and `anyOf`,
+ * `T[]` for arrays, a block for objects. Other keywords (`const`, `format`,
+ * `minimum`...) are not rendered: a `{ type: "string", const: "a" }` is a `string`.
+ */
+const renderType = (schema: JsonSchema, depth: number, nesting: number, format: PromptFormat): string => {
+  if (nesting >= MAX_NESTING) return "any"
+  const variants = Array.isArray(schema["anyOf"]) ? schema["anyOf"] : Array.isArray(schema["oneOf"]) ? schema["oneOf"] : undefined
+  if (variants !== undefined && variants.length > 0) {
+    return (variants as ReadonlyArray<unknown>)
+      .map((v) => renderType(isRecord(v) ? v : {}, depth, nesting + 1, format))
+      .join(" | ")
+  }
+  const enumValues = schema["enum"]
+  if (Array.isArray(enumValues) && enumValues.length > 0) return (enumValues as ReadonlyArray<unknown>).map(literal).join(" | ")
+  const type = schema["type"]
+  if (Array.isArray(type)) {
+    if (type.length === 0) return "any"
+    return (type as ReadonlyArray<unknown>).map((t) => renderType({ ...schema, type: t }, depth, nesting + 1, format)).join(" | ")
+  }
+  switch (type) {
+    case "string":
+      return "string"
+    case "number":
+    case "integer":
+      return "number"
+    case "boolean":
+      return "boolean"
+    case "null":
+      return "null"
+    case "array": {
+      const items = schema["items"]
+      return isRecord(items) ? `${renderType(items, depth, nesting + 1, format)}[]` : "any[]"
+    }
+    case "object": {
+      const properties = schema["properties"]
+      if (!isRecord(properties) || Object.keys(properties).length === 0) return "object"
+      return `{\n${renderProperties(schema, depth + 1, nesting + 1, format)}}`
+    }
+    default:
+      return "any"
+  }
+}
+
+// ---------------------------------------------------------------------------
+// response format
+// ---------------------------------------------------------------------------
+
+/**
+ * A `json_schema` response format as a prompt section (`# Response Formats`,
+ * the schema's name, its description as a comment, its schema as compact
+ * JSON); `""` for `text`, `json_object` or anything else. Not checked against
+ * recorded API figures: the public data has no request with a response format.
+ */
+const renderResponseFormat = (responseFormat: unknown): string => {
+  if (!isRecord(responseFormat) || responseFormat["type"] !== "json_schema") return ""
+  const spec = responseFormat["json_schema"]
+  if (!isRecord(spec)) return ""
+  const name = asString(spec["name"])
+  return `# Response Formats\n\n## ${name}\n\n${commentLines(spec["description"], "")}${jsonText(spec["schema"] ?? {})}`
+}
+
+// ---------------------------------------------------------------------------
+// counting
+// ---------------------------------------------------------------------------
+
+/**
+ * Where a request's prompt tokens go.
+ *
+ * - `messages[i]`: input message `i`, its framing (special tokens, role) included;
+ * - `tools`: the tool definitions block, with the system message that carries
+ *   it when the request has no system message of its own;
+ * - `responseFormat`: the `json_schema` response format section;
+ * - `framing`: the reply priming, including the effect of the tool choice.
+ *
+ * `total` is the sum of all of them.
+ *
+ * @since 0.1.0
+ */
+export interface ChatRequestTokens {
+  readonly total: number
+  readonly messages: ReadonlyArray<number>
+  readonly tools: number
+  readonly responseFormat: number
+  readonly framing: number
+}
+
+const turnTokens = (t: PromptTurn, count: (text: string) => number): number =>
+  t.special + count(t.header) + count(t.body) + t.extra
+
+/**
+ * Counts a rendered prompt with `countText`.
+ *
+ * The tool block and the response format are tokenized together with the
+ * message that carries them (BPE merges across the joint), and what they add
+ * to that message is reported as their own share.
+ *
+ * @since 0.1.0
+ */
+export const countRenderedPrompt = (
+  prompt: RenderedChatPrompt,
+  countText: (text: string) => number
+): ChatRequestTokens => {
+  const count = (text: string): number => (text.length === 0 ? 0 : countText(text))
+  const messages: Array<number> = []
+  let total = 0
+  for (const turns of prompt.messages) {
+    let sum = 0
+    for (const t of turns) sum += turnTokens(t, count)
+    messages.push(sum)
+    total += sum
+  }
+  const host = prompt.toolsHost >= 0 ? prompt.messages[prompt.toolsHost]?.[0] : undefined
+
+  let tools = 0
+  let responseFormat = 0
+  if (prompt.tools.length > 0 || prompt.responseFormat.length > 0) {
+    // Each section is appended after a blank line; the running counts give each its share.
+    const prefix = host === undefined ? "" : host.body + "\n\n"
+    // The host's body was counted with its message: recover that count instead of tokenizing it again.
+    const before = host === undefined ? 0 : (messages[prompt.toolsHost] ?? 0) - host.special - count(host.header) - host.extra
+    const withTools = prompt.tools.length > 0 ? count(prefix + prompt.tools) : before
+    const toolsPrefix = prompt.tools.length > 0 ? prefix + prompt.tools + "\n\n" : prefix
+    const withAll = prompt.responseFormat.length > 0 ? count(toolsPrefix + prompt.responseFormat) : withTools
+    tools = withTools - before
+    responseFormat = withAll - withTools
+    // With no system message to carry them, the sections are a system message of their own.
+    if (host === undefined) {
+      const frame = (prompt.format === "0301" ? 4 : 3) + count("system")
+      if (prompt.tools.length > 0) tools += frame
+      else responseFormat += frame
+    }
+    total += tools + responseFormat
+  }
+
+  const framing = turnTokens(prompt.priming, count)
+  total += framing
+  return { total, messages, tools, responseFormat, framing }
+}
+
+/**
+ * The prompt tokens of a Chat Completions request, counted with `countText`.
+ *
+ * @example
+ * countChatRequest({ messages: [{ role: "user", content: "hello" }] }, (t) => t.length)
+ * // { total: 3 + 4 + 5 + 2 + 9, ... }  (with a character count as the "tokenizer")
+ *
+ * @since 0.1.0
+ */
+export const countChatRequest = (
+  request: ChatRequestLike,
+  countText: (text: string) => number,
+  options: RenderOptions = {}
+): ChatRequestTokens => countRenderedPrompt(renderChatRequest(request, options), countText)

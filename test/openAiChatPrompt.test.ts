@@ -1,0 +1,534 @@
+import { Effect } from "effect"
+import { assert, describe, expect, it } from "@effect/vitest"
+import { Arbitrary, Schema } from "effect"
+import type OpenAI from "openai"
+import { countTokens as countCl100k } from "gpt-tokenizer/encoding/cl100k_base"
+import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base"
+import { countOpenAiChatRequest as countRequest } from "../src/exact/index.js"
+import {
+  type ChatFunctionDefinitionLike,
+  type ChatMessageLike,
+  type ChatRequestLike,
+  countChatRequest,
+  encodingForModel,
+  promptFormatForModel,
+  renderChatRequest,
+  renderFunctionNamespace
+} from "../src/internal/openAiChatPrompt.js"
+import { estimateOpenAiChatRequest } from "../src/internal/openAiChatRequestEstimate.js"
+
+// the exact counter loads gpt-tokenizer's vocabulary lazily; once loaded (top-level await), it runs synchronously
+await Effect.runPromise(Effect.all([countRequest({ messages: [] }, { encoding: "o200k" }), countRequest({ messages: [] }, { encoding: "cl100k" })]))
+const countOpenAiChatRequest = (...args: Parameters<typeof countRequest>) => Effect.runSync(countRequest(...args))
+
+const plain = { disallowedSpecial: new Set<string>() }
+const cl100k = (text: string): number => countCl100k(text, plain)
+const o200k = (text: string): number => countO200k(text, plain)
+/** A stand-in tokenizer: one token per character, so expected counts are easy to read. */
+const chars = (text: string): number => text.length
+
+const namespace = (body: string): string => `# Tools\n\n## functions\n\nnamespace functions {\n\n${body}} // namespace functions`
+
+const weather: ChatFunctionDefinitionLike = {
+  name: "get_weather",
+  description: "Get the weather",
+  parameters: {
+    type: "object",
+    properties: {
+      city: { type: "string", description: "The city" },
+      unit: { type: "string", enum: ["c", "f"] }
+    },
+    required: ["city"]
+  }
+}
+
+describe("renderFunctionNamespace", () => {
+  it("renders a function as a TypeScript type with descriptions as comments and optional parameters marked", () => {
+    expect(renderFunctionNamespace([weather])).toBe(
+      namespace(
+        "// Get the weather\ntype get_weather = (_: {\n// The city\ncity: string,\nunit?: \"c\" | \"f\",\n}) => any;\n\n"
+      )
+    )
+  })
+
+  it("renders a function without parameters, or with no properties, as taking no argument", () => {
+    const expected = namespace("type ping = () => any;\n\ntype pong = () => any;\n\n")
+    expect(renderFunctionNamespace([{ name: "ping" }, { name: "pong", parameters: { type: "object", properties: {} } }])).toBe(
+      expected
+    )
+  })
+
+  it("leaves out an empty description", () => {
+    expect(renderFunctionNamespace([{ name: "ping", description: "" }])).toBe(namespace("type ping = () => any;\n\n"))
+  })
+
+  it("writes each line of a multi-line description as a comment", () => {
+    expect(renderFunctionNamespace([{ name: "ping", description: "One.\nTwo." }])).toBe(
+      namespace("// One.\n// Two.\ntype ping = () => any;\n\n")
+    )
+  })
+
+  const nested: ChatFunctionDefinitionLike = {
+    name: "save",
+    parameters: {
+      type: "object",
+      properties: {
+        item: {
+          type: "object",
+          description: "The item",
+          properties: { label: { type: "string", description: "Its label" }, size: { type: "integer" } },
+          required: ["label"]
+        }
+      },
+      required: ["item"]
+    }
+  }
+
+  it("renders nested objects unindented and keeps their properties' descriptions (current models)", () => {
+    expect(renderFunctionNamespace([nested])).toBe(
+      namespace("type save = (_: {\n// The item\nitem: {\n// Its label\nlabel: string,\nsize?: number,\n},\n}) => any;\n\n")
+    )
+  })
+
+  it("indents nested objects and drops their properties' descriptions in the June 2023 format", () => {
+    expect(renderFunctionNamespace([nested], "0613")).toBe(
+      namespace("type save = (_: {\n// The item\nitem: {\n  label: string,\n  size?: number,\n},\n}) => any;\n\n")
+    )
+  })
+
+  it("renders arrays as T[], arrays of objects as blocks, and arrays without items as any[]", () => {
+    const fn = {
+      name: "f",
+      parameters: {
+        type: "object",
+        properties: {
+          tags: { type: "array", items: { type: "string" } },
+          rows: { type: "array", items: { type: "object", properties: { id: { type: "number" } } } },
+          rest: { type: "array" }
+        }
+      }
+    }
+    expect(renderFunctionNamespace([fn])).toBe(
+      namespace("type f = (_: {\ntags?: string[],\nrows?: {\nid?: number,\n}[],\nrest?: any[],\n}) => any;\n\n")
+    )
+  })
+
+  it("renders enums of strings and numbers as unions of literals", () => {
+    const fn = {
+      name: "f",
+      parameters: {
+        type: "object",
+        properties: { mode: { type: "string", enum: ["fast", "slow"] }, level: { type: "integer", enum: [-1, 1] } }
+      }
+    }
+    expect(renderFunctionNamespace([fn])).toBe(
+      namespace("type f = (_: {\nmode?: \"fast\" | \"slow\",\nlevel?: -1 | 1,\n}) => any;\n\n")
+    )
+  })
+
+  it("renders anyOf and type lists as unions, null as null, and a property without a type as any", () => {
+    const fn = {
+      name: "f",
+      parameters: {
+        type: "object",
+        properties: {
+          a: { anyOf: [{ type: "string" }, { type: "number" }] },
+          b: { type: ["string", "null"] },
+          c: { type: "null" },
+          d: { description: "anything" }
+        }
+      }
+    }
+    expect(renderFunctionNamespace([fn])).toBe(
+      namespace("type f = (_: {\na?: string | number,\nb?: string | null,\nc?: null,\n// anything\nd?: any,\n}) => any;\n\n")
+    )
+  })
+
+  it("writes a default value as a trailing comment", () => {
+    const fn = { name: "f", parameters: { type: "object", properties: { unit: { type: "string", enum: ["c", "f"], default: "c" } } } }
+    expect(renderFunctionNamespace([fn])).toBe(
+      namespace("type f = (_: {\nunit?: \"c\" | \"f\", // default: \"c\"\n}) => any;\n\n")
+    )
+  })
+
+  it("degrades what it cannot render instead of throwing", () => {
+    const cyclic: Record<string, unknown> = { type: "object" }
+    cyclic["properties"] = { self: cyclic }
+    const odd = [
+      { name: "a", parameters: "not a schema" },
+      { name: "b", parameters: { type: "object", properties: { x: 42, y: { type: 7 } }, required: "x" } },
+      { name: "c", parameters: cyclic },
+      { name: 12, description: 5 }
+    ] as unknown as ReadonlyArray<ChatFunctionDefinitionLike>
+    const text = renderFunctionNamespace(odd)
+    expect(text).toContain("type a = () => any;")
+    expect(text).toContain("x?: any,\ny?: any,")
+    expect(text).toContain("type c = (_: {")
+  })
+})
+
+describe("renderChatRequest", () => {
+  it("heads a message with its role, or role:name for a participant name", () => {
+    const prompt = renderChatRequest({
+      messages: [
+        { role: "system", content: "Be brief." },
+        { role: "user", name: "alice", content: "hi" }
+      ]
+    })
+    expect(prompt.messages).toEqual([
+      [{ special: 3, header: "system", body: "Be brief.", extra: 0 }],
+      [{ special: 3, header: "user:alice", body: "hi", extra: 0 }]
+    ])
+  })
+
+  it("heads a tool call with its recipient and a tool result with the called function's name", () => {
+    const prompt = renderChatRequest({
+      messages: [
+        { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "get_weather", arguments: "{\"city\":\"Oslo\"}" } }] },
+        { role: "tool", tool_call_id: "c1", content: "sunny" }
+      ]
+    })
+    expect(prompt.messages).toEqual([
+      [{ special: 3, header: "assistant to=functions.get_weather", body: "{\"city\":\"Oslo\"}", extra: 0 }],
+      [{ special: 3, header: "get_weather", body: "sunny", extra: 0 }]
+    ])
+  })
+
+  it("renders an assistant's text and its call as two turns", () => {
+    const prompt = renderChatRequest({
+      messages: [{ role: "assistant", content: "Checking.", function_call: { name: "lookup", arguments: "{}" } }]
+    })
+    expect(prompt.messages[0]?.map((t) => t.header)).toEqual(["assistant", "assistant to=functions.lookup"])
+  })
+
+  it("renders parallel calls as one multi_tool_use.parallel call and their results as JSON strings", () => {
+    const prompt = renderChatRequest({
+      messages: [
+        {
+          role: "assistant",
+          tool_calls: [
+            { id: "a", function: { name: "f", arguments: "{\"x\": 1}" } },
+            { id: "b", function: { name: "g", arguments: "not json" } }
+          ]
+        },
+        { role: "tool", tool_call_id: "a", content: "é" },
+        { role: "tool", tool_call_id: "b", content: "ok" }
+      ]
+    })
+    expect(prompt.messages[0]?.[0]?.header).toBe("assistant to=multi_tool_use.parallel")
+    expect(prompt.messages[0]?.[0]?.body).toBe(
+      "{\"tool_uses\":[{\"recipient_name\":\"functions.f\",\"parameters\":{\"x\":1}},{\"recipient_name\":\"functions.g\",\"parameters\":not json}]}"
+    )
+    expect(prompt.messages[1]?.[0]?.body).toBe("\"\\u00e9\"")
+    expect(prompt.messages[2]).toEqual([{ special: 3, header: "g", body: "\"ok\"", extra: 0 }])
+  })
+
+  it("heads a legacy function result with the function's name", () => {
+    const prompt = renderChatRequest({ messages: [{ role: "function", name: "lookup", content: "{}" }] })
+    expect(prompt.messages[0]).toEqual([{ special: 3, header: "lookup", body: "{}", extra: 0 }])
+  })
+
+  it("joins text parts and gives an image its fixed cost", () => {
+    const prompt = renderChatRequest({
+      messages: [{ role: "user", content: [{ type: "text", text: "a" }, { type: "image_url", image_url: { url: "x" } }, { type: "text", text: "b" }] }]
+    })
+    expect(prompt.messages[0]).toEqual([{ special: 3, header: "user", body: "ab", extra: 85 }])
+  })
+
+  it("uses four framing tokens and lets a name replace the role for gpt-3.5-turbo-0301", () => {
+    const prompt = renderChatRequest({ model: "gpt-3.5-turbo-0301", messages: [{ role: "system", name: "example_user", content: "x" }] })
+    expect(prompt.messages[0]).toEqual([{ special: 4, header: "example_user", body: "x", extra: 0 }])
+  })
+
+  describe("reply priming", () => {
+    const messages: ReadonlyArray<ChatMessageLike> = [{ role: "user", content: "hi" }]
+    const base: ChatRequestLike = { messages, tools: [{ type: "function", function: { name: "f" } }] }
+
+    it("is <|start|>assistant<|message|> without tools", () => {
+      expect(renderChatRequest({ messages: [{ role: "user", content: "hi" }] }).priming).toEqual({ special: 2, header: "assistant", body: "", extra: 0 })
+    })
+
+    it("leaves the header open when the model may choose a tool (auto, required or absent)", () => {
+      for (const tool_choice of [undefined, "auto", "required"]) {
+        expect(renderChatRequest({ ...base, tool_choice }).priming).toEqual({ special: 1, header: "assistant", body: "", extra: 0 })
+      }
+    })
+
+    it("closes the header when tool choice is none", () => {
+      expect(renderChatRequest({ ...base, tool_choice: "none" }).priming.special).toBe(2)
+    })
+
+    it("names the recipient for a named tool choice, 3 tokens dearer in the current format", () => {
+      const named = renderChatRequest({ ...base, tool_choice: { type: "function", function: { name: "f" } } }).priming
+      expect(named).toEqual({ special: 2, header: "assistant to=functions.f", body: "", extra: 3 })
+    })
+
+    it("names the recipient for a legacy function_call by name, at no extra cost", () => {
+      const legacy = renderChatRequest({ messages, functions: [{ name: "f" }], function_call: { name: "f" } }).priming
+      expect(legacy).toEqual({ special: 2, header: "assistant to=functions.f", body: "", extra: 0 })
+    })
+  })
+})
+
+describe("countChatRequest", () => {
+  it("counts framing, role, content and the reply priming", () => {
+    // 3 + "user" + "hello" = 12, priming 2 + "assistant" = 11
+    const tokens = countChatRequest({ messages: [{ role: "user", content: "hello" }] }, chars)
+    expect(tokens).toEqual({ total: 23, messages: [12], tools: 0, responseFormat: 0, framing: 11 })
+  })
+
+  it("appends the tools block to a first system message after a blank line", () => {
+    const request = { messages: [{ role: "system", content: "S" }], functions: [{ name: "f" }] }
+    const tokens = countChatRequest(request, chars)
+    expect(tokens.tools).toBe(2 + renderFunctionNamespace([{ name: "f" }]).length)
+  })
+
+  it("sends the tools block as a system message of its own when the request has none", () => {
+    const request = { messages: [{ role: "user", content: "U" }], functions: [{ name: "f" }] }
+    const tokens = countChatRequest(request, chars)
+    expect(tokens.tools).toBe(3 + "system".length + renderFunctionNamespace([{ name: "f" }]).length)
+  })
+
+  it("counts a json_schema response format as a section of the system prompt", () => {
+    const request = {
+      messages: [{ role: "user", content: "U" }],
+      response_format: { type: "json_schema", json_schema: { name: "answer", schema: { type: "object" } } }
+    }
+    const tokens = countChatRequest(request, chars)
+    expect(tokens.responseFormat).toBe(3 + "system".length + "# Response Formats\n\n## answer\n\n{\"type\":\"object\"}".length)
+    expect(countChatRequest({ ...request, response_format: { type: "json_object" } }, chars).responseFormat).toBe(0)
+  })
+
+  it("is the sum of its parts", () => {
+    const request = {
+      messages: [{ role: "system", content: "S" }, { role: "user", content: "U" }],
+      tools: [{ type: "function", function: weather }],
+      response_format: { type: "json_schema", json_schema: { name: "a", schema: {} } }
+    }
+    const t = countChatRequest(request, cl100k)
+    expect(t.total).toBe(t.messages.reduce((a, b) => a + b, 0) + t.tools + t.responseFormat + t.framing)
+  })
+})
+
+describe("countOpenAiChatRequest", () => {
+  // Figures from a public OpenAI community forum thread (gpt-3.5-turbo, Dec 2023):
+  // one user message, then 1, 2 or 3 identical calls with their results.
+  const calls = (n: number): ChatRequestLike => ({
+    model: "gpt-3.5-turbo",
+    messages: [
+      { role: "user", content: [{ type: "text", text: "How much is 2 plus 2?" }] },
+      {
+        role: "assistant",
+        tool_calls: Array.from({ length: n }, (_, i) => ({ id: `a${i}`, type: "function", function: { name: "calculator", arguments: "{\"a\":2, \"b\":2}" } }))
+      },
+      ...Array.from({ length: n }, (_, i): ChatMessageLike => ({ role: "tool", tool_call_id: `a${i}`, content: "4" }))
+    ]
+  })
+
+  it("matches the API on one tool call and its result", () => {
+    expect(countOpenAiChatRequest(calls(1)).total).toBe(40)
+  })
+
+  it("matches the API on parallel tool calls and their results", () => {
+    expect(countOpenAiChatRequest(calls(2)).total).toBe(89)
+    expect(countOpenAiChatRequest(calls(3)).total).toBe(114)
+  })
+
+  it("counts with the encoding of the request's model", () => {
+    const request = { messages: [{ role: "user", content: "帮我查一下北京到上海的高铁票。" }] }
+    expect(countOpenAiChatRequest({ ...request, model: "gpt-4o" }).total).toBe(countChatRequest(request, o200k).total)
+    expect(countOpenAiChatRequest({ ...request, model: "gpt-4" }).total).toBe(countChatRequest(request, cl100k).total)
+    expect(countOpenAiChatRequest(request, { model: "gpt-3.5-turbo" }).total).toBe(countChatRequest(request, cl100k).total)
+    expect(countOpenAiChatRequest(request, { encoding: "cl100k" }).total).toBe(countChatRequest(request, cl100k).total)
+  })
+
+  it("counts special-token text as text", () => {
+    const tokens = countOpenAiChatRequest({ messages: [{ role: "user", content: "<|endoftext|><|im_start|>" }] })
+    expect(tokens.messages[0]).toBeGreaterThan(5)
+  })
+
+  it("accepts the official SDK's request type as it is", () => {
+    const request: OpenAI.Chat.ChatCompletionCreateParams = {
+      model: "gpt-4o-mini",
+      messages: [
+        { role: "developer", content: "Be brief." },
+        { role: "user", content: [{ type: "text", text: "Weather in Oslo?" }] },
+        { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "get_weather", arguments: "{\"city\":\"Oslo\"}" } }] },
+        { role: "tool", tool_call_id: "c1", content: "sunny" }
+      ],
+      tools: [{ type: "function", function: weather as OpenAI.FunctionDefinition }],
+      tool_choice: "auto",
+      temperature: 0
+    }
+    const tokens = countOpenAiChatRequest(request)
+    expect(tokens.messages.length).toBe(4)
+    expect(tokens.tools).toBeGreaterThan(0)
+  })
+
+  it("counts a tool without parameters (where other counters throw)", () => {
+    const request = { model: "gpt-4o", messages: [{ role: "user", content: "hi" }], tools: [{ type: "function", function: { name: "now" } }] }
+    expect(countOpenAiChatRequest(request).tools).toBeGreaterThan(15)
+  })
+})
+
+describe("estimateOpenAiChatRequest", () => {
+  it("stays close to the exact count on a conversation with tools, calls and results", () => {
+    const request: ChatRequestLike = {
+      model: "gpt-4o",
+      messages: [
+        { role: "system", content: "You are a travel assistant. Answer briefly and cite the tools you used." },
+        { role: "user", content: "Will it rain in Bergen tomorrow, and what is a good indoor museum there?" },
+        { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "get_weather", arguments: "{\"city\":\"Bergen\",\"day\":\"tomorrow\"}" } }] },
+        { role: "tool", tool_call_id: "c1", content: "Rain, 11°C, wind 8 m/s from the south-west." }
+      ],
+      tools: [
+        { type: "function", function: weather },
+        { type: "function", function: { name: "find_places", description: "Search places of a kind in a city", parameters: { type: "object", properties: { city: { type: "string" }, kind: { type: "string", enum: ["museum", "restaurant", "park"] }, indoor: { type: "boolean" } }, required: ["city", "kind"] } } }
+      ]
+    }
+    const exact = countOpenAiChatRequest(request).total
+    const estimate = estimateOpenAiChatRequest(request).total
+    expect(Math.abs(estimate - exact) / exact).toBeLessThan(0.1)
+  })
+})
+
+describe("model names", () => {
+  it("pick o200k for gpt-4o, gpt-4.1, gpt-5 and the o-series, cl100k for gpt-4 and gpt-3.5", () => {
+    for (const m of ["gpt-4o", "gpt-4o-mini", "chatgpt-4o-latest", "gpt-4.1", "gpt-5", "o1", "o3-mini", "ft:gpt-4o-mini:acme::x", "openai/gpt-4o"]) {
+      expect([m, encodingForModel(m)]).toEqual([m, "o200k"])
+    }
+    for (const m of ["gpt-4", "gpt-4-0613", "gpt-4-turbo", "gpt-3.5-turbo", "gpt-35-turbo", "GPT-4-32K"]) {
+      expect([m, encodingForModel(m)]).toEqual([m, "cl100k"])
+    }
+  })
+
+  it("pick the June 2023 format for the -0613 snapshots and the gpt-4 alias, the 0301 format for gpt-3.5-turbo-0301", () => {
+    expect(promptFormatForModel("gpt-4")).toBe("0613")
+    expect(promptFormatForModel("gpt-3.5-turbo-16k-0613")).toBe("0613")
+    expect(promptFormatForModel("gpt-3.5-turbo-0301")).toBe("0301")
+    expect(promptFormatForModel("gpt-3.5-turbo")).toBe("current")
+    expect(promptFormatForModel(undefined)).toBe("current")
+  })
+})
+
+// ---------------------------------------------------------------------------
+// properties
+// ---------------------------------------------------------------------------
+
+const pick = <const A extends ReadonlyArray<string>>(values: A): Arbitrary.Arbitrary<A[number]> =>
+  Arbitrary.schema(Schema.Literals(values))
+const intBetween = (minimum: number, maximum: number): Arbitrary.Arbitrary<number> =>
+  Arbitrary.schema(Schema.Int.check(Schema.isBetween({ minimum, maximum })))
+const anyString: Arbitrary.Arbitrary<string> = Arbitrary.schema(Schema.String)
+const anyJson: Arbitrary.Arbitrary<unknown> = Arbitrary.schema(Schema.Json)
+
+const propNames = pick(["city", "query", "limit", "unit", "filters", "items", "when", "x_1", "名前"])
+const words = pick(["", "The city", "Max results (1-100)", "ISO 8601 date, e.g. '2024-01-01'", "単位", "Line one\nLine two"])
+
+/** A JSON-Schema-ish property: every feature the renderer knows, nested to `depth`, plus junk. */
+const schemaArb = (depth: number): Arbitrary.Arbitrary<unknown> =>
+  intBetween(0, depth > 0 ? 11 : 6).pipe(
+    Arbitrary.flatMap((k): Arbitrary.Arbitrary<unknown> => {
+      switch (k) {
+        case 0:
+          return pick(["string", "number", "integer", "boolean", "null"]).pipe(Arbitrary.map((type) => ({ type })))
+        case 1:
+          return Arbitrary.all({ description: words, type: pick(["string", "integer"]) })
+        case 2:
+          return Arbitrary.array(words, { minLength: 1, maxLength: 4 }).pipe(Arbitrary.map((e) => ({ type: "string", enum: e })))
+        case 3:
+          return Arbitrary.array(intBetween(-5, 500), { minLength: 1, maxLength: 4 }).pipe(Arbitrary.map((e) => ({ type: "integer", enum: e })))
+        case 4:
+          return Arbitrary.all({ type: Arbitrary.Constant(["string", "null"]), default: anyJson })
+        case 5:
+          return anyJson
+        case 6:
+          return Arbitrary.Constant({})
+        case 7:
+        case 8:
+          return objectArb(depth - 1)
+        case 9:
+          return schemaArb(depth - 1).pipe(Arbitrary.map((items) => ({ type: "array", items, description: "list" })))
+        case 10:
+          return Arbitrary.array(schemaArb(depth - 1), { maxLength: 3 }).pipe(Arbitrary.map((anyOf) => ({ anyOf })))
+        default:
+          return Arbitrary.Constant({ type: "array" })
+      }
+    })
+  )
+
+const objectArb = (depth: number): Arbitrary.Arbitrary<unknown> =>
+  Arbitrary.all({
+    props: Arbitrary.array(Arbitrary.all([propNames, schemaArb(depth)]), { maxLength: 4 }),
+    required: Arbitrary.array(propNames, { maxLength: 3 }),
+    description: words
+  }).pipe(
+    Arbitrary.map(({ description, props, required }) => ({
+      type: "object",
+      description,
+      properties: Object.fromEntries(props),
+      required
+    }))
+  )
+
+const functionArb: Arbitrary.Arbitrary<ChatFunctionDefinitionLike> = Arbitrary.all({
+  name: pick(["get_weather", "search", "run_sql", "f"]),
+  description: words,
+  parameters: intBetween(0, 3).pipe(Arbitrary.flatMap((k) => (k === 0 ? anyJson : objectArb(2))))
+})
+
+const messageArb: Arbitrary.Arbitrary<ChatMessageLike> = intBetween(0, 5).pipe(
+  Arbitrary.flatMap((k): Arbitrary.Arbitrary<ChatMessageLike> => {
+    switch (k) {
+      case 0:
+        return Arbitrary.all({ role: pick(["system", "developer", "user"]), content: anyString })
+      case 1:
+        return Arbitrary.all({ role: Arbitrary.Constant("user"), name: pick(["alice", ""]), content: Arbitrary.array(Arbitrary.all({ type: Arbitrary.Constant("text"), text: words }), { maxLength: 3 }) })
+      case 2:
+        return Arbitrary.array(Arbitrary.all({ id: pick(["a", "b", "c"]), type: Arbitrary.Constant("function"), function: Arbitrary.all({ name: pick(["f", "g"]), arguments: pick(["{}", "{\"x\": 1}", "oops", ""]) }) }), { maxLength: 3 }).pipe(
+          Arbitrary.map((tool_calls) => ({ role: "assistant", content: null, tool_calls }))
+        )
+      case 3:
+        return Arbitrary.all({ role: Arbitrary.Constant("tool"), tool_call_id: pick(["a", "b", "zzz"]), content: anyString })
+      case 4:
+        return Arbitrary.all({ role: Arbitrary.Constant("function"), name: pick(["f", "g"]), content: anyString })
+      default:
+        // Whatever a caller might pass: the counter reads it defensively.
+        return anyJson.pipe(Arbitrary.map((content) => ({ role: "assistant", content })))
+    }
+  })
+)
+
+const requestArb: Arbitrary.Arbitrary<ChatRequestLike> = Arbitrary.all({
+  model: pick(["gpt-4o", "gpt-4", "gpt-3.5-turbo-0301", "gpt-5-mini"]),
+  messages: Arbitrary.array(messageArb, { maxLength: 5 }),
+  tools: Arbitrary.array(functionArb, { maxLength: 3 }).pipe(Arbitrary.map((fs) => fs.map((f) => ({ type: "function", function: f })))),
+  tool_choice: intBetween(0, 4).pipe(
+    Arbitrary.map((k) => [undefined, "auto", "none", "required", { type: "function", function: { name: "f" } }][k])
+  )
+}).pipe(Arbitrary.map(({ tool_choice, ...rest }) => (tool_choice === undefined ? rest : { ...rest, tool_choice })))
+
+describe("properties", () => {
+  it.prop(
+    "the exact and estimated counts never throw and are non-negative integers",
+    [requestArb],
+    ([request]) => {
+      for (const t of [countOpenAiChatRequest(request), estimateOpenAiChatRequest(request)]) {
+        assert.isTrue(Number.isInteger(t.total) && t.total >= 0, `total ${t.total}`)
+        assert.strictEqual(t.total, t.messages.reduce((a, b) => a + b, 0) + t.tools + t.responseFormat + t.framing)
+      }
+    },
+    60_000
+  )
+
+  it.prop(
+    "adding a tool never lowers the count",
+    [requestArb, functionArb],
+    ([request, extra]) => {
+      const more = { ...request, tools: [...(request.tools ?? []), { type: "function", function: extra }] }
+      assert.isAtLeast(countOpenAiChatRequest(more).total, countOpenAiChatRequest(request).total)
+      assert.isAtLeast(estimateOpenAiChatRequest(more).total, estimateOpenAiChatRequest(request).total)
+    },
+    60_000
+  )
+})
