@@ -1,0 +1,155 @@
+/**
+ * Tool-call argument text from a provider, turned into a `ToolCallBlock`
+ * without ever crashing and without losing a byte.
+ *
+ * Models sometimes emit argument text that is not JSON (cut off by a token
+ * limit, single-quoted, with a trailing comma) or JSON that is not an object.
+ * Every adapter reads arguments through `parse`:
+ *
+ * - valid JSON: `args` is the value; the text is kept in `rawArgs` only when
+ *   `JSON.stringify(args)` would not reproduce it byte for byte (so a round
+ *   trip sends the provider's own bytes back);
+ * - empty text: `args` is `{}` (providers send `""` for a call without
+ *   arguments), and `rawArgs` keeps the empty text;
+ * - anything else: in lenient mode (the default) the text is repaired with
+ *   `jsonrepair` (a maintained JSON-repair library), `args` is the repaired
+ *   value (or `{}` when nothing could be recovered), `rawArgs` keeps the text,
+ *   `parseError` the reason, and the conversion reports a
+ *   `RepairedToolArguments` warning; in strict mode the conversion fails with
+ *   `InvalidToolArguments`.
+ *
+ * With `requireObject` (every provider expects an object), valid JSON that is
+ * not an object is handled like text that did not parse.
+ *
+ * @since 0.1.0
+ */
+import { Effect, type Schema } from "effect"
+import { jsonrepair } from "jsonrepair"
+import * as Block from "../Block.js"
+import { parse as parseJson, stringify } from "../internal/json.js"
+import { InvalidToolArguments, RepairedToolArguments } from "./Conversion.js"
+
+/**
+ * What parsing argument text gives: the arguments, the text when it must be
+ * kept, and the reason when it did not parse.
+ *
+ * @since 0.1.0
+ */
+export interface ParsedArguments {
+  readonly args: Schema.Json
+  readonly rawArgs?: string
+  readonly parseError?: string
+}
+
+const isObject = (value: Schema.Json): boolean => typeof value === "object" && value !== null && !Array.isArray(value)
+
+const kind = (value: Schema.Json): string =>
+  value === null ? "null" : Array.isArray(value) ? "an array" : typeof value === "object" ? "an object" : `a ${typeof value}`
+
+/**
+ * Parses argument text leniently; never fails. See the module documentation
+ * for the rules.
+ *
+ * @example
+ * ToolArguments.parse('{"city": "Osl') // { args: { city: "Osl" }, rawArgs: '{"city": "Osl', parseError: "..." }
+ *
+ * @since 0.1.0
+ */
+export const parse = (text: string, options?: { readonly requireObject?: boolean }): ParsedArguments => {
+  if (text.trim() === "") return { args: {}, rawArgs: text }
+  const parsed = parseJson(text)
+  if ("value" in parsed) {
+    if (options?.requireObject !== true || isObject(parsed.value)) {
+      return stringify(parsed.value) === text ? { args: parsed.value } : { args: parsed.value, rawArgs: text }
+    }
+    return { args: {}, rawArgs: text, parseError: `expected a JSON object, got ${kind(parsed.value)}` }
+  }
+  let repaired: Schema.Json = {}
+  try {
+    const again = parseJson(jsonrepair(text))
+    if ("value" in again && (options?.requireObject !== true || isObject(again.value))) repaired = again.value
+  } catch {
+    // nothing could be recovered: the arguments stay {} and the text is kept
+  }
+  return { args: repaired, rawArgs: text, parseError: parsed.error }
+}
+
+/**
+ * Where a call sits, for errors and warnings.
+ *
+ * @since 0.1.0
+ */
+export interface CallSite {
+  readonly id: string
+  readonly name: string
+  readonly index?: number
+}
+
+/**
+ * The outcome of turning one provider call into a block: the block, and the
+ * warning when its arguments had to be repaired.
+ *
+ * @since 0.1.0
+ */
+export interface ParsedCall {
+  readonly block: Block.ToolCallBlock
+  readonly warning?: RepairedToolArguments
+}
+
+/**
+ * Builds a tool call from the provider's argument text: lenient by default
+ * (repairs and reports `RepairedToolArguments`), strict on request (fails
+ * with `InvalidToolArguments` carrying the text and the parse error). `extras`
+ * are the block's other fields (`itemId`, `thoughtSignature`, ...).
+ *
+ * @example
+ * const { block, warning } = yield* ToolArguments.toolCall({ id: "call_1", name: "get_weather" }, '{"city":"Oslo"}')
+ *
+ * @since 0.1.0
+ */
+export const toolCall = (
+  site: CallSite,
+  text: string,
+  options?: {
+    readonly mode?: "lenient" | "strict"
+    readonly requireObject?: boolean
+    readonly extras?: Omit<ConstructorParameters<typeof Block.ToolCallBlock>[0], "_tag" | "id" | "name" | "args" | "rawArgs" | "parseError">
+  }
+): Effect.Effect<ParsedCall, InvalidToolArguments> =>
+  Effect.suspend(() => {
+    const parsed = parse(text, { requireObject: options?.requireObject ?? true })
+    const index = site.index === undefined ? {} : { index: site.index }
+    if (parsed.parseError !== undefined && options?.mode === "strict") {
+      return Effect.fail(new InvalidToolArguments({ ...index, toolCallId: site.id, toolName: site.name, rawArgs: text, reason: parsed.parseError }))
+    }
+    const block = Block.toolCall(site.id, site.name, parsed.args, {
+      ...options?.extras,
+      ...(parsed.rawArgs === undefined ? {} : { rawArgs: parsed.rawArgs }),
+      ...(parsed.parseError === undefined ? {} : { parseError: parsed.parseError })
+    })
+    if (parsed.parseError === undefined) return Effect.succeed({ block })
+    return Effect.succeed({
+      block,
+      warning: new RepairedToolArguments({ ...index, toolCallId: site.id, toolName: site.name, rawArgs: text, reason: parsed.parseError })
+    })
+  })
+
+/**
+ * The argument text to send to a provider that takes text (OpenAI): the
+ * provider's own text when it was kept, else the JSON of `args`.
+ *
+ * @since 0.1.0
+ */
+export const toText: (call: Block.ToolCallBlock) => string = Block.argsText
+
+/**
+ * The arguments to send to a provider that takes a JSON object (Anthropic
+ * `input`, Gemini `args`): `args` when it is an object, else `{}` together
+ * with a note of why (the caller reports it).
+ *
+ * @since 0.1.0
+ */
+export const toObject = (call: Block.ToolCallBlock): { readonly value: Schema.JsonObject; readonly replaced?: string } =>
+  isObject(call.args)
+    ? { value: call.args as Schema.JsonObject }
+    : { value: {}, replaced: `the arguments are ${kind(call.args)}, not an object` }
