@@ -1,0 +1,116 @@
+/**
+ * A whole model request: the conversation plus what every call sends beside
+ * it (tool definitions, tool choice, response format). An agent's prompt is
+ * not only its messages: tool definitions are often most of a short request,
+ * so counting and windowing need them too.
+ *
+ * Fields of a provider's request body that the model does not name (the
+ * model id aside: `temperature`, `max_tokens`, ...) are kept per provider in
+ * `providerOptions`, so a request body converted in and out comes back whole.
+ *
+ * @since 0.1.0
+ */
+import { Schema } from "effect"
+import * as Block from "./Block.js"
+import { deepFreeze } from "./internal/json.js"
+import * as Message from "./Message.js"
+
+/**
+ * A tool the model may call: its `name`, a `description`, its parameters as a
+ * JSON Schema object, whether the provider should enforce the schema
+ * (`strict`), and per-provider options (e.g. Anthropic `cache_control`).
+ * `parameters` is absent for a tool that takes none.
+ *
+ * @since 0.1.0
+ */
+export class ToolDefinition extends Schema.Class<ToolDefinition>("ToolDefinition")({
+  name: Schema.String,
+  description: Schema.optionalKey(Schema.String),
+  parameters: Schema.optionalKey(Block.JsonObject),
+  strict: Schema.optionalKey(Schema.Boolean),
+  providerOptions: Schema.optionalKey(Block.ProviderOptions)
+}) {}
+
+/**
+ * The model must call this tool.
+ *
+ * @since 0.1.0
+ */
+export const NamedToolChoice = Schema.TaggedStruct("Tool", { name: Schema.String })
+
+/**
+ * Whether and which tool the model should call: `auto` (it decides), `none`,
+ * `required` (some tool), or one tool by name.
+ *
+ * @since 0.1.0
+ */
+export const ToolChoice = Schema.Union([Schema.Literals(["auto", "none", "required"]), NamedToolChoice])
+
+/** @since 0.1.0 */
+export type ToolChoice = typeof ToolChoice.Type
+
+/**
+ * The shape of the answer: free text, any JSON object, or JSON matching a
+ * schema.
+ *
+ * @since 0.1.0
+ */
+export const ResponseFormat = Schema.Union([
+  Schema.TaggedStruct("Text", {}),
+  Schema.TaggedStruct("JsonObject", {}),
+  Schema.TaggedStruct("JsonSchema", {
+    name: Schema.String,
+    schema: Block.JsonObject,
+    description: Schema.optionalKey(Schema.String),
+    strict: Schema.optionalKey(Schema.Boolean)
+  })
+])
+
+/** @since 0.1.0 */
+export type ResponseFormat = typeof ResponseFormat.Type
+
+/**
+ * A request: the messages, and optionally the model id, the tools, the tool
+ * choice, whether parallel tool calls are allowed, the response format, and
+ * the provider-specific fields of the request body, per provider.
+ *
+ * @since 0.1.0
+ */
+export class Request extends Schema.Class<Request>("Request")({
+  model: Schema.optionalKey(Schema.String),
+  messages: Schema.Array(Message.Message),
+  tools: Schema.optionalKey(Schema.Array(ToolDefinition)),
+  toolChoice: Schema.optionalKey(ToolChoice),
+  parallelToolCalls: Schema.optionalKey(Schema.Boolean),
+  responseFormat: Schema.optionalKey(ResponseFormat),
+  providerOptions: Schema.optionalKey(Block.ProviderOptions)
+}) {}
+
+/**
+ * A tool definition.
+ *
+ * @example
+ * Request.tool("get_weather", {
+ *   description: "Current weather for a city",
+ *   parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] }
+ * })
+ *
+ * @since 0.1.0
+ */
+export const tool = (
+  name: string,
+  options?: Omit<ConstructorParameters<typeof ToolDefinition>[0], "name">
+): ToolDefinition => deepFreeze(new ToolDefinition({ ...options, name }))
+
+/**
+ * A request from messages and options.
+ *
+ * @example
+ * Request.make([Message.user("Weather in Oslo?")], { tools: [weather], toolChoice: "auto" })
+ *
+ * @since 0.1.0
+ */
+export const make = (
+  messages: ReadonlyArray<Message.Message>,
+  options?: Omit<ConstructorParameters<typeof Request>[0], "messages">
+): Request => deepFreeze(new Request({ ...options, messages: messages.slice() }))
