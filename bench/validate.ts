@@ -8,7 +8,7 @@
  * wrongly rejects parallel results) on the same conversations, in the same run.
  */
 import { pathToFileURL } from "node:url"
-import { Block, Conversation, Message } from "../src/index.js"
+import { Block, Conversation, Message, Repair } from "../src/index.js"
 import { consume, fmt, table, timePerCall } from "./measure.js"
 
 // ---------------------------------------------------------------------------
@@ -141,7 +141,7 @@ export const runValidateBench = (): void => {
     if (!seedValidateConversation(seed).valid) throw new Error("the seed port must accept the bench conversation")
     const opts = { minMs: size >= 1_000_000 ? 400 : 200, rounds: size >= 1_000_000 ? 3 : 5 }
     const tValidate = timePerCall(() => consume(Conversation.issuesOf(ms)), opts)
-    const tRepair = timePerCall(() => consume(Conversation.repair(damaged)), opts)
+    const tRepair = timePerCall(() => consume(Repair.repair(damaged)), opts)
     const tSeed = timePerCall(() => consume(seedValidateConversation(seed)), opts)
     const ns = (t: number, n: number) => (t * 1e6) / n
     perMessage["validate"]!.push(ns(tValidate, ms.length))
@@ -162,7 +162,7 @@ export const runValidateBench = (): void => {
   console.log(
     `\nper-message time at 1M vs 10k: validate ${fmt(flat("validate"), 2)}x, repair ${fmt(flat("repair"), 2)}x, seed 000 port ${fmt(flat("seed"), 2)}x (1.00x = perfectly flat)`
   )
-  const repaired = Conversation.repair(broken.slice(0, 100_000))
+  const repaired = Repair.repair(broken.slice(0, 100_000))
   console.log(`repair on the damaged 100k history: ${repaired.actions.length} actions, valid after: ${Conversation.isValid(repaired.messages)}`)
 }
 

@@ -1,6 +1,6 @@
 import { assert, describe, expect, expectTypeOf, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
-import { Block, Conversation, Message } from "../src/index.js"
+import { Block, Conversation, Message, Repair } from "../src/index.js"
 import type { Provider, ValidationError } from "../src/index.js"
 import * as Arb from "./arbitraries.js"
 
@@ -304,7 +304,7 @@ describe("Conversation codec", () => {
         { role: "tool", content: "file a", toolCallId: "a", toolName: "read" },
         "garbage"
       ])
-      const repaired = Conversation.repair(messages)
+      const repaired = Repair.repair(messages)
       yield* Conversation.validate(repaired.messages)
     }))
 
