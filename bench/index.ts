@@ -4,10 +4,12 @@
  */
 import { runAppendBench } from "./append.js"
 import { runEstimatorBench } from "./estimator.js"
+import { runStreamsBench } from "./streams.js"
 import { runValidateBench } from "./validate.js"
 
 const started = performance.now()
 await runEstimatorBench()
 runAppendBench()
 runValidateBench()
+runStreamsBench()
 console.log(`\nbench finished in ${((performance.now() - started) / 1000).toFixed(1)} s`)
