@@ -6,12 +6,13 @@ import { runAppendBench } from "./append.js"
 import { runEstimatorBench } from "./estimator.js"
 import { runRequestTokensBench } from "./requestTokens.js"
 import { runStreamsBench } from "./streams.js"
-import { runValidateBench } from "./validate.js"
+import { runAdversarialBench, runValidateBench } from "./validate.js"
 
 const started = performance.now()
 await runEstimatorBench()
 runAppendBench()
 runValidateBench()
+runAdversarialBench()
 runRequestTokensBench()
 runStreamsBench()
 console.log(`\nbench finished in ${((performance.now() - started) / 1000).toFixed(1)} s`)

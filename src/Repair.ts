@@ -580,6 +580,16 @@ const repairWith = (
         const next = m.role === "assistant" ? openCalls(m, i) : m
         const calls = next.role === "assistant" && walker.pendingCount > 0
         if (run !== undefined && run.role === next.role && !run.called) {
+          if (calls && out.length > run.slot + 1) {
+            // system messages emitted after the run would now sit between these calls and their results
+            const tail = out.splice(run.slot + 1)
+            const tailOrigins = origins.splice(run.slot + 1)
+            tail.forEach((system, k) => {
+              deferredSystem.push({ i: tailOrigins[k]!, m: system })
+              deferredActions.push(actions.length)
+              actions.push(new MovedSystemMessage({ index: tailOrigins[k]!, to: "after-results" }))
+            })
+          }
           // merge into the open run: its message is built once, when the run ends
           run.content ??= (run.first.content as ReadonlyArray<Block.UserBlock | Block.AssistantBlock>).slice()
           for (const b of next.content) run.content.push(b)

@@ -38,17 +38,21 @@ export const ORPHAN = -1
 export class Walker {
   /** Message index of the open turn's assistant message, -1 when no turn is open. */
   openIndex = -1
-  /** The open turn's client calls, in order. */
-  private calls: Array<CallRef> = []
+  /** The open turn's client calls, in order (the arrays are reused from turn to turn). */
+  private readonly calls: Array<CallRef> = []
   /** For each call of the open turn: answered by the result at this message index, or -1. */
-  private answeredAt: Array<number> = []
+  private readonly answeredAt: Array<number> = []
   /** For each call: the next call of the open turn with the same id, or -1. */
-  private nextSame: Array<number> = []
+  private readonly nextSame: Array<number> = []
   /** id -> the first unanswered call of the open turn with that id. */
   private readonly pending = new Map<string, number>()
-  /** id -> message index of its first result in the open turn (for second answers). */
-  private readonly answered = new Map<string, number>()
-  /** id -> the last call of the open turn with that id (to chain a repeat). */
+  /**
+   * id -> message index of its first result in the open turn, built only when
+   * a result misses (to tell a second answer from an orphan), so the common
+   * path never pays for it.
+   */
+  private answered: Map<string, number> | undefined
+  /** id -> the last call of the open turn with that id, for ids used more than once. */
   private readonly lastSame = new Map<string, number>()
   private unansweredCount = 0
   /** Every call id of the conversation -> message index of its first use. */
@@ -72,14 +76,14 @@ export class Walker {
       unanswered = out
     }
     if (this.calls.length > 0) {
-      this.calls = []
-      this.answeredAt = []
-      this.nextSame = []
+      this.calls.length = 0
+      this.answeredAt.length = 0
+      this.nextSame.length = 0
       // Map.clear allocates a fresh table in V8: skip it when there is nothing to clear
       if (this.pending.size > 0) this.pending.clear()
       if (this.lastSame.size > 0) this.lastSame.clear()
     }
-    if (this.answered.size > 0) this.answered.clear()
+    this.answered = undefined
     this.unansweredCount = 0
     this.openIndex = -1
     return unanswered
@@ -117,12 +121,17 @@ export class Walker {
     this.answeredAt.push(-1)
     this.nextSame.push(-1)
     this.unansweredCount++
-    const last = this.lastSame.get(id)
-    if (last === undefined) {
+    if (first === -1) {
+      // a new id: no other call of this turn can have it yet
+      this.pending.set(id, k)
+      return first
+    }
+    const head = this.pending.get(id)
+    if (head === undefined) {
       this.pending.set(id, k)
     } else {
-      this.nextSame[last] = k
-      if (!this.pending.has(id)) this.pending.set(id, k)
+      // chain it after the last unanswered-or-later call of this turn with the same id
+      this.nextSame[this.lastSame.get(id) ?? head] = k
     }
     this.lastSame.set(id, k)
     return first
@@ -141,8 +150,19 @@ export class Walker {
       const next = this.nextSame[k]!
       if (next === -1) this.pending.delete(id)
       else this.pending.set(id, next)
-      if (!this.answered.has(id)) this.answered.set(id, index)
+      if (this.answered !== undefined && !this.answered.has(id)) this.answered.set(id, index)
       return this.calls[k]!
+    }
+    if (this.answered === undefined) {
+      const answered = new Map<string, number>()
+      for (let c = 0; c < this.calls.length; c++) {
+        const at = this.answeredAt[c]!
+        if (at === -1) continue
+        const callId = this.calls[c]!.call.id
+        const known = answered.get(callId)
+        if (known === undefined || at < known) answered.set(callId, at)
+      }
+      this.answered = answered
     }
     const first = this.answered.get(id)
     return first === undefined ? ORPHAN : first
