@@ -97,6 +97,42 @@ export interface ParsedCall {
 }
 
 /**
+ * The options of `toolCall` and `fromText`.
+ *
+ * @since 0.1.0
+ */
+export interface ToolCallOptions {
+  readonly mode?: "lenient" | "strict"
+  readonly requireObject?: boolean
+  readonly extras?: Omit<ConstructorParameters<typeof Block.ToolCallBlock>[0], "_tag" | "id" | "name" | "args" | "rawArgs" | "parseError">
+}
+
+/**
+ * `toolCall` without the Effect, for adapters that convert many calls in a
+ * plain loop: the block (and the warning when it was repaired), or the
+ * `InvalidToolArguments` error in strict mode. Never throws.
+ *
+ * @since 0.1.0
+ */
+export const fromText = (site: CallSite, text: string, options?: ToolCallOptions): ParsedCall | InvalidToolArguments => {
+  const parsed = parse(text, { requireObject: options?.requireObject ?? true })
+  const index = site.index === undefined ? {} : { index: site.index }
+  if (parsed.parseError !== undefined && options?.mode === "strict") {
+    return new InvalidToolArguments({ ...index, toolCallId: site.id, toolName: site.name, rawArgs: text, reason: parsed.parseError })
+  }
+  const block = Block.toolCall(site.id, site.name, parsed.args, {
+    ...options?.extras,
+    ...(parsed.rawArgs === undefined ? {} : { rawArgs: parsed.rawArgs }),
+    ...(parsed.parseError === undefined ? {} : { parseError: parsed.parseError })
+  })
+  if (parsed.parseError === undefined) return { block }
+  return {
+    block,
+    warning: new RepairedToolArguments({ ...index, toolCallId: site.id, toolName: site.name, rawArgs: text, reason: parsed.parseError })
+  }
+}
+
+/**
  * Builds a tool call from the provider's argument text: lenient by default
  * (repairs and reports `RepairedToolArguments`), strict on request (fails
  * with `InvalidToolArguments` carrying the text and the parse error). `extras`
@@ -107,31 +143,10 @@ export interface ParsedCall {
  *
  * @since 0.1.0
  */
-export const toolCall = (
-  site: CallSite,
-  text: string,
-  options?: {
-    readonly mode?: "lenient" | "strict"
-    readonly requireObject?: boolean
-    readonly extras?: Omit<ConstructorParameters<typeof Block.ToolCallBlock>[0], "_tag" | "id" | "name" | "args" | "rawArgs" | "parseError">
-  }
-): Effect.Effect<ParsedCall, InvalidToolArguments> =>
+export const toolCall = (site: CallSite, text: string, options?: ToolCallOptions): Effect.Effect<ParsedCall, InvalidToolArguments> =>
   Effect.suspend(() => {
-    const parsed = parse(text, { requireObject: options?.requireObject ?? true })
-    const index = site.index === undefined ? {} : { index: site.index }
-    if (parsed.parseError !== undefined && options?.mode === "strict") {
-      return Effect.fail(new InvalidToolArguments({ ...index, toolCallId: site.id, toolName: site.name, rawArgs: text, reason: parsed.parseError }))
-    }
-    const block = Block.toolCall(site.id, site.name, parsed.args, {
-      ...options?.extras,
-      ...(parsed.rawArgs === undefined ? {} : { rawArgs: parsed.rawArgs }),
-      ...(parsed.parseError === undefined ? {} : { parseError: parsed.parseError })
-    })
-    if (parsed.parseError === undefined) return Effect.succeed({ block })
-    return Effect.succeed({
-      block,
-      warning: new RepairedToolArguments({ ...index, toolCallId: site.id, toolName: site.name, rawArgs: text, reason: parsed.parseError })
-    })
+    const result = fromText(site, text, options)
+    return result instanceof InvalidToolArguments ? Effect.fail(result) : Effect.succeed(result)
   })
 
 /**
