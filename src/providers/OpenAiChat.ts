@@ -52,12 +52,10 @@ import * as Message from "../Message.js"
 import * as Request from "../Request.js"
 import {
   type ConversionOptions,
-  ConvertedContent,
   type Converted,
   DecodedResponse,
-  DroppedContent,
   type FinishReason,
-  IncompleteResponse,
+  type IncompleteResponse,
   type InvalidToolArguments,
   type MalformedPayload,
   type UnsupportedContent
@@ -113,21 +111,9 @@ type Extras = Block.JsonObject | undefined
 
 const hasExtras = (value: { readonly providerOptions?: Block.ProviderOptions }): boolean => value.providerOptions?.[key] !== undefined
 
-const dropped = (ctx: A.Ctx, index: number | undefined, blockIndex: number | undefined, what: string, reason: string): void => {
-  ctx.warnings.push(
-    new DroppedContent({ ...(index === undefined ? {} : { index }), ...(blockIndex === undefined ? {} : { blockIndex }), what, reason })
-  )
-}
-
-const converted = (ctx: A.Ctx, index: number | undefined, blockIndex: number | undefined, what: string, how: string): void => {
-  ctx.warnings.push(
-    new ConvertedContent({ ...(index === undefined ? {} : { index }), ...(blockIndex === undefined ? {} : { blockIndex }), what, how })
-  )
-}
-
 const textPart = (ctx: A.Ctx, block: Block.TextBlock, index: number, blockIndex: number): Wire.TextPart => {
   if (block.citations !== undefined && block.citations.length > 0) {
-    dropped(ctx, index, blockIndex, "the citations of a text", "Chat Completions text carries no citations")
+    A.dropped(ctx, index, blockIndex, "the citations of a text", "Chat Completions text carries no citations")
   }
   return { ...A.ownExtras(block, key), type: "text", text: block.text }
 }
@@ -167,7 +153,7 @@ const documentSettings = (ctx: A.Ctx, file: Block.FileBlock, index: number, bloc
   if (file.context !== undefined) lost.push("context")
   if (file.citationsEnabled !== undefined) lost.push("citations setting")
   if (!keepsFilename && file.filename !== undefined) lost.push("file name")
-  if (lost.length > 0) dropped(ctx, index, blockIndex, `the ${lost.join(", ")} of a ${file.mediaType} file`, "Chat Completions has no place for them")
+  if (lost.length > 0) A.dropped(ctx, index, blockIndex, `the ${lost.join(", ")} of ${A.an(file.mediaType)} ${file.mediaType} file`, "Chat Completions has no place for them")
 }
 
 const filePart = (ctx: A.Ctx, file: Block.FileBlock, index: number, blockIndex: number): Wire.UserContentPart | undefined => {
@@ -185,7 +171,7 @@ const filePart = (ctx: A.Ctx, file: Block.FileBlock, index: number, blockIndex: 
         break
       case "FileId":
       case "Text":
-        dropped(ctx, index, blockIndex, `an image by ${source._tag === "FileId" ? "file id" : "text"}`, "Chat Completions takes images as URLs or data URLs")
+        A.dropped(ctx, index, blockIndex, `an image by ${source._tag === "FileId" ? "file id" : "text"}`, "Chat Completions takes images as URLs or data URLs")
         return undefined
       default:
         return Block.absurd(source)
@@ -200,7 +186,7 @@ const filePart = (ctx: A.Ctx, file: Block.FileBlock, index: number, blockIndex: 
   if (media.startsWith("audio/")) {
     const format = audioFormat(media)
     if (source._tag !== "Base64" || format === undefined) {
-      dropped(ctx, index, blockIndex, `${media} audio${source._tag === "Base64" ? "" : ` by ${source._tag}`}`, "Chat Completions takes audio as base64 wav or mp3 data")
+      A.dropped(ctx, index, blockIndex, `${media} audio${source._tag === "Base64" ? "" : ` by ${source._tag}`}`, "Chat Completions takes audio as base64 wav or mp3 data")
       return undefined
     }
     documentSettings(ctx, file, index, blockIndex, false)
@@ -215,10 +201,10 @@ const filePart = (ctx: A.Ctx, file: Block.FileBlock, index: number, blockIndex: 
       body = { file_id: source.fileId }
       break
     case "Text":
-      converted(ctx, index, blockIndex, `a ${media} document given as text`, "as a text part")
+      A.converted(ctx, index, blockIndex, `${A.an(media)} ${media} document given as text`, "as a text part")
       return { type: "text", text: source.text }
     case "Url":
-      dropped(ctx, index, blockIndex, `a ${media} file by URL`, "Chat Completions takes files as data URLs or file ids")
+      A.dropped(ctx, index, blockIndex, `${A.an(media)} ${media} file by URL`, "Chat Completions takes files as data URLs or file ids")
       return undefined
     default:
       return Block.absurd(source)
@@ -257,7 +243,7 @@ const userMessage = (ctx: A.Ctx, m: Message.UserMessage, index: number): Wire.Us
       }
       case "ProviderData":
         if (block.provider === key) parts.push(block.data as unknown as Wire.UserContentPart)
-        else dropped(ctx, index, b, `${block.provider} provider data`, "it belongs to another wire format")
+        else A.dropped(ctx, index, b, `${block.provider} provider data`, "it belongs to another wire format")
         break
       default:
         return Block.absurd(block)
@@ -302,7 +288,7 @@ const assistantMessage = (
         texts++
         if (hasExtras(block)) parts = true
         if (block.citations !== undefined && block.citations.length > 0) {
-          dropped(ctx, index, b, "the citations of a text", "Chat Completions text carries no citations")
+          A.dropped(ctx, index, b, "the citations of a text", "Chat Completions text carries no citations")
         }
         break
       case "Refusal":
@@ -312,20 +298,20 @@ const assistantMessage = (
         break
       case "Thinking":
         if (options?.reasoning === "reasoning_content") reasoning.push(block.thinking)
-        else dropped(ctx, index, b, "thinking", "Chat Completions has no reasoning content (reasoning: \"reasoning_content\" sends it the DeepSeek way)")
+        else A.dropped(ctx, index, b, "thinking", "Chat Completions has no reasoning content (reasoning: \"reasoning_content\" sends it the DeepSeek way)")
         break
       case "RedactedThinking":
-        dropped(ctx, index, b, "redacted thinking", "Chat Completions has no reasoning content")
+        A.dropped(ctx, index, b, "redacted thinking", "Chat Completions has no reasoning content")
         break
       case "File": {
         const id = block.itemId ?? (block.source._tag === "FileId" ? block.source.fileId : undefined)
         if (block.mediaType.startsWith("audio/") && id !== undefined && audio === undefined) audio = { id }
-        else dropped(ctx, index, b, `a ${block.mediaType} file in an assistant message`, "Chat Completions replays only one generated audio, by its id")
+        else A.dropped(ctx, index, b, `${A.an(block.mediaType)} ${block.mediaType} file in an assistant message`, "Chat Completions replays only one generated audio, by its id")
         break
       }
       case "ToolCall":
         if (block.providerExecuted === true) {
-          dropped(ctx, index, b, `the call of ${block.name}, a tool the provider ran itself`, "Chat Completions has no server-side tools")
+          A.dropped(ctx, index, b, `the call of ${block.name}, a tool the provider ran itself`, "Chat Completions has no server-side tools")
         } else if (A.ownExtras(block, key)?.["type"] === "function_call" && functionCall === undefined) {
           const extras = A.ownExtras(block, key)
           functionCall = { ...A.nestedExtras(extras, "function_call"), name: block.name, arguments: ToolArguments.toText(block) }
@@ -334,14 +320,14 @@ const assistantMessage = (
         }
         break
       case "ToolResult":
-        dropped(ctx, index, b, `the result of ${block.toolName}, a tool the provider ran itself`, "Chat Completions has no server-side tools")
+        A.dropped(ctx, index, b, `the result of ${block.toolName}, a tool the provider ran itself`, "Chat Completions has no server-side tools")
         break
       case "ProviderData":
         if (block.provider === key) {
           said.push(block)
           parts = true
         } else {
-          dropped(ctx, index, b, `${block.provider} provider data`, "it belongs to another wire format")
+          A.dropped(ctx, index, b, `${block.provider} provider data`, "it belongs to another wire format")
         }
         break
       default:
@@ -386,11 +372,11 @@ const resultContent = (ctx: A.Ctx, result: Block.ToolResultBlock, index: number,
         parts.push(textPart(ctx, part, index, blockIndex))
         break
       case "Json":
-        converted(ctx, index, blockIndex, `a JSON value in the result of ${result.toolName}`, "as JSON text")
+        A.converted(ctx, index, blockIndex, `a JSON value in the result of ${result.toolName}`, "as JSON text")
         parts.push({ type: "text", text: Block.resultContentText([part]) })
         break
       case "File":
-        dropped(ctx, index, blockIndex, `a ${part.mediaType} file in the result of ${result.toolName}`, "Chat Completions tool messages hold only text")
+        A.dropped(ctx, index, blockIndex, `${A.an(part.mediaType)} ${part.mediaType} file in the result of ${result.toolName}`, "Chat Completions tool messages hold only text")
         break
       default:
         return Block.absurd(part)
@@ -405,7 +391,7 @@ const toolMessages = (ctx: A.Ctx, m: Message.ToolMessage, index: number, out: Ar
     const result = m.content[b]!
     const extras = A.ownExtras(result, key)
     if (result.isError) {
-      dropped(ctx, index, b, `the error flag of the result of ${result.toolName}`, "Chat Completions tool messages have no error flag; the content is sent as is")
+      A.dropped(ctx, index, b, `the error flag of the result of ${result.toolName}`, "Chat Completions tool messages have no error flag; the content is sent as is")
     }
     const content = resultContent(ctx, result, index, b)
     if (extras?.["role"] === "function") {
@@ -493,7 +479,7 @@ const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToMessages
   body["messages"] = encodeMessages(ctx, request.messages, options)
   const tools: Array<Request.ToolDefinition> = []
   for (const tool of request.tools ?? []) {
-    if (isProviderTool(tool)) dropped(ctx, undefined, undefined, `the definition of ${tool.name}, a tool the provider runs itself`, "Chat Completions has no server-side tools")
+    if (isProviderTool(tool)) A.dropped(ctx, undefined, undefined, `the definition of ${tool.name}, a tool the provider runs itself`, "Chat Completions has no server-side tools")
     else tools.push(tool)
   }
   const legacy = tools.length > 0 && tools.every((t) => A.ownExtras(t, key)?.["type"] === "functions")
@@ -502,7 +488,7 @@ const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToMessages
   const choice = request.toolChoice
   if (choice !== undefined && legacy) {
     if (choice === "required") {
-      converted(ctx, undefined, undefined, "tool choice \"required\"", "as \"auto\": the deprecated function_call has no required mode")
+      A.converted(ctx, undefined, undefined, "tool choice \"required\"", "as \"auto\": the deprecated function_call has no required mode")
       body["function_call"] = "auto"
     } else {
       body["function_call"] = typeof choice === "string" ? choice : { name: choice.name }
@@ -652,20 +638,6 @@ const userPart = (ctx: A.Ctx, part: A.Obj, path: string): Block.UserBlock => {
   }
 }
 
-const toolArgumentsMode = (ctx: A.Ctx): "lenient" | "strict" => (ctx.options?.toolArguments === "strict" ? "strict" : "lenient")
-
-const callFromText = (
-  ctx: A.Ctx,
-  site: ToolArguments.CallSite,
-  text: string,
-  extras: Record<string, Schema.Json> | undefined
-): Block.ToolCallBlock => {
-  const parsed = ToolArguments.fromText(site, text, { mode: toolArgumentsMode(ctx), extras: A.optionsOf(key, extras) })
-  if (!("block" in parsed)) return A.invalidArguments(parsed)
-  if (parsed.warning !== undefined) ctx.warnings.push(parsed.warning)
-  return parsed.block
-}
-
 /** Call ids and names seen so far, to name the results; and the id given to the last deprecated function call. */
 interface Calls {
   readonly names: Map<string, string>
@@ -724,7 +696,7 @@ const assistantBlocks = (
     const id = `function_call_${index ?? 0}`
     const nested = A.extrasOf(functionCall, FUNCTION_KEYS)
     const extras: Record<string, Schema.Json> = { type: "function_call", ...(nested === undefined ? {} : { function_call: nested }) }
-    content.push(callFromText(ctx, { id, name, ...(index === undefined ? {} : { index }) }, argumentText(ctx, functionCall, at), extras))
+    content.push(A.callFromText(ctx, { id, name, ...(index === undefined ? {} : { index }) }, argumentText(ctx, functionCall, at), A.optionsOf(key, extras)))
     calls.names.set(id, name)
     calls.lastFunctionCall = id
   }
@@ -754,7 +726,7 @@ const toolCallBlock = (ctx: A.Ctx, call: A.Obj, path: string, index: number | un
       const name = A.str(ctx, fn, "name", `${path}.function`)
       calls.names.set(id, name)
       const extras = A.withNested(A.extrasOf(call, TOOL_CALL_KEYS), "function", A.extrasOf(fn, FUNCTION_KEYS))
-      return callFromText(ctx, site(name), argumentText(ctx, fn, `${path}.function`), extras)
+      return A.callFromText(ctx, site(name), argumentText(ctx, fn, `${path}.function`), A.optionsOf(key, extras))
     }
     case "custom": {
       const custom = A.obj(ctx, call["custom"], `${path}.custom`)
@@ -1018,29 +990,16 @@ export const fromRequest = (
   return A.run(ctx, () => decodeRequest(ctx, body))
 }
 
-const count = (ctx: A.Ctx, o: A.Obj | undefined, name: string, path: string): number | undefined => {
-  if (o === undefined) return undefined
-  const v = A.optNum(ctx, o, name, path)
-  if (v === undefined) return undefined
-  return Number.isInteger(v) && v >= 0 ? v : A.malformed(ctx, `${path}.${name}`, `expected a token count, got ${v}`)
-}
-
 const usageOf = (ctx: A.Ctx, usage: A.Obj, path: string): Message.Usage => {
   const prompt = A.optObj(ctx, usage, "prompt_tokens_details", path)
   const completion = A.optObj(ctx, usage, "completion_tokens_details", path)
-  const figures = {
-    inputTokens: count(ctx, usage, "prompt_tokens", path),
-    outputTokens: count(ctx, usage, "completion_tokens", path),
-    totalTokens: count(ctx, usage, "total_tokens", path),
-    cachedInputTokens: count(ctx, prompt, "cached_tokens", `${path}.prompt_tokens_details`),
-    reasoningTokens: count(ctx, completion, "reasoning_tokens", `${path}.completion_tokens_details`)
-  }
-  const out: { -readonly [K in keyof typeof figures]?: number } = {}
-  for (const name of Object.keys(figures) as Array<keyof typeof figures>) {
-    const v = figures[name]
-    if (v !== undefined) out[name] = v
-  }
-  return new Message.Usage(out)
+  return A.usage({
+    inputTokens: A.count(ctx, usage, "prompt_tokens", path),
+    outputTokens: A.count(ctx, usage, "completion_tokens", path),
+    totalTokens: A.count(ctx, usage, "total_tokens", path),
+    cachedInputTokens: A.count(ctx, prompt, "cached_tokens", `${path}.prompt_tokens_details`),
+    reasoningTokens: A.count(ctx, completion, "reasoning_tokens", `${path}.completion_tokens_details`)
+  })
 }
 
 const finishReasonOf = (reason: string | null): FinishReason => {
@@ -1073,7 +1032,7 @@ const decodeResponse = (ctx: A.Ctx, input: unknown, options: FromResponseOptions
     const choice = A.obj(ctx, choices[c], `choices[${c}]`)
     const index = choice["index"] ?? c
     if (index === wanted) at = c
-    else dropped(ctx, undefined, undefined, `choice ${String(index)}`, "a response is read one choice at a time (the choice option picks another)")
+    else A.dropped(ctx, undefined, undefined, `choice ${String(index)}`, "a response is read one choice at a time (the choice option picks another)")
   }
   if (at === -1) return A.malformed(ctx, "choices", `the response has no choice ${wanted}`)
   const path = `choices[${at}]`
@@ -1148,30 +1107,11 @@ const decodeStreamed = <E, R>(
   accumulated: Effect.Effect<Wire.ChatCompletion, E | StreamErrors.StreamError, R>,
   options: FromResponseOptions | undefined
 ): Effect.Effect<Converted<DecodedResponse>, Exclude<E, StreamErrors.IncompleteStream> | StreamError, R> =>
-  accumulated.pipe(
-    Effect.mapError((error) =>
-      (error instanceof StreamErrors.IncompleteStream ? incomplete(error, options) : error) as Exclude<E, StreamErrors.IncompleteStream> | StreamError
-    ),
-    Effect.flatMap((response) => fromResponse(response, options))
-  )
-
-/** The partial response of a cut stream, read leniently (its cut arguments repaired and kept). */
-const incomplete = (
-  error: StreamErrors.IncompleteStream,
-  options: FromResponseOptions | undefined
-): IncompleteResponse => {
-  const lenient = { ...options, strict: false, toolArguments: "lenient" as const }
-  const ctx = A.makeCtx(PROVIDER, lenient)
-  const decoded = error.partial === undefined ? undefined : A.runResult(ctx, () => decodeResponse(ctx, error.partial, lenient))
-  const ok = decoded !== undefined && decoded._tag === "Success" ? decoded.success : undefined
-  return new IncompleteResponse({
-    provider: PROVIDER,
-    cut: error.cut,
-    events: error.events,
-    ...(ok === undefined ? {} : { partial: ok.value }),
-    warnings: ok?.warnings ?? []
+  A.decodeStreamed(PROVIDER, accumulated, (response) => fromResponse(response, options), (partial) => {
+    const lenient = { ...options, strict: false, toolArguments: "lenient" as const }
+    const ctx = A.makeCtx(PROVIDER, lenient)
+    return A.runResult(ctx, () => decodeResponse(ctx, partial, lenient))
   })
-}
 
 /**
  * Accumulates `chat.completion.chunk` events (as the SDK hands them over,

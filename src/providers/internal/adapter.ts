@@ -21,14 +21,21 @@
 import { Effect, Result, type Schema } from "effect"
 import type * as Block from "../../Block.js"
 import { copyJson } from "../../internal/json.js"
+import * as Message from "../../Message.js"
 import {
   type ConversionOptions,
   type ConversionWarning,
   type Converted,
-  InvalidToolArguments,
+  ConvertedContent,
+  type DecodedResponse,
+  DroppedContent,
+  IncompleteResponse,
+  type InvalidToolArguments,
   MalformedPayload,
   UnsupportedContent
 } from "../Conversion.js"
+import * as StreamErrors from "../StreamError.js"
+import * as ToolArguments from "../ToolArguments.js"
 
 /** A JSON object read from the wire. */
 export type Obj = { readonly [key: string]: Schema.Json }
@@ -236,4 +243,99 @@ export const without = (extras: Block.JsonObject | undefined, keys: ReadonlyArra
   if (extras === undefined) return out
   for (const key in extras) if (!keys.includes(key)) setKey(out, key, extras[key])
   return out
+}
+
+// ---------------------------------------------------------------------------
+// warnings, tool calls, usage
+// ---------------------------------------------------------------------------
+
+/** "a" or "an" before a word, for readable warnings. */
+export const an = (word: string): string => (/^[aeiou]/i.test(word) ? "an" : "a")
+
+/** Reports something the target cannot express and leaves out. */
+export const dropped = (ctx: Ctx, index: number | undefined, blockIndex: number | undefined, what: string, reason: string): void => {
+  ctx.warnings.push(new DroppedContent({ ...(index === undefined ? {} : { index }), ...(blockIndex === undefined ? {} : { blockIndex }), what, reason }))
+}
+
+/** Reports something carried in another shape. */
+export const converted = (ctx: Ctx, index: number | undefined, blockIndex: number | undefined, what: string, how: string): void => {
+  ctx.warnings.push(new ConvertedContent({ ...(index === undefined ? {} : { index }), ...(blockIndex === undefined ? {} : { blockIndex }), what, how }))
+}
+
+/** A tool call from the provider's argument text, lenient or strict as the options say; aborts with `InvalidToolArguments` in strict mode. */
+export const callFromText = (
+  ctx: Ctx,
+  site: ToolArguments.CallSite,
+  text: string,
+  extras: ToolArguments.ToolCallOptions["extras"]
+): Block.ToolCallBlock => {
+  const parsed = ToolArguments.fromText(site, text, {
+    mode: ctx.options?.toolArguments === "strict" ? "strict" : "lenient",
+    ...(extras === undefined ? {} : { extras })
+  })
+  if (!("block" in parsed)) return invalidArguments(parsed)
+  if (parsed.warning !== undefined) ctx.warnings.push(parsed.warning)
+  return parsed.block
+}
+
+/** A token count field, checked (a non-negative integer), or `undefined` when absent. */
+export const count = (ctx: Ctx, o: Obj | undefined, name: string, path: string): number | undefined => {
+  if (o === undefined) return undefined
+  const v = optNum(ctx, o, name, path)
+  if (v === undefined) return undefined
+  return Number.isInteger(v) && v >= 0 ? v : malformed(ctx, `${path}.${name}`, `expected a token count, got ${v}`)
+}
+
+/** Usage from the figures that are present. */
+export const usage = (figures: { readonly [K in keyof Message.Usage]?: number | undefined }): Message.Usage => {
+  const out: { -readonly [K in keyof Message.Usage]?: number } = {}
+  for (const name of Object.keys(figures) as Array<keyof Message.Usage>) {
+    const v = figures[name]
+    if (v !== undefined) out[name] = v
+  }
+  return new Message.Usage(out)
+}
+
+// ---------------------------------------------------------------------------
+// streams
+// ---------------------------------------------------------------------------
+
+/**
+ * Reads what an accumulator produced with a response decoder: the final
+ * response, or, for a stream cut short, an `IncompleteResponse` carrying
+ * the partial response read leniently.
+ */
+export const decodeStreamed = <Response, E, R, D, DE>(
+  provider: string,
+  accumulated: Effect.Effect<Response, E | StreamErrors.StreamError, R>,
+  decode: (response: Response) => Effect.Effect<D, DE>,
+  decodePartial: (partial: unknown) => Result.Result<{ readonly value: DecodedResponse; readonly warnings: ReadonlyArray<ConversionWarning> }, unknown>
+): Effect.Effect<D, Exclude<E, StreamErrors.IncompleteStream> | Exclude<StreamErrors.StreamError, StreamErrors.IncompleteStream> | IncompleteResponse | DE, R> =>
+  accumulated.pipe(
+    Effect.mapError((error) =>
+      (error instanceof StreamErrors.IncompleteStream ? incomplete(provider, error.cut, error.events, error.partial, decodePartial) : error) as
+        | Exclude<E, StreamErrors.IncompleteStream>
+        | Exclude<StreamErrors.StreamError, StreamErrors.IncompleteStream>
+        | IncompleteResponse
+    ),
+    Effect.flatMap(decode)
+  )
+
+/** An `IncompleteResponse` with the partial response, when it could be read. */
+export const incomplete = (
+  provider: string,
+  cut: ReadonlyArray<string>,
+  events: number,
+  partial: unknown,
+  decodePartial: (partial: unknown) => Result.Result<{ readonly value: DecodedResponse; readonly warnings: ReadonlyArray<ConversionWarning> }, unknown>
+): IncompleteResponse => {
+  const decoded = partial === undefined ? undefined : decodePartial(partial)
+  const ok = decoded !== undefined && decoded._tag === "Success" ? decoded.success : undefined
+  return new IncompleteResponse({
+    provider,
+    cut,
+    events,
+    ...(ok === undefined ? {} : { partial: ok.value }),
+    warnings: ok?.warnings ?? []
+  })
 }
