@@ -250,7 +250,7 @@ export const without = (extras: Block.JsonObject | undefined, keys: ReadonlyArra
 // ---------------------------------------------------------------------------
 
 /** "a" or "an" before a word, for readable warnings. */
-export const an = (word: string): string => (/^[aeiou]/i.test(word) ? "an" : "a")
+export const an = (word: string): string => (/^(?:[aeio]|u(?![sr]))/i.test(word) ? "an" : "a")
 
 /** Reports something the target cannot express and leaves out. */
 export const dropped = (ctx: Ctx, index: number | undefined, blockIndex: number | undefined, what: string, reason: string): void => {
