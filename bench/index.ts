@@ -2,6 +2,7 @@
  * `npm run bench`: every benchmark, each printing ratios against a baseline
  * measured in the same process (never absolute goals asserted in tests).
  */
+import { runAdaptersBench } from "./adapters.js"
 import { runAppendBench } from "./append.js"
 import { runEstimatorBench } from "./estimator.js"
 import { runRequestTokensBench } from "./requestTokens.js"
@@ -14,4 +15,5 @@ runAppendBench()
 runValidateBench()
 runRequestTokensBench()
 runStreamsBench()
+runAdaptersBench()
 console.log(`\nbench finished in ${((performance.now() - started) / 1000).toFixed(1)} s`)
