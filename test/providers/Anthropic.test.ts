@@ -122,6 +122,13 @@ describe("Anthropic.toMessages", () => {
       ])
     }))
 
+  it.effect("a message whose only text is empty is sent with no blocks, not as an empty string", () =>
+    Effect.gen(function* () {
+      const { value, warnings } = yield* Anthropic.toMessages([Message.user(""), Message.assistant("")])
+      expect(value.messages).toEqual([{ role: "user", content: [] }, { role: "assistant", content: [] }])
+      expect(tags(warnings)).toEqual(["DroppedContent", "DroppedContent"])
+    }))
+
   it.effect("an image whose media type was not given is recognised from its bytes", () =>
     Effect.gen(function* () {
       const { value } = yield* Anthropic.toMessages([Message.user([Block.image(Block.base64("/9j/4AAQSkZJRg=="))])])
