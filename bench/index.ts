@@ -2,6 +2,7 @@
  * `npm run bench`: every benchmark, in one process, each printing its figures
  * next to a baseline measured in the same run.
  */
+import { runAdaptersBench } from "./adapters.js"
 import { runAppendBench } from "./append.js"
 import { runEstimatorBench } from "./estimator.js"
 import { runRequestTokensBench } from "./requestTokens.js"
@@ -15,4 +16,5 @@ runValidateBench()
 runAdversarialBench()
 runRequestTokensBench()
 runStreamsBench()
+runAdaptersBench()
 console.log(`\nbench finished in ${((performance.now() - started) / 1000).toFixed(1)} s`)

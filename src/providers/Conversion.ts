@@ -11,6 +11,8 @@
  * @since 0.1.0
  */
 import { Schema } from "effect"
+import * as Block from "../Block.js"
+import * as Message from "../Message.js"
 
 const Index = Schema.optionalKey(Schema.Number)
 
@@ -174,4 +176,65 @@ export class MalformedPayload extends Schema.TaggedError<MalformedPayload>()("Ma
 export interface ConversionOptions {
   readonly strict?: boolean
   readonly toolArguments?: "lenient" | "strict"
+}
+
+/**
+ * Why a model stopped, in one vocabulary for every provider:
+ *
+ * - `stop`: it finished (Chat `stop`, Anthropic `end_turn` / `stop_sequence`);
+ * - `length`: it hit the output limit or the context window;
+ * - `tool-calls`: it stopped to have tools called;
+ * - `content-filter`: a provider filter cut the answer;
+ * - `refusal`: the model refused (Anthropic `refusal`);
+ * - `pause`: a long server-tool turn was paused and may be continued
+ *   (Anthropic `pause_turn`);
+ * - `other`: a reason this library does not know (the provider's own
+ *   value is kept beside it);
+ * - `unknown`: the provider gave none (an unfinished stream).
+ *
+ * @since 0.1.0
+ */
+export const FinishReason = Schema.Literals(["stop", "length", "tool-calls", "content-filter", "refusal", "pause", "other", "unknown"])
+
+/** @since 0.1.0 */
+export type FinishReason = typeof FinishReason.Type
+
+/**
+ * A provider response in the model: the assistant message it holds (with
+ * its `usage`), why the model stopped (normalized, and as the provider said
+ * it), the response id and model, and the response's other fields as sent
+ * (`providerData`: Chat `system_fingerprint`, `service_tier`, `logprobs`;
+ * Anthropic `stop_sequence`, `stop_details`, `container`, the raw `usage`).
+ *
+ * @since 0.1.0
+ */
+export class DecodedResponse extends Schema.Class<DecodedResponse>("DecodedResponse")({
+  id: Schema.String,
+  model: Schema.String,
+  message: Message.AssistantMessage,
+  finishReason: FinishReason,
+  providerFinishReason: Schema.NullOr(Schema.String),
+  usage: Schema.optionalKey(Message.Usage),
+  providerData: Schema.optionalKey(Block.JsonObject)
+}) {}
+
+/**
+ * A stream ended before the provider said it was over. `cut` says what is
+ * missing or unfinished, one sentence each (from the stream accumulator);
+ * `partial` is the response decoded from what did arrive (its tool calls'
+ * cut argument text repaired leniently and kept in `rawArgs`), absent when
+ * nothing arrived; `warnings` are those of decoding the partial response.
+ *
+ * @since 0.1.0
+ */
+export class IncompleteResponse extends Schema.TaggedError<IncompleteResponse>()("IncompleteResponse", {
+  provider: Schema.String,
+  cut: Schema.Array(Schema.String),
+  events: Schema.Number,
+  partial: Schema.optionalKey(DecodedResponse),
+  warnings: Schema.Array(ConversionWarning)
+}) {
+  override get message(): string {
+    return `${this.provider} stream ended early after ${this.events} event${this.events === 1 ? "" : "s"}: ${this.cut.join("; ")}`
+  }
 }

@@ -41,6 +41,19 @@ export interface ParsedArguments {
   readonly parseError?: string
 }
 
+/**
+ * `JSON.stringify` of a JSON value: V8's own (fast) when it can, the
+ * library's iterative one when the value is nested too deeply for V8's. Same
+ * output either way.
+ */
+const jsonText = (value: Schema.Json): string => {
+  try {
+    return JSON.stringify(value)
+  } catch {
+    return stringify(value)
+  }
+}
+
 const isObject = (value: Schema.Json): boolean => typeof value === "object" && value !== null && !Array.isArray(value)
 
 const kind = (value: Schema.Json): string =>
@@ -60,7 +73,7 @@ export const parse = (text: string, options?: { readonly requireObject?: boolean
   const parsed = parseJson(text)
   if ("value" in parsed) {
     if (options?.requireObject !== true || isObject(parsed.value)) {
-      return stringify(parsed.value) === text ? { args: parsed.value } : { args: parsed.value, rawArgs: text }
+      return jsonText(parsed.value) === text ? { args: parsed.value } : { args: parsed.value, rawArgs: text }
     }
     return { args: {}, rawArgs: text, parseError: `expected a JSON object, got ${kind(parsed.value)}` }
   }
@@ -97,6 +110,42 @@ export interface ParsedCall {
 }
 
 /**
+ * The options of `toolCall` and `fromText`.
+ *
+ * @since 0.1.0
+ */
+export interface ToolCallOptions {
+  readonly mode?: "lenient" | "strict"
+  readonly requireObject?: boolean
+  readonly extras?: Omit<ConstructorParameters<typeof Block.ToolCallBlock>[0], "_tag" | "id" | "name" | "args" | "rawArgs" | "parseError">
+}
+
+/**
+ * `toolCall` without the Effect, for adapters that convert many calls in a
+ * plain loop: the block (and the warning when it was repaired), or the
+ * `InvalidToolArguments` error in strict mode. Never throws.
+ *
+ * @since 0.1.0
+ */
+export const fromText = (site: CallSite, text: string, options?: ToolCallOptions): ParsedCall | InvalidToolArguments => {
+  const parsed = parse(text, { requireObject: options?.requireObject ?? true })
+  const index = site.index === undefined ? {} : { index: site.index }
+  if (parsed.parseError !== undefined && options?.mode === "strict") {
+    return new InvalidToolArguments({ ...index, toolCallId: site.id, toolName: site.name, rawArgs: text, reason: parsed.parseError })
+  }
+  const block = Block.toolCall(site.id, site.name, parsed.args, {
+    ...options?.extras,
+    ...(parsed.rawArgs === undefined ? {} : { rawArgs: parsed.rawArgs }),
+    ...(parsed.parseError === undefined ? {} : { parseError: parsed.parseError })
+  })
+  if (parsed.parseError === undefined) return { block }
+  return {
+    block,
+    warning: new RepairedToolArguments({ ...index, toolCallId: site.id, toolName: site.name, rawArgs: text, reason: parsed.parseError })
+  }
+}
+
+/**
  * Builds a tool call from the provider's argument text: lenient by default
  * (repairs and reports `RepairedToolArguments`), strict on request (fails
  * with `InvalidToolArguments` carrying the text and the parse error). `extras`
@@ -107,31 +156,10 @@ export interface ParsedCall {
  *
  * @since 0.1.0
  */
-export const toolCall = (
-  site: CallSite,
-  text: string,
-  options?: {
-    readonly mode?: "lenient" | "strict"
-    readonly requireObject?: boolean
-    readonly extras?: Omit<ConstructorParameters<typeof Block.ToolCallBlock>[0], "_tag" | "id" | "name" | "args" | "rawArgs" | "parseError">
-  }
-): Effect.Effect<ParsedCall, InvalidToolArguments> =>
+export const toolCall = (site: CallSite, text: string, options?: ToolCallOptions): Effect.Effect<ParsedCall, InvalidToolArguments> =>
   Effect.suspend(() => {
-    const parsed = parse(text, { requireObject: options?.requireObject ?? true })
-    const index = site.index === undefined ? {} : { index: site.index }
-    if (parsed.parseError !== undefined && options?.mode === "strict") {
-      return Effect.fail(new InvalidToolArguments({ ...index, toolCallId: site.id, toolName: site.name, rawArgs: text, reason: parsed.parseError }))
-    }
-    const block = Block.toolCall(site.id, site.name, parsed.args, {
-      ...options?.extras,
-      ...(parsed.rawArgs === undefined ? {} : { rawArgs: parsed.rawArgs }),
-      ...(parsed.parseError === undefined ? {} : { parseError: parsed.parseError })
-    })
-    if (parsed.parseError === undefined) return Effect.succeed({ block })
-    return Effect.succeed({
-      block,
-      warning: new RepairedToolArguments({ ...index, toolCallId: site.id, toolName: site.name, rawArgs: text, reason: parsed.parseError })
-    })
+    const result = fromText(site, text, options)
+    return result instanceof InvalidToolArguments ? Effect.fail(result) : Effect.succeed(result)
   })
 
 /**
@@ -140,7 +168,7 @@ export const toolCall = (
  *
  * @since 0.1.0
  */
-export const toText: (call: Block.ToolCallBlock) => string = Block.argsText
+export const toText = (call: Block.ToolCallBlock): string => call.rawArgs ?? jsonText(call.args)
 
 /**
  * The arguments to send to a provider that takes a JSON object (Anthropic
