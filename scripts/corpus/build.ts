@@ -831,13 +831,13 @@ const main = async (): Promise<void> => {
   // scripts with catalogues only: LibreOffice and GTK train, VLC holds out
   const scripts: ReadonlyArray<[Category, ReadonlyArray<string>, ReadonlyArray<string>, ReadonlyArray<string>]> = [
     // category, LibreOffice languages, GTK languages, VLC languages
-    ["arabic", ["ar", "fa", "ug"], ["ar", "fa", "ur"], ["ar", "fa", "ug", "ks_IN"]],
+    ["arabic", ["ar", "fa", "ug"], ["ar", "fa", "ur"], ["ar", "fa", "ug"]],
     ["hebrew", ["he"], ["he", "yi"], ["he"]],
     ["devanagari", ["hi", "mr", "ne"], ["hi", "mr", "ne", "mai"], ["hi", "mr", "ne", "mai", "brx"]],
     ["bengali", ["bn", "as"], ["bn", "bn_IN", "as"], ["bn", "bn_IN", "as"]],
     ["tamil", ["ta"], ["ta"], ["ta"]],
     ["indic", ["te", "kn", "ml", "gu", "pa-in", "or", "si"], ["te", "kn", "ml", "gu", "pa", "or", "si"], ["te", "kn", "ml", "gu", "pa", "or_IN", "si"]],
-    ["thai", ["th"], ["th"], ["th", "lo"]],
+    ["thai", ["th"], ["th"], ["th"]],
     ["georgian", ["ka"], ["ka"], ["ka"]],
     ["armenian", [], ["hy"], ["hy"]],
     ["ethiopic", ["am"], ["am"], ["am", "am_ET"]]
@@ -921,8 +921,8 @@ const main = async (): Promise<void> => {
   for (const pkg of [PKG.vue, PKG.chartJs, PKG.marked, PKG.fpTs]) urlsDoc(pkg, undefined, 25)
   for (const pkg of [PKG.gtk3, PKG.requests, PKG.cobra, manL10n("fr"), debRef("en")]) toolOutputDoc(pkg, 40)
   for (const pkg of [PKG.vlc, PKG.installGuide, PKG.click]) toolOutputDoc(pkg, 40)
-  charRunsDoc(PKG.requests, codeTexts(["requests", "serde-json", "cobra", "zod", "dayjs", "curl"]).concat(proseTexts(["manpages-l10n", "debian-reference"])), 160, ["-", "=", "*", " ", ".", "~", "a", "x", "0", "\n", "\t", "─", "█", "!", "/", "e", "Z"])
-  charRunsDoc(GENERATED_HOLDOUT, codeTexts(["click", "regex-syntax", "gorilla-mux", "fp-ts", "zstd"]).concat(proseTexts(["installation-guide"])), 90, ["#", "_", "+", " ", "z", "9", "\n", "═", "▒", "·", "?", "<", "A", "1", "o"])
+  charRunsDoc(PKG.requests, codeTexts(["requests", "serde-json", "cobra", "zod", "dayjs", "curl"]).concat(proseTexts(["manpages-l10n", "debian-reference"])), 160, ["-", "=", "*", " ", ".", "~", "a", "x", "0", "\n", "\t", "─", "█", "!", "/", "e", "Z", "•", "{", "'", ">", "…", "◆", "é", "я"])
+  charRunsDoc(GENERATED_HOLDOUT, codeTexts(["click", "regex-syntax", "gorilla-mux", "fp-ts", "zstd"]).concat(proseTexts(["installation-guide"])), 90, ["#", "_", "+", " ", "z", "9", "\n", "═", "▒", "·", "?", "<", "A", "1", "o", "]", "$", "–", "ü", "ж"])
 
   write()
 }
