@@ -137,6 +137,7 @@ const PKG = {
   czEmoji: npm("cz-emoji", "cz-emoji", "1.3.1", "MIT"),
   gitmojis: npm("gitmojis", "gitmojis", "3.15.0", "MIT"),
   emojilib: npm("emojilib", "emojilib", "4.0.3", "MIT"),
+  vegaDatasets: npm("vega-datasets", "vega-datasets", "3.2.1", "BSD-3-Clause (data sets from public sources)"),
   emojibase: npm("emojibase", "emojibase-data", "17.0.0", "MIT")
 } as const
 
@@ -458,6 +459,25 @@ const botocoreExamples = (): void => {
     for (const list of Object.values(ex)) for (const e of list) values.push(e["input"], e["output"])
     const id = `botocore-${f.split("/")[0]}`
     addDoc({ id, category: "json", lang: "json", pkg, files: `${rel}/${f} (inputs and outputs)`, messages: jsonMessages(values, id) })
+  }
+}
+
+/** Data sets as query results: arrays of records, cut to a few records at a time. */
+const vegaDatasets = (): void => {
+  const pkg = PKG.vegaDatasets
+  const dir = path.join(fetchPackage(pkg), "data")
+  for (const f of pickEvenly(listFiles(dir, /^[a-z0-9-]+\.json$/), 24)) {
+    const data = JSON.parse(readText(path.join(dir, f))) as unknown
+    if (!Array.isArray(data) || data.length === 0) continue
+    const id = `vega-datasets-${f.replace(/\.json$/, "")}`
+    const rand = rng(id)
+    const values: Array<unknown> = []
+    for (let i = 0; i < 12; i++) {
+      const n = Math.round(logUniform(rand, 1, 40))
+      const s = Math.floor(rand() * Math.max(1, data.length - n))
+      values.push(data.slice(s, s + n))
+    }
+    addDoc({ id, category: "json", lang: "json", pkg, files: `data/${f} (runs of records)`, messages: jsonMessages(values, id) })
   }
 }
 
@@ -812,7 +832,7 @@ const main = async (): Promise<void> => {
   for (const lang of ["de", "fr", "es", "it", "pt"]) debianReference(lang, "latin")
   for (const lang of ["de", "fr", "es", "it", "pl", "pt", "tr", "vi", "cs", "nl"]) loCatalogues(lang, "latin", 1)
   for (const lang of ["tr", "vi", "pl"]) libreofficeHelp(lang, "latin", /[^\x00-\x7f]/g)
-  for (const lang of ["de", "fr", "es", "it", "nl", "pt", "cs", "vi", "ro", "da", "sv", "id"]) installationGuide(lang, "latin", 8)
+  for (const lang of ["de", "fr", "es", "it", "nl", "pt", "cs", "vi", "ro", "da", "sv"]) installationGuide(lang, "latin", 8)
   manPages(PKG.manTr, "tr", "latin", 12)
   for (const lang of ["de", "fr", "pl", "tr", "vi", "cs", "es", "pt_BR"]) vlcCatalogue(lang, "latin")
   // cyrillic
@@ -871,11 +891,11 @@ const main = async (): Promise<void> => {
   codeFiles(PKG.requests, "requests", "usr/lib/python3/dist-packages/requests", /\.py$/, 16)
   codeFiles(PKG.click, "click", "usr/lib/python3/dist-packages/click", /\.py$/, 16)
   codeFiles(PKG.serdeJson, "serde-json", "usr/share/cargo/registry/serde_json-1.0.87/src", /\.rs$/, 24)
-  codeFiles(PKG.regexSyntax, "regex-syntax", "usr/share/cargo/registry/regex-syntax-0.6.27/src", /\.rs$/, 20)
+  codeFiles(PKG.regexSyntax, "regex-syntax", "usr/share/cargo/registry/regex-syntax-0.6.27/src", /\.rs$/, 20, /unicode_tables/)
   codeFiles(PKG.cobra, "cobra", "usr/share/gocode/src/github.com/spf13/cobra", /\.go$/, 20, /_test\.go$/)
   codeFiles(PKG.gorillaMux, "gorilla-mux", "usr/share/gocode/src/github.com/gorilla/mux", /\.go$/, 12)
   codeFiles(PKG.zod, "zod", "src/v4/core", /\.ts$/, 24, /test/)
-  codeFiles(PKG.fpTs, "fp-ts", "src", /\.ts$/, 24)
+  codeFiles(PKG.fpTs, "fp-ts", "lib", /\.d\.ts$/, 24)
   codeFiles(PKG.dayjs, "dayjs", "esm", /\.js$/, 16, /locale/)
   codeFiles(PKG.curl, "curl", "usr/include/x86_64-linux-gnu/curl", /\.h$/, 8)
   codeFiles(PKG.zstd, "zstd", "usr/include", /\.h$/, 8)
@@ -891,6 +911,7 @@ const main = async (): Promise<void> => {
   octokitFixtures()
   webhookExamples()
   botocoreExamples()
+  vegaDatasets()
   packageJsons([PKG.zod, PKG.dayjs, PKG.lodash, PKG.moment, PKG.d3, PKG.bootstrap, PKG.nodeEmoji, PKG.gitmojis], "package-json")
   packageJsons([PKG.fpTs, PKG.vue, PKG.chartJs, PKG.marked, PKG.allContributors, PKG.gitCz], "package-json")
   // emoji (not chat: no real conversation text could be had from the registries)

@@ -32,6 +32,9 @@ import {
   type HeuristicSpec,
   makeHeuristicTable,
   packCosts,
+  RUN_RATES,
+  runCandidates,
+  runClassOf,
   STEP_COUNT,
   stepCosts,
   stepCountsInto
@@ -88,9 +91,10 @@ const solve = (a: ReadonlyArray<Float64Array>, b: Float64Array): Float64Array =>
  * marks are priced like an average Indic letter, not at whatever a handful of
  * samples would give.
  */
+const RUN_PRIORS = Object.fromEntries(RUN_RATES.map((rate, r) => [`runLong:${r}`, rate]))
 const PRIORS: Record<Encoding, Readonly<Record<string, number>>> = {
-  o200k: { "c:otherLetter": 1.0, "c:mark": 0.5, "ws:otherLetter": 0.3, "ws:mark": 0.3 },
-  cl100k: { "c:otherLetter": 1.8, "c:mark": 1.0, "ws:otherLetter": 0.3, "ws:mark": 0.3 }
+  o200k: { "c:otherLetter": 1.0, "c:mark": 0.5, "ws:otherLetter": 0.3, "ws:mark": 0.3, ...RUN_PRIORS },
+  cl100k: { "c:otherLetter": 1.8, "c:mark": 1.0, "ws:otherLetter": 0.3, "ws:mark": 0.3, ...RUN_PRIORS }
 }
 
 /** English, code and JSON are most of what an agent sends: they weigh three times a script group or a machine-text kind. */
@@ -212,13 +216,19 @@ const main = (): void => {
   for (const encoding of ["o200k", "cl100k"] as const) {
     const cjk = packCosts(maps[encoding].cjk)
     const hangul = packCosts(maps[encoding].hangul)
-    const table = makeHeuristicTable({ encoding, weights: {}, cjk, hangul })
+    const count = encoding === "o200k" ? countO200k : countCl100k
+    let runs = ""
+    for (const cp of runCandidates()) {
+      const r = runClassOf(count(String.fromCharCode(cp).repeat(64)))
+      if (r !== 6) runs += cp.toString(16).padStart(4, "0") + String(r)
+    }
+    const table = makeHeuristicTable({ encoding, weights: {}, cjk, hangul, runs })
     const counts = new Float64Array(STEP_COUNT)
     const samples: Array<Sample> = []
     for (const m of train) {
       const y = exactCounts(m.text)[encoding === "o200k" ? 0 : 1]
       if (y === 0) continue
-      stepCountsInto(m.text, table.classes, counts)
+      stepCountsInto(m.text, table, counts)
       const x = new Float64Array(names.length)
       featuresOf(counts, true, x)
       samples.push({ category: CATEGORIES.indexOf(m.category), x, y })
@@ -229,7 +239,7 @@ const main = (): void => {
       const w = Number((beta[i] as number).toPrecision(6))
       if (w !== 0 && Math.abs(w) > 1e-7) weights[names[i] as string] = w
     }
-    specs[encoding] = { encoding: encoding === "o200k" ? "o200k_base" : "cl100k_base", weights, cjk, hangul }
+    specs[encoding] = { encoding: encoding === "o200k" ? "o200k_base" : "cl100k_base", weights, cjk, hangul, runs }
     const fitted = makeHeuristicTable(specs[encoding])
     const raw = stepCosts(names.map((n) => weights[n] ?? 0))
     let clamped = 0
@@ -260,7 +270,8 @@ const render = (specs: Record<Encoding, HeuristicSpec>): string => {
       ...Object.entries(s.weights).map(([n, w]) => `    ${JSON.stringify(n)}: ${w},`),
       `  },`,
       `  cjk: ${JSON.stringify(s.cjk)},`,
-      `  hangul: ${JSON.stringify(s.hangul)}`,
+      `  hangul: ${JSON.stringify(s.hangul)},`,
+      `  runs: ${JSON.stringify(s.runs)}`,
       `}`,
       ``,
       `/** The ready-to-use ${s.encoding} table. */`,

@@ -92,6 +92,17 @@ const LATIN_EXT_UPPER = 50
 const CYRILLIC_EXT_LOWER = 51 // Cyrillic letters outside the Russian alphabet (Ukrainian, Serbian, Kazakh...)
 const CYRILLIC_EXT_UPPER = 52
 const CLASS_COUNT = 53
+/**
+ * A mark, symbol or letter that repeats the previous code unit takes one of
+ * seven run classes instead of its own: how well runs of that very character
+ * merge under the encoding (64 copies are at most 1, 2, 4, 8, 16, 32 or more
+ * tokens), measured by the fit and shipped in the spec (`runs`).
+ */
+const RUN0 = 53
+const RUN_CLASSES = 7
+const STEP_CLASSES = RUN0 + RUN_CLASSES
+/** Tokens per character of a long run of each run class (the middle of its range, over 64). */
+export const RUN_RATES = [1, 2, 3.5, 6.5, 12.5, 24.5, 64].map((t) => t / 64)
 /** Resolved to the class of the whole surrogate pair before it is used. */
 const HIGH_SURROGATE = 63
 /** A step's index is `state + class + (repeat ? REPEAT : 0)`; states are multiples of `STRIDE`. */
@@ -104,10 +115,12 @@ export const CLASS_NAMES = [
   "lower", "upper", "latinLower", "latinUpper", "cyrillicLower", "cyrillicUpper", "greekLower", "greekUpper",
   "armenian", "hebrew", "arabic", "devanagari", "bengali", "gurmukhi", "gujarati", "oriya", "tamil", "telugu",
   "kannada", "malayalam", "sinhala", "thai", "georgian", "ethiopic", "otherLetter", "mark",
-  "latinExtLower", "latinExtUpper", "cyrillicExtLower", "cyrillicExtUpper"
+  "latinExtLower", "latinExtUpper", "cyrillicExtLower", "cyrillicExtUpper",
+  "run0", "run1", "run2", "run3", "run4", "run5", "run6"
 ] as const
 
 const isLetter = (cls: number): boolean => cls >= LOWER && cls < CLASS_COUNT
+const isRunnable = (cls: number): boolean => (cls >= PUNCT && cls <= BOX) || (cls >= LOWER && cls < CLASS_COUNT)
 const isUpper = (cls: number): boolean =>
   cls === UPPER || cls === LATIN_UPPER || cls === CYRILLIC_UPPER || cls === GREEK_UPPER || cls === LATIN_EXT_UPPER || cls === CYRILLIC_EXT_UPPER
 const isLowerCased = (cls: number): boolean =>
@@ -294,8 +307,8 @@ const baseClasses = (): Uint8Array => {
 /** Word states: position in the word 1..WORD_MAX (the last meaning "or more"), last letter lowercase, after a path mark. */
 const WORD_MAX = 16
 const S_OTHER = 0
-const wordState = (pos: number, lower: boolean, linked: boolean): number => 1 + ((linked ? WORD_MAX : 0) + pos - 1) * 2 + (lower ? 1 : 0)
-const S_WORD_END = 1 + WORD_MAX * 4
+const wordState = (pos: number, lowRun: number, linked: boolean): number => 1 + ((linked ? WORD_MAX : 0) + pos - 1) * 3 + lowRun
+const S_WORD_END = 1 + WORD_MAX * 6
 const S_D1 = S_WORD_END
 const S_D2 = S_D1 + 1
 const S_D3 = S_D1 + 2
@@ -321,9 +334,11 @@ const S_SYMBOL = S_CJK + 7
 const STATE_COUNT = S_SYMBOL + 1
 
 const inWord = (s: number): boolean => s >= 1 && s < S_WORD_END
-const wordPos = (s: number): number => (((s - 1) >> 1) % WORD_MAX) + 1
-const wordLower = (s: number): boolean => ((s - 1) & 1) === 1
-const wordLinked = (s: number): boolean => (s - 1) >> 1 >= WORD_MAX
+const wordPos = (s: number): number => (Math.floor((s - 1) / 3) % WORD_MAX) + 1
+/** How many lowercase letters end the word so far: 0, 1-2 (1) or 3+ (2). */
+const wordLowRun = (s: number): number => (s - 1) % 3
+const wordLower = (s: number): boolean => wordLowRun(s) > 0
+const wordLinked = (s: number): boolean => Math.floor((s - 1) / 3) >= WORD_MAX
 const inDigits = (s: number): boolean => s >= S_D1 && s <= S_D3
 const inPunct = (s: number): boolean => s >= S_P1 && s < S_SP1
 const inSpaces = (s: number): boolean => s >= S_SP1 && s < S_NL
@@ -384,18 +399,35 @@ const stepOf = (state: number, cls: number, rep: boolean, level: number): Step =
     if (continues) {
       const pos = wordPos(state)
       const p = Math.min(pos + 1, WORD_MAX)
-      const lower = cls === MARK ? wordLower(state) : isLowerCased(cls)
+      const lowRun = cls === MARK ? wordLowRun(state) : isLowerCased(cls) ? Math.min(2, wordLowRun(state) + 1) : 0
       f.push(`wl:${name}:${posBucket(p)}`)
       if (lv !== "") f.push(`${lv}wl:${cls === LOWER || cls === UPPER ? "ascii" : "other"}:${posBucket(p)}`)
       if (rep) f.push(`wrep:${cls === LOWER || cls === UPPER ? "ascii" : "other"}:${posBucket(p)}`)
       // "/users" is one token, "/subscriptions" two ("/sub", "scriptions").
       if (wordLinked(state) && (p === 4 || p === 7)) f.push(`link:len${p}`)
-      return { to: wordState(p, lower, wordLinked(state)), features: f }
+      return { to: wordState(p, lowRun, wordLinked(state)), features: f }
     }
-    f.push(`ws:${name}`, `wsAfter:${ctx}`)
+    // A camelCase break after a real lowercase word ("InstanceProfile") is cheaper than one inside random text ("VXNlcjE").
+    f.push(`ws:${name}`, ctx === "word" ? `wsAfter:word:${wordLowRun(state)}` : `wsAfter:${ctx}`)
     if (lv !== "") f.push(`${lv}ws:${cls === LOWER || cls === UPPER ? "ascii" : "other"}`)
     if (state === S_L1 && isUpper(cls)) f.push("ws:capitalAfterLink")
-    return { to: wordState(1, isLowerCased(cls), state === S_L1), features: f }
+    return { to: wordState(1, isLowerCased(cls) ? 1 : 0, state === S_L1), features: f }
+  }
+  if (cls >= RUN0) {
+    // A repeated mark, symbol or letter. Long runs cost what the encoding's merges of that character cost
+    // (a pinned rate, `runLong`); short repeats are fitted like their run.
+    const r = cls - RUN0
+    if (inWord(state)) {
+      const p = Math.min(wordPos(state) + 1, WORD_MAX)
+      const lowRun = wordLowRun(state) > 0 ? Math.min(2, wordLowRun(state) + 1) : 0
+      const to = wordState(p, lowRun, wordLinked(state))
+      return { to, features: p >= 12 ? [`runLong:${r}`] : [`c:${CLASS_NAMES[cls]}`, `wr:${posBucket(p)}`] }
+    }
+    if (inPunct(state)) {
+      const b = runBucket(punctLength(state) + 1)
+      return { to: S_PN + b, features: b >= 3 ? [`runLong:${r}`] : [`c:${CLASS_NAMES[cls]}`, `pc:${b}`, `prep:${b}`] }
+    }
+    return { to: S_SYMBOL, features: [`runLong:${r}`] }
   }
   switch (cls) {
     case DIGIT: {
@@ -412,7 +444,6 @@ const stepOf = (state: number, cls: number, rep: boolean, level: number): Step =
       if (inPunct(state)) {
         const b = runBucket(punctLength(state) + 1)
         f.push(`pc:${b}`)
-        if (rep) f.push(`prep:${CLASS_NAMES[cls]}:${b}`)
         return { to: S_PN + b, features: f }
       }
       f.push(`ps:${ctx}`)
@@ -501,8 +532,9 @@ const stateMachine = (): Machine => {
         const key = (level * STATE_COUNT + state) * STRIDE + k
         start[key] = index.length
         const cls = k & (REPEAT - 1)
-        if (cls >= CLASS_COUNT) continue
-        const step = stepOf(state, cls, k >= REPEAT, level)
+        const rep = k >= REPEAT
+        if (cls >= STEP_CLASSES || (cls >= RUN0 && !rep) || (rep && isRunnable(cls))) continue
+        const step = stepOf(state, cls, rep, level)
         next[key] = (Math.max(level, levelOf(cls)) * STATE_COUNT + step.to) * STRIDE
         for (const name of step.features) {
           let id = ids.get(name)
@@ -541,6 +573,8 @@ export interface HeuristicSpec {
   readonly weights: Readonly<Record<string, number>>
   readonly cjk: string
   readonly hangul: string
+  /** Run classes of marks and symbols that merge in runs: 4 hex digits of the code unit and the class digit, repeated. */
+  readonly runs: string
 }
 
 /**
@@ -551,10 +585,24 @@ export interface HeuristicSpec {
 export interface HeuristicTable {
   readonly encoding: string
   readonly classes: Uint8Array
+  /** The class (plus `REPEAT`) of a code unit that repeats the previous one. */
+  readonly repeats: Uint8Array
   readonly nonEmpty: number
   readonly step: Float64Array
   readonly next: Uint16Array
 }
+
+/** The code units whose runs the fit measures: marks, symbols and letters below U+3000 (not CJK or Hangul). */
+export const runCandidates = (): Array<number> => {
+  const c = baseClasses()
+  const out: Array<number> = []
+  for (let cp = 0; cp < 0x3000; cp++) if (isRunnable(c[cp] as number)) out.push(cp)
+  return out
+}
+
+/** The run class of a character from the tokens of 64 copies of it. */
+export const runClassOf = (tokensOf64: number): number =>
+  tokensOf64 <= 1 ? 0 : tokensOf64 <= 2 ? 1 : tokensOf64 <= 4 ? 2 : tokensOf64 <= 8 ? 3 : tokensOf64 <= 16 ? 4 : tokensOf64 <= 32 ? 5 : 6
 
 /** The linear cost of every step for a weight vector (indexed like `featureNames()`), before clamping. */
 export const stepCosts = (weights: ArrayLike<number>): Float64Array => {
@@ -575,11 +623,21 @@ export const makeHeuristicTable = (spec: HeuristicSpec): HeuristicTable => {
   for (let i = 0; i < cjk.length; i++) classes[CJK_START + i] = CJK1 + (cjk[i] ?? 2)
   const hangul = unpackCosts(spec.hangul, HANGUL_END - HANGUL_START + 1)
   for (let i = 0; i < hangul.length; i++) classes[HANGUL_START + i] = HANGUL1 + (hangul[i] ?? 2)
+  const repeats = new Uint8Array(65536)
+  for (let c = 0; c < 65536; c++) {
+    const cls = classes[c] as number
+    // Marks and symbols without a measured run class merge poorly in runs.
+    repeats[c] = cls === HIGH_SURROGATE ? cls : REPEAT + (isRunnable(cls) ? RUN0 + RUN_CLASSES - 1 : cls)
+    // CJK and Hangul keep their own classes (repeats there are ordinary text).
+  }
+  for (let i = 0; i + 5 <= spec.runs.length; i += 5) {
+    repeats[parseInt(spec.runs.slice(i, i + 4), 16)] = REPEAT + RUN0 + Number(spec.runs[i + 4])
+  }
   const names = featureNames()
   const weights = names.map((n) => spec.weights[n] ?? 0)
   const step = stepCosts(weights)
   for (let k = 0; k < step.length; k++) if (!((step[k] as number) > 0)) step[k] = 0
-  return { encoding: spec.encoding, classes, nonEmpty: weights[0] ?? 0, step, next: stateMachine().next }
+  return { encoding: spec.encoding, classes, repeats, nonEmpty: weights[0] ?? 0, step, next: stateMachine().next }
 }
 
 // ---------------------------------------------------------------------------
@@ -607,15 +665,17 @@ const astralClass = (text: string, i: number, n: number): number => {
  * `out` (length `STEP_COUNT`, zeroed first). Used by the fit; the
  * estimate is the constant plus the sum of `out[k] * step[k]`.
  */
-export const stepCountsInto = (text: string, classes: Uint8Array, out: Float64Array): void => {
+export const stepCountsInto = (text: string, table: Pick<HeuristicTable, "classes" | "repeats">, out: Float64Array): void => {
   out.fill(0)
   const next = stateMachine().next
+  const { classes, repeats } = table
   const n = text.length
   let state = 0
   let prev = -1
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i)
     let cls = classes[c] as number
+    let last = c
     if (cls === HIGH_SURROGATE) {
       if (i + 1 === n) break
       const astral = astralClass(text, i, n)
@@ -623,12 +683,13 @@ export const stepCountsInto = (text: string, classes: Uint8Array, out: Float64Ar
       else {
         cls = astral
         i++
+        last = text.charCodeAt(i)
       }
-    }
-    const k = state + cls + (c === prev ? REPEAT : 0)
+    } else if (c === prev) cls = repeats[c] as number
+    const k = state + cls
     out[k]!++
     state = next[k] as number
-    prev = text.charCodeAt(i)
+    prev = last
   }
 }
 
@@ -652,6 +713,7 @@ export const rawEstimateWith = (text: string, table: HeuristicTable): number => 
   const n = text.length
   if (n === 0) return 0
   const classes = table.classes
+  const repeats = table.repeats
   const step = table.step
   const next = table.next
   let sum = table.nonEmpty
@@ -671,8 +733,8 @@ export const rawEstimateWith = (text: string, table: HeuristicTable): number => 
         i++
         last = text.charCodeAt(i)
       }
-    }
-    const k = state + cls + (c === prev ? REPEAT : 0)
+    } else if (c === prev) cls = repeats[c] as number
+    const k = state + cls
     sum += step[k] as number
     state = next[k] as number
     prev = last
