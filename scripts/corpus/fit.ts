@@ -219,7 +219,8 @@ const main = (): void => {
     const count = encoding === "o200k" ? countO200k : countCl100k
     let runs = ""
     for (const cp of runCandidates()) {
-      const r = runClassOf(count(String.fromCharCode(cp).repeat(64)))
+      // Tokens per 64 characters of a long run (a run of 256, so the first merges do not dominate).
+      const r = runClassOf(count(String.fromCharCode(cp).repeat(256)) / 4)
       if (r !== 6) runs += cp.toString(16).padStart(4, "0") + String(r)
     }
     const table = makeHeuristicTable({ encoding, weights: {}, cjk, hangul, runs })

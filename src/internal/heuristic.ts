@@ -316,14 +316,16 @@ const S_D3 = S_D1 + 2
 const S_P1 = S_D1 + 3
 const S_Q1 = S_P1 + 1
 const S_L1 = S_P1 + 2
-const S_PN = S_P1 + 3 // five states: run length buckets 2, 3, 4-7, 8-15, 16+
+const RUN_MAX = 16
+const S_PN = S_P1 + 3 // runs of 2 .. RUN_MAX (the last meaning "or more")
 // Blanks: one, then 2, 3, 4-7, 8-15, 16+.
-const S_SP1 = S_PN + 5
-const S_SPN = S_SP1 + 1 // five states
+const S_SP1 = S_PN + RUN_MAX - 1
+const S_SPN = S_SP1 + 1 // runs of 2 .. RUN_MAX
 // Line breaks: one, then 2-3, 4-7, 8+ (four states); blanks after a line break: 1, 2-3, 4-7, 8-15, 16+.
-const S_NL = S_SPN + 5
-const S_NW = S_NL + 4 // five states
-const S_CJK = S_NW + 5
+const NL_MAX = 8
+const S_NL = S_SPN + RUN_MAX - 1 // line-break runs of 1 .. NL_MAX
+const S_NW = S_NL + NL_MAX // blanks after a line break: 1 .. RUN_MAX
+const S_CJK = S_NW + RUN_MAX
 const S_KANA = S_CJK + 1
 const S_HANGUL = S_CJK + 2
 const S_CJKP = S_CJK + 3
@@ -347,12 +349,9 @@ const inIndent = (s: number): boolean => s >= S_NW && s < S_CJK
 
 /** The run-length bucket (0..4) of a punctuation or blank run that reaches length `n` (n >= 2). */
 const runBucket = (n: number): number => (n <= 2 ? 0 : n === 3 ? 1 : n <= 7 ? 2 : n <= 15 ? 3 : 4)
-const RUN_BUCKET_MIN = [2, 3, 4, 8, 16] as const
-const punctLength = (s: number): number => (s < S_PN ? 1 : RUN_BUCKET_MIN[s - S_PN] ?? 16)
-const spaceLength = (s: number): number => (s === S_SP1 ? 1 : RUN_BUCKET_MIN[s - S_SPN] ?? 16)
-const NL_MIN = [1, 2, 4, 8] as const
+const punctLength = (s: number): number => (s < S_PN ? 1 : s - S_PN + 2)
+const spaceLength = (s: number): number => (s === S_SP1 ? 1 : s - S_SPN + 2)
 const newlineBucket = (n: number): number => (n <= 1 ? 0 : n <= 3 ? 1 : n <= 7 ? 2 : 3)
-const NW_MIN = [1, 2, 4, 8, 16] as const
 const indentBucket = (n: number): number => (n <= 1 ? 0 : n <= 3 ? 1 : n <= 7 ? 2 : n <= 15 ? 3 : 4)
 
 /** The context a run starts in, for the features that depend on what came before. */
@@ -424,8 +423,9 @@ const stepOf = (state: number, cls: number, rep: boolean, level: number): Step =
       return { to, features: p >= 12 ? [`runLong:${r}`] : [`c:${CLASS_NAMES[cls]}`, `wr:${posBucket(p)}`] }
     }
     if (inPunct(state)) {
-      const b = runBucket(punctLength(state) + 1)
-      return { to: S_PN + b, features: b >= 3 ? [`runLong:${r}`] : [`c:${CLASS_NAMES[cls]}`, `pc:${b}`, `prep:${b}`] }
+      const n = Math.min(punctLength(state) + 1, RUN_MAX)
+      const b = runBucket(n)
+      return { to: S_PN + n - 2, features: b >= 3 ? [`runLong:${r}`] : [`c:${CLASS_NAMES[cls]}`, `pc:${b}`, `prep:${b}`] }
     }
     return { to: S_SYMBOL, features: [`runLong:${r}`] }
   }
@@ -442,9 +442,9 @@ const stepOf = (state: number, cls: number, rep: boolean, level: number): Step =
     case LINK:
     case UNI_PUNCT: {
       if (inPunct(state)) {
-        const b = runBucket(punctLength(state) + 1)
-        f.push(`pc:${b}`)
-        return { to: S_PN + b, features: f }
+        const n = Math.min(punctLength(state) + 1, RUN_MAX)
+        f.push(`pc:${runBucket(n)}`)
+        return { to: S_PN + n - 2, features: f }
       }
       f.push(`ps:${ctx}`)
       return { to: cls === QUOTE ? S_Q1 : cls === LINK ? S_L1 : S_P1, features: f }
@@ -453,24 +453,23 @@ const stepOf = (state: number, cls: number, rep: boolean, level: number): Step =
     case OTHER_WS: {
       // The split regex cuts "\n    x" into "\n", "   ", " x": blanks after a line break are a run of their own.
       if (inNewline(state) || inIndent(state)) {
-        const n = inIndent(state) ? (NW_MIN[state - S_NW] ?? 16) + 1 : 1
-        const b = indentBucket(n)
-        f.push(`nw:${b}`)
-        return { to: S_NW + b, features: f }
+        const n = inIndent(state) ? Math.min(state - S_NW + 2, RUN_MAX) : 1
+        f.push(`nw:${indentBucket(n)}`)
+        return { to: S_NW + n - 1, features: f }
       }
       if (inSpaces(state)) {
-        const b = runBucket(spaceLength(state) + 1)
-        f.push(`sc:${b}`)
-        return { to: S_SPN + b, features: f }
+        const n = Math.min(spaceLength(state) + 1, RUN_MAX)
+        f.push(`sc:${runBucket(n)}`)
+        return { to: S_SPN + n - 2, features: f }
       }
       f.push(`ss:${ctx}`)
       return { to: S_SP1, features: f }
     }
     case NEWLINE: {
       if (inNewline(state)) {
-        const b = newlineBucket((NL_MIN[state - S_NL] ?? 8) + 1)
-        f.push(`nc:${b}`)
-        return { to: S_NL + b, features: f }
+        const n = Math.min(state - S_NL + 2, NL_MAX)
+        f.push(`nc:${newlineBucket(n)}`)
+        return { to: S_NL + n - 1, features: f }
       }
       // Punctuation followed by a line break is often one token (",\n", "{\n").
       f.push(`ns:${ctx}`)
