@@ -654,6 +654,33 @@ const digitRuns = (pkg: Package, seed: string, count: number): void => {
   addDoc({ id: seed, category: "digits", lang: "digits", pkg, files: "(generated)", messages: out, derived: "generated from a seeded random number generator" })
 }
 
+/**
+ * Random identifiers and sequences, generated from a seed: DNA and protein
+ * sequences (FASTA-like), random lowercase and mixed-case ids and API-key-like
+ * tokens, alone or in a short line of context.
+ */
+const idsDoc = (pkg: Package, seed: string, count: number): void => {
+  const rand = rng(seed)
+  const pick = (alphabet: string, n: number): string => Array.from({ length: n }, () => alphabet[Math.floor(rand() * alphabet.length)]).join("")
+  const LOWER = "abcdefghijklmnopqrstuvwxyz"
+  const ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+  const out: Array<string> = []
+  for (let i = 0; i < count; i++) {
+    const len = Math.round(logUniform(rand, 8, 3000))
+    const kind = Math.floor(rand() * 6)
+    if (kind === 0) out.push(`>seq${i} sample\n${pick("ACGT", len).match(/.{1,70}/g)?.join("\n") ?? ""}`)
+    else if (kind === 1) out.push(pick("ACGT", len))
+    else if (kind === 2) out.push(`>sp|P${pick("0123456789", 5)}| protein\n${pick("ACDEFGHIKLMNPQRSTVWY", len).match(/.{1,60}/g)?.join("\n") ?? ""}`)
+    else if (kind === 3) out.push(pick(LOWER, Math.min(len, 400)))
+    else if (kind === 4) {
+      const rows: Array<string> = []
+      while (rows.join("\n").length < len) rows.push(`${["id", "token", "key", "ref"][Math.floor(rand() * 4)]}: ${["sk_live_", "ghp_", "tok_", ""][Math.floor(rand() * 4)]}${pick(ALNUM, 10 + Math.floor(rand() * 40))}`)
+      out.push(rows.join("\n"))
+    } else out.push(Array.from({ length: 1 + Math.floor(len / 24) }, () => pick(LOWER + "0123456789", 21)).join(rand() < 0.5 ? "\n" : ", "))
+  }
+  addDoc({ id: seed, category: "ids", lang: "ids", pkg, files: "(generated)", messages: out, derived: "generated from a seeded random number generator" })
+}
+
 /** URLs and paths: links of a package's documents and the paths of its file listing. */
 const urlsDoc = (pkg: Package, htmlRel: string | undefined, count: number): void => {
   const dir = packageDir(pkg)
@@ -931,8 +958,10 @@ const main = async (): Promise<void> => {
   for (const pkg of [PKG.vlc, PKG.installGuide, PKG.click]) hexDoc(pkg, 50)
   csvDoc(PKG.statsmodels, "usr/lib/python3/dist-packages/statsmodels", 40)
   csvDoc(PKG.sklearn, "usr/lib/python3/dist-packages/sklearn", 20)
-  digitRuns(PKG.statsmodels, "digit-runs-train", 120)
+  digitRuns(GENERATED_TRAIN, "digit-runs-train", 120)
   digitRuns(GENERATED_HOLDOUT, "digit-runs-holdout", 60)
+  idsDoc(GENERATED_TRAIN, "ids-train", 120)
+  idsDoc(GENERATED_HOLDOUT, "ids-holdout", 70)
   urlsDoc(debRef("en"), "usr/share/debian-reference", 60)
   urlsDoc(debFaq("en"), "usr/share/doc/debian/FAQ", 40)
   urlsDoc(PKG.requests, undefined, 30)
@@ -942,14 +971,15 @@ const main = async (): Promise<void> => {
   for (const pkg of [PKG.vue, PKG.chartJs, PKG.marked, PKG.fpTs]) urlsDoc(pkg, undefined, 25)
   for (const pkg of [PKG.gtk3, PKG.requests, PKG.cobra, manL10n("fr"), debRef("en")]) toolOutputDoc(pkg, 40)
   for (const pkg of [PKG.vlc, PKG.installGuide, PKG.click]) toolOutputDoc(pkg, 40)
-  charRunsDoc(PKG.requests, codeTexts(["requests", "serde-json", "cobra", "zod", "dayjs", "curl"]).concat(proseTexts(["manpages-l10n", "debian-reference"])), 160, ["-", "=", "*", " ", ".", "~", "a", "x", "0", "\n", "\t", "─", "█", "!", "/", "e", "Z", "•", "{", "'", ">", "…", "◆", "é", "я"])
+  charRunsDoc(GENERATED_TRAIN, codeTexts(["requests", "serde-json", "cobra", "zod", "dayjs", "curl"]).concat(proseTexts(["manpages-l10n", "debian-reference"])), 160, ["-", "=", "*", " ", ".", "~", "a", "x", "0", "\n", "\t", "─", "█", "!", "/", "e", "Z", "•", "{", "'", ">", "…", "◆", "é", "я"])
   charRunsDoc(GENERATED_HOLDOUT, codeTexts(["click", "regex-syntax", "gorilla-mux", "fp-ts", "zstd"]).concat(proseTexts(["installation-guide"])), 90, ["#", "_", "+", " ", "z", "9", "\n", "═", "▒", "·", "?", "<", "A", "1", "o", "]", "$", "–", "ü", "ж"])
 
   write()
 }
 
-/** Generated machine text held out: no package, its own project. */
-const GENERATED_HOLDOUT: Package = { kind: "npm", name: "(generated)", version: "-", license: "generated here", project: "generated-holdout" }
+/** Generated machine text: no package; the train and holdout halves come from different seeds. */
+const GENERATED_TRAIN: Package = { kind: "npm", name: "(generated)", version: "-", license: "generated here", project: "generated-train" }
+const GENERATED_HOLDOUT: Package = { kind: "npm", name: "(generated, held out)", version: "-", license: "generated here", project: "generated-holdout" }
 
 const codeTexts = (projects: ReadonlyArray<string>): Array<string> =>
   docs.filter((d) => d.category === "code" && projects.includes(d.pkg.project)).flatMap((d) => d.messages)
@@ -1078,8 +1108,9 @@ const sourcesMd = (manifest: ReadonlyArray<ManifestDoc>, overlaps: ReadonlyArray
     "(compact or 2-space pretty) one recorded value per message, and emoji data entries were rendered one per line.",
     "Machine-text messages are computed from package files (base64 and hex of their bytes, their md5sums, their",
     "file listings as `tar tv`, `ls -l` and `du` style tables, the links of their documents) or, where the `derived`",
-    "column says so, generated from a seeded random number generator (long digit runs; long runs of one character",
-    "set in lines taken from the packages). Messages are chunks of 20–4000 UTF-16 code units.",
+    "column says so, generated from a seeded random number generator (long digit runs; random ids, API-key-like tokens",
+    "and DNA/protein sequences; long runs of one character set in lines taken from the packages), train and holdout from",
+    "different seeds. Messages are chunks of 20–4000 UTF-16 code units.",
     "",
     "The emoji category is emoji-dense text (emoji data lines with ZWJ sequences, skin tones and flags; READMEs and",
     "changelogs written with emoji). It is not chat: no real conversation text could be had from the package registries.",
@@ -1111,8 +1142,9 @@ const sourcesMd = (manifest: ReadonlyArray<ManifestDoc>, overlaps: ReadonlyArray
     const registry = m?.[1] === "npm" ? "npm" : "Debian 12 (bookworm)"
     const first = ds[0] as ManifestDoc
     const cats = [...new Set(ds.map((d) => d.category))].join(", ")
-    const name = first.project === "generated-holdout" ? "(generated)" : `\`${m?.[2] ?? source}\``
-    lines.push(`| ${name} | ${first.project === "generated-holdout" ? "-" : m?.[3] ?? ""} | ${first.project === "generated-holdout" ? "-" : registry} | ${first.license} | ${first.project} | ${first.split} | ${cats} | ${ds.length} | ${ds.reduce((s, d) => s + d.chars, 0)} |`)
+    const generated = first.project.startsWith("generated")
+    const name = generated ? "(generated)" : `\`${m?.[2] ?? source}\``
+    lines.push(`| ${name} | ${generated ? "-" : m?.[3] ?? ""} | ${generated ? "-" : registry} | ${first.license} | ${first.project} | ${first.split} | ${cats} | ${ds.length} | ${ds.reduce((s, d) => s + d.chars, 0)} |`)
   }
   lines.push("", "## Categories", "", "| category | group | languages | train chars | holdout chars |", "| --- | --- | --- | --- | --- |")
   for (const c of CATEGORIES) {

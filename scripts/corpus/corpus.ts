@@ -14,7 +14,7 @@ export const CATEGORY_GROUPS = {
   prose: ["english", "latin", "cyrillic", "greek", "arabic", "hebrew", "devanagari", "bengali", "tamil", "indic", "thai", "georgian", "armenian", "ethiopic", "chinese", "japanese", "korean", "emoji"],
   code: ["code", "minified-js"],
   json: ["json"],
-  machine: ["base64", "hex", "digits", "urls", "tool-output", "char-runs"]
+  machine: ["base64", "hex", "ids", "digits", "urls", "tool-output", "char-runs"]
 } as const
 
 export type CategoryGroup = keyof typeof CATEGORY_GROUPS

@@ -120,7 +120,7 @@ export const CLASS_NAMES = [
 ] as const
 
 const isLetter = (cls: number): boolean => cls >= LOWER && cls < CLASS_COUNT
-const isRunnable = (cls: number): boolean => (cls >= PUNCT && cls <= BOX) || (cls >= LOWER && cls < CLASS_COUNT)
+const isRunnable = (cls: number): boolean => cls <= OTHER_WS || (cls >= PUNCT && cls <= BOX) || (cls >= LOWER && cls < CLASS_COUNT)
 const isUpper = (cls: number): boolean =>
   cls === UPPER || cls === LATIN_UPPER || cls === CYRILLIC_UPPER || cls === GREEK_UPPER || cls === LATIN_EXT_UPPER || cls === CYRILLIC_EXT_UPPER
 const isLowerCased = (cls: number): boolean =>
@@ -426,6 +426,20 @@ const stepOf = (state: number, cls: number, rep: boolean, level: number): Step =
       const n = Math.min(punctLength(state) + 1, RUN_MAX)
       const b = runBucket(n)
       return { to: S_PN + n - 2, features: b >= 3 ? [`runLong:${r}`] : [`c:${CLASS_NAMES[cls]}`, `pc:${b}`, `prep:${b}`] }
+    }
+    // Repeated blanks and line breaks: short runs are fitted like any blank run, long ones priced by their merges.
+    if (inSpaces(state)) {
+      const n = Math.min(spaceLength(state) + 1, RUN_MAX)
+      const b = runBucket(n)
+      return { to: S_SPN + n - 2, features: b >= 3 ? [`runLong:${r}`] : [`c:space`, `sc:${b}`] }
+    }
+    if (inIndent(state)) {
+      const n = Math.min(state - S_NW + 2, RUN_MAX)
+      return { to: S_NW + n - 1, features: n >= 8 ? [`runLong:${r}`] : [`c:space`, `nw:${indentBucket(n)}`] }
+    }
+    if (inNewline(state)) {
+      const n = Math.min(state - S_NL + 2, NL_MAX)
+      return { to: S_NL + n - 1, features: n >= NL_MAX ? [`runLong:${r}`] : [`c:newline`, `nc:${newlineBucket(n)}`] }
     }
     return { to: S_SYMBOL, features: [`runLong:${r}`] }
   }
