@@ -3,11 +3,13 @@
  * measured in the same process (never absolute goals asserted in tests).
  */
 import { runAppendBench } from "./append.js"
+import { runCalibrationBench } from "./calibration.js"
 import { runEstimatorBench } from "./estimator.js"
 import { runValidateBench } from "./validate.js"
 
 const started = performance.now()
 await runEstimatorBench()
+runCalibrationBench()
 runAppendBench()
 runValidateBench()
 console.log(`\nbench finished in ${((performance.now() - started) / 1000).toFixed(1)} s`)
