@@ -244,14 +244,18 @@ const main = (): void => {
     const fitted = makeHeuristicTable(specs[encoding])
     const raw = stepCosts(names.map((n) => weights[n] ?? 0))
     let clamped = 0
-    for (const v of raw) if (v < -1e-6) clamped++
+    let worst = 0
+    for (const v of raw) {
+      if (v < -1e-6) clamped++
+      worst = Math.min(worst, v)
+    }
     const est = (t: string): number => {
       // estimateTextWith, inlined to avoid a stale module cache of weights.ts
       return estimateWith(t, fitted)
     }
     const tr = evaluate(train, encoding, est)
     const ho = evaluate(holdout, encoding, est)
-    console.log(`\n${encoding}: ${Object.keys(weights).length} weights, ${clamped} steps clamped at zero`)
+    console.log(`\n${encoding}: ${Object.keys(weights).length} weights, ${clamped} steps clamped at zero (most negative ${worst.toFixed(4)})`)
     console.log(formatTable(["category", "p90 train", "p90 holdout", "p90 200+", "bias holdout"], [...ho.keys()].map((k) => [k, pct(tr.get(k)?.p90 ?? NaN), pct(ho.get(k)?.p90 ?? NaN), pct(ho.get(k)?.p90Long ?? NaN), pct(ho.get(k)?.bias ?? NaN, true)])))
   }
   saveExactCounts()

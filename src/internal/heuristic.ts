@@ -105,9 +105,8 @@ const STEP_CLASSES = RUN0 + RUN_CLASSES
 export const RUN_RATES = [1, 2, 3.5, 6.5, 12.5, 24.5, 64].map((t) => t / 64)
 /** Resolved to the class of the whole surrogate pair before it is used. */
 const HIGH_SURROGATE = 63
-/** A step's index is `state + class + (repeat ? REPEAT : 0)`; states are multiples of `STRIDE`. */
-const REPEAT = 64
-const STRIDE = 128
+/** A step's index is `state + class`; states are multiples of `STRIDE`. */
+const STRIDE = 64
 
 export const CLASS_NAMES = [
   "space", "newline", "otherWs", "digit", "punct", "punctMid", "punctRun", "quote", "link", "uniPunct", "symbol", "box",
@@ -386,11 +385,10 @@ interface Step {
  * (state, class, repeat) step. The fitted costs are linear in these features;
  * `FEATURE_NAMES` lists them all.
  */
-const stepOf = (state: number, cls: number, rep: boolean, level: number): Step => {
+const stepOf = (state: number, cls: number, level: number): Step => {
   const f: Array<string> = [`c:${CLASS_NAMES[cls]}`]
   // Latin and Cyrillic letters of a text at a higher language level carry an adjustment per position bucket.
   const lv = level > 0 && isAlphabetic(cls) ? `L${level}:` : ""
-  if (rep) f.push(`rep:${CLASS_NAMES[cls]}`)
   const ctx = contextOf(state)
   if (isLetter(cls)) {
     const name = CLASS_NAMES[cls] as string
@@ -401,7 +399,6 @@ const stepOf = (state: number, cls: number, rep: boolean, level: number): Step =
       const lowRun = cls === MARK ? wordLowRun(state) : isLowerCased(cls) ? Math.min(2, wordLowRun(state) + 1) : 0
       f.push(`wl:${name}:${posBucket(p)}`)
       if (lv !== "") f.push(`${lv}wl:${cls === LOWER || cls === UPPER ? "ascii" : "other"}:${posBucket(p)}`)
-      if (rep) f.push(`wrep:${cls === LOWER || cls === UPPER ? "ascii" : "other"}:${posBucket(p)}`)
       // "/users" is one token, "/subscriptions" two ("/sub", "scriptions").
       if (wordLinked(state) && (p === 4 || p === 7)) f.push(`link:len${p}`)
       return { to: wordState(p, lowRun, wordLinked(state)), features: f }
@@ -544,10 +541,9 @@ const stateMachine = (): Machine => {
       for (let k = 0; k < STRIDE; k++) {
         const key = (level * STATE_COUNT + state) * STRIDE + k
         start[key] = index.length
-        const cls = k & (REPEAT - 1)
-        const rep = k >= REPEAT
-        if (cls >= STEP_CLASSES || (cls >= RUN0 && !rep) || (rep && isRunnable(cls))) continue
-        const step = stepOf(state, cls, rep, level)
+        const cls = k
+        if (cls >= STEP_CLASSES) continue
+        const step = stepOf(state, cls, level)
         next[key] = (Math.max(level, levelOf(cls)) * STATE_COUNT + step.to) * STRIDE
         for (const name of step.features) {
           let id = ids.get(name)
@@ -598,7 +594,7 @@ export interface HeuristicSpec {
 export interface HeuristicTable {
   readonly encoding: string
   readonly classes: Uint8Array
-  /** The class (plus `REPEAT`) of a code unit that repeats the previous one. */
+  /** The class of a code unit that repeats the previous one (a run class for marks, symbols, blanks and letters). */
   readonly repeats: Uint8Array
   readonly nonEmpty: number
   readonly step: Float64Array
@@ -640,11 +636,11 @@ export const makeHeuristicTable = (spec: HeuristicSpec): HeuristicTable => {
   for (let c = 0; c < 65536; c++) {
     const cls = classes[c] as number
     // Marks and symbols without a measured run class merge poorly in runs.
-    repeats[c] = cls === HIGH_SURROGATE ? cls : REPEAT + (isRunnable(cls) ? RUN0 + RUN_CLASSES - 1 : cls)
+    repeats[c] = isRunnable(cls) ? RUN0 + RUN_CLASSES - 1 : cls
     // CJK and Hangul keep their own classes (repeats there are ordinary text).
   }
   for (let i = 0; i + 5 <= spec.runs.length; i += 5) {
-    repeats[parseInt(spec.runs.slice(i, i + 4), 16)] = REPEAT + RUN0 + Number(spec.runs[i + 4])
+    repeats[parseInt(spec.runs.slice(i, i + 4), 16)] = RUN0 + Number(spec.runs[i + 4])
   }
   const names = featureNames()
   const weights = names.map((n) => spec.weights[n] ?? 0)
