@@ -187,10 +187,31 @@ const speed = (messages: ReadonlyArray<CorpusMessage>): void => {
   console.log(formatTable(["text", "code units", "heuristic", "gpt-tokenizer", "ratio"], rows))
 }
 
+/** The README's accuracy table, in Markdown (`--markdown`). */
+const markdown = (holdout: ReadonlyArray<CorpusMessage>, train: ReadonlyArray<CorpusMessage>): void => {
+  const o = evaluate(holdout, "o200k", ours.o200k)
+  const c = evaluate(holdout, "cl100k", ours.cl100k)
+  const ot = evaluate(train, "o200k", ours.o200k)
+  const ct = evaluate(train, "cl100k", ours.cl100k)
+  const x = evaluate(holdout, "o200k", (t) => tokenx(t))
+  const cell = (r: Row | undefined): string => (r === undefined ? "-" : `${pct(r.p90Long)} / ${pct(r.p90)}, ${pct(r.bias, true)}`)
+  const gap = (h: Row | undefined, t: Row | undefined): string => (h === undefined || t === undefined ? "-" : `${pct(t.p90)} → ${pct(h.p90)}`)
+  console.log("| category | msgs | o200k table vs o200k | cl100k table vs cl100k | train → held-out p90 (o200k / cl100k) | tokenx vs o200k |")
+  console.log("|---|---|---|---|---|---|")
+  for (const k of o.keys()) {
+    console.log(`| ${k} | ${o.get(k)?.n ?? 0} | ${cell(o.get(k))} | ${cell(c.get(k))} | ${gap(o.get(k), ot.get(k))} / ${gap(c.get(k), ct.get(k))} | ${cell(x.get(k))} |`)
+  }
+}
+
 export const runEstimatorBench = async (): Promise<void> => {
   const holdout = readMessages("holdout")
   const train = readMessages("train")
   const units = (ms: ReadonlyArray<CorpusMessage>) => ms.reduce((s, m) => s + m.text.length, 0)
+  if (process.argv.includes("--markdown")) {
+    markdown(holdout, train)
+    saveExactCounts()
+    return
+  }
   console.log(`# token estimator bench: ${holdout.length} held-out messages (${units(holdout)} code units), ${train.length} train messages (${units(train)})`)
   accuracy(holdout, train)
   overlap(holdout, train)

@@ -25,6 +25,7 @@ import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base"
 import {
   CJK_END,
   CJK_START,
+  DEFAULT_RUN,
   featureNames,
   featuresOf,
   HANGUL_END,
@@ -100,13 +101,18 @@ const PRIORS: Record<Encoding, Readonly<Record<string, number>>> = {
 /** English, code and JSON are most of what an agent sends: they weigh three times a script group or a machine-text kind. */
 const categoryWeight = (c: number): number => (["english", "code", "json"].includes(CATEGORIES[c] ?? "") ? 3 : 1)
 
+/** Tail emphasis: messages off by more than TAIL_SCALE weigh proportionally more, up to TAIL_CAP times. */
+const TAIL_ROUNDS = 0
+const TAIL_SCALE = Number(process.env["FIT_TAIL_SCALE"] ?? 0.08)
+const TAIL_CAP = Number(process.env["FIT_TAIL_CAP"] ?? 4)
+
 interface Sample {
   readonly category: number
   readonly x: Float64Array
   readonly y: number
 }
 
-const fitWeights = (samples: ReadonlyArray<Sample>, priors: Readonly<Record<string, number>>): Float64Array => {
+const fitWeights = (samples: ReadonlyArray<Sample>, priors: Readonly<Record<string, number>>, emphasis?: Float64Array): Float64Array => {
   const names = featureNames()
   const nf = names.length
   const nCat = CATEGORIES.length
@@ -132,7 +138,7 @@ const fitWeights = (samples: ReadonlyArray<Sample>, priors: Readonly<Record<stri
     }
   }
   // Relative error: the row is divided by y, i.e. weighted by 1 / y^2.
-  for (const s of samples) add(s.x, s.y, categoryWeight(s.category) / perCategory[s.category]! / (s.y * s.y))
+  samples.forEach((s, i) => add(s.x, s.y, ((emphasis?.[i] ?? 1) * categoryWeight(s.category)) / perCategory[s.category]! / (s.y * s.y)))
   catTotals.forEach((t, c) => {
     if (t.y > 0) add(t.x, t.y, (categoryWeight(c) * BIAS_WEIGHT) / (t.y * t.y))
   })
@@ -221,7 +227,7 @@ const main = (): void => {
     for (const cp of runCandidates()) {
       // Tokens per 64 characters of a long run (a run of 256, so the first merges do not dominate).
       const r = runClassOf(count(String.fromCharCode(cp).repeat(256)) / 4)
-      if (r !== 6) runs += cp.toString(16).padStart(4, "0") + String(r)
+      if (r !== DEFAULT_RUN) runs += cp.toString(16).padStart(4, "0") + String(r)
     }
     const table = makeHeuristicTable({ encoding, weights: {}, cjk, hangul, runs })
     const counts = new Float64Array(STEP_COUNT)
@@ -234,7 +240,18 @@ const main = (): void => {
       featuresOf(counts, true, x)
       samples.push({ category: CATEGORIES.indexOf(m.category), x, y })
     }
-    const beta = fitWeights(samples, PRIORS[encoding])
+    let beta = fitWeights(samples, PRIORS[encoding])
+    // Tail emphasis: refit with the messages the fit gets most wrong weighted up (the targets are p90s).
+    const rounds = Number(process.env["FIT_TAIL_ROUNDS"] ?? TAIL_ROUNDS)
+    for (let round = 0; round < rounds; round++) {
+      const emphasis = new Float64Array(samples.length)
+      samples.forEach((sm, i) => {
+        let est = 0
+        for (let j = 0; j < names.length; j++) est += (sm.x[j] as number) * (beta[j] as number)
+        emphasis[i] = Math.min(TAIL_CAP, Math.max(1, Math.abs(est / sm.y - 1) / TAIL_SCALE))
+      })
+      beta = fitWeights(samples, PRIORS[encoding], emphasis)
+    }
     const weights: Record<string, number> = {}
     for (let i = 0; i < names.length; i++) {
       const w = Number((beta[i] as number).toPrecision(6))

@@ -94,15 +94,17 @@ const CYRILLIC_EXT_UPPER = 52
 const CLASS_COUNT = 53
 /**
  * A mark, symbol or letter that repeats the previous code unit takes one of
- * seven run classes instead of its own: how well runs of that very character
- * merge under the encoding (64 copies are at most 1, 2, 4, 8, 16, 32 or more
- * tokens), measured by the fit and shipped in the spec (`runs`).
+ * eight run classes instead of its own: how well runs of that very character
+ * merge under the encoding (64 copies are at most 1, 2, 4, 8, 16, 32, 96 or
+ * more tokens), measured by the fit and shipped in the spec (`runs`).
  */
 const RUN0 = 53
-const RUN_CLASSES = 7
+const RUN_CLASSES = 8
 const STEP_CLASSES = RUN0 + RUN_CLASSES
+/** The run class of characters the spec does not list: about one token per character. */
+export const DEFAULT_RUN = 6
 /** Tokens per character of a long run of each run class (the middle of its range, over 64). */
-export const RUN_RATES = [1, 2, 3.5, 6.5, 12.5, 24.5, 64].map((t) => t / 64)
+export const RUN_RATES = [1, 2, 3.5, 6.5, 12.5, 24.5, 64, 128].map((t) => t / 64)
 /** Resolved to the class of the whole surrogate pair before it is used. */
 const HIGH_SURROGATE = 63
 /** A step's index is `state + class`; states are multiples of `STRIDE`. */
@@ -115,7 +117,7 @@ export const CLASS_NAMES = [
   "armenian", "hebrew", "arabic", "devanagari", "bengali", "gurmukhi", "gujarati", "oriya", "tamil", "telugu",
   "kannada", "malayalam", "sinhala", "thai", "georgian", "ethiopic", "otherLetter", "mark",
   "latinExtLower", "latinExtUpper", "cyrillicExtLower", "cyrillicExtUpper",
-  "run0", "run1", "run2", "run3", "run4", "run5", "run6"
+  "run0", "run1", "run2", "run3", "run4", "run5", "run6", "run7"
 ] as const
 
 const isLetter = (cls: number): boolean => cls >= LOWER && cls < CLASS_COUNT
@@ -611,7 +613,7 @@ export const runCandidates = (): Array<number> => {
 
 /** The run class of a character from the tokens of 64 copies of it. */
 export const runClassOf = (tokensOf64: number): number =>
-  tokensOf64 <= 1 ? 0 : tokensOf64 <= 2 ? 1 : tokensOf64 <= 4 ? 2 : tokensOf64 <= 8 ? 3 : tokensOf64 <= 16 ? 4 : tokensOf64 <= 32 ? 5 : 6
+  tokensOf64 <= 1 ? 0 : tokensOf64 <= 2 ? 1 : tokensOf64 <= 4 ? 2 : tokensOf64 <= 8 ? 3 : tokensOf64 <= 16 ? 4 : tokensOf64 <= 32 ? 5 : tokensOf64 <= 96 ? 6 : 7
 
 /** The linear cost of every step for a weight vector (indexed like `featureNames()`), before clamping. */
 export const stepCosts = (weights: ArrayLike<number>): Float64Array => {
@@ -636,7 +638,7 @@ export const makeHeuristicTable = (spec: HeuristicSpec): HeuristicTable => {
   for (let c = 0; c < 65536; c++) {
     const cls = classes[c] as number
     // Marks and symbols without a measured run class merge poorly in runs.
-    repeats[c] = isRunnable(cls) ? RUN0 + RUN_CLASSES - 1 : cls
+    repeats[c] = isRunnable(cls) ? RUN0 + DEFAULT_RUN : cls
     // CJK and Hangul keep their own classes (repeats there are ordinary text).
   }
   for (let i = 0; i + 5 <= spec.runs.length; i += 5) {
