@@ -138,6 +138,9 @@ const isAlphabetic = (cls: number): boolean => (cls >= LOWER && cls <= CYRILLIC_
  * level only rises.
  */
 const LEVELS = 3
+/** The alphabet a letter's level adjustment belongs to. */
+const familyOf = (cls: number): string =>
+  cls === LOWER || cls === UPPER ? "ascii" : cls === CYRILLIC_LOWER || cls === CYRILLIC_UPPER || cls === CYRILLIC_EXT_LOWER || cls === CYRILLIC_EXT_UPPER ? "cyrillic" : "latin"
 const levelOf = (cls: number): number =>
   cls === LATIN_LOWER || cls === LATIN_UPPER || cls === CYRILLIC_LOWER || cls === CYRILLIC_UPPER ? 1
   : cls >= LATIN_EXT_LOWER && cls <= CYRILLIC_EXT_UPPER ? 2
@@ -400,14 +403,14 @@ const stepOf = (state: number, cls: number, level: number): Step => {
       const p = Math.min(pos + 1, WORD_MAX)
       const lowRun = cls === MARK ? wordLowRun(state) : isLowerCased(cls) ? Math.min(2, wordLowRun(state) + 1) : 0
       f.push(`wl:${name}:${posBucket(p)}`)
-      if (lv !== "") f.push(`${lv}wl:${cls === LOWER || cls === UPPER ? "ascii" : "other"}:${posBucket(p)}`)
+      if (lv !== "") f.push(`${lv}wl:${familyOf(cls)}:${posBucket(p)}`)
       // "/users" is one token, "/subscriptions" two ("/sub", "scriptions").
       if (wordLinked(state) && (p === 4 || p === 7)) f.push(`link:len${p}`)
       return { to: wordState(p, lowRun, wordLinked(state)), features: f }
     }
     // A camelCase break after a real lowercase word ("InstanceProfile") is cheaper than one inside random text ("VXNlcjE").
     f.push(`ws:${name}`, ctx === "word" ? `wsAfter:word:${wordLowRun(state)}` : `wsAfter:${ctx}`)
-    if (lv !== "") f.push(`${lv}ws:${cls === LOWER || cls === UPPER ? "ascii" : "other"}`)
+    if (lv !== "") f.push(`${lv}ws:${familyOf(cls)}`)
     if (state === S_L1 && isUpper(cls)) f.push("ws:capitalAfterLink")
     return { to: wordState(1, isLowerCased(cls) ? 1 : 0, state === S_L1), features: f }
   }
