@@ -311,8 +311,12 @@ const baseClasses = (): Uint8Array => {
 /** Word states: position in the word 1..WORD_MAX (the last meaning "or more"), last letter lowercase, after a path mark. */
 const WORD_MAX = 16
 const S_OTHER = 0
-const wordState = (pos: number, lowRun: number, linked: boolean): number => 1 + ((linked ? WORD_MAX : 0) + pos - 1) * 3 + lowRun
-const S_WORD_END = 1 + WORD_MAX * 6
+/**
+ * A word's origin: 0 an ordinary start, 1 right after a path mark ("/users"), 2 capitals run together
+ * ("VXNl", "HTTPServer"), where a following camelCase break is usually not a real word boundary.
+ */
+const wordState = (pos: number, lowRun: number, origin: number): number => 1 + (origin * WORD_MAX + pos - 1) * 3 + lowRun
+const S_WORD_END = 1 + WORD_MAX * 9
 const S_D1 = S_WORD_END
 const S_D2 = S_D1 + 1
 const S_D3 = S_D1 + 2
@@ -344,7 +348,8 @@ const wordPos = (s: number): number => (Math.floor((s - 1) / 3) % WORD_MAX) + 1
 /** How many lowercase letters end the word so far: 0, 1-2 (1) or 3+ (2). */
 const wordLowRun = (s: number): number => (s - 1) % 3
 const wordLower = (s: number): boolean => wordLowRun(s) > 0
-const wordLinked = (s: number): boolean => Math.floor((s - 1) / 3) >= WORD_MAX
+const wordOrigin = (s: number): number => Math.floor((s - 1) / 3 / WORD_MAX)
+const wordLinked = (s: number): boolean => wordOrigin(s) === 1
 const inDigits = (s: number): boolean => s >= S_D1 && s <= S_D3
 const inPunct = (s: number): boolean => s >= S_P1 && s < S_SP1
 const inSpaces = (s: number): boolean => s >= S_SP1 && s < S_NL
@@ -406,13 +411,14 @@ const stepOf = (state: number, cls: number, level: number): Step => {
       if (lv !== "") f.push(`${lv}wl:${familyOf(cls)}:${posBucket(p)}`)
       // "/users" is one token, "/subscriptions" two ("/sub", "scriptions").
       if (wordLinked(state) && (p === 4 || p === 7)) f.push(`link:len${p}`)
-      return { to: wordState(p, lowRun, wordLinked(state)), features: f }
+      const origin = isUpper(cls) && pos === 1 && wordLowRun(state) === 0 ? 2 : wordOrigin(state)
+      return { to: wordState(p, lowRun, origin), features: f }
     }
     // A camelCase break after a real lowercase word ("InstanceProfile") is cheaper than one inside random text ("VXNlcjE").
-    f.push(`ws:${name}`, ctx === "word" ? `wsAfter:word:${wordLowRun(state)}` : `wsAfter:${ctx}`)
+    f.push(`ws:${name}`, ctx === "word" ? `wsAfter:word:${wordLowRun(state)}${wordOrigin(state) === 2 ? ":caps" : ""}` : `wsAfter:${ctx}`)
     if (lv !== "") f.push(`${lv}ws:${familyOf(cls)}`)
     if (state === S_L1 && isUpper(cls)) f.push("ws:capitalAfterLink")
-    return { to: wordState(1, isLowerCased(cls) ? 1 : 0, state === S_L1), features: f }
+    return { to: wordState(1, isLowerCased(cls) ? 1 : 0, state === S_L1 ? 1 : 0), features: f }
   }
   if (cls >= RUN0) {
     // A repeated mark, symbol or letter. Long runs cost what the encoding's merges of that character cost
@@ -421,7 +427,7 @@ const stepOf = (state: number, cls: number, level: number): Step => {
     if (inWord(state)) {
       const p = Math.min(wordPos(state) + 1, WORD_MAX)
       const lowRun = wordLowRun(state) > 0 ? Math.min(2, wordLowRun(state) + 1) : 0
-      const to = wordState(p, lowRun, wordLinked(state))
+      const to = wordState(p, lowRun, wordOrigin(state))
       return { to, features: p >= 12 ? [`runLong:${r}`] : [`c:${CLASS_NAMES[cls]}`, `wr:${posBucket(p)}`] }
     }
     if (inPunct(state)) {
