@@ -162,12 +162,14 @@ const fitWeights = (samples: ReadonlyArray<Sample>, priors: Readonly<Record<stri
     const costs = stepCosts(x)
     const next = new Set<number>()
     for (const k of m.steps) if ((costs[k] as number) < 1e-9 && (active.has(k) || (costs[k] as number) < 0)) next.add(k)
+    // The constant (the cost of going from empty to non-empty) is a step too.
+    if ((x[0] as number) < 1e-9 && (active.has(-1) || (x[0] as number) < 0)) next.add(-1)
     const same = next.size === active.size && [...next].every((k) => active.has(k))
     active = next
     if (same && iter > 0) break
     const ap = a.map((r) => Float64Array.from(r))
     for (const k of active) {
-      const row = m.rows.get(k) ?? []
+      const row = k === -1 ? [0] : m.rows.get(k) ?? []
       for (const i of row) for (const j of row) ap[i]![j]! += penalty
     }
     x = solve(ap, b)

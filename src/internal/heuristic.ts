@@ -636,7 +636,7 @@ export const stepCosts = (weights: ArrayLike<number>): Float64Array => {
   return out
 }
 
-/** Builds the lookup tables of a fitted spec (done once per encoding). Steps are clamped at zero: monotone by construction. */
+/** Builds the lookup tables of a fitted spec (done once per encoding). Steps and the constant are clamped at zero: monotone by construction. */
 export const makeHeuristicTable = (spec: HeuristicSpec): HeuristicTable => {
   const classes = Uint8Array.from(baseClasses())
   const cjk = unpackCosts(spec.cjk, CJK_END - CJK_START + 1)
@@ -657,7 +657,8 @@ export const makeHeuristicTable = (spec: HeuristicSpec): HeuristicTable => {
   const weights = names.map((n) => spec.weights[n] ?? 0)
   const step = stepCosts(weights)
   for (let k = 0; k < step.length; k++) if (!((step[k] as number) > 0)) step[k] = 0
-  return { encoding: spec.encoding, classes, repeats, nonEmpty: weights[0] ?? 0, step, next: stateMachine().next }
+  const nonEmpty = weights[0] ?? 0
+  return { encoding: spec.encoding, classes, repeats, nonEmpty: nonEmpty > 0 ? nonEmpty : 0, step, next: stateMachine().next }
 }
 
 // ---------------------------------------------------------------------------
