@@ -118,7 +118,7 @@ const PKG = {
   statsmodels: deb("statsmodels", "python3-statsmodels", "0.13.5+dfsg-7", "BSD-3-Clause"),
   sklearn: deb("scikit-learn", "python3-sklearn", "1.2.1+dfsg-1", "BSD-3-Clause"),
   botocore: deb("botocore", "python3-botocore", "1.29.27+repack-1", "Apache-2.0"),
-  zod: npm("zod", "zod", "4.6.7", "MIT"),
+  rxjs: npm("rxjs", "rxjs", "7.8.2", "Apache-2.0"),
   fpTs: npm("fp-ts", "fp-ts", "2.16.11", "MIT"),
   dayjs: npm("dayjs", "dayjs", "1.11.23", "MIT"),
   fixtures: npm("octokit", "@octokit/fixtures", "23.1.2", "MIT"),
@@ -138,7 +138,8 @@ const PKG = {
   gitmojis: npm("gitmojis", "gitmojis", "3.15.0", "MIT"),
   emojilib: npm("emojilib", "emojilib", "4.0.3", "MIT"),
   vegaDatasets: npm("vega-datasets", "vega-datasets", "3.2.1", "BSD-3-Clause (data sets from public sources)"),
-  emojibase: npm("emojibase", "emojibase-data", "17.0.0", "MIT")
+  emojibase: npm("emojibase", "emojibase-data", "17.0.0", "MIT"),
+  emojiDatasource: npm("emoji-datasource", "emoji-datasource", "16.0.0", "MIT")
 } as const
 
 // ---------------------------------------------------------------------------
@@ -525,6 +526,25 @@ const emojilib = (): void => {
   for (let i = 0; i < lines.length; i += 400) {
     const id = `emojilib-${i / 400}`
     addDoc({ id, category: "emoji", lang: "emoji", pkg, files: "dist/emoji-en-US.json (emoji, keywords)", messages: chunkUnits(lines.slice(i, i + 400), id, "\n") })
+  }
+}
+
+/** emoji-datasource: one line per emoji (name and short names), then its skin-tone variants, grouped by category. */
+const emojiDatasource = (): void => {
+  const pkg = PKG.emojiDatasource
+  type Entry = { name: string | null; unified: string; short_names: Array<string>; category: string; sort_order: number; skin_variations?: Record<string, { unified: string }> }
+  const entries = (JSON.parse(readText(path.join(fetchPackage(pkg), "emoji.json"))) as Array<Entry>).sort((a, b) => a.sort_order - b.sort_order)
+  const glyph = (unified: string): string => String.fromCodePoint(...unified.split("-").map((h) => parseInt(h, 16)))
+  const byCategory = new Map<string, Array<string>>()
+  for (const e of entries) {
+    const lines = byCategory.get(e.category) ?? []
+    lines.push(`${glyph(e.unified)} ${(e.name ?? "").toLowerCase()} — ${e.short_names.map((n) => `:${n}:`).join(" ")}`)
+    if (e.skin_variations !== undefined) lines.push(Object.values(e.skin_variations).map((v) => glyph(v.unified)).join(" "))
+    byCategory.set(e.category, lines)
+  }
+  for (const [category, lines] of byCategory) {
+    const id = `emoji-datasource-${category.toLowerCase().replace(/[^a-z]+/g, "-")}`
+    addDoc({ id, category: "emoji", lang: "emoji", pkg, files: `emoji.json (category "${category}": emoji, name, short names, skin tones)`, messages: chunkUnits(lines, id, "\n") })
   }
 }
 
@@ -921,7 +941,7 @@ const main = async (): Promise<void> => {
   codeFiles(PKG.regexSyntax, "regex-syntax", "usr/share/cargo/registry/regex-syntax-0.6.27/src", /\.rs$/, 20, /unicode_tables/)
   codeFiles(PKG.cobra, "cobra", "usr/share/gocode/src/github.com/spf13/cobra", /\.go$/, 20, /_test\.go$/)
   codeFiles(PKG.gorillaMux, "gorilla-mux", "usr/share/gocode/src/github.com/gorilla/mux", /\.go$/, 12)
-  codeFiles(PKG.zod, "zod", "src/v4/core", /\.ts$/, 24, /test/)
+  codeFiles(PKG.rxjs, "rxjs", "src/internal", /\.ts$/, 24)
   codeFiles(PKG.fpTs, "fp-ts", "lib", /\.d\.ts$/, 24)
   codeFiles(PKG.dayjs, "dayjs", "esm", /\.js$/, 16, /locale/)
   codeFiles(PKG.curl, "curl", "usr/include/x86_64-linux-gnu/curl", /\.h$/, 8)
@@ -939,18 +959,20 @@ const main = async (): Promise<void> => {
   webhookExamples()
   botocoreExamples()
   vegaDatasets()
-  packageJsons([PKG.zod, PKG.dayjs, PKG.lodash, PKG.moment, PKG.d3, PKG.bootstrap, PKG.nodeEmoji, PKG.gitmojis], "package-json")
+  packageJsons([PKG.rxjs, PKG.dayjs, PKG.lodash, PKG.moment, PKG.d3, PKG.bootstrap, PKG.nodeEmoji, PKG.gitmojis], "package-json")
   packageJsons([PKG.fpTs, PKG.vue, PKG.chartJs, PKG.marked, PKG.allContributors, PKG.gitCz], "package-json")
   // emoji (not chat: no real conversation text could be had from the registries)
   await gitmojis()
   emojilib()
+  emojiDatasource()
   emojiParagraphs(PKG.nodeEmoji, "node-emoji-readme", "README.md")
   emojiParagraphs(PKG.devmoji, "devmoji-readme", "README.md")
   emojiParagraphs(PKG.czEmoji, "cz-emoji-readme", "readme.md")
   emojiParagraphs(PKG.allContributors, "all-contributors-readme", "README.md")
   emojiParagraphs(PKG.gitCz, "git-cz-readme", "README.md")
   emojiParagraphs(PKG.gitCz, "git-cz-changelog", "CHANGELOG.md")
-  for (const locale of ["en", "de", "ja", "ru"]) emojibase(locale)
+  // English labels only: the emoji category measures emoji sequences, the script groups measure the languages.
+  emojibase("en")
   // machine text: train packages vs holdout packages
   for (const pkg of [loHelp("hi"), PKG.gtk3, debRef("en"), manL10n("de")]) base64Doc(pkg, 60)
   for (const pkg of [PKG.installGuide, PKG.vlc]) base64Doc(pkg, 60)
@@ -967,11 +989,11 @@ const main = async (): Promise<void> => {
   urlsDoc(PKG.requests, undefined, 30)
   urlsDoc(PKG.installGuide, "usr/share/doc/installation-guide-amd64/en", 60)
   urlsDoc(PKG.click, undefined, 30)
-  for (const pkg of [PKG.zod, PKG.lodash, PKG.d3, PKG.bootstrap]) urlsDoc(pkg, undefined, 25)
+  for (const pkg of [PKG.rxjs, PKG.lodash, PKG.d3, PKG.bootstrap]) urlsDoc(pkg, undefined, 25)
   for (const pkg of [PKG.vue, PKG.chartJs, PKG.marked, PKG.fpTs]) urlsDoc(pkg, undefined, 25)
   for (const pkg of [PKG.gtk3, PKG.requests, PKG.cobra, manL10n("fr"), debRef("en")]) toolOutputDoc(pkg, 40)
   for (const pkg of [PKG.vlc, PKG.installGuide, PKG.click]) toolOutputDoc(pkg, 40)
-  charRunsDoc(GENERATED_TRAIN, codeTexts(["requests", "serde-json", "cobra", "zod", "dayjs", "curl"]).concat(proseTexts(["manpages-l10n", "debian-reference"])), 160, ["-", "=", "*", " ", ".", "~", "a", "x", "0", "\n", "\t", "─", "█", "!", "/", "e", "Z", "•", "{", "'", ">", "…", "◆", "é", "я"])
+  charRunsDoc(GENERATED_TRAIN, codeTexts(["requests", "serde-json", "cobra", "rxjs", "dayjs", "curl"]).concat(proseTexts(["manpages-l10n", "debian-reference"])), 160, ["-", "=", "*", " ", ".", "~", "a", "x", "0", "\n", "\t", "─", "█", "!", "/", "e", "Z", "•", "{", "'", ">", "…", "◆", "é", "я"])
   charRunsDoc(GENERATED_HOLDOUT, codeTexts(["click", "regex-syntax", "gorilla-mux", "fp-ts", "zstd"]).concat(proseTexts(["installation-guide"])), 90, ["#", "_", "+", " ", "z", "9", "\n", "═", "▒", "·", "?", "<", "A", "1", "o", "]", "$", "–", "ü", "ж"])
 
   write()

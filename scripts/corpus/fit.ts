@@ -101,18 +101,21 @@ const PRIORS: Record<Encoding, Readonly<Record<string, number>>> = {
 /** English, code and JSON are most of what an agent sends: they weigh three times a script group or a machine-text kind. */
 const categoryWeight = (c: number): number => (["english", "code", "json"].includes(CATEGORIES[c] ?? "") ? 3 : 1)
 
-/** Tail emphasis: messages off by more than TAIL_SCALE weigh proportionally more, up to TAIL_CAP times. */
-const TAIL_ROUNDS = 0
-const TAIL_SCALE = Number(process.env["FIT_TAIL_SCALE"] ?? 0.08)
-const TAIL_CAP = Number(process.env["FIT_TAIL_CAP"] ?? 4)
+/**
+ * The ridge, relative to the mean diagonal of the normal equations. Chosen by
+ * leave-projects-out cross-validation on the train split (`--cv`), never by
+ * looking at the holdout.
+ */
+const RIDGE: Record<Encoding, number> = { o200k: 3e-4, cl100k: 1e-3 }
 
 interface Sample {
+  readonly project: string
   readonly category: number
   readonly x: Float64Array
   readonly y: number
 }
 
-const fitWeights = (samples: ReadonlyArray<Sample>, priors: Readonly<Record<string, number>>, emphasis?: Float64Array): Float64Array => {
+const fitWeights = (samples: ReadonlyArray<Sample>, priors: Readonly<Record<string, number>>, ridgeScale: number): Float64Array => {
   const names = featureNames()
   const nf = names.length
   const nCat = CATEGORIES.length
@@ -138,14 +141,14 @@ const fitWeights = (samples: ReadonlyArray<Sample>, priors: Readonly<Record<stri
     }
   }
   // Relative error: the row is divided by y, i.e. weighted by 1 / y^2.
-  samples.forEach((s, i) => add(s.x, s.y, ((emphasis?.[i] ?? 1) * categoryWeight(s.category)) / perCategory[s.category]! / (s.y * s.y)))
+  for (const s of samples) add(s.x, s.y, categoryWeight(s.category) / perCategory[s.category]! / (s.y * s.y))
   catTotals.forEach((t, c) => {
     if (t.y > 0) add(t.x, t.y, (categoryWeight(c) * BIAS_WEIGHT) / (t.y * t.y))
   })
   // A light ridge keeps features the corpus never exercises at zero; priors pin the ones it cannot fit.
   let trace = 0
   for (let i = 0; i < nf; i++) trace += a[i]![i]!
-  const ridge = (trace / nf) * 1e-5
+  const ridge = (trace / nf) * ridgeScale
   for (let i = 0; i < nf; i++) {
     const prior = priors[names[i] as string]
     if (prior !== undefined) {
@@ -212,6 +215,30 @@ const featureRowsOfSteps = (): Array<Array<number>> => {
   return out
 }
 
+/**
+ * Leave-projects-out cross-validation of the ridge: train projects are dealt
+ * into four folds; each fold is predicted by a fit on the other three. Prints
+ * the category-averaged p90 of the per-message error for each candidate.
+ */
+const crossValidate = (samples: ReadonlyArray<Sample>, encoding: Encoding): void => {
+  const projects = [...new Set(samples.map((s) => s.project))].sort()
+  const foldOf = new Map(projects.map((p, i) => [p, i % 4]))
+  for (const ridge of [1e-5, 1e-4, 3e-4, 1e-3, 3e-3]) {
+    const errors = CATEGORIES.map(() => [] as Array<number>)
+    for (let fold = 0; fold < 4; fold++) {
+      const beta = fitWeights(samples.filter((s) => foldOf.get(s.project) !== fold), PRIORS[encoding], ridge)
+      for (const s of samples) {
+        if (foldOf.get(s.project) !== fold) continue
+        let est = 0
+        for (let j = 0; j < s.x.length; j++) est += (s.x[j] as number) * (beta[j] as number)
+        errors[s.category]!.push(Math.abs(Math.max(1, Math.round(est)) - s.y) / s.y)
+      }
+    }
+    const p90s = errors.filter((e) => e.length > 20).map((e) => e.sort((a, b) => a - b)[Math.floor(e.length * 0.9)] as number)
+    console.log(`${encoding} ridge ${ridge}: mean p90 over ${p90s.length} categories ${pct(p90s.reduce((a, b) => a + b, 0) / p90s.length)}`)
+  }
+}
+
 const main = (): void => {
   const maps = {
     o200k: { cjk: costMap(countO200k, CJK_START, CJK_END), hangul: costMap(countO200k, HANGUL_START, HANGUL_END) },
@@ -240,20 +267,10 @@ const main = (): void => {
       stepCountsInto(m.text, table, counts)
       const x = new Float64Array(names.length)
       featuresOf(counts, true, x)
-      samples.push({ category: CATEGORIES.indexOf(m.category), x, y })
+      samples.push({ project: m.project, category: CATEGORIES.indexOf(m.category), x, y })
     }
-    let beta = fitWeights(samples, PRIORS[encoding])
-    // Tail emphasis: refit with the messages the fit gets most wrong weighted up (the targets are p90s).
-    const rounds = Number(process.env["FIT_TAIL_ROUNDS"] ?? TAIL_ROUNDS)
-    for (let round = 0; round < rounds; round++) {
-      const emphasis = new Float64Array(samples.length)
-      samples.forEach((sm, i) => {
-        let est = 0
-        for (let j = 0; j < names.length; j++) est += (sm.x[j] as number) * (beta[j] as number)
-        emphasis[i] = Math.min(TAIL_CAP, Math.max(1, Math.abs(est / sm.y - 1) / TAIL_SCALE))
-      })
-      beta = fitWeights(samples, PRIORS[encoding], emphasis)
-    }
+    if (process.argv.includes("--cv")) crossValidate(samples, encoding)
+    const beta = fitWeights(samples, PRIORS[encoding], RIDGE[encoding])
     const weights: Record<string, number> = {}
     for (let i = 0; i < names.length; i++) {
       const w = Number((beta[i] as number).toPrecision(6))

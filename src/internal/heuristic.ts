@@ -91,14 +91,16 @@ const LATIN_EXT_LOWER = 49 // other Latin letters: Central European, Turkish, Ro
 const LATIN_EXT_UPPER = 50
 const CYRILLIC_EXT_LOWER = 51 // Cyrillic letters outside the Russian alphabet (Ukrainian, Serbian, Kazakh...)
 const CYRILLIC_EXT_UPPER = 52
-const CLASS_COUNT = 53
+const SKIN = 53 // skin-tone modifiers
+const ASTRAL_NEW = 54 // emoji of Unicode 10 and later (U+1F900 on), rarer in the vocabularies
+const CLASS_COUNT = 55
 /**
  * A mark, symbol or letter that repeats the previous code unit takes one of
  * eight run classes instead of its own: how well runs of that very character
  * merge under the encoding (64 copies are at most 1, 2, 4, 8, 16, 32, 96 or
  * more tokens), measured by the fit and shipped in the spec (`runs`).
  */
-const RUN0 = 53
+const RUN0 = 55
 const RUN_CLASSES = 8
 const STEP_CLASSES = RUN0 + RUN_CLASSES
 /** The run class of characters the spec does not list: about one token per character. */
@@ -106,7 +108,7 @@ export const DEFAULT_RUN = 6
 /** Tokens per character of a long run of each run class (the middle of its range, over 64). */
 export const RUN_RATES = [1, 2, 3.5, 6.5, 12.5, 24.5, 64, 128].map((t) => t / 64)
 /** Resolved to the class of the whole surrogate pair before it is used. */
-const HIGH_SURROGATE = 63
+const HIGH_SURROGATE = 255
 /** A step's index is `state + class`; states are multiples of `STRIDE`. */
 const STRIDE = 64
 
@@ -116,12 +118,12 @@ export const CLASS_NAMES = [
   "lower", "upper", "latinLower", "latinUpper", "cyrillicLower", "cyrillicUpper", "greekLower", "greekUpper",
   "armenian", "hebrew", "arabic", "devanagari", "bengali", "gurmukhi", "gujarati", "oriya", "tamil", "telugu",
   "kannada", "malayalam", "sinhala", "thai", "georgian", "ethiopic", "otherLetter", "mark",
-  "latinExtLower", "latinExtUpper", "cyrillicExtLower", "cyrillicExtUpper",
+  "latinExtLower", "latinExtUpper", "cyrillicExtLower", "cyrillicExtUpper", "skin", "astralNew",
   "run0", "run1", "run2", "run3", "run4", "run5", "run6", "run7"
 ] as const
 
-const isLetter = (cls: number): boolean => cls >= LOWER && cls < CLASS_COUNT
-const isRunnable = (cls: number): boolean => cls <= OTHER_WS || (cls >= PUNCT && cls <= BOX) || (cls >= LOWER && cls < CLASS_COUNT)
+const isLetter = (cls: number): boolean => cls >= LOWER && cls <= CYRILLIC_EXT_UPPER
+const isRunnable = (cls: number): boolean => cls <= OTHER_WS || (cls >= PUNCT && cls <= BOX) || isLetter(cls)
 const isUpper = (cls: number): boolean =>
   cls === UPPER || cls === LATIN_UPPER || cls === CYRILLIC_UPPER || cls === GREEK_UPPER || cls === LATIN_EXT_UPPER || cls === CYRILLIC_EXT_UPPER
 const isLowerCased = (cls: number): boolean =>
@@ -511,7 +513,12 @@ const stepOf = (state: number, cls: number, level: number): Step => {
       return { to: run, features: f }
     }
     case ASTRAL:
+    case ASTRAL_NEW:
       f.push(state === S_JOINED ? "emoji:joined" : state === S_ASTRAL ? "emoji:next" : `emoji:after:${ctx}`)
+      return { to: S_ASTRAL, features: f }
+    case SKIN:
+      // A skin tone modifies the emoji before it.
+      f.push(state === S_ASTRAL ? "skin:onEmoji" : "skin:alone")
       return { to: S_ASTRAL, features: f }
     case REGIONAL:
       // Flags are pairs of regional indicators.
@@ -678,6 +685,8 @@ const astralClass = (text: string, i: number, n: number): number => {
   if (cp >= 0x20000 && cp < 0x40000) return CJK3
   if (cp >= 0xe0000 && cp < 0xe0080) return JOINER
   if (cp >= 0x1f1e6 && cp <= 0x1f1ff) return REGIONAL
+  if (cp >= 0x1f3fb && cp <= 0x1f3ff) return SKIN
+  if (cp >= 0x1f900 && cp < 0x1fb00) return ASTRAL_NEW
   return ASTRAL
 }
 
