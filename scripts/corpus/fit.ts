@@ -106,7 +106,7 @@ const categoryWeight = (c: number): number => (["english", "code", "json"].inclu
  * leave-projects-out cross-validation on the train split (`--cv`), never by
  * looking at the holdout.
  */
-const RIDGE: Record<Encoding, number> = { o200k: 3e-4, cl100k: 1e-3 }
+const RIDGE: Record<Encoding, number> = { o200k: 3e-4, cl100k: 3e-4 }
 
 interface Sample {
   readonly project: string
