@@ -100,7 +100,7 @@ const CLASS_COUNT = 55
  * merge under the encoding (64 copies are at most 1, 2, 4, 8, 16, 32, 96 or
  * more tokens), measured by the fit and shipped in the spec (`runs`).
  */
-const RUN0 = 55
+const RUN0 = CLASS_COUNT
 const RUN_CLASSES = 8
 const STEP_CLASSES = RUN0 + RUN_CLASSES
 /** The run class of characters the spec does not list: about one token per character. */
