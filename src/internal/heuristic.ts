@@ -554,24 +554,37 @@ const stateMachine = (): Machine => {
   const ids = new Map<string, number>([["nonEmpty", 0]])
   const start = new Uint32Array(steps + 1)
   const index: Array<number> = []
+  const idOf = (name: string): number => {
+    let id = ids.get(name)
+    if (id === undefined) {
+      id = names.length
+      names.push(name)
+      ids.set(name, id)
+    }
+    return id
+  }
+  // Steps of the higher levels differ from level 0 only for Latin and Cyrillic letters: reuse the rest.
+  const base: Array<ReadonlyArray<number> | undefined> = []
   for (let level = 0; level < LEVELS; level++) {
     for (let state = 0; state < STATE_COUNT; state++) {
-      for (let k = 0; k < STRIDE; k++) {
-        const key = (level * STATE_COUNT + state) * STRIDE + k
+      for (let cls = 0; cls < STRIDE; cls++) {
+        const key = (level * STATE_COUNT + state) * STRIDE + cls
         start[key] = index.length
-        const cls = k
         if (cls >= STEP_CLASSES) continue
-        const step = stepOf(state, cls, level)
-        next[key] = (Math.max(level, levelOf(cls)) * STATE_COUNT + step.to) * STRIDE
-        for (const name of step.features) {
-          let id = ids.get(name)
-          if (id === undefined) {
-            id = names.length
-            names.push(name)
-            ids.set(name, id)
-          }
-          index.push(id)
+        const shared = level > 0 && !isAlphabetic(cls) ? base[state * STRIDE + cls] : undefined
+        let ids: ReadonlyArray<number>
+        let to: number
+        if (shared !== undefined) {
+          ids = shared
+          to = (next[state * STRIDE + cls] as number) / STRIDE
+        } else {
+          const step = stepOf(state, cls, level)
+          ids = step.features.map(idOf)
+          to = step.to
+          if (level === 0) base[state * STRIDE + cls] = ids
         }
+        next[key] = (Math.max(level, levelOf(cls)) * STATE_COUNT + (to % STATE_COUNT)) * STRIDE
+        for (const id of ids) index.push(id)
       }
     }
   }
