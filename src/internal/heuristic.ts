@@ -12,11 +12,14 @@
  * most three, punctuation runs and whitespace runs, then merge bytes inside
  * each piece. A common word is one token, a long or rare one several, and how
  * many depends on the script (each script class has its own costs by position
- * in the word); a run of one repeated character merges into long tokens (64
- * dashes are one token, 64 letters `a` are eight), so a step also knows
- * whether it repeats the previous code unit; a CJK ideograph or Hangul
- * syllable costs one to three tokens depending on whether it (or its bytes)
- * made it into the vocabulary, which per-encoding cost maps record.
+ * in the word, and a text's language level moves Latin and Cyrillic word
+ * costs: German costs more than English, Polish or Ukrainian more still); a
+ * run of one repeated character merges into long tokens (64 dashes are one
+ * token, 64 letters `a` are eight), so a character that repeats the previous
+ * one takes a run class measured per character and per encoding; a CJK
+ * ideograph or Hangul syllable costs one to three tokens depending on whether
+ * it (or its bytes) made it into the vocabulary, which per-encoding cost maps
+ * record.
  *
  * Monotone by construction: no step costs less than zero (`makeHeuristicTable`
  * clamps, and the fit is constrained so the clamp changes nothing), and a
@@ -24,8 +27,8 @@
  * high surrogate at the very end costs nothing until its pair arrives). So
  * appending text never lowers the estimate.
  *
- * Hot path: the transition table holds the fitted cost of every (state, class,
- * repeat) step, so the loop is branch-light: per code unit one class lookup, a
+ * Hot path: the transition table holds the fitted cost of every (state,
+ * class) step, so the loop is branch-light: per code unit one class lookup, a
  * comparison with the previous code unit, one cost lookup and one next-state
  * lookup. No allocation per call, no regex, no string iteration protocol.
  *
@@ -310,7 +313,10 @@ const baseClasses = (): Uint8Array => {
 // The state machine and its features
 // ---------------------------------------------------------------------------
 
-/** Word states: position in the word 1..WORD_MAX (the last meaning "or more"), last letter lowercase, after a path mark. */
+/**
+ * Word states: position in the word 1..WORD_MAX (the last meaning "or more"), how many lowercase letters
+ * end it (none, one or two, three or more) and its origin.
+ */
 const WORD_MAX = 16
 const S_OTHER = 0
 /**
@@ -322,16 +328,16 @@ const S_WORD_END = 1 + WORD_MAX * 9
 const S_D1 = S_WORD_END
 const S_D2 = S_D1 + 1
 const S_D3 = S_D1 + 2
-// One mark (plain, double quote, path mark), then runs of 2, 3, 4-7, 8-15, 16+.
+// One mark (plain, double quote, path mark), then runs counted exactly up to RUN_MAX.
 const S_P1 = S_D1 + 3
 const S_Q1 = S_P1 + 1
 const S_L1 = S_P1 + 2
 const RUN_MAX = 16
 const S_PN = S_P1 + 3 // runs of 2 .. RUN_MAX (the last meaning "or more")
-// Blanks: one, then 2, 3, 4-7, 8-15, 16+.
+// Blanks: one, then runs counted up to RUN_MAX.
 const S_SP1 = S_PN + RUN_MAX - 1
 const S_SPN = S_SP1 + 1 // runs of 2 .. RUN_MAX
-// Line breaks: one, then 2-3, 4-7, 8+ (four states); blanks after a line break: 1, 2-3, 4-7, 8-15, 16+.
+// Line breaks counted up to NL_MAX; blanks after a line break (indentation) counted up to RUN_MAX.
 const NL_MAX = 8
 const S_NL = S_SPN + RUN_MAX - 1 // line-break runs of 1 .. NL_MAX
 const S_NW = S_NL + NL_MAX // blanks after a line break: 1 .. RUN_MAX
@@ -394,8 +400,8 @@ interface Step {
 
 /**
  * The one definition of the machine: the next state and the features of every
- * (state, class, repeat) step. The fitted costs are linear in these features;
- * `FEATURE_NAMES` lists them all.
+ * (state, class) step at a language level. A step's cost is the sum of its
+ * features' fitted weights; `featureNames()` lists them all.
  */
 const stepOf = (state: number, cls: number, level: number): Step => {
   const f: Array<string> = [`c:${CLASS_NAMES[cls]}`]
