@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Arbitrary, Schema } from "effect"
 import { countTokens as countCl100k } from "gpt-tokenizer/encoding/cl100k_base"
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base"
-import { CATEGORIES, type CorpusMessage, groupOf, readMessages } from "../scripts/corpus/corpus.js"
+import { CATEGORIES, type CorpusMessage, readMessages } from "../scripts/corpus/corpus.js"
 import {
   estimateTextWith,
   featureNames,
@@ -245,11 +245,11 @@ const p90 = (errors: Array<number>): number => {
 
 /**
  * The p90 per-message error the estimator meets on held-out messages of 200+
- * characters, per category: 12% for English, code and JSON, 20% for scripts
- * and machine text, 25% for the two kinds it fits least well (emoji-dense text
- * and runs of one character).
+ * characters, per category: 10% for English, 12% for code and JSON, 25% for
+ * runs of one character, 20% for every other script group and kind of
+ * machine text.
  */
-const LONG_P90: Record<string, number> = { english: 0.12, code: 0.12, json: 0.14, emoji: 0.25, "char-runs": 0.25 }
+const LONG_P90: Record<string, number> = { english: 0.1, code: 0.12, json: 0.12, "char-runs": 0.25 }
 
 describe("accuracy on held-out projects", () => {
   const holdout: ReadonlyArray<CorpusMessage> = readMessages("holdout")
@@ -286,7 +286,7 @@ describe("accuracy on held-out projects", () => {
           est += estimateTextWith(m.text, table)
           truth += exactOf(m.text)[i] as number
         }
-        const bound = category === "english" || category === "code" || category === "json" ? 0.05 : groupOf(category) === "machine" ? 0.3 : 0.1
+        const bound = category === "english" || category === "code" || category === "json" ? 0.05 : 0.1
         expect(Math.abs(est / truth - 1), `${table.encoding} ${category}`).toBeLessThan(bound)
       }
     }
