@@ -183,8 +183,10 @@ const reservedSet = (): NonNullable<typeof reserved> => {
   )
   const npms = new Set<string>()
   npmNames(path.join(ROOT, "node_modules"), npms)
-  const npmRoot = path.join(path.dirname(path.dirname(fs.realpathSync(run("which", ["npm"], ROOT).trim()))), "..")
-  npmNames(path.join(npmRoot, "node_modules"), npms)
+  // The npm that runs here (its own package and everything bundled with it).
+  const npmPackage = path.dirname(path.dirname(fs.realpathSync(run("which", ["npm"], ROOT).trim())))
+  npms.add("npm")
+  npmNames(path.join(npmPackage, "node_modules"), npms)
   npmNames("/usr/lib/node_modules", npms)
   npmNames("/usr/local/lib/node_modules", npms)
   // Manual pages and catalogue domains installed here (translated or not) are off limits too.
