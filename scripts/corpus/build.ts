@@ -28,7 +28,7 @@ import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { CATEGORIES, type Category, CATEGORY_GROUPS, groupOf, MESSAGE_SEPARATOR, type Split } from "./corpus.js"
+import { CATEGORIES, type Category, groupOf, MESSAGE_SEPARATOR, type Split } from "./corpus.js"
 import {
   chunk,
   chunkUnits,
@@ -36,7 +36,6 @@ import {
   htmlLinks,
   htmlToText,
   logUniform,
-  MAX_LEN,
   moStrings,
   normalize,
   pickEvenly,
@@ -1181,6 +1180,4 @@ const sourcesMd = (manifest: ReadonlyArray<ManifestDoc>, overlaps: ReadonlyArray
   return lines.join("\n") + "\n"
 }
 
-void CATEGORY_GROUPS
-void MAX_LEN
 await main()
