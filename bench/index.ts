@@ -4,6 +4,7 @@
  */
 import { runAdaptersBench } from "./adapters.js"
 import { runAppendBench } from "./append.js"
+import { runCalibrationBench } from "./calibration.js"
 import { runEstimatorBench } from "./estimator.js"
 import { runRequestTokensBench } from "./requestTokens.js"
 import { runStreamsBench } from "./streams.js"
@@ -11,6 +12,7 @@ import { runAdversarialBench, runValidateBench } from "./validate.js"
 
 const started = performance.now()
 await runEstimatorBench()
+runCalibrationBench()
 runAppendBench()
 runValidateBench()
 runAdversarialBench()

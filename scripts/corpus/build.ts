@@ -3,22 +3,48 @@
  *
  * Run: node_modules/.bin/node node_modules/tsx/dist/cli.mjs scripts/corpus/build.ts
  *
- * Every text in the corpus is taken from a file that ships inside one of the
- * packages listed in `SOURCES` below (exact versions). The script downloads them
- * with the ordinary clients (`npm pack`, `apt-get download`) into a cache
- * directory (`$CORPUS_CACHE`, default `<tmpdir>/eam-corpus-cache`), extracts
- * them, turns HTML into plain text, cuts every document into message-sized,
- * paragraph-aligned pieces, assigns whole documents to train or holdout, and
- * writes `corpus/<category>/<id>.txt`, `corpus/manifest.json` and
+ * Every text in the corpus comes from a file shipped inside one of the
+ * packages pinned below (or, for a few machine-text kinds, is computed from
+ * such files or from a seeded generator, which SOURCES.md says). The script
+ * downloads them with the ordinary clients (`npm pack`, `apt-get download`,
+ * never installing anything) into a cache directory (`$CORPUS_CACHE`, default
+ * `<tmpdir>/eam-corpus-cache`), extracts them, turns HTML, manual pages and
+ * gettext catalogues into plain text, cuts every document into message-sized
+ * pieces, and writes `corpus/<category>/<id>.txt`, `corpus/manifest.json` and
  * `corpus/SOURCES.md`. The output is deterministic for a given set of packages.
+ *
+ * The split is by upstream project: every package of a project is wholly in
+ * train or wholly in holdout (`HOLDOUT_PROJECTS`). Near-duplicates are removed
+ * across the split: a holdout message sharing half or more of its character
+ * 12-gram shingles with the train text is dropped, and the overlap of what is
+ * kept is reported.
+ *
+ * Excluded on purpose: every Debian package installed on the machine image
+ * (`dpkg -l`), every npm package in this project's dependency tree or bundled
+ * with the machine's npm. Those are kept for an external check; the build
+ * refuses to use one (see `assertNotReserved`).
  */
 import { execFileSync } from "node:child_process"
-import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import * as zlib from "node:zlib"
-import { CATEGORIES, type Category, MESSAGE_SEPARATOR } from "./corpus.js"
+import { CATEGORIES, type Category, groupOf, MESSAGE_SEPARATOR, type Split } from "./corpus.js"
+import {
+  chunk,
+  chunkUnits,
+  hash,
+  htmlLinks,
+  htmlToText,
+  logUniform,
+  moStrings,
+  normalize,
+  pickEvenly,
+  readText,
+  rng,
+  slices,
+  splitLong,
+  troffToText
+} from "./extract.js"
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..")
 const OUT = path.join(ROOT, "corpus")
@@ -28,63 +54,172 @@ const CACHE = process.env["CORPUS_CACHE"] ?? path.join(os.tmpdir(), "eam-corpus-
 // Pinned packages
 // ---------------------------------------------------------------------------
 
-interface NpmPackage {
-  readonly kind: "npm"
+interface Package {
+  readonly kind: "npm" | "deb"
   readonly name: string
   readonly version: string
   readonly license: string
+  /** The upstream project; the split is per project. */
+  readonly project: string
 }
-interface DebPackage {
-  readonly kind: "deb"
-  readonly name: string
-  readonly version: string
-  readonly license: string
-}
-type Package = NpmPackage | DebPackage
 
-const npm = (name: string, version: string, license: string): NpmPackage => ({ kind: "npm", name, version, license })
-const deb = (name: string, version: string, license: string): DebPackage => ({ kind: "deb", name, version, license })
+const npm = (project: string, name: string, version: string, license: string): Package => ({ kind: "npm", name, version, license, project })
+const deb = (project: string, name: string, version: string, license: string): Package => ({ kind: "deb", name, version, license, project })
 
-const DEBIAN_FAQ_LICENSE = "Debian FAQ permission notice (verbatim/modified copies allowed)"
+/** Projects whose every package is held out: never seen by the fit. */
+const HOLDOUT_PROJECTS = new Set([
+  "installation-guide",
+  "vlc",
+  "manpages-tr",
+  "manpages-ja",
+  "manpages-zh",
+  "click",
+  "regex-syntax",
+  "gorilla-mux",
+  "fp-ts",
+  "zstd",
+  "botocore",
+  "scikit-learn",
+  "emojibase",
+  "all-contributors",
+  "git-cz",
+  "vue",
+  "chart.js",
+  "marked",
+  "generated-holdout"
+])
+
+const FAQ_LICENSE = "Debian FAQ permission notice (verbatim/modified copies allowed)"
+const LO = "4:7.4.7-1+deb12u14"
+const MAN_L10N = "4.18.1-1"
+
+const debRef = (lang: string): Package => deb("debian-reference", `debian-reference-${lang}`, "2.100", "GPL-2+")
+const debFaq = (lang: string): Package => deb("debian-faq", lang === "en" ? "debian-faq" : `debian-faq-${lang}`, "11.1", FAQ_LICENSE)
+const manL10n = (lang: string): Package => deb("manpages-l10n", `manpages-${lang}`, lang === "pl" || lang === "hu" ? `1:${MAN_L10N}` : MAN_L10N, "GPL-3+ (translations; original pages under their own free licences)")
+const loL10n = (lang: string): Package => deb("libreoffice", `libreoffice-l10n-${lang}`, LO, "MPL-2.0")
+const loHelp = (lang: string): Package => deb("libreoffice", `libreoffice-help-${lang}`, LO, "MPL-2.0")
 
 const PKG = {
-  refEn: deb("debian-reference-en", "2.100", "GPL-2+"),
-  refJa: deb("debian-reference-ja", "2.100", "GPL-2+"),
-  refZh: deb("debian-reference-zh-cn", "2.100", "GPL-2+"),
-  faqEn: deb("debian-faq", "11.1", DEBIAN_FAQ_LICENSE),
-  faqJa: deb("debian-faq-ja", "11.1", DEBIAN_FAQ_LICENSE),
-  faqZh: deb("debian-faq-zh-cn", "11.1", DEBIAN_FAQ_LICENSE),
-  faqKo: deb("debian-faq-ko", "11.1", DEBIAN_FAQ_LICENSE),
-  loKo: deb("libreoffice-help-ko", "4:7.4.7-1+deb12u14", "MPL-2.0"),
-  requests: deb("python3-requests", "2.28.1+dfsg-1", "Apache-2.0"),
-  serdeJson: deb("librust-serde-json-dev", "1.0.87-1", "MIT OR Apache-2.0"),
-  cobra: deb("golang-github-spf13-cobra-dev", "1.6.1-1", "Apache-2.0"),
-  commander: npm("commander", "14.0.3", "MIT"),
-  dayjs: npm("dayjs", "1.11.23", "MIT"),
-  effect: npm("effect", "4.1.0", "MIT"),
-  fixtures: npm("@octokit/fixtures", "23.1.2", "MIT"),
-  webhooks: npm("@octokit/webhooks-examples", "7.6.1", "MIT"),
-  nodeEmoji: npm("node-emoji", "2.2.0", "MIT"),
-  devmoji: npm("devmoji", "2.3.0", "MIT"),
-  allContributors: npm("all-contributors-cli", "6.26.1", "MIT"),
-  gitCz: npm("git-cz", "4.9.0", "Unlicense"),
-  czEmoji: npm("cz-emoji", "1.3.1", "MIT"),
-  gitmojis: npm("gitmojis", "3.15.0", "MIT"),
-  emojibase: npm("emojibase-data", "17.0.0", "MIT")
+  gtk3: deb("gtk3", "libgtk-3-common", "3.24.38-2~deb12u3", "LGPL-2+"),
+  vlc: deb("vlc", "vlc-l10n", "3.0.24-0+deb12u1", "GPL-2+ / LGPL-2.1+"),
+  installGuide: deb("installation-guide", "installation-guide-amd64", "20230508+deb12u1", "GPL-2+"),
+  manTr: deb("manpages-tr", "manpages-tr", "2.0.6-2", "GPL-2 (translations; original pages under their own free licences)"),
+  manJa: deb("manpages-ja", "manpages-ja", "0.5.0.0.20221215+dfsg-1", "licences of the original pages (DFSG-free)"),
+  manZh: deb("manpages-zh", "manpages-zh", "1.6.4.0-1", "GFDL-1.2+ / GPL-2+"),
+  requests: deb("requests", "python3-requests", "2.28.1+dfsg-1", "Apache-2.0"),
+  click: deb("click", "python3-click", "8.1.3-2", "BSD-3-Clause"),
+  serdeJson: deb("serde-json", "librust-serde-json-dev", "1.0.87-1", "MIT OR Apache-2.0"),
+  regexSyntax: deb("regex-syntax", "librust-regex-syntax-dev", "0.6.27-1", "MIT OR Apache-2.0"),
+  cobra: deb("cobra", "golang-github-spf13-cobra-dev", "1.6.1-1", "Apache-2.0"),
+  gorillaMux: deb("gorilla-mux", "golang-github-gorilla-mux-dev", "1.8.0-1", "BSD-3-Clause"),
+  curl: deb("curl", "libcurl4-openssl-dev", "7.88.1-10+deb12u15", "curl (MIT-like)"),
+  zstd: deb("zstd", "libzstd-dev", "1.5.4+dfsg2-5+deb12u1", "BSD-3-Clause OR GPL-2"),
+  statsmodels: deb("statsmodels", "python3-statsmodels", "0.13.5+dfsg-7", "BSD-3-Clause"),
+  sklearn: deb("scikit-learn", "python3-sklearn", "1.2.1+dfsg-1", "BSD-3-Clause"),
+  botocore: deb("botocore", "python3-botocore", "1.29.27+repack-1", "Apache-2.0"),
+  rxjs: npm("rxjs", "rxjs", "7.8.2", "Apache-2.0"),
+  fpTs: npm("fp-ts", "fp-ts", "2.16.11", "MIT"),
+  dayjs: npm("dayjs", "dayjs", "1.11.23", "MIT"),
+  fixtures: npm("octokit", "@octokit/fixtures", "23.1.2", "MIT"),
+  webhooks: npm("octokit", "@octokit/webhooks-examples", "7.6.1", "MIT"),
+  lodash: npm("lodash", "lodash", "4.18.1", "MIT"),
+  moment: npm("moment", "moment", "2.31.0", "MIT"),
+  d3: npm("d3", "d3", "7.9.2", "ISC"),
+  bootstrap: npm("bootstrap", "bootstrap", "5.3.9", "MIT"),
+  vue: npm("vue", "vue", "3.5.45", "MIT"),
+  chartJs: npm("chart.js", "chart.js", "4.6.1", "MIT"),
+  marked: npm("marked", "marked", "18.2.1", "MIT"),
+  nodeEmoji: npm("node-emoji", "node-emoji", "2.2.0", "MIT"),
+  devmoji: npm("devmoji", "devmoji", "2.3.0", "MIT"),
+  allContributors: npm("all-contributors", "all-contributors-cli", "6.26.1", "MIT"),
+  gitCz: npm("git-cz", "git-cz", "4.9.0", "Unlicense"),
+  czEmoji: npm("cz-emoji", "cz-emoji", "1.3.1", "MIT"),
+  gitmojis: npm("gitmojis", "gitmojis", "3.15.0", "MIT"),
+  emojilib: npm("emojilib", "emojilib", "4.0.3", "MIT"),
+  vegaDatasets: npm("vega-datasets", "vega-datasets", "3.2.1", "BSD-3-Clause (data sets from public sources)"),
+  emojibase: npm("emojibase", "emojibase-data", "17.0.0", "MIT"),
+  emojiDatasource: npm("emoji-datasource", "emoji-datasource", "16.0.0", "MIT")
 } as const
 
 // ---------------------------------------------------------------------------
-// Fetching
+// Reserved packages and fetching
 // ---------------------------------------------------------------------------
 
 const run = (cmd: string, args: ReadonlyArray<string>, cwd: string): string =>
-  execFileSync(cmd, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1 << 26 })
+  execFileSync(cmd, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1 << 28 })
+
+/** npm package names under a node_modules tree, nested ones included. */
+const npmNames = (dir: string, out: Set<string>): void => {
+  let entries: Array<fs.Dirent>
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true })
+  } catch {
+    return
+  }
+  for (const e of entries) {
+    const p = path.join(dir, e.name)
+    if (e.name.startsWith("@")) {
+      npmNames(p, out)
+      continue
+    }
+    try {
+      const name = (JSON.parse(fs.readFileSync(path.join(p, "package.json"), "utf8")) as { name?: string }).name
+      if (name !== undefined) out.add(name)
+    } catch {
+      // not a package
+    }
+    npmNames(path.join(p, "node_modules"), out)
+  }
+}
+
+let reserved: { readonly deb: Set<string>; readonly npm: Set<string>; readonly man: Set<string>; readonly mo: Set<string> } | undefined
+
+/** What this machine has installed: off limits for the corpus. */
+const reservedSet = (): NonNullable<typeof reserved> => {
+  if (reserved !== undefined) return reserved
+  const debs = new Set(
+    run("dpkg-query", ["-W", "-f", "${Package}\\n"], ROOT).split("\n").map((s) => s.trim()).filter((s) => s.length > 0)
+  )
+  const npms = new Set<string>()
+  npmNames(path.join(ROOT, "node_modules"), npms)
+  // The npm that runs here (its own package and everything bundled with it).
+  const npmPackage = path.dirname(path.dirname(fs.realpathSync(run("which", ["npm"], ROOT).trim())))
+  npms.add("npm")
+  npmNames(path.join(npmPackage, "node_modules"), npms)
+  npmNames("/usr/lib/node_modules", npms)
+  npmNames("/usr/local/lib/node_modules", npms)
+  // Manual pages and catalogue domains installed here (translated or not) are off limits too.
+  const man = new Set<string>()
+  for (const base of ["/usr/share/man"]) {
+    for (const f of fs.readdirSync(base, { recursive: true, encoding: "utf8" })) {
+      const m = /([^/]+)\.\d[a-z]*(\.gz)?$/.exec(f)
+      if (m !== null) man.add(m[1] ?? "")
+    }
+  }
+  const mo = new Set<string>()
+  if (fs.existsSync("/usr/share/locale")) {
+    for (const f of fs.readdirSync("/usr/share/locale", { recursive: true, encoding: "utf8" })) {
+      const m = /([^/]+)\.mo$/.exec(f)
+      if (m !== null) mo.add(m[1] ?? "")
+    }
+  }
+  reserved = { deb: debs, npm: npms, man, mo }
+  return reserved
+}
+
+const assertNotReserved = (pkg: Package): void => {
+  const r = reservedSet()
+  if (pkg.kind === "deb" ? r.deb.has(pkg.name) : r.npm.has(pkg.name)) {
+    throw new Error(`${pkg.kind}:${pkg.name} is installed on this machine and reserved for the external check`)
+  }
+}
 
 /** Downloads and extracts a package once; returns the extraction root. */
 const fetchPackage = (pkg: Package): string => {
-  const dir = path.join(CACHE, `${pkg.kind}-${pkg.name.replace(/[@/:]/g, "_")}-${pkg.version.replace(/[:+]/g, "_")}`)
-  const done = path.join(dir, ".done")
-  if (fs.existsSync(done)) return path.join(dir, pkg.kind === "npm" ? "package" : "root")
+  assertNotReserved(pkg)
+  const dir = path.join(CACHE, `${pkg.kind}-${pkg.name.replace(/[@/:]/g, "_")}-${pkg.version.replace(/[:+~]/g, "_")}`)
+  const root = path.join(dir, pkg.kind === "npm" ? "package" : "root")
+  if (fs.existsSync(path.join(dir, ".done"))) return root
   fs.rmSync(dir, { recursive: true, force: true })
   fs.mkdirSync(dir, { recursive: true })
   if (pkg.kind === "npm") {
@@ -97,87 +232,20 @@ const fetchPackage = (pkg: Package): string => {
     const debFile = fs.readdirSync(dir).find((f) => f.endsWith(".deb"))
     if (debFile === undefined) throw new Error(`apt-get download ${pkg.name} produced nothing`)
     run("dpkg-deb", ["-x", debFile, "root"], dir)
+    run("dpkg-deb", ["-e", debFile, "control"], dir)
+    fs.writeFileSync(path.join(dir, "listing.txt"), run("dpkg-deb", ["-c", debFile], dir))
   }
-  fs.writeFileSync(done, "")
-  return pkg.kind === "npm" ? path.join(dir, "package") : path.join(dir, "root")
+  fs.writeFileSync(path.join(dir, ".done"), "")
+  return root
 }
+
+/** The directory holding a fetched package's extraction root, control files and listing. */
+const packageDir = (pkg: Package): string => path.dirname(fetchPackage(pkg))
 
 const pkgLabel = (pkg: Package): string => `${pkg.kind}:${pkg.name}@${pkg.version}`
 
-// ---------------------------------------------------------------------------
-// Text normalization
-// ---------------------------------------------------------------------------
-
-const ENTITIES: Record<string, string> = {
-  amp: "&", lt: "<", gt: ">", quot: "\"", apos: "'", nbsp: " ", mdash: "—", ndash: "–",
-  hellip: "…", copy: "©", reg: "®", trade: "™", laquo: "«", raquo: "»", lsquo: "‘", rsquo: "’",
-  ldquo: "“", rdquo: "”", bull: "•", middot: "·", times: "×", rarr: "→", larr: "←"
-}
-
-const decodeEntities = (s: string): string =>
-  s.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[a-zA-Z]+);/g, (m, e: string) => {
-    if (e[0] === "#") {
-      const cp = e[1] === "x" || e[1] === "X" ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10)
-      return Number.isFinite(cp) && cp > 0 && cp < 0x110000 ? String.fromCodePoint(cp) : m
-    }
-    return ENTITIES[e] ?? m
-  })
-
-// Chinese and Japanese (not Korean, which separates words with spaces).
-const CJ_RE = /[\u3000-\u30ff\u3400-\u9fff\uff00-\uffef]/
-
-/** Collapses HTML source whitespace; a line wrapped between two Chinese/Japanese characters joins without a space. */
-const collapseInline = (s: string): string =>
-  s.replace(/(.?)([ \t\r\n]+)(.?)/gsu, (_m, a: string, ws: string, b: string) => {
-    if (ws.includes("\n") && a !== "" && b !== "" && CJ_RE.test(a) && CJ_RE.test(b)) return a + b
-    return `${a} ${b}`
-  })
-
-/** Converts an HTML page (or a fragment of it) to plain text with blank lines between blocks. */
-const htmlToText = (html: string): string => {
-  let s = html
-  s = s.replace(/<(head|script|style|noscript|nav|header|aside|footer)\b[\s\S]*?<\/\1>/gi, "")
-  s = s.replace(/<div class="(navheader|navfooter|toc)"[\s\S]*?<\/div>/gi, "")
-  s = s.replace(/<!--[\s\S]*?-->/g, "")
-  const pres: Array<string> = []
-  s = s.replace(/<pre\b[^>]*>([\s\S]*?)<\/pre>/gi, (_m, body: string) => {
-    pres.push(decodeEntities(body.replace(/<[^>]+>/g, "")).replace(/^\n+|\s+$/g, ""))
-    return `\n\n\u0000${pres.length - 1}\u0000\n\n`
-  })
-  s = s.replace(/<br\s*\/?>/gi, "\n")
-  s = s.replace(/<li\b[^>]*>/gi, "\n\n- ")
-  s = s.replace(/<\/?(p|div|h[1-6]|ul|ol|dl|dt|dd|table|tr|blockquote|section|article|title|caption)\b[^>]*>/gi, "\n\n")
-  s = s.replace(/<\/?(td|th)\b[^>]*>/gi, " ")
-  s = s.replace(/<[^>]+>/g, "")
-  const blocks = s.split(/\n\s*\n/).map((b) => {
-    const pre = /^\s*\u0000(\d+)\u0000\s*$/.exec(b)
-    if (pre !== null) return pres[Number(pre[1])] ?? ""
-    return decodeEntities(collapseInline(b)).trim()
-  })
-  // A list item whose text sat in its own <p> comes out as a lone "-" block: join it to its text.
-  const out: Array<string> = []
-  let bullet = false
-  for (const b of blocks) {
-    if (b.length === 0) continue
-    if (b === "-") {
-      bullet = true
-      continue
-    }
-    out.push(bullet ? `- ${b}` : b)
-    bullet = false
-  }
-  return out.join("\n\n")
-}
-
-/** Normalizes line endings, strips control characters and trailing spaces. */
-const normalize = (s: string): string =>
-  s
-    .replace(/^\uFEFF/, "")
-    .replace(/\r\n?/g, "\n")
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, "")
-    .replace(/[ \t]+$/gm, "")
-    .replace(/\n{3,}/g, "\n\n")
-    .trim()
+const listFiles = (dir: string, re: RegExp): Array<string> =>
+  fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => re.test(f)).sort() : []
 
 // ---------------------------------------------------------------------------
 // Documents
@@ -186,133 +254,161 @@ const normalize = (s: string): string =>
 interface RawDoc {
   readonly id: string
   readonly category: Category
+  readonly lang: string
   readonly pkg: Package
   readonly files: string
-  /** Either continuous text (chunked here) or ready-made messages (JSON tool traffic). */
-  readonly text?: string
-  readonly messages?: ReadonlyArray<string>
-}
-
-const readText = (file: string): string => {
-  const buf = fs.readFileSync(file)
-  return (file.endsWith(".gz") ? zlib.gunzipSync(buf) : buf).toString("utf8")
+  readonly messages: ReadonlyArray<string>
+  /** Computed from package files or generated, not verbatim text. */
+  readonly derived?: string
 }
 
 const docs: Array<RawDoc> = []
+const used = new Set<Package>()
+
 const addDoc = (doc: RawDoc): void => {
-  docs.push(doc)
+  const messages = doc.messages.map(normalize).filter((m) => m.length > 0)
+  if (messages.reduce((s, m) => s + m.length, 0) < 200) return
+  used.add(doc.pkg)
+  docs.push({ ...doc, messages })
 }
 
+// --- prose -----------------------------------------------------------------
+
 /** Debian Reference: one document per chapter (HTML). */
-const debianReference = (pkg: DebPackage, lang: string, category: Category): void => {
-  const root = fetchPackage(pkg)
-  const dir = path.join(root, "usr/share/debian-reference")
-  for (const f of fs.readdirSync(dir).sort()) {
-    const m = new RegExp(`^(ch\\d\\d|pr01|apa)\\.${lang}\\.html$`).exec(f)
-    if (m === null) continue
-    addDoc({
-      id: `debian-reference-${lang}-${m[1]}`,
-      category,
-      pkg,
-      files: `usr/share/debian-reference/${f}`,
-      text: htmlToText(readText(path.join(dir, f)))
-    })
+const debianReference = (lang: string, category: Category): void => {
+  const pkg = debRef(lang)
+  const dir = path.join(fetchPackage(pkg), "usr/share/debian-reference")
+  for (const f of listFiles(dir, new RegExp(`^(ch\\d\\d|pr01|apa)\\.${lang}\\.html$`))) {
+    const id = `debian-reference-${lang}-${f.split(".")[0]}`
+    addDoc({ id, category, lang, pkg, files: `usr/share/debian-reference/${f}`, messages: chunk(htmlToText(readText(path.join(dir, f))), id) })
   }
 }
 
 /** Debian FAQ: one document per chapter (HTML). */
-const debianFaq = (pkg: DebPackage, lang: string, category: Category): void => {
+const debianFaq = (lang: string, category: Category): void => {
+  const pkg = debFaq(lang)
   const root = fetchPackage(pkg)
   const dir = path.join(root, "usr/share/doc/debian/FAQ", lang === "en" ? "" : lang)
-  for (const f of fs.readdirSync(dir).sort()) {
-    const m = new RegExp(`^([a-z-]+)\\.${lang}\\.html$`).exec(f)
-    if (m === null || m[1] === "index") continue
-    addDoc({
-      id: `debian-faq-${lang}-${m[1]}`,
-      category,
-      pkg,
-      files: path.relative(root, path.join(dir, f)),
-      text: htmlToText(readText(path.join(dir, f)))
-    })
+  for (const f of listFiles(dir, new RegExp(`^[a-z-]+\\.${lang}\\.html$`))) {
+    const name = f.split(".")[0] ?? ""
+    if (name === "index") continue
+    const id = `debian-faq-${lang}-${name}`
+    addDoc({ id, category, lang, pkg, files: path.relative(root, path.join(dir, f)), messages: chunk(htmlToText(readText(path.join(dir, f))), id) })
   }
 }
 
-/** LibreOffice help (Korean): one document per help directory, pages concatenated. */
-const libreofficeHelp = (pkg: DebPackage): void => {
+/** The Debian installation guide: its HTML pages of one language, in groups. */
+const installationGuide = (lang: string, category: Category, pages: number): void => {
+  const pkg = PKG.installGuide
+  const base = "usr/share/doc/installation-guide-amd64"
+  const dir = path.join(fetchPackage(pkg), base, lang)
+  const files = pickEvenly(listFiles(dir, /^[a-z0-9]+\.html$/).filter((f) => f !== "index.html"), pages)
+  for (let i = 0; i < files.length; i += 4) {
+    const group = files.slice(i, i + 4)
+    const id = `installation-guide-${lang}-${i / 4}`
+    const text = group.map((f) => htmlToText(readText(path.join(dir, f)))).join("\n\n")
+    addDoc({ id, category, lang, pkg, files: group.map((f) => `${base}/${lang}/${f}`).join(", "), messages: chunk(text, id) })
+  }
+}
+
+/** Translated manual pages of one language: one document per group of pages. */
+const manPages = (pkg: Package, lang: string, category: Category, pages: number, dirLang = lang): void => {
   const root = fetchPackage(pkg)
-  const base = path.join(root, "usr/share/libreoffice/help/ko/text")
-  for (const sub of ["shared/guide", "swriter/guide", "scalc/guide", "simpress/guide", "shared/optionen", "sbasic/guide", "sdraw/guide", "smath/guide"]) {
+  const dir = path.join(root, "usr/share/man", dirLang)
+  const r = reservedSet()
+  const all = listFiles(dir, /^man[1-8]\/[^/]+\.gz$/).filter((f) => !r.man.has(path.basename(f).replace(/\.\d[a-z]*\.gz$/, "")))
+  const files = pickEvenly(all, pages)
+  for (let i = 0; i < files.length; i += 3) {
+    const group = files.slice(i, i + 3)
+    const id = `${pkg.name}-${i / 3}`
+    const text = group.map((f) => troffToText(readText(path.join(dir, f)))).join("\n\n")
+    addDoc({ id, category, lang, pkg, files: group.map((f) => `usr/share/man/${dirLang}/${f}`).join(", "), messages: chunk(text, id) })
+  }
+}
+
+/** Translated strings of gettext catalogues (`.mo`) of one language, entries one per line. */
+const catalogues = (pkg: Package, lang: string, category: Category, dir: string, maxDocs = 6, label = lang): void => {
+  const root = fetchPackage(pkg)
+  const r = reservedSet()
+  const files = listFiles(path.join(root, dir), /\.mo$/).filter((f) => !r.mo.has(path.basename(f, ".mo")))
+  // Big catalogues first so a document is a few catalogues, not dozens of tiny ones.
+  const sized = files.map((f) => ({ f, strings: moStrings(path.join(root, dir, f)) })).filter((x) => x.strings.length > 0)
+  // A big catalogue becomes several documents (runs of consecutive entries), so it can fill more than one document cap.
+  const parts: Array<{ f: string; part: number; strings: Array<string> }> = []
+  for (const { f, strings } of sized) {
+    let cur: Array<string> = []
+    let chars = 0
+    for (const s of strings) {
+      cur.push(s)
+      chars += s.length + 1
+      if (chars >= DOC_CAP) {
+        parts.push({ f, part: parts.length, strings: cur })
+        cur = []
+        chars = 0
+      }
+    }
+    if (cur.length > 0) parts.push({ f, part: parts.length, strings: cur })
+  }
+  for (const { f, part, strings } of pickEvenly(parts, maxDocs)) {
+    const id = `${pkg.name}-${label}-${path.basename(f, ".mo")}-${part}`
+    addDoc({ id, category, lang, pkg, files: `${dir}/${f} (part ${part})`, messages: chunkUnits(strings, id, "\n") })
+  }
+}
+
+const loCatalogues = (lang: string, category: Category, maxDocs = 6): void =>
+  catalogues(loL10n(lang), lang, category, `usr/lib/libreoffice/program/resource/${lang.replace("-in", "-IN")}/LC_MESSAGES`, maxDocs)
+
+const gtkCatalogue = (lang: string, category: Category): void =>
+  catalogues(PKG.gtk3, lang, category, `usr/share/locale/${lang}/LC_MESSAGES`, 4, lang)
+
+const vlcCatalogue = (lang: string, category: Category): void =>
+  catalogues(PKG.vlc, lang, category, `usr/share/locale/${lang}/LC_MESSAGES`, 6, lang)
+
+/** LibreOffice help pages of one language (HTML), grouped by help directory. */
+const libreofficeHelp = (lang: string, category: Category, minShare: RegExp): void => {
+  const pkg = loHelp(lang)
+  const root = fetchPackage(pkg)
+  const base = path.join(root, `usr/share/libreoffice/help/${lang}/text`)
+  for (const sub of ["shared/guide", "swriter/guide", "scalc/guide", "simpress/guide", "shared/optionen", "sbasic/guide"]) {
     const dir = path.join(base, sub)
-    if (!fs.existsSync(dir)) continue
     const pages: Array<string> = []
-    for (const f of fs.readdirSync(dir).sort()) {
-      if (!f.endsWith(".html")) continue
+    for (const f of pickEvenly(listFiles(dir, /\.html$/), 60)) {
       const html = readText(path.join(dir, f))
       const start = html.indexOf("<div id=\"DisplayArea\"")
       const end = html.indexOf("<div class=\"relatedtopics\"", start)
       const body = htmlToText(html.slice(start < 0 ? 0 : start, end < 0 ? html.length : end))
       // Pages that were never translated fall back to English: skip those.
-      const hangul = (body.match(/[\uac00-\ud7af]/g) ?? []).length
-      if (hangul < body.length * 0.15) continue
+      const native = (body.match(minShare) ?? []).length
+      if (native < body.length * 0.15) continue
       pages.push(body)
     }
-    addDoc({
-      id: `libreoffice-help-ko-${sub.replace("/", "-")}`,
-      category: "korean",
-      pkg,
-      files: `usr/share/libreoffice/help/ko/text/${sub}/*.html`,
-      text: pages.join("\n\n")
-    })
+    const id = `libreoffice-help-${lang}-${sub.replace("/", "-")}`
+    addDoc({ id, category, lang, pkg, files: `usr/share/libreoffice/help/${lang}/text/${sub}/*.html`, messages: chunk(pages.join("\n\n"), id) })
   }
 }
 
-/** Source code: one document per group of files in a directory. */
+// --- code --------------------------------------------------------------------
+
+/** Source files: one document per file, evenly spread over the package. */
 const codeFiles = (pkg: Package, idPrefix: string, rel: string, ext: RegExp, maxFiles: number, exclude?: RegExp): void => {
-  const root = fetchPackage(pkg)
-  const dir = path.join(root, rel)
-  const files = fs.readdirSync(dir, { recursive: true, encoding: "utf8" })
-    .filter((f) => ext.test(f) && (exclude === undefined || !exclude.test(f)))
-    .sort()
-  // Evenly spaced picks, so that a package is not represented by its first files alphabetically.
-  const step = Math.max(1, files.length / maxFiles)
-  const picked = Array.from({ length: Math.min(maxFiles, files.length) }, (_, i) => files[Math.floor(i * step)] ?? "")
-  for (const f of picked) {
-    addDoc({
-      id: `${idPrefix}-${f.replace(/\.[a-z]+$/, "").replace(/[/\\.]/g, "-")}`,
-      category: "code",
-      pkg,
-      files: path.join(rel, f),
-      text: readText(path.join(dir, f))
-    })
+  const dir = path.join(fetchPackage(pkg), rel)
+  const files = pickEvenly(listFiles(dir, ext).filter((f) => exclude === undefined || !exclude.test(f)), maxFiles)
+  for (const f of files) {
+    const id = `${idPrefix}-${f.replace(/\.[a-z]+$/, "").replace(/[/\\.]/g, "-")}`
+    addDoc({ id, category: "code", lang: "code", pkg, files: path.join(rel, f), messages: chunk(readText(path.join(dir, f)), id) })
   }
 }
 
-/** A Markdown file, whole. */
-const markdown = (pkg: Package, id: string, rel: string, category: Category): void => {
-  const root = fetchPackage(pkg)
-  addDoc({ id, category, pkg, files: rel, text: readText(path.join(root, rel)) })
+/** Minified JavaScript: random slices of a bundle. */
+const minified = (pkg: Package, rel: string, count: number): void => {
+  const text = readText(path.join(fetchPackage(pkg), rel))
+  const id = `${pkg.name}-min`
+  addDoc({ id, category: "minified-js", lang: "js", pkg, files: rel, messages: slices(text, id, count) })
 }
 
-/** Paragraphs of Markdown files that contain at least one emoji. */
-const emojiParagraphs = (pkg: Package, id: string, rel: string): void => {
-  const root = fetchPackage(pkg)
-  const text = normalize(readText(path.join(root, rel)))
-  const paras = text.split(/\n\n+/).filter((p) => /\p{Extended_Pictographic}/u.test(p))
-  addDoc({ id, category: "emoji", pkg, files: rel, text: paras.join("\n\n") })
-}
+// --- json --------------------------------------------------------------------
 
-/** Deterministic pseudo-random numbers (mulberry32) seeded from a string. */
-const rng = (seed: string): (() => number) => {
-  let a = createHash("sha256").update(seed).digest().readUInt32LE(0)
-  return () => {
-    a = (a + 0x6d2b79f5) | 0
-    let t = Math.imul(a ^ (a >>> 15), 1 | a)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
-/** Serializes a recorded JSON value as a tool result: compact or pretty, split at line boundaries when long. */
+/** Serializes recorded JSON values as tool results: compact or pretty, long ones cut at line ends. */
 const jsonMessages = (values: ReadonlyArray<unknown>, seed: string): Array<string> => {
   const rand = rng(seed)
   const out: Array<string> = []
@@ -324,67 +420,92 @@ const jsonMessages = (values: ReadonlyArray<unknown>, seed: string): Array<strin
       continue
     }
     const pretty = typeof v === "string" ? v : JSON.stringify(v, null, 2)
-    // A long result is cut at line ends into pieces of varied size, like truncated tool output.
-    out.push(...splitLong(pretty, Math.round(Math.exp(Math.log(300) + rand() * (Math.log(4000) - Math.log(300))))))
+    out.push(...splitLong(pretty, Math.round(logUniform(rand, 300, 4000))))
   }
   return out
 }
 
 const octokitFixtures = (): void => {
   const pkg = PKG.fixtures
-  const root = fetchPackage(pkg)
-  const dir = path.join(root, "scenarios/api.github.com")
+  const dir = path.join(fetchPackage(pkg), "scenarios/api.github.com")
   for (const scenario of fs.readdirSync(dir).sort()) {
     const file = path.join(dir, scenario, "normalized-fixture.json")
     if (!fs.existsSync(file)) continue
     const entries = JSON.parse(readText(file)) as Array<Record<string, unknown>>
-    const values: Array<unknown> = []
-    for (const e of entries) {
-      values.push(e["body"])
-      values.push(e["response"])
-    }
-    addDoc({
-      id: `octokit-fixtures-${scenario}`,
-      category: "json",
-      pkg,
-      files: `scenarios/api.github.com/${scenario}/normalized-fixture.json (request bodies and responses)`,
-      messages: jsonMessages(values, scenario)
-    })
+    const values = entries.flatMap((e) => [e["body"], e["response"]])
+    const id = `octokit-fixtures-${scenario}`
+    addDoc({ id, category: "json", lang: "json", pkg, files: `scenarios/api.github.com/${scenario}/normalized-fixture.json`, messages: jsonMessages(values, id) })
   }
 }
 
 const webhookExamples = (): void => {
   const pkg = PKG.webhooks
-  const root = fetchPackage(pkg)
-  const events = JSON.parse(readText(path.join(root, "api.github.com/index.json"))) as Array<{ name: string; examples: Array<unknown> }>
+  const events = JSON.parse(readText(path.join(fetchPackage(pkg), "api.github.com/index.json"))) as Array<{ name: string; examples: Array<unknown> }>
   for (const ev of events) {
-    addDoc({
-      id: `octokit-webhooks-${ev.name}`,
-      category: "json",
-      pkg,
-      files: `api.github.com/index.json (examples of "${ev.name}")`,
-      messages: jsonMessages(ev.examples.slice(0, 3), ev.name)
-    })
+    const id = `octokit-webhooks-${ev.name}`
+    addDoc({ id, category: "json", lang: "json", pkg, files: `api.github.com/index.json (examples of "${ev.name}")`, messages: jsonMessages(ev.examples.slice(0, 2), id) })
   }
 }
 
-const packageJsonMetadata = (): void => {
-  const values: Array<unknown> = []
-  const files: Array<string> = []
-  for (const pkg of Object.values(PKG)) {
-    if (pkg.kind !== "npm") continue
-    const root = fetchPackage(pkg)
-    values.push(JSON.parse(readText(path.join(root, "package.json"))))
-    files.push(`${pkg.name}/package.json`)
+/** AWS API examples (request and response documents) of botocore's service models. */
+const botocoreExamples = (): void => {
+  const pkg = PKG.botocore
+  const rel = "usr/lib/python3/dist-packages/botocore/data"
+  const dir = path.join(fetchPackage(pkg), rel)
+  const files = listFiles(dir, /examples-1\.json$/)
+  const withContent = files
+    .map((f) => ({ f, ex: (JSON.parse(readText(path.join(dir, f))) as { examples?: Record<string, Array<Record<string, unknown>>> }).examples ?? {} }))
+    .filter((x) => Object.keys(x.ex).length > 0)
+  for (const { f, ex } of pickEvenly(withContent, 40)) {
+    const values: Array<unknown> = []
+    for (const list of Object.values(ex)) for (const e of list) values.push(e["input"], e["output"])
+    const id = `botocore-${f.split("/")[0]}`
+    addDoc({ id, category: "json", lang: "json", pkg, files: `${rel}/${f} (inputs and outputs)`, messages: jsonMessages(values, id) })
   }
-  addDoc({ id: "npm-package-json", category: "json", pkg: PKG.effect, files: files.join(", "), messages: jsonMessages(values, "package-json") })
+}
+
+/** Data sets as query results: arrays of records, cut to a few records at a time. */
+const vegaDatasets = (): void => {
+  const pkg = PKG.vegaDatasets
+  const dir = path.join(fetchPackage(pkg), "data")
+  for (const f of pickEvenly(listFiles(dir, /^[a-z0-9-]+\.json$/), 24)) {
+    const data = JSON.parse(readText(path.join(dir, f))) as unknown
+    if (!Array.isArray(data) || data.length === 0) continue
+    const id = `vega-datasets-${f.replace(/\.json$/, "")}`
+    const rand = rng(id)
+    const values: Array<unknown> = []
+    for (let i = 0; i < 12; i++) {
+      const n = Math.round(logUniform(rand, 1, 40))
+      const s = Math.floor(rand() * Math.max(1, data.length - n))
+      values.push(data.slice(s, s + n))
+    }
+    addDoc({ id, category: "json", lang: "json", pkg, files: `data/${f} (runs of records)`, messages: jsonMessages(values, id) })
+  }
+}
+
+/** The package.json of npm packages of one project side. */
+const packageJsons = (pkgs: ReadonlyArray<Package>, id: string): void => {
+  const values = pkgs.map((p) => JSON.parse(readText(path.join(fetchPackage(p), "package.json"))) as unknown)
+  const first = pkgs[0]
+  if (first === undefined) return
+  for (let i = 0; i < pkgs.length; i++) {
+    const pkg = pkgs[i] as Package
+    addDoc({ id: `${id}-${pkg.name.replace(/[@/]/g, "")}`, category: "json", lang: "json", pkg, files: "package.json", messages: jsonMessages([values[i]], `${id}-${i}`) })
+  }
+}
+
+// --- emoji -------------------------------------------------------------------
+
+const emojiParagraphs = (pkg: Package, id: string, rel: string): void => {
+  const text = normalize(readText(path.join(fetchPackage(pkg), rel)))
+  const paras = text.split(/\n\n+/).filter((p) => /\p{Extended_Pictographic}/u.test(p))
+  addDoc({ id, category: "emoji", lang: "emoji", pkg, files: rel, messages: chunk(paras.join("\n\n"), id) })
 }
 
 const emojibase = (locale: string): void => {
   const pkg = PKG.emojibase
-  const root = fetchPackage(pkg)
   type Entry = { label: string; emoji: string; tags?: Array<string>; group?: number; skins?: Array<Entry> }
-  const entries = JSON.parse(readText(path.join(root, locale, "data.json"))) as Array<Entry>
+  const entries = JSON.parse(readText(path.join(fetchPackage(pkg), locale, "data.json"))) as Array<Entry>
   const groups = new Map<number, Array<string>>()
   for (const e of entries) {
     if (e.group === undefined) continue
@@ -394,100 +515,293 @@ const emojibase = (locale: string): void => {
     groups.set(e.group, lines)
   }
   for (const [group, lines] of [...groups.entries()].sort((a, b) => a[0] - b[0])) {
-    // Groups of ~8 lines read like short emoji-laden notes.
-    const paras: Array<string> = []
-    for (let i = 0; i < lines.length; i += 8) paras.push(lines.slice(i, i + 8).join("\n"))
-    addDoc({
-      id: `emojibase-${locale}-group${group}`,
-      category: "emoji",
-      pkg,
-      files: `${locale}/data.json (group ${group}: emoji, label, tags)`,
-      text: paras.join("\n\n")
-    })
+    const id = `emojibase-${locale}-group${group}`
+    addDoc({ id, category: "emoji", lang: "emoji", pkg, files: `${locale}/data.json (group ${group}: emoji, label, tags)`, messages: chunkUnits(lines, id, "\n") })
+  }
+}
+
+const emojilib = (): void => {
+  const pkg = PKG.emojilib
+  const data = JSON.parse(readText(path.join(fetchPackage(pkg), "dist/emoji-en-US.json"))) as Record<string, Array<string>>
+  const lines = Object.entries(data).map(([emoji, words]) => `${emoji} ${words.map((w) => w.replace(/_/g, " ")).join(", ")}`)
+  for (let i = 0; i < lines.length; i += 400) {
+    const id = `emojilib-${i / 400}`
+    addDoc({ id, category: "emoji", lang: "emoji", pkg, files: "dist/emoji-en-US.json (emoji, keywords)", messages: chunkUnits(lines.slice(i, i + 400), id, "\n") })
+  }
+}
+
+/** emoji-datasource: one line per emoji (name and short names), then its skin-tone variants, grouped by category. */
+const emojiDatasource = (): void => {
+  const pkg = PKG.emojiDatasource
+  type Entry = { name: string | null; unified: string; short_names: Array<string>; category: string; sort_order: number; skin_variations?: Record<string, { unified: string }> }
+  const entries = (JSON.parse(readText(path.join(fetchPackage(pkg), "emoji.json"))) as Array<Entry>).sort((a, b) => a.sort_order - b.sort_order)
+  const glyph = (unified: string): string => String.fromCodePoint(...unified.split("-").map((h) => parseInt(h, 16)))
+  const byCategory = new Map<string, Array<string>>()
+  for (const e of entries) {
+    const lines = byCategory.get(e.category) ?? []
+    lines.push(`${glyph(e.unified)} ${(e.name ?? "").toLowerCase()} — ${e.short_names.map((n) => `:${n}:`).join(" ")}`)
+    if (e.skin_variations !== undefined) lines.push(Object.values(e.skin_variations).map((v) => glyph(v.unified)).join(" "))
+    byCategory.set(e.category, lines)
+  }
+  for (const [category, lines] of byCategory) {
+    const id = `emoji-datasource-${category.toLowerCase().replace(/[^a-z]+/g, "-")}`
+    addDoc({ id, category: "emoji", lang: "emoji", pkg, files: `emoji.json (category "${category}": emoji, name, short names, skin tones)`, messages: chunkUnits(lines, id, "\n") })
   }
 }
 
 const gitmojis = async (): Promise<void> => {
   const pkg = PKG.gitmojis
-  const root = fetchPackage(pkg)
-  const mod = (await import(path.join(root, "dist/index.mjs"))) as { gitmojis: Array<{ emoji: string; code: string; description: string }> }
+  const mod = (await import(path.join(fetchPackage(pkg), "dist/index.mjs"))) as { gitmojis: Array<{ emoji: string; code: string; description: string }> }
   const lines = mod.gitmojis.map((g) => `${g.emoji} ${g.code} ${g.description}`)
-  const paras: Array<string> = []
-  for (let i = 0; i < lines.length; i += 6) paras.push(lines.slice(i, i + 6).join("\n"))
-  addDoc({ id: "gitmojis", category: "emoji", pkg, files: "dist/index.mjs (emoji, code, description)", text: paras.join("\n\n") })
+  addDoc({ id: "gitmojis", category: "emoji", lang: "emoji", pkg, files: "dist/index.mjs (emoji, code, description)", messages: chunkUnits(lines, "gitmojis", "\n") })
 }
 
-// ---------------------------------------------------------------------------
-// Chunking into messages
-// ---------------------------------------------------------------------------
+// --- machine text ------------------------------------------------------------
 
-const MIN_LEN = 20
-const MAX_LEN = 4000
+/** Binary files of a package (compressed files, catalogues, images): the bytes behind base64 and hex text. */
+const binaryFiles = (pkg: Package): Array<string> => {
+  const root = fetchPackage(pkg)
+  return listFiles(root, /\.(gz|mo|png|jpg|gif|ttf|woff2?|zip)$/).map((f) => path.join(root, f)).filter((f) => fs.lstatSync(f).isFile() && fs.statSync(f).size > 0)
+}
 
-/** Splits text longer than `max` at line ends, then at spaces, then anywhere (never inside a surrogate pair). */
-const splitLong = (text: string, max: number): Array<string> => {
-  if (text.length <= max) return [text]
+/** Base64 of real binary content, as raw lines, MIME-wrapped blocks, data URIs and JSON fields. */
+const base64Doc = (pkg: Package, count: number): void => {
+  const files = binaryFiles(pkg)
+  if (files.length === 0) return
+  const id = `${pkg.name}-base64`
+  const rand = rng(id)
   const out: Array<string> = []
-  let rest = text
-  while (rest.length > max) {
-    let cut = rest.lastIndexOf("\n", max)
-    if (cut < max / 4) cut = rest.lastIndexOf(" ", max)
-    if (cut < max / 4) cut = max
-    const c = rest.charCodeAt(cut - 1)
-    if (c >= 0xd800 && c <= 0xdbff) cut--
-    const head = rest.slice(0, cut).trimEnd()
-    if (head.length > 0) out.push(head)
-    rest = rest.slice(cut).replace(/^\n+/, "")
+  for (let i = 0; i < count; i++) {
+    const file = files[Math.floor(rand() * files.length)] as string
+    const bytes = fs.readFileSync(file)
+    const n = Math.min(bytes.length, Math.round(logUniform(rand, 12, 2800)))
+    const start = Math.floor(rand() * (bytes.length - n + 1))
+    const b64 = bytes.subarray(start, start + n).toString("base64")
+    const style = rand()
+    if (style < 0.35) out.push(b64)
+    else if (style < 0.6) out.push(b64.match(/.{1,76}/g)?.join("\n") ?? b64)
+    else if (style < 0.8) out.push(`data:${/\.png$/.test(file) ? "image/png" : "application/octet-stream"};base64,${b64}`)
+    else out.push(JSON.stringify({ name: path.basename(file), encoding: "base64", content: b64 }))
   }
-  if (rest.trim().length > 0) out.push(rest)
-  return out
+  addDoc({ id, category: "base64", lang: "base64", pkg, files: "base64 of slices of the package's binary files", messages: out, derived: "base64 of package files" })
 }
 
-/** Paragraph-aligned chunks whose target lengths are log-uniform in [20, 4000]. */
-const chunk = (text: string, seed: string): Array<string> => {
+/** Hex text: the package's md5sums, sha256 lines, hex dumps and ids computed from its files. */
+const hexDoc = (pkg: Package, count: number): void => {
+  const dir = packageDir(pkg)
+  const id = `${pkg.name}-hex`
+  const rand = rng(id)
+  const md5 = fs.existsSync(path.join(dir, "control/md5sums")) ? readText(path.join(dir, "control/md5sums")).split("\n").filter((l) => l.length > 0) : []
+  const files = binaryFiles(pkg)
+  const out: Array<string> = []
+  for (let i = 0; i < count; i++) {
+    const style = rand()
+    if (style < 0.3 && md5.length > 0) {
+      const n = Math.round(logUniform(rand, 1, 40))
+      const s = Math.floor(rand() * Math.max(1, md5.length - n))
+      out.push(md5.slice(s, s + n).join("\n"))
+    } else if (style < 0.55 && files.length > 0) {
+      // An xxd-style dump: offset, 16 bytes in groups of two, and their printable form.
+      const bytes = fs.readFileSync(files[Math.floor(rand() * files.length)] as string)
+      const lines = Math.round(logUniform(rand, 1, 40))
+      const start = Math.floor(rand() * Math.max(1, bytes.length - lines * 16)) & ~15
+      const rows: Array<string> = []
+      for (let l = 0; l < lines && start + l * 16 < bytes.length; l++) {
+        const row = bytes.subarray(start + l * 16, start + l * 16 + 16)
+        const hex = row.toString("hex").replace(/(.{4})/g, "$1 ").trim()
+        const ascii = [...row].map((b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : ".")).join("")
+        rows.push(`${(start + l * 16).toString(16).padStart(8, "0")}: ${hex.padEnd(39)}  ${ascii}`)
+      }
+      out.push(rows.join("\n"))
+    } else {
+      // Identifiers derived from file contents: sha256 lines, git-style ids, UUID-shaped ids, raw hex blobs.
+      const n = Math.round(logUniform(rand, 1, 30))
+      const rows: Array<string> = []
+      const kind = Math.floor(rand() * 4)
+      for (let k = 0; k < n; k++) {
+        const h = hash(`${id}:${i}:${k}`)
+        const name = md5.length > 0 ? (md5[Math.floor(rand() * md5.length)] ?? "").split(/\s+/)[1] ?? "" : `file${k}`
+        if (kind === 0) rows.push(`${h}  ${name}`)
+        else if (kind === 1) rows.push(`${h.slice(0, 40)} ${h.slice(40, 47)}`)
+        else if (kind === 2) rows.push(`${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`)
+        else rows.push(h + hash(h))
+      }
+      out.push(kind === 2 && rand() < 0.5 ? JSON.stringify(rows.map((u) => ({ id: u }))) : rows.join("\n"))
+    }
+  }
+  addDoc({ id, category: "hex", lang: "hex", pkg, files: "control/md5sums, hex dumps of binary files, hashes computed from files", messages: out, derived: "hex computed from package files" })
+}
+
+/** Numbers: CSV data files of a package, as shipped. */
+const csvDoc = (pkg: Package, rel: string, maxFiles: number): void => {
+  const dir = path.join(fetchPackage(pkg), rel)
+  for (const f of pickEvenly(listFiles(dir, /\.csv(\.gz)?$/), maxFiles)) {
+    const text = readText(path.join(dir, f))
+    // Mostly numeric files only.
+    const digits = (text.match(/[0-9]/g) ?? []).length
+    if (digits < text.length * 0.4) continue
+    const id = `${pkg.name}-${f.replace(/\.csv(\.gz)?$/, "").replace(/[/\\.]/g, "-")}`
+    addDoc({ id, category: "digits", lang: "digits", pkg, files: path.join(rel, f), messages: chunkUnits(text.split("\n").slice(0, 600), id, "\n") })
+  }
+}
+
+/** Long digit runs computed from seeded big integers (powers, factorials, random digit strings). */
+const digitRuns = (pkg: Package, seed: string, count: number): void => {
   const rand = rng(seed)
-  const paras = text.split(/\n\n+/).flatMap((p) => splitLong(p, MAX_LEN))
   const out: Array<string> = []
-  let cur = ""
-  let target = 0
-  const nextTarget = (): number => Math.exp(Math.log(MIN_LEN) + rand() * (Math.log(MAX_LEN) - Math.log(MIN_LEN)))
-  target = nextTarget()
-  for (const p of paras) {
-    if (cur !== "" && cur.length + 2 + p.length > MAX_LEN) {
-      out.push(cur)
-      cur = ""
-      target = nextTarget()
-    }
-    cur = cur === "" ? p : `${cur}\n\n${p}`
-    if (cur.length >= target) {
-      out.push(cur)
-      cur = ""
-      target = nextTarget()
+  for (let i = 0; i < count; i++) {
+    const style = rand()
+    const len = Math.round(logUniform(rand, 8, 2000))
+    if (style < 0.3) {
+      let n = 1n
+      const k = 2 + Math.floor(rand() * 400)
+      for (let j = 2; j <= k; j++) n *= BigInt(j)
+      out.push(n.toString().slice(0, len))
+    } else if (style < 0.6) {
+      out.push(Array.from({ length: len }, () => Math.floor(rand() * 10)).join(""))
+    } else {
+      // Numbers in prose-like or log-like context: ids, timestamps, amounts.
+      const parts: Array<string> = []
+      while (parts.join(" ").length < len) {
+        const w = Math.floor(rand() * 4)
+        if (w === 0) parts.push(String(1_600_000_000_000 + Math.floor(rand() * 1e11)))
+        else if (w === 1) parts.push(`${Math.floor(rand() * 1e6)}.${String(Math.floor(rand() * 100)).padStart(2, "0")}`)
+        else if (w === 2) parts.push(`id=${Math.floor(rand() * 1e9)}`)
+        else parts.push(Array.from({ length: 4 + Math.floor(rand() * 30) }, () => Math.floor(rand() * 10)).join(""))
+      }
+      out.push(parts.join(rand() < 0.5 ? " " : ", "))
     }
   }
-  if (cur !== "") out.push(cur)
-  // Fold pieces shorter than MIN_LEN into the previous message.
-  const merged: Array<string> = []
-  for (const m of out) {
-    const last = merged[merged.length - 1]
-    if (m.length < MIN_LEN && last !== undefined && last.length + m.length + 2 <= MAX_LEN) merged[merged.length - 1] = `${last}\n\n${m}`
-    else merged.push(m)
+  addDoc({ id: seed, category: "digits", lang: "digits", pkg, files: "(generated)", messages: out, derived: "generated from a seeded random number generator" })
+}
+
+/**
+ * Random identifiers and sequences, generated from a seed: DNA and protein
+ * sequences (FASTA-like), random lowercase and mixed-case ids and API-key-like
+ * tokens, alone or in a short line of context.
+ */
+const idsDoc = (pkg: Package, seed: string, count: number): void => {
+  const rand = rng(seed)
+  const pick = (alphabet: string, n: number): string => Array.from({ length: n }, () => alphabet[Math.floor(rand() * alphabet.length)]).join("")
+  const LOWER = "abcdefghijklmnopqrstuvwxyz"
+  const ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+  const out: Array<string> = []
+  for (let i = 0; i < count; i++) {
+    const len = Math.round(logUniform(rand, 8, 3000))
+    const kind = Math.floor(rand() * 6)
+    if (kind === 0) out.push(`>seq${i} sample\n${pick("ACGT", len).match(/.{1,70}/g)?.join("\n") ?? ""}`)
+    else if (kind === 1) out.push(pick("ACGT", len))
+    else if (kind === 2) out.push(`>sp|P${pick("0123456789", 5)}| protein\n${pick("ACDEFGHIKLMNPQRSTVWY", len).match(/.{1,60}/g)?.join("\n") ?? ""}`)
+    else if (kind === 3) out.push(pick(LOWER, Math.min(len, 400)))
+    else if (kind === 4) {
+      const rows: Array<string> = []
+      while (rows.join("\n").length < len) rows.push(`${["id", "token", "key", "ref"][Math.floor(rand() * 4)]}: ${["sk_live_", "ghp_", "tok_", ""][Math.floor(rand() * 4)]}${pick(ALNUM, 10 + Math.floor(rand() * 40))}`)
+      out.push(rows.join("\n"))
+    } else out.push(Array.from({ length: 1 + Math.floor(len / 24) }, () => pick(LOWER + "0123456789", 21)).join(rand() < 0.5 ? "\n" : ", "))
   }
-  return merged
+  addDoc({ id: seed, category: "ids", lang: "ids", pkg, files: "(generated)", messages: out, derived: "generated from a seeded random number generator" })
+}
+
+/** URLs and paths: links of a package's documents and the paths of its file listing. */
+const urlsDoc = (pkg: Package, htmlRel: string | undefined, count: number): void => {
+  const dir = packageDir(pkg)
+  const root = fetchPackage(pkg)
+  const paths = pkg.kind === "deb"
+    ? readText(path.join(dir, "listing.txt")).split("\n").map((l) => l.split(/\s+/).slice(5).join(" ").replace(/^\.\//, "/")).filter((p) => p.length > 1)
+    : listFiles(root, /./).map((f) => `node_modules/${pkg.name}/${f}`)
+  const links: Array<string> = []
+  if (htmlRel !== undefined) for (const f of listFiles(path.join(root, htmlRel), /\.html$/).slice(0, 400)) links.push(...htmlLinks(readText(path.join(root, htmlRel, f))))
+  for (const f of listFiles(root, /(^|\/)readme\.md$/i)) links.push(...[...readText(path.join(root, f)).matchAll(/https?:\/\/[^\s)"'<>\]]+/g)].map((m) => m[0]))
+  const id = `${pkg.name}-urls`
+  const rand = rng(id)
+  const out: Array<string> = []
+  for (let i = 0; i < count; i++) {
+    const n = Math.round(logUniform(rand, 1, 60))
+    const fromLinks = links.length > 0 && rand() < 0.5
+    const list = fromLinks ? links : paths
+    const s = Math.floor(rand() * Math.max(1, list.length - n))
+    out.push(list.slice(s, s + n).join("\n"))
+  }
+  addDoc({ id, category: "urls", lang: "urls", pkg, files: `file listing${htmlRel !== undefined ? ` and links of ${htmlRel}/*.html` : ""}`, messages: out, derived: "paths and links taken from the package" })
+}
+
+/** Column-aligned tool output about a package: `tar tv` listings, `ls -l` and `du` style tables. */
+const toolOutputDoc = (pkg: Package, count: number): void => {
+  const dir = packageDir(pkg)
+  const root = fetchPackage(pkg)
+  const listing = readText(path.join(dir, "listing.txt")).split("\n").filter((l) => l.length > 0)
+  const files = listFiles(root, /./).map((f) => ({ f, st: fs.lstatSync(path.join(root, f)) }))
+  const id = `${pkg.name}-tool-output`
+  const rand = rng(id)
+  const out: Array<string> = []
+  const mode = (st: fs.Stats): string => {
+    const bits = "rwxrwxrwx"
+    let s = st.isDirectory() ? "d" : st.isSymbolicLink() ? "l" : "-"
+    for (let b = 0; b < 9; b++) s += st.mode & (1 << (8 - b)) ? bits[b] : "-"
+    return s
+  }
+  for (let i = 0; i < count; i++) {
+    const n = Math.round(logUniform(rand, 2, 50))
+    const style = rand()
+    if (style < 0.4) {
+      const s = Math.floor(rand() * Math.max(1, listing.length - n))
+      out.push(listing.slice(s, s + n).join("\n"))
+    } else {
+      const s = Math.floor(rand() * Math.max(1, files.length - n))
+      const rows = files.slice(s, s + n)
+      const width = Math.max(...rows.map((r) => String(r.st.size).length))
+      if (style < 0.8) {
+        out.push([`total ${rows.reduce((t, r) => t + Math.ceil(r.st.size / 1024), 0)}`, ...rows.map((r) => `${mode(r.st)} 1 root root ${String(r.st.size).padStart(width)} ${r.st.mtime.toISOString().slice(0, 16).replace("T", " ")} ${path.basename(r.f)}`)].join("\n"))
+      } else {
+        out.push(rows.map((r) => `${String(Math.ceil(r.st.size / 1024)).padEnd(8)}${r.f}`).join("\n"))
+      }
+    }
+  }
+  addDoc({ id, category: "tool-output", lang: "tool-output", pkg, files: "dpkg-deb -c listing; ls -l and du style tables of the extracted files", messages: out, derived: "listings of the package's files" })
+}
+
+/** Runs of one character: lines of a package's text with long runs, and generated long runs in context. */
+const charRunsDoc = (pkg: Package, texts: ReadonlyArray<string>, count: number, runChars: ReadonlyArray<string>): void => {
+  const id = `${pkg.name}-char-runs`
+  const rand = rng(id)
+  const lines: Array<string> = []
+  for (const t of texts) for (const l of t.split("\n")) if (/(\S)\1{7,}| {16,}/u.test(l)) lines.push(l)
+  const RUN_CHARS = runChars
+  const out: Array<string> = []
+  for (let i = 0; i < count; i++) {
+    if (lines.length > 0 && rand() < 0.4) {
+      const n = Math.round(logUniform(rand, 1, 20))
+      const s = Math.floor(rand() * Math.max(1, lines.length - n))
+      out.push(lines.slice(s, s + n).join("\n"))
+    } else {
+      const c = RUN_CHARS[Math.floor(rand() * RUN_CHARS.length)] as string
+      const run = c.repeat(Math.round(logUniform(rand, 8, 3000)))
+      const ctx = lines.length > 0 ? (lines[Math.floor(rand() * lines.length)] ?? "").slice(0, 80) : ""
+      const style = rand()
+      out.push(style < 0.3 ? run : style < 0.6 ? `${ctx}\n${run}` : `${ctx} ${run} ${ctx}`)
+    }
+  }
+  addDoc({ id, category: "char-runs", lang: "char-runs", pkg, files: "lines with runs of one character, and generated runs", messages: out, derived: "lines of the package's text plus generated runs of one character" })
 }
 
 // ---------------------------------------------------------------------------
-// Caps and split
+// Caps, split and dedup
 // ---------------------------------------------------------------------------
 
-/** Per-document and per-category caps, in UTF-16 code units. */
-const DOC_CAP: Record<Category, number> = {
-  english: 24_000, chinese: 14_000, japanese: 14_000, korean: 14_000, code: 12_000, json: 16_000, emoji: 16_000
+/** Characters kept per category and split (UTF-16 code units). */
+const capOf = (category: Category, split: Split): number => {
+  const group = groupOf(category)
+  const base =
+    category === "english" || category === "code" || category === "json" ? 180_000
+    : category === "chinese" || category === "japanese" || category === "korean" || category === "latin" || category === "cyrillic" ? 100_000
+    : group === "machine" || category === "minified-js" ? 50_000
+    : 60_000
+  return split === "train" ? base : Math.round(base * (group === "prose" && base <= 60_000 ? 0.8 : 0.6))
 }
-const CATEGORY_CAP: Record<Category, number> = {
-  english: 420_000, chinese: 200_000, japanese: 200_000, korean: 200_000, code: 450_000, json: 450_000, emoji: 260_000
-}
-const HOLDOUT_FRACTION = 0.28
+
+/** Per-document cap, so one long document cannot fill a category (machine text comes one document per package). */
+const DOC_CAP = 12_000
+const docCapOf = (category: Category, _split: Split): number => (groupOf(category) === "machine" ? 30_000 : DOC_CAP)
 
 const capMessages = (messages: ReadonlyArray<string>, cap: number): Array<string> => {
   const out: Array<string> = []
@@ -500,146 +814,369 @@ const capMessages = (messages: ReadonlyArray<string>, cap: number): Array<string
   return out
 }
 
+const SHINGLE = 12
+
+/** FNV-1a hashes of the character 12-grams of a text, whitespace collapsed and case folded. */
+const shingles = (text: string): Array<number> => {
+  const t = text.toLowerCase().replace(/\s+/g, " ")
+  const out: Array<number> = []
+  for (let i = 0; i + SHINGLE <= t.length; i++) {
+    let h = 0x811c9dc5
+    for (let j = i; j < i + SHINGLE; j++) h = Math.imul(h ^ t.charCodeAt(j), 0x01000193)
+    out.push(h >>> 0)
+  }
+  if (out.length === 0) {
+    let h = 0x811c9dc5
+    for (let j = 0; j < t.length; j++) h = Math.imul(h ^ t.charCodeAt(j), 0x01000193)
+    out.push(h >>> 0)
+  }
+  return out
+}
+
+const overlapWith = (text: string, set: Set<number>): number => {
+  const sh = shingles(text)
+  let hit = 0
+  for (const h of sh) if (set.has(h)) hit++
+  return hit / sh.length
+}
+
+/** Above this shingle overlap with the train text a holdout message is a near-duplicate and dropped. */
+const MAX_OVERLAP = 0.5
+
 interface ManifestDoc {
   readonly id: string
   readonly category: Category
-  readonly split: "train" | "holdout"
+  readonly lang: string
+  readonly split: Split
+  readonly project: string
   readonly source: string
   readonly files: string
   readonly license: string
+  readonly derived?: string
   readonly path: string
   readonly messages: number
   readonly chars: number
+}
+
+interface OverlapReport {
+  readonly category: Category
+  readonly candidates: number
+  readonly dropped: number
+  readonly kept: number
+  readonly meanOverlap: number
+  readonly over20: number
 }
 
 const main = async (): Promise<void> => {
   fs.mkdirSync(CACHE, { recursive: true })
 
   // english
-  debianReference(PKG.refEn, "en", "english")
-  debianFaq(PKG.faqEn, "en", "english")
-  markdown(PKG.commander, "commander-readme", "Readme.md", "english")
-  markdown(PKG.dayjs, "dayjs-readme", "README.md", "english")
-  markdown(PKG.requests, "requests-readme", "usr/share/doc/python3-requests/README.md", "english")
+  debianReference("en", "english")
+  debianFaq("en", "english")
+  installationGuide("en", "english", 48)
+  // latin with diacritics: train (manual pages, Debian docs, LibreOffice), holdout (installation guide, VLC, Turkish manual pages)
+  for (const lang of ["de", "fr", "es", "it", "nl", "pl", "pt-br", "cs", "vi", "ro", "hu"]) manPages(manL10n(lang), lang, "latin", 9, lang === "pt-br" ? "pt_BR" : lang)
+  for (const lang of ["de", "fr", "es", "it", "pt"]) debianReference(lang, "latin")
+  for (const lang of ["de", "fr", "es", "it", "pl", "pt", "tr", "vi", "cs", "nl"]) loCatalogues(lang, "latin", 1)
+  for (const lang of ["tr", "vi", "pl"]) libreofficeHelp(lang, "latin", /[^\x00-\x7f]/g)
+  for (const lang of ["de", "fr", "es", "it", "nl", "pt", "cs", "vi", "ro", "da", "sv"]) installationGuide(lang, "latin", 8)
+  manPages(PKG.manTr, "tr", "latin", 12)
+  for (const lang of ["de", "fr", "pl", "tr", "vi", "cs", "es", "pt_BR"]) vlcCatalogue(lang, "latin")
+  // cyrillic
+  for (const lang of ["ru", "uk", "mk", "sr"]) manPages(manL10n(lang), lang, "cyrillic", 12)
+  for (const lang of ["ru", "uk", "bg", "kk"]) loCatalogues(lang, "cyrillic", 2)
+  libreofficeHelp("ru", "cyrillic", /[\u0400-\u04ff]/g)
+  debianFaq("ru", "cyrillic")
+  installationGuide("ru", "cyrillic", 24)
+  for (const lang of ["ru", "uk", "bg", "be", "mk", "sr", "kk"]) vlcCatalogue(lang, "cyrillic")
+  // greek
+  manPages(manL10n("el"), "el", "greek", 24)
+  loCatalogues("el", "greek", 3)
+  libreofficeHelp("el", "greek", /[\u0370-\u03ff\u1f00-\u1fff]/g)
+  installationGuide("el", "greek", 24)
+  vlcCatalogue("el", "greek")
+  // scripts with catalogues only: LibreOffice and GTK train, VLC holds out
+  const scripts: ReadonlyArray<[Category, ReadonlyArray<string>, ReadonlyArray<string>, ReadonlyArray<string>]> = [
+    // category, LibreOffice languages, GTK languages, VLC languages
+    ["arabic", ["ar", "fa", "ug"], ["ar", "fa", "ur"], ["ar", "fa", "ug"]],
+    ["hebrew", ["he"], ["he", "yi"], ["he"]],
+    ["devanagari", ["hi", "mr", "ne"], ["hi", "mr", "ne", "mai"], ["hi", "mr", "ne", "mai", "brx"]],
+    ["bengali", ["bn", "as"], ["bn", "bn_IN", "as"], ["bn", "bn_IN", "as"]],
+    ["tamil", ["ta"], ["ta"], ["ta"]],
+    ["indic", ["te", "kn", "ml", "gu", "pa-in", "or", "si"], ["te", "kn", "ml", "gu", "pa", "or", "si"], ["te", "kn", "ml", "gu", "pa", "or_IN", "si"]],
+    ["thai", ["th"], ["th"], ["th"]],
+    ["georgian", ["ka"], ["ka"], ["ka"]],
+    ["armenian", [], ["hy"], ["hy"]],
+    ["ethiopic", ["am"], ["am"], ["am", "am_ET"]]
+  ]
+  for (const [category, lo, gtk, vlc] of scripts) {
+    for (const lang of lo) loCatalogues(lang, category, category === "indic" ? 2 : 6)
+    for (const lang of gtk) gtkCatalogue(lang, category)
+    for (const lang of vlc) vlcCatalogue(lang, category)
+  }
+  libreofficeHelp("hi", "devanagari", /[\u0900-\u097f]/g)
   // chinese / japanese / korean
-  debianReference(PKG.refZh, "zh-cn", "chinese")
-  debianFaq(PKG.faqZh, "zh-cn", "chinese")
-  debianReference(PKG.refJa, "ja", "japanese")
-  debianFaq(PKG.faqJa, "ja", "japanese")
-  debianFaq(PKG.faqKo, "ko", "korean")
-  libreofficeHelp(PKG.loKo)
+  debianReference("zh-cn", "chinese")
+  debianFaq("zh-cn", "chinese")
+  loCatalogues("zh-cn", "chinese", 2)
+  manPages(PKG.manZh, "zh_CN", "chinese", 30)
+  installationGuide("zh_CN", "chinese", 16)
+  vlcCatalogue("zh_CN", "chinese")
+  debianReference("ja", "japanese")
+  debianFaq("ja", "japanese")
+  loCatalogues("ja", "japanese", 2)
+  manPages(PKG.manJa, "ja", "japanese", 30)
+  installationGuide("ja", "japanese", 16)
+  vlcCatalogue("ja", "japanese")
+  debianFaq("ko", "korean")
+  libreofficeHelp("ko", "korean", /[\uac00-\ud7af]/g)
+  loCatalogues("ko", "korean", 2)
+  gtkCatalogue("ko", "korean")
+  installationGuide("ko", "korean", 24)
+  vlcCatalogue("ko", "korean")
   // code
-  codeFiles(PKG.effect, "effect-src", "src", /\.ts$/, 40, /\//)
-  codeFiles(PKG.effect, "effect-src-ai", "src/ai", /\.ts$/, 12)
-  codeFiles(PKG.commander, "commander-lib", "lib", /\.js$/, 10)
-  codeFiles(PKG.requests, "requests", "usr/lib/python3/dist-packages/requests", /\.py$/, 20)
-  codeFiles(PKG.serdeJson, "serde-json", "usr/share/cargo/registry/serde_json-1.0.87/src", /\.rs$/, 30)
-  codeFiles(PKG.cobra, "cobra", "usr/share/gocode/src/github.com/spf13/cobra", /\.go$/, 24, /_test\.go$/)
+  codeFiles(PKG.requests, "requests", "usr/lib/python3/dist-packages/requests", /\.py$/, 16)
+  codeFiles(PKG.click, "click", "usr/lib/python3/dist-packages/click", /\.py$/, 16)
+  codeFiles(PKG.serdeJson, "serde-json", "usr/share/cargo/registry/serde_json-1.0.87/src", /\.rs$/, 24)
+  codeFiles(PKG.regexSyntax, "regex-syntax", "usr/share/cargo/registry/regex-syntax-0.6.27/src", /\.rs$/, 20, /unicode_tables/)
+  codeFiles(PKG.cobra, "cobra", "usr/share/gocode/src/github.com/spf13/cobra", /\.go$/, 20, /_test\.go$/)
+  codeFiles(PKG.gorillaMux, "gorilla-mux", "usr/share/gocode/src/github.com/gorilla/mux", /\.go$/, 12)
+  codeFiles(PKG.rxjs, "rxjs", "src/internal", /\.ts$/, 24)
+  codeFiles(PKG.fpTs, "fp-ts", "lib", /\.d\.ts$/, 24)
+  codeFiles(PKG.dayjs, "dayjs", "esm", /\.js$/, 16, /locale/)
+  codeFiles(PKG.curl, "curl", "usr/include/x86_64-linux-gnu/curl", /\.h$/, 8)
+  codeFiles(PKG.zstd, "zstd", "usr/include", /\.h$/, 8)
+  // minified JavaScript
+  minified(PKG.lodash, "lodash.min.js", 30)
+  minified(PKG.moment, "min/moment.min.js", 30)
+  minified(PKG.d3, "dist/d3.min.js", 30)
+  minified(PKG.bootstrap, "dist/js/bootstrap.min.js", 30)
+  minified(PKG.vue, "dist/vue.global.prod.js", 30)
+  minified(PKG.chartJs, "dist/chart.umd.js", 30)
+  minified(PKG.marked, "lib/marked.umd.js", 30)
   // json
   octokitFixtures()
   webhookExamples()
-  packageJsonMetadata()
-  // emoji
+  botocoreExamples()
+  vegaDatasets()
+  packageJsons([PKG.rxjs, PKG.dayjs, PKG.lodash, PKG.moment, PKG.d3, PKG.bootstrap, PKG.nodeEmoji, PKG.gitmojis], "package-json")
+  packageJsons([PKG.fpTs, PKG.vue, PKG.chartJs, PKG.marked, PKG.allContributors, PKG.gitCz], "package-json")
+  // emoji (not chat: no real conversation text could be had from the registries)
   await gitmojis()
+  emojilib()
+  emojiDatasource()
+  emojiParagraphs(PKG.dayjs, "dayjs-readme", "README.md")
   emojiParagraphs(PKG.nodeEmoji, "node-emoji-readme", "README.md")
   emojiParagraphs(PKG.devmoji, "devmoji-readme", "README.md")
+  emojiParagraphs(PKG.czEmoji, "cz-emoji-readme", "readme.md")
   emojiParagraphs(PKG.allContributors, "all-contributors-readme", "README.md")
   emojiParagraphs(PKG.gitCz, "git-cz-readme", "README.md")
   emojiParagraphs(PKG.gitCz, "git-cz-changelog", "CHANGELOG.md")
-  markdown(PKG.czEmoji, "cz-emoji-types", "lib/types.json", "emoji")
+  // English labels only: the emoji category measures emoji sequences, the script groups measure the languages.
   emojibase("en")
-  emojibase("ja")
-  emojibase("ko")
-  emojibase("zh")
+  // machine text: train packages vs holdout packages
+  for (const pkg of [loHelp("hi"), PKG.gtk3, debRef("en"), manL10n("de")]) base64Doc(pkg, 60)
+  for (const pkg of [PKG.installGuide, PKG.vlc]) base64Doc(pkg, 60)
+  for (const pkg of [PKG.gtk3, loL10n("ar"), PKG.requests, manL10n("ru"), PKG.cobra]) hexDoc(pkg, 50)
+  for (const pkg of [PKG.vlc, PKG.installGuide, PKG.click]) hexDoc(pkg, 50)
+  csvDoc(PKG.statsmodels, "usr/lib/python3/dist-packages/statsmodels", 40)
+  csvDoc(PKG.sklearn, "usr/lib/python3/dist-packages/sklearn", 20)
+  digitRuns(GENERATED_TRAIN, "digit-runs-train", 120)
+  digitRuns(GENERATED_HOLDOUT, "digit-runs-holdout", 60)
+  idsDoc(GENERATED_TRAIN, "ids-train", 120)
+  idsDoc(GENERATED_HOLDOUT, "ids-holdout", 70)
+  urlsDoc(debRef("en"), "usr/share/debian-reference", 60)
+  urlsDoc(debFaq("en"), "usr/share/doc/debian/FAQ", 40)
+  urlsDoc(PKG.requests, undefined, 30)
+  urlsDoc(PKG.installGuide, "usr/share/doc/installation-guide-amd64/en", 60)
+  urlsDoc(PKG.click, undefined, 30)
+  for (const pkg of [PKG.rxjs, PKG.lodash, PKG.d3, PKG.bootstrap]) urlsDoc(pkg, undefined, 25)
+  for (const pkg of [PKG.vue, PKG.chartJs, PKG.marked, PKG.fpTs]) urlsDoc(pkg, undefined, 25)
+  for (const pkg of [PKG.gtk3, PKG.requests, PKG.cobra, manL10n("fr"), debRef("en")]) toolOutputDoc(pkg, 40)
+  for (const pkg of [PKG.vlc, PKG.installGuide, PKG.click]) toolOutputDoc(pkg, 40)
+  charRunsDoc(GENERATED_TRAIN, codeTexts(["requests", "serde-json", "cobra", "rxjs", "dayjs", "curl"]).concat(proseTexts(["manpages-l10n", "debian-reference"])), 160, ["-", "=", "*", " ", ".", "~", "a", "x", "0", "\n", "\t", "─", "█", "!", "/", "e", "Z", "•", "{", "'", ">", "…", "◆", "é", "я"])
+  charRunsDoc(GENERATED_HOLDOUT, codeTexts(["click", "regex-syntax", "gorilla-mux", "fp-ts", "zstd"]).concat(proseTexts(["installation-guide"])), 90, ["#", "_", "+", " ", "z", "9", "\n", "═", "▒", "·", "?", "<", "A", "1", "o", "]", "$", "–", "ü", "ж"])
 
+  write()
+}
+
+/** Generated machine text: no package; the train and holdout halves come from different seeds. */
+const GENERATED_TRAIN: Package = { kind: "npm", name: "(generated)", version: "-", license: "generated here", project: "generated-train" }
+const GENERATED_HOLDOUT: Package = { kind: "npm", name: "(generated, held out)", version: "-", license: "generated here", project: "generated-holdout" }
+
+const codeTexts = (projects: ReadonlyArray<string>): Array<string> =>
+  docs.filter((d) => d.category === "code" && projects.includes(d.pkg.project)).flatMap((d) => d.messages)
+const proseTexts = (projects: ReadonlyArray<string>): Array<string> =>
+  docs.filter((d) => d.category !== "code" && projects.includes(d.pkg.project)).flatMap((d) => d.messages)
+
+const write = (): void => {
   fs.rmSync(OUT, { recursive: true, force: true })
   const manifest: Array<ManifestDoc> = []
+  const overlaps: Array<OverlapReport> = []
+  const splitOf = (d: RawDoc): Split => (HOLDOUT_PROJECTS.has(d.pkg.project) ? "holdout" : "train")
+  const kept = new Map<RawDoc, Array<string>>()
+  // 1. Caps per category and split; documents interleaved by hash so the cap does not cut off whole packages.
   for (const category of CATEGORIES) {
-    const catDocs = docs.filter((d) => d.category === category)
-    // Interleave documents by hash so that the category cap does not cut off whole packages.
-    const ordered = [...catDocs].sort((a, b) => hash(a.id).localeCompare(hash(b.id)))
-    let total = 0
-    const kept: Array<{ doc: RawDoc; messages: Array<string> }> = []
-    for (const doc of ordered) {
-      if (total >= CATEGORY_CAP[category]) break
-      const messages = doc.messages !== undefined
-        ? doc.messages.map(normalize).filter((m) => m.length > 0)
-        : chunk(normalize(doc.text ?? ""), doc.id)
-      const capped = capMessages(messages.filter((m) => m.length >= 1), DOC_CAP[category])
-      const chars = capped.reduce((s, m) => s + m.length, 0)
-      if (chars < 300) continue
-      kept.push({ doc, messages: capped })
-      total += chars
-    }
-    // Holdout: whole documents, chosen by hash order, about HOLDOUT_FRACTION of the characters.
-    const byHash = [...kept].sort((a, b) => hash(`split:${a.doc.id}`).localeCompare(hash(`split:${b.doc.id}`)))
-    const holdout = new Set<string>()
-    let held = 0
-    for (const k of byHash) {
-      const chars = k.messages.reduce((s, m) => s + m.length, 0)
-      if (held + chars / 2 > total * HOLDOUT_FRACTION) continue
-      holdout.add(k.doc.id)
-      held += chars
-    }
-    fs.mkdirSync(path.join(OUT, category), { recursive: true })
-    for (const k of [...kept].sort((a, b) => a.doc.id.localeCompare(b.doc.id))) {
-      const rel = `${category}/${k.doc.id}.txt`
-      fs.writeFileSync(path.join(OUT, rel), k.messages.join(MESSAGE_SEPARATOR) + "\n")
-      manifest.push({
-        id: k.doc.id,
-        category,
-        split: holdout.has(k.doc.id) ? "holdout" : "train",
-        source: pkgLabel(k.doc.pkg),
-        files: k.doc.files,
-        license: k.doc.pkg.license,
-        path: rel,
-        messages: k.messages.length,
-        chars: k.messages.reduce((s, m) => s + m.length, 0)
-      })
+    for (const split of ["train", "holdout"] as const) {
+      const catDocs = docs.filter((d) => d.category === category && splitOf(d) === split)
+      const ordered = [...catDocs].sort((a, b) => hash(a.id).localeCompare(hash(b.id)))
+      // Round-robin over languages so a script group is not filled by its first language.
+      const byLang = new Map<string, Array<RawDoc>>()
+      for (const d of ordered) byLang.set(d.lang, [...(byLang.get(d.lang) ?? []), d])
+      const queue: Array<RawDoc> = []
+      for (let i = 0; queue.length < ordered.length; i++) for (const list of byLang.values()) if (list[i] !== undefined) queue.push(list[i] as RawDoc)
+      // Exact duplicates (whitespace-insensitive) inside the split go.
+      const seen = new Set<string>()
+      const uniqueOf = new Map<RawDoc, Array<string>>()
+      for (const doc of queue) {
+        uniqueOf.set(doc, doc.messages.filter((m) => {
+          const key = hash(m.replace(/\s+/g, " "))
+          if (seen.has(key)) return false
+          seen.add(key)
+          return true
+        }))
+      }
+      // Water-filling: every document contributes up to the same level, the level chosen so the total meets the
+      // cap; so a category holds as many documents (and languages) as it can, not the first few in full.
+      const cap = capOf(category, split)
+      const sizes = queue.map((d) => (uniqueOf.get(d) ?? []).reduce((t, m) => t + m.length, 0))
+      let lo = 0
+      let hi = Math.max(0, ...sizes)
+      for (let it = 0; it < 40; it++) {
+        const mid = (lo + hi) / 2
+        if (sizes.reduce((t, x) => t + Math.min(x, mid), 0) > cap) hi = mid
+        else lo = mid
+      }
+      const level = Math.max(1_500, Math.min(docCapOf(category, split), Math.ceil(hi)))
+      let total = 0
+      for (const doc of queue) {
+        if (total >= cap) break
+        const capped = capMessages(uniqueOf.get(doc) ?? [], Math.min(level, cap - total))
+        const chars = capped.reduce((s, m) => s + m.length, 0)
+        if (chars < 200) continue
+        kept.set(doc, capped)
+        total += chars
+      }
     }
   }
-  fs.writeFileSync(
-    path.join(OUT, "manifest.json"),
-    JSON.stringify({ separator: MESSAGE_SEPARATOR, documents: manifest }, null, 1) + "\n"
-  )
-  fs.writeFileSync(path.join(OUT, "SOURCES.md"), sourcesMd(manifest))
+  // 2. Near-duplicates across the split: holdout messages sharing half their shingles with train text go.
+  const trainShingles = new Set<number>()
+  for (const [doc, messages] of kept) if (splitOf(doc) === "train") for (const m of messages) for (const h of shingles(m)) trainShingles.add(h)
+  for (const category of CATEGORIES) {
+    let candidates = 0
+    let dropped = 0
+    let sum = 0
+    let over20 = 0
+    for (const [doc, messages] of kept) {
+      if (doc.category !== category || splitOf(doc) !== "holdout") continue
+      const out: Array<string> = []
+      for (const m of messages) {
+        candidates++
+        const o = overlapWith(m, trainShingles)
+        if (o >= MAX_OVERLAP) {
+          dropped++
+          continue
+        }
+        sum += o
+        if (o >= 0.2) over20++
+        out.push(m)
+      }
+      kept.set(doc, out)
+    }
+    overlaps.push({ category, candidates, dropped, kept: candidates - dropped, meanOverlap: candidates - dropped > 0 ? sum / (candidates - dropped) : 0, over20 })
+  }
+  // 3. Write.
+  for (const category of CATEGORIES) fs.mkdirSync(path.join(OUT, category), { recursive: true })
+  const entries = [...kept.entries()].filter(([, m]) => m.length > 0).sort((a, b) => a[0].category.localeCompare(b[0].category) || a[0].id.localeCompare(b[0].id))
+  for (const [doc, messages] of entries) {
+    const rel = `${doc.category}/${doc.id.replace(/[^A-Za-z0-9_.-]/g, "_")}.txt`
+    fs.writeFileSync(path.join(OUT, rel), messages.join(MESSAGE_SEPARATOR) + "\n")
+    manifest.push({
+      id: doc.id,
+      category: doc.category,
+      lang: doc.lang,
+      split: splitOf(doc),
+      project: doc.pkg.project,
+      source: pkgLabel(doc.pkg),
+      files: doc.files,
+      license: doc.pkg.license,
+      ...(doc.derived !== undefined ? { derived: doc.derived } : {}),
+      path: rel,
+      messages: messages.length,
+      chars: messages.reduce((s, m) => s + m.length, 0)
+    })
+  }
+  fs.writeFileSync(path.join(OUT, "manifest.json"), JSON.stringify({ separator: MESSAGE_SEPARATOR, documents: manifest }, null, 1) + "\n")
+  fs.writeFileSync(path.join(OUT, "SOURCES.md"), sourcesMd(manifest, overlaps))
   for (const category of CATEGORIES) {
     const ds = manifest.filter((d) => d.category === category)
     const sum = (split: string) => ds.filter((d) => d.split === split).reduce((s, d) => s + d.chars, 0)
-    console.log(`${category.padEnd(9)} docs=${ds.length} train=${sum("train")} holdout=${sum("holdout")} messages=${ds.reduce((s, d) => s + d.messages, 0)}`)
+    const msgs = (split: string) => ds.filter((d) => d.split === split).reduce((s, d) => s + d.messages, 0)
+    const o = overlaps.find((x) => x.category === category)
+    console.log(`${category.padEnd(12)} train=${sum("train")} (${msgs("train")} msgs) holdout=${sum("holdout")} (${msgs("holdout")} msgs) near-dup dropped=${o?.dropped ?? 0}`)
   }
+  const unusedWarn = Object.values(PKG).filter((p) => !used.has(p))
+  if (unusedWarn.length > 0) console.log(`pinned but unused: ${unusedWarn.map((p) => p.name).join(", ")}`)
 }
 
-const hash = (s: string): string => createHash("sha256").update(s).digest("hex")
-
-const sourcesMd = (manifest: ReadonlyArray<ManifestDoc>): string => {
+const sourcesMd = (manifest: ReadonlyArray<ManifestDoc>, overlaps: ReadonlyArray<OverlapReport>): string => {
   const lines: Array<string> = [
     "# Corpus sources",
     "",
-    "Generated by `scripts/corpus/build.ts` (do not edit by hand). Every message is real text taken from a",
-    "file shipped inside the pinned package named below; HTML was converted to plain text, JSON recordings were",
-    "re-serialized (compact or 2-space pretty) one recorded value per message, and emoji data entries were",
-    "rendered one per line as `emoji label — tags`. Messages are paragraph-aligned chunks of 20–4000 UTF-16",
-    "code units. Train/holdout is assigned per source document (see `manifest.json`).",
+    "Generated by `scripts/corpus/build.ts` (do not edit by hand).",
+    "",
+    "Every prose, code and JSON message is real text taken from a file shipped inside the pinned package named",
+    "below: HTML pages and troff manual pages were converted to plain text, gettext catalogues (`.mo`) contributed",
+    "their translated strings one per line (keyboard-accelerator marks removed), JSON recordings were re-serialized",
+    "(compact or 2-space pretty) one recorded value per message, and emoji data entries were rendered one per line.",
+    "Machine-text messages are computed from package files (base64 and hex of their bytes, their md5sums, their",
+    "file listings as `tar tv`, `ls -l` and `du` style tables, the links of their documents) or, where the `derived`",
+    "column says so, generated from a seeded random number generator (long digit runs; random ids, API-key-like tokens",
+    "and DNA/protein sequences; long runs of one character set in lines taken from the packages), train and holdout from",
+    "different seeds. Messages are chunks of 20–4000 UTF-16 code units.",
+    "",
+    "The emoji category is emoji-dense text (emoji data lines with ZWJ sequences, skin tones and flags; READMEs and",
+    "changelogs written with emoji). It is not chat: no real conversation text could be had from the package registries.",
+    "",
+    "**Split.** Train and holdout are split by upstream project: all packages of a project are on one side (see the",
+    "`split` column). Exact duplicates are removed inside each split. A holdout message that shares half or more of",
+    `its character ${SHINGLE}-gram shingles (case folded, whitespace collapsed) with the train text is dropped as a`,
+    "near-duplicate; the table below reports how many were dropped and the overlap of what is kept.",
+    "",
+    "**Reserved.** No Debian package installed on the machine image and no npm package of this project's dependency",
+    "tree or of the machine's bundled npm is used (the build checks), nor any manual page or catalogue domain that an",
+    "installed package ships; those are kept for an external check.",
+    "",
+    "## Holdout overlap with train",
+    "",
+    "| category | holdout candidates | dropped (overlap >= 50%) | kept | mean overlap of kept | kept with overlap >= 20% |",
+    "| --- | --- | --- | --- | --- | --- |",
+    ...overlaps.map((o) => `| ${o.category} | ${o.candidates} | ${o.dropped} | ${o.kept} | ${(o.meanOverlap * 100).toFixed(1)}% | ${o.over20} |`),
     "",
     "## Packages",
     "",
-    "| package | version | registry | license | category | documents | chars |",
-    "| --- | --- | --- | --- | --- | --- | --- |"
+    "| package | version | registry | licence | project | split | categories | documents | chars |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
   ]
   const groups = new Map<string, Array<ManifestDoc>>()
-  for (const d of manifest) {
-    const key = `${d.source}|${d.category}`
-    groups.set(key, [...(groups.get(key) ?? []), d])
-  }
-  for (const [key, ds] of groups) {
-    const [source = "", category = ""] = key.split("|")
+  for (const d of manifest) groups.set(d.source, [...(groups.get(d.source) ?? []), d])
+  for (const [source, ds] of [...groups.entries()].sort((a, b) => a[0].localeCompare(b[0]))) {
     const m = /^(npm|deb):(.+)@([^@]+)$/.exec(source)
     const registry = m?.[1] === "npm" ? "npm" : "Debian 12 (bookworm)"
-    lines.push(`| \`${m?.[2] ?? source}\` | ${m?.[3] ?? ""} | ${registry} | ${ds[0]?.license ?? ""} | ${category} | ${ds.length} | ${ds.reduce((s, d) => s + d.chars, 0)} |`)
+    const first = ds[0] as ManifestDoc
+    const cats = [...new Set(ds.map((d) => d.category))].join(", ")
+    const generated = first.project.startsWith("generated")
+    const name = generated ? "(generated)" : `\`${m?.[2] ?? source}\``
+    lines.push(`| ${name} | ${generated ? "-" : m?.[3] ?? ""} | ${generated ? "-" : registry} | ${first.license} | ${first.project} | ${first.split} | ${cats} | ${ds.length} | ${ds.reduce((s, d) => s + d.chars, 0)} |`)
   }
-  lines.push("", "## Documents", "", "| id | category | split | package | file(s) |", "| --- | --- | --- | --- | --- |")
-  for (const d of manifest) lines.push(`| ${d.id} | ${d.category} | ${d.split} | ${d.source} | ${d.files.replace(/\|/g, "\\|")} |`)
+  lines.push("", "## Categories", "", "| category | group | languages | train chars | holdout chars |", "| --- | --- | --- | --- | --- |")
+  for (const c of CATEGORIES) {
+    const ds = manifest.filter((d) => d.category === c)
+    const sum = (s: Split) => ds.filter((d) => d.split === s).reduce((t, d) => t + d.chars, 0)
+    lines.push(`| ${c} | ${groupOf(c)} | ${[...new Set(ds.map((d) => d.lang))].sort().join(" ")} | ${sum("train")} | ${sum("holdout")} |`)
+  }
+  lines.push("", "## Documents", "", "| id | category | lang | split | package | file(s) | derived |", "| --- | --- | --- | --- | --- | --- | --- |")
+  for (const d of manifest) lines.push(`| ${d.id} | ${d.category} | ${d.lang} | ${d.split} | ${d.source} | ${d.files.replace(/\|/g, "\\|")} | ${d.derived ?? ""} |`)
   return lines.join("\n") + "\n"
 }
 

@@ -5,8 +5,34 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 
-export const CATEGORIES = ["english", "chinese", "japanese", "korean", "code", "json", "emoji"] as const
+/**
+ * The categories of the corpus, grouped for reporting. Prose categories are
+ * named for their script (a script group holds every language written in it);
+ * machine-text categories for the kind of text.
+ */
+export const CATEGORY_GROUPS = {
+  prose: ["english", "latin", "cyrillic", "greek", "arabic", "hebrew", "devanagari", "bengali", "tamil", "indic", "thai", "georgian", "armenian", "ethiopic", "chinese", "japanese", "korean", "emoji"],
+  code: ["code", "minified-js"],
+  json: ["json"],
+  machine: ["base64", "hex", "ids", "digits", "urls", "tool-output", "char-runs"]
+} as const
+
+export type CategoryGroup = keyof typeof CATEGORY_GROUPS
+
+export const CATEGORIES = [
+  ...CATEGORY_GROUPS.prose,
+  ...CATEGORY_GROUPS.code,
+  ...CATEGORY_GROUPS.json,
+  ...CATEGORY_GROUPS.machine
+] as const
 export type Category = (typeof CATEGORIES)[number]
+
+export const groupOf = (category: Category): CategoryGroup => {
+  for (const g of Object.keys(CATEGORY_GROUPS) as Array<CategoryGroup>) {
+    if ((CATEGORY_GROUPS[g] as ReadonlyArray<string>).includes(category)) return g
+  }
+  return "prose"
+}
 
 /** Separates messages inside a `corpus/<category>/<id>.txt` file (an ASCII record separator on its own line). */
 export const MESSAGE_SEPARATOR = "\n\u001e\n"
@@ -16,7 +42,10 @@ export type Split = "train" | "holdout"
 export interface CorpusDocument {
   readonly id: string
   readonly category: Category
+  readonly lang: string
   readonly split: Split
+  /** The upstream project; a project is wholly in one split. */
+  readonly project: string
   readonly source: string
   readonly path: string
 }
@@ -24,6 +53,8 @@ export interface CorpusDocument {
 export interface CorpusMessage {
   readonly docId: string
   readonly category: Category
+  readonly lang: string
+  readonly project: string
   readonly split: Split
   readonly text: string
 }
@@ -42,7 +73,7 @@ export const readMessages = (split?: Split, dir: string = CORPUS_DIR): ReadonlyA
     if (split !== undefined && doc.split !== split) continue
     const raw = fs.readFileSync(path.join(dir, doc.path), "utf8").replace(/\n$/, "")
     for (const text of raw.split(MESSAGE_SEPARATOR)) {
-      if (text.length > 0) out.push({ docId: doc.id, category: doc.category, split: doc.split, text })
+      if (text.length > 0) out.push({ docId: doc.id, category: doc.category, lang: doc.lang, project: doc.project, split: doc.split, text })
     }
   }
   return out

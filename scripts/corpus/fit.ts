@@ -1,20 +1,22 @@
 /**
- * Fits the weights of the character-class estimator (`src/internal/heuristic.ts`)
+ * Fits the step costs of the character-class estimator (`src/internal/heuristic.ts`)
  * against the exact o200k_base and cl100k_base tokenizers on the TRAIN split of
  * `corpus/`, and writes `src/internal/weights.ts`.
  *
  * Run: node_modules/.bin/node node_modules/tsx/dist/cli.mjs scripts/corpus/fit.ts
  *
  * Objective: relative error per message. Weighted least squares minimizes the
- * mean squared relative error ((est - exact) / exact)^2, with every category
- * carrying the same total weight (so the many English messages do not drown
- * the Korean ones), plus one pseudo-observation per category that pulls the
- * category's corpus total toward the exact total (keeps the bias small).
- * (Squared rather than absolute relative error: an L1 fit by reweighting was
- * tried and gave a better median but a worse p90 on the holdout. With the
- * regex-mirroring features of `heuristic.ts`, reweighting toward higher powers
- * of the error, other weights for the totals and length-weighted messages were
- * compared by 5-fold cross-validation over TRAIN documents: none was better.)
+ * mean squared relative error ((est - exact) / exact)^2, every category carrying
+ * the same total weight (so the many English messages do not drown the Ethiopic
+ * ones), plus one pseudo-observation per category that pulls the category's
+ * corpus total toward the exact total (keeps the bias small).
+ *
+ * Constraint: every step of the state machine must cost at least zero, so that
+ * appending text never lowers an estimate. The cost of a step is a sum of a few
+ * feature weights, so this is a set of linear inequalities on the weights; they
+ * are enforced with a one-sided quadratic penalty whose active set is updated
+ * until it no longer changes (a semismooth Newton iteration), and the table
+ * builder clamps whatever tiny violation is left.
  */
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -23,18 +25,23 @@ import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base"
 import {
   CJK_END,
   CJK_START,
-  FEATURE_COUNT,
-  FEATURE_NAMES,
-  type FeatureName,
-  featuresInto,
+  DEFAULT_RUN,
+  featureNames,
+  featuresOf,
   HANGUL_END,
   HANGUL_START,
   type HeuristicSpec,
-  linearEstimate,
   makeHeuristicTable,
-  packCosts
+  packCosts,
+  RUN_RATES,
+  runCandidates,
+  runClassOf,
+  STEP_COUNT,
+  stepCosts,
+  stepCountsInto
 } from "../../src/internal/heuristic.js"
 import { CATEGORIES, readMessages } from "./corpus.js"
+import { evaluate, formatTable, pct } from "./evaluate.js"
 import { type Encoding, exactCounts, saveExactCounts } from "./exact.js"
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..")
@@ -47,89 +54,189 @@ const costMap = (count: (s: string) => number, start: number, end: number): Uint
   return out
 }
 
-/** Solves the symmetric system `a x = b` (Gaussian elimination with partial pivoting). */
-const solve = (a: Array<Float64Array>, b: Float64Array): Float64Array => {
+/** Solves the symmetric positive definite system `a x = b` (Cholesky; `a` is left intact). */
+const solve = (a: ReadonlyArray<Float64Array>, b: Float64Array): Float64Array => {
   const n = b.length
-  const m = a.map((row, i) => {
-    const r = new Float64Array(n + 1)
-    r.set(row)
-    r[n] = b[i] as number
-    return r
-  })
-  for (let col = 0; col < n; col++) {
-    let pivot = col
-    for (let r = col + 1; r < n; r++) if (Math.abs(m[r]![col]!) > Math.abs(m[pivot]![col]!)) pivot = r
-    const tmp = m[col]!
-    m[col] = m[pivot]!
-    m[pivot] = tmp
-    const p = m[col]![col]!
-    if (Math.abs(p) < 1e-12) continue
-    for (let r = 0; r < n; r++) {
-      if (r === col) continue
-      const f = m[r]![col]! / p
-      if (f === 0) continue
-      for (let c = col; c <= n; c++) m[r]![c]! -= f * m[col]![c]!
+  const l = a.map((row) => Float64Array.from(row))
+  for (let j = 0; j < n; j++) {
+    const lj = l[j]!
+    let d = lj[j]!
+    for (let k = 0; k < j; k++) d -= lj[k]! * lj[k]!
+    d = Math.sqrt(Math.max(d, 1e-12))
+    lj[j] = d
+    for (let i = j + 1; i < n; i++) {
+      const li = l[i]!
+      let s = li[j]!
+      for (let k = 0; k < j; k++) s -= li[k]! * lj[k]!
+      li[j] = s / d
     }
   }
-  const x = new Float64Array(n)
+  const y = new Float64Array(n)
   for (let i = 0; i < n; i++) {
-    const p = m[i]![i]!
-    x[i] = Math.abs(p) < 1e-12 ? 0 : m[i]![n]! / p
+    let s = b[i]!
+    for (let k = 0; k < i; k++) s -= l[i]![k]! * y[k]!
+    y[i] = s / l[i]![i]!
+  }
+  const x = new Float64Array(n)
+  for (let i = n - 1; i >= 0; i--) {
+    let s = y[i]!
+    for (let k = i + 1; k < n; k++) s -= l[k]![i]! * x[k]!
+    x[i] = s / l[i]![i]!
   }
   return x
 }
 
 /**
- * Pinned weights. The corpus has only a few dozen letters outside ASCII, CJK, kana and
- * Hangul (accented Latin, Cyrillic, Hebrew...), far too few to fit; such a letter is priced as a
- * word letter plus 0.3 tokens, which keeps e.g. Cyrillic text near o200k's ~0.3-0.5 tokens per letter
- * instead of at whatever sign a handful of samples would give.
+ * Priors for features the corpus cannot pin down: letters of scripts outside
+ * every fitted group (Tibetan, Myanmar, Khmer, Syriac...) and stray combining
+ * marks are priced like an average Indic letter, not at whatever a handful of
+ * samples would give.
  */
-const PRIORS: Partial<Record<FeatureName, number>> = { otherLetter: 0.3 }
+const RUN_PRIORS = Object.fromEntries(RUN_RATES.map((rate, r) => [`runLong:${r}`, rate]))
+const PRIORS: Record<Encoding, Readonly<Record<string, number>>> = {
+  o200k: { "c:otherLetter": 1.0, "c:mark": 0.5, "ws:otherLetter": 0.3, "ws:mark": 0.3, ...RUN_PRIORS },
+  cl100k: { "c:otherLetter": 1.8, "c:mark": 1.0, "ws:otherLetter": 0.3, "ws:mark": 0.3, ...RUN_PRIORS }
+}
+
+/** English, code and JSON are most of what an agent sends: they weigh three times a script group or a machine-text kind. */
+const categoryWeight = (c: number): number => (["english", "code", "json"].includes(CATEGORIES[c] ?? "") ? 3 : 1)
+
+/**
+ * The ridge, relative to the mean diagonal of the normal equations. Chosen by
+ * leave-projects-out cross-validation on the train split (`--cv`), never by
+ * looking at the holdout.
+ */
+const RIDGE: Record<Encoding, number> = { o200k: 3e-4, cl100k: 3e-4 }
 
 interface Sample {
+  readonly project: string
   readonly category: number
   readonly x: Float64Array
   readonly y: number
 }
 
-const fitWeights = (samples: ReadonlyArray<Sample>): Float64Array => {
+const fitWeights = (samples: ReadonlyArray<Sample>, priors: Readonly<Record<string, number>>, ridgeScale: number): Float64Array => {
+  const names = featureNames()
+  const nf = names.length
   const nCat = CATEGORIES.length
   const perCategory = new Float64Array(nCat)
   for (const s of samples) perCategory[s.category]!++
-  const catTotals = Array.from({ length: nCat }, () => ({ x: new Float64Array(FEATURE_COUNT), y: 0 }))
+  const catTotals = Array.from({ length: nCat }, () => ({ x: new Float64Array(nf), y: 0 }))
   for (const s of samples) {
     const t = catTotals[s.category]!
-    for (let j = 0; j < FEATURE_COUNT; j++) t.x[j]! += s.x[j]!
+    for (let j = 0; j < nf; j++) t.x[j]! += s.x[j]!
     t.y += s.y
   }
   const BIAS_WEIGHT = 2
-  const a = Array.from({ length: FEATURE_COUNT }, () => new Float64Array(FEATURE_COUNT))
-  const b = new Float64Array(FEATURE_COUNT)
+  const a = Array.from({ length: nf }, () => new Float64Array(nf))
+  const b = new Float64Array(nf)
   const add = (x: Float64Array, y: number, w: number): void => {
-    for (let i = 0; i < FEATURE_COUNT; i++) {
-      const xi = x[i]!
-      if (xi === 0) continue
-      const wxi = w * xi
+    const nz: Array<number> = []
+    for (let i = 0; i < nf; i++) if (x[i] !== 0) nz.push(i)
+    for (const i of nz) {
+      const wxi = w * x[i]!
       b[i]! += wxi * y
       const row = a[i]!
-      for (let j = 0; j < FEATURE_COUNT; j++) row[j]! += wxi * x[j]!
+      for (const j of nz) row[j]! += wxi * x[j]!
     }
   }
   // Relative error: the row is divided by y, i.e. weighted by 1 / y^2.
-  for (const s of samples) add(s.x, s.y, 1 / perCategory[s.category]! / (s.y * s.y))
-  // Corpus totals per category, as relative errors, with a fixed weight.
-  for (const t of catTotals) if (t.y > 0) add(t.x, t.y, BIAS_WEIGHT / (t.y * t.y))
-  // A tiny ridge keeps features absent from the corpus at zero; features the corpus barely has
-  // are pinned to a prior instead of being fitted on a handful of characters.
-  for (let i = 0; i < FEATURE_COUNT; i++) {
-    const prior = PRIORS[FEATURE_NAMES[i] as FeatureName]
+  for (const s of samples) add(s.x, s.y, categoryWeight(s.category) / perCategory[s.category]! / (s.y * s.y))
+  catTotals.forEach((t, c) => {
+    if (t.y > 0) add(t.x, t.y, (categoryWeight(c) * BIAS_WEIGHT) / (t.y * t.y))
+  })
+  // A light ridge keeps features the corpus never exercises at zero; priors pin the ones it cannot fit.
+  let trace = 0
+  for (let i = 0; i < nf; i++) trace += a[i]![i]!
+  const ridge = (trace / nf) * ridgeScale
+  for (let i = 0; i < nf; i++) {
+    const prior = priors[names[i] as string]
     if (prior !== undefined) {
-      a[i]![i]! += 1e6
-      b[i]! += 1e6 * prior
-    } else a[i]![i]! += 1e-9
+      a[i]![i]! += trace * 10
+      b[i]! += trace * 10 * prior
+    } else a[i]![i]! += ridge
   }
-  return solve(a, b)
+  // Non-negative steps: one-sided penalty on every step whose cost would be negative.
+  const penalty = trace * 100
+  let active = new Set<number>()
+  let x = solve(a, b)
+  const m = rowsOfSteps()
+  for (let iter = 0; iter < 60; iter++) {
+    const costs = stepCosts(x)
+    const next = new Set<number>()
+    for (const k of m.steps) if ((costs[k] as number) < 1e-9 && (active.has(k) || (costs[k] as number) < 0)) next.add(k)
+    // The constant (the cost of going from empty to non-empty) is a step too.
+    if ((x[0] as number) < 1e-9 && (active.has(-1) || (x[0] as number) < 0)) next.add(-1)
+    const same = next.size === active.size && [...next].every((k) => active.has(k))
+    active = next
+    if (same && iter > 0) break
+    const ap = a.map((r) => Float64Array.from(r))
+    for (const k of active) {
+      const row = k === -1 ? [0] : m.rows.get(k) ?? []
+      for (const i of row) for (const j of row) ap[i]![j]! += penalty
+    }
+    x = solve(ap, b)
+  }
+  return x
+}
+
+/** The feature rows of every distinct step (steps with the same features share one row). */
+const rowsOfSteps = (): { readonly steps: ReadonlyArray<number>; readonly rows: Map<number, ReadonlyArray<number>> } => {
+  const rows = new Map<number, ReadonlyArray<number>>()
+  const seen = new Map<string, number>()
+  const steps: Array<number> = []
+  const probe = featureRowsOfSteps()
+  for (let k = 0; k < probe.length; k++) {
+    const row = probe[k]
+    if (row === undefined || row.length === 0) continue
+    const key = row.join(",")
+    if (seen.has(key)) continue
+    seen.set(key, k)
+    rows.set(k, row)
+    steps.push(k)
+  }
+  return { steps, rows }
+}
+
+/** Each step's feature indices (with multiplicity), via step counts of one step. */
+const featureRowsOfSteps = (): Array<Array<number>> => {
+  const names = featureNames()
+  const counts = new Float64Array(STEP_COUNT)
+  const f = new Float64Array(names.length)
+  const out: Array<Array<number>> = []
+  for (let k = 0; k < STEP_COUNT; k++) {
+    counts.fill(0)
+    counts[k] = 1
+    featuresOf(counts, false, f)
+    const row: Array<number> = []
+    for (let j = 0; j < f.length; j++) for (let r = 0; r < (f[j] as number); r++) row.push(j)
+    out.push(row)
+  }
+  return out
+}
+
+/**
+ * Leave-projects-out cross-validation of the ridge: train projects are dealt
+ * into four folds; each fold is predicted by a fit on the other three. Prints
+ * the category-averaged p90 of the per-message error for each candidate.
+ */
+const crossValidate = (samples: ReadonlyArray<Sample>, encoding: Encoding): void => {
+  const projects = [...new Set(samples.map((s) => s.project))].sort()
+  const foldOf = new Map(projects.map((p, i) => [p, i % 4]))
+  for (const ridge of [1e-5, 1e-4, 3e-4, 1e-3, 3e-3]) {
+    const errors = CATEGORIES.map(() => [] as Array<number>)
+    for (let fold = 0; fold < 4; fold++) {
+      const beta = fitWeights(samples.filter((s) => foldOf.get(s.project) !== fold), PRIORS[encoding], ridge)
+      for (const s of samples) {
+        if (foldOf.get(s.project) !== fold) continue
+        let est = 0
+        for (let j = 0; j < s.x.length; j++) est += (s.x[j] as number) * (beta[j] as number)
+        errors[s.category]!.push(Math.abs(Math.max(1, Math.round(est)) - s.y) / s.y)
+      }
+    }
+    const p90s = errors.filter((e) => e.length > 20).map((e) => e.sort((a, b) => a - b)[Math.floor(e.length * 0.9)] as number)
+    console.log(`${encoding} ridge ${ridge}: mean p90 over ${p90s.length} categories ${pct(p90s.reduce((a, b) => a + b, 0) / p90s.length)}`)
+  }
 }
 
 const main = (): void => {
@@ -138,36 +245,61 @@ const main = (): void => {
     cl100k: { cjk: costMap(countCl100k, CJK_START, CJK_END), hangul: costMap(countCl100k, HANGUL_START, HANGUL_END) }
   }
   const train = readMessages("train")
-  const specs: Record<Encoding, HeuristicSpec> = {} as Record<Encoding, HeuristicSpec>
+  const holdout = readMessages("holdout")
+  const names = featureNames()
+  const specs = {} as Record<Encoding, HeuristicSpec>
   for (const encoding of ["o200k", "cl100k"] as const) {
     const cjk = packCosts(maps[encoding].cjk)
     const hangul = packCosts(maps[encoding].hangul)
-    const zero = Object.fromEntries(FEATURE_NAMES.map((n) => [n, 0])) as Record<FeatureName, number>
-    const table = makeHeuristicTable({ encoding, weights: zero, cjk, hangul })
+    const count = encoding === "o200k" ? countO200k : countCl100k
+    let runs = ""
+    for (const cp of runCandidates()) {
+      // Tokens per 64 characters of a long run (a run of 256, so the first merges do not dominate).
+      const r = runClassOf(count(String.fromCharCode(cp).repeat(256)) / 4)
+      if (r !== DEFAULT_RUN) runs += cp.toString(16).padStart(4, "0") + String(r)
+    }
+    const table = makeHeuristicTable({ encoding, weights: {}, cjk, hangul, runs })
+    const counts = new Float64Array(STEP_COUNT)
     const samples: Array<Sample> = []
     for (const m of train) {
       const y = exactCounts(m.text)[encoding === "o200k" ? 0 : 1]
       if (y === 0) continue
-      const x = new Float64Array(FEATURE_COUNT)
-      featuresInto(m.text, table.classes, x)
-      samples.push({ category: CATEGORIES.indexOf(m.category), x, y })
+      stepCountsInto(m.text, table, counts)
+      const x = new Float64Array(names.length)
+      featuresOf(counts, true, x)
+      samples.push({ project: m.project, category: CATEGORIES.indexOf(m.category), x, y })
     }
-    const beta = fitWeights(samples)
-    const weights = Object.fromEntries(FEATURE_NAMES.map((n, i) => [n, Number(beta[i]!.toPrecision(6))])) as Record<FeatureName, number>
-    specs[encoding] = { encoding: encoding === "o200k" ? "o200k_base" : "cl100k_base", weights, cjk, hangul }
-    // Train-set summary, to see the fit at a glance.
+    if (process.argv.includes("--cv")) crossValidate(samples, encoding)
+    const beta = fitWeights(samples, PRIORS[encoding], RIDGE[encoding])
+    const weights: Record<string, number> = {}
+    for (let i = 0; i < names.length; i++) {
+      const w = Number((beta[i] as number).toPrecision(6))
+      if (w !== 0 && Math.abs(w) > 1e-7) weights[names[i] as string] = w
+    }
+    specs[encoding] = { encoding: encoding === "o200k" ? "o200k_base" : "cl100k_base", weights, cjk, hangul, runs }
     const fitted = makeHeuristicTable(specs[encoding])
-    const line: Array<string> = []
-    for (let c = 0; c < CATEGORIES.length; c++) {
-      const errs = samples.filter((s) => s.category === c).map((s) => Math.abs(Math.max(1, Math.round(linearEstimate(s.x, fitted.weights))) - s.y) / s.y).sort((a, b) => a - b)
-      line.push(`${CATEGORIES[c]} p90=${((errs[Math.floor(errs.length * 0.9)] ?? 0) * 100).toFixed(1)}%`)
+    const raw = stepCosts(names.map((n) => weights[n] ?? 0))
+    let clamped = 0
+    let worst = 0
+    for (const v of raw) {
+      if (v < -1e-6) clamped++
+      worst = Math.min(worst, v)
     }
-    console.log(`${encoding} train: ${line.join("  ")}`)
+    const est = (t: string): number => {
+      // estimateTextWith, inlined to avoid a stale module cache of weights.ts
+      return estimateWith(t, fitted)
+    }
+    const tr = evaluate(train, encoding, est)
+    const ho = evaluate(holdout, encoding, est)
+    console.log(`\n${encoding}: ${Object.keys(weights).length} weights, ${clamped} steps clamped at zero (most negative ${worst.toFixed(4)})`)
+    console.log(formatTable(["category", "p90 train", "p90 holdout", "p90 200+", "bias holdout"], [...ho.keys()].map((k) => [k, pct(tr.get(k)?.p90 ?? NaN), pct(ho.get(k)?.p90 ?? NaN), pct(ho.get(k)?.p90Long ?? NaN), pct(ho.get(k)?.bias ?? NaN, true)])))
   }
   saveExactCounts()
   fs.writeFileSync(OUT, render(specs))
   console.log(`wrote ${path.relative(ROOT, OUT)}`)
 }
+
+import { estimateTextWith as estimateWith } from "../../src/internal/heuristic.js"
 
 const render = (specs: Record<Encoding, HeuristicSpec>): string => {
   const spec = (name: string, s: HeuristicSpec): string =>
@@ -176,10 +308,11 @@ const render = (specs: Record<Encoding, HeuristicSpec>): string => {
       `export const ${name}Spec: HeuristicSpec = {`,
       `  encoding: ${JSON.stringify(s.encoding)},`,
       `  weights: {`,
-      ...FEATURE_NAMES.map((n) => `    ${n}: ${s.weights[n]},`),
+      ...Object.entries(s.weights).map(([n, w]) => `    ${JSON.stringify(n)}: ${w},`),
       `  },`,
       `  cjk: ${JSON.stringify(s.cjk)},`,
-      `  hangul: ${JSON.stringify(s.hangul)}`,
+      `  hangul: ${JSON.stringify(s.hangul)},`,
+      `  runs: ${JSON.stringify(s.runs)}`,
       `}`,
       ``,
       `/** The ready-to-use ${s.encoding} table. */`,
@@ -194,8 +327,10 @@ const render = (specs: Record<Encoding, HeuristicSpec>): string => {
     " * train split of `corpus/` (see `corpus/SOURCES.md`) against gpt-tokenizer's",
     " * exact encoders; regenerate with",
     " * `node_modules/.bin/node node_modules/tsx/dist/cli.mjs scripts/corpus/fit.ts`.",
-    " * `cjk` / `hangul` pack the single-code-point token cost of U+4E00–U+9FFF and",
-    " * U+AC00–U+D7A3 (three code points per character).",
+    " * `weights` are the feature weights of the state machine's steps (a step's",
+    " * cost is the sum of its features' weights, clamped at zero); `cjk` / `hangul`",
+    " * pack the single-code-point token cost of U+4E00–U+9FFF and U+AC00–U+D7A3",
+    " * (three code points per character).",
     " *",
     " * @internal",
     " */",
