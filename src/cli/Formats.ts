@@ -1,0 +1,248 @@
+/**
+ * The transcript formats of the command line: our canonical JSON (and JSONL),
+ * and each provider's wire format, as a bare message list or a whole request
+ * body. Reading turns any of them into a `Request` (the conversation plus
+ * tools and other request fields); writing turns a `Request` back into the
+ * same shape it came in (a list stays a list, a body stays a body, JSONL
+ * stays JSONL) or into another format.
+ *
+ * @since 0.1.0
+ */
+import { Effect, Schema } from "effect"
+import * as Conversation from "../Conversation.js"
+import * as Message from "../Message.js"
+import * as Anthropic from "../providers/Anthropic.js"
+import type { Converted, ConversionWarning } from "../providers/Conversion.js"
+import * as Gemini from "../providers/Gemini.js"
+import * as OpenAiChat from "../providers/OpenAiChat.js"
+import * as OpenAiResponses from "../providers/OpenAiResponses.js"
+import * as Request from "../Request.js"
+import { InputError, type Parsed } from "./Input.js"
+
+/**
+ * The format names the command line takes.
+ *
+ * @since 0.1.0
+ */
+export const FormatName = Schema.Literals(["canonical", "openai-chat", "openai-responses", "anthropic", "gemini"])
+
+/** @since 0.1.0 */
+export type FormatName = typeof FormatName.Type
+
+/**
+ * How a transcript was laid out: a bare list of messages, a whole request
+ * body, or JSONL (one message per line, canonical only).
+ *
+ * @since 0.1.0
+ */
+export type Shape = "messages" | "body" | "jsonl"
+
+/**
+ * A transcript as read: its format and shape, the request it holds, and what
+ * reading could not carry exactly.
+ *
+ * @since 0.1.0
+ */
+export interface Read {
+  readonly format: FormatName
+  readonly shape: Shape
+  readonly request: Request.Request
+  readonly warnings: ReadonlyArray<ConversionWarning>
+}
+
+const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
+
+const hasKey = (u: unknown, key: string): boolean => isRecord(u) && key in u
+
+/** The type tags of a list of content parts (`type` or `_tag` fields). */
+const partTypes = (content: unknown, into: Set<string>): void => {
+  if (!Array.isArray(content)) return
+  for (const part of content) {
+    if (!isRecord(part)) continue
+    if (typeof part["type"] === "string") into.add(`type:${part["type"]}`)
+    if (typeof part["_tag"] === "string") into.add(`_tag:${part["_tag"]}`)
+  }
+}
+
+/**
+ * Guesses the format of a list of messages (or items) from its shape, or
+ * `undefined` when nothing in it tells.
+ */
+const detectList = (items: ReadonlyArray<unknown>): FormatName | undefined => {
+  const seen = new Set<string>()
+  const roles = new Set<string>()
+  for (const item of items) {
+    if (!isRecord(item)) continue
+    if (typeof item["role"] === "string") roles.add(item["role"])
+    if (typeof item["type"] === "string") seen.add(`item:${item["type"]}`)
+    for (const key of ["parts", "tool_calls", "tool_call_id", "toolCalls", "toolCallId", "function_call"]) if (key in item) seen.add(`key:${key}`)
+    partTypes(item["content"], seen)
+  }
+  const has = (k: string) => seen.has(k)
+  if ([...seen].some((k) => k.startsWith("_tag:")) || has("key:toolCalls") || has("key:toolCallId")) return "canonical"
+  if (has("key:parts") || roles.has("model")) return "gemini"
+  if ([...seen].some((k) => k.startsWith("item:")) || has("type:input_text") || has("type:output_text") || has("type:input_image")) {
+    return "openai-responses"
+  }
+  if (has("type:tool_use") || has("type:tool_result") || has("type:thinking") || has("type:redacted_thinking") || has("type:document")) {
+    return "anthropic"
+  }
+  if (has("key:tool_calls") || has("key:tool_call_id") || has("key:function_call") || roles.has("tool") || roles.has("developer") || roles.has("function") || has("type:image_url")) {
+    return "openai-chat"
+  }
+  return undefined
+}
+
+/**
+ * The format and shape of parsed input, guessed from its shape. A list of
+ * plain `{ role, content }` messages that fits several formats is read as
+ * OpenAI Chat, the most common.
+ *
+ * @since 0.1.0
+ */
+export const detect = (parsed: Parsed): { readonly format: FormatName; readonly shape: Shape } | InputError => {
+  if (parsed.kind === "jsonl") return { format: "canonical", shape: "jsonl" }
+  const value = parsed.value
+  if (Array.isArray(value)) return { format: detectList(value) ?? "openai-chat", shape: "messages" }
+  if (!isRecord(value)) return new InputError({ reason: "the input is JSON but not a conversation: expected a list of messages or a request body" })
+  if (Array.isArray(value["contents"])) return { format: "gemini", shape: "body" }
+  if (hasKey(value, "input") && (Array.isArray(value["input"]) || typeof value["input"] === "string")) return { format: "openai-responses", shape: "body" }
+  if (Array.isArray(value["messages"])) {
+    const listed = detectList(value["messages"])
+    if (listed === "canonical") return { format: "canonical", shape: "body" }
+    if (hasKey(value, "system") || listed === "anthropic") return { format: "anthropic", shape: "body" }
+    return { format: listed ?? "openai-chat", shape: "body" }
+  }
+  return new InputError({
+    reason: "the input is JSON but not a conversation: expected a list of messages or a request body with messages, contents or input"
+  })
+}
+
+const notAConversation = (format: FormatName, error: { readonly message: string }): InputError =>
+  new InputError({ reason: `not a valid ${format} transcript: ${error.message}` })
+
+const asRead = (format: FormatName, shape: Shape) => (converted: Converted<Request.Request>): Read => ({
+  format,
+  shape,
+  request: converted.value,
+  warnings: converted.warnings
+})
+
+const fromMessages = (messages: ReadonlyArray<Message.Message>): Converted<Request.Request> => ({
+  value: Request.make(messages),
+  warnings: []
+})
+
+/**
+ * Reads parsed input in a given format and shape into a `Request`.
+ *
+ * @since 0.1.0
+ */
+export const read = (parsed: Parsed, format: FormatName, shape: Shape): Effect.Effect<Read, InputError> => {
+  if (parsed.kind === "jsonl") {
+    if (format !== "canonical") return Effect.fail(new InputError({ reason: `JSONL input is read as canonical messages, not ${format}` }))
+    return Conversation.decode(parsed.values).pipe(
+      Effect.map((messages) => asRead("canonical", "jsonl")(fromMessages(messages))),
+      Effect.mapError((e) => notAConversation(format, e))
+    )
+  }
+  const value = parsed.value
+  const list = shape === "messages"
+  switch (format) {
+    case "canonical": {
+      const messages = list ? value : isRecord(value) ? value["messages"] : undefined
+      return Conversation.decode(messages).pipe(
+        Effect.map((decoded) => asRead(format, shape)(fromMessages(decoded))),
+        Effect.mapError((e) => notAConversation(format, e))
+      )
+    }
+    case "openai-chat":
+      return (list ? OpenAiChat.fromMessages(value).pipe(Effect.map((c) => ({ value: Request.make(c.value), warnings: c.warnings }))) : OpenAiChat.fromRequest(value)).pipe(
+        Effect.map(asRead(format, shape)),
+        Effect.mapError((e) => notAConversation(format, e))
+      )
+    case "anthropic":
+      return (list ? Anthropic.fromMessages(value).pipe(Effect.map((c) => ({ value: Request.make(c.value), warnings: c.warnings }))) : Anthropic.fromRequest(value)).pipe(
+        Effect.map(asRead(format, shape)),
+        Effect.mapError((e) => notAConversation(format, e))
+      )
+    case "openai-responses":
+      return (list
+        ? OpenAiResponses.fromMessages(value).pipe(Effect.map((c) => ({ value: Request.make(c.value), warnings: c.warnings })))
+        : OpenAiResponses.fromRequest(value)).pipe(
+          Effect.map(asRead(format, shape)),
+          Effect.mapError((e) => notAConversation(format, e))
+        )
+    case "gemini":
+      return (list ? Gemini.fromMessages({ contents: value }).pipe(Effect.map((c) => ({ value: Request.make(c.value), warnings: c.warnings }))) : Gemini.fromRequest(value)).pipe(
+        Effect.map(asRead(format, shape)),
+        Effect.mapError((e) => notAConversation(format, e))
+      )
+    default:
+      return format satisfies never
+  }
+}
+
+/**
+ * What writing produced: the JSON text to print, and the warnings of what
+ * the target could not carry.
+ *
+ * @since 0.1.0
+ */
+export interface Written {
+  readonly text: string
+  readonly warnings: ReadonlyArray<ConversionWarning>
+}
+
+const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`
+
+const written = (shape: Shape, asList: (c: unknown) => unknown) => (converted: Converted<unknown>): Written => ({
+  text: json(shape === "messages" ? asList(converted.value) : converted.value),
+  warnings: converted.warnings
+})
+
+/**
+ * Writes a request in a format and shape. A canonical body is
+ * `{ messages: [...] }` plus the request's other fields.
+ *
+ * @since 0.1.0
+ */
+export const write = (request: Request.Request, format: FormatName, shape: Shape): Effect.Effect<Written, InputError> => {
+  const unsupported = (e: { readonly message: string }) => new InputError({ reason: `cannot write ${format}: ${e.message}` })
+  switch (format) {
+    case "canonical": {
+      if (shape === "jsonl") return Effect.succeed({ text: Conversation.encodeJsonl(request.messages), warnings: [] })
+      const messages = Message.encodeAll(request.messages)
+      if (shape === "messages") return Effect.succeed({ text: json(messages), warnings: [] })
+      const { messages: _messages, ...rest } = Schema.encodeSync(Request.Request)(request)
+      return Effect.succeed({ text: json({ ...rest, messages }), warnings: [] })
+    }
+    case "openai-chat":
+      return (shape === "messages" ? OpenAiChat.toMessages(request.messages) : OpenAiChat.toRequest(request)).pipe(
+        Effect.map(written("body", (v) => v)),
+        Effect.mapError(unsupported)
+      )
+    case "anthropic":
+      return (shape === "messages" ? Anthropic.toMessages(request.messages) : Anthropic.toRequest(request)).pipe(
+        Effect.map(
+          written(shape === "messages" ? "messages" : "body", (prompt) => {
+            const p = prompt as Anthropic.Prompt
+            return p.system === undefined ? p.messages : p
+          })
+        ),
+        Effect.mapError(unsupported)
+      )
+    case "openai-responses":
+      return (shape === "messages" ? OpenAiResponses.toMessages(request.messages) : OpenAiResponses.toRequest(request)).pipe(
+        Effect.map(written("body", (v) => v)),
+        Effect.mapError(unsupported)
+      )
+    case "gemini":
+      return (shape === "messages" ? Gemini.toMessages(request.messages) : Gemini.toRequest(request)).pipe(
+        Effect.map(written(shape === "messages" ? "messages" : "body", (v) => v)),
+        Effect.mapError(unsupported)
+      )
+    default:
+      return format satisfies never
+  }
+}
