@@ -1,0 +1,337 @@
+/**
+ * The window's planner: where to cut a conversation so that what is kept
+ * fits a budget and stays valid, in one pass over prefix sums.
+ *
+ * The conversation is read as units: one message that is not a tool message
+ * plus the tool messages right after it. That is exactly `Conversation.turnsOf`'s
+ * partition (a property test holds the two together), read here from roles
+ * alone because no pairing is needed: in a valid conversation every call is
+ * answered inside its own unit, so dropping whole units never separates a
+ * call from its results.
+ *
+ * A plan keeps every pinned unit and every unit from a cut `c` on; the other
+ * units before `c` are dropped. Since the kept cost can only grow as `c`
+ * moves back, the smallest valid `c` that fits is found by walking back from
+ * the pinned tail until the budget is exceeded: the work after estimation is
+ * proportional to what is kept.
+ *
+ * A cut is valid when the kept units still meet where they now touch: the
+ * last pinned unit before the cut and the first kept unit after it must not
+ * make two user (or two plain assistant) messages in a row, and for
+ * Anthropic and Gemini the conversation must still open with a user message
+ * when anything before its first message was dropped.
+ *
+ * @internal
+ */
+import { absurd } from "../Block.js"
+import type * as Message from "../Message.js"
+
+/** What a unit starts with. */
+export const SYSTEM = 0
+export const USER = 1
+export const ASSISTANT = 2
+export const TOOL = 3
+
+/** What a unit leaves behind for the next one: nothing (a system unit), a user or assistant message, or tool results (anything may follow). */
+export const TRANSPARENT = 0
+export const OPEN = 3
+
+/** The metadata key that marks a message the window wrote as a summary. */
+export const SUMMARY_KEY = "effect-agent-messages/summary"
+
+export const isSummaryMessage = (message: Message.Message): boolean => {
+  const metadata = message.metadata
+  return metadata !== undefined && Object.prototype.hasOwnProperty.call(metadata, SUMMARY_KEY)
+}
+
+const roleCode = (role: Message.Role): number => (role === "system" ? SYSTEM : role === "user" ? USER : role === "assistant" ? ASSISTANT : TOOL)
+
+/** The units of a conversation: `start[u]` .. `start[u + 1]`, with what each starts with and leaves behind. */
+export interface Units {
+  readonly count: number
+  readonly start: Int32Array
+  readonly entry: Uint8Array
+  readonly exit: Uint8Array
+}
+
+export const unitsOf = (messages: ReadonlyArray<Message.Message>): Units => {
+  const n = messages.length
+  const start = new Int32Array(n + 1)
+  const entry = new Uint8Array(n)
+  const exit = new Uint8Array(n)
+  let count = 0
+  for (let i = 0; i < n; i++) {
+    const code = roleCode(messages[i]!.role)
+    if (code === TOOL && count > 0) {
+      exit[count - 1] = OPEN
+      continue
+    }
+    start[count] = i
+    entry[count] = code
+    exit[count] = code === SYSTEM ? TRANSPARENT : code === TOOL ? OPEN : code
+    count++
+  }
+  start[count] = n
+  return { count, start, entry, exit }
+}
+
+/** How the cut may be placed. */
+export type Mode = "drop_oldest" | "drop_oldest_pair" | "summarize"
+
+/** Clearing: which messages may be cleared, and what they cost once cleared (computed lazily, at most once each). */
+export interface Clearing {
+  /** The cost of message `i` once cleared, or -1 when clearing it would save nothing (or it may not be cleared). */
+  readonly clearedCost: (i: number) => number
+}
+
+export interface PlanInput {
+  readonly estimates: ReadonlyArray<number>
+  readonly total: number
+  readonly available: number
+  /** The dropping strategy, or undefined when only clearing is allowed. */
+  readonly mode: Mode | undefined
+  readonly clearing: Clearing | undefined
+  /** Whether the kept conversation must open with a user message (Anthropic, Gemini). */
+  readonly startWithUser: boolean
+  /** Gemini: system text only at the start, so a summary can be a system message only there. */
+  readonly systemOnlyAtStart: boolean
+  /** Tokens the summary should have room for (summarize only). */
+  readonly summaryTokens: number
+  /** Tokens the shortest possible summary message costs: a summarizing cut always leaves at least this much room. */
+  readonly summaryFloor: number
+}
+
+/** Units with what is pinned. */
+export interface Layout extends Units {
+  /** The unit that starts the pinned tail (the newest user message). */
+  readonly tail: number
+  /** Pinned units (system, tail, first user, marked). */
+  readonly pinned: Uint8Array
+  /** Units the caller marked: kept whole and never cleared. */
+  readonly marked: Uint8Array
+}
+
+/** The role of a summary message at a cut. */
+export type SummaryRole = "system" | "assistant"
+
+export type Plan =
+  | {
+    readonly _tag: "Fits"
+    /** The first kept unit after the pinned units before it (0: nothing dropped). */
+    readonly cut: number
+    /** Clearable messages with an index below this, from the cut on, are cleared. */
+    readonly clearBelow: number
+    /** Tokens of the kept messages, clearing applied (the summary not included). */
+    readonly kept: number
+    readonly summaryRole: SummaryRole | undefined
+    readonly units: Layout
+  }
+  | { readonly _tag: "TooSmall"; readonly minimum: number }
+
+/** Reads units, the pinned tail and the caller's pins. */
+export const layoutOf = (
+  messages: ReadonlyArray<Message.Message>,
+  pinFirstUser: boolean,
+  pin: ((message: Message.Message, index: number) => boolean) | undefined
+): Layout => {
+  const units = unitsOf(messages)
+  const { count, entry, start } = units
+  let tail = count - 1
+  for (let u = count - 1; u >= 0; u--) {
+    if (entry[u] === USER) {
+      tail = u
+      break
+    }
+  }
+  const pinned = new Uint8Array(count)
+  const marked = new Uint8Array(count)
+  let firstUser = pinFirstUser
+  for (let u = 0; u < count; u++) {
+    if (u >= tail) {
+      pinned[u] = 1
+      continue
+    }
+    const e = entry[u]
+    if (e === SYSTEM && !isSummaryMessage(messages[start[u]!]!)) pinned[u] = 1
+    if (e === USER && firstUser) {
+      pinned[u] = 1
+      firstUser = false
+    }
+    if (pin !== undefined) {
+      for (let i = start[u]!; i < start[u + 1]!; i++) {
+        if (pin(messages[i]!, i)) {
+          pinned[u] = 1
+          marked[u] = 1
+          break
+        }
+      }
+    }
+  }
+  return { ...units, tail, pinned, marked }
+}
+
+/**
+ * Plans a fit: nothing, clearing alone, or a cut (with clearing). `total`
+ * exceeds `available` when this is called.
+ */
+export const plan = (input: PlanInput, units: Layout): Plan => {
+  const { available, clearing, estimates, mode, total } = input
+  const n = estimates.length
+  const { count, entry, exit, marked, pinned, start, tail } = units
+
+  // clearing alone, oldest first, until it fits
+  if (clearing !== undefined) {
+    let cost = total
+    for (let i = 0; i < n && cost > available; i++) {
+      const cleared = clearing.clearedCost(i)
+      if (cleared === -1) continue
+      cost -= estimates[i]! - cleared
+      if (cost <= available) return { _tag: "Fits", cut: 0, clearBelow: i + 1, kept: cost, summaryRole: undefined, units }
+    }
+    if (mode === undefined) return { _tag: "TooSmall", minimum: cost }
+  }
+  if (mode === undefined || count === 0) return { _tag: "TooSmall", minimum: total }
+
+  // forward: what the pinned units before each unit cost and leave behind
+  const pinnedBefore = new Float64Array(count + 1)
+  const prevExit = new Uint8Array(count + 1)
+  const conflict = new Uint8Array(count + 1)
+  const firstPinned = new Int32Array(count + 1)
+  const unitCost = new Float64Array(count)
+  {
+    let pb = 0
+    let pe = TRANSPARENT
+    let cf = 0
+    let fp = -1
+    for (let u = 0; u < count; u++) {
+      let cost = 0
+      for (let i = start[u]!; i < start[u + 1]!; i++) cost += estimates[i]!
+      unitCost[u] = cost
+      pinnedBefore[u] = pb
+      prevExit[u] = pe
+      conflict[u] = cf
+      firstPinned[u] = fp
+      if (pinned[u] === 1 && u < tail) {
+        pb += cost
+        const e = entry[u]!
+        if (e !== SYSTEM) {
+          if ((pe === USER || pe === ASSISTANT) && pe === e) cf = 1
+          if (fp === -1) fp = u
+        }
+        if (exit[u] !== TRANSPARENT) pe = exit[u]!
+      }
+    }
+    pinnedBefore[count] = pb
+  }
+  const nextNonSystem = new Int32Array(count + 1)
+  nextNonSystem[count] = -1
+  for (let u = count - 1; u >= 0; u--) nextNonSystem[u] = entry[u] === SYSTEM ? nextNonSystem[u + 1]! : u
+  const firstNonSystem = nextNonSystem[0]!
+
+  /** The role a summary takes at cut `c`, or undefined when none keeps the conversation valid. */
+  const summaryRoleAt = (c: number): SummaryRole | undefined => {
+    const p = prevExit[c]!
+    if (p === TRANSPARENT) return "system"
+    if (p === USER || p === OPEN) return "assistant"
+    return input.systemOnlyAtStart ? undefined : "system"
+  }
+
+  const validCut = (c: number): boolean => {
+    if (conflict[c] === 1) return false
+    const ns = nextNonSystem[c]!
+    const e = ns === -1 ? SYSTEM : entry[ns]!
+    const p = prevExit[c]!
+    // with a summary between them, the summary's role is what meets both sides (summaryRoleAt)
+    if (mode !== "summarize" && (p === USER || p === ASSISTANT) && p === e) return false
+    if (input.startWithUser) {
+      const first = firstPinned[c] !== -1 ? firstPinned[c]! : ns
+      if (first !== -1 && first !== firstNonSystem && entry[first] !== USER) return false
+    }
+    switch (mode) {
+      case "drop_oldest":
+        return true
+      case "drop_oldest_pair":
+        return c === tail || entry[c] === USER
+      case "summarize":
+        return entry[c] === USER && summaryRoleAt(c) !== undefined
+      default:
+        return absurd(mode)
+    }
+  }
+
+  const clearedCostOf = (i: number): number => {
+    if (clearing === undefined) return estimates[i]!
+    const cleared = clearing.clearedCost(i)
+    return cleared === -1 ? estimates[i]! : cleared
+  }
+  const costOf = (u: number): number => {
+    if (clearing === undefined || marked[u] === 1) return unitCost[u]!
+    let cost = 0
+    for (let i = start[u]!; i < start[u + 1]!; i++) cost += clearedCostOf(i)
+    return cost
+  }
+
+  // backward from the end: the smallest valid cut that fits
+  const floor = mode === "summarize" ? input.summaryFloor : 0
+  const reserve = mode === "summarize" ? Math.max(input.summaryTokens, floor) : 0
+  let suffix = 0
+  let best = -1
+  let bestKept = 0
+  let fallback = -1
+  let fallbackKept = 0
+  let cheapestKept = -1
+  for (let u = count - 1; u >= 0; u--) {
+    suffix += costOf(u)
+    if (u > tail || (u < tail && pinned[u] === 1)) continue
+    const kept = pinnedBefore[u]! + suffix
+    if (kept + floor > available && cheapestKept !== -1) break
+    if (!validCut(u)) continue
+    if (cheapestKept === -1) cheapestKept = kept
+    if (kept + reserve <= available) {
+      best = u
+      bestKept = kept
+    } else if (kept + floor <= available) {
+      fallback = u
+      fallbackKept = kept
+    }
+  }
+  if (best === -1 && fallback !== -1) {
+    best = fallback
+    bestKept = fallbackKept
+  }
+  if (best === -1) {
+    // no valid cut fits: the cheapest valid one is the least that works (keeping everything always is valid)
+    let minimum = cheapestKept === -1 ? total : Math.min(cheapestKept + floor, total)
+    if (clearing !== undefined && cheapestKept === -1) {
+      let cleared = 0
+      for (let i = 0; i < n; i++) cleared += clearedCostOf(i)
+      minimum = cleared
+    }
+    return { _tag: "TooSmall", minimum }
+  }
+
+  // clearing after the cut: the oldest kept results first, only as many as needed (the summary's room set aside)
+  let kept = pinnedBefore[best]!
+  for (let u = best; u < count; u++) kept += unitCost[u]!
+  let clearBelow = 0
+  if (clearing !== undefined) {
+    const target = available - (bestKept + reserve <= available ? reserve : floor)
+    for (let u = best; u < count && kept > target; u++) {
+      if (marked[u] === 1) continue
+      for (let i = start[u]!; i < start[u + 1]! && kept > target; i++) {
+        const cleared = clearing.clearedCost(i)
+        if (cleared === -1) continue
+        kept -= estimates[i]! - cleared
+        clearBelow = i + 1
+      }
+    }
+  }
+  return {
+    _tag: "Fits",
+    cut: best,
+    clearBelow,
+    kept,
+    summaryRole: mode === "summarize" ? summaryRoleAt(best) : undefined,
+    units
+  }
+}
