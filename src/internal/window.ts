@@ -147,16 +147,14 @@ export const layoutOf = (
   const marked = new Uint8Array(count)
   let firstUser = pinFirstUser
   for (let u = 0; u < count; u++) {
-    if (u >= tail) {
-      pinned[u] = 1
-      continue
-    }
     const e = entry[u]
+    if (u >= tail) pinned[u] = 1
     if (e === SYSTEM && !isSummaryMessage(messages[start[u]!]!)) pinned[u] = 1
     if (e === USER && firstUser) {
       pinned[u] = 1
       firstUser = false
     }
+    // marked units in the tail too: they are never cleared
     if (pin !== undefined) {
       for (let i = start[u]!; i < start[u + 1]!; i++) {
         if (pin(messages[i]!, i)) {
