@@ -216,7 +216,8 @@ export type Note = { readonly _tag: "SummarizerUnavailable" }
  * What `fit` returns.
  *
  * - `messages`: the kept conversation (the input array itself when it
- *   already fit), pinned messages and a suffix of the rest, in their order,
+ *   already fit, else a new frozen array), pinned messages and a suffix of
+ *   the rest, in their order,
  *   with cleared messages in place and the summary before the suffix.
  * - `dropped`, `cleared`, `summary`: every change; nothing else differs
  *   from the input.
@@ -713,7 +714,7 @@ const assemble = (decided: Decided, summary: { readonly message: Message.Message
     }
   }
   return {
-    messages: out,
+    messages: Object.freeze(out),
     changed: true,
     dropped,
     cleared,
