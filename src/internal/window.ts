@@ -169,26 +169,20 @@ export const layoutOf = (
 }
 
 /**
- * Plans a fit: nothing, clearing alone, or a cut (with clearing). `total`
- * exceeds `available` when this is called.
+ * Plans a fit: clearing alone, or a cut (with clearing). `total` exceeds
+ * `available` when this is called.
+ *
+ * One backward walk from the end over prefix sums: the kept cost at each
+ * candidate cut is what the pinned units before it cost plus everything
+ * from it on (cleared, when clearing is on). Keeping everything (the first
+ * unpinned unit as the cut) is always a candidate and needs no summary;
+ * with clearing alone it is the only one. The walk stops at the first cut
+ * that no longer fits, so cleared versions are only built for what is kept.
  */
 export const plan = (input: PlanInput, units: Layout): Plan => {
   const { available, clearing, estimates, mode, total } = input
-  const n = estimates.length
   const { count, entry, exit, marked, pinned, start, tail } = units
-
-  // clearing alone, oldest first, until it fits
-  if (clearing !== undefined) {
-    let cost = total
-    for (let i = 0; i < n && cost > available; i++) {
-      const cleared = clearing.clearedCost(i)
-      if (cleared === -1) continue
-      cost -= estimates[i]! - cleared
-      if (cost <= available) return { _tag: "Fits", cut: 0, clearBelow: i + 1, kept: cost, summaryRole: undefined, units }
-    }
-    if (mode === undefined) return { _tag: "TooSmall", minimum: cost }
-  }
-  if (mode === undefined || count === 0) return { _tag: "TooSmall", minimum: total }
+  if (count === 0) return { _tag: "TooSmall", minimum: total }
 
   // forward: what the pinned units before each unit cost and leave behind
   const pinnedBefore = new Float64Array(count + 1)
@@ -196,6 +190,7 @@ export const plan = (input: PlanInput, units: Layout): Plan => {
   const conflict = new Uint8Array(count + 1)
   const firstPinned = new Int32Array(count + 1)
   const unitCost = new Float64Array(count)
+  let keepAll = tail
   {
     let pb = 0
     let pe = TRANSPARENT
@@ -209,15 +204,18 @@ export const plan = (input: PlanInput, units: Layout): Plan => {
       prevExit[u] = pe
       conflict[u] = cf
       firstPinned[u] = fp
-      if (pinned[u] === 1 && u < tail) {
-        pb += cost
-        const e = entry[u]!
-        if (e !== SYSTEM) {
-          if ((pe === USER || pe === ASSISTANT) && pe === e) cf = 1
-          if (fp === -1) fp = u
-        }
-        if (exit[u] !== TRANSPARENT) pe = exit[u]!
+      if (u >= tail) continue
+      if (pinned[u] === 0) {
+        if (keepAll === tail) keepAll = u
+        continue
       }
+      pb += cost
+      const e = entry[u]!
+      if (e !== SYSTEM) {
+        if ((pe === USER || pe === ASSISTANT) && pe === e) cf = 1
+        if (fp === -1) fp = u
+      }
+      if (exit[u] !== TRANSPARENT) pe = exit[u]!
     }
     pinnedBefore[count] = pb
   }
@@ -234,7 +232,9 @@ export const plan = (input: PlanInput, units: Layout): Plan => {
     return input.systemOnlyAtStart ? undefined : "system"
   }
 
+  /** Whether cutting at `c` (dropping every unpinned unit before it) leaves a valid conversation. */
   const validCut = (c: number): boolean => {
+    if (mode === undefined) return false
     if (conflict[c] === 1) return false
     const ns = nextNonSystem[c]!
     const e = ns === -1 ? SYSTEM : entry[ns]!
@@ -257,63 +257,63 @@ export const plan = (input: PlanInput, units: Layout): Plan => {
     }
   }
 
-  const clearedCostOf = (i: number): number => {
-    if (clearing === undefined) return estimates[i]!
-    const cleared = clearing.clearedCost(i)
-    return cleared === -1 ? estimates[i]! : cleared
-  }
   const costOf = (u: number): number => {
     if (clearing === undefined || marked[u] === 1) return unitCost[u]!
     let cost = 0
-    for (let i = start[u]!; i < start[u + 1]!; i++) cost += clearedCostOf(i)
+    for (let i = start[u]!; i < start[u + 1]!; i++) {
+      const cleared = clearing.clearedCost(i)
+      cost += cleared === -1 ? estimates[i]! : cleared
+    }
     return cost
   }
 
-  // backward from the end: the smallest valid cut that fits
+  // backward from the end: the smallest valid cut that fits (keeping everything, when that fits, beats any cut)
   const floor = mode === "summarize" ? input.summaryFloor : 0
   const reserve = mode === "summarize" ? Math.max(input.summaryTokens, floor) : 0
   let suffix = 0
   let best = -1
-  let bestKept = 0
+  let bestReserve = 0
   let fallback = -1
-  let fallbackKept = 0
-  let cheapestKept = -1
+  let cheapest = -1
   for (let u = count - 1; u >= 0; u--) {
     suffix += costOf(u)
     if (u > tail || (u < tail && pinned[u] === 1)) continue
     const kept = pinnedBefore[u]! + suffix
-    if (kept + floor > available && cheapestKept !== -1) break
+    if (kept > available && cheapest !== -1) break
+    if (u === keepAll) {
+      if (kept <= available) {
+        best = u
+        bestReserve = 0
+      }
+      if (cheapest === -1) cheapest = kept
+      continue
+    }
     if (!validCut(u)) continue
-    if (cheapestKept === -1) cheapestKept = kept
+    if (cheapest === -1) cheapest = kept + floor
     if (kept + reserve <= available) {
       best = u
-      bestKept = kept
+      bestReserve = reserve
     } else if (kept + floor <= available) {
       fallback = u
-      fallbackKept = kept
     }
   }
   if (best === -1 && fallback !== -1) {
     best = fallback
-    bestKept = fallbackKept
+    bestReserve = floor
   }
   if (best === -1) {
-    // no valid cut fits: the cheapest valid one is the least that works (keeping everything always is valid)
-    let minimum = cheapestKept === -1 ? total : Math.min(cheapestKept + floor, total)
-    if (clearing !== undefined && cheapestKept === -1) {
-      let cleared = 0
-      for (let i = 0; i < n; i++) cleared += clearedCostOf(i)
-      minimum = cleared
-    }
-    return { _tag: "TooSmall", minimum }
+    // nothing fits: the least that works is the cheapest valid cut, or keeping everything (cleared)
+    let keepEverything = 0
+    for (let u = 0; u < count; u++) keepEverything += costOf(u)
+    return { _tag: "TooSmall", minimum: cheapest === -1 ? keepEverything : Math.min(cheapest, keepEverything) }
   }
 
-  // clearing after the cut: the oldest kept results first, only as many as needed (the summary's room set aside)
+  // clearing: the oldest kept results first, only as many as needed (the summary's room set aside)
   let kept = pinnedBefore[best]!
   for (let u = best; u < count; u++) kept += unitCost[u]!
   let clearBelow = 0
   if (clearing !== undefined) {
-    const target = available - (bestKept + reserve <= available ? reserve : floor)
+    const target = available - bestReserve
     for (let u = best; u < count && kept > target; u++) {
       if (marked[u] === 1) continue
       for (let i = start[u]!; i < start[u + 1]! && kept > target; i++) {
@@ -324,12 +324,13 @@ export const plan = (input: PlanInput, units: Layout): Plan => {
       }
     }
   }
+  const cut = best === keepAll ? 0 : best
   return {
     _tag: "Fits",
-    cut: best,
+    cut,
     clearBelow,
     kept,
-    summaryRole: mode === "summarize" ? summaryRoleAt(best) : undefined,
+    summaryRole: mode === "summarize" && cut !== 0 ? summaryRoleAt(best) : undefined,
     units
   }
 }
