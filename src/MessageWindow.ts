@@ -645,6 +645,20 @@ interface Decided {
   readonly clearing: ClearingState | undefined
 }
 
+/** A dropped run; its messages are sliced from the input when first read (most callers never read them). */
+const droppedRun = (input: ReadonlyArray<Message.Message>, start: number, end: number, tokens: number): Dropped => {
+  let slice: ReadonlyArray<Message.Message> | undefined
+  return Object.freeze({
+    _tag: "Dropped",
+    start,
+    end,
+    tokens,
+    get messages() {
+      return (slice ??= Object.freeze(input.slice(start, end)))
+    }
+  })
+}
+
 const assemble = (decided: Decided, summary: { readonly message: Message.Message; readonly tokens: number; readonly shortened: boolean; readonly notShown: number } | undefined): Fitted => {
   const { clearBelow, clearing, cut, estimates, layout, messages } = decided
   const { pinned, start } = layout
@@ -656,7 +670,7 @@ const assemble = (decided: Decided, summary: { readonly message: Message.Message
   let runTokens = 0
   const flush = (end: number) => {
     if (runStart === -1) return
-    dropped.push({ _tag: "Dropped", start: runStart, end, messages: messages.slice(runStart, end), tokens: runTokens })
+    dropped.push(droppedRun(messages, runStart, end, runTokens))
     runStart = -1
     runTokens = 0
   }

@@ -109,6 +109,10 @@ export interface Layout extends Units {
   readonly pinned: Uint8Array
   /** Units the caller marked: kept whole and never cleared. */
   readonly marked: Uint8Array
+  /** The pinned units before the tail, in order (usually few: system messages, the task, marked units). */
+  readonly pinnedBeforeTail: Int32Array
+  /** The first unpinned unit before the tail (the cut that keeps everything), or the tail when there is none. */
+  readonly keepAll: number
 }
 
 /** The role of a summary message at a cut. */
@@ -165,7 +169,15 @@ export const layoutOf = (
       }
     }
   }
-  return { ...units, tail, pinned, marked }
+  let pinnedCount = 0
+  let keepAll = tail
+  for (let u = 0; u < tail; u++) {
+    if (pinned[u] === 1) pinnedCount++
+    else if (keepAll === tail) keepAll = u
+  }
+  const pinnedBeforeTail = new Int32Array(pinnedCount)
+  for (let u = 0, k = 0; u < tail; u++) if (pinned[u] === 1) pinnedBeforeTail[k++] = u
+  return { ...units, tail, pinned, marked, pinnedBeforeTail, keepAll }
 }
 
 /**
@@ -181,52 +193,41 @@ export const layoutOf = (
  */
 export const plan = (input: PlanInput, units: Layout): Plan => {
   const { available, clearing, estimates, mode, total } = input
-  const { count, entry, exit, marked, pinned, start, tail } = units
+  const { count, entry, exit, keepAll, marked, pinned, pinnedBeforeTail, start, tail } = units
   if (count === 0) return { _tag: "TooSmall", minimum: total }
 
-  // forward: what the pinned units before each unit cost and leave behind
-  const pinnedBefore = new Float64Array(count + 1)
-  const prevExit = new Uint8Array(count + 1)
-  const conflict = new Uint8Array(count + 1)
-  const firstPinned = new Int32Array(count + 1)
-  const unitCost = new Float64Array(count)
-  let keepAll = tail
-  {
-    let pb = 0
-    let pe = TRANSPARENT
-    let cf = 0
-    let fp = -1
-    for (let u = 0; u < count; u++) {
-      let cost = 0
-      for (let i = start[u]!; i < start[u + 1]!; i++) cost += estimates[i]!
-      unitCost[u] = cost
-      pinnedBefore[u] = pb
-      prevExit[u] = pe
-      conflict[u] = cf
-      firstPinned[u] = fp
-      if (u >= tail) continue
-      if (pinned[u] === 0) {
-        if (keepAll === tail) keepAll = u
-        continue
-      }
-      pb += cost
-      const e = entry[u]!
-      if (e !== SYSTEM) {
-        if ((pe === USER || pe === ASSISTANT) && pe === e) cf = 1
-        if (fp === -1) fp = u
-      }
-      if (exit[u] !== TRANSPARENT) pe = exit[u]!
-    }
-    pinnedBefore[count] = pb
+  const unitCost = (u: number): number => {
+    let cost = 0
+    for (let i = start[u]!; i < start[u + 1]!; i++) cost += estimates[i]!
+    return cost
   }
-  const nextNonSystem = new Int32Array(count + 1)
-  nextNonSystem[count] = -1
-  for (let u = count - 1; u >= 0; u--) nextNonSystem[u] = entry[u] === SYSTEM ? nextNonSystem[u + 1]! : u
-  const firstNonSystem = nextNonSystem[0]!
+
+  // over the pinned units before the tail only: after the first j of them, what they cost (pb),
+  // what the last one leaves behind (pe), whether two of them clash (cf), the first that is not a system message (fp)
+  const k = pinnedBeforeTail.length
+  const pb = new Float64Array(k + 1)
+  const pe = new Uint8Array(k + 1)
+  const cf = new Uint8Array(k + 1)
+  const fp = new Int32Array(k + 1)
+  fp[0] = -1
+  for (let j = 0; j < k; j++) {
+    const u = pinnedBeforeTail[j]!
+    const e = entry[u]!
+    pb[j + 1] = pb[j]! + unitCost(u)
+    pe[j + 1] = exit[u] === TRANSPARENT ? pe[j]! : exit[u]!
+    cf[j + 1] = cf[j]! === 1 || (e !== SYSTEM && (pe[j] === USER || pe[j] === ASSISTANT) && pe[j] === e) ? 1 : 0
+    fp[j + 1] = fp[j] !== -1 || e === SYSTEM ? fp[j]! : u
+  }
+  let firstNonSystem = -1
+  for (let u = 0; u < count && firstNonSystem === -1; u++) if (entry[u] !== SYSTEM) firstNonSystem = u
+
+  // the walk below keeps `j` = how many pinned units lie before the unit it is at, and the next non-system unit
+  let j = k
+  let nextNonSystem = -1
 
   /** The role a summary takes at cut `c`, or undefined when none keeps the conversation valid. */
-  const summaryRoleAt = (c: number): SummaryRole | undefined => {
-    const p = prevExit[c]!
+  const summaryRoleAt = (pinnedBefore: number): SummaryRole | undefined => {
+    const p = pe[pinnedBefore]!
     if (p === TRANSPARENT) return "system"
     if (p === USER || p === OPEN) return "assistant"
     return input.systemOnlyAtStart ? undefined : "system"
@@ -235,14 +236,14 @@ export const plan = (input: PlanInput, units: Layout): Plan => {
   /** Whether cutting at `c` (dropping every unpinned unit before it) leaves a valid conversation. */
   const validCut = (c: number): boolean => {
     if (mode === undefined) return false
-    if (conflict[c] === 1) return false
-    const ns = nextNonSystem[c]!
+    if (cf[j] === 1) return false
+    const ns = nextNonSystem
     const e = ns === -1 ? SYSTEM : entry[ns]!
-    const p = prevExit[c]!
+    const p = pe[j]!
     // with a summary between them, the summary's role is what meets both sides (summaryRoleAt)
     if (mode !== "summarize" && (p === USER || p === ASSISTANT) && p === e) return false
     if (input.startWithUser) {
-      const first = firstPinned[c] !== -1 ? firstPinned[c]! : ns
+      const first = fp[j] !== -1 ? fp[j]! : ns
       if (first !== -1 && first !== firstNonSystem && entry[first] !== USER) return false
     }
     switch (mode) {
@@ -251,14 +252,14 @@ export const plan = (input: PlanInput, units: Layout): Plan => {
       case "drop_oldest_pair":
         return c === tail || entry[c] === USER
       case "summarize":
-        return entry[c] === USER && summaryRoleAt(c) !== undefined
+        return entry[c] === USER && summaryRoleAt(j) !== undefined
       default:
         return absurd(mode)
     }
   }
 
   const costOf = (u: number): number => {
-    if (clearing === undefined || marked[u] === 1) return unitCost[u]!
+    if (clearing === undefined || marked[u] === 1) return unitCost(u)
     let cost = 0
     for (let i = start[u]!; i < start[u + 1]!; i++) {
       const cleared = clearing.clearedCost(i)
@@ -274,16 +275,21 @@ export const plan = (input: PlanInput, units: Layout): Plan => {
   let best = -1
   let bestReserve = 0
   let fallback = -1
+  let fallbackPinned = 0
   let cheapest = -1
+  let bestPinned = 0
   for (let u = count - 1; u >= 0; u--) {
     suffix += costOf(u)
+    if (entry[u] !== SYSTEM) nextNonSystem = u
+    while (j > 0 && pinnedBeforeTail[j - 1]! >= u) j--
     if (u > tail || (u < tail && pinned[u] === 1)) continue
-    const kept = pinnedBefore[u]! + suffix
+    const kept = pb[j]! + suffix
     if (kept > available && cheapest !== -1) break
     if (u === keepAll) {
       if (kept <= available) {
         best = u
         bestReserve = 0
+        bestPinned = j
       }
       if (cheapest === -1) cheapest = kept
       continue
@@ -293,13 +299,16 @@ export const plan = (input: PlanInput, units: Layout): Plan => {
     if (kept + reserve <= available) {
       best = u
       bestReserve = reserve
+      bestPinned = j
     } else if (kept + floor <= available) {
       fallback = u
+      fallbackPinned = j
     }
   }
   if (best === -1 && fallback !== -1) {
     best = fallback
     bestReserve = floor
+    bestPinned = fallbackPinned
   }
   if (best === -1) {
     // nothing fits: the least that works is the cheapest valid cut, or keeping everything (cleared)
@@ -309,8 +318,8 @@ export const plan = (input: PlanInput, units: Layout): Plan => {
   }
 
   // clearing: the oldest kept results first, only as many as needed (the summary's room set aside)
-  let kept = pinnedBefore[best]!
-  for (let u = best; u < count; u++) kept += unitCost[u]!
+  let kept = pb[bestPinned]!
+  for (let u = best; u < count; u++) kept += unitCost(u)
   let clearBelow = 0
   if (clearing !== undefined) {
     const target = available - bestReserve
@@ -330,7 +339,7 @@ export const plan = (input: PlanInput, units: Layout): Plan => {
     cut,
     clearBelow,
     kept,
-    summaryRole: mode === "summarize" && cut !== 0 ? summaryRoleAt(best) : undefined,
+    summaryRole: mode === "summarize" && cut !== 0 ? summaryRoleAt(bestPinned) : undefined,
     units
   }
 }
