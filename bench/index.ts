@@ -7,6 +7,7 @@ import { runEstimatorBench } from "./estimator.js"
 import { runRequestTokensBench } from "./requestTokens.js"
 import { runStreamsBench } from "./streams.js"
 import { runValidateBench } from "./validate.js"
+import { runWindowBench } from "./window.js"
 
 const started = performance.now()
 await runEstimatorBench()
@@ -14,4 +15,5 @@ runAppendBench()
 runValidateBench()
 runRequestTokensBench()
 runStreamsBench()
+await runWindowBench()
 console.log(`\nbench finished in ${((performance.now() - started) / 1000).toFixed(1)} s`)
