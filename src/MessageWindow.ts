@@ -493,10 +493,17 @@ const transcriptFor = (messages: ReadonlyArray<Message.Message>): { readonly tex
   const lines: Array<string> = []
   let chars = 0
   let notShown = 0
+  let full = false
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i]!
+    // once full, only earlier summaries are still rendered: the rest is counted, not read
+    if (full && !isSummaryMessage(m)) {
+      notShown++
+      continue
+    }
     const line = Message.transcriptOf([m])
     if (chars + line.length > MAX_TRANSCRIPT_CHARS && !isSummaryMessage(m)) {
+      full = true
       notShown++
       continue
     }
