@@ -84,8 +84,9 @@ export const strategies: ReadonlyArray<Strategy> = ["drop_oldest", "drop_oldest_
  *   `clear_tool_results` keeps intact (default 3).
  * - `clearThinking`: `clear_tool_results` also clears the thinking of
  *   assistant messages before the newest user message (default false).
- * - `summaryTokens`: room `summarize` leaves for the summary (default a
- *   quarter of the budget, at most 1,000 tokens).
+ * - `summaryTokens`: room `summarize` leaves for the summary when it can
+ *   (default a quarter of what the messages may use, at most 1,000 tokens);
+ *   it always leaves room for at least a short one.
  * - `fixedTokens`: tokens the request spends beside these messages (tool
  *   definitions, framing); `reserve`: tokens kept free for the answer. The
  *   messages get `budget - fixedTokens - reserve`.
