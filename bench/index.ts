@@ -9,6 +9,7 @@ import { runEstimatorBench } from "./estimator.js"
 import { runRequestTokensBench } from "./requestTokens.js"
 import { runStreamsBench } from "./streams.js"
 import { runAdversarialBench, runValidateBench } from "./validate.js"
+import { runWindowBench } from "./window.js"
 
 const started = performance.now()
 await runEstimatorBench()
@@ -19,4 +20,5 @@ runAdversarialBench()
 runRequestTokensBench()
 runStreamsBench()
 runAdaptersBench()
+await runWindowBench()
 console.log(`\nbench finished in ${((performance.now() - started) / 1000).toFixed(1)} s`)

@@ -431,3 +431,133 @@ export const brokenConversation: Arbitrary.Arbitrary<Array<Message.Message>> = A
 }).pipe(
   Arbitrary.map(({ base, damage }) => damage.reduce((acc, [kind, at]) => applyBreakage(acc, kind, at), base))
 )
+
+// ---------------------------------------------------------------------------
+// agent histories: long tool outputs, CJK, files, thinking, parallel calls
+// ---------------------------------------------------------------------------
+
+const longPieces = [
+  "The build failed because the test runner could not find the config file. ",
+  "const total = items.reduce((sum, item) => sum + item.price * item.quantity, 0)\n",
+  "北京到上海的高铁每天有很多班次，最快的需要四个半小时。",
+  "東京の天気は晴れ、最高気温は二十三度です。",
+  "| id | name | status |\n|----|------|--------|\n| 42 | alpha | ok |\n",
+  '{"status":200,"items":[{"id":1,"path":"/src/index.ts"},{"id":2,"path":"/src/日本.ts"}]}'
+] as const
+
+/** A tool output: short, or a long one made of realistic pieces (code, logs, tables, CJK, JSON), up to ~8k characters. */
+export const toolOutput: Arbitrary.Arbitrary<string> = Arbitrary.all({ long: intBetween(0, 2), repeat: intBetween(1, 120), start: intBetween(0, 5) }).pipe(
+  Arbitrary.map(({ long, repeat, start }) => {
+    if (long === 0) return longPieces[start]!
+    let out = ""
+    for (let i = 0; i < repeat; i++) out += longPieces[(start + i) % longPieces.length]!
+    return out
+  })
+)
+
+const nonBlank = ["Please fix the failing build.", "帮我查一下北京到上海的高铁票。", "東京の天気を教えてください。", "서울 날씨 어때요?", "Summarize the last three commits 🚀", "Read src/index.ts and explain it."] as const
+
+/** A deterministic PRNG (mulberry32): agent histories are built from one seed, which keeps generation fast. */
+const prng = (seed: number) => () => {
+  seed = (seed + 0x6d2b79f5) | 0
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+}
+
+const agentFiles: ReadonlyArray<Block.FileBlock> = [
+  Block.image("https://example.com/chart.png", { detail: "low" }),
+  Block.image("data:image/png;base64,iVBORw0KGgoAAAANSUhEUg=="),
+  Block.document(Block.base64("JVBERi0xLjQK"), { filename: "report.pdf", title: "Q3 report" }),
+  Block.document(Block.textSource("契約書の第四条：支払いは三十日以内。"), { title: "契約書" }),
+  Block.file(Block.fileId("file-abc123"), "application/pdf", { filename: "spec.pdf" })
+]
+
+/** How an agent history is flavoured: thinking with signatures on every step, Gemini thought signatures on the first call of every step. */
+export interface AgentFlavor {
+  readonly thinking: boolean
+  readonly geminiSignatures: boolean
+}
+
+/** How a history ends: with the assistant's answer, in the middle of a tool loop (results last), or with a new question. */
+export type AgentEnding = "answer" | "toolLoop" | "question"
+
+let agentCall = 0
+
+/** Builds one history from a seed: user turns of 0..4 steps, each step 1..4 parallel calls (sometimes a server tool), every result in any order. */
+const buildAgentHistory = (seed: number, turns: number, withSystem: boolean, flavor: AgentFlavor, ending: AgentEnding): Array<Message.Message> => {
+  const random = prng(seed)
+  const int = (n: number) => Math.floor(random() * n)
+  const one = <A>(xs: ReadonlyArray<A>): A => xs[int(xs.length)]!
+  const output = (): string => {
+    if (int(3) > 0) return one(longPieces)
+    let out = ""
+    const repeat = 1 + int(60)
+    const start = int(longPieces.length)
+    for (let i = 0; i < repeat; i++) out += longPieces[(start + i) % longPieces.length]!
+    return out
+  }
+  const resultContent = (): Block.ToolResultContent => {
+    const kind = int(6)
+    if (kind <= 3) return output()
+    if (kind === 4) return [Block.text(output()), one(agentFiles)]
+    return [Block.json({ rows: int(100), path: "/src/日本.ts", ok: random() < 0.5 }), Block.text(output())]
+  }
+  const args = (): Schema.Json => {
+    const k = int(4)
+    return k === 0 ? {} : k === 1 ? { path: "/src/index.ts" } : k === 2 ? { query: one(nonBlank), limit: int(20) } : { city: "東京", units: "celsius" }
+  }
+  const out: Array<Message.Message> = withSystem ? [Message.system("You are a careful coding agent. 回答要简洁。")] : []
+  for (let t = 0; t < turns; t++) {
+    const last = t === turns - 1
+    const ask = one(nonBlank)
+    out.push(Message.user(int(4) === 0 ? [Block.text(ask), one(agentFiles)] : ask))
+    if (last && ending === "question") break
+    const steps = (last && ending === "toolLoop" ? 1 : 0) + int(last && ending === "toolLoop" ? 4 : 5)
+    for (let s = 0; s < steps; s++) {
+      const content: Array<Block.AssistantBlock> = []
+      if (flavor.thinking) content.push(Block.thinking(one(["Planning the next step.", "先读文件，再回答。", "Two lookups in parallel."]), "EqQBCkgIARAB"))
+      if (int(2) === 0) content.push(Block.text(one(nonBlank)))
+      if (int(10) === 0) {
+        const id = `srvtoolu_a${++agentCall}`
+        content.push(Block.toolCall(id, "web_search", { query: "effect" }, { providerExecuted: true }))
+        content.push(Block.toolResult(id, "web_search", [Block.json([{ url: "https://effect.website" }])], false, { providerExecuted: true }))
+      }
+      const results: Array<Block.ToolResultBlock> = []
+      const calls = 1 + int(4)
+      for (let k = 0; k < calls; k++) {
+        const id = `call_a${++agentCall}`
+        const name = one(toolNames)
+        content.push(Block.toolCall(id, name, args(), flavor.geminiSignatures && k === 0 ? { thoughtSignature: "c2lnbmF0dXJl" } : undefined))
+        results.push(Block.toolResult(id, name, resultContent(), int(8) === 0))
+      }
+      out.push(Message.assistant(content))
+      const ordered = shuffle(results, 1 + int(1_000_000))
+      if (int(2) === 0) out.push(Message.tool(ordered))
+      else for (const r of ordered) out.push(Message.tool(r))
+    }
+    if (last && ending === "toolLoop") break
+    const answer: Array<Block.AssistantBlock> = flavor.thinking ? [Block.thinking("Writing the answer.", "EqQBCkgIARAB")] : []
+    answer.push(Block.text(one(nonBlank)))
+    out.push(Message.assistant(answer))
+  }
+  return out
+}
+
+/**
+ * A valid agent history: maybe a system message, 1..6 user turns of tool-calling
+ * steps with parallel calls, long outputs, CJK text, files and (for some) thinking,
+ * ending with an answer, inside a tool loop, or with a new question.
+ */
+export const agentConversation: Arbitrary.Arbitrary<Array<Message.Message>> = Arbitrary.all({
+  seed: intBetween(1, 2_000_000_000),
+  turns: intBetween(1, 6),
+  withSystem: bool,
+  thinking: bool,
+  geminiSignatures: intBetween(0, 3),
+  ending: pick(["answer", "toolLoop", "question"] as const)
+}).pipe(
+  Arbitrary.map(({ ending, geminiSignatures, seed, thinking, turns, withSystem }) =>
+    buildAgentHistory(seed, turns, withSystem, { thinking, geminiSignatures: geminiSignatures === 0 }, ending)
+  )
+)

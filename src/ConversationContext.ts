@@ -1,0 +1,194 @@
+/**
+ * A conversation with its token budget: an immutable value agent code can
+ * pass around, append to, and fit, always knowing how much room is left.
+ *
+ * A context holds the messages, the budget, the running estimate of the
+ * messages (from the `TokenEstimator` it was made with) and a correction
+ * learned from what the provider reported. `append` estimates only the
+ * messages it adds; `fit` runs the `MessageWindow` and returns a new context
+ * with what it kept; `recordUsage` takes the input tokens the provider
+ * reported for the context that was sent and corrects the running figure by
+ * the difference (the tokens a request spends beside its messages: tool
+ * definitions, framing), which later fits leave room for.
+ *
+ * @example
+ * import { Effect } from "effect"
+ * import { ConversationContext, Message, TokenEstimator } from "effect-agent-messages"
+ *
+ * const program = Effect.gen(function* () {
+ *   let context = yield* ConversationContext.make([Message.system("Be brief.")], 100_000)
+ *   context = ConversationContext.append(context, Message.user("Hi"))
+ *   return context.headroom
+ * })
+ * program.pipe(Effect.provide(TokenEstimator.layer))
+ *
+ * @since 0.1.0
+ */
+import { Effect } from "effect"
+import { dual } from "effect/Function"
+import type * as Message from "./Message.js"
+import * as MessageWindow from "./MessageWindow.js"
+import { TokenEstimator } from "./TokenEstimator.js"
+import type { Service as Estimator } from "./TokenEstimator.js"
+
+/**
+ * A budgeted view of a conversation.
+ *
+ * - `messages`, `budget`: the conversation and its budget in tokens.
+ * - `estimated`: the sum of the messages' estimates.
+ * - `correction`: the provider's last reported input tokens minus the
+ *   estimate of the context that was sent (0 until a report).
+ * - `tokens`: `estimated + correction`, the best figure for what sending
+ *   these messages costs; `headroom`: `budget - tokens` (negative when over).
+ * - `estimator`: the estimator the figures come from.
+ *
+ * @since 0.1.0
+ */
+export interface ConversationContext {
+  readonly messages: ReadonlyArray<Message.Message>
+  readonly budget: number
+  readonly estimated: number
+  readonly correction: number
+  readonly tokens: number
+  readonly headroom: number
+  readonly estimator: Estimator
+}
+
+const build = (
+  estimator: Estimator,
+  messages: ReadonlyArray<Message.Message>,
+  budget: number,
+  estimated: number,
+  correction: number
+): ConversationContext =>
+  Object.freeze({
+    messages: Object.isFrozen(messages) ? messages : Object.freeze(messages.slice()),
+    budget,
+    estimated,
+    correction,
+    tokens: estimated + correction,
+    headroom: budget - estimated - correction,
+    estimator
+  })
+
+/**
+ * A context from messages, a budget and an estimator (outside Effect, or
+ * with an estimator you hold).
+ *
+ * @example
+ * const context = ConversationContext.makeWith(TokenEstimator.heuristic, messages, 100_000)
+ *
+ * @since 0.1.0
+ */
+export const makeWith = (estimator: Estimator, messages: ReadonlyArray<Message.Message>, budget: number): ConversationContext =>
+  build(estimator, messages, budget, estimator.estimateConversation(messages), 0)
+
+/**
+ * A context from messages and a budget, estimated with the `TokenEstimator`
+ * in context.
+ *
+ * @example
+ * const context = yield* ConversationContext.make(history, 100_000)
+ *
+ * @since 0.1.0
+ */
+export const make = (messages: ReadonlyArray<Message.Message>, budget: number): Effect.Effect<ConversationContext, never, TokenEstimator> =>
+  TokenEstimator.use((estimator) => Effect.sync(() => makeWith(estimator, messages, budget)))
+
+/**
+ * The context with messages added at the end. Only the added messages are
+ * estimated.
+ *
+ * @example
+ * context = ConversationContext.append(context, Message.user("And tomorrow?"))
+ * context = ConversationContext.append(context, [reply, ...results])
+ *
+ * @since 0.1.0
+ */
+export const append: {
+  (messages: Message.Message | ReadonlyArray<Message.Message>): (self: ConversationContext) => ConversationContext
+  (self: ConversationContext, messages: Message.Message | ReadonlyArray<Message.Message>): ConversationContext
+} = dual(2, (self: ConversationContext, messages: Message.Message | ReadonlyArray<Message.Message>): ConversationContext => {
+  const added: ReadonlyArray<Message.Message> = Array.isArray(messages) ? messages : [messages as Message.Message]
+  if (added.length === 0) return self
+  let estimated = self.estimated
+  for (const m of added) estimated += self.estimator.estimateMessage(m)
+  return build(self.estimator, Object.freeze([...self.messages, ...added]), self.budget, estimated, self.correction)
+})
+
+/**
+ * The context with another budget.
+ *
+ * @since 0.1.0
+ */
+export const withBudget: {
+  (budget: number): (self: ConversationContext) => ConversationContext
+  (self: ConversationContext, budget: number): ConversationContext
+} = dual(2, (self: ConversationContext, budget: number): ConversationContext =>
+  build(self.estimator, self.messages, budget, self.estimated, self.correction))
+
+/**
+ * The context corrected by what the provider reported for it: call it with
+ * the context that was sent and the input tokens of the response (a number,
+ * or a `Usage` such as an assistant message's `usage`). The running figure
+ * becomes the reported count, and the difference from the estimate is kept
+ * as `correction` until the next report: later appends add their estimates
+ * on top of it, and `fit` leaves room for it when it is positive. A usage
+ * without `inputTokens` changes nothing.
+ *
+ * @example
+ * const sent = context
+ * const reply = yield* callModel(sent.messages)
+ * context = ConversationContext.append(ConversationContext.recordUsage(sent, reply.usage ?? {}), reply)
+ *
+ * @since 0.1.0
+ */
+export const recordUsage: {
+  (usage: number | { readonly inputTokens?: number | undefined }): (self: ConversationContext) => ConversationContext
+  (self: ConversationContext, usage: number | { readonly inputTokens?: number | undefined }): ConversationContext
+} = dual(2, (self: ConversationContext, usage: number | { readonly inputTokens?: number | undefined }): ConversationContext => {
+  const input = typeof usage === "number" ? usage : usage.inputTokens
+  if (input === undefined || !Number.isFinite(input) || input < 0) return self
+  return build(self.estimator, self.messages, self.budget, self.estimated, input - self.estimated)
+})
+
+/**
+ * Whether the context is over its budget.
+ *
+ * @since 0.1.0
+ */
+export const isOver = (self: ConversationContext): boolean => self.headroom < 0
+
+/**
+ * Fits the context into its budget with the `MessageWindow` in context:
+ * the new context holds what was kept (with the same correction, for which
+ * the window leaves room when it is positive), and `fitted` says what
+ * changed.
+ *
+ * @example
+ * const { context: next, fitted } = yield* ConversationContext.fit(context, { strategy: ["clear_tool_results", "drop_oldest"] })
+ *
+ * @since 0.1.0
+ */
+export const fit: {
+  (options?: MessageWindow.FitOptions): (
+    self: ConversationContext
+  ) => Effect.Effect<{ readonly context: ConversationContext; readonly fitted: MessageWindow.Fitted }, MessageWindow.FitError, MessageWindow.MessageWindow>
+  (
+    self: ConversationContext,
+    options?: MessageWindow.FitOptions
+  ): Effect.Effect<{ readonly context: ConversationContext; readonly fitted: MessageWindow.Fitted }, MessageWindow.FitError, MessageWindow.MessageWindow>
+} = dual(
+  (args) => typeof args[0] === "object" && args[0] !== null && "estimator" in args[0],
+  (self: ConversationContext, options?: MessageWindow.FitOptions) => {
+    const fixed = (options?.fixedTokens ?? 0) + Math.max(0, self.correction)
+    return MessageWindow.fit(self.messages, self.budget, { ...options, fixedTokens: fixed }).pipe(
+      Effect.map((fitted) => {
+        if (!fitted.changed) return { context: self, fitted }
+        // kept messages are memoized: this only estimates what the window wrote (cleared results, a summary)
+        const estimated = self.estimator.estimateConversation(fitted.messages)
+        return { context: build(self.estimator, fitted.messages, self.budget, estimated, self.correction), fitted }
+      })
+    )
+  }
+)

@@ -1,0 +1,896 @@
+/**
+ * The message window: fits a conversation into a token budget without ever
+ * breaking it.
+ *
+ * `fit(messages, budget, options?)` keeps the pinned messages (system
+ * messages, the newest user message and everything after it, optionally the
+ * first user message and messages you mark) and the longest run of the
+ * newest other messages that fits, and reports everything it dropped or
+ * changed. The result passes `Conversation.validate` whenever the input
+ * does, and `Conversation.validateFor(provider)` with `{ provider }`.
+ *
+ * Strategies, alone or `clear_tool_results` followed by one of the others:
+ *
+ * - `drop_oldest`: drops the oldest messages one at a time; an assistant
+ *   message with tool calls leaves together with its results.
+ * - `drop_oldest_pair`: drops whole turns (a user message and everything up
+ *   to the next user message).
+ * - `clear_tool_results`: first replaces the content of the oldest tool
+ *   results (and, with `clearThinking`, old thinking) with a short note of
+ *   what was removed and its size, keeping the newest results intact and
+ *   every call and result in place.
+ * - `summarize`: drops whole turns and puts a summary of them, written by the
+ *   `Summarizer` service, in their place.
+ *
+ * It works in one pass over prefix sums of the per-message estimates of the
+ * `TokenEstimator` service (memoized per message), so a fit is linear in the
+ * conversation's length and every message is estimated at most once.
+ *
+ * @example
+ * import { Effect, Layer } from "effect"
+ * import { Message, MessageWindow, TokenEstimator } from "effect-agent-messages"
+ *
+ * const program = Effect.gen(function* () {
+ *   const fitted = yield* MessageWindow.fit([Message.system("Be brief."), Message.user("Hi")], 8_000)
+ *   return fitted.messages
+ * })
+ * program.pipe(Effect.provide(MessageWindow.layer.pipe(Layer.provide(TokenEstimator.layer))))
+ *
+ * @since 0.1.0
+ */
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import * as Block from "./Block.js"
+import * as Message from "./Message.js"
+import type { Provider } from "./Provider.js"
+import * as Summarizer from "./Summarizer.js"
+import { TokenEstimator } from "./TokenEstimator.js"
+import type { Service as Estimator } from "./TokenEstimator.js"
+import type { Clearing, Layout, Mode, SummaryRole } from "./internal/window.js"
+import { isSummaryMessage, layoutOf, plan, SUMMARY_KEY } from "./internal/window.js"
+
+// ---------------------------------------------------------------------------
+// options
+// ---------------------------------------------------------------------------
+
+/**
+ * How the window makes room.
+ *
+ * @since 0.1.0
+ */
+export type Strategy = "drop_oldest" | "drop_oldest_pair" | "clear_tool_results" | "summarize"
+
+/**
+ * Every strategy, in a fixed order.
+ *
+ * @since 0.1.0
+ */
+export const strategies: ReadonlyArray<Strategy> = ["drop_oldest", "drop_oldest_pair", "clear_tool_results", "summarize"]
+
+/**
+ * Options of `fit`.
+ *
+ * - `strategy`: one strategy, or `clear_tool_results` followed by one of the
+ *   others (`["clear_tool_results", "drop_oldest"]`: clear first, then drop
+ *   if still over). Default `"drop_oldest"`.
+ * - `provider`: the result passes `Conversation.validateFor(provider)`
+ *   whenever the input does (Anthropic and Gemini conversations still start
+ *   with a user message after a cut; the thinking of the last assistant turn
+ *   stays).
+ * - `pinFirstUser`: always keep the first user message (the task).
+ * - `pin`: messages to keep whatever happens; a marked message keeps its
+ *   whole unit (an assistant message with its results, a result with its
+ *   call), and is never cleared.
+ * - `keepToolResults`: how many of the newest tool results
+ *   `clear_tool_results` keeps intact (default 3).
+ * - `clearThinking`: `clear_tool_results` also clears the thinking of
+ *   assistant messages before the newest user message (default false).
+ * - `summaryTokens`: room `summarize` leaves for the summary when it can
+ *   (default a quarter of what the messages may use, at most 1,000 tokens);
+ *   it always leaves room for at least a short one.
+ * - `fixedTokens`: tokens the request spends beside these messages (tool
+ *   definitions, framing); `reserve`: tokens kept free for the answer. The
+ *   messages get `budget - fixedTokens - reserve`.
+ *
+ * @since 0.1.0
+ */
+export interface FitOptions {
+  readonly strategy?: Strategy | ReadonlyArray<Strategy>
+  readonly provider?: Provider
+  readonly pinFirstUser?: boolean
+  readonly pin?: (message: Message.Message, index: number) => boolean
+  readonly keepToolResults?: number
+  readonly clearThinking?: boolean
+  readonly summaryTokens?: number
+  readonly fixedTokens?: number
+  readonly reserve?: number
+}
+
+// ---------------------------------------------------------------------------
+// errors
+// ---------------------------------------------------------------------------
+
+/**
+ * The messages that must stay (the pinned ones, or the smallest valid cut)
+ * do not fit the budget. `minimumBudget` is the smallest budget that works
+ * with the same options; `tokens` what the whole conversation costs.
+ *
+ * @since 0.1.0
+ */
+export class BudgetTooSmall extends Schema.TaggedError<BudgetTooSmall>()("BudgetTooSmall", {
+  budget: Schema.Number,
+  minimumBudget: Schema.Number,
+  tokens: Schema.Number
+}) {
+  override get message(): string {
+    return `a budget of ${this.budget} tokens is too small: the messages that must stay need a budget of at least ${this.minimumBudget} (the conversation has ${this.tokens})`
+  }
+}
+
+/**
+ * Options given to `fit` were refused: `option` names the bad one, `reason`
+ * says why.
+ *
+ * @since 0.1.0
+ */
+export class InvalidFitOptions extends Schema.TaggedError<InvalidFitOptions>()("InvalidFitOptions", {
+  option: Schema.String,
+  reason: Schema.String
+}) {
+  override get message(): string {
+    return `invalid window option ${JSON.stringify(this.option)}: ${this.reason}`
+  }
+}
+
+/**
+ * Every way `fit` can fail.
+ *
+ * @since 0.1.0
+ */
+export type FitError = BudgetTooSmall | InvalidFitOptions | Summarizer.SummaryFailed
+
+// ---------------------------------------------------------------------------
+// results
+// ---------------------------------------------------------------------------
+
+/**
+ * A run of consecutive input messages that was dropped: `messages` is
+ * `input.slice(start, end)`, costing `tokens`.
+ *
+ * @since 0.1.0
+ */
+export interface Dropped {
+  readonly _tag: "Dropped"
+  readonly start: number
+  readonly end: number
+  readonly messages: ReadonlyArray<Message.Message>
+  readonly tokens: number
+}
+
+/**
+ * A message whose tool results (or thinking) were replaced by a note of what
+ * was removed: input message `index`, now at `at` in the output, `before`
+ * and `after` it, how many results and thinking blocks were cleared, and the
+ * tokens saved.
+ *
+ * @since 0.1.0
+ */
+export interface Cleared {
+  readonly _tag: "Cleared"
+  readonly index: number
+  readonly at: number
+  readonly before: Message.Message
+  readonly after: Message.Message
+  readonly toolResults: number
+  readonly thinking: number
+  readonly tokensSaved: number
+}
+
+/**
+ * The summary that took the dropped messages' place: the `message` at `at`
+ * in the output, how many input messages it `replaces`, its `tokens`,
+ * whether it was `shortened` to fit, and how many of the oldest dropped
+ * messages were too many to show the summarizer (`notShown`, 0 normally).
+ *
+ * @since 0.1.0
+ */
+export interface Summarized {
+  readonly _tag: "Summarized"
+  readonly at: number
+  readonly message: Message.Message
+  readonly replaces: number
+  readonly tokens: number
+  readonly shortened: boolean
+  readonly notShown: number
+}
+
+/**
+ * Something the caller should know about how the fit went:
+ *
+ * - `SummarizerUnavailable`: `summarize` was asked for without a `Summarizer`
+ *   in context, so whole turns were dropped instead (`drop_oldest_pair`).
+ *
+ * @since 0.1.0
+ */
+export type Note = { readonly _tag: "SummarizerUnavailable" }
+
+/**
+ * What `fit` returns.
+ *
+ * - `messages`: the kept conversation (the input array itself when it
+ *   already fit, else a new frozen array), pinned messages and a suffix of
+ *   the rest, in their order,
+ *   with cleared messages in place and the summary before the suffix.
+ * - `dropped`, `cleared`, `summary`: every change; nothing else differs
+ *   from the input.
+ * - `strategies`: what ran (`summarize` reads `drop_oldest_pair` when it
+ *   fell back), `notes` what the caller should know.
+ * - `budget` as given, `available` for the messages (`budget - fixedTokens
+ *   - reserve`), `tokensBefore` and `tokensAfter` the estimates of the input
+ *   and of `messages` (`tokensAfter <= available`).
+ *
+ * @since 0.1.0
+ */
+export interface Fitted {
+  readonly messages: ReadonlyArray<Message.Message>
+  readonly changed: boolean
+  readonly dropped: ReadonlyArray<Dropped>
+  readonly cleared: ReadonlyArray<Cleared>
+  readonly summary: Summarized | undefined
+  readonly strategies: ReadonlyArray<Strategy>
+  readonly notes: ReadonlyArray<Note>
+  readonly budget: number
+  readonly available: number
+  readonly tokensBefore: number
+  readonly tokensAfter: number
+}
+
+const count = (n: number): string => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ",")
+
+/**
+ * What a fit changed, one line each, for logs.
+ *
+ * @example
+ * for (const line of MessageWindow.describe(fitted)) console.log(line)
+ * // dropped messages[1..9] (8 messages, 2,310 tokens)
+ * // cleared 2 tool results in messages[12] (1,020 tokens saved)
+ * // 5,210 -> 3,870 tokens (4,000 available)
+ *
+ * @since 0.1.0
+ */
+export const describe = (fitted: Fitted): Array<string> => {
+  const lines: Array<string> = []
+  for (const d of fitted.dropped) {
+    const n = d.end - d.start
+    lines.push(`dropped messages[${d.start}${n > 1 ? `..${d.end - 1}` : ""}] (${count(n)} message${n === 1 ? "" : "s"}, ${count(d.tokens)} tokens)`)
+  }
+  for (const c of fitted.cleared) {
+    const what = [
+      ...(c.toolResults > 0 ? [`${c.toolResults} tool result${c.toolResults === 1 ? "" : "s"}`] : []),
+      ...(c.thinking > 0 ? [`${c.thinking} thinking block${c.thinking === 1 ? "" : "s"}`] : [])
+    ].join(" and ")
+    lines.push(`cleared ${what} in messages[${c.index}] (${count(c.tokensSaved)} tokens saved)`)
+  }
+  const s = fitted.summary
+  if (s !== undefined) {
+    lines.push(
+      `summarized ${count(s.replaces)} messages into ${s.message.role === "assistant" ? "an" : "a"} ${s.message.role} message at [${s.at}] (${count(s.tokens)} tokens${s.shortened ? ", shortened to fit" : ""})`
+    )
+  }
+  for (const note of fitted.notes) {
+    switch (note._tag) {
+      case "SummarizerUnavailable":
+        lines.push("no Summarizer in context: dropped whole turns instead of summarizing")
+        break
+      default:
+        Block.absurd(note._tag)
+    }
+  }
+  lines.push(`${count(fitted.tokensBefore)} -> ${count(fitted.tokensAfter)} tokens (${count(fitted.available)} available)`)
+  return lines
+}
+
+/**
+ * Whether a message is a summary written by the window (it carries the
+ * summary marker in its `metadata`). Summaries are never pinned as system
+ * messages: the next summary folds them in.
+ *
+ * @since 0.1.0
+ */
+export const isSummary: (message: Message.Message) => boolean = isSummaryMessage
+
+// ---------------------------------------------------------------------------
+// clearing
+// ---------------------------------------------------------------------------
+
+/**
+ * How a cleared tool result begins. A result whose content already begins
+ * with it is not cleared again.
+ *
+ * @since 0.1.0
+ */
+export const CLEARED_PREFIX = "[tool result cleared to save context:"
+
+const THINKING_PREFIX = "[thinking cleared to save context:"
+
+const sizeOf = (content: Block.ToolResultContent): string => {
+  if (typeof content === "string") return `${count(content.length)} characters`
+  let chars = 0
+  let files = 0
+  for (const part of content) {
+    switch (part._tag) {
+      case "Text":
+        chars += part.text.length
+        break
+      case "Json":
+        chars += Block.safeStringify(part.value).length
+        break
+      case "File":
+        files++
+        break
+      default:
+        Block.absurd(part)
+    }
+  }
+  const text = `${count(chars)} characters`
+  return files === 0 ? text : `${files} file${files === 1 ? "" : "s"} and ${text}`
+}
+
+const isCleared = (result: Block.ToolResultBlock): boolean =>
+  typeof result.content === "string" && result.content.startsWith(CLEARED_PREFIX)
+
+/** A result with its content replaced by a note; everything else (id, name, error flag, replay data) kept. */
+const clearResult = (result: Block.ToolResultBlock): Block.ToolResultBlock => {
+  const { _tag: _, content, isError, toolCallId, toolName, ...extras } = result
+  return Block.toolResult(toolCallId, toolName, `${CLEARED_PREFIX} ${toolName} returned ${sizeOf(content)}]`, isError, extras)
+}
+
+/** The tool message with its results before block `upTo` cleared; undefined when none is left to clear. */
+const clearTool = (message: Message.ToolMessage, upTo: number): { readonly message: Message.ToolMessage; readonly results: number } | undefined => {
+  let content: Array<Block.ToolResultBlock> | undefined
+  let results = 0
+  for (let b = 0; b < upTo; b++) {
+    const result = message.content[b]!
+    if (isCleared(result)) continue
+    content ??= message.content.slice()
+    content[b] = clearResult(result)
+    results++
+  }
+  if (content === undefined) return undefined
+  const { content: _, role: _r, ...options } = message
+  return { message: Message.tool(content, options), results }
+}
+
+/** The assistant message without its thinking, a note in place of the first thinking block (before any tool call). */
+const clearThinkingOf = (message: Message.AssistantMessage): { readonly message: Message.AssistantMessage; readonly thinking: number } | undefined => {
+  const content: Array<Block.AssistantBlock> = []
+  let thinking = 0
+  let chars = 0
+  let noteAt = -1
+  for (const block of message.content) {
+    if (block._tag === "Thinking" || block._tag === "RedactedThinking") {
+      if (noteAt === -1) noteAt = content.length
+      thinking++
+      chars += block._tag === "Thinking" ? block.thinking.length : block.data.length
+      continue
+    }
+    if (block._tag === "ToolCall" && noteAt === -1) noteAt = -2 - content.length
+    content.push(block)
+  }
+  if (thinking === 0) return undefined
+  // a note after a tool call would be text after the calls, which Anthropic rejects
+  const at = noteAt >= 0 ? noteAt : -2 - noteAt
+  content.splice(at, 0, Block.text(`${THINKING_PREFIX} ${count(chars)} characters]`))
+  const { content: _, role: _r, usage, ...options } = message
+  return { message: Message.assistant(content, { ...options, ...(usage === undefined ? {} : { usage }) }), thinking }
+}
+
+interface ClearedVersion {
+  readonly message: Message.Message
+  readonly toolResults: number
+  readonly thinking: number
+}
+
+// fully cleared versions, per message (messages are frozen): a context fitted again and again builds each once
+const toolCache = new WeakMap<Message.Message, ClearedVersion | null>()
+const thinkingCache = new WeakMap<Message.Message, ClearedVersion | null>()
+
+const fullyCleared = (message: Message.Message): ClearedVersion | undefined => {
+  const cache = message.role === "tool" ? toolCache : thinkingCache
+  const hit = cache.get(message)
+  if (hit !== undefined) return hit ?? undefined
+  let version: ClearedVersion | undefined
+  if (message.role === "tool") {
+    const cleared = clearTool(message, message.content.length)
+    version = cleared === undefined ? undefined : { message: cleared.message, toolResults: cleared.results, thinking: 0 }
+  } else if (message.role === "assistant") {
+    const cleared = clearThinkingOf(message)
+    version = cleared === undefined ? undefined : { message: cleared.message, toolResults: 0, thinking: cleared.thinking }
+  }
+  cache.set(message, version ?? null)
+  return version
+}
+
+interface ClearingState extends Clearing {
+  readonly versionOf: (i: number) => ClearedVersion
+}
+
+const makeClearing = (
+  messages: ReadonlyArray<Message.Message>,
+  estimates: ReadonlyArray<number>,
+  layout: Layout,
+  keep: number,
+  thinking: boolean,
+  estimator: Estimator
+): ClearingState => {
+  const n = messages.length
+  // the newest `keep` results stay: results from (protectMessage, protectBlock) on
+  let protectMessage = n
+  let protectBlock = 0
+  let left = keep
+  for (let i = n - 1; i >= 0 && left > 0; i--) {
+    const m = messages[i]!
+    if (m.role !== "tool") continue
+    protectMessage = i
+    if (m.content.length <= left) {
+      left -= m.content.length
+      protectBlock = 0
+    } else {
+      protectBlock = m.content.length - left
+      left = 0
+    }
+  }
+  const tailStart = layout.count === 0 ? n : layout.start[layout.tail]!
+  let marked: Uint8Array | undefined
+  for (let u = 0; u < layout.count; u++) {
+    if (layout.marked[u] !== 1) continue
+    marked ??= new Uint8Array(n)
+    marked.fill(1, layout.start[u]!, layout.start[u + 1]!)
+  }
+  const costs = new Float64Array(n).fill(Number.NaN)
+  const versions = new Map<number, ClearedVersion>()
+
+  const versionFor = (i: number): ClearedVersion | undefined => {
+    if (marked !== undefined && marked[i] === 1) return undefined
+    const m = messages[i]!
+    if (m.role === "tool") {
+      if (i > protectMessage || (i === protectMessage && protectBlock === 0)) return undefined
+      if (i < protectMessage) return fullyCleared(m)
+      const partial = clearTool(m, protectBlock)
+      return partial === undefined ? undefined : { message: partial.message, toolResults: partial.results, thinking: 0 }
+    }
+    if (m.role === "assistant" && thinking && i < tailStart) return fullyCleared(m)
+    return undefined
+  }
+
+  return {
+    clearedCost: (i) => {
+      const known = costs[i]!
+      if (!Number.isNaN(known)) return known
+      const version = versionFor(i)
+      let cost = -1
+      if (version !== undefined) {
+        const estimate = estimator.estimateMessage(version.message)
+        if (estimate < estimates[i]!) {
+          cost = estimate
+          versions.set(i, version)
+        }
+      }
+      costs[i] = cost
+      return cost
+    },
+    versionOf: (i) => versions.get(i)!
+  }
+}
+
+// ---------------------------------------------------------------------------
+// summaries
+// ---------------------------------------------------------------------------
+
+/** The most characters of transcript shown to a summarizer (about 100k tokens of English). */
+const MAX_TRANSCRIPT_CHARS = 400_000
+
+const transcriptFor = (messages: ReadonlyArray<Message.Message>): { readonly text: string; readonly notShown: number } => {
+  // the newest messages first, up to the limit; earlier summaries always (they carry everything before them)
+  const lines: Array<string> = []
+  let chars = 0
+  let notShown = 0
+  let full = false
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!
+    // once full, only earlier summaries are still rendered: the rest is counted, not read
+    if (full && !isSummaryMessage(m)) {
+      notShown++
+      continue
+    }
+    const line = Message.transcriptOf([m])
+    if (chars + line.length > MAX_TRANSCRIPT_CHARS && !isSummaryMessage(m)) {
+      full = true
+      notShown++
+      continue
+    }
+    chars += line.length + 1
+    lines.push(line)
+  }
+  lines.reverse()
+  if (notShown > 0) lines.unshift(`[${notShown} older messages not shown]`)
+  return { text: lines.join("\n"), notShown }
+}
+
+const summaryMessage = (role: SummaryRole, replaces: number, text: string): Message.Message => {
+  const body = `[Summary of ${replaces} earlier message${replaces === 1 ? "" : "s"}, removed to fit the context window]${text === "" ? "" : `\n${text}`}`
+  const options = { metadata: { [SUMMARY_KEY]: { messages: replaces } } }
+  return role === "system" ? Message.system(body, options) : Message.assistant(body, options)
+}
+
+/** Cuts text to `length` code units without splitting a surrogate pair. */
+const cutText = (text: string, length: number): string => {
+  if (length >= text.length) return text
+  let end = length
+  const c = text.charCodeAt(end - 1)
+  if (end > 0 && c >= 0xd800 && c <= 0xdbff) end--
+  return `${text.slice(0, end)}…`
+}
+
+/** The summary message that fits `room`: the whole text, or the longest prefix of it that fits. */
+const fitSummary = (
+  estimator: Estimator,
+  role: SummaryRole,
+  replaces: number,
+  text: string,
+  room: number
+): { readonly message: Message.Message; readonly tokens: number; readonly shortened: boolean } => {
+  const whole = summaryMessage(role, replaces, text)
+  const tokens = estimator.estimateMessage(whole)
+  if (tokens <= room) return { message: whole, tokens, shortened: false }
+  // the bare message fits (the plan made sure): the longest prefix of the text that still fits
+  const bare = summaryMessage(role, replaces, "")
+  let found = { message: bare, tokens: estimator.estimateMessage(bare) }
+  let lo = 1
+  let hi = text.length - 1
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1
+    const message = summaryMessage(role, replaces, cutText(text, mid))
+    const t = estimator.estimateMessage(message)
+    if (t <= room) {
+      found = { message, tokens: t }
+      lo = mid + 1
+    } else {
+      hi = mid - 1
+    }
+  }
+  return { ...found, shortened: true }
+}
+
+// ---------------------------------------------------------------------------
+// fit
+// ---------------------------------------------------------------------------
+
+interface Checked {
+  readonly clear: boolean
+  readonly mode: Mode | undefined
+  readonly strategies: ReadonlyArray<Strategy>
+  readonly available: number
+  readonly outside: number
+  readonly keep: number
+}
+
+const isWhole = (n: unknown): n is number => typeof n === "number" && Number.isInteger(n) && n >= 0
+const isAmount = (n: unknown): n is number => typeof n === "number" && Number.isFinite(n) && n >= 0
+
+const check = (budget: number, options: FitOptions | undefined): Checked | InvalidFitOptions => {
+  if (!isAmount(budget)) return new InvalidFitOptions({ option: "budget", reason: `expected a non-negative number of tokens, got ${String(budget)}` })
+  const given = options?.strategy ?? "drop_oldest"
+  const list: ReadonlyArray<unknown> = typeof given === "string" ? [given] : given
+  if (list.length === 0) return new InvalidFitOptions({ option: "strategy", reason: "expected at least one strategy" })
+  let clear = false
+  let mode: Mode | undefined
+  for (const s of list) {
+    switch (s) {
+      case "clear_tool_results":
+        if (clear) return new InvalidFitOptions({ option: "strategy", reason: "clear_tool_results is listed twice" })
+        if (mode !== undefined) {
+          return new InvalidFitOptions({ option: "strategy", reason: `clear_tool_results runs before ${mode}: list it first` })
+        }
+        clear = true
+        break
+      case "drop_oldest":
+      case "drop_oldest_pair":
+      case "summarize":
+        if (mode !== undefined) return new InvalidFitOptions({ option: "strategy", reason: `${mode} and ${s} both drop messages: choose one` })
+        mode = s
+        break
+      default:
+        return new InvalidFitOptions({ option: "strategy", reason: `unknown strategy ${JSON.stringify(s)}: expected one of ${strategies.join(", ")}` })
+    }
+  }
+  for (const key of ["fixedTokens", "reserve"] as const) {
+    const value = options?.[key]
+    if (value !== undefined && !isAmount(value)) return new InvalidFitOptions({ option: key, reason: `expected a non-negative number of tokens, got ${String(value)}` })
+  }
+  for (const key of ["keepToolResults", "summaryTokens"] as const) {
+    const value = options?.[key]
+    if (value !== undefined && !isWhole(value)) return new InvalidFitOptions({ option: key, reason: `expected a whole number >= 0, got ${String(value)}` })
+  }
+  const outside = (options?.fixedTokens ?? 0) + (options?.reserve ?? 0)
+  return {
+    clear,
+    mode,
+    strategies: list as ReadonlyArray<Strategy>,
+    available: budget - outside,
+    outside,
+    keep: options?.keepToolResults ?? 3
+  }
+}
+
+const NONE: ReadonlyArray<never> = []
+
+const unchanged = (messages: ReadonlyArray<Message.Message>, budget: number, checked: Checked, total: number, notes: ReadonlyArray<Note>): Fitted => ({
+  messages,
+  changed: false,
+  dropped: NONE,
+  cleared: NONE,
+  summary: undefined,
+  strategies: checked.strategies,
+  notes,
+  budget,
+  available: checked.available,
+  tokensBefore: total,
+  tokensAfter: total
+})
+
+/** Everything `fit` decided before the summary (if any) is written. */
+interface Decided {
+  readonly messages: ReadonlyArray<Message.Message>
+  readonly estimates: ReadonlyArray<number>
+  readonly total: number
+  readonly budget: number
+  readonly checked: Checked
+  readonly strategies: ReadonlyArray<Strategy>
+  readonly notes: Array<Note>
+  readonly cut: number
+  readonly clearBelow: number
+  readonly layout: Layout
+  readonly clearing: ClearingState | undefined
+}
+
+/** A dropped run; its messages are sliced from the input when first read (most callers never read them). */
+const droppedRun = (input: ReadonlyArray<Message.Message>, start: number, end: number, tokens: number): Dropped => {
+  let slice: ReadonlyArray<Message.Message> | undefined
+  return Object.freeze({
+    _tag: "Dropped",
+    start,
+    end,
+    tokens,
+    get messages() {
+      return (slice ??= Object.freeze(input.slice(start, end)))
+    }
+  })
+}
+
+const assemble = (decided: Decided, summary: { readonly message: Message.Message; readonly tokens: number; readonly shortened: boolean; readonly notShown: number } | undefined): Fitted => {
+  const { clearBelow, clearing, cut, estimates, layout, messages } = decided
+  const { pinned, start } = layout
+  const out: Array<Message.Message> = []
+  const dropped: Array<Dropped> = []
+  const cleared: Array<Cleared> = []
+  let tokens = 0
+  let runStart = -1
+  let runTokens = 0
+  const flush = (end: number) => {
+    if (runStart === -1) return
+    dropped.push(droppedRun(messages, runStart, end, runTokens))
+    runStart = -1
+    runTokens = 0
+  }
+  for (let u = 0; u < cut; u++) {
+    const from = start[u]!
+    const to = start[u + 1]!
+    if (pinned[u] === 1) {
+      flush(from)
+      for (let i = from; i < to; i++) {
+        out.push(messages[i]!)
+        tokens += estimates[i]!
+      }
+    } else {
+      if (runStart === -1) runStart = from
+      for (let i = from; i < to; i++) runTokens += estimates[i]!
+    }
+  }
+  flush(cut < layout.count ? start[cut]! : messages.length)
+  let summarized: Summarized | undefined
+  if (summary !== undefined) {
+    let replaces = 0
+    for (const d of dropped) replaces += d.end - d.start
+    summarized = {
+      _tag: "Summarized",
+      at: out.length,
+      message: summary.message,
+      replaces,
+      tokens: summary.tokens,
+      shortened: summary.shortened,
+      notShown: summary.notShown
+    }
+    out.push(summary.message)
+    tokens += summary.tokens
+  }
+  const from = cut < layout.count ? start[cut]! : messages.length
+  for (let i = from; i < messages.length; i++) {
+    if (clearing !== undefined && i < clearBelow && clearing.clearedCost(i) !== -1) {
+      const version = clearing.versionOf(i)
+      const cost = clearing.clearedCost(i)
+      cleared.push({
+        _tag: "Cleared",
+        index: i,
+        at: out.length,
+        before: messages[i]!,
+        after: version.message,
+        toolResults: version.toolResults,
+        thinking: version.thinking,
+        tokensSaved: estimates[i]! - cost
+      })
+      out.push(version.message)
+      tokens += cost
+    } else {
+      out.push(messages[i]!)
+      tokens += estimates[i]!
+    }
+  }
+  return {
+    messages: Object.freeze(out),
+    changed: true,
+    dropped,
+    cleared,
+    summary: summarized,
+    strategies: decided.strategies,
+    notes: decided.notes,
+    budget: decided.budget,
+    available: decided.checked.available,
+    tokensBefore: decided.total,
+    tokensAfter: tokens
+  }
+}
+
+const decide = (
+  estimator: Estimator,
+  messages: ReadonlyArray<Message.Message>,
+  budget: number,
+  options: FitOptions | undefined,
+  checked: Checked,
+  summarizer: Summarizer.Service | undefined
+): Effect.Effect<Fitted, FitError> => {
+  const estimates = estimator.estimateEach(messages)
+  let total = 0
+  for (let i = 0; i < estimates.length; i++) total += estimates[i]!
+  const notes: Array<Note> = []
+  let mode = checked.mode
+  let used = checked.strategies
+  if (mode === "summarize" && summarizer === undefined) {
+    mode = "drop_oldest_pair"
+    used = used.map((s) => (s === "summarize" ? "drop_oldest_pair" : s))
+    notes.push({ _tag: "SummarizerUnavailable" })
+  }
+  if (total <= checked.available) return Effect.succeed(unchanged(messages, budget, { ...checked, strategies: used }, total, notes))
+
+  const layout = layoutOf(messages, options?.pinFirstUser === true, options?.pin)
+  const clearing = checked.clear ? makeClearing(messages, estimates, layout, checked.keep, options?.clearThinking === true, estimator) : undefined
+  const provider = options?.provider
+  const summaryTokens = options?.summaryTokens ?? Math.min(1_000, Math.floor(Math.max(0, checked.available) / 4))
+  const planned = plan({
+    estimates,
+    total,
+    available: checked.available,
+    mode,
+    clearing,
+    startWithUser: provider === "anthropic" || provider === "gemini",
+    systemOnlyAtStart: provider === "gemini",
+    summaryTokens,
+    // the longest header a summary of these messages can have, in either role
+    summaryFloor: mode === "summarize"
+      ? Math.max(
+        estimator.estimateMessage(summaryMessage("system", messages.length, "")),
+        estimator.estimateMessage(summaryMessage("assistant", messages.length, ""))
+      )
+      : 0
+  }, layout)
+  if (planned._tag === "TooSmall") {
+    return Effect.fail(new BudgetTooSmall({ budget, minimumBudget: planned.minimum + checked.outside, tokens: total }))
+  }
+  const decided: Decided = {
+    messages,
+    estimates,
+    total,
+    budget,
+    checked,
+    strategies: used,
+    notes,
+    cut: planned.cut,
+    clearBelow: planned.clearBelow,
+    layout,
+    clearing
+  }
+  const role = planned.summaryRole
+  if (mode !== "summarize" || summarizer === undefined || role === undefined) return Effect.succeed(assemble(decided, undefined))
+
+  const dropped: Array<Message.Message> = []
+  for (let u = 0; u < planned.cut; u++) {
+    if (layout.pinned[u] === 1) continue
+    for (let i = layout.start[u]!; i < layout.start[u + 1]!; i++) dropped.push(messages[i]!)
+  }
+  if (dropped.length === 0) return Effect.succeed(assemble(decided, undefined))
+  // the plan left room for at least the bare summary message
+  const room = checked.available - planned.kept
+  const bare = estimator.estimateMessage(summaryMessage(role, dropped.length, ""))
+  const { notShown, text: transcript } = transcriptFor(dropped)
+  const maxTokens = Math.max(1, Math.min(summaryTokens, room - bare))
+  return summarizer.summarize({ messages: dropped, transcript, maxTokens }).pipe(
+    Effect.map((text) => assemble(decided, { ...fitSummary(estimator, role, dropped.length, text.trim(), room), notShown }))
+  )
+}
+
+const makeFit = (estimator: Estimator, captured: Option.Option<Summarizer.Service>) =>
+(
+  messages: ReadonlyArray<Message.Message>,
+  budget: number,
+  options?: FitOptions
+): Effect.Effect<Fitted, FitError> =>
+  Effect.suspend(() => {
+    const checked = check(budget, options)
+    if (checked instanceof InvalidFitOptions) return Effect.fail(checked)
+    if (checked.mode !== "summarize") return decide(estimator, messages, budget, options, checked, undefined)
+    return Effect.flatMap(Effect.serviceOption(Summarizer.Summarizer), (local) =>
+      decide(estimator, messages, budget, options, checked, Option.getOrUndefined(Option.orElse(local, () => captured))))
+  })
+
+/**
+ * What the window does.
+ *
+ * @since 0.1.0
+ */
+export interface Service {
+  readonly fit: (messages: ReadonlyArray<Message.Message>, budget: number, options?: FitOptions) => Effect.Effect<Fitted, FitError>
+}
+
+/**
+ * The message window service. Provide it with `layer` (which needs a
+ * `TokenEstimator`); a `Summarizer` provided to the layer or around a `fit`
+ * call is used by the `summarize` strategy.
+ *
+ * @since 0.1.0
+ */
+export class MessageWindow extends Context.Service<MessageWindow, Service>()("effect-agent-messages/MessageWindow") {}
+
+/**
+ * Builds the window on the `TokenEstimator` in context (and the `Summarizer`,
+ * if there is one).
+ *
+ * @since 0.1.0
+ */
+export const make: Effect.Effect<Service, never, TokenEstimator> = Effect.gen(function*() {
+  const estimator = yield* TokenEstimator
+  const summarizer = yield* Effect.serviceOption(Summarizer.Summarizer)
+  return MessageWindow.of({ fit: makeFit(estimator, summarizer) })
+})
+
+/**
+ * The message window, on the `TokenEstimator` in context.
+ *
+ * @example
+ * const Window = MessageWindow.layer.pipe(Layer.provide(TokenEstimator.layer))
+ *
+ * @since 0.1.0
+ */
+export const layer: Layer.Layer<MessageWindow, never, TokenEstimator> = Layer.effect(MessageWindow, make)
+
+/**
+ * Fits a conversation into a budget with the `MessageWindow` in context.
+ *
+ * @example
+ * const fitted = yield* MessageWindow.fit(history, 100_000, { strategy: ["clear_tool_results", "drop_oldest"] })
+ *
+ * @since 0.1.0
+ */
+export const fit = (
+  messages: ReadonlyArray<Message.Message>,
+  budget: number,
+  options?: FitOptions
+): Effect.Effect<Fitted, FitError, MessageWindow> => MessageWindow.use((window) => window.fit(messages, budget, options))

@@ -1,0 +1,287 @@
+/**
+ * Summaries of the part of a conversation that no longer fits.
+ *
+ * The `summarize` strategy of `MessageWindow` cuts the oldest turns off a
+ * conversation and asks the `Summarizer` service for a summary of them,
+ * which then takes their place as one message. The service receives the
+ * dropped messages and the same messages rendered as a transcript (tool
+ * calls and their results written out, never silently left out), and a
+ * number of tokens to stay within.
+ *
+ * Two layers are provided:
+ * - `layerLanguageModel(options?)`: asks a model through effect's `effect/ai`
+ *   `LanguageModel` service, so any provider an Effect agent already uses
+ *   writes the summary.
+ * - `layerExtractive(options?)`: a deterministic summary made of the
+ *   conversation's own lines (what the user asked, which tools ran and how
+ *   they ended, the last answers), for tests and offline use.
+ *
+ * Without a `Summarizer` in context, `summarize` falls back to dropping whole
+ * turns and says so in its result.
+ *
+ * @example
+ * import { Effect, Layer } from "effect"
+ * import { MessageWindow, Summarizer, TokenEstimator } from "effect-agent-messages"
+ *
+ * const Window = MessageWindow.layer.pipe(
+ *   Layer.provide(Layer.merge(TokenEstimator.layer, Summarizer.layerExtractive()))
+ * )
+ *
+ * @since 0.1.0
+ */
+import { Context, Effect, Layer, Schema } from "effect"
+import { LanguageModel } from "effect/ai"
+import * as Block from "./Block.js"
+import * as Message from "./Message.js"
+
+// ---------------------------------------------------------------------------
+// service
+// ---------------------------------------------------------------------------
+
+/**
+ * What a summarizer is asked to summarize.
+ *
+ * - `messages`: the messages being replaced, in order (an earlier summary
+ *   among them included, so summaries fold into the next one).
+ * - `transcript`: the same messages as text, one `Role: text` entry per
+ *   message, tool calls and results written out (long arguments and results
+ *   cut). When the messages are too many to render whole, the oldest are
+ *   left out of the transcript and a line says how many.
+ * - `maxTokens`: the summary should stay within this many tokens; the window
+ *   shortens a longer one to fit.
+ *
+ * @since 0.1.0
+ */
+export interface SummaryRequest {
+  readonly messages: ReadonlyArray<Message.Message>
+  readonly transcript: string
+  readonly maxTokens: number
+}
+
+/**
+ * A summary could not be made; `reason` says why and `cause` keeps the
+ * underlying error (an `AiError` from the model, for example).
+ *
+ * @since 0.1.0
+ */
+export class SummaryFailed extends Schema.TaggedError<SummaryFailed>()("SummaryFailed", {
+  reason: Schema.String,
+  cause: Schema.optionalKey(Schema.Defect())
+}) {
+  override get message(): string {
+    return `could not summarize the dropped messages: ${this.reason}`
+  }
+}
+
+/**
+ * What a summarizer does: turn the dropped part of a conversation into text.
+ *
+ * @since 0.1.0
+ */
+export interface Service {
+  readonly summarize: (request: SummaryRequest) => Effect.Effect<string, SummaryFailed>
+}
+
+/**
+ * The summarizer service. `MessageWindow`'s `summarize` strategy uses it when
+ * it is in context (provided to the window's layer, or around the `fit`
+ * call).
+ *
+ * @example
+ * import { Effect } from "effect"
+ * import { Summarizer } from "effect-agent-messages"
+ *
+ * const mine = Summarizer.Summarizer.of({
+ *   summarize: (request) => Effect.succeed(`${request.messages.length} messages about the trip`)
+ * })
+ *
+ * @since 0.1.0
+ */
+export class Summarizer extends Context.Service<Summarizer, Service>()("effect-agent-messages/Summarizer") {}
+
+// ---------------------------------------------------------------------------
+// extractive
+// ---------------------------------------------------------------------------
+
+/**
+ * Options of the extractive summarizer.
+ *
+ * - `charsPerToken`: how many characters it assumes a token holds when it
+ *   sizes the summary (default 3, on the short side, so CJK text and code are
+ *   not cut by the window too often).
+ * - `maxLineLength`: longest line taken from one message (default 160).
+ *
+ * @since 0.1.0
+ */
+export interface ExtractiveOptions {
+  readonly charsPerToken?: number
+  readonly maxLineLength?: number
+}
+
+const oneLine = (text: string, max: number): string => Block.truncate(text.replace(/\s+/g, " ").trim(), max)
+
+/** The lines an extractive summary is made of, in conversation order, each with a priority (lower is kept first). */
+const extractLines = (messages: ReadonlyArray<Message.Message>, maxLine: number): Array<{ readonly text: string; readonly priority: number }> => {
+  const lines: Array<{ text: string; priority: number }> = []
+  const used = new Map<string, { calls: number; errors: number }>()
+  let lastAnswer = -1
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!
+    switch (m.role) {
+      case "system": {
+        const text = oneLine(Message.textOf(m), maxLine * 4)
+        // an earlier summary carries everything before it: keep it first
+        if (text !== "") lines.push({ text: `Earlier: ${text}`, priority: 0 })
+        break
+      }
+      case "user": {
+        const text = oneLine(Message.messageToText(m), maxLine)
+        if (text !== "") lines.push({ text: `User: ${text}`, priority: 1 })
+        break
+      }
+      case "assistant": {
+        for (const call of Message.toolCallsOf(m)) {
+          const entry = used.get(call.name) ?? { calls: 0, errors: 0 }
+          entry.calls++
+          used.set(call.name, entry)
+        }
+        const text = oneLine(Message.textOf(m), maxLine)
+        if (text !== "") {
+          lines.push({ text: `Assistant: ${text}`, priority: 3 })
+          lastAnswer = lines.length - 1
+        }
+        break
+      }
+      case "tool":
+        for (const result of m.content) {
+          if (!result.isError) continue
+          const entry = used.get(result.toolName) ?? { calls: 0, errors: 0 }
+          entry.errors++
+          used.set(result.toolName, entry)
+          lines.push({ text: `${result.toolName} failed: ${oneLine(Block.resultContentText(result.content), maxLine)}`, priority: 2 })
+        }
+        break
+      default:
+        Block.absurd(m)
+    }
+  }
+  if (lastAnswer !== -1) lines[lastAnswer]!.priority = 1
+  if (used.size > 0) {
+    const tools: Array<string> = []
+    for (const [name, { calls, errors }] of used) tools.push(`${name} ×${calls}${errors > 0 ? ` (${errors} failed)` : ""}`)
+    lines.push({ text: `Tools used: ${tools.join(", ")}`, priority: 0 })
+  }
+  return lines
+}
+
+/**
+ * A summary built from the conversation's own words: earlier summaries, what
+ * the user asked, which tools ran (and which failed), and what the assistant
+ * answered (the last answer always), within the token limit, in order.
+ * Deterministic and offline: for tests, and for agents that must not call a
+ * model to compact.
+ *
+ * @example
+ * const text = Summarizer.extractive(dropped, 200)
+ *
+ * @since 0.1.0
+ */
+export const extractive = (messages: ReadonlyArray<Message.Message>, maxTokens: number, options?: ExtractiveOptions): string => {
+  const budget = Math.max(0, Math.floor(maxTokens * (options?.charsPerToken ?? 3)))
+  const lines = extractLines(messages, options?.maxLineLength ?? 160)
+  // take lines by priority until the budget is spent, then print the chosen ones in order
+  const order = lines.map((_, i) => i).sort((a, b) => lines[a]!.priority - lines[b]!.priority || b - a)
+  const chosen = new Uint8Array(lines.length)
+  let used = 0
+  for (const i of order) {
+    const cost = lines[i]!.text.length + 1
+    if (used + cost > budget) continue
+    chosen[i] = 1
+    used += cost
+  }
+  const out: Array<string> = []
+  for (let i = 0; i < lines.length; i++) if (chosen[i] === 1) out.push(lines[i]!.text)
+  return out.length > 0 ? out.join("\n") : `${messages.length} earlier messages.`
+}
+
+/**
+ * The extractive summarizer (`extractive`) as a layer. Never fails.
+ *
+ * @example
+ * program.pipe(Effect.provide(Summarizer.layerExtractive()))
+ *
+ * @since 0.1.0
+ */
+export const layerExtractive = (options?: ExtractiveOptions): Layer.Layer<Summarizer> =>
+  Layer.succeed(Summarizer, Summarizer.of({ summarize: (request) => Effect.sync(() => extractive(request.messages, request.maxTokens, options)) }))
+
+// ---------------------------------------------------------------------------
+// effect/ai LanguageModel
+// ---------------------------------------------------------------------------
+
+/**
+ * The default instructions given to the model: what to keep in a summary of
+ * an agent's history.
+ *
+ * @since 0.1.0
+ */
+export const DEFAULT_INSTRUCTIONS =
+  "You compress the history of an AI agent's conversation so that the agent can continue its work. " +
+  "Write a concise summary of the transcript you are given: the user's goals and constraints, decisions made, " +
+  "the tools called with the facts their results established (names, paths, ids, numbers), errors met, " +
+  "and what was still open at the end. Write plain text, no preamble."
+
+/**
+ * Options of the language-model summarizer: the instructions (a system
+ * message; default `DEFAULT_INSTRUCTIONS`).
+ *
+ * @since 0.1.0
+ */
+export interface LanguageModelOptions {
+  readonly instructions?: string
+}
+
+/**
+ * A summarizer that asks a model, through effect's `effect/ai`
+ * `LanguageModel` service: the instructions as a system message, and the
+ * transcript of the dropped messages (tool traffic written out) as the user
+ * message, with the token limit stated. A model error becomes `SummaryFailed`
+ * with the `AiError` as its cause; so does an empty answer.
+ *
+ * @example
+ * import { Layer } from "effect"
+ * import { MessageWindow, Summarizer, TokenEstimator } from "effect-agent-messages"
+ *
+ * // any LanguageModel layer: OpenAI, Anthropic, a local model...
+ * declare const Model: Layer.Layer<import("effect/ai").LanguageModel.LanguageModel>
+ * const Window = MessageWindow.layer.pipe(
+ *   Layer.provide(Layer.merge(TokenEstimator.layer, Summarizer.layerLanguageModel().pipe(Layer.provide(Model))))
+ * )
+ *
+ * @since 0.1.0
+ */
+export const layerLanguageModel = (options?: LanguageModelOptions): Layer.Layer<Summarizer, never, LanguageModel.LanguageModel> =>
+  Layer.effect(
+    Summarizer,
+    Effect.gen(function*() {
+      const model = yield* LanguageModel.LanguageModel
+      const instructions = options?.instructions ?? DEFAULT_INSTRUCTIONS
+      return Summarizer.of({
+        summarize: (request) =>
+          Effect.suspend(() =>
+            model.generateText({
+              prompt: [
+                { role: "system", content: `${instructions}\nStay within ${request.maxTokens} tokens.` },
+                { role: "user", content: `Transcript of ${request.messages.length} messages:\n\n${request.transcript}` }
+              ]
+            })
+          ).pipe(
+            Effect.mapError((error) => new SummaryFailed({ reason: error.message, cause: error })),
+            Effect.flatMap((response) => {
+              const text = response.text.trim()
+              return text === "" ? Effect.fail(new SummaryFailed({ reason: "the model answered with an empty summary" })) : Effect.succeed(text)
+            })
+          )
+      })
+    })
+  )

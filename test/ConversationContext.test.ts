@@ -1,0 +1,81 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Layer, pipe } from "effect"
+import { Block, ConversationContext, Message, MessageWindow, TokenEstimator } from "../src/index.js"
+import * as Arb from "./arbitraries.js"
+
+const { assistant, system, tool, user } = Message
+const Counted = TokenEstimator.layerTest({ costPerChar: 1 })
+const Live = MessageWindow.layer.pipe(Layer.provideMerge(Counted))
+
+describe("ConversationContext", () => {
+  it.effect("holds messages, budget, the running estimate and the headroom", () =>
+    Effect.gen(function*() {
+      const context = yield* ConversationContext.make([system("be brief"), user("hello")], 100)
+      expect([context.estimated, context.tokens, context.headroom, context.correction]).toEqual([13, 13, 87, 0])
+      expect(Object.isFrozen(context)).toBe(true)
+      expect(Object.isFrozen(context.messages)).toBe(true)
+    }).pipe(Effect.provide(Counted)))
+
+  it("append estimates only the messages it adds and leaves the original as it was", () => {
+    const calls: Array<Message.Message> = []
+    const base = TokenEstimator.heuristic
+    const counting: TokenEstimator.Service = { ...base, estimateMessage: (m) => (calls.push(m), base.estimateMessage(m)) }
+    const first = ConversationContext.makeWith(counting, [user("hello")], 1_000)
+    const reply = assistant("hi there")
+    const second = ConversationContext.append(first, reply)
+    expect(calls).toEqual([reply])
+    expect(first.messages).toHaveLength(1)
+    expect(second.messages).toHaveLength(2)
+    expect(second.estimated).toBe(base.estimateConversation(second.messages))
+  })
+
+  it.prop("the running estimate after any appends equals estimating the whole conversation", [Arb.agentConversation], ([messages]) => {
+    const estimator = TokenEstimator.heuristic
+    let context = ConversationContext.makeWith(estimator, [], 10_000)
+    for (let i = 0; i < messages.length; i += 3) context = ConversationContext.append(context, messages.slice(i, i + 3))
+    expect(context.estimated).toBe(estimator.estimateConversation(messages))
+    expect(context.headroom).toBe(10_000 - context.estimated)
+  }, { arbitrary: { runs: 200 }, timeout: 60_000 })
+
+  it("recordUsage takes the provider's count for what was sent and keeps the difference for later appends", () => {
+    const estimator = TokenEstimator.heuristic
+    const sent = ConversationContext.makeWith(estimator, [system("be brief"), user("hello")], 1_000)
+    const reported = ConversationContext.recordUsage(sent, { inputTokens: sent.estimated + 120 })
+    expect(reported.tokens).toBe(sent.estimated + 120)
+    expect(reported.correction).toBe(120)
+    const next = ConversationContext.append(reported, assistant("hi"))
+    expect(next.tokens).toBe(next.estimated + 120)
+    expect(ConversationContext.recordUsage(sent, {})).toBe(sent)
+  })
+
+  it.effect("fit leaves room for a positive correction and returns the kept view with its figures", () =>
+    Effect.gen(function*() {
+      let context = yield* ConversationContext.make([system("sys")], 200)
+      for (let i = 0; i < 6; i++) {
+        context = ConversationContext.append(context, [
+          user(`question ${i}`),
+          assistant([Block.toolCall(`c${i}`, "read_file", { path: "a" })]),
+          tool(Block.toolResult(`c${i}`, "read_file", "x".repeat(40))),
+          assistant(`answer ${i}`)
+        ])
+      }
+      context = ConversationContext.recordUsage(context, context.estimated + 50)
+      expect(ConversationContext.isOver(context)).toBe(true)
+      const { context: fitted, fitted: result } = yield* ConversationContext.fit(context, { strategy: "drop_oldest_pair" })
+      expect(result.available).toBe(150)
+      expect(fitted.estimated).toBe(result.tokensAfter)
+      expect(fitted.tokens).toBe(result.tokensAfter + 50)
+      expect(ConversationContext.isOver(fitted)).toBe(false)
+      expect(fitted.messages).toBe(result.messages)
+    }).pipe(Effect.provide(Live)))
+
+  it.effect("append, withBudget and fit also read data-last, in a pipe", () =>
+    Effect.gen(function*() {
+      const start = yield* ConversationContext.make([user("hi")], 100)
+      const context = pipe(start, ConversationContext.append([assistant("hello"), user("again")]), ConversationContext.withBudget(8))
+      expect([context.messages.length, context.budget, context.headroom]).toEqual([3, 8, -4])
+      const { context: fitted } = yield* pipe(context, ConversationContext.fit({ strategy: "drop_oldest" }))
+      expect(fitted.messages).toEqual([user("again")])
+      expect(fitted.headroom).toBe(3)
+    }).pipe(Effect.provide(Live)))
+})

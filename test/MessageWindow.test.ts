@@ -1,0 +1,426 @@
+import { assert, describe, expect, it } from "@effect/vitest"
+import { Arbitrary, Effect, Layer, Result } from "effect"
+import { Block, Conversation, Message, MessageWindow, Provider, Summarizer, TokenEstimator } from "../src/index.js"
+import { unitsOf } from "../src/internal/window.js"
+import * as Arb from "./arbitraries.js"
+import { checkFit, estimator, fitSync, window, windowWithoutSummarizer } from "./windowCheck.js"
+import type { Case } from "./windowCheck.js"
+
+const { assistant, system, tool, user } = Message
+const call = (id: string, name = "read_file") => Block.toolCall(id, name, { path: `/src/${id}.ts` })
+const result = (id: string, content: string, name = "read_file") => Block.toolResult(id, name, content)
+
+/** Every character costs one token, messages nothing: figures you can count. */
+const Counted = TokenEstimator.layerTest({ costPerChar: 1 })
+const Live = MessageWindow.layer.pipe(Layer.provideMerge(Counted))
+const fit = (messages: ReadonlyArray<Message.Message>, budget: number, options?: MessageWindow.FitOptions) =>
+  MessageWindow.fit(messages, budget, options).pipe(Effect.provide(Live))
+const roles = (ms: ReadonlyArray<Message.Message>) => ms.map((m) => m.role[0]).join("")
+
+// s | u a(2 calls) t t a | u a(1 call) t a | u
+const history = [
+  system("sys"),
+  user("first task"),
+  assistant([call("a"), call("b")]),
+  tool(result("a", "A".repeat(100))),
+  tool(result("b", "B".repeat(100))),
+  assistant("done 1"),
+  user("second"),
+  assistant([call("c")]),
+  tool(result("c", "C".repeat(50))),
+  assistant("done 2"),
+  user("third?")
+]
+// by character: sys 3, "first task" 10, the two calls 58, their results 109 each, "done 1" 6,
+// "second" 6, the third call 29, its result 59, "done 2" 6, "third?" 6: 401 in all
+const TOTAL = 401
+
+describe("MessageWindow.fit", () => {
+  it.effect("a conversation that fits comes back as it is, the same array", () =>
+    Effect.gen(function*() {
+      const fitted = yield* fit(history, 10_000)
+      expect(fitted.messages).toBe(history)
+      expect(fitted.changed).toBe(false)
+      expect(fitted.tokensBefore).toBe(TOTAL)
+      expect(fitted.tokensAfter).toBe(TOTAL)
+    }))
+
+  it.effect("drop_oldest drops an assistant message together with all its results", () =>
+    Effect.gen(function*() {
+      // one of the two results would still fit, but not the call with both of them
+      const fitted = yield* fit(history, 300)
+      expect(roles(fitted.messages)).toBe("sauatau")
+      expect(fitted.dropped.map((d) => [d.start, d.end])).toEqual([[1, 5]])
+      expect(fitted.tokensAfter).toBe(115)
+      expect(Conversation.isValid(fitted.messages)).toBe(true)
+    }))
+
+  it.effect("drop_oldest goes message by message: an assistant answer can stay without its question", () =>
+    Effect.gen(function*() {
+      const fitted = yield* fit(history, 115)
+      // the first question and its tool step went; its answer "done 1" still fits
+      expect(roles(fitted.messages)).toBe("sauatau")
+      expect(Message.textOf(fitted.messages[1]!)).toBe("done 1")
+    }))
+
+  it.effect("drop_oldest_pair drops whole turns, from one user message to the next", () =>
+    Effect.gen(function*() {
+      const fitted = yield* fit(history, 115, { strategy: "drop_oldest_pair" })
+      expect(roles(fitted.messages)).toBe("suatau")
+      expect(fitted.dropped).toHaveLength(1)
+      expect([fitted.dropped[0]!.start, fitted.dropped[0]!.end]).toEqual([1, 6])
+    }))
+
+  it.effect("system messages, the newest user message and everything after it are always kept", () =>
+    Effect.gen(function*() {
+      const fitted = yield* fit(history, 9)
+      expect(fitted.messages).toEqual([history[0], history[10]])
+    }))
+
+  it.effect("pinFirstUser keeps the task, and the cut then starts at an assistant message", () =>
+    Effect.gen(function*() {
+      const fitted = yield* fit(history, 3 + 10 + 6 + 6 + 1, { pinFirstUser: true })
+      expect(fitted.messages.map((m) => Message.textOf(m))).toEqual(["sys", "first task", "done 2", "third?"])
+      expect(Conversation.isValid(fitted.messages)).toBe(true)
+    }))
+
+  it.effect("a message the caller pins stays with its whole unit", () =>
+    Effect.gen(function*() {
+      const pinned = history[4]!
+      const fitted = yield* fit(history, 400, { pin: (m) => m === pinned })
+      // the result pins its call and the sibling result
+      expect(fitted.messages.slice(1, 4)).toEqual(history.slice(2, 5))
+      expect(Conversation.isValid(fitted.messages)).toBe(true)
+    }))
+
+  it.effect("the pinned messages alone over budget fail with BudgetTooSmall naming a budget that works", () =>
+    Effect.gen(function*() {
+      const error = yield* Effect.flip(fit(history, 5))
+      assert.strictEqual(error._tag, "BudgetTooSmall")
+      if (error._tag !== "BudgetTooSmall") return
+      expect(error.minimumBudget).toBe(9)
+      expect(error.message).toBe("a budget of 5 tokens is too small: the messages that must stay need a budget of at least 9 (the conversation has 401)")
+      const fitted = yield* fit(history, error.minimumBudget)
+      expect(fitted.tokensAfter).toBe(9)
+    }))
+
+  it.effect("fixedTokens and reserve are taken from the budget before the messages", () =>
+    Effect.gen(function*() {
+      const fitted = yield* fit(history, 1_000, { fixedTokens: 700, reserve: 200 })
+      expect(fitted.available).toBe(100)
+      expect(fitted.tokensAfter).toBeLessThanOrEqual(100)
+      const error = yield* Effect.flip(fit(history, 100, { fixedTokens: 50, reserve: 50 }))
+      assert.strictEqual(error._tag, "BudgetTooSmall")
+      if (error._tag === "BudgetTooSmall") expect(error.minimumBudget).toBe(109)
+    }))
+
+  it.effect("bad options fail with InvalidFitOptions naming the option", () =>
+    Effect.gen(function*() {
+      const bad = (budget: number, options?: MessageWindow.FitOptions) => Effect.flip(fit(history, budget, options)).pipe(Effect.map((e) => e._tag === "InvalidFitOptions" ? e.option : e._tag))
+      expect(yield* bad(-1)).toBe("budget")
+      expect(yield* bad(Number.NaN)).toBe("budget")
+      expect(yield* bad(100, { strategy: ["drop_oldest", "clear_tool_results"] })).toBe("strategy")
+      expect(yield* bad(100, { strategy: ["drop_oldest", "summarize"] })).toBe("strategy")
+      expect(yield* bad(100, { strategy: [] })).toBe("strategy")
+      expect(yield* bad(100, { keepToolResults: 1.5 })).toBe("keepToolResults")
+      expect(yield* bad(100, { reserve: -3 })).toBe("reserve")
+    }))
+
+})
+
+// the same shape with long results: 3 + 10 + 58 + 1,009 + 1,009 + 6 + 6 + 29 + 1,009 + 6 + 6 = 3,151;
+// a cleared result costs 9 + 74 = 83 (the tool name and the note), saving 926
+const big = history.map((m) =>
+  m.role === "tool" ? tool(Message.toolResultsOf(m).map((r) => result(r.toolCallId, r.toolCallId.toUpperCase().repeat(1000)))) : m
+)
+
+describe("clear_tool_results", () => {
+  it.effect("replaces the oldest results with a note of what was removed and its size, calls and results in place", () =>
+    Effect.gen(function*() {
+      const fitted = yield* fit(big, 2_300, { strategy: "clear_tool_results", keepToolResults: 1 })
+      expect(roles(fitted.messages)).toBe(roles(big))
+      const cleared = Message.toolResultsOf(fitted.messages[3]!)[0]!
+      expect(cleared.content).toBe("[tool result cleared to save context: read_file returned 1,000 characters]")
+      expect([cleared.toolCallId, cleared.toolName, cleared.isError]).toEqual(["a", "read_file", false])
+      expect(fitted.cleared.map((c) => [c.index, c.tokensSaved])).toEqual([[3, 926]])
+      expect(fitted.tokensAfter).toBe(3_151 - 926)
+      expect(Conversation.isValid(fitted.messages)).toBe(true)
+    }))
+
+  it.effect("keeps the newest results intact, even when that means the budget cannot be met", () =>
+    Effect.gen(function*() {
+      const error = yield* Effect.flip(fit(big, 1_000, { strategy: "clear_tool_results", keepToolResults: 3 }))
+      assert.strictEqual(error._tag, "BudgetTooSmall")
+      if (error._tag === "BudgetTooSmall") expect(error.minimumBudget).toBe(3_151)
+    }))
+
+  it.effect("clears first, then drops what still does not fit, then restores what fits", () =>
+    Effect.gen(function*() {
+      // everything cleared is 373 tokens: over 300, so the oldest turn goes; then only the third result needs clearing
+      const fitted = yield* fit(big, 300, { strategy: ["clear_tool_results", "drop_oldest"], keepToolResults: 0 })
+      expect(roles(fitted.messages)).toBe("sauatau")
+      expect(MessageWindow.describe(fitted)).toEqual([
+        "dropped messages[1..4] (4 messages, 2,086 tokens)",
+        "cleared 1 tool result in messages[8] (926 tokens saved)",
+        "3,151 -> 139 tokens (300 available)"
+      ])
+      expect(Conversation.isValid(fitted.messages)).toBe(true)
+    }))
+
+  it.effect("a result that was already cleared is not cleared again", () =>
+    Effect.gen(function*() {
+      const once = yield* fit(big, 1_400, { strategy: "clear_tool_results", keepToolResults: 0 })
+      expect(once.cleared.map((c) => c.index)).toEqual([3, 4])
+      const twice = yield* fit(once.messages, 400, { strategy: "clear_tool_results", keepToolResults: 0 })
+      expect(twice.cleared.map((c) => c.index)).toEqual([8])
+      expect(twice.messages.slice(0, 8)).toEqual(once.messages.slice(0, 8))
+    }))
+
+  it.effect("describes files and structured parts by what they were", () =>
+    Effect.gen(function*() {
+      const messages = [
+        user("look"),
+        assistant([call("s", "browse")]),
+        tool(Block.toolResult("s", "browse", [Block.text("x".repeat(300)), Block.image("https://example.com/a.png"), Block.json({ ok: true })])),
+        assistant("seen"),
+        user("next")
+      ]
+      const fitted = yield* fit(messages, 200, { strategy: "clear_tool_results", keepToolResults: 0 })
+      expect(Message.toolResultsOf(fitted.messages[2]!)[0]!.content).toBe(
+        "[tool result cleared to save context: browse returned 1 file and 311 characters]"
+      )
+    }))
+
+  it.effect("clearThinking replaces old thinking with a note before the calls, and leaves the last turn's thinking", () =>
+    Effect.gen(function*() {
+      const messages = [
+        user("q1"),
+        assistant([Block.thinking("t".repeat(400), "sig"), call("x")]),
+        tool(result("x", "r")),
+        assistant("a1"),
+        user("q2"),
+        assistant([Block.thinking("u".repeat(400), "sig"), call("y")]),
+        tool(result("y", "r"))
+      ]
+      const fitted = yield* fit(messages, 540, { strategy: "clear_tool_results", clearThinking: true })
+      const first = fitted.messages[1]!
+      expect(first.content.map((b) => b._tag)).toEqual(["Text", "ToolCall"])
+      expect(Message.textOf(first)).toBe("[thinking cleared to save context: 400 characters]")
+      expect(fitted.cleared.map((c) => [c.index, c.thinking])).toEqual([[1, 1]])
+      expect(fitted.messages[5]).toBe(messages[5])
+      expect(yield* Effect.result(Conversation.validateFor("anthropic")(fitted.messages))).toMatchObject({ _tag: "Success" })
+    }))
+})
+
+describe("summarize", () => {
+  const capture = () => {
+    const requests: Array<Summarizer.SummaryRequest> = []
+    const layer = Layer.succeed(
+      Summarizer.Summarizer,
+      Summarizer.Summarizer.of({ summarize: (request) => Effect.sync(() => (requests.push(request), "The user asked twice; files a, b and c were read.")) })
+    )
+    return { requests, layer }
+  }
+
+  it.effect("replaces the dropped turns with one summary message, cutting at a clean user start", () =>
+    Effect.gen(function*() {
+      const { layer, requests } = capture()
+      const fitted = yield* fit(history, 200, { strategy: "summarize", summaryTokens: 100 }).pipe(Effect.provide(layer))
+      expect(roles(fitted.messages)).toBe("ssu")
+      const summary = fitted.summary!
+      expect(summary.at).toBe(1)
+      expect(summary.replaces).toBe(9)
+      expect(Message.textOf(summary.message)).toBe(
+        "[Summary of 9 earlier messages, removed to fit the context window]\nThe user asked twice; files a, b and c were read."
+      )
+      expect(requests[0]!.messages).toEqual(history.slice(1, 10))
+      expect(Conversation.isValid(fitted.messages)).toBe(true)
+    }))
+
+  it.effect("renders tool calls and results into the transcript the summarizer reads", () =>
+    Effect.gen(function*() {
+      const { layer, requests } = capture()
+      yield* fit(history, 200, { strategy: "summarize" }).pipe(Effect.provide(layer))
+      const transcript = requests[0]!.transcript
+      expect(transcript).toContain('Assistant: [tool call read_file({"path":"/src/a.ts"})]')
+      expect(transcript).toContain(`Tool: [tool result read_file: ${"A".repeat(100)}]`)
+    }))
+
+  it.effect("with the task pinned, the summary is an assistant message between the task and the cut", () =>
+    Effect.gen(function*() {
+      const { layer } = capture()
+      const fitted = yield* fit(history, 250, { strategy: "summarize", pinFirstUser: true, summaryTokens: 60 }).pipe(Effect.provide(layer))
+      // the task, the summary, then from the second question on
+      expect(roles(fitted.messages)).toBe("suauatau")
+      expect(fitted.messages[2]!.role).toBe("assistant")
+      expect(Conversation.isValid(fitted.messages)).toBe(true)
+    }))
+
+  it.effect("a long summary is shortened to the room left", () =>
+    Effect.gen(function*() {
+      const long = Layer.succeed(Summarizer.Summarizer, Summarizer.Summarizer.of({ summarize: () => Effect.succeed("word ".repeat(500)) }))
+      const fitted = yield* fit(history, 200, { strategy: "summarize" }).pipe(Effect.provide(long))
+      expect(fitted.summary?.shortened).toBe(true)
+      expect(fitted.tokensAfter).toBeLessThanOrEqual(200)
+    }))
+
+  it.effect("an earlier summary is folded into the next one", () =>
+    Effect.gen(function*() {
+      const { layer, requests } = capture()
+      const once = yield* fit(history, 200, { strategy: "summarize" }).pipe(Effect.provide(layer))
+      const later = [...once.messages, assistant([call("d")]), tool(result("d", "D".repeat(80))), assistant("done 3"), user("fourth")]
+      const twice = yield* fit(later, 200, { strategy: "summarize" }).pipe(Effect.provide(layer))
+      expect(requests[1]!.messages[0]).toBe(once.summary!.message)
+      expect(twice.messages.filter(MessageWindow.isSummary)).toHaveLength(1)
+    }))
+
+  it.effect("a summarizer provided to the layer is used too", () =>
+    Effect.gen(function*() {
+      const { layer, requests } = capture()
+      const WithSummarizer = MessageWindow.layer.pipe(Layer.provide(Layer.merge(Counted, layer)))
+      yield* MessageWindow.fit(history, 200, { strategy: "summarize" }).pipe(Effect.provide(WithSummarizer))
+      expect(requests).toHaveLength(1)
+    }))
+
+  it.effect("without a Summarizer, falls back to dropping whole turns and says so", () =>
+    Effect.gen(function*() {
+      const fitted = yield* fit(history, 200, { strategy: "summarize" })
+      expect(fitted.summary).toBeUndefined()
+      expect(fitted.strategies).toEqual(["drop_oldest_pair"])
+      expect(fitted.notes).toEqual([{ _tag: "SummarizerUnavailable" }])
+      expect(MessageWindow.describe(fitted)).toContain("no Summarizer in context: dropped whole turns instead of summarizing")
+    }))
+
+  it.effect("a failing summarizer fails the fit with SummaryFailed", () =>
+    Effect.gen(function*() {
+      const failing = Layer.succeed(Summarizer.Summarizer, Summarizer.Summarizer.of({ summarize: () => Effect.fail(new Summarizer.SummaryFailed({ reason: "rate limited" })) }))
+      const error = yield* Effect.flip(fit(history, 200, { strategy: "summarize" }).pipe(Effect.provide(failing)))
+      expect(error._tag).toBe("SummaryFailed")
+      expect(error.message).toBe("could not summarize the dropped messages: rate limited")
+    }))
+})
+
+describe("providers", () => {
+  it.effect("Anthropic and Gemini conversations still open with a user message after a cut", () =>
+    Effect.gen(function*() {
+      const budget = 115
+      for (const provider of ["anthropic", "gemini"] as const) {
+        const fitted = yield* fit(history, budget, { provider })
+        expect(roles(fitted.messages)).toBe("suatau")
+      }
+      const generic = yield* fit(history, budget, { provider: "openai-chat" })
+      expect(roles(generic.messages)).toBe("sauatau")
+    }))
+
+  it.effect("for Gemini, a summary after kept messages is an assistant message, never a late system message", () =>
+    Effect.gen(function*() {
+      const fitted = yield* fit(history, 250, { strategy: "summarize", pinFirstUser: true, provider: "gemini" }).pipe(
+        Effect.provide(Summarizer.layerExtractive())
+      )
+      expect(fitted.summary?.message.role).toBe("assistant")
+      expect(yield* Effect.result(Conversation.validateFor("gemini")(fitted.messages))).toMatchObject({ _tag: "Success" })
+    }))
+})
+
+// ---------------------------------------------------------------------------
+// properties
+// ---------------------------------------------------------------------------
+
+type Choice = MessageWindow.Strategy | ReadonlyArray<MessageWindow.Strategy>
+
+const caseOf = (choices: ReadonlyArray<Choice>): Arbitrary.Arbitrary<Case> =>
+  Arbitrary.all({
+    input: Arb.agentConversation,
+    choice: Arb.intBetween(0, choices.length - 1),
+    percent: Arb.intBetween(1, 110),
+    pinFirstUser: Arb.bool,
+    markEvery: Arb.intBetween(0, 5),
+    keepToolResults: Arb.intBetween(0, 4),
+    clearThinking: Arb.bool,
+    outside: Arb.intBetween(0, 3),
+    summaryTokens: Arb.intBetween(0, 400)
+  }).pipe(
+    Arbitrary.map(({ choice, clearThinking, input, keepToolResults, markEvery, outside, percent, pinFirstUser, summaryTokens }) => {
+      const marked = new Set<Message.Message>()
+      if (markEvery >= 4) input.forEach((m, i) => i % (markEvery === 4 ? 11 : 7) === 5 && marked.add(m))
+      const budget = Math.ceil((estimator.estimateConversation(input) * percent) / 100)
+      const options: MessageWindow.FitOptions = {
+        strategy: choices[choice]!,
+        pinFirstUser,
+        keepToolResults,
+        clearThinking,
+        ...(marked.size > 0 ? { pin: (m: Message.Message) => marked.has(m) } : {}),
+        ...(outside === 1 ? { fixedTokens: 40 } : outside === 2 ? { reserve: 60 } : {}),
+        ...(summaryTokens < 200 ? { summaryTokens } : {})
+      }
+      return { input, budget, options, marked }
+    })
+  )
+
+const runs = { arbitrary: { runs: 1000 }, timeout: 120_000 }
+
+const allChoices: ReadonlyArray<Choice> = [
+  "drop_oldest",
+  "drop_oldest_pair",
+  "clear_tool_results",
+  "summarize",
+  ["clear_tool_results", "drop_oldest"],
+  ["clear_tool_results", "drop_oldest_pair"],
+  ["clear_tool_results", "summarize"]
+]
+
+describe("window properties", () => {
+  it.prop("the generated agent histories are valid", [Arb.agentConversation], ([input]) => {
+    expect(Conversation.issuesOf(input).map((i) => i.message)).toEqual([])
+  }, { arbitrary: { runs: 200 }, timeout: 60_000 })
+
+  for (const choice of allChoices) {
+    const name = typeof choice === "string" ? choice : choice.join(" then ")
+    it.prop(`${name}: valid, within budget or a working minimum, pinned plus a suffix, minimal`, [caseOf([choice])], ([c]) => {
+      checkFit(c, undefined)
+    }, runs)
+  }
+
+  for (const provider of Provider.all) {
+    it.prop(`with provider ${provider}, every strategy keeps validateFor(${provider}) passing`, [caseOf(allChoices)], ([c]) => {
+      checkFit({ ...c, options: { ...c.options, provider } }, provider)
+    }, runs)
+  }
+
+  it.prop("without a Summarizer, summarize drops whole turns and stays valid", [caseOf(["summarize"])], ([c]) => {
+    const r = fitSync(windowWithoutSummarizer, c.input, c.budget, c.options)
+    if (Result.isFailure(r)) return
+    expect(r.success.summary).toBeUndefined()
+    expect(Conversation.issuesOf(r.success.messages)).toEqual([])
+    expect(r.success.tokensAfter).toBeLessThanOrEqual(r.success.available)
+  }, { arbitrary: { runs: 300 }, timeout: 60_000 })
+
+  it.prop("the window's units are the turns of Conversation.turnsOf", [Arb.brokenConversation], ([input]) => {
+    const units = unitsOf(input)
+    const starts = Array.from(units.start.subarray(0, units.count))
+    expect(starts).toEqual(Conversation.turnsOf(input).map((t) => t.start))
+  }, { arbitrary: { runs: 300 }, timeout: 60_000 })
+
+  it.prop("every message is estimated at most once per fit", [caseOf(allChoices)], ([c]) => {
+    const seen = new Map<Message.Message, number>()
+    const note = (m: Message.Message) => seen.set(m, (seen.get(m) ?? 0) + 1)
+    const counting: TokenEstimator.Service = {
+      ...estimator,
+      estimateMessage: (m) => (note(m), estimator.estimateMessage(m)),
+      estimateEach: (ms) => (ms.forEach(note), estimator.estimateEach(ms)),
+      estimateConversation: (ms) => (ms.forEach(note), estimator.estimateConversation(ms))
+    }
+    const w = Effect.runSync(MessageWindow.make.pipe(Effect.provideService(TokenEstimator.TokenEstimator, counting), Effect.provide(Summarizer.layerExtractive())))
+    fitSync(w, c.input, c.budget, c.options)
+    for (const [, n] of seen) expect(n).toBe(1)
+  }, { arbitrary: { runs: 300 }, timeout: 60_000 })
+
+  it.prop("a fit of a fitted conversation with the same budget changes nothing", [caseOf(["drop_oldest", "drop_oldest_pair", ["clear_tool_results", "drop_oldest"]])], ([c]) => {
+    const first = fitSync(window, c.input, c.budget, c.options)
+    if (Result.isFailure(first)) return
+    const pin = c.options.pin
+    const second = fitSync(window, first.success.messages, c.budget, { ...c.options, ...(pin === undefined ? {} : { pin }) })
+    assert.isTrue(Result.isSuccess(second))
+    if (Result.isSuccess(second)) expect(second.success.changed).toBe(false)
+  }, { arbitrary: { runs: 300 }, timeout: 60_000 })
+})

@@ -1,0 +1,137 @@
+import { assert, describe, expect, it } from "@effect/vitest"
+import { Effect, Layer, Stream } from "effect"
+import { AiError, LanguageModel } from "effect/ai"
+import type { Prompt } from "effect/ai"
+import { Block, Message, MessageWindow, Summarizer, TokenEstimator } from "../src/index.js"
+import * as Arb from "./arbitraries.js"
+
+const { assistant, tool, user } = Message
+
+const history = [
+  user("Find why the build fails."),
+  assistant([Block.toolCall("c1", "read_file", { path: "tsconfig.json" }), Block.toolCall("c2", "run_tests", {})]),
+  tool([Block.toolResult("c1", "read_file", '{"strict": true}'), Block.toolResult("c2", "run_tests", "3 failed: missing config", true)]),
+  assistant("The test runner cannot find its config."),
+  user("Fix it."),
+  assistant([Block.toolCall("c3", "write_file", { path: "vitest.config.ts" })]),
+  tool(Block.toolResult("c3", "write_file", "ok")),
+  assistant("Added vitest.config.ts; tests pass.")
+]
+
+const request = (messages: ReadonlyArray<Message.Message>, maxTokens: number): Summarizer.SummaryRequest => ({
+  messages,
+  transcript: Message.transcriptOf(messages),
+  maxTokens
+})
+
+describe("Summarizer.extractive", () => {
+  it("keeps what the user asked, the tools used and how they failed, and the last answer", () => {
+    expect(Summarizer.extractive(history, 500).split("\n")).toEqual([
+      "User: Find why the build fails.",
+      "run_tests failed: 3 failed: missing config",
+      "Assistant: The test runner cannot find its config.",
+      "User: Fix it.",
+      "Assistant: Added vitest.config.ts; tests pass.",
+      "Tools used: read_file ×1, run_tests ×1 (1 failed), write_file ×1"
+    ])
+  })
+
+  it("under a small limit keeps the tools, the questions and the last answer before earlier answers", () => {
+    const text = Summarizer.extractive(history, 45)
+    expect(text.length).toBeLessThanOrEqual(45 * 3)
+    expect(text).toContain("Tools used:")
+    expect(text).not.toContain("The test runner cannot find its config.")
+  })
+
+  it("puts an earlier summary first", () => {
+    const earlier = Message.system("[Summary of 12 earlier messages]\nThe user wants a release.")
+    expect(Summarizer.extractive([earlier, ...history], 500).split("\n")[0]).toBe(
+      "Earlier: [Summary of 12 earlier messages] The user wants a release."
+    )
+  })
+
+  it.prop("is deterministic and never empty", [Arb.agentConversation, Arb.intBetween(0, 300)], ([messages, maxTokens]) => {
+    const text = Summarizer.extractive(messages, maxTokens)
+    expect(text.trim()).not.toBe("")
+    expect(Summarizer.extractive(messages, maxTokens)).toBe(text)
+  }, { arbitrary: { runs: 200 }, timeout: 60_000 })
+
+  it.effect("layerExtractive provides it as the Summarizer service", () =>
+    Effect.gen(function*() {
+      const summarizer = yield* Summarizer.Summarizer
+      expect(yield* summarizer.summarize(request(history, 500))).toBe(Summarizer.extractive(history, 500))
+    }).pipe(Effect.provide(Summarizer.layerExtractive())))
+})
+
+/** A model that answers from a script and records the prompts it was given: no network. */
+const scripted = (answer: (prompt: Prompt.Prompt) => Effect.Effect<string, AiError.AiError>) => {
+  const prompts: Array<Prompt.Prompt> = []
+  const layer = Layer.effect(
+    LanguageModel.LanguageModel,
+    LanguageModel.make({
+      generateText: (options) => {
+        prompts.push(options.prompt)
+        return answer(options.prompt).pipe(Effect.map((text) => [{ type: "text" as const, text }]))
+      },
+      streamText: () => Stream.empty
+    })
+  )
+  return { prompts, layer: Summarizer.layerLanguageModel().pipe(Layer.provide(layer)) }
+}
+
+const textOfPrompt = (message: Prompt.Message | undefined): string => {
+  if (message === undefined) return ""
+  if (typeof message.content === "string") return message.content
+  return message.content.map((part) => ("text" in part && typeof part.text === "string" ? part.text : "")).join("")
+}
+
+describe("Summarizer.layerLanguageModel", () => {
+  it.effect("asks the model with the instructions, the token limit and the transcript, tool traffic written out", () => {
+    const { layer, prompts } = scripted(() => Effect.succeed("  The build needed a vitest config; it was added.  "))
+    return Effect.gen(function*() {
+      const summarizer = yield* Summarizer.Summarizer
+      const text = yield* summarizer.summarize(request(history, 300))
+      expect(text).toBe("The build needed a vitest config; it was added.")
+      const [system, userMessage] = prompts[0]!.content
+      expect(system?.role).toBe("system")
+      expect(textOfPrompt(system)).toContain(Summarizer.DEFAULT_INSTRUCTIONS)
+      expect(textOfPrompt(system)).toContain("Stay within 300 tokens.")
+      expect(textOfPrompt(userMessage)).toContain('[tool call read_file({"path":"tsconfig.json"})]')
+      expect(textOfPrompt(userMessage)).toContain("[tool result run_tests (error): 3 failed: missing config]")
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("a model error becomes SummaryFailed, with the AiError as its cause", () => {
+    const failure = AiError.make({ module: "Test", method: "generateText", reason: new AiError.UnknownError({ description: "boom" }) })
+    const { layer } = scripted(() => Effect.fail(failure))
+    return Effect.gen(function*() {
+      const summarizer = yield* Summarizer.Summarizer
+      const error = yield* Effect.flip(summarizer.summarize(request(history, 300)))
+      assert.strictEqual(error._tag, "SummaryFailed")
+      expect(error.cause).toBe(failure)
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("an empty answer is a failure, not an empty summary", () => {
+    const { layer } = scripted(() => Effect.succeed("   "))
+    return Effect.gen(function*() {
+      const summarizer = yield* Summarizer.Summarizer
+      const error = yield* Effect.flip(summarizer.summarize(request(history, 300)))
+      expect(error.message).toBe("could not summarize the dropped messages: the model answered with an empty summary")
+    }).pipe(Effect.provide(layer))
+  })
+
+  it.effect("the window's summarize strategy uses it: the model's summary replaces the dropped turns", () => {
+    const { layer, prompts } = scripted(() => Effect.succeed("Build fixed by adding vitest.config.ts."))
+    const Window = MessageWindow.layer.pipe(Layer.provide(Layer.merge(TokenEstimator.layerTest({ costPerChar: 1 }), layer)))
+    return Effect.gen(function*() {
+      const messages = [...history, user("Now release it.")]
+      const fitted = yield* MessageWindow.fit(messages, 130, { strategy: "summarize" })
+      expect(fitted.messages.map((m) => m.role)).toEqual(["system", "user"])
+      expect(Message.textOf(fitted.messages[0]!)).toBe(
+        "[Summary of 8 earlier messages, removed to fit the context window]\nBuild fixed by adding vitest.config.ts."
+      )
+      expect(prompts).toHaveLength(1)
+    }).pipe(Effect.provide(Window))
+  })
+})
