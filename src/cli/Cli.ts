@@ -1,0 +1,289 @@
+/**
+ * The `agent-messages` command line: check, count, trim, repair and convert
+ * a transcript file in one command. The commands are `effect/cli` commands;
+ * `main.ts` runs them on Node.
+ *
+ * Exit codes: 0 success (for `check`: the conversation is valid); 1 `check`
+ * found issues; 2 the input cannot be read or decoded (one line on stderr,
+ * never a stack trace).
+ *
+ * @since 0.1.0
+ */
+import { Effect, Layer, Option } from "effect"
+import { Argument, Command, Flag } from "effect/cli"
+import * as Conversation from "../Conversation.js"
+import type * as Message from "../Message.js"
+import * as MessageWindow from "../MessageWindow.js"
+import type { Provider } from "../Provider.js"
+import * as Repair from "../Repair.js"
+import * as Summarizer from "../Summarizer.js"
+import * as TokenEstimator from "../TokenEstimator.js"
+import type { ConversionWarning } from "../providers/Conversion.js"
+import type * as ValidationError from "../ValidationError.js"
+import * as Formats from "./Formats.js"
+import { InputError, read as readInput } from "./Input.js"
+
+const providers = ["openai-chat", "openai-responses", "anthropic", "gemini"] as const
+const formats = ["canonical", "openai-chat", "openai-responses", "anthropic", "gemini"] as const
+const inputFormats = ["auto", ...formats] as const
+
+const stderr = (line: string): Effect.Effect<void> => Effect.sync(() => process.stderr.write(`${line}\n`))
+const stdout = (text: string): Effect.Effect<void> => Effect.sync(() => process.stdout.write(text))
+const exitWith = (code: number): Effect.Effect<void> => Effect.sync(() => {
+  process.exitCode = code
+})
+
+/** Shows progress on stderr when it is a terminal and the input is large. */
+const progress = (bytes: number, step: string): Effect.Effect<void> =>
+  process.stderr.isTTY === true && bytes > 5_000_000 ? stderr(`agent-messages: ${step}...`) : Effect.void
+
+const warn = (warnings: ReadonlyArray<ConversionWarning>): Effect.Effect<void> =>
+  Effect.forEach(warnings, (w) => stderr(`warning: ${w.message}`), { discard: true })
+
+/** Reads FILE in the given format (or detects it, saying so on stderr). */
+const load = (file: string, format: (typeof inputFormats)[number]): Effect.Effect<Formats.Read & { readonly bytes: number }, InputError> =>
+  Effect.gen(function*() {
+    const parsed = yield* readInput(file)
+    yield* progress(parsed.bytes, "decoding")
+    const detected = Formats.detect(parsed)
+    let shape: Formats.Shape
+    let chosen: Formats.FormatName
+    if (format === "auto") {
+      if (detected instanceof InputError) return yield* detected
+      chosen = detected.format
+      shape = detected.shape
+      yield* stderr(`agent-messages: read ${file === "-" ? "standard input" : file} as ${chosen}${shape === "body" ? " (a request body)" : shape === "jsonl" ? " (JSONL)" : ""}`)
+    } else {
+      chosen = format
+      shape = parsed.kind === "jsonl" ? "jsonl" : Array.isArray(parsed.value) ? "messages" : "body"
+    }
+    const result = yield* Formats.read(parsed, chosen, shape)
+    yield* warn(result.warnings)
+    return { ...result, bytes: parsed.bytes }
+  })
+
+/** Writes a request in a format, keeping the input's shape where the target has it. */
+const emit = (request: Formats.Read["request"], target: Formats.FormatName, shape: Formats.Shape): Effect.Effect<void, InputError> =>
+  Effect.gen(function*() {
+    const targetShape: Formats.Shape = target === "canonical" ? shape : shape === "jsonl" ? "messages" : shape
+    const written = yield* Formats.write(request, target, targetShape)
+    yield* warn(written.warnings)
+    yield* stdout(written.text)
+  })
+
+/** Runs a command body: any InputError becomes one line on stderr and exit code 2. */
+const guarded = <E>(body: Effect.Effect<void, E>): Effect.Effect<void> =>
+  body.pipe(
+    Effect.catch((error: E) =>
+      stderr(`agent-messages: ${error instanceof Error && error.message !== "" ? error.message : String(error)}`).pipe(Effect.andThen(exitWith(2)))
+    ),
+    Effect.catchDefect((defect) => stderr(`agent-messages: unexpected failure: ${String(defect)}`).pipe(Effect.andThen(exitWith(2))))
+  )
+
+const fileArg = Argument.String("file").pipe(Argument.withDescription("a transcript file (JSON or JSONL), or - for standard input"))
+const formatFlag = Flag.Literals("format", inputFormats).pipe(
+  Flag.withDefault("auto" as const),
+  Flag.withDescription("the input format (default: detected from the shape)")
+)
+const providerFlag = Flag.Literals("provider", providers).pipe(Flag.optional, Flag.withDescription("also apply this provider's rules"))
+const toFlag = Flag.Literals("to", formats).pipe(Flag.optional, Flag.withDescription("the output format (default: the input's)"))
+const jsonFlag = Flag.Boolean("json").pipe(Flag.withDescription("print JSON instead of text"))
+
+const issueJson = (issue: ValidationError.Issue | Repair.CannotRepair["issue"]): Record<string, unknown> => {
+  const { _tag, ...fields } = issue as unknown as Record<string, unknown>
+  const index = "index" in issue ? issue.index : null
+  return { _tag, index: index ?? null, message: issue.message, ...fields }
+}
+
+// ---------------------------------------------------------------------------
+// check
+// ---------------------------------------------------------------------------
+
+const check = Command.make("check", { file: fileArg, format: formatFlag, provider: providerFlag, json: jsonFlag }, (config) =>
+  guarded(
+    Effect.gen(function*() {
+      const input = yield* load(config.file, config.format)
+      yield* progress(input.bytes, "validating")
+      const messages = input.request.messages
+      const provider = Option.getOrUndefined(config.provider)
+      const issues: ReadonlyArray<ValidationError.Issue> = provider === undefined
+        ? Conversation.issuesOf(messages)
+        : Conversation.issuesFor(provider, messages)
+      if (config.json) {
+        yield* stdout(`${JSON.stringify({ valid: issues.length === 0, issues: issues.map(issueJson) }, null, 2)}\n`)
+      } else if (issues.length === 0) {
+        yield* stdout(`valid: ${messages.length} messages${provider === undefined ? "" : `, ${provider} rules included`}\n`)
+      } else {
+        for (const issue of issues) yield* stdout(`${issue._tag}: ${issue.message}\n`)
+        yield* stdout(`${issues.length} issue${issues.length === 1 ? "" : "s"} in ${messages.length} messages\n`)
+      }
+      yield* exitWith(issues.length === 0 ? 0 : 1)
+    })
+  )).pipe(
+    Command.withDescription("Validate a conversation: the rules every provider enforces, and a provider's own with --provider."),
+    Command.withExamples([
+      { command: "agent-messages check session.json", description: "the generic rules" },
+      { command: "agent-messages check request.json --provider anthropic --json", description: "Anthropic's rules too, as JSON" }
+    ])
+  )
+
+// ---------------------------------------------------------------------------
+// tokens
+// ---------------------------------------------------------------------------
+
+const estimators = ["heuristic", "o200k", "cl100k", "simple"] as const
+
+const estimatorLayer = (name: (typeof estimators)[number]): Effect.Effect<TokenEstimator.Service, InputError> => {
+  switch (name) {
+    case "heuristic":
+      return Effect.succeed(TokenEstimator.heuristic)
+    case "simple":
+      return TokenEstimator.makeSeed().pipe(Effect.mapError((e) => new InputError({ reason: e.message })))
+    case "o200k":
+    case "cl100k":
+      return Effect.promise(() => import("../exact/index.js")).pipe(
+        Effect.flatMap((exact) => exact.makeExact({ encoding: name })),
+        Effect.mapError((e) => new InputError({ reason: e.message }))
+      )
+    default:
+      return name satisfies never
+  }
+}
+
+const tokens = Command.make("tokens", {
+  file: fileArg,
+  format: formatFlag,
+  estimator: Flag.Literals("estimator", estimators).pipe(
+    Flag.withDefault("heuristic" as const),
+    Flag.withDescription("heuristic (fast, default), o200k or cl100k (exact, needs gpt-tokenizer), simple (the CJK-weighted rule)")
+  ),
+  json: jsonFlag
+}, (config) =>
+  guarded(
+    Effect.gen(function*() {
+      const input = yield* load(config.file, config.format)
+      const estimator = yield* estimatorLayer(config.estimator)
+      yield* progress(input.bytes, "counting")
+      const each = estimator.estimateEach(input.request.messages)
+      const total = each.reduce((a, b) => a + b, 0)
+      if (config.json) {
+        yield* stdout(`${JSON.stringify({ total, messages: each })}\n`)
+      } else {
+        const roles = input.request.messages.map((m) => m.role)
+        each.forEach((n, i) => process.stdout.write(`messages[${i}] ${roles[i]}: ${n}\n`))
+        yield* stdout(`total: ${total} tokens (${config.estimator})\n`)
+      }
+    })
+  )).pipe(
+    Command.withDescription("Estimate the tokens of each message and of the whole conversation."),
+    Command.withExamples([
+      { command: "agent-messages tokens session.json", description: "the fast heuristic" },
+      { command: "agent-messages tokens request.json --estimator o200k --json", description: "exact o200k counts, as JSON" }
+    ])
+  )
+
+// ---------------------------------------------------------------------------
+// trim
+// ---------------------------------------------------------------------------
+
+const trim = Command.make("trim", {
+  file: fileArg,
+  budget: Flag.Int("budget").pipe(Flag.withDescription("the token budget the conversation must fit")),
+  strategy: Flag.Literals("strategy", MessageWindow.strategies).pipe(
+    Flag.withDefault("drop_oldest" as const),
+    Flag.withDescription("drop_oldest (default), drop_oldest_pair, clear_tool_results (then drop_oldest), summarize")
+  ),
+  provider: providerFlag,
+  format: formatFlag,
+  to: toFlag
+}, (config) =>
+  guarded(
+    Effect.gen(function*() {
+      const input = yield* load(config.file, config.format)
+      const provider: Provider | undefined = Option.getOrUndefined(config.provider)
+      const strategy = config.strategy === "clear_tool_results" ? (["clear_tool_results", "drop_oldest"] as const) : config.strategy
+      const fitted = yield* MessageWindow.fit(input.request.messages, config.budget, {
+        strategy,
+        ...(provider === undefined ? {} : { provider })
+      }).pipe(
+        Effect.provide(MessageWindow.layer.pipe(Layer.provideMerge(TokenEstimator.layer), Layer.provideMerge(Summarizer.layerExtractive()))),
+        Effect.mapError((e) => new InputError({ reason: e.message }))
+      )
+      for (const line of MessageWindow.describe(fitted)) yield* stderr(line)
+      yield* stderr(`tokens: ${fitted.tokensBefore} -> ${fitted.tokensAfter} (budget ${fitted.budget})`)
+      yield* emit({ ...input.request, messages: fitted.messages } as Formats.Read["request"], Option.getOrElse(config.to, () => input.format), input.shape)
+    })
+  )).pipe(
+    Command.withDescription("Fit a conversation into a token budget; prints the trimmed conversation, and what changed on stderr."),
+    Command.withExamples([
+      { command: "agent-messages trim session.json --budget 8000", description: "drop the oldest steps until it fits" },
+      { command: "agent-messages trim request.json --budget 100000 --strategy clear_tool_results --provider anthropic", description: "clear old tool results first" }
+    ])
+  )
+
+// ---------------------------------------------------------------------------
+// repair
+// ---------------------------------------------------------------------------
+
+const repair = Command.make("repair", { file: fileArg, provider: providerFlag, format: formatFlag, to: toFlag, json: jsonFlag }, (config) =>
+  guarded(
+    Effect.gen(function*() {
+      const input = yield* load(config.file, config.format)
+      const provider = Option.getOrUndefined(config.provider)
+      const repaired: Repair.RepairResult = provider === undefined
+        ? Repair.repair(input.request.messages)
+        : yield* Repair.repairFor(provider)(input.request.messages).pipe(Effect.mapError((e) => new InputError({ reason: e.message })))
+      const target = Option.getOrElse(config.to, () => input.format)
+      if (config.json) {
+        const written = yield* Formats.write({ ...input.request, messages: repaired.messages } as Formats.Read["request"], target, input.shape === "jsonl" ? "messages" : input.shape)
+        yield* warn(written.warnings)
+        const actions = repaired.actions.map((a) => ({ _tag: a._tag, index: a.index, description: a.description }))
+        yield* stdout(`${JSON.stringify({ repaired: JSON.parse(written.text) as unknown, actions }, null, 2)}\n`)
+      } else {
+        for (const action of repaired.actions) yield* stderr(action.description)
+        yield* stderr(`${repaired.actions.length} change${repaired.actions.length === 1 ? "" : "s"}`)
+        yield* emit({ ...input.request, messages: repaired.messages } as Formats.Read["request"], target, input.shape)
+      }
+    })
+  )).pipe(
+    Command.withDescription("Repair a broken history (interrupted tool calls, orphans, same-role runs, a provider's own rules with --provider); prints it, and the log on stderr."),
+    Command.withExamples([
+      { command: "agent-messages repair crashed-session.jsonl", description: "the generic repair" },
+      { command: "agent-messages repair request.json --provider anthropic --json", description: "Anthropic's rules too; the log in the JSON" }
+    ])
+  )
+
+// ---------------------------------------------------------------------------
+// convert
+// ---------------------------------------------------------------------------
+
+const convert = Command.make("convert", {
+  file: fileArg,
+  to: Flag.Literals("to", formats).pipe(Flag.withDescription("the output format")),
+  from: Flag.Literals("from", inputFormats).pipe(Flag.withDefault("auto" as const), Flag.withDescription("the input format (default: detected)"))
+}, (config) =>
+  guarded(
+    Effect.gen(function*() {
+      const input = yield* load(config.file, config.from)
+      yield* emit(input.request, config.to, input.shape)
+    })
+  )).pipe(
+    Command.withDescription("Convert a conversation between formats; what the target cannot carry is listed on stderr."),
+    Command.withExamples([
+      { command: "agent-messages convert chat-request.json --to anthropic", description: "an OpenAI Chat request as an Anthropic one" },
+      { command: "agent-messages convert session.jsonl --to gemini", description: "a canonical JSONL log as Gemini contents" }
+    ])
+  )
+
+/**
+ * The root command with its subcommands.
+ *
+ * @since 0.1.0
+ */
+export const command = Command.make("agent-messages").pipe(
+  Command.withDescription("Lint, count, trim, repair and convert LLM agent transcripts."),
+  Command.withSubcommands([check, tokens, trim, repair, convert])
+)
+
+/** The messages of a read transcript (for tests). */
+export type Messages = ReadonlyArray<Message.Message>
