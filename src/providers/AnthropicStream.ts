@@ -1,0 +1,336 @@
+/**
+ * Accumulates an Anthropic Messages stream into the `Message` it stands
+ * for.
+ *
+ * **How events add up**
+ *
+ * - `message_start` gives the message (id, model, usage so far).
+ * - `content_block_start` puts a block at its `index`, as sent (blocks that
+ *   never get deltas, such as `redacted_thinking`, `web_search_tool_result`
+ *   or `fallback`, arrive whole here).
+ * - `content_block_delta`: `text_delta` appends to `text`, `thinking_delta`
+ *   to `thinking`; `signature_delta` sets `signature`; `citations_delta`
+ *   appends one citation; `input_json_delta` appends to the block's input
+ *   JSON text, for any block with an `input` (`tool_use`,
+ *   `server_tool_use`, `mcp_tool_use`...). Other delta types (such as
+ *   `compaction_delta`) are applied field by field: a string is appended to
+ *   a string already there, any other non-null value is set.
+ * - `content_block_stop` closes a block; a tool block's input becomes the
+ *   parsed value of its JSON text (an empty text keeps the start's `{}`).
+ *   The text itself is kept exactly as streamed: `inputJson(index)`.
+ * - `message_delta` sets each field of its `delta` (and top-level fields
+ *   such as `context_management`) that is present and not `null`, and
+ *   merges its `usage` key by key the same way: values from `message_start`
+ *   that the delta omits or nulls (input and cache counts,
+ *   `cache_creation`, `service_tier`) survive; `output_tokens` is the last
+ *   value, not a sum.
+ * - A `fallback` block relabels the message's `model` to the model that
+ *   took over (as the official SDK does); the block itself keeps both names.
+ * - `ping` is ignored. `error` becomes a `ProviderStreamError`.
+ * - Unknown event types are ignored; unknown fields on the message, blocks
+ *   and deltas are kept.
+ *
+ * **Ending**: complete when `message_stop` arrived and every started block
+ * was stopped. Otherwise `done()` reports `IncompleteStream` (no
+ * `message_start`, no `message_stop`, a block never stopped, with how much
+ * of a tool input's JSON arrived); in the partial message a tool block that
+ * was never stopped has its raw input text as `input`. A stopped tool
+ * block whose input is not valid JSON is a `StreamProtocolError` (its raw
+ * text is the `input` of the partial message), as are deltas for blocks
+ * never started, blocks started twice and events after `message_stop`.
+ *
+ * @example
+ * import { Effect } from "effect"
+ * import { AnthropicStream } from "effect-agent-messages/providers"
+ *
+ * const program = AnthropicStream.fromSse(sseText).pipe(
+ *   Effect.catchTag("IncompleteStream", (e) => Effect.succeed(e.partial))
+ * )
+ *
+ * @since 0.1.0
+ */
+import * as Core from "./internal/core.js"
+import { jsonTextState } from "./internal/jsonText.js"
+import { runners, type StreamAccumulator } from "./StreamAccumulator.js"
+import type * as Wire from "./AnthropicWire.js"
+
+type Obj = Core.Obj
+
+const unparsed: unique symbol = Symbol("unparsed")
+
+interface BlockState {
+  readonly block: Obj // a copy of the started block, updated in place
+  open: boolean
+  json: string | undefined // the input JSON text, when input_json_delta arrived
+  parsed: unknown // the parsed input once the block stopped, or `unparsed`
+  citations: Array<unknown> | undefined // owned copy, appended to
+}
+
+const blockName = (b: Obj): string => {
+  const type = Core.str(b, "type") ?? "untyped"
+  const name = Core.str(b, "name")
+  return name === undefined ? type : `${type} ${name}`
+}
+
+const make_ = (ctx: Core.Context) => {
+  let message: Obj | undefined
+  let usage: Obj = {}
+  const blocks: Array<BlockState | undefined> = []
+  let stopped = false
+
+  const blockAt = (i: number | undefined, what: string): BlockState | undefined => {
+    if (i === undefined) {
+      ctx.violation(`${what} without a valid index`)
+      return undefined
+    }
+    const b = blocks[i]
+    if (b === undefined) ctx.violation(`${what} for content block ${i}, which was never started`)
+    return b
+  }
+
+  const applyDelta = (bs: BlockState, i: number, delta: Obj): void => {
+    const b = bs.block
+    const type = Core.str(delta, "type")
+    const blockType = Core.str(b, "type")
+    if (!bs.open) ctx.violation(`a ${type ?? "untyped"} delta for content block ${i} after its content_block_stop`)
+    switch (type) {
+      case "text_delta": {
+        const text = Core.str(delta, "text") ?? ""
+        if (blockType !== "text") ctx.violation(`a text_delta for content block ${i}, a ${blockType} block`)
+        b["text"] = (Core.str(b, "text") ?? "") + text
+        return
+      }
+      case "thinking_delta": {
+        const text = Core.str(delta, "thinking") ?? ""
+        if (blockType !== "thinking") ctx.violation(`a thinking_delta for content block ${i}, a ${blockType} block`)
+        b["thinking"] = (Core.str(b, "thinking") ?? "") + text
+        return
+      }
+      case "signature_delta": {
+        if (blockType !== "thinking") ctx.violation(`a signature_delta for content block ${i}, a ${blockType} block`)
+        const signature = Core.str(delta, "signature")
+        if (signature !== undefined) b["signature"] = signature
+        return
+      }
+      case "input_json_delta": {
+        if (!("input" in b)) ctx.violation(`an input_json_delta for content block ${i}, a ${blockType} block without input`)
+        const piece = Core.str(delta, "partial_json") ?? ""
+        bs.json = bs.json === undefined ? piece : bs.json + piece
+        return
+      }
+      case "citations_delta": {
+        bs.citations ??= []
+        bs.citations.push(delta["citation"])
+        return
+      }
+      default: {
+        // unknown deltas (compaction_delta...): strings append to strings, other non-null values are set
+        for (const k in delta) {
+          if (k === "type") continue
+          const v = delta[k]
+          if (v === null || v === undefined) continue
+          const prev = b[k]
+          Core.setKey(b, k, typeof v === "string" && typeof prev === "string" ? prev + v : v)
+        }
+      }
+    }
+  }
+
+  const close = (bs: BlockState): void => {
+    bs.open = false
+    if (bs.json === undefined || bs.json.trim() === "") return
+    try {
+      bs.parsed = JSON.parse(bs.json)
+    } catch {
+      bs.parsed = unparsed
+    }
+  }
+
+  const apply = (event: unknown): void => {
+    if (!Core.isObj(event)) return ctx.violation(`an event is not an object: ${Core.show(event)}`)
+    const type = Core.str(event, "type")
+    if (stopped && type !== "ping" && type !== "error") ctx.violation(`a ${type ?? "untyped"} event after message_stop`)
+    switch (type) {
+      case "message_start": {
+        const m = Core.obj(event, "message")
+        if (m === undefined) return ctx.violation("message_start without a message")
+        if (message !== undefined) return ctx.violation("a second message_start")
+        message = { ...m }
+        usage = { ...Core.obj(m, "usage") }
+        const content = Core.arr(m, "content")
+        if (content !== undefined) {
+          for (const block of content) {
+            if (Core.isObj(block)) blocks.push({ block: { ...block }, open: false, json: undefined, parsed: unparsed, citations: undefined })
+          }
+        }
+        return
+      }
+      case "content_block_start": {
+        const i = Core.index(event, "index")
+        const block = Core.obj(event, "content_block")
+        if (i === undefined || block === undefined) return ctx.violation("content_block_start without a valid index and content_block")
+        if (message === undefined) ctx.violation("content_block_start before message_start")
+        if (blocks[i] !== undefined) ctx.violation(`content block ${i} was started twice`)
+        else if (i !== blocks.length) ctx.violation(`content block ${i} started while ${blocks.length} blocks were started`)
+        const citations = Core.arr(block, "citations")
+        blocks[i] = { block: { ...block }, open: true, json: undefined, parsed: unparsed, citations: citations === undefined ? undefined : [...citations] }
+        if (Core.str(block, "type") === "fallback" && message !== undefined) {
+          const to = Core.obj(block, "to")
+          const model = to === undefined ? undefined : Core.str(to, "model")
+          if (model !== undefined && model !== "") message["model"] = model
+        }
+        return
+      }
+      case "content_block_delta": {
+        const i = Core.index(event, "index")
+        const delta = Core.obj(event, "delta")
+        if (delta === undefined) return ctx.violation("content_block_delta without a delta")
+        const bs = blockAt(i, `a ${Core.str(delta, "type") ?? "untyped"} delta`)
+        if (bs !== undefined) applyDelta(bs, i!, delta)
+        return
+      }
+      case "content_block_stop": {
+        const i = Core.index(event, "index")
+        const bs = blockAt(i, "content_block_stop")
+        if (bs === undefined) return
+        if (!bs.open) return ctx.violation(`content block ${i} was stopped twice`)
+        close(bs)
+        return
+      }
+      case "message_delta": {
+        if (message === undefined) return ctx.violation("message_delta before message_start")
+        const delta = Core.obj(event, "delta")
+        if (delta !== undefined) for (const k in delta) if (delta[k] !== null && delta[k] !== undefined) Core.setKey(message, k, delta[k])
+        const u = Core.obj(event, "usage")
+        if (u !== undefined) for (const k in u) if (u[k] !== null && u[k] !== undefined) Core.setKey(usage, k, u[k])
+        for (const k in event) {
+          if (k === "type" || k === "delta" || k === "usage") continue
+          if (event[k] !== null && event[k] !== undefined) Core.setKey(message, k, event[k])
+        }
+        return
+      }
+      case "message_stop":
+        if (message === undefined) ctx.violation("message_stop before message_start")
+        stopped = true
+        return
+      case "error": {
+        const error = Core.obj(event, "error") ?? {}
+        return ctx.providerError({ errorType: Core.str(error, "type") ?? "error", errorMessage: Core.str(error, "message") ?? "", error: event["error"] })
+      }
+      case "ping":
+      default:
+        return // unknown event types are ignored: the API may add new ones
+    }
+  }
+
+  const materialize = (bs: BlockState): Wire.ContentBlock => {
+    const out = Core.clone(bs.block)
+    if (bs.citations !== undefined) out["citations"] = Core.clone(bs.citations)
+    if (bs.json !== undefined && bs.json.trim() !== "") {
+      if (bs.open || bs.parsed === unparsed) out["input"] = bs.json
+      else out["input"] = Core.clone(bs.parsed)
+    }
+    return out as unknown as Wire.ContentBlock
+  }
+
+  const build = (): Wire.Message | undefined => {
+    if (message === undefined) return undefined
+    const out = Core.clone(message)
+    const content: Array<Wire.ContentBlock> = []
+    for (const bs of blocks) if (bs !== undefined) content.push(materialize(bs))
+    out["content"] = content
+    out["usage"] = Core.clone(usage)
+    return out as unknown as Wire.Message
+  }
+
+  const format: Core.Format<Wire.Message> & { readonly inputJson: (index: number) => string | undefined } = {
+    inputJson: (index) => blocks[index]?.json,
+    apply,
+    snapshot: build,
+    finish: () => {
+      const response = build()
+      const cut: Array<string> = []
+      if (response === undefined) cut.push("no message_start event")
+      for (let i = 0; i < blocks.length; i++) {
+        const bs = blocks[i]
+        if (bs === undefined) continue
+        const what = `content block ${i} (${blockName(bs.block)})`
+        if (bs.open) {
+          let detail = ""
+          if (bs.json !== undefined && bs.json.trim() !== "") {
+            const state = jsonTextState(bs.json)
+            detail = state._tag === "Truncated" ? `; its input JSON is cut after ${bs.json.length} characters` : state._tag === "Invalid" ? "; its input so far is not valid JSON" : ""
+          }
+          cut.push(`${what} was never stopped${detail}`)
+        } else if (bs.json !== undefined && bs.parsed === unparsed && bs.json.trim() !== "") {
+          const state = jsonTextState(bs.json)
+          const where = state._tag === "Invalid" ? ` at character ${state.at}` : state._tag === "Truncated" ? " (it is cut short)" : ""
+          ctx.violation(`${what}: its input is not valid JSON${where}: ${bs.json.length > 400 ? `${bs.json.slice(0, 400)}…` : bs.json}`)
+        }
+      }
+      if (response !== undefined && !stopped) cut.push("no message_stop event")
+      return { response, cut }
+    }
+  }
+  return format
+}
+
+/**
+ * An Anthropic Messages stream accumulator. Beyond the common interface,
+ * `inputJson(index)` returns the input JSON text of content block `index`
+ * exactly as it was streamed (`undefined` for a block without
+ * `input_json_delta`).
+ *
+ * @since 0.1.0
+ */
+export interface Accumulator extends StreamAccumulator<Wire.StreamEvent, Wire.Message> {
+  readonly inputJson: (index: number) => string | undefined
+}
+
+/**
+ * Makes an empty accumulator.
+ *
+ * **Example** (Accumulating SDK events)
+ *
+ * ```ts
+ * import { AnthropicStream } from "effect-agent-messages/providers"
+ *
+ * const acc = AnthropicStream.make()
+ * // for await (const event of await client.messages.create({ ..., stream: true })) acc.push(event)
+ * const result = acc.done()
+ * ```
+ *
+ * @since 0.1.0
+ */
+export const make = (): Accumulator =>
+  Core.makeAccumulator("anthropic-messages", make_, (format) => ({ inputJson: format.inputJson }))
+
+const run = runners(make)
+
+/**
+ * Accumulates an Effect `Stream` of events.
+ *
+ * @since 0.1.0
+ */
+export const fromStream = run.fromStream
+
+/**
+ * Accumulates an Effect `Stream` of raw SSE text or bytes (a response body).
+ *
+ * @since 0.1.0
+ */
+export const fromSseStream = run.fromSseStream
+
+/**
+ * Accumulates an iterable of events.
+ *
+ * @since 0.1.0
+ */
+export const fromEvents = run.fromEvents
+
+/**
+ * Accumulates a whole SSE text, or its pieces.
+ *
+ * @since 0.1.0
+ */
+export const fromSse = run.fromSse

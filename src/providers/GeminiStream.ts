@@ -1,0 +1,346 @@
+/**
+ * Accumulates a Gemini `streamGenerateContent` stream (a sequence of
+ * `GenerateContentResponse` chunks) into one `GenerateContentResponse`, as
+ * `generateContent` would have returned it.
+ *
+ * **How chunks add up**
+ *
+ * - Candidates are kept by `index` (a chunk's candidate without `index` is
+ *   taken by its position, so a single-candidate stream is candidate 0).
+ * - Parts are appended in order, and a text part is merged into the part
+ *   before it when both are plain text parts (only `text`, `thought` and
+ *   `thoughtSignature`), with the same `thought` flag, and the earlier one
+ *   has no `thoughtSignature` yet: the texts are concatenated and a
+ *   signature arriving with the later piece (often on an empty text part)
+ *   lands on the merged part. A signed part, or a part with any other
+ *   field, starts a new part, so no part-level field is lost or moved.
+ * - Function calls are never merged: each `functionCall` part (with its
+ *   `id` and `thoughtSignature`) is kept as sent. When the arguments
+ *   stream (`partialArgs` with `willContinue: true`), the following
+ *   fragments are folded into that call's `args` by `jsonPath` (strings
+ *   marked `willContinue` are concatenated) until a fragment without
+ *   `willContinue`; the final part has `args` and no streaming fields.
+ * - Candidate fields: `finishReason`, `finishMessage`, `safetyRatings`,
+ *   `groundingMetadata` and the others take the last value sent;
+ *   `citationMetadata.citations` are appended.
+ * - Response fields (`usageMetadata`, `modelVersion`, `responseId`,
+ *   `promptFeedback`, unknown ones): the last value sent.
+ * - A chunk holding an `error` becomes a `ProviderStreamError`.
+ *
+ * **Ending**: complete when every candidate has a `finishReason` (or no
+ * candidate came and `promptFeedback.blockReason` says why). Otherwise
+ * `done()` reports `IncompleteStream`, also for a function call whose
+ * arguments were still streaming.
+ *
+ * @example
+ * import { GeminiStream } from "effect-agent-messages/providers"
+ *
+ * const acc = GeminiStream.make()
+ * // for await (const chunk of await ai.models.generateContentStream({ ... })) acc.push(chunk)
+ * const result = acc.done()
+ *
+ * @since 0.1.0
+ */
+import * as Core from "./internal/core.js"
+import { runners, type StreamAccumulator } from "./StreamAccumulator.js"
+import type * as Wire from "./GeminiWire.js"
+
+type Obj = Core.Obj
+
+interface Streaming {
+  readonly part: Obj // the functionCall part being completed
+  readonly call: Obj // its functionCall, owned
+  continuing: string | undefined // the jsonPath whose string value continues
+  leftover: Array<unknown> // fragments whose jsonPath could not be read
+}
+
+interface CandidateState {
+  readonly index: number
+  readonly fields: Obj
+  readonly content: Obj // content fields other than parts
+  readonly parts: Array<Obj>
+  citations: Array<unknown> | undefined
+  streaming: Streaming | undefined
+}
+
+const plainTextKeys = new Set(["text", "thought", "thoughtSignature"])
+
+const isPlainText = (part: Obj): boolean => {
+  if (typeof part["text"] !== "string") return false
+  for (const k in part) if (!plainTextKeys.has(k)) return false
+  return true
+}
+
+/** Reads `$.a.b[0]['c d']` into keys and indices; `undefined` when it is not such a path. */
+const parsePath = (path: string): Array<string | number> | undefined => {
+  if (!path.startsWith("$")) return undefined
+  const out: Array<string | number> = []
+  let i = 1
+  while (i < path.length) {
+    const c = path[i]
+    if (c === ".") {
+      let j = i + 1
+      while (j < path.length && path[j] !== "." && path[j] !== "[") j++
+      if (j === i + 1) return undefined
+      out.push(path.slice(i + 1, j))
+      i = j
+    } else if (c === "[") {
+      const q = path[i + 1]
+      if (q === "'" || q === '"') {
+        let j = i + 2
+        let key = ""
+        while (j < path.length && path[j] !== q) {
+          if (path[j] === "\\" && j + 1 < path.length) j++
+          key += path[j]
+          j++
+        }
+        if (path[j + 1] !== "]") return undefined
+        out.push(key)
+        i = j + 2
+      } else {
+        const j = path.indexOf("]", i)
+        if (j < 0) return undefined
+        const n = Number(path.slice(i + 1, j))
+        if (!Number.isInteger(n) || n < 0) return undefined
+        out.push(n)
+        i = j + 1
+      }
+    } else return undefined
+  }
+  return out
+}
+
+const valueOf = (arg: Obj): { readonly value: unknown } | undefined => {
+  if (typeof arg["stringValue"] === "string") return { value: arg["stringValue"] }
+  if (typeof arg["numberValue"] === "number") return { value: arg["numberValue"] }
+  if (typeof arg["boolValue"] === "boolean") return { value: arg["boolValue"] }
+  if (arg["nullValue"] !== undefined) return { value: null }
+  return undefined
+}
+
+const make_ = (ctx: Core.Context): Core.Format<Wire.GenerateContentResponse> => {
+  let chunks = 0
+  const top: Obj = {}
+  const candidates = new Map<number, CandidateState>()
+
+  /** Folds streamed argument fragments into the call's `args`. */
+  const foldArgs = (s: Streaming, fragments: ReadonlyArray<unknown>): void => {
+    for (const fragment of fragments) {
+      if (!Core.isObj(fragment)) continue
+      const path = Core.str(fragment, "jsonPath")
+      const keys = path === undefined ? undefined : parsePath(path)
+      const v = valueOf(fragment)
+      if (keys === undefined || keys.length === 0 || v === undefined) {
+        ctx.violation(`a streamed function-call argument with an unreadable jsonPath or value: ${Core.show(fragment)}`)
+        s.leftover.push(fragment)
+        continue
+      }
+      let at: Obj | Array<unknown> = Core.obj(s.call, "args") ?? (s.call["args"] = {})
+      for (let k = 0; k < keys.length - 1; k++) {
+        const key = keys[k]!
+        const next = (at as Obj)[key as string]
+        if (typeof next === "object" && next !== null) at = next as Obj
+        else {
+          const made = typeof keys[k + 1] === "number" ? [] : {}
+          Core.setKey(at as Obj, String(key), made)
+          at = made
+        }
+      }
+      const last = String(keys[keys.length - 1])
+      const prev = (at as Obj)[last]
+      const value = s.continuing === path && typeof prev === "string" && typeof v.value === "string" ? prev + v.value : v.value
+      Core.setKey(at as Obj, last, value)
+      s.continuing = fragment["willContinue"] === true && typeof v.value === "string" ? path : undefined
+    }
+  }
+
+  const finishStreaming = (c: CandidateState): void => {
+    const s = c.streaming
+    if (s === undefined) return
+    delete s.call["willContinue"]
+    delete s.call["partialArgs"]
+    if (s.leftover.length > 0) s.call["partialArgs"] = s.leftover
+    c.streaming = undefined
+  }
+
+  const applyPart = (c: CandidateState, part: unknown): void => {
+    if (!Core.isObj(part)) return ctx.violation(`a part is not an object: ${Core.show(part)}`)
+    const fc = Core.obj(part, "functionCall")
+    if (fc !== undefined) {
+      const s = c.streaming
+      const name = Core.str(fc, "name")
+      if (s !== undefined && (name === undefined || name === "" || name === Core.str(s.call, "name"))) {
+        // the next fragment of the call whose arguments are streaming
+        for (const k in fc) {
+          if (k === "partialArgs" || k === "willContinue") continue
+          if (k === "args" && Core.isObj(fc[k])) for (const a in fc[k] as Obj) Core.setKey(Core.obj(s.call, "args") ?? (s.call["args"] = {}), a, (fc[k] as Obj)[a])
+          else if (fc[k] !== undefined && fc[k] !== null && fc[k] !== "") Core.setKey(s.call, k, fc[k])
+        }
+        for (const k in part) if (k !== "functionCall" && part[k] !== undefined) Core.setKey(s.part, k, Core.clone(part[k]))
+        foldArgs(s, Core.arr(fc, "partialArgs") ?? [])
+        if (fc["willContinue"] !== true) finishStreaming(c)
+        return
+      }
+      if (s !== undefined) {
+        ctx.violation(`candidate ${c.index}: a new function call began while ${Core.str(s.call, "name") ?? "another"}'s arguments were still streaming`)
+        finishStreaming(c)
+      }
+      const copy = Core.clone(part)
+      const call: Obj = { ...fc }
+      delete call["partialArgs"]
+      copy["functionCall"] = call
+      if (fc["willContinue"] === true || fc["partialArgs"] !== undefined) {
+        const streaming: Streaming = { part: copy, call, continuing: undefined, leftover: [] }
+        if (call["args"] !== undefined) call["args"] = Core.clone(call["args"])
+        c.streaming = streaming
+        foldArgs(streaming, Core.arr(fc, "partialArgs") ?? [])
+        if (fc["willContinue"] !== true) finishStreaming(c)
+      }
+      c.parts.push(copy)
+      return
+    }
+    const last = c.parts[c.parts.length - 1]
+    if (
+      last !== undefined &&
+      isPlainText(part) &&
+      isPlainText(last) &&
+      (last["thought"] === true) === (part["thought"] === true) &&
+      last["thoughtSignature"] === undefined
+    ) {
+      last["text"] = (last["text"] as string) + (part["text"] as string)
+      if (part["thoughtSignature"] !== undefined) last["thoughtSignature"] = part["thoughtSignature"]
+      if (part["thought"] !== undefined && last["thought"] === undefined) last["thought"] = part["thought"]
+      return
+    }
+    c.parts.push(Core.clone(part))
+  }
+
+  const applyCandidate = (raw: unknown, position: number): void => {
+    if (!Core.isObj(raw)) return ctx.violation(`candidates[${position}] is not an object`)
+    const index = Core.index(raw, "index") ?? position
+    let c = candidates.get(index)
+    if (c === undefined) {
+      c = { index, fields: {}, content: {}, parts: [], citations: undefined, streaming: undefined }
+      candidates.set(index, c)
+    }
+    for (const k in raw) {
+      const v = raw[k]
+      if (k === "content") {
+        if (!Core.isObj(v)) continue
+        for (const ck in v) {
+          if (ck === "parts") {
+            const parts = v[ck]
+            if (Array.isArray(parts)) for (const p of parts) applyPart(c, p)
+          } else if (v[ck] !== undefined && v[ck] !== null && v[ck] !== "") Core.setKey(c.content, ck, v[ck])
+        }
+      } else if (k === "citationMetadata" && Core.isObj(v) && Array.isArray(v["citations"])) {
+        c.citations ??= []
+        for (const citation of v["citations"]) c.citations.push(citation)
+        for (const ck in v) if (ck !== "citations") Core.setKey(c.fields, "citationMetadata", { ...Core.obj(c.fields, "citationMetadata"), [ck]: v[ck] })
+      } else if (v !== undefined && v !== null) Core.setKey(c.fields, k, v)
+    }
+  }
+
+  const apply = (event: unknown): void => {
+    if (!Core.isObj(event)) return ctx.violation(`a chunk is not an object: ${Core.show(event)}`)
+    const error = Core.obj(event, "error")
+    if (error !== undefined) {
+      const code = error["code"]
+      return ctx.providerError({
+        errorType: Core.str(error, "status") ?? (code === undefined ? "error" : String(code)),
+        errorMessage: Core.str(error, "message") ?? "",
+        ...(code === undefined ? {} : { code: String(code) }),
+        error
+      })
+    }
+    chunks++
+    for (const k in event) {
+      const v = event[k]
+      if (k === "candidates") {
+        if (Array.isArray(v)) for (let i = 0; i < v.length; i++) applyCandidate(v[i], i)
+        else if (v !== undefined) ctx.violation(`candidates is not an array: ${Core.show(v)}`)
+      } else if (v !== undefined && v !== null) Core.setKey(top, k, v)
+    }
+  }
+
+  const candidateOf = (c: CandidateState): Wire.Candidate => {
+    const content = Core.clone(c.content)
+    content["parts"] = Core.clone(c.parts)
+    const out: Obj = { content }
+    for (const k in c.fields) Core.setKey(out, k, Core.clone(c.fields[k]))
+    if (c.citations !== undefined) out["citationMetadata"] = { ...Core.clone(Core.obj(c.fields, "citationMetadata")), citations: Core.clone(c.citations) }
+    return out as Wire.Candidate
+  }
+
+  const build = (): Wire.GenerateContentResponse | undefined => {
+    if (chunks === 0) return undefined
+    const out: Obj = {}
+    if (candidates.size > 0) out["candidates"] = [...candidates.keys()].sort((a, b) => a - b).map((k) => candidateOf(candidates.get(k)!))
+    for (const k in top) Core.setKey(out, k, Core.clone(top[k]))
+    return out as Wire.GenerateContentResponse
+  }
+
+  return {
+    apply,
+    snapshot: build,
+    finish: () => {
+      const response = build()
+      if (response === undefined) return { response, cut: ["no chunk arrived"] }
+      const cut: Array<string> = []
+      if (candidates.size === 0) {
+        const feedback = Core.obj(top, "promptFeedback")
+        if (feedback === undefined || Core.str(feedback, "blockReason") === undefined) cut.push("no candidate arrived")
+      }
+      for (const c of candidates.values()) {
+        if (Core.str(c.fields, "finishReason") === undefined) cut.push(`candidate ${c.index} has no finishReason`)
+        if (c.streaming !== undefined) cut.push(`candidate ${c.index}: the arguments of function call ${Core.str(c.streaming.call, "name") ?? "(unnamed)"} were still streaming`)
+      }
+      return { response, cut }
+    }
+  }
+}
+
+/**
+ * A Gemini stream accumulator.
+ *
+ * @since 0.1.0
+ */
+export type Accumulator = StreamAccumulator<Wire.StreamEvent, Wire.GenerateContentResponse>
+
+/**
+ * Makes an empty accumulator.
+ *
+ * @since 0.1.0
+ */
+export const make = (): Accumulator => Core.makeAccumulator<Wire.StreamEvent, Wire.GenerateContentResponse>("gemini", make_)
+
+const run = runners(make)
+
+/**
+ * Accumulates an Effect `Stream` of chunks.
+ *
+ * @since 0.1.0
+ */
+export const fromStream = run.fromStream
+
+/**
+ * Accumulates an Effect `Stream` of raw SSE text or bytes (a response body
+ * of `streamGenerateContent?alt=sse`).
+ *
+ * @since 0.1.0
+ */
+export const fromSseStream = run.fromSseStream
+
+/**
+ * Accumulates an iterable of chunks.
+ *
+ * @since 0.1.0
+ */
+export const fromEvents = run.fromEvents
+
+/**
+ * Accumulates a whole SSE text, or its pieces.
+ *
+ * @since 0.1.0
+ */
+export const fromSse = run.fromSse

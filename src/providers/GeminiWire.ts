@@ -1,0 +1,127 @@
+/**
+ * The Gemini wire types that streaming needs: `streamGenerateContent`
+ * sends a sequence of `GenerateContentResponse` chunks (as SSE `data`
+ * lines with `alt=sse`), and the accumulated response has the same shape.
+ *
+ * Written for this library, structurally compatible with the official
+ * `@google/genai` SDK (its `GenerateContentResponse`, `Candidate`,
+ * `Content` and `Part` are accepted here); nothing here imports it. Fields
+ * are optional, as in the API; enumerations (finish reasons, block
+ * reasons) are `string`. Unknown fields are carried over by the
+ * accumulator.
+ *
+ * @since 0.1.0
+ */
+
+/**
+ * One piece of a streamed function-call argument (Vertex AI's
+ * `streamFunctionCallArguments`): the value at `jsonPath`; a string with
+ * `willContinue: true` continues in the next piece for the same path.
+ *
+ * @since 0.1.0
+ */
+export interface PartialArg {
+  readonly jsonPath?: string
+  readonly stringValue?: string
+  readonly numberValue?: number
+  readonly boolValue?: boolean
+  readonly nullValue?: string
+  readonly willContinue?: boolean
+}
+
+/**
+ * A function call. `id` is set by newer models (match it in the
+ * `functionResponse`); `partialArgs` and `willContinue` appear only while
+ * the arguments stream, and the accumulator folds them into `args`.
+ *
+ * @since 0.1.0
+ */
+export interface FunctionCall {
+  readonly id?: string
+  readonly name?: string
+  readonly args?: { readonly [key: string]: unknown }
+  readonly partialArgs?: ReadonlyArray<PartialArg>
+  readonly willContinue?: boolean
+}
+
+/**
+ * One part of a content. A part holds one kind of data (`text`,
+ * `functionCall`, `inlineData`...) plus part-level fields: `thought` marks
+ * thinking text, `thoughtSignature` must be sent back exactly on the part
+ * it came with.
+ *
+ * @since 0.1.0
+ */
+export interface Part {
+  readonly text?: string
+  readonly thought?: boolean
+  readonly thoughtSignature?: string
+  readonly functionCall?: FunctionCall
+  readonly functionResponse?: { readonly id?: string; readonly name?: string; readonly response?: { readonly [key: string]: unknown } }
+  readonly inlineData?: { readonly mimeType?: string; readonly data?: string; readonly displayName?: string }
+  readonly fileData?: { readonly mimeType?: string; readonly fileUri?: string; readonly displayName?: string }
+  readonly executableCode?: { readonly language?: string; readonly code?: string }
+  readonly codeExecutionResult?: { readonly outcome?: string; readonly output?: string }
+}
+
+/** @since 0.1.0 */
+export interface Content {
+  readonly role?: string
+  readonly parts?: ReadonlyArray<Part>
+}
+
+/**
+ * A candidate answer. `finishReason` is absent until the candidate's last
+ * chunk.
+ *
+ * @since 0.1.0
+ */
+export interface Candidate {
+  readonly content?: Content
+  readonly finishReason?: string
+  readonly finishMessage?: string
+  readonly index?: number
+  readonly tokenCount?: number
+  readonly avgLogprobs?: number
+  readonly safetyRatings?: ReadonlyArray<unknown>
+  readonly citationMetadata?: { readonly citations?: ReadonlyArray<unknown> }
+  readonly groundingMetadata?: unknown
+  readonly urlContextMetadata?: unknown
+  readonly logprobsResult?: unknown
+}
+
+/** @since 0.1.0 */
+export interface UsageMetadata {
+  readonly promptTokenCount?: number
+  readonly candidatesTokenCount?: number
+  readonly totalTokenCount?: number
+  readonly thoughtsTokenCount?: number
+  readonly cachedContentTokenCount?: number
+  readonly toolUsePromptTokenCount?: number
+}
+
+/**
+ * A `generateContent` response, and each chunk of `streamGenerateContent`.
+ *
+ * @since 0.1.0
+ */
+export interface GenerateContentResponse {
+  readonly candidates?: ReadonlyArray<Candidate>
+  readonly promptFeedback?: { readonly blockReason?: string; readonly blockReasonMessage?: string; readonly safetyRatings?: ReadonlyArray<unknown> }
+  readonly usageMetadata?: UsageMetadata
+  readonly modelVersion?: string
+  readonly responseId?: string
+  readonly createTime?: string
+}
+
+/**
+ * An error reported inside the stream (the body of a Google API error).
+ *
+ * @since 0.1.0
+ */
+export interface ErrorChunk {
+  readonly error: { readonly code?: number; readonly message?: string; readonly status?: string; readonly details?: ReadonlyArray<unknown> }
+}
+
+/** @since 0.1.0 */
+export type StreamEvent = GenerateContentResponse | ErrorChunk

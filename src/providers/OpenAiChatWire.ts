@@ -1,0 +1,244 @@
+/**
+ * The OpenAI Chat Completions wire types that streaming needs: the
+ * `chat.completion.chunk` events and the `chat.completion` response they
+ * add up to.
+ *
+ * Written for this library, structurally compatible with the official
+ * `openai` SDK (an SDK `ChatCompletionChunk` is accepted wherever a
+ * `ChatCompletionChunk` is expected, an SDK `ChatCompletion` is a
+ * `ChatCompletion` here); nothing here imports it. Fields the providers
+ * add (Azure's `content_filter_results`, `prompt_filter_results`, another
+ * server's `reasoning_content`) are not declared but are allowed, and the
+ * accumulator carries them over. Enumerations the API keeps extending
+ * (finish reasons, service tiers) are typed as `string`.
+ *
+ * @since 0.1.0
+ */
+
+/**
+ * Token counts, sent in the last chunk when `stream_options.include_usage`
+ * is set.
+ *
+ * @since 0.1.0
+ */
+export interface Usage {
+  readonly prompt_tokens: number
+  readonly completion_tokens: number
+  readonly total_tokens: number
+  readonly prompt_tokens_details?: {
+    readonly cached_tokens?: number
+    readonly audio_tokens?: number
+    readonly image_tokens?: number
+    readonly text_tokens?: number
+    readonly cache_write_tokens?: number
+  } | null
+  readonly completion_tokens_details?: {
+    readonly reasoning_tokens?: number
+    readonly audio_tokens?: number
+    readonly accepted_prediction_tokens?: number
+    readonly rejected_prediction_tokens?: number
+    readonly text_tokens?: number
+  } | null
+}
+
+/**
+ * One token's log probability.
+ *
+ * @since 0.1.0
+ */
+export interface TokenLogprob {
+  readonly token: string
+  readonly bytes: ReadonlyArray<number> | null
+  readonly logprob: number
+  readonly top_logprobs: ReadonlyArray<{ readonly token: string; readonly bytes: ReadonlyArray<number> | null; readonly logprob: number }>
+}
+
+/**
+ * Log probabilities of a choice: of its content tokens, or of its refusal
+ * tokens.
+ *
+ * @since 0.1.0
+ */
+export interface Logprobs {
+  readonly content: ReadonlyArray<TokenLogprob> | null
+  readonly refusal: ReadonlyArray<TokenLogprob> | null
+}
+
+// ---------------------------------------------------------------------------
+// stream events
+// ---------------------------------------------------------------------------
+
+/**
+ * A fragment of one tool call inside a chunk's `delta`, addressed by
+ * `index`. `id`, `type` and the name usually come on the first fragment
+ * only (some servers repeat them on every fragment, or send the name last);
+ * `function.arguments` / `custom.input` are pieces of one text.
+ *
+ * @since 0.1.0
+ */
+export interface ToolCallDelta {
+  readonly index: number
+  readonly id?: string | null
+  readonly type?: string | null
+  readonly function?: { readonly name?: string | null; readonly arguments?: string | null } | null
+  readonly custom?: { readonly name?: string | null; readonly input?: string | null } | null
+}
+
+/**
+ * What one chunk adds to one choice's message.
+ *
+ * @since 0.1.0
+ */
+export interface Delta {
+  readonly role?: string | null
+  readonly content?: string | null
+  readonly refusal?: string | null
+  readonly tool_calls?: ReadonlyArray<ToolCallDelta> | null
+  /** The deprecated single function call. */
+  readonly function_call?: { readonly name?: string | null; readonly arguments?: string | null } | null
+  readonly audio?: {
+    readonly id?: string
+    readonly data?: string
+    readonly transcript?: string
+    readonly expires_at?: number
+  } | null
+}
+
+/**
+ * One choice inside a chunk. Azure's trailing content-filter chunk has no
+ * `delta`; an audio stream's last chunk may have no `finish_reason`.
+ *
+ * @since 0.1.0
+ */
+export interface ChunkChoice {
+  readonly index: number
+  readonly delta?: Delta
+  readonly finish_reason?: string | null
+  readonly logprobs?: Logprobs | null
+}
+
+/**
+ * One `chat.completion.chunk` event. The last chunk of a stream with usage
+ * has `choices: []` and a `usage`.
+ *
+ * @since 0.1.0
+ */
+export interface ChatCompletionChunk {
+  readonly id: string
+  readonly object: string
+  readonly created: number
+  readonly model: string
+  readonly choices: ReadonlyArray<ChunkChoice>
+  readonly system_fingerprint?: string | null
+  readonly service_tier?: string | null
+  readonly usage?: Usage | null
+  /** Random padding against length side channels; never part of the response. */
+  readonly obfuscation?: string
+}
+
+/**
+ * What a Chat Completions stream carries: a chunk, or the `[DONE]` sentinel
+ * that ends the SSE text.
+ *
+ * @since 0.1.0
+ */
+export type StreamEvent = ChatCompletionChunk | "[DONE]"
+
+// ---------------------------------------------------------------------------
+// the response
+// ---------------------------------------------------------------------------
+
+/**
+ * A call of a function tool; `arguments` is the JSON text exactly as the
+ * model produced it.
+ *
+ * @since 0.1.0
+ */
+export interface FunctionToolCall {
+  readonly id: string
+  readonly type: "function"
+  readonly function: { readonly name: string; readonly arguments: string }
+}
+
+/**
+ * A call of a custom (free-form input) tool.
+ *
+ * @since 0.1.0
+ */
+export interface CustomToolCall {
+  readonly id: string
+  readonly type: "custom"
+  readonly custom: { readonly name: string; readonly input: string }
+}
+
+/**
+ * @since 0.1.0
+ */
+export type ToolCall = FunctionToolCall | CustomToolCall
+
+/**
+ * Audio output of a choice.
+ *
+ * @since 0.1.0
+ */
+export interface Audio {
+  readonly id: string
+  readonly data: string
+  readonly transcript: string
+  readonly expires_at: number
+}
+
+/**
+ * A URL citation attached to a message.
+ *
+ * @since 0.1.0
+ */
+export interface Annotation {
+  readonly type: string
+  readonly url_citation?: { readonly start_index: number; readonly end_index: number; readonly title: string; readonly url: string }
+}
+
+/**
+ * The message of a choice. `content` and `refusal` are `null` when none
+ * arrived; `tool_calls` is absent when there are none.
+ *
+ * @since 0.1.0
+ */
+export interface Message {
+  readonly role: string
+  readonly content: string | null
+  readonly refusal: string | null
+  readonly tool_calls?: ReadonlyArray<ToolCall>
+  readonly function_call?: { readonly name: string; readonly arguments: string } | null
+  readonly audio?: Audio | null
+  readonly annotations?: ReadonlyArray<Annotation>
+}
+
+/**
+ * One choice of the response. `finish_reason` is `null` only in a snapshot
+ * of a choice that has not finished.
+ *
+ * @since 0.1.0
+ */
+export interface Choice {
+  readonly index: number
+  readonly message: Message
+  readonly finish_reason: string | null
+  readonly logprobs: Logprobs | null
+}
+
+/**
+ * A `chat.completion` response.
+ *
+ * @since 0.1.0
+ */
+export interface ChatCompletion {
+  readonly id: string
+  readonly object: "chat.completion"
+  readonly created: number
+  readonly model: string
+  readonly choices: ReadonlyArray<Choice>
+  readonly usage?: Usage | null
+  readonly system_fingerprint?: string | null
+  readonly service_tier?: string | null
+}

@@ -1,0 +1,401 @@
+/**
+ * Accumulates an OpenAI Responses stream into the `Response` it stands for.
+ *
+ * **How events add up**
+ *
+ * - `response.created` gives the response; `response.in_progress` and
+ *   `response.queued` update its top-level fields.
+ * - `response.output_item.added` puts an item at its `output_index`;
+ *   `response.content_part.added`, `response.reasoning_summary_part.added`
+ *   put parts at their `content_index` / `summary_index`.
+ * - Deltas append: `output_text` / `refusal` / `reasoning_text` text,
+ *   reasoning summary text, `function_call` and `mcp_call` arguments,
+ *   `custom_tool_call` input, `code_interpreter_call` code, shell commands
+ *   and shell output (by `command_index`). Argument and input text is kept
+ *   exactly as streamed, never parsed.
+ * - Every `*.done` event (`output_text.done`, `refusal.done`,
+ *   `function_call_arguments.done`, `content_part.done`,
+ *   `output_item.done`...) replaces what its deltas built: the server's
+ *   final value wins. Annotations are placed at their `annotation_index`,
+ *   so a repeated index replaces.
+ * - The terminal `response.completed`, `response.incomplete` or
+ *   `response.failed` response replaces the accumulated one wholesale (the
+ *   accumulated output is kept only if the terminal response has none).
+ * - Progress events of hosted tools (`response.web_search_call.searching`,
+ *   `…completed`...) set the item's `status`.
+ * - `error` and `response.failed` become a `ProviderStreamError` (for
+ *   `response.failed` its `partial` is the failed response).
+ * - Ignored on purpose: `response.audio.*` (not part of the response
+ *   object), `response.image_generation_call.partial_image` (the final
+ *   image arrives in `output_item.done`), `keepalive`, and event types this
+ *   library does not know. Unknown fields on the response, items and parts
+ *   are kept.
+ *
+ * **Ending**: complete when a terminal event arrived. Otherwise `done()`
+ * reports `IncompleteStream` with the items that never got
+ * `output_item.done` (and how much of a call's arguments JSON arrived).
+ * A function call whose arguments are a JSON text cut short (a response
+ * stopped by `max_output_tokens`) is reported as cut too. Deltas for items
+ * or parts that were never added are `StreamProtocolError`s (the text they
+ * carried is still in the partial response).
+ *
+ * @example
+ * import { OpenAiResponsesStream } from "effect-agent-messages/providers"
+ *
+ * const acc = OpenAiResponsesStream.make()
+ * // for await (const event of await client.responses.create({ ..., stream: true })) acc.push(event)
+ * const result = acc.done()
+ *
+ * @since 0.1.0
+ */
+import * as Core from "./internal/core.js"
+import { jsonTextState } from "./internal/jsonText.js"
+import { runners, type StreamAccumulator } from "./StreamAccumulator.js"
+import type * as Wire from "./OpenAiResponsesWire.js"
+
+type Obj = Core.Obj
+
+const lifecycle = new Set(["response.created", "response.in_progress", "response.queued"])
+const terminal = new Set(["response.completed", "response.incomplete", "response.failed"])
+const statusEvent = /^response\.([a-z_]+)\.(in_progress|searching|interpreting|generating|completed|failed)$/
+
+/** Which field of an item a delta / done event writes. */
+const textFields: Record<string, { readonly field: string; readonly done?: string }> = {
+  "response.function_call_arguments.delta": { field: "arguments" },
+  "response.function_call_arguments.done": { field: "arguments", done: "arguments" },
+  "response.mcp_call_arguments.delta": { field: "arguments" },
+  "response.mcp_call_arguments.done": { field: "arguments", done: "arguments" },
+  "response.custom_tool_call_input.delta": { field: "input" },
+  "response.custom_tool_call_input.done": { field: "input", done: "input" },
+  "response.code_interpreter_call_code.delta": { field: "code" },
+  "response.code_interpreter_call_code.done": { field: "code", done: "code" }
+}
+
+/** Which field of a content part a delta / done event writes, and the part it creates when missing. */
+const partFields: Record<string, { readonly field: string; readonly done?: string; readonly list: "content" | "summary"; readonly part: string }> = {
+  "response.output_text.delta": { field: "text", list: "content", part: "output_text" },
+  "response.output_text.done": { field: "text", done: "text", list: "content", part: "output_text" },
+  "response.refusal.delta": { field: "refusal", list: "content", part: "refusal" },
+  "response.refusal.done": { field: "refusal", done: "refusal", list: "content", part: "refusal" },
+  "response.reasoning_text.delta": { field: "text", list: "content", part: "reasoning_text" },
+  "response.reasoning_text.done": { field: "text", done: "text", list: "content", part: "reasoning_text" },
+  "response.reasoning_summary_text.delta": { field: "text", list: "summary", part: "summary_text" },
+  "response.reasoning_summary_text.done": { field: "text", done: "text", list: "summary", part: "summary_text" }
+}
+
+const newPart = (type: string): Obj => (type === "output_text" ? { type, text: "", annotations: [] } : type === "refusal" ? { type, refusal: "" } : { type, text: "" })
+
+const itemName = (item: Obj): string => {
+  const type = Core.str(item, "type") ?? "untyped"
+  const name = Core.str(item, "name")
+  return name === undefined ? type : `${type} ${name}`
+}
+
+const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
+  let response: Obj | undefined
+  let output: Array<Obj | undefined> = []
+  let done: Array<boolean> = []
+  let ended: string | undefined
+
+  /** The list `key` of an object, created (or copied, if it is not an array) so it can be written. */
+  const listOf = (o: Obj, key: string): Array<unknown> => {
+    const v = o[key]
+    if (Array.isArray(v)) return v
+    const list: Array<unknown> = []
+    o[key] = list
+    return list
+  }
+
+  const itemAt = (event: Obj): Obj | undefined => {
+    const i = Core.index(event, "output_index")
+    if (i === undefined) {
+      ctx.violation(`${Core.str(event, "type")} without a valid output_index`)
+      return undefined
+    }
+    const item = output[i]
+    if (item === undefined) ctx.violation(`${Core.str(event, "type")} for output item ${i}, which was never added`)
+    return item
+  }
+
+  const setResponse = (r: Obj, replaceOutput: boolean): void => {
+    response = { ...r }
+    const out = Core.arr(r, "output")
+    if (out !== undefined && (replaceOutput || output.length === 0)) {
+      output = out.map((item) => (Core.isObj(item) ? Core.clone(item) : undefined))
+      done = output.map(() => replaceOutput)
+    }
+  }
+
+  const applyPartText = (event: Obj, type: string): void => {
+    const spec = partFields[type]!
+    const item = itemAt(event)
+    if (item === undefined) return
+    const key = spec.list === "content" ? "content_index" : "summary_index"
+    const i = Core.index(event, key)
+    if (i === undefined) return ctx.violation(`${type} without a valid ${key}`)
+    const list = listOf(item, spec.list)
+    let part = list[i]
+    if (!Core.isObj(part)) {
+      ctx.violation(`${type} for ${spec.list} part ${i} of output item ${Core.index(event, "output_index")}, which was never added`)
+      part = newPart(spec.part)
+      list[i] = part
+    }
+    const p = part as Obj
+    if (spec.done !== undefined) {
+      const text = Core.str(event, spec.done)
+      if (text !== undefined) p[spec.field] = text
+      const logprobs = Core.arr(event, "logprobs")
+      if (logprobs !== undefined && logprobs.length > 0) p["logprobs"] = [...logprobs]
+    } else {
+      const delta = Core.str(event, "delta") ?? ""
+      const prev = p[spec.field]
+      p[spec.field] = typeof prev === "string" ? prev + delta : delta
+      const logprobs = Core.arr(event, "logprobs")
+      if (logprobs !== undefined && logprobs.length > 0) {
+        const into = listOf(p, "logprobs")
+        for (const lp of logprobs) into.push(lp)
+      }
+    }
+  }
+
+  const apply = (event: unknown): void => {
+    if (!Core.isObj(event)) return ctx.violation(`an event is not an object: ${Core.show(event)}`)
+    const type = Core.str(event, "type") ?? ""
+    if (ended !== undefined && type !== "error") ctx.violation(`a ${type || "untyped"} event after ${ended}`)
+    if (lifecycle.has(type) || terminal.has(type)) {
+      const r = Core.obj(event, "response")
+      if (r === undefined) return ctx.violation(`${type} without a response`)
+      if (terminal.has(type)) {
+        setResponse(r, Core.arr(r, "output") !== undefined)
+        ended = type
+        if (type === "response.failed") {
+          const error = Core.obj(r, "error") ?? {}
+          const code = Core.str(error, "code")
+          ctx.providerError({ errorType: code ?? "response.failed", errorMessage: Core.str(error, "message") ?? "", code, error: r["error"] })
+        }
+      } else if (response === undefined || type === "response.created") {
+        if (type === "response.created" && response !== undefined) ctx.violation("a second response.created")
+        setResponse(r, false)
+      } else {
+        // in_progress / queued: newer top-level fields, the accumulated output stays
+        const keep = response["output"]
+        response = { ...r, output: keep }
+        if (output.length === 0) setResponse(r, false)
+      }
+      return
+    }
+    if (response === undefined && type !== "error" && type !== "keepalive") ctx.violation(`${type || "an untyped event"} before response.created`)
+    switch (type) {
+      case "response.output_item.added":
+      case "response.output_item.done": {
+        const i = Core.index(event, "output_index")
+        const item = Core.obj(event, "item")
+        if (i === undefined || item === undefined) return ctx.violation(`${type} without a valid output_index and item`)
+        if (type === "response.output_item.done" && output[i] === undefined) ctx.violation(`${type} for output item ${i}, which was never added`)
+        output[i] = Core.clone(item)
+        done[i] = type === "response.output_item.done"
+        return
+      }
+      case "response.content_part.added":
+      case "response.content_part.done": {
+        const item = itemAt(event)
+        const i = Core.index(event, "content_index")
+        const part = Core.obj(event, "part")
+        if (item === undefined) return
+        if (i === undefined || part === undefined) return ctx.violation(`${type} without a valid content_index and part`)
+        listOf(item, "content")[i] = Core.clone(part)
+        return
+      }
+      case "response.reasoning_summary_part.added":
+      case "response.reasoning_summary_part.done": {
+        const item = itemAt(event)
+        const i = Core.index(event, "summary_index")
+        const part = Core.obj(event, "part")
+        if (item === undefined) return
+        if (i === undefined || part === undefined) return ctx.violation(`${type} without a valid summary_index and part`)
+        listOf(item, "summary")[i] = Core.clone(part)
+        return
+      }
+      case "response.output_text.annotation.added": {
+        const item = itemAt(event)
+        if (item === undefined) return
+        const ci = Core.index(event, "content_index")
+        const ai = Core.index(event, "annotation_index")
+        if (ci === undefined || ai === undefined) return ctx.violation(`${type} without a valid content_index and annotation_index`)
+        const content = listOf(item, "content")
+        let part = content[ci]
+        if (!Core.isObj(part)) {
+          ctx.violation(`${type} for content part ${ci} of output item ${Core.index(event, "output_index")}, which was never added`)
+          part = newPart("output_text")
+          content[ci] = part
+        }
+        listOf(part as Obj, "annotations")[ai] = Core.clone(event["annotation"])
+        return
+      }
+      case "response.shell_call_command.added":
+      case "response.shell_call_command.delta":
+      case "response.shell_call_command.done": {
+        const item = itemAt(event)
+        const ci = Core.index(event, "command_index")
+        if (item === undefined) return
+        if (ci === undefined) return ctx.violation(`${type} without a valid command_index`)
+        const action = Core.obj(item, "action") ?? (item["action"] = {})
+        const commands = listOf(action as Obj, "commands")
+        if (type === "response.shell_call_command.delta") {
+          const prev = commands[ci]
+          commands[ci] = (typeof prev === "string" ? prev : "") + (Core.str(event, "delta") ?? "")
+        } else {
+          commands[ci] = Core.str(event, "command") ?? ""
+        }
+        return
+      }
+      case "response.shell_call_output_content.delta":
+      case "response.shell_call_output_content.done": {
+        const item = itemAt(event)
+        const ci = Core.index(event, "command_index")
+        if (item === undefined) return
+        if (ci === undefined) return ctx.violation(`${type} without a valid command_index`)
+        const list = listOf(item, "output")
+        if (type === "response.shell_call_output_content.delta") {
+          const delta = Core.obj(event, "delta") ?? {}
+          const entry = (Core.isObj(list[ci]) ? list[ci] : (list[ci] = { stdout: "", stderr: "" })) as Obj
+          for (const k in delta) {
+            const v = delta[k]
+            const prev = entry[k]
+            Core.setKey(entry, k, typeof v === "string" && typeof prev === "string" ? prev + v : v)
+          }
+        } else {
+          const outputs = Core.arr(event, "output") ?? []
+          for (let k = 0; k < outputs.length; k++) list[ci + k] = Core.clone(outputs[k])
+        }
+        return
+      }
+      case "error": {
+        const nested = Core.obj(event, "error")
+        const source = nested ?? event
+        const code = Core.str(source, "code")
+        return ctx.providerError({
+          errorType: code ?? Core.str(source, "type") ?? "error",
+          errorMessage: Core.str(source, "message") ?? "",
+          code,
+          error: nested ?? event
+        })
+      }
+      default: {
+        if (type in partFields) return applyPartText(event, type)
+        const spec = textFields[type]
+        if (spec !== undefined) {
+          const item = itemAt(event)
+          if (item === undefined) return
+          if (spec.done !== undefined) {
+            const text = Core.str(event, spec.done)
+            if (text !== undefined) item[spec.field] = text
+            const name = Core.str(event, "name")
+            if (name !== undefined && name !== "") item["name"] = name
+          } else {
+            const prev = item[spec.field]
+            item[spec.field] = (typeof prev === "string" ? prev : "") + (Core.str(event, "delta") ?? "")
+          }
+          return
+        }
+        const status = statusEvent.exec(type)
+        if (status !== null && event["output_index"] !== undefined) {
+          const item = itemAt(event)
+          if (item !== undefined) item["status"] = status[2]
+        }
+        // everything else (audio, partial images, keepalive, unknown types) is ignored on purpose
+      }
+    }
+  }
+
+  const build = (): Wire.Response | undefined => {
+    if (response === undefined) return undefined
+    const out = Core.clone(response)
+    const items: Array<unknown> = []
+    for (const item of output) if (item !== undefined) items.push(Core.clone(item))
+    out["output"] = items
+    return out as unknown as Wire.Response
+  }
+
+  return {
+    apply,
+    snapshot: build,
+    finish: () => {
+      const result = build()
+      if (result === undefined) return { response: undefined, cut: ["no response.created event"] }
+      const cut: Array<string> = []
+      if (ended === undefined) cut.push("no terminal event (response.completed, response.incomplete or response.failed)")
+      for (let i = 0; i < output.length; i++) {
+        const item = output[i]
+        if (item === undefined) continue
+        const what = `output item ${i} (${itemName(item)})`
+        const args = Core.str(item, "arguments")
+        const argsCut = args !== undefined && jsonTextState(args)._tag === "Truncated" ? `its arguments JSON is cut after ${args.length} characters` : undefined
+        if (ended === undefined && done[i] !== true) cut.push(`${what} never got response.output_item.done${argsCut === undefined ? "" : `; ${argsCut}`}`)
+        else if (argsCut !== undefined && Core.str(item, "type") === "function_call") cut.push(`${what}: ${argsCut}`)
+      }
+      return { response: result, cut }
+    }
+  }
+}
+
+/**
+ * A Responses stream accumulator.
+ *
+ * @since 0.1.0
+ */
+export type Accumulator = StreamAccumulator<Wire.StreamEvent, Wire.Response>
+
+/**
+ * Makes an empty accumulator.
+ *
+ * @since 0.1.0
+ */
+export const make = (): Accumulator => Core.makeAccumulator<Wire.StreamEvent, Wire.Response>("openai-responses", make_)
+
+/**
+ * The text of a response's messages: every `output_text` part of every
+ * `message` item, in order (reasoning is not included). The official SDK
+ * offers the same as the `output_text` property; the server does not send
+ * it.
+ *
+ * @since 0.1.0
+ */
+export const outputText = (response: Wire.Response): string => {
+  let out = ""
+  for (const item of response.output) {
+    if (item.type !== "message" || !("content" in item)) continue
+    for (const part of (item as Wire.OutputMessage).content) if (part.type === "output_text" && "text" in part) out += (part as Wire.OutputText).text
+  }
+  return out
+}
+
+const run = runners(make)
+
+/**
+ * Accumulates an Effect `Stream` of events.
+ *
+ * @since 0.1.0
+ */
+export const fromStream = run.fromStream
+
+/**
+ * Accumulates an Effect `Stream` of raw SSE text or bytes (a response body).
+ *
+ * @since 0.1.0
+ */
+export const fromSseStream = run.fromSseStream
+
+/**
+ * Accumulates an iterable of events.
+ *
+ * @since 0.1.0
+ */
+export const fromEvents = run.fromEvents
+
+/**
+ * Accumulates a whole SSE text, or its pieces.
+ *
+ * @since 0.1.0
+ */
+export const fromSse = run.fromSse

@@ -1,0 +1,111 @@
+/**
+ * What every stream accumulator offers, whatever the provider: the
+ * interface, and the Effect helpers that drive one from an Effect `Stream`,
+ * from an iterable of events, or from SSE text.
+ *
+ * An accumulator turns a provider's stream events back into the response the
+ * provider would have sent without streaming, in the provider's own shape
+ * (`ChatCompletion`, Anthropic `Message`, Responses `Response`, Gemini
+ * `GenerateContentResponse`). Converting that response into the library's
+ * message model is the job of the provider's (non-streaming) decoder.
+ *
+ * An accumulator is mutable inside and opaque outside: you push events in,
+ * read `snapshot()` whenever you like, and call `done()` when the transport
+ * ends. Pushing never throws; what goes wrong is reported by `done()` as a
+ * tagged error (`StreamError`).
+ *
+ * @since 0.1.0
+ */
+import { Effect, Stream } from "effect"
+import type { Result } from "effect"
+import type { Provider, StreamError } from "./StreamError.js"
+
+/**
+ * A stream accumulator for one provider's events and response.
+ *
+ * - `push(event)`: applies one decoded event (the JSON payload of one SSE
+ *   `data` line, or an SDK's event object).
+ * - `pushData(text)`: parses one SSE `data` payload and applies it (`[DONE]`
+ *   is understood; text that is not JSON is a protocol violation).
+ * - `feed(chunk)`: raw SSE text or bytes, split anywhere.
+ * - `snapshot()`: a copy of the response assembled so far, `undefined`
+ *   before the first event that starts a response. Costs time linear in the
+ *   response size: call it when you need it, not per event of a long stream.
+ * - `done()`: ends the stream (flushing anything `feed` left open) and
+ *   returns the final response, or the first problem: a
+ *   `ProviderStreamError`, else a `StreamProtocolError`, else an
+ *   `IncompleteStream`. Each carries the partial response.
+ * - `events`: how many events were applied.
+ *
+ * @since 0.1.0
+ */
+export interface StreamAccumulator<in Event, out Response> {
+  readonly provider: Provider
+  readonly push: (event: Event) => void
+  readonly pushData: (data: string) => void
+  readonly feed: (chunk: string | Uint8Array) => void
+  readonly snapshot: () => Response | undefined
+  readonly done: () => Result.Result<Response, StreamError>
+  readonly events: () => number
+}
+
+/**
+ * The Effect helpers of a provider module, built from its `make`.
+ *
+ * @since 0.1.0
+ */
+export interface Runners<Event, Response> {
+  /**
+   * Accumulates an Effect `Stream` of events; fails with the stream's own
+   * error or a `StreamError`.
+   */
+  readonly fromStream: <E, R>(events: Stream.Stream<Event, E, R>) => Effect.Effect<Response, E | StreamError, R>
+  /**
+   * Accumulates an Effect `Stream` of raw SSE text or bytes (an HTTP body).
+   */
+  readonly fromSseStream: <E, R>(body: Stream.Stream<string | Uint8Array, E, R>) => Effect.Effect<Response, E | StreamError, R>
+  /** Accumulates an iterable of events. */
+  readonly fromEvents: (events: Iterable<Event>) => Effect.Effect<Response, StreamError>
+  /** Accumulates a whole SSE text, or its pieces. */
+  readonly fromSse: (input: string | Iterable<string | Uint8Array>) => Effect.Effect<Response, StreamError>
+}
+
+/**
+ * Builds the Effect helpers over an accumulator constructor. Each run makes
+ * a fresh accumulator when the Effect runs, not when it is built.
+ *
+ * @since 0.1.0
+ */
+export const runners = <Event, Response>(make: () => StreamAccumulator<Event, Response>): Runners<Event, Response> => ({
+  fromStream: (events) =>
+    Effect.suspend(() => {
+      const acc = make()
+      return Stream.runForEachArray(events, (batch) =>
+        Effect.sync(() => {
+          for (let i = 0; i < batch.length; i++) acc.push(batch[i]!)
+        })
+      ).pipe(Effect.flatMap(() => Effect.fromResult(acc.done())))
+    }),
+  fromSseStream: (body) =>
+    Effect.suspend(() => {
+      const acc = make()
+      return Stream.runForEachArray(body, (batch) =>
+        Effect.sync(() => {
+          for (let i = 0; i < batch.length; i++) acc.feed(batch[i]!)
+        })
+      ).pipe(Effect.flatMap(() => Effect.fromResult(acc.done())))
+    }),
+  fromEvents: (events) =>
+    Effect.suspend(() => {
+      const acc = make()
+      for (const event of events) acc.push(event)
+      return Effect.fromResult(acc.done())
+    }),
+  fromSse: (input) =>
+    Effect.suspend(() => {
+      const acc = make()
+      if (typeof input === "string") acc.feed(input)
+      else for (const piece of input) acc.feed(piece)
+      return Effect.fromResult(acc.done())
+    })
+})

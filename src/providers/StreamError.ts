@@ -1,0 +1,116 @@
+/**
+ * The tagged errors of stream accumulation.
+ *
+ * A stream accumulator never throws: what goes wrong while events arrive is
+ * recorded, and `done()` reports it as one of these values:
+ *
+ * - `ProviderStreamError`: the provider itself sent an error (an `error`
+ *   event, a failed response).
+ * - `StreamProtocolError`: an event contradicts the provider's protocol (a
+ *   delta for a block that was never started, a `data` line that is not
+ *   JSON, tool input that is not JSON).
+ * - `IncompleteStream`: the stream stopped before its end (no finish
+ *   reason, no `message_stop`, no terminal response event, a content block
+ *   left open, tool-call arguments cut mid-JSON).
+ *
+ * Each one carries what was received so far (`partial`), so nothing the
+ * provider sent is lost even when the stream fails.
+ *
+ * @since 0.1.0
+ */
+import { Schema } from "effect"
+
+/**
+ * The wire formats that have a stream accumulator, named as in the rest of
+ * the library: `"openai-chat"` (Chat Completions), `"anthropic-messages"`,
+ * `"openai-responses"` and `"gemini"` (`streamGenerateContent`).
+ *
+ * @since 0.1.0
+ */
+export const Provider = Schema.Literals(["openai-chat", "anthropic-messages", "openai-responses", "gemini"])
+
+/**
+ * @since 0.1.0
+ */
+export type Provider = typeof Provider.Type
+
+/**
+ * The stream ended before the provider said it was over.
+ *
+ * `cut` lists, one readable sentence each, what is missing or unfinished
+ * (e.g. `"no message_stop event"`, `"content block 1 (tool_use make_file)
+ * was never stopped; its input JSON is cut after 187 characters"`).
+ * `partial` is the response assembled from what did arrive, in the
+ * provider's own response shape (`undefined` if nothing arrived). `events`
+ * counts the events received.
+ *
+ * @since 0.1.0
+ */
+export class IncompleteStream extends Schema.TaggedError<IncompleteStream>()("IncompleteStream", {
+  provider: Provider,
+  cut: Schema.Array(Schema.String),
+  events: Schema.Number,
+  partial: Schema.Unknown
+}) {
+  override get message(): string {
+    return `${this.provider} stream is incomplete after ${this.events} event${this.events === 1 ? "" : "s"}: ${this.cut.join("; ")}`
+  }
+}
+
+/**
+ * An event contradicts the provider's streaming protocol.
+ *
+ * `eventIndex` is the position of the offending event in the stream
+ * (0-based), `reason` says what is wrong, `event` is the event itself (or
+ * the raw `data` text when it was not JSON). `more` counts further
+ * violations after this first one. `partial` is the response assembled so
+ * far. `provider` is `"sse"` when the framing itself is at fault.
+ *
+ * @since 0.1.0
+ */
+export class StreamProtocolError extends Schema.TaggedError<StreamProtocolError>()("StreamProtocolError", {
+  provider: Schema.String,
+  reason: Schema.String,
+  eventIndex: Schema.optionalKey(Schema.Number),
+  event: Schema.optionalKey(Schema.Unknown),
+  more: Schema.optionalKey(Schema.Number),
+  partial: Schema.optionalKey(Schema.Unknown)
+}) {
+  override get message(): string {
+    const at = this.eventIndex === undefined ? "" : ` at event ${this.eventIndex}`
+    const more = this.more === undefined || this.more === 0 ? "" : ` (and ${this.more} more violation${this.more === 1 ? "" : "s"})`
+    return `${this.provider} stream protocol error${at}: ${this.reason}${more}`
+  }
+}
+
+/**
+ * The provider sent an error in the stream (an SSE `error` event, an
+ * OpenAI Responses `error` or `response.failed` event, a Gemini chunk with
+ * an `error` object).
+ *
+ * `errorType` is the provider's error type or code (`"overloaded_error"`,
+ * `"server_error"`, `"UNAVAILABLE"`), `errorMessage` its message, `error`
+ * the error payload as sent. `partial` is the response assembled so far;
+ * for `response.failed` it is the failed response itself.
+ *
+ * @since 0.1.0
+ */
+export class ProviderStreamError extends Schema.TaggedError<ProviderStreamError>()("ProviderStreamError", {
+  provider: Provider,
+  errorType: Schema.String,
+  errorMessage: Schema.String,
+  code: Schema.optionalKey(Schema.String),
+  error: Schema.optionalKey(Schema.Unknown),
+  partial: Schema.optionalKey(Schema.Unknown)
+}) {
+  override get message(): string {
+    return `${this.provider} sent an error: ${this.errorType}${this.errorMessage === "" ? "" : `: ${this.errorMessage}`}`
+  }
+}
+
+/**
+ * Every way `done()` can fail.
+ *
+ * @since 0.1.0
+ */
+export type StreamError = IncompleteStream | StreamProtocolError | ProviderStreamError

@@ -1,0 +1,23 @@
+/**
+ * Provider wire formats: stream accumulators that turn each provider's
+ * streamed events back into the response it would have sent without
+ * streaming, the wire types of those events and responses, the SSE parser
+ * under them, and the tagged errors of a stream that fails.
+ *
+ * Every concept is a namespace: `Sse`, `StreamError`, `StreamAccumulator`,
+ * and per wire format a `…Wire` (types) and a `…Stream` (accumulator):
+ * `OpenAiChat`, `Anthropic`, `OpenAiResponses`, `Gemini`.
+ *
+ * @since 0.1.0
+ */
+export * as AnthropicStream from "./AnthropicStream.js"
+export * as AnthropicWire from "./AnthropicWire.js"
+export * as GeminiStream from "./GeminiStream.js"
+export * as GeminiWire from "./GeminiWire.js"
+export * as OpenAiChatStream from "./OpenAiChatStream.js"
+export * as OpenAiChatWire from "./OpenAiChatWire.js"
+export * as OpenAiResponsesStream from "./OpenAiResponsesStream.js"
+export * as OpenAiResponsesWire from "./OpenAiResponsesWire.js"
+export * as Sse from "./Sse.js"
+export * as StreamAccumulator from "./StreamAccumulator.js"
+export * as StreamError from "./StreamError.js"

@@ -1,0 +1,214 @@
+/**
+ * The part every stream accumulator shares: counting events, recording
+ * protocol violations and provider errors, feeding SSE text through the
+ * incremental parser, and deciding what `done()` reports. A provider module
+ * plugs in a `Format`: how to apply one event, how to copy out a snapshot,
+ * and what is still cut when the stream ends.
+ */
+import { Result } from "effect"
+import * as Sse from "../Sse.js"
+import type { StreamAccumulator } from "../StreamAccumulator.js"
+import { IncompleteStream, type Provider, ProviderStreamError, type StreamError, StreamProtocolError } from "../StreamError.js"
+
+/** What a provider module implements. */
+export interface Format<Response> {
+  /** Applies one event (any JSON value; the format checks its shape). */
+  readonly apply: (event: unknown) => void
+  /** A copy of the response so far, `undefined` before it started. */
+  readonly snapshot: () => Response | undefined
+  /** The final response (a copy) and what is cut, `[]` when complete. */
+  readonly finish: () => { readonly response: Response | undefined; readonly cut: ReadonlyArray<string> }
+}
+
+/** What a format reports to the shared part. */
+export interface Context {
+  /** Records an event that contradicts the protocol (the current event when `event` is omitted). */
+  readonly violation: (reason: string, event?: unknown) => void
+  /** Records an error the provider sent. */
+  readonly providerError: (error: {
+    readonly errorType: string
+    readonly errorMessage: string
+    readonly code?: string | undefined
+    readonly error?: unknown
+  }) => void
+}
+
+/**
+ * Builds the public accumulator around a format. `build` receives the
+ * context to report through and returns the format.
+ */
+export const makeAccumulator = <Event, Response, F extends Format<Response> = Format<Response>, Extra extends object = {}>(
+  provider: Provider,
+  build: (ctx: Context) => F,
+  extra?: (format: F) => Extra
+): StreamAccumulator<Event, Response> & Extra => {
+  let events = 0
+  let current: unknown = undefined
+  let firstViolation: { readonly eventIndex: number; readonly reason: string; readonly event: unknown } | undefined
+  let moreViolations = 0
+  let providerError: Parameters<Context["providerError"]>[0] | undefined
+  let sawDone = false
+  let cutTail: string | undefined
+  let parser: Sse.Parser | undefined
+
+  const ctx: Context = {
+    violation: (reason, event) => {
+      if (firstViolation === undefined) firstViolation = { eventIndex: events - 1, reason, event: event === undefined ? current : event }
+      else moreViolations++
+    },
+    providerError: (error) => {
+      providerError ??= error
+    }
+  }
+  const format = build(ctx)
+
+  const push = (event: unknown): void => {
+    events++
+    current = event
+    if (event === Sse.DONE) {
+      if (sawDone) ctx.violation("a second [DONE] sentinel")
+      sawDone = true
+      return
+    }
+    if (sawDone) ctx.violation("an event after the [DONE] sentinel")
+    try {
+      format.apply(event)
+    } catch (cause) {
+      // a format never throws on purpose; this guards `push` against exotic inputs (getters, proxies)
+      ctx.violation(`the event could not be applied: ${String(cause)}`)
+    }
+    current = undefined
+  }
+
+  const pushData = (data: string): void => {
+    if (data === Sse.DONE) return push(Sse.DONE)
+    const parsed = Sse.parseData(data)
+    if (parsed === Sse.invalid) {
+      events++
+      ctx.violation(`data is not valid JSON: ${Sse.preview(data)}`, data)
+      return
+    }
+    push(parsed)
+  }
+
+  const onSse = (event: Sse.Event): void => pushData(event.data)
+
+  const accumulator: StreamAccumulator<Event, Response> = {
+    provider,
+    push,
+    pushData,
+    feed: (chunk) => {
+      parser ??= Sse.makeParser(onSse)
+      parser.feed(chunk)
+    },
+    snapshot: () => format.snapshot(),
+    events: () => events,
+    done: (): Result.Result<Response, StreamError> => {
+      if (parser !== undefined) {
+        const open = parser.end()
+        if (open !== undefined) {
+          // an event whose blank line never came: kept when its data is whole (as the SDKs do), else the text was cut
+          const parsed = open.data === Sse.DONE ? Sse.DONE : Sse.parseData(open.data)
+          if (parsed === Sse.invalid) cutTail = `the SSE text ends inside an event (${open.data.length} characters of unterminated data)`
+          else push(parsed)
+        }
+      }
+      const { cut, response } = format.finish()
+      const partial = response ?? format.snapshot()
+      if (providerError !== undefined) {
+        return Result.fail(
+          new ProviderStreamError({
+            provider,
+            errorType: providerError.errorType,
+            errorMessage: providerError.errorMessage,
+            ...(providerError.code === undefined ? {} : { code: providerError.code }),
+            ...(providerError.error === undefined ? {} : { error: providerError.error }),
+            partial
+          })
+        )
+      }
+      if (firstViolation !== undefined) {
+        return Result.fail(
+          new StreamProtocolError({
+            provider,
+            reason: firstViolation.reason,
+            eventIndex: firstViolation.eventIndex,
+            event: firstViolation.event,
+            more: moreViolations,
+            partial
+          })
+        )
+      }
+      const allCut = cutTail === undefined ? cut : [...cut, cutTail]
+      if (allCut.length > 0 || response === undefined) {
+        return Result.fail(new IncompleteStream({ provider, cut: allCut.length > 0 ? allCut : ["no event arrived"], events, partial }))
+      }
+      return Result.succeed(response)
+    }
+  }
+  return extra === undefined ? (accumulator as StreamAccumulator<Event, Response> & Extra) : Object.assign(accumulator, extra(format))
+}
+
+// ---------------------------------------------------------------------------
+// small readers over untrusted JSON: an event may be any value
+// ---------------------------------------------------------------------------
+
+export type Obj = Record<string, unknown>
+
+export const isObj = (u: unknown): u is Obj => typeof u === "object" && u !== null && !Array.isArray(u)
+
+export const str = (o: Obj, key: string): string | undefined => {
+  const v = o[key]
+  return typeof v === "string" ? v : undefined
+}
+
+export const num = (o: Obj, key: string): number | undefined => {
+  const v = o[key]
+  return typeof v === "number" && Number.isFinite(v) ? v : undefined
+}
+
+/** A non-negative integer index, or undefined. */
+export const index = (o: Obj, key: string): number | undefined => {
+  const v = o[key]
+  return typeof v === "number" && Number.isInteger(v) && v >= 0 ? v : undefined
+}
+
+export const obj = (o: Obj, key: string): Obj | undefined => {
+  const v = o[key]
+  return isObj(v) ? v : undefined
+}
+
+export const arr = (o: Obj, key: string): ReadonlyArray<unknown> | undefined => {
+  const v = o[key]
+  return Array.isArray(v) ? v : undefined
+}
+
+/** A deep copy of a JSON-like value (plain objects and arrays; other values shared). Linear in its size. */
+export const clone = <A>(value: A): A => {
+  if (typeof value !== "object" || value === null) return value
+  if (Array.isArray(value)) {
+    const out = new Array(value.length)
+    for (let i = 0; i < value.length; i++) out[i] = clone(value[i])
+    return out as A
+  }
+  const out: Obj = {}
+  for (const key in value) if (Object.prototype.hasOwnProperty.call(value, key)) setKey(out, key, clone((value as Obj)[key]))
+  return out as A
+}
+
+/** Sets `o[key] = value` as an own data property, even for `__proto__`. */
+export const setKey = (o: Obj, key: string, value: unknown): void => {
+  if (key === "__proto__") Object.defineProperty(o, key, { value, writable: true, enumerable: true, configurable: true })
+  else o[key] = value
+}
+
+/** A short readable rendering of a value for messages. */
+export const show = (u: unknown): string => {
+  if (typeof u === "string") return JSON.stringify(u)
+  try {
+    const s = JSON.stringify(u)
+    return s === undefined ? String(u) : s.length > 80 ? `${s.slice(0, 80)}…` : s
+  } catch {
+    return String(u)
+  }
+}
