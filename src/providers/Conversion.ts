@@ -11,6 +11,7 @@
  * @since 0.1.0
  */
 import { Schema } from "effect"
+import { AssistantMessage, type Usage } from "../Message.js"
 
 const Index = Schema.optionalKey(Schema.Number)
 
@@ -174,4 +175,67 @@ export class MalformedPayload extends Schema.TaggedError<MalformedPayload>()("Ma
 export interface ConversionOptions {
   readonly strict?: boolean
   readonly toolArguments?: "lenient" | "strict"
+}
+
+// ---------------------------------------------------------------------------
+// decoded responses
+// ---------------------------------------------------------------------------
+
+/**
+ * Why the model stopped, in one vocabulary for every provider (the same
+ * words as effect/ai's `Response.FinishReason`):
+ *
+ * - `stop`: it finished its answer (or hit a stop sequence);
+ * - `tool-calls`: it stopped to have its tool calls run;
+ * - `length`: the output token limit cut it;
+ * - `content-filter`: a safety or policy filter stopped it (a refusal too);
+ * - `pause`: a long turn was paused and may be continued;
+ * - `error`: the provider reports a failure;
+ * - `other`: a reason this vocabulary has no word for;
+ * - `unknown`: no reason was given (an unfinished response).
+ *
+ * The provider's own word is kept beside it (`rawFinishReason`).
+ *
+ * @since 0.1.0
+ */
+export const FinishReason = Schema.Literals(["stop", "tool-calls", "length", "content-filter", "pause", "error", "other", "unknown"])
+
+/** @since 0.1.0 */
+export type FinishReason = typeof FinishReason.Type
+
+/**
+ * A provider's response read into the model: the assistant message (with
+ * its `usage`), why the model stopped, and the response's id and model.
+ *
+ * @since 0.1.0
+ */
+export interface DecodedResponse {
+  readonly message: AssistantMessage
+  readonly finishReason: FinishReason
+  /** The provider's own finish reason or status, as sent. */
+  readonly rawFinishReason?: string
+  readonly usage?: Usage
+  readonly id?: string
+  readonly model?: string
+}
+
+/**
+ * A streamed response ended before the provider said it was complete. The
+ * part that did arrive is not lost: `message` is the assistant message read
+ * from it (`partialMessage`, when anything arrived), `partial` the
+ * provider-shaped response it was read from, `cut` says what is missing.
+ *
+ * @since 0.1.0
+ */
+export class IncompleteResponse extends Schema.TaggedError<IncompleteResponse>()("IncompleteResponse", {
+  provider: Schema.String,
+  cut: Schema.Array(Schema.String),
+  events: Schema.Number,
+  partialMessage: Schema.optionalKey(AssistantMessage),
+  partial: Schema.optionalKey(Schema.Unknown)
+}) {
+  override get message(): string {
+    const got = this.partialMessage === undefined ? "nothing arrived" : `${this.partialMessage.content.length} block(s) arrived`
+    return `the ${this.provider} stream ended early (${this.cut.join("; ")}); ${got}`
+  }
 }

@@ -23,7 +23,7 @@
  *
  * @since 0.1.0
  */
-import { Effect, type Schema } from "effect"
+import { Effect, Result, type Schema } from "effect"
 import { jsonrepair } from "jsonrepair"
 import * as Block from "../Block.js"
 import { parse as parseJson, stringify } from "../internal/json.js"
@@ -153,3 +153,39 @@ export const toObject = (call: Block.ToolCallBlock): { readonly value: Schema.Js
   isObject(call.args)
     ? { value: call.args as Schema.JsonObject }
     : { value: {}, replaced: `the arguments are ${kind(call.args)}, not an object` }
+
+/**
+ * `toolCall` without the Effect: the parsed call, or the strict-mode error,
+ * as a `Result`. For adapters that convert whole payloads in one plain loop.
+ *
+ * @example
+ * const read = ToolArguments.readCall({ id: "call_1", name: "get_weather" }, '{"city":"Oslo"}')
+ * if (Result.isSuccess(read)) read.success.block
+ *
+ * @since 0.1.0
+ */
+export const readCall = (
+  site: CallSite,
+  text: string,
+  options?: {
+    readonly mode?: "lenient" | "strict"
+    readonly requireObject?: boolean
+    readonly extras?: Omit<ConstructorParameters<typeof Block.ToolCallBlock>[0], "_tag" | "id" | "name" | "args" | "rawArgs" | "parseError">
+  }
+): Result.Result<ParsedCall, InvalidToolArguments> => {
+  const parsed = parse(text, { requireObject: options?.requireObject ?? true })
+  const index = site.index === undefined ? {} : { index: site.index }
+  if (parsed.parseError !== undefined && options?.mode === "strict") {
+    return Result.fail(new InvalidToolArguments({ ...index, toolCallId: site.id, toolName: site.name, rawArgs: text, reason: parsed.parseError }))
+  }
+  const block = Block.toolCall(site.id, site.name, parsed.args, {
+    ...options?.extras,
+    ...(parsed.rawArgs === undefined ? {} : { rawArgs: parsed.rawArgs }),
+    ...(parsed.parseError === undefined ? {} : { parseError: parsed.parseError })
+  })
+  if (parsed.parseError === undefined) return Result.succeed({ block })
+  return Result.succeed({
+    block,
+    warning: new RepairedToolArguments({ ...index, toolCallId: site.id, toolName: site.name, rawArgs: text, reason: parsed.parseError })
+  })
+}
