@@ -107,6 +107,8 @@ const hostedTools: Record<string, { readonly name: string; readonly result: Read
 
 const messageKeys = new Set(["role", "content"])
 const outputMessageKeys = new Set(["type", "id", "role", "content"])
+// "completed" is the status written when a block has none, so it need not be kept
+const completedMessageKeys = new Set(["type", "id", "role", "content", "status"])
 const outputTextKeys = new Set(["type", "text", "annotations"])
 const refusalKeys = new Set(["type", "refusal"])
 const inputTextKeys = new Set(["type", "text"])
@@ -205,11 +207,11 @@ const readAssistantItem = (
         blocks.push(Block.providerData(key, dataOf(ctx, item, at)))
         return
       }
-      const itemExtra = ctx.extras(item, outputMessageKeys, at)
+      const itemExtra = ctx.extras(item, item["status"] === "completed" ? completedMessageKeys : outputMessageKeys, at)
       for (let p = 0; p < content.length; p++) {
         const partAt = `${at}.content[${p}]`
         const part = content[p] as Obj
-        const first = p === 0 ? { item: itemExtra ?? {} } : {}
+        const first = p === 0 ? { item: itemExtra } : {}
         if (part["type"] === "output_text") {
           const annotations = part["annotations"]
           const citations = Array.isArray(annotations) && annotations.length > 0 ? (ctx.json(annotations, `${partAt}.annotations`) as Schema.JsonArray) : undefined
@@ -298,7 +300,7 @@ const readAssistantItem = (
 
 /** An assistant message item without an id: its text, each part a text block. */
 const readEasyAssistant = (ctx: Ctx, item: Obj, at: string, blocks: Array<Block.AssistantBlock>): void => {
-  const itemExtra = ctx.extras(item, messageKeys, at) ?? {}
+  const itemExtra = ctx.extras(item, messageKeys, at)
   const content = item["content"]
   if (typeof content === "string") {
     blocks.push(Block.text(content, optionsFor(key, { item: itemExtra })))

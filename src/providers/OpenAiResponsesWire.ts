@@ -477,13 +477,14 @@ export interface KeptItem {
 export type InputItem = InputMessage | OutputMessageParam | FunctionCallParam | FunctionCallOutputParam | ReasoningParam | KeptItem
 
 /**
- * An input item the adapter reads: any object with an optional `type`
+ * An input item the adapter reads: any object with a `type` or a `role`
  * (the official SDK's `ResponseInputItem` and `ResponseOutputItem` fit).
  *
  * @since 0.1.0
  */
 export interface InputItemLike {
   readonly type?: string | undefined
+  readonly role?: string | undefined
 }
 
 /**
