@@ -483,8 +483,8 @@ export type InputItem = InputMessage | OutputMessageParam | FunctionCallParam | 
  * @since 0.1.0
  */
 export interface InputItemLike {
-  readonly type?: string | undefined
-  readonly role?: string | undefined
+  readonly type?: string | null | undefined
+  readonly role?: string | null | undefined
 }
 
 /**
@@ -544,6 +544,6 @@ export interface RequestBody {
  * @since 0.1.0
  */
 export interface RequestBodyLike {
-  readonly input?: string | ReadonlyArray<InputItemLike> | undefined
-  readonly model?: string | undefined
+  readonly input?: string | ReadonlyArray<InputItemLike> | null | undefined
+  readonly model?: string | null | undefined
 }
