@@ -13,6 +13,7 @@
 export * as AnthropicStream from "./AnthropicStream.js"
 export * as AnthropicWire from "./AnthropicWire.js"
 export * as Conversion from "./Conversion.js"
+export * as EffectAi from "./EffectAi.js"
 export * as Gemini from "./Gemini.js"
 export * as GeminiStream from "./GeminiStream.js"
 export * as GeminiWire from "./GeminiWire.js"
