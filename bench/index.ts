@@ -5,6 +5,7 @@
 import { runAppendBench } from "./append.js"
 import { runEstimatorBench } from "./estimator.js"
 import { runRequestTokensBench } from "./requestTokens.js"
+import { runStreamsBench } from "./streams.js"
 import { runValidateBench } from "./validate.js"
 
 const started = performance.now()
@@ -12,4 +13,5 @@ await runEstimatorBench()
 runAppendBench()
 runValidateBench()
 runRequestTokensBench()
+runStreamsBench()
 console.log(`\nbench finished in ${((performance.now() - started) / 1000).toFixed(1)} s`)

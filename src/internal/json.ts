@@ -56,15 +56,17 @@ interface Frame {
 
 /**
  * A deep, frozen copy of a JSON value read from untrusted input, or why it is
- * not JSON. `undefined` object properties are kept when `allowUndefinedProperties`
- * is set (a later schema decides about them), otherwise refused. Never throws:
- * a getter that throws or a revoked proxy becomes a `NotJson`.
+ * not JSON. `undefined` object properties are refused, or left out when
+ * `skipUndefined` is set (an object built in code, `{ name: undefined }`,
+ * means the same as one without the key). Never throws: a getter that throws
+ * or a revoked proxy becomes a `NotJson`.
  */
 export const copyJson = (
   input: unknown,
-  options?: { readonly freeze?: boolean; readonly basePath?: ReadonlyArray<string | number> }
+  options?: { readonly freeze?: boolean; readonly basePath?: ReadonlyArray<string | number>; readonly skipUndefined?: boolean }
 ): { readonly value: Schema.Json } | NotJson => {
   const freeze = options?.freeze ?? true
+  const skipUndefined = options?.skipUndefined ?? false
   const base = options?.basePath ?? []
   const onPath = new Set<object>()
   const stack: Array<Frame> = []
@@ -111,6 +113,7 @@ export const copyJson = (
       const key: string | number = typeof keys === "number" ? i : keys[i]!
       path = [...frame.path, key]
       const value: unknown = (frame.source as Record<string | number, unknown>)[key]
+      if (value === undefined && skipUndefined && typeof keys !== "number") continue
       let out: unknown
       if (typeof value === "object" && value !== null) {
         const child = open(value, path)

@@ -40,10 +40,13 @@
  * never started, blocks started twice and events after `message_stop`.
  *
  * @example
- * import { Effect } from "effect"
+ * import { Effect, Stream } from "effect"
  * import { AnthropicStream } from "effect-agent-messages/providers"
  *
- * const program = AnthropicStream.fromSse(sseText).pipe(
+ * declare const body: Stream.Stream<Uint8Array, Error> // the HTTP response body
+ *
+ * // the final message; a cut stream still yields what arrived
+ * const message = AnthropicStream.fromSseStream(body).pipe(
  *   Effect.catchTag("IncompleteStream", (e) => Effect.succeed(e.partial))
  * )
  *

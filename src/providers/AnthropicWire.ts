@@ -341,3 +341,202 @@ export type StreamEvent =
   | PingEvent
   | ErrorEvent
   | OtherEvent
+
+// ---------------------------------------------------------------------------
+// the request (what the request adapter writes; structurally assignable to the
+// official SDK's `MessageCreateParams["messages"]` and `["system"]`). Arrays
+// are mutable so that a converted request can be handed to the SDK as is.
+// Fields kept from an earlier payload (`cache_control`, `citations`,
+// `caller`...) are present at runtime beside the ones declared here, and so
+// are blocks kept as they were received from the API (server tool use and
+// results, MCP blocks, container uploads, search results, block types added
+// after this library): those are typed as one of the declared blocks for the
+// SDK's sake, so a `switch` over a block's `type` needs a default branch.
+// ---------------------------------------------------------------------------
+
+/**
+ * A text block.
+ *
+ * @since 0.1.0
+ */
+export interface TextBlockParam {
+  readonly type: "text"
+  readonly text: string
+}
+
+/**
+ * Where an image's bytes are.
+ *
+ * @since 0.1.0
+ */
+export type ImageSourceParam =
+  | { readonly type: "base64"; readonly media_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp"; readonly data: string }
+  | { readonly type: "url"; readonly url: string }
+  | { readonly type: "file"; readonly file_id: string }
+
+/**
+ * An image.
+ *
+ * @since 0.1.0
+ */
+export interface ImageBlockParam {
+  readonly type: "image"
+  readonly source: ImageSourceParam
+}
+
+/**
+ * Where a document's content is.
+ *
+ * @since 0.1.0
+ */
+export type DocumentSourceParam =
+  | { readonly type: "base64"; readonly media_type: "application/pdf"; readonly data: string }
+  | { readonly type: "text"; readonly media_type: "text/plain"; readonly data: string }
+  | { readonly type: "url"; readonly url: string }
+  | { readonly type: "file"; readonly file_id: string }
+
+/**
+ * A document (PDF or plain text), with its title, context and citations
+ * setting.
+ *
+ * @since 0.1.0
+ */
+export interface DocumentBlockParam {
+  readonly type: "document"
+  readonly source: DocumentSourceParam
+  readonly title?: string
+  readonly context?: string
+  readonly citations?: { readonly enabled?: boolean }
+}
+
+/**
+ * Thinking, replayed with its signature.
+ *
+ * @since 0.1.0
+ */
+export interface ThinkingBlockParam {
+  readonly type: "thinking"
+  readonly thinking: string
+  readonly signature: string
+}
+
+/**
+ * Redacted thinking, replayed as received.
+ *
+ * @since 0.1.0
+ */
+export interface RedactedThinkingBlockParam {
+  readonly type: "redacted_thinking"
+  readonly data: string
+}
+
+/**
+ * A call of a client tool.
+ *
+ * @since 0.1.0
+ */
+export interface ToolUseBlockParam {
+  readonly type: "tool_use"
+  readonly id: string
+  readonly name: string
+  readonly input: { readonly [key: string]: unknown }
+}
+
+/**
+ * The result of a client tool call.
+ *
+ * @since 0.1.0
+ */
+export interface ToolResultBlockParam {
+  readonly type: "tool_result"
+  readonly tool_use_id: string
+  readonly content?: string | Array<TextBlockParam | ImageBlockParam | DocumentBlockParam>
+  readonly is_error?: boolean
+}
+
+/**
+ * Any block of a request message.
+ *
+ * @since 0.1.0
+ */
+export type ContentBlockParam =
+  | TextBlockParam
+  | ImageBlockParam
+  | DocumentBlockParam
+  | ThinkingBlockParam
+  | RedactedThinkingBlockParam
+  | ToolUseBlockParam
+  | ToolResultBlockParam
+
+/**
+ * A user message.
+ *
+ * @since 0.1.0
+ */
+export interface UserMessageParam {
+  readonly role: "user"
+  readonly content: string | Array<ContentBlockParam>
+}
+
+/**
+ * An assistant message.
+ *
+ * @since 0.1.0
+ */
+export interface AssistantMessageParam {
+  readonly role: "assistant"
+  readonly content: string | Array<ContentBlockParam>
+}
+
+/**
+ * A request message.
+ *
+ * @since 0.1.0
+ */
+export type MessageParam = UserMessageParam | AssistantMessageParam
+
+/**
+ * The top-level system prompt.
+ *
+ * @since 0.1.0
+ */
+export type SystemParam = string | Array<TextBlockParam>
+
+/**
+ * A client tool's definition.
+ *
+ * @since 0.1.0
+ */
+export interface ToolParam {
+  readonly name: string
+  readonly description?: string
+  readonly input_schema: { readonly type: "object"; readonly [key: string]: unknown }
+  readonly strict?: boolean
+}
+
+/**
+ * Which tool the model should call.
+ *
+ * @since 0.1.0
+ */
+export type ToolChoiceParam =
+  | { readonly type: "auto" | "any" | "none"; readonly disable_parallel_tool_use?: boolean }
+  | { readonly type: "tool"; readonly name: string; readonly disable_parallel_tool_use?: boolean }
+
+/**
+ * A Messages request body: the fields the request adapter writes, plus (at
+ * runtime) the request's other fields kept in its provider options
+ * (`thinking`, `temperature`, `metadata`, ...). `max_tokens` is absent when
+ * neither the request nor the options gave one.
+ *
+ * @since 0.1.0
+ */
+export interface RequestBody {
+  readonly model?: string
+  readonly max_tokens?: number
+  readonly system?: SystemParam
+  readonly messages: Array<MessageParam>
+  readonly tools?: Array<ToolParam>
+  readonly tool_choice?: ToolChoiceParam
+  readonly output_config?: { readonly format?: { readonly type: "json_schema"; readonly schema: { readonly [key: string]: unknown } } }
+}

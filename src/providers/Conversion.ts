@@ -11,7 +11,8 @@
  * @since 0.1.0
  */
 import { Schema } from "effect"
-import { AssistantMessage, type Usage } from "../Message.js"
+import * as Block from "../Block.js"
+import * as Message from "../Message.js"
 
 const Index = Schema.optionalKey(Schema.Number)
 
@@ -177,53 +178,52 @@ export interface ConversionOptions {
   readonly toolArguments?: "lenient" | "strict"
 }
 
-// ---------------------------------------------------------------------------
-// decoded responses
-// ---------------------------------------------------------------------------
-
 /**
- * Why the model stopped, in one vocabulary for every provider (the same
- * words as effect/ai's `Response.FinishReason`):
+ * Why a model stopped, in one vocabulary for every provider:
  *
- * - `stop`: it finished its answer (or hit a stop sequence);
- * - `tool-calls`: it stopped to have its tool calls run;
- * - `length`: the output token limit cut it;
- * - `content-filter`: a safety or policy filter stopped it (a refusal too);
- * - `pause`: a long turn was paused and may be continued;
- * - `error`: the provider reports a failure;
- * - `other`: a reason this vocabulary has no word for;
- * - `unknown`: no reason was given (an unfinished response).
- *
- * The provider's own word is kept beside it (`rawFinishReason`).
+ * - `stop`: it finished (Chat `stop`, Anthropic `end_turn` / `stop_sequence`);
+ * - `length`: it hit the output limit or the context window;
+ * - `tool-calls`: it stopped to have tools called;
+ * - `content-filter`: a provider filter cut the answer;
+ * - `refusal`: the model refused (Anthropic `refusal`);
+ * - `pause`: a long server-tool turn was paused and may be continued
+ *   (Anthropic `pause_turn`);
+ * - `other`: a reason this library does not know (the provider's own
+ *   value is kept beside it);
+ * - `unknown`: the provider gave none (an unfinished stream).
  *
  * @since 0.1.0
  */
-export const FinishReason = Schema.Literals(["stop", "tool-calls", "length", "content-filter", "pause", "error", "other", "unknown"])
+export const FinishReason = Schema.Literals(["stop", "length", "tool-calls", "content-filter", "refusal", "pause", "other", "unknown"])
 
 /** @since 0.1.0 */
 export type FinishReason = typeof FinishReason.Type
 
 /**
- * A provider's response read into the model: the assistant message (with
- * its `usage`), why the model stopped, and the response's id and model.
+ * A provider response in the model: the assistant message it holds (with
+ * its `usage`), why the model stopped (normalized, and as the provider said
+ * it), the response id and model, and the response's other fields as sent
+ * (`providerData`: Chat `system_fingerprint`, `service_tier`, `logprobs`;
+ * Anthropic `stop_sequence`, `stop_details`, `container`, the raw `usage`).
  *
  * @since 0.1.0
  */
-export interface DecodedResponse {
-  readonly message: AssistantMessage
-  readonly finishReason: FinishReason
-  /** The provider's own finish reason or status, as sent. */
-  readonly rawFinishReason?: string
-  readonly usage?: Usage
-  readonly id?: string
-  readonly model?: string
-}
+export class DecodedResponse extends Schema.Class<DecodedResponse>("DecodedResponse")({
+  id: Schema.String,
+  model: Schema.String,
+  message: Message.AssistantMessage,
+  finishReason: FinishReason,
+  providerFinishReason: Schema.NullOr(Schema.String),
+  usage: Schema.optionalKey(Message.Usage),
+  providerData: Schema.optionalKey(Block.JsonObject)
+}) {}
 
 /**
- * A streamed response ended before the provider said it was complete. The
- * part that did arrive is not lost: `message` is the assistant message read
- * from it (`partialMessage`, when anything arrived), `partial` the
- * provider-shaped response it was read from, `cut` says what is missing.
+ * A stream ended before the provider said it was over. `cut` says what is
+ * missing or unfinished, one sentence each (from the stream accumulator);
+ * `partial` is the response decoded from what did arrive (its tool calls'
+ * cut argument text repaired leniently and kept in `rawArgs`), absent when
+ * nothing arrived; `warnings` are those of decoding the partial response.
  *
  * @since 0.1.0
  */
@@ -231,11 +231,10 @@ export class IncompleteResponse extends Schema.TaggedError<IncompleteResponse>()
   provider: Schema.String,
   cut: Schema.Array(Schema.String),
   events: Schema.Number,
-  partialMessage: Schema.optionalKey(AssistantMessage),
-  partial: Schema.optionalKey(Schema.Unknown)
+  partial: Schema.optionalKey(DecodedResponse),
+  warnings: Schema.Array(ConversionWarning)
 }) {
   override get message(): string {
-    const got = this.partialMessage === undefined ? "nothing arrived" : `${this.partialMessage.content.length} block(s) arrived`
-    return `the ${this.provider} stream ended early (${this.cut.join("; ")}); ${got}`
+    return `${this.provider} stream ended early after ${this.events} event${this.events === 1 ? "" : "s"}: ${this.cut.join("; ")}`
   }
 }

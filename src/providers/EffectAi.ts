@@ -58,7 +58,14 @@ import {
   UnknownProviderField,
   type UnsupportedContent
 } from "./Conversion.js"
-import { type Ctx, defined, isObj, type JsonObj, type Obj, run, setKey } from "./internal/adapter.js"
+import * as A from "./internal/adapter.js"
+import { defined } from "./internal/kept.js"
+
+type JsonObj = { [key: string]: Schema.Json }
+type Obj = { readonly [key: string]: unknown }
+type Ctx = A.Ctx
+const setKey = A.setKey
+const isObj = (u: unknown): u is Obj => typeof u === "object" && u !== null && !Array.isArray(u)
 
 /**
  * The key under which Prompt options keep what a Prompt has no place for.
@@ -318,7 +325,7 @@ const toPromptMessage = (m: Message.Message): Prompt.Message => {
  * @since 0.1.0
  */
 export const toPrompt = (messages: ReadonlyArray<Message.Message>, options?: ConversionOptions): Effect.Effect<Converted<Prompt.Prompt>, UnsupportedContent> =>
-  run<Prompt.Prompt, UnsupportedContent>(providerKey, options, () => Prompt.fromMessages(messages.map(toPromptMessage)))
+  A.runEncode(A.makeCtx(providerKey, options), () => Prompt.fromMessages(messages.map(toPromptMessage)))
 
 // ---------------------------------------------------------------------------
 // Prompt -> ours
@@ -338,10 +345,10 @@ class OptionsReader {
       const record = options[provider]
       if (record === null || record === undefined) continue
       if (!isObj(record)) {
-        ctx.warn(new UnknownProviderField({ path: `${path}.options.${provider}`, kept: false }))
+        ctx.warnings.push(new UnknownProviderField({ path: `${path}.options.${provider}`, kept: false }))
         continue
       }
-      this.records.set(provider, { ...(ctx.json(record, `${path}.options.${provider}`) as JsonObj) })
+      this.records.set(provider, { ...(A.jsonOf(ctx, record) as JsonObj) })
     }
   }
 
@@ -390,13 +397,13 @@ const decodeBlocks = (ctx: Ctx, encoded: unknown, path: string): ReadonlyArray<B
     const result = asResult.value.content[0]
     if (result?._tag === "ToolResult" && Array.isArray(result.content)) return result.content
   }
-  return ctx.fail(path, "the blocks kept in the options are not in the model's JSON form")
+  return A.malformed(ctx, path, "the blocks kept in the options are not in the model's JSON form")
 }
 
 const sourceOf = (ctx: Ctx, data: unknown, kept: string | undefined, mediaType: string, path: string): { readonly source: Block.FileSource; readonly mediaType: string } => {
   if (data instanceof Uint8Array) return { source: Block.base64(Base64.encode(data)), mediaType }
   if (data instanceof URL) return { source: Block.url(data.href), mediaType }
-  if (typeof data !== "string") return ctx.fail(`${path}.data`, "expected a string, bytes or a URL")
+  if (typeof data !== "string") return A.malformed(ctx, `${path}.data`, "expected a string, bytes or a URL")
   switch (kept) {
     case "Url":
       return { source: Block.url(data), mediaType }
@@ -452,7 +459,7 @@ const readResult = (ctx: Ctx, part: Prompt.ToolResultPart, path: string): Block.
   } else if (typeof part.result === "string") {
     content = part.result
   } else {
-    content = [Block.json(ctx.json(part.result ?? null, `${path}.result`))]
+    content = [Block.json(A.jsonOf(ctx, part.result ?? null))]
   }
   const explicit = o.own["providerExecuted"]
   return Block.toolResult(part.id, part.name, content, part.isFailure, {
@@ -491,7 +498,7 @@ const readAssistantPart = (ctx: Ctx, part: Prompt.AssistantMessagePart, path: st
       const rawArgs = o.kept("rawArgs", isString)
       const parseError = o.kept("parseError", isString)
       const explicit = o.own["providerExecuted"]
-      return Block.toolCall(part.id, part.name, ctx.json(part.params === undefined ? {} : part.params, `${path}.params`), {
+      return Block.toolCall(part.id, part.name, A.jsonOf(ctx, part.params === undefined ? {} : part.params), {
         ...defined({ rawArgs, parseError, itemId: o.str("openai", "itemId"), thoughtSignature: o.str("google", "thoughtSignature") }),
         ...(part.providerExecuted ? { providerExecuted: true } : explicit === false ? { providerExecuted: false } : {}),
         ...o.providerOptions()
@@ -511,7 +518,7 @@ const withKept = <B extends Block.Block>(ctx: Ctx, blocks: Array<B>, own: Obj, p
   const kept = own["providerData"]
   if (!Array.isArray(kept)) return blocks
   for (const entry of kept) {
-    if (!isObj(entry) || typeof entry["at"] !== "number") return ctx.fail(`${path}.options.${ownKey}.providerData`, "expected { at, block } entries")
+    if (!isObj(entry) || typeof entry["at"] !== "number") return A.malformed(ctx, `${path}.options.${ownKey}.providerData`, "expected { at, block } entries")
     const [block] = decodeBlocks(ctx, [entry["block"]], `${path}.options.${ownKey}.providerData`)
     blocks.splice(Math.min(entry["at"], blocks.length), 0, block as B)
   }
@@ -545,7 +552,7 @@ const readMessage = (ctx: Ctx, m: Prompt.Message, i: number): Message.Message =>
       const results: Array<Block.ToolResultBlock> = []
       m.content.forEach((part, p) => {
         if (part.type === "tool-result") results.push(readResult(ctx, part, `${path}.content[${p}]`))
-        else ctx.warn(new UnknownProviderField({ path: `${path}.content[${p}]`, kept: false }))
+        else ctx.warnings.push(new UnknownProviderField({ path: `${path}.content[${p}]`, kept: false }))
       })
       return Message.tool(results, base)
     }
@@ -567,8 +574,10 @@ const readMessage = (ctx: Ctx, m: Prompt.Message, i: number): Message.Message =>
  * @category conversions
  * @since 0.1.0
  */
-export const fromPrompt = (prompt: Prompt.Prompt, options?: ConversionOptions): Effect.Effect<Converted<Array<Message.Message>>, MalformedPayload | InvalidToolArguments> =>
-  run<Array<Message.Message>, MalformedPayload | InvalidToolArguments>(providerKey, options, (ctx) => prompt.content.map((m, i) => readMessage(ctx, m, i)))
+export const fromPrompt = (prompt: Prompt.Prompt, options?: ConversionOptions): Effect.Effect<Converted<Array<Message.Message>>, MalformedPayload | InvalidToolArguments | UnsupportedContent> => {
+  const ctx = A.makeCtx(providerKey, options)
+  return A.run(ctx, () => prompt.content.map((m, i) => readMessage(ctx, m, i)))
+}
 
 // ---------------------------------------------------------------------------
 // LanguageModel responses
@@ -584,6 +593,8 @@ export const fromPrompt = (prompt: Prompt.Prompt, options?: ConversionOptions): 
 export interface DecodedParts {
   readonly messages: ReadonlyArray<Message.Message>
   readonly finishReason?: FinishReason
+  /** effect/ai's own finish reason, as it said it. */
+  readonly providerFinishReason?: string
   readonly usage?: Message.Usage
   readonly id?: string
   readonly model?: string
@@ -604,16 +615,20 @@ export interface DecodedParts {
  * @category conversions
  * @since 0.1.0
  */
-export const fromResponseParts = (parts: ReadonlyArray<Response.AnyPart>, options?: ConversionOptions): Effect.Effect<Converted<DecodedParts>, MalformedPayload | InvalidToolArguments> =>
-  run<DecodedParts, MalformedPayload | InvalidToolArguments>(providerKey, options, (ctx) => {
+export const fromResponseParts = (parts: ReadonlyArray<Response.AnyPart>, options?: ConversionOptions): Effect.Effect<Converted<DecodedParts>, MalformedPayload | InvalidToolArguments | UnsupportedContent> => {
+  const ctx = A.makeCtx(providerKey, options)
+  return A.run(ctx, () => {
     const prompt = Prompt.fromResponseParts(parts)
     let finishReason: FinishReason | undefined
+    let providerFinishReason: string | undefined
     let usage: Message.Usage | undefined
     let id: string | undefined
     let model: string | undefined
     for (const part of parts) {
       if (part.type === "finish") {
-        finishReason = part.reason
+        // effect/ai's "error" has no word of its own here
+        finishReason = part.reason === "error" ? "other" : part.reason
+        providerFinishReason = part.reason
         usage = new Message.Usage(defined({
           inputTokens: part.usage.inputTokens.total,
           cachedInputTokens: part.usage.inputTokens.cacheRead,
@@ -630,8 +645,9 @@ export const fromResponseParts = (parts: ReadonlyArray<Response.AnyPart>, option
       const message = readMessage(ctx, m, i)
       return usage !== undefined && message.role === "assistant" ? Message.assistant(message.content, { ...message, usage }) : message
     })
-    return { messages, ...defined({ finishReason, usage, id, model }) }
+    return { messages, ...defined({ finishReason, providerFinishReason, usage, id, model }) }
   })
+}
 
 // ---------------------------------------------------------------------------
 // tools

@@ -30,15 +30,20 @@
  * response is matched to it by name, in order, and neither id is written
  * back. Ids made up for a response are unique within the process.
  *
- * **Fields the model does not name** are kept, never dropped: a part's
- * (and its `functionCall`'s, `functionResponse`'s...) under
- * `providerOptions.gemini.extra` of the block, a content's under the
- * message's, a function declaration's under the tool definition's, and a
- * request body's (`generationConfig`, `safetySettings`, hosted tools, tool
- * configurations the model has no word for) directly under
- * `Request.providerOptions.gemini`. Parts of unknown kinds become
- * `ProviderDataBlock`s. Non-text parts of a system instruction have no
- * place in a system message and are reported (`UnknownProviderField`).
+ * **Fields the model does not name** are kept, never dropped, as every
+ * adapter keeps them: in `providerOptions.gemini` of the block, message or
+ * tool definition they were read from (a part's own fields directly, the
+ * fields of its `functionCall`, `functionResponse`, `inlineData`... under
+ * that key), and the request body's (`generationConfig`, `safetySettings`,
+ * hosted tools, tool configurations the model has no word for) directly in
+ * `Request.providerOptions.gemini`; written back from there. Parts of
+ * unknown kinds become `ProviderDataBlock`s. Non-text parts of a system
+ * instruction have no place in a system message and are reported
+ * (`UnknownProviderField`). Beside the kept fields a few hints choose a
+ * wire form: `syntheticId` (the call or response had no id), `noArgs` /
+ * `noResponse` (the field was absent, not empty), `kind`
+ * (`executableCode` / `codeExecutionResult`), `parametersKey` (the
+ * declaration's parameters came as `parameters` or `parameters_json_schema`).
  *
  * **What the format cannot carry** is reported as a warning (or, with
  * `strict`, fails with `UnsupportedContent`): thinking that carries another
@@ -62,11 +67,9 @@ import * as Block from "../Block.js"
 import * as Message from "../Message.js"
 import * as Request from "../Request.js"
 import {
-  ConvertedContent,
   type ConversionOptions,
   type Converted,
-  type DecodedResponse,
-  DroppedContent,
+  DecodedResponse,
   type FinishReason,
   type IncompleteResponse,
   type InvalidToolArguments,
@@ -76,8 +79,9 @@ import {
 } from "./Conversion.js"
 import * as Accumulator from "./GeminiStream.js"
 import type * as Wire from "./GeminiWire.js"
-import { type Ctx, defined, extraOf, isObj, type JsonObj, merge, type Obj, optionsFor, own, run, setKey } from "./internal/adapter.js"
-import { decodeStream } from "./internal/streamDecode.js"
+import * as A from "./internal/adapter.js"
+import { defined, hintOf, keep, keptOf, merge } from "./internal/kept.js"
+import type * as StreamErrors from "./StreamError.js"
 import type { ProviderStreamError, StreamProtocolError } from "./StreamError.js"
 import * as ToolArguments from "./ToolArguments.js"
 
@@ -86,9 +90,13 @@ import * as ToolArguments from "./ToolArguments.js"
  *
  * @since 0.1.0
  */
-export const providerKey = "gemini"
+export const key = "gemini"
 
-const key = providerKey
+type Obj = A.Obj
+type Fields = Record<string, Schema.Json>
+
+/** The hints kept beside the wire fields (see the module documentation). */
+const hints = new Set(["syntheticId", "noArgs", "noResponse", "kind", "parametersKey"])
 
 const contentKeys = new Set(["role", "parts"])
 const partsKey = new Set(["parts"])
@@ -114,32 +122,27 @@ let responseCalls = 0
 // reading
 // ---------------------------------------------------------------------------
 
-/** Part extras, with the extras of one nested object (`functionCall`...) under its own key. */
-const partExtras = (ctx: Ctx, part: Obj, known: ReadonlySet<string>, nestedKey: string, nestedKnown: ReadonlySet<string>, at: string): JsonObj | undefined => {
-  const extra = ctx.extras(part, known, at)
+/** A part's own unknown fields, with those of one nested object (`functionCall`...) under its key. */
+const partExtras = (part: Obj, known: ReadonlySet<string>, nestedKey: string, nestedKnown: ReadonlySet<string>): Fields | undefined => {
   const nested = part[nestedKey]
-  const inner = isObj(nested) ? ctx.extras(nested, nestedKnown, `${at}.${nestedKey}`) : undefined
-  if (inner === undefined) return extra
-  return { ...extra, [nestedKey]: inner }
+  return A.withNested(A.extrasOf(part, known), nestedKey, A.isObj(nested) ? A.extrasOf(nested, nestedKnown) : undefined)
 }
 
-const readFile = (ctx: Ctx, part: Obj, at: string): Block.FileBlock | undefined => {
-  if (isObj(part["inlineData"])) {
-    const blob = part["inlineData"]
-    const mimeType = ctx.optStr(blob, "mimeType", `${at}.inlineData`) ?? "application/octet-stream"
-    const displayName = ctx.optStr(blob, "displayName", `${at}.inlineData`)
-    return Block.file(Block.base64(ctx.optStr(blob, "data", `${at}.inlineData`) ?? ""), mimeType, {
+const readFile = (ctx: A.Ctx, part: Obj, at: string): Block.FileBlock | undefined => {
+  const inline = part["inlineData"]
+  if (A.isObj(inline)) {
+    const displayName = A.optStr(ctx, inline, "displayName", `${at}.inlineData`)
+    return Block.file(Block.base64(A.optStr(ctx, inline, "data", `${at}.inlineData`) ?? ""), A.optStr(ctx, inline, "mimeType", `${at}.inlineData`) ?? "application/octet-stream", {
       ...defined({ filename: displayName }),
-      ...optionsFor(key, { extra: partExtras(ctx, part, inlineKeys, "inlineData", blobKeys, at) })
+      ...keep(key, partExtras(part, inlineKeys, "inlineData", blobKeys))
     })
   }
-  if (isObj(part["fileData"])) {
-    const data = part["fileData"]
-    const mimeType = ctx.optStr(data, "mimeType", `${at}.fileData`) ?? "application/octet-stream"
-    const displayName = ctx.optStr(data, "displayName", `${at}.fileData`)
-    return Block.file(Block.url(ctx.optStr(data, "fileUri", `${at}.fileData`) ?? ""), mimeType, {
+  const data = part["fileData"]
+  if (A.isObj(data)) {
+    const displayName = A.optStr(ctx, data, "displayName", `${at}.fileData`)
+    return Block.file(Block.url(A.optStr(ctx, data, "fileUri", `${at}.fileData`) ?? ""), A.optStr(ctx, data, "mimeType", `${at}.fileData`) ?? "application/octet-stream", {
       ...defined({ filename: displayName }),
-      ...optionsFor(key, { extra: partExtras(ctx, part, fileKeys, "fileData", fileDataKeys, at) })
+      ...keep(key, partExtras(part, fileKeys, "fileData", fileDataKeys))
     })
   }
   return undefined
@@ -161,75 +164,69 @@ class Pending {
 }
 
 /** A text part: thinking when `thought` is true, else text (any other `thought` value is kept). */
-const readText = (ctx: Ctx, part: Obj, at: string): Block.TextBlock | Block.ThinkingBlock => {
+const readText = (ctx: A.Ctx, part: Obj, at: string): Block.TextBlock | Block.ThinkingBlock => {
   const thought = part["thought"] === true
   const options = {
-    ...defined({ thoughtSignature: ctx.optStr(part, "thoughtSignature", at) }),
-    ...optionsFor(key, { extra: ctx.extras(part, thought ? thoughtKeys : textKeys, at) })
+    ...defined({ thoughtSignature: A.optStr(ctx, part, "thoughtSignature", at) }),
+    ...keep(key, A.extrasOf(part, thought ? thoughtKeys : textKeys))
   }
   const text = part["text"] as string
   return thought ? Block.thinking(text, undefined, options) : Block.text(text, options)
 }
 
-const readModelPart = (ctx: Ctx, part: Obj, at: string, makeId: (name: string) => string, pending: Pending, blocks: Array<Block.AssistantBlock>): void => {
-  const signature = ctx.optStr(part, "thoughtSignature", at)
+const readModelPart = (ctx: A.Ctx, part: Obj, at: string, makeId: (name: string) => string, pending: Pending, blocks: Array<Block.AssistantBlock>): void => {
   if (typeof part["text"] === "string") {
     blocks.push(readText(ctx, part, at))
     return
   }
-  if (isObj(part["functionCall"])) {
-    const call = part["functionCall"]
-    const name = ctx.str(call, "name", `${at}.functionCall`)
-    const given = ctx.optStr(call, "id", `${at}.functionCall`)
+  const call = part["functionCall"]
+  if (A.isObj(call)) {
+    const name = A.str(ctx, call, "name", `${at}.functionCall`)
+    const given = A.optStr(ctx, call, "id", `${at}.functionCall`)
     const id = given ?? makeId(name)
     pending.add(name, id)
-    const args = call["args"] === undefined || call["args"] === null ? {} : ctx.json(ctx.obj(call["args"], `${at}.functionCall.args`), `${at}.functionCall.args`)
+    const args = call["args"] === undefined || call["args"] === null ? {} : A.obj(ctx, call["args"], `${at}.functionCall.args`)
     blocks.push(Block.toolCall(id, name, args, {
-      ...defined({ thoughtSignature: signature }),
-      ...optionsFor(key, {
+      ...defined({ thoughtSignature: A.optStr(ctx, part, "thoughtSignature", at) }),
+      ...keep(key, partExtras(part, callPartKeys, "functionCall", callKeys), {
         syntheticId: given === undefined ? true : undefined,
-        noArgs: call["args"] === undefined ? true : undefined,
-        extra: partExtras(ctx, part, callPartKeys, "functionCall", callKeys, at)
+        noArgs: call["args"] === undefined ? true : undefined
       })
     }))
     return
   }
-  if (isObj(part["executableCode"])) {
+  if (A.isObj(part["executableCode"])) {
     const id = makeId("code_execution")
-    blocks.push(Block.toolCall(id, "code_execution", ctx.json(part["executableCode"], `${at}.executableCode`), {
-      providerExecuted: true,
-      ...optionsFor(key, { kind: "executableCode", extra: ctx.extras(part, codeKeys, at) })
-    }))
+    blocks.push(Block.toolCall(id, "code_execution", part["executableCode"], { providerExecuted: true, ...keep(key, A.extrasOf(part, codeKeys), { kind: "executableCode" }) }))
     pending.add("code_execution", id)
     return
   }
-  if (isObj(part["codeExecutionResult"])) {
+  if (A.isObj(part["codeExecutionResult"])) {
     const id = pending.take("code_execution") ?? makeId("code_execution")
-    blocks.push(Block.toolResult(id, "code_execution", [Block.json(ctx.json(part["codeExecutionResult"], `${at}.codeExecutionResult`))], false, {
+    blocks.push(Block.toolResult(id, "code_execution", [Block.json(part["codeExecutionResult"])], false, {
       providerExecuted: true,
-      ...optionsFor(key, { kind: "codeExecutionResult", extra: ctx.extras(part, codeResultKeys, at) })
+      ...keep(key, A.extrasOf(part, codeResultKeys), { kind: "codeExecutionResult" })
     }))
     return
   }
-  const file = readFile(ctx, part, at)
-  blocks.push(file ?? Block.providerData(key, ctx.json(part, at) as Block.JsonObject))
+  blocks.push(readFile(ctx, part, at) ?? Block.providerData(key, part))
 }
 
-const readResponse = (ctx: Ctx, part: Obj, at: string, makeId: (name: string) => string, pending: Pending): Block.ToolResultBlock => {
+const readResponse = (ctx: A.Ctx, part: Obj, at: string, makeId: (name: string) => string, pending: Pending): Block.ToolResultBlock => {
   const fr = part["functionResponse"] as Obj
   const frAt = `${at}.functionResponse`
-  const name = ctx.optStr(fr, "name", frAt) ?? ""
-  const given = ctx.optStr(fr, "id", frAt)
+  const name = A.optStr(ctx, fr, "name", frAt) ?? ""
+  const given = A.optStr(ctx, fr, "id", frAt)
   const id = given ?? pending.take(name) ?? makeId(name)
-  const response = fr["response"] === undefined || fr["response"] === null ? undefined : ctx.obj(fr["response"], `${frAt}.response`)
+  const response = A.optObj(ctx, fr, "response", frAt)
   const files: Array<Block.ToolResultPart> = []
   const rawParts = fr["parts"]
-  let extraParts = false
+  let untyped = false
   if (rawParts !== undefined && rawParts !== null) {
-    const list = ctx.arr(rawParts, `${frAt}.parts`)
+    const list = A.arr(ctx, rawParts, `${frAt}.parts`)
     for (let p = 0; p < list.length; p++) {
-      const file = readFile(ctx, ctx.obj(list[p], `${frAt}.parts[${p}]`), `${frAt}.parts[${p}]`)
-      if (file === undefined) extraParts = true
+      const file = readFile(ctx, A.obj(ctx, list[p], `${frAt}.parts[${p}]`), `${frAt}.parts[${p}]`)
+      if (file === undefined) untyped = true
       else files.push(file)
     }
   }
@@ -242,50 +239,47 @@ const readResponse = (ctx: Ctx, part: Obj, at: string, makeId: (name: string) =>
     const text = response[only] as string
     content = files.length === 0 ? text : [Block.text(text), ...files]
   } else {
-    content = [...(response === undefined ? [] : [Block.json(ctx.json(response, `${frAt}.response`))]), ...files]
+    content = [...(response === undefined ? [] : [Block.json(response)]), ...files]
   }
-  let extra = partExtras(ctx, part, responsePartKeys, "functionResponse", responseKeys, at)
+  let extras = partExtras(part, responsePartKeys, "functionResponse", responseKeys)
   // parts the model has no home for: the whole list is kept as sent
-  if (extraParts) extra = { ...extra, functionResponse: { ...(extra?.["functionResponse"] as JsonObj | undefined), parts: ctx.json(rawParts, `${frAt}.parts`) } }
-  return Block.toolResult(id, name, content, isError, optionsFor(key, {
+  if (untyped) extras = { ...extras, functionResponse: { ...(extras?.["functionResponse"] as Fields | undefined), parts: rawParts! } }
+  return Block.toolResult(id, name, content, isError, keep(key, extras, {
     syntheticId: given === undefined ? true : undefined,
-    noResponse: response === undefined ? true : undefined,
-    extra
+    noResponse: response === undefined ? true : undefined
   }))
 }
 
-const readContents = (ctx: Ctx, contents: ReadonlyArray<unknown>, path: string, messages: Array<Message.Message>, makeId: (name: string, c: number, p: number) => string): void => {
+const readContents = (ctx: A.Ctx, contents: ReadonlyArray<Schema.Json>, path: string, messages: Array<Message.Message>): void => {
   const pending = new Pending()
   for (let c = 0; c < contents.length; c++) {
     const at = `${path}[${c}]`
-    const content = ctx.obj(contents[c], at)
-    const role = content["role"] === undefined ? undefined : ctx.str(content, "role", at)
-    const parts = content["parts"] === undefined || content["parts"] === null ? [] : ctx.arr(content["parts"], `${at}.parts`)
-    const extra = ctx.extras(content, contentKeys, at)
+    const content = A.obj(ctx, contents[c], at)
+    const role = A.optStr(ctx, content, "role", at)
+    const parts = content["parts"] === undefined || content["parts"] === null ? [] : A.arr(ctx, content["parts"], `${at}.parts`)
+    const extras = A.extrasOf(content, contentKeys)
     // a role other than user and model (the legacy "function") is kept and written back
-    const contentExtra = role !== undefined && role !== "user" && role !== "model" ? { ...extra, role } : extra
+    const contentExtras = role !== undefined && role !== "user" && role !== "model" ? { ...extras, role } : extras
     let first = true
     const options = (): { readonly providerOptions?: Block.ProviderOptions } => {
-      const o = first ? optionsFor(key, { extra: contentExtra }) : {}
+      const o = first ? keep(key, contentExtras) : {}
       first = false
       return o
     }
-    let partIndex = 0
-    const ids = (name: string): string => makeId(name, c, partIndex)
+    let p = 0
+    const ids = (name: string): string => `${name}_${c}_${p}`
     if (role === "model") {
       const blocks: Array<Block.AssistantBlock> = []
-      for (; partIndex < parts.length; partIndex++) {
-        readModelPart(ctx, ctx.obj(parts[partIndex], `${at}.parts[${partIndex}]`), `${at}.parts[${partIndex}]`, ids, pending, blocks)
-      }
+      for (; p < parts.length; p++) readModelPart(ctx, A.obj(ctx, parts[p], `${at}.parts[${p}]`), `${at}.parts[${p}]`, ids, pending, blocks)
       messages.push(Message.assistant(blocks, options()))
       continue
     }
     let user: Array<Block.UserBlock> | undefined
     let tool: Array<Block.ToolResultBlock> | undefined
-    for (; partIndex < parts.length; partIndex++) {
-      const partAt = `${at}.parts[${partIndex}]`
-      const part = ctx.obj(parts[partIndex], partAt)
-      if (isObj(part["functionResponse"])) {
+    for (; p < parts.length; p++) {
+      const partAt = `${at}.parts[${p}]`
+      const part = A.obj(ctx, parts[p], partAt)
+      if (A.isObj(part["functionResponse"])) {
         if (user !== undefined) {
           messages.push(Message.user(user, options()))
           user = undefined
@@ -299,11 +293,8 @@ const readContents = (ctx: Ctx, contents: ReadonlyArray<unknown>, path: string, 
         tool = undefined
       }
       user ??= []
-      if (typeof part["text"] === "string" && part["thought"] !== true) {
-        user.push(readText(ctx, part, partAt) as Block.TextBlock)
-      } else {
-        user.push(readFile(ctx, part, partAt) ?? Block.providerData(key, ctx.json(part, partAt) as Block.JsonObject))
-      }
+      if (typeof part["text"] === "string" && part["thought"] !== true) user.push(readText(ctx, part, partAt) as Block.TextBlock)
+      else user.push(readFile(ctx, part, partAt) ?? Block.providerData(key, part))
     }
     if (tool !== undefined) messages.push(Message.tool(tool, options()))
     if (user !== undefined) messages.push(Message.user(user, options()))
@@ -311,35 +302,33 @@ const readContents = (ctx: Ctx, contents: ReadonlyArray<unknown>, path: string, 
   }
 }
 
-const readSystem = (ctx: Ctx, raw: unknown): Message.SystemMessage | undefined => {
+const readSystem = (ctx: A.Ctx, raw: Schema.Json | undefined): Message.SystemMessage | undefined => {
   if (raw === undefined || raw === null) return undefined
   if (typeof raw === "string") return Message.system(raw)
-  const content = ctx.obj(raw, "systemInstruction")
-  const parts = content["parts"] === undefined ? [] : ctx.arr(content["parts"], "systemInstruction.parts")
+  const content = A.obj(ctx, raw, "systemInstruction")
+  const parts = content["parts"] === undefined ? [] : A.arr(ctx, content["parts"], "systemInstruction.parts")
   const blocks: Array<Block.TextBlock> = []
   for (let p = 0; p < parts.length; p++) {
     const at = `systemInstruction.parts[${p}]`
-    const part = ctx.obj(parts[p], at)
+    const part = A.obj(ctx, parts[p], at)
     if (typeof part["text"] !== "string") {
-      ctx.warn(new UnknownProviderField({ path: at, kept: false }))
+      ctx.warnings.push(new UnknownProviderField({ path: at, kept: false }))
       continue
     }
     blocks.push(Block.text(part["text"], {
-      ...defined({ thoughtSignature: ctx.optStr(part, "thoughtSignature", at) }),
-      ...optionsFor(key, { extra: ctx.extras(part, textKeys, at) })
+      ...defined({ thoughtSignature: A.optStr(ctx, part, "thoughtSignature", at) }),
+      ...keep(key, A.extrasOf(part, thoughtKeys))
     }))
   }
   // the system instruction's role (often "user") is not the model's: it is kept as sent
-  return Message.system(blocks, optionsFor(key, { extra: ctx.extras(content, partsKey, "systemInstruction") }))
+  return Message.system(blocks, keep(key, A.extrasOf(content, partsKey)))
 }
 
-const readMessages = (ctx: Ctx, input: Wire.MessagesLike | Wire.RequestBodyLike): Array<Message.Message> => {
-  const raw = ctx.obj(input, "")
+const readMessages = (ctx: A.Ctx, raw: Obj): Array<Message.Message> => {
   const messages: Array<Message.Message> = []
   const system = readSystem(ctx, raw["systemInstruction"])
   if (system !== undefined) messages.push(system)
-  const contents = raw["contents"] === undefined ? [] : ctx.arr(raw["contents"], "contents")
-  readContents(ctx, contents, "contents", messages, (name, c, p) => `${name}_${c}_${p}`)
+  readContents(ctx, raw["contents"] === undefined ? [] : A.arr(ctx, raw["contents"], "contents"), "contents", messages)
   return messages
 }
 
@@ -347,23 +336,23 @@ const readMessages = (ctx: Ctx, input: Wire.MessagesLike | Wire.RequestBodyLike)
 // writing
 // ---------------------------------------------------------------------------
 
-const writeFile = (ctx: Ctx, block: Block.FileBlock, index: number, blockIndex: number): Wire.PartParam | undefined => {
-  const extra = extraOf(block.providerOptions, key)
+const writeFile = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockIndex: number): Wire.PartParam | undefined => {
+  const kept = keptOf(block, key, hints)
   if (block.title !== undefined || block.context !== undefined) {
-    ctx.warn(new DroppedContent({ index, blockIndex, what: "a document title or context", reason: "Gemini file parts have none" }))
+    A.dropped(ctx, index, blockIndex, "a document title or context", "Gemini file parts have none")
   }
   const named = block.filename === undefined ? {} : { displayName: block.filename }
   const source = block.source
   switch (source._tag) {
     case "Base64":
-      return merge<Wire.PartParam>({ inlineData: { mimeType: block.mediaType, data: source.data, ...named } }, extra)
+      return merge<Wire.PartParam>({ inlineData: { mimeType: block.mediaType, data: source.data, ...named } }, kept)
     case "Url":
-      return merge<Wire.PartParam>({ fileData: { mimeType: block.mediaType, fileUri: source.url, ...named } }, extra)
+      return merge<Wire.PartParam>({ fileData: { mimeType: block.mediaType, fileUri: source.url, ...named } }, kept)
     case "Text":
-      ctx.warn(new ConvertedContent({ index, blockIndex, what: "a text document", how: "as base64 text/plain inline data" }))
-      return merge<Wire.PartParam>({ inlineData: { mimeType: "text/plain", data: Buffer.from(source.text, "utf8").toString("base64"), ...named } }, extra)
+      A.converted(ctx, index, blockIndex, "a text document", "as base64 text/plain inline data")
+      return merge<Wire.PartParam>({ inlineData: { mimeType: "text/plain", data: Buffer.from(source.text, "utf8").toString("base64"), ...named } }, kept)
     case "FileId":
-      ctx.warn(new DroppedContent({ index, blockIndex, what: `the file ${JSON.stringify(source.fileId)}`, reason: "Gemini takes inline data or file URIs, not another provider's file ids" }))
+      A.dropped(ctx, index, blockIndex, `the file ${JSON.stringify(source.fileId)}`, "Gemini takes inline data or file URIs, not another provider's file ids")
       return undefined
     default:
       return Block.absurd(source)
@@ -373,11 +362,12 @@ const writeFile = (ctx: Ctx, block: Block.FileBlock, index: number, blockIndex: 
 const textPart = (block: Block.TextBlock): Wire.PartParam => {
   const part: Wire.PartParam = { text: block.text }
   if (block.thoughtSignature !== undefined) part.thoughtSignature = block.thoughtSignature
-  return merge(part, extraOf(block.providerOptions, key))
+  return merge(part, keptOf(block, key, hints))
 }
 
-const writeResultContent = (ctx: Ctx, result: Block.ToolResultBlock, index: number, blockIndex: number): Pick<NonNullable<Wire.PartParam["functionResponse"]>, "response" | "parts"> => {
-  const noResponse = own(result.providerOptions, key)?.["noResponse"] === true
+type ResponseFields = Pick<NonNullable<Wire.PartParam["functionResponse"]>, "response" | "parts">
+
+const writeResultContent = (ctx: A.Ctx, result: Block.ToolResultBlock, index: number, blockIndex: number): ResponseFields => {
   const field = result.isError ? "error" : "output"
   const content = result.content
   if (typeof content === "string") return { response: { [field]: content } }
@@ -391,65 +381,67 @@ const writeResultContent = (ctx: Ctx, result: Block.ToolResultBlock, index: numb
     const written = writeFile(ctx, part, index, blockIndex)
     if (written !== undefined) files.push(written as { inlineData?: Wire.BlobParam; fileData?: Wire.FileDataParam })
   }
-  const out: Pick<NonNullable<Wire.PartParam["functionResponse"]>, "response" | "parts"> = files.length > 0 ? { parts: files } : {}
+  const out: ResponseFields = files.length > 0 ? { parts: files } : {}
   const only = rest[0]
-  if (rest.length === 0) return noResponse ? out : { ...out, response: {} }
-  if (rest.length === 1 && only !== undefined && only._tag === "Json" && isObj(only.value)) {
-    if (result.isError) ctx.warn(new DroppedContent({ index, blockIndex, what: "the error flag of a JSON tool result", reason: "a structured functionResponse has no error flag" }))
+  if (rest.length === 0) return hintOf(result, key, "noResponse") === true ? out : { ...out, response: {} }
+  if (rest.length === 1 && only !== undefined && only._tag === "Json" && A.isObj(only.value)) {
+    if (result.isError) A.dropped(ctx, index, blockIndex, "the error flag of a JSON tool result", "a structured functionResponse has no error flag")
     return { ...out, response: only.value as { [key: string]: unknown } }
   }
   if (rest.length === 1 && only !== undefined && only._tag === "Text") return { ...out, response: { [field]: only.text } }
-  ctx.warn(new ConvertedContent({ index, blockIndex, what: "a tool result of several parts", how: `as one text in response.${field}` }))
+  A.converted(ctx, index, blockIndex, "a tool result of several parts", `as one text in response.${field}`)
   return { ...out, response: { [field]: Block.resultContentText(rest) } }
 }
 
-const writeUserParts = (ctx: Ctx, m: Message.UserMessage | Message.SystemMessage, index: number): Array<Wire.PartParam> => {
+const providerData = (ctx: A.Ctx, block: Block.ProviderDataBlock, index: number, blockIndex: number): Wire.PartParam | undefined => {
+  if (block.provider === key) return { ...block.data } as Wire.PartParam
+  A.dropped(ctx, index, blockIndex, `${block.provider} provider data`, "it belongs to another provider")
+  return undefined
+}
+
+const writeUserParts = (ctx: A.Ctx, m: Message.UserMessage | Message.SystemMessage, index: number): Array<Wire.PartParam> => {
   const parts: Array<Wire.PartParam> = []
   for (let b = 0; b < m.content.length; b++) {
     const block = m.content[b]!
+    let part: Wire.PartParam | undefined
     switch (block._tag) {
       case "Text":
-        parts.push(textPart(block))
+        part = textPart(block)
         break
-      case "File": {
-        const part = writeFile(ctx, block, index, b)
-        if (part !== undefined) parts.push(part)
+      case "File":
+        part = writeFile(ctx, block, index, b)
         break
-      }
       case "ProviderData":
-        if (block.provider === key) parts.push(block.data as Wire.PartParam)
-        else ctx.warn(new DroppedContent({ index, blockIndex: b, what: `${block.provider} provider data`, reason: "it belongs to another provider" }))
+        part = providerData(ctx, block, index, b)
         break
       default:
         return Block.absurd(block)
     }
+    if (part !== undefined) parts.push(part)
   }
   return parts
 }
 
-const writeModelParts = (ctx: Ctx, m: Message.AssistantMessage, index: number): Array<Wire.PartParam> => {
+const writeModelParts = (ctx: A.Ctx, m: Message.AssistantMessage, index: number): Array<Wire.PartParam> => {
   const parts: Array<Wire.PartParam> = []
   for (let b = 0; b < m.content.length; b++) {
     const block = m.content[b]!
-    const options = block._tag === "ProviderData" ? undefined : block.providerOptions
-    const record = own(options, key)
-    const extra = extraOf(options, key)
     switch (block._tag) {
       case "Text":
         parts.push(textPart(block))
         break
       case "Thinking":
         if (block.signature !== undefined || block.itemId !== undefined || block.encryptedContent !== undefined) {
-          ctx.warn(new DroppedContent({ index, blockIndex: b, what: "thinking with another provider's replay data", reason: "Gemini cannot verify or replay it" }))
+          A.dropped(ctx, index, b, "thinking with another provider's replay data", "Gemini cannot verify or replay it")
           break
         }
-        parts.push(merge<Wire.PartParam>({ text: block.thinking, thought: true, ...defined({ thoughtSignature: block.thoughtSignature }) }, extra))
+        parts.push(merge<Wire.PartParam>({ text: block.thinking, thought: true, ...defined({ thoughtSignature: block.thoughtSignature }) }, keptOf(block, key, hints)))
         break
       case "RedactedThinking":
-        ctx.warn(new DroppedContent({ index, blockIndex: b, what: "redacted thinking", reason: "it is Anthropic's and cannot be replayed to Gemini" }))
+        A.dropped(ctx, index, b, "redacted thinking", "it is Anthropic's and cannot be replayed to Gemini")
         break
       case "Refusal":
-        ctx.warn(new ConvertedContent({ index, blockIndex: b, what: "a refusal", how: "as text" }))
+        A.converted(ctx, index, b, "a refusal", "as text")
         parts.push({ text: block.refusal })
         break
       case "File": {
@@ -458,34 +450,34 @@ const writeModelParts = (ctx: Ctx, m: Message.AssistantMessage, index: number): 
         break
       }
       case "ToolCall": {
+        const kept = keptOf(block, key, hints)
         if (block.providerExecuted === true) {
-          if (record?.["kind"] === "executableCode") parts.push(merge({ executableCode: block.args } as Wire.PartParam, extra))
-          else ctx.warn(new DroppedContent({ index, blockIndex: b, what: `the provider-executed call ${JSON.stringify(block.name)}`, reason: "another provider ran it" }))
+          if (hintOf(block, key, "kind") === "executableCode") parts.push(merge({ executableCode: block.args } as Wire.PartParam, kept))
+          else A.dropped(ctx, index, b, `the provider-executed call ${JSON.stringify(block.name)}`, "another provider ran it")
           break
         }
         const args = ToolArguments.toObject(block)
-        if (args.replaced !== undefined) {
-          ctx.warn(new ConvertedContent({ index, blockIndex: b, what: `the arguments of ${JSON.stringify(block.name)}`, how: `as {} (${args.replaced})` }))
-        }
+        if (args.replaced !== undefined) A.converted(ctx, index, b, `the arguments of ${JSON.stringify(block.name)}`, `as {} (${args.replaced})`)
         const call: NonNullable<Wire.PartParam["functionCall"]> = { name: block.name }
-        if (record?.["noArgs"] !== true || Object.keys(args.value).length > 0) call.args = args.value as { [key: string]: unknown }
-        if (record?.["syntheticId"] !== true) call.id = block.id
+        if (hintOf(block, key, "noArgs") !== true || Object.keys(args.value).length > 0) call.args = args.value as { [key: string]: unknown }
+        if (hintOf(block, key, "syntheticId") !== true) call.id = block.id
         const part: Wire.PartParam = { functionCall: call }
         if (block.thoughtSignature !== undefined) part.thoughtSignature = block.thoughtSignature
-        parts.push(merge(part, extra))
+        parts.push(merge(part, kept))
         break
       }
       case "ToolResult":
-        if (record?.["kind"] === "codeExecutionResult" && Array.isArray(block.content) && block.content[0]?._tag === "Json") {
-          parts.push(merge({ codeExecutionResult: block.content[0].value } as Wire.PartParam, extra))
+        if (hintOf(block, key, "kind") === "codeExecutionResult" && Array.isArray(block.content) && block.content[0]?._tag === "Json") {
+          parts.push(merge({ codeExecutionResult: block.content[0].value } as Wire.PartParam, keptOf(block, key, hints)))
         } else {
-          ctx.warn(new DroppedContent({ index, blockIndex: b, what: `the result of the provider-executed call ${JSON.stringify(block.toolName)}`, reason: "another provider ran it" }))
+          A.dropped(ctx, index, b, `the result of the provider-executed call ${JSON.stringify(block.toolName)}`, "another provider ran it")
         }
         break
-      case "ProviderData":
-        if (block.provider === key) parts.push(block.data as Wire.PartParam)
-        else ctx.warn(new DroppedContent({ index, blockIndex: b, what: `${block.provider} provider data`, reason: "it belongs to another provider" }))
+      case "ProviderData": {
+        const part = providerData(ctx, block, index, b)
+        if (part !== undefined) parts.push(part)
         break
+      }
       default:
         return Block.absurd(block)
     }
@@ -493,41 +485,40 @@ const writeModelParts = (ctx: Ctx, m: Message.AssistantMessage, index: number): 
   return parts
 }
 
-const writeMessages = (ctx: Ctx, messages: ReadonlyArray<Message.Message>): Wire.Messages => {
+const writeMessages = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Wire.Messages => {
   const out: Wire.Messages = { contents: [] }
   let started = false
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!
-    const extra = extraOf(m.providerOptions, key)
-    if (m.role !== "tool" && m.name !== undefined) ctx.warn(new DroppedContent({ index: i, what: "the participant name", reason: "Gemini contents have no name" }))
+    const kept = keptOf(m, key, hints)
+    if (m.role !== "tool" && m.name !== undefined) A.dropped(ctx, i, undefined, "the participant name", "Gemini contents have no name")
     switch (m.role) {
       case "system": {
         const parts = writeUserParts(ctx, m, i)
         if (!started) {
-          if (out.systemInstruction === undefined) out.systemInstruction = merge<Wire.ContentParam>({ parts } as Wire.ContentParam, extra)
+          if (out.systemInstruction === undefined) out.systemInstruction = merge<Wire.ContentParam>({ parts } as Wire.ContentParam, kept)
           else out.systemInstruction.parts.push(...parts)
           continue
         }
-        ctx.warn(new ConvertedContent({ index: i, what: "a system message after the conversation started", how: "as user text" }))
-        out.contents.push(merge<Wire.ContentParam>({ role: "user", parts }, extra))
+        A.converted(ctx, i, undefined, "a system message after the conversation started", "as user text")
+        out.contents.push(merge<Wire.ContentParam>({ role: "user", parts }, kept))
         continue
       }
       case "user":
-        out.contents.push(merge<Wire.ContentParam>({ role: "user", parts: writeUserParts(ctx, m, i) }, extra))
+        out.contents.push(merge<Wire.ContentParam>({ role: "user", parts: writeUserParts(ctx, m, i) }, kept))
         break
       case "assistant":
-        out.contents.push(merge<Wire.ContentParam>({ role: "model", parts: writeModelParts(ctx, m, i) }, extra))
+        out.contents.push(merge<Wire.ContentParam>({ role: "model", parts: writeModelParts(ctx, m, i) }, kept))
         break
       case "tool": {
         const parts: Array<Wire.PartParam> = []
         for (let b = 0; b < m.content.length; b++) {
           const result = m.content[b]!
-          const record = own(result.providerOptions, key)
           const response: NonNullable<Wire.PartParam["functionResponse"]> = { name: result.toolName, ...writeResultContent(ctx, result, i, b) }
-          if (record?.["syntheticId"] !== true) response.id = result.toolCallId
-          parts.push(merge<Wire.PartParam>({ functionResponse: response }, extraOf(result.providerOptions, key)))
+          if (hintOf(result, key, "syntheticId") !== true) response.id = result.toolCallId
+          parts.push(merge<Wire.PartParam>({ functionResponse: response }, keptOf(result, key, hints)))
         }
-        out.contents.push(merge<Wire.ContentParam>({ role: "user", parts }, extra))
+        out.contents.push(merge<Wire.ContentParam>({ role: "user", parts }, kept))
         break
       }
       default:
@@ -553,12 +544,15 @@ const writeMessages = (ctx: Ctx, messages: ReadonlyArray<Message.Message>): Wire
  * @category conversions
  * @since 0.1.0
  */
-export const toMessages = (messages: ReadonlyArray<Message.Message>, options?: ConversionOptions): Effect.Effect<Converted<Wire.Messages>, UnsupportedContent> =>
-  run<Wire.Messages, UnsupportedContent>(key, options, (ctx) => writeMessages(ctx, messages))
+export const toMessages = (messages: ReadonlyArray<Message.Message>, options?: ConversionOptions): Effect.Effect<Converted<Wire.Messages>, UnsupportedContent> => {
+  const ctx = A.makeCtx(key, options)
+  return A.runEncode(ctx, () => writeMessages(ctx, messages))
+}
 
 /**
  * Reads Gemini's `{ systemInstruction, contents }` (or a whole request
- * body: the other fields are ignored here) into a conversation.
+ * body: the other fields are ignored here) into a conversation. Fails with
+ * `MalformedPayload` when it is not Gemini's shape.
  *
  * @example
  * const { value: messages } = yield* Gemini.fromMessages({
@@ -572,39 +566,38 @@ export const toMessages = (messages: ReadonlyArray<Message.Message>, options?: C
  * @category conversions
  * @since 0.1.0
  */
-export const fromMessages = (input: Wire.MessagesLike, options?: ConversionOptions): Effect.Effect<Converted<Array<Message.Message>>, MalformedPayload | InvalidToolArguments> =>
-  run<Array<Message.Message>, MalformedPayload | InvalidToolArguments>(key, options, (ctx) => readMessages(ctx, input))
+export const fromMessages = (input: Wire.MessagesLike | unknown, options?: ConversionOptions): Effect.Effect<Converted<Array<Message.Message>>, MalformedPayload | InvalidToolArguments> => {
+  const ctx = A.makeCtx(key, options)
+  return A.run(ctx, () => readMessages(ctx, A.obj(ctx, A.jsonOf(ctx, input), ""))) as Effect.Effect<Converted<Array<Message.Message>>, MalformedPayload | InvalidToolArguments>
+}
 
 // ---------------------------------------------------------------------------
 // public: requests
 // ---------------------------------------------------------------------------
 
-const readTools = (ctx: Ctx, raw: unknown, kept: JsonObj): Array<Request.ToolDefinition> | undefined => {
+const readTools = (ctx: A.Ctx, raw: Schema.Json | undefined, kept: Fields): Array<Request.ToolDefinition> | undefined => {
   if (raw === undefined || raw === null) return undefined
-  const list = ctx.arr(raw, "tools")
+  const list = A.arr(ctx, raw, "tools")
   const tools: Array<Request.ToolDefinition> = []
   const hosted: Array<Schema.Json> = []
   for (let t = 0; t < list.length; t++) {
     const at = `tools[${t}]`
-    const entry = ctx.obj(list[t], at)
-    const rest: JsonObj = {}
+    const entry = A.obj(ctx, list[t], at)
+    const rest: Fields = {}
     for (const field of Object.keys(entry)) {
       if (field !== "functionDeclarations") {
-        setKey(rest, field, ctx.json(entry[field], `${at}.${field}`))
+        A.setKey(rest, field, entry[field])
         continue
       }
-      const declarations = ctx.arr(entry[field], `${at}.functionDeclarations`)
+      const declarations = A.arr(ctx, entry[field], `${at}.functionDeclarations`)
       for (let d = 0; d < declarations.length; d++) {
         const dAt = `${at}.functionDeclarations[${d}]`
-        const declaration = ctx.obj(declarations[d], dAt)
+        const declaration = A.obj(ctx, declarations[d], dAt)
         const parametersKey = ["parametersJsonSchema", "parameters_json_schema", "parameters"].find((k) => declaration[k] !== undefined && declaration[k] !== null)
-        const parameters = parametersKey === undefined ? undefined : ctx.json(ctx.obj(declaration[parametersKey], `${dAt}.${parametersKey}`), `${dAt}.${parametersKey}`)
-        tools.push(Request.tool(ctx.str(declaration, "name", dAt), {
-          ...defined({ description: ctx.optStr(declaration, "description", dAt), parameters: parameters as Block.JsonObject | undefined }),
-          ...optionsFor(key, {
-            parametersKey: parametersKey === "parametersJsonSchema" ? undefined : parametersKey,
-            extra: ctx.extras(declaration, declarationKeys, dAt)
-          })
+        const parameters = parametersKey === undefined ? undefined : A.obj(ctx, declaration[parametersKey], `${dAt}.${parametersKey}`)
+        tools.push(Request.tool(A.str(ctx, declaration, "name", dAt), {
+          ...defined({ description: A.optStr(ctx, declaration, "description", dAt), parameters }),
+          ...keep(key, A.extrasOf(declaration, declarationKeys), { parametersKey: parametersKey === "parametersJsonSchema" ? undefined : parametersKey })
         }))
       }
     }
@@ -614,12 +607,12 @@ const readTools = (ctx: Ctx, raw: unknown, kept: JsonObj): Array<Request.ToolDef
   return tools.length > 0 || hosted.length === 0 ? tools : undefined
 }
 
-const readToolChoice = (ctx: Ctx, raw: unknown, kept: JsonObj): Request.ToolChoice | undefined => {
+const readToolChoice = (ctx: A.Ctx, raw: Schema.Json | undefined, kept: Fields): Request.ToolChoice | undefined => {
   if (raw === undefined || raw === null) return undefined
-  const config = ctx.obj(raw, "toolConfig")
+  const config = A.obj(ctx, raw, "toolConfig")
   const calling = config["functionCallingConfig"]
   let choice: Request.ToolChoice | undefined
-  if (Object.keys(config).length === 1 && isObj(calling)) {
+  if (Object.keys(config).length === 1 && A.isObj(calling)) {
     const mode = calling["mode"]
     const names = calling["allowedFunctionNames"]
     const fields = Object.keys(calling).length
@@ -628,22 +621,22 @@ const readToolChoice = (ctx: Ctx, raw: unknown, kept: JsonObj): Request.ToolChoi
     else if (fields === 1 && mode === "ANY") choice = "required"
     else if (fields === 2 && mode === "ANY" && Array.isArray(names) && names.length === 1 && typeof names[0] === "string") choice = { _tag: "Tool", name: names[0] }
   }
-  if (choice === undefined) kept["toolConfig"] = ctx.json(config, "toolConfig")
+  if (choice === undefined) kept["toolConfig"] = config
   return choice
 }
 
-const readGenerationConfig = (ctx: Ctx, raw: unknown, kept: JsonObj): Request.ResponseFormat | undefined => {
+const readGenerationConfig = (ctx: A.Ctx, raw: Schema.Json | undefined, kept: Fields): Request.ResponseFormat | undefined => {
   if (raw === undefined || raw === null) return undefined
-  const config = ctx.obj(raw, "generationConfig")
-  const { responseMimeType, responseJsonSchema, ...rest } = config
+  const config = A.obj(ctx, raw, "generationConfig")
+  const { responseJsonSchema, responseMimeType, ...rest } = config
   let format: Request.ResponseFormat | undefined
   if (responseMimeType === "application/json" && config["responseSchema"] === undefined) {
-    format = isObj(responseJsonSchema) ? { _tag: "JsonSchema", name: "response", schema: ctx.json(responseJsonSchema, "generationConfig.responseJsonSchema") as Block.JsonObject } : responseJsonSchema === undefined ? { _tag: "JsonObject" } : undefined
+    format = A.isObj(responseJsonSchema) ? { _tag: "JsonSchema", name: "response", schema: responseJsonSchema } : responseJsonSchema === undefined ? { _tag: "JsonObject" } : undefined
   } else if (responseMimeType === "text/plain" && responseJsonSchema === undefined) {
     format = { _tag: "Text" }
   }
-  if (format === undefined) kept["generationConfig"] = ctx.json(config, "generationConfig")
-  else if (Object.keys(rest).length > 0) kept["generationConfig"] = ctx.json(rest, "generationConfig")
+  if (format === undefined) kept["generationConfig"] = config
+  else if (Object.keys(rest).length > 0) kept["generationConfig"] = rest as Fields
   return format
 }
 
@@ -657,30 +650,29 @@ const readGenerationConfig = (ctx: Ctx, raw: unknown, kept: JsonObj): Request.Re
  * @category conversions
  * @since 0.1.0
  */
-export const fromRequest = (body: Wire.RequestBodyLike, options?: ConversionOptions): Effect.Effect<Converted<Request.Request>, MalformedPayload | InvalidToolArguments> =>
-  run<Request.Request, MalformedPayload | InvalidToolArguments>(key, options, (ctx) => {
-    const raw = ctx.obj(body, "")
-    const messages = readMessages(ctx, body)
-    const kept: JsonObj = {}
+export const fromRequest = (body: Wire.RequestBodyLike | unknown, options?: ConversionOptions): Effect.Effect<Converted<Request.Request>, MalformedPayload | InvalidToolArguments> => {
+  const ctx = A.makeCtx(key, options)
+  return A.run(ctx, () => {
+    const raw = A.obj(ctx, A.jsonOf(ctx, body), "")
+    const messages = readMessages(ctx, raw)
+    const kept: Fields = {}
     const tools = readTools(ctx, raw["tools"], kept)
     const toolChoice = readToolChoice(ctx, raw["toolConfig"], kept)
     const responseFormat = readGenerationConfig(ctx, raw["generationConfig"], kept)
-    for (const field of Object.keys(raw)) if (!bodyKeys.has(field)) setKey(kept, field, ctx.json(raw[field], field))
-    return Request.make(messages, {
-      ...defined({ tools, toolChoice, responseFormat }),
-      ...(Object.keys(kept).length === 0 ? {} : { providerOptions: { [key]: kept } })
-    })
-  })
+    for (const field of Object.keys(raw)) if (!bodyKeys.has(field)) A.setKey(kept, field, raw[field])
+    return Request.make(messages, { ...defined({ tools, toolChoice, responseFormat }), ...keep(key, Object.keys(kept).length === 0 ? undefined : kept) })
+  }) as Effect.Effect<Converted<Request.Request>, MalformedPayload | InvalidToolArguments>
+}
 
-const writeDeclaration = (ctx: Ctx, tool: Request.ToolDefinition): Wire.FunctionDeclarationParam => {
+const writeDeclaration = (ctx: A.Ctx, tool: Request.ToolDefinition): Wire.FunctionDeclarationParam => {
   const out: Wire.FunctionDeclarationParam = { name: tool.name }
   if (tool.description !== undefined) out.description = tool.description
   if (tool.parameters !== undefined) {
-    const field = own(tool.providerOptions, key)?.["parametersKey"]
-    setKey(out as unknown as Obj, typeof field === "string" ? field : "parametersJsonSchema", tool.parameters)
+    const field = hintOf(tool, key, "parametersKey")
+    A.setKey(out as unknown as Record<string, unknown>, typeof field === "string" ? field : "parametersJsonSchema", tool.parameters)
   }
-  if (tool.strict !== undefined) ctx.warn(new DroppedContent({ what: `the strict flag of the tool ${JSON.stringify(tool.name)}`, reason: "Gemini function declarations have none" }))
-  return merge(out, extraOf(tool.providerOptions, key))
+  if (tool.strict !== undefined) A.dropped(ctx, undefined, undefined, `the strict flag of the tool ${JSON.stringify(tool.name)}`, "Gemini function declarations have none")
+  return merge(out, keptOf(tool, key, hints))
 }
 
 /**
@@ -694,9 +686,10 @@ const writeDeclaration = (ctx: Ctx, tool: Request.ToolDefinition): Wire.Function
  * @category conversions
  * @since 0.1.0
  */
-export const toRequest = (request: Request.Request, options?: ConversionOptions): Effect.Effect<Converted<Wire.RequestBody>, UnsupportedContent> =>
-  run<Wire.RequestBody, UnsupportedContent>(key, options, (ctx) => {
-    const kept = own(request.providerOptions, key) ?? {}
+export const toRequest = (request: Request.Request, options?: ConversionOptions): Effect.Effect<Converted<Wire.RequestBody>, UnsupportedContent> => {
+  const ctx = A.makeCtx(key, options)
+  return A.runEncode(ctx, () => {
+    const kept = request.providerOptions?.[key] ?? {}
     const written = writeMessages(ctx, request.messages)
     const body: Wire.RequestBody = { contents: written.contents }
     if (written.systemInstruction !== undefined) body.systemInstruction = written.systemInstruction
@@ -712,20 +705,18 @@ export const toRequest = (request: Request.Request, options?: ConversionOptions)
           ? { mode: choice === "auto" ? "AUTO" : choice === "none" ? "NONE" : "ANY" }
           : { mode: "ANY", allowedFunctionNames: [choice.name] }
       }
-    } else if (isObj(kept["toolConfig"])) {
-      body.toolConfig = kept["toolConfig"] as Wire.RequestBody["toolConfig"] & object
+    } else if (A.isObj(kept["toolConfig"])) {
+      body.toolConfig = { ...kept["toolConfig"] }
     }
-    if (request.parallelToolCalls !== undefined) {
-      ctx.warn(new DroppedContent({ what: "the parallel tool calls setting", reason: "Gemini has none" }))
-    }
-    const generation = isObj(kept["generationConfig"]) ? (kept["generationConfig"] as Obj) : undefined
+    if (request.parallelToolCalls !== undefined) A.dropped(ctx, undefined, undefined, "the parallel tool calls setting", "Gemini has none")
+    const generation = A.isObj(kept["generationConfig"]) ? kept["generationConfig"] : undefined
     const format = request.responseFormat
     if (format !== undefined) {
-      const written: Obj = format._tag === "Text" ? { responseMimeType: "text/plain" } : { responseMimeType: "application/json" }
+      const written: Record<string, unknown> = format._tag === "Text" ? { responseMimeType: "text/plain" } : { responseMimeType: "application/json" }
       if (format._tag === "JsonSchema") {
         written["responseJsonSchema"] = format.schema
         if (format.name !== "response" || format.description !== undefined || format.strict !== undefined) {
-          ctx.warn(new DroppedContent({ what: "the name, description or strict flag of the response schema", reason: "Gemini takes the schema only" }))
+          A.dropped(ctx, undefined, undefined, "the name, description or strict flag of the response schema", "Gemini takes the schema only")
         }
       }
       body.generationConfig = merge({ ...generation }, written)
@@ -734,10 +725,11 @@ export const toRequest = (request: Request.Request, options?: ConversionOptions)
     }
     for (const field of Object.keys(kept)) {
       if (field === "tools" || field === "toolConfig" || field === "generationConfig" || bodyKeys.has(field)) continue
-      setKey(body, field, kept[field])
+      A.setKey(body, field, kept[field])
     }
     return body
   })
+}
 
 // ---------------------------------------------------------------------------
 // public: responses
@@ -759,10 +751,6 @@ const finishOf = (reason: string | undefined, hasCalls: boolean): FinishReason =
     case "IMAGE_RECITATION":
     case "LANGUAGE":
       return "content-filter"
-    case "MALFORMED_FUNCTION_CALL":
-    case "UNEXPECTED_TOOL_CALL":
-    case "TOO_MANY_TOOL_CALLS":
-      return "error"
     case undefined:
     case "FINISH_REASON_UNSPECIFIED":
       return hasCalls ? "tool-calls" : "unknown"
@@ -771,64 +759,67 @@ const finishOf = (reason: string | undefined, hasCalls: boolean): FinishReason =
   }
 }
 
-const readUsage = (ctx: Ctx, raw: unknown): Message.Usage | undefined => {
-  if (raw === undefined || raw === null) return undefined
-  const usage = ctx.obj(raw, "usageMetadata")
-  const at = "usageMetadata"
-  const prompt = ctx.optCount(usage, "promptTokenCount", at)
-  const toolPrompt = ctx.optCount(usage, "toolUsePromptTokenCount", at)
-  const candidates = ctx.optCount(usage, "candidatesTokenCount", at)
-  const thoughts = ctx.optCount(usage, "thoughtsTokenCount", at)
-  return new Message.Usage(defined({
-    inputTokens: prompt === undefined && toolPrompt === undefined ? undefined : (prompt ?? 0) + (toolPrompt ?? 0),
-    outputTokens: candidates === undefined && thoughts === undefined ? undefined : (candidates ?? 0) + (thoughts ?? 0),
-    cachedInputTokens: ctx.optCount(usage, "cachedContentTokenCount", at),
-    reasoningTokens: thoughts,
-    totalTokens: ctx.optCount(usage, "totalTokenCount", at)
-  }))
-}
+/** The response fields `fromResponse` reads; the others are kept as `providerData`. */
+const responseKeysRead = new Set(["candidates", "usageMetadata", "responseId", "modelVersion"])
+const candidateKeysRead = new Set(["content", "finishReason"])
 
-const decodeResponse = (ctx: Ctx, response: unknown, candidateIndex: number): DecodedResponse => {
-  const raw = ctx.obj(response, "")
-  const candidates = raw["candidates"] === undefined || raw["candidates"] === null ? [] : ctx.arr(raw["candidates"], "candidates")
-  if (candidates.length > 1) {
-    ctx.warn(new DroppedContent({ what: `${candidates.length - 1} other candidate(s)`, reason: `one candidate is read (candidate ${candidateIndex})` }))
-  }
-  const id = ctx.optStr(raw, "responseId", "")
-  const prefix = `${id ?? `response${++responseCalls}`}`
+const decodeResponse = (ctx: A.Ctx, raw: Obj, candidateIndex: number): DecodedResponse => {
+  const candidates = raw["candidates"] === undefined || raw["candidates"] === null ? [] : A.arr(ctx, raw["candidates"], "candidates")
+  if (candidates.length > 1) A.dropped(ctx, undefined, undefined, `${candidates.length - 1} other candidate(s)`, `one candidate is read (candidate ${candidateIndex})`)
+  const id = A.optStr(ctx, raw, "responseId", "")
+  const prefix = id ?? `response${++responseCalls}`
   const blocks: Array<Block.AssistantBlock> = []
+  const providerData: Fields = A.extrasOf(raw, responseKeysRead) ?? {}
   let finish: string | undefined
   const candidate = candidates[candidateIndex]
   if (candidate !== undefined) {
     const at = `candidates[${candidateIndex}]`
-    const c = ctx.obj(candidate, at)
-    finish = ctx.optStr(c, "finishReason", at)
-    const content = c["content"] === undefined || c["content"] === null ? undefined : ctx.obj(c["content"], `${at}.content`)
-    const parts = content === undefined || content["parts"] === undefined ? [] : ctx.arr(content["parts"], `${at}.content.parts`)
+    const c = A.obj(ctx, candidate, at)
+    finish = A.optStr(ctx, c, "finishReason", at)
+    const rest = A.extrasOf(c, candidateKeysRead)
+    if (rest !== undefined) providerData["candidate"] = rest
+    const content = A.optObj(ctx, c, "content", at)
+    const parts = content === undefined || content["parts"] === undefined ? [] : A.arr(ctx, content["parts"], `${at}.content.parts`)
     const pending = new Pending()
     for (let p = 0; p < parts.length; p++) {
-      readModelPart(ctx, ctx.obj(parts[p], `${at}.content.parts[${p}]`), `${at}.content.parts[${p}]`, (name) => `${name}_${prefix}_${p}`, pending, blocks)
+      readModelPart(ctx, A.obj(ctx, parts[p], `${at}.content.parts[${p}]`), `${at}.content.parts[${p}]`, (name) => `${name}_${prefix}_${p}`, pending, blocks)
     }
   } else {
-    const feedback = isObj(raw["promptFeedback"]) ? (raw["promptFeedback"] as Obj) : undefined
-    finish = feedback === undefined ? undefined : ctx.optStr(feedback, "blockReason", "promptFeedback")
+    const feedback = A.optObj(ctx, raw, "promptFeedback", "")
+    finish = feedback === undefined ? undefined : A.optStr(ctx, feedback, "blockReason", "promptFeedback")
   }
-  const usage = readUsage(ctx, raw["usageMetadata"])
+  const usageRaw = A.optObj(ctx, raw, "usageMetadata", "")
+  const prompt = A.count(ctx, usageRaw, "promptTokenCount", "usageMetadata")
+  const toolPrompt = A.count(ctx, usageRaw, "toolUsePromptTokenCount", "usageMetadata")
+  const candidatesTokens = A.count(ctx, usageRaw, "candidatesTokenCount", "usageMetadata")
+  const thoughts = A.count(ctx, usageRaw, "thoughtsTokenCount", "usageMetadata")
+  const usage = usageRaw === undefined ? undefined : A.usage({
+    inputTokens: prompt === undefined && toolPrompt === undefined ? undefined : (prompt ?? 0) + (toolPrompt ?? 0),
+    outputTokens: candidatesTokens === undefined && thoughts === undefined ? undefined : (candidatesTokens ?? 0) + (thoughts ?? 0),
+    cachedInputTokens: A.count(ctx, usageRaw, "cachedContentTokenCount", "usageMetadata"),
+    reasoningTokens: thoughts,
+    totalTokens: A.count(ctx, usageRaw, "totalTokenCount", "usageMetadata")
+  })
+  if (usageRaw !== undefined) providerData["usageMetadata"] = usageRaw
   const hasCalls = blocks.some((b) => b._tag === "ToolCall" && b.providerExecuted !== true)
-  const finishReason = candidate === undefined && finish !== undefined ? "content-filter" : finishOf(finish, hasCalls)
-  return {
+  return new DecodedResponse({
+    id: id ?? "",
+    model: A.optStr(ctx, raw, "modelVersion", "") ?? "",
     message: Message.assistant(blocks, defined({ usage })),
-    finishReason,
-    ...defined({ rawFinishReason: finish, usage, id, model: ctx.optStr(raw, "modelVersion", "") })
-  }
+    finishReason: candidate === undefined && finish !== undefined ? "content-filter" : finishOf(finish, hasCalls),
+    providerFinishReason: finish ?? null,
+    ...defined({ usage }),
+    ...(Object.keys(providerData).length === 0 ? {} : { providerData })
+  })
 }
 
 /**
- * Options of `fromResponse`: which candidate to read (default the first).
+ * Options of `fromResponse`: which candidate to read (default the first;
+ * the others are reported as left out).
  *
  * @since 0.1.0
  */
-export interface ResponseOptions extends ConversionOptions {
+export interface FromResponseOptions extends ConversionOptions {
   readonly candidate?: number
 }
 
@@ -836,8 +827,10 @@ export interface ResponseOptions extends ConversionOptions {
  * Reads a `generateContent` response: one candidate's content as an
  * assistant message (with `usage`: the prompt with tool-use prompt tokens
  * as input, candidates with thoughts as output), why it stopped, the
- * response id and model version. Function calls without an id get one made
- * up (unique within the process, never written back).
+ * response id and model version, and the response's other fields (safety
+ * ratings, grounding, the raw usage...) as `providerData`. Function calls
+ * without an id get one made up (unique within the process, never written
+ * back).
  *
  * @example
  * const { value } = yield* Gemini.fromResponse(await ai.models.generateContent({ ... }))
@@ -845,24 +838,52 @@ export interface ResponseOptions extends ConversionOptions {
  * @category conversions
  * @since 0.1.0
  */
-export const fromResponse = (response: Wire.GenerateContentResponse, options?: ResponseOptions): Effect.Effect<Converted<DecodedResponse>, MalformedPayload | InvalidToolArguments> =>
-  run<DecodedResponse, MalformedPayload | InvalidToolArguments>(key, options, (ctx) => decodeResponse(ctx, response, options?.candidate ?? 0))
+export const fromResponse = (
+  response: Wire.GenerateContentResponse | unknown,
+  options?: FromResponseOptions
+): Effect.Effect<Converted<DecodedResponse>, MalformedPayload | InvalidToolArguments | UnsupportedContent> => {
+  const ctx = A.makeCtx(key, options)
+  return A.run(ctx, () => decodeResponse(ctx, A.obj(ctx, A.jsonOf(ctx, response), ""), options?.candidate ?? 0))
+}
+
+/**
+ * Why reading a stream can fail: the provider's error, a protocol
+ * violation, a stream cut short (with what arrived), or the response read.
+ *
+ * @since 0.1.0
+ */
+export type StreamError = IncompleteResponse | ProviderStreamError | StreamProtocolError | MalformedPayload | InvalidToolArguments | UnsupportedContent
+
+const decodeStreamed = <E, R>(
+  accumulated: Effect.Effect<Wire.GenerateContentResponse, E | StreamErrors.StreamError, R>,
+  options: FromResponseOptions | undefined
+): Effect.Effect<Converted<DecodedResponse>, Exclude<E, StreamErrors.IncompleteStream> | StreamError, R> =>
+  A.decodeStreamed(key, accumulated, (response) => fromResponse(response, options), (partial) => {
+    const lenient = { ...options, strict: false, toolArguments: "lenient" as const }
+    const ctx = A.makeCtx(key, lenient)
+    return A.runResult(ctx, () => decodeResponse(ctx, A.obj(ctx, A.jsonOf(ctx, partial), ""), options?.candidate ?? 0))
+  })
 
 /**
  * Reads a streamed response (`streamGenerateContent`): the chunks are
  * accumulated (`GeminiStream`) into the response they stand for, which is
  * read as `fromResponse` reads one. A stream that ends early fails with
- * `IncompleteResponse`, carrying the assistant message read from what did
- * arrive.
+ * `IncompleteResponse`, carrying the response read from what did arrive.
  *
  * @category conversions
  * @since 0.1.0
  */
-export const fromStream = <E, R>(
-  chunks: Stream.Stream<Wire.StreamEvent, E, R>,
-  options?: ResponseOptions
-): Effect.Effect<Converted<DecodedResponse>, E | IncompleteResponse | ProviderStreamError | StreamProtocolError | MalformedPayload | InvalidToolArguments, R> =>
-  decodeStream(key, Accumulator.fromStream(chunks), (response) => fromResponse(response, options))
+export const fromStream = <E, R>(chunks: Stream.Stream<Wire.StreamEvent, E, R>, options?: FromResponseOptions): Effect.Effect<Converted<DecodedResponse>, E | StreamError, R> =>
+  decodeStreamed(Accumulator.fromStream(chunks), options)
+
+/**
+ * `fromStream` over an Effect `Stream` of raw SSE text or bytes (`alt=sse`).
+ *
+ * @category conversions
+ * @since 0.1.0
+ */
+export const fromSseStream = <E, R>(body: Stream.Stream<string | Uint8Array, E, R>, options?: FromResponseOptions): Effect.Effect<Converted<DecodedResponse>, E | StreamError, R> =>
+  decodeStreamed(Accumulator.fromSseStream(body), options)
 
 /**
  * `fromStream` over an iterable of chunks.
@@ -870,11 +891,8 @@ export const fromStream = <E, R>(
  * @category conversions
  * @since 0.1.0
  */
-export const fromEvents = (
-  chunks: Iterable<Wire.StreamEvent>,
-  options?: ResponseOptions
-): Effect.Effect<Converted<DecodedResponse>, IncompleteResponse | ProviderStreamError | StreamProtocolError | MalformedPayload | InvalidToolArguments> =>
-  decodeStream(key, Accumulator.fromEvents(chunks), (response) => fromResponse(response, options))
+export const fromEvents = (chunks: Iterable<Wire.StreamEvent>, options?: FromResponseOptions): Effect.Effect<Converted<DecodedResponse>, StreamError> =>
+  decodeStreamed(Accumulator.fromEvents(chunks), options)
 
 /**
  * `fromStream` over raw SSE text (`alt=sse`), whole or in pieces.
@@ -882,8 +900,5 @@ export const fromEvents = (
  * @category conversions
  * @since 0.1.0
  */
-export const fromSse = (
-  input: string | Iterable<string | Uint8Array>,
-  options?: ResponseOptions
-): Effect.Effect<Converted<DecodedResponse>, IncompleteResponse | ProviderStreamError | StreamProtocolError | MalformedPayload | InvalidToolArguments> =>
-  decodeStream(key, Accumulator.fromSse(input), (response) => fromResponse(response, options))
+export const fromSse = (input: string | Iterable<string | Uint8Array>, options?: FromResponseOptions): Effect.Effect<Converted<DecodedResponse>, StreamError> =>
+  decodeStreamed(Accumulator.fromSse(input), options)

@@ -13,7 +13,10 @@
  *   are concatenated exactly as streamed (never parsed). `id`, `type` and
  *   the name are taken from the first fragment that carries a non-empty
  *   value: servers that repeat them on every fragment, or send the name
- *   only on the last one, give the same result.
+ *   only on the last one, give the same result. A fragment whose `id`
+ *   differs from the id of the call at its index starts a new call (after
+ *   the others): some OpenAI-compatible servers send every parallel call
+ *   with `index: 0`.
  * - `role` is set, not concatenated (some servers repeat it every chunk).
  * - `logprobs.content` / `logprobs.refusal` arrays are concatenated.
  * - `audio.data` and `audio.transcript` are concatenated; `audio.id` and
@@ -71,7 +74,9 @@ interface ChoiceState {
   role: string | undefined
   content: string | null
   refusal: string | null
-  readonly tools: Map<number, ToolState>
+  readonly tools: Map<number, ToolState> // by slot: the index, or a fresh slot for a call that reused an index
+  readonly slots: Map<number, number> // index -> the slot its latest call lives in, when they differ
+  lastSlot: number
   functionCall: { name: string | undefined; arguments: string } | undefined
   audio: Obj | undefined
   logprobs: { content: Array<unknown> | null; refusal: Array<unknown> | null; extra: Obj } | undefined
@@ -120,6 +125,8 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.ChatCompletion> => {
         content: null,
         refusal: null,
         tools: new Map(),
+        slots: new Map(),
+        lastSlot: -1,
         functionCall: undefined,
         audio: undefined,
         logprobs: undefined,
@@ -137,12 +144,21 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.ChatCompletion> => {
     if (!Core.isObj(delta)) return ctx.violation(`choices tool_calls[${position}] is not an object`)
     const index = Core.index(delta, "index")
     if (index === undefined) return ctx.violation(`a tool call fragment has no valid index: ${Core.show(delta["index"])}`)
-    let t = choice.tools.get(index)
+    const id = Core.str(delta, "id")
+    let slot = choice.slots.get(index) ?? index
+    let t = choice.tools.get(slot)
+    if (t !== undefined && t.id !== undefined && id !== undefined && id !== "" && id !== t.id) {
+      // a new id at an index already in use is a new call: some OpenAI-compatible servers
+      // (Gemini's among them) send every parallel call with index 0
+      slot = choice.lastSlot + 1
+      choice.slots.set(index, slot)
+      t = undefined
+    }
     if (t === undefined) {
       t = { id: undefined, type: undefined, name: undefined, text: undefined, custom: undefined, fnExtra: undefined, extra: undefined }
-      choice.tools.set(index, t)
+      choice.tools.set(slot, t)
+      if (slot > choice.lastSlot) choice.lastSlot = slot
     }
-    const id = Core.str(delta, "id")
     if (id !== undefined && id !== "" && t.id === undefined) t.id = id
     const type = Core.str(delta, "type")
     if (type !== undefined && type !== "" && t.type === undefined) t.type = type

@@ -242,3 +242,248 @@ export interface ChatCompletion {
   readonly system_fingerprint?: string | null
   readonly service_tier?: string | null
 }
+
+// ---------------------------------------------------------------------------
+// the request (what the request adapter writes; structurally assignable to the
+// official SDK's `ChatCompletionMessageParam`, `ChatCompletionTool`, ...).
+// Arrays are mutable here so that a converted request can be handed to the
+// SDK as is. Fields a conversion kept from an earlier payload (a DeepSeek
+// field, a server-specific option) are present at runtime beside these.
+// ---------------------------------------------------------------------------
+
+/**
+ * A text content part.
+ *
+ * @since 0.1.0
+ */
+export interface TextPart {
+  readonly type: "text"
+  readonly text: string
+}
+
+/**
+ * A refusal content part (assistant messages only).
+ *
+ * @since 0.1.0
+ */
+export interface RefusalPart {
+  readonly type: "refusal"
+  readonly refusal: string
+}
+
+/**
+ * An image, by URL or `data:` URL.
+ *
+ * @since 0.1.0
+ */
+export interface ImagePart {
+  readonly type: "image_url"
+  readonly image_url: { readonly url: string; readonly detail?: "auto" | "low" | "high" }
+}
+
+/**
+ * Audio input, base64-encoded.
+ *
+ * @since 0.1.0
+ */
+export interface AudioPart {
+  readonly type: "input_audio"
+  readonly input_audio: { readonly data: string; readonly format: "wav" | "mp3" }
+}
+
+/**
+ * A file (a PDF), as a `data:` URL or an uploaded file id.
+ *
+ * @since 0.1.0
+ */
+export interface FilePart {
+  readonly type: "file"
+  readonly file: { readonly file_data?: string; readonly file_id?: string; readonly filename?: string }
+}
+
+/**
+ * What a user message may hold.
+ *
+ * @since 0.1.0
+ */
+export type UserContentPart = TextPart | ImagePart | AudioPart | FilePart
+
+/**
+ * A system message.
+ *
+ * @since 0.1.0
+ */
+export interface SystemMessageParam {
+  readonly role: "system"
+  readonly content: string | Array<TextPart>
+  readonly name?: string
+}
+
+/**
+ * A developer message: a system message for reasoning models.
+ *
+ * @since 0.1.0
+ */
+export interface DeveloperMessageParam {
+  readonly role: "developer"
+  readonly content: string | Array<TextPart>
+  readonly name?: string
+}
+
+/**
+ * A user message.
+ *
+ * @since 0.1.0
+ */
+export interface UserMessageParam {
+  readonly role: "user"
+  readonly content: string | Array<UserContentPart>
+  readonly name?: string
+}
+
+/**
+ * An assistant message. `content` is `null` when it only calls tools;
+ * `reasoning_content` is what DeepSeek-style servers take back (written only
+ * when asked for).
+ *
+ * @since 0.1.0
+ */
+export interface AssistantMessageParam {
+  readonly role: "assistant"
+  readonly content: string | Array<TextPart | RefusalPart> | null
+  readonly refusal?: string
+  readonly tool_calls?: Array<ToolCall>
+  readonly function_call?: { readonly name: string; readonly arguments: string }
+  readonly audio?: { readonly id: string }
+  readonly name?: string
+  readonly reasoning_content?: string
+}
+
+/**
+ * The result of one tool call.
+ *
+ * @since 0.1.0
+ */
+export interface ToolMessageParam {
+  readonly role: "tool"
+  readonly tool_call_id: string
+  readonly content: string | Array<TextPart>
+}
+
+/**
+ * The result of a deprecated `function_call`.
+ *
+ * @since 0.1.0
+ */
+export interface FunctionMessageParam {
+  readonly role: "function"
+  readonly name: string
+  readonly content: string | null
+}
+
+/**
+ * Any request message.
+ *
+ * @since 0.1.0
+ */
+export type MessageParam =
+  | SystemMessageParam
+  | DeveloperMessageParam
+  | UserMessageParam
+  | AssistantMessageParam
+  | ToolMessageParam
+  | FunctionMessageParam
+
+/**
+ * A function's definition.
+ *
+ * @since 0.1.0
+ */
+export interface FunctionDefinition {
+  readonly name: string
+  readonly description?: string
+  readonly parameters?: { [key: string]: unknown }
+  readonly strict?: boolean | null
+}
+
+/**
+ * A function tool.
+ *
+ * @since 0.1.0
+ */
+export interface FunctionTool {
+  readonly type: "function"
+  readonly function: FunctionDefinition
+}
+
+/**
+ * A custom tool (free-form text input).
+ *
+ * @since 0.1.0
+ */
+export interface CustomTool {
+  readonly type: "custom"
+  readonly custom: { readonly name: string; readonly description?: string }
+}
+
+/**
+ * A tool definition.
+ *
+ * @since 0.1.0
+ */
+export type Tool = FunctionTool | CustomTool
+
+/**
+ * Which tool the model should call.
+ *
+ * @since 0.1.0
+ */
+export type ToolChoice =
+  | "auto"
+  | "none"
+  | "required"
+  | { readonly type: "function"; readonly function: { readonly name: string } }
+  | { readonly type: "custom"; readonly custom: { readonly name: string } }
+
+/**
+ * The deprecated tool choice that goes with `functions`.
+ *
+ * @since 0.1.0
+ */
+export type FunctionCallChoice = "auto" | "none" | { readonly name: string }
+
+/**
+ * The shape of the answer.
+ *
+ * @since 0.1.0
+ */
+export type ResponseFormat =
+  | { readonly type: "text" }
+  | { readonly type: "json_object" }
+  | {
+    readonly type: "json_schema"
+    readonly json_schema: {
+      readonly name: string
+      readonly description?: string
+      readonly schema?: { [key: string]: unknown }
+      readonly strict?: boolean | null
+    }
+  }
+
+/**
+ * A Chat Completions request body: the fields the request adapter writes,
+ * plus (at runtime) the request's other fields kept in the request's
+ * provider options (`temperature`, `stream`, ...).
+ *
+ * @since 0.1.0
+ */
+export interface RequestBody {
+  readonly model?: string
+  readonly messages: Array<MessageParam>
+  readonly tools?: Array<Tool>
+  readonly tool_choice?: ToolChoice
+  readonly functions?: Array<FunctionDefinition>
+  readonly function_call?: FunctionCallChoice
+  readonly parallel_tool_calls?: boolean
+  readonly response_format?: ResponseFormat
+}

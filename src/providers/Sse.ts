@@ -30,6 +30,7 @@
  * @since 0.1.0
  */
 import { Result } from "effect"
+import { invalid, parseData, preview } from "./internal/json.js"
 import { StreamProtocolError } from "./StreamError.js"
 
 /**
@@ -249,22 +250,3 @@ export const parseJson = (input: string | Iterable<string | Uint8Array>): Result
   }
   return Result.succeed(out)
 }
-
-/** The value `parseData` returns for text that is not JSON. */
-export const invalid: unique symbol = Symbol.for("effect-agent-messages/Sse/invalid")
-
-/**
- * `JSON.parse` that returns `invalid` instead of throwing.
- *
- * @since 0.1.0
- */
-export const parseData = (text: string): unknown => {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return invalid
-  }
-}
-
-/** The first characters of a text, for error messages. */
-export const preview = (text: string, max = 80): string => (text.length <= max ? JSON.stringify(text) : `${JSON.stringify(text.slice(0, max))}… (${text.length} characters)`)

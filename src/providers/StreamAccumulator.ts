@@ -14,6 +14,19 @@
  * ends. Pushing never throws; what goes wrong is reported by `done()` as a
  * tagged error (`StreamError`).
  *
+ * @example
+ * import { Effect, Stream } from "effect"
+ * import { OpenAiChatStream, type OpenAiChatWire } from "effect-agent-messages/providers"
+ *
+ * declare const chunks: Stream.Stream<OpenAiChatWire.ChatCompletionChunk, Error>
+ *
+ * const completion = OpenAiChatStream.fromStream(chunks).pipe(
+ *   Effect.catchTags({
+ *     IncompleteStream: (e) => Effect.logWarning(e.message).pipe(Effect.as(e.partial)),
+ *     ProviderStreamError: (e) => Effect.fail(e)
+ *   })
+ * )
+ *
  * @since 0.1.0
  */
 import { Effect, Stream } from "effect"

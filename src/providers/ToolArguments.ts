@@ -23,7 +23,7 @@
  *
  * @since 0.1.0
  */
-import { Effect, Result, type Schema } from "effect"
+import { Effect, type Schema } from "effect"
 import { jsonrepair } from "jsonrepair"
 import * as Block from "../Block.js"
 import { parse as parseJson, stringify } from "../internal/json.js"
@@ -97,6 +97,42 @@ export interface ParsedCall {
 }
 
 /**
+ * The options of `toolCall` and `fromText`.
+ *
+ * @since 0.1.0
+ */
+export interface ToolCallOptions {
+  readonly mode?: "lenient" | "strict"
+  readonly requireObject?: boolean
+  readonly extras?: Omit<ConstructorParameters<typeof Block.ToolCallBlock>[0], "_tag" | "id" | "name" | "args" | "rawArgs" | "parseError">
+}
+
+/**
+ * `toolCall` without the Effect, for adapters that convert many calls in a
+ * plain loop: the block (and the warning when it was repaired), or the
+ * `InvalidToolArguments` error in strict mode. Never throws.
+ *
+ * @since 0.1.0
+ */
+export const fromText = (site: CallSite, text: string, options?: ToolCallOptions): ParsedCall | InvalidToolArguments => {
+  const parsed = parse(text, { requireObject: options?.requireObject ?? true })
+  const index = site.index === undefined ? {} : { index: site.index }
+  if (parsed.parseError !== undefined && options?.mode === "strict") {
+    return new InvalidToolArguments({ ...index, toolCallId: site.id, toolName: site.name, rawArgs: text, reason: parsed.parseError })
+  }
+  const block = Block.toolCall(site.id, site.name, parsed.args, {
+    ...options?.extras,
+    ...(parsed.rawArgs === undefined ? {} : { rawArgs: parsed.rawArgs }),
+    ...(parsed.parseError === undefined ? {} : { parseError: parsed.parseError })
+  })
+  if (parsed.parseError === undefined) return { block }
+  return {
+    block,
+    warning: new RepairedToolArguments({ ...index, toolCallId: site.id, toolName: site.name, rawArgs: text, reason: parsed.parseError })
+  }
+}
+
+/**
  * Builds a tool call from the provider's argument text: lenient by default
  * (repairs and reports `RepairedToolArguments`), strict on request (fails
  * with `InvalidToolArguments` carrying the text and the parse error). `extras`
@@ -107,31 +143,10 @@ export interface ParsedCall {
  *
  * @since 0.1.0
  */
-export const toolCall = (
-  site: CallSite,
-  text: string,
-  options?: {
-    readonly mode?: "lenient" | "strict"
-    readonly requireObject?: boolean
-    readonly extras?: Omit<ConstructorParameters<typeof Block.ToolCallBlock>[0], "_tag" | "id" | "name" | "args" | "rawArgs" | "parseError">
-  }
-): Effect.Effect<ParsedCall, InvalidToolArguments> =>
+export const toolCall = (site: CallSite, text: string, options?: ToolCallOptions): Effect.Effect<ParsedCall, InvalidToolArguments> =>
   Effect.suspend(() => {
-    const parsed = parse(text, { requireObject: options?.requireObject ?? true })
-    const index = site.index === undefined ? {} : { index: site.index }
-    if (parsed.parseError !== undefined && options?.mode === "strict") {
-      return Effect.fail(new InvalidToolArguments({ ...index, toolCallId: site.id, toolName: site.name, rawArgs: text, reason: parsed.parseError }))
-    }
-    const block = Block.toolCall(site.id, site.name, parsed.args, {
-      ...options?.extras,
-      ...(parsed.rawArgs === undefined ? {} : { rawArgs: parsed.rawArgs }),
-      ...(parsed.parseError === undefined ? {} : { parseError: parsed.parseError })
-    })
-    if (parsed.parseError === undefined) return Effect.succeed({ block })
-    return Effect.succeed({
-      block,
-      warning: new RepairedToolArguments({ ...index, toolCallId: site.id, toolName: site.name, rawArgs: text, reason: parsed.parseError })
-    })
+    const result = fromText(site, text, options)
+    return result instanceof InvalidToolArguments ? Effect.fail(result) : Effect.succeed(result)
   })
 
 /**
@@ -153,39 +168,3 @@ export const toObject = (call: Block.ToolCallBlock): { readonly value: Schema.Js
   isObject(call.args)
     ? { value: call.args as Schema.JsonObject }
     : { value: {}, replaced: `the arguments are ${kind(call.args)}, not an object` }
-
-/**
- * `toolCall` without the Effect: the parsed call, or the strict-mode error,
- * as a `Result`. For adapters that convert whole payloads in one plain loop.
- *
- * @example
- * const read = ToolArguments.readCall({ id: "call_1", name: "get_weather" }, '{"city":"Oslo"}')
- * if (Result.isSuccess(read)) read.success.block
- *
- * @since 0.1.0
- */
-export const readCall = (
-  site: CallSite,
-  text: string,
-  options?: {
-    readonly mode?: "lenient" | "strict"
-    readonly requireObject?: boolean
-    readonly extras?: Omit<ConstructorParameters<typeof Block.ToolCallBlock>[0], "_tag" | "id" | "name" | "args" | "rawArgs" | "parseError">
-  }
-): Result.Result<ParsedCall, InvalidToolArguments> => {
-  const parsed = parse(text, { requireObject: options?.requireObject ?? true })
-  const index = site.index === undefined ? {} : { index: site.index }
-  if (parsed.parseError !== undefined && options?.mode === "strict") {
-    return Result.fail(new InvalidToolArguments({ ...index, toolCallId: site.id, toolName: site.name, rawArgs: text, reason: parsed.parseError }))
-  }
-  const block = Block.toolCall(site.id, site.name, parsed.args, {
-    ...options?.extras,
-    ...(parsed.rawArgs === undefined ? {} : { rawArgs: parsed.rawArgs }),
-    ...(parsed.parseError === undefined ? {} : { parseError: parsed.parseError })
-  })
-  if (parsed.parseError === undefined) return Result.succeed({ block })
-  return Result.succeed({
-    block,
-    warning: new RepairedToolArguments({ ...index, toolCallId: site.id, toolName: site.name, rawArgs: text, reason: parsed.parseError })
-  })
-}

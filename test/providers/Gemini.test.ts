@@ -232,7 +232,7 @@ describe("Gemini.fromResponse", () => {
     const decoded = exact(Gemini.fromResponse(response))
     assert.deepStrictEqual(decoded.message.content.map((b) => b._tag), ["Thinking", "ToolCall"])
     assert.deepStrictEqual(decoded.usage, new Message.Usage({ inputTokens: 70, outputTokens: 65, reasoningTokens: 45, cachedInputTokens: 32, totalTokens: 135 }))
-    assert.deepStrictEqual([decoded.finishReason, decoded.rawFinishReason, decoded.id, decoded.model], ["tool-calls", "STOP", response.responseId, "gemini-2.5-flash"])
+    assert.deepStrictEqual([decoded.finishReason, decoded.providerFinishReason, decoded.id, decoded.model], ["tool-calls", "STOP", response.responseId, "gemini-2.5-flash"])
   })
 
   it("makes up a call id when Gemini sends none, and does not send it back", () => {
@@ -243,7 +243,7 @@ describe("Gemini.fromResponse", () => {
 
   it("says a blocked prompt was filtered", () => {
     const decoded = exact(Gemini.fromResponse({ promptFeedback: { blockReason: "SAFETY" } }))
-    assert.deepStrictEqual([decoded.finishReason, decoded.rawFinishReason, decoded.message.content.length], ["content-filter", "SAFETY", 0])
+    assert.deepStrictEqual([decoded.finishReason, decoded.providerFinishReason, decoded.message.content.length], ["content-filter", "SAFETY", 0])
   })
 
   it("says the output was cut at the token limit", () => {
@@ -275,6 +275,6 @@ describe("Gemini streams", () => {
     const chunks = eventsOf(Fixtures.thoughtsAndText) as Array<GeminiWire.StreamEvent>
     const error = err(Gemini.fromEvents(chunks.slice(0, -1)))
     assert.strictEqual(error._tag, "IncompleteResponse")
-    if (error._tag === "IncompleteResponse") assert.isAbove(error.partialMessage?.content.length ?? 0, 0)
+    if (error._tag === "IncompleteResponse") assert.isAbove(error.partial?.message.content.length ?? 0, 0)
   })
 })

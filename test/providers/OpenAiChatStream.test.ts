@@ -59,6 +59,20 @@ describe("OpenAiChatStream", () => {
     assert.deepStrictEqual(done.choices[0]?.message.tool_calls, [{ id: "123", type: "function", function: { name: "sum", arguments: "[1,2]" } }])
   })
 
+  it("starts a new call when a fragment repeats an index with a new id", () => {
+    // Gemini's OpenAI-compatible endpoint sends every parallel call with index 0
+    const done = success([
+      chunk([choice({ tool_calls: [{ index: 0, id: "a", type: "function", function: { name: "read", arguments: '{"path":"a.md"}' } }] })]),
+      chunk([choice({ tool_calls: [{ index: 0, id: "b", type: "function", function: { name: "read", arguments: '{"path":' } }] })]),
+      chunk([choice({ tool_calls: [{ index: 0, function: { arguments: '"b.md"}' } }] })]),
+      chunk([choice({}, "tool_calls")])
+    ])
+    assert.deepStrictEqual(done.choices[0]?.message.tool_calls, [
+      { id: "a", type: "function", function: { name: "read", arguments: '{"path":"a.md"}' } },
+      { id: "b", type: "function", function: { name: "read", arguments: '{"path":"b.md"}' } }
+    ])
+  })
+
   it("accumulates a custom tool's input", () => {
     const done = success([
       chunk([choice({ tool_calls: [{ index: 0, id: "c1", type: "custom", custom: { name: "exec", input: "print(" } }] })]),

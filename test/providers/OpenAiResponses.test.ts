@@ -157,6 +157,10 @@ describe("OpenAiResponses.toMessages", () => {
     assert.deepStrictEqual<unknown>(write([Message.user("Hi")]), [{ role: "user", content: "Hi" }])
   })
 
+  it("writes a one-text message read as a list of parts back as a list", () => {
+    roundTrip([{ role: "user", content: [{ type: "input_text", text: "Hi" }] }])
+  })
+
   it("writes a system message from instructions-free history as a system message item", () => {
     assert.deepStrictEqual<unknown>(write([Message.system("Be brief.")]), [{ role: "system", content: "Be brief." }])
   })
@@ -303,7 +307,7 @@ describe("OpenAiResponses.fromResponse", () => {
   it("says the output was cut when the response is incomplete for max_output_tokens", () => {
     const cut = { ...response, status: "incomplete", incomplete_details: { reason: "max_output_tokens" } } as unknown as OpenAiResponsesWire.Response
     const decoded = exact(OpenAiResponses.fromResponse(cut))
-    assert.deepStrictEqual([decoded.finishReason, decoded.rawFinishReason], ["length", "max_output_tokens"])
+    assert.deepStrictEqual([decoded.finishReason, decoded.providerFinishReason], ["length", "max_output_tokens"])
   })
 
   it("replays a response's output as the next request's input unchanged", () => {
@@ -331,7 +335,7 @@ describe("OpenAiResponses streams", () => {
     const error = err(OpenAiResponses.fromEvents(events.slice(0, 12)))
     assert.strictEqual(error._tag, "IncompleteResponse")
     if (error._tag !== "IncompleteResponse") return
-    assert.deepStrictEqual(error.partialMessage?.content.map((b) => b._tag), ["Thinking", "Text"])
+    assert.deepStrictEqual(error.partial?.message.content.map((b) => b._tag), ["Thinking", "Text"])
     assert.isNotEmpty(error.cut)
   })
 

@@ -1,51 +1,28 @@
 /**
  * Generators for the adapters' round-trip properties:
  *
- * - conversations in the model that a wire format can carry whole (so
- *   ours -> provider -> ours must be the identity), with realistic tool
- *   loops, parallel calls, reasoning, files and kept provider fields;
- * - wire payloads of each format in the forms the adapter writes, with
- *   unknown fields and item kinds sprinkled in (so provider -> ours ->
- *   provider must be the identity).
- *
- * Ids are fresh per value, so calls and results pair up as in real traffic.
+ * - conversations in the model that a wire format can express exactly
+ *   (`chatConversation`, `anthropicConversation`): realistic tool traffic,
+ *   parallel calls answered in any order, files, thinking, server tools;
+ * - wire payloads as providers and SDKs write them (`chatMessages`,
+ *   `anthropicPrompt`): every content form, unknown fields, argument text
+ *   that is compact, formatted, cut off or not an object.
  */
-import { Arbitrary, type Schema } from "effect"
+import { Arbitrary, Schema } from "effect"
 import { Block, Message } from "../../src/index.js"
 import * as ToolArguments from "../../src/providers/ToolArguments.js"
-import { argsObject, bool, intBetween, jsonValue, text } from "../arbitraries.js"
+import { args as argsArb, argsObject, bool, intBetween } from "../arbitraries.js"
 
-export const pick = <const A extends ReadonlyArray<unknown>>(values: A): Arbitrary.Arbitrary<A[number]> =>
-  intBetween(0, values.length - 1).pipe(Arbitrary.map((i) => values[i] as A[number]))
+const pick = <const A extends ReadonlyArray<unknown>>(values: A): Arbitrary.Arbitrary<A[number]> =>
+  intBetween(0, values.length - 1).pipe(Arbitrary.map((i) => values[i]))
 
-/** One of several generators, chosen evenly. */
-export const oneOf = <A>(arbs: ReadonlyArray<Arbitrary.Arbitrary<A>>): Arbitrary.Arbitrary<A> =>
-  intBetween(0, arbs.length - 1).pipe(Arbitrary.flatMap((i) => arbs[i]!))
-
-export const maybe = <A>(arb: Arbitrary.Arbitrary<A>): Arbitrary.Arbitrary<A | undefined> =>
+const maybe = <A>(arb: Arbitrary.Arbitrary<A>): Arbitrary.Arbitrary<A | undefined> =>
   bool.pipe(Arbitrary.flatMap((b) => (b ? arb : Arbitrary.Constant(undefined))))
 
-/** Copies only the defined values, so that absent optional fields stay absent. */
-export const defined = <A extends Record<string, unknown>>(o: A): { [K in keyof A]?: Exclude<A[K], undefined> } => {
+const defined = <A extends Record<string, unknown>>(o: A): { [K in keyof A]?: Exclude<A[K], undefined> } => {
   const out: Record<string, unknown> = {}
   for (const k of Object.keys(o)) if (o[k] !== undefined) out[k] = o[k]
   return out as { [K in keyof A]?: Exclude<A[K], undefined> }
-}
-
-let counter = 0
-export const fresh = (prefix: string): string => `${prefix}_${++counter}`
-
-const names = ["get_weather", "search_web", "read_file", "run_sql"] as const
-
-/** Argument text as models send it: compact JSON, pretty JSON, empty, or cut off. */
-export const argumentText: Arbitrary.Arbitrary<string> = Arbitrary.all({ args: argsObject, k: intBetween(0, 5) }).pipe(
-  Arbitrary.map(({ args, k }) => (k <= 2 ? JSON.stringify(args) : k === 3 ? JSON.stringify(args, null, 2) : k === 4 ? "" : `${JSON.stringify(args).slice(0, -1)}, "cut": "Osl`))
-)
-
-/** A tool call as a provider's text would be read: through the shared parser. */
-const callFromText = (id: string, name: string, textArgs: string, extras?: Omit<ConstructorParameters<typeof Block.ToolCallBlock>[0], "_tag" | "id" | "name" | "args">): Block.ToolCallBlock => {
-  const parsed = ToolArguments.parse(textArgs, { requireObject: true })
-  return Block.toolCall(id, name, parsed.args, { ...extras, ...defined({ rawArgs: parsed.rawArgs, parseError: parsed.parseError }) })
 }
 
 const shuffle = <A>(items: ReadonlyArray<A>, seed: number): Array<A> => {
@@ -59,453 +36,605 @@ const shuffle = <A>(items: ReadonlyArray<A>, seed: number): Array<A> => {
   return out
 }
 
-const po = (key: string, record: Block.JsonObject | undefined): { providerOptions?: Block.ProviderOptions } =>
-  record === undefined ? {} : { providerOptions: { [key]: record } }
+/** Non-empty chat text, sometimes arbitrary unicode (lone surrogates included). */
+export const words: Arbitrary.Arbitrary<string> = bool.pipe(
+  Arbitrary.flatMap((real) =>
+    real
+      ? pick(["What's the weather in Oslo tomorrow?", "帮我查一下北京到上海的高铁票。", "Sure — let me look that up 🚀", "Line one\nLine two", "  spaced  ", "\"quoted\" \\ back"])
+      : Arbitrary.schema(Schema.String.check(Schema.isMinLength(1)))
+  )
+)
 
-const annotation = pick([
-  { type: "url_citation", start_index: 0, end_index: 12, url: "https://example.com/oslo", title: "Oslo weather" },
-  { type: "file_citation", file_id: "file-abc", filename: "notes.pdf", index: 3 }
-])
+const toolNames = ["get_weather", "search_web", "read_file", "run_sql"] as const
 
-/** A conversation shape shared by both formats: the blocks of each role are format-specific. */
-const conversationOf = (parts: {
-  readonly system: Arbitrary.Arbitrary<Message.SystemMessage>
-  readonly user: Arbitrary.Arbitrary<Message.UserMessage>
-  /** The blocks of a step before its calls (reasoning, text...), and after them. */
-  readonly lead: Arbitrary.Arbitrary<Array<Block.AssistantBlock>>
-  readonly call: Arbitrary.Arbitrary<Block.ToolCallBlock>
-  readonly resultFor: (call: Block.ToolCallBlock) => Arbitrary.Arbitrary<Block.ToolResultBlock>
-  readonly answer: Arbitrary.Arbitrary<Array<Block.AssistantBlock>>
-  readonly assistantOptions?: Arbitrary.Arbitrary<Message.AssistantOptions | undefined>
-}): Arbitrary.Arbitrary<Array<Message.Message>> => {
-  const options = parts.assistantOptions ?? Arbitrary.Constant(undefined)
-  const step = Arbitrary.all({ lead: parts.lead, calls: Arbitrary.array(parts.call, { minLength: 1, maxLength: 3 }), seed: intBetween(1, 1_000_000), options }).pipe(
-    Arbitrary.flatMap(({ calls, lead, options, seed }) =>
-      Arbitrary.all(calls.map(parts.resultFor)).pipe(
-        Arbitrary.map((results): Array<Message.Message> => [Message.assistant([...lead, ...calls], options), Message.tool(shuffle(results, seed))])
+let ids = 0
+const freshId = (prefix: string): string => `${prefix}${++ids}`
+
+/** Argument text as models send it: compact, formatted, cut off, or valid JSON that is not an object. */
+export const argumentText: Arbitrary.Arbitrary<string> = Arbitrary.all({ args: argsObject, form: intBetween(0, 5) }).pipe(
+  Arbitrary.map(({ args, form }) => {
+    const json = JSON.stringify(args)
+    switch (form) {
+      case 0:
+      case 1:
+        return json
+      case 2:
+        return JSON.stringify(args, null, 2)
+      case 3:
+        return json.length > 2 ? json.slice(0, Math.max(1, json.length - 3)) : "{\"city\": \"Osl"
+      case 4:
+        return "[1, 2]"
+      default:
+        return ""
+    }
+  })
+)
+
+// ---------------------------------------------------------------------------
+// the model, as Chat Completions can express it
+// ---------------------------------------------------------------------------
+
+const chatFile: Arbitrary.Arbitrary<Block.FileBlock> = intBetween(0, 5).pipe(
+  Arbitrary.flatMap((k): Arbitrary.Arbitrary<Block.FileBlock> => {
+    switch (k) {
+      case 0:
+        return maybe(pick(["auto", "low", "high"] as const)).pipe(Arbitrary.map((detail) => Block.image("https://example.com/chart.png", defined({ detail }))))
+      case 1:
+        return Arbitrary.Constant(Block.image("data:image/png;base64,iVBORw0KGgoAAAANSUhEUg=="))
+      case 2:
+        return pick(["audio/wav", "audio/mpeg"] as const).pipe(Arbitrary.map((media) => Block.audio("UklGRiQAAABXQVZF", media)))
+      case 3:
+        return maybe(pick(["report.pdf", "契約書.pdf"])).pipe(
+          Arbitrary.map((filename) => Block.file(Block.base64("JVBERi0xLjQK"), "application/pdf", defined({ filename })))
+        )
+      default:
+        return maybe(pick(["spec.pdf"])).pipe(Arbitrary.map((filename) => Block.file(Block.fileId("file-abc123"), "application/pdf", defined({ filename }))))
+    }
+  })
+)
+
+const chatUser: Arbitrary.Arbitrary<Message.UserMessage> = Arbitrary.all({
+  plain: bool,
+  text: words,
+  parts: Arbitrary.array(intBetween(0, 2), { minLength: 2, maxLength: 4 }),
+  name: maybe(pick(["alice"]))
+}).pipe(
+  Arbitrary.flatMap(({ name, parts, plain, text }) =>
+    plain
+      ? Arbitrary.Constant(Message.user(text, defined({ name })))
+      : Arbitrary.all(parts.map((k) => (k === 0 ? words.pipe(Arbitrary.map((t) => Block.text(t) as Block.UserBlock)) : chatFile))).pipe(
+        Arbitrary.map((blocks) => Message.user(blocks, defined({ name })))
       )
-    )
   )
-  const turn = Arbitrary.all({ user: parts.user, steps: Arbitrary.array(step, { maxLength: 3 }), answer: parts.answer, options }).pipe(
-    Arbitrary.map(({ answer, options, steps, user }) => [user, ...steps.flat(), Message.assistant(answer, options)])
-  )
-  return Arbitrary.all({ system: maybe(parts.system), turns: Arbitrary.array(turn, { minLength: 1, maxLength: 3 }) }).pipe(
-    Arbitrary.map(({ system, turns }) => [...(system === undefined ? [] : [system]), ...turns.flat()])
-  )
+)
+
+/** A call built the way a decoder builds one from argument text. */
+const callFromText = (id: string, name: string, text: string, providerOptions?: Block.ProviderOptions): Block.ToolCallBlock => {
+  const parsed = ToolArguments.fromText({ id, name }, text, providerOptions === undefined ? {} : { extras: { providerOptions } })
+  if (!("block" in parsed)) throw new Error("lenient parsing never fails")
+  return parsed.block
 }
 
-// ---------------------------------------------------------------------------
-// OpenAI Responses
-// ---------------------------------------------------------------------------
-
-const R = "openai-responses"
-
-const responsesImage = Arbitrary.all({ k: intBetween(0, 2), detail: pick(["auto", "low", "high"] as const) }).pipe(
-  Arbitrary.map(({ detail, k }) =>
-    k === 0
-      ? Block.image("https://example.com/chart.png", { detail })
-      : k === 1
-      ? Block.image("data:image/png;base64,iVBORw0KGgo=", { detail })
-      : Block.image(Block.fileId("file-6F2ksmvXxt4VdoqmHRw6kL"), { detail })
+const chatCall: Arbitrary.Arbitrary<Block.ToolCallBlock> = Arbitrary.all({ name: pick(toolNames), text: argumentText, args: argsArb, custom: intBetween(0, 5) }).pipe(
+  Arbitrary.map(({ name, text, custom }) =>
+    custom === 0
+      ? Block.toolCall(freshId("call_"), name, text, { providerOptions: { "openai-chat": { type: "custom" } } })
+      : callFromText(freshId("call_"), name, text)
   )
 )
 
-const responsesFile = Arbitrary.all({ k: intBetween(0, 2), filename: maybe(pick(["report.pdf", "契約書.pdf"])) }).pipe(
-  Arbitrary.map(({ filename, k }) => {
-    const named = defined({ filename })
-    return k === 0
-      ? Block.document(Block.base64("JVBERi0xLjQK"), named)
-      : k === 1
-      ? Block.file(Block.fileId("file-abc123"), "application/octet-stream", named)
-      : Block.file(Block.url("https://example.com/2024ltr.pdf"), "application/octet-stream", named)
-  })
-)
-
-const responsesUserBlock: Arbitrary.Arbitrary<Block.UserBlock> = intBetween(0, 5).pipe(
-  Arbitrary.flatMap((k): Arbitrary.Arbitrary<Block.UserBlock> =>
-    k <= 1
-      ? Arbitrary.all({ t: text, cache: bool }).pipe(Arbitrary.map(({ cache, t }) => Block.text(t, po(R, cache ? { extra: { prompt_cache_breakpoint: { mode: "explicit" } } } : undefined))))
-      : k === 2
-      ? responsesImage
-      : k === 3
-      ? responsesFile
-      : k === 4
-      ? Arbitrary.Constant(Block.providerData(R, { type: "input_audio", input_audio: { data: "UklGRg==", format: "wav" } }))
-      : text.pipe(Arbitrary.map((t) => Block.text(t)))
+const chatResult = (call: Block.ToolCallBlock): Arbitrary.Arbitrary<Block.ToolResultBlock> =>
+  Arbitrary.all({ plain: bool, text: words, parts: Arbitrary.array(words, { minLength: 1, maxLength: 3 }) }).pipe(
+    Arbitrary.map(({ parts, plain, text }) => Block.toolResult(call.id, call.name, plain ? text : parts.map((t) => Block.text(t))))
   )
-)
 
-const responsesUser = Arbitrary.all({ blocks: Arbitrary.array(responsesUserBlock, { minLength: 1, maxLength: 3 }), typed: bool }).pipe(
-  Arbitrary.map(({ blocks, typed }) => Message.user(blocks, po(R, typed ? { extra: { type: "message" } } : undefined)))
-)
-
-const responsesSystem = Arbitrary.all({ texts: Arbitrary.array(text, { minLength: 1, maxLength: 2 }), k: intBetween(0, 2) }).pipe(
-  Arbitrary.map(({ k, texts }) => Message.system(texts.map((t) => Block.text(t)), po(R, k === 0 ? undefined : { extra: k === 1 ? { role: "developer" } : { type: "message" } })))
-)
-
-const reasoningBlock = Arbitrary.all({
-  thinking: pick(["", "The user wants the weather in two cities; I will call the tool twice."]),
-  summary: Arbitrary.array(pick(["**Planning the lookup**\n\nTwo cities.", "**Checking units**", ""]), { maxLength: 3 }),
-  encryptedContent: maybe(pick(["gAAAAABoxC0_aDtrISw_zls0dyams", "rsn_5ZVrif4J0bXIqmWdled"])),
-  status: maybe(pick(["completed", "in_progress", "incomplete"]))
-}).pipe(Arbitrary.map(({ thinking, ...rest }) => Block.thinking(thinking, undefined, { itemId: fresh("rs"), ...defined(rest) })))
-
-/** An output message item: text and refusal parts sharing one item id; the first may keep the item's fields. */
-const outputMessage = Arbitrary.all({
-  parts: Arbitrary.array(Arbitrary.all({ t: text, refusal: intBetween(0, 4), citations: maybe(Arbitrary.array(annotation, { minLength: 1, maxLength: 2 })), logprobs: bool }), { minLength: 1, maxLength: 2 }),
-  item: maybe(pick([{ phase: "commentary" }, { status: "in_progress" }, { phase: "final_answer", status: "incomplete" }]))
+const chatStep: Arbitrary.Arbitrary<Array<Message.Message>> = Arbitrary.all({
+  reasoning: maybe(words),
+  lead: maybe(pick(["", "Let me check.", "Checking both 🌧"])),
+  calls: Arbitrary.array(chatCall, { minLength: 1, maxLength: 3 }),
+  seed: intBetween(1, 1_000_000)
 }).pipe(
-  Arbitrary.map(({ item, parts }) => {
-    const itemId = fresh("msg")
-    return parts.map(({ citations, logprobs, refusal, t }, p): Block.AssistantBlock => {
-      const record = { ...(p === 0 && item !== undefined ? { item } : {}), ...(logprobs && refusal !== 0 ? { extra: { logprobs: [] } } : {}) }
-      const options = po(R, Object.keys(record).length === 0 ? undefined : record)
-      return refusal === 0 ? Block.refusal(t, { itemId, ...options }) : Block.text(t, { itemId, ...defined({ citations }), ...options })
-    })
+  Arbitrary.flatMap(({ calls, lead, reasoning, seed }) =>
+    Arbitrary.all(calls.map(chatResult)).pipe(
+      Arbitrary.map((results) => {
+        const content: Array<Block.AssistantBlock> = []
+        if (reasoning !== undefined) content.push(Block.thinking(reasoning))
+        if (lead !== undefined) content.push(Block.text(lead))
+        content.push(...calls)
+        return [Message.assistant(content), ...shuffle(results, seed).map((r) => Message.tool(r))]
+      })
+    )
+  )
+)
+
+const chatAnswer: Arbitrary.Arbitrary<Message.AssistantMessage> = Arbitrary.all({
+  kind: intBetween(0, 3),
+  text: words,
+  texts: Arbitrary.array(words, { minLength: 2, maxLength: 3 }),
+  name: maybe(pick(["helper"]))
+}).pipe(
+  Arbitrary.map(({ kind, name, text, texts }) => {
+    const options = defined({ name })
+    switch (kind) {
+      case 0:
+        return Message.assistant(text, options)
+      case 1:
+        return Message.assistant([Block.text(text), Block.refusal("I can't help with that.")], options)
+      case 2:
+        return Message.assistant([Block.refusal("I can't help with that.")], options)
+      default:
+        return Message.assistant(texts.map((t) => Block.text(t)), options)
+    }
   })
 )
 
-const easyText = Arbitrary.all({ t: text, phase: maybe(pick(["commentary", "final_answer"])) }).pipe(
-  Arbitrary.map(({ phase, t }) => [Block.text(t, po(R, phase === undefined ? undefined : { item: { phase } }))])
+/**
+ * A conversation Chat Completions expresses exactly: system or developer
+ * messages, users with images, audio and PDFs, tool steps with parallel
+ * calls (argument text of every kind, custom tools) answered one tool
+ * message per result in any order, DeepSeek-style reasoning, answers with
+ * refusals.
+ */
+export const chatConversation: Arbitrary.Arbitrary<Array<Message.Message>> = Arbitrary.all({
+  system: maybe(Arbitrary.all({ texts: Arbitrary.array(words, { minLength: 1, maxLength: 2 }), developer: bool })),
+  turns: Arbitrary.array(Arbitrary.all({ user: chatUser, steps: Arbitrary.array(chatStep, { maxLength: 2 }), answer: chatAnswer }), { minLength: 1, maxLength: 3 })
+}).pipe(
+  Arbitrary.map(({ system, turns }) => {
+    const out: Array<Message.Message> = []
+    if (system !== undefined) {
+      const blocks = system.texts.map((t) => Block.text(t))
+      out.push(Message.system(blocks, system.developer ? { providerOptions: { "openai-chat": { role: "developer" } } } : undefined))
+    }
+    for (const t of turns) {
+      out.push(t.user)
+      for (const s of t.steps) out.push(...s)
+      out.push(t.answer)
+    }
+    return out
+  })
 )
 
-const hostedSearch = Arbitrary.all({ q: text, results: bool, hits: jsonValue }).pipe(
-  Arbitrary.map(({ hits, q, results }): Array<Block.AssistantBlock> => {
-    if (!results) {
-      const id = fresh("ws")
-      return [Block.toolCall(id, "web_search", { action: { type: "search", query: q } }, { providerExecuted: true, itemId: id, ...po(R, { extra: { type: "web_search_call", status: "completed" } }) })]
+// ---------------------------------------------------------------------------
+// the model, as Anthropic Messages can express it
+// ---------------------------------------------------------------------------
+
+const cache = { anthropic: { cache_control: { type: "ephemeral" } } }
+
+const anthropicText: Arbitrary.Arbitrary<Block.TextBlock> = Arbitrary.all({ text: words, cached: intBetween(0, 4) }).pipe(
+  Arbitrary.map(({ cached, text }) => Block.text(text, cached === 0 ? { providerOptions: cache } : {}))
+)
+
+const anthropicFile: Arbitrary.Arbitrary<Block.FileBlock> = intBetween(0, 6).pipe(
+  Arbitrary.flatMap((k): Arbitrary.Arbitrary<Block.FileBlock> => {
+    switch (k) {
+      case 0:
+        return Arbitrary.Constant(Block.image("data:image/png;base64,iVBORw0KGgoAAAANSUhEUg=="))
+      case 1:
+        return Arbitrary.Constant(Block.image("https://example.com/chart.png"))
+      case 2:
+        return Arbitrary.Constant(Block.image(Block.fileId("file_011CNha8iCJcU1wXNR6q4V8w")))
+      case 3:
+        return Arbitrary.all({ title: maybe(pick(["Q3 report", "契約書"])), context: maybe(pick(["internal"])), citationsEnabled: maybe(bool) }).pipe(
+          Arbitrary.map((o) => Block.document(Block.base64("JVBERi0xLjQK"), defined(o)))
+        )
+      case 4:
+        return Arbitrary.Constant(Block.document(Block.textSource("Revenue grew 4%."), { title: "notes", citationsEnabled: true }))
+      case 5:
+        return Arbitrary.Constant(Block.document("https://example.com/paper.pdf"))
+      default:
+        return Arbitrary.Constant(Block.document(Block.fileId("file_011CPMxVD3fHLUhvTqtsQA5w"), { providerOptions: cache }))
     }
-    const id = fresh("fs")
+  })
+)
+
+const anthropicUser: Arbitrary.Arbitrary<Message.UserMessage> = Arbitrary.all({
+  plain: bool,
+  text: words,
+  parts: Arbitrary.array(intBetween(0, 2), { minLength: 1, maxLength: 4 })
+}).pipe(
+  Arbitrary.flatMap(({ parts, plain, text }) =>
+    plain
+      ? Arbitrary.Constant(Message.user(text))
+      : Arbitrary.all(parts.map((k): Arbitrary.Arbitrary<Block.UserBlock> => (k === 0 ? anthropicText : anthropicFile))).pipe(
+        Arbitrary.map((blocks) => {
+          const only = blocks[0]
+          // a single plain text is written as a string: that is the plain case above
+          return blocks.length === 1 && only?._tag === "Text" && only.providerOptions === undefined
+            ? Message.user([Block.text(only.text, { providerOptions: cache })])
+            : Message.user(blocks)
+        })
+      )
+  )
+)
+
+const anthropicCall: Arbitrary.Arbitrary<Block.ToolCallBlock> = Arbitrary.all({ name: pick(toolNames), args: argsObject, cached: intBetween(0, 5) }).pipe(
+  Arbitrary.map(({ args, cached, name }) => Block.toolCall(freshId("toolu_"), name, args, cached === 0 ? { providerOptions: cache } : {}))
+)
+
+const anthropicResult = (call: Block.ToolCallBlock): Arbitrary.Arbitrary<Block.ToolResultBlock> =>
+  Arbitrary.all({ kind: intBetween(0, 3), text: words, parts: Arbitrary.array(intBetween(0, 1), { minLength: 1, maxLength: 3 }), isError: bool }).pipe(
+    Arbitrary.flatMap(({ isError, kind, parts, text }) => {
+      if (kind <= 1) return Arbitrary.Constant(Block.toolResult(call.id, call.name, text, isError))
+      if (kind === 2) return Arbitrary.Constant(Block.toolResult(call.id, call.name, [], isError))
+      return Arbitrary.all(parts.map((k): Arbitrary.Arbitrary<Block.ToolResultPart> => (k === 0 ? anthropicText : anthropicFile))).pipe(
+        Arbitrary.map((content) => Block.toolResult(call.id, call.name, content, isError))
+      )
+    })
+  )
+
+const serverTool: Arbitrary.Arbitrary<ReadonlyArray<Block.AssistantBlock>> = Arbitrary.all({ query: words }).pipe(
+  Arbitrary.map(({ query }) => {
+    const id = freshId("srvtoolu_")
     return [
-      Block.toolCall(id, "file_search", { queries: [q] }, { providerExecuted: true, itemId: id, ...po(R, { extra: { type: "file_search_call", status: "completed" } }) }),
-      Block.toolResult(id, "file_search", [Block.json({ results: [hits] })], false, { providerExecuted: true })
+      Block.toolCall(id, "web_search", { query }, { providerExecuted: true }),
+      Block.toolResult(
+        id,
+        "web_search",
+        [Block.json([{ type: "web_search_result", url: "https://example.com", title: "Example", encrypted_content: "EqgfCioIARgB", page_age: null }])],
+        false,
+        { providerExecuted: true, providerOptions: { anthropic: { type: "web_search_tool_result" } } }
+      )
     ]
   })
 )
 
-const responsesSegment: Arbitrary.Arbitrary<Array<Block.AssistantBlock>> = intBetween(0, 5).pipe(
-  Arbitrary.flatMap((k): Arbitrary.Arbitrary<Array<Block.AssistantBlock>> =>
-    k === 0
-      ? reasoningBlock.pipe(Arbitrary.map((b) => [b]))
-      : k === 1
-      ? outputMessage
-      : k === 2
-      ? easyText
-      : k === 3
-      ? hostedSearch
-      : k === 4
-      ? Arbitrary.Constant([Block.providerData(R, { type: "item_reference", id: "msg_earlier" })])
-      : Arbitrary.Constant([])
-  )
-)
-
-const responsesLead = Arbitrary.array(responsesSegment, { maxLength: 2 }).pipe(Arbitrary.map((s) => s.flat()))
-
-const responsesCall = Arbitrary.all({ name: pick(names), args: argumentText, itemId: bool, status: bool }).pipe(
-  Arbitrary.map(({ args, itemId, name, status }) =>
-    callFromText(fresh("call"), name, args, { ...(itemId ? { itemId: fresh("fc") } : {}), ...po(R, status ? { extra: { status: "completed" } } : undefined) })
-  )
-)
-
-const responsesResultPart: Arbitrary.Arbitrary<Block.ToolResultPart> = intBetween(0, 2).pipe(
-  Arbitrary.flatMap((k): Arbitrary.Arbitrary<Block.ToolResultPart> => (k === 0 ? text.pipe(Arbitrary.map((t) => Block.text(t))) : k === 1 ? responsesImage : responsesFile))
-)
-
-const responsesResultFor = (call: Block.ToolCallBlock): Arbitrary.Arbitrary<Block.ToolResultBlock> =>
-  Arbitrary.all({ plain: bool, t: text, parts: Arbitrary.array(responsesResultPart, { minLength: 1, maxLength: 3 }), itemId: bool, status: bool }).pipe(
-    Arbitrary.map(({ itemId, parts, plain, status, t }) =>
-      Block.toolResult(call.id, call.name, plain ? t : parts, false, { ...(itemId ? { itemId: fresh("fco") } : {}), ...po(R, status ? { extra: { status: "completed" } } : undefined) })
-    )
-  )
-
-/** A conversation the Responses format carries whole. */
-export const responsesConversation: Arbitrary.Arbitrary<Array<Message.Message>> = conversationOf({
-  system: responsesSystem,
-  user: responsesUser,
-  lead: responsesLead,
-  call: responsesCall,
-  resultFor: responsesResultFor,
-  answer: Arbitrary.all({ lead: responsesLead, last: oneOf([outputMessage, easyText]) }).pipe(Arbitrary.map(({ last, lead }) => [...lead, ...last]))
-})
-
-// Responses input items, as the adapter writes them, with unknown fields and kinds
-
-type Item = Record<string, Schema.Json>
-
-const extraField = maybe(Arbitrary.all({ value: jsonValue }).pipe(Arbitrary.map(({ value }) => ({ x_vendor_hint: value }))))
-
-const inputPart = intBetween(0, 5).pipe(
-  Arbitrary.flatMap((k): Arbitrary.Arbitrary<Item> =>
-    k === 0
-      ? Arbitrary.all({ t: text, x: extraField }).pipe(Arbitrary.map(({ t, x }) => ({ type: "input_text", text: t, ...x })))
-      : k === 1
-      ? pick([
-        { type: "input_image", detail: "low", image_url: "https://example.com/a.png" },
-        { type: "input_image", detail: "auto", file_id: "file-1" },
-        { type: "input_image", detail: "original", image_url: "data:image/jpeg;base64,/9j/4AAQ" }
-      ])
-      : k === 2
-      ? pick([
-        { type: "input_file", file_data: "data:application/pdf;base64,JVBERi0x", filename: "a.pdf" },
-        { type: "input_file", file_id: "file-2" },
-        { type: "input_file", file_url: "https://example.com/b.pdf", filename: "b.pdf" },
-        { type: "input_file", file_data: "JVBERi0x", filename: "bare.pdf" }
-      ])
-      : k === 3
-      ? Arbitrary.Constant({ type: "input_audio", input_audio: { data: "UklGRg==", format: "wav" } })
-      : text.pipe(Arbitrary.map((t) => ({ type: "input_text", text: t })))
-  )
-)
-
-/** Message content: a string, or two or more parts (one part of plain text is written as a string). */
-const inputContent = Arbitrary.all({ s: text, parts: Arbitrary.array(inputPart, { minLength: 2, maxLength: 3 }), k: intBetween(0, 2) }).pipe(
-  Arbitrary.map(({ k, parts, s }): Schema.Json => (k === 0 ? s : parts))
-)
-
-const reasoningItem = Arbitrary.all({
-  summary: Arbitrary.array(Arbitrary.all({ t: text, x: extraField }), { maxLength: 3 }),
-  content: intBetween(0, 3),
-  t: text,
-  encrypted: maybe(pick(["gAAAAABo", "rsn_5ZVr"])),
-  status: maybe(pick(["completed", "incomplete"]))
-}).pipe(
-  Arbitrary.map(({ content, encrypted, status, summary, t }): Item => ({
-    type: "reasoning",
-    id: fresh("rs"),
-    summary: summary.map(({ t, x }) => ({ type: "summary_text", text: t, ...x })),
-    ...(content === 0 ? {} : content === 1 ? { content: [{ type: "reasoning_text", text: t === "" ? "thinking" : t }] } : content === 2 ? { content: [{ type: "reasoning_text", text: t }, { type: "reasoning_text", text: "more" }] } : { content: [] }),
-    ...defined({ encrypted_content: encrypted, status })
-  }))
-)
-
-const messageItem = Arbitrary.all({
-  parts: Arbitrary.array(Arbitrary.all({ t: text, refusal: intBetween(0, 4), annotations: Arbitrary.array(annotation, { maxLength: 2 }), x: extraField }), { minLength: 1, maxLength: 3 }),
-  status: pick(["completed", "in_progress", "incomplete"]),
-  phase: maybe(pick(["commentary", "final_answer"]))
-}).pipe(
-  Arbitrary.map(({ parts, phase, status }): Item => ({
-    type: "message",
-    id: fresh("msg"),
-    role: "assistant",
-    status,
-    ...defined({ phase }),
-    content: parts.map(({ annotations, refusal, t, x }) => (refusal === 0 ? { type: "refusal", refusal: t, ...x } : { type: "output_text", text: t, annotations, ...x }))
-  }))
-)
-
-const callItem = Arbitrary.all({ name: pick(names), args: argumentText, id: bool, x: extraField, status: maybe(pick(["completed", "in_progress"])) }).pipe(
-  Arbitrary.map(({ args, id, name, status, x }): Item => ({ type: "function_call", call_id: fresh("call"), name, arguments: args, ...(id ? { id: fresh("fc") } : {}), ...defined({ status }), ...x }))
-)
-
-const outputItem = (callId: string) =>
-  Arbitrary.all({ plain: bool, t: text, parts: Arbitrary.array(inputPart, { minLength: 1, maxLength: 3 }), id: bool, x: extraField }).pipe(
-    Arbitrary.map(({ id, parts, plain, t, x }): Item => ({ type: "function_call_output", call_id: callId, output: plain ? t : parts, ...(id ? { id: fresh("fco") } : {}), ...x }))
-  )
-
-const hostedItem = intBetween(0, 5).pipe(
-  Arbitrary.flatMap((k): Arbitrary.Arbitrary<Item> => {
-    switch (k) {
-      case 0:
-        return text.pipe(Arbitrary.map((q): Item => ({ type: "web_search_call", id: fresh("ws"), status: "completed", action: { type: "search", query: q } })))
-      case 1:
-        return jsonValue.pipe(Arbitrary.map((hit): Item => ({ type: "file_search_call", id: fresh("fs"), status: "completed", queries: ["q"], results: [hit] })))
-      case 2:
-        return Arbitrary.Constant<Item>({ type: "code_interpreter_call", id: fresh("ci"), status: "completed", code: "print(1+1)", container_id: "cntr_1", outputs: [{ type: "logs", logs: "2\n" }] })
-      case 3:
-        return argumentText.pipe(Arbitrary.map((args): Item => ({ type: "mcp_call", id: fresh("mcp"), name: "ask_question", arguments: args, server_label: "deepwiki", output: "It is a library.", status: "completed" })))
-      case 4:
-        return Arbitrary.Constant<Item>({ type: "image_generation_call", id: fresh("ig"), status: "completed", result: "iVBORw0KGgo=", output_format: "webp" })
-      default:
-        return Arbitrary.Constant<Item>({ type: "item_reference", id: fresh("msg") })
-    }
-  })
-)
-
-const assistantSide: Arbitrary.Arbitrary<Array<Item>> = intBetween(0, 4).pipe(
-  Arbitrary.flatMap((k): Arbitrary.Arbitrary<Array<Item>> =>
-    k === 0
-      ? reasoningItem.pipe(Arbitrary.map((i) => [i]))
-      : k === 1
-      ? messageItem.pipe(Arbitrary.map((i) => [i]))
-      : k === 2
-      ? Arbitrary.all({ t: text, phase: maybe(pick(["commentary"])), typed: bool }).pipe(Arbitrary.map(({ phase, t, typed }): Array<Item> => [{ role: "assistant", content: t, ...(typed ? { type: "message" } : {}), ...defined({ phase }) }]))
-      : k === 3
-      ? hostedItem.pipe(Arbitrary.map((i) => [i]))
-      : Arbitrary.array(callItem, { minLength: 1, maxLength: 3 }).pipe(
-        Arbitrary.flatMap((calls) =>
-          Arbitrary.all(calls.map((c) => outputItem(c["call_id"] as string))).pipe(Arbitrary.map((outputs) => [...calls, ...outputs]))
-        )
+const anthropicStep = (thinking: boolean): Arbitrary.Arbitrary<Array<Message.Message>> =>
+  Arbitrary.all({
+    thought: words,
+    redacted: bool,
+    lead: maybe(words),
+    server: maybe(serverTool),
+    calls: Arbitrary.array(anthropicCall, { minLength: 1, maxLength: 3 }),
+    seed: intBetween(1, 1_000_000),
+    follow: maybe(words)
+  }).pipe(
+    Arbitrary.flatMap(({ calls, follow, lead, redacted, seed, server, thought }) =>
+      Arbitrary.all(calls.map(anthropicResult)).pipe(
+        Arbitrary.map((results) => {
+          const content: Array<Block.AssistantBlock> = []
+          if (thinking) content.push(Block.thinking(thought, "EqQBCkgIARABGAIiQL0x"))
+          if (thinking && redacted) content.push(Block.redactedThinking("EmwKAhgBEgy3va3pzix"))
+          if (lead !== undefined) content.push(Block.text(lead))
+          if (server !== undefined) content.push(...server)
+          content.push(...calls)
+          const out: Array<Message.Message> = [Message.assistant(content), Message.tool(shuffle(results, seed))]
+          if (follow !== undefined) out.push(Message.user(follow))
+          return out
+        })
       )
-  )
-)
-
-const userSide: Arbitrary.Arbitrary<Array<Item>> = Arbitrary.all({ role: pick(["user", "user", "system", "developer"]), content: inputContent, typed: bool }).pipe(
-  Arbitrary.map(({ content, role, typed }): Array<Item> => {
-    // system and developer messages hold text only
-    const systemContent = Array.isArray(content) ? (content as Array<Item>).filter((p) => p["type"] === "input_text") : content
-    const fixed = role === "user" ? content : Array.isArray(systemContent) && systemContent.length < 2 ? "You are terse." : systemContent
-    return [{ role, content: fixed, ...(typed ? { type: "message" } : {}) }]
-  })
-)
-
-/** Responses input items in the forms the adapter writes, with unknown fields and item kinds. */
-export const responsesItems: Arbitrary.Arbitrary<Array<Item>> = Arbitrary.array(oneOf([userSide, assistantSide, assistantSide]), { minLength: 1, maxLength: 8 }).pipe(
-  Arbitrary.map((chunks) => chunks.flat())
-)
-
-// ---------------------------------------------------------------------------
-// Gemini
-// ---------------------------------------------------------------------------
-
-const G = "gemini"
-
-const signature = maybe(pick(["CpYEAXLI2nxHJhy3F4oMij", "EsEDCr4DAXLI2nzcGUYO9i", "c2tpcF90aG91Z2h0X3NpZ25hdHVyZV92YWxpZGF0b3I="]))
-
-const geminiFile = Arbitrary.all({ k: intBetween(0, 2), name: maybe(pick(["chart.png", "brief.pdf"])) }).pipe(
-  Arbitrary.map(({ k, name }) => {
-    const named = defined({ filename: name })
-    return k === 0
-      ? Block.file(Block.base64("iVBORw0KGgo="), "image/png", named)
-      : k === 1
-      ? Block.file(Block.url("https://generativelanguage.googleapis.com/v1beta/files/abc-123"), "application/pdf", named)
-      : Block.file(Block.url("gs://bucket/video.mp4"), "video/mp4", named)
-  })
-)
-
-const geminiText = Arbitrary.all({ t: text, sig: signature, meta: bool }).pipe(
-  Arbitrary.map(({ meta, sig, t }) => Block.text(t, { ...defined({ thoughtSignature: sig }), ...po(G, meta ? { extra: { partMetadata: { source: "rag" } } } : undefined) }))
-)
-
-const geminiUser = Arbitrary.array(
-  intBetween(0, 3).pipe(
-    Arbitrary.flatMap((k): Arbitrary.Arbitrary<Block.UserBlock> =>
-      k <= 1 ? geminiText : k === 2 ? geminiFile : Arbitrary.Constant(Block.providerData(G, { videoMetadata: { startOffset: "1s" }, toolResponse: { id: "t1" } }))
     )
-  ),
-  { minLength: 1, maxLength: 3 }
-).pipe(Arbitrary.map((blocks) => Message.user(blocks)))
-
-const geminiSystem = Arbitrary.all({ texts: Arbitrary.array(text, { minLength: 1, maxLength: 2 }), role: bool }).pipe(
-  Arbitrary.map(({ role, texts }) => Message.system(texts.map((t) => Block.text(t)), po(G, role ? { extra: { role: "user" } } : undefined)))
-)
-
-const geminiThought = Arbitrary.all({ t: text, sig: signature }).pipe(Arbitrary.map(({ sig, t }) => Block.thinking(t, undefined, defined({ thoughtSignature: sig }))))
-
-const geminiLead = Arbitrary.array(
-  intBetween(0, 3).pipe(Arbitrary.flatMap((k): Arbitrary.Arbitrary<Block.AssistantBlock> => (k === 0 ? geminiThought : k === 1 ? geminiText : k === 2 ? geminiFile : geminiThought))),
-  { maxLength: 2 }
-)
-
-const geminiCall = Arbitrary.all({ name: pick(names), args: argsObject, sig: signature, x: bool }).pipe(
-  Arbitrary.map(({ args, name, sig, x }) =>
-    Block.toolCall(fresh("call"), name, args, { ...defined({ thoughtSignature: sig }), ...po(G, x ? { extra: { functionCall: { willContinue: false } } } : undefined) })
-  )
-)
-
-/** Tool result content Gemini carries whole: text, a JSON object (not a lone output or error text), files beside either. */
-const geminiResultFor = (call: Block.ToolCallBlock): Arbitrary.Arbitrary<Block.ToolResultBlock> =>
-  Arbitrary.all({ k: intBetween(0, 3), t: text, value: jsonValue, files: Arbitrary.array(geminiFile, { minLength: 1, maxLength: 2 }), isError: bool }).pipe(
-    Arbitrary.map(({ files, isError, k, t, value }) => {
-      const object = { result: value }
-      switch (k) {
-        case 0:
-          return Block.toolResult(call.id, call.name, t, isError)
-        case 1:
-          return Block.toolResult(call.id, call.name, [Block.json(object)])
-        case 2:
-          return Block.toolResult(call.id, call.name, [Block.text(t), ...files], isError)
-        default:
-          return Block.toolResult(call.id, call.name, [Block.json(object), ...files])
-      }
-    })
   )
 
-/** A conversation the Gemini format carries whole. */
-export const geminiConversation: Arbitrary.Arbitrary<Array<Message.Message>> = conversationOf({
-  system: geminiSystem,
-  user: geminiUser,
-  lead: geminiLead,
-  call: geminiCall,
-  resultFor: geminiResultFor,
-  answer: Arbitrary.all({ lead: geminiLead, last: geminiText }).pipe(Arbitrary.map(({ last, lead }) => [...lead, last]))
-})
+const citation = { type: "char_location", cited_text: "The grass is green.", document_index: 0, document_title: "My Document", start_char_index: 0, end_char_index: 20 }
 
-// Gemini contents, as the adapter writes them, with unknown fields and part kinds
-
-const geminiPart = intBetween(0, 6).pipe(
-  Arbitrary.flatMap((k): Arbitrary.Arbitrary<Item> => {
-    switch (k) {
-      case 0:
-      case 1:
-        return Arbitrary.all({ t: text, sig: signature, thought: bool, x: extraField }).pipe(
-          Arbitrary.map(({ sig, t, thought, x }): Item => ({ text: t, ...(thought ? { thought: true } : {}), ...defined({ thoughtSignature: sig }), ...x }))
-        )
-      case 2:
-        return pick<ReadonlyArray<Item>>([
-          { inlineData: { mimeType: "image/png", data: "iVBORw0KGgo=" } },
-          { inlineData: { mimeType: "audio/wav", data: "UklGRg==", displayName: "memo.wav" }, thoughtSignature: "c2ln" },
-          { fileData: { mimeType: "application/pdf", fileUri: "https://generativelanguage.googleapis.com/v1beta/files/abc" } }
-        ])
-      case 3:
-        return Arbitrary.Constant<Item>({ executableCode: { language: "PYTHON", code: "print(2 + 2)" } })
-      case 4:
-        return Arbitrary.Constant<Item>({ codeExecutionResult: { outcome: "OUTCOME_OK", output: "4\n" } })
-      case 5:
-        return Arbitrary.Constant<Item>({ videoMetadata: { startOffset: "2s" }, partMetadata: { k: 1 } })
-      default:
-        return Arbitrary.Constant<Item>({ text: "", thought: false })
-    }
+const anthropicAnswer: Arbitrary.Arbitrary<Message.AssistantMessage> = Arbitrary.all({ kind: intBetween(0, 2), text: words, more: words }).pipe(
+  Arbitrary.map(({ kind, more, text }) => {
+    if (kind === 0) return Message.assistant(text)
+    if (kind === 1) return Message.assistant([Block.text(text, { citations: [citation] }), Block.text(more)])
+    return Message.assistant([Block.text(text, { providerOptions: { anthropic: { type: "text" } } })])
   })
 )
 
-const modelCall = Arbitrary.all({ name: pick(names), args: argsObject, id: bool, sig: signature, noArgs: intBetween(0, 5) }).pipe(
-  Arbitrary.map(({ args, id, name, noArgs, sig }): Item => ({
-    functionCall: { name, ...(noArgs === 0 ? {} : { args }), ...(id ? { id: fresh("call") } : {}) },
-    ...defined({ thoughtSignature: sig })
-  }))
-)
-
-const responsePart = (call: Item): Arbitrary.Arbitrary<Item> => {
-  const fc = call["functionCall"] as Item
-  return Arbitrary.all({ k: intBetween(0, 4), t: text, value: jsonValue }).pipe(
-    Arbitrary.map(({ k, t, value }): Item => {
-      const response = k === 0 ? { output: t } : k === 1 ? { error: t } : k === 2 ? { result: value, status: "ok" } : k === 3 ? { return_value: value } : undefined
-      return {
-        functionResponse: {
-          name: fc["name"] as string,
-          ...(fc["id"] === undefined ? {} : { id: fc["id"] }),
-          ...(response === undefined ? { parts: [{ inlineData: { mimeType: "image/png", data: "iVBORw0KGgo=" } }] } : { response }),
-          ...(k === 2 ? { parts: [{ fileData: { mimeType: "application/pdf", fileUri: "gs://b/report.pdf" } }] } : {})
-        }
-      }
-    })
-  )
-}
-
-const modelTurn: Arbitrary.Arbitrary<Array<Item>> = Arbitrary.all({ lead: Arbitrary.array(geminiPart, { maxLength: 3 }), calls: Arbitrary.array(modelCall, { maxLength: 3 }), split: bool }).pipe(
-  Arbitrary.flatMap(({ calls, lead, split }) =>
-    Arbitrary.all(calls.map(responsePart)).pipe(
-      Arbitrary.map((responses): Array<Item> => {
-        const out: Array<Item> = [{ role: "model", parts: [...lead, ...calls] }]
-        if (responses.length === 0) return out
-        // parallel responses in one content, or one content each (both accepted)
-        if (split) for (const r of responses) out.push({ role: "user", parts: [r] })
-        else out.push({ role: "user", parts: responses })
+/**
+ * A conversation Anthropic expresses exactly: one leading system message,
+ * alternating turns, thinking with signatures and redacted thinking, parallel
+ * calls whose results share one tool message (in any order, errors included),
+ * sometimes followed by the user's next words, server tools, images and
+ * documents, cache control, citations.
+ */
+export const anthropicConversation: Arbitrary.Arbitrary<Array<Message.Message>> = Arbitrary.all({
+  system: maybe(Arbitrary.array(anthropicText, { minLength: 1, maxLength: 2 })),
+  thinking: bool,
+  turns: Arbitrary.array(Arbitrary.all({ user: anthropicUser, steps: Arbitrary.array(bool, { maxLength: 2 }), answer: anthropicAnswer }), { minLength: 1, maxLength: 3 })
+}).pipe(
+  Arbitrary.flatMap(({ system, thinking, turns }) =>
+    Arbitrary.all(turns.map((t) => Arbitrary.all(t.steps.map(() => anthropicStep(thinking))))).pipe(
+      Arbitrary.map((stepsPerTurn) => {
+        const out: Array<Message.Message> = []
+        if (system !== undefined) out.push(Message.system(system))
+        turns.forEach((t, i) => {
+          out.push(t.user)
+          for (const step of stepsPerTurn[i]!) {
+            // a step's trailing user words would make two user messages in a row before the next step's assistant: fine;
+            // but before the answer they are followed by the assistant, also fine
+            out.push(...step)
+          }
+          out.push(t.answer)
+        })
         return out
       })
     )
   )
 )
 
-const userTurn: Arbitrary.Arbitrary<Array<Item>> = Arbitrary.all({
-  parts: Arbitrary.array(geminiPart.pipe(Arbitrary.map((p) => ("thought" in p || "executableCode" in p || "codeExecutionResult" in p ? { text: "plain" } : p))), { minLength: 1, maxLength: 3 }),
-  legacy: intBetween(0, 9)
-}).pipe(Arbitrary.map(({ legacy, parts }): Array<Item> => [{ role: legacy === 0 ? "function" : "user", parts }]))
+// ---------------------------------------------------------------------------
+// Chat Completions payloads
+// ---------------------------------------------------------------------------
 
-/** Gemini `{ systemInstruction, contents }` in the forms the adapter writes, with unknown fields and part kinds. */
-export const geminiMessages: Arbitrary.Arbitrary<{ systemInstruction?: Item; contents: Array<Item> }> = Arbitrary.all({
-  system: maybe(Arbitrary.all({ texts: Arbitrary.array(text, { minLength: 1, maxLength: 2 }), role: bool }).pipe(
-    Arbitrary.map(({ role, texts }): Item => ({ parts: texts.map((t) => ({ text: t })), ...(role ? { role: "user" } : {}) }))
-  )),
-  turns: Arbitrary.array(oneOf([userTurn, modelTurn]), { minLength: 1, maxLength: 6 })
-}).pipe(Arbitrary.map(({ system, turns }) => ({ ...(system === undefined ? {} : { systemInstruction: system }), contents: turns.flat() })))
+type Json = Schema.Json
+type Obj = { [key: string]: Json }
+
+const wireText: Arbitrary.Arbitrary<Obj> = Arbitrary.all({ text: words, extra: intBetween(0, 4) }).pipe(
+  Arbitrary.map(({ extra, text }) => (extra === 0 ? { type: "text", text, cache_control: { type: "ephemeral" } } : { type: "text", text }))
+)
+
+const wireUserPart: Arbitrary.Arbitrary<Obj> = intBetween(0, 6).pipe(
+  Arbitrary.flatMap((k): Arbitrary.Arbitrary<Obj> => {
+    switch (k) {
+      case 0:
+      case 1:
+        return wireText
+      case 2:
+        return maybe(pick(["auto", "low", "high", "original"])).pipe(
+          Arbitrary.map((detail) => ({ type: "image_url", image_url: { url: "https://example.com/a.jpg", ...(detail === undefined ? {} : { detail }) } }))
+        )
+      case 3:
+        return Arbitrary.Constant({ type: "image_url", image_url: { url: "data:image/jpeg;base64,/9j/4AAQSkZJRg==" } })
+      case 4:
+        return pick(["wav", "mp3"]).pipe(Arbitrary.map((format) => ({ type: "input_audio", input_audio: { data: "UklGRiQAAABX", format } })))
+      case 5:
+        return maybe(pick(["a.pdf"])).pipe(
+          Arbitrary.map((filename) => ({ type: "file", file: { file_data: "data:application/pdf;base64,JVBERi0x", ...(filename === undefined ? {} : { filename }) } }))
+        )
+      default:
+        return Arbitrary.Constant({ type: "file", file: { file_id: "file-6F2ksmvXxt4VdoqmHRw6kL" } })
+    }
+  })
+)
+
+const wireCall: Arbitrary.Arbitrary<Obj> = Arbitrary.all({ name: pick(toolNames), text: argumentText, custom: intBetween(0, 6), extra: intBetween(0, 6) }).pipe(
+  Arbitrary.map(({ custom, extra, name, text }): Obj => {
+    const id = freshId("call_")
+    if (custom === 0) return { id, type: "custom", custom: { name, input: text } }
+    return { id, type: "function", function: { name, arguments: text }, ...(extra === 0 ? { index: 0 } : {}) }
+  })
+)
+
+const wireAssistant: Arbitrary.Arbitrary<Obj> = Arbitrary.all({
+  content: intBetween(0, 5),
+  text: words,
+  parts: Arbitrary.array(intBetween(0, 2), { minLength: 1, maxLength: 3 }),
+  texts: Arbitrary.array(wireText, { minLength: 3, maxLength: 3 }),
+  refusal: maybe(pick(["I can't help with that."])),
+  calls: Arbitrary.array(wireCall, { maxLength: 3 }),
+  reasoning: maybe(words),
+  audio: intBetween(0, 8),
+  name: maybe(pick(["helper"])),
+  annotations: bool
+}).pipe(
+  Arbitrary.map(({ annotations, audio, calls, content, name, parts, reasoning, refusal, text, texts }): Obj => {
+    const out: Obj = { role: "assistant" }
+    let list = false
+    switch (content) {
+      case 0:
+        out["content"] = null
+        break
+      case 1:
+        break
+      case 2:
+        out["content"] = ""
+        break
+      case 3:
+        out["content"] = text
+        break
+      default:
+        list = true
+        out["content"] = parts.map((k, i) => (k === 2 ? { type: "refusal", refusal: "No." } : texts[i]!))
+    }
+    if (refusal !== undefined && !list) out["refusal"] = refusal
+    if (calls.length > 0) out["tool_calls"] = calls
+    if (reasoning !== undefined) out["reasoning_content"] = reasoning
+    if (audio === 0) out["audio"] = { id: "audio_6731c23369048190" }
+    if (name !== undefined) out["name"] = name
+    if (annotations) out["annotations"] = []
+    return out
+  })
+)
+
+const wireMessage: Arbitrary.Arbitrary<Array<Obj>> = intBetween(0, 9).pipe(
+  Arbitrary.flatMap((k): Arbitrary.Arbitrary<Array<Obj>> => {
+    switch (k) {
+      case 0:
+        return Arbitrary.all({ role: pick(["system", "developer"]), plain: bool, text: words, parts: Arbitrary.array(wireText, { minLength: 1, maxLength: 2 }), name: maybe(pick(["ops"])) }).pipe(
+          Arbitrary.map(({ name, parts, plain, role, text }) => [{ role, content: plain ? text : parts, ...(name === undefined ? {} : { name }) }])
+        )
+      case 1:
+      case 2:
+        return Arbitrary.all({ plain: bool, text: words, parts: Arbitrary.array(wireUserPart, { minLength: 1, maxLength: 4 }), name: maybe(pick(["alice"])), extra: intBetween(0, 5) }).pipe(
+          Arbitrary.map(({ extra, name, parts, plain, text }) => [
+            { role: "user", content: plain ? text : parts, ...(name === undefined ? {} : { name }), ...(extra === 0 ? { metadata_tag: "x" } : {}) }
+          ])
+        )
+      case 3:
+        // the deprecated single function call and its result
+        return Arbitrary.all({ name: pick(toolNames), text: argumentText, result: words }).pipe(
+          Arbitrary.map(({ name, result, text }) => [
+            { role: "assistant", content: null, function_call: { name, arguments: text } },
+            { role: "function", name, content: result }
+          ])
+        )
+      default:
+        return wireAssistant.pipe(
+          Arbitrary.flatMap((assistant) => {
+            const calls = (assistant["tool_calls"] as Array<Obj> | undefined) ?? []
+            return Arbitrary.all(
+              calls.map((call) =>
+                Arbitrary.all({ plain: bool, text: words, parts: Arbitrary.array(wireText, { minLength: 1, maxLength: 2 }), named: intBetween(0, 3) }).pipe(
+                  Arbitrary.map(({ named, parts, plain, text }): Obj => ({
+                    role: "tool",
+                    tool_call_id: call["id"]!,
+                    content: plain ? text : parts,
+                    ...(named === 0 ? { name: "get_weather" } : {})
+                  }))
+                )
+              )
+            ).pipe(Arbitrary.map((results) => [assistant, ...results]))
+          })
+        )
+    }
+  })
+)
+
+/** A Chat Completions `messages` list as SDKs and servers write it. */
+export const chatMessages: Arbitrary.Arbitrary<Array<Obj>> = Arbitrary.array(wireMessage, { minLength: 1, maxLength: 6 }).pipe(
+  Arbitrary.map((groups) => groups.flat())
+)
+
+// ---------------------------------------------------------------------------
+// Anthropic payloads
+// ---------------------------------------------------------------------------
+
+const wireAnthropicText: Arbitrary.Arbitrary<Obj> = Arbitrary.all({ text: words, extra: intBetween(0, 5) }).pipe(
+  Arbitrary.map(({ extra, text }): Obj => {
+    switch (extra) {
+      case 0:
+        return { type: "text", text, cache_control: { type: "ephemeral" } }
+      case 1:
+        return { type: "text", text, citations: null }
+      case 2:
+        return { type: "text", text, citations: [citation] }
+      default:
+        return { type: "text", text }
+    }
+  })
+)
+
+const wireAnthropicMedia: Arbitrary.Arbitrary<Obj> = intBetween(0, 7).pipe(
+  Arbitrary.map((k): Obj => {
+    switch (k) {
+      case 0:
+        return { type: "image", source: { type: "base64", media_type: "image/jpeg", data: "/9j/4AAQSkZJRg==" } }
+      case 1:
+        return { type: "image", source: { type: "url", url: "https://example.com/a.jpg" } }
+      case 2:
+        return { type: "image", source: { type: "file", file_id: "file_011CNha8iCJcU1wXNR6q4V8w" }, cache_control: { type: "ephemeral", ttl: "1h" } }
+      case 3:
+        return { type: "document", source: { type: "base64", media_type: "application/pdf", data: "JVBERi0x" }, title: "Report", citations: { enabled: true } }
+      case 4:
+        return { type: "document", source: { type: "text", media_type: "text/plain", data: "The sky is blue." }, context: null, title: null }
+      case 5:
+        return { type: "document", source: { type: "url", url: "https://example.com/paper.pdf" }, citations: null }
+      case 6:
+        return { type: "search_result", source: "https://example.com", title: "Example", content: [{ type: "text", text: "hit" }] }
+      default:
+        return { type: "document", source: { type: "content", content: [{ type: "text", text: "chunk" }] } }
+    }
+  })
+)
+
+const wireToolResult = (id: string): Arbitrary.Arbitrary<Obj> =>
+  Arbitrary.all({ kind: intBetween(0, 4), text: words, parts: Arbitrary.array(bool, { minLength: 1, maxLength: 3 }), error: intBetween(0, 2), cached: bool }).pipe(
+    Arbitrary.flatMap(({ cached, error, kind, parts, text }) =>
+      Arbitrary.all(parts.map((t) => (t ? wireAnthropicText : wireAnthropicMedia.pipe(Arbitrary.map((m) => (m["type"] === "document" && (m["source"] as Obj)["type"] === "content" ? { type: "text", text: "x" } : m)))))).pipe(
+        Arbitrary.map((blocks): Obj => ({
+          type: "tool_result",
+          tool_use_id: id,
+          ...(kind === 0 ? {} : kind <= 2 ? { content: text } : { content: blocks }),
+          ...(error === 0 ? {} : { is_error: error === 1 }),
+          ...(cached ? { cache_control: { type: "ephemeral" } } : {})
+        }))
+      )
+    )
+  )
+
+const wireAnthropicAssistant: Arbitrary.Arbitrary<{ readonly message: Obj; readonly calls: ReadonlyArray<string> }> = Arbitrary.all({
+  plain: intBetween(0, 5),
+  text: words,
+  blocks: Arbitrary.array(intBetween(0, 8), { minLength: 1, maxLength: 5 }),
+  texts: Arbitrary.array(wireAnthropicText, { minLength: 5, maxLength: 5 }),
+  inputs: Arbitrary.array(argsObject, { minLength: 5, maxLength: 5 })
+}).pipe(
+  Arbitrary.map(({ blocks, inputs, plain, text, texts }) => {
+    if (plain === 0) return { message: { role: "assistant", content: text }, calls: [] }
+    const content: Array<Json> = []
+    const calls: Array<string> = []
+    blocks.forEach((k, i) => {
+      switch (k) {
+        case 0:
+          content.push({ type: "thinking", thinking: "Let me think about the user's request.", signature: "EqQBCkgIARABGAIiQL0x" })
+          break
+        case 1:
+          content.push({ type: "redacted_thinking", data: "EmwKAhgBEgy3va3pzix" })
+          break
+        case 2:
+        case 3: {
+          const id = freshId("toolu_")
+          calls.push(id)
+          content.push({ type: "tool_use", id, name: "get_weather", input: inputs[i]!, ...(k === 3 ? { cache_control: { type: "ephemeral" } } : {}) })
+          break
+        }
+        case 4: {
+          const id = freshId("srvtoolu_")
+          content.push({ type: "server_tool_use", id, name: "web_search", input: { query: "oslo weather" } })
+          content.push({ type: "web_search_tool_result", tool_use_id: id, content: [{ type: "web_search_result", url: "https://yr.no", title: "Yr", encrypted_content: "Eq", page_age: null }] })
+          break
+        }
+        case 5: {
+          const id = freshId("mcptoolu_")
+          content.push({ type: "mcp_tool_use", id, name: "ask_question", server_name: "deepwiki", input: { question: "what?" } })
+          content.push({ type: "mcp_tool_result", tool_use_id: id, is_error: false, content: [{ type: "text", text: "an answer" }] })
+          break
+        }
+        case 6:
+          content.push({ type: "compaction", content: "Summary of earlier turns." })
+          break
+        default:
+          content.push(texts[i]!)
+      }
+    })
+    return { message: { role: "assistant", content }, calls }
+  })
+)
+
+const wireAnthropicUser = (calls: ReadonlyArray<string>): Arbitrary.Arbitrary<Obj> =>
+  Arbitrary.all({
+    plain: intBetween(0, 3),
+    text: words,
+    results: Arbitrary.all(calls.map(wireToolResult)),
+    blocks: Arbitrary.array(intBetween(0, 2), { maxLength: 3 }),
+    texts: Arbitrary.array(wireAnthropicText, { minLength: 3, maxLength: 3 }),
+    media: Arbitrary.array(wireAnthropicMedia, { minLength: 3, maxLength: 3 }),
+    seed: intBetween(1, 1_000_000)
+  }).pipe(
+    Arbitrary.map(({ blocks, media, plain, results, seed, text, texts }): Obj => {
+      if (calls.length === 0 && plain === 0) return { role: "user", content: text }
+      const said = blocks.map((k, i) => (k === 0 ? media[i]! : texts[i]!))
+      const content = [...shuffle(results, seed), ...said]
+      return { role: "user", content: content.length === 0 ? [texts[0]!] : content }
+    })
+  )
+
+/** An Anthropic `{ system, messages }` prompt as SDKs write it: alternating roles, results first. */
+export const anthropicPrompt: Arbitrary.Arbitrary<Obj> = Arbitrary.all({
+  system: intBetween(0, 2),
+  systemText: words,
+  systemBlocks: Arbitrary.array(wireAnthropicText.pipe(Arbitrary.map((b) => (b["citations"] === undefined ? b : { type: "text", text: b["text"]! }))), { minLength: 1, maxLength: 2 }),
+  assistants: Arbitrary.array(wireAnthropicAssistant, { maxLength: 4 })
+}).pipe(
+  Arbitrary.flatMap(({ assistants, system, systemBlocks, systemText }) =>
+    Arbitrary.all([wireAnthropicUser([]), ...assistants.map((a) => wireAnthropicUser(a.calls))]).pipe(
+      Arbitrary.map((users): Obj => {
+        const messages: Array<Json> = [users[0]!]
+        assistants.forEach((a, i) => messages.push(a.message, users[i + 1]!))
+        return {
+          ...(system === 0 ? {} : { system: system === 1 ? systemText : systemBlocks }),
+          messages
+        }
+      })
+    )
+  )
+)
+
+/** A JSON value with its keys sorted and its `null`s dropped: "the same payload" for providers. */
+export const normalize = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(normalize)
+  if (typeof value === "object" && value !== null) {
+    const out: Record<string, unknown> = {}
+    for (const key of Object.keys(value).sort()) {
+      const v = (value as Record<string, unknown>)[key]
+      if (v !== null && v !== undefined) Object.defineProperty(out, key, { value: normalize(v), enumerable: true, writable: true, configurable: true })
+    }
+    return out
+  }
+  return value
+}

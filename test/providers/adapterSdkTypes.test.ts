@@ -1,101 +1,97 @@
 /**
- * The adapters' payload types against the official SDKs' types. Compile-time
- * checks: `npm run typecheck` fails if what the adapters write stops
- * fitting the SDK's request types, or what the SDKs hand out stops fitting
- * what the adapters read. The SDKs are dev dependencies only.
+ * The adapters against the official SDKs' types, checked by `npm run
+ * typecheck`: what `toMessages` / `toRequest` write is assignable to the
+ * SDK's request parameters, and the SDK's responses and stream events are
+ * accepted by `fromResponse` / `fromEvents`. The SDKs are dev dependencies;
+ * nothing under src imports them.
  */
-import { assert, describe, it } from "@effect/vitest"
-import type * as GoogleGenai from "@google/genai"
-import type * as OpenAiResponsesSdk from "openai/resources/responses/responses"
+import { describe, expect, it } from "@effect/vitest"
+import type * as AnthropicSdk from "@anthropic-ai/sdk/resources/messages"
+import type * as AnthropicBeta from "@anthropic-ai/sdk/resources/beta/messages/messages"
+import type * as OpenAiChatSdk from "openai/resources/chat/completions"
 import { Effect } from "effect"
-import { Message } from "../../src/index.js"
-import { Gemini, OpenAiResponses } from "../../src/providers/index.js"
-import type { GeminiWire, OpenAiResponsesWire } from "../../src/providers/index.js"
-
-const accepts = <T>(_value: T): void => {}
+import { Block, Message, Request } from "../../src/index.js"
+import { Anthropic, AnthropicWire, OpenAiChat, OpenAiChatWire } from "../../src/providers/index.js"
 
 // ---------------------------------------------------------------------------
-// OpenAI Responses: what we write is what the SDK takes
+// OpenAI Chat Completions
 // ---------------------------------------------------------------------------
 
-export const responsesOursToSdk = (
-  message: OpenAiResponsesWire.InputMessage,
-  output: OpenAiResponsesWire.OutputMessageParam,
-  call: OpenAiResponsesWire.FunctionCallParam,
-  result: OpenAiResponsesWire.FunctionCallOutputParam,
-  reasoning: OpenAiResponsesWire.ReasoningParam,
-  tool: OpenAiResponsesWire.FunctionTool,
-  content: OpenAiResponsesWire.InputContent,
-  choice: Exclude<OpenAiResponsesWire.ToolChoiceParam, { type: string }> | { type: "function"; name: string },
-  format: OpenAiResponsesWire.TextFormat,
-  item: Exclude<OpenAiResponsesWire.InputItem, OpenAiResponsesWire.KeptItem>,
-  any: OpenAiResponsesWire.InputItem
-) => {
-  accepts<OpenAiResponsesSdk.EasyInputMessage>(message)
-  accepts<OpenAiResponsesSdk.ResponseOutputMessage>(output)
-  accepts<OpenAiResponsesSdk.ResponseFunctionToolCall>(call)
-  accepts<OpenAiResponsesSdk.ResponseInputItem.FunctionCallOutput>(result)
-  accepts<OpenAiResponsesSdk.ResponseReasoningItem>(reasoning)
-  accepts<OpenAiResponsesSdk.FunctionTool>(tool)
-  accepts<OpenAiResponsesSdk.ResponseInputContent>(content)
-  accepts<OpenAiResponsesSdk.ToolChoiceOptions | OpenAiResponsesSdk.ToolChoiceFunction>(choice)
-  accepts<OpenAiResponsesSdk.ResponseFormatTextConfig>(format)
-  accepts<OpenAiResponsesSdk.ResponseInputItem>(item)
-  // items kept as they were read (hosted tool calls, kinds added after this library) are typed loosely
-  // @ts-expect-error a kept item is any `{ type: string }`
-  accepts<OpenAiResponsesSdk.ResponseInputItem>(any)
+/** What the Chat adapter writes is what the SDK's `create` takes. */
+export const chatOutputFitsTheSdk = (messages: Array<OpenAiChatWire.MessageParam>, body: OpenAiChatWire.RequestBody) => {
+  const params: Array<OpenAiChatSdk.ChatCompletionMessageParam> = messages
+  const tools: Array<OpenAiChatSdk.ChatCompletionTool> | undefined = body.tools
+  const choice: OpenAiChatSdk.ChatCompletionToolChoiceOption | undefined = body.tool_choice
+  const functions: Array<OpenAiChatSdk.ChatCompletionCreateParams.Function> | undefined = body.functions
+  const functionCall: OpenAiChatSdk.ChatCompletionCreateParams["function_call"] = body.function_call
+  const format: OpenAiChatSdk.ChatCompletionCreateParams["response_format"] = body.response_format
+  const create: Omit<OpenAiChatSdk.ChatCompletionCreateParamsNonStreaming, "model"> = { ...body, messages: body.messages }
+  return [params, tools, choice, functions, functionCall, format, create]
 }
 
-// what the SDK hands out is what we read
-export const responsesSdkToOurs = (
-  input: OpenAiResponsesSdk.ResponseInputItem,
-  output: OpenAiResponsesSdk.ResponseOutputItem,
-  params: OpenAiResponsesSdk.ResponseCreateParamsNonStreaming,
-  response: OpenAiResponsesSdk.Response
-) => {
-  accepts<OpenAiResponsesWire.InputItemLike>(input)
-  accepts<OpenAiResponsesWire.InputItemLike>(output)
-  accepts<OpenAiResponsesWire.RequestBodyLike>(params)
-  return [OpenAiResponses.fromMessages([input, output]), OpenAiResponses.fromRequest(params), OpenAiResponses.fromResponse(response)]
-}
+/** What the SDK returns is what the Chat adapter reads. */
+export const chatSdkFitsTheDecoders = (completion: OpenAiChatSdk.ChatCompletion, chunks: Array<OpenAiChatSdk.ChatCompletionChunk>) => [
+  OpenAiChat.fromResponse(completion),
+  OpenAiChat.fromEvents(chunks),
+  OpenAiChat.fromMessages([] as Array<OpenAiChatSdk.ChatCompletionMessageParam>)
+]
 
 // ---------------------------------------------------------------------------
-// Gemini
+// Anthropic Messages
 // ---------------------------------------------------------------------------
 
-export const geminiOursToSdk = (content: GeminiWire.ContentParam, part: GeminiWire.PartParam, messages: GeminiWire.Messages) => {
-  accepts<GoogleGenai.Content>(content)
-  accepts<GoogleGenai.Part>(part)
-  accepts<Array<GoogleGenai.Content>>(messages.contents)
-  accepts<GoogleGenai.Content | undefined>(messages.systemInstruction)
+/** What the Anthropic adapter writes is what the SDK's `create` takes. */
+export const anthropicOutputFitsTheSdk = (prompt: Anthropic.Prompt, body: AnthropicWire.RequestBody) => {
+  const messages: AnthropicSdk.MessageCreateParams["messages"] = prompt.messages
+  const system: AnthropicSdk.MessageCreateParams["system"] = prompt.system
+  const tools: Array<AnthropicSdk.ToolUnion> | undefined = body.tools
+  const choice: AnthropicSdk.ToolChoice | undefined = body.tool_choice
+  const betaMessages: Array<AnthropicBeta.BetaMessageParam> = prompt.messages
+  const create: Omit<AnthropicSdk.MessageCreateParamsNonStreaming, "model" | "max_tokens"> = { ...body, messages: body.messages }
+  return [messages, system, tools, choice, betaMessages, create]
 }
 
-export const geminiSdkToOurs = (contents: Array<GoogleGenai.Content>, system: GoogleGenai.Content, response: GoogleGenai.GenerateContentResponse) => {
-  accepts<GeminiWire.MessagesLike>({ systemInstruction: system, contents })
-  return [Gemini.fromMessages({ systemInstruction: system, contents }), Gemini.fromResponse(response)]
-}
+/** What the SDK returns is what the Anthropic adapter reads, beta shapes included. */
+export const anthropicSdkFitsTheDecoders = (
+  message: AnthropicSdk.Message,
+  beta: AnthropicBeta.BetaMessage,
+  events: Array<AnthropicSdk.RawMessageStreamEvent>,
+  betaEvents: Array<AnthropicBeta.BetaRawMessageStreamEvent>
+) => [Anthropic.fromResponse(message), Anthropic.fromResponse(beta), Anthropic.fromEvents(events), Anthropic.fromEvents(betaEvents)]
 
-describe("SDK-typed payloads", () => {
-  it("an SDK-typed Responses input goes through the adapter and back", () => {
-    const input: Array<OpenAiResponsesSdk.ResponseInputItem> = [
-      { role: "user", content: "Weather in Paris?" },
-      { type: "function_call", call_id: "call_1", name: "get_weather", arguments: "{\"city\":\"Paris\"}" },
-      { type: "function_call_output", call_id: "call_1", output: "14°C" }
-    ]
-    const back = Effect.runSync(OpenAiResponses.fromMessages(input).pipe(Effect.flatMap((c) => OpenAiResponses.toMessages(c.value))))
-    const typed: Array<OpenAiResponsesSdk.ResponseInputItem> = back.value as Array<OpenAiResponsesSdk.ResponseInputItem>
-    assert.deepStrictEqual<unknown>(typed, input)
-  })
+describe("the adapters and the official SDKs", () => {
+  it.effect("a converted conversation is handed to the Chat SDK's types without a cast", () =>
+    Effect.gen(function* () {
+      const { value } = yield* OpenAiChat.toRequest(
+        Request.make(
+          [
+            Message.system("Be brief."),
+            Message.user([Block.text("Look"), Block.image("https://example.com/a.png")]),
+            Message.assistant([Block.toolCall("call_1", "f", { a: 1 })]),
+            Message.toolResultMessage("call_1", "f", "ok")
+          ],
+          { model: "gpt-4o", tools: [Request.tool("f", { parameters: { type: "object" } })], toolChoice: "auto" }
+        )
+      )
+      const params: OpenAiChatSdk.ChatCompletionCreateParamsNonStreaming = { ...value, model: value.model ?? "gpt-4o" }
+      expect(params.messages).toHaveLength(4)
+    }))
 
-  it("SDK-typed Gemini contents go through the adapter and back", () => {
-    const contents: Array<GoogleGenai.Content> = [
-      { role: "user", parts: [{ text: "Weather in Paris?" }] },
-      { role: "model", parts: [{ functionCall: { id: "c1", name: "get_weather", args: { city: "Paris" } }, thoughtSignature: "CiQB" }] },
-      { role: "user", parts: [{ functionResponse: { id: "c1", name: "get_weather", response: { output: "14°C" } } }] }
-    ]
-    const back = Effect.runSync(Gemini.fromMessages({ contents }).pipe(Effect.flatMap((c) => Gemini.toMessages(c.value))))
-    const typed: Array<GoogleGenai.Content> = back.value.contents
-    assert.deepStrictEqual<unknown>(typed, contents)
-    assert.strictEqual(Message.textOf(Effect.runSync(Gemini.fromMessages({ contents })).value[0]!), "Weather in Paris?")
-  })
+  it.effect("a converted conversation is handed to the Anthropic SDK's types without a cast", () =>
+    Effect.gen(function* () {
+      const { value } = yield* Anthropic.toRequest(
+        Request.make(
+          [
+            Message.system("Be brief."),
+            Message.user("hi"),
+            Message.assistant([Block.thinking("t", "sig"), Block.toolCall("toolu_1", "f", { a: 1 })]),
+            Message.toolResultMessage("toolu_1", "f", "ok")
+          ],
+          { model: "claude-sonnet-4-5", tools: [Request.tool("f", { parameters: { type: "object" } })], toolChoice: "auto" }
+        ),
+        { maxTokens: 1024 }
+      )
+      const params: AnthropicSdk.MessageCreateParamsNonStreaming = { ...value, model: value.model ?? "claude-sonnet-4-5", max_tokens: value.max_tokens ?? 1024 }
+      expect(params.messages).toHaveLength(3)
+    }))
 })

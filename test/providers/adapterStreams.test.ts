@@ -81,7 +81,7 @@ for (const format of formats) {
       const failure = exit.cause.reasons.find((r) => r._tag === "Fail")
       const error = failure !== undefined && failure._tag === "Fail" ? (failure.error as IncompleteResponse) : undefined
       assert.strictEqual(error?._tag, "IncompleteResponse", String(exit.cause))
-      if (error?.partialMessage !== undefined) assert.isUndefined(notPrefix(error.partialMessage, full))
+      if (error?.partial !== undefined) assert.isUndefined(notPrefix(error.partial.message, full))
     }, { arbitrary: { runs: 300 }, timeout: 60_000 })
   })
 }

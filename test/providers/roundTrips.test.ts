@@ -15,7 +15,7 @@ import { Arbitrary } from "effect"
 import { Gemini, OpenAiResponses } from "../../src/providers/index.js"
 import type { GeminiWire, OpenAiResponsesWire } from "../../src/providers/index.js"
 import { message } from "../arbitraries.js"
-import { geminiConversation, geminiMessages, responsesConversation, responsesItems } from "./adapterArbitraries.js"
+import { geminiConversation, geminiMessages, responsesConversation, responsesItems } from "./responsesGeminiArbitraries.js"
 import { firstDifference, json, ok } from "./adapterHelpers.js"
 
 const runs = { arbitrary: { runs: 1_000 }, timeout: 120_000 }

@@ -1,212 +1,341 @@
 /**
- * What the OpenAI Responses, Gemini and effect/ai adapters share beyond
- * `Conversion` and `ToolArguments`: a conversion context that collects
- * warnings (or fails in strict mode), reads untrusted payload fields with a
- * path for errors, and keeps the fields the model does not name, verbatim,
- * so they can be written back.
+ * What the request/response adapters share: reading untrusted provider JSON
+ * (one defensive copy up front, then small readers that abort with a
+ * `MalformedPayload` naming the path), collecting warnings and turning them
+ * into a strict-mode failure, and the convention for provider fields the
+ * model has no typed place for.
  *
- * A conversion is one plain loop over the payload. Failures inside it are
- * thrown as a private `Stop` value and turned into a failed Effect by `run`,
- * so the loop needs no Effect per item; anything else thrown while reading
- * (a hostile getter, a revoked proxy) becomes a `MalformedPayload`.
+ * The convention: `providerOptions[provider]` of a block, message, tool
+ * definition or request holds the fields of its wire object that the model
+ * does not carry, verbatim (`cache_control`, `citations: null`, `is_error:
+ * false`, a DeepSeek field...); the fields of a nested wire object sit under
+ * that object's key. Encoding starts from those fields and writes the typed
+ * ones over them, so a payload converted in and out comes back whole. A few
+ * of these fields choose between wire forms the model does not distinguish
+ * (a system message's `role: "developer"`, a text block's `type: "text"`
+ * marking content sent as a list of parts rather than a string); each
+ * adapter documents the ones it reads.
  *
  * @internal
  */
-import { Effect, Result } from "effect"
-import type { Schema } from "effect"
+import { Effect, Result, type Schema } from "effect"
 import type * as Block from "../../Block.js"
-import { copyJson, errorText } from "../../internal/json.js"
+import { copyJson } from "../../internal/json.js"
+import * as Message from "../../Message.js"
 import {
   type ConversionOptions,
   type ConversionWarning,
   type Converted,
-  InvalidToolArguments,
+  ConvertedContent,
+  type DecodedResponse,
+  DroppedContent,
+  IncompleteResponse,
+  type InvalidToolArguments,
   MalformedPayload,
   UnsupportedContent
 } from "../Conversion.js"
+import * as StreamErrors from "../StreamError.js"
 import * as ToolArguments from "../ToolArguments.js"
 
-export type Obj = Record<string, unknown>
+/** A JSON object read from the wire. */
+export type Obj = { readonly [key: string]: Schema.Json }
 
-/** A JSON object being built. */
-export type JsonObj = { [key: string]: Schema.Json }
-
-export const isObj = (u: unknown): u is Obj => typeof u === "object" && u !== null && !Array.isArray(u)
-
-/** Thrown inside a conversion loop, caught by `run`. Never escapes this module's callers. */
-class Stop {
-  constructor(readonly error: MalformedPayload | InvalidToolArguments | UnsupportedContent) {}
+/** Internal early exit of a decoder; never escapes `run`. */
+class Abort {
+  constructor(readonly error: MalformedPayload | InvalidToolArguments) {}
 }
 
-/** The state of one conversion: its provider, options and warnings. */
-export class Ctx {
-  readonly warnings: Array<ConversionWarning> = []
-  readonly strict: boolean
-  readonly toolArguments: "lenient" | "strict"
-  constructor(readonly provider: string, options: ConversionOptions | undefined) {
-    this.strict = options?.strict === true
-    this.toolArguments = options?.toolArguments ?? "lenient"
-  }
+/** The state of one conversion: the provider key, the options, the warnings so far. */
+export interface Ctx {
+  readonly provider: string
+  readonly options: ConversionOptions | undefined
+  readonly warnings: Array<ConversionWarning>
+}
 
-  /** Reports a warning; in strict mode a loss fails the conversion instead. */
-  warn(warning: ConversionWarning): void {
-    const loss = warning._tag === "DroppedContent" || warning._tag === "ConvertedContent" ||
-      (warning._tag === "UnknownProviderField" && !warning.kept)
-    if (loss && this.strict) throw new Stop(new UnsupportedContent({ provider: this.provider, warning }))
-    this.warnings.push(warning)
-  }
+export const makeCtx = (provider: string, options: ConversionOptions | undefined): Ctx => ({ provider, options, warnings: [] })
 
-  /** Fails the conversion: the payload is not what the format looks like. */
-  fail(path: string, reason: string): never {
-    throw new Stop(new MalformedPayload({ provider: this.provider, path, reason }))
-  }
+/** Fails the running decoder with a `MalformedPayload` at `path`. */
+export const malformed = (ctx: Ctx, path: string, reason: string): never => {
+  throw new Abort(new MalformedPayload({ provider: ctx.provider, path, reason }))
+}
 
-  /** A JSON copy of a payload value (unfrozen: the block constructors copy and freeze). */
-  json(value: unknown, path: string): Schema.Json {
-    const copy = copyJson(value, { freeze: false })
-    if ("value" in copy) return copy.value
-    return this.fail(`${path}${copy.path.map((k) => (typeof k === "number" ? `[${k}]` : `.${k}`)).join("")}`, copy.reason)
-  }
+/** Fails the running decoder with a tool-argument error (strict mode). */
+export const invalidArguments = (error: InvalidToolArguments): never => {
+  throw new Abort(error)
+}
 
-  obj(value: unknown, path: string): Obj {
-    return isObj(value) ? value : this.fail(path, `expected an object, got ${kind(value)}`)
-  }
-
-  arr(value: unknown, path: string): ReadonlyArray<unknown> {
-    return Array.isArray(value) ? value : this.fail(path, `expected an array, got ${kind(value)}`)
-  }
-
-  str(o: Obj, key: string, path: string): string {
-    const v = o[key]
-    return typeof v === "string" ? v : this.fail(`${path}.${key}`, `expected a string, got ${kind(v)}`)
-  }
-
-  /** An optional string field: absent and `null` read as absent. */
-  optStr(o: Obj, key: string, path: string): string | undefined {
-    const v = o[key]
-    if (v === undefined || v === null) return undefined
-    return typeof v === "string" ? v : this.fail(`${path}.${key}`, `expected a string, got ${kind(v)}`)
-  }
-
-  optBool(o: Obj, key: string, path: string): boolean | undefined {
-    const v = o[key]
-    if (v === undefined || v === null) return undefined
-    return typeof v === "boolean" ? v : this.fail(`${path}.${key}`, `expected a boolean, got ${kind(v)}`)
-  }
-
-  optCount(o: Obj | undefined, key: string, path: string): number | undefined {
-    if (o === undefined) return undefined
-    const v = o[key]
-    if (v === undefined || v === null) return undefined
-    return typeof v === "number" && Number.isInteger(v) && v >= 0 ? v : this.fail(`${path}.${key}`, `expected a token count, got ${kind(v)}`)
-  }
-
-  /**
-   * The fields of `o` not in `known`, copied as JSON, or `undefined` when
-   * there are none. This is how the fields the model does not name survive
-   * a round trip.
-   */
-  extras(o: Obj, known: ReadonlySet<string>, path: string): JsonObj | undefined {
-    let out: JsonObj | undefined
-    for (const key of Object.keys(o)) {
-      if (known.has(key)) continue
-      out ??= {}
-      setKey(out, key, this.json(o[key], `${path}.${key}`))
-    }
-    return out
-  }
-
-  /** A tool call from the provider's argument text, through the shared parser. */
-  call(
-    site: ToolArguments.CallSite,
-    text: string,
-    extras?: CallExtras
-  ): Block.ToolCallBlock {
-    const read = ToolArguments.readCall(site, text, { mode: this.toolArguments, ...(extras === undefined ? {} : { extras }) })
-    if (Result.isFailure(read)) throw new Stop(read.failure)
-    if (read.success.warning !== undefined) this.warnings.push(read.success.warning)
-    return read.success.block
+/** Whether a warning is a loss that strict conversion refuses. */
+const isLoss = (warning: ConversionWarning): boolean => {
+  switch (warning._tag) {
+    case "DroppedContent":
+    case "ConvertedContent":
+      return true
+    case "UnknownProviderField":
+      return !warning.kept
+    case "RepairedToolArguments":
+      return false
+    default:
+      return absurdWarning(warning)
   }
 }
 
-/** The fields of a tool call block besides the ones the argument parser sets. */
-export type CallExtras = Omit<ConstructorParameters<typeof Block.ToolCallBlock>[0], "_tag" | "id" | "name" | "args" | "rawArgs" | "parseError">
-
-const kind = (u: unknown): string =>
-  u === null ? "null" : Array.isArray(u) ? "an array" : u === undefined ? "nothing" : typeof u === "object" ? "an object" : `a ${typeof u}`
+const absurdWarning = (value: never): never => {
+  throw new Error(`unreachable warning ${String(value)}`)
+}
 
 /**
- * Runs a conversion loop when the Effect runs: its value and warnings, or
- * the tagged error it stopped with.
+ * Runs a conversion written as a plain loop: its value with the warnings,
+ * the error it aborted with, or, in strict mode, `UnsupportedContent` for the
+ * first warning that is a loss.
  */
-export const run = <A, E extends MalformedPayload | InvalidToolArguments | UnsupportedContent = MalformedPayload>(
-  provider: string,
-  options: ConversionOptions | undefined,
-  body: (ctx: Ctx) => A
-): Effect.Effect<Converted<A>, E> =>
-  Effect.suspend(() => {
-    const ctx = new Ctx(provider, options)
-    try {
-      const value = body(ctx)
-      return Effect.succeed({ value, warnings: ctx.warnings })
-    } catch (cause) {
-      if (cause instanceof Stop) return Effect.fail(cause.error as E)
-      return Effect.fail(new MalformedPayload({ provider, path: "", reason: `could not read the payload: ${errorText(cause)}` }) as E)
-    }
-  })
+export const run = <A>(
+  ctx: Ctx,
+  body: () => A
+): Effect.Effect<Converted<A>, MalformedPayload | InvalidToolArguments | UnsupportedContent> =>
+  Effect.suspend(() => Effect.fromResult(runResult(ctx, body)))
 
-/** Sets `o[key] = value` as an own data property, even for `__proto__`. */
-export const setKey = (o: Obj, key: string, value: unknown): void => {
+/** `run` for an encoder, which reads only the model and cannot abort. */
+export const runEncode = <A>(ctx: Ctx, body: () => A): Effect.Effect<Converted<A>, UnsupportedContent> =>
+  run(ctx, body) as Effect.Effect<Converted<A>, UnsupportedContent>
+
+/** `run` as a `Result`, for callers that compose several steps synchronously. */
+export const runResult = <A>(
+  ctx: Ctx,
+  body: () => A
+): Result.Result<Converted<A>, MalformedPayload | InvalidToolArguments | UnsupportedContent> => {
+  let value: A
+  try {
+    value = body()
+  } catch (cause) {
+    if (cause instanceof Abort) return Result.fail(cause.error)
+    throw cause
+  }
+  if (ctx.options?.strict === true) {
+    for (const warning of ctx.warnings) {
+      if (isLoss(warning)) return Result.fail(new UnsupportedContent({ provider: ctx.provider, warning }))
+    }
+  }
+  return Result.succeed({ value, warnings: ctx.warnings })
+}
+
+// ---------------------------------------------------------------------------
+// reading untrusted JSON
+// ---------------------------------------------------------------------------
+
+/**
+ * A plain JSON copy of the input (keys whose value is `undefined` left out,
+ * as an object built in code means), or a `MalformedPayload` when it holds
+ * something JSON cannot (a function, a `Date`, a cycle, a throwing getter).
+ */
+export const jsonOf = (ctx: Ctx, input: unknown): Schema.Json => {
+  const copy = copyJson(input, { freeze: false, skipUndefined: true })
+  if ("value" in copy) return copy.value
+  return malformed(ctx, pathText(copy.path), copy.reason)
+}
+
+const pathText = (path: ReadonlyArray<string | number>): string => {
+  let out = ""
+  for (const key of path) out += typeof key === "number" ? `[${key}]` : out === "" ? key : `.${key}`
+  return out
+}
+
+export const isObj = (u: Schema.Json | undefined): u is Obj => typeof u === "object" && u !== null && !Array.isArray(u)
+
+/** The object at `path`, or abort. */
+export const obj = (ctx: Ctx, u: Schema.Json | undefined, path: string): Obj =>
+  isObj(u) ? u : malformed(ctx, path, `expected an object, got ${kindOf(u)}`)
+
+/** The array at `path`, or abort. */
+export const arr = (ctx: Ctx, u: Schema.Json | undefined, path: string): ReadonlyArray<Schema.Json> =>
+  Array.isArray(u) ? u : malformed(ctx, path, `expected an array, got ${kindOf(u)}`)
+
+/** A required string field, or abort. */
+export const str = (ctx: Ctx, o: Obj, key: string, path: string): string => {
+  const v = o[key]
+  return typeof v === "string" ? v : malformed(ctx, `${path}.${key}`, `expected a string, got ${kindOf(v)}`)
+}
+
+/** An optional string field (`null` counts as absent), or abort when it is something else. */
+export const optStr = (ctx: Ctx, o: Obj, key: string, path: string): string | undefined => {
+  const v = o[key]
+  if (v === undefined || v === null) return undefined
+  return typeof v === "string" ? v : malformed(ctx, `${path}.${key}`, `expected a string, got ${kindOf(v)}`)
+}
+
+/** An optional boolean field (`null` counts as absent), or abort. */
+export const optBool = (ctx: Ctx, o: Obj, key: string, path: string): boolean | undefined => {
+  const v = o[key]
+  if (v === undefined || v === null) return undefined
+  return typeof v === "boolean" ? v : malformed(ctx, `${path}.${key}`, `expected a boolean, got ${kindOf(v)}`)
+}
+
+/** An optional number field (`null` counts as absent), or abort. */
+export const optNum = (ctx: Ctx, o: Obj, key: string, path: string): number | undefined => {
+  const v = o[key]
+  if (v === undefined || v === null) return undefined
+  return typeof v === "number" ? v : malformed(ctx, `${path}.${key}`, `expected a number, got ${kindOf(v)}`)
+}
+
+/** An optional object field (`null` counts as absent), or abort. */
+export const optObj = (ctx: Ctx, o: Obj, key: string, path: string): Obj | undefined => {
+  const v = o[key]
+  if (v === undefined || v === null) return undefined
+  return isObj(v) ? v : malformed(ctx, `${path}.${key}`, `expected an object, got ${kindOf(v)}`)
+}
+
+export const kindOf = (u: Schema.Json | undefined): string =>
+  u === undefined ? "nothing" : u === null ? "null" : Array.isArray(u) ? "an array" : typeof u === "object" ? "an object" : `a ${typeof u}`
+
+// ---------------------------------------------------------------------------
+// provider fields the model has no place for
+// ---------------------------------------------------------------------------
+
+/** The fields of `o` not named in `known`, or `undefined` when there are none. */
+export const extrasOf = (o: Obj, known: ReadonlySet<string>): Record<string, Schema.Json> | undefined => {
+  let out: Record<string, Schema.Json> | undefined
+  for (const key in o) {
+    if (known.has(key)) continue
+    out ??= {}
+    setKey(out, key, o[key]!)
+  }
+  return out
+}
+
+/** `extrasOf`, plus the extras of nested objects under their own key (`{ function: {...} }`). */
+export const withNested = (
+  extras: Record<string, Schema.Json> | undefined,
+  key: string,
+  nested: Record<string, Schema.Json> | undefined
+): Record<string, Schema.Json> | undefined => {
+  if (nested === undefined) return extras
+  const out = extras ?? {}
+  setKey(out, key, nested)
+  return out
+}
+
+/** Sets an own data property, even for `__proto__`. */
+export const setKey = (o: Record<string, unknown>, key: string, value: unknown): void => {
   if (key === "__proto__") Object.defineProperty(o, key, { value, writable: true, enumerable: true, configurable: true })
   else o[key] = value
 }
 
-/**
- * Writes kept fields back over a built wire object: nested objects present
- * on both sides are merged, anything else is set. Returns `target`.
- */
-export const merge = <T extends object>(target: T, extra: Obj | undefined): T => {
-  if (extra === undefined) return target
-  const out = target as Obj
-  for (const key of Object.keys(extra)) {
-    const value = extra[key]
-    const current = out[key]
-    if (isObj(value) && isObj(current)) setKey(out, key, merge({ ...current }, value))
-    else setKey(out, key, value)
-  }
-  return target
+/** `{ providerOptions: { [provider]: extras } }`, or `{}` when there are no extras. */
+export const optionsOf = (
+  provider: string,
+  extras: Record<string, Schema.Json> | undefined
+): { readonly providerOptions?: Block.ProviderOptions } => (extras === undefined ? {} : { providerOptions: { [provider]: extras } })
+
+/** The fields a value keeps for `provider`, or `undefined`. */
+export const ownExtras = (
+  value: { readonly providerOptions?: Block.ProviderOptions | undefined },
+  provider: string
+): Block.JsonObject | undefined => value.providerOptions?.[provider]
+
+/** A nested object of a value's kept fields (`extras.function`), when it is an object. */
+export const nestedExtras = (extras: Block.JsonObject | undefined, key: string): Block.JsonObject | undefined => {
+  const v = extras?.[key]
+  return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Block.JsonObject) : undefined
 }
 
-/** This adapter's record in a `providerOptions`, if any. */
-export const own = (options: Block.ProviderOptions | undefined, key: string): Obj | undefined => {
-  const record = options?.[key]
-  return record === undefined ? undefined : record
-}
-
-/** The kept wire fields (`extra`) in this adapter's record of a `providerOptions`. */
-export const extraOf = (options: Block.ProviderOptions | undefined, key: string): Obj | undefined => {
-  const extra = own(options, key)?.["extra"]
-  return isObj(extra) ? extra : undefined
-}
-
-/**
- * `{ providerOptions }` for a constructor: this adapter's record (dropping
- * undefined entries), or nothing when the record is empty.
- */
-export const optionsFor = (key: string, record: { readonly [k: string]: Schema.Json | undefined }): { readonly providerOptions?: Block.ProviderOptions } => {
-  let out: Record<string, Schema.Json> | undefined
-  for (const k of Object.keys(record)) {
-    const v = record[k]
-    if (v === undefined) continue
-    out ??= {}
-    out[k] = v
-  }
-  return out === undefined ? {} : { providerOptions: { [key]: out } }
-}
-
-/** Copies only the defined values, so that absent optional fields stay absent. */
-export const defined = <A extends Record<string, unknown>>(o: A): { [K in keyof A]?: Exclude<A[K], undefined> } => {
+/** A copy of `extras` without the given keys (the ones the encoder writes itself). */
+export const without = (extras: Block.JsonObject | undefined, keys: ReadonlyArray<string>): Record<string, unknown> => {
   const out: Record<string, unknown> = {}
-  for (const k of Object.keys(o)) if (o[k] !== undefined) out[k] = o[k]
-  return out as { [K in keyof A]?: Exclude<A[K], undefined> }
+  if (extras === undefined) return out
+  for (const key in extras) if (!keys.includes(key)) setKey(out, key, extras[key])
+  return out
+}
+
+// ---------------------------------------------------------------------------
+// warnings, tool calls, usage
+// ---------------------------------------------------------------------------
+
+/** "a" or "an" before a word, for readable warnings. */
+export const an = (word: string): string => (/^(?:[aeio]|u(?![sr]))/i.test(word) ? "an" : "a")
+
+/** Reports something the target cannot express and leaves out. */
+export const dropped = (ctx: Ctx, index: number | undefined, blockIndex: number | undefined, what: string, reason: string): void => {
+  ctx.warnings.push(new DroppedContent({ ...(index === undefined ? {} : { index }), ...(blockIndex === undefined ? {} : { blockIndex }), what, reason }))
+}
+
+/** Reports something carried in another shape. */
+export const converted = (ctx: Ctx, index: number | undefined, blockIndex: number | undefined, what: string, how: string): void => {
+  ctx.warnings.push(new ConvertedContent({ ...(index === undefined ? {} : { index }), ...(blockIndex === undefined ? {} : { blockIndex }), what, how }))
+}
+
+/** A tool call from the provider's argument text, lenient or strict as the options say; aborts with `InvalidToolArguments` in strict mode. */
+export const callFromText = (
+  ctx: Ctx,
+  site: ToolArguments.CallSite,
+  text: string,
+  extras: ToolArguments.ToolCallOptions["extras"]
+): Block.ToolCallBlock => {
+  const parsed = ToolArguments.fromText(site, text, {
+    mode: ctx.options?.toolArguments === "strict" ? "strict" : "lenient",
+    ...(extras === undefined ? {} : { extras })
+  })
+  if (!("block" in parsed)) return invalidArguments(parsed)
+  if (parsed.warning !== undefined) ctx.warnings.push(parsed.warning)
+  return parsed.block
+}
+
+/** A token count field, checked (a non-negative integer), or `undefined` when absent. */
+export const count = (ctx: Ctx, o: Obj | undefined, name: string, path: string): number | undefined => {
+  if (o === undefined) return undefined
+  const v = optNum(ctx, o, name, path)
+  if (v === undefined) return undefined
+  return Number.isInteger(v) && v >= 0 ? v : malformed(ctx, `${path}.${name}`, `expected a token count, got ${v}`)
+}
+
+/** Usage from the figures that are present. */
+export const usage = (figures: { readonly [K in keyof Message.Usage]?: number | undefined }): Message.Usage => {
+  const out: { -readonly [K in keyof Message.Usage]?: number } = {}
+  for (const name of Object.keys(figures) as Array<keyof Message.Usage>) {
+    const v = figures[name]
+    if (v !== undefined) out[name] = v
+  }
+  return new Message.Usage(out)
+}
+
+// ---------------------------------------------------------------------------
+// streams
+// ---------------------------------------------------------------------------
+
+/**
+ * Reads what an accumulator produced with a response decoder: the final
+ * response, or, for a stream cut short, an `IncompleteResponse` carrying
+ * the partial response read leniently.
+ */
+export const decodeStreamed = <Response, E, R, D, DE>(
+  provider: string,
+  accumulated: Effect.Effect<Response, E | StreamErrors.StreamError, R>,
+  decode: (response: Response) => Effect.Effect<D, DE>,
+  decodePartial: (partial: unknown) => Result.Result<{ readonly value: DecodedResponse; readonly warnings: ReadonlyArray<ConversionWarning> }, unknown>
+): Effect.Effect<D, Exclude<E, StreamErrors.IncompleteStream> | Exclude<StreamErrors.StreamError, StreamErrors.IncompleteStream> | IncompleteResponse | DE, R> =>
+  accumulated.pipe(
+    Effect.mapError((error) =>
+      (error instanceof StreamErrors.IncompleteStream ? incomplete(provider, error.cut, error.events, error.partial, decodePartial) : error) as
+        | Exclude<E, StreamErrors.IncompleteStream>
+        | Exclude<StreamErrors.StreamError, StreamErrors.IncompleteStream>
+        | IncompleteResponse
+    ),
+    Effect.flatMap(decode)
+  )
+
+/** An `IncompleteResponse` with the partial response, when it could be read. */
+export const incomplete = (
+  provider: string,
+  cut: ReadonlyArray<string>,
+  events: number,
+  partial: unknown,
+  decodePartial: (partial: unknown) => Result.Result<{ readonly value: DecodedResponse; readonly warnings: ReadonlyArray<ConversionWarning> }, unknown>
+): IncompleteResponse => {
+  const decoded = partial === undefined ? undefined : decodePartial(partial)
+  const ok = decoded !== undefined && decoded._tag === "Success" ? decoded.success : undefined
+  return new IncompleteResponse({
+    provider,
+    cut,
+    events,
+    ...(ok === undefined ? {} : { partial: ok.value }),
+    warnings: ok?.warnings ?? []
+  })
 }

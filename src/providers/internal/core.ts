@@ -7,6 +7,7 @@
  */
 import { Result } from "effect"
 import * as Sse from "../Sse.js"
+import { invalid, parseData, preview } from "./json.js"
 import type { StreamAccumulator } from "../StreamAccumulator.js"
 import { IncompleteStream, type Provider, ProviderStreamError, type StreamError, StreamProtocolError } from "../StreamError.js"
 
@@ -82,10 +83,10 @@ export const makeAccumulator = <Event, Response, F extends Format<Response> = Fo
 
   const pushData = (data: string): void => {
     if (data === Sse.DONE) return push(Sse.DONE)
-    const parsed = Sse.parseData(data)
-    if (parsed === Sse.invalid) {
+    const parsed = parseData(data)
+    if (parsed === invalid) {
       events++
-      ctx.violation(`data is not valid JSON: ${Sse.preview(data)}`, data)
+      ctx.violation(`data is not valid JSON: ${preview(data)}`, data)
       return
     }
     push(parsed)
@@ -108,8 +109,8 @@ export const makeAccumulator = <Event, Response, F extends Format<Response> = Fo
         const open = parser.end()
         if (open !== undefined) {
           // an event whose blank line never came: kept when its data is whole (as the SDKs do), else the text was cut
-          const parsed = open.data === Sse.DONE ? Sse.DONE : Sse.parseData(open.data)
-          if (parsed === Sse.invalid) cutTail = `the SSE text ends inside an event (${open.data.length} characters of unterminated data)`
+          const parsed = open.data === Sse.DONE ? Sse.DONE : parseData(open.data)
+          if (parsed === invalid) cutTail = `the SSE text ends inside an event (${open.data.length} characters of unterminated data)`
           else push(parsed)
         }
       }

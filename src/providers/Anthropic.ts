@@ -1,0 +1,1165 @@
+/**
+ * Anthropic Messages, both ways: the model to `{ system, messages }` (and a
+ * whole request body), and request bodies, Messages API responses and
+ * streamed events back to the model.
+ *
+ * **Writing a request**
+ *
+ * - Every system message, in order, goes to the top-level `system` (text
+ *   blocks, `cache_control` kept); one after the conversation started is
+ *   reported as moved there.
+ * - Tool calls are `tool_use` blocks (`input` an object); the results of one
+ *   assistant turn are `tool_result` blocks (with `is_error`) first in ONE
+ *   user message, followed by the next user message's content. Consecutive
+ *   messages of one role are merged (reported, except tool results followed
+ *   by the user's next words, which is how the API wants them).
+ * - Thinking and redacted thinking pass through unchanged, in order, with
+ *   their signatures; thinking without a signature cannot be replayed and is
+ *   reported as left out.
+ * - Images (JPEG, PNG, GIF, WebP: base64, URL or file id), documents (PDF
+ *   or plain text: base64, text, URL or file id, with `title`, `context`
+ *   and the citations setting), tool calls the API ran itself
+ *   (`server_tool_use`, `mcp_tool_use`) and their result blocks, and every
+ *   block this library does not type are carried.
+ * - A message that is one plain text block is sent as a string.
+ *
+ * **Reading**
+ *
+ * `fromMessages`, `fromRequest` and `fromResponse` accept any JSON and fail
+ * with `MalformedPayload` when it is not a Messages payload. A user message
+ * that holds `tool_result` blocks becomes a tool message (the results, named
+ * after the calls they answer) and, when text follows them, a user message.
+ * Server tool results (`web_search_tool_result`, `code_execution_tool_result`,
+ * `mcp_tool_result`, ...) are provider-executed tool results in the assistant
+ * message, their content a JSON value. `fromEvents`, `fromSse` and
+ * `fromStream` accumulate a stream and read the message it adds up to; a
+ * stream cut short fails with `IncompleteResponse` carrying the partial
+ * message.
+ *
+ * **Fields the model has no place for** (`cache_control`, `citations: null`,
+ * `is_error: false`, `caller`, an MCP call's `server_name`...) are kept in
+ * `providerOptions.anthropic` of the block, message, tool definition or
+ * request they came from and written back from there. Two of them choose a
+ * wire form: `type: "text"` on the only text block of a message sent as a
+ * list of blocks rather than a string, and the `type` of a server tool's call
+ * or result block (`mcp_tool_use`, `web_search_tool_result`, ...).
+ *
+ * @since 0.1.0
+ */
+import { Effect, type Schema, type Stream } from "effect"
+import * as Block from "../Block.js"
+import { stringify } from "../internal/json.js"
+import * as Message from "../Message.js"
+import * as Request from "../Request.js"
+import * as AnthropicStream from "./AnthropicStream.js"
+import type * as Wire from "./AnthropicWire.js"
+import {
+  type ConversionOptions,
+  type Converted,
+  DecodedResponse,
+  type FinishReason,
+  type IncompleteResponse,
+  type InvalidToolArguments,
+  type MalformedPayload,
+  type UnsupportedContent
+} from "./Conversion.js"
+import * as A from "./internal/adapter.js"
+import * as StreamErrors from "./StreamError.js"
+import * as ToolArguments from "./ToolArguments.js"
+
+/**
+ * The key of this format in `providerOptions`.
+ *
+ * @since 0.1.0
+ */
+export const key = "anthropic"
+
+const PROVIDER = "anthropic"
+
+/**
+ * Options for writing a request: `maxTokens` is the `max_tokens` to send
+ * when the request does not carry one of its own (the API requires it).
+ *
+ * @since 0.1.0
+ */
+export interface ToRequestOptions extends ConversionOptions {
+  readonly maxTokens?: number
+}
+
+/**
+ * What `toMessages` produces: the top-level `system` (absent when there is
+ * no system message) and the `messages`.
+ *
+ * @since 0.1.0
+ */
+export interface Prompt {
+  readonly system?: Wire.SystemParam
+  readonly messages: Array<Wire.MessageParam>
+}
+
+// ---------------------------------------------------------------------------
+// the model -> Anthropic
+// ---------------------------------------------------------------------------
+
+const CITATION_TYPES = new Set(["char_location", "page_location", "content_block_location", "web_search_result_location", "search_result_location"])
+/** Tool-result content blocks this library does not type, sent back as they were read. */
+const RESULT_PASS_TYPES = new Set(["search_result", "tool_reference", "browser_state"])
+const IMAGE_TYPES = new Set(["image/jpeg", "image/png", "image/gif", "image/webp"])
+
+const hasExtras = (value: { readonly providerOptions?: Block.ProviderOptions }): boolean => value.providerOptions?.[key] !== undefined
+
+/** Whether a text block can be sent as a plain string. */
+const isPlain = (block: Block.TextBlock): boolean => !hasExtras(block) && (block.citations === undefined || block.citations.length === 0)
+
+/** Anthropic rejects empty text blocks: they are left out (there is nothing in them to lose, but it is reported). */
+const nonEmptyText = (ctx: A.Ctx, block: Block.TextBlock, index: number, blockIndex: number): Wire.TextBlockParam | undefined => {
+  if (block.text !== "") return textBlock(ctx, block, index, blockIndex)
+  A.dropped(ctx, index, blockIndex, "an empty text block", "Anthropic rejects empty text blocks")
+  return undefined
+}
+
+const textBlock = (ctx: A.Ctx, block: Block.TextBlock, index: number | undefined, blockIndex: number | undefined): Wire.TextBlockParam => {
+  let citations: ReadonlyArray<Schema.Json> | undefined
+  if (block.citations !== undefined && block.citations.length > 0) {
+    if (block.citations.every((c) => A.isObj(c) && typeof c["type"] === "string" && CITATION_TYPES.has(c["type"]))) citations = block.citations
+    else A.dropped(ctx, index, blockIndex, "the citations of a text", "they are not Anthropic citations")
+  }
+  return { ...A.ownExtras(block, key), type: "text", text: block.text, ...(citations === undefined ? {} : { citations }) }
+}
+
+/** The media type of base64 image data, from its first bytes. */
+const sniffImage = (data: string): "image/jpeg" | "image/png" | "image/gif" | "image/webp" | undefined => {
+  if (data.startsWith("iVBORw0KGgo")) return "image/png"
+  if (data.startsWith("/9j/")) return "image/jpeg"
+  if (data.startsWith("R0lGOD")) return "image/gif"
+  if (data.startsWith("UklGR") && data.slice(10, 16) === "BXRUJQ") return "image/webp"
+  return undefined
+}
+
+const fileSettings = (ctx: A.Ctx, file: Block.FileBlock, index: number, blockIndex: number, image: boolean): void => {
+  const lost: Array<string> = []
+  if (file.filename !== undefined) lost.push("file name")
+  if (file.detail !== undefined) lost.push("detail setting")
+  if (image && (file.title !== undefined || file.context !== undefined || file.citationsEnabled !== undefined)) lost.push("document settings")
+  if (lost.length > 0) A.dropped(ctx, index, blockIndex, `the ${lost.join(" and ")} of ${A.an(file.mediaType)} ${file.mediaType} file`, "Anthropic has no place for them")
+}
+
+/** Base64 text as a string (UTF-8). */
+const decodeBase64Text = (data: string): string | undefined => {
+  try {
+    const binary = atob(data)
+    const bytes = new Uint8Array(binary.length)
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes)
+  } catch {
+    return undefined
+  }
+}
+
+const fileBlock = (
+  ctx: A.Ctx,
+  file: Block.FileBlock,
+  index: number,
+  blockIndex: number
+): Wire.ImageBlockParam | Wire.DocumentBlockParam | undefined => {
+  const extras = A.ownExtras(file, key)
+  const media = file.mediaType
+  const source = file.source
+  const sourceExtras = A.nestedExtras(extras, "source")
+  if (media.startsWith("image/")) {
+    let image: Wire.ImageSourceParam
+    switch (source._tag) {
+      case "Base64": {
+        const type = IMAGE_TYPES.has(media) ? (media as "image/png") : sniffImage(source.data)
+        if (type === undefined) {
+          A.dropped(ctx, index, blockIndex, `${A.an(media)} ${media} image`, "Anthropic takes JPEG, PNG, GIF and WebP images")
+          return undefined
+        }
+        image = { ...sourceExtras, type: "base64", media_type: type, data: source.data }
+        break
+      }
+      case "Url":
+        image = { ...sourceExtras, type: "url", url: source.url }
+        break
+      case "FileId":
+        image = { ...sourceExtras, type: "file", file_id: source.fileId }
+        break
+      case "Text":
+        A.dropped(ctx, index, blockIndex, "an image given as text", "an image needs data, a URL or a file id")
+        return undefined
+      default:
+        return Block.absurd(source)
+    }
+    fileSettings(ctx, file, index, blockIndex, true)
+    return { ...extras, type: "image", source: image }
+  }
+  let document: Wire.DocumentSourceParam
+  switch (source._tag) {
+    case "Base64":
+      if (media === "application/pdf") {
+        document = { ...sourceExtras, type: "base64", media_type: "application/pdf", data: source.data }
+      } else {
+        const text = media.startsWith("text/") ? decodeBase64Text(source.data) : undefined
+        if (text === undefined) {
+          A.dropped(ctx, index, blockIndex, `${A.an(media)} ${media} file`, "Anthropic documents are PDF or plain text")
+          return undefined
+        }
+        A.converted(ctx, index, blockIndex, `a base64 ${media} document`, "as a plain-text document")
+        document = { ...sourceExtras, type: "text", media_type: "text/plain", data: text }
+      }
+      break
+    case "Text":
+      if (media !== "text/plain") A.converted(ctx, index, blockIndex, `${A.an(media)} ${media} document`, "as a plain-text document")
+      document = { ...sourceExtras, type: "text", media_type: "text/plain", data: source.text }
+      break
+    case "Url":
+      document = { ...sourceExtras, type: "url", url: source.url }
+      break
+    case "FileId":
+      document = { ...sourceExtras, type: "file", file_id: source.fileId }
+      break
+    default:
+      return Block.absurd(source)
+  }
+  fileSettings(ctx, file, index, blockIndex, false)
+  const citations = A.nestedExtras(extras, "citations")
+  return {
+    ...extras,
+    type: "document",
+    source: document,
+    ...(file.title === undefined ? {} : { title: file.title }),
+    ...(file.context === undefined ? {} : { context: file.context }),
+    ...(file.citationsEnabled === undefined ? {} : { citations: { ...citations, enabled: file.citationsEnabled } })
+  }
+}
+
+const inputOf = (ctx: A.Ctx, call: Block.ToolCallBlock, index: number, blockIndex: number): { readonly [key: string]: unknown } => {
+  if (call.parseError !== undefined) {
+    A.converted(ctx, index, blockIndex, `the arguments of ${call.name} that were not valid JSON`, "as their repaired value (Anthropic takes an object)")
+  }
+  const object = ToolArguments.toObject(call)
+  if (object.replaced !== undefined) A.converted(ctx, index, blockIndex, `the arguments of ${call.name}`, `as {}: ${object.replaced}`)
+  return object.value
+}
+
+const SERVER_RESULT_TYPES: Record<string, string> = {
+  tool_search_tool_regex: "tool_search_tool_result",
+  tool_search_tool_bm25: "tool_search_tool_result"
+}
+
+/** The content of a server tool's result block: the JSON value it was read as, or its text. */
+const serverResultContent = (ctx: A.Ctx, result: Block.ToolResultBlock, index: number, blockIndex: number): Schema.Json => {
+  const content = result.content
+  if (typeof content === "string") return content
+  const first = content[0]
+  if (content.length === 1 && first?._tag === "Json") return first.value
+  const out: Array<Schema.Json> = []
+  for (const part of content) {
+    switch (part._tag) {
+      case "Json":
+        out.push(part.value)
+        break
+      case "Text":
+        out.push(textBlock(ctx, part, index, blockIndex) as unknown as Schema.Json)
+        break
+      case "File": {
+        const file = fileBlock(ctx, part, index, blockIndex)
+        if (file !== undefined) out.push(file as unknown as Schema.Json)
+        break
+      }
+      default:
+        return Block.absurd(part)
+    }
+  }
+  return out
+}
+
+const resultContent = (
+  ctx: A.Ctx,
+  result: Block.ToolResultBlock,
+  index: number,
+  blockIndex: number
+): string | Array<Wire.TextBlockParam | Wire.ImageBlockParam | Wire.DocumentBlockParam> | undefined => {
+  const content = result.content
+  if (typeof content === "string") return content
+  if (content.length === 0) return undefined
+  const out: Array<Wire.TextBlockParam | Wire.ImageBlockParam | Wire.DocumentBlockParam> = []
+  for (const part of content) {
+    switch (part._tag) {
+      case "Text":
+        out.push(textBlock(ctx, part, index, blockIndex))
+        break
+      case "File": {
+        const file = fileBlock(ctx, part, index, blockIndex)
+        if (file !== undefined) out.push(file)
+        break
+      }
+      case "Json": {
+        const value = part.value
+        if (A.isObj(value) && typeof value["type"] === "string" && RESULT_PASS_TYPES.has(value["type"])) {
+          out.push(value as unknown as Wire.TextBlockParam)
+        } else {
+          A.converted(ctx, index, blockIndex, `a JSON value in the result of ${result.toolName}`, "as JSON text")
+          out.push({ type: "text", text: stringify(value) })
+        }
+        break
+      }
+      default:
+        return Block.absurd(part)
+    }
+  }
+  return out
+}
+
+const toolResultBlock = (ctx: A.Ctx, result: Block.ToolResultBlock, index: number, blockIndex: number): Wire.ToolResultBlockParam => {
+  const content = resultContent(ctx, result, index, blockIndex)
+  return {
+    ...A.ownExtras(result, key),
+    type: "tool_result",
+    tool_use_id: result.toolCallId,
+    ...(content === undefined ? {} : { content }),
+    ...(result.isError ? { is_error: true } : {})
+  }
+}
+
+const assistantBlock = (ctx: A.Ctx, block: Block.AssistantBlock, index: number, b: number): Wire.ContentBlockParam | undefined => {
+  switch (block._tag) {
+    case "Text":
+      return nonEmptyText(ctx, block, index, b)
+    case "Thinking":
+      if (block.signature === undefined) {
+        A.dropped(ctx, index, b, "thinking without a signature", "Anthropic takes thinking back only with the signature it gave it")
+        return undefined
+      }
+      return { ...A.ownExtras(block, key), type: "thinking", thinking: block.thinking, signature: block.signature }
+    case "RedactedThinking":
+      return { ...A.ownExtras(block, key), type: "redacted_thinking", data: block.data }
+    case "Refusal":
+      A.converted(ctx, index, b, "a refusal", "as text (Anthropic has no refusal block)")
+      return { type: "text", text: block.refusal }
+    case "File":
+      A.dropped(ctx, index, b, `${A.an(block.mediaType)} ${block.mediaType} file in an assistant message`, "Anthropic assistant messages hold no files")
+      return undefined
+    case "ToolCall": {
+      const extras = A.ownExtras(block, key)
+      const input = inputOf(ctx, block, index, b)
+      if (block.providerExecuted === true) {
+        const type = typeof extras?.["type"] === "string" ? extras["type"] : "server_tool_use"
+        return { ...extras, type, id: block.id, name: block.name, input } as unknown as Wire.ToolUseBlockParam
+      }
+      return { ...extras, type: "tool_use", id: block.id, name: block.name, input }
+    }
+    case "ToolResult": {
+      const extras = A.ownExtras(block, key)
+      const type = typeof extras?.["type"] === "string" ? extras["type"] : SERVER_RESULT_TYPES[block.toolName] ?? `${block.toolName}_tool_result`
+      return {
+        ...extras,
+        type,
+        tool_use_id: block.toolCallId,
+        content: serverResultContent(ctx, block, index, b),
+        ...(block.isError ? { is_error: true } : {})
+      } as unknown as Wire.ContentBlockParam
+    }
+    case "ProviderData":
+      if (block.provider === key) return block.data as unknown as Wire.ContentBlockParam
+      A.dropped(ctx, index, b, `${block.provider} provider data`, "it belongs to another wire format")
+      return undefined
+    default:
+      return Block.absurd(block)
+  }
+}
+
+const userBlock = (ctx: A.Ctx, block: Block.UserBlock, index: number, b: number): Wire.ContentBlockParam | undefined => {
+  switch (block._tag) {
+    case "Text":
+      return nonEmptyText(ctx, block, index, b)
+    case "File":
+      return fileBlock(ctx, block, index, b)
+    case "ProviderData":
+      if (block.provider === key) return block.data as unknown as Wire.ContentBlockParam
+      A.dropped(ctx, index, b, `${block.provider} provider data`, "it belongs to another wire format")
+      return undefined
+    default:
+      return Block.absurd(block)
+  }
+}
+
+/** A wire message being built: its blocks, and the only text block when it could go as a string. */
+interface Turn {
+  readonly role: "user" | "assistant"
+  readonly content: Array<Wire.ContentBlockParam>
+  readonly extras: Block.JsonObject | undefined
+  last: "user" | "tool" | "assistant"
+  plain: string | undefined
+  messages: number
+}
+
+const encodePrompt = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Prompt => {
+  const system: Array<Wire.TextBlockParam> = []
+  let systemPlain: string | undefined
+  let systemBlocks = 0
+  const turns: Array<Turn> = []
+  let started = false
+  const turnFor = (role: "user" | "assistant", kind: Turn["last"], m: Message.Message, index: number): Turn => {
+    const last = turns[turns.length - 1]
+    if (last !== undefined && last.role === role) {
+      if (!(last.last === "tool" && (kind === "user" || kind === "tool"))) {
+        A.converted(ctx, index, undefined, `${A.an(kind)} ${kind} message after ${A.an(last.last)} ${last.last} message`, `merged into one ${role} message (Anthropic alternates roles)`)
+      }
+      last.last = kind
+      last.messages++
+      return last
+    }
+    const turn: Turn = { role, content: [], extras: A.ownExtras(m, key), last: kind, plain: undefined, messages: 1 }
+    turns.push(turn)
+    return turn
+  }
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!
+    switch (m.role) {
+      case "system":
+        if (started) A.converted(ctx, i, undefined, "a system message after the conversation started", "in the top-level system prompt")
+        if (m.name !== undefined) A.dropped(ctx, i, undefined, "the name of a system message", "Anthropic system prompts have no names")
+        for (let b = 0; b < m.content.length; b++) {
+          const block = m.content[b]!
+          systemBlocks++
+          systemPlain = systemBlocks === 1 && isPlain(block) ? block.text : undefined
+          system.push(textBlock(ctx, block, i, b))
+        }
+        break
+      case "user": {
+        started = true
+        if (m.name !== undefined) A.dropped(ctx, i, undefined, "the name of a user message", "Anthropic messages have no names")
+        const turn = turnFor("user", "user", m, i)
+        const before = turn.content.length
+        for (let b = 0; b < m.content.length; b++) {
+          const out = userBlock(ctx, m.content[b]!, i, b)
+          if (out !== undefined) turn.content.push(out)
+        }
+        const only = m.content[0]
+        turn.plain = turn.messages === 1 && before === 0 && m.content.length === 1 && only?._tag === "Text" && isPlain(only) ? only.text : undefined
+        break
+      }
+      case "tool": {
+        started = true
+        const turn = turnFor("user", "tool", m, i)
+        turn.plain = undefined
+        for (let b = 0; b < m.content.length; b++) turn.content.push(toolResultBlock(ctx, m.content[b]!, i, b))
+        break
+      }
+      case "assistant": {
+        started = true
+        if (m.name !== undefined) A.dropped(ctx, i, undefined, "the name of an assistant message", "Anthropic messages have no names")
+        const turn = turnFor("assistant", "assistant", m, i)
+        const before = turn.content.length
+        for (let b = 0; b < m.content.length; b++) {
+          const out = assistantBlock(ctx, m.content[b]!, i, b)
+          if (out !== undefined) turn.content.push(out)
+        }
+        const only = m.content[0]
+        turn.plain = turn.messages === 1 && before === 0 && m.content.length === 1 && only?._tag === "Text" && isPlain(only) ? only.text : undefined
+        break
+      }
+      default:
+        return Block.absurd(m)
+    }
+  }
+  const out: Array<Wire.MessageParam> = []
+  for (const turn of turns) {
+    out.push({ ...turn.extras, role: turn.role, content: turn.plain ?? turn.content })
+  }
+  return {
+    ...(system.length === 0 ? {} : { system: systemPlain ?? system }),
+    messages: out
+  }
+}
+
+/**
+ * A conversation as Anthropic's `{ system, messages }`, with the warnings of
+ * what could not be carried (or `UnsupportedContent` with `strict: true`).
+ *
+ * @example
+ * const { value: prompt, warnings } = yield* Anthropic.toMessages(conversation)
+ * await client.messages.create({ model: "claude-sonnet-4-5", max_tokens: 1024, ...prompt })
+ *
+ * @since 0.1.0
+ */
+export const toMessages = (
+  messages: ReadonlyArray<Message.Message>,
+  options?: ConversionOptions
+): Effect.Effect<Converted<Prompt>, UnsupportedContent> => {
+  const ctx = A.makeCtx(PROVIDER, options)
+  return A.runEncode(ctx, () => encodePrompt(ctx, messages))
+}
+
+const isServerTool = (extras: Block.JsonObject | undefined): boolean => {
+  const type = extras?.["type"]
+  return typeof type === "string" && type !== "custom"
+}
+
+const encodeTool = (ctx: A.Ctx, tool: Request.ToolDefinition): Wire.ToolParam => {
+  const extras = A.ownExtras(tool, key)
+  if (isServerTool(extras)) return { ...extras, name: tool.name } as unknown as Wire.ToolParam
+  if (tool.providerOptions?.["openai-chat"]?.["type"] === "custom") {
+    A.converted(ctx, undefined, undefined, `${tool.name}, a custom tool taking free-form text`, "as a tool taking an object (Anthropic tools take JSON input)")
+  }
+  return {
+    ...extras,
+    name: tool.name,
+    ...(tool.description === undefined ? {} : { description: tool.description }),
+    input_schema: (tool.parameters ?? { type: "object", properties: {} }) as Wire.ToolParam["input_schema"],
+    ...(tool.strict === undefined ? {} : { strict: tool.strict })
+  }
+}
+
+const encodeToolChoice = (request: Request.Request): Wire.ToolChoiceParam | undefined => {
+  const choice = request.toolChoice
+  const parallel = request.parallelToolCalls === undefined ? {} : { disable_parallel_tool_use: !request.parallelToolCalls }
+  if (choice === undefined) return request.parallelToolCalls === false ? { type: "auto", ...parallel } : undefined
+  if (typeof choice !== "string") return { type: "tool", name: choice.name, ...parallel }
+  switch (choice) {
+    case "auto":
+      return { type: "auto", ...parallel }
+    case "required":
+      return { type: "any", ...parallel }
+    case "none":
+      return { type: "none", ...parallel }
+    default:
+      return Block.absurd(choice)
+  }
+}
+
+const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToRequestOptions | undefined): Wire.RequestBody => {
+  const extras = A.ownExtras(request, key)
+  const body: Record<string, unknown> = { ...extras }
+  if (request.model !== undefined) body["model"] = request.model
+  if (body["max_tokens"] === undefined && options?.maxTokens !== undefined) body["max_tokens"] = options.maxTokens
+  const prompt = encodePrompt(ctx, request.messages)
+  if (prompt.system !== undefined) body["system"] = prompt.system
+  body["messages"] = prompt.messages
+  if (request.tools !== undefined && request.tools.length > 0) body["tools"] = request.tools.map((tool) => encodeTool(ctx, tool))
+  const choice = encodeToolChoice(request)
+  if (choice !== undefined) body["tool_choice"] = choice
+  const format = request.responseFormat
+  if (format !== undefined) {
+    switch (format._tag) {
+      case "Text":
+        break
+      case "JsonObject":
+        A.dropped(ctx, undefined, undefined, "the JSON-object response format", "Anthropic structured output needs a schema")
+        break
+      case "JsonSchema": {
+        if (format.description !== undefined || format.strict !== undefined) {
+          A.dropped(ctx, undefined, undefined, "the description and strict setting of the response format", "Anthropic's output format is a schema only")
+        }
+        body["output_config"] = { ...A.nestedExtras(extras, "output_config"), format: { type: "json_schema", schema: format.schema } }
+        break
+      }
+      default:
+        return Block.absurd(format)
+    }
+  }
+  return body as unknown as Wire.RequestBody
+}
+
+/**
+ * A whole request as a Messages request body: `system` and `messages`, the
+ * model, tools (client tools with `input_schema`, server tools as they were
+ * read), `tool_choice` (with `disable_parallel_tool_use` from
+ * `parallelToolCalls`), a JSON-schema response format as
+ * `output_config.format`, and the request's other Anthropic fields
+ * (`max_tokens`, `thinking`, `temperature`, ...) kept in its provider
+ * options.
+ *
+ * @example
+ * const { value: body } = yield* Anthropic.toRequest(request, { maxTokens: 4096 })
+ *
+ * @since 0.1.0
+ */
+export const toRequest = (
+  request: Request.Request,
+  options?: ToRequestOptions
+): Effect.Effect<Converted<Wire.RequestBody>, UnsupportedContent> => {
+  const ctx = A.makeCtx(PROVIDER, options)
+  return A.runEncode(ctx, () => encodeRequest(ctx, request, options))
+}
+
+// ---------------------------------------------------------------------------
+// Anthropic -> the model
+// ---------------------------------------------------------------------------
+
+const TEXT_KEYS = new Set(["type", "text", "citations"])
+const THINKING_KEYS = new Set(["type", "thinking", "signature"])
+const REDACTED_KEYS = new Set(["type", "data"])
+const TOOL_USE_KEYS = new Set(["type", "id", "name", "input"])
+const SERVER_TOOL_USE_KEYS = new Set(["id", "name", "input"])
+const TOOL_RESULT_KEYS = new Set(["type", "tool_use_id", "content", "is_error"])
+const SERVER_RESULT_KEYS = new Set(["tool_use_id", "content", "is_error"])
+const IMAGE_KEYS = new Set(["type", "source"])
+const DOCUMENT_KEYS = new Set(["type", "source", "title", "context", "citations"])
+const MESSAGE_KEYS = new Set(["role", "content"])
+
+/** Keeps a `null` (or other untyped value) of a typed field among the extras, so it is written back as it was. */
+const keepUntyped = (extras: Record<string, Schema.Json> | undefined, o: A.Obj, name: string, typed: boolean): Record<string, Schema.Json> | undefined => {
+  const v = o[name]
+  if (v === undefined || typed) return extras
+  const out = extras ?? {}
+  A.setKey(out, name, v)
+  return out
+}
+
+const decodeText = (ctx: A.Ctx, block: A.Obj, path: string): Block.TextBlock => {
+  const citations = block["citations"]
+  const extras = keepUntyped(A.extrasOf(block, TEXT_KEYS), block, "citations", Array.isArray(citations))
+  return Block.text(A.str(ctx, block, "text", path), {
+    ...(Array.isArray(citations) ? { citations } : {}),
+    ...A.optionsOf(key, extras)
+  })
+}
+
+/** Marks the only text block of a message sent as a list, so it is written back as a list. */
+const asListed = (block: Block.TextBlock): Block.TextBlock =>
+  Block.text(block.text, { ...(block.citations === undefined ? {} : { citations: block.citations }), providerOptions: { [key]: { type: "text" } } })
+
+const SOURCE_KEYS: Record<string, ReadonlySet<string>> = {
+  base64: new Set(["type", "media_type", "data"]),
+  text: new Set(["type", "media_type", "data"]),
+  url: new Set(["type", "url"]),
+  file: new Set(["type", "file_id"])
+}
+
+/** An image or document block as a file, or `undefined` for a source this library does not type. */
+const decodeFile = (ctx: A.Ctx, block: A.Obj, path: string, image: boolean): Block.FileBlock | undefined => {
+  const source = A.obj(ctx, block["source"], `${path}.source`)
+  const type = A.str(ctx, source, "type", `${path}.source`)
+  const at = `${path}.source`
+  let fileSource: Block.FileSource
+  let mediaType: string
+  switch (type) {
+    case "base64":
+      fileSource = Block.base64(A.str(ctx, source, "data", at))
+      mediaType = A.str(ctx, source, "media_type", at)
+      break
+    case "text":
+      if (image) return undefined
+      fileSource = Block.textSource(A.str(ctx, source, "data", at))
+      mediaType = A.optStr(ctx, source, "media_type", at) ?? "text/plain"
+      break
+    case "url":
+      fileSource = Block.url(A.str(ctx, source, "url", at))
+      mediaType = image ? "image/*" : "application/pdf"
+      break
+    case "file":
+      fileSource = Block.fileId(A.str(ctx, source, "file_id", at))
+      mediaType = image ? "image/*" : "application/pdf"
+      break
+    default:
+      return undefined
+  }
+  let extras = A.withNested(A.extrasOf(block, image ? IMAGE_KEYS : DOCUMENT_KEYS), "source", A.extrasOf(source, SOURCE_KEYS[type]!))
+  if (image) return Block.file(fileSource, mediaType, A.optionsOf(key, extras))
+  const title = block["title"]
+  const context = block["context"]
+  const citations = block["citations"]
+  extras = keepUntyped(extras, block, "title", typeof title === "string")
+  extras = keepUntyped(extras, block, "context", typeof context === "string")
+  let citationsEnabled: boolean | undefined
+  if (A.isObj(citations) && (citations["enabled"] === undefined || typeof citations["enabled"] === "boolean")) {
+    citationsEnabled = citations["enabled"] as boolean | undefined
+    const nested = A.extrasOf(citations, new Set(["enabled"]))
+    if (citationsEnabled === undefined) extras = keepUntyped(extras, block, "citations", false)
+    else extras = A.withNested(extras, "citations", nested)
+  } else {
+    extras = keepUntyped(extras, block, "citations", false)
+  }
+  return Block.file(fileSource, mediaType, {
+    ...(typeof title === "string" ? { title } : {}),
+    ...(typeof context === "string" ? { context } : {}),
+    ...(citationsEnabled === undefined ? {} : { citationsEnabled }),
+    ...A.optionsOf(key, extras)
+  })
+}
+
+/** Call ids and names seen so far, to name the results that answer them. */
+type Names = Map<string, string>
+
+const decodeResultContent = (ctx: A.Ctx, content: Schema.Json | undefined, path: string): Block.ToolResultContent => {
+  if (content === undefined || content === null) return []
+  if (typeof content === "string") return content
+  const parts = A.arr(ctx, content, path)
+  const out: Array<Block.ToolResultPart> = []
+  for (let p = 0; p < parts.length; p++) {
+    const at = `${path}[${p}]`
+    const part = A.obj(ctx, parts[p], at)
+    const type = A.str(ctx, part, "type", at)
+    const file = type === "image" || type === "document" ? decodeFile(ctx, part, at, type === "image") : undefined
+    if (type === "text") out.push(decodeText(ctx, part, at))
+    else if (file !== undefined) out.push(file)
+    else {
+      if (!RESULT_PASS_TYPES.has(type)) A.converted(ctx, undefined, undefined, `${A.an(type)} ${type} block in a tool result (${at})`, "as a JSON value, sent back as JSON text")
+      out.push(Block.json(part))
+    }
+  }
+  return out
+}
+
+const decodeToolResult = (ctx: A.Ctx, block: A.Obj, path: string, names: Names): Block.ToolResultBlock => {
+  const id = A.str(ctx, block, "tool_use_id", path)
+  const isError = A.optBool(ctx, block, "is_error", path)
+  const extras = keepUntyped(A.extrasOf(block, TOOL_RESULT_KEYS), block, "is_error", isError === true)
+  return Block.toolResult(id, names.get(id) ?? "", decodeResultContent(ctx, block["content"], `${path}.content`), isError === true, A.optionsOf(key, extras))
+}
+
+const decodeToolUse = (ctx: A.Ctx, block: A.Obj, path: string, index: number | undefined, names: Names, type: string): Block.ToolCallBlock => {
+  const id = A.str(ctx, block, "id", path)
+  const name = A.str(ctx, block, "name", path)
+  names.set(id, name)
+  const server = type !== "tool_use"
+  let extras = A.extrasOf(block, server ? SERVER_TOOL_USE_KEYS : TOOL_USE_KEYS)
+  if (server && type === "server_tool_use" && extras !== undefined) delete extras["type"]
+  if (server && type === "server_tool_use" && extras !== undefined && Object.keys(extras).length === 0) extras = undefined
+  const options = { ...(server ? { providerExecuted: true } : {}), ...A.optionsOf(key, extras) }
+  const input = block["input"]
+  if (A.isObj(input)) return Block.toolCall(id, name, input, options)
+  // input streamed as text that never became an object, or a value that is not one
+  const text = typeof input === "string" ? input : input === undefined ? "" : stringify(input)
+  return A.callFromText(ctx, { id, name, ...(index === undefined ? {} : { index }) }, text, options)
+}
+
+const decodeServerResult = (ctx: A.Ctx, block: A.Obj, path: string, type: string, names: Names): Block.ToolResultBlock => {
+  const id = A.str(ctx, block, "tool_use_id", path)
+  const isError = A.optBool(ctx, block, "is_error", path)
+  const extras = keepUntyped({ type, ...A.extrasOf(block, SERVER_RESULT_KEYS) }, block, "is_error", isError === true)
+  const raw = block["content"]
+  let content: Block.ToolResultContent
+  if (type === "mcp_tool_result") content = decodeResultContent(ctx, raw, `${path}.content`)
+  else content = raw === undefined ? [] : [Block.json(raw)]
+  if (type === "mcp_tool_result" && Array.isArray(content) && content.some((p) => p._tag === "Json")) content = raw === undefined ? [] : [Block.json(raw)]
+  return Block.toolResult(id, names.get(id) ?? "", content, isError === true, { providerExecuted: true, ...A.optionsOf(key, extras) })
+}
+
+const decodeAssistantBlock = (ctx: A.Ctx, block: A.Obj, path: string, index: number | undefined, names: Names): Block.AssistantBlock => {
+  const type = A.str(ctx, block, "type", path)
+  switch (type) {
+    case "text":
+      return decodeText(ctx, block, path)
+    case "thinking": {
+      const signature = block["signature"]
+      const extras = keepUntyped(A.extrasOf(block, THINKING_KEYS), block, "signature", typeof signature === "string")
+      return Block.thinking(A.str(ctx, block, "thinking", path), typeof signature === "string" ? signature : undefined, A.optionsOf(key, extras))
+    }
+    case "redacted_thinking":
+      return Block.redactedThinking(A.str(ctx, block, "data", path), A.optionsOf(key, A.extrasOf(block, REDACTED_KEYS)))
+    case "tool_use":
+    case "server_tool_use":
+    case "mcp_tool_use":
+      return decodeToolUse(ctx, block, path, index, names, type)
+    default:
+      if (type.endsWith("_tool_result") && typeof block["tool_use_id"] === "string") return decodeServerResult(ctx, block, path, type, names)
+      return Block.providerData(key, block)
+  }
+}
+
+const decodeUserBlock = (ctx: A.Ctx, block: A.Obj, path: string, type: string): Block.UserBlock => {
+  if (type === "text") return decodeText(ctx, block, path)
+  if (type === "image" || type === "document") return decodeFile(ctx, block, path, type === "image") ?? Block.providerData(key, block)
+  return Block.providerData(key, block)
+}
+
+const decodeMessage = (ctx: A.Ctx, m: A.Obj, path: string, index: number, names: Names, out: Array<Message.Message>): void => {
+  const role = A.str(ctx, m, "role", path)
+  const extras = A.extrasOf(m, MESSAGE_KEYS)
+  const body = m["content"]
+  const at = `${path}.content`
+  switch (role) {
+    case "assistant": {
+      let content: Array<Block.AssistantBlock>
+      if (typeof body === "string") {
+        content = [Block.text(body)]
+      } else {
+        const blocks = A.arr(ctx, body, at)
+        content = []
+        for (let b = 0; b < blocks.length; b++) content.push(decodeAssistantBlock(ctx, A.obj(ctx, blocks[b], `${at}[${b}]`), `${at}[${b}]`, index, names))
+        const only = content[0]
+        if (content.length === 1 && only?._tag === "Text" && !hasExtras(only)) content[0] = asListed(only)
+      }
+      out.push(Message.assistant(content, A.optionsOf(key, extras)))
+      return
+    }
+    case "user": {
+      if (typeof body === "string") {
+        out.push(Message.user(body, A.optionsOf(key, extras)))
+        return
+      }
+      const blocks = A.arr(ctx, body, at)
+      let options = A.optionsOf(key, extras)
+      let results: Array<Block.ToolResultBlock> = []
+      let said: Array<Block.UserBlock> = []
+      const flushResults = (): void => {
+        if (results.length === 0) return
+        out.push(Message.tool(results, options))
+        options = {}
+        results = []
+      }
+      const flushSaid = (): void => {
+        if (said.length === 0) return
+        out.push(Message.user(said, options))
+        options = {}
+        said = []
+      }
+      for (let b = 0; b < blocks.length; b++) {
+        const block = A.obj(ctx, blocks[b], `${at}[${b}]`)
+        const type = A.str(ctx, block, "type", `${at}[${b}]`)
+        if (type === "tool_result") {
+          flushSaid()
+          results.push(decodeToolResult(ctx, block, `${at}[${b}]`, names))
+        } else {
+          flushResults()
+          said.push(decodeUserBlock(ctx, block, `${at}[${b}]`, type))
+        }
+      }
+      const only = said[0]
+      if (blocks.length === 1 && only?._tag === "Text" && !hasExtras(only)) said[0] = asListed(only)
+      flushResults()
+      flushSaid()
+      if (blocks.length === 0) out.push(Message.user([], options))
+      return
+    }
+    case "system":
+      // newer API versions accept system messages inside `messages`
+      out.push(Message.system(decodeSystem(ctx, body, at), A.optionsOf(key, extras)))
+      return
+    default:
+      return A.malformed(ctx, `${path}.role`, `unknown role ${JSON.stringify(role)}`)
+  }
+}
+
+const decodeSystem = (ctx: A.Ctx, system: Schema.Json | undefined, path: string): Array<Block.TextBlock> => {
+  if (typeof system === "string") return [Block.text(system)]
+  const blocks = A.arr(ctx, system, path)
+  const out: Array<Block.TextBlock> = []
+  for (let b = 0; b < blocks.length; b++) {
+    const block = A.obj(ctx, blocks[b], `${path}[${b}]`)
+    const type = A.str(ctx, block, "type", `${path}[${b}]`)
+    if (type !== "text") A.malformed(ctx, `${path}[${b}].type`, `expected a text block in the system prompt, got ${JSON.stringify(type)}`)
+    out.push(decodeText(ctx, block, `${path}[${b}]`))
+  }
+  const only = out[0]
+  if (out.length === 1 && !hasExtras(only!)) out[0] = asListed(only!)
+  return out
+}
+
+const decodeConversation = (ctx: A.Ctx, system: Schema.Json | undefined, list: ReadonlyArray<Schema.Json>): Array<Message.Message> => {
+  const out: Array<Message.Message> = []
+  if (system !== undefined && system !== null) out.push(Message.system(decodeSystem(ctx, system, "system")))
+  const names: Names = new Map()
+  for (let i = 0; i < list.length; i++) decodeMessage(ctx, A.obj(ctx, list[i], `messages[${i}]`), `messages[${i}]`, i, names, out)
+  return out
+}
+
+/**
+ * Anthropic's `messages` (any JSON, checked), or `{ system, messages }` as
+ * `toMessages` writes them, as a conversation: the system prompt becomes a
+ * system message first; each user message that holds tool results becomes a
+ * tool message (and a user message for what follows the results).
+ *
+ * @example
+ * const { value: conversation } = yield* Anthropic.fromMessages({ system: body.system, messages: body.messages })
+ *
+ * @since 0.1.0
+ */
+export const fromMessages = (
+  input: unknown,
+  options?: ConversionOptions
+): Effect.Effect<Converted<Array<Message.Message>>, MalformedPayload | InvalidToolArguments | UnsupportedContent> => {
+  const ctx = A.makeCtx(PROVIDER, options)
+  return A.run(ctx, () => {
+    const json = A.jsonOf(ctx, input)
+    if (Array.isArray(json)) return decodeConversation(ctx, undefined, json)
+    const prompt = A.obj(ctx, json, "")
+    return decodeConversation(ctx, prompt["system"], A.arr(ctx, prompt["messages"], "messages"))
+  })
+}
+
+const REQUEST_KEYS = new Set(["model", "system", "messages", "tools", "tool_choice"])
+const TOOL_KEYS = new Set(["name", "description", "input_schema", "strict"])
+
+const decodeTools = (ctx: A.Ctx, list: ReadonlyArray<Schema.Json>): Array<Request.ToolDefinition> => {
+  const out: Array<Request.ToolDefinition> = []
+  for (let t = 0; t < list.length; t++) {
+    const at = `tools[${t}]`
+    const tool = A.obj(ctx, list[t], at)
+    const name = A.str(ctx, tool, "name", at)
+    if (isServerTool(tool)) {
+      out.push(Request.tool(name, A.optionsOf(key, A.extrasOf(tool, new Set(["name"])))))
+      continue
+    }
+    const description = A.optStr(ctx, tool, "description", at)
+    const parameters = A.optObj(ctx, tool, "input_schema", at)
+    const strict = A.optBool(ctx, tool, "strict", at)
+    let extras = A.extrasOf(tool, TOOL_KEYS)
+    extras = keepUntyped(extras, tool, "description", description !== undefined)
+    extras = keepUntyped(extras, tool, "strict", strict !== undefined)
+    out.push(
+      Request.tool(name, {
+        ...(description === undefined ? {} : { description }),
+        ...(parameters === undefined ? {} : { parameters }),
+        ...(strict === undefined ? {} : { strict }),
+        ...A.optionsOf(key, extras)
+      })
+    )
+  }
+  return out
+}
+
+const decodeToolChoice = (choice: Schema.Json | undefined): { readonly toolChoice: Request.ToolChoice; readonly parallel?: boolean } | undefined => {
+  if (!A.isObj(choice)) return undefined
+  for (const k in choice) if (k !== "type" && k !== "name" && k !== "disable_parallel_tool_use") return undefined
+  const disable = choice["disable_parallel_tool_use"]
+  if (disable !== undefined && typeof disable !== "boolean") return undefined
+  const parallel = disable === undefined ? {} : { parallel: !disable }
+  switch (choice["type"]) {
+    case "auto":
+      return choice["name"] === undefined ? { toolChoice: "auto", ...parallel } : undefined
+    case "any":
+      return choice["name"] === undefined ? { toolChoice: "required", ...parallel } : undefined
+    case "none":
+      return choice["name"] === undefined ? { toolChoice: "none", ...parallel } : undefined
+    case "tool":
+      return typeof choice["name"] === "string" ? { toolChoice: { _tag: "Tool", name: choice["name"] }, ...parallel } : undefined
+    default:
+      return undefined
+  }
+}
+
+const decodeRequest = (ctx: A.Ctx, input: unknown): Request.Request => {
+  const body = A.obj(ctx, A.jsonOf(ctx, input), "")
+  const messages = decodeConversation(ctx, body["system"], A.arr(ctx, body["messages"], "messages"))
+  const extras: Record<string, Schema.Json> = A.extrasOf(body, REQUEST_KEYS) ?? {}
+  const model = A.optStr(ctx, body, "model", "")
+  if (body["model"] !== undefined && model === undefined) A.setKey(extras, "model", body["model"]!)
+  const tools = body["tools"] === undefined || body["tools"] === null ? undefined : decodeTools(ctx, A.arr(ctx, body["tools"], "tools"))
+  const choice = decodeToolChoice(body["tool_choice"])
+  if (choice === undefined && body["tool_choice"] !== undefined) A.setKey(extras, "tool_choice", body["tool_choice"]!)
+  return Request.make(messages, {
+    ...(model === undefined ? {} : { model }),
+    ...(tools === undefined ? {} : { tools }),
+    ...(choice === undefined ? {} : { toolChoice: choice.toolChoice }),
+    ...(choice?.parallel === undefined ? {} : { parallelToolCalls: choice.parallel }),
+    ...A.optionsOf(key, Object.keys(extras).length === 0 ? undefined : extras)
+  })
+}
+
+/**
+ * A Messages request body (any JSON, checked) as a request: its system
+ * prompt and messages, model, tools (client tools typed; server tools kept
+ * as they were read) and tool choice; every other field (`max_tokens`,
+ * `thinking`, `output_config`, ...) is kept in the request's provider
+ * options and written back by `toRequest`.
+ *
+ * @example
+ * const { value: request } = yield* Anthropic.fromRequest(JSON.parse(text))
+ *
+ * @since 0.1.0
+ */
+export const fromRequest = (
+  body: unknown,
+  options?: ConversionOptions
+): Effect.Effect<Converted<Request.Request>, MalformedPayload | InvalidToolArguments | UnsupportedContent> => {
+  const ctx = A.makeCtx(PROVIDER, options)
+  return A.run(ctx, () => decodeRequest(ctx, body))
+}
+
+const finishReasonOf = (reason: string | null): FinishReason => {
+  switch (reason) {
+    case null:
+      return "unknown"
+    case "end_turn":
+    case "stop_sequence":
+      return "stop"
+    case "max_tokens":
+    case "model_context_window_exceeded":
+      return "length"
+    case "tool_use":
+      return "tool-calls"
+    case "pause_turn":
+      return "pause"
+    case "refusal":
+      return "refusal"
+    default:
+      return "other"
+  }
+}
+
+const usageOf = (ctx: A.Ctx, usage: A.Obj): Message.Usage => {
+  const input = A.count(ctx, usage, "input_tokens", "usage")
+  const written = A.count(ctx, usage, "cache_creation_input_tokens", "usage")
+  const read = A.count(ctx, usage, "cache_read_input_tokens", "usage")
+  const details = A.optObj(ctx, usage, "output_tokens_details", "usage")
+  return A.usage({
+    inputTokens: input === undefined && written === undefined && read === undefined ? undefined : (input ?? 0) + (written ?? 0) + (read ?? 0),
+    outputTokens: A.count(ctx, usage, "output_tokens", "usage"),
+    cachedInputTokens: read,
+    cacheWriteInputTokens: written,
+    reasoningTokens: A.count(ctx, details, "thinking_tokens", "usage.output_tokens_details")
+  })
+}
+
+const RESPONSE_KEYS = new Set(["id", "type", "role", "model", "content", "stop_reason"])
+
+const decodeResponse = (ctx: A.Ctx, input: unknown): DecodedResponse => {
+  const response = A.obj(ctx, A.jsonOf(ctx, input), "")
+  const role = A.optStr(ctx, response, "role", "")
+  if (role !== undefined && role !== "assistant") A.malformed(ctx, "role", `expected an assistant message, got ${JSON.stringify(role)}`)
+  const blocks = A.arr(ctx, response["content"], "content")
+  const names: Names = new Map()
+  const content: Array<Block.AssistantBlock> = []
+  for (let b = 0; b < blocks.length; b++) content.push(decodeAssistantBlock(ctx, A.obj(ctx, blocks[b], `content[${b}]`), `content[${b}]`, undefined, names))
+  const rawUsage = A.optObj(ctx, response, "usage", "")
+  const usage = rawUsage === undefined ? undefined : usageOf(ctx, rawUsage)
+  const stop = A.optStr(ctx, response, "stop_reason", "") ?? null
+  const providerData = A.extrasOf(response, RESPONSE_KEYS)
+  return new DecodedResponse({
+    id: A.optStr(ctx, response, "id", "") ?? "",
+    model: A.optStr(ctx, response, "model", "") ?? "",
+    message: Message.assistant(content, usage === undefined ? undefined : { usage }),
+    finishReason: finishReasonOf(stop),
+    providerFinishReason: stop,
+    ...(usage === undefined ? {} : { usage }),
+    ...(providerData === undefined ? {} : { providerData })
+  })
+}
+
+/**
+ * A Messages API response as the model: the assistant message (text with
+ * citations, thinking with signatures, redacted thinking, tool calls, server
+ * tool calls and results), its usage (input counting both cache figures,
+ * which are also given apart), the stop reason (normalized and as sent), the
+ * id and model, and the other fields (`stop_sequence`, `stop_details`,
+ * `container`, the raw `usage`) in `providerData`.
+ *
+ * @example
+ * const message = await client.messages.create(body)
+ * const { value: { message: reply, finishReason } } = yield* Anthropic.fromResponse(message)
+ *
+ * @since 0.1.0
+ */
+export const fromResponse = (
+  response: Wire.Message,
+  options?: ConversionOptions
+): Effect.Effect<Converted<DecodedResponse>, MalformedPayload | InvalidToolArguments | UnsupportedContent> => {
+  const ctx = A.makeCtx(PROVIDER, options)
+  return A.run(ctx, () => decodeResponse(ctx, response))
+}
+
+// ---------------------------------------------------------------------------
+// streams
+// ---------------------------------------------------------------------------
+
+/**
+ * Everything reading a stream can fail with: the message could not be read
+ * (`MalformedPayload`, `InvalidToolArguments`, `UnsupportedContent`), the
+ * stream ended early (`IncompleteResponse`, with the partial message), broke
+ * the protocol (`StreamProtocolError`) or carried the API's error
+ * (`ProviderStreamError`).
+ *
+ * @since 0.1.0
+ */
+export type StreamError =
+  | MalformedPayload
+  | InvalidToolArguments
+  | UnsupportedContent
+  | IncompleteResponse
+  | StreamErrors.StreamProtocolError
+  | StreamErrors.ProviderStreamError
+
+/** The accumulator's report of a stopped tool block whose input is not JSON: for us, argument text to read like any other. */
+const INVALID_INPUT = /^content block \d+ \([a-z_]+ [^)]*\): its input is not valid JSON/
+
+const decodePartial = (options: ConversionOptions | undefined) => (partial: unknown) => {
+  const lenient = { ...options, strict: false, toolArguments: "lenient" as const }
+  const ctx = A.makeCtx(PROVIDER, lenient)
+  return A.runResult(ctx, () => decodeResponse(ctx, partial))
+}
+
+const decodeStreamed = <E, R>(
+  accumulated: Effect.Effect<Wire.Message, E | StreamErrors.StreamError, R>,
+  options: ConversionOptions | undefined
+): Effect.Effect<Converted<DecodedResponse>, Exclude<E, StreamErrors.IncompleteStream> | StreamError, R> =>
+  A.decodeStreamed(
+    PROVIDER,
+    accumulated.pipe(
+      Effect.catchIf(
+        (error): error is StreamErrors.StreamProtocolError =>
+          error instanceof StreamErrors.StreamProtocolError && error.more === 0 && error.partial !== undefined && INVALID_INPUT.test(error.reason),
+        (error) => {
+          // the stream was whole up to its message_delta: the partial message is the message, its raw tool input kept
+          const partial = error.partial as Wire.Message
+          return partial.stop_reason === null
+            ? Effect.fail(
+              new StreamErrors.IncompleteStream({
+                provider: "anthropic-messages",
+                cut: ["the stream ended before its message_delta"],
+                events: (error.eventIndex ?? -1) + 1,
+                partial
+              })
+            )
+            : Effect.succeed(partial)
+        }
+      )
+    ),
+    (response) => fromResponse(response, options),
+    decodePartial(options)
+  )
+
+/**
+ * Accumulates Messages stream events (`message_start`,
+ * `content_block_start` / `_delta` / `_stop` with `text_delta`,
+ * `input_json_delta`, `thinking_delta`, `signature_delta`, `citations_delta`,
+ * then `message_delta` and `message_stop`) and reads the message they add
+ * up to. Tool input streamed as text that is not JSON is read like any
+ * argument text: repaired and kept, or `InvalidToolArguments` in strict mode.
+ *
+ * @example
+ * const events = []
+ * for await (const event of await client.messages.create({ ...body, stream: true })) events.push(event)
+ * const { value: { message } } = yield* Anthropic.fromEvents(events)
+ *
+ * @since 0.1.0
+ */
+export const fromEvents = (
+  events: Iterable<Wire.StreamEvent>,
+  options?: ConversionOptions
+): Effect.Effect<Converted<DecodedResponse>, StreamError> => decodeStreamed(AnthropicStream.fromEvents(events), options)
+
+/**
+ * `fromEvents` over raw SSE text (a whole response body, or its pieces,
+ * split anywhere).
+ *
+ * @since 0.1.0
+ */
+export const fromSse = (
+  input: string | Iterable<string | Uint8Array>,
+  options?: ConversionOptions
+): Effect.Effect<Converted<DecodedResponse>, StreamError> => decodeStreamed(AnthropicStream.fromSse(input), options)
+
+/**
+ * `fromEvents` over an Effect `Stream` of events.
+ *
+ * @since 0.1.0
+ */
+export const fromStream = <E, R>(
+  events: Stream.Stream<Wire.StreamEvent, E, R>,
+  options?: ConversionOptions
+): Effect.Effect<Converted<DecodedResponse>, E | StreamError, R> => decodeStreamed(AnthropicStream.fromStream(events), options)
+
+/**
+ * `fromEvents` over an Effect `Stream` of raw SSE text or bytes (an HTTP
+ * response body).
+ *
+ * @since 0.1.0
+ */
+export const fromSseStream = <E, R>(
+  body: Stream.Stream<string | Uint8Array, E, R>,
+  options?: ConversionOptions
+): Effect.Effect<Converted<DecodedResponse>, E | StreamError, R> => decodeStreamed(AnthropicStream.fromSseStream(body), options)

@@ -1,0 +1,1166 @@
+/**
+ * OpenAI Chat Completions, both ways: the model to a request's `messages`
+ * (and a whole request body), and request bodies, `chat.completion`
+ * responses and `chat.completion.chunk` streams back to the model.
+ *
+ * **Writing a request**
+ *
+ * - An assistant message that only calls tools has `content: null`; its
+ *   calls are `tool_calls` whose `function.arguments` is JSON text (the
+ *   provider's own text when the call came from a provider, even when it
+ *   never parsed).
+ * - Each tool result is its own `tool` message with `tool_call_id`.
+ * - Images are `image_url` parts (URL or `data:` URL, with `detail`), audio
+ *   `input_audio` parts (wav, mp3), other files `file` parts (`data:` URL or
+ *   file id, with `filename`).
+ * - System messages are `system` messages, or `developer` messages with
+ *   `systemRole: "developer"` (o-series and GPT-5 models).
+ * - What Chat Completions cannot express is reported as a warning, or fails
+ *   the conversion with `strict: true`: thinking (unless `reasoning:
+ *   "reasoning_content"` sends it back the DeepSeek way), redacted thinking,
+ *   text citations, tool calls the provider ran itself and their results,
+ *   files in tool results, documents by URL, an error flag on a tool result,
+ *   Anthropic document settings, other providers' data.
+ *
+ * **Reading**
+ *
+ * `fromMessages`, `fromRequest` and `fromResponse` accept any JSON and fail
+ * with `MalformedPayload` when it is not Chat Completions. Tool-argument
+ * text that is not JSON is repaired (a `RepairedToolArguments` warning, the
+ * text kept in `rawArgs`) or, with `toolArguments: "strict"`, fails with
+ * `InvalidToolArguments`. A tool result's name is the name of the call it
+ * answers. DeepSeek's `reasoning_content` becomes a thinking block.
+ * `fromEvents`, `fromSse` and `fromStream` accumulate a stream and read the
+ * response it adds up to; a stream cut short fails with `IncompleteResponse`
+ * carrying the partial message.
+ *
+ * **Fields the model has no place for** are kept, never dropped: in the
+ * `providerOptions["openai-chat"]` of the block, message, tool definition or
+ * request they were read from, and written back from there. A few of them
+ * choose a wire form: `role: "developer"` on a system message, `type:
+ * "text"` / `type: "refusal"` on a block sent as a content part (rather than
+ * as a plain string / the `refusal` field), `type: "custom"` on a custom
+ * tool call or tool, `type: "function_call"` on a deprecated single function
+ * call, `role: "function"` on its result, `type: "functions"` on a tool
+ * defined in the deprecated `functions` list.
+ *
+ * @since 0.1.0
+ */
+import { Effect, type Schema, type Stream } from "effect"
+import * as Block from "../Block.js"
+import * as Message from "../Message.js"
+import * as Request from "../Request.js"
+import {
+  type ConversionOptions,
+  type Converted,
+  DecodedResponse,
+  type FinishReason,
+  type IncompleteResponse,
+  type InvalidToolArguments,
+  type MalformedPayload,
+  type UnsupportedContent
+} from "./Conversion.js"
+import * as A from "./internal/adapter.js"
+import * as OpenAiChatStream from "./OpenAiChatStream.js"
+import type * as Wire from "./OpenAiChatWire.js"
+import * as StreamErrors from "./StreamError.js"
+import * as ToolArguments from "./ToolArguments.js"
+
+/**
+ * The key of this format in `providerOptions`.
+ *
+ * @since 0.1.0
+ */
+export const key = "openai-chat"
+
+const PROVIDER = "openai-chat"
+
+/**
+ * Options for writing messages and requests.
+ *
+ * - `systemRole`: send every system message as a `system` or a `developer`
+ *   message; by default each goes as it was read (`system` unless it was a
+ *   `developer` message).
+ * - `reasoning`: `"drop"` (default) leaves thinking out and reports it;
+ *   `"reasoning_content"` sends an assistant message's thinking texts, joined,
+ *   as `reasoning_content` (DeepSeek and compatible servers ask for it back
+ *   in tool loops).
+ *
+ * @since 0.1.0
+ */
+export interface ToMessagesOptions extends ConversionOptions {
+  readonly systemRole?: "system" | "developer"
+  readonly reasoning?: "drop" | "reasoning_content"
+}
+
+/**
+ * Options for reading a response: `choice` is the index of the choice to
+ * read (default 0; the others are reported as left out).
+ *
+ * @since 0.1.0
+ */
+export interface FromResponseOptions extends ConversionOptions {
+  readonly choice?: number
+}
+
+// ---------------------------------------------------------------------------
+// the model -> Chat Completions
+// ---------------------------------------------------------------------------
+
+type Extras = Block.JsonObject | undefined
+
+const hasExtras = (value: { readonly providerOptions?: Block.ProviderOptions }): boolean => value.providerOptions?.[key] !== undefined
+
+const textPart = (ctx: A.Ctx, block: Block.TextBlock, index: number, blockIndex: number): Wire.TextPart => {
+  if (block.citations !== undefined && block.citations.length > 0) {
+    A.dropped(ctx, index, blockIndex, "the citations of a text", "Chat Completions text carries no citations")
+  }
+  return { ...A.ownExtras(block, key), type: "text", text: block.text }
+}
+
+const textContent = (
+  ctx: A.Ctx,
+  blocks: ReadonlyArray<Block.TextBlock>,
+  index: number
+): string | Array<Wire.TextPart> => {
+  const only = blocks[0]
+  if (blocks.length === 1 && !hasExtras(only!) && (only!.citations === undefined || only!.citations.length === 0)) return only!.text
+  const parts: Array<Wire.TextPart> = []
+  for (let b = 0; b < blocks.length; b++) parts.push(textPart(ctx, blocks[b]!, index, b))
+  return parts
+}
+
+const dataUrl = (mediaType: string, data: string): string => `data:${mediaType};base64,${data}`
+
+const audioFormat = (mediaType: string): "wav" | "mp3" | undefined => {
+  switch (mediaType) {
+    case "audio/wav":
+    case "audio/x-wav":
+    case "audio/wave":
+      return "wav"
+    case "audio/mpeg":
+    case "audio/mp3":
+      return "mp3"
+    default:
+      return undefined
+  }
+}
+
+/** Settings of a file that only Anthropic documents have. */
+const documentSettings = (ctx: A.Ctx, file: Block.FileBlock, index: number, blockIndex: number, keepsFilename: boolean): void => {
+  const lost: Array<string> = []
+  if (file.title !== undefined) lost.push("title")
+  if (file.context !== undefined) lost.push("context")
+  if (file.citationsEnabled !== undefined) lost.push("citations setting")
+  if (!keepsFilename && file.filename !== undefined) lost.push("file name")
+  if (lost.length > 0) A.dropped(ctx, index, blockIndex, `the ${lost.join(", ")} of ${A.an(file.mediaType)} ${file.mediaType} file`, "Chat Completions has no place for them")
+}
+
+const filePart = (ctx: A.Ctx, file: Block.FileBlock, index: number, blockIndex: number): Wire.UserContentPart | undefined => {
+  const extras = A.ownExtras(file, key)
+  const media = file.mediaType
+  const source = file.source
+  if (media.startsWith("image/")) {
+    let url: string
+    switch (source._tag) {
+      case "Base64":
+        url = dataUrl(media, source.data)
+        break
+      case "Url":
+        url = source.url
+        break
+      case "FileId":
+      case "Text":
+        A.dropped(ctx, index, blockIndex, `an image by ${source._tag === "FileId" ? "file id" : "text"}`, "Chat Completions takes images as URLs or data URLs")
+        return undefined
+      default:
+        return Block.absurd(source)
+    }
+    documentSettings(ctx, file, index, blockIndex, false)
+    return {
+      ...extras,
+      type: "image_url",
+      image_url: { ...A.nestedExtras(extras, "image_url"), url, ...(file.detail === undefined ? {} : { detail: file.detail }) }
+    }
+  }
+  if (media.startsWith("audio/")) {
+    const format = audioFormat(media)
+    if (source._tag !== "Base64" || format === undefined) {
+      A.dropped(ctx, index, blockIndex, `${media} audio${source._tag === "Base64" ? "" : ` by ${source._tag}`}`, "Chat Completions takes audio as base64 wav or mp3 data")
+      return undefined
+    }
+    documentSettings(ctx, file, index, blockIndex, false)
+    return { ...extras, type: "input_audio", input_audio: { ...A.nestedExtras(extras, "input_audio"), data: source.data, format } }
+  }
+  let body: { file_data: string } | { file_id: string }
+  switch (source._tag) {
+    case "Base64":
+      body = { file_data: dataUrl(media, source.data) }
+      break
+    case "FileId":
+      body = { file_id: source.fileId }
+      break
+    case "Text":
+      A.converted(ctx, index, blockIndex, `${A.an(media)} ${media} document given as text`, "as a text part")
+      return { type: "text", text: source.text }
+    case "Url":
+      A.dropped(ctx, index, blockIndex, `${A.an(media)} ${media} file by URL`, "Chat Completions takes files as data URLs or file ids")
+      return undefined
+    default:
+      return Block.absurd(source)
+  }
+  documentSettings(ctx, file, index, blockIndex, true)
+  return {
+    ...extras,
+    type: "file",
+    file: { ...A.nestedExtras(extras, "file"), ...body, ...(file.filename === undefined ? {} : { filename: file.filename }) }
+  }
+}
+
+const systemMessage = (ctx: A.Ctx, m: Message.SystemMessage, index: number, options: ToMessagesOptions | undefined): Wire.MessageParam => {
+  const extras = A.ownExtras(m, key)
+  const role = options?.systemRole ?? (extras?.["role"] === "developer" ? "developer" : "system")
+  return { ...extras, role, content: textContent(ctx, m.content, index), ...(m.name === undefined ? {} : { name: m.name }) }
+}
+
+const userMessage = (ctx: A.Ctx, m: Message.UserMessage, index: number): Wire.UserMessageParam => {
+  const extras = A.ownExtras(m, key)
+  const name = m.name === undefined ? {} : { name: m.name }
+  let textOnly = true
+  for (const block of m.content) if (block._tag !== "Text") textOnly = false
+  if (textOnly) return { ...extras, role: "user", content: textContent(ctx, m.content as ReadonlyArray<Block.TextBlock>, index), ...name }
+  const parts: Array<Wire.UserContentPart> = []
+  for (let b = 0; b < m.content.length; b++) {
+    const block = m.content[b]!
+    switch (block._tag) {
+      case "Text":
+        parts.push(textPart(ctx, block, index, b))
+        break
+      case "File": {
+        const part = filePart(ctx, block, index, b)
+        if (part !== undefined) parts.push(part)
+        break
+      }
+      case "ProviderData":
+        if (block.provider === key) parts.push(block.data as unknown as Wire.UserContentPart)
+        else A.dropped(ctx, index, b, `${block.provider} provider data`, "it belongs to another wire format")
+        break
+      default:
+        return Block.absurd(block)
+    }
+  }
+  return { ...extras, role: "user", content: parts, ...name }
+}
+
+const toolCall = (call: Block.ToolCallBlock): Wire.ToolCall => {
+  const extras = A.ownExtras(call, key)
+  if (extras?.["type"] === "custom") {
+    const input = typeof call.args === "string" && call.rawArgs === undefined ? call.args : ToolArguments.toText(call)
+    return { ...extras, id: call.id, type: "custom", custom: { ...A.nestedExtras(extras, "custom"), name: call.name, input } }
+  }
+  return {
+    ...extras,
+    id: call.id,
+    type: "function",
+    function: { ...A.nestedExtras(extras, "function"), name: call.name, arguments: ToolArguments.toText(call) }
+  }
+}
+
+const assistantMessage = (
+  ctx: A.Ctx,
+  m: Message.AssistantMessage,
+  index: number,
+  options: ToMessagesOptions | undefined
+): Wire.AssistantMessageParam => {
+  const said: Array<Block.TextBlock | Block.RefusalBlock | Block.ProviderDataBlock> = []
+  const calls: Array<Wire.ToolCall> = []
+  const reasoning: Array<string> = []
+  let texts = 0
+  let refusals = 0
+  let parts = false
+  let functionCall: { readonly name: string; readonly arguments: string } | undefined
+  let audio: { readonly id: string } | undefined
+  for (let b = 0; b < m.content.length; b++) {
+    const block = m.content[b]!
+    switch (block._tag) {
+      case "Text":
+        said.push(block)
+        texts++
+        if (hasExtras(block)) parts = true
+        if (block.citations !== undefined && block.citations.length > 0) {
+          A.dropped(ctx, index, b, "the citations of a text", "Chat Completions text carries no citations")
+        }
+        break
+      case "Refusal":
+        said.push(block)
+        refusals++
+        if (hasExtras(block)) parts = true
+        break
+      case "Thinking":
+        if (options?.reasoning === "reasoning_content") reasoning.push(block.thinking)
+        else A.dropped(ctx, index, b, "thinking", "Chat Completions has no reasoning content (reasoning: \"reasoning_content\" sends it the DeepSeek way)")
+        break
+      case "RedactedThinking":
+        A.dropped(ctx, index, b, "redacted thinking", "Chat Completions has no reasoning content")
+        break
+      case "File": {
+        const id = block.itemId ?? (block.source._tag === "FileId" ? block.source.fileId : undefined)
+        if (block.mediaType.startsWith("audio/") && id !== undefined && audio === undefined) audio = { id }
+        else A.dropped(ctx, index, b, `${A.an(block.mediaType)} ${block.mediaType} file in an assistant message`, "Chat Completions replays only one generated audio, by its id")
+        break
+      }
+      case "ToolCall":
+        if (block.providerExecuted === true) {
+          A.dropped(ctx, index, b, `the call of ${block.name}, a tool the provider ran itself`, "Chat Completions has no server-side tools")
+        } else if (A.ownExtras(block, key)?.["type"] === "function_call" && functionCall === undefined) {
+          const extras = A.ownExtras(block, key)
+          functionCall = { ...A.nestedExtras(extras, "function_call"), name: block.name, arguments: ToolArguments.toText(block) }
+        } else {
+          calls.push(toolCall(block))
+        }
+        break
+      case "ToolResult":
+        A.dropped(ctx, index, b, `the result of ${block.toolName}, a tool the provider ran itself`, "Chat Completions has no server-side tools")
+        break
+      case "ProviderData":
+        if (block.provider === key) {
+          said.push(block)
+          parts = true
+        } else {
+          A.dropped(ctx, index, b, `${block.provider} provider data`, "it belongs to another wire format")
+        }
+        break
+      default:
+        return Block.absurd(block)
+    }
+  }
+  if (texts > 1 || refusals > 1) parts = true
+  let content: string | Array<Wire.TextPart | Wire.RefusalPart> | null = null
+  let refusal: string | undefined
+  if (parts) {
+    content = []
+    for (const block of said) {
+      if (block._tag === "Text") content.push({ ...A.ownExtras(block, key), type: "text", text: block.text })
+      else if (block._tag === "Refusal") content.push({ ...A.ownExtras(block, key), type: "refusal", refusal: block.refusal })
+      else content.push(block.data as unknown as Wire.TextPart)
+    }
+  } else {
+    for (const block of said) {
+      if (block._tag === "Text") content = block.text
+      else if (block._tag === "Refusal") refusal = block.refusal
+    }
+  }
+  return {
+    ...A.ownExtras(m, key),
+    role: "assistant",
+    content,
+    ...(refusal === undefined ? {} : { refusal }),
+    ...(m.name === undefined ? {} : { name: m.name }),
+    ...(audio === undefined ? {} : { audio }),
+    ...(functionCall === undefined ? {} : { function_call: functionCall }),
+    ...(calls.length === 0 ? {} : { tool_calls: calls }),
+    ...(reasoning.length === 0 ? {} : { reasoning_content: reasoning.join("\n") })
+  }
+}
+
+const resultContent = (ctx: A.Ctx, result: Block.ToolResultBlock, index: number, blockIndex: number): string | Array<Wire.TextPart> => {
+  if (typeof result.content === "string") return result.content
+  const parts: Array<Wire.TextPart> = []
+  for (const part of result.content) {
+    switch (part._tag) {
+      case "Text":
+        parts.push(textPart(ctx, part, index, blockIndex))
+        break
+      case "Json":
+        A.converted(ctx, index, blockIndex, `a JSON value in the result of ${result.toolName}`, "as JSON text")
+        parts.push({ type: "text", text: Block.resultContentText([part]) })
+        break
+      case "File":
+        A.dropped(ctx, index, blockIndex, `${A.an(part.mediaType)} ${part.mediaType} file in the result of ${result.toolName}`, "Chat Completions tool messages hold only text")
+        break
+      default:
+        return Block.absurd(part)
+    }
+  }
+  return parts
+}
+
+const toolMessages = (ctx: A.Ctx, m: Message.ToolMessage, index: number, out: Array<Wire.MessageParam>): void => {
+  const messageExtras = A.ownExtras(m, key)
+  for (let b = 0; b < m.content.length; b++) {
+    const result = m.content[b]!
+    const extras = A.ownExtras(result, key)
+    if (result.isError) {
+      A.dropped(ctx, index, b, `the error flag of the result of ${result.toolName}`, "Chat Completions tool messages have no error flag; the content is sent as is")
+    }
+    const content = resultContent(ctx, result, index, b)
+    if (extras?.["role"] === "function") {
+      out.push({ ...messageExtras, ...extras, role: "function", name: result.toolName, content: typeof content === "string" ? content : Block.resultContentText(result.content) })
+    } else {
+      out.push({ ...messageExtras, ...extras, role: "tool", tool_call_id: result.toolCallId, content })
+    }
+  }
+}
+
+const encodeMessages = (
+  ctx: A.Ctx,
+  messages: ReadonlyArray<Message.Message>,
+  options: ToMessagesOptions | undefined
+): Array<Wire.MessageParam> => {
+  const out: Array<Wire.MessageParam> = []
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!
+    switch (m.role) {
+      case "system":
+        out.push(systemMessage(ctx, m, i, options))
+        break
+      case "user":
+        out.push(userMessage(ctx, m, i))
+        break
+      case "assistant":
+        out.push(assistantMessage(ctx, m, i, options))
+        break
+      case "tool":
+        toolMessages(ctx, m, i, out)
+        break
+      default:
+        return Block.absurd(m)
+    }
+  }
+  return out
+}
+
+/**
+ * A conversation as Chat Completions `messages`, with the warnings of what
+ * could not be carried (or `UnsupportedContent` with `strict: true`).
+ *
+ * @example
+ * const { value: messages, warnings } = yield* OpenAiChat.toMessages(conversation, { systemRole: "developer" })
+ * await client.chat.completions.create({ model: "gpt-5", messages })
+ *
+ * @since 0.1.0
+ */
+export const toMessages = (
+  messages: ReadonlyArray<Message.Message>,
+  options?: ToMessagesOptions
+): Effect.Effect<Converted<Array<Wire.MessageParam>>, UnsupportedContent> => {
+  const ctx = A.makeCtx(PROVIDER, options)
+  return A.runEncode(ctx, () => encodeMessages(ctx, messages, options))
+}
+
+const isProviderTool = (tool: Request.ToolDefinition): boolean => {
+  const type = tool.providerOptions?.["anthropic"]?.["type"]
+  return typeof type === "string" && type !== "custom"
+}
+
+const functionDefinition = (tool: Request.ToolDefinition, extras: Extras): Wire.FunctionDefinition => ({
+  ...A.nestedExtras(extras, "function"),
+  name: tool.name,
+  ...(tool.description === undefined ? {} : { description: tool.description }),
+  ...(tool.parameters === undefined ? {} : { parameters: tool.parameters }),
+  ...(tool.strict === undefined ? {} : { strict: tool.strict })
+})
+
+const encodeTool = (tool: Request.ToolDefinition): Wire.Tool => {
+  const extras = A.ownExtras(tool, key)
+  if (extras?.["type"] === "custom") {
+    return {
+      ...extras,
+      type: "custom",
+      custom: { ...A.nestedExtras(extras, "custom"), name: tool.name, ...(tool.description === undefined ? {} : { description: tool.description }) }
+    }
+  }
+  return { ...extras, type: "function", function: functionDefinition(tool, extras) }
+}
+
+const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToMessagesOptions | undefined): Wire.RequestBody => {
+  const body: Record<string, unknown> = { ...A.ownExtras(request, key) }
+  if (request.model !== undefined) body["model"] = request.model
+  body["messages"] = encodeMessages(ctx, request.messages, options)
+  const tools: Array<Request.ToolDefinition> = []
+  for (const tool of request.tools ?? []) {
+    if (isProviderTool(tool)) A.dropped(ctx, undefined, undefined, `the definition of ${tool.name}, a tool the provider runs itself`, "Chat Completions has no server-side tools")
+    else tools.push(tool)
+  }
+  const legacy = tools.length > 0 && tools.every((t) => A.ownExtras(t, key)?.["type"] === "functions")
+  if (legacy) body["functions"] = tools.map((t) => functionDefinition(t, A.ownExtras(t, key)))
+  else if (tools.length > 0) body["tools"] = tools.map(encodeTool)
+  const choice = request.toolChoice
+  if (choice !== undefined && legacy) {
+    if (choice === "required") {
+      A.converted(ctx, undefined, undefined, "tool choice \"required\"", "as \"auto\": the deprecated function_call has no required mode")
+      body["function_call"] = "auto"
+    } else {
+      body["function_call"] = typeof choice === "string" ? choice : { name: choice.name }
+    }
+  } else if (choice !== undefined) {
+    if (typeof choice === "string") {
+      body["tool_choice"] = choice
+    } else {
+      const custom = tools.some((t) => t.name === choice.name && A.ownExtras(t, key)?.["type"] === "custom")
+      body["tool_choice"] = custom ? { type: "custom", custom: { name: choice.name } } : { type: "function", function: { name: choice.name } }
+    }
+  }
+  if (request.parallelToolCalls !== undefined) body["parallel_tool_calls"] = request.parallelToolCalls
+  const format = request.responseFormat
+  if (format !== undefined) {
+    switch (format._tag) {
+      case "Text":
+        body["response_format"] = { type: "text" }
+        break
+      case "JsonObject":
+        body["response_format"] = { type: "json_object" }
+        break
+      case "JsonSchema":
+        body["response_format"] = {
+          type: "json_schema",
+          json_schema: {
+            name: format.name,
+            schema: format.schema,
+            ...(format.description === undefined ? {} : { description: format.description }),
+            ...(format.strict === undefined ? {} : { strict: format.strict })
+          }
+        }
+        break
+      default:
+        return Block.absurd(format)
+    }
+  }
+  return body as unknown as Wire.RequestBody
+}
+
+/**
+ * A whole request as a Chat Completions request body: the messages, the
+ * model, tools (or the deprecated `functions`, when the request was read
+ * from them), tool choice, `parallel_tool_calls`, `response_format`, and the
+ * request's other Chat Completions fields (`temperature`, `stream`, ...)
+ * kept in its provider options. Tools another provider runs itself are
+ * reported and left out.
+ *
+ * @example
+ * const { value: body } = yield* OpenAiChat.toRequest(Request.make(conversation, { model: "gpt-4o", tools }))
+ *
+ * @since 0.1.0
+ */
+export const toRequest = (
+  request: Request.Request,
+  options?: ToMessagesOptions
+): Effect.Effect<Converted<Wire.RequestBody>, UnsupportedContent> => {
+  const ctx = A.makeCtx(PROVIDER, options)
+  return A.runEncode(ctx, () => encodeRequest(ctx, request, options))
+}
+
+// ---------------------------------------------------------------------------
+// Chat Completions -> the model
+// ---------------------------------------------------------------------------
+
+const SYSTEM_KEYS = new Set(["role", "content", "name"])
+const TOOL_KEYS = new Set(["role", "content", "tool_call_id"])
+const FUNCTION_MESSAGE_KEYS = new Set(["role", "content", "name"])
+const ASSISTANT_KEYS = new Set(["role", "content", "refusal", "tool_calls", "function_call", "audio", "name", "reasoning_content"])
+const TEXT_KEYS = new Set(["type", "text"])
+const REFUSAL_KEYS = new Set(["type", "refusal"])
+const TOOL_CALL_KEYS = new Set(["id", "type", "function", "custom"])
+const FUNCTION_KEYS = new Set(["name", "arguments"])
+const CUSTOM_CALL_KEYS = new Set(["name", "input"])
+const IMAGE_KEYS = new Set(["url", "detail"])
+const URL_KEY = new Set(["url"])
+const AUDIO_KEYS = new Set(["data", "format"])
+const FILE_KEYS = new Set(["file_data", "file_id", "filename"])
+const PART_KEYS: Record<string, ReadonlySet<string>> = {
+  image_url: new Set(["type", "image_url"]),
+  input_audio: new Set(["type", "input_audio"]),
+  file: new Set(["type", "file"])
+}
+
+/** Marks the only text block of a list of parts, so that it is written back as a list. */
+const asPart = (block: Block.TextBlock): Block.TextBlock => Block.text(block.text, { providerOptions: { [key]: { type: "text" } } })
+
+const textBlock = (ctx: A.Ctx, part: A.Obj, path: string): Block.TextBlock =>
+  Block.text(A.str(ctx, part, "text", path), A.optionsOf(key, A.extrasOf(part, TEXT_KEYS)))
+
+const textBlocks = (ctx: A.Ctx, content: Schema.Json | undefined, path: string): Array<Block.TextBlock> => {
+  if (typeof content === "string") return [Block.text(content)]
+  const parts = A.arr(ctx, content, path)
+  const out: Array<Block.TextBlock> = []
+  for (let p = 0; p < parts.length; p++) {
+    const part = A.obj(ctx, parts[p], `${path}[${p}]`)
+    const type = A.str(ctx, part, "type", `${path}[${p}]`)
+    if (type !== "text") A.malformed(ctx, `${path}[${p}].type`, `expected a text part, got ${JSON.stringify(type)}`)
+    out.push(textBlock(ctx, part, `${path}[${p}]`))
+  }
+  if (out.length === 1 && !hasExtras(out[0]!)) out[0] = asPart(out[0]!)
+  return out
+}
+
+const fileFromDataUrl = (url: string, fallback: string): { readonly source: Block.FileSource; readonly mediaType: string } => {
+  const parsed = Block.parseDataUrl(url)
+  return parsed === undefined ? { source: Block.base64(url), mediaType: fallback } : { source: Block.base64(parsed.data), mediaType: parsed.mediaType }
+}
+
+const userPart = (ctx: A.Ctx, part: A.Obj, path: string): Block.UserBlock => {
+  const type = A.str(ctx, part, "type", path)
+  switch (type) {
+    case "text":
+      return textBlock(ctx, part, path)
+    case "image_url": {
+      const image = A.obj(ctx, part["image_url"], `${path}.image_url`)
+      const url = A.str(ctx, image, "url", `${path}.image_url`)
+      const raw = image["detail"]
+      const detail = raw === "auto" || raw === "low" || raw === "high" ? raw : undefined
+      const nested = A.extrasOf(image, detail === undefined ? URL_KEY : IMAGE_KEYS)
+      const extras = A.withNested(A.extrasOf(part, PART_KEYS["image_url"]!), "image_url", nested)
+      const parsed = Block.parseDataUrl(url)
+      return Block.file(parsed === undefined ? Block.url(url) : Block.base64(parsed.data), parsed?.mediaType ?? "image/*", {
+        ...(detail === undefined ? {} : { detail }),
+        ...A.optionsOf(key, extras)
+      })
+    }
+    case "input_audio": {
+      const audio = A.obj(ctx, part["input_audio"], `${path}.input_audio`)
+      const data = A.str(ctx, audio, "data", `${path}.input_audio`)
+      const format = A.str(ctx, audio, "format", `${path}.input_audio`)
+      const extras = A.withNested(A.extrasOf(part, PART_KEYS["input_audio"]!), "input_audio", A.extrasOf(audio, AUDIO_KEYS))
+      return Block.audio(data, format === "mp3" ? "audio/mpeg" : `audio/${format}`, A.optionsOf(key, extras))
+    }
+    case "file": {
+      const file = A.obj(ctx, part["file"], `${path}.file`)
+      const fileData = A.optStr(ctx, file, "file_data", `${path}.file`)
+      const fileId = A.optStr(ctx, file, "file_id", `${path}.file`)
+      const filename = A.optStr(ctx, file, "filename", `${path}.file`)
+      if (fileData === undefined && fileId === undefined) return Block.providerData(key, part)
+      const extras = A.withNested(A.extrasOf(part, PART_KEYS["file"]!), "file", A.extrasOf(file, FILE_KEYS))
+      const { mediaType, source } = fileData !== undefined ? fileFromDataUrl(fileData, "application/pdf") : { source: Block.fileId(fileId!), mediaType: "application/pdf" }
+      return Block.file(source, mediaType, { ...(filename === undefined ? {} : { filename }), ...A.optionsOf(key, extras) })
+    }
+    default:
+      return Block.providerData(key, part)
+  }
+}
+
+/** Call ids and names seen so far, to name the results; and the id given to the last deprecated function call. */
+interface Calls {
+  readonly names: Map<string, string>
+  lastFunctionCall: string | undefined
+}
+
+const assistantBlocks = (
+  ctx: A.Ctx,
+  m: A.Obj,
+  path: string,
+  index: number | undefined,
+  calls: Calls
+): { readonly content: Array<Block.AssistantBlock>; readonly name: string | undefined; readonly extras: Record<string, Schema.Json> | undefined } => {
+  const content: Array<Block.AssistantBlock> = []
+  const reasoning = A.optStr(ctx, m, "reasoning_content", path)
+  if (reasoning !== undefined) content.push(Block.thinking(reasoning))
+  const body = m["content"]
+  if (typeof body === "string") {
+    content.push(Block.text(body))
+  } else if (body !== undefined && body !== null) {
+    const parts = A.arr(ctx, body, `${path}.content`)
+    const start = content.length
+    let texts = 0
+    let others = 0
+    for (let p = 0; p < parts.length; p++) {
+      const at = `${path}.content[${p}]`
+      const part = A.obj(ctx, parts[p], at)
+      const type = A.str(ctx, part, "type", at)
+      if (type === "text") {
+        content.push(textBlock(ctx, part, at))
+        texts++
+      } else if (type === "refusal") {
+        content.push(Block.refusal(A.str(ctx, part, "refusal", at), { providerOptions: { [key]: { ...A.extrasOf(part, REFUSAL_KEYS), type: "refusal" } } }))
+        others++
+      } else {
+        content.push(Block.providerData(key, part))
+        others++
+      }
+    }
+    const first = content[start]
+    if (texts === 1 && others === 0 && first?._tag === "Text" && !hasExtras(first)) content[start] = asPart(first)
+  }
+  const refusal = A.optStr(ctx, m, "refusal", path)
+  if (refusal !== undefined) content.push(Block.refusal(refusal))
+  const audio = A.optObj(ctx, m, "audio", path)
+  if (audio !== undefined) content.push(generatedAudio(ctx, audio, `${path}.audio`))
+  const toolCalls = m["tool_calls"]
+  if (toolCalls !== undefined && toolCalls !== null) {
+    const list = A.arr(ctx, toolCalls, `${path}.tool_calls`)
+    for (let k = 0; k < list.length; k++) content.push(toolCallBlock(ctx, A.obj(ctx, list[k], `${path}.tool_calls[${k}]`), `${path}.tool_calls[${k}]`, index, calls))
+  }
+  const functionCall = A.optObj(ctx, m, "function_call", path)
+  if (functionCall !== undefined) {
+    const at = `${path}.function_call`
+    const name = A.str(ctx, functionCall, "name", at)
+    const id = `function_call_${index ?? 0}`
+    const nested = A.extrasOf(functionCall, FUNCTION_KEYS)
+    const extras: Record<string, Schema.Json> = { type: "function_call", ...(nested === undefined ? {} : { function_call: nested }) }
+    content.push(A.callFromText(ctx, { id, name, ...(index === undefined ? {} : { index }) }, argumentText(ctx, functionCall, at), A.optionsOf(key, extras)))
+    calls.names.set(id, name)
+    calls.lastFunctionCall = id
+  }
+  return { content, name: A.optStr(ctx, m, "name", path), extras: A.extrasOf(m, ASSISTANT_KEYS) }
+}
+
+const argumentText = (ctx: A.Ctx, fn: A.Obj, path: string): string => A.optStr(ctx, fn, "arguments", path) ?? ""
+
+const AUDIO_RESPONSE_KEYS = new Set(["id", "data"])
+
+/** Generated audio: by id in a request, with its data (and transcript) in a response. */
+const generatedAudio = (ctx: A.Ctx, audio: A.Obj, path: string): Block.FileBlock => {
+  const id = A.str(ctx, audio, "id", path)
+  const data = A.optStr(ctx, audio, "data", path)
+  const nested = A.extrasOf(audio, AUDIO_RESPONSE_KEYS)
+  const options = A.optionsOf(key, nested === undefined ? undefined : { audio: nested })
+  return data === undefined ? Block.file(Block.fileId(id), "audio/*", options) : Block.file(Block.base64(data), "audio/*", { itemId: id, ...options })
+}
+
+const toolCallBlock = (ctx: A.Ctx, call: A.Obj, path: string, index: number | undefined, calls: Calls): Block.ToolCallBlock => {
+  const id = A.str(ctx, call, "id", path)
+  const type = A.optStr(ctx, call, "type", path) ?? "function"
+  const site = (name: string): ToolArguments.CallSite => ({ id, name, ...(index === undefined ? {} : { index }) })
+  switch (type) {
+    case "function": {
+      const fn = A.obj(ctx, call["function"], `${path}.function`)
+      const name = A.str(ctx, fn, "name", `${path}.function`)
+      calls.names.set(id, name)
+      const extras = A.withNested(A.extrasOf(call, TOOL_CALL_KEYS), "function", A.extrasOf(fn, FUNCTION_KEYS))
+      return A.callFromText(ctx, site(name), argumentText(ctx, fn, `${path}.function`), A.optionsOf(key, extras))
+    }
+    case "custom": {
+      const custom = A.obj(ctx, call["custom"], `${path}.custom`)
+      const name = A.str(ctx, custom, "name", `${path}.custom`)
+      const input = A.optStr(ctx, custom, "input", `${path}.custom`) ?? ""
+      calls.names.set(id, name)
+      const extras = A.withNested({ ...A.extrasOf(call, TOOL_CALL_KEYS), type: "custom" }, "custom", A.extrasOf(custom, CUSTOM_CALL_KEYS))
+      return Block.toolCall(id, name, input, A.optionsOf(key, extras))
+    }
+    default:
+      return A.malformed(ctx, `${path}.type`, `unknown tool call type ${JSON.stringify(type)}`)
+  }
+}
+
+const resultContentOf = (ctx: A.Ctx, content: Schema.Json | undefined, path: string): Block.ToolResultContent => {
+  if (typeof content === "string") return content
+  if (content === null || content === undefined) return ""
+  const parts = A.arr(ctx, content, path)
+  const out: Array<Block.ToolResultPart> = []
+  for (let p = 0; p < parts.length; p++) {
+    const part = A.obj(ctx, parts[p], `${path}[${p}]`)
+    const type = A.str(ctx, part, "type", `${path}[${p}]`)
+    if (type !== "text") A.malformed(ctx, `${path}[${p}].type`, `expected a text part in a tool message, got ${JSON.stringify(type)}`)
+    out.push(textBlock(ctx, part, `${path}[${p}]`))
+  }
+  return out
+}
+
+const decodeMessages = (ctx: A.Ctx, list: ReadonlyArray<Schema.Json>, path: string): Array<Message.Message> => {
+  const out: Array<Message.Message> = []
+  const calls: Calls = { names: new Map(), lastFunctionCall: undefined }
+  for (let i = 0; i < list.length; i++) {
+    const at = `${path}[${i}]`
+    const m = A.obj(ctx, list[i], at)
+    const role = A.str(ctx, m, "role", at)
+    switch (role) {
+      case "system":
+      case "developer": {
+        const extras = A.extrasOf(m, SYSTEM_KEYS)
+        const name = A.optStr(ctx, m, "name", at)
+        out.push(
+          Message.system(textBlocks(ctx, m["content"], `${at}.content`), {
+            ...(name === undefined ? {} : { name }),
+            ...A.optionsOf(key, role === "developer" ? { ...extras, role } : extras)
+          })
+        )
+        break
+      }
+      case "user": {
+        const name = A.optStr(ctx, m, "name", at)
+        const body = m["content"]
+        let content: Array<Block.UserBlock>
+        if (typeof body === "string") {
+          content = [Block.text(body)]
+        } else {
+          const parts = A.arr(ctx, body, `${at}.content`)
+          content = []
+          for (let p = 0; p < parts.length; p++) content.push(userPart(ctx, A.obj(ctx, parts[p], `${at}.content[${p}]`), `${at}.content[${p}]`))
+          const only = content[0]
+          if (content.length === 1 && only?._tag === "Text" && !hasExtras(only)) content[0] = asPart(only)
+        }
+        out.push(Message.user(content, { ...(name === undefined ? {} : { name }), ...A.optionsOf(key, A.extrasOf(m, SYSTEM_KEYS)) }))
+        break
+      }
+      case "assistant": {
+        const { content, extras, name } = assistantBlocks(ctx, m, at, i, calls)
+        out.push(Message.assistant(content, { ...(name === undefined ? {} : { name }), ...A.optionsOf(key, extras) }))
+        break
+      }
+      case "tool": {
+        const id = A.str(ctx, m, "tool_call_id", at)
+        const named = m["name"]
+        const toolName = calls.names.get(id) ?? (typeof named === "string" ? named : "")
+        const content = resultContentOf(ctx, m["content"], `${at}.content`)
+        out.push(Message.tool(Block.toolResult(id, toolName, content, false, A.optionsOf(key, A.extrasOf(m, TOOL_KEYS)))))
+        break
+      }
+      case "function": {
+        const name = A.str(ctx, m, "name", at)
+        const content = A.optStr(ctx, m, "content", at) ?? ""
+        const extras = { ...A.extrasOf(m, FUNCTION_MESSAGE_KEYS), role: "function" }
+        out.push(Message.tool(Block.toolResult(calls.lastFunctionCall ?? "", name, content, false, A.optionsOf(key, extras))))
+        break
+      }
+      default:
+        return A.malformed(ctx, `${at}.role`, `unknown role ${JSON.stringify(role)}`)
+    }
+  }
+  return out
+}
+
+/**
+ * Chat Completions `messages` (any JSON, checked) as a conversation. Each
+ * `tool` message becomes a tool message with one result, named after the
+ * call it answers; `developer` messages become system messages (and are
+ * written back as `developer` messages).
+ *
+ * @example
+ * const { value: conversation } = yield* OpenAiChat.fromMessages(body.messages)
+ *
+ * @since 0.1.0
+ */
+export const fromMessages = (
+  messages: unknown,
+  options?: ConversionOptions
+): Effect.Effect<Converted<Array<Message.Message>>, MalformedPayload | InvalidToolArguments | UnsupportedContent> => {
+  const ctx = A.makeCtx(PROVIDER, options)
+  return A.run(ctx, () => decodeMessages(ctx, A.arr(ctx, A.jsonOf(ctx, messages), "messages"), "messages"))
+}
+
+const REQUEST_KEYS = new Set(["model", "messages", "tools", "tool_choice", "functions", "function_call", "parallel_tool_calls", "response_format"])
+const TOOL_KEYS_WIRE = new Set(["type", "function", "custom"])
+const FUNCTION_DEFINITION_KEYS = new Set(["name", "description", "parameters", "strict"])
+const CUSTOM_TOOL_KEYS = new Set(["name", "description"])
+
+const toolDefinition = (ctx: A.Ctx, fn: A.Obj, path: string, extras: Record<string, Schema.Json> | undefined): Request.ToolDefinition => {
+  const description = A.optStr(ctx, fn, "description", path)
+  const parameters = A.optObj(ctx, fn, "parameters", path)
+  const strict = A.optBool(ctx, fn, "strict", path)
+  return Request.tool(A.str(ctx, fn, "name", path), {
+    ...(description === undefined ? {} : { description }),
+    ...(parameters === undefined ? {} : { parameters }),
+    ...(strict === undefined ? {} : { strict }),
+    ...A.optionsOf(key, extras)
+  })
+}
+
+/** The tools of a request, or `undefined` when one of them is of a kind this library does not type (then `tools` is kept as sent). */
+const decodeTools = (ctx: A.Ctx, list: ReadonlyArray<Schema.Json>): Array<Request.ToolDefinition> | undefined => {
+  const out: Array<Request.ToolDefinition> = []
+  for (let t = 0; t < list.length; t++) {
+    const at = `tools[${t}]`
+    const tool = A.obj(ctx, list[t], at)
+    const type = tool["type"]
+    if (type === "function") {
+      const fn = A.obj(ctx, tool["function"], `${at}.function`)
+      out.push(toolDefinition(ctx, fn, `${at}.function`, A.withNested(A.extrasOf(tool, TOOL_KEYS_WIRE), "function", A.extrasOf(fn, FUNCTION_DEFINITION_KEYS))))
+    } else if (type === "custom") {
+      const custom = A.obj(ctx, tool["custom"], `${at}.custom`)
+      const description = A.optStr(ctx, custom, "description", `${at}.custom`)
+      const extras = A.withNested({ ...A.extrasOf(tool, TOOL_KEYS_WIRE), type: "custom" }, "custom", A.extrasOf(custom, CUSTOM_TOOL_KEYS))
+      out.push(Request.tool(A.str(ctx, custom, "name", `${at}.custom`), { ...(description === undefined ? {} : { description }), ...A.optionsOf(key, extras) }))
+    } else {
+      return undefined
+    }
+  }
+  return out
+}
+
+const decodeToolChoice = (choice: Schema.Json | undefined): Request.ToolChoice | undefined => {
+  if (choice === "auto" || choice === "none" || choice === "required") return choice
+  if (!A.isObj(choice)) return undefined
+  const keys = Object.keys(choice)
+  const type = choice["type"]
+  if (keys.length !== 2 || (type !== "function" && type !== "custom")) return undefined
+  const inner = choice[type]
+  if (!A.isObj(inner) || Object.keys(inner).length !== 1 || typeof inner["name"] !== "string") return undefined
+  return { _tag: "Tool", name: inner["name"] }
+}
+
+const decodeFunctionCallChoice = (choice: Schema.Json | undefined): Request.ToolChoice | undefined => {
+  if (choice === "auto" || choice === "none") return choice
+  if (A.isObj(choice) && Object.keys(choice).length === 1 && typeof choice["name"] === "string") return { _tag: "Tool", name: choice["name"] }
+  return undefined
+}
+
+const decodeResponseFormat = (format: Schema.Json | undefined): Request.ResponseFormat | undefined => {
+  if (!A.isObj(format)) return undefined
+  const keys = Object.keys(format)
+  switch (format["type"]) {
+    case "text":
+      return keys.length === 1 ? { _tag: "Text" } : undefined
+    case "json_object":
+      return keys.length === 1 ? { _tag: "JsonObject" } : undefined
+    case "json_schema": {
+      const spec = format["json_schema"]
+      if (keys.length !== 2 || !A.isObj(spec)) return undefined
+      const { description, name, schema, strict } = spec
+      for (const k in spec) if (k !== "name" && k !== "schema" && k !== "description" && k !== "strict") return undefined
+      if (typeof name !== "string" || !A.isObj(schema)) return undefined
+      if (description !== undefined && typeof description !== "string") return undefined
+      if (strict !== undefined && typeof strict !== "boolean") return undefined
+      return {
+        _tag: "JsonSchema",
+        name,
+        schema,
+        ...(description === undefined ? {} : { description }),
+        ...(strict === undefined ? {} : { strict })
+      }
+    }
+    default:
+      return undefined
+  }
+}
+
+const decodeRequest = (ctx: A.Ctx, input: unknown): Request.Request => {
+  const body = A.obj(ctx, A.jsonOf(ctx, input), "")
+  const messages = decodeMessages(ctx, A.arr(ctx, body["messages"], "messages"), "messages")
+  const extras: Record<string, Schema.Json> = A.extrasOf(body, REQUEST_KEYS) ?? {}
+  const keep = (name: string): void => {
+    if (body[name] !== undefined) A.setKey(extras, name, body[name]!)
+  }
+  let tools: Array<Request.ToolDefinition> | undefined
+  let toolChoice: Request.ToolChoice | undefined
+  const model = A.optStr(ctx, body, "model", "")
+  if (body["tools"] !== undefined && body["tools"] !== null) {
+    tools = decodeTools(ctx, A.arr(ctx, body["tools"], "tools"))
+    if (tools === undefined) keep("tools")
+    toolChoice = decodeToolChoice(body["tool_choice"])
+    if (toolChoice === undefined) keep("tool_choice")
+    keep("functions")
+    keep("function_call")
+  } else if (body["functions"] !== undefined && body["functions"] !== null) {
+    const list = A.arr(ctx, body["functions"], "functions")
+    tools = []
+    for (let f = 0; f < list.length; f++) {
+      const fn = A.obj(ctx, list[f], `functions[${f}]`)
+      tools.push(toolDefinition(ctx, fn, `functions[${f}]`, { type: "functions", ...A.withNested(undefined, "function", A.extrasOf(fn, FUNCTION_DEFINITION_KEYS)) }))
+    }
+    toolChoice = decodeFunctionCallChoice(body["function_call"])
+    if (toolChoice === undefined) keep("function_call")
+    keep("tool_choice")
+  } else {
+    toolChoice = decodeToolChoice(body["tool_choice"])
+    if (toolChoice === undefined) keep("tool_choice")
+    keep("function_call")
+  }
+  const parallel = body["parallel_tool_calls"]
+  if (parallel !== undefined && typeof parallel !== "boolean") keep("parallel_tool_calls")
+  const responseFormat = decodeResponseFormat(body["response_format"])
+  if (responseFormat === undefined) keep("response_format")
+  if (body["model"] !== undefined && model === undefined) keep("model")
+  return Request.make(messages, {
+    ...(model === undefined ? {} : { model }),
+    ...(tools === undefined ? {} : { tools }),
+    ...(toolChoice === undefined ? {} : { toolChoice }),
+    ...(typeof parallel === "boolean" ? { parallelToolCalls: parallel } : {}),
+    ...(responseFormat === undefined ? {} : { responseFormat }),
+    ...A.optionsOf(key, Object.keys(extras).length === 0 ? undefined : extras)
+  })
+}
+
+/**
+ * A Chat Completions request body (any JSON, checked) as a request: its
+ * messages, model, tools (from `tools` or the deprecated `functions`), tool
+ * choice, `parallel_tool_calls` and `response_format`; every other field
+ * (`temperature`, `stream`, `n`, and any of the above in a shape this
+ * library does not type) is kept in the request's provider options and
+ * written back by `toRequest`.
+ *
+ * @example
+ * const { value: request, warnings } = yield* OpenAiChat.fromRequest(JSON.parse(text))
+ *
+ * @since 0.1.0
+ */
+export const fromRequest = (
+  body: unknown,
+  options?: ConversionOptions
+): Effect.Effect<Converted<Request.Request>, MalformedPayload | InvalidToolArguments | UnsupportedContent> => {
+  const ctx = A.makeCtx(PROVIDER, options)
+  return A.run(ctx, () => decodeRequest(ctx, body))
+}
+
+const usageOf = (ctx: A.Ctx, usage: A.Obj, path: string): Message.Usage => {
+  const prompt = A.optObj(ctx, usage, "prompt_tokens_details", path)
+  const completion = A.optObj(ctx, usage, "completion_tokens_details", path)
+  return A.usage({
+    inputTokens: A.count(ctx, usage, "prompt_tokens", path),
+    outputTokens: A.count(ctx, usage, "completion_tokens", path),
+    totalTokens: A.count(ctx, usage, "total_tokens", path),
+    cachedInputTokens: A.count(ctx, prompt, "cached_tokens", `${path}.prompt_tokens_details`),
+    reasoningTokens: A.count(ctx, completion, "reasoning_tokens", `${path}.completion_tokens_details`)
+  })
+}
+
+const finishReasonOf = (reason: string | null): FinishReason => {
+  switch (reason) {
+    case null:
+      return "unknown"
+    case "stop":
+      return "stop"
+    case "length":
+      return "length"
+    case "tool_calls":
+    case "function_call":
+      return "tool-calls"
+    case "content_filter":
+      return "content-filter"
+    default:
+      return "other"
+  }
+}
+
+const RESPONSE_KEYS = new Set(["id", "model", "choices"])
+const CHOICE_KEYS = new Set(["index", "message", "finish_reason"])
+
+const decodeResponse = (ctx: A.Ctx, input: unknown, options: FromResponseOptions | undefined): DecodedResponse => {
+  const response = A.obj(ctx, A.jsonOf(ctx, input), "")
+  const choices = A.arr(ctx, response["choices"], "choices")
+  const wanted = options?.choice ?? 0
+  let at = -1
+  for (let c = 0; c < choices.length; c++) {
+    const choice = A.obj(ctx, choices[c], `choices[${c}]`)
+    const index = choice["index"] ?? c
+    if (index === wanted) at = c
+    else A.dropped(ctx, undefined, undefined, `choice ${String(index)}`, "a response is read one choice at a time (the choice option picks another)")
+  }
+  if (at === -1) return A.malformed(ctx, "choices", `the response has no choice ${wanted}`)
+  const path = `choices[${at}]`
+  const choice = choices[at] as A.Obj
+  const message = A.obj(ctx, choice["message"], `${path}.message`)
+  const role = A.optStr(ctx, message, "role", `${path}.message`)
+  if (role !== undefined && role !== "assistant") A.malformed(ctx, `${path}.message.role`, `expected an assistant message, got ${JSON.stringify(role)}`)
+  const { content, extras, name } = assistantBlocks(ctx, message, `${path}.message`, undefined, { names: new Map(), lastFunctionCall: undefined })
+  const rawUsage = A.optObj(ctx, response, "usage", "")
+  const usage = rawUsage === undefined ? undefined : usageOf(ctx, rawUsage, "usage")
+  const finish = A.optStr(ctx, choice, "finish_reason", path) ?? null
+  const providerData: Record<string, Schema.Json> = A.extrasOf(response, RESPONSE_KEYS) ?? {}
+  const choiceExtras = A.extrasOf(choice, CHOICE_KEYS)
+  if (choiceExtras !== undefined) A.setKey(providerData, "choice", choiceExtras)
+  return new DecodedResponse({
+    id: A.optStr(ctx, response, "id", "") ?? "",
+    model: A.optStr(ctx, response, "model", "") ?? "",
+    message: Message.assistant(content, {
+      ...(name === undefined ? {} : { name }),
+      ...(usage === undefined ? {} : { usage }),
+      ...A.optionsOf(key, extras)
+    }),
+    finishReason: finishReasonOf(finish),
+    providerFinishReason: finish,
+    ...(usage === undefined ? {} : { usage }),
+    ...(Object.keys(providerData).length === 0 ? {} : { providerData })
+  })
+}
+
+/**
+ * A `chat.completion` response as the model: the assistant message of one
+ * choice (text, refusal, tool calls, generated audio, `reasoning_content`),
+ * with its usage, the finish reason (normalized and as sent), the id and
+ * model, and the response's other fields in `providerData`.
+ *
+ * @example
+ * const completion = await client.chat.completions.create({ model: "gpt-4o", messages })
+ * const { value: { message, finishReason } } = yield* OpenAiChat.fromResponse(completion)
+ *
+ * @since 0.1.0
+ */
+export const fromResponse = (
+  response: Wire.ChatCompletion,
+  options?: FromResponseOptions
+): Effect.Effect<Converted<DecodedResponse>, MalformedPayload | InvalidToolArguments | UnsupportedContent> => {
+  const ctx = A.makeCtx(PROVIDER, options)
+  return A.run(ctx, () => decodeResponse(ctx, response, options))
+}
+
+// ---------------------------------------------------------------------------
+// streams
+// ---------------------------------------------------------------------------
+
+/**
+ * Everything reading a stream can fail with: the response could not be
+ * read (`MalformedPayload`, `InvalidToolArguments`, `UnsupportedContent`),
+ * the stream ended early (`IncompleteResponse`, with the partial message),
+ * broke the protocol (`StreamProtocolError`) or carried the provider's
+ * error (`ProviderStreamError`).
+ *
+ * @since 0.1.0
+ */
+export type StreamError =
+  | MalformedPayload
+  | InvalidToolArguments
+  | UnsupportedContent
+  | IncompleteResponse
+  | StreamErrors.StreamProtocolError
+  | StreamErrors.ProviderStreamError
+
+const decodeStreamed = <E, R>(
+  accumulated: Effect.Effect<Wire.ChatCompletion, E | StreamErrors.StreamError, R>,
+  options: FromResponseOptions | undefined
+): Effect.Effect<Converted<DecodedResponse>, Exclude<E, StreamErrors.IncompleteStream> | StreamError, R> =>
+  A.decodeStreamed(PROVIDER, accumulated, (response) => fromResponse(response, options), (partial) => {
+    const lenient = { ...options, strict: false, toolArguments: "lenient" as const }
+    const ctx = A.makeCtx(PROVIDER, lenient)
+    return A.runResult(ctx, () => decodeResponse(ctx, partial, lenient))
+  })
+
+/**
+ * Accumulates `chat.completion.chunk` events (as the SDK hands them over,
+ * or parsed SSE payloads) and reads the response they add up to: text,
+ * refusal and tool calls assembled across chunks (arguments arrive as
+ * fragments, several calls interleaved by `index`), usage from the final
+ * chunk.
+ *
+ * @example
+ * const stream = await client.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } })
+ * const chunks = []
+ * for await (const chunk of stream) chunks.push(chunk)
+ * const { value: { message, usage } } = yield* OpenAiChat.fromEvents(chunks)
+ *
+ * @since 0.1.0
+ */
+export const fromEvents = (
+  events: Iterable<Wire.StreamEvent>,
+  options?: FromResponseOptions
+): Effect.Effect<Converted<DecodedResponse>, StreamError> => decodeStreamed(OpenAiChatStream.fromEvents(events), options)
+
+/**
+ * `fromEvents` over raw SSE text (a whole response body, or its pieces,
+ * split anywhere).
+ *
+ * @since 0.1.0
+ */
+export const fromSse = (
+  input: string | Iterable<string | Uint8Array>,
+  options?: FromResponseOptions
+): Effect.Effect<Converted<DecodedResponse>, StreamError> => decodeStreamed(OpenAiChatStream.fromSse(input), options)
+
+/**
+ * `fromEvents` over an Effect `Stream` of chunks.
+ *
+ * @since 0.1.0
+ */
+export const fromStream = <E, R>(
+  events: Stream.Stream<Wire.StreamEvent, E, R>,
+  options?: FromResponseOptions
+): Effect.Effect<Converted<DecodedResponse>, E | StreamError, R> => decodeStreamed(OpenAiChatStream.fromStream(events), options)
+
+/**
+ * `fromEvents` over an Effect `Stream` of raw SSE text or bytes (an HTTP
+ * response body).
+ *
+ * @since 0.1.0
+ */
+export const fromSseStream = <E, R>(
+  body: Stream.Stream<string | Uint8Array, E, R>,
+  options?: FromResponseOptions
+): Effect.Effect<Converted<DecodedResponse>, E | StreamError, R> => decodeStreamed(OpenAiChatStream.fromSseStream(body), options)

@@ -1,0 +1,18 @@
+/**
+ * JSON parsing that never throws, for payloads that arrive from the wire.
+ */
+
+/** The value `parseData` returns for text that is not JSON. */
+export const invalid: unique symbol = Symbol("effect-agent-messages/invalid-json")
+
+/** `JSON.parse` that returns `invalid` instead of throwing. */
+export const parseData = (text: string): unknown => {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return invalid
+  }
+}
+
+/** The first characters of a text, for error messages. */
+export const preview = (text: string, max = 80): string => (text.length <= max ? JSON.stringify(text) : `${JSON.stringify(text.slice(0, max))}… (${text.length} characters)`)
