@@ -8,7 +8,8 @@
  * wrongly rejects parallel results) on the same conversations, in the same run.
  */
 import { pathToFileURL } from "node:url"
-import { Block, Conversation, Message } from "../src/index.js"
+import { Block, Conversation, Message, Repair } from "../src/index.js"
+import { callsSharingOneId, craftCollidingIds, historyWithIds, sameRoleRun } from "./adversarial.js"
 import { consume, fmt, table, timePerCall } from "./measure.js"
 
 // ---------------------------------------------------------------------------
@@ -141,7 +142,7 @@ export const runValidateBench = (): void => {
     if (!seedValidateConversation(seed).valid) throw new Error("the seed port must accept the bench conversation")
     const opts = { minMs: size >= 1_000_000 ? 400 : 200, rounds: size >= 1_000_000 ? 3 : 5 }
     const tValidate = timePerCall(() => consume(Conversation.issuesOf(ms)), opts)
-    const tRepair = timePerCall(() => consume(Conversation.repair(damaged)), opts)
+    const tRepair = timePerCall(() => consume(Repair.repair(damaged)), opts)
     const tSeed = timePerCall(() => consume(seedValidateConversation(seed)), opts)
     const ns = (t: number, n: number) => (t * 1e6) / n
     perMessage["validate"]!.push(ns(tValidate, ms.length))
@@ -162,8 +163,69 @@ export const runValidateBench = (): void => {
   console.log(
     `\nper-message time at 1M vs 10k: validate ${fmt(flat("validate"), 2)}x, repair ${fmt(flat("repair"), 2)}x, seed 000 port ${fmt(flat("seed"), 2)}x (1.00x = perfectly flat)`
   )
-  const repaired = Conversation.repair(broken.slice(0, 100_000))
+  const repaired = Repair.repair(broken.slice(0, 100_000))
   console.log(`repair on the damaged 100k history: ${repaired.actions.length} actions, valid after: ${Conversation.isValid(repaired.messages)}`)
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) runValidateBench()
+/** Messages plus blocks: the input size a pass walks. */
+const unitsOf = (ms: ReadonlyArray<Message.Message>): number => {
+  let n = ms.length
+  for (const m of ms) n += m.content.length
+  return n
+}
+
+/** Reasoning items with no output after them, for the Responses profile: one assistant message of `size` blocks. */
+const reasoningRun = (size: number): Array<Message.Message> => [
+  Message.user("think"),
+  Message.assistant(Array.from({ length: size }, (_, k) => Block.thinking(`step ${k}`, undefined, { itemId: `rs_${k}` })))
+]
+
+/**
+ * Validation and repair time per input unit (message or block) at 10k, 100k
+ * and 1M messages, for an ordinary history and for adversarial ones. Flat
+ * means linear: the time per unit must not grow with the size or the kind.
+ */
+export const runAdversarialBench = (): void => {
+  const sizes = [10_000, 100_000, 1_000_000] as const
+  console.log("\n## validate and repair on adversarial inputs (ns per message or block)\n")
+  const crafted = craftCollidingIds(Math.ceil(sizes[sizes.length - 1]! / 3) + 1)
+  const kinds: ReadonlyArray<readonly [string, (size: number) => Array<Message.Message>]> = [
+    ["ordinary tool history", (n) => makeConversation(n)],
+    ["ids crafted to collide (fixed FNV-1a)", (n) => historyWithIds(n, (k) => crafted[k]!)],
+    ["one id reused by every call", (n) => historyWithIds(n, () => "call_1")],
+    ["user messages in a row", (n) => sameRoleRun(n, "user")],
+    ["assistant texts in a row", (n) => sameRoleRun(n, "assistant")],
+    ["calls sharing one id in one message", (n) => callsSharingOneId(n)],
+    ["reasoning items without output (Responses)", (n) => reasoningRun(n)]
+  ]
+  const rows: Array<Array<string>> = []
+  let worst = 0
+  let worstKind = ""
+  for (const [name, make] of kinds) {
+    const validate: Array<number> = []
+    const repair: Array<number> = []
+    for (const size of sizes) {
+      const ms = make(size)
+      const units = unitsOf(ms)
+      const opts = { minMs: size >= 1_000_000 ? 300 : 150, rounds: 3 }
+      const check = name.includes("Responses")
+        ? () => consume(Conversation.issuesFor("openai-responses", ms))
+        : () => consume(Conversation.issuesOf(ms))
+      validate.push((timePerCall(check, opts) * 1e6) / units)
+      repair.push((timePerCall(() => consume(Repair.repair(ms)), opts) * 1e6) / units)
+    }
+    const growth = Math.max(validate[2]! / validate[0]!, repair[2]! / repair[0]!)
+    if (growth > worst) {
+      worst = growth
+      worstKind = name
+    }
+    rows.push([name, ...validate.map((t) => fmt(t)), ...repair.map((t) => fmt(t)), fmt(growth, 2)])
+  }
+  table(["input", "validate 10k", "100k", "1M", "repair 10k", "100k", "1M", "1M / 10k"], rows)
+  console.log(`\nworst growth of time per unit from 10k to 1M messages: ${fmt(worst, 2)}x (${worstKind}); quadratic would be 100x`)
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  runValidateBench()
+  runAdversarialBench()
+}

@@ -7,7 +7,7 @@
  */
 import { Effect } from "effect"
 import { layerO200k } from "../src/exact/index.js"
-import { Block, Conversation, Message, TokenEstimator } from "../src/index.js"
+import { Block, Conversation, Message, Repair, TokenEstimator } from "../src/index.js"
 
 const conversation: ReadonlyArray<Message.Message> = [
   Message.systemMessage("You are a travel assistant. Use tools when you need facts."),
@@ -44,7 +44,7 @@ const program = Effect.gen(function* () {
   const interrupted = [...conversation.slice(0, 3), Message.userMessage("Hello? Are you still there?")]
   const problem = yield* Effect.flip(Conversation.validate(interrupted))
   console.log(`interrupted history -> ${problem._tag}: ${problem.message}`)
-  const repaired = Conversation.repair(interrupted)
+  const repaired = Repair.repair(interrupted)
   for (const action of repaired.actions) console.log(`  repair: ${action.description}`)
   yield* Conversation.validate(repaired.messages)
 

@@ -6,7 +6,7 @@
  * steps can demand a validated input at the type level) or fails with the
  * first problem as a tagged error; `issuesOf` / `validateAll` report every
  * problem in one pass. `validateFor(provider)` adds that provider's own rules
- * (thinking signatures, system placement, reasoning items...). `repair` turns
+ * (thinking signatures, system placement, reasoning items...). `Repair.repair` turns
  * a broken history into a valid one and logs every change.
  *
  * Parallel tool calls are valid: an assistant with N calls followed by N
@@ -19,9 +19,9 @@ import * as Block from "./Block.js"
 import * as Message from "./Message.js"
 import { hasToolCalls, issuesOf as messageIssuesOf } from "./Message.js"
 import type { Provider } from "./Provider.js"
-import { IdTable } from "./internal/idTable.js"
 import { stringify } from "./internal/json.js"
-import * as Repair from "./Repair.js"
+import { ORPHAN, Walker } from "./internal/walker.js"
+import type { CallRef as WalkerCallRef } from "./internal/walker.js"
 import {
   ConsecutiveRole,
   DuplicateToolCallId,
@@ -122,7 +122,7 @@ export interface Decoded {
 /**
  * Decodes every message it can and collects a tagged error for each one it
  * cannot, instead of stopping at the first: a damaged log can be decoded,
- * looked at, and then repaired (`Conversation.repair`). Fails only when the
+ * looked at, and then repaired (`Repair.repair`). Fails only when the
  * input is not an array at all.
  *
  * @example
@@ -239,6 +239,135 @@ export const encodeJsonl = (messages: ReadonlyArray<Message.Message>): string =>
 }
 
 // ---------------------------------------------------------------------------
+// turns
+// ---------------------------------------------------------------------------
+
+/**
+ * A tool call and where it is: message `index`, block `blockIndex`.
+ *
+ * @since 0.1.0
+ */
+export type CallRef = WalkerCallRef
+
+/**
+ * A tool result and where it is.
+ *
+ * @since 0.1.0
+ */
+export interface ResultRef {
+  readonly index: number
+  readonly blockIndex: number
+  readonly result: Block.ToolResultBlock
+}
+
+/**
+ * A turn: one message that is not a tool message, and the tool messages that
+ * directly follow it. Turns partition a conversation, so a unit that never
+ * separates a call from its results is always a whole turn.
+ *
+ * - `start`, `end`: the turn is `messages.slice(start, end)`.
+ * - `calls`: the client-executed calls the turn's assistant message made (empty
+ *   for any other turn); provider-executed calls are answered inside their
+ *   own message and are not listed.
+ * - `results`: the results that answer them, in order of appearance.
+ * - `unanswered`: calls without a result in the turn.
+ * - `stray`: results in the turn's tool messages that answer none of its calls
+ *   (orphans and second answers). A conversation that starts with tool
+ *   messages has a first turn made of them alone.
+ *
+ * @since 0.1.0
+ */
+export interface Turn {
+  readonly start: number
+  readonly end: number
+  readonly calls: ReadonlyArray<CallRef>
+  readonly results: ReadonlyArray<ResultRef>
+  readonly unanswered: ReadonlyArray<CallRef>
+  readonly stray: ReadonlyArray<ResultRef>
+}
+
+const NONE: ReadonlyArray<never> = []
+
+/**
+ * The turns of a conversation, in order, in one linear pass (the same
+ * reading of calls and results that validation and repair use).
+ *
+ * @example
+ * for (const turn of Conversation.turnsOf(messages)) {
+ *   if (turn.unanswered.length > 0) console.log(`messages[${turn.start}] has unanswered calls`)
+ * }
+ *
+ * @since 0.1.0
+ */
+export const turnsOf = (messages: ReadonlyArray<Message.Message>): Array<Turn> => {
+  const walker = new Walker(messages.length)
+  const turns: Array<Turn> = []
+  let start = -1
+  let calls: ReadonlyArray<CallRef> = NONE
+  let results: Array<ResultRef> | undefined
+  let stray: Array<ResultRef> | undefined
+  const close = (end: number): void => {
+    if (start === -1) return
+    turns.push({ start, end, calls, results: results ?? NONE, unanswered: walker.closeTurn(), stray: stray ?? NONE })
+    calls = NONE
+    results = undefined
+    stray = undefined
+  }
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!
+    if (m.role === "tool") {
+      if (start === -1) start = i
+      for (let b = 0; b < m.content.length; b++) {
+        const result = m.content[b]!
+        const answer = walker.answer(result.toolCallId, i)
+        if (typeof answer === "number") (stray ??= []).push({ index: i, blockIndex: b, result })
+        else (results ??= []).push({ index: i, blockIndex: b, result })
+      }
+      continue
+    }
+    close(i)
+    start = i
+    if (m.role !== "assistant") continue
+    walker.openTurn(i)
+    let made: Array<CallRef> | undefined
+    for (let b = 0; b < m.content.length; b++) {
+      const block = m.content[b]!
+      if (block._tag !== "ToolCall") continue
+      if (block.providerExecuted === true) {
+        walker.registerId(block.id, i)
+        continue
+      }
+      const ref = { index: i, blockIndex: b, call: block }
+      walker.addCall(ref)
+      ;(made ??= []).push(ref)
+    }
+    if (made !== undefined) calls = made
+  }
+  close(messages.length)
+  return turns
+}
+
+/**
+ * The calls an agent must run next: the client-executed calls of the last
+ * assistant message that have no result yet (empty when the conversation
+ * does not end in an open tool turn).
+ *
+ * @example
+ * const toRun = Conversation.pendingToolCalls(history).map((ref) => ref.call)
+ *
+ * @since 0.1.0
+ */
+export const pendingToolCalls = (messages: ReadonlyArray<Message.Message>): ReadonlyArray<CallRef> => {
+  // only the last turn can be open: find where it starts, then read it alone
+  let start = messages.length - 1
+  while (start >= 0 && messages[start]!.role === "tool") start--
+  if (start < 0 || messages[start]!.role !== "assistant") return NONE
+  const last = turnsOf(messages.slice(start))[0]
+  if (last === undefined) return NONE
+  return last.unanswered.map((ref) => ({ ...ref, index: ref.index + start }))
+}
+
+// ---------------------------------------------------------------------------
 // the generic pass
 // ---------------------------------------------------------------------------
 
@@ -246,27 +375,34 @@ export const encodeJsonl = (messages: ReadonlyArray<Message.Message>): string =>
 type Sink = (issue: ConversationIssue) => boolean
 
 /**
- * The single linear pass behind `validate` and `issuesOf`: a map of pending
- * call ids for the open assistant turn, a map of every call id and every
- * answered id seen so far; nothing is re-scanned.
+ * The single linear pass behind `validate` and `issuesOf`, on the shared turn
+ * walker: nothing is re-scanned.
+ *
+ * `ConsecutiveRole` looks through system messages: `user, system, user` is
+ * two user messages in a row, because the adapters of providers that take
+ * system text apart from the conversation (Anthropic, Gemini) lift it out,
+ * and the two user messages end up side by side.
  */
 const scan = (messages: ReadonlyArray<Message.Message>, options: ValidateOptions | undefined, sink: Sink): void => {
-  const pending = new Map<string, number>() // call id -> index of its assistant, open turn only
-  const answered = new Map<string, number>() // call id -> index of its result, open turn only
-  const callIds = new IdTable(messages.length >> 2) // every call id -> first message index
+  const walker = new Walker(messages.length)
   const perMessage: Array<ConversationIssue> = []
-  let openIndex = -1
   let sawTurn = false
-  let prev: Message.Message | undefined
+  // the last user or assistant message, and whether it made client calls
+  let prevRole: "user" | "assistant" | undefined
+  let prevCalled = false
 
   /** Ends the open turn: its unanswered calls are missing their results. */
   const closeTurn = (resumedAt: number | undefined): boolean => {
-    // Map.clear allocates a fresh table: skip it when there is nothing to clear
-    if (answered.size > 0) answered.clear()
-    if (pending.size === 0) return false
-    const ids = Array.from(pending.keys())
-    pending.clear()
-    return sink(new MissingToolResult({ index: openIndex, toolCallIds: ids, ...(resumedAt === undefined ? {} : { resumedAt }) }))
+    const openIndex = walker.openIndex
+    const unanswered = walker.closeTurn()
+    if (unanswered.length === 0) return false
+    return sink(
+      new MissingToolResult({
+        index: openIndex,
+        toolCallIds: unanswered.map((c) => c.call.id),
+        ...(resumedAt === undefined ? {} : { resumedAt })
+      })
+    )
   }
 
   for (let i = 0; i < messages.length; i++) {
@@ -280,17 +416,15 @@ const scan = (messages: ReadonlyArray<Message.Message>, options: ValidateOptions
         for (const result of m.content) {
           const id = result.toolCallId
           if (id === "") continue // reported as EmptyToolCallId
-          if (pending.delete(id)) {
-            answered.set(id, i)
-            continue
-          }
+          const answer = walker.answer(id, i)
+          if (typeof answer !== "number") continue
           // a result for a call of an earlier turn is an orphan: it does not follow its call
-          const first = answered.get(id)
-          const issue = first !== undefined
-            ? new DuplicateToolResult({ index: i, toolCallId: id, firstIndex: first })
-            : new OrphanToolResult({ index: i, toolCallId: id, toolName: result.toolName })
+          const issue = answer === ORPHAN
+            ? new OrphanToolResult({ index: i, toolCallId: id, toolName: result.toolName })
+            : new DuplicateToolResult({ index: i, toolCallId: id, firstIndex: answer })
           if (sink(issue)) return
         }
+        prevRole = undefined
         break
       }
       case "system":
@@ -300,26 +434,29 @@ const scan = (messages: ReadonlyArray<Message.Message>, options: ValidateOptions
       case "assistant": {
         sawTurn = true
         if (closeTurn(i)) return
-        if (prev !== undefined && prev.role === m.role && !(prev.role === "assistant" && hasToolCalls(prev))) {
+        if (prevRole === m.role && !prevCalled) {
           if (sink(new ConsecutiveRole({ index: i, role: m.role }))) return
         }
+        prevCalled = false
         if (m.role === "assistant") {
-          for (const b of m.content) {
-            if (b._tag !== "ToolCall" || b.id === "") continue
-            const first = callIds.setIfAbsent(b.id, i)
-            // a repeat inside one message is reported by the per-message rules
-            if (first !== -1 && first !== i && sink(new DuplicateToolCallId({ index: i, toolCallId: b.id, firstIndex: first }))) return
+          walker.openTurn(i)
+          const content = m.content
+          for (let b = 0; b < content.length; b++) {
+            const block = content[b]!
+            if (block._tag !== "ToolCall" || block.id === "") continue
             // a provider-executed call is answered inside the assistant message itself
-            if (b.providerExecuted !== true) pending.set(b.id, i)
+            const first = block.providerExecuted === true ? walker.registerId(block.id, i) : walker.addCall({ index: i, blockIndex: b, call: block })
+            if (block.providerExecuted !== true) prevCalled = true
+            // a repeat inside one message is reported by the per-message rules
+            if (first !== -1 && first !== i && sink(new DuplicateToolCallId({ index: i, toolCallId: block.id, firstIndex: first }))) return
           }
-          openIndex = i
         }
+        prevRole = m.role
         break
       }
       default:
         Block.absurd(m)
     }
-    prev = m
   }
   if (options?.allowPendingToolCalls !== true && closeTurn(undefined)) return
   if (!sawTurn) sink(new EmptyConversation())
@@ -333,13 +470,30 @@ const scan = (messages: ReadonlyArray<Message.Message>, options: ValidateOptions
  *
  * @since 0.1.0
  */
-export const issuesOf = (messages: ReadonlyArray<Message.Message>, options?: ValidateOptions): Array<ConversationIssue> => {
-  const issues: Array<ConversationIssue> = []
-  scan(messages, options, (issue) => {
-    issues.push(issue)
-    return false
+export const issuesOf = (messages: ReadonlyArray<Message.Message>, options?: ValidateOptions): Array<ConversationIssue> =>
+  withoutStacks(() => {
+    const issues: Array<ConversationIssue> = []
+    scan(messages, options, (issue) => {
+      issues.push(issue)
+      return false
+    })
+    return issues
   })
-  return issues
+
+/**
+ * Issues are values reported in bulk, and a JavaScript error captures a stack
+ * trace when it is built (several microseconds each, most of the cost of a
+ * history with an issue on every message): collecting passes build them
+ * without one.
+ */
+const withoutStacks = <A>(f: () => A): A => {
+  const limit = Error.stackTraceLimit
+  Error.stackTraceLimit = 0
+  try {
+    return f()
+  } finally {
+    Error.stackTraceLimit = limit
+  }
 }
 
 const firstIssue = (messages: ReadonlyArray<Message.Message>, options: ValidateOptions | undefined): ConversationIssue | undefined => {
@@ -422,6 +576,9 @@ export interface ProfileOptions extends ValidateOptions {
 
 type ProviderSink = (issue: ProviderIssue) => boolean
 
+/** Anthropic: "text content blocks must contain non-whitespace text". */
+const isBlank = (text: string): boolean => text.trim() === ""
+
 const anthropicRules = (messages: ReadonlyArray<Message.Message>, options: ProfileOptions | undefined, sink: ProviderSink): void => {
   const provider = "anthropic"
   let thinkingInUse = options?.thinking
@@ -433,7 +590,7 @@ const anthropicRules = (messages: ReadonlyArray<Message.Message>, options: Profi
       case "user":
         for (let b = 0; b < m.content.length; b++) {
           const block = m.content[b]!
-          if (block._tag === "Text" && block.text === "" && sink(new EmptyTextBlock({ provider, index: i, blockIndex: b }))) return
+          if (block._tag === "Text" && isBlank(block.text) && sink(new EmptyTextBlock({ provider, index: i, blockIndex: b }))) return
         }
         break
       case "tool":
@@ -445,7 +602,7 @@ const anthropicRules = (messages: ReadonlyArray<Message.Message>, options: Profi
           const block = m.content[b]!
           switch (block._tag) {
             case "Text":
-              if (block.text === "" && sink(new EmptyTextBlock({ provider, index: i, blockIndex: b }))) return
+              if (isBlank(block.text) && sink(new EmptyTextBlock({ provider, index: i, blockIndex: b }))) return
               break
             case "Thinking":
               if (thinkingInUse === undefined) thinkingInUse = true
@@ -544,22 +701,22 @@ const responsesRules = (messages: ReadonlyArray<Message.Message>, options: Profi
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!
     if (m.role !== "assistant") continue
-    for (let b = 0; b < m.content.length; b++) {
-      const block = m.content[b]!
+    // one backward pass: is there an output item (text or a call) after each reasoning item?
+    const content = m.content
+    let outputAfter = false
+    let firstMissing = -1
+    for (let b = content.length - 1; b >= 0; b--) {
+      const block = content[b]!
+      if (block._tag === "Text" || block._tag === "ToolCall" || block._tag === "Refusal") outputAfter = true
+      else if (block._tag === "Thinking" && block.itemId !== undefined && !outputAfter) firstMissing = b
+    }
+    for (let b = 0; b < content.length; b++) {
+      const block = content[b]!
       if (block._tag !== "Thinking" || block.itemId === undefined) continue
       if (!store && (block.encryptedContent === undefined || block.encryptedContent === "")) {
         if (sink(new MissingEncryptedContent({ provider, index: i, blockIndex: b }))) return
       }
-      // the reasoning item's output: the next block that is not part of the same or another reasoning item
-      let produced = false
-      for (let k = b + 1; k < m.content.length; k++) {
-        const next = m.content[k]!
-        if (next._tag === "Text" || next._tag === "ToolCall") {
-          produced = true
-          break
-        }
-      }
-      if (!produced && sink(new ReasoningWithoutOutput({ provider, index: i, blockIndex: b }))) return
+      if (firstMissing !== -1 && b >= firstMissing && sink(new ReasoningWithoutOutput({ provider, index: i, blockIndex: b }))) return
     }
   }
 }
@@ -597,10 +754,12 @@ export const issuesFor = (
   options?: ProfileOptions
 ): Array<Issue> => {
   const issues: Array<Issue> = issuesOf(messages, options)
-  providerScan(provider, messages, options, (issue) => {
-    issues.push(issue)
-    return false
-  })
+  withoutStacks(() =>
+    providerScan(provider, messages, options, (issue) => {
+      issues.push(issue)
+      return false
+    })
+  )
   return issues
 }
 
@@ -634,26 +793,3 @@ export const validateFor = <P extends Provider>(provider: P, options?: ProfileOp
     // providerScan(provider) only reports provider P's own issues
     return found === undefined ? Effect.succeed(messages as Validated<P>) : Effect.fail(found as IssueFor<P>)
   })
-
-// ---------------------------------------------------------------------------
-// repair
-// ---------------------------------------------------------------------------
-
-/**
- * Returns a valid conversation and the log of what was changed: unanswered
- * calls get a synthetic error result ("tool call was interrupted"), orphan
- * and duplicate results are removed (their content kept in the log), same-role
- * runs are merged, empty messages removed, system messages inside a tool run
- * moved after it, and empty or duplicate call ids renamed. Nothing is dropped
- * without a log entry. `validate(repair(x).messages)` succeeds for every
- * conversation that has at least one user or assistant message; `repair` is
- * idempotent, and returns valid input unchanged.
- *
- * @example
- * const { messages, actions } = Conversation.repair(history)
- * for (const action of actions) console.log(action.description)
- *
- * @since 0.1.0
- */
-export const repair: (messages: ReadonlyArray<Message.Message>, options?: Repair.RepairOptions) => Repair.RepairResult =
-  Repair.repair

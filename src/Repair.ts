@@ -2,18 +2,24 @@
  * Repair of broken histories, with a log of every change.
  *
  * Agents crash mid tool call, persist half a turn, retry and push a message
- * twice. `repair` turns such a history into one every provider accepts, in a
- * single linear pass, and logs each change as a tagged `RepairAction` so that
- * nothing disappears silently (removed content is kept in the log).
- *
- * Use it through `Conversation.repair`.
+ * twice. `repair` turns such a history into one that passes
+ * `Conversation.validate`, and `repairFor(provider)` into one that passes
+ * `Conversation.validateFor(provider)`, each in linear passes on the same
+ * reading of turns as validation, and logs each change as a tagged
+ * `RepairAction` so that nothing disappears silently (removed content is kept
+ * in the log, whole).
  *
  * @since 0.1.0
  */
-import { Schema } from "effect"
+import { Effect, Schema } from "effect"
 import * as Block from "./Block.js"
-import { IdTable } from "./internal/idTable.js"
+import * as Conversation from "./Conversation.js"
+import type { CallRef } from "./internal/walker.js"
+import { ORPHAN, Walker } from "./internal/walker.js"
 import * as Message from "./Message.js"
+import type { Provider } from "./Provider.js"
+import type { Issue } from "./ValidationError.js"
+import { Issue as IssueSchema } from "./ValidationError.js"
 
 /**
  * The content given to a synthetic result for a call that was never answered.
@@ -21,6 +27,23 @@ import * as Message from "./Message.js"
  * @since 0.1.0
  */
 export const INTERRUPTED = "tool call was interrupted"
+
+/**
+ * The thought signature Gemini documents for function calls it did not
+ * produce itself (history from another model, or calls an application
+ * injected): it tells the API to skip the signature check.
+ *
+ * @since 0.1.0
+ */
+export const GEMINI_SKIP_SIGNATURE = "skip_thought_signature_validator"
+
+/**
+ * The text of the user message inserted where Gemini needs a user turn
+ * before a function call.
+ *
+ * @since 0.1.0
+ */
+export const CONTINUE = "Continue."
 
 const Index = Schema.Number
 
@@ -69,7 +92,8 @@ export class RemovedDuplicateResult extends Schema.TaggedClass<RemovedDuplicateR
 }
 
 /**
- * A message with no content was removed; `message` keeps its metadata.
+ * A message was removed because it had no content (or none left after
+ * repair); `message` keeps it whole, metadata and provider options included.
  *
  * @since 0.1.0
  */
@@ -78,7 +102,7 @@ export class RemovedEmptyMessage extends Schema.TaggedClass<RemovedEmptyMessage>
   message: Message.Message
 }) {
   get description(): string {
-    return `messages[${this.index}]: removed an empty ${this.message.role} message`
+    return `messages[${this.index}]: removed a ${this.message.role} message with no content left`
   }
 }
 
@@ -100,16 +124,26 @@ export class MergedConsecutive extends Schema.TaggedClass<MergedConsecutive>()("
 }
 
 /**
- * A system message that sat between tool calls and their results was moved
- * after the results.
+ * A system message was moved: out from between tool calls and their results
+ * (`"after-results"`), before an assistant message whose calls are still
+ * pending (`"before-pending-calls"`), or to the start, where Gemini takes
+ * system text (`"start"`).
  *
  * @since 0.1.0
  */
 export class MovedSystemMessage extends Schema.TaggedClass<MovedSystemMessage>()("MovedSystemMessage", {
-  index: Index
+  index: Index,
+  to: Schema.optionalKey(Schema.Literals(["after-results", "before-pending-calls", "start"]))
 }) {
   get description(): string {
-    return `messages[${this.index}]: moved a system message out from between tool calls and their results`
+    switch (this.to) {
+      case "before-pending-calls":
+        return `messages[${this.index}]: moved a system message before the assistant message whose calls are still pending`
+      case "start":
+        return `messages[${this.index}]: moved a system message to the start of the conversation`
+      default:
+        return `messages[${this.index}]: moved a system message out from between tool calls and their results`
+    }
   }
 }
 
@@ -146,8 +180,90 @@ export class FilledToolName extends Schema.TaggedClass<FilledToolName>()("Filled
 }
 
 /**
- * Every change `repair` can make. `index` is always the message's index in the
- * input.
+ * A block a provider would reject was removed; `block` keeps it whole (a
+ * thinking block's text is in it). `reason` says why.
+ *
+ * @since 0.1.0
+ */
+export class RemovedBlock extends Schema.TaggedClass<RemovedBlock>()("RemovedBlock", {
+  index: Index,
+  blockIndex: Index,
+  block: Block.Block,
+  reason: Schema.String
+}) {
+  get description(): string {
+    return `messages[${this.index}].content[${this.blockIndex}]: removed a ${this.block._tag} block: ${this.reason}`
+  }
+}
+
+/**
+ * A block was moved within its message (`from` and `to` are block indexes
+ * before the move): thinking to the front of a tool loop's assistant
+ * message, or text ahead of the tool calls it followed.
+ *
+ * @since 0.1.0
+ */
+export class MovedBlock extends Schema.TaggedClass<MovedBlock>()("MovedBlock", {
+  index: Index,
+  from: Index,
+  to: Index,
+  reason: Schema.String
+}) {
+  get description(): string {
+    return `messages[${this.index}]: moved content[${this.from}] to content[${this.to}]: ${this.reason}`
+  }
+}
+
+/**
+ * Trailing whitespace was cut from a final assistant message (a prefill);
+ * `original` keeps the text as it was.
+ *
+ * @since 0.1.0
+ */
+export class TrimmedPrefill extends Schema.TaggedClass<TrimmedPrefill>()("TrimmedPrefill", {
+  index: Index,
+  blockIndex: Index,
+  original: Schema.String
+}) {
+  get description(): string {
+    return `messages[${this.index}].content[${this.blockIndex}]: cut trailing whitespace from the final assistant text`
+  }
+}
+
+/**
+ * A user message was inserted before a function-call turn that followed no
+ * user turn (Gemini needs one there).
+ *
+ * @since 0.1.0
+ */
+export class InsertedUserMessage extends Schema.TaggedClass<InsertedUserMessage>()("InsertedUserMessage", {
+  index: Index,
+  text: Schema.String
+}) {
+  get description(): string {
+    return `messages[${this.index}]: inserted a user message ${JSON.stringify(this.text)} before a function-call turn`
+  }
+}
+
+/**
+ * A function call Gemini needs a thought signature on got the documented
+ * "skip validation" signature (the call was not produced by Gemini, or its
+ * signature was lost).
+ *
+ * @since 0.1.0
+ */
+export class AddedThoughtSignature extends Schema.TaggedClass<AddedThoughtSignature>()("AddedThoughtSignature", {
+  index: Index,
+  toolCallId: Schema.String
+}) {
+  get description(): string {
+    return `messages[${this.index}]: tool call ${JSON.stringify(this.toolCallId)} had no thought signature; set the one Gemini documents for calls it did not produce`
+  }
+}
+
+/**
+ * Every change `repair` and `repairFor` can make. `index` is the message's
+ * index in the input of the pass that made the change.
  *
  * @since 0.1.0
  */
@@ -159,7 +275,12 @@ export const RepairAction = Schema.Union([
   MergedConsecutive,
   MovedSystemMessage,
   RenamedToolCallId,
-  FilledToolName
+  FilledToolName,
+  RemovedBlock,
+  MovedBlock,
+  TrimmedPrefill,
+  InsertedUserMessage,
+  AddedThoughtSignature
 ])
 
 /** @since 0.1.0 */
@@ -185,145 +306,260 @@ export interface RepairResult {
 
 const UNKNOWN_TOOL = "unknown_tool"
 
-interface PendingCall {
-  readonly name: string
-  readonly index: number
+/** A call of the open turn as repair sees it: where it is, and the id and name it leaves with. */
+interface OutCall extends CallRef {
+  readonly outId: string
+  readonly outName: string
+}
+
+/** A user or assistant message being assembled from a run of same-role messages. */
+interface Run {
+  readonly role: "user" | "assistant"
+  /** Its place in the output. */
+  readonly slot: number
+  /** The first message of the run and its input index. */
+  readonly first: Message.UserMessage | Message.AssistantMessage
+  readonly origin: number
+  /** The content so far, when more than the first message's. */
+  content: Array<Block.UserBlock | Block.AssistantBlock> | undefined
+  metadata: Block.JsonObject | undefined
+  /** Whether the run's content has client calls (no later message may merge into it). */
+  called: boolean
+}
+
+const withContent = <M extends Message.Message>(m: M, content: ReadonlyArray<Block.Block>): M => {
+  const fields = { ...m, content } as never
+  switch (m.role) {
+    case "system":
+      return Message.freeze(new Message.SystemMessage(fields)) as M
+    case "user":
+      return Message.freeze(new Message.UserMessage(fields)) as M
+    case "assistant":
+      return Message.freeze(new Message.AssistantMessage(fields)) as M
+    case "tool":
+      return Message.freeze(new Message.ToolMessage(fields)) as M
+    default:
+      return Block.absurd(m)
+  }
+}
+
+/** Every call and result id of the input: fresh ids must avoid all of them. */
+const idsOf = (messages: ReadonlyArray<Message.Message>): Set<string> => {
+  const ids = new Set<string>()
+  for (const m of messages) {
+    for (const b of m.content) {
+      if (b._tag === "ToolCall") ids.add(b.id)
+      else if (b._tag === "ToolResult") ids.add(b.toolCallId)
+    }
+  }
+  return ids
 }
 
 /**
- * See `Conversation.repair`.
+ * Returns a conversation that passes `Conversation.validate` and the log of
+ * what was changed: unanswered calls get a synthetic error result ("tool call
+ * was interrupted"), orphan and duplicate results are removed (their content
+ * kept in the log), same-role runs are merged (system messages in between do
+ * not separate them; the merged-away message kept in the log), empty messages
+ * removed (a tool message left with no result is logged whole, metadata
+ * included), system messages inside a tool turn moved after its results (or,
+ * with `allowPendingToolCalls`, before the assistant message whose calls are
+ * pending), and empty or reused call ids renamed to ids that appear nowhere
+ * in the input, each result staying with its own call.
+ *
+ * `validate(repair(x).messages)` succeeds whenever `x` has a user or
+ * assistant message with content (otherwise it fails with
+ * `EmptyConversation`: there is nothing to repair into a conversation).
+ * `repair` is idempotent and returns a valid input as the same array. One
+ * linear pass: merging a run of same-role messages builds the merged message
+ * once, and repeated ids are chained, not queued with `Array.shift`.
+ *
+ * @example
+ * const { messages, actions } = Repair.repair(history)
+ * for (const action of actions) console.log(action.description)
  *
  * @since 0.1.0
  */
-export const repair = (messages: ReadonlyArray<Message.Message>, options?: RepairOptions): RepairResult => {
+export const repair = (messages: ReadonlyArray<Message.Message>, options?: RepairOptions): RepairResult =>
+  repairWith(messages, options, undefined)
+
+/**
+ * What a provider's repair adds to the generic pass: a fix applied to each
+ * message as it enters (blocks the provider rejects), and a fix of the whole
+ * result at the end (placement rules), both logging what they change with
+ * input indexes.
+ */
+interface ProviderFixes {
+  readonly message: (m: Message.Message, i: number, log: (action: RepairAction) => void) => Message.Message
+  readonly finish: (out: Array<Message.Message>, origins: Array<number>, log: (action: RepairAction) => void) => void
+}
+
+const repairWith = (
+  messages: ReadonlyArray<Message.Message>,
+  options: RepairOptions | undefined,
+  fixes: ProviderFixes | undefined
+): RepairResult => {
   const out: Array<Message.Message> = []
-  let lastOrigin = -1 // input index of the last output message (what a merge merges into)
+  /** For each output message, the input index it came from (or that caused it). */
+  const origins: Array<number> = []
   const actions: Array<RepairAction> = []
+  const log = (action: RepairAction): void => {
+    actions.push(action)
+  }
   const interrupted = options?.interruptedContent ?? INTERRUPTED
-  const pending = new Map<string, PendingCall>() // call id -> call of the open assistant turn
-  const aliases = new Map<string, Array<string>>() // original id -> renamed ids awaiting results, this turn
-  const usedIds = new IdTable(messages.length >> 2) // every call id kept so far
-  const answered = new Map<string, number>() // call id -> index of its result, open turn only
-  const deferredSystem: Array<number> = []
-  let changed = false
+  const walker = new Walker(messages.length)
+  const deferredSystem: Array<{ readonly i: number; readonly m: Message.Message }> = []
+  /** Where in `actions` each deferred system message's move is logged. */
+  const deferredActions: Array<number> = []
+  let inputIds: Set<string> | undefined
+  const generated = new Set<string>()
   let fresh = 0
+  let changed = false
+  let run: Run | undefined
+  /** The output slot of the assistant message of the open turn. */
+  let turnSlot = -1
 
   const emit = (m: Message.Message, origin: number): void => {
     out.push(m)
-    lastOrigin = origin
+    origins.push(origin)
   }
 
   const freshId = (base: string): string => {
+    inputIds ??= idsOf(messages)
     let id: string
     do id = `${base === "" ? "call" : base}_repaired_${++fresh}`
-    while (usedIds.get(id) !== -1)
+    while (inputIds.has(id) || generated.has(id))
+    generated.add(id)
     return id
+  }
+
+  /** Writes the run's merged message into its slot. */
+  const endRun = (): void => {
+    if (run === undefined) return
+    if (run.content !== undefined) {
+      const merged = withContent(run.first, run.content as ReadonlyArray<Block.Block>)
+      out[run.slot] = run.metadata === undefined ? merged : Message.freeze(withMetadata(merged, run.metadata))
+    }
+    run = undefined
   }
 
   /** Answers every pending call with a synthetic error result, then emits the deferred system messages. */
   const closeTurn = (): void => {
-    if (pending.size > 0) {
+    const unanswered = walker.closeTurn() as ReadonlyArray<OutCall>
+    if (unanswered.length > 0) {
       const results: Array<Block.ToolResultBlock> = []
-      let origin = -1
-      for (const [id, call] of pending) {
-        results.push(Block.toolResult(id, call.name, interrupted, true))
-        actions.push(new InsertedMissingResult({ index: call.index, toolCallId: id, toolName: call.name }))
-        origin = call.index
+      for (const call of unanswered) {
+        results.push(Block.toolResult(call.outId, call.outName, interrupted, true))
+        actions.push(new InsertedMissingResult({ index: call.index, toolCallId: call.outId, toolName: call.outName }))
       }
-      pending.clear()
-      emit(Message.tool(results), origin)
+      endRun()
+      emit(Message.tool(results), unanswered[0]!.index)
       changed = true
     }
-    // Map.clear allocates a fresh table: skip it when there is nothing to clear
-    if (aliases.size > 0) aliases.clear()
-    if (answered.size > 0) answered.clear()
-    for (const i of deferredSystem) emit(messages[i]!, i)
+    for (const { i, m } of deferredSystem) emit(m, i)
     deferredSystem.length = 0
+    deferredActions.length = 0
+    turnSlot = -1
   }
 
-  /** Renames empty and already used call ids, fills empty names, registers the ids. */
-  const normalizeCalls = (m: Message.AssistantMessage, i: number): Message.AssistantMessage => {
+  /** Renames empty and reused call ids, fills empty names, and opens the calls in the walker. */
+  const openCalls = (m: Message.AssistantMessage, i: number): Message.AssistantMessage => {
     let content: Array<Block.AssistantBlock> | undefined
+    /** Provider-executed calls renamed in this message: their results inside it follow them. */
+    let serverRenames: Map<string, { readonly ids: Array<string>; next: number }> | undefined
     for (let b = 0; b < m.content.length; b++) {
       const block = m.content[b]!
+      if (block._tag === "ToolResult" && serverRenames !== undefined) {
+        const queue = serverRenames.get(block.toolCallId)
+        const to = queue === undefined ? undefined : queue.ids[queue.next]
+        if (queue !== undefined && to !== undefined) {
+          queue.next++
+          actions.push(new RenamedToolCallId({ index: i, from: block.toolCallId, to }))
+          content ??= m.content.slice()
+          content[b] = Block.toolResult(to, block.toolName, block.content, block.isError, withoutIds(block))
+        }
+        continue
+      }
       if (block._tag !== "ToolCall") continue
-      let next = block
-      // registers the id in the same probe that finds it already used
-      if (block.id === "" || usedIds.setIfAbsent(block.id, i) !== -1) {
-        const id = freshId(block.id)
-        usedIds.setIfAbsent(id, i)
+      let id = block.id
+      let name = block.name
+      const server = block.providerExecuted === true
+      const ref: OutCall = { index: i, blockIndex: b, call: block, outId: id, outName: name }
+      const first = server ? walker.registerId(id, i) : walker.addCall(ref)
+      if (id === "" || first !== -1) {
+        id = freshId(block.id)
         actions.push(new RenamedToolCallId({ index: i, from: block.id, to: id }))
-        const queue = aliases.get(block.id)
-        if (queue === undefined) aliases.set(block.id, [id])
-        else queue.push(id)
-        next = new Block.ToolCallBlock({ ...next, id })
+        if (server) {
+          serverRenames ??= new Map()
+          const queue = serverRenames.get(block.id)
+          if (queue === undefined) serverRenames.set(block.id, { ids: [id], next: 0 })
+          else queue.ids.push(id)
+        }
       }
-      if (next.name === "") {
-        actions.push(new FilledToolName({ index: i, toolCallId: next.id, name: UNKNOWN_TOOL }))
-        next = new Block.ToolCallBlock({ ...next, name: UNKNOWN_TOOL })
+      if (name === "") {
+        name = UNKNOWN_TOOL
+        actions.push(new FilledToolName({ index: i, toolCallId: id, name }))
       }
-      if (next !== block) {
+      if (id !== block.id || name !== block.name) {
+        ;(ref as { outId: string }).outId = id
+        ;(ref as { outName: string }).outName = name
         content ??= m.content.slice()
-        content[b] = next
+        content[b] = Block.freeze(new Block.ToolCallBlock({ ...block, id, name }))
       }
     }
     if (content === undefined) return m
     changed = true
-    return new Message.AssistantMessage({ ...m, content })
+    return withContent(m, content)
   }
 
-  /** Keeps the results that answer a pending call; logs and drops the rest. */
+  /** Keeps the results that answer a pending call (renamed to follow their call); logs and drops the rest. */
   const answer = (m: Message.ToolMessage, i: number): Message.ToolMessage | undefined => {
-    const kept: Array<Block.ToolResultBlock> = []
-    let edited = false
-    for (let r of m.content) {
-      let id = r.toolCallId
-      if (!pending.has(id)) {
-        const renamed = aliases.get(id)?.shift()
-        if (renamed !== undefined) {
-          actions.push(new RenamedToolCallId({ index: i, from: id, to: renamed }))
-          r = new Block.ToolResultBlock({ ...r, toolCallId: renamed })
-          id = renamed
-          edited = true
+    let kept: Array<Block.ToolResultBlock> | undefined
+    for (let k = 0; k < m.content.length; k++) {
+      const r = m.content[k]!
+      const found = walker.answer(r.toolCallId, i)
+      let next: Block.ToolResultBlock | undefined = r
+      if (typeof found === "number") {
+        actions.push(
+          found === ORPHAN
+            ? new RemovedOrphanResult({ index: i, result: r })
+            : new RemovedDuplicateResult({ index: i, firstIndex: found, result: r })
+        )
+        next = undefined
+      } else {
+        const call = found as OutCall
+        if (r.toolCallId !== call.outId || r.toolName === "") {
+          if (r.toolCallId !== call.outId) actions.push(new RenamedToolCallId({ index: i, from: r.toolCallId, to: call.outId }))
+          const name = r.toolName === "" ? call.outName : r.toolName
+          if (r.toolName === "") actions.push(new FilledToolName({ index: i, toolCallId: call.outId, name }))
+          next = Block.freeze(new Block.ToolResultBlock({ ...r, toolCallId: call.outId, toolName: name }))
         }
       }
-      const call = pending.get(id)
-      if (call === undefined) {
-        const first = answered.get(id)
-        actions.push(
-          first === undefined
-            ? new RemovedOrphanResult({ index: i, result: r })
-            : new RemovedDuplicateResult({ index: i, firstIndex: first, result: r })
-        )
-        edited = true
-        continue
-      }
-      pending.delete(id)
-      answered.set(id, i)
-      if (r.toolName === "") {
-        actions.push(new FilledToolName({ index: i, toolCallId: id, name: call.name }))
-        r = new Block.ToolResultBlock({ ...r, toolName: call.name })
-        edited = true
-      }
-      kept.push(r)
+      if (next !== r && kept === undefined) kept = m.content.slice(0, k)
+      if (kept !== undefined && next !== undefined) kept.push(next)
     }
-    if (!edited) return m
+    if (kept === undefined) return m
     changed = true
-    return kept.length === 0 ? undefined : new Message.ToolMessage({ ...m, content: kept })
+    if (kept.length > 0) return withContent(m, kept)
+    actions.push(new RemovedEmptyMessage({ index: i, message: m }))
+    return undefined
   }
 
   for (let i = 0; i < messages.length; i++) {
-    const m = messages[i]!
+    const given = messages[i]!
+    const m = fixes === undefined ? given : fixes.message(given, i, log)
+    if (m !== given) changed = true
     if (m.content.length === 0) {
-      actions.push(new RemovedEmptyMessage({ index: i, message: m }))
+      actions.push(new RemovedEmptyMessage({ index: i, message: given }))
       changed = true
       continue
     }
     switch (m.role) {
       case "system":
-        if (pending.size > 0) {
-          deferredSystem.push(i)
-          actions.push(new MovedSystemMessage({ index: i }))
+        if (walker.pendingCount > 0) {
+          deferredSystem.push({ i, m })
+          deferredActions.push(actions.length)
+          actions.push(new MovedSystemMessage({ index: i, to: "after-results" }))
           changed = true
         } else {
           closeTurn()
@@ -332,25 +568,43 @@ export const repair = (messages: ReadonlyArray<Message.Message>, options?: Repai
         break
       case "tool": {
         const kept = answer(m, i)
-        if (kept !== undefined) emit(kept, i)
+        if (kept !== undefined) {
+          endRun()
+          emit(kept, i)
+        }
         break
       }
       case "user":
       case "assistant": {
         closeTurn()
-        let next: Message.Message = m.role === "assistant" ? normalizeCalls(m, i) : m
-        const last = out.length - 1
-        const prev = out[last]
-        if (prev !== undefined && prev.role === next.role) {
-          next = mergeInto(prev, next)
-          actions.push(new MergedConsecutive({ index: i, into: lastOrigin, message: m }))
-          out[last] = next
+        const next = m.role === "assistant" ? openCalls(m, i) : m
+        const calls = next.role === "assistant" && walker.pendingCount > 0
+        if (run !== undefined && run.role === next.role && !run.called) {
+          if (calls && out.length > run.slot + 1) {
+            // system messages emitted after the run would now sit between these calls and their results
+            const tail = out.splice(run.slot + 1)
+            const tailOrigins = origins.splice(run.slot + 1)
+            tail.forEach((system, k) => {
+              deferredSystem.push({ i: tailOrigins[k]!, m: system })
+              deferredActions.push(actions.length)
+              actions.push(new MovedSystemMessage({ index: tailOrigins[k]!, to: "after-results" }))
+            })
+          }
+          // merge into the open run: its message is built once, when the run ends
+          run.content ??= (run.first.content as ReadonlyArray<Block.UserBlock | Block.AssistantBlock>).slice()
+          for (const b of next.content) run.content.push(b)
+          if (next.metadata !== undefined) run.metadata = { ...next.metadata, ...(run.metadata ?? run.first.metadata) }
+          actions.push(new MergedConsecutive({ index: i, into: run.origin, message: given }))
+          run.called = calls
           changed = true
         } else {
+          endRun()
+          run = { role: next.role, slot: out.length, first: next, origin: i, content: undefined, metadata: undefined, called: calls }
           emit(next, i)
         }
         if (next.role === "assistant") {
-          for (const b of next.content) if (b._tag === "ToolCall") pending.set(b.id, { name: b.name, index: i })
+          walker.openTurn(i)
+          turnSlot = run.slot
         }
         break
       }
@@ -358,30 +612,321 @@ export const repair = (messages: ReadonlyArray<Message.Message>, options?: Repai
         Block.absurd(m)
     }
   }
-  if (options?.allowPendingToolCalls === true) {
-    for (const i of deferredSystem) emit(messages[i]!, i)
+  if (options?.allowPendingToolCalls === true && walker.pendingCount > 0) {
+    // the calls stay pending: a system message may not sit between them and their results
+    if (deferredSystem.length > 0) {
+      deferredActions.forEach((at, k) => {
+        actions[at] = new MovedSystemMessage({ index: deferredSystem[k]!.i, to: "before-pending-calls" })
+      })
+      endRun()
+      out.splice(turnSlot, 0, ...deferredSystem.map((d) => d.m))
+      origins.splice(turnSlot, 0, ...deferredSystem.map((d) => d.i))
+    }
   } else {
     closeTurn()
   }
+  endRun()
+  if (fixes !== undefined) {
+    const before = actions.length
+    fixes.finish(out, origins, log)
+    if (actions.length > before) changed = true
+  }
+  // the log in message order (a synthetic result is logged where its call is)
+  actions.sort((a, b) => a.index - b.index)
   return { messages: changed ? out : messages, actions }
 }
 
-/** Concatenates the content of two messages of the same role; the first one's fields win. */
-const mergeInto = <M extends Message.Message>(prev: M, next: Message.Message): M => {
-  const metadata = prev.metadata === undefined && next.metadata === undefined
-    ? undefined
-    : { ...next.metadata, ...prev.metadata }
-  const fields = { ...prev, content: [...prev.content, ...next.content], ...(metadata === undefined ? {} : { metadata }) }
-  switch (prev.role) {
+const withMetadata = <M extends Message.Message>(m: M, metadata: Block.JsonObject): M => {
+  const fields = { ...m, metadata } as never
+  switch (m.role) {
     case "system":
-      return new Message.SystemMessage(fields as Message.SystemMessage) as M
+      return new Message.SystemMessage(fields) as M
     case "user":
-      return new Message.UserMessage(fields as Message.UserMessage) as M
+      return new Message.UserMessage(fields) as M
     case "assistant":
-      return new Message.AssistantMessage(fields as Message.AssistantMessage) as M
+      return new Message.AssistantMessage(fields) as M
     case "tool":
-      return new Message.ToolMessage(fields as Message.ToolMessage) as M
+      return new Message.ToolMessage(fields) as M
     default:
-      return Block.absurd(prev)
+      return Block.absurd(m)
   }
 }
+
+const withoutIds = (block: Block.ToolResultBlock) => {
+  const { _tag, content, isError, toolCallId, toolName, ...rest } = block
+  return rest
+}
+
+// ---------------------------------------------------------------------------
+// repair for one provider
+// ---------------------------------------------------------------------------
+
+/**
+ * A history that `repairFor(provider)` could not make acceptable to the
+ * provider: `issue` is what `Conversation.validateFor(provider)` still
+ * reports, `reason` says why no repair exists for it (e.g. Anthropic with
+ * thinking on needs a signed thinking block that cannot be made up).
+ *
+ * @since 0.1.0
+ */
+export class CannotRepair extends Schema.TaggedError<CannotRepair>()("CannotRepair", {
+  provider: Schema.String,
+  issue: IssueSchema,
+  reason: Schema.String
+}) {
+  override get message(): string {
+    return `cannot repair this history for ${this.provider}: ${this.issue.message} (${this.reason})`
+  }
+}
+
+/**
+ * Options of `repairFor`: the generic repair's options and the provider
+ * profile's (`thinking`, `store`).
+ *
+ * @since 0.1.0
+ */
+export interface RepairForOptions extends RepairOptions, Conversation.ProfileOptions {}
+
+const isBlank = (text: string): boolean => text.trim() === ""
+
+/** Removes the blocks `drop` rejects, logging each; returns the message itself when nothing is dropped. */
+const dropBlocks = <M extends Message.Message>(
+  m: M,
+  i: number,
+  log: (action: RepairAction) => void,
+  drop: (block: Block.Block, b: number) => string | undefined
+): M => {
+  let kept: Array<Block.Block> | undefined
+  const content: ReadonlyArray<Block.Block> = m.content
+  for (let b = 0; b < content.length; b++) {
+    const block = content[b]!
+    const reason = drop(block, b)
+    if (reason !== undefined) {
+      kept ??= content.slice(0, b)
+      log(new RemovedBlock({ index: i, blockIndex: b, block, reason }))
+    } else if (kept !== undefined) {
+      kept.push(block)
+    }
+  }
+  return kept === undefined ? m : withContent(m, kept)
+}
+
+const anthropicFixes = (options: RepairForOptions | undefined): ProviderFixes => ({
+  message: (m, i, log) => {
+    const dropped = dropBlocks(m, i, log, (block) => {
+      switch (block._tag) {
+        case "Text":
+          return isBlank(block.text) ? "Anthropic rejects text blocks without non-whitespace text" : undefined
+        case "Thinking":
+          return block.signature === undefined || block.signature === ""
+            ? "Anthropic rejects thinking without its signature (the text is kept here)"
+            : undefined
+        case "RedactedThinking":
+          return block.data === "" ? "Anthropic rejects redacted thinking without data" : undefined
+        default:
+          return undefined
+      }
+    })
+    if (dropped.role !== "assistant") return dropped
+    // text after the last tool call would sit between the calls and their results: move it before the first call
+    const content = dropped.content
+    let firstCall = -1
+    let lastCall = -1
+    for (let b = 0; b < content.length; b++) {
+      if (content[b]!._tag === "ToolCall") {
+        if (firstCall === -1) firstCall = b
+        lastCall = b
+      }
+    }
+    if (lastCall === -1 || lastCall === content.length - 1) return dropped
+    const before = content.slice(0, firstCall)
+    const calls: Array<Block.AssistantBlock> = []
+    for (let b = firstCall; b < content.length; b++) {
+      const block = content[b]!
+      if (b > lastCall && block._tag === "Text") {
+        log(new MovedBlock({ index: i, from: b, to: before.length, reason: "Anthropic takes text before the tool calls of a turn" }))
+        before.push(block)
+      } else {
+        calls.push(block)
+      }
+    }
+    return before.length === firstCall ? dropped : withContent(dropped, [...before, ...calls])
+  },
+  finish: (out, origins, log) => {
+    const last = out.length - 1
+    const final = out[last]
+    if (final?.role === "assistant") {
+      // a prefill must not end with whitespace
+      for (let b = final.content.length - 1; b >= 0; b--) {
+        const block = final.content[b]!
+        if (block._tag !== "Text") continue
+        const trimmed = block.text.trimEnd()
+        if (trimmed !== block.text) {
+          log(new TrimmedPrefill({ index: origins[last]!, blockIndex: b, original: block.text }))
+          const content = final.content.slice()
+          content[b] = Block.freeze(new Block.TextBlock({ ...block, text: trimmed }))
+          out[last] = withContent(final, content)
+        }
+        break
+      }
+    }
+    // a tool loop in progress with thinking on: the last assistant message must start with thinking
+    if (out[last]?.role !== "tool") return
+    let k = last
+    while (k >= 0 && out[k]!.role === "tool") k--
+    const assistant = out[k]
+    if (assistant === undefined || assistant.role !== "assistant") return
+    const thinkingOn = options?.thinking ?? out.some((m) => m.role === "assistant" && m.content.some((b) => b._tag === "Thinking" || b._tag === "RedactedThinking"))
+    const first = assistant.content[0]
+    if (!thinkingOn || first === undefined || first._tag === "Thinking" || first._tag === "RedactedThinking") return
+    const at = assistant.content.findIndex((b) => b._tag === "Thinking" || b._tag === "RedactedThinking")
+    if (at === -1) return // nothing to move: validation reports it, and repairFor fails with CannotRepair
+    log(new MovedBlock({ index: origins[k]!, from: at, to: 0, reason: "with thinking on, the assistant message of a tool loop in progress must start with thinking" }))
+    const content = assistant.content.slice()
+    const [thinking] = content.splice(at, 1)
+    out[k] = withContent(assistant, [thinking!, ...content])
+  }
+})
+
+const geminiFixes: ProviderFixes = {
+  message: (m) => m,
+  finish: (out, origins, log) => {
+    // system text only at the start: move later system messages up, in order
+    let lead = 0
+    while (lead < out.length && out[lead]!.role === "system") lead++
+    const moved: Array<number> = []
+    for (let k = lead; k < out.length; k++) if (out[k]!.role === "system") moved.push(k)
+    if (moved.length > 0) {
+      const systems = moved.map((k) => out[k]!)
+      const systemOrigins = moved.map((k) => origins[k]!)
+      for (const o of systemOrigins) log(new MovedSystemMessage({ index: o, to: "start" }))
+      let w = lead
+      const skip = new Set(moved)
+      for (let k = lead; k < out.length; k++) {
+        if (skip.has(k)) continue
+        out[w] = out[k]!
+        origins[w] = origins[k]!
+        w++
+      }
+      out.length = w
+      origins.length = w
+      out.splice(lead, 0, ...systems)
+      origins.splice(lead, 0, ...systemOrigins)
+      lead += systems.length
+    }
+    // a function-call turn must follow a user turn or function responses
+    const firstTurn = out[lead]
+    if (firstTurn !== undefined && firstTurn.role === "assistant" && Message.hasToolCalls(firstTurn)) {
+      log(new InsertedUserMessage({ index: origins[lead]!, text: CONTINUE }))
+      out.splice(lead, 0, Message.user(CONTINUE))
+      origins.splice(lead, 0, origins[lead]!)
+    }
+    // Gemini 3 signatures: the first call of each step of the current turn needs one
+    const inUse = out.some((m) =>
+      m.role === "assistant" &&
+      m.content.some((b) => (b._tag === "Text" || b._tag === "Thinking" || b._tag === "ToolCall") && b.thoughtSignature !== undefined)
+    )
+    if (!inUse) return
+    let lastUser = out.length - 1
+    while (lastUser >= 0 && out[lastUser]!.role !== "user") lastUser--
+    for (let k = lastUser + 1; k < out.length; k++) {
+      const m = out[k]!
+      if (m.role !== "assistant") continue
+      const b = m.content.findIndex((block) => block._tag === "ToolCall")
+      const call = m.content[b]
+      if (call === undefined || call._tag !== "ToolCall" || (call.thoughtSignature !== undefined && call.thoughtSignature !== "")) continue
+      log(new AddedThoughtSignature({ index: origins[k]!, toolCallId: call.id }))
+      const content = m.content.slice()
+      content[b] = Block.freeze(new Block.ToolCallBlock({ ...call, thoughtSignature: GEMINI_SKIP_SIGNATURE }))
+      out[k] = withContent(m, content)
+    }
+  }
+}
+
+const responsesFixes = (options: RepairForOptions | undefined): ProviderFixes => ({
+  message: (m, i, log) => {
+    if (m.role !== "assistant") return m
+    const store = options?.store ?? true
+    // one backward pass: which reasoning items have an output item after them
+    const content = m.content
+    let outputAfter = false
+    let firstWithout = content.length
+    for (let b = content.length - 1; b >= 0; b--) {
+      const block = content[b]!
+      if (block._tag === "Text" || block._tag === "ToolCall" || block._tag === "Refusal") outputAfter = true
+      else if (block._tag === "Thinking" && block.itemId !== undefined && !outputAfter) firstWithout = b
+    }
+    return dropBlocks(m, i, log, (block, b) => {
+      if (block._tag !== "Thinking" || block.itemId === undefined) return undefined
+      if (!store && (block.encryptedContent === undefined || block.encryptedContent === "")) {
+        return "with store: false a reasoning item cannot be replayed without its encrypted content (the text is kept here)"
+      }
+      return b >= firstWithout ? "a reasoning item must be followed by the output it produced (the text is kept here)" : undefined
+    })
+  },
+  finish: () => {}
+})
+
+const fixesFor = (provider: Provider, options: RepairForOptions | undefined): ProviderFixes | undefined => {
+  switch (provider) {
+    case "openai-chat":
+      return undefined
+    case "openai-responses":
+      return responsesFixes(options)
+    case "anthropic":
+      return anthropicFixes(options)
+    case "gemini":
+      return geminiFixes
+    default:
+      return Block.absurd(provider)
+  }
+}
+
+const whyNot = (issue: Issue): string => {
+  switch (issue._tag) {
+    case "EmptyConversation":
+      return "there is no user or assistant message with content to keep"
+    case "ThinkingNotFirst":
+      return "thinking is on and the assistant message of the tool loop in progress has no thinking block; a signed block cannot be made up: send this request with thinking off, or end the tool loop first"
+    default:
+      return "no repair for this rule"
+  }
+}
+
+/**
+ * Repairs a history for one provider: the generic repair, plus what that
+ * provider rejects and can be fixed, in the same pass and the same log:
+ *
+ * - Anthropic: text blocks without non-whitespace text, thinking without a
+ *   signature and redacted thinking without data are removed (each block kept
+ *   whole in the log); text after a message's tool calls is moved before
+ *   them; trailing whitespace is cut from a final assistant prefill; with
+ *   thinking on, the thinking of a tool loop in progress is moved to the
+ *   front of its message.
+ * - Gemini: system messages after the start are moved to the start; a
+ *   function-call turn with no user turn before it gets a user message
+ *   ("Continue."); in the current turn, the first call of each step without a
+ *   thought signature gets the one Gemini documents for calls it did not
+ *   produce.
+ * - OpenAI Responses: reasoning items with no output after them, and (with
+ *   `store: false`) reasoning without encrypted content, are removed.
+ * - OpenAI Chat: the generic repair.
+ *
+ * Succeeds with a history that passes `Conversation.validateFor(provider)`,
+ * or fails with `CannotRepair` naming the rule no repair exists for. The log
+ * is in message order; `index` is the message's index in the input.
+ *
+ * @example
+ * const { messages, actions } = yield* Repair.repairFor("anthropic")(history)
+ *
+ * @since 0.1.0
+ */
+export const repairFor = <P extends Provider>(provider: P, options?: RepairForOptions) =>
+(messages: ReadonlyArray<Message.Message>): Effect.Effect<RepairResult, CannotRepair> =>
+  Effect.suspend(() => {
+    const repaired = repairWith(messages, options, fixesFor(provider, options))
+    return Conversation.validateFor(provider, options)(repaired.messages).pipe(
+      Effect.as(repaired),
+      Effect.catch((issue: Issue) => Effect.fail(new CannotRepair({ provider, issue, reason: whyNot(issue) })))
+    )
+  })

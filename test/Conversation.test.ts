@@ -1,6 +1,6 @@
 import { assert, describe, expect, expectTypeOf, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
-import { Block, Conversation, Message } from "../src/index.js"
+import { Block, Conversation, Message, Repair } from "../src/index.js"
 import type { Provider, ValidationError } from "../src/index.js"
 import * as Arb from "./arbitraries.js"
 
@@ -304,7 +304,7 @@ describe("Conversation codec", () => {
         { role: "tool", content: "file a", toolCallId: "a", toolName: "read" },
         "garbage"
       ])
-      const repaired = Conversation.repair(messages)
+      const repaired = Repair.repair(messages)
       yield* Conversation.validate(repaired.messages)
     }))
 
@@ -358,4 +358,18 @@ describe("Effects do their work when they run", () => {
       history.push(user("x"), user("y"))
       expect((yield* Effect.flip(all))._tag).toBe("InvalidConversation")
     }))
+})
+
+describe("validateFor: regressions", () => {
+  it.effect("Anthropic rejects whitespace-only text, as the API does", () =>
+    Effect.gen(function* () {
+      const e = yield* Effect.flip(Conversation.validateFor("anthropic")([user([Block.text("hi"), Block.text(" \n\t")]), assistantMessage("ok")]))
+      expect([e._tag, "blockIndex" in e ? e.blockIndex : -1]).toEqual(["EmptyTextBlock", 1])
+    }))
+
+  it("the Responses reasoning rule is one pass per message, and reports every reasoning item without output", () => {
+    const m = assistant([Block.thinking("a", undefined, { itemId: "rs_1" }), Block.text("out"), Block.thinking("b", undefined, { itemId: "rs_2" }), Block.thinking("c", undefined, { itemId: "rs_3" })])
+    const issues = Conversation.issuesFor("openai-responses", [user("q"), m])
+    expect(issues.map((i) => ("blockIndex" in i ? i.blockIndex : -1))).toEqual([2, 3])
+  })
 })

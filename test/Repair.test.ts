@@ -10,7 +10,7 @@ const tags = (r: Repair.RepairResult) => r.actions.map((a) => a._tag)
 
 describe("Conversation.repair", () => {
   it("an interrupted call gets a synthetic error result", () => {
-    const r = Conversation.repair([user("q"), assistant([call("a"), call("b")]), tool(result("a")), user("still there?")])
+    const r = Repair.repair([user("q"), assistant([call("a"), call("b")]), tool(result("a")), user("still there?")])
     expect(tags(r)).toEqual(["InsertedMissingResult"])
     const inserted = r.messages[3]
     assert.isTrue(inserted !== undefined && Message.isToolResultMessage(inserted))
@@ -22,16 +22,16 @@ describe("Conversation.repair", () => {
 
   it("calls left open at the end are closed, unless pending calls are allowed", () => {
     const open = [user("q"), assistant([call("a")])]
-    expect(tags(Conversation.repair(open))).toEqual(["InsertedMissingResult"])
-    expect(Conversation.repair(open, { allowPendingToolCalls: true }).messages).toBe(open)
-    expect(Conversation.repair(open, { interruptedContent: "cancelled" }).messages[2]).toEqual(
+    expect(tags(Repair.repair(open))).toEqual(["InsertedMissingResult"])
+    expect(Repair.repair(open, { allowPendingToolCalls: true }).messages).toBe(open)
+    expect(Repair.repair(open, { interruptedContent: "cancelled" }).messages[2]).toEqual(
       tool(Block.toolResult("a", "read_file", "cancelled", true))
     )
   })
 
   it("an orphan result is removed and kept in the log", () => {
     const orphan = toolResultMessage("zz", "read_file", "stale")
-    const r = Conversation.repair([user("q"), orphan, assistantMessage("a")])
+    const r = Repair.repair([user("q"), orphan, assistantMessage("a")])
     expect(r.messages).toEqual([user("q"), assistantMessage("a")])
     const action = r.actions[0]
     assert.strictEqual(action?._tag, "RemovedOrphanResult")
@@ -39,19 +39,19 @@ describe("Conversation.repair", () => {
   })
 
   it("a duplicate result is removed, keeping the first", () => {
-    const r = Conversation.repair([user("q"), assistant([call("a")]), tool(result("a")), tool(Block.toolResult("a", "read_file", "again")), assistantMessage("x")])
-    expect(tags(r)).toEqual(["RemovedDuplicateResult"])
+    const r = Repair.repair([user("q"), assistant([call("a")]), tool(result("a")), tool(Block.toolResult("a", "read_file", "again")), assistantMessage("x")])
+    expect(tags(r)).toEqual(["RemovedDuplicateResult", "RemovedEmptyMessage"])
     expect(r.messages.length).toBe(4)
   })
 
   it("only the orphan is removed from a tool message that also answers a call", () => {
-    const r = Conversation.repair([user("q"), assistant([call("a")]), tool([result("a"), result("zz")]), assistantMessage("x")])
+    const r = Repair.repair([user("q"), assistant([call("a")]), tool([result("a"), result("zz")]), assistantMessage("x")])
     expect(Message.toolResultsOf(r.messages[2]!).map((b) => b.toolCallId)).toEqual(["a"])
   })
 
   it("same-role runs are merged, content in order, the merged-away message in the log", () => {
     const second = user("Hello?", { metadata: { retry: true } })
-    const r = Conversation.repair([user("Hi", { metadata: { s: 1 } }), second, assistantMessage("Yes")])
+    const r = Repair.repair([user("Hi", { metadata: { s: 1 } }), second, assistantMessage("Yes")])
     expect(r.messages[0]).toEqual(user([Block.text("Hi"), Block.text("Hello?")], { metadata: { retry: true, s: 1 } }))
     const action = r.actions[0]
     assert.strictEqual(action?._tag, "MergedConsecutive")
@@ -59,19 +59,19 @@ describe("Conversation.repair", () => {
   })
 
   it("empty messages are removed, and what they separated is merged", () => {
-    const r = Conversation.repair([user("a"), assistant([]), user("b"), assistantMessage("c")])
+    const r = Repair.repair([user("a"), assistant([]), user("b"), assistantMessage("c")])
     expect(tags(r)).toEqual(["RemovedEmptyMessage", "MergedConsecutive"])
     expect(Message.textOf(r.messages[0]!)).toBe("ab")
   })
 
   it("a system message between calls and results is moved after the results", () => {
-    const r = Conversation.repair([user("q"), assistant([call("a")]), system("note"), tool(result("a")), assistantMessage("x")])
+    const r = Repair.repair([user("q"), assistant([call("a")]), system("note"), tool(result("a")), assistantMessage("x")])
     expect(tags(r)).toEqual(["MovedSystemMessage"])
     expect(r.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "system", "assistant"])
   })
 
   it("a reused call id is renamed, and its results follow it", () => {
-    const r = Conversation.repair([
+    const r = Repair.repair([
       user("q"),
       assistant([call("a")]),
       tool(result("a")),
@@ -86,21 +86,21 @@ describe("Conversation.repair", () => {
   })
 
   it("empty ids and names are filled", () => {
-    const r = Conversation.repair([user("q"), assistant([Block.toolCall("", "")]), tool(Block.toolResult("", "", "x")), assistantMessage("y")])
+    const r = Repair.repair([user("q"), assistant([Block.toolCall("", "")]), tool(Block.toolResult("", "", "x")), assistantMessage("y")])
     expect(new Set(tags(r))).toEqual(new Set(["RenamedToolCallId", "FilledToolName"]))
     expect(Conversation.isValid(r.messages)).toBe(true)
   })
 
   it("a valid conversation is returned as it is, with an empty log", () => {
     const valid = [user("q"), assistant([call("a"), call("b")]), tool(result("b")), tool(result("a")), assistantMessage("x")]
-    const r = Conversation.repair(valid)
+    const r = Repair.repair(valid)
     expect(r.messages).toBe(valid)
     expect(r.actions).toEqual([])
   })
 
   it.effect("the repair log encodes to JSON and decodes back", () =>
     Effect.gen(function* () {
-      const r = Conversation.repair([user("q"), toolResultMessage("zz", "f", "x"), user("again"), assistantMessage("a")])
+      const r = Repair.repair([user("q"), toolResultMessage("zz", "f", "x"), user("again"), assistantMessage("a")])
       const Log = Schema.Array(Repair.RepairAction)
       const json = JSON.parse(JSON.stringify(yield* Schema.encodeEffect(Log)(r.actions)))
       expect(json[0]._tag).toBe("RemovedOrphanResult")
@@ -122,44 +122,168 @@ describe("repair properties", () => {
   it.effect.prop(
     "validate(repair(x)) succeeds for broken conversations",
     [Arb.brokenConversation],
-    ([x]) => Conversation.validate(Conversation.repair(x).messages).pipe(Effect.asVoid),
+    ([x]) => Conversation.validate(Repair.repair(x).messages).pipe(Effect.asVoid),
     { arbitrary: { runs: 1000 } }
   )
 
   it.prop("repair is idempotent", [Arb.brokenConversation], ([x]) => {
-    const once = Conversation.repair(x).messages
-    const twice = Conversation.repair(once)
+    const once = Repair.repair(x).messages
+    const twice = Repair.repair(once)
     expect(twice.actions).toEqual([])
     expect(twice.messages).toBe(once)
   }, { arbitrary: { runs: 1000 } })
 
   it.prop("repair(x) is x when x is already valid", [Arb.validConversation], ([x]) => {
-    const r = Conversation.repair(x)
+    const r = Repair.repair(x)
     expect(r.messages).toBe(x)
     expect(r.actions).toEqual([])
   }, { arbitrary: { runs: 1000 } })
 
   it.prop("nothing is dropped without a log entry", [Arb.brokenConversation], ([x]) => {
-    const r = Conversation.repair(x)
+    const r = Repair.repair(x)
     const count = (tag: Repair.RepairAction["_tag"]) => r.actions.filter((a) => a._tag === tag).length
     // every result either survives or is in the log; inserted results are logged too
     expect(resultCount(r.messages)).toBe(resultCount(x) - count("RemovedOrphanResult") - count("RemovedDuplicateResult") + count("InsertedMissingResult"))
     // every user/assistant/system block survives (merges concatenate); removed messages had none
     expect(nonToolBlocks(r.messages)).toBe(nonToolBlocks(x))
+    // a tool message left with no result is logged whole as RemovedEmptyMessage
     expect(r.messages.length).toBe(
-      x.length - count("RemovedEmptyMessage") - count("MergedConsecutive") + new Set(r.actions.filter((a) => a._tag === "InsertedMissingResult").map((a) => a.index)).size -
-        droppedToolMessages(x, r)
+      x.length - count("RemovedEmptyMessage") - count("MergedConsecutive") + new Set(r.actions.filter((a) => a._tag === "InsertedMissingResult").map((a) => a.index)).size
     )
   }, { arbitrary: { runs: 1000 } })
 })
 
-/** Tool messages whose every result was removed disappear; count them from the log. */
-const droppedToolMessages = (x: ReadonlyArray<Message.Message>, r: Repair.RepairResult): number => {
-  const removedPerIndex = new Map<number, number>()
-  for (const a of r.actions) {
-    if (a._tag === "RemovedOrphanResult" || a._tag === "RemovedDuplicateResult") removedPerIndex.set(a.index, (removedPerIndex.get(a.index) ?? 0) + 1)
+
+describe("repair: defects found by an adversarial run", () => {
+  it("fresh ids avoid every id of the input, and each result stays with its own call", () => {
+    const x = [
+      user("q"),
+      assistant([call("c1", "f"), call("c1", "g")]),
+      tool([result("c1", "f"), result("c1", "g")]),
+      user("more"),
+      assistant([call("c1_repaired_1", "h")]),
+      tool(result("c1_repaired_1", "h"))
+    ]
+    const r = Repair.repair(x)
+    const pairs = r.messages.flatMap((m) => Message.toolResultsOf(m)).map((b) => [b.toolCallId, b.toolName])
+    const calls = r.messages.flatMap((m) => Message.toolCallsOf(m)).map((b) => [b.id, b.name])
+    expect(pairs).toEqual(calls)
+    expect(new Set(calls.map(([id]) => id)).size).toBe(3)
+    expect(calls[2]).toEqual(["c1_repaired_1", "h"])
+    assert.isTrue(Conversation.isValid(r.messages))
+  })
+
+  it("with pending calls allowed, a system message after the calls moves before them, and a second repair changes nothing", () => {
+    const x = [user("q"), assistant([call("a")]), system("note")]
+    const once = Repair.repair(x, { allowPendingToolCalls: true })
+    expect(once.messages.map((m) => m.role)).toEqual(["user", "system", "assistant"])
+    expect(once.actions.map((a) => a._tag === "MovedSystemMessage" && a.to)).toEqual(["before-pending-calls"])
+    expect(Conversation.issuesOf(once.messages, { allowPendingToolCalls: true })).toEqual([])
+    const twice = Repair.repair(once.messages, { allowPendingToolCalls: true })
+    expect(twice.messages).toBe(once.messages)
+    expect(twice.actions).toEqual([])
+  })
+
+  it("a tool message whose every result is removed is logged whole, metadata and provider options included", () => {
+    const orphans = tool(result("zz"), { metadata: { traceId: "t-1" }, providerOptions: { anthropic: { cache_control: { type: "ephemeral" } } } })
+    const r = Repair.repair([user("q"), orphans, assistantMessage("x")])
+    const removed = r.actions.find((a) => a._tag === "RemovedEmptyMessage")
+    assert.isTrue(removed !== undefined && removed._tag === "RemovedEmptyMessage" && removed.message === orphans)
+  })
+
+  it("a history with no user or assistant content cannot be repaired into a conversation, and validation says so", () => {
+    const r = Repair.repair([system("s"), assistant([])])
+    expect(Conversation.issuesOf(r.messages).map((i) => i._tag)).toEqual(["EmptyConversation"])
+  })
+
+  it("a system message does not separate a run of user messages: they are merged", () => {
+    const x = [user("Hi"), system("Be brief."), user("Use metric units.")]
+    expect(Conversation.issuesOf(x).map((i) => i._tag)).toEqual(["ConsecutiveRole"])
+    const r = Repair.repair(x)
+    expect(r.messages.map((m) => m.role)).toEqual(["user", "system"])
+    expect(Message.textOf(r.messages[0]!)).toBe("HiUse metric units.")
+  })
+
+  it("one id reused by 2,000 calls in one message is renamed call by call, results following in order", () => {
+    const n = 2000
+    const x = [user("q"), assistant(Array.from({ length: n }, (_, k) => Block.toolCall("same", `tool_${k}`, {}))), tool(Array.from({ length: n }, (_, k) => Block.toolResult("same", `tool_${k}`, `r${k}`)))]
+    const r = Repair.repair(x)
+    assert.isTrue(Conversation.isValid(r.messages))
+    const calls = Message.toolCallsOf(r.messages[1]!)
+    const results = Message.toolResultsOf(r.messages[2]!)
+    for (let k = 0; k < n; k++) expect([results[k]!.toolCallId, results[k]!.toolName]).toEqual([calls[k]!.id, calls[k]!.name])
+  })
+
+  it("the log is in message order", () => {
+    const r = Repair.repair([user("q"), assistant([call("a"), call("b")]), tool(result("a")), tool(result("zz")), user("next")])
+    expect(r.actions.map((a) => [a._tag, a.index])).toEqual([["InsertedMissingResult", 1], ["RemovedOrphanResult", 3], ["RemovedEmptyMessage", 3]])
+  })
+})
+
+describe("repairFor", () => {
+  it.effect("Anthropic: blank text, unsigned thinking and a trailing-space prefill are fixed, each logged", () =>
+    Effect.gen(function* () {
+      const x = [
+        user([Block.text("Hi"), Block.text("  ")]),
+        assistant([Block.thinking("unsigned"), Block.text("Hello ")]),
+        user("Summarize"),
+        assistant("Summary: \n")
+      ]
+      const r = yield* Repair.repairFor("anthropic")(x)
+      expect(r.actions.map((a) => a._tag)).toEqual(["RemovedBlock", "RemovedBlock", "TrimmedPrefill"])
+      const thinking = r.actions[1]
+      assert.isTrue(thinking?._tag === "RemovedBlock" && thinking.block._tag === "Thinking" && thinking.block.thinking === "unsigned")
+      yield* Conversation.validateFor("anthropic")(r.messages)
+    }))
+
+  it.effect("Anthropic with thinking on and no thinking in the open tool loop cannot be repaired, and says why", () =>
+    Effect.gen(function* () {
+      const x = [user("q"), assistant([call("a")]), tool(result("a"))]
+      const e = yield* Effect.flip(Repair.repairFor("anthropic", { thinking: true })(x))
+      expect([e._tag, e.issue._tag]).toEqual(["CannotRepair", "ThinkingNotFirst"])
+      expect(e.message).toContain("thinking off")
+    }))
+
+  it.effect("Gemini: a mid-conversation system message moves to the start; a call turn first gets a user turn", () =>
+    Effect.gen(function* () {
+      const x = [system("s"), assistant([call("a")]), tool(result("a")), user("ok"), system("late"), assistantMessage("done")]
+      const r = yield* Repair.repairFor("gemini")(x)
+      expect(r.messages.map((m) => m.role)).toEqual(["system", "system", "user", "assistant", "tool", "user", "assistant"])
+      expect(r.actions.map((a) => a._tag)).toEqual(["InsertedUserMessage", "MovedSystemMessage"])
+    }))
+
+  it.effect("Gemini: calls of the current turn without a thought signature get the documented one, when signatures are in use", () =>
+    Effect.gen(function* () {
+      const x = [user("q"), assistant([Block.toolCall("a", "f", {}, { thoughtSignature: "sig" })]), tool(result("a", "f")), assistant([call("b", "g")]), tool(result("b", "g"))]
+      const r = yield* Repair.repairFor("gemini")(x)
+      expect(Message.toolCallsOf(r.messages[3]!)[0]!.thoughtSignature).toBe(Repair.GEMINI_SKIP_SIGNATURE)
+    }))
+
+  it.effect("OpenAI Responses: reasoning with no output after it is removed, text kept in the log", () =>
+    Effect.gen(function* () {
+      const x = [user("q"), assistant([Block.text("A"), Block.thinking("why", undefined, { itemId: "rs_1" })])]
+      const r = yield* Repair.repairFor("openai-responses")(x)
+      expect(r.actions.map((a) => a._tag)).toEqual(["RemovedBlock"])
+    }))
+
+  for (const provider of ["openai-chat", "openai-responses", "anthropic", "gemini"] as const) {
+    it.effect.prop(
+      `${provider}: validateFor(repairFor(x)) succeeds for every generated history, or repairFor says why it cannot`,
+      [Arb.brokenConversation],
+      ([x]) =>
+        Effect.gen(function* () {
+          const result = yield* Effect.result(Repair.repairFor(provider)(x))
+          if (result._tag === "Failure") {
+            expect(["EmptyConversation", "ThinkingNotFirst"]).toContain(result.failure.issue._tag)
+            return
+          }
+          yield* Conversation.validateFor(provider)(result.success.messages)
+          const indexes = result.success.actions.map((a) => a.index)
+          expect(indexes).toEqual([...indexes].sort((a, b) => a - b))
+          const again = yield* Repair.repairFor(provider)(result.success.messages)
+          expect(again.actions).toEqual([])
+        }),
+      { arbitrary: { runs: 1000 } }
+    )
   }
-  let n = 0
-  for (const [i, removed] of removedPerIndex) if (x[i]!.content.length === removed) n++
-  return n
-}
+})

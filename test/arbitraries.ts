@@ -321,9 +321,27 @@ export const validConversation: Arbitrary.Arbitrary<Array<Message.Message>> = Ar
 )
 
 /** Ways a real history breaks. */
-export type Breakage = "interrupt" | "orphan" | "duplicateUser" | "duplicateAssistant" | "empty" | "dropResult" | "duplicateResult"
+export type Breakage = (typeof breakages)[number]
 
-const breakages = ["interrupt", "orphan", "duplicateUser", "duplicateAssistant", "empty", "dropResult", "duplicateResult"] as const
+const breakages = [
+  "interrupt",
+  "orphan",
+  "duplicateUser",
+  "duplicateAssistant",
+  "empty",
+  "dropResult",
+  "duplicateResult",
+  // what providers reject on top of the generic rules
+  "blankText",
+  "trailingSpace",
+  "unsignedThinking",
+  "systemMidway",
+  "reuseId",
+  "repairedIdClash",
+  "reasoningOnly",
+  "assistantFirst",
+  "userSystemUser"
+] as const
 
 const applyBreakage = (messages: Array<Message.Message>, kind: Breakage, at: number): Array<Message.Message> => {
   const out = messages.slice()
@@ -354,6 +372,53 @@ const applyBreakage = (messages: Array<Message.Message>, kind: Breakage, at: num
     case "duplicateResult": {
       const j = out.findIndex((m, k) => k >= i && m.role === "tool")
       if (j !== -1) out.splice(j + 1, 0, out[j]!)
+      return out
+    }
+    case "blankText":
+      out.splice(i, 0, Message.user([Block.text("  \n ")]))
+      return out
+    case "trailingSpace":
+      out.push(Message.assistant("Here is the summary:  \n"))
+      return out
+    case "unsignedThinking": {
+      const j = out.findIndex((m, k) => k >= i && m.role === "assistant")
+      if (j !== -1) out[j] = Message.assistant([Block.thinking("Let me reconsider."), ...(out[j] as Message.AssistantMessage).content])
+      return out
+    }
+    case "systemMidway":
+      out.splice(i, 0, Message.system("Answer in French from now on."))
+      return out
+    case "reuseId": {
+      // a later call reuses an earlier call's id (a client that counts ids per turn)
+      const calls = out.flatMap((m) => Message.toolCallsOf(m))
+      const first = calls[0]
+      if (first === undefined) return out
+      out.push(Message.user("again"), Message.assistant([Block.toolCall(first.id, first.name, {})]), Message.toolResultMessage(first.id, first.name, "second run"))
+      return out
+    }
+    case "repairedIdClash": {
+      // ids that look like the ones repair generates, already in the input
+      out.push(
+        Message.user("two more"),
+        Message.assistant([Block.toolCall("c1", "f", {}), Block.toolCall("c1", "g", {})]),
+        Message.tool([Block.toolResult("c1", "f", "from f"), Block.toolResult("c1", "g", "from g")]),
+        Message.user("and another"),
+        Message.assistant([Block.toolCall("c1_repaired_1", "h", {})]),
+        Message.toolResultMessage("c1_repaired_1", "h", "from h")
+      )
+      return out
+    }
+    case "reasoningOnly":
+      out.splice(i, 0, Message.assistant([Block.thinking("Thinking it over.", "sig", { itemId: "rs_9", encryptedContent: "gAAAA" })]))
+      return out
+    case "assistantFirst": {
+      const start = out.findIndex((m) => m.role !== "system")
+      out.splice(start === -1 ? 0 : start, 0, Message.assistant([Block.toolCall(`call_first_${at}`, "lookup", {})]), Message.toolResultMessage(`call_first_${at}`, "lookup", "ok"))
+      return out
+    }
+    case "userSystemUser": {
+      const j = out.findIndex((m, k) => k >= i && m.role === "user")
+      if (j !== -1) out.splice(j + 1, 0, Message.system("Be brief."), Message.user("Also, use metric units."))
       return out
     }
   }

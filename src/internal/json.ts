@@ -51,8 +51,42 @@ interface Frame {
   readonly target: Record<string, unknown> | Array<unknown>
   readonly keys: ReadonlyArray<string> | number
   index: number
-  readonly path: ReadonlyArray<string | number>
+  /** The key of this container in its parent (unused for the root). */
+  readonly key: string | number
 }
+
+/** The walk's state: the containers being copied, and the key being read in the top one. */
+interface Walk {
+  readonly base: ReadonlyArray<string | number>
+  readonly stack: Array<Frame>
+  readonly onPath: Set<object>
+  current: string | number | undefined
+}
+
+/** The path of the value being read; built only when a problem is reported. */
+const pathOf = (walk: Walk): Array<string | number> => {
+  const out: Array<string | number> = [...walk.base]
+  for (let f = 1; f < walk.stack.length; f++) out.push(walk.stack[f]!.key)
+  if (walk.current !== undefined) out.push(walk.current)
+  return out
+}
+
+const notJson = (walk: Walk, u: unknown): NotJson => ({ path: pathOf(walk), reason: `Expected a JSON value, got ${describe(u)}` })
+
+/** A frame for a container, or why it cannot be one. */
+const openFrame = (walk: Walk, u: object, key: string | number): Frame | NotJson => {
+  if (walk.onPath.has(u)) return { path: pathOf(walk), reason: "Expected a JSON value, got a cyclic structure" }
+  if (Array.isArray(u)) {
+    walk.onPath.add(u)
+    return { source: u, target: new Array<unknown>(u.length), keys: u.length, index: 0, key }
+  }
+  if (!isPlainObject(u)) return notJson(walk, u)
+  walk.onPath.add(u)
+  return { source: u, target: {}, keys: Object.keys(u), index: 0, key }
+}
+
+const isJsonLeaf = (u: unknown): boolean =>
+  u === null || typeof u === "string" || typeof u === "boolean" || (typeof u === "number" && Number.isFinite(u))
 
 /**
  * A deep, frozen copy of a JSON value read from untrusted input, or why it is
@@ -60,6 +94,9 @@ interface Frame {
  * `skipUndefined` is set (an object built in code, `{ name: undefined }`,
  * means the same as one without the key). Never throws: a getter that throws
  * or a revoked proxy becomes a `NotJson`.
+ *
+ * One pass, linear in the size of the value; the path of a value is only
+ * built when it is reported, so a large payload costs no per-value garbage.
  */
 export const copyJson = (
   input: unknown,
@@ -67,70 +104,51 @@ export const copyJson = (
 ): { readonly value: Schema.Json } | NotJson => {
   const freeze = options?.freeze ?? true
   const skipUndefined = options?.skipUndefined ?? false
-  const base = options?.basePath ?? []
-  const onPath = new Set<object>()
-  const stack: Array<Frame> = []
-  let path: ReadonlyArray<string | number> = base
+  if (typeof input !== "object" || input === null) {
+    return isJsonLeaf(input) ? { value: input as Schema.Json } : { path: options?.basePath ?? [], reason: `Expected a JSON value, got ${describe(input)}` }
+  }
+  const walk: Walk = { base: options?.basePath ?? [], stack: [], onPath: new Set(), current: undefined }
+  const stack = walk.stack
   try {
-    const leaf = (u: unknown, at: ReadonlyArray<string | number>): { ok: true; value: unknown } | NotJson => {
-      if (u === null || typeof u === "string" || typeof u === "boolean") return { ok: true, value: u }
-      if (typeof u === "number") {
-        return Number.isFinite(u) ? { ok: true, value: u } : { path: at, reason: `Expected a JSON value, got ${describe(u)}` }
-      }
-      return { path: at, reason: `Expected a JSON value, got ${describe(u)}` }
-    }
-    const open = (u: object, at: ReadonlyArray<string | number>): Frame | NotJson => {
-      if (onPath.has(u)) return { path: at, reason: "Expected a JSON value, got a cyclic structure" }
-      if (Array.isArray(u)) {
-        onPath.add(u)
-        return { source: u, target: new Array<unknown>(u.length), keys: u.length, index: 0, path: at }
-      }
-      if (!isPlainObject(u)) return { path: at, reason: `Expected a JSON value, got ${describe(u)}` }
-      onPath.add(u)
-      return { source: u, target: {}, keys: Object.keys(u), index: 0, path: at }
-    }
-    let root: unknown
-    if (typeof input === "object" && input !== null) {
-      const frame = open(input, base)
-      if (!("source" in frame)) return frame
-      stack.push(frame)
-      root = frame.target
-    } else {
-      const r = leaf(input, base)
-      return "ok" in r ? { value: r.value as Schema.Json } : r
-    }
+    const rootFrame = openFrame(walk, input, "")
+    if (!("source" in rootFrame)) return rootFrame
+    stack.push(rootFrame)
+    const root = rootFrame.target
     while (stack.length > 0) {
       const frame = stack[stack.length - 1]!
       const keys = frame.keys
       const count = typeof keys === "number" ? keys : keys.length
       if (frame.index >= count) {
         stack.pop()
-        onPath.delete(frame.source)
+        walk.onPath.delete(frame.source)
         if (freeze) Object.freeze(frame.target)
+        walk.current = frame.key
         continue
       }
       const i = frame.index++
       const key: string | number = typeof keys === "number" ? i : keys[i]!
-      path = [...frame.path, key]
+      walk.current = key
       const value: unknown = (frame.source as Record<string | number, unknown>)[key]
-      if (value === undefined && skipUndefined && typeof keys !== "number") continue
       let out: unknown
       if (typeof value === "object" && value !== null) {
-        const child = open(value, path)
+        const child = openFrame(walk, value, key)
         if (!("source" in child)) return child
         stack.push(child)
+        walk.current = undefined
         out = child.target
+      } else if (isJsonLeaf(value)) {
+        out = value
+      } else if (value === undefined && skipUndefined && typeof keys !== "number") {
+        continue
       } else {
-        const r = leaf(value, path)
-        if (!("ok" in r)) return r
-        out = r.value
+        return notJson(walk, value)
       }
-      if (Array.isArray(frame.target)) frame.target[i] = out
-      else defineOwn(frame.target, key as string, out)
+      if (typeof keys === "number") (frame.target as Array<unknown>)[i] = out
+      else defineOwn(frame.target as Record<string, unknown>, key as string, out)
     }
     return { value: root as Schema.Json }
   } catch (cause) {
-    return { path, reason: `could not read the value: ${errorText(cause)}` }
+    return { path: pathOf(walk), reason: `could not read the value: ${errorText(cause)}` }
   }
 }
 

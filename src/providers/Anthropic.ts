@@ -437,7 +437,7 @@ const encodePrompt = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Pro
           if (out !== undefined) turn.content.push(out)
         }
         const only = m.content[0]
-        turn.plain = turn.messages === 1 && before === 0 && m.content.length === 1 && only?._tag === "Text" && isPlain(only) ? only.text : undefined
+        turn.plain = turn.messages === 1 && before === 0 && m.content.length === 1 && only?._tag === "Text" && only.text !== "" && isPlain(only) ? only.text : undefined
         break
       }
       case "tool": {
@@ -457,7 +457,7 @@ const encodePrompt = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Pro
           if (out !== undefined) turn.content.push(out)
         }
         const only = m.content[0]
-        turn.plain = turn.messages === 1 && before === 0 && m.content.length === 1 && only?._tag === "Text" && isPlain(only) ? only.text : undefined
+        turn.plain = turn.messages === 1 && before === 0 && m.content.length === 1 && only?._tag === "Text" && only.text !== "" && isPlain(only) ? only.text : undefined
         break
       }
       default:

@@ -41,6 +41,19 @@ export interface ParsedArguments {
   readonly parseError?: string
 }
 
+/**
+ * `JSON.stringify` of a JSON value: V8's own (fast) when it can, the
+ * library's iterative one when the value is nested too deeply for V8's. Same
+ * output either way.
+ */
+const jsonText = (value: Schema.Json): string => {
+  try {
+    return JSON.stringify(value)
+  } catch {
+    return stringify(value)
+  }
+}
+
 const isObject = (value: Schema.Json): boolean => typeof value === "object" && value !== null && !Array.isArray(value)
 
 const kind = (value: Schema.Json): string =>
@@ -60,7 +73,7 @@ export const parse = (text: string, options?: { readonly requireObject?: boolean
   const parsed = parseJson(text)
   if ("value" in parsed) {
     if (options?.requireObject !== true || isObject(parsed.value)) {
-      return stringify(parsed.value) === text ? { args: parsed.value } : { args: parsed.value, rawArgs: text }
+      return jsonText(parsed.value) === text ? { args: parsed.value } : { args: parsed.value, rawArgs: text }
     }
     return { args: {}, rawArgs: text, parseError: `expected a JSON object, got ${kind(parsed.value)}` }
   }
@@ -155,7 +168,7 @@ export const toolCall = (site: CallSite, text: string, options?: ToolCallOptions
  *
  * @since 0.1.0
  */
-export const toText: (call: Block.ToolCallBlock) => string = Block.argsText
+export const toText = (call: Block.ToolCallBlock): string => call.rawArgs ?? jsonText(call.args)
 
 /**
  * The arguments to send to a provider that takes a JSON object (Anthropic

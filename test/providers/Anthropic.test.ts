@@ -1,6 +1,7 @@
 import { assert, describe, expect, it } from "@effect/vitest"
-import { Effect, Result } from "effect"
+import { Arbitrary, Cause, Effect, Result, Schema } from "effect"
 import { Block, Message, Request } from "../../src/index.js"
+import { message as anyMessage } from "../arbitraries.js"
 import { Anthropic, AnthropicWire as Wire } from "../../src/providers/index.js"
 import { anthropicConversation, anthropicPrompt, normalize } from "./adapterArbitraries.js"
 import * as AnthropicStreams from "./fixtures/anthropic.js"
@@ -119,6 +120,13 @@ describe("Anthropic.toMessages", () => {
         { type: "document", source: { type: "text", media_type: "text/plain", data: "plain words" }, citations: { enabled: false } },
         { type: "document", source: { type: "file", file_id: "file_01" } }
       ])
+    }))
+
+  it.effect("a message whose only text is empty is sent with no blocks, not as an empty string", () =>
+    Effect.gen(function* () {
+      const { value, warnings } = yield* Anthropic.toMessages([Message.user(""), Message.assistant("")])
+      expect(value.messages).toEqual([{ role: "user", content: [] }, { role: "assistant", content: [] }])
+      expect(tags(warnings)).toEqual(["DroppedContent", "DroppedContent"])
     }))
 
   it.effect("an image whose media type was not given is recognised from its bytes", () =>
@@ -347,6 +355,16 @@ describe("Anthropic streams", () => {
         }
       }), 60_000)
 
+    it.effect(`${fixture.name}: its UTF-8 bytes split at every position give the same message`, () =>
+      Effect.gen(function* () {
+        const bytes = new TextEncoder().encode(sseOf(fixture))
+        const whole = yield* Anthropic.fromSse(sseOf(fixture))
+        for (let p = 0; p <= bytes.length; p++) {
+          const split = yield* Anthropic.fromSse([bytes.subarray(0, p), bytes.subarray(p)])
+          expect(split.value).toEqual(whole.value)
+        }
+      }), 60_000)
+
     it.effect(`${fixture.name}: cut after any event, the stream yields the partial message and what was cut`, () =>
       Effect.gen(function* () {
         for (let n = 0; n < fixture.frames.length; n++) {
@@ -421,6 +439,36 @@ describe("Anthropic round trips", () => {
         expect(back.warnings).toEqual([])
       }),
     { timeout: 120_000, arbitrary: { runs: 1000 } }
+  )
+
+  it.effect.prop(
+    "writing is total: lenient conversion always succeeds, strict fails only with UnsupportedContent for a reported loss",
+    [Arbitrary.array(anyMessage, { maxLength: 8 })],
+    ([conversation]) =>
+      Effect.gen(function* () {
+        const lenient = yield* Anthropic.toMessages(conversation)
+        const losses = lenient.warnings.filter((w) => w._tag === "DroppedContent" || w._tag === "ConvertedContent" || (w._tag === "UnknownProviderField" && !w.kept))
+        const strict = yield* Effect.result(Anthropic.toMessages(conversation, { strict: true }))
+        if (losses.length === 0) expect(Result.isSuccess(strict)).toBe(true)
+        else {
+          assert(Result.isFailure(strict))
+          expect(strict.failure.warning).toEqual(losses[0])
+        }
+      }),
+    { timeout: 120_000, arbitrary: { runs: 500 } }
+  )
+
+  it.effect.prop(
+    "reading any JSON gives a conversation or a tagged error, never a defect",
+    [Arbitrary.schema(Schema.Json), Arbitrary.schema(Schema.Json)],
+    ([a, b]) =>
+      Effect.gen(function* () {
+        for (const input of [a, { messages: [a, b] }, { messages: [{ role: "assistant", content: [a], tool_calls: [b] }] }, { messages: [{ role: "user", content: [{ type: "tool_result", tool_use_id: "x", content: a }] }] }]) {
+          const exit = yield* Effect.exit(Anthropic.fromRequest(input))
+          if (exit._tag === "Failure") expect(Cause.hasDies(exit.cause)).toBe(false)
+        }
+      }),
+    { timeout: 120_000, arbitrary: { runs: 500 } }
   )
 
   it("reading never throws, whatever the input", () => {

@@ -1,6 +1,7 @@
 import { assert, describe, expect, it } from "@effect/vitest"
-import { Effect, Result } from "effect"
+import { Arbitrary, Cause, Effect, Result, Schema } from "effect"
 import { Block, Message, Request } from "../../src/index.js"
+import { message as anyMessage } from "../arbitraries.js"
 import { OpenAiChat, OpenAiChatWire as Wire } from "../../src/providers/index.js"
 import { chatConversation, chatMessages, normalize } from "./adapterArbitraries.js"
 import * as Payloads from "./fixtures/adapterPayloads.js"
@@ -372,6 +373,16 @@ describe("OpenAiChat streams", () => {
         }
       }), 60_000)
 
+    it.effect(`${fixture.name}: its UTF-8 bytes split at every position give the same message`, () =>
+      Effect.gen(function* () {
+        const bytes = new TextEncoder().encode(sseOf(fixture))
+        const whole = yield* OpenAiChat.fromSse(sseOf(fixture))
+        for (let p = 0; p <= bytes.length; p++) {
+          const split = yield* OpenAiChat.fromSse([bytes.subarray(0, p), bytes.subarray(p)])
+          expect(split.value).toEqual(whole.value)
+        }
+      }), 60_000)
+
     it.effect(`${fixture.name}: cut after any event, the stream yields the partial message and what was cut`, () =>
       Effect.gen(function* () {
         const frames = fixture.frames
@@ -440,6 +451,36 @@ describe("OpenAiChat round trips", () => {
         expect(back.warnings).toEqual([])
       }),
     { timeout: 120_000, arbitrary: { runs: 1000 } }
+  )
+
+  it.effect.prop(
+    "writing is total: lenient conversion always succeeds, strict fails only with UnsupportedContent for a reported loss",
+    [Arbitrary.array(anyMessage, { maxLength: 8 })],
+    ([conversation]) =>
+      Effect.gen(function* () {
+        const lenient = yield* OpenAiChat.toMessages(conversation)
+        const losses = lenient.warnings.filter((w) => w._tag === "DroppedContent" || w._tag === "ConvertedContent" || (w._tag === "UnknownProviderField" && !w.kept))
+        const strict = yield* Effect.result(OpenAiChat.toMessages(conversation, { strict: true }))
+        if (losses.length === 0) expect(Result.isSuccess(strict)).toBe(true)
+        else {
+          assert(Result.isFailure(strict))
+          expect(strict.failure.warning).toEqual(losses[0])
+        }
+      }),
+    { timeout: 120_000, arbitrary: { runs: 500 } }
+  )
+
+  it.effect.prop(
+    "reading any JSON gives a conversation or a tagged error, never a defect",
+    [Arbitrary.schema(Schema.Json), Arbitrary.schema(Schema.Json)],
+    ([a, b]) =>
+      Effect.gen(function* () {
+        for (const input of [a, { messages: [a, b] }, { messages: [{ role: "assistant", content: [a], tool_calls: [b] }] }, { messages: [{ role: "user", content: [{ type: "tool_result", tool_use_id: "x", content: a }] }] }]) {
+          const exit = yield* Effect.exit(OpenAiChat.fromRequest(input))
+          if (exit._tag === "Failure") expect(Cause.hasDies(exit.cause)).toBe(false)
+        }
+      }),
+    { timeout: 120_000, arbitrary: { runs: 500 } }
   )
 
   it("reading never throws, whatever the input", () => {
