@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Arbitrary, Effect, Layer, Ref, Schema, Stream } from "effect"
 import { Chat, LanguageModel, Prompt, type Response, Tokenizer, Tool, Toolkit } from "effect/ai"
-import { Block, Conversation, Message, Request, TokenEstimator } from "../../src/index.js"
+import { Block, Conversation, Message, Repair, Request, TokenEstimator } from "../../src/index.js"
 import { EffectAi } from "../../src/providers/index.js"
 import { intBetween, message, validConversation } from "../arbitraries.js"
 import { exact, json, ok, tags } from "./adapterHelpers.js"
@@ -221,7 +221,7 @@ describe("EffectAi in an effect/ai Chat", () => {
       assert.deepStrictEqual(warnings, [])
       assert.deepStrictEqual(history.map((m) => m.role), ["system", "user", "assistant", "tool", "assistant"])
       yield* Conversation.validate(history)
-      assert.deepStrictEqual(Conversation.repair(history).actions, [])
+      assert.deepStrictEqual(Repair.repair(history).actions, [])
       const estimator = yield* TokenEstimator.TokenEstimator
       assert.isAbove(estimator.estimateConversation(history), 0)
       const last = history[4]
@@ -236,7 +236,7 @@ describe("EffectAi in an effect/ai Chat", () => {
       yield* chat.generateText({ prompt: [], toolkit, disableToolCallResolution: true })
       const { value: history } = yield* EffectAi.fromPrompt(yield* Ref.get(chat.history))
       assert.strictEqual((yield* Effect.flip(Conversation.validate(history)))._tag, "MissingToolResult")
-      const { messages } = Conversation.repair(history)
+      const { messages } = Repair.repair(history)
       yield* Conversation.validate(messages)
       const { value: repaired } = yield* EffectAi.toPrompt(messages)
       const next = yield* Chat.fromPrompt(repaired)
