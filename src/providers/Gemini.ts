@@ -336,6 +336,26 @@ const readMessages = (ctx: A.Ctx, raw: Obj): Array<Message.Message> => {
 // writing
 // ---------------------------------------------------------------------------
 
+const extensions: Record<string, string> = {
+  png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg", gif: "image/gif", webp: "image/webp", heic: "image/heic", heif: "image/heif",
+  pdf: "application/pdf", mp3: "audio/mpeg", wav: "audio/wav", mp4: "video/mp4", txt: "text/plain"
+}
+
+/**
+ * The exact media type Gemini needs: a wildcard (`image/*`, what an image
+ * URL from OpenAI is read as) is resolved from the file's name or URL, and
+ * reported when it cannot be.
+ */
+const mimeTypeOf = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockIndex: number): string => {
+  if (!block.mediaType.endsWith("/*")) return block.mediaType
+  const name = block.filename ?? (block.source._tag === "Url" ? block.source.url.split(/[?#]/)[0]! : "")
+  const extension = name.slice(name.lastIndexOf(".") + 1).toLowerCase()
+  const known = extensions[extension]
+  if (known !== undefined && known.startsWith(block.mediaType.slice(0, -1))) return known
+  A.converted(ctx, index, blockIndex, `a file of unknown type (${block.mediaType})`, "with that media type, which Gemini may refuse")
+  return block.mediaType
+}
+
 const writeFile = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockIndex: number): Wire.PartParam | undefined => {
   const kept = keptOf(block, key, hints)
   if (block.title !== undefined || block.context !== undefined) {
@@ -345,9 +365,9 @@ const writeFile = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockIndex
   const source = block.source
   switch (source._tag) {
     case "Base64":
-      return merge<Wire.PartParam>({ inlineData: { mimeType: block.mediaType, data: source.data, ...named } }, kept)
+      return merge<Wire.PartParam>({ inlineData: { mimeType: mimeTypeOf(ctx, block, index, blockIndex), data: source.data, ...named } }, kept)
     case "Url":
-      return merge<Wire.PartParam>({ fileData: { mimeType: block.mediaType, fileUri: source.url, ...named } }, kept)
+      return merge<Wire.PartParam>({ fileData: { mimeType: mimeTypeOf(ctx, block, index, blockIndex), fileUri: source.url, ...named } }, kept)
     case "Text":
       A.converted(ctx, index, blockIndex, "a text document", "as base64 text/plain inline data")
       return merge<Wire.PartParam>({ inlineData: { mimeType: "text/plain", data: Buffer.from(source.text, "utf8").toString("base64"), ...named } }, kept)
