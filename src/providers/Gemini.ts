@@ -48,11 +48,12 @@
  * **What the format cannot carry** is reported as a warning (or, with
  * `strict`, fails with `UnsupportedContent`): thinking that carries another
  * provider's replay data (an Anthropic signature, an OpenAI reasoning item),
- * redacted thinking, refusals (sent as text), files by provider file id,
- * provider-executed calls and provider data of other providers, tool
- * arguments that are not an object, system messages after the start (sent
- * as user text), document titles and context, a participant name, the
- * `strict` flag of tools and the parallel-tool-calls setting.
+ * redacted thinking, refusals (sent as text), text citations, files by
+ * provider file id, provider-executed calls and provider data of other
+ * providers, tool arguments that are not an object, system messages after
+ * the start (sent as user text), document titles and context, a
+ * participant name, the `strict` flag of tools and the parallel-tool-calls
+ * setting, a file whose exact media type is unknown.
  *
  * **Normal forms**: a content without `role` comes back as `user`; a
  * system instruction given as plain text comes back as a content; a user
@@ -379,7 +380,8 @@ const writeFile = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockIndex
   }
 }
 
-const textPart = (block: Block.TextBlock): Wire.PartParam => {
+const textPart = (ctx: A.Ctx, block: Block.TextBlock, index: number, blockIndex: number): Wire.PartParam => {
+  if (block.citations !== undefined && block.citations.length > 0) A.dropped(ctx, index, blockIndex, "the citations of a text", "Gemini text parts carry none")
   const part: Wire.PartParam = { text: block.text }
   if (block.thoughtSignature !== undefined) part.thoughtSignature = block.thoughtSignature
   return merge(part, keptOf(block, key, hints))
@@ -426,7 +428,7 @@ const writeUserParts = (ctx: A.Ctx, m: Message.UserMessage | Message.SystemMessa
     let part: Wire.PartParam | undefined
     switch (block._tag) {
       case "Text":
-        part = textPart(block)
+        part = textPart(ctx, block, index, b)
         break
       case "File":
         part = writeFile(ctx, block, index, b)
@@ -448,7 +450,7 @@ const writeModelParts = (ctx: A.Ctx, m: Message.AssistantMessage, index: number)
     const block = m.content[b]!
     switch (block._tag) {
       case "Text":
-        parts.push(textPart(block))
+        parts.push(textPart(ctx, block, index, b))
         break
       case "Thinking":
         if (block.signature !== undefined || block.itemId !== undefined || block.encryptedContent !== undefined) {

@@ -243,3 +243,38 @@ describe("EffectAi in an effect/ai Chat", () => {
       assert.strictEqual((yield* Ref.get(next.history)).content.length, messages.length)
     }).pipe(Effect.provide(scriptedModel), Effect.provide(handlers)))
 })
+
+describe("the README's effect/ai example", () => {
+  // the README's program, verbatim but for the assertions
+  const scripted = Layer.effect(
+    LanguageModel.LanguageModel,
+    LanguageModel.make({
+      generateText: () =>
+        Effect.succeed<Array<Response.PartEncoded>>([
+          { type: "text", text: "It is 4°C and dry in Oslo." },
+          { type: "finish", reason: "stop", usage: { inputTokens: { total: 42 }, outputTokens: { total: 9 } } }
+        ]),
+      streamText: () => Stream.empty
+    })
+  )
+
+  it.effect("runs a Chat turn, validates, repairs and counts its history, and puts it back", () =>
+    Effect.gen(function* () {
+      const { value: prompt } = yield* EffectAi.toPrompt([Message.system("You are terse."), Message.user("Weather in Oslo?")])
+      const chat = yield* Chat.fromPrompt(prompt)
+      yield* chat.generateText({ prompt: [] })
+
+      const { value: history } = yield* EffectAi.fromPrompt(yield* Ref.get(chat.history))
+      yield* Conversation.validate(history)
+      const { messages } = Repair.repair(history)
+      const estimator = yield* TokenEstimator.TokenEstimator
+      const tokens = estimator.estimateConversation(messages)
+
+      const { value: next } = yield* EffectAi.toPrompt(messages)
+      yield* Ref.set(chat.history, next)
+      assert.deepStrictEqual(history.map((m) => m.role), ["system", "user", "assistant"])
+      assert.strictEqual(Message.textOf(history[2]!), "It is 4°C and dry in Oslo.")
+      assert.isAbove(tokens, 0)
+      assert.strictEqual((yield* Ref.get(chat.history)).content.length, 3)
+    }).pipe(Effect.provide(scripted), Effect.provide(TokenEstimator.layer)))
+})
