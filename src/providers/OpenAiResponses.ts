@@ -275,6 +275,8 @@ const readAssistantItem = (
       return
     }
     case "function_call": {
+      // a call still streaming may have no name or arguments yet: kept whole, as it was
+      if (item["name"] === undefined || item["arguments"] === undefined) break
       const callId = A.str(ctx, item, "call_id", at)
       const name = A.str(ctx, item, "name", at)
       const args = A.str(ctx, item, "arguments", at)

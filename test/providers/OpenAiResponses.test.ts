@@ -141,9 +141,14 @@ describe("OpenAiResponses.fromMessages", () => {
   })
 
   it("fails with the path of a payload that is not Responses input", () => {
-    const error = err(OpenAiResponses.fromMessages(items([{ type: "function_call", call_id: "c1", name: "f" }])))
+    const error = err(OpenAiResponses.fromMessages(items([{ type: "function_call", call_id: "c1", name: "f", arguments: 42 }])))
     assert.strictEqual(error._tag, "MalformedPayload")
     if (error._tag === "MalformedPayload") assert.strictEqual(error.path, "input[0].arguments")
+  })
+
+  it("keeps a function call that has no name or arguments yet (a stream cut short) whole, as provider data", () => {
+    const [assistant] = read([{ type: "function_call", id: "fc_1", call_id: "c1", arguments: "{\"a\"" }])
+    assert.strictEqual(assistant?.content[0]?._tag, "ProviderData")
   })
 
   it("fails, and does not throw, on a hostile payload", () => {
