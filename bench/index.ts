@@ -3,6 +3,7 @@
  * next to a baseline measured in the same run.
  */
 import { runAdaptersBench } from "./adapters.js"
+import { runAdapters2Bench } from "./adapters2.js"
 import { runAppendBench } from "./append.js"
 import { runCalibrationBench } from "./calibration.js"
 import { runEstimatorBench } from "./estimator.js"
@@ -20,5 +21,6 @@ runAdversarialBench()
 runRequestTokensBench()
 runStreamsBench()
 runAdaptersBench()
+runAdapters2Bench()
 await runWindowBench()
 console.log(`\nbench finished in ${((performance.now() - started) / 1000).toFixed(1)} s`)

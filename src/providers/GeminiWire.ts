@@ -125,3 +125,119 @@ export interface ErrorChunk {
 
 /** @since 0.1.0 */
 export type StreamEvent = GenerateContentResponse | ErrorChunk
+
+// ---------------------------------------------------------------------------
+// request bodies (written by the adapter, `Gemini`)
+// ---------------------------------------------------------------------------
+
+/**
+ * Inline file bytes (base64) or a file by URI, as the adapter writes them.
+ *
+ * @since 0.1.0
+ */
+export interface BlobParam {
+  mimeType?: string
+  data?: string
+  displayName?: string
+}
+
+/** @since 0.1.0 */
+export interface FileDataParam {
+  mimeType?: string
+  fileUri?: string
+  displayName?: string
+}
+
+/**
+ * A part as the adapter writes it. Parts the model keeps as sent
+ * (`executableCode`, `codeExecutionResult`, kinds added after this library)
+ * carry their own fields.
+ *
+ * @since 0.1.0
+ */
+export interface PartParam {
+  text?: string
+  thought?: boolean
+  thoughtSignature?: string
+  functionCall?: { id?: string; name?: string; args?: { [key: string]: unknown } }
+  functionResponse?: {
+    id?: string
+    name?: string
+    response?: { [key: string]: unknown }
+    parts?: Array<{ inlineData?: BlobParam; fileData?: FileDataParam }>
+  }
+  inlineData?: BlobParam
+  fileData?: FileDataParam
+}
+
+/**
+ * A content as the adapter writes it: role `user` or `model`, and parts.
+ *
+ * @since 0.1.0
+ */
+export interface ContentParam {
+  role: string
+  parts: Array<PartParam>
+}
+
+/**
+ * A conversation in Gemini's shape: the system instruction and the
+ * contents.
+ *
+ * @since 0.1.0
+ */
+export interface Messages {
+  systemInstruction?: ContentParam
+  contents: Array<ContentParam>
+}
+
+/**
+ * What the adapter reads: a system instruction (a content, or plain text)
+ * and contents (the official SDK's `Content` fits).
+ *
+ * @since 0.1.0
+ */
+export interface MessagesLike {
+  readonly systemInstruction?: Content | string | undefined
+  readonly contents: ReadonlyArray<Content>
+}
+
+/**
+ * A function declaration: its parameters as JSON Schema
+ * (`parametersJsonSchema`), or in Gemini's OpenAPI subset (`parameters`).
+ *
+ * @since 0.1.0
+ */
+export interface FunctionDeclarationParam {
+  name: string
+  description?: string
+  parametersJsonSchema?: unknown
+  parameters?: { [key: string]: unknown }
+}
+
+/**
+ * A `generateContent` request body. Fields the model does not name
+ * (`safetySettings`, `cachedContent`, most of `generationConfig`, hosted
+ * tools...) are written back from `Request.providerOptions.gemini` as they
+ * were read.
+ *
+ * @since 0.1.0
+ */
+export interface RequestBody {
+  contents: Array<ContentParam>
+  systemInstruction?: ContentParam
+  tools?: Array<{ functionDeclarations?: Array<FunctionDeclarationParam>; [key: string]: unknown }>
+  toolConfig?: { functionCallingConfig?: { mode?: string; allowedFunctionNames?: Array<string> }; [key: string]: unknown }
+  generationConfig?: { responseMimeType?: string; responseJsonSchema?: unknown; [key: string]: unknown }
+  [key: string]: unknown
+}
+
+/**
+ * A request body the adapter reads.
+ *
+ * @since 0.1.0
+ */
+export interface RequestBodyLike {
+  readonly contents?: ReadonlyArray<Content> | undefined
+  readonly systemInstruction?: Content | string | undefined
+}

@@ -334,3 +334,216 @@ export type StreamEvent =
   | ErrorEvent
   | OtherEvent
   | "[DONE]"
+
+// ---------------------------------------------------------------------------
+// request bodies: input items, tools (written by the adapter, `OpenAiResponses`)
+// ---------------------------------------------------------------------------
+
+/**
+ * Text in a user, system or developer message.
+ *
+ * @since 0.1.0
+ */
+export interface InputText {
+  type: "input_text"
+  text: string
+}
+
+/**
+ * An image by URL (https or a `data:` URL) or by uploaded file id.
+ * `detail` is always written (`"auto"` when the block has none), as the SDK
+ * type requires.
+ *
+ * @since 0.1.0
+ */
+export interface InputImage {
+  type: "input_image"
+  detail: "auto" | "low" | "high"
+  image_url?: string
+  file_id?: string
+}
+
+/**
+ * A file (a PDF, a text document...) inline as a `data:` URL, by URL, or by
+ * uploaded file id.
+ *
+ * @since 0.1.0
+ */
+export interface InputFile {
+  type: "input_file"
+  file_data?: string
+  file_id?: string
+  file_url?: string
+  filename?: string
+}
+
+/** @since 0.1.0 */
+export type InputContent = InputText | InputImage | InputFile
+
+/**
+ * A message given as input: user, system and developer messages, and
+ * assistant text that has no output item id (the API's "easy" message).
+ * `content` is a string when it is one plain text.
+ *
+ * @since 0.1.0
+ */
+export interface InputMessage {
+  role: "user" | "assistant" | "system" | "developer"
+  content: string | Array<InputContent>
+  type?: "message"
+}
+
+/**
+ * One of the four citation kinds of `output_text.annotations`.
+ *
+ * @since 0.1.0
+ */
+export type OutputAnnotation =
+  | { type: "file_citation"; file_id: string; filename: string; index: number }
+  | { type: "url_citation"; url: string; title: string; start_index: number; end_index: number }
+  | { type: "container_file_citation"; container_id: string; file_id: string; filename: string; start_index: number; end_index: number }
+  | { type: "file_path"; file_id: string; index: number }
+
+/**
+ * An assistant output message replayed as input, with its item id.
+ *
+ * @since 0.1.0
+ */
+export interface OutputMessageParam {
+  type: "message"
+  id: string
+  role: "assistant"
+  status: "in_progress" | "completed" | "incomplete"
+  content: Array<{ type: "output_text"; text: string; annotations: Array<OutputAnnotation> } | { type: "refusal"; refusal: string }>
+}
+
+/**
+ * A function call replayed as input.
+ *
+ * @since 0.1.0
+ */
+export interface FunctionCallParam {
+  type: "function_call"
+  call_id: string
+  name: string
+  arguments: string
+  id?: string
+}
+
+/**
+ * The output of a function call: a string, or text, images and files.
+ *
+ * @since 0.1.0
+ */
+export interface FunctionCallOutputParam {
+  type: "function_call_output"
+  call_id: string
+  output: string | Array<InputContent>
+  id?: string
+}
+
+/**
+ * A reasoning item replayed as input: its id, summary parts, reasoning text
+ * parts and encrypted content (needed when responses are not stored).
+ *
+ * @since 0.1.0
+ */
+export interface ReasoningParam {
+  type: "reasoning"
+  id: string
+  summary: Array<{ type: "summary_text"; text: string }>
+  content?: Array<{ type: "reasoning_text"; text: string }>
+  encrypted_content?: string
+  status?: "in_progress" | "completed" | "incomplete"
+}
+
+/**
+ * An item written back as it was read: a hosted tool call (web search,
+ * file search, code interpreter, MCP, image generation) or any item type
+ * the model has no type for.
+ *
+ * @since 0.1.0
+ */
+export interface KeptItem {
+  type: string
+  id?: string
+}
+
+/**
+ * An input item the adapter writes.
+ *
+ * @since 0.1.0
+ */
+export type InputItem = InputMessage | OutputMessageParam | FunctionCallParam | FunctionCallOutputParam | ReasoningParam | KeptItem
+
+/**
+ * An input item the adapter reads: any object with a `type` or a `role`
+ * (the official SDK's `ResponseInputItem` and `ResponseOutputItem` fit).
+ *
+ * @since 0.1.0
+ */
+export interface InputItemLike {
+  readonly type?: string | null | undefined
+  readonly role?: string | null | undefined
+}
+
+/**
+ * A function tool definition.
+ *
+ * @since 0.1.0
+ */
+export interface FunctionTool {
+  type: "function"
+  name: string
+  parameters: { [key: string]: unknown } | null
+  strict: boolean | null
+  description?: string
+}
+
+/**
+ * Which tool the model should call: a mode, or one function by name (other
+ * forms, such as a hosted tool or an allowed-tools list, are kept as sent).
+ *
+ * @since 0.1.0
+ */
+export type ToolChoiceParam = "auto" | "none" | "required" | { type: "function"; name: string } | { type: string }
+
+/**
+ * The `text.format` setting: plain text, any JSON object, or JSON matching
+ * a schema.
+ *
+ * @since 0.1.0
+ */
+export type TextFormat =
+  | { type: "text" }
+  | { type: "json_object" }
+  | { type: "json_schema"; name: string; schema: { [key: string]: unknown }; description?: string; strict?: boolean | null }
+
+/**
+ * A Responses request body. Fields the model does not name (`temperature`,
+ * `reasoning`, `include`, `store`, `stream`...) are written back from
+ * `Request.providerOptions["openai-responses"]` as they were read.
+ *
+ * @since 0.1.0
+ */
+export interface RequestBody {
+  model?: string
+  input: Array<InputItem>
+  instructions?: string
+  tools?: Array<FunctionTool | KeptItem>
+  tool_choice?: ToolChoiceParam
+  parallel_tool_calls?: boolean
+  text?: { format?: TextFormat; [key: string]: unknown }
+  [key: string]: unknown
+}
+
+/**
+ * A request body the adapter reads (the official SDK's
+ * `ResponseCreateParams` fits).
+ *
+ * @since 0.1.0
+ */
+export interface RequestBodyLike {
+  readonly input?: string | ReadonlyArray<InputItemLike> | null | undefined
+  readonly model?: string | null | undefined
+}

@@ -1,0 +1,878 @@
+/**
+ * effect/ai interop: our conversation to and from an effect/ai
+ * `Prompt.Prompt`, a `LanguageModel` response's parts to messages, tool
+ * definitions to and from a `Toolkit`, and token counting both ways
+ * (our estimator as an effect/ai `Tokenizer`, an effect/ai `Tokenizer` as
+ * our `TokenEstimator`). With these, the library drops into an effect/ai
+ * `Chat`: an agent validates, repairs, counts and trims the `Chat`'s history
+ * with this library's functions.
+ *
+ * **How the model maps** (one message is one Prompt message, one block one
+ * part, in order):
+ *
+ * | model | effect/ai `Prompt` |
+ * |---|---|
+ * | text | `text` part |
+ * | thinking / redacted thinking | `reasoning` part (`anthropic.info`: `thinking` with `signature`, or `redacted_thinking` with `redactedData`) |
+ * | refusal | an empty `text` part with `openai.refusal` |
+ * | file | `file` part (`data`: base64 text, or a `URL`; `fileName`) |
+ * | tool call | `tool-call` part (`params`, `providerExecuted`) |
+ * | tool result | `tool-result` part (`result`, `isFailure`, `modelOutput`, `providerExecuted`) |
+ *
+ * Replay data goes where effect/ai's provider packages look for it:
+ * `openai.itemId` / `openai.encryptedContent`, `openai.imageDetail`,
+ * `anthropic.cacheControl` (our `cache_control`), `anthropic.documentTitle`
+ * / `documentContext` / `citations`, `google.thoughtSignature`. Other
+ * provider options are kept under their own key, as they are. What a Prompt
+ * has no place for (metadata, participant names, usage, citations,
+ * reasoning summaries and status, a tool call's original argument text, the
+ * exact parts of a tool result, provider data blocks, where a file's data
+ * comes from) is kept under `"effect-agent-messages"` in the options, so
+ * ours -> Prompt -> ours is the identity for every conversation.
+ *
+ * Reading a Prompt built elsewhere: a `tool-approval-request` part becomes a
+ * `ProviderDataBlock` (provider `"effect-ai"`); a `tool-approval-response`
+ * has no place in a tool message and is reported. A string file `data` is
+ * read as a URL when it is one, as a `data:` URL when it is one, and as
+ * base64 otherwise.
+ *
+ * @since 0.1.0
+ */
+import { Effect, Layer } from "effect"
+import type { JsonSchema, Schema } from "effect"
+import { AiError, Prompt, type Response, Tokenizer, Tool, Toolkit } from "effect/ai"
+import type { LanguageModel } from "effect/ai"
+import { Base64 } from "effect/encoding"
+import * as Block from "../Block.js"
+import * as Message from "../Message.js"
+import * as Request from "../Request.js"
+import * as TokenEstimator from "../TokenEstimator.js"
+import {
+  type ConversionOptions,
+  type Converted,
+  ConvertedContent,
+  DroppedContent,
+  type FinishReason,
+  type InvalidToolArguments,
+  type MalformedPayload,
+  UnknownProviderField,
+  type UnsupportedContent
+} from "./Conversion.js"
+import * as A from "./internal/adapter.js"
+import { defined } from "./internal/kept.js"
+
+type JsonObj = { [key: string]: Schema.Json }
+type Obj = { readonly [key: string]: unknown }
+type Ctx = A.Ctx
+const setKey = A.setKey
+const isObj = (u: unknown): u is Obj => typeof u === "object" && u !== null && !Array.isArray(u)
+
+/**
+ * The key under which Prompt options keep what a Prompt has no place for.
+ *
+ * @since 0.1.0
+ */
+export const ownKey = "effect-agent-messages"
+
+/**
+ * The provider name of `ProviderDataBlock`s read from Prompt parts the
+ * model has no block for (tool approval requests).
+ *
+ * @since 0.1.0
+ */
+export const providerKey = "effect-ai"
+
+type Options = Prompt.ProviderOptions
+type MutableOptions = { [key: string]: Schema.Json | null }
+
+// ---------------------------------------------------------------------------
+// options: ours -> Prompt
+// ---------------------------------------------------------------------------
+
+/** Builds a Prompt options record: provider options mapped, replay fields placed, our own record last. */
+class OptionsBuilder {
+  private readonly out: MutableOptions = {}
+  private own: JsonObj | undefined
+
+  constructor(providerOptions: Block.ProviderOptions | undefined) {
+    if (providerOptions === undefined) return
+    for (const provider of Object.keys(providerOptions)) {
+      const record = providerOptions[provider]!
+      if (provider === "anthropic" && record["cache_control"] !== undefined) {
+        const { cache_control, ...rest } = record
+        this.field("anthropic", "cacheControl", cache_control!)
+        for (const k of Object.keys(rest)) this.field("anthropic", k, rest[k]!)
+      } else {
+        for (const k of Object.keys(record)) this.field(provider, k, record[k]!)
+      }
+    }
+  }
+
+  field(provider: string, key: string, value: Schema.Json | undefined): this {
+    if (value === undefined) return this
+    const current = this.out[provider]
+    const record: JsonObj = isObj(current) ? (current as JsonObj) : {}
+    setKey(record, key, value)
+    this.out[provider] = record
+    return this
+  }
+
+  keep(key: string, value: Schema.Json | undefined): this {
+    if (value === undefined) return this
+    this.own ??= {}
+    setKey(this.own, key, value)
+    return this
+  }
+
+  build(): Options {
+    if (this.own !== undefined) this.out[ownKey] = this.own
+    return this.out
+  }
+}
+
+const encodeUsage = (usage: Message.Usage): JsonObj => defined({ ...usage }) as JsonObj
+
+/** A block in the canonical JSON form (the codec's), for keeping it whole. */
+const encodeBlock = (block: Block.Block): Schema.Json => {
+  switch (block._tag) {
+    case "Json":
+      return { _tag: "Json", value: block.value }
+    default: {
+      // the message codec writes blocks of every kind; a tool message holds results, an assistant the rest
+      const message = block._tag === "ToolResult" && block.providerExecuted !== true ? Message.tool(block) : Message.assistant([block as Block.AssistantBlock])
+      return (Message.encode(message).content as ReadonlyArray<Schema.Json>)[0]!
+    }
+  }
+}
+
+const messageOptions = (m: Message.Message, kept: ReadonlyArray<Schema.Json>): Options => {
+  const builder = new OptionsBuilder(m.providerOptions)
+  builder.keep("metadata", m.metadata)
+  if (m.role !== "tool") builder.keep("name", m.name)
+  if (m.role === "assistant" && m.usage !== undefined) builder.keep("usage", encodeUsage(m.usage))
+  if (kept.length > 0) builder.keep("providerData", kept as Schema.JsonArray)
+  return builder.build()
+}
+
+const fileData = (source: Block.FileSource): { readonly data: string | URL; readonly source?: string } => {
+  switch (source._tag) {
+    case "Base64":
+      return { data: source.data }
+    case "Url": {
+      // effect/ai reads a URL object as a URL; text that is no URL is kept as text, marked
+      const url = URL.canParse(source.url) ? new URL(source.url) : undefined
+      return url !== undefined && url.href === source.url ? { data: url } : { data: source.url, source: "Url" }
+    }
+    case "FileId":
+      return { data: source.fileId, source: "FileId" }
+    case "Text":
+      return { data: source.text, source: "Text" }
+    default:
+      return Block.absurd(source)
+  }
+}
+
+const filePart = (block: Block.FileBlock): Prompt.FilePart => {
+  const { data, source } = fileData(block.source)
+  const options = new OptionsBuilder(block.providerOptions)
+    .field("openai", "imageDetail", block.detail)
+    .field("openai", "itemId", block.itemId)
+    .field("anthropic", "documentTitle", block.title)
+    .field("anthropic", "documentContext", block.context)
+    .field("anthropic", "citations", block.citationsEnabled === undefined ? undefined : { enabled: block.citationsEnabled })
+    .keep("source", source)
+  return Prompt.filePart({ mediaType: block.mediaType, data, ...(block.filename === undefined ? {} : { fileName: block.filename }), options: options.build() })
+}
+
+const textPart = (block: Block.TextBlock): Prompt.TextPart =>
+  Prompt.textPart({
+    text: block.text,
+    options: new OptionsBuilder(block.providerOptions)
+      .field("openai", "itemId", block.itemId)
+      .field("google", "thoughtSignature", block.thoughtSignature)
+      .keep("citations", block.citations as Schema.JsonArray | undefined)
+      .build()
+  })
+
+const resultPart = (block: Block.ToolResultBlock): Prompt.ToolResultPart => {
+  const options = new OptionsBuilder(block.providerOptions).field("openai", "itemId", block.itemId)
+  const content = block.content
+  let result: Schema.Json
+  let modelOutput: Array<Prompt.ToolModelOutputPart> | undefined
+  const only = typeof content === "string" ? undefined : content[0]
+  if (typeof content === "string") {
+    result = content
+  } else if (content.length === 1 && only !== undefined && only._tag === "Json" && typeof only.value !== "string") {
+    result = only.value
+  } else {
+    // the parts as effect/ai's providers render them, and the exact parts kept
+    result = Block.resultContentText(content)
+    modelOutput = content.map((part) => (part._tag === "File" ? filePart(part) : Prompt.textPart({ text: part._tag === "Text" ? part.text : Block.resultContentText([part]) })))
+    options.keep("content", content.map(encodeBlock) as Schema.JsonArray)
+  }
+  if (block.providerExecuted === false) options.keep("providerExecuted", false)
+  return Prompt.toolResultPart({
+    id: block.toolCallId,
+    name: block.toolName,
+    isFailure: block.isError,
+    result,
+    ...(modelOutput === undefined ? {} : { modelOutput }),
+    providerExecuted: block.providerExecuted === true,
+    options: options.build()
+  })
+}
+
+const assistantPart = (block: Block.AssistantBlock): Prompt.AssistantMessagePart | undefined => {
+  switch (block._tag) {
+    case "Text":
+      return textPart(block)
+    case "Thinking":
+      return Prompt.reasoningPart({
+        text: block.thinking,
+        options: new OptionsBuilder(block.providerOptions)
+          .field("anthropic", "info", block.signature === undefined ? undefined : { type: "thinking", signature: block.signature })
+          .field("openai", "itemId", block.itemId)
+          .field("openai", "encryptedContent", block.encryptedContent)
+          .field("google", "thoughtSignature", block.thoughtSignature)
+          .keep("summary", block.summary as Schema.JsonArray | undefined)
+          .keep("status", block.status)
+          .build()
+      })
+    case "RedactedThinking":
+      return Prompt.reasoningPart({ text: "", options: new OptionsBuilder(block.providerOptions).field("anthropic", "info", { type: "redacted_thinking", redactedData: block.data }).build() })
+    case "Refusal":
+      return Prompt.textPart({ text: "", options: new OptionsBuilder(block.providerOptions).field("openai", "refusal", block.refusal).field("openai", "itemId", block.itemId).build() })
+    case "File":
+      return filePart(block)
+    case "ToolCall":
+      return Prompt.toolCallPart({
+        id: block.id,
+        name: block.name,
+        params: block.args,
+        providerExecuted: block.providerExecuted === true,
+        options: new OptionsBuilder(block.providerOptions)
+          .field("openai", "itemId", block.itemId)
+          .field("google", "thoughtSignature", block.thoughtSignature)
+          .keep("rawArgs", block.rawArgs)
+          .keep("parseError", block.parseError)
+          .keep("providerExecuted", block.providerExecuted === false ? false : undefined)
+          .build()
+      })
+    case "ToolResult":
+      return resultPart(block)
+    case "ProviderData":
+      return undefined
+    default:
+      return Block.absurd(block)
+  }
+}
+
+/** A system message's content as one string, and its blocks kept when one string cannot say them. */
+const systemContent = (m: Message.SystemMessage): { readonly content: string; readonly blocks?: Schema.Json } => {
+  const only = m.content[0]
+  if (m.content.length === 1 && only !== undefined && only.citations === undefined && only.itemId === undefined && only.thoughtSignature === undefined && only.providerOptions === undefined) {
+    return { content: only.text }
+  }
+  return { content: m.content.map((b) => b.text).join("\n"), blocks: m.content.map(encodeBlock) as Schema.JsonArray }
+}
+
+const toPromptMessage = (m: Message.Message): Prompt.Message => {
+  switch (m.role) {
+    case "system": {
+      const { blocks, content } = systemContent(m)
+      const options = messageOptions(m, [])
+      if (blocks !== undefined) setKey(options as MutableOptions, ownKey, { ...(options[ownKey] as JsonObj | undefined), blocks })
+      return Prompt.systemMessage({ content, options })
+    }
+    case "user": {
+      const parts: Array<Prompt.UserMessagePart> = []
+      const kept: Array<Schema.Json> = []
+      m.content.forEach((block, at) => {
+        if (block._tag === "Text") parts.push(textPart(block))
+        else if (block._tag === "File") parts.push(filePart(block))
+        else kept.push({ at, block: encodeBlock(block) })
+      })
+      return Prompt.userMessage({ content: parts, options: messageOptions(m, kept) })
+    }
+    case "assistant": {
+      const parts: Array<Prompt.AssistantMessagePart> = []
+      const kept: Array<Schema.Json> = []
+      m.content.forEach((block, at) => {
+        const part = assistantPart(block)
+        if (part === undefined) kept.push({ at, block: encodeBlock(block) })
+        else parts.push(part)
+      })
+      return Prompt.assistantMessage({ content: parts, options: messageOptions(m, kept) })
+    }
+    case "tool":
+      return Prompt.toolMessage({ content: m.content.map(resultPart), options: messageOptions(m, []) })
+    default:
+      return Block.absurd(m)
+  }
+}
+
+/**
+ * Our conversation as an effect/ai `Prompt`: one Prompt message per message,
+ * one part per block, replay data in the options where effect/ai's provider
+ * packages look for it, and everything else kept under
+ * `"effect-agent-messages"`, so `fromPrompt(toPrompt(x))` is `x`.
+ *
+ * @example
+ * const { value: prompt } = yield* EffectAi.toPrompt(messages)
+ * const chat = yield* Chat.fromPrompt(prompt)
+ *
+ * @category conversions
+ * @since 0.1.0
+ */
+export const toPrompt = (messages: ReadonlyArray<Message.Message>, options?: ConversionOptions): Effect.Effect<Converted<Prompt.Prompt>, UnsupportedContent> =>
+  A.runEncode(A.makeCtx(providerKey, options), () => Prompt.fromMessages(messages.map(toPromptMessage)))
+
+// ---------------------------------------------------------------------------
+// Prompt -> ours
+// ---------------------------------------------------------------------------
+
+/** Reads a Prompt options record back: the replay fields taken out, the rest as provider options. */
+class OptionsReader {
+  readonly own: Obj
+  private readonly records: Map<string, JsonObj> = new Map()
+
+  constructor(ctx: Ctx, options: Options | undefined, path: string) {
+    const own = options?.[ownKey]
+    this.own = isObj(own) ? own : {}
+    if (options === undefined) return
+    for (const provider of Object.keys(options)) {
+      if (provider === ownKey) continue
+      const record = options[provider]
+      if (record === null || record === undefined) continue
+      if (!isObj(record)) {
+        ctx.warnings.push(new UnknownProviderField({ path: `${path}.options.${provider}`, kept: false }))
+        continue
+      }
+      this.records.set(provider, { ...(A.jsonOf(ctx, record) as JsonObj) })
+    }
+  }
+
+  /** Takes a replay field out of a provider's record. */
+  take(provider: string, key: string): Schema.Json | undefined {
+    const record = this.records.get(provider)
+    const value = record?.[key]
+    if (record !== undefined && key in record) delete record[key]
+    return value === null ? undefined : value
+  }
+
+  str(provider: string, key: string): string | undefined {
+    const v = this.take(provider, key)
+    return typeof v === "string" ? v : undefined
+  }
+
+  kept<A>(key: string, guard: (u: unknown) => u is A): A | undefined {
+    const v = this.own[key]
+    return guard(v) ? v : undefined
+  }
+
+  /** What is left, as our provider options (`cacheControl` back to `cache_control`). */
+  providerOptions(): { readonly providerOptions?: Block.ProviderOptions } {
+    const anthropic = this.records.get("anthropic")
+    if (anthropic !== undefined && "cacheControl" in anthropic) {
+      const value = anthropic["cacheControl"]
+      delete anthropic["cacheControl"]
+      if (value !== null && value !== undefined) anthropic["cache_control"] = value
+    }
+    const out: Record<string, Block.JsonObject> = {}
+    for (const [provider, record] of this.records) if (Object.keys(record).length > 0) out[provider] = record
+    return Object.keys(out).length === 0 ? {} : { providerOptions: out }
+  }
+}
+
+const isString = (u: unknown): u is string => typeof u === "string"
+const isArray = (u: unknown): u is ReadonlyArray<Schema.Json> => Array.isArray(u)
+const isRecord = (u: unknown): u is Block.JsonObject => isObj(u)
+
+const decodeBlocks = (ctx: Ctx, encoded: unknown, path: string): ReadonlyArray<Block.Block> => {
+  const exit = Effect.runSyncExit(Message.decode({ role: "assistant", content: encoded }))
+  if (exit._tag === "Success") return exit.value.content
+  // tool results outside an assistant message, and Json blocks, decode inside a tool message's result
+  const asResult = Effect.runSyncExit(Message.decode({ role: "tool", content: [{ _tag: "ToolResult", toolCallId: "x", toolName: "x", content: encoded }] }))
+  if (asResult._tag === "Success") {
+    const result = asResult.value.content[0]
+    if (result?._tag === "ToolResult" && Array.isArray(result.content)) return result.content
+  }
+  return A.malformed(ctx, path, "the blocks kept in the options are not in the model's JSON form")
+}
+
+const sourceOf = (ctx: Ctx, data: unknown, kept: string | undefined, mediaType: string, path: string): { readonly source: Block.FileSource; readonly mediaType: string } => {
+  if (data instanceof Uint8Array) return { source: Block.base64(Base64.encode(data)), mediaType }
+  if (data instanceof URL) return { source: Block.url(data.href), mediaType }
+  if (typeof data !== "string") return A.malformed(ctx, `${path}.data`, "expected a string, bytes or a URL")
+  switch (kept) {
+    case "Url":
+      return { source: Block.url(data), mediaType }
+    case "FileId":
+      return { source: Block.fileId(data), mediaType }
+    case "Text":
+      return { source: Block.textSource(data), mediaType }
+    default: {
+      const parsed = Block.parseDataUrl(data)
+      if (parsed !== undefined) return { source: Block.base64(parsed.data), mediaType }
+      return /^https?:\/\//.test(data) ? { source: Block.url(data), mediaType } : { source: Block.base64(data), mediaType }
+    }
+  }
+}
+
+const readFile = (ctx: Ctx, part: Prompt.FilePart, path: string): Block.FileBlock => {
+  const o = new OptionsReader(ctx, part.options, path)
+  const { mediaType, source } = sourceOf(ctx, part.data, o.kept("source", isString), part.mediaType, path)
+  const detail = o.take("openai", "imageDetail")
+  const citations = o.take("anthropic", "citations")
+  return Block.file(source, mediaType, {
+    ...defined({
+      filename: part.fileName,
+      detail: detail === "auto" || detail === "low" || detail === "high" ? detail : undefined,
+      itemId: o.str("openai", "itemId"),
+      title: o.str("anthropic", "documentTitle"),
+      context: o.str("anthropic", "documentContext"),
+      citationsEnabled: isObj(citations) && typeof citations["enabled"] === "boolean" ? citations["enabled"] : undefined
+    }),
+    ...o.providerOptions()
+  })
+}
+
+const readText = (ctx: Ctx, part: Prompt.TextPart, path: string): Block.TextBlock | Block.RefusalBlock => {
+  const o = new OptionsReader(ctx, part.options, path)
+  const refusal = o.str("openai", "refusal")
+  const itemId = o.str("openai", "itemId")
+  if (refusal !== undefined && part.text === "") return Block.refusal(refusal, { ...defined({ itemId }), ...o.providerOptions() })
+  return Block.text(part.text, {
+    ...defined({ itemId, thoughtSignature: o.str("google", "thoughtSignature"), citations: o.kept("citations", isArray) }),
+    ...o.providerOptions()
+  })
+}
+
+const readResult = (ctx: Ctx, part: Prompt.ToolResultPart, path: string): Block.ToolResultBlock => {
+  const o = new OptionsReader(ctx, part.options, path)
+  const keptContent = o.own["content"]
+  let content: Block.ToolResultContent
+  if (keptContent !== undefined) {
+    content = decodeBlocks(ctx, keptContent, `${path}.options.${ownKey}.content`) as ReadonlyArray<Block.ToolResultPart>
+  } else if (part.modelOutput !== undefined) {
+    content = part.modelOutput.map((p, i) => (p.type === "text" ? Block.text(p.text) : readFile(ctx, p, `${path}.modelOutput[${i}]`)))
+  } else if (typeof part.result === "string") {
+    content = part.result
+  } else {
+    content = [Block.json(A.jsonOf(ctx, part.result ?? null))]
+  }
+  const explicit = o.own["providerExecuted"]
+  return Block.toolResult(part.id, part.name, content, part.isFailure, {
+    ...(part.providerExecuted ? { providerExecuted: true } : explicit === false ? { providerExecuted: false } : {}),
+    ...defined({ itemId: o.str("openai", "itemId") }),
+    ...o.providerOptions()
+  })
+}
+
+const readAssistantPart = (ctx: Ctx, part: Prompt.AssistantMessagePart, path: string): Block.AssistantBlock => {
+  switch (part.type) {
+    case "text":
+      return readText(ctx, part, path)
+    case "reasoning": {
+      const o = new OptionsReader(ctx, part.options, path)
+      const info = o.take("anthropic", "info")
+      if (isObj(info) && info["type"] === "redacted_thinking" && typeof info["redactedData"] === "string") {
+        return Block.redactedThinking(info["redactedData"], o.providerOptions())
+      }
+      const signature = isObj(info) && info["type"] === "thinking" && typeof info["signature"] === "string" ? info["signature"] : undefined
+      return Block.thinking(part.text, signature, {
+        ...defined({
+          itemId: o.str("openai", "itemId"),
+          encryptedContent: o.str("openai", "encryptedContent"),
+          thoughtSignature: o.str("google", "thoughtSignature"),
+          summary: o.kept("summary", (u): u is ReadonlyArray<string> => Array.isArray(u) && u.every(isString)),
+          status: o.kept("status", isString)
+        }),
+        ...o.providerOptions()
+      })
+    }
+    case "file":
+      return readFile(ctx, part, path)
+    case "tool-call": {
+      const o = new OptionsReader(ctx, part.options, path)
+      const rawArgs = o.kept("rawArgs", isString)
+      const parseError = o.kept("parseError", isString)
+      const explicit = o.own["providerExecuted"]
+      return Block.toolCall(part.id, part.name, A.jsonOf(ctx, part.params === undefined ? {} : part.params), {
+        ...defined({ rawArgs, parseError, itemId: o.str("openai", "itemId"), thoughtSignature: o.str("google", "thoughtSignature") }),
+        ...(part.providerExecuted ? { providerExecuted: true } : explicit === false ? { providerExecuted: false } : {}),
+        ...o.providerOptions()
+      })
+    }
+    case "tool-result":
+      return readResult(ctx, part, path)
+    case "tool-approval-request":
+      return Block.providerData(providerKey, { type: part.type, approvalId: part.approvalId, toolCallId: part.toolCallId })
+    default:
+      return Block.absurd(part)
+  }
+}
+
+/** Puts kept provider data blocks back at their places. */
+const withKept = <B extends Block.Block>(ctx: Ctx, blocks: Array<B>, own: Obj, path: string): Array<B> => {
+  const kept = own["providerData"]
+  if (!Array.isArray(kept)) return blocks
+  for (const entry of kept) {
+    if (!isObj(entry) || typeof entry["at"] !== "number") return A.malformed(ctx, `${path}.options.${ownKey}.providerData`, "expected { at, block } entries")
+    const [block] = decodeBlocks(ctx, [entry["block"]], `${path}.options.${ownKey}.providerData`)
+    blocks.splice(Math.min(entry["at"], blocks.length), 0, block as B)
+  }
+  return blocks
+}
+
+const readMessage = (ctx: Ctx, m: Prompt.Message, i: number): Message.Message => {
+  const path = `prompt.content[${i}]`
+  const o = new OptionsReader(ctx, m.options, path)
+  const base = {
+    ...defined({ metadata: o.kept("metadata", isRecord) }),
+    ...o.providerOptions()
+  }
+  const name = o.kept("name", isString)
+  const named = { ...base, ...defined({ name }) }
+  switch (m.role) {
+    case "system": {
+      const blocks = o.own["blocks"]
+      return Message.system(blocks === undefined ? m.content : (decodeBlocks(ctx, blocks, `${path}.options.${ownKey}.blocks`) as ReadonlyArray<Block.TextBlock>), named)
+    }
+    case "user": {
+      const blocks: Array<Block.UserBlock> = m.content.map((part, p) => (part.type === "text" ? (readText(ctx, part, `${path}.content[${p}]`) as Block.TextBlock) : readFile(ctx, part, `${path}.content[${p}]`)))
+      return Message.user(withKept(ctx, blocks, o.own, path), named)
+    }
+    case "assistant": {
+      const blocks = m.content.map((part, p) => readAssistantPart(ctx, part, `${path}.content[${p}]`))
+      const usage = o.kept("usage", isRecord)
+      return Message.assistant(withKept(ctx, blocks, o.own, path), { ...named, ...(usage === undefined ? {} : { usage: usage as Message.AssistantOptions["usage"] & object }) })
+    }
+    case "tool": {
+      const results: Array<Block.ToolResultBlock> = []
+      m.content.forEach((part, p) => {
+        if (part.type === "tool-result") results.push(readResult(ctx, part, `${path}.content[${p}]`))
+        else ctx.warnings.push(new UnknownProviderField({ path: `${path}.content[${p}]`, kept: false }))
+      })
+      return Message.tool(results, base)
+    }
+    default:
+      return Block.absurd(m)
+  }
+}
+
+/**
+ * An effect/ai `Prompt` as our conversation (see the module documentation
+ * for what each part becomes). Fails with `MalformedPayload` when a value
+ * is not JSON where the model needs JSON (tool parameters, results).
+ *
+ * @example
+ * const history = yield* Ref.get(chat.history)
+ * const { value: messages } = yield* EffectAi.fromPrompt(history)
+ * yield* Conversation.validate(messages)
+ *
+ * @category conversions
+ * @since 0.1.0
+ */
+export const fromPrompt = (prompt: Prompt.Prompt, options?: ConversionOptions): Effect.Effect<Converted<Array<Message.Message>>, MalformedPayload | InvalidToolArguments | UnsupportedContent> => {
+  const ctx = A.makeCtx(providerKey, options)
+  return A.run(ctx, () => prompt.content.map((m, i) => readMessage(ctx, m, i)))
+}
+
+// ---------------------------------------------------------------------------
+// LanguageModel responses
+// ---------------------------------------------------------------------------
+
+/**
+ * A `LanguageModel` response read into the model: the messages it adds to
+ * a history (the assistant message, with `usage`, and a tool message with
+ * the results of tools the toolkit ran), why it stopped, its id and model.
+ *
+ * @since 0.1.0
+ */
+export interface DecodedParts {
+  readonly messages: ReadonlyArray<Message.Message>
+  readonly finishReason?: FinishReason
+  /** effect/ai's own finish reason, as it said it. */
+  readonly providerFinishReason?: string
+  readonly usage?: Message.Usage
+  readonly id?: string
+  readonly model?: string
+}
+
+/**
+ * Reads the parts of a `LanguageModel` response (`response.content` of
+ * `generateText`, or the parts of `streamText`) as the messages they add to
+ * a history, grouped as effect/ai's `Chat` groups them
+ * (`Prompt.fromResponseParts`); the finish part gives the usage (on the
+ * assistant message) and the finish reason, the metadata part the id and
+ * model.
+ *
+ * @example
+ * const response = yield* LanguageModel.generateText({ prompt })
+ * const { value } = yield* EffectAi.fromResponseParts(response.content)
+ *
+ * @category conversions
+ * @since 0.1.0
+ */
+export const fromResponseParts = (parts: ReadonlyArray<Response.AnyPart>, options?: ConversionOptions): Effect.Effect<Converted<DecodedParts>, MalformedPayload | InvalidToolArguments | UnsupportedContent> => {
+  const ctx = A.makeCtx(providerKey, options)
+  return A.run(ctx, () => {
+    const prompt = Prompt.fromResponseParts(parts)
+    let finishReason: FinishReason | undefined
+    let providerFinishReason: string | undefined
+    let usage: Message.Usage | undefined
+    let id: string | undefined
+    let model: string | undefined
+    for (const part of parts) {
+      if (part.type === "finish") {
+        // effect/ai's "error" has no word of its own here
+        finishReason = part.reason === "error" ? "other" : part.reason
+        providerFinishReason = part.reason
+        usage = new Message.Usage(defined({
+          inputTokens: part.usage.inputTokens.total,
+          cachedInputTokens: part.usage.inputTokens.cacheRead,
+          cacheWriteInputTokens: part.usage.inputTokens.cacheWrite,
+          outputTokens: part.usage.outputTokens.total,
+          reasoningTokens: part.usage.outputTokens.reasoning
+        }))
+      } else if (part.type === "response-metadata") {
+        id = part.id ?? id
+        model = part.modelId ?? model
+      }
+    }
+    const messages = prompt.content.map((m, i) => {
+      const message = readMessage(ctx, m, i)
+      return usage !== undefined && message.role === "assistant" ? Message.assistant(message.content, { ...message, usage }) : message
+    })
+    return { messages, ...defined({ finishReason, providerFinishReason, usage, id, model }) }
+  })
+}
+
+// ---------------------------------------------------------------------------
+// tools
+// ---------------------------------------------------------------------------
+
+/**
+ * Tool definitions as an effect/ai `Toolkit` of dynamic tools (their JSON
+ * Schema parameters as they are; the `strict` flag as the `Tool.Strict`
+ * annotation), for `LanguageModel.generateText({ toolkit })`.
+ *
+ * @example
+ * const toolkit = EffectAi.toToolkit(request.tools ?? [])
+ *
+ * @category tools
+ * @since 0.1.0
+ */
+export const toToolkit = (tools: ReadonlyArray<Request.ToolDefinition>): Toolkit.Toolkit<Record<string, DynamicTool>> =>
+  Toolkit.make(
+    ...tools.map((definition): DynamicTool => {
+      const tool = Tool.dynamic(definition.name, {
+        ...(definition.description === undefined ? {} : { description: definition.description }),
+        ...(definition.parameters === undefined ? {} : { parameters: definition.parameters as JsonSchema.JsonSchema })
+      }) as unknown as DynamicTool
+      return definition.strict === undefined ? tool : (tool.annotate(Tool.Strict, definition.strict) as DynamicTool)
+    })
+  ) as unknown as Toolkit.Toolkit<Record<string, DynamicTool>>
+
+/**
+ * A tool made from a tool definition: its parameters are JSON Schema, its
+ * input and output any JSON.
+ *
+ * @since 0.1.0
+ */
+export type DynamicTool = Tool.Dynamic<string, {
+  readonly parameters: JsonSchema.JsonSchema
+  readonly success: typeof Schema.Unknown
+  readonly failure: typeof Schema.Never
+  readonly failureMode: "error"
+}>
+
+/**
+ * A `Toolkit`'s tools as tool definitions: each tool's name, description,
+ * parameters as JSON Schema and strict flag. Tools a provider defines
+ * (hosted tools) have no definition in the model and are reported.
+ *
+ * @category tools
+ * @since 0.1.0
+ */
+export const fromToolkit = <Tools extends Record<string, Tool.Any>>(toolkit: Toolkit.Toolkit<Tools>): Converted<Array<Request.ToolDefinition>> => {
+  const tools: Array<Request.ToolDefinition> = []
+  const warnings: Array<DroppedContent> = []
+  for (const tool of Object.values(toolkit.tools) as Array<Tool.Any>) {
+    if (Tool.isProviderDefined(tool)) {
+      warnings.push(new DroppedContent({ what: `the provider-defined tool ${JSON.stringify(tool.name)}`, reason: "a tool definition holds function tools only" }))
+      continue
+    }
+    // a dynamic tool made without parameters takes any input: it has no parameters schema
+    const parameters = Tool.isDynamic(tool) && tool.jsonSchema === undefined && isUnknownSchema(tool) ? undefined : Tool.getJsonSchema(tool)
+    const strict = Tool.getStrictMode(tool)
+    const description = Tool.getDescription(tool)
+    tools.push(Request.tool(tool.name, defined({ description, parameters: parameters as Block.JsonObject | undefined, strict })))
+  }
+  return { value: tools, warnings }
+}
+
+const isUnknownSchema = (tool: Tool.Any): boolean => {
+  const ast = (tool.parametersSchema as { readonly ast?: { readonly _tag?: string } }).ast
+  return ast?._tag === "Unknown"
+}
+
+/**
+ * Our tool choice as effect/ai's.
+ *
+ * @category tools
+ * @since 0.1.0
+ */
+export const toToolChoice = (choice: Request.ToolChoice): LanguageModel.ToolChoice<string> =>
+  typeof choice === "string" ? choice : { tool: choice.name }
+
+/**
+ * effect/ai's tool choice as ours. A choice among several tools has no word
+ * in the model: it becomes `"required"` (or `"auto"`), with a warning.
+ *
+ * @category tools
+ * @since 0.1.0
+ */
+export const fromToolChoice = (choice: LanguageModel.ToolChoice<string>): Converted<Request.ToolChoice> => {
+  if (typeof choice === "string") return { value: choice, warnings: [] }
+  if ("tool" in choice) return { value: { _tag: "Tool", name: choice.tool }, warnings: [] }
+  const mode = choice.mode ?? "auto"
+  const only = choice.oneOf[0]
+  if (choice.oneOf.length === 1 && only !== undefined && mode === "required") return { value: { _tag: "Tool", name: only }, warnings: [] }
+  return {
+    value: mode,
+    warnings: [new ConvertedContent({ what: `a choice among ${choice.oneOf.length} tools`, how: `as "${mode}" over every tool` })]
+  }
+}
+
+// ---------------------------------------------------------------------------
+// tokenizers
+// ---------------------------------------------------------------------------
+
+const aiError = (method: string, description: string): AiError.AiError =>
+  AiError.make({ module: "EffectAi", method, reason: new AiError.InvalidUserInputError({ description }) })
+
+const promptOf = (input: Prompt.RawInput, method: string): Effect.Effect<Prompt.Prompt, AiError.AiError> =>
+  Effect.try({ try: () => Prompt.make(input), catch: (cause) => aiError(method, `not a prompt: ${cause instanceof Error ? cause.message : String(cause)}`) })
+
+const messagesOf = (prompt: Prompt.Prompt, method: string): Effect.Effect<Array<Message.Message>, AiError.AiError> =>
+  fromPrompt(prompt).pipe(
+    Effect.map((converted) => converted.value),
+    Effect.mapError((error) => aiError(method, error.message))
+  )
+
+/**
+ * The index of the first message to keep so that the kept messages cost at
+ * most `budget`: leading system messages always stay, and the rest is cut
+ * only before a user message, so a call is never parted from its results.
+ * One pass from the end; linear.
+ */
+const cutFor = (messages: ReadonlyArray<Message.Message>, costs: ReadonlyArray<number>, budget: number): { readonly system: number; readonly from: number } => {
+  let system = 0
+  let systemCost = 0
+  while (system < messages.length && messages[system]!.role === "system") systemCost += costs[system++]!
+  let from = messages.length
+  let total = systemCost
+  for (let i = messages.length - 1; i >= system; i--) {
+    total += costs[i]!
+    if (total > budget) break
+    if (Message.isCleanUserStart(messages[i])) from = i
+  }
+  return { system, from }
+}
+
+/**
+ * Our estimator as an effect/ai `Tokenizer`: `tokenize` gives as many
+ * tokens as the estimator counts for the prompt (the numbers are positions,
+ * not token ids); `truncate` keeps the system messages and the newest
+ * whole turns that fit, cutting only before a user message, so a tool call
+ * never loses its result (effect/ai's own truncation can cut between them).
+ * One estimate per message, linear in the prompt.
+ *
+ * @example
+ * const tokenizer = EffectAi.makeTokenizer(TokenEstimator.heuristic)
+ * const tokens = yield* tokenizer.tokenize(prompt)
+ *
+ * @category tokenizers
+ * @since 0.1.0
+ */
+export const makeTokenizer = (estimator: TokenEstimator.Service): Tokenizer.Service =>
+  Tokenizer.Tokenizer.of({
+    tokenize: (input) =>
+      promptOf(input, "tokenize").pipe(
+        Effect.flatMap((prompt) => messagesOf(prompt, "tokenize")),
+        Effect.map((messages) => {
+          const count = estimator.estimateConversation(messages)
+          const tokens = new Array<number>(count)
+          for (let i = 0; i < count; i++) tokens[i] = i
+          return tokens
+        })
+      ),
+    truncate: (input, tokens) =>
+      promptOf(input, "truncate").pipe(
+        Effect.flatMap((prompt) =>
+          messagesOf(prompt, "truncate").pipe(
+            Effect.map((messages) => {
+              const { from, system } = cutFor(messages, estimator.estimateEach(messages), tokens)
+              // one Prompt message per message: the prompt's own messages are kept as they are
+              return Prompt.fromMessages([...prompt.content.slice(0, system), ...prompt.content.slice(from)])
+            })
+          )
+        )
+      )
+  })
+
+/**
+ * The `Tokenizer` service from the `TokenEstimator` in context.
+ *
+ * @example
+ * program.pipe(Effect.provide(EffectAi.layerTokenizer), Effect.provide(TokenEstimator.layer))
+ *
+ * @category tokenizers
+ * @since 0.1.0
+ */
+export const layerTokenizer: Layer.Layer<Tokenizer.Tokenizer, never, TokenEstimator.TokenEstimator> = Layer.effect(
+  Tokenizer.Tokenizer,
+  Effect.map(TokenEstimator.TokenEstimator, makeTokenizer)
+)
+
+/**
+ * Options of `layerTokenEstimator`: the fixed cost per message added to
+ * the tokenizer's count of its text (default 4).
+ *
+ * @since 0.1.0
+ */
+export interface TokenizerEstimatorOptions {
+  readonly messageOverhead?: number
+}
+
+/**
+ * An effect/ai `Tokenizer` as our `TokenEstimator`: each text is counted by
+ * the tokenizer (as a one-message prompt), the counting rules of
+ * `TokenEstimator` do the rest. Estimation is synchronous: a tokenizer that
+ * fails or cannot answer synchronously has that text counted by the
+ * default heuristic instead.
+ *
+ * @example
+ * program.pipe(Effect.provide(EffectAi.layerTokenEstimator()), Effect.provide(myTokenizerLayer))
+ *
+ * @category tokenizers
+ * @since 0.1.0
+ */
+export const layerTokenEstimator = (
+  options?: TokenizerEstimatorOptions
+): Layer.Layer<TokenEstimator.TokenEstimator, TokenEstimator.InvalidEstimatorOptions, Tokenizer.Tokenizer> =>
+  Layer.effect(
+    TokenEstimator.TokenEstimator,
+    Effect.gen(function* () {
+      const tokenizer = yield* Tokenizer.Tokenizer
+      const fallback = TokenEstimator.heuristic.estimateText
+      const estimateText = (text: string): number => {
+        if (text === "") return 0
+        const exit = Effect.runSyncExit(tokenizer.tokenize(text))
+        return exit._tag === "Success" ? exit.value.length : fallback(text)
+      }
+      return yield* TokenEstimator.make({ estimateText, ...(options?.messageOverhead === undefined ? {} : { messageOverhead: options.messageOverhead }) })
+    })
+  )

@@ -1,0 +1,926 @@
+/**
+ * Google Gemini (`generateContent`), both ways: a conversation to and from
+ * `{ systemInstruction, contents }`, a `Request` to and from a request body,
+ * and a response (or its stream) to an assistant message.
+ *
+ * **How the model maps**
+ *
+ * | model | Gemini |
+ * |---|---|
+ * | leading system messages | `systemInstruction` text parts |
+ * | user message | `user` content: `text`, `inlineData`, `fileData` parts |
+ * | assistant message | `model` content |
+ * | text / thinking | `text` part / `text` part with `thought: true` |
+ * | `thoughtSignature` | the part's `thoughtSignature`, beside the text or call it signs |
+ * | tool call | `functionCall` part (`id`, `name`, `args`) |
+ * | tool message | `user` content of `functionResponse` parts |
+ * | tool result text | `response: { output }` (`{ error }` when `isError`) |
+ * | tool result JSON object | `response` itself |
+ * | tool result files | `functionResponse.parts` (`inlineData`, `fileData`) |
+ * | provider-executed code | `executableCode` + `codeExecutionResult` parts |
+ * | provider data | any other part, as sent |
+ *
+ * One content is read into one message (a user content that mixes function
+ * responses and other parts into a tool message and a user message, in
+ * order), and each message is written as one content, so contents in a
+ * row of the same role (which Gemini merges itself) stay as they were.
+ *
+ * Gemini 2 sends function calls without `id`. Such a call gets an id made
+ * up for the model (marked `providerOptions.gemini.syntheticId`), its
+ * response is matched to it by name, in order, and neither id is written
+ * back. Ids made up for a response are unique within the process.
+ *
+ * **Fields the model does not name** are kept, never dropped, as every
+ * adapter keeps them: in `providerOptions.gemini` of the block, message or
+ * tool definition they were read from (a part's own fields directly, the
+ * fields of its `functionCall`, `functionResponse`, `inlineData`... under
+ * that key), and the request body's (`generationConfig`, `safetySettings`,
+ * hosted tools, tool configurations the model has no word for) directly in
+ * `Request.providerOptions.gemini`; written back from there. Parts of
+ * unknown kinds become `ProviderDataBlock`s. Non-text parts of a system
+ * instruction have no place in a system message and are reported
+ * (`UnknownProviderField`). Beside the kept fields a few hints choose a
+ * wire form: `syntheticId` (the call or response had no id), `noArgs` /
+ * `noResponse` (the field was absent, not empty), `kind`
+ * (`executableCode` / `codeExecutionResult`), `parametersKey` (the
+ * declaration's parameters came as `parameters` or `parameters_json_schema`).
+ *
+ * **What the format cannot carry** is reported as a warning (or, with
+ * `strict`, fails with `UnsupportedContent`): thinking that carries another
+ * provider's replay data (an Anthropic signature, an OpenAI reasoning item),
+ * redacted thinking, refusals (sent as text), text citations, files by
+ * provider file id, provider-executed calls and provider data of other
+ * providers, tool arguments that are not an object, system messages after
+ * the start (sent as user text), document titles and context, a
+ * participant name, the `strict` flag of tools and the parallel-tool-calls
+ * setting, a file whose exact media type is unknown.
+ *
+ * **Normal forms**: a content without `role` comes back as `user`; a
+ * system instruction given as plain text comes back as a content; a user
+ * content mixing function responses with other parts comes back as two
+ * contents; hosted tools come back after the function declarations, in one
+ * tool entry.
+ *
+ * @since 0.1.0
+ */
+import type { Effect, Schema, Stream } from "effect"
+import * as Block from "../Block.js"
+import * as Message from "../Message.js"
+import * as Request from "../Request.js"
+import {
+  type ConversionOptions,
+  type Converted,
+  DecodedResponse,
+  type FinishReason,
+  type IncompleteResponse,
+  type InvalidToolArguments,
+  type MalformedPayload,
+  UnknownProviderField,
+  type UnsupportedContent
+} from "./Conversion.js"
+import * as Accumulator from "./GeminiStream.js"
+import type * as Wire from "./GeminiWire.js"
+import * as A from "./internal/adapter.js"
+import { defined, hintOf, keep, keptOf, merge } from "./internal/kept.js"
+import type * as StreamErrors from "./StreamError.js"
+import type { ProviderStreamError, StreamProtocolError } from "./StreamError.js"
+import * as ToolArguments from "./ToolArguments.js"
+
+/**
+ * The key of this format in `providerOptions`.
+ *
+ * @since 0.1.0
+ */
+export const key = "gemini"
+
+type Obj = A.Obj
+type Fields = Record<string, Schema.Json>
+
+/** The hints kept beside the wire fields (see the module documentation). */
+const hints = new Set(["syntheticId", "noArgs", "noResponse", "kind", "parametersKey"])
+
+const contentKeys = new Set(["role", "parts"])
+const partsKey = new Set(["parts"])
+const thoughtKeys = new Set(["text", "thought", "thoughtSignature"])
+const textKeys = new Set(["text", "thoughtSignature"])
+const callPartKeys = new Set(["functionCall", "thoughtSignature"])
+const callKeys = new Set(["id", "name", "args"])
+const responsePartKeys = new Set(["functionResponse"])
+const responseKeys = new Set(["id", "name", "response", "parts"])
+const inlineKeys = new Set(["inlineData"])
+const blobKeys = new Set(["mimeType", "data", "displayName"])
+const fileKeys = new Set(["fileData"])
+const fileDataKeys = new Set(["mimeType", "fileUri", "displayName"])
+const codeKeys = new Set(["executableCode"])
+const codeResultKeys = new Set(["codeExecutionResult"])
+const declarationKeys = new Set(["name", "description", "parametersJsonSchema", "parameters_json_schema", "parameters"])
+const bodyKeys = new Set(["contents", "systemInstruction", "tools", "toolConfig", "generationConfig"])
+
+/** Made-up call ids for responses without ids: unique within the process. */
+let responseCalls = 0
+
+// ---------------------------------------------------------------------------
+// reading
+// ---------------------------------------------------------------------------
+
+/** A part's own unknown fields, with those of one nested object (`functionCall`...) under its key. */
+const partExtras = (part: Obj, known: ReadonlySet<string>, nestedKey: string, nestedKnown: ReadonlySet<string>): Fields | undefined => {
+  const nested = part[nestedKey]
+  return A.withNested(A.extrasOf(part, known), nestedKey, A.isObj(nested) ? A.extrasOf(nested, nestedKnown) : undefined)
+}
+
+const readFile = (ctx: A.Ctx, part: Obj, at: string): Block.FileBlock | undefined => {
+  const inline = part["inlineData"]
+  if (A.isObj(inline)) {
+    const displayName = A.optStr(ctx, inline, "displayName", `${at}.inlineData`)
+    return Block.file(Block.base64(A.optStr(ctx, inline, "data", `${at}.inlineData`) ?? ""), A.optStr(ctx, inline, "mimeType", `${at}.inlineData`) ?? "application/octet-stream", {
+      ...defined({ filename: displayName }),
+      ...keep(key, partExtras(part, inlineKeys, "inlineData", blobKeys))
+    })
+  }
+  const data = part["fileData"]
+  if (A.isObj(data)) {
+    const displayName = A.optStr(ctx, data, "displayName", `${at}.fileData`)
+    return Block.file(Block.url(A.optStr(ctx, data, "fileUri", `${at}.fileData`) ?? ""), A.optStr(ctx, data, "mimeType", `${at}.fileData`) ?? "application/octet-stream", {
+      ...defined({ filename: displayName }),
+      ...keep(key, partExtras(part, fileKeys, "fileData", fileDataKeys))
+    })
+  }
+  return undefined
+}
+
+/** Pending calls by name, for responses that carry no id. */
+class Pending {
+  private readonly byName = new Map<string, { ids: Array<string>; next: number }>()
+  add(name: string, id: string): void {
+    const entry = this.byName.get(name)
+    if (entry === undefined) this.byName.set(name, { ids: [id], next: 0 })
+    else entry.ids.push(id)
+  }
+  take(name: string): string | undefined {
+    const entry = this.byName.get(name)
+    if (entry === undefined || entry.next >= entry.ids.length) return undefined
+    return entry.ids[entry.next++]
+  }
+}
+
+/** A text part: thinking when `thought` is true, else text (any other `thought` value is kept). */
+const readText = (ctx: A.Ctx, part: Obj, at: string): Block.TextBlock | Block.ThinkingBlock => {
+  const thought = part["thought"] === true
+  const options = {
+    ...defined({ thoughtSignature: A.optStr(ctx, part, "thoughtSignature", at) }),
+    ...keep(key, A.extrasOf(part, thought ? thoughtKeys : textKeys))
+  }
+  const text = part["text"] as string
+  return thought ? Block.thinking(text, undefined, options) : Block.text(text, options)
+}
+
+const readModelPart = (ctx: A.Ctx, part: Obj, at: string, makeId: (name: string) => string, pending: Pending, blocks: Array<Block.AssistantBlock>): void => {
+  if (typeof part["text"] === "string") {
+    blocks.push(readText(ctx, part, at))
+    return
+  }
+  const call = part["functionCall"]
+  if (A.isObj(call)) {
+    const name = A.str(ctx, call, "name", `${at}.functionCall`)
+    const given = A.optStr(ctx, call, "id", `${at}.functionCall`)
+    const id = given ?? makeId(name)
+    pending.add(name, id)
+    const args = call["args"] === undefined || call["args"] === null ? {} : A.obj(ctx, call["args"], `${at}.functionCall.args`)
+    blocks.push(Block.toolCall(id, name, args, {
+      ...defined({ thoughtSignature: A.optStr(ctx, part, "thoughtSignature", at) }),
+      ...keep(key, partExtras(part, callPartKeys, "functionCall", callKeys), {
+        syntheticId: given === undefined ? true : undefined,
+        noArgs: call["args"] === undefined ? true : undefined
+      })
+    }))
+    return
+  }
+  if (A.isObj(part["executableCode"])) {
+    const id = makeId("code_execution")
+    blocks.push(Block.toolCall(id, "code_execution", part["executableCode"], { providerExecuted: true, ...keep(key, A.extrasOf(part, codeKeys), { kind: "executableCode" }) }))
+    pending.add("code_execution", id)
+    return
+  }
+  if (A.isObj(part["codeExecutionResult"])) {
+    const id = pending.take("code_execution") ?? makeId("code_execution")
+    blocks.push(Block.toolResult(id, "code_execution", [Block.json(part["codeExecutionResult"])], false, {
+      providerExecuted: true,
+      ...keep(key, A.extrasOf(part, codeResultKeys), { kind: "codeExecutionResult" })
+    }))
+    return
+  }
+  blocks.push(readFile(ctx, part, at) ?? Block.providerData(key, part))
+}
+
+const readResponse = (ctx: A.Ctx, part: Obj, at: string, makeId: (name: string) => string, pending: Pending): Block.ToolResultBlock => {
+  const fr = part["functionResponse"] as Obj
+  const frAt = `${at}.functionResponse`
+  const name = A.optStr(ctx, fr, "name", frAt) ?? ""
+  const given = A.optStr(ctx, fr, "id", frAt)
+  const id = given ?? pending.take(name) ?? makeId(name)
+  const response = A.optObj(ctx, fr, "response", frAt)
+  const files: Array<Block.ToolResultPart> = []
+  const rawParts = fr["parts"]
+  let untyped = false
+  if (rawParts !== undefined && rawParts !== null) {
+    const list = A.arr(ctx, rawParts, `${frAt}.parts`)
+    for (let p = 0; p < list.length; p++) {
+      const file = readFile(ctx, A.obj(ctx, list[p], `${frAt}.parts[${p}]`), `${frAt}.parts[${p}]`)
+      if (file === undefined) untyped = true
+      else files.push(file)
+    }
+  }
+  let content: Block.ToolResultContent
+  let isError = false
+  const keys = response === undefined ? [] : Object.keys(response)
+  const only = keys.length === 1 ? keys[0] : undefined
+  if (response !== undefined && (only === "output" || only === "error") && typeof response[only] === "string") {
+    isError = only === "error"
+    const text = response[only] as string
+    content = files.length === 0 ? text : [Block.text(text), ...files]
+  } else {
+    content = [...(response === undefined ? [] : [Block.json(response)]), ...files]
+  }
+  let extras = partExtras(part, responsePartKeys, "functionResponse", responseKeys)
+  // parts the model has no home for: the whole list is kept as sent
+  if (untyped) extras = { ...extras, functionResponse: { ...(extras?.["functionResponse"] as Fields | undefined), parts: rawParts! } }
+  return Block.toolResult(id, name, content, isError, keep(key, extras, {
+    syntheticId: given === undefined ? true : undefined,
+    noResponse: response === undefined ? true : undefined
+  }))
+}
+
+const readContents = (ctx: A.Ctx, contents: ReadonlyArray<Schema.Json>, path: string, messages: Array<Message.Message>): void => {
+  const pending = new Pending()
+  for (let c = 0; c < contents.length; c++) {
+    const at = `${path}[${c}]`
+    const content = A.obj(ctx, contents[c], at)
+    const role = A.optStr(ctx, content, "role", at)
+    const parts = content["parts"] === undefined || content["parts"] === null ? [] : A.arr(ctx, content["parts"], `${at}.parts`)
+    const extras = A.extrasOf(content, contentKeys)
+    // a role other than user and model (the legacy "function") is kept and written back
+    const contentExtras = role !== undefined && role !== "user" && role !== "model" ? { ...extras, role } : extras
+    let first = true
+    const options = (): { readonly providerOptions?: Block.ProviderOptions } => {
+      const o = first ? keep(key, contentExtras) : {}
+      first = false
+      return o
+    }
+    let p = 0
+    const ids = (name: string): string => `${name}_${c}_${p}`
+    if (role === "model") {
+      const blocks: Array<Block.AssistantBlock> = []
+      for (; p < parts.length; p++) readModelPart(ctx, A.obj(ctx, parts[p], `${at}.parts[${p}]`), `${at}.parts[${p}]`, ids, pending, blocks)
+      messages.push(Message.assistant(blocks, options()))
+      continue
+    }
+    let user: Array<Block.UserBlock> | undefined
+    let tool: Array<Block.ToolResultBlock> | undefined
+    for (; p < parts.length; p++) {
+      const partAt = `${at}.parts[${p}]`
+      const part = A.obj(ctx, parts[p], partAt)
+      if (A.isObj(part["functionResponse"])) {
+        if (user !== undefined) {
+          messages.push(Message.user(user, options()))
+          user = undefined
+        }
+        tool ??= []
+        tool.push(readResponse(ctx, part, partAt, ids, pending))
+        continue
+      }
+      if (tool !== undefined) {
+        messages.push(Message.tool(tool, options()))
+        tool = undefined
+      }
+      user ??= []
+      if (typeof part["text"] === "string" && part["thought"] !== true) user.push(readText(ctx, part, partAt) as Block.TextBlock)
+      else user.push(readFile(ctx, part, partAt) ?? Block.providerData(key, part))
+    }
+    if (tool !== undefined) messages.push(Message.tool(tool, options()))
+    if (user !== undefined) messages.push(Message.user(user, options()))
+    if (parts.length === 0) messages.push(Message.user([], options()))
+  }
+}
+
+const readSystem = (ctx: A.Ctx, raw: Schema.Json | undefined): Message.SystemMessage | undefined => {
+  if (raw === undefined || raw === null) return undefined
+  if (typeof raw === "string") return Message.system(raw)
+  const content = A.obj(ctx, raw, "systemInstruction")
+  const parts = content["parts"] === undefined ? [] : A.arr(ctx, content["parts"], "systemInstruction.parts")
+  const blocks: Array<Block.TextBlock> = []
+  for (let p = 0; p < parts.length; p++) {
+    const at = `systemInstruction.parts[${p}]`
+    const part = A.obj(ctx, parts[p], at)
+    if (typeof part["text"] !== "string") {
+      ctx.warnings.push(new UnknownProviderField({ path: at, kept: false }))
+      continue
+    }
+    blocks.push(Block.text(part["text"], {
+      ...defined({ thoughtSignature: A.optStr(ctx, part, "thoughtSignature", at) }),
+      ...keep(key, A.extrasOf(part, thoughtKeys))
+    }))
+  }
+  // the system instruction's role (often "user") is not the model's: it is kept as sent
+  return Message.system(blocks, keep(key, A.extrasOf(content, partsKey)))
+}
+
+const readMessages = (ctx: A.Ctx, raw: Obj): Array<Message.Message> => {
+  const messages: Array<Message.Message> = []
+  const system = readSystem(ctx, raw["systemInstruction"])
+  if (system !== undefined) messages.push(system)
+  readContents(ctx, raw["contents"] === undefined ? [] : A.arr(ctx, raw["contents"], "contents"), "contents", messages)
+  return messages
+}
+
+// ---------------------------------------------------------------------------
+// writing
+// ---------------------------------------------------------------------------
+
+const extensions: Record<string, string> = {
+  png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg", gif: "image/gif", webp: "image/webp", heic: "image/heic", heif: "image/heif",
+  pdf: "application/pdf", mp3: "audio/mpeg", wav: "audio/wav", mp4: "video/mp4", txt: "text/plain"
+}
+
+/**
+ * The exact media type Gemini needs: a wildcard (`image/*`, what an image
+ * URL from OpenAI is read as) is resolved from the file's name or URL, and
+ * reported when it cannot be.
+ */
+const mimeTypeOf = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockIndex: number): string => {
+  if (!block.mediaType.endsWith("/*")) return block.mediaType
+  const name = block.filename ?? (block.source._tag === "Url" ? block.source.url.split(/[?#]/)[0]! : "")
+  const extension = name.slice(name.lastIndexOf(".") + 1).toLowerCase()
+  const known = extensions[extension]
+  if (known !== undefined && known.startsWith(block.mediaType.slice(0, -1))) return known
+  A.converted(ctx, index, blockIndex, `a file of unknown type (${block.mediaType})`, "with that media type, which Gemini may refuse")
+  return block.mediaType
+}
+
+const writeFile = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockIndex: number): Wire.PartParam | undefined => {
+  const kept = keptOf(block, key, hints)
+  if (block.title !== undefined || block.context !== undefined) {
+    A.dropped(ctx, index, blockIndex, "a document title or context", "Gemini file parts have none")
+  }
+  const named = block.filename === undefined ? {} : { displayName: block.filename }
+  const source = block.source
+  switch (source._tag) {
+    case "Base64":
+      return merge<Wire.PartParam>({ inlineData: { mimeType: mimeTypeOf(ctx, block, index, blockIndex), data: source.data, ...named } }, kept)
+    case "Url":
+      return merge<Wire.PartParam>({ fileData: { mimeType: mimeTypeOf(ctx, block, index, blockIndex), fileUri: source.url, ...named } }, kept)
+    case "Text":
+      A.converted(ctx, index, blockIndex, "a text document", "as base64 text/plain inline data")
+      return merge<Wire.PartParam>({ inlineData: { mimeType: "text/plain", data: Buffer.from(source.text, "utf8").toString("base64"), ...named } }, kept)
+    case "FileId":
+      A.dropped(ctx, index, blockIndex, `the file ${JSON.stringify(source.fileId)}`, "Gemini takes inline data or file URIs, not another provider's file ids")
+      return undefined
+    default:
+      return Block.absurd(source)
+  }
+}
+
+const textPart = (ctx: A.Ctx, block: Block.TextBlock, index: number, blockIndex: number): Wire.PartParam => {
+  if (block.citations !== undefined && block.citations.length > 0) A.dropped(ctx, index, blockIndex, "the citations of a text", "Gemini text parts carry none")
+  const part: Wire.PartParam = { text: block.text }
+  if (block.thoughtSignature !== undefined) part.thoughtSignature = block.thoughtSignature
+  return merge(part, keptOf(block, key, hints))
+}
+
+type ResponseFields = Pick<NonNullable<Wire.PartParam["functionResponse"]>, "response" | "parts">
+
+const writeResultContent = (ctx: A.Ctx, result: Block.ToolResultBlock, index: number, blockIndex: number): ResponseFields => {
+  const field = result.isError ? "error" : "output"
+  const content = result.content
+  if (typeof content === "string") return { response: { [field]: content } }
+  const files: Array<{ inlineData?: Wire.BlobParam; fileData?: Wire.FileDataParam }> = []
+  const rest: Array<Block.ToolResultPart> = []
+  for (const part of content) {
+    if (part._tag !== "File") {
+      rest.push(part)
+      continue
+    }
+    const written = writeFile(ctx, part, index, blockIndex)
+    if (written !== undefined) files.push(written as { inlineData?: Wire.BlobParam; fileData?: Wire.FileDataParam })
+  }
+  const out: ResponseFields = files.length > 0 ? { parts: files } : {}
+  const only = rest[0]
+  if (rest.length === 0) return hintOf(result, key, "noResponse") === true ? out : { ...out, response: {} }
+  if (rest.length === 1 && only !== undefined && only._tag === "Json" && A.isObj(only.value)) {
+    if (result.isError) A.dropped(ctx, index, blockIndex, "the error flag of a JSON tool result", "a structured functionResponse has no error flag")
+    return { ...out, response: only.value as { [key: string]: unknown } }
+  }
+  if (rest.length === 1 && only !== undefined && only._tag === "Text") return { ...out, response: { [field]: only.text } }
+  A.converted(ctx, index, blockIndex, "a tool result of several parts", `as one text in response.${field}`)
+  return { ...out, response: { [field]: Block.resultContentText(rest) } }
+}
+
+const providerData = (ctx: A.Ctx, block: Block.ProviderDataBlock, index: number, blockIndex: number): Wire.PartParam | undefined => {
+  if (block.provider === key) return { ...block.data } as Wire.PartParam
+  A.dropped(ctx, index, blockIndex, `${block.provider} provider data`, "it belongs to another provider")
+  return undefined
+}
+
+const writeUserParts = (ctx: A.Ctx, m: Message.UserMessage | Message.SystemMessage, index: number): Array<Wire.PartParam> => {
+  const parts: Array<Wire.PartParam> = []
+  for (let b = 0; b < m.content.length; b++) {
+    const block = m.content[b]!
+    let part: Wire.PartParam | undefined
+    switch (block._tag) {
+      case "Text":
+        part = textPart(ctx, block, index, b)
+        break
+      case "File":
+        part = writeFile(ctx, block, index, b)
+        break
+      case "ProviderData":
+        part = providerData(ctx, block, index, b)
+        break
+      default:
+        return Block.absurd(block)
+    }
+    if (part !== undefined) parts.push(part)
+  }
+  return parts
+}
+
+const writeModelParts = (ctx: A.Ctx, m: Message.AssistantMessage, index: number): Array<Wire.PartParam> => {
+  const parts: Array<Wire.PartParam> = []
+  for (let b = 0; b < m.content.length; b++) {
+    const block = m.content[b]!
+    switch (block._tag) {
+      case "Text":
+        parts.push(textPart(ctx, block, index, b))
+        break
+      case "Thinking":
+        if (block.signature !== undefined || block.itemId !== undefined || block.encryptedContent !== undefined) {
+          A.dropped(ctx, index, b, "thinking with another provider's replay data", "Gemini cannot verify or replay it")
+          break
+        }
+        parts.push(merge<Wire.PartParam>({ text: block.thinking, thought: true, ...defined({ thoughtSignature: block.thoughtSignature }) }, keptOf(block, key, hints)))
+        break
+      case "RedactedThinking":
+        A.dropped(ctx, index, b, "redacted thinking", "it is Anthropic's and cannot be replayed to Gemini")
+        break
+      case "Refusal":
+        A.converted(ctx, index, b, "a refusal", "as text")
+        parts.push({ text: block.refusal })
+        break
+      case "File": {
+        const part = writeFile(ctx, block, index, b)
+        if (part !== undefined) parts.push(part)
+        break
+      }
+      case "ToolCall": {
+        const kept = keptOf(block, key, hints)
+        if (block.providerExecuted === true) {
+          if (hintOf(block, key, "kind") === "executableCode") parts.push(merge({ executableCode: block.args } as Wire.PartParam, kept))
+          else A.dropped(ctx, index, b, `the provider-executed call ${JSON.stringify(block.name)}`, "another provider ran it")
+          break
+        }
+        const args = ToolArguments.toObject(block)
+        if (args.replaced !== undefined) A.converted(ctx, index, b, `the arguments of ${JSON.stringify(block.name)}`, `as {} (${args.replaced})`)
+        const call: NonNullable<Wire.PartParam["functionCall"]> = { name: block.name }
+        if (hintOf(block, key, "noArgs") !== true || Object.keys(args.value).length > 0) call.args = args.value as { [key: string]: unknown }
+        if (hintOf(block, key, "syntheticId") !== true) call.id = block.id
+        const part: Wire.PartParam = { functionCall: call }
+        if (block.thoughtSignature !== undefined) part.thoughtSignature = block.thoughtSignature
+        parts.push(merge(part, kept))
+        break
+      }
+      case "ToolResult":
+        if (hintOf(block, key, "kind") === "codeExecutionResult" && Array.isArray(block.content) && block.content[0]?._tag === "Json") {
+          parts.push(merge({ codeExecutionResult: block.content[0].value } as Wire.PartParam, keptOf(block, key, hints)))
+        } else {
+          A.dropped(ctx, index, b, `the result of the provider-executed call ${JSON.stringify(block.toolName)}`, "another provider ran it")
+        }
+        break
+      case "ProviderData": {
+        const part = providerData(ctx, block, index, b)
+        if (part !== undefined) parts.push(part)
+        break
+      }
+      default:
+        return Block.absurd(block)
+    }
+  }
+  return parts
+}
+
+const writeMessages = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Wire.Messages => {
+  const out: Wire.Messages = { contents: [] }
+  let started = false
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!
+    const kept = keptOf(m, key, hints)
+    if (m.role !== "tool" && m.name !== undefined) A.dropped(ctx, i, undefined, "the participant name", "Gemini contents have no name")
+    switch (m.role) {
+      case "system": {
+        const parts = writeUserParts(ctx, m, i)
+        if (!started) {
+          if (out.systemInstruction === undefined) out.systemInstruction = merge<Wire.ContentParam>({ parts } as Wire.ContentParam, kept)
+          else out.systemInstruction.parts.push(...parts)
+          continue
+        }
+        A.converted(ctx, i, undefined, "a system message after the conversation started", "as user text")
+        out.contents.push(merge<Wire.ContentParam>({ role: "user", parts }, kept))
+        continue
+      }
+      case "user":
+        out.contents.push(merge<Wire.ContentParam>({ role: "user", parts: writeUserParts(ctx, m, i) }, kept))
+        break
+      case "assistant":
+        out.contents.push(merge<Wire.ContentParam>({ role: "model", parts: writeModelParts(ctx, m, i) }, kept))
+        break
+      case "tool": {
+        const parts: Array<Wire.PartParam> = []
+        for (let b = 0; b < m.content.length; b++) {
+          const result = m.content[b]!
+          const response: NonNullable<Wire.PartParam["functionResponse"]> = { name: result.toolName, ...writeResultContent(ctx, result, i, b) }
+          if (hintOf(result, key, "syntheticId") !== true) response.id = result.toolCallId
+          parts.push(merge<Wire.PartParam>({ functionResponse: response }, keptOf(result, key, hints)))
+        }
+        out.contents.push(merge<Wire.ContentParam>({ role: "user", parts }, kept))
+        break
+      }
+      default:
+        return Block.absurd(m)
+    }
+    started = true
+  }
+  return out
+}
+
+// ---------------------------------------------------------------------------
+// public: conversations
+// ---------------------------------------------------------------------------
+
+/**
+ * Writes a conversation as Gemini's `{ systemInstruction, contents }`, with
+ * the warnings of what the format could not carry.
+ *
+ * @example
+ * const { value } = yield* Gemini.toMessages([Message.system("Be brief."), Message.user("Weather in Oslo?")])
+ * // value: { systemInstruction: { parts: [{ text: "Be brief." }] }, contents: [{ role: "user", parts: [{ text: "Weather in Oslo?" }] }] }
+ *
+ * @category conversions
+ * @since 0.1.0
+ */
+export const toMessages = (messages: ReadonlyArray<Message.Message>, options?: ConversionOptions): Effect.Effect<Converted<Wire.Messages>, UnsupportedContent> => {
+  const ctx = A.makeCtx(key, options)
+  return A.runEncode(ctx, () => writeMessages(ctx, messages))
+}
+
+/**
+ * Reads Gemini's `{ systemInstruction, contents }` (or a whole request
+ * body: the other fields are ignored here) into a conversation. Fails with
+ * `MalformedPayload` when it is not Gemini's shape.
+ *
+ * @example
+ * const { value: messages } = yield* Gemini.fromMessages({
+ *   contents: [
+ *     { role: "user", parts: [{ text: "Weather in Oslo?" }] },
+ *     { role: "model", parts: [{ functionCall: { name: "get_weather", args: { city: "Oslo" } }, thoughtSignature: "CtIBAd..." }] },
+ *     { role: "user", parts: [{ functionResponse: { name: "get_weather", response: { output: "12°C" } } }] }
+ *   ]
+ * })
+ *
+ * @category conversions
+ * @since 0.1.0
+ */
+export const fromMessages = (input: Wire.MessagesLike | unknown, options?: ConversionOptions): Effect.Effect<Converted<Array<Message.Message>>, MalformedPayload | InvalidToolArguments> => {
+  const ctx = A.makeCtx(key, options)
+  return A.run(ctx, () => readMessages(ctx, A.obj(ctx, A.jsonOf(ctx, input), ""))) as Effect.Effect<Converted<Array<Message.Message>>, MalformedPayload | InvalidToolArguments>
+}
+
+// ---------------------------------------------------------------------------
+// public: requests
+// ---------------------------------------------------------------------------
+
+const readTools = (ctx: A.Ctx, raw: Schema.Json | undefined, kept: Fields): Array<Request.ToolDefinition> | undefined => {
+  if (raw === undefined || raw === null) return undefined
+  const list = A.arr(ctx, raw, "tools")
+  const tools: Array<Request.ToolDefinition> = []
+  const hosted: Array<Schema.Json> = []
+  for (let t = 0; t < list.length; t++) {
+    const at = `tools[${t}]`
+    const entry = A.obj(ctx, list[t], at)
+    const rest: Fields = {}
+    for (const field of Object.keys(entry)) {
+      if (field !== "functionDeclarations") {
+        A.setKey(rest, field, entry[field])
+        continue
+      }
+      const declarations = A.arr(ctx, entry[field], `${at}.functionDeclarations`)
+      for (let d = 0; d < declarations.length; d++) {
+        const dAt = `${at}.functionDeclarations[${d}]`
+        const declaration = A.obj(ctx, declarations[d], dAt)
+        const parametersKey = ["parametersJsonSchema", "parameters_json_schema", "parameters"].find((k) => declaration[k] !== undefined && declaration[k] !== null)
+        const parameters = parametersKey === undefined ? undefined : A.obj(ctx, declaration[parametersKey], `${dAt}.${parametersKey}`)
+        tools.push(Request.tool(A.str(ctx, declaration, "name", dAt), {
+          ...defined({ description: A.optStr(ctx, declaration, "description", dAt), parameters }),
+          ...keep(key, A.extrasOf(declaration, declarationKeys), { parametersKey: parametersKey === "parametersJsonSchema" ? undefined : parametersKey })
+        }))
+      }
+    }
+    if (Object.keys(rest).length > 0) hosted.push(rest)
+  }
+  if (hosted.length > 0) kept["tools"] = hosted
+  return tools.length > 0 || hosted.length === 0 ? tools : undefined
+}
+
+const readToolChoice = (ctx: A.Ctx, raw: Schema.Json | undefined, kept: Fields): Request.ToolChoice | undefined => {
+  if (raw === undefined || raw === null) return undefined
+  const config = A.obj(ctx, raw, "toolConfig")
+  const calling = config["functionCallingConfig"]
+  let choice: Request.ToolChoice | undefined
+  if (Object.keys(config).length === 1 && A.isObj(calling)) {
+    const mode = calling["mode"]
+    const names = calling["allowedFunctionNames"]
+    const fields = Object.keys(calling).length
+    if (fields === 1 && mode === "AUTO") choice = "auto"
+    else if (fields === 1 && mode === "NONE") choice = "none"
+    else if (fields === 1 && mode === "ANY") choice = "required"
+    else if (fields === 2 && mode === "ANY" && Array.isArray(names) && names.length === 1 && typeof names[0] === "string") choice = { _tag: "Tool", name: names[0] }
+  }
+  if (choice === undefined) kept["toolConfig"] = config
+  return choice
+}
+
+const readGenerationConfig = (ctx: A.Ctx, raw: Schema.Json | undefined, kept: Fields): Request.ResponseFormat | undefined => {
+  if (raw === undefined || raw === null) return undefined
+  const config = A.obj(ctx, raw, "generationConfig")
+  const { responseJsonSchema, responseMimeType, ...rest } = config
+  let format: Request.ResponseFormat | undefined
+  if (responseMimeType === "application/json" && config["responseSchema"] === undefined) {
+    format = A.isObj(responseJsonSchema) ? { _tag: "JsonSchema", name: "response", schema: responseJsonSchema } : responseJsonSchema === undefined ? { _tag: "JsonObject" } : undefined
+  } else if (responseMimeType === "text/plain" && responseJsonSchema === undefined) {
+    format = { _tag: "Text" }
+  }
+  if (format === undefined) kept["generationConfig"] = config
+  else if (Object.keys(rest).length > 0) kept["generationConfig"] = rest as Fields
+  return format
+}
+
+/**
+ * Reads a `generateContent` request body into a `Request`: the system
+ * instruction and contents, the function declarations, the function-calling
+ * mode as a tool choice, and a JSON response format; every other field is
+ * kept in `providerOptions.gemini`. (The model id is part of the URL, not
+ * the body.)
+ *
+ * @category conversions
+ * @since 0.1.0
+ */
+export const fromRequest = (body: Wire.RequestBodyLike | unknown, options?: ConversionOptions): Effect.Effect<Converted<Request.Request>, MalformedPayload | InvalidToolArguments> => {
+  const ctx = A.makeCtx(key, options)
+  return A.run(ctx, () => {
+    const raw = A.obj(ctx, A.jsonOf(ctx, body), "")
+    const messages = readMessages(ctx, raw)
+    const kept: Fields = {}
+    const tools = readTools(ctx, raw["tools"], kept)
+    const toolChoice = readToolChoice(ctx, raw["toolConfig"], kept)
+    const responseFormat = readGenerationConfig(ctx, raw["generationConfig"], kept)
+    for (const field of Object.keys(raw)) if (!bodyKeys.has(field)) A.setKey(kept, field, raw[field])
+    return Request.make(messages, { ...defined({ tools, toolChoice, responseFormat }), ...keep(key, Object.keys(kept).length === 0 ? undefined : kept) })
+  }) as Effect.Effect<Converted<Request.Request>, MalformedPayload | InvalidToolArguments>
+}
+
+const writeDeclaration = (ctx: A.Ctx, tool: Request.ToolDefinition): Wire.FunctionDeclarationParam => {
+  const out: Wire.FunctionDeclarationParam = { name: tool.name }
+  if (tool.description !== undefined) out.description = tool.description
+  if (tool.parameters !== undefined) {
+    const field = hintOf(tool, key, "parametersKey")
+    A.setKey(out as unknown as Record<string, unknown>, typeof field === "string" ? field : "parametersJsonSchema", tool.parameters)
+  }
+  if (tool.strict !== undefined) A.dropped(ctx, undefined, undefined, `the strict flag of the tool ${JSON.stringify(tool.name)}`, "Gemini function declarations have none")
+  return merge(out, keptOf(tool, key, hints))
+}
+
+/**
+ * Writes a `Request` as a `generateContent` request body; the fields kept
+ * in `providerOptions.gemini` are written back.
+ *
+ * @example
+ * const { value: body } = yield* Gemini.toRequest(Request.make([Message.user("Hi")], { toolChoice: "required", tools: [weather] }))
+ * // body.toolConfig: { functionCallingConfig: { mode: "ANY" } }
+ *
+ * @category conversions
+ * @since 0.1.0
+ */
+export const toRequest = (request: Request.Request, options?: ConversionOptions): Effect.Effect<Converted<Wire.RequestBody>, UnsupportedContent> => {
+  const ctx = A.makeCtx(key, options)
+  return A.runEncode(ctx, () => {
+    const kept = request.providerOptions?.[key] ?? {}
+    const written = writeMessages(ctx, request.messages)
+    const body: Wire.RequestBody = { contents: written.contents }
+    if (written.systemInstruction !== undefined) body.systemInstruction = written.systemInstruction
+    const hosted = Array.isArray(kept["tools"]) ? (kept["tools"] as Array<{ [key: string]: unknown }>) : []
+    if (request.tools !== undefined || hosted.length > 0) {
+      const declarations = (request.tools ?? []).map((tool) => writeDeclaration(ctx, tool))
+      body.tools = [...(declarations.length > 0 || hosted.length === 0 ? [{ functionDeclarations: declarations }] : []), ...hosted]
+    }
+    const choice = request.toolChoice
+    if (choice !== undefined) {
+      body.toolConfig = {
+        functionCallingConfig: typeof choice === "string"
+          ? { mode: choice === "auto" ? "AUTO" : choice === "none" ? "NONE" : "ANY" }
+          : { mode: "ANY", allowedFunctionNames: [choice.name] }
+      }
+    } else if (A.isObj(kept["toolConfig"])) {
+      body.toolConfig = { ...kept["toolConfig"] }
+    }
+    if (request.parallelToolCalls !== undefined) A.dropped(ctx, undefined, undefined, "the parallel tool calls setting", "Gemini has none")
+    const generation = A.isObj(kept["generationConfig"]) ? kept["generationConfig"] : undefined
+    const format = request.responseFormat
+    if (format !== undefined) {
+      const written: Record<string, unknown> = format._tag === "Text" ? { responseMimeType: "text/plain" } : { responseMimeType: "application/json" }
+      if (format._tag === "JsonSchema") {
+        written["responseJsonSchema"] = format.schema
+        if (format.name !== "response" || format.description !== undefined || format.strict !== undefined) {
+          A.dropped(ctx, undefined, undefined, "the name, description or strict flag of the response schema", "Gemini takes the schema only")
+        }
+      }
+      body.generationConfig = merge({ ...generation }, written)
+    } else if (generation !== undefined) {
+      body.generationConfig = { ...generation }
+    }
+    for (const field of Object.keys(kept)) {
+      if (field === "tools" || field === "toolConfig" || field === "generationConfig" || bodyKeys.has(field)) continue
+      A.setKey(body, field, kept[field])
+    }
+    return body
+  })
+}
+
+// ---------------------------------------------------------------------------
+// public: responses
+// ---------------------------------------------------------------------------
+
+const finishOf = (reason: string | undefined, hasCalls: boolean): FinishReason => {
+  switch (reason) {
+    case "STOP":
+      return hasCalls ? "tool-calls" : "stop"
+    case "MAX_TOKENS":
+      return "length"
+    case "SAFETY":
+    case "RECITATION":
+    case "BLOCKLIST":
+    case "PROHIBITED_CONTENT":
+    case "SPII":
+    case "IMAGE_SAFETY":
+    case "IMAGE_PROHIBITED_CONTENT":
+    case "IMAGE_RECITATION":
+    case "LANGUAGE":
+      return "content-filter"
+    case undefined:
+    case "FINISH_REASON_UNSPECIFIED":
+      return hasCalls ? "tool-calls" : "unknown"
+    default:
+      return "other"
+  }
+}
+
+/** The response fields `fromResponse` reads; the others are kept as `providerData`. */
+const responseKeysRead = new Set(["candidates", "usageMetadata", "responseId", "modelVersion"])
+const candidateKeysRead = new Set(["content", "finishReason"])
+
+const decodeResponse = (ctx: A.Ctx, raw: Obj, candidateIndex: number): DecodedResponse => {
+  const candidates = raw["candidates"] === undefined || raw["candidates"] === null ? [] : A.arr(ctx, raw["candidates"], "candidates")
+  if (candidates.length > 1) A.dropped(ctx, undefined, undefined, `${candidates.length - 1} other candidate(s)`, `one candidate is read (candidate ${candidateIndex})`)
+  const id = A.optStr(ctx, raw, "responseId", "")
+  const prefix = id ?? `response${++responseCalls}`
+  const blocks: Array<Block.AssistantBlock> = []
+  const providerData: Fields = A.extrasOf(raw, responseKeysRead) ?? {}
+  let finish: string | undefined
+  const candidate = candidates[candidateIndex]
+  if (candidate !== undefined) {
+    const at = `candidates[${candidateIndex}]`
+    const c = A.obj(ctx, candidate, at)
+    finish = A.optStr(ctx, c, "finishReason", at)
+    const rest = A.extrasOf(c, candidateKeysRead)
+    if (rest !== undefined) providerData["candidate"] = rest
+    const content = A.optObj(ctx, c, "content", at)
+    const parts = content === undefined || content["parts"] === undefined ? [] : A.arr(ctx, content["parts"], `${at}.content.parts`)
+    const pending = new Pending()
+    for (let p = 0; p < parts.length; p++) {
+      readModelPart(ctx, A.obj(ctx, parts[p], `${at}.content.parts[${p}]`), `${at}.content.parts[${p}]`, (name) => `${name}_${prefix}_${p}`, pending, blocks)
+    }
+  } else {
+    const feedback = A.optObj(ctx, raw, "promptFeedback", "")
+    finish = feedback === undefined ? undefined : A.optStr(ctx, feedback, "blockReason", "promptFeedback")
+  }
+  const usageRaw = A.optObj(ctx, raw, "usageMetadata", "")
+  const prompt = A.count(ctx, usageRaw, "promptTokenCount", "usageMetadata")
+  const toolPrompt = A.count(ctx, usageRaw, "toolUsePromptTokenCount", "usageMetadata")
+  const candidatesTokens = A.count(ctx, usageRaw, "candidatesTokenCount", "usageMetadata")
+  const thoughts = A.count(ctx, usageRaw, "thoughtsTokenCount", "usageMetadata")
+  const usage = usageRaw === undefined ? undefined : A.usage({
+    inputTokens: prompt === undefined && toolPrompt === undefined ? undefined : (prompt ?? 0) + (toolPrompt ?? 0),
+    outputTokens: candidatesTokens === undefined && thoughts === undefined ? undefined : (candidatesTokens ?? 0) + (thoughts ?? 0),
+    cachedInputTokens: A.count(ctx, usageRaw, "cachedContentTokenCount", "usageMetadata"),
+    reasoningTokens: thoughts,
+    totalTokens: A.count(ctx, usageRaw, "totalTokenCount", "usageMetadata")
+  })
+  if (usageRaw !== undefined) providerData["usageMetadata"] = usageRaw
+  const hasCalls = blocks.some((b) => b._tag === "ToolCall" && b.providerExecuted !== true)
+  return new DecodedResponse({
+    id: id ?? "",
+    model: A.optStr(ctx, raw, "modelVersion", "") ?? "",
+    message: Message.assistant(blocks, defined({ usage })),
+    finishReason: candidate === undefined && finish !== undefined ? "content-filter" : finishOf(finish, hasCalls),
+    providerFinishReason: finish ?? null,
+    ...defined({ usage }),
+    ...(Object.keys(providerData).length === 0 ? {} : { providerData })
+  })
+}
+
+/**
+ * Options of `fromResponse`: which candidate to read (default the first;
+ * the others are reported as left out).
+ *
+ * @since 0.1.0
+ */
+export interface FromResponseOptions extends ConversionOptions {
+  readonly candidate?: number
+}
+
+/**
+ * Reads a `generateContent` response: one candidate's content as an
+ * assistant message (with `usage`: the prompt with tool-use prompt tokens
+ * as input, candidates with thoughts as output), why it stopped, the
+ * response id and model version, and the response's other fields (safety
+ * ratings, grounding, the raw usage...) as `providerData`. Function calls
+ * without an id get one made up (unique within the process, never written
+ * back).
+ *
+ * @example
+ * const { value } = yield* Gemini.fromResponse(await ai.models.generateContent({ ... }))
+ *
+ * @category conversions
+ * @since 0.1.0
+ */
+export const fromResponse = (
+  response: Wire.GenerateContentResponse | unknown,
+  options?: FromResponseOptions
+): Effect.Effect<Converted<DecodedResponse>, MalformedPayload | InvalidToolArguments | UnsupportedContent> => {
+  const ctx = A.makeCtx(key, options)
+  return A.run(ctx, () => decodeResponse(ctx, A.obj(ctx, A.jsonOf(ctx, response), ""), options?.candidate ?? 0))
+}
+
+/**
+ * Why reading a stream can fail: the provider's error, a protocol
+ * violation, a stream cut short (with what arrived), or the response read.
+ *
+ * @since 0.1.0
+ */
+export type StreamError = IncompleteResponse | ProviderStreamError | StreamProtocolError | MalformedPayload | InvalidToolArguments | UnsupportedContent
+
+const decodeStreamed = <E, R>(
+  accumulated: Effect.Effect<Wire.GenerateContentResponse, E | StreamErrors.StreamError, R>,
+  options: FromResponseOptions | undefined
+): Effect.Effect<Converted<DecodedResponse>, Exclude<E, StreamErrors.IncompleteStream> | StreamError, R> =>
+  A.decodeStreamed(key, accumulated, (response) => fromResponse(response, options), (partial) => {
+    const lenient = { ...options, strict: false, toolArguments: "lenient" as const }
+    const ctx = A.makeCtx(key, lenient)
+    return A.runResult(ctx, () => decodeResponse(ctx, A.obj(ctx, A.jsonOf(ctx, partial), ""), options?.candidate ?? 0))
+  })
+
+/**
+ * Reads a streamed response (`streamGenerateContent`): the chunks are
+ * accumulated (`GeminiStream`) into the response they stand for, which is
+ * read as `fromResponse` reads one. A stream that ends early fails with
+ * `IncompleteResponse`, carrying the response read from what did arrive.
+ *
+ * @category conversions
+ * @since 0.1.0
+ */
+export const fromStream = <E, R>(chunks: Stream.Stream<Wire.StreamEvent, E, R>, options?: FromResponseOptions): Effect.Effect<Converted<DecodedResponse>, E | StreamError, R> =>
+  decodeStreamed(Accumulator.fromStream(chunks), options)
+
+/**
+ * `fromStream` over an Effect `Stream` of raw SSE text or bytes (`alt=sse`).
+ *
+ * @category conversions
+ * @since 0.1.0
+ */
+export const fromSseStream = <E, R>(body: Stream.Stream<string | Uint8Array, E, R>, options?: FromResponseOptions): Effect.Effect<Converted<DecodedResponse>, E | StreamError, R> =>
+  decodeStreamed(Accumulator.fromSseStream(body), options)
+
+/**
+ * `fromStream` over an iterable of chunks.
+ *
+ * @category conversions
+ * @since 0.1.0
+ */
+export const fromEvents = (chunks: Iterable<Wire.StreamEvent>, options?: FromResponseOptions): Effect.Effect<Converted<DecodedResponse>, StreamError> =>
+  decodeStreamed(Accumulator.fromEvents(chunks), options)
+
+/**
+ * `fromStream` over raw SSE text (`alt=sse`), whole or in pieces.
+ *
+ * @category conversions
+ * @since 0.1.0
+ */
+export const fromSse = (input: string | Iterable<string | Uint8Array>, options?: FromResponseOptions): Effect.Effect<Converted<DecodedResponse>, StreamError> =>
+  decodeStreamed(Accumulator.fromSse(input), options)

@@ -1,0 +1,1080 @@
+/**
+ * The OpenAI Responses API, both ways: a conversation to and from `input`
+ * items, a `Request` to and from a request body, and a response (or its
+ * stream) to an assistant message.
+ *
+ * **How the model maps**
+ *
+ * | model | Responses |
+ * |---|---|
+ * | system message | `system` / `developer` message item, or `instructions` |
+ * | user message | `user` message item (`input_text`, `input_image`, `input_file`) |
+ * | assistant text with `itemId` | `message` output item (`output_text`, `annotations` as `citations`) |
+ * | assistant text without `itemId` | `assistant` message item with string content |
+ * | refusal with `itemId` | `refusal` part of a `message` item |
+ * | thinking with `itemId` | `reasoning` item: `summary`, `content`, `encrypted_content`, `status` |
+ * | tool call | `function_call` (`call_id`, `name`, `arguments` text, `id`) |
+ * | tool result | `function_call_output` (`call_id`, `output`: text, images, files) |
+ * | provider-executed tool call + result | `web_search_call`, `file_search_call`, `code_interpreter_call`, `mcp_call` |
+ * | generated image | `image_generation_call` |
+ * | provider data | any other item, or content part, as sent |
+ *
+ * Assistant-side items (messages, reasoning, calls, hosted tool calls, items
+ * of unknown type) are read into one assistant message until a user,
+ * system or developer message or a function call output comes; outputs in
+ * a row are one tool message. A reasoning item therefore stays in the same
+ * message as the item it produced, in order, and is written back right
+ * before it, with its `encrypted_content` (which `store: false` histories
+ * need to replay reasoning).
+ *
+ * **Fields the model does not name** are kept, never dropped, as every
+ * adapter keeps them: in `providerOptions["openai-responses"]` of the block,
+ * message or tool definition they were read from (an item's or content
+ * part's own fields), and the request body's directly in
+ * `Request.providerOptions["openai-responses"]` (`temperature`, `include`,
+ * `reasoning`, `store`, hosted `tools`, other `tool_choice` forms, the rest
+ * of `text`); written back from there. Items and parts of unknown kinds
+ * become `ProviderDataBlock`s. Nothing is reported for them, because
+ * nothing is lost. A few kept fields choose a wire form: `role:
+ * "developer"` on a system message, `type: "input_text"` on the one text
+ * block of a message sent as a list of parts; and two hints sit beside
+ * them: `item` (on the first block of an output message, that item's own
+ * fields, such as `status` and `phase`) and `instructions` (a system
+ * message read from the request's `instructions`).
+ *
+ * **What the format cannot carry** is reported as a warning (or, with
+ * `strict`, fails with `UnsupportedContent`): thinking without an item id
+ * (another provider's reasoning cannot be replayed), redacted thinking,
+ * refusals and citations without an item id, audio and generated files,
+ * provider-executed calls of other providers, provider data of other
+ * providers, the error flag of a tool result, a participant name. JSON
+ * values in a tool result are sent as JSON text.
+ *
+ * **Normal forms** (the API reads both alike): an image without
+ * `detail` gets `"auto"`; an output text without `annotations` gets `[]`;
+ * a request `input` given as a string comes back as one user message item;
+ * hosted tools come back before function tools.
+ *
+ * @since 0.1.0
+ */
+import type { Effect, Schema, Stream } from "effect"
+import * as Block from "../Block.js"
+import * as Message from "../Message.js"
+import * as Request from "../Request.js"
+import {
+  ConvertedContent,
+  type ConversionOptions,
+  type Converted,
+  DecodedResponse,
+  DroppedContent,
+  type FinishReason,
+  type IncompleteResponse,
+  type InvalidToolArguments,
+  type MalformedPayload,
+  UnknownProviderField,
+  type UnsupportedContent
+} from "./Conversion.js"
+import * as A from "./internal/adapter.js"
+import { defined, hintOf, keep, keptOf, merge } from "./internal/kept.js"
+import * as Accumulator from "./OpenAiResponsesStream.js"
+import type * as Wire from "./OpenAiResponsesWire.js"
+import type * as StreamErrors from "./StreamError.js"
+import type { ProviderStreamError, StreamProtocolError } from "./StreamError.js"
+import * as ToolArguments from "./ToolArguments.js"
+
+/**
+ * The key of this format in `providerOptions`.
+ *
+ * @since 0.1.0
+ */
+export const key = "openai-responses"
+
+type Obj = A.Obj
+type Fields = Record<string, Schema.Json>
+type CallExtras = NonNullable<ToolArguments.ToolCallOptions["extras"]>
+
+/**
+ * The hints kept beside the wire fields: `item` (on the first block of an
+ * output message, that item's own fields) and `instructions` (on a system
+ * message read from the request's `instructions`).
+ */
+const hints = new Set(["item", "instructions"])
+
+// ---------------------------------------------------------------------------
+// tables
+// ---------------------------------------------------------------------------
+
+/**
+ * Hosted (provider-executed) tool items read as a tool call and its result:
+ * the tool's name, and the item fields that are the result (the others,
+ * but `type`, `id` and `status`, are the call's arguments).
+ */
+const hostedTools: Record<string, { readonly name: string; readonly result: ReadonlyArray<string> }> = {
+  web_search_call: { name: "web_search", result: [] },
+  file_search_call: { name: "file_search", result: ["results"] },
+  code_interpreter_call: { name: "code_interpreter", result: ["outputs"] },
+  mcp_call: { name: "mcp", result: ["output", "error"] }
+}
+
+const messageKeys = new Set(["role", "content"])
+const outputMessageKeys = new Set(["type", "id", "role", "content"])
+// "completed" is the status written when a block has none, so it need not be kept
+const completedMessageKeys = new Set(["type", "id", "role", "content", "status"])
+const outputTextKeys = new Set(["type", "text", "annotations"])
+const refusalKeys = new Set(["type", "refusal"])
+const inputTextKeys = new Set(["type", "text"])
+const inputImageKeys = new Set(["type", "image_url", "file_id", "detail"])
+const inputFileKeys = new Set(["type", "file_data", "file_id", "file_url", "filename"])
+const functionCallKeys = new Set(["type", "call_id", "name", "arguments", "id"])
+const functionOutputKeys = new Set(["type", "call_id", "output", "id"])
+const reasoningKeys = new Set(["type", "id", "summary", "content", "encrypted_content", "status"])
+const imageGenerationKeys = new Set(["type", "id", "result"])
+const functionToolKeys = new Set(["type", "name", "description", "parameters", "strict"])
+const bodyKeys = new Set(["model", "input", "instructions", "tools", "tool_choice", "parallel_tool_calls", "text"])
+
+// ---------------------------------------------------------------------------
+// reading: items -> messages
+// ---------------------------------------------------------------------------
+
+const readTextParts = (ctx: A.Ctx, content: Schema.Json | undefined, path: string, system: boolean): Array<Block.UserBlock> => {
+  if (typeof content === "string") return [Block.text(content)]
+  const parts = A.arr(ctx, content, path)
+  const out: Array<Block.UserBlock> = []
+  for (let p = 0; p < parts.length; p++) {
+    const at = `${path}[${p}]`
+    const part = A.obj(ctx, parts[p], at)
+    const type = part["type"]
+    if (type === "input_text" || (type === "output_text" && !system)) {
+      const extras = A.extrasOf(part, type === "output_text" ? outputTextKeys : inputTextKeys)
+      // one plain text part could have been a string: its `type` is kept to say it was a list
+      out.push(Block.text(A.str(ctx, part, "text", at), keep(key, extras === undefined && parts.length === 1 && type === "input_text" ? { type } : extras)))
+      continue
+    }
+    if (system) {
+      ctx.warnings.push(new UnknownProviderField({ path: at, kept: false }))
+      continue
+    }
+    const file = readFilePart(ctx, part, at)
+    out.push(file ?? Block.providerData(key, part))
+  }
+  return out
+}
+
+/** An `input_image` / `input_file` part as a file block, or `undefined` for another part type. */
+const readFilePart = (ctx: A.Ctx, part: Obj, at: string): Block.FileBlock | undefined => {
+  const type = part["type"]
+  if (type === "input_image") {
+    const url = A.optStr(ctx, part, "image_url", at)
+    const fileId = A.optStr(ctx, part, "file_id", at)
+    const detail = A.optStr(ctx, part, "detail", at)
+    const extra = A.extrasOf(part, inputImageKeys)
+    const known = detail === "auto" || detail === "low" || detail === "high"
+    const options = {
+      ...(known ? { detail: detail as Block.ImageDetail } : {}),
+      ...keep(key, detail !== undefined && !known ? { ...extra, detail } : extra)
+    }
+    if (url !== undefined) return Block.image(url, options)
+    if (fileId !== undefined) return Block.image(Block.fileId(fileId), options)
+    return A.malformed(ctx, at, "an input_image needs image_url or file_id")
+  }
+  if (type === "input_file") {
+    const data = A.optStr(ctx, part, "file_data", at)
+    const fileId = A.optStr(ctx, part, "file_id", at)
+    const url = A.optStr(ctx, part, "file_url", at)
+    const filename = A.optStr(ctx, part, "filename", at)
+    const extra = A.extrasOf(part, inputFileKeys)
+    const options = { ...defined({ filename }), ...keep(key, extra) }
+    if (data !== undefined) {
+      const parsed = Block.parseDataUrl(data)
+      // a bare base64 payload (no data: prefix) is kept as sent
+      if (parsed === undefined) return Block.file(Block.base64(data), "application/octet-stream", { ...defined({ filename }), ...keep(key, { ...extra, file_data: data }) })
+      return Block.file(Block.base64(parsed.data), parsed.mediaType, options)
+    }
+    if (fileId !== undefined) return Block.file(Block.fileId(fileId), "application/octet-stream", options)
+    if (url !== undefined) return Block.file(Block.url(url), "application/octet-stream", options)
+    return A.malformed(ctx, at, "an input_file needs file_data, file_id or file_url")
+  }
+  return undefined
+}
+
+/** Reads the assistant-side items, appending blocks to `blocks`. Returns false for an item that is not assistant-side. */
+const readAssistantItem = (
+  ctx: A.Ctx,
+  item: Obj,
+  at: string,
+  index: number,
+  blocks: Array<Block.AssistantBlock>,
+  callNames: Map<string, string>
+): void => {
+  const type = item["type"]
+  switch (type) {
+    case "message": {
+      const id = item["id"]
+      const content = item["content"]
+      if (typeof id !== "string" || !Array.isArray(content) || content.length === 0 || !content.every((p) => A.isObj(p) && (p["type"] === "output_text" || p["type"] === "refusal"))) {
+        // no item id, or content the model cannot hold part by part: kept whole
+        if (typeof id !== "string") return readEasyAssistant(ctx, item, at, blocks)
+        blocks.push(Block.providerData(key, item))
+        return
+      }
+      const itemExtra = A.extrasOf(item, item["status"] === "completed" ? completedMessageKeys : outputMessageKeys)
+      for (let p = 0; p < content.length; p++) {
+        const partAt = `${at}.content[${p}]`
+        const part = content[p] as Obj
+        const first = p === 0 ? { item: itemExtra } : {}
+        if (part["type"] === "output_text") {
+          const annotations = part["annotations"]
+          const citations = Array.isArray(annotations) && annotations.length > 0 ? annotations : undefined
+          blocks.push(Block.text(A.str(ctx, part, "text", partAt), {
+            itemId: id,
+            ...defined({ citations }),
+            ...keep(key, A.extrasOf(part, outputTextKeys), first)
+          }))
+        } else {
+          blocks.push(Block.refusal(A.str(ctx, part, "refusal", partAt), { itemId: id, ...keep(key, A.extrasOf(part, refusalKeys), first) }))
+        }
+      }
+      return
+    }
+    case "reasoning": {
+      const id = item["id"]
+      if (typeof id !== "string") {
+        blocks.push(Block.providerData(key, item))
+        return
+      }
+      const extra: Fields = A.extrasOf(item, reasoningKeys) ?? {}
+      const summaryRaw = item["summary"] ?? []
+      const summaryParts = A.arr(ctx, summaryRaw, `${at}.summary`)
+      const summary: Array<string> = []
+      let canonicalSummary = true
+      for (let s = 0; s < summaryParts.length; s++) {
+        const part = A.obj(ctx, summaryParts[s], `${at}.summary[${s}]`)
+        summary.push(A.str(ctx, part, "text", `${at}.summary[${s}]`))
+        if (part["type"] !== "summary_text" || Object.keys(part).length !== 2) canonicalSummary = false
+      }
+      if (!canonicalSummary || item["summary"] === undefined) A.setKey(extra, "summary", item["summary"] ?? null)
+      let thinking = ""
+      const contentRaw = item["content"]
+      if (contentRaw !== undefined && contentRaw !== null) {
+        const parts = A.arr(ctx, contentRaw, `${at}.content`)
+        const texts: Array<string> = []
+        for (let c = 0; c < parts.length; c++) texts.push(A.str(ctx, A.obj(ctx, parts[c], `${at}.content[${c}]`), "text", `${at}.content[${c}]`))
+        thinking = texts.join("")
+        const only = parts[0]
+        const canonical = parts.length === 1 && A.isObj(only) && only["type"] === "reasoning_text" && Object.keys(only).length === 2 && thinking !== ""
+        if (!canonical) A.setKey(extra, "content", contentRaw)
+      }
+      const encrypted = A.optStr(ctx, item, "encrypted_content", at)
+      const status = A.optStr(ctx, item, "status", at)
+      blocks.push(Block.thinking(thinking, undefined, {
+        summary,
+        itemId: id,
+        ...defined({ encryptedContent: encrypted, status }),
+        ...keep(key, Object.keys(extra).length === 0 ? undefined : extra)
+      }))
+      return
+    }
+    case "function_call": {
+      // a call still streaming may have no name or arguments yet: kept whole, as it was
+      if (item["name"] === undefined || item["arguments"] === undefined) break
+      const callId = A.str(ctx, item, "call_id", at)
+      const name = A.str(ctx, item, "name", at)
+      const args = A.str(ctx, item, "arguments", at)
+      const itemId = A.optStr(ctx, item, "id", at)
+      callNames.set(callId, name)
+      blocks.push(A.callFromText(ctx, { id: callId, name, index }, args, {
+        ...defined({ itemId }),
+        ...keep(key, A.extrasOf(item, functionCallKeys))
+      } satisfies CallExtras))
+      return
+    }
+    case "image_generation_call": {
+      const id = item["id"]
+      const result = item["result"]
+      if (typeof id !== "string" || typeof result !== "string") break
+      const format = typeof item["output_format"] === "string" ? item["output_format"] : "png"
+      blocks.push(Block.file(Block.base64(result), `image/${format}`, {
+        itemId: id,
+        ...keep(key, { type: "image_generation_call", ...A.extrasOf(item, imageGenerationKeys) })
+      }))
+      return
+    }
+    default: {
+      const hosted = typeof type === "string" ? hostedTools[type] : undefined
+      const id = item["id"]
+      if (hosted === undefined || typeof id !== "string") break
+      readHosted(ctx, item, at, index, id, type as string, hosted, blocks)
+      return
+    }
+  }
+  blocks.push(Block.providerData(key, item))
+}
+
+/** An assistant message item without an id: its text, each part a text block. */
+const readEasyAssistant = (ctx: A.Ctx, item: Obj, at: string, blocks: Array<Block.AssistantBlock>): void => {
+  const itemExtra = A.extrasOf(item, messageKeys)
+  const content = item["content"]
+  if (typeof content === "string") {
+    blocks.push(Block.text(content, keep(key, undefined, { item: itemExtra })))
+    return
+  }
+  const parts = A.arr(ctx, content, `${at}.content`)
+  for (let p = 0; p < parts.length; p++) {
+    const partAt = `${at}.content[${p}]`
+    const part = A.obj(ctx, parts[p], partAt)
+    const type = part["type"]
+    if (type === "output_text" || type === "input_text") {
+      blocks.push(Block.text(A.str(ctx, part, "text", partAt), keep(key, undefined, { item: p === 0 ? itemExtra : undefined })))
+    } else if (type === "refusal") {
+      blocks.push(Block.refusal(A.str(ctx, part, "refusal", partAt)))
+    } else {
+      blocks.push(Block.providerData(key, part))
+    }
+  }
+}
+
+const readHosted = (
+  ctx: A.Ctx,
+  item: Obj,
+  at: string,
+  index: number,
+  id: string,
+  type: string,
+  hosted: { readonly name: string; readonly result: ReadonlyArray<string> },
+  blocks: Array<Block.AssistantBlock>
+): void => {
+  const extra: Fields = { type }
+  const args: Fields = {}
+  const result: Fields = {}
+  let hasResult = false
+  const isMcp = type === "mcp_call"
+  for (const field of Object.keys(item)) {
+    if (field === "type" || field === "id") continue
+    const value = item[field]!
+    if (hosted.result.includes(field)) {
+      A.setKey(result, field, value)
+      hasResult = true
+    } else if (field === "status" || (isMcp && field !== "arguments" && field !== "name")) {
+      A.setKey(extra, field, value)
+    } else if (!isMcp) {
+      A.setKey(args, field, value)
+    }
+  }
+  const name = isMcp ? A.str(ctx, item, "name", at) : hosted.name
+  const options = { providerExecuted: true, itemId: id, ...keep(key, extra) }
+  blocks.push(
+    isMcp
+      ? A.callFromText(ctx, { id, name, index }, typeof item["arguments"] === "string" ? item["arguments"] : "", options)
+      : Block.toolCall(id, name, args, options)
+  )
+  if (hasResult) blocks.push(Block.toolResult(id, name, [Block.json(result)], false, { providerExecuted: true }))
+}
+
+const readOutput = (ctx: A.Ctx, item: Obj, at: string, callNames: Map<string, string>): Block.ToolResultBlock => {
+  const callId = A.str(ctx, item, "call_id", at)
+  const itemId = A.optStr(ctx, item, "id", at)
+  const output = item["output"]
+  let extra = A.extrasOf(item, functionOutputKeys)
+  let content: Block.ToolResultContent
+  if (typeof output === "string") {
+    content = output
+  } else {
+    const parts = A.arr(ctx, output, `${at}.output`)
+    const out: Array<Block.ToolResultPart> = []
+    let typed = true
+    for (let p = 0; p < parts.length; p++) {
+      const partAt = `${at}.output[${p}]`
+      const part = A.obj(ctx, parts[p], partAt)
+      if (part["type"] === "input_text") {
+        out.push(Block.text(A.str(ctx, part, "text", partAt), keep(key, A.extrasOf(part, inputTextKeys))))
+        continue
+      }
+      const file = readFilePart(ctx, part, partAt)
+      if (file === undefined) typed = false
+      else out.push(file)
+    }
+    // a part with no typed home: the whole output is kept as sent
+    if (!typed) extra = { ...extra, output: output! }
+    content = out
+  }
+  const name = callNames.get(callId) ?? (typeof item["name"] === "string" ? item["name"] : "")
+  return Block.toolResult(callId, name, content, false, { ...defined({ itemId }), ...keep(key, extra) })
+}
+
+const isMessageItem = (item: Obj): boolean => (item["type"] === undefined || item["type"] === "message") && typeof item["role"] === "string"
+
+/** Reads input items into messages: one plain pass. */
+const readItems = (ctx: A.Ctx, items: ReadonlyArray<Schema.Json>, path: string, messages: Array<Message.Message>): void => {
+  const callNames = new Map<string, string>()
+  let assistant: Array<Block.AssistantBlock> | undefined
+  let tool: Array<Block.ToolResultBlock> | undefined
+  const flush = (): void => {
+    if (assistant !== undefined) messages.push(Message.assistant(assistant))
+    if (tool !== undefined) messages.push(Message.tool(tool))
+    assistant = undefined
+    tool = undefined
+  }
+  for (let i = 0; i < items.length; i++) {
+    const at = `${path}[${i}]`
+    const item = A.obj(ctx, items[i], at)
+    const role = item["role"]
+    if (isMessageItem(item) && role !== "assistant") {
+      flush()
+      const extra = A.extrasOf(item, messageKeys)
+      if (role === "user") {
+        messages.push(Message.user(readTextParts(ctx, item["content"], `${at}.content`, false), keep(key, extra)))
+      } else if (role === "system" || role === "developer") {
+        const blocks = readTextParts(ctx, item["content"], `${at}.content`, true) as Array<Block.TextBlock>
+        messages.push(Message.system(blocks, keep(key, role === "developer" ? { ...extra, role } : extra)))
+      } else {
+        A.malformed(ctx, `${at}.role`, `unknown role ${JSON.stringify(role)}`)
+      }
+      continue
+    }
+    if (item["type"] === "function_call_output") {
+      if (assistant !== undefined) flush()
+      tool ??= []
+      tool.push(readOutput(ctx, item, at, callNames))
+      continue
+    }
+    if (tool !== undefined) flush()
+    assistant ??= []
+    if (isMessageItem(item) && typeof item["id"] !== "string") readEasyAssistant(ctx, item, at, assistant)
+    else readAssistantItem(ctx, item, at, messages.length, assistant, callNames)
+  }
+  flush()
+}
+
+// ---------------------------------------------------------------------------
+// writing: messages -> items
+// ---------------------------------------------------------------------------
+
+const dataUrl = (mediaType: string, data: string): string => `data:${mediaType};base64,${data}`
+
+/** A file as an `input_image` / `input_file` part, or `undefined` (reported) when the format has none. */
+const writeFile = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockIndex: number): Wire.InputContent | undefined => {
+  const extra = keptOf(block, key, hints)
+  const source = block.source
+  if (block.mediaType.startsWith("image/")) {
+    const image: Wire.InputImage = { type: "input_image", detail: block.detail ?? "auto" }
+    switch (source._tag) {
+      case "Url":
+        image.image_url = source.url
+        break
+      case "Base64":
+        image.image_url = dataUrl(block.mediaType === "image/*" ? "image/png" : block.mediaType, source.data)
+        break
+      case "FileId":
+        image.file_id = source.fileId
+        break
+      case "Text":
+        ctx.warnings.push(new DroppedContent({ index, blockIndex, what: "an image given as text", reason: "an input_image is a URL or a file id" }))
+        return undefined
+      default:
+        return Block.absurd(source)
+    }
+    return merge(image, extra)
+  }
+  if (block.mediaType.startsWith("audio/")) {
+    ctx.warnings.push(new DroppedContent({ index, blockIndex, what: `audio (${block.mediaType})`, reason: "Responses input has no audio part" }))
+    return undefined
+  }
+  const file: Wire.InputFile = { type: "input_file" }
+  switch (source._tag) {
+    case "Base64":
+      file.file_data = dataUrl(block.mediaType, source.data)
+      break
+    case "Url":
+      file.file_url = source.url
+      break
+    case "FileId":
+      file.file_id = source.fileId
+      break
+    case "Text":
+      ctx.warnings.push(new ConvertedContent({ index, blockIndex, what: "a text document", how: "as a base64 text/plain file" }))
+      file.file_data = dataUrl("text/plain", Buffer.from(source.text, "utf8").toString("base64"))
+      break
+    default:
+      return Block.absurd(source)
+  }
+  if (block.filename !== undefined) file.filename = block.filename
+  if (block.title !== undefined || block.context !== undefined || block.citationsEnabled !== undefined) {
+    ctx.warnings.push(new DroppedContent({ index, blockIndex, what: "document title, context or citation settings", reason: "an input_file has none" }))
+  }
+  return merge(file, extra)
+}
+
+const writeUserContent = (ctx: A.Ctx, m: Message.UserMessage | Message.SystemMessage, index: number): string | Array<Wire.InputContent> => {
+  const only = m.content[0]
+  if (m.content.length === 1 && only !== undefined && only._tag === "Text" && keptOf(only, key, hints) === undefined) {
+    return only.text
+  }
+  const out: Array<Wire.InputContent> = []
+  for (let b = 0; b < m.content.length; b++) {
+    const block = m.content[b]!
+    switch (block._tag) {
+      case "Text":
+        out.push(merge<Wire.InputText>({ type: "input_text", text: block.text }, keptOf(block, key, hints)))
+        break
+      case "File": {
+        const part = writeFile(ctx, block, index, b)
+        if (part !== undefined) out.push(part)
+        break
+      }
+      case "ProviderData":
+        if (block.provider === key) out.push(block.data as unknown as Wire.InputContent)
+        else ctx.warnings.push(new DroppedContent({ index, blockIndex: b, what: `${block.provider} provider data`, reason: "it belongs to another provider" }))
+        break
+      default:
+        return Block.absurd(block)
+    }
+  }
+  return out
+}
+
+const writeResultContent = (ctx: A.Ctx, result: Block.ToolResultBlock, index: number, blockIndex: number): string | Array<Wire.InputContent> => {
+  const content = result.content
+  if (typeof content === "string") return content
+  const only = content[0]
+  if (content.length === 1 && only !== undefined && only._tag === "Json") {
+    ctx.warnings.push(new ConvertedContent({ index, blockIndex, what: "a JSON tool result", how: "as JSON text" }))
+    return Block.resultContentText(content)
+  }
+  const out: Array<Wire.InputContent> = []
+  for (const part of content) {
+    switch (part._tag) {
+      case "Text":
+        out.push(merge<Wire.InputText>({ type: "input_text", text: part.text }, keptOf(part, key, hints)))
+        break
+      case "File": {
+        const file = writeFile(ctx, part, index, blockIndex)
+        if (file !== undefined) out.push(file)
+        break
+      }
+      case "Json":
+        ctx.warnings.push(new ConvertedContent({ index, blockIndex, what: "a JSON value in a tool result", how: "as JSON text" }))
+        out.push({ type: "input_text", text: Block.resultContentText([part]) })
+        break
+      default:
+        return Block.absurd(part)
+    }
+  }
+  return out
+}
+
+const writeReasoning = (block: Block.ThinkingBlock, itemId: string): Wire.ReasoningParam => {
+  const item: Wire.ReasoningParam = {
+    type: "reasoning",
+    id: itemId,
+    summary: (block.summary ?? []).map((text) => ({ type: "summary_text" as const, text }))
+  }
+  if (block.thinking !== "") item.content = [{ type: "reasoning_text", text: block.thinking }]
+  if (block.encryptedContent !== undefined) item.encrypted_content = block.encryptedContent
+  if (block.status === "in_progress" || block.status === "completed" || block.status === "incomplete") item.status = block.status
+  else if (block.status !== undefined) (item as unknown as Record<string, unknown>)["status"] = block.status
+  return merge(item, keptOf(block, key, hints))
+}
+
+/** Writes one assistant message's blocks as items, in order. */
+const writeAssistant = (ctx: A.Ctx, m: Message.AssistantMessage, index: number, items: Array<Wire.InputItem>): void => {
+  if (m.name !== undefined) ctx.warnings.push(new DroppedContent({ index, what: "the participant name", reason: "Responses messages have no name" }))
+  // results of hosted calls are written inside their call's item
+  const hostedResults = new Map<string, Block.ToolResultBlock>()
+  for (const block of m.content) {
+    if (block._tag === "ToolResult" && block.providerExecuted === true) hostedResults.set(block.toolCallId, block)
+  }
+  const written = new Set<Block.ToolResultBlock>()
+  let open: Wire.OutputMessageParam | undefined
+  for (let b = 0; b < m.content.length; b++) {
+    const block = m.content[b]!
+    if ((block._tag !== "Text" && block._tag !== "Refusal") || block.itemId === undefined || open?.id !== block.itemId) open = undefined
+    switch (block._tag) {
+      case "Text":
+      case "Refusal": {
+        const item = hintOf(block, key, "item")
+        const itemExtra = A.isObj(item) ? item : undefined
+        const extra = keptOf(block, key, hints)
+        if (block.itemId === undefined) {
+          if (block._tag === "Refusal") {
+            ctx.warnings.push(new ConvertedContent({ index, blockIndex: b, what: "a refusal without an output item id", how: "as assistant text" }))
+          } else if (block.citations !== undefined && block.citations.length > 0) {
+            ctx.warnings.push(new DroppedContent({ index, blockIndex: b, what: "citations", reason: "assistant text without an output item id has no annotations" }))
+          }
+          const text = block._tag === "Text" ? block.text : block.refusal
+          items.push(merge<Wire.InputMessage>({ role: "assistant", content: text }, itemExtra))
+          break
+        }
+        if (open === undefined) {
+          open = merge<Wire.OutputMessageParam>({ type: "message", id: block.itemId, role: "assistant", status: "completed", content: [] }, itemExtra)
+          items.push(open)
+        }
+        open.content.push(
+          block._tag === "Text"
+            ? merge({ type: "output_text" as const, text: block.text, annotations: (block.citations ?? []) as unknown as Array<Wire.OutputAnnotation> }, extra)
+            : merge({ type: "refusal" as const, refusal: block.refusal }, extra)
+        )
+        break
+      }
+      case "Thinking":
+        if (block.itemId === undefined) {
+          ctx.warnings.push(new DroppedContent({ index, blockIndex: b, what: "thinking without a reasoning item id", reason: "only reasoning items the Responses API produced can be replayed" }))
+        } else {
+          if (block.signature !== undefined || block.thoughtSignature !== undefined) {
+            ctx.warnings.push(new DroppedContent({ index, blockIndex: b, what: "another provider's thinking signature", reason: "a reasoning item has none" }))
+          }
+          items.push(writeReasoning(block, block.itemId))
+        }
+        break
+      case "RedactedThinking":
+        ctx.warnings.push(new DroppedContent({ index, blockIndex: b, what: "redacted thinking", reason: "it is Anthropic's and cannot be replayed to OpenAI" }))
+        break
+      case "ToolCall": {
+        const extra = keptOf(block, key, hints)
+        if (block.providerExecuted === true) {
+          const type = extra?.["type"]
+          if (typeof type !== "string" || hostedTools[type] === undefined) {
+            ctx.warnings.push(new DroppedContent({ index, blockIndex: b, what: `the provider-executed call ${JSON.stringify(block.name)}`, reason: "another provider ran it; its result cannot be replayed here" }))
+            break
+          }
+          const result = hostedResults.get(block.id)
+          if (result !== undefined) written.add(result)
+          items.push(writeHosted(block, type, extra ?? {}, result))
+          break
+        }
+        const call: Wire.FunctionCallParam = { type: "function_call", call_id: block.id, name: block.name, arguments: ToolArguments.toText(block) }
+        if (block.itemId !== undefined) call.id = block.itemId
+        items.push(merge(call, extra))
+        break
+      }
+      case "ToolResult":
+        if (!written.has(block)) {
+          ctx.warnings.push(new DroppedContent({ index, blockIndex: b, what: `the result of the provider-executed call ${JSON.stringify(block.toolName)}`, reason: "another provider ran it" }))
+        }
+        break
+      case "File": {
+        const extra = keptOf(block, key, hints)
+        if (extra?.["type"] === "image_generation_call" && block.itemId !== undefined && block.source._tag === "Base64") {
+          items.push(merge<Wire.KeptItem>({ type: "image_generation_call", id: block.itemId, result: block.source.data } as Wire.KeptItem, extra))
+        } else {
+          ctx.warnings.push(new DroppedContent({ index, blockIndex: b, what: `a generated file (${block.mediaType})`, reason: "Responses input has no assistant file" }))
+        }
+        break
+      }
+      case "ProviderData":
+        if (block.provider === key) items.push(block.data as unknown as Wire.KeptItem)
+        else ctx.warnings.push(new DroppedContent({ index, blockIndex: b, what: `${block.provider} provider data`, reason: "it belongs to another provider" }))
+        break
+      default:
+        return Block.absurd(block)
+    }
+  }
+}
+
+const writeHosted = (block: Block.ToolCallBlock, type: string, extra: Obj, result: Block.ToolResultBlock | undefined): Wire.KeptItem => {
+  const item: Record<string, unknown> = { type, id: block.itemId ?? block.id }
+  if (type === "mcp_call") {
+    item["name"] = block.name
+    item["arguments"] = ToolArguments.toText(block)
+  } else if (A.isObj(block.args)) {
+    for (const field of Object.keys(block.args)) A.setKey(item, field, block.args[field])
+  }
+  if (result !== undefined && Array.isArray(result.content)) {
+    const only = result.content[0]
+    if (only !== undefined && only._tag === "Json" && A.isObj(only.value)) {
+      for (const field of Object.keys(only.value)) A.setKey(item, field, only.value[field])
+    }
+  }
+  return merge(item, extra) as unknown as Wire.KeptItem
+}
+
+const writeMessages = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>, from: number, items: Array<Wire.InputItem>): void => {
+  for (let i = from; i < messages.length; i++) {
+    const m = messages[i]!
+    switch (m.role) {
+      case "system":
+      case "user": {
+        if (m.name !== undefined) ctx.warnings.push(new DroppedContent({ index: i, what: "the participant name", reason: "Responses messages have no name" }))
+        const content = writeUserContent(ctx, m, i)
+        items.push(merge<Wire.InputMessage>({ role: m.role, content }, keptOf(m, key, hints)))
+        break
+      }
+      case "assistant":
+        writeAssistant(ctx, m, i, items)
+        break
+      case "tool":
+        for (let b = 0; b < m.content.length; b++) {
+          const result = m.content[b]!
+          if (result.isError) {
+            ctx.warnings.push(new DroppedContent({ index: i, blockIndex: b, what: "the error flag of a tool result", reason: "a function_call_output has none (say so in the output text)" }))
+          }
+          const out: Wire.FunctionCallOutputParam = { type: "function_call_output", call_id: result.toolCallId, output: writeResultContent(ctx, result, i, b) }
+          if (result.itemId !== undefined) out.id = result.itemId
+          items.push(merge(out, keptOf(result, key, hints)))
+        }
+        break
+      default:
+        return Block.absurd(m)
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// public: conversations
+// ---------------------------------------------------------------------------
+
+/**
+ * Writes a conversation as Responses input items, with the warnings of what
+ * the format could not carry.
+ *
+ * @example
+ * const { value: input, warnings } = yield* OpenAiResponses.toMessages([Message.user("Weather in Oslo?")])
+ * // input: [{ role: "user", content: "Weather in Oslo?" }]
+ *
+ * @category conversions
+ * @since 0.1.0
+ */
+export const toMessages = (messages: ReadonlyArray<Message.Message>, options?: ConversionOptions): Effect.Effect<Converted<Array<Wire.InputItem>>, UnsupportedContent> => {
+  const ctx = A.makeCtx(key, options)
+  return A.runEncode(ctx, () => {
+    const items: Array<Wire.InputItem> = []
+    writeMessages(ctx, messages, 0, items)
+    return items
+  })
+}
+
+/**
+ * Reads Responses input items (or output items, or both: a stored history)
+ * into a conversation. Tool-call arguments go through the shared parser
+ * (`toolArguments: "strict"` fails on text that is not a JSON object);
+ * anything that is not Responses input fails with `MalformedPayload`.
+ *
+ * @example
+ * const { value: messages } = yield* OpenAiResponses.fromMessages([
+ *   { role: "user", content: "Weather in Oslo?" },
+ *   { type: "function_call", call_id: "call_1", name: "get_weather", arguments: '{"city":"Oslo"}' },
+ *   { type: "function_call_output", call_id: "call_1", output: "12°C" }
+ * ])
+ *
+ * @category conversions
+ * @since 0.1.0
+ */
+export const fromMessages = (
+  items: ReadonlyArray<Wire.InputItemLike> | unknown,
+  options?: ConversionOptions
+): Effect.Effect<Converted<Array<Message.Message>>, MalformedPayload | InvalidToolArguments | UnsupportedContent> => {
+  const ctx = A.makeCtx(key, options)
+  return A.run(ctx, () => {
+    const messages: Array<Message.Message> = []
+    readItems(ctx, A.arr(ctx, A.jsonOf(ctx, items), "input"), "input", messages)
+    return messages
+  })
+}
+
+// ---------------------------------------------------------------------------
+// public: requests
+// ---------------------------------------------------------------------------
+
+const readTools = (ctx: A.Ctx, raw: Schema.Json | undefined, kept: Fields): Array<Request.ToolDefinition> | undefined => {
+  if (raw === undefined || raw === null) return undefined
+  const list = A.arr(ctx, raw, "tools")
+  const tools: Array<Request.ToolDefinition> = []
+  const hosted: Array<Schema.Json> = []
+  for (let t = 0; t < list.length; t++) {
+    const at = `tools[${t}]`
+    const tool = A.obj(ctx, list[t], at)
+    if (tool["type"] !== "function") {
+      hosted.push(tool)
+      continue
+    }
+    tools.push(Request.tool(A.str(ctx, tool, "name", at), {
+      ...defined({
+        description: A.optStr(ctx, tool, "description", at),
+        parameters: A.optObj(ctx, tool, "parameters", at),
+        strict: A.optBool(ctx, tool, "strict", at)
+      }),
+      ...keep(key, A.extrasOf(tool, functionToolKeys))
+    }))
+  }
+  if (hosted.length > 0) kept["tools"] = hosted
+  return tools.length > 0 || hosted.length === 0 ? tools : undefined
+}
+
+const readToolChoice = (raw: Schema.Json | undefined, kept: Fields): Request.ToolChoice | undefined => {
+  if (raw === undefined || raw === null) return undefined
+  if (raw === "auto" || raw === "none" || raw === "required") return raw
+  if (A.isObj(raw) && raw["type"] === "function" && typeof raw["name"] === "string" && Object.keys(raw).length === 2) return { _tag: "Tool", name: raw["name"] }
+  kept["tool_choice"] = raw
+  return undefined
+}
+
+const formatKeys = new Set(["type", "name", "schema", "description", "strict"])
+
+const readText = (ctx: A.Ctx, raw: Schema.Json | undefined, kept: Fields): Request.ResponseFormat | undefined => {
+  if (raw === undefined || raw === null) return undefined
+  const text = A.obj(ctx, raw, "text")
+  const { format, ...rest } = text
+  let responseFormat: Request.ResponseFormat | undefined
+  if (A.isObj(format)) {
+    const type = format["type"]
+    const keys = Object.keys(format).length
+    if (type === "text" && keys === 1) responseFormat = { _tag: "Text" }
+    else if (type === "json_object" && keys === 1) responseFormat = { _tag: "JsonObject" }
+    else if (type === "json_schema" && typeof format["name"] === "string" && A.isObj(format["schema"]) && Object.keys(format).every((k) => formatKeys.has(k))) {
+      responseFormat = {
+        _tag: "JsonSchema",
+        name: format["name"],
+        schema: format["schema"],
+        ...defined({ description: A.optStr(ctx, format, "description", "text.format"), strict: A.optBool(ctx, format, "strict", "text.format") })
+      }
+    }
+  }
+  if (responseFormat === undefined && format !== undefined) {
+    kept["text"] = text
+    return undefined
+  }
+  if (Object.keys(rest).length > 0) kept["text"] = rest as Fields
+  return responseFormat
+}
+
+/**
+ * Reads a Responses request body into a `Request`: `instructions` as a
+ * leading system message (marked so it is written back as
+ * `instructions`), the input items, function tools, tool choice, parallel
+ * tool calls and `text.format`; every other body field is kept in
+ * `providerOptions["openai-responses"]`.
+ *
+ * @category conversions
+ * @since 0.1.0
+ */
+export const fromRequest = (
+  body: Wire.RequestBodyLike | unknown,
+  options?: ConversionOptions
+): Effect.Effect<Converted<Request.Request>, MalformedPayload | InvalidToolArguments | UnsupportedContent> => {
+  const ctx = A.makeCtx(key, options)
+  return A.run(ctx, () => {
+    const raw = A.obj(ctx, A.jsonOf(ctx, body), "")
+    const messages: Array<Message.Message> = []
+    const instructions = A.optStr(ctx, raw, "instructions", "")
+    if (instructions !== undefined) messages.push(Message.system(instructions, keep(key, undefined, { instructions: true })))
+    const input = raw["input"]
+    if (typeof input === "string") messages.push(Message.user(input))
+    else if (input !== undefined && input !== null) readItems(ctx, A.arr(ctx, input, "input"), "input", messages)
+    const kept: Fields = {}
+    const tools = readTools(ctx, raw["tools"], kept)
+    const toolChoice = readToolChoice(raw["tool_choice"], kept)
+    const responseFormat = readText(ctx, raw["text"], kept)
+    for (const field of Object.keys(raw)) if (!bodyKeys.has(field)) A.setKey(kept, field, raw[field])
+    return Request.make(messages, {
+      ...defined({ model: A.optStr(ctx, raw, "model", ""), tools, toolChoice, parallelToolCalls: A.optBool(ctx, raw, "parallel_tool_calls", ""), responseFormat }),
+      ...keep(key, Object.keys(kept).length === 0 ? undefined : kept)
+    })
+  })
+}
+
+const writeTool = (tool: Request.ToolDefinition): Wire.FunctionTool => {
+  const out: Wire.FunctionTool = { type: "function", name: tool.name, parameters: tool.parameters ?? null, strict: tool.strict ?? null }
+  if (tool.description !== undefined) out.description = tool.description
+  return merge(out, keptOf(tool, key, hints))
+}
+
+const writeResponseFormat = (format: Request.ResponseFormat): Wire.TextFormat => {
+  switch (format._tag) {
+    case "Text":
+      return { type: "text" }
+    case "JsonObject":
+      return { type: "json_object" }
+    case "JsonSchema":
+      return { type: "json_schema", name: format.name, schema: format.schema, ...defined({ description: format.description, strict: format.strict }) }
+    default:
+      return Block.absurd(format)
+  }
+}
+
+/**
+ * Writes a `Request` as a Responses request body: a leading system message
+ * that came from `instructions` goes back there, the messages become input
+ * items, and the fields kept in `providerOptions["openai-responses"]` are
+ * written back.
+ *
+ * @example
+ * const { value: body } = yield* OpenAiResponses.toRequest(Request.make([Message.user("Hi")], { model: "gpt-5" }))
+ * // body: { model: "gpt-5", input: [{ role: "user", content: "Hi" }] }
+ *
+ * @category conversions
+ * @since 0.1.0
+ */
+export const toRequest = (request: Request.Request, options?: ConversionOptions): Effect.Effect<Converted<Wire.RequestBody>, UnsupportedContent> => {
+  const ctx = A.makeCtx(key, options)
+  return A.runEncode(ctx, () => {
+    const kept = request.providerOptions?.[key] ?? {}
+    const body: Wire.RequestBody = { input: [] }
+    if (request.model !== undefined) body.model = request.model
+    const first = request.messages[0]
+    let from = 0
+    if (first !== undefined && first.role === "system" && hintOf(first, key, "instructions") === true) {
+      body.instructions = first.content.map((b) => b.text).join("")
+      from = 1
+    }
+    writeMessages(ctx, request.messages, from, body.input)
+    const hosted = Array.isArray(kept["tools"]) ? (kept["tools"] as unknown as Array<Wire.KeptItem>) : []
+    if (request.tools !== undefined || hosted.length > 0) body.tools = [...hosted, ...(request.tools ?? []).map(writeTool)]
+    if (request.toolChoice !== undefined) {
+      body.tool_choice = typeof request.toolChoice === "string" ? request.toolChoice : { type: "function", name: request.toolChoice.name }
+    } else if (kept["tool_choice"] !== undefined) {
+      body.tool_choice = kept["tool_choice"] as Wire.ToolChoiceParam
+    }
+    if (request.parallelToolCalls !== undefined) body.parallel_tool_calls = request.parallelToolCalls
+    const text = A.isObj(kept["text"]) ? kept["text"] : undefined
+    if (request.responseFormat !== undefined) body.text = merge({ format: writeResponseFormat(request.responseFormat) }, text)
+    else if (text !== undefined) body.text = { ...text }
+    for (const field of Object.keys(kept)) {
+      if (field === "tools" || field === "tool_choice" || field === "text" || bodyKeys.has(field)) continue
+      A.setKey(body, field, kept[field])
+    }
+    return body
+  })
+}
+
+// ---------------------------------------------------------------------------
+// public: responses
+// ---------------------------------------------------------------------------
+
+const finishOf = (status: string | undefined, reason: string | undefined, hasCalls: boolean, refused: boolean): FinishReason => {
+  switch (status) {
+    case undefined:
+    case "completed":
+      return hasCalls ? "tool-calls" : refused ? "refusal" : "stop"
+    case "incomplete":
+      return reason === "max_output_tokens" ? "length" : reason === "content_filter" ? "content-filter" : "other"
+    case "in_progress":
+    case "queued":
+      return "unknown"
+    default:
+      return "other"
+  }
+}
+
+/** The response fields `fromResponse` reads; the others are kept as `providerData`. */
+const responseKeysRead = new Set(["id", "model", "output", "usage", "status", "incomplete_details"])
+
+const decodeResponse = (ctx: A.Ctx, raw: Obj): DecodedResponse => {
+  const output = raw["output"] === undefined || raw["output"] === null ? [] : A.arr(ctx, raw["output"], "output")
+  const blocks: Array<Block.AssistantBlock> = []
+  const callNames = new Map<string, string>()
+  for (let i = 0; i < output.length; i++) {
+    const at = `output[${i}]`
+    const item = A.obj(ctx, output[i], at)
+    if (isMessageItem(item) && typeof item["id"] !== "string") readEasyAssistant(ctx, item, at, blocks)
+    else readAssistantItem(ctx, item, at, 0, blocks, callNames)
+  }
+  const rawUsage = A.optObj(ctx, raw, "usage", "")
+  const inputDetails = rawUsage === undefined ? undefined : A.optObj(ctx, rawUsage, "input_tokens_details", "usage")
+  const outputDetails = rawUsage === undefined ? undefined : A.optObj(ctx, rawUsage, "output_tokens_details", "usage")
+  const usage = rawUsage === undefined ? undefined : A.usage({
+    inputTokens: A.count(ctx, rawUsage, "input_tokens", "usage"),
+    outputTokens: A.count(ctx, rawUsage, "output_tokens", "usage"),
+    cachedInputTokens: A.count(ctx, inputDetails, "cached_tokens", "usage.input_tokens_details"),
+    reasoningTokens: A.count(ctx, outputDetails, "reasoning_tokens", "usage.output_tokens_details"),
+    totalTokens: A.count(ctx, rawUsage, "total_tokens", "usage")
+  })
+  const status = A.optStr(ctx, raw, "status", "")
+  const details = A.optObj(ctx, raw, "incomplete_details", "")
+  const reason = details === undefined ? undefined : A.optStr(ctx, details, "reason", "incomplete_details")
+  const hasCalls = blocks.some((b) => b._tag === "ToolCall" && b.providerExecuted !== true)
+  const refused = blocks.some((b) => b._tag === "Refusal")
+  const providerData = A.extrasOf(raw, responseKeysRead) ?? {}
+  if (rawUsage !== undefined) providerData["usage"] = rawUsage
+  return new DecodedResponse({
+    id: A.optStr(ctx, raw, "id", "") ?? "",
+    model: A.optStr(ctx, raw, "model", "") ?? "",
+    message: Message.assistant(blocks, defined({ usage })),
+    finishReason: finishOf(status, reason, hasCalls, refused),
+    providerFinishReason: reason ?? status ?? null,
+    ...defined({ usage }),
+    ...(Object.keys(providerData).length === 0 ? {} : { providerData })
+  })
+}
+
+/**
+ * Reads a Responses API response: its output items as one assistant
+ * message (with `usage`: input tokens with the cached part, output tokens
+ * with the reasoning part), why it stopped, its id and model, and its other
+ * fields (the echoed settings, timestamps, the raw usage) as
+ * `providerData`.
+ *
+ * @example
+ * const { value } = yield* OpenAiResponses.fromResponse(await client.responses.create({ ... }))
+ * value.message // AssistantMessage
+ * value.finishReason // "stop" | "tool-calls" | "length" | ...
+ *
+ * @category conversions
+ * @since 0.1.0
+ */
+export const fromResponse = (
+  response: Wire.Response | unknown,
+  options?: ConversionOptions
+): Effect.Effect<Converted<DecodedResponse>, MalformedPayload | InvalidToolArguments | UnsupportedContent> => {
+  const ctx = A.makeCtx(key, options)
+  return A.run(ctx, () => decodeResponse(ctx, A.obj(ctx, A.jsonOf(ctx, response), "")))
+}
+
+/**
+ * Why reading a stream can fail: the provider's error, a protocol
+ * violation, a stream cut short (with what arrived), or the response read.
+ *
+ * @since 0.1.0
+ */
+export type StreamError = IncompleteResponse | ProviderStreamError | StreamProtocolError | MalformedPayload | InvalidToolArguments | UnsupportedContent
+
+const decodeStreamed = <E, R>(
+  accumulated: Effect.Effect<Wire.Response, E | StreamErrors.StreamError, R>,
+  options: ConversionOptions | undefined
+): Effect.Effect<Converted<DecodedResponse>, Exclude<E, StreamErrors.IncompleteStream> | StreamError, R> =>
+  A.decodeStreamed(key, accumulated, (response) => fromResponse(response, options), (partial) => {
+    const ctx = A.makeCtx(key, { ...options, strict: false, toolArguments: "lenient" })
+    return A.runResult(ctx, () => decodeResponse(ctx, A.obj(ctx, A.jsonOf(ctx, partial), "")))
+  })
+
+/**
+ * Reads a streamed response: the events are accumulated
+ * (`OpenAiResponsesStream`) into the response they stand for, which is read
+ * as `fromResponse` reads one. A stream that ends early fails with
+ * `IncompleteResponse`, carrying the response read from what did arrive.
+ *
+ * @example
+ * const { value } = yield* OpenAiResponses.fromStream(Stream.fromIterable(events))
+ *
+ * @category conversions
+ * @since 0.1.0
+ */
+export const fromStream = <E, R>(events: Stream.Stream<Wire.StreamEvent, E, R>, options?: ConversionOptions): Effect.Effect<Converted<DecodedResponse>, E | StreamError, R> =>
+  decodeStreamed(Accumulator.fromStream(events), options)
+
+/**
+ * `fromStream` over an Effect `Stream` of raw SSE text or bytes (a response
+ * body).
+ *
+ * @category conversions
+ * @since 0.1.0
+ */
+export const fromSseStream = <E, R>(body: Stream.Stream<string | Uint8Array, E, R>, options?: ConversionOptions): Effect.Effect<Converted<DecodedResponse>, E | StreamError, R> =>
+  decodeStreamed(Accumulator.fromSseStream(body), options)
+
+/**
+ * `fromStream` over an iterable of events (an array, an SDK stream drained
+ * into one).
+ *
+ * @category conversions
+ * @since 0.1.0
+ */
+export const fromEvents = (events: Iterable<Wire.StreamEvent>, options?: ConversionOptions): Effect.Effect<Converted<DecodedResponse>, StreamError> =>
+  decodeStreamed(Accumulator.fromEvents(events), options)
+
+/**
+ * `fromStream` over raw SSE text (a whole response body, or its pieces).
+ *
+ * @category conversions
+ * @since 0.1.0
+ */
+export const fromSse = (input: string | Iterable<string | Uint8Array>, options?: ConversionOptions): Effect.Effect<Converted<DecodedResponse>, StreamError> =>
+  decodeStreamed(Accumulator.fromSse(input), options)

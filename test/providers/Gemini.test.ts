@@ -1,0 +1,280 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Stream } from "effect"
+import { Block, Conversation, Message, Request } from "../../src/index.js"
+import { Gemini } from "../../src/providers/index.js"
+import type { GeminiWire } from "../../src/providers/index.js"
+import { err, exact, json, ok, tags } from "./adapterHelpers.js"
+import * as Fixtures from "./fixtures/gemini.js"
+import { eventsOf, sseOf } from "./fixtures/sse.js"
+
+type Input = { systemInstruction?: object; contents: ReadonlyArray<object> }
+const read = (input: Input) => exact(Gemini.fromMessages(input as GeminiWire.MessagesLike))
+const write = (messages: ReadonlyArray<Message.Message>) => exact(Gemini.toMessages(messages))
+const roundTrip = (input: Input) => assert.deepStrictEqual<unknown>(write(read(input)), input)
+
+// shaped like the Gemini API's function-calling guide
+const ask = { role: "user", parts: [{ text: "What's the temperature in London?" }] }
+const call = { role: "model", parts: [{ functionCall: { name: "get_current_temperature", args: { location: "London" } } }] }
+const answer = { role: "user", parts: [{ functionResponse: { name: "get_current_temperature", response: { result: { temperature: 25, unit: "Celsius" } } } }] }
+
+describe("Gemini.fromMessages", () => {
+  it("reads a function call and its response as a tool loop, matching the response to the call by name", () => {
+    const messages = read({ contents: [ask, call, answer] })
+    assert.deepStrictEqual(messages.map((m) => m.role), ["user", "assistant", "tool"])
+    const [, assistant, tool] = messages
+    const callBlock = assistant!.content[0]
+    const result = tool!.content[0]
+    assert.strictEqual(callBlock?._tag, "ToolCall")
+    assert.strictEqual(result?._tag === "ToolResult" ? result.toolCallId : undefined, callBlock?._tag === "ToolCall" ? callBlock.id : "")
+    assert.deepStrictEqual(result?._tag === "ToolResult" ? result.content : undefined, [Block.json({ result: { temperature: 25, unit: "Celsius" } })])
+    assert.isTrue(Conversation.isValid(messages))
+  })
+
+  it("does not write back the ids it made up for calls that had none", () => {
+    roundTrip({ contents: [ask, call, answer] })
+  })
+
+  it("keeps each thought signature on the part it signs, with parallel calls signed only on the first", () => {
+    const parallel = {
+      role: "model",
+      parts: [
+        { functionCall: { id: "c1", name: "check_flight", args: { flight: "AA100" } }, thoughtSignature: "<Signature_A>" },
+        { functionCall: { id: "c2", name: "check_flight", args: { flight: "BA200" } } }
+      ]
+    }
+    const [, assistant] = read({ contents: [ask, parallel] })
+    assert.deepStrictEqual(assistant!.content.map((b) => (b._tag === "ToolCall" ? b.thoughtSignature ?? null : "?")), ["<Signature_A>", null])
+    roundTrip({ contents: [ask, parallel] })
+  })
+
+  it("reads thought summaries as thinking and the answer as text", () => {
+    const [, assistant] = read({ contents: [ask, { role: "model", parts: [{ text: "**Recalling London's climate**", thought: true }, { text: "About 25°C.", thoughtSignature: "Cs8BAY" }] }] })
+    assert.deepStrictEqual(assistant!.content.map((b) => b._tag), ["Thinking", "Text"])
+  })
+
+  it("reads inline data and file URIs as files", () => {
+    const [user] = read({ contents: [{ role: "user", parts: [{ text: "Caption this." }, { inlineData: { mimeType: "image/jpeg", data: "/9j/4AAQ" } }, { fileData: { mimeType: "application/pdf", fileUri: "https://generativelanguage.googleapis.com/v1beta/files/abc" } }] }] })
+    assert.deepStrictEqual(user!.content.map((b) => (b._tag === "File" ? `${b.mediaType} ${b.source._tag}` : b._tag)), ["Text", "image/jpeg Base64", "application/pdf Url"])
+  })
+
+  it("reads a response's output text, or error text, as the tool result's text", () => {
+    const messages = read({ contents: [call, { role: "user", parts: [{ functionResponse: { name: "get_current_temperature", response: { error: "city not found" } } }] }] })
+    const result = messages[1]!.content[0]
+    assert.deepStrictEqual(result?._tag === "ToolResult" ? [result.content, result.isError] : undefined, ["city not found", true])
+  })
+
+  it("reads a multimodal function response's parts as files of the result", () => {
+    const input = { contents: [call, { role: "user", parts: [{ functionResponse: { name: "get_current_temperature", response: { output: "chart attached" }, parts: [{ inlineData: { mimeType: "image/png", data: "iVBORw0KGgo=" } }] } }] }] }
+    const result = read(input)[1]!.content[0]
+    assert.deepStrictEqual(result?._tag === "ToolResult" && Array.isArray(result.content) ? result.content.map((p) => p._tag) : undefined, ["Text", "File"])
+    roundTrip(input)
+  })
+
+  it("reads code execution as a provider-executed call and its result", () => {
+    const input = {
+      contents: [ask, {
+        role: "model",
+        parts: [
+          { text: "Let me compute it." },
+          { executableCode: { language: "PYTHON", code: "print(sum(range(1, 51)))" } },
+          { codeExecutionResult: { outcome: "OUTCOME_OK", output: "1275\n" } },
+          { text: "The sum is 1275." }
+        ]
+      }]
+    }
+    const [, assistant] = read(input)
+    const [, code, result] = assistant!.content
+    assert.deepStrictEqual([code?._tag, result?._tag], ["ToolCall", "ToolResult"])
+    assert.strictEqual(result?._tag === "ToolResult" ? result.toolCallId : "", code?._tag === "ToolCall" ? code.id : undefined)
+    assert.isTrue(Conversation.isValid(read(input)))
+    roundTrip(input)
+  })
+
+  it("splits a user content that mixes function responses and text into a tool and a user message", () => {
+    const messages = read({ contents: [call, { role: "user", parts: [...answer.parts, { text: "Now in Fahrenheit?" }] }] })
+    assert.deepStrictEqual(messages.map((m) => m.role), ["assistant", "tool", "user"])
+  })
+
+  it("keeps parts of unknown kinds and unknown fields, and writes them back", () => {
+    roundTrip({
+      systemInstruction: { role: "user", parts: [{ text: "You are terse." }] },
+      contents: [
+        { role: "user", parts: [{ text: "Describe the clip." }, { fileData: { mimeType: "video/mp4", fileUri: "gs://b/c.mp4" }, videoMetadata: { startOffset: "10s" } }] },
+        { role: "model", parts: [{ text: "A dog runs.", partMetadata: { source: "vision" } }, { toolCall: { id: "t1", toolType: "GOOGLE_SEARCH" } }] }
+      ]
+    })
+  })
+
+  it("keeps malformed payload errors typed, with their path", () => {
+    const error = err(Gemini.fromMessages({ contents: [{ role: "model", parts: [{ functionCall: { args: {} } }] }] } as unknown as GeminiWire.MessagesLike))
+    assert.strictEqual(error._tag === "MalformedPayload" ? error.path : undefined, "contents[0].parts[0].functionCall.name")
+  })
+
+  it("reports non-text parts of a system instruction, which a system message cannot hold", () => {
+    const converted = ok(Gemini.fromMessages({ systemInstruction: { parts: [{ text: "Be brief." }, { inlineData: { mimeType: "image/png", data: "iVBO" } }] }, contents: [] }))
+    assert.deepStrictEqual(tags(converted), ["UnknownProviderField"])
+  })
+})
+
+describe("Gemini.toMessages", () => {
+  it("lifts leading system messages into the system instruction", () => {
+    const written = write([Message.system("Be brief."), Message.system("Answer in French."), Message.user("Bonjour")])
+    assert.deepStrictEqual<unknown>(written, {
+      systemInstruction: { parts: [{ text: "Be brief." }, { text: "Answer in French." }] },
+      contents: [{ role: "user", parts: [{ text: "Bonjour" }] }]
+    })
+  })
+
+  it("sends a later system message as user text, and says so", () => {
+    const converted = ok(Gemini.toMessages([Message.user("Hi"), Message.system("Switch to French.")]))
+    assert.deepStrictEqual(tags(converted), ["ConvertedContent"])
+    assert.deepStrictEqual<unknown>(converted.value.contents[1], { role: "user", parts: [{ text: "Switch to French." }] })
+  })
+
+  it("sends tool results as function responses: text as output, errors as error, JSON objects as they are", () => {
+    const written = write([
+      Message.assistant([Block.toolCall("c1", "f", {}), Block.toolCall("c2", "f", {}), Block.toolCall("c3", "f", {})]),
+      Message.tool([Block.toolResult("c1", "f", "ok"), Block.toolResult("c2", "f", "boom", true), Block.toolResult("c3", "f", [Block.json({ rows: 3 })])])
+    ])
+    assert.deepStrictEqual<unknown>(written.contents[1], {
+      role: "user",
+      parts: [
+        { functionResponse: { name: "f", id: "c1", response: { output: "ok" } } },
+        { functionResponse: { name: "f", id: "c2", response: { error: "boom" } } },
+        { functionResponse: { name: "f", id: "c3", response: { rows: 3 } } }
+      ]
+    })
+  })
+
+  it("drops another provider's thinking and replay data with warnings, and fails in strict mode", () => {
+    const messages = [Message.assistant([Block.thinking("Hmm.", "EqQBCkgIARAB"), Block.redactedThinking("EmwKAhgB"), Block.text("Hi")])]
+    assert.deepStrictEqual(tags(ok(Gemini.toMessages(messages))), ["DroppedContent", "DroppedContent"])
+    assert.strictEqual(err(Gemini.toMessages(messages, { strict: true }))._tag, "UnsupportedContent")
+  })
+
+  it("sends arguments that are not an object as {}, and says so", () => {
+    const converted = ok(Gemini.toMessages([Message.assistant([Block.toolCall("c1", "f", [1, 2])])]))
+    assert.deepStrictEqual(tags(converted), ["ConvertedContent"])
+    assert.deepStrictEqual<unknown>(converted.value.contents[0]?.parts[0], { functionCall: { name: "f", args: {}, id: "c1" } })
+  })
+
+  it("drops files given by another provider's file id, with a warning", () => {
+    const converted = ok(Gemini.toMessages([Message.user([Block.file(Block.fileId("file-abc"), "application/pdf")])]))
+    assert.deepStrictEqual(tags(converted), ["DroppedContent"])
+  })
+})
+
+describe("Gemini requests", () => {
+  const body = {
+    systemInstruction: { role: "user", parts: [{ text: "You are a weather bot." }] },
+    contents: [ask, call, answer],
+    tools: [
+      { functionDeclarations: [{ name: "get_current_temperature", description: "Gets the current temperature for a given location.", parametersJsonSchema: { type: "object", properties: { location: { type: "string" } }, required: ["location"] } }] },
+      { googleSearch: {} }
+    ],
+    toolConfig: { functionCallingConfig: { mode: "ANY", allowedFunctionNames: ["get_current_temperature"] } },
+    generationConfig: { temperature: 0, responseMimeType: "application/json", responseJsonSchema: { type: "object" }, thinkingConfig: { thinkingBudget: 1024, includeThoughts: true } },
+    safetySettings: [{ category: "HARM_CATEGORY_HARASSMENT", threshold: "BLOCK_ONLY_HIGH" }]
+  }
+
+  it("reads tools, the forced function and the JSON response format into the request", () => {
+    const request = exact(Gemini.fromRequest(body))
+    assert.deepStrictEqual(request.tools?.map((t) => t.name), ["get_current_temperature"])
+    assert.deepStrictEqual(request.toolChoice, { _tag: "Tool", name: "get_current_temperature" })
+    assert.deepStrictEqual(request.responseFormat, { _tag: "JsonSchema", name: "response", schema: { type: "object" } })
+    assert.deepStrictEqual<unknown>(request.providerOptions?.["gemini"], {
+      tools: [{ googleSearch: {} }],
+      generationConfig: { temperature: 0, thinkingConfig: { thinkingBudget: 1024, includeThoughts: true } },
+      safetySettings: body.safetySettings
+    })
+  })
+
+  it("writes the request back to the same body", () => {
+    assert.deepStrictEqual<unknown>(exact(Gemini.toRequest(exact(Gemini.fromRequest(body)))), body)
+  })
+
+  it("keeps the parameters field name a declaration used", () => {
+    const openApi = { contents: [ask], tools: [{ functionDeclarations: [{ name: "f", parameters: { type: "OBJECT", properties: { a: { type: "STRING" } } } }] }] }
+    assert.deepStrictEqual<unknown>(exact(Gemini.toRequest(exact(Gemini.fromRequest(openApi)))), openApi)
+  })
+
+  it("keeps a function-calling configuration the model has no word for", () => {
+    const several = { contents: [ask], toolConfig: { functionCallingConfig: { mode: "ANY", allowedFunctionNames: ["a", "b"] } } }
+    const request = exact(Gemini.fromRequest(several))
+    assert.isUndefined(request.toolChoice)
+    assert.deepStrictEqual<unknown>(exact(Gemini.toRequest(request)), several)
+  })
+
+  it("writes tool choices as function-calling modes", () => {
+    const modes = (["auto", "none", "required"] as const).map((toolChoice) => exact(Gemini.toRequest(Request.make([Message.user("hi")], { toolChoice }))).toolConfig)
+    assert.deepStrictEqual<unknown>(modes, [{ functionCallingConfig: { mode: "AUTO" } }, { functionCallingConfig: { mode: "NONE" } }, { functionCallingConfig: { mode: "ANY" } }])
+  })
+
+  it("reports a tool's strict flag and the parallel-calls setting, which Gemini has not", () => {
+    const request = Request.make([Message.user("hi")], { tools: [Request.tool("f", { strict: true })], parallelToolCalls: false })
+    assert.deepStrictEqual(tags(ok(Gemini.toRequest(request))), ["DroppedContent", "DroppedContent"])
+  })
+})
+
+const response = {
+  candidates: [{
+    content: { role: "model", parts: [{ text: "I should look up the temperature.", thought: true }, { functionCall: { name: "get_current_temperature", args: { location: "London" } }, thoughtSignature: "CiQBVKhc7" }] },
+    finishReason: "STOP",
+    index: 0
+  }],
+  usageMetadata: { promptTokenCount: 70, candidatesTokenCount: 20, thoughtsTokenCount: 45, cachedContentTokenCount: 32, totalTokenCount: 135 },
+  modelVersion: "gemini-2.5-flash",
+  responseId: "mdlJaKyBLYqbz7IP6t-2mQM"
+}
+
+describe("Gemini.fromResponse", () => {
+  it("reads the first candidate as an assistant message with usage, finish reason, id and model", () => {
+    const decoded = exact(Gemini.fromResponse(response))
+    assert.deepStrictEqual(decoded.message.content.map((b) => b._tag), ["Thinking", "ToolCall"])
+    assert.deepStrictEqual(decoded.usage, new Message.Usage({ inputTokens: 70, outputTokens: 65, reasoningTokens: 45, cachedInputTokens: 32, totalTokens: 135 }))
+    assert.deepStrictEqual([decoded.finishReason, decoded.providerFinishReason, decoded.id, decoded.model], ["tool-calls", "STOP", response.responseId, "gemini-2.5-flash"])
+  })
+
+  it("makes up a call id when Gemini sends none, and does not send it back", () => {
+    const decoded = exact(Gemini.fromResponse(response))
+    const written = write([Message.user("Temperature in London?"), decoded.message])
+    assert.deepStrictEqual<unknown>(written.contents[1], response.candidates[0]!.content)
+  })
+
+  it("says a blocked prompt was filtered", () => {
+    const decoded = exact(Gemini.fromResponse({ promptFeedback: { blockReason: "SAFETY" } }))
+    assert.deepStrictEqual([decoded.finishReason, decoded.providerFinishReason, decoded.message.content.length], ["content-filter", "SAFETY", 0])
+  })
+
+  it("says the output was cut at the token limit", () => {
+    assert.strictEqual(exact(Gemini.fromResponse({ ...response, candidates: [{ ...response.candidates[0]!, finishReason: "MAX_TOKENS" }] })).finishReason, "length")
+  })
+
+  it("reads the candidate asked for, and reports the others", () => {
+    const two = { ...response, candidates: [response.candidates[0]!, { content: { role: "model", parts: [{ text: "Second." }] }, finishReason: "STOP", index: 1 }] }
+    const converted = ok(Gemini.fromResponse(two, { candidate: 1 }))
+    assert.deepStrictEqual(tags(converted), ["DroppedContent"])
+    assert.strictEqual(Message.textOf(converted.value.message), "Second.")
+  })
+})
+
+describe("Gemini streams", () => {
+  for (const fixture of Fixtures.all) {
+    it(`reads the ${fixture.name} stream as the response it adds up to`, () =>
+      Effect.gen(function* () {
+        const expected = yield* Gemini.fromResponse(fixture.expected as GeminiWire.GenerateContentResponse)
+        const chunks = eventsOf(fixture) as Array<GeminiWire.StreamEvent>
+        const fromEvents = yield* Gemini.fromEvents(chunks)
+        const fromSse = yield* Gemini.fromSse(sseOf(fixture))
+        const fromStream = yield* Gemini.fromStream(Stream.fromIterable(chunks))
+        for (const got of [fromEvents, fromSse, fromStream]) assert.deepStrictEqual(json([got.value.message]), json([expected.value.message]))
+      }).pipe(Effect.runSync))
+  }
+
+  it("fails a stream cut short with IncompleteResponse carrying the message read so far", () => {
+    const chunks = eventsOf(Fixtures.thoughtsAndText) as Array<GeminiWire.StreamEvent>
+    const error = err(Gemini.fromEvents(chunks.slice(0, -1)))
+    assert.strictEqual(error._tag, "IncompleteResponse")
+    if (error._tag === "IncompleteResponse") assert.isAbove(error.partial?.message.content.length ?? 0, 0)
+  })
+})
