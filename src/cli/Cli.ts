@@ -87,7 +87,7 @@ const formatFlag = Flag.Literals("format", inputFormats).pipe(
 )
 const providerFlag = Flag.Literals("provider", providers).pipe(Flag.optional, Flag.withDescription("also apply this provider's rules"))
 const toFlag = Flag.Literals("to", formats).pipe(Flag.optional, Flag.withDescription("the output format (default: the input's)"))
-const jsonFlag = Flag.Boolean("json").pipe(Flag.withDescription("print JSON instead of text"))
+const jsonFlag = Flag.Boolean("json").pipe(Flag.withDefault(false), Flag.withDescription("print JSON instead of text"))
 
 const issueJson = (issue: ValidationError.Issue | Repair.CannotRepair["issue"]): Record<string, unknown> => {
   const { _tag, ...fields } = issue as unknown as Record<string, unknown>
