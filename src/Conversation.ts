@@ -20,6 +20,7 @@ import * as Message from "./Message.js"
 import { hasToolCalls, issuesOf as messageIssuesOf } from "./Message.js"
 import type { Provider } from "./Provider.js"
 import { stringify } from "./internal/json.js"
+import { unfollowedReasoning } from "./internal/responsesItems.js"
 import { ORPHAN, Walker } from "./internal/walker.js"
 import type { CallRef as WalkerCallRef } from "./internal/walker.js"
 import {
@@ -39,6 +40,7 @@ import {
   ReasoningWithoutOutput,
   SystemNotAtStart,
   TextAfterToolCalls,
+  TextBetweenCallAndOutput,
   ThinkingNotFirst,
   MessageDecodeError,
   TrailingWhitespacePrefill
@@ -55,17 +57,29 @@ declare const ValidatedTypeId: unique symbol
 export type Target = "generic" | Provider
 
 /**
+ * The targets a validation for `T` vouches for: `T` itself, and the generic
+ * rules when `T`'s profile applies all of them. Anthropic and Gemini accept
+ * some conversations the generic rules reject (two user messages in a row),
+ * so a conversation validated for them is not generically valid.
+ *
+ * @since 0.1.0
+ */
+export type Implied<T extends Target> = T extends "anthropic" | "gemini" ? T : T | "generic"
+
+/**
  * A conversation that passed validation, branded with what it was validated
  * for. `Validated<"generic">` is what `validate` returns;
- * `Validated<"anthropic">` what `validateFor("anthropic")` returns, and since
- * a provider's rules include the generic ones, it is accepted wherever a
- * `Validated<"generic">` is required. The brand exists only in types: at run
- * time it is the same array.
+ * `Validated<"openai-chat">` what `validateFor("openai-chat")` returns, and
+ * since that profile applies every generic rule, it is accepted wherever a
+ * `Validated<"generic">` is required. `Validated<"anthropic">` and
+ * `Validated<"gemini">` are not: those profiles relax generic rules the
+ * providers are recorded to accept (see `genericRulesFor`). The brand exists
+ * only in types: at run time it is the same array.
  *
  * @since 0.1.0
  */
 export type Validated<T extends Target = "generic"> = ReadonlyArray<Message.Message> & {
-  readonly [ValidatedTypeId]: { readonly [K in T | "generic"]: true }
+  readonly [ValidatedTypeId]: { readonly [K in Implied<T>]: true }
 }
 
 /**
@@ -368,6 +382,68 @@ export const pendingToolCalls = (messages: ReadonlyArray<Message.Message>): Read
 }
 
 // ---------------------------------------------------------------------------
+// which generic rules each profile applies
+// ---------------------------------------------------------------------------
+
+/**
+ * Which of the generic rules a validation applies. The generic profile
+ * (`validate`) applies all of them: the strict, portable set that every
+ * provider accepts. A provider's profile (`validateFor`) leaves out what
+ * that provider is recorded (or documented) to accept; every other generic
+ * rule stays on. Only `ConsecutiveRole` is relaxed by any provider:
+ *
+ * | generic rule | `openai-chat` | `openai-responses` | `anthropic` | `gemini` |
+ * |---|---|---|---|---|
+ * | `ConsecutiveRole`, two user messages | kept | kept | relaxed | relaxed |
+ * | `ConsecutiveRole`, two assistant messages | kept | kept | relaxed | kept |
+ *
+ * Anthropic combines consecutive user or assistant turns into one (its API
+ * reference says so; a request with tool results and the user's next words
+ * as two user messages was accepted). Gemini merges consecutive user
+ * contents (requests with three and four user contents in a row were
+ * accepted); two model contents in a row are not recorded, so that half of
+ * the rule stays. "Kept" means the provider's verdict is not recorded
+ * either way and the portable rule applies.
+ *
+ * @since 0.1.0
+ */
+export interface GenericRules {
+  /** `ConsecutiveRole` for two user messages in a row. */
+  readonly consecutiveUserMessages: boolean
+  /** `ConsecutiveRole` for two assistant messages in a row. */
+  readonly consecutiveAssistantMessages: boolean
+}
+
+const ALL_RULES: GenericRules = { consecutiveUserMessages: true, consecutiveAssistantMessages: true }
+const ANTHROPIC_RULES: GenericRules = { consecutiveUserMessages: false, consecutiveAssistantMessages: false }
+const GEMINI_RULES: GenericRules = { consecutiveUserMessages: false, consecutiveAssistantMessages: true }
+
+/**
+ * The generic rules a target applies: all of them for `"generic"`, the
+ * OpenAI formats; Anthropic and Gemini relax `ConsecutiveRole` (see
+ * `GenericRules` for the evidence).
+ *
+ * @example
+ * Conversation.genericRulesFor("gemini").consecutiveUserMessages // false: Gemini merges them itself
+ *
+ * @since 0.1.0
+ */
+export const genericRulesFor = (target: Target): GenericRules => {
+  switch (target) {
+    case "generic":
+    case "openai-chat":
+    case "openai-responses":
+      return ALL_RULES
+    case "anthropic":
+      return ANTHROPIC_RULES
+    case "gemini":
+      return GEMINI_RULES
+    default:
+      return Block.absurd(target)
+  }
+}
+
+// ---------------------------------------------------------------------------
 // the generic pass
 // ---------------------------------------------------------------------------
 
@@ -375,15 +451,40 @@ export const pendingToolCalls = (messages: ReadonlyArray<Message.Message>): Read
 type Sink = (issue: ConversationIssue) => boolean
 
 /**
- * The single linear pass behind `validate` and `issuesOf`, on the shared turn
- * walker: nothing is re-scanned.
+ * The single linear pass behind `validate`, `issuesOf` and the generic half
+ * of `validateFor`, on the shared turn walker: nothing is re-scanned. `rules`
+ * says which generic rules the profile applies; a relaxed rule is not
+ * checked at all (not checked and then filtered out).
  *
- * `ConsecutiveRole` looks through system messages: `user, system, user` is
- * two user messages in a row, because the adapters of providers that take
- * system text apart from the conversation (Anthropic, Gemini) lift it out,
- * and the two user messages end up side by side.
+ * Who enforces each rule (evidence: the recorded requests in the project's
+ * test data, and the providers' documented errors):
+ *
+ * - per-message rules (`EmptyToolCallId`, `EmptyToolName`, `EmptyMessage`,
+ *   a repeated id inside one message): kept by every profile; no provider is
+ *   recorded accepting them.
+ * - `OrphanToolResult`, `MissingToolResult`, `DuplicateToolResult`: every
+ *   provider (documented errors; a Responses-compatible server rejected
+ *   calls whose outputs did not follow them). Provider-executed calls
+ *   (Anthropic server tools, Responses hosted tools) are answered inside
+ *   their own message or later by the provider, so they are never missing:
+ *   Anthropic accepted a web search whose result was still pending (a
+ *   paused turn being continued).
+ * - `DuplicateToolCallId`: kept by every profile.
+ * - `ConsecutiveRole`: relaxed by Anthropic (both roles) and Gemini (user
+ *   messages); see `GenericRules`. It looks through system messages:
+ *   `user, system, user` is two user messages in a row, because the
+ *   adapters of providers that take system text apart from the conversation
+ *   (Anthropic, Gemini) lift it out, and the two user messages end up side
+ *   by side. OpenAI Chat accepted system messages in the middle of a
+ *   conversation (recorded), which no generic rule forbids.
+ * - `EmptyConversation`: every provider.
  */
-const scan = (messages: ReadonlyArray<Message.Message>, options: ValidateOptions | undefined, sink: Sink): void => {
+const scan = (
+  messages: ReadonlyArray<Message.Message>,
+  options: ValidateOptions | undefined,
+  rules: GenericRules,
+  sink: Sink
+): void => {
   const walker = new Walker(messages.length)
   const perMessage: Array<ConversationIssue> = []
   let sawTurn = false
@@ -434,7 +535,7 @@ const scan = (messages: ReadonlyArray<Message.Message>, options: ValidateOptions
       case "assistant": {
         sawTurn = true
         if (closeTurn(i)) return
-        if (prevRole === m.role && !prevCalled) {
+        if (prevRole === m.role && !prevCalled && (m.role === "user" ? rules.consecutiveUserMessages : rules.consecutiveAssistantMessages)) {
           if (sink(new ConsecutiveRole({ index: i, role: m.role }))) return
         }
         prevCalled = false
@@ -473,7 +574,7 @@ const scan = (messages: ReadonlyArray<Message.Message>, options: ValidateOptions
 export const issuesOf = (messages: ReadonlyArray<Message.Message>, options?: ValidateOptions): Array<ConversationIssue> =>
   withoutStacks(() => {
     const issues: Array<ConversationIssue> = []
-    scan(messages, options, (issue) => {
+    scan(messages, options, ALL_RULES, (issue) => {
       issues.push(issue)
       return false
     })
@@ -496,9 +597,13 @@ const withoutStacks = <A>(f: () => A): A => {
   }
 }
 
-const firstIssue = (messages: ReadonlyArray<Message.Message>, options: ValidateOptions | undefined): ConversationIssue | undefined => {
+const firstIssue = (
+  messages: ReadonlyArray<Message.Message>,
+  options: ValidateOptions | undefined,
+  rules: GenericRules = ALL_RULES
+): ConversationIssue | undefined => {
   let found: ConversationIssue | undefined
-  scan(messages, options, (issue) => {
+  scan(messages, options, rules, (issue) => {
     found = issue
     return true
   })
@@ -572,6 +677,35 @@ export interface ProfileOptions extends ValidateOptions {
    * reasoning items must carry their encrypted content. Default `true`.
    */
   readonly store?: boolean
+  /**
+   * Gemini: whether the first call of each step of the current turn must
+   * carry the thought signature the model returned. Gemini 3 requires it;
+   * Gemini 2.5 accepted calls without one (recorded, with signatures in use
+   * elsewhere in the same request). Default: `"required"` when `model`
+   * names a Gemini 3 or later model, `"optional"` otherwise.
+   */
+  readonly thoughtSignatures?: "required" | "optional"
+  /**
+   * The model the request is for (e.g. `"gemini-3-flash-preview"`), for the
+   * defaults that depend on the model generation (`thoughtSignatures`).
+   */
+  readonly model?: string
+}
+
+/**
+ * Whether a Gemini profile with these options requires thought signatures:
+ * `thoughtSignatures` when given, otherwise whether `model` names Gemini 3
+ * or later (`gemini-3-flash-preview`, `models/gemini-3.1-pro`).
+ *
+ * @example
+ * Conversation.requiresThoughtSignatures({ model: "gemini-2.5-flash" }) // false
+ *
+ * @since 0.1.0
+ */
+export const requiresThoughtSignatures = (options?: ProfileOptions): boolean => {
+  if (options?.thoughtSignatures !== undefined) return options.thoughtSignatures === "required"
+  const generation = options?.model === undefined ? undefined : /(?:^|\/)gemini-(\d+)/.exec(options.model)?.[1]
+  return generation !== undefined && Number(generation) >= 3
 }
 
 type ProviderSink = (issue: ProviderIssue) => boolean
@@ -613,7 +747,9 @@ const anthropicRules = (messages: ReadonlyArray<Message.Message>, options: Profi
               if (block.data === "" && sink(new EmptyRedactedThinking({ provider, index: i, blockIndex: b }))) return
               break
             case "ToolCall":
-              lastCall = b
+              // server tools (web search, code execution, MCP) are followed by the text that uses their
+              // results: Anthropic accepts that (recorded), so only client calls count
+              if (block.providerExecuted !== true) lastCall = b
               break
             case "Refusal":
             case "File":
@@ -658,11 +794,10 @@ const lastText = (m: Message.AssistantMessage): string | undefined => {
   return undefined
 }
 
-const geminiRules = (messages: ReadonlyArray<Message.Message>, sink: ProviderSink): void => {
+const geminiRules = (messages: ReadonlyArray<Message.Message>, options: ProfileOptions | undefined, sink: ProviderSink): void => {
   const provider = "gemini"
   let started = false
   let lastUser = -1
-  let signaturesInUse = false
   let prev: Message.Message | undefined
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!
@@ -673,16 +808,13 @@ const geminiRules = (messages: ReadonlyArray<Message.Message>, sink: ProviderSin
     started = true
     if (m.role === "user") lastUser = i
     if (m.role === "assistant") {
-      for (const b of m.content) {
-        if ((b._tag === "Text" || b._tag === "Thinking" || b._tag === "ToolCall") && b.thoughtSignature !== undefined) signaturesInUse = true
-      }
       if (hasToolCalls(m) && !(prev !== undefined && (prev.role === "user" || prev.role === "tool"))) {
         if (sink(new MisplacedFunctionCall({ provider, index: i }))) return
       }
     }
     prev = m
   }
-  if (!signaturesInUse) return
+  if (!requiresThoughtSignatures(options)) return
   // Gemini 3 checks the signatures of the current turn: the first call of each step since the last user message
   for (let i = lastUser + 1; i < messages.length; i++) {
     const m = messages[i]!
@@ -698,25 +830,41 @@ const geminiRules = (messages: ReadonlyArray<Message.Message>, sink: ProviderSin
 const responsesRules = (messages: ReadonlyArray<Message.Message>, options: ProfileOptions | undefined, sink: ProviderSink): void => {
   const provider = "openai-responses"
   const store = options?.store ?? true
+  /** Reasoning items of the current message without a following item that carries an id, last first (reused). */
+  const orphaned: Array<number> = []
+  const pushOrphan = (b: number): void => {
+    orphaned.push(b)
+  }
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!
     if (m.role !== "assistant") continue
-    // one backward pass: is there an output item (text or a call) after each reasoning item?
     const content = m.content
-    let outputAfter = false
-    let firstMissing = -1
-    for (let b = content.length - 1; b >= 0; b--) {
-      const block = content[b]!
-      if (block._tag === "Text" || block._tag === "ToolCall" || block._tag === "Refusal") outputAfter = true
-      else if (block._tag === "Thinking" && block.itemId !== undefined && !outputAfter) firstMissing = b
-    }
+    // one backward pass: the item that follows each reasoning item (other reasoning items
+    // aside) must be there, and must still carry the id the API gave it (recorded: a reasoning
+    // item followed by an assistant message without its id is rejected)
+    orphaned.length = 0
+    unfollowedReasoning(content, pushOrphan)
+    let next = orphaned.length - 1
+    let lastCall: Block.ToolCallBlock | undefined
     for (let b = 0; b < content.length; b++) {
       const block = content[b]!
+      if (block._tag === "ToolCall" && block.providerExecuted !== true) {
+        lastCall = block
+        continue
+      }
+      // text after a client call becomes a message item between the call and its output
+      if (lastCall !== undefined && (block._tag === "Text" || block._tag === "Refusal")) {
+        if (sink(new TextBetweenCallAndOutput({ provider, index: i, blockIndex: b, toolCallId: lastCall.id }))) return
+        continue
+      }
       if (block._tag !== "Thinking" || block.itemId === undefined) continue
       if (!store && (block.encryptedContent === undefined || block.encryptedContent === "")) {
         if (sink(new MissingEncryptedContent({ provider, index: i, blockIndex: b }))) return
       }
-      if (firstMissing !== -1 && b >= firstMissing && sink(new ReasoningWithoutOutput({ provider, index: i, blockIndex: b }))) return
+      if (next >= 0 && orphaned[next] === b) {
+        next--
+        if (sink(new ReasoningWithoutOutput({ provider, index: i, blockIndex: b }))) return
+      }
     }
   }
 }
@@ -737,14 +885,18 @@ const providerScan = (
     case "anthropic":
       return anthropicRules(messages, options, sink)
     case "gemini":
-      return geminiRules(messages, sink)
+      return geminiRules(messages, options, sink)
     default:
       return Block.absurd(provider)
   }
 }
 
 /**
- * Every generic and provider-specific issue of a conversation, in one call.
+ * Every issue of a conversation for one provider, in the order found: the
+ * generic rules that provider applies (`genericRulesFor`), then its own.
+ *
+ * @example
+ * Conversation.issuesFor("anthropic", messages).map((issue) => issue.message)
  *
  * @since 0.1.0
  */
@@ -752,38 +904,42 @@ export const issuesFor = (
   provider: Provider,
   messages: ReadonlyArray<Message.Message>,
   options?: ProfileOptions
-): Array<Issue> => {
-  const issues: Array<Issue> = issuesOf(messages, options)
-  withoutStacks(() =>
-    providerScan(provider, messages, options, (issue) => {
+): Array<Issue> =>
+  withoutStacks(() => {
+    const issues: Array<Issue> = []
+    const collect = (issue: Issue): boolean => {
       issues.push(issue)
       return false
-    })
-  )
-  return issues
-}
+    }
+    scan(messages, options, genericRulesFor(provider), collect)
+    providerScan(provider, messages, options, collect)
+    return issues
+  })
 
 /**
- * The validator of one provider: the generic rules plus that provider's own
- * (PROVIDER_RULES.md). Fails fast with the first issue; the result is branded
- * for that provider.
+ * The validator of one provider: its profile, which is the generic rules
+ * minus what that provider is recorded to accept (`genericRulesFor`), plus
+ * its own rules. Fails fast with the first issue; the result is branded for
+ * that provider. The error channel is the generic issues plus the
+ * provider's own (`IssueFor<P>`), whether or not the profile relaxes some of
+ * the generic ones.
  *
- * | provider | adds |
- * |---|---|
- * | `"anthropic"` | `MissingThinkingSignature`, `EmptyRedactedThinking`, `ThinkingNotFirst` (tool loop with thinking), `EmptyTextBlock`, `TrailingWhitespacePrefill`, `TextAfterToolCalls` |
- * | `"gemini"` | `SystemNotAtStart`, `MisplacedFunctionCall`, `MissingThoughtSignature` |
- * | `"openai-responses"` | `ReasoningWithoutOutput`, `MissingEncryptedContent` (with `store: false`) |
- * | `"openai-chat"` | the generic rules only |
+ * | provider | relaxes | adds |
+ * |---|---|---|
+ * | `"anthropic"` | `ConsecutiveRole` | `MissingThinkingSignature`, `EmptyRedactedThinking`, `ThinkingNotFirst` (tool loop with thinking), `EmptyTextBlock`, `TrailingWhitespacePrefill`, `TextAfterToolCalls` (client calls only) |
+ * | `"gemini"` | `ConsecutiveRole` for user messages | `SystemNotAtStart`, `MisplacedFunctionCall`, `MissingThoughtSignature` (Gemini 3: `thoughtSignatures` / `model`) |
+ * | `"openai-responses"` | nothing | `ReasoningWithoutOutput`, `TextBetweenCallAndOutput`, `MissingEncryptedContent` (with `store: false`) |
+ * | `"openai-chat"` | nothing | nothing |
  *
  * @example
- * const ready = yield* Conversation.validateFor("anthropic")(messages)
+ * const ready = yield* Conversation.validateFor("gemini", { model: "gemini-3-flash-preview" })(messages)
  *
  * @since 0.1.0
  */
 export const validateFor = <P extends Provider>(provider: P, options?: ProfileOptions) =>
 (messages: ReadonlyArray<Message.Message>): Effect.Effect<Validated<P>, IssueFor<P>> =>
   Effect.suspend(() => {
-    const generic = firstIssue(messages, options)
+    const generic = firstIssue(messages, options, genericRulesFor(provider))
     if (generic !== undefined) return Effect.fail(generic)
     let found: ProviderIssue | undefined
     providerScan(provider, messages, options, (issue) => {

@@ -75,7 +75,9 @@ export const strategies: ReadonlyArray<Strategy> = ["drop_oldest", "drop_oldest_
  * - `provider`: the result passes `Conversation.validateFor(provider)`
  *   whenever the input does (Anthropic and Gemini conversations still start
  *   with a user message after a cut; the thinking of the last assistant turn
- *   stays).
+ *   stays). A cut never makes two messages of one role meet, even for a
+ *   provider that would merge them itself, so the result also passes the
+ *   generic rules whenever the input does.
  * - `pinFirstUser`: always keep the first user message (the task).
  * - `pin`: messages to keep whatever happens; a marked message keeps its
  *   whole unit (an assistant message with its results, a result with its

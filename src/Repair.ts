@@ -15,6 +15,7 @@ import { Effect, Schema } from "effect"
 import * as Block from "./Block.js"
 import * as Conversation from "./Conversation.js"
 import type { CallRef } from "./internal/walker.js"
+import { isReasoningItem, unfollowedReasoning } from "./internal/responsesItems.js"
 import { ORPHAN, Walker } from "./internal/walker.js"
 import * as Message from "./Message.js"
 import type { Provider } from "./Provider.js"
@@ -381,7 +382,7 @@ const idsOf = (messages: ReadonlyArray<Message.Message>): Set<string> => {
  * @since 0.1.0
  */
 export const repair = (messages: ReadonlyArray<Message.Message>, options?: RepairOptions): RepairResult =>
-  repairWith(messages, options, undefined)
+  repairWith(messages, options, undefined, Conversation.genericRulesFor("generic"))
 
 /**
  * What a provider's repair adds to the generic pass: a fix applied to each
@@ -397,7 +398,8 @@ interface ProviderFixes {
 const repairWith = (
   messages: ReadonlyArray<Message.Message>,
   options: RepairOptions | undefined,
-  fixes: ProviderFixes | undefined
+  fixes: ProviderFixes | undefined,
+  rules: Conversation.GenericRules
 ): RepairResult => {
   const out: Array<Message.Message> = []
   /** For each output message, the input index it came from (or that caused it). */
@@ -579,7 +581,10 @@ const repairWith = (
         closeTurn()
         const next = m.role === "assistant" ? openCalls(m, i) : m
         const calls = next.role === "assistant" && walker.pendingCount > 0
-        if (run !== undefined && run.role === next.role && !run.called) {
+        // a run of same-role messages is merged only where the profile forbids it: a provider that
+        // merges them itself (Anthropic, Gemini user messages) gets them as they were
+        const merges = next.role === "user" ? rules.consecutiveUserMessages : rules.consecutiveAssistantMessages
+        if (merges && run !== undefined && run.role === next.role && !run.called) {
           if (calls && out.length > run.slot + 1) {
             // system messages emitted after the run would now sit between these calls and their results
             const tail = out.splice(run.slot + 1)
@@ -711,6 +716,53 @@ const dropBlocks = <M extends Message.Message>(
   return kept === undefined ? m : withContent(m, kept)
 }
 
+/**
+ * Moves the text blocks of an assistant message that sit after position
+ * `after` and after its first client call to position `to` (before the
+ * calls), in order, logging each move. Returns the message itself when
+ * nothing moves. Provider-executed calls and their results stay where they
+ * are: they are answered inside the message.
+ */
+const moveTextBeforeCalls = (
+  m: Message.AssistantMessage,
+  i: number,
+  log: (action: RepairAction) => void,
+  after: number,
+  to: number,
+  reason: string
+): Message.AssistantMessage => {
+  const content = m.content
+  let moved: Array<Block.AssistantBlock> | undefined
+  let rest: Array<Block.AssistantBlock> | undefined
+  for (let b = to; b < content.length; b++) {
+    const block = content[b]!
+    if (b > after && (block._tag === "Text" || block._tag === "Refusal")) {
+      moved ??= []
+      rest ??= content.slice(to, b)
+      log(new MovedBlock({ index: i, from: b, to: to + moved.length, reason }))
+      moved.push(block)
+    } else if (rest !== undefined) {
+      rest.push(block)
+    }
+  }
+  if (moved === undefined || rest === undefined) return m
+  return withContent(m, [...content.slice(0, to), ...moved, ...rest])
+}
+
+/** The first and last client (not provider-executed) call of an assistant message, or -1. */
+const clientCallSpan = (content: ReadonlyArray<Block.AssistantBlock>): { readonly first: number; readonly last: number } => {
+  let first = -1
+  let last = -1
+  for (let b = 0; b < content.length; b++) {
+    const block = content[b]!
+    if (block._tag === "ToolCall" && block.providerExecuted !== true) {
+      if (first === -1) first = b
+      last = b
+    }
+  }
+  return { first, last }
+}
+
 const anthropicFixes = (options: RepairForOptions | undefined): ProviderFixes => ({
   message: (m, i, log) => {
     const dropped = dropBlocks(m, i, log, (block) => {
@@ -728,29 +780,11 @@ const anthropicFixes = (options: RepairForOptions | undefined): ProviderFixes =>
       }
     })
     if (dropped.role !== "assistant") return dropped
-    // text after the last tool call would sit between the calls and their results: move it before the first call
-    const content = dropped.content
-    let firstCall = -1
-    let lastCall = -1
-    for (let b = 0; b < content.length; b++) {
-      if (content[b]!._tag === "ToolCall") {
-        if (firstCall === -1) firstCall = b
-        lastCall = b
-      }
-    }
-    if (lastCall === -1 || lastCall === content.length - 1) return dropped
-    const before = content.slice(0, firstCall)
-    const calls: Array<Block.AssistantBlock> = []
-    for (let b = firstCall; b < content.length; b++) {
-      const block = content[b]!
-      if (b > lastCall && block._tag === "Text") {
-        log(new MovedBlock({ index: i, from: b, to: before.length, reason: "Anthropic takes text before the tool calls of a turn" }))
-        before.push(block)
-      } else {
-        calls.push(block)
-      }
-    }
-    return before.length === firstCall ? dropped : withContent(dropped, [...before, ...calls])
+    // text after the last client call would sit between the calls and their results: move it before the
+    // first call (server tools are followed by the text that uses their results, which Anthropic accepts)
+    const { first, last } = clientCallSpan(dropped.content)
+    if (last === -1) return dropped
+    return moveTextBeforeCalls(dropped, i, log, last, first, "Anthropic takes text before the tool calls of a turn")
   },
   finish: (out, origins, log) => {
     const last = out.length - 1
@@ -788,7 +822,7 @@ const anthropicFixes = (options: RepairForOptions | undefined): ProviderFixes =>
   }
 })
 
-const geminiFixes: ProviderFixes = {
+const geminiFixes = (options: RepairForOptions | undefined): ProviderFixes => ({
   message: (m) => m,
   finish: (out, origins, log) => {
     // system text only at the start: move later system messages up, in order
@@ -822,11 +856,7 @@ const geminiFixes: ProviderFixes = {
       origins.splice(lead, 0, origins[lead]!)
     }
     // Gemini 3 signatures: the first call of each step of the current turn needs one
-    const inUse = out.some((m) =>
-      m.role === "assistant" &&
-      m.content.some((b) => (b._tag === "Text" || b._tag === "Thinking" || b._tag === "ToolCall") && b.thoughtSignature !== undefined)
-    )
-    if (!inUse) return
+    if (!Conversation.requiresThoughtSignatures(options)) return
     let lastUser = out.length - 1
     while (lastUser >= 0 && out[lastUser]!.role !== "user") lastUser--
     for (let k = lastUser + 1; k < out.length; k++) {
@@ -841,27 +871,29 @@ const geminiFixes: ProviderFixes = {
       out[k] = withContent(m, content)
     }
   }
-}
+})
 
 const responsesFixes = (options: RepairForOptions | undefined): ProviderFixes => ({
   message: (m, i, log) => {
     if (m.role !== "assistant") return m
     const store = options?.store ?? true
-    // one backward pass: which reasoning items have an output item after them
-    const content = m.content
-    let outputAfter = false
-    let firstWithout = content.length
-    for (let b = content.length - 1; b >= 0; b--) {
-      const block = content[b]!
-      if (block._tag === "Text" || block._tag === "ToolCall" || block._tag === "Refusal") outputAfter = true
-      else if (block._tag === "Thinking" && block.itemId !== undefined && !outputAfter) firstWithout = b
-    }
-    return dropBlocks(m, i, log, (block, b) => {
+    // text after a client call would be a message item between the call and its output: move it
+    // before the calls (and before the reasoning items that produced the first call)
+    const { first } = clientCallSpan(m.content)
+    let to = first
+    while (to > 0 && isReasoningItem(m.content[to - 1]!)) to--
+    const moved = first === -1 ? m : moveTextBeforeCalls(m, i, log, first, to, "the Responses API wants a call's output right after the call")
+    // the reasoning items not followed by an item that still has its id (the rule's own reading)
+    const orphaned = new Set<number>()
+    unfollowedReasoning(moved.content, (b) => orphaned.add(b))
+    return dropBlocks(moved, i, log, (block, b) => {
       if (block._tag !== "Thinking" || block.itemId === undefined) return undefined
       if (!store && (block.encryptedContent === undefined || block.encryptedContent === "")) {
         return "with store: false a reasoning item cannot be replayed without its encrypted content (the text is kept here)"
       }
-      return b >= firstWithout ? "a reasoning item must be followed by the output it produced (the text is kept here)" : undefined
+      return orphaned.has(b)
+        ? "a reasoning item must be followed by the output item it produced, with that item's id (the text is kept here)"
+        : undefined
     })
   },
   finish: () => {}
@@ -876,7 +908,7 @@ const fixesFor = (provider: Provider, options: RepairForOptions | undefined): Pr
     case "anthropic":
       return anthropicFixes(options)
     case "gemini":
-      return geminiFixes
+      return geminiFixes(options)
     default:
       return Block.absurd(provider)
   }
@@ -924,7 +956,7 @@ const whyNot = (issue: Issue): string => {
 export const repairFor = <P extends Provider>(provider: P, options?: RepairForOptions) =>
 (messages: ReadonlyArray<Message.Message>): Effect.Effect<RepairResult, CannotRepair> =>
   Effect.suspend(() => {
-    const repaired = repairWith(messages, options, fixesFor(provider, options))
+    const repaired = repairWith(messages, options, fixesFor(provider, options), Conversation.genericRulesFor(provider))
     return Conversation.validateFor(provider, options)(repaired.messages).pipe(
       Effect.as(repaired),
       Effect.catch((issue: Issue) => Effect.fail(new CannotRepair({ provider, issue, reason: whyNot(issue) })))

@@ -418,7 +418,10 @@ export class MissingThoughtSignature extends Schema.TaggedError<MissingThoughtSi
 
 /**
  * OpenAI Responses: a reasoning item must be followed by the item it produced
- * (text or a function call) in the same assistant message.
+ * (text or a call) in the same assistant message, and that item must still
+ * carry the id the API gave it: a reasoning item followed by an edited
+ * assistant message without its `msg_` id is rejected ("provided without its
+ * required following item", recorded).
  *
  * @since 0.1.0
  */
@@ -428,7 +431,26 @@ export class ReasoningWithoutOutput extends Schema.TaggedError<ReasoningWithoutO
   blockIndex: Schema.Number
 }) {
   override get message(): string {
-    return `${at(this.index)}${block(this.blockIndex)}: a reasoning item must be followed by the output it produced (${this.provider})`
+    return `${at(this.index)}${block(this.blockIndex)}: a reasoning item must be followed by the output item it produced, with that item's id (${this.provider})`
+  }
+}
+
+/**
+ * OpenAI Responses: text after a function call in the same assistant message
+ * is written as a message item between that call and its output, and the
+ * server then finds no output for the call ("No tool output found for tool
+ * call call-a", recorded from a Responses-compatible server).
+ *
+ * @since 0.1.0
+ */
+export class TextBetweenCallAndOutput extends Schema.TaggedError<TextBetweenCallAndOutput>()("TextBetweenCallAndOutput", {
+  provider: Provider,
+  index: Schema.Number,
+  blockIndex: Schema.Number,
+  toolCallId: Schema.String
+}) {
+  override get message(): string {
+    return `${at(this.index)}${block(this.blockIndex)}: this text would be sent between tool call ${JSON.stringify(this.toolCallId)} and its output (${this.provider} wants the outputs right after the calls)`
   }
 }
 
@@ -528,7 +550,7 @@ export type GeminiIssue = typeof GeminiIssue.Type
  *
  * @since 0.1.0
  */
-export const OpenAiResponsesIssue = Schema.Union([ReasoningWithoutOutput, MissingEncryptedContent])
+export const OpenAiResponsesIssue = Schema.Union([ReasoningWithoutOutput, TextBetweenCallAndOutput, MissingEncryptedContent])
 
 /** @since 0.1.0 */
 export type OpenAiResponsesIssue = typeof OpenAiResponsesIssue.Type

@@ -133,10 +133,13 @@ describe("Conversation.validate: generic rules", () => {
   it("the validated conversation is branded at the type level", () => {
     const takesValidated = (v: Conversation.Validated) => v.length
     const takesAnthropic = (v: Conversation.Validated<"anthropic">) => v.length
+    const takesResponses = (v: Conversation.Validated<"openai-responses">) => v.length
     // @ts-expect-error a plain array is not validated
     takesValidated(parallel)
-    const program = Conversation.validateFor("anthropic")(parallel).pipe(Effect.map((v) => [takesValidated(v), takesAnthropic(v)]))
-    expectTypeOf(program).toEqualTypeOf<Effect.Effect<Array<number>, ValidationError.IssueFor<"anthropic">>>()
+    const program = Conversation.validateFor("openai-responses")(parallel).pipe(Effect.map((v) => [takesValidated(v), takesResponses(v)]))
+    expectTypeOf(program).toEqualTypeOf<Effect.Effect<Array<number>, ValidationError.IssueFor<"openai-responses">>>()
+    const anthropic = Conversation.validateFor("anthropic")(parallel).pipe(Effect.map((v) => takesAnthropic(v)))
+    expectTypeOf(anthropic).toEqualTypeOf<Effect.Effect<number, ValidationError.IssueFor<"anthropic">>>()
     const generic = Conversation.validate(parallel).pipe(
       // @ts-expect-error validated for the generic rules is not validated for Anthropic
       Effect.map((v) => takesAnthropic(v))
@@ -217,6 +220,30 @@ describe("validateFor('anthropic')", () => {
       expect(yield* rejects("anthropic", after)).toBe("TextAfterToolCalls")
       yield* accepts("anthropic", [user("q"), assistant([Block.text("I'll call it."), call("a")]), tool(result("a")), assistantMessage("x")])
     }))
+
+  it.effect("TextAfterToolCalls counts client calls only: text after a server tool's result is accepted (recorded)", () =>
+    Effect.gen(function* () {
+      // recorded 200: web search calls and results interleaved with the text that cites them
+      const search = (id: string) => [
+        Block.toolCall(id, "web_search", { query: "bitcoin price January 1 2026" }, { providerExecuted: true }),
+        Block.toolResult(id, "web_search", [Block.json([])], false, { providerExecuted: true })
+      ]
+      const cited = [user("Price of bitcoin on Jan 1, 2026?"), assistant([...search("srvtoolu_1"), Block.text("Let me try another search:"), ...search("srvtoolu_2"), Block.text("It opened near $87,400.")]), user("And Ethereum?")]
+      yield* accepts("anthropic", cited)
+      // a client call after the searches brings the rule back
+      const calling = [user("q"), assistant([...search("srvtoolu_1"), call("a"), Block.text("Saved.")]), tool(result("a")), assistantMessage("ok")]
+      expect(yield* rejects("anthropic", calling)).toBe("TextAfterToolCalls")
+    }))
+
+  it.effect("ConsecutiveRole, relaxed: Anthropic combines consecutive user or assistant turns itself", () =>
+    Effect.gen(function* () {
+      const twoUsers = [user("Search for the three releases."), user("Then analyze the results."), assistantMessage("Done.")]
+      yield* accepts("anthropic", twoUsers)
+      yield* accepts("anthropic", [user("q"), assistantMessage("First part."), assistantMessage("Second part.")])
+      // the generic profile keeps the portable rule
+      expect(yield* firstTag(twoUsers)).toBe("ConsecutiveRole")
+      expect(Conversation.genericRulesFor("anthropic")).toEqual({ consecutiveUserMessages: false, consecutiveAssistantMessages: false })
+    }))
 })
 
 describe("validateFor('gemini')", () => {
@@ -236,36 +263,96 @@ describe("validateFor('gemini')", () => {
       yield* accepts("gemini", [user("q"), assistant([call("a")]), tool(result("a")), assistant([call("b")]), tool(result("b")), assistantMessage("x")])
     }))
 
-  it.effect("MissingThoughtSignature: the first call of a step in the current turn needs its signature", () =>
+  it.effect("MissingThoughtSignature (Gemini 3): the first call of a step in the current turn needs its signature", () =>
     Effect.gen(function* () {
+      const gemini3 = { model: "gemini-3-flash-preview" }
       const signed = Block.toolCall("a", "get_weather", {}, { thoughtSignature: "sigA" })
       const unsigned = Block.toolCall("b", "get_weather", {})
       const turn = (second: Block.ToolCallBlock) => [user("q"), assistant([signed]), tool(result("a")), assistant([second]), tool(result("b", "get_weather"))]
-      expect(yield* rejects("gemini", turn(unsigned))).toBe("MissingThoughtSignature")
-      yield* accepts("gemini", turn(Block.toolCall("b", "get_weather", {}, { thoughtSignature: "sigB" })))
+      expect(yield* rejects("gemini", turn(unsigned), gemini3)).toBe("MissingThoughtSignature")
+      expect(yield* rejects("gemini", turn(unsigned), { thoughtSignatures: "required" })).toBe("MissingThoughtSignature")
+      yield* accepts("gemini", turn(Block.toolCall("b", "get_weather", {}, { thoughtSignature: "sigB" })), gemini3)
       // parallel calls: only the first carries one
-      yield* accepts("gemini", [user("q"), assistant([signed, unsigned]), tool([result("a"), result("b")])])
+      yield* accepts("gemini", [user("q"), assistant([signed, unsigned]), tool([result("a"), result("b")])], gemini3)
       // earlier turns are not checked
-      yield* accepts("gemini", [user("q"), assistant([unsigned]), tool(result("b")), assistantMessage("x"), user("again"), assistant([signed]), tool(result("a"))])
+      yield* accepts("gemini", [user("q"), assistant([unsigned]), tool(result("b")), assistantMessage("x"), user("again"), assistant([signed]), tool(result("a"))], gemini3)
+    }))
+
+  it.effect("MissingThoughtSignature is Gemini 3's: Gemini 2.5, or a model not named, accepts the second call unsigned (recorded)", () =>
+    Effect.gen(function* () {
+      // recorded: gemini-2.5-flash accepted two sequential calls, only the first one signed
+      const signed = Block.toolCall("a", "get_weather", { city: "New York" }, { thoughtSignature: "CvgCAb4" })
+      const unsigned = Block.toolCall("b", "get_weather", { city: "London" })
+      const ms = [user("Weather in New York and London?"), assistant([signed]), tool(result("a")), assistant([unsigned]), tool(result("b"))]
+      yield* accepts("gemini", ms, { model: "gemini-2.5-flash" })
+      yield* accepts("gemini", ms)
+      yield* accepts("gemini", ms, { model: "gemini-3-flash-preview", thoughtSignatures: "optional" })
+      expect(Conversation.requiresThoughtSignatures({ model: "models/gemini-3.1-pro" })).toBe(true)
+      expect(Conversation.requiresThoughtSignatures({ model: "gemini-2.0-flash" })).toBe(false)
+    }))
+
+  it.effect("ConsecutiveRole, relaxed: Gemini merges user contents in a row (recorded), not model contents", () =>
+    Effect.gen(function* () {
+      // recorded: an agent framework sends its hand-over notes as two more user contents before the model's call
+      const handOver = [
+        user("What is the weather in New York?"),
+        user("For context: root_agent called transfer_to_agent."),
+        user("For context: transfer_to_agent returned."),
+        assistant([call("a")]),
+        tool(result("a"))
+      ]
+      yield* accepts("gemini", handOver)
+      expect(yield* rejects("openai-chat", handOver)).toBe("ConsecutiveRole")
+      // two model turns in a row are not recorded: the portable rule stays
+      expect(yield* rejects("gemini", [user("q"), assistantMessage("a"), assistantMessage("b")])).toBe("ConsecutiveRole")
     }))
 })
 
 describe("validateFor('openai-responses')", () => {
   const reasoning = (extras: { encryptedContent?: string } = {}) => Block.thinking("", undefined, { itemId: "rs_1", ...extras })
 
+  const answer = (text: string, itemId = "msg_1") => Block.text(text, { itemId })
+
   it.effect("ReasoningWithoutOutput: a reasoning item must be followed by what it produced", () =>
     Effect.gen(function* () {
-      expect(yield* rejects("openai-responses", [user("q"), assistant([Block.text("x"), reasoning()])])).toBe("ReasoningWithoutOutput")
-      yield* accepts("openai-responses", [user("q"), assistant([reasoning(), Block.text("x")])])
-      yield* accepts("openai-responses", [user("q"), assistant([reasoning(), call("a")]), tool(result("a")), assistantMessage("ok")])
+      expect(yield* rejects("openai-responses", [user("q"), assistant([answer("x"), reasoning()])])).toBe("ReasoningWithoutOutput")
+      yield* accepts("openai-responses", [user("q"), assistant([reasoning(), answer("x")])])
+      yield* accepts("openai-responses", [user("q"), assistant([reasoning(), Block.toolCall("a", "get_weather", {}, { itemId: "fc_1" })]), tool(result("a")), assistantMessage("ok")])
+    }))
+
+  it.effect("ReasoningWithoutOutput: the item after a reasoning item must still carry its id (recorded rejection of an edited message)", () =>
+    Effect.gen(function* () {
+      // recorded 400: "Item 'rs_…' of type 'reasoning' was provided without its required following item."
+      const edited = [user("What is the meaning of life?"), assistant([reasoning(), Block.text("The meaning of life is 42")]), user("Anything to add?")]
+      expect(yield* rejects("openai-responses", edited)).toBe("ReasoningWithoutOutput")
+      // recorded 200: reasoning, a web search call, reasoning, a message, each item with its id
+      const search = Block.toolCall("ws_1", "web_search", { action: { type: "search" } }, { providerExecuted: true, itemId: "ws_1" })
+      yield* accepts("openai-responses", [user("q"), assistant([reasoning(), search, Block.thinking("", undefined, { itemId: "rs_2" }), answer("Sunny.")]), user("and Mexico City?")])
+    }))
+
+  it.effect("TextBetweenCallAndOutput: text after a call would come between the call and its output (recorded rejection)", () =>
+    Effect.gen(function* () {
+      // recorded 400 from a Responses-compatible server: "No tool output found for tool call call-a."
+      const interleaved = [
+        assistant([Block.text("<think>inspect inputs</think>"), call("call-a"), Block.text("<think>inspect views</think>"), call("call-b")]),
+        tool([result("call-a"), result("call-b")]),
+        user("Reply exactly: done")
+      ]
+      const e = yield* Effect.flip(Conversation.validateFor("openai-responses")(interleaved))
+      expect([e._tag, "toolCallId" in e ? e.toolCallId : ""]).toEqual(["TextBetweenCallAndOutput", "call-a"])
+      // recorded 200: text first, then both calls, then their outputs
+      yield* accepts("openai-responses", [user("q"), assistant([Block.text("Let me check."), call("a"), call("b")]), tool([result("a"), result("b")])])
+      // text after a hosted call's result is the answer, not in the way of an output
+      const search = Block.toolCall("ws_1", "web_search", {}, { providerExecuted: true, itemId: "ws_1" })
+      yield* accepts("openai-responses", [user("q"), assistant([search, Block.text("Sunny.")])])
     }))
 
   it.effect("MissingEncryptedContent: with store false, reasoning needs encrypted content", () =>
     Effect.gen(function* () {
-      const ms = [user("q"), assistant([reasoning(), Block.text("x")])]
+      const ms = [user("q"), assistant([reasoning(), answer("x")])]
       expect(yield* rejects("openai-responses", ms, { store: false })).toBe("MissingEncryptedContent")
       yield* accepts("openai-responses", ms)
-      yield* accepts("openai-responses", [user("q"), assistant([reasoning({ encryptedContent: "gAAAA" }), Block.text("x")])], { store: false })
+      yield* accepts("openai-responses", [user("q"), assistant([reasoning({ encryptedContent: "gAAAA" }), answer("x")])], { store: false })
     }))
 })
 
@@ -277,8 +364,14 @@ describe("validateFor('openai-chat')", () => {
     }))
 
   it("issuesFor collects generic and provider issues together", () => {
-    const tags = Conversation.issuesFor("anthropic", [user(""), user("x"), assistant([thinking(), Block.text("y ")])]).map((i) => i._tag)
-    expect(tags).toEqual(["ConsecutiveRole", "EmptyTextBlock", "MissingThinkingSignature", "TrailingWhitespacePrefill"])
+    const tags = Conversation.issuesFor("openai-responses", [user("x"), user("y"), assistant([Block.text("z"), Block.thinking("", undefined, { itemId: "rs_1" })])]).map((i) => i._tag)
+    expect(tags).toEqual(["ConsecutiveRole", "ReasoningWithoutOutput"])
+  })
+
+  it("issuesFor applies the provider's profile: Anthropic's issues without the ConsecutiveRole it accepts", () => {
+    const ms = [user(""), user("x"), assistant([thinking(), Block.text("y ")])]
+    expect(Conversation.issuesFor("anthropic", ms).map((i) => i._tag)).toEqual(["EmptyTextBlock", "MissingThinkingSignature", "TrailingWhitespacePrefill"])
+    expect(Conversation.issuesOf(ms).map((i) => i._tag)).toEqual(["ConsecutiveRole"])
   })
 })
 
@@ -368,7 +461,7 @@ describe("validateFor: regressions", () => {
     }))
 
   it("the Responses reasoning rule is one pass per message, and reports every reasoning item without output", () => {
-    const m = assistant([Block.thinking("a", undefined, { itemId: "rs_1" }), Block.text("out"), Block.thinking("b", undefined, { itemId: "rs_2" }), Block.thinking("c", undefined, { itemId: "rs_3" })])
+    const m = assistant([Block.thinking("a", undefined, { itemId: "rs_1" }), Block.text("out", { itemId: "msg_1" }), Block.thinking("b", undefined, { itemId: "rs_2" }), Block.thinking("c", undefined, { itemId: "rs_3" })])
     const issues = Conversation.issuesFor("openai-responses", [user("q"), m])
     expect(issues.map((i) => ("blockIndex" in i ? i.blockIndex : -1))).toEqual([2, 3])
   })

@@ -252,11 +252,64 @@ describe("repairFor", () => {
       expect(r.actions.map((a) => a._tag)).toEqual(["InsertedUserMessage", "MovedSystemMessage"])
     }))
 
-  it.effect("Gemini: calls of the current turn without a thought signature get the documented one, when signatures are in use", () =>
+  it.effect("Gemini 3: calls of the current turn without a thought signature get the documented one", () =>
     Effect.gen(function* () {
       const x = [user("q"), assistant([Block.toolCall("a", "f", {}, { thoughtSignature: "sig" })]), tool(result("a", "f")), assistant([call("b", "g")]), tool(result("b", "g"))]
-      const r = yield* Repair.repairFor("gemini")(x)
+      const r = yield* Repair.repairFor("gemini", { model: "gemini-3-flash-preview" })(x)
       expect(Message.toolCallsOf(r.messages[3]!)[0]!.thoughtSignature).toBe(Repair.GEMINI_SKIP_SIGNATURE)
+    }))
+
+  it.effect("Gemini 2.5: calls without a thought signature are left as they are (the API accepts them)", () =>
+    Effect.gen(function* () {
+      const x = [user("q"), assistant([Block.toolCall("a", "f", {}, { thoughtSignature: "sig" })]), tool(result("a", "f")), assistant([call("b", "g")]), tool(result("b", "g"))]
+      const r = yield* Repair.repairFor("gemini", { model: "gemini-2.5-flash" })(x)
+      expect([r.messages, r.actions]).toEqual([x, []])
+    }))
+
+  it.effect("Gemini and Anthropic: user messages in a row are left as they are (the APIs merge them); the generic repair merges them", () =>
+    Effect.gen(function* () {
+      const x = [user("What is the weather in New York?"), user("For context: the root agent handed over to the weather agent."), assistantMessage("Sunny.")]
+      for (const provider of ["gemini", "anthropic"] as const) {
+        const r = yield* Repair.repairFor(provider)(x)
+        expect([provider, r.messages, r.actions]).toEqual([provider, x, []])
+      }
+      expect(Repair.repair(x).actions.map((a) => a._tag)).toEqual(["MergedConsecutive"])
+    }))
+
+  it.effect("Anthropic: text after a server tool's result stays where it is; text after a client call moves before the calls", () =>
+    Effect.gen(function* () {
+      const server = [Block.toolCall("srvtoolu_1", "web_search", { query: "q" }, { providerExecuted: true }), Block.toolResult("srvtoolu_1", "web_search", [Block.json([])], false, { providerExecuted: true })]
+      const answered = [user("q"), assistant([...server, Block.text("It is sunny.")]), user("thanks")]
+      const kept = yield* Repair.repairFor("anthropic")(answered)
+      expect(kept.actions).toEqual([])
+      const calling = [user("q"), assistant([...server, call("a"), Block.text("Checking.")]), tool(result("a")), assistantMessage("ok")]
+      const moved = yield* Repair.repairFor("anthropic")(calling)
+      expect(moved.actions.map((a) => a._tag)).toEqual(["MovedBlock"])
+      expect(moved.messages[1]!.content.map((b) => b._tag)).toEqual(["ToolCall", "ToolResult", "Text", "ToolCall"])
+    }))
+
+  it.effect("OpenAI Responses: text between a call and its output moves before the calls", () =>
+    Effect.gen(function* () {
+      const x = [
+        assistant([Block.text("<think>inspect inputs</think>"), call("call-a", "read"), Block.text("<think>inspect views</think>"), call("call-b", "view")]),
+        tool([result("call-a", "read"), result("call-b", "view")]),
+        user("Reply exactly: done")
+      ]
+      const r = yield* Repair.repairFor("openai-responses")(x)
+      expect(r.actions.map((a) => a._tag)).toEqual(["MovedBlock"])
+      expect(r.messages[0]!.content.map((b) => (b._tag === "ToolCall" ? b.id : b._tag))).toEqual(["Text", "Text", "call-a", "call-b"])
+    }))
+
+  it.effect("OpenAI Responses: reasoning followed by an edited message without its item id is removed, text kept in the log", () =>
+    Effect.gen(function* () {
+      const reasoning = Block.thinking("", undefined, { itemId: "rs_1", summary: ["Considering perspectives"], encryptedContent: "gAAAA" })
+      const x = [user("What is the meaning of life?"), assistant([reasoning, Block.text("The meaning of life is 42")]), user("Anything to add?")]
+      const r = yield* Repair.repairFor("openai-responses")(x)
+      expect(r.actions.map((a) => a._tag)).toEqual(["RemovedBlock"])
+      expect(r.messages[1]!.content.map((b) => b._tag)).toEqual(["Text"])
+      // the message as the API produced it, with its id, keeps its reasoning
+      const produced = [user("q"), assistant([reasoning, Block.text("42", { itemId: "msg_1" })]), user("more?")]
+      expect((yield* Repair.repairFor("openai-responses")(produced)).actions).toEqual([])
     }))
 
   it.effect("OpenAI Responses: reasoning with no output after it is removed, text kept in the log", () =>

@@ -62,7 +62,12 @@ describe("validateFor's error channel", () => {
   it("openai-responses: the generic issues plus the Responses API's own", () => {
     const handled = Conversation.validateFor("openai-responses")(messages).pipe(
       Effect.asVoid,
-      Effect.catchTags({ ...generic, ReasoningWithoutOutput: () => Effect.void, MissingEncryptedContent: () => Effect.void })
+      Effect.catchTags({
+        ...generic,
+        ReasoningWithoutOutput: () => Effect.void,
+        TextBetweenCallAndOutput: () => Effect.void,
+        MissingEncryptedContent: () => Effect.void
+      })
     )
     expectTypeOf(handled).toEqualTypeOf<Effect.Effect<void, never>>()
   })
@@ -74,11 +79,17 @@ describe("validateFor's error channel", () => {
 })
 
 describe("Validated brands", () => {
-  it("a conversation validated for a provider is accepted where a generically validated one is required", () => {
+  it("a conversation validated for a provider that applies every generic rule is accepted where a generically validated one is required", () => {
     const needsValidated = (v: Conversation.Validated) => v.length
+    const needsChat = (v: Conversation.Validated<"openai-chat">) => v.length
     const needsAnthropic = (v: Conversation.Validated<"anthropic">) => v.length
-    const program = Conversation.validateFor("anthropic")(messages).pipe(Effect.map((v) => needsValidated(v) + needsAnthropic(v)))
-    expectTypeOf(program).toEqualTypeOf<Effect.Effect<number, ValidationError.IssueFor<"anthropic">>>()
+    const program = Conversation.validateFor("openai-chat")(messages).pipe(Effect.map((v) => needsValidated(v) + needsChat(v)))
+    expectTypeOf(program).toEqualTypeOf<Effect.Effect<number, ValidationError.IssueFor<"openai-chat">>>()
+    const fromAnthropic = Conversation.validateFor("anthropic")(messages).pipe(
+      // @ts-expect-error Anthropic's profile relaxes ConsecutiveRole: validated for it is not generically valid
+      Effect.map((v) => needsValidated(v) + needsAnthropic(v))
+    )
+    expect(fromAnthropic).toBeDefined()
     const fromGemini = Conversation.validateFor("gemini")(messages).pipe(
       // @ts-expect-error validated for Gemini is not validated for Anthropic
       Effect.map((v) => needsAnthropic(v))

@@ -215,7 +215,9 @@ const checkMinimal = (c: Case, provider: Provider.Provider | undefined, fitted: 
     if (restoredIndices.has(i)) restored.push(input[i]!)
     else if (!droppedSet.has(i)) restored.push(byIndex.get(i) ?? input[i]!)
   }
-  if (!isValidFor(provider, restored) || !opensWell(provider, input, restored)) return
+  // the window never makes two messages of one role meet, even for a provider that would merge them
+  // (Anthropic, Gemini): the output stays generically valid too, so such a restore is not a valid cut
+  if (!isValidFor(provider, restored) || !Conversation.isValid(restored) || !opensWell(provider, input, restored)) return
   if (hasMode(options, "clear_tool_results")) {
     // even with everything clearable cleared, it does not fit
     const again = fitSync(window, restored, fitted.budget, { ...options, strategy: "clear_tool_results" })
