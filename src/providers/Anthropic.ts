@@ -12,7 +12,8 @@
  *   assistant turn are `tool_result` blocks (with `is_error`) first in ONE
  *   user message, followed by the next user message's content. Consecutive
  *   messages of one role are merged (reported, except tool results followed
- *   by the user's next words, which is how the API wants them).
+ *   by the user's next words, which is how the API wants them), unless the
+ *   later one was read from a message of its own (see below).
  * - Thinking and redacted thinking pass through unchanged, in order, with
  *   their signatures; thinking without a signature cannot be replayed and is
  *   reported as left out.
@@ -20,7 +21,10 @@
  *   or plain text: base64, text, URL or file id, with `title`, `context`
  *   and the citations setting), tool calls the API ran itself
  *   (`server_tool_use`, `mcp_tool_use`) and their result blocks, and every
- *   block this library does not type are carried.
+ *   block this library does not type are carried. A tool call another
+ *   provider ran itself (an OpenAI Responses web search, Gemini code
+ *   execution: blocks those adapters mark as theirs) is not Anthropic's to
+ *   replay: it and its result are left out and reported.
  * - A message that is one plain text block is sent as a string.
  *
  * **Reading**
@@ -42,7 +46,12 @@
  * request they came from and written back from there. Two of them choose a
  * wire form: `type: "text"` on the only text block of a message sent as a
  * list of blocks rather than a string, and the `type` of a server tool's call
- * or result block (`mcp_tool_use`, `web_search_tool_result`, ...).
+ * or result block (`mcp_tool_use`, `web_search_tool_result`, ...). One hint
+ * is never written: `separateMessage: true` on a message read from a wire
+ * message that followed another of the same role (the API merges such
+ * messages itself, and accepted them recorded this way), so that it is
+ * written as a message of its own again and the request comes back as it
+ * was sent.
  *
  * @since 0.1.0
  */
@@ -107,6 +116,25 @@ const RESULT_PASS_TYPES = new Set(["search_result", "tool_reference", "browser_s
 const IMAGE_TYPES = new Set(["image/jpeg", "image/png", "image/gif", "image/webp"])
 
 const hasExtras = (value: { readonly providerOptions?: Block.ProviderOptions }): boolean => value.providerOptions?.[key] !== undefined
+
+/** The message-level hint that keeps a message read on its own from being merged into the one before it. */
+const SEPARATE = "separateMessage"
+
+/** The wire formats whose adapters mark the blocks they read with their own provider options. */
+const OTHER_FORMATS = ["openai-chat", "openai-responses", "gemini"] as const
+
+/**
+ * Whether a provider-executed call or result may be written as an Anthropic
+ * server tool block: it was read from Anthropic (its options say so), or no
+ * other format claims it (a block built by hand, or by effect/ai).
+ */
+const isAnthropicServerBlock = (block: Block.ToolCallBlock | Block.ToolResultBlock): boolean => {
+  const options = block.providerOptions
+  if (options?.[key] !== undefined) return true
+  if (block.itemId !== undefined) return false // an OpenAI Responses output item
+  for (const other of OTHER_FORMATS) if (options?.[other] !== undefined) return false
+  return true
+}
 
 /** Whether a text block can be sent as a plain string. */
 const isPlain = (block: Block.TextBlock): boolean => !hasExtras(block) && (block.citations === undefined || block.citations.length === 0)
@@ -322,7 +350,13 @@ const toolResultBlock = (ctx: A.Ctx, result: Block.ToolResultBlock, index: numbe
   }
 }
 
-const assistantBlock = (ctx: A.Ctx, block: Block.AssistantBlock, index: number, b: number): Wire.ContentBlockParam | undefined => {
+const assistantBlock = (
+  ctx: A.Ctx,
+  block: Block.AssistantBlock,
+  index: number,
+  b: number,
+  foreignCalls: Set<string>
+): Wire.ContentBlockParam | undefined => {
   switch (block._tag) {
     case "Text":
       return nonEmptyText(ctx, block, index, b)
@@ -344,12 +378,21 @@ const assistantBlock = (ctx: A.Ctx, block: Block.AssistantBlock, index: number, 
       const extras = A.ownExtras(block, key)
       const input = inputOf(ctx, block, index, b)
       if (block.providerExecuted === true) {
+        if (!isAnthropicServerBlock(block)) {
+          foreignCalls.add(block.id)
+          A.dropped(ctx, index, b, `the provider-executed call ${JSON.stringify(block.name)}`, "another provider ran it; Anthropic cannot replay it as a server tool of its own")
+          return undefined
+        }
         const type = typeof extras?.["type"] === "string" ? extras["type"] : "server_tool_use"
         return { ...extras, type, id: block.id, name: block.name, input } as unknown as Wire.ToolUseBlockParam
       }
       return { ...extras, type: "tool_use", id: block.id, name: block.name, input }
     }
     case "ToolResult": {
+      if (foreignCalls.has(block.toolCallId) || !isAnthropicServerBlock(block)) {
+        A.dropped(ctx, index, b, `the result of the provider-executed call ${JSON.stringify(block.toolName)}`, "another provider ran it")
+        return undefined
+      }
       const extras = A.ownExtras(block, key)
       const type = typeof extras?.["type"] === "string" ? extras["type"] : SERVER_RESULT_TYPES[block.toolName] ?? `${block.toolName}_tool_result`
       return {
@@ -394,6 +437,12 @@ interface Turn {
   messages: number
 }
 
+/** A message's Anthropic fields without the separate-message hint, or `undefined` when none are left. */
+const withoutSeparate = (own: Block.JsonObject): Block.JsonObject | undefined => {
+  const { [SEPARATE]: _, ...rest } = own
+  return Object.keys(rest).length === 0 ? undefined : rest
+}
+
 const encodePrompt = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Prompt => {
   const system: Array<Wire.TextBlockParam> = []
   let systemPlain: string | undefined
@@ -402,7 +451,8 @@ const encodePrompt = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Pro
   let started = false
   const turnFor = (role: "user" | "assistant", kind: Turn["last"], m: Message.Message, index: number): Turn => {
     const last = turns[turns.length - 1]
-    if (last !== undefined && last.role === role) {
+    const own = m.providerOptions?.[key]
+    if (last !== undefined && last.role === role && own?.[SEPARATE] !== true) {
       if (!(last.last === "tool" && (kind === "user" || kind === "tool"))) {
         A.converted(ctx, index, undefined, `${A.an(kind)} ${kind} message after ${A.an(last.last)} ${last.last} message`, `merged into one ${role} message (Anthropic alternates roles)`)
       }
@@ -410,7 +460,7 @@ const encodePrompt = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Pro
       last.messages++
       return last
     }
-    const turn: Turn = { role, content: [], extras: A.ownExtras(m, key), last: kind, plain: undefined, messages: 1 }
+    const turn: Turn = { role, content: [], extras: own?.[SEPARATE] === true ? withoutSeparate(own) : A.ownExtras(m, key), last: kind, plain: undefined, messages: 1 }
     turns.push(turn)
     return turn
   }
@@ -452,8 +502,9 @@ const encodePrompt = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Pro
         if (m.name !== undefined) A.dropped(ctx, i, undefined, "the name of an assistant message", "Anthropic messages have no names")
         const turn = turnFor("assistant", "assistant", m, i)
         const before = turn.content.length
+        const foreignCalls = new Set<string>()
         for (let b = 0; b < m.content.length; b++) {
-          const out = assistantBlock(ctx, m.content[b]!, i, b)
+          const out = assistantBlock(ctx, m.content[b]!, i, b, foreignCalls)
           if (out !== undefined) turn.content.push(out)
         }
         const only = m.content[0]
@@ -766,9 +817,10 @@ const decodeUserBlock = (ctx: A.Ctx, block: A.Obj, path: string, type: string): 
   return Block.providerData(key, block)
 }
 
-const decodeMessage = (ctx: A.Ctx, m: A.Obj, path: string, index: number, names: Names, out: Array<Message.Message>): void => {
+const decodeMessage = (ctx: A.Ctx, m: A.Obj, path: string, index: number, names: Names, out: Array<Message.Message>, separate: boolean): void => {
   const role = A.str(ctx, m, "role", path)
-  const extras = A.extrasOf(m, MESSAGE_KEYS)
+  const fields = A.extrasOf(m, MESSAGE_KEYS)
+  const extras = separate ? { ...fields, [SEPARATE]: true } : fields
   const body = m["content"]
   const at = `${path}.content`
   switch (role) {
@@ -853,7 +905,14 @@ const decodeConversation = (ctx: A.Ctx, system: Schema.Json | undefined, list: R
   const out: Array<Message.Message> = []
   if (system !== undefined && system !== null) out.push(Message.system(decodeSystem(ctx, system, "system")))
   const names: Names = new Map()
-  for (let i = 0; i < list.length; i++) decodeMessage(ctx, A.obj(ctx, list[i], `messages[${i}]`), `messages[${i}]`, i, names, out)
+  let previousRole: Schema.Json | undefined
+  for (let i = 0; i < list.length; i++) {
+    const m = A.obj(ctx, list[i], `messages[${i}]`)
+    const role = m["role"]
+    // the API merges consecutive messages of one role; keeping where a new one began gives the request back as sent
+    decodeMessage(ctx, m, `messages[${i}]`, i, names, out, role === previousRole && (role === "user" || role === "assistant"))
+    previousRole = role
+  }
   return out
 }
 

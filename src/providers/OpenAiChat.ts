@@ -29,7 +29,11 @@
  * text that is not JSON is repaired (a `RepairedToolArguments` warning, the
  * text kept in `rawArgs`) or, with `toolArguments: "strict"`, fails with
  * `InvalidToolArguments`. A tool result's name is the name of the call it
- * answers. DeepSeek's `reasoning_content` becomes a thinking block.
+ * answers. DeepSeek's `reasoning_content` becomes a thinking block. A tool
+ * message with no `tool_call_id` but a `tool_call_ids` list of one id (as
+ * some agent frameworks persist their histories) is read leniently: the id
+ * answers that call, the list is kept, and a `ConvertedContent` warning
+ * says the message will be written back with a `tool_call_id` beside it.
  * `fromEvents`, `fromSse` and `fromStream` accumulate a stream and read the
  * response it adds up to; a stream cut short fails with `IncompleteResponse`
  * carrying the partial message.
@@ -797,7 +801,7 @@ const decodeMessages = (ctx: A.Ctx, list: ReadonlyArray<Schema.Json>, path: stri
         break
       }
       case "tool": {
-        const id = A.str(ctx, m, "tool_call_id", at)
+        const id = toolCallIdOf(ctx, m, at, i)
         const named = m["name"]
         const toolName = calls.names.get(id) ?? (typeof named === "string" ? named : "")
         const content = resultContentOf(ctx, m["content"], `${at}.content`)
@@ -816,6 +820,28 @@ const decodeMessages = (ctx: A.Ctx, list: ReadonlyArray<Schema.Json>, path: stri
     }
   }
   return out
+}
+
+/**
+ * The call id a tool message answers: its `tool_call_id`, or, read leniently,
+ * the one id of a `tool_call_ids` list (the shape some agent frameworks
+ * persist their histories in). The list itself stays among the message's
+ * other fields and is written back; that the id was read from it is
+ * reported, since the message is written back with a `tool_call_id` too.
+ */
+const toolCallIdOf = (ctx: A.Ctx, m: A.Obj, at: string, index: number): string => {
+  const ids = m["tool_call_ids"]
+  if (m["tool_call_id"] !== undefined || ids === undefined) return A.str(ctx, m, "tool_call_id", at)
+  if (!Array.isArray(ids) || ids.length !== 1 || typeof ids[0] !== "string") {
+    return A.malformed(
+      ctx,
+      `${at}.tool_call_ids`,
+      `a tool message without tool_call_id is read only with a tool_call_ids list of exactly one id, got ${Array.isArray(ids) ? JSON.stringify(ids).slice(0, 120) : A.kindOf(ids)}`
+    )
+  }
+  const id: string = ids[0]
+  A.converted(ctx, index, undefined, `the one id of a tool_call_ids list (the message has no tool_call_id)`, `back as tool_call_id ${JSON.stringify(id)}, beside the list, which is kept`)
+  return id
 }
 
 /**

@@ -169,9 +169,66 @@ describe("Anthropic.toMessages", () => {
       const back = yield* Anthropic.toRequest(request)
       expect(normalize(back.value)).toEqual(normalize(Payloads.anthropicServerToolRequest))
     }))
+
+  it.effect("a tool another provider ran (a Responses web search, Gemini code execution) is left out and reported, never written as Anthropic's", () =>
+    Effect.gen(function* () {
+      const webSearch = Block.toolCall("ws_1", "web_search", { action: { type: "search", query: "oslo" } }, {
+        providerExecuted: true,
+        itemId: "ws_1",
+        providerOptions: { "openai-responses": { type: "web_search_call", status: "completed" } }
+      })
+      const code = Block.toolCall("code_execution_0", "code_execution", { language: "PYTHON", code: "print(13)" }, {
+        providerExecuted: true,
+        providerOptions: { gemini: { kind: "executableCode" } }
+      })
+      const codeResult = Block.toolResult("code_execution_0", "code_execution", [Block.json({ outcome: "OUTCOME_OK", output: "13\n" })], false, {
+        providerExecuted: true,
+        providerOptions: { gemini: { kind: "codeExecutionResult" } }
+      })
+      const { value, warnings } = yield* Anthropic.toMessages([
+        Message.user("q"),
+        Message.assistant([webSearch, Block.text("Sunny.")]),
+        Message.user("and the sum?"),
+        Message.assistant([code, codeResult, Block.text("13")])
+      ])
+      expect(value.messages.map((m) => m.content)).toEqual(["q", [{ type: "text", text: "Sunny." }], "and the sum?", [{ type: "text", text: "13" }]])
+      expect(warnings.map((w) => w.message)).toEqual([
+        "messages[1].content[0]: the provider-executed call \"web_search\" was left out: another provider ran it; Anthropic cannot replay it as a server tool of its own",
+        "messages[3].content[0]: the provider-executed call \"code_execution\" was left out: another provider ran it; Anthropic cannot replay it as a server tool of its own",
+        "messages[3].content[1]: the result of the provider-executed call \"code_execution\" was left out: another provider ran it"
+      ])
+    }))
+
+  it.effect("Anthropic's own server tools, read from Anthropic or built without another format's marks, are written", () =>
+    Effect.gen(function* () {
+      const own = [
+        Block.toolCall("srvtoolu_1", "web_search", { query: "oslo" }, { providerExecuted: true }),
+        Block.toolResult("srvtoolu_1", "web_search", [Block.json([])], false, { providerExecuted: true, providerOptions: { anthropic: { type: "web_search_tool_result" } } })
+      ]
+      const { value, warnings } = yield* Anthropic.toMessages([Message.user("q"), Message.assistant([...own, Block.text("Sunny.")])])
+      expect(warnings).toEqual([])
+      expect((value.messages[1]!.content as ReadonlyArray<{ readonly type: string }>).map((b) => b.type)).toEqual(["server_tool_use", "web_search_tool_result", "text"])
+    }))
 })
 
 describe("Anthropic.fromMessages", () => {
+  it.effect("two user messages in a row come back as two (the API merges them itself), without a warning", () =>
+    Effect.gen(function* () {
+      const wire = [
+        { role: "user", content: "Search three sources." },
+        { role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "search", input: { q: "a" } }] },
+        { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "found a" }] },
+        { role: "user", content: "Analyze the tool result." }
+      ]
+      const ours = yield* Anthropic.fromMessages(wire)
+      expect(ours.value.map((m) => m.role)).toEqual(["user", "assistant", "tool", "user"])
+      const back = yield* Anthropic.toMessages(ours.value)
+      expect([back.value.messages, back.warnings]).toEqual([wire, []])
+      // the same conversation built without that history is merged, as the API wants it
+      const built = yield* Anthropic.toMessages([Message.user("Search three sources."), ours.value[1]!, Message.tool(Block.toolResult("toolu_1", "search", "found a")), Message.user("Analyze the tool result.")])
+      expect(built.value.messages).toHaveLength(3)
+    }))
+
   it.effect("a user message with tool results becomes a tool message, and the text after them a user message", () =>
     Effect.gen(function* () {
       const { value } = yield* Anthropic.fromMessages(Payloads.anthropicToolsRequest)

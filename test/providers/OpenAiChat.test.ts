@@ -217,6 +217,29 @@ describe("OpenAiChat.fromMessages", () => {
       const back = yield* OpenAiChat.toMessages(value)
       expect(normalize(back.value)).toEqual(normalize(wire))
     }))
+
+  it.effect("a tool message with a tool_call_ids list of one id instead of tool_call_id is read leniently, the list kept, and reported", () =>
+    Effect.gen(function* () {
+      const wire = [
+        { role: "user", content: "Find missing_colon.py", agent: "main" },
+        { role: "assistant", content: "Searching.", tool_calls: [{ id: "call_1", type: "function", function: { name: "find_file", arguments: "{\"file_name\":\"missing_colon.py\"}" } }] },
+        { role: "tool", content: "Found 1 match", agent: "main", tool_call_ids: ["call_1"] }
+      ]
+      const { value, warnings } = yield* OpenAiChat.fromMessages(wire)
+      const result = (value[2] as Message.ToolMessage).content[0]!
+      expect([result.toolCallId, result.toolName]).toEqual(["call_1", "find_file"])
+      expect(warnings.map((w) => w.message)).toEqual([
+        "messages[2]: the one id of a tool_call_ids list (the message has no tool_call_id) was sent back as tool_call_id \"call_1\", beside the list, which is kept"
+      ])
+      const back = yield* OpenAiChat.toMessages(value)
+      expect(back.value[2]).toEqual({ role: "tool", content: "Found 1 match", agent: "main", tool_call_ids: ["call_1"], tool_call_id: "call_1" })
+    }))
+
+  it.effect("a tool_call_ids list that does not name exactly one call fails with MalformedPayload naming it", () =>
+    Effect.gen(function* () {
+      const e = yield* Effect.flip(OpenAiChat.fromMessages([{ role: "tool", content: "x", tool_call_ids: ["a", "b"] }]))
+      expect(e).toMatchObject({ _tag: "MalformedPayload", path: "messages[0].tool_call_ids" })
+    }))
 })
 
 describe("OpenAiChat requests", () => {

@@ -5,10 +5,9 @@
  * format carries its own conversations without a warning; and that no
  * block is lost without a warning saying so.
  *
- * Two cells keep what the target cannot use and say nothing: a Responses
- * web search or a Gemini code execution written to Anthropic becomes a
- * `server_tool_use` block (the Anthropic adapter writes every
- * provider-executed call as one), which Anthropic cannot have produced.
+ * A Responses web search or a Gemini code execution written to Anthropic is
+ * left out and reported, like every other cell's foreign server tool: the
+ * Anthropic adapter writes only its own server tool blocks.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { cell, diagonal, fixtures, formats } from "./conversionMatrix.js"
@@ -46,9 +45,11 @@ const expected: Record<string, Record<string, ReadonlyArray<string>>> = {
     "anthropic -> openai-responses": ["dropped: the provider-executed call \"web_search\"", "dropped: the result of the provider-executed call \"web_search\""],
     "anthropic -> gemini": ["dropped: the provider-executed call \"web_search\"", "dropped: the result of the provider-executed call \"web_search\""],
     "openai-responses -> openai-chat": ["dropped: the call of web_search, a tool the provider ran itself"],
+    "openai-responses -> anthropic": ["dropped: the provider-executed call \"web_search\""],
     "openai-responses -> gemini": ["dropped: the provider-executed call \"web_search\""],
     "gemini -> openai-chat": ["dropped: the call of code_execution, a tool the provider ran itself", "dropped: the result of code_execution, a tool the provider ran itself"],
     "gemini -> openai-responses": ["dropped: the provider-executed call \"code_execution\"", "dropped: the result of the provider-executed call \"code_execution\""],
+    "gemini -> anthropic": ["dropped: the provider-executed call \"code_execution\"", "dropped: the result of the provider-executed call \"code_execution\""],
     "effect-ai -> openai-chat": ["dropped: the call of web_search, a tool the provider ran itself", "dropped: the result of web_search, a tool the provider ran itself"],
     "effect-ai -> openai-responses": ["dropped: the provider-executed call \"web_search\"", "dropped: the result of the provider-executed call \"web_search\""],
     "effect-ai -> gemini": ["dropped: the provider-executed call \"web_search\"", "dropped: the result of the provider-executed call \"web_search\""]
