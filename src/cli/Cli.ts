@@ -16,6 +16,7 @@ import type * as Message from "../Message.js"
 import * as MessageWindow from "../MessageWindow.js"
 import type { Provider } from "../Provider.js"
 import * as Repair from "../Repair.js"
+import * as Request from "../Request.js"
 import * as Summarizer from "../Summarizer.js"
 import * as TokenEstimator from "../TokenEstimator.js"
 import type { ConversionWarning } from "../providers/Conversion.js"
@@ -88,6 +89,10 @@ const formatFlag = Flag.Literals("format", inputFormats).pipe(
 const providerFlag = Flag.Literals("provider", providers).pipe(Flag.optional, Flag.withDescription("also apply this provider's rules"))
 const toFlag = Flag.Literals("to", formats).pipe(Flag.optional, Flag.withDescription("the output format (default: the input's)"))
 const jsonFlag = Flag.Boolean("json").pipe(Flag.withDefault(false), Flag.withDescription("print JSON instead of text"))
+
+/** The same request with other messages. */
+const withMessages = (request: Request.Request, messages: ReadonlyArray<Message.Message>): Request.Request =>
+  new Request.Request({ ...request, messages })
 
 const issueJson = (issue: ValidationError.Issue | Repair.CannotRepair["issue"]): Record<string, unknown> => {
   const { _tag, ...fields } = issue as unknown as Record<string, unknown>
@@ -210,8 +215,7 @@ const trim = Command.make("trim", {
         Effect.mapError((e) => new InputError({ reason: e.message }))
       )
       for (const line of MessageWindow.describe(fitted)) yield* stderr(line)
-      yield* stderr(`tokens: ${fitted.tokensBefore} -> ${fitted.tokensAfter} (budget ${fitted.budget})`)
-      yield* emit({ ...input.request, messages: fitted.messages } as Formats.Read["request"], Option.getOrElse(config.to, () => input.format), input.shape)
+      yield* emit(withMessages(input.request, fitted.messages), Option.getOrElse(config.to, () => input.format), input.shape)
     })
   )).pipe(
     Command.withDescription("Fit a conversation into a token budget; prints the trimmed conversation, and what changed on stderr."),
@@ -235,14 +239,14 @@ const repair = Command.make("repair", { file: fileArg, provider: providerFlag, f
         : yield* Repair.repairFor(provider)(input.request.messages).pipe(Effect.mapError((e) => new InputError({ reason: e.message })))
       const target = Option.getOrElse(config.to, () => input.format)
       if (config.json) {
-        const written = yield* Formats.write({ ...input.request, messages: repaired.messages } as Formats.Read["request"], target, input.shape === "jsonl" ? "messages" : input.shape)
+        const written = yield* Formats.write(withMessages(input.request, repaired.messages), target, input.shape === "jsonl" ? "messages" : input.shape)
         yield* warn(written.warnings)
         const actions = repaired.actions.map((a) => ({ _tag: a._tag, index: a.index, description: a.description }))
         yield* stdout(`${JSON.stringify({ repaired: JSON.parse(written.text) as unknown, actions }, null, 2)}\n`)
       } else {
         for (const action of repaired.actions) yield* stderr(action.description)
         yield* stderr(`${repaired.actions.length} change${repaired.actions.length === 1 ? "" : "s"}`)
-        yield* emit({ ...input.request, messages: repaired.messages } as Formats.Read["request"], target, input.shape)
+        yield* emit(withMessages(input.request, repaired.messages), target, input.shape)
       }
     })
   )).pipe(
