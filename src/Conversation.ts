@@ -5,9 +5,12 @@
  * `validate` succeeds with the conversation branded as `Validated` (so later
  * steps can demand a validated input at the type level) or fails with the
  * first problem as a tagged error; `issuesOf` / `validateAll` report every
- * problem in one pass. `validateFor(provider)` adds that provider's own rules
- * (thinking signatures, system placement, reasoning items...). `Repair.repair` turns
- * a broken history into a valid one and logs every change.
+ * problem in one pass. These generic rules are the strict, portable set.
+ * `validateFor(provider)` checks one provider's profile instead: the generic
+ * rules minus what that provider is recorded to accept (`genericRulesFor`),
+ * plus its own rules (thinking signatures, system placement, reasoning
+ * items...). `Repair.repair` turns a broken history into a valid one and
+ * logs every change.
  *
  * Parallel tool calls are valid: an assistant with N calls followed by N
  * results, in any order, in one tool message or several.
@@ -713,6 +716,16 @@ type ProviderSink = (issue: ProviderIssue) => boolean
 /** Anthropic: "text content blocks must contain non-whitespace text". */
 const isBlank = (text: string): boolean => text.trim() === ""
 
+/**
+ * Anthropic's own rules, each from its documented errors: signed thinking
+ * replayed unchanged, redacted thinking with its data, thinking first in a
+ * tool loop with thinking on, no blank text, no prefill ending in
+ * whitespace, no text after the last client call. What it accepts that the
+ * rules must not flag (recorded): explicit `citations: null` and
+ * `cache_control: null`, `tool_use` ids without the `toolu_` prefix, server
+ * tool calls still waiting for their result in a paused turn, text after
+ * server tool results.
+ */
 const anthropicRules = (messages: ReadonlyArray<Message.Message>, options: ProfileOptions | undefined, sink: ProviderSink): void => {
   const provider = "anthropic"
   let thinkingInUse = options?.thinking
@@ -794,6 +807,13 @@ const lastText = (m: Message.AssistantMessage): string | undefined => {
   return undefined
 }
 
+/**
+ * Gemini's own rules: system text only at the start, a call turn after a
+ * user or function-response turn (documented errors), and Gemini 3's
+ * thought signatures. What it accepts (recorded): parallel calls answered by
+ * separate user contents, an empty text part, Gemini 2.5 calls without a
+ * signature.
+ */
 const geminiRules = (messages: ReadonlyArray<Message.Message>, options: ProfileOptions | undefined, sink: ProviderSink): void => {
   const provider = "gemini"
   let started = false
@@ -827,6 +847,12 @@ const geminiRules = (messages: ReadonlyArray<Message.Message>, options: ProfileO
   }
 }
 
+/**
+ * The Responses API's own rules, both recorded as rejections: a reasoning
+ * item followed by an edited message without its item id, and assistant
+ * text between function calls and their outputs; plus, with `store: false`,
+ * reasoning without its encrypted content (documented).
+ */
 const responsesRules = (messages: ReadonlyArray<Message.Message>, options: ProfileOptions | undefined, sink: ProviderSink): void => {
   const provider = "openai-responses"
   const store = options?.store ?? true

@@ -262,6 +262,11 @@ export class DuplicateToolResult extends Schema.TaggedError<DuplicateToolResult>
 /**
  * Two user or two assistant messages in a row with no tool traffic between.
  *
+ * A generic rule that not every provider enforces: Anthropic combines
+ * consecutive user or assistant turns itself, and Gemini consecutive user
+ * contents, so their profiles (`Conversation.validateFor`) do not report it
+ * there (`Conversation.genericRulesFor`). The OpenAI profiles keep it.
+ *
  * @since 0.1.0
  */
 export class ConsecutiveRole extends Schema.TaggedError<ConsecutiveRole>()("ConsecutiveRole", {
@@ -356,8 +361,10 @@ export class TrailingWhitespacePrefill extends Schema.TaggedError<TrailingWhites
 }
 
 /**
- * Anthropic: text after an assistant's last tool call would sit between the
- * calls and their results.
+ * Anthropic: text after an assistant's last client tool call would sit
+ * between the calls and their results. Server tools (web search, code
+ * execution, MCP) do not count: their results are in the same message, and
+ * the text after them is the answer that uses them (accepted, recorded).
  *
  * @since 0.1.0
  */
@@ -402,7 +409,10 @@ export class MisplacedFunctionCall extends Schema.TaggedError<MisplacedFunctionC
 
 /**
  * Gemini 3: in the current turn, the first tool call of each step must carry
- * the `thoughtSignature` the model returned.
+ * the `thoughtSignature` the model returned. Gemini 2.5 accepts calls
+ * without one (recorded), so the Gemini profile reports it only when the
+ * options say the model needs them (`thoughtSignatures: "required"`, or a
+ * Gemini 3 `model`).
  *
  * @since 0.1.0
  */
