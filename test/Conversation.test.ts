@@ -1,7 +1,7 @@
 import { assert, describe, expect, expectTypeOf, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
-import { Block, Conversation, Message, Repair } from "../src/index.js"
-import type { Provider, ValidationError } from "../src/index.js"
+import { Block, Conversation, Message, Repair, ValidationError } from "../src/index.js"
+import type { Provider } from "../src/index.js"
 import * as Arb from "./arbitraries.js"
 
 const { assistant, assistantMessage, system, tool, toolResultMessage, user } = Message
@@ -167,6 +167,20 @@ describe("validateFor: every provider", () => {
         expect(yield* rejects(provider, [user("q"), assistant([call("a")]), user("?")])).toBe("MissingToolResult")
         yield* accepts(provider, parallel)
       }))
+
+    it.prop(
+      `${provider}: the profile reports the generic issues in order, minus the rules it relaxes, and never one the generic rules do not`,
+      [Arb.brokenConversation],
+      ([x]) => {
+        const rules = Conversation.genericRulesFor(provider)
+        const relaxed = (issue: ValidationError.Issue): boolean =>
+          issue._tag === "ConsecutiveRole" && !(issue.role === "user" ? rules.consecutiveUserMessages : rules.consecutiveAssistantMessages)
+        const genericTags = new Set<string>(ValidationError.ConversationIssue.members.map((m) => m.identifier))
+        const fromProfile = Conversation.issuesFor(provider, x).filter((i) => genericTags.has(i._tag)).map((i) => i.message)
+        expect(fromProfile).toEqual(Conversation.issuesOf(x).filter((i) => !relaxed(i)).map((i) => i.message))
+      },
+      { arbitrary: { runs: 300 }, timeout: 60_000 }
+    )
   }
 })
 
