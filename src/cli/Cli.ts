@@ -42,7 +42,10 @@ const warn = (warnings: ReadonlyArray<ConversionWarning>): Effect.Effect<void> =
   Effect.forEach(warnings, (w) => stderr(`warning: ${w.message}`), { discard: true })
 
 /** Reads FILE in the given format (or detects it, saying so on stderr). */
-const load = (file: string, format: (typeof inputFormats)[number]): Effect.Effect<Formats.Read & { readonly bytes: number }, InputError> =>
+const load = (
+  file: string,
+  format: (typeof inputFormats)[number]
+): Effect.Effect<Formats.Read & { readonly bytes: number; readonly origins: ReadonlyArray<number> | undefined }, InputError> =>
   Effect.gen(function*() {
     const parsed = yield* readInput(file)
     yield* progress(parsed.bytes, "decoding")
@@ -60,7 +63,7 @@ const load = (file: string, format: (typeof inputFormats)[number]): Effect.Effec
     }
     const result = yield* Formats.read(parsed, chosen, shape)
     yield* warn(result.warnings)
-    return { ...result, bytes: parsed.bytes }
+    return { ...result, bytes: parsed.bytes, origins: Formats.origins(parsed, result) }
   })
 
 /** Writes a request in a format, keeping the input's shape where the target has it. */
@@ -155,6 +158,22 @@ const estimatorLayer = (name: (typeof estimators)[number]): Effect.Effect<TokenE
   }
 }
 
+const perInputMessage = (
+  each: ReadonlyArray<number>,
+  origins: ReadonlyArray<number> | undefined
+): Array<{ readonly label: string; readonly tokens: number }> => {
+  if (origins === undefined) return each.map((tokens, i) => ({ label: `messages[${i}]`, tokens }))
+  const out: Array<{ label: string; tokens: number }> = []
+  each.forEach((tokens, i) => {
+    const w = origins[i]!
+    if (w === -1) return
+    const slot = out[w]
+    if (slot === undefined) out[w] = { label: `messages[${w}]`, tokens }
+    else slot.tokens += tokens
+  })
+  return out
+}
+
 const tokens = Command.make("tokens", {
   file: fileArg,
   format: formatFlag,
@@ -171,11 +190,16 @@ const tokens = Command.make("tokens", {
       yield* progress(input.bytes, "counting")
       const each = estimator.estimateEach(input.request.messages)
       const total = each.reduce((a, b) => a + b, 0)
+      // one number per input message: model messages that came from one wire message are summed
+      const perInput = perInputMessage(each, input.origins)
       if (config.json) {
-        yield* stdout(`${JSON.stringify({ total, messages: each })}\n`)
+        yield* stdout(`${JSON.stringify({ total, messages: perInput.map((p) => p.tokens) })}\n`)
       } else {
-        const roles = input.request.messages.map((m) => m.role)
-        each.forEach((n, i) => process.stdout.write(`messages[${i}] ${roles[i]}: ${n}\n`))
+        for (const p of perInput) yield* stdout(`${p.label}: ${p.tokens}\n`)
+        if (perInput.length < each.length && input.origins !== undefined) {
+          const outside = each.reduce((sum, n, i) => (input.origins![i] === -1 ? sum + n : sum), 0)
+          if (outside > 0) yield* stdout(`system (outside the messages): ${outside}\n`)
+        }
         yield* stdout(`total: ${total} tokens (${config.estimator})\n`)
       }
     })
