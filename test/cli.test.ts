@@ -156,6 +156,45 @@ describe("every command reads every format", () => {
   }
 })
 
+describe("detection and same-format round trips", () => {
+  it("an Anthropic body whose only blocks are text and server tools is read as Anthropic", () => {
+    const body = {
+      model: "claude-sonnet-4-5",
+      max_tokens: 1024,
+      messages: [
+        { role: "user", content: "Search the web for Effect 4." },
+        {
+          role: "assistant",
+          content: [
+            { type: "server_tool_use", id: "srvtoolu_1", name: "web_search", input: { query: "Effect 4" } },
+            { type: "web_search_tool_result", tool_use_id: "srvtoolu_1", content: [{ type: "web_search_result", url: "https://effect.website", title: "Effect", encrypted_content: "abc" }] },
+            { type: "text", text: "Effect 4 is out." }
+          ]
+        }
+      ]
+    }
+    const input = file("server-tools.json", JSON.stringify(body))
+    const r = run(["convert", input, "--to", "anthropic"])
+    expect(r.stderr).toContain("as anthropic")
+    expect(r.stderr).not.toContain("warning")
+    expect(JSON.parse(r.stdout)).toEqual(body)
+  })
+
+  it("DeepSeek's reasoning_content comes back when a Chat body is written as Chat again", () => {
+    const body = {
+      model: "deepseek-reasoner",
+      messages: [
+        { role: "user", content: "2+2?" },
+        { role: "assistant", content: "4", reasoning_content: "Two plus two is four." },
+        { role: "user", content: "and 3+3?" }
+      ]
+    }
+    const r = run(["convert", file("deepseek.json", JSON.stringify(body)), "--to", "openai-chat"])
+    expect(r.code).toBe(0)
+    expect(JSON.parse(r.stdout)).toEqual(body)
+  })
+})
+
 describe("tokens", () => {
   it("counts an Anthropic user message holding tool results and text as one input message", () => {
     const body = {
@@ -257,9 +296,9 @@ describe("trim, repair and convert", () => {
     expect(r.stderr).toMatch(/summar/i)
   })
 
-  it("trim with a budget smaller than the pinned messages exits 2 naming the smallest budget that works", () => {
+  it("trim with a budget smaller than the pinned messages exits 1 naming the smallest budget that works", () => {
     const r = run(["trim", example("coding-agent-session.json"), "--budget", "10"])
-    expect(r.code).toBe(2)
+    expect(r.code).toBe(1)
     expect(r.stderr).toMatch(/smallest|at least/)
   })
 
@@ -271,6 +310,19 @@ describe("trim, repair and convert", () => {
     const json = run(["repair", example("interrupted-tool-call.jsonl"), "--json"])
     const out = JSON.parse(json.stdout) as { actions: Array<{ _tag: string }> }
     expect(out.actions.map((a) => a._tag)).toEqual(["InsertedMissingResult", "MergedConsecutive"])
+  })
+
+  it("repair --provider exits 1 when no repair makes the history acceptable to the provider", () => {
+    const loop = file("loop.json", JSON.stringify([
+      { role: "user", content: "q" },
+      { role: "assistant", content: [{ _tag: "Thinking", thinking: "t", signature: "sig" }, { _tag: "Text", text: "a" }] },
+      { role: "user", content: "again" },
+      { role: "assistant", content: "", toolCalls: [{ id: "c1", name: "f" }] },
+      { role: "tool", toolCallId: "c1", toolName: "f", content: "r" }
+    ]))
+    const r = run(["repair", loop, "--provider", "anthropic"])
+    expect(r.code).toBe(1)
+    expect(r.stderr).toContain("cannot repair")
   })
 
   it("repair --provider applies the provider's own rules", () => {

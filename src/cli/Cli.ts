@@ -9,7 +9,7 @@
  *
  * @since 0.1.0
  */
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option, Schema } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
 import * as Conversation from "../Conversation.js"
 import type * as Message from "../Message.js"
@@ -45,7 +45,14 @@ const warn = (warnings: ReadonlyArray<ConversionWarning>): Effect.Effect<void> =
 const load = (
   file: string,
   format: (typeof inputFormats)[number]
-): Effect.Effect<Formats.Read & { readonly bytes: number; readonly origins: ReadonlyArray<number> | undefined }, InputError> =>
+): Effect.Effect<
+  Formats.Read & {
+    readonly bytes: number
+    readonly origins: ReadonlyArray<number> | undefined
+    readonly chatReasoning: "reasoning_content" | undefined
+  },
+  InputError
+> =>
   Effect.gen(function*() {
     const parsed = yield* readInput(file)
     yield* progress(parsed.bytes, "decoding")
@@ -63,23 +70,48 @@ const load = (
     }
     const result = yield* Formats.read(parsed, chosen, shape)
     yield* warn(result.warnings)
-    return { ...result, bytes: parsed.bytes, origins: Formats.origins(parsed, result) }
+    return {
+      ...result,
+      bytes: parsed.bytes,
+      origins: Formats.origins(parsed, result),
+      chatReasoning: Formats.usesReasoningContent(parsed) ? "reasoning_content" as const : undefined
+    }
   })
 
 /** Writes a request in a format, keeping the input's shape where the target has it. */
-const emit = (request: Formats.Read["request"], target: Formats.FormatName, shape: Formats.Shape): Effect.Effect<void, InputError> =>
+const emit = (
+  request: Formats.Read["request"],
+  target: Formats.FormatName,
+  shape: Formats.Shape,
+  chatReasoning?: "reasoning_content"
+): Effect.Effect<void, InputError> =>
   Effect.gen(function*() {
     const targetShape: Formats.Shape = target === "canonical" ? shape : shape === "jsonl" ? "messages" : shape
-    const written = yield* Formats.write(request, target, targetShape)
+    const written = yield* Formats.write(request, target, targetShape, chatReasoning === undefined ? undefined : { chatReasoning })
     yield* warn(written.warnings)
     yield* stdout(written.text)
   })
 
-/** Runs a command body: any InputError becomes one line on stderr and exit code 2. */
+/**
+ * The input was read, but the job cannot be done as asked (a budget smaller
+ * than the messages that must stay, a history no repair makes acceptable to
+ * the provider): one line on stderr and exit code 1.
+ *
+ * @since 0.1.0
+ */
+export class JobFailed extends Schema.TaggedError<JobFailed>()("JobFailed", { reason: Schema.String }) {
+  override get message(): string {
+    return this.reason
+  }
+}
+
+/** Runs a command body: an unreadable input becomes one line on stderr and exit code 2, a job that cannot be done exit code 1. */
 const guarded = <E>(body: Effect.Effect<void, E>): Effect.Effect<void> =>
   body.pipe(
     Effect.catch((error: E) =>
-      stderr(`agent-messages: ${error instanceof Error && error.message !== "" ? error.message : String(error)}`).pipe(Effect.andThen(exitWith(2)))
+      stderr(`agent-messages: ${error instanceof Error && error.message !== "" ? error.message : String(error)}`).pipe(
+        Effect.andThen(exitWith(error instanceof JobFailed ? 1 : 2))
+      )
     ),
     Effect.catchDefect((defect) => stderr(`agent-messages: unexpected failure: ${String(defect)}`).pipe(Effect.andThen(exitWith(2))))
   )
@@ -107,7 +139,18 @@ const issueJson = (issue: ValidationError.Issue | Repair.CannotRepair["issue"]):
 // check
 // ---------------------------------------------------------------------------
 
-const check = Command.make("check", { file: fileArg, format: formatFlag, provider: providerFlag, json: jsonFlag }, (config) =>
+const modelFlag = Flag.String("model").pipe(
+  Flag.optional,
+  Flag.withDescription("the model the request is for, when the file does not say (e.g. Gemini 3 requires thought signatures)")
+)
+
+/** The provider profile's options: the model from --model, else from the request body. */
+const profileOptions = (model: Option.Option<string>, request: Request.Request): Conversation.ProfileOptions => {
+  const name = Option.getOrUndefined(model) ?? request.model
+  return name === undefined ? {} : { model: name }
+}
+
+const check = Command.make("check", { file: fileArg, format: formatFlag, provider: providerFlag, model: modelFlag, json: jsonFlag }, (config) =>
   guarded(
     Effect.gen(function*() {
       const input = yield* load(config.file, config.format)
@@ -116,7 +159,7 @@ const check = Command.make("check", { file: fileArg, format: formatFlag, provide
       const provider = Option.getOrUndefined(config.provider)
       const issues: ReadonlyArray<ValidationError.Issue> = provider === undefined
         ? Conversation.issuesOf(messages)
-        : Conversation.issuesFor(provider, messages)
+        : Conversation.issuesFor(provider, messages, profileOptions(config.model, input.request))
       if (config.json) {
         yield* stdout(`${JSON.stringify({ valid: issues.length === 0, issues: issues.map(issueJson) }, null, 2)}\n`)
       } else if (issues.length === 0) {
@@ -236,10 +279,10 @@ const trim = Command.make("trim", {
         ...(provider === undefined ? {} : { provider })
       }).pipe(
         Effect.provide(MessageWindow.layer.pipe(Layer.provideMerge(TokenEstimator.layer), Layer.provideMerge(Summarizer.layerExtractive()))),
-        Effect.mapError((e) => new InputError({ reason: e.message }))
+        Effect.mapError((e) => new JobFailed({ reason: e.message }))
       )
       for (const line of MessageWindow.describe(fitted)) yield* stderr(line)
-      yield* emit(withMessages(input.request, fitted.messages), Option.getOrElse(config.to, () => input.format), input.shape)
+      yield* emit(withMessages(input.request, fitted.messages), Option.getOrElse(config.to, () => input.format), input.shape, input.chatReasoning)
     })
   )).pipe(
     Command.withDescription("Fit a conversation into a token budget; prints the trimmed conversation, and what changed on stderr."),
@@ -253,14 +296,16 @@ const trim = Command.make("trim", {
 // repair
 // ---------------------------------------------------------------------------
 
-const repair = Command.make("repair", { file: fileArg, provider: providerFlag, format: formatFlag, to: toFlag, json: jsonFlag }, (config) =>
+const repair = Command.make("repair", { file: fileArg, provider: providerFlag, model: modelFlag, format: formatFlag, to: toFlag, json: jsonFlag }, (config) =>
   guarded(
     Effect.gen(function*() {
       const input = yield* load(config.file, config.format)
       const provider = Option.getOrUndefined(config.provider)
       const repaired: Repair.RepairResult = provider === undefined
         ? Repair.repair(input.request.messages)
-        : yield* Repair.repairFor(provider)(input.request.messages).pipe(Effect.mapError((e) => new InputError({ reason: e.message })))
+        : yield* Repair.repairFor(provider, profileOptions(config.model, input.request))(input.request.messages).pipe(
+          Effect.mapError((e) => new JobFailed({ reason: e.message }))
+        )
       const target = Option.getOrElse(config.to, () => input.format)
       if (config.json) {
         const written = yield* Formats.write(withMessages(input.request, repaired.messages), target, input.shape === "jsonl" ? "messages" : input.shape)
@@ -270,7 +315,7 @@ const repair = Command.make("repair", { file: fileArg, provider: providerFlag, f
       } else {
         for (const action of repaired.actions) yield* stderr(action.description)
         yield* stderr(`${repaired.actions.length} change${repaired.actions.length === 1 ? "" : "s"}`)
-        yield* emit(withMessages(input.request, repaired.messages), target, input.shape)
+        yield* emit(withMessages(input.request, repaired.messages), target, input.shape, input.chatReasoning)
       }
     })
   )).pipe(
@@ -293,7 +338,7 @@ const convert = Command.make("convert", {
   guarded(
     Effect.gen(function*() {
       const input = yield* load(config.file, config.from)
-      yield* emit(input.request, config.to, input.shape)
+      yield* emit(input.request, config.to, input.shape, input.chatReasoning)
     })
   )).pipe(
     Command.withDescription("Convert a conversation between formats; what the target cannot carry is listed on stderr."),

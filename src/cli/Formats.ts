@@ -84,7 +84,11 @@ const detectList = (items: ReadonlyArray<unknown>): FormatName | undefined => {
   if ([...seen].some((k) => k.startsWith("item:")) || has("type:input_text") || has("type:output_text") || has("type:input_image")) {
     return "openai-responses"
   }
-  if (has("type:tool_use") || has("type:tool_result") || has("type:thinking") || has("type:redacted_thinking") || has("type:document")) {
+  if (
+    has("type:tool_use") || has("type:tool_result") || has("type:thinking") || has("type:redacted_thinking") ||
+    has("type:document") || has("type:search_result") || has("type:container_upload") ||
+    [...seen].some((k) => k.startsWith("type:") && (k.endsWith("_tool_use") || k.endsWith("_tool_result")))
+  ) {
     return "anthropic"
   }
   if (has("key:tool_calls") || has("key:tool_call_id") || has("key:function_call") || roles.has("tool") || roles.has("developer") || roles.has("function") || has("type:image_url")) {
@@ -110,7 +114,8 @@ export const detect = (parsed: Parsed): { readonly format: FormatName; readonly 
   if (Array.isArray(value["messages"])) {
     const listed = detectList(value["messages"])
     if (listed === "canonical") return { format: "canonical", shape: "body" }
-    if (hasKey(value, "system") || listed === "anthropic") return { format: "anthropic", shape: "body" }
+    // Anthropic takes system text and thinking settings beside the messages; Chat does not
+    if (hasKey(value, "system") || hasKey(value, "thinking") || listed === "anthropic") return { format: "anthropic", shape: "body" }
     return { format: listed ?? "openai-chat", shape: "body" }
   }
   return new InputError({
@@ -194,6 +199,23 @@ export interface Written {
   readonly warnings: ReadonlyArray<ConversionWarning>
 }
 
+const chatOptions = (options: { readonly chatReasoning?: "drop" | "reasoning_content" } | undefined) =>
+  options?.chatReasoning === undefined ? undefined : { reasoning: options.chatReasoning }
+
+/**
+ * Whether an OpenAI Chat input sent reasoning back as `reasoning_content`
+ * (DeepSeek and other OpenAI-compatible servers): then writing Chat again
+ * keeps it there instead of leaving it out.
+ *
+ * @since 0.1.0
+ */
+export const usesReasoningContent = (parsed: Parsed): boolean => {
+  if (parsed.kind !== "json") return false
+  const value = parsed.value
+  const list: unknown = Array.isArray(value) ? value : isRecord(value) ? value["messages"] : undefined
+  return Array.isArray(list) && list.some((m) => isRecord(m) && typeof m["reasoning_content"] === "string")
+}
+
 const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`
 
 const written = (shape: Shape, asList: (c: unknown) => unknown) => (converted: Converted<unknown>): Written => ({
@@ -207,7 +229,12 @@ const written = (shape: Shape, asList: (c: unknown) => unknown) => (converted: C
  *
  * @since 0.1.0
  */
-export const write = (request: Request.Request, format: FormatName, shape: Shape): Effect.Effect<Written, InputError> => {
+export const write = (
+  request: Request.Request,
+  format: FormatName,
+  shape: Shape,
+  options?: { readonly chatReasoning?: "drop" | "reasoning_content" }
+): Effect.Effect<Written, InputError> => {
   const unsupported = (e: { readonly message: string }) => new InputError({ reason: `cannot write ${format}: ${e.message}` })
   switch (format) {
     case "canonical": {
@@ -218,7 +245,9 @@ export const write = (request: Request.Request, format: FormatName, shape: Shape
       return Effect.succeed({ text: json({ ...rest, messages }), warnings: [] })
     }
     case "openai-chat":
-      return (shape === "messages" ? OpenAiChat.toMessages(request.messages) : OpenAiChat.toRequest(request)).pipe(
+      return (shape === "messages"
+        ? OpenAiChat.toMessages(request.messages, chatOptions(options))
+        : OpenAiChat.toRequest(request, chatOptions(options))).pipe(
         Effect.map(written("body", (v) => v)),
         Effect.mapError(unsupported)
       )
