@@ -26,6 +26,11 @@
  * `TokenEstimator` service (memoized per message), so a fit is linear in the
  * conversation's length and every message is estimated at most once.
  *
+ * `fitRequest(request, budget, options?)` fits a whole request: its messages
+ * get what its tool definitions, tool choice, response format and the
+ * provider's framing (`TokenEstimator.estimateRequest`) and the `reserve`
+ * for the answer leave.
+ *
  * @example
  * import { Effect, Layer } from "effect"
  * import { Message, MessageWindow, TokenEstimator } from "effect-agent-messages"
@@ -42,6 +47,7 @@ import { Context, Effect, Layer, Option, Schema } from "effect"
 import * as Block from "./Block.js"
 import * as Message from "./Message.js"
 import type { Provider } from "./Provider.js"
+import * as Request from "./Request.js"
 import * as Summarizer from "./Summarizer.js"
 import { TokenEstimator } from "./TokenEstimator.js"
 import type { Service as Estimator } from "./TokenEstimator.js"
@@ -88,8 +94,9 @@ export const strategies: ReadonlyArray<Strategy> = ["drop_oldest", "drop_oldest_
  *   (default a quarter of what the messages may use, at most 1,000 tokens);
  *   it always leaves room for at least a short one.
  * - `fixedTokens`: tokens the request spends beside these messages (tool
- *   definitions, framing); `reserve`: tokens kept free for the answer. The
- *   messages get `budget - fixedTokens - reserve`.
+ *   definitions, framing; `fitRequest` works them out from the request);
+ *   `reserve`: tokens kept free for the answer. The messages get
+ *   `budget - fixedTokens - reserve`.
  *
  * @since 0.1.0
  */
@@ -842,12 +849,68 @@ const makeFit = (estimator: Estimator, captured: Option.Option<Summarizer.Servic
   })
 
 /**
- * What the window does.
+ * What `fitRequest` returns: the fit of the request's messages, the
+ * `request` with them (the input request itself when nothing changed), and
+ * `fixedTokens`, what the request costs beside its messages' own estimates
+ * (see `fitRequest`).
+ *
+ * @since 0.1.0
+ */
+export interface FittedRequest extends Fitted {
+  readonly request: Request.Request
+  readonly fixedTokens: number
+}
+
+/**
+ * The tokens a request costs beyond the per-message estimates the window
+ * works with: tool definitions, response format and the provider's framing
+ * (`TokenEstimator.estimateRequest`), plus, for each message, whatever the
+ * provider's rendering of it costs more than its own estimate (a tool
+ * call's recipient, a participant name). Every part is non-negative, so the
+ * figure still covers the request after any of its messages are dropped.
+ */
+const requestOverhead = (estimator: Estimator, request: Request.Request, provider: Provider | undefined): number => {
+  const estimate = estimator.estimateRequest(request, provider === undefined ? undefined : { provider })
+  const each = estimator.estimateEach(request.messages)
+  let surplus = 0
+  for (let i = 0; i < each.length; i++) {
+    const more = (estimate.messages[i] ?? 0) - each[i]!
+    if (more > 0) surplus += more
+  }
+  return estimate.tools + estimate.responseFormat + estimate.framing + surplus
+}
+
+const makeFitRequest = (estimator: Estimator, fit: Service["fit"]) =>
+(
+  request: Request.Request,
+  budget: number,
+  options?: FitOptions
+): Effect.Effect<FittedRequest, FitError> =>
+  Effect.suspend(() => {
+    const extra = options?.fixedTokens
+    if (extra !== undefined && !isAmount(extra)) {
+      return Effect.fail(new InvalidFitOptions({ option: "fixedTokens", reason: `expected a non-negative number of tokens, got ${String(extra)}` }))
+    }
+    const fixedTokens = requestOverhead(estimator, request, options?.provider) + (extra ?? 0)
+    return fit(request.messages, budget, { ...options, fixedTokens }).pipe(
+      Effect.map((fitted): FittedRequest => {
+        if (!fitted.changed) return { ...fitted, request, fixedTokens }
+        const { messages: _, ...rest } = request
+        return { ...fitted, request: Request.make(fitted.messages, rest), fixedTokens }
+      })
+    )
+  })
+
+/**
+ * What the window does: `fit` a conversation, or `fitRequest` a whole
+ * request (its messages, within what its tools, tool choice, response
+ * format and framing leave).
  *
  * @since 0.1.0
  */
 export interface Service {
   readonly fit: (messages: ReadonlyArray<Message.Message>, budget: number, options?: FitOptions) => Effect.Effect<Fitted, FitError>
+  readonly fitRequest: (request: Request.Request, budget: number, options?: FitOptions) => Effect.Effect<FittedRequest, FitError>
 }
 
 /**
@@ -868,7 +931,8 @@ export class MessageWindow extends Context.Service<MessageWindow, Service>()("ef
 export const make: Effect.Effect<Service, never, TokenEstimator> = Effect.gen(function*() {
   const estimator = yield* TokenEstimator
   const summarizer = yield* Effect.serviceOption(Summarizer.Summarizer)
-  return MessageWindow.of({ fit: makeFit(estimator, summarizer) })
+  const fit = makeFit(estimator, summarizer)
+  return MessageWindow.of({ fit, fitRequest: makeFitRequest(estimator, fit) })
 })
 
 /**
@@ -894,3 +958,42 @@ export const fit = (
   budget: number,
   options?: FitOptions
 ): Effect.Effect<Fitted, FitError, MessageWindow> => MessageWindow.use((window) => window.fit(messages, budget, options))
+
+/**
+ * Fits a whole request into a context window with the `MessageWindow` in
+ * context: the messages get what the request's tool definitions, tool
+ * choice, response format and the provider's framing leave, after
+ * `reserve` tokens kept for the answer.
+ *
+ * **When to use**
+ *
+ * When the request carries tools: a few tool definitions often cost more
+ * than a short conversation, and a window that budgets the messages alone
+ * overflows exactly when an agent has many tools.
+ *
+ * **Details**
+ *
+ * The fixed part is read from `TokenEstimator.estimateRequest` for
+ * `options.provider` (default OpenAI Chat): tools, response format,
+ * framing, and what the provider's rendering of each message costs beyond
+ * its estimate; `options.fixedTokens`, if given, is added to it. With the
+ * same estimator, `estimateRequest(fitted.request).total + reserve` stays
+ * within `budget`. `fixedTokens` in the result is the fixed part used.
+ *
+ * @example
+ * import { Effect, Layer } from "effect"
+ * import { Message, MessageWindow, Request, TokenEstimator } from "effect-agent-messages"
+ *
+ * const request = Request.make([Message.system("Be brief."), Message.user("Weather in Oslo?")], {
+ *   tools: [Request.tool("get_weather", { parameters: { type: "object", properties: { city: { type: "string" } } } })]
+ * })
+ * const program = MessageWindow.fitRequest(request, 128_000, { reserve: 4_000 })
+ * program.pipe(Effect.provide(MessageWindow.layer.pipe(Layer.provide(TokenEstimator.layer))))
+ *
+ * @since 0.1.0
+ */
+export const fitRequest = (
+  request: Request.Request,
+  budget: number,
+  options?: FitOptions
+): Effect.Effect<FittedRequest, FitError, MessageWindow> => MessageWindow.use((window) => window.fitRequest(request, budget, options))

@@ -4,9 +4,9 @@
  * works, is the pinned messages plus a suffix of the rest (a summary and
  * cleared messages in place, nothing else altered), and is minimal.
  */
-import { expect } from "@effect/vitest"
+import { assert, expect } from "@effect/vitest"
 import { Effect, Result } from "effect"
-import { Conversation, Message, MessageWindow, Summarizer, TokenEstimator } from "../src/index.js"
+import { Conversation, Message, MessageWindow, Request, Summarizer, TokenEstimator } from "../src/index.js"
 import type { Provider } from "../src/index.js"
 
 export const estimator = TokenEstimator.heuristic
@@ -223,4 +223,46 @@ const checkMinimal = (c: Case, provider: Provider.Provider | undefined, fitted: 
   } else {
     expect(estimator.estimateConversation(restored)).toBeGreaterThan(available)
   }
+}
+
+export const fitRequestSync = (
+  w: MessageWindow.Service,
+  request: Request.Request,
+  budget: number,
+  options?: MessageWindow.FitOptions
+): Result.Result<MessageWindow.FittedRequest, MessageWindow.FitError> => Effect.runSync(Effect.result(w.fitRequest(request, budget, options)))
+
+/**
+ * Checks one fit of a whole request: it is the fit of its messages with the
+ * request's fixed part taken from the budget (so every invariant of
+ * `checkFit` holds), the request's other fields are kept, and the whole
+ * fitted request, as `estimateRequest` counts it, fits with the reserve.
+ */
+export const checkFitRequest = (c: Case, request: Request.Request, provider: Provider.Provider | undefined): void => {
+  const { budget, options } = c
+  const result = fitRequestSync(window, request, budget, options)
+  const estimate = estimator.estimateRequest(request, provider === undefined ? undefined : { provider })
+  const each = estimator.estimateEach(request.messages)
+  let surplus = 0
+  each.forEach((n, i) => (surplus += Math.max(0, estimate.messages[i]! - n)))
+  const fixedTokens = estimate.tools + estimate.responseFormat + estimate.framing + surplus + (options.fixedTokens ?? 0)
+  // the same as fitting the messages with the fixed part taken first, whose invariants checkFit checks
+  const plain = checkFit({ ...c, options: { ...options, fixedTokens } }, provider)
+  if (Result.isFailure(result)) {
+    expect(Result.isFailure(plain)).toBe(true)
+    if (Result.isFailure(plain)) expect(result.failure).toEqual(plain.failure)
+    return
+  }
+  assert(Result.isSuccess(plain))
+  const fitted = result.success
+  expect(fitted.fixedTokens).toBe(fixedTokens)
+  expect(fitted.messages).toEqual(plain.success.messages)
+  expect(fitted.request.messages).toEqual(fitted.messages)
+  if (!fitted.changed) expect(fitted.request).toBe(request)
+  const { messages: _a, ...before } = request
+  const { messages: _b, ...after } = fitted.request
+  expect(after).toEqual(before)
+  // the whole request fits, the answer's reserve aside
+  const whole = estimator.estimateRequest(fitted.request, provider === undefined ? undefined : { provider })
+  expect(whole.total + (options.reserve ?? 0)).toBeLessThanOrEqual(budget)
 }
