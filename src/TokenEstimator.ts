@@ -398,7 +398,7 @@ const build = (options: MakeOptions, promptText?: (text: string) => number): Ser
     return sum
   }
 
-  const rules: RequestEstimates.Rules = { text, promptText: promptText ?? text, message: estimateMessage, block: estimateBlock }
+  const rules: RequestEstimates.Rules = { text, promptText: promptText ?? text, message: estimateMessage, block: estimateBlock, opaque }
   const estimateRequest = (request: Request.Request, options?: RequestEstimateOptions): RequestEstimate =>
     RequestEstimates.estimate(rules, request, options)
 

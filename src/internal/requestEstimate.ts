@@ -15,8 +15,9 @@
  *   JSON text of their definition; Anthropic-schema tools (bash, text
  *   editor, computer use) by their documented cost; plus the documented
  *   tool-use system prompt of the model family and tool choice (framing).
- * - Gemini: each message as the estimator counts it, function declarations
- *   and other tools by their JSON text, no framing.
+ * - Gemini: each message as the estimator counts it (Gemini 3 also bills the
+ *   thought signatures sent back), function declarations and other tools by
+ *   their JSON text, no framing.
  *
  * @internal
  */
@@ -51,6 +52,8 @@ export interface Rules {
   readonly message: (message: Message.Message) => number
   /** A block as the estimator counts it. */
   readonly block: (block: Block.Block) => number
+  /** Opaque data (signatures, encrypted payloads) as the estimator counts it. */
+  readonly opaque: (data: string) => number
 }
 
 /** Options: the provider whose framing applies (default OpenAI Chat) and the model, when the request does not name one. */
@@ -70,7 +73,7 @@ export const estimate = (rules: Rules, request: Request.Request, options?: Optio
     case "anthropic":
       return anthropic(rules, request, model)
     case "gemini":
-      return gemini(rules, request)
+      return gemini(rules, request, model)
     default:
       return provider satisfies never
   }
@@ -309,8 +312,31 @@ const geminiDeclarationText = (tool: Request.ToolDefinition): string =>
     ...(tool.parameters === undefined ? {} : { parameters: tool.parameters })
   })
 
-const gemini = (rules: Rules, request: Request.Request): RequestEstimate => {
-  const messages = request.messages.map(rules.message)
+/**
+ * Whether a Gemini model bills the thought signatures sent back to it. Not
+ * documented: on recorded traffic, Gemini 3 requests cost their signatures
+ * as opaque data (within 2% of the reported figure) and Gemini 2.x requests
+ * nothing for them (exactly the same figure with 4,820 characters of
+ * signatures).
+ */
+const billsThoughtSignatures = (model: string | undefined): boolean => {
+  const version = model === undefined ? undefined : /gemini-(\d+)/.exec(model.toLowerCase())?.[1]
+  return version !== undefined && Number(version) >= 3
+}
+
+const signaturesOf = (rules: Rules, message: Message.Message): number => {
+  let s = 0
+  for (const block of message.content) {
+    if ((block._tag === "Text" || block._tag === "Thinking" || block._tag === "ToolCall") && block.thoughtSignature !== undefined) {
+      s += rules.opaque(block.thoughtSignature)
+    }
+  }
+  return s
+}
+
+const gemini = (rules: Rules, request: Request.Request, model: string | undefined): RequestEstimate => {
+  const signatures = billsThoughtSignatures(model)
+  const messages = request.messages.map((m) => rules.message(m) + (signatures ? signaturesOf(rules, m) : 0))
   let tools = 0
   for (const tool of request.tools ?? []) tools += rules.text(geminiDeclarationText(tool))
   // other tools (Google Search, code execution, ...) are kept as sent in the request's Gemini options
