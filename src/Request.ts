@@ -16,10 +16,32 @@ import { deepFreeze } from "./internal/json.js"
 import * as Message from "./Message.js"
 
 /**
+ * A tool whose definition belongs to one provider: one it runs itself (web
+ * search, code execution, file search, Google Search, MCP servers) or one
+ * whose schema it defines (Anthropic's bash and text editor tools).
+ * `provider` is the wire format it belongs to (`"anthropic"`,
+ * `"openai-responses"`, `"gemini"`), `type` its type there
+ * (`"web_search_20250305"`, `"web_search"`, `"googleSearch"`), `config` the
+ * rest of its definition as sent. It is written back only to its own
+ * provider; every other adapter reports it and leaves it out.
+ *
+ * @since 0.1.0
+ */
+export const ProviderDefined = Schema.Struct({
+  provider: Schema.String,
+  type: Schema.String,
+  config: Schema.optionalKey(Block.JsonObject)
+})
+
+/** @since 0.1.0 */
+export type ProviderDefined = typeof ProviderDefined.Type
+
+/**
  * A tool the model may call: its `name`, a `description`, its parameters as a
  * JSON Schema object, whether the provider should enforce the schema
  * (`strict`), and per-provider options (e.g. Anthropic `cache_control`).
- * `parameters` is absent for a tool that takes none.
+ * `parameters` is absent for a tool that takes none. A tool a provider
+ * defines (`providerDefined`) keeps its place among the others.
  *
  * @since 0.1.0
  */
@@ -28,6 +50,7 @@ export class ToolDefinition extends Schema.Class<ToolDefinition>("ToolDefinition
   description: Schema.optionalKey(Schema.String),
   parameters: Schema.optionalKey(Block.JsonObject),
   strict: Schema.optionalKey(Schema.Boolean),
+  providerDefined: Schema.optionalKey(ProviderDefined),
   providerOptions: Schema.optionalKey(Block.ProviderOptions)
 }) {}
 
@@ -101,6 +124,25 @@ export const tool = (
   name: string,
   options?: Omit<ConstructorParameters<typeof ToolDefinition>[0], "name">
 ): ToolDefinition => deepFreeze(new ToolDefinition({ ...options, name }))
+
+/**
+ * A tool a provider defines: its name, the provider (`"anthropic"`,
+ * `"openai-responses"`, `"gemini"`), its type there and the rest of its
+ * definition.
+ *
+ * @example
+ * Request.providerTool("web_search", "anthropic", "web_search_20250305", { max_uses: 5 })
+ * Request.providerTool("googleSearch", "gemini", "googleSearch")
+ *
+ * @since 0.1.0
+ */
+export const providerTool = (
+  name: string,
+  provider: string,
+  type: string,
+  config?: Block.JsonObject,
+  options?: Omit<ConstructorParameters<typeof ToolDefinition>[0], "name" | "providerDefined">
+): ToolDefinition => deepFreeze(new ToolDefinition({ ...options, name, providerDefined: { provider, type, ...(config === undefined ? {} : { config }) } }))
 
 /**
  * A request from messages and options.

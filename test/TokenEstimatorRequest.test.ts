@@ -13,7 +13,7 @@ import * as Req from "./requestArbitraries.js"
 
 const run = Effect.runSync
 
-beforeAll(() => Effect.runPromise(Effect.all([loadTextCounter("o200k"), loadTextCounter("cl100k")])))
+beforeAll(() => Effect.runPromise(Effect.asVoid(Effect.all([loadTextCounter("o200k"), loadTextCounter("cl100k")]))))
 const exact = () => run(makeExact({ encoding: "o200k" }))
 const heuristic = TokenEstimator.heuristic
 
@@ -133,7 +133,7 @@ describe("estimateRequest for Anthropic", () => {
   })
 
   it("charges Anthropic-schema tools their documented cost", () => {
-    const anthropicTool = (name: string, type: string) => Request.tool(name, { providerOptions: { anthropic: { type } } })
+    const anthropicTool = (name: string, type: string) => Request.providerTool(name, "anthropic", type)
     const only = (tool: Request.ToolDefinition, model: string) => estimate(Request.make(conversation, { tools: [tool] }), model)
     expect(only(anthropicTool("bash", "bash_20250124"), "claude-sonnet-4-5").tools).toBe(244)
     expect(only(anthropicTool("bash", "bash_20250124"), "claude-opus-4-8").tools).toBe(325)
@@ -143,12 +143,23 @@ describe("estimateRequest for Anthropic", () => {
   })
 
   it("counts a client tool by its definition and a server tool by what is sent", () => {
-    const search = Request.tool("web_search", { providerOptions: { anthropic: { type: "web_search_20250305", max_uses: 5 } } })
+    const search = Request.providerTool("web_search", "anthropic", "web_search_20250305", { max_uses: 5 })
     const e = estimate(Request.make(conversation, { tools: [weather, search] }), "claude-sonnet-4-5")
     expect(e.tools).toBe(
       heuristic.estimateText(JSON.stringify({ name: "get_weather", description: weather.description, input_schema: weather.parameters })) +
-        heuristic.estimateText(JSON.stringify({ type: "web_search_20250305", max_uses: 5, name: "web_search" }))
+        heuristic.estimateText(JSON.stringify({ max_uses: 5, type: "web_search_20250305", name: "web_search" }))
     )
+  })
+
+  it("reads a server tool written with its Anthropic type in the provider options, as earlier versions did", () => {
+    const legacy = Request.tool("bash", { providerOptions: { anthropic: { type: "bash_20250124" } } })
+    expect(estimate(Request.make(conversation, { tools: [legacy] }), "claude-sonnet-4-5").tools).toBe(244)
+  })
+
+  it("leaves out a tool another provider defines, which is not sent", () => {
+    const googleSearch = Request.providerTool("googleSearch", "gemini", "googleSearch", {})
+    const e = estimate(Request.make(conversation, { tools: [googleSearch] }), "claude-sonnet-4-5")
+    expect([e.tools, e.framing]).toEqual([0, 0])
   })
 
   const thinkingHistory = [
@@ -171,7 +182,7 @@ describe("estimateRequest for Anthropic", () => {
 
 describe("estimateRequest for Gemini and OpenAI Responses", () => {
   it("Gemini counts each declaration and the tools kept as sent, with no framing", () => {
-    const request = Request.make(conversation, { tools: [weather], providerOptions: { gemini: { tools: [{ googleSearch: {} }] } } })
+    const request = Request.make(conversation, { tools: [weather, Request.providerTool("googleSearch", "gemini", "googleSearch", {})] })
     const e = heuristic.estimateRequest(request, { provider: "gemini" })
     expect(e.framing).toBe(0)
     expect(e.tools).toBe(
@@ -183,7 +194,7 @@ describe("estimateRequest for Gemini and OpenAI Responses", () => {
 
   it("Responses renders like Chat and adds hosted tools by their JSON text", () => {
     const hosted = { type: "web_search_preview" }
-    const request = Request.make(conversation, { tools: [weather], providerOptions: { "openai-responses": { tools: [hosted] } } })
+    const request = Request.make(conversation, { tools: [weather, Request.providerTool("web_search_preview", "openai-responses", "web_search_preview")] })
     const chat = heuristic.estimateRequest(request)
     const responses = heuristic.estimateRequest(request, { provider: "openai-responses" })
     expect(responses.tools).toBe(chat.tools + heuristic.estimateText(JSON.stringify(hosted)))

@@ -140,8 +140,12 @@ const responses = (rules: Rules, request: Request.Request, model: string | undef
   // the model: the API drops reasoning from before the newest user message
   const lastUser = lastUserIndex(request.messages)
   const messages = chat.messages.map((n, i) => (i > lastUser ? n + thinkingOf(rules, request.messages[i]!) : n))
-  // hosted tools (web search, file search, ...) are kept as sent in the request's Responses options
-  const tools = chat.tools + jsonItems(rules, request.providerOptions?.["openai-responses"]?.["tools"])
+  // hosted tools (web search, file search, ...), which Chat Completions leaves out, by their definition as sent
+  let tools = chat.tools + jsonItems(rules, request.providerOptions?.["openai-responses"]?.["tools"])
+  for (const tool of request.tools ?? []) {
+    const defined = tool.providerDefined
+    if (defined?.provider === "openai-responses") tools += rules.text(stringify({ type: defined.type, ...defined.config }))
+  }
   return done("openai-responses", messages, tools, chat.responseFormat, chat.framing)
 }
 
@@ -281,9 +285,13 @@ const anthropic = (rules: Rules, request: Request.Request, model: string | undef
   let tools = 0
   let framing = 0
   let computer = false
+  let sent = 0
   const list = request.tools ?? []
   for (const tool of list) {
-    const type = tool.providerOptions?.["anthropic"]?.["type"]
+    const defined = tool.providerDefined
+    // another provider's tool is not sent to Anthropic
+    if (defined !== undefined && defined.provider !== "anthropic") continue
+    const type = defined !== undefined ? defined.type : tool.providerOptions?.["anthropic"]?.["type"]
     if (typeof type === "string" && type.startsWith("bash_")) tools += bashTokens(family)
     else if (typeof type === "string" && type.startsWith("text_editor_")) tools += TEXT_EDITOR_TOKENS
     else if (typeof type === "string" && /^computer_\d/.test(type)) {
@@ -291,10 +299,12 @@ const anthropic = (rules: Rules, request: Request.Request, model: string | undef
       computer = true
     } else if (typeof type === "string" && type !== "custom") {
       // a server tool (web search, code execution, ...): its definition as sent, the only figure known
-      tools += rules.text(stringify({ ...tool.providerOptions?.["anthropic"], name: tool.name }))
+      const config = defined !== undefined ? { ...defined.config, type } : tool.providerOptions?.["anthropic"]
+      tools += rules.text(stringify({ ...config, name: tool.name }))
     } else tools += rules.text(anthropicToolText(tool))
+    sent++
   }
-  if (list.length > 0) framing += anthropicToolUseSystemPrompt(model, request.toolChoice)
+  if (sent > 0) framing += anthropicToolUseSystemPrompt(model, request.toolChoice)
   if (computer) framing += COMPUTER_SYSTEM_PROMPT_TOKENS
   const format = request.responseFormat
   const responseFormat = format !== undefined && format._tag === "JsonSchema" ? rules.text(stringify(format.schema)) : 0
@@ -338,8 +348,12 @@ const gemini = (rules: Rules, request: Request.Request, model: string | undefine
   const signatures = billsThoughtSignatures(model)
   const messages = request.messages.map((m) => rules.message(m) + (signatures ? signaturesOf(rules, m) : 0))
   let tools = 0
-  for (const tool of request.tools ?? []) tools += rules.text(geminiDeclarationText(tool))
-  // other tools (Google Search, code execution, ...) are kept as sent in the request's Gemini options
+  for (const tool of request.tools ?? []) {
+    const defined = tool.providerDefined
+    // a tool Gemini runs (Google Search, code execution, ...) by its entry as sent; another provider's is not sent
+    if (defined === undefined) tools += rules.text(geminiDeclarationText(tool))
+    else if (defined.provider === "gemini") tools += rules.text(stringify({ [defined.type]: defined.config ?? {} }))
+  }
   tools += jsonItems(rules, request.providerOptions?.["gemini"]?.["tools"])
   const format = request.responseFormat
   const responseFormat = format !== undefined && format._tag === "JsonSchema" ? rules.text(stringify(format.schema)) : 0

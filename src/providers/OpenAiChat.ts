@@ -450,7 +450,9 @@ export const toMessages = (
   return A.runEncode(ctx, () => encodeMessages(ctx, messages, options))
 }
 
+/** A tool a provider defines (Chat Completions has none of its own), or one written the older way, with an Anthropic `type`. */
 const isProviderTool = (tool: Request.ToolDefinition): boolean => {
+  if (tool.providerDefined !== undefined) return true
   const type = tool.providerOptions?.["anthropic"]?.["type"]
   return typeof type === "string" && type !== "custom"
 }
@@ -486,7 +488,7 @@ const encodeRequest = (
   body["messages"] = encodeMessages(ctx, request.messages, options, starts)
   const tools: Array<Request.ToolDefinition> = []
   for (const tool of request.tools ?? []) {
-    if (isProviderTool(tool)) A.dropped(ctx, undefined, undefined, `the definition of ${tool.name}, a tool the provider runs itself`, "Chat Completions has no server-side tools")
+    if (isProviderTool(tool)) A.dropped(ctx, undefined, undefined, `the definition of ${tool.name}, a tool a provider defines`, "Chat Completions has no tools of a provider's own")
     else tools.push(tool)
   }
   const legacy = tools.length > 0 && tools.every((t) => A.ownExtras(t, key)?.["type"] === "functions")
