@@ -862,25 +862,52 @@ export interface FittedRequest extends Fitted {
 }
 
 /**
- * The tokens a request costs beyond the per-message estimates the window
- * works with: tool definitions, response format and the provider's framing
- * (`TokenEstimator.estimateRequest`), plus, for each message, whatever the
- * provider's rendering of it costs more than its own estimate (a tool
- * call's recipient, a participant name). Every part is non-negative, so the
- * figure still covers the request after any of its messages are dropped.
+ * The estimator a request's window works with: each message costs what the
+ * provider's rendering of it costs (`estimateRequest`), or its own estimate
+ * when that is larger, so that the kept messages, the fixed part and the
+ * reserve add up to no more than the rendered request. The request's
+ * messages are read in context, once; a message the window makes (a
+ * cleared tool message, a summary) is rendered after the assistant message
+ * whose calls it answers, which is all the context a message's rendering
+ * depends on (a result is headed by its call's name, and written as JSON
+ * when its call was one of several).
  */
-const requestOverhead = (estimator: Estimator, request: Request.Request, provider: Provider | undefined): number => {
-  const estimate = estimator.estimateRequest(request, provider === undefined ? undefined : { provider })
+const renderingEstimator = (estimator: Estimator, request: Request.Request, provider: Provider | undefined): Estimator => {
+  const options = provider === undefined ? undefined : { provider }
+  const rendered = estimator.estimateRequest(request, options)
   const each = estimator.estimateEach(request.messages)
-  let surplus = 0
+  const known = new Map<Message.Message, number>()
+  const callers = new Map<string, Message.Message>()
   for (let i = 0; i < each.length; i++) {
-    const more = (estimate.messages[i] ?? 0) - each[i]!
-    if (more > 0) surplus += more
+    const m = request.messages[i]!
+    known.set(m, Math.max(each[i]!, rendered.messages[i] ?? 0))
+    if (m.role === "assistant") for (const call of Message.toolCallsOf(m)) callers.set(call.id, m)
   }
-  return estimate.tools + estimate.responseFormat + estimate.framing + surplus
+  const model = request.model === undefined ? {} : { model: request.model }
+  const estimateMessage = (m: Message.Message): number => {
+    let n = known.get(m)
+    if (n === undefined) {
+      const caller = m.role === "tool" && m.content.length > 0 ? callers.get(m.content[0]!.toolCallId) : undefined
+      const alone = estimator.estimateRequest(Request.make(caller === undefined ? [m] : [caller, m], model), options)
+      n = Math.max(estimator.estimateMessage(m), alone.messages[caller === undefined ? 0 : 1] ?? 0)
+      known.set(m, n)
+    }
+    return n
+  }
+  const estimateEach = (messages: ReadonlyArray<Message.Message>): Array<number> => messages.map(estimateMessage)
+  return {
+    ...estimator,
+    estimateMessage,
+    estimateEach,
+    estimateConversation: (messages) => {
+      let sum = 0
+      for (const m of messages) sum += estimateMessage(m)
+      return sum
+    }
+  }
 }
 
-const makeFitRequest = (estimator: Estimator, fit: Service["fit"]) =>
+const makeFitRequest = (estimator: Estimator, captured: Option.Option<Summarizer.Service>) =>
 (
   request: Request.Request,
   budget: number,
@@ -891,8 +918,13 @@ const makeFitRequest = (estimator: Estimator, fit: Service["fit"]) =>
     if (extra !== undefined && !isAmount(extra)) {
       return Effect.fail(new InvalidFitOptions({ option: "fixedTokens", reason: `expected a non-negative number of tokens, got ${String(extra)}` }))
     }
-    const fixedTokens = requestOverhead(estimator, request, options?.provider) + (extra ?? 0)
-    return fit(request.messages, budget, { ...options, fixedTokens }).pipe(
+    const provider = options?.provider
+    const estimate = estimator.estimateRequest(request, provider === undefined ? undefined : { provider })
+    const fixedTokens = estimate.tools + estimate.responseFormat + estimate.framing + (extra ?? 0)
+    // the answer's room: as asked, else the request's own output limit (providers refuse input + limit over the context)
+    const reserve = options?.reserve ?? request.maxOutputTokens
+    const fit = makeFit(renderingEstimator(estimator, request, provider), captured)
+    return fit(request.messages, budget, { ...options, fixedTokens, ...(reserve === undefined ? {} : { reserve }) }).pipe(
       Effect.map((fitted): FittedRequest => {
         if (!fitted.changed) return { ...fitted, request, fixedTokens }
         const { messages: _, ...rest } = request
@@ -931,8 +963,7 @@ export class MessageWindow extends Context.Service<MessageWindow, Service>()("ef
 export const make: Effect.Effect<Service, never, TokenEstimator> = Effect.gen(function*() {
   const estimator = yield* TokenEstimator
   const summarizer = yield* Effect.serviceOption(Summarizer.Summarizer)
-  const fit = makeFit(estimator, summarizer)
-  return MessageWindow.of({ fit, fitRequest: makeFitRequest(estimator, fit) })
+  return MessageWindow.of({ fit: makeFit(estimator, summarizer), fitRequest: makeFitRequest(estimator, summarizer) })
 })
 
 /**
@@ -973,12 +1004,16 @@ export const fit = (
  *
  * **Details**
  *
- * The fixed part is read from `TokenEstimator.estimateRequest` for
- * `options.provider` (default OpenAI Chat): tools, response format,
- * framing, and what the provider's rendering of each message costs beyond
- * its estimate; `options.fixedTokens`, if given, is added to it. With the
- * same estimator, `estimateRequest(fitted.request).total + reserve` stays
- * within `budget`. `fixedTokens` in the result is the fixed part used.
+ * Everything is read from `TokenEstimator.estimateRequest` for
+ * `options.provider` (default OpenAI Chat): the fixed part (`fixedTokens`
+ * in the result) is the tools, response format and framing, plus
+ * `options.fixedTokens` if given; each message costs what the provider's
+ * rendering of it costs, or its own estimate when that is larger (so
+ * `tokensBefore` and `tokensAfter` read messages that way). The reserve is
+ * `options.reserve`, else the request's `maxOutputTokens` (providers refuse
+ * a request whose input and output limit exceed the context), else 0. With
+ * the same estimator, `estimateRequest(fitted.request).total + reserve`
+ * stays within `budget`.
  *
  * @example
  * import { Effect, Layer } from "effect"

@@ -94,8 +94,11 @@ export type ResponseFormat = typeof ResponseFormat.Type
 
 /**
  * A request: the messages, and optionally the model id, the tools, the tool
- * choice, whether parallel tool calls are allowed, the response format, and
- * the provider-specific fields of the request body, per provider.
+ * choice, whether parallel tool calls are allowed, the response format, the
+ * most tokens the answer may have (`maxOutputTokens`: Chat
+ * `max_completion_tokens`, Anthropic `max_tokens`, Responses
+ * `max_output_tokens`, Gemini `generationConfig.maxOutputTokens`), and the
+ * provider-specific fields of the request body, per provider.
  *
  * @since 0.1.0
  */
@@ -106,8 +109,12 @@ export class Request extends Schema.Class<Request>("Request")({
   toolChoice: Schema.optionalKey(ToolChoice),
   parallelToolCalls: Schema.optionalKey(Schema.Boolean),
   responseFormat: Schema.optionalKey(ResponseFormat),
+  maxOutputTokens: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))),
   providerOptions: Schema.optionalKey(Block.ProviderOptions)
 }) {}
+
+/** A whole number of tokens a provider takes as an output limit, or undefined. */
+export const isTokenLimit = (u: unknown): u is number => typeof u === "number" && Number.isInteger(u) && u >= 0
 
 /**
  * A tool definition.

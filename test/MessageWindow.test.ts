@@ -365,6 +365,14 @@ describe("MessageWindow.fitRequest", () => {
     expect(fitRequest(request, error.minimumBudget).request.messages.length).toBeGreaterThan(0)
   })
 
+  it("keeps the request's own output limit free when no reserve is given", () => {
+    const limited = Request.make(history, { model: "gpt-4o", tools, maxOutputTokens: 40 })
+    const total = estimator.estimateRequest(limited).total
+    const fitted = fitRequest(limited, total)
+    expect(fitted.available).toBe(total - fitted.fixedTokens - 40)
+    expect(fitRequest(limited, total, { reserve: 0 }).request.messages.length).toBeGreaterThanOrEqual(fitted.request.messages.length)
+  })
+
   it("uses the provider's framing: Anthropic's tool-use system prompt", () => {
     const anthropic = fitRequest(Request.make(history, { model: "claude-sonnet-4-5", tools }), 100_000, { provider: "anthropic" })
     expect(anthropic.fixedTokens).toBeGreaterThanOrEqual(496)
@@ -483,7 +491,8 @@ describe("window properties", () => {
       const p = Provider.all[provider]
       const request = Req.requestWith(c.input, fixed, p === "anthropic" ? "claude-sonnet-4-5" : "gpt-4o")
       // the budget scales the whole request, so tools leave some room most of the time
-      const budget = Math.ceil((estimator.estimateRequest(request, p === undefined ? undefined : { provider: p }).total * percent) / 100) + (c.options.reserve ?? 0)
+      const budget = Math.ceil((estimator.estimateRequest(request, p === undefined ? undefined : { provider: p }).total * percent) / 100) +
+        (c.options.reserve ?? request.maxOutputTokens ?? 0)
       return { c: { ...c, budget, options: { ...c.options, ...(p === undefined ? {} : { provider: p }) } }, request, provider: p }
     })
   )

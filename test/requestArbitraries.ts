@@ -160,12 +160,13 @@ export interface FixedPart {
   readonly tools: ReadonlyArray<Request.ToolDefinition>
   readonly toolChoice: Request.ToolChoice | undefined
   readonly responseFormat: Request.ResponseFormat | undefined
+  readonly maxOutputTokens: number | undefined
 }
 
 export const fixedPart: Arbitrary.Arbitrary<FixedPart> = toolDefinitions.pipe(
   Arbitrary.flatMap((tools) =>
-    Arbitrary.all({ toolChoice: toolChoiceFor(tools), responseFormat }).pipe(
-      Arbitrary.map(({ responseFormat, toolChoice }) => ({ tools, toolChoice, responseFormat }))
+    Arbitrary.all({ toolChoice: toolChoiceFor(tools), responseFormat, maxOutputTokens: maybe(Arb.intBetween(1, 300)) }).pipe(
+      Arbitrary.map(({ maxOutputTokens, responseFormat, toolChoice }) => ({ tools, toolChoice, responseFormat, maxOutputTokens }))
     )
   )
 )
@@ -178,7 +179,8 @@ export const requestWith = (messages: ReadonlyArray<Message.Message>, fixed: Fix
     ...(model === undefined ? {} : { model }),
     ...(fixed.tools.length > 0 ? { tools: fixed.tools } : {}),
     ...(fixed.toolChoice === undefined ? {} : { toolChoice: fixed.toolChoice }),
-    ...(fixed.responseFormat === undefined ? {} : { responseFormat: fixed.responseFormat })
+    ...(fixed.responseFormat === undefined ? {} : { responseFormat: fixed.responseFormat }),
+    ...(fixed.maxOutputTokens === undefined ? {} : { maxOutputTokens: fixed.maxOutputTokens })
   })
 
 /** A whole request: a valid conversation with tools, tool choice and response format. */

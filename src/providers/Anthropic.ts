@@ -78,7 +78,8 @@ const PROVIDER = "anthropic"
 
 /**
  * Options for writing a request: `maxTokens` is the `max_tokens` to send
- * when the request does not carry one of its own (the API requires it).
+ * when the request has no `maxOutputTokens` of its own (the API requires
+ * one).
  *
  * @since 0.1.0
  */
@@ -540,7 +541,8 @@ const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToRequestO
   const extras = A.ownExtras(request, key)
   const body: Record<string, unknown> = { ...extras }
   if (request.model !== undefined) body["model"] = request.model
-  if (body["max_tokens"] === undefined && options?.maxTokens !== undefined) body["max_tokens"] = options.maxTokens
+  const maxTokens = request.maxOutputTokens ?? options?.maxTokens
+  if (body["max_tokens"] === undefined && maxTokens !== undefined) body["max_tokens"] = maxTokens
   const prompt = encodePrompt(ctx, request.messages)
   if (prompt.system !== undefined) body["system"] = prompt.system
   body["messages"] = prompt.messages
@@ -897,7 +899,7 @@ export const fromMessages = (
   })
 }
 
-const REQUEST_KEYS = new Set(["model", "system", "messages", "tools", "tool_choice"])
+const REQUEST_KEYS = new Set(["model", "system", "messages", "tools", "tool_choice", "max_tokens"])
 const TOOL_KEYS = new Set(["name", "description", "input_schema", "strict"])
 const SERVER_TOOL_KEYS = new Set(["name", "type"])
 
@@ -955,6 +957,8 @@ const decodeRequest = (ctx: A.Ctx, input: unknown): Request.Request => {
   const extras: Record<string, Schema.Json> = A.extrasOf(body, REQUEST_KEYS) ?? {}
   const model = A.optStr(ctx, body, "model", "")
   if (body["model"] !== undefined && model === undefined) A.setKey(extras, "model", body["model"]!)
+  const maxTokens = body["max_tokens"]
+  if (maxTokens !== undefined && !Request.isTokenLimit(maxTokens)) A.setKey(extras, "max_tokens", maxTokens)
   const tools = body["tools"] === undefined || body["tools"] === null ? undefined : decodeTools(ctx, A.arr(ctx, body["tools"], "tools"))
   const choice = decodeToolChoice(body["tool_choice"])
   if (choice === undefined && body["tool_choice"] !== undefined) A.setKey(extras, "tool_choice", body["tool_choice"]!)
@@ -963,6 +967,7 @@ const decodeRequest = (ctx: A.Ctx, input: unknown): Request.Request => {
     ...(tools === undefined ? {} : { tools }),
     ...(choice === undefined ? {} : { toolChoice: choice.toolChoice }),
     ...(choice?.parallel === undefined ? {} : { parallelToolCalls: choice.parallel }),
+    ...(Request.isTokenLimit(maxTokens) ? { maxOutputTokens: maxTokens } : {}),
     ...A.optionsOf(key, Object.keys(extras).length === 0 ? undefined : extras)
   })
 }

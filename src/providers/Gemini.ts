@@ -651,9 +651,20 @@ const readToolChoice = (ctx: A.Ctx, raw: Schema.Json | undefined, kept: Fields):
   return choice
 }
 
+/** The output limit of a generation config, when it is a whole number of tokens. */
+const maxOutputTokensOf = (ctx: A.Ctx, raw: Schema.Json | undefined): number | undefined => {
+  if (raw === undefined || raw === null) return undefined
+  const limit = A.obj(ctx, raw, "generationConfig")["maxOutputTokens"]
+  return Request.isTokenLimit(limit) ? limit : undefined
+}
+
 const readGenerationConfig = (ctx: A.Ctx, raw: Schema.Json | undefined, kept: Fields): Request.ResponseFormat | undefined => {
   if (raw === undefined || raw === null) return undefined
-  const config = A.obj(ctx, raw, "generationConfig")
+  const whole = A.obj(ctx, raw, "generationConfig")
+  // a whole-number output limit is the request's maxOutputTokens
+  const { maxOutputTokens: limit, ...withoutLimit } = whole
+  const config: Obj = Request.isTokenLimit(limit) ? withoutLimit : whole
+  if (config !== whole && Object.keys(config).length === 0) return undefined
   const { responseJsonSchema, responseMimeType, ...rest } = config
   let format: Request.ResponseFormat | undefined
   if (responseMimeType === "application/json" && config["responseSchema"] === undefined) {
@@ -685,8 +696,9 @@ export const fromRequest = (body: Wire.RequestBodyLike | unknown, options?: Conv
     const tools = readTools(ctx, raw["tools"], kept)
     const toolChoice = readToolChoice(ctx, raw["toolConfig"], kept)
     const responseFormat = readGenerationConfig(ctx, raw["generationConfig"], kept)
+    const maxOutputTokens = maxOutputTokensOf(ctx, raw["generationConfig"])
     for (const field of Object.keys(raw)) if (!bodyKeys.has(field)) A.setKey(kept, field, raw[field])
-    return Request.make(messages, { ...defined({ tools, toolChoice, responseFormat }), ...keep(key, Object.keys(kept).length === 0 ? undefined : kept) })
+    return Request.make(messages, { ...defined({ tools, toolChoice, responseFormat, maxOutputTokens }), ...keep(key, Object.keys(kept).length === 0 ? undefined : kept) })
   }) as Effect.Effect<Converted<Request.Request>, MalformedPayload | InvalidToolArguments>
 }
 
@@ -780,6 +792,7 @@ export const toRequest = (request: Request.Request, options?: ConversionOptions)
     } else if (generation !== undefined) {
       body.generationConfig = { ...generation }
     }
+    if (request.maxOutputTokens !== undefined) body.generationConfig = { ...body.generationConfig, maxOutputTokens: request.maxOutputTokens }
     for (const field of Object.keys(kept)) {
       if (field === "tools" || field === "toolConfig" || field === "generationConfig" || bodyKeys.has(field)) continue
       A.setKey(body, field, kept[field])

@@ -511,6 +511,7 @@ const encodeRequest = (
     }
   }
   if (request.parallelToolCalls !== undefined) body["parallel_tool_calls"] = request.parallelToolCalls
+  if (request.maxOutputTokens !== undefined) body["max_completion_tokens"] = request.maxOutputTokens
   const format = request.responseFormat
   if (format !== undefined) {
     switch (format._tag) {
@@ -541,7 +542,8 @@ const encodeRequest = (
 /**
  * A whole request as a Chat Completions request body: the messages, the
  * model, tools (or the deprecated `functions`, when the request was read
- * from them), tool choice, `parallel_tool_calls`, `response_format`, and the
+ * from them), tool choice, `parallel_tool_calls`, `response_format`,
+ * `max_completion_tokens` from `maxOutputTokens`, and the
  * request's other Chat Completions fields (`temperature`, `stream`, ...)
  * kept in its provider options. Tools another provider runs itself are
  * reported and left out.
@@ -864,7 +866,7 @@ export const fromMessages = (
   return A.run(ctx, () => decodeMessages(ctx, A.arr(ctx, A.jsonOf(ctx, messages), "messages"), "messages"))
 }
 
-const REQUEST_KEYS = new Set(["model", "messages", "tools", "tool_choice", "functions", "function_call", "parallel_tool_calls", "response_format"])
+const REQUEST_KEYS = new Set(["model", "messages", "tools", "tool_choice", "functions", "function_call", "parallel_tool_calls", "response_format", "max_completion_tokens"])
 const TOOL_KEYS_WIRE = new Set(["type", "function", "custom"])
 const FUNCTION_DEFINITION_KEYS = new Set(["name", "description", "parameters", "strict"])
 const CUSTOM_TOOL_KEYS = new Set(["name", "description"])
@@ -981,6 +983,8 @@ const decodeRequest = (ctx: A.Ctx, input: unknown): Request.Request => {
     if (toolChoice === undefined) keep("tool_choice")
     keep("function_call")
   }
+  const maxTokens = body["max_completion_tokens"]
+  if (maxTokens !== undefined && !Request.isTokenLimit(maxTokens)) keep("max_completion_tokens")
   const parallel = body["parallel_tool_calls"]
   if (parallel !== undefined && typeof parallel !== "boolean") keep("parallel_tool_calls")
   const responseFormat = decodeResponseFormat(body["response_format"])
@@ -992,6 +996,7 @@ const decodeRequest = (ctx: A.Ctx, input: unknown): Request.Request => {
     ...(toolChoice === undefined ? {} : { toolChoice }),
     ...(typeof parallel === "boolean" ? { parallelToolCalls: parallel } : {}),
     ...(responseFormat === undefined ? {} : { responseFormat }),
+    ...(Request.isTokenLimit(maxTokens) ? { maxOutputTokens: maxTokens } : {}),
     ...A.optionsOf(key, Object.keys(extras).length === 0 ? undefined : extras)
   })
 }
@@ -999,7 +1004,9 @@ const decodeRequest = (ctx: A.Ctx, input: unknown): Request.Request => {
 /**
  * A Chat Completions request body (any JSON, checked) as a request: its
  * messages, model, tools (from `tools` or the deprecated `functions`), tool
- * choice, `parallel_tool_calls` and `response_format`; every other field
+ * choice, `parallel_tool_calls`, `response_format` and
+ * `max_completion_tokens` (as `maxOutputTokens`; the deprecated `max_tokens`
+ * is kept as sent); every other field
  * (`temperature`, `stream`, `n`, and any of the above in a shape this
  * library does not type) is kept in the request's provider options and
  * written back by `toRequest`.

@@ -132,7 +132,7 @@ const reasoningKeys = new Set(["type", "id", "summary", "content", "encrypted_co
 const imageGenerationKeys = new Set(["type", "id", "result"])
 const functionToolKeys = new Set(["type", "name", "description", "parameters", "strict"])
 const typeKey = new Set(["type"])
-const bodyKeys = new Set(["model", "input", "instructions", "tools", "tool_choice", "parallel_tool_calls", "text"])
+const bodyKeys = new Set(["model", "input", "instructions", "tools", "tool_choice", "parallel_tool_calls", "text", "max_output_tokens"])
 
 // ---------------------------------------------------------------------------
 // reading: items -> messages
@@ -871,9 +871,12 @@ export const fromRequest = (
     const tools = readTools(ctx, raw["tools"])
     const toolChoice = readToolChoice(raw["tool_choice"], kept)
     const responseFormat = readText(ctx, raw["text"], kept)
+    const limit = raw["max_output_tokens"]
+    const maxOutputTokens = Request.isTokenLimit(limit) ? limit : undefined
+    if (limit !== undefined && maxOutputTokens === undefined) kept["max_output_tokens"] = limit
     for (const field of Object.keys(raw)) if (!bodyKeys.has(field)) A.setKey(kept, field, raw[field])
     return Request.make(messages, {
-      ...defined({ model: A.optStr(ctx, raw, "model", ""), tools, toolChoice, parallelToolCalls: A.optBool(ctx, raw, "parallel_tool_calls", ""), responseFormat }),
+      ...defined({ model: A.optStr(ctx, raw, "model", ""), tools, toolChoice, parallelToolCalls: A.optBool(ctx, raw, "parallel_tool_calls", ""), responseFormat, maxOutputTokens }),
       ...keep(key, Object.keys(kept).length === 0 ? undefined : kept)
     })
   })
@@ -946,6 +949,8 @@ export const toRequest = (request: Request.Request, options?: ConversionOptions)
       body.tool_choice = kept["tool_choice"] as Wire.ToolChoiceParam
     }
     if (request.parallelToolCalls !== undefined) body.parallel_tool_calls = request.parallelToolCalls
+    if (request.maxOutputTokens !== undefined) A.setKey(body, "max_output_tokens", request.maxOutputTokens)
+    else if (kept["max_output_tokens"] !== undefined) A.setKey(body, "max_output_tokens", kept["max_output_tokens"])
     const text = A.isObj(kept["text"]) ? kept["text"] : undefined
     if (request.responseFormat !== undefined) body.text = merge({ format: writeResponseFormat(request.responseFormat) }, text)
     else if (text !== undefined) body.text = { ...text }

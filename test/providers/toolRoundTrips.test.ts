@@ -49,7 +49,8 @@ const requestOf = (
         ...(tools.length > 0 ? { tools } : {}),
         ...(choice === undefined ? {} : { toolChoice: choice }),
         ...(options.parallel === false || parallel === undefined ? {} : { parallelToolCalls: parallel }),
-        ...(options.format === false || fixed.responseFormat === undefined ? {} : { responseFormat: fixed.responseFormat })
+        ...(options.format === false || fixed.responseFormat === undefined ? {} : { responseFormat: fixed.responseFormat }),
+        ...(fixed.maxOutputTokens === undefined ? {} : { maxOutputTokens: fixed.maxOutputTokens })
       })
     })
   )
@@ -141,9 +142,10 @@ const chatToolChoice = (tools: ReadonlyArray<Schema.Json>): Arbitrary.Arbitrary<
 const chatBody: Arbitrary.Arbitrary<Record<string, Schema.Json>> = Arbitrary.array(Arb.intBetween(0, 5).pipe(Arbitrary.flatMap((k) => (k === 0 ? chatCustomTool : chatFunctionTool))), { maxLength: 4 }).pipe(
   Arbitrary.flatMap((list) => {
     const tools = distinctByName(list, chatName)
-    return Arbitrary.all({ choice: chatToolChoice(tools), parallel: maybe(Arb.bool) }).pipe(
-      Arbitrary.map(({ choice, parallel }) => ({
+    return Arbitrary.all({ choice: chatToolChoice(tools), parallel: maybe(Arb.bool), limit: pick<Record<string, Schema.Json>>([{}, { max_completion_tokens: 512 }, { max_tokens: 256 }, { max_completion_tokens: 512, max_tokens: 256 }]) }).pipe(
+      Arbitrary.map(({ choice, limit, parallel }) => ({
         model: "gpt-4o",
+        ...limit,
         messages: [{ role: "user", content: "What's the weather in Oslo?" }],
         ...(tools.length > 0 ? { tools } : {}),
         ...(choice === undefined ? {} : { tool_choice: choice }),
@@ -195,7 +197,8 @@ describe("OpenAI Chat tools and tool choice", () => {
  * What Anthropic cannot tell apart: a tool without parameters is sent with
  * the empty object schema it requires; parallel calls allowed is its default
  * (written only beside a tool choice); "no parallel calls" without a tool
- * choice is written with `auto`, its default choice.
+ * choice is written with `auto`, its default choice; and an output limit is
+ * always sent, from the options when the request has none.
  */
 const anthropicEquivalent = (request: Request.Request): Request.Request => {
   const { messages, parallelToolCalls, toolChoice, tools, ...rest } = request
@@ -206,7 +209,9 @@ const anthropicEquivalent = (request: Request.Request): Request.Request => {
     ...rest,
     ...(filled === undefined ? {} : { tools: filled }),
     ...(choice === undefined ? {} : { toolChoice: choice }),
-    ...(keepParallel ? { parallelToolCalls } : {})
+    ...(keepParallel ? { parallelToolCalls } : {}),
+    // the API requires max_tokens: written from the options when the request has none
+    maxOutputTokens: request.maxOutputTokens ?? 1024
   })
 }
 
@@ -289,10 +294,12 @@ const responsesBody: Arbitrary.Arbitrary<Record<string, Schema.Json>> = Arbitrar
     const names = tools.flatMap((t) => ((t as { readonly type?: unknown }).type === "function" ? [String((t as { readonly name?: unknown }).name)] : []))
     return Arbitrary.all({
       choice: pick<Schema.Json | undefined>([undefined, "auto", "none", "required", { type: "web_search" }, ...names.map((name): Schema.Json => ({ type: "function", name }))]),
-      parallel: maybe(Arb.bool)
+      parallel: maybe(Arb.bool),
+      limit: maybe(Arb.intBetween(1, 4096))
     }).pipe(
-      Arbitrary.map(({ choice, parallel }) => ({
+      Arbitrary.map(({ choice, limit, parallel }) => ({
         model: "gpt-5",
+        ...(limit === undefined ? {} : { max_output_tokens: limit }),
         input: [{ role: "user", content: "What's the weather in Oslo?" }],
         ...(tools.length > 0 ? { tools } : {}),
         ...(choice === undefined ? {} : { tool_choice: choice }),
@@ -359,6 +366,7 @@ const geminiBody: Arbitrary.Arbitrary<Record<string, Schema.Json>> = Arbitrary.a
       ...names.map((name): Schema.Json => ({ functionCallingConfig: { mode: "ANY", allowedFunctionNames: [name] } }))
     ]).pipe(
       Arbitrary.map((toolConfig) => ({
+        ...(hostedFirst ? { generationConfig: { maxOutputTokens: 2048, temperature: 0 } } : {}),
         contents: [{ role: "user", parts: [{ text: "What's the weather in Oslo?" }] }],
         ...(tools.length > 0 ? { tools } : {}),
         ...(toolConfig === undefined ? {} : { toolConfig })
