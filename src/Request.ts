@@ -4,8 +4,8 @@
  * not only its messages: tool definitions are often most of a short request,
  * so counting and windowing need them too.
  *
- * Fields of a provider's request body that the model does not name (the
- * model id aside: `temperature`, `max_tokens`, ...) are kept per provider in
+ * Fields of a provider's request body that the model does not name
+ * (`temperature`, `stream`, `reasoning`, ...) are kept per provider in
  * `providerOptions`, so a request body converted in and out comes back whole.
  *
  * @since 0.1.0
@@ -113,7 +113,12 @@ export class Request extends Schema.Class<Request>("Request")({
   providerOptions: Schema.optionalKey(Block.ProviderOptions)
 }) {}
 
-/** A whole number of tokens a provider takes as an output limit, or undefined. */
+/**
+ * Whether a value read from a request body is an output limit the model
+ * types as `maxOutputTokens`: a whole, non-negative number of tokens.
+ *
+ * @since 0.1.0
+ */
 export const isTokenLimit = (u: unknown): u is number => typeof u === "number" && Number.isInteger(u) && u >= 0
 
 /**
