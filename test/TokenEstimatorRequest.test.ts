@@ -7,7 +7,10 @@ import { assert, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Arbitrary, Effect } from "effect"
 import { countOpenAiChatRequest, loadTextCounter, makeExact } from "../src/exact/index.js"
 import { Block, Calibration, Message, Provider, Request, TokenEstimator } from "../src/index.js"
+import { chatRequestOf } from "../src/internal/chatRequestOf.js"
+import { countChatRequest } from "../src/internal/openAiChatPrompt.js"
 import { OpenAiChat } from "../src/providers/index.js"
+import { chatConversation } from "./providers/adapterArbitraries.js"
 import * as Arb from "./arbitraries.js"
 import * as Req from "./requestArbitraries.js"
 
@@ -98,6 +101,44 @@ describe("estimateRequest for OpenAI Chat", () => {
     const june = exact().estimateRequest(request, { model: "gpt-4-0613" })
     expect(june.tools).toBeLessThan(current.tools)
   })
+
+  /** Requests with everything a conversation can hold, Chat Completions' own forms included, and every kind of tool. */
+  const anyRequest = Arbitrary.all({
+    messages: Arb.intBetween(0, 1).pipe(Arbitrary.flatMap((k) => (k === 0 ? Arbitrary.array(Arb.message, { maxLength: 8 }) : chatConversation))),
+    fixed: Req.fixedPart,
+    kinds: Arbitrary.array(Arb.intBetween(0, 4), { maxLength: 5 })
+  }).pipe(
+    Arbitrary.map(({ fixed, kinds, messages }) => {
+      // some tools defined the deprecated way, as custom tools, or by a provider
+      const tools = fixed.tools.map((t, i) => {
+        switch (kinds[i]) {
+          case 1:
+            return Request.tool(t.name, { ...t, providerOptions: { "openai-chat": { type: "custom" } } })
+          case 2:
+            return Request.providerTool(t.name, "anthropic", "web_search_20250305")
+          case 3:
+            return Request.tool(t.name, { ...t, providerOptions: { "openai-chat": { type: "functions" } } })
+          default:
+            return t
+        }
+      })
+      return Req.requestWith(messages, { ...fixed, tools })
+    })
+  )
+
+  it.prop(
+    "renders exactly as the body OpenAiChat.toRequest writes, message by message",
+    [anyRequest],
+    ([request]) => {
+      const count = (t: string) => t.length
+      const written = countChatRequest(Effect.runSync(OpenAiChat.toRequest(request)).value, count)
+      const { body, starts } = chatRequestOf(request)
+      const read = countChatRequest(body, count)
+      assert.deepStrictEqual(read, written)
+      assert.strictEqual(starts.length, request.messages.length)
+    },
+    { arbitrary: { runs: 1000 }, timeout: 120_000 }
+  )
 
   it.prop(
     "with an exact layer, equals the exact count of the written body for any request",

@@ -3,8 +3,8 @@
  * messages, tool definitions, tool choice, response format and the framing
  * each provider adds, from one estimator's text rule.
  *
- * - OpenAI Chat: the request is written as the Chat Completions body the
- *   adapter sends and rendered into the prompt the model sees
+ * - OpenAI Chat: the request is read as the Chat Completions body the
+ *   adapter sends (`chatRequestOf.ts`) and rendered into the prompt the model sees
  *   (`openAiChatPrompt.ts`): per-message framing, participant names, the
  *   functions namespace, the tool choice and the reply priming. With an
  *   exact text counter the total is the API's `usage.prompt_tokens`.
@@ -25,8 +25,8 @@ import type { Schema } from "effect"
 import type * as Block from "../Block.js"
 import type * as Message from "../Message.js"
 import type { Provider } from "../Provider.js"
-import * as OpenAiChat from "../providers/OpenAiChat.js"
 import type * as Request from "../Request.js"
+import { chatRequestOf } from "./chatRequestOf.js"
 import { stringify } from "./json.js"
 import { countChatRequest, promptFormatForModel } from "./openAiChatPrompt.js"
 
@@ -98,7 +98,7 @@ const done = (
 // ---------------------------------------------------------------------------
 
 const openAiChat = (rules: Rules, request: Request.Request, model: string | undefined, provider: Provider): RequestEstimate => {
-  const { body, starts } = OpenAiChat.requestBodyForCounting(request)
+  const { body, starts } = chatRequestOf(request)
   const counted = countChatRequest(body, rules.promptText, { format: promptFormatForModel(model) })
   // each input message gets the wire messages written for it
   const messages = new Array<number>(request.messages.length)

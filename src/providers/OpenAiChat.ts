@@ -405,13 +405,11 @@ const toolMessages = (ctx: A.Ctx, m: Message.ToolMessage, index: number, out: Ar
 const encodeMessages = (
   ctx: A.Ctx,
   messages: ReadonlyArray<Message.Message>,
-  options: ToMessagesOptions | undefined,
-  starts?: Array<number>
+  options: ToMessagesOptions | undefined
 ): Array<Wire.MessageParam> => {
   const out: Array<Wire.MessageParam> = []
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!
-    starts?.push(out.length)
     switch (m.role) {
       case "system":
         out.push(systemMessage(ctx, m, i, options))
@@ -477,15 +475,10 @@ const encodeTool = (tool: Request.ToolDefinition): Wire.Tool => {
   return { ...extras, type: "function", function: functionDefinition(tool, extras) }
 }
 
-const encodeRequest = (
-  ctx: A.Ctx,
-  request: Request.Request,
-  options: ToMessagesOptions | undefined,
-  starts?: Array<number>
-): Wire.RequestBody => {
+const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToMessagesOptions | undefined): Wire.RequestBody => {
   const body: Record<string, unknown> = { ...A.ownExtras(request, key) }
   if (request.model !== undefined) body["model"] = request.model
-  body["messages"] = encodeMessages(ctx, request.messages, options, starts)
+  body["messages"] = encodeMessages(ctx, request.messages, options)
   const tools: Array<Request.ToolDefinition> = []
   for (const tool of request.tools ?? []) {
     if (isProviderTool(tool)) A.dropped(ctx, undefined, undefined, `the definition of ${tool.name}, a tool a provider defines`, "Chat Completions has no tools of a provider's own")
@@ -559,24 +552,6 @@ export const toRequest = (
 ): Effect.Effect<Converted<Wire.RequestBody>, UnsupportedContent> => {
   const ctx = A.makeCtx(PROVIDER, options)
   return A.runEncode(ctx, () => encodeRequest(ctx, request, options))
-}
-
-/**
- * A request as the Chat Completions body `toRequest` writes (leniently:
- * what Chat Completions cannot carry is left out), computed synchronously,
- * with `starts[i]`, the index in `body.messages` of the first wire message
- * written for input message `i` (a tool message with several results becomes
- * several wire messages). Token counting reads the body this way to give
- * each input message its share.
- *
- * @internal
- */
-export const requestBodyForCounting = (
-  request: Request.Request
-): { readonly body: Wire.RequestBody; readonly starts: ReadonlyArray<number> } => {
-  const starts: Array<number> = []
-  const body = encodeRequest(A.makeCtx(PROVIDER, undefined), request, undefined, starts)
-  return { body, starts }
 }
 
 // ---------------------------------------------------------------------------
