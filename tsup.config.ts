@@ -6,12 +6,32 @@ import { defineConfig } from "tsup"
 // others' code instead of carrying a second copy of it.
 const external = ["effect", "gpt-tokenizer", "jsonrepair", "@effect/platform-node"]
 
+const adapters = ["OpenAiChat", "Anthropic", "OpenAiResponses", "Gemini", "EffectAi"]
+
+const modules = [
+  "Block",
+  "Calibration",
+  "Conversation",
+  "ConversationContext",
+  "Message",
+  "MessageWindow",
+  "Provider",
+  "Repair",
+  "Request",
+  "Summarizer",
+  "TokenEstimator",
+  "ValidationError"
+]
+
 export default defineConfig([
   {
+    // one entry per module too, so `effect-agent-messages/Message` loads the model alone
     entry: {
       index: "src/index.ts",
+      ...Object.fromEntries(modules.map((m) => [m, `src/${m}.ts`])),
       "exact/index": "src/exact/index.ts",
-      "providers/index": "src/providers/index.ts"
+      "providers/index": "src/providers/index.ts",
+      ...Object.fromEntries(adapters.map((m) => [`providers/${m}`, `src/providers/${m}.ts`]))
     },
     format: ["esm", "cjs"],
     dts: false,

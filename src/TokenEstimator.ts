@@ -588,7 +588,7 @@ export const makeHeuristic = (options?: HeuristicOptions): Effect.Effect<Service
  *
  * @since 0.1.0
  */
-export const heuristic: Service = buildHeuristic({})
+export const heuristic: Service = /* @__PURE__ */ buildHeuristic({})
 
 // ---------------------------------------------------------------------------
 // fixed cost, for tests
@@ -656,7 +656,7 @@ export class TokenEstimator extends Context.Service<TokenEstimator, Service>()("
  *
  * @since 0.1.0
  */
-export const layer: Layer.Layer<TokenEstimator> = Layer.sync(TokenEstimator, () => buildHeuristic({}))
+export const layer: Layer.Layer<TokenEstimator> = /* @__PURE__ */ Layer.sync(TokenEstimator, () => buildHeuristic({}))
 
 /**
  * The fitted character-class heuristic (`makeHeuristic`), with its options

@@ -16,6 +16,7 @@ import type * as Message from "../Message.js"
 import * as MessageWindow from "../MessageWindow.js"
 import type { Provider } from "../Provider.js"
 import * as Repair from "../Repair.js"
+import * as Request from "../Request.js"
 import * as Summarizer from "../Summarizer.js"
 import * as TokenEstimator from "../TokenEstimator.js"
 import type { ConversionWarning } from "../providers/Conversion.js"
@@ -41,7 +42,10 @@ const warn = (warnings: ReadonlyArray<ConversionWarning>): Effect.Effect<void> =
   Effect.forEach(warnings, (w) => stderr(`warning: ${w.message}`), { discard: true })
 
 /** Reads FILE in the given format (or detects it, saying so on stderr). */
-const load = (file: string, format: (typeof inputFormats)[number]): Effect.Effect<Formats.Read & { readonly bytes: number }, InputError> =>
+const load = (
+  file: string,
+  format: (typeof inputFormats)[number]
+): Effect.Effect<Formats.Read & { readonly bytes: number; readonly origins: ReadonlyArray<number> | undefined }, InputError> =>
   Effect.gen(function*() {
     const parsed = yield* readInput(file)
     yield* progress(parsed.bytes, "decoding")
@@ -59,7 +63,7 @@ const load = (file: string, format: (typeof inputFormats)[number]): Effect.Effec
     }
     const result = yield* Formats.read(parsed, chosen, shape)
     yield* warn(result.warnings)
-    return { ...result, bytes: parsed.bytes }
+    return { ...result, bytes: parsed.bytes, origins: Formats.origins(parsed, result) }
   })
 
 /** Writes a request in a format, keeping the input's shape where the target has it. */
@@ -88,6 +92,10 @@ const formatFlag = Flag.Literals("format", inputFormats).pipe(
 const providerFlag = Flag.Literals("provider", providers).pipe(Flag.optional, Flag.withDescription("also apply this provider's rules"))
 const toFlag = Flag.Literals("to", formats).pipe(Flag.optional, Flag.withDescription("the output format (default: the input's)"))
 const jsonFlag = Flag.Boolean("json").pipe(Flag.withDefault(false), Flag.withDescription("print JSON instead of text"))
+
+/** The same request with other messages. */
+const withMessages = (request: Request.Request, messages: ReadonlyArray<Message.Message>): Request.Request =>
+  new Request.Request({ ...request, messages })
 
 const issueJson = (issue: ValidationError.Issue | Repair.CannotRepair["issue"]): Record<string, unknown> => {
   const { _tag, ...fields } = issue as unknown as Record<string, unknown>
@@ -150,6 +158,22 @@ const estimatorLayer = (name: (typeof estimators)[number]): Effect.Effect<TokenE
   }
 }
 
+const perInputMessage = (
+  each: ReadonlyArray<number>,
+  origins: ReadonlyArray<number> | undefined
+): Array<{ readonly label: string; readonly tokens: number }> => {
+  if (origins === undefined) return each.map((tokens, i) => ({ label: `messages[${i}]`, tokens }))
+  const out: Array<{ label: string; tokens: number }> = []
+  each.forEach((tokens, i) => {
+    const w = origins[i]!
+    if (w === -1) return
+    const slot = out[w]
+    if (slot === undefined) out[w] = { label: `messages[${w}]`, tokens }
+    else slot.tokens += tokens
+  })
+  return out
+}
+
 const tokens = Command.make("tokens", {
   file: fileArg,
   format: formatFlag,
@@ -166,11 +190,16 @@ const tokens = Command.make("tokens", {
       yield* progress(input.bytes, "counting")
       const each = estimator.estimateEach(input.request.messages)
       const total = each.reduce((a, b) => a + b, 0)
+      // one number per input message: model messages that came from one wire message are summed
+      const perInput = perInputMessage(each, input.origins)
       if (config.json) {
-        yield* stdout(`${JSON.stringify({ total, messages: each })}\n`)
+        yield* stdout(`${JSON.stringify({ total, messages: perInput.map((p) => p.tokens) })}\n`)
       } else {
-        const roles = input.request.messages.map((m) => m.role)
-        each.forEach((n, i) => process.stdout.write(`messages[${i}] ${roles[i]}: ${n}\n`))
+        for (const p of perInput) yield* stdout(`${p.label}: ${p.tokens}\n`)
+        if (perInput.length < each.length && input.origins !== undefined) {
+          const outside = each.reduce((sum, n, i) => (input.origins![i] === -1 ? sum + n : sum), 0)
+          if (outside > 0) yield* stdout(`system (outside the messages): ${outside}\n`)
+        }
         yield* stdout(`total: ${total} tokens (${config.estimator})\n`)
       }
     })
@@ -210,8 +239,7 @@ const trim = Command.make("trim", {
         Effect.mapError((e) => new InputError({ reason: e.message }))
       )
       for (const line of MessageWindow.describe(fitted)) yield* stderr(line)
-      yield* stderr(`tokens: ${fitted.tokensBefore} -> ${fitted.tokensAfter} (budget ${fitted.budget})`)
-      yield* emit({ ...input.request, messages: fitted.messages } as Formats.Read["request"], Option.getOrElse(config.to, () => input.format), input.shape)
+      yield* emit(withMessages(input.request, fitted.messages), Option.getOrElse(config.to, () => input.format), input.shape)
     })
   )).pipe(
     Command.withDescription("Fit a conversation into a token budget; prints the trimmed conversation, and what changed on stderr."),
@@ -235,14 +263,14 @@ const repair = Command.make("repair", { file: fileArg, provider: providerFlag, f
         : yield* Repair.repairFor(provider)(input.request.messages).pipe(Effect.mapError((e) => new InputError({ reason: e.message })))
       const target = Option.getOrElse(config.to, () => input.format)
       if (config.json) {
-        const written = yield* Formats.write({ ...input.request, messages: repaired.messages } as Formats.Read["request"], target, input.shape === "jsonl" ? "messages" : input.shape)
+        const written = yield* Formats.write(withMessages(input.request, repaired.messages), target, input.shape === "jsonl" ? "messages" : input.shape)
         yield* warn(written.warnings)
         const actions = repaired.actions.map((a) => ({ _tag: a._tag, index: a.index, description: a.description }))
         yield* stdout(`${JSON.stringify({ repaired: JSON.parse(written.text) as unknown, actions }, null, 2)}\n`)
       } else {
         for (const action of repaired.actions) yield* stderr(action.description)
         yield* stderr(`${repaired.actions.length} change${repaired.actions.length === 1 ? "" : "s"}`)
-        yield* emit({ ...input.request, messages: repaired.messages } as Formats.Read["request"], target, input.shape)
+        yield* emit(withMessages(input.request, repaired.messages), target, input.shape)
       }
     })
   )).pipe(

@@ -246,3 +246,46 @@ export const write = (request: Request.Request, format: FormatName, shape: Shape
       return format satisfies never
   }
 }
+
+/**
+ * For each message of a read request, the index of the input message it came
+ * from, or -1 for system text the format keeps outside its messages
+ * (Anthropic `system`, Gemini `systemInstruction`): Anthropic and Gemini put a
+ * turn's tool results and the user's text in one wire message, which the
+ * model reads as a tool message and a user message. `undefined` when the
+ * input's messages and the model's do not line up in a way this knows.
+ *
+ * @since 0.1.0
+ */
+export const origins = (parsed: Parsed, read: Read): ReadonlyArray<number> | undefined => {
+  const messages = read.request.messages
+  if (parsed.kind === "jsonl") return messages.map((_, i) => i)
+  const value = parsed.value
+  const list: unknown = read.shape === "messages"
+    ? value
+    : isRecord(value)
+    ? read.format === "gemini" ? value["contents"] : read.format === "openai-responses" ? value["input"] : value["messages"]
+    : undefined
+  if (!Array.isArray(list)) return undefined
+  const out: Array<number> = []
+  // system text kept outside the messages comes first in the model
+  let k = 0
+  while (k < messages.length && messages[k]!.role === "system" && (read.format === "anthropic" || read.format === "gemini")) {
+    out.push(-1)
+    k++
+  }
+  if (read.format === "anthropic" || read.format === "gemini") {
+    const resultType = read.format === "anthropic" ? "tool_result" : "functionResponse"
+    list.forEach((wire, w) => {
+      const parts: unknown = isRecord(wire) ? (read.format === "anthropic" ? wire["content"] : wire["parts"]) : undefined
+      let n = 1
+      if (Array.isArray(parts)) {
+        const results = parts.filter((p) => isRecord(p) && (read.format === "anthropic" ? p["type"] === resultType : resultType in p)).length
+        if (results > 0) n = results === parts.length ? 1 : 2
+      }
+      for (let j = 0; j < n; j++) out.push(w)
+    })
+    return out.length === messages.length ? out : undefined
+  }
+  return list.length === messages.length ? messages.map((_, i) => i) : undefined
+}

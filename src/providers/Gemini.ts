@@ -64,6 +64,7 @@
  *
  * @since 0.1.0
  */
+import { utf8ToBase64 } from "../internal/base64.js"
 import type { Effect, Schema, Stream } from "effect"
 import * as Block from "../Block.js"
 import * as Message from "../Message.js"
@@ -372,7 +373,7 @@ const writeFile = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockIndex
       return merge<Wire.PartParam>({ fileData: { mimeType: mimeTypeOf(ctx, block, index, blockIndex), fileUri: source.url, ...named } }, kept)
     case "Text":
       A.converted(ctx, index, blockIndex, "a text document", "as base64 text/plain inline data")
-      return merge<Wire.PartParam>({ inlineData: { mimeType: "text/plain", data: Buffer.from(source.text, "utf8").toString("base64"), ...named } }, kept)
+      return merge<Wire.PartParam>({ inlineData: { mimeType: "text/plain", data: utf8ToBase64(source.text), ...named } }, kept)
     case "FileId":
       A.dropped(ctx, index, blockIndex, `the file ${JSON.stringify(source.fileId)}`, "Gemini takes inline data or file URIs, not another provider's file ids")
       return undefined

@@ -58,6 +58,7 @@
  *
  * @since 0.1.0
  */
+import { utf8ToBase64 } from "../internal/base64.js"
 import type { Effect, Schema, Stream } from "effect"
 import * as Block from "../Block.js"
 import * as Message from "../Message.js"
@@ -494,7 +495,7 @@ const writeFile = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockIndex
       break
     case "Text":
       ctx.warnings.push(new ConvertedContent({ index, blockIndex, what: "a text document", how: "as a base64 text/plain file" }))
-      file.file_data = dataUrl("text/plain", Buffer.from(source.text, "utf8").toString("base64"))
+      file.file_data = dataUrl("text/plain", utf8ToBase64(source.text))
       break
     default:
       return Block.absurd(source)

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Arbitrary, Effect, Layer, Ref, Schema, Stream } from "effect"
 import { Chat, LanguageModel, Prompt, type Response, Tokenizer, Tool, Toolkit } from "effect/ai"
-import { Block, Conversation, Message, Repair, Request, TokenEstimator } from "../../src/index.js"
+import { Block, Conversation, Message, MessageWindow, Repair, Request, TokenEstimator } from "../../src/index.js"
 import { EffectAi } from "../../src/providers/index.js"
 import { intBetween, message, validConversation } from "../arbitraries.js"
 import { exact, json, ok, tags } from "./adapterHelpers.js"
@@ -258,7 +258,7 @@ describe("the README's effect/ai example", () => {
     })
   )
 
-  it.effect("runs a Chat turn, validates, repairs and counts its history, and puts it back", () =>
+  it.effect("runs a Chat turn, validates, repairs, counts and trims its history, and puts it back", () =>
     Effect.gen(function* () {
       const { value: prompt } = yield* EffectAi.toPrompt([Message.system("You are terse."), Message.user("Weather in Oslo?")])
       const chat = yield* Chat.fromPrompt(prompt)
@@ -270,11 +270,15 @@ describe("the README's effect/ai example", () => {
       const estimator = yield* TokenEstimator.TokenEstimator
       const tokens = estimator.estimateConversation(messages)
 
-      const { value: next } = yield* EffectAi.toPrompt(messages)
+      const fitted = yield* MessageWindow.fit(messages, 4_000, { strategy: ["clear_tool_results", "drop_oldest"] })
+      const tight = yield* MessageWindow.fit(messages, tokens - 1, { strategy: ["clear_tool_results", "drop_oldest"] }).pipe(Effect.flip)
+      assert.strictEqual(tight._tag, "BudgetTooSmall")
+
+      const { value: next } = yield* EffectAi.toPrompt(fitted.messages)
       yield* Ref.set(chat.history, next)
       assert.deepStrictEqual(history.map((m) => m.role), ["system", "user", "assistant"])
       assert.strictEqual(Message.textOf(history[2]!), "It is 4°C and dry in Oslo.")
       assert.isAbove(tokens, 0)
       assert.strictEqual((yield* Ref.get(chat.history)).content.length, 3)
-    }).pipe(Effect.provide(scripted), Effect.provide(TokenEstimator.layer)))
+    }).pipe(Effect.provide(scripted), Effect.provide(MessageWindow.layer.pipe(Layer.provideMerge(TokenEstimator.layer)))))
 })

@@ -1,0 +1,302 @@
+/**
+ * The `agent-messages` command line, run as a subprocess the way a user runs
+ * it: a bundle of `src/cli/main.ts` built here with esbuild (as `npm run
+ * build` builds `dist/cli/main.js`), executed by Node, checked by exit code,
+ * stdout and stderr.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { spawnSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+import * as esbuild from "esbuild"
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
+const buildDir = path.join(root, `.cli-build-${process.pid}`)
+const bin = path.join(buildDir, "main.js")
+const work = path.join(buildDir, "files")
+const examples = path.join(root, "examples", "transcripts")
+
+beforeAll(async () => {
+  fs.mkdirSync(work, { recursive: true })
+  await esbuild.build({
+    entryPoints: [path.join(root, "src/cli/main.ts")],
+    outfile: bin,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "es2022",
+    packages: "external",
+    logLevel: "silent"
+  })
+}, 120_000)
+
+afterAll(() => fs.rmSync(buildDir, { recursive: true, force: true }))
+
+interface Run {
+  readonly code: number
+  readonly stdout: string
+  readonly stderr: string
+}
+
+const run = (args: ReadonlyArray<string>, input?: string): Run => {
+  const result = spawnSync(process.execPath, [bin, ...args], { cwd: root, input, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 })
+  return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr }
+}
+
+const file = (name: string, content: string | Buffer): string => {
+  const p = path.join(work, name)
+  fs.writeFileSync(p, content)
+  return p
+}
+
+const example = (name: string) => path.join(examples, name)
+
+/** The same two-turn conversation with one tool call, in every format. */
+const conversations: Record<string, unknown> = {
+  canonical: [
+    { role: "user", content: "Weather in Oslo?" },
+    { role: "assistant", content: "", toolCalls: [{ id: "call_1", name: "get_weather", args: { city: "Oslo" } }] },
+    { role: "tool", toolCallId: "call_1", toolName: "get_weather", content: "4°C" },
+    { role: "assistant", content: "It is 4°C in Oslo." }
+  ],
+  "openai-chat": {
+    model: "gpt-4o",
+    messages: [
+      { role: "user", content: "Weather in Oslo?" },
+      { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Oslo"}' } }] },
+      { role: "tool", tool_call_id: "call_1", content: "4°C" },
+      { role: "assistant", content: "It is 4°C in Oslo." }
+    ]
+  },
+  anthropic: {
+    model: "claude-sonnet-4-5",
+    max_tokens: 1024,
+    system: "Be brief.",
+    messages: [
+      { role: "user", content: "Weather in Oslo?" },
+      { role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "get_weather", input: { city: "Oslo" } }] },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "4°C" }] },
+      { role: "assistant", content: "It is 4°C in Oslo." }
+    ]
+  },
+  "openai-responses": {
+    model: "gpt-5",
+    input: [
+      { role: "user", content: "Weather in Oslo?" },
+      { type: "function_call", call_id: "call_1", name: "get_weather", arguments: '{"city":"Oslo"}' },
+      { type: "function_call_output", call_id: "call_1", output: "4°C" },
+      { role: "assistant", content: "It is 4°C in Oslo." }
+    ]
+  },
+  gemini: {
+    contents: [
+      { role: "user", parts: [{ text: "Weather in Oslo?" }] },
+      { role: "model", parts: [{ functionCall: { name: "get_weather", args: { city: "Oslo" } } }] },
+      { role: "user", parts: [{ functionResponse: { name: "get_weather", response: { temperature: "4°C" } } }] },
+      { role: "model", parts: [{ text: "It is 4°C in Oslo." }] }
+    ]
+  }
+}
+
+const formats = Object.keys(conversations)
+
+describe("every command reads every format", () => {
+  for (const format of formats) {
+    const input = () => file(`${format}.json`, JSON.stringify(conversations[format]))
+
+    it(`check: ${format} is detected, valid, exit 0`, () => {
+      const r = run(["check", input()])
+      expect(r.code).toBe(0)
+      expect(r.stdout).toContain("valid: ")
+      expect(r.stderr).toContain(`as ${format}`)
+    })
+
+    it(`check --json: ${format}`, () => {
+      const r = run(["check", input(), "--json", "--format", format])
+      expect(r.code).toBe(0)
+      expect(JSON.parse(r.stdout)).toEqual({ valid: true, issues: [] })
+    })
+
+    it(`tokens --json: ${format} gives a total and one number per input message`, () => {
+      const r = run(["tokens", input(), "--json"])
+      expect(r.code).toBe(0)
+      const out = JSON.parse(r.stdout) as { total: number; messages: Array<number> }
+      expect(out.messages.length).toBe(4)
+      const sum = out.messages.reduce((a, b) => a + b, 0)
+      // Anthropic's system text is outside its messages: in the total, not in the list
+      if (format === "anthropic") expect(out.total).toBeGreaterThan(sum)
+      else expect(out.total).toBe(sum)
+    })
+
+    it(`repair: ${format} comes back unchanged in the same format`, () => {
+      const r = run(["repair", input()])
+      expect(r.code).toBe(0)
+      expect(r.stderr).toContain("0 changes")
+      const again = run(["check", file(`${format}.repaired.json`, r.stdout)])
+      expect(again.code).toBe(0)
+      expect(again.stderr).toContain(`as ${format}`)
+    })
+
+    it(`trim: ${format} within a budget stays in its format`, () => {
+      const r = run(["trim", input(), "--budget", "5000"])
+      expect(r.code).toBe(0)
+      expect(r.stderr).toMatch(/ -> .* tokens/)
+      expect(run(["check", file(`${format}.trimmed.json`, r.stdout)]).code).toBe(0)
+    })
+
+    for (const target of formats) {
+      it(`convert: ${format} -> ${target} gives a valid ${target} transcript`, () => {
+        const r = run(["convert", input(), "--to", target])
+        expect(r.code).toBe(0)
+        const back = run(["check", file(`${format}-to-${target}.json`, r.stdout), "--format", target])
+        expect(back.code).toBe(0)
+      })
+    }
+  }
+})
+
+describe("tokens", () => {
+  it("counts an Anthropic user message holding tool results and text as one input message", () => {
+    const body = {
+      model: "claude-sonnet-4-5",
+      max_tokens: 100,
+      messages: [
+        { role: "user", content: "q" },
+        { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "f", input: {} }] },
+        { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "r" }, { type: "text", text: "and also this" }] }
+      ]
+    }
+    const r = run(["tokens", file("mixed.json", JSON.stringify(body)), "--json"])
+    const out = JSON.parse(r.stdout) as { total: number; messages: Array<number> }
+    expect(out.messages.length).toBe(3)
+    expect(out.total).toBe(out.messages.reduce((a, b) => a + b, 0))
+  })
+
+  it("--estimator o200k counts exactly with gpt-tokenizer, simple with the CJK-weighted rule", () => {
+    const input = file("exact.json", JSON.stringify(conversations["openai-chat"]))
+    for (const estimator of ["o200k", "cl100k", "simple", "heuristic"]) {
+      const r = run(["tokens", input, "--json", "--estimator", estimator])
+      expect(r.code).toBe(0)
+      expect((JSON.parse(r.stdout) as { total: number }).total).toBeGreaterThan(10)
+    }
+  })
+})
+
+describe("check", () => {
+  it("finds the issues of a broken history, exit 1, each with its index and a one-line explanation", () => {
+    const r = run(["check", example("interrupted-tool-call.jsonl")])
+    expect(r.code).toBe(1)
+    expect(r.stdout).toContain("MissingToolResult: messages[4]:")
+    expect(r.stdout).toContain("2 issues in 8 messages")
+  })
+
+  it("--json prints the library's tag names with an index and a message", () => {
+    const r = run(["check", example("interrupted-tool-call.jsonl"), "--json"])
+    expect(r.code).toBe(1)
+    const out = JSON.parse(r.stdout) as { valid: boolean; issues: Array<{ _tag: string; index: number | null; message: string }> }
+    expect(out.valid).toBe(false)
+    expect(out.issues.map((i) => [i._tag, i.index])).toEqual([["MissingToolResult", 4], ["ConsecutiveRole", 7]])
+    for (const issue of out.issues) expect(issue.message.length).toBeGreaterThan(10)
+  })
+
+  it("--provider adds that provider's rules", () => {
+    const prefill = file("prefill.json", JSON.stringify([{ role: "user", content: "Say hi" }, { role: "assistant", content: "Hi " }]))
+    expect(run(["check", prefill]).code).toBe(0)
+    const r = run(["check", prefill, "--provider", "anthropic", "--json"])
+    expect(r.code).toBe(1)
+    expect((JSON.parse(r.stdout) as { issues: Array<{ _tag: string }> }).issues[0]?._tag).toBe("TrailingWhitespacePrefill")
+  })
+
+  it("reads standard input with -", () => {
+    const r = run(["check", "-"], JSON.stringify(conversations["openai-chat"]))
+    expect(r.code).toBe(0)
+    expect(r.stderr).toContain("standard input")
+  })
+})
+
+describe("bad input: one clear line on stderr and exit 2, never a stack trace", () => {
+  const cases: ReadonlyArray<readonly [string, () => string, string]> = [
+    ["a missing file", () => path.join(work, "missing.json"), "no such file"],
+    ["a directory", () => work, "directory"],
+    ["an empty file", () => file("empty.json", ""), "empty"],
+    ["text that is not JSON", () => file("prose.txt", "hello, this is not json\nat all"), "not JSON"],
+    ["JSON that is not a conversation", () => file("object.json", '{"a": 1}'), "not a conversation"],
+    ["binary data", () => file("binary.bin", Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3, 0xff])), "binary"],
+    ["a message that cannot be decoded", () => file("bad-message.json", '[{"role":"tool","content":"42"}]'), "not a valid"],
+    ["a number", () => file("number.json", "42"), "not a conversation"]
+  ]
+  for (const command of ["check", "tokens", "trim", "repair", "convert"]) {
+    for (const [label, make, says] of cases) {
+      it(`${command}: ${label}`, () => {
+        const extra = command === "trim" ? ["--budget", "100"] : command === "convert" ? ["--to", "anthropic"] : []
+        const r = run([command, make(), ...extra])
+        expect(r.code).toBe(2)
+        expect(r.stdout).toBe("")
+        const lines = r.stderr.trim().split("\n").filter((l) => !l.includes(" as "))
+        expect(lines.length).toBe(1)
+        expect(lines[0]).toContain(says)
+        expect(r.stderr).not.toMatch(/\n\s+at /)
+      })
+    }
+  }
+})
+
+describe("trim, repair and convert", () => {
+  it("trim reports what was dropped on stderr and prints a conversation that fits", () => {
+    const r = run(["trim", example("support-chat-zh-en.json"), "--budget", "300", "--provider", "anthropic", "--to", "canonical"])
+    expect(r.code).toBe(0)
+    expect(r.stderr).toMatch(/dropped messages\[/)
+    const tokens = run(["tokens", file("trimmed.json", r.stdout), "--json"])
+    expect((JSON.parse(tokens.stdout) as { total: number }).total).toBeLessThanOrEqual(300)
+  })
+
+  it("trim --strategy summarize works offline with the extractive summarizer", () => {
+    const r = run(["trim", example("support-chat-zh-en.json"), "--budget", "400", "--strategy", "summarize", "--to", "canonical"])
+    expect(r.code).toBe(0)
+    expect(r.stderr).toMatch(/summar/i)
+  })
+
+  it("trim with a budget smaller than the pinned messages exits 2 naming the smallest budget that works", () => {
+    const r = run(["trim", example("coding-agent-session.json"), "--budget", "10"])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/smallest|at least/)
+  })
+
+  it("repair fixes an interrupted tool call; the log goes to stderr, or into the JSON", () => {
+    const r = run(["repair", example("interrupted-tool-call.jsonl")])
+    expect(r.code).toBe(0)
+    expect(r.stderr).toContain('inserted an error result "tool call was interrupted"')
+    expect(run(["check", file("repaired.jsonl", r.stdout)]).code).toBe(0)
+    const json = run(["repair", example("interrupted-tool-call.jsonl"), "--json"])
+    const out = JSON.parse(json.stdout) as { actions: Array<{ _tag: string }> }
+    expect(out.actions.map((a) => a._tag)).toEqual(["InsertedMissingResult", "MergedConsecutive"])
+  })
+
+  it("repair --provider applies the provider's own rules", () => {
+    const x = file("unsigned.json", JSON.stringify([{ role: "user", content: "hi" }, { role: "assistant", content: [{ _tag: "Thinking", thinking: "no signature" }, { _tag: "Text", text: "hello" }] }]))
+    const r = run(["repair", x, "--provider", "anthropic", "--json"])
+    expect(r.code).toBe(0)
+    expect((JSON.parse(r.stdout) as { actions: Array<{ _tag: string }> }).actions.map((a) => a._tag)).toEqual(["RemovedBlock"])
+  })
+
+  it("convert lists what the target cannot carry on stderr", () => {
+    const r = run(["convert", example("coding-agent-session.json"), "--to", "openai-chat"])
+    expect(r.code).toBe(0)
+    expect(r.stderr).toMatch(/warning: .*thinking/i)
+  })
+})
+
+describe("help and version", () => {
+  it("--version prints the version", () => {
+    expect(run(["--version"]).stdout).toContain("0.1.0")
+  })
+
+  for (const command of ["check", "tokens", "trim", "repair", "convert"]) {
+    it(`${command} --help shows an example`, () => {
+      const r = run([command, "--help"])
+      expect(r.stdout).toContain("EXAMPLES")
+      expect(r.stdout).toContain(`agent-messages ${command}`)
+    })
+  }
+})
