@@ -1,33 +1,47 @@
 import { Effect } from "effect"
 /**
- * Whole-request counting against the API: the 108 recorded Chat Completions
- * requests of ../shared/data/request-tokens with the `usage.prompt_tokens`
- * the API reported (skipped, with a note, when that folder is not there).
+ * Whole-request counting against the providers' own figures, through the
+ * model and `TokenEstimator.estimateRequest` (skipped, with a note, when
+ * ../shared/data is not there):
  *
- * Run: node_modules/.bin/node node_modules/tsx/dist/cli.mjs bench/requestTokens.ts
+ * - the 108 recorded Chat Completions requests of ../shared/data/request-tokens
+ *   (46 with tool definitions) with the `usage.prompt_tokens` the API
+ *   reported, each read with `OpenAiChat.fromRequest`: how many figures the
+ *   exact layers reproduce, against the messages-only formula the data's
+ *   README computes (what per-message counters do); the heuristic layer's
+ *   p50 / p90 / mean / max relative error;
+ * - the agent requests of ../shared/data/transcripts recorded from the four
+ *   live APIs with the input the provider reported: the error of each
+ *   layer per provider (Anthropic also calibrated, leave-one-out, on the
+ *   other recorded Anthropic requests).
  *
- * Accuracy: how many figures the exact counter reproduces (with tools and
- * overall), against the messages-only formula the data's README computes (each
- * message's role, content and name with 3 framing tokens, plus 3 for the
- * reply: what per-message counters do); the heuristic's p50 / p90 / mean / max
- * relative error.
  * Speed: requests per second over the recorded set for the exact and the
- * heuristic count, as a ratio to the exact messages-only count in the same
+ * heuristic estimate, as a ratio to the exact messages-only count in the same
  * process. `openai-chat-tokens` (the best existing whole-request counter) is
  * not installed here, so there is no comparison with it.
+ *
+ * Run: node_modules/.bin/node node_modules/tsx/dist/cli.mjs bench/requestTokens.ts
  */
 import { countTokens as countCl100k } from "gpt-tokenizer/encoding/cl100k_base"
 import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base"
 import { pathToFileURL } from "node:url"
-import { countOpenAiChatRequest as countRequest } from "../src/exact/index.js"
+import { makeExact } from "../src/exact/index.js"
+import { Calibration, type Request, TokenEstimator } from "../src/index.js"
 import type { ChatRequestLike } from "../src/internal/openAiChatPrompt.js"
-import { estimateOpenAiChatRequest } from "../src/internal/openAiChatRequestEstimate.js"
+import { OpenAiChat } from "../src/providers/index.js"
 import { countOptions, hasDefinitions, KNOWN_DEVIATIONS, loadRequestCases } from "../test/fixtures/requestTokensCases.js"
+import { loadRecordedRequests, type RecordedRequest } from "../test/fixtures/requestTranscriptCases.js"
 import { consume, fmt, table, timePerCall } from "./measure.js"
 
-// the exact counter loads gpt-tokenizer's vocabulary lazily; once loaded (top-level await), it runs synchronously
-await Effect.runPromise(Effect.all([countRequest({ messages: [] }, { encoding: "o200k" }), countRequest({ messages: [] }, { encoding: "cl100k" })]))
-const countOpenAiChatRequest = (...args: Parameters<typeof countRequest>) => Effect.runSync(countRequest(...args))
+// the exact layers load gpt-tokenizer's vocabularies when built (top-level await); once built, they run synchronously
+const exact = {
+  o200k: await Effect.runPromise(makeExact({ encoding: "o200k" })),
+  cl100k: await Effect.runPromise(makeExact({ encoding: "cl100k" }))
+}
+const heuristic = {
+  o200k: Effect.runSync(TokenEstimator.makeHeuristic({ encoding: "o200k" })),
+  cl100k: Effect.runSync(TokenEstimator.makeHeuristic({ encoding: "cl100k" }))
+}
 
 const plain = { disallowedSpecial: new Set<string>() }
 
@@ -49,74 +63,103 @@ const messagesOnly = (request: ChatRequestLike, count: (text: string) => number)
 }
 
 const quantile = (sorted: ReadonlyArray<number>, q: number): number => sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)] ?? NaN
+const pct = (x: number) => `${fmt(100 * x)}%`
+const errorRow = (label: string, errors: Array<number>): Array<string> => {
+  const e = errors.sort((a, b) => a - b)
+  return [label, String(e.length), pct(quantile(e, 0.5)), pct(quantile(e, 0.9)), pct(e.reduce((a, b) => a + b, 0) / e.length), pct(e[e.length - 1] ?? NaN)]
+}
 
-export const runRequestTokensBench = (): void => {
-  console.log("\n== whole-request counting (OpenAI Chat) ==")
+const runRecordedChat = (): void => {
   const cases = loadRequestCases()
   if (cases.length === 0) {
     console.log("../shared/data/request-tokens is not there: skipped")
     return
   }
-  const withTools = cases.filter((c) => hasDefinitions(c.data.request))
-
-  const exactOk = (names: ReadonlyArray<(typeof cases)[number]>) =>
-    names.filter(({ data }) => countOpenAiChatRequest(data.request, countOptions(data)).total === data.prompt_tokens).length
-  const formulaOk = (names: ReadonlyArray<(typeof cases)[number]>) =>
-    names.filter(({ data }) => data.messages_only_tokens === data.prompt_tokens).length
+  // each body read into the model; the model the figure was measured on (an alias resolved by its date)
+  const read = cases.map(({ data }) => {
+    const options = countOptions(data)
+    return {
+      data,
+      encoding: options.encoding,
+      request: Effect.runSync(OpenAiChat.fromRequest(data.request)).value,
+      model: options.format === "0613" ? "gpt-3.5-turbo-0613" : options.model,
+      tools: hasDefinitions(data.request)
+    }
+  })
+  const withTools = read.filter((r) => r.tools)
+  const exactOk = (subset: typeof read) =>
+    subset.filter((r) => exact[r.encoding].estimateRequest(r.request, { model: r.model }).total === r.data.prompt_tokens).length
+  const formulaOk = (subset: typeof read) => subset.filter((r) => r.data.messages_only_tokens === r.data.prompt_tokens).length
   console.log(
-    `exact: ${exactOk(withTools)}/${withTools.length} with tools, ${exactOk(cases)}/${cases.length} overall ` +
+    `exact layers (estimateRequest): ${exactOk(withTools)}/${withTools.length} with tools, ${exactOk(read)}/${read.length} overall ` +
       `(${Object.keys(KNOWN_DEVIATIONS).length} known deviations, explained in test/fixtures/requestTokensCases.ts)`
   )
-  console.log(`messages-only formula: ${formulaOk(withTools)}/${withTools.length} with tools, ${formulaOk(cases)}/${cases.length} overall`)
+  console.log(`messages-only formula: ${formulaOk(withTools)}/${withTools.length} with tools, ${formulaOk(read)}/${read.length} overall`)
+  const errors = (subset: typeof read) =>
+    subset.map((r) => Math.abs(heuristic[r.encoding].estimateRequest(r.request, { model: r.model }).total - r.data.prompt_tokens) / r.data.prompt_tokens)
+  table(["heuristic layer vs API", "requests", "p50", "p90", "mean", "max"], [errorRow("with tools", errors(withTools)), errorRow("overall", errors(read))])
 
-  const errors = (subset: ReadonlyArray<(typeof cases)[number]>) =>
-    subset
-      .map(({ data }) => Math.abs(estimateOpenAiChatRequest(data.request, countOptions(data)).total - data.prompt_tokens) / data.prompt_tokens)
-      .sort((a, b) => a - b)
-  const pct = (x: number) => `${fmt(100 * x)}%`
-  const rows = [
-    ["with tools", withTools],
-    ["overall", cases]
-  ] as const
-  table(
-    ["heuristic vs API", "requests", "p50", "p90", "mean", "max"],
-    rows.map(([label, subset]) => {
-      const e = errors(subset)
-      return [label, String(e.length), pct(quantile(e, 0.5)), pct(quantile(e, 0.9)), pct(e.reduce((a, b) => a + b, 0) / e.length), pct(e[e.length - 1] ?? NaN)]
-    })
-  )
-
-  const prepared = cases.map(({ data }) => ({ request: data.request, options: countOptions(data) }))
-  const counters = {
-    o200k: (t: string) => countO200k(t, plain),
-    cl100k: (t: string) => countCl100k(t, plain)
-  }
+  const counters = { o200k: (t: string) => countO200k(t, plain), cl100k: (t: string) => countCl100k(t, plain) }
   const tBaseline = timePerCall(() => {
     let s = 0
-    for (const p of prepared) s += messagesOnly(p.request, counters[p.options.encoding])
+    for (const r of read) s += messagesOnly(r.data.request, counters[r.encoding])
     consume(s)
   })
-  const tExact = timePerCall(() => {
-    let s = 0
-    for (const p of prepared) s += countOpenAiChatRequest(p.request, p.options).total
-    consume(s)
-  })
-  const tHeuristic = timePerCall(() => {
-    let s = 0
-    for (const p of prepared) s += estimateOpenAiChatRequest(p.request, p.options).total
-    consume(s)
-  })
-  const perSecond = (t: number) => fmt((prepared.length / t) * 1000, 0)
+  const time = (layers: typeof exact) =>
+    timePerCall(() => {
+      let s = 0
+      for (const r of read) s += layers[r.encoding].estimateRequest(r.request, { model: r.model }).total
+      consume(s)
+    })
+  const tExact = time(exact)
+  const tHeuristic = time(heuristic)
+  const perSecond = (t: number) => fmt((read.length / t) * 1000, 0)
   console.log("")
   table(
     ["counting the recorded set", "requests/s", "time vs exact messages-only"],
     [
       ["exact messages-only (baseline)", perSecond(tBaseline), "1.00x"],
-      ["exact whole request", perSecond(tExact), `${fmt(tExact / tBaseline, 2)}x`],
-      ["heuristic whole request", perSecond(tHeuristic), `${fmt(tHeuristic / tBaseline, 2)}x`]
+      ["exact estimateRequest", perSecond(tExact), `${fmt(tExact / tBaseline, 2)}x`],
+      ["heuristic estimateRequest", perSecond(tHeuristic), `${fmt(tHeuristic / tBaseline, 2)}x`]
     ]
   )
   console.log("openai-chat-tokens is not installed here (no new packages in this run): no speed comparison with it")
+}
+
+const runTranscripts = (): void => {
+  const cases = loadRecordedRequests()
+  if (cases.length === 0) {
+    console.log("../shared/data/transcripts is not there: skipped")
+    return
+  }
+  const errorOf = (estimate: number, c: RecordedRequest) => Math.abs(estimate - c.inputTokens) / c.inputTokens
+  const estimateWith = (e: TokenEstimator.Service, c: RecordedRequest) => e.estimateRequest(c.request, { provider: c.provider, model: c.model }).total
+  const leaveOneOut = (c: RecordedRequest, pool: ReadonlyArray<RecordedRequest>): number => {
+    const calibration = Effect.runSync(Calibration.make(heuristic.o200k))
+    for (const o of pool) if (o !== c) Effect.runSync(calibration.recordRequest("m", o.request as Request.Request, o.inputTokens, { provider: o.provider, model: o.model }))
+    return estimateWith(calibration.estimatorFor("m"), c)
+  }
+  const rows: Array<Array<string>> = []
+  const chat = cases.filter((c) => c.provider === "openai-chat" && c.publicTokenizer)
+  rows.push(errorRow(`OpenAI Chat, exact o200k (${chat.filter((c) => estimateWith(exact.o200k, c) === c.inputTokens).length} exact)`, chat.map((c) => errorOf(estimateWith(exact.o200k, c), c))))
+  rows.push(errorRow("OpenAI Chat, heuristic", chat.map((c) => errorOf(estimateWith(heuristic.o200k, c), c))))
+  const responses = cases.filter((c) => c.provider === "openai-responses" && c.publicTokenizer && !c.serverSide)
+  rows.push(errorRow("Responses, heuristic (approximation)", responses.map((c) => errorOf(estimateWith(heuristic.o200k, c), c))))
+  const anthropic = cases.filter((c) => c.provider === "anthropic" && !c.serverSide)
+  rows.push(errorRow("Anthropic, heuristic + documented tool figures", anthropic.map((c) => errorOf(estimateWith(heuristic.o200k, c), c))))
+  rows.push(errorRow("Anthropic, the same calibrated (leave-one-out)", anthropic.map((c) => errorOf(leaveOneOut(c, anthropic), c))))
+  const gemini = cases.filter((c) => c.provider === "gemini")
+  rows.push(errorRow("Gemini, heuristic", gemini.map((c) => errorOf(estimateWith(heuristic.o200k, c), c))))
+  console.log("")
+  table(["recorded agent requests vs reported input", "requests", "p50", "p90", "mean", "max"], rows)
+  const hidden = cases.filter((c) => c.serverSide).length
+  console.log(`(${hidden} requests whose input the provider expands out of sight, server-side tools and MCP servers, are left out)`)
+}
+
+export const runRequestTokensBench = (): void => {
+  console.log("\n== whole-request counting (estimateRequest) ==")
+  runRecordedChat()
+  runTranscripts()
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) runRequestTokensBench()

@@ -20,7 +20,8 @@
  */
 import { Context, Effect, Layer, Schema } from "effect"
 import type * as Message from "./Message.js"
-import type { Service } from "./TokenEstimator.js"
+import type * as Request from "./Request.js"
+import type { RequestEstimate, RequestEstimateOptions, Service } from "./TokenEstimator.js"
 import { checkOptions, InvalidEstimatorOptions, TokenEstimator } from "./TokenEstimator.js"
 
 const Positive = Schema.Finite.check(Schema.isGreaterThan(0))
@@ -98,6 +99,11 @@ export interface CalibrationState {
  *   `actualInputTokens` what the provider reported.
  * - `recordConversation(model, messages, actualInputTokens)`: the same,
  *   estimating `messages` itself (cheap: message estimates are memoized).
+ * - `recordRequest(model, request, actualInputTokens, options?)`: the same
+ *   for a whole request (`estimateRequest`), the part the provider adds at
+ *   a documented size (`framing`) taken out of both figures first, so the
+ *   factor learns only what the estimator reads.
+ * - `estimatorFor(model).estimateRequest` scales every part but `framing`.
  * - `stateOf(model)`, `snapshot()`: the learned state; feed a snapshot back as
  *   `initialFactors` to keep what was learned across restarts.
  *
@@ -112,6 +118,12 @@ export interface CalibrationService {
     model: string,
     messages: ReadonlyArray<Message.Message>,
     actualInputTokens: number
+  ) => Effect.Effect<CalibrationState>
+  readonly recordRequest: (
+    model: string,
+    request: Request.Request,
+    actualInputTokens: number,
+    options?: RequestEstimateOptions
   ) => Effect.Effect<CalibrationState>
   readonly stateOf: (model: string) => CalibrationState
   readonly snapshot: () => Readonly<Record<string, number>>
@@ -208,6 +220,17 @@ const build = (base: Service, options: CalibrationOptions): CalibrationService =
       for (let i = 0; i < out.length; i++) out[i] = scale(out[i]!, f)
       return out
     }
+    const estimateRequest = (request: Request.Request, options?: RequestEstimateOptions): RequestEstimate => {
+      const f = s.factor
+      const raw = base.estimateRequest(request, { ...options, model: options?.model ?? request.model ?? model })
+      // the framing is counted in the provider's own tokens (documented figures, special tokens): not scaled
+      const messages = raw.messages.map((n) => scale(n, f))
+      const tools = scale(raw.tools, f)
+      const responseFormat = scale(raw.responseFormat, f)
+      let total = tools + responseFormat + raw.framing
+      for (let i = 0; i < messages.length; i++) total += messages[i]!
+      return { provider: raw.provider, total, messages, tools, responseFormat, framing: raw.framing }
+    }
     const estimator: Service = {
       estimateText: (text) => scale(base.estimateText(text), s.factor),
       estimateBlock: (block) => scale(base.estimateBlock(block), s.factor),
@@ -218,7 +241,8 @@ const build = (base: Service, options: CalibrationOptions): CalibrationService =
         let sum = 0
         for (let i = 0; i < messages.length; i++) sum += scale(base.estimateMessage(messages[i]!), f)
         return sum
-      }
+      },
+      estimateRequest
     }
     s.estimator = estimator
     return estimator
@@ -231,6 +255,12 @@ const build = (base: Service, options: CalibrationOptions): CalibrationService =
     record: (model, estimate, actualInputTokens) => Effect.sync(() => update(model, estimate, actualInputTokens)),
     recordConversation: (model, messages, actualInputTokens) =>
       Effect.sync(() => update(model, estimatorFor(model).estimateConversation(messages), actualInputTokens)),
+    recordRequest: (model, request, actualInputTokens, options) =>
+      Effect.sync(() => {
+        const estimate = estimatorFor(model).estimateRequest(request, options)
+        // the framing is exact in the provider's tokens: the factor learns from the rest
+        return update(model, estimate.total - estimate.framing, actualInputTokens - estimate.framing)
+      }),
     stateOf: (model) => view(model, stateFor(model)),
     snapshot: () => {
       const out: Record<string, number> = {}

@@ -26,6 +26,11 @@
  * `TokenEstimator` service (memoized per message), so a fit is linear in the
  * conversation's length and every message is estimated at most once.
  *
+ * `fitRequest(request, budget, options?)` fits a whole request: its messages
+ * get what its tool definitions, tool choice, response format and the
+ * provider's framing (`TokenEstimator.estimateRequest`) and the `reserve`
+ * for the answer leave.
+ *
  * @example
  * import { Effect, Layer } from "effect"
  * import { Message, MessageWindow, TokenEstimator } from "effect-agent-messages"
@@ -42,6 +47,7 @@ import { Context, Effect, Layer, Option, Schema } from "effect"
 import * as Block from "./Block.js"
 import * as Message from "./Message.js"
 import type { Provider } from "./Provider.js"
+import * as Request from "./Request.js"
 import * as Summarizer from "./Summarizer.js"
 import { TokenEstimator } from "./TokenEstimator.js"
 import type { Service as Estimator } from "./TokenEstimator.js"
@@ -90,8 +96,9 @@ export const strategies: ReadonlyArray<Strategy> = ["drop_oldest", "drop_oldest_
  *   (default a quarter of what the messages may use, at most 1,000 tokens);
  *   it always leaves room for at least a short one.
  * - `fixedTokens`: tokens the request spends beside these messages (tool
- *   definitions, framing); `reserve`: tokens kept free for the answer. The
- *   messages get `budget - fixedTokens - reserve`.
+ *   definitions, framing; `fitRequest` works them out from the request);
+ *   `reserve`: tokens kept free for the answer. The messages get
+ *   `budget - fixedTokens - reserve`.
  *
  * @since 0.1.0
  */
@@ -844,12 +851,100 @@ const makeFit = (estimator: Estimator, captured: Option.Option<Summarizer.Servic
   })
 
 /**
- * What the window does.
+ * What `fitRequest` returns: the fit of the request's messages, the
+ * `request` with them (the input request itself when nothing changed), and
+ * `fixedTokens`, what the request costs beside its messages' own estimates
+ * (see `fitRequest`).
+ *
+ * @since 0.1.0
+ */
+export interface FittedRequest extends Fitted {
+  readonly request: Request.Request
+  readonly fixedTokens: number
+}
+
+/**
+ * The estimator a request's window works with: each message costs what the
+ * provider's rendering of it costs (`estimateRequest`), or its own estimate
+ * when that is larger, so that the kept messages, the fixed part and the
+ * reserve add up to no more than the rendered request. The request's
+ * messages are read in context, once; a message the window makes (a
+ * cleared tool message, a summary) is rendered after the assistant message
+ * whose calls it answers, which is all the context a message's rendering
+ * depends on (a result is headed by its call's name, and written as JSON
+ * when its call was one of several).
+ */
+const renderingEstimator = (estimator: Estimator, request: Request.Request, provider: Provider | undefined): Estimator => {
+  const options = provider === undefined ? undefined : { provider }
+  const rendered = estimator.estimateRequest(request, options)
+  const each = estimator.estimateEach(request.messages)
+  const known = new Map<Message.Message, number>()
+  const callers = new Map<string, Message.Message>()
+  for (let i = 0; i < each.length; i++) {
+    const m = request.messages[i]!
+    known.set(m, Math.max(each[i]!, rendered.messages[i] ?? 0))
+    if (m.role === "assistant") for (const call of Message.toolCallsOf(m)) callers.set(call.id, m)
+  }
+  const model = request.model === undefined ? {} : { model: request.model }
+  const estimateMessage = (m: Message.Message): number => {
+    let n = known.get(m)
+    if (n === undefined) {
+      const caller = m.role === "tool" && m.content.length > 0 ? callers.get(m.content[0]!.toolCallId) : undefined
+      const alone = estimator.estimateRequest(Request.make(caller === undefined ? [m] : [caller, m], model), options)
+      n = Math.max(estimator.estimateMessage(m), alone.messages[caller === undefined ? 0 : 1] ?? 0)
+      known.set(m, n)
+    }
+    return n
+  }
+  const estimateEach = (messages: ReadonlyArray<Message.Message>): Array<number> => messages.map(estimateMessage)
+  return {
+    ...estimator,
+    estimateMessage,
+    estimateEach,
+    estimateConversation: (messages) => {
+      let sum = 0
+      for (const m of messages) sum += estimateMessage(m)
+      return sum
+    }
+  }
+}
+
+const makeFitRequest = (estimator: Estimator, captured: Option.Option<Summarizer.Service>) =>
+(
+  request: Request.Request,
+  budget: number,
+  options?: FitOptions
+): Effect.Effect<FittedRequest, FitError> =>
+  Effect.suspend(() => {
+    const extra = options?.fixedTokens
+    if (extra !== undefined && !isAmount(extra)) {
+      return Effect.fail(new InvalidFitOptions({ option: "fixedTokens", reason: `expected a non-negative number of tokens, got ${String(extra)}` }))
+    }
+    const provider = options?.provider
+    const estimate = estimator.estimateRequest(request, provider === undefined ? undefined : { provider })
+    const fixedTokens = estimate.tools + estimate.responseFormat + estimate.framing + (extra ?? 0)
+    // the answer's room: as asked, else the request's own output limit (providers refuse input + limit over the context)
+    const reserve = options?.reserve ?? request.maxOutputTokens
+    const fit = makeFit(renderingEstimator(estimator, request, provider), captured)
+    return fit(request.messages, budget, { ...options, fixedTokens, ...(reserve === undefined ? {} : { reserve }) }).pipe(
+      Effect.map((fitted): FittedRequest => {
+        if (!fitted.changed) return { ...fitted, request, fixedTokens }
+        const { messages: _, ...rest } = request
+        return { ...fitted, request: Request.make(fitted.messages, rest), fixedTokens }
+      })
+    )
+  })
+
+/**
+ * What the window does: `fit` a conversation, or `fitRequest` a whole
+ * request (its messages, within what its tools, tool choice, response
+ * format and framing leave).
  *
  * @since 0.1.0
  */
 export interface Service {
   readonly fit: (messages: ReadonlyArray<Message.Message>, budget: number, options?: FitOptions) => Effect.Effect<Fitted, FitError>
+  readonly fitRequest: (request: Request.Request, budget: number, options?: FitOptions) => Effect.Effect<FittedRequest, FitError>
 }
 
 /**
@@ -870,7 +965,7 @@ export class MessageWindow extends Context.Service<MessageWindow, Service>()("ef
 export const make: Effect.Effect<Service, never, TokenEstimator> = Effect.gen(function*() {
   const estimator = yield* TokenEstimator
   const summarizer = yield* Effect.serviceOption(Summarizer.Summarizer)
-  return MessageWindow.of({ fit: makeFit(estimator, summarizer) })
+  return MessageWindow.of({ fit: makeFit(estimator, summarizer), fitRequest: makeFitRequest(estimator, summarizer) })
 })
 
 /**
@@ -896,3 +991,46 @@ export const fit = (
   budget: number,
   options?: FitOptions
 ): Effect.Effect<Fitted, FitError, MessageWindow> => MessageWindow.use((window) => window.fit(messages, budget, options))
+
+/**
+ * Fits a whole request into a context window with the `MessageWindow` in
+ * context: the messages get what the request's tool definitions, tool
+ * choice, response format and the provider's framing leave, after
+ * `reserve` tokens kept for the answer.
+ *
+ * **When to use**
+ *
+ * When the request carries tools: a few tool definitions often cost more
+ * than a short conversation, and a window that budgets the messages alone
+ * overflows exactly when an agent has many tools.
+ *
+ * **Details**
+ *
+ * Everything is read from `TokenEstimator.estimateRequest` for
+ * `options.provider` (default OpenAI Chat): the fixed part (`fixedTokens`
+ * in the result) is the tools, response format and framing, plus
+ * `options.fixedTokens` if given; each message costs what the provider's
+ * rendering of it costs, or its own estimate when that is larger (so
+ * `tokensBefore` and `tokensAfter` read messages that way). The reserve is
+ * `options.reserve`, else the request's `maxOutputTokens` (providers refuse
+ * a request whose input and output limit exceed the context), else 0. With
+ * the same estimator, `estimateRequest(fitted.request).total + reserve`
+ * stays within `budget`.
+ *
+ * @example
+ * import { Effect, Layer } from "effect"
+ * import { Message, MessageWindow, Request, TokenEstimator } from "effect-agent-messages"
+ *
+ * const request = Request.make([Message.system("Be brief."), Message.user("Weather in Oslo?")], {
+ *   tools: [Request.tool("get_weather", { parameters: { type: "object", properties: { city: { type: "string" } } } })]
+ * })
+ * const program = MessageWindow.fitRequest(request, 128_000, { reserve: 4_000 })
+ * program.pipe(Effect.provide(MessageWindow.layer.pipe(Layer.provide(TokenEstimator.layer))))
+ *
+ * @since 0.1.0
+ */
+export const fitRequest = (
+  request: Request.Request,
+  budget: number,
+  options?: FitOptions
+): Effect.Effect<FittedRequest, FitError, MessageWindow> => MessageWindow.use((window) => window.fitRequest(request, budget, options))

@@ -4,8 +4,8 @@
  * not only its messages: tool definitions are often most of a short request,
  * so counting and windowing need them too.
  *
- * Fields of a provider's request body that the model does not name (the
- * model id aside: `temperature`, `max_tokens`, ...) are kept per provider in
+ * Fields of a provider's request body that the model does not name
+ * (`temperature`, `stream`, `reasoning`, ...) are kept per provider in
  * `providerOptions`, so a request body converted in and out comes back whole.
  *
  * @since 0.1.0
@@ -16,10 +16,32 @@ import { deepFreeze } from "./internal/json.js"
 import * as Message from "./Message.js"
 
 /**
+ * A tool whose definition belongs to one provider: one it runs itself (web
+ * search, code execution, file search, Google Search, MCP servers) or one
+ * whose schema it defines (Anthropic's bash and text editor tools).
+ * `provider` is the wire format it belongs to (`"anthropic"`,
+ * `"openai-responses"`, `"gemini"`), `type` its type there
+ * (`"web_search_20250305"`, `"web_search"`, `"googleSearch"`), `config` the
+ * rest of its definition as sent. It is written back only to its own
+ * provider; every other adapter reports it and leaves it out.
+ *
+ * @since 0.1.0
+ */
+export const ProviderDefined = Schema.Struct({
+  provider: Schema.String,
+  type: Schema.String,
+  config: Schema.optionalKey(Block.JsonObject)
+})
+
+/** @since 0.1.0 */
+export type ProviderDefined = typeof ProviderDefined.Type
+
+/**
  * A tool the model may call: its `name`, a `description`, its parameters as a
  * JSON Schema object, whether the provider should enforce the schema
  * (`strict`), and per-provider options (e.g. Anthropic `cache_control`).
- * `parameters` is absent for a tool that takes none.
+ * `parameters` is absent for a tool that takes none. A tool a provider
+ * defines (`providerDefined`) keeps its place among the others.
  *
  * @since 0.1.0
  */
@@ -28,6 +50,7 @@ export class ToolDefinition extends Schema.Class<ToolDefinition>("ToolDefinition
   description: Schema.optionalKey(Schema.String),
   parameters: Schema.optionalKey(Block.JsonObject),
   strict: Schema.optionalKey(Schema.Boolean),
+  providerDefined: Schema.optionalKey(ProviderDefined),
   providerOptions: Schema.optionalKey(Block.ProviderOptions)
 }) {}
 
@@ -71,8 +94,11 @@ export type ResponseFormat = typeof ResponseFormat.Type
 
 /**
  * A request: the messages, and optionally the model id, the tools, the tool
- * choice, whether parallel tool calls are allowed, the response format, and
- * the provider-specific fields of the request body, per provider.
+ * choice, whether parallel tool calls are allowed, the response format, the
+ * most tokens the answer may have (`maxOutputTokens`: Chat
+ * `max_completion_tokens`, Anthropic `max_tokens`, Responses
+ * `max_output_tokens`, Gemini `generationConfig.maxOutputTokens`), and the
+ * provider-specific fields of the request body, per provider.
  *
  * @since 0.1.0
  */
@@ -83,8 +109,17 @@ export class Request extends Schema.Class<Request>("Request")({
   toolChoice: Schema.optionalKey(ToolChoice),
   parallelToolCalls: Schema.optionalKey(Schema.Boolean),
   responseFormat: Schema.optionalKey(ResponseFormat),
+  maxOutputTokens: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))),
   providerOptions: Schema.optionalKey(Block.ProviderOptions)
 }) {}
+
+/**
+ * Whether a value read from a request body is an output limit the model
+ * types as `maxOutputTokens`: a whole, non-negative number of tokens.
+ *
+ * @since 0.1.0
+ */
+export const isTokenLimit = (u: unknown): u is number => typeof u === "number" && Number.isInteger(u) && u >= 0
 
 /**
  * A tool definition.
@@ -101,6 +136,25 @@ export const tool = (
   name: string,
   options?: Omit<ConstructorParameters<typeof ToolDefinition>[0], "name">
 ): ToolDefinition => deepFreeze(new ToolDefinition({ ...options, name }))
+
+/**
+ * A tool a provider defines: its name, the provider (`"anthropic"`,
+ * `"openai-responses"`, `"gemini"`), its type there and the rest of its
+ * definition.
+ *
+ * @example
+ * Request.providerTool("web_search", "anthropic", "web_search_20250305", { max_uses: 5 })
+ * Request.providerTool("googleSearch", "gemini", "googleSearch")
+ *
+ * @since 0.1.0
+ */
+export const providerTool = (
+  name: string,
+  provider: string,
+  type: string,
+  config?: Block.JsonObject,
+  options?: Omit<ConstructorParameters<typeof ToolDefinition>[0], "name" | "providerDefined">
+): ToolDefinition => deepFreeze(new ToolDefinition({ ...options, name, providerDefined: { provider, type, ...(config === undefined ? {} : { config }) } }))
 
 /**
  * A request from messages and options.

@@ -60,13 +60,60 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import * as Block from "./Block.js"
 import type * as Message from "./Message.js"
+import type { Provider } from "./Provider.js"
+import type * as Request from "./Request.js"
 import { estimateTextWith, type HeuristicTable } from "./internal/heuristic.js"
 import { stringify } from "./internal/json.js"
+import { scaffoldAwareEstimator } from "./internal/openAiChatRequestEstimate.js"
+import * as RequestEstimates from "./internal/requestEstimate.js"
 import { cl100k, o200k } from "./internal/weights.js"
 
 // ---------------------------------------------------------------------------
 // service
 // ---------------------------------------------------------------------------
+
+/**
+ * Where a whole request's input tokens go, as `estimateRequest` reads them.
+ *
+ * - `provider`: whose framing was applied.
+ * - `messages[i]`: input message `i`, with the framing the provider puts
+ *   around it (OpenAI: 3 special tokens, the role, a participant name; a
+ *   tool call's recipient; a tool result's function name).
+ * - `tools`: the tool definitions as the model sees them (OpenAI: the
+ *   functions namespace, with the system message that carries it when the
+ *   request has none; Anthropic: each definition, Anthropic-schema tools at
+ *   their documented cost; Gemini: each declaration).
+ * - `responseFormat`: a JSON-schema response format.
+ * - `framing`: what the provider adds whatever the content: OpenAI's reply
+ *   priming, which the tool choice changes (a named tool costs its
+ *   recipient); Anthropic's documented tool-use system prompt (per model
+ *   family and tool choice). Counted in the provider's own tokens, so a
+ *   calibrated estimator does not scale it.
+ * - `total`: the sum of all of them: what the provider bills as input.
+ *
+ * @since 0.1.0
+ */
+export interface RequestEstimate {
+  readonly provider: Provider
+  readonly total: number
+  readonly messages: ReadonlyArray<number>
+  readonly tools: number
+  readonly responseFormat: number
+  readonly framing: number
+}
+
+/**
+ * Options of `estimateRequest`: the `provider` whose framing applies
+ * (default `"openai-chat"`), and the `model` when the request does not name
+ * one (it picks OpenAI's prompt layout for older snapshots and Anthropic's
+ * tool-use system prompt).
+ *
+ * @since 0.1.0
+ */
+export interface RequestEstimateOptions {
+  readonly provider?: Provider | undefined
+  readonly model?: string | undefined
+}
 
 /**
  * What a token estimator does. Every method is synchronous and returns a
@@ -81,6 +128,12 @@ import { cl100k, o200k } from "./internal/weights.js"
  *   reading (a calibrated estimator applies one factor to all of them).
  * - `estimateConversation`: the sum of `estimateEach`, so a window can
  *   subtract a dropped message's estimate and stay exact.
+ * - `estimateRequest`: a whole request as one provider bills it: messages,
+ *   tool definitions, tool choice, response format and the provider's
+ *   framing (see `RequestEstimate`). For OpenAI Chat the request is written
+ *   as the body `OpenAiChat.toRequest` sends and rendered the way the API
+ *   renders it, so with an exact layer (`layerO200k`, `layerCl100k`) the
+ *   total is the API's `usage.prompt_tokens`.
  *
  * @since 0.1.0
  */
@@ -90,6 +143,7 @@ export interface Service {
   readonly estimateMessage: (message: Message.Message) => number
   readonly estimateEach: (messages: ReadonlyArray<Message.Message>) => Array<number>
   readonly estimateConversation: (messages: ReadonlyArray<Message.Message>) => number
+  readonly estimateRequest: (request: Request.Request, options?: RequestEstimateOptions) => RequestEstimate
 }
 
 /**
@@ -254,9 +308,10 @@ export interface MakeOptions {
 
 /**
  * Builds an estimator from rules that are trusted to be valid (see `make`
- * for the checked version).
+ * for the checked version). `promptText` counts the texts of a rendered
+ * OpenAI prompt (default: the text rule).
  */
-const build = (options: MakeOptions): Service => {
+const build = (options: MakeOptions, promptText?: (text: string) => number): Service => {
   const text = options.estimateText
   const opaque = options.estimateOpaque ?? estimateOpaqueData
   const fileRule = options.estimateFile ?? estimateFileWith(text)
@@ -343,7 +398,11 @@ const build = (options: MakeOptions): Service => {
     return sum
   }
 
-  return { estimateText: text, estimateBlock, estimateMessage, estimateEach, estimateConversation }
+  const rules: RequestEstimates.Rules = { text, promptText: promptText ?? text, message: estimateMessage, block: estimateBlock, opaque }
+  const estimateRequest = (request: Request.Request, options?: RequestEstimateOptions): RequestEstimate =>
+    RequestEstimates.estimate(rules, request, options)
+
+  return { estimateText: text, estimateBlock, estimateMessage, estimateEach, estimateConversation, estimateRequest }
 }
 
 /**
@@ -491,7 +550,7 @@ const buildHeuristic = (options: HeuristicOptions): Service => {
   return build({
     estimateText: (text) => estimateTextWith(text, table),
     messageOverhead: options.messageOverhead ?? DEFAULT_MESSAGE_OVERHEAD
-  })
+  }, scaffoldAwareEstimator(table))
 }
 
 /**

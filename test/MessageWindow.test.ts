@@ -1,9 +1,10 @@
 import { assert, describe, expect, it } from "@effect/vitest"
 import { Arbitrary, Effect, Layer, Result } from "effect"
-import { Block, Conversation, Message, MessageWindow, Provider, Summarizer, TokenEstimator } from "../src/index.js"
+import { Block, Conversation, Message, MessageWindow, Provider, Request, Summarizer, TokenEstimator } from "../src/index.js"
 import { unitsOf } from "../src/internal/window.js"
 import * as Arb from "./arbitraries.js"
-import { checkFit, estimator, fitSync, window, windowWithoutSummarizer } from "./windowCheck.js"
+import * as Req from "./requestArbitraries.js"
+import { checkFit, checkFitRequest, estimator, fitRequestSync, fitSync, window, windowWithoutSummarizer } from "./windowCheck.js"
 import type { Case } from "./windowCheck.js"
 
 const { assistant, system, tool, user } = Message
@@ -322,6 +323,62 @@ describe("providers", () => {
     }))
 })
 
+describe("MessageWindow.fitRequest", () => {
+  const tools = [
+    Request.tool("read_file", { description: "Read a file of the workspace.", parameters: { type: "object", properties: { path: { type: "string", description: "The path, from the workspace root" } }, required: ["path"] } }),
+    Request.tool("run_tests", { description: "Run the test suite and report the failures.", parameters: { type: "object", properties: { pattern: { type: "string" }, watch: { type: "boolean" } } } })
+  ]
+  const request = Request.make(history, { model: "gpt-4o", tools, toolChoice: "auto" })
+  const fitRequest = (r: Request.Request, budget: number, options?: MessageWindow.FitOptions) => Effect.runSync(window.fitRequest(r, budget, options))
+
+  it("gives the messages what the tools, the framing and the reserve leave", () => {
+    const estimate = estimator.estimateRequest(request)
+    const fitted = fitRequest(request, estimate.total, { reserve: 100 })
+    expect(fitted.changed).toBe(true)
+    expect(fitted.fixedTokens).toBeGreaterThanOrEqual(estimate.tools + estimate.framing)
+    expect(fitted.available).toBe(estimate.total - fitted.fixedTokens - 100)
+    expect(estimator.estimateRequest(fitted.request).total + 100).toBeLessThanOrEqual(estimate.total)
+  })
+
+  it("drops messages, never the tools, the tool choice or the model", () => {
+    const fitted = fitRequest(request, estimator.estimateRequest(request).total - 50)
+    expect(fitted.request.messages.length).toBeLessThan(history.length)
+    expect([fitted.request.model, fitted.request.tools, fitted.request.toolChoice]).toEqual([request.model, request.tools, request.toolChoice])
+  })
+
+  it("returns a request that already fits as it is", () => {
+    const fitted = fitRequest(request, 100_000, { reserve: 4_000 })
+    expect(fitted.changed).toBe(false)
+    expect(fitted.request).toBe(request)
+  })
+
+  it("counts the tools a window on the messages alone would not see", () => {
+    const conversationTotal = estimator.estimateConversation(history)
+    const alone = Effect.runSync(window.fit(history, conversationTotal))
+    expect(alone.changed).toBe(false)
+    expect(fitRequest(request, conversationTotal).changed).toBe(true)
+  })
+
+  it("fails with BudgetTooSmall when the tools leave too little, naming a budget that works", () => {
+    const error = Effect.runSync(Effect.flip(window.fitRequest(request, 50)))
+    assert(error._tag === "BudgetTooSmall")
+    expect(fitRequest(request, error.minimumBudget).request.messages.length).toBeGreaterThan(0)
+  })
+
+  it("keeps the request's own output limit free when no reserve is given", () => {
+    const limited = Request.make(history, { model: "gpt-4o", tools, maxOutputTokens: 40 })
+    const total = estimator.estimateRequest(limited).total
+    const fitted = fitRequest(limited, total)
+    expect(fitted.available).toBe(total - fitted.fixedTokens - 40)
+    expect(fitRequest(limited, total, { reserve: 0 }).request.messages.length).toBeGreaterThanOrEqual(fitted.request.messages.length)
+  })
+
+  it("uses the provider's framing: Anthropic's tool-use system prompt", () => {
+    const anthropic = fitRequest(Request.make(history, { model: "claude-sonnet-4-5", tools }), 100_000, { provider: "anthropic" })
+    expect(anthropic.fixedTokens).toBeGreaterThanOrEqual(496)
+  })
+})
+
 // ---------------------------------------------------------------------------
 // properties
 // ---------------------------------------------------------------------------
@@ -423,4 +480,35 @@ describe("window properties", () => {
     assert.isTrue(Result.isSuccess(second))
     if (Result.isSuccess(second)) expect(second.success.changed).toBe(false)
   }, { arbitrary: { runs: 300 }, timeout: 60_000 })
+
+  const requestCase = Arbitrary.all({
+    c: caseOf(allChoices),
+    fixed: Req.fixedPart,
+    provider: Arb.intBetween(0, Provider.all.length),
+    percent: Arb.intBetween(1, 110)
+  }).pipe(
+    Arbitrary.map(({ c, fixed, percent, provider }) => {
+      const p = Provider.all[provider]
+      const request = Req.requestWith(c.input, fixed, p === "anthropic" ? "claude-sonnet-4-5" : "gpt-4o")
+      // the budget scales the whole request, so tools leave some room most of the time
+      const budget = Math.ceil((estimator.estimateRequest(request, p === undefined ? undefined : { provider: p }).total * percent) / 100) +
+        (c.options.reserve ?? request.maxOutputTokens ?? 0)
+      return { c: { ...c, budget, options: { ...c.options, ...(p === undefined ? {} : { provider: p }) } }, request, provider: p }
+    })
+  )
+
+  it.prop("fitRequest: the messages' fit with the request's fixed part taken first, the request kept, the whole request within budget", [requestCase], ([{ c, provider, request }]) => {
+    checkFitRequest(c, request, provider)
+  }, runs)
+
+  it.prop("fitRequest: the request's fixed part never shrinks as its tools grow", [requestCase, Req.toolDefinition], ([{ c, provider, request }, tool]) => {
+    const tools = (request.tools ?? []).filter((t) => t.name !== tool.name)
+    const { messages: _, ...rest } = request
+    const fewer = fitRequestSync(window, Request.make(request.messages, { ...rest, tools }), c.budget, c.options)
+    const more = fitRequestSync(window, Request.make(request.messages, { ...rest, tools: [...tools, tool] }), c.budget, c.options)
+    if (Result.isSuccess(fewer) && Result.isSuccess(more) && provider !== "openai-chat" && provider !== "openai-responses" && provider !== undefined) {
+      expect(more.success.fixedTokens).toBeGreaterThanOrEqual(fewer.success.fixedTokens)
+    }
+    if (Result.isSuccess(more)) expect(Result.isSuccess(fewer)).toBe(true)
+  }, { arbitrary: { runs: 300 }, timeout: 120_000 })
 })

@@ -4,9 +4,9 @@
  * works, is the pinned messages plus a suffix of the rest (a summary and
  * cleared messages in place, nothing else altered), and is minimal.
  */
-import { expect } from "@effect/vitest"
+import { assert, expect } from "@effect/vitest"
 import { Effect, Result } from "effect"
-import { Conversation, Message, MessageWindow, Summarizer, TokenEstimator } from "../src/index.js"
+import { Conversation, Message, MessageWindow, Request, Summarizer, TokenEstimator } from "../src/index.js"
 import type { Provider } from "../src/index.js"
 
 export const estimator = TokenEstimator.heuristic
@@ -225,4 +225,63 @@ const checkMinimal = (c: Case, provider: Provider.Provider | undefined, fitted: 
   } else {
     expect(estimator.estimateConversation(restored)).toBeGreaterThan(available)
   }
+}
+
+export const fitRequestSync = (
+  w: MessageWindow.Service,
+  request: Request.Request,
+  budget: number,
+  options?: MessageWindow.FitOptions
+): Result.Result<MessageWindow.FittedRequest, MessageWindow.FitError> => Effect.runSync(Effect.result(w.fitRequest(request, budget, options)))
+
+/**
+ * Checks one fit of a whole request: its messages are a valid fit (the same
+ * invariants `checkFit` checks, read with the provider's rendering of each
+ * message), the request's other fields are kept, and the whole fitted
+ * request, as `estimateRequest` counts it, fits with the reserve; or it
+ * fails with a budget that works.
+ */
+export const checkFitRequest = (c: Case, request: Request.Request, provider: Provider.Provider | undefined): void => {
+  const { budget, input, options } = c
+  const result = fitRequestSync(window, request, budget, options)
+  const reserve = options.reserve ?? request.maxOutputTokens
+  if (Result.isFailure(result)) {
+    const error = result.failure
+    assert(error._tag === "BudgetTooSmall")
+    expect(error.minimumBudget).toBeGreaterThan(budget)
+    expect(Result.isSuccess(fitRequestSync(window, request, error.minimumBudget, options))).toBe(true)
+    return
+  }
+  const fitted = result.success
+  const estimate = estimator.estimateRequest(request, provider === undefined ? undefined : { provider })
+  expect(fitted.fixedTokens).toBe(estimate.tools + estimate.responseFormat + estimate.framing + (options.fixedTokens ?? 0))
+  expect(fitted.available).toBe(budget - fitted.fixedTokens - (reserve ?? 0))
+  // valid whenever the input is, with a suffix of what may go kept
+  if (isValidFor(provider, input)) {
+    expect(Conversation.issuesOf(fitted.messages).map((i) => i.message)).toEqual([])
+    if (provider !== undefined) expect(Conversation.issuesFor(provider, fitted.messages).map((i) => i.message)).toEqual([])
+    expect(opensWell(provider, input, fitted.messages)).toBe(true)
+  }
+  // the pinned messages and a suffix of the rest, in order, each as it was or cleared (the summary aside)
+  const clearedAt = new Map(fitted.cleared.map((x) => [x.at, x.index]))
+  const kept: Array<number> = []
+  fitted.messages.forEach((m, k) => {
+    if (fitted.summary !== undefined && k === fitted.summary.at) return
+    kept.push(clearedAt.get(k) ?? input.indexOf(m, kept.length === 0 ? 0 : kept[kept.length - 1]! + 1))
+  })
+  for (let k = 1; k < kept.length; k++) expect(kept[k]).toBeGreaterThan(kept[k - 1]!)
+  const keptSet = new Set(kept)
+  const pinned = pinnedIndices(c)
+  for (const i of pinned) expect(keptSet.has(i)).toBe(true)
+  const firstFree = kept.find((i) => !pinned.has(i))
+  if (firstFree !== undefined) for (let i = firstFree; i < input.length; i++) expect(keptSet.has(i)).toBe(true)
+  expect(fitted.tokensAfter).toBeLessThanOrEqual(fitted.available)
+  expect(fitted.request.messages).toEqual(fitted.messages)
+  if (!fitted.changed) expect(fitted.request).toBe(request)
+  const { messages: _a, ...before } = request
+  const { messages: _b, ...after } = fitted.request
+  expect(after).toEqual(before)
+  // the whole request fits, the answer's reserve aside
+  const whole = estimator.estimateRequest(fitted.request, provider === undefined ? undefined : { provider })
+  expect(whole.total + (reserve ?? 0)).toBeLessThanOrEqual(budget)
 }

@@ -13,7 +13,10 @@
  * Texts are counted exactly; messages follow the same counting rules as every
  * other estimator (see `TokenEstimator`), with a per-message overhead for the
  * chat framing (default 4). Special-token text such as `<|endoftext|>` in a
- * message is counted as ordinary text, never thrown on.
+ * message is counted as ordinary text, never thrown on. `estimateRequest`
+ * with these layers counts a whole OpenAI Chat request (messages, tool
+ * definitions, tool choice, response format, framing) as the API reports
+ * it in `usage.prompt_tokens`.
  *
  * @example
  * import { Effect } from "effect"

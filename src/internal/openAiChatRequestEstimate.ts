@@ -6,12 +6,13 @@
  *
  * The renderer's fixed scaffolding is counted at its known exact cost: the
  * opening and closing lines of the functions namespace are the same in every
- * request with tools, and so is the start of a tool call's header; the text
- * estimator, fitted on prose and code, over-counts them by a token or two each.
+ * request with tools, and so are the start of a tool call's header and the
+ * role that heads every message (one token); the text estimator, fitted on
+ * prose and code, over-counts them by a token or two each.
  *
  * @internal
  */
-import { estimateTextWith, type HeuristicTable } from "./heuristic.js"
+import { type HeuristicTable, rawEstimateWith } from "./heuristic.js"
 import {
   type ChatEncoding,
   type ChatRequestLike,
@@ -32,17 +33,31 @@ const CALL_HEADER = "assistant to=functions."
 const CALL_HEADER_TOKENS = 4
 const PARALLEL_HEADER = "assistant to=multi_tool_use.parallel"
 const PARALLEL_HEADER_TOKENS = 7
+/** Message headers: each role is one token in both encodings (the text estimator, fitted on prose, says two). */
+const ROLES = new Set(["system", "developer", "user", "assistant", "tool", "function"])
 
 /**
  * A text estimator that counts the renderer's scaffolding at its exact cost:
  * the functions namespace's opening and closing lines wherever a text
- * contains them, and the fixed part of a tool call's header.
+ * contains them, the fixed part of a tool call's header, and message roles.
+ *
+ * Other texts are counted by the character-class estimator without its
+ * per-text constant: that constant is fitted on whole texts, and a prompt is
+ * mostly short pieces (a function name heading a result, a one-line
+ * message), which it would over-count by about a token each. Still never
+ * less for a text than for any of its prefixes.
  */
 export const scaffoldAwareEstimator = (table: HeuristicTable): ((text: string) => number) => {
+  const estimateTextWith = (text: string, t: HeuristicTable): number =>
+    text.length === 0 ? 0 : Math.max(1, Math.round(rawEstimateWith(text, t) - t.nonEmpty))
   const headExcess = estimateTextWith(TOOLS_HEAD, table) - TOOLS_HEAD_TOKENS
   const tailExcess = estimateTextWith(TOOLS_TAIL, table) - TOOLS_TAIL_TOKENS
   return (text) => {
     if (text === PARALLEL_HEADER) return PARALLEL_HEADER_TOKENS
+    if (ROLES.has(text)) return 1
+    // a participant's header, "role:name": the role, then the name with its colon
+    const colon = text.indexOf(":")
+    if (colon > 0 && ROLES.has(text.slice(0, colon))) return 1 + estimateTextWith(text.slice(colon), table)
     // The dot joins the name's first token (".get"), so the name counts as it would alone.
     if (text.startsWith(CALL_HEADER)) return CALL_HEADER_TOKENS + estimateTextWith(text.slice(CALL_HEADER.length), table)
     let n = estimateTextWith(text, table)

@@ -87,7 +87,8 @@ const PROVIDER = "anthropic"
 
 /**
  * Options for writing a request: `maxTokens` is the `max_tokens` to send
- * when the request does not carry one of its own (the API requires it).
+ * when the request has no `maxOutputTokens` of its own (the API requires
+ * one).
  *
  * @since 0.1.0
  */
@@ -543,12 +544,19 @@ export const toMessages = (
   return A.runEncode(ctx, () => encodePrompt(ctx, messages))
 }
 
+/** A tool of Anthropic's own (a server tool, or a client tool with an Anthropic-defined schema): it has a `type`. */
 const isServerTool = (extras: Block.JsonObject | undefined): boolean => {
   const type = extras?.["type"]
   return typeof type === "string" && type !== "custom"
 }
 
-const encodeTool = (ctx: A.Ctx, tool: Request.ToolDefinition): Wire.ToolParam => {
+const encodeTool = (ctx: A.Ctx, tool: Request.ToolDefinition): Wire.ToolParam | undefined => {
+  const defined = tool.providerDefined
+  if (defined !== undefined) {
+    if (defined.provider === key) return { ...defined.config, type: defined.type, name: tool.name } as unknown as Wire.ToolParam
+    A.dropped(ctx, undefined, undefined, `the definition of ${tool.name}, a tool ${defined.provider} defines`, "Anthropic runs only its own tools")
+    return undefined
+  }
   const extras = A.ownExtras(tool, key)
   if (isServerTool(extras)) return { ...extras, name: tool.name } as unknown as Wire.ToolParam
   if (tool.providerOptions?.["openai-chat"]?.["type"] === "custom") {
@@ -584,11 +592,19 @@ const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToRequestO
   const extras = A.ownExtras(request, key)
   const body: Record<string, unknown> = { ...extras }
   if (request.model !== undefined) body["model"] = request.model
-  if (body["max_tokens"] === undefined && options?.maxTokens !== undefined) body["max_tokens"] = options.maxTokens
+  const maxTokens = request.maxOutputTokens ?? options?.maxTokens
+  if (body["max_tokens"] === undefined && maxTokens !== undefined) body["max_tokens"] = maxTokens
   const prompt = encodePrompt(ctx, request.messages)
   if (prompt.system !== undefined) body["system"] = prompt.system
   body["messages"] = prompt.messages
-  if (request.tools !== undefined && request.tools.length > 0) body["tools"] = request.tools.map((tool) => encodeTool(ctx, tool))
+  if (request.tools !== undefined && request.tools.length > 0) {
+    const tools: Array<Wire.ToolParam> = []
+    for (const tool of request.tools) {
+      const written = encodeTool(ctx, tool)
+      if (written !== undefined) tools.push(written)
+    }
+    if (tools.length > 0) body["tools"] = tools
+  }
   const choice = encodeToolChoice(request)
   if (choice !== undefined) body["tool_choice"] = choice
   const format = request.responseFormat
@@ -615,8 +631,10 @@ const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToRequestO
 
 /**
  * A whole request as a Messages request body: `system` and `messages`, the
- * model, tools (client tools with `input_schema`, server tools as they were
- * read), `tool_choice` (with `disable_parallel_tool_use` from
+ * model, tools (client tools with `input_schema`; Anthropic's own tools,
+ * `providerDefined` with provider `"anthropic"`, as they were read; tools
+ * another provider defines are reported and left out), `tool_choice` (with
+ * `disable_parallel_tool_use` from
  * `parallelToolCalls`), a JSON-schema response format as
  * `output_config.format`, and the request's other Anthropic fields
  * (`max_tokens`, `thinking`, `temperature`, ...) kept in its provider
@@ -940,8 +958,9 @@ export const fromMessages = (
   })
 }
 
-const REQUEST_KEYS = new Set(["model", "system", "messages", "tools", "tool_choice"])
+const REQUEST_KEYS = new Set(["model", "system", "messages", "tools", "tool_choice", "max_tokens"])
 const TOOL_KEYS = new Set(["name", "description", "input_schema", "strict"])
+const SERVER_TOOL_KEYS = new Set(["name", "type"])
 
 const decodeTools = (ctx: A.Ctx, list: ReadonlyArray<Schema.Json>): Array<Request.ToolDefinition> => {
   const out: Array<Request.ToolDefinition> = []
@@ -950,7 +969,7 @@ const decodeTools = (ctx: A.Ctx, list: ReadonlyArray<Schema.Json>): Array<Reques
     const tool = A.obj(ctx, list[t], at)
     const name = A.str(ctx, tool, "name", at)
     if (isServerTool(tool)) {
-      out.push(Request.tool(name, A.optionsOf(key, A.extrasOf(tool, new Set(["name"])))))
+      out.push(Request.providerTool(name, key, tool["type"] as string, A.extrasOf(tool, SERVER_TOOL_KEYS)))
       continue
     }
     const description = A.optStr(ctx, tool, "description", at)
@@ -997,6 +1016,8 @@ const decodeRequest = (ctx: A.Ctx, input: unknown): Request.Request => {
   const extras: Record<string, Schema.Json> = A.extrasOf(body, REQUEST_KEYS) ?? {}
   const model = A.optStr(ctx, body, "model", "")
   if (body["model"] !== undefined && model === undefined) A.setKey(extras, "model", body["model"]!)
+  const maxTokens = body["max_tokens"]
+  if (maxTokens !== undefined && !Request.isTokenLimit(maxTokens)) A.setKey(extras, "max_tokens", maxTokens)
   const tools = body["tools"] === undefined || body["tools"] === null ? undefined : decodeTools(ctx, A.arr(ctx, body["tools"], "tools"))
   const choice = decodeToolChoice(body["tool_choice"])
   if (choice === undefined && body["tool_choice"] !== undefined) A.setKey(extras, "tool_choice", body["tool_choice"]!)
@@ -1005,14 +1026,17 @@ const decodeRequest = (ctx: A.Ctx, input: unknown): Request.Request => {
     ...(tools === undefined ? {} : { tools }),
     ...(choice === undefined ? {} : { toolChoice: choice.toolChoice }),
     ...(choice?.parallel === undefined ? {} : { parallelToolCalls: choice.parallel }),
+    ...(Request.isTokenLimit(maxTokens) ? { maxOutputTokens: maxTokens } : {}),
     ...A.optionsOf(key, Object.keys(extras).length === 0 ? undefined : extras)
   })
 }
 
 /**
  * A Messages request body (any JSON, checked) as a request: its system
- * prompt and messages, model, tools (client tools typed; server tools kept
- * as they were read) and tool choice; every other field (`max_tokens`,
+ * prompt and messages, model, tools (client tools typed; tools with an
+ * Anthropic `type`, server tools and Anthropic-schema tools, as
+ * `providerDefined` tools in their place) and tool choice; every other
+ * field (`max_tokens`,
  * `thinking`, `output_config`, ...) is kept in the request's provider
  * options and written back by `toRequest`.
  *

@@ -656,7 +656,9 @@ export const fromResponseParts = (parts: ReadonlyArray<Response.AnyPart>, option
 /**
  * Tool definitions as an effect/ai `Toolkit` of dynamic tools (their JSON
  * Schema parameters as they are; the `strict` flag as the `Tool.Strict`
- * annotation), for `LanguageModel.generateText({ toolkit })`.
+ * annotation), for `LanguageModel.generateText({ toolkit })`. Tools a
+ * provider defines (`providerDefined`) are not function tools and are left
+ * out: give them to that provider's own layer.
  *
  * @example
  * const toolkit = EffectAi.toToolkit(request.tools ?? [])
@@ -666,7 +668,7 @@ export const fromResponseParts = (parts: ReadonlyArray<Response.AnyPart>, option
  */
 export const toToolkit = (tools: ReadonlyArray<Request.ToolDefinition>): Toolkit.Toolkit<Record<string, DynamicTool>> =>
   Toolkit.make(
-    ...tools.map((definition): DynamicTool => {
+    ...tools.filter((definition) => definition.providerDefined === undefined).map((definition): DynamicTool => {
       const tool = Tool.dynamic(definition.name, {
         ...(definition.description === undefined ? {} : { description: definition.description }),
         ...(definition.parameters === undefined ? {} : { parameters: definition.parameters as JsonSchema.JsonSchema })

@@ -35,7 +35,7 @@
  * tool definition they were read from (a part's own fields directly, the
  * fields of its `functionCall`, `functionResponse`, `inlineData`... under
  * that key), and the request body's (`generationConfig`, `safetySettings`,
- * hosted tools, tool configurations the model has no word for) directly in
+ * tool configurations the model has no word for) directly in
  * `Request.providerOptions.gemini`; written back from there. Parts of
  * unknown kinds become `ProviderDataBlock`s. Non-text parts of a system
  * instruction have no place in a system message and are reported
@@ -58,8 +58,9 @@
  * **Normal forms**: a content without `role` comes back as `user`; a
  * system instruction given as plain text comes back as a content; a user
  * content mixing function responses with other parts comes back as two
- * contents; hosted tools come back after the function declarations, in one
- * tool entry.
+ * contents; a tool entry holding function declarations and other tools
+ * comes back as one entry each. Tools Gemini runs (Google Search, code
+ * execution, ...) are `providerDefined` tool definitions in their place.
  *
  * @since 0.1.0
  */
@@ -609,7 +610,10 @@ const readTools = (ctx: A.Ctx, raw: Schema.Json | undefined, kept: Fields): Arra
     const rest: Fields = {}
     for (const field of Object.keys(entry)) {
       if (field !== "functionDeclarations") {
-        A.setKey(rest, field, entry[field])
+        const value = entry[field]
+        // a tool Gemini runs (Google Search, code execution, URL context, ...), kept in its place
+        if (A.isObj(value)) tools.push(Request.providerTool(field, key, field, value))
+        else A.setKey(rest, field, value)
         continue
       }
       const declarations = A.arr(ctx, entry[field], `${at}.functionDeclarations`)
@@ -648,9 +652,20 @@ const readToolChoice = (ctx: A.Ctx, raw: Schema.Json | undefined, kept: Fields):
   return choice
 }
 
+/** The output limit of a generation config, when it is a whole number of tokens. */
+const maxOutputTokensOf = (ctx: A.Ctx, raw: Schema.Json | undefined): number | undefined => {
+  if (raw === undefined || raw === null) return undefined
+  const limit = A.obj(ctx, raw, "generationConfig")["maxOutputTokens"]
+  return Request.isTokenLimit(limit) ? limit : undefined
+}
+
 const readGenerationConfig = (ctx: A.Ctx, raw: Schema.Json | undefined, kept: Fields): Request.ResponseFormat | undefined => {
   if (raw === undefined || raw === null) return undefined
-  const config = A.obj(ctx, raw, "generationConfig")
+  const whole = A.obj(ctx, raw, "generationConfig")
+  // a whole-number output limit is the request's maxOutputTokens
+  const { maxOutputTokens: limit, ...withoutLimit } = whole
+  const config: Obj = Request.isTokenLimit(limit) ? withoutLimit : whole
+  if (config !== whole && Object.keys(config).length === 0) return undefined
   const { responseJsonSchema, responseMimeType, ...rest } = config
   let format: Request.ResponseFormat | undefined
   if (responseMimeType === "application/json" && config["responseSchema"] === undefined) {
@@ -682,8 +697,9 @@ export const fromRequest = (body: Wire.RequestBodyLike | unknown, options?: Conv
     const tools = readTools(ctx, raw["tools"], kept)
     const toolChoice = readToolChoice(ctx, raw["toolConfig"], kept)
     const responseFormat = readGenerationConfig(ctx, raw["generationConfig"], kept)
+    const maxOutputTokens = maxOutputTokensOf(ctx, raw["generationConfig"])
     for (const field of Object.keys(raw)) if (!bodyKeys.has(field)) A.setKey(kept, field, raw[field])
-    return Request.make(messages, { ...defined({ tools, toolChoice, responseFormat }), ...keep(key, Object.keys(kept).length === 0 ? undefined : kept) })
+    return Request.make(messages, { ...defined({ tools, toolChoice, responseFormat, maxOutputTokens }), ...keep(key, Object.keys(kept).length === 0 ? undefined : kept) })
   }) as Effect.Effect<Converted<Request.Request>, MalformedPayload | InvalidToolArguments>
 }
 
@@ -696,6 +712,40 @@ const writeDeclaration = (ctx: A.Ctx, tool: Request.ToolDefinition): Wire.Functi
   }
   if (tool.strict !== undefined) A.dropped(ctx, undefined, undefined, `the strict flag of the tool ${JSON.stringify(tool.name)}`, "Gemini function declarations have none")
   return merge(out, keptOf(tool, key, hints))
+}
+
+/**
+ * The `tools` entries: each run of function tools as one `functionDeclarations`
+ * entry, each tool Gemini defines as its own entry, in the order of the
+ * request, then entries kept as sent in the request's options.
+ */
+const writeTools = (
+  ctx: A.Ctx,
+  tools: ReadonlyArray<Request.ToolDefinition>,
+  hosted: ReadonlyArray<{ [key: string]: unknown }>
+): Array<Wire.ToolParam> => {
+  const out: Array<Wire.ToolParam> = []
+  let run: Array<Wire.FunctionDeclarationParam> | undefined
+  let declarations = 0
+  for (const tool of tools) {
+    const defined = tool.providerDefined
+    if (defined === undefined) {
+      if (run === undefined) {
+        run = []
+        out.push({ functionDeclarations: run })
+      }
+      run.push(writeDeclaration(ctx, tool))
+      declarations++
+      continue
+    }
+    run = undefined
+    if (defined.provider === key) out.push({ [defined.type]: { ...defined.config } } as Wire.ToolParam)
+    else A.dropped(ctx, undefined, undefined, `the definition of ${tool.name}, a tool ${defined.provider} defines`, "Gemini runs only its own tools")
+  }
+  // a request with an empty tool list keeps its empty declarations entry
+  if (declarations === 0 && out.length === 0 && hosted.length === 0) out.push({ functionDeclarations: [] })
+  for (const entry of hosted) out.push(entry as Wire.ToolParam)
+  return out
 }
 
 /**
@@ -717,10 +767,7 @@ export const toRequest = (request: Request.Request, options?: ConversionOptions)
     const body: Wire.RequestBody = { contents: written.contents }
     if (written.systemInstruction !== undefined) body.systemInstruction = written.systemInstruction
     const hosted = Array.isArray(kept["tools"]) ? (kept["tools"] as Array<{ [key: string]: unknown }>) : []
-    if (request.tools !== undefined || hosted.length > 0) {
-      const declarations = (request.tools ?? []).map((tool) => writeDeclaration(ctx, tool))
-      body.tools = [...(declarations.length > 0 || hosted.length === 0 ? [{ functionDeclarations: declarations }] : []), ...hosted]
-    }
+    if (request.tools !== undefined || hosted.length > 0) body.tools = writeTools(ctx, request.tools ?? [], hosted)
     const choice = request.toolChoice
     if (choice !== undefined) {
       body.toolConfig = {
@@ -746,6 +793,7 @@ export const toRequest = (request: Request.Request, options?: ConversionOptions)
     } else if (generation !== undefined) {
       body.generationConfig = { ...generation }
     }
+    if (request.maxOutputTokens !== undefined) body.generationConfig = { ...body.generationConfig, maxOutputTokens: request.maxOutputTokens }
     for (const field of Object.keys(kept)) {
       if (field === "tools" || field === "toolConfig" || field === "generationConfig" || bodyKeys.has(field)) continue
       A.setKey(body, field, kept[field])

@@ -216,17 +216,27 @@ export interface FunctionDeclarationParam {
 }
 
 /**
+ * One entry of a request's `tools`: function declarations, or a tool Gemini
+ * runs (`googleSearch`, `codeExecution`, `urlContext`, ...).
+ *
+ * @since 0.1.0
+ */
+export interface ToolParam {
+  functionDeclarations?: Array<FunctionDeclarationParam>
+  [key: string]: unknown
+}
+
+/**
  * A `generateContent` request body. Fields the model does not name
- * (`safetySettings`, `cachedContent`, most of `generationConfig`, hosted
- * tools...) are written back from `Request.providerOptions.gemini` as they
- * were read.
+ * (`safetySettings`, `cachedContent`, most of `generationConfig`...) are
+ * written back from `Request.providerOptions.gemini` as they were read.
  *
  * @since 0.1.0
  */
 export interface RequestBody {
   contents: Array<ContentParam>
   systemInstruction?: ContentParam
-  tools?: Array<{ functionDeclarations?: Array<FunctionDeclarationParam>; [key: string]: unknown }>
+  tools?: Array<ToolParam>
   toolConfig?: { functionCallingConfig?: { mode?: string; allowedFunctionNames?: Array<string> }; [key: string]: unknown }
   generationConfig?: { responseMimeType?: string; responseJsonSchema?: unknown; [key: string]: unknown }
   [key: string]: unknown

@@ -452,7 +452,9 @@ export const toMessages = (
   return A.runEncode(ctx, () => encodeMessages(ctx, messages, options))
 }
 
+/** A tool a provider defines (Chat Completions has none of its own), or one written the older way, with an Anthropic `type`. */
 const isProviderTool = (tool: Request.ToolDefinition): boolean => {
+  if (tool.providerDefined !== undefined) return true
   const type = tool.providerOptions?.["anthropic"]?.["type"]
   return typeof type === "string" && type !== "custom"
 }
@@ -483,7 +485,7 @@ const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToMessages
   body["messages"] = encodeMessages(ctx, request.messages, options)
   const tools: Array<Request.ToolDefinition> = []
   for (const tool of request.tools ?? []) {
-    if (isProviderTool(tool)) A.dropped(ctx, undefined, undefined, `the definition of ${tool.name}, a tool the provider runs itself`, "Chat Completions has no server-side tools")
+    if (isProviderTool(tool)) A.dropped(ctx, undefined, undefined, `the definition of ${tool.name}, a tool a provider defines`, "Chat Completions has no tools of a provider's own")
     else tools.push(tool)
   }
   const legacy = tools.length > 0 && tools.every((t) => A.ownExtras(t, key)?.["type"] === "functions")
@@ -506,6 +508,7 @@ const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToMessages
     }
   }
   if (request.parallelToolCalls !== undefined) body["parallel_tool_calls"] = request.parallelToolCalls
+  if (request.maxOutputTokens !== undefined) body["max_completion_tokens"] = request.maxOutputTokens
   const format = request.responseFormat
   if (format !== undefined) {
     switch (format._tag) {
@@ -536,7 +539,8 @@ const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToMessages
 /**
  * A whole request as a Chat Completions request body: the messages, the
  * model, tools (or the deprecated `functions`, when the request was read
- * from them), tool choice, `parallel_tool_calls`, `response_format`, and the
+ * from them), tool choice, `parallel_tool_calls`, `response_format`,
+ * `max_completion_tokens` from `maxOutputTokens`, and the
  * request's other Chat Completions fields (`temperature`, `stream`, ...)
  * kept in its provider options. Tools another provider runs itself are
  * reported and left out.
@@ -863,7 +867,7 @@ export const fromMessages = (
   return A.run(ctx, () => decodeMessages(ctx, A.arr(ctx, A.jsonOf(ctx, messages), "messages"), "messages"))
 }
 
-const REQUEST_KEYS = new Set(["model", "messages", "tools", "tool_choice", "functions", "function_call", "parallel_tool_calls", "response_format"])
+const REQUEST_KEYS = new Set(["model", "messages", "tools", "tool_choice", "functions", "function_call", "parallel_tool_calls", "response_format", "max_completion_tokens"])
 const TOOL_KEYS_WIRE = new Set(["type", "function", "custom"])
 const FUNCTION_DEFINITION_KEYS = new Set(["name", "description", "parameters", "strict"])
 const CUSTOM_TOOL_KEYS = new Set(["name", "description"])
@@ -980,6 +984,8 @@ const decodeRequest = (ctx: A.Ctx, input: unknown): Request.Request => {
     if (toolChoice === undefined) keep("tool_choice")
     keep("function_call")
   }
+  const maxTokens = body["max_completion_tokens"]
+  if (maxTokens !== undefined && !Request.isTokenLimit(maxTokens)) keep("max_completion_tokens")
   const parallel = body["parallel_tool_calls"]
   if (parallel !== undefined && typeof parallel !== "boolean") keep("parallel_tool_calls")
   const responseFormat = decodeResponseFormat(body["response_format"])
@@ -991,6 +997,7 @@ const decodeRequest = (ctx: A.Ctx, input: unknown): Request.Request => {
     ...(toolChoice === undefined ? {} : { toolChoice }),
     ...(typeof parallel === "boolean" ? { parallelToolCalls: parallel } : {}),
     ...(responseFormat === undefined ? {} : { responseFormat }),
+    ...(Request.isTokenLimit(maxTokens) ? { maxOutputTokens: maxTokens } : {}),
     ...A.optionsOf(key, Object.keys(extras).length === 0 ? undefined : extras)
   })
 }
@@ -998,7 +1005,9 @@ const decodeRequest = (ctx: A.Ctx, input: unknown): Request.Request => {
 /**
  * A Chat Completions request body (any JSON, checked) as a request: its
  * messages, model, tools (from `tools` or the deprecated `functions`), tool
- * choice, `parallel_tool_calls` and `response_format`; every other field
+ * choice, `parallel_tool_calls`, `response_format` and
+ * `max_completion_tokens` (as `maxOutputTokens`; the deprecated `max_tokens`
+ * is kept as sent); every other field
  * (`temperature`, `stream`, `n`, and any of the above in a shape this
  * library does not type) is kept in the request's provider options and
  * written back by `toRequest`.

@@ -32,8 +32,10 @@
  * message or tool definition they were read from (an item's or content
  * part's own fields), and the request body's directly in
  * `Request.providerOptions["openai-responses"]` (`temperature`, `include`,
- * `reasoning`, `store`, hosted `tools`, other `tool_choice` forms, the rest
- * of `text`); written back from there. Items and parts of unknown kinds
+ * `reasoning`, `store`, other `tool_choice` forms, the rest of `text`);
+ * written back from there. Hosted tools (web search, file search, code
+ * interpreter, MCP, ...) are `providerDefined` tool definitions in their
+ * place among the function tools. Items and parts of unknown kinds
  * become `ProviderDataBlock`s. Nothing is reported for them, because
  * nothing is lost. A few kept fields choose a wire form: `role:
  * "developer"` on a system message, `type: "input_text"` on the one text
@@ -52,8 +54,7 @@
  *
  * **Normal forms** (the API reads both alike): an image without
  * `detail` gets `"auto"`; an output text without `annotations` gets `[]`;
- * a request `input` given as a string comes back as one user message item;
- * hosted tools come back before function tools.
+ * a request `input` given as a string comes back as one user message item.
  *
  * @since 0.1.0
  */
@@ -131,7 +132,8 @@ const functionOutputKeys = new Set(["type", "call_id", "output", "id"])
 const reasoningKeys = new Set(["type", "id", "summary", "content", "encrypted_content", "status"])
 const imageGenerationKeys = new Set(["type", "id", "result"])
 const functionToolKeys = new Set(["type", "name", "description", "parameters", "strict"])
-const bodyKeys = new Set(["model", "input", "instructions", "tools", "tool_choice", "parallel_tool_calls", "text"])
+const typeKey = new Set(["type"])
+const bodyKeys = new Set(["model", "input", "instructions", "tools", "tool_choice", "parallel_tool_calls", "text", "max_output_tokens"])
 
 // ---------------------------------------------------------------------------
 // reading: items -> messages
@@ -775,16 +777,23 @@ export const fromMessages = (
 // public: requests
 // ---------------------------------------------------------------------------
 
-const readTools = (ctx: A.Ctx, raw: Schema.Json | undefined, kept: Fields): Array<Request.ToolDefinition> | undefined => {
+/** The name of a hosted tool: its own (`name`, an MCP server's `server_label`), else its type. */
+const hostedName = (tool: Obj, type: string): string => {
+  const name = tool["name"] ?? tool["server_label"]
+  return typeof name === "string" ? name : type
+}
+
+const readTools = (ctx: A.Ctx, raw: Schema.Json | undefined): Array<Request.ToolDefinition> | undefined => {
   if (raw === undefined || raw === null) return undefined
   const list = A.arr(ctx, raw, "tools")
   const tools: Array<Request.ToolDefinition> = []
-  const hosted: Array<Schema.Json> = []
   for (let t = 0; t < list.length; t++) {
     const at = `tools[${t}]`
     const tool = A.obj(ctx, list[t], at)
-    if (tool["type"] !== "function") {
-      hosted.push(tool)
+    const type = A.str(ctx, tool, "type", at)
+    if (type !== "function") {
+      // a hosted tool, kept whole in its place
+      tools.push(Request.providerTool(hostedName(tool, type), key, type, A.extrasOf(tool, typeKey)))
       continue
     }
     tools.push(Request.tool(A.str(ctx, tool, "name", at), {
@@ -796,8 +805,7 @@ const readTools = (ctx: A.Ctx, raw: Schema.Json | undefined, kept: Fields): Arra
       ...keep(key, A.extrasOf(tool, functionToolKeys))
     }))
   }
-  if (hosted.length > 0) kept["tools"] = hosted
-  return tools.length > 0 || hosted.length === 0 ? tools : undefined
+  return tools
 }
 
 const readToolChoice = (raw: Schema.Json | undefined, kept: Fields): Request.ToolChoice | undefined => {
@@ -861,18 +869,27 @@ export const fromRequest = (
     if (typeof input === "string") messages.push(Message.user(input))
     else if (input !== undefined && input !== null) readItems(ctx, A.arr(ctx, input, "input"), "input", messages)
     const kept: Fields = {}
-    const tools = readTools(ctx, raw["tools"], kept)
+    const tools = readTools(ctx, raw["tools"])
     const toolChoice = readToolChoice(raw["tool_choice"], kept)
     const responseFormat = readText(ctx, raw["text"], kept)
+    const limit = raw["max_output_tokens"]
+    const maxOutputTokens = Request.isTokenLimit(limit) ? limit : undefined
+    if (limit !== undefined && maxOutputTokens === undefined) kept["max_output_tokens"] = limit
     for (const field of Object.keys(raw)) if (!bodyKeys.has(field)) A.setKey(kept, field, raw[field])
     return Request.make(messages, {
-      ...defined({ model: A.optStr(ctx, raw, "model", ""), tools, toolChoice, parallelToolCalls: A.optBool(ctx, raw, "parallel_tool_calls", ""), responseFormat }),
+      ...defined({ model: A.optStr(ctx, raw, "model", ""), tools, toolChoice, parallelToolCalls: A.optBool(ctx, raw, "parallel_tool_calls", ""), responseFormat, maxOutputTokens }),
       ...keep(key, Object.keys(kept).length === 0 ? undefined : kept)
     })
   })
 }
 
-const writeTool = (tool: Request.ToolDefinition): Wire.FunctionTool => {
+const writeTool = (ctx: A.Ctx, tool: Request.ToolDefinition): Wire.FunctionTool | Wire.KeptItem | undefined => {
+  const defined = tool.providerDefined
+  if (defined !== undefined) {
+    if (defined.provider === key) return { type: defined.type, ...defined.config } as Wire.KeptItem
+    A.dropped(ctx, undefined, undefined, `the definition of ${tool.name}, a tool ${defined.provider} defines`, "the Responses API hosts only its own tools")
+    return undefined
+  }
   const out: Wire.FunctionTool = { type: "function", name: tool.name, parameters: tool.parameters ?? null, strict: tool.strict ?? null }
   if (tool.description !== undefined) out.description = tool.description
   return merge(out, keptOf(tool, key, hints))
@@ -917,14 +934,24 @@ export const toRequest = (request: Request.Request, options?: ConversionOptions)
       from = 1
     }
     writeMessages(ctx, request.messages, from, body.input)
+    // hosted tools kept the older way, in the request's options, go first
     const hosted = Array.isArray(kept["tools"]) ? (kept["tools"] as unknown as Array<Wire.KeptItem>) : []
-    if (request.tools !== undefined || hosted.length > 0) body.tools = [...hosted, ...(request.tools ?? []).map(writeTool)]
+    if (request.tools !== undefined || hosted.length > 0) {
+      const tools: Array<Wire.FunctionTool | Wire.KeptItem> = [...hosted]
+      for (const tool of request.tools ?? []) {
+        const written = writeTool(ctx, tool)
+        if (written !== undefined) tools.push(written)
+      }
+      body.tools = tools
+    }
     if (request.toolChoice !== undefined) {
       body.tool_choice = typeof request.toolChoice === "string" ? request.toolChoice : { type: "function", name: request.toolChoice.name }
     } else if (kept["tool_choice"] !== undefined) {
       body.tool_choice = kept["tool_choice"] as Wire.ToolChoiceParam
     }
     if (request.parallelToolCalls !== undefined) body.parallel_tool_calls = request.parallelToolCalls
+    if (request.maxOutputTokens !== undefined) A.setKey(body, "max_output_tokens", request.maxOutputTokens)
+    else if (kept["max_output_tokens"] !== undefined) A.setKey(body, "max_output_tokens", kept["max_output_tokens"])
     const text = A.isObj(kept["text"]) ? kept["text"] : undefined
     if (request.responseFormat !== undefined) body.text = merge({ format: writeResponseFormat(request.responseFormat) }, text)
     else if (text !== undefined) body.text = { ...text }

@@ -317,7 +317,8 @@ describe("Anthropic requests", () => {
       expect(request.toolChoice).toBe("auto")
       expect(request.parallelToolCalls).toBe(true)
       expect(request.tools?.[0]?.providerOptions).toEqual({ anthropic: { cache_control: { type: "ephemeral" } } })
-      expect(request.providerOptions).toEqual({ anthropic: { max_tokens: 1024 } })
+      expect(request.maxOutputTokens).toBe(1024)
+      expect(request.providerOptions).toBeUndefined()
     }))
 
   it.effect("extended thinking with a signature and redacted thinking convert and come back whole", () =>

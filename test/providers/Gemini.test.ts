@@ -177,13 +177,13 @@ describe("Gemini requests", () => {
     safetySettings: [{ category: "HARM_CATEGORY_HARASSMENT", threshold: "BLOCK_ONLY_HIGH" }]
   }
 
-  it("reads tools, the forced function and the JSON response format into the request", () => {
+  it("reads tools (Google Search as a tool Gemini defines, in its place), the forced function and the JSON response format into the request", () => {
     const request = exact(Gemini.fromRequest(body))
-    assert.deepStrictEqual(request.tools?.map((t) => t.name), ["get_current_temperature"])
+    assert.deepStrictEqual(request.tools?.map((t) => t.name), ["get_current_temperature", "googleSearch"])
+    assert.deepStrictEqual(request.tools?.[1]?.providerDefined, { provider: "gemini", type: "googleSearch", config: {} })
     assert.deepStrictEqual(request.toolChoice, { _tag: "Tool", name: "get_current_temperature" })
     assert.deepStrictEqual(request.responseFormat, { _tag: "JsonSchema", name: "response", schema: { type: "object" } })
     assert.deepStrictEqual<unknown>(request.providerOptions?.["gemini"], {
-      tools: [{ googleSearch: {} }],
       generationConfig: { temperature: 0, thinkingConfig: { thinkingBudget: 1024, includeThoughts: true } },
       safetySettings: body.safetySettings
     })

@@ -241,11 +241,12 @@ describe("OpenAiResponses requests", () => {
     temperature: 1
   }
 
-  it("reads instructions, tools, tool choice and response format into the request", () => {
+  it("reads instructions, tools (a hosted tool as one the provider defines, in its place), tool choice and response format into the request", () => {
     const request = exact(OpenAiResponses.fromRequest(body))
     assert.strictEqual(request.model, "gpt-5")
     assert.strictEqual(request.messages[0]?.role, "system")
-    assert.deepStrictEqual(request.tools?.map((t) => t.name), ["get_weather"])
+    assert.deepStrictEqual(request.tools?.map((t) => t.name), ["web_search", "get_weather"])
+    assert.deepStrictEqual(request.tools?.[0]?.providerDefined, { provider: "openai-responses", type: "web_search", config: { search_context_size: "medium" } })
     assert.strictEqual(request.toolChoice, "auto")
     assert.strictEqual(request.parallelToolCalls, false)
     assert.deepStrictEqual(request.responseFormat, { _tag: "JsonSchema", name: "weather", schema: { type: "object" }, strict: true })
@@ -254,7 +255,6 @@ describe("OpenAiResponses requests", () => {
   it("keeps every body field the model does not name in providerOptions", () => {
     const request = exact(OpenAiResponses.fromRequest(body))
     assert.deepStrictEqual<unknown>(request.providerOptions?.["openai-responses"], {
-      tools: [{ type: "web_search", search_context_size: "medium" }],
       text: { verbosity: "low" },
       reasoning: { effort: "low", summary: "auto" },
       include: ["reasoning.encrypted_content"],

@@ -1,0 +1,246 @@
+/**
+ * A request as the OpenAI Chat Completions prompt renderer reads it: the
+ * parts of the body `OpenAiChat.toRequest` writes that reach the prompt
+ * (roles, texts, names, tool calls and results, definitions, tool choice,
+ * response format), without the adapter itself, so that the estimator does
+ * not carry a whole wire format. What the adapter leaves out (thinking,
+ * redacted thinking, files it cannot send, tools the provider runs) is left
+ * out here too. A property test holds the two to the same rendering
+ * (test/TokenEstimatorRequest.test.ts).
+ *
+ * @internal
+ */
+import type { Schema } from "effect"
+import * as Block from "../Block.js"
+import type * as Message from "../Message.js"
+import type * as Request from "../Request.js"
+import type { ChatMessageLike, ChatRequestLike } from "./openAiChatPrompt.js"
+
+const KEY = "openai-chat"
+
+type Obj = { readonly [key: string]: Schema.Json }
+
+const own = (value: { readonly providerOptions?: Block.ProviderOptions | undefined }): Obj | undefined => value.providerOptions?.[KEY]
+
+const text = (t: string): Obj => ({ type: "text", text: t })
+
+const joined = (blocks: ReadonlyArray<Block.TextBlock>): string => {
+  let out = ""
+  for (const b of blocks) out += b.text
+  return out
+}
+
+/** A user file as the adapter sends it: images as `image_url` parts, a text document as text, other files as parts the prompt does not read. */
+const filePart = (file: Block.FileBlock): Obj | undefined => {
+  const source = file.source
+  if (file.mediaType.startsWith("image/")) return source._tag === "Base64" || source._tag === "Url" ? { type: "image_url" } : undefined
+  if (file.mediaType.startsWith("audio/")) return { type: "input_audio" }
+  return source._tag === "Text" ? text(source.text) : { type: "file" }
+}
+
+const user = (m: Message.UserMessage): ChatMessageLike => {
+  const name = m.name === undefined ? {} : { name: m.name }
+  let textOnly = true
+  for (const block of m.content) if (block._tag !== "Text") textOnly = false
+  if (textOnly) return { role: "user", content: joined(m.content as ReadonlyArray<Block.TextBlock>), ...name }
+  const parts: Array<Schema.Json> = []
+  for (const block of m.content) {
+    switch (block._tag) {
+      case "Text":
+        parts.push(text(block.text))
+        break
+      case "File": {
+        const part = filePart(block)
+        if (part !== undefined) parts.push(part)
+        break
+      }
+      case "ProviderData":
+        if (block.provider === KEY) parts.push(block.data)
+        break
+      default:
+        return Block.absurd(block)
+    }
+  }
+  return { role: "user", content: parts, ...name }
+}
+
+const assistant = (m: Message.AssistantMessage): ChatMessageLike => {
+  const said: Array<Schema.Json> = []
+  let last: string | undefined
+  let texts = 0
+  let refusals = 0
+  let parts = false
+  const calls: Array<{ readonly id: string; readonly function: { readonly name: string; readonly arguments: string } | undefined }> = []
+  let functionCall: { readonly name: string; readonly arguments: string } | undefined
+  for (const block of m.content) {
+    switch (block._tag) {
+      case "Text":
+        said.push(text(block.text))
+        last = block.text
+        texts++
+        if (own(block) !== undefined) parts = true
+        break
+      case "Refusal":
+        said.push({ type: "refusal", refusal: block.refusal })
+        refusals++
+        if (own(block) !== undefined) parts = true
+        break
+      case "ProviderData":
+        if (block.provider === KEY) {
+          said.push(block.data)
+          parts = true
+        }
+        break
+      case "ToolCall": {
+        if (block.providerExecuted === true) break
+        const type = own(block)?.["type"]
+        if (type === "function_call" && functionCall === undefined) {
+          functionCall = { name: block.name, arguments: Block.argsText(block) }
+        } else if (type === "custom") {
+          // a custom call has no `function`: the prompt renders it with an empty name
+          calls.push({ id: block.id, function: undefined })
+        } else {
+          calls.push({ id: block.id, function: { name: block.name, arguments: Block.argsText(block) } })
+        }
+        break
+      }
+      case "Thinking":
+      case "RedactedThinking":
+      case "File":
+      case "ToolResult":
+        break
+      default:
+        return Block.absurd(block)
+    }
+  }
+  if (texts > 1 || refusals > 1) parts = true
+  // a lone refusal goes to the `refusal` field, which is not part of the prompt
+  const content = parts ? said : last === undefined ? null : last
+  return {
+    role: "assistant",
+    content,
+    ...(m.name === undefined ? {} : { name: m.name }),
+    ...(functionCall === undefined ? {} : { function_call: functionCall }),
+    ...(calls.length === 0 ? {} : { tool_calls: calls })
+  }
+}
+
+const resultContent = (result: Block.ToolResultBlock): string | Array<Schema.Json> => {
+  if (typeof result.content === "string") return result.content
+  const parts: Array<Schema.Json> = []
+  for (const part of result.content) {
+    switch (part._tag) {
+      case "Text":
+        parts.push(text(part.text))
+        break
+      case "Json":
+        parts.push(text(Block.resultContentText([part])))
+        break
+      case "File":
+        break
+      default:
+        return Block.absurd(part)
+    }
+  }
+  return parts
+}
+
+const tool = (m: Message.ToolMessage, out: Array<ChatMessageLike>): void => {
+  const messageName = own(m)?.["name"]
+  for (const result of m.content) {
+    const extras = own(result)
+    const named = extras?.["name"] ?? messageName
+    if (extras?.["role"] === "function") {
+      const content = resultContent(result)
+      out.push({ role: "function", name: result.toolName, content: typeof content === "string" ? content : Block.resultContentText(result.content) })
+    } else {
+      out.push({ role: "tool", tool_call_id: result.toolCallId, content: resultContent(result), ...(typeof named === "string" ? { name: named } : {}) })
+    }
+  }
+}
+
+/** A tool a provider defines, or one written the older way with an Anthropic `type`: Chat Completions leaves it out. */
+const isProviderTool = (t: Request.ToolDefinition): boolean => {
+  if (t.providerDefined !== undefined) return true
+  const type = t.providerOptions?.["anthropic"]?.["type"]
+  return typeof type === "string" && type !== "custom"
+}
+
+const definition = (t: Request.ToolDefinition): Obj => ({
+  name: t.name,
+  ...(t.description === undefined ? {} : { description: t.description }),
+  ...(t.parameters === undefined ? {} : { parameters: t.parameters })
+})
+
+/**
+ * The request as the prompt renderer reads it, and `starts[i]`, the index of
+ * the first wire message written for input message `i`.
+ */
+export const chatRequestOf = (request: Request.Request): { readonly body: ChatRequestLike; readonly starts: ReadonlyArray<number> } => {
+  // the request's kept Chat Completions fields come first, as the adapter writes them (a tool list or tool choice
+  // of a kind the model does not type is kept there)
+  const body: Record<string, unknown> = { ...own(request) }
+  if (request.model !== undefined) body["model"] = request.model
+  const messages: Array<ChatMessageLike> = []
+  const starts: Array<number> = []
+  for (const m of request.messages) {
+    starts.push(messages.length)
+    switch (m.role) {
+      case "system":
+        messages.push({ role: own(m)?.["role"] === "developer" ? "developer" : "system", content: joined(m.content), ...(m.name === undefined ? {} : { name: m.name }) })
+        break
+      case "user":
+        messages.push(user(m))
+        break
+      case "assistant":
+        messages.push(assistant(m))
+        break
+      case "tool":
+        tool(m, messages)
+        break
+      default:
+        return Block.absurd(m)
+    }
+  }
+  body["messages"] = messages
+  const tools = (request.tools ?? []).filter((t) => !isProviderTool(t))
+  const legacy = tools.length > 0 && tools.every((t) => own(t)?.["type"] === "functions")
+  if (legacy) body["functions"] = tools.map(definition)
+  else if (tools.length > 0) {
+    body["tools"] = tools.map((t) =>
+      own(t)?.["type"] === "custom"
+        ? { type: "custom", custom: { name: t.name, ...(t.description === undefined ? {} : { description: t.description }) } }
+        : { type: "function", function: definition(t) }
+    )
+  }
+  const choice = request.toolChoice
+  if (choice !== undefined && legacy) {
+    body["function_call"] = choice === "required" ? "auto" : typeof choice === "string" ? choice : { name: choice.name }
+  } else if (choice !== undefined) {
+    if (typeof choice === "string") body["tool_choice"] = choice
+    else {
+      const custom = tools.some((t) => t.name === choice.name && own(t)?.["type"] === "custom")
+      body["tool_choice"] = custom ? { type: "custom", custom: { name: choice.name } } : { type: "function", function: { name: choice.name } }
+    }
+  }
+  const format = request.responseFormat
+  if (format !== undefined) {
+    switch (format._tag) {
+      case "Text":
+        body["response_format"] = { type: "text" }
+        break
+      case "JsonObject":
+        body["response_format"] = { type: "json_object" }
+        break
+      case "JsonSchema":
+        body["response_format"] = {
+          type: "json_schema",
+          json_schema: { name: format.name, schema: format.schema, ...(format.description === undefined ? {} : { description: format.description }) }
+        }
+        break
+      default:
+        return Block.absurd(format)
+    }
+  }
+  return { body: body as ChatRequestLike, starts }
+}

@@ -1,0 +1,361 @@
+/**
+ * The whole-request estimate behind `TokenEstimator.Service.estimateRequest`:
+ * messages, tool definitions, tool choice, response format and the framing
+ * each provider adds, from one estimator's text rule.
+ *
+ * - OpenAI Chat: the request is read as the Chat Completions body the
+ *   adapter sends (`chatRequestOf.ts`) and rendered into the prompt the model sees
+ *   (`openAiChatPrompt.ts`): per-message framing, participant names, the
+ *   functions namespace, the tool choice and the reply priming. With an
+ *   exact text counter the total is the API's `usage.prompt_tokens`.
+ * - OpenAI Responses: the same rendering (function tools reach the model in
+ *   the same namespace), plus hosted tools by their JSON text. An
+ *   approximation: no recorded figure pins the Responses framing.
+ * - Anthropic: each message as the estimator counts it; client tools by the
+ *   JSON text of their definition; Anthropic-schema tools (bash, text
+ *   editor, computer use) by their documented cost; plus the documented
+ *   tool-use system prompt of the model family and tool choice (framing).
+ * - Gemini: each message as the estimator counts it (Gemini 3 also bills the
+ *   thought signatures sent back), function declarations and other tools by
+ *   their JSON text, no framing.
+ *
+ * @internal
+ */
+import type { Schema } from "effect"
+import type * as Block from "../Block.js"
+import type * as Message from "../Message.js"
+import type { Provider } from "../Provider.js"
+import type * as Request from "../Request.js"
+import { chatRequestOf } from "./chatRequestOf.js"
+import { stringify } from "./json.js"
+import { countChatRequest, promptFormatForModel } from "./openAiChatPrompt.js"
+
+/**
+ * Where a request's input tokens go (see `TokenEstimator.RequestEstimate`).
+ */
+export interface RequestEstimate {
+  readonly provider: Provider
+  readonly total: number
+  readonly messages: ReadonlyArray<number>
+  readonly tools: number
+  readonly responseFormat: number
+  readonly framing: number
+}
+
+/** What the estimate is computed from: one estimator's rules. */
+export interface Rules {
+  /** A text as the estimator counts it. */
+  readonly text: (text: string) => number
+  /** A text of the rendered OpenAI prompt (the heuristic counts the renderer's fixed scaffolding exactly). */
+  readonly promptText: (text: string) => number
+  /** A message as the estimator counts it, framing included. */
+  readonly message: (message: Message.Message) => number
+  /** A block as the estimator counts it. */
+  readonly block: (block: Block.Block) => number
+  /** Opaque data (signatures, encrypted payloads) as the estimator counts it. */
+  readonly opaque: (data: string) => number
+}
+
+/** Options: the provider whose framing applies (default OpenAI Chat) and the model, when the request does not name one. */
+export interface Options {
+  readonly provider?: Provider | undefined
+  readonly model?: string | undefined
+}
+
+export const estimate = (rules: Rules, request: Request.Request, options?: Options): RequestEstimate => {
+  const provider = options?.provider ?? "openai-chat"
+  const model = options?.model ?? request.model
+  switch (provider) {
+    case "openai-chat":
+      return openAiChat(rules, request, model, "openai-chat")
+    case "openai-responses":
+      return responses(rules, request, model)
+    case "anthropic":
+      return anthropic(rules, request, model)
+    case "gemini":
+      return gemini(rules, request, model)
+    default:
+      return provider satisfies never
+  }
+}
+
+const sum = (xs: ReadonlyArray<number>): number => {
+  let s = 0
+  for (let i = 0; i < xs.length; i++) s += xs[i]!
+  return s
+}
+
+const done = (
+  provider: Provider,
+  messages: ReadonlyArray<number>,
+  tools: number,
+  responseFormat: number,
+  framing: number
+): RequestEstimate => ({ provider, total: sum(messages) + tools + responseFormat + framing, messages, tools, responseFormat, framing })
+
+// ---------------------------------------------------------------------------
+// OpenAI
+// ---------------------------------------------------------------------------
+
+const openAiChat = (rules: Rules, request: Request.Request, model: string | undefined, provider: Provider): RequestEstimate => {
+  const { body, starts } = chatRequestOf(request)
+  const counted = countChatRequest(body, rules.promptText, { format: promptFormatForModel(model) })
+  // each input message gets the wire messages written for it
+  const messages = new Array<number>(request.messages.length)
+  for (let i = 0; i < messages.length; i++) {
+    const end = i + 1 < starts.length ? starts[i + 1]! : counted.messages.length
+    let s = 0
+    for (let w = starts[i]!; w < end; w++) s += counted.messages[w] ?? 0
+    messages[i] = s
+  }
+  return done(provider, messages, counted.tools, counted.responseFormat, counted.framing)
+}
+
+/** The JSON text of each value of a list kept as sent (hosted tools), summed. */
+const jsonItems = (rules: Rules, items: unknown): number => {
+  if (!Array.isArray(items)) return 0
+  let s = 0
+  for (const item of items as ReadonlyArray<Schema.Json>) s += rules.text(stringify(item))
+  return s
+}
+
+/** The index of the newest user message, or -1. */
+const lastUserIndex = (messages: ReadonlyArray<Message.Message>): number => {
+  let i = messages.length - 1
+  while (i >= 0 && messages[i]!.role !== "user") i--
+  return i
+}
+
+/** The thinking (and redacted thinking) of an assistant message, as the estimator counts it. */
+const thinkingOf = (rules: Rules, message: Message.Message): number => {
+  if (message.role !== "assistant") return 0
+  let s = 0
+  for (const block of message.content) if (block._tag === "Thinking" || block._tag === "RedactedThinking") s += rules.block(block)
+  return s
+}
+
+const responses = (rules: Rules, request: Request.Request, model: string | undefined): RequestEstimate => {
+  const chat = openAiChat(rules, request, model, "openai-responses")
+  // reasoning items are input items here (Chat Completions has none), but only those of the current turn reach
+  // the model: the API drops reasoning from before the newest user message
+  const lastUser = lastUserIndex(request.messages)
+  const messages = chat.messages.map((n, i) => (i > lastUser ? n + thinkingOf(rules, request.messages[i]!) : n))
+  // hosted tools (web search, file search, ...), which Chat Completions leaves out, by their definition as sent
+  let tools = chat.tools + jsonItems(rules, request.providerOptions?.["openai-responses"]?.["tools"])
+  for (const tool of request.tools ?? []) {
+    const defined = tool.providerDefined
+    if (defined?.provider === "openai-responses") tools += rules.text(stringify({ type: defined.type, ...defined.config }))
+  }
+  return done("openai-responses", messages, tools, chat.responseFormat, chat.framing)
+}
+
+// ---------------------------------------------------------------------------
+// Anthropic
+// ---------------------------------------------------------------------------
+
+/**
+ * The tool-use system prompt Anthropic adds when a request has tools, per
+ * model and tool choice: [auto or none, any or a named tool], in tokens.
+ *
+ * Source: Anthropic's tool use documentation, "Pricing"
+ * (https://platform.claude.com/docs/en/agents-and-tools/tool-use/overview#pricing,
+ * as published in August 2026; Claude 3.x figures from its 2025 versions).
+ * Earlier versions of the page gave 346 / 313 for every Claude 4 model; the
+ * current one gives the figures below.
+ */
+const TOOL_USE_SYSTEM_PROMPT: ReadonlyArray<readonly [family: string, version: string, auto: number, any: number]> = [
+  ["opus", "5", 286, 406],
+  ["opus", "4.8", 290, 410],
+  ["opus", "4.7", 675, 804],
+  ["opus", "4.6", 497, 589],
+  ["opus", "4.5", 496, 588],
+  ["opus", "4.1", 313, 315],
+  ["opus", "4", 313, 315],
+  ["sonnet", "5", 354, 474],
+  ["sonnet", "4.6", 497, 589],
+  ["sonnet", "4.5", 496, 588],
+  ["sonnet", "4", 313, 315],
+  ["sonnet", "3.7", 346, 313],
+  ["sonnet", "3.5-oct", 346, 313],
+  ["sonnet", "3.5-jun", 294, 261],
+  ["sonnet", "3", 159, 235],
+  ["haiku", "4.5", 496, 588],
+  ["haiku", "3.5", 264, 355],
+  ["haiku", "3", 264, 340],
+  ["opus", "3", 530, 281]
+]
+
+/** For a Claude model the table does not know: the figures of the current mid-size models. */
+const DEFAULT_TOOL_USE_SYSTEM_PROMPT: readonly [number, number] = [497, 589]
+
+/**
+ * Documented extra input tokens of Anthropic-schema client tools, by the
+ * start of their `type` (bash: 325 on Opus 5, 4.8 and 4.7, 244 before; text
+ * editor: 700; computer use: 735 per definition, and 466–499 tokens of
+ * system prompt, counted here at 499). Sources: the bash, text editor and
+ * computer use tool pages of Anthropic's documentation
+ * (https://platform.claude.com/docs/en/agents-and-tools/tool-use/bash-tool,
+ * .../text-editor-tool, .../computer-use-tool, August 2026).
+ */
+const TEXT_EDITOR_TOKENS = 700
+const COMPUTER_TOOL_TOKENS = 735
+const COMPUTER_SYSTEM_PROMPT_TOKENS = 499
+const bashTokens = (family: Family | undefined): number =>
+  family !== undefined && family.family === "opus" && (family.version === "5" || family.version === "4.8" || family.version === "4.7") ? 325 : 244
+
+interface Family {
+  readonly family: string
+  readonly version: string
+}
+
+/**
+ * The family and version of a Claude model id: `claude-sonnet-4-5-20250929`
+ * is sonnet 4.5, `claude-3-5-sonnet-20240620` sonnet 3.5 (June),
+ * `us.anthropic.claude-opus-4-1-v1:0` opus 4.1.
+ */
+export const claudeFamily = (model: string | undefined): Family | undefined => {
+  if (model === undefined) return undefined
+  const m = model.toLowerCase()
+  const modern = /claude-(opus|sonnet|haiku)-(\d+)(?:-(\d)(?!\d))?/.exec(m)
+  if (modern !== null) {
+    const minor = modern[3]
+    return { family: modern[1]!, version: minor === undefined || minor === "0" ? modern[2]! : `${modern[2]}.${minor}` }
+  }
+  const legacy = /claude-(\d)(?:-(\d))?-(opus|sonnet|haiku)(?:-(\d{8}))?/.exec(m)
+  if (legacy !== null) {
+    const version = legacy[2] === undefined ? legacy[1]! : `${legacy[1]}.${legacy[2]}`
+    if (legacy[3] === "sonnet" && version === "3.5") return { family: "sonnet", version: legacy[4] === "20240620" ? "3.5-jun" : "3.5-oct" }
+    return { family: legacy[3]!, version }
+  }
+  return undefined
+}
+
+/** The documented tool-use system prompt for a model and tool choice, in tokens. */
+export const anthropicToolUseSystemPrompt = (model: string | undefined, choice: Request.ToolChoice | undefined): number => {
+  const family = claudeFamily(model)
+  let figures: readonly [number, number] = DEFAULT_TOOL_USE_SYSTEM_PROMPT
+  if (family !== undefined) {
+    for (const [f, v, auto, any] of TOOL_USE_SYSTEM_PROMPT) {
+      if (f === family.family && v === family.version) {
+        figures = [auto, any]
+        break
+      }
+    }
+  }
+  const forced = choice !== undefined && (choice === "required" || typeof choice !== "string")
+  return forced ? figures[1] : figures[0]
+}
+
+/** A client tool as Anthropic receives it: name, description and input schema. */
+const anthropicToolText = (tool: Request.ToolDefinition): string =>
+  stringify({
+    name: tool.name,
+    ...(tool.description === undefined ? {} : { description: tool.description }),
+    input_schema: tool.parameters ?? { type: "object", properties: {} }
+  })
+
+/**
+ * Whether a Claude model keeps the thinking of earlier turns in its input:
+ * Opus 4.5 and later, Sonnet 4.6 and later do; earlier Opus and Sonnet
+ * models and every Haiku strip it (Anthropic's context windows page,
+ * https://platform.claude.com/docs/en/build-with-claude/context-windows).
+ * An unknown model is taken to keep it (the larger estimate).
+ */
+const keepsEarlierThinking = (family: Family | undefined): boolean => {
+  if (family === undefined) return true
+  const version = Number.parseFloat(family.version)
+  switch (family.family) {
+    case "opus":
+      return version >= 4.5
+    case "sonnet":
+      return version >= 4.6
+    default:
+      return false
+  }
+}
+
+const anthropic = (rules: Rules, request: Request.Request, model: string | undefined): RequestEstimate => {
+  const family = claudeFamily(model)
+  const messages = request.messages.map(rules.message)
+  if (!keepsEarlierThinking(family)) {
+    // the thinking of turns before the newest user message is not input any more
+    const lastUser = lastUserIndex(request.messages)
+    for (let i = 0; i < lastUser; i++) messages[i] = messages[i]! - thinkingOf(rules, request.messages[i]!)
+  }
+  let tools = 0
+  let framing = 0
+  let computer = false
+  let sent = 0
+  const list = request.tools ?? []
+  for (const tool of list) {
+    const defined = tool.providerDefined
+    // another provider's tool is not sent to Anthropic
+    if (defined !== undefined && defined.provider !== "anthropic") continue
+    const type = defined !== undefined ? defined.type : tool.providerOptions?.["anthropic"]?.["type"]
+    if (typeof type === "string" && type.startsWith("bash_")) tools += bashTokens(family)
+    else if (typeof type === "string" && type.startsWith("text_editor_")) tools += TEXT_EDITOR_TOKENS
+    else if (typeof type === "string" && /^computer_\d/.test(type)) {
+      tools += COMPUTER_TOOL_TOKENS
+      computer = true
+    } else if (typeof type === "string" && type !== "custom") {
+      // a server tool (web search, code execution, ...): its definition as sent, the only figure known
+      const config = defined !== undefined ? { ...defined.config, type } : tool.providerOptions?.["anthropic"]
+      tools += rules.text(stringify({ ...config, name: tool.name }))
+    } else tools += rules.text(anthropicToolText(tool))
+    sent++
+  }
+  if (sent > 0) framing += anthropicToolUseSystemPrompt(model, request.toolChoice)
+  if (computer) framing += COMPUTER_SYSTEM_PROMPT_TOKENS
+  const format = request.responseFormat
+  const responseFormat = format !== undefined && format._tag === "JsonSchema" ? rules.text(stringify(format.schema)) : 0
+  return done("anthropic", messages, tools, responseFormat, framing)
+}
+
+// ---------------------------------------------------------------------------
+// Gemini
+// ---------------------------------------------------------------------------
+
+const geminiDeclarationText = (tool: Request.ToolDefinition): string =>
+  stringify({
+    name: tool.name,
+    ...(tool.description === undefined ? {} : { description: tool.description }),
+    ...(tool.parameters === undefined ? {} : { parameters: tool.parameters })
+  })
+
+/**
+ * Whether a Gemini model bills the thought signatures sent back to it. Not
+ * documented: on recorded traffic, Gemini 3 requests cost their signatures
+ * as opaque data (within 2% of the reported figure) and Gemini 2.x requests
+ * nothing for them (exactly the same figure with 4,820 characters of
+ * signatures).
+ */
+const billsThoughtSignatures = (model: string | undefined): boolean => {
+  const version = model === undefined ? undefined : /gemini-(\d+)/.exec(model.toLowerCase())?.[1]
+  return version !== undefined && Number(version) >= 3
+}
+
+const signaturesOf = (rules: Rules, message: Message.Message): number => {
+  let s = 0
+  for (const block of message.content) {
+    if ((block._tag === "Text" || block._tag === "Thinking" || block._tag === "ToolCall") && block.thoughtSignature !== undefined) {
+      s += rules.opaque(block.thoughtSignature)
+    }
+  }
+  return s
+}
+
+const gemini = (rules: Rules, request: Request.Request, model: string | undefined): RequestEstimate => {
+  const signatures = billsThoughtSignatures(model)
+  const messages = request.messages.map((m) => rules.message(m) + (signatures ? signaturesOf(rules, m) : 0))
+  let tools = 0
+  for (const tool of request.tools ?? []) {
+    const defined = tool.providerDefined
+    // a tool Gemini runs (Google Search, code execution, ...) by its entry as sent; another provider's is not sent
+    if (defined === undefined) tools += rules.text(geminiDeclarationText(tool))
+    else if (defined.provider === "gemini") tools += rules.text(stringify({ [defined.type]: defined.config ?? {} }))
+  }
+  tools += jsonItems(rules, request.providerOptions?.["gemini"]?.["tools"])
+  const format = request.responseFormat
+  const responseFormat = format !== undefined && format._tag === "JsonSchema" ? rules.text(stringify(format.schema)) : 0
+  return done("gemini", messages, tools, responseFormat, 0)
+}

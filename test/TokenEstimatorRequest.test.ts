@@ -1,0 +1,316 @@
+/**
+ * `estimateRequest`: a whole request as each provider bills it. The figures
+ * against the APIs' own numbers are in test/fixtures/requestTokens.test.ts
+ * and test/fixtures/requestTranscripts.test.ts (recorded data).
+ */
+import { assert, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Arbitrary, Effect } from "effect"
+import { countOpenAiChatRequest, loadTextCounter, makeExact } from "../src/exact/index.js"
+import { Block, Calibration, Message, Provider, Request, TokenEstimator } from "../src/index.js"
+import { chatRequestOf } from "../src/internal/chatRequestOf.js"
+import { countChatRequest } from "../src/internal/openAiChatPrompt.js"
+import { OpenAiChat } from "../src/providers/index.js"
+import { chatConversation } from "./providers/adapterArbitraries.js"
+import * as Arb from "./arbitraries.js"
+import * as Req from "./requestArbitraries.js"
+
+const run = Effect.runSync
+
+beforeAll(() => Effect.runPromise(Effect.asVoid(Effect.all([loadTextCounter("o200k"), loadTextCounter("cl100k")]))))
+const exact = () => run(makeExact({ encoding: "o200k" }))
+const heuristic = TokenEstimator.heuristic
+
+const weather = Request.tool("get_weather", {
+  description: "Current weather for a city",
+  parameters: {
+    type: "object",
+    properties: {
+      city: { type: "string", description: "The city, e.g. Oslo" },
+      unit: { type: "string", enum: ["celsius", "fahrenheit"] }
+    },
+    required: ["city"]
+  }
+})
+const conversation = [Message.system("You are a weather bot."), Message.user("What's the weather in Oslo?")]
+const withTools = (options: Omit<ConstructorParameters<typeof Request.Request>[0], "messages"> = {}) =>
+  Request.make(conversation, { tools: [weather], ...options })
+
+describe("estimateRequest for OpenAI Chat", () => {
+  it("with an exact layer, equals the exact count of the body OpenAiChat.toRequest writes", async () => {
+    const request = withTools({ model: "gpt-4o", toolChoice: "auto" })
+    const { value: body } = run(OpenAiChat.toRequest(request))
+    const counted = await Effect.runPromise(countOpenAiChatRequest(body))
+    const estimate = exact().estimateRequest(request)
+    expect(estimate.total).toBe(counted.total)
+    expect([estimate.tools, estimate.framing]).toEqual([counted.tools, counted.framing])
+  })
+
+  it("gives each message its framing: three special tokens, the role, then the content", () => {
+    const e = exact()
+    const estimate = e.estimateRequest(Request.make([Message.user("hello world")]))
+    expect(estimate.messages).toEqual([3 + e.estimateText("user") + e.estimateText("hello world")])
+  })
+
+  it("counts a participant name in the message header", () => {
+    const e = exact()
+    const plain = e.estimateRequest(Request.make([Message.user("hi")])).messages[0]!
+    const named = e.estimateRequest(Request.make([Message.user("hi", { name: "alice" })])).messages[0]!
+    expect(named).toBeGreaterThan(plain)
+  })
+
+  it("primes the reply with three tokens without tools, two when the model may choose a tool", () => {
+    const e = exact()
+    expect(e.estimateRequest(Request.make(conversation)).framing).toBe(3)
+    expect(e.estimateRequest(withTools()).framing).toBe(2)
+    expect(e.estimateRequest(withTools({ toolChoice: "auto" })).framing).toBe(2)
+    expect(e.estimateRequest(withTools({ toolChoice: "required" })).framing).toBe(2)
+    expect(e.estimateRequest(withTools({ toolChoice: "none" })).framing).toBe(3)
+  })
+
+  it("charges a named tool choice its recipient", () => {
+    const e = exact()
+    const named = e.estimateRequest(withTools({ model: "gpt-4o", toolChoice: { _tag: "Tool", name: "get_weather" } }))
+    expect(named.framing).toBe(2 + e.estimateText("assistant to=functions.get_weather") + 3)
+  })
+
+  it("reports the definitions' share: the request with them minus without, priming aside", () => {
+    for (const e of [exact(), heuristic]) {
+      const bare = e.estimateRequest(Request.make(conversation))
+      const full = e.estimateRequest(withTools())
+      expect(full.tools).toBeGreaterThan(0)
+      expect(full.total - bare.total).toBe(full.tools + full.framing - bare.framing)
+    }
+  })
+
+  it("counts a tool without parameters", () => {
+    const estimate = exact().estimateRequest(Request.make(conversation, { tools: [Request.tool("now")] }))
+    expect(estimate.tools).toBeGreaterThan(0)
+  })
+
+  it("counts a JSON-schema response format", () => {
+    const format: Request.ResponseFormat = { _tag: "JsonSchema", name: "answer", schema: { type: "object", properties: { text: { type: "string" } } } }
+    expect(exact().estimateRequest(Request.make(conversation, { responseFormat: format })).responseFormat).toBeGreaterThan(0)
+  })
+
+  it("lays out the June 2023 snapshots their own way when the model names one", () => {
+    const nested = Request.tool("f", {
+      parameters: { type: "object", properties: { o: { type: "object", properties: { a: { type: "string", description: "an inner description" } } } } }
+    })
+    const request = Request.make(conversation, { tools: [nested] })
+    const current = exact().estimateRequest(request, { model: "gpt-4o" })
+    const june = exact().estimateRequest(request, { model: "gpt-4-0613" })
+    expect(june.tools).toBeLessThan(current.tools)
+  })
+
+  /** Requests with everything a conversation can hold, Chat Completions' own forms included, and every kind of tool. */
+  const anyRequest = Arbitrary.all({
+    messages: Arb.intBetween(0, 1).pipe(Arbitrary.flatMap((k) => (k === 0 ? Arbitrary.array(Arb.message, { maxLength: 8 }) : chatConversation))),
+    fixed: Req.fixedPart,
+    kinds: Arbitrary.array(Arb.intBetween(0, 4), { maxLength: 5 })
+  }).pipe(
+    Arbitrary.map(({ fixed, kinds, messages }) => {
+      // some tools defined the deprecated way, as custom tools, or by a provider
+      const tools = fixed.tools.map((t, i) => {
+        switch (kinds[i]) {
+          case 1:
+            return Request.tool(t.name, { ...t, providerOptions: { "openai-chat": { type: "custom" } } })
+          case 2:
+            return Request.providerTool(t.name, "anthropic", "web_search_20250305")
+          case 3:
+            return Request.tool(t.name, { ...t, providerOptions: { "openai-chat": { type: "functions" } } })
+          default:
+            return t
+        }
+      })
+      return Req.requestWith(messages, { ...fixed, tools })
+    })
+  )
+
+  it.prop(
+    "renders exactly as the body OpenAiChat.toRequest writes, message by message",
+    [anyRequest],
+    ([request]) => {
+      const count = (t: string) => t.length
+      const written = countChatRequest(Effect.runSync(OpenAiChat.toRequest(request)).value, count)
+      const { body, starts } = chatRequestOf(request)
+      const read = countChatRequest(body, count)
+      assert.deepStrictEqual(read, written)
+      assert.strictEqual(starts.length, request.messages.length)
+    },
+    { arbitrary: { runs: 1000 }, timeout: 120_000 }
+  )
+
+  it.prop(
+    "with an exact layer, equals the exact count of the written body for any request",
+    [Req.request],
+    ([request]) => {
+      const { value: body } = run(OpenAiChat.toRequest(request))
+      const counted = Effect.runSync(countOpenAiChatRequest(body, { encoding: "o200k" }))
+      assert.strictEqual(exact().estimateRequest(request).total, counted.total)
+    },
+    { arbitrary: { runs: 300 }, timeout: 120_000 }
+  )
+})
+
+describe("estimateRequest for Anthropic", () => {
+  const estimate = (request: Request.Request, model: string) => heuristic.estimateRequest(request, { provider: "anthropic", model })
+
+  it("adds the documented tool-use system prompt for the model family and tool choice", () => {
+    expect(estimate(withTools(), "claude-sonnet-4-5-20250929").framing).toBe(496)
+    expect(estimate(withTools({ toolChoice: "required" }), "claude-sonnet-4-5").framing).toBe(588)
+    expect(estimate(withTools({ toolChoice: { _tag: "Tool", name: "get_weather" } }), "claude-opus-4-7").framing).toBe(804)
+    expect(estimate(withTools({ toolChoice: "none" }), "claude-haiku-4-5").framing).toBe(496)
+    expect(estimate(withTools(), "claude-3-5-sonnet-20240620").framing).toBe(294)
+    expect(estimate(withTools(), "claude-3-5-sonnet-20241022").framing).toBe(346)
+    expect(estimate(withTools(), "us.anthropic.claude-opus-4-1-20250805-v1:0").framing).toBe(313)
+  })
+
+  it("adds no tool-use system prompt without tools", () => {
+    expect(estimate(Request.make(conversation, { toolChoice: "none" }), "claude-sonnet-4-5").framing).toBe(0)
+  })
+
+  it("assumes the current mid-size models' figures for a model it does not know", () => {
+    expect(estimate(withTools(), "claude-next").framing).toBe(497)
+  })
+
+  it("charges Anthropic-schema tools their documented cost", () => {
+    const anthropicTool = (name: string, type: string) => Request.providerTool(name, "anthropic", type)
+    const only = (tool: Request.ToolDefinition, model: string) => estimate(Request.make(conversation, { tools: [tool] }), model)
+    expect(only(anthropicTool("bash", "bash_20250124"), "claude-sonnet-4-5").tools).toBe(244)
+    expect(only(anthropicTool("bash", "bash_20250124"), "claude-opus-4-8").tools).toBe(325)
+    expect(only(anthropicTool("str_replace_based_edit_tool", "text_editor_20250728"), "claude-sonnet-4-5").tools).toBe(700)
+    const computer = only(anthropicTool("computer", "computer_20250124"), "claude-sonnet-4-5")
+    expect([computer.tools, computer.framing]).toEqual([735, 496 + 499])
+  })
+
+  it("counts a client tool by its definition and a server tool by what is sent", () => {
+    const search = Request.providerTool("web_search", "anthropic", "web_search_20250305", { max_uses: 5 })
+    const e = estimate(Request.make(conversation, { tools: [weather, search] }), "claude-sonnet-4-5")
+    expect(e.tools).toBe(
+      heuristic.estimateText(JSON.stringify({ name: "get_weather", description: weather.description, input_schema: weather.parameters })) +
+        heuristic.estimateText(JSON.stringify({ max_uses: 5, type: "web_search_20250305", name: "web_search" }))
+    )
+  })
+
+  it("reads a server tool written with its Anthropic type in the provider options, as earlier versions did", () => {
+    const legacy = Request.tool("bash", { providerOptions: { anthropic: { type: "bash_20250124" } } })
+    expect(estimate(Request.make(conversation, { tools: [legacy] }), "claude-sonnet-4-5").tools).toBe(244)
+  })
+
+  it("leaves out a tool another provider defines, which is not sent", () => {
+    const googleSearch = Request.providerTool("googleSearch", "gemini", "googleSearch", {})
+    const e = estimate(Request.make(conversation, { tools: [googleSearch] }), "claude-sonnet-4-5")
+    expect([e.tools, e.framing]).toEqual([0, 0])
+  })
+
+  const thinkingHistory = [
+    Message.user("Plan a trip."),
+    Message.assistant([Block.thinking("Let me think about the route at length.", "sig"), Block.text("Go by train.")]),
+    Message.user("And back?")
+  ]
+
+  it("leaves out earlier turns' thinking on models that strip it", () => {
+    const request = Request.make(thinkingHistory)
+    const stripped = estimate(request, "claude-sonnet-4-5").messages[1]!
+    expect(stripped).toBe(heuristic.estimateMessage(thinkingHistory[1]!) - heuristic.estimateBlock(thinkingHistory[1]!.content[0]!))
+  })
+
+  it("keeps earlier turns' thinking on models that keep it", () => {
+    const request = Request.make(thinkingHistory)
+    expect(estimate(request, "claude-opus-4-6").messages[1]).toBe(heuristic.estimateMessage(thinkingHistory[1]!))
+  })
+})
+
+describe("estimateRequest for Gemini and OpenAI Responses", () => {
+  it("Gemini counts each declaration and the tools kept as sent, with no framing", () => {
+    const request = Request.make(conversation, { tools: [weather, Request.providerTool("googleSearch", "gemini", "googleSearch", {})] })
+    const e = heuristic.estimateRequest(request, { provider: "gemini" })
+    expect(e.framing).toBe(0)
+    expect(e.tools).toBe(
+      heuristic.estimateText(JSON.stringify({ name: "get_weather", description: weather.description, parameters: weather.parameters })) +
+        heuristic.estimateText(JSON.stringify({ googleSearch: {} }))
+    )
+    expect(e.messages).toEqual(conversation.map((m) => heuristic.estimateMessage(m)))
+  })
+
+  it("Responses renders like Chat and adds hosted tools by their JSON text", () => {
+    const hosted = { type: "web_search_preview" }
+    const request = Request.make(conversation, { tools: [weather, Request.providerTool("web_search_preview", "openai-responses", "web_search_preview")] })
+    const chat = heuristic.estimateRequest(request)
+    const responses = heuristic.estimateRequest(request, { provider: "openai-responses" })
+    expect(responses.tools).toBe(chat.tools + heuristic.estimateText(JSON.stringify(hosted)))
+  })
+
+  it("Responses counts the reasoning of the current turn only", () => {
+    const reasoning = Block.thinking("", undefined, { encryptedContent: "A".repeat(1600) })
+    const earlier = Message.assistant([reasoning, Block.text("Done.")])
+    const current = Message.assistant([reasoning, Block.toolCall("c1", "get_weather", { city: "Oslo" })])
+    const request = Request.make([Message.user("a"), earlier, Message.user("b"), current, Message.tool(Block.toolResult("c1", "get_weather", "12°C"))])
+    const responses = heuristic.estimateRequest(request, { provider: "openai-responses" })
+    const chat = heuristic.estimateRequest(request)
+    expect(responses.messages[1]).toBe(chat.messages[1])
+    expect(responses.messages[3]).toBe(chat.messages[3]! + heuristic.estimateBlock(reasoning))
+  })
+})
+
+describe("calibrated whole-request estimates", () => {
+  it("scale every part but the framing", () => {
+    const calibration = run(Calibration.make(heuristic, { initialFactors: { "claude-sonnet-4-5": 1.5 } }))
+    const request = withTools({ model: "claude-sonnet-4-5" })
+    const base = heuristic.estimateRequest(request, { provider: "anthropic" })
+    const scaled = calibration.estimatorFor("claude-sonnet-4-5").estimateRequest(request, { provider: "anthropic" })
+    expect(scaled.framing).toBe(base.framing)
+    expect(scaled.tools).toBe(Math.ceil(base.tools * 1.5))
+    expect(scaled.total).toBe(scaled.messages.reduce((a, b) => a + b, 0) + scaled.tools + scaled.responseFormat + scaled.framing)
+  })
+
+  it("use the calibration's model for a request that names none", () => {
+    const calibration = run(Calibration.make(heuristic))
+    const e = calibration.estimatorFor("claude-3-5-sonnet-20240620").estimateRequest(withTools(), { provider: "anthropic" })
+    expect(e.framing).toBe(294)
+  })
+
+  it.effect("learn from a reported figure without the framing, which is known exactly", () =>
+    Effect.gen(function* () {
+      const calibration = yield* Calibration.make(heuristic)
+      const request = withTools({ model: "claude-sonnet-4-5" })
+      const e = calibration.estimatorFor("claude-sonnet-4-5").estimateRequest(request, { provider: "anthropic" })
+      const content = e.total - e.framing
+      // the provider reports twice the content, plus the same framing
+      yield* calibration.recordRequest("claude-sonnet-4-5", request, 2 * content + e.framing, { provider: "anthropic" })
+      expect(calibration.factor("claude-sonnet-4-5")).toBeCloseTo(Math.exp(0.1), 6)
+    }))
+})
+
+describe("properties of estimateRequest", () => {
+  const calibration = run(Calibration.make(heuristic, { initialFactors: { m: 1.37 } }))
+  const estimators: ReadonlyArray<readonly [string, () => TokenEstimator.Service]> = [
+    ["seed", () => run(TokenEstimator.makeSeed())],
+    ["heuristic o200k", () => heuristic],
+    ["heuristic cl100k", () => run(TokenEstimator.makeHeuristic({ encoding: "cl100k" }))],
+    ["test", () => run(TokenEstimator.makeTest({ costPerChar: 0.3, messageOverhead: 2 }))],
+    ["calibrated", () => calibration.estimatorFor("m")],
+    ["exact o200k", exact]
+  ]
+  const provider = Arbitrary.schema(Provider.Provider)
+
+  for (const [name, build] of estimators) {
+    it.prop(`${name}: the parts are whole non-negative numbers that add up to the total, one per message`, [Req.request, provider], ([request, p]) => {
+      const e = build().estimateRequest(request, { provider: p })
+      const parts = [...e.messages, e.tools, e.responseFormat, e.framing]
+      for (const n of parts) assert.isTrue(Number.isInteger(n) && n >= 0)
+      assert.strictEqual(e.messages.length, request.messages.length)
+      assert.strictEqual(e.total, parts.reduce((a, b) => a + b, 0))
+      assert.strictEqual(e.provider, p)
+    }, { arbitrary: { runs: 150 }, timeout: 120_000 })
+  }
+
+  it.prop("for Anthropic and Gemini, one more tool never lowers the estimate", [Req.request, Req.toolDefinition, Arb.bool], ([request, tool, anthropic]) => {
+    const p = anthropic ? "anthropic" : "gemini"
+    const tools = (request.tools ?? []).filter((t) => t.name !== tool.name)
+    const { messages: _, ...rest } = request
+    const before = heuristic.estimateRequest(Request.make(request.messages, { ...rest, tools }), { provider: p })
+    const after = heuristic.estimateRequest(Request.make(request.messages, { ...rest, tools: [...tools, tool] }), { provider: p })
+    assert.isAtLeast(after.total, before.total)
+  }, { arbitrary: { runs: 200 }, timeout: 120_000 })
+})
