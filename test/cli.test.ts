@@ -121,9 +121,9 @@ describe("every command reads every format", () => {
     it(`tokens --json: ${format} gives a total and one number per input message`, () => {
       const r = run(["tokens", input(), "--json"])
       expect(r.code).toBe(0)
-      const out = JSON.parse(r.stdout) as { total: number; messages: Array<number> }
+      const out = JSON.parse(r.stdout) as { total: number; messages: Array<number>; tools: number; framing: number; responseFormat: number }
       expect(out.messages.length).toBe(4)
-      const sum = out.messages.reduce((a, b) => a + b, 0)
+      const sum = out.messages.reduce((a, b) => a + b, 0) + out.tools + out.framing + out.responseFormat
       // Anthropic's system text is outside its messages: in the total, not in the list
       if (format === "anthropic") expect(out.total).toBeGreaterThan(sum)
       else expect(out.total).toBe(sum)
@@ -207,9 +207,31 @@ describe("tokens", () => {
       ]
     }
     const r = run(["tokens", file("mixed.json", JSON.stringify(body)), "--json"])
-    const out = JSON.parse(r.stdout) as { total: number; messages: Array<number> }
+    const out = JSON.parse(r.stdout) as { total: number; messages: Array<number>; framing: number }
     expect(out.messages.length).toBe(3)
-    expect(out.total).toBe(out.messages.reduce((a, b) => a + b, 0))
+    expect(out.total).toBe(out.messages.reduce((a, b) => a + b, 0) + out.framing)
+  })
+
+  it("a request body with tools is counted whole: messages, tools and framing add up to the total", () => {
+    const body = {
+      model: "gpt-4o",
+      messages: [{ role: "user", content: "What's the weather like in Boston?" }],
+      tools: [
+        {
+          type: "function",
+          function: {
+            name: "get_current_weather",
+            description: "Get the current weather in a given location",
+            parameters: { type: "object", properties: { location: { type: "string", description: "The city and state" }, unit: { type: "string", enum: ["celsius", "fahrenheit"] } }, required: ["location"] }
+          }
+        }
+      ]
+    }
+    const r = run(["tokens", file("with-tools.json", JSON.stringify(body)), "--json", "--estimator", "o200k"])
+    expect(r.code).toBe(0)
+    const out = JSON.parse(r.stdout) as { total: number; messages: Array<number>; tools: number; framing: number; responseFormat: number }
+    expect(out.tools).toBeGreaterThan(30)
+    expect(out.total).toBe(out.messages.reduce((a, b) => a + b, 0) + out.tools + out.framing + out.responseFormat)
   })
 
   it("--estimator o200k counts exactly with gpt-tokenizer, simple with the CJK-weighted rule", () => {
@@ -283,11 +305,13 @@ describe("bad input: one clear line on stderr and exit 2, never a stack trace", 
 
 describe("trim, repair and convert", () => {
   it("trim reports what was dropped on stderr and prints a conversation that fits", () => {
-    const r = run(["trim", example("support-chat-zh-en.json"), "--budget", "300", "--provider", "anthropic", "--to", "canonical"])
+    const r = run(["trim", example("support-chat-zh-en.json"), "--budget", "900", "--provider", "anthropic"])
     expect(r.code).toBe(0)
     expect(r.stderr).toMatch(/dropped messages\[/)
-    const tokens = run(["tokens", file("trimmed.json", r.stdout), "--json"])
-    expect((JSON.parse(tokens.stdout) as { total: number }).total).toBeLessThanOrEqual(300)
+    expect(r.stderr).toMatch(/tools, tool choice, response format and output reserve: \d+ tokens/)
+    // the trimmed request, tools included, as Anthropic counts it
+    const tokens = run(["tokens", file("trimmed.json", r.stdout), "--json", "--provider", "anthropic"])
+    expect((JSON.parse(tokens.stdout) as { total: number }).total).toBeLessThanOrEqual(900)
   })
 
   it("trim --strategy summarize works offline with the extractive summarizer", () => {

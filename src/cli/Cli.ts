@@ -224,6 +224,11 @@ const tokens = Command.make("tokens", {
     Flag.withDefault("heuristic" as const),
     Flag.withDescription("heuristic (fast, default), o200k or cl100k (exact, needs gpt-tokenizer), simple (the CJK-weighted rule)")
   ),
+  provider: Flag.Literals("provider", providers).pipe(
+    Flag.optional,
+    Flag.withDescription("count as this provider bills (default: the input's format; OpenAI Chat for canonical input)")
+  ),
+  model: modelFlag,
   json: jsonFlag
 }, (config) =>
   guarded(
@@ -231,23 +236,29 @@ const tokens = Command.make("tokens", {
       const input = yield* load(config.file, config.format)
       const estimator = yield* estimatorLayer(config.estimator)
       yield* progress(input.bytes, "counting")
-      const each = estimator.estimateEach(input.request.messages)
-      const total = each.reduce((a, b) => a + b, 0)
+      // the whole request as its provider bills it: messages with their framing, tools, tool choice, response format
+      const provider: Provider = config.provider._tag === "Some" ? config.provider.value : input.format === "canonical" ? "openai-chat" : input.format
+      const counted = estimator.estimateRequest(input.request, { provider, model: Option.getOrUndefined(config.model) })
       // one number per input message: model messages that came from one wire message are summed
-      const perInput = perInputMessage(each, input.origins)
+      const perInput = perInputMessage(counted.messages, input.origins)
       if (config.json) {
-        yield* stdout(`${JSON.stringify({ total, messages: perInput.map((p) => p.tokens) })}\n`)
+        yield* stdout(
+          `${JSON.stringify({ total: counted.total, messages: perInput.map((p) => p.tokens), tools: counted.tools, responseFormat: counted.responseFormat, framing: counted.framing })}\n`
+        )
       } else {
         for (const p of perInput) yield* stdout(`${p.label}: ${p.tokens}\n`)
-        if (perInput.length < each.length && input.origins !== undefined) {
-          const outside = each.reduce((sum, n, i) => (input.origins![i] === -1 ? sum + n : sum), 0)
+        if (input.origins !== undefined) {
+          const outside = counted.messages.reduce((sum, n, i) => (input.origins![i] === -1 ? sum + n : sum), 0)
           if (outside > 0) yield* stdout(`system (outside the messages): ${outside}\n`)
         }
-        yield* stdout(`total: ${total} tokens (${config.estimator})\n`)
+        if (counted.tools > 0) yield* stdout(`tools: ${counted.tools}\n`)
+        if (counted.responseFormat > 0) yield* stdout(`response format: ${counted.responseFormat}\n`)
+        if (counted.framing > 0) yield* stdout(`framing: ${counted.framing}\n`)
+        yield* stdout(`total: ${counted.total} tokens (${config.estimator}, ${provider})\n`)
       }
     })
   )).pipe(
-    Command.withDescription("Estimate the tokens of each message and of the whole conversation."),
+    Command.withDescription("Estimate the input tokens of a whole request: each message with its framing, the tool definitions and the response format."),
     Command.withExamples([
       { command: "agent-messages tokens session.json", description: "the fast heuristic" },
       { command: "agent-messages tokens request.json --estimator o200k --json", description: "exact o200k counts, as JSON" }
@@ -266,6 +277,7 @@ const trim = Command.make("trim", {
     Flag.withDescription("drop_oldest (default), drop_oldest_pair, clear_tool_results (then drop_oldest), summarize")
   ),
   provider: providerFlag,
+  reserve: Flag.Int("reserve").pipe(Flag.optional, Flag.withDescription("tokens to keep free for the answer (default: the request's output limit, if any)")),
   format: formatFlag,
   to: toFlag
 }, (config) =>
@@ -274,15 +286,18 @@ const trim = Command.make("trim", {
       const input = yield* load(config.file, config.format)
       const provider: Provider | undefined = Option.getOrUndefined(config.provider)
       const strategy = config.strategy === "clear_tool_results" ? (["clear_tool_results", "drop_oldest"] as const) : config.strategy
-      const fitted = yield* MessageWindow.fit(input.request.messages, config.budget, {
+      // the whole request fits: tool definitions, tool choice, response format and the output reserve count too
+      const fitted = yield* MessageWindow.fitRequest(input.request, config.budget, {
         strategy,
-        ...(provider === undefined ? {} : { provider })
+        provider: provider ?? (input.format === "canonical" ? "openai-chat" : input.format),
+        ...(Option.isSome(config.reserve) ? { reserve: config.reserve.value } : {})
       }).pipe(
         Effect.provide(MessageWindow.layer.pipe(Layer.provideMerge(TokenEstimator.layer), Layer.provideMerge(Summarizer.layerExtractive()))),
         Effect.mapError((e) => new JobFailed({ reason: e.message }))
       )
       for (const line of MessageWindow.describe(fitted)) yield* stderr(line)
-      yield* emit(withMessages(input.request, fitted.messages), Option.getOrElse(config.to, () => input.format), input.shape, input.chatReasoning)
+      if (fitted.fixedTokens > 0) yield* stderr(`tools, tool choice, response format and output reserve: ${fitted.fixedTokens} tokens`)
+      yield* emit(fitted.request, Option.getOrElse(config.to, () => input.format), input.shape, input.chatReasoning)
     })
   )).pipe(
     Command.withDescription("Fit a conversation into a token budget; prints the trimmed conversation, and what changed on stderr."),
