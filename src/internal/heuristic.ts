@@ -598,6 +598,7 @@ const stepOf = (state: number, cls: number, level: number): Step => {
       const run = cls === KANA ? S_KANA : cls === CJK_PUNCT ? S_CJKP : cls >= HANGUL1 && cls <= HANGUL3 ? S_HANGUL : S_CJK
       const kind = run === S_KANA ? "kana" : run === S_CJKP ? "cjkPunct" : run === S_HANGUL ? "hangul" : "cjk"
       if (state !== run) f.push(`eas:${kind}`, `easAfter:${ctx}`)
+      if (state === S_OTHER) f.push(`start:${kind}`)
       return { to: run, features: f }
     }
     case ASTRAL:
