@@ -11,7 +11,10 @@
  * (each against its own exact encoder), the train-vs-holdout gap of the p90,
  * and tokenx, chars/4 and the seed rule against exact o200k. Then the script
  * groups per language, the shingle overlap of holdout with train, and the
- * targets, met or missed.
+ * targets, met or missed. Short texts (1-20 code units: role, tool and
+ * parameter names, labels, short replies) are reported on their own, in
+ * tokens rather than percent: how often the estimate is exact, its mean
+ * absolute error and its bias, and a few strings every request carries.
  *
  * Speed: UTF-16 code units per second of our estimator, and the ratio to
  * gpt-tokenizer's `countTokens` with its merge cache cleared before each pass,
@@ -23,7 +26,7 @@ import { pathToFileURL } from "node:url"
 import { estimateTokenCount as tokenx } from "tokenx"
 import { CATEGORIES, type Category, type CorpusMessage, groupOf, readMessages } from "../scripts/corpus/corpus.js"
 import { evaluate, formatTable, pct, type Row } from "../scripts/corpus/evaluate.js"
-import { saveExactCounts } from "../scripts/corpus/exact.js"
+import { exactCounts, saveExactCounts } from "../scripts/corpus/exact.js"
 import { estimateTextWith } from "../src/internal/heuristic.js"
 import { cl100k, o200k } from "../src/internal/weights.js"
 import { seedTextRule } from "../src/TokenEstimator.js"
@@ -70,7 +73,12 @@ const targetsOf = (category: Category, r: Row, tokenxRow: Row | undefined): Arra
 const rowCells = (r: Row | undefined): Array<string> =>
   r === undefined ? ["-", "-", "-", "-", "-"] : [String(r.n), pct(r.p50), pct(r.p90), pct(r.p90Long), pct(r.bias, true)]
 
-const accuracy = (holdout: ReadonlyArray<CorpusMessage>, train: ReadonlyArray<CorpusMessage>): void => {
+/** Messages of every category but the short texts (which `shortTexts` reports). */
+const messagesOnly = (ms: ReadonlyArray<CorpusMessage>): ReadonlyArray<CorpusMessage> => ms.filter((m) => groupOf(m.category) !== "short")
+
+const accuracy = (allHoldout: ReadonlyArray<CorpusMessage>, allTrain: ReadonlyArray<CorpusMessage>): void => {
+  const holdout = messagesOnly(allHoldout)
+  const train = messagesOnly(allTrain)
   const tokenxRows = evaluate(holdout, "o200k", (t) => tokenx(t))
   const misses: Array<string> = []
   for (const encoding of ["o200k", "cl100k"] as const) {
@@ -115,8 +123,83 @@ const accuracy = (holdout: ReadonlyArray<CorpusMessage>, train: ReadonlyArray<Co
     const cells = [...byLang.entries()].filter(([k]) => k.includes(" ")).map(([k, r]) => `${k} ${pct(r.p90)} (${r.n})`)
     for (let i = 0; i < cells.length; i += 6) console.log(cells.slice(i, i + 6).map((c) => c.padEnd(24)).join(""))
   }
+  misses.push(...shortTexts(allHoldout))
   console.log(`\n## targets missed (${misses.length})\n`)
   console.log(misses.length === 0 ? "none" : misses.join("\n"))
+}
+
+// ---------------------------------------------------------------------------
+// short texts
+// ---------------------------------------------------------------------------
+
+/** Strings every agent request carries: role names, a tool name, a parameter, short replies. */
+export const PROBES = ["hi", "hello", "OK", "Thanks!", "user", "system", "assistant", "tool", "developer", "Hello world", "get_current_weather", "location", "celsius", "The city and state"]
+
+interface ShortRow {
+  readonly n: number
+  readonly exact: number
+  readonly withinOne: number
+  readonly mae: number
+  readonly bias: number
+}
+
+const shortRow = (ms: ReadonlyArray<CorpusMessage>, encoding: "o200k" | "cl100k", estimate: (t: string) => number): ShortRow => {
+  let exact = 0
+  let withinOne = 0
+  let abs = 0
+  let sumEst = 0
+  let sumExact = 0
+  for (const m of ms) {
+    const truth = exactCounts(m.text)[encoding === "o200k" ? 0 : 1]
+    const est = estimate(m.text)
+    if (est === truth) exact++
+    if (Math.abs(est - truth) <= 1) withinOne++
+    abs += Math.abs(est - truth)
+    sumEst += est
+    sumExact += truth
+  }
+  const n = Math.max(1, ms.length)
+  return { n: ms.length, exact: exact / n, withinOne: withinOne / n, mae: abs / n, bias: sumEst / sumExact - 1 }
+}
+
+const shortCells = (r: ShortRow): Array<string> => [String(r.n), pct(r.exact), pct(r.withinOne), r.mae.toFixed(2), pct(r.bias, true)]
+
+/** Where a short text was cut from, for the breakdown. */
+const sourceOf = (m: CorpusMessage): string =>
+  m.lang === "english" || m.lang === "code" || m.lang === "json" ? m.lang : groupOf(m.lang as Category) === "machine" ? "machine text" : "other scripts"
+
+const shortTexts = (holdout: ReadonlyArray<CorpusMessage>): Array<string> => {
+  const misses: Array<string> = []
+  const short = holdout.filter((m) => groupOf(m.category) === "short")
+  const slices: ReadonlyArray<[string, (m: CorpusMessage) => boolean]> = [
+    ["all", () => true],
+    ["1-5 code units", (m) => m.text.length <= 5],
+    ["6-10", (m) => m.text.length > 5 && m.text.length <= 10],
+    ["11-20", (m) => m.text.length > 10],
+    ...["english", "code", "json", "other scripts", "machine text"].map((k): [string, (m: CorpusMessage) => boolean] => [`from ${k}`, (m) => sourceOf(m) === k])
+  ]
+  for (const encoding of ["o200k", "cl100k"] as const) {
+    const rows = slices.map(([name, keep]) => {
+      const ms = short.filter(keep)
+      const r = shortRow(ms, encoding, ours[encoding])
+      const x = shortRow(ms, encoding, (t) => tokenx(t))
+      return [name, ...shortCells(r), `${pct(x.exact)} / ${x.mae.toFixed(2)} / ${pct(x.bias, true)}`]
+    })
+    const all = shortRow(short, encoding, ours[encoding])
+    const x = shortRow(short, encoding, (t) => tokenx(t))
+    if (Math.abs(all.bias) > 0.05) misses.push(`${encoding} short: bias within 5%`)
+    if (all.mae >= x.mae) misses.push(`${encoding} short: mean absolute error below tokenx`)
+    console.log(`\n## short texts (1-20 code units), held-out projects, ${encoding} table vs exact ${encoding}_base\n`)
+    console.log(formatTable(["texts", "n", "exact", "within 1", "mean abs err", "bias", "tokenx exact / mae / bias"], rows))
+  }
+  console.log("\n## strings every request carries (exact o200k / ours, exact cl100k / ours, tokenx)\n")
+  console.log(
+    formatTable(
+      ["text", "o200k", "cl100k", "tokenx"],
+      PROBES.map((t) => [JSON.stringify(t), `${o200kExact.countTokens(t)} / ${ours.o200k(t)}`, `${cl100kExact.countTokens(t)} / ${ours.cl100k(t)}`, String(tokenx(t))])
+    )
+  )
+  return misses
 }
 
 // ---------------------------------------------------------------------------
@@ -173,7 +256,8 @@ const throughput = (texts: ReadonlyArray<string>, f: (t: string) => number, roun
 const speed = (messages: ReadonlyArray<CorpusMessage>): void => {
   const sets: ReadonlyArray<[string, ReadonlyArray<string>]> = [
     ["english + code", messages.filter((m) => m.category === "english" || m.category === "code").map((m) => m.text)],
-    ["every category", messages.map((m) => m.text)]
+    ["every category", messagesOnly(messages).map((m) => m.text)],
+    ["short texts", messages.filter((m) => groupOf(m.category) === "short").map((m) => m.text)]
   ]
   const rows = sets.map(([name, texts]) => {
     throughput(texts, ours.o200k, 5)
@@ -188,7 +272,9 @@ const speed = (messages: ReadonlyArray<CorpusMessage>): void => {
 }
 
 /** The README's accuracy table, in Markdown (`--markdown`). */
-const markdown = (holdout: ReadonlyArray<CorpusMessage>, train: ReadonlyArray<CorpusMessage>): void => {
+const markdown = (allHoldout: ReadonlyArray<CorpusMessage>, allTrain: ReadonlyArray<CorpusMessage>): void => {
+  const holdout = messagesOnly(allHoldout)
+  const train = messagesOnly(allTrain)
   const o = evaluate(holdout, "o200k", ours.o200k)
   const c = evaluate(holdout, "cl100k", ours.cl100k)
   const ot = evaluate(train, "o200k", ours.o200k)
@@ -200,6 +286,17 @@ const markdown = (holdout: ReadonlyArray<CorpusMessage>, train: ReadonlyArray<Co
   console.log("|---|---|---|---|---|---|")
   for (const k of o.keys()) {
     console.log(`| ${k} | ${o.get(k)?.n ?? 0} | ${cell(o.get(k))} | ${cell(c.get(k))} | ${gap(o.get(k), ot.get(k))} / ${gap(c.get(k), ct.get(k))} | ${cell(x.get(k))} |`)
+  }
+  const short = allHoldout.filter((m) => groupOf(m.category) === "short")
+  const shortTrain = allTrain.filter((m) => groupOf(m.category) === "short")
+  const sc = (r: ShortRow): string => `${pct(r.exact)} exact, ${pct(r.withinOne)} within 1, ${r.mae.toFixed(2)}, ${pct(r.bias, true)}`
+  console.log("")
+  console.log("| short texts | n | o200k table vs o200k | cl100k table vs cl100k | train mean abs error (o200k / cl100k) | tokenx vs o200k |")
+  console.log("|---|---|---|---|---|---|")
+  for (const [name, keep] of [["all", () => true], ["1-5 code units", (m: CorpusMessage) => m.text.length <= 5], ["6-20", (m: CorpusMessage) => m.text.length > 5]] as const) {
+    const ms = short.filter(keep)
+    const tr = shortTrain.filter(keep)
+    console.log(`| ${name} | ${ms.length} | ${sc(shortRow(ms, "o200k", ours.o200k))} | ${sc(shortRow(ms, "cl100k", ours.cl100k))} | ${shortRow(tr, "o200k", ours.o200k).mae.toFixed(2)} / ${shortRow(tr, "cl100k", ours.cl100k).mae.toFixed(2)} | ${sc(shortRow(ms, "o200k", (t) => tokenx(t)))} |`)
   }
 }
 

@@ -102,6 +102,8 @@ const loHelp = (lang: string): Package => deb("libreoffice", `libreoffice-help-$
 const PKG = {
   gtk3: deb("gtk3", "libgtk-3-common", "3.24.38-2~deb12u3", "LGPL-2+"),
   vlc: deb("vlc", "vlc-l10n", "3.0.24-0+deb12u1", "GPL-2+ / LGPL-2.1+"),
+  gnomeControlCenter: deb("gnome-control-center", "gnome-control-center-data", "1:43.6-2~deb12u1", "GPL-2+ / GPL-3+"),
+  nautilus: deb("nautilus", "nautilus-data", "43.2-1", "GPL-3+"),
   installGuide: deb("installation-guide", "installation-guide-amd64", "20230508+deb12u1", "GPL-2+"),
   manTr: deb("manpages-tr", "manpages-tr", "2.0.6-2", "GPL-2 (translations; original pages under their own free licences)"),
   manJa: deb("manpages-ja", "manpages-ja", "0.5.0.0.20221215+dfsg-1", "licences of the original pages (DFSG-free)"),
@@ -267,7 +269,7 @@ const used = new Set<Package>()
 
 const addDoc = (doc: RawDoc): void => {
   const messages = doc.messages.map(normalize).filter((m) => m.length > 0)
-  if (messages.reduce((s, m) => s + m.length, 0) < 200) return
+  if (messages.reduce((s, m) => s + m.length, 0) < minDocChars(doc.category)) return
   used.add(doc.pkg)
   docs.push({ ...doc, messages })
 }
@@ -360,6 +362,11 @@ const loCatalogues = (lang: string, category: Category, maxDocs = 6): void =>
 
 const gtkCatalogue = (lang: string, category: Category): void =>
   catalogues(PKG.gtk3, lang, category, `usr/share/locale/${lang}/LC_MESSAGES`, 4, lang)
+
+/** GNOME applications' catalogues (Settings, Files): a third translation domain next to GTK and LibreOffice. */
+const gnomeCatalogues = (lang: string, category: Category): void => {
+  for (const pkg of [PKG.gnomeControlCenter, PKG.nautilus]) catalogues(pkg, lang, category, `usr/share/locale/${lang}/LC_MESSAGES`, 2, lang)
+}
 
 const vlcCatalogue = (lang: string, category: Category): void =>
   catalogues(PKG.vlc, lang, category, `usr/share/locale/${lang}/LC_MESSAGES`, 6, lang)
@@ -784,6 +791,132 @@ const charRunsDoc = (pkg: Package, texts: ReadonlyArray<string>, count: number, 
   addDoc({ id, category: "char-runs", lang: "char-runs", pkg, files: "lines with runs of one character, and generated runs", messages: out, derived: "lines of the package's text plus generated runs of one character" })
 }
 
+// --- short texts ---------------------------------------------------------------
+
+/** The longest short text, in UTF-16 code units. */
+const SHORT_MAX = 20
+
+/** Cuts `text` to at most `max` code units, never inside a surrogate pair. */
+const cutAt = (text: string, max: number): string => {
+  if (text.length <= max) return text
+  const c = text.charCodeAt(max - 1)
+  return text.slice(0, c >= 0xd800 && c <= 0xdbff ? max - 1 : max)
+}
+
+/** Scripts written without spaces between words: spans are whole clauses, not runs of words. */
+const UNSPACED = new Set<Category>(["chinese", "japanese", "thai"])
+
+/**
+ * Candidate short texts of a document, by kind: what an agent sends besides
+ * whole messages. Catalogue entries and emoji lines (UI labels in every
+ * language), word-aligned spans of prose, identifiers, short lines and string
+ * literals of code, keys, string values and small objects of JSON, single
+ * tokens of machine text (numbers, hashes, paths).
+ */
+const shortCandidates = (doc: RawDoc, rand: () => number): Array<Array<string>> => {
+  const fits = (s: string): boolean => s.length >= 1 && s.length <= SHORT_MAX
+  const lines = doc.messages.flatMap((m) => m.split("\n")).map((l) => l.trim())
+  // Spans of one to a few words, the length aimed at log-uniform in [1, SHORT_MAX].
+  const spans: Array<string> = []
+  for (const m of doc.messages) {
+    for (let k = 0; k < 6; k++) {
+      const target = Math.floor(logUniform(rand, 1, SHORT_MAX + 1))
+      if (UNSPACED.has(doc.category)) {
+        // Whole clauses (up to a punctuation mark or a blank), not cuts through a word.
+        const clauses = m.split(/[\s\p{P}]+/u).filter(fits)
+        if (clauses.length > 0) spans.push(clauses[Math.floor(rand() * clauses.length)] as string)
+        continue
+      }
+      const words = m.split(/\s+/).filter((w) => w.length > 0)
+      if (words.length === 0) continue
+      let i = Math.floor(rand() * words.length)
+      let span = words[i] as string
+      while (i + 1 < words.length && span.length + 1 + (words[i + 1] as string).length <= target) span = `${span} ${words[++i] as string}`
+      if (fits(span)) spans.push(span)
+    }
+  }
+  switch (groupOf(doc.category)) {
+    case "code": {
+      const text = doc.messages.join("\n")
+      const identifiers = [...text.matchAll(/[A-Za-z_$][A-Za-z0-9_$]*/g)].map((m) => m[0]).filter((s) => s.length >= 2 && fits(s))
+      const literals = [...text.matchAll(/"([^"\\\n]+)"|'([^'\\\n]+)'/g)].map((m) => m[1] ?? m[2] ?? "").filter(fits)
+      return [identifiers, lines.filter(fits), literals]
+    }
+    case "json": {
+      const text = doc.messages.join("\n")
+      const keys = [...text.matchAll(/"([^"\\\n]+)"\s*:/g)].map((m) => m[1] ?? "").filter(fits)
+      const values = [...text.matchAll(/:\s*"([^"\\\n]*)"/g)].map((m) => m[1] ?? "").filter(fits)
+      const objects = [...text.matchAll(/\{[^{}[\]\n]+\}|\[[^{}[\]\n]+\]/g)].map((m) => m[0]).filter(fits)
+      return [keys, values, objects]
+    }
+    case "machine":
+      return [doc.messages.flatMap((m) => m.split(/[\s,;]+/)).map((t) => cutAt(t, SHORT_MAX)).filter(fits)]
+    default:
+      // Catalogue entries and emoji data lines are short texts already; other prose gives word spans.
+      return [lines.filter(fits), spans]
+  }
+}
+
+/**
+ * Short texts per source category and split. English, code and JSON are most
+ * of what an agent sends (role, tool and parameter names, enum values, short
+ * replies); every script and kind of machine text is there too.
+ */
+const shortQuota = (category: Category): number =>
+  category === "english" || category === "code" || category === "json" ? 600
+  : category === "latin" || category === "cyrillic" ? 200
+  : category === "chinese" || category === "japanese" || category === "korean" ? 150
+  : category === "emoji" ? 100
+  : groupOf(category) === "machine" ? 60
+  : 80
+
+/**
+ * Short texts (1–20 code units) cut from the documents gathered so far: one
+ * document per package and category, so every short text falls on its
+ * project's side of the split; each category's quota is shared evenly by its
+ * packages.
+ */
+const shortTexts = (): void => {
+  const groups = new Map<string, Array<RawDoc>>()
+  for (const doc of docs) {
+    if (doc.category === "char-runs" || doc.category === "minified-js" || doc.category === "base64") continue
+    const key = `${doc.pkg.name} ${doc.category}`
+    groups.set(key, [...(groups.get(key) ?? []), doc])
+  }
+  const sideOf = (d: RawDoc): Split => (HOLDOUT_PROJECTS.has(d.pkg.project) ? "holdout" : "train")
+  const sharing = new Map<string, number>()
+  for (const group of groups.values()) {
+    const first = group[0] as RawDoc
+    const key = `${first.category} ${sideOf(first)}`
+    sharing.set(key, (sharing.get(key) ?? 0) + 1)
+  }
+  for (const group of groups.values()) {
+    const first = group[0] as RawDoc
+    const id = `${first.pkg.name.replace(/[@/]/g, "")}-${first.category}-short`
+    const rand = rng(id)
+    // Repeats are kept: a common word is a common short text.
+    const picked: Array<string> = []
+    const want = Math.ceil(shortQuota(first.category) / (sharing.get(`${first.category} ${sideOf(first)}`) ?? 1))
+    const kindsOf = group.map((doc) => shortCandidates(doc, rand).filter((k) => k.length > 0)).filter((k) => k.length > 0)
+    if (kindsOf.length === 0) continue
+    for (let i = 0; i < want; i++) {
+      const kinds = kindsOf[i % kindsOf.length] as Array<Array<string>>
+      const kind = kinds[Math.floor(rand() * kinds.length)] as Array<string>
+      picked.push(kind[Math.floor(rand() * kind.length)] as string)
+    }
+    const files = [...new Set(group.map((d) => d.files))]
+    addDoc({
+      id,
+      category: "short",
+      lang: first.category,
+      pkg: first.pkg,
+      files: files.length === 1 ? `${files[0] as string} (short texts)` : `short texts of the package's ${first.category} documents (${files.length} documents)`,
+      messages: picked,
+      derived: "short texts cut from the package's documents"
+    })
+  }
+}
+
 // ---------------------------------------------------------------------------
 // Caps, split and dedup
 // ---------------------------------------------------------------------------
@@ -791,9 +924,12 @@ const charRunsDoc = (pkg: Package, texts: ReadonlyArray<string>, count: number, 
 /** Characters kept per category and split (UTF-16 code units). */
 const capOf = (category: Category, split: Split): number => {
   const group = groupOf(category)
+  // Short texts: the quotas of shortTexts decide.
+  if (group === "short") return Number.MAX_SAFE_INTEGER
   const base =
     category === "english" || category === "code" || category === "json" ? 180_000
-    : category === "chinese" || category === "japanese" || category === "korean" || category === "latin" || category === "cyrillic" ? 100_000
+    : category === "cyrillic" ? 140_000
+    : category === "chinese" || category === "japanese" || category === "korean" || category === "latin" ? 100_000
     : group === "machine" || category === "minified-js" ? 50_000
     : 60_000
   return split === "train" ? base : Math.round(base * (group === "prose" && base <= 60_000 ? 0.8 : 0.6))
@@ -801,7 +937,10 @@ const capOf = (category: Category, split: Split): number => {
 
 /** Per-document cap, so one long document cannot fill a category (machine text comes one document per package). */
 const DOC_CAP = 12_000
-const docCapOf = (category: Category, _split: Split): number => (groupOf(category) === "machine" ? 30_000 : DOC_CAP)
+const docCapOf = (category: Category, _split: Split): number =>
+  groupOf(category) === "machine" ? 30_000 : groupOf(category) === "short" ? Number.MAX_SAFE_INTEGER : DOC_CAP
+/** The fewest characters a document must keep to be used (a short-text document is a few hundred characters). */
+const minDocChars = (category: Category): number => (groupOf(category) === "short" ? 60 : 200)
 
 const capMessages = (messages: ReadonlyArray<string>, cap: number): Array<string> => {
   const out: Array<string> = []
@@ -884,7 +1023,9 @@ const main = async (): Promise<void> => {
   for (const lang of ["de", "fr", "pl", "tr", "vi", "cs", "es", "pt_BR"]) vlcCatalogue(lang, "latin")
   // cyrillic
   for (const lang of ["ru", "uk", "mk", "sr"]) manPages(manL10n(lang), lang, "cyrillic", 12)
-  for (const lang of ["ru", "uk", "bg", "kk"]) loCatalogues(lang, "cyrillic", 2)
+  for (const lang of ["ru", "uk", "bg", "kk", "be", "mk", "sr"]) loCatalogues(lang, "cyrillic", 2)
+  for (const lang of ["ru", "uk", "bg", "be", "mk", "sr", "kk"]) gtkCatalogue(lang, "cyrillic")
+  for (const lang of ["ru", "uk", "bg", "be", "mk", "sr", "kk"]) gnomeCatalogues(lang, "cyrillic")
   libreofficeHelp("ru", "cyrillic", /[\u0400-\u04ff]/g)
   debianFaq("ru", "cyrillic")
   installationGuide("ru", "cyrillic", 24)
@@ -912,6 +1053,7 @@ const main = async (): Promise<void> => {
   for (const [category, lo, gtk, vlc] of scripts) {
     for (const lang of lo) loCatalogues(lang, category, category === "indic" ? 2 : 6)
     for (const lang of gtk) gtkCatalogue(lang, category)
+    for (const lang of gtk) gnomeCatalogues(lang, category)
     for (const lang of vlc) vlcCatalogue(lang, category)
   }
   libreofficeHelp("hi", "devanagari", /[\u0900-\u097f]/g)
@@ -996,6 +1138,8 @@ const main = async (): Promise<void> => {
   for (const pkg of [PKG.vlc, PKG.installGuide, PKG.click]) toolOutputDoc(pkg, 40)
   charRunsDoc(GENERATED_TRAIN, codeTexts(["requests", "serde-json", "cobra", "rxjs", "dayjs", "curl"]).concat(proseTexts(["manpages-l10n", "debian-reference"])), 160, ["-", "=", "*", " ", ".", "~", "a", "x", "0", "\n", "\t", "─", "█", "!", "/", "e", "Z", "•", "{", "'", ">", "…", "◆", "é", "я"])
   charRunsDoc(GENERATED_HOLDOUT, codeTexts(["click", "regex-syntax", "gorilla-mux", "fp-ts", "zstd"]).concat(proseTexts(["installation-guide"])), 90, ["#", "_", "+", " ", "z", "9", "\n", "═", "▒", "·", "?", "<", "A", "1", "o", "]", "$", "–", "ü", "ж"])
+  // short texts, cut from all of the above
+  shortTexts()
 
   write()
 }
@@ -1025,13 +1169,15 @@ const write = (): void => {
       for (const d of ordered) byLang.set(d.lang, [...(byLang.get(d.lang) ?? []), d])
       const queue: Array<RawDoc> = []
       for (let i = 0; queue.length < ordered.length; i++) for (const list of byLang.values()) if (list[i] !== undefined) queue.push(list[i] as RawDoc)
-      // Exact duplicates (whitespace-insensitive) inside the split go.
+      // Exact duplicates (whitespace-insensitive) inside the split go, except short texts: "user" or "id" many times
+      // over is what an agent sends.
       const seen = new Set<string>()
+      const keepRepeats = groupOf(category) === "short"
       const uniqueOf = new Map<RawDoc, Array<string>>()
       for (const doc of queue) {
         uniqueOf.set(doc, doc.messages.filter((m) => {
           const key = hash(m.replace(/\s+/g, " "))
-          if (seen.has(key)) return false
+          if (seen.has(key) && !keepRepeats) return false
           seen.add(key)
           return true
         }))
@@ -1047,19 +1193,21 @@ const write = (): void => {
         if (sizes.reduce((t, x) => t + Math.min(x, mid), 0) > cap) hi = mid
         else lo = mid
       }
-      const level = Math.max(1_500, Math.min(docCapOf(category, split), Math.ceil(hi)))
+      const level = Math.max(groupOf(category) === "short" ? minDocChars(category) : 1_500, Math.min(docCapOf(category, split), Math.ceil(hi)))
       let total = 0
       for (const doc of queue) {
         if (total >= cap) break
         const capped = capMessages(uniqueOf.get(doc) ?? [], Math.min(level, cap - total))
         const chars = capped.reduce((s, m) => s + m.length, 0)
-        if (chars < 200) continue
+        if (chars < minDocChars(category)) continue
         kept.set(doc, capped)
         total += chars
       }
     }
   }
-  // 2. Near-duplicates across the split: holdout messages sharing half their shingles with train text go.
+  // 2. Near-duplicates across the split: holdout messages sharing half their shingles with train text go. Short texts
+  // stay (and their overlap is reported): a word or a key of 1-20 characters found on both sides is common, not
+  // copied, and the estimator has no vocabulary that could remember it.
   const trainShingles = new Set<number>()
   for (const [doc, messages] of kept) if (splitOf(doc) === "train") for (const m of messages) for (const h of shingles(m)) trainShingles.add(h)
   for (const category of CATEGORIES) {
@@ -1073,7 +1221,7 @@ const write = (): void => {
       for (const m of messages) {
         candidates++
         const o = overlapWith(m, trainShingles)
-        if (o >= MAX_OVERLAP) {
+        if (o >= MAX_OVERLAP && groupOf(category) !== "short") {
           dropped++
           continue
         }
@@ -1133,7 +1281,7 @@ const sourcesMd = (manifest: ReadonlyArray<ManifestDoc>, overlaps: ReadonlyArray
     "file listings as `tar tv`, `ls -l` and `du` style tables, the links of their documents) or, where the `derived`",
     "column says so, generated from a seeded random number generator (long digit runs; random ids, API-key-like tokens",
     "and DNA/protein sequences; long runs of one character set in lines taken from the packages), train and holdout from",
-    "different seeds. Messages are chunks of 20–4000 UTF-16 code units.",
+    "different seeds. Messages are chunks of 20–4000 UTF-16 code units, except the short texts.",
     "",
     "The emoji category is emoji-dense text (emoji data lines with ZWJ sequences, skin tones and flags; READMEs and",
     "changelogs written with emoji). It is not chat: no real conversation text could be had from the package registries.",
@@ -1142,6 +1290,14 @@ const sourcesMd = (manifest: ReadonlyArray<ManifestDoc>, overlaps: ReadonlyArray
     "`split` column). Exact duplicates are removed inside each split. A holdout message that shares half or more of",
     `its character ${SHINGLE}-gram shingles (case folded, whitespace collapsed) with the train text is dropped as a`,
     "near-duplicate; the table below reports how many were dropped and the overlap of what is kept.",
+    "",
+    "**Short texts.** The `short` category holds texts of 1–20 UTF-16 code units cut from the documents of the other",
+    "categories (whole catalogue entries and emoji lines, spans of one to a few words of prose, identifiers, short lines",
+    "and string literals of code, keys, string values and small objects of JSON, single tokens of machine text), each",
+    "kept with its package and so on its project's side of the split: what an agent sends besides messages (role, tool",
+    "and parameter names, enum values, short replies). They keep their repeats, and held-out short texts are not",
+    "dropped for overlapping train text: a word or key found on both sides is common, not copied, and the estimator has",
+    "no vocabulary that could remember it. Their overlap with train text is reported below all the same.",
     "",
     "**Reserved.** No Debian package installed on the machine image and no npm package of this project's dependency",
     "tree or of the machine's bundled npm is used (the build checks), nor any manual page or catalogue domain that an",

@@ -14,7 +14,9 @@ export const CATEGORY_GROUPS = {
   prose: ["english", "latin", "cyrillic", "greek", "arabic", "hebrew", "devanagari", "bengali", "tamil", "indic", "thai", "georgian", "armenian", "ethiopic", "chinese", "japanese", "korean", "emoji"],
   code: ["code", "minified-js"],
   json: ["json"],
-  machine: ["base64", "hex", "ids", "digits", "urls", "tool-output", "char-runs"]
+  machine: ["base64", "hex", "ids", "digits", "urls", "tool-output", "char-runs"],
+  /** Texts of 1–20 code units cut from the other categories (role, tool and parameter names, labels, short replies). */
+  short: ["short"]
 } as const
 
 export type CategoryGroup = keyof typeof CATEGORY_GROUPS
@@ -23,7 +25,8 @@ export const CATEGORIES = [
   ...CATEGORY_GROUPS.prose,
   ...CATEGORY_GROUPS.code,
   ...CATEGORY_GROUPS.json,
-  ...CATEGORY_GROUPS.machine
+  ...CATEGORY_GROUPS.machine,
+  ...CATEGORY_GROUPS.short
 ] as const
 export type Category = (typeof CATEGORIES)[number]
 

@@ -12,8 +12,11 @@
  * most three, punctuation runs and whitespace runs, then merge bytes inside
  * each piece. A common word is one token, a long or rare one several, and how
  * many depends on the script (each script class has its own costs by position
- * in the word, and a text's language level moves Latin and Cyrillic word
- * costs: German costs more than English, Polish or Ukrainian more still); a
+ * in the word, and a text's language level moves Latin, Cyrillic and Arabic
+ * word costs: German costs more than English, Polish or Ukrainian more still,
+ * Bulgarian more than Russian, Uyghur more than Arabic) and on the letters (a
+ * cluster of consonants or a letter rare in English breaks merges; the first
+ * word of a text has no blank before it to merge with); a
  * run of one repeated character merges into long tokens (64 dashes are one
  * token, 64 letters `a` are eight), so a character that repeats the previous
  * one takes a run class measured per character and per encoding; a CJK
@@ -44,112 +47,150 @@ const NEWLINE = 1
 const OTHER_WS = 2
 const DIGIT = 3
 // ASCII punctuation by how long runs of one mark merge: # * = (like the path marks) into 64-mark
-// tokens, + % ~ ! : ; < > ? @ ^ into 8 to 32, the rest ($ ' ( ) , \ | & [ ] ` { }) hardly at all.
+// tokens, + % ~ ! : ; < > ? @ ^ into 8 to 32, the rest ($ ' ( ) , | & [ ] ` { }) hardly at all.
 const PUNCT = 4
 const PUNCT_MID = 5
 const PUNCT_RUN = 6
 const QUOTE = 7 // the double quote
-const LINK = 8 // path and identifier marks: / . - _
-const UNI_PUNCT = 9 // typographic punctuation: dashes, curly quotes, ellipsis, guillemets
-const SYMBOL = 10
-const BOX = 11 // box drawing, blocks, geometric shapes
-const CJK1 = 12 // CJK2 = 13, CJK3 = 14: one, two, three or more tokens alone
-const CJK3 = 14
-const KANA = 15
-const HANGUL1 = 16 // HANGUL2 = 17
-const HANGUL3 = 18
-const CJK_PUNCT = 19
-const JOINER = 20 // zero-width joiners and non-joiners, variation selectors, tag characters
-const ASTRAL = 21 // emoji and other supplementary-plane symbols
-const REGIONAL = 22 // regional indicators (flags are pairs of them)
-// Letters (word characters). Cased scripts have a lower and an upper class: an uppercase
-// letter after a lowercase one starts a new piece (camelCase).
-const LOWER = 23
-const UPPER = 24
-const LATIN_LOWER = 25 // Western European accented letters (à-ÿ)
-const LATIN_UPPER = 26
-const CYRILLIC_LOWER = 27 // the Russian alphabet
-const CYRILLIC_UPPER = 28
-const GREEK_LOWER = 29
-const GREEK_UPPER = 30
-const ARMENIAN = 31
-const HEBREW = 32
-const ARABIC = 33
-const DEVANAGARI = 34
-const BENGALI = 35
-const GURMUKHI = 36
-const GUJARATI = 37
-const ORIYA = 38
-const TAMIL = 39
-const TELUGU = 40
-const KANNADA = 41
-const MALAYALAM = 42
-const SINHALA = 43
-const THAI = 44
-const GEORGIAN = 45
-const ETHIOPIC = 46
-const OTHER_LETTER = 47 // scripts without a class of their own (Lao, Tibetan, Myanmar, Khmer, Syriac...)
-const MARK = 48 // combining marks outside a script block
-const LATIN_EXT_LOWER = 49 // other Latin letters: Central European, Turkish, Romanian, Vietnamese...
-const LATIN_EXT_UPPER = 50
-const CYRILLIC_EXT_LOWER = 51 // Cyrillic letters outside the Russian alphabet (Ukrainian, Serbian, Kazakh...)
-const CYRILLIC_EXT_UPPER = 52
-const SKIN = 53 // skin-tone modifiers
-const ASTRAL_NEW = 54 // emoji of Unicode 10 and later (U+1F900 on), rarer in the vocabularies
-const CLASS_COUNT = 55
+const LINK = 8 // path marks: / . -
+const UNDERSCORE = 9 // the identifier joiner: "_current" is one token where "/current" may be two
+const BACKSLASH = 10 // escapes: "\n" in a JSON string or a regular expression
+const UNI_PUNCT = 11 // typographic punctuation: dashes, curly quotes, ellipsis, guillemets
+const SYMBOL = 12
+const BOX = 13 // box drawing, blocks, geometric shapes
+const CJK1 = 14 // CJK2 = 15, CJK3 = 16: one, two, three or more tokens alone
+const CJK3 = 16
+const KANA = 17
+const HANGUL1 = 18 // HANGUL2 = 19
+const HANGUL3 = 20
+const CJK_PUNCT = 21
+const JOINER = 22 // zero-width joiners and non-joiners, variation selectors, tag characters
+const ASTRAL = 23 // emoji and other supplementary-plane symbols
+const REGIONAL = 24 // regional indicators (flags are pairs of them)
+const SKIN = 25 // skin-tone modifiers
+const ASTRAL_NEW = 26 // emoji of Unicode 10 and later (U+1F900 on), rarer in the vocabularies
+// Letters (word characters), LOWER to the last class. Cased scripts have a lower and an upper class: an uppercase
+// letter after a lowercase one starts a new piece (camelCase). ASCII lowercase letters are split into consonants
+// (LOWER) and vowels (LOWER_VOWEL, with y), priced alike except that clusters of consonants cost more: English words
+// alternate, random letters ("breyngnsxa") do not.
+const LOWER = 27
+const UPPER = 28
+const LATIN_LOWER = 29 // Western European accented letters (à-ÿ)
+const LATIN_UPPER = 30
+const CYRILLIC_LOWER = 31 // the Russian alphabet
+const CYRILLIC_UPPER = 32
+const GREEK_LOWER = 33
+const GREEK_UPPER = 34
+const ARMENIAN = 35
+const HEBREW = 36
+const ARABIC = 37
+const DEVANAGARI = 38
+const BENGALI = 39
+const GURMUKHI = 40
+const GUJARATI = 41
+const ORIYA = 42
+const TAMIL = 43
+const TELUGU = 44
+const KANNADA = 45
+const MALAYALAM = 46
+const SINHALA = 47
+const THAI = 48
+const GEORGIAN = 49
+const ETHIOPIC = 50
+const OTHER_LETTER = 51 // scripts without a class of their own (Lao, Tibetan, Myanmar, Khmer, Syriac...)
+const MARK = 52 // combining marks outside a script block
+const LATIN_EXT_LOWER = 53 // other Latin letters: Central European, Turkish, Romanian, Vietnamese...
+const LATIN_EXT_UPPER = 54
+const CYRILLIC_EXT_LOWER = 55 // Cyrillic letters outside the Russian alphabet (Ukrainian, Serbian, Kazakh...)
+const CYRILLIC_EXT_UPPER = 56
+const LOWER_VOWEL = 57
+const LOWER_RARE = 58 // j k q v x z: rare in English words, common in Dutch, German, Polish or random letters
+// Two lowercase letters of the Russian alphabet that tell Cyrillic languages apart (see `LEVELS`); priced as
+// `CYRILLIC_LOWER`: ы э ё are Russian (and Belarusian, Kazakh), ъ and ѝ, frequent in Bulgarian, are rare in Russian.
+const CYRILLIC_RU = 59
+const CYRILLIC_BG = 60
+// Letters of the Arabic script that tell its languages apart, priced as `ARABIC`: ی and ک are Persian and Urdu;
+// ۇ ۆ ۈ ۋ ې ە are Uyghur (which tokenizes worse than Arabic or Persian).
+const ARABIC_FA = 61
+const ARABIC_UG = 62
+const CLASS_COUNT = 63
 /**
  * A mark, symbol or letter that repeats the previous code unit takes one of
  * eight run classes instead of its own: how well runs of that very character
- * merge under the encoding (64 copies are at most 1, 2, 4, 8, 16, 32, 96 or
- * more tokens), measured by the fit and shipped in the spec (`runs`).
+ * merge under the encoding (64 copies are 1, 2, 4, 8, 16, 32, 64 or 128
+ * tokens: the vocabularies hold runs of a power-of-two length), measured by
+ * the fit and shipped in the spec (`runs`).
  */
 const RUN0 = CLASS_COUNT
 const RUN_CLASSES = 8
 const STEP_CLASSES = RUN0 + RUN_CLASSES
 /** The run class of characters the spec does not list: about one token per character. */
 export const DEFAULT_RUN = 6
-/** Tokens per character of a long run of each run class (the middle of its range, over 64). */
-export const RUN_RATES = [1, 2, 3.5, 6.5, 12.5, 24.5, 64, 128].map((t) => t / 64)
+/** Tokens per character of a long run of each run class. */
+export const RUN_RATES = [1, 2, 4, 8, 16, 32, 64, 128].map((t) => t / 64)
 /** Resolved to the class of the whole surrogate pair before it is used. */
 const HIGH_SURROGATE = 255
 /** A step's index is `state + class`; states are multiples of `STRIDE`. */
-const STRIDE = 64
+const STRIDE = STEP_CLASSES
 
 export const CLASS_NAMES = [
-  "space", "newline", "otherWs", "digit", "punct", "punctMid", "punctRun", "quote", "link", "uniPunct", "symbol", "box",
-  "cjk1", "cjk2", "cjk3", "kana", "hangul1", "hangul2", "hangul3", "cjkPunct", "joiner", "astral", "regional",
+  "space", "newline", "otherWs", "digit", "punct", "punctMid", "punctRun", "quote", "link", "underscore", "backslash", "uniPunct",
+  "symbol", "box", "cjk1", "cjk2", "cjk3", "kana", "hangul1", "hangul2", "hangul3", "cjkPunct", "joiner", "astral",
+  "regional", "skin", "astralNew",
   "lower", "upper", "latinLower", "latinUpper", "cyrillicLower", "cyrillicUpper", "greekLower", "greekUpper",
   "armenian", "hebrew", "arabic", "devanagari", "bengali", "gurmukhi", "gujarati", "oriya", "tamil", "telugu",
   "kannada", "malayalam", "sinhala", "thai", "georgian", "ethiopic", "otherLetter", "mark",
-  "latinExtLower", "latinExtUpper", "cyrillicExtLower", "cyrillicExtUpper", "skin", "astralNew",
+  "latinExtLower", "latinExtUpper", "cyrillicExtLower", "cyrillicExtUpper", "lowerVowel", "lowerRare", "cyrillicRu", "cyrillicBg", "arabicFa", "arabicUg",
   "run0", "run1", "run2", "run3", "run4", "run5", "run6", "run7"
 ] as const
 
-const isLetter = (cls: number): boolean => cls >= LOWER && cls <= CYRILLIC_EXT_UPPER
+/** The name a class's features go by: ASCII vowels as the other lowercase letters, the Cyrillic markers as the other Russian letters. */
+const featureClass = (cls: number): string =>
+  CLASS_NAMES[
+    cls === CYRILLIC_RU || cls === CYRILLIC_BG ? CYRILLIC_LOWER : cls === LOWER_VOWEL || cls === LOWER_RARE ? LOWER : cls === ARABIC_FA || cls === ARABIC_UG ? ARABIC : cls
+  ] as string
+
+const isLetter = (cls: number): boolean => cls >= LOWER && cls < CLASS_COUNT
 const isRunnable = (cls: number): boolean => cls <= OTHER_WS || (cls >= PUNCT && cls <= BOX) || isLetter(cls)
 const isUpper = (cls: number): boolean =>
   cls === UPPER || cls === LATIN_UPPER || cls === CYRILLIC_UPPER || cls === GREEK_UPPER || cls === LATIN_EXT_UPPER || cls === CYRILLIC_EXT_UPPER
 const isLowerCased = (cls: number): boolean =>
-  cls === LOWER || cls === LATIN_LOWER || cls === CYRILLIC_LOWER || cls === GREEK_LOWER || cls === LATIN_EXT_LOWER || cls === CYRILLIC_EXT_LOWER
-/** Latin and Cyrillic letters, whose cost depends on the language the text is in (see `LEVELS`). */
-const isAlphabetic = (cls: number): boolean => (cls >= LOWER && cls <= CYRILLIC_UPPER) || (cls >= LATIN_EXT_LOWER && cls <= CYRILLIC_EXT_UPPER)
+  cls === LOWER || cls === LATIN_LOWER || cls === CYRILLIC_LOWER || cls === GREEK_LOWER || cls === LATIN_EXT_LOWER || cls === CYRILLIC_EXT_LOWER ||
+  cls === LOWER_VOWEL || cls === LOWER_RARE || cls === CYRILLIC_RU || cls === CYRILLIC_BG
+/** Latin, Cyrillic and Arabic-script letters, whose cost depends on the language the text is in (see `LEVELS`). */
+const isAlphabetic = (cls: number): boolean =>
+  (cls >= LOWER && cls <= CYRILLIC_UPPER) || (cls >= LATIN_EXT_LOWER && cls <= ARABIC_UG) || cls === ARABIC
 
 /**
- * The language level of a text so far: 0 until a Latin or Cyrillic letter
- * outside ASCII appears, 1 after a Western European accent or a Russian
- * letter, 2 after a letter of the other Latin or Cyrillic alphabets. English
- * words are far cheaper than the same number of letters of German, and those
- * cheaper than Polish or Ukrainian, so word costs depend on the level. The
- * level only rises.
+ * The language level of a text so far, from the letters seen: 0 until a Latin
+ * or Cyrillic letter outside ASCII appears; 1 after a Western European accent
+ * or a letter of the Russian alphabet; 2 after a letter of the other Latin or
+ * Cyrillic alphabets (Polish, Turkish, Ukrainian, Serbian...); 3 Russian (ы, э
+ * or ё seen); 4 Bulgarian (ъ seen first: it uses the Russian alphabet but
+ * tokenizes worse). The Arabic script reuses levels 1 and 2 with adjustments
+ * of its own: 1 Persian or Urdu (ی or ک seen), 2 Uyghur (ۇ ۆ ۈ ۋ ې or ە seen).
+ * English words are far cheaper than the same number of letters of German,
+ * those cheaper than Polish or Ukrainian, Russian cheaper than Bulgarian and
+ * Arabic than Uyghur, so word costs depend on the level.
  */
-const LEVELS = 3
+const LEVELS = 5
 /** The alphabet a letter's level adjustment belongs to. */
 const familyOf = (cls: number): string =>
-  cls === LOWER || cls === UPPER ? "ascii" : cls === CYRILLIC_LOWER || cls === CYRILLIC_UPPER || cls === CYRILLIC_EXT_LOWER || cls === CYRILLIC_EXT_UPPER ? "cyrillic" : "latin"
-const levelOf = (cls: number): number =>
-  cls === LATIN_LOWER || cls === LATIN_UPPER || cls === CYRILLIC_LOWER || cls === CYRILLIC_UPPER ? 1
-  : cls >= LATIN_EXT_LOWER && cls <= CYRILLIC_EXT_UPPER ? 2
-  : 0
+  cls === LOWER || cls === UPPER || cls === LOWER_VOWEL || cls === LOWER_RARE ? "ascii"
+  : cls === CYRILLIC_LOWER || cls === CYRILLIC_UPPER || cls === CYRILLIC_EXT_LOWER || cls === CYRILLIC_EXT_UPPER || cls === CYRILLIC_RU || cls === CYRILLIC_BG ? "cyrillic"
+  : cls === ARABIC || cls === ARABIC_FA || cls === ARABIC_UG ? "arabic"
+  : "latin"
+/** The level after a letter of class `cls` at `level`: another alphabet outranks everything, Russian outranks Bulgarian. */
+const nextLevel = (level: number, cls: number): number => {
+  if (level === 2) return 2
+  if (cls >= LATIN_EXT_LOWER && cls <= CYRILLIC_EXT_UPPER) return 2
+  if (cls === CYRILLIC_RU) return 3
+  if (cls === CYRILLIC_BG) return level <= 1 ? 4 : level
+  if (cls === ARABIC_FA) return level === 0 ? 1 : level
+  if (cls === ARABIC_UG) return 2
+  if (cls === LATIN_LOWER || cls === LATIN_UPPER || cls === CYRILLIC_LOWER || cls === CYRILLIC_UPPER) return level === 0 ? 1 : level
+  return level
+}
 
 export const CJK_START = 0x4e00
 export const CJK_END = 0x9fff
@@ -189,7 +230,7 @@ const LETTER_RE = /[\p{L}\p{M}]/u
 const UPPER_RE = /[\p{Lu}\p{Lt}]/u
 const PUNCT_RE = /\p{P}/u
 
-/** Letters (and marks) of a script block get `letter`; its punctuation, digits and signs do not. */
+/** Letters (and marks) of a script block get `letter` (`upper` for capitals); its punctuation, digits and signs do not. */
 const script = (c: Uint8Array, from: number, to: number, letter: number, upper = letter): void => {
   for (let cp = from; cp <= to; cp++) {
     const ch = String.fromCharCode(cp)
@@ -210,6 +251,8 @@ const baseClasses = (): Uint8Array => {
   c[0x20] = SPACE
   c[0x0a] = NEWLINE
   fill(c, 0x61, 0x7a, LOWER)
+  for (const ch of "aeiouy") c[ch.charCodeAt(0)] = LOWER_VOWEL
+  for (const ch of "jkqvxz") c[ch.charCodeAt(0)] = LOWER_RARE
   fill(c, 0x41, 0x5a, UPPER)
   fill(c, 0x30, 0x39, DIGIT)
   for (const ch of "#*=") c[ch.charCodeAt(0)] = PUNCT_RUN
@@ -218,7 +261,8 @@ const baseClasses = (): Uint8Array => {
   c[0x2f] = LINK
   c[0x2e] = LINK
   c[0x2d] = LINK
-  c[0x5f] = LINK
+  c[0x5f] = UNDERSCORE
+  c[0x5c] = BACKSLASH
   c[0x7f] = OTHER_WS
   fill(c, 0x80, 0x9f, OTHER_WS)
   c[0xa0] = SPACE
@@ -230,9 +274,13 @@ const baseClasses = (): Uint8Array => {
   script(c, 0x410, 0x44f, CYRILLIC_LOWER, CYRILLIC_UPPER)
   script(c, 0x401, 0x401, CYRILLIC_LOWER, CYRILLIC_UPPER)
   script(c, 0x451, 0x451, CYRILLIC_LOWER, CYRILLIC_UPPER)
+  for (const ch of "ыэё") c[ch.charCodeAt(0)] = CYRILLIC_RU
+  for (const ch of "ъѝ") c[ch.charCodeAt(0)] = CYRILLIC_BG
   script(c, 0x530, 0x58f, ARMENIAN)
   script(c, 0x590, 0x5ff, HEBREW)
   script(c, 0x600, 0x6ff, ARABIC)
+  for (const ch of "یک") c[ch.charCodeAt(0)] = ARABIC_FA
+  for (const ch of "ۇۆۈۋېە") c[ch.charCodeAt(0)] = ARABIC_UG
   script(c, 0x700, 0x8ff, OTHER_LETTER)
   script(c, 0x750, 0x77f, ARABIC)
   script(c, 0x8a0, 0x8ff, ARABIC)
@@ -314,8 +362,8 @@ const baseClasses = (): Uint8Array => {
 // ---------------------------------------------------------------------------
 
 /**
- * Word states: position in the word 1..WORD_MAX (the last meaning "or more"), how many lowercase letters
- * end it (none, one or two, three or more) and its origin.
+ * Word states: position in the word 1..WORD_MAX (the last meaning "or more"), the lowercase letters that
+ * end it (`LOW_TAILS`) and its origin.
  */
 const WORD_MAX = 16
 const S_OTHER = 0
@@ -323,17 +371,24 @@ const S_OTHER = 0
  * A word's origin: 0 an ordinary start, 1 right after a path mark ("/users"), 2 capitals run together
  * ("VXNl", "HTTPServer"), where a following camelCase break is usually not a real word boundary.
  */
-const wordState = (pos: number, lowRun: number, origin: number): number => 1 + (origin * WORD_MAX + pos - 1) * 3 + lowRun
-const S_WORD_END = 1 + WORD_MAX * 9
+const wordState = (pos: number, tail: number, origin: number): number => 1 + (origin * WORD_MAX + pos - 1) * LOW_TAILS + tail
+/**
+ * The lowercase tail of a word: 0 none; one lowercase letter, a vowel or any letter outside ASCII (1) or an
+ * ASCII consonant (2); two or more, ending in a vowel (3) or in one, two, three or more consonants (4, 5, 6).
+ */
+const LOW_TAILS = 7
+const S_WORD_END = 1 + WORD_MAX * 3 * LOW_TAILS
 const S_D1 = S_WORD_END
 const S_D2 = S_D1 + 1
 const S_D3 = S_D1 + 2
-// One mark (plain, double quote, path mark), then runs counted exactly up to RUN_MAX.
+// One mark (plain, double quote, path mark, underscore, backslash), then runs counted exactly up to RUN_MAX.
 const S_P1 = S_D1 + 3
 const S_Q1 = S_P1 + 1
 const S_L1 = S_P1 + 2
+const S_U1 = S_P1 + 3 // an underscore
+const S_E1 = S_P1 + 4 // a backslash
 const RUN_MAX = 16
-const S_PN = S_P1 + 3 // runs of 2 .. RUN_MAX (the last meaning "or more")
+const S_PN = S_P1 + 5 // runs of 2 .. RUN_MAX (the last meaning "or more")
 // Blanks: one, then runs counted up to RUN_MAX.
 const S_SP1 = S_PN + RUN_MAX - 1
 const S_SPN = S_SP1 + 1 // runs of 2 .. RUN_MAX
@@ -352,17 +407,32 @@ const S_SYMBOL = S_CJK + 7
 const STATE_COUNT = S_SYMBOL + 1
 
 const inWord = (s: number): boolean => s >= 1 && s < S_WORD_END
-const wordPos = (s: number): number => (Math.floor((s - 1) / 3) % WORD_MAX) + 1
-/** How many lowercase letters end the word so far: 0, 1-2 (1) or 3+ (2). */
-const wordLowRun = (s: number): number => (s - 1) % 3
-const wordLower = (s: number): boolean => wordLowRun(s) > 0
-const wordOrigin = (s: number): number => Math.floor((s - 1) / 3 / WORD_MAX)
+const wordPos = (s: number): number => (Math.floor((s - 1) / LOW_TAILS) % WORD_MAX) + 1
+const wordTail = (s: number): number => (s - 1) % LOW_TAILS
+/** How many lowercase letters end the word so far: none (0), one (1), two or more (2). */
+const wordLowRun = (s: number): number => {
+  const t = wordTail(s)
+  return t === 0 ? 0 : t <= 2 ? 1 : 2
+}
+/** How many ASCII consonants end the word so far (0 to 3, the last meaning "or more"). */
+const tailConsonants = (t: number): number => (t === 2 || t === 4 ? 1 : t === 5 ? 2 : t === 6 ? 3 : 0)
+/** The tail after one more lowercase letter, a consonant or not. */
+const nextTail = (t: number, consonant: boolean): number => {
+  if (t === 0) return consonant ? 2 : 1
+  if (!consonant) return 3
+  const c = tailConsonants(t) + 1
+  return c === 1 ? 4 : c === 2 ? 5 : 6
+}
+const wordLower = (s: number): boolean => wordTail(s) > 0
+const wordOrigin = (s: number): number => Math.floor((s - 1) / LOW_TAILS / WORD_MAX)
 const wordLinked = (s: number): boolean => wordOrigin(s) === 1
 const inDigits = (s: number): boolean => s >= S_D1 && s <= S_D3
 const inPunct = (s: number): boolean => s >= S_P1 && s < S_SP1
 const inSpaces = (s: number): boolean => s >= S_SP1 && s < S_NL
 const inNewline = (s: number): boolean => s >= S_NL && s < S_NW
 const inIndent = (s: number): boolean => s >= S_NW && s < S_CJK
+/** A word right after a path mark or an underscore. */
+const afterLink = (s: number): boolean => s === S_L1 || s === S_U1
 
 /** The run-length bucket (0..4) of a punctuation or blank run that reaches length `n` (n >= 2). */
 const runBucket = (n: number): number => (n <= 2 ? 0 : n === 3 ? 1 : n <= 7 ? 2 : n <= 15 ? 3 : 4)
@@ -379,6 +449,8 @@ const contextOf = (s: number): string => {
   if (s === S_P1) return "mark"
   if (s === S_Q1) return "quote"
   if (s === S_L1) return "link"
+  if (s === S_U1) return "underscore"
+  if (s === S_E1) return "escape"
   if (inPunct(s)) return "punct"
   if (s === S_SP1) return "space"
   if (inSpaces(s)) return "spaces"
@@ -404,18 +476,23 @@ interface Step {
  * features' fitted weights; `featureNames()` lists them all.
  */
 const stepOf = (state: number, cls: number, level: number): Step => {
-  const f: Array<string> = [`c:${CLASS_NAMES[cls]}`]
+  const f: Array<string> = [`c:${featureClass(cls)}`]
   // Latin and Cyrillic letters of a text at a higher language level carry an adjustment per position bucket.
   const lv = level > 0 && isAlphabetic(cls) ? `L${level}:` : ""
   const ctx = contextOf(state)
   if (isLetter(cls)) {
-    const name = CLASS_NAMES[cls] as string
+    const name = featureClass(cls)
     const continues = cls === MARK ? inWord(state) : inWord(state) && !(isUpper(cls) && wordLower(state))
     if (continues) {
       const pos = wordPos(state)
       const p = Math.min(pos + 1, WORD_MAX)
-      const lowRun = cls === MARK ? wordLowRun(state) : isLowerCased(cls) ? Math.min(2, wordLowRun(state) + 1) : 0
+      const tail = wordTail(state)
+      const lowRun = cls === MARK ? tail : isLowerCased(cls) ? nextTail(tail, cls === LOWER || cls === LOWER_RARE) : 0
       f.push(`wl:${name}:${posBucket(p)}`)
+      // A cluster of consonants ("ngnsx") is rare in English words and breaks tokens.
+      if ((cls === LOWER || cls === LOWER_RARE) && tailConsonants(tail) > 0) f.push(`${lv}cons:${tailConsonants(tail) + 1}`)
+      // Rare letters break merges in prose; in a path or identifier piece ("app.js", "/vue/") they are common.
+      if (cls === LOWER_RARE) f.push(`${lv}rare${wordLinked(state) ? ":linked" : ""}`)
       if (lv !== "") f.push(`${lv}wl:${familyOf(cls)}:${posBucket(p)}`)
       // "/users" is one token, "/subscriptions" two ("/sub", "scriptions").
       if (wordLinked(state) && (p === 4 || p === 7)) f.push(`link:len${p}`)
@@ -425,8 +502,11 @@ const stepOf = (state: number, cls: number, level: number): Step => {
     // A camelCase break after a real lowercase word ("InstanceProfile") is cheaper than one inside random text ("VXNlcjE").
     f.push(`ws:${name}`, ctx === "word" ? `wsAfter:word:${wordLowRun(state)}${wordOrigin(state) === 2 ? ":caps" : ""}` : `wsAfter:${ctx}`)
     if (lv !== "") f.push(`${lv}ws:${familyOf(cls)}`)
-    if (state === S_L1 && isUpper(cls)) f.push("ws:capitalAfterLink")
-    return { to: wordState(1, isLowerCased(cls) ? 1 : 0, state === S_L1 ? 1 : 0), features: f }
+    // The first word of a text has no blank before it to merge with; how much that saves depends on the script.
+    if (state === S_OTHER) f.push(`start:${name}`)
+    if (afterLink(state) && isUpper(cls)) f.push("ws:capitalAfterLink")
+    if (cls === LOWER_RARE) f.push(`${lv}rare${afterLink(state) ? ":linked" : ""}`)
+    return { to: wordState(1, isLowerCased(cls) ? nextTail(0, cls === LOWER || cls === LOWER_RARE) : 0, afterLink(state) ? 1 : 0), features: f }
   }
   if (cls >= RUN0) {
     // A repeated mark, symbol or letter. Long runs cost what the encoding's merges of that character cost
@@ -434,8 +514,8 @@ const stepOf = (state: number, cls: number, level: number): Step => {
     const r = cls - RUN0
     if (inWord(state)) {
       const p = Math.min(wordPos(state) + 1, WORD_MAX)
-      const lowRun = wordLowRun(state) > 0 ? Math.min(2, wordLowRun(state) + 1) : 0
-      const to = wordState(p, lowRun, wordOrigin(state))
+      const tail = wordTail(state)
+      const to = wordState(p, tail === 0 ? 0 : nextTail(tail, tailConsonants(tail) > 0), wordOrigin(state))
       return { to, features: p >= 12 ? [`runLong:${r}`] : [`c:${CLASS_NAMES[cls]}`, `wr:${posBucket(p)}`] }
     }
     if (inPunct(state)) {
@@ -470,6 +550,8 @@ const stepOf = (state: number, cls: number, level: number): Step => {
     case PUNCT_RUN:
     case QUOTE:
     case LINK:
+    case UNDERSCORE:
+    case BACKSLASH:
     case UNI_PUNCT: {
       if (inPunct(state)) {
         const n = Math.min(punctLength(state) + 1, RUN_MAX)
@@ -477,7 +559,7 @@ const stepOf = (state: number, cls: number, level: number): Step => {
         return { to: S_PN + n - 2, features: f }
       }
       f.push(`ps:${ctx}`)
-      return { to: cls === QUOTE ? S_Q1 : cls === LINK ? S_L1 : S_P1, features: f }
+      return { to: cls === QUOTE ? S_Q1 : cls === LINK ? S_L1 : cls === UNDERSCORE ? S_U1 : cls === BACKSLASH ? S_E1 : S_P1, features: f }
     }
     case SPACE:
     case OTHER_WS: {
@@ -516,6 +598,7 @@ const stepOf = (state: number, cls: number, level: number): Step => {
       const run = cls === KANA ? S_KANA : cls === CJK_PUNCT ? S_CJKP : cls >= HANGUL1 && cls <= HANGUL3 ? S_HANGUL : S_CJK
       const kind = run === S_KANA ? "kana" : run === S_CJKP ? "cjkPunct" : run === S_HANGUL ? "hangul" : "cjk"
       if (state !== run) f.push(`eas:${kind}`, `easAfter:${ctx}`)
+      if (state === S_OTHER) f.push(`start:${kind}`)
       return { to: run, features: f }
     }
     case ASTRAL:
@@ -543,10 +626,12 @@ const stepOf = (state: number, cls: number, level: number): Step => {
 
 interface Machine {
   /** Next state (times STRIDE) of each step. */
-  readonly next: Uint16Array
-  /** Feature indices of each step: `featureIndex[featureStart[k] .. featureStart[k + 1])`. */
-  readonly featureStart: Uint32Array
-  readonly featureIndex: Uint16Array
+  readonly next: Uint32Array
+  /** The feature row of each step: steps with the same features share one row. */
+  readonly row: Uint32Array
+  /** Feature indices of each row: `rowIndex[rowStart[r] .. rowStart[r + 1])`. */
+  readonly rowStart: Uint32Array
+  readonly rowIndex: Uint16Array
   readonly featureNames: ReadonlyArray<string>
 }
 
@@ -555,47 +640,51 @@ let machine: Machine | undefined
 const stateMachine = (): Machine => {
   if (machine !== undefined) return machine
   const steps = LEVELS * STATE_COUNT * STRIDE
-  const next = new Uint16Array(steps)
+  const next = new Uint32Array(steps)
+  const row = new Uint32Array(steps)
   const names: Array<string> = ["nonEmpty"]
   const ids = new Map<string, number>([["nonEmpty", 0]])
-  const start = new Uint32Array(steps + 1)
-  const index: Array<number> = []
-  const idOf = (name: string): number => {
-    let id = ids.get(name)
-    if (id === undefined) {
-      id = names.length
-      names.push(name)
-      ids.set(name, id)
+  const rowIds = new Map<string, number>([["", 0]])
+  const rowStart: Array<number> = [0, 0]
+  const rowIndex: Array<number> = []
+  const rowOf = (features: ReadonlyArray<string>): number => {
+    const key = features.join("|")
+    let r = rowIds.get(key)
+    if (r !== undefined) return r
+    for (const name of features) {
+      let id = ids.get(name)
+      if (id === undefined) {
+        id = names.length
+        names.push(name)
+        ids.set(name, id)
+      }
+      rowIndex.push(id)
     }
-    return id
+    r = rowStart.length - 1
+    rowStart.push(rowIndex.length)
+    rowIds.set(key, r)
+    return r
   }
-  // Steps of the higher levels differ from level 0 only for Latin and Cyrillic letters: reuse the rest.
-  const base: Array<ReadonlyArray<number> | undefined> = []
+  // Steps of the higher levels differ from level 0 only for Latin, Cyrillic and Arabic letters: reuse the rest.
   for (let level = 0; level < LEVELS; level++) {
     for (let state = 0; state < STATE_COUNT; state++) {
-      for (let cls = 0; cls < STRIDE; cls++) {
+      for (let cls = 0; cls < STEP_CLASSES; cls++) {
         const key = (level * STATE_COUNT + state) * STRIDE + cls
-        start[key] = index.length
-        if (cls >= STEP_CLASSES) continue
-        const shared = level > 0 && !isAlphabetic(cls) ? base[state * STRIDE + cls] : undefined
-        let ids: ReadonlyArray<number>
+        const k0 = state * STRIDE + cls
         let to: number
-        if (shared !== undefined) {
-          ids = shared
-          to = (next[state * STRIDE + cls] as number) / STRIDE
+        if (level > 0 && !isAlphabetic(cls)) {
+          row[key] = row[k0] as number
+          to = (next[k0] as number) / STRIDE
         } else {
           const step = stepOf(state, cls, level)
-          ids = step.features.map(idOf)
+          row[key] = rowOf(step.features)
           to = step.to
-          if (level === 0) base[state * STRIDE + cls] = ids
         }
-        next[key] = (Math.max(level, levelOf(cls)) * STATE_COUNT + (to % STATE_COUNT)) * STRIDE
-        for (const id of ids) index.push(id)
+        next[key] = (nextLevel(level, cls) * STATE_COUNT + to) * STRIDE
       }
     }
   }
-  start[steps] = index.length
-  machine = { next, featureStart: start, featureIndex: Uint16Array.from(index), featureNames: names }
+  machine = { next, row, rowStart: Uint32Array.from(rowStart), rowIndex: Uint16Array.from(rowIndex), featureNames: names }
   return machine
 }
 
@@ -634,8 +723,8 @@ export interface HeuristicTable {
   /** The class of a code unit that repeats the previous one (a run class for marks, symbols, blanks and letters). */
   readonly repeats: Uint8Array
   readonly nonEmpty: number
-  readonly step: Float64Array
-  readonly next: Uint16Array
+  readonly step: Float32Array
+  readonly next: Uint32Array
 }
 
 /** The code units whose runs the fit measures: marks, symbols and letters below U+3000 (not CJK or Hangul). */
@@ -647,18 +736,34 @@ export const runCandidates = (): Array<number> => {
 }
 
 /** The run class of a character from the tokens of 64 copies of it. */
-export const runClassOf = (tokensOf64: number): number =>
-  tokensOf64 <= 1 ? 0 : tokensOf64 <= 2 ? 1 : tokensOf64 <= 4 ? 2 : tokensOf64 <= 8 ? 3 : tokensOf64 <= 16 ? 4 : tokensOf64 <= 32 ? 5 : tokensOf64 <= 96 ? 6 : 7
+export const runClassOf = (tokensOf64: number): number => Math.max(0, Math.min(RUN_CLASSES - 1, Math.round(Math.log2(Math.max(tokensOf64, 1)))))
 
 /** The linear cost of every step for a weight vector (indexed like `featureNames()`), before clamping. */
 export const stepCosts = (weights: ArrayLike<number>): Float64Array => {
   const m = stateMachine()
+  const rows = rowCosts(weights)
   const out = new Float64Array(m.next.length)
-  for (let k = 0; k < out.length; k++) {
+  for (let k = 0; k < out.length; k++) out[k] = rows[m.row[k] as number] as number
+  return out
+}
+
+/** The linear cost of every feature row for a weight vector. */
+const rowCosts = (weights: ArrayLike<number>): Float64Array => {
+  const m = stateMachine()
+  const out = new Float64Array(m.rowStart.length - 1)
+  for (let r = 0; r < out.length; r++) {
     let w = 0
-    for (let j = m.featureStart[k] as number; j < (m.featureStart[k + 1] as number); j++) w += weights[m.featureIndex[j] as number] ?? 0
-    out[k] = w
+    for (let j = m.rowStart[r] as number; j < (m.rowStart[r + 1] as number); j++) w += weights[m.rowIndex[j] as number] ?? 0
+    out[r] = w
   }
+  return out
+}
+
+/** The distinct feature rows of the machine's steps (feature indices, with multiplicity): what the fit constrains. */
+export const featureRows = (): ReadonlyArray<ReadonlyArray<number>> => {
+  const m = stateMachine()
+  const out: Array<Array<number>> = []
+  for (let r = 0; r + 1 < m.rowStart.length; r++) out.push(Array.from(m.rowIndex.subarray(m.rowStart[r] as number, m.rowStart[r + 1] as number)))
   return out
 }
 
@@ -681,10 +786,14 @@ export const makeHeuristicTable = (spec: HeuristicSpec): HeuristicTable => {
   }
   const names = featureNames()
   const weights = names.map((n) => spec.weights[n] ?? 0)
-  const step = stepCosts(weights)
-  for (let k = 0; k < step.length; k++) if (!((step[k] as number) > 0)) step[k] = 0
+  const rows = rowCosts(weights)
+  for (let r = 0; r < rows.length; r++) if (!((rows[r] as number) > 0)) rows[r] = 0
+  // Single precision halves the table; a cost stays non-negative when rounded.
+  const m = stateMachine()
+  const step = new Float32Array(m.row.length)
+  for (let k = 0; k < step.length; k++) step[k] = rows[m.row[k] as number] as number
   const nonEmpty = weights[0] ?? 0
-  return { encoding: spec.encoding, classes, repeats, nonEmpty: nonEmpty > 0 ? nonEmpty : 0, step, next: stateMachine().next }
+  return { encoding: spec.encoding, classes, repeats, nonEmpty: nonEmpty > 0 ? nonEmpty : 0, step, next: m.next }
 }
 
 // ---------------------------------------------------------------------------
@@ -753,7 +862,8 @@ export const featuresOf = (counts: Float64Array, nonEmpty: boolean, out: Float64
   for (let k = 0; k < counts.length; k++) {
     const c = counts[k] as number
     if (c === 0) continue
-    for (let j = m.featureStart[k] as number; j < (m.featureStart[k + 1] as number); j++) out[m.featureIndex[j] as number]! += c
+    const r = m.row[k] as number
+    for (let j = m.rowStart[r] as number; j < (m.rowStart[r + 1] as number); j++) out[m.rowIndex[j] as number]! += c
   }
 }
 
