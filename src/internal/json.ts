@@ -231,12 +231,35 @@ export const stringify = (value: Schema.Json): string => {
 
 /**
  * `JSON.parse` that never throws and never recurses past what V8 allows:
- * the parsed value, or the parse error's message.
+ * the parsed value, or the parse error's message. A number too large for a
+ * double (`1e999`, which `JSON.parse` reads as `Infinity`) is an error too:
+ * the model holds finite numbers only.
  */
 export const parse = (text: string): { readonly value: Schema.Json } | { readonly error: string } => {
+  let value: Schema.Json
   try {
-    return { value: JSON.parse(text) as Schema.Json }
+    value = JSON.parse(text) as Schema.Json
   } catch (cause) {
     return { error: errorText(cause) }
   }
+  return hasInfinity(value) ? { error: "a number is too large to be held (it reads as Infinity)" } : { value }
+}
+
+/** Whether a parsed JSON value holds a non-finite number; iterative. */
+const hasInfinity = (value: Schema.Json): boolean => {
+  if (typeof value === "number") return !Number.isFinite(value)
+  if (typeof value !== "object" || value === null) return false
+  const stack: Array<object> = [value]
+  while (stack.length > 0) {
+    const o = stack.pop()!
+    const values: ReadonlyArray<unknown> = Array.isArray(o) ? o : Object.values(o)
+    for (const v of values) {
+      if (typeof v === "number") {
+        if (!Number.isFinite(v)) return true
+      } else if (typeof v === "object" && v !== null) {
+        stack.push(v)
+      }
+    }
+  }
+  return false
 }

@@ -351,7 +351,7 @@ const assistantBlock = (ctx: A.Ctx, block: Block.AssistantBlock, index: number, 
     }
     case "ToolResult": {
       const extras = A.ownExtras(block, key)
-      const type = typeof extras?.["type"] === "string" ? extras["type"] : SERVER_RESULT_TYPES[block.toolName] ?? `${block.toolName}_tool_result`
+      const type = typeof extras?.["type"] === "string" ? extras["type"] : (Object.hasOwn(SERVER_RESULT_TYPES, block.toolName) ? SERVER_RESULT_TYPES[block.toolName] : undefined) ?? `${block.toolName}_tool_result`
       return {
         ...extras,
         type,

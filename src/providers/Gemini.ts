@@ -351,7 +351,7 @@ const mimeTypeOf = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockInde
   if (!block.mediaType.endsWith("/*")) return block.mediaType
   const name = block.filename ?? (block.source._tag === "Url" ? block.source.url.split(/[?#]/)[0]! : "")
   const extension = name.slice(name.lastIndexOf(".") + 1).toLowerCase()
-  const known = extensions[extension]
+  const known = Object.hasOwn(extensions, extension) ? extensions[extension] : undefined
   if (known !== undefined && known.startsWith(block.mediaType.slice(0, -1))) return known
   A.converted(ctx, index, blockIndex, `a file of unknown type (${block.mediaType})`, "with that media type, which Gemini may refuse")
   return block.mediaType
@@ -477,6 +477,9 @@ const writeModelParts = (ctx: A.Ctx, m: Message.AssistantMessage, index: number)
           if (hintOf(block, key, "kind") === "executableCode") parts.push(merge({ executableCode: block.args } as Wire.PartParam, kept))
           else A.dropped(ctx, index, b, `the provider-executed call ${JSON.stringify(block.name)}`, "another provider ran it")
           break
+        }
+        if (block.parseError !== undefined) {
+          A.converted(ctx, index, b, `the arguments of ${JSON.stringify(block.name)} that were not valid JSON`, "as their repaired value (Gemini takes an object)")
         }
         const args = ToolArguments.toObject(block)
         if (args.replaced !== undefined) A.converted(ctx, index, b, `the arguments of ${JSON.stringify(block.name)}`, `as {} (${args.replaced})`)

@@ -283,7 +283,8 @@ export const count = (ctx: Ctx, o: Obj | undefined, name: string, path: string):
   if (o === undefined) return undefined
   const v = optNum(ctx, o, name, path)
   if (v === undefined) return undefined
-  return Number.isInteger(v) && v >= 0 ? v : malformed(ctx, `${path}.${name}`, `expected a token count, got ${v}`)
+  // a safe integer: the model's counts are, and 1e21 is an integer a Usage cannot hold
+  return Number.isSafeInteger(v) && v >= 0 ? v : malformed(ctx, `${path}.${name}`, `expected a token count, got ${v}`)
 }
 
 /** Usage from the figures that are present. */
