@@ -598,6 +598,7 @@ const SERVER_RESULT_KEYS = new Set(["tool_use_id", "content", "is_error"])
 const IMAGE_KEYS = new Set(["type", "source"])
 const DOCUMENT_KEYS = new Set(["type", "source", "title", "context", "citations"])
 const MESSAGE_KEYS = new Set(["role", "content"])
+const PROMPT_KEYS = new Set(["system", "messages"])
 
 /** Keeps a `null` (or other untyped value) of a typed field among the extras, so it is written back as it was. */
 const keepUntyped = (extras: Record<string, Schema.Json> | undefined, o: A.Obj, name: string, typed: boolean): Record<string, Schema.Json> | undefined => {
@@ -877,6 +878,7 @@ export const fromMessages = (
     const json = A.jsonOf(ctx, input)
     if (Array.isArray(json)) return decodeConversation(ctx, undefined, json)
     const prompt = A.obj(ctx, json, "")
+    A.ignoreExtras(ctx, prompt, PROMPT_KEYS)
     return decodeConversation(ctx, prompt["system"], A.arr(ctx, prompt["messages"], "messages"))
   })
 }

@@ -325,6 +325,8 @@ const readSystem = (ctx: A.Ctx, raw: Schema.Json | undefined): Message.SystemMes
   return Message.system(blocks, keep(key, A.extrasOf(content, partsKey)))
 }
 
+const messagesKeys = new Set(["systemInstruction", "contents"])
+
 const readMessages = (ctx: A.Ctx, raw: Obj): Array<Message.Message> => {
   const messages: Array<Message.Message> = []
   const system = readSystem(ctx, raw["systemInstruction"])
@@ -593,7 +595,11 @@ export const toMessages = (messages: ReadonlyArray<Message.Message>, options?: C
  */
 export const fromMessages = (input: Wire.MessagesLike | unknown, options?: ConversionOptions): Effect.Effect<Converted<Array<Message.Message>>, MalformedPayload | InvalidToolArguments> => {
   const ctx = A.makeCtx(key, options)
-  return A.run(ctx, () => readMessages(ctx, A.obj(ctx, A.jsonOf(ctx, input), ""))) as Effect.Effect<Converted<Array<Message.Message>>, MalformedPayload | InvalidToolArguments>
+  return A.run(ctx, () => {
+    const raw = A.obj(ctx, A.jsonOf(ctx, input), "")
+    A.ignoreExtras(ctx, raw, messagesKeys)
+    return readMessages(ctx, raw)
+  }) as Effect.Effect<Converted<Array<Message.Message>>, MalformedPayload | InvalidToolArguments>
 }
 
 // ---------------------------------------------------------------------------

@@ -32,6 +32,7 @@ import {
   IncompleteResponse,
   type InvalidToolArguments,
   MalformedPayload,
+  UnknownProviderField,
   UnsupportedContent
 } from "../Conversion.js"
 import * as StreamErrors from "../StreamError.js"
@@ -230,6 +231,16 @@ export const ownExtras = (
   value: { readonly providerOptions?: Block.ProviderOptions | undefined },
   provider: string
 ): Block.JsonObject | undefined => value.providerOptions?.[provider]
+
+/**
+ * Reports the fields of `o` not named in `known` as ignored: for the wrappers
+ * `fromMessages` reads (`{ system, messages }`, `{ systemInstruction,
+ * contents }`), whose other fields belong to a request body and have no
+ * place in a list of messages.
+ */
+export const ignoreExtras = (ctx: Ctx, o: Obj, known: ReadonlySet<string>): void => {
+  for (const key in o) if (!known.has(key)) ctx.warnings.push(new UnknownProviderField({ path: key, kept: false }))
+}
 
 /** A nested object of a value's kept fields (`extras.function`), when it is an object. */
 export const nestedExtras = (extras: Block.JsonObject | undefined, key: string): Block.JsonObject | undefined => {
