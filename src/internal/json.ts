@@ -152,6 +152,22 @@ export const copyJson = (
   }
 }
 
+/**
+ * The elements of an array read from untrusted input, copied out once, or
+ * why they could not be read: a proxy whose `length` or elements throw, or
+ * an element behind a throwing getter, becomes a reason, never an exception.
+ */
+export const elementsOf = (input: ReadonlyArray<unknown>): { readonly items: Array<unknown> } | { readonly reason: string } => {
+  try {
+    const n = input.length
+    const items = new Array<unknown>(n)
+    for (let i = 0; i < n; i++) items[i] = input[i]
+    return { items }
+  } catch (cause) {
+    return { reason: `could not read the list of messages: ${errorText(cause)}` }
+  }
+}
+
 /** The message of anything thrown, without ever throwing itself. */
 export const errorText = (cause: unknown): string => {
   try {

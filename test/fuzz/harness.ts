@@ -26,10 +26,23 @@ import { Cause, Effect, Exit, Result } from "effect"
 /** How a case ended. */
 export type Outcome =
   | { readonly kind: "success" }
+  | { readonly kind: "skipped"; readonly reason: string }
   | { readonly kind: "failure"; readonly tag: string }
   | { readonly kind: "defect"; readonly defect: DefectKind; readonly detail: string }
 
 export type DefectKind = "throw" | "die" | "stack-overflow" | "unreadable" | "timeout" | "pollution" | "round-trip"
+
+const SKIP = Symbol.for("fuzz/skip")
+
+/** What a target returns for an input outside its contract (counted apart, never as a success). */
+export interface Skip {
+  readonly [SKIP]: true
+  readonly reason: string
+}
+
+export const skip = (reason: string): Skip => ({ [SKIP]: true, reason })
+
+const isSkip = (u: unknown): u is Skip => typeof u === "object" && u !== null && SKIP in u
 
 /** A function under test. `check` inspects a success (round trips): a string is a defect. */
 export interface Target<I = unknown> {
@@ -194,7 +207,8 @@ export const runCase = <I>(target: Target<I>, input: I, options?: RunOptions): O
   let outcome: Outcome
   try {
     const produced = target.run(input)
-    if (Effect.isEffect(produced)) outcome = fromExit(target, Effect.runSyncExit(produced as Effect.Effect<unknown, unknown>), input)
+    if (isSkip(produced)) outcome = { kind: "skipped", reason: produced.reason }
+    else if (Effect.isEffect(produced)) outcome = fromExit(target, Effect.runSyncExit(produced as Effect.Effect<unknown, unknown>), input)
     else if (Result.isResult(produced)) outcome = Result.isSuccess(produced) ? success(target, produced.success, input) : classifyError(produced.failure)
     else outcome = success(target, produced, input)
   } catch (cause) {

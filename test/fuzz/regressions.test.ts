@@ -5,7 +5,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Cause, Effect, Exit, Result } from "effect"
-import { Block, Message } from "../../src/index.js"
+import { Block, Conversation, Message } from "../../src/index.js"
 import {
   Anthropic,
   AnthropicStream,
@@ -258,5 +258,20 @@ describe("fuzz regressions: tool arguments", () => {
     const { value, warnings } = succeeds(OpenAiChat.fromMessages(chat))
     assert.deepStrictEqual(warnings.map((w) => w._tag), ["RepairedToolArguments"])
     assert.strictEqual(Block.argsText(Message.toolCallsOf(value[0]!)[0]!), '{"n": 1e999}')
+  })
+})
+
+describe("fuzz regressions: core decoders", () => {
+  it("a list of messages that throws when read is a MessageDecodeError from decodeAll, decode and decodeEach, never a defect", () => {
+    const lists: ReadonlyArray<ReadonlyArray<unknown>> = [
+      new Proxy([{ role: "user", content: "hi" }], { get: (t, k) => (k === "length" ? Reflect.get(t, k) : (() => { throw new Error("element") })()) }),
+      new Proxy([], { get: (t, k) => (k === "length" ? (() => { throw new Error("length") })() : Reflect.get(t, k)) }),
+      Object.defineProperty([{ role: "user", content: "hi" }], 0, { get: () => { throw Object.create(null) } })
+    ]
+    for (const list of lists) {
+      assert.strictEqual(failureTag(Message.decodeAll(list)), "MessageDecodeError")
+      assert.strictEqual(failureTag(Conversation.decode(list)), "MessageDecodeError")
+      assert.strictEqual(failureTag(Conversation.decodeEach(list)), "MessageDecodeError")
+    }
   })
 })

@@ -38,6 +38,7 @@ export interface Counts {
   cases: number
   successes: number
   failures: number
+  skipped: number
   defects: number
 }
 
@@ -47,6 +48,8 @@ export interface Report {
   readonly defects: Array<Defect>
   /** Inputs the generators could not build (a bug of the suite, not of the library). */
   readonly generatorErrors: Array<string>
+  /** Milliseconds spent per class (generating and running). */
+  readonly classMs: Map<CaseClass, number>
   cases: number
   ms: number
 }
@@ -61,7 +64,7 @@ export const caseSeed = (seed: number, domain: number, cls: number, k: number): 
   return h >>> 0
 }
 
-const emptyCounts = (): Counts => ({ cases: 0, successes: 0, failures: 0, defects: 0 })
+const emptyCounts = (): Counts => ({ cases: 0, successes: 0, failures: 0, skipped: 0, defects: 0 })
 
 /** Runs one input against every target of its domain. */
 const runInput = (report: Report, domain: Domain, cls: CaseClass, seed: number, options: SuiteOptions): void => {
@@ -87,6 +90,9 @@ const runInput = (report: Report, domain: Domain, cls: CaseClass, seed: number, 
       case "failure":
         counts.failures++
         break
+      case "skipped":
+        counts.skipped++
+        break
       case "defect":
         counts.defects++
         report.defects.push({ domain: domain.name, target: target.name, cls, seed, defect: outcome.defect, detail: outcome.detail })
@@ -98,7 +104,7 @@ const runInput = (report: Report, domain: Domain, cls: CaseClass, seed: number, 
 /** Runs the suite. Never throws on a defect: the report lists them. */
 export const runSuite = (options: SuiteOptions): Report => {
   const started = performance.now()
-  const report: Report = { counts: new Map(caseClasses.map((c) => [c, new Map()])), defects: [], generatorErrors: [], cases: 0, ms: 0 }
+  const report: Report = { counts: new Map(caseClasses.map((c) => [c, new Map()])), defects: [], generatorErrors: [], classMs: new Map(), cases: 0, ms: 0 }
   const domains = options.domains ?? allDomains
   domains.forEach((domain) => {
     // seeds follow a domain's place in the whole list, so a run of a few domains replays the same cases
@@ -108,7 +114,9 @@ export const runSuite = (options: SuiteOptions): Report => {
     for (const cls of domain.classes) {
       const n = heavyClasses.has(cls) ? options.heavyCases : options.casesPerClass
       const c = caseClasses.indexOf(cls)
+      const clsStarted = performance.now()
       for (let k = 0; k < n; k++) runInput(report, domain, cls, caseSeed(options.seed, d, c, k), options)
+      report.classMs.set(cls, (report.classMs.get(cls) ?? 0) + performance.now() - clsStarted)
     }
     options.progress?.(`${domain.name}: ${report.cases - before} cases in ${Math.round(performance.now() - domainStarted)} ms`)
   })
@@ -133,18 +141,19 @@ const pad = (s: string, n: number, left = false): string => (left ? s.padStart(n
 
 /** Cases by class (rows) with successes, tagged failures and defects. */
 export const classTable = (report: Report): string => {
-  const rows: Array<Array<string>> = [["class", "cases", "success", "tagged error", "defects"]]
+  const rows: Array<Array<string>> = [["class", "cases", "success", "tagged error", "skipped", "defects", "seconds"]]
   for (const cls of caseClasses) {
     const c = emptyCounts()
     for (const counts of report.counts.get(cls)!.values()) {
       c.cases += counts.cases
       c.successes += counts.successes
       c.failures += counts.failures
+      c.skipped += counts.skipped
       c.defects += counts.defects
     }
-    if (c.cases > 0) rows.push([cls, String(c.cases), String(c.successes), String(c.failures), String(c.defects)])
+    if (c.cases > 0) rows.push([cls, String(c.cases), String(c.successes), String(c.failures), String(c.skipped), String(c.defects), ((report.classMs.get(cls) ?? 0) / 1000).toFixed(1)])
   }
-  rows.push(["total", String(report.cases), "", "", String(report.defects.length)])
+  rows.push(["total", String(report.cases), "", "", "", String(report.defects.length), (report.ms / 1000).toFixed(1)])
   return render(rows)
 }
 
