@@ -21,7 +21,7 @@
  */
 import { Effect, Schema, SchemaIssue, SchemaTransformation } from "effect"
 import * as Block from "./Block.js"
-import { copyJson, deepFreeze, elementsOf, errorText } from "./internal/json.js"
+import { copyJson, deepFreeze, errorText, listOf } from "./internal/json.js"
 import {
   DuplicateToolCallId,
   EmptyMessage,
@@ -790,10 +790,7 @@ export const decode = (raw: unknown, index?: number): Effect.Effect<Message, Dec
  */
 export const decodeAll = (raw: unknown): Effect.Effect<Array<Message>, DecodeIssue> =>
   Effect.suspend(() => {
-    if (!Array.isArray(raw)) {
-      return Effect.fail(new MessageDecodeError({ path: [], reason: "Expected an array of messages" }))
-    }
-    const list = elementsOf(raw)
+    const list = listOf(raw)
     if ("reason" in list) return Effect.fail(new MessageDecodeError({ path: [], reason: list.reason }))
     return Effect.forEach(list.items, (item, i) => decode(item, i))
   })

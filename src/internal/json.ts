@@ -153,12 +153,14 @@ export const copyJson = (
 }
 
 /**
- * The elements of an array read from untrusted input, copied out once, or
- * why they could not be read: a proxy whose `length` or elements throw, or
- * an element behind a throwing getter, becomes a reason, never an exception.
+ * The elements of a list read from untrusted input, copied out once, or why
+ * they could not be read: not an array, or a proxy that throws (even when
+ * asked whether it is an array, as a revoked one does), or an element behind
+ * a throwing getter, becomes a reason, never an exception.
  */
-export const elementsOf = (input: ReadonlyArray<unknown>): { readonly items: Array<unknown> } | { readonly reason: string } => {
+export const listOf = (input: unknown): { readonly items: Array<unknown> } | { readonly reason: string } => {
   try {
+    if (!Array.isArray(input)) return { reason: "Expected an array of messages" }
     const n = input.length
     const items = new Array<unknown>(n)
     for (let i = 0; i < n; i++) items[i] = input[i]

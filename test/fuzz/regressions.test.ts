@@ -275,3 +275,14 @@ describe("fuzz regressions: core decoders", () => {
     }
   })
 })
+
+describe("fuzz regressions: revoked proxies", () => {
+  it("a revoked proxy, which throws even when asked whether it is an array, is a MessageDecodeError from every list decoder", () => {
+    const { proxy, revoke } = Proxy.revocable([], {})
+    revoke()
+    assert.strictEqual(failureTag(Message.decodeAll(proxy)), "MessageDecodeError")
+    assert.strictEqual(failureTag(Conversation.decode(proxy)), "MessageDecodeError")
+    assert.strictEqual(failureTag(Conversation.decodeEach(proxy)), "MessageDecodeError")
+    assert.strictEqual(failureTag(Message.decode(proxy)), "MessageDecodeError")
+  })
+})

@@ -14,7 +14,7 @@
 import { Effect, Layer, Schema } from "effect"
 import type { Response } from "effect/ai"
 import { Block, Conversation, Message, MessageWindow, Provider, Repair, Request, Summarizer, TokenEstimator } from "../../src/index.js"
-import { copyJson, elementsOf, stringify } from "../../src/internal/json.js"
+import { copyJson, listOf, stringify } from "../../src/internal/json.js"
 import {
   Anthropic,
   AnthropicStream,
@@ -133,7 +133,7 @@ export const wireArguments = (payload: unknown): Array<string> => {
     }
     if (typeof v !== "object" || v === null) continue
     const o = v as Record<string, unknown>
-    if (typeof o["arguments"] === "string") out.push(o["arguments"])
+    if (typeof o["arguments"] === "string" && typeof o["name"] === "string") out.push(o["arguments"])
     if (typeof o["type"] === "string" && o["type"].endsWith("tool_use") && o["input"] !== undefined) out.push(text(o["input"]))
     const fc = o["functionCall"]
     if (typeof fc === "object" && fc !== null && (fc as Record<string, unknown>)["args"] !== undefined) out.push(text((fc as Record<string, unknown>)["args"]))
@@ -287,7 +287,7 @@ const canonicalArgsAndMetadata = (input: unknown, decoded: Message.Message): str
     for (let i = 0; i < content.length; i++) {
       const block = content[i] as Record<string, unknown> | undefined
       const out = decoded.content[i]
-      if (block?.["_tag"] === "ToolCall" && out?._tag === "ToolCall" && text(block["args"] ?? {}) !== text(out.args)) return `content[${i}].args is not byte-identical to the input's`
+      if (block?.["_tag"] === "ToolCall" && out?._tag === "ToolCall" && text(block["args"] === undefined ? {} : block["args"]) !== text(out.args)) return `content[${i}].args is not byte-identical to the input's`
     }
     return undefined
   } catch {
@@ -337,7 +337,12 @@ const conversationDomain = domain<unknown>({
     {
       name: "Conversation.Codec",
       // Conversation.Codec is Schema.Array(Message.Codec): effect's parser reads the array itself, and dies on one that throws
-      run: (input) => (Array.isArray(input) && "reason" in elementsOf(input) ? skip("an array that throws when read, which Schema.Array reads itself") : decodeConversationCodec(input))
+      run: (input) => {
+        const list = listOf(input)
+        return "reason" in list && list.reason !== "Expected an array of messages"
+          ? skip("an array that throws when read, which Schema.Array reads itself")
+          : decodeConversationCodec(input)
+      }
     }
   ]
 })
@@ -493,6 +498,13 @@ const bigPayload = (payload: unknown, size: number): unknown => {
   return payload
 }
 
+/** The part of a response that holds its message, per format. */
+const messagePart = (response: unknown): unknown => {
+  if (typeof response !== "object" || response === null) return response
+  const o = response as Record<string, unknown>
+  return [o["choices"], o["content"], o["output"], o["candidates"]]
+}
+
 const wireDomains = (a: AdapterShape): Array<Domain> => {
   const wire = () => corpus().wire[a.key]
   const gen = (pool: () => ReadonlyArray<unknown>) => (cls: CaseClass, r: Rng, sizes: Sizes): unknown => {
@@ -590,7 +602,8 @@ const wireDomains = (a: AdapterShape): Array<Domain> => {
       generate: gen(() => wire().responses),
       targets: [
         { name: `${a.key}.fromResponse`, run: (u) => a.fromResponse(u) },
-        wireRoundTrip(`${a.key}: fromResponse -> toMessages`, a.fromResponse, (v) => a.toMessages([(v as { readonly message: Message.Message }).message]))
+        // the response's message is written back: its arguments are those of the output, not of fields beside it
+        wireRoundTrip(`${a.key}: fromResponse -> toMessages`, a.fromResponse, (v) => a.toMessages([(v as { readonly message: Message.Message }).message]), messagePart)
       ]
     }),
     domain<ReadonlyArray<unknown>>({
