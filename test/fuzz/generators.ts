@@ -107,7 +107,7 @@ export interface Sizes {
   readonly manyMessages: number
 }
 
-export const shortSizes: Sizes = { deepLevels: 10_000, hugeChars: 2_000_000, manyMessages: 20_000 }
+export const shortSizes: Sizes = { deepLevels: 10_000, hugeChars: 2_000_000, manyMessages: 2_000 }
 export const longSizes: Sizes = { deepLevels: 10_000, hugeChars: 20_000_000, manyMessages: 1_000_000 }
 
 // ---------------------------------------------------------------------------

@@ -124,6 +124,31 @@ export const runSuite = (options: SuiteOptions): Report => {
   return report
 }
 
+/** Several reports as one (the short run is split into tests). */
+export const mergeReports = (reports: ReadonlyArray<Report>): Report => {
+  const out: Report = { counts: new Map(caseClasses.map((c) => [c, new Map()])), defects: [], generatorErrors: [], classMs: new Map(), cases: 0, ms: 0 }
+  for (const r of reports) {
+    out.defects.push(...r.defects)
+    out.generatorErrors.push(...r.generatorErrors)
+    out.cases += r.cases
+    out.ms += r.ms
+    for (const [cls, ms] of r.classMs) out.classMs.set(cls, (out.classMs.get(cls) ?? 0) + ms)
+    for (const [cls, byTarget] of r.counts) {
+      const into = out.counts.get(cls)!
+      for (const [target, c] of byTarget) {
+        const sum = into.get(target) ?? emptyCounts()
+        sum.cases += c.cases
+        sum.successes += c.successes
+        sum.failures += c.failures
+        sum.skipped += c.skipped
+        sum.defects += c.defects
+        into.set(target, sum)
+      }
+    }
+  }
+  return out
+}
+
 /** Replays one input of a report against one target (or all of the domain's). */
 export const replay = (defect: Pick<Defect, "domain" | "cls" | "seed"> & { readonly target?: string }, sizes: Sizes): ReturnType<typeof runCase> | undefined => {
   const domain = allDomains.find((d) => d.name === defect.domain)
