@@ -248,6 +248,59 @@ export const stringify = (value: Schema.Json): string => {
 }
 
 /**
+ * `JSON.stringify(value, null, indent)` that never overflows the stack: a
+ * value nested too deeply for V8's own (it overflows near 10,000 levels) is
+ * written on one line by an explicit stack instead, since indenting 10,000
+ * levels would write some hundred million spaces. Either way `undefined`,
+ * functions and symbols are left out of objects and written `null` in
+ * arrays, as `JSON.stringify` does. Linear in the size of the value.
+ */
+export const stringifyIndented = (value: unknown, indent: number): string => {
+  try {
+    return JSON.stringify(value, null, indent) ?? "null"
+  } catch {
+    // too deep for V8: the same data, on one line
+  }
+  const skipped = (v: unknown): boolean => v === undefined || typeof v === "function" || typeof v === "symbol"
+  if (typeof value !== "object" || value === null) return JSON.stringify(value) ?? "null"
+  let out = ""
+  const stack: Array<{ o: object; keys: ReadonlyArray<string> | number; i: number }> = []
+  const open = (o: object): void => {
+    if (Array.isArray(o)) {
+      out += "["
+      stack.push({ o, keys: o.length, i: 0 })
+    } else {
+      out += "{"
+      stack.push({ o, keys: Object.keys(o).filter((k) => !skipped((o as Record<string, unknown>)[k])), i: 0 })
+    }
+  }
+  open(value)
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1]!
+    const count = typeof frame.keys === "number" ? frame.keys : frame.keys.length
+    if (frame.i >= count) {
+      out += typeof frame.keys === "number" ? "]" : "}"
+      stack.pop()
+      continue
+    }
+    const i = frame.i++
+    if (i > 0) out += ","
+    let v: unknown
+    if (typeof frame.keys === "number") {
+      v = (frame.o as ReadonlyArray<unknown>)[i]
+      if (skipped(v)) v = null
+    } else {
+      const k = frame.keys[i]!
+      out += `${JSON.stringify(k)}:`
+      v = (frame.o as Record<string, unknown>)[k]
+    }
+    if (typeof v === "object" && v !== null) open(v)
+    else out += JSON.stringify(v)
+  }
+  return out
+}
+
+/**
  * `JSON.parse` that never throws and never recurses past what V8 allows:
  * the parsed value, or the parse error's message. A number too large for a
  * double (`1e999`, which `JSON.parse` reads as `Infinity`) is an error too:

@@ -30,7 +30,7 @@
 import { Arbitrary, Effect, type Schema } from "effect"
 import { Block, Message, Request } from "../../src/index.js"
 import { Anthropic, EffectAi, Gemini, OpenAiChat, OpenAiResponses } from "../../src/providers/index.js"
-import { stringify } from "../../src/internal/json.js"
+import { copyJson, stringify } from "../../src/internal/json.js"
 import { agentConversation, brokenConversation, message, validConversation } from "../arbitraries.js"
 import { anthropicPrompt, chatMessages } from "../providers/adapterArbitraries.js"
 import { geminiMessages, responsesItems } from "../providers/responsesGeminiArbitraries.js"
@@ -547,13 +547,14 @@ const absurd = (x: never): never => {
 // text
 // ---------------------------------------------------------------------------
 
-/** JSON text that `JSON.stringify` would write, without recursion (deep values) and without throwing (hostile ones). */
+/**
+ * JSON text that `JSON.stringify` would write, without recursion (deep
+ * values); a value that is not JSON (a cycle, a throwing getter) gives text
+ * that is not JSON either.
+ */
 export const textOf = (value: unknown): string => {
-  try {
-    return stringify(value as Schema.Json)
-  } catch {
-    return String(randomString(makeRng(1)))
-  }
+  const copy = copyJson(value, { freeze: false, skipUndefined: true })
+  return "value" in copy ? stringify(copy.value) : `{"not json": ${JSON.stringify(copy.reason)}`
 }
 
 /** Broken text: cut, spliced, with odd characters or line ends. */

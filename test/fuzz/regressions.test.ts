@@ -5,7 +5,9 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Cause, Effect, Exit, Result } from "effect"
-import { Block, Conversation, Message } from "../../src/index.js"
+import * as Formats from "../../src/cli/Formats.js"
+import { Block, Conversation, Message, Request } from "../../src/index.js"
+import { stringify, stringifyIndented } from "../../src/internal/json.js"
 import {
   Anthropic,
   AnthropicStream,
@@ -23,7 +25,7 @@ import * as Payloads from "../providers/fixtures/adapterPayloads.js"
 import * as ChatFixtures from "../providers/fixtures/openAiChat.js"
 import * as ResponsesFixtures from "../providers/fixtures/openAiResponses.js"
 import { eventsOf, sseOf } from "../providers/fixtures/sse.js"
-import { deepValue } from "./generators.js"
+import { deepValue, makeRng, randomJson } from "./generators.js"
 
 /** The tag of the typed failure of an Effect that must fail without a defect. */
 const failureTag = <A, E>(effect: Effect.Effect<A, E>): string => {
@@ -284,5 +286,30 @@ describe("fuzz regressions: revoked proxies", () => {
     assert.strictEqual(failureTag(Conversation.decode(proxy)), "MessageDecodeError")
     assert.strictEqual(failureTag(Conversation.decodeEach(proxy)), "MessageDecodeError")
     assert.strictEqual(failureTag(Message.decode(proxy)), "MessageDecodeError")
+  })
+})
+
+describe("fuzz regressions: the command line's writer", () => {
+  it("writes what JSON.stringify(value, null, 2) writes, and a value too deep for it on one line, with the same data", () => {
+    const deep = deepValue(10_000, "mixed")
+    assert.throws(() => JSON.stringify(deep, null, 2))
+    for (let seed = 0; seed < 300; seed++) {
+      const value = randomJson(makeRng(seed), 5)
+      assert.strictEqual(stringifyIndented(value, 2), JSON.stringify(value, null, 2))
+      // the same value under the deep one: written on one line, exactly as JSON.stringify writes it compactly
+      const holes = { a: undefined, b: [undefined, () => 1, 2], c: value, d: Symbol("s") }
+      assert.strictEqual(stringifyIndented([holes, deep], 2), `[${JSON.stringify(holes)},${stringify(deep)}]`)
+    }
+  })
+
+  it("writing a transcript whose tool arguments are nested 10,000 levels deep succeeds in every format", () => {
+    const deep = deepValue(10_000, "object")
+    const request = Request.make([Message.user("go"), Message.assistant([Block.toolCall("c1", "f", deep)]), Message.toolResultMessage("c1", "f", "ok")])
+    for (const format of Formats.FormatName.literals) {
+      for (const shape of ["messages", "body"] as const) {
+        const written = succeeds(Formats.write(request, format, shape))
+        assert.isAbove(written.text.length, 10_000)
+      }
+    }
   })
 })

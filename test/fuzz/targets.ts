@@ -382,23 +382,30 @@ const jsonlDomain = domain<string>({
       }
     },
     { name: "Conversation.decodeJsonlEach", run: (text) => Conversation.decodeJsonlEach(text) },
-    {
-      name: "cli: parse, detect, read, write",
-      run: (text) => {
-        const parsed = Input.parseText(text, "input", text.length)
-        if (!("kind" in parsed)) return Effect.fail(parsed)
-        const detected = Formats.detect(parsed)
-        if (!("format" in detected)) return Effect.fail(detected)
-        return Effect.flatMap(Formats.read(parsed, detected.format, detected.shape), (read) =>
-          Effect.all(Formats.FormatName.literals.map((f) => Formats.write(read.request, f, f === "canonical" ? "jsonl" : "body"))))
-      }
-    }
+    cliTarget("cli: parse, detect, read, write", (text) => text)
   ]
 })
 
 // ---------------------------------------------------------------------------
 // passes over decoded conversations
 // ---------------------------------------------------------------------------
+
+/** The command line's reading and writing: text parsed, its format detected, read, and written in every format and shape. */
+function cliTarget<I>(name: string, textOf: (input: I) => string): Target<I> {
+  return {
+    name,
+    run: (input) => {
+      const text = textOf(input)
+      const parsed = Input.parseText(text, "input", text.length)
+      if (!("kind" in parsed)) return Effect.fail(parsed)
+      const detected = Formats.detect(parsed)
+      if (!("format" in detected)) return Effect.fail(detected)
+      return Effect.flatMap(Formats.read(parsed, detected.format, detected.shape), (read) =>
+        Effect.forEach(Formats.FormatName.literals, (f) =>
+          Effect.all([Formats.write(read.request, f, f === "canonical" ? "jsonl" : "body"), Formats.write(read.request, f, "messages")])))
+    }
+  }
+}
 
 const fitOptions: ReadonlyArray<MessageWindow.FitOptions> = [
   {},
@@ -454,6 +461,7 @@ const modelTargets: Array<Target<ReadonlyArray<Message.Message>>> = [
     modelRoundTrip(a)
   ]),
   { name: "EffectAi.toPrompt", run: (m) => EffectAi.toPrompt(m) },
+  cliTarget("cli: write canonical JSONL, read it back, write every format", (m) => Conversation.encodeJsonl(m)),
   {
     name: "effect-ai: model -> Prompt -> model",
     run: (m) => Effect.flatMap(EffectAi.toPrompt(m), (p) => Effect.map(EffectAi.fromPrompt(p.value), (back) => [m, back.value] as const)),
@@ -584,6 +592,7 @@ const wireDomains = (a: AdapterShape): Array<Domain> => {
       generate: gen(() => wire().messages),
       targets: [
         { name: `${a.key}.fromMessages`, run: (u) => a.fromMessages(u) },
+        cliTarget(`cli: ${a.key} messages as text`, textOf),
         wireRoundTrip(`${a.key}: fromMessages -> toMessages`, a.fromMessages, (v) => a.toMessages(v as ReadonlyArray<Message.Message>))
       ]
     }),
@@ -593,6 +602,7 @@ const wireDomains = (a: AdapterShape): Array<Domain> => {
       generate: gen(() => wire().requests),
       targets: [
         { name: `${a.key}.fromRequest`, run: (u) => a.fromRequest(u) },
+        cliTarget(`cli: ${a.key} request body as text`, textOf),
         wireRoundTrip(`${a.key}: fromRequest -> toRequest`, a.fromRequest, (v) => a.toRequest(v as Request.Request))
       ]
     }),
