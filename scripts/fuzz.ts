@@ -24,7 +24,7 @@ const flag = (name: string): string | undefined => {
 const short = args.includes("--short")
 const seed = Number(flag("seed") ?? Math.floor(Date.now() / 86_400_000))
 const casesPerClass = Number(flag("cases") ?? (short ? SHORT_RUN.casesPerClass : SHORT_RUN.casesPerClass * 100))
-const heavyCases = Number(flag("heavy") ?? (short ? SHORT_RUN.heavyCases : 3))
+const heavyCases = Number(flag("heavy") ?? SHORT_RUN.heavyCases)
 const only = flag("only")
 const sizes = short ? shortSizes : longSizes
 
