@@ -6,6 +6,7 @@ import { runAdaptersBench } from "./adapters.js"
 import { runAdapters2Bench } from "./adapters2.js"
 import { runAppendBench } from "./append.js"
 import { runCalibrationBench } from "./calibration.js"
+import { runCostBench } from "./cost.js"
 import { runEstimatorBench } from "./estimator.js"
 import { runRequestTokensBench } from "./requestTokens.js"
 import { runStreamsBench } from "./streams.js"
@@ -23,4 +24,6 @@ runStreamsBench()
 runAdaptersBench()
 runAdapters2Bench()
 await runWindowBench()
+// adversarial cost: worst-case inputs for every pass at n, 4n and 16n
+runCostBench()
 console.log(`\nbench finished in ${((performance.now() - started) / 1000).toFixed(1)} s`)

@@ -22,7 +22,7 @@ import * as Block from "./Block.js"
 import * as Message from "./Message.js"
 import { hasToolCalls, issuesOf as messageIssuesOf } from "./Message.js"
 import type { Provider } from "./Provider.js"
-import { stringify } from "./internal/json.js"
+import { listOf, stringify } from "./internal/json.js"
 import { unfollowedReasoning } from "./internal/responsesItems.js"
 import { ORPHAN, Walker } from "./internal/walker.js"
 import type { CallRef as WalkerCallRef } from "./internal/walker.js"
@@ -150,8 +150,9 @@ export interface Decoded {
  */
 export const decodeEach = (raw: unknown): Effect.Effect<Decoded, MessageDecodeError> =>
   Effect.suspend(() => {
-    if (!Array.isArray(raw)) return Effect.fail(new MessageDecodeError({ path: [], reason: "Expected an array of messages" }))
-    const items: ReadonlyArray<unknown> = raw
+    const list = listOf(raw)
+    if ("reason" in list) return Effect.fail(new MessageDecodeError({ path: [], reason: list.reason }))
+    const items: ReadonlyArray<unknown> = list.items
     return Effect.gen(function*() {
       const messages: Array<Message.Message> = []
       const failures: Array<DecodeIssue> = []

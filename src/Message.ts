@@ -21,7 +21,7 @@
  */
 import { Effect, Schema, SchemaIssue, SchemaTransformation } from "effect"
 import * as Block from "./Block.js"
-import { copyJson, deepFreeze, errorText } from "./internal/json.js"
+import { copyJson, deepFreeze, errorText, listOf } from "./internal/json.js"
 import {
   DuplicateToolCallId,
   EmptyMessage,
@@ -790,10 +790,9 @@ export const decode = (raw: unknown, index?: number): Effect.Effect<Message, Dec
  */
 export const decodeAll = (raw: unknown): Effect.Effect<Array<Message>, DecodeIssue> =>
   Effect.suspend(() => {
-    if (!Array.isArray(raw)) {
-      return Effect.fail(new MessageDecodeError({ path: [], reason: "Expected an array of messages" }))
-    }
-    return Effect.forEach(raw, (item, i) => decode(item, i))
+    const list = listOf(raw)
+    if ("reason" in list) return Effect.fail(new MessageDecodeError({ path: [], reason: list.reason }))
+    return Effect.forEach(list.items, (item, i) => decode(item, i))
   })
 
 const encodeMessage = Schema.encodeSync(Message)

@@ -10,6 +10,7 @@
  */
 import { Effect, Schema } from "effect"
 import * as Conversation from "../Conversation.js"
+import { stringifyIndented } from "../internal/json.js"
 import * as Message from "../Message.js"
 import * as Anthropic from "../providers/Anthropic.js"
 import type { Converted, ConversionWarning } from "../providers/Conversion.js"
@@ -216,7 +217,8 @@ export const usesReasoningContent = (parsed: Parsed): boolean => {
   return Array.isArray(list) && list.some((m) => isRecord(m) && typeof m["reasoning_content"] === "string")
 }
 
-const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`
+// iterative when V8's own would overflow (tool arguments nested 10,000 levels deep)
+const json = (value: unknown): string => `${stringifyIndented(value, 2)}\n`
 
 const written = (shape: Shape, asList: (c: unknown) => unknown) => (converted: Converted<unknown>): Written => ({
   text: json(shape === "messages" ? asList(converted.value) : converted.value),

@@ -152,6 +152,24 @@ export const copyJson = (
   }
 }
 
+/**
+ * The elements of a list read from untrusted input, copied out once, or why
+ * they could not be read: not an array, or a proxy that throws (even when
+ * asked whether it is an array, as a revoked one does), or an element behind
+ * a throwing getter, becomes a reason, never an exception.
+ */
+export const listOf = (input: unknown): { readonly items: Array<unknown> } | { readonly reason: string } => {
+  try {
+    if (!Array.isArray(input)) return { reason: "Expected an array of messages" }
+    const n = input.length
+    const items = new Array<unknown>(n)
+    for (let i = 0; i < n; i++) items[i] = input[i]
+    return { items }
+  } catch (cause) {
+    return { reason: `could not read the list of messages: ${errorText(cause)}` }
+  }
+}
+
 /** The message of anything thrown, without ever throwing itself. */
 export const errorText = (cause: unknown): string => {
   try {
@@ -230,13 +248,89 @@ export const stringify = (value: Schema.Json): string => {
 }
 
 /**
+ * `JSON.stringify(value, null, indent)` that never overflows the stack: a
+ * value nested too deeply for V8's own (it overflows near 10,000 levels) is
+ * written on one line by an explicit stack instead, since indenting 10,000
+ * levels would write some hundred million spaces. Either way `undefined`,
+ * functions and symbols are left out of objects and written `null` in
+ * arrays, as `JSON.stringify` does. Linear in the size of the value.
+ */
+export const stringifyIndented = (value: unknown, indent: number): string => {
+  try {
+    return JSON.stringify(value, null, indent) ?? "null"
+  } catch {
+    // too deep for V8: the same data, on one line
+  }
+  const skipped = (v: unknown): boolean => v === undefined || typeof v === "function" || typeof v === "symbol"
+  if (typeof value !== "object" || value === null) return JSON.stringify(value) ?? "null"
+  let out = ""
+  const stack: Array<{ o: object; keys: ReadonlyArray<string> | number; i: number }> = []
+  const open = (o: object): void => {
+    if (Array.isArray(o)) {
+      out += "["
+      stack.push({ o, keys: o.length, i: 0 })
+    } else {
+      out += "{"
+      stack.push({ o, keys: Object.keys(o).filter((k) => !skipped((o as Record<string, unknown>)[k])), i: 0 })
+    }
+  }
+  open(value)
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1]!
+    const count = typeof frame.keys === "number" ? frame.keys : frame.keys.length
+    if (frame.i >= count) {
+      out += typeof frame.keys === "number" ? "]" : "}"
+      stack.pop()
+      continue
+    }
+    const i = frame.i++
+    if (i > 0) out += ","
+    let v: unknown
+    if (typeof frame.keys === "number") {
+      v = (frame.o as ReadonlyArray<unknown>)[i]
+      if (skipped(v)) v = null
+    } else {
+      const k = frame.keys[i]!
+      out += `${JSON.stringify(k)}:`
+      v = (frame.o as Record<string, unknown>)[k]
+    }
+    if (typeof v === "object" && v !== null) open(v)
+    else out += JSON.stringify(v)
+  }
+  return out
+}
+
+/**
  * `JSON.parse` that never throws and never recurses past what V8 allows:
- * the parsed value, or the parse error's message.
+ * the parsed value, or the parse error's message. A number too large for a
+ * double (`1e999`, which `JSON.parse` reads as `Infinity`) is an error too:
+ * the model holds finite numbers only.
  */
 export const parse = (text: string): { readonly value: Schema.Json } | { readonly error: string } => {
+  let value: Schema.Json
   try {
-    return { value: JSON.parse(text) as Schema.Json }
+    value = JSON.parse(text) as Schema.Json
   } catch (cause) {
     return { error: errorText(cause) }
   }
+  return hasInfinity(value) ? { error: "a number is too large to be held (it reads as Infinity)" } : { value }
+}
+
+/** Whether a parsed JSON value holds a non-finite number; iterative. */
+const hasInfinity = (value: Schema.Json): boolean => {
+  if (typeof value === "number") return !Number.isFinite(value)
+  if (typeof value !== "object" || value === null) return false
+  const stack: Array<object> = [value]
+  while (stack.length > 0) {
+    const o = stack.pop()!
+    const values: ReadonlyArray<unknown> = Array.isArray(o) ? o : Object.values(o)
+    for (const v of values) {
+      if (typeof v === "number") {
+        if (!Number.isFinite(v)) return true
+      } else if (typeof v === "object" && v !== null) {
+        stack.push(v)
+      }
+    }
+  }
+  return false
 }

@@ -395,7 +395,7 @@ const assistantBlock = (
         return undefined
       }
       const extras = A.ownExtras(block, key)
-      const type = typeof extras?.["type"] === "string" ? extras["type"] : SERVER_RESULT_TYPES[block.toolName] ?? `${block.toolName}_tool_result`
+      const type = typeof extras?.["type"] === "string" ? extras["type"] : (Object.hasOwn(SERVER_RESULT_TYPES, block.toolName) ? SERVER_RESULT_TYPES[block.toolName] : undefined) ?? `${block.toolName}_tool_result`
       return {
         ...extras,
         type,
@@ -667,6 +667,7 @@ const SERVER_RESULT_KEYS = new Set(["tool_use_id", "content", "is_error"])
 const IMAGE_KEYS = new Set(["type", "source"])
 const DOCUMENT_KEYS = new Set(["type", "source", "title", "context", "citations"])
 const MESSAGE_KEYS = new Set(["role", "content"])
+const PROMPT_KEYS = new Set(["system", "messages"])
 
 /** Keeps a `null` (or other untyped value) of a typed field among the extras, so it is written back as it was. */
 const keepUntyped = (extras: Record<string, Schema.Json> | undefined, o: A.Obj, name: string, typed: boolean): Record<string, Schema.Json> | undefined => {
@@ -954,6 +955,7 @@ export const fromMessages = (
     const json = A.jsonOf(ctx, input)
     if (Array.isArray(json)) return decodeConversation(ctx, undefined, json)
     const prompt = A.obj(ctx, json, "")
+    A.ignoreExtras(ctx, prompt, PROMPT_KEYS)
     return decodeConversation(ctx, prompt["system"], A.arr(ctx, prompt["messages"], "messages"))
   })
 }

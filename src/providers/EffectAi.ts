@@ -39,7 +39,8 @@
  * @since 0.1.0
  */
 import { Effect, Layer } from "effect"
-import type { JsonSchema, Schema } from "effect"
+import { Schema } from "effect"
+import type { JsonSchema } from "effect"
 import { AiError, Prompt, type Response, Tokenizer, Tool, Toolkit } from "effect/ai"
 import type { LanguageModel } from "effect/ai"
 import { Base64 } from "effect/encoding"
@@ -336,10 +337,15 @@ class OptionsReader {
   readonly own: Obj
   private readonly records: Map<string, JsonObj> = new Map()
 
-  constructor(ctx: Ctx, options: Options | undefined, path: string) {
-    const own = options?.[ownKey]
+  constructor(ctx: Ctx, given: Options | undefined, path: string) {
+    // one JSON copy up front: options are untyped, and a value that is not JSON is a malformed prompt, not a crash
+    const options = given === undefined ? undefined : A.jsonOf(ctx, given)
+    if (!isObj(options)) {
+      this.own = {}
+      return
+    }
+    const own = options[ownKey]
     this.own = isObj(own) ? own : {}
-    if (options === undefined) return
     for (const provider of Object.keys(options)) {
       if (provider === ownKey) continue
       const record = options[provider]
@@ -348,7 +354,7 @@ class OptionsReader {
         ctx.warnings.push(new UnknownProviderField({ path: `${path}.options.${provider}`, kept: false }))
         continue
       }
-      this.records.set(provider, { ...(A.jsonOf(ctx, record) as JsonObj) })
+      this.records.set(provider, { ...record })
     }
   }
 
@@ -385,6 +391,7 @@ class OptionsReader {
 }
 
 const isString = (u: unknown): u is string => typeof u === "string"
+const decodeUsage = Schema.decodeUnknownOption(Message.Usage)
 const isArray = (u: unknown): u is ReadonlyArray<Schema.Json> => Array.isArray(u)
 const isRecord = (u: unknown): u is Block.JsonObject => isObj(u)
 
@@ -545,8 +552,10 @@ const readMessage = (ctx: Ctx, m: Prompt.Message, i: number): Message.Message =>
     }
     case "assistant": {
       const blocks = m.content.map((part, p) => readAssistantPart(ctx, part, `${path}.content[${p}]`))
-      const usage = o.kept("usage", isRecord)
-      return Message.assistant(withKept(ctx, blocks, o.own, path), { ...named, ...(usage === undefined ? {} : { usage: usage as Message.AssistantOptions["usage"] & object }) })
+      const kept = o.kept("usage", isRecord)
+      const usage = kept === undefined ? undefined : decodeUsage(kept, { onExcessProperty: "error" })
+      if (usage !== undefined && usage._tag === "None") A.malformed(ctx, `${path}.options.${ownKey}.usage`, "expected token counts (whole numbers, not negative)")
+      return Message.assistant(withKept(ctx, blocks, o.own, path), { ...named, ...(usage === undefined || usage._tag === "None" ? {} : { usage: usage.value }) })
     }
     case "tool": {
       const results: Array<Block.ToolResultBlock> = []

@@ -327,6 +327,8 @@ const readSystem = (ctx: A.Ctx, raw: Schema.Json | undefined): Message.SystemMes
   return Message.system(blocks, keep(key, A.extrasOf(content, partsKey)))
 }
 
+const messagesKeys = new Set(["systemInstruction", "contents"])
+
 const readMessages = (ctx: A.Ctx, raw: Obj): Array<Message.Message> => {
   const messages: Array<Message.Message> = []
   const system = readSystem(ctx, raw["systemInstruction"])
@@ -353,7 +355,7 @@ const mimeTypeOf = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockInde
   if (!block.mediaType.endsWith("/*")) return block.mediaType
   const name = block.filename ?? (block.source._tag === "Url" ? block.source.url.split(/[?#]/)[0]! : "")
   const extension = name.slice(name.lastIndexOf(".") + 1).toLowerCase()
-  const known = extensions[extension]
+  const known = Object.hasOwn(extensions, extension) ? extensions[extension] : undefined
   if (known !== undefined && known.startsWith(block.mediaType.slice(0, -1))) return known
   A.converted(ctx, index, blockIndex, `a file of unknown type (${block.mediaType})`, "with that media type, which Gemini may refuse")
   return block.mediaType
@@ -480,6 +482,9 @@ const writeModelParts = (ctx: A.Ctx, m: Message.AssistantMessage, index: number)
           else A.dropped(ctx, index, b, `the provider-executed call ${JSON.stringify(block.name)}`, "another provider ran it")
           break
         }
+        if (block.parseError !== undefined) {
+          A.converted(ctx, index, b, `the arguments of ${JSON.stringify(block.name)} that were not valid JSON`, "as their repaired value (Gemini takes an object)")
+        }
         const args = ToolArguments.toObject(block)
         if (args.replaced !== undefined) A.converted(ctx, index, b, `the arguments of ${JSON.stringify(block.name)}`, `as {} (${args.replaced})`)
         const call: NonNullable<Wire.PartParam["functionCall"]> = { name: block.name }
@@ -592,7 +597,11 @@ export const toMessages = (messages: ReadonlyArray<Message.Message>, options?: C
  */
 export const fromMessages = (input: Wire.MessagesLike | unknown, options?: ConversionOptions): Effect.Effect<Converted<Array<Message.Message>>, MalformedPayload | InvalidToolArguments> => {
   const ctx = A.makeCtx(key, options)
-  return A.run(ctx, () => readMessages(ctx, A.obj(ctx, A.jsonOf(ctx, input), ""))) as Effect.Effect<Converted<Array<Message.Message>>, MalformedPayload | InvalidToolArguments>
+  return A.run(ctx, () => {
+    const raw = A.obj(ctx, A.jsonOf(ctx, input), "")
+    A.ignoreExtras(ctx, raw, messagesKeys)
+    return readMessages(ctx, raw)
+  }) as Effect.Effect<Converted<Array<Message.Message>>, MalformedPayload | InvalidToolArguments>
 }
 
 // ---------------------------------------------------------------------------

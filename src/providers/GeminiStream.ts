@@ -101,7 +101,7 @@ const parsePath = (path: string): Array<string | number> | undefined => {
         const j = path.indexOf("]", i)
         if (j < 0) return undefined
         const n = Number(path.slice(i + 1, j))
-        if (!Number.isInteger(n) || n < 0) return undefined
+        if (!Number.isInteger(n) || n < 0 || n > Core.MAX_INDEX) return undefined
         out.push(n)
         i = j + 1
       }
@@ -138,7 +138,8 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.GenerateContentResponse> => 
       let at: Obj | Array<unknown> = Core.obj(s.call, "args") ?? (s.call["args"] = {})
       for (let k = 0; k < keys.length - 1; k++) {
         const key = keys[k]!
-        const next = (at as Obj)[key as string]
+        // own values only: "$.__proto__.x" must write into the arguments, never into Object.prototype
+        const next = Object.hasOwn(at, key) ? (at as Obj)[key as string] : undefined
         if (typeof next === "object" && next !== null) at = next as Obj
         else {
           const made = typeof keys[k + 1] === "number" ? [] : {}

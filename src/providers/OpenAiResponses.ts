@@ -118,6 +118,10 @@ const hostedTools: Record<string, { readonly name: string; readonly result: Read
   mcp_call: { name: "mcp", result: ["output", "error"] }
 }
 
+/** The hosted tool of an item type; an own entry only, so that `"__proto__"` or `"constructor"` is no tool. */
+const hostedTool = (type: string): { readonly name: string; readonly result: ReadonlyArray<string> } | undefined =>
+  Object.hasOwn(hostedTools, type) ? hostedTools[type] : undefined
+
 const messageKeys = new Set(["role", "content"])
 const outputMessageKeys = new Set(["type", "id", "role", "content"])
 // "completed" is the status written when a block has none, so it need not be kept
@@ -303,7 +307,7 @@ const readAssistantItem = (
       return
     }
     default: {
-      const hosted = typeof type === "string" ? hostedTools[type] : undefined
+      const hosted = typeof type === "string" ? hostedTool(type) : undefined
       const id = item["id"]
       if (hosted === undefined || typeof id !== "string") break
       readHosted(ctx, item, at, index, id, type as string, hosted, blocks)
@@ -635,7 +639,7 @@ const writeAssistant = (ctx: A.Ctx, m: Message.AssistantMessage, index: number, 
         const extra = keptOf(block, key, hints)
         if (block.providerExecuted === true) {
           const type = extra?.["type"]
-          if (typeof type !== "string" || hostedTools[type] === undefined) {
+          if (typeof type !== "string" || hostedTool(type) === undefined) {
             ctx.warnings.push(new DroppedContent({ index, blockIndex: b, what: `the provider-executed call ${JSON.stringify(block.name)}`, reason: "another provider ran it; its result cannot be replayed here" }))
             break
           }

@@ -282,8 +282,9 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
         })
       }
       default: {
-        if (type in partFields) return applyPartText(event, type)
-        const spec = textFields[type]
+        // own entries only: an event type such as "constructor" is no text event
+        if (Object.hasOwn(partFields, type)) return applyPartText(event, type)
+        const spec = Object.hasOwn(textFields, type) ? textFields[type] : undefined
         if (spec !== undefined) {
           const item = itemAt(event)
           if (item === undefined) return

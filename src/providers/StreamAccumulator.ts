@@ -31,7 +31,8 @@
  */
 import { Effect, Stream } from "effect"
 import type { Result } from "effect"
-import type { Provider, StreamError } from "./StreamError.js"
+import { errorText } from "../internal/json.js"
+import { type Provider, type StreamError, StreamProtocolError } from "./StreamError.js"
 
 /**
  * A stream accumulator for one provider's events and response.
@@ -111,14 +112,31 @@ export const runners = <Event, Response>(make: () => StreamAccumulator<Event, Re
   fromEvents: (events) =>
     Effect.suspend(() => {
       const acc = make()
-      for (const event of events) acc.push(event)
-      return Effect.fromResult(acc.done())
+      const unreadable = drain(acc, () => {
+        for (const event of events) acc.push(event)
+      })
+      return unreadable === undefined ? Effect.fromResult(acc.done()) : Effect.fail(unreadable)
     }),
   fromSse: (input) =>
     Effect.suspend(() => {
       const acc = make()
-      if (typeof input === "string") acc.feed(input)
-      else for (const piece of input) acc.feed(piece)
-      return Effect.fromResult(acc.done())
+      const unreadable = drain(acc, () => {
+        if (typeof input === "string") acc.feed(input)
+        else for (const piece of input) acc.feed(piece)
+      })
+      return unreadable === undefined ? Effect.fromResult(acc.done()) : Effect.fail(unreadable)
     })
 })
+
+/**
+ * Runs a loop over the caller's iterable; an iterable that throws (a proxy,
+ * a generator that fails) is a protocol error, not a defect.
+ */
+const drain = (acc: StreamAccumulator<never, unknown>, loop: () => void): StreamProtocolError | undefined => {
+  try {
+    loop()
+    return undefined
+  } catch (cause) {
+    return new StreamProtocolError({ provider: acc.provider, eventIndex: acc.events(), reason: `the events could not be read: ${errorText(cause)}` })
+  }
+}

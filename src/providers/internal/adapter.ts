@@ -32,6 +32,7 @@ import {
   IncompleteResponse,
   type InvalidToolArguments,
   MalformedPayload,
+  UnknownProviderField,
   UnsupportedContent
 } from "../Conversion.js"
 import * as StreamErrors from "../StreamError.js"
@@ -231,6 +232,16 @@ export const ownExtras = (
   provider: string
 ): Block.JsonObject | undefined => value.providerOptions?.[provider]
 
+/**
+ * Reports the fields of `o` not named in `known` as ignored: for the wrappers
+ * `fromMessages` reads (`{ system, messages }`, `{ systemInstruction,
+ * contents }`), whose other fields belong to a request body and have no
+ * place in a list of messages.
+ */
+export const ignoreExtras = (ctx: Ctx, o: Obj, known: ReadonlySet<string>): void => {
+  for (const key in o) if (!known.has(key)) ctx.warnings.push(new UnknownProviderField({ path: key, kept: false }))
+}
+
 /** A nested object of a value's kept fields (`extras.function`), when it is an object. */
 export const nestedExtras = (extras: Block.JsonObject | undefined, key: string): Block.JsonObject | undefined => {
   const v = extras?.[key]
@@ -283,7 +294,8 @@ export const count = (ctx: Ctx, o: Obj | undefined, name: string, path: string):
   if (o === undefined) return undefined
   const v = optNum(ctx, o, name, path)
   if (v === undefined) return undefined
-  return Number.isInteger(v) && v >= 0 ? v : malformed(ctx, `${path}.${name}`, `expected a token count, got ${v}`)
+  // a safe integer: the model's counts are, and 1e21 is an integer a Usage cannot hold
+  return Number.isSafeInteger(v) && v >= 0 ? v : malformed(ctx, `${path}.${name}`, `expected a token count, got ${v}`)
 }
 
 /** Usage from the figures that are present. */

@@ -6,6 +6,7 @@
  * and what is still cut when the stream ends.
  */
 import { Result } from "effect"
+import { errorText } from "../../internal/json.js"
 import * as Sse from "../Sse.js"
 import { invalid, parseData, preview } from "./json.js"
 import type { StreamAccumulator } from "../StreamAccumulator.js"
@@ -76,7 +77,7 @@ export const makeAccumulator = <Event, Response, F extends Format<Response> = Fo
       format.apply(event)
     } catch (cause) {
       // a format never throws on purpose; this guards `push` against exotic inputs (getters, proxies)
-      ctx.violation(`the event could not be applied: ${String(cause)}`)
+      ctx.violation(`the event could not be applied: ${errorText(cause)}`)
     }
     current = undefined
   }
@@ -102,50 +103,66 @@ export const makeAccumulator = <Event, Response, F extends Format<Response> = Fo
       parser ??= Sse.makeParser(onSse)
       parser.feed(chunk)
     },
-    snapshot: () => format.snapshot(),
+    snapshot: () => {
+      try {
+        return format.snapshot()
+      } catch {
+        // an exotic value kept from an event (a proxy, a throwing getter) cannot be copied out
+        return undefined
+      }
+    },
     events: () => events,
     done: (): Result.Result<Response, StreamError> => {
-      if (parser !== undefined) {
-        const open = parser.end()
-        if (open !== undefined) {
-          // an event whose blank line never came: kept when its data is whole (as the SDKs do), else the text was cut
-          const parsed = open.data === Sse.DONE ? Sse.DONE : parseData(open.data)
-          if (parsed === invalid) cutTail = `the SSE text ends inside an event (${open.data.length} characters of unterminated data)`
-          else push(parsed)
-        }
+      try {
+        return finish()
+      } catch (cause) {
+        // the same exotic values, met while assembling the response: a protocol error, never a throw
+        return Result.fail(new StreamProtocolError({ provider, reason: `the response could not be assembled: ${errorText(cause)}` }))
       }
-      const { cut, response } = format.finish()
-      const partial = response ?? format.snapshot()
-      if (providerError !== undefined) {
-        return Result.fail(
-          new ProviderStreamError({
-            provider,
-            errorType: providerError.errorType,
-            errorMessage: providerError.errorMessage,
-            ...(providerError.code === undefined ? {} : { code: providerError.code }),
-            ...(providerError.error === undefined ? {} : { error: providerError.error }),
-            partial
-          })
-        )
-      }
-      if (firstViolation !== undefined) {
-        return Result.fail(
-          new StreamProtocolError({
-            provider,
-            reason: firstViolation.reason,
-            eventIndex: firstViolation.eventIndex,
-            event: firstViolation.event,
-            more: moreViolations,
-            partial
-          })
-        )
-      }
-      const allCut = cutTail === undefined ? cut : [...cut, cutTail]
-      if (allCut.length > 0 || response === undefined) {
-        return Result.fail(new IncompleteStream({ provider, cut: allCut.length > 0 ? allCut : ["no event arrived"], events, partial }))
-      }
-      return Result.succeed(response)
     }
+  }
+
+  const finish = (): Result.Result<Response, StreamError> => {
+    if (parser !== undefined) {
+      const open = parser.end()
+      if (open !== undefined) {
+        // an event whose blank line never came: kept when its data is whole (as the SDKs do), else the text was cut
+        const parsed = open.data === Sse.DONE ? Sse.DONE : parseData(open.data)
+        if (parsed === invalid) cutTail = `the SSE text ends inside an event (${open.data.length} characters of unterminated data)`
+        else push(parsed)
+      }
+    }
+    const { cut, response } = format.finish()
+    const partial = response ?? format.snapshot()
+    if (providerError !== undefined) {
+      return Result.fail(
+        new ProviderStreamError({
+          provider,
+          errorType: providerError.errorType,
+          errorMessage: providerError.errorMessage,
+          ...(providerError.code === undefined ? {} : { code: providerError.code }),
+          ...(providerError.error === undefined ? {} : { error: providerError.error }),
+          partial
+        })
+      )
+    }
+    if (firstViolation !== undefined) {
+      return Result.fail(
+        new StreamProtocolError({
+          provider,
+          reason: firstViolation.reason,
+          eventIndex: firstViolation.eventIndex,
+          event: firstViolation.event,
+          more: moreViolations,
+          partial
+        })
+      )
+    }
+    const allCut = cutTail === undefined ? cut : [...cut, cutTail]
+    if (allCut.length > 0 || response === undefined) {
+      return Result.fail(new IncompleteStream({ provider, cut: allCut.length > 0 ? allCut : ["no event arrived"], events, partial }))
+    }
+    return Result.succeed(response)
   }
   return extra === undefined ? (accumulator as StreamAccumulator<Event, Response> & Extra) : Object.assign(accumulator, extra(format))
 }
@@ -168,10 +185,18 @@ export const num = (o: Obj, key: string): number | undefined => {
   return typeof v === "number" && Number.isFinite(v) ? v : undefined
 }
 
-/** A non-negative integer index, or undefined. */
+/**
+ * The largest index an event may carry. Indexes place blocks, items and parts
+ * in arrays: an index far past the end (2^31, 1e15) would make an array of
+ * that length, and every later pass over it would hang. No stream has a
+ * million blocks, items or parts.
+ */
+export const MAX_INDEX = 0xfffff
+
+/** A non-negative integer index no larger than `MAX_INDEX`, or undefined. */
 export const index = (o: Obj, key: string): number | undefined => {
   const v = o[key]
-  return typeof v === "number" && Number.isInteger(v) && v >= 0 ? v : undefined
+  return typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= MAX_INDEX ? v : undefined
 }
 
 export const obj = (o: Obj, key: string): Obj | undefined => {
@@ -184,17 +209,51 @@ export const arr = (o: Obj, key: string): ReadonlyArray<unknown> | undefined => 
   return Array.isArray(v) ? v : undefined
 }
 
-/** A deep copy of a JSON-like value (plain objects and arrays; other values shared). Linear in its size. */
+/**
+ * A deep copy of a JSON-like value (arrays and objects copied, other values
+ * shared). Linear in its size and iterative, so a value nested thousands of
+ * levels deep is copied without overflowing the stack; a container met again
+ * inside itself (a cycle) is shared rather than copied forever.
+ */
 export const clone = <A>(value: A): A => {
   if (typeof value !== "object" || value === null) return value
-  if (Array.isArray(value)) {
-    const out = new Array(value.length)
-    for (let i = 0; i < value.length; i++) out[i] = clone(value[i])
-    return out as A
+  interface Frame {
+    readonly source: object
+    readonly target: Obj | Array<unknown>
+    readonly keys: ReadonlyArray<string> | number
+    index: number
   }
-  const out: Obj = {}
-  for (const key in value) if (Object.prototype.hasOwnProperty.call(value, key)) setKey(out, key, clone((value as Obj)[key]))
-  return out as A
+  const onPath = new Set<object>()
+  const open = (source: object): Frame => {
+    onPath.add(source)
+    if (Array.isArray(source)) return { source, target: new Array(source.length), keys: source.length, index: 0 }
+    const keys: Array<string> = []
+    for (const key in source) if (Object.prototype.hasOwnProperty.call(source, key)) keys.push(key)
+    return { source, target: {}, keys, index: 0 }
+  }
+  const root = open(value)
+  const stack: Array<Frame> = [root]
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1]!
+    const count = typeof frame.keys === "number" ? frame.keys : frame.keys.length
+    if (frame.index >= count) {
+      stack.pop()
+      onPath.delete(frame.source)
+      continue
+    }
+    const i = frame.index++
+    const key = typeof frame.keys === "number" ? i : frame.keys[i]!
+    const v: unknown = (frame.source as Record<string | number, unknown>)[key]
+    let out: unknown = v
+    if (typeof v === "object" && v !== null && !onPath.has(v)) {
+      const child = open(v)
+      stack.push(child)
+      out = child.target
+    }
+    if (typeof key === "number") (frame.target as Array<unknown>)[key] = out
+    else setKey(frame.target as Obj, key, out)
+  }
+  return root.target as A
 }
 
 /** Sets `o[key] = value` as an own data property, even for `__proto__`. */
@@ -203,13 +262,18 @@ export const setKey = (o: Obj, key: string, value: unknown): void => {
   else o[key] = value
 }
 
-/** A short readable rendering of a value for messages. */
+/** A short readable rendering of a value for messages; never throws (deep values, proxies, objects without `toString`). */
 export const show = (u: unknown): string => {
-  if (typeof u === "string") return JSON.stringify(u)
+  if (typeof u === "string") return u.length > 80 ? `${JSON.stringify(u.slice(0, 80))}…` : JSON.stringify(u)
   try {
     const s = JSON.stringify(u)
-    return s === undefined ? String(u) : s.length > 80 ? `${s.slice(0, 80)}…` : s
+    if (s !== undefined) return s.length > 80 ? `${s.slice(0, 80)}…` : s
   } catch {
-    return String(u)
+    // too deep, cyclic or hostile: say what kind of value it is
+  }
+  try {
+    return Array.isArray(u) ? "an array" : typeof u === "object" && u !== null ? "an object" : String(u)
+  } catch {
+    return "an unreadable value"
   }
 }

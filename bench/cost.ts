@@ -1,0 +1,315 @@
+/**
+ * Adversarial cost: for every public pass (decode, validate, the provider
+ * profiles, repair, estimate, fit, every adapter both ways, every stream
+ * accumulator), the inputs that are worst for it (ids crafted to collide in a
+ * fixed hash, one id reused by every call, long runs of one role, one huge
+ * message, many tiny ones; for streams: many tiny deltas, one huge delta,
+ * colliding and reused call ids, one call's arguments in many fragments) at
+ * sizes n, 4n and 16n.
+ *
+ * Each input grows in proportion to its size parameter (messages, calls,
+ * deltas, or characters / 64 for the huge ones), so the time per input unit
+ * must stay flat: the table prints it at each size and the ratio 16n / n
+ * (1.0 = linear; a quadratic pass would print 16). The worst ratio found is
+ * printed last.
+ *
+ * Run: node_modules/.bin/node node_modules/tsx/dist/cli.mjs bench/cost.ts
+ */
+import { pathToFileURL } from "node:url"
+import { Effect, Schema } from "effect"
+import { Block, Conversation, Message, MessageWindow, Repair, TokenEstimator } from "../src/index.js"
+import { stringify } from "../src/internal/json.js"
+import { Anthropic, AnthropicStream, EffectAi, Gemini, GeminiStream, OpenAiChat, OpenAiChatStream, OpenAiResponses, OpenAiResponsesStream } from "../src/providers/index.js"
+import { craftCollidingIds, historyWithIds, sameRoleRun } from "./adversarial.js"
+import { consume, fmt, table, timePerCall } from "./measure.js"
+
+/** The three sizes of every input: n, 4n and 16n units. */
+const N = 1_000
+const SIZES = [N, 4 * N, 16 * N] as const
+const TIMING = { minMs: 30, rounds: 5 }
+
+// ---------------------------------------------------------------------------
+// worst-case conversations, each proportional to its size
+// ---------------------------------------------------------------------------
+
+const crafted = craftCollidingIds(SIZES[2])
+
+interface Generator {
+  readonly name: string
+  readonly make: (n: number) => Array<Message.Message>
+}
+
+const generators: ReadonlyArray<Generator> = [
+  { name: "colliding ids", make: (n) => historyWithIds(n, (k) => crafted[k]!) },
+  { name: "one id reused", make: (n) => historyWithIds(n, () => "call_1") },
+  { name: "same-role run", make: (n) => sameRoleRun(n, "user") },
+  {
+    name: "one huge message",
+    make: (n) => {
+      const text = "The quick brown fox jumps over the lazy dog; 天气很好. ".repeat(Math.ceil((n * 64) / 52))
+      return [Message.user(text), Message.assistant([Block.text("Reading."), Block.toolCall("c1", "write_file", { text })]), Message.toolResultMessage("c1", "write_file", "ok")]
+    }
+  },
+  {
+    name: "many tiny messages",
+    make: (n) => Array.from({ length: n }, (_, k) => (k % 2 === 0 ? Message.user("a") : Message.assistant("b")))
+  }
+]
+
+// ---------------------------------------------------------------------------
+// the passes
+// ---------------------------------------------------------------------------
+
+/** A pass: `prepare` builds its input outside the timing, `run` is what is timed. */
+interface Pass {
+  readonly name: string
+  readonly prepare: (messages: ReadonlyArray<Message.Message>) => unknown
+  readonly run: (prepared: unknown) => unknown
+}
+
+const sync = <A, E>(effect: Effect.Effect<A, E>): A => Effect.runSync(effect)
+const identity = (m: ReadonlyArray<Message.Message>): unknown => m
+const asMessages = (u: unknown): ReadonlyArray<Message.Message> => u as ReadonlyArray<Message.Message>
+/** A fresh estimator per run: its cache must not make the second run free. */
+const freshEstimator = (): TokenEstimator.Service => TokenEstimator.fromTextRule(TokenEstimator.heuristicTextRule("o200k"))
+const windowOn = (estimator: TokenEstimator.Service): MessageWindow.Service =>
+  sync(MessageWindow.make.pipe(Effect.provideService(TokenEstimator.TokenEstimator, estimator)))
+
+const adapter = (
+  name: string,
+  write: (m: ReadonlyArray<Message.Message>) => Effect.Effect<{ readonly value: unknown }, unknown>,
+  read: (wire: unknown) => Effect.Effect<unknown, unknown>
+): Array<Pass> => [
+  { name: `${name}.to`, prepare: identity, run: (m) => sync(write(asMessages(m))) },
+  {
+    name: `${name}.from`,
+    // the wire payload as it would arrive: parsed JSON
+    prepare: (m) => JSON.parse(stringify(sync(write(m)).value as Schema.Json)),
+    run: (wire) => sync(read(wire))
+  }
+]
+
+const passes: ReadonlyArray<Pass> = [
+  { name: "Conversation.decode", prepare: (m) => JSON.parse(stringify(Message.encodeAll(m) as Schema.Json)), run: (json) => sync(Conversation.decode(json)) },
+  { name: "Conversation.decodeJsonl", prepare: (m) => Conversation.encodeJsonl(m), run: (text) => sync(Conversation.decodeJsonl(text as string)) },
+  { name: "Conversation.issuesOf", prepare: identity, run: (m) => Conversation.issuesOf(asMessages(m)) },
+  { name: "issuesFor(anthropic)", prepare: identity, run: (m) => Conversation.issuesFor("anthropic", asMessages(m)) },
+  { name: "issuesFor(gemini)", prepare: identity, run: (m) => Conversation.issuesFor("gemini", asMessages(m)) },
+  { name: "issuesFor(openai-responses)", prepare: identity, run: (m) => Conversation.issuesFor("openai-responses", asMessages(m)) },
+  { name: "Repair.repair", prepare: identity, run: (m) => Repair.repair(asMessages(m)) },
+  { name: "Repair.repairFor(anthropic)", prepare: identity, run: (m) => Effect.runSyncExit(Repair.repairFor("anthropic")(asMessages(m))) },
+  { name: "Repair.repairFor(gemini)", prepare: identity, run: (m) => Effect.runSyncExit(Repair.repairFor("gemini")(asMessages(m))) },
+  { name: "TokenEstimator.estimate", prepare: identity, run: (m) => freshEstimator().estimateConversation(asMessages(m)) },
+  {
+    name: "MessageWindow.fit",
+    prepare: identity,
+    run: (m) => {
+      const estimator = freshEstimator()
+      const total = estimator.estimateConversation(asMessages(m))
+      return Effect.runSyncExit(windowOn(estimator).fit(asMessages(m), Math.floor(total / 2), { strategy: ["clear_tool_results", "drop_oldest"] }))
+    }
+  },
+  ...adapter("OpenAiChat", (m) => OpenAiChat.toMessages(m), (w) => OpenAiChat.fromMessages(w as never)),
+  ...adapter("Anthropic", (m) => Anthropic.toMessages(m), (w) => Anthropic.fromMessages(w)),
+  ...adapter("OpenAiResponses", (m) => OpenAiResponses.toMessages(m), (w) => OpenAiResponses.fromMessages(w as never)),
+  ...adapter("Gemini", (m) => Gemini.toMessages(m), (w) => Gemini.fromMessages(w)),
+  {
+    name: "EffectAi.toPrompt",
+    prepare: identity,
+    run: (m) => sync(EffectAi.toPrompt(asMessages(m)))
+  },
+  {
+    name: "EffectAi.fromPrompt",
+    prepare: (m) => sync(EffectAi.toPrompt(m)).value,
+    run: (p) => sync(EffectAi.fromPrompt(p as never))
+  }
+]
+
+// ---------------------------------------------------------------------------
+// worst-case streams
+// ---------------------------------------------------------------------------
+
+const frame = (data: unknown, event?: string): string => `${event === undefined ? "" : `event: ${event}\n`}data: ${JSON.stringify(data)}\n\n`
+
+/** How one provider streams text, tool calls and argument fragments. */
+interface StreamShape {
+  readonly name: string
+  readonly make: () => { readonly feed: (chunk: string) => void; readonly done: () => unknown }
+  /** The stream's text: `texts` text deltas, `calls` tool calls (id of each), the first call's arguments in `fragments`. */
+  readonly render: (texts: ReadonlyArray<string>, ids: ReadonlyArray<string>, fragments: ReadonlyArray<string>) => string
+}
+
+const chatShape: StreamShape = {
+  name: "OpenAiChatStream",
+  make: OpenAiChatStream.make,
+  render: (texts, ids, fragments) => {
+    const head = { id: "chatcmpl-cost", object: "chat.completion.chunk", created: 1, model: "gpt-4o" }
+    const chunk = (delta: object, finish: string | null = null) => frame({ ...head, choices: [{ index: 0, delta, finish_reason: finish }] })
+    let out = chunk({ role: "assistant", content: "" })
+    for (const t of texts) out += chunk({ content: t })
+    ids.forEach((id, i) => {
+      out += chunk({ tool_calls: [{ index: i, id, type: "function", function: { name: "f", arguments: i === 0 ? "" : "{}" } }] })
+    })
+    for (const f of fragments) out += chunk({ tool_calls: [{ index: 0, function: { arguments: f } }] })
+    return out + chunk({}, ids.length > 0 ? "tool_calls" : "stop") + "data: [DONE]\n\n"
+  }
+}
+
+const anthropicShape: StreamShape = {
+  name: "AnthropicStream",
+  make: AnthropicStream.make,
+  render: (texts, ids, fragments) => {
+    const e = (data: { readonly type: string }) => frame(data, data.type)
+    let out = e({ type: "message_start", message: { id: "msg_cost", type: "message", role: "assistant", model: "claude", content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } } } as { type: string })
+    let index = 0
+    if (texts.length > 0) {
+      out += e({ type: "content_block_start", index, content_block: { type: "text", text: "" } } as { type: string })
+      for (const t of texts) out += e({ type: "content_block_delta", index, delta: { type: "text_delta", text: t } } as { type: string })
+      out += e({ type: "content_block_stop", index } as { type: string })
+      index++
+    }
+    ids.forEach((id, i) => {
+      out += e({ type: "content_block_start", index, content_block: { type: "tool_use", id, name: "f", input: {} } } as { type: string })
+      const parts = i === 0 && fragments.length > 0 ? fragments : ["{}"]
+      for (const f of parts) out += e({ type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: f } } as { type: string })
+      out += e({ type: "content_block_stop", index } as { type: string })
+      index++
+    })
+    out += e({ type: "message_delta", delta: { stop_reason: ids.length > 0 ? "tool_use" : "end_turn", stop_sequence: null }, usage: { output_tokens: 10 } } as { type: string })
+    return out + e({ type: "message_stop" })
+  }
+}
+
+const responsesShape: StreamShape = {
+  name: "OpenAiResponsesStream",
+  make: OpenAiResponsesStream.make,
+  render: (texts, ids, fragments) => {
+    let seq = 0
+    const ev = (data: Record<string, unknown>) => frame({ ...data, sequence_number: seq++ }, data["type"] as string)
+    const response = { id: "resp_cost", object: "response", created_at: 1, model: "gpt-5", status: "in_progress", output: [] }
+    let out = ev({ type: "response.created", response })
+    out += ev({ type: "response.output_item.added", output_index: 0, item: { id: "msg_1", type: "message", role: "assistant", status: "in_progress", content: [] } })
+    out += ev({ type: "response.content_part.added", item_id: "msg_1", output_index: 0, content_index: 0, part: { type: "output_text", text: "", annotations: [] } })
+    for (const t of texts) out += ev({ type: "response.output_text.delta", item_id: "msg_1", output_index: 0, content_index: 0, delta: t, logprobs: [] })
+    ids.forEach((id, i) => {
+      out += ev({ type: "response.output_item.added", output_index: i + 1, item: { id: `fc_${i}`, type: "function_call", call_id: id, name: "f", arguments: i === 0 ? "" : "{}", status: "in_progress" } })
+    })
+    for (const f of fragments) out += ev({ type: "response.function_call_arguments.delta", item_id: "fc_0", output_index: 1, delta: f })
+    return out + ev({ type: "response.completed", response: { ...response, status: "completed", usage: { input_tokens: 1, output_tokens: 1, total_tokens: 2 } } })
+  }
+}
+
+const geminiShape: StreamShape = {
+  name: "GeminiStream",
+  make: GeminiStream.make,
+  render: (texts, ids, fragments) => {
+    const chunk = (parts: ReadonlyArray<object>, finish?: string) =>
+      frame({ candidates: [{ content: { role: "model", parts }, index: 0, ...(finish === undefined ? {} : { finishReason: finish }) }], modelVersion: "gemini-3-pro" })
+    let out = ""
+    for (const t of texts) out += chunk([{ text: t }])
+    ids.forEach((id, i) => {
+      if (i === 0 && fragments.length > 0) {
+        out += chunk([{ functionCall: { id, name: "f", partialArgs: [], willContinue: true } }])
+        for (const f of fragments) out += chunk([{ functionCall: { partialArgs: [{ jsonPath: "$.text", stringValue: f, willContinue: true }], willContinue: true } }])
+        out += chunk([{ functionCall: { partialArgs: [] } }])
+      } else {
+        out += chunk([{ functionCall: { id, name: "f", args: {} } }])
+      }
+    })
+    return out + chunk([{ text: "" }], "STOP")
+  }
+}
+
+const streamShapes: ReadonlyArray<StreamShape> = [chatShape, anthropicShape, responsesShape, geminiShape]
+
+interface StreamGenerator {
+  readonly name: string
+  readonly make: (n: number) => { readonly texts: ReadonlyArray<string>; readonly ids: ReadonlyArray<string>; readonly fragments: ReadonlyArray<string> }
+}
+
+const streamGenerators: ReadonlyArray<StreamGenerator> = [
+  { name: "many tiny deltas", make: (n) => ({ texts: Array.from({ length: n }, (_, k) => (k % 2 === 0 ? "a" : "é")), ids: [], fragments: [] }) },
+  { name: "one huge delta", make: (n) => ({ texts: ["The quick brown fox; 天气很好. ".repeat(Math.ceil((n * 64) / 26))], ids: [], fragments: [] }) },
+  { name: "colliding call ids", make: (n) => ({ texts: [], ids: crafted.slice(0, n), fragments: [] }) },
+  { name: "one call id reused", make: (n) => ({ texts: [], ids: Array.from({ length: n }, () => "call_1"), fragments: [] }) },
+  {
+    name: "arguments in many fragments",
+    make: (n) => {
+      const json = JSON.stringify({ text: "x, é, 😀 \"quoted\" ".repeat(Math.ceil((n * 4) / 17)) })
+      const fragments: Array<string> = []
+      for (let i = 0; i < json.length; i += 4) fragments.push(json.slice(i, i + 4))
+      return { texts: [], ids: ["call_1"], fragments: fragments.slice(0, n) }
+    }
+  }
+]
+
+// ---------------------------------------------------------------------------
+// measuring
+// ---------------------------------------------------------------------------
+
+interface Row {
+  readonly pass: string
+  readonly input: string
+  /** Nanoseconds per unit at n, 4n and 16n. */
+  readonly ns: ReadonlyArray<number>
+}
+
+/**
+ * Time per unit at each size: the sizes are measured in turn, round after
+ * round, and each keeps its fastest round, so a burst of load on a shared
+ * machine (or a garbage collection) lands on one round of one size, not on
+ * the ratio.
+ */
+const measure = (pass: string, input: string, timed: (size: number) => () => unknown): Row => {
+  const fns = SIZES.map(timed)
+  const best = SIZES.map(() => Number.POSITIVE_INFINITY)
+  for (let round = 0; round < TIMING.rounds; round++) {
+    fns.forEach((fn, i) => {
+      best[i] = Math.min(best[i]!, timePerCall(fn, { minMs: TIMING.minMs, rounds: 1 }))
+    })
+  }
+  return { pass, input, ns: best.map((ms, i) => (ms * 1e6) / SIZES[i]!) }
+}
+
+/** Measures every pass on every worst-case input; prints the tables and returns the worst ratio. */
+export const runCostBench = (): number => {
+  console.log(`\n## Adversarial cost: time per input unit at n, 4n, 16n (n = ${N.toLocaleString("en-US")})\n`)
+  const rows: Array<Row> = []
+  const models = generators.map((g) => ({ g, inputs: SIZES.map((size) => g.make(size)) }))
+  for (const pass of passes) {
+    for (const { g, inputs } of models) {
+      const prepared = inputs.map((m) => pass.prepare(m))
+      rows.push(measure(pass.name, g.name, (size) => {
+        const input = prepared[SIZES.indexOf(size as (typeof SIZES)[number])]
+        return () => consume(pass.run(input))
+      }))
+    }
+  }
+  for (const shape of streamShapes) {
+    for (const g of streamGenerators) {
+      const texts = SIZES.map((size) => {
+        const parts = g.make(size)
+        return shape.render(parts.texts, parts.ids, parts.fragments)
+      })
+      rows.push(measure(shape.name, g.name, (size) => {
+        const text = texts[SIZES.indexOf(size as (typeof SIZES)[number])]!
+        return () => {
+          const acc = shape.make()
+          for (let i = 0; i < text.length; i += 16_384) acc.feed(text.slice(i, i + 16_384))
+          return consume(acc.done())
+        }
+      }))
+    }
+  }
+  let worst = rows[0]!
+  const ratio = (r: Row): number => r.ns[2]! / r.ns[0]!
+  for (const r of rows) if (ratio(r) > ratio(worst)) worst = r
+  table(
+    ["pass", "input", "ns/unit n", "4n", "16n", "4n / n", "16n / n"],
+    rows.map((r) => [r.pass, r.input, fmt(r.ns[0]!), fmt(r.ns[1]!), fmt(r.ns[2]!), fmt(r.ns[1]! / r.ns[0]!, 2), fmt(ratio(r), 2)])
+  )
+  console.log(`\nworst ratio of time per unit, 16n / n: ${fmt(ratio(worst), 2)}x (${worst.pass} on ${worst.input}); linear is 1.0x, quadratic 16x`)
+  return ratio(worst)
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) runCostBench()
