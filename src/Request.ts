@@ -25,6 +25,10 @@ import * as Message from "./Message.js"
  * rest of its definition as sent. It is written back only to its own
  * provider; every other adapter reports it and leaves it out.
  *
+ * @example
+ * const search = Request.providerTool("web_search", "anthropic", "web_search_20250305", { max_uses: 5 })
+ * search.providerDefined // { provider: "anthropic", type: "web_search_20250305", config: { max_uses: 5 } }
+ *
  * @since 0.1.0
  */
 export const ProviderDefined = Schema.Struct({
@@ -43,6 +47,15 @@ export type ProviderDefined = typeof ProviderDefined.Type
  * `parameters` is absent for a tool that takes none. A tool a provider
  * defines (`providerDefined`) keeps its place among the others.
  *
+ * @example
+ * const weather = new Request.ToolDefinition({
+ *   name: "get_weather",
+ *   description: "Current weather for a city",
+ *   parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+ *   strict: true
+ * })
+ * Request.make(messages, { tools: [weather] })
+ *
  * @since 0.1.0
  */
 export class ToolDefinition extends Schema.Class<ToolDefinition>("ToolDefinition")({
@@ -57,6 +70,9 @@ export class ToolDefinition extends Schema.Class<ToolDefinition>("ToolDefinition
 /**
  * The model must call this tool.
  *
+ * @example
+ * Request.make(messages, { tools: [Request.tool("get_weather")], toolChoice: { _tag: "Tool", name: "get_weather" } })
+ *
  * @since 0.1.0
  */
 export const NamedToolChoice = Schema.TaggedStruct("Tool", { name: Schema.String })
@@ -64,6 +80,10 @@ export const NamedToolChoice = Schema.TaggedStruct("Tool", { name: Schema.String
 /**
  * Whether and which tool the model should call: `auto` (it decides), `none`,
  * `required` (some tool), or one tool by name.
+ *
+ * @example
+ * const choice: Request.ToolChoice = messages.length === 0 ? "none" : { _tag: "Tool", name: "get_weather" }
+ * Request.make(messages, { tools: [Request.tool("get_weather")], toolChoice: choice })
  *
  * @since 0.1.0
  */
@@ -75,6 +95,15 @@ export type ToolChoice = typeof ToolChoice.Type
 /**
  * The shape of the answer: free text, any JSON object, or JSON matching a
  * schema.
+ *
+ * @example
+ * const format: Request.ResponseFormat = {
+ *   _tag: "JsonSchema",
+ *   name: "weather",
+ *   schema: { type: "object", properties: { celsius: { type: "number" } }, required: ["celsius"] },
+ *   strict: true
+ * }
+ * Request.make(messages, { responseFormat: format })
  *
  * @since 0.1.0
  */
@@ -100,6 +129,15 @@ export type ResponseFormat = typeof ResponseFormat.Type
  * `max_output_tokens`, Gemini `generationConfig.maxOutputTokens`), and the
  * provider-specific fields of the request body, per provider.
  *
+ * @example
+ * const request = new Request.Request({
+ *   model: "gpt-4o",
+ *   messages: [Message.user("Weather in Oslo?")],
+ *   maxOutputTokens: 1024,
+ *   providerOptions: { "openai-chat": { temperature: 0.2 } }
+ * })
+ * const body = Schema.encodeSync(Request.Request)(request) // JSON-ready
+ *
  * @since 0.1.0
  */
 export class Request extends Schema.Class<Request>("Request")({
@@ -116,6 +154,11 @@ export class Request extends Schema.Class<Request>("Request")({
 /**
  * Whether a value read from a request body is an output limit the model
  * types as `maxOutputTokens`: a whole, non-negative number of tokens.
+ *
+ * @example
+ * Request.isTokenLimit(4096) // true
+ * Request.isTokenLimit(-1) // false
+ * Request.isTokenLimit("4096") // false
  *
  * @since 0.1.0
  */
@@ -160,7 +203,10 @@ export const providerTool = (
  * A request from messages and options.
  *
  * @example
- * Request.make([Message.user("Weather in Oslo?")], { tools: [weather], toolChoice: "auto" })
+ * const weather = Request.tool("get_weather", {
+ *   parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] }
+ * })
+ * Request.make([Message.user("Weather in Oslo?")], { model: "gpt-4o", tools: [weather], toolChoice: "auto" })
  *
  * @since 0.1.0
  */

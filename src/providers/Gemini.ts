@@ -904,7 +904,14 @@ export interface FromResponseOptions extends ConversionOptions {
  * back).
  *
  * @example
- * const { value } = yield* Gemini.fromResponse(await ai.models.generateContent({ ... }))
+ * const { value } = yield* Gemini.fromResponse({
+ *   candidates: [{ content: { role: "model", parts: [{ text: "12°C in Oslo." }] }, finishReason: "STOP" }],
+ *   usageMetadata: { promptTokenCount: 12, candidatesTokenCount: 6, totalTokenCount: 18 },
+ *   modelVersion: "gemini-2.5-flash"
+ * })
+ * Message.textOf(value.message) // "12°C in Oslo."
+ * value.finishReason // "stop"
+ * value.usage?.inputTokens // 12
  *
  * @category conversions
  * @since 0.1.0

@@ -1031,9 +1031,19 @@ const decodeResponse = (ctx: A.Ctx, raw: Obj): DecodedResponse => {
  * `providerData`.
  *
  * @example
- * const { value } = yield* OpenAiResponses.fromResponse(await client.responses.create({ ... }))
- * value.message // AssistantMessage
- * value.finishReason // "stop" | "tool-calls" | "length" | ...
+ * const { value } = yield* OpenAiResponses.fromResponse({
+ *   id: "resp_1",
+ *   object: "response",
+ *   model: "gpt-5",
+ *   status: "completed",
+ *   output: [{
+ *     type: "message", id: "msg_1", role: "assistant", status: "completed",
+ *     content: [{ type: "output_text", text: "12°C in Oslo.", annotations: [] }]
+ *   }],
+ *   usage: { input_tokens: 12, output_tokens: 6, total_tokens: 18 }
+ * })
+ * Message.textOf(value.message) // "12°C in Oslo."
+ * value.finishReason // "stop"
  *
  * @category conversions
  * @since 0.1.0
