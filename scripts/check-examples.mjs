@@ -6,7 +6,9 @@
 //    Exempt from `@example` (a summary is still required): types (interfaces and
 //    type aliases), whose examples are those of the functions that build or read
 //    them. A type alias named like a value (the `typeof X.Type` companion of a
-//    schema `X`) is one export with that value: the value's comment documents both.
+//    schema `X`) is one export with that value: the value's example covers both,
+//    and each has its own summary (the reference shows them as two entries).
+//    A module's own doc comment needs a summary too, and its examples are checked.
 // 2. Every `@example` type-checks against the package's sources, each as its own
 //    file. The example's code is the text after the tag, or the content of its
 //    ```ts fences when it has any. An example with its own `import` lines is a
@@ -134,7 +136,12 @@ for (const { module, name, declarations } of exportsOf) {
   const docs = declarations.map(rawDocOf).filter((d) => d !== undefined).map(parseDoc)
   const isType = declarations.every(isTypeDeclaration)
   const missing = []
-  if (!docs.some((d) => d.summary !== "")) missing.push("summary")
+  // the value and each type of one name are separate entries in the reference: each needs a summary
+  const summarized = (d) => parseDoc(rawDocOf(d) ?? "").summary !== ""
+  const values = declarations.filter((d) => !isTypeDeclaration(d))
+  if ((values.length > 0 && !values.some(summarized)) || !declarations.filter(isTypeDeclaration).every(summarized)) {
+    missing.push("summary")
+  }
   const found = docs.flatMap((d) => d.tags.filter((t) => t.tag === "example"))
   if (found.length === 0 && !isType) missing.push("@example")
   if (!docs.some((d) => d.tags.some((t) => t.tag === "since"))) missing.push("@since")

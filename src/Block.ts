@@ -46,7 +46,11 @@ import { copyJson, deepFreeze, stringify } from "./internal/json.js"
  */
 export const JsonObject = Schema.Record(Schema.String, Schema.Json)
 
-/** @since 0.1.0 */
+/**
+ * A JSON object, as a type.
+ *
+ * @since 0.1.0
+ */
 export type JsonObject = typeof JsonObject.Type
 
 /**
@@ -63,7 +67,11 @@ export type JsonObject = typeof JsonObject.Type
  */
 export const ProviderOptions = Schema.Record(Schema.String, JsonObject)
 
-/** @since 0.1.0 */
+/**
+ * Replay data per wire format, as a type.
+ *
+ * @since 0.1.0
+ */
 export type ProviderOptions = typeof ProviderOptions.Type
 
 const optionalProviderOptions = Schema.optionalKey(ProviderOptions)
@@ -216,7 +224,12 @@ export const TextSource = Schema.TaggedStruct("Text", { text: Schema.String })
  */
 export const FileSource = Schema.Union([Base64Source, UrlSource, FileIdSource, TextSource])
 
-/** @since 0.1.0 */
+/**
+ * Where a file's content is, as a type: `{ _tag: "Base64", data }`,
+ * `{ _tag: "Url", url }`, `{ _tag: "FileId", fileId }` or `{ _tag: "Text", text }`.
+ *
+ * @since 0.1.0
+ */
 export type FileSource = typeof FileSource.Type
 
 /**
@@ -229,7 +242,11 @@ export type FileSource = typeof FileSource.Type
  */
 export const ImageDetail = Schema.Literals(["auto", "low", "high"])
 
-/** @since 0.1.0 */
+/**
+ * OpenAI's image detail setting: `"auto"`, `"low"` or `"high"`.
+ *
+ * @since 0.1.0
+ */
 export type ImageDetail = typeof ImageDetail.Type
 
 /**
@@ -330,7 +347,11 @@ export class JsonBlock extends Schema.TaggedClass<JsonBlock>()("Json", {
  */
 export const ToolResultPart = Schema.Union([TextBlock, FileBlock, JsonBlock])
 
-/** @since 0.1.0 */
+/**
+ * A part of a tool result: a `TextBlock`, a `FileBlock` or a `JsonBlock`.
+ *
+ * @since 0.1.0
+ */
 export type ToolResultPart = typeof ToolResultPart.Type
 
 /**
@@ -344,7 +365,11 @@ export type ToolResultPart = typeof ToolResultPart.Type
  */
 export const ToolResultContent = Schema.Union([Schema.String, Schema.Array(ToolResultPart)])
 
-/** @since 0.1.0 */
+/**
+ * The content of a tool result: a string, or a list of parts.
+ *
+ * @since 0.1.0
+ */
 export type ToolResultContent = typeof ToolResultContent.Type
 
 /**
@@ -414,7 +439,11 @@ export const Block = Schema.Union([
   ProviderDataBlock
 ])
 
-/** @since 0.1.0 */
+/**
+ * Any block: the union of the block classes, discriminated by `_tag`.
+ *
+ * @since 0.1.0
+ */
 export type Block = typeof Block.Type
 
 /**
@@ -435,7 +464,11 @@ export type Tag = Block["_tag"]
  */
 export const SystemBlock = Schema.Union([TextBlock])
 
-/** @since 0.1.0 */
+/**
+ * A block of a system message: a `TextBlock`.
+ *
+ * @since 0.1.0
+ */
 export type SystemBlock = typeof SystemBlock.Type
 
 /**
@@ -449,7 +482,12 @@ export type SystemBlock = typeof SystemBlock.Type
  */
 export const UserBlock = Schema.Union([TextBlock, FileBlock, ProviderDataBlock])
 
-/** @since 0.1.0 */
+/**
+ * A block of a user message: a `TextBlock`, a `FileBlock` or a
+ * `ProviderDataBlock`.
+ *
+ * @since 0.1.0
+ */
 export type UserBlock = typeof UserBlock.Type
 
 /**
@@ -477,7 +515,11 @@ export const AssistantBlock = Schema.Union([
   ProviderDataBlock
 ])
 
-/** @since 0.1.0 */
+/**
+ * A block of an assistant message.
+ *
+ * @since 0.1.0
+ */
 export type AssistantBlock = typeof AssistantBlock.Type
 
 /**
@@ -491,7 +533,11 @@ export type AssistantBlock = typeof AssistantBlock.Type
  */
 export const ToolBlock = Schema.Union([ToolResultBlock])
 
-/** @since 0.1.0 */
+/**
+ * A block of a tool message: a `ToolResultBlock`.
+ *
+ * @since 0.1.0
+ */
 export type ToolBlock = typeof ToolBlock.Type
 
 // ---------------------------------------------------------------------------

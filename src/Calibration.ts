@@ -65,7 +65,11 @@ export const CalibrationOptions = Schema.Struct({
   initialFactors: Schema.optionalKey(Schema.Record(Schema.String, Positive))
 })
 
-/** @since 0.1.0 */
+/**
+ * The calibration tuning, as a type.
+ *
+ * @since 0.1.0
+ */
 export type CalibrationOptions = typeof CalibrationOptions.Type
 
 /**

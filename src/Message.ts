@@ -173,7 +173,12 @@ export class ToolMessage extends Schema.Class<ToolMessage>("ToolMessage")({
  */
 export const Message = Schema.Union([SystemMessage, UserMessage, AssistantMessage, ToolMessage])
 
-/** @since 0.1.0 */
+/**
+ * Any message: `SystemMessage`, `UserMessage`, `AssistantMessage` or
+ * `ToolMessage`, discriminated by `role`.
+ *
+ * @since 0.1.0
+ */
 export type Message = typeof Message.Type
 
 /**

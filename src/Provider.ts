@@ -18,7 +18,12 @@ import { Schema } from "effect"
  */
 export const Provider = Schema.Literals(["openai-chat", "openai-responses", "anthropic", "gemini"])
 
-/** @since 0.1.0 */
+/**
+ * A wire format: `"openai-chat"`, `"openai-responses"`, `"anthropic"` or
+ * `"gemini"`.
+ *
+ * @since 0.1.0
+ */
 export type Provider = typeof Provider.Type
 
 /**

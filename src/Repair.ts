@@ -41,7 +41,8 @@ export const INTERRUPTED = "tool call was interrupted"
  * @example
  * const { messages } = yield* Repair.repairFor("gemini", { model: "gemini-3-flash-preview" })([
  *   Message.user("Weather in Oslo?"),
- *   Message.assistantMessage("", [{ id: "c1", name: "weather", args: { city: "Oslo" } }])
+ *   Message.assistantMessage("", [{ id: "c1", name: "weather", args: { city: "Oslo" } }]),
+ *   Message.toolResultMessage("c1", "weather", "12°C")
  * ])
  * Message.toolCallsOf(messages[1]!)[0]?.thoughtSignature === Repair.GEMINI_SKIP_SIGNATURE // true
  *
@@ -343,7 +344,11 @@ export class InsertedUserMessage extends Schema.TaggedClass<InsertedUserMessage>
  * signature was lost).
  *
  * @example
- * const { actions } = yield* Repair.repairFor("gemini", { thoughtSignatures: "required" })([Message.user("Weather in Oslo?"), Message.assistantMessage("", [{ id: "c1", name: "weather", args: { city: "Oslo" } }])])
+ * const { actions } = yield* Repair.repairFor("gemini", { thoughtSignatures: "required" })([
+ *   Message.user("Weather in Oslo?"),
+ *   Message.assistantMessage("", [{ id: "c1", name: "weather", args: { city: "Oslo" } }]),
+ *   Message.toolResultMessage("c1", "weather", "12°C")
+ * ])
  * actions[0]?._tag // "AddedThoughtSignature"
  *
  * @since 0.1.0
@@ -384,7 +389,11 @@ export const RepairAction = Schema.Union([
   AddedThoughtSignature
 ])
 
-/** @since 0.1.0 */
+/**
+ * Any change `repair` and `repairFor` can make, discriminated by `_tag`.
+ *
+ * @since 0.1.0
+ */
 export type RepairAction = typeof RepairAction.Type
 
 /**

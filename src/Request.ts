@@ -37,7 +37,11 @@ export const ProviderDefined = Schema.Struct({
   config: Schema.optionalKey(Block.JsonObject)
 })
 
-/** @since 0.1.0 */
+/**
+ * The provider-defined part of a tool definition, as a type.
+ *
+ * @since 0.1.0
+ */
 export type ProviderDefined = typeof ProviderDefined.Type
 
 /**
@@ -89,7 +93,12 @@ export const NamedToolChoice = Schema.TaggedStruct("Tool", { name: Schema.String
  */
 export const ToolChoice = Schema.Union([Schema.Literals(["auto", "none", "required"]), NamedToolChoice])
 
-/** @since 0.1.0 */
+/**
+ * A tool choice: `"auto"`, `"none"`, `"required"`, or
+ * `{ _tag: "Tool", name }`.
+ *
+ * @since 0.1.0
+ */
 export type ToolChoice = typeof ToolChoice.Type
 
 /**
@@ -118,7 +127,12 @@ export const ResponseFormat = Schema.Union([
   })
 ])
 
-/** @since 0.1.0 */
+/**
+ * A response format: `{ _tag: "Text" }`, `{ _tag: "JsonObject" }` or
+ * `{ _tag: "JsonSchema", name, schema, ... }`.
+ *
+ * @since 0.1.0
+ */
 export type ResponseFormat = typeof ResponseFormat.Type
 
 /**

@@ -158,7 +158,11 @@ export interface Service {
  */
 export const Encoding = Schema.Literals(["o200k", "cl100k"])
 
-/** @since 0.1.0 */
+/**
+ * A tokenizer family: `"o200k"` or `"cl100k"`.
+ *
+ * @since 0.1.0
+ */
 export type Encoding = typeof Encoding.Type
 
 /**
@@ -180,7 +184,7 @@ export const DEFAULT_MESSAGE_OVERHEAD = 4
  * @example
  * const error = yield* Effect.flip(TokenEstimator.makeSeed({ chineseCharWeight: -1 }))
  * error.option // "chineseCharWeight"
- * error.message // 'invalid estimator option "chineseCharWeight": ...'
+ * error.message // 'invalid estimator option "chineseCharWeight": Expected a value greater than or equal to 0'
  *
  * @since 0.1.0
  */
@@ -512,7 +516,11 @@ export const SeedOptions = Schema.Struct({
   messageOverhead: Schema.optionalKey(TokenCount)
 })
 
-/** @since 0.1.0 */
+/**
+ * Options of the CJK-weighted rule, as a type.
+ *
+ * @since 0.1.0
+ */
 export type SeedOptions = typeof SeedOptions.Type
 
 /** JavaScript's `\s`, by code unit (the rule tests each character with `/\s/`). */
@@ -599,7 +607,11 @@ export const HeuristicOptions = Schema.Struct({
   messageOverhead: Schema.optionalKey(TokenCount)
 })
 
-/** @since 0.1.0 */
+/**
+ * Options of the fitted heuristic, as a type.
+ *
+ * @since 0.1.0
+ */
 export type HeuristicOptions = typeof HeuristicOptions.Type
 
 const heuristicTable = (encoding: Encoding): HeuristicTable => (encoding === "cl100k" ? cl100k : o200k)
@@ -671,7 +683,11 @@ export const TestOptions = Schema.Struct({
   messageOverhead: Schema.optionalKey(TokenCount)
 })
 
-/** @since 0.1.0 */
+/**
+ * Options of the fixed-cost estimator, as a type.
+ *
+ * @since 0.1.0
+ */
 export type TestOptions = typeof TestOptions.Type
 
 const buildTest = (options: TestOptions): Service => {

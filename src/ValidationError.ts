@@ -36,7 +36,11 @@ export const DecodeProblem = Schema.Struct({
   message: Schema.String
 })
 
-/** @since 0.1.0 */
+/**
+ * One decoding problem, as a type: `{ path, message }`.
+ *
+ * @since 0.1.0
+ */
 export type DecodeProblem = typeof DecodeProblem.Type
 
 /**
@@ -664,7 +668,11 @@ export const DecodeIssue = Schema.Union([
   ToolResultFieldsOnNonTool
 ])
 
-/** @since 0.1.0 */
+/**
+ * Any decoding error, discriminated by `_tag`.
+ *
+ * @since 0.1.0
+ */
 export type DecodeIssue = typeof DecodeIssue.Type
 
 /**
@@ -678,7 +686,11 @@ export type DecodeIssue = typeof DecodeIssue.Type
  */
 export const MessageIssue = Schema.Union([EmptyToolCallId, EmptyToolName, DuplicateToolCallId, EmptyMessage])
 
-/** @since 0.1.0 */
+/**
+ * Any per-message issue, discriminated by `_tag`.
+ *
+ * @since 0.1.0
+ */
 export type MessageIssue = typeof MessageIssue.Type
 
 /**
@@ -701,7 +713,12 @@ export const ConversationIssue = Schema.Union([
   ConsecutiveRole
 ])
 
-/** @since 0.1.0 */
+/**
+ * Any issue of the generic rules, discriminated by `_tag`: what `validate`
+ * fails with.
+ *
+ * @since 0.1.0
+ */
 export type ConversationIssue = typeof ConversationIssue.Type
 
 /**
@@ -721,7 +738,11 @@ export const AnthropicIssue = Schema.Union([
   TextAfterToolCalls
 ])
 
-/** @since 0.1.0 */
+/**
+ * Any issue of Anthropic's own rules, discriminated by `_tag`.
+ *
+ * @since 0.1.0
+ */
 export type AnthropicIssue = typeof AnthropicIssue.Type
 
 /**
@@ -734,7 +755,11 @@ export type AnthropicIssue = typeof AnthropicIssue.Type
  */
 export const GeminiIssue = Schema.Union([SystemNotAtStart, MisplacedFunctionCall, MissingThoughtSignature])
 
-/** @since 0.1.0 */
+/**
+ * Any issue of Gemini's own rules, discriminated by `_tag`.
+ *
+ * @since 0.1.0
+ */
 export type GeminiIssue = typeof GeminiIssue.Type
 
 /**
@@ -747,7 +772,11 @@ export type GeminiIssue = typeof GeminiIssue.Type
  */
 export const OpenAiResponsesIssue = Schema.Union([ReasoningWithoutOutput, TextBetweenCallAndOutput, MissingEncryptedContent])
 
-/** @since 0.1.0 */
+/**
+ * Any issue of the Responses API's own rules, discriminated by `_tag`.
+ *
+ * @since 0.1.0
+ */
 export type OpenAiResponsesIssue = typeof OpenAiResponsesIssue.Type
 
 /**
@@ -761,7 +790,11 @@ export type OpenAiResponsesIssue = typeof OpenAiResponsesIssue.Type
  */
 export const OpenAiChatIssue = Schema.Union([])
 
-/** @since 0.1.0 */
+/**
+ * The issues of OpenAI Chat's own rules: none (`never`).
+ *
+ * @since 0.1.0
+ */
 export type OpenAiChatIssue = typeof OpenAiChatIssue.Type
 
 /**
@@ -794,7 +827,11 @@ export const ProviderIssue = Schema.Union([
   ...GeminiIssue.members
 ])
 
-/** @since 0.1.0 */
+/**
+ * Any provider-specific issue, discriminated by `_tag`.
+ *
+ * @since 0.1.0
+ */
 export type ProviderIssue = typeof ProviderIssue.Type
 
 /**
@@ -817,7 +854,11 @@ export type IssueFor<P extends Provider> = ConversationIssue | (typeof ProviderI
  */
 export const Issue = Schema.Union([...ConversationIssue.members, ...ProviderIssue.members])
 
-/** @since 0.1.0 */
+/**
+ * Any validation issue, discriminated by `_tag`.
+ *
+ * @since 0.1.0
+ */
 export type Issue = typeof Issue.Type
 
 /**

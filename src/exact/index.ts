@@ -62,7 +62,11 @@ export const ExactOptions = Schema.Struct({
   messageOverhead: Schema.optionalKey(TokenCount)
 })
 
-/** @since 0.1.0 */
+/**
+ * Options of the exact estimator, as a type.
+ *
+ * @since 0.1.0
+ */
 export type ExactOptions = typeof ExactOptions.Type
 
 /**
