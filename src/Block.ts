@@ -38,26 +38,40 @@ import { copyJson, deepFreeze, stringify } from "./internal/json.js"
 /**
  * A JSON object: `metadata` and each provider's options are one.
  *
+ * @example
+ * Schema.is(Block.JsonObject)({ team: "search", attempt: 2 }) // true
+ * Schema.is(Block.JsonObject)(["not", "an", "object"]) // false
+ *
  * @since 0.1.0
  */
 export const JsonObject = Schema.Record(Schema.String, Schema.Json)
 
-/** @since 0.1.0 */
+/**
+ * A JSON object, as a type.
+ *
+ * @since 0.1.0
+ */
 export type JsonObject = typeof JsonObject.Type
 
 /**
- * Replay data per provider, keyed by provider (`"anthropic"`, `"openai"`,
- * `"google"`, ...), each a JSON object. Adapters read and write their own key
- * and pass the rest through untouched.
+ * Replay data per provider, keyed by wire format (`"anthropic"`,
+ * `"openai-chat"`, `"openai-responses"`, `"gemini"`), each a JSON object.
+ * Adapters read and write their own key and pass the rest through untouched.
  *
  * @example
- * { anthropic: { cache_control: { type: "ephemeral" } } }
+ * const cached = Block.text("A long document…", {
+ *   providerOptions: { anthropic: { cache_control: { type: "ephemeral" } } }
+ * })
  *
  * @since 0.1.0
  */
 export const ProviderOptions = Schema.Record(Schema.String, JsonObject)
 
-/** @since 0.1.0 */
+/**
+ * Replay data per wire format, as a type.
+ *
+ * @since 0.1.0
+ */
 export type ProviderOptions = typeof ProviderOptions.Type
 
 const optionalProviderOptions = Schema.optionalKey(ProviderOptions)
@@ -75,6 +89,11 @@ const optionalString = Schema.optionalKey(Schema.String)
  *   sent it.
  * - `itemId`: the OpenAI Responses output item the text came from.
  * - `thoughtSignature`: a Gemini part-level signature.
+ *
+ * @example
+ * const block = Block.text("Oslo is the capital of Norway.")
+ * block._tag // "Text"
+ * block instanceof Block.TextBlock // true
  *
  * @since 0.1.0
  */
@@ -99,6 +118,10 @@ export class TextBlock extends Schema.TaggedClass<TextBlock>()("Text", {
  *   `store: false`) and its status.
  * - `thoughtSignature`: Gemini's signature on a thought part.
  *
+ * @example
+ * const block = Block.thinking("Two cities were asked for.", "EqQBCkgIARAB")
+ * block.signature // "EqQBCkgIARAB"
+ *
  * @since 0.1.0
  */
 export class ThinkingBlock extends Schema.TaggedClass<ThinkingBlock>()("Thinking", {
@@ -116,6 +139,10 @@ export class ThinkingBlock extends Schema.TaggedClass<ThinkingBlock>()("Thinking
  * Reasoning the provider encrypted (Anthropic `redacted_thinking`): `data` is
  * opaque and must be replayed byte for byte.
  *
+ * @example
+ * const block = Block.redactedThinking("EmwKAhgBEgy3va3pzix/LafPsn4a")
+ * block._tag // "RedactedThinking"
+ *
  * @since 0.1.0
  */
 export class RedactedThinkingBlock extends Schema.TaggedClass<RedactedThinkingBlock>()("RedactedThinking", {
@@ -125,6 +152,10 @@ export class RedactedThinkingBlock extends Schema.TaggedClass<RedactedThinkingBl
 
 /**
  * The model declined to answer (OpenAI `refusal`).
+ *
+ * @example
+ * const block = Block.refusal("I can't help with that.")
+ * block.refusal // "I can't help with that."
  *
  * @since 0.1.0
  */
@@ -137,12 +168,18 @@ export class RefusalBlock extends Schema.TaggedClass<RefusalBlock>()("Refusal", 
 /**
  * File bytes inline, base64-encoded (without a `data:` prefix).
  *
+ * @example
+ * Block.file({ _tag: "Base64", data: "iVBORw0KGgo=" }, "image/png")
+ *
  * @since 0.1.0
  */
 export const Base64Source = Schema.TaggedStruct("Base64", { data: Schema.String })
 
 /**
  * A file at a URL (https, or a provider URI such as a Gemini file URI).
+ *
+ * @example
+ * Block.file({ _tag: "Url", url: "https://example.com/report.pdf" }, "application/pdf")
  *
  * @since 0.1.0
  */
@@ -152,12 +189,18 @@ export const UrlSource = Schema.TaggedStruct("Url", { url: Schema.String })
  * A file uploaded to a provider beforehand, by its id (OpenAI `file-...`,
  * Anthropic `file_...`).
  *
+ * @example
+ * Block.file({ _tag: "FileId", fileId: "file-abc123" }, "application/pdf")
+ *
  * @since 0.1.0
  */
 export const FileIdSource = Schema.TaggedStruct("FileId", { fileId: Schema.String })
 
 /**
  * A plain-text document given as text (Anthropic's `text` document source).
+ *
+ * @example
+ * Block.document({ _tag: "Text", text: "Revenue grew 4% in Q3." }, { title: "Q3" })
  *
  * @since 0.1.0
  */
@@ -167,21 +210,43 @@ export const TextSource = Schema.TaggedStruct("Text", { text: Schema.String })
  * Where a file's content is: inline base64 data, a URL, a provider file id, or
  * plain text.
  *
+ * @example
+ * const where = (source: Block.FileSource): string => {
+ *   switch (source._tag) {
+ *     case "Base64": return `${source.data.length} base64 characters`
+ *     case "Url": return source.url
+ *     case "FileId": return source.fileId
+ *     case "Text": return "inline text"
+ *   }
+ * }
+ *
  * @since 0.1.0
  */
 export const FileSource = Schema.Union([Base64Source, UrlSource, FileIdSource, TextSource])
 
-/** @since 0.1.0 */
+/**
+ * Where a file's content is, as a type: `{ _tag: "Base64", data }`,
+ * `{ _tag: "Url", url }`, `{ _tag: "FileId", fileId }` or `{ _tag: "Text", text }`.
+ *
+ * @since 0.1.0
+ */
 export type FileSource = typeof FileSource.Type
 
 /**
  * OpenAI's image `detail` setting.
  *
+ * @example
+ * Block.image("https://example.com/cat.png", { detail: "low" }).detail // "low"
+ *
  * @since 0.1.0
  */
 export const ImageDetail = Schema.Literals(["auto", "low", "high"])
 
-/** @since 0.1.0 */
+/**
+ * OpenAI's image detail setting: `"auto"`, `"low"` or `"high"`.
+ *
+ * @since 0.1.0
+ */
 export type ImageDetail = typeof ImageDetail.Type
 
 /**
@@ -196,6 +261,11 @@ export type ImageDetail = typeof ImageDetail.Type
  *
  * Files appear in user messages, inside tool results, and in assistant
  * messages (images or files the model generated).
+ *
+ * @example
+ * const pdf = Block.document("https://example.com/report.pdf", { filename: "report.pdf" })
+ * pdf.mediaType // "application/pdf"
+ * pdf.source // { _tag: "Url", url: "https://example.com/report.pdf" }
  *
  * @since 0.1.0
  */
@@ -228,6 +298,11 @@ export class FileBlock extends Schema.TaggedClass<FileBlock>()("File", {
  * - `itemId`: the OpenAI Responses item id (distinct from the call id);
  *   `thoughtSignature`: Gemini's signature on a function call part.
  *
+ * @example
+ * const call = Block.toolCall("call_1", "get_weather", { city: "Oslo" })
+ * call.args // { city: "Oslo" }
+ * Block.argsText(call) // '{"city":"Oslo"}'
+ *
  * @since 0.1.0
  */
 export class ToolCallBlock extends Schema.TaggedClass<ToolCallBlock>()("ToolCall", {
@@ -247,6 +322,9 @@ export class ToolCallBlock extends Schema.TaggedClass<ToolCallBlock>()("ToolCall
  * `functionResponse.response`, a server tool's result list), never
  * stringified on the way in.
  *
+ * @example
+ * const result = Block.toolResult("call_1", "get_weather", [Block.json({ temperature: 12, unit: "C" })])
+ *
  * @since 0.1.0
  */
 export class JsonBlock extends Schema.TaggedClass<JsonBlock>()("Json", {
@@ -257,21 +335,41 @@ export class JsonBlock extends Schema.TaggedClass<JsonBlock>()("Json", {
  * What a tool result's content may hold when it is not a plain string: text,
  * files and JSON values, in order.
  *
+ * @example
+ * const parts: ReadonlyArray<Block.ToolResultPart> = [
+ *   Block.text("Rendered chart:"),
+ *   Block.image("data:image/png;base64,iVBORw0KGgo="),
+ *   Block.json({ points: 42 })
+ * ]
+ * Block.toolResult("call_1", "plot", parts)
+ *
  * @since 0.1.0
  */
 export const ToolResultPart = Schema.Union([TextBlock, FileBlock, JsonBlock])
 
-/** @since 0.1.0 */
+/**
+ * A part of a tool result: a `TextBlock`, a `FileBlock` or a `JsonBlock`.
+ *
+ * @since 0.1.0
+ */
 export type ToolResultPart = typeof ToolResultPart.Type
+
+/**
+ * The content of a tool result: a string, or a list of parts.
+ *
+ * @example
+ * Block.resultContentText("12°C, rain") // "12°C, rain"
+ * Block.resultContentText([Block.text("12°C"), Block.json({ rain: true })]) // '12°C\n{"rain":true}'
+ *
+ * @since 0.1.0
+ */
+export const ToolResultContent = Schema.Union([Schema.String, Schema.Array(ToolResultPart)])
 
 /**
  * The content of a tool result: a string, or a list of parts.
  *
  * @since 0.1.0
  */
-export const ToolResultContent = Schema.Union([Schema.String, Schema.Array(ToolResultPart)])
-
-/** @since 0.1.0 */
 export type ToolResultContent = typeof ToolResultContent.Type
 
 /**
@@ -279,6 +377,11 @@ export type ToolResultContent = typeof ToolResultContent.Type
  * and when absent from decoded JSON. In a tool message it answers a call of
  * the preceding assistant turn; in an assistant message it is the result of
  * a provider-executed call of the same message (`providerExecuted`).
+ *
+ * @example
+ * const result = Block.toolResult("call_1", "get_weather", "city not found", true)
+ * result.isError // true
+ * Message.tool(result)
  *
  * @since 0.1.0
  */
@@ -301,6 +404,10 @@ export class ToolResultBlock extends Schema.TaggedClass<ToolResultBlock>()("Tool
  * library), kept exactly as the provider sent it so that converting back to
  * that provider loses nothing. `provider` names the wire format it came from.
  *
+ * @example
+ * const upload = Block.providerData("anthropic", { type: "container_upload", file_id: "file_01" })
+ * upload.provider // "anthropic"
+ *
  * @since 0.1.0
  */
 export class ProviderDataBlock extends Schema.TaggedClass<ProviderDataBlock>()("ProviderData", {
@@ -310,6 +417,13 @@ export class ProviderDataBlock extends Schema.TaggedClass<ProviderDataBlock>()("
 
 /**
  * Every block kind.
+ *
+ * @example
+ * const blocks = Schema.decodeUnknownSync(Schema.Array(Block.Block))([
+ *   { _tag: "Text", text: "Checking the weather." },
+ *   { _tag: "ToolCall", id: "call_1", name: "get_weather", args: { city: "Oslo" } }
+ * ])
+ * blocks.map((b) => b._tag) // ["Text", "ToolCall"]
  *
  * @since 0.1.0
  */
@@ -325,36 +439,68 @@ export const Block = Schema.Union([
   ProviderDataBlock
 ])
 
-/** @since 0.1.0 */
+/**
+ * Any block: the union of the block classes, discriminated by `_tag`.
+ *
+ * @since 0.1.0
+ */
 export type Block = typeof Block.Type
 
-/** @since 0.1.0 */
+/**
+ * The `_tag` of every block kind: `"Text"`, `"ToolCall"`, ...
+ *
+ * @since 0.1.0
+ */
 export type Tag = Block["_tag"]
 
 /**
  * Blocks a system message may hold.
  *
+ * @example
+ * Schema.is(Block.SystemBlock)(Block.text("Answer in French.")) // true
+ * Schema.is(Block.SystemBlock)(Block.toolCall("call_1", "search")) // false
+ *
  * @since 0.1.0
  */
 export const SystemBlock = Schema.Union([TextBlock])
 
-/** @since 0.1.0 */
+/**
+ * A block of a system message: a `TextBlock`.
+ *
+ * @since 0.1.0
+ */
 export type SystemBlock = typeof SystemBlock.Type
 
 /**
  * Blocks a user message may hold: text, files, and provider data.
  *
+ * @example
+ * const content: ReadonlyArray<Block.UserBlock> = [Block.text("What is in this picture?"), Block.image("https://example.com/cat.png")]
+ * Message.user(content)
+ *
  * @since 0.1.0
  */
 export const UserBlock = Schema.Union([TextBlock, FileBlock, ProviderDataBlock])
 
-/** @since 0.1.0 */
+/**
+ * A block of a user message: a `TextBlock`, a `FileBlock` or a
+ * `ProviderDataBlock`.
+ *
+ * @since 0.1.0
+ */
 export type UserBlock = typeof UserBlock.Type
 
 /**
  * Blocks an assistant message may hold: text, reasoning, refusals, generated
  * files, tool calls, the results of provider-executed calls, and provider
  * data.
+ *
+ * @example
+ * const content: ReadonlyArray<Block.AssistantBlock> = [
+ *   Block.thinking("The user wants the weather."),
+ *   Block.toolCall("call_1", "get_weather", { city: "Oslo" })
+ * ]
+ * Message.assistant(content)
  *
  * @since 0.1.0
  */
@@ -369,17 +515,29 @@ export const AssistantBlock = Schema.Union([
   ProviderDataBlock
 ])
 
-/** @since 0.1.0 */
+/**
+ * A block of an assistant message.
+ *
+ * @since 0.1.0
+ */
 export type AssistantBlock = typeof AssistantBlock.Type
 
 /**
  * Blocks a tool message may hold.
  *
+ * @example
+ * const content: ReadonlyArray<Block.ToolBlock> = [Block.toolResult("call_1", "get_weather", "12°C")]
+ * Message.tool(content)
+ *
  * @since 0.1.0
  */
 export const ToolBlock = Schema.Union([ToolResultBlock])
 
-/** @since 0.1.0 */
+/**
+ * A block of a tool message: a `ToolResultBlock`.
+ *
+ * @since 0.1.0
+ */
 export type ToolBlock = typeof ToolBlock.Type
 
 // ---------------------------------------------------------------------------
@@ -401,6 +559,10 @@ const frozenJson = <A extends Schema.Json>(value: A): A => {
 /**
  * Freezes a block built by a constructor: the block, its arrays and its JSON
  * values, so that a memoized estimate can never go stale.
+ *
+ * @example
+ * const block = Block.freeze(new Block.TextBlock({ text: "built with new" }))
+ * Object.isFrozen(block) // true
  *
  * @since 0.1.0
  */
@@ -458,6 +620,9 @@ export const thinking = (
 /**
  * A redacted thinking block.
  *
+ * @example
+ * Block.redactedThinking("EmwKAhgBEgy3va3pzix/LafPsn4a")
+ *
  * @since 0.1.0
  */
 export const redactedThinking = (data: string, extras?: Extras<typeof RedactedThinkingBlock, "data">): RedactedThinkingBlock =>
@@ -477,12 +642,18 @@ export const refusal = (refusal: string, extras?: Extras<typeof RefusalBlock, "r
 /**
  * A base64 source (the data without a `data:` prefix).
  *
+ * @example
+ * Block.file(Block.base64("JVBERi0xLjQK"), "application/pdf", { filename: "invoice.pdf" })
+ *
  * @since 0.1.0
  */
 export const base64 = (data: string): FileSource => ({ _tag: "Base64", data })
 
 /**
  * A URL source.
+ *
+ * @example
+ * Block.file(Block.url("https://example.com/report.pdf"), "application/pdf")
  *
  * @since 0.1.0
  */
@@ -491,12 +662,18 @@ export const url = (url: string): FileSource => ({ _tag: "Url", url })
 /**
  * A provider file id source.
  *
+ * @example
+ * Block.file(Block.fileId("file-abc123"), "application/pdf")
+ *
  * @since 0.1.0
  */
 export const fileId = (fileId: string): FileSource => ({ _tag: "FileId", fileId })
 
 /**
  * A plain-text source, for text documents.
+ *
+ * @example
+ * Block.document(Block.textSource("Revenue grew 4% in Q3."), { title: "Q3 report" }).mediaType // "text/plain"
  *
  * @since 0.1.0
  */
@@ -666,11 +843,19 @@ export const providerData = (provider: string, data: JsonObject): ProviderDataBl
  * block kind is a compile error at every call site that does not handle it.
  *
  * @example
- * Block.match(b, {
- *   Text: (b) => b.text, Thinking: () => "", RedactedThinking: () => "", Refusal: (b) => b.refusal,
- *   File: (b) => b.mediaType, ToolCall: (b) => b.name, ToolResult: (b) => b.toolName,
- *   Json: () => "", ProviderData: (b) => b.provider
- * })
+ * const label = (block: Block.Block): string =>
+ *   Block.match(block, {
+ *     Text: (b) => b.text,
+ *     Thinking: () => "(thinking)",
+ *     RedactedThinking: () => "(redacted thinking)",
+ *     Refusal: (b) => `refused: ${b.refusal}`,
+ *     File: (b) => b.mediaType,
+ *     ToolCall: (b) => `calls ${b.name}`,
+ *     ToolResult: (b) => `result of ${b.toolName}`,
+ *     Json: () => "(json)",
+ *     ProviderData: (b) => `(${b.provider} data)`
+ *   })
+ * label(Block.toolCall("call_1", "search")) // "calls search"
  *
  * @since 0.1.0
  */
@@ -706,6 +891,16 @@ export const match = <R>(
  * Marks a branch the type system proves unreachable; used as the `default` of
  * every exhaustive `switch`, so adding a case is a compile error there.
  *
+ * @example
+ * const weight = (block: Block.UserBlock): number => {
+ *   switch (block._tag) {
+ *     case "Text": return block.text.length
+ *     case "File": return 1000
+ *     case "ProviderData": return 0
+ *     default: return Block.absurd(block)
+ *   }
+ * }
+ *
  * @since 0.1.0
  */
 export const absurd = (value: never): never => {
@@ -716,6 +911,10 @@ export const absurd = (value: never): never => {
  * Whether a tool call's provider text parsed as JSON (always true for calls
  * built in code).
  *
+ * @example
+ * Block.argsParsed(Block.toolCall("call_1", "search", { q: "effect" })) // true
+ * Block.argsParsed(Block.toolCall("call_2", "search", {}, { rawArgs: '{"q": "eff', parseError: "Unexpected end of JSON input" })) // false
+ *
  * @since 0.1.0
  */
 export const argsParsed = (call: ToolCallBlock): boolean => call.parseError === undefined
@@ -724,12 +923,19 @@ export const argsParsed = (call: ToolCallBlock): boolean => call.parseError === 
  * The argument text to send back to a provider: the provider's own text when
  * it was kept, else the JSON of `args`.
  *
+ * @example
+ * Block.argsText(Block.toolCall("call_1", "search", { q: "effect" })) // '{"q":"effect"}'
+ * Block.argsText(Block.toolCall("call_2", "search", { q: "effect" }, { rawArgs: '{ "q": "effect" }' })) // '{ "q": "effect" }'
+ *
  * @since 0.1.0
  */
 export const argsText = (call: ToolCallBlock): string => call.rawArgs ?? stringify(call.args)
 
 /**
  * A file as a short placeholder for text renderings: `[image/png report.png]`.
+ *
+ * @example
+ * Block.fileLabel(Block.document("https://example.com/r.pdf", { filename: "r.pdf" })) // "[application/pdf r.pdf]"
  *
  * @since 0.1.0
  */
@@ -739,6 +945,9 @@ export const fileLabel = (block: FileBlock): string =>
 /**
  * The text of a tool result's content: the string itself, or its parts joined
  * with newlines (JSON values as JSON text, files as a placeholder).
+ *
+ * @example
+ * Block.resultContentText([Block.text("Found 2 files:"), Block.json(["a.ts", "b.ts"])]) // 'Found 2 files:\n["a.ts","b.ts"]'
  *
  * @since 0.1.0
  */
@@ -782,6 +991,9 @@ export interface RenderOptions {
 
 /**
  * Cuts a string to `max` code units, marking the cut with "…".
+ *
+ * @example
+ * Block.truncate("a long tool result", 6) // "a long…"
  *
  * @since 0.1.0
  */
@@ -833,6 +1045,12 @@ export const blockToText = (block: Block, options?: RenderOptions): string => {
 /**
  * `JSON.stringify` that cannot throw (cycles, BigInt, deep nesting): falls
  * back to `String(value)`.
+ *
+ * @example
+ * const cyclic: { self?: unknown } = {}
+ * cyclic.self = cyclic
+ * Block.safeStringify({ n: 1 }) // '{"n":1}'
+ * Block.safeStringify(cyclic) // "[object Object]"
  *
  * @since 0.1.0
  */

@@ -44,6 +44,13 @@ const Positive = Schema.Finite.check(Schema.isGreaterThan(0))
  * - `initialFactors`: starting factor per model (positive), e.g. a previous
  *   `snapshot()`.
  *
+ * @example
+ * const calibration = yield* Calibration.make(TokenEstimator.heuristic, {
+ *   alpha: 0.05,
+ *   initialFactors: { "claude-sonnet-4": 1.18 } // a snapshot() saved by an earlier run
+ * })
+ * calibration.factor("claude-sonnet-4") // 1.18
+ *
  * @since 0.1.0
  */
 export const CalibrationOptions = Schema.Struct({
@@ -58,7 +65,11 @@ export const CalibrationOptions = Schema.Struct({
   initialFactors: Schema.optionalKey(Schema.Record(Schema.String, Positive))
 })
 
-/** @since 0.1.0 */
+/**
+ * The calibration tuning, as a type.
+ *
+ * @since 0.1.0
+ */
 export type CalibrationOptions = typeof CalibrationOptions.Type
 
 /**
@@ -317,8 +328,13 @@ export const make = (base: Service, options?: CalibrationOptions): Effect.Effect
  * `TokenEstimator` by `Calibration.layerTokenEstimator`.
  *
  * @example
- * const calibration = yield* Calibration.Calibration
- * yield* calibration.record("gpt-4o", estimate, response.usage.input_tokens)
+ * const step = Effect.gen(function*() {
+ *   const calibration = yield* Calibration.Calibration
+ *   const estimate = calibration.estimatorFor("gpt-4o").estimateConversation(messages)
+ *   const reply = yield* callModel(messages)
+ *   yield* calibration.record("gpt-4o", estimate, reply.usage?.inputTokens ?? 0)
+ * })
+ * step.pipe(Effect.provide(Calibration.layer().pipe(Layer.provide(TokenEstimator.layer))))
  *
  * @since 0.1.0
  */
@@ -348,11 +364,12 @@ export const layer = (options?: CalibrationOptions): Layer.Layer<Calibration, In
  *
  * @example
  * const Estimation = Calibration.layerTokenEstimator({ model: "gpt-4o" }).pipe(Layer.provide(TokenEstimator.layer))
- * const step = Effect.gen(function* () {
+ * const step = Effect.gen(function*() {
  *   const estimate = (yield* TokenEstimator.TokenEstimator).estimateConversation(messages)
- *   const usage = yield* callModel(messages)
- *   yield* (yield* Calibration.Calibration).record("gpt-4o", estimate, usage.inputTokens)
+ *   const reply = yield* callModel(messages)
+ *   yield* (yield* Calibration.Calibration).record("gpt-4o", estimate, reply.usage?.inputTokens ?? 0)
  * })
+ * step.pipe(Effect.provide(Estimation))
  *
  * @since 0.1.0
  */

@@ -108,7 +108,12 @@ export interface ValidateOptions {
  * the canonical or the flat form (`Message.Codec`).
  *
  * @example
- * const Body = Schema.Struct({ conversation: Conversation.Codec })
+ * const Body = Schema.Struct({ sessionId: Schema.String, conversation: Conversation.Codec })
+ * const body = yield* Schema.decodeUnknownEffect(Body)({
+ *   sessionId: "s1",
+ *   conversation: [{ role: "user", content: "hi" }, { role: "assistant", content: "Hello!" }]
+ * })
+ * body.conversation.length // 2
  *
  * @since 0.1.0
  */
@@ -119,7 +124,9 @@ export const Codec = Schema.Array(Message.Codec)
  * message as a tagged error with its `index`.
  *
  * @example
- * const messages = yield* Conversation.decode(JSON.parse(text))
+ * const loaded = yield* Conversation.decode(JSON.parse('[{"role":"user","content":"hi"},{"role":"assistant","content":"Hello!"}]'))
+ * const error = yield* Effect.flip(Conversation.decode([{ role: "user", content: "hi" }, { role: "robot" }]))
+ * error.index // 1
  *
  * @since 0.1.0
  */
@@ -143,8 +150,13 @@ export interface Decoded {
  * input is not an array at all.
  *
  * @example
- * const { messages, failures } = yield* Conversation.decodeEach(JSON.parse(text))
- * for (const f of failures) console.error(f.message)
+ * const { messages, failures } = yield* Conversation.decodeEach([
+ *   { role: "user", content: "hi" },
+ *   { role: "robot", content: "beep" },
+ *   { role: "assistant", content: "Hello!" }
+ * ])
+ * messages.length // 2
+ * failures.map((f) => f.index) // [1]
  *
  * @since 0.1.0
  */
@@ -208,7 +220,9 @@ const jsonlLines = (text: string): Array<{ readonly line: number; readonly value
  * Fails at the first bad line; with `{ collect: true }` use `decodeJsonlEach`.
  *
  * @example
- * const messages = yield* Conversation.decodeJsonl(fs.readFileSync("session.jsonl", "utf8"))
+ * const jsonl = '{"role":"user","content":"hi"}\n\n{"role":"assistant","content":"Hello!"}\n'
+ * const loaded = yield* Conversation.decodeJsonl(jsonl)
+ * loaded.length // 2
  *
  * @since 0.1.0
  */
@@ -220,6 +234,11 @@ export const decodeJsonl = (text: string): Effect.Effect<Array<Message.Message>,
 /**
  * Decodes a JSONL transcript, collecting a tagged error for every bad line
  * (not JSON, or not a message) instead of failing at the first.
+ *
+ * @example
+ * const { messages, failures } = yield* Conversation.decodeJsonlEach('{"role":"user","content":"hi"}\n{"role":"user",\n')
+ * messages.length // 1
+ * failures[0]?.message // names line 2, which is not JSON
  *
  * @since 0.1.0
  */
@@ -246,7 +265,10 @@ export const decodeJsonlEach = (text: string): Effect.Effect<Decoded> =>
  * line ending with a newline.
  *
  * @example
- * fs.writeFileSync("session.jsonl", Conversation.encodeJsonl(messages))
+ * const jsonl = Conversation.encodeJsonl([Message.user("hi"), Message.assistant("Hello!")])
+ * // {"role":"user","content":[{"_tag":"Text","text":"hi"}]}
+ * // {"role":"assistant","content":[{"_tag":"Text","text":"Hello!"}]}
+ * const back = yield* Conversation.decodeJsonl(jsonl)
  *
  * @since 0.1.0
  */
@@ -311,9 +333,13 @@ const NONE: ReadonlyArray<never> = []
  * reading of calls and results that validation and repair use).
  *
  * @example
- * for (const turn of Conversation.turnsOf(messages)) {
- *   if (turn.unanswered.length > 0) console.log(`messages[${turn.start}] has unanswered calls`)
- * }
+ * const turns = Conversation.turnsOf([
+ *   Message.user("Weather in Oslo and Bergen?"),
+ *   Message.assistantMessage("", [{ id: "c1", name: "weather", args: { city: "Oslo" } }, { id: "c2", name: "weather", args: { city: "Bergen" } }]),
+ *   Message.toolResultMessage("c1", "weather", "12°C")
+ * ])
+ * turns.map((t) => [t.start, t.end]) // [[0, 1], [1, 3]]
+ * turns[1]?.unanswered.map((ref) => ref.call.id) // ["c2"]
  *
  * @since 0.1.0
  */
@@ -371,7 +397,12 @@ export const turnsOf = (messages: ReadonlyArray<Message.Message>): Array<Turn> =
  * does not end in an open tool turn).
  *
  * @example
+ * const history = [
+ *   Message.user("Weather in Oslo?"),
+ *   Message.assistantMessage("", [{ id: "c1", name: "weather", args: { city: "Oslo" } }])
+ * ]
  * const toRun = Conversation.pendingToolCalls(history).map((ref) => ref.call)
+ * toRun.map((call) => call.name) // ["weather"]
  *
  * @since 0.1.0
  */
@@ -571,7 +602,12 @@ const scan = (
  * Every generic issue of a conversation, in the order found, in one pass.
  *
  * @example
- * Conversation.issuesOf(messages).map((issue) => issue.message)
+ * const issues = Conversation.issuesOf([
+ *   Message.toolResultMessage("c9", "search", "stale result"),
+ *   Message.user("hi"),
+ *   Message.user("anyone there?")
+ * ])
+ * issues.map((issue) => issue._tag) // ["OrphanToolResult", "ConsecutiveRole"]
  *
  * @since 0.1.0
  */
@@ -623,8 +659,11 @@ const firstIssue = (
  *
  * @example
  * const valid = yield* Conversation.validate(messages).pipe(
- *   Effect.catchTag("MissingToolResult", (e) => ...)
+ *   Effect.catchTag("MissingToolResult", (e) => Effect.fail(`answer ${e.toolCallIds.join(", ")} first`))
  * )
+ * // later steps can demand a validated conversation
+ * const send = (conversation: Conversation.Validated) => conversation.length
+ * send(valid)
  *
  * @since 0.1.0
  */
@@ -639,6 +678,10 @@ export const validate = (
 
 /**
  * Like `validate`, but fails with `InvalidConversation` listing every issue.
+ *
+ * @example
+ * const error = yield* Effect.flip(Conversation.validateAll([Message.user("hi"), Message.user("hello?")]))
+ * error.issues.map((issue) => issue._tag) // ["ConsecutiveRole"]
  *
  * @since 0.1.0
  */
@@ -655,6 +698,11 @@ export const validateAll = (
 
 /**
  * Whether the conversation passes the generic rules.
+ *
+ * @example
+ * if (Conversation.isValid(messages)) {
+ *   const valid: Conversation.Validated = messages
+ * }
  *
  * @since 0.1.0
  */
@@ -703,6 +751,8 @@ export interface ProfileOptions extends ValidateOptions {
  *
  * @example
  * Conversation.requiresThoughtSignatures({ model: "gemini-2.5-flash" }) // false
+ * Conversation.requiresThoughtSignatures({ model: "gemini-3-flash-preview" }) // true
+ * Conversation.requiresThoughtSignatures({ model: "gemini-3-flash-preview", thoughtSignatures: "optional" }) // false
  *
  * @since 0.1.0
  */
@@ -923,7 +973,9 @@ const providerScan = (
  * generic rules that provider applies (`genericRulesFor`), then its own.
  *
  * @example
- * Conversation.issuesFor("anthropic", messages).map((issue) => issue.message)
+ * const reply = Message.assistant([Block.thinking("The user wants the weather."), Block.text("12°C in Oslo.")])
+ * Conversation.issuesFor("anthropic", [Message.user("Weather?"), reply]).map((issue) => issue._tag)
+ * // ["MissingThinkingSignature"]: Anthropic wants the signature it gave back unchanged
  *
  * @since 0.1.0
  */
@@ -959,7 +1011,9 @@ export const issuesFor = (
  * | `"openai-chat"` | nothing | nothing |
  *
  * @example
- * const ready = yield* Conversation.validateFor("gemini", { model: "gemini-3-flash-preview" })(messages)
+ * const ready = yield* Conversation.validateFor("gemini", { model: "gemini-3-flash-preview" })(messages).pipe(
+ *   Effect.catchTag("MissingThoughtSignature", (e) => Effect.fail(`call ${e.toolCallId} lost its signature`))
+ * )
  *
  * @since 0.1.0
  */

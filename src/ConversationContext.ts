@@ -100,8 +100,13 @@ export const make = (messages: ReadonlyArray<Message.Message>, budget: number): 
  * estimated.
  *
  * @example
- * context = ConversationContext.append(context, Message.user("And tomorrow?"))
- * context = ConversationContext.append(context, [reply, ...results])
+ * let context = ConversationContext.makeWith(TokenEstimator.heuristic, [Message.system("Be brief.")], 100_000)
+ * context = ConversationContext.append(context, Message.user("Weather in Oslo?"))
+ * context = ConversationContext.append(context, [
+ *   Message.assistantMessage("", [{ id: "c1", name: "weather", args: { city: "Oslo" } }]),
+ *   Message.toolResultMessage("c1", "weather", "12°C")
+ * ])
+ * context.messages.length // 4
  *
  * @since 0.1.0
  */
@@ -118,6 +123,12 @@ export const append: {
 
 /**
  * The context with another budget.
+ *
+ * @example
+ * const context = ConversationContext.makeWith(TokenEstimator.heuristic, messages, 128_000)
+ * // the next request goes to a model with a smaller window
+ * const smaller = ConversationContext.withBudget(context, 32_000)
+ * smaller.headroom === context.headroom - 96_000 // true
  *
  * @since 0.1.0
  */
@@ -137,9 +148,11 @@ export const withBudget: {
  * without `inputTokens` changes nothing.
  *
  * @example
+ * let context = yield* ConversationContext.make([Message.user("Weather in Oslo?")], 100_000)
  * const sent = context
  * const reply = yield* callModel(sent.messages)
  * context = ConversationContext.append(ConversationContext.recordUsage(sent, reply.usage ?? {}), reply)
+ * // context.tokens now starts from what the provider counted, not from the estimate
  *
  * @since 0.1.0
  */
@@ -155,6 +168,12 @@ export const recordUsage: {
 /**
  * Whether the context is over its budget.
  *
+ * @example
+ * const context = ConversationContext.makeWith(TokenEstimator.heuristic, messages, 100_000)
+ * if (ConversationContext.isOver(context)) {
+ *   // fit it before the next call
+ * }
+ *
  * @since 0.1.0
  */
 export const isOver = (self: ConversationContext): boolean => self.headroom < 0
@@ -166,7 +185,10 @@ export const isOver = (self: ConversationContext): boolean => self.headroom < 0
  * changed.
  *
  * @example
+ * const context = yield* ConversationContext.make(history, 100_000)
  * const { context: next, fitted } = yield* ConversationContext.fit(context, { strategy: ["clear_tool_results", "drop_oldest"] })
+ * next.headroom >= 0 // true
+ * MessageWindow.describe(fitted)
  *
  * @since 0.1.0
  */

@@ -55,6 +55,11 @@ const Count = Schema.optionalKey(Schema.Int.check(Schema.isGreaterThanOrEqualTo(
  *
  * The calibrated estimator and the window read `inputTokens`.
  *
+ * @example
+ * const reply = Message.assistant("Done.", { usage: { inputTokens: 1200, outputTokens: 40, cachedInputTokens: 1024 } })
+ * reply.usage?.inputTokens // 1200
+ * reply.usage instanceof Message.Usage // true
+ *
  * @since 0.1.0
  */
 export class Usage extends Schema.Class<Usage>("Usage")({
@@ -71,6 +76,11 @@ export class Usage extends Schema.Class<Usage>("Usage")({
  * list where a provider wants it elsewhere (Anthropic `system`, Gemini
  * `systemInstruction`).
  *
+ * @example
+ * const system = Message.system("Answer in one sentence.")
+ * system.role // "system"
+ * system instanceof Message.SystemMessage // true
+ *
  * @since 0.1.0
  */
 export class SystemMessage extends Schema.Class<SystemMessage>("SystemMessage")({
@@ -84,6 +94,10 @@ export class SystemMessage extends Schema.Class<SystemMessage>("SystemMessage")(
 /**
  * What the user said or sent: text, files (images, documents, audio), and
  * provider data. `name` is OpenAI's participant name.
+ *
+ * @example
+ * const question = Message.user("Who wrote this?", { name: "alice", metadata: { ticket: 4711 } })
+ * question.name // "alice"
  *
  * @since 0.1.0
  */
@@ -99,6 +113,10 @@ export class UserMessage extends Schema.Class<UserMessage>("UserMessage")({
  * What the model produced, in order: text, reasoning, refusals, generated
  * files, tool calls, and the results of tools the provider ran itself.
  * `usage` is what the provider reported for the call that produced it.
+ *
+ * @example
+ * const reply = Message.assistant([Block.text("Let me check."), Block.toolCall("call_1", "get_weather", { city: "Oslo" })])
+ * reply.toolCalls.map((call) => call.name) // ["get_weather"]
  *
  * @since 0.1.0
  */
@@ -120,6 +138,13 @@ export class AssistantMessage extends Schema.Class<AssistantMessage>("AssistantM
  * The results of tool calls. One message may hold several results (parallel
  * calls); adapters split or merge them as the provider requires.
  *
+ * @example
+ * const results = Message.tool([
+ *   Block.toolResult("call_1", "get_weather", "12°C"),
+ *   Block.toolResult("call_2", "get_weather", "18°C")
+ * ])
+ * results.content.length // 2
+ *
  * @since 0.1.0
  */
 export class ToolMessage extends Schema.Class<ToolMessage>("ToolMessage")({
@@ -133,18 +158,41 @@ export class ToolMessage extends Schema.Class<ToolMessage>("ToolMessage")({
  * Any message, in its canonical form (the form `encode` writes). To decode
  * JSON that may also be in the flat format, use `Message.Codec`.
  *
+ * @example
+ * const describe = (message: Message.Message): string => {
+ *   switch (message.role) {
+ *     case "system": return "instructions"
+ *     case "user": return "a question"
+ *     case "assistant": return `${message.toolCalls.length} tool calls`
+ *     case "tool": return `${message.content.length} results`
+ *   }
+ * }
+ * Schema.is(Message.Message)(Message.user("hi")) // true
+ *
  * @since 0.1.0
  */
 export const Message = Schema.Union([SystemMessage, UserMessage, AssistantMessage, ToolMessage])
 
-/** @since 0.1.0 */
+/**
+ * Any message: `SystemMessage`, `UserMessage`, `AssistantMessage` or
+ * `ToolMessage`, discriminated by `role`.
+ *
+ * @since 0.1.0
+ */
 export type Message = typeof Message.Type
 
-/** @since 0.1.0 */
+/**
+ * The role of a message: `"system"`, `"user"`, `"assistant"` or `"tool"`.
+ *
+ * @since 0.1.0
+ */
 export type Role = Message["role"]
 
 /**
  * The roles, in a fixed order.
+ *
+ * @example
+ * const perRole = Object.fromEntries(Message.roles.map((role) => [role, messages.filter((m) => m.role === role).length]))
  *
  * @since 0.1.0
  */
@@ -196,6 +244,10 @@ export interface AssistantOptions extends NamedOptions {
  * memoized). Every constructor and `decode` return frozen messages; call
  * this on a message you built with `new` yourself.
  *
+ * @example
+ * const note = Message.freeze(new Message.UserMessage({ role: "user", content: [Block.text("built with new")] }))
+ * Object.isFrozen(note.content) // true
+ *
  * @since 0.1.0
  */
 export const freeze = <M extends Message>(message: M): M => deepFreeze(message)
@@ -222,6 +274,7 @@ const blocksOf = <B>(content: string | ReadonlyArray<B>, wrap: (s: string) => B)
  *
  * @example
  * Message.system("You are terse.")
+ * Message.system([Block.text("You are terse.", { providerOptions: { anthropic: { cache_control: { type: "ephemeral" } } } })])
  *
  * @since 0.1.0
  */
@@ -244,7 +297,11 @@ export const user = (content: string | ReadonlyArray<Block.UserBlock>, options?:
  * An assistant message from its blocks, in order.
  *
  * @example
- * Message.assistant([Block.thinking("...", "sig"), Block.toolCall("c1", "search", { q: "x" })])
+ * Message.assistant("The capital of Norway is Oslo.")
+ * Message.assistant(
+ *   [Block.thinking("The user wants the weather.", "EqQBCkgIARAB"), Block.toolCall("call_1", "get_weather", { city: "Oslo" })],
+ *   { usage: { inputTokens: 812, outputTokens: 57 } }
+ * )
  *
  * @since 0.1.0
  */
@@ -267,7 +324,8 @@ export const assistant = (
  * A tool message from one or more results.
  *
  * @example
- * Message.tool(Block.toolResult("c1", "search", "3 hits"))
+ * Message.tool(Block.toolResult("call_1", "search", "3 hits"))
+ * Message.tool([Block.toolResult("call_1", "search", "3 hits"), Block.toolResult("call_2", "search", "no hits")])
  *
  * @since 0.1.0
  */
@@ -297,12 +355,18 @@ export interface ToolCallInput {
 /**
  * A system message from text (the flat format's `systemMessage(text)`).
  *
+ * @example
+ * Message.systemMessage("You are a helpful assistant.")
+ *
  * @since 0.1.0
  */
 export const systemMessage = (text: string, options?: NamedOptions): SystemMessage => system(text, options)
 
 /**
  * A user message from text (the flat format's `userMessage(text)`).
+ *
+ * @example
+ * Message.userMessage("What is the weather in Oslo?")
  *
  * @since 0.1.0
  */
@@ -314,7 +378,8 @@ export const userMessage = (text: string, options?: NamedOptions): UserMessage =
  * followed by the calls.
  *
  * @example
- * Message.assistantMessage("Let me check.", [{ id: "c1", name: "weather", args: { city: "Oslo" } }])
+ * Message.assistantMessage("Let me check.", [{ id: "call_1", name: "get_weather", args: { city: "Oslo" } }])
+ * Message.assistantMessage("", [{ id: "call_2", name: "list_files" }]).content.length // 1: no empty text
  *
  * @since 0.1.0
  */
@@ -337,6 +402,10 @@ export const assistantMessage = (
  * A tool message with one result, in the flat format's style:
  * `toolResultMessage(toolCallId, toolName, content, isError?)`.
  *
+ * @example
+ * Message.toolResultMessage("call_1", "get_weather", "12°C, rain")
+ * Message.toolResultMessage("call_2", "get_weather", "city not found", true)
+ *
  * @since 0.1.0
  */
 export const toolResultMessage = (
@@ -350,6 +419,9 @@ export const toolResultMessage = (
 /**
  * A user message from text (block-style code's `userText(s)`).
  *
+ * @example
+ * Message.userText("What is the weather in Oslo?")
+ *
  * @since 0.1.0
  */
 export const userText = (text: string): UserMessage => user(text)
@@ -357,12 +429,18 @@ export const userText = (text: string): UserMessage => user(text)
 /**
  * An assistant message from blocks (block-style code's `assistantMsg(blocks)`).
  *
+ * @example
+ * Message.assistantMsg([Block.text("Let me check."), Block.toolCall("call_1", "get_weather", { city: "Oslo" })])
+ *
  * @since 0.1.0
  */
 export const assistantMsg = (blocks: ReadonlyArray<Block.AssistantBlock>): AssistantMessage => assistant(blocks)
 
 /**
  * A tool message from result blocks (block-style code's `toolResultMsg(blocks)`).
+ *
+ * @example
+ * Message.toolResultMsg([Block.toolResult("call_1", "get_weather", "12°C")])
  *
  * @since 0.1.0
  */
@@ -375,6 +453,10 @@ export const toolResultMsg = (blocks: ReadonlyArray<Block.ToolResultBlock>): Too
 /**
  * The text of a message: its text blocks concatenated; for a tool message, the
  * text of its results, one per line. Thinking and tool calls are not text.
+ *
+ * @example
+ * Message.textOf(Message.assistant([Block.thinking("hmm"), Block.text("Oslo.")])) // "Oslo."
+ * Message.textOf(Message.tool([Block.toolResult("c1", "a", "one"), Block.toolResult("c2", "b", "two")])) // "one\ntwo"
  *
  * @since 0.1.0
  */
@@ -400,6 +482,11 @@ export const textOf = (message: Message): string => {
 /**
  * The tool calls of a message, in order (empty unless it is an assistant's).
  *
+ * @example
+ * const reply = Message.assistantMessage("", [{ id: "call_1", name: "search", args: { q: "effect" } }])
+ * Message.toolCallsOf(reply).map((call) => call.id) // ["call_1"]
+ * Message.toolCallsOf(Message.user("hi")) // []
+ *
  * @since 0.1.0
  */
 export const toolCallsOf = (message: Message): ReadonlyArray<Block.ToolCallBlock> => {
@@ -412,6 +499,10 @@ export const toolCallsOf = (message: Message): ReadonlyArray<Block.ToolCallBlock
 /**
  * The tool results of a message (empty unless it is a tool message).
  *
+ * @example
+ * const results = Message.toolResultMessage("call_1", "search", "3 hits")
+ * Message.toolResultsOf(results).map((result) => result.toolCallId) // ["call_1"]
+ *
  * @since 0.1.0
  */
 export const toolResultsOf = (message: Message): ReadonlyArray<Block.ToolResultBlock> =>
@@ -420,12 +511,21 @@ export const toolResultsOf = (message: Message): ReadonlyArray<Block.ToolResultB
 /**
  * Whether the message carries tool results.
  *
+ * @example
+ * const answered = new Set(messages.filter(Message.isToolResultMessage).flatMap((m) => m.content.map((r) => r.toolCallId)))
+ *
  * @since 0.1.0
  */
 export const isToolResultMessage = (message: Message): message is ToolMessage => message.role === "tool"
 
 /**
  * Whether the message is an assistant message with at least one tool call.
+ *
+ * @example
+ * const last = messages[messages.length - 1]
+ * if (last !== undefined && Message.hasToolCalls(last)) {
+ *   // run last.toolCalls, then append their results
+ * }
  *
  * @since 0.1.0
  */
@@ -437,6 +537,9 @@ export const hasToolCalls = (message: Message): message is AssistantMessage =>
  * message, which in this model never carries tool results. The rule lives
  * here, in one place, for the window and the adapters.
  *
+ * @example
+ * const cut = messages.findIndex((m, i) => i >= 10 && Message.isCleanUserStart(m))
+ *
  * @since 0.1.0
  */
 export const isCleanUserStart = (message: Message | undefined): message is UserMessage =>
@@ -445,6 +548,9 @@ export const isCleanUserStart = (message: Message | undefined): message is UserM
 /**
  * Re-exported from `Block`, for block-style code.
  *
+ * @example
+ * Message.blockToText(Block.refusal("No.")) // "[refusal: No.]"
+ *
  * @since 0.1.0
  */
 export const blockToText = Block.blockToText
@@ -452,6 +558,11 @@ export const blockToText = Block.blockToText
 /**
  * A message as plain text: each block rendered with `blockToText`, empty
  * renderings skipped, one block per line.
+ *
+ * @example
+ * Message.messageToText(Message.assistantMessage("Let me check.", [{ id: "c1", name: "weather", args: { city: "Oslo" } }]))
+ * // Let me check.
+ * // [tool call weather({"city":"Oslo"})]
  *
  * @since 0.1.0
  */
@@ -484,7 +595,11 @@ const roleLabel = (role: Role): string => {
  * message, tool traffic rendered rather than lost. Used for summaries.
  *
  * @example
- * Message.transcriptOf(messages, { maxResultLength: 200 })
+ * const transcript = Message.transcriptOf([
+ *   Message.user("What is the weather in Oslo?"),
+ *   Message.assistantMessage("", [{ id: "c1", name: "weather", args: { city: "Oslo" } }]),
+ *   Message.toolResultMessage("c1", "weather", "12°C")
+ * ], { maxResultLength: 200 })
  * // User: What is the weather in Oslo?
  * // Assistant: [tool call weather({"city":"Oslo"})]
  * // Tool: [tool result weather: 12°C]
@@ -656,7 +771,8 @@ const encodeCanonical = Schema.encodeEffect(Message)
  *
  * @example
  * const Transcript = Schema.fromJsonString(Schema.Array(Message.Codec))
- * const messages = yield* Schema.decodeUnknownEffect(Transcript)(text)
+ * const loaded = yield* Schema.decodeUnknownEffect(Transcript)('[{"role":"user","content":"hi"}]')
+ * loaded[0]?.role // "user"
  *
  * @since 0.1.0
  */
@@ -732,6 +848,15 @@ const EXCESS = "Expected no excess property"
  * `MessageDecodeError` naming the first problem, listing all of them, and
  * keeping the Schema error as its `cause`.
  *
+ * @example
+ * const error = yield* Effect.flip(
+ *   Schema.decodeUnknownEffect(Message.Codec)({ role: "user", content: 42 }).pipe(
+ *     Effect.mapError((error) => Message.decodeErrorOf(error, 3))
+ *   )
+ * )
+ * error._tag // "MessageDecodeError"
+ * error.message // "messages[3]: content: Expected array"
+ *
  * @since 0.1.0
  */
 export const decodeErrorOf = (error: Schema.SchemaError, index?: number): DecodeIssue => {
@@ -764,7 +889,10 @@ const decodeCodec = Schema.decodeUnknownEffect(Codec)
  * input.
  *
  * @example
- * const m = yield* Message.decode({ role: "user", content: "hi" })
+ * const m = yield* Message.decode({ role: "assistant", content: "", toolCalls: [{ id: "c1", name: "search", args: { q: "x" } }] })
+ * Message.toolCallsOf(m).length // 1
+ * const error = yield* Effect.flip(Message.decode({ role: "user", toolCallId: "c1", content: "3 hits" }))
+ * error._tag // "ToolResultFieldsOnNonTool"
  *
  * @since 0.1.0
  */
@@ -786,6 +914,10 @@ export const decode = (raw: unknown, index?: number): Effect.Effect<Message, Dec
  * Decodes a list of messages, failing with the first bad one (its `index`
  * set). `Conversation.decodeEach` collects every bad one instead.
  *
+ * @example
+ * const loaded = yield* Message.decodeAll(JSON.parse('[{"role":"user","content":"hi"},{"role":"assistant","content":"Hello!"}]'))
+ * loaded.length // 2
+ *
  * @since 0.1.0
  */
 export const decodeAll = (raw: unknown): Effect.Effect<Array<Message>, DecodeIssue> =>
@@ -801,12 +933,20 @@ const encodeMessage = Schema.encodeSync(Message)
  * A message as JSON-ready data in the canonical form. `decode(encode(m))` is
  * `m`; absent optional fields stay absent.
  *
+ * @example
+ * Message.encode(Message.user("hi"))
+ * // { role: "user", content: [{ _tag: "Text", text: "hi" }] }
+ *
  * @since 0.1.0
  */
 export const encode = (message: Message): Encoded => encodeMessage(message)
 
 /**
  * Several messages as JSON-ready data.
+ *
+ * @example
+ * const json = JSON.stringify(Message.encodeAll(messages))
+ * const back = yield* Message.decodeAll(JSON.parse(json))
  *
  * @since 0.1.0
  */
@@ -821,6 +961,10 @@ export const encodeAll = (messages: ReadonlyArray<Message>): Array<Encoded> => m
  * tool call ids and names (calls and results), and tool call ids used twice
  * within the message. `index` is reported in each issue when given; issues
  * are appended to `into` when given (so a conversation pass reuses one array).
+ *
+ * @example
+ * const bad = Message.assistantMessage("", [{ id: "", name: "search" }])
+ * Message.issuesOf(bad, 4).map((issue) => issue._tag) // ["EmptyToolCallId"]
  *
  * @since 0.1.0
  */
@@ -877,7 +1021,9 @@ export const issuesOf = <I = never>(
  * Use `issuesOf` to get all of them.
  *
  * @example
- * yield* Message.validate(m).pipe(Effect.catchTag("EmptyToolCallId", ...))
+ * const checked = yield* Message.validate(Message.user("hi"))
+ * const issue = yield* Effect.flip(Message.validate(Message.assistant([])))
+ * issue._tag // "EmptyMessage"
  *
  * @since 0.1.0
  */

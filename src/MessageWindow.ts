@@ -68,6 +68,11 @@ export type Strategy = "drop_oldest" | "drop_oldest_pair" | "clear_tool_results"
 /**
  * Every strategy, in a fixed order.
  *
+ * @example
+ * const chosen = process.env["WINDOW_STRATEGY"] ?? "drop_oldest"
+ * const strategy = MessageWindow.strategies.find((s) => s === chosen) ?? "drop_oldest"
+ * const fitted = yield* MessageWindow.fit(history, 8_000, { strategy })
+ *
  * @since 0.1.0
  */
 export const strategies: ReadonlyArray<Strategy> = ["drop_oldest", "drop_oldest_pair", "clear_tool_results", "summarize"]
@@ -123,6 +128,11 @@ export interface FitOptions {
  * do not fit the budget. `minimumBudget` is the smallest budget that works
  * with the same options; `tokens` what the whole conversation costs.
  *
+ * @example
+ * const fitted = yield* MessageWindow.fit(history, 50).pipe(
+ *   Effect.catchTag("BudgetTooSmall", (e) => MessageWindow.fit(history, e.minimumBudget))
+ * )
+ *
  * @since 0.1.0
  */
 export class BudgetTooSmall extends Schema.TaggedError<BudgetTooSmall>()("BudgetTooSmall", {
@@ -138,6 +148,11 @@ export class BudgetTooSmall extends Schema.TaggedError<BudgetTooSmall>()("Budget
 /**
  * Options given to `fit` were refused: `option` names the bad one, `reason`
  * says why.
+ *
+ * @example
+ * const error = yield* Effect.flip(MessageWindow.fit(history, 8_000, { strategy: ["drop_oldest", "clear_tool_results"] }))
+ * if (error._tag === "InvalidFitOptions") error.message
+ * // 'invalid window option "strategy": clear_tool_results runs before drop_oldest: list it first'
  *
  * @since 0.1.0
  */
@@ -259,8 +274,9 @@ const count = (n: number): string => String(Math.round(n)).replace(/\B(?=(\d{3})
  * What a fit changed, one line each, for logs.
  *
  * @example
+ * const fitted = yield* MessageWindow.fit(history, 4_000, { strategy: ["clear_tool_results", "drop_oldest"] })
  * for (const line of MessageWindow.describe(fitted)) console.log(line)
- * // dropped messages[1..9] (8 messages, 2,310 tokens)
+ * // dropped messages[1..8] (8 messages, 2,310 tokens)
  * // cleared 2 tool results in messages[12] (1,020 tokens saved)
  * // 5,210 -> 3,870 tokens (4,000 available)
  *
@@ -303,6 +319,10 @@ export const describe = (fitted: Fitted): Array<string> => {
  * summary marker in its `metadata`). Summaries are never pinned as system
  * messages: the next summary folds them in.
  *
+ * @example
+ * const fitted = yield* MessageWindow.fit(history, 4_000, { strategy: "summarize" })
+ * const summaries = fitted.messages.filter(MessageWindow.isSummary)
+ *
  * @since 0.1.0
  */
 export const isSummary: (message: Message.Message) => boolean = isSummaryMessage
@@ -314,6 +334,13 @@ export const isSummary: (message: Message.Message) => boolean = isSummaryMessage
 /**
  * How a cleared tool result begins. A result whose content already begins
  * with it is not cleared again.
+ *
+ * @example
+ * const fitted = yield* MessageWindow.fit(history, 4_000, { strategy: "clear_tool_results", keepToolResults: 1 })
+ * const cleared = fitted.messages
+ *   .flatMap(Message.toolResultsOf)
+ *   .filter((r) => typeof r.content === "string" && r.content.startsWith(MessageWindow.CLEARED_PREFIX))
+ * // each: "[tool result cleared to save context: read_file returned 18,204 characters]"
  *
  * @since 0.1.0
  */
@@ -952,6 +979,13 @@ export interface Service {
  * `TokenEstimator`); a `Summarizer` provided to the layer or around a `fit`
  * call is used by the `summarize` strategy.
  *
+ * @example
+ * const trimmed = Effect.gen(function*() {
+ *   const window = yield* MessageWindow.MessageWindow
+ *   return yield* window.fit(history, 8_000, { provider: "anthropic", pinFirstUser: true })
+ * })
+ * trimmed.pipe(Effect.provide(MessageWindow.layer.pipe(Layer.provide(TokenEstimator.layer))))
+ *
  * @since 0.1.0
  */
 export class MessageWindow extends Context.Service<MessageWindow, Service>()("effect-agent-messages/MessageWindow") {}
@@ -959,6 +993,11 @@ export class MessageWindow extends Context.Service<MessageWindow, Service>()("ef
 /**
  * Builds the window on the `TokenEstimator` in context (and the `Summarizer`,
  * if there is one).
+ *
+ * @example
+ * // a window over an estimator of your choice, without a layer
+ * const window = yield* MessageWindow.make.pipe(Effect.provideService(TokenEstimator.TokenEstimator, TokenEstimator.heuristic))
+ * const fitted = yield* window.fit(history, 8_000)
  *
  * @since 0.1.0
  */
@@ -973,6 +1012,7 @@ export const make: Effect.Effect<Service, never, TokenEstimator> = Effect.gen(fu
  *
  * @example
  * const Window = MessageWindow.layer.pipe(Layer.provide(TokenEstimator.layer))
+ * MessageWindow.fit(history, 8_000).pipe(Effect.provide(Window))
  *
  * @since 0.1.0
  */

@@ -25,6 +25,10 @@ import { Issue as IssueSchema } from "./ValidationError.js"
 /**
  * The content given to a synthetic result for a call that was never answered.
  *
+ * @example
+ * const { messages } = Repair.repair([Message.user("Weather?"), Message.assistantMessage("", [{ id: "c1", name: "weather", args: { city: "Oslo" } }]), Message.user("Never mind.")])
+ * Message.textOf(messages[2]!) // "tool call was interrupted" (Repair.INTERRUPTED)
+ *
  * @since 0.1.0
  */
 export const INTERRUPTED = "tool call was interrupted"
@@ -34,6 +38,14 @@ export const INTERRUPTED = "tool call was interrupted"
  * produce itself (history from another model, or calls an application
  * injected): it tells the API to skip the signature check.
  *
+ * @example
+ * const { messages } = yield* Repair.repairFor("gemini", { model: "gemini-3-flash-preview" })([
+ *   Message.user("Weather in Oslo?"),
+ *   Message.assistantMessage("", [{ id: "c1", name: "weather", args: { city: "Oslo" } }]),
+ *   Message.toolResultMessage("c1", "weather", "12°C")
+ * ])
+ * Message.toolCallsOf(messages[1]!)[0]?.thoughtSignature === Repair.GEMINI_SKIP_SIGNATURE // true
+ *
  * @since 0.1.0
  */
 export const GEMINI_SKIP_SIGNATURE = "skip_thought_signature_validator"
@@ -41,6 +53,13 @@ export const GEMINI_SKIP_SIGNATURE = "skip_thought_signature_validator"
 /**
  * The text of the user message inserted where Gemini needs a user turn
  * before a function call.
+ *
+ * @example
+ * const { messages } = yield* Repair.repairFor("gemini")([
+ *   Message.assistantMessage("", [{ id: "c1", name: "weather", args: { city: "Oslo" } }]),
+ *   Message.toolResultMessage("c1", "weather", "12°C")
+ * ])
+ * Message.textOf(messages[0]!) // "Continue." (Repair.CONTINUE)
  *
  * @since 0.1.0
  */
@@ -50,6 +69,10 @@ const Index = Schema.Number
 
 /**
  * A call that had no result got a synthetic error result.
+ *
+ * @example
+ * const { actions } = Repair.repair([Message.user("Weather?"), Message.assistantMessage("", [{ id: "c1", name: "weather", args: { city: "Oslo" } }]), Message.user("Never mind.")])
+ * actions[0]?.description // 'messages[1]: tool call "c1" (weather) had no result; inserted an error result "tool call was interrupted"'
  *
  * @since 0.1.0
  */
@@ -66,6 +89,11 @@ export class InsertedMissingResult extends Schema.TaggedClass<InsertedMissingRes
 /**
  * A result that answered no call of its turn was removed; `result` keeps it.
  *
+ * @example
+ * const { messages, actions } = Repair.repair([Message.user("hi"), Message.toolResultMessage("c9", "search", "stale"), Message.assistant("Hello!")])
+ * messages.length // 2
+ * actions[0]?._tag // "RemovedOrphanResult"
+ *
  * @since 0.1.0
  */
 export class RemovedOrphanResult extends Schema.TaggedClass<RemovedOrphanResult>()("RemovedOrphanResult", {
@@ -79,6 +107,15 @@ export class RemovedOrphanResult extends Schema.TaggedClass<RemovedOrphanResult>
 
 /**
  * A second result for an already answered call was removed; `result` keeps it.
+ *
+ * @example
+ * const { actions } = Repair.repair([
+ *   Message.user("Weather?"),
+ *   Message.assistantMessage("", [{ id: "c1", name: "weather", args: { city: "Oslo" } }]),
+ *   Message.toolResultMessage("c1", "weather", "12°C"),
+ *   Message.toolResultMessage("c1", "weather", "12°C")
+ * ])
+ * actions.map((a) => a._tag) // ["RemovedDuplicateResult", "RemovedEmptyMessage"]
  *
  * @since 0.1.0
  */
@@ -96,6 +133,10 @@ export class RemovedDuplicateResult extends Schema.TaggedClass<RemovedDuplicateR
  * A message was removed because it had no content (or none left after
  * repair); `message` keeps it whole, metadata and provider options included.
  *
+ * @example
+ * const { actions } = Repair.repair([Message.user("hi"), Message.assistant([], { metadata: { traceId: "t1" } })])
+ * actions[0]?._tag // "RemovedEmptyMessage"
+ *
  * @since 0.1.0
  */
 export class RemovedEmptyMessage extends Schema.TaggedClass<RemovedEmptyMessage>()("RemovedEmptyMessage", {
@@ -111,6 +152,11 @@ export class RemovedEmptyMessage extends Schema.TaggedClass<RemovedEmptyMessage>
  * A message was merged into the previous one of the same role; `message` is
  * the merged-away original, whole (its metadata and name included, which the
  * merged message does not take over when they conflict).
+ *
+ * @example
+ * const { messages, actions } = Repair.repair([Message.user("hi"), Message.user("anyone there?")])
+ * messages.length // 1
+ * actions[0]?.description // "messages[1]: merged this user message into messages[0]"
  *
  * @since 0.1.0
  */
@@ -129,6 +175,15 @@ export class MergedConsecutive extends Schema.TaggedClass<MergedConsecutive>()("
  * (`"after-results"`), before an assistant message whose calls are still
  * pending (`"before-pending-calls"`), or to the start, where Gemini takes
  * system text (`"start"`).
+ *
+ * @example
+ * const { actions } = Repair.repair([
+ *   Message.user("Weather?"),
+ *   Message.assistantMessage("", [{ id: "c1", name: "weather", args: { city: "Oslo" } }]),
+ *   Message.system("Answer in Celsius."),
+ *   Message.toolResultMessage("c1", "weather", "12°C")
+ * ])
+ * actions[0]?.description // "messages[2]: moved a system message out from between tool calls and their results"
  *
  * @since 0.1.0
  */
@@ -152,6 +207,14 @@ export class MovedSystemMessage extends Schema.TaggedClass<MovedSystemMessage>()
  * A call id that was empty or already used got a fresh id (its results in the
  * same turn follow it).
  *
+ * @example
+ * const { actions } = Repair.repair([
+ *   Message.user("Weather?"),
+ *   Message.assistantMessage("", [{ id: "", name: "weather" }]),
+ *   Message.toolResultMessage("", "weather", "12°C")
+ * ])
+ * actions[0]?._tag // "RenamedToolCallId"
+ *
  * @since 0.1.0
  */
 export class RenamedToolCallId extends Schema.TaggedClass<RenamedToolCallId>()("RenamedToolCallId", {
@@ -168,6 +231,14 @@ export class RenamedToolCallId extends Schema.TaggedClass<RenamedToolCallId>()("
  * A tool call or result with an empty tool name got one (from its call, or
  * `unknown_tool`).
  *
+ * @example
+ * const { actions } = Repair.repair([
+ *   Message.user("Weather?"),
+ *   Message.assistantMessage("", [{ id: "c1", name: "weather" }]),
+ *   Message.toolResultMessage("c1", "", "12°C")
+ * ])
+ * actions[0]?.description // 'messages[2]: tool "c1" had an empty name; set to "weather"'
+ *
  * @since 0.1.0
  */
 export class FilledToolName extends Schema.TaggedClass<FilledToolName>()("FilledToolName", {
@@ -183,6 +254,10 @@ export class FilledToolName extends Schema.TaggedClass<FilledToolName>()("Filled
 /**
  * A block a provider would reject was removed; `block` keeps it whole (a
  * thinking block's text is in it). `reason` says why.
+ *
+ * @example
+ * const { actions } = yield* Repair.repairFor("anthropic")([Message.user("hi"), Message.assistant([Block.text(" "), Block.text("Hello!")])])
+ * actions[0]?.description // "messages[1].content[0]: removed a Text block: ..."
  *
  * @since 0.1.0
  */
@@ -202,6 +277,14 @@ export class RemovedBlock extends Schema.TaggedClass<RemovedBlock>()("RemovedBlo
  * before the move): thinking to the front of a tool loop's assistant
  * message, or text ahead of the tool calls it followed.
  *
+ * @example
+ * const { actions } = yield* Repair.repairFor("anthropic")([
+ *   Message.user("Find it."),
+ *   Message.assistant([Block.toolCall("c1", "search"), Block.text("Searching now.")]),
+ *   Message.toolResultMessage("c1", "search", "3 hits")
+ * ])
+ * actions[0]?._tag // "MovedBlock"
+ *
  * @since 0.1.0
  */
 export class MovedBlock extends Schema.TaggedClass<MovedBlock>()("MovedBlock", {
@@ -219,6 +302,11 @@ export class MovedBlock extends Schema.TaggedClass<MovedBlock>()("MovedBlock", {
  * Trailing whitespace was cut from a final assistant message (a prefill);
  * `original` keeps the text as it was.
  *
+ * @example
+ * const { messages, actions } = yield* Repair.repairFor("anthropic")([Message.user("Write a haiku."), Message.assistant("Autumn wind \n")])
+ * Message.textOf(messages[1]!) // "Autumn wind"
+ * actions[0]?._tag // "TrimmedPrefill"
+ *
  * @since 0.1.0
  */
 export class TrimmedPrefill extends Schema.TaggedClass<TrimmedPrefill>()("TrimmedPrefill", {
@@ -234,6 +322,10 @@ export class TrimmedPrefill extends Schema.TaggedClass<TrimmedPrefill>()("Trimme
 /**
  * A user message was inserted before a function-call turn that followed no
  * user turn (Gemini needs one there).
+ *
+ * @example
+ * const { actions } = yield* Repair.repairFor("gemini")([Message.assistantMessage("", [{ id: "c1", name: "weather", args: { city: "Oslo" } }]), Message.toolResultMessage("c1", "weather", "12°C")])
+ * actions[0]?.description // 'messages[0]: inserted a user message "Continue." before a function-call turn'
  *
  * @since 0.1.0
  */
@@ -251,6 +343,14 @@ export class InsertedUserMessage extends Schema.TaggedClass<InsertedUserMessage>
  * "skip validation" signature (the call was not produced by Gemini, or its
  * signature was lost).
  *
+ * @example
+ * const { actions } = yield* Repair.repairFor("gemini", { thoughtSignatures: "required" })([
+ *   Message.user("Weather in Oslo?"),
+ *   Message.assistantMessage("", [{ id: "c1", name: "weather", args: { city: "Oslo" } }]),
+ *   Message.toolResultMessage("c1", "weather", "12°C")
+ * ])
+ * actions[0]?._tag // "AddedThoughtSignature"
+ *
  * @since 0.1.0
  */
 export class AddedThoughtSignature extends Schema.TaggedClass<AddedThoughtSignature>()("AddedThoughtSignature", {
@@ -265,6 +365,11 @@ export class AddedThoughtSignature extends Schema.TaggedClass<AddedThoughtSignat
 /**
  * Every change `repair` and `repairFor` can make. `index` is the message's
  * index in the input of the pass that made the change.
+ *
+ * @example
+ * const { actions } = Repair.repair(history)
+ * const lost = actions.filter((a) => a._tag === "RemovedOrphanResult" || a._tag === "RemovedDuplicateResult").map((a) => a.result)
+ * const log = Schema.encodeSync(Schema.Array(Repair.RepairAction))(actions) // JSON for an audit trail
  *
  * @since 0.1.0
  */
@@ -284,10 +389,16 @@ export const RepairAction = Schema.Union([
   AddedThoughtSignature
 ])
 
-/** @since 0.1.0 */
+/**
+ * Any change `repair` and `repairFor` can make, discriminated by `_tag`.
+ *
+ * @since 0.1.0
+ */
 export type RepairAction = typeof RepairAction.Type
 
 /**
+ * Options of `repair`.
+ *
  * @since 0.1.0
  */
 export interface RepairOptions {
@@ -298,6 +409,9 @@ export interface RepairOptions {
 }
 
 /**
+ * What `repair` returns: the repaired conversation, and the log of every change, in
+ * message order.
+ *
  * @since 0.1.0
  */
 export interface RepairResult {
@@ -376,8 +490,14 @@ const idsOf = (messages: ReadonlyArray<Message.Message>): Set<string> => {
  * once, and repeated ids are chained, not queued with `Array.shift`.
  *
  * @example
- * const { messages, actions } = Repair.repair(history)
+ * const { messages, actions } = Repair.repair([
+ *   Message.user("Weather in Oslo?"),
+ *   Message.assistantMessage("", [{ id: "c1", name: "weather", args: { city: "Oslo" } }]),
+ *   Message.user("Hello?")
+ * ])
+ * yield* Conversation.validate(messages) // succeeds
  * for (const action of actions) console.log(action.description)
+ * // messages[1]: tool call "c1" (weather) had no result; inserted an error result "tool call was interrupted"
  *
  * @since 0.1.0
  */
@@ -672,6 +792,14 @@ const withoutIds = (block: Block.ToolResultBlock) => {
  * reports, `reason` says why no repair exists for it (e.g. Anthropic with
  * thinking on needs a signed thinking block that cannot be made up).
  *
+ * @example
+ * const error = yield* Effect.flip(Repair.repairFor("anthropic", { thinking: true })([
+ *   Message.user("Weather in Oslo?"),
+ *   Message.assistantMessage("", [{ id: "c1", name: "weather", args: { city: "Oslo" } }]),
+ *   Message.toolResultMessage("c1", "weather", "12°C")
+ * ]))
+ * error.issue._tag // "ThinkingNotFirst": a signed thinking block cannot be made up
+ *
  * @since 0.1.0
  */
 export class CannotRepair extends Schema.TaggedError<CannotRepair>()("CannotRepair", {
@@ -949,7 +1077,10 @@ const whyNot = (issue: Issue): string => {
  * is in message order; `index` is the message's index in the input.
  *
  * @example
- * const { messages, actions } = yield* Repair.repairFor("anthropic")(history)
+ * const { messages, actions } = yield* Repair.repairFor("anthropic")(history).pipe(
+ *   Effect.catchTag("CannotRepair", (e) => Effect.fail(e.message))
+ * )
+ * yield* Conversation.validateFor("anthropic")(messages) // succeeds
  *
  * @since 0.1.0
  */

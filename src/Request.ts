@@ -25,6 +25,10 @@ import * as Message from "./Message.js"
  * rest of its definition as sent. It is written back only to its own
  * provider; every other adapter reports it and leaves it out.
  *
+ * @example
+ * const search = Request.providerTool("web_search", "anthropic", "web_search_20250305", { max_uses: 5 })
+ * search.providerDefined // { provider: "anthropic", type: "web_search_20250305", config: { max_uses: 5 } }
+ *
  * @since 0.1.0
  */
 export const ProviderDefined = Schema.Struct({
@@ -33,7 +37,11 @@ export const ProviderDefined = Schema.Struct({
   config: Schema.optionalKey(Block.JsonObject)
 })
 
-/** @since 0.1.0 */
+/**
+ * The provider-defined part of a tool definition, as a type.
+ *
+ * @since 0.1.0
+ */
 export type ProviderDefined = typeof ProviderDefined.Type
 
 /**
@@ -42,6 +50,15 @@ export type ProviderDefined = typeof ProviderDefined.Type
  * (`strict`), and per-provider options (e.g. Anthropic `cache_control`).
  * `parameters` is absent for a tool that takes none. A tool a provider
  * defines (`providerDefined`) keeps its place among the others.
+ *
+ * @example
+ * const weather = new Request.ToolDefinition({
+ *   name: "get_weather",
+ *   description: "Current weather for a city",
+ *   parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+ *   strict: true
+ * })
+ * Request.make(messages, { tools: [weather] })
  *
  * @since 0.1.0
  */
@@ -57,6 +74,9 @@ export class ToolDefinition extends Schema.Class<ToolDefinition>("ToolDefinition
 /**
  * The model must call this tool.
  *
+ * @example
+ * Request.make(messages, { tools: [Request.tool("get_weather")], toolChoice: { _tag: "Tool", name: "get_weather" } })
+ *
  * @since 0.1.0
  */
 export const NamedToolChoice = Schema.TaggedStruct("Tool", { name: Schema.String })
@@ -65,16 +85,34 @@ export const NamedToolChoice = Schema.TaggedStruct("Tool", { name: Schema.String
  * Whether and which tool the model should call: `auto` (it decides), `none`,
  * `required` (some tool), or one tool by name.
  *
+ * @example
+ * const choice: Request.ToolChoice = messages.length === 0 ? "none" : { _tag: "Tool", name: "get_weather" }
+ * Request.make(messages, { tools: [Request.tool("get_weather")], toolChoice: choice })
+ *
  * @since 0.1.0
  */
 export const ToolChoice = Schema.Union([Schema.Literals(["auto", "none", "required"]), NamedToolChoice])
 
-/** @since 0.1.0 */
+/**
+ * A tool choice: `"auto"`, `"none"`, `"required"`, or
+ * `{ _tag: "Tool", name }`.
+ *
+ * @since 0.1.0
+ */
 export type ToolChoice = typeof ToolChoice.Type
 
 /**
  * The shape of the answer: free text, any JSON object, or JSON matching a
  * schema.
+ *
+ * @example
+ * const format: Request.ResponseFormat = {
+ *   _tag: "JsonSchema",
+ *   name: "weather",
+ *   schema: { type: "object", properties: { celsius: { type: "number" } }, required: ["celsius"] },
+ *   strict: true
+ * }
+ * Request.make(messages, { responseFormat: format })
  *
  * @since 0.1.0
  */
@@ -89,7 +127,12 @@ export const ResponseFormat = Schema.Union([
   })
 ])
 
-/** @since 0.1.0 */
+/**
+ * A response format: `{ _tag: "Text" }`, `{ _tag: "JsonObject" }` or
+ * `{ _tag: "JsonSchema", name, schema, ... }`.
+ *
+ * @since 0.1.0
+ */
 export type ResponseFormat = typeof ResponseFormat.Type
 
 /**
@@ -99,6 +142,15 @@ export type ResponseFormat = typeof ResponseFormat.Type
  * `max_completion_tokens`, Anthropic `max_tokens`, Responses
  * `max_output_tokens`, Gemini `generationConfig.maxOutputTokens`), and the
  * provider-specific fields of the request body, per provider.
+ *
+ * @example
+ * const request = new Request.Request({
+ *   model: "gpt-4o",
+ *   messages: [Message.user("Weather in Oslo?")],
+ *   maxOutputTokens: 1024,
+ *   providerOptions: { "openai-chat": { temperature: 0.2 } }
+ * })
+ * const body = Schema.encodeSync(Request.Request)(request) // JSON-ready
  *
  * @since 0.1.0
  */
@@ -116,6 +168,11 @@ export class Request extends Schema.Class<Request>("Request")({
 /**
  * Whether a value read from a request body is an output limit the model
  * types as `maxOutputTokens`: a whole, non-negative number of tokens.
+ *
+ * @example
+ * Request.isTokenLimit(4096) // true
+ * Request.isTokenLimit(-1) // false
+ * Request.isTokenLimit("4096") // false
  *
  * @since 0.1.0
  */
@@ -160,7 +217,10 @@ export const providerTool = (
  * A request from messages and options.
  *
  * @example
- * Request.make([Message.user("Weather in Oslo?")], { tools: [weather], toolChoice: "auto" })
+ * const weather = Request.tool("get_weather", {
+ *   parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] }
+ * })
+ * Request.make([Message.user("Weather in Oslo?")], { model: "gpt-4o", tools: [weather], toolChoice: "auto" })
  *
  * @since 0.1.0
  */

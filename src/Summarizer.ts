@@ -62,6 +62,15 @@ export interface SummaryRequest {
  * A summary could not be made; `reason` says why and `cause` keeps the
  * underlying error (an `AiError` from the model, for example).
  *
+ * @example
+ * const flaky = Summarizer.Summarizer.of({
+ *   summarize: () => Effect.fail(new Summarizer.SummaryFailed({ reason: "the model is overloaded" }))
+ * })
+ * const fitted = yield* MessageWindow.fit(history, 4_000, { strategy: "summarize" }).pipe(
+ *   Effect.provideService(Summarizer.Summarizer, flaky),
+ *   Effect.catchTag("SummaryFailed", () => MessageWindow.fit(history, 4_000, { strategy: "drop_oldest_pair" }))
+ * )
+ *
  * @since 0.1.0
  */
 export class SummaryFailed extends Schema.TaggedError<SummaryFailed>()("SummaryFailed", {
@@ -182,7 +191,16 @@ const extractLines = (messages: ReadonlyArray<Message.Message>, maxLine: number)
  * model to compact.
  *
  * @example
- * const text = Summarizer.extractive(dropped, 200)
+ * const text = Summarizer.extractive([
+ *   Message.user("Find the failing test."),
+ *   Message.assistantMessage("", [{ id: "c1", name: "run_tests" }]),
+ *   Message.toolResultMessage("c1", "run_tests", "exit 1: 3 failures", true),
+ *   Message.assistant("Three tests fail in parser.test.ts.")
+ * ], 200)
+ * // User: Find the failing test.
+ * // run_tests failed: exit 1: 3 failures
+ * // Assistant: Three tests fail in parser.test.ts.
+ * // Tools used: run_tests ×1 (1 failed)
  *
  * @since 0.1.0
  */
@@ -222,6 +240,9 @@ export const layerExtractive = (options?: ExtractiveOptions): Layer.Layer<Summar
 /**
  * The default instructions given to the model: what to keep in a summary of
  * an agent's history.
+ *
+ * @example
+ * Summarizer.layerLanguageModel({ instructions: `${Summarizer.DEFAULT_INSTRUCTIONS} Keep every file path.` })
  *
  * @since 0.1.0
  */

@@ -150,16 +150,28 @@ export interface Service {
  * The tokenizer family a heuristic or exact estimator targets: `"o200k"`
  * (GPT-4o, GPT-4.1, GPT-5, o-series) or `"cl100k"` (GPT-4, GPT-3.5).
  *
+ * @example
+ * const encoding: TokenEstimator.Encoding = "cl100k"
+ * program.pipe(Effect.provide(TokenEstimator.layerHeuristic({ encoding })))
+ *
  * @since 0.1.0
  */
 export const Encoding = Schema.Literals(["o200k", "cl100k"])
 
-/** @since 0.1.0 */
+/**
+ * A tokenizer family: `"o200k"` or `"cl100k"`.
+ *
+ * @since 0.1.0
+ */
 export type Encoding = typeof Encoding.Type
 
 /**
  * The default per-message overhead, in tokens (OpenAI's chat format spends 3
  * framing tokens plus 1 for the role).
+ *
+ * @example
+ * const fixed = yield* TokenEstimator.makeTest({ messageOverhead: TokenEstimator.DEFAULT_MESSAGE_OVERHEAD })
+ * fixed.estimateMessage(Message.user("hello")) // 5 + 4
  *
  * @since 0.1.0
  */
@@ -168,6 +180,11 @@ export const DEFAULT_MESSAGE_OVERHEAD = 4
 /**
  * Options given to an estimator layer or constructor were refused: `option`
  * names the bad one, `reason` says why.
+ *
+ * @example
+ * const error = yield* Effect.flip(TokenEstimator.makeSeed({ chineseCharWeight: -1 }))
+ * error.option // "chineseCharWeight"
+ * error.message // 'invalid estimator option "chineseCharWeight": Expected a value greater than or equal to 0'
  *
  * @since 0.1.0
  */
@@ -183,12 +200,22 @@ export class InvalidEstimatorOptions extends Schema.TaggedError<InvalidEstimator
 /**
  * A non-negative whole number of tokens.
  *
+ * @example
+ * const Budget = Schema.Struct({ maxTokens: TokenEstimator.TokenCount })
+ * Schema.is(Budget)({ maxTokens: 8000 }) // true
+ * Schema.is(Budget)({ maxTokens: 0.5 }) // false
+ *
  * @since 0.1.0
  */
 export const TokenCount = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
 
 /**
  * A non-negative, finite weight.
+ *
+ * @example
+ * const Options = Schema.Struct({ costPerWord: TokenEstimator.Weight })
+ * Schema.is(Options)({ costPerWord: 1.3 }) // true
+ * Schema.is(Options)({ costPerWord: -1 }) // false
  *
  * @since 0.1.0
  */
@@ -197,6 +224,17 @@ export const Weight = Schema.Finite.check(Schema.isGreaterThanOrEqualTo(0))
 /**
  * Checks options against their schema, failing with `InvalidEstimatorOptions`
  * naming the first bad option.
+ *
+ * @example
+ * const WordOptions = Schema.Struct({ tokensPerWord: TokenEstimator.Weight })
+ * const makeWords = (options: typeof WordOptions.Type) =>
+ *   TokenEstimator.checkOptions(WordOptions, options).pipe(
+ *     Effect.flatMap((checked) =>
+ *       TokenEstimator.make({ estimateText: (t) => Math.ceil(t.split(/\s+/).filter(Boolean).length * checked.tokensPerWord) })
+ *     )
+ *   )
+ * const error = yield* Effect.flip(makeWords({ tokensPerWord: Number.NaN }))
+ * error.option // "tokensPerWord"
  *
  * @since 0.1.0
  */
@@ -248,6 +286,9 @@ export const estimateOpaqueData = (data: string): number => Math.ceil((data.leng
  * The tokens of an image at OpenAI's `low` detail (and of any image whose
  * size is unknown at `low`).
  *
+ * @example
+ * TokenEstimator.heuristic.estimateBlock(Block.image("https://example.com/cat.png", { detail: "low" })) // 85
+ *
  * @since 0.1.0
  */
 export const IMAGE_LOW_DETAIL_TOKENS = 85
@@ -256,6 +297,9 @@ export const IMAGE_LOW_DETAIL_TOKENS = 85
  * The tokens of an image of unknown size at `high` or `auto` detail: a
  * 1024×1024 image (85 + 4 tiles × 170).
  *
+ * @example
+ * TokenEstimator.heuristic.estimateBlock(Block.image("https://example.com/cat.png")) // 765
+ *
  * @since 0.1.0
  */
 export const IMAGE_DEFAULT_TOKENS = 765
@@ -263,6 +307,9 @@ export const IMAGE_DEFAULT_TOKENS = 765
 /**
  * The tokens of a non-image file given by reference (a URL or a file id)
  * whose content is unknown: about one page of a document.
+ *
+ * @example
+ * TokenEstimator.heuristic.estimateBlock(Block.document("https://example.com/report.pdf")) // 1000
  *
  * @since 0.1.0
  */
@@ -274,6 +321,14 @@ export const REFERENCED_FILE_TOKENS = 1_000
  * inline data as opaque data; anything else by reference
  * `REFERENCED_FILE_TOKENS`. Pass your own `estimateFile` to `make` for
  * better figures (e.g. from image dimensions you know).
+ *
+ * @example
+ * const defaultRule = TokenEstimator.estimateFileWith((t) => Math.ceil(t.length / 4))
+ * const estimator = yield* TokenEstimator.make({
+ *   estimateText: (t) => Math.ceil(t.length / 4),
+ *   // images you know to be small cost less; everything else as by default
+ *   estimateFile: (file) => (file.filename?.startsWith("thumb-") ? 50 : defaultRule(file))
+ * })
  *
  * @since 0.1.0
  */
@@ -449,6 +504,10 @@ export const make = (options: MakeOptions): Effect.Effect<Service, InvalidEstima
  * - `otherCharWeight`: tokens per other non-whitespace character (default 0.25).
  * - `messageOverhead`: tokens per message, a whole number (default 4).
  *
+ * @example
+ * const options: TokenEstimator.SeedOptions = { chineseCharWeight: 1.5, otherCharWeight: 0.3 }
+ * program.pipe(Effect.provide(TokenEstimator.layerSeed(options)))
+ *
  * @since 0.1.0
  */
 export const SeedOptions = Schema.Struct({
@@ -457,7 +516,11 @@ export const SeedOptions = Schema.Struct({
   messageOverhead: Schema.optionalKey(TokenCount)
 })
 
-/** @since 0.1.0 */
+/**
+ * Options of the CJK-weighted rule, as a type.
+ *
+ * @since 0.1.0
+ */
 export type SeedOptions = typeof SeedOptions.Type
 
 /** JavaScript's `\s`, by code unit (the rule tests each character with `/\s/`). */
@@ -533,6 +596,10 @@ export const makeSeed = (options?: SeedOptions): Effect.Effect<Service, InvalidE
  * Options of the fitted heuristic: the target `encoding` (default `"o200k"`)
  * and the per-message overhead, a whole number (default 4).
  *
+ * @example
+ * const options: TokenEstimator.HeuristicOptions = { encoding: "cl100k", messageOverhead: 3 }
+ * program.pipe(Effect.provide(TokenEstimator.layerHeuristic(options)))
+ *
  * @since 0.1.0
  */
 export const HeuristicOptions = Schema.Struct({
@@ -540,7 +607,11 @@ export const HeuristicOptions = Schema.Struct({
   messageOverhead: Schema.optionalKey(TokenCount)
 })
 
-/** @since 0.1.0 */
+/**
+ * Options of the fitted heuristic, as a type.
+ *
+ * @since 0.1.0
+ */
 export type HeuristicOptions = typeof HeuristicOptions.Type
 
 const heuristicTable = (encoding: Encoding): HeuristicTable => (encoding === "cl100k" ? cl100k : o200k)
@@ -586,6 +657,9 @@ export const makeHeuristic = (options?: HeuristicOptions): Effect.Effect<Service
  * 4-token message overhead. For code outside Effect and for benchmarks;
  * inside Effect, provide `TokenEstimator.layer`.
  *
+ * @example
+ * const tokens = TokenEstimator.heuristic.estimateConversation(messages)
+ *
  * @since 0.1.0
  */
 export const heuristic: Service = /* @__PURE__ */ buildHeuristic({})
@@ -598,6 +672,10 @@ export const heuristic: Service = /* @__PURE__ */ buildHeuristic({})
  * Options of the fixed-cost estimator: `costPerChar` (default 1) and
  * `messageOverhead` (default 0).
  *
+ * @example
+ * const fixed = yield* TokenEstimator.makeTest({ costPerChar: 0.5, messageOverhead: 2 })
+ * fixed.estimateMessage(Message.user("hello")) // 3 + 2
+ *
  * @since 0.1.0
  */
 export const TestOptions = Schema.Struct({
@@ -605,7 +683,11 @@ export const TestOptions = Schema.Struct({
   messageOverhead: Schema.optionalKey(TokenCount)
 })
 
-/** @since 0.1.0 */
+/**
+ * Options of the fixed-cost estimator, as a type.
+ *
+ * @since 0.1.0
+ */
 export type TestOptions = typeof TestOptions.Type
 
 const buildTest = (options: TestOptions): Service => {
@@ -686,7 +768,11 @@ export const layerSeed = (options?: SeedOptions): Layer.Layer<TokenEstimator, In
  * A fixed cost per character and per message (`makeTest`), for tests.
  *
  * @example
- * program.pipe(Effect.provide(TokenEstimator.layerTest({ costPerChar: 1 }))) // "hello" costs 5
+ * const estimate = Effect.gen(function*() {
+ *   const estimator = yield* TokenEstimator.TokenEstimator
+ *   return estimator.estimateMessage(Message.user("hello"))
+ * })
+ * estimate.pipe(Effect.provide(TokenEstimator.layerTest({ costPerChar: 1 }))) // succeeds with 5
  *
  * @since 0.1.0
  */

@@ -23,6 +23,12 @@ const at = (index: number | undefined): string => (index === undefined ? "" : `m
  * One problem found while decoding: where (`path`, inside the message) and
  * what (`message`).
  *
+ * @example
+ * const error = yield* Effect.flip(Message.decode({ role: "user", content: [{ _tag: "Text", text: 42 }] }))
+ * if (error._tag === "MessageDecodeError") {
+ *   error.problems?.map((p: ValidationError.DecodeProblem) => `${ValidationError.formatPath(p.path)}: ${p.message}`)
+ * }
+ *
  * @since 0.1.0
  */
 export const DecodeProblem = Schema.Struct({
@@ -30,13 +36,24 @@ export const DecodeProblem = Schema.Struct({
   message: Schema.String
 })
 
-/** @since 0.1.0 */
+/**
+ * One decoding problem, as a type: `{ path, message }`.
+ *
+ * @since 0.1.0
+ */
 export type DecodeProblem = typeof DecodeProblem.Type
 
 /**
  * A value is not a message. `path` and `reason` name the first problem (e.g.
  * `["content", 0, "id"]`, "Expected string"); `problems` lists every problem
  * the schema found, each with its path; `cause` keeps the Schema error itself.
+ *
+ * @example
+ * const error = yield* Effect.flip(Message.decode({ role: "user", content: [{ _tag: "Text", text: 42 }] }, 3))
+ * if (error._tag === "MessageDecodeError") {
+ *   error.path // ["content", 0, "text"]
+ *   error.message // "messages[3]: content[0].text: Expected string"
+ * }
  *
  * @since 0.1.0
  */
@@ -56,6 +73,10 @@ export class MessageDecodeError extends Schema.TaggedError<MessageDecodeError>()
 /**
  * Renders a path as `content[0].id`; the empty path is `(message)`.
  *
+ * @example
+ * ValidationError.formatPath(["content", 0, "id"]) // "content[0].id"
+ * ValidationError.formatPath([]) // "(message)"
+ *
  * @since 0.1.0
  */
 export const formatPath = (path: ReadonlyArray<string | number>): string => {
@@ -69,6 +90,11 @@ export const formatPath = (path: ReadonlyArray<string | number>): string => {
 
 /**
  * A tool result without a `toolCallId` (only possible in decoded JSON).
+ *
+ * @example
+ * const error = yield* Effect.flip(Message.decode({ role: "tool", toolName: "search", content: "3 hits" }))
+ * error._tag // "MissingToolCallId"
+ * error.message // "tool result at content[0] (search) has no toolCallId"
  *
  * @since 0.1.0
  */
@@ -85,6 +111,11 @@ export class MissingToolCallId extends Schema.TaggedError<MissingToolCallId>()("
 /**
  * A tool result without a `toolName` (only possible in decoded JSON).
  *
+ * @example
+ * const error = yield* Effect.flip(Message.decode({ role: "tool", toolCallId: "c1", content: "3 hits" }))
+ * error._tag // "MissingToolName"
+ * error.message // "tool result at content[0] for c1 has no toolName"
+ *
  * @since 0.1.0
  */
 export class MissingToolName extends Schema.TaggedError<MissingToolName>()("MissingToolName", {
@@ -99,6 +130,11 @@ export class MissingToolName extends Schema.TaggedError<MissingToolName>()("Miss
 
 /**
  * Tool calls on a message that is not an assistant's.
+ *
+ * @example
+ * const error = yield* Effect.flip(Message.decode({ role: "user", content: "hi", toolCalls: [{ id: "c1", name: "search" }] }))
+ * error._tag // "ToolCallsOnNonAssistant"
+ * error.message // "only assistant messages can carry tool calls, found 1 on a user message (c1)"
  *
  * @since 0.1.0
  */
@@ -115,6 +151,11 @@ export class ToolCallsOnNonAssistant extends Schema.TaggedError<ToolCallsOnNonAs
 /**
  * Tool-result fields (`toolCallId`, `toolName`, `isError`, tool result
  * blocks) on a message that is not a tool message.
+ *
+ * @example
+ * const error = yield* Effect.flip(Message.decode({ role: "user", content: "3 hits", toolCallId: "c1" }))
+ * error._tag // "ToolResultFieldsOnNonTool"
+ * error.message // "a user message carries tool-result fields (toolCallId); only tool messages may"
  *
  * @since 0.1.0
  */
@@ -138,6 +179,10 @@ export class ToolResultFieldsOnNonTool extends Schema.TaggedError<ToolResultFiel
 /**
  * A tool call or tool result whose id is the empty string.
  *
+ * @example
+ * const [issue] = Message.issuesOf(Message.assistantMessage("", [{ id: "", name: "search" }]), 1)
+ * issue?.message // "messages[1]: content[0] (search) has an empty tool call id"
+ *
  * @since 0.1.0
  */
 export class EmptyToolCallId extends Schema.TaggedError<EmptyToolCallId>()("EmptyToolCallId", {
@@ -152,6 +197,10 @@ export class EmptyToolCallId extends Schema.TaggedError<EmptyToolCallId>()("Empt
 
 /**
  * A tool call or tool result whose tool name is the empty string.
+ *
+ * @example
+ * const [issue] = Message.issuesOf(Message.assistantMessage("", [{ id: "c1", name: "" }]), 1)
+ * issue?.message // "messages[1]: content[0] (c1) has an empty tool name"
  *
  * @since 0.1.0
  */
@@ -169,6 +218,11 @@ export class EmptyToolName extends Schema.TaggedError<EmptyToolName>()("EmptyToo
  * Two tool calls share an id, inside one message or across the conversation.
  * `firstIndex` is the message of the first use.
  *
+ * @example
+ * const [issue] = Message.issuesOf(Message.assistantMessage("", [{ id: "c1", name: "a" }, { id: "c1", name: "b" }]))
+ * issue?._tag // "DuplicateToolCallId"
+ * issue?.message // 'tool call id "c1" is used twice (earlier in the same message)'
+ *
  * @since 0.1.0
  */
 export class DuplicateToolCallId extends Schema.TaggedError<DuplicateToolCallId>()("DuplicateToolCallId", {
@@ -184,6 +238,10 @@ export class DuplicateToolCallId extends Schema.TaggedError<DuplicateToolCallId>
 
 /**
  * A message with no content blocks at all. Providers reject empty messages.
+ *
+ * @example
+ * const [issue] = Message.issuesOf(Message.assistant([]), 2)
+ * issue?.message // "messages[2]: the assistant message has no content"
  *
  * @since 0.1.0
  */
@@ -203,6 +261,10 @@ export class EmptyMessage extends Schema.TaggedError<EmptyMessage>()("EmptyMessa
 /**
  * A conversation with no messages (or only system messages).
  *
+ * @example
+ * const error = yield* Effect.flip(Conversation.validate([Message.system("You are terse.")]))
+ * error._tag // "EmptyConversation"
+ *
  * @since 0.1.0
  */
 export class EmptyConversation extends Schema.TaggedError<EmptyConversation>()("EmptyConversation", {}) {
@@ -213,6 +275,13 @@ export class EmptyConversation extends Schema.TaggedError<EmptyConversation>()("
 
 /**
  * A tool result that answers no call of the assistant turn it follows.
+ *
+ * @example
+ * const error = yield* Effect.flip(Conversation.validate([
+ *   Message.user("hi"),
+ *   Message.toolResultMessage("c9", "search", "3 hits")
+ * ]))
+ * error.message // 'messages[1]: tool result "c9" (search) answers no tool call of the preceding assistant message'
  *
  * @since 0.1.0
  */
@@ -231,6 +300,14 @@ export class OrphanToolResult extends Schema.TaggedError<OrphanToolResult>()("Or
  * before the conversation went on (at `resumedAt`, absent when the
  * conversation simply ends).
  *
+ * @example
+ * const error = yield* Effect.flip(Conversation.validate([
+ *   Message.user("Weather in Oslo?"),
+ *   Message.assistantMessage("", [{ id: "c1", name: "weather", args: { city: "Oslo" } }]),
+ *   Message.user("Never mind.")
+ * ]))
+ * error.message // 'messages[1]: tool call "c1" has no result before messages[2]'
+ *
  * @since 0.1.0
  */
 export class MissingToolResult extends Schema.TaggedError<MissingToolResult>()("MissingToolResult", {
@@ -246,6 +323,15 @@ export class MissingToolResult extends Schema.TaggedError<MissingToolResult>()("
 
 /**
  * A second result for a tool call that was already answered.
+ *
+ * @example
+ * const error = yield* Effect.flip(Conversation.validate([
+ *   Message.user("Search."),
+ *   Message.assistantMessage("", [{ id: "c1", name: "search" }]),
+ *   Message.toolResultMessage("c1", "search", "3 hits"),
+ *   Message.toolResultMessage("c1", "search", "3 hits")
+ * ]))
+ * error.message // 'messages[3]: tool call "c1" is answered twice (first at messages[2])'
  *
  * @since 0.1.0
  */
@@ -266,6 +352,11 @@ export class DuplicateToolResult extends Schema.TaggedError<DuplicateToolResult>
  * consecutive user or assistant turns itself, and Gemini consecutive user
  * contents, so their profiles (`Conversation.validateFor`) do not report it
  * there (`Conversation.genericRulesFor`). The OpenAI profiles keep it.
+ *
+ * @example
+ * const error = yield* Effect.flip(Conversation.validate([Message.user("hi"), Message.user("anyone there?")]))
+ * error.message // "messages[1]: two user messages in a row (messages[0] and messages[1])"
+ * Conversation.issuesFor("anthropic", [Message.user("hi"), Message.user("anyone there?")]) // []: Anthropic merges them
  *
  * @since 0.1.0
  */
@@ -288,6 +379,13 @@ const block = (blockIndex: number): string => `content[${blockIndex}]`
  * Anthropic: a thinking block without a non-empty `signature` (lost or emptied
  * in persistence) cannot be replayed.
  *
+ * @example
+ * const [issue] = Conversation.issuesFor("anthropic", [
+ *   Message.user("Weather?"),
+ *   Message.assistant([Block.thinking("Look it up."), Block.text("12°C.")])
+ * ])
+ * issue?._tag // "MissingThinkingSignature"
+ *
  * @since 0.1.0
  */
 export class MissingThinkingSignature extends Schema.TaggedError<MissingThinkingSignature>()("MissingThinkingSignature", {
@@ -302,6 +400,13 @@ export class MissingThinkingSignature extends Schema.TaggedError<MissingThinking
 
 /**
  * Anthropic: a redacted thinking block must carry its `data`.
+ *
+ * @example
+ * const [issue] = Conversation.issuesFor("anthropic", [
+ *   Message.user("Weather?"),
+ *   Message.assistant([Block.redactedThinking(""), Block.text("12°C.")])
+ * ])
+ * issue?._tag // "EmptyRedactedThinking"
  *
  * @since 0.1.0
  */
@@ -319,6 +424,14 @@ export class EmptyRedactedThinking extends Schema.TaggedError<EmptyRedactedThink
  * Anthropic with extended thinking: while a tool loop is in progress, the last
  * assistant message must start with a thinking (or redacted thinking) block.
  *
+ * @example
+ * const [issue] = Conversation.issuesFor("anthropic", [
+ *   Message.user("Weather in Oslo?"),
+ *   Message.assistantMessage("", [{ id: "c1", name: "weather", args: { city: "Oslo" } }]),
+ *   Message.toolResultMessage("c1", "weather", "12°C")
+ * ], { thinking: true })
+ * issue?._tag // "ThinkingNotFirst"
+ *
  * @since 0.1.0
  */
 export class ThinkingNotFirst extends Schema.TaggedError<ThinkingNotFirst>()("ThinkingNotFirst", {
@@ -332,6 +445,10 @@ export class ThinkingNotFirst extends Schema.TaggedError<ThinkingNotFirst>()("Th
 
 /**
  * Anthropic: a text block with empty text.
+ *
+ * @example
+ * const [issue] = Conversation.issuesFor("anthropic", [Message.user(" ")])
+ * issue?.message // "messages[0]: content[0]: anthropic rejects empty text blocks"
  *
  * @since 0.1.0
  */
@@ -348,6 +465,10 @@ export class EmptyTextBlock extends Schema.TaggedError<EmptyTextBlock>()("EmptyT
 /**
  * Anthropic: a final assistant message (a prefill) whose text ends with
  * whitespace.
+ *
+ * @example
+ * const [issue] = Conversation.issuesFor("anthropic", [Message.user("Write a haiku."), Message.assistant("Autumn wind \n")])
+ * issue?._tag // "TrailingWhitespacePrefill"
  *
  * @since 0.1.0
  */
@@ -366,6 +487,11 @@ export class TrailingWhitespacePrefill extends Schema.TaggedError<TrailingWhites
  * execution, MCP) do not count: their results are in the same message, and
  * the text after them is the answer that uses them (accepted, recorded).
  *
+ * @example
+ * const reply = Message.assistant([Block.toolCall("c1", "search"), Block.text("Searching now.")])
+ * const [issue] = Conversation.issuesFor("anthropic", [Message.user("Find it."), reply, Message.toolResultMessage("c1", "search", "3 hits")])
+ * issue?._tag // "TextAfterToolCalls"
+ *
  * @since 0.1.0
  */
 export class TextAfterToolCalls extends Schema.TaggedError<TextAfterToolCalls>()("TextAfterToolCalls", {
@@ -381,6 +507,10 @@ export class TextAfterToolCalls extends Schema.TaggedError<TextAfterToolCalls>()
 /**
  * Gemini: system text can only be the `systemInstruction`, at the start.
  *
+ * @example
+ * const [issue] = Conversation.issuesFor("gemini", [Message.user("hi"), Message.system("Be brief."), Message.assistant("Hello!")])
+ * issue?.message // "messages[1]: gemini only takes system text at the start of the conversation"
+ *
  * @since 0.1.0
  */
 export class SystemNotAtStart extends Schema.TaggedError<SystemNotAtStart>()("SystemNotAtStart", {
@@ -395,6 +525,13 @@ export class SystemNotAtStart extends Schema.TaggedError<SystemNotAtStart>()("Sy
 /**
  * Gemini: a function-call turn must follow a user turn or a function-response
  * turn.
+ *
+ * @example
+ * const [issue] = Conversation.issuesFor("gemini", [
+ *   Message.assistantMessage("", [{ id: "c1", name: "weather" }]),
+ *   Message.toolResultMessage("c1", "weather", "12°C")
+ * ])
+ * issue?.message // "messages[0]: a tool-calling assistant message must follow a user message or tool results (gemini)"
  *
  * @since 0.1.0
  */
@@ -413,6 +550,14 @@ export class MisplacedFunctionCall extends Schema.TaggedError<MisplacedFunctionC
  * without one (recorded), so the Gemini profile reports it only when the
  * options say the model needs them (`thoughtSignatures: "required"`, or a
  * Gemini 3 `model`).
+ *
+ * @example
+ * const [issue] = Conversation.issuesFor("gemini", [
+ *   Message.user("Weather in Oslo?"),
+ *   Message.assistantMessage("", [{ id: "c1", name: "weather", args: { city: "Oslo" } }]),
+ *   Message.toolResultMessage("c1", "weather", "12°C")
+ * ], { model: "gemini-3-flash-preview" })
+ * issue?._tag // "MissingThoughtSignature"
  *
  * @since 0.1.0
  */
@@ -433,6 +578,11 @@ export class MissingThoughtSignature extends Schema.TaggedError<MissingThoughtSi
  * assistant message without its `msg_` id is rejected ("provided without its
  * required following item", recorded).
  *
+ * @example
+ * const reply = Message.assistant([Block.thinking("", undefined, { itemId: "rs_1" }), Block.text("Edited answer.")])
+ * const [issue] = Conversation.issuesFor("openai-responses", [Message.user("hi"), reply])
+ * issue?._tag // "ReasoningWithoutOutput": the text lost its msg_ id
+ *
  * @since 0.1.0
  */
 export class ReasoningWithoutOutput extends Schema.TaggedError<ReasoningWithoutOutput>()("ReasoningWithoutOutput", {
@@ -451,6 +601,11 @@ export class ReasoningWithoutOutput extends Schema.TaggedError<ReasoningWithoutO
  * server then finds no output for the call ("No tool output found for tool
  * call call-a", recorded from a Responses-compatible server).
  *
+ * @example
+ * const reply = Message.assistant([Block.toolCall("c1", "search"), Block.text("Searching now.")])
+ * const [issue] = Conversation.issuesFor("openai-responses", [Message.user("Find it."), reply, Message.toolResultMessage("c1", "search", "3 hits")])
+ * issue?._tag // "TextBetweenCallAndOutput"
+ *
  * @since 0.1.0
  */
 export class TextBetweenCallAndOutput extends Schema.TaggedError<TextBetweenCallAndOutput>()("TextBetweenCallAndOutput", {
@@ -467,6 +622,11 @@ export class TextBetweenCallAndOutput extends Schema.TaggedError<TextBetweenCall
 /**
  * OpenAI Responses with `store: false`: a reasoning item can only be replayed
  * with its `encryptedContent`.
+ *
+ * @example
+ * const reply = Message.assistant([Block.thinking("", undefined, { itemId: "rs_1" }), Block.text("Hello!", { itemId: "msg_1" })])
+ * const [issue] = Conversation.issuesFor("openai-responses", [Message.user("hi"), reply], { store: false })
+ * issue?._tag // "MissingEncryptedContent"
  *
  * @since 0.1.0
  */
@@ -487,6 +647,17 @@ export class MissingEncryptedContent extends Schema.TaggedError<MissingEncrypted
 /**
  * What can go wrong turning unknown JSON into a message.
  *
+ * @example
+ * const explain = (issue: ValidationError.DecodeIssue): string => {
+ *   switch (issue._tag) {
+ *     case "MessageDecodeError": return `bad field ${ValidationError.formatPath(issue.path)}`
+ *     case "MissingToolCallId":
+ *     case "MissingToolName": return "incomplete tool result"
+ *     case "ToolCallsOnNonAssistant":
+ *     case "ToolResultFieldsOnNonTool": return `tool data on a ${issue.role} message`
+ *   }
+ * }
+ *
  * @since 0.1.0
  */
 export const DecodeIssue = Schema.Union([
@@ -497,22 +668,39 @@ export const DecodeIssue = Schema.Union([
   ToolResultFieldsOnNonTool
 ])
 
-/** @since 0.1.0 */
+/**
+ * Any decoding error, discriminated by `_tag`.
+ *
+ * @since 0.1.0
+ */
 export type DecodeIssue = typeof DecodeIssue.Type
 
 /**
  * What per-message validation finds in a typed message.
  *
+ * @example
+ * const issues = Message.issuesOf(Message.assistant([]))
+ * issues.every(Schema.is(ValidationError.MessageIssue)) // true
+ *
  * @since 0.1.0
  */
 export const MessageIssue = Schema.Union([EmptyToolCallId, EmptyToolName, DuplicateToolCallId, EmptyMessage])
 
-/** @since 0.1.0 */
+/**
+ * Any per-message issue, discriminated by `_tag`.
+ *
+ * @since 0.1.0
+ */
 export type MessageIssue = typeof MessageIssue.Type
 
 /**
  * What conversation validation finds: the per-message issues and the rules
  * every provider enforces.
+ *
+ * @example
+ * const fixable = (issue: ValidationError.ConversationIssue): boolean =>
+ *   issue._tag === "OrphanToolResult" || issue._tag === "MissingToolResult" || issue._tag === "DuplicateToolResult"
+ * Conversation.issuesOf(messages).filter(fixable)
  *
  * @since 0.1.0
  */
@@ -525,11 +713,19 @@ export const ConversationIssue = Schema.Union([
   ConsecutiveRole
 ])
 
-/** @since 0.1.0 */
+/**
+ * Any issue of the generic rules, discriminated by `_tag`: what `validate`
+ * fails with.
+ *
+ * @since 0.1.0
+ */
 export type ConversationIssue = typeof ConversationIssue.Type
 
 /**
  * What `validateFor("anthropic")` adds to the generic rules.
+ *
+ * @example
+ * const anthropicOnly = Conversation.issuesFor("anthropic", messages).filter(Schema.is(ValidationError.AnthropicIssue))
  *
  * @since 0.1.0
  */
@@ -542,42 +738,70 @@ export const AnthropicIssue = Schema.Union([
   TextAfterToolCalls
 ])
 
-/** @since 0.1.0 */
+/**
+ * Any issue of Anthropic's own rules, discriminated by `_tag`.
+ *
+ * @since 0.1.0
+ */
 export type AnthropicIssue = typeof AnthropicIssue.Type
 
 /**
  * What `validateFor("gemini")` adds to the generic rules.
  *
+ * @example
+ * const geminiOnly = Conversation.issuesFor("gemini", messages).filter(Schema.is(ValidationError.GeminiIssue))
+ *
  * @since 0.1.0
  */
 export const GeminiIssue = Schema.Union([SystemNotAtStart, MisplacedFunctionCall, MissingThoughtSignature])
 
-/** @since 0.1.0 */
+/**
+ * Any issue of Gemini's own rules, discriminated by `_tag`.
+ *
+ * @since 0.1.0
+ */
 export type GeminiIssue = typeof GeminiIssue.Type
 
 /**
  * What `validateFor("openai-responses")` adds to the generic rules.
  *
+ * @example
+ * const responsesOnly = Conversation.issuesFor("openai-responses", messages).filter(Schema.is(ValidationError.OpenAiResponsesIssue))
+ *
  * @since 0.1.0
  */
 export const OpenAiResponsesIssue = Schema.Union([ReasoningWithoutOutput, TextBetweenCallAndOutput, MissingEncryptedContent])
 
-/** @since 0.1.0 */
+/**
+ * Any issue of the Responses API's own rules, discriminated by `_tag`.
+ *
+ * @since 0.1.0
+ */
 export type OpenAiResponsesIssue = typeof OpenAiResponsesIssue.Type
 
 /**
  * What `validateFor("openai-chat")` adds to the generic rules: nothing (every
  * Chat Completions rule that fails a request is a generic rule).
  *
+ * @example
+ * Conversation.issuesFor("openai-chat", messages).filter(Schema.is(ValidationError.OpenAiChatIssue)) // always []
+ *
  * @since 0.1.0
  */
 export const OpenAiChatIssue = Schema.Union([])
 
-/** @since 0.1.0 */
+/**
+ * The issues of OpenAI Chat's own rules: none (`never`).
+ *
+ * @since 0.1.0
+ */
 export type OpenAiChatIssue = typeof OpenAiChatIssue.Type
 
 /**
  * Each provider's own issues, by provider.
+ *
+ * @example
+ * const own = (provider: Provider.Provider) => Conversation.issuesFor(provider, messages).filter(Schema.is(ValidationError.ProviderIssues[provider]))
  *
  * @since 0.1.0
  */
@@ -591,6 +815,9 @@ export const ProviderIssues = {
 /**
  * Every provider-specific issue.
  *
+ * @example
+ * const portable = Conversation.issuesFor("anthropic", messages).filter((issue) => !Schema.is(ValidationError.ProviderIssue)(issue))
+ *
  * @since 0.1.0
  */
 export const ProviderIssue = Schema.Union([
@@ -600,7 +827,11 @@ export const ProviderIssue = Schema.Union([
   ...GeminiIssue.members
 ])
 
-/** @since 0.1.0 */
+/**
+ * Any provider-specific issue, discriminated by `_tag`.
+ *
+ * @since 0.1.0
+ */
 export type ProviderIssue = typeof ProviderIssue.Type
 
 /**
@@ -614,16 +845,32 @@ export type IssueFor<P extends Provider> = ConversationIssue | (typeof ProviderI
 /**
  * Every issue validation can report.
  *
+ * @example
+ * const Report = Schema.Struct({ file: Schema.String, issues: Schema.Array(ValidationError.Issue) })
+ * const report = Schema.encodeSync(Report)({ file: "session.jsonl", issues: Conversation.issuesFor("gemini", messages) })
+ * // each issue as JSON: { _tag: "ConsecutiveRole", index: 3, role: "assistant" }, ...
+ *
  * @since 0.1.0
  */
 export const Issue = Schema.Union([...ConversationIssue.members, ...ProviderIssue.members])
 
-/** @since 0.1.0 */
+/**
+ * Any validation issue, discriminated by `_tag`.
+ *
+ * @since 0.1.0
+ */
 export type Issue = typeof Issue.Type
 
 /**
  * All issues of an invalid conversation, for callers who collect rather than
  * fail fast (`Conversation.validateAll`).
+ *
+ * @example
+ * const error = yield* Effect.flip(Conversation.validateAll([Message.user("hi"), Message.user("hello?"), Message.user("?")]))
+ * error.issues.length // 2
+ * error.message
+ * // "2 issues: messages[1]: two user messages in a row (messages[0] and messages[1]);
+ * //  messages[2]: two user messages in a row (messages[1] and messages[2])"
  *
  * @since 0.1.0
  */

@@ -20,8 +20,13 @@
  *
  * @example
  * import { Effect } from "effect"
+ * import { Message, TokenEstimator } from "effect-agent-messages"
  * import { layerO200k } from "effect-agent-messages/exact"
  *
+ * const program = Effect.gen(function*() {
+ *   const estimator = yield* TokenEstimator.TokenEstimator
+ *   return estimator.estimateText("hello world") // 2
+ * })
  * program.pipe(Effect.provide(layerO200k))
  *
  * @since 0.1.0
@@ -46,6 +51,10 @@ import {
  * Options of the exact estimator: the `encoding` to count with and the
  * per-message overhead, a whole number (default 4).
  *
+ * @example
+ * const options: ExactOptions = { encoding: "cl100k", messageOverhead: 3 }
+ * program.pipe(Effect.provide(layerExact(options)))
+ *
  * @since 0.1.0
  */
 export const ExactOptions = Schema.Struct({
@@ -53,7 +62,11 @@ export const ExactOptions = Schema.Struct({
   messageOverhead: Schema.optionalKey(TokenCount)
 })
 
-/** @since 0.1.0 */
+/**
+ * Options of the exact estimator, as a type.
+ *
+ * @since 0.1.0
+ */
 export type ExactOptions = typeof ExactOptions.Type
 
 /**
@@ -61,7 +74,7 @@ export type ExactOptions = typeof ExactOptions.Type
  *
  * @example
  * const exact = yield* makeExact({ encoding: "o200k" })
- * exact.estimateMessage(Message.user("hello world")) // 2 + 4
+ * exact.estimateMessage(Message.user("hello world")) // 6: 2 for the text, 4 per message
  *
  * @since 0.1.0
  */
@@ -87,6 +100,9 @@ export const layerExact = (
 /**
  * Exact o200k counts (GPT-4o, GPT-4.1, GPT-5, o-series), 4 tokens per message.
  *
+ * @example
+ * program.pipe(Effect.provide(layerO200k))
+ *
  * @since 0.1.0
  */
 export const layerO200k: Layer.Layer<TokenEstimator, TokenizerUnavailable> = Layer.effect(
@@ -96,6 +112,12 @@ export const layerO200k: Layer.Layer<TokenEstimator, TokenizerUnavailable> = Lay
 
 /**
  * Exact cl100k counts (GPT-4, GPT-3.5), 4 tokens per message.
+ *
+ * @example
+ * program.pipe(
+ *   Effect.provide(layerCl100k),
+ *   Effect.catchTag("TokenizerUnavailable", () => program.pipe(Effect.provide(TokenEstimator.layerHeuristic({ encoding: "cl100k" }))))
+ * )
  *
  * @since 0.1.0
  */

@@ -75,25 +75,27 @@ export interface CountChatRequestOptions {
  * a `json_schema` response format is counted as a prompt section, which no
  * recorded figure confirms yet.
  *
- * **Example** (Counting a request with one tool)
- *
+ * @example Counting a request with one tool
  * ```ts
+ * import { Effect } from "effect"
  * import { countOpenAiChatRequest } from "effect-agent-messages/exact"
  *
- * const tokens = yield* countOpenAiChatRequest({
- *   model: "gpt-4o",
- *   messages: [{ role: "user", content: "What's the weather in Oslo?" }],
- *   tools: [{
- *     type: "function",
- *     function: {
- *       name: "get_weather",
- *       description: "Current weather for a city",
- *       parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] }
- *     }
- *   }]
+ * const program = Effect.gen(function*() {
+ *   const tokens = yield* countOpenAiChatRequest({
+ *     model: "gpt-4o",
+ *     messages: [{ role: "user", content: "What's the weather in Oslo?" }],
+ *     tools: [{
+ *       type: "function",
+ *       function: {
+ *         name: "get_weather",
+ *         description: "Current weather for a city",
+ *         parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] }
+ *       }
+ *     }]
+ *   })
+ *   console.log(tokens.total) // what usage.prompt_tokens will say
+ *   console.log(tokens.tools) // the definitions' share
  * })
- * tokens.total // what usage.prompt_tokens will say
- * tokens.tools // the definitions' share
  * ```
  *
  * @category counting

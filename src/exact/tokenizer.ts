@@ -12,6 +12,11 @@ import type { Encoding } from "../TokenEstimator.js"
  * The exact tokenizer's package could not be loaded (it is an optional peer
  * dependency: install it with `npm install gpt-tokenizer`).
  *
+ * @example
+ * // exact counts when gpt-tokenizer is installed, the heuristic otherwise
+ * const Estimator = layerO200k.pipe(Layer.catchTag("TokenizerUnavailable", () => TokenEstimator.layer))
+ * program.pipe(Effect.provide(Estimator))
+ *
  * @since 0.1.0
  */
 export class TokenizerUnavailable extends Schema.TaggedError<TokenizerUnavailable>()("TokenizerUnavailable", {

@@ -79,6 +79,12 @@ import * as ToolArguments from "./ToolArguments.js"
 /**
  * The key of this format in `providerOptions`.
  *
+ * @example
+ * // a cache breakpoint on the system prompt
+ * const system = Message.system([Block.text("You are a careful code reviewer.", { providerOptions: { [Anthropic.key]: { cache_control: { type: "ephemeral" } } } })])
+ * const { value: prompt } = yield* Anthropic.toMessages([system, Message.user("Review this diff.")])
+ * prompt.system // [{ type: "text", text: "You are a careful code reviewer.", cache_control: { type: "ephemeral" } }]
+ *
  * @since 0.1.0
  */
 export const key = "anthropic"
@@ -531,8 +537,21 @@ const encodePrompt = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Pro
  * what could not be carried (or `UnsupportedContent` with `strict: true`).
  *
  * @example
- * const { value: prompt, warnings } = yield* Anthropic.toMessages(conversation)
- * await client.messages.create({ model: "claude-sonnet-4-5", max_tokens: 1024, ...prompt })
+ * import { Effect } from "effect"
+ * import { Message } from "effect-agent-messages"
+ * import { Anthropic } from "effect-agent-messages/providers"
+ * import AnthropicClient from "@anthropic-ai/sdk"
+ *
+ * const client = new AnthropicClient()
+ * const conversation = [Message.system("Be brief."), Message.user("What is the weather in Oslo?")]
+ *
+ * const program = Effect.gen(function*() {
+ *   const { value: prompt, warnings } = yield* Anthropic.toMessages(conversation)
+ *   for (const warning of warnings) yield* Effect.logWarning(warning.message)
+ *   const message = yield* Effect.promise(() => client.messages.create({ model: "claude-sonnet-4-5", max_tokens: 1024, ...prompt }))
+ *   const { value } = yield* Anthropic.fromResponse(message)
+ *   return value.message
+ * })
  *
  * @since 0.1.0
  */
@@ -641,7 +660,12 @@ const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToRequestO
  * options.
  *
  * @example
- * const { value: body } = yield* Anthropic.toRequest(request, { maxTokens: 4096 })
+ * const { value: body } = yield* Anthropic.toRequest(
+ *   Request.make([Message.system("Be brief."), Message.user("hi")], { model: "claude-sonnet-4-5" }),
+ *   { maxTokens: 4096 }
+ * )
+ * body.max_tokens // 4096
+ * body.system // "Be brief."
  *
  * @since 0.1.0
  */
@@ -942,7 +966,15 @@ const decodeConversation = (ctx: A.Ctx, system: Schema.Json | undefined, list: R
  * tool message (and a user message for what follows the results).
  *
  * @example
- * const { value: conversation } = yield* Anthropic.fromMessages({ system: body.system, messages: body.messages })
+ * const { value: conversation } = yield* Anthropic.fromMessages({
+ *   system: "Be brief.",
+ *   messages: [
+ *     { role: "user", content: "Weather in Oslo?" },
+ *     { role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "get_weather", input: { city: "Oslo" } }] },
+ *     { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "12°C" }, { type: "text", text: "And tomorrow?" }] }
+ *   ]
+ * })
+ * conversation.map((m) => m.role) // ["system", "user", "assistant", "tool", "user"]
  *
  * @since 0.1.0
  */
@@ -1043,7 +1075,14 @@ const decodeRequest = (ctx: A.Ctx, input: unknown): Request.Request => {
  * options and written back by `toRequest`.
  *
  * @example
- * const { value: request } = yield* Anthropic.fromRequest(JSON.parse(text))
+ * const { value: request } = yield* Anthropic.fromRequest({
+ *   model: "claude-sonnet-4-5",
+ *   max_tokens: 1024,
+ *   thinking: { type: "enabled", budget_tokens: 2048 },
+ *   messages: [{ role: "user", content: "hi" }]
+ * })
+ * request.maxOutputTokens // 1024
+ * request.providerOptions?.["anthropic"] // { thinking: { type: "enabled", budget_tokens: 2048 } }
  *
  * @since 0.1.0
  */
@@ -1124,8 +1163,21 @@ const decodeResponse = (ctx: A.Ctx, input: unknown): DecodedResponse => {
  * `container`, the raw `usage`) in `providerData`.
  *
  * @example
- * const message = await client.messages.create(body)
- * const { value: { message: reply, finishReason } } = yield* Anthropic.fromResponse(message)
+ * const { value } = yield* Anthropic.fromResponse({
+ *   id: "msg_1",
+ *   type: "message",
+ *   role: "assistant",
+ *   model: "claude-sonnet-4-5",
+ *   content: [
+ *     { type: "thinking", thinking: "The user wants the weather.", signature: "EqQBCkgIARAB" },
+ *     { type: "tool_use", id: "toolu_1", name: "get_weather", input: { city: "Oslo" } }
+ *   ],
+ *   stop_reason: "tool_use",
+ *   stop_sequence: null,
+ *   usage: { input_tokens: 120, output_tokens: 45, cache_read_input_tokens: 100 }
+ * })
+ * value.finishReason // "tool-calls"
+ * value.usage?.inputTokens // 220: the cache reads are input too
  *
  * @since 0.1.0
  */
@@ -1206,9 +1258,17 @@ const decodeStreamed = <E, R>(
  * argument text: repaired and kept, or `InvalidToolArguments` in strict mode.
  *
  * @example
- * const events = []
- * for await (const event of await client.messages.create({ ...body, stream: true })) events.push(event)
- * const { value: { message } } = yield* Anthropic.fromEvents(events)
+ * const events: ReadonlyArray<AnthropicWire.StreamEvent> = [
+ *   { type: "message_start", message: { id: "msg_1", type: "message", role: "assistant", model: "claude-sonnet-4-5", content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 25, output_tokens: 1 } } },
+ *   { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+ *   { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Hello!" } },
+ *   { type: "content_block_stop", index: 0 },
+ *   { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 3 } },
+ *   { type: "message_stop" }
+ * ]
+ * const { value } = yield* Anthropic.fromEvents(events)
+ * Message.textOf(value.message) // "Hello!"
+ * value.finishReason // "stop"
  *
  * @since 0.1.0
  */
@@ -1221,6 +1281,18 @@ export const fromEvents = (
  * `fromEvents` over raw SSE text (a whole response body, or its pieces,
  * split anywhere).
  *
+ * @example
+ * const body = [
+ *   'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":25,"output_tokens":1}}}',
+ *   'event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}',
+ *   'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hello!"}}',
+ *   'event: content_block_stop\ndata: {"type":"content_block_stop","index":0}',
+ *   'event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":3}}',
+ *   'event: message_stop\ndata: {"type":"message_stop"}'
+ * ].join("\n\n") + "\n\n"
+ * const { value } = yield* Anthropic.fromSse(body)
+ * Message.textOf(value.message) // "Hello!"
+ *
  * @since 0.1.0
  */
 export const fromSse = (
@@ -1230,6 +1302,22 @@ export const fromSse = (
 
 /**
  * `fromEvents` over an Effect `Stream` of events.
+ *
+ * @example
+ * import { Effect, Stream } from "effect"
+ * import { Message } from "effect-agent-messages"
+ * import { Anthropic } from "effect-agent-messages/providers"
+ * import AnthropicClient from "@anthropic-ai/sdk"
+ *
+ * const client = new AnthropicClient()
+ *
+ * const program = Effect.gen(function*() {
+ *   const stream = yield* Effect.promise(() =>
+ *     client.messages.create({ model: "claude-sonnet-4-5", max_tokens: 1024, messages: [{ role: "user", content: "hi" }], stream: true })
+ *   )
+ *   const { value } = yield* Anthropic.fromStream(Stream.fromAsyncIterable(stream, (e) => e))
+ *   return Message.textOf(value.message)
+ * })
  *
  * @since 0.1.0
  */
@@ -1241,6 +1329,16 @@ export const fromStream = <E, R>(
 /**
  * `fromEvents` over an Effect `Stream` of raw SSE text or bytes (an HTTP
  * response body).
+ *
+ * @example
+ * const response = yield* Effect.promise(() =>
+ *   fetch("https://api.anthropic.com/v1/messages", {
+ *     method: "POST",
+ *     headers: { "content-type": "application/json", "anthropic-version": "2023-06-01", "x-api-key": process.env["ANTHROPIC_API_KEY"] ?? "" },
+ *     body: JSON.stringify({ model: "claude-sonnet-4-5", max_tokens: 1024, messages: [{ role: "user", content: "hi" }], stream: true })
+ *   })
+ * )
+ * const { value } = yield* Anthropic.fromSseStream(Stream.fromReadableStream({ evaluate: () => response.body!, onError: (cause) => cause }))
  *
  * @since 0.1.0
  */

@@ -293,15 +293,21 @@ export interface Accumulator extends StreamAccumulator<Wire.StreamEvent, Wire.Me
 /**
  * Makes an empty accumulator.
  *
- * **Example** (Accumulating SDK events)
- *
- * ```ts
- * import { AnthropicStream } from "effect-agent-messages/providers"
- *
+ * @example
+ * const events: ReadonlyArray<AnthropicWire.StreamEvent> = [
+ *   { type: "message_start", message: { id: "msg_1", type: "message", role: "assistant", model: "claude-sonnet-4-5", content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 25, output_tokens: 1 } } },
+ *   { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+ *   { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Hello!" } },
+ *   { type: "content_block_stop", index: 0 },
+ *   { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 3 } },
+ *   { type: "message_stop" }
+ * ]
  * const acc = AnthropicStream.make()
- * // for await (const event of await client.messages.create({ ..., stream: true })) acc.push(event)
+ * for (const event of events.slice(0, 3)) acc.push(event)
+ * acc.snapshot()?.content // [{ type: "text", text: "Hello!" }]
+ * for (const event of events.slice(3)) acc.push(event)
  * const result = acc.done()
- * ```
+ * if (result._tag === "Success") result.success.stop_reason // "end_turn"
  *
  * @since 0.1.0
  */
@@ -313,12 +319,36 @@ const run = runners(make)
 /**
  * Accumulates an Effect `Stream` of events.
  *
+ * @example
+ * const events: ReadonlyArray<AnthropicWire.StreamEvent> = [
+ *   { type: "message_start", message: { id: "msg_1", type: "message", role: "assistant", model: "claude-sonnet-4-5", content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 25, output_tokens: 1 } } },
+ *   { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+ *   { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Hello!" } },
+ *   { type: "content_block_stop", index: 0 },
+ *   { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 3 } },
+ *   { type: "message_stop" }
+ * ]
+ * const message = yield* AnthropicStream.fromStream(Stream.fromIterable(events))
+ * message.usage.output_tokens // 3
+ *
  * @since 0.1.0
  */
 export const fromStream = run.fromStream
 
 /**
  * Accumulates an Effect `Stream` of raw SSE text or bytes (a response body).
+ *
+ * @example
+ * const body = [
+ *   'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":25,"output_tokens":1}}}',
+ *   'event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}',
+ *   'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hello!"}}',
+ *   'event: content_block_stop\ndata: {"type":"content_block_stop","index":0}',
+ *   'event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":3}}',
+ *   'event: message_stop\ndata: {"type":"message_stop"}'
+ * ].join("\n\n") + "\n\n"
+ * const message = yield* AnthropicStream.fromSseStream(Stream.make(body.slice(0, 100), body.slice(100)))
+ * message.stop_reason // "end_turn"
  *
  * @since 0.1.0
  */
@@ -327,12 +357,37 @@ export const fromSseStream = run.fromSseStream
 /**
  * Accumulates an iterable of events.
  *
+ * @example
+ * const events: ReadonlyArray<AnthropicWire.StreamEvent> = [
+ *   { type: "message_start", message: { id: "msg_1", type: "message", role: "assistant", model: "claude-sonnet-4-5", content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 25, output_tokens: 1 } } },
+ *   { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+ *   { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Hello!" } },
+ *   { type: "content_block_stop", index: 0 },
+ *   { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 3 } },
+ *   { type: "message_stop" }
+ * ]
+ * const error = yield* Effect.flip(AnthropicStream.fromEvents(events.slice(0, 3)))
+ * error._tag // "IncompleteStream"
+ * error.message // names what is missing: the open text block, the stop reason
+ *
  * @since 0.1.0
  */
 export const fromEvents = run.fromEvents
 
 /**
  * Accumulates a whole SSE text, or its pieces.
+ *
+ * @example
+ * const body = [
+ *   'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":25,"output_tokens":1}}}',
+ *   'event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}',
+ *   'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hello!"}}',
+ *   'event: content_block_stop\ndata: {"type":"content_block_stop","index":0}',
+ *   'event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":3}}',
+ *   'event: message_stop\ndata: {"type":"message_stop"}'
+ * ].join("\n\n") + "\n\n"
+ * const message = yield* AnthropicStream.fromSse(body)
+ * message.content // [{ type: "text", text: "Hello!" }]
  *
  * @since 0.1.0
  */

@@ -93,7 +93,11 @@ export interface Citation {
 // content blocks
 // ---------------------------------------------------------------------------
 
-/** @since 0.1.0 */
+/**
+ * A `text` block of a response, with the citations that back it.
+ *
+ * @since 0.1.0
+ */
 export interface TextBlock {
   readonly type: "text"
   readonly text: string
@@ -172,7 +176,12 @@ export interface OtherBlock {
   readonly type: string
 }
 
-/** @since 0.1.0 */
+/**
+ * A content block of a response: the kinds typed here, and any other kind as
+ * sent (`OtherBlock`).
+ *
+ * @since 0.1.0
+ */
 export type ContentBlock = TextBlock | ThinkingBlock | RedactedThinkingBlock | ToolUseBlock | ServerToolUseBlock | WebSearchToolResultBlock | OtherBlock
 
 // ---------------------------------------------------------------------------
@@ -203,7 +212,11 @@ export interface Message {
 // stream events
 // ---------------------------------------------------------------------------
 
-/** @since 0.1.0 */
+/**
+ * A piece of a text block's text.
+ *
+ * @since 0.1.0
+ */
 export interface TextDelta {
   readonly type: "text_delta"
   readonly text: string
@@ -219,7 +232,11 @@ export interface InputJsonDelta {
   readonly partial_json: string
 }
 
-/** @since 0.1.0 */
+/**
+ * A piece of a thinking block's text.
+ *
+ * @since 0.1.0
+ */
 export interface ThinkingDelta {
   readonly type: "thinking_delta"
   readonly thinking: string
@@ -254,30 +271,50 @@ export interface OtherDelta {
   readonly type: string
 }
 
-/** @since 0.1.0 */
+/**
+ * What a `content_block_delta` event adds to its block.
+ *
+ * @since 0.1.0
+ */
 export type BlockDelta = TextDelta | InputJsonDelta | ThinkingDelta | SignatureDelta | CitationsDelta | OtherDelta
 
-/** @since 0.1.0 */
+/**
+ * The first event: the message with empty content and the input usage.
+ *
+ * @since 0.1.0
+ */
 export interface MessageStartEvent {
   readonly type: "message_start"
   readonly message: Message
 }
 
-/** @since 0.1.0 */
+/**
+ * A content block begins at `index`.
+ *
+ * @since 0.1.0
+ */
 export interface ContentBlockStartEvent {
   readonly type: "content_block_start"
   readonly index: number
   readonly content_block: ContentBlock
 }
 
-/** @since 0.1.0 */
+/**
+ * A piece of the content block at `index`.
+ *
+ * @since 0.1.0
+ */
 export interface ContentBlockDeltaEvent {
   readonly type: "content_block_delta"
   readonly index: number
   readonly delta: BlockDelta
 }
 
-/** @since 0.1.0 */
+/**
+ * The content block at `index` is complete.
+ *
+ * @since 0.1.0
+ */
 export interface ContentBlockStopEvent {
   readonly type: "content_block_stop"
   readonly index: number
@@ -301,12 +338,20 @@ export interface MessageDeltaEvent {
   readonly context_management?: unknown
 }
 
-/** @since 0.1.0 */
+/**
+ * The last event: the message is complete.
+ *
+ * @since 0.1.0
+ */
 export interface MessageStopEvent {
   readonly type: "message_stop"
 }
 
-/** @since 0.1.0 */
+/**
+ * A keep-alive event; it changes nothing.
+ *
+ * @since 0.1.0
+ */
 export interface PingEvent {
   readonly type: "ping"
 }
@@ -330,7 +375,12 @@ export interface OtherEvent {
   readonly type: string
 }
 
-/** @since 0.1.0 */
+/**
+ * Any event of a Messages stream (the official SDK's
+ * `RawMessageStreamEvent` fits).
+ *
+ * @since 0.1.0
+ */
 export type StreamEvent =
   | MessageStartEvent
   | ContentBlockStartEvent

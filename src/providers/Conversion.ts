@@ -24,6 +24,12 @@ const at = (index: number | undefined, blockIndex?: number): string =>
  * format requires one) was repaired by the lenient parser; `rawArgs` keeps
  * the provider's text and `reason` the parse error.
  *
+ * @example
+ * const { warnings } = yield* OpenAiChat.fromMessages([
+ *   { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "search", arguments: "{'q': 'effect'}" } }] }
+ * ])
+ * warnings[0]?._tag // "RepairedToolArguments": single quotes were repaired, the text is kept in rawArgs
+ *
  * @since 0.1.0
  */
 export class RepairedToolArguments extends Schema.TaggedClass<RepairedToolArguments>()("RepairedToolArguments", {
@@ -43,6 +49,13 @@ export class RepairedToolArguments extends Schema.TaggedClass<RepairedToolArgume
  * (e.g. "thinking", "a PDF document", "a provider-executed tool call") and
  * `reason` says why.
  *
+ * @example
+ * const { warnings } = yield* OpenAiChat.toMessages([Message.user("hi"), Message.assistant([Block.thinking("Greet back."), Block.text("Hello!")])])
+ * warnings[0]?._tag // "DroppedContent": Chat Completions has no place for thinking
+ * warnings[0]?.message
+ * // 'messages[1].content[0]: thinking was left out: Chat Completions has no reasoning content
+ * //  (reasoning: "reasoning_content" sends it the DeepSeek way)'
+ *
  * @since 0.1.0
  */
 export class DroppedContent extends Schema.TaggedClass<DroppedContent>()("DroppedContent", {
@@ -60,6 +73,14 @@ export class DroppedContent extends Schema.TaggedClass<DroppedContent>()("Droppe
  * Something was carried in another shape than it had (e.g. a structured tool
  * result sent as JSON text, a file as a text placeholder): nothing is lost
  * from the conversation, but a round trip will not give the same shape back.
+ *
+ * @example
+ * const { warnings } = yield* OpenAiChat.toMessages([
+ *   Message.user("Weather?"),
+ *   Message.assistantMessage("", [{ id: "c1", name: "weather" }]),
+ *   Message.tool(Block.toolResult("c1", "weather", [Block.json({ celsius: 12 })]))
+ * ])
+ * warnings.map((w) => w._tag) // ["ConvertedContent"]: the JSON result was sent as text
  *
  * @since 0.1.0
  */
@@ -79,6 +100,10 @@ export class ConvertedContent extends Schema.TaggedClass<ConvertedContent>()("Co
  * `providerOptions` or a `ProviderDataBlock`) or ignored; `path` locates it in
  * the provider payload.
  *
+ * @example
+ * const warning = new Conversion.UnknownProviderField({ path: "choices[0].message.audio_meta", kept: true })
+ * warning.message // "unknown provider field choices[0].message.audio_meta was kept as provider data"
+ *
  * @since 0.1.0
  */
 export class UnknownProviderField extends Schema.TaggedClass<UnknownProviderField>()("UnknownProviderField", {
@@ -93,11 +118,26 @@ export class UnknownProviderField extends Schema.TaggedClass<UnknownProviderFiel
 /**
  * Every warning a conversion can report.
  *
+ * @example
+ * const { value, warnings } = yield* Anthropic.toMessages(messages)
+ * for (const warning of warnings) {
+ *   switch (warning._tag) {
+ *     case "DroppedContent": yield* Effect.logWarning(warning.message); break
+ *     case "RepairedToolArguments":
+ *     case "ConvertedContent":
+ *     case "UnknownProviderField": yield* Effect.logDebug(warning.message); break
+ *   }
+ * }
+ *
  * @since 0.1.0
  */
 export const ConversionWarning = Schema.Union([RepairedToolArguments, DroppedContent, ConvertedContent, UnknownProviderField])
 
-/** @since 0.1.0 */
+/**
+ * Any conversion warning, discriminated by `_tag`.
+ *
+ * @since 0.1.0
+ */
 export type ConversionWarning = typeof ConversionWarning.Type
 
 /**
@@ -115,6 +155,13 @@ export interface Converted<A> {
  * Strict conversion met something the target format cannot express (the
  * warning it would otherwise have reported is `warning`).
  *
+ * @example
+ * const error = yield* Effect.flip(
+ *   OpenAiChat.toMessages([Message.user("hi"), Message.assistant([Block.thinking("Greet back."), Block.text("Hello!")])], { strict: true })
+ * )
+ * error._tag // "UnsupportedContent"
+ * error.warning._tag // "DroppedContent"
+ *
  * @since 0.1.0
  */
 export class UnsupportedContent extends Schema.TaggedError<UnsupportedContent>()("UnsupportedContent", {
@@ -130,6 +177,13 @@ export class UnsupportedContent extends Schema.TaggedError<UnsupportedContent>()
  * Tool-argument text that is not valid JSON, or not a JSON object where the
  * format requires one, in strict mode: `rawArgs` is the provider's text and
  * `reason` the parse error.
+ *
+ * @example
+ * const error = yield* Effect.flip(OpenAiChat.fromMessages(
+ *   [{ role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "search", arguments: '{"q": "eff' } }] }],
+ *   { toolArguments: "strict" }
+ * ))
+ * if (error._tag === "InvalidToolArguments") error.rawArgs // '{"q": "eff'
  *
  * @since 0.1.0
  */
@@ -148,6 +202,11 @@ export class InvalidToolArguments extends Schema.TaggedError<InvalidToolArgument
 /**
  * A provider payload that is not what the format looks like (a missing
  * field, a wrong type): `path` locates it, `reason` says what is wrong.
+ *
+ * @example
+ * const error = yield* Effect.flip(Anthropic.fromMessages({ messages: [{ role: "user" }] }))
+ * error._tag // "MalformedPayload"
+ * error.message // "not a valid anthropic payload at messages[0].content: expected an array, got nothing"
  *
  * @since 0.1.0
  */
@@ -192,11 +251,26 @@ export interface ConversionOptions {
  *   value is kept beside it);
  * - `unknown`: the provider gave none (an unfinished stream).
  *
+ * @example
+ * const next = (reason: Conversion.FinishReason): string => {
+ *   switch (reason) {
+ *     case "tool-calls": return "run the tools"
+ *     case "length": return "continue or trim"
+ *     case "pause": return "send the turn back to continue"
+ *     default: return "done"
+ *   }
+ * }
+ *
  * @since 0.1.0
  */
 export const FinishReason = Schema.Literals(["stop", "length", "tool-calls", "content-filter", "refusal", "pause", "other", "unknown"])
 
-/** @since 0.1.0 */
+/**
+ * Why a model stopped: `"stop"`, `"length"`, `"tool-calls"`,
+ * `"content-filter"`, `"refusal"`, `"pause"`, `"other"` or `"unknown"`.
+ *
+ * @since 0.1.0
+ */
 export type FinishReason = typeof FinishReason.Type
 
 /**
@@ -205,6 +279,17 @@ export type FinishReason = typeof FinishReason.Type
  * it), the response id and model, and the response's other fields as sent
  * (`providerData`: Chat `system_fingerprint`, `service_tier`, `logprobs`;
  * Anthropic `stop_sequence`, `stop_details`, `container`, the raw `usage`).
+ *
+ * @example
+ * const { value } = yield* OpenAiChat.fromResponse({
+ *   id: "chatcmpl-1", object: "chat.completion", created: 1700000000, model: "gpt-4o",
+ *   choices: [{ index: 0, message: { role: "assistant", content: "Hello!", refusal: null }, finish_reason: "stop", logprobs: null }],
+ *   system_fingerprint: "fp_1"
+ * })
+ * value.id // "chatcmpl-1"
+ * value.providerFinishReason // "stop"
+ * value.providerData
+ * // { object: "chat.completion", created: 1700000000, system_fingerprint: "fp_1", choice: { logprobs: null } }
  *
  * @since 0.1.0
  */
@@ -224,6 +309,14 @@ export class DecodedResponse extends Schema.Class<DecodedResponse>("DecodedRespo
  * `partial` is the response decoded from what did arrive (its tool calls'
  * cut argument text repaired leniently and kept in `rawArgs`), absent when
  * nothing arrived; `warnings` are those of decoding the partial response.
+ *
+ * @example
+ * const cut = [{ id: "chatcmpl-1", object: "chat.completion.chunk", created: 1700000000, model: "gpt-4o", choices: [{ index: 0, delta: { role: "assistant", content: "The answer is" } }] }] as const
+ * const error = yield* Effect.flip(OpenAiChat.fromEvents(cut))
+ * if (error._tag === "IncompleteResponse") {
+ *   error.cut // ["choice 0 has no finish_reason"]
+ *   error.partial?.message // the assistant message so far: "The answer is"
+ * }
  *
  * @since 0.1.0
  */

@@ -71,6 +71,10 @@ const isObj = (u: unknown): u is Obj => typeof u === "object" && u !== null && !
 /**
  * The key under which Prompt options keep what a Prompt has no place for.
  *
+ * @example
+ * const { value: prompt } = yield* EffectAi.toPrompt([Message.user("hi", { name: "alice" })])
+ * prompt.content[0]?.options[EffectAi.ownKey] // { name: "alice" }: a Prompt has no participant names
+ *
  * @since 0.1.0
  */
 export const ownKey = "effect-agent-messages"
@@ -78,6 +82,19 @@ export const ownKey = "effect-agent-messages"
 /**
  * The provider name of `ProviderDataBlock`s read from Prompt parts the
  * model has no block for (tool approval requests).
+ *
+ * @example
+ * import { Effect } from "effect"
+ * import type { Prompt } from "effect/ai"
+ * import { EffectAi } from "effect-agent-messages/providers"
+ *
+ * // tool approval requests, which the model has no block for
+ * const approvalsIn = (prompt: Prompt.Prompt) =>
+ *   EffectAi.fromPrompt(prompt).pipe(
+ *     Effect.map(({ value }) =>
+ *       value.flatMap((m) => m.content).filter((b) => b._tag === "ProviderData" && b.provider === EffectAi.providerKey)
+ *     )
+ *   )
  *
  * @since 0.1.0
  */
@@ -319,8 +336,16 @@ const toPromptMessage = (m: Message.Message): Prompt.Message => {
  * `"effect-agent-messages"`, so `fromPrompt(toPrompt(x))` is `x`.
  *
  * @example
- * const { value: prompt } = yield* EffectAi.toPrompt(messages)
- * const chat = yield* Chat.fromPrompt(prompt)
+ * import { Effect } from "effect"
+ * import { Chat } from "effect/ai"
+ * import { Message } from "effect-agent-messages"
+ * import { EffectAi } from "effect-agent-messages/providers"
+ *
+ * const program = Effect.gen(function*() {
+ *   const { value: prompt } = yield* EffectAi.toPrompt([Message.system("Be brief."), Message.user("Weather in Oslo?")])
+ *   const chat = yield* Chat.fromPrompt(prompt)
+ *   return chat
+ * })
  *
  * @category conversions
  * @since 0.1.0
@@ -576,9 +601,18 @@ const readMessage = (ctx: Ctx, m: Prompt.Message, i: number): Message.Message =>
  * is not JSON where the model needs JSON (tool parameters, results).
  *
  * @example
- * const history = yield* Ref.get(chat.history)
- * const { value: messages } = yield* EffectAi.fromPrompt(history)
- * yield* Conversation.validate(messages)
+ * import { Effect, Ref } from "effect"
+ * import { Chat } from "effect/ai"
+ * import { Conversation, Repair } from "effect-agent-messages"
+ * import { EffectAi } from "effect-agent-messages/providers"
+ *
+ * const program = Effect.gen(function*() {
+ *   const chat = yield* Chat.empty
+ *   // ... chat.generateText(...) calls ...
+ *   const { value: messages } = yield* EffectAi.fromPrompt(yield* Ref.get(chat.history))
+ *   const { messages: repaired } = Repair.repair(messages)
+ *   return yield* Conversation.validate(repaired)
+ * })
  *
  * @category conversions
  * @since 0.1.0
@@ -618,8 +652,17 @@ export interface DecodedParts {
  * model.
  *
  * @example
- * const response = yield* LanguageModel.generateText({ prompt })
- * const { value } = yield* EffectAi.fromResponseParts(response.content)
+ * import { Effect } from "effect"
+ * import { LanguageModel } from "effect/ai"
+ * import { Message } from "effect-agent-messages"
+ * import { EffectAi } from "effect-agent-messages/providers"
+ *
+ * const program = Effect.gen(function*() {
+ *   const response = yield* LanguageModel.generateText({ prompt: "What is the weather in Oslo?" })
+ *   const { value } = yield* EffectAi.fromResponseParts(response.content)
+ *   const [reply] = value.messages
+ *   return { reply, finishReason: value.finishReason } // reply: an assistant message with its usage
+ * })
  *
  * @category conversions
  * @since 0.1.0
@@ -670,7 +713,9 @@ export const fromResponseParts = (parts: ReadonlyArray<Response.AnyPart>, option
  * out: give them to that provider's own layer.
  *
  * @example
- * const toolkit = EffectAi.toToolkit(request.tools ?? [])
+ * const tools = [Request.tool("get_weather", { parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } })]
+ * const toolkit = EffectAi.toToolkit(tools)
+ * Object.keys(toolkit.tools) // ["get_weather"]
  *
  * @category tools
  * @since 0.1.0
@@ -704,6 +749,18 @@ export type DynamicTool = Tool.Dynamic<string, {
  * parameters as JSON Schema and strict flag. Tools a provider defines
  * (hosted tools) have no definition in the model and are reported.
  *
+ * @example
+ * import { Schema } from "effect"
+ * import { Tool, Toolkit } from "effect/ai"
+ * import { EffectAi } from "effect-agent-messages/providers"
+ *
+ * const GetWeather = Tool.make("get_weather", {
+ *   description: "Current weather for a city",
+ *   parameters: Schema.Struct({ city: Schema.String })
+ * })
+ * const { value: definitions } = EffectAi.fromToolkit(Toolkit.make(GetWeather))
+ * definitions[0]?.parameters // { type: "object", properties: { city: { type: "string" } }, required: ["city"], ... }
+ *
  * @category tools
  * @since 0.1.0
  */
@@ -732,6 +789,10 @@ const isUnknownSchema = (tool: Tool.Any): boolean => {
 /**
  * Our tool choice as effect/ai's.
  *
+ * @example
+ * EffectAi.toToolChoice({ _tag: "Tool", name: "get_weather" }) // { tool: "get_weather" }
+ * EffectAi.toToolChoice("required") // "required"
+ *
  * @category tools
  * @since 0.1.0
  */
@@ -741,6 +802,11 @@ export const toToolChoice = (choice: Request.ToolChoice): LanguageModel.ToolChoi
 /**
  * effect/ai's tool choice as ours. A choice among several tools has no word
  * in the model: it becomes `"required"` (or `"auto"`), with a warning.
+ *
+ * @example
+ * EffectAi.fromToolChoice({ tool: "get_weather" }).value // { _tag: "Tool", name: "get_weather" }
+ * const { value, warnings } = EffectAi.fromToolChoice({ oneOf: ["get_weather", "get_time"], mode: "required" })
+ * value // "required", with a warning: the model has no word for a choice among some tools
  *
  * @category tools
  * @since 0.1.0
@@ -802,8 +868,18 @@ const cutFor = (messages: ReadonlyArray<Message.Message>, costs: ReadonlyArray<n
  * One estimate per message, linear in the prompt.
  *
  * @example
+ * import { Effect } from "effect"
+ * import { Prompt } from "effect/ai"
+ * import { TokenEstimator } from "effect-agent-messages"
+ * import { EffectAi } from "effect-agent-messages/providers"
+ *
  * const tokenizer = EffectAi.makeTokenizer(TokenEstimator.heuristic)
- * const tokens = yield* tokenizer.tokenize(prompt)
+ * const program = Effect.gen(function*() {
+ *   const prompt = Prompt.make([{ role: "user", content: "What is the weather in Oslo?" }])
+ *   const tokens = yield* tokenizer.tokenize(prompt)
+ *   const shorter = yield* tokenizer.truncate(prompt, 1_000) // whole turns only: no call loses its result
+ *   return tokens.length
+ * })
  *
  * @category tokenizers
  * @since 0.1.0
@@ -866,7 +942,20 @@ export interface TokenizerEstimatorOptions {
  * default heuristic instead.
  *
  * @example
- * program.pipe(Effect.provide(EffectAi.layerTokenEstimator()), Effect.provide(myTokenizerLayer))
+ * import { Effect, Layer } from "effect"
+ * import { Tokenizer } from "effect/ai"
+ * import { Message, TokenEstimator } from "effect-agent-messages"
+ * import { EffectAi } from "effect-agent-messages/providers"
+ *
+ * // any effect/ai Tokenizer; here one that counts words
+ * const Words = Layer.succeed(Tokenizer.Tokenizer, Tokenizer.make({
+ *   tokenize: (prompt) => Effect.succeed(JSON.stringify(prompt.content).split(/\s+/).map((_, i) => i))
+ * }))
+ * const program = Effect.gen(function*() {
+ *   const estimator = yield* TokenEstimator.TokenEstimator
+ *   return estimator.estimateMessage(Message.user("one two three"))
+ * })
+ * program.pipe(Effect.provide(EffectAi.layerTokenEstimator({ messageOverhead: 3 }).pipe(Layer.provide(Words))))
  *
  * @category tokenizers
  * @since 0.1.0

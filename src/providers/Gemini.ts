@@ -91,6 +91,13 @@ import * as ToolArguments from "./ToolArguments.js"
 /**
  * The key of this format in `providerOptions`.
  *
+ * @example
+ * const { value: request } = yield* Gemini.fromRequest({
+ *   contents: [{ role: "user", parts: [{ text: "hi" }] }],
+ *   safetySettings: [{ category: "HARM_CATEGORY_HARASSMENT", threshold: "BLOCK_ONLY_HIGH" }]
+ * })
+ * request.providerOptions?.[Gemini.key] // { safetySettings: [...] }, written back by toRequest
+ *
  * @since 0.1.0
  */
 export const key = "gemini"
@@ -567,8 +574,22 @@ const writeMessages = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Wi
  * the warnings of what the format could not carry.
  *
  * @example
- * const { value } = yield* Gemini.toMessages([Message.system("Be brief."), Message.user("Weather in Oslo?")])
- * // value: { systemInstruction: { parts: [{ text: "Be brief." }] }, contents: [{ role: "user", parts: [{ text: "Weather in Oslo?" }] }] }
+ * import { Effect } from "effect"
+ * import { Message } from "effect-agent-messages"
+ * import { Gemini } from "effect-agent-messages/providers"
+ * import { GoogleGenAI } from "@google/genai"
+ *
+ * const ai = new GoogleGenAI({})
+ *
+ * const program = Effect.gen(function*() {
+ *   const { value: { systemInstruction, contents } } = yield* Gemini.toMessages([Message.system("Be brief."), Message.user("Weather in Oslo?")])
+ *   // { systemInstruction: { parts: [{ text: "Be brief." }] }, contents: [{ role: "user", parts: [{ text: "Weather in Oslo?" }] }] }
+ *   const response = yield* Effect.promise(() =>
+ *     ai.models.generateContent({ model: "gemini-2.5-flash", contents, config: systemInstruction === undefined ? {} : { systemInstruction } })
+ *   )
+ *   const { value } = yield* Gemini.fromResponse(response)
+ *   return value.message
+ * })
  *
  * @category conversions
  * @since 0.1.0
@@ -591,6 +612,7 @@ export const toMessages = (messages: ReadonlyArray<Message.Message>, options?: C
  *     { role: "user", parts: [{ functionResponse: { name: "get_weather", response: { output: "12°C" } } }] }
  *   ]
  * })
+ * messages.map((m) => m.role) // ["user", "assistant", "tool"]
  *
  * @category conversions
  * @since 0.1.0
@@ -694,6 +716,16 @@ const readGenerationConfig = (ctx: A.Ctx, raw: Schema.Json | undefined, kept: Fi
  * kept in `providerOptions.gemini`. (The model id is part of the URL, not
  * the body.)
  *
+ * @example
+ * const { value: request } = yield* Gemini.fromRequest({
+ *   systemInstruction: { parts: [{ text: "Be brief." }] },
+ *   contents: [{ role: "user", parts: [{ text: "Weather in Oslo?" }] }],
+ *   tools: [{ functionDeclarations: [{ name: "get_weather", parametersJsonSchema: { type: "object", properties: { city: { type: "string" } } } }] }],
+ *   toolConfig: { functionCallingConfig: { mode: "ANY" } }
+ * })
+ * request.toolChoice // "required"
+ * request.tools?.map((t) => t.name) // ["get_weather"]
+ *
  * @category conversions
  * @since 0.1.0
  */
@@ -762,8 +794,9 @@ const writeTools = (
  * in `providerOptions.gemini` are written back.
  *
  * @example
+ * const weather = Request.tool("get_weather", { parameters: { type: "object", properties: { city: { type: "string" } } } })
  * const { value: body } = yield* Gemini.toRequest(Request.make([Message.user("Hi")], { toolChoice: "required", tools: [weather] }))
- * // body.toolConfig: { functionCallingConfig: { mode: "ANY" } }
+ * body.toolConfig // { functionCallingConfig: { mode: "ANY" } }
  *
  * @category conversions
  * @since 0.1.0
@@ -913,7 +946,14 @@ export interface FromResponseOptions extends ConversionOptions {
  * back).
  *
  * @example
- * const { value } = yield* Gemini.fromResponse(await ai.models.generateContent({ ... }))
+ * const { value } = yield* Gemini.fromResponse({
+ *   candidates: [{ content: { role: "model", parts: [{ text: "12°C in Oslo." }] }, finishReason: "STOP" }],
+ *   usageMetadata: { promptTokenCount: 12, candidatesTokenCount: 6, totalTokenCount: 18 },
+ *   modelVersion: "gemini-2.5-flash"
+ * })
+ * Message.textOf(value.message) // "12°C in Oslo."
+ * value.finishReason // "stop"
+ * value.usage?.inputTokens // 12
  *
  * @category conversions
  * @since 0.1.0
@@ -950,6 +990,22 @@ const decodeStreamed = <E, R>(
  * read as `fromResponse` reads one. A stream that ends early fails with
  * `IncompleteResponse`, carrying the response read from what did arrive.
  *
+ * @example
+ * import { Effect, Stream } from "effect"
+ * import { Message } from "effect-agent-messages"
+ * import { Gemini } from "effect-agent-messages/providers"
+ * import { GoogleGenAI } from "@google/genai"
+ *
+ * const ai = new GoogleGenAI({})
+ *
+ * const program = Effect.gen(function*() {
+ *   const chunks = yield* Effect.promise(() =>
+ *     ai.models.generateContentStream({ model: "gemini-2.5-flash", contents: [{ role: "user", parts: [{ text: "hi" }] }] })
+ *   )
+ *   const { value } = yield* Gemini.fromStream(Stream.fromAsyncIterable(chunks, (e) => e))
+ *   return Message.textOf(value.message)
+ * })
+ *
  * @category conversions
  * @since 0.1.0
  */
@@ -958,6 +1014,17 @@ export const fromStream = <E, R>(chunks: Stream.Stream<Wire.StreamEvent, E, R>, 
 
 /**
  * `fromStream` over an Effect `Stream` of raw SSE text or bytes (`alt=sse`).
+ *
+ * @example
+ * const url = "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse"
+ * const response = yield* Effect.promise(() =>
+ *   fetch(url, {
+ *     method: "POST",
+ *     headers: { "content-type": "application/json", "x-goog-api-key": process.env["GEMINI_API_KEY"] ?? "" },
+ *     body: JSON.stringify({ contents: [{ role: "user", parts: [{ text: "hi" }] }] })
+ *   })
+ * )
+ * const { value } = yield* Gemini.fromSseStream(Stream.fromReadableStream({ evaluate: () => response.body!, onError: (cause) => cause }))
  *
  * @category conversions
  * @since 0.1.0
@@ -968,6 +1035,15 @@ export const fromSseStream = <E, R>(body: Stream.Stream<string | Uint8Array, E, 
 /**
  * `fromStream` over an iterable of chunks.
  *
+ * @example
+ * const chunks: ReadonlyArray<GeminiWire.GenerateContentResponse> = [
+ *   { candidates: [{ content: { role: "model", parts: [{ text: "Hel" }] } }], modelVersion: "gemini-2.5-flash" },
+ *   { candidates: [{ content: { role: "model", parts: [{ text: "lo!" }] }, finishReason: "STOP" }], usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 2 } }
+ * ]
+ * const { value } = yield* Gemini.fromEvents(chunks)
+ * Message.textOf(value.message) // "Hello!"
+ * value.finishReason // "stop"
+ *
  * @category conversions
  * @since 0.1.0
  */
@@ -976,6 +1052,14 @@ export const fromEvents = (chunks: Iterable<Wire.StreamEvent>, options?: FromRes
 
 /**
  * `fromStream` over raw SSE text (`alt=sse`), whole or in pieces.
+ *
+ * @example
+ * const body = [
+ *   'data: {"candidates":[{"content":{"role":"model","parts":[{"text":"Hel"}]}}],"modelVersion":"gemini-2.5-flash"}',
+ *   'data: {"candidates":[{"content":{"role":"model","parts":[{"text":"lo!"}]},"finishReason":"STOP"}]}'
+ * ].join("\r\n\r\n") + "\r\n\r\n"
+ * const { value } = yield* Gemini.fromSse(body)
+ * Message.textOf(value.message) // "Hello!"
  *
  * @category conversions
  * @since 0.1.0

@@ -311,6 +311,18 @@ export type Accumulator = StreamAccumulator<Wire.StreamEvent, Wire.GenerateConte
 /**
  * Makes an empty accumulator.
  *
+ * @example
+ * const chunks: ReadonlyArray<GeminiWire.GenerateContentResponse> = [
+ *   { candidates: [{ content: { role: "model", parts: [{ text: "Hel" }] } }], modelVersion: "gemini-2.5-flash" },
+ *   { candidates: [{ content: { role: "model", parts: [{ text: "lo!" }] }, finishReason: "STOP" }], usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 2 } }
+ * ]
+ * const acc = GeminiStream.make()
+ * acc.push(chunks[0]!)
+ * acc.snapshot()?.candidates?.[0]?.content?.parts // [{ text: "Hel" }]
+ * acc.push(chunks[1]!)
+ * const result = acc.done()
+ * if (result._tag === "Success") result.success.candidates?.[0]?.content?.parts // [{ text: "Hello!" }]
+ *
  * @since 0.1.0
  */
 export const make = (): Accumulator => Core.makeAccumulator<Wire.StreamEvent, Wire.GenerateContentResponse>("gemini", make_)
@@ -320,6 +332,14 @@ const run = runners(make)
 /**
  * Accumulates an Effect `Stream` of chunks.
  *
+ * @example
+ * const chunks: ReadonlyArray<GeminiWire.GenerateContentResponse> = [
+ *   { candidates: [{ content: { role: "model", parts: [{ text: "Hel" }] } }], modelVersion: "gemini-2.5-flash" },
+ *   { candidates: [{ content: { role: "model", parts: [{ text: "lo!" }] }, finishReason: "STOP" }], usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 2 } }
+ * ]
+ * const response = yield* GeminiStream.fromStream(Stream.fromIterable(chunks))
+ * response.usageMetadata?.promptTokenCount // 5
+ *
  * @since 0.1.0
  */
 export const fromStream = run.fromStream
@@ -328,6 +348,14 @@ export const fromStream = run.fromStream
  * Accumulates an Effect `Stream` of raw SSE text or bytes (a response body
  * of `streamGenerateContent?alt=sse`).
  *
+ * @example
+ * const body = [
+ *   'data: {"candidates":[{"content":{"role":"model","parts":[{"text":"Hel"}]}}],"modelVersion":"gemini-2.5-flash"}',
+ *   'data: {"candidates":[{"content":{"role":"model","parts":[{"text":"lo!"}]},"finishReason":"STOP"}]}'
+ * ].join("\r\n\r\n") + "\r\n\r\n"
+ * const response = yield* GeminiStream.fromSseStream(Stream.make(new TextEncoder().encode(body)))
+ * response.candidates?.[0]?.finishReason // "STOP"
+ *
  * @since 0.1.0
  */
 export const fromSseStream = run.fromSseStream
@@ -335,12 +363,28 @@ export const fromSseStream = run.fromSseStream
 /**
  * Accumulates an iterable of chunks.
  *
+ * @example
+ * const chunks: ReadonlyArray<GeminiWire.GenerateContentResponse> = [
+ *   { candidates: [{ content: { role: "model", parts: [{ text: "Hel" }] } }], modelVersion: "gemini-2.5-flash" },
+ *   { candidates: [{ content: { role: "model", parts: [{ text: "lo!" }] }, finishReason: "STOP" }], usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 2 } }
+ * ]
+ * const error = yield* Effect.flip(GeminiStream.fromEvents(chunks.slice(0, 1)))
+ * error._tag // "IncompleteStream": the candidate has no finishReason
+ *
  * @since 0.1.0
  */
 export const fromEvents = run.fromEvents
 
 /**
  * Accumulates a whole SSE text, or its pieces.
+ *
+ * @example
+ * const body = [
+ *   'data: {"candidates":[{"content":{"role":"model","parts":[{"text":"Hel"}]}}],"modelVersion":"gemini-2.5-flash"}',
+ *   'data: {"candidates":[{"content":{"role":"model","parts":[{"text":"lo!"}]},"finishReason":"STOP"}]}'
+ * ].join("\r\n\r\n") + "\r\n\r\n"
+ * const response = yield* GeminiStream.fromSse(body)
+ * response.modelVersion // "gemini-2.5-flash"
  *
  * @since 0.1.0
  */

@@ -64,7 +64,11 @@ export interface Part {
   readonly codeExecutionResult?: { readonly outcome?: string; readonly output?: string }
 }
 
-/** @since 0.1.0 */
+/**
+ * A turn's content: its role (`user` or `model`) and its parts.
+ *
+ * @since 0.1.0
+ */
 export interface Content {
   readonly role?: string
   readonly parts?: ReadonlyArray<Part>
@@ -90,7 +94,12 @@ export interface Candidate {
   readonly logprobsResult?: unknown
 }
 
-/** @since 0.1.0 */
+/**
+ * Token counts of a response: the prompt, the candidates, the thoughts, the
+ * cached part of the prompt and the tool-use prompt.
+ *
+ * @since 0.1.0
+ */
 export interface UsageMetadata {
   readonly promptTokenCount?: number
   readonly candidatesTokenCount?: number
@@ -123,7 +132,12 @@ export interface ErrorChunk {
   readonly error: { readonly code?: number; readonly message?: string; readonly status?: string; readonly details?: ReadonlyArray<unknown> }
 }
 
-/** @since 0.1.0 */
+/**
+ * One chunk of a `streamGenerateContent` stream: a partial response, or an
+ * error.
+ *
+ * @since 0.1.0
+ */
 export type StreamEvent = GenerateContentResponse | ErrorChunk
 
 // ---------------------------------------------------------------------------
@@ -141,7 +155,11 @@ export interface BlobParam {
   displayName?: string
 }
 
-/** @since 0.1.0 */
+/**
+ * A file given by URI in a request part.
+ *
+ * @since 0.1.0
+ */
 export interface FileDataParam {
   mimeType?: string
   fileUri?: string

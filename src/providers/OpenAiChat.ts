@@ -73,6 +73,10 @@ import * as ToolArguments from "./ToolArguments.js"
 /**
  * The key of this format in `providerOptions`.
  *
+ * @example
+ * // written back as a `developer` message
+ * const system = Message.system("Be brief.", { providerOptions: { [OpenAiChat.key]: { role: "developer" } } })
+ *
  * @since 0.1.0
  */
 export const key = "openai-chat"
@@ -439,8 +443,21 @@ const encodeMessages = (
  * could not be carried (or `UnsupportedContent` with `strict: true`).
  *
  * @example
- * const { value: messages, warnings } = yield* OpenAiChat.toMessages(conversation, { systemRole: "developer" })
- * await client.chat.completions.create({ model: "gpt-5", messages })
+ * import { Effect } from "effect"
+ * import { Message } from "effect-agent-messages"
+ * import { OpenAiChat } from "effect-agent-messages/providers"
+ * import OpenAI from "openai"
+ *
+ * const client = new OpenAI()
+ * const conversation = [Message.system("Be brief."), Message.user("What is the weather in Oslo?")]
+ *
+ * const program = Effect.gen(function*() {
+ *   const { value: messages, warnings } = yield* OpenAiChat.toMessages(conversation, { systemRole: "developer" })
+ *   for (const warning of warnings) yield* Effect.logWarning(warning.message)
+ *   const completion = yield* Effect.promise(() => client.chat.completions.create({ model: "gpt-5", messages }))
+ *   const { value } = yield* OpenAiChat.fromResponse(completion)
+ *   return value.message
+ * })
  *
  * @since 0.1.0
  */
@@ -546,7 +563,14 @@ const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToMessages
  * reported and left out.
  *
  * @example
- * const { value: body } = yield* OpenAiChat.toRequest(Request.make(conversation, { model: "gpt-4o", tools }))
+ * const weather = Request.tool("get_weather", {
+ *   parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] }
+ * })
+ * const { value: body } = yield* OpenAiChat.toRequest(
+ *   Request.make([Message.user("Weather in Oslo?")], { model: "gpt-4o", tools: [weather], maxOutputTokens: 512 })
+ * )
+ * body.model // "gpt-4o"
+ * body.tools?.[0] // { type: "function", function: { name: "get_weather", parameters: { ... } } }
  *
  * @since 0.1.0
  */
@@ -855,7 +879,12 @@ const toolCallIdOf = (ctx: A.Ctx, m: A.Obj, at: string, index: number): string =
  * written back as `developer` messages).
  *
  * @example
- * const { value: conversation } = yield* OpenAiChat.fromMessages(body.messages)
+ * const { value: conversation } = yield* OpenAiChat.fromMessages([
+ *   { role: "user", content: "Weather in Oslo?" },
+ *   { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Oslo"}' } }] },
+ *   { role: "tool", tool_call_id: "call_1", content: "12°C" }
+ * ])
+ * Message.toolResultsOf(conversation[2]!)[0]?.toolName // "get_weather"
  *
  * @since 0.1.0
  */
@@ -1013,7 +1042,14 @@ const decodeRequest = (ctx: A.Ctx, input: unknown): Request.Request => {
  * written back by `toRequest`.
  *
  * @example
- * const { value: request, warnings } = yield* OpenAiChat.fromRequest(JSON.parse(text))
+ * const { value: request } = yield* OpenAiChat.fromRequest({
+ *   model: "gpt-4o",
+ *   temperature: 0.2,
+ *   messages: [{ role: "developer", content: "Be brief." }, { role: "user", content: "hi" }]
+ * })
+ * request.messages[0]?.role // "system"
+ * request.providerOptions?.["openai-chat"] // { temperature: 0.2 }
+ * const { value: body } = yield* OpenAiChat.toRequest(request) // the same body back
  *
  * @since 0.1.0
  */
@@ -1104,8 +1140,22 @@ const decodeResponse = (ctx: A.Ctx, input: unknown, options: FromResponseOptions
  * model, and the response's other fields in `providerData`.
  *
  * @example
- * const completion = await client.chat.completions.create({ model: "gpt-4o", messages })
- * const { value: { message, finishReason } } = yield* OpenAiChat.fromResponse(completion)
+ * const { value } = yield* OpenAiChat.fromResponse({
+ *   id: "chatcmpl-1",
+ *   object: "chat.completion",
+ *   created: 1700000000,
+ *   model: "gpt-4o",
+ *   choices: [{
+ *     index: 0,
+ *     message: { role: "assistant", content: null, refusal: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Oslo"}' } }] },
+ *     finish_reason: "tool_calls",
+ *     logprobs: null
+ *   }],
+ *   usage: { prompt_tokens: 52, completion_tokens: 17, total_tokens: 69 }
+ * })
+ * value.finishReason // "tool-calls"
+ * value.message.toolCalls[0]?.args // { city: "Oslo" }
+ * value.usage?.inputTokens // 52
  *
  * @since 0.1.0
  */
@@ -1156,10 +1206,11 @@ const decodeStreamed = <E, R>(
  * chunk.
  *
  * @example
- * const stream = await client.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } })
- * const chunks = []
- * for await (const chunk of stream) chunks.push(chunk)
- * const { value: { message, usage } } = yield* OpenAiChat.fromEvents(chunks)
+ * const chunk = (delta: OpenAiChatWire.Delta, finish_reason: string | null = null): OpenAiChatWire.ChatCompletionChunk =>
+ *   ({ id: "chatcmpl-1", object: "chat.completion.chunk", created: 1700000000, model: "gpt-4o", choices: [{ index: 0, delta, finish_reason }] })
+ * const { value } = yield* OpenAiChat.fromEvents([chunk({ role: "assistant", content: "Hel" }), chunk({ content: "lo!" }, "stop"), "[DONE]"])
+ * Message.textOf(value.message) // "Hello!"
+ * value.finishReason // "stop"
  *
  * @since 0.1.0
  */
@@ -1172,6 +1223,15 @@ export const fromEvents = (
  * `fromEvents` over raw SSE text (a whole response body, or its pieces,
  * split anywhere).
  *
+ * @example
+ * const body = [
+ *   'data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1700000000,"model":"gpt-4o","choices":[{"index":0,"delta":{"role":"assistant","content":"Hel"}}]}',
+ *   'data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1700000000,"model":"gpt-4o","choices":[{"index":0,"delta":{"content":"lo!"},"finish_reason":"stop"}]}',
+ *   "data: [DONE]"
+ * ].join("\n\n") + "\n\n"
+ * const { value } = yield* OpenAiChat.fromSse(body)
+ * Message.textOf(value.message) // "Hello!"
+ *
  * @since 0.1.0
  */
 export const fromSse = (
@@ -1181,6 +1241,22 @@ export const fromSse = (
 
 /**
  * `fromEvents` over an Effect `Stream` of chunks.
+ *
+ * @example
+ * import { Effect, Stream } from "effect"
+ * import { OpenAiChat, type OpenAiChatWire } from "effect-agent-messages/providers"
+ * import OpenAI from "openai"
+ *
+ * const client = new OpenAI()
+ *
+ * const program = Effect.gen(function*() {
+ *   const stream = yield* Effect.promise(() =>
+ *     client.chat.completions.create({ model: "gpt-4o", messages: [{ role: "user", content: "hi" }], stream: true })
+ *   )
+ *   const chunks: Stream.Stream<OpenAiChatWire.StreamEvent, unknown> = Stream.fromAsyncIterable(stream, (e) => e)
+ *   const { value } = yield* OpenAiChat.fromStream(chunks)
+ *   return value.message
+ * })
  *
  * @since 0.1.0
  */
@@ -1192,6 +1268,17 @@ export const fromStream = <E, R>(
 /**
  * `fromEvents` over an Effect `Stream` of raw SSE text or bytes (an HTTP
  * response body).
+ *
+ * @example
+ * const response = yield* Effect.promise(() =>
+ *   fetch("https://api.openai.com/v1/chat/completions", {
+ *     method: "POST",
+ *     headers: { "content-type": "application/json", authorization: `Bearer ${process.env["OPENAI_API_KEY"]}` },
+ *     body: JSON.stringify({ model: "gpt-4o", messages: [{ role: "user", content: "hi" }], stream: true })
+ *   })
+ * )
+ * const body = Stream.fromReadableStream({ evaluate: () => response.body!, onError: (cause) => cause })
+ * const { value } = yield* OpenAiChat.fromSseStream(body)
  *
  * @since 0.1.0
  */

@@ -356,15 +356,15 @@ export type Accumulator = StreamAccumulator<Wire.StreamEvent, Wire.ChatCompletio
 /**
  * Makes an empty accumulator.
  *
- * **Example** (Accumulating chunks as they arrive)
- *
- * ```ts
- * import { OpenAiChatStream } from "effect-agent-messages/providers"
- *
+ * @example
+ * const chunk = (delta: OpenAiChatWire.Delta, finish_reason: string | null = null): OpenAiChatWire.ChatCompletionChunk =>
+ *   ({ id: "chatcmpl-1", object: "chat.completion.chunk", created: 1700000000, model: "gpt-4o", choices: [{ index: 0, delta, finish_reason }] })
  * const acc = OpenAiChatStream.make()
- * // for await (const chunk of await client.chat.completions.create({ ..., stream: true })) acc.push(chunk)
+ * acc.push(chunk({ role: "assistant", content: "Hel" }))
+ * acc.snapshot()?.choices[0]?.message.content // "Hel"
+ * acc.push(chunk({ content: "lo!" }, "stop"))
  * const result = acc.done()
- * ```
+ * if (result._tag === "Success") result.success.choices[0]?.message.content // "Hello!"
  *
  * @since 0.1.0
  */
@@ -375,12 +375,27 @@ const run = runners(make)
 /**
  * Accumulates an Effect `Stream` of chunks.
  *
+ * @example
+ * const chunk = (delta: OpenAiChatWire.Delta, finish_reason: string | null = null): OpenAiChatWire.ChatCompletionChunk =>
+ *   ({ id: "chatcmpl-1", object: "chat.completion.chunk", created: 1700000000, model: "gpt-4o", choices: [{ index: 0, delta, finish_reason }] })
+ * const completion = yield* OpenAiChatStream.fromStream(Stream.make(chunk({ role: "assistant", content: "Hi" }, "stop")))
+ * completion.choices[0]?.finish_reason // "stop"
+ *
  * @since 0.1.0
  */
 export const fromStream = run.fromStream
 
 /**
  * Accumulates an Effect `Stream` of raw SSE text or bytes (a response body).
+ *
+ * @example
+ * const body = [
+ *   'data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1700000000,"model":"gpt-4o","choices":[{"index":0,"delta":{"role":"assistant","content":"Hel"}}]}',
+ *   'data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1700000000,"model":"gpt-4o","choices":[{"index":0,"delta":{"content":"lo!"},"finish_reason":"stop"}]}',
+ *   "data: [DONE]"
+ * ].join("\n\n") + "\n\n"
+ * const completion = yield* OpenAiChatStream.fromSseStream(Stream.make(new TextEncoder().encode(body)))
+ * completion.choices[0]?.message.content // "Hello!"
  *
  * @since 0.1.0
  */
@@ -389,12 +404,27 @@ export const fromSseStream = run.fromSseStream
 /**
  * Accumulates an iterable of chunks.
  *
+ * @example
+ * const chunk = (delta: OpenAiChatWire.Delta, finish_reason: string | null = null): OpenAiChatWire.ChatCompletionChunk =>
+ *   ({ id: "chatcmpl-1", object: "chat.completion.chunk", created: 1700000000, model: "gpt-4o", choices: [{ index: 0, delta, finish_reason }] })
+ * const error = yield* Effect.flip(OpenAiChatStream.fromEvents([chunk({ role: "assistant", content: "Hel" })]))
+ * error._tag // "IncompleteStream": no finish_reason arrived
+ *
  * @since 0.1.0
  */
 export const fromEvents = run.fromEvents
 
 /**
  * Accumulates a whole SSE text, or its pieces.
+ *
+ * @example
+ * const body = [
+ *   'data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1700000000,"model":"gpt-4o","choices":[{"index":0,"delta":{"role":"assistant","content":"Hel"}}]}',
+ *   'data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1700000000,"model":"gpt-4o","choices":[{"index":0,"delta":{"content":"lo!"},"finish_reason":"stop"}]}',
+ *   "data: [DONE]"
+ * ].join("\n\n") + "\n\n"
+ * const completion = yield* OpenAiChatStream.fromSse(body)
+ * completion.choices[0]?.message.content // "Hello!"
  *
  * @since 0.1.0
  */

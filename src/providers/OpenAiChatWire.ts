@@ -172,6 +172,9 @@ export interface CustomToolCall {
 }
 
 /**
+ * A tool call of a completion's message: a function call, or a custom tool
+ * call with free-form input.
+ *
  * @since 0.1.0
  */
 export type ToolCall = FunctionToolCall | CustomToolCall

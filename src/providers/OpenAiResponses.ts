@@ -87,6 +87,10 @@ import * as ToolArguments from "./ToolArguments.js"
 /**
  * The key of this format in `providerOptions`.
  *
+ * @example
+ * const { value: request } = yield* OpenAiResponses.fromRequest({ model: "gpt-5", input: "hi", store: false, reasoning: { effort: "low" } })
+ * request.providerOptions?.[OpenAiResponses.key] // { store: false, reasoning: { effort: "low" } }
+ *
  * @since 0.1.0
  */
 export const key = "openai-responses"
@@ -734,8 +738,21 @@ const writeMessages = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>, fro
  * the format could not carry.
  *
  * @example
- * const { value: input, warnings } = yield* OpenAiResponses.toMessages([Message.user("Weather in Oslo?")])
- * // input: [{ role: "user", content: "Weather in Oslo?" }]
+ * import { Effect } from "effect"
+ * import { Message } from "effect-agent-messages"
+ * import { OpenAiResponses } from "effect-agent-messages/providers"
+ * import OpenAI from "openai"
+ *
+ * const client = new OpenAI()
+ *
+ * const program = Effect.gen(function*() {
+ *   const { value: input } = yield* OpenAiResponses.toMessages([Message.user("Weather in Oslo?")])
+ *   // input: [{ role: "user", content: "Weather in Oslo?" }]
+ *   // items kept as read (hosted tool calls, item types added later) are typed loosely: the SDK wants its own type
+ *   const response = yield* Effect.promise(() => client.responses.create({ model: "gpt-5", input: input as OpenAI.Responses.ResponseInput }))
+ *   const { value } = yield* OpenAiResponses.fromResponse(response)
+ *   return value.message
+ * })
  *
  * @category conversions
  * @since 0.1.0
@@ -761,6 +778,7 @@ export const toMessages = (messages: ReadonlyArray<Message.Message>, options?: C
  *   { type: "function_call", call_id: "call_1", name: "get_weather", arguments: '{"city":"Oslo"}' },
  *   { type: "function_call_output", call_id: "call_1", output: "12°C" }
  * ])
+ * messages.map((m) => m.role) // ["user", "assistant", "tool"]
  *
  * @category conversions
  * @since 0.1.0
@@ -855,6 +873,17 @@ const readText = (ctx: A.Ctx, raw: Schema.Json | undefined, kept: Fields): Reque
  * `instructions`), the input items, function tools, tool choice, parallel
  * tool calls and `text.format`; every other body field is kept in
  * `providerOptions["openai-responses"]`.
+ *
+ * @example
+ * const { value: request } = yield* OpenAiResponses.fromRequest({
+ *   model: "gpt-5",
+ *   instructions: "Be brief.",
+ *   input: [{ role: "user", content: "hi" }],
+ *   max_output_tokens: 512
+ * })
+ * request.messages.map((m) => m.role) // ["system", "user"]
+ * const { value: body } = yield* OpenAiResponses.toRequest(request)
+ * body.instructions // "Be brief.": written back where it came from
  *
  * @category conversions
  * @since 0.1.0
@@ -1035,9 +1064,20 @@ const decodeResponse = (ctx: A.Ctx, raw: Obj): DecodedResponse => {
  * `providerData`.
  *
  * @example
- * const { value } = yield* OpenAiResponses.fromResponse(await client.responses.create({ ... }))
- * value.message // AssistantMessage
- * value.finishReason // "stop" | "tool-calls" | "length" | ...
+ * const { value } = yield* OpenAiResponses.fromResponse({
+ *   id: "resp_1",
+ *   object: "response",
+ *   created_at: 1700000000,
+ *   model: "gpt-5",
+ *   status: "completed",
+ *   output: [{
+ *     type: "message", id: "msg_1", role: "assistant", status: "completed",
+ *     content: [{ type: "output_text", text: "12°C in Oslo.", annotations: [] }]
+ *   }],
+ *   usage: { input_tokens: 12, output_tokens: 6, total_tokens: 18 }
+ * })
+ * Message.textOf(value.message) // "12°C in Oslo."
+ * value.finishReason // "stop"
  *
  * @category conversions
  * @since 0.1.0
@@ -1074,7 +1114,18 @@ const decodeStreamed = <E, R>(
  * `IncompleteResponse`, carrying the response read from what did arrive.
  *
  * @example
+ * const base = { id: "resp_1", object: "response", created_at: 1700000000, model: "gpt-5" } as const
+ * const message = { type: "message", id: "msg_1", role: "assistant", content: [{ type: "output_text", text: "Hello!", annotations: [] }] } as const
+ * const events: ReadonlyArray<OpenAiResponsesWire.StreamEvent> = [
+ *   { type: "response.created", response: { ...base, status: "in_progress", output: [] } },
+ *   { type: "response.output_item.added", output_index: 0, item: { ...message, content: [] } },
+ *   { type: "response.content_part.added", output_index: 0, content_index: 0, part: { type: "output_text", text: "", annotations: [] } },
+ *   { type: "response.output_text.delta", output_index: 0, content_index: 0, delta: "Hello!" },
+ *   { type: "response.output_item.done", output_index: 0, item: message },
+ *   { type: "response.completed", response: { ...base, status: "completed", output: [message], usage: { input_tokens: 9, output_tokens: 3, total_tokens: 12 } } }
+ * ]
  * const { value } = yield* OpenAiResponses.fromStream(Stream.fromIterable(events))
+ * Message.textOf(value.message) // "Hello!"
  *
  * @category conversions
  * @since 0.1.0
@@ -1086,6 +1137,16 @@ export const fromStream = <E, R>(events: Stream.Stream<Wire.StreamEvent, E, R>, 
  * `fromStream` over an Effect `Stream` of raw SSE text or bytes (a response
  * body).
  *
+ * @example
+ * const response = yield* Effect.promise(() =>
+ *   fetch("https://api.openai.com/v1/responses", {
+ *     method: "POST",
+ *     headers: { "content-type": "application/json", authorization: `Bearer ${process.env["OPENAI_API_KEY"]}` },
+ *     body: JSON.stringify({ model: "gpt-5", input: "hi", stream: true })
+ *   })
+ * )
+ * const { value } = yield* OpenAiResponses.fromSseStream(Stream.fromReadableStream({ evaluate: () => response.body!, onError: (cause) => cause }))
+ *
  * @category conversions
  * @since 0.1.0
  */
@@ -1096,6 +1157,20 @@ export const fromSseStream = <E, R>(body: Stream.Stream<string | Uint8Array, E, 
  * `fromStream` over an iterable of events (an array, an SDK stream drained
  * into one).
  *
+ * @example
+ * const base = { id: "resp_1", object: "response", created_at: 1700000000, model: "gpt-5" } as const
+ * const message = { type: "message", id: "msg_1", role: "assistant", content: [{ type: "output_text", text: "Hello!", annotations: [] }] } as const
+ * const events: ReadonlyArray<OpenAiResponsesWire.StreamEvent> = [
+ *   { type: "response.created", response: { ...base, status: "in_progress", output: [] } },
+ *   { type: "response.output_item.added", output_index: 0, item: { ...message, content: [] } },
+ *   { type: "response.content_part.added", output_index: 0, content_index: 0, part: { type: "output_text", text: "", annotations: [] } },
+ *   { type: "response.output_text.delta", output_index: 0, content_index: 0, delta: "Hello!" },
+ *   { type: "response.output_item.done", output_index: 0, item: message },
+ *   { type: "response.completed", response: { ...base, status: "completed", output: [message], usage: { input_tokens: 9, output_tokens: 3, total_tokens: 12 } } }
+ * ]
+ * const { value } = yield* OpenAiResponses.fromEvents(events)
+ * value.usage?.outputTokens // 3
+ *
  * @category conversions
  * @since 0.1.0
  */
@@ -1104,6 +1179,18 @@ export const fromEvents = (events: Iterable<Wire.StreamEvent>, options?: Convers
 
 /**
  * `fromStream` over raw SSE text (a whole response body, or its pieces).
+ *
+ * @example
+ * const body = [
+ *   'event: response.created\ndata: {"type":"response.created","response":{"id":"resp_1","object":"response","created_at":1700000000,"model":"gpt-5","status":"in_progress","output":[]}}',
+ *   'event: response.output_item.added\ndata: {"type":"response.output_item.added","output_index":0,"item":{"type":"message","id":"msg_1","role":"assistant","content":[]}}',
+ *   'event: response.content_part.added\ndata: {"type":"response.content_part.added","output_index":0,"content_index":0,"part":{"type":"output_text","text":"","annotations":[]}}',
+ *   'event: response.output_text.delta\ndata: {"type":"response.output_text.delta","output_index":0,"content_index":0,"delta":"Hello!"}',
+ *   'event: response.output_item.done\ndata: {"type":"response.output_item.done","output_index":0,"item":{"type":"message","id":"msg_1","role":"assistant","content":[{"type":"output_text","text":"Hello!","annotations":[]}]}}',
+ *   'event: response.completed\ndata: {"type":"response.completed","response":{"id":"resp_1","object":"response","created_at":1700000000,"model":"gpt-5","status":"completed","output":[{"type":"message","id":"msg_1","role":"assistant","content":[{"type":"output_text","text":"Hello!","annotations":[]}]}]}}'
+ * ].join("\n\n") + "\n\n"
+ * const { value } = yield* OpenAiResponses.fromSse(body)
+ * Message.textOf(value.message) // "Hello!"
  *
  * @category conversions
  * @since 0.1.0

@@ -350,6 +350,23 @@ export type Accumulator = StreamAccumulator<Wire.StreamEvent, Wire.Response>
 /**
  * Makes an empty accumulator.
  *
+ * @example
+ * const base = { id: "resp_1", object: "response", created_at: 1700000000, model: "gpt-5" } as const
+ * const message = { type: "message", id: "msg_1", role: "assistant", content: [{ type: "output_text", text: "Hello!", annotations: [] }] } as const
+ * const events: ReadonlyArray<OpenAiResponsesWire.StreamEvent> = [
+ *   { type: "response.created", response: { ...base, status: "in_progress", output: [] } },
+ *   { type: "response.output_item.added", output_index: 0, item: { ...message, content: [] } },
+ *   { type: "response.content_part.added", output_index: 0, content_index: 0, part: { type: "output_text", text: "", annotations: [] } },
+ *   { type: "response.output_text.delta", output_index: 0, content_index: 0, delta: "Hello!" },
+ *   { type: "response.output_item.done", output_index: 0, item: message },
+ *   { type: "response.completed", response: { ...base, status: "completed", output: [message], usage: { input_tokens: 9, output_tokens: 3, total_tokens: 12 } } }
+ * ]
+ * const acc = OpenAiResponsesStream.make()
+ * for (const event of events.slice(0, 4)) acc.push(event)
+ * // the text so far, before the stream ends
+ * const sofar = acc.snapshot()
+ * if (sofar !== undefined) OpenAiResponsesStream.outputText(sofar) // "Hello!"
+ *
  * @since 0.1.0
  */
 export const make = (): Accumulator => Core.makeAccumulator<Wire.StreamEvent, Wire.Response>("openai-responses", make_)
@@ -359,6 +376,20 @@ export const make = (): Accumulator => Core.makeAccumulator<Wire.StreamEvent, Wi
  * `message` item, in order (reasoning is not included). The official SDK
  * offers the same as the `output_text` property; the server does not send
  * it.
+ *
+ * @example
+ * const base = { id: "resp_1", object: "response", created_at: 1700000000, model: "gpt-5" } as const
+ * const message = { type: "message", id: "msg_1", role: "assistant", content: [{ type: "output_text", text: "Hello!", annotations: [] }] } as const
+ * const events: ReadonlyArray<OpenAiResponsesWire.StreamEvent> = [
+ *   { type: "response.created", response: { ...base, status: "in_progress", output: [] } },
+ *   { type: "response.output_item.added", output_index: 0, item: { ...message, content: [] } },
+ *   { type: "response.content_part.added", output_index: 0, content_index: 0, part: { type: "output_text", text: "", annotations: [] } },
+ *   { type: "response.output_text.delta", output_index: 0, content_index: 0, delta: "Hello!" },
+ *   { type: "response.output_item.done", output_index: 0, item: message },
+ *   { type: "response.completed", response: { ...base, status: "completed", output: [message], usage: { input_tokens: 9, output_tokens: 3, total_tokens: 12 } } }
+ * ]
+ * const response = yield* OpenAiResponsesStream.fromEvents(events)
+ * OpenAiResponsesStream.outputText(response) // "Hello!"
  *
  * @since 0.1.0
  */
@@ -376,12 +407,38 @@ const run = runners(make)
 /**
  * Accumulates an Effect `Stream` of events.
  *
+ * @example
+ * const base = { id: "resp_1", object: "response", created_at: 1700000000, model: "gpt-5" } as const
+ * const message = { type: "message", id: "msg_1", role: "assistant", content: [{ type: "output_text", text: "Hello!", annotations: [] }] } as const
+ * const events: ReadonlyArray<OpenAiResponsesWire.StreamEvent> = [
+ *   { type: "response.created", response: { ...base, status: "in_progress", output: [] } },
+ *   { type: "response.output_item.added", output_index: 0, item: { ...message, content: [] } },
+ *   { type: "response.content_part.added", output_index: 0, content_index: 0, part: { type: "output_text", text: "", annotations: [] } },
+ *   { type: "response.output_text.delta", output_index: 0, content_index: 0, delta: "Hello!" },
+ *   { type: "response.output_item.done", output_index: 0, item: message },
+ *   { type: "response.completed", response: { ...base, status: "completed", output: [message], usage: { input_tokens: 9, output_tokens: 3, total_tokens: 12 } } }
+ * ]
+ * const response = yield* OpenAiResponsesStream.fromStream(Stream.fromIterable(events))
+ * response.status // "completed"
+ *
  * @since 0.1.0
  */
 export const fromStream = run.fromStream
 
 /**
  * Accumulates an Effect `Stream` of raw SSE text or bytes (a response body).
+ *
+ * @example
+ * const body = [
+ *   'event: response.created\ndata: {"type":"response.created","response":{"id":"resp_1","object":"response","created_at":1700000000,"model":"gpt-5","status":"in_progress","output":[]}}',
+ *   'event: response.output_item.added\ndata: {"type":"response.output_item.added","output_index":0,"item":{"type":"message","id":"msg_1","role":"assistant","content":[]}}',
+ *   'event: response.content_part.added\ndata: {"type":"response.content_part.added","output_index":0,"content_index":0,"part":{"type":"output_text","text":"","annotations":[]}}',
+ *   'event: response.output_text.delta\ndata: {"type":"response.output_text.delta","output_index":0,"content_index":0,"delta":"Hello!"}',
+ *   'event: response.output_item.done\ndata: {"type":"response.output_item.done","output_index":0,"item":{"type":"message","id":"msg_1","role":"assistant","content":[{"type":"output_text","text":"Hello!","annotations":[]}]}}',
+ *   'event: response.completed\ndata: {"type":"response.completed","response":{"id":"resp_1","object":"response","created_at":1700000000,"model":"gpt-5","status":"completed","output":[{"type":"message","id":"msg_1","role":"assistant","content":[{"type":"output_text","text":"Hello!","annotations":[]}]}]}}'
+ * ].join("\n\n") + "\n\n"
+ * const response = yield* OpenAiResponsesStream.fromSseStream(Stream.make(new TextEncoder().encode(body)))
+ * OpenAiResponsesStream.outputText(response) // "Hello!"
  *
  * @since 0.1.0
  */
@@ -390,12 +447,38 @@ export const fromSseStream = run.fromSseStream
 /**
  * Accumulates an iterable of events.
  *
+ * @example
+ * const base = { id: "resp_1", object: "response", created_at: 1700000000, model: "gpt-5" } as const
+ * const message = { type: "message", id: "msg_1", role: "assistant", content: [{ type: "output_text", text: "Hello!", annotations: [] }] } as const
+ * const events: ReadonlyArray<OpenAiResponsesWire.StreamEvent> = [
+ *   { type: "response.created", response: { ...base, status: "in_progress", output: [] } },
+ *   { type: "response.output_item.added", output_index: 0, item: { ...message, content: [] } },
+ *   { type: "response.content_part.added", output_index: 0, content_index: 0, part: { type: "output_text", text: "", annotations: [] } },
+ *   { type: "response.output_text.delta", output_index: 0, content_index: 0, delta: "Hello!" },
+ *   { type: "response.output_item.done", output_index: 0, item: message },
+ *   { type: "response.completed", response: { ...base, status: "completed", output: [message], usage: { input_tokens: 9, output_tokens: 3, total_tokens: 12 } } }
+ * ]
+ * const error = yield* Effect.flip(OpenAiResponsesStream.fromEvents(events.slice(0, 4)))
+ * error._tag // "IncompleteStream": the stream ended before response.completed
+ *
  * @since 0.1.0
  */
 export const fromEvents = run.fromEvents
 
 /**
  * Accumulates a whole SSE text, or its pieces.
+ *
+ * @example
+ * const body = [
+ *   'event: response.created\ndata: {"type":"response.created","response":{"id":"resp_1","object":"response","created_at":1700000000,"model":"gpt-5","status":"in_progress","output":[]}}',
+ *   'event: response.output_item.added\ndata: {"type":"response.output_item.added","output_index":0,"item":{"type":"message","id":"msg_1","role":"assistant","content":[]}}',
+ *   'event: response.content_part.added\ndata: {"type":"response.content_part.added","output_index":0,"content_index":0,"part":{"type":"output_text","text":"","annotations":[]}}',
+ *   'event: response.output_text.delta\ndata: {"type":"response.output_text.delta","output_index":0,"content_index":0,"delta":"Hello!"}',
+ *   'event: response.output_item.done\ndata: {"type":"response.output_item.done","output_index":0,"item":{"type":"message","id":"msg_1","role":"assistant","content":[{"type":"output_text","text":"Hello!","annotations":[]}]}}',
+ *   'event: response.completed\ndata: {"type":"response.completed","response":{"id":"resp_1","object":"response","created_at":1700000000,"model":"gpt-5","status":"completed","output":[{"type":"message","id":"msg_1","role":"assistant","content":[{"type":"output_text","text":"Hello!","annotations":[]}]}]}}'
+ * ].join("\n\n") + "\n\n"
+ * const response = yield* OpenAiResponsesStream.fromSse(body)
+ * OpenAiResponsesStream.outputText(response) // "Hello!"
  *
  * @since 0.1.0
  */

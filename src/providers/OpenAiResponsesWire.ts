@@ -24,7 +24,11 @@ export interface Annotation {
   readonly type: string
 }
 
-/** @since 0.1.0 */
+/**
+ * Text in an output message, with its annotations.
+ *
+ * @since 0.1.0
+ */
 export interface OutputText {
   readonly type: "output_text"
   readonly text: string
@@ -32,7 +36,11 @@ export interface OutputText {
   readonly logprobs?: ReadonlyArray<unknown>
 }
 
-/** @since 0.1.0 */
+/**
+ * The model declined to answer, in an output message.
+ *
+ * @since 0.1.0
+ */
 export interface Refusal {
   readonly type: "refusal"
   readonly refusal: string
@@ -48,7 +56,11 @@ export interface OtherPart {
   readonly type: string
 }
 
-/** @since 0.1.0 */
+/**
+ * A part of an output message: text, a refusal, or another kind as sent.
+ *
+ * @since 0.1.0
+ */
 export type ContentPart = OutputText | Refusal | OtherPart
 
 /**
@@ -120,10 +132,20 @@ export interface OtherItem {
   readonly id?: string
 }
 
-/** @since 0.1.0 */
+/**
+ * An item of a response's `output`: a message, a function call, a custom tool
+ * call, a reasoning item, or another kind as sent.
+ *
+ * @since 0.1.0
+ */
 export type OutputItem = OutputMessage | FunctionCall | CustomToolCall | ReasoningItem | OtherItem
 
-/** @since 0.1.0 */
+/**
+ * Token counts of a response, with the cached part of the input and the
+ * reasoning part of the output.
+ *
+ * @since 0.1.0
+ */
 export interface Usage {
   readonly input_tokens: number
   readonly output_tokens: number
@@ -187,7 +209,11 @@ export interface ResponseEvent {
   readonly sequence_number?: number
 }
 
-/** @since 0.1.0 */
+/**
+ * An output item was added (as it starts) or is done (complete).
+ *
+ * @since 0.1.0
+ */
 export interface OutputItemEvent {
   readonly type: "response.output_item.added" | "response.output_item.done"
   readonly output_index: number
@@ -195,7 +221,11 @@ export interface OutputItemEvent {
   readonly sequence_number?: number
 }
 
-/** @since 0.1.0 */
+/**
+ * A content part of a message item was added or is done.
+ *
+ * @since 0.1.0
+ */
 export interface ContentPartEvent {
   readonly type: "response.content_part.added" | "response.content_part.done"
   readonly output_index: number
@@ -236,7 +266,11 @@ export interface TextDoneEvent {
   readonly sequence_number?: number
 }
 
-/** @since 0.1.0 */
+/**
+ * A refusal part is complete.
+ *
+ * @since 0.1.0
+ */
 export interface RefusalDoneEvent {
   readonly type: "response.refusal.done"
   readonly output_index: number
@@ -246,7 +280,11 @@ export interface RefusalDoneEvent {
   readonly sequence_number?: number
 }
 
-/** @since 0.1.0 */
+/**
+ * An annotation (a citation) was added to an output text part.
+ *
+ * @since 0.1.0
+ */
 export interface AnnotationAddedEvent {
   readonly type: "response.output_text.annotation.added"
   readonly output_index: number
@@ -284,7 +322,11 @@ export interface ArgumentsDoneEvent {
   readonly sequence_number?: number
 }
 
-/** @since 0.1.0 */
+/**
+ * A summary part of a reasoning item was added or is done.
+ *
+ * @since 0.1.0
+ */
 export interface ReasoningSummaryPartEvent {
   readonly type: "response.reasoning_summary_part.added" | "response.reasoning_summary_part.done"
   readonly output_index: number
@@ -319,7 +361,12 @@ export interface OtherEvent {
   readonly type: string
 }
 
-/** @since 0.1.0 */
+/**
+ * Any event of a Responses stream (the official SDK's `ResponseStreamEvent`
+ * fits), or the `[DONE]` sentinel.
+ *
+ * @since 0.1.0
+ */
 export type StreamEvent =
   | ResponseEvent
   | OutputItemEvent
@@ -377,7 +424,11 @@ export interface InputFile {
   filename?: string
 }
 
-/** @since 0.1.0 */
+/**
+ * A part of an input message: text, an image, or a file.
+ *
+ * @since 0.1.0
+ */
 export type InputContent = InputText | InputImage | InputFile
 
 /**

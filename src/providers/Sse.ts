@@ -76,6 +76,13 @@ const SPACE = 32
  * have arrived. Strings and bytes may be mixed, though one kind per stream
  * is the normal use.
  *
+ * @example
+ * const events: Array<Sse.Event> = []
+ * const parser = Sse.makeParser((event) => events.push(event))
+ * parser.feed(new TextEncoder().encode("event: ping\ndata: {}\n\ndata: {\"a\""))
+ * parser.end() // { event: "message", data: '{"a"', id: undefined }: the stream was cut inside an event
+ * events.length // 1
+ *
  * @since 0.1.0
  */
 export const makeParser = (onEvent: (event: Event) => void): Parser => {
@@ -184,6 +191,11 @@ export const makeParser = (onEvent: (event: Event) => void): Parser => {
  * The events of a whole SSE text (or of its pieces), plus the event left
  * open at the end, if any.
  *
+ * @example
+ * const { events, cut } = Sse.parse(["data: one\n\nda", "ta: two\n\n"])
+ * events.map((e) => e.data) // ["one", "two"]
+ * cut // undefined
+ *
  * @since 0.1.0
  */
 export const parse = (input: string | Iterable<string | Uint8Array>): { readonly events: Array<Event>; readonly cut: Event | undefined } => {
@@ -205,7 +217,15 @@ export interface JsonEvent {
   readonly data: unknown
 }
 
-/** The sentinel OpenAI sends as the last `data` of a stream. */
+/**
+ * The sentinel OpenAI sends as the last `data` of a stream.
+ *
+ * @example
+ * const result = Sse.parseJson('data: {"a":1}\n\ndata: [DONE]\n\n')
+ * if (result._tag === "Success") result.success.filter((e) => e.data !== Sse.DONE).length // 1
+ *
+ * @since 0.1.0
+ */
 export const DONE = "[DONE]"
 
 /**

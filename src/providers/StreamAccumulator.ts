@@ -88,6 +88,26 @@ export interface Runners<Event, Response> {
  * Builds the Effect helpers over an accumulator constructor. Each run makes
  * a fresh accumulator when the Effect runs, not when it is built.
  *
+ * @example
+ * import { Effect, Result } from "effect"
+ * import { StreamAccumulator } from "effect-agent-messages/providers"
+ *
+ * // the Effect helpers over an accumulator of your own: here one that only counts events
+ * const counting = (): StreamAccumulator.StreamAccumulator<unknown, number> => {
+ *   let n = 0
+ *   return {
+ *     provider: "openai-chat",
+ *     push: () => { n++ },
+ *     pushData: () => { n++ },
+ *     feed: () => {},
+ *     snapshot: () => n,
+ *     done: () => Result.succeed(n),
+ *     events: () => n
+ *   }
+ * }
+ * const { fromEvents } = StreamAccumulator.runners(counting)
+ * Effect.runSync(fromEvents(["a", "b"])) // 2
+ *
  * @since 0.1.0
  */
 export const runners = <Event, Response>(make: () => StreamAccumulator<Event, Response>): Runners<Event, Response> => ({

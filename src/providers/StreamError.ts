@@ -25,11 +25,18 @@ import { Schema } from "effect"
  * the library: `"openai-chat"` (Chat Completions), `"anthropic-messages"`,
  * `"openai-responses"` and `"gemini"` (`streamGenerateContent`).
  *
+ * @example
+ * const error = new StreamError.IncompleteStream({ provider: "anthropic-messages", cut: ["no message_stop event"], events: 12, partial: undefined })
+ * error.message // "anthropic-messages stream is incomplete after 12 events: no message_stop event"
+ *
  * @since 0.1.0
  */
 export const Provider = Schema.Literals(["openai-chat", "anthropic-messages", "openai-responses", "gemini"])
 
 /**
+ * A wire format with a stream accumulator: `"openai-chat"`,
+ * `"anthropic-messages"`, `"openai-responses"` or `"gemini"`.
+ *
  * @since 0.1.0
  */
 export type Provider = typeof Provider.Type
@@ -43,6 +50,13 @@ export type Provider = typeof Provider.Type
  * `partial` is the response assembled from what did arrive, in the
  * provider's own response shape (`undefined` if nothing arrived). `events`
  * counts the events received.
+ *
+ * @example
+ * const cut = [{ id: "chatcmpl-1", object: "chat.completion.chunk", created: 1700000000, model: "gpt-4o", choices: [{ index: 0, delta: { content: "Hel" } }] }] as const
+ * const completion = yield* OpenAiChatStream.fromEvents(cut).pipe(
+ *   // keep what arrived
+ *   Effect.catchTag("IncompleteStream", (e) => Effect.succeed(e.partial as OpenAiChatWire.ChatCompletion | undefined))
+ * )
  *
  * @since 0.1.0
  */
@@ -65,6 +79,10 @@ export class IncompleteStream extends Schema.TaggedError<IncompleteStream>()("In
  * the raw `data` text when it was not JSON). `more` counts further
  * violations after this first one. `partial` is the response assembled so
  * far. `provider` is `"sse"` when the framing itself is at fault.
+ *
+ * @example
+ * const error = yield* Effect.flip(OpenAiChatStream.fromSse("data: {not json\n\n"))
+ * error._tag // "StreamProtocolError"
  *
  * @since 0.1.0
  */
@@ -92,6 +110,10 @@ export class StreamProtocolError extends Schema.TaggedError<StreamProtocolError>
  * `"server_error"`, `"UNAVAILABLE"`), `errorMessage` its message, `error`
  * the error payload as sent. `partial` is the response assembled so far;
  * for `response.failed` it is the failed response itself.
+ *
+ * @example
+ * const error = yield* Effect.flip(AnthropicStream.fromEvents([{ type: "error", error: { type: "overloaded_error", message: "Overloaded" } }]))
+ * if (error._tag === "ProviderStreamError") error.errorType // "overloaded_error": retry later
  *
  * @since 0.1.0
  */

@@ -125,6 +125,13 @@ export interface ToolCallOptions {
  * plain loop: the block (and the warning when it was repaired), or the
  * `InvalidToolArguments` error in strict mode. Never throws.
  *
+ * @example
+ * const parsed = ToolArguments.fromText({ id: "call_1", name: "search" }, "{'q': 'effect'}")
+ * if (!(parsed instanceof Conversion.InvalidToolArguments)) {
+ *   parsed.block.args // { q: "effect" }
+ *   parsed.warning?._tag // "RepairedToolArguments"
+ * }
+ *
  * @since 0.1.0
  */
 export const fromText = (site: CallSite, text: string, options?: ToolCallOptions): ParsedCall | InvalidToolArguments => {
@@ -153,6 +160,8 @@ export const fromText = (site: CallSite, text: string, options?: ToolCallOptions
  *
  * @example
  * const { block, warning } = yield* ToolArguments.toolCall({ id: "call_1", name: "get_weather" }, '{"city":"Oslo"}')
+ * block.args // { city: "Oslo" }
+ * warning // undefined: the text was valid JSON
  *
  * @since 0.1.0
  */
@@ -166,6 +175,10 @@ export const toolCall = (site: CallSite, text: string, options?: ToolCallOptions
  * The argument text to send to a provider that takes text (OpenAI): the
  * provider's own text when it was kept, else the JSON of `args`.
  *
+ * @example
+ * ToolArguments.toText(Block.toolCall("call_1", "search", { q: "effect" })) // '{"q":"effect"}'
+ * ToolArguments.toText(Block.toolCall("call_2", "search", { q: "effect" }, { rawArgs: '{ "q": "effect" }' })) // '{ "q": "effect" }'
+ *
  * @since 0.1.0
  */
 export const toText = (call: Block.ToolCallBlock): string => call.rawArgs ?? jsonText(call.args)
@@ -174,6 +187,10 @@ export const toText = (call: Block.ToolCallBlock): string => call.rawArgs ?? jso
  * The arguments to send to a provider that takes a JSON object (Anthropic
  * `input`, Gemini `args`): `args` when it is an object, else `{}` together
  * with a note of why (the caller reports it).
+ *
+ * @example
+ * ToolArguments.toObject(Block.toolCall("call_1", "search", { q: "effect" })) // { value: { q: "effect" } }
+ * ToolArguments.toObject(Block.toolCall("call_2", "search", ["effect"])) // { value: {}, replaced: "the arguments are an array, not an object" }
  *
  * @since 0.1.0
  */
