@@ -1,4 +1,6 @@
 import { defineConfig } from "tsup"
+// @ts-expect-error: a plain ESM script, no declarations
+import { effectImports } from "./scripts/effectImports.mjs"
 
 // JavaScript only: declarations come from tsc (`tsconfig.build.json`), one .d.ts per
 // module, so editors and compiler messages name our modules, not bundler chunks.
@@ -40,7 +42,8 @@ export default defineConfig([
     sourcemap: true,
     treeshake: true,
     target: "es2022",
-    external
+    external,
+    esbuildPlugins: [effectImports]
   },
   {
     // the command line: ESM only (it awaits its runtime at the top level)
@@ -53,6 +56,7 @@ export default defineConfig([
     treeshake: true,
     target: "es2022",
     platform: "node",
-    external
+    external,
+    esbuildPlugins: [effectImports]
   }
 ])

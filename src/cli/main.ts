@@ -12,11 +12,15 @@ import { command } from "./Cli.js"
 
 const VERSION = "0.1.0"
 
-const platform = await import("@effect/platform-node").catch((cause: unknown) => {
-  process.stderr.write(
-    `agent-messages: the command line runs on @effect/platform-node, which is not installed (npm install @effect/platform-node): ${cause instanceof Error ? cause.message.split("\n")[0] : String(cause)}\n`
-  )
-  process.exit(2)
-})
+// the two modules it needs, not the package index, which loads every
+// platform module (a Redis client and a WebSocket server among them)
+const platform = await Promise.all([import("@effect/platform-node/NodeServices"), import("@effect/platform-node/NodeRuntime")])
+  .catch((cause: unknown) => {
+    process.stderr.write(
+      `agent-messages: the command line runs on @effect/platform-node, which is not installed (npm install @effect/platform-node): ${cause instanceof Error ? cause.message.split("\n")[0] : String(cause)}\n`
+    )
+    process.exit(2)
+  })
+const [NodeServices, NodeRuntime] = platform
 
-Command.run(command, { version: VERSION }).pipe(Effect.provide(platform.NodeServices.layer), platform.NodeRuntime.runMain)
+Command.run(command, { version: VERSION }).pipe(Effect.provide(NodeServices.layer), NodeRuntime.runMain)
