@@ -32,3 +32,11 @@ JS
 
 node ./.smoke-esm.mjs
 node ./.smoke-cjs.cjs
+
+# dist reaches effect through its modules, never its index (see scripts/effectImports.mjs);
+# the command line loads platform-node's two modules, never its index
+if grep -lE "from ['\"](effect|effect/ai|effect/cli|effect/encoding|@effect/platform-node)['\"]|require\(['\"](effect|effect/ai|effect/cli|effect/encoding)['\"]\)" dist/*.js dist/*.cjs dist/*/*.js dist/*/*.cjs; then
+  echo "dist imports an index module (listed above)" >&2
+  exit 1
+fi
+echo "dist imports effect's modules, not its index"
