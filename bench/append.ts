@@ -116,7 +116,7 @@ export const runAppendBench = (): void => {
   console.log(`append bench: ${all.length} messages, ~${Math.round(chars / all.length)} chars/message; per-append cost = re-estimate the whole conversation after one append (mean of the last ${window} appends)`)
   for (const [name, build] of [
     ["heuristic (o200k)", () => Effect.runSync(TokenEstimator.makeHeuristic())],
-    ["CJK-weighted rule", () => Effect.runSync(TokenEstimator.makeSeed())]
+    ["CJK-weighted rule", () => Effect.runSync(TokenEstimator.makeCjkWeighted())]
   ] as const) {
     measure(build, all, 200, 50) // warm-up
     console.log(`\n${name}`)

@@ -29,10 +29,10 @@ import { evaluate, formatTable, pct, type Row } from "../scripts/corpus/evaluate
 import { exactCounts, saveExactCounts } from "../scripts/corpus/exact.js"
 import { estimateTextWith } from "../src/internal/heuristic.js"
 import { cl100k, o200k } from "../src/internal/weights.js"
-import { seedTextRule } from "../src/TokenEstimator.js"
+import { cjkWeightedTextRule } from "../src/TokenEstimator.js"
 
 /** The seed article's rule (CJK ideograph 2.0, other non-whitespace 0.25), as the seed layer implements it. */
-const seedRule = seedTextRule()
+const seedRule = cjkWeightedTextRule()
 const charsOver4 = (text: string): number => Math.ceil(text.length / 4)
 
 const ours = {

@@ -7,7 +7,7 @@
  * Conversations are tool-heavy agent histories: a system message, user
  * turns, assistant steps with thinking and 1-4 parallel calls, their results
  * (200-3,000 characters, some CJK), and an answer per turn. Every estimate
- * here uses the CJK-weighted rule (`TokenEstimator.seedTextRule`), so the
+ * here uses the CJK-weighted rule (`TokenEstimator.cjkWeightedTextRule`), so the
  * port re-estimates with the same numbers the window uses once.
  *
  * The baselines are quadratic, so each runs in a worker thread that is
@@ -127,7 +127,7 @@ const flatten = (messages: ReadonlyArray<Message.Message>): Array<Flat> =>
     }
   })
 
-const seedRule = TokenEstimator.seedTextRule()
+const seedRule = TokenEstimator.cjkWeightedTextRule()
 
 /** The original's estimate: no memo, every text read again on every call. */
 const portEstimate = (m: Flat): number => {
@@ -228,7 +228,7 @@ interface Job {
   readonly budget: number
 }
 
-const seedEstimator = (): TokenEstimator.Service => Effect.runSync(TokenEstimator.makeSeed())
+const seedEstimator = (): TokenEstimator.Service => Effect.runSync(TokenEstimator.makeCjkWeighted())
 
 const runJob = async (job: Job): Promise<number> => {
   const messages = makeHistory(job.size)

@@ -51,7 +51,7 @@ const program = Effect.gen(function* () {
   // the same program estimates with whichever layer it is given
   const estimate = TokenEstimator.TokenEstimator.use((t) => Effect.succeed(t.estimateConversation(restored)))
   const heuristic = yield* estimate.pipe(Effect.provide(TokenEstimator.layer))
-  const seed = yield* estimate.pipe(Effect.provide(TokenEstimator.layerSeed()))
+  const seed = yield* estimate.pipe(Effect.provide(TokenEstimator.layerCjkWeighted()))
   const exact = yield* estimate.pipe(Effect.provide(layerO200k))
   console.log(`input tokens: ${heuristic} estimated (heuristic), ${seed} (the CJK-weighted rule), ${exact} exact (o200k)`)
 

@@ -13,7 +13,7 @@
  * The `TokenEstimator` service is supplied by a Layer:
  * - `TokenEstimator.layer` (the default) / `layerHeuristic(options)`: a
  *   character-class estimator fitted against the o200k / cl100k tokenizers.
- * - `layerSeed(options)`: the CJK-weighted rule (2 tokens per CJK ideograph,
+ * - `layerCjkWeighted(options)`: the CJK-weighted rule (2 tokens per CJK ideograph,
  *   0.25 per other non-space character), the compatibility baseline.
  * - `layerExact` / `layerO200k` / `layerCl100k` from
  *   `effect-agent-messages/exact`: exact counts with gpt-tokenizer (an
@@ -182,7 +182,7 @@ export const DEFAULT_MESSAGE_OVERHEAD = 4
  * names the bad one, `reason` says why.
  *
  * @example
- * const error = yield* Effect.flip(TokenEstimator.makeSeed({ chineseCharWeight: -1 }))
+ * const error = yield* Effect.flip(TokenEstimator.makeCjkWeighted({ chineseCharWeight: -1 }))
  * error.option // "chineseCharWeight"
  * error.message // 'invalid estimator option "chineseCharWeight": Expected a value greater than or equal to 0'
  *
@@ -505,12 +505,12 @@ export const make = (options: MakeOptions): Effect.Effect<Service, InvalidEstima
  * - `messageOverhead`: tokens per message, a whole number (default 4).
  *
  * @example
- * const options: TokenEstimator.SeedOptions = { chineseCharWeight: 1.5, otherCharWeight: 0.3 }
- * program.pipe(Effect.provide(TokenEstimator.layerSeed(options)))
+ * const options: TokenEstimator.CjkWeightedOptions = { chineseCharWeight: 1.5, otherCharWeight: 0.3 }
+ * program.pipe(Effect.provide(TokenEstimator.layerCjkWeighted(options)))
  *
  * @since 0.1.0
  */
-export const SeedOptions = Schema.Struct({
+export const CjkWeightedOptions = Schema.Struct({
   chineseCharWeight: Schema.optionalKey(Weight),
   otherCharWeight: Schema.optionalKey(Weight),
   messageOverhead: Schema.optionalKey(TokenCount)
@@ -521,7 +521,7 @@ export const SeedOptions = Schema.Struct({
  *
  * @since 0.1.0
  */
-export type SeedOptions = typeof SeedOptions.Type
+export type CjkWeightedOptions = typeof CjkWeightedOptions.Type
 
 /** JavaScript's `\s`, by code unit (the rule tests each character with `/\s/`). */
 const isSpace = (c: number): boolean =>
@@ -537,16 +537,16 @@ const isSpace = (c: number): boolean =>
  * `otherCharWeight`, whitespace nothing, and the sum is rounded up.
  * Characters are code points (an emoji counts once), summed in text order, so
  * results match the original rule exactly, rounding included. The weights
- * are trusted here; `makeSeed` and `layerSeed` check them.
+ * are trusted here; `makeCjkWeighted` and `layerCjkWeighted` check them.
  *
  * @example
- * const rule = TokenEstimator.seedTextRule()
+ * const rule = TokenEstimator.cjkWeightedTextRule()
  * rule("你好世界")    // 8
  * rule("hello world") // 3 (10 × 0.25 = 2.5, rounded up)
  *
  * @since 0.1.0
  */
-export const seedTextRule = (options?: SeedOptions): (text: string) => number => {
+export const cjkWeightedTextRule = (options?: CjkWeightedOptions): (text: string) => number => {
   const cjk = options?.chineseCharWeight ?? 2.0
   const other = options?.otherCharWeight ?? 0.25
   return (text) => {
@@ -571,20 +571,20 @@ export const seedTextRule = (options?: SeedOptions): (text: string) => number =>
 }
 
 /**
- * An estimator with the CJK-weighted rule (`seedTextRule`) and its
+ * An estimator with the CJK-weighted rule (`cjkWeightedTextRule`) and its
  * per-message overhead: the compatibility baseline. A message costs the
  * overhead plus the rounded-up estimate of each of its texts.
  *
  * @example
- * const rule = yield* TokenEstimator.makeSeed()
+ * const rule = yield* TokenEstimator.makeCjkWeighted()
  * rule.estimateMessage(Message.user("你好世界")) // 8 + 4
  *
  * @since 0.1.0
  */
-export const makeSeed = (options?: SeedOptions): Effect.Effect<Service, InvalidEstimatorOptions> =>
-  Effect.suspend(() => checkOptions(SeedOptions, options)).pipe(
+export const makeCjkWeighted = (options?: CjkWeightedOptions): Effect.Effect<Service, InvalidEstimatorOptions> =>
+  Effect.suspend(() => checkOptions(CjkWeightedOptions, options)).pipe(
     Effect.map((checked) =>
-      build({ estimateText: seedTextRule(checked), messageOverhead: checked.messageOverhead ?? DEFAULT_MESSAGE_OVERHEAD })
+      build({ estimateText: cjkWeightedTextRule(checked), messageOverhead: checked.messageOverhead ?? DEFAULT_MESSAGE_OVERHEAD })
     )
   )
 
@@ -753,16 +753,16 @@ export const layerHeuristic = (options?: HeuristicOptions): Layer.Layer<TokenEst
   Layer.effect(TokenEstimator, makeHeuristic(options))
 
 /**
- * The CJK-weighted rule (`makeSeed`): CJK 2.0, other non-space characters
+ * The CJK-weighted rule (`makeCjkWeighted`): CJK 2.0, other non-space characters
  * 0.25, 4 tokens per message, all configurable. The compatibility baseline.
  *
  * @example
- * program.pipe(Effect.provide(TokenEstimator.layerSeed({ chineseCharWeight: 1.5 })))
+ * program.pipe(Effect.provide(TokenEstimator.layerCjkWeighted({ chineseCharWeight: 1.5 })))
  *
  * @since 0.1.0
  */
-export const layerSeed = (options?: SeedOptions): Layer.Layer<TokenEstimator, InvalidEstimatorOptions> =>
-  Layer.effect(TokenEstimator, makeSeed(options))
+export const layerCjkWeighted = (options?: CjkWeightedOptions): Layer.Layer<TokenEstimator, InvalidEstimatorOptions> =>
+  Layer.effect(TokenEstimator, makeCjkWeighted(options))
 
 /**
  * A fixed cost per character and per message (`makeTest`), for tests.

@@ -46,8 +46,8 @@ const spy = () => {
   return { calls, estimator }
 }
 
-describe("layerSeed reproduces seed 000", () => {
-  const seed = run(TokenEstimator.makeSeed())
+describe("layerCjkWeighted reproduces seed 000", () => {
+  const seed = run(TokenEstimator.makeCjkWeighted())
 
   it("counts each CJK ideograph as 2 tokens: 你好世界 is 8", () => {
     expect(seed.estimateText("你好世界")).toBe(8)
@@ -91,7 +91,7 @@ describe("layerSeed reproduces seed 000", () => {
   })
 
   it("honours its options", () => {
-    const custom = run(TokenEstimator.makeSeed({ chineseCharWeight: 1.5, otherCharWeight: 0.5, messageOverhead: 2 }))
+    const custom = run(TokenEstimator.makeCjkWeighted({ chineseCharWeight: 1.5, otherCharWeight: 0.5, messageOverhead: 2 }))
     // 2 × 1.5 + 2 × 0.5 = 4
     expect(custom.estimateText("你好 ab")).toBe(4)
     expect(custom.estimateMessage(Message.user("你好 ab"))).toBe(6)
@@ -105,12 +105,12 @@ describe("layerSeed reproduces seed 000", () => {
     assert.strictEqual(seed.estimateText(text), seedEstimateText(text))
   })
 
-  it.effect("is provided by TokenEstimator.layerSeed", () =>
+  it.effect("is provided by TokenEstimator.layerCjkWeighted", () =>
     Effect.gen(function* () {
       const estimator = yield* Estimator
       // 4 × 0.25 = 1, no overhead
       expect(estimator.estimateMessage(Message.user("你好世界"))).toBe(1)
-    }).pipe(Effect.provide(TokenEstimator.layerSeed({ chineseCharWeight: 0.25, messageOverhead: 0 })))
+    }).pipe(Effect.provide(TokenEstimator.layerCjkWeighted({ chineseCharWeight: 0.25, messageOverhead: 0 })))
   )
 })
 
@@ -284,7 +284,7 @@ describe("layerTest", () => {
 describe("properties of every estimator", () => {
   const calibrated = makeCalibration(run(TokenEstimator.makeHeuristic()), { initialFactors: { m: 1.37 } })
   const estimators: ReadonlyArray<readonly [string, () => TokenEstimator.Service]> = [
-    ["seed", () => run(TokenEstimator.makeSeed())],
+    ["seed", () => run(TokenEstimator.makeCjkWeighted())],
     ["heuristic o200k", () => run(TokenEstimator.makeHeuristic())],
     ["heuristic cl100k", () => run(TokenEstimator.makeHeuristic({ encoding: "cl100k" }))],
     ["test", () => run(TokenEstimator.makeTest({ costPerChar: 0.3, messageOverhead: 2 }))],
@@ -330,14 +330,14 @@ describe("options are checked when a layer is built", () => {
     Effect.gen(function* () {
       const negative = yield* refused(TokenEstimator.layerHeuristic({ messageOverhead: -1 }))
       expect([negative._tag, negative.option]).toEqual(["InvalidEstimatorOptions", "messageOverhead"])
-      const fractional = yield* refused(TokenEstimator.layerSeed({ messageOverhead: 2.5 }))
+      const fractional = yield* refused(TokenEstimator.layerCjkWeighted({ messageOverhead: 2.5 }))
       expect(fractional.option).toBe("messageOverhead")
     }))
 
   it.effect("a negative or NaN weight is refused", () =>
     Effect.gen(function* () {
-      expect((yield* refused(TokenEstimator.layerSeed({ chineseCharWeight: -2 }))).option).toBe("chineseCharWeight")
-      expect((yield* refused(TokenEstimator.layerSeed({ otherCharWeight: Number.NaN }))).option).toBe("otherCharWeight")
+      expect((yield* refused(TokenEstimator.layerCjkWeighted({ chineseCharWeight: -2 }))).option).toBe("chineseCharWeight")
+      expect((yield* refused(TokenEstimator.layerCjkWeighted({ otherCharWeight: Number.NaN }))).option).toBe("otherCharWeight")
       expect((yield* refused(TokenEstimator.layerTest({ costPerChar: Number.POSITIVE_INFINITY }))).option).toBe("costPerChar")
     }))
 

@@ -285,7 +285,7 @@ describe("calibrated whole-request estimates", () => {
 describe("properties of estimateRequest", () => {
   const calibration = run(Calibration.make(heuristic, { initialFactors: { m: 1.37 } }))
   const estimators: ReadonlyArray<readonly [string, () => TokenEstimator.Service]> = [
-    ["seed", () => run(TokenEstimator.makeSeed())],
+    ["seed", () => run(TokenEstimator.makeCjkWeighted())],
     ["heuristic o200k", () => heuristic],
     ["heuristic cl100k", () => run(TokenEstimator.makeHeuristic({ encoding: "cl100k" }))],
     ["test", () => run(TokenEstimator.makeTest({ costPerChar: 0.3, messageOverhead: 2 }))],

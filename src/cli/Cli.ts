@@ -189,7 +189,7 @@ const estimatorLayer = (name: (typeof estimators)[number]): Effect.Effect<TokenE
     case "heuristic":
       return Effect.succeed(TokenEstimator.heuristic)
     case "simple":
-      return TokenEstimator.makeSeed().pipe(Effect.mapError((e) => new InputError({ reason: e.message })))
+      return TokenEstimator.makeCjkWeighted().pipe(Effect.mapError((e) => new InputError({ reason: e.message })))
     case "o200k":
     case "cl100k":
       return Effect.promise(() => import("../exact/index.js")).pipe(

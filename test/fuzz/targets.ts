@@ -150,7 +150,7 @@ export const wireArguments = (payload: unknown): Array<string> => {
 // ---------------------------------------------------------------------------
 
 const heuristic = TokenEstimator.heuristic
-const seed = Effect.runSync(TokenEstimator.makeSeed())
+const seed = Effect.runSync(TokenEstimator.makeCjkWeighted())
 const window = Effect.runSync(
   MessageWindow.make.pipe(Effect.provide(Layer.merge(TokenEstimator.layer, Summarizer.layerExtractive())))
 )
