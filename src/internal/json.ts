@@ -208,44 +208,8 @@ export const deepFreeze = <A>(value: A): A => {
  * near 10,000 levels of nesting) and without throwing. Output is identical to
  * `JSON.stringify(value)` for every JSON value.
  */
-export const stringify = (value: Schema.Json): string => {
-  if (typeof value !== "object" || value === null) return JSON.stringify(value)
-  let out = ""
-  // each frame: the container, its keys (or length), the next index
-  const stack: Array<{ o: object; keys: ReadonlyArray<string> | number; i: number }> = []
-  const push = (o: object): void => {
-    if (Array.isArray(o)) {
-      out += "["
-      stack.push({ o, keys: o.length, i: 0 })
-    } else {
-      out += "{"
-      stack.push({ o, keys: Object.keys(o), i: 0 })
-    }
-  }
-  push(value)
-  while (stack.length > 0) {
-    const frame = stack[stack.length - 1]!
-    const count = typeof frame.keys === "number" ? frame.keys : frame.keys.length
-    if (frame.i >= count) {
-      out += typeof frame.keys === "number" ? "]" : "}"
-      stack.pop()
-      continue
-    }
-    const i = frame.i++
-    if (i > 0) out += ","
-    let v: unknown
-    if (typeof frame.keys === "number") {
-      v = (frame.o as ReadonlyArray<unknown>)[i]
-    } else {
-      const k = frame.keys[i]!
-      out += JSON.stringify(k) + ":"
-      v = (frame.o as Record<string, unknown>)[k]
-    }
-    if (typeof v === "object" && v !== null) push(v)
-    else out += JSON.stringify(v) ?? "null"
-  }
-  return out
-}
+export const stringify = (value: Schema.Json): string =>
+  typeof value !== "object" || value === null ? JSON.stringify(value) : writeFlat(value, false)
 
 /**
  * `JSON.stringify(value, null, indent)` that never overflows the stack: a
@@ -261,9 +225,21 @@ export const stringifyIndented = (value: unknown, indent: number): string => {
   } catch {
     // too deep for V8: the same data, on one line
   }
-  const skipped = (v: unknown): boolean => v === undefined || typeof v === "function" || typeof v === "symbol"
   if (typeof value !== "object" || value === null) return JSON.stringify(value) ?? "null"
+  return writeFlat(value, true)
+}
+
+/** What `JSON.stringify` leaves out of objects and writes `null` for in arrays. */
+const unwritable = (v: unknown): boolean => v === undefined || typeof v === "function" || typeof v === "symbol"
+
+/**
+ * One-line JSON of an object or array by an explicit stack. With
+ * `skipUnwritable`, values JSON cannot hold are treated as `JSON.stringify`
+ * treats them; without it the value is known to be JSON.
+ */
+const writeFlat = (value: object, skipUnwritable: boolean): string => {
   let out = ""
+  // each frame: the container, its keys (or length), the next index
   const stack: Array<{ o: object; keys: ReadonlyArray<string> | number; i: number }> = []
   const open = (o: object): void => {
     if (Array.isArray(o)) {
@@ -271,7 +247,8 @@ export const stringifyIndented = (value: unknown, indent: number): string => {
       stack.push({ o, keys: o.length, i: 0 })
     } else {
       out += "{"
-      stack.push({ o, keys: Object.keys(o).filter((k) => !skipped((o as Record<string, unknown>)[k])), i: 0 })
+      const keys = Object.keys(o)
+      stack.push({ o, keys: skipUnwritable ? keys.filter((k) => !unwritable((o as Record<string, unknown>)[k])) : keys, i: 0 })
     }
   }
   open(value)
@@ -288,14 +265,14 @@ export const stringifyIndented = (value: unknown, indent: number): string => {
     let v: unknown
     if (typeof frame.keys === "number") {
       v = (frame.o as ReadonlyArray<unknown>)[i]
-      if (skipped(v)) v = null
+      if (skipUnwritable && unwritable(v)) v = null
     } else {
       const k = frame.keys[i]!
       out += `${JSON.stringify(k)}:`
       v = (frame.o as Record<string, unknown>)[k]
     }
     if (typeof v === "object" && v !== null) open(v)
-    else out += JSON.stringify(v)
+    else out += JSON.stringify(v) ?? "null"
   }
   return out
 }

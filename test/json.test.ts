@@ -1,0 +1,28 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Arbitrary, Schema } from "effect"
+import { stringify, stringifyIndented } from "../src/internal/json.js"
+
+const json = Arbitrary.schema(Schema.Json)
+
+/** A value `levels` deep: too deep for V8's own JSON writer. */
+const nested = (levels: number, leaf: unknown): unknown => {
+  let v: unknown = leaf
+  for (let i = 0; i < levels; i++) v = i % 2 === 0 ? [v] : { k: v }
+  return v
+}
+
+describe("the iterative JSON writers", () => {
+  it.prop("stringify writes exactly what JSON.stringify writes, for every JSON value", [json], ([value]) => {
+    assert.strictEqual(stringify(value), JSON.stringify(value))
+  })
+
+  it.prop("stringifyIndented's one-line fallback writes the same data JSON.stringify would, values JSON cannot hold included", [json], ([value]) => {
+    const odd = { a: undefined, f: () => 1, s: Symbol("s"), list: [undefined, () => 1, Symbol("t"), value], value }
+    const deep = nested(20_000, odd)
+    const written = stringifyIndented(deep, 2)
+    // unwrap the 20,000 levels again and compare the leaf with V8's compact form
+    let inner: unknown = JSON.parse(written)
+    for (let i = 0; i < 20_000; i++) inner = i % 2 === 0 ? (inner as { k: unknown }).k : (inner as Array<unknown>)[0]
+    assert.deepStrictEqual(inner, JSON.parse(JSON.stringify(odd)))
+  }, 60_000)
+})
