@@ -8,30 +8,19 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { fileURLToPath } from "node:url"
-import * as esbuild from "esbuild"
+import { buildCli, buildDirOf, removeBuild, root } from "./cliBuild.js"
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
-const buildDir = path.join(root, `.cli-build-${process.pid}`)
+const buildDir = buildDirOf("unit")
 const bin = path.join(buildDir, "main.js")
 const work = path.join(buildDir, "files")
 const examples = path.join(root, "examples", "transcripts")
 
 beforeAll(async () => {
   fs.mkdirSync(work, { recursive: true })
-  await esbuild.build({
-    entryPoints: [path.join(root, "src/cli/main.ts")],
-    outfile: bin,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "es2022",
-    packages: "external",
-    logLevel: "silent"
-  })
+  await buildCli(buildDir)
 }, 120_000)
 
-afterAll(() => fs.rmSync(buildDir, { recursive: true, force: true }))
+afterAll(() => removeBuild(buildDir))
 
 interface Run {
   readonly code: number
