@@ -9,7 +9,7 @@
  * message (all messages, and messages of 200+ UTF-16 code units) and the
  * corpus-total bias (sum est / sum exact - 1), for our o200k and cl100k tables
  * (each against its own exact encoder), the train-vs-holdout gap of the p90,
- * and tokenx, chars/4 and the seed rule against exact o200k. Then the script
+ * and tokenx, chars/4 and the CJK-weighted rule against exact o200k. Then the script
  * groups per language, the shingle overlap of holdout with train, and the
  * targets, met or missed. Short texts (1-20 code units: role, tool and
  * parameter names, labels, short replies) are reported on their own, in
@@ -112,7 +112,7 @@ const accuracy = (allHoldout: ReadonlyArray<CorpusMessage>, allTrain: ReadonlyAr
   console.log("\n## baselines vs exact o200k (held-out p90 / bias)\n")
   console.log(
     formatTable(
-      ["category", "tokenx 2.2.0", "seed rule", "chars/4"],
+      ["category", "tokenx 2.2.0", "CJK-weighted rule", "chars/4"],
       [...seed.keys()].map((k) => [k, ...[tokenxRows, seed, c4].map((m) => `${pct(m.get(k)?.p90 ?? NaN)} / ${pct(m.get(k)?.bias ?? NaN, true)}`)])
     )
   )

@@ -431,7 +431,7 @@ const modelTargets: Array<Target<ReadonlyArray<Message.Message>>> = [
   },
   ...Provider.all.map((p): Target<ReadonlyArray<Message.Message>> => ({ name: `Repair.repairFor(${p})`, run: (m) => Repair.repairFor(p)(m) })),
   { name: "TokenEstimator (heuristic)", run: (m) => heuristic.estimateConversation(m) },
-  { name: "TokenEstimator (seed rule)", run: (m) => seed.estimateEach(m) },
+  { name: "TokenEstimator (CJK-weighted rule)", run: (m) => seed.estimateEach(m) },
   {
     name: "MessageWindow.fit",
     run: (m) => {
