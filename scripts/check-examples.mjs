@@ -22,6 +22,7 @@ import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import ts from "typescript"
+import { writeExampleTsconfig } from "./exampleTsconfig.mjs"
 
 const root = path.resolve(import.meta.dirname, "..")
 const out = path.join(root, ".examples-check")
@@ -228,19 +229,7 @@ examples.forEach((example, i) => {
   fileOf.set(file, example)
 })
 
-fs.writeFileSync(path.join(out, "tsconfig.json"), JSON.stringify({
-  extends: "../tsconfig.json",
-  compilerOptions: {
-    noEmit: true,
-    noUnusedLocals: false,
-    rootDir: "..",
-    paths: {
-      "effect-agent-messages": ["../src/index.ts"],
-      "effect-agent-messages/*": ["../src/*/index.ts", "../src/*.ts"]
-    }
-  },
-  include: ["*.ts"]
-}, null, 2))
+writeExampleTsconfig(out)
 
 let failed = new Set()
 try {

@@ -4,6 +4,7 @@
 import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import { writeExampleTsconfig } from "./exampleTsconfig.mjs"
 
 const root = path.resolve(import.meta.dirname, "..")
 const out = path.join(root, ".readme-check")
@@ -14,19 +15,7 @@ const readme = fs.readFileSync(path.join(root, "README.md"), "utf8")
 const blocks = [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1])
 blocks.forEach((code, i) => fs.writeFileSync(path.join(out, `block${String(i + 1).padStart(2, "0")}.ts`), `${code}\nexport {}\n`))
 
-fs.writeFileSync(path.join(out, "tsconfig.json"), JSON.stringify({
-  extends: "../tsconfig.json",
-  compilerOptions: {
-    noEmit: true,
-    noUnusedLocals: false,
-    rootDir: "..",
-    paths: {
-      "effect-agent-messages": ["../src/index.ts"],
-      "effect-agent-messages/*": ["../src/*/index.ts", "../src/*.ts"]
-    }
-  },
-  include: ["*.ts"]
-}, null, 2))
+writeExampleTsconfig(out)
 
 try {
   execFileSync(path.join(root, "node_modules/.bin/node"), [path.join(root, "node_modules/typescript/bin/tsc"), "-p", out], { stdio: "inherit" })
