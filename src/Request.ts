@@ -167,16 +167,18 @@ export class Request extends Schema.Class<Request>("Request")({
 
 /**
  * Whether a value read from a request body is an output limit the model
- * types as `maxOutputTokens`: a whole, non-negative number of tokens.
+ * types as `maxOutputTokens`: a whole, non-negative number of tokens, within
+ * the safe integers (a larger figure stays in the body as it was).
  *
  * @example
  * Request.isTokenLimit(4096) // true
  * Request.isTokenLimit(-1) // false
+ * Request.isTokenLimit(1e21) // false
  * Request.isTokenLimit("4096") // false
  *
  * @since 0.1.0
  */
-export const isTokenLimit = (u: unknown): u is number => typeof u === "number" && Number.isInteger(u) && u >= 0
+export const isTokenLimit = (u: unknown): u is number => typeof u === "number" && Number.isSafeInteger(u) && u >= 0
 
 /**
  * A tool definition.

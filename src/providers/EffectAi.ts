@@ -128,10 +128,11 @@ class OptionsBuilder {
 
   field(provider: string, key: string, value: Schema.Json | undefined): this {
     if (value === undefined) return this
-    const current = this.out[provider]
+    // own keys only: a provider named `__proto__` must not reach Object.prototype through `out`
+    const current = Object.prototype.hasOwnProperty.call(this.out, provider) ? this.out[provider] : undefined
     const record: JsonObj = isObj(current) ? (current as JsonObj) : {}
     setKey(record, key, value)
-    this.out[provider] = record
+    setKey(this.out as JsonObj, provider, record)
     return this
   }
 
@@ -410,7 +411,7 @@ class OptionsReader {
       if (value !== null && value !== undefined) anthropic["cache_control"] = value
     }
     const out: Record<string, Block.JsonObject> = {}
-    for (const [provider, record] of this.records) if (Object.keys(record).length > 0) out[provider] = record
+    for (const [provider, record] of this.records) if (Object.keys(record).length > 0) setKey(out as JsonObj, provider, record)
     return Object.keys(out).length === 0 ? {} : { providerOptions: out }
   }
 }

@@ -246,6 +246,31 @@ describe("fuzz regressions: adapters", () => {
   })
 })
 
+describe("fuzz regressions: the long run", () => {
+  it("provider options keyed __proto__ go to effect/ai and back as data, never into Object.prototype", () => {
+    const options = JSON.parse('{"anthropic":{"cache_control":{"type":"ephemeral"}},"__proto__":{"polluted":true,"role":"user"}}') as Block.ProviderOptions
+    const result = Block.toolResult("c1", "f", "ok", false, { providerOptions: options })
+    const messages = [Message.user("go"), Message.assistant([Block.toolCall("c1", "f", {})]), Message.tool(result)]
+    const prompt = succeeds(EffectAi.toPrompt(messages)).value
+    assert.isFalse(Object.prototype.hasOwnProperty.call(Object.prototype, "polluted"))
+    assert.isFalse(Object.prototype.hasOwnProperty.call(Object.prototype, "role"))
+    const back = succeeds(EffectAi.fromPrompt(prompt)).value
+    const kept = (back[2] as unknown as { content: ReadonlyArray<{ providerOptions: object }> }).content[0]!.providerOptions
+    assert.deepStrictEqual(Object.getOwnPropertyDescriptor(kept, "__proto__")?.value, { polluted: true, role: "user" })
+  })
+
+  it("an output limit beyond the safe integers is kept in the body as it was, not typed (the typed field is a safe integer)", () => {
+    const messages = [{ role: "user", content: "hi" }]
+    const anthropic = succeeds(Anthropic.fromRequest({ model: "m", max_tokens: 1e21, messages })).value
+    assert.isUndefined(anthropic.maxOutputTokens)
+    assert.strictEqual((succeeds(Anthropic.toRequest(anthropic)).value as { max_tokens?: unknown }).max_tokens, 1e21)
+    const chat = succeeds(OpenAiChat.fromRequest({ model: "m", max_completion_tokens: 2 ** 53, messages })).value
+    assert.isUndefined(chat.maxOutputTokens)
+    assert.isFalse(Request.isTokenLimit(2 ** 53))
+    assert.isTrue(Request.isTokenLimit(2 ** 53 - 1))
+  })
+})
+
 describe("fuzz regressions: tool arguments", () => {
   it("argument text holding a number too large for a double is kept as text that did not parse, never a defect", () => {
     for (const text of ['{"n": 1e999}', "[-1e999]", "1e999"]) {
