@@ -200,7 +200,9 @@ const readModelPart = (ctx: A.Ctx, part: Obj, at: string, makeId: (name: string)
       ...defined({ thoughtSignature: A.optStr(ctx, part, "thoughtSignature", at) }),
       ...keep(key, partExtras(part, callPartKeys, "functionCall", callKeys), {
         syntheticId: given === undefined ? true : undefined,
-        noArgs: call["args"] === undefined ? true : undefined
+        noArgs: call["args"] === undefined ? true : undefined,
+        // an explicit null (not the object the API documents) is written back as it came
+        nullArgs: call["args"] === null ? true : undefined
       })
     }))
     return
@@ -495,7 +497,9 @@ const writeModelParts = (ctx: A.Ctx, m: Message.AssistantMessage, index: number)
         const args = ToolArguments.toObject(block)
         if (args.replaced !== undefined) A.converted(ctx, index, b, `the arguments of ${JSON.stringify(block.name)}`, `as {} (${args.replaced})`)
         const call: NonNullable<Wire.PartParam["functionCall"]> = { name: block.name }
-        if (hintOf(block, key, "noArgs") !== true || Object.keys(args.value).length > 0) call.args = args.value as { [key: string]: unknown }
+        const empty = Object.keys(args.value).length === 0
+        if (empty && hintOf(block, key, "nullArgs") === true) (call as { args?: unknown }).args = null
+        else if (hintOf(block, key, "noArgs") !== true || !empty) call.args = args.value as { [key: string]: unknown }
         if (hintOf(block, key, "syntheticId") !== true) call.id = block.id
         const part: Wire.PartParam = { functionCall: call }
         if (block.thoughtSignature !== undefined) part.thoughtSignature = block.thoughtSignature

@@ -259,6 +259,18 @@ describe("fuzz regressions: the long run", () => {
     assert.deepStrictEqual(Object.getOwnPropertyDescriptor(kept, "__proto__")?.value, { polluted: true, role: "user" })
   })
 
+  it("a Gemini call whose args is an explicit null is written back with null args", () => {
+    const contents = [
+      { role: "user", parts: [{ text: "go" }] },
+      { role: "model", parts: [{ functionCall: { name: "f", args: null } }] },
+      { role: "user", parts: [{ functionResponse: { name: "f", response: { ok: true } } }] }
+    ]
+    const back = succeeds(Gemini.toMessages(succeeds(Gemini.fromMessages({ contents } as never)).value)).value as unknown as {
+      contents: ReadonlyArray<{ parts: ReadonlyArray<{ functionCall?: { args?: unknown } }> }>
+    }
+    assert.strictEqual(back.contents[1]!.parts[0]!.functionCall!.args, null)
+  })
+
   it("an output limit beyond the safe integers is kept in the body as it was, not typed (the typed field is a safe integer)", () => {
     const messages = [{ role: "user", content: "hi" }]
     const anthropic = succeeds(Anthropic.fromRequest({ model: "m", max_tokens: 1e21, messages })).value
