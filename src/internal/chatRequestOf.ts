@@ -14,6 +14,7 @@ import type { Schema } from "effect"
 import * as Block from "../Block.js"
 import type * as Message from "../Message.js"
 import type * as Request from "../Request.js"
+import { chatNamedToolChoice, chatResponseFormat } from "./chatRequestFields.js"
 import type { ChatMessageLike, ChatRequestLike } from "./openAiChatPrompt.js"
 
 const KEY = "openai-chat"
@@ -220,27 +221,9 @@ export const chatRequestOf = (request: Request.Request): { readonly body: ChatRe
     if (typeof choice === "string") body["tool_choice"] = choice
     else {
       const custom = tools.some((t) => t.name === choice.name && own(t)?.["type"] === "custom")
-      body["tool_choice"] = custom ? { type: "custom", custom: { name: choice.name } } : { type: "function", function: { name: choice.name } }
+      body["tool_choice"] = chatNamedToolChoice(choice.name, custom)
     }
   }
-  const format = request.responseFormat
-  if (format !== undefined) {
-    switch (format._tag) {
-      case "Text":
-        body["response_format"] = { type: "text" }
-        break
-      case "JsonObject":
-        body["response_format"] = { type: "json_object" }
-        break
-      case "JsonSchema":
-        body["response_format"] = {
-          type: "json_schema",
-          json_schema: { name: format.name, schema: format.schema, ...(format.description === undefined ? {} : { description: format.description }) }
-        }
-        break
-      default:
-        return Block.absurd(format)
-    }
-  }
+  if (request.responseFormat !== undefined) body["response_format"] = chatResponseFormat(request.responseFormat)
   return { body: body as ChatRequestLike, starts }
 }

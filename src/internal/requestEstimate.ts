@@ -26,21 +26,10 @@ import type * as Block from "../Block.js"
 import type * as Message from "../Message.js"
 import type { Provider } from "../Provider.js"
 import type * as Request from "../Request.js"
+import type { RequestEstimate } from "../TokenEstimator.js"
 import { chatRequestOf } from "./chatRequestOf.js"
 import { stringify } from "./json.js"
 import { countChatRequest, promptFormatForModel } from "./openAiChatPrompt.js"
-
-/**
- * Where a request's input tokens go (see `TokenEstimator.RequestEstimate`).
- */
-export interface RequestEstimate {
-  readonly provider: Provider
-  readonly total: number
-  readonly messages: ReadonlyArray<number>
-  readonly tools: number
-  readonly responseFormat: number
-  readonly framing: number
-}
 
 /** What the estimate is computed from: one estimator's rules. */
 export interface Rules {

@@ -64,6 +64,7 @@ import {
   type MalformedPayload,
   type UnsupportedContent
 } from "./Conversion.js"
+import { chatNamedToolChoice, chatResponseFormat } from "../internal/chatRequestFields.js"
 import * as A from "./internal/adapter.js"
 import * as OpenAiChatStream from "./OpenAiChatStream.js"
 import type * as Wire from "./OpenAiChatWire.js"
@@ -521,35 +522,12 @@ const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToMessages
       body["tool_choice"] = choice
     } else {
       const custom = tools.some((t) => t.name === choice.name && A.ownExtras(t, key)?.["type"] === "custom")
-      body["tool_choice"] = custom ? { type: "custom", custom: { name: choice.name } } : { type: "function", function: { name: choice.name } }
+      body["tool_choice"] = chatNamedToolChoice(choice.name, custom)
     }
   }
   if (request.parallelToolCalls !== undefined) body["parallel_tool_calls"] = request.parallelToolCalls
   if (request.maxOutputTokens !== undefined) body["max_completion_tokens"] = request.maxOutputTokens
-  const format = request.responseFormat
-  if (format !== undefined) {
-    switch (format._tag) {
-      case "Text":
-        body["response_format"] = { type: "text" }
-        break
-      case "JsonObject":
-        body["response_format"] = { type: "json_object" }
-        break
-      case "JsonSchema":
-        body["response_format"] = {
-          type: "json_schema",
-          json_schema: {
-            name: format.name,
-            schema: format.schema,
-            ...(format.description === undefined ? {} : { description: format.description }),
-            ...(format.strict === undefined ? {} : { strict: format.strict })
-          }
-        }
-        break
-      default:
-        return Block.absurd(format)
-    }
-  }
+  if (request.responseFormat !== undefined) body["response_format"] = chatResponseFormat(request.responseFormat)
   return body as unknown as Wire.RequestBody
 }
 
