@@ -11,24 +11,11 @@ import { Message, Request } from "../../src/index.js"
 import { Anthropic, EffectAi, Gemini, OpenAiChat, OpenAiResponses } from "../../src/providers/index.js"
 import * as Arb from "../arbitraries.js"
 import * as Req from "../requestArbitraries.js"
+import { normalize } from "./adapterHelpers.js"
 
 const encode = Schema.encodeSync(Request.Request)
 const run = <A>(effect: Effect.Effect<{ readonly value: A; readonly warnings: ReadonlyArray<unknown> }, unknown>) => Effect.runSync(effect)
 const runs = { arbitrary: { runs: 500 }, timeout: 120_000 }
-
-/** Keys sorted and `null`s dropped, recursively: the wire's notion of "the same body". */
-const normalize = (value: unknown): unknown => {
-  if (Array.isArray(value)) return value.map(normalize)
-  if (typeof value === "object" && value !== null) {
-    const out: Record<string, unknown> = {}
-    for (const key of Object.keys(value).sort()) {
-      const v = (value as Record<string, unknown>)[key]
-      if (v !== null && v !== undefined) out[key] = normalize(v)
-    }
-    return out
-  }
-  return value
-}
 
 const pick = <A>(values: ReadonlyArray<A>): Arbitrary.Arbitrary<A> => Arb.intBetween(0, values.length - 1).pipe(Arbitrary.map((i) => values[i]!))
 const maybe = <A>(arb: Arbitrary.Arbitrary<A>): Arbitrary.Arbitrary<A | undefined> =>
