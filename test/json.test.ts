@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Arbitrary, Schema } from "effect"
-import { stringify, stringifyIndented } from "../src/internal/json.js"
+import { stringify, stringifyIndented, stringifyIndentedChunks } from "../src/internal/json.js"
+import { intBetween } from "./arbitraries.js"
 
 const json = Arbitrary.schema(Schema.Json)
 
@@ -25,4 +26,23 @@ describe("the iterative JSON writers", () => {
     for (let i = 0; i < 20_000; i++) inner = i % 2 === 0 ? (inner as { k: unknown }).k : (inner as Array<unknown>)[0]
     assert.deepStrictEqual(inner, JSON.parse(JSON.stringify(odd)))
   }, 60_000)
+
+  it.prop(
+    "stringifyIndentedChunks joined is JSON.stringify(value, null, indent), at every depth of cutting, with values JSON cannot hold",
+    [json, intBetween(1, 4), intBetween(0, 4)],
+    ([value, indent, levels]) => {
+      const odd = { a: undefined, f: () => 1, s: Symbol("s"), list: [undefined, () => 1, Symbol("t"), value, []], value, empty: {}, at: new Date(0) }
+      for (const v of [value, odd, [odd, [value]], { messages: [odd, value] }]) {
+        assert.strictEqual(stringifyIndentedChunks(v, indent, levels).join(""), JSON.stringify(v, null, indent))
+      }
+    }
+  )
+
+  it("stringifyIndentedChunks cuts a long list into one piece per element and then some, none of them long", () => {
+    const messages = Array.from({ length: 1000 }, (_, i) => ({ role: "user", content: [{ type: "text", text: `line ${i}\nsecond` }] }))
+    const chunks = stringifyIndentedChunks({ model: "m", messages }, 2)
+    assert.isAbove(chunks.length, 1000)
+    assert.isBelow(Math.max(...chunks.map((c) => c.length)), 200)
+    assert.strictEqual(chunks.join(""), JSON.stringify({ model: "m", messages }, null, 2))
+  })
 })

@@ -30,6 +30,36 @@ const inputFormats = ["auto", ...formats] as const
 
 const stderr = (line: string): Effect.Effect<void> => Effect.sync(() => process.stderr.write(`${line}\n`))
 const stdout = (text: string): Effect.Effect<void> => Effect.sync(() => process.stdout.write(text))
+
+/** Writes once the pipe has room: resumes at once, or when stdout drains (or fails, which ends the run anyway). */
+const stdoutWhenReady = (text: string): Effect.Effect<void> =>
+  Effect.callback<void>((resume) => {
+    if (process.stdout.write(text)) return resume(Effect.void)
+    const done = (): void => {
+      process.stdout.off("drain", done)
+      process.stdout.off("error", done)
+      resume(Effect.void)
+    }
+    process.stdout.on("drain", done)
+    process.stdout.on("error", done)
+  })
+
+/**
+ * Writes text given in pieces, about a megabyte at a time: the whole text of
+ * a million messages is longer than one JavaScript string can be.
+ */
+const stdoutChunks = (chunks: ReadonlyArray<string>): Effect.Effect<void> =>
+  Effect.gen(function*() {
+    let batch = ""
+    for (const chunk of chunks) {
+      batch += chunk
+      if (batch.length >= 1 << 20) {
+        yield* stdoutWhenReady(batch)
+        batch = ""
+      }
+    }
+    if (batch !== "") yield* stdoutWhenReady(batch)
+  })
 const exitWith = (code: number): Effect.Effect<void> => Effect.sync(() => {
   process.exitCode = code
 })
@@ -89,7 +119,7 @@ const emit = (
     const targetShape: Formats.Shape = target === "canonical" ? shape : shape === "jsonl" ? "messages" : shape
     const written = yield* Formats.write(request, target, targetShape, chatReasoning === undefined ? undefined : { chatReasoning })
     yield* warn(written.warnings)
-    yield* stdout(written.text)
+    yield* stdoutChunks(written.chunks)
   })
 
 /**
@@ -326,7 +356,7 @@ const repair = Command.make("repair", { file: fileArg, provider: providerFlag, m
         const written = yield* Formats.write(withMessages(input.request, repaired.messages), target, input.shape === "jsonl" ? "messages" : input.shape)
         yield* warn(written.warnings)
         const actions = repaired.actions.map((a) => ({ _tag: a._tag, index: a.index, description: a.description }))
-        yield* stdout(`${JSON.stringify({ repaired: JSON.parse(written.text) as unknown, actions }, null, 2)}\n`)
+        yield* stdoutChunks(Formats.jsonChunks({ repaired: written.value, actions }))
       } else {
         for (const action of repaired.actions) yield* stderr(action.description)
         yield* stderr(`${repaired.actions.length} change${repaired.actions.length === 1 ? "" : "s"}`)

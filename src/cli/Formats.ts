@@ -10,7 +10,7 @@
  */
 import { Effect, Schema } from "effect"
 import * as Conversation from "../Conversation.js"
-import { stringifyIndented } from "../internal/json.js"
+import { stringify, stringifyIndentedChunks } from "../internal/json.js"
 import * as Message from "../Message.js"
 import * as Anthropic from "../providers/Anthropic.js"
 import type { Converted, ConversionWarning } from "../providers/Conversion.js"
@@ -196,7 +196,13 @@ export const read = (parsed: Parsed, format: FormatName, shape: Shape): Effect.E
  * @since 0.1.0
  */
 export interface Written {
-  readonly text: string
+  /** The JSON value written (for JSONL, the encoded messages). */
+  readonly value: unknown
+  /**
+   * The text, in pieces to write one after the other: a million messages
+   * written out are longer than one JavaScript string can be.
+   */
+  readonly chunks: ReadonlyArray<string>
   readonly warnings: ReadonlyArray<ConversionWarning>
 }
 
@@ -217,13 +223,20 @@ export const usesReasoningContent = (parsed: Parsed): boolean => {
   return Array.isArray(list) && list.some((m) => isRecord(m) && typeof m["reasoning_content"] === "string")
 }
 
-// iterative when V8's own would overflow (tool arguments nested 10,000 levels deep)
-const json = (value: unknown): string => `${stringifyIndented(value, 2)}\n`
+/**
+ * Indented JSON in pieces (one per message at most), iterative where V8's own
+ * would overflow (tool arguments nested 10,000 levels deep).
+ */
+export const jsonChunks = (value: unknown): Array<string> => {
+  const chunks = stringifyIndentedChunks(value, 2)
+  chunks.push("\n")
+  return chunks
+}
 
-const written = (shape: Shape, asList: (c: unknown) => unknown) => (converted: Converted<unknown>): Written => ({
-  text: json(shape === "messages" ? asList(converted.value) : converted.value),
-  warnings: converted.warnings
-})
+const json = (value: unknown, warnings: ReadonlyArray<ConversionWarning> = []): Written => ({ value, chunks: jsonChunks(value), warnings })
+
+const written = (shape: Shape, asList: (c: unknown) => unknown) => (converted: Converted<unknown>): Written =>
+  json(shape === "messages" ? asList(converted.value) : converted.value, converted.warnings)
 
 /**
  * Writes a request in a format and shape. A canonical body is
@@ -240,11 +253,12 @@ export const write = (
   const unsupported = (e: { readonly message: string }) => new InputError({ reason: `cannot write ${format}: ${e.message}` })
   switch (format) {
     case "canonical": {
-      if (shape === "jsonl") return Effect.succeed({ text: Conversation.encodeJsonl(request.messages), warnings: [] })
       const messages = Message.encodeAll(request.messages)
-      if (shape === "messages") return Effect.succeed({ text: json(messages), warnings: [] })
+      // a line per message, as Conversation.encodeJsonl writes them
+      if (shape === "jsonl") return Effect.succeed({ value: messages, chunks: messages.map((m) => `${stringify(m as Schema.Json)}\n`), warnings: [] })
+      if (shape === "messages") return Effect.succeed(json(messages))
       const { messages: _messages, ...rest } = Schema.encodeSync(Request.Request)(request)
-      return Effect.succeed({ text: json({ ...rest, messages }), warnings: [] })
+      return Effect.succeed(json({ ...rest, messages }))
     }
     case "openai-chat":
       return (shape === "messages"

@@ -229,6 +229,61 @@ export const stringifyIndented = (value: unknown, indent: number): string => {
   return writeFlat(value, true)
 }
 
+/**
+ * `stringifyIndented(value, indent)` in pieces: the same text once joined,
+ * cut between the elements of the outer `levels` containers. A value whose
+ * whole text is longer than a JavaScript string can be (V8 stops near 512
+ * million characters: a million messages, indented) can still be written
+ * piece by piece; each piece is one element of an inner container. `indent`
+ * must be at least 1.
+ */
+export const stringifyIndentedChunks = (value: unknown, indent: number, levels = 3): Array<string> => {
+  const out: Array<string> = []
+  chunksInto(out, value, " ".repeat(Math.max(1, indent)), levels, "")
+  return out
+}
+
+const hasToJson = (o: object): boolean => {
+  try {
+    return typeof (o as { readonly toJSON?: unknown }).toJSON === "function"
+  } catch {
+    return true
+  }
+}
+
+const chunksInto = (out: Array<string>, value: unknown, step: string, levels: number, pad: string): void => {
+  if (levels === 0 || typeof value !== "object" || value === null || hasToJson(value)) {
+    // the inner lines of an element's own text, moved right by the depth it sits at
+    const text = stringifyIndented(value, step.length)
+    out.push(pad === "" ? text : text.replaceAll("\n", `\n${pad}`))
+    return
+  }
+  const inner = pad + step
+  if (Array.isArray(value)) {
+    const n = value.length
+    if (n === 0) return void out.push("[]")
+    out.push("[\n")
+    for (let i = 0; i < n; i++) {
+      const v: unknown = value[i]
+      out.push(inner)
+      chunksInto(out, unwritable(v) ? null : v, step, levels - 1, inner)
+      out.push(i < n - 1 ? ",\n" : "\n")
+    }
+    out.push(`${pad}]`)
+    return
+  }
+  const record = value as Record<string, unknown>
+  const keys = Object.keys(record).filter((k) => !unwritable(record[k]))
+  if (keys.length === 0) return void out.push("{}")
+  out.push("{\n")
+  keys.forEach((k, i) => {
+    out.push(`${inner}${JSON.stringify(k)}: `)
+    chunksInto(out, record[k], step, levels - 1, inner)
+    out.push(i < keys.length - 1 ? ",\n" : "\n")
+  })
+  out.push(`${pad}}`)
+}
+
 /** What `JSON.stringify` leaves out of objects and writes `null` for in arrays. */
 const unwritable = (v: unknown): boolean => v === undefined || typeof v === "function" || typeof v === "symbol"
 
