@@ -339,6 +339,24 @@ describe("fuzz regressions: the command line's writer", () => {
     }
   })
 
+  it("the command line writes a long transcript in pieces no longer than a message, in every format and shape", () => {
+    // a million messages written as one string passed what V8 allows (RangeError: Invalid string length)
+    const messages = Array.from({ length: 3000 }, (_, i) =>
+      i % 3 === 0 ? Message.user(`step ${i}`) : i % 3 === 1 ? Message.assistant([Block.toolCall(`c${i}`, "read_file", { path: `f${i}` })]) : Message.toolResultMessage(`c${i - 1}`, "read_file", "ok"))
+    const request = Request.make(messages, { model: "m" })
+    for (const format of Formats.FormatName.literals) {
+      for (const shape of ["messages", "body", "jsonl"] as const) {
+        if (shape === "jsonl" && format !== "canonical") continue
+        const written = succeeds(Formats.write(request, format, shape))
+        assert.isAtLeast(written.chunks.length, 3000, `${format} ${shape}`)
+        assert.isBelow(Math.max(...written.chunks.map((c) => c.length)), 1000, `${format} ${shape}`)
+        const text = written.chunks.join("")
+        if (shape === "jsonl") assert.strictEqual(text, Conversation.encodeJsonl(messages))
+        else assert.strictEqual(text, `${JSON.stringify(written.value, null, 2)}\n`)
+      }
+    }
+  })
+
   it("writing a transcript whose tool arguments are nested 10,000 levels deep succeeds in every format", () => {
     const deep = deepValue(10_000, "object")
     const request = Request.make([Message.user("go"), Message.assistant([Block.toolCall("c1", "f", deep)]), Message.toolResultMessage("c1", "f", "ok")])
