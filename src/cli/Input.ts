@@ -63,16 +63,6 @@ export const readBytes = (file: string): Effect.Effect<Buffer, InputError> =>
     }
   })
 
-/** A NUL byte, or text that is not valid UTF-8, is not a transcript. */
-const decodeUtf8 = (bytes: Buffer, name: string): string | InputError => {
-  if (bytes.includes(0)) return new InputError({ reason: `${name} is binary data, not a JSON or JSONL transcript` })
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes).replace(/^\uFEFF/, "")
-  } catch {
-    return new InputError({ reason: `${name} is not UTF-8 text, so not a JSON or JSONL transcript` })
-  }
-}
-
 /**
  * Parses text as one JSON value, or else as JSONL (one JSON value per
  * non-empty line). The error names the first line that is neither.
@@ -110,6 +100,67 @@ export const parseText = (text: string, name: string, bytes: number): Parsed | I
   return values.length === 1 ? { kind: "json", value: values[0], bytes } : { kind: "jsonl", values, bytes }
 }
 
+/** The most UTF-16 code units V8 lets one string hold (2^29 - 24, about 512 MB of ASCII). */
+export const MAX_STRING_LENGTH = 0x1fffffe8
+
+/**
+ * Parses bytes as one JSON value, or else as JSONL. Input longer than one
+ * JavaScript string can hold (`maxLength` code units; a UTF-8 byte is at most
+ * one) is read as JSONL a line at a time, the only shape that can be read
+ * without holding it all as one string; a JSON document that large is an
+ * `InputError` saying to write it as JSONL.
+ *
+ * @since 0.1.0
+ */
+export const parseBytes = (bytes: Uint8Array, name: string, maxLength: number = MAX_STRING_LENGTH): Parsed | InputError => {
+  if (bytes.includes(0)) return new InputError({ reason: `${name} is binary data, not a JSON or JSONL transcript` })
+  if (bytes.length <= maxLength) {
+    try {
+      const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes).replace(/^\uFEFF/, "")
+      return parseText(text, name, bytes.length)
+    } catch (cause) {
+      // a RangeError: the text is longer than a string can be after all; anything else: not UTF-8
+      if (!(cause instanceof RangeError)) return new InputError({ reason: `${name} is not UTF-8 text, so not a JSON or JSONL transcript` })
+    }
+  }
+  return parseLines(bytes, name, maxLength)
+}
+
+/** JSONL read from bytes a line at a time (see `parseBytes`). */
+const parseLines = (bytes: Uint8Array, name: string, maxLength: number): Parsed | InputError => {
+  const tooLong = `${name} is ${bytes.length.toLocaleString("en-US")} bytes, more than one JavaScript string can hold, so it is read as JSONL, a line at a time`
+  const decoder = new TextDecoder("utf-8", { fatal: true })
+  const values: Array<unknown> = []
+  let line = 0
+  let start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0
+  while (start <= bytes.length) {
+    let end = bytes.indexOf(0x0a, start)
+    if (end === -1) end = bytes.length
+    const slice = bytes.subarray(start, end)
+    line++
+    start = end + 1
+    if (slice.length > maxLength) return new InputError({ reason: `${tooLong}: line ${line} alone is longer than that (write one message per line)` })
+    let raw: string
+    try {
+      raw = decoder.decode(slice).trim()
+    } catch {
+      return new InputError({ reason: `${tooLong}: line ${line} is not UTF-8 text` })
+    }
+    if (raw === "") continue
+    try {
+      values.push(JSON.parse(raw) as unknown)
+    } catch (cause) {
+      return new InputError({
+        reason: values.length === 0
+          ? `${tooLong}, and line ${line} is not a JSON value (${errorText(cause)}): write a transcript this large as JSONL, one message per line`
+          : `${tooLong}: line ${line}: ${errorText(cause)}`
+      })
+    }
+  }
+  if (values.length === 0) return new InputError({ reason: `${name} is empty` })
+  return values.length === 1 ? { kind: "json", value: values[0], bytes: bytes.length } : { kind: "jsonl", values, bytes: bytes.length }
+}
+
 /**
  * Reads and parses a file (or `-` for standard input).
  *
@@ -118,10 +169,7 @@ export const parseText = (text: string, name: string, bytes: number): Parsed | I
 export const read = (file: string): Effect.Effect<Parsed, InputError> =>
   readBytes(file).pipe(
     Effect.flatMap((bytes) => {
-      const name = file === "-" ? "standard input" : file
-      const text = decodeUtf8(bytes, name)
-      if (typeof text !== "string") return Effect.fail(text)
-      const parsed = parseText(text, name, bytes.length)
+      const parsed = parseBytes(bytes, file === "-" ? "standard input" : file)
       return "kind" in parsed ? Effect.succeed(parsed) : Effect.fail(parsed)
     })
   )

@@ -1,0 +1,42 @@
+/**
+ * The command line's reading of bytes: JSON, JSONL, and input longer than one
+ * JavaScript string can hold (read as JSONL a line at a time; the limit is
+ * lowered here so the test does not need half a gigabyte).
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { type InputError, MAX_STRING_LENGTH, parseBytes, parseText, type Parsed } from "../src/cli/Input.js"
+import { Arbitrary, Schema } from "effect"
+import { intBetween } from "./arbitraries.js"
+
+const bytes = (text: string): Uint8Array => new TextEncoder().encode(text)
+const reason = (p: Parsed | InputError): string => ("kind" in p ? `parsed as ${p.kind}` : p.reason)
+
+describe("reading the command line's input", () => {
+  it("parses bytes as parseText parses the same text, BOM and CRLF included", () => {
+    for (const text of ['{"role":"user","content":"hi"}', '\uFEFF[{"role":"user","content":"hi"}]', '{"a":1}\r\n{"b":2}\r\n\r\n{"c":"é"}\n', "  \n\n"]) {
+      const fromText = parseText(text.replace(/^\uFEFF/, ""), "in", bytes(text).length)
+      assert.deepStrictEqual(parseBytes(bytes(text), "in"), fromText)
+    }
+    assert.strictEqual(MAX_STRING_LENGTH, 2 ** 29 - 24)
+  })
+
+  it.prop("reads JSONL longer than a string can hold a line at a time, with the same values", [Arbitrary.schema(Schema.Array(Schema.Json)), intBetween(1, 40)], ([values, limit]) => {
+    const text = values.map((v) => JSON.stringify(v)).join("\n")
+    const big = parseBytes(bytes(text), "in", limit)
+    const small = parseBytes(bytes(text), "in")
+    if (!("kind" in small)) return
+    // a line longer than the limit cannot be read either way; otherwise the same result
+    if (values.some((v) => bytes(JSON.stringify(v)).length > limit)) assert.match(reason(big), /(alone is longer|not a JSON value)/)
+    else assert.deepStrictEqual(big, small)
+  })
+
+  it("says what to do with a JSON document too large for one string, and names the bad line of large JSONL", () => {
+    const doc = JSON.stringify({ messages: [{ role: "user", content: "hi" }] }, null, 2)
+    assert.match(reason(parseBytes(bytes(doc), "big.json", 10)), /^big\.json is \d+ bytes, more than one JavaScript string can hold, so it is read as JSONL, a line at a time, and line 1 is not a JSON value .*write a transcript this large as JSONL/)
+    assert.match(reason(parseBytes(bytes('{"a":1}\n{"b":\n'), "big.jsonl", 8)), /line 2: /)
+    assert.match(reason(parseBytes(bytes('{"a":1}\n{"b":"aaaaaaaaaaaaaaaaaaa"}\n'), "big.jsonl", 10)), /line 2 alone is longer than that/)
+    assert.match(reason(parseBytes(new Uint8Array([0x7b, 0x7d, 0x0a, 0xff, 0x0a]), "big.jsonl", 2)), /line 2 is not UTF-8 text/)
+    assert.match(reason(parseBytes(new Uint8Array([0x7b, 0x00, 0x7d]), "bin", 2)), /binary data/)
+    assert.strictEqual(reason(parseBytes(bytes("\n\n \n"), "blank", 1)), "blank is empty")
+  })
+})
