@@ -264,6 +264,10 @@ export const decodeJsonlEach = (text: string): Effect.Effect<Decoded> =>
  * A conversation as a JSONL transcript: one canonical message per line, each
  * line ending with a newline.
  *
+ * The text is one string, and a JavaScript string holds at most about 512
+ * million characters: for a conversation that large (a million long
+ * messages), write the lines of `encodeJsonlLines` one after the other.
+ *
  * @example
  * const jsonl = Conversation.encodeJsonl([Message.user("hi"), Message.assistant("Hello!")])
  * // {"role":"user","content":[{"_tag":"Text","text":"hi"}]}
@@ -272,9 +276,26 @@ export const decodeJsonlEach = (text: string): Effect.Effect<Decoded> =>
  *
  * @since 0.1.0
  */
-export const encodeJsonl = (messages: ReadonlyArray<Message.Message>): string => {
-  let out = ""
-  for (const m of messages) out += stringify(Message.encode(m) as Schema.Json) + "\n"
+export const encodeJsonl = (messages: ReadonlyArray<Message.Message>): string => encodeJsonlLines(messages).join("")
+
+/**
+ * The lines of `encodeJsonl`, each ending with a newline: written one after
+ * the other (to a file, a socket, a `Stream`), they make the same text
+ * without ever holding it as one string.
+ *
+ * @example
+ * import { Conversation, Message } from "effect-agent-messages"
+ * import * as fs from "node:fs"
+ *
+ * const out = fs.createWriteStream("conversation.jsonl")
+ * for (const line of Conversation.encodeJsonlLines([Message.user("hi"), Message.assistant("Hello!")])) out.write(line)
+ * out.end()
+ *
+ * @since 0.1.0
+ */
+export const encodeJsonlLines = (messages: ReadonlyArray<Message.Message>): Array<string> => {
+  const out = new Array<string>(messages.length)
+  for (let i = 0; i < messages.length; i++) out[i] = `${stringify(Message.encode(messages[i]!) as Schema.Json)}\n`
   return out
 }
 

@@ -441,6 +441,14 @@ describe("Conversation codec", () => {
   it.prop("encode, JSON and decode is the identity for whole conversations", [Arb.validConversation], ([ms]) => {
     const back = Effect.runSync(Conversation.decodeJsonl(Conversation.encodeJsonl(ms)))
     assert.deepStrictEqual(back, ms)
+    // the same text line by line, a line per message, each one decoding to its message
+    const lines = Conversation.encodeJsonlLines(ms)
+    assert.strictEqual(lines.join(""), Conversation.encodeJsonl(ms))
+    assert.strictEqual(lines.length, ms.length)
+    lines.forEach((line, i) => {
+      assert.isTrue(line.endsWith("\n") && line.indexOf("\n") === line.length - 1)
+      assert.deepStrictEqual(Effect.runSync(Conversation.decodeJsonl(line)), [ms[i]])
+    })
   }, { arbitrary: { runs: 200 }, timeout: 60_000 })
 })
 

@@ -10,7 +10,7 @@
  */
 import { Effect, Schema } from "effect"
 import * as Conversation from "../Conversation.js"
-import { stringify, stringifyIndentedChunks } from "../internal/json.js"
+import { stringifyIndentedChunks } from "../internal/json.js"
 import * as Message from "../Message.js"
 import * as Anthropic from "../providers/Anthropic.js"
 import type { Converted, ConversionWarning } from "../providers/Conversion.js"
@@ -253,9 +253,8 @@ export const write = (
   const unsupported = (e: { readonly message: string }) => new InputError({ reason: `cannot write ${format}: ${e.message}` })
   switch (format) {
     case "canonical": {
+      if (shape === "jsonl") return Effect.succeed({ value: Message.encodeAll(request.messages), chunks: Conversation.encodeJsonlLines(request.messages), warnings: [] })
       const messages = Message.encodeAll(request.messages)
-      // a line per message, as Conversation.encodeJsonl writes them
-      if (shape === "jsonl") return Effect.succeed({ value: messages, chunks: messages.map((m) => `${stringify(m as Schema.Json)}\n`), warnings: [] })
       if (shape === "messages") return Effect.succeed(json(messages))
       const { messages: _messages, ...rest } = Schema.encodeSync(Request.Request)(request)
       return Effect.succeed(json({ ...rest, messages }))
