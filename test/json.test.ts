@@ -29,7 +29,7 @@ describe("the iterative JSON writers", () => {
 
   it.prop(
     "stringifyIndentedChunks joined is JSON.stringify(value, null, indent), at every depth of cutting, with values JSON cannot hold",
-    [json, intBetween(1, 4), intBetween(0, 4)],
+    [json, intBetween(1, 12), intBetween(0, 4)],
     ([value, indent, levels]) => {
       const odd = { a: undefined, f: () => 1, s: Symbol("s"), list: [undefined, () => 1, Symbol("t"), value, []], value, empty: {}, at: new Date(0) }
       for (const v of [value, odd, [odd, [value]], { messages: [odd, value] }]) {

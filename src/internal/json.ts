@@ -235,11 +235,12 @@ export const stringifyIndented = (value: unknown, indent: number): string => {
  * whole text is longer than a JavaScript string can be (V8 stops near 512
  * million characters: a million messages, indented) can still be written
  * piece by piece; each piece is one element of an inner container. `indent`
- * must be at least 1.
+ * is a number of spaces, 1 to 10.
  */
 export const stringifyIndentedChunks = (value: unknown, indent: number, levels = 3): Array<string> => {
   const out: Array<string> = []
-  chunksInto(out, value, " ".repeat(Math.max(1, indent)), levels, "")
+  // JSON.stringify indents by 1 to 10 spaces
+  chunksInto(out, value, " ".repeat(Math.min(10, Math.max(1, Math.floor(indent)))), levels, "")
   return out
 }
 
