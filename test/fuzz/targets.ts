@@ -401,8 +401,8 @@ function cliTarget<I>(name: string, textOf: (input: I) => string, passes = 0): T
     // a parse, a read and ten writes (a body and a message list in each of five formats), beside what textOf does
     passes: 12 + passes,
     run: (input) => {
-      const text = textOf(input)
-      const parsed = Input.parseText(text, "input", text.length)
+      // as the command line reads a file: the bytes of the text
+      const parsed = Input.parseBytes(new TextEncoder().encode(textOf(input)), "input")
       if (!("kind" in parsed)) return Effect.fail(parsed)
       const detected = Formats.detect(parsed)
       if (!("format" in detected)) return Effect.fail(detected)
