@@ -223,6 +223,19 @@ describe("renderChatRequest", () => {
     expect(prompt.messages[2]).toEqual([{ special: 3, header: "g", body: "\"ok\"", extra: 0 }])
   })
 
+  it("renders a parallel call's JSON object or array result as Python's json.dumps writes it", () => {
+    const prompt = renderChatRequest({
+      messages: [
+        { role: "assistant", tool_calls: [{ id: "a", function: { name: "f", arguments: "{}" } }, { id: "b", function: { name: "g", arguments: "{}" } }] },
+        { role: "tool", tool_call_id: "a", content: "[\n  {\n    \"1\": \"é, \\u00e9\",\n    \"0\": [1.50, true, null]\n  }\n]\n" },
+        { role: "tool", tool_call_id: "b", content: "4" }
+      ]
+    })
+    // keys keep their order and numbers their spelling; a scalar JSON result stays a string
+    expect(prompt.messages[1]?.[0]?.body).toBe("[{\"1\": \"\\u00e9, \\u00e9\", \"0\": [1.50, true, null]}]")
+    expect(prompt.messages[2]?.[0]?.body).toBe("\"4\"")
+  })
+
   it("heads a legacy function result with the function's name", () => {
     const prompt = renderChatRequest({ messages: [{ role: "function", name: "lookup", content: "{}" }] })
     expect(prompt.messages[0]).toEqual([{ special: 3, header: "lookup", body: "{}", extra: 0 }])
