@@ -353,7 +353,7 @@ const repair = Command.make("repair", { file: fileArg, provider: providerFlag, m
         )
       const target = Option.getOrElse(config.to, () => input.format)
       if (config.json) {
-        const written = yield* Formats.write(withMessages(input.request, repaired.messages), target, input.shape === "jsonl" ? "messages" : input.shape)
+        const written = yield* Formats.writeValue(withMessages(input.request, repaired.messages), target, input.shape === "body" ? "body" : "messages")
         yield* warn(written.warnings)
         const actions = repaired.actions.map((a) => ({ _tag: a._tag, index: a.index, description: a.description }))
         yield* stdoutChunks(Formats.jsonChunks({ repaired: written.value, actions }))

@@ -196,13 +196,22 @@ export const read = (parsed: Parsed, format: FormatName, shape: Shape): Effect.E
  * @since 0.1.0
  */
 export interface Written {
-  /** The JSON value written (for JSONL, the encoded messages). */
-  readonly value: unknown
   /**
    * The text, in pieces to write one after the other: a million messages
    * written out are longer than one JavaScript string can be.
    */
   readonly chunks: ReadonlyArray<string>
+  readonly warnings: ReadonlyArray<ConversionWarning>
+}
+
+/**
+ * What converting produced, before it is written as text: the JSON value,
+ * and the warnings of what the target could not carry.
+ *
+ * @since 0.1.0
+ */
+export interface WrittenValue {
+  readonly value: unknown
   readonly warnings: ReadonlyArray<ConversionWarning>
 }
 
@@ -233,43 +242,42 @@ export const jsonChunks = (value: unknown): Array<string> => {
   return chunks
 }
 
-const json = (value: unknown, warnings: ReadonlyArray<ConversionWarning> = []): Written => ({ value, chunks: jsonChunks(value), warnings })
-
-const written = (shape: Shape, asList: (c: unknown) => unknown) => (converted: Converted<unknown>): Written =>
-  json(shape === "messages" ? asList(converted.value) : converted.value, converted.warnings)
+const valueOf = (asList: (c: unknown) => unknown) => (converted: Converted<unknown>): WrittenValue => ({
+  value: asList(converted.value),
+  warnings: converted.warnings
+})
 
 /**
- * Writes a request in a format and shape. A canonical body is
+ * Converts a request to a format and shape, as the JSON value `write` prints
+ * (a list of messages, or a whole body). A canonical body is
  * `{ messages: [...] }` plus the request's other fields.
  *
  * @since 0.1.0
  */
-export const write = (
+export const writeValue = (
   request: Request.Request,
   format: FormatName,
-  shape: Shape,
+  shape: "messages" | "body",
   options?: { readonly chatReasoning?: "drop" | "reasoning_content" }
-): Effect.Effect<Written, InputError> => {
+): Effect.Effect<WrittenValue, InputError> => {
   const unsupported = (e: { readonly message: string }) => new InputError({ reason: `cannot write ${format}: ${e.message}` })
+  const same = (v: unknown): unknown => v
   switch (format) {
     case "canonical": {
-      if (shape === "jsonl") return Effect.succeed({ value: Message.encodeAll(request.messages), chunks: Conversation.encodeJsonlLines(request.messages), warnings: [] })
       const messages = Message.encodeAll(request.messages)
-      if (shape === "messages") return Effect.succeed(json(messages))
+      if (shape === "messages") return Effect.succeed({ value: messages, warnings: [] })
       const { messages: _messages, ...rest } = Schema.encodeSync(Request.Request)(request)
-      return Effect.succeed(json({ ...rest, messages }))
+      return Effect.succeed({ value: { ...rest, messages }, warnings: [] })
     }
     case "openai-chat":
       return (shape === "messages"
         ? OpenAiChat.toMessages(request.messages, chatOptions(options))
-        : OpenAiChat.toRequest(request, chatOptions(options))).pipe(
-        Effect.map(written("body", (v) => v)),
-        Effect.mapError(unsupported)
-      )
+        : OpenAiChat.toRequest(request, chatOptions(options))).pipe(Effect.map(valueOf(same)), Effect.mapError(unsupported))
     case "anthropic":
       return (shape === "messages" ? Anthropic.toMessages(request.messages) : Anthropic.toRequest(request)).pipe(
         Effect.map(
-          written(shape === "messages" ? "messages" : "body", (prompt) => {
+          valueOf((prompt) => {
+            if (shape !== "messages") return prompt
             const p = prompt as Anthropic.Prompt
             return p.system === undefined ? p.messages : p
           })
@@ -278,18 +286,34 @@ export const write = (
       )
     case "openai-responses":
       return (shape === "messages" ? OpenAiResponses.toMessages(request.messages) : OpenAiResponses.toRequest(request)).pipe(
-        Effect.map(written("body", (v) => v)),
+        Effect.map(valueOf(same)),
         Effect.mapError(unsupported)
       )
     case "gemini":
       return (shape === "messages" ? Gemini.toMessages(request.messages) : Gemini.toRequest(request)).pipe(
-        Effect.map(written(shape === "messages" ? "messages" : "body", (v) => v)),
+        Effect.map(valueOf(same)),
         Effect.mapError(unsupported)
       )
     default:
       return format satisfies never
   }
 }
+
+/**
+ * Writes a request in a format and shape, as text in pieces: indented JSON
+ * (see `writeValue`), or for canonical JSONL a line per message.
+ *
+ * @since 0.1.0
+ */
+export const write = (
+  request: Request.Request,
+  format: FormatName,
+  shape: Shape,
+  options?: { readonly chatReasoning?: "drop" | "reasoning_content" }
+): Effect.Effect<Written, InputError> =>
+  format === "canonical" && shape === "jsonl"
+    ? Effect.succeed({ chunks: Conversation.encodeJsonlLines(request.messages), warnings: [] })
+    : Effect.map(writeValue(request, format, shape === "body" ? "body" : "messages", options), (w) => ({ chunks: jsonChunks(w.value), warnings: w.warnings }))
 
 /**
  * For each message of a read request, the index of the input message it came
