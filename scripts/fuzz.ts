@@ -36,6 +36,7 @@ const report = runSuite({
   sizes,
   domains: only === undefined ? domains : domains.filter((d) => d.name.includes(only)),
   progress: (line) => console.log(`  ${line}`),
+  onDefect: (line) => console.log(`    found: ${line}`),
   ...(args.includes("--trace") ? { trace: (line: string) => console.log(`    ${Math.round(performance.now())} ${line}`) } : {})
 })
 

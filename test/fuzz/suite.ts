@@ -22,6 +22,8 @@ export interface SuiteOptions {
   readonly progress?: (line: string) => void
   /** Called before each input runs (to find a case that hangs). */
   readonly trace?: (line: string) => void
+  /** Called with each defect as it is found (a long run that dies still shows what it found). */
+  readonly onDefect?: (line: string) => void
 }
 
 export interface Defect {
@@ -96,6 +98,7 @@ const runInput = (report: Report, domain: Domain, cls: CaseClass, seed: number, 
       case "defect":
         counts.defects++
         report.defects.push({ domain: domain.name, target: target.name, cls, seed, defect: outcome.defect, detail: outcome.detail })
+        options.onDefect?.(defectLine(report.defects[report.defects.length - 1]!))
         break
     }
   }
@@ -210,5 +213,6 @@ const render = (rows: ReadonlyArray<ReadonlyArray<string>>): string => {
 }
 
 /** The defects, one line each, with what replays them. */
-export const defectLines = (report: Report): Array<string> =>
-  report.defects.map((d) => `${d.defect}: ${d.target} [${d.domain} / ${d.cls} / seed ${d.seed}]: ${d.detail}`)
+const defectLine = (d: Defect): string => `${d.defect}: ${d.target} [${d.domain} / ${d.cls} / seed ${d.seed}]: ${d.detail}`
+
+export const defectLines = (report: Report): Array<string> => report.defects.map(defectLine)

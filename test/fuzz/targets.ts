@@ -406,9 +406,15 @@ function cliTarget<I>(name: string, textOf: (input: I) => string, passes = 0): T
       if (!("kind" in parsed)) return Effect.fail(parsed)
       const detected = Formats.detect(parsed)
       if (!("format" in detected)) return Effect.fail(detected)
+      // each write is counted and let go, as the command line writes once and exits: holding all ten
+      // writes of a million messages at once is the harness's memory, not the command line's
+      const size = (w: Formats.Written): number => w.chunks.length
       return Effect.flatMap(Formats.read(parsed, detected.format, detected.shape), (read) =>
         Effect.forEach(Formats.FormatName.literals, (f) =>
-          Effect.all([Formats.write(read.request, f, f === "canonical" ? "jsonl" : "body"), Formats.write(read.request, f, "messages")])))
+          Effect.all([
+            Effect.map(Formats.write(read.request, f, f === "canonical" ? "jsonl" : "body"), size),
+            Effect.map(Formats.write(read.request, f, "messages"), size)
+          ])))
     }
   }
 }
