@@ -51,8 +51,8 @@ export interface Target<I = unknown> {
   readonly check?: (value: unknown, input: I) => string | undefined
   /**
    * How many passes over the whole input the call makes (a round trip reads
-   * and writes: 2; the command line's target reads once and writes ten
-   * times: 11). The hang limit is this many times the limit of one pass.
+   * and writes: 2; the command line's target parses, reads and writes ten
+   * times: 12). The hang limit is this many times the limit of one pass.
    */
   readonly passes?: number
 }
