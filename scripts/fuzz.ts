@@ -6,8 +6,9 @@
  *
  * Options: `--seed N` (default: the date), `--cases N` (inputs per domain and
  * class), `--heavy N` (inputs per domain and heavy class), `--short` (the
- * sizes and counts of the short run), `--only TEXT` (domains whose name
- * contains TEXT), `--targets` (print the table by target too).
+ * sizes and counts of the short run), `--only TEXT[,TEXT...]` (domains whose
+ * name contains one of the TEXTs), `--many N` (messages of the many-messages
+ * class instead of a million), `--targets` (print the table by target too).
  *
  * Run: node_modules/.bin/node node_modules/tsx/dist/cli.mjs scripts/fuzz.ts
  */
@@ -25,8 +26,9 @@ const short = args.includes("--short")
 const seed = Number(flag("seed") ?? Math.floor(Date.now() / 86_400_000))
 const casesPerClass = Number(flag("cases") ?? (short ? SHORT_RUN.casesPerClass : SHORT_RUN.casesPerClass * 100))
 const heavyCases = Number(flag("heavy") ?? SHORT_RUN.heavyCases)
-const only = flag("only")
-const sizes = short ? shortSizes : longSizes
+const only = flag("only")?.split(",")
+const many = flag("many")
+const sizes = { ...(short ? shortSizes : longSizes), ...(many === undefined ? {} : { manyMessages: Number(many) }) }
 
 console.log(`fuzz: seed ${seed}, ${casesPerClass} inputs per domain and class, ${heavyCases} per heavy class, sizes ${JSON.stringify(sizes)}`)
 const report = runSuite({
@@ -34,7 +36,7 @@ const report = runSuite({
   casesPerClass,
   heavyCases,
   sizes,
-  domains: only === undefined ? domains : domains.filter((d) => d.name.includes(only)),
+  domains: only === undefined ? domains : domains.filter((d) => only.some((o) => d.name.includes(o))),
   progress: (line) => console.log(`  ${line}`),
   onDefect: (line) => console.log(`    found: ${line}`),
   ...(args.includes("--trace") ? { trace: (line: string) => console.log(`    ${Math.round(performance.now())} ${line}`) } : {})
