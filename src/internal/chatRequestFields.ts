@@ -1,8 +1,10 @@
 /**
- * The fields of a Chat Completions request body that the adapter
- * (`OpenAiChat.toRequest`) and the estimator's rendering of a request
- * (`chatRequestOf`) write the same way: the response format and a tool
- * choice that names a tool. Kept here so the two cannot drift apart.
+ * The fields of an OpenAI request body written the same way in more than one
+ * place: the response format (the Responses adapter's `text.format`, the Chat
+ * adapter's and the estimator's `response_format`, which nests the same
+ * fields) and a tool choice that names a tool (`OpenAiChat.toRequest` and the
+ * estimator's rendering of a request, `chatRequestOf`). Kept here so they
+ * cannot drift apart.
  *
  * @internal
  */
@@ -10,8 +12,20 @@ import type { Schema } from "effect"
 import * as Block from "../Block.js"
 import type * as Request from "../Request.js"
 
-/** `response_format` of a request's response format. */
-export const chatResponseFormat = (format: Request.ResponseFormat): Schema.Json => {
+/** A response format as OpenAI writes it flat (the Responses API's `text.format`). */
+export type OpenAiResponseFormat =
+  | { readonly type: "text" }
+  | { readonly type: "json_object" }
+  | {
+    readonly type: "json_schema"
+    readonly name: string
+    readonly schema: Block.JsonObject
+    readonly description?: string
+    readonly strict?: boolean
+  }
+
+/** The flat form of a request's response format. */
+export const openAiResponseFormat = (format: Request.ResponseFormat): OpenAiResponseFormat => {
   switch (format._tag) {
     case "Text":
       return { type: "text" }
@@ -20,16 +34,22 @@ export const chatResponseFormat = (format: Request.ResponseFormat): Schema.Json 
     case "JsonSchema":
       return {
         type: "json_schema",
-        json_schema: {
-          name: format.name,
-          schema: format.schema,
-          ...(format.description === undefined ? {} : { description: format.description }),
-          ...(format.strict === undefined ? {} : { strict: format.strict })
-        }
+        name: format.name,
+        schema: format.schema,
+        ...(format.description === undefined ? {} : { description: format.description }),
+        ...(format.strict === undefined ? {} : { strict: format.strict })
       }
     default:
       return Block.absurd(format)
   }
+}
+
+/** Chat's `response_format`: the same fields, a JSON schema's under `json_schema`. */
+export const chatResponseFormat = (format: Request.ResponseFormat): Schema.Json => {
+  const flat = openAiResponseFormat(format)
+  if (flat.type !== "json_schema") return flat
+  const { type, ...jsonSchema } = flat
+  return { type, json_schema: jsonSchema }
 }
 
 /** `tool_choice` naming one tool: a custom tool's form when that tool is a custom (free-text) one. */

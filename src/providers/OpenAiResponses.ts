@@ -59,6 +59,7 @@
  * @since 0.1.0
  */
 import { utf8ToBase64 } from "../internal/base64.js"
+import { openAiResponseFormat } from "../internal/chatRequestFields.js"
 import type { Effect, Schema, Stream } from "effect"
 import * as Block from "../Block.js"
 import * as Message from "../Message.js"
@@ -928,18 +929,6 @@ const writeTool = (ctx: A.Ctx, tool: Request.ToolDefinition): Wire.FunctionTool 
   return merge(out, keptOf(tool, key, hints))
 }
 
-const writeResponseFormat = (format: Request.ResponseFormat): Wire.TextFormat => {
-  switch (format._tag) {
-    case "Text":
-      return { type: "text" }
-    case "JsonObject":
-      return { type: "json_object" }
-    case "JsonSchema":
-      return { type: "json_schema", name: format.name, schema: format.schema, ...defined({ description: format.description, strict: format.strict }) }
-    default:
-      return Block.absurd(format)
-  }
-}
 
 /**
  * Writes a `Request` as a Responses request body: a leading system message
@@ -986,7 +975,7 @@ export const toRequest = (request: Request.Request, options?: ConversionOptions)
     if (request.maxOutputTokens !== undefined) A.setKey(body, "max_output_tokens", request.maxOutputTokens)
     else if (kept["max_output_tokens"] !== undefined) A.setKey(body, "max_output_tokens", kept["max_output_tokens"])
     const text = A.isObj(kept["text"]) ? kept["text"] : undefined
-    if (request.responseFormat !== undefined) body.text = merge({ format: writeResponseFormat(request.responseFormat) }, text)
+    if (request.responseFormat !== undefined) body.text = merge({ format: openAiResponseFormat(request.responseFormat) }, text)
     else if (text !== undefined) body.text = { ...text }
     for (const field of Object.keys(kept)) {
       if (field === "tools" || field === "tool_choice" || field === "text" || bodyKeys.has(field)) continue
