@@ -77,26 +77,52 @@ export const parseText = (text: string, name: string, bytes: number): Parsed | I
   } catch (cause) {
     firstError = errorText(cause)
   }
-  const values: Array<unknown> = []
-  let line = 0
+  return parseLines(
+    linesOf(text),
+    bytes,
+    (line, cause, first) =>
+      first && line === 1 ? `${name} is not JSON (${firstError})` : `${name} is not JSON or JSONL: line ${line}: ${errorText(cause)}`,
+    `${name} is empty`
+  )
+}
+
+/** The lines of a text (split at "\n"; a CR before it is trimmed with the rest). */
+function* linesOf(text: string): Generator<string> {
   let start = 0
   while (start <= text.length) {
     let end = text.indexOf("\n", start)
     if (end === -1) end = text.length
-    const raw = text.slice(start, end).trim()
-    line++
+    yield text.slice(start, end)
     start = end + 1
+  }
+}
+
+/**
+ * JSON values, one per non-empty line: one value is a JSON document, more
+ * are JSONL. A line that is not JSON ends it with `bad`'s reason (told the
+ * line's number, and whether no value came before it); a line given as an
+ * `InputError` (it could not be read) ends it with that error.
+ */
+const parseLines = (
+  lines: Iterable<string | InputError>,
+  bytes: number,
+  bad: (line: number, cause: unknown, first: boolean) => string,
+  empty: string
+): Parsed | InputError => {
+  const values: Array<unknown> = []
+  let line = 0
+  for (const text of lines) {
+    line++
+    if (typeof text !== "string") return text
+    const raw = text.trim()
     if (raw === "") continue
     try {
       values.push(JSON.parse(raw) as unknown)
     } catch (cause) {
-      return new InputError({
-        reason: values.length === 0 && line === 1
-          ? `${name} is not JSON (${firstError})`
-          : `${name} is not JSON or JSONL: line ${line}: ${errorText(cause)}`
-      })
+      return new InputError({ reason: bad(line, cause, values.length === 0) })
     }
   }
+  if (values.length === 0) return new InputError({ reason: empty })
   return values.length === 1 ? { kind: "json", value: values[0], bytes } : { kind: "jsonl", values, bytes }
 }
 
@@ -123,14 +149,21 @@ export const parseBytes = (bytes: Uint8Array, name: string, maxLength: number = 
       if (!(cause instanceof RangeError)) return new InputError({ reason: `${name} is not UTF-8 text, so not a JSON or JSONL transcript` })
     }
   }
-  return parseLines(bytes, name, maxLength)
+  const tooLong = `${name} is ${bytes.length.toLocaleString("en-US")} bytes, more than one JavaScript string can hold, so it is read as JSONL, a line at a time`
+  return parseLines(
+    byteLinesOf(bytes, maxLength, tooLong),
+    bytes.length,
+    (line, cause, first) =>
+      first
+        ? `${tooLong}, and line ${line} is not a JSON value (${errorText(cause)}): write a transcript this large as JSONL, one message per line`
+        : `${tooLong}: line ${line}: ${errorText(cause)}`,
+    `${name} is empty`
+  )
 }
 
-/** JSONL read from bytes a line at a time (see `parseBytes`). */
-const parseLines = (bytes: Uint8Array, name: string, maxLength: number): Parsed | InputError => {
-  const tooLong = `${name} is ${bytes.length.toLocaleString("en-US")} bytes, more than one JavaScript string can hold, so it is read as JSONL, a line at a time`
+/** The lines of UTF-8 bytes, each decoded alone (see `parseBytes`), or why one cannot be. */
+function* byteLinesOf(bytes: Uint8Array, maxLength: number, tooLong: string): Generator<string | InputError> {
   const decoder = new TextDecoder("utf-8", { fatal: true })
-  const values: Array<unknown> = []
   let line = 0
   let start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0
   while (start <= bytes.length) {
@@ -139,26 +172,17 @@ const parseLines = (bytes: Uint8Array, name: string, maxLength: number): Parsed 
     const slice = bytes.subarray(start, end)
     line++
     start = end + 1
-    if (slice.length > maxLength) return new InputError({ reason: `${tooLong}: line ${line} alone is longer than that (write one message per line)` })
-    let raw: string
-    try {
-      raw = decoder.decode(slice).trim()
-    } catch {
-      return new InputError({ reason: `${tooLong}: line ${line} is not UTF-8 text` })
+    if (slice.length > maxLength) {
+      yield new InputError({ reason: `${tooLong}: line ${line} alone is longer than that (write one message per line)` })
+      return
     }
-    if (raw === "") continue
     try {
-      values.push(JSON.parse(raw) as unknown)
-    } catch (cause) {
-      return new InputError({
-        reason: values.length === 0
-          ? `${tooLong}, and line ${line} is not a JSON value (${errorText(cause)}): write a transcript this large as JSONL, one message per line`
-          : `${tooLong}: line ${line}: ${errorText(cause)}`
-      })
+      yield decoder.decode(slice)
+    } catch {
+      yield new InputError({ reason: `${tooLong}: line ${line} is not UTF-8 text` })
+      return
     }
   }
-  if (values.length === 0) return new InputError({ reason: `${name} is empty` })
-  return values.length === 1 ? { kind: "json", value: values[0], bytes: bytes.length } : { kind: "jsonl", values, bytes: bytes.length }
 }
 
 /**
