@@ -5,8 +5,12 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { type InputError, MAX_STRING_LENGTH, parseBytes, parseText, type Parsed } from "../src/cli/Input.js"
-import { Arbitrary, Schema } from "effect"
+import { Arbitrary, Effect, Result, Schema } from "effect"
+import * as Request from "../src/Request.js"
 import { intBetween } from "./arbitraries.js"
+import * as Formats from "../src/cli/Formats.js"
+import { isOwnParsedJson } from "../src/internal/json.js"
+import { corpus, makeRng, mutate, shortSizes } from "./fuzz/generators.js"
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text)
 const reason = (p: Parsed | InputError): string => ("kind" in p ? `parsed as ${p.kind}` : p.reason)
@@ -38,5 +42,40 @@ describe("reading the command line's input", () => {
     assert.match(reason(parseBytes(new Uint8Array([0x7b, 0x7d, 0x0a, 0xff, 0x0a]), "big.jsonl", 2)), /line 2 is not UTF-8 text/)
     assert.match(reason(parseBytes(new Uint8Array([0x7b, 0x00, 0x7d]), "bin", 2)), /binary data/)
     assert.strictEqual(reason(parseBytes(bytes("\n\n \n"), "blank", 1)), "blank is empty")
+  })
+
+  it("reads what it parsed itself without a defensive copy, to the same request and warnings as a copy gives", () => {
+    // the adapters copy untrusted input before reading it; the command line's own JSON.parse output is
+    // read as it is (a million-message body copied costs as much memory again), and must read the same
+    const outcome = (parsed: Parsed, format: Formats.FormatName): string => {
+      const detected = Formats.detect(parsed)
+      const shape = "format" in detected ? detected.shape : Array.isArray("value" in parsed ? parsed.value : undefined) ? "messages" : "body"
+      const read = Effect.runSync(Effect.result(Formats.read(parsed, format, shape)))
+      return Result.isSuccess(read)
+        ? JSON.stringify({ request: Schema.encodeSync(Request.Request)(read.success.request), warnings: read.success.warnings.map((w) => w.message) })
+        : `failed: ${read.failure.message}`
+    }
+    const r = makeRng(16)
+    let cases = 0
+    for (const format of ["openai-chat", "anthropic", "openai-responses", "gemini"] as const) {
+      const wire = corpus().wire[format]
+      for (const payload of [...wire.messages, ...wire.requests]) {
+        // as recorded, and with fields we do not model, `__proto__` keys, odd numbers and wrong types
+        for (const value of [payload, ...(["unknown-fields", "proto-keys", "wrong-types", "numbers"] as const).map((cls) => mutate(cls, r, payload, { sizes: shortSizes }))]) {
+          const text = JSON.stringify(value)
+          if (text === undefined) continue
+          const own = parseBytes(bytes(text), "in")
+          if (!("kind" in own) || own.kind !== "json") continue
+          assert.strictEqual(isOwnParsedJson(own.value), typeof own.value === "object" && own.value !== null)
+          const copied: Parsed = { kind: "json", value: JSON.parse(text) as unknown, bytes: own.bytes }
+          assert.isFalse(isOwnParsedJson(copied.value))
+          assert.strictEqual(outcome(own, format), outcome(copied, format), `${format}: ${text.slice(0, 200)}`)
+          // read in place, and left as it was
+          assert.strictEqual(JSON.stringify(own.value), text)
+          cases++
+        }
+      }
+    }
+    assert.isAbove(cases, 500)
   })
 })

@@ -33,14 +33,14 @@ describe("the iterative JSON writers", () => {
     ([value, indent, levels]) => {
       const odd = { a: undefined, f: () => 1, s: Symbol("s"), list: [undefined, () => 1, Symbol("t"), value, []], value, empty: {}, at: new Date(0) }
       for (const v of [value, odd, [odd, [value]], { messages: [odd, value] }]) {
-        assert.strictEqual(stringifyIndentedChunks(v, indent, levels).join(""), JSON.stringify(v, null, indent))
+        assert.strictEqual([...stringifyIndentedChunks(v, indent, levels)].join(""), JSON.stringify(v, null, indent))
       }
     }
   )
 
   it("stringifyIndentedChunks cuts a long list into one piece per element and then some, none of them long", () => {
     const messages = Array.from({ length: 1000 }, (_, i) => ({ role: "user", content: [{ type: "text", text: `line ${i}\nsecond` }] }))
-    const chunks = stringifyIndentedChunks({ model: "m", messages }, 2)
+    const chunks = [...stringifyIndentedChunks({ model: "m", messages }, 2)]
     assert.isAbove(chunks.length, 1000)
     assert.isBelow(Math.max(...chunks.map((c) => c.length)), 200)
     assert.strictEqual(chunks.join(""), JSON.stringify({ model: "m", messages }, null, 2))

@@ -48,7 +48,7 @@ const stdoutWhenReady = (text: string): Effect.Effect<void> =>
  * Writes text given in pieces, about a megabyte at a time: the whole text of
  * a million messages is longer than one JavaScript string can be.
  */
-const stdoutChunks = (chunks: ReadonlyArray<string>): Effect.Effect<void> =>
+const stdoutChunks = (chunks: Iterable<string>): Effect.Effect<void> =>
   Effect.gen(function*() {
     let batch = ""
     for (const chunk of chunks) {

@@ -10,7 +10,7 @@
  */
 import { Effect, Schema } from "effect"
 import * as Conversation from "../Conversation.js"
-import { stringifyIndentedChunks } from "../internal/json.js"
+import { isOwnParsedJson, ownParsedJson, stringifyIndentedChunks } from "../internal/json.js"
 import * as Message from "../Message.js"
 import * as Anthropic from "../providers/Anthropic.js"
 import type { Converted, ConversionWarning } from "../providers/Conversion.js"
@@ -180,7 +180,7 @@ export const read = (parsed: Parsed, format: FormatName, shape: Shape): Effect.E
           Effect.mapError((e) => notAConversation(format, e))
         )
     case "gemini":
-      return (list ? Gemini.fromMessages({ contents: value }).pipe(Effect.map((c) => ({ value: Request.make(c.value), warnings: c.warnings }))) : Gemini.fromRequest(value)).pipe(
+      return (list ? Gemini.fromMessages(isOwnParsedJson(value) ? ownParsedJson({ contents: value }) : { contents: value }).pipe(Effect.map((c) => ({ value: Request.make(c.value), warnings: c.warnings }))) : Gemini.fromRequest(value)).pipe(
         Effect.map(asRead(format, shape)),
         Effect.mapError((e) => notAConversation(format, e))
       )
@@ -198,9 +198,11 @@ export const read = (parsed: Parsed, format: FormatName, shape: Shape): Effect.E
 export interface Written {
   /**
    * The text, in pieces to write one after the other: a million messages
-   * written out are longer than one JavaScript string can be.
+   * written out are longer than one JavaScript string can be. The pieces
+   * are made as they are read, once: a writer that lets each go holds one
+   * piece of the text at a time, never the whole of it.
    */
-  readonly chunks: ReadonlyArray<string>
+  readonly chunks: Iterable<string>
   readonly warnings: ReadonlyArray<ConversionWarning>
 }
 
@@ -236,10 +238,14 @@ export const usesReasoningContent = (parsed: Parsed): boolean => {
  * Indented JSON in pieces (one per message at most), iterative where V8's own
  * would overflow (tool arguments nested 10,000 levels deep).
  */
-export const jsonChunks = (value: unknown): Array<string> => {
-  const chunks = stringifyIndentedChunks(value, 2)
-  chunks.push("\n")
-  return chunks
+export function* jsonChunks(value: unknown): Generator<string, void, undefined> {
+  yield* stringifyIndentedChunks(value, 2)
+  yield "\n"
+}
+
+/** Canonical JSONL, a thousand lines at a time. */
+function* jsonlChunks(messages: ReadonlyArray<Message.Message>): Generator<string, void, undefined> {
+  for (let i = 0; i < messages.length; i += 1000) yield* Conversation.encodeJsonlLines(messages.slice(i, i + 1000))
 }
 
 const valueOf = (asList: (c: unknown) => unknown) => (converted: Converted<unknown>): WrittenValue => ({
@@ -312,7 +318,7 @@ export const write = (
   options?: { readonly chatReasoning?: "drop" | "reasoning_content" }
 ): Effect.Effect<Written, InputError> =>
   format === "canonical" && shape === "jsonl"
-    ? Effect.succeed({ chunks: Conversation.encodeJsonlLines(request.messages), warnings: [] })
+    ? Effect.succeed({ chunks: jsonlChunks(request.messages), warnings: [] })
     : Effect.map(writeValue(request, format, shape === "body" ? "body" : "messages", options), (w) => ({ chunks: jsonChunks(w.value), warnings: w.warnings }))
 
 /**

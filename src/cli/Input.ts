@@ -7,6 +7,7 @@
  */
 import { Effect, Schema } from "effect"
 import * as fs from "node:fs"
+import { ownParsedJson } from "../internal/json.js"
 
 /**
  * The input cannot be read or is not a conversation: `reason` is the one line
@@ -73,7 +74,7 @@ export const parseText = (text: string, name: string, bytes: number): Parsed | I
   if (text.trim() === "") return new InputError({ reason: `${name} is empty` })
   let firstError: string
   try {
-    return { kind: "json", value: JSON.parse(text) as unknown, bytes }
+    return { kind: "json", value: ownParsedJson(JSON.parse(text) as unknown), bytes }
   } catch (cause) {
     firstError = errorText(cause)
   }
@@ -117,7 +118,7 @@ const parseLines = (
     const raw = text.trim()
     if (raw === "") continue
     try {
-      values.push(JSON.parse(raw) as unknown)
+      values.push(ownParsedJson(JSON.parse(raw) as unknown))
     } catch (cause) {
       return new InputError({ reason: bad(line, cause, values.length === 0) })
     }

@@ -13,6 +13,24 @@
  */
 import type { Schema } from "effect"
 
+/**
+ * Values this package parsed itself from JSON text (the command line's
+ * input): plain data all the way down, with no getters, proxies, cycles or
+ * class instances, and held by no one else. Readers that copy untrusted input
+ * before walking it (`jsonOf` in the adapters) read these as they are: a copy
+ * of a million-message body costs as much memory again as the body.
+ */
+const parsedJson = new WeakSet<object>()
+
+/** Marks a value that `JSON.parse` just returned and nothing else holds (see `parsedJson`). */
+export const ownParsedJson = <A>(value: A): A => {
+  if (typeof value === "object" && value !== null) parsedJson.add(value)
+  return value
+}
+
+/** Whether `ownParsedJson` marked this value. */
+export const isOwnParsedJson = (value: unknown): boolean => typeof value === "object" && value !== null && parsedJson.has(value)
+
 /** Why a value is not JSON, and where. */
 export interface NotJson {
   readonly path: ReadonlyArray<string | number>
@@ -234,15 +252,14 @@ export const stringifyIndented = (value: unknown, indent: number): string => {
  * cut between the elements of the outer `levels` containers. A value whose
  * whole text is longer than a JavaScript string can be (V8 stops near 512
  * million characters: a million messages, indented) can still be written
- * piece by piece; each piece is one element of an inner container. `indent`
- * is a number of spaces, 1 to 10.
+ * piece by piece; each piece is one element of an inner container. The
+ * pieces are made as they are asked for, so a writer that lets each one go
+ * never holds more than one at a time. `indent` is a number of spaces, 1 to
+ * 10.
  */
-export const stringifyIndentedChunks = (value: unknown, indent: number, levels = 3): Array<string> => {
-  const out: Array<string> = []
+export const stringifyIndentedChunks = (value: unknown, indent: number, levels = 3): Generator<string, void, undefined> =>
   // JSON.stringify indents by 1 to 10 spaces
-  chunksInto(out, value, " ".repeat(Math.min(10, Math.max(1, Math.floor(indent)))), levels, "")
-  return out
-}
+  piecesOf(value, " ".repeat(Math.min(10, Math.max(1, Math.floor(indent)))), levels, "")
 
 const hasToJson = (o: object): boolean => {
   try {
@@ -252,37 +269,37 @@ const hasToJson = (o: object): boolean => {
   }
 }
 
-const chunksInto = (out: Array<string>, value: unknown, step: string, levels: number, pad: string): void => {
+function* piecesOf(value: unknown, step: string, levels: number, pad: string): Generator<string, void, undefined> {
   if (levels === 0 || typeof value !== "object" || value === null || hasToJson(value)) {
     // the inner lines of an element's own text, moved right by the depth it sits at
     const text = stringifyIndented(value, step.length)
-    out.push(pad === "" ? text : text.replaceAll("\n", `\n${pad}`))
+    yield pad === "" ? text : text.replaceAll("\n", `\n${pad}`)
     return
   }
   const inner = pad + step
   if (Array.isArray(value)) {
     const n = value.length
-    if (n === 0) return void out.push("[]")
-    out.push("[\n")
+    if (n === 0) return yield "[]"
+    yield "[\n"
     for (let i = 0; i < n; i++) {
       const v: unknown = value[i]
-      out.push(inner)
-      chunksInto(out, unwritable(v) ? null : v, step, levels - 1, inner)
-      out.push(i < n - 1 ? ",\n" : "\n")
+      yield inner
+      yield* piecesOf(unwritable(v) ? null : v, step, levels - 1, inner)
+      yield i < n - 1 ? ",\n" : "\n"
     }
-    out.push(`${pad}]`)
-    return
+    return yield `${pad}]`
   }
   const record = value as Record<string, unknown>
   const keys = Object.keys(record).filter((k) => !unwritable(record[k]))
-  if (keys.length === 0) return void out.push("{}")
-  out.push("{\n")
-  keys.forEach((k, i) => {
-    out.push(`${inner}${JSON.stringify(k)}: `)
-    chunksInto(out, record[k], step, levels - 1, inner)
-    out.push(i < keys.length - 1 ? ",\n" : "\n")
-  })
-  out.push(`${pad}}`)
+  if (keys.length === 0) return yield "{}"
+  yield "{\n"
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!
+    yield `${inner}${JSON.stringify(k)}: `
+    yield* piecesOf(record[k], step, levels - 1, inner)
+    yield i < keys.length - 1 ? ",\n" : "\n"
+  }
+  yield `${pad}}`
 }
 
 /** What `JSON.stringify` leaves out of objects and writes `null` for in arrays. */

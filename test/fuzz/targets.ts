@@ -408,7 +408,12 @@ function cliTarget<I>(name: string, textOf: (input: I) => string, passes = 0): T
       if (!("format" in detected)) return Effect.fail(detected)
       // each write is counted and let go, as the command line writes once and exits: holding all ten
       // writes of a million messages at once is the harness's memory, not the command line's
-      const size = (w: Formats.Written): number => w.chunks.length
+      const size = (w: Formats.Written): number => {
+        // the pieces are made as they are read: read them all, as the command line does, and let each go
+        let n = 0
+        for (const _ of w.chunks) n++
+        return n
+      }
       return Effect.flatMap(Formats.read(parsed, detected.format, detected.shape), (read) =>
         Effect.forEach(Formats.FormatName.literals, (f) =>
           Effect.all([

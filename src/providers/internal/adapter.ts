@@ -20,7 +20,7 @@
  */
 import { Effect, Result, type Schema } from "effect"
 import type * as Block from "../../Block.js"
-import { copyJson } from "../../internal/json.js"
+import { copyJson, isOwnParsedJson } from "../../internal/json.js"
 import * as Message from "../../Message.js"
 import {
   type ConversionOptions,
@@ -129,6 +129,8 @@ export const runResult = <A>(
  * something JSON cannot (a function, a `Date`, a cycle, a throwing getter).
  */
 export const jsonOf = (ctx: Ctx, input: unknown): Schema.Json => {
+  // text this package parsed itself is plain JSON that nobody else holds: nothing to defend against
+  if (isOwnParsedJson(input)) return input as Schema.Json
   const copy = copyJson(input, { freeze: false, skipUndefined: true })
   if ("value" in copy) return copy.value
   return malformed(ctx, pathText(copy.path), copy.reason)
