@@ -554,7 +554,14 @@ const absurd = (x: never): never => {
  */
 export const textOf = (value: unknown): string => {
   const copy = copyJson(value, { freeze: false, skipUndefined: true })
-  return "value" in copy ? stringify(copy.value) : `{"not json": ${JSON.stringify(copy.reason)}`
+  if (!("value" in copy)) return `{"not json": ${JSON.stringify(copy.reason)}`
+  try {
+    // one flat string: the iterative writer's many small pieces of a million messages make gigabytes of rope
+    return JSON.stringify(copy.value)
+  } catch {
+    // nested too deep for JSON.stringify
+    return stringify(copy.value)
+  }
 }
 
 /** Broken text: cut, spliced, with odd characters or line ends. */
