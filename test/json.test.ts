@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Arbitrary, Schema } from "effect"
-import { stringify, stringifyIndented, stringifyIndentedChunks } from "../src/internal/json.js"
+import { LazyList, stringify, stringifyIndented, stringifyIndentedChunks } from "../src/internal/json.js"
 import { intBetween } from "./arbitraries.js"
 
 const json = Arbitrary.schema(Schema.Json)
@@ -35,6 +35,22 @@ describe("the iterative JSON writers", () => {
       for (const v of [value, odd, [odd, [value]], { messages: [odd, value] }]) {
         assert.strictEqual([...stringifyIndentedChunks(v, indent, levels)].join(""), JSON.stringify(v, null, indent))
       }
+    }
+  )
+
+  it.prop(
+    "a LazyList is written as the array of its elements, each made when it is reached, at every depth of cutting",
+    [Arbitrary.schema(Schema.Array(Schema.Json)), intBetween(1, 12), intBetween(0, 4)],
+    ([list, indent, levels]) => {
+      const made: Array<number> = []
+      const lazy = new LazyList(list.length, (i) => {
+        made.push(i)
+        return list[i]
+      })
+      const pieces = stringifyIndentedChunks({ model: "m", messages: lazy, after: [lazy] }, indent, levels)
+      // nothing is made before it is asked for
+      assert.deepStrictEqual(made, [])
+      assert.strictEqual([...pieces].join(""), JSON.stringify({ model: "m", messages: list, after: [list] }, null, indent))
     }
   )
 

@@ -10,7 +10,7 @@
  */
 import { Effect, Schema } from "effect"
 import * as Conversation from "../Conversation.js"
-import { isOwnParsedJson, ownParsedJson, stringifyIndentedChunks } from "../internal/json.js"
+import { isOwnParsedJson, LazyList, ownParsedJson, stringifyIndentedChunks } from "../internal/json.js"
 import * as Message from "../Message.js"
 import * as Anthropic from "../providers/Anthropic.js"
 import type { Converted, ConversionWarning } from "../providers/Conversion.js"
@@ -248,6 +248,17 @@ function* jsonlChunks(messages: ReadonlyArray<Message.Message>): Generator<strin
   for (let i = 0; i < messages.length; i += 1000) yield* Conversation.encodeJsonlLines(messages.slice(i, i + 1000))
 }
 
+/**
+ * A request in the canonical format: its encoded messages alone, or after
+ * the request's other fields in a body (encoded without the messages, which
+ * the caller gives already encoded).
+ */
+const canonicalValue = <L>(request: Request.Request, shape: "messages" | "body", messages: L): L | Record<string, unknown> => {
+  if (shape === "messages") return messages
+  const { messages: _none, ...rest } = Schema.encodeSync(Request.Request)(new Request.Request({ ...request, messages: [] }))
+  return { ...rest, messages }
+}
+
 const valueOf = (asList: (c: unknown) => unknown) => (converted: Converted<unknown>): WrittenValue => ({
   value: asList(converted.value),
   warnings: converted.warnings
@@ -269,12 +280,8 @@ export const writeValue = (
   const unsupported = (e: { readonly message: string }) => new InputError({ reason: `cannot write ${format}: ${e.message}` })
   const same = (v: unknown): unknown => v
   switch (format) {
-    case "canonical": {
-      const messages = Message.encodeAll(request.messages)
-      if (shape === "messages") return Effect.succeed({ value: messages, warnings: [] })
-      const { messages: _messages, ...rest } = Schema.encodeSync(Request.Request)(request)
-      return Effect.succeed({ value: { ...rest, messages }, warnings: [] })
-    }
+    case "canonical":
+      return Effect.succeed({ value: canonicalValue(request, shape, Message.encodeAll(request.messages)), warnings: [] })
     case "openai-chat":
       return (shape === "messages"
         ? OpenAiChat.toMessages(request.messages, chatOptions(options))
@@ -317,8 +324,14 @@ export const write = (
   shape: Shape,
   options?: { readonly chatReasoning?: "drop" | "reasoning_content" }
 ): Effect.Effect<Written, InputError> =>
-  format === "canonical" && shape === "jsonl"
-    ? Effect.succeed({ chunks: jsonlChunks(request.messages), warnings: [] })
+  format === "canonical"
+    ? Effect.succeed({
+      chunks: shape === "jsonl"
+        ? jsonlChunks(request.messages)
+        // each message encoded when it is written: a million encoded at once cost as much memory again as the model
+        : jsonChunks(canonicalValue(request, shape, new LazyList(request.messages.length, (i) => Message.encode(request.messages[i]!)))),
+      warnings: []
+    })
     : Effect.map(writeValue(request, format, shape === "body" ? "body" : "messages", options), (w) => ({ chunks: jsonChunks(w.value), warnings: w.warnings }))
 
 /**

@@ -269,26 +269,32 @@ const hasToJson = (o: object): boolean => {
   }
 }
 
+/**
+ * A list whose elements are made when `stringifyIndentedChunks` reaches them
+ * and let go once written: the encoded form of a million messages is never
+ * held all at once. Any other writer (or one written whole, below the levels
+ * cut into pieces) gets the whole array from `toJSON`.
+ */
+export class LazyList {
+  constructor(readonly length: number, readonly at: (index: number) => unknown) {}
+  toJSON(): Array<unknown> {
+    return Array.from({ length: this.length }, (_, i) => this.at(i))
+  }
+}
+
 function* piecesOf(value: unknown, step: string, levels: number, pad: string): Generator<string, void, undefined> {
+  if (value instanceof LazyList && levels > 0) return yield* listPieces(value.length, value.at, step, levels, pad)
   if (levels === 0 || typeof value !== "object" || value === null || hasToJson(value)) {
     // the inner lines of an element's own text, moved right by the depth it sits at
     const text = stringifyIndented(value, step.length)
     yield pad === "" ? text : text.replaceAll("\n", `\n${pad}`)
     return
   }
-  const inner = pad + step
   if (Array.isArray(value)) {
-    const n = value.length
-    if (n === 0) return yield "[]"
-    yield "[\n"
-    for (let i = 0; i < n; i++) {
-      const v: unknown = value[i]
-      yield inner
-      yield* piecesOf(unwritable(v) ? null : v, step, levels - 1, inner)
-      yield i < n - 1 ? ",\n" : "\n"
-    }
-    return yield `${pad}]`
+    const list: ReadonlyArray<unknown> = value
+    return yield* listPieces(list.length, (i) => list[i], step, levels, pad)
   }
+  const inner = pad + step
   const record = value as Record<string, unknown>
   const keys = Object.keys(record).filter((k) => !unwritable(record[k]))
   if (keys.length === 0) return yield "{}"
@@ -300,6 +306,19 @@ function* piecesOf(value: unknown, step: string, levels: number, pad: string): G
     yield i < keys.length - 1 ? ",\n" : "\n"
   }
   yield `${pad}}`
+}
+
+function* listPieces(n: number, at: (index: number) => unknown, step: string, levels: number, pad: string): Generator<string, void, undefined> {
+  if (n === 0) return yield "[]"
+  const inner = pad + step
+  yield "[\n"
+  for (let i = 0; i < n; i++) {
+    const v = at(i)
+    yield inner
+    yield* piecesOf(unwritable(v) ? null : v, step, levels - 1, inner)
+    yield i < n - 1 ? ",\n" : "\n"
+  }
+  yield `${pad}]`
 }
 
 /** What `JSON.stringify` leaves out of objects and writes `null` for in arrays. */
