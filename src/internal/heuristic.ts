@@ -113,7 +113,13 @@ const CYRILLIC_BG = 60
 // ۇ ۆ ۈ ۋ ې ە are Uyghur (which tokenizes worse than Arabic or Persian).
 const ARABIC_FA = 61
 const ARABIC_UG = 62
-const CLASS_COUNT = 63
+// The vertical bar: an alternation in a regular expression ("|friends|players"), a pipe, a table rule. A word after it
+// rarely merges with it, unlike a word after "." or "(".
+const PIPE = 63
+// Vowel signs, viramas and the other combining marks of the Indic scripts (Devanagari to Sinhala): a word's consonants
+// and its marks merge differently, whatever the script.
+const INDIC_MARK = 64
+const CLASS_COUNT = 65
 /**
  * A mark, symbol or letter that repeats the previous code unit takes one of
  * eight run classes instead of its own: how well runs of that very character
@@ -141,7 +147,7 @@ export const CLASS_NAMES = [
   "armenian", "hebrew", "arabic", "devanagari", "bengali", "gurmukhi", "gujarati", "oriya", "tamil", "telugu",
   "kannada", "malayalam", "sinhala", "thai", "georgian", "ethiopic", "otherLetter", "mark",
   "latinExtLower", "latinExtUpper", "cyrillicExtLower", "cyrillicExtUpper", "lowerVowel", "lowerRare", "cyrillicRu", "cyrillicBg", "arabicFa", "arabicUg",
-  "run0", "run1", "run2", "run3", "run4", "run5", "run6", "run7"
+  "pipe", "indicMark", "run0", "run1", "run2", "run3", "run4", "run5", "run6", "run7"
 ] as const
 
 /** The name a class's features go by: ASCII vowels as the other lowercase letters, the Cyrillic markers as the other Russian letters. */
@@ -150,8 +156,8 @@ const featureClass = (cls: number): string =>
     cls === CYRILLIC_RU || cls === CYRILLIC_BG ? CYRILLIC_LOWER : cls === LOWER_VOWEL || cls === LOWER_RARE ? LOWER : cls === ARABIC_FA || cls === ARABIC_UG ? ARABIC : cls
   ] as string
 
-const isLetter = (cls: number): boolean => cls >= LOWER && cls < CLASS_COUNT
-const isRunnable = (cls: number): boolean => cls <= OTHER_WS || (cls >= PUNCT && cls <= BOX) || isLetter(cls)
+const isLetter = (cls: number): boolean => (cls >= LOWER && cls <= ARABIC_UG) || cls === INDIC_MARK
+const isRunnable = (cls: number): boolean => cls <= OTHER_WS || (cls >= PUNCT && cls <= BOX) || cls === PIPE || isLetter(cls)
 const isUpper = (cls: number): boolean =>
   cls === UPPER || cls === LATIN_UPPER || cls === CYRILLIC_UPPER || cls === GREEK_UPPER || cls === LATIN_EXT_UPPER || cls === CYRILLIC_EXT_UPPER
 const isLowerCased = (cls: number): boolean =>
@@ -229,6 +235,7 @@ const fill = (classes: Uint8Array, from: number, to: number, cls: number): void 
 const LETTER_RE = /[\p{L}\p{M}]/u
 const UPPER_RE = /[\p{Lu}\p{Lt}]/u
 const PUNCT_RE = /\p{P}/u
+const MARK_RE = /\p{M}/u
 
 /** Letters (and marks) of a script block get `letter` (`upper` for capitals); its punctuation, digits and signs do not. */
 const script = (c: Uint8Array, from: number, to: number, letter: number, upper = letter): void => {
@@ -263,6 +270,7 @@ const baseClasses = (): Uint8Array => {
   c[0x2d] = LINK
   c[0x5f] = UNDERSCORE
   c[0x5c] = BACKSLASH
+  c[0x7c] = PIPE
   c[0x7f] = OTHER_WS
   fill(c, 0x80, 0x9f, OTHER_WS)
   c[0xa0] = SPACE
@@ -294,6 +302,7 @@ const baseClasses = (): Uint8Array => {
   script(c, 0xc80, 0xcff, KANNADA)
   script(c, 0xd00, 0xd7f, MALAYALAM)
   script(c, 0xd80, 0xdff, SINHALA)
+  for (let cp = 0x900; cp <= 0xdff; cp++) if (MARK_RE.test(String.fromCharCode(cp))) c[cp] = INDIC_MARK
   script(c, 0xe00, 0xe7f, THAI)
   script(c, 0xe80, 0xeff, OTHER_LETTER)
   script(c, 0xf00, 0x109f, OTHER_LETTER)
@@ -381,14 +390,15 @@ const S_WORD_END = 1 + WORD_MAX * 3 * LOW_TAILS
 const S_D1 = S_WORD_END
 const S_D2 = S_D1 + 1
 const S_D3 = S_D1 + 2
-// One mark (plain, double quote, path mark, underscore, backslash), then runs counted exactly up to RUN_MAX.
+// One mark (plain, double quote, path mark, underscore, backslash, vertical bar), then runs counted exactly up to RUN_MAX.
 const S_P1 = S_D1 + 3
 const S_Q1 = S_P1 + 1
 const S_L1 = S_P1 + 2
 const S_U1 = S_P1 + 3 // an underscore
 const S_E1 = S_P1 + 4 // a backslash
+const S_B1 = S_P1 + 5 // a vertical bar
 const RUN_MAX = 16
-const S_PN = S_P1 + 5 // runs of 2 .. RUN_MAX (the last meaning "or more")
+const S_PN = S_P1 + 6 // runs of 2 .. RUN_MAX (the last meaning "or more")
 // Blanks: one, then runs counted up to RUN_MAX.
 const S_SP1 = S_PN + RUN_MAX - 1
 const S_SPN = S_SP1 + 1 // runs of 2 .. RUN_MAX
@@ -451,6 +461,7 @@ const contextOf = (s: number): string => {
   if (s === S_L1) return "link"
   if (s === S_U1) return "underscore"
   if (s === S_E1) return "escape"
+  if (s === S_B1) return "pipe"
   if (inPunct(s)) return "punct"
   if (s === S_SP1) return "space"
   if (inSpaces(s)) return "spaces"
@@ -482,7 +493,7 @@ const stepOf = (state: number, cls: number, level: number): Step => {
   const ctx = contextOf(state)
   if (isLetter(cls)) {
     const name = featureClass(cls)
-    const continues = cls === MARK ? inWord(state) : inWord(state) && !(isUpper(cls) && wordLower(state))
+    const continues = cls === MARK || cls === INDIC_MARK ? inWord(state) : inWord(state) && !(isUpper(cls) && wordLower(state))
     if (continues) {
       const pos = wordPos(state)
       const p = Math.min(pos + 1, WORD_MAX)
@@ -552,6 +563,7 @@ const stepOf = (state: number, cls: number, level: number): Step => {
     case LINK:
     case UNDERSCORE:
     case BACKSLASH:
+    case PIPE:
     case UNI_PUNCT: {
       if (inPunct(state)) {
         const n = Math.min(punctLength(state) + 1, RUN_MAX)
@@ -559,7 +571,7 @@ const stepOf = (state: number, cls: number, level: number): Step => {
         return { to: S_PN + n - 2, features: f }
       }
       f.push(`ps:${ctx}`)
-      return { to: cls === QUOTE ? S_Q1 : cls === LINK ? S_L1 : cls === UNDERSCORE ? S_U1 : cls === BACKSLASH ? S_E1 : S_P1, features: f }
+      return { to: cls === QUOTE ? S_Q1 : cls === LINK ? S_L1 : cls === UNDERSCORE ? S_U1 : cls === BACKSLASH ? S_E1 : cls === PIPE ? S_B1 : S_P1, features: f }
     }
     case SPACE:
     case OTHER_WS: {
