@@ -508,19 +508,19 @@ const codeFiles = (pkg: Package, idPrefix: string, rel: string, ext: RegExp, max
   }
 }
 
-/** Minified JavaScript: random slices of a bundle. */
-const minified = (pkg: Package, rel: string, count: number): void => {
-  const text = readText(path.join(fetchPackage(pkg), rel))
+/** Minified JavaScript: `count` random slices of a bundle's text. */
+const minifiedDoc = (pkg: Package, files: string, text: string, count: number): void => {
   const id = `${pkg.name}-min`
-  addDoc({ id, category: "minified-js", lang: "js", pkg, files: rel, messages: slices(text, id, count) })
+  addDoc({ id, category: "minified-js", lang: "js", pkg, files, messages: slices(text, id, count) })
 }
 
-/** Minified JavaScript shipped as many small files (one per language grammar): random slices of them concatenated, as a bundler would. */
+/** A bundle shipped as one file. */
+const minified = (pkg: Package, rel: string, count: number): void => minifiedDoc(pkg, rel, readText(path.join(fetchPackage(pkg), rel)), count)
+
+/** Minified JavaScript shipped as many small files (one per language grammar), concatenated as a bundler would. */
 const minifiedFiles = (pkg: Package, rel: string, re: RegExp, count: number): void => {
   const dir = path.join(fetchPackage(pkg), rel)
-  const text = listFiles(dir, re).map((f) => readText(path.join(dir, f)).trim()).join("\n")
-  const id = `${pkg.name}-min`
-  addDoc({ id, category: "minified-js", lang: "js", pkg, files: `${rel}/*.min.js (concatenated)`, messages: slices(text, id, count) })
+  minifiedDoc(pkg, `${rel}/*.min.js (concatenated)`, listFiles(dir, re).map((f) => readText(path.join(dir, f)).trim()).join("\n"), count)
 }
 
 // --- json --------------------------------------------------------------------
@@ -1256,20 +1256,26 @@ const main = async (): Promise<void> => {
   codeFiles(PKG.curl, "curl", "usr/include/x86_64-linux-gnu/curl", /\.h$/, 8)
   codeFiles(PKG.zstd, "zstd", "usr/include", /\.h$/, 8)
   // minified JavaScript
-  minified(PKG.lodash, "lodash.min.js", 30)
-  minified(PKG.moment, "min/moment.min.js", 30)
-  minified(PKG.d3, "dist/d3.min.js", 30)
-  minified(PKG.bootstrap, "dist/js/bootstrap.min.js", 30)
-  minified(PKG.vue, "dist/vue.global.prod.js", 30)
-  minified(PKG.chartJs, "dist/chart.umd.js", 30)
-  minified(PKG.marked, "lib/marked.umd.js", 30)
+  const bundles: ReadonlyArray<readonly [Package, string]> = [
+    [PKG.lodash, "lodash.min.js"],
+    [PKG.moment, "min/moment.min.js"],
+    [PKG.d3, "dist/d3.min.js"],
+    [PKG.bootstrap, "dist/js/bootstrap.min.js"],
+    [PKG.vue, "dist/vue.global.prod.js"],
+    [PKG.chartJs, "dist/chart.umd.js"],
+    [PKG.marked, "lib/marked.umd.js"]
+  ]
+  for (const [pkg, rel] of bundles) minified(pkg, rel, 30)
   minifiedFiles(PKG.prismjs, "components", /^prism-[a-z0-9-]+\.min\.js$/, 30)
-  minified(PKG.highlightJs, "highlight.min.js", 30)
-  minified(PKG.validator, "validator.min.js", 30)
-  minified(PKG.jquery, "dist/jquery.min.js", 30)
-  minified(PKG.leaflet, "dist/leaflet.js", 30)
-  minified(PKG.axios, "dist/axios.min.js", 30)
-  minified(PKG.underscore, "underscore-umd-min.js", 30)
+  const moreBundles: ReadonlyArray<readonly [Package, string]> = [
+    [PKG.highlightJs, "highlight.min.js"],
+    [PKG.validator, "validator.min.js"],
+    [PKG.jquery, "dist/jquery.min.js"],
+    [PKG.leaflet, "dist/leaflet.js"],
+    [PKG.axios, "dist/axios.min.js"],
+    [PKG.underscore, "underscore-umd-min.js"]
+  ]
+  for (const [pkg, rel] of moreBundles) minified(pkg, rel, 30)
   // json
   octokitFixtures()
   webhookExamples()
