@@ -118,13 +118,14 @@ const parseLines = (
     const raw = text.trim()
     if (raw === "") continue
     try {
-      values.push(ownParsedJson(JSON.parse(raw) as unknown))
+      values.push(JSON.parse(raw) as unknown)
     } catch (cause) {
       return new InputError({ reason: bad(line, cause, values.length === 0) })
     }
   }
   if (values.length === 0) return new InputError({ reason: empty })
-  return values.length === 1 ? { kind: "json", value: values[0], bytes } : { kind: "jsonl", values, bytes }
+  // a single value may be read by an adapter (marked, so it is read in place); JSONL lines are decoded one by one
+  return values.length === 1 ? { kind: "json", value: ownParsedJson(values[0]), bytes } : { kind: "jsonl", values, bytes }
 }
 
 /** The most UTF-16 code units V8 lets one string hold (2^29 - 24, about 512 MB of ASCII). */

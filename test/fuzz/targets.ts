@@ -271,6 +271,17 @@ const sameJson = (a: Schema.Json, b: Schema.Json): boolean => {
   return true
 }
 
+/**
+ * The input as the target read it, when reading it twice gives the same value: a getter may answer
+ * differently each time it is read, and the target read it once, before the check did; `undefined`
+ * when the two reads differ or the input is not JSON.
+ */
+const readTwice = (input: unknown, skipUndefined: boolean): Schema.Json | undefined => {
+  const first = copyJson(input, { freeze: false, skipUndefined })
+  const second = copyJson(input, { freeze: false, skipUndefined })
+  return "value" in first && "value" in second && sameJson(first.value, second.value) ? first.value : undefined
+}
+
 const wireRoundTrip = <I>(name: string, read: (u: I) => Converted, write: (value: unknown) => Converted, payloadOf: (u: I) => unknown = (u) => u): Target<I> => ({
   name,
   passes: 2,
@@ -282,13 +293,10 @@ const wireRoundTrip = <I>(name: string, read: (u: I) => Converted, write: (value
       readonly w: { readonly value: unknown; readonly warnings: ReadonlyArray<ConversionWarning> }
     }
     if (r.warnings.some(isLoss) || w.warnings.some(isLoss)) return undefined
-    // the payload as the adapter read it, when reading it twice gives the same: a getter may answer
-    // differently each time it is read, and the adapter read it once, before this check did
-    const copy = copyJson(payloadOf(input), { freeze: false, skipUndefined: true })
-    const again = copyJson(payloadOf(input), { freeze: false, skipUndefined: true })
-    if (!("value" in copy) || !("value" in again) || !sameJson(copy.value, again.value)) return undefined
+    const read = readTwice(payloadOf(input), true)
+    if (read === undefined) return undefined
     // an empty argument text means "no arguments": a format that takes an object writes it as {}
-    const before = wireArguments(copy.value).filter((t) => t !== "" && t !== '""')
+    const before = wireArguments(read).filter((t) => t !== "" && t !== '""')
     return sameTexts("tool arguments", before, wireArguments(w.value))
   }
 })
@@ -303,11 +311,9 @@ const decodeConversationCodec = Schema.decodeUnknownEffect(Conversation.Codec)
 /** The conversation of an input that is canonical JSON, to compare what decoding kept. */
 const canonicalArgsAndMetadata = (input: unknown, decoded: Message.Message): string | undefined => {
   try {
-    // the input as the decoder read it, when reading it twice gives the same (a getter may answer differently each time)
-    const first = copyJson(input, { freeze: false })
-    const second = copyJson(input, { freeze: false })
-    if (!("value" in first) || !("value" in second) || stringify(first.value) !== stringify(second.value)) return undefined
-    const raw = first.value as Record<string, unknown>
+    const read = readTwice(input, false)
+    if (read === undefined) return undefined
+    const raw = read as Record<string, unknown>
     if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return undefined
     if (raw["metadata"] !== undefined && text(raw["metadata"]) !== text(decoded.metadata)) return "metadata is not byte-identical to the input's"
     const content = raw["content"]
