@@ -1256,18 +1256,16 @@ const main = async (): Promise<void> => {
   codeFiles(PKG.curl, "curl", "usr/include/x86_64-linux-gnu/curl", /\.h$/, 8)
   codeFiles(PKG.zstd, "zstd", "usr/include", /\.h$/, 8)
   // minified JavaScript
-  const bundles: ReadonlyArray<readonly [Package, string]> = [
+  // a bundle's file, or a folder of small files and the pattern of their names
+  const bundles: ReadonlyArray<readonly [Package, string, RegExp?]> = [
     [PKG.lodash, "lodash.min.js"],
     [PKG.moment, "min/moment.min.js"],
     [PKG.d3, "dist/d3.min.js"],
     [PKG.bootstrap, "dist/js/bootstrap.min.js"],
     [PKG.vue, "dist/vue.global.prod.js"],
     [PKG.chartJs, "dist/chart.umd.js"],
-    [PKG.marked, "lib/marked.umd.js"]
-  ]
-  for (const [pkg, rel] of bundles) minified(pkg, rel, 30)
-  minifiedFiles(PKG.prismjs, "components", /^prism-[a-z0-9-]+\.min\.js$/, 30)
-  const moreBundles: ReadonlyArray<readonly [Package, string]> = [
+    [PKG.marked, "lib/marked.umd.js"],
+    [PKG.prismjs, "components", /^prism-[a-z0-9-]+\.min\.js$/],
     [PKG.highlightJs, "highlight.min.js"],
     [PKG.validator, "validator.min.js"],
     [PKG.jquery, "dist/jquery.min.js"],
@@ -1275,7 +1273,10 @@ const main = async (): Promise<void> => {
     [PKG.axios, "dist/axios.min.js"],
     [PKG.underscore, "underscore-umd-min.js"]
   ]
-  for (const [pkg, rel] of moreBundles) minified(pkg, rel, 30)
+  for (const [pkg, rel, files] of bundles) {
+    if (files === undefined) minified(pkg, rel, 30)
+    else minifiedFiles(pkg, rel, files, 30)
+  }
   // json
   octokitFixtures()
   webhookExamples()
