@@ -108,9 +108,38 @@ describe("renderFunctionNamespace", () => {
         }
       }
     }
-    expect(renderFunctionNamespace([fn])).toBe(
-      namespace("type f = (_: {\ntags?: string[],\nrows?: {\nid?: number,\n}[],\nrest?: any[],\n}) => any;\n\n")
+    expect(renderFunctionNamespace([fn])).toBe(namespace("type f = (_: { tags?: string[], rows?: { id?: number }[], rest?: any[] }) => any;\n\n"))
+    const described = { ...fn, parameters: { ...fn.parameters, properties: { ...fn.parameters.properties, tags: { type: "array", items: { type: "string" }, description: "Tags" } } } }
+    expect(renderFunctionNamespace([described])).toBe(
+      namespace("type f = (_: {\n// Tags\ntags?: string[],\nrows?: { id?: number }[],\nrest?: any[],\n}) => any;\n\n")
     )
+  })
+
+  it("writes an object none of whose properties has a comment or a default on one line, in the tools API's formats only", () => {
+    const fn = { name: "add", parameters: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a"] } }
+    expect(renderFunctionNamespace([fn])).toBe(namespace("type add = (_: { a: number, b?: number }) => any;\n\n"))
+    expect(renderFunctionNamespace([fn], "1106")).toBe(namespace("type add = (_: { a: number, b?: number }) => any;\n\n"))
+    expect(renderFunctionNamespace([fn], "0613")).toBe(namespace("type add = (_: {\na: number,\nb?: number,\n}) => any;\n\n"))
+    const withDefault = { name: "f", parameters: { type: "object", properties: { n: { type: "number", default: 1 } } } }
+    expect(renderFunctionNamespace([withDefault])).toBe(namespace("type f = (_: {\nn?: number, // default: 1\n}) => any;\n\n"))
+  })
+
+  it("heads a property's description with its title and an empty comment line, and writes a title alone as the comment", () => {
+    const fn = {
+      name: "f",
+      parameters: {
+        type: "object",
+        properties: { q: { type: "string", title: "Query", description: "What to find" }, n: { type: "integer", title: "Limit" } }
+      }
+    }
+    expect(renderFunctionNamespace([fn])).toBe(namespace("type f = (_: {\n// Query\n//\n// What to find\nq?: string,\n// Limit\nn?: number,\n}) => any;\n\n"))
+    expect(renderFunctionNamespace([fn], "0613")).toBe(namespace("type f = (_: {\n// What to find\nq?: string,\nn?: number,\n}) => any;\n\n"))
+  })
+
+  it("trims each comment line and writes an empty one as a bare //, in the tools API's formats only", () => {
+    const fn = { name: "f", description: "Search.\n\nArgs:\n    query: the text  " }
+    expect(renderFunctionNamespace([fn])).toBe(namespace("// Search.\n//\n// Args:\n// query: the text\ntype f = () => any;\n\n"))
+    expect(renderFunctionNamespace([fn], "0613")).toBe(namespace("// Search.\n// \n// Args:\n//     query: the text  \ntype f = () => any;\n\n"))
   })
 
   it("renders enums of strings and numbers as unions of literals", () => {
@@ -121,9 +150,7 @@ describe("renderFunctionNamespace", () => {
         properties: { mode: { type: "string", enum: ["fast", "slow"] }, level: { type: "integer", enum: [-1, 1] } }
       }
     }
-    expect(renderFunctionNamespace([fn])).toBe(
-      namespace("type f = (_: {\nmode?: \"fast\" | \"slow\",\nlevel?: -1 | 1,\n}) => any;\n\n")
-    )
+    expect(renderFunctionNamespace([fn])).toBe(namespace("type f = (_: { mode?: \"fast\" | \"slow\", level?: -1 | 1 }) => any;\n\n"))
   })
 
   it("renders anyOf and type lists as unions, null as null, and a property without a type as any", () => {
@@ -162,7 +189,7 @@ describe("renderFunctionNamespace", () => {
     ] as unknown as ReadonlyArray<ChatFunctionDefinitionLike>
     const text = renderFunctionNamespace(odd)
     expect(text).toContain("type a = () => any;")
-    expect(text).toContain("x?: any,\ny?: any,")
+    expect(text).toContain("{ x?: any, y?: any }")
     expect(text).toContain("type c = (_: {")
   })
 })
@@ -182,16 +209,30 @@ describe("renderChatRequest", () => {
   })
 
   it("heads a tool call with its recipient and a tool result with the called function's name", () => {
-    const prompt = renderChatRequest({
-      messages: [
-        { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "get_weather", arguments: "{\"city\":\"Oslo\"}" } }] },
-        { role: "tool", tool_call_id: "c1", content: "sunny" }
-      ]
-    })
-    expect(prompt.messages).toEqual([
-      [{ special: 3, header: "assistant to=functions.get_weather", body: "{\"city\":\"Oslo\"}", extra: 0 }],
+    const messages = [
+      { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "get_weather", arguments: "{\"city\": \"Oslo\"}" } }] },
+      { role: "tool", tool_call_id: "c1", content: "sunny" }
+    ]
+    // the o200k models: the arguments compact, and 3 tokens more
+    expect(renderChatRequest({ model: "gpt-4o", messages }).messages).toEqual([
+      [{ special: 3, header: "assistant to=functions.get_weather", body: "{\"city\":\"Oslo\"}", extra: 3 }],
       [{ special: 3, header: "get_weather", body: "sunny", extra: 0 }]
     ])
+    // the cl100k models: the arguments as sent
+    expect(renderChatRequest({ model: "gpt-3.5-turbo", messages }).messages).toEqual([
+      [{ special: 3, header: "assistant to=functions.get_weather", body: "{\"city\": \"Oslo\"}", extra: 0 }],
+      [{ special: 3, header: "get_weather", body: "sunny", extra: 0 }]
+    ])
+  })
+
+  it("costs parallel calls 8 tokens above their rendering on the cl100k models and nothing more on the o200k ones", () => {
+    const messages = [
+      { role: "assistant", tool_calls: [{ id: "a", function: { name: "f", arguments: "{}" } }, { id: "b", function: { name: "g", arguments: "{}" } }] },
+      { role: "tool", tool_call_id: "a", content: "1" },
+      { role: "tool", tool_call_id: "b", content: "2" }
+    ]
+    expect(renderChatRequest({ model: "gpt-3.5-turbo", messages }).messages[0]?.[0]?.extra).toBe(8)
+    expect(renderChatRequest({ model: "gpt-4.1-mini", messages }).messages[0]?.[0]?.extra).toBe(0)
   })
 
   it("renders an assistant's text and its call as two turns", () => {
@@ -419,7 +460,10 @@ describe("model names", () => {
     expect(promptFormatForModel("gpt-4")).toBe("0613")
     expect(promptFormatForModel("gpt-3.5-turbo-16k-0613")).toBe("0613")
     expect(promptFormatForModel("gpt-3.5-turbo-0301")).toBe("0301")
-    expect(promptFormatForModel("gpt-3.5-turbo")).toBe("current")
+    expect(promptFormatForModel("gpt-3.5-turbo")).toBe("1106")
+    expect(promptFormatForModel("gpt-4-turbo")).toBe("1106")
+    expect(promptFormatForModel("gpt-4o-mini")).toBe("current")
+    expect(promptFormatForModel("gpt-4.1")).toBe("current")
     expect(promptFormatForModel(undefined)).toBe("current")
   })
 })

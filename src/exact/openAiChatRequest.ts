@@ -67,13 +67,15 @@ export interface CountChatRequestOptions {
  *
  * The encoding follows the model: o200k for gpt-4o, gpt-4.1, gpt-5 and the
  * o-series, cl100k for gpt-4 and gpt-3.5. The count matches the API's
- * `usage.prompt_tokens` on the public recorded requests for both encodings,
+ * `usage.prompt_tokens` on the public recorded requests for both encodings
+ * (2023–24), and on 528 of 548 requests recorded from gpt-4o and gpt-4.1 in
+ * 2025–26 without parallel calls or a `json_schema` response format,
  * including nested, enum, array and optional parameters, descriptions,
  * defaults, `none` / `auto` / named tool choice, legacy `functions` /
  * `function_call`, participant names, tool calls and their results. Images
  * count a flat 85 tokens (their low-detail cost; the size is not known here);
- * a `json_schema` response format is counted as a prompt section, which no
- * recorded figure confirms yet.
+ * a `json_schema` response format is counted as its schema's compact JSON,
+ * which recorded figures show to be 0.2% to 30% over what the API counts.
  *
  * @example Counting a request with one tool
  * ```ts

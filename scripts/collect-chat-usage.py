@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""Collect OpenAI Chat Completions requests with the prompt_tokens the live API
+reported for them, from the VCR cassettes of public repositories.
+
+Usage: collect-chat-usage.py OUT.json OWNER/NAME=REPO_DIR [OWNER/NAME=REPO_DIR ...]
+
+Each REPO_DIR is a git checkout (or bare mirror) of github.com/OWNER/NAME
+whose HEAD is read with `git show`, so the commit recorded with every case is
+the one read. A case is
+one recorded interaction: a POST to api.openai.com/.../chat/completions whose
+JSON response carries usage.prompt_tokens, for an o200k model of the gpt-4o
+or gpt-4.1 families (audio and search previews left out), with text-only
+message content (images and files are priced from data a request does not
+always show). Identical request/figure pairs are kept once.
+
+Only what reaches the prompt is kept from a request: model, messages, tools,
+tool_choice, functions, function_call and response_format.
+
+Needs Python 3 and PyYAML. Not run by the test suite, which reads the output.
+"""
+import json
+import re
+import subprocess
+import sys
+
+PROMPT_FIELDS = ("model", "messages", "tools", "tool_choice", "functions", "function_call", "response_format")
+MODEL = re.compile(r"^gpt-4(o|\.1)")
+EXCLUDED_MODEL = re.compile(r"audio|search")
+
+
+def git(repo, *args, check=True):
+    return subprocess.run(["git", "-C", repo, *args], capture_output=True, text=True, check=check).stdout
+
+
+def json_body(part):
+    body = part.get("parsed_body")
+    if body is not None:
+        return body
+    raw = part.get("body")
+    if isinstance(raw, dict):
+        raw = raw.get("string")
+    try:
+        return json.loads(raw)
+    except (TypeError, ValueError):
+        return None
+
+
+def text_only(request):
+    return all(isinstance(m.get("content"), (str, type(None))) for m in request.get("messages", []))
+
+
+def cases_of(repo, name):
+    import yaml
+
+    commit = git(repo, "rev-parse", "HEAD").strip()
+    files = [f for f in git(repo, "ls-tree", "-r", "--name-only", "HEAD").splitlines()
+             if f.endswith((".yaml", ".yml")) and "cassette" in f.lower()]
+    for path in files:
+        text = git(repo, "show", f"HEAD:{path}", check=False)  # a mirror may leave its largest files out
+        if "chat/completions" not in text or "prompt_tokens" not in text:
+            continue
+        try:
+            doc = yaml.safe_load(text)
+        except yaml.YAMLError:
+            continue
+        if not isinstance(doc, dict):
+            continue
+        for index, interaction in enumerate(doc.get("interactions") or []):
+            request, response = interaction.get("request") or {}, interaction.get("response") or {}
+            uri = request.get("uri", "")
+            if "chat/completions" not in uri or "api.openai.com" not in uri:
+                continue
+            body, answer = json_body(request), json_body(response)
+            if not isinstance(body, dict) or not isinstance(answer, dict):
+                continue
+            usage = answer.get("usage") or {}
+            model = body.get("model")
+            if "prompt_tokens" not in usage or not isinstance(model, str):
+                continue
+            if not MODEL.match(model) or EXCLUDED_MODEL.search(model) or not text_only(body):
+                continue
+            yield {
+                "source": {"repo": name, "path": path, "commit": commit, "interaction": index},
+                "request": {k: body[k] for k in PROMPT_FIELDS if k in body},
+                "prompt_tokens": usage["prompt_tokens"],
+            }
+
+
+def main():
+    out, repos = sys.argv[1], sys.argv[2:]
+    seen, cases = set(), []
+    for spec in repos:
+        name, repo = spec.split("=", 1)
+        for case in cases_of(repo, name):
+            key = json.dumps([case["request"], case["prompt_tokens"]], sort_keys=True)
+            if key not in seen:
+                seen.add(key)
+                cases.append(case)
+    with open(out, "w") as f:
+        json.dump(cases, f, ensure_ascii=False, separators=(",", ":"))
+    print(f"{len(cases)} cases")
+
+
+if __name__ == "__main__":
+    main()
