@@ -178,6 +178,35 @@ describe("renderFunctionNamespace", () => {
     )
   })
 
+  it("writes a local $ref as the definition it names, with the referring schema's keywords over it", () => {
+    const fn = {
+      name: "f",
+      parameters: {
+        type: "object",
+        $defs: { Item: { type: "object", properties: { id: { type: "string", description: "Its id" } } } },
+        properties: { one: { $ref: "#/$defs/Item" }, many: { type: "array", items: { $ref: "#/$defs/Item" } }, lost: { $ref: "#/$defs/Nope" } }
+      }
+    }
+    expect(renderFunctionNamespace([fn])).toBe(
+      namespace("type f = (_: {\none?: {\n// Its id\nid?: string,\n},\nmany?: {\n// Its id\nid?: string,\n}[],\nlost?: any,\n}) => any;\n\n")
+    )
+  })
+
+  it("bounds what references and cycles can multiply: a reference met again on its path is any, and one function renders at most 20,000 schemas", () => {
+    const defs: Record<string, unknown> = { N40: { type: "string" } }
+    for (let i = 0; i < 40; i++) defs[`N${i}`] = { type: "object", properties: { l: { $ref: `#/$defs/N${i + 1}` }, r: { $ref: `#/$defs/N${i + 1}` } } }
+    const doubling = { type: "object", $defs: defs, properties: { x: { $ref: "#/$defs/N0" } } }
+    const selfRef = { type: "object", $defs: { T: { type: "object", properties: { a: { $ref: "#/$defs/T" } } } }, properties: { t: { $ref: "#/$defs/T" } } }
+    const cyclic: Record<string, unknown> = { type: "object" }
+    cyclic["properties"] = { a: cyclic, b: cyclic }
+    for (const parameters of [doubling, selfRef, cyclic]) {
+      const text = renderFunctionNamespace([{ name: "f", parameters }])
+      expect(text.length).toBeLessThan(1_000_000)
+      expect(text).toContain("any")
+    }
+    expect(renderFunctionNamespace([{ name: "f", parameters: selfRef }])).toContain("t?: { a?: any }")
+  })
+
   it("degrades what it cannot render instead of throwing", () => {
     const cyclic: Record<string, unknown> = { type: "object" }
     cyclic["properties"] = { self: cyclic }
