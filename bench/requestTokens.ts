@@ -10,6 +10,11 @@ import { Effect } from "effect"
  *   exact layers reproduce, against the messages-only formula the data's
  *   README computes (what per-message counters do); the heuristic layer's
  *   p50 / p90 / mean / max relative error;
+ * - the 674 Chat Completions requests of test/data/openai-chat-usage, recorded
+ *   from the live API in 2025–26 by three public test suites (gpt-4o and
+ *   gpt-4.1 families): how many figures the exact layer reproduces, in all
+ *   and without parallel calls or a `json_schema` response format; the
+ *   heuristic layer's error;
  * - the agent requests of ../shared/data/transcripts recorded from the four
  *   live APIs with the input the provider reported: the error of each
  *   layer per provider (Anthropic also calibrated, leave-one-out, on the
@@ -24,6 +29,7 @@ import { Effect } from "effect"
  */
 import { countTokens as countCl100k } from "gpt-tokenizer/encoding/cl100k_base"
 import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base"
+import * as fs from "node:fs"
 import { pathToFileURL } from "node:url"
 import { makeExact } from "../src/exact/index.js"
 import { Calibration, type Request, TokenEstimator } from "../src/index.js"
@@ -156,9 +162,34 @@ const runTranscripts = (): void => {
   console.log(`(${hidden} requests whose input the provider expands out of sight, server-side tools and MCP servers, are left out)`)
 }
 
+interface UsageCase {
+  readonly request: ChatRequestLike & { readonly model: string; readonly response_format?: { readonly type?: string } }
+  readonly prompt_tokens: number
+}
+
+const runCollectedUsage = (): void => {
+  const file = new URL("../test/data/openai-chat-usage/cases.json", import.meta.url)
+  const cases = (JSON.parse(fs.readFileSync(file, "utf8")) as ReadonlyArray<UsageCase>).map((c) => ({
+    ...c,
+    read: Effect.runSync(OpenAiChat.fromRequest(c.request)).value
+  }))
+  const plainCase = (c: UsageCase) =>
+    c.request.response_format?.type !== "json_schema" && !(c.request.messages ?? []).some((m) => Array.isArray(m.tool_calls) && m.tool_calls.length > 1)
+  const errorOf = (estimate: number, c: UsageCase) => Math.abs(estimate - c.prompt_tokens) / c.prompt_tokens
+  const rows: Array<Array<string>> = []
+  for (const [label, subset] of [["all", cases], ["without parallel calls or a json_schema response format", cases.filter(plainCase)]] as const) {
+    const exactCount = subset.filter((c) => exact.o200k.estimateRequest(c.read, { model: c.request.model }).total === c.prompt_tokens).length
+    rows.push(errorRow(`exact o200k, ${label} (${exactCount} of ${subset.length} exact)`, subset.map((c) => errorOf(exact.o200k.estimateRequest(c.read, { model: c.request.model }).total, c))))
+    rows.push(errorRow(`heuristic, ${label}`, subset.map((c) => errorOf(heuristic.o200k.estimateRequest(c.read, { model: c.request.model }).total, c))))
+  }
+  console.log("")
+  table(["2025-26 Chat requests (test/data/openai-chat-usage)", "requests", "p50", "p90", "mean", "max"], rows)
+}
+
 export const runRequestTokensBench = (): void => {
   console.log("\n== whole-request counting (estimateRequest) ==")
   runRecordedChat()
+  runCollectedUsage()
   runTranscripts()
 }
 
