@@ -10,9 +10,9 @@ import { Effect } from "effect"
  *   exact layers reproduce, against the messages-only formula the data's
  *   README computes (what per-message counters do); the heuristic layer's
  *   p50 / p90 / mean / max relative error;
- * - the 674 Chat Completions requests of test/data/openai-chat-usage, recorded
- *   from the live API in 2025–26 by three public test suites (gpt-4o and
- *   gpt-4.1 families): how many figures the exact layer reproduces, in all
+ * - the 720 Chat Completions requests of test/data/openai-chat-usage, recorded
+ *   from the live API in 2025–26 by three public test suites (the gpt-4o,
+ *   gpt-4.1 and gpt-5 families, o1-mini, o3-mini): how many figures the exact layer reproduces, in all
  *   and without parallel calls or a `json_schema` response format; the
  *   heuristic layer's error;
  * - the agent requests of ../shared/data/transcripts recorded from the four

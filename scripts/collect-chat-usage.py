@@ -8,8 +8,9 @@ Each REPO_DIR is a git checkout (or bare mirror) of github.com/OWNER/NAME
 whose HEAD is read with `git show`, so the commit recorded with every case is
 the one read. A case is
 one recorded interaction: a POST to api.openai.com/.../chat/completions whose
-JSON response carries usage.prompt_tokens, for an o200k model of the gpt-4o
-or gpt-4.1 families (audio and search previews left out), with text-only
+JSON response carries usage.prompt_tokens, for an o200k model (the gpt-4o,
+gpt-4.1 and gpt-5 families and the o-series; audio and search previews left
+out), with text-only
 message content (images and files are priced from data a request does not
 always show). Identical request/figure pairs are kept once.
 
@@ -24,7 +25,7 @@ import subprocess
 import sys
 
 PROMPT_FIELDS = ("model", "messages", "tools", "tool_choice", "functions", "function_call", "response_format")
-MODEL = re.compile(r"^gpt-4(o|\.1)")
+MODEL = re.compile(r"^(gpt-4o|gpt-4\.1|gpt-5|o[1-9])")
 EXCLUDED_MODEL = re.compile(r"audio|search")
 
 

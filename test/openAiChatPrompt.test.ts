@@ -10,6 +10,7 @@ import {
   type ChatMessageLike,
   type ChatRequestLike,
   countChatRequest,
+  countRenderedPrompt,
   encodingForModel,
   promptFormatForModel,
   renderChatRequest,
@@ -254,6 +255,34 @@ describe("renderChatRequest", () => {
     ])
   })
 
+  it("writes the gpt-5 family's definitions as a message of their own after an 81-token preamble, and costs its single calls 9 tokens more", () => {
+    const request = {
+      model: "gpt-5-mini",
+      messages: [
+        { role: "system", content: "Be brief." },
+        { role: "assistant", tool_calls: [{ id: "a", function: { name: "f", arguments: "{}" } }] },
+        { role: "tool", tool_call_id: "a", content: "1" }
+      ],
+      tools: [{ type: "function", function: { name: "f" } }]
+    }
+    const gpt5 = renderChatRequest(request)
+    expect([gpt5.format, gpt5.toolsHost, gpt5.toolsExtra, gpt5.messages[1]?.[0]?.extra]).toEqual(["gpt-5", -1, 81, 9])
+    const gpt4o = renderChatRequest({ ...request, model: "gpt-4o" })
+    expect([gpt4o.format, gpt4o.toolsHost, gpt4o.toolsExtra, gpt4o.messages[1]?.[0]?.extra]).toEqual(["current", 0, 0, 3])
+    // the preamble is part of the tools' share
+    const count = (text: string) => text.length
+    expect(countRenderedPrompt(gpt5, count).tools - countRenderedPrompt({ ...gpt5, toolsExtra: 0 }, count).tools).toBe(81)
+  })
+
+  it("primes a reasoning model's reply with 2 tokens even when it may only write text", () => {
+    const messages = [{ role: "user", content: "hi" }]
+    expect(renderChatRequest({ model: "gpt-5", messages }).priming.special).toBe(1)
+    expect(renderChatRequest({ model: "o3-mini", messages }).priming.special).toBe(1)
+    expect(renderChatRequest({ messages }, { model: "o4-mini" }).priming.special).toBe(1)
+    expect(renderChatRequest({ model: "gpt-4o", messages }).priming.special).toBe(2)
+    expect(renderChatRequest({ model: "o1-mini", messages }).priming.special).toBe(2)
+  })
+
   it("costs parallel calls 8 tokens above their rendering on the cl100k models and nothing more on the o200k ones", () => {
     const messages = [
       { role: "assistant", tool_calls: [{ id: "a", function: { name: "f", arguments: "{}" } }, { id: "b", function: { name: "g", arguments: "{}" } }] },
@@ -493,6 +522,9 @@ describe("model names", () => {
     expect(promptFormatForModel("gpt-4-turbo")).toBe("1106")
     expect(promptFormatForModel("gpt-4o-mini")).toBe("current")
     expect(promptFormatForModel("gpt-4.1")).toBe("current")
+    expect(promptFormatForModel("gpt-5")).toBe("gpt-5")
+    expect(promptFormatForModel("openai/gpt-5.4-mini")).toBe("gpt-5")
+    expect(promptFormatForModel("o3-mini")).toBe("current")
     expect(promptFormatForModel(undefined)).toBe("current")
   })
 })

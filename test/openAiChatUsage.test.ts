@@ -1,16 +1,16 @@
 /**
- * The request counter against 674 OpenAI Chat Completions requests recorded
+ * The request counter against 720 OpenAI Chat Completions requests recorded
  * from the live API in 2025–26 with the `usage.prompt_tokens` it reported:
  * the VCR cassettes of three public test suites (pydantic-ai and crewAI, MIT;
  * openinference, Apache-2.0), gathered by scripts/collect-chat-usage.py into
  * test/data/openai-chat-usage (see its README for sources and licences).
- * Every request is for an o200k model (gpt-4o, gpt-4o-mini, gpt-4.1,
- * gpt-4.1-mini, gpt-4.1-nano) with text-only messages.
+ * Every request is for an o200k model (the gpt-4o, gpt-4.1 and gpt-5
+ * families, o1-mini, o3-mini) with text-only messages.
  *
- * - Without a `json_schema` response format or parallel tool calls (548
+ * - Without a `json_schema` response format or parallel tool calls (591
  *   requests: plain chats, tool definitions, tool round trips), the exact
- *   count is the API's figure, except the 20 pinned below with the reason.
- * - Parallel tool calls (12) and `json_schema` response formats (114) are
+ *   count is the API's figure, except the 29 pinned below with the reason.
+ * - Parallel tool calls (15) and `json_schema` response formats (114) are
  *   approximations: pinned to the band they are measured in.
  * - The heuristic stays within 10% of the API's figure at the 90th percentile.
  */
@@ -41,6 +41,8 @@ const kindOf = (c: UsageCase): Kind =>
 const PLANNING = "an array of objects whose properties are described (crewAI's create_reasoning_plan): the API counts 34 more, a rendering not found"
 const REF_ITEMS = "array items given by a $ref to a definition with titled properties: resolving the reference takes it from -56 to -5"
 const ONE_LINE_UNION = "a one-line object holding a union or a defaulted nested object: 1 token too many"
+const GPT5_PARAMETERLESS = "gpt-5 with parameterless tools only: a preamble of 80 tokens, not 81"
+const GPT5_NAMED = "gpt-5 with a named tool choice: 9 tokens less than the other models' named choice"
 
 /** Requests without parallel calls or a response format whose exact count differs from the API's, by how much, and why. */
 const CORE_DEVIATIONS: Readonly<Record<string, { readonly delta: number; readonly reason: string }>> = {
@@ -63,6 +65,15 @@ const CORE_DEVIATIONS: Readonly<Record<string, { readonly delta: number; readonl
   "test_mcptoolset_dynamic_toolset_in_workflow.yaml#11": { delta: 1, reason: ONE_LINE_UNION },
   "test_mcptoolset_in_temporal_workflow.yaml#3": { delta: 1, reason: ONE_LINE_UNION },
   "test_mcptoolset_in_temporal_workflow.yaml#8": { delta: 1, reason: ONE_LINE_UNION },
+  "test_mixed_content_ordering[openai_chat].yaml#0": { delta: 1, reason: GPT5_PARAMETERLESS },
+  "test_model_sees_multiple_images[openai_chat].yaml#0": { delta: 1, reason: GPT5_PARAMETERLESS },
+  "test_multimodal_tool_return_matrix[direct-binary-audio-openai_chat].yaml#0": { delta: 1, reason: GPT5_PARAMETERLESS },
+  "test_multimodal_tool_return_matrix[direct-binary-document-openai_chat].yaml#0": { delta: 1, reason: GPT5_PARAMETERLESS },
+  "test_multimodal_tool_return_matrix[direct-binary-image-openai_chat].yaml#0": { delta: 1, reason: GPT5_PARAMETERLESS },
+  "test_multimodal_tool_return_matrix[direct-binary-video-openai_chat].yaml#0": { delta: 1, reason: GPT5_PARAMETERLESS },
+  "test_tool_choice_matrix[list_single-openai].yaml#0": { delta: 9, reason: GPT5_NAMED },
+  "test_tool_choice_matrix[none_with_output-openai].yaml#0": { delta: 9, reason: GPT5_NAMED },
+  "test_system_prompt_role_o1_mini.yaml#0": { delta: -7, reason: "o1-mini with two user messages: 7 tokens under, once, not explained" },
   "TestOpenLitInstrumentor.test_openlit_instrumentor.yaml#1": {
     delta: 4,
     reason: "a 7-token user message reported as 10 tokens in all: the cassette's request is likely not the one that was sent"
@@ -74,9 +85,9 @@ await Effect.runPromise(countOpenAiChatRequest({ messages: [] }, { encoding: "o2
 const exactDelta = (c: UsageCase): number => Effect.runSync(countOpenAiChatRequest(c.request)).total - c.prompt_tokens
 
 describe("OpenAI Chat requests recorded in 2025–26 with the API's prompt_tokens (test/data/openai-chat-usage)", () => {
-  it("holds 674 requests from three test suites, 548 plain, 12 with parallel calls, 114 with a json_schema response format", () => {
+  it("holds 720 requests from three test suites, 591 plain, 15 with parallel calls, 114 with a json_schema response format", () => {
     const by = (k: Kind) => cases.filter((c) => kindOf(c) === k).length
-    expect([cases.length, by("core"), by("parallel"), by("responseFormat")]).toEqual([674, 548, 12, 114])
+    expect([cases.length, by("core"), by("parallel"), by("responseFormat")]).toEqual([720, 591, 15, 114])
     expect(new Set(cases.map((c) => c.source.repo))).toEqual(new Set(["pydantic/pydantic-ai", "crewAIInc/crewAI", "Arize-ai/openinference"]))
     for (const c of cases) expect(c.source.commit).toMatch(/^[0-9a-f]{40}$/)
   })
@@ -86,7 +97,7 @@ describe("OpenAI Chat requests recorded in 2025–26 with the API's prompt_token
     for (const name of Object.keys(CORE_DEVIATIONS)) expect(core.filter((n) => n === name), name).toHaveLength(1)
   })
 
-  it("the exact count is the API's figure for 528 of the 548 plain requests, and the pinned figure for the 20 others", () => {
+  it("the exact count is the API's figure for 562 of the 591 plain requests, and the pinned figure for the 29 others", () => {
     const missed: Array<string> = []
     for (const c of cases.filter((x) => kindOf(x) === "core")) {
       const delta = exactDelta(c)
@@ -95,7 +106,7 @@ describe("OpenAI Chat requests recorded in 2025–26 with the API's prompt_token
     expect(missed).toEqual([])
   }, 60_000)
 
-  it("parallel tool calls: 3 of 12 exact, the others at most 4% over or 1% under", () => {
+  it("parallel tool calls: 3 of 15 exact, the others at most 4% over or 1% under", () => {
     const parallel = cases.filter((c) => kindOf(c) === "parallel")
     expect(parallel.filter((c) => exactDelta(c) === 0)).toHaveLength(3)
     for (const c of parallel) {

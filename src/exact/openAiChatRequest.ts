@@ -68,8 +68,9 @@ export interface CountChatRequestOptions {
  * The encoding follows the model: o200k for gpt-4o, gpt-4.1, gpt-5 and the
  * o-series, cl100k for gpt-4 and gpt-3.5. The count matches the API's
  * `usage.prompt_tokens` on the public recorded requests for both encodings
- * (2023–24), and on 528 of 548 requests recorded from gpt-4o and gpt-4.1 in
- * 2025–26 without parallel calls or a `json_schema` response format,
+ * (2023–24), and on 562 of 591 requests recorded from the gpt-4o, gpt-4.1 and
+ * gpt-5 families in 2025–26 without parallel calls or a `json_schema`
+ * response format,
  * including nested, enum, array and optional parameters, descriptions,
  * defaults, `none` / `auto` / named tool choice, legacy `functions` /
  * `function_call`, participant names, tool calls and their results. Images

@@ -37,7 +37,7 @@
  *   a result that is a JSON object or array, that JSON as Python's
  *   `json.dumps` writes it (from 2025–26 recordings of gpt-4o-mini).
  *
- * From 674 requests of 2025–26 with the API's figure (test/data/openai-chat-usage):
+ * From 720 requests of 2025–26 with the API's figure (test/data/openai-chat-usage):
  * - a property's `title` is a comment line above its description, separated
  *   by an empty `//` line; comment lines are trimmed, an empty one is `//`;
  * - an object none of whose properties has a comment or a default is written
@@ -46,7 +46,10 @@
  * - on the o200k models a tool call's arguments are compact JSON and each
  *   single call costs 3 tokens more (85 round trips, always 3); parallel
  *   calls cost what they render to, not 8 more as on the cl100k models;
- * - a `$ref` is its definition, written in place.
+ * - a `$ref` is its definition, written in place;
+ * - the gpt-5 family writes the definitions as a message of their own, 81
+ *   tokens over their rendering, and costs each single call 9 more; the
+ *   reasoning models prime a text-only reply with 2 tokens.
  *
  * @internal
  */
@@ -145,9 +148,12 @@ export interface ChatRequestLike {
 /**
  * How a model snapshot lays out its prompt.
  *
- * - `"current"`: the o200k models (gpt-4o, gpt-4.1, gpt-5, o-series): a tool
- *   call's arguments are re-serialized as compact JSON, and each single tool
- *   call costs 3 tokens more than its rendering (from 2025–26 recordings).
+ * - `"current"`: the o200k models before gpt-5 (gpt-4o, gpt-4.1, o-series):
+ *   a tool call's arguments are re-serialized as compact JSON, and each single
+ *   tool call costs 3 tokens more than its rendering (from 2025–26 recordings).
+ * - `"gpt-5"`: the gpt-5 family: as `"current"`, but the tool definitions are
+ *   a message of their own after an 81-token preamble the request does not
+ *   show, and each single tool call costs 9 tokens more than its rendering.
  * - `"1106"`: the cl100k models of the tools API (gpt-3.5-turbo-1106 and
  *   later, gpt-4-turbo): the same definitions, a call's arguments as sent, and
  *   parallel calls 8 tokens above their rendering (from 2023–24 figures).
@@ -160,7 +166,7 @@ export interface ChatRequestLike {
  *
  * @since 0.1.0
  */
-export type PromptFormat = "current" | "1106" | "0613" | "0301"
+export type PromptFormat = "current" | "gpt-5" | "1106" | "0613" | "0301"
 
 /**
  * The tokenizer encoding of a model: `"o200k"` (o200k_base) or `"cl100k"` (cl100k_base).
@@ -202,6 +208,7 @@ export const encodingForModel = (model: string | undefined): ChatEncoding => {
  *
  * @example
  * promptFormatForModel("gpt-4o-mini") // "current"
+ * promptFormatForModel("gpt-5-mini") // "gpt-5"
  * promptFormatForModel("gpt-3.5-turbo") // "1106"
  * promptFormatForModel("gpt-3.5-turbo-0613") // "0613"
  *
@@ -212,11 +219,27 @@ export const promptFormatForModel = (model: string | undefined): PromptFormat =>
   const m = bareModel(model)
   if (m.includes("-0301")) return "0301"
   if (m.includes("-0613") || m.includes("-0314") || m === "gpt-4" || m === "gpt-4-32k") return "0613"
+  if (m.startsWith("gpt-5")) return "gpt-5"
   return encodingForModel(m) === "cl100k" ? "1106" : "current"
 }
 
-/** Whether a format is one of the tools API's (`"current"`, `"1106"`), not a June 2023 or older one. */
-const isToolsApiFormat = (format: PromptFormat): boolean => format === "current" || format === "1106"
+/** Whether a format is one of the tools API's (`"current"`, `"gpt-5"`, `"1106"`), not a June 2023 or older one. */
+const isToolsApiFormat = (format: PromptFormat): boolean => format !== "0613" && format !== "0301"
+
+/** Whether a format is one of the o200k models', whose calls are counted compact and with a surcharge. */
+const isO200kFormat = (format: PromptFormat): boolean => format === "current" || format === "gpt-5"
+
+/**
+ * Whether a model opens its reply with `<|start|>assistant` (2 tokens) even
+ * when it may only write text: the reasoning models (gpt-5, o3, o4), whose
+ * requests without tools count one token under the 3-token priming of the
+ * others on 2025–26 recordings (o1-mini's does not).
+ */
+const isReasoningModel = (model: string | undefined): boolean => {
+  if (model === undefined) return false
+  const m = bareModel(model)
+  return m.startsWith("gpt-5") || /^o[3-9]/.test(m)
+}
 
 // ---------------------------------------------------------------------------
 // rendering
@@ -244,6 +267,8 @@ export interface PromptTurn {
  * - `tools`: the rendered definitions block (`# Tools ...`), or `""`;
  * - `toolsHost`: the index of the message whose body the block is appended
  *   to (after `"\n\n"`), or `-1` when the block is a system message of its own;
+ * - `toolsExtra`: tokens the definitions cost beyond their rendering (the
+ *   gpt-5 family's preamble), 0 for other models or without definitions;
  * - `responseFormat`: the rendered `json_schema` response format, or `""`
  *   (appended like the tools block);
  * - `priming`: the unit that opens the reply.
@@ -255,14 +280,17 @@ export interface RenderedChatPrompt {
   readonly messages: ReadonlyArray<ReadonlyArray<PromptTurn>>
   readonly tools: string
   readonly toolsHost: number
+  readonly toolsExtra: number
   readonly responseFormat: string
   readonly priming: PromptTurn
 }
 
 /** Options of the renderer. */
 export interface RenderOptions {
-  /** The prompt format; default: `promptFormatForModel(request.model)`. */
+  /** The prompt format; default: `promptFormatForModel(model)`. */
   readonly format?: PromptFormat
+  /** The model, when the request does not name it (a reasoning model primes its reply with 2 tokens). */
+  readonly model?: string
 }
 
 const isRecord = (u: unknown): u is { readonly [key: string]: unknown } =>
@@ -397,6 +425,17 @@ const PARALLEL_CALL_OVERHEAD = 8
  */
 const TOOL_CALL_EXTRA = 3
 
+/** The same on the gpt-5 family: 9 (gpt-5, gpt-5-mini, gpt-5.4-mini; 2025–26). */
+const GPT5_TOOL_CALL_EXTRA = 9
+
+/**
+ * With tool definitions, the gpt-5 family's requests count 81 tokens more
+ * than their rendering, the definitions written as a message of their own
+ * (gpt-5, gpt-5-mini, gpt-5-nano, gpt-5.4-mini; 2025–26; 80 when every tool
+ * is parameterless): a preamble the request does not show.
+ */
+const GPT5_TOOLS_PREAMBLE = 81
+
 /** A named tool choice in the current format costs 3 tokens more than its recipient. */
 const NAMED_TOOL_CHOICE_EXTRA = 3
 
@@ -453,7 +492,8 @@ const choiceOf = (request: ChatRequestLike, hasDefinitions: boolean): Choice => 
  * @since 0.1.0
  */
 export const renderChatRequest = (request: ChatRequestLike, options: RenderOptions = {}): RenderedChatPrompt => {
-  const format = options.format ?? promptFormatForModel(typeof request.model === "string" ? request.model : undefined)
+  const model = typeof request.model === "string" ? request.model : options.model
+  const format = options.format ?? promptFormatForModel(model)
   const framing = format === "0301" ? 4 : 3
   const inputs: ReadonlyArray<unknown> = Array.isArray(request.messages) ? request.messages : []
   const definitions = definitionsOf(request)
@@ -516,10 +556,10 @@ export const renderChatRequest = (request: ChatRequestLike, options: RenderOptio
     if (text.length > 0 || extra > 0) turns.push(turn(framing, author, text, extra))
     if (calls.length === 1) {
       const call = calls[0]!
-      // The o200k models see a tool call's arguments re-serialized compactly, and 3 tokens more.
+      // The o200k models see a tool call's arguments re-serialized compactly, and a few tokens more.
       turns.push(
-        format === "current" && toolCalls > 0
-          ? turn(framing, `${author} to=functions.${call.name}`, compactArguments(call.args), TOOL_CALL_EXTRA)
+        isO200kFormat(format) && toolCalls > 0
+          ? turn(framing, `${author} to=functions.${call.name}`, compactArguments(call.args), format === "gpt-5" ? GPT5_TOOL_CALL_EXTRA : TOOL_CALL_EXTRA)
           : turn(framing, `${author} to=functions.${call.name}`, call.args)
       )
     } else {
@@ -530,20 +570,22 @@ export const renderChatRequest = (request: ChatRequestLike, options: RenderOptio
         body += `{"recipient_name":${JSON.stringify(`functions.${call.name}`)},"parameters":${compactArguments(call.args)}}`
       }
       body += "]}"
-      turns.push(turn(framing, `${author} to=multi_tool_use.parallel`, body, format === "current" ? 0 : PARALLEL_CALL_OVERHEAD))
+      turns.push(turn(framing, `${author} to=multi_tool_use.parallel`, body, isO200kFormat(format) ? 0 : PARALLEL_CALL_OVERHEAD))
     }
     messages.push(turns)
   }
 
   const first = inputs[0]
   const firstRole = isRecord(first) ? first["role"] : undefined
-  const toolsHost = firstRole === "system" || firstRole === "developer" ? 0 : -1
+  // The gpt-5 family's definitions are a message of their own, whatever comes first.
+  const toolsHost = format !== "gpt-5" && (firstRole === "system" || firstRole === "developer") ? 0 : -1
+  const toolsExtra = format === "gpt-5" && definitions.length > 0 ? GPT5_TOOLS_PREAMBLE : 0
 
   const choice = choiceOf(request, definitions.length > 0)
   let priming: PromptTurn
   switch (choice._tag) {
     case "Text":
-      priming = turn(2, "assistant", "")
+      priming = turn(isReasoningModel(model) ? 1 : 2, "assistant", "")
       break
     case "Free":
       priming = turn(1, "assistant", "")
@@ -559,7 +601,7 @@ export const renderChatRequest = (request: ChatRequestLike, options: RenderOptio
     default:
       return absurd(choice)
   }
-  return { format, messages, tools, toolsHost, responseFormat, priming }
+  return { format, messages, tools, toolsHost, toolsExtra, responseFormat, priming }
 }
 
 // ---------------------------------------------------------------------------
@@ -877,7 +919,7 @@ export const countRenderedPrompt = (
     const withTools = prompt.tools.length > 0 ? count(prefix + prompt.tools) : before
     const toolsPrefix = prompt.tools.length > 0 ? prefix + prompt.tools + "\n\n" : prefix
     const withAll = prompt.responseFormat.length > 0 ? count(toolsPrefix + prompt.responseFormat) : withTools
-    tools = withTools - before
+    tools = withTools - before + (prompt.tools.length > 0 ? prompt.toolsExtra : 0)
     responseFormat = withAll - withTools
     // With no system message to carry them, the sections are a system message of their own.
     if (host === undefined) {

@@ -88,7 +88,15 @@ const done = (
 
 const openAiChat = (rules: Rules, request: Request.Request, model: string | undefined, provider: Provider): RequestEstimate => {
   const { body, starts } = chatRequestOf(request)
-  const counted = countChatRequest(body, rules.promptText, { format: promptFormatForModel(model) })
+  // The gpt-5 family's preamble and call surcharge were measured on Chat Completions; the Responses API frames
+  // requests its own way (a recorded gpt-5 Responses request is already over without them), so it keeps the
+  // o200k rendering.
+  const format = model === undefined ? undefined : promptFormatForModel(model)
+  const options =
+    model === undefined || format === undefined
+      ? {}
+      : { format: provider === "openai-responses" && format === "gpt-5" ? ("current" as const) : format, model }
+  const counted = countChatRequest(body, rules.promptText, options)
   // each input message gets the wire messages written for it
   const messages = new Array<number>(request.messages.length)
   for (let i = 0; i < messages.length; i++) {
