@@ -10,9 +10,13 @@ the one read. A case is
 one recorded interaction: a POST to api.openai.com/.../chat/completions whose
 JSON response carries usage.prompt_tokens, for an o200k model (the gpt-4o,
 gpt-4.1 and gpt-5 families and the o-series; audio and search previews left
-out), with text-only
-message content (images and files are priced from data a request does not
-always show). Identical request/figure pairs are kept once.
+out), whose message content is text, or images given inline as base64
+`data:` URLs (an image given by URL, a file or audio is priced from data the
+request does not show). Identical request/figure pairs are kept once.
+
+An inline image is cut to the start of its data that holds its header (the
+pixel size the price depends on; the image's bytes are not tokenized as
+text), so the file stays small and the count is unchanged.
 
 Only what reaches the prompt is kept from a request: model, messages, tools,
 tool_choice, functions, function_call and response_format.
@@ -46,8 +50,60 @@ def json_body(part):
         return None
 
 
-def text_only(request):
-    return all(isinstance(m.get("content"), (str, type(None))) for m in request.get("messages", []))
+def countable_part(part):
+    if not isinstance(part, dict):
+        return False
+    if part.get("type") == "text":
+        return True
+    image = part.get("image_url")
+    url = image.get("url") if isinstance(image, dict) else image
+    return part.get("type") == "image_url" and isinstance(url, str) and url.startswith("data:image/") and ";base64," in url
+
+
+def countable(request):
+    for m in request.get("messages", []):
+        content = m.get("content")
+        if isinstance(content, list):
+            if not all(countable_part(p) for p in content):
+                return False
+        elif not isinstance(content, (str, type(None))):
+            return False
+    return True
+
+
+def header_length(data):
+    """How many bytes of an image hold its pixel size: PNG, GIF and WebP headers, or a JPEG up to its frame header."""
+    if data[:2] == b"\xff\xd8":
+        i = 2
+        while i + 9 < len(data) and data[i] == 0xFF:
+            marker = data[i + 1]
+            if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+                return i + 9
+            i += 2 + int.from_bytes(data[i + 2:i + 4], "big")
+        return len(data)
+    return 32
+
+
+def cut_image(url):
+    import base64
+
+    head, _, payload = url.partition(",")
+    data = base64.b64decode(payload)
+    keep = min(len(data), header_length(data) + 16)
+    keep += (3 - keep % 3) % 3  # whole base64 groups, no padding in the middle of the data
+    return head + "," + base64.b64encode(data[:keep]).decode("ascii")
+
+
+def cut_images(request):
+    for m in request.get("messages", []):
+        if isinstance(m.get("content"), list):
+            for part in m["content"]:
+                image = part.get("image_url")
+                if isinstance(image, dict):
+                    image["url"] = cut_image(image["url"])
+                elif isinstance(image, str):
+                    part["image_url"] = cut_image(image)
+    return request
 
 
 def cases_of(repo, name):
@@ -78,11 +134,11 @@ def cases_of(repo, name):
             model = body.get("model")
             if "prompt_tokens" not in usage or not isinstance(model, str):
                 continue
-            if not MODEL.match(model) or EXCLUDED_MODEL.search(model) or not text_only(body):
+            if not MODEL.match(model) or EXCLUDED_MODEL.search(model) or not countable(body):
                 continue
             yield {
                 "source": {"repo": name, "path": path, "commit": commit, "interaction": index},
-                "request": {k: body[k] for k in PROMPT_FIELDS if k in body},
+                "request": cut_images({k: body[k] for k in PROMPT_FIELDS if k in body}),
                 "prompt_tokens": usage["prompt_tokens"],
             }
 

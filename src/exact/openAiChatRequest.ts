@@ -68,13 +68,16 @@ export interface CountChatRequestOptions {
  * The encoding follows the model: o200k for gpt-4o, gpt-4.1, gpt-5 and the
  * o-series, cl100k for gpt-4 and gpt-3.5. The count matches the API's
  * `usage.prompt_tokens` on the public recorded requests for both encodings
- * (2023–24), and on 562 of 591 requests recorded from the gpt-4o, gpt-4.1 and
- * gpt-5 families in 2025–26 without parallel calls or a `json_schema`
- * response format,
+ * (2023–24), and on 604 of 636 requests recorded from the gpt-4o, gpt-4.1 and
+ * gpt-5 families and the o-series in 2025–26 without parallel calls or a
+ * `json_schema` response format,
  * including nested, enum, array and optional parameters, descriptions,
  * defaults, `none` / `auto` / named tool choice, legacy `functions` /
- * `function_call`, participant names, tool calls and their results. Images
- * count a flat 85 tokens (their low-detail cost; the size is not known here);
+ * `function_call`, participant names, tool calls and their results. An
+ * image given inline (a base64 `data:` URL) costs what the model charges for
+ * its pixel size, read from the image's header (tiles or patches, as OpenAI
+ * documents them and recorded figures confirm); one given by URL, whose size
+ * is not known here, counts a flat 85 tokens (its low-detail cost);
  * a `json_schema` response format is counted as its schema's compact JSON,
  * which recorded figures show to be 0.2% to 30% over what the API counts.
  *

@@ -15,6 +15,7 @@ import * as Block from "../Block.js"
 import type * as Message from "../Message.js"
 import type * as Request from "../Request.js"
 import { chatNamedToolChoice, chatResponseFormat } from "./chatRequestFields.js"
+import { imageSizeOfBase64 } from "./imageSize.js"
 import type { ChatMessageLike, ChatRequestLike } from "./openAiChatPrompt.js"
 
 const KEY = "openai-chat"
@@ -31,10 +32,28 @@ const joined = (blocks: ReadonlyArray<Block.TextBlock>): string => {
   return out
 }
 
-/** A user file as the adapter sends it: images as `image_url` parts, a text document as text, other files as parts the prompt does not read. */
+/**
+ * A user file as the adapter sends it: images as `image_url` parts, a text
+ * document as text, other files as parts the prompt does not read. An image's
+ * pixel size, when its data is inline, is measured here and passed as the
+ * part's `size` (the renderer prices it by size; the adapter's data URL is
+ * not built just to be measured), with its detail; a URL is passed as is.
+ */
 const filePart = (file: Block.FileBlock): Obj | undefined => {
   const source = file.source
-  if (file.mediaType.startsWith("image/")) return source._tag === "Base64" || source._tag === "Url" ? { type: "image_url" } : undefined
+  if (file.mediaType.startsWith("image/")) {
+    const detail = file.detail === undefined ? {} : { detail: file.detail }
+    switch (source._tag) {
+      case "Base64": {
+        const size = imageSizeOfBase64(source.data)
+        return { type: "image_url", image_url: { ...detail }, ...(size === undefined ? {} : { size: { width: size.width, height: size.height } }) }
+      }
+      case "Url":
+        return { type: "image_url", image_url: { url: source.url, ...detail } }
+      default:
+        return undefined
+    }
+  }
   if (file.mediaType.startsWith("audio/")) return { type: "input_audio" }
   return source._tag === "Text" ? text(source.text) : { type: "file" }
 }

@@ -37,7 +37,7 @@
  *   a result that is a JSON object or array, that JSON as Python's
  *   `json.dumps` writes it (from 2025–26 recordings of gpt-4o-mini).
  *
- * From 720 requests of 2025–26 with the API's figure (test/data/openai-chat-usage):
+ * From 765 requests of 2025–26 with the API's figure (test/data/openai-chat-usage):
  * - a property's `title` is a comment line above its description, separated
  *   by an empty `//` line; comment lines are trimmed, an empty one is `//`;
  * - an object none of whose properties has a comment or a default is written
@@ -47,6 +47,8 @@
  *   single call costs 3 tokens more (85 round trips, always 3); parallel
  *   calls cost what they render to, not 8 more as on the cl100k models;
  * - a `$ref` is its definition, written in place;
+ * - an inline image costs the model's price for its pixel size (see
+ *   `imageSize.ts`); every recorded request with one counts exactly;
  * - the gpt-5 family writes the definitions as a message of their own, 81
  *   tokens over their rendering, and costs each single call 9 more; the
  *   reasoning models prime a text-only reply with 2 tokens.
@@ -55,6 +57,7 @@
  */
 
 import { absurd } from "effect/Function"
+import { type ImageSize, imageSizeOfDataUrl, openAiImageTokens } from "./imageSize.js"
 
 // ---------------------------------------------------------------------------
 // input shapes
@@ -310,8 +313,30 @@ const jsonText = (u: unknown): string => {
 /** A low-detail image costs a fixed 85 tokens; without its size, that is the best guess for any image. */
 const IMAGE_TOKENS = 85
 
+/** A part's `size` (`{ width, height }` in pixels), which the request counter writes for an image it measured itself. */
+const givenSize = (part: { readonly [key: string]: unknown }): ImageSize | undefined => {
+  const size = part["size"]
+  if (!isRecord(size)) return undefined
+  const { height, width } = size
+  return typeof width === "number" && typeof height === "number" && width > 0 && height > 0 ? { width, height } : undefined
+}
+
+/**
+ * What an image part costs: for an image given inline (a base64 `data:` URL,
+ * or a measured `size`) to a model whose pricing is known, what the model
+ * charges for its size and detail; else the fixed 85 tokens.
+ */
+const imagePartTokens = (part: { readonly [key: string]: unknown }, model: string | undefined): number => {
+  if (model === undefined) return IMAGE_TOKENS
+  const image = part["image_url"]
+  const url = typeof image === "string" ? image : isRecord(image) ? image["url"] : undefined
+  const detail = isRecord(image) ? image["detail"] : part["detail"]
+  const size = givenSize(part) ?? (typeof url === "string" ? imageSizeOfDataUrl(url) : undefined)
+  return (size === undefined ? undefined : openAiImageTokens(bareModel(model), size, detail)) ?? IMAGE_TOKENS
+}
+
 /** The text of a message's content (a string, or its text and refusal parts joined) and its non-text cost. */
-const contentOf = (content: unknown): { readonly text: string; readonly extra: number } => {
+const contentOf = (content: unknown, model: string | undefined): { readonly text: string; readonly extra: number } => {
   if (typeof content === "string") return { text: content, extra: 0 }
   if (!Array.isArray(content)) return { text: content === undefined || content === null ? "" : asString(content), extra: 0 }
   let text = ""
@@ -321,7 +346,7 @@ const contentOf = (content: unknown): { readonly text: string; readonly extra: n
     else if (isRecord(part)) {
       if (typeof part["text"] === "string") text += part["text"]
       else if (typeof part["refusal"] === "string") text += part["refusal"]
-      else if (part["type"] === "image_url" || part["type"] === "input_image") extra += IMAGE_TOKENS
+      else if (part["type"] === "image_url" || part["type"] === "input_image") extra += imagePartTokens(part, model)
     }
   }
   return { text, extra }
@@ -511,7 +536,7 @@ export const renderChatRequest = (request: ChatRequestLike, options: RenderOptio
     }
     const m = input as ChatMessageLike
     const role = typeof m.role === "string" ? m.role : "user"
-    const { text, extra } = contentOf(m.content)
+    const { text, extra } = contentOf(m.content, model)
     const name = typeof m.name === "string" && m.name.length > 0 ? m.name : undefined
     const author = format === "0301" ? (name ?? role) : name === undefined ? role : `${role}:${name}`
 

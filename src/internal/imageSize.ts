@@ -1,0 +1,225 @@
+/**
+ * The pixel size of an image given inline as a base64 data URL, read from its
+ * header without decoding the image (PNG, JPEG, GIF, WebP), and what OpenAI's
+ * models charge for an image of that size.
+ *
+ * The header is read straight from the base64 text (byte `i` lives in the
+ * four characters at `4 * floor(i / 3)`), so a multi-megabyte image costs a
+ * few dozen character reads, not a decode.
+ *
+ * @internal
+ */
+
+/** An image's width and height in pixels. */
+export interface ImageSize {
+  readonly width: number
+  readonly height: number
+}
+
+const BASE64_VALUES: Readonly<Record<string, number>> = (() => {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+  const out: Record<string, number> = { "-": 62, _: 63 }
+  for (let i = 0; i < alphabet.length; i++) out[alphabet[i]!] = i
+  return out
+})()
+
+/** Random access to the bytes of base64 text (standard or URL-safe alphabet); `undefined` past the end or on a character that is not base64. */
+const base64Bytes = (text: string, start: number) => {
+  const length = Math.floor(((text.length - start) * 3) / 4)
+  const at = (i: number): number | undefined => {
+    if (i < 0 || i >= length) return undefined
+    const group = start + 4 * Math.floor(i / 3)
+    const a = BASE64_VALUES[text[group] ?? ""]
+    const b = BASE64_VALUES[text[group + 1] ?? ""]
+    if (a === undefined || b === undefined) return undefined
+    switch (i % 3) {
+      case 0:
+        return ((a << 2) | (b >> 4)) & 0xff
+      case 1: {
+        const c = BASE64_VALUES[text[group + 2] ?? ""]
+        return c === undefined ? undefined : ((b << 4) | (c >> 2)) & 0xff
+      }
+      default: {
+        const c = BASE64_VALUES[text[group + 2] ?? ""]
+        const d = BASE64_VALUES[text[group + 3] ?? ""]
+        return c === undefined || d === undefined ? undefined : ((c << 6) | d) & 0xff
+      }
+    }
+  }
+  const u16be = (i: number) => {
+    const a = at(i)
+    const b = at(i + 1)
+    return a === undefined || b === undefined ? undefined : (a << 8) | b
+  }
+  const u16le = (i: number) => {
+    const a = at(i)
+    const b = at(i + 1)
+    return a === undefined || b === undefined ? undefined : a | (b << 8)
+  }
+  const u24le = (i: number) => {
+    const lo = u16le(i)
+    const hi = at(i + 2)
+    return lo === undefined || hi === undefined ? undefined : lo | (hi << 16)
+  }
+  const u32be = (i: number) => {
+    const hi = u16be(i)
+    const lo = u16be(i + 2)
+    return hi === undefined || lo === undefined ? undefined : hi * 0x10000 + lo
+  }
+  const ascii = (i: number, n: number) => {
+    let s = ""
+    for (let k = 0; k < n; k++) {
+      const c = at(i + k)
+      if (c === undefined) return undefined
+      s += String.fromCharCode(c)
+    }
+    return s
+  }
+  return { length, at, u16be, u16le, u24le, u32be, ascii }
+}
+
+/** At most this many JPEG segments are skipped looking for the frame header (EXIF and ICC segments come first). */
+const MAX_JPEG_SEGMENTS = 256
+
+const sized = (width: number | undefined, height: number | undefined): ImageSize | undefined =>
+  width !== undefined && height !== undefined && width > 0 && height > 0 ? { width, height } : undefined
+
+/**
+ * The size of the image in a `data:` URL with base64 content, or `undefined`
+ * when the URL is not one, the format is not PNG, JPEG, GIF or WebP, or the
+ * header is damaged. Never throws.
+ */
+export const imageSizeOfDataUrl = (url: string): ImageSize | undefined => {
+  if (!url.startsWith("data:")) return undefined
+  const comma = url.indexOf(",")
+  if (comma < 0 || !url.slice(0, comma).endsWith(";base64")) return undefined
+  return imageSizeOfBase64(url, comma + 1)
+}
+
+/** The size of the image whose base64 text starts at `start` in `text` (see `imageSizeOfDataUrl`). */
+export const imageSizeOfBase64 = (text: string, start = 0): ImageSize | undefined => {
+  const b = base64Bytes(text, start)
+  // PNG: the IHDR chunk's width and height
+  if (b.at(0) === 0x89 && b.ascii(1, 3) === "PNG") return sized(b.u32be(16), b.u32be(20))
+  // GIF: the logical screen
+  if (b.ascii(0, 3) === "GIF") return sized(b.u16le(6), b.u16le(8))
+  // WebP: lossy, lossless or extended
+  if (b.ascii(0, 4) === "RIFF" && b.ascii(8, 4) === "WEBP") {
+    switch (b.ascii(12, 4)) {
+      case "VP8X": {
+        const w = b.u24le(24)
+        const h = b.u24le(27)
+        return sized(w === undefined ? undefined : w + 1, h === undefined ? undefined : h + 1)
+      }
+      case "VP8 ": {
+        const w = b.u16le(26)
+        const h = b.u16le(28)
+        return sized(w === undefined ? undefined : w & 0x3fff, h === undefined ? undefined : h & 0x3fff)
+      }
+      case "VP8L": {
+        const lo = b.u16le(21)
+        const hi = b.u16le(23)
+        if (lo === undefined || hi === undefined) return undefined
+        const bits = lo + hi * 0x10000
+        return sized(1 + (bits & 0x3fff), 1 + (Math.floor(bits / 0x4000) & 0x3fff))
+      }
+      default:
+        return undefined
+    }
+  }
+  // JPEG: the first start-of-frame segment
+  if (b.at(0) === 0xff && b.at(1) === 0xd8) {
+    let i = 2
+    for (let segments = 0; segments < MAX_JPEG_SEGMENTS; segments++) {
+      if (b.at(i) !== 0xff) return undefined
+      const marker = b.at(i + 1)
+      if (marker === undefined) return undefined
+      if (marker === 0xff) {
+        i++ // fill byte
+        continue
+      }
+      if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+        return sized(b.u16be(i + 7), b.u16be(i + 5))
+      }
+      const length = b.u16be(i + 2)
+      if (length === undefined || length < 2) return undefined
+      i += 2 + length
+    }
+  }
+  return undefined
+}
+
+// ---------------------------------------------------------------------------
+// OpenAI's image pricing
+// ---------------------------------------------------------------------------
+
+/** How a model prices an image: by 512-pixel tiles of the scaled image, or by 32-pixel patches. */
+type ImagePricing =
+  | { readonly _tag: "Tiles"; readonly base: number; readonly perTile: number }
+  | { readonly _tag: "Patches"; readonly multiplier: number }
+
+/**
+ * The image pricing of an OpenAI model, from OpenAI's documented figures and
+ * checked against figures the API reported (2025–26 recordings: gpt-4o,
+ * gpt-4o-mini, gpt-4.1-mini, gpt-4.1-nano, o4-mini, gpt-5, gpt-5-mini,
+ * gpt-5-nano; the mini and nano gpt-5 multipliers are the recorded ones).
+ * `undefined` for a model whose pricing is not known.
+ */
+const pricingOf = (model: string): ImagePricing | undefined => {
+  if (/^gpt-4\.1-mini/.test(model)) return { _tag: "Patches", multiplier: 1.62 }
+  if (/^gpt-4\.1-nano/.test(model)) return { _tag: "Patches", multiplier: 2.46 }
+  if (/^o4-mini/.test(model)) return { _tag: "Patches", multiplier: 1.72 }
+  if (/^gpt-5(\.\d+)?-mini/.test(model)) return { _tag: "Patches", multiplier: 1.2 }
+  if (/^gpt-5(\.\d+)?-nano/.test(model)) return { _tag: "Patches", multiplier: 1.5 }
+  if (/^gpt-4o-mini/.test(model)) return { _tag: "Tiles", base: 2833, perTile: 5667 }
+  if (/^gpt-5/.test(model)) return { _tag: "Tiles", base: 70, perTile: 140 }
+  if (/^(o1|o3)(?!-mini)/.test(model)) return { _tag: "Tiles", base: 75, perTile: 150 }
+  if (/^(gpt-4o|chatgpt-4o|gpt-4\.1|gpt-4\.5|gpt-4-turbo|gpt-4-vision)/.test(model)) return { _tag: "Tiles", base: 85, perTile: 170 }
+  return undefined
+}
+
+/** The 512-pixel tiles of an image scaled to fit 2048×2048, then to a shortest side of at most 768. */
+const tilesOf = ({ width, height }: ImageSize): number => {
+  let w = width
+  let h = height
+  const fit = Math.min(1, 2048 / Math.max(w, h))
+  w *= fit
+  h *= fit
+  const shortest = Math.min(1, 768 / Math.min(w, h))
+  w *= shortest
+  h *= shortest
+  return Math.ceil(w / 512) * Math.ceil(h / 512)
+}
+
+/** The 32-pixel patches of an image, scaled down to at most 1,536 patches the way OpenAI documents it. */
+const patchesOf = ({ width, height }: ImageSize): number => {
+  const patches = Math.ceil(width / 32) * Math.ceil(height / 32)
+  if (patches <= 1536) return patches
+  const shrink = Math.sqrt((1536 * 32 * 32) / (width * height))
+  let w = width * shrink
+  let h = height * shrink
+  // then shrink again so that a whole number of patches fits the width, and the height with it
+  const fitWidth = Math.floor(w / 32) / (w / 32)
+  w *= fitWidth
+  h *= fitWidth
+  return Math.min(1536, Math.ceil(w / 32) * Math.ceil(h / 32))
+}
+
+/**
+ * The prompt tokens an OpenAI model charges for an image of a known size, or
+ * `undefined` when the model's pricing is not known. `detail: "low"` costs a
+ * tile-priced image its base alone. Patch-priced images cost one token more
+ * than patches × multiplier (rounded up), as every recorded figure shows.
+ */
+export const openAiImageTokens = (model: string, size: ImageSize, detail: unknown): number | undefined => {
+  const pricing = pricingOf(model)
+  if (pricing === undefined) return undefined
+  switch (pricing._tag) {
+    case "Tiles":
+      return detail === "low" ? pricing.base : pricing.base + pricing.perTile * tilesOf(size)
+    case "Patches":
+      return Math.ceil(patchesOf(size) * pricing.multiplier) + 1
+    default:
+      return pricing satisfies never
+  }
+}

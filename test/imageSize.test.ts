@@ -1,0 +1,80 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Arbitrary, Schema } from "effect"
+import { imageSizeOfDataUrl, openAiImageTokens } from "../src/internal/imageSize.js"
+
+const dataUrl = (mediaType: string, bytes: ReadonlyArray<number>) => `data:${mediaType};base64,${Buffer.from(bytes).toString("base64")}`
+
+const u16be = (n: number) => [(n >> 8) & 0xff, n & 0xff]
+const u16le = (n: number) => [n & 0xff, (n >> 8) & 0xff]
+const u24le = (n: number) => [n & 0xff, (n >> 8) & 0xff, (n >> 16) & 0xff]
+const u32be = (n: number) => [...u16be(Math.floor(n / 0x10000)), ...u16be(n & 0xffff)]
+const ascii = (s: string) => [...s].map((c) => c.charCodeAt(0))
+
+const png = (w: number, h: number) => [0x89, ...ascii("PNG\r\n\x1a\n"), ...u32be(13), ...ascii("IHDR"), ...u32be(w), ...u32be(h), 8, 6, 0, 0, 0]
+const gif = (w: number, h: number) => [...ascii("GIF89a"), ...u16le(w), ...u16le(h), 0, 0, 0]
+const webpExtended = (w: number, h: number) => [...ascii("RIFF"), 0, 0, 0, 0, ...ascii("WEBPVP8X"), 10, 0, 0, 0, 0, 0, 0, 0, ...u24le(w - 1), ...u24le(h - 1)]
+const webpLossless = (w: number, h: number) => {
+  const bits = (w - 1) | ((h - 1) << 14)
+  return [...ascii("RIFF"), 0, 0, 0, 0, ...ascii("WEBPVP8L"), 0, 0, 0, 0, 0x2f, bits & 0xff, (bits >> 8) & 0xff, (bits >> 16) & 0xff, (bits >>> 24) & 0xff]
+}
+// SOI, an APP1 segment to skip, a fill byte, then a baseline frame header
+const jpeg = (w: number, h: number) => [0xff, 0xd8, 0xff, 0xe1, ...u16be(6), 1, 2, 3, 4, 0xff, 0xff, 0xc0, ...u16be(17), 8, ...u16be(h), ...u16be(w), 3]
+
+describe("imageSizeOfDataUrl", () => {
+  it("reads the pixel size from PNG, GIF, WebP and JPEG headers", () => {
+    expect(imageSizeOfDataUrl(dataUrl("image/png", png(640, 480)))).toEqual({ width: 640, height: 480 })
+    expect(imageSizeOfDataUrl(dataUrl("image/gif", gif(300, 20)))).toEqual({ width: 300, height: 20 })
+    expect(imageSizeOfDataUrl(dataUrl("image/webp", webpExtended(4000, 3000)))).toEqual({ width: 4000, height: 3000 })
+    expect(imageSizeOfDataUrl(dataUrl("image/webp", webpLossless(1024, 768)))).toEqual({ width: 1024, height: 768 })
+    expect(imageSizeOfDataUrl(dataUrl("image/jpeg", jpeg(597, 566)))).toEqual({ width: 597, height: 566 })
+  })
+
+  it("reads base64 in the URL-safe alphabet too", () => {
+    const url = `data:image/png;base64,${Buffer.from(png(70000, 3)).toString("base64url")}`
+    expect(imageSizeOfDataUrl(url)).toEqual({ width: 70000, height: 3 })
+  })
+
+  it("answers undefined for a URL that is not inline base64, an unknown format or a damaged header", () => {
+    expect(imageSizeOfDataUrl("https://example.com/cat.png")).toBeUndefined()
+    expect(imageSizeOfDataUrl("data:image/png,not-base64")).toBeUndefined()
+    expect(imageSizeOfDataUrl(dataUrl("image/bmp", ascii("BM0000000000000000")))).toBeUndefined()
+    expect(imageSizeOfDataUrl(dataUrl("image/png", png(0, 480)))).toBeUndefined()
+    expect(imageSizeOfDataUrl(dataUrl("image/jpeg", [0xff, 0xd8, 0x00, 0x00]))).toBeUndefined()
+    expect(imageSizeOfDataUrl("data:image/png;base64,iVBO!!!!")).toBeUndefined()
+  })
+
+  it.prop(
+    "never throws, and a cut header gives the whole size or nothing",
+    { text: Arbitrary.schema(Schema.String), cut: Arbitrary.schema(Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 60 }))) },
+    ({ cut, text }) => {
+      expect(() => imageSizeOfDataUrl(`data:image/png;base64,${text}`)).not.toThrow()
+      for (const bytes of [png(123, 45), gif(123, 45), webpExtended(123, 45), jpeg(123, 45)]) {
+        const size = imageSizeOfDataUrl(dataUrl("image/x", bytes.slice(0, cut)))
+        if (size !== undefined) expect(size).toEqual({ width: 123, height: 45 })
+      }
+    }
+  )
+})
+
+describe("openAiImageTokens", () => {
+  it("prices tiles as OpenAI documents them: the image scaled into 2048x2048, then to a shortest side of 768", () => {
+    expect(openAiImageTokens("gpt-4o", { width: 1024, height: 1024 }, "high")).toBe(765)
+    expect(openAiImageTokens("gpt-4o", { width: 2048, height: 4096 }, undefined)).toBe(1105)
+    expect(openAiImageTokens("gpt-4o", { width: 4096, height: 8192 }, "low")).toBe(85)
+    expect(openAiImageTokens("gpt-4o-mini", { width: 640, height: 480 }, "auto")).toBe(2833 + 2 * 5667)
+    expect(openAiImageTokens("gpt-5", { width: 640, height: 480 }, undefined)).toBe(70 + 2 * 140)
+  })
+
+  it("prices patches as OpenAI documents them, capped at 1,536, with the recorded one token more", () => {
+    // 1024x1024: 32x32 patches; 1800x2400: scaled to 1056x1408, 33x44 patches
+    expect(openAiImageTokens("gpt-4.1-mini", { width: 1024, height: 1024 }, undefined)).toBe(Math.ceil(1024 * 1.62) + 1)
+    expect(openAiImageTokens("gpt-4.1-nano", { width: 1800, height: 2400 }, undefined)).toBe(Math.ceil(1452 * 2.46) + 1)
+    // recorded figures: 640x480 (300 patches) on gpt-4.1-mini, o4-mini, gpt-5-mini, gpt-5-nano
+    expect(["gpt-4.1-mini", "o4-mini", "gpt-5-mini", "gpt-5-nano"].map((m) => openAiImageTokens(m, { width: 640, height: 480 }, undefined))).toEqual([488, 517, 361, 451])
+  })
+
+  it("knows nothing of a model it has no pricing for", () => {
+    expect(openAiImageTokens("claude-sonnet-4-5", { width: 640, height: 480 }, undefined)).toBeUndefined()
+    expect(openAiImageTokens("gpt-3.5-turbo", { width: 640, height: 480 }, undefined)).toBeUndefined()
+  })
+})
