@@ -603,7 +603,8 @@ export const renderChatRequest = (request: ChatRequestLike, options: RenderOptio
   const first = inputs[0]
   const firstRole = isRecord(first) ? first["role"] : undefined
   // The gpt-5 family's definitions are a message of their own, whatever comes first.
-  const toolsHost = format !== "gpt-5" && (firstRole === "system" || firstRole === "developer") ? 0 : -1
+  const ownMessage = format === "gpt-5" && definitions.length > 0
+  const toolsHost = !ownMessage && (firstRole === "system" || firstRole === "developer") ? 0 : -1
   const toolsExtra = format === "gpt-5" && definitions.length > 0 ? GPT5_TOOLS_PREAMBLE : 0
 
   const choice = choiceOf(request, definitions.length > 0)
@@ -662,7 +663,7 @@ export const TOOLS_TAIL = "} // namespace functions"
  * } // namespace functions
  * ```
  *
- * In the tools API's formats (`"current"`, `"1106"`) a property's comment is
+ * In the tools API's formats (`"current"`, `"gpt-5"`, `"1106"`) a property's comment is
  * its JSON Schema `title` and `description`, separated by an empty comment
  * line; every comment line is trimmed, and an empty one is a bare `//`; an
  * object none of whose properties has a comment or a default is written on
