@@ -208,6 +208,15 @@ describe("renderFunctionNamespace", () => {
     expect(renderFunctionNamespace([{ name: "f", parameters: selfRef }])).toContain("t?: { a?: any }")
   })
 
+  it("renders each property's type once, so a deep schema whose objects end up as blocks stays within the budget", () => {
+    // each level: an object first (rendered, then found not to fit on one line), a described string after it
+    const chain = (d: number): Record<string, unknown> =>
+      d === 0 ? { type: "string" } : { type: "object", properties: { inner: chain(d - 1), note: { type: "string", description: "a note" } } }
+    const text = renderFunctionNamespace([{ name: "f", parameters: chain(30) }])
+    expect(text.match(/inner/g)).toHaveLength(30)
+    expect(text).not.toContain("any,")
+  })
+
   it("degrades what it cannot render instead of throwing", () => {
     const cyclic: Record<string, unknown> = { type: "object" }
     cyclic["properties"] = { self: cyclic }

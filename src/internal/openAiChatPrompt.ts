@@ -752,60 +752,44 @@ const resolveRef = (root: JsonSchema, ref: string): JsonSchema | undefined => {
   return isRecord(at) ? at : undefined
 }
 
-/**
- * An object type: `{ a: T, b?: U }` on one line in the tools API's formats
- * when no property has a comment or a default (and no type spans lines),
- * else a block with one property per line.
- */
-const renderObject = (schema: JsonSchema, depth: number, nesting: number, ctx: SchemaContext): string => {
-  if (isToolsApiFormat(ctx.format)) {
-    const inline = inlineObject(schema, depth, nesting, ctx)
-    if (inline !== undefined) return inline
-  }
-  return `{\n${renderProperties(schema, depth, nesting, ctx)}}`
-}
-
-const inlineObject = (schema: JsonSchema, depth: number, nesting: number, ctx: SchemaContext): string | undefined => {
-  const properties = schema["properties"]
-  if (!isRecord(properties)) return undefined
-  const required = new Set<unknown>(Array.isArray(schema["required"]) ? (schema["required"] as ReadonlyArray<unknown>) : [])
-  const parts: Array<string> = []
-  for (const key of Object.keys(properties)) {
-    const prop = properties[key]
-    const p: JsonSchema = isRecord(prop) ? prop : {}
-    if (propertyComment(p, ctx.format).length > 0 || "default" in p) return undefined
-    const type = renderType(p, depth, nesting + 1, ctx)
-    if (type.includes("\n")) return undefined
-    parts.push(`${key}${required.has(key) ? "" : "?"}: ${type}`)
-  }
-  return `{ ${parts.join(", ")} }`
-}
-
 /** Schemas nested deeper than this render as `any`: a guard against pathological (or cyclic) schemas. */
 const MAX_NESTING = 64
 
 /**
- * The property lines of an object schema (each ending in a newline). `depth`
- * is the object nesting (for indentation), `nesting` every level of schema
- * recursion (for the guard).
+ * An object type. In the tools API's formats it is `{ a: T, b?: U }` on one
+ * line when no property has a comment or a default and no type spans lines;
+ * else a block with one property per line (its comment lines above it, its
+ * default after it). Each property's type is rendered once, whichever layout
+ * it ends in. `depth` is the object nesting (for the June 2023 format's
+ * indentation), `nesting` every level of schema recursion (for the guard).
  */
-const renderProperties = (schema: JsonSchema, depth: number, nesting: number, ctx: SchemaContext): string => {
+const renderObject = (schema: JsonSchema, depth: number, nesting: number, ctx: SchemaContext): string => {
   const properties = schema["properties"]
-  if (!isRecord(properties)) return ""
+  if (!isRecord(properties)) return "{\n}"
   const required = new Set<unknown>(Array.isArray(schema["required"]) ? (schema["required"] as ReadonlyArray<unknown>) : [])
-  // The June 2023 format indents nested properties and drops their descriptions.
   const toolsApi = isToolsApiFormat(ctx.format)
-  const indent = toolsApi ? "" : " ".repeat(2 * depth)
-  let out = ""
-  for (const key of Object.keys(properties)) {
+  const entries = Object.keys(properties).map((key) => {
     const prop = properties[key]
     const p: JsonSchema = isRecord(prop) ? prop : {}
-    if (toolsApi || depth === 0) out += commentLines(propertyComment(p, ctx.format), indent, ctx.format)
-    out += `${indent}${key}${required.has(key) ? "" : "?"}: ${renderType(p, depth, nesting + 1, ctx)},`
+    return {
+      head: `${key}${required.has(key) ? "" : "?"}: ${renderType(p, depth, nesting + 1, ctx)}`,
+      comment: propertyComment(p, ctx.format),
+      schema: p
+    }
+  })
+  if (toolsApi && entries.every((e) => e.comment.length === 0 && !("default" in e.schema) && !e.head.includes("\n"))) {
+    return `{ ${entries.map((e) => e.head).join(", ")} }`
+  }
+  // The June 2023 format indents nested properties and drops their descriptions.
+  const indent = toolsApi ? "" : " ".repeat(2 * depth)
+  let out = "{\n"
+  for (const { comment, head, schema: p } of entries) {
+    if (toolsApi || depth === 0) out += commentLines(comment, indent, ctx.format)
+    out += `${indent}${head},`
     if ("default" in p) out += ` // default: ${jsonText(p["default"])}`
     out += "\n"
   }
-  return out
+  return out + "}"
 }
 
 const literal = (value: unknown): string => (typeof value === "string" ? JSON.stringify(value) : jsonText(value))
