@@ -10,9 +10,10 @@ import { Effect } from "effect"
  *   exact layers reproduce, against the messages-only formula the data's
  *   README computes (what per-message counters do); the heuristic layer's
  *   p50 / p90 / mean / max relative error;
- * - the 720 Chat Completions requests of test/data/openai-chat-usage, recorded
+ * - the 765 Chat Completions requests of test/data/openai-chat-usage, recorded
  *   from the live API in 2025–26 by three public test suites (the gpt-4o,
- *   gpt-4.1 and gpt-5 families, o1-mini, o3-mini): how many figures the exact layer reproduces, in all
+ *   gpt-4.1 and gpt-5 families, the o-series): how many figures the exact
+ *   layer reproduces, in all
  *   and without parallel calls or a `json_schema` response format; the
  *   heuristic layer's error;
  * - the agent requests of ../shared/data/transcripts recorded from the four
@@ -169,18 +170,19 @@ interface UsageCase {
 
 const runCollectedUsage = (): void => {
   const file = new URL("../test/data/openai-chat-usage/cases.json", import.meta.url)
-  const cases = (JSON.parse(fs.readFileSync(file, "utf8")) as ReadonlyArray<UsageCase>).map((c) => ({
-    ...c,
-    read: Effect.runSync(OpenAiChat.fromRequest(c.request)).value
-  }))
+  const cases = (JSON.parse(fs.readFileSync(file, "utf8")) as ReadonlyArray<UsageCase>).map((c) => {
+    const read = Effect.runSync(OpenAiChat.fromRequest(c.request)).value
+    const options = { model: c.request.model }
+    return { ...c, exact: exact.o200k.estimateRequest(read, options).total, heuristic: heuristic.o200k.estimateRequest(read, options).total }
+  })
   const plainCase = (c: UsageCase) =>
     c.request.response_format?.type !== "json_schema" && !(c.request.messages ?? []).some((m) => Array.isArray(m.tool_calls) && m.tool_calls.length > 1)
   const errorOf = (estimate: number, c: UsageCase) => Math.abs(estimate - c.prompt_tokens) / c.prompt_tokens
   const rows: Array<Array<string>> = []
   for (const [label, subset] of [["all", cases], ["without parallel calls or a json_schema response format", cases.filter(plainCase)]] as const) {
-    const exactCount = subset.filter((c) => exact.o200k.estimateRequest(c.read, { model: c.request.model }).total === c.prompt_tokens).length
-    rows.push(errorRow(`exact o200k, ${label} (${exactCount} of ${subset.length} exact)`, subset.map((c) => errorOf(exact.o200k.estimateRequest(c.read, { model: c.request.model }).total, c))))
-    rows.push(errorRow(`heuristic, ${label}`, subset.map((c) => errorOf(heuristic.o200k.estimateRequest(c.read, { model: c.request.model }).total, c))))
+    const exactCount = subset.filter((c) => c.exact === c.prompt_tokens).length
+    rows.push(errorRow(`exact o200k, ${label} (${exactCount} of ${subset.length} exact)`, subset.map((c) => errorOf(c.exact, c))))
+    rows.push(errorRow(`heuristic, ${label}`, subset.map((c) => errorOf(c.heuristic, c))))
   }
   console.log("")
   table(["2025-26 Chat requests (test/data/openai-chat-usage)", "requests", "p50", "p90", "mean", "max"], rows)

@@ -9,6 +9,7 @@
  *
  * @internal
  */
+import { absurd } from "effect/Function"
 
 /** An image's width and height in pixels. */
 export interface ImageSize {
@@ -220,6 +221,6 @@ export const openAiImageTokens = (model: string, size: ImageSize, detail: unknow
     case "Patches":
       return Math.ceil(patchesOf(size) * pricing.multiplier) + 1
     default:
-      return pricing satisfies never
+      return absurd(pricing)
   }
 }

@@ -29,7 +29,7 @@ import type * as Request from "../Request.js"
 import type { RequestEstimate } from "../TokenEstimator.js"
 import { chatRequestOf } from "./chatRequestOf.js"
 import { stringify } from "./json.js"
-import { countChatRequest, promptFormatForModel } from "./openAiChatPrompt.js"
+import { countChatRequest, promptFormatForModel, type RenderOptions } from "./openAiChatPrompt.js"
 
 /** What the estimate is computed from: one estimator's rules. */
 export interface Rules {
@@ -86,17 +86,20 @@ const done = (
 // OpenAI
 // ---------------------------------------------------------------------------
 
+/**
+ * How a request for `model` is rendered. The gpt-5 family's preamble and call surcharge were measured on Chat
+ * Completions; the Responses API frames requests its own way (a recorded gpt-5 Responses request is already over
+ * without them), so it keeps the o200k rendering.
+ */
+const renderOptions = (model: string | undefined, provider: Provider): RenderOptions => {
+  if (model === undefined) return {}
+  const format = promptFormatForModel(model)
+  return { format: provider === "openai-responses" && format === "gpt-5" ? "current" : format, model }
+}
+
 const openAiChat = (rules: Rules, request: Request.Request, model: string | undefined, provider: Provider): RequestEstimate => {
   const { body, starts } = chatRequestOf(request)
-  // The gpt-5 family's preamble and call surcharge were measured on Chat Completions; the Responses API frames
-  // requests its own way (a recorded gpt-5 Responses request is already over without them), so it keeps the
-  // o200k rendering.
-  const format = model === undefined ? undefined : promptFormatForModel(model)
-  const options =
-    model === undefined || format === undefined
-      ? {}
-      : { format: provider === "openai-responses" && format === "gpt-5" ? ("current" as const) : format, model }
-  const counted = countChatRequest(body, rules.promptText, options)
+  const counted = countChatRequest(body, rules.promptText, renderOptions(model, provider))
   // each input message gets the wire messages written for it
   const messages = new Array<number>(request.messages.length)
   for (let i = 0; i < messages.length; i++) {
