@@ -897,9 +897,10 @@ export interface FittedRequest extends Fitted {
  * reserve add up to no more than the rendered request. The request's
  * messages are read in context, once; a message the window makes (a
  * cleared tool message, a summary) is rendered after the assistant message
- * whose calls it answers, which is all the context a message's rendering
- * depends on (a result is headed by its call's name, and written as JSON
- * when its call was one of several).
+ * whose calls it answers and under the request's model and response format,
+ * which is all the context a message's rendering depends on (a result is
+ * headed by its call's name, and written as JSON when its call was one of
+ * several; an assistant reply is marked under a response format).
  */
 const renderingEstimator = (estimator: Estimator, request: Request.Request, provider: Provider | undefined): Estimator => {
   const options = provider === undefined ? undefined : { provider }
@@ -912,12 +913,16 @@ const renderingEstimator = (estimator: Estimator, request: Request.Request, prov
     known.set(m, Math.max(each[i]!, rendered.messages[i] ?? 0))
     if (m.role === "assistant") for (const call of Message.toolCallsOf(m)) callers.set(call.id, m)
   }
-  const model = request.model === undefined ? {} : { model: request.model }
+  // a response format changes what an assistant reply costs (OpenAI marks each one): a new message is rendered under it too
+  const context = {
+    ...(request.model === undefined ? {} : { model: request.model }),
+    ...(request.responseFormat === undefined ? {} : { responseFormat: request.responseFormat })
+  }
   const estimateMessage = (m: Message.Message): number => {
     let n = known.get(m)
     if (n === undefined) {
       const caller = m.role === "tool" && m.content.length > 0 ? callers.get(m.content[0]!.toolCallId) : undefined
-      const alone = estimator.estimateRequest(Request.make(caller === undefined ? [m] : [caller, m], model), options)
+      const alone = estimator.estimateRequest(Request.make(caller === undefined ? [m] : [caller, m], context), options)
       n = Math.max(estimator.estimateMessage(m), alone.messages[caller === undefined ? 0 : 1] ?? 0)
       known.set(m, n)
     }

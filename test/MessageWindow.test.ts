@@ -373,6 +373,21 @@ describe("MessageWindow.fitRequest", () => {
     expect(fitRequest(limited, total, { reserve: 0 }).request.messages.length).toBeGreaterThanOrEqual(fitted.request.messages.length)
   })
 
+  it("counts a summary under the request's response format: the whole request fits at every budget", () => {
+    // under a json_schema response format each assistant reply costs more; the summary the window writes is one
+    const responseFormat = { _tag: "JsonSchema", name: "answer", schema: { type: "object", properties: { text: { type: "string" } } } } as const
+    const formatted = Request.make(history, { model: "gpt-4o", responseFormat })
+    const total = estimator.estimateRequest(formatted).total
+    let summarized = 0
+    for (let budget = total; budget > total / 2; budget -= 7) {
+      const result = Effect.runSync(Effect.result(window.fitRequest(formatted, budget, { strategy: "summarize", pinFirstUser: true, summaryTokens: 8 })))
+      if (Result.isFailure(result)) continue
+      if (result.success.summary !== undefined) summarized++
+      expect(estimator.estimateRequest(result.success.request).total, `budget ${budget}`).toBeLessThanOrEqual(budget)
+    }
+    expect(summarized).toBeGreaterThan(0)
+  })
+
   it("uses the provider's framing: Anthropic's tool-use system prompt", () => {
     const anthropic = fitRequest(Request.make(history, { model: "claude-sonnet-4-5", tools }), 100_000, { provider: "anthropic" })
     expect(anthropic.fixedTokens).toBeGreaterThanOrEqual(496)
