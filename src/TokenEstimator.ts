@@ -86,7 +86,8 @@ import { cl100k, o200k } from "./internal/weights.js"
  * - `responseFormat`: a JSON-schema response format.
  * - `framing`: what the provider adds whatever the content: OpenAI's reply
  *   priming, which the tool choice changes (a named tool costs its
- *   recipient); Anthropic's documented tool-use system prompt (per model
+ *   recipient), as does a `json_schema` response format (4 tokens when the
+ *   reply can only be text); Anthropic's documented tool-use system prompt (per model
  *   family and tool choice). Counted in the provider's own tokens, so a
  *   calibrated estimator does not scale it.
  * - `total`: the sum of all of them: what the provider bills as input.

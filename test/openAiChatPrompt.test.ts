@@ -420,6 +420,77 @@ describe("countChatRequest", () => {
     expect(countChatRequest({ ...request, response_format: { type: "json_object" } }, chars).responseFormat).toBe(0)
   })
 
+  it("shows a response format's schema without required, boolean additionalProperties, defaults and bounds, and only there", () => {
+    const schema = {
+      type: "object",
+      properties: {
+        required: { type: "boolean", default: false },
+        default: { type: "integer", minimum: 0, maximum: 9 },
+        tags: { type: "array", items: { type: "string", enum: ["a"] }, maxItems: 3, minItems: 1 },
+        extra: { type: "object", additionalProperties: { type: "number", default: 1 } },
+        choice: { enum: [{ required: true, default: 1 }] }
+      },
+      required: ["required", "default", "tags", "extra", "choice"],
+      additionalProperties: false,
+      $defs: { Unused: { type: "string", default: "x" } }
+    }
+    const section = renderChatRequest({
+      messages: [],
+      response_format: { type: "json_schema", json_schema: { name: "answer", description: "The answer", schema } }
+    }).responseFormat
+    expect(section).toBe(
+      "# Response Formats\n\n## answer\n\n// The answer\n" +
+        JSON.stringify({
+          type: "object",
+          properties: {
+            required: { type: "boolean" },
+            default: { type: "integer" },
+            tags: { type: "array", items: { type: "string", enum: ["a"] }, minItems: 1 },
+            extra: { type: "object", additionalProperties: { type: "number" } },
+            choice: { enum: [{ required: true, default: 1 }] }
+          },
+          $defs: { Unused: { type: "string" } }
+        })
+    )
+  })
+
+  it("escapes a response format schema's non-ASCII characters as Python's json.dumps does", () => {
+    const section = renderChatRequest({
+      messages: [],
+      response_format: { type: "json_schema", json_schema: { name: "n", schema: { description: "a — b é \u{1F600}" } } }
+    }).responseFormat
+    expect(section.endsWith('{"description":"a \\u2014 b \\u00e9 \\ud83d\\ude00"}')).toBe(true)
+  })
+
+  it("renders a cyclic response format schema object without hanging", () => {
+    const node: { type: string; properties: Record<string, unknown> } = { type: "object", properties: {} }
+    node.properties["self"] = node
+    const section = renderChatRequest({ messages: [], response_format: { type: "json_schema", json_schema: { name: "n", schema: node } } }).responseFormat
+    expect(section.endsWith('{"type":"object","properties":{"self":{}}}')).toBe(true)
+  })
+
+  it("marks each assistant text reply and a text-only priming under a json_schema response format", () => {
+    const format = { type: "json_schema", json_schema: { name: "n", schema: {} } }
+    const call = { id: "c1", type: "function", function: { name: "f", arguments: "{}" } }
+    const messages = [
+      { role: "user", content: "U" },
+      { role: "assistant", content: "A" },
+      { role: "assistant", content: null, tool_calls: [call] },
+      { role: "tool", tool_call_id: "c1", content: "R" }
+    ]
+    const plain = countChatRequest({ messages }, chars)
+    const marked = countChatRequest({ messages, response_format: format }, chars)
+    expect(marked.messages.map((n, i) => n - plain.messages[i]!)).toEqual([0, 4, 0, 0])
+    expect(marked.framing - plain.framing).toBe(4)
+    // with tools and a free choice the reply may be a call: the priming is not marked
+    const tools = [{ type: "function", function: weather }]
+    const free = countChatRequest({ messages, tools }, chars)
+    const freeMarked = countChatRequest({ messages, tools, response_format: format }, chars)
+    expect(freeMarked.framing).toBe(free.framing)
+    expect(freeMarked.messages[1]! - free.messages[1]!).toBe(4)
+    expect(countChatRequest({ messages, response_format: { type: "json_object" } }, chars)).toEqual(plain)
+  })
+
   it("is the sum of its parts", () => {
     const request = {
       messages: [{ role: "system", content: "S" }, { role: "user", content: "U" }],
