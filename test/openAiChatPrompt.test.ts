@@ -469,6 +469,16 @@ describe("countChatRequest", () => {
     expect(section.endsWith('{"type":"object","properties":{"self":{}}}')).toBe(true)
   })
 
+  it("renders a response format schema nested without end, or with a huge fan-out, in bounded work", () => {
+    let deep: Record<string, unknown> = { type: "string" }
+    for (let i = 0; i < 100_000; i++) deep = { type: "array", items: deep }
+    const fanOut = { type: "object", properties: Object.fromEntries(Array.from({ length: 50_000 }, (_, i) => [`p${i}`, { type: "string", default: "x" }])) }
+    for (const schema of [deep, fanOut]) {
+      const section = renderChatRequest({ messages: [], response_format: { type: "json_schema", json_schema: { name: "n", schema } } }).responseFormat
+      expect(section.startsWith("# Response Formats\n\n## n\n\n{")).toBe(true)
+    }
+  })
+
   it("marks each assistant text reply and a text-only priming under a json_schema response format", () => {
     const format = { type: "json_schema", json_schema: { name: "n", schema: {} } }
     const call = { id: "c1", type: "function", function: { name: "f", arguments: "{}" } }

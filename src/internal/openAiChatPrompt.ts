@@ -916,29 +916,38 @@ const SCHEMA_LIST_KEYWORDS: ReadonlySet<string> = new Set(["anyOf", "oneOf", "al
  * A response format's schema as the model is shown it: {@link HIDDEN_SCHEMA_KEYWORDS}
  * left out wherever a schema stands (never a property that happens to be
  * named `required` or `default`, nor anything inside `enum`, `const` or
- * `examples`). Bounded like the tool rendering: a value met again on its own
- * path (a cyclic object) is written as `{}`.
+ * `examples`). Bounded like the tool rendering: a schema met again on its own
+ * path (a cyclic object), nested deeper than {@link MAX_NESTING} or past the
+ * first {@link SCHEMA_BUDGET} schemas is written as `{}`.
  */
-const responseFormatSchema = (schema: unknown, path: ReadonlySet<unknown> = new Set()): unknown => {
-  if (!isRecord(schema) || path.has(schema)) return isRecord(schema) ? {} : schema
-  const inner = new Set(path).add(schema)
-  const out: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(schema)) {
-    if (HIDDEN_SCHEMA_KEYWORDS.has(key)) continue
-    if (key === "additionalProperties" && typeof value === "boolean") continue
-    if (SCHEMA_MAP_KEYWORDS.has(key) && isRecord(value)) {
-      const map: Record<string, unknown> = {}
-      for (const [name, sub] of Object.entries(value)) map[name] = responseFormatSchema(sub, inner)
-      out[key] = map
-    } else if (SCHEMA_KEYWORDS.has(key)) {
-      out[key] = responseFormatSchema(value, inner)
-    } else if (SCHEMA_LIST_KEYWORDS.has(key) && Array.isArray(value)) {
-      out[key] = value.map((sub: unknown) => responseFormatSchema(sub, inner))
-    } else {
-      out[key] = value
+const responseFormatSchema = (schema: unknown): unknown => {
+  const path = new Set<unknown>()
+  const budget = { left: SCHEMA_BUDGET }
+  const visit = (node: unknown, nesting: number): unknown => {
+    if (!isRecord(node)) return node
+    if (path.has(node) || nesting > MAX_NESTING || budget.left <= 0) return {}
+    budget.left--
+    path.add(node)
+    const out: Record<string, unknown> = {}
+    for (const [key, value] of Object.entries(node)) {
+      if (HIDDEN_SCHEMA_KEYWORDS.has(key)) continue
+      if (key === "additionalProperties" && typeof value === "boolean") continue
+      if (SCHEMA_MAP_KEYWORDS.has(key) && isRecord(value)) {
+        const map: Record<string, unknown> = {}
+        for (const [name, sub] of Object.entries(value)) map[name] = visit(sub, nesting + 1)
+        out[key] = map
+      } else if (SCHEMA_KEYWORDS.has(key)) {
+        out[key] = visit(value, nesting + 1)
+      } else if (SCHEMA_LIST_KEYWORDS.has(key) && Array.isArray(value)) {
+        out[key] = value.map((sub: unknown) => visit(sub, nesting + 1))
+      } else {
+        out[key] = value
+      }
     }
+    path.delete(node)
+    return out
   }
-  return out
+  return visit(schema, 0)
 }
 
 // ---------------------------------------------------------------------------
