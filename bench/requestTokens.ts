@@ -10,11 +10,12 @@ import { Effect } from "effect"
  *   exact layers reproduce, against the messages-only formula the data's
  *   README computes (what per-message counters do); the heuristic layer's
  *   p50 / p90 / mean / max relative error;
- * - the 765 Chat Completions requests of test/data/openai-chat-usage, recorded
- *   from the live API in 2025–26 by three public test suites (the gpt-4o,
- *   gpt-4.1 and gpt-5 families, the o-series): how many figures the exact
- *   layer reproduces, in all, without parallel calls, and with a `json_schema`
- *   response format; the heuristic layer's error;
+ * - the 851 Chat Completions requests of test/data/openai-chat-usage, recorded
+ *   from the live API in 2024–26 by four public test suites (the gpt-4o,
+ *   gpt-4.1 and gpt-5 families, the o-series, and 52 for gpt-3.5-turbo and
+ *   gpt-4): how many figures the exact layer of the model's encoding
+ *   reproduces, in all, without parallel calls, with a `json_schema` response
+ *   format and on the cl100k models; the heuristic layer's error;
  * - the agent requests of ../shared/data/transcripts recorded from the four
  *   live APIs with the input the provider reported: the error of each
  *   layer per provider (Anthropic also calibrated, leave-one-out, on the
@@ -31,7 +32,7 @@ import { countTokens as countCl100k } from "gpt-tokenizer/encoding/cl100k_base"
 import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base"
 import * as fs from "node:fs"
 import { pathToFileURL } from "node:url"
-import { makeExact } from "../src/exact/index.js"
+import { encodingForModel, makeExact } from "../src/exact/index.js"
 import { Calibration, type Request, TokenEstimator } from "../src/index.js"
 import type { ChatRequestLike } from "../src/internal/openAiChatPrompt.js"
 import { OpenAiChat } from "../src/providers/index.js"
@@ -172,7 +173,8 @@ const runCollectedUsage = (): void => {
   const cases = (JSON.parse(fs.readFileSync(file, "utf8")) as ReadonlyArray<UsageCase>).map((c) => {
     const read = Effect.runSync(OpenAiChat.fromRequest(c.request)).value
     const options = { model: c.request.model }
-    return { ...c, exact: exact.o200k.estimateRequest(read, options).total, heuristic: heuristic.o200k.estimateRequest(read, options).total }
+    const encoding = encodingForModel(c.request.model)
+    return { ...c, exact: exact[encoding].estimateRequest(read, options).total, heuristic: heuristic[encoding].estimateRequest(read, options).total }
   })
   const parallel = (c: UsageCase) => (c.request.messages ?? []).some((m) => Array.isArray(m.tool_calls) && m.tool_calls.length > 1)
   const withFormat = (c: UsageCase) => c.request.response_format?.type === "json_schema"
@@ -181,15 +183,16 @@ const runCollectedUsage = (): void => {
   const subsets = [
     ["all", cases],
     ["without parallel calls", cases.filter((c) => !parallel(c))],
-    ["with a json_schema response format", cases.filter(withFormat)]
+    ["with a json_schema response format", cases.filter(withFormat)],
+    ["cl100k models", cases.filter((c) => encodingForModel(c.request.model) === "cl100k")]
   ] as const
   for (const [label, subset] of subsets) {
     const exactCount = subset.filter((c) => c.exact === c.prompt_tokens).length
-    rows.push(errorRow(`exact o200k, ${label} (${exactCount} of ${subset.length} exact)`, subset.map((c) => errorOf(c.exact, c))))
+    rows.push(errorRow(`exact, ${label} (${exactCount} of ${subset.length} exact)`, subset.map((c) => errorOf(c.exact, c))))
     rows.push(errorRow(`heuristic, ${label}`, subset.map((c) => errorOf(c.heuristic, c))))
   }
   console.log("")
-  table(["2025-26 Chat requests (test/data/openai-chat-usage)", "requests", "p50", "p90", "mean", "max"], rows)
+  table(["2024-26 Chat requests (test/data/openai-chat-usage)", "requests", "p50", "p90", "mean", "max"], rows)
 }
 
 export const runRequestTokensBench = (): void => {

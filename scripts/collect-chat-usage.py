@@ -8,9 +8,10 @@ Each REPO_DIR is a git checkout (or bare mirror) of github.com/OWNER/NAME
 whose HEAD is read with `git show`, so the commit recorded with every case is
 the one read. A case is
 one recorded interaction: a POST to api.openai.com/.../chat/completions whose
-JSON response carries usage.prompt_tokens, for an o200k model (the gpt-4o,
-gpt-4.1 and gpt-5 families and the o-series; audio and search previews left
-out), whose message content is text, or images given inline as base64
+JSON response (gzip-compressed ones unpacked) carries usage.prompt_tokens, for
+an o200k model (the gpt-4o, gpt-4.1 and gpt-5 families and the o-series;
+audio and search previews left out) or a cl100k chat model (gpt-3.5-turbo,
+gpt-4, gpt-4-turbo), whose message content is text, or images given inline as base64
 `data:` URLs (an image given by URL, a file or audio is priced from data the
 request does not show). Identical request/figure pairs are kept once.
 
@@ -29,7 +30,7 @@ import subprocess
 import sys
 
 PROMPT_FIELDS = ("model", "messages", "tools", "tool_choice", "functions", "function_call", "response_format")
-MODEL = re.compile(r"^(gpt-4o|gpt-4\.1|gpt-5|o[1-9])")
+MODEL = re.compile(r"^(gpt-4o|gpt-4\.1|gpt-5|o[1-9]|gpt-3\.5-turbo|gpt-4(?![o.]))")
 EXCLUDED_MODEL = re.compile(r"audio|search")
 
 
@@ -44,6 +45,13 @@ def json_body(part):
     raw = part.get("body")
     if isinstance(raw, dict):
         raw = raw.get("string")
+    if isinstance(raw, bytes) and raw[:2] == b"\x1f\x8b":  # a gzip-compressed body, recorded as YAML !!binary
+        import gzip
+
+        try:
+            raw = gzip.decompress(raw)
+        except (OSError, EOFError):
+            return None
     try:
         return json.loads(raw)
     except (TypeError, ValueError):
@@ -114,7 +122,7 @@ def cases_of(repo, name):
              if f.endswith((".yaml", ".yml")) and "cassette" in f.lower()]
     for path in files:
         text = git(repo, "show", f"HEAD:{path}", check=False)  # a mirror may leave its largest files out
-        if "chat/completions" not in text or "prompt_tokens" not in text:
+        if "chat/completions" not in text or ("prompt_tokens" not in text and "!!binary" not in text):
             continue
         try:
             doc = yaml.safe_load(text)

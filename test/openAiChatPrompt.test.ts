@@ -242,8 +242,8 @@ describe("renderChatRequest", () => {
       ]
     })
     expect(prompt.messages).toEqual([
-      [{ special: 3, header: "system", body: "Be brief.", extra: 0 }],
-      [{ special: 3, header: "user:alice", body: "hi", extra: 0 }]
+      [{ special: 3, header: "system", body: "Be brief.", extra: 0, recipient: "" }],
+      [{ special: 3, header: "user:alice", body: "hi", extra: 0, recipient: "" }]
     ])
   })
 
@@ -254,13 +254,15 @@ describe("renderChatRequest", () => {
     ]
     // the o200k models: the arguments compact, and 3 tokens more
     expect(renderChatRequest({ model: "gpt-4o", messages }).messages).toEqual([
-      [{ special: 3, header: "assistant to=functions.get_weather", body: "{\"city\":\"Oslo\"}", extra: 3 }],
-      [{ special: 3, header: "get_weather", body: "sunny", extra: 0 }]
+      [{ special: 3, header: "assistant to=functions.get_weather", body: "{\"city\":\"Oslo\"}", extra: 3, recipient: "" }],
+      [{ special: 3, header: "get_weather", body: "sunny", extra: 0, recipient: "" }]
     ])
-    // the cl100k models: the arguments as sent
-    expect(renderChatRequest({ model: "gpt-3.5-turbo", messages }).messages).toEqual([
-      [{ special: 3, header: "assistant to=functions.get_weather", body: "{\"city\": \"Oslo\"}", extra: 0 }],
-      [{ special: 3, header: "get_weather", body: "sunny", extra: 0 }]
+    // the same on today's cl100k snapshots (0125)
+    expect(renderChatRequest({ model: "gpt-3.5-turbo", messages }).messages).toEqual(renderChatRequest({ model: "gpt-4o", messages }).messages)
+    // the 1106 snapshots: the arguments as sent
+    expect(renderChatRequest({ model: "gpt-3.5-turbo-1106", messages }).messages).toEqual([
+      [{ special: 3, header: "assistant to=functions.get_weather", body: "{\"city\": \"Oslo\"}", extra: 0, recipient: "" }],
+      [{ special: 3, header: "get_weather", body: "sunny", extra: 0, recipient: "" }]
     ])
   })
 
@@ -328,7 +330,7 @@ describe("renderChatRequest", () => {
       "{\"tool_uses\":[{\"recipient_name\":\"functions.f\",\"parameters\":{\"x\":1}},{\"recipient_name\":\"functions.g\",\"parameters\":not json}]}"
     )
     expect(prompt.messages[1]?.[0]?.body).toBe("\"\\u00e9\"")
-    expect(prompt.messages[2]).toEqual([{ special: 3, header: "g", body: "\"ok\"", extra: 0 }])
+    expect(prompt.messages[2]).toEqual([{ special: 3, header: "g", body: "\"ok\"", extra: 0, recipient: "" }])
   })
 
   it("renders a parallel call's JSON object or array result as Python's json.dumps writes it", () => {
@@ -346,19 +348,19 @@ describe("renderChatRequest", () => {
 
   it("heads a legacy function result with the function's name", () => {
     const prompt = renderChatRequest({ messages: [{ role: "function", name: "lookup", content: "{}" }] })
-    expect(prompt.messages[0]).toEqual([{ special: 3, header: "lookup", body: "{}", extra: 0 }])
+    expect(prompt.messages[0]).toEqual([{ special: 3, header: "lookup", body: "{}", extra: 0, recipient: "" }])
   })
 
   it("joins text parts and gives an image its fixed cost", () => {
     const prompt = renderChatRequest({
       messages: [{ role: "user", content: [{ type: "text", text: "a" }, { type: "image_url", image_url: { url: "x" } }, { type: "text", text: "b" }] }]
     })
-    expect(prompt.messages[0]).toEqual([{ special: 3, header: "user", body: "ab", extra: 85 }])
+    expect(prompt.messages[0]).toEqual([{ special: 3, header: "user", body: "ab", extra: 85, recipient: "" }])
   })
 
   it("uses four framing tokens and lets a name replace the role for gpt-3.5-turbo-0301", () => {
     const prompt = renderChatRequest({ model: "gpt-3.5-turbo-0301", messages: [{ role: "system", name: "example_user", content: "x" }] })
-    expect(prompt.messages[0]).toEqual([{ special: 4, header: "example_user", body: "x", extra: 0 }])
+    expect(prompt.messages[0]).toEqual([{ special: 4, header: "example_user", body: "x", extra: 0, recipient: "" }])
   })
 
   describe("reply priming", () => {
@@ -366,12 +368,12 @@ describe("renderChatRequest", () => {
     const base: ChatRequestLike = { messages, tools: [{ type: "function", function: { name: "f" } }] }
 
     it("is <|start|>assistant<|message|> without tools", () => {
-      expect(renderChatRequest({ messages: [{ role: "user", content: "hi" }] }).priming).toEqual({ special: 2, header: "assistant", body: "", extra: 0 })
+      expect(renderChatRequest({ messages: [{ role: "user", content: "hi" }] }).priming).toEqual({ special: 2, header: "assistant", body: "", extra: 0, recipient: "" })
     })
 
     it("leaves the header open when the model may choose a tool (auto, required or absent)", () => {
       for (const tool_choice of [undefined, "auto", "required"]) {
-        expect(renderChatRequest({ ...base, tool_choice }).priming).toEqual({ special: 1, header: "assistant", body: "", extra: 0 })
+        expect(renderChatRequest({ ...base, tool_choice }).priming).toEqual({ special: 1, header: "assistant", body: "", extra: 0, recipient: "" })
       }
     })
 
@@ -381,12 +383,12 @@ describe("renderChatRequest", () => {
 
     it("names the recipient for a named tool choice, 3 tokens dearer in the current format", () => {
       const named = renderChatRequest({ ...base, tool_choice: { type: "function", function: { name: "f" } } }).priming
-      expect(named).toEqual({ special: 2, header: "assistant to=functions.f", body: "", extra: 3 })
+      expect(named).toEqual({ special: 2, header: "assistant to=functions.f", body: "", extra: 3, recipient: "" })
     })
 
     it("names the recipient for a legacy function_call by name, at no extra cost", () => {
       const legacy = renderChatRequest({ messages, functions: [{ name: "f" }], function_call: { name: "f" } }).priming
-      expect(legacy).toEqual({ special: 2, header: "assistant to=functions.f", body: "", extra: 0 })
+      expect(legacy).toEqual({ special: 2, header: "assistant to=functions.f", body: "", extra: 0, recipient: "" })
     })
   })
 })
@@ -479,8 +481,8 @@ describe("countChatRequest", () => {
     }
   })
 
-  it("marks each assistant text reply and a text-only priming under a json_schema response format", () => {
-    const format = { type: "json_schema", json_schema: { name: "n", schema: {} } }
+  it("addresses each assistant text reply, and a text-only priming, to a json_schema response format by name", () => {
+    const format = { type: "json_schema", json_schema: { name: "Verdict", schema: {} } }
     const call = { id: "c1", type: "function", function: { name: "f", arguments: "{}" } }
     const messages = [
       { role: "user", content: "U" },
@@ -488,16 +490,23 @@ describe("countChatRequest", () => {
       { role: "assistant", content: null, tool_calls: [call] },
       { role: "tool", tool_call_id: "c1", content: "R" }
     ]
+    const rendered = renderChatRequest({ messages, response_format: format })
+    expect(rendered.messages.map((turns) => turns.map((t) => t.recipient))).toEqual([[""], ["Verdict"], [""], [""]])
+    expect(rendered.priming.recipient).toBe("Verdict")
+    // " to=" and the name, each counted on its own
     const plain = countChatRequest({ messages }, chars)
     const marked = countChatRequest({ messages, response_format: format }, chars)
-    expect(marked.messages.map((n, i) => n - plain.messages[i]!)).toEqual([0, 4, 0, 0])
-    expect(marked.framing - plain.framing).toBe(4)
-    // with tools and a free choice the reply may be a call: the priming is not marked
+    expect(marked.messages.map((n, i) => n - plain.messages[i]!)).toEqual([0, 4 + 7, 0, 0])
+    expect(marked.framing - plain.framing).toBe(4 + 7)
+    // the name does not merge with the "=": counted apart, "=j" is not one token here
+    const tokens = countChatRequest({ messages: [], response_format: { type: "json_schema", json_schema: { name: "joke", schema: {} } } }, countO200k)
+    expect(tokens.framing - countChatRequest({ messages: [] }, countO200k).framing).toBe(countO200k(" to=") + countO200k("joke"))
+    // with tools and a free choice the reply may be a call: the priming is not addressed
     const tools = [{ type: "function", function: weather }]
     const free = countChatRequest({ messages, tools }, chars)
     const freeMarked = countChatRequest({ messages, tools, response_format: format }, chars)
     expect(freeMarked.framing).toBe(free.framing)
-    expect(freeMarked.messages[1]! - free.messages[1]!).toBe(4)
+    expect(freeMarked.messages[1]! - free.messages[1]!).toBe(4 + 7)
     expect(countChatRequest({ messages, response_format: { type: "json_object" } }, chars)).toEqual(plain)
   })
 
@@ -513,10 +522,11 @@ describe("countChatRequest", () => {
 })
 
 describe("countOpenAiChatRequest", () => {
-  // Figures from a public OpenAI community forum thread (gpt-3.5-turbo, Dec 2023):
-  // one user message, then 1, 2 or 3 identical calls with their results.
-  const calls = (n: number): ChatRequestLike => ({
-    model: "gpt-3.5-turbo",
+  // Figures from a public OpenAI community forum thread (gpt-3.5-turbo, Dec 2023, when the alias named
+  // a snapshot before 0125, and parallel calls meant 1106): one user message, then 1, 2 or 3 identical
+  // calls with their results.
+  const calls = (n: number, model = "gpt-3.5-turbo-1106"): ChatRequestLike => ({
+    model,
     messages: [
       { role: "user", content: [{ type: "text", text: "How much is 2 plus 2?" }] },
       {
@@ -529,6 +539,12 @@ describe("countOpenAiChatRequest", () => {
 
   it("matches the API on one tool call and its result", () => {
     expect(countOpenAiChatRequest(calls(1)).total).toBe(40)
+  })
+
+  it("counts a single call on today's gpt-3.5-turbo (0125) compact and 3 tokens dearer, as recorded in 2024-26", () => {
+    // the arguments as sent, {"a":2, "b":2}, are one token longer than compact
+    expect(countOpenAiChatRequest(calls(1, "gpt-3.5-turbo")).total).toBe(40 - 1 + 3)
+    expect(countOpenAiChatRequest(calls(1, "gpt-4-0125-preview")).total).toBe(40 - 1 + 3)
   })
 
   it("matches the API on parallel tool calls and their results", () => {
@@ -608,8 +624,12 @@ describe("model names", () => {
     expect(promptFormatForModel("gpt-4")).toBe("0613")
     expect(promptFormatForModel("gpt-3.5-turbo-16k-0613")).toBe("0613")
     expect(promptFormatForModel("gpt-3.5-turbo-0301")).toBe("0301")
-    expect(promptFormatForModel("gpt-3.5-turbo")).toBe("1106")
-    expect(promptFormatForModel("gpt-4-turbo")).toBe("1106")
+    expect(promptFormatForModel("gpt-3.5-turbo")).toBe("0125")
+    expect(promptFormatForModel("gpt-4-turbo")).toBe("0125")
+    expect(promptFormatForModel("gpt-4-0125-preview")).toBe("0125")
+    expect(promptFormatForModel("gpt-3.5-turbo-1106")).toBe("1106")
+    expect(promptFormatForModel("gpt-4-vision-preview")).toBe("1106")
+    expect(promptFormatForModel("gpt-35-turbo")).toBe("1106")
     expect(promptFormatForModel("gpt-4o-mini")).toBe("current")
     expect(promptFormatForModel("gpt-4.1")).toBe("current")
     expect(promptFormatForModel("gpt-5")).toBe("gpt-5")

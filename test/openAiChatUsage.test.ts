@@ -1,19 +1,21 @@
 /**
- * The request counter against 765 OpenAI Chat Completions requests recorded
- * from the live API in 2025–26 with the `usage.prompt_tokens` it reported:
- * the VCR cassettes of three public test suites (pydantic-ai and crewAI, MIT;
- * openinference, Apache-2.0), gathered by scripts/collect-chat-usage.py into
- * test/data/openai-chat-usage (see its README for sources and licences).
- * Every request is for an o200k model (the gpt-4o, gpt-4.1 and gpt-5
- * families, o1-mini, o3-mini, o4-mini) whose messages hold text, or images
- * inline (30 requests; cut to their headers, which is all the count reads).
+ * The request counter against 851 OpenAI Chat Completions requests recorded
+ * from the live API in 2024–26 with the `usage.prompt_tokens` it reported:
+ * the VCR cassettes of four public test suites (pydantic-ai and crewAI, MIT;
+ * openinference and openllmetry, Apache-2.0), gathered by
+ * scripts/collect-chat-usage.py into test/data/openai-chat-usage (see its
+ * README for sources and licences). 799 requests are for an o200k model (the
+ * gpt-4o, gpt-4.1 and gpt-5 families, o1-mini, o3-mini, o4-mini), 52 for a
+ * cl100k one (gpt-3.5-turbo, gpt-4, gpt-4-turbo); their messages hold text,
+ * or images inline (31 requests; cut to their headers, which is all the count
+ * reads).
  *
- * - Without a `json_schema` response format or parallel tool calls (636
+ * - Without a `json_schema` response format or parallel tool calls (714
  *   requests: plain chats, images, tool definitions, tool round trips), the
  *   exact count is the API's figure, except the 32 pinned below with the
  *   reason.
- * - With a `json_schema` response format (114 requests, 20 schemas), the
- *   exact count is the API's figure except for the 5 schemas pinned below.
+ * - With a `json_schema` response format (122 requests, 26 formats), the
+ *   exact count is the API's figure for every one.
  * - Parallel tool calls (15) are approximations: pinned to the band they are
  *   measured in.
  * - The heuristic stays within 10% of the API's figure at the 90th percentile.
@@ -21,7 +23,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as fs from "node:fs"
-import { type ChatRequestLike, countOpenAiChatRequest } from "../src/exact/index.js"
+import { type ChatRequestLike, countOpenAiChatRequest, encodingForModel } from "../src/exact/index.js"
 import { estimateOpenAiChatRequest } from "../src/internal/openAiChatRequestEstimate.js"
 
 interface UsageCase {
@@ -88,17 +90,6 @@ const CORE_DEVIATIONS: Readonly<Record<string, { readonly delta: number; readonl
   }
 }
 
-const SCHEMA_NOT_FOUND = "a schema rendered some way not found: the same delta on every request that carries it, whatever the messages"
-
-/** Response format schemas (by name) whose requests count differently from the API's figure, by how much, and why. */
-const SCHEMA_DEVIATIONS: Readonly<Record<string, { readonly delta: number; readonly requests: number; readonly reason: string }>> = {
-  ExtractedMemories: { delta: -2, requests: 10, reason: SCHEMA_NOT_FOUND },
-  LLMGuardrailResult: { delta: -3, requests: 10, reason: SCHEMA_NOT_FOUND },
-  TaskEvaluationPydanticOutput: { delta: -4, requests: 3, reason: SCHEMA_NOT_FOUND },
-  TrainingTaskEvaluation: { delta: -1, requests: 1, reason: SCHEMA_NOT_FOUND },
-  Person: { delta: 1, requests: 1, reason: "a $ref to a definition: 1 token over, once" }
-}
-
 const schemaNameOf = (c: UsageCase): string => {
   const format = c.request.response_format as { readonly json_schema?: { readonly name?: string } } | undefined
   return format?.json_schema?.name ?? ""
@@ -106,13 +97,17 @@ const schemaNameOf = (c: UsageCase): string => {
 
 // the exact counter loads gpt-tokenizer's vocabulary lazily; once loaded (top-level await), it runs synchronously
 await Effect.runPromise(countOpenAiChatRequest({ messages: [] }, { encoding: "o200k" }))
+await Effect.runPromise(countOpenAiChatRequest({ messages: [] }, { encoding: "cl100k" }))
 const exactDelta = (c: UsageCase): number => Effect.runSync(countOpenAiChatRequest(c.request)).total - c.prompt_tokens
 
 describe("OpenAI Chat requests recorded in 2025–26 with the API's prompt_tokens (test/data/openai-chat-usage)", () => {
-  it("holds 765 requests from three test suites, 636 plain, 15 with parallel calls, 114 with a json_schema response format", () => {
+  it("holds 851 requests from four test suites, 714 plain, 15 with parallel calls, 122 with a json_schema response format", () => {
     const by = (k: Kind) => cases.filter((c) => kindOf(c) === k).length
-    expect([cases.length, by("core"), by("parallel"), by("responseFormat")]).toEqual([765, 636, 15, 114])
-    expect(new Set(cases.map((c) => c.source.repo))).toEqual(new Set(["pydantic/pydantic-ai", "crewAIInc/crewAI", "Arize-ai/openinference"]))
+    expect([cases.length, by("core"), by("parallel"), by("responseFormat")]).toEqual([851, 714, 15, 122])
+    expect(new Set(cases.map((c) => c.source.repo))).toEqual(
+      new Set(["pydantic/pydantic-ai", "crewAIInc/crewAI", "Arize-ai/openinference", "traceloop/openllmetry"])
+    )
+    expect(cases.filter((c) => encodingForModel(c.request.model) === "cl100k")).toHaveLength(52)
     for (const c of cases) expect(c.source.commit).toMatch(/^[0-9a-f]{40}$/)
   })
 
@@ -121,7 +116,7 @@ describe("OpenAI Chat requests recorded in 2025–26 with the API's prompt_token
     for (const name of Object.keys(CORE_DEVIATIONS)) expect(core.filter((n) => n === name), name).toHaveLength(1)
   })
 
-  it("the exact count is the API's figure for 604 of the 636 plain requests, and the pinned figure for the 32 others", () => {
+  it("the exact count is the API's figure for 682 of the 714 plain requests, and the pinned figure for the 32 others", () => {
     const missed: Array<string> = []
     for (const c of cases.filter((x) => kindOf(x) === "core")) {
       const delta = exactDelta(c)
@@ -130,9 +125,9 @@ describe("OpenAI Chat requests recorded in 2025–26 with the API's prompt_token
     expect(missed).toEqual([])
   }, 60_000)
 
-  it("inline images are priced by their size and the model: every one of the 30 requests with images counts exactly", () => {
+  it("inline images are priced by their size and the model: every one of the 31 requests with images counts exactly", () => {
     const withImages = cases.filter((c) => JSON.stringify(c.request.messages).includes("data:image/"))
-    expect(withImages).toHaveLength(30)
+    expect(withImages).toHaveLength(31)
     for (const c of withImages) expect(exactDelta(c), nameOf(c)).toBe(0)
   })
 
@@ -146,22 +141,12 @@ describe("OpenAI Chat requests recorded in 2025–26 with the API's prompt_token
     }
   }, 60_000)
 
-  it("json_schema response formats: the exact count is the API's figure for 89 of the 114 requests, and the pinned figure for the 25 others", () => {
+  it("json_schema response formats: the exact count is the API's figure for all 122 requests (26 formats)", () => {
     const withFormat = cases.filter((x) => kindOf(x) === "responseFormat")
-    // 20 schemas under 19 names (two versions of one)
-    expect(new Set(withFormat.map(schemaNameOf)).size).toBe(19)
-    const missed: Array<string> = []
-    const pinned = new Map<string, number>()
-    for (const c of withFormat) {
-      const name = schemaNameOf(c)
-      const expected = SCHEMA_DEVIATIONS[name]
-      if (expected !== undefined) pinned.set(name, (pinned.get(name) ?? 0) + 1)
-      const delta = exactDelta(c)
-      if (delta !== (expected?.delta ?? 0)) missed.push(`${nameOf(c)} (${name}): ${delta}`)
-    }
-    expect(missed).toEqual([])
-    expect(Object.fromEntries(pinned)).toEqual(Object.fromEntries(Object.entries(SCHEMA_DEVIATIONS).map(([k, v]) => [k, v.requests])))
-    expect(withFormat.filter((c) => exactDelta(c) === 0)).toHaveLength(89)
+    expect(new Set(withFormat.map((c) => JSON.stringify(c.request.response_format))).size).toBe(26)
+    expect(new Set(withFormat.map(schemaNameOf)).size).toBe(24)
+    const missed = withFormat.map((c) => ({ c, delta: exactDelta(c) })).filter((x) => x.delta !== 0)
+    expect(missed.map(({ c, delta }) => `${nameOf(c)} (${schemaNameOf(c)}): ${delta}`)).toEqual([])
   }, 60_000)
 
   it("the heuristic is within 10% of the API's figure for 90% of the requests", () => {

@@ -157,9 +157,17 @@ export interface ChatRequestLike {
  * - `"gpt-5"`: the gpt-5 family: as `"current"`, but the tool definitions are
  *   a message of their own after an 81-token preamble the request does not
  *   show, and each single tool call costs 9 tokens more than its rendering.
- * - `"1106"`: the cl100k models of the tools API (gpt-3.5-turbo-1106 and
- *   later, gpt-4-turbo): the same definitions, a call's arguments as sent, and
- *   parallel calls 8 tokens above their rendering (from 2023–24 figures).
+ * - `"0125"`: the cl100k models of the tools API from the January 2024
+ *   snapshots on (gpt-3.5-turbo-0125, which the `gpt-3.5-turbo` alias names,
+ *   gpt-4-0125-preview, gpt-4-turbo): the same definitions; a single tool
+ *   call as on `"current"` (compact arguments, 3 tokens more than its
+ *   rendering: 5 of 5 recordings of 2024–26), parallel calls as on `"1106"`
+ *   (not recorded).
+ * - `"1106"`: the November 2023 snapshots of the tools API
+ *   (gpt-3.5-turbo-1106, gpt-4-1106-preview, gpt-4-vision-preview, and
+ *   Azure's `gpt-35-turbo` deployments, whose version the name does not
+ *   tell): the same definitions, a call's arguments as sent, and parallel
+ *   calls 8 tokens above their rendering (from 2023–24 figures).
  * - `"0613"`: the June 2023 function-calling snapshots (gpt-3.5-turbo-0613,
  *   gpt-4-0613, which the `gpt-4` alias still names): nested object properties
  *   are indented and lose their descriptions, and a named function choice
@@ -169,7 +177,7 @@ export interface ChatRequestLike {
  *
  * @since 0.1.0
  */
-export type PromptFormat = "current" | "gpt-5" | "1106" | "0613" | "0301"
+export type PromptFormat = "current" | "gpt-5" | "0125" | "1106" | "0613" | "0301"
 
 /**
  * The tokenizer encoding of a model: `"o200k"` (o200k_base) or `"cl100k"` (cl100k_base).
@@ -207,12 +215,13 @@ export const encodingForModel = (model: string | undefined): ChatEncoding => {
 
 /**
  * The prompt format of a model name. Aliases resolve to what they name
- * today: `gpt-4` is gpt-4-0613, `gpt-3.5-turbo` is a 1106-style snapshot.
+ * today: `gpt-4` is gpt-4-0613, `gpt-3.5-turbo` is gpt-3.5-turbo-0125.
  *
  * @example
  * promptFormatForModel("gpt-4o-mini") // "current"
  * promptFormatForModel("gpt-5-mini") // "gpt-5"
- * promptFormatForModel("gpt-3.5-turbo") // "1106"
+ * promptFormatForModel("gpt-3.5-turbo") // "0125"
+ * promptFormatForModel("gpt-3.5-turbo-1106") // "1106"
  * promptFormatForModel("gpt-3.5-turbo-0613") // "0613"
  *
  * @since 0.1.0
@@ -223,14 +232,18 @@ export const promptFormatForModel = (model: string | undefined): PromptFormat =>
   if (m.includes("-0301")) return "0301"
   if (m.includes("-0613") || m.includes("-0314") || m === "gpt-4" || m === "gpt-4-32k") return "0613"
   if (m.startsWith("gpt-5")) return "gpt-5"
-  return encodingForModel(m) === "cl100k" ? "1106" : "current"
+  if (encodingForModel(m) === "o200k") return "current"
+  return m.includes("-1106") || m.includes("vision-preview") || m.startsWith("gpt-35") ? "1106" : "0125"
 }
 
-/** Whether a format is one of the tools API's (`"current"`, `"gpt-5"`, `"1106"`), not a June 2023 or older one. */
+/** Whether a format is one of the tools API's (`"current"`, `"gpt-5"`, `"0125"`, `"1106"`), not a June 2023 or older one. */
 const isToolsApiFormat = (format: PromptFormat): boolean => format !== "0613" && format !== "0301"
 
-/** Whether a format is one of the o200k models', whose calls are counted compact and with a surcharge. */
+/** Whether a format is one of the o200k models'. */
 const isO200kFormat = (format: PromptFormat): boolean => format === "current" || format === "gpt-5"
+
+/** Whether a format counts a single tool call's arguments compact and with a surcharge (the o200k models' and `"0125"`). */
+const hasCallSurcharge = (format: PromptFormat): boolean => isO200kFormat(format) || format === "0125"
 
 /**
  * Whether a model opens its reply with `<|start|>assistant` (2 tokens) even
@@ -260,6 +273,12 @@ export interface PromptTurn {
   readonly header: string
   readonly body: string
   readonly extra: number
+  /**
+   * The name the turn is addressed to, counted apart from the header (see
+   * `renderChatRequest`: an assistant reply under a `json_schema` response
+   * format), or `""`.
+   */
+  readonly recipient: string
 }
 
 /**
@@ -455,7 +474,10 @@ const PARALLEL_CALL_OVERHEAD = 8
  * On the o200k models, a single tool call (with its result) costs 3 tokens
  * more than its rendering explains: constant over 85 recorded round trips of
  * gpt-4o, gpt-4o-mini, gpt-4.1-mini and gpt-4.1-nano (2025–26), whatever the
- * call, its arguments or its result; the cause is not visible.
+ * call, its arguments or its result; the cause is not visible. The same on
+ * the cl100k snapshots from January 2024 on (gpt-3.5-turbo, 0125 as of
+ * 2024–26, and gpt-4-0125-preview: 5 recorded round trips); not on the 1106
+ * ones (a December 2023 figure).
  */
 const TOOL_CALL_EXTRA = 3
 
@@ -474,17 +496,13 @@ const GPT5_TOOLS_PREAMBLE = 81
 const NAMED_TOOL_CHOICE_EXTRA = 3
 
 /**
- * Under a `json_schema` response format, every assistant text message costs 4
- * tokens more than its rendering, and so does the reply priming when the reply
- * can only be text (no tools, or `tool_choice: "none"`): the mark of a reply
- * constrained to the schema, not visible in the request. Measured on 114
- * recorded 2025–26 requests of gpt-4o, gpt-4o-mini and gpt-4.1-mini, with and
- * without tools, with up to two earlier replies; with tools and a free choice,
- * the priming is unchanged.
+ * How a turn's recipient is written after its header: ` to=` and the
+ * recipient's name, each tokenized on its own (the name does not merge with
+ * the `=`).
  */
-const JSON_REPLY_MARK = 4
+const RECIPIENT_MARK = " to="
 
-const turn = (special: number, header: string, body: string, extra = 0): PromptTurn => ({ special, header, body, extra })
+const turn = (special: number, header: string, body: string, extra = 0, recipient = ""): PromptTurn => ({ special, header, body, extra, recipient })
 
 /** The function definitions of a request: `tools[].function` if any, else the legacy `functions`. */
 const definitionsOf = (request: ChatRequestLike): ReadonlyArray<ChatFunctionDefinitionLike> => {
@@ -532,7 +550,7 @@ const choiceOf = (request: ChatRequestLike, hasDefinitions: boolean): Choice => 
  *
  * @example
  * renderChatRequest({ messages: [{ role: "user", content: "hello" }] }).messages[0]
- * // [{ special: 3, header: "user", body: "hello", extra: 0 }]
+ * // [{ special: 3, header: "user", body: "hello", extra: 0, recipient: "" }]
  *
  * @since 0.1.0
  */
@@ -544,7 +562,8 @@ export const renderChatRequest = (request: ChatRequestLike, options: RenderOptio
   const definitions = definitionsOf(request)
   const tools = definitions.length > 0 ? renderFunctionNamespace(definitions, format) : ""
   const responseFormat = renderResponseFormat(request.response_format)
-  const replyMark = responseFormat.length > 0 ? JSON_REPLY_MARK : 0
+  // Under a json_schema response format, every assistant reply is addressed to the format by name.
+  const replyTo = responseFormat.length > 0 ? responseFormatName(request.response_format) : ""
 
   const messages: Array<ReadonlyArray<PromptTurn>> = []
   // Tool results are headed by the name of the call they answer; calls are found by id.
@@ -594,18 +613,18 @@ export const renderChatRequest = (request: ChatRequestLike, options: RenderOptio
         calls.push({ name: asString(m.function_call["name"]), args: asString(m.function_call["arguments"]) })
       }
     }
-    const mark = role === "assistant" ? replyMark : 0
+    const recipient = role === "assistant" ? replyTo : ""
     if (calls.length === 0) {
-      messages.push([turn(framing, author, text, extra + mark)])
+      messages.push([turn(framing, author, text, extra, recipient)])
       continue
     }
     const turns: Array<PromptTurn> = []
-    if (text.length > 0 || extra > 0) turns.push(turn(framing, author, text, extra + mark))
+    if (text.length > 0 || extra > 0) turns.push(turn(framing, author, text, extra, recipient))
     if (calls.length === 1) {
       const call = calls[0]!
-      // The o200k models see a tool call's arguments re-serialized compactly, and a few tokens more.
+      // The o200k and 0125 models see a tool call's arguments re-serialized compactly, and a few tokens more.
       turns.push(
-        isO200kFormat(format) && toolCalls > 0
+        hasCallSurcharge(format) && toolCalls > 0
           ? turn(framing, `${author} to=functions.${call.name}`, compactArguments(call.args), format === "gpt-5" ? GPT5_TOOL_CALL_EXTRA : TOOL_CALL_EXTRA)
           : turn(framing, `${author} to=functions.${call.name}`, call.args)
       )
@@ -633,7 +652,7 @@ export const renderChatRequest = (request: ChatRequestLike, options: RenderOptio
   let priming: PromptTurn
   switch (choice._tag) {
     case "Text":
-      priming = turn(isReasoningModel(model) ? 1 : 2, "assistant", "", replyMark)
+      priming = turn(isReasoningModel(model) ? 1 : 2, "assistant", "", 0, replyTo)
       break
     case "Free":
       priming = turn(1, "assistant", "")
@@ -685,7 +704,7 @@ export const TOOLS_TAIL = "} // namespace functions"
  * } // namespace functions
  * ```
  *
- * In the tools API's formats (`"current"`, `"gpt-5"`, `"1106"`) a property's comment is
+ * In the tools API's formats (`"current"`, `"gpt-5"`, `"0125"`, `"1106"`) a property's comment is
  * its JSON Schema `title` and `description`, separated by an empty comment
  * line; every comment line is trimmed, and an empty one is a bare `//`; an
  * object none of whose properties has a comment or a default is written on
@@ -886,9 +905,15 @@ const renderResponseFormat = (responseFormat: unknown): string => {
   if (!isRecord(responseFormat) || responseFormat["type"] !== "json_schema") return ""
   const spec = responseFormat["json_schema"]
   if (!isRecord(spec)) return ""
-  const name = asString(spec["name"])
+  const name = responseFormatName(responseFormat)
   const schema = spec["schema"] ?? {}
   return `# Response Formats\n\n## ${name}\n\n${commentLines(spec["description"], "", "current")}${asciiEscaped(jsonText(responseFormatSchema(schema)))}`
+}
+
+/** The name of a `json_schema` response format (`""` for anything else). */
+const responseFormatName = (responseFormat: unknown): string => {
+  const spec = isRecord(responseFormat) ? responseFormat["json_schema"] : undefined
+  return isRecord(spec) ? asString(spec["name"]) : ""
 }
 
 /**
@@ -977,7 +1002,7 @@ export interface ChatRequestTokens {
 }
 
 const turnTokens = (t: PromptTurn, count: (text: string) => number): number =>
-  t.special + count(t.header) + count(t.body) + t.extra
+  t.special + count(t.header) + (t.recipient.length > 0 ? count(RECIPIENT_MARK) + count(t.recipient) : 0) + count(t.body) + t.extra
 
 /**
  * Counts a rendered prompt with `countText`.
