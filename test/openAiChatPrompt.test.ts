@@ -650,7 +650,7 @@ const intBetween = (minimum: number, maximum: number): Arbitrary.Arbitrary<numbe
 const anyString: Arbitrary.Arbitrary<string> = Arbitrary.schema(Schema.String)
 const anyJson: Arbitrary.Arbitrary<unknown> = Arbitrary.schema(Schema.Json)
 
-const propNames = pick(["city", "query", "limit", "unit", "filters", "items", "when", "x_1", "名前"])
+const propNames = pick(["city", "query", "limit", "unit", "filters", "items", "when", "x_1", "名前", "required", "default"])
 const words = pick(["", "The city", "Max results (1-100)", "ISO 8601 date, e.g. '2024-01-01'", "単位", "Line one\nLine two"])
 
 /** A JSON-Schema-ish property: every feature the renderer knows, nested to `depth`, plus junk. */
@@ -727,14 +727,50 @@ const messageArb: Arbitrary.Arbitrary<ChatMessageLike> = intBetween(0, 5).pipe(
   })
 )
 
+/** A response format: none, text, JSON mode, or a JSON schema (any JSON in its place now and then). */
+const responseFormatArb: Arbitrary.Arbitrary<unknown> = intBetween(0, 4).pipe(
+  Arbitrary.flatMap((k): Arbitrary.Arbitrary<unknown> => {
+    switch (k) {
+      case 0:
+        return Arbitrary.Constant(undefined)
+      case 1:
+        return Arbitrary.Constant({ type: "json_object" })
+      case 2:
+        return anyJson.pipe(Arbitrary.map((schema) => ({ type: "json_schema", json_schema: { name: "n", schema } })))
+      default:
+        return Arbitrary.all({ name: pick(["answer", "TaskEvaluationPydanticOutput", "joke"]), schema: objectArb(2), description: words }).pipe(
+          Arbitrary.map((json_schema) => ({ type: "json_schema", json_schema }))
+        )
+    }
+  })
+)
+
 const requestArb: Arbitrary.Arbitrary<ChatRequestLike> = Arbitrary.all({
-  model: pick(["gpt-4o", "gpt-4", "gpt-3.5-turbo-0301", "gpt-5-mini"]),
+  model: pick(["gpt-4o", "gpt-4", "gpt-3.5-turbo", "gpt-3.5-turbo-0301", "gpt-5-mini"]),
   messages: Arbitrary.array(messageArb, { maxLength: 5 }),
   tools: Arbitrary.array(functionArb, { maxLength: 3 }).pipe(Arbitrary.map((fs) => fs.map((f) => ({ type: "function", function: f })))),
   tool_choice: intBetween(0, 4).pipe(
     Arbitrary.map((k) => [undefined, "auto", "none", "required", { type: "function", function: { name: "f" } }][k])
-  )
-}).pipe(Arbitrary.map(({ tool_choice, ...rest }) => (tool_choice === undefined ? rest : { ...rest, tool_choice })))
+  ),
+  response_format: responseFormatArb
+}).pipe(
+  Arbitrary.map(({ response_format, tool_choice, ...rest }) => ({
+    ...rest,
+    ...(tool_choice === undefined ? {} : { tool_choice }),
+    ...(response_format === undefined ? {} : { response_format })
+  }))
+)
+
+/** The schemas a response format's schema holds where a schema stands (not inside enum, const, or a properties map's names). */
+const schemaNodes = (schema: unknown, out: Array<Record<string, unknown>> = []): Array<Record<string, unknown>> => {
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return out
+  const node = schema as Record<string, unknown>
+  out.push(node)
+  if (typeof node["properties"] === "object" && node["properties"] !== null) for (const sub of Object.values(node["properties"])) schemaNodes(sub, out)
+  schemaNodes(node["items"], out)
+  if (Array.isArray(node["anyOf"])) for (const sub of node["anyOf"]) schemaNodes(sub, out)
+  return out
+}
 
 describe("properties", () => {
   it.prop(
@@ -745,6 +781,24 @@ describe("properties", () => {
         assert.isTrue(Number.isInteger(t.total) && t.total >= 0, `total ${t.total}`)
         assert.strictEqual(t.total, t.messages.reduce((a, b) => a + b, 0) + t.tools + t.responseFormat + t.framing)
       }
+    },
+    60_000
+  )
+
+  it.prop(
+    "a response format's schema is shown with every property it names and without required, default, bounds or a boolean additionalProperties",
+    [objectArb(3)],
+    ([schema]) => {
+      const section = renderChatRequest({ messages: [], response_format: { type: "json_schema", json_schema: { name: "n", schema } } }).responseFormat
+      const shown: unknown = JSON.parse(section.slice(section.indexOf("{")))
+      const before = schemaNodes(schema)
+      const after = schemaNodes(shown)
+      assert.strictEqual(after.length, before.length)
+      after.forEach((node, i) => {
+        for (const key of ["required", "default", "minimum", "maximum", "maxItems"]) assert.isFalse(key in node, key)
+        assert.notStrictEqual(node["additionalProperties"], false)
+        assert.deepStrictEqual(Object.keys(node["properties"] ?? {}), Object.keys(before[i]!["properties"] ?? {}))
+      })
     },
     60_000
   )
