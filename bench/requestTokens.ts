@@ -16,6 +16,10 @@ import { Effect } from "effect"
  *   gpt-4): how many figures the exact layer of the model's encoding
  *   reproduces, in all, without parallel calls, with a `json_schema` response
  *   format and on the cl100k models; the heuristic layer's error;
+ * - the 203 Anthropic Messages requests of test/data/anthropic-usage,
+ *   recorded from the live API by four public test suites: the heuristic
+ *   layer's error with the documented and measured framing, and calibrated
+ *   on the other suites' reports;
  * - the agent requests of ../shared/data/transcripts recorded from the four
  *   live APIs with the input the provider reported: the error of each
  *   layer per provider (Anthropic also calibrated, leave-one-out, on the
@@ -35,7 +39,7 @@ import { pathToFileURL } from "node:url"
 import { encodingForModel, makeExact } from "../src/exact/index.js"
 import { Calibration, type Request, TokenEstimator } from "../src/index.js"
 import type { ChatRequestLike } from "../src/internal/openAiChatPrompt.js"
-import { OpenAiChat } from "../src/providers/index.js"
+import { Anthropic, OpenAiChat } from "../src/providers/index.js"
 import { countOptions, hasDefinitions, KNOWN_DEVIATIONS, loadRequestCases } from "../test/fixtures/requestTokensCases.js"
 import { loadRecordedRequests, type RecordedRequest } from "../test/fixtures/requestTranscriptCases.js"
 import { consume, fmt, table, timePerCall } from "./measure.js"
@@ -195,10 +199,44 @@ const runCollectedUsage = (): void => {
   table(["2024-26 Chat requests (test/data/openai-chat-usage)", "requests", "p50", "p90", "mean", "max"], rows)
 }
 
+interface AnthropicCase {
+  readonly source: { readonly repo: string }
+  readonly request: { readonly model: string; readonly thinking?: { readonly type?: string } }
+  readonly input_tokens: number
+}
+
+/** The Anthropic requests of test/data/anthropic-usage: the heuristic with the documented and measured framing, and calibrated on the other suites. */
+const runAnthropicUsage = (): void => {
+  const file = new URL("../test/data/anthropic-usage/cases.json", import.meta.url)
+  const read = (JSON.parse(fs.readFileSync(file, "utf8")) as ReadonlyArray<AnthropicCase>).map((c) => ({ c, request: Effect.runSync(Anthropic.fromRequest(c.request)).value }))
+  const options = (c: AnthropicCase) => ({ provider: "anthropic" as const, model: c.request.model })
+  const errorOf = (estimate: number, c: AnthropicCase) => Math.abs(estimate - c.input_tokens) / c.input_tokens
+  const generation = (model: string) => (/claude-(2|3|instant)/.test(model) ? "claude-3" : "claude-4")
+  const calibrated = new Map<AnthropicCase, number>()
+  for (const suite of new Set(read.map((x) => x.c.source.repo))) {
+    const calibration = Effect.runSync(Calibration.make(heuristic.o200k))
+    for (const { c, request } of read) if (c.source.repo !== suite) Effect.runSync(calibration.recordRequest(generation(c.request.model), request, c.input_tokens, options(c)))
+    for (const { c, request } of read) if (c.source.repo === suite) calibrated.set(c, calibration.estimatorFor(generation(c.request.model)).estimateRequest(request, options(c)).total)
+  }
+  const rows: Array<Array<string>> = []
+  const subsets = [
+    ["all", read],
+    ["with client tools", read.filter((x) => x.request.tools !== undefined && x.request.tools.length > 0)],
+    ["with extended thinking or a structured output format", read.filter((x) => x.c.request.thinking?.type === "enabled" || x.request.responseFormat !== undefined)]
+  ] as const
+  for (const [label, subset] of subsets) {
+    rows.push(errorRow(`heuristic, ${label}`, subset.map(({ c, request }) => errorOf(heuristic.o200k.estimateRequest(request, options(c)).total, c))))
+    rows.push(errorRow(`calibrated on the other suites, ${label}`, subset.map(({ c }) => errorOf(calibrated.get(c)!, c))))
+  }
+  console.log("")
+  table(["Anthropic requests (test/data/anthropic-usage)", "requests", "p50", "p90", "mean", "max"], rows)
+}
+
 export const runRequestTokensBench = (): void => {
   console.log("\n== whole-request counting (estimateRequest) ==")
   runRecordedChat()
   runCollectedUsage()
+  runAnthropicUsage()
   runTranscripts()
 }
 

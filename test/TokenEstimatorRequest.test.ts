@@ -219,6 +219,18 @@ describe("estimateRequest for Anthropic", () => {
     const request = Request.make(thinkingHistory)
     expect(estimate(request, "claude-opus-4-6").messages[1]).toBe(heuristic.estimateMessage(thinkingHistory[1]!))
   })
+
+  it("adds the input that extended thinking and a structured output format bring, as recorded: 32 and 142 tokens of framing", () => {
+    const plain = estimate(Request.make(conversation), "claude-sonnet-4-5")
+    const thinking = estimate(Request.make(conversation, { providerOptions: { anthropic: { thinking: { type: "enabled", budget_tokens: 1024 } } } }), "claude-sonnet-4-5")
+    expect(thinking.framing - plain.framing).toBe(32)
+    // adaptive thinking shows no such constant in the recordings
+    const adaptive = estimate(Request.make(conversation, { providerOptions: { anthropic: { thinking: { type: "adaptive" } } } }), "claude-opus-4-6")
+    expect(adaptive.framing).toBe(0)
+    const schema = { type: "object", properties: { city: { type: "string" } } }
+    const format = estimate(Request.make(conversation, { responseFormat: { _tag: "JsonSchema", name: "response", schema } }), "claude-sonnet-4-5")
+    expect([format.responseFormat, format.framing - plain.framing]).toEqual([heuristic.estimateText(JSON.stringify(schema)), 142])
+  })
 })
 
 describe("estimateRequest for Gemini and OpenAI Responses", () => {

@@ -203,6 +203,30 @@ const COMPUTER_SYSTEM_PROMPT_TOKENS = 499
 const bashTokens = (family: Family | undefined): number =>
   family !== undefined && family.family === "opus" && (family.version === "5" || family.version === "4.8" || family.version === "4.7") ? 325 : 244
 
+/**
+ * Input Anthropic adds beyond what a request shows, measured on requests that
+ * four public test suites recorded from the live API in 2025–26
+ * (test/data/anthropic-usage; Anthropic does not document these):
+ *
+ * - extended thinking (`thinking: { type: "enabled" }`): 32 tokens (31 to 36
+ *   over the estimate on 18 of 21 requests, Claude 3.7 Sonnet to Sonnet 4.6,
+ *   from four suites; the other three hold content the estimate misjudges);
+ * - a structured output format (`output_config.format`): 142 tokens beyond
+ *   the schema's own JSON (134 to 144 on the 6 requests without tools,
+ *   Sonnet 4.5 and 4.6, from three suites).
+ *
+ * Like the tool-use system prompt, they are framing: the provider's own
+ * tokens, not scaled by a calibrated estimator.
+ */
+const EXTENDED_THINKING_TOKENS = 32
+const STRUCTURED_OUTPUT_TOKENS = 142
+
+/** Whether an Anthropic request asks for extended thinking with a budget (`thinking.type` "enabled"). */
+const extendedThinking = (request: Request.Request): boolean => {
+  const thinking = request.providerOptions?.["anthropic"]?.["thinking"]
+  return typeof thinking === "object" && thinking !== null && !Array.isArray(thinking) && (thinking as { readonly type?: unknown }).type === "enabled"
+}
+
 interface Family {
   readonly family: string
   readonly version: string
@@ -306,8 +330,13 @@ const anthropic = (rules: Rules, request: Request.Request, model: string | undef
   }
   if (sent > 0) framing += anthropicToolUseSystemPrompt(model, request.toolChoice)
   if (computer) framing += COMPUTER_SYSTEM_PROMPT_TOKENS
+  if (extendedThinking(request)) framing += EXTENDED_THINKING_TOKENS
   const format = request.responseFormat
-  const responseFormat = format !== undefined && format._tag === "JsonSchema" ? rules.text(stringify(format.schema)) : 0
+  let responseFormat = 0
+  if (format !== undefined && format._tag === "JsonSchema") {
+    responseFormat = rules.text(stringify(format.schema))
+    framing += STRUCTURED_OUTPUT_TOKENS
+  }
   return done("anthropic", messages, tools, responseFormat, framing)
 }
 

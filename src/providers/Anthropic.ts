@@ -1044,6 +1044,26 @@ const decodeToolChoice = (choice: Schema.Json | undefined): { readonly toolChoic
   }
 }
 
+/**
+ * `output_config.format` as the request's response format when it is a JSON
+ * schema and nothing more (`{ type: "json_schema", schema }`), taken out of the
+ * kept extras (the rest of `output_config`, such as `effort`, stays there);
+ * anything else stays as it is. Anthropic formats have no name: the model's
+ * is `"response"`, as for Gemini.
+ */
+const decodeOutputFormat = (extras: Record<string, Schema.Json>): Request.ResponseFormat | undefined => {
+  const config = extras["output_config"]
+  if (!A.isObj(config)) return undefined
+  const format = config["format"]
+  if (!A.isObj(format) || format["type"] !== "json_schema" || !A.isObj(format["schema"])) return undefined
+  for (const k in format) if (k !== "type" && k !== "schema") return undefined
+  const rest: Record<string, Schema.Json> = {}
+  for (const k in config) if (k !== "format") A.setKey(rest, k, config[k]!)
+  if (Object.keys(rest).length === 0) delete extras["output_config"]
+  else extras["output_config"] = rest
+  return { _tag: "JsonSchema", name: "response", schema: format["schema"] }
+}
+
 const decodeRequest = (ctx: A.Ctx, input: unknown): Request.Request => {
   const body = A.obj(ctx, A.jsonOf(ctx, input), "")
   const messages = decodeConversation(ctx, body["system"], A.arr(ctx, body["messages"], "messages"))
@@ -1055,9 +1075,11 @@ const decodeRequest = (ctx: A.Ctx, input: unknown): Request.Request => {
   const tools = body["tools"] === undefined || body["tools"] === null ? undefined : decodeTools(ctx, A.arr(ctx, body["tools"], "tools"))
   const choice = decodeToolChoice(body["tool_choice"])
   if (choice === undefined && body["tool_choice"] !== undefined) A.setKey(extras, "tool_choice", body["tool_choice"]!)
+  const responseFormat = decodeOutputFormat(extras)
   return Request.make(messages, {
     ...(model === undefined ? {} : { model }),
     ...(tools === undefined ? {} : { tools }),
+    ...(responseFormat === undefined ? {} : { responseFormat }),
     ...(choice === undefined ? {} : { toolChoice: choice.toolChoice }),
     ...(choice?.parallel === undefined ? {} : { parallelToolCalls: choice.parallel }),
     ...(Request.isTokenLimit(maxTokens) ? { maxOutputTokens: maxTokens } : {}),
@@ -1069,10 +1091,11 @@ const decodeRequest = (ctx: A.Ctx, input: unknown): Request.Request => {
  * A Messages request body (any JSON, checked) as a request: its system
  * prompt and messages, model, tools (client tools typed; tools with an
  * Anthropic `type`, server tools and Anthropic-schema tools, as
- * `providerDefined` tools in their place) and tool choice; every other
- * field (`max_tokens`,
- * `thinking`, `output_config`, ...) is kept in the request's provider
- * options and written back by `toRequest`.
+ * `providerDefined` tools in their place), tool choice and `max_tokens`, and
+ * a JSON schema `output_config.format` as the response format (named
+ * `"response"`); every other field (`thinking`, the rest of `output_config`,
+ * ...) is kept in the request's provider options and written back by
+ * `toRequest`.
  *
  * @example
  * const { value: request } = yield* Anthropic.fromRequest({

@@ -349,6 +349,21 @@ describe("Anthropic requests", () => {
       expect([request.toolChoice, request.parallelToolCalls]).toEqual([{ _tag: "Tool", name: "f" }, false])
     }))
 
+  it.effect("output_config's JSON schema format is the request's response format, its other settings kept, and back whole", () =>
+    Effect.gen(function* () {
+      const schema = { type: "object", properties: { city: { type: "string" } }, required: ["city"], additionalProperties: false }
+      const base = { model: "claude-sonnet-4-5", max_tokens: 64, messages: [{ role: "user", content: "x" }] }
+      const alone = yield* roundTrip({ ...base, output_config: { format: { type: "json_schema", schema } } })
+      expect(alone.responseFormat).toEqual({ _tag: "JsonSchema", name: "response", schema })
+      expect(alone.providerOptions).toBeUndefined()
+      const withEffort = yield* roundTrip({ ...base, output_config: { effort: "low", format: { type: "json_schema", schema } } })
+      expect(withEffort.responseFormat?._tag).toBe("JsonSchema")
+      expect(withEffort.providerOptions).toEqual({ anthropic: { output_config: { effort: "low" } } })
+      // a format this model cannot hold stays where it was
+      const odd = yield* roundTrip({ ...base, output_config: { format: { type: "json_schema", schema, extra: 1 } } })
+      expect(odd.responseFormat).toBeUndefined()
+    }))
+
   it.effect("a request from another format gets max_tokens from the options, a default input schema, and its response format as output_config", () =>
     Effect.gen(function* () {
       const request = Request.make([Message.user("x")], {

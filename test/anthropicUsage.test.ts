@@ -1,0 +1,69 @@
+/**
+ * The Anthropic request estimate against 203 Messages API requests recorded
+ * from the live API with the input they were billed for: the VCR cassettes
+ * of four public test suites (pydantic-ai and crewAI, MIT; openllmetry and
+ * openinference, Apache-2.0), gathered by scripts/collect-anthropic-usage.py
+ * into test/data/anthropic-usage (see its README for sources and licences).
+ *
+ * Claude's tokenizer is not public: these are bands, measured, so that a
+ * change in either direction is noticed.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import * as fs from "node:fs"
+import { Calibration, type Request, TokenEstimator } from "../src/index.js"
+import { Anthropic } from "../src/providers/index.js"
+
+interface UsageCase {
+  readonly source: { readonly repo: string; readonly path: string; readonly commit: string; readonly interaction: number }
+  readonly request: { readonly model: string; readonly [key: string]: unknown }
+  readonly input_tokens: number
+}
+
+const cases = JSON.parse(fs.readFileSync(new URL("data/anthropic-usage/cases.json", import.meta.url), "utf8")) as ReadonlyArray<UsageCase>
+const heuristic = Effect.runSync(TokenEstimator.makeHeuristic({ encoding: "o200k" }))
+const read = cases.map((c) => ({ c, request: Effect.runSync(Anthropic.fromRequest(c.request)).value }))
+const options = (c: UsageCase) => ({ provider: "anthropic" as const, model: c.request.model })
+const errorOf = (estimate: number, c: UsageCase) => Math.abs(estimate - c.input_tokens) / c.input_tokens
+const quantile = (xs: ReadonlyArray<number>, q: number) => [...xs].sort((a, b) => a - b)[Math.ceil(q * xs.length) - 1]!
+
+describe("Anthropic requests recorded with the input they were billed for (test/data/anthropic-usage)", () => {
+  it("holds 203 requests from four test suites, each read into the model", () => {
+    expect(cases).toHaveLength(203)
+    expect(new Set(cases.map((c) => c.source.repo))).toEqual(new Set(["pydantic/pydantic-ai", "crewAIInc/crewAI", "traceloop/openllmetry", "Arize-ai/openinference"]))
+    for (const c of cases) expect(c.source.commit).toMatch(/^[0-9a-f]{40}$/)
+    expect(read.filter(({ request }) => request.responseFormat?._tag === "JsonSchema")).toHaveLength(13)
+  })
+
+  it("the heuristic with the documented and measured framing: within 9% at the median, 27% at the 90th percentile", () => {
+    const errors = read.map(({ c, request }) => errorOf(heuristic.estimateRequest(request, options(c)).total, c))
+    expect(quantile(errors, 0.5)).toBeLessThanOrEqual(0.09)
+    expect(quantile(errors, 0.9)).toBeLessThanOrEqual(0.27)
+  })
+
+  it("extended thinking and a structured output format are counted: those 34 requests within 8% at the 90th percentile", () => {
+    const marked = read.filter(({ c, request }) => {
+      const thinking = c.request["thinking"] as { readonly type?: string } | undefined
+      return thinking?.type === "enabled" || request.responseFormat !== undefined
+    })
+    expect(marked).toHaveLength(34)
+    const errors = marked.map(({ c, request }) => errorOf(heuristic.estimateRequest(request, options(c)).total, c))
+    expect(quantile(errors, 0.9)).toBeLessThanOrEqual(0.08)
+  })
+
+  it("calibrated on the other suites' reports, per model generation: within 8% at the median, 24% at the 90th percentile", () => {
+    const generation = (model: string) => (/claude-(2|3|instant)/.test(model) ? "claude-3" : "claude-4")
+    const errors: Array<number> = []
+    for (const suite of new Set(cases.map((c) => c.source.repo))) {
+      const calibration = Effect.runSync(Calibration.make(heuristic))
+      for (const { c, request } of read) {
+        if (c.source.repo !== suite) Effect.runSync(calibration.recordRequest(generation(c.request.model), request as Request.Request, c.input_tokens, options(c)))
+      }
+      for (const { c, request } of read) {
+        if (c.source.repo === suite) errors.push(errorOf(calibration.estimatorFor(generation(c.request.model)).estimateRequest(request, options(c)).total, c))
+      }
+    }
+    expect(quantile(errors, 0.5)).toBeLessThanOrEqual(0.08)
+    expect(quantile(errors, 0.9)).toBeLessThanOrEqual(0.24)
+  }, 60_000)
+})
