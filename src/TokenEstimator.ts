@@ -86,10 +86,12 @@ import { cl100k, o200k } from "./internal/weights.js"
  * - `responseFormat`: a JSON-schema response format.
  * - `framing`: what the provider adds whatever the content: OpenAI's reply
  *   priming, which the tool choice changes (a named tool costs its
- *   recipient), as does a `json_schema` response format (4 tokens when the
- *   reply can only be text); Anthropic's documented tool-use system prompt (per model
- *   family and tool choice). Counted in the provider's own tokens, so a
- *   calibrated estimator does not scale it.
+ *   recipient), as does a `json_schema` response format (a text-only reply
+ *   is addressed to the format by name); Anthropic's documented tool-use
+ *   system prompt (per model family and tool choice), and what recordings
+ *   show for extended thinking (32) and a structured output format (142).
+ *   Counted in the provider's own tokens, so a calibrated estimator does not
+ *   scale it.
  * - `total`: the sum of all of them: what the provider bills as input.
  *
  * @since 0.1.0
