@@ -386,6 +386,11 @@ describe("renderChatRequest", () => {
       expect(named).toEqual({ special: 2, header: "assistant to=functions.f", body: "", extra: 3, recipient: "" })
     })
 
+    it("primes a named tool choice on the gpt-5 family as a free one, as recorded", () => {
+      const named = renderChatRequest({ ...base, model: "gpt-5-mini", tool_choice: { type: "function", function: { name: "f" } } }).priming
+      expect(named).toEqual(renderChatRequest({ ...base, model: "gpt-5-mini", tool_choice: "auto" }).priming)
+    })
+
     it("names the recipient for a legacy function_call by name, at no extra cost", () => {
       const legacy = renderChatRequest({ messages, functions: [{ name: "f" }], function_call: { name: "f" } }).priming
       expect(legacy).toEqual({ special: 2, header: "assistant to=functions.f", body: "", extra: 0, recipient: "" })

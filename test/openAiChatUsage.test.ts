@@ -12,7 +12,7 @@
  *
  * - Without a `json_schema` response format or parallel tool calls (714
  *   requests: plain chats, images, tool definitions, tool round trips), the
- *   exact count is the API's figure, except the 32 pinned below with the
+ *   exact count is the API's figure, except the 30 pinned below with the
  *   reason.
  * - With a `json_schema` response format (122 requests, 26 formats), the
  *   exact count is the API's figure for every one.
@@ -48,7 +48,6 @@ const PLANNING = "an array of objects whose properties are described (crewAI's c
 const REF_ITEMS = "array items given by a $ref to a definition with titled properties: resolving the reference takes it from -56 to -5"
 const ONE_LINE_UNION = "a one-line object holding a union or a defaulted nested object: 1 token too many"
 const GPT5_PARAMETERLESS = "gpt-5 with parameterless tools only: a preamble of 80 tokens, not 81"
-const GPT5_NAMED = "gpt-5 with a named tool choice: 9 tokens less than the other models' named choice"
 const STRICT_NULLABLE = "a strict tool whose properties are nullable unions with formats and a defaulted enum: 32 under, a rendering not found"
 
 /** Requests without parallel calls or a response format whose exact count differs from the API's, by how much, and why. */
@@ -78,8 +77,6 @@ const CORE_DEVIATIONS: Readonly<Record<string, { readonly delta: number; readonl
   "test_multimodal_tool_return_matrix[direct-binary-document-openai_chat].yaml#0": { delta: 1, reason: GPT5_PARAMETERLESS },
   "test_multimodal_tool_return_matrix[direct-binary-image-openai_chat].yaml#0": { delta: 1, reason: GPT5_PARAMETERLESS },
   "test_multimodal_tool_return_matrix[direct-binary-video-openai_chat].yaml#0": { delta: 1, reason: GPT5_PARAMETERLESS },
-  "test_tool_choice_matrix[list_single-openai].yaml#0": { delta: 9, reason: GPT5_NAMED },
-  "test_tool_choice_matrix[none_with_output-openai].yaml#0": { delta: 9, reason: GPT5_NAMED },
   "test_system_prompt_role_o1_mini.yaml#0": { delta: -7, reason: "o1-mini with two user messages: 7 tokens under, once, not explained" },
   "test_agent.yaml#0": { delta: -32, reason: STRICT_NULLABLE },
   "test_llm_with_tools.yaml#0": { delta: -32, reason: STRICT_NULLABLE },
@@ -116,7 +113,7 @@ describe("OpenAI Chat requests recorded in 2025–26 with the API's prompt_token
     for (const name of Object.keys(CORE_DEVIATIONS)) expect(core.filter((n) => n === name), name).toHaveLength(1)
   })
 
-  it("the exact count is the API's figure for 682 of the 714 plain requests, and the pinned figure for the 32 others", () => {
+  it("the exact count is the API's figure for 684 of the 714 plain requests, and the pinned figure for the 30 others", () => {
     const missed: Array<string> = []
     for (const c of cases.filter((x) => kindOf(x) === "core")) {
       const delta = exactDelta(c)

@@ -156,7 +156,8 @@ export interface ChatRequestLike {
  *   tool call costs 3 tokens more than its rendering (from 2025–26 recordings).
  * - `"gpt-5"`: the gpt-5 family: as `"current"`, but the tool definitions are
  *   a message of their own after an 81-token preamble the request does not
- *   show, and each single tool call costs 9 tokens more than its rendering.
+ *   show, each single tool call costs 9 tokens more than its rendering, and
+ *   a named tool choice costs what `"auto"` does.
  * - `"0125"`: the cl100k models of the tools API from the January 2024
  *   snapshots on (gpt-3.5-turbo-0125, which the `gpt-3.5-turbo` alias names,
  *   gpt-4-0125-preview, gpt-4-turbo): the same definitions; a single tool
@@ -658,12 +659,10 @@ export const renderChatRequest = (request: ChatRequestLike, options: RenderOptio
       priming = turn(1, "assistant", "")
       break
     case "Named":
-      priming = turn(
-        2,
-        `assistant to=functions.${choice.name}`,
-        "",
-        choice.legacy || !isToolsApiFormat(format) ? 0 : NAMED_TOOL_CHOICE_EXTRA
-      )
+      // The gpt-5 family primes a named tool choice as a free one (2 recorded requests, two names: as with "auto").
+      priming = format === "gpt-5" && !choice.legacy
+        ? turn(1, "assistant", "")
+        : turn(2, `assistant to=functions.${choice.name}`, "", choice.legacy || !isToolsApiFormat(format) ? 0 : NAMED_TOOL_CHOICE_EXTRA)
       break
     default:
       return absurd(choice)
