@@ -97,7 +97,7 @@ await Effect.runPromise(countOpenAiChatRequest({ messages: [] }, { encoding: "o2
 await Effect.runPromise(countOpenAiChatRequest({ messages: [] }, { encoding: "cl100k" }))
 const exactDelta = (c: UsageCase): number => Effect.runSync(countOpenAiChatRequest(c.request)).total - c.prompt_tokens
 
-describe("OpenAI Chat requests recorded in 2025–26 with the API's prompt_tokens (test/data/openai-chat-usage)", () => {
+describe("OpenAI Chat requests recorded in 2024–26 with the API's prompt_tokens (test/data/openai-chat-usage)", () => {
   it("holds 851 requests from four test suites, 714 plain, 15 with parallel calls, 122 with a json_schema response format", () => {
     const by = (k: Kind) => cases.filter((c) => kindOf(c) === k).length
     expect([cases.length, by("core"), by("parallel"), by("responseFormat")]).toEqual([851, 714, 15, 122])
