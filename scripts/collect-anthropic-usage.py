@@ -22,35 +22,12 @@ out: the provider fetches, runs or compacts what the request does not show).
 
 Needs Python 3 and PyYAML. Not run by the test suite, which reads the output.
 """
-import gzip
-import json
-import subprocess
 import sys
+
+from vcr import interactions, write_cases
 
 PROMPT_FIELDS = ("model", "system", "messages", "tools", "tool_choice", "thinking", "output_format", "output_config")
 BLOCKS = {"text", "tool_use", "tool_result", "thinking", "redacted_thinking"}
-
-
-def git(repo, *args, check=True):
-    return subprocess.run(["git", "-C", repo, *args], capture_output=True, text=True, check=check).stdout
-
-
-def json_body(part):
-    body = part.get("parsed_body")
-    if body is not None:
-        return body
-    raw = part.get("body")
-    if isinstance(raw, dict):
-        raw = raw.get("string")
-    if isinstance(raw, bytes) and raw[:2] == b"\x1f\x8b":  # a gzip-compressed body, recorded as YAML !!binary
-        try:
-            raw = gzip.decompress(raw)
-        except (OSError, EOFError):
-            return None
-    try:
-        return json.loads(raw)
-    except (TypeError, ValueError):
-        return None
 
 
 def countable_content(content):
@@ -78,56 +55,28 @@ def countable(request):
 
 
 def cases_of(repo, name):
-    import yaml
-
-    commit = git(repo, "rev-parse", "HEAD").strip()
-    files = [f for f in git(repo, "ls-tree", "-r", "--name-only", "HEAD").splitlines()
-             if f.endswith((".yaml", ".yml")) and "cassette" in f.lower()]
-    for path in files:
-        text = git(repo, "show", f"HEAD:{path}", check=False)  # a mirror may leave its largest files out
-        if "api.anthropic.com" not in text:
+    for commit, path, index, request, body, answer in interactions(repo, lambda text: "api.anthropic.com" in text):
+        uri = request.get("uri", "")
+        if "api.anthropic.com" not in uri or not uri.split("?")[0].endswith("/v1/messages"):
             continue
-        try:
-            doc = yaml.safe_load(text)
-        except yaml.YAMLError:
+        if not isinstance(body, dict) or not isinstance(answer, dict) or body.get("stream"):
             continue
-        if not isinstance(doc, dict):
+        usage = answer.get("usage") or {}
+        model = body.get("model")
+        if not isinstance(usage.get("input_tokens"), int) or not isinstance(model, str) or not model.startswith("claude"):
             continue
-        for index, interaction in enumerate(doc.get("interactions") or []):
-            request, response = interaction.get("request") or {}, interaction.get("response") or {}
-            uri = request.get("uri", "")
-            if "api.anthropic.com" not in uri or not uri.split("?")[0].endswith("/v1/messages"):
-                continue
-            body, answer = json_body(request), json_body(response)
-            if not isinstance(body, dict) or not isinstance(answer, dict) or body.get("stream"):
-                continue
-            usage = answer.get("usage") or {}
-            model = body.get("model")
-            if not isinstance(usage.get("input_tokens"), int) or not isinstance(model, str) or not model.startswith("claude"):
-                continue
-            if not countable(body):
-                continue
-            total = usage["input_tokens"] + (usage.get("cache_creation_input_tokens") or 0) + (usage.get("cache_read_input_tokens") or 0)
-            yield {
-                "source": {"repo": name, "path": path, "commit": commit, "interaction": index},
-                "request": {k: body[k] for k in PROMPT_FIELDS if k in body},
-                "input_tokens": total,
-            }
+        if not countable(body):
+            continue
+        total = usage["input_tokens"] + (usage.get("cache_creation_input_tokens") or 0) + (usage.get("cache_read_input_tokens") or 0)
+        yield {
+            "source": {"repo": name, "path": path, "commit": commit, "interaction": index},
+            "request": {k: body[k] for k in PROMPT_FIELDS if k in body},
+            "input_tokens": total,
+        }
 
 
 def main():
-    out, repos = sys.argv[1], sys.argv[2:]
-    seen, cases = set(), []
-    for spec in repos:
-        name, repo = spec.split("=", 1)
-        for case in cases_of(repo, name):
-            key = json.dumps([case["request"], case["input_tokens"]], sort_keys=True)
-            if key not in seen:
-                seen.add(key)
-                cases.append(case)
-    with open(out, "w") as f:
-        json.dump(cases, f, ensure_ascii=False, separators=(",", ":"))
-    print(f"{len(cases)} cases")
+    write_cases(sys.argv, cases_of, "input_tokens")
 
 
 if __name__ == "__main__":

@@ -24,38 +24,14 @@ tool_choice, functions, function_call and response_format.
 
 Needs Python 3 and PyYAML. Not run by the test suite, which reads the output.
 """
-import json
 import re
-import subprocess
 import sys
+
+from vcr import interactions, write_cases
 
 PROMPT_FIELDS = ("model", "messages", "tools", "tool_choice", "functions", "function_call", "response_format")
 MODEL = re.compile(r"^(gpt-4o|gpt-4\.1|gpt-5|o[1-9]|gpt-3\.5-turbo|gpt-4(?![o.]))")
 EXCLUDED_MODEL = re.compile(r"audio|search")
-
-
-def git(repo, *args, check=True):
-    return subprocess.run(["git", "-C", repo, *args], capture_output=True, text=True, check=check).stdout
-
-
-def json_body(part):
-    body = part.get("parsed_body")
-    if body is not None:
-        return body
-    raw = part.get("body")
-    if isinstance(raw, dict):
-        raw = raw.get("string")
-    if isinstance(raw, bytes) and raw[:2] == b"\x1f\x8b":  # a gzip-compressed body, recorded as YAML !!binary
-        import gzip
-
-        try:
-            raw = gzip.decompress(raw)
-        except (OSError, EOFError):
-            return None
-    try:
-        return json.loads(raw)
-    except (TypeError, ValueError):
-        return None
 
 
 def countable_part(part):
@@ -115,55 +91,28 @@ def cut_images(request):
 
 
 def cases_of(repo, name):
-    import yaml
-
-    commit = git(repo, "rev-parse", "HEAD").strip()
-    files = [f for f in git(repo, "ls-tree", "-r", "--name-only", "HEAD").splitlines()
-             if f.endswith((".yaml", ".yml")) and "cassette" in f.lower()]
-    for path in files:
-        text = git(repo, "show", f"HEAD:{path}", check=False)  # a mirror may leave its largest files out
-        if "chat/completions" not in text or ("prompt_tokens" not in text and "!!binary" not in text):
+    wanted = lambda text: "chat/completions" in text and ("prompt_tokens" in text or "!!binary" in text)
+    for commit, path, index, request, body, answer in interactions(repo, wanted):
+        uri = request.get("uri", "")
+        if "chat/completions" not in uri or "api.openai.com" not in uri:
             continue
-        try:
-            doc = yaml.safe_load(text)
-        except yaml.YAMLError:
+        if not isinstance(body, dict) or not isinstance(answer, dict):
             continue
-        if not isinstance(doc, dict):
+        usage = answer.get("usage") or {}
+        model = body.get("model")
+        if "prompt_tokens" not in usage or not isinstance(model, str):
             continue
-        for index, interaction in enumerate(doc.get("interactions") or []):
-            request, response = interaction.get("request") or {}, interaction.get("response") or {}
-            uri = request.get("uri", "")
-            if "chat/completions" not in uri or "api.openai.com" not in uri:
-                continue
-            body, answer = json_body(request), json_body(response)
-            if not isinstance(body, dict) or not isinstance(answer, dict):
-                continue
-            usage = answer.get("usage") or {}
-            model = body.get("model")
-            if "prompt_tokens" not in usage or not isinstance(model, str):
-                continue
-            if not MODEL.match(model) or EXCLUDED_MODEL.search(model) or not countable(body):
-                continue
-            yield {
-                "source": {"repo": name, "path": path, "commit": commit, "interaction": index},
-                "request": cut_images({k: body[k] for k in PROMPT_FIELDS if k in body}),
-                "prompt_tokens": usage["prompt_tokens"],
-            }
+        if not MODEL.match(model) or EXCLUDED_MODEL.search(model) or not countable(body):
+            continue
+        yield {
+            "source": {"repo": name, "path": path, "commit": commit, "interaction": index},
+            "request": cut_images({k: body[k] for k in PROMPT_FIELDS if k in body}),
+            "prompt_tokens": usage["prompt_tokens"],
+        }
 
 
 def main():
-    out, repos = sys.argv[1], sys.argv[2:]
-    seen, cases = set(), []
-    for spec in repos:
-        name, repo = spec.split("=", 1)
-        for case in cases_of(repo, name):
-            key = json.dumps([case["request"], case["prompt_tokens"]], sort_keys=True)
-            if key not in seen:
-                seen.add(key)
-                cases.append(case)
-    with open(out, "w") as f:
-        json.dump(cases, f, ensure_ascii=False, separators=(",", ":"))
-    print(f"{len(cases)} cases")
+    write_cases(sys.argv, cases_of, "prompt_tokens")
 
 
 if __name__ == "__main__":

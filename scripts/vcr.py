@@ -1,0 +1,70 @@
+"""What the usage collectors share: reading VCR cassettes from a repository's
+git HEAD (`git show`, so the commit recorded with every case is the one
+read), decoding recorded bodies, and writing the deduplicated cases.
+
+Needs Python 3 and PyYAML.
+"""
+import gzip
+import json
+import subprocess
+
+
+def git(repo, *args, check=True):
+    return subprocess.run(["git", "-C", repo, *args], capture_output=True, text=True, check=check).stdout
+
+
+def json_body(part):
+    """A recorded request's or response's JSON body (gzip-compressed ones, recorded as YAML !!binary, unpacked), or None."""
+    body = part.get("parsed_body")
+    if body is not None:
+        return body
+    raw = part.get("body")
+    if isinstance(raw, dict):
+        raw = raw.get("string")
+    if isinstance(raw, bytes) and raw[:2] == b"\x1f\x8b":
+        try:
+            raw = gzip.decompress(raw)
+        except (OSError, EOFError):
+            return None
+    try:
+        return json.loads(raw)
+    except (TypeError, ValueError):
+        return None
+
+
+def interactions(repo, wanted):
+    """(commit, path, index, request body, response body) of every recorded exchange in the cassettes whose text `wanted` accepts."""
+    import yaml
+
+    commit = git(repo, "rev-parse", "HEAD").strip()
+    files = [f for f in git(repo, "ls-tree", "-r", "--name-only", "HEAD").splitlines()
+             if f.endswith((".yaml", ".yml")) and "cassette" in f.lower()]
+    for path in files:
+        text = git(repo, "show", f"HEAD:{path}", check=False)  # a mirror may leave its largest files out
+        if not wanted(text):
+            continue
+        try:
+            doc = yaml.safe_load(text)
+        except yaml.YAMLError:
+            continue
+        if not isinstance(doc, dict):
+            continue
+        for index, interaction in enumerate(doc.get("interactions") or []):
+            request, response = interaction.get("request") or {}, interaction.get("response") or {}
+            yield commit, path, index, request, json_body(request), json_body(response)
+
+
+def write_cases(argv, cases_of, figure):
+    """Collects `cases_of(repo_dir, name)` for every OWNER/NAME=REPO_DIR of argv[2:], keeps one copy of each request and figure, writes argv[1]."""
+    out, repos = argv[1], argv[2:]
+    seen, cases = set(), []
+    for spec in repos:
+        name, repo = spec.split("=", 1)
+        for case in cases_of(repo, name):
+            key = json.dumps([case["request"], case[figure]], sort_keys=True)
+            if key not in seen:
+                seen.add(key)
+                cases.append(case)
+    with open(out, "w") as f:
+        json.dump(cases, f, ensure_ascii=False, separators=(",", ":"))
+    print(f"{len(cases)} cases")
