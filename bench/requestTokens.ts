@@ -20,6 +20,9 @@ import { Effect } from "effect"
  *   recorded from the live API by four public test suites: the heuristic
  *   layer's error with the documented and measured framing, and calibrated
  *   on the other suites' reports;
+ * - the 246 Gemini generateContent requests of test/data/gemini-usage,
+ *   recorded from the live API by four public test suites: the heuristic
+ *   layer's error;
  * - the agent requests of ../shared/data/transcripts recorded from the four
  *   live APIs with the input the provider reported: the error of each
  *   layer per provider (Anthropic also calibrated, leave-one-out, on the
@@ -39,7 +42,7 @@ import { pathToFileURL } from "node:url"
 import { encodingForModel, makeExact } from "../src/exact/index.js"
 import { Calibration, type Request, TokenEstimator } from "../src/index.js"
 import type { ChatRequestLike } from "../src/internal/openAiChatPrompt.js"
-import { Anthropic, OpenAiChat } from "../src/providers/index.js"
+import { Anthropic, Gemini, OpenAiChat } from "../src/providers/index.js"
 import { countOptions, hasDefinitions, KNOWN_DEVIATIONS, loadRequestCases } from "../test/fixtures/requestTokensCases.js"
 import { loadRecordedRequests, type RecordedRequest } from "../test/fixtures/requestTranscriptCases.js"
 import { consume, fmt, table, timePerCall } from "./measure.js"
@@ -232,11 +235,35 @@ const runAnthropicUsage = (): void => {
   table(["Anthropic requests (test/data/anthropic-usage)", "requests", "p50", "p90", "mean", "max"], rows)
 }
 
+interface GeminiCase {
+  readonly model: string
+  readonly request: unknown
+  readonly prompt_tokens: number
+}
+
+/** The Gemini requests of test/data/gemini-usage: the heuristic estimate, on all and on prompts of 50 tokens or more. */
+const runGeminiUsage = (): void => {
+  const file = new URL("../test/data/gemini-usage/cases.json", import.meta.url)
+  const read = (JSON.parse(fs.readFileSync(file, "utf8")) as ReadonlyArray<GeminiCase>).map((c) => ({
+    c,
+    error: Math.abs(heuristic.o200k.estimateRequest(Effect.runSync(Gemini.fromRequest(c.request)).value, { provider: "gemini", model: c.model }).total - c.prompt_tokens) / c.prompt_tokens
+  }))
+  const big = read.filter((x) => x.c.prompt_tokens >= 50)
+  const current = big.filter((x) => !/gemini-(1|2\.0)/.test(x.c.model))
+  console.log("")
+  table(["Gemini requests (test/data/gemini-usage), heuristic", "requests", "p50", "p90", "mean", "max"], [
+    errorRow("all", read.map((x) => x.error)),
+    errorRow("prompts of 50 tokens or more", big.map((x) => x.error)),
+    errorRow("the same on Gemini 2.5 and later", current.map((x) => x.error))
+  ])
+}
+
 export const runRequestTokensBench = (): void => {
   console.log("\n== whole-request counting (estimateRequest) ==")
   runRecordedChat()
   runCollectedUsage()
   runAnthropicUsage()
+  runGeminiUsage()
   runTranscripts()
 }
 
