@@ -10,9 +10,9 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import * as fs from "node:fs"
 import { Calibration, type Request, TokenEstimator } from "../src/index.js"
 import { Anthropic } from "../src/providers/index.js"
+import { expectPinnedSources, loadUsageSet, quantile, relativeError } from "./usageSets.js"
 
 interface UsageCase {
   readonly source: { readonly repo: string; readonly path: string; readonly commit: string; readonly interaction: number }
@@ -20,18 +20,16 @@ interface UsageCase {
   readonly input_tokens: number
 }
 
-const cases = JSON.parse(fs.readFileSync(new URL("data/anthropic-usage/cases.json", import.meta.url), "utf8")) as ReadonlyArray<UsageCase>
+const cases = loadUsageSet<UsageCase>("anthropic-usage")
 const heuristic = Effect.runSync(TokenEstimator.makeHeuristic({ encoding: "o200k" }))
 const read = cases.map((c) => ({ c, request: Effect.runSync(Anthropic.fromRequest(c.request)).value }))
 const options = (c: UsageCase) => ({ provider: "anthropic" as const, model: c.request.model })
-const errorOf = (estimate: number, c: UsageCase) => Math.abs(estimate - c.input_tokens) / c.input_tokens
-const quantile = (xs: ReadonlyArray<number>, q: number) => [...xs].sort((a, b) => a - b)[Math.ceil(q * xs.length) - 1]!
+const errorOf = (estimate: number, c: UsageCase) => relativeError(estimate, c.input_tokens)
 
 describe("Anthropic requests recorded with the input they were billed for (test/data/anthropic-usage)", () => {
   it("holds 203 requests from four test suites, each read into the model", () => {
     expect(cases).toHaveLength(203)
-    expect(new Set(cases.map((c) => c.source.repo))).toEqual(new Set(["pydantic/pydantic-ai", "crewAIInc/crewAI", "traceloop/openllmetry", "Arize-ai/openinference"]))
-    for (const c of cases) expect(c.source.commit).toMatch(/^[0-9a-f]{40}$/)
+    expectPinnedSources(cases)
     expect(read.filter(({ request }) => request.responseFormat?._tag === "JsonSchema")).toHaveLength(13)
   })
 
