@@ -5,7 +5,7 @@
  *
  * Run: node_modules/.bin/node node_modules/tsx/dist/cli.mjs scripts/corpus/fit.ts
  * Options: `--cv` cross-validates the ridge, `--cv-report` prints the
- * leave-projects-out cross-validated error and bias of every category (what
+ * leave-one-project-out cross-validated error and bias of every category (what
  * design choices are judged by, not the holdout), `--only=o200k` fits one
  * encoding and writes nothing.
  *
@@ -199,11 +199,10 @@ const fitWeights = (samples: ReadonlyArray<Sample>, priors: Readonly<Record<stri
  * the category-averaged p90 of the per-message error for each candidate.
  */
 const crossValidate = (samples: ReadonlyArray<Sample>, encoding: Encoding): void => {
-  const projects = [...new Set(samples.map((s) => s.project))].sort()
-  const foldOf = new Map(projects.map((p, i) => [p, i % 4]))
+  const { foldOf, folds } = foldsOf(samples)
   for (const ridge of [1e-5, 1e-4, 3e-4, 1e-3, 3e-3]) {
     const errors = CATEGORIES.map(() => [] as Array<number>)
-    for (let fold = 0; fold < 4; fold++) {
+    for (let fold = 0; fold < folds; fold++) {
       const beta = fitWeights(samples.filter((s) => foldOf.get(s.project) !== fold), PRIORS[encoding], ridge)
       for (const s of samples) {
         if (foldOf.get(s.project) !== fold) continue
@@ -218,17 +217,28 @@ const crossValidate = (samples: ReadonlyArray<Sample>, encoding: Encoding): void
 }
 
 /**
- * Leave-projects-out cross-validation of the whole fit (`--cv-report`): per
- * category, the p90 of the per-message error and the bias of each fold's
- * messages predicted by a fit on the other folds. This, not the holdout, is
- * what design choices are judged by.
+ * The cross-validation folds of the train projects, dealt out in sorted order (`--cv`'s ridge choice). With
+ * `oneEach`, every project is a fold of its own (`--cv-report`): a project is then predicted by a fit on all the
+ * others, as a held-out project is by the fit on every train project, and its figures do not move when another
+ * project is added (with four folds dealt out in sorted order, one new project moved every project after it to
+ * another fold, so a report before and after a new train source compared different splits).
+ */
+const foldsOf = (samples: ReadonlyArray<Sample>, oneEach = false): { readonly foldOf: Map<string, number>; readonly folds: number } => {
+  const projects = [...new Set(samples.map((s) => s.project))].sort()
+  return { foldOf: new Map(projects.map((p, i) => [p, oneEach ? i : i % 4])), folds: oneEach ? projects.length : 4 }
+}
+
+/**
+ * Leave-one-project-out cross-validation of the whole fit (`--cv-report`): per
+ * category, the p90 of the per-message error and the bias of each train
+ * project's messages predicted by a fit on the other train projects. This, not
+ * the holdout, is what design choices are judged by.
  */
 const cvReport = (samples: ReadonlyArray<Sample>, encoding: Encoding): void => {
-  const projects = [...new Set(samples.map((s) => s.project))].sort()
-  const foldOf = new Map(projects.map((p, i) => [p, i % 4]))
+  const { foldOf, folds } = foldsOf(samples, true)
   const errors = CATEGORIES.map(() => [] as Array<number>)
   const sums = CATEGORIES.map(() => ({ est: 0, y: 0 }))
-  for (let fold = 0; fold < 4; fold++) {
+  for (let fold = 0; fold < folds; fold++) {
     const beta = fitWeights(samples.filter((s) => foldOf.get(s.project) !== fold), PRIORS[encoding], RIDGE[encoding])
     for (const s of samples) {
       if (foldOf.get(s.project) !== fold) continue
@@ -244,7 +254,7 @@ const cvReport = (samples: ReadonlyArray<Sample>, encoding: Encoding): void => {
     const e = errors[i]!.sort((a, b) => a - b)
     return [c, String(e.length), pct(e[Math.floor(e.length * 0.9)] ?? NaN), pct(sums[i]!.est / sums[i]!.y - 1, true)]
   })
-  console.log(`\n${encoding} leave-projects-out cross-validation`)
+  console.log(`\n${encoding} leave-one-project-out cross-validation`)
   console.log(formatTable(["category", "msgs", "cv p90", "cv bias"], rows))
   const p90s = errors.filter((e) => e.length > 20).map((e) => e[Math.floor(e.length * 0.9)] as number)
   const prose = CATEGORIES.map((c, i) => [c, i] as const).filter(([c]) => (CATEGORY_GROUPS.prose as ReadonlyArray<string>).includes(c))
