@@ -236,6 +236,7 @@ const foldsOf = (samples: ReadonlyArray<Sample>, oneEach = false): { readonly fo
  */
 const cvReport = (samples: ReadonlyArray<Sample>, encoding: Encoding): void => {
   const { foldOf, folds } = foldsOf(samples, true)
+  const perProject = new Map<string, { est: number; y: number; n: number }>()
   const errors = CATEGORIES.map(() => [] as Array<number>)
   const sums = CATEGORIES.map(() => ({ est: 0, y: 0 }))
   for (let fold = 0; fold < folds; fold++) {
@@ -248,6 +249,9 @@ const cvReport = (samples: ReadonlyArray<Sample>, encoding: Encoding): void => {
       errors[s.category]!.push(Math.abs(e - s.y) / s.y)
       sums[s.category]!.est += e
       sums[s.category]!.y += s.y
+      const key = `${CATEGORIES[s.category]} ${s.project}`
+      const p = perProject.get(key) ?? { est: 0, y: 0, n: 0 }
+      perProject.set(key, { est: p.est + e, y: p.y + s.y, n: p.n + 1 })
     }
   }
   const rows = CATEGORIES.map((c, i) => {
@@ -259,6 +263,12 @@ const cvReport = (samples: ReadonlyArray<Sample>, encoding: Encoding): void => {
   const p90s = errors.filter((e) => e.length > 20).map((e) => e[Math.floor(e.length * 0.9)] as number)
   const prose = CATEGORIES.map((c, i) => [c, i] as const).filter(([c]) => (CATEGORY_GROUPS.prose as ReadonlyArray<string>).includes(c))
   const absBias = prose.map(([, i]) => Math.abs(sums[i]!.est / sums[i]!.y - 1)).filter((x) => !Number.isNaN(x))
+  // How far one project's bias strays from its category's: the spread a single held-out project can show.
+  const spread = prose.map(([c]) => {
+    const biases = [...perProject.entries()].filter(([k, v]) => k.startsWith(`${c} `) && v.n >= 10).map(([k, v]) => `${k.slice(c.length + 1)} ${pct(v.est / v.y - 1, true)}`)
+    return `${c}: ${biases.join(", ")}`
+  })
+  console.log(`${encoding} cv bias per project (prose, 10+ messages):\n  ${spread.join("\n  ")}`)
   console.log(`${encoding} cv summary: mean p90 ${pct(p90s.reduce((a, b) => a + b, 0) / p90s.length)}, mean |bias| of prose ${pct(absBias.reduce((a, b) => a + b, 0) / absBias.length)}`)
 }
 
