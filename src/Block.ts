@@ -29,6 +29,7 @@
  * @since 0.1.0
  */
 import { Effect, Schema } from "effect"
+import { base64DataUrlParts } from "./internal/dataUrl.js"
 import { copyJson, deepFreeze, stringify } from "./internal/json.js"
 
 // ---------------------------------------------------------------------------
@@ -690,12 +691,8 @@ export const textSource = (text: string): FileSource => ({ _tag: "Text", text })
  * @since 0.1.0
  */
 export const parseDataUrl = (value: string): { readonly mediaType: string; readonly data: string } | undefined => {
-  if (!value.startsWith("data:")) return undefined
-  const comma = value.indexOf(",")
-  if (comma === -1) return undefined
-  const header = value.slice(5, comma)
-  if (!header.endsWith(";base64")) return undefined
-  return { mediaType: header.slice(0, -7), data: value.slice(comma + 1) }
+  const parts = base64DataUrlParts(value)
+  return parts === undefined ? undefined : { mediaType: parts.mediaType, data: value.slice(parts.dataStart) }
 }
 
 /**

@@ -10,6 +10,7 @@
  * @internal
  */
 import { absurd } from "effect/Function"
+import { base64DataUrlParts } from "./dataUrl.js"
 
 /** An image's width and height in pixels. */
 export interface ImageSize {
@@ -91,10 +92,8 @@ const sized = (width: number | undefined, height: number | undefined): ImageSize
  * header is damaged. Never throws.
  */
 export const imageSizeOfDataUrl = (url: string): ImageSize | undefined => {
-  if (!url.startsWith("data:")) return undefined
-  const comma = url.indexOf(",")
-  if (comma < 0 || !url.slice(0, comma).endsWith(";base64")) return undefined
-  return imageSizeOfBase64(url, comma + 1)
+  const parts = base64DataUrlParts(url)
+  return parts === undefined ? undefined : imageSizeOfBase64(url, parts.dataStart)
 }
 
 /** The size of the image whose base64 text starts at `start` in `text` (see `imageSizeOfDataUrl`). */
