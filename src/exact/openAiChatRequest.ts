@@ -68,18 +68,19 @@ export interface CountChatRequestOptions {
  * The encoding follows the model: o200k for gpt-4o, gpt-4.1, gpt-5 and the
  * o-series, cl100k for gpt-4 and gpt-3.5. The count matches the API's
  * `usage.prompt_tokens` on the public recorded requests for both encodings
- * (2023–24), and on 604 of 636 requests recorded from the gpt-4o, gpt-4.1 and
- * gpt-5 families and the o-series in 2025–26 without parallel calls or a
- * `json_schema` response format,
+ * (2023–24), and on 806 of 836 requests recorded in 2024–26 without parallel
+ * calls (the gpt-4o, gpt-4.1 and gpt-5 families, the o-series, gpt-3.5-turbo
+ * and gpt-4; every one with a `json_schema` response format),
  * including nested, enum, array and optional parameters, descriptions,
  * defaults, `none` / `auto` / named tool choice, legacy `functions` /
  * `function_call`, participant names, tool calls and their results. An
  * image given inline (a base64 `data:` URL) costs what the model charges for
  * its pixel size, read from the image's header (tiles or patches, as OpenAI
  * documents them and recorded figures confirm); one given by URL, whose size
- * is not known here, counts a flat 85 tokens (its low-detail cost);
- * a `json_schema` response format is counted as its schema's compact JSON,
- * which recorded figures show to be 0.2% to 30% over what the API counts.
+ * is not known here, counts a flat 85 tokens (its low-detail cost). A
+ * `json_schema` response format is a section of the system prompt (its schema
+ * as compact JSON escaped to ASCII, without `required`, defaults and bounds),
+ * and every assistant reply under it is addressed to the format by name.
  *
  * @example Counting a request with one tool
  * ```ts

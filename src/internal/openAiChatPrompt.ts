@@ -37,7 +37,7 @@
  *   a result that is a JSON object or array, that JSON as Python's
  *   `json.dumps` writes it (from 2025–26 recordings of gpt-4o-mini).
  *
- * From 765 requests of 2025–26 with the API's figure (test/data/openai-chat-usage):
+ * From 851 requests of 2024–26 with the API's figure (test/data/openai-chat-usage):
  * - a property's `title` is a comment line above its description, separated
  *   by an empty `//` line; comment lines are trimmed, an empty one is `//`;
  * - an object none of whose properties has a comment or a default is written
@@ -50,8 +50,13 @@
  * - an inline image costs the model's price for its pixel size (see
  *   `imageSize.ts`); every recorded request with one counts exactly;
  * - the gpt-5 family writes the definitions as a message of their own, 81
- *   tokens over their rendering, and costs each single call 9 more; the
- *   reasoning models prime a text-only reply with 2 tokens.
+ *   tokens over their rendering, costs each single call 9 more and primes a
+ *   named tool choice as `auto`; the reasoning models prime a text-only reply
+ *   with 2 tokens;
+ * - today's cl100k snapshots (0125) count a single call as gpt-4o does;
+ * - a `json_schema` response format is its schema as ASCII-escaped compact
+ *   JSON without the keywords the model is not shown, and each assistant
+ *   reply under it is addressed to the format by name (all 122 recorded).
  *
  * @internal
  */
