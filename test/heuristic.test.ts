@@ -8,8 +8,12 @@ import {
   featureNames,
   featuresOf,
   type HeuristicTable,
+  MAX_STEP_COST,
   rawEstimateWith,
+  STATE_BITS,
+  STATES,
   STEP_COUNT,
+  stepCost,
   stepCountsInto
 } from "../src/internal/heuristic.js"
 import { cl100k, o200k } from "../src/internal/weights.js"
@@ -120,11 +124,24 @@ describe("estimateTextWith", () => {
     }
   })
 
+  it("packs every state of the machine into the bits a step reserves for it", () => {
+    // The estimation loop spells these as literals (11 bits, 73 classes per state).
+    expect(STATE_BITS).toBe(11)
+    expect(STATES).toBeLessThanOrEqual(2 ** STATE_BITS)
+    expect(STEP_COUNT / STATES).toBe(73)
+  })
+
   it("has no step that costs less than zero, in either table", () => {
     for (const table of [o200k, cl100k]) {
       let min = Infinity
-      for (const cost of table.step) min = Math.min(min, cost)
+      let max = 0
+      for (let k = 0; k < STEP_COUNT; k++) {
+        min = Math.min(min, stepCost(table, k))
+        max = Math.max(max, stepCost(table, k))
+      }
       expect(min).toBeGreaterThanOrEqual(0)
+      // The packed table caps a step's cost: a fit that reached the cap would be clipped.
+      expect(max).toBeLessThan(MAX_STEP_COST / 2)
     }
   })
 
@@ -229,7 +246,7 @@ describe("estimateTextWith", () => {
       for (const table of [o200k, cl100k]) {
         stepCountsInto(m.text, table, counts)
         let sum = table.nonEmpty
-        for (let k = 0; k < counts.length; k++) sum += (counts[k] as number) * (table.step[k] as number)
+        for (let k = 0; k < counts.length; k++) sum += (counts[k] as number) * stepCost(table, k)
         expect(rawEstimateWith(m.text, table)).toBeCloseTo(sum, 6)
         featuresOf(counts, true, features)
         expect(features[0]).toBe(1)
