@@ -126,9 +126,19 @@ describe("counting rules", () => {
     expect(est.estimateBlock(Block.thinking("ponder", "a-very-long-signature"))).toBe(6)
   })
 
-  it("a thinking block whose text is hidden counts its encrypted content as opaque data", () => {
-    const hidden = Block.thinking("", undefined, { encryptedContent: "A".repeat(160) })
-    expect(est.estimateBlock(hidden)).toBe(30)
+  it("a thinking block whose text is hidden counts the reasoning its encrypted content hides: 3 tokens per 20 characters beyond 800", () => {
+    const hidden = (n: number) => Block.thinking("", undefined, { encryptedContent: "A".repeat(n) })
+    expect(est.estimateBlock(hidden(1100))).toBe(45)
+    expect(est.estimateBlock(hidden(2900))).toBe(315)
+    // a payload no longer than its framing hides nothing
+    expect(est.estimateBlock(hidden(800))).toBe(0)
+    expect(TokenEstimator.estimateEncryptedReasoning("")).toBe(0)
+    // summary parts are visible text and count as text, on top
+    const summarized = Block.thinking("", undefined, { encryptedContent: "A".repeat(1100), summary: ["The user wants the weather."] })
+    expect(est.estimateBlock(summarized)).toBeGreaterThan(45)
+    // a custom rule replaces the default
+    const custom = Effect.runSync(TokenEstimator.make({ estimateText: (t) => t.length, estimateEncryptedReasoning: () => 7 }))
+    expect(custom.estimateBlock(hidden(5000))).toBe(7)
   })
 
   it("a redacted thinking block counts its data as base64 bytes / 4: ceil(length × 3 / 16)", () => {
