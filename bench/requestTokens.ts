@@ -20,6 +20,10 @@ import { Effect } from "effect"
  *   recorded from the live API by four public test suites: the heuristic
  *   layer's error with the documented and measured framing, and calibrated
  *   on the other suites' reports;
+ * - the 142 OpenAI Responses requests of test/data/openai-responses-usage,
+ *   recorded from the live API by four public test suites: how many figures
+ *   the exact layer reproduces (all; plain, with function tools, with a
+ *   text format, with reasoning items) and the heuristic layer's error;
  * - the 246 Gemini generateContent requests of test/data/gemini-usage,
  *   recorded from the live API by four public test suites: the heuristic
  *   layer's error;
@@ -42,7 +46,7 @@ import { pathToFileURL } from "node:url"
 import { encodingForModel, makeExact } from "../src/exact/index.js"
 import { Calibration, type Request, TokenEstimator } from "../src/index.js"
 import type { ChatRequestLike } from "../src/internal/openAiChatPrompt.js"
-import { Anthropic, Gemini, OpenAiChat } from "../src/providers/index.js"
+import { Anthropic, Gemini, OpenAiChat, OpenAiResponses } from "../src/providers/index.js"
 import { countOptions, hasDefinitions, KNOWN_DEVIATIONS, loadRequestCases } from "../test/fixtures/requestTokensCases.js"
 import { loadRecordedRequests, type RecordedRequest } from "../test/fixtures/requestTranscriptCases.js"
 import { consume, fmt, table, timePerCall } from "./measure.js"
@@ -235,6 +239,46 @@ const runAnthropicUsage = (): void => {
   table(["Anthropic requests (test/data/anthropic-usage)", "requests", "p50", "p90", "mean", "max"], rows)
 }
 
+interface ResponsesCase {
+  readonly request: {
+    readonly model: string
+    readonly input: unknown
+    readonly tools?: ReadonlyArray<unknown>
+    readonly text?: { readonly format?: { readonly type?: string } }
+  }
+  readonly input_tokens: number
+}
+
+/** The Responses requests of test/data/openai-responses-usage: the exact layer's agreement and error, and the heuristic's error. */
+const runResponsesUsage = (): void => {
+  const file = new URL("../test/data/openai-responses-usage/cases.json", import.meta.url)
+  const kindOf = (c: ResponsesCase): string => {
+    if (Array.isArray(c.request.input) && c.request.input.some((i: { readonly type?: string }) => i.type === "reasoning")) return "with reasoning items"
+    if (c.request.text?.format?.type === "json_schema") return "with a json_schema text format"
+    return (c.request.tools?.length ?? 0) > 0 ? "with function tools" : "plain"
+  }
+  const read = (JSON.parse(fs.readFileSync(file, "utf8")) as ReadonlyArray<ResponsesCase>).map((c) => {
+    const request = Effect.runSync(OpenAiResponses.fromRequest(c.request)).value
+    const options = { provider: "openai-responses" as const, model: c.request.model }
+    const actual = c.input_tokens
+    const exactTotal = exact.o200k.estimateRequest(request, options).total
+    return {
+      kind: kindOf(c),
+      exact: exactTotal === c.input_tokens,
+      exactError: Math.abs(exactTotal - c.input_tokens) / actual,
+      heuristicError: Math.abs(heuristic.o200k.estimateRequest(request, options).total - c.input_tokens) / actual
+    }
+  })
+  const rows: Array<Array<string>> = []
+  for (const kind of ["all", "plain", "with function tools", "with a json_schema text format", "with reasoning items"]) {
+    const subset = kind === "all" ? read : read.filter((r) => r.kind === kind)
+    const exactRow = errorRow(`exact layer, ${kind}: ${subset.filter((r) => r.exact).length} exact`, subset.map((r) => r.exactError))
+    rows.push(exactRow, errorRow(`heuristic, ${kind}`, subset.map((r) => r.heuristicError)))
+  }
+  console.log("")
+  table(["Responses requests (test/data/openai-responses-usage)", "requests", "p50", "p90", "mean", "max"], rows)
+}
+
 interface GeminiCase {
   readonly model: string
   readonly request: unknown
@@ -263,6 +307,7 @@ export const runRequestTokensBench = (): void => {
   runRecordedChat()
   runCollectedUsage()
   runAnthropicUsage()
+  runResponsesUsage()
   runGeminiUsage()
   runTranscripts()
 }

@@ -8,7 +8,8 @@ Each REPO_DIR is a git checkout (or bare mirror) of github.com/OWNER/NAME
 whose HEAD is read with `git show`, so the commit recorded with every case is
 the one read. A case is one recorded interaction: a POST to
 api.openai.com/v1/responses whose JSON response (gzip-compressed ones
-unpacked; streamed responses left out) carries `usage.input_tokens`, for a
+unpacked; streamed responses left out) carries a positive
+`usage.input_tokens` (one cassette records 0, an edit), for a
 gpt-4o, gpt-4.1, gpt-5 or o-series model. Identical request/figure pairs are
 kept once.
 
@@ -61,7 +62,8 @@ def cases_of(repo, name):
             continue
         usage = answer.get("usage") or {}
         model = body.get("model")
-        if not isinstance(usage.get("input_tokens"), int) or not isinstance(model, str) or not MODELS.match(model):
+        # a figure of 0 is a cassette edited by hand, not what the API billed
+        if not isinstance(usage.get("input_tokens"), int) or usage["input_tokens"] <= 0 or not isinstance(model, str) or not MODELS.match(model):
             continue
         if not countable(body):
             continue

@@ -253,6 +253,21 @@ describe("estimateRequest for Gemini and OpenAI Responses", () => {
     expect(responses.tools).toBe(chat.tools + heuristic.estimateText(JSON.stringify(hosted)))
   })
 
+  it("Responses counts gpt-4o and gpt-4.1 definitions without a system message 6 tokens under Chat's system message of their own", () => {
+    const bare = Request.make([Message.user("What's the weather in Oslo?")], { tools: [weather] })
+    for (const model of ["gpt-4o", "gpt-4.1-nano"]) {
+      const chat = heuristic.estimateRequest(bare, { model })
+      expect(heuristic.estimateRequest(bare, { provider: "openai-responses", model }).tools).toBe(chat.tools - 6)
+    }
+    // with a system message (or instructions) to carry them, and on the gpt-5 family, as on Chat
+    const hosted = withTools({ model: "gpt-4o" })
+    expect(heuristic.estimateRequest(hosted, { provider: "openai-responses" }).tools).toBe(heuristic.estimateRequest(hosted).tools)
+    // (Responses renders gpt-5 definitions as Chat renders gpt-4o's)
+    expect(heuristic.estimateRequest(bare, { provider: "openai-responses", model: "gpt-5-mini" }).tools).toBe(
+      heuristic.estimateRequest(bare, { model: "gpt-4o" }).tools
+    )
+  })
+
   it("Responses counts the reasoning of the current turn only", () => {
     const reasoning = Block.thinking("", undefined, { encryptedContent: "A".repeat(1600) })
     const earlier = Message.assistant([reasoning, Block.text("Done.")])

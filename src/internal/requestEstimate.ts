@@ -9,8 +9,10 @@
  *   functions namespace, the tool choice and the reply priming. With an
  *   exact text counter the total is the API's `usage.prompt_tokens`.
  * - OpenAI Responses: the same rendering (function tools reach the model in
- *   the same namespace), plus hosted tools by their JSON text. An
- *   approximation: no recorded figure pins the Responses framing.
+ *   the same namespace), plus hosted tools by their JSON text, with what the
+ *   recorded Responses requests show of their own framing (definitions
+ *   without a system message, reasoning of the current turn). Plain requests
+ *   count exactly; with function tools it is an approximation.
  * - Anthropic: each message as the estimator counts it; client tools by the
  *   JSON text of their definition; Anthropic-schema tools (bash, text
  *   editor, computer use) by their documented cost; plus the documented
@@ -134,19 +136,35 @@ const thinkingOf = (rules: Rules, message: Message.Message): number => {
   return s
 }
 
+/**
+ * On the Responses API, a gpt-4o or gpt-4.1 request with no instructions or
+ * system message to carry its function definitions or text format counts 6
+ * tokens fewer than Chat Completions' system message of their own: of the 14
+ * such first turns recorded (test/data/openai-responses-usage, three suites),
+ * 11 are then exact and 2 one token off. The gpt-5 family frames them its own
+ * way (1 or 2 over before this; not applied).
+ */
+const RESPONSES_STANDALONE_SECTIONS_SAVING = 6
+
 const responses = (rules: Rules, request: Request.Request, model: string | undefined): RequestEstimate => {
   const chat = openAiChat(rules, request, model, "openai-responses")
+  const standalone = request.messages[0]?.role !== "system" && (chat.tools > 0 || chat.responseFormat > 0) &&
+    model !== undefined && promptFormatForModel(model) === "current"
   // reasoning items are input items here (Chat Completions has none), but only those of the current turn reach
   // the model: the API drops reasoning from before the newest user message
   const lastUser = lastUserIndex(request.messages)
   const messages = chat.messages.map((n, i) => (i > lastUser ? n + thinkingOf(rules, request.messages[i]!) : n))
   // hosted tools (web search, file search, ...), which Chat Completions leaves out, by their definition as sent
-  let tools = chat.tools + jsonItems(rules, request.providerOptions?.["openai-responses"]?.["tools"])
+  // the saving comes off the section that carries the system message's framing (the definitions when there are any)
+  const saving = standalone ? RESPONSES_STANDALONE_SECTIONS_SAVING : 0
+  const functionTools = chat.tools > 0 ? Math.max(0, chat.tools - saving) : 0
+  const responseFormat = chat.tools > 0 ? chat.responseFormat : Math.max(0, chat.responseFormat - saving)
+  let tools = functionTools + jsonItems(rules, request.providerOptions?.["openai-responses"]?.["tools"])
   for (const tool of request.tools ?? []) {
     const defined = tool.providerDefined
     if (defined?.provider === "openai-responses") tools += rules.text(stringify({ type: defined.type, ...defined.config }))
   }
-  return done("openai-responses", messages, tools, chat.responseFormat, chat.framing)
+  return done("openai-responses", messages, tools, responseFormat, chat.framing)
 }
 
 // ---------------------------------------------------------------------------
