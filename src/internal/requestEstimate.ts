@@ -141,7 +141,7 @@ const thinkingOf = (rules: Rules, message: Message.Message): number => {
  * system message to carry its function definitions or text format counts 6
  * tokens fewer than Chat Completions' system message of their own: of the 14
  * such first turns recorded (test/data/openai-responses-usage, three suites),
- * 11 are then exact and 2 one token off. The gpt-5 family frames them its own
+ * 10 are then exact and 2 one token off. The gpt-5 family frames them its own
  * way (1 or 2 over before this; not applied).
  */
 const RESPONSES_STANDALONE_SECTIONS_SAVING = 6
