@@ -253,16 +253,19 @@ describe("estimateRequest for Gemini and OpenAI Responses", () => {
     expect(responses.tools).toBe(chat.tools + heuristic.estimateText(JSON.stringify(hosted)))
   })
 
-  it("Responses counts gpt-4o and gpt-4.1 definitions without a system message 6 tokens under Chat's system message of their own", () => {
+  it("Responses counts gpt-4o and gpt-4.1 definitions 6 tokens under Chat without a system message to carry them, 2 under with one", () => {
     const bare = Request.make([Message.user("What's the weather in Oslo?")], { tools: [weather] })
     for (const model of ["gpt-4o", "gpt-4.1-nano"]) {
       const chat = heuristic.estimateRequest(bare, { model })
       expect(heuristic.estimateRequest(bare, { provider: "openai-responses", model }).tools).toBe(chat.tools - 6)
     }
-    // with a system message (or instructions) to carry them, and on the gpt-5 family, as on Chat
     const hosted = withTools({ model: "gpt-4o" })
-    expect(heuristic.estimateRequest(hosted, { provider: "openai-responses" }).tools).toBe(heuristic.estimateRequest(hosted).tools)
-    // (Responses renders gpt-5 definitions as Chat renders gpt-4o's)
+    expect(heuristic.estimateRequest(hosted, { provider: "openai-responses" }).tools).toBe(heuristic.estimateRequest(hosted).tools - 2)
+    // the parameters' title is the function's comment on Responses, not on Chat
+    const titled = Request.make(conversation, { model: "gpt-4o", tools: [Request.tool("get_weather", { description: "Current weather for a city", parameters: { ...weather.parameters, title: "WeatherArgs" } })] })
+    expect(heuristic.estimateRequest(titled).tools).toBe(heuristic.estimateRequest(hosted).tools)
+    expect(heuristic.estimateRequest(titled, { provider: "openai-responses" }).tools).toBeGreaterThan(heuristic.estimateRequest(hosted, { provider: "openai-responses" }).tools)
+    // on the gpt-5 family, as Chat renders gpt-4o's
     expect(heuristic.estimateRequest(bare, { provider: "openai-responses", model: "gpt-5-mini" }).tools).toBe(
       heuristic.estimateRequest(bare, { model: "gpt-4o" }).tools
     )

@@ -12,11 +12,12 @@
  *
  * - Plain requests (text, optionally instructions or a system message; 68):
  *   the exact count is the API's figure, except the 11 pinned below.
- * - Function tools (58): within 2 tokens on 34, exact on 8. Definitions
- *   without instructions or a system message to carry them cost gpt-4o and
- *   gpt-4.1 6 tokens fewer than on Chat Completions (then exact on first
- *   turns); not found: a titled property costs 3 to 5 more, and the gpt-5
- *   family counts 1 or 2 under its own rendering.
+ * - Function tools (58): exact on 17, within 2 tokens on 46. For gpt-4o and
+ *   gpt-4.1 the definitions show their titles, and cost 6 tokens fewer than
+ *   on Chat Completions without instructions or a system message to carry
+ *   them, 2 fewer with one: every first turn of that kind is exact but two
+ *   (and two broken cassettes); later turns with calls stay 1 or 2 off. The
+ *   gpt-5 family counts 1 or 2 under its own rendering (not found).
  * - A `json_schema` text format (8): exact on 4, within 2 on 7.
  * - Reasoning items (8): the reasoning of the current turn, sent back
  *   encrypted, is estimated from its length (`estimateEncryptedReasoning`);
@@ -35,7 +36,7 @@ interface UsageCase {
   readonly request: {
     readonly model: string
     readonly input: string | ReadonlyArray<{ readonly type?: string; readonly role?: string }>
-    readonly instructions?: string
+    readonly instructions?: string | null
     readonly tools?: ReadonlyArray<unknown>
     readonly text?: { readonly format?: { readonly type?: string } }
   }
@@ -102,19 +103,31 @@ describe("OpenAI Responses requests recorded with the input they were billed for
     expect(misses).toEqual(Object.fromEntries(Object.entries(PLAIN_DEVIATIONS).map(([name, d]) => [name, d.delta])))
   })
 
-  it("function tools: exact on 8 of 58 requests, within 2 tokens on 34, 14% at the 90th percentile", () => {
+  it("function tools: exact on 17 of 58 requests, within 2 tokens on 46, 14% at the 90th percentile", () => {
     const tools = ofKind("tools")
-    expect(tools.filter((r) => r.delta === 0)).toHaveLength(8)
-    expect(tools.filter((r) => Math.abs(r.delta) <= 2)).toHaveLength(34)
+    expect(tools.filter((r) => r.delta === 0)).toHaveLength(17)
+    expect(tools.filter((r) => Math.abs(r.delta) <= 2)).toHaveLength(46)
     expect(quantile(tools.map((r) => relativeError(r.delta + r.c.input_tokens, r.c.input_tokens)), 0.9)).toBeLessThanOrEqual(0.14)
   })
 
-  it("gpt-4o and gpt-4.1 first turns with definitions and no system message: exact on 6 of 8, the others 1 and 9 tokens off", () => {
+  it("gpt-4o and gpt-4.1 first turns with definitions and no system message: exact on 6 of 9, two 1 and 9 tokens off", () => {
     const firstTurns = ofKind("tools").filter((r) => {
       const { input, instructions, model } = r.c.request
-      return /^gpt-4(o|\.1)/.test(model) && instructions === undefined && typeof input !== "string" && input.length === 1 && input[0]?.role === "user"
+      return /^gpt-4(o|\.1)/.test(model) && !(typeof instructions === "string" && instructions.length > 0) && typeof input !== "string" && input.length === 1 && input[0]?.role === "user"
     })
-    expect(firstTurns.map((r) => r.delta).sort((a, b) => a - b)).toEqual([-9, 0, 0, 0, 0, 0, 0, 1])
+    // -220: a figure of 286 for a 66-token request, whose recorded response likely belongs to a longer exchange
+    expect(firstTurns.map((r) => r.delta).sort((a, b) => a - b)).toEqual([-220, -9, 0, 0, 0, 0, 0, 0, 1])
+  })
+
+  it("gpt-4o and gpt-4.1 first turns with definitions (titled or not) under instructions or a system message: all 11 exact", () => {
+    const firstTurns = read.filter((r) => {
+      const { input, instructions, model, tools } = r.c.request
+      const items = typeof input === "string" ? [] : input
+      const hosted = (typeof instructions === "string" && instructions.length > 0) || items[0]?.role === "system" || items[0]?.role === "developer"
+      return /^gpt-4(o|\.1)/.test(model) && (tools?.length ?? 0) > 0 && hosted && items.filter((i) => i.role === "user").length === 1 &&
+        items.every((i) => i.role !== undefined)
+    })
+    expect(firstTurns.map((r) => r.delta)).toEqual(new Array(11).fill(0))
   })
 
   it("a json_schema text format: exact on 4 of 8 requests, within 2 tokens on 7 (a gpt-5.4-mini request 7 over)", () => {
@@ -134,10 +147,10 @@ describe("OpenAI Responses requests recorded with the input they were billed for
     for (const r of ofKind("reasoning").filter((r) => !currentTurn.includes(r))) expect(Math.abs(r.delta), nameOf(r.c)).toBeLessThanOrEqual(2)
   })
 
-  it("the heuristic: within 4.5% of the API's figure at the median and 12.5% at the 90th percentile; plain requests 9.5%", () => {
+  it("the heuristic: within 5% of the API's figure at the median and 12% at the 90th percentile; plain requests 9.5%", () => {
     const errors = (rows: typeof read) => rows.map((r) => relativeError(r.heuristic, r.c.input_tokens))
-    expect(quantile(errors(read), 0.5)).toBeLessThanOrEqual(0.045)
-    expect(quantile(errors(read), 0.9)).toBeLessThanOrEqual(0.125)
+    expect(quantile(errors(read), 0.5)).toBeLessThanOrEqual(0.05)
+    expect(quantile(errors(read), 0.9)).toBeLessThanOrEqual(0.12)
     expect(quantile(errors(ofKind("plain")), 0.9)).toBeLessThanOrEqual(0.095)
   })
 })

@@ -91,12 +91,14 @@ const done = (
 /**
  * How a request for `model` is rendered. The gpt-5 family's preamble and call surcharge were measured on Chat
  * Completions; the Responses API frames requests its own way (a recorded gpt-5 Responses request is already over
- * without them), so it keeps the o200k rendering.
+ * without them), so it keeps the o200k rendering. On Responses the gpt-4o family also shows the definitions'
+ * titles (`RenderOptions.responses`); for the gpt-5 family no recording has such titles, so they stay out.
  */
 const renderOptions = (model: string | undefined, provider: Provider): RenderOptions => {
-  if (model === undefined) return {}
+  if (model === undefined) return provider === "openai-responses" ? { responses: true } : {}
   const format = promptFormatForModel(model)
-  return { format: provider === "openai-responses" && format === "gpt-5" ? "current" : format, model }
+  if (provider !== "openai-responses") return { format, model }
+  return format === "gpt-5" ? { format: "current", model } : { format, model, responses: true }
 }
 
 const openAiChat = (rules: Rules, request: Request.Request, model: string | undefined, provider: Provider): RequestEstimate => {
@@ -137,26 +139,28 @@ const thinkingOf = (rules: Rules, message: Message.Message): number => {
 }
 
 /**
- * On the Responses API, a gpt-4o or gpt-4.1 request with no instructions or
- * system message to carry its function definitions or text format counts 6
- * tokens fewer than Chat Completions' system message of their own: of the 14
- * such first turns recorded (test/data/openai-responses-usage, three suites),
- * 10 are then exact and 2 one token off. The gpt-5 family frames them its own
- * way (1 or 2 over before this; not applied).
+ * On the Responses API, the function definitions or text format of a gpt-4o
+ * or gpt-4.1 request cost fewer tokens than Chat Completions counts for them:
+ * 6 when no instructions or system message carries them (Chat makes them a
+ * system message of their own), 2 when one does. Recorded first turns
+ * (test/data/openai-responses-usage): with instructions or a system message,
+ * 11 of 11 exact (four suites); without, 10 of 14 exact and 2 one token off
+ * (three suites). Later turns, with function calls and outputs, stay 1 or 2
+ * tokens off. The gpt-5 family frames them its own way (1 or 2 over; not
+ * applied).
  */
-const RESPONSES_STANDALONE_SECTIONS_SAVING = 6
+const RESPONSES_SECTIONS_SAVING = { standalone: 6, hosted: 2 } as const
 
 const responses = (rules: Rules, request: Request.Request, model: string | undefined): RequestEstimate => {
   const chat = openAiChat(rules, request, model, "openai-responses")
-  const standalone = request.messages[0]?.role !== "system" && (chat.tools > 0 || chat.responseFormat > 0) &&
-    model !== undefined && promptFormatForModel(model) === "current"
+  const current = model !== undefined && promptFormatForModel(model) === "current" && (chat.tools > 0 || chat.responseFormat > 0)
+  const saving = !current ? 0 : request.messages[0]?.role === "system" ? RESPONSES_SECTIONS_SAVING.hosted : RESPONSES_SECTIONS_SAVING.standalone
   // reasoning items are input items here (Chat Completions has none), but only those of the current turn reach
   // the model: the API drops reasoning from before the newest user message
   const lastUser = lastUserIndex(request.messages)
   const messages = chat.messages.map((n, i) => (i > lastUser ? n + thinkingOf(rules, request.messages[i]!) : n))
   // hosted tools (web search, file search, ...), which Chat Completions leaves out, by their definition as sent
-  // the saving comes off the section that carries the system message's framing (the definitions when there are any)
-  const saving = standalone ? RESPONSES_STANDALONE_SECTIONS_SAVING : 0
+  // the saving comes off the first section (the definitions when there are any)
   const functionTools = chat.tools > 0 ? Math.max(0, chat.tools - saving) : 0
   const responseFormat = chat.tools > 0 ? chat.responseFormat : Math.max(0, chat.responseFormat - saving)
   let tools = functionTools + jsonItems(rules, request.providerOptions?.["openai-responses"]?.["tools"])
