@@ -271,6 +271,23 @@ describe("estimateRequest for Gemini and OpenAI Responses", () => {
     )
   })
 
+  it("Responses counts each function call as an item of its own, not as one multi_tool_use call, and an empty assistant message as a turn", () => {
+    const e = exact()
+    const calls = Message.assistant([Block.toolCall("c1", "get_weather", { city: "Oslo" }), Block.toolCall("c2", "get_weather", { city: "Rome" })])
+    const results = [Message.tool(Block.toolResult("c1", "get_weather", "12°C")), Message.tool(Block.toolResult("c2", "get_weather", "24°C"))]
+    const request = Request.make([...conversation, calls, ...results], { model: "gpt-4o", tools: [weather] })
+    const one = (id: string, city: string) => Message.assistant([Block.toolCall(id, "get_weather", { city })])
+    const split = Request.make([...conversation, one("c1", "Oslo"), one("c2", "Rome"), ...results], { model: "gpt-4o", tools: [weather] })
+    const responses = { provider: "openai-responses" as const }
+    expect(e.estimateRequest(request, responses).total).toBe(e.estimateRequest(split, responses).total)
+    // Chat Completions renders the two calls as one multi_tool_use.parallel call, whose results are JSON strings
+    expect(e.estimateRequest(request).total).not.toBe(e.estimateRequest(split).total)
+    const silent = Request.make([...conversation, Message.assistant([Block.text(""), Block.toolCall("c1", "get_weather", { city: "Oslo" })]), results[0]!], { model: "gpt-4o", tools: [weather] })
+    const quiet = Request.make([...conversation, one("c1", "Oslo"), results[0]!], { model: "gpt-4o", tools: [weather] })
+    expect(e.estimateRequest(silent, responses).total).toBe(e.estimateRequest(quiet, responses).total + 4)
+    expect(e.estimateRequest(silent).total).toBe(e.estimateRequest(quiet).total)
+  })
+
   it("Responses counts the reasoning of the current turn only", () => {
     const reasoning = Block.thinking("", undefined, { encryptedContent: "A".repeat(1600) })
     const earlier = Message.assistant([reasoning, Block.text("Done.")])

@@ -318,8 +318,11 @@ export interface RenderOptions {
   /** The prompt format; default: `promptFormatForModel(model)`. */
   readonly format?: PromptFormat
   /**
-   * Render function definitions as the Responses API shows them to the
-   * `"current"` models (gpt-4o, gpt-4.1): see {@link renderFunctionNamespace}.
+   * Render as the Responses API does: its input is a list of items, so each
+   * function call is a turn of its own (no `multi_tool_use.parallel` call,
+   * and their results are plain text) and an assistant message with empty
+   * text is still a turn; and the definitions show their titles to the
+   * `"current"` models (gpt-4o, gpt-4.1; see {@link renderFunctionNamespace}).
    */
   readonly responses?: boolean
   /** The model, when the request does not name it (a reasoning model primes its reply with 2 tokens). */
@@ -576,6 +579,8 @@ export const renderChatRequest = (request: ChatRequestLike, options: RenderOptio
   // Under a json_schema response format, every assistant reply is addressed to the format by name.
   const replyTo = responseFormat.length > 0 ? responseFormatName(request.response_format) : ""
 
+  // The Responses API's input is a list of items: each function call its own, an empty assistant message a turn.
+  const itemwise = options.responses === true
   const messages: Array<ReadonlyArray<PromptTurn>> = []
   // Tool results are headed by the name of the call they answer; calls are found by id.
   const callNames = new Map<string, string>()
@@ -614,7 +619,7 @@ export const renderChatRequest = (request: ChatRequestLike, options: RenderOptio
           toolCalls++
           if (typeof call["id"] === "string") callNames.set(call["id"], callName)
         }
-        if (calls.length > 1) {
+        if (calls.length > 1 && !itemwise) {
           for (const call of m.tool_calls as ReadonlyArray<unknown>) {
             if (isRecord(call) && typeof call["id"] === "string") parallelIds.add(call["id"])
           }
@@ -631,14 +636,18 @@ export const renderChatRequest = (request: ChatRequestLike, options: RenderOptio
     }
     const turns: Array<PromptTurn> = []
     if (text.length > 0 || extra > 0) turns.push(turn(framing, author, text, extra, recipient))
-    if (calls.length === 1) {
-      const call = calls[0]!
+    // On Responses an assistant message item is a turn even when its text is empty (addressed to no format).
+    else if (itemwise && typeof m.content === "string") turns.push(turn(framing, author, "", 0))
+    if (calls.length === 1 || itemwise) {
       // The o200k and 0125 models see a tool call's arguments re-serialized compactly, and a few tokens more.
-      turns.push(
-        hasCallSurcharge(format) && toolCalls > 0
-          ? turn(framing, `${author} to=functions.${call.name}`, compactArguments(call.args), format === "gpt-5" ? GPT5_TOOL_CALL_EXTRA : TOOL_CALL_EXTRA)
-          : turn(framing, `${author} to=functions.${call.name}`, call.args)
-      )
+      // On Responses every function call is an item of its own: no multi_tool_use wrapper.
+      for (const call of calls) {
+        turns.push(
+          hasCallSurcharge(format) && toolCalls > 0
+            ? turn(framing, `${author} to=functions.${call.name}`, compactArguments(call.args), format === "gpt-5" ? GPT5_TOOL_CALL_EXTRA : TOOL_CALL_EXTRA)
+            : turn(framing, `${author} to=functions.${call.name}`, call.args)
+        )
+      }
     } else {
       let body = '{"tool_uses":['
       for (let i = 0; i < calls.length; i++) {
