@@ -137,7 +137,10 @@ export interface RequestEstimateOptions {
  *   framing (see `RequestEstimate`). For OpenAI Chat the request is written
  *   as the body `OpenAiChat.toRequest` sends and rendered the way the API
  *   renders it, so with an exact layer (`layerO200k`, `layerCl100k`) the
- *   total is the API's `usage.prompt_tokens`.
+ *   total is the API's `usage.prompt_tokens`. For OpenAI Responses it is
+ *   rendered the same way, item by item, with what recorded Responses
+ *   requests show of their own framing: exact without tools, and on first
+ *   turns of gpt-4o and gpt-4.1 with tools; otherwise within a few tokens.
  *
  * @since 0.1.0
  */
