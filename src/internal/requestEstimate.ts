@@ -159,10 +159,10 @@ const responses = (rules: Rules, request: Request.Request, model: string | undef
   // the model: the API drops reasoning from before the newest user message
   const lastUser = lastUserIndex(request.messages)
   const messages = chat.messages.map((n, i) => (i > lastUser ? n + thinkingOf(rules, request.messages[i]!) : n))
-  // hosted tools (web search, file search, ...), which Chat Completions leaves out, by their definition as sent
   // the saving comes off the first section (the definitions when there are any)
   const functionTools = chat.tools > 0 ? Math.max(0, chat.tools - saving) : 0
   const responseFormat = chat.tools > 0 ? chat.responseFormat : Math.max(0, chat.responseFormat - saving)
+  // hosted tools (web search, file search, ...), which Chat Completions leaves out, by their definition as sent
   let tools = functionTools + jsonItems(rules, request.providerOptions?.["openai-responses"]?.["tools"])
   for (const tool of request.tools ?? []) {
     const defined = tool.providerDefined
