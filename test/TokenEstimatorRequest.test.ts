@@ -288,6 +288,14 @@ describe("estimateRequest for Gemini and OpenAI Responses", () => {
     expect(e.estimateRequest(silent).total).toBe(e.estimateRequest(quiet).total)
   })
 
+  it("Responses primes a named tool choice of the gpt-5 family as auto, as Chat does, and a gpt-4o one with its recipient", () => {
+    const e = exact()
+    const responses = { provider: "openai-responses" as const }
+    const framing = (model: string, toolChoice: Request.ToolChoice) => e.estimateRequest(withTools({ model, toolChoice }), responses).framing
+    expect(framing("gpt-5-mini", { _tag: "Tool", name: "get_weather" })).toBe(framing("gpt-5-mini", "auto"))
+    expect(framing("gpt-4o", { _tag: "Tool", name: "get_weather" })).toBeGreaterThan(framing("gpt-4o", "auto"))
+  })
+
   it("Responses counts the reasoning of the current turn only", () => {
     const reasoning = Block.thinking("", undefined, { encryptedContent: "A".repeat(1600) })
     const earlier = Message.assistant([reasoning, Block.text("Done.")])

@@ -678,8 +678,9 @@ export const renderChatRequest = (request: ChatRequestLike, options: RenderOptio
       priming = turn(1, "assistant", "")
       break
     case "Named":
-      // The gpt-5 family primes a named tool choice as a free one (2 recorded requests, two names: as with "auto").
-      priming = format === "gpt-5" && !choice.legacy
+      // The gpt-5 family primes a named tool choice as a free one (2 recorded requests, two names: as with "auto"; on
+      // Responses, which renders its requests in the "current" format, 2 more).
+      priming = (format === "gpt-5" || promptFormatForModel(model) === "gpt-5") && !choice.legacy
         ? turn(1, "assistant", "")
         : turn(2, `assistant to=functions.${choice.name}`, "", choice.legacy || !isToolsApiFormat(format) ? 0 : NAMED_TOOL_CHOICE_EXTRA)
       break
