@@ -91,14 +91,13 @@ const done = (
 /**
  * How a request for `model` is rendered. The gpt-5 family's preamble and call surcharge were measured on Chat
  * Completions; the Responses API frames requests its own way (a recorded gpt-5 Responses request is already over
- * without them), so it keeps the o200k rendering. On Responses the gpt-4o family also shows the definitions'
- * titles (`RenderOptions.responses`); for the gpt-5 family no recording has such titles, so they stay out.
+ * without them), so it keeps the o200k rendering, as the Responses API renders it (`RenderOptions.responses`).
  */
 const renderOptions = (model: string | undefined, provider: Provider): RenderOptions => {
   if (model === undefined) return provider === "openai-responses" ? { responses: true } : {}
   const format = promptFormatForModel(model)
   if (provider !== "openai-responses") return { format, model }
-  return format === "gpt-5" ? { format: "current", model } : { format, model, responses: true }
+  return { format: format === "gpt-5" ? "current" : format, model, responses: true }
 }
 
 const openAiChat = (rules: Rules, request: Request.Request, model: string | undefined, provider: Provider): RequestEstimate => {
