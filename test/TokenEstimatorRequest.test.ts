@@ -9,7 +9,7 @@ import { countOpenAiChatRequest, loadTextCounter, makeExact } from "../src/exact
 import { Block, Calibration, Message, Provider, Request, TokenEstimator } from "../src/index.js"
 import { chatRequestOf } from "../src/internal/chatRequestOf.js"
 import { countChatRequest } from "../src/internal/openAiChatPrompt.js"
-import { OpenAiChat } from "../src/providers/index.js"
+import { OpenAiChat, OpenAiResponses } from "../src/providers/index.js"
 import { chatConversation } from "./providers/adapterArbitraries.js"
 import * as Arb from "./arbitraries.js"
 import * as Req from "./requestArbitraries.js"
@@ -298,6 +298,19 @@ describe("estimateRequest for Gemini and OpenAI Responses", () => {
     const framing = (model: string, toolChoice: Request.ToolChoice) => e.estimateRequest(withTools({ model, toolChoice }), responses).framing
     expect(framing("gpt-5-mini", { _tag: "Tool", name: "get_weather" })).toBe(framing("gpt-5-mini", "auto"))
     expect(framing("gpt-4o", { _tag: "Tool", name: "get_weather" })).toBeGreaterThan(framing("gpt-4o", "auto"))
+  })
+
+  it("Responses counts empty instructions as nothing, and an empty system message in the input as a message", () => {
+    const e = exact()
+    const responses = { provider: "openai-responses" as const }
+    const read = (body: object) => run(OpenAiResponses.fromRequest(body)).value
+    const input = [{ role: "user", content: "The secret key is sesame" }]
+    const bare = e.estimateRequest(read({ model: "gpt-5", input }), responses)
+    const empty = e.estimateRequest(read({ model: "gpt-5", input, instructions: "" }), responses)
+    expect(empty.total).toBe(bare.total)
+    expect(empty.messages).toEqual([0, ...bare.messages])
+    const system = e.estimateRequest(read({ model: "gpt-5", input: [{ role: "system", content: "" }, ...input] }), responses)
+    expect(system.total).toBeGreaterThan(bare.total)
   })
 
   it("Responses counts the reasoning of the current turn only", () => {

@@ -75,12 +75,12 @@ const NOT_FOUND = "a framing not found"
 /** Plain requests whose exact count differs from the API's figure, by how much, and why. */
 const PLAIN_DEVIATIONS: Readonly<Record<string, { readonly delta: number; readonly reason: string }>> = {
   "test_openai_responses_reasoning_mode_pro.yaml#0": { delta: -1531, reason: "a pro reasoning mode bills a prompt the request does not show" },
-  "test_openai_responses_reasoning_effort.yaml#0": { delta: -55, reason: "o3-mini with a reasoning effort: a prompt the request does not show" },
+  "test_openai_responses_reasoning_effort.yaml#0": { delta: -59, reason: "o3-mini with a reasoning effort: a prompt the request does not show" },
   "test_openai_responses_system_prompt.yaml#0": { delta: -18, reason: NOT_FOUND },
   "test_openai_responses_thinking_with_modified_history.yaml#2": { delta: -9, reason: NOT_FOUND },
   "test_openai_responses_thinking_part_from_other_model.yaml#1": { delta: -8, reason: NOT_FOUND },
-  "test_openai_responses_verbosity.yaml#0": { delta: 7, reason: "gpt-5 with a verbosity setting: " + NOT_FOUND },
-  "test_openai_previous_response_id.yaml#0": { delta: 5, reason: NOT_FOUND },
+  "test_openai_responses_verbosity.yaml#0": { delta: 3, reason: "gpt-5 with a verbosity setting: " + NOT_FOUND },
+  "test_openai_previous_response_id.yaml#0": { delta: 1, reason: "gpt-5, 1 or 2 over like its first turns with tools: " + NOT_FOUND },
   "test_openai_responses_compact_stateful_mode.yaml#2": { delta: 4, reason: NOT_FOUND },
   "test_openai_responses_compact_stateful_mode.yaml#1": { delta: 3, reason: NOT_FOUND },
   "test_responses_usage_limit_not_exceeded.yaml#1": { delta: -1, reason: NOT_FOUND },
@@ -117,8 +117,8 @@ describe("OpenAI Responses requests recorded with the input they were billed for
       const { input, instructions, model } = r.c.request
       return /^gpt-4(o|\.1)/.test(model) && !(typeof instructions === "string" && instructions.length > 0) && typeof input !== "string" && input.length === 1 && input[0]?.role === "user"
     })
-    // -220: a figure of 286 for a 66-token request, whose recorded response likely belongs to a longer exchange
-    expect(firstTurns.map((r) => r.delta).sort((a, b) => a - b)).toEqual([-220, -9, 0, 0, 0, 0, 0, 0, 1])
+    // -225: a figure of 286 for a 61-token request, whose recorded response likely belongs to a longer exchange
+    expect(firstTurns.map((r) => r.delta).sort((a, b) => a - b)).toEqual([-225, -9, 0, 0, 0, 0, 0, 0, 1])
   })
 
   it("gpt-4o and gpt-4.1 first turns with definitions (titled or not) under instructions or a system message: all 11 exact", () => {

@@ -150,7 +150,18 @@ const thinkingOf = (rules: Rules, message: Message.Message): number => {
  */
 const RESPONSES_SECTIONS_SAVING = { standalone: 6, hosted: 2 } as const
 
+/** A system message read from a Responses request's `instructions` whose text is empty. */
+const isEmptyInstructions = (message: Message.Message | undefined): boolean =>
+  message?.role === "system" && message.providerOptions?.["openai-responses"]?.["instructions"] === true &&
+  message.content.every((block) => block.text.length === 0)
+
 const responses = (rules: Rules, request: Request.Request, model: string | undefined): RequestEstimate => {
+  // Empty `instructions` reach the model as nothing, not as an empty system message (2 recorded gpt-5 requests,
+  // 5 and 7 tokens over with one).
+  if (isEmptyInstructions(request.messages[0])) {
+    const rest = responses(rules, { ...request, messages: request.messages.slice(1) }, model)
+    return { ...rest, messages: [0, ...rest.messages] }
+  }
   const chat = openAiChat(rules, request, model, "openai-responses")
   const current = model !== undefined && promptFormatForModel(model) === "current" && (chat.tools > 0 || chat.responseFormat > 0)
   const saving = !current ? 0 : request.messages[0]?.role === "system" ? RESPONSES_SECTIONS_SAVING.hosted : RESPONSES_SECTIONS_SAVING.standalone
