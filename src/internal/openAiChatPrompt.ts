@@ -734,12 +734,14 @@ export const TOOLS_TAIL = "} // namespace functions"
  *
  * The Responses API (`responses`, on the `"current"` format) also shows
  * what Chat Completions leaves out: the parameters' `title` above the
- * function's description and the parameters' `description` below it, each
- * a paragraph of the function's comment, and a referenced definition's
- * `title` as the comment of a property that has none of its own. (Found on
- * 2025–26 Responses recordings: every gpt-4o-family request whose
- * definitions carry such titles was 3 to 17 tokens under without them, and
- * every gpt-5 one with a parameters description 16 to 34 under.)
+ * function's description (a paragraph of its comment), the parameters'
+ * `description` as a comment line before the object's brace (where OpenAI's
+ * published renderer, harmony, writes an object's description), and a
+ * referenced definition's `title` as the comment of a property that has
+ * none of its own. (Found on 2025–26 Responses recordings: every
+ * gpt-4o-family request whose definitions carry such titles was 3 to 17
+ * tokens under without them, and every gpt-5 one with a parameters
+ * description 16 to 34 under.)
  *
  * @since 0.1.0
  */
@@ -753,17 +755,15 @@ export const renderFunctionNamespace = (
   for (const fn of definitions) {
     if (!isRecord(fn)) continue
     const params = fn["parameters"]
-    const shown = (text: unknown): string => (typeof text === "string" ? text : "")
-    const comment = [
-      titles && isRecord(params) ? shown(params["title"]) : "",
-      shown(fn["description"]),
-      titles && isRecord(params) ? shown(params["description"]) : ""
-    ].filter((part) => part.length > 0)
-    out += commentLines(comment.join("\n\n"), "", format)
+    const title = titles && isRecord(params) && typeof params["title"] === "string" ? params["title"] : ""
+    const description = typeof fn["description"] === "string" ? fn["description"] : ""
+    out += commentLines(title.length > 0 && description.length > 0 ? `${title}\n\n${description}` : title + description, "", format)
     const name = asString(fn["name"])
     const properties = isRecord(params) ? params["properties"] : undefined
     if (isRecord(properties) && Object.keys(properties).length > 0) {
-      out += `type ${name} = (_: ${renderObject(params as JsonSchema, 0, 0, schemaContext(format, params as JsonSchema, titles))}) => any;\n\n`
+      // the parameters' own description, as OpenAI's published renderer (harmony) writes an object's: a comment before its brace
+      const objectComment = titles ? commentLines((params as JsonSchema)["description"], "", format) : ""
+      out += `type ${name} = (_: ${objectComment}${renderObject(params as JsonSchema, 0, 0, schemaContext(format, params as JsonSchema, titles))}) => any;\n\n`
     } else {
       out += `type ${name} = () => any;\n\n`
     }
