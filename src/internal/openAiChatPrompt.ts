@@ -321,8 +321,7 @@ export interface RenderOptions {
    * Render as the Responses API does: its input is a list of items, so each
    * function call is a turn of its own (no `multi_tool_use.parallel` call,
    * and their results are plain text) and an assistant message with empty
-   * text is still a turn; and the definitions show their titles to the
-   * `"current"` models (gpt-4o, gpt-4.1; see {@link renderFunctionNamespace}).
+   * text is still a turn.
    */
   readonly responses?: boolean
   /** The model, when the request does not name it (a reasoning model primes its reply with 2 tokens). */
@@ -574,7 +573,7 @@ export const renderChatRequest = (request: ChatRequestLike, options: RenderOptio
   const framing = format === "0301" ? 4 : 3
   const inputs: ReadonlyArray<unknown> = Array.isArray(request.messages) ? request.messages : []
   const definitions = definitionsOf(request)
-  const tools = definitions.length > 0 ? renderFunctionNamespace(definitions, format, options.responses === true) : ""
+  const tools = definitions.length > 0 ? renderFunctionNamespace(definitions, format) : ""
   const responseFormat = renderResponseFormat(request.response_format)
   // Under a json_schema response format, every assistant reply is addressed to the format by name.
   const replyTo = responseFormat.length > 0 ? responseFormatName(request.response_format) : ""
@@ -732,25 +731,26 @@ export const TOOLS_TAIL = "} // namespace functions"
  * the one-line objects explain five 2024 cl100k figures that were 1 token
  * off.)
  *
- * The Responses API (`responses`, on the `"current"` format) also shows
- * what Chat Completions leaves out: the parameters' `title` above the
- * function's description (a paragraph of its comment), the parameters'
- * `description` as a comment line before the object's brace (where OpenAI's
- * published renderer, harmony, writes an object's description), and a
- * referenced definition's `title` as the comment of a property that has
- * none of its own. (Found on 2025–26 Responses recordings: every
- * gpt-4o-family request whose definitions carry such titles was 3 to 17
- * tokens under without them, and every gpt-5 one with a parameters
- * description 16 to 34 under.)
+ * On the o200k models (`"current"`, `"gpt-5"`) the definitions also show
+ * the parameters' `title` above the function's description (a paragraph of
+ * its comment), the parameters' `description` as a comment line before the
+ * object's brace (where OpenAI's published renderer, harmony, writes an
+ * object's description), and a referenced definition's `title` as the
+ * comment of a property that has none of its own. (Found on 2025–26
+ * Responses recordings: every gpt-4o-family request whose definitions carry
+ * such titles was 3 to 17 tokens under without them, and every gpt-5 one
+ * with a parameters description 16 to 34 under; the only two Chat
+ * Completions recordings with a parameters title, 32 under before, are 16
+ * under with it. Older formats are left as they were: no recording shows
+ * them.)
  *
  * @since 0.1.0
  */
 export const renderFunctionNamespace = (
   definitions: ReadonlyArray<ChatFunctionDefinitionLike>,
-  format: PromptFormat = "current",
-  responses = false
+  format: PromptFormat = "current"
 ): string => {
-  const titles = responses && format === "current"
+  const titles = isO200kFormat(format)
   let out = TOOLS_HEAD
   for (const fn of definitions) {
     if (!isRecord(fn)) continue

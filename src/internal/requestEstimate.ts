@@ -91,7 +91,8 @@ const done = (
 /**
  * How a request for `model` is rendered. The gpt-5 family's preamble and call surcharge were measured on Chat
  * Completions; the Responses API frames requests its own way (a recorded gpt-5 Responses request is already over
- * without them), so it keeps the o200k rendering, as the Responses API renders it (`RenderOptions.responses`).
+ * without them), so it keeps the o200k rendering, item by item as the Responses API reads its input
+ * (`RenderOptions.responses`).
  */
 const renderOptions = (model: string | undefined, provider: Provider): RenderOptions => {
   if (model === undefined) return provider === "openai-responses" ? { responses: true } : {}
