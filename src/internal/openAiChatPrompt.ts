@@ -755,15 +755,14 @@ export const renderFunctionNamespace = (
   for (const fn of definitions) {
     if (!isRecord(fn)) continue
     const params = fn["parameters"]
-    const title = titles && isRecord(params) && typeof params["title"] === "string" ? params["title"] : ""
-    const description = typeof fn["description"] === "string" ? fn["description"] : ""
-    out += commentLines(title.length > 0 && description.length > 0 ? `${title}\n\n${description}` : title + description, "", format)
+    // the function's comment is written like a property's: the parameters' title (o200k), then the description
+    out += commentLines(propertyComment({ title: titles && isRecord(params) ? params["title"] : undefined, description: fn["description"] }, format), "", format)
     const name = asString(fn["name"])
     const properties = isRecord(params) ? params["properties"] : undefined
     if (isRecord(properties) && Object.keys(properties).length > 0) {
       // the parameters' own description, as OpenAI's published renderer (harmony) writes an object's: a comment before its brace
       const objectComment = titles ? commentLines((params as JsonSchema)["description"], "", format) : ""
-      out += `type ${name} = (_: ${objectComment}${renderObject(params as JsonSchema, 0, 0, schemaContext(format, params as JsonSchema, titles))}) => any;\n\n`
+      out += `type ${name} = (_: ${objectComment}${renderObject(params as JsonSchema, 0, 0, schemaContext(format, params as JsonSchema))}) => any;\n\n`
     } else {
       out += `type ${name} = () => any;\n\n`
     }
@@ -805,24 +804,21 @@ interface SchemaContext {
   readonly expanding: ReadonlySet<string>
   /** How many more schemas may be rendered: references can multiply a small schema without bound, so past this everything is `any`. */
   readonly budget: { left: number }
-  /** Whether a property without a title of its own takes the title of the definition it references (the Responses API's rendering). */
-  readonly refTitles: boolean
 }
 
 /** At most this many schemas are rendered for one function's parameters. */
 const SCHEMA_BUDGET = 20_000
 
-const schemaContext = (format: PromptFormat, root: JsonSchema, refTitles = false): SchemaContext => ({
+const schemaContext = (format: PromptFormat, root: JsonSchema): SchemaContext => ({
   format,
   root,
   expanding: new Set(),
-  budget: { left: SCHEMA_BUDGET },
-  refTitles
+  budget: { left: SCHEMA_BUDGET }
 })
 
-/** A property's schema for its comment: with `refTitles`, a referenced definition's title when it has none of its own. */
+/** A property's schema for its comment: on the o200k formats, a referenced definition's title when it has none of its own. */
 const commentSchema = (p: JsonSchema, ctx: SchemaContext): JsonSchema => {
-  if (!ctx.refTitles || typeof p["$ref"] !== "string" || typeof p["title"] === "string") return p
+  if (!isO200kFormat(ctx.format) || typeof p["$ref"] !== "string" || typeof p["title"] === "string") return p
   const title = resolveRef(ctx.root, p["$ref"])?.["title"]
   return typeof title === "string" ? { ...p, title } : p
 }
