@@ -41,7 +41,6 @@ import { Effect } from "effect"
  */
 import { countTokens as countCl100k } from "gpt-tokenizer/encoding/cl100k_base"
 import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base"
-import * as fs from "node:fs"
 import { pathToFileURL } from "node:url"
 import { encodingForModel, makeExact } from "../src/exact/index.js"
 import { Calibration, type Request, TokenEstimator } from "../src/index.js"
@@ -49,6 +48,7 @@ import type { ChatRequestLike } from "../src/internal/openAiChatPrompt.js"
 import { Anthropic, Gemini, OpenAiChat, OpenAiResponses } from "../src/providers/index.js"
 import { countOptions, hasDefinitions, KNOWN_DEVIATIONS, loadRequestCases } from "../test/fixtures/requestTokensCases.js"
 import { loadRecordedRequests, type RecordedRequest } from "../test/fixtures/requestTranscriptCases.js"
+import { claudeGeneration, hasParallelCalls, loadUsageSet, type ResponsesKind, responsesKindOf, type ResponsesRequest } from "../test/usageData.js"
 import { consume, fmt, table, timePerCall } from "./measure.js"
 
 // the exact layers load gpt-tokenizer's vocabularies when built (top-level await); once built, they run synchronously
@@ -175,19 +175,19 @@ const runTranscripts = (): void => {
 }
 
 interface UsageCase {
+  readonly source: { readonly repo: string; readonly commit: string }
   readonly request: ChatRequestLike & { readonly model: string; readonly response_format?: { readonly type?: string } }
   readonly prompt_tokens: number
 }
 
 const runCollectedUsage = (): void => {
-  const file = new URL("../test/data/openai-chat-usage/cases.json", import.meta.url)
-  const cases = (JSON.parse(fs.readFileSync(file, "utf8")) as ReadonlyArray<UsageCase>).map((c) => {
+  const cases = loadUsageSet<UsageCase>("openai-chat-usage").map((c) => {
     const read = Effect.runSync(OpenAiChat.fromRequest(c.request)).value
     const options = { model: c.request.model }
     const encoding = encodingForModel(c.request.model)
     return { ...c, exact: exact[encoding].estimateRequest(read, options).total, heuristic: heuristic[encoding].estimateRequest(read, options).total }
   })
-  const parallel = (c: UsageCase) => (c.request.messages ?? []).some((m) => Array.isArray(m.tool_calls) && m.tool_calls.length > 1)
+  const parallel = (c: UsageCase) => hasParallelCalls(c.request.messages)
   const withFormat = (c: UsageCase) => c.request.response_format?.type === "json_schema"
   const errorOf = (estimate: number, c: UsageCase) => Math.abs(estimate - c.prompt_tokens) / c.prompt_tokens
   const rows: Array<Array<string>> = []
@@ -207,23 +207,21 @@ const runCollectedUsage = (): void => {
 }
 
 interface AnthropicCase {
-  readonly source: { readonly repo: string }
+  readonly source: { readonly repo: string; readonly commit: string }
   readonly request: { readonly model: string; readonly thinking?: { readonly type?: string } }
   readonly input_tokens: number
 }
 
 /** The Anthropic requests of test/data/anthropic-usage: the heuristic with the documented and measured framing, and calibrated on the other suites. */
 const runAnthropicUsage = (): void => {
-  const file = new URL("../test/data/anthropic-usage/cases.json", import.meta.url)
-  const read = (JSON.parse(fs.readFileSync(file, "utf8")) as ReadonlyArray<AnthropicCase>).map((c) => ({ c, request: Effect.runSync(Anthropic.fromRequest(c.request)).value }))
+  const read = loadUsageSet<AnthropicCase>("anthropic-usage").map((c) => ({ c, request: Effect.runSync(Anthropic.fromRequest(c.request)).value }))
   const options = (c: AnthropicCase) => ({ provider: "anthropic" as const, model: c.request.model })
   const errorOf = (estimate: number, c: AnthropicCase) => Math.abs(estimate - c.input_tokens) / c.input_tokens
-  const generation = (model: string) => (/claude-(2|3|instant)/.test(model) ? "claude-3" : "claude-4")
   const calibrated = new Map<AnthropicCase, number>()
   for (const suite of new Set(read.map((x) => x.c.source.repo))) {
     const calibration = Effect.runSync(Calibration.make(heuristic.o200k))
-    for (const { c, request } of read) if (c.source.repo !== suite) Effect.runSync(calibration.recordRequest(generation(c.request.model), request, c.input_tokens, options(c)))
-    for (const { c, request } of read) if (c.source.repo === suite) calibrated.set(c, calibration.estimatorFor(generation(c.request.model)).estimateRequest(request, options(c)).total)
+    for (const { c, request } of read) if (c.source.repo !== suite) Effect.runSync(calibration.recordRequest(claudeGeneration(c.request.model), request, c.input_tokens, options(c)))
+    for (const { c, request } of read) if (c.source.repo === suite) calibrated.set(c, calibration.estimatorFor(claudeGeneration(c.request.model)).estimateRequest(request, options(c)).total)
   }
   const rows: Array<Array<string>> = []
   const subsets = [
@@ -240,46 +238,43 @@ const runAnthropicUsage = (): void => {
 }
 
 interface ResponsesCase {
-  readonly request: {
-    readonly model: string
-    readonly input: unknown
-    readonly tools?: ReadonlyArray<unknown>
-    readonly text?: { readonly format?: { readonly type?: string } }
-  }
+  readonly source: { readonly repo: string; readonly commit: string }
+  readonly request: ResponsesRequest & { readonly model: string }
   readonly input_tokens: number
 }
 
 /** The Responses requests of test/data/openai-responses-usage: the exact layer's agreement and error, and the heuristic's error. */
 const runResponsesUsage = (): void => {
-  const file = new URL("../test/data/openai-responses-usage/cases.json", import.meta.url)
-  const kindOf = (c: ResponsesCase): string => {
-    if (Array.isArray(c.request.input) && c.request.input.some((i: { readonly type?: string }) => i.type === "reasoning")) return "with reasoning items"
-    if (c.request.text?.format?.type === "json_schema") return "with a json_schema text format"
-    return (c.request.tools?.length ?? 0) > 0 ? "with function tools" : "plain"
-  }
-  const read = (JSON.parse(fs.readFileSync(file, "utf8")) as ReadonlyArray<ResponsesCase>).map((c) => {
+  const read = loadUsageSet<ResponsesCase>("openai-responses-usage").map((c) => {
     const request = Effect.runSync(OpenAiResponses.fromRequest(c.request)).value
     const options = { provider: "openai-responses" as const, model: c.request.model }
-    const actual = c.input_tokens
     const exactTotal = exact.o200k.estimateRequest(request, options).total
     return {
-      kind: kindOf(c),
+      kind: responsesKindOf(c.request),
       exact: exactTotal === c.input_tokens,
-      exactError: Math.abs(exactTotal - c.input_tokens) / actual,
-      heuristicError: Math.abs(heuristic.o200k.estimateRequest(request, options).total - c.input_tokens) / actual
+      exactError: Math.abs(exactTotal - c.input_tokens) / c.input_tokens,
+      heuristicError: Math.abs(heuristic.o200k.estimateRequest(request, options).total - c.input_tokens) / c.input_tokens
     }
   })
+  const labels: ReadonlyArray<readonly [string, ResponsesKind | undefined]> = [
+    ["all", undefined],
+    ["plain", "plain"],
+    ["with function tools", "tools"],
+    ["with a json_schema text format", "format"],
+    ["with reasoning items", "reasoning"]
+  ]
   const rows: Array<Array<string>> = []
-  for (const kind of ["all", "plain", "with function tools", "with a json_schema text format", "with reasoning items"]) {
-    const subset = kind === "all" ? read : read.filter((r) => r.kind === kind)
-    const exactRow = errorRow(`exact layer, ${kind}: ${subset.filter((r) => r.exact).length} exact`, subset.map((r) => r.exactError))
-    rows.push(exactRow, errorRow(`heuristic, ${kind}`, subset.map((r) => r.heuristicError)))
+  for (const [label, kind] of labels) {
+    const subset = kind === undefined ? read : read.filter((r) => r.kind === kind)
+    rows.push(errorRow(`exact layer, ${label}: ${subset.filter((r) => r.exact).length} exact`, subset.map((r) => r.exactError)))
+    rows.push(errorRow(`heuristic, ${label}`, subset.map((r) => r.heuristicError)))
   }
   console.log("")
   table(["Responses requests (test/data/openai-responses-usage)", "requests", "p50", "p90", "mean", "max"], rows)
 }
 
 interface GeminiCase {
+  readonly source: { readonly repo: string; readonly commit: string }
   readonly model: string
   readonly request: unknown
   readonly prompt_tokens: number
@@ -287,8 +282,7 @@ interface GeminiCase {
 
 /** The Gemini requests of test/data/gemini-usage: the heuristic estimate, on all and on prompts of 50 tokens or more. */
 const runGeminiUsage = (): void => {
-  const file = new URL("../test/data/gemini-usage/cases.json", import.meta.url)
-  const read = (JSON.parse(fs.readFileSync(file, "utf8")) as ReadonlyArray<GeminiCase>).map((c) => ({
+  const read = loadUsageSet<GeminiCase>("gemini-usage").map((c) => ({
     c,
     error: Math.abs(heuristic.o200k.estimateRequest(Effect.runSync(Gemini.fromRequest(c.request)).value, { provider: "gemini", model: c.model }).total - c.prompt_tokens) / c.prompt_tokens
   }))

@@ -12,7 +12,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { Calibration, type Request, TokenEstimator } from "../src/index.js"
 import { Anthropic } from "../src/providers/index.js"
-import { expectPinnedSources, loadUsageSet, quantile, relativeError } from "./usageSets.js"
+import { claudeGeneration, expectPinnedSources, loadUsageSet, quantile, relativeError } from "./usageSets.js"
 
 interface UsageCase {
   readonly source: { readonly repo: string; readonly path: string; readonly commit: string; readonly interaction: number }
@@ -50,15 +50,14 @@ describe("Anthropic requests recorded with the input they were billed for (test/
   })
 
   it("calibrated on the other suites' reports, per model generation: within 8% at the median, 24% at the 90th percentile", () => {
-    const generation = (model: string) => (/claude-(2|3|instant)/.test(model) ? "claude-3" : "claude-4")
     const errors: Array<number> = []
     for (const suite of new Set(cases.map((c) => c.source.repo))) {
       const calibration = Effect.runSync(Calibration.make(heuristic))
       for (const { c, request } of read) {
-        if (c.source.repo !== suite) Effect.runSync(calibration.recordRequest(generation(c.request.model), request as Request.Request, c.input_tokens, options(c)))
+        if (c.source.repo !== suite) Effect.runSync(calibration.recordRequest(claudeGeneration(c.request.model), request as Request.Request, c.input_tokens, options(c)))
       }
       for (const { c, request } of read) {
-        if (c.source.repo === suite) errors.push(errorOf(calibration.estimatorFor(generation(c.request.model)).estimateRequest(request, options(c)).total, c))
+        if (c.source.repo === suite) errors.push(errorOf(calibration.estimatorFor(claudeGeneration(c.request.model)).estimateRequest(request, options(c)).total, c))
       }
     }
     expect(quantile(errors, 0.5)).toBeLessThanOrEqual(0.08)

@@ -25,6 +25,7 @@ import { Effect } from "effect"
 import * as fs from "node:fs"
 import { type ChatRequestLike, countOpenAiChatRequest, encodingForModel } from "../src/exact/index.js"
 import { estimateOpenAiChatRequest } from "../src/internal/openAiChatRequestEstimate.js"
+import { hasParallelCalls } from "./usageData.js"
 
 interface UsageCase {
   readonly source: { readonly repo: string; readonly path: string; readonly commit: string; readonly interaction: number }
@@ -40,7 +41,7 @@ type Kind = "core" | "parallel" | "responseFormat"
 const kindOf = (c: UsageCase): Kind =>
   c.request.response_format?.type === "json_schema"
     ? "responseFormat"
-    : (c.request.messages ?? []).some((m) => Array.isArray(m.tool_calls) && m.tool_calls.length > 1)
+    : hasParallelCalls(c.request.messages)
     ? "parallel"
     : "core"
 

@@ -31,7 +31,7 @@ import { Effect } from "effect"
 import { makeExact } from "../src/exact/index.js"
 import { TokenEstimator } from "../src/index.js"
 import { OpenAiResponses } from "../src/providers/index.js"
-import { expectPinnedSources, loadUsageSet, quantile, relativeError } from "./usageSets.js"
+import { expectPinnedSources, loadUsageSet, quantile, relativeError, type ResponsesKind, responsesKindOf } from "./usageSets.js"
 
 interface UsageCase {
   readonly source: { readonly repo: string; readonly path: string; readonly commit: string; readonly interaction: number }
@@ -45,15 +45,6 @@ interface UsageCase {
   readonly input_tokens: number
 }
 
-type Kind = "plain" | "tools" | "format" | "reasoning"
-
-const kindOf = (c: UsageCase): Kind => {
-  const items = typeof c.request.input === "string" ? [] : c.request.input
-  if (items.some((item) => item.type === "reasoning")) return "reasoning"
-  if (c.request.text?.format?.type === "json_schema") return "format"
-  return (c.request.tools?.length ?? 0) > 0 ? "tools" : "plain"
-}
-
 const nameOf = (c: UsageCase): string => `${c.source.path.slice(c.source.path.lastIndexOf("/") + 1)}#${c.source.interaction}`
 
 const cases = loadUsageSet<UsageCase>("openai-responses-usage")
@@ -64,12 +55,12 @@ const read = cases.map((c) => {
   const options = { provider: "openai-responses" as const, model: c.request.model }
   return {
     c,
-    kind: kindOf(c),
+    kind: responsesKindOf(c.request),
     delta: exact.estimateRequest(request, options).total - c.input_tokens,
     heuristic: heuristic.estimateRequest(request, options).total
   }
 })
-const ofKind = (kind: Kind) => read.filter((r) => r.kind === kind)
+const ofKind = (kind: ResponsesKind) => read.filter((r) => r.kind === kind)
 
 const NOT_FOUND = "a framing not found"
 /** Plain requests whose exact count differs from the API's figure, by how much, and why. */

@@ -1,0 +1,46 @@
+/**
+ * The recorded usage sets (test/data/*-usage) as the tests and the bench read
+ * them: loading, the error measures, and how the cases are grouped. No test
+ * runner here, so `bench/` can import it.
+ */
+import * as fs from "node:fs"
+
+/** The public test suites whose VCR cassettes the usage sets were gathered from. */
+export const SUITES: ReadonlySet<string> = new Set(["pydantic/pydantic-ai", "crewAIInc/crewAI", "Arize-ai/openinference", "traceloop/openllmetry"])
+
+export interface Recorded {
+  readonly source: { readonly repo: string; readonly commit: string }
+}
+
+/** The cases of `test/data/<name>/cases.json`. */
+export const loadUsageSet = <A extends Recorded>(name: string): ReadonlyArray<A> =>
+  JSON.parse(fs.readFileSync(new URL(`data/${name}/cases.json`, import.meta.url), "utf8")) as ReadonlyArray<A>
+
+export const relativeError = (estimate: number, actual: number): number => Math.abs(estimate - actual) / actual
+
+/** The `q` quantile (nearest rank) of `xs`. */
+export const quantile = (xs: ReadonlyArray<number>, q: number): number => [...xs].sort((a, b) => a - b)[Math.ceil(q * xs.length) - 1]!
+
+/** The Claude generation a calibration learns one factor for: Claude 2 and 3 apart from Claude 4 and later. */
+export const claudeGeneration = (model: string): string => (/claude-(2|3|instant)/.test(model) ? "claude-3" : "claude-4")
+
+/** Whether a Chat Completions request holds an assistant message with more than one tool call. */
+export const hasParallelCalls = (messages: ReadonlyArray<{ readonly tool_calls?: unknown }> | undefined): boolean =>
+  (messages ?? []).some((m) => Array.isArray(m.tool_calls) && m.tool_calls.length > 1)
+
+/** A recorded Responses request, as far as its grouping reads it. */
+export interface ResponsesRequest {
+  readonly input: unknown
+  readonly tools?: ReadonlyArray<unknown>
+  readonly text?: { readonly format?: { readonly type?: string } }
+}
+
+export type ResponsesKind = "plain" | "tools" | "format" | "reasoning"
+
+/** How a Responses request is grouped: with reasoning items, else with a `json_schema` text format, else with function tools, else plain. */
+export const responsesKindOf = (request: ResponsesRequest): ResponsesKind => {
+  const items: ReadonlyArray<unknown> = Array.isArray(request.input) ? request.input : []
+  if (items.some((item) => typeof item === "object" && item !== null && (item as { readonly type?: unknown }).type === "reasoning")) return "reasoning"
+  if (request.text?.format?.type === "json_schema") return "format"
+  return (request.tools?.length ?? 0) > 0 ? "tools" : "plain"
+}
