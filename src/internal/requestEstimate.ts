@@ -139,8 +139,9 @@ const thinkingOf = (rules: Rules, message: Message.Message): number => {
 }
 
 /**
- * On the Responses API, the function definitions or text format of a gpt-4o
- * or gpt-4.1 request cost fewer tokens than Chat Completions counts for them:
+ * On the Responses API, the function definitions or text format of a request
+ * in the `"current"` format (gpt-4o, gpt-4.1, the o-series; recorded on the
+ * first two) cost fewer tokens than Chat Completions counts for them:
  * 6 when no instructions or system message carries them (Chat makes them a
  * system message of their own), 2 when one does. Recorded first turns
  * (test/data/openai-responses-usage): with instructions or a system message,
