@@ -1,25 +1,25 @@
 /**
- * The request counter against 851 OpenAI Chat Completions requests recorded
+ * The request counter against 934 OpenAI Chat Completions requests recorded
  * from the live API in 2024–26 with the `usage.prompt_tokens` it reported:
- * the VCR cassettes of four public test suites (pydantic-ai and crewAI, MIT;
- * openinference and openllmetry, Apache-2.0), gathered by
+ * the VCR cassettes of five public test suites (pydantic-ai, crewAI and
+ * Mirascope, MIT; openinference and openllmetry, Apache-2.0), gathered by
  * scripts/collect-chat-usage.py into test/data/openai-chat-usage (see its
- * README for sources and licences). 799 requests are for an o200k model (the
+ * README for sources and licences). 882 requests are for an o200k model (the
  * gpt-4o, gpt-4.1 and gpt-5 families, o1-mini, o3-mini, o4-mini), 52 for a
  * cl100k one (gpt-3.5-turbo, gpt-4, gpt-4-turbo); their messages hold text,
- * or images inline (31 requests; cut to their headers, which is all the count
+ * or images inline (32 requests; cut to their headers, which is all the count
  * reads).
  *
- * - Without a `json_schema` response format or parallel tool calls (714
+ * - Without a `json_schema` response format or parallel tool calls (771
  *   requests: plain chats, images, tool definitions, tool round trips), the
- *   exact count is the API's figure, except the 25 pinned below with the
+ *   exact count is the API's figure, except the 30 pinned below with the
  *   reason. pydantic-ai's cassettes sort every JSON key, so the loader puts
  *   a schema's properties back in the order of its `required` list
  *   (`restorePropertyOrder` in usageData.ts); read as recorded, 5 requests
  *   whose order shows in the count are 1 token over.
- * - With a `json_schema` response format (122 requests, 26 formats), the
+ * - With a `json_schema` response format (142 requests, 31 formats), the
  *   exact count is the API's figure for every one.
- * - Parallel tool calls (15) are approximations: pinned to the band they are
+ * - Parallel tool calls (21) are approximations: pinned to the band they are
  *   measured in.
  * - The heuristic stays within 10% of the API's figure at the 90th percentile.
  */
@@ -38,7 +38,27 @@ interface UsageCase {
 
 const cases = loadUsageSet<UsageCase>("openai-chat-usage")
 
-const nameOf = (c: UsageCase): string => `${c.source.path.slice(c.source.path.lastIndexOf("/") + 1)}#${c.source.interaction}`
+/**
+ * A case's name: the shortest end of its cassette's path that no other cassette of the set shares (the file name,
+ * unless another suite or test has a cassette of that name: Mirascope names its cassettes `sync.yaml` and
+ * `async.yaml`), and the interaction.
+ */
+const cassetteNames = ((): ReadonlyMap<string, string> => {
+  const paths = [...new Set(cases.map((c) => c.source.path))]
+  const parts = new Map(paths.map((p) => [p, p.split("/")]))
+  const names = new Map<string, string>()
+  for (const [path, segments] of parts) {
+    for (let n = 1; n <= segments.length; n++) {
+      const suffix = segments.slice(-n).join("/")
+      if (paths.filter((other) => other === suffix || other.endsWith(`/${suffix}`)).length === 1) {
+        names.set(path, suffix)
+        break
+      }
+    }
+  }
+  return names
+})()
+const nameOf = (c: UsageCase): string => `${cassetteNames.get(c.source.path) ?? c.source.path}#${c.source.interaction}`
 
 type Kind = "core" | "parallel" | "responseFormat"
 const kindOf = (c: UsageCase): Kind =>
@@ -51,10 +71,17 @@ const kindOf = (c: UsageCase): Kind =>
 const PLANNING = "an array of objects whose properties are described (crewAI's create_reasoning_plan): the API counts 34 more, a rendering not found"
 const REF_ITEMS = "array items given by a $ref to a definition with titled properties: resolving the reference takes it from -56 to -5"
 const GPT5_PARAMETERLESS = "gpt-5 with parameterless tools only: a preamble of 80 tokens, not 81"
+const PADDED_DESCRIPTION = "a function description that starts and ends with a line break: 2 over"
+const REF_DESCRIPTION = "a property given by a $ref to a described definition: 7 under"
 const STRICT_NULLABLE = "a strict tool whose properties are nullable unions with formats and a defaulted enum: 16 under (32 before the parameters' titles were shown), a rendering not found"
 
 /** Requests without parallel calls or a response format whose exact count differs from the API's, by how much, and why. */
 const CORE_DEVIATIONS: Readonly<Record<string, { readonly delta: number; readonly reason: string }>> = {
+  "test_caching_tool/openai_gpt_4o_completions.yaml#0": { delta: 2, reason: PADDED_DESCRIPTION },
+  "test_caching_tool/openai_gpt_4o_completions.yaml#1": { delta: 2, reason: PADDED_DESCRIPTION },
+  "test_caching_tool/openai_gpt_4o_completions.yaml#2": { delta: 2, reason: PADDED_DESCRIPTION },
+  "test_caching_tool/openai_gpt_4o_completions.yaml#3": { delta: 2, reason: PADDED_DESCRIPTION },
+  "test_structured_output/tool/openai_gpt_4o_completions/async.yaml#0": { delta: -7, reason: REF_DESCRIPTION },
   "TestAgentExecutorPlanning.test_agent_kickoff_with_planning_stores_plan_in_state.yaml#0": { delta: -34, reason: PLANNING },
   "TestAgentExecutorPlanning.test_executor_state_contains_plan_after_planning.yaml#0": { delta: -34, reason: PLANNING },
   "TestAgentExecutorPlanning.test_planning_creates_minimal_steps_for_multi_step_task.yaml#0": { delta: -34, reason: PLANNING },
@@ -96,11 +123,11 @@ await Effect.runPromise(countOpenAiChatRequest({ messages: [] }, { encoding: "cl
 const exactDelta = (c: UsageCase): number => Effect.runSync(countOpenAiChatRequest(c.request)).total - c.prompt_tokens
 
 describe("OpenAI Chat requests recorded in 2024–26 with the API's prompt_tokens (test/data/openai-chat-usage)", () => {
-  it("holds 851 requests from four test suites, 714 plain, 15 with parallel calls, 122 with a json_schema response format", () => {
+  it("holds 934 requests from five test suites, 771 plain, 21 with parallel calls, 142 with a json_schema response format", () => {
     const by = (k: Kind) => cases.filter((c) => kindOf(c) === k).length
-    expect([cases.length, by("core"), by("parallel"), by("responseFormat")]).toEqual([851, 714, 15, 122])
+    expect([cases.length, by("core"), by("parallel"), by("responseFormat")]).toEqual([934, 771, 21, 142])
     expect(new Set(cases.map((c) => c.source.repo))).toEqual(
-      new Set(["pydantic/pydantic-ai", "crewAIInc/crewAI", "Arize-ai/openinference", "traceloop/openllmetry"])
+      new Set(["pydantic/pydantic-ai", "crewAIInc/crewAI", "Arize-ai/openinference", "traceloop/openllmetry", "Mirascope/mirascope"])
     )
     expect(cases.filter((c) => encodingForModel(c.request.model) === "cl100k")).toHaveLength(52)
     for (const c of cases) expect(c.source.commit).toMatch(/^[0-9a-f]{40}$/)
@@ -111,7 +138,7 @@ describe("OpenAI Chat requests recorded in 2024–26 with the API's prompt_token
     for (const name of Object.keys(CORE_DEVIATIONS)) expect(core.filter((n) => n === name), name).toHaveLength(1)
   })
 
-  it("the exact count is the API's figure for 689 of the 714 plain requests, and the pinned figure for the 25 others", () => {
+  it("the exact count is the API's figure for 741 of the 771 plain requests, and the pinned figure for the 30 others", () => {
     const missed: Array<string> = []
     for (const c of cases.filter((x) => kindOf(x) === "core")) {
       const delta = exactDelta(c)
@@ -160,26 +187,27 @@ describe("OpenAI Chat requests recorded in 2024–26 with the API's prompt_token
     expect(Object.keys((restorePropertyOrder({ properties: { b: 1, a: 2 } }) as { properties: object }).properties)).toEqual(["b", "a"])
   })
 
-  it("inline images are priced by their size and the model: every one of the 31 requests with images counts exactly", () => {
+  it("inline images are priced by their size and the model: every one of the 32 requests with images counts exactly", () => {
     const withImages = cases.filter((c) => JSON.stringify(c.request.messages).includes("data:image/"))
-    expect(withImages).toHaveLength(31)
+    expect(withImages).toHaveLength(32)
     for (const c of withImages) expect(exactDelta(c), nameOf(c)).toBe(0)
   })
 
-  it("parallel tool calls: 3 of 15 exact, the others at most 4% over or 1% under", () => {
+  it("parallel tool calls: 3 of 21 exact, the others at most 4.1% over or 1% under", () => {
     const parallel = cases.filter((c) => kindOf(c) === "parallel")
     expect(parallel.filter((c) => exactDelta(c) === 0)).toHaveLength(3)
     for (const c of parallel) {
       const relative = exactDelta(c) / c.prompt_tokens
       expect(relative, nameOf(c)).toBeGreaterThanOrEqual(-0.01)
-      expect(relative, nameOf(c)).toBeLessThanOrEqual(0.04)
+      // Mirascope's two calls of one tool: 6 over on 149 tokens
+      expect(relative, nameOf(c)).toBeLessThanOrEqual(0.041)
     }
   }, 60_000)
 
-  it("json_schema response formats: the exact count is the API's figure for all 122 requests (26 formats)", () => {
+  it("json_schema response formats: the exact count is the API's figure for all 142 requests (31 formats)", () => {
     const withFormat = cases.filter((x) => kindOf(x) === "responseFormat")
-    expect(new Set(withFormat.map((c) => JSON.stringify(c.request.response_format))).size).toBe(26)
-    expect(new Set(withFormat.map(schemaNameOf)).size).toBe(24)
+    expect(new Set(withFormat.map((c) => JSON.stringify(c.request.response_format))).size).toBe(31)
+    expect(new Set(withFormat.map(schemaNameOf)).size).toBe(28)
     const missed = withFormat.map((c) => ({ c, delta: exactDelta(c) })).filter((x) => x.delta !== 0)
     expect(missed.map(({ c, delta }) => `${nameOf(c)} (${schemaNameOf(c)}): ${delta}`)).toEqual([])
   }, 60_000)
