@@ -193,6 +193,31 @@ describe("renderFunctionNamespace", () => {
     )
   })
 
+  it("shows a referenced definition's title and description as the comment of a property that has neither (o200k formats)", () => {
+    const fn = {
+      name: "f",
+      parameters: {
+        type: "object",
+        $defs: { Author: { title: "Author", description: "The author of a book.", type: "object", properties: { name: { type: "string" } } } },
+        properties: { author: { $ref: "#/$defs/Author" }, editor: { $ref: "#/$defs/Author", description: "Who edited it" } },
+        required: ["author", "editor"]
+      }
+    }
+    expect(renderFunctionNamespace([fn])).toBe(
+      namespace("type f = (_: {\n// Author\n//\n// The author of a book.\nauthor: { name?: string },\n// Author\n//\n// Who edited it\neditor: { name?: string },\n}) => any;\n\n")
+    )
+    // the cl100k formats show neither (no recording shows them)
+    expect(renderFunctionNamespace([fn], "0125")).toBe(
+      namespace("type f = (_: {\nauthor: { name?: string },\n// Who edited it\neditor: { name?: string },\n}) => any;\n\n")
+    )
+  })
+
+  it("trims a description before writing it as comment lines: no empty comment line for a leading or trailing line break", () => {
+    const fn = { name: "f", description: "\nFirst line.\n\nSecond line.\n", parameters: { type: "object", properties: { q: { type: "string", description: "\n  the query \n" } } } }
+    expect(renderFunctionNamespace([fn])).toBe(namespace("// First line.\n//\n// Second line.\ntype f = (_: {\n// the query\nq?: string,\n}) => any;\n\n"))
+    expect(renderFunctionNamespace([{ name: "g", description: "\n \n", parameters: { type: "object", properties: {} } }])).toBe(namespace("type g = () => any;\n\n"))
+  })
+
   it("bounds what references and cycles can multiply: a reference met again on its path is any, and one function renders at most 20,000 schemas", () => {
     const defs: Record<string, unknown> = { N40: { type: "string" } }
     for (let i = 0; i < 40; i++) defs[`N${i}`] = { type: "object", properties: { l: { $ref: `#/$defs/N${i + 1}` }, r: { $ref: `#/$defs/N${i + 1}` } } }

@@ -12,7 +12,7 @@
  *
  * - Without a `json_schema` response format or parallel tool calls (771
  *   requests: plain chats, images, tool definitions, tool round trips), the
- *   exact count is the API's figure, except the 30 pinned below with the
+ *   exact count is the API's figure, except the 25 pinned below with the
  *   reason. pydantic-ai's cassettes sort every JSON key, so the loader puts
  *   a schema's properties back in the order of its `required` list
  *   (`restorePropertyOrder` in usageData.ts); read as recorded, 5 requests
@@ -71,17 +71,10 @@ const kindOf = (c: UsageCase): Kind =>
 const PLANNING = "an array of objects whose properties are described (crewAI's create_reasoning_plan): the API counts 34 more, a rendering not found"
 const REF_ITEMS = "array items given by a $ref to a definition with titled properties: resolving the reference takes it from -56 to -5"
 const GPT5_PARAMETERLESS = "gpt-5 with parameterless tools only: a preamble of 80 tokens, not 81"
-const PADDED_DESCRIPTION = "a function description that starts and ends with a line break: 2 over"
-const REF_DESCRIPTION = "a property given by a $ref to a described definition: 7 under"
 const STRICT_NULLABLE = "a strict tool whose properties are nullable unions with formats and a defaulted enum: 16 under (32 before the parameters' titles were shown), a rendering not found"
 
 /** Requests without parallel calls or a response format whose exact count differs from the API's, by how much, and why. */
 const CORE_DEVIATIONS: Readonly<Record<string, { readonly delta: number; readonly reason: string }>> = {
-  "test_caching_tool/openai_gpt_4o_completions.yaml#0": { delta: 2, reason: PADDED_DESCRIPTION },
-  "test_caching_tool/openai_gpt_4o_completions.yaml#1": { delta: 2, reason: PADDED_DESCRIPTION },
-  "test_caching_tool/openai_gpt_4o_completions.yaml#2": { delta: 2, reason: PADDED_DESCRIPTION },
-  "test_caching_tool/openai_gpt_4o_completions.yaml#3": { delta: 2, reason: PADDED_DESCRIPTION },
-  "test_structured_output/tool/openai_gpt_4o_completions/async.yaml#0": { delta: -7, reason: REF_DESCRIPTION },
   "TestAgentExecutorPlanning.test_agent_kickoff_with_planning_stores_plan_in_state.yaml#0": { delta: -34, reason: PLANNING },
   "TestAgentExecutorPlanning.test_executor_state_contains_plan_after_planning.yaml#0": { delta: -34, reason: PLANNING },
   "TestAgentExecutorPlanning.test_planning_creates_minimal_steps_for_multi_step_task.yaml#0": { delta: -34, reason: PLANNING },
@@ -138,7 +131,7 @@ describe("OpenAI Chat requests recorded in 2024–26 with the API's prompt_token
     for (const name of Object.keys(CORE_DEVIATIONS)) expect(core.filter((n) => n === name), name).toHaveLength(1)
   })
 
-  it("the exact count is the API's figure for 741 of the 771 plain requests, and the pinned figure for the 30 others", () => {
+  it("the exact count is the API's figure for 746 of the 771 plain requests, and the pinned figure for the 25 others", () => {
     const missed: Array<string> = []
     for (const c of cases.filter((x) => kindOf(x) === "core")) {
       const delta = exactDelta(c)
