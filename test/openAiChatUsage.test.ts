@@ -28,7 +28,7 @@ import { Effect } from "effect"
 import { type ChatRequestLike, countOpenAiChatRequest, encodingForModel } from "../src/exact/index.js"
 import { estimateOpenAiChatRequest } from "../src/internal/openAiChatRequestEstimate.js"
 import * as fs from "node:fs"
-import { hasParallelCalls, loadUsageSet, restorePropertyOrder } from "./usageData.js"
+import { caseNamer, hasParallelCalls, loadUsageSet, restorePropertyOrder } from "./usageData.js"
 
 interface UsageCase {
   readonly source: { readonly repo: string; readonly path: string; readonly commit: string; readonly interaction: number }
@@ -38,27 +38,7 @@ interface UsageCase {
 
 const cases = loadUsageSet<UsageCase>("openai-chat-usage")
 
-/**
- * A case's name: the shortest end of its cassette's path that no other cassette of the set shares (the file name,
- * unless another suite or test has a cassette of that name: Mirascope names its cassettes `sync.yaml` and
- * `async.yaml`), and the interaction.
- */
-const cassetteNames = ((): ReadonlyMap<string, string> => {
-  const paths = [...new Set(cases.map((c) => c.source.path))]
-  const parts = new Map(paths.map((p) => [p, p.split("/")]))
-  const names = new Map<string, string>()
-  for (const [path, segments] of parts) {
-    for (let n = 1; n <= segments.length; n++) {
-      const suffix = segments.slice(-n).join("/")
-      if (paths.filter((other) => other === suffix || other.endsWith(`/${suffix}`)).length === 1) {
-        names.set(path, suffix)
-        break
-      }
-    }
-  }
-  return names
-})()
-const nameOf = (c: UsageCase): string => `${cassetteNames.get(c.source.path) ?? c.source.path}#${c.source.interaction}`
+const nameOf: (c: UsageCase) => string = caseNamer(cases)
 
 type Kind = "core" | "parallel" | "responseFormat"
 const kindOf = (c: UsageCase): Kind =>

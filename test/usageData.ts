@@ -54,6 +54,30 @@ export const loadUsageSet = <A extends Recorded>(name: string): ReadonlyArray<A>
   return cases.map((c) => (SORTED_KEYS.has(c.source.repo) && c.request !== undefined ? { ...c, request: restorePropertyOrder(c.request) } : c))
 }
 
+/**
+ * Names for a set's cases: the shortest end of a case's cassette path that no
+ * other cassette of the set shares (the file name, unless another test or
+ * suite has a cassette of that name: Mirascope names its cassettes
+ * `sync.yaml` and `async.yaml`), then `#` and the interaction.
+ */
+export const caseNamer = (
+  cases: ReadonlyArray<{ readonly source: { readonly path: string; readonly interaction: number } }>
+): ((c: { readonly source: { readonly path: string; readonly interaction: number } }) => string) => {
+  const paths = [...new Set(cases.map((c) => c.source.path))]
+  const names = new Map<string, string>()
+  for (const path of paths) {
+    const segments = path.split("/")
+    for (let n = 1; n <= segments.length; n++) {
+      const suffix = segments.slice(-n).join("/")
+      if (paths.filter((other) => other === suffix || other.endsWith(`/${suffix}`)).length === 1) {
+        names.set(path, suffix)
+        break
+      }
+    }
+  }
+  return (c) => `${names.get(c.source.path) ?? c.source.path}#${c.source.interaction}`
+}
+
 export const relativeError = (estimate: number, actual: number): number => Math.abs(estimate - actual) / actual
 
 /** The `q` quantile (nearest rank) of `xs`. */
