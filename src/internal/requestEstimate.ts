@@ -144,11 +144,13 @@ const thinkingOf = (rules: Rules, message: Message.Message): number => {
  * first two) cost fewer tokens than Chat Completions counts for them:
  * 6 when no instructions or system message carries them (Chat makes them a
  * system message of their own), 2 when one does. Recorded first turns
- * (test/data/openai-responses-usage): with instructions or a system message,
- * 11 of 11 exact (four suites); without, 10 of 14 exact and 2 one token off
- * (three suites). Later turns, with function calls and outputs, stay 1 or 2
- * tokens off. The gpt-5 family frames them its own way (1 or 2 over; not
- * applied).
+ * (test/data/openai-responses-usage): with instructions or a system or
+ * developer message, 18 of 20 exact (five suites; the other two one odd
+ * cassette); without, those with definitions 22 of 25 exact (one 1 over, one
+ * 9 under, one broken cassette). Later turns, with function calls and
+ * outputs, stay 1 to 4 tokens off: the API bills one request replayed with
+ * new item ids 192, 195 and 197. The gpt-5 family frames them its own way
+ * (1 or 2 over; not applied).
  */
 const RESPONSES_SECTIONS_SAVING = { standalone: 6, hosted: 2 } as const
 
