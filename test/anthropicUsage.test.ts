@@ -1,8 +1,8 @@
 /**
- * The Anthropic request estimate against 203 Messages API requests recorded
+ * The Anthropic request estimate against 321 Messages API requests recorded
  * from the live API with the input they were billed for: the VCR cassettes
- * of four public test suites (pydantic-ai and crewAI, MIT; openllmetry and
- * openinference, Apache-2.0), gathered by scripts/collect-anthropic-usage.py
+ * of five public test suites (pydantic-ai, crewAI and Mirascope, MIT;
+ * openllmetry and openinference, Apache-2.0), gathered by scripts/collect-anthropic-usage.py
  * into test/data/anthropic-usage (see its README for sources and licences).
  *
  * Claude's tokenizer is not public: these are bands, measured, so that a
@@ -27,29 +27,29 @@ const options = (c: UsageCase) => ({ provider: "anthropic" as const, model: c.re
 const errorOf = (estimate: number, c: UsageCase) => relativeError(estimate, c.input_tokens)
 
 describe("Anthropic requests recorded with the input they were billed for (test/data/anthropic-usage)", () => {
-  it("holds 203 requests from four test suites, each read into the model", () => {
-    expect(cases).toHaveLength(203)
-    expectPinnedSources(cases)
+  it("holds 321 requests from five test suites, each read into the model", () => {
+    expect(cases).toHaveLength(321)
+    expectPinnedSources(cases, ["Mirascope/mirascope"])
     expect(read.filter(({ request }) => request.responseFormat?._tag === "JsonSchema")).toHaveLength(13)
   })
 
-  it("the heuristic with the documented and measured framing: within 9% at the median, 27% at the 90th percentile", () => {
+  it("the heuristic with the documented and measured framing: within 10% at the median, 28% at the 90th percentile", () => {
     const errors = read.map(({ c, request }) => errorOf(heuristic.estimateRequest(request, options(c)).total, c))
-    expect(quantile(errors, 0.5)).toBeLessThanOrEqual(0.09)
-    expect(quantile(errors, 0.9)).toBeLessThanOrEqual(0.27)
+    expect(quantile(errors, 0.5)).toBeLessThanOrEqual(0.1)
+    expect(quantile(errors, 0.9)).toBeLessThanOrEqual(0.28)
   })
 
-  it("extended thinking and a structured output format are counted: those 34 requests within 8% at the 90th percentile", () => {
+  it("extended thinking and a structured output format are counted: those 43 requests within 9.5% at the 90th percentile", () => {
     const marked = read.filter(({ c, request }) => {
       const thinking = c.request["thinking"] as { readonly type?: string } | undefined
       return thinking?.type === "enabled" || request.responseFormat !== undefined
     })
-    expect(marked).toHaveLength(34)
+    expect(marked).toHaveLength(43)
     const errors = marked.map(({ c, request }) => errorOf(heuristic.estimateRequest(request, options(c)).total, c))
-    expect(quantile(errors, 0.9)).toBeLessThanOrEqual(0.08)
+    expect(quantile(errors, 0.9)).toBeLessThanOrEqual(0.095)
   })
 
-  it("calibrated on the other suites' reports, per model generation: within 8% at the median, 24% at the 90th percentile", () => {
+  it("calibrated on the other suites' reports, per model generation: within 8% at the median, 26% at the 90th percentile", () => {
     const errors: Array<number> = []
     for (const suite of new Set(cases.map((c) => c.source.repo))) {
       const calibration = Effect.runSync(Calibration.make(heuristic))
@@ -61,6 +61,6 @@ describe("Anthropic requests recorded with the input they were billed for (test/
       }
     }
     expect(quantile(errors, 0.5)).toBeLessThanOrEqual(0.08)
-    expect(quantile(errors, 0.9)).toBeLessThanOrEqual(0.24)
+    expect(quantile(errors, 0.9)).toBeLessThanOrEqual(0.26)
   }, 60_000)
 })

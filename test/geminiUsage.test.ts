@@ -1,8 +1,8 @@
 /**
- * The Gemini request estimate against 246 generateContent requests recorded
+ * The Gemini request estimate against 303 generateContent requests recorded
  * from the live API with the prompt tokens it reported: the VCR cassettes of
- * four public test suites (pydantic-ai and crewAI, MIT; openinference and
- * openllmetry, Apache-2.0), gathered by scripts/collect-gemini-usage.py into
+ * five public test suites (pydantic-ai, crewAI and Mirascope, MIT;
+ * openinference and openllmetry, Apache-2.0), gathered by scripts/collect-gemini-usage.py into
  * test/data/gemini-usage (see its README for sources and licences).
  *
  * Gemini's tokenizer is not public: these are bands, measured, so that a
@@ -28,26 +28,26 @@ const read = cases.map((c) => ({ c, estimate: heuristic.estimateRequest(Effect.r
 const errorOf = (estimate: number, c: UsageCase) => relativeError(estimate, c.prompt_tokens)
 
 describe("Gemini requests recorded with the prompt tokens the API reported (test/data/gemini-usage)", () => {
-  it("holds 246 requests from four test suites, each read into the model", () => {
-    expect(cases).toHaveLength(246)
-    expectPinnedSources(cases)
+  it("holds 303 requests from five test suites, each read into the model", () => {
+    expect(cases).toHaveLength(303)
+    expectPinnedSources(cases, ["Mirascope/mirascope"])
   })
 
-  it("a response schema is not part of the reported prompt: 18 of the 22 requests with one are within 6 tokens of the figure", () => {
+  it("a response schema is not part of the reported prompt: 26 of the 32 requests with one are within 6 tokens of the figure", () => {
     const withSchema = read.filter(({ c }) => c.request.generationConfig?.responseJsonSchema !== undefined || c.request.generationConfig?.responseSchema !== undefined)
-    expect(withSchema).toHaveLength(22)
+    expect(withSchema).toHaveLength(32)
     for (const { estimate } of withSchema) expect(estimate.responseFormat).toBe(0)
     // counting the schema's JSON put every one of them over by about its size (median 50 tokens)
-    expect(withSchema.filter(({ c, estimate }) => Math.abs(estimate.total - c.prompt_tokens) <= 6)).toHaveLength(18)
+    expect(withSchema.filter(({ c, estimate }) => Math.abs(estimate.total - c.prompt_tokens) <= 6)).toHaveLength(26)
   })
 
-  it("requests of 50 tokens or more: within 8% at the median, 50% at the 90th percentile; on Gemini 2.5 and later 6% and 29%", () => {
+  it("requests of 50 tokens or more: within 8% at the median, 50% at the 90th percentile; on Gemini 2.5 and later 7% and 22%", () => {
     const big = read.filter(({ c }) => c.prompt_tokens >= 50)
     const errors = big.map(({ c, estimate }) => errorOf(estimate.total, c))
     expect(quantile(errors, 0.5)).toBeLessThanOrEqual(0.08)
     expect(quantile(errors, 0.9)).toBeLessThanOrEqual(0.5)
     const current = big.filter(({ c }) => !/gemini-(1|2\.0)/.test(c.model)).map(({ c, estimate }) => errorOf(estimate.total, c))
-    expect(quantile(current, 0.5)).toBeLessThanOrEqual(0.06)
-    expect(quantile(current, 0.9)).toBeLessThanOrEqual(0.29)
+    expect(quantile(current, 0.5)).toBeLessThanOrEqual(0.07)
+    expect(quantile(current, 0.9)).toBeLessThanOrEqual(0.22)
   })
 })
