@@ -29,7 +29,7 @@ const errorOf = (estimate: number, c: UsageCase) => relativeError(estimate, c.in
 describe("Anthropic requests recorded with the input they were billed for (test/data/anthropic-usage)", () => {
   it("holds 321 requests from five test suites, each read into the model", () => {
     expect(cases).toHaveLength(321)
-    expectPinnedSources(cases, ["Mirascope/mirascope"])
+    expectPinnedSources(cases)
     expect(read.filter(({ request }) => request.responseFormat?._tag === "JsonSchema")).toHaveLength(13)
   })
 

@@ -28,7 +28,7 @@ import { Effect } from "effect"
 import { type ChatRequestLike, countOpenAiChatRequest, encodingForModel } from "../src/exact/index.js"
 import { estimateOpenAiChatRequest } from "../src/internal/openAiChatRequestEstimate.js"
 import * as fs from "node:fs"
-import { caseNamer, hasParallelCalls, loadUsageSet, restorePropertyOrder } from "./usageData.js"
+import { caseNamer, hasParallelCalls, loadUsageSet, restorePropertyOrder, SUITES } from "./usageData.js"
 
 interface UsageCase {
   readonly source: { readonly repo: string; readonly path: string; readonly commit: string; readonly interaction: number }
@@ -99,9 +99,7 @@ describe("OpenAI Chat requests recorded in 2024–26 with the API's prompt_token
   it("holds 934 requests from five test suites, 771 plain, 21 with parallel calls, 142 with a json_schema response format", () => {
     const by = (k: Kind) => cases.filter((c) => kindOf(c) === k).length
     expect([cases.length, by("core"), by("parallel"), by("responseFormat")]).toEqual([934, 771, 21, 142])
-    expect(new Set(cases.map((c) => c.source.repo))).toEqual(
-      new Set(["pydantic/pydantic-ai", "crewAIInc/crewAI", "Arize-ai/openinference", "traceloop/openllmetry", "Mirascope/mirascope"])
-    )
+    expect(new Set(cases.map((c) => c.source.repo))).toEqual(SUITES)
     expect(cases.filter((c) => encodingForModel(c.request.model) === "cl100k")).toHaveLength(52)
     for (const c of cases) expect(c.source.commit).toMatch(/^[0-9a-f]{40}$/)
   })

@@ -6,7 +6,7 @@
 import * as fs from "node:fs"
 
 /** The public test suites whose VCR cassettes the usage sets were gathered from. */
-export const SUITES: ReadonlySet<string> = new Set(["pydantic/pydantic-ai", "crewAIInc/crewAI", "Arize-ai/openinference", "traceloop/openllmetry"])
+export const SUITES: ReadonlySet<string> = new Set(["pydantic/pydantic-ai", "crewAIInc/crewAI", "Arize-ai/openinference", "traceloop/openllmetry", "Mirascope/mirascope"])
 
 export interface Recorded {
   readonly source: { readonly repo: string; readonly commit: string }
