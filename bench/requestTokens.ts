@@ -10,22 +10,22 @@ import { Effect } from "effect"
  *   exact layers reproduce, against the messages-only formula the data's
  *   README computes (what per-message counters do); the heuristic layer's
  *   p50 / p90 / mean / max relative error;
- * - the 851 Chat Completions requests of test/data/openai-chat-usage, recorded
- *   from the live API in 2024–26 by four public test suites (the gpt-4o,
+ * - the 934 Chat Completions requests of test/data/openai-chat-usage, recorded
+ *   from the live API in 2024–26 by five public test suites (the gpt-4o,
  *   gpt-4.1 and gpt-5 families, the o-series, and 52 for gpt-3.5-turbo and
  *   gpt-4): how many figures the exact layer of the model's encoding
  *   reproduces, in all, without parallel calls, with a `json_schema` response
  *   format and on the cl100k models; the heuristic layer's error;
- * - the 203 Anthropic Messages requests of test/data/anthropic-usage,
- *   recorded from the live API by four public test suites: the heuristic
+ * - the 321 Anthropic Messages requests of test/data/anthropic-usage,
+ *   recorded from the live API by five public test suites: the heuristic
  *   layer's error with the documented and measured framing, and calibrated
  *   on the other suites' reports;
- * - the 142 OpenAI Responses requests of test/data/openai-responses-usage,
- *   recorded from the live API by four public test suites: how many figures
+ * - the 264 OpenAI Responses requests of test/data/openai-responses-usage,
+ *   recorded from the live API by five public test suites: how many figures
  *   the exact layer reproduces (all; plain, with function tools, with a
  *   text format, with reasoning items) and the heuristic layer's error;
- * - the 246 Gemini generateContent requests of test/data/gemini-usage,
- *   recorded from the live API by four public test suites: the heuristic
+ * - the 303 Gemini generateContent requests of test/data/gemini-usage,
+ *   recorded from the live API by five public test suites: the heuristic
  *   layer's error;
  * - the agent requests of ../shared/data/transcripts recorded from the four
  *   live APIs with the input the provider reported: the error of each

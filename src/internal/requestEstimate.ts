@@ -241,8 +241,9 @@ const bashTokens = (family: Family | undefined): number =>
 
 /**
  * Input Anthropic adds beyond what a request shows, measured on requests that
- * four public test suites recorded from the live API in 2025–26
- * (test/data/anthropic-usage; Anthropic does not document these):
+ * four public test suites recorded from the live API in 2025–26 (the first
+ * four of test/data/anthropic-usage's five; Anthropic does not document
+ * these):
  *
  * - extended thinking (`thinking: { type: "enabled" }`): 32 tokens (31 to 36
  *   over the estimate on 18 of 21 requests, Claude 3.7 Sonnet to Sonnet 4.6,
