@@ -27,8 +27,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { type ChatRequestLike, countOpenAiChatRequest, encodingForModel } from "../src/exact/index.js"
 import { estimateOpenAiChatRequest } from "../src/internal/openAiChatRequestEstimate.js"
-import * as fs from "node:fs"
-import { caseNamer, hasParallelCalls, loadUsageSet, restorePropertyOrder, SUITES } from "./usageData.js"
+import { caseNamer, hasParallelCalls, loadUsageSet, readUsageSet, restorePropertyOrder, SUITES } from "./usageData.js"
 
 interface UsageCase {
   readonly source: { readonly repo: string; readonly path: string; readonly commit: string; readonly interaction: number }
@@ -119,7 +118,7 @@ describe("OpenAI Chat requests recorded in 2024–26 with the API's prompt_token
   }, 60_000)
 
   it("pydantic-ai's cassettes sort their keys: as recorded, 5 requests are 1 over; in the order of `required` all 5 are exact", () => {
-    const recorded = JSON.parse(fs.readFileSync(new URL("data/openai-chat-usage/cases.json", import.meta.url), "utf8")) as ReadonlyArray<UsageCase>
+    const recorded = readUsageSet<UsageCase>("openai-chat-usage")
     const changed = recorded.flatMap((raw, i) => {
       const asLoaded = cases[i]!
       const before = exactDelta(raw)

@@ -49,10 +49,14 @@ export const restorePropertyOrder = (value: unknown): unknown => {
  * The cases of `test/data/<name>/cases.json`, each request's schemas in the
  * order it was sent where the cassette sorted them (`restorePropertyOrder`).
  */
-export const loadUsageSet = <A extends Recorded>(name: string): ReadonlyArray<A> => {
-  const cases = JSON.parse(fs.readFileSync(new URL(`data/${name}/cases.json`, import.meta.url), "utf8")) as ReadonlyArray<A & { readonly request?: unknown }>
-  return cases.map((c) => (SORTED_KEYS.has(c.source.repo) && c.request !== undefined ? { ...c, request: restorePropertyOrder(c.request) } : c))
-}
+export const loadUsageSet = <A extends Recorded>(name: string): ReadonlyArray<A> =>
+  readUsageSet<A & { readonly request?: unknown }>(name).map((c) =>
+    SORTED_KEYS.has(c.source.repo) && c.request !== undefined ? { ...c, request: restorePropertyOrder(c.request) } : c
+  )
+
+/** The cases of `test/data/<name>/cases.json` exactly as stored (what `loadUsageSet` starts from). */
+export const readUsageSet = <A extends Recorded>(name: string): ReadonlyArray<A> =>
+  JSON.parse(fs.readFileSync(new URL(`data/${name}/cases.json`, import.meta.url), "utf8")) as ReadonlyArray<A>
 
 /**
  * Names for a set's cases: the shortest end of a case's cassette path that no
@@ -64,17 +68,14 @@ export const caseNamer = (
   cases: ReadonlyArray<{ readonly source: { readonly path: string; readonly interaction: number } }>
 ): ((c: { readonly source: { readonly path: string; readonly interaction: number } }) => string) => {
   const paths = [...new Set(cases.map((c) => c.source.path))]
-  const names = new Map<string, string>()
-  for (const path of paths) {
+  const suffixes = (path: string): Array<string> => {
     const segments = path.split("/")
-    for (let n = 1; n <= segments.length; n++) {
-      const suffix = segments.slice(-n).join("/")
-      if (paths.filter((other) => other === suffix || other.endsWith(`/${suffix}`)).length === 1) {
-        names.set(path, suffix)
-        break
-      }
-    }
+    return segments.map((_, i) => segments.slice(i - segments.length).join("/")).reverse()
   }
+  // how many cassettes end in each run of path segments: one pass, then each path takes its shortest unique end
+  const uses = new Map<string, number>()
+  for (const path of paths) for (const suffix of suffixes(path)) uses.set(suffix, (uses.get(suffix) ?? 0) + 1)
+  const names = new Map(paths.map((path) => [path, suffixes(path).find((suffix) => uses.get(suffix) === 1) ?? path]))
   return (c) => `${names.get(c.source.path) ?? c.source.path}#${c.source.interaction}`
 }
 
