@@ -909,6 +909,14 @@ const toolOutputDoc = (pkg: Package, count: number): void => {
   const root = fetchPackage(pkg)
   const listing = readText(path.join(dir, "listing.txt")).split("\n").filter((l) => l.length > 0)
   const files = listFiles(root, /./).map((f) => ({ f, st: fs.lstatSync(path.join(root, f)) }))
+  // A directory's time on disk can be when it was extracted; the package's own listing has the time it ships with.
+  const shipped = new Map<string, string>()
+  for (const line of listing) {
+    const m = /^d\S+\s+\S+\s+\d+\s+(\d{4}-\d\d-\d\d \d\d:\d\d)\s+\.\/(.*?)\/?$/.exec(line)
+    if (m !== null) shipped.set(m[2] ?? "", m[1] ?? "")
+  }
+  const timeOf = (f: string, st: fs.Stats): string =>
+    (st.isDirectory() ? shipped.get(f) : undefined) ?? st.mtime.toISOString().slice(0, 16).replace("T", " ")
   const id = `${pkg.name}-tool-output`
   const rand = rng(id)
   const out: Array<string> = []
@@ -929,7 +937,7 @@ const toolOutputDoc = (pkg: Package, count: number): void => {
       const rows = files.slice(s, s + n)
       const width = Math.max(...rows.map((r) => String(r.st.size).length))
       if (style < 0.8) {
-        out.push([`total ${rows.reduce((t, r) => t + Math.ceil(r.st.size / 1024), 0)}`, ...rows.map((r) => `${mode(r.st)} 1 root root ${String(r.st.size).padStart(width)} ${r.st.mtime.toISOString().slice(0, 16).replace("T", " ")} ${path.basename(r.f)}`)].join("\n"))
+        out.push([`total ${rows.reduce((t, r) => t + Math.ceil(r.st.size / 1024), 0)}`, ...rows.map((r) => `${mode(r.st)} 1 root root ${String(r.st.size).padStart(width)} ${timeOf(r.f, r.st)} ${path.basename(r.f)}`)].join("\n"))
       } else {
         out.push(rows.map((r) => `${String(Math.ceil(r.st.size / 1024)).padEnd(8)}${r.f}`).join("\n"))
       }
