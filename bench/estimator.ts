@@ -123,6 +123,18 @@ const accuracy = (allHoldout: ReadonlyArray<CorpusMessage>, allTrain: ReadonlyAr
     const cells = [...byLang.entries()].filter(([k]) => k.includes(" ")).map(([k, r]) => `${k} ${pct(r.p90)} (${r.n})`)
     for (let i = 0; i < cells.length; i += 6) console.log(cells.slice(i, i + 6).map((c) => c.padEnd(24)).join(""))
   }
+  // Projects of the prose groups held out in more than one: how far one translation team's text strays from another's.
+  const prose = holdout.filter((m) => groupOf(m.category) === "prose")
+  const projectsOf = new Map<string, Set<string>>()
+  for (const m of prose) projectsOf.set(m.category, (projectsOf.get(m.category) ?? new Set()).add(m.project))
+  const several = prose.filter((m) => (projectsOf.get(m.category)?.size ?? 0) > 1)
+  const byProject = (encoding: "o200k" | "cl100k") => evaluate(several, encoding, ours[encoding], (m) => `${m.category} ${m.project}`)
+  const [po, pc] = [byProject("o200k"), byProject("cl100k")]
+  console.log("\n## held-out bias per project (prose groups held out in more than one project; messages, o200k / cl100k table)\n")
+  const projectCells = [...po.entries()]
+    .filter(([k]) => k.includes(" "))
+    .map(([k, r]) => `${k} (${r.n}) ${pct(r.bias, true)} / ${pct(pc.get(k)?.bias ?? NaN, true)}`)
+  for (let i = 0; i < projectCells.length; i += 3) console.log(projectCells.slice(i, i + 3).map((c) => c.padEnd(48)).join(""))
   misses.push(...shortTexts(allHoldout))
   console.log(`\n## targets missed (${misses.length})\n`)
   console.log(misses.length === 0 ? "none" : misses.join("\n"))
