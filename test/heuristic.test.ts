@@ -13,6 +13,7 @@ import {
   STATE_BITS,
   STATES,
   STEP_COUNT,
+  STEP_ROW,
   stepCost,
   stepCountsInto
 } from "../src/internal/heuristic.js"
@@ -125,10 +126,24 @@ describe("estimateTextWith", () => {
   })
 
   it("packs every state of the machine into the bits a step reserves for it", () => {
-    // The estimation loop spells these as literals (11 bits, 73 classes per state).
+    // The estimation loop spells these as literals (11 bits of state, rows of 128 steps: a shift by 7).
     expect(STATE_BITS).toBe(11)
     expect(STATES).toBeLessThanOrEqual(2 ** STATE_BITS)
-    expect(STEP_COUNT / STATES).toBe(73)
+    expect(STEP_ROW).toBe(128)
+    expect(STEP_COUNT / STATES).toBeLessThanOrEqual(STEP_ROW)
+    for (const table of [o200k, cl100k]) expect(table.steps.length).toBe(STATES * STEP_ROW)
+  })
+
+  it("looks a code unit's class and repeat class up in one interleaved table", () => {
+    for (const table of [o200k, cl100k]) {
+      for (let c = 0; c < 65536; c++) {
+        if (table.pairs[2 * c] !== table.classes[c] || table.pairs[2 * c + 1] !== table.repeats[c]) {
+          expect.fail(`${table.encoding}: U+${c.toString(16)}`)
+        }
+        // The loop tests the high-surrogate mark after the lookup, repeat or not.
+        if ((table.classes[c] === 255) !== (table.repeats[c] === 255)) expect.fail(`${table.encoding}: U+${c.toString(16)} repeat`)
+      }
+    }
   })
 
   it("has no step that costs less than zero, in either table", () => {

@@ -728,18 +728,25 @@ export interface HeuristicSpec {
 /**
  * A ready-to-use table: the class of every BMP code unit, and every step of
  * the state machine packed into one 32-bit word (`steps`, indexed by `state *
- * STRIDE + class`): the next state in the low `STATE_BITS` bits and the step's
- * cost, in units of `1 / COST_SCALE` token and never negative, above them.
- * One load per code unit and an integer sum: about a fifth faster than a cost
- * array and a next-state array side by side, and the sum is exact, so the
- * result does not depend on the order of additions.
+ * STEP_ROW + class`): the next state in the low `STATE_BITS` bits and the
+ * step's cost, in units of `1 / COST_SCALE` token and never negative, above
+ * them. One load per code unit and an integer sum: about a fifth faster than
+ * a cost array and a next-state array side by side, and the sum is exact, so
+ * the result does not depend on the order of additions.
  */
 export interface HeuristicTable {
   readonly encoding: string
   readonly classes: Uint8Array
   /** The class of a code unit that repeats the previous one (a run class for marks, symbols, blanks and letters). */
   readonly repeats: Uint8Array
+  /**
+   * `classes` and `repeats` interleaved: code unit `c` has its class at `2c`
+   * and its class as a repeat at `2c + 1`, so the estimation loop picks one
+   * by indexing with the comparison instead of branching on it.
+   */
+  readonly pairs: Uint8Array
   readonly nonEmpty: number
+  /** The steps, a row of `STEP_ROW` per state (the classes past `STRIDE` are never taken). */
   readonly steps: Uint32Array
 }
 
@@ -754,8 +761,20 @@ export const COST_SCALE = 2 ** (32 - STATE_BITS - 4)
 /** The largest cost a packed step can hold, in tokens. */
 export const MAX_STEP_COST = ((2 ** (32 - STATE_BITS)) - 1) / COST_SCALE
 
-/** The cost of step `k` of a table, in tokens. */
-export const stepCost = (table: HeuristicTable, k: number): number => ((table.steps[k] as number) >>> STATE_BITS) / COST_SCALE
+/**
+ * Steps per state in a table's `steps`: the machine's `STRIDE` classes padded
+ * to a power of two, so the hot loop finds the next state's row with a shift
+ * where a multiplication would lengthen the chain of dependent operations
+ * every code unit waits on. A literal in that loop, like `STATE_BITS`; the
+ * heuristic tests check it covers `STRIDE`.
+ */
+export const STEP_ROW = 128
+
+/** The index in a table's `steps` of the machine's step `k` (`state * STRIDE + class`). */
+const rowIndexOf = (k: number): number => Math.floor(k / STRIDE) * STEP_ROW + (k % STRIDE)
+
+/** The cost of step `k` of the machine (`state * STRIDE + class`, as `stepCountsInto` counts) in a table, in tokens. */
+export const stepCost = (table: HeuristicTable, k: number): number => ((table.steps[rowIndexOf(k)] as number) >>> STATE_BITS) / COST_SCALE
 
 /** The code units whose runs the fit measures: marks, symbols and letters below U+3000 (not CJK or Hangul). */
 export const runCandidates = (): Array<number> => {
@@ -820,10 +839,17 @@ export const makeHeuristicTable = (spec: HeuristicSpec): HeuristicTable => {
   // Negative costs are clamped at zero, so no step lowers the estimate; the shipped fits never reach the cap.
   const units = rows.map((c) => (c > 0 ? Math.round(Math.min(c, MAX_STEP_COST) * COST_SCALE) : 0))
   const m = stateMachine()
-  const steps = new Uint32Array(m.row.length)
-  for (let k = 0; k < steps.length; k++) steps[k] = (((units[m.row[k] as number] as number) << STATE_BITS) | ((m.next[k] as number) / STRIDE)) >>> 0
+  const steps = new Uint32Array((m.row.length / STRIDE) * STEP_ROW)
+  for (let k = 0; k < m.row.length; k++) {
+    steps[rowIndexOf(k)] = (((units[m.row[k] as number] as number) << STATE_BITS) | ((m.next[k] as number) / STRIDE)) >>> 0
+  }
+  const pairs = new Uint8Array(2 * 65536)
+  for (let c = 0; c < 65536; c++) {
+    pairs[2 * c] = classes[c] as number
+    pairs[2 * c + 1] = repeats[c] as number
+  }
   const nonEmpty = weights[0] ?? 0
-  return { encoding: spec.encoding, classes, repeats, nonEmpty: nonEmpty > 0 ? nonEmpty : 0, steps }
+  return { encoding: spec.encoding, classes, repeats, pairs, nonEmpty: nonEmpty > 0 ? nonEmpty : 0, steps }
 }
 
 // ---------------------------------------------------------------------------
@@ -904,8 +930,7 @@ export const featuresOf = (counts: Float64Array, nonEmpty: boolean, out: Float64
 export const rawEstimateWith = (text: string, table: HeuristicTable): number => {
   const n = text.length
   if (n === 0) return 0
-  const classes = table.classes
-  const repeats = table.repeats
+  const pairs = table.pairs
   const steps = table.steps
   // In units of 1 / COST_SCALE: an integer, exact up to 2^53 (over 10^8 code units at the largest cost).
   let sum = 0
@@ -913,23 +938,20 @@ export const rawEstimateWith = (text: string, table: HeuristicTable): number => 
   let prev = -1
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i)
-    let cls = classes[c] as number
+    // The class, or the repeat class when c repeats the code unit before: no branch to mispredict in runs.
+    let cls = pairs[(c << 1) + +(c === prev)] as number
+    prev = c
     if (cls === 255) {
-      // HIGH_SURROGATE. One at the very end costs nothing until its low half arrives.
+      // HIGH_SURROGATE (its repeat class too). One at the very end costs nothing until its low half arrives.
       if (i + 1 === n) break
       cls = astralClass(text, i, n)
-      if (cls < 0) {
-        cls = SYMBOL
-        prev = c
-      } else prev = text.charCodeAt(++i)
-    } else {
-      if (c === prev) cls = repeats[c] as number
-      prev = c
+      if (cls < 0) cls = SYMBOL
+      else prev = text.charCodeAt(++i)
     }
     const v = steps[state + cls] as number
-    // STATE_BITS, its mask and STRIDE, as literals: V8 does not fold module constants here (a fifth slower).
+    // STATE_BITS, its mask and log2(STEP_ROW), as literals: V8 does not fold module constants here (a fifth slower).
     sum += v >>> 11
-    state = Math.imul(v & 0x7ff, 73)
+    state = (v & 0x7ff) << 7
   }
   return table.nonEmpty + sum / COST_SCALE
 }
