@@ -249,20 +249,43 @@ const overlap = (holdout: ReadonlyArray<CorpusMessage>, train: ReadonlyArray<Cor
 // speed
 // ---------------------------------------------------------------------------
 
-/** Best-of-rounds throughput of `f` over `texts`, in code units per second. */
-const throughput = (texts: ReadonlyArray<string>, f: (t: string) => number, rounds: number, before?: () => void): number => {
-  const units = texts.reduce((s, t) => s + t.length, 0)
-  let best = Infinity
+/** The seconds of one pass of `f` over `texts`. */
+const pass = (texts: ReadonlyArray<string>, f: (t: string) => number): number => {
   let sink = 0
-  for (let r = 0; r < rounds; r++) {
-    before?.()
-    const t0 = process.hrtime.bigint()
-    for (const t of texts) sink += f(t)
-    const dt = Number(process.hrtime.bigint() - t0) / 1e9
-    if (dt < best) best = dt
-  }
+  const t0 = process.hrtime.bigint()
+  for (const t of texts) sink += f(t)
+  const dt = Number(process.hrtime.bigint() - t0) / 1e9
   if (sink === -1) console.log("unreachable")
-  return units / best
+  return dt
+}
+
+/**
+ * Best throughputs of ours and of gpt-tokenizer over `texts` (code units per
+ * second), measured side by side: rounds of five passes of ours and one of
+ * gpt-tokenizer (merge cache cleared), at least three rounds and more up to
+ * 4 s (at most 24). This machine has slow spells of seconds; measured one
+ * after the other, the two could each see a different one (ratios from 15x
+ * to 55x in one afternoon), interleaved they see the same.
+ */
+const sideBySide = (texts: ReadonlyArray<string>): readonly [number, number] => {
+  const units = texts.reduce((s, t) => s + t.length, 0)
+  for (let i = 0; i < 5; i++) pass(texts, ours.o200k)
+  pass(texts, (t) => o200kExact.countTokens(t))
+  let bestOurs = Infinity
+  let bestExact = Infinity
+  let spent = 0
+  for (let r = 0; r < 24 && (r < 3 || spent < 4); r++) {
+    for (let i = 0; i < 5; i++) {
+      const dt = pass(texts, ours.o200k)
+      spent += dt
+      bestOurs = Math.min(bestOurs, dt)
+    }
+    o200kExact.clearMergeCache()
+    const dt = pass(texts, (t) => o200kExact.countTokens(t))
+    spent += dt
+    bestExact = Math.min(bestExact, dt)
+  }
+  return [units / bestOurs, units / bestExact]
 }
 
 const speed = (messages: ReadonlyArray<CorpusMessage>): void => {
@@ -272,10 +295,7 @@ const speed = (messages: ReadonlyArray<CorpusMessage>): void => {
     ["short texts", messages.filter((m) => groupOf(m.category) === "short").map((m) => m.text)]
   ]
   const rows = sets.map(([name, texts]) => {
-    throughput(texts, ours.o200k, 5)
-    const fast = throughput(texts, ours.o200k, 20)
-    throughput(texts, (t) => o200kExact.countTokens(t), 1)
-    const exact = throughput(texts, (t) => o200kExact.countTokens(t), 3, () => o200kExact.clearMergeCache())
+    const [fast, exact] = sideBySide(texts)
     const units = texts.reduce((s, t) => s + t.length, 0)
     return [name, String(units), `${(fast / 1e6).toFixed(1)} M/s`, `${(exact / 1e6).toFixed(2)} M/s`, `${(fast / exact).toFixed(0)}x`]
   })
