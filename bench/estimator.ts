@@ -265,7 +265,7 @@ const pass = (texts: ReadonlyArray<string>, f: (t: string) => number): number =>
  * gpt-tokenizer (merge cache cleared), at least three rounds and more up to
  * 4 s (at most 24). This machine has slow spells of seconds; measured one
  * after the other, the two could each see a different one (ratios from 15x
- * to 55x in one afternoon), interleaved they see the same.
+ * to 55x within one hour), interleaved they see the same.
  */
 const sideBySide = (texts: ReadonlyArray<string>): readonly [number, number] => {
   const units = texts.reduce((s, t) => s + t.length, 0)
