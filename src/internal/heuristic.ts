@@ -736,13 +736,11 @@ export interface HeuristicSpec {
  */
 export interface HeuristicTable {
   readonly encoding: string
-  readonly classes: Uint8Array
-  /** The class of a code unit that repeats the previous one (a run class for marks, symbols, blanks and letters). */
-  readonly repeats: Uint8Array
   /**
-   * `classes` and `repeats` interleaved: code unit `c` has its class at `2c`
-   * and its class as a repeat at `2c + 1`, so the estimation loop picks one
-   * by indexing with the comparison instead of branching on it.
+   * The classes of every BMP code unit `c`: at `2c` its class, at `2c + 1`
+   * its class when it repeats the code unit before (a run class for marks,
+   * symbols, blanks and letters), so a loop picks one by indexing with the
+   * comparison instead of branching on it. A high surrogate is 255 at both.
    */
   readonly pairs: Uint8Array
   readonly nonEmpty: number
@@ -823,15 +821,16 @@ export const makeHeuristicTable = (spec: HeuristicSpec): HeuristicTable => {
   for (let i = 0; i < cjk.length; i++) classes[CJK_START + i] = CJK1 + (cjk[i] ?? 2)
   const hangul = unpackCosts(spec.hangul, HANGUL_END - HANGUL_START + 1)
   for (let i = 0; i < hangul.length; i++) classes[HANGUL_START + i] = HANGUL1 + (hangul[i] ?? 2)
-  const repeats = new Uint8Array(65536)
+  const pairs = new Uint8Array(2 * 65536)
   for (let c = 0; c < 65536; c++) {
     const cls = classes[c] as number
+    pairs[2 * c] = cls
     // Marks and symbols without a measured run class merge poorly in runs.
-    repeats[c] = isRunnable(cls) ? RUN0 + DEFAULT_RUN : cls
+    pairs[2 * c + 1] = isRunnable(cls) ? RUN0 + DEFAULT_RUN : cls
     // CJK and Hangul keep their own classes (repeats there are ordinary text).
   }
   for (let i = 0; i + 5 <= spec.runs.length; i += 5) {
-    repeats[parseInt(spec.runs.slice(i, i + 4), 16)] = RUN0 + Number(spec.runs[i + 4])
+    pairs[2 * parseInt(spec.runs.slice(i, i + 4), 16) + 1] = RUN0 + Number(spec.runs[i + 4])
   }
   const names = featureNames()
   const weights = names.map((n) => spec.weights[n] ?? 0)
@@ -843,13 +842,8 @@ export const makeHeuristicTable = (spec: HeuristicSpec): HeuristicTable => {
   for (let k = 0; k < m.row.length; k++) {
     steps[rowIndexOf(k)] = (((units[m.row[k] as number] as number) << STATE_BITS) | ((m.next[k] as number) / STRIDE)) >>> 0
   }
-  const pairs = new Uint8Array(2 * 65536)
-  for (let c = 0; c < 65536; c++) {
-    pairs[2 * c] = classes[c] as number
-    pairs[2 * c + 1] = repeats[c] as number
-  }
   const nonEmpty = weights[0] ?? 0
-  return { encoding: spec.encoding, classes, repeats, pairs, nonEmpty: nonEmpty > 0 ? nonEmpty : 0, steps }
+  return { encoding: spec.encoding, pairs, nonEmpty: nonEmpty > 0 ? nonEmpty : 0, steps }
 }
 
 // ---------------------------------------------------------------------------
@@ -879,31 +873,27 @@ const astralClass = (text: string, i: number, n: number): number => {
  * `out` (length `STEP_COUNT`, zeroed first). Used by the fit; the
  * estimate is the constant plus the sum of `out[k] * stepCost(table, k)`.
  */
-export const stepCountsInto = (text: string, table: Pick<HeuristicTable, "classes" | "repeats">, out: Float64Array): void => {
+export const stepCountsInto = (text: string, table: Pick<HeuristicTable, "pairs">, out: Float64Array): void => {
   out.fill(0)
   const next = stateMachine().next
-  const { classes, repeats } = table
+  const pairs = table.pairs
   const n = text.length
   let state = 0
   let prev = -1
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i)
-    let cls = classes[c] as number
-    let last = c
+    // The same lookup as `rawEstimateWith`.
+    let cls = pairs[(c << 1) + +(c === prev)] as number
+    prev = c
     if (cls === HIGH_SURROGATE) {
       if (i + 1 === n) break
-      const astral = astralClass(text, i, n)
-      if (astral < 0) cls = SYMBOL
-      else {
-        cls = astral
-        i++
-        last = text.charCodeAt(i)
-      }
-    } else if (c === prev) cls = repeats[c] as number
+      cls = astralClass(text, i, n)
+      if (cls < 0) cls = SYMBOL
+      else prev = text.charCodeAt(++i)
+    }
     const k = state + cls
     out[k]!++
     state = next[k] as number
-    prev = last
   }
 }
 
