@@ -494,7 +494,7 @@ const gnomeCatalogues = (lang: string, category: Category): void => {
   for (const pkg of [PKG.gnomeControlCenter, PKG.nautilus]) catalogues(pkg, lang, category, `usr/share/locale/${lang}/LC_MESSAGES`, 2, lang)
 }
 
-/** An application's catalogues of one language under `usr/share/locale` (Cinnamon, GnuCash, Pidgin, MATE, Xfce). */
+/** An application's catalogues of one language under `usr/share/locale` (none when it lacks the language). */
 const appCatalogues = (pkg: Package, lang: string, category: Category, maxDocs = 2): void =>
   catalogues(pkg, lang, category, `usr/share/locale/${lang}/LC_MESSAGES`, maxDocs, lang)
 
@@ -1111,8 +1111,25 @@ const shortTexts = (): void => {
 /** Script groups with train text from the most translation domains (see `capOf`). */
 const WIDE_SCRIPTS = new Set<Category>(["arabic", "devanagari", "tamil", "armenian"])
 
-/** Script groups that only gettext catalogues bring, held out in four translation domains (VLC, File Roller, Simple Scan, Synaptic). */
-const CATALOGUE_SCRIPTS = new Set<Category>(["arabic", "hebrew", "devanagari", "bengali", "tamil", "indic", "thai", "georgian", "armenian", "ethiopic"])
+/**
+ * The script groups that only gettext catalogues bring, and their languages in LibreOffice's, GTK's and VLC's
+ * catalogues. LibreOffice and GTK train; VLC, File Roller, Simple Scan and Synaptic hold out.
+ */
+const CATALOGUE_LANGUAGES: ReadonlyArray<readonly [Category, ReadonlyArray<string>, ReadonlyArray<string>, ReadonlyArray<string>]> = [
+  ["arabic", ["ar", "fa", "ug"], ["ar", "fa", "ur"], ["ar", "fa", "ug"]],
+  ["hebrew", ["he"], ["he", "yi"], ["he"]],
+  ["devanagari", ["hi", "mr", "ne"], ["hi", "mr", "ne", "mai"], ["hi", "mr", "ne", "mai", "brx"]],
+  ["bengali", ["bn", "as"], ["bn", "bn_IN", "as"], ["bn", "bn_IN", "as"]],
+  ["tamil", ["ta"], ["ta"], ["ta"]],
+  ["indic", ["te", "kn", "ml", "gu", "pa-in", "or", "si"], ["te", "kn", "ml", "gu", "pa", "or", "si"], ["te", "kn", "ml", "gu", "pa", "or_IN", "si"]],
+  ["thai", ["th"], ["th"], ["th"]],
+  ["georgian", ["ka"], ["ka"], ["ka"]],
+  ["armenian", [], ["hy"], ["hy"]],
+  ["ethiopic", ["am"], ["am"], ["am", "am_ET"]]
+]
+
+/** The script groups of `CATALOGUE_LANGUAGES`, held out in four translation domains. */
+const CATALOGUE_SCRIPTS = new Set<Category>(CATALOGUE_LANGUAGES.map(([category]) => category))
 
 /** Characters kept per category and split (UTF-16 code units). */
 const capOf = (category: Category, split: Split): number => {
@@ -1239,30 +1256,13 @@ const main = async (): Promise<void> => {
   installationGuide("el", "greek", 24)
   vlcCatalogue("el", "greek")
   // scripts with catalogues only: LibreOffice and GTK train; VLC, File Roller, Simple Scan and Synaptic hold out
-  const scripts: ReadonlyArray<[Category, ReadonlyArray<string>, ReadonlyArray<string>, ReadonlyArray<string>]> = [
-    // category, LibreOffice languages, GTK languages, VLC languages
-    ["arabic", ["ar", "fa", "ug"], ["ar", "fa", "ur"], ["ar", "fa", "ug"]],
-    ["hebrew", ["he"], ["he", "yi"], ["he"]],
-    ["devanagari", ["hi", "mr", "ne"], ["hi", "mr", "ne", "mai"], ["hi", "mr", "ne", "mai", "brx"]],
-    ["bengali", ["bn", "as"], ["bn", "bn_IN", "as"], ["bn", "bn_IN", "as"]],
-    ["tamil", ["ta"], ["ta"], ["ta"]],
-    ["indic", ["te", "kn", "ml", "gu", "pa-in", "or", "si"], ["te", "kn", "ml", "gu", "pa", "or", "si"], ["te", "kn", "ml", "gu", "pa", "or_IN", "si"]],
-    ["thai", ["th"], ["th"], ["th"]],
-    ["georgian", ["ka"], ["ka"], ["ka"]],
-    ["armenian", [], ["hy"], ["hy"]],
-    ["ethiopic", ["am"], ["am"], ["am", "am_ET"]]
-  ]
-  for (const [category, lo, gtk, vlc] of scripts) {
+  for (const [category, lo, gtk, vlc] of CATALOGUE_LANGUAGES) {
     for (const lang of lo) loCatalogues(lang, category, category === "indic" ? 2 : 6)
     for (const lang of gtk) gtkCatalogue(lang, category)
     for (const lang of gtk) gnomeCatalogues(lang, category)
     for (const lang of vlc) vlcCatalogue(lang, category)
-    // The held-out domains next to VLC, in every language of the group that they translate.
-    for (const pkg of [PKG.fileRoller, PKG.simpleScan, PKG.synaptic]) {
-      for (const lang of new Set([...gtk, ...vlc])) {
-        if (fs.existsSync(path.join(fetchPackage(pkg), `usr/share/locale/${lang}/LC_MESSAGES`))) appCatalogues(pkg, lang, category)
-      }
-    }
+    // The held-out domains next to VLC, in every language of the group that they translate (a language one lacks adds nothing).
+    for (const pkg of [PKG.fileRoller, PKG.simpleScan, PKG.synaptic]) for (const lang of new Set([...gtk, ...vlc])) appCatalogues(pkg, lang, category)
   }
   libreofficeHelp("hi", "devanagari", /[\u0900-\u097f]/g)
   // Two more translation domains (a drawing program, a browser) for the scripts whose bias moved most between domains;
@@ -1287,7 +1287,7 @@ const main = async (): Promise<void> => {
   ] as const) {
     for (const pkg of pkgs) {
       for (const [category, list] of Object.entries(langs) as Array<[Category, ReadonlyArray<string>]>) {
-        for (const lang of list) if (fs.existsSync(path.join(fetchPackage(pkg), `usr/share/locale/${lang}/LC_MESSAGES`))) appCatalogues(pkg, lang, category)
+        for (const lang of list) appCatalogues(pkg, lang, category)
       }
     }
   }
