@@ -26,9 +26,14 @@
  * row of the same role (which Gemini merges itself) stay as they were.
  *
  * Gemini 2 sends function calls without `id`. Such a call gets an id made
- * up for the model (marked `providerOptions.gemini.syntheticId`), its
- * response is matched to it by name, in order, and neither id is written
- * back. Ids made up for a response are unique within the process.
+ * up for the model (marked `providerOptions.gemini.syntheticId`); a
+ * response without an id is matched by name, in order, to a call of the
+ * model turn just before it that no response names; and a made-up id is
+ * written back neither on the call nor on a result that answers it (one
+ * the caller built included). As Gemini pairs them the same way, results
+ * without ids are written in the order of their calls. Ids made up while
+ * reading a response carry a random tag drawn once per process, so a
+ * history continued by another process keeps them distinct.
  *
  * **Fields the model does not name** are kept, never dropped, as every
  * adapter keeps them: in `providerOptions.gemini` of the block, message or
@@ -41,7 +46,8 @@
  * instruction have no place in a system message and are reported
  * (`UnknownProviderField`). Beside the kept fields a few hints choose a
  * wire form: `syntheticId` (the call or response had no id), `noArgs` /
- * `noResponse` (the field was absent, not empty), `kind`
+ * `noResponse` (the field was absent, not empty), `nullArgs` (the call's
+ * arguments were an explicit `null`), `kind`
  * (`executableCode` / `codeExecutionResult`), `parametersKey` (the
  * declaration's parameters came as `parameters` or `parameters_json_schema`).
  *
@@ -106,7 +112,7 @@ type Obj = A.Obj
 type Fields = Record<string, Schema.Json>
 
 /** The hints kept beside the wire fields (see the module documentation). */
-const hints = new Set(["syntheticId", "noArgs", "noResponse", "kind", "parametersKey"])
+const hints = new Set(["syntheticId", "noArgs", "nullArgs", "noResponse", "kind", "parametersKey"])
 
 const contentKeys = new Set(["role", "parts"])
 const partsKey = new Set(["parts"])
@@ -125,8 +131,13 @@ const codeResultKeys = new Set(["codeExecutionResult"])
 const declarationKeys = new Set(["name", "description", "parametersJsonSchema", "parameters_json_schema", "parameters"])
 const bodyKeys = new Set(["contents", "systemInstruction", "tools", "toolConfig", "generationConfig"])
 
-/** Made-up call ids for responses without ids: unique within the process. */
+/**
+ * Made-up call ids for responses without ids: a counter, behind a random tag
+ * drawn once per process, so a conversation persisted by one process and
+ * continued by another does not get the same ids twice.
+ */
 let responseCalls = 0
+const processTag = Math.floor(Math.random() * 36 ** 6).toString(36).padStart(6, "0")
 
 // ---------------------------------------------------------------------------
 // reading
@@ -158,18 +169,27 @@ const readFile = (ctx: A.Ctx, part: Obj, at: string): Block.FileBlock | undefine
   return undefined
 }
 
-/** Pending calls by name, for responses that carry no id. */
+/** Pending calls by name, for responses that carry no id: the first call of that name not yet answered. */
 class Pending {
   private readonly byName = new Map<string, { ids: Array<string>; next: number }>()
+  private readonly answered = new Set<string>()
   add(name: string, id: string): void {
     const entry = this.byName.get(name)
     if (entry === undefined) this.byName.set(name, { ids: [id], next: 0 })
     else entry.ids.push(id)
   }
+  /** Marks a call answered by a response that names its id. */
+  answer(id: string): void {
+    this.answered.add(id)
+  }
   take(name: string): string | undefined {
     const entry = this.byName.get(name)
-    if (entry === undefined || entry.next >= entry.ids.length) return undefined
-    return entry.ids[entry.next++]
+    if (entry === undefined) return undefined
+    while (entry.next < entry.ids.length) {
+      const id = entry.ids[entry.next++]!
+      if (!this.answered.has(id)) return id
+    }
+    return undefined
   }
 }
 
@@ -263,11 +283,15 @@ const readResponse = (ctx: A.Ctx, part: Obj, at: string, makeId: (name: string) 
 }
 
 const readContents = (ctx: A.Ctx, contents: ReadonlyArray<Schema.Json>, path: string, messages: Array<Message.Message>): void => {
-  const pending = new Pending()
+  let pending = new Pending()
+  let previousRole: string | undefined
   for (let c = 0; c < contents.length; c++) {
     const at = `${path}[${c}]`
     const content = A.obj(ctx, contents[c], at)
     const role = A.optStr(ctx, content, "role", at)
+    // A response without an id answers a call of the model turn before it: a new turn leaves older unanswered calls unanswered.
+    if (role === "model" && previousRole !== "model") pending = new Pending()
+    previousRole = role
     const parts = content["parts"] === undefined || content["parts"] === null ? [] : A.arr(ctx, content["parts"], `${at}.parts`)
     const extras = A.extrasOf(content, contentKeys)
     // a role other than user and model (the legacy "function") is kept and written back
@@ -285,6 +309,11 @@ const readContents = (ctx: A.Ctx, contents: ReadonlyArray<Schema.Json>, path: st
       for (; p < parts.length; p++) readModelPart(ctx, A.obj(ctx, parts[p], `${at}.parts[${p}]`), `${at}.parts[${p}]`, ids, pending, blocks)
       messages.push(Message.assistant(blocks, options()))
       continue
+    }
+    // responses that name their call answer it wherever they stand: no response without an id is matched to it
+    for (const part of parts) {
+      const fr = A.isObj(part) ? part["functionResponse"] : undefined
+      if (A.isObj(fr) && typeof fr["id"] === "string") pending.answer(fr["id"])
     }
     let user: Array<Block.UserBlock> | undefined
     let tool: Array<Block.ToolResultBlock> | undefined
@@ -527,6 +556,8 @@ const writeModelParts = (ctx: A.Ctx, m: Message.AssistantMessage, index: number)
 
 const writeMessages = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Wire.Messages => {
   const out: Wire.Messages = { contents: [] }
+  // the calls written so far whose id was made up, and the position of each call of the last model turn
+  const calls = { synthetic: new Set<string>(), order: new Map<string, number>() }
   let started = false
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!
@@ -547,17 +578,31 @@ const writeMessages = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Wi
       case "user":
         out.contents.push(merge<Wire.ContentParam>({ role: "user", parts: writeUserParts(ctx, m, i) }, kept))
         break
-      case "assistant":
+      case "assistant": {
         out.contents.push(merge<Wire.ContentParam>({ role: "model", parts: writeModelParts(ctx, m, i) }, kept))
+        calls.order.clear()
+        for (const block of m.content) {
+          if (block._tag !== "ToolCall" || block.providerExecuted === true) continue
+          calls.order.set(block.id, calls.order.size)
+          if (hintOf(block, key, "syntheticId") === true) calls.synthetic.add(block.id)
+        }
         break
+      }
       case "tool": {
         const parts: Array<Wire.PartParam> = []
+        const idless: Array<number> = []
         for (let b = 0; b < m.content.length; b++) {
           const result = m.content[b]!
           const response: NonNullable<Wire.PartParam["functionResponse"]> = { name: result.toolName, ...writeResultContent(ctx, result, i, b) }
-          if (hintOf(result, key, "syntheticId") !== true) response.id = result.toolCallId
+          // no id when the call's was made up (the call goes out without one) or the response came without one
+          if (calls.synthetic.has(result.toolCallId) || hintOf(result, key, "syntheticId") === true) idless.push(b)
+          else response.id = result.toolCallId
           parts.push(merge<Wire.PartParam>({ functionResponse: response }, keptOf(result, key, hints)))
         }
+        // Gemini pairs responses without an id with the calls by name, in order: they go in the order of their calls
+        const slots = idless.map((b) => ({ part: parts[b]!, at: calls.order.get(m.content[b]!.toolCallId) ?? Infinity }))
+        slots.sort((x, y) => x.at - y.at)
+        for (let s = 0; s < idless.length; s++) parts[idless[s]!] = slots[s]!.part
         out.contents.push(merge<Wire.ContentParam>({ role: "user", parts }, kept))
         break
       }
@@ -884,7 +929,7 @@ const decodeResponse = (ctx: A.Ctx, raw: Obj, candidateIndex: number): DecodedRe
   const candidates = raw["candidates"] === undefined || raw["candidates"] === null ? [] : A.arr(ctx, raw["candidates"], "candidates")
   if (candidates.length > 1) A.dropped(ctx, undefined, undefined, `${candidates.length - 1} other candidate(s)`, `one candidate is read (candidate ${candidateIndex})`)
   const id = A.optStr(ctx, raw, "responseId", "")
-  const prefix = id ?? `response${++responseCalls}`
+  const prefix = id ?? `response_${processTag}_${++responseCalls}`
   const blocks: Array<Block.AssistantBlock> = []
   const providerData: Fields = A.extrasOf(raw, responseKeysRead) ?? {}
   let finish: string | undefined
@@ -946,8 +991,9 @@ export interface FromResponseOptions extends ConversionOptions {
  * as input, candidates with thoughts as output), why it stopped, the
  * response id and model version, and the response's other fields (safety
  * ratings, grounding, the raw usage...) as `providerData`. Function calls
- * without an id get one made up (unique within the process, never written
- * back).
+ * without an id get one made up (never written back; unique across
+ * processes, so a history read in one and continued in another keeps
+ * distinct ids).
  *
  * @example
  * const { value } = yield* Gemini.fromResponse({

@@ -34,6 +34,55 @@ describe("Gemini.fromMessages", () => {
     roundTrip({ contents: [ask, call, answer] })
   })
 
+  it("does not write a made-up call id on a result the caller built for that call", () => {
+    const [, assistant] = read({ contents: [ask, call] })
+    const made = Message.toolCallsOf(assistant!)[0]!
+    const written = write([Message.user("Temperature in London?"), assistant!, Message.toolResultMessage(made.id, made.name, "25 °C")])
+    assert.deepStrictEqual<unknown>(written.contents[2], { role: "user", parts: [{ functionResponse: { name: "get_current_temperature", response: { output: "25 °C" } } }] })
+    assert.isTrue(Conversation.isValid(read(written)))
+  })
+
+  it("writes results without ids in the order of their calls, which is how Gemini pairs them", () => {
+    const weather = (city: string) => ({ functionCall: { name: "get_weather", args: { city } } })
+    const report = (text: string) => ({ functionResponse: { name: "get_weather", response: { output: text } } })
+    const body = {
+      contents: [
+        { role: "user", parts: [{ text: "Weather in Oslo and Tokyo?" }] },
+        { role: "model", parts: [weather("Oslo"), { functionCall: { name: "get_time", args: {} } }, weather("Tokyo")] },
+        { role: "user", parts: [report("Oslo: 4 °C"), { functionResponse: { name: "get_time", response: { output: "09:00" } } }, report("Tokyo: 18 °C")] }
+      ]
+    }
+    const [user, assistant, tool] = read(body)
+    // the results as an agent may append them, as each tool finishes
+    const finished = Message.tool([...(tool as Message.ToolMessage).content].reverse())
+    assert.isTrue(Conversation.isValid([user!, assistant!, finished]))
+    assert.deepStrictEqual<unknown>(write([user!, assistant!, finished]), body)
+  })
+
+  it("matches a response without an id to a call of the model turn before it, not to an older unanswered one", () => {
+    const oslo = { role: "model", parts: [{ functionCall: { name: "get_current_temperature", args: { location: "Oslo" } } }] }
+    const messages = read({ contents: [ask, oslo, { role: "user", parts: [{ text: "London, not Oslo." }] }, call, answer] })
+    const londonCall = Message.toolCallsOf(messages[3]!)[0]!
+    assert.strictEqual(Message.toolResultsOf(messages[4]!)[0]?.toolCallId, londonCall.id)
+    // the Oslo call is left unanswered, as it was
+    assert.deepStrictEqual(Conversation.issuesOf(messages).map((i) => i._tag), ["MissingToolResult"])
+  })
+
+  it("matches a response without an id to a call no response names, wherever the naming response stands", () => {
+    const search = (q: string, id?: string) => ({ functionCall: { name: "search", args: { q }, ...(id === undefined ? {} : { id }) } })
+    const found = (text: string, id?: string) => ({ functionResponse: { name: "search", response: { output: text }, ...(id === undefined ? {} : { id }) } })
+    const body = { contents: [ask, { role: "model", parts: [search("a", "call_a"), search("b")] }, { role: "user", parts: [found("for b"), found("for a", "call_a")] }] }
+    const messages = read(body)
+    const [callA, callB] = Message.toolCallsOf(messages[1]!)
+    assert.deepStrictEqual(Message.toolResultsOf(messages[2]!).map((r) => [r.toolCallId, r.content]), [[callB!.id, "for b"], [callA!.id, "for a"]])
+    assert.isTrue(Conversation.isValid(messages))
+    roundTrip(body)
+  })
+
+  it("writes back a call whose arguments were an explicit null as it came, with no hint on the wire", () => {
+    roundTrip({ contents: [ask, { role: "model", parts: [{ functionCall: { name: "get_current_temperature", args: null } }] }, answer] })
+  })
+
   it("keeps each thought signature on the part it signs, with parallel calls signed only on the first", () => {
     const parallel = {
       role: "model",
@@ -239,6 +288,13 @@ describe("Gemini.fromResponse", () => {
     const decoded = exact(Gemini.fromResponse(response))
     const written = write([Message.user("Temperature in London?"), decoded.message])
     assert.deepStrictEqual<unknown>(written.contents[1], response.candidates[0]!.content)
+  })
+
+  it("makes up ids that stay distinct when a history read in one process is continued in another", () => {
+    const { responseId: _, ...withoutId } = response
+    const made = Message.toolCallsOf(exact(Gemini.fromResponse(withoutId)).message)[0]!.id
+    // a random tag drawn once per process, then a counter
+    assert.match(made, /_response_[0-9a-z]{6}_\d+_\d+$/)
   })
 
   it("says a blocked prompt was filtered", () => {
