@@ -96,6 +96,19 @@ export const imageSizeOfDataUrl = (url: string): ImageSize | undefined => {
   return parts === undefined ? undefined : imageSizeOfBase64(url, parts.dataStart)
 }
 
+/**
+ * The media type of the PNG, JPEG, GIF or WebP image whose base64 text
+ * starts at `start` in `text`, read from its first bytes, or `undefined`.
+ */
+export const imageTypeOfBase64 = (text: string, start = 0): string | undefined => {
+  const b = base64Bytes(text, start)
+  if (b.at(0) === 0x89 && b.ascii(1, 3) === "PNG") return "image/png"
+  if (b.at(0) === 0xff && b.at(1) === 0xd8 && b.at(2) === 0xff) return "image/jpeg"
+  if (b.ascii(0, 4) === "GIF8") return "image/gif"
+  if (b.ascii(0, 4) === "RIFF" && b.ascii(8, 4) === "WEBP") return "image/webp"
+  return undefined
+}
+
 /** The size of the image whose base64 text starts at `start` in `text` (see `imageSizeOfDataUrl`). */
 export const imageSizeOfBase64 = (text: string, start = 0): ImageSize | undefined => {
   const b = base64Bytes(text, start)

@@ -46,7 +46,11 @@
  * as a plain string / the `refusal` field), `type: "custom"` on a custom
  * tool call or tool, `type: "function_call"` on a deprecated single function
  * call, `role: "function"` on its result, `type: "functions"` on a tool
- * defined in the deprecated `functions` list.
+ * defined in the deprecated `functions` list. One is a hint, never written
+ * as a field: `dataUrlMediaType`, on an image whose `data:` URL declared a
+ * type that is not an image type (`application/octet-stream`, or none):
+ * the block has the type the bytes show (PNG, JPEG, GIF, WebP, else
+ * `image/*`) and the URL is written back as it came.
  *
  * @since 0.1.0
  */
@@ -165,15 +169,24 @@ const documentSettings = (ctx: A.Ctx, file: Block.FileBlock, index: number, bloc
   if (lost.length > 0) A.dropped(ctx, index, blockIndex, `the ${lost.join(", ")} of ${A.an(file.mediaType)} ${file.mediaType} file`, "Chat Completions has no place for them")
 }
 
+/**
+ * The kept field that holds the type an image's `data:` URL declared when it
+ * was not an image type (the block has the type the bytes show): a hint,
+ * never written as a field.
+ */
+const DATA_URL_TYPE = "dataUrlMediaType"
+
 const filePart = (ctx: A.Ctx, file: Block.FileBlock, index: number, blockIndex: number): Wire.UserContentPart | undefined => {
-  const extras = A.ownExtras(file, key)
+  const own = A.ownExtras(file, key)
+  const declared = own?.[DATA_URL_TYPE]
+  const extras = declared === undefined ? own : (A.without(own, [DATA_URL_TYPE]) as Block.JsonObject)
   const media = file.mediaType
   const source = file.source
   if (media.startsWith("image/")) {
     let url: string
     switch (source._tag) {
       case "Base64":
-        url = dataUrl(media, source.data)
+        url = dataUrl(typeof declared === "string" ? declared : media, source.data)
         break
       case "Url":
         url = source.url
@@ -620,10 +633,11 @@ const userPart = (ctx: A.Ctx, part: A.Obj, path: string): Block.UserBlock => {
       const detail = raw === "auto" || raw === "low" || raw === "high" ? raw : undefined
       const nested = A.extrasOf(image, detail === undefined ? URL_KEY : IMAGE_KEYS)
       const extras = A.withNested(A.extrasOf(part, PART_KEYS["image_url"]!), "image_url", nested)
-      const parsed = Block.parseDataUrl(url)
-      return Block.file(parsed === undefined ? Block.url(url) : Block.base64(parsed.data), parsed?.mediaType ?? "image/*", {
+      const read = A.imageOfUrl(url)
+      return Block.file(read.source, read.mediaType, {
         ...(detail === undefined ? {} : { detail }),
-        ...A.optionsOf(key, extras)
+        // a data URL's declared type that is not an image type, written back as it came
+        ...A.optionsOf(key, read.declared === undefined ? extras : { ...extras, [DATA_URL_TYPE]: read.declared })
       })
     }
     case "input_audio": {

@@ -8,7 +8,7 @@
  * | model | Responses |
  * |---|---|
  * | system message | `system` / `developer` message item, or `instructions` |
- * | user message | `user` message item (`input_text`, `input_image`, `input_file`) |
+ * | user message | `user` message item (`input_text`, `input_image`, `input_file`: a file by URL or id, which has no type on the wire, is read as the document type its name's or URL's extension says, else `application/octet-stream`) |
  * | assistant text with `itemId` | `message` output item (`output_text`, `annotations` as `citations`) |
  * | assistant text without `itemId` | `assistant` message item with string content |
  * | refusal with `itemId` | `refusal` part of a `message` item |
@@ -102,10 +102,13 @@ type CallExtras = NonNullable<ToolArguments.ToolCallOptions["extras"]>
 
 /**
  * The hints kept beside the wire fields: `item` (on the first block of an
- * output message, that item's own fields) and `instructions` (on a system
- * message read from the request's `instructions`).
+ * output message, that item's own fields), `instructions` (on a system
+ * message read from the request's `instructions`) and `dataUrlMediaType`
+ * (on an image whose `data:` URL declared a type that is not an image
+ * type, such as `application/octet-stream`: the block has the type its
+ * bytes show, and the URL is written back as it came).
  */
-const hints = new Set(["item", "instructions"])
+const hints = new Set(["item", "instructions", "dataUrlMediaType"])
 
 // ---------------------------------------------------------------------------
 // tables
@@ -181,11 +184,13 @@ const readFilePart = (ctx: A.Ctx, part: Obj, at: string): Block.FileBlock | unde
     const detail = A.optStr(ctx, part, "detail", at)
     const extra = A.extrasOf(part, inputImageKeys)
     const known = detail === "auto" || detail === "low" || detail === "high"
-    const options = {
-      ...(known ? { detail: detail as Block.ImageDetail } : {}),
-      ...keep(key, detail !== undefined && !known ? { ...extra, detail } : extra)
+    const kept = detail !== undefined && !known ? { ...extra, detail } : extra
+    const options = { ...(known ? { detail: detail as Block.ImageDetail } : {}), ...keep(key, kept) }
+    if (url !== undefined) {
+      const read = A.imageOfUrl(url)
+      // a data URL's declared type that is not an image type is a hint, written back as it came
+      return Block.file(read.source, read.mediaType, { ...options, ...keep(key, kept, { dataUrlMediaType: read.declared }) })
     }
-    if (url !== undefined) return Block.image(url, options)
     if (fileId !== undefined) return Block.image(Block.fileId(fileId), options)
     return A.malformed(ctx, at, "an input_image needs image_url or file_id")
   }
@@ -202,8 +207,9 @@ const readFilePart = (ctx: A.Ctx, part: Obj, at: string): Block.FileBlock | unde
       if (parsed === undefined) return Block.file(Block.base64(data), "application/octet-stream", { ...defined({ filename }), ...keep(key, { ...extra, file_data: data }) })
       return Block.file(Block.base64(parsed.data), parsed.mediaType, options)
     }
-    if (fileId !== undefined) return Block.file(Block.fileId(fileId), "application/octet-stream", options)
-    if (url !== undefined) return Block.file(Block.url(url), "application/octet-stream", options)
+    // Responses sends no type with a file id or URL: the file name's extension, or the URL's, names it
+    if (fileId !== undefined) return Block.file(Block.fileId(fileId), A.documentTypeOfName(filename ?? "") ?? "application/octet-stream", options)
+    if (url !== undefined) return Block.file(Block.url(url), A.documentTypeOfName(filename ?? url) ?? A.documentTypeOfName(url) ?? "application/octet-stream", options)
     return A.malformed(ctx, at, "an input_file needs file_data, file_id or file_url")
   }
   return undefined
@@ -463,6 +469,12 @@ const readItems = (ctx: A.Ctx, items: ReadonlyArray<Schema.Json>, path: string, 
 
 const dataUrl = (mediaType: string, data: string): string => `data:${mediaType};base64,${data}`
 
+/** The type an image's `data:` URL declared when it was not an image type (see `dataUrlMediaType`). */
+const declaredType = (block: Block.FileBlock): string | undefined => {
+  const declared = hintOf(block, key, "dataUrlMediaType")
+  return typeof declared === "string" ? declared : undefined
+}
+
 /** A file as an `input_image` / `input_file` part, or `undefined` (reported) when the format has none. */
 const writeFile = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockIndex: number): Wire.InputContent | undefined => {
   const extra = keptOf(block, key, hints)
@@ -474,7 +486,7 @@ const writeFile = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockIndex
         image.image_url = source.url
         break
       case "Base64":
-        image.image_url = dataUrl(block.mediaType === "image/*" ? "image/png" : block.mediaType, source.data)
+        image.image_url = dataUrl(declaredType(block) ?? (block.mediaType === "image/*" ? "image/png" : block.mediaType), source.data)
         break
       case "FileId":
         image.file_id = source.fileId

@@ -134,6 +134,24 @@ describe("OpenAiChat.toMessages", () => {
 })
 
 describe("OpenAiChat.fromMessages", () => {
+  it.effect("an image whose data URL declares no image type is the image its bytes show, and goes back as it came", () =>
+    Effect.gen(function* () {
+      // a PNG's first bytes, labelled as clients often label uploaded bytes
+      const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB"
+      const parts = [
+        { type: "image_url", image_url: { url: `data:application/octet-stream;base64,${png}`, detail: "high" } },
+        { type: "image_url", image_url: { url: `data:;base64,${png}` } },
+        { type: "image_url", image_url: { url: "data:application/octet-stream;base64,AAAA" } }
+      ]
+      const { value, warnings } = yield* OpenAiChat.fromMessages([{ role: "user", content: parts }])
+      const files = (value[0] as Message.UserMessage).content as ReadonlyArray<Block.FileBlock>
+      expect(files.map((f) => [f.mediaType, f.source._tag, f.detail ?? null])).toEqual([["image/png", "Base64", "high"], ["image/png", "Base64", null], ["image/*", "Base64", null]])
+      expect(warnings).toEqual([])
+      const back = yield* OpenAiChat.toMessages(value)
+      expect(back.value).toEqual([{ role: "user", content: parts }])
+      expect(back.warnings).toEqual([])
+    }))
+
   it.effect("a tool message's result is named after the call it answers", () =>
     Effect.gen(function* () {
       const { value } = yield* OpenAiChat.fromMessages([

@@ -77,8 +77,38 @@ describe("OpenAiResponses.fromMessages", () => {
       ["image/*", "Url", "low", null],
       ["image/*", "FileId", "auto", null],
       ["application/pdf", "Base64", null, "draconomicon.pdf"],
-      ["application/octet-stream", "Url", null, null]
+      // Responses sends no type with a file URL: its extension names it
+      ["application/pdf", "Url", null, null]
     ])
+  })
+
+  it("reads a file sent by URL or file id as the document its name or URL's extension names, else as bytes", () => {
+    const parts = [
+      { type: "input_file", file_url: "https://example.com/contract.PDF?download=1" },
+      { type: "input_file", file_id: "file-abc", filename: "minutes.docx" },
+      { type: "input_file", file_url: "https://example.com/export", filename: "rows.csv" },
+      { type: "input_file", file_url: "https://example.com/v2.1/export" },
+      { type: "input_file", file_id: "file-def", filename: "photo.png" }
+    ]
+    const [user] = read([{ role: "user", content: parts }])
+    assert.deepStrictEqual((user!.content as ReadonlyArray<Block.FileBlock>).map((f) => f.mediaType), [
+      "application/pdf",
+      "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+      "text/csv",
+      "application/octet-stream",
+      // an input_file stays a file: an image type would write it back as an input_image
+      "application/octet-stream"
+    ])
+    roundTrip([{ role: "user", content: parts }])
+  })
+
+  it("reads an image whose data URL declares no image type as the image its bytes show, and writes the URL back as it came", () => {
+    const url = "data:application/octet-stream;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAAB"
+    const input = [{ role: "user", content: [{ type: "input_image", image_url: url, detail: "high" }] }]
+    const [user] = read(input)
+    const image = user!.content[0] as Block.FileBlock
+    assert.deepStrictEqual([image.mediaType, image.source._tag, image.detail], ["image/png", "Base64", "high"])
+    roundTrip(input)
   })
 
   it("reads an output message with citations, a refusal part and the item's phase", () => {

@@ -116,8 +116,9 @@ const responsesFile = Arbitrary.all({ k: intBetween(0, 2), filename: maybe(pick(
     return k === 0
       ? Block.document(Block.base64("JVBERi0xLjQK"), named)
       : k === 1
-      ? Block.file(Block.fileId("file-abc123"), "application/octet-stream", named)
-      : Block.file(Block.url("https://example.com/2024ltr.pdf"), "application/octet-stream", named)
+      // Responses sends a file id or URL without a type: the type the name's extension says is what it carries
+      ? Block.file(Block.fileId("file-abc123"), filename === undefined ? "application/octet-stream" : "application/pdf", named)
+      : Block.file(Block.url("https://example.com/2024ltr.pdf"), "application/pdf", named)
   })
 )
 

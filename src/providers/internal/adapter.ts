@@ -20,6 +20,8 @@
  */
 import { Effect, Result, type Schema } from "effect"
 import type * as Block from "../../Block.js"
+import { base64DataUrlParts } from "../../internal/dataUrl.js"
+import { imageTypeOfBase64 } from "../../internal/imageSize.js"
 import { copyJson, isOwnParsedJson } from "../../internal/json.js"
 import * as Message from "../../Message.js"
 import {
@@ -227,6 +229,57 @@ export const optionsOf = (
   provider: string,
   extras: Record<string, Schema.Json> | undefined
 ): { readonly providerOptions?: Block.ProviderOptions } => (extras === undefined ? {} : { providerOptions: { [provider]: extras } })
+
+/**
+ * An image part's URL as a file block's source and media type. A base64
+ * `data:` URL that declares an image type is its data and that type; one
+ * that declares another (`application/octet-stream`, as clients often label
+ * uploaded bytes) or none is still an image: the type its bytes show (PNG,
+ * JPEG, GIF, WebP) or `image/*`, with the declared type as `declared` for
+ * the adapter to write back. Any other URL is a URL of an `image/*`.
+ */
+export const imageOfUrl = (url: string): { readonly source: Block.FileSource; readonly mediaType: string; readonly declared?: string } => {
+  const parts = base64DataUrlParts(url)
+  if (parts === undefined) return { source: { _tag: "Url", url }, mediaType: "image/*" }
+  const source: Block.FileSource = { _tag: "Base64", data: url.slice(parts.dataStart) }
+  if (parts.mediaType.startsWith("image/")) return { source, mediaType: parts.mediaType }
+  return { source, mediaType: imageTypeOfBase64(url, parts.dataStart) ?? "image/*", declared: parts.mediaType }
+}
+
+const DOCUMENT_TYPES_BY_EXTENSION: Readonly<Record<string, string>> = {
+  pdf: "application/pdf",
+  txt: "text/plain",
+  md: "text/markdown",
+  csv: "text/csv",
+  tsv: "text/tab-separated-values",
+  html: "text/html",
+  htm: "text/html",
+  xml: "application/xml",
+  json: "application/json",
+  rtf: "application/rtf",
+  doc: "application/msword",
+  docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+  xls: "application/vnd.ms-excel",
+  xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+  ppt: "application/vnd.ms-powerpoint",
+  pptx: "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+  odt: "application/vnd.oasis.opendocument.text"
+}
+
+/**
+ * The document type a file name or URL's extension names (`contract.pdf`,
+ * `https://example.com/a/report.PDF?dl=1`), for the formats that send a
+ * document without its type; `undefined` when there is no extension or it
+ * is not a common document one (an image or audio type would make the file
+ * an image or audio clip, which those formats send as another part).
+ */
+export const documentTypeOfName = (name: string): string | undefined => {
+  const path = name.split(/[?#]/)[0]!
+  const dot = path.lastIndexOf(".")
+  if (dot < 0 || dot < path.lastIndexOf("/")) return undefined
+  const extension = path.slice(dot + 1).toLowerCase()
+  return Object.hasOwn(DOCUMENT_TYPES_BY_EXTENSION, extension) ? DOCUMENT_TYPES_BY_EXTENSION[extension] : undefined
+}
 
 /** The fields a value keeps for `provider`, or `undefined`. */
 export const ownExtras = (
