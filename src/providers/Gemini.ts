@@ -49,7 +49,10 @@
  * `noResponse` (the field was absent, not empty), `nullArgs` (the call's
  * arguments were an explicit `null`), `kind`
  * (`executableCode` / `codeExecutionResult`), `parametersKey` (the
- * declaration's parameters came as `parameters` or `parameters_json_schema`).
+ * declaration's parameters came as `parameters` or `parameters_json_schema`),
+ * `openApiTypes` (the `parameters` schema named its types in Gemini's upper
+ * case, `"OBJECT"`, which the model holds as JSON Schema's `"object"`, so
+ * other providers get a schema they accept).
  *
  * **What the format cannot carry** is reported as a warning (or, with
  * `strict`, fails with `UnsupportedContent`): thinking that carries another
@@ -112,7 +115,7 @@ type Obj = A.Obj
 type Fields = Record<string, Schema.Json>
 
 /** The hints kept beside the wire fields (see the module documentation). */
-const hints = new Set(["syntheticId", "noArgs", "nullArgs", "noResponse", "kind", "parametersKey"])
+const hints = new Set(["syntheticId", "noArgs", "nullArgs", "noResponse", "kind", "parametersKey", "openApiTypes"])
 
 const contentKeys = new Set(["role", "parts"])
 const partsKey = new Set(["parts"])
@@ -371,7 +374,9 @@ const readMessages = (ctx: A.Ctx, raw: Obj): Array<Message.Message> => {
   const messages: Array<Message.Message> = []
   const system = readSystem(ctx, raw["systemInstruction"])
   if (system !== undefined) messages.push(system)
-  readContents(ctx, raw["contents"] === undefined ? [] : A.arr(ctx, raw["contents"], "contents"), "contents", messages)
+  // contents is what makes it Gemini's shape (and the API requires it): a body of another format has none
+  if (raw["contents"] === undefined) A.malformed(ctx, "contents", "a Gemini conversation needs contents (is this another provider's format?)")
+  readContents(ctx, A.arr(ctx, raw["contents"], "contents"), "contents", messages)
   return messages
 }
 
@@ -679,6 +684,60 @@ export const fromMessages = (input: Wire.MessagesLike | unknown, options?: Conve
 // public: requests
 // ---------------------------------------------------------------------------
 
+/** The type names of Gemini's OpenAPI schemas, and the JSON Schema type of each. */
+const OPEN_API_TYPES: Readonly<Record<string, string>> = {
+  STRING: "string",
+  NUMBER: "number",
+  INTEGER: "integer",
+  BOOLEAN: "boolean",
+  ARRAY: "array",
+  OBJECT: "object",
+  NULL: "null"
+}
+
+const toJsonSchemaType = (type: string): string => (Object.hasOwn(OPEN_API_TYPES, type) ? OPEN_API_TYPES[type]! : type)
+
+const toOpenApiType = (type: string): string => (Object.hasOwn(OPEN_API_TYPES, type.toUpperCase()) ? type.toUpperCase() : type)
+
+/** Schema keywords whose value is a map of schemas, a schema, or a list of schemas, in Gemini's OpenAPI subset. */
+const SCHEMA_MAPS = new Set(["properties", "$defs", "definitions"])
+const SCHEMA_LISTS = new Set(["anyOf", "oneOf", "allOf", "prefixItems"])
+
+/**
+ * A copy of a schema with every `type` keyword (a name, or a list of names)
+ * mapped, recursing through properties, items and unions (never into
+ * `enum`, `default` or examples), and whether anything changed. Nesting
+ * deeper than JSON allows here is left as it is.
+ */
+const mapSchemaTypes = (schema: Block.JsonObject, map: (type: string) => string): { readonly schema: Block.JsonObject; readonly changed: boolean } => {
+  let changed = false
+  const mapType = (t: Schema.Json): Schema.Json => {
+    if (typeof t !== "string") return t
+    const mapped = map(t)
+    if (mapped !== t) changed = true
+    return mapped
+  }
+  const visit = (node: Schema.Json, depth: number): Schema.Json => {
+    if (depth > 256 || typeof node !== "object" || node === null || Array.isArray(node)) return node
+    const out: Record<string, Schema.Json> = {}
+    for (const [k, v] of Object.entries(node)) {
+      let value: Schema.Json = v
+      if (k === "type") value = Array.isArray(v) ? v.map(mapType) : mapType(v)
+      else if (k === "items") value = Array.isArray(v) ? v.map((x) => visit(x, depth + 1)) : visit(v, depth + 1)
+      else if (SCHEMA_LISTS.has(k) && Array.isArray(v)) value = v.map((x) => visit(x, depth + 1))
+      else if (SCHEMA_MAPS.has(k) && typeof v === "object" && v !== null && !Array.isArray(v)) {
+        const m: Record<string, Schema.Json> = {}
+        for (const [name, sub] of Object.entries(v)) A.setKey(m, name, visit(sub, depth + 1))
+        value = m
+      }
+      A.setKey(out, k, value)
+    }
+    return out
+  }
+  const mapped = visit(schema, 0) as Block.JsonObject
+  return { schema: changed ? mapped : schema, changed }
+}
+
 const readTools = (ctx: A.Ctx, raw: Schema.Json | undefined, kept: Fields): Array<Request.ToolDefinition> | undefined => {
   if (raw === undefined || raw === null) return undefined
   const list = A.arr(ctx, raw, "tools")
@@ -701,10 +760,16 @@ const readTools = (ctx: A.Ctx, raw: Schema.Json | undefined, kept: Fields): Arra
         const dAt = `${at}.functionDeclarations[${d}]`
         const declaration = A.obj(ctx, declarations[d], dAt)
         const parametersKey = ["parametersJsonSchema", "parameters_json_schema", "parameters"].find((k) => declaration[k] !== undefined && declaration[k] !== null)
-        const parameters = parametersKey === undefined ? undefined : A.obj(ctx, declaration[parametersKey], `${dAt}.${parametersKey}`)
+        const given = parametersKey === undefined ? undefined : A.obj(ctx, declaration[parametersKey], `${dAt}.${parametersKey}`)
+        // `parameters` is Gemini's OpenAPI schema, whose types are upper case ("OBJECT"): the model holds JSON Schema
+        const openApi = given !== undefined && parametersKey === "parameters" ? mapSchemaTypes(given, toJsonSchemaType) : undefined
+        const parameters = openApi?.schema ?? given
         tools.push(Request.tool(A.str(ctx, declaration, "name", dAt), {
           ...defined({ description: A.optStr(ctx, declaration, "description", dAt), parameters }),
-          ...keep(key, A.extrasOf(declaration, declarationKeys), { parametersKey: parametersKey === "parametersJsonSchema" ? undefined : parametersKey })
+          ...keep(key, A.extrasOf(declaration, declarationKeys), {
+            parametersKey: parametersKey === "parametersJsonSchema" ? undefined : parametersKey,
+            openApiTypes: openApi?.changed === true ? true : undefined
+          })
         }))
       }
     }
@@ -798,7 +863,8 @@ const writeDeclaration = (ctx: A.Ctx, tool: Request.ToolDefinition): Wire.Functi
   if (tool.description !== undefined) out.description = tool.description
   if (tool.parameters !== undefined) {
     const field = hintOf(tool, key, "parametersKey")
-    A.setKey(out as unknown as Record<string, unknown>, typeof field === "string" ? field : "parametersJsonSchema", tool.parameters)
+    const parameters = hintOf(tool, key, "openApiTypes") === true ? mapSchemaTypes(tool.parameters, toOpenApiType).schema : tool.parameters
+    A.setKey(out as unknown as Record<string, unknown>, typeof field === "string" ? field : "parametersJsonSchema", parameters)
   }
   if (tool.strict !== undefined) A.dropped(ctx, undefined, undefined, `the strict flag of the tool ${JSON.stringify(tool.name)}`, "Gemini function declarations have none")
   return merge(out, keptOf(tool, key, hints))

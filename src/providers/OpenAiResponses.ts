@@ -912,6 +912,10 @@ export const fromRequest = (
     const instructions = A.optStr(ctx, raw, "instructions", "")
     if (instructions !== undefined) messages.push(Message.system(instructions, keep(key, undefined, { instructions: true })))
     const input = raw["input"]
+    // input may be left out when the conversation lives on the server; a body with none of those is another format's
+    if (input === undefined && !["previous_response_id", "conversation", "prompt"].some((k) => raw[k] !== undefined && raw[k] !== null)) {
+      A.malformed(ctx, "input", "a Responses body needs input, unless it continues a stored response, conversation or prompt (is this another provider's format?)")
+    }
     if (typeof input === "string") messages.push(Message.user(input))
     else if (input !== undefined && input !== null) readItems(ctx, A.arr(ctx, input, "input"), "input", messages)
     const kept: Fields = {}

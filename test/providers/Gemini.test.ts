@@ -159,6 +159,15 @@ describe("Gemini.fromMessages", () => {
     assert.strictEqual(error._tag === "MalformedPayload" ? error.path : undefined, "contents[0].parts[0].functionCall.name")
   })
 
+  it("refuses a body without contents, which is another format's (a Chat body read as Gemini), rather than read no messages", () => {
+    for (const body of [{ model: "gpt-4o", messages: [{ role: "user", content: "hi" }] }, { systemInstruction: { parts: [{ text: "Be brief." }] } }]) {
+      const fromMessages = err(Gemini.fromMessages(body as unknown as GeminiWire.MessagesLike))
+      const fromRequest = err(Gemini.fromRequest(body))
+      for (const error of [fromMessages, fromRequest]) assert.deepStrictEqual([error._tag, error._tag === "MalformedPayload" ? error.path : ""], ["MalformedPayload", "contents"])
+    }
+    assert.deepStrictEqual(read({ contents: [] }), [])
+  })
+
   it("reports non-text parts of a system instruction, which a system message cannot hold", () => {
     const converted = ok(Gemini.fromMessages({ systemInstruction: { parts: [{ text: "Be brief." }, { inlineData: { mimeType: "image/png", data: "iVBO" } }] }, contents: [] }))
     assert.deepStrictEqual(tags(converted), ["UnknownProviderField"])
@@ -245,6 +254,36 @@ describe("Gemini requests", () => {
   it("keeps the parameters field name a declaration used", () => {
     const openApi = { contents: [ask], tools: [{ functionDeclarations: [{ name: "f", parameters: { type: "OBJECT", properties: { a: { type: "STRING" } } } }] }] }
     assert.deepStrictEqual<unknown>(exact(Gemini.toRequest(exact(Gemini.fromRequest(openApi)))), openApi)
+  })
+
+  it("holds an OpenAPI parameters schema's upper-case types as JSON Schema's, so other providers get a schema they accept", () => {
+    const parameters = {
+      type: "OBJECT",
+      properties: {
+        city: { type: "STRING", description: "The city", nullable: true },
+        days: { type: "ARRAY", items: { type: "INTEGER" } },
+        // a property named "type" is a name, not a keyword
+        type: { type: "STRING", enum: ["OBJECT", "STRING"] },
+        at: { anyOf: [{ type: "STRING", format: "date-time" }, { type: "NUMBER" }] }
+      },
+      required: ["city"]
+    }
+    const body = { contents: [ask], tools: [{ functionDeclarations: [{ name: "forecast", parameters }] }] }
+    const request = exact(Gemini.fromRequest(body))
+    assert.deepStrictEqual<unknown>(request.tools?.[0]?.parameters, {
+      type: "object",
+      properties: {
+        city: { type: "string", description: "The city", nullable: true },
+        days: { type: "array", items: { type: "integer" } },
+        type: { type: "string", enum: ["OBJECT", "STRING"] },
+        at: { anyOf: [{ type: "string", format: "date-time" }, { type: "number" }] }
+      },
+      required: ["city"]
+    })
+    assert.deepStrictEqual<unknown>(exact(Gemini.toRequest(request)), body)
+    // a JSON Schema given as parametersJsonSchema is held and written as it came
+    const jsonSchema = { contents: [ask], tools: [{ functionDeclarations: [{ name: "forecast", parametersJsonSchema: { type: "object", properties: { city: { type: "string" } } } }] }] }
+    assert.deepStrictEqual<unknown>(exact(Gemini.toRequest(exact(Gemini.fromRequest(jsonSchema)))), jsonSchema)
   })
 
   it("keeps a function-calling configuration the model has no word for", () => {

@@ -176,6 +176,13 @@ describe("OpenAiResponses.fromMessages", () => {
     if (error._tag === "MalformedPayload") assert.strictEqual(error.path, "input[0].arguments")
   })
 
+  it("refuses a request body without input unless it continues a stored response, conversation or prompt", () => {
+    const error = err(OpenAiResponses.fromRequest({ model: "gpt-4o", messages: [{ role: "user", content: "hi" }] }))
+    assert.deepStrictEqual([error._tag, error._tag === "MalformedPayload" ? error.path : ""], ["MalformedPayload", "input"])
+    const continued = exact(OpenAiResponses.fromRequest({ model: "gpt-5", previous_response_id: "resp_1", instructions: "Be brief." }))
+    assert.deepStrictEqual(continued.messages.map((m) => m.role), ["system"])
+  })
+
   it("keeps a function call that has no name or arguments yet (a stream cut short) whole, as provider data", () => {
     const [assistant] = read([{ type: "function_call", id: "fc_1", call_id: "c1", arguments: "{\"a\"" }])
     assert.strictEqual(assistant?.content[0]?._tag, "ProviderData")
