@@ -110,12 +110,11 @@ describe("every command reads every format", () => {
     it(`tokens --json: ${format} gives a total and one number per input message`, () => {
       const r = run(["tokens", input(), "--json"])
       expect(r.code).toBe(0)
-      const out = JSON.parse(r.stdout) as { total: number; messages: Array<number>; tools: number; framing: number; responseFormat: number }
+      const out = JSON.parse(r.stdout) as { total: number; messages: Array<number>; system: number; tools: number; framing: number; responseFormat: number }
       expect(out.messages.length).toBe(4)
-      const sum = out.messages.reduce((a, b) => a + b, 0) + out.tools + out.framing + out.responseFormat
-      // Anthropic's system text is outside its messages: in the total, not in the list
-      if (format === "anthropic") expect(out.total).toBeGreaterThan(sum)
-      else expect(out.total).toBe(sum)
+      // Anthropic's system text is outside its messages: its own figure, not in the list
+      expect(out.system > 0).toBe(format === "anthropic")
+      expect(out.total).toBe(out.messages.reduce((a, b) => a + b, 0) + out.system + out.tools + out.framing + out.responseFormat)
     })
 
     it(`repair: ${format} comes back unchanged in the same format`, () => {
@@ -167,6 +166,40 @@ describe("detection and same-format round trips", () => {
     expect(r.stderr).toContain("as anthropic")
     expect(r.stderr).not.toContain("warning")
     expect(JSON.parse(r.stdout)).toEqual(body)
+  })
+
+  it("a canonical request body is read whole: model, tools, tool choice and output limit go on to every format", () => {
+    const chat = {
+      model: "gpt-4o",
+      messages: [{ role: "user", content: "Where is order A-1?" }],
+      tools: [{ type: "function", function: { name: "lookup_order", description: "Look up an order", parameters: { type: "object", properties: { id: { type: "string" } }, required: ["id"] } } }],
+      tool_choice: "auto",
+      max_completion_tokens: 4096
+    }
+    const canonical = run(["convert", file("order-chat.json", JSON.stringify(chat)), "--to", "canonical"])
+    expect(canonical.code).toBe(0)
+    const body = file("order-canonical.json", canonical.stdout)
+    const back = run(["convert", body, "--to", "openai-chat"])
+    expect([back.code, back.stderr]).toEqual([0, `agent-messages: read ${body} as canonical (a request body)\n`])
+    expect(JSON.parse(back.stdout)).toEqual(chat)
+    // the output limit is reserved: 4,096 tokens do not fit in 100
+    expect(run(["trim", body, "--budget", "100"]).code).toBe(1)
+    expect((JSON.parse(run(["tokens", body, "--json"]).stdout) as { tools: number }).tools).toBeGreaterThan(0)
+    // a field the model has no place for is refused, not lost
+    const unknown = run(["check", file("order-unknown.json", JSON.stringify({ ...JSON.parse(canonical.stdout), temperature: 0.2 }))])
+    expect(unknown.code).toBe(2)
+    expect(unknown.stderr).toContain("temperature: unknown field")
+  })
+
+  it("a body read as the wrong format is refused, not read as an empty conversation", () => {
+    const chat = file("wrong-format.json", JSON.stringify(conversations["openai-chat"]))
+    for (const format of ["gemini", "openai-responses"]) {
+      for (const args of [["check", chat, "--format", format], ["tokens", chat, "--format", format], ["convert", chat, "--from", format, "--to", "anthropic"]]) {
+        const r = run(args)
+        expect([args.join(" "), r.code, r.stdout]).toEqual([args.join(" "), 2, ""])
+        expect(r.stderr).toContain("is this another provider's format?")
+      }
+    }
   })
 
   it("DeepSeek's reasoning_content comes back when a Chat body is written as Chat again", () => {
@@ -355,6 +388,22 @@ describe("trim, repair and convert", () => {
 describe("help and version", () => {
   it("--version prints the version", () => {
     expect(run(["--version"]).stdout).toContain("0.1.0")
+  })
+
+  it("a usage error exits 2 with the error on stderr and nothing on stdout, so 1 still means issues found", () => {
+    const transcript = example("interrupted-tool-call.jsonl")
+    const cases: ReadonlyArray<readonly [ReadonlyArray<string>, string]> = [
+      [["check", transcript, "--provder", "anthropic"], "Unrecognized flag: --provder"],
+      [["convert", transcript, "--to", "anthropc"], "Invalid value for flag --to"],
+      [["trim", transcript], "--budget"],
+      [[], "agent-messages"]
+    ]
+    for (const [args, says] of cases) {
+      const r = run(args)
+      expect([args.join(" "), r.code, r.stdout]).toEqual([args.join(" "), 2, ""])
+      expect(r.stderr).toContain(says)
+      expect(r.stderr).not.toMatch(/\n\s+at /)
+    }
   })
 
   for (const command of ["check", "tokens", "trim", "repair", "convert"]) {

@@ -10,7 +10,7 @@
  * @since 0.1.0
  */
 import { Effect, Layer, Option, Schema } from "effect"
-import { Argument, Command, Flag } from "effect/cli"
+import { Argument, CliOutput, Command, Flag } from "effect/cli"
 import * as Conversation from "../Conversation.js"
 import type * as Message from "../Message.js"
 import * as MessageWindow from "../MessageWindow.js"
@@ -271,16 +271,24 @@ const tokens = Command.make("tokens", {
       const counted = estimator.estimateRequest(input.request, { provider, model: Option.getOrUndefined(config.model) })
       // one number per input message: model messages that came from one wire message are summed
       const perInput = perInputMessage(counted.messages, input.origins)
+      // system text a body holds beside its messages (Anthropic's system, Gemini's systemInstruction)
+      const outside = input.origins === undefined ? 0 : counted.messages.reduce((sum, n, i) => (input.origins![i] === -1 ? sum + n : sum), 0)
       if (config.json) {
         yield* stdout(
-          `${JSON.stringify({ total: counted.total, messages: perInput.map((p) => p.tokens), tools: counted.tools, responseFormat: counted.responseFormat, framing: counted.framing })}\n`
+          `${
+            JSON.stringify({
+              total: counted.total,
+              messages: perInput.map((p) => p.tokens),
+              system: outside,
+              tools: counted.tools,
+              responseFormat: counted.responseFormat,
+              framing: counted.framing
+            })
+          }\n`
         )
       } else {
         for (const p of perInput) yield* stdout(`${p.label}: ${p.tokens}\n`)
-        if (input.origins !== undefined) {
-          const outside = counted.messages.reduce((sum, n, i) => (input.origins![i] === -1 ? sum + n : sum), 0)
-          if (outside > 0) yield* stdout(`system (outside the messages): ${outside}\n`)
-        }
+        if (outside > 0) yield* stdout(`system (outside the messages): ${outside}\n`)
         if (counted.tools > 0) yield* stdout(`tools: ${counted.tools}\n`)
         if (counted.responseFormat > 0) yield* stdout(`response format: ${counted.responseFormat}\n`)
         if (counted.framing > 0) yield* stdout(`framing: ${counted.framing}\n`)
@@ -402,6 +410,41 @@ export const command = Command.make("agent-messages").pipe(
   Command.withDescription("Lint, count, trim, repair and convert LLM agent transcripts."),
   Command.withSubcommands([check, tokens, trim, repair, convert])
 )
+
+/**
+ * Where an invocation the command line cannot parse (an unknown flag, a
+ * missing value, a misspelt format) is reported: its errors and where to
+ * find the usage on stderr, nothing on stdout (which a user may be piping
+ * into a file), then exit code 2, as for input that cannot be read; exit
+ * code 1 stays what `check` means by "issues found". Help asked for with
+ * `--help` and `--version` print on stdout as usual.
+ */
+export const usageErrors = CliOutput.layerPresenter({
+  present: (event) =>
+    event._tag === "InvalidInvocation"
+      ? Effect.gen(function*() {
+        const formatter = yield* CliOutput.Formatter
+        yield* stderr(formatter.formatErrors(event.errors).trimEnd())
+        yield* stderr(`agent-messages: see \`${event.commandPath.join(" ")} --help\` for the usage`)
+      })
+      : event._tag === "Help" && event.reason === "Implicit"
+      ? Effect.gen(function*() {
+        // a command without its subcommand: the usage, on stderr
+        const formatter = yield* CliOutput.Formatter
+        yield* stderr(formatter.formatHelpDoc(event.helpDoc).trimEnd())
+      })
+      : CliOutput.defaultPresenter.present(event)
+})
+
+/**
+ * Runs the command line on `args`: a usage error exits with code 2 after
+ * `usageErrors` has reported it.
+ */
+export const run = (version: string) =>
+  Command.run(command, { version }).pipe(
+    Effect.catchTag("ShowHelp", () => exitWith(2)),
+    Effect.provide(usageErrors)
+  )
 
 /** The messages of a read transcript (for tests). */
 export type Messages = ReadonlyArray<Message.Message>

@@ -134,6 +134,12 @@ const asRead = (format: FormatName, shape: Shape) => (converted: Converted<Reque
   warnings: converted.warnings
 })
 
+/** The fields of a canonical request body beside its messages; unknown ones are refused rather than lost. */
+const decodeRequestFields = Schema.decodeUnknownEffect(Request.Request, { onExcessProperty: "error" })
+
+/** A request's fields other than its messages, as `Request.make` takes them. */
+const requestOptions = ({ messages: _messages, ...options }: Request.Request): Omit<ConstructorParameters<typeof Request.Request>[0], "messages"> => options
+
 const fromMessages = (messages: ReadonlyArray<Message.Message>): Converted<Request.Request> => ({
   value: Request.make(messages),
   warnings: []
@@ -157,9 +163,12 @@ export const read = (parsed: Parsed, format: FormatName, shape: Shape): Effect.E
   switch (format) {
     case "canonical": {
       const messages = list ? value : isRecord(value) ? value["messages"] : undefined
-      return Conversation.decode(messages).pipe(
-        Effect.map((decoded) => asRead(format, shape)(fromMessages(decoded))),
-        Effect.mapError((e) => notAConversation(format, e))
+      const decoded = Conversation.decode(messages).pipe(Effect.mapError((e) => notAConversation(format, e)))
+      if (list || !isRecord(value)) return decoded.pipe(Effect.map((ms) => asRead(format, shape)(fromMessages(ms))))
+      // a body: the request's other fields (model, tools, tool choice, output limit...) as written by `writeValue`
+      const { messages: _messages, ...fields } = value
+      return Effect.all([decoded, decodeRequestFields({ ...fields, messages: [] }).pipe(Effect.mapError((e) => notAConversation(format, Message.decodeErrorOf(e))))]).pipe(
+        Effect.map(([ms, request]) => asRead(format, shape)({ value: Request.make(ms, requestOptions(request)), warnings: [] }))
       )
     }
     case "openai-chat":

@@ -7,8 +7,7 @@
  * @since 0.1.0
  */
 import { Effect } from "effect"
-import { Command } from "effect/cli"
-import { command } from "./Cli.js"
+import { run } from "./Cli.js"
 
 const VERSION = "0.1.0"
 
@@ -23,4 +22,4 @@ const platform = await Promise.all([import("@effect/platform-node/NodeServices")
   })
 const [NodeServices, NodeRuntime] = platform
 
-Command.run(command, { version: VERSION }).pipe(Effect.provide(NodeServices.layer), NodeRuntime.runMain)
+run(VERSION).pipe(Effect.provide(NodeServices.layer), NodeRuntime.runMain)
