@@ -191,6 +191,19 @@ describe("detection and same-format round trips", () => {
     expect(unknown.stderr).toContain("temperature: unknown field")
   })
 
+  it("numbers with more digits than a JavaScript number holds are said on stderr, in the file or in tool-argument text", () => {
+    const anthropic = file("big-id-anthropic.json", '{"model":"claude-sonnet-4-5","max_tokens":1024,"messages":[{"role":"user","content":"Delete it."},{"role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"delete_tweet","input":{"tweet_id":1790000000000000123}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"done"}]}]}')
+    const same = run(["convert", anthropic, "--to", "anthropic"])
+    expect(same.code).toBe(0)
+    expect(same.stderr).toContain("holds a number with more digits than a JavaScript number holds, read as the nearest it does: 1790000000000000123 as 1790000000000000000")
+    const chat = file("big-id-chat.json", JSON.stringify({ model: "gpt-4o", messages: [{ role: "user", content: "Delete it." }, { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "delete_tweet", arguments: '{"tweet_id": 1790000000000000123}' } }] }, { role: "tool", tool_call_id: "call_1", content: "done" }] }))
+    // Chat keeps the argument text: exact, and nothing to say
+    const kept = run(["convert", chat, "--to", "openai-chat"])
+    expect([kept.code, kept.stdout.includes("1790000000000000123"), kept.stderr.includes("rounded")]).toEqual([0, true, false])
+    const toAnthropic = run(["convert", chat, "--to", "anthropic"])
+    expect(toAnthropic.stderr).toContain("rounded to what a JavaScript number holds (1790000000000000123 as 1790000000000000000)")
+  })
+
   it("a body read as the wrong format is refused, not read as an empty conversation", () => {
     const chat = file("wrong-format.json", JSON.stringify(conversations["openai-chat"]))
     for (const format of ["gemini", "openai-responses"]) {

@@ -85,6 +85,7 @@ const load = (
 > =>
   Effect.gen(function*() {
     const parsed = yield* readInput(file)
+    if (parsed.rounded !== undefined) yield* stderr(`agent-messages: warning: ${file === "-" ? "standard input" : file} holds ${parsed.rounded}`)
     yield* progress(parsed.bytes, "decoding")
     const detected = Formats.detect(parsed)
     let shape: Formats.Shape

@@ -8,6 +8,7 @@
 import { Effect, Schema } from "effect"
 import * as fs from "node:fs"
 import { ownParsedJson } from "../internal/json.js"
+import { describeInexact, inexactNumbers } from "../internal/jsonNumbers.js"
 
 /**
  * The input cannot be read or is not a conversation: `reason` is the one line
@@ -30,8 +31,18 @@ export class InputError extends Schema.TaggedError<InputError>()("InputError", {
  * @since 0.1.0
  */
 export type Parsed =
-  | { readonly kind: "json"; readonly value: unknown; readonly bytes: number }
-  | { readonly kind: "jsonl"; readonly values: ReadonlyArray<unknown>; readonly bytes: number }
+  | { readonly kind: "json"; readonly value: unknown; readonly bytes: number; readonly rounded?: string }
+  | { readonly kind: "jsonl"; readonly values: ReadonlyArray<unknown>; readonly bytes: number; readonly rounded?: string }
+
+/**
+ * The parsed text with a note of the numbers in it that JSON parsing
+ * rounded (more digits than a JavaScript number keeps, `1e400`), if any.
+ */
+const noteRounded = (parsed: Parsed | InputError, text: string): Parsed | InputError => {
+  if (parsed instanceof InputError) return parsed
+  const found = inexactNumbers(text)
+  return found.count === 0 ? parsed : { ...parsed, rounded: `${found.count === 1 ? "a number" : `${found.count} numbers`} with more digits than a JavaScript number holds, read as the nearest it does: ${describeInexact(found)}` }
+}
 
 const readStdin = (): Promise<Buffer> =>
   new Promise((resolve, reject) => {
@@ -74,17 +85,17 @@ export const parseText = (text: string, name: string, bytes: number): Parsed | I
   if (text.trim() === "") return new InputError({ reason: `${name} is empty` })
   let firstError: string
   try {
-    return { kind: "json", value: ownParsedJson(JSON.parse(text) as unknown), bytes }
+    return noteRounded({ kind: "json", value: ownParsedJson(JSON.parse(text) as unknown), bytes }, text)
   } catch (cause) {
     firstError = errorText(cause)
   }
-  return parseLines(
+  return noteRounded(parseLines(
     linesOf(text),
     bytes,
     (line, cause, first) =>
       first && line === 1 ? `${name} is not JSON (${firstError})` : `${name} is not JSON or JSONL: line ${line}: ${errorText(cause)}`,
     `${name} is empty`
-  )
+  ), text)
 }
 
 /** The lines of a text (split at "\n"; a CR before it is trimmed with the rest). */

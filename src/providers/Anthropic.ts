@@ -274,6 +274,7 @@ const inputOf = (ctx: A.Ctx, call: Block.ToolCallBlock, index: number, blockInde
   }
   const object = ToolArguments.toObject(call)
   if (object.replaced !== undefined) A.converted(ctx, index, blockIndex, `the arguments of ${call.name}`, `as {}: ${object.replaced}`)
+  if (object.rounded !== undefined) A.converted(ctx, index, blockIndex, `a tool call to ${call.name}`, `with numbers of its arguments rounded to what a JavaScript number holds (${object.rounded})`)
   return object.value
 }
 

@@ -530,6 +530,7 @@ const writeModelParts = (ctx: A.Ctx, m: Message.AssistantMessage, index: number)
         }
         const args = ToolArguments.toObject(block)
         if (args.replaced !== undefined) A.converted(ctx, index, b, `the arguments of ${JSON.stringify(block.name)}`, `as {} (${args.replaced})`)
+        if (args.rounded !== undefined) A.converted(ctx, index, b, `a tool call to ${JSON.stringify(block.name)}`, `with numbers of its arguments rounded to what a JavaScript number holds (${args.rounded})`)
         const call: NonNullable<Wire.PartParam["functionCall"]> = { name: block.name }
         const empty = Object.keys(args.value).length === 0
         if (empty && hintOf(block, key, "nullArgs") === true) (call as { args?: unknown }).args = null

@@ -27,6 +27,7 @@ import { Effect, type Schema } from "effect"
 import { jsonrepair } from "jsonrepair"
 import * as Block from "../Block.js"
 import { parse as parseJson, stringify } from "../internal/json.js"
+import { describeInexact, inexactNumbers } from "../internal/jsonNumbers.js"
 import { InvalidToolArguments, RepairedToolArguments } from "./Conversion.js"
 
 /**
@@ -186,7 +187,10 @@ export const toText = (call: Block.ToolCallBlock): string => call.rawArgs ?? jso
 /**
  * The arguments to send to a provider that takes a JSON object (Anthropic
  * `input`, Gemini `args`): `args` when it is an object, else `{}` together
- * with a note of why (the caller reports it).
+ * with a note of why (the caller reports it). `rounded` lists the numbers
+ * of the provider's own text (`rawArgs`) that the object holds rounded
+ * (`1790000000000000123 as 1790000000000000000`: more digits than a
+ * JavaScript number keeps), which the caller reports too.
  *
  * @example
  * ToolArguments.toObject(Block.toolCall("call_1", "search", { q: "effect" })) // { value: { q: "effect" } }
@@ -194,7 +198,9 @@ export const toText = (call: Block.ToolCallBlock): string => call.rawArgs ?? jso
  *
  * @since 0.1.0
  */
-export const toObject = (call: Block.ToolCallBlock): { readonly value: Schema.JsonObject; readonly replaced?: string } =>
-  isObject(call.args)
-    ? { value: call.args as Schema.JsonObject }
-    : { value: {}, replaced: `the arguments are ${kind(call.args)}, not an object` }
+export const toObject = (call: Block.ToolCallBlock): { readonly value: Schema.JsonObject; readonly replaced?: string; readonly rounded?: string } => {
+  if (!isObject(call.args)) return { value: {}, replaced: `the arguments are ${kind(call.args)}, not an object` }
+  // the provider's own text may hold numbers the parsed value could not (a 19-digit id): sent as an object, they are rounded
+  const inexact = call.rawArgs === undefined || call.parseError !== undefined ? undefined : inexactNumbers(call.rawArgs)
+  return inexact === undefined || inexact.count === 0 ? { value: call.args as Schema.JsonObject } : { value: call.args as Schema.JsonObject, rounded: describeInexact(inexact) }
+}

@@ -1,6 +1,7 @@
 import { assert, describe, expect, it } from "@effect/vitest"
 import { Arbitrary, Effect, Schema } from "effect"
-import { Block } from "../../src/index.js"
+import { Block, Message } from "../../src/index.js"
+import { Anthropic, Gemini, OpenAiChat } from "../../src/providers/index.js"
 import * as ToolArguments from "../../src/providers/ToolArguments.js"
 
 describe("ToolArguments.parse", () => {
@@ -70,4 +71,29 @@ describe("ToolArguments.toolCall", () => {
     expect(ToolArguments.toObject(Block.toolCall("c", "f", { a: 1 }))).toEqual({ value: { a: 1 } })
     expect(ToolArguments.toObject(Block.toolCall("c", "f", [1]))).toEqual({ value: {}, replaced: "the arguments are an array, not an object" })
   })
+
+  it.effect("a provider's argument text with a number a JavaScript number cannot hold goes back exactly as text, and as an object with a warning", () =>
+    Effect.gen(function* () {
+      const text = '{"tweet_id": 1790000000000000123}'
+      const { value: [assistant] } = yield* OpenAiChat.fromMessages([
+        { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "delete_tweet", arguments: text } }] }
+      ])
+      const call = Message.toolCallsOf(assistant!)[0]!
+      expect([call.args, call.rawArgs]).toEqual([{ tweet_id: 1790000000000000000 }, text])
+      expect(ToolArguments.toObject(call).rounded).toBe("1790000000000000123 as 1790000000000000000")
+      // Chat and Responses send the text itself: nothing is lost
+      const chat = yield* OpenAiChat.toMessages([assistant!])
+      expect([(chat.value[0] as { tool_calls: Array<{ function: { arguments: string } }> }).tool_calls[0]!.function.arguments, chat.warnings]).toEqual([text, []])
+      // Anthropic and Gemini take an object: the rounding is said
+      const rounded = "was sent with numbers of its arguments rounded to what a JavaScript number holds (1790000000000000123 as 1790000000000000000)"
+      const anthropic = yield* Anthropic.toMessages([Message.user("Delete it."), assistant!])
+      const gemini = yield* Gemini.toMessages([Message.user("Delete it."), assistant!])
+      expect([anthropic, gemini].map((written) => written.warnings.map((w) => [w._tag, w.message]))).toEqual([
+        [["ConvertedContent", `messages[1].content[0]: a tool call to delete_tweet ${rounded}`]],
+        [["ConvertedContent", `messages[1].content[0]: a tool call to "delete_tweet" ${rounded}`]]
+      ])
+      // in strict mode that is a failure, like every reported change
+      const strict = yield* Effect.flip(Anthropic.toMessages([Message.user("Delete it."), assistant!], { strict: true }))
+      expect(strict._tag).toBe("UnsupportedContent")
+    }))
 })
