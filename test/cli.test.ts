@@ -384,6 +384,15 @@ describe("trim, repair and convert", () => {
     expect(r.stderr).toContain("cannot repair")
   })
 
+  it("repair exits 1 when no repair leaves anything to send, with or without --provider", () => {
+    const systemOnly = file("system-only.json", JSON.stringify([{ role: "system", content: "Be brief." }]))
+    for (const extra of [[], ["--provider", "openai-chat"]]) {
+      const r = run(["repair", systemOnly, ...extra])
+      expect([extra.join(" "), r.code, r.stdout]).toEqual([extra.join(" "), 1, ""])
+      expect(r.stderr).toMatch(/no repair makes this history valid|cannot repair/)
+    }
+  })
+
   it("repair --provider applies the provider's own rules", () => {
     const x = file("unsigned.json", JSON.stringify([{ role: "user", content: "hi" }, { role: "assistant", content: [{ _tag: "Thinking", thinking: "no signature" }, { _tag: "Text", text: "hello" }] }]))
     const r = run(["repair", x, "--provider", "anthropic", "--json"])

@@ -360,6 +360,9 @@ const repair = Command.make("repair", { file: fileArg, provider: providerFlag, m
         : yield* Repair.repairFor(provider, profileOptions(config.model, input.request))(input.request.messages).pipe(
           Effect.mapError((e) => new JobFailed({ reason: e.message }))
         )
+      // what no repair can mend (a conversation with no messages left to send) fails as repairFor fails for a provider
+      const left = provider === undefined ? Conversation.issuesOf(repaired.messages) : []
+      if (left.length > 0) return yield* new JobFailed({ reason: `no repair makes this history valid: ${left[0]!.message}` })
       const target = Option.getOrElse(config.to, () => input.format)
       if (config.json) {
         const written = yield* Formats.writeValue(withMessages(input.request, repaired.messages), target, input.shape === "body" ? "body" : "messages")
