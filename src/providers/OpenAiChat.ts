@@ -539,7 +539,12 @@ const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToMessages
     }
   }
   if (request.parallelToolCalls !== undefined) body["parallel_tool_calls"] = request.parallelToolCalls
-  if (request.maxOutputTokens !== undefined) body["max_completion_tokens"] = request.maxOutputTokens
+  if (request.maxOutputTokens !== undefined) {
+    // read from the deprecated max_tokens alone: written back there
+    const kept = A.ownExtras(request, key)
+    const legacy = Request.isTokenLimit(kept?.["max_tokens"]) && kept?.["max_completion_tokens"] === undefined
+    body[legacy ? "max_tokens" : "max_completion_tokens"] = request.maxOutputTokens
+  }
   if (request.responseFormat !== undefined) body["response_format"] = chatResponseFormat(request.responseFormat)
   return body as unknown as Wire.RequestBody
 }
@@ -1005,8 +1010,12 @@ const decodeRequest = (ctx: A.Ctx, input: unknown): Request.Request => {
     if (toolChoice === undefined) keep("tool_choice")
     keep("function_call")
   }
-  const maxTokens = body["max_completion_tokens"]
-  if (maxTokens !== undefined && !Request.isTokenLimit(maxTokens)) keep("max_completion_tokens")
+  // the output limit: max_completion_tokens, else the deprecated max_tokens (which OpenAI-compatible servers still take),
+  // kept beside it so it is written back under that name; with both, both are kept and max_completion_tokens is the limit
+  const completionLimit = body["max_completion_tokens"]
+  const legacyLimit = body["max_tokens"]
+  const maxTokens = completionLimit === undefined && Request.isTokenLimit(legacyLimit) ? legacyLimit : completionLimit
+  if (completionLimit !== undefined && (!Request.isTokenLimit(completionLimit) || legacyLimit !== undefined)) keep("max_completion_tokens")
   const parallel = body["parallel_tool_calls"]
   if (parallel !== undefined && typeof parallel !== "boolean") keep("parallel_tool_calls")
   const responseFormat = decodeResponseFormat(body["response_format"])
@@ -1027,8 +1036,9 @@ const decodeRequest = (ctx: A.Ctx, input: unknown): Request.Request => {
  * A Chat Completions request body (any JSON, checked) as a request: its
  * messages, model, tools (from `tools` or the deprecated `functions`), tool
  * choice, `parallel_tool_calls`, `response_format` and
- * `max_completion_tokens` (as `maxOutputTokens`; the deprecated `max_tokens`
- * is kept as sent); every other field
+ * `max_completion_tokens` (as `maxOutputTokens`; without it, the deprecated
+ * `max_tokens` that OpenAI-compatible servers still take, written back
+ * under that name); every other field
  * (`temperature`, `stream`, `n`, and any of the above in a shape this
  * library does not type) is kept in the request's provider options and
  * written back by `toRequest`.

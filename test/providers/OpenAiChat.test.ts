@@ -2,7 +2,7 @@ import { assert, describe, expect, it } from "@effect/vitest"
 import { Arbitrary, Cause, Effect, Result, Schema } from "effect"
 import { Block, Message, Request } from "../../src/index.js"
 import { message as anyMessage } from "../arbitraries.js"
-import { OpenAiChat, OpenAiChatWire as Wire } from "../../src/providers/index.js"
+import { Anthropic, OpenAiChat, OpenAiChatWire as Wire } from "../../src/providers/index.js"
 import { chatConversation, chatMessages, normalize } from "./adapterArbitraries.js"
 import * as Payloads from "./fixtures/adapterPayloads.js"
 import * as ChatStreams from "./fixtures/openAiChat.js"
@@ -299,6 +299,29 @@ describe("OpenAiChat requests", () => {
       expect(value.toolChoice).toEqual({ _tag: "Tool", name: "get_time" })
       const back = yield* OpenAiChat.toRequest(value)
       expect(normalize(back.value)).toEqual(normalize(body))
+    }))
+
+  it.effect("the deprecated max_tokens is the output limit when max_completion_tokens is absent, and goes back under its own name", () =>
+    Effect.gen(function* () {
+      const messages = [{ role: "user", content: "x" }]
+      for (const [limits, expected] of [
+        [{ max_tokens: 512 }, 512],
+        [{ max_completion_tokens: 256 }, 256],
+        [{ max_completion_tokens: 256, max_tokens: 512 }, 256],
+        [{ max_tokens: 1e21 }, undefined]
+      ] as const) {
+        const body = { model: "deepseek-chat", messages, ...limits }
+        const { value } = yield* OpenAiChat.fromRequest(body)
+        expect([limits, value.maxOutputTokens]).toEqual([limits, expected])
+        expect((yield* OpenAiChat.toRequest(value)).value).toEqual(body)
+      }
+      // a changed limit is written where the body had it
+      const { value: legacy } = yield* OpenAiChat.fromRequest({ messages, max_tokens: 512 })
+      const back = yield* OpenAiChat.toRequest(Request.make(legacy.messages, { ...legacy, maxOutputTokens: 100 }))
+      expect(back.value).toEqual({ messages, max_tokens: 100 })
+      // and to Anthropic, which requires one, it is max_tokens
+      const anthropic = yield* Anthropic.toRequest(legacy)
+      expect(anthropic.value.max_tokens).toBe(512)
     }))
 
   it.effect("a tool choice or response format this library does not type is kept as sent", () =>
