@@ -29,6 +29,21 @@ describe("numbers JSON text holds that a JavaScript number cannot", () => {
     assert.strictEqual(inexactNumbers(`{"id": ${literal}, "note": "${d}"}`).count, changed ? 1 : 0, literal)
   })
 
+  it.prop(
+    "only numbers outside strings count, whatever quotes and backslashes the strings hold around digits",
+    [Arbitrary.array(Arbitrary.all({ d: digits, inString: Arbitrary.schema(Schema.Boolean), around: intBetween(0, 3) }), { maxLength: 12 })],
+    ([entries]) => {
+      const text = `[${
+        entries.map(({ around, d, inString }) => {
+          const quirk = ["", '"', "\\", '\\"'][around]!
+          return inString ? JSON.stringify(`${quirk}${d}${quirk}`) : d
+        }).join(", ")
+      }]`
+      const changed = entries.filter(({ d, inString }) => !inString && BigInt(Number(d).toLocaleString("en-US", { useGrouping: false })) !== BigInt(d)).length
+      assert.strictEqual(inexactNumbers(text, 100).count, changed, text)
+    }
+  )
+
   it.prop("what JSON.stringify writes is never reported: a parsed value writes back exactly", [json], ([value]) => {
     assert.strictEqual(inexactNumbers(JSON.stringify(value)).count, 0)
   })

@@ -40,49 +40,50 @@ const exact = (literal: string): boolean => {
   return kept !== undefined && kept[0] === given[0] && kept[1] === given[1]
 }
 
+/** Where a number that may not survive parsing shows: sixteen digits (and a point) in a row, or a digit and a three-digit exponent. */
+const CANDIDATE = /\d[\d.]{15}|\d[eE][+-]?\d{3}/g
+
+/** Characters a JSON number literal is made of. */
+const isNumberChar = (c: number): boolean => (c >= 48 && c <= 57) || c === 45 || c === 43 || c === 46 || c === 69 || c === 101
+
 /**
  * The number literals of JSON text (outside its strings) that `JSON.parse`
  * does not keep exactly, at most `limit` of them, and how many there are.
- * Text that is not JSON is scanned all the same, as far as it goes. Cheap
- * when no literal has sixteen digits or a three-digit exponent: one
- * regular-expression test.
+ * Text that is not JSON is scanned all the same, as far as it goes. Found
+ * from the places `CANDIDATE` points at, each checked to be outside a
+ * string by walking the quotes before it (once, in order): text without
+ * such places costs one regular-expression search, about a third of the
+ * time `JSON.parse` takes over it.
  */
 export const inexactNumbers = (text: string, limit = 3): { readonly count: number; readonly examples: ReadonlyArray<InexactNumber> } => {
   const examples: Array<InexactNumber> = []
   let count = 0
-  if (!/\d[\d.]{15}|[eE][+-]?\d{3}/.test(text)) return { count, examples }
-  const n = text.length
-  let i = 0
-  while (i < n) {
-    const c = text.charCodeAt(i)
-    if (c === 34) {
-      // a string: to its closing quote, past escapes
-      i++
-      while (i < n) {
-        const d = text.charCodeAt(i)
-        if (d === 92) i += 2
-        else if (d === 34) break
-        else i++
-      }
-      i++
-      continue
+  let inString = false
+  // the quotes are walked up to `quotesTo`; numbers are read up to `numbersTo`
+  let quotesTo = 0
+  let numbersTo = 0
+  CANDIDATE.lastIndex = 0
+  for (let m = CANDIDATE.exec(text); m !== null; m = CANDIDATE.exec(text)) {
+    const at = m.index
+    if (at < numbersTo) continue
+    while (true) {
+      const q = text.indexOf("\"", quotesTo)
+      if (q === -1 || q > at) break
+      let slashes = 0
+      while (q - slashes - 1 >= 0 && text.charCodeAt(q - slashes - 1) === 92) slashes++
+      if (slashes % 2 === 0) inString = !inString
+      quotesTo = q + 1
     }
-    if (c === 45 || (c >= 48 && c <= 57)) {
-      NUMBER.lastIndex = i
-      const match = NUMBER.exec(text)
-      if (match === null) {
-        i++
-        continue
-      }
-      const literal = match[0]
-      if (!exact(literal)) {
-        count++
-        if (examples.length < limit) examples.push({ text: literal, as: JSON.stringify(Number(literal)) })
-      }
-      i += literal.length
-      continue
-    }
-    i++
+    if (inString) continue
+    // the whole literal the match is part of
+    let from = at
+    while (from > 0 && isNumberChar(text.charCodeAt(from - 1))) from--
+    NUMBER.lastIndex = from
+    const literal = NUMBER.exec(text)?.[0]
+    numbersTo = Math.max(from + (literal?.length ?? 0), at + m[0].length)
+    if (literal === undefined || !/^-?\d/.test(literal) || exact(literal)) continue
+    count++
+    if (examples.length < limit) examples.push({ text: literal, as: JSON.stringify(Number(literal)) })
   }
   return { count, examples }
 }
