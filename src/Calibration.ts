@@ -149,7 +149,17 @@ interface ModelState {
   outlierRun: number
   outlierSide: number
   estimator: Service | undefined
+  /**
+   * The log factor each recent estimate of `estimatorFor` was made with,
+   * by its value (at most `ISSUED_MAX`, oldest dropped first): a report may
+   * come back after other reports moved the factor (requests in flight at
+   * once), and its residual is then measured against the factor it was made with.
+   */
+  readonly issued: Map<number, number>
 }
+
+/** How many recent estimates a model remembers the factor of (see `ModelState.issued`). */
+const ISSUED_MAX = 4096
 
 const clamp = (x: number, lo: number, hi: number): number => (x < lo ? lo : x > hi ? hi : x)
 
@@ -171,7 +181,8 @@ const build = (base: Service, options: CalibrationOptions): CalibrationService =
   const stateFor = (model: string): ModelState => {
     let state = models.get(model)
     if (state === undefined) {
-      const start = initial[model]
+      // own keys only: a model named "constructor" or "__proto__" has no inherited factor
+      const start = Object.hasOwn(initial, model) ? initial[model] : undefined
       const logFactor = start !== undefined ? clamp(Math.log(start), minLog, maxLog) : 0
       state = {
         logFactor,
@@ -181,7 +192,8 @@ const build = (base: Service, options: CalibrationOptions): CalibrationService =
         ignored: 0,
         outlierRun: 0,
         outlierSide: 0,
-        estimator: undefined
+        estimator: undefined,
+        issued: new Map()
       }
       models.set(model, state)
     }
@@ -196,13 +208,23 @@ const build = (base: Service, options: CalibrationOptions): CalibrationService =
     ignored: s.ignored
   })
 
-  const update = (model: string, estimate: number, actual: number): CalibrationState => {
+  /** Remembers the log factor an estimate was made with (see `ModelState.issued`); returns the estimate. */
+  const issue = (s: ModelState, estimate: number, logFactor: number): number => {
+    if (s.issued.has(estimate)) s.issued.delete(estimate)
+    else if (s.issued.size >= ISSUED_MAX) s.issued.delete(s.issued.keys().next().value!)
+    s.issued.set(estimate, logFactor)
+    return estimate
+  }
+
+  /** `made`: the log factor the estimate was made with, when known (else the current one). */
+  const update = (model: string, estimate: number, actual: number, made?: number): CalibrationState => {
     const s = stateFor(model)
     if (!(estimate >= minEstimate) || !(actual > 0) || !Number.isFinite(estimate) || !Number.isFinite(actual)) {
       s.ignored++
       return view(model, s)
     }
-    const r = Math.log(actual / estimate)
+    // how far the current factor is from the report: the estimate rescaled from the factor it was made with
+    const r = Math.log(actual / estimate) + (made ?? s.logFactor) - s.logFactor
     if (s.accepted >= warmup && Math.abs(r) > outlierLog) {
       const side = r > 0 ? 1 : -1
       s.outlierRun = s.outlierSide === side ? s.outlierRun + 1 : 1
@@ -228,7 +250,9 @@ const build = (base: Service, options: CalibrationOptions): CalibrationService =
     const estimateEach = (messages: ReadonlyArray<Message.Message>): Array<number> => {
       const f = s.factor // one factor for the whole reading
       const out = base.estimateEach(messages)
-      for (let i = 0; i < out.length; i++) out[i] = scale(out[i]!, f)
+      let sum = 0
+      for (let i = 0; i < out.length; i++) sum += out[i] = scale(out[i]!, f)
+      issue(s, sum, s.logFactor)
       return out
     }
     const estimateRequest = (request: Request.Request, options?: RequestEstimateOptions): RequestEstimate => {
@@ -240,6 +264,7 @@ const build = (base: Service, options: CalibrationOptions): CalibrationService =
       const responseFormat = scale(raw.responseFormat, f)
       let total = tools + responseFormat + raw.framing
       for (let i = 0; i < messages.length; i++) total += messages[i]!
+      issue(s, total, s.logFactor)
       return { provider: raw.provider, total, messages, tools, responseFormat, framing: raw.framing }
     }
     const estimator: Service = {
@@ -251,7 +276,7 @@ const build = (base: Service, options: CalibrationOptions): CalibrationService =
         const f = s.factor
         let sum = 0
         for (let i = 0; i < messages.length; i++) sum += scale(base.estimateMessage(messages[i]!), f)
-        return sum
+        return issue(s, sum, s.logFactor)
       },
       estimateRequest
     }
@@ -263,7 +288,7 @@ const build = (base: Service, options: CalibrationOptions): CalibrationService =
     base,
     factor: (model) => stateFor(model).factor,
     estimatorFor,
-    record: (model, estimate, actualInputTokens) => Effect.sync(() => update(model, estimate, actualInputTokens)),
+    record: (model, estimate, actualInputTokens) => Effect.sync(() => update(model, estimate, actualInputTokens, stateFor(model).issued.get(estimate))),
     recordConversation: (model, messages, actualInputTokens) =>
       Effect.sync(() => update(model, estimatorFor(model).estimateConversation(messages), actualInputTokens)),
     recordRequest: (model, request, actualInputTokens, options) =>
@@ -275,7 +300,9 @@ const build = (base: Service, options: CalibrationOptions): CalibrationService =
     stateOf: (model) => view(model, stateFor(model)),
     snapshot: () => {
       const out: Record<string, number> = {}
-      for (const [model, s] of models) if (s.accepted > 0 || s.logFactor !== 0) out[model] = s.factor
+      for (const [model, s] of models) {
+        if (s.accepted > 0 || s.logFactor !== 0) Object.defineProperty(out, model, { value: s.factor, enumerable: true, writable: true, configurable: true })
+      }
       return out
     }
   }
@@ -288,7 +315,12 @@ const build = (base: Service, options: CalibrationOptions): CalibrationService =
  *
  * 1. Ignored if `estimate < minEstimate`, or `actual` is not a positive finite
  *    number.
- * 2. Residual `r = ln(actual / estimate)`: how far the calibrated estimate was.
+ * 2. Residual `r = ln(actual / estimate)`: how far the calibrated estimate was,
+ *    measured against the current factor. An estimate `estimatorFor(model)`
+ *    made with an earlier factor (a request in flight while the reports of
+ *    others moved it) is rescaled to the current factor first, so a batch of
+ *    requests estimated at once does not apply the same correction once per
+ *    report; the last 4,096 estimates are remembered for this, by value.
  * 3. Outlier rejection: once `warmup` reports were accepted, a report with
  *    `|r| > ln(outlierRatio)` is rejected, unless it is the `outlierRun`-th
  *    (or later) consecutive outlier on the same side: a sustained shift (a new

@@ -63,6 +63,43 @@ describe("calibration", () => {
     })
   )
 
+  it.effect("converges when many requests are in flight at once, each reported against the factor it was estimated with", () =>
+    Effect.gen(function* () {
+      const random = rng(3)
+      for (const inFlight of [8, 32, 64]) {
+        const calibration = makeCalibration(base())
+        const estimator = calibration.estimatorFor("m")
+        const factors: Array<number> = []
+        for (let round = 0; round < 12; round++) {
+          // every request of the round is estimated before any of them is reported
+          const calls = Array.from({ length: inFlight }, () => {
+            const conversation = [Message.user("x".repeat(200 + Math.floor(random() * 4000)))]
+            return { estimate: estimator.estimateConversation(conversation), actual: Math.round(calibration.base.estimateConversation(conversation) * 1.25) }
+          })
+          yield* Effect.forEach(calls, ({ actual, estimate }) => calibration.record("m", estimate, actual), { concurrency: "unbounded" })
+          factors.push(calibration.factor("m"))
+        }
+        // no swinging between the clamps: within 2% from the third round on
+        for (const f of factors.slice(2)) expect([inFlight, Math.abs(f / 1.25 - 1) < 0.02]).toEqual([inFlight, true])
+      }
+    })
+  )
+
+  it.effect("a model named like an Object.prototype member starts at 1 and snapshots like any other", () =>
+    Effect.gen(function* () {
+      const calibration = makeCalibration(base())
+      for (const model of ["constructor", "toString", "__proto__", "hasOwnProperty"]) {
+        expect(calibration.factor(model)).toBe(1)
+        yield* calibration.record(model, 1000, 1100)
+      }
+      const snapshot = calibration.snapshot()
+      expect(Object.keys(snapshot).sort()).toEqual(["__proto__", "constructor", "hasOwnProperty", "toString"])
+      const restored = makeCalibration(base(), { initialFactors: snapshot })
+      for (const model of Object.keys(snapshot)) expect(restored.factor(model)).toBeCloseTo(calibration.factor(model), 10)
+      expect(restored.estimatorFor("constructor").estimateText("x".repeat(100))).toBeGreaterThan(100)
+    })
+  )
+
   it.effect("a single absurd report moves a fresh model by at most one capped step", () =>
     Effect.gen(function* () {
       const calibration = makeCalibration(base())
