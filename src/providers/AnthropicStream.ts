@@ -256,22 +256,24 @@ const make_ = (ctx: Core.Context) => {
       if (response === undefined) cut.push("no message_start event")
       for (let i = 0; i < blocks.length; i++) {
         const bs = blocks[i]
-        if (bs === undefined) continue
-        const what = `content block ${i} (${blockName(bs.block)})`
-        if (bs.open) {
-          let detail = ""
-          if (bs.json !== undefined && bs.json.trim() !== "") {
-            const state = jsonTextState(bs.json)
-            detail = state._tag === "Truncated" ? `; its input JSON is cut after ${bs.json.length} characters` : state._tag === "Invalid" ? "; its input so far is not valid JSON" : ""
-          }
-          cut.push(`${what} was never stopped${detail}`)
-        } else if (bs.json !== undefined && bs.parsed === unparsed && bs.json.trim() !== "") {
+        if (bs === undefined || !bs.open) continue
+        let detail = ""
+        if (bs.json !== undefined && bs.json.trim() !== "") {
           const state = jsonTextState(bs.json)
-          const where = state._tag === "Invalid" ? ` at character ${state.at}` : state._tag === "Truncated" ? " (it is cut short)" : ""
-          ctx.violation(`${what}: its input is not valid JSON${where}: ${bs.json.length > 400 ? `${bs.json.slice(0, 400)}…` : bs.json}`)
+          detail = state._tag === "Truncated" ? `; its input JSON is cut after ${bs.json.length} characters` : state._tag === "Invalid" ? "; its input so far is not valid JSON" : ""
         }
+        cut.push(`content block ${i} (${blockName(bs.block)}) was never stopped${detail}`)
       }
       if (response !== undefined && !stopped) cut.push("no message_stop event")
+      // a stream cut short is reported as such: the input of a stopped block that is not JSON is a violation of a whole stream only
+      if (cut.length > 0) return { response, cut }
+      for (let i = 0; i < blocks.length; i++) {
+        const bs = blocks[i]
+        if (bs === undefined || bs.json === undefined || bs.parsed !== unparsed || bs.json.trim() === "") continue
+        const state = jsonTextState(bs.json)
+        const where = state._tag === "Invalid" ? ` at character ${state.at}` : state._tag === "Truncated" ? " (it is cut short)" : ""
+        ctx.violation(`content block ${i} (${blockName(bs.block)}): its input is not valid JSON${where}: ${bs.json.length > 400 ? `${bs.json.slice(0, 400)}…` : bs.json}`)
+      }
       return { response, cut }
     }
   }

@@ -478,6 +478,17 @@ describe("Anthropic streams", () => {
       expect(tags(warnings)).toEqual(["RepairedToolArguments"])
       const error = yield* Effect.flip(Anthropic.fromEvents(events, { toolArguments: "strict" }))
       expect(error._tag).toBe("InvalidToolArguments")
+      // the same stream cut short (no message_stop, or a block never stopped) is cut short, whatever its tool input
+      const text = [
+        { type: "content_block_start", index: 1, content_block: { type: "text", text: "" } },
+        { type: "content_block_delta", index: 1, delta: { type: "text_delta", text: "partial" } }
+      ] as Array<Wire.StreamEvent>
+      for (const cut of [events.slice(0, 5), [...events.slice(0, 4), ...text, events[4]!]]) {
+        const incomplete = yield* Effect.flip(Anthropic.fromEvents(cut))
+        assert(incomplete._tag === "IncompleteResponse")
+        expect(incomplete.cut.at(-1)).toBe("no message_stop event")
+        expect(Message.toolCallsOf(incomplete.partial!.message)[0]?.rawArgs).toBe("{\"a\": 1, \"b\": \"x")
+      }
     }))
 
   it.effect("an error event from the API is passed on as is", () =>
