@@ -1000,8 +1000,11 @@ export const truncate = (s: string, max: number): string => (s.length > max ? `$
  * A block as plain text, for summaries and transcripts: tool calls and results
  * are rendered (never silently dropped), with long arguments and results cut;
  * files become a placeholder naming their media type and name. Thinking is
- * omitted unless `includeThinking` is set; redacted thinking and provider
- * data are always omitted (they are opaque).
+ * omitted unless `includeThinking` is set; redacted thinking is always
+ * omitted (it is opaque). Provider data is written as its provider, its
+ * `type` and its JSON cut like tool arguments: it holds what the model has
+ * no block for, which is often tool traffic (a Responses `custom_tool_call`
+ * or `local_shell_call` and their outputs).
  *
  * @example
  * Block.blockToText(Block.toolCall("c1", "search", { q: "effect" }))
@@ -1020,8 +1023,11 @@ export const blockToText = (block: Block, options?: RenderOptions): string => {
       return `[thinking: ${body}]`
     }
     case "RedactedThinking":
-    case "ProviderData":
       return ""
+    case "ProviderData": {
+      const type = block.data["type"]
+      return `[${block.provider}${typeof type === "string" ? ` ${type}` : ""}: ${truncate(stringify(block.data), options?.maxArgsLength ?? 200)}]`
+    }
     case "Refusal":
       return `[refusal: ${block.refusal}]`
     case "File":

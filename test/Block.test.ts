@@ -81,6 +81,13 @@ describe("Block readers", () => {
     expect(Block.blockToText(long).length).toBeLessThan(230)
   })
 
+  it("blockToText writes provider data (often tool traffic the model has no block for) with its provider and type, cut like arguments", () => {
+    const patch = Block.providerData("openai-responses", { type: "custom_tool_call", call_id: "call_c", name: "apply_patch", input: "*** Begin Patch" })
+    expect(Block.blockToText(patch)).toBe('[openai-responses custom_tool_call: {"type":"custom_tool_call","call_id":"call_c","name":"apply_patch","input":"*** Begin Patch"}]')
+    expect(Block.blockToText(Block.providerData("gemini", { x: "y".repeat(50) }), { maxArgsLength: 10 })).toBe('[gemini: {"x":"yyyy…]')
+    expect(Block.blockToText(Block.redactedThinking("EqQBCgIYAh..."))).toBe("")
+  })
+
   it("blockToText renders results, marks errors, and cuts long content", () => {
     expect(Block.blockToText(Block.toolResult("c1", "search", "3 hits"))).toBe("[tool result search: 3 hits]")
     expect(Block.blockToText(Block.toolResult("c1", "search", "timeout", true))).toBe("[tool result search (error): timeout]")
