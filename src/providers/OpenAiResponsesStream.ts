@@ -20,7 +20,8 @@
  *   so a repeated index replaces.
  * - The terminal `response.completed`, `response.incomplete` or
  *   `response.failed` response replaces the accumulated one wholesale (the
- *   accumulated output is kept only if the terminal response has none).
+ *   accumulated output is kept only if the terminal response has none, or
+ *   an empty list).
  * - Progress events of hosted tools (`response.web_search_call.searching`,
  *   `…completed`...) set the item's `status`.
  * - `error` and `response.failed` become a `ProviderStreamError` (for
@@ -166,7 +167,8 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
       const r = Core.obj(event, "response")
       if (r === undefined) return ctx.violation(`${type} without a response`)
       if (terminal.has(type)) {
-        setResponse(r, Core.arr(r, "output") !== undefined)
+        // an empty output (some compatible servers) keeps what was streamed, as an absent one does
+        setResponse(r, (Core.arr(r, "output")?.length ?? 0) > 0 || output.length === 0)
         ended = type
         if (type === "response.failed") {
           const error = Core.obj(r, "error") ?? {}
@@ -192,6 +194,8 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
         const item = Core.obj(event, "item")
         if (i === undefined || item === undefined) return ctx.violation(`${type} without a valid output_index and item`)
         if (type === "response.output_item.done" && output[i] === undefined) ctx.violation(`${type} for output item ${i}, which was never added`)
+        // a second added would throw away what the item's deltas built
+        if (type === "response.output_item.added" && output[i] !== undefined) return ctx.violation(`output item ${i} was added twice`)
         output[i] = Core.clone(item)
         done[i] = type === "response.output_item.done"
         return

@@ -103,6 +103,21 @@ describe("OpenAiResponsesStream", () => {
     assert.strictEqual(done.status, "completed")
   })
 
+  it("keeps the streamed output when the terminal response's output is empty, as when it has none", () => {
+    const streamed = [created(), ev("response.output_item.added", { output_index: 0, item: message }), ev("response.content_part.added", { output_index: 0, content_index: 0, part: textPart }), ev("response.output_text.delta", { output_index: 0, content_index: 0, delta: "Hello world" })]
+    for (const terminal of [completed([]), ev("response.completed", { response: { id: "resp_1", object: "response", status: "completed" } })]) {
+      assert.strictEqual(OpenAiResponsesStream.outputText(success([...streamed, terminal])), "Hello world")
+    }
+  })
+
+  it("records an output item added twice as a protocol error, keeping what its deltas built", () => {
+    const events = [created(), ev("response.output_item.added", { output_index: 0, item: message }), ev("response.content_part.added", { output_index: 0, content_index: 0, part: textPart }), ev("response.output_text.delta", { output_index: 0, content_index: 0, delta: "Hello" }), ev("response.output_item.added", { output_index: 0, item: message })]
+    const error = failure(events)
+    assert.strictEqual(error._tag, "StreamProtocolError")
+    assert.include(error.message, "output item 0 was added twice")
+    if (error._tag === "StreamProtocolError") assert.strictEqual(OpenAiResponsesStream.outputText(error.partial as OpenAiResponsesWire.Response), "Hello")
+  })
+
   it("succeeds on response.incomplete: the response itself says it was cut", () => {
     const done = success([created(), ev("response.incomplete", { response: response({ status: "incomplete", incomplete_details: { reason: "max_output_tokens" }, output: [] }) })])
     assert.deepStrictEqual(done.incomplete_details, { reason: "max_output_tokens" })
