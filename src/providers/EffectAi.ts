@@ -650,7 +650,8 @@ export interface DecodedParts {
  * a history, grouped as effect/ai's `Chat` groups them
  * (`Prompt.fromResponseParts`); the finish part gives the usage (on the
  * assistant message) and the finish reason, the metadata part the id and
- * model.
+ * model. Source and error parts, which a history has no place for, are
+ * reported (`DroppedContent`).
  *
  * @example
  * import { Effect } from "effect"
@@ -692,6 +693,12 @@ export const fromResponseParts = (parts: ReadonlyArray<Response.AnyPart>, option
       } else if (part.type === "response-metadata") {
         id = part.id ?? id
         model = part.modelId ?? model
+      } else if (part.type === "source") {
+        // effect/ai's Chat leaves sources out of the history as well; they name no text they cite
+        const where = part.sourceType === "url" ? part.url.toString() : part.fileName ?? part.title
+        A.dropped(ctx, undefined, undefined, `the ${part.sourceType} source ${JSON.stringify(where)}`, "a source part names no text it cites, and a history holds citations only on text")
+      } else if (part.type === "error") {
+        A.dropped(ctx, undefined, undefined, `an error part (${Block.safeStringify(part.error)})`, "a history has no place for a response's errors")
       }
     }
     const messages = prompt.content.map((m, i) => {
@@ -709,28 +716,47 @@ export const fromResponseParts = (parts: ReadonlyArray<Response.AnyPart>, option
 /**
  * Tool definitions as an effect/ai `Toolkit` of dynamic tools (their JSON
  * Schema parameters as they are; the `strict` flag as the `Tool.Strict`
- * annotation), for `LanguageModel.generateText({ toolkit })`. Tools a
- * provider defines (`providerDefined`) are not function tools and are left
- * out: give them to that provider's own layer.
+ * annotation), for `LanguageModel.generateText({ toolkit })`, with the
+ * warnings of what a `Toolkit` cannot hold: a tool a provider defines
+ * (`providerDefined`; give it to that provider's own layer), a tool's
+ * provider options (Anthropic `cache_control`...), and all but the last of
+ * several tools of one name (a `Toolkit` holds one per name), each a
+ * `DroppedContent`.
  *
  * @example
  * const tools = [Request.tool("get_weather", { parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } })]
- * const toolkit = EffectAi.toToolkit(tools)
+ * const { value: toolkit, warnings } = EffectAi.toToolkit(tools)
  * Object.keys(toolkit.tools) // ["get_weather"]
+ * warnings // []
  *
  * @category tools
  * @since 0.1.0
  */
-export const toToolkit = (tools: ReadonlyArray<Request.ToolDefinition>): Toolkit.Toolkit<Record<string, DynamicTool>> =>
-  Toolkit.make(
-    ...tools.filter((definition) => definition.providerDefined === undefined).map((definition): DynamicTool => {
-      const tool = Tool.dynamic(definition.name, {
-        ...(definition.description === undefined ? {} : { description: definition.description }),
-        ...(definition.parameters === undefined ? {} : { parameters: definition.parameters as JsonSchema.JsonSchema })
-      }) as unknown as DynamicTool
-      return definition.strict === undefined ? tool : (tool.annotate(Tool.Strict, definition.strict) as DynamicTool)
-    })
-  ) as unknown as Toolkit.Toolkit<Record<string, DynamicTool>>
+export const toToolkit = (tools: ReadonlyArray<Request.ToolDefinition>): Converted<Toolkit.Toolkit<Record<string, DynamicTool>>> => {
+  const warnings: Array<DroppedContent> = []
+  const functions = tools.filter((definition) => {
+    if (definition.providerDefined === undefined) return true
+    warnings.push(new DroppedContent({ what: `the tool ${JSON.stringify(definition.name)} that ${definition.providerDefined.provider} defines`, reason: "a Toolkit made from definitions holds function tools; give it to that provider's layer" }))
+    return false
+  })
+  const last = new Map(functions.map((definition, i) => [definition.name, i]))
+  const made = functions.flatMap((definition, i): Array<DynamicTool> => {
+    if (last.get(definition.name) !== i) {
+      warnings.push(new DroppedContent({ what: `an earlier tool named ${JSON.stringify(definition.name)}`, reason: "a Toolkit holds one tool per name: the last one is kept" }))
+      return []
+    }
+    const providers = Object.keys(definition.providerOptions ?? {})
+    if (providers.length > 0) {
+      warnings.push(new DroppedContent({ what: `what the tool ${JSON.stringify(definition.name)} carries for ${providers.join(", ")}`, reason: "an effect/ai tool made from a definition has no provider options" }))
+    }
+    const tool = Tool.dynamic(definition.name, {
+      ...(definition.description === undefined ? {} : { description: definition.description }),
+      ...(definition.parameters === undefined ? {} : { parameters: definition.parameters as JsonSchema.JsonSchema })
+    }) as unknown as DynamicTool
+    return [definition.strict === undefined ? tool : (tool.annotate(Tool.Strict, definition.strict) as DynamicTool)]
+  })
+  return { value: Toolkit.make(...made) as unknown as Toolkit.Toolkit<Record<string, DynamicTool>>, warnings }
+}
 
 /**
  * A tool made from a tool definition: its parameters are JSON Schema, its

@@ -103,6 +103,19 @@ describe("EffectAi.fromResponseParts", () => {
     assert.deepStrictEqual([decoded.finishReason, decoded.id, decoded.model], ["tool-calls", "resp_1", "claude-sonnet-4-5"])
     assert.isTrue(Conversation.isValid([Message.user("Weather in Oslo?"), ...decoded.messages]))
   })
+
+  it("reports the source and error parts a history has no place for", () => {
+    const parts = [
+      { type: "text", text: "Oslo is 4 °C [1]." },
+      { type: "source", sourceType: "url", id: "s1", url: new URL("https://yr.no/oslo"), title: "Yr: Oslo" },
+      { type: "error", error: "stream hiccup" }
+    ].map((p) => ({ ...p, "~effect/ai/Response/Part": "~effect/ai/Response/Part", metadata: {} })) as unknown as Array<Response.AnyPart>
+    const result = Effect.runSync(EffectAi.fromResponseParts(parts))
+    assert.deepStrictEqual(result.value.messages.map((m) => Message.textOf(m)), ["Oslo is 4 °C [1]."])
+    assert.deepStrictEqual(result.warnings.map((w) => w._tag), ["DroppedContent", "DroppedContent"])
+    assert.include(result.warnings[0]!.message, "https://yr.no/oslo")
+    assert.include(result.warnings[1]!.message, "stream hiccup")
+  })
 })
 
 describe("EffectAi tools", () => {
@@ -113,11 +126,23 @@ describe("EffectAi tools", () => {
   })
 
   it("turns tool definitions into a Toolkit and back", () => {
-    const toolkit = EffectAi.toToolkit([weather, Request.tool("now")])
+    const { value: toolkit, warnings } = EffectAi.toToolkit([weather, Request.tool("now")])
+    assert.deepStrictEqual(warnings, [])
     assert.deepStrictEqual(Object.keys(toolkit.tools), ["get_weather", "now"])
     const back = EffectAi.fromToolkit(toolkit)
     assert.deepStrictEqual(back.warnings, [])
     assert.deepStrictEqual(back.value, [weather, Request.tool("now")])
+  })
+
+  it("says what a Toolkit cannot hold: a provider's own tool, a tool's provider options, an earlier tool of the same name", () => {
+    const cached = Request.tool("search", { parameters: { type: "object" }, providerOptions: { anthropic: { cache_control: { type: "ephemeral" } } } })
+    const { value: toolkit, warnings } = EffectAi.toToolkit([Request.tool("now"), Request.providerTool("web_search", "anthropic", "web_search_20250305"), cached, weather, Request.tool("now", { description: "the time" })])
+    assert.deepStrictEqual(Object.keys(toolkit.tools).sort(), ["get_weather", "now", "search"])
+    assert.deepStrictEqual(warnings.map((w) => w.message), [
+      'the tool "web_search" that anthropic defines was left out: a Toolkit made from definitions holds function tools; give it to that provider\'s layer',
+      'an earlier tool named "now" was left out: a Toolkit holds one tool per name: the last one is kept',
+      'what the tool "search" carries for anthropic was left out: an effect/ai tool made from a definition has no provider options'
+    ])
   })
 
   it("reads a Toolkit of schema-typed tools as JSON Schema definitions", () => {
@@ -206,7 +231,7 @@ const weather = Request.tool("get_weather", {
   description: "Current weather for a city",
   parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] }
 })
-const toolkit = EffectAi.toToolkit([weather])
+const toolkit = EffectAi.toToolkit([weather]).value
 const handlers = toolkit.toLayer({ get_weather: () => Effect.succeed("12°C, light rain") })
 
 describe("EffectAi in an effect/ai Chat", () => {

@@ -385,7 +385,9 @@ describe("Gemini tools and tool choice", () => {
 
 describe("effect/ai Toolkit and tool choice", () => {
   it.prop("tool definitions -> Toolkit -> tool definitions is the identity", [Req.toolDefinitions], ([tools]) => {
-    const back = EffectAi.fromToolkit(EffectAi.toToolkit(tools))
+    const toolkit = EffectAi.toToolkit(tools)
+    expect(toolkit.warnings).toEqual([])
+    const back = EffectAi.fromToolkit(toolkit.value)
     expect(back.warnings).toEqual([])
     assert.deepStrictEqual(back.value.map((t) => Schema.encodeSync(Request.ToolDefinition)(t)), tools.map((t) => Schema.encodeSync(Request.ToolDefinition)(t)))
   }, runs)
