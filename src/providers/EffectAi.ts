@@ -31,8 +31,8 @@
  * ours -> Prompt -> ours is the identity for every conversation.
  *
  * Reading a Prompt built elsewhere: a `tool-approval-request` part becomes a
- * `ProviderDataBlock` (provider `"effect-ai"`); a `tool-approval-response`
- * has no place in a tool message and is reported. A string file `data` is
+ * `ProviderDataBlock` (provider `"effect-ai"`), written back as that part; a
+ * `tool-approval-response` has no place in a tool message and is reported. A string file `data` is
  * read as a URL when it is one, as a `data:` URL when it is one, and as
  * base64 otherwise.
  *
@@ -280,10 +280,19 @@ const assistantPart = (block: Block.AssistantBlock): Prompt.AssistantMessagePart
     case "ToolResult":
       return resultPart(block)
     case "ProviderData":
-      return undefined
+      return approvalRequest(block)
     default:
       return Block.absurd(block)
   }
+}
+
+/** A `tool-approval-request` part read from a Prompt goes back as that part; other provider data is kept in the options. */
+const approvalRequest = (block: Block.ProviderDataBlock): Prompt.ToolApprovalRequestPart | undefined => {
+  const { approvalId, toolCallId, type } = block.data
+  const exact = block.provider === providerKey && Object.keys(block.data).length === 3
+  return exact && type === "tool-approval-request" && typeof approvalId === "string" && typeof toolCallId === "string"
+    ? Prompt.toolApprovalRequestPart({ approvalId, toolCallId })
+    : undefined
 }
 
 /** A system message's content as one string, and its blocks kept when one string cannot say them. */

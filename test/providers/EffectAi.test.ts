@@ -72,6 +72,10 @@ describe("EffectAi.toPrompt / fromPrompt", () => {
       Message.tool(Block.toolResult("c1", "classify", [Block.json({ label: "cat" })]))
     ]))
     assert.isTrue(Conversation.isValid(messages))
+    // the approval request goes back to effect/ai as the part it was
+    const back = exact(EffectAi.toPrompt(messages))
+    const assistant = back.content.find((m) => m.role === "assistant")!
+    assert.deepStrictEqual((assistant.content as ReadonlyArray<{ readonly type: string }>).map((p) => p.type), ["reasoning", "tool-call", "tool-approval-request"])
   })
 
   it("reads file bytes as base64", () => {
