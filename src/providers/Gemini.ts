@@ -28,10 +28,11 @@
  * Gemini 2 sends function calls without `id`. Such a call gets an id made
  * up for the model (marked `providerOptions.gemini.syntheticId`); a
  * response without an id is matched by name, in order, to a call of the
- * model turn just before it that no response names; and a made-up id is
- * written back neither on the call nor on a result that answers it (one
- * the caller built included). As Gemini pairs them the same way, results
- * without ids are written in the order of their calls. Ids made up while
+ * model turn just before it that no response of that turn names; and a
+ * made-up id is written back neither on the call nor on a result that
+ * answers it (one the caller built included). As Gemini pairs them the
+ * same way, the results without ids of one name are written in the order
+ * of their calls, across the tool messages of a turn. Ids made up while
  * reading a response carry a random tag drawn once per process, so a
  * history continued by another process keeps them distinct.
  *
@@ -285,6 +286,27 @@ const readResponse = (ctx: A.Ctx, part: Obj, at: string, makeId: (name: string) 
   }))
 }
 
+const roleOf = (content: Schema.Json | undefined): unknown => (A.isObj(content) ? content["role"] : undefined)
+
+/**
+ * Marks the calls that responses name by id in the turn starting at
+ * `from` (its model contents, then the other contents up to the next model
+ * content): answered wherever the naming response stands, so no response
+ * without an id is matched to them.
+ */
+const markNamed = (pending: Pending, contents: ReadonlyArray<Schema.Json>, from: number): void => {
+  let k = from
+  while (k < contents.length && roleOf(contents[k]) === "model") k++
+  for (; k < contents.length && roleOf(contents[k]) !== "model"; k++) {
+    const content = contents[k]
+    const parts = A.isObj(content) && Array.isArray(content["parts"]) ? content["parts"] : []
+    for (const part of parts) {
+      const fr = A.isObj(part) ? part["functionResponse"] : undefined
+      if (A.isObj(fr) && typeof fr["id"] === "string") pending.answer(fr["id"])
+    }
+  }
+}
+
 const readContents = (ctx: A.Ctx, contents: ReadonlyArray<Schema.Json>, path: string, messages: Array<Message.Message>): void => {
   let pending = new Pending()
   let previousRole: string | undefined
@@ -293,7 +315,10 @@ const readContents = (ctx: A.Ctx, contents: ReadonlyArray<Schema.Json>, path: st
     const content = A.obj(ctx, contents[c], at)
     const role = A.optStr(ctx, content, "role", at)
     // A response without an id answers a call of the model turn before it: a new turn leaves older unanswered calls unanswered.
-    if (role === "model" && previousRole !== "model") pending = new Pending()
+    if (c === 0 || (role === "model" && previousRole !== "model")) {
+      pending = new Pending()
+      markNamed(pending, contents, c)
+    }
     previousRole = role
     const parts = content["parts"] === undefined || content["parts"] === null ? [] : A.arr(ctx, content["parts"], `${at}.parts`)
     const extras = A.extrasOf(content, contentKeys)
@@ -312,11 +337,6 @@ const readContents = (ctx: A.Ctx, contents: ReadonlyArray<Schema.Json>, path: st
       for (; p < parts.length; p++) readModelPart(ctx, A.obj(ctx, parts[p], `${at}.parts[${p}]`), `${at}.parts[${p}]`, ids, pending, blocks)
       messages.push(Message.assistant(blocks, options()))
       continue
-    }
-    // responses that name their call answer it wherever they stand: no response without an id is matched to it
-    for (const part of parts) {
-      const fr = A.isObj(part) ? part["functionResponse"] : undefined
-      if (A.isObj(fr) && typeof fr["id"] === "string") pending.answer(fr["id"])
     }
     let user: Array<Block.UserBlock> | undefined
     let tool: Array<Block.ToolResultBlock> | undefined
@@ -560,13 +580,53 @@ const writeModelParts = (ctx: A.Ctx, m: Message.AssistantMessage, index: number)
   return parts
 }
 
+/** A function response written without an id: where it is, and its call's name and position in the model turn. */
+interface IdlessResponse {
+  readonly parts: Array<Wire.PartParam>
+  readonly at: number
+  readonly name: string
+  readonly order: number
+}
+
+/**
+ * Gemini pairs the responses without an id with the calls of the model turn
+ * before them by name, in order: within each name, the responses of a run
+ * of tool messages are put in the order of their calls, in the places they
+ * hold (responses of other names, and those with ids, stay where they are).
+ */
+const pairInOrder = (responses: ReadonlyArray<IdlessResponse>): void => {
+  const byName = new Map<string, Array<IdlessResponse>>()
+  for (const r of responses) {
+    const group = byName.get(r.name)
+    if (group === undefined) byName.set(r.name, [r])
+    else group.push(r)
+  }
+  for (const group of byName.values()) {
+    if (group.length < 2) continue
+    const sorted = group.map((r) => ({ part: r.parts[r.at]!, order: r.order })).sort((x, y) => (x.order === y.order ? 0 : x.order < y.order ? -1 : 1))
+    group.forEach((r, k) => {
+      r.parts[r.at] = sorted[k]!.part
+    })
+  }
+}
+
 const writeMessages = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Wire.Messages => {
   const out: Wire.Messages = { contents: [] }
-  // the calls written so far whose id was made up, and the position of each call of the last model turn
+  // the calls written so far whose id was made up, and the position of each call of the last run of model contents
   const calls = { synthetic: new Set<string>(), order: new Map<string, number>() }
+  // the responses without an id of the current run of tool messages
+  let idless: Array<IdlessResponse> = []
+  let previous: Message.Message["role"] | undefined
   let started = false
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!
+    if (m.role !== "tool" && idless.length > 0) {
+      pairInOrder(idless)
+      idless = []
+    }
+    // a model turn's calls may be spread over model contents in a row
+    if (m.role === "assistant" && previous !== "assistant") calls.order.clear()
+    previous = m.role
     const kept = keptOf(m, key, hints)
     if (m.role !== "tool" && m.name !== undefined) A.dropped(ctx, i, undefined, "the participant name", "Gemini contents have no name")
     switch (m.role) {
@@ -586,7 +646,6 @@ const writeMessages = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Wi
         break
       case "assistant": {
         out.contents.push(merge<Wire.ContentParam>({ role: "model", parts: writeModelParts(ctx, m, i) }, kept))
-        calls.order.clear()
         for (const block of m.content) {
           if (block._tag !== "ToolCall" || block.providerExecuted === true) continue
           calls.order.set(block.id, calls.order.size)
@@ -596,19 +655,17 @@ const writeMessages = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Wi
       }
       case "tool": {
         const parts: Array<Wire.PartParam> = []
-        const idless: Array<number> = []
         for (let b = 0; b < m.content.length; b++) {
           const result = m.content[b]!
           const response: NonNullable<Wire.PartParam["functionResponse"]> = { name: result.toolName, ...writeResultContent(ctx, result, i, b) }
           // no id when the call's was made up (the call goes out without one) or the response came without one
-          if (calls.synthetic.has(result.toolCallId) || hintOf(result, key, "syntheticId") === true) idless.push(b)
-          else response.id = result.toolCallId
+          if (calls.synthetic.has(result.toolCallId) || hintOf(result, key, "syntheticId") === true) {
+            idless.push({ parts, at: b, name: result.toolName, order: calls.order.get(result.toolCallId) ?? Infinity })
+          } else {
+            response.id = result.toolCallId
+          }
           parts.push(merge<Wire.PartParam>({ functionResponse: response }, keptOf(result, key, hints)))
         }
-        // Gemini pairs responses without an id with the calls by name, in order: they go in the order of their calls
-        const slots = idless.map((b) => ({ part: parts[b]!, at: calls.order.get(m.content[b]!.toolCallId) ?? Infinity }))
-        slots.sort((x, y) => x.at - y.at)
-        for (let s = 0; s < idless.length; s++) parts[idless[s]!] = slots[s]!.part
         out.contents.push(merge<Wire.ContentParam>({ role: "user", parts }, kept))
         break
       }
@@ -617,6 +674,7 @@ const writeMessages = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Wi
     }
     started = true
   }
+  pairInOrder(idless)
   return out
 }
 

@@ -59,6 +59,23 @@ describe("Gemini.fromMessages", () => {
     assert.deepStrictEqual<unknown>(write([user!, assistant!, finished]), body)
   })
 
+  it("keeps each name's responses without ids in call order across tool messages, and moves nothing else", () => {
+    const weather = (city: string) => ({ functionCall: { name: "get_weather", args: { city } } })
+    const report = (text: string) => ({ functionResponse: { name: "get_weather", response: { output: text } } })
+    const time = { functionResponse: { name: "get_time", response: { output: "09:00" } } }
+    const calls = { role: "model", parts: [weather("Oslo"), { functionCall: { name: "get_time", args: {} } }, weather("Tokyo")] }
+    const [user, assistant, tool] = read({ contents: [{ role: "user", parts: [{ text: "Weather and time?" }] }, calls, { role: "user", parts: [report("Oslo: 4 °C"), time, report("Tokyo: 18 °C")] }] })
+    const [oslo, now, tokyo] = (tool as Message.ToolMessage).content
+    // one tool message per result, as each tool finished: Tokyo, the time, then Oslo
+    const written = write([user!, assistant!, Message.tool([tokyo!]), Message.tool([now!]), Message.tool([oslo!])])
+    assert.deepStrictEqual<unknown>(written.contents.slice(2), [{ role: "user", parts: [report("Oslo: 4 °C")] }, { role: "user", parts: [time] }, { role: "user", parts: [report("Tokyo: 18 °C")] }])
+    // responses of other names keep their places: Gemini pairs by name
+    const mixed = { contents: [{ role: "user", parts: [{ text: "Time and weather?" }] }, calls, { role: "user", parts: [time, report("Oslo: 4 °C"), report("Tokyo: 18 °C")] }] }
+    roundTrip(mixed)
+    // calls over two model contents in a row pair as one turn
+    roundTrip({ contents: [{ role: "user", parts: [{ text: "Weather?" }] }, { role: "model", parts: [weather("Oslo")] }, { role: "model", parts: [weather("Tokyo")] }, { role: "user", parts: [report("Oslo: 4 °C"), report("Tokyo: 18 °C")] }] })
+  })
+
   it("matches a response without an id to a call of the model turn before it, not to an older unanswered one", () => {
     const oslo = { role: "model", parts: [{ functionCall: { name: "get_current_temperature", args: { location: "Oslo" } } }] }
     const messages = read({ contents: [ask, oslo, { role: "user", parts: [{ text: "London, not Oslo." }] }, call, answer] })
@@ -77,6 +94,12 @@ describe("Gemini.fromMessages", () => {
     assert.deepStrictEqual(Message.toolResultsOf(messages[2]!).map((r) => [r.toolCallId, r.content]), [[callB!.id, "for b"], [callA!.id, "for a"]])
     assert.isTrue(Conversation.isValid(messages))
     roundTrip(body)
+    // the naming response in a later content of the same turn
+    const split = { contents: [ask, { role: "model", parts: [search("a", "call_a"), search("b")] }, { role: "user", parts: [found("for b")] }, { role: "user", parts: [found("for a", "call_a")] }] }
+    const [, assistant, first, second] = read(split)
+    const [a, b] = Message.toolCallsOf(assistant!)
+    assert.deepStrictEqual([...Message.toolResultsOf(first!), ...Message.toolResultsOf(second!)].map((r) => [r.toolCallId, r.content]), [[b!.id, "for b"], [a!.id, "for a"]])
+    roundTrip(split)
   })
 
   it("writes back a call whose arguments were an explicit null as it came, with no hint on the wire", () => {
