@@ -51,9 +51,10 @@
  * arguments were an explicit `null`), `kind`
  * (`executableCode` / `codeExecutionResult`), `parametersKey` (the
  * declaration's parameters came as `parameters` or `parameters_json_schema`),
- * `openApiTypes` (the `parameters` schema named its types in Gemini's upper
- * case, `"OBJECT"`, which the model holds as JSON Schema's `"object"`, so
- * other providers get a schema they accept).
+ * `parametersAsSent` (a `parameters` schema that named its types in
+ * Gemini's upper case, `"OBJECT"`, as it came: the model holds JSON Schema's
+ * `"object"`, so other providers get a schema they accept, and Gemini gets
+ * the schema back as sent, or in upper case once the parameters changed).
  *
  * **What the format cannot carry** is reported as a warning (or, with
  * `strict`, fails with `UnsupportedContent`): thinking that carries another
@@ -75,6 +76,7 @@
  * @since 0.1.0
  */
 import { utf8ToBase64 } from "../internal/base64.js"
+import { stringify } from "../internal/json.js"
 import type { Effect, Schema, Stream } from "effect"
 import * as Block from "../Block.js"
 import * as Message from "../Message.js"
@@ -116,7 +118,7 @@ type Obj = A.Obj
 type Fields = Record<string, Schema.Json>
 
 /** The hints kept beside the wire fields (see the module documentation). */
-const hints = new Set(["syntheticId", "noArgs", "nullArgs", "noResponse", "kind", "parametersKey", "openApiTypes"])
+const hints = new Set(["syntheticId", "noArgs", "nullArgs", "noResponse", "kind", "parametersKey", "parametersAsSent"])
 
 const contentKeys = new Set(["role", "parts"])
 const partsKey = new Set(["parts"])
@@ -797,6 +799,17 @@ const mapSchemaTypes = (schema: Block.JsonObject, map: (type: string) => string)
   return { schema: changed ? mapped : schema, changed }
 }
 
+/**
+ * The `parameters` to write for a tool read from Gemini's OpenAPI form: the
+ * schema as it was sent while the tool's parameters are still what it reads
+ * as, else the parameters with Gemini's upper-case type names.
+ */
+const openApiParameters = (parameters: Block.JsonObject, asSent: Schema.Json | undefined): Block.JsonObject => {
+  if (!A.isObj(asSent)) return parameters
+  const sent = asSent as Block.JsonObject
+  return stringify(mapSchemaTypes(sent, toJsonSchemaType).schema) === stringify(parameters) ? sent : mapSchemaTypes(parameters, toOpenApiType).schema
+}
+
 const readTools = (ctx: A.Ctx, raw: Schema.Json | undefined, kept: Fields): Array<Request.ToolDefinition> | undefined => {
   if (raw === undefined || raw === null) return undefined
   const list = A.arr(ctx, raw, "tools")
@@ -827,7 +840,7 @@ const readTools = (ctx: A.Ctx, raw: Schema.Json | undefined, kept: Fields): Arra
           ...defined({ description: A.optStr(ctx, declaration, "description", dAt), parameters }),
           ...keep(key, A.extrasOf(declaration, declarationKeys), {
             parametersKey: parametersKey === "parametersJsonSchema" ? undefined : parametersKey,
-            openApiTypes: openApi?.changed === true ? true : undefined
+            parametersAsSent: openApi?.changed === true ? given : undefined
           })
         }))
       }
@@ -922,7 +935,7 @@ const writeDeclaration = (ctx: A.Ctx, tool: Request.ToolDefinition): Wire.Functi
   if (tool.description !== undefined) out.description = tool.description
   if (tool.parameters !== undefined) {
     const field = hintOf(tool, key, "parametersKey")
-    const parameters = hintOf(tool, key, "openApiTypes") === true ? mapSchemaTypes(tool.parameters, toOpenApiType).schema : tool.parameters
+    const parameters = openApiParameters(tool.parameters, hintOf(tool, key, "parametersAsSent"))
     A.setKey(out as unknown as Record<string, unknown>, typeof field === "string" ? field : "parametersJsonSchema", parameters)
   }
   if (tool.strict !== undefined) A.dropped(ctx, undefined, undefined, `the strict flag of the tool ${JSON.stringify(tool.name)}`, "Gemini function declarations have none")

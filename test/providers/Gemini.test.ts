@@ -304,6 +304,13 @@ describe("Gemini requests", () => {
       required: ["city"]
     })
     assert.deepStrictEqual<unknown>(exact(Gemini.toRequest(request)), body)
+    // names in either case come back as they were sent; parameters changed since go out in Gemini's upper case
+    const mixed = { contents: [ask], tools: [{ functionDeclarations: [{ name: "find", parameters: { type: "OBJECT", properties: { q: { type: "string" }, n: { type: "INTEGER" } } } }] }] }
+    const read = exact(Gemini.fromRequest(mixed))
+    assert.deepStrictEqual<unknown>(exact(Gemini.toRequest(read)), mixed)
+    const tool = read.tools![0]!
+    const changed = Request.make(read.messages, { tools: [new Request.ToolDefinition({ ...tool, parameters: { type: "object", properties: { q: { type: "string" } } } })] })
+    assert.deepStrictEqual<unknown>(exact(Gemini.toRequest(changed)).tools, [{ functionDeclarations: [{ name: "find", parameters: { type: "OBJECT", properties: { q: { type: "STRING" } } } }] }])
     // a JSON Schema given as parametersJsonSchema is held and written as it came
     const jsonSchema = { contents: [ask], tools: [{ functionDeclarations: [{ name: "forecast", parametersJsonSchema: { type: "object", properties: { city: { type: "string" } } } }] }] }
     assert.deepStrictEqual<unknown>(exact(Gemini.toRequest(exact(Gemini.fromRequest(jsonSchema)))), jsonSchema)
