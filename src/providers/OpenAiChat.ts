@@ -46,11 +46,13 @@
  * as a plain string / the `refusal` field), `type: "custom"` on a custom
  * tool call or tool, `type: "function_call"` on a deprecated single function
  * call, `role: "function"` on its result, `type: "functions"` on a tool
- * defined in the deprecated `functions` list. One is a hint, never written
- * as a field: `dataUrlMediaType`, on an image whose `data:` URL declared a
+ * defined in the deprecated `functions` list. Two are hints, never written
+ * as fields: `dataUrlMediaType`, on an image whose `data:` URL declared a
  * type that is not an image type (`application/octet-stream`, or none):
  * the block has the type the bytes show (PNG, JPEG, GIF, WebP, else
- * `image/*`) and the URL is written back as it came.
+ * `image/*`) and the URL is written back as it came; and `maxTokensField`,
+ * on a request whose output limit came as the deprecated `max_tokens`
+ * (written back under that name).
  *
  * @since 0.1.0
  */
@@ -510,6 +512,12 @@ const encodeTool = (tool: Request.ToolDefinition): Wire.Tool => {
   return { ...extras, type: "function", function: functionDefinition(tool, extras) }
 }
 
+/**
+ * A request's kept field that says its output limit came as the deprecated
+ * `max_tokens` (and goes back as it): a hint, never written as a field.
+ */
+const LEGACY_LIMIT = "maxTokensField"
+
 const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToMessagesOptions | undefined): Wire.RequestBody => {
   const body: Record<string, unknown> = { ...A.ownExtras(request, key) }
   if (request.model !== undefined) body["model"] = request.model
@@ -539,12 +547,10 @@ const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToMessages
     }
   }
   if (request.parallelToolCalls !== undefined) body["parallel_tool_calls"] = request.parallelToolCalls
-  if (request.maxOutputTokens !== undefined) {
-    // read from the deprecated max_tokens alone: written back there
-    const kept = A.ownExtras(request, key)
-    const legacy = Request.isTokenLimit(kept?.["max_tokens"]) && kept?.["max_completion_tokens"] === undefined
-    body[legacy ? "max_tokens" : "max_completion_tokens"] = request.maxOutputTokens
-  }
+  // read from the deprecated max_tokens: written back there
+  const legacyLimit = body[LEGACY_LIMIT] === true
+  delete body[LEGACY_LIMIT]
+  if (request.maxOutputTokens !== undefined) body[legacyLimit ? "max_tokens" : "max_completion_tokens"] = request.maxOutputTokens
   if (request.responseFormat !== undefined) body["response_format"] = chatResponseFormat(request.responseFormat)
   return body as unknown as Wire.RequestBody
 }
@@ -1010,12 +1016,17 @@ const decodeRequest = (ctx: A.Ctx, input: unknown): Request.Request => {
     if (toolChoice === undefined) keep("tool_choice")
     keep("function_call")
   }
-  // the output limit: max_completion_tokens, else the deprecated max_tokens (which OpenAI-compatible servers still take),
-  // kept beside it so it is written back under that name; with both, both are kept and max_completion_tokens is the limit
+  // the output limit: max_completion_tokens, else the deprecated max_tokens that OpenAI-compatible servers still take
+  // (a hint says to write it back under that name; with both, max_tokens stays a kept field as sent)
   const completionLimit = body["max_completion_tokens"]
   const legacyLimit = body["max_tokens"]
-  const maxTokens = completionLimit === undefined && Request.isTokenLimit(legacyLimit) ? legacyLimit : completionLimit
-  if (completionLimit !== undefined && (!Request.isTokenLimit(completionLimit) || legacyLimit !== undefined)) keep("max_completion_tokens")
+  const legacy = !Request.isTokenLimit(completionLimit) && Request.isTokenLimit(legacyLimit)
+  const maxTokens = legacy ? legacyLimit : completionLimit
+  if (completionLimit !== undefined && !Request.isTokenLimit(completionLimit)) keep("max_completion_tokens")
+  if (legacy) {
+    delete extras["max_tokens"]
+    extras[LEGACY_LIMIT] = true
+  }
   const parallel = body["parallel_tool_calls"]
   if (parallel !== undefined && typeof parallel !== "boolean") keep("parallel_tool_calls")
   const responseFormat = decodeResponseFormat(body["response_format"])

@@ -308,6 +308,7 @@ describe("OpenAiChat requests", () => {
         [{ max_tokens: 512 }, 512],
         [{ max_completion_tokens: 256 }, 256],
         [{ max_completion_tokens: 256, max_tokens: 512 }, 256],
+        [{ max_completion_tokens: null, max_tokens: 512 }, 512],
         [{ max_tokens: 1e21 }, undefined]
       ] as const) {
         const body = { model: "deepseek-chat", messages, ...limits }
@@ -315,10 +316,12 @@ describe("OpenAiChat requests", () => {
         expect([limits, value.maxOutputTokens]).toEqual([limits, expected])
         expect((yield* OpenAiChat.toRequest(value)).value).toEqual(body)
       }
-      // a changed limit is written where the body had it
+      // a changed limit is written where the body had it, and a removed one is gone
       const { value: legacy } = yield* OpenAiChat.fromRequest({ messages, max_tokens: 512 })
       const back = yield* OpenAiChat.toRequest(Request.make(legacy.messages, { ...legacy, maxOutputTokens: 100 }))
       expect(back.value).toEqual({ messages, max_tokens: 100 })
+      const { maxOutputTokens: _limit, ...unlimited } = legacy
+      expect((yield* OpenAiChat.toRequest(Request.make(legacy.messages, unlimited))).value).toEqual({ messages })
       // and to Anthropic, which requires one, it is max_tokens
       const anthropic = yield* Anthropic.toRequest(legacy)
       expect(anthropic.value.max_tokens).toBe(512)
