@@ -320,7 +320,11 @@ const build = (base: Service, options: CalibrationOptions): CalibrationService =
  *    made with an earlier factor (a request in flight while the reports of
  *    others moved it) is rescaled to the current factor first, so a batch of
  *    requests estimated at once does not apply the same correction once per
- *    report; the last 4,096 estimates are remembered for this, by value.
+ *    report; the last 4,096 estimates are remembered for this, by value
+ *    (two in flight at once that came out at the same value under different
+ *    factors are both measured against the later one: the step stays
+ *    capped, and a consumed or first-in-first-out record would serve the
+ *    window's own re-estimates of a conversation worse).
  * 3. Outlier rejection: once `warmup` reports were accepted, a report with
  *    `|r| > ln(outlierRatio)` is rejected, unless it is the `outlierRun`-th
  *    (or later) consecutive outlier on the same side: a sustained shift (a new
