@@ -19,6 +19,7 @@
  * @since 0.1.0
  */
 import { Context, Effect, Layer, Schema } from "effect"
+import { defineOwn } from "./internal/json.js"
 import type * as Message from "./Message.js"
 import type * as Request from "./Request.js"
 import type { RequestEstimate, RequestEstimateOptions, Service } from "./TokenEstimator.js"
@@ -300,9 +301,7 @@ const build = (base: Service, options: CalibrationOptions): CalibrationService =
     stateOf: (model) => view(model, stateFor(model)),
     snapshot: () => {
       const out: Record<string, number> = {}
-      for (const [model, s] of models) {
-        if (s.accepted > 0 || s.logFactor !== 0) Object.defineProperty(out, model, { value: s.factor, enumerable: true, writable: true, configurable: true })
-      }
+      for (const [model, s] of models) if (s.accepted > 0 || s.logFactor !== 0) defineOwn(out, model, s.factor)
       return out
     }
   }

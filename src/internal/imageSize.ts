@@ -96,68 +96,84 @@ export const imageSizeOfDataUrl = (url: string): ImageSize | undefined => {
   return parts === undefined ? undefined : imageSizeOfBase64(url, parts.dataStart)
 }
 
+/** The image format the first bytes show: PNG, GIF, WebP or JPEG. */
+const formatOf = (b: ReturnType<typeof base64Bytes>): "png" | "gif" | "webp" | "jpeg" | undefined =>
+  b.at(0) === 0x89 && b.ascii(1, 3) === "PNG"
+    ? "png"
+    : b.ascii(0, 3) === "GIF"
+    ? "gif"
+    : b.ascii(0, 4) === "RIFF" && b.ascii(8, 4) === "WEBP"
+    ? "webp"
+    : b.at(0) === 0xff && b.at(1) === 0xd8
+    ? "jpeg"
+    : undefined
+
 /**
  * The media type of the PNG, JPEG, GIF or WebP image whose base64 text
  * starts at `start` in `text`, read from its first bytes, or `undefined`.
  */
 export const imageTypeOfBase64 = (text: string, start = 0): string | undefined => {
-  const b = base64Bytes(text, start)
-  if (b.at(0) === 0x89 && b.ascii(1, 3) === "PNG") return "image/png"
-  if (b.at(0) === 0xff && b.at(1) === 0xd8 && b.at(2) === 0xff) return "image/jpeg"
-  if (b.ascii(0, 4) === "GIF8") return "image/gif"
-  if (b.ascii(0, 4) === "RIFF" && b.ascii(8, 4) === "WEBP") return "image/webp"
-  return undefined
+  const format = formatOf(base64Bytes(text, start))
+  return format === undefined ? undefined : `image/${format}`
 }
 
 /** The size of the image whose base64 text starts at `start` in `text` (see `imageSizeOfDataUrl`). */
 export const imageSizeOfBase64 = (text: string, start = 0): ImageSize | undefined => {
   const b = base64Bytes(text, start)
-  // PNG: the IHDR chunk's width and height
-  if (b.at(0) === 0x89 && b.ascii(1, 3) === "PNG") return sized(b.u32be(16), b.u32be(20))
-  // GIF: the logical screen
-  if (b.ascii(0, 3) === "GIF") return sized(b.u16le(6), b.u16le(8))
-  // WebP: lossy, lossless or extended
-  if (b.ascii(0, 4) === "RIFF" && b.ascii(8, 4) === "WEBP") {
-    switch (b.ascii(12, 4)) {
-      case "VP8X": {
-        const w = b.u24le(24)
-        const h = b.u24le(27)
-        return sized(w === undefined ? undefined : w + 1, h === undefined ? undefined : h + 1)
+  switch (formatOf(b)) {
+    case "png":
+      // the IHDR chunk's width and height
+      return sized(b.u32be(16), b.u32be(20))
+    case "gif":
+      // the logical screen
+      return sized(b.u16le(6), b.u16le(8))
+    case "webp":
+      // lossy, lossless or extended
+      switch (b.ascii(12, 4)) {
+        case "VP8X": {
+          const w = b.u24le(24)
+          const h = b.u24le(27)
+          return sized(w === undefined ? undefined : w + 1, h === undefined ? undefined : h + 1)
+        }
+        case "VP8 ": {
+          const w = b.u16le(26)
+          const h = b.u16le(28)
+          return sized(w === undefined ? undefined : w & 0x3fff, h === undefined ? undefined : h & 0x3fff)
+        }
+        case "VP8L": {
+          const lo = b.u16le(21)
+          const hi = b.u16le(23)
+          if (lo === undefined || hi === undefined) return undefined
+          const bits = lo + hi * 0x10000
+          return sized(1 + (bits & 0x3fff), 1 + (Math.floor(bits / 0x4000) & 0x3fff))
+        }
+        default:
+          return undefined
       }
-      case "VP8 ": {
-        const w = b.u16le(26)
-        const h = b.u16le(28)
-        return sized(w === undefined ? undefined : w & 0x3fff, h === undefined ? undefined : h & 0x3fff)
-      }
-      case "VP8L": {
-        const lo = b.u16le(21)
-        const hi = b.u16le(23)
-        if (lo === undefined || hi === undefined) return undefined
-        const bits = lo + hi * 0x10000
-        return sized(1 + (bits & 0x3fff), 1 + (Math.floor(bits / 0x4000) & 0x3fff))
-      }
-      default:
-        return undefined
-    }
+    case "jpeg":
+      return jpegSize(b)
+    case undefined:
+      return undefined
   }
-  // JPEG: the first start-of-frame segment
-  if (b.at(0) === 0xff && b.at(1) === 0xd8) {
-    let i = 2
-    for (let segments = 0; segments < MAX_JPEG_SEGMENTS; segments++) {
-      if (b.at(i) !== 0xff) return undefined
-      const marker = b.at(i + 1)
-      if (marker === undefined) return undefined
-      if (marker === 0xff) {
-        i++ // fill byte
-        continue
-      }
-      if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
-        return sized(b.u16be(i + 7), b.u16be(i + 5))
-      }
-      const length = b.u16be(i + 2)
-      if (length === undefined || length < 2) return undefined
-      i += 2 + length
+}
+
+/** A JPEG's size, from its first start-of-frame segment. */
+const jpegSize = (b: ReturnType<typeof base64Bytes>): ImageSize | undefined => {
+  let i = 2
+  for (let segments = 0; segments < MAX_JPEG_SEGMENTS; segments++) {
+    if (b.at(i) !== 0xff) return undefined
+    const marker = b.at(i + 1)
+    if (marker === undefined) return undefined
+    if (marker === 0xff) {
+      i++ // fill byte
+      continue
     }
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+      return sized(b.u16be(i + 7), b.u16be(i + 5))
+    }
+    const length = b.u16be(i + 2)
+    if (length === undefined || length < 2) return undefined
+    i += 2 + length
   }
   return undefined
 }

@@ -66,6 +66,7 @@
 
 import { absurd } from "effect/Function"
 import { type ImageSize, imageSizeOfDataUrl, openAiImageTokens } from "./imageSize.js"
+import { mapSubschemas, OMIT } from "./jsonSchema.js"
 
 // ---------------------------------------------------------------------------
 // input shapes
@@ -993,15 +994,6 @@ const responseFormatName = (responseFormat: unknown): string => {
  */
 const HIDDEN_SCHEMA_KEYWORDS: ReadonlySet<string> = new Set(["required", "default", "minimum", "maximum", "maxItems"])
 
-/** Keywords whose value is a map from names to schemas. */
-const SCHEMA_MAP_KEYWORDS: ReadonlySet<string> = new Set(["properties", "$defs", "definitions", "patternProperties", "dependentSchemas"])
-
-/** Keywords whose value is a schema. */
-const SCHEMA_KEYWORDS: ReadonlySet<string> = new Set(["items", "additionalProperties", "not", "contains", "if", "then", "else", "propertyNames", "additionalItems", "unevaluatedProperties", "unevaluatedItems"])
-
-/** Keywords whose value is a list of schemas. */
-const SCHEMA_LIST_KEYWORDS: ReadonlySet<string> = new Set(["anyOf", "oneOf", "allOf", "prefixItems"])
-
 /**
  * A response format's schema as the model is shown it: {@link HIDDEN_SCHEMA_KEYWORDS}
  * left out wherever a schema stands (never a property that happens to be
@@ -1018,22 +1010,11 @@ const responseFormatSchema = (schema: unknown): unknown => {
     if (path.has(node) || nesting > MAX_NESTING || budget.left <= 0) return {}
     budget.left--
     path.add(node)
-    const out: Record<string, unknown> = {}
-    for (const [key, value] of Object.entries(node)) {
-      if (HIDDEN_SCHEMA_KEYWORDS.has(key)) continue
-      if (key === "additionalProperties" && typeof value === "boolean") continue
-      if (SCHEMA_MAP_KEYWORDS.has(key) && isRecord(value)) {
-        const map: Record<string, unknown> = {}
-        for (const [name, sub] of Object.entries(value)) map[name] = visit(sub, nesting + 1)
-        out[key] = map
-      } else if (SCHEMA_KEYWORDS.has(key)) {
-        out[key] = visit(value, nesting + 1)
-      } else if (SCHEMA_LIST_KEYWORDS.has(key) && Array.isArray(value)) {
-        out[key] = value.map((sub: unknown) => visit(sub, nesting + 1))
-      } else {
-        out[key] = value
-      }
-    }
+    const out = mapSubschemas(
+      node,
+      (sub) => visit(sub, nesting + 1),
+      (key, value) => (HIDDEN_SCHEMA_KEYWORDS.has(key) || (key === "additionalProperties" && typeof value === "boolean") ? OMIT : value)
+    )
     path.delete(node)
     return out
   }

@@ -77,6 +77,7 @@
  */
 import { utf8ToBase64 } from "../internal/base64.js"
 import { stringify } from "../internal/json.js"
+import { mapSubschemas } from "../internal/jsonSchema.js"
 import type { Effect, Schema, Stream } from "effect"
 import * as Block from "../Block.js"
 import * as Message from "../Message.js"
@@ -406,11 +407,6 @@ const readMessages = (ctx: A.Ctx, raw: Obj): Array<Message.Message> => {
 // writing
 // ---------------------------------------------------------------------------
 
-const extensions: Record<string, string> = {
-  png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg", gif: "image/gif", webp: "image/webp", heic: "image/heic", heif: "image/heif",
-  pdf: "application/pdf", mp3: "audio/mpeg", wav: "audio/wav", mp4: "video/mp4", txt: "text/plain"
-}
-
 /**
  * The exact media type Gemini needs: a wildcard (`image/*`, what an image
  * URL from OpenAI is read as) is resolved from the file's name or URL, and
@@ -418,9 +414,7 @@ const extensions: Record<string, string> = {
  */
 const mimeTypeOf = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockIndex: number): string => {
   if (!block.mediaType.endsWith("/*")) return block.mediaType
-  const name = block.filename ?? (block.source._tag === "Url" ? block.source.url.split(/[?#]/)[0]! : "")
-  const extension = name.slice(name.lastIndexOf(".") + 1).toLowerCase()
-  const known = Object.hasOwn(extensions, extension) ? extensions[extension] : undefined
+  const known = A.mediaTypeOfName(block.filename ?? (block.source._tag === "Url" ? block.source.url : ""))
   if (known !== undefined && known.startsWith(block.mediaType.slice(0, -1))) return known
   A.converted(ctx, index, blockIndex, `a file of unknown type (${block.mediaType})`, "with that media type, which Gemini may refuse")
   return block.mediaType
@@ -760,41 +754,24 @@ const toJsonSchemaType = (type: string): string => (Object.hasOwn(OPEN_API_TYPES
 
 const toOpenApiType = (type: string): string => (Object.hasOwn(OPEN_API_TYPES, type.toUpperCase()) ? type.toUpperCase() : type)
 
-/** Schema keywords whose value is a map of schemas, a schema, or a list of schemas, in Gemini's OpenAPI subset. */
-const SCHEMA_MAPS = new Set(["properties", "$defs", "definitions"])
-const SCHEMA_LISTS = new Set(["anyOf", "oneOf", "allOf", "prefixItems"])
-
 /**
  * A copy of a schema with every `type` keyword (a name, or a list of names)
- * mapped, recursing through properties, items and unions (never into
- * `enum`, `default` or examples), and whether anything changed. Nesting
- * deeper than JSON allows here is left as it is.
+ * mapped, through every schema it holds (never inside `enum`, `default` or
+ * examples), and whether anything changed. Nesting deeper than JSON allows
+ * here is left as it is.
  */
 const mapSchemaTypes = (schema: Block.JsonObject, map: (type: string) => string): { readonly schema: Block.JsonObject; readonly changed: boolean } => {
   let changed = false
-  const mapType = (t: Schema.Json): Schema.Json => {
+  const mapType = (t: unknown): unknown => {
     if (typeof t !== "string") return t
     const mapped = map(t)
     if (mapped !== t) changed = true
     return mapped
   }
-  const visit = (node: Schema.Json, depth: number): Schema.Json => {
-    if (depth > 256 || typeof node !== "object" || node === null || Array.isArray(node)) return node
-    const out: Record<string, Schema.Json> = {}
-    for (const [k, v] of Object.entries(node)) {
-      let value: Schema.Json = v
-      if (k === "type") value = Array.isArray(v) ? v.map(mapType) : mapType(v)
-      else if (k === "items") value = Array.isArray(v) ? v.map((x) => visit(x, depth + 1)) : visit(v, depth + 1)
-      else if (SCHEMA_LISTS.has(k) && Array.isArray(v)) value = v.map((x) => visit(x, depth + 1))
-      else if (SCHEMA_MAPS.has(k) && typeof v === "object" && v !== null && !Array.isArray(v)) {
-        const m: Record<string, Schema.Json> = {}
-        for (const [name, sub] of Object.entries(v)) A.setKey(m, name, visit(sub, depth + 1))
-        value = m
-      }
-      A.setKey(out, k, value)
-    }
-    return out
-  }
+  const visit = (node: unknown, depth: number): unknown =>
+    depth > 256 || typeof node !== "object" || node === null || Array.isArray(node)
+      ? node
+      : mapSubschemas(node as { readonly [key: string]: unknown }, (sub) => visit(sub, depth + 1), (key, value) => (key !== "type" ? value : Array.isArray(value) ? value.map(mapType) : mapType(value)))
   const mapped = visit(schema, 0) as Block.JsonObject
   return { schema: changed ? mapped : schema, changed }
 }

@@ -72,6 +72,7 @@ import {
 } from "./Conversion.js"
 import { chatNamedToolChoice, chatResponseFormat } from "../internal/chatRequestFields.js"
 import * as A from "./internal/adapter.js"
+import { hintOf, keptOf } from "./internal/kept.js"
 import * as OpenAiChatStream from "./OpenAiChatStream.js"
 import type * as Wire from "./OpenAiChatWire.js"
 import * as StreamErrors from "./StreamError.js"
@@ -171,17 +172,18 @@ const documentSettings = (ctx: A.Ctx, file: Block.FileBlock, index: number, bloc
   if (lost.length > 0) A.dropped(ctx, index, blockIndex, `the ${lost.join(", ")} of ${A.an(file.mediaType)} ${file.mediaType} file`, "Chat Completions has no place for them")
 }
 
-/**
- * The kept field that holds the type an image's `data:` URL declared when it
- * was not an image type (the block has the type the bytes show): a hint,
- * never written as a field.
- */
+/** The type an image's `data:` URL declared when it was not an image type (the block has the type the bytes show). */
 const DATA_URL_TYPE = "dataUrlMediaType"
 
+/** That a request's output limit came as the deprecated `max_tokens` (and goes back as it). */
+const LEGACY_LIMIT = "maxTokensField"
+
+/** The hints kept beside the wire fields (see the module documentation): never written as fields. */
+const hints: ReadonlySet<string> = new Set([DATA_URL_TYPE, LEGACY_LIMIT])
+
 const filePart = (ctx: A.Ctx, file: Block.FileBlock, index: number, blockIndex: number): Wire.UserContentPart | undefined => {
-  const own = A.ownExtras(file, key)
-  const declared = own?.[DATA_URL_TYPE]
-  const extras = declared === undefined ? own : (A.without(own, [DATA_URL_TYPE]) as Block.JsonObject)
+  const extras = keptOf(file, key, hints)
+  const declared = hintOf(file, key, DATA_URL_TYPE)
   const media = file.mediaType
   const source = file.source
   if (media.startsWith("image/")) {
@@ -512,14 +514,8 @@ const encodeTool = (tool: Request.ToolDefinition): Wire.Tool => {
   return { ...extras, type: "function", function: functionDefinition(tool, extras) }
 }
 
-/**
- * A request's kept field that says its output limit came as the deprecated
- * `max_tokens` (and goes back as it): a hint, never written as a field.
- */
-const LEGACY_LIMIT = "maxTokensField"
-
 const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToMessagesOptions | undefined): Wire.RequestBody => {
-  const body: Record<string, unknown> = { ...A.ownExtras(request, key) }
+  const body: Record<string, unknown> = { ...keptOf(request, key, hints) }
   if (request.model !== undefined) body["model"] = request.model
   body["messages"] = encodeMessages(ctx, request.messages, options)
   const tools: Array<Request.ToolDefinition> = []
@@ -548,9 +544,7 @@ const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToMessages
   }
   if (request.parallelToolCalls !== undefined) body["parallel_tool_calls"] = request.parallelToolCalls
   // read from the deprecated max_tokens: written back there
-  const legacyLimit = body[LEGACY_LIMIT] === true
-  delete body[LEGACY_LIMIT]
-  if (request.maxOutputTokens !== undefined) body[legacyLimit ? "max_tokens" : "max_completion_tokens"] = request.maxOutputTokens
+  if (request.maxOutputTokens !== undefined) body[hintOf(request, key, LEGACY_LIMIT) === true ? "max_tokens" : "max_completion_tokens"] = request.maxOutputTokens
   if (request.responseFormat !== undefined) body["response_format"] = chatResponseFormat(request.responseFormat)
   return body as unknown as Wire.RequestBody
 }

@@ -184,13 +184,13 @@ const readFilePart = (ctx: A.Ctx, part: Obj, at: string): Block.FileBlock | unde
     const detail = A.optStr(ctx, part, "detail", at)
     const extra = A.extrasOf(part, inputImageKeys)
     const known = detail === "auto" || detail === "low" || detail === "high"
-    const kept = detail !== undefined && !known ? { ...extra, detail } : extra
-    const options = { ...(known ? { detail: detail as Block.ImageDetail } : {}), ...keep(key, kept) }
-    if (url !== undefined) {
-      const read = A.imageOfUrl(url)
+    const read = url === undefined ? undefined : A.imageOfUrl(url)
+    const options = {
+      ...(known ? { detail: detail as Block.ImageDetail } : {}),
       // a data URL's declared type that is not an image type is a hint, written back as it came
-      return Block.file(read.source, read.mediaType, { ...options, ...keep(key, kept, { dataUrlMediaType: read.declared }) })
+      ...keep(key, detail !== undefined && !known ? { ...extra, detail } : extra, { dataUrlMediaType: read?.declared })
     }
+    if (read !== undefined) return Block.file(read.source, read.mediaType, options)
     if (fileId !== undefined) return Block.image(Block.fileId(fileId), options)
     return A.malformed(ctx, at, "an input_image needs image_url or file_id")
   }
@@ -209,7 +209,7 @@ const readFilePart = (ctx: A.Ctx, part: Obj, at: string): Block.FileBlock | unde
     }
     // Responses sends no type with a file id or URL: the file name's extension, or the URL's, names it
     if (fileId !== undefined) return Block.file(Block.fileId(fileId), A.documentTypeOfName(filename ?? "") ?? "application/octet-stream", options)
-    if (url !== undefined) return Block.file(Block.url(url), A.documentTypeOfName(filename ?? url) ?? A.documentTypeOfName(url) ?? "application/octet-stream", options)
+    if (url !== undefined) return Block.file(Block.url(url), (filename === undefined ? undefined : A.documentTypeOfName(filename)) ?? A.documentTypeOfName(url) ?? "application/octet-stream", options)
     return A.malformed(ctx, at, "an input_file needs file_data, file_id or file_url")
   }
   return undefined

@@ -246,7 +246,18 @@ export const imageOfUrl = (url: string): { readonly source: Block.FileSource; re
   return { source, mediaType: imageTypeOfBase64(url, parts.dataStart) ?? "image/*", declared: parts.mediaType }
 }
 
-const DOCUMENT_TYPES_BY_EXTENSION: Readonly<Record<string, string>> = {
+/** Media types by file-name extension, for the formats that send a file without its type. */
+const MEDIA_TYPES_BY_EXTENSION: Readonly<Record<string, string>> = {
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  gif: "image/gif",
+  webp: "image/webp",
+  heic: "image/heic",
+  heif: "image/heif",
+  mp3: "audio/mpeg",
+  wav: "audio/wav",
+  mp4: "video/mp4",
   pdf: "application/pdf",
   txt: "text/plain",
   md: "text/markdown",
@@ -267,18 +278,26 @@ const DOCUMENT_TYPES_BY_EXTENSION: Readonly<Record<string, string>> = {
 }
 
 /**
- * The document type a file name or URL's extension names (`contract.pdf`,
- * `https://example.com/a/report.PDF?dl=1`), for the formats that send a
- * document without its type; `undefined` when there is no extension or it
- * is not a common document one (an image or audio type would make the file
- * an image or audio clip, which those formats send as another part).
+ * The media type a file name's or URL's extension names (`contract.pdf`,
+ * `https://example.com/a/report.PDF?dl=1`), or `undefined` when there is no
+ * extension or it is not a common image, audio, video or document one.
  */
-export const documentTypeOfName = (name: string): string | undefined => {
+export const mediaTypeOfName = (name: string): string | undefined => {
   const path = name.split(/[?#]/)[0]!
   const dot = path.lastIndexOf(".")
   if (dot < 0 || dot < path.lastIndexOf("/")) return undefined
   const extension = path.slice(dot + 1).toLowerCase()
-  return Object.hasOwn(DOCUMENT_TYPES_BY_EXTENSION, extension) ? DOCUMENT_TYPES_BY_EXTENSION[extension] : undefined
+  return Object.hasOwn(MEDIA_TYPES_BY_EXTENSION, extension) ? MEDIA_TYPES_BY_EXTENSION[extension] : undefined
+}
+
+/**
+ * The document type a file name's or URL's extension names (see
+ * `mediaTypeOfName`): image, audio and video types are left out, as they
+ * would make the file an image or a clip, which formats send as another part.
+ */
+export const documentTypeOfName = (name: string): string | undefined => {
+  const type = mediaTypeOfName(name)
+  return type === undefined || /^(image|audio|video)\//.test(type) ? undefined : type
 }
 
 /** The fields a value keeps for `provider`, or `undefined`. */
