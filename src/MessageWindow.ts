@@ -7,7 +7,9 @@
  * first user message and messages you mark) and the longest run of the
  * newest other messages that fits, and reports everything it dropped or
  * changed. The result passes `Conversation.validate` whenever the input
- * does, and `Conversation.validateFor(provider)` with `{ provider }`.
+ * does, and `Conversation.validateFor(provider)` with `{ provider }`. On a
+ * broken input (results a turn away from their calls) it still never keeps a
+ * result whose call it dropped, or drops a result whose call it keeps.
  *
  * Strategies, alone or `clear_tool_results` followed by one of the others:
  *

@@ -400,9 +400,9 @@ describe("MessageWindow.fitRequest", () => {
 
 type Choice = MessageWindow.Strategy | ReadonlyArray<MessageWindow.Strategy>
 
-const caseOf = (choices: ReadonlyArray<Choice>): Arbitrary.Arbitrary<Case> =>
+const caseOf = (choices: ReadonlyArray<Choice>, conversation: Arbitrary.Arbitrary<Array<Message.Message>> = Arb.agentConversation): Arbitrary.Arbitrary<Case> =>
   Arbitrary.all({
-    input: Arb.agentConversation,
+    input: conversation,
     choice: Arb.intBetween(0, choices.length - 1),
     percent: Arb.intBetween(1, 110),
     pinFirstUser: Arb.bool,
@@ -430,6 +430,70 @@ const caseOf = (choices: ReadonlyArray<Choice>): Arbitrary.Arbitrary<Case> =>
   )
 
 const runs = { arbitrary: { runs: 1000 }, timeout: 120_000 }
+
+/**
+ * An agent history broken the way a careless client breaks one: a user
+ * message typed between an assistant's calls and their results, or the
+ * results sent a turn late (after the next user message); or one of the
+ * generic breakages on top.
+ */
+const brokenAgentConversation: Arbitrary.Arbitrary<Array<Message.Message>> = Arbitrary.all({
+  input: Arb.agentConversation,
+  at: Arb.intBetween(0, 10_000),
+  how: Arb.intBetween(0, 2),
+  broken: Arb.brokenConversation
+}).pipe(
+  Arbitrary.map(({ at, broken, how, input }) => {
+    if (how === 2) return broken
+    const calls = input.flatMap((m, i) => (Message.hasToolCalls(m) ? [i] : []))
+    if (calls.length === 0) return input
+    const i = calls[at % calls.length]!
+    const out = input.slice()
+    if (how === 0) {
+      out.splice(i + 1, 0, Message.user("Also check the logs, please."))
+      return out
+    }
+    let j = i + 1
+    while (j < out.length && out[j]!.role === "tool") j++
+    const results = out.splice(i + 1, j - i - 1)
+    const next = out.findIndex((m, k) => k > i && m.role === "user")
+    out.splice(next === -1 ? out.length : next + 1, 0, ...results)
+    return out
+  })
+)
+
+/** The results in `output` whose call came before them in `input` but not in `output` (by id). */
+const resultsWithoutTheirCall = (output: ReadonlyArray<Message.Message>, input: ReadonlyArray<Message.Message>): Array<string> => {
+  const answerable = (messages: ReadonlyArray<Message.Message>): Array<{ readonly id: string; readonly called: boolean }> => {
+    const seen = new Set<string>()
+    const out: Array<{ id: string; called: boolean }> = []
+    for (const m of messages) {
+      for (const b of m.content) {
+        if (b._tag === "ToolCall") seen.add(b.id)
+        else if (b._tag === "ToolResult") out.push({ id: b.toolCallId, called: seen.has(b.toolCallId) })
+      }
+    }
+    return out
+  }
+  const calledInInput = new Set(answerable(input).filter((r) => r.called).map((r) => r.id))
+  return answerable(output).filter((r) => !r.called && calledInInput.has(r.id)).map((r) => r.id)
+}
+
+/** The calls in `output` answered after them in `input` but not in `output` (by id). */
+const callsWithoutTheirResult = (output: ReadonlyArray<Message.Message>, input: ReadonlyArray<Message.Message>): Array<string> => {
+  const answered = (messages: ReadonlyArray<Message.Message>): Map<string, boolean> => {
+    const calls = new Map<string, boolean>()
+    for (const m of messages) {
+      for (const b of m.content) {
+        if (b._tag === "ToolCall") calls.set(b.id, false)
+        else if (b._tag === "ToolResult" && calls.has(b.toolCallId)) calls.set(b.toolCallId, true)
+      }
+    }
+    return calls
+  }
+  const before = answered(input)
+  return [...answered(output)].filter(([id, ok]) => !ok && before.get(id) === true).map(([id]) => id)
+}
 
 const allChoices: ReadonlyArray<Choice> = [
   "drop_oldest",
@@ -466,6 +530,13 @@ describe("window properties", () => {
     expect(Conversation.issuesOf(r.success.messages)).toEqual([])
     expect(r.success.tokensAfter).toBeLessThanOrEqual(r.success.available)
   }, { arbitrary: { runs: 300 }, timeout: 60_000 })
+
+  it.prop("on a broken history no strategy keeps a call without its result, or a result without its call", [caseOf(allChoices, brokenAgentConversation)], ([c]) => {
+    const r = fitSync(window, c.input, c.budget, c.options)
+    if (Result.isFailure(r)) return
+    expect(resultsWithoutTheirCall(r.success.messages, c.input)).toEqual([])
+    expect(callsWithoutTheirResult(r.success.messages, c.input)).toEqual([])
+  }, { arbitrary: { runs: 400 }, timeout: 120_000 })
 
   it.prop("the window's units are the turns of Conversation.turnsOf", [Arb.brokenConversation], ([input]) => {
     const units = unitsOf(input)

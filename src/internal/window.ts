@@ -7,7 +7,8 @@
  * partition (a property test holds the two together), read here from roles
  * alone because no pairing is needed: in a valid conversation every call is
  * answered inside its own unit, so dropping whole units never separates a
- * call from its results.
+ * call from its results. A broken one may answer a call in a later unit;
+ * `boundCuts` keeps such units together.
  *
  * A plan keeps every pinned unit and every unit from a cut `c` on; the other
  * units before `c` are dropped. Since the kept cost can only grow as `c`
@@ -113,6 +114,8 @@ export interface Layout extends Units {
   readonly pinnedBeforeTail: Int32Array
   /** The first unpinned unit before the tail (the cut that keeps everything), or the tail when there is none. */
   readonly keepAll: number
+  /** Cuts that would part a call from its result (only in a conversation that was invalid to begin with). */
+  readonly bound: Uint8Array
 }
 
 /** The role of a summary message at a cut. */
@@ -169,6 +172,7 @@ export const layoutOf = (
       }
     }
   }
+  const bound = boundCuts(messages, units, pinned)
   let pinnedCount = 0
   let keepAll = tail
   for (let u = 0; u < tail; u++) {
@@ -177,7 +181,59 @@ export const layoutOf = (
   }
   const pinnedBeforeTail = new Int32Array(pinnedCount)
   for (let u = 0, k = 0; u < tail; u++) if (pinned[u] === 1) pinnedBeforeTail[k++] = u
-  return { ...units, tail, pinned, marked, pinnedBeforeTail, keepAll }
+  return { ...units, tail, pinned, marked, pinnedBeforeTail, keepAll, bound }
+}
+
+/**
+ * In a valid conversation every call is answered inside its own unit. One
+ * that is not (a user message between calls and their results, a result
+ * several turns late) has calls and results in different units, and no cut
+ * may fall between the two: the units of such a pair are kept or dropped
+ * together. When either is pinned both are (`pinned` is updated, across
+ * chains of pairs); otherwise every cut after the call's unit up to the
+ * result's is marked in the returned array. The result keeps what was
+ * valid in the input and never adds a result without its call.
+ */
+const boundCuts = (messages: ReadonlyArray<Message.Message>, units: Units, pinned: Uint8Array): Uint8Array => {
+  const { count, start } = units
+  const bound = new Uint8Array(count + 1)
+  let callUnit: Map<string, number> | undefined
+  const pairs: Array<number> = []
+  for (let u = 0; u < count; u++) {
+    for (let i = start[u]!; i < start[u + 1]!; i++) {
+      for (const block of messages[i]!.content) {
+        if (block._tag === "ToolCall") (callUnit ??= new Map()).set(block.id, u)
+        else if (block._tag === "ToolResult") {
+          const k = callUnit?.get(block.toolCallId)
+          if (k !== undefined && k !== u) pairs.push(k, u)
+        }
+      }
+    }
+  }
+  if (pairs.length === 0) return bound
+  // units joined by pairs, transitively: a pinned one pins the others
+  const parent = new Int32Array(count).map((_, u) => u)
+  const find = (u: number): number => {
+    while (parent[u] !== u) u = parent[u] = parent[parent[u]!]!
+    return u
+  }
+  for (let p = 0; p < pairs.length; p += 2) parent[find(pairs[p]!)] = find(pairs[p + 1]!)
+  const pinnedRoot = new Uint8Array(count)
+  for (const u of pairs) if (pinned[u] === 1) pinnedRoot[find(u)] = 1
+  for (const u of pairs) if (pinnedRoot[find(u)] === 1) pinned[u] = 1
+  const depth = new Int32Array(count + 1)
+  for (let p = 0; p < pairs.length; p += 2) {
+    const k = pairs[p]!
+    const r = pairs[p + 1]!
+    if (pinned[k] === 1) continue
+    depth[k + 1] = depth[k + 1]! + 1
+    depth[r + 1] = depth[r + 1]! - 1
+  }
+  for (let c = 0, open = 0; c < count; c++) {
+    open += depth[c]!
+    if (open > 0) bound[c] = 1
+  }
+  return bound
 }
 
 /**
@@ -236,6 +292,7 @@ export const plan = (input: PlanInput, units: Layout): Plan => {
   /** Whether cutting at `c` (dropping every unpinned unit before it) leaves a valid conversation. */
   const validCut = (c: number): boolean => {
     if (mode === undefined) return false
+    if (units.bound[c] === 1) return false
     if (cf[j] === 1) return false
     const ns = nextNonSystem
     const e = ns === -1 ? SYSTEM : entry[ns]!
