@@ -443,6 +443,9 @@ interface Turn {
   last: "user" | "tool" | "assistant"
   plain: string | undefined
   messages: number
+  /** The first message of the turn, and whether any of its messages had content. */
+  readonly index: number
+  filled: boolean
 }
 
 /** A message's Anthropic fields without the separate-message hint, or `undefined` when none are left. */
@@ -450,6 +453,9 @@ const withoutSeparate = (own: Block.JsonObject): Block.JsonObject | undefined =>
   const { [SEPARATE]: _, ...rest } = own
   return Object.keys(rest).length === 0 ? undefined : rest
 }
+
+/** A turn's content as blocks, its plain text as one text block. */
+const blocksOf = (turn: Turn): Array<Wire.ContentBlockParam> => (turn.plain === undefined ? turn.content : [{ type: "text", text: turn.plain }])
 
 const encodePrompt = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Prompt => {
   const system: Array<Wire.TextBlockParam> = []
@@ -466,9 +472,19 @@ const encodePrompt = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Pro
       }
       last.last = kind
       last.messages++
+      last.filled ||= m.content.length > 0
       return last
     }
-    const turn: Turn = { role, content: [], extras: own?.[SEPARATE] === true ? withoutSeparate(own) : A.ownExtras(m, key), last: kind, plain: undefined, messages: 1 }
+    const turn: Turn = {
+      role,
+      content: [],
+      extras: own?.[SEPARATE] === true ? withoutSeparate(own) : A.ownExtras(m, key),
+      last: kind,
+      plain: undefined,
+      messages: 1,
+      index,
+      filled: m.content.length > 0
+    }
     turns.push(turn)
     return turn
   }
@@ -524,8 +540,26 @@ const encodePrompt = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Pro
     }
   }
   const out: Array<Wire.MessageParam> = []
+  let previous: Turn | undefined
+  let emptied = false
   for (const turn of turns) {
+    if (turn.plain === undefined && turn.content.length === 0 && turn.filled) {
+      A.droppedEmptyMessage(ctx, turn.index, turn.role, "Anthropic")
+      emptied = true
+      continue
+    }
+    // the turns on both sides of one left out meet: one turn, as Anthropic would make them
+    if (emptied && previous !== undefined && previous.role === turn.role) {
+      A.converted(ctx, turn.index, undefined, `${A.an(turn.role)} ${turn.role} message after a message left out`, `merged into the ${turn.role} message before it (Anthropic alternates roles)`)
+      const merged = [...blocksOf(previous), ...blocksOf(turn)]
+      out[out.length - 1] = { ...previous.extras, role: previous.role, content: merged }
+      previous = { ...previous, content: merged, plain: undefined }
+      emptied = false
+      continue
+    }
+    emptied = false
     out.push({ ...turn.extras, role: turn.role, content: turn.plain ?? turn.content })
+    previous = turn
   }
   return {
     ...(system.length === 0 ? {} : { system: systemPlain ?? system }),

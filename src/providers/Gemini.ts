@@ -637,11 +637,16 @@ const writeMessages = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Wi
         out.contents.push(merge<Wire.ContentParam>({ role: "user", parts }, kept))
         continue
       }
-      case "user":
-        out.contents.push(merge<Wire.ContentParam>({ role: "user", parts: writeUserParts(ctx, m, i) }, kept))
+      case "user": {
+        const parts = writeUserParts(ctx, m, i)
+        if (m.content.length > 0 && parts.length === 0) A.droppedEmptyMessage(ctx, i, "user", "Gemini")
+        else out.contents.push(merge<Wire.ContentParam>({ role: "user", parts }, kept))
         break
+      }
       case "assistant": {
-        out.contents.push(merge<Wire.ContentParam>({ role: "model", parts: writeModelParts(ctx, m, i) }, kept))
+        const parts = writeModelParts(ctx, m, i)
+        if (m.content.length > 0 && parts.length === 0) A.droppedEmptyMessage(ctx, i, "assistant", "Gemini")
+        else out.contents.push(merge<Wire.ContentParam>({ role: "model", parts }, kept))
         for (const block of m.content) {
           if (block._tag !== "ToolCall" || block.providerExecuted === true) continue
           calls.order.set(block.id, calls.order.size)

@@ -428,6 +428,11 @@ const toolMessages = (ctx: A.Ctx, m: Message.ToolMessage, index: number, out: Ar
   }
 }
 
+/** An assistant message with nothing to send: no content, calls, refusal, audio or reasoning. */
+const isEmptyAssistant = (m: Wire.AssistantMessageParam): boolean =>
+  (m.content === null || (Array.isArray(m.content) && m.content.length === 0)) && (m.tool_calls === undefined || m.tool_calls.length === 0) &&
+  m.function_call === undefined && m.refusal === undefined && m.audio === undefined && m.reasoning_content === undefined
+
 const encodeMessages = (
   ctx: A.Ctx,
   messages: ReadonlyArray<Message.Message>,
@@ -440,12 +445,18 @@ const encodeMessages = (
       case "system":
         out.push(systemMessage(ctx, m, i, options))
         break
-      case "user":
-        out.push(userMessage(ctx, m, i))
+      case "user": {
+        const written = userMessage(ctx, m, i)
+        if (m.content.length > 0 && Array.isArray(written.content) && written.content.length === 0) A.droppedEmptyMessage(ctx, i, "user", "Chat Completions")
+        else out.push(written)
         break
-      case "assistant":
-        out.push(assistantMessage(ctx, m, i, options))
+      }
+      case "assistant": {
+        const written = assistantMessage(ctx, m, i, options)
+        if (m.content.length > 0 && isEmptyAssistant(written)) A.droppedEmptyMessage(ctx, i, "assistant", "Chat Completions")
+        else out.push(written)
         break
+      }
       case "tool":
         toolMessages(ctx, m, i, out)
         break

@@ -719,7 +719,8 @@ const writeMessages = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>, fro
       case "user": {
         if (m.name !== undefined) ctx.warnings.push(new DroppedContent({ index: i, what: "the participant name", reason: "Responses messages have no name" }))
         const content = writeUserContent(ctx, m, i)
-        items.push(merge<Wire.InputMessage>({ role: m.role, content }, keptOf(m, key, hints)))
+        if (m.content.length > 0 && Array.isArray(content) && content.length === 0) A.droppedEmptyMessage(ctx, i, m.role, "Responses")
+        else items.push(merge<Wire.InputMessage>({ role: m.role, content }, keptOf(m, key, hints)))
         break
       }
       case "assistant":

@@ -122,11 +122,16 @@ describe("Anthropic.toMessages", () => {
       ])
     }))
 
-  it.effect("a message whose only text is empty is sent with no blocks, not as an empty string", () =>
+  it.effect("a message whose only text is empty is left out, not sent empty or as an empty string", () =>
     Effect.gen(function* () {
-      const { value, warnings } = yield* Anthropic.toMessages([Message.user(""), Message.assistant("")])
-      expect(value.messages).toEqual([{ role: "user", content: [] }, { role: "assistant", content: [] }])
-      expect(tags(warnings)).toEqual(["DroppedContent", "DroppedContent"])
+      const { value, warnings } = yield* Anthropic.toMessages([Message.user(""), Message.assistant(""), Message.user("hi")])
+      expect(value.messages).toEqual([{ role: "user", content: "hi" }])
+      expect(warnings.map((w) => w.message)).toEqual([
+        "messages[0].content[0]: an empty text block was left out: Anthropic rejects empty text blocks",
+        "messages[1].content[0]: an empty text block was left out: Anthropic rejects empty text blocks",
+        "messages[0]: the user message was left out: nothing in it could be carried, and Anthropic rejects an empty message",
+        "messages[1]: the assistant message was left out: nothing in it could be carried, and Anthropic rejects an empty message"
+      ])
     }))
 
   it.effect("an image whose media type was not given is recognised from its bytes", () =>

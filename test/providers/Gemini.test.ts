@@ -240,7 +240,7 @@ describe("Gemini.toMessages", () => {
   })
 
   it("drops files given by another provider's file id, with a warning", () => {
-    const converted = ok(Gemini.toMessages([Message.user([Block.file(Block.fileId("file-abc"), "application/pdf")])]))
+    const converted = ok(Gemini.toMessages([Message.user([Block.file(Block.fileId("file-abc"), "application/pdf"), Block.text("Summarize it.")])]))
     assert.deepStrictEqual(tags(converted), ["DroppedContent"])
   })
 })

@@ -106,18 +106,19 @@ describe("OpenAiChat.toMessages", () => {
         Message.assistant([Block.redactedThinking("opaque"), ...[Block.toolCall("s1", "web_search", { q: "x" }, { providerExecuted: true })], Block.toolResult("s1", "web_search", [Block.json([])], false, { providerExecuted: true })]),
         Message.tool(Block.toolResult("c1", "shot", [Block.image("https://example.com/shot.png"), Block.json({ ok: true })], true))
       ])
-      expect(tags(warnings)).toEqual(["DroppedContent", "DroppedContent", "DroppedContent", "DroppedContent", "DroppedContent", "DroppedContent", "DroppedContent", "ConvertedContent"])
+      expect(tags(warnings)).toEqual(["DroppedContent", "DroppedContent", "DroppedContent", "DroppedContent", "DroppedContent", "DroppedContent", "DroppedContent", "DroppedContent", "ConvertedContent"])
       expect(warnings.map((w) => ("what" in w ? w.what : ""))).toEqual([
         "an application/pdf file by URL",
         "the citations of a text",
         "redacted thinking",
         "the call of web_search, a tool the provider ran itself",
         "the result of web_search, a tool the provider ran itself",
+        "the assistant message",
         "the error flag of the result of shot",
         "an image/* file in the result of shot",
         "a JSON value in the result of shot"
       ])
-      expect(value[2]).toEqual({ role: "tool", tool_call_id: "c1", content: [{ type: "text", text: "{\"ok\":true}" }] })
+      expect(value[1]).toEqual({ role: "tool", tool_call_id: "c1", content: [{ type: "text", text: "{\"ok\":true}" }] })
     }))
 
   it.effect("fields kept from an earlier payload are written back", () =>

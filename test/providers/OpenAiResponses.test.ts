@@ -242,7 +242,13 @@ describe("OpenAiResponses.toMessages", () => {
       Message.assistant([Block.redactedThinking("EmwKAhgB"), Block.toolCall("c1", "f", {})]),
       Message.tool(Block.toolResult("c1", "f", "failed", true))
     ]))
-    assert.deepStrictEqual(tags(converted), ["DroppedContent", "DroppedContent", "DroppedContent", "DroppedContent"])
+    assert.deepStrictEqual(converted.warnings.map((w) => ("what" in w ? w.what : "")), [
+      "the participant name",
+      "audio (audio/wav)",
+      "the user message",
+      "redacted thinking",
+      "the error flag of a tool result"
+    ])
   })
 
   it("sends a JSON tool result as JSON text, and says so", () => {

@@ -342,6 +342,14 @@ export const dropped = (ctx: Ctx, index: number | undefined, blockIndex: number 
   ctx.warnings.push(new DroppedContent({ ...(index === undefined ? {} : { index }), ...(blockIndex === undefined ? {} : { blockIndex }), what, reason }))
 }
 
+/**
+ * Reports a message left out because everything in it was: a provider
+ * rejects an empty message, and its neighbours meet instead (every provider
+ * merges messages of one role in a row).
+ */
+export const droppedEmptyMessage = (ctx: Ctx, index: number, role: string, target: string): void =>
+  dropped(ctx, index, undefined, `the ${role} message`, `nothing in it could be carried, and ${target} rejects an empty message`)
+
 /** Reports something carried in another shape. */
 export const converted = (ctx: Ctx, index: number | undefined, blockIndex: number | undefined, what: string, how: string): void => {
   ctx.warnings.push(new ConvertedContent({ ...(index === undefined ? {} : { index }), ...(blockIndex === undefined ? {} : { blockIndex }), what, how }))
