@@ -615,11 +615,28 @@ interface Checked {
 const isWhole = (n: unknown): n is number => typeof n === "number" && Number.isInteger(n) && n >= 0
 const isAmount = (n: unknown): n is number => typeof n === "number" && Number.isFinite(n) && n >= 0
 
+/** A value as a reason names it: a string quoted, so that `"100"` does not read as the number 100. */
+const shown = (value: unknown): string => {
+  if (typeof value === "string") return `${JSON.stringify(value)} (a string)`
+  if (typeof value !== "object" || value === null) return String(value)
+  try {
+    const json = JSON.stringify(value)
+    return json.length > 80 ? `${json.slice(0, 80)}...` : json
+  } catch {
+    return "an object"
+  }
+}
+
 const check = (budget: number, options: FitOptions | undefined): Checked | InvalidFitOptions => {
-  if (!isAmount(budget)) return new InvalidFitOptions({ option: "budget", reason: `expected a non-negative number of tokens, got ${String(budget)}` })
-  const given = options?.strategy ?? "drop_oldest"
+  if (!isAmount(budget)) return new InvalidFitOptions({ option: "budget", reason: `expected a non-negative number of tokens, got ${shown(budget)}` })
+  const given: unknown = options?.strategy ?? "drop_oldest"
+  if (typeof given !== "string" && !Array.isArray(given)) {
+    return new InvalidFitOptions({ option: "strategy", reason: `expected a strategy or a list of them, got ${shown(given)}` })
+  }
   const list: ReadonlyArray<unknown> = typeof given === "string" ? [given] : given
   if (list.length === 0) return new InvalidFitOptions({ option: "strategy", reason: "expected at least one strategy" })
+  const pin: unknown = options?.pin
+  if (pin !== undefined && typeof pin !== "function") return new InvalidFitOptions({ option: "pin", reason: `expected a function of a message and its index, got ${shown(pin)}` })
   let clear = false
   let mode: Mode | undefined
   for (const s of list) {
@@ -643,13 +660,16 @@ const check = (budget: number, options: FitOptions | undefined): Checked | Inval
   }
   for (const key of ["fixedTokens", "reserve"] as const) {
     const value = options?.[key]
-    if (value !== undefined && !isAmount(value)) return new InvalidFitOptions({ option: key, reason: `expected a non-negative number of tokens, got ${String(value)}` })
+    if (value !== undefined && !isAmount(value)) return new InvalidFitOptions({ option: key, reason: `expected a non-negative number of tokens, got ${shown(value)}` })
   }
   for (const key of ["keepToolResults", "summaryTokens"] as const) {
     const value = options?.[key]
-    if (value !== undefined && !isWhole(value)) return new InvalidFitOptions({ option: key, reason: `expected a whole number >= 0, got ${String(value)}` })
+    if (value !== undefined && !isWhole(value)) return new InvalidFitOptions({ option: key, reason: `expected a whole number >= 0, got ${shown(value)}` })
   }
   const outside = (options?.fixedTokens ?? 0) + (options?.reserve ?? 0)
+  if (!Number.isFinite(outside)) {
+    return new InvalidFitOptions({ option: "reserve", reason: `fixedTokens and reserve add up to ${outside}: expected a finite number of tokens` })
+  }
   return {
     clear,
     mode,

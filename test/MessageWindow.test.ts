@@ -125,6 +125,31 @@ describe("MessageWindow.fit", () => {
       expect(yield* bad(100, { strategy: [] })).toBe("strategy")
       expect(yield* bad(100, { keepToolResults: 1.5 })).toBe("keepToolResults")
       expect(yield* bad(100, { reserve: -3 })).toBe("reserve")
+      expect(yield* bad(1e308, { fixedTokens: 1e308, reserve: 1e308 })).toBe("reserve")
+      // what an untyped caller (JavaScript, a JSON config) can pass: a failure, never a defect
+      const untyped = (budget: unknown, options: unknown) => bad(budget as number, options as MessageWindow.FitOptions)
+      expect(yield* untyped(100, { strategy: 5 })).toBe("strategy")
+      expect(yield* untyped(100, { strategy: { name: "drop_oldest" } })).toBe("strategy")
+      expect(yield* untyped(100, { pin: true })).toBe("pin")
+      const error = yield* Effect.flip(fit(history, "100" as unknown as number))
+      expect(error.message).toBe('invalid window option "budget": expected a non-negative number of tokens, got "100" (a string)')
+    }))
+
+  it.effect("a conversation without a user message keeps its newest other message, never only its system messages", () =>
+    Effect.gen(function*() {
+      const input = [Message.assistant("Hello! I am your assistant. How can I help you today? ".repeat(5)), Message.system("Keep answers short.")]
+      for (const strategy of ["drop_oldest", "drop_oldest_pair", "summarize"] as const) {
+        const error = yield* Effect.flip(fit(input, 10, { strategy, provider: "openai-chat" }))
+        assert(error._tag === "BudgetTooSmall")
+        // nothing can go: the assistant message is the newest one that is not a system message
+        expect(error.minimumBudget).toBe(error.tokens)
+      }
+      const longer = [Message.assistant("An old note. ".repeat(20)), ...input]
+      const error = yield* Effect.flip(fit(longer, 10, { provider: "openai-chat" }))
+      assert(error._tag === "BudgetTooSmall")
+      const fitted = yield* fit(longer, error.minimumBudget, { provider: "openai-chat" })
+      expect(fitted.messages.map((m) => m.role)).toEqual(["assistant", "system"])
+      expect(Conversation.issuesFor("openai-chat", fitted.messages)).toEqual([])
     }))
 
 })

@@ -104,7 +104,7 @@ export interface PlanInput {
 
 /** Units with what is pinned. */
 export interface Layout extends Units {
-  /** The unit that starts the pinned tail (the newest user message). */
+  /** The unit that starts the pinned tail (the newest user message, or without one the newest that is not a system message). */
   readonly tail: number
   /** Pinned units (system, tail, first user, marked). */
   readonly pinned: Uint8Array
@@ -143,13 +143,15 @@ export const layoutOf = (
 ): Layout => {
   const units = unitsOf(messages)
   const { count, entry, start } = units
-  let tail = count - 1
-  for (let u = count - 1; u >= 0; u--) {
-    if (entry[u] === USER) {
-      tail = u
-      break
-    }
+  // the newest user message; without one, the newest message that is not a system message (a conversation of
+  // system messages only is empty to every provider)
+  let tail = -1
+  let lastOther = -1
+  for (let u = count - 1; u >= 0 && tail === -1; u--) {
+    if (entry[u] === USER) tail = u
+    else if (lastOther === -1 && entry[u] !== SYSTEM) lastOther = u
   }
+  if (tail === -1) tail = lastOther === -1 ? count - 1 : lastOther
   const pinned = new Uint8Array(count)
   const marked = new Uint8Array(count)
   let firstUser = pinFirstUser
