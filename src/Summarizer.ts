@@ -127,11 +127,17 @@ export interface ExtractiveOptions {
   readonly maxLineLength?: number
 }
 
+/** The shortest an earlier summary is cut to rather than left out (characters; below it, it goes whole or not at all). */
+const MIN_SHORTENED = 24
+
 const oneLine = (text: string, max: number): string => Block.truncate(text.replace(/\s+/g, " ").trim(), max)
 
 /** The lines an extractive summary is made of, in conversation order, each with a priority (lower is kept first). */
-const extractLines = (messages: ReadonlyArray<Message.Message>, maxLine: number): Array<{ readonly text: string; readonly priority: number }> => {
-  const lines: Array<{ text: string; priority: number }> = []
+const extractLines = (
+  messages: ReadonlyArray<Message.Message>,
+  maxLine: number
+): Array<{ readonly text: string; readonly priority: number; readonly earlier: boolean }> => {
+  const lines: Array<{ text: string; priority: number; earlier: boolean }> = []
   const used = new Map<string, { calls: number; errors: number }>()
   let lastAnswer = -1
   for (let i = 0; i < messages.length; i++) {
@@ -140,12 +146,12 @@ const extractLines = (messages: ReadonlyArray<Message.Message>, maxLine: number)
       case "system": {
         const text = oneLine(Message.textOf(m), maxLine * 4)
         // an earlier summary carries everything before it: keep it first
-        if (text !== "") lines.push({ text: `Earlier: ${text}`, priority: 0 })
+        if (text !== "") lines.push({ text: `Earlier: ${text}`, priority: 0, earlier: true })
         break
       }
       case "user": {
         const text = oneLine(Message.messageToText(m), maxLine)
-        if (text !== "") lines.push({ text: `User: ${text}`, priority: 1 })
+        if (text !== "") lines.push({ text: `User: ${text}`, priority: 1, earlier: false })
         break
       }
       case "assistant": {
@@ -156,7 +162,7 @@ const extractLines = (messages: ReadonlyArray<Message.Message>, maxLine: number)
         }
         const text = oneLine(Message.textOf(m), maxLine)
         if (text !== "") {
-          lines.push({ text: `Assistant: ${text}`, priority: 3 })
+          lines.push({ text: `Assistant: ${text}`, priority: 3, earlier: false })
           lastAnswer = lines.length - 1
         }
         break
@@ -167,7 +173,7 @@ const extractLines = (messages: ReadonlyArray<Message.Message>, maxLine: number)
           const entry = used.get(result.toolName) ?? { calls: 0, errors: 0 }
           entry.errors++
           used.set(result.toolName, entry)
-          lines.push({ text: `${result.toolName} failed: ${oneLine(Block.resultContentText(result.content), maxLine)}`, priority: 2 })
+          lines.push({ text: `${result.toolName} failed: ${oneLine(Block.resultContentText(result.content), maxLine)}`, priority: 2, earlier: false })
         }
         break
       default:
@@ -178,7 +184,7 @@ const extractLines = (messages: ReadonlyArray<Message.Message>, maxLine: number)
   if (used.size > 0) {
     const tools: Array<string> = []
     for (const [name, { calls, errors }] of used) tools.push(`${name} ×${calls}${errors > 0 ? ` (${errors} failed)` : ""}`)
-    lines.push({ text: `Tools used: ${tools.join(", ")}`, priority: 0 })
+    lines.push({ text: `Tools used: ${tools.join(", ")}`, priority: 0, earlier: false })
   }
   return lines
 }
@@ -205,21 +211,27 @@ const extractLines = (messages: ReadonlyArray<Message.Message>, maxLine: number)
  * @since 0.1.0
  */
 export const extractive = (messages: ReadonlyArray<Message.Message>, maxTokens: number, options?: ExtractiveOptions): string => {
-  const budget = Math.max(0, Math.floor(maxTokens * (options?.charsPerToken ?? 3)))
-  const lines = extractLines(messages, options?.maxLineLength ?? 160)
+  const chars = Math.floor(maxTokens * (options?.charsPerToken ?? 3))
+  const budget = Number.isFinite(chars) ? Math.max(0, chars) : 0
+  // an earlier summary is cut to half the room at most, rather than left out: summaries fold into the next one,
+  // and the newer lines still have room
+  const half = Math.floor(budget / 2)
+  const lines = extractLines(messages, options?.maxLineLength ?? 160).map((line) =>
+    line.earlier && line.text.length + 1 > half && half - 1 >= MIN_SHORTENED ? { ...line, text: Block.truncate(line.text, half - 2) } : line
+  )
   // take lines by priority until the budget is spent, then print the chosen ones in order
   const order = lines.map((_, i) => i).sort((a, b) => lines[a]!.priority - lines[b]!.priority || b - a)
-  const chosen = new Uint8Array(lines.length)
+  const chosen: Array<string | undefined> = new Array(lines.length)
   let used = 0
   for (const i of order) {
-    const cost = lines[i]!.text.length + 1
-    if (used + cost > budget) continue
-    chosen[i] = 1
-    used += cost
+    const { text } = lines[i]!
+    if (used + text.length + 1 > budget) continue
+    chosen[i] = text
+    used += text.length + 1
   }
   const out: Array<string> = []
-  for (let i = 0; i < lines.length; i++) if (chosen[i] === 1) out.push(lines[i]!.text)
-  return out.length > 0 ? out.join("\n") : `${messages.length} earlier messages.`
+  for (const line of chosen) if (line !== undefined) out.push(line)
+  return out.length > 0 ? out.join("\n") : `${messages.length} earlier ${messages.length === 1 ? "message" : "messages"}.`
 }
 
 /**

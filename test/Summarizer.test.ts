@@ -50,6 +50,16 @@ describe("Summarizer.extractive", () => {
     )
   })
 
+  it("cuts an earlier summary too long for the room rather than losing it, so summaries fold", () => {
+    const earlier = Message.system(`[Summary of 8 earlier messages]\nUser: TASK-ALPHA: find the bug\n${"Assistant: more facts. ".repeat(20)}`)
+    const lines = Summarizer.extractive([earlier, Message.user("go on"), Message.assistant("FACT-3: done")], 60).split("\n")
+    expect(lines[0]).toMatch(/^Earlier: \[Summary of 8 earlier messages\] User: TASK-ALPHA: .*…$/)
+    expect(lines[0]!.length).toBeLessThanOrEqual(90)
+    expect(lines.slice(1)).toEqual(["User: go on", "Assistant: FACT-3: done"])
+    // a limit that is not a number leaves room for nothing but the count
+    expect(Summarizer.extractive([earlier], Number.NaN)).toBe("1 earlier message.")
+  })
+
   it.prop("is deterministic and never empty", [Arb.agentConversation, Arb.intBetween(0, 300)], ([messages, maxTokens]) => {
     const text = Summarizer.extractive(messages, maxTokens)
     expect(text.trim()).not.toBe("")
