@@ -97,6 +97,15 @@ export interface ValidateOptions {
    * sent to a provider must have every call answered.
    */
   readonly allowPendingToolCalls?: boolean
+  /**
+   * The conversation continues one the provider stored (an OpenAI Responses
+   * request with `previous_response_id` or `conversation`): tool results
+   * before its first user or assistant message answer calls of the stored
+   * response (they are not orphans, and the output items carry no tool
+   * name), and it may hold nothing but such results. Default `false`.
+   * `profileOptionsOf` sets it from a request.
+   */
+  readonly continues?: boolean
 }
 
 // ---------------------------------------------------------------------------
@@ -543,6 +552,7 @@ const scan = (
 ): void => {
   const walker = new Walker(messages.length)
   const perMessage: Array<ConversationIssue> = []
+  const continues = options?.continues === true
   let sawTurn = false
   // the last user or assistant message, and whether it made client calls
   let prevRole: "user" | "assistant" | undefined
@@ -566,10 +576,16 @@ const scan = (
     const m = messages[i]!
     perMessage.length = 0
     messageIssuesOf(m, i, perMessage)
-    for (const issue of perMessage) if (sink(issue)) return
+    // the results a continued conversation opens with answer the stored response's calls, which name no tool
+    const stored = continues && !sawTurn && m.role === "tool"
+    for (const issue of perMessage) if (!(stored && issue._tag === "EmptyToolName") && sink(issue)) return
 
     switch (m.role) {
       case "tool": {
+        if (stored) {
+          prevRole = undefined
+          break
+        }
         for (const result of m.content) {
           const id = result.toolCallId
           if (id === "") continue // reported as EmptyToolCallId
@@ -616,7 +632,7 @@ const scan = (
     }
   }
   if (options?.allowPendingToolCalls !== true && closeTurn(undefined)) return
-  if (!sawTurn) sink(new EmptyConversation())
+  if (!sawTurn && !(continues && messages.length > 0)) sink(new EmptyConversation())
 }
 
 /**
@@ -763,6 +779,45 @@ export interface ProfileOptions extends ValidateOptions {
    * defaults that depend on the model generation (`thoughtSignatures`).
    */
   readonly model?: string
+}
+
+/**
+ * The profile options a whole request implies, for `validateFor`,
+ * `issuesFor` and `Repair.repairFor` on what will really be sent:
+ *
+ * - `model`: the request's model;
+ * - `thinking`: Anthropic's `thinking` setting (on for `enabled` or
+ *   `adaptive`, off for `disabled`), and off for a request read from an
+ *   Anthropic body without one (`readFrom: "anthropic"`: the API's default);
+ * - `store`: `false` when the Responses request says `store: false`;
+ * - `continues`: a Responses request with `previous_response_id` or
+ *   `conversation`.
+ *
+ * @example
+ * const request = Request.make([Message.user("hi")], {
+ *   model: "claude-sonnet-4-5",
+ *   providerOptions: { anthropic: { thinking: { type: "enabled", budget_tokens: 2048 } } }
+ * })
+ * Conversation.profileOptionsOf(request) // { model: "claude-sonnet-4-5", thinking: true }
+ *
+ * @since 0.1.0
+ */
+export const profileOptionsOf = (
+  request: { readonly model?: string | undefined; readonly providerOptions?: Block.ProviderOptions | undefined },
+  options?: { readonly readFrom?: Provider }
+): ProfileOptions => {
+  const anthropic = request.providerOptions?.["anthropic"]
+  const responses = request.providerOptions?.["openai-responses"]
+  const setting = anthropic?.["thinking"]
+  const type = typeof setting === "object" && setting !== null && "type" in setting ? (setting as Block.JsonObject)["type"] : undefined
+  const thinking = type === "enabled" || type === "adaptive" ? true : type === "disabled" || options?.readFrom === "anthropic" ? false : undefined
+  const stored = (field: string): boolean => responses?.[field] !== undefined && responses[field] !== null
+  return {
+    ...(request.model === undefined ? {} : { model: request.model }),
+    ...(thinking === undefined ? {} : { thinking }),
+    ...(responses?.["store"] === false ? { store: false } : {}),
+    ...(stored("previous_response_id") || stored("conversation") ? { continues: true } : {})
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 import { assert, describe, expect, expectTypeOf, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
-import { Block, Conversation, Message, Repair, ValidationError } from "../src/index.js"
+import { Block, Conversation, Message, Repair, Request, ValidationError } from "../src/index.js"
 import type { Provider } from "../src/index.js"
 import * as Arb from "./arbitraries.js"
 
@@ -368,6 +368,28 @@ describe("validateFor('openai-responses')", () => {
       yield* accepts("openai-responses", ms)
       yield* accepts("openai-responses", [user("q"), assistant([reasoning({ encryptedContent: "gAAAA" }), answer("x")])], { store: false })
     }))
+})
+
+describe("profileOptionsOf and continued conversations", () => {
+  it("reads the settings a request body carries", () => {
+    const make = (providerOptions: Block.ProviderOptions) => Request.make([Message.user("hi")], { model: "m", providerOptions })
+    expect(Conversation.profileOptionsOf(make({ anthropic: { thinking: { type: "enabled", budget_tokens: 1024 } } }))).toEqual({ model: "m", thinking: true })
+    expect(Conversation.profileOptionsOf(make({ anthropic: { thinking: { type: "adaptive" } } }))).toEqual({ model: "m", thinking: true })
+    expect(Conversation.profileOptionsOf(make({ anthropic: { thinking: { type: "disabled" } } }))).toEqual({ model: "m", thinking: false })
+    expect(Conversation.profileOptionsOf(make({ anthropic: { max_tokens: 10 } }), { readFrom: "anthropic" })).toEqual({ model: "m", thinking: false })
+    expect(Conversation.profileOptionsOf(make({ anthropic: { max_tokens: 10 } }))).toEqual({ model: "m" })
+    expect(Conversation.profileOptionsOf(make({ "openai-responses": { store: false, previous_response_id: "resp_1" } }))).toEqual({ model: "m", store: false, continues: true })
+    expect(Conversation.profileOptionsOf(make({ "openai-responses": { conversation: "conv_1", previous_response_id: null } }))).toEqual({ model: "m", continues: true })
+  })
+
+  it("a continued conversation may open with results of the stored response's calls, and hold only them", () => {
+    const stored = [Message.toolResultMessage("call_1", "", "sunny")]
+    expect(Conversation.issuesFor("openai-responses", stored).map((i) => i._tag)).toEqual(["EmptyToolName", "OrphanToolResult", "EmptyConversation"])
+    expect(Conversation.issuesFor("openai-responses", stored, { continues: true })).toEqual([])
+    // after the first message of the conversation, a result must follow its call as always
+    const late = [...stored, Message.user("and tomorrow?"), Message.toolResultMessage("call_2", "weather", "rain")]
+    expect(Conversation.issuesFor("openai-responses", late, { continues: true }).map((i) => i._tag)).toEqual(["OrphanToolResult"])
+  })
 })
 
 describe("validateFor('openai-chat')", () => {

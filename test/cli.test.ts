@@ -304,6 +304,33 @@ describe("check", () => {
     expect((JSON.parse(r.stdout) as { issues: Array<{ _tag: string }> }).issues[0]?._tag).toBe("TrailingWhitespacePrefill")
   })
 
+  it("--provider judges a request body by its own settings: Anthropic thinking, Responses store and previous_response_id", () => {
+    const loop = [
+      { role: "user", content: "weather?" },
+      { role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "w", input: {} }] },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "sunny" }] }
+    ]
+    const thinkingOn = file("thinking-on.json", JSON.stringify({ model: "claude-sonnet-4-5", max_tokens: 2000, thinking: { type: "enabled", budget_tokens: 1024 }, messages: loop }))
+    const on = run(["check", thinkingOn, "--provider", "anthropic"])
+    expect(on.code).toBe(1)
+    expect(on.stdout).toContain("ThinkingNotFirst")
+    // an Anthropic body without thinking has it off: older signed thinking does not turn the rule on
+    const earlier = [{ role: "user", content: "hi" }, { role: "assistant", content: [{ type: "thinking", thinking: "hm", signature: "sig" }, { type: "text", text: "hello" }] }]
+    const thinkingOff = file("thinking-off.json", JSON.stringify({ model: "claude-sonnet-4-5", max_tokens: 100, messages: [...earlier, ...loop] }))
+    expect(run(["check", thinkingOff, "--provider", "anthropic"]).code).toBe(0)
+    const storeFalse = file("store-false.json", JSON.stringify({
+      model: "gpt-5",
+      store: false,
+      input: [{ role: "user", content: "hi" }, { type: "reasoning", id: "rs_1", summary: [] }, { type: "message", role: "assistant", id: "msg_1", content: [{ type: "output_text", text: "hello", annotations: [] }] }, { role: "user", content: "more" }]
+    }))
+    const stored = run(["check", storeFalse, "--provider", "openai-responses"])
+    expect(stored.code).toBe(1)
+    expect(stored.stdout).toContain("MissingEncryptedContent")
+    const continued = file("continued.json", JSON.stringify({ model: "gpt-5", previous_response_id: "resp_123", input: [{ type: "function_call_output", call_id: "call_1", output: "sunny" }] }))
+    const r = run(["check", continued, "--provider", "openai-responses"])
+    expect([r.code, r.stdout]).toEqual([0, "valid: 1 messages, openai-responses rules included\n"])
+  })
+
   it("reads standard input with -", () => {
     const r = run(["check", "-"], JSON.stringify(conversations["openai-chat"]))
     expect(r.code).toBe(0)

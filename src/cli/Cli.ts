@@ -175,10 +175,14 @@ const modelFlag = Flag.String("model").pipe(
   Flag.withDescription("the model the request is for, when the file does not say (e.g. Gemini 3 requires thought signatures)")
 )
 
-/** The provider profile's options: the model from --model, else from the request body. */
-const profileOptions = (model: Option.Option<string>, request: Request.Request): Conversation.ProfileOptions => {
-  const name = Option.getOrUndefined(model) ?? request.model
-  return name === undefined ? {} : { model: name }
+/**
+ * The provider profile's options: what the request body says (its model, Anthropic `thinking`, Responses `store`
+ * and `previous_response_id`), the model from --model first.
+ */
+const profileOptions = (model: Option.Option<string>, request: Request.Request, format: Formats.FormatName): Conversation.ProfileOptions => {
+  const implied = Conversation.profileOptionsOf(request, format === "anthropic" ? { readFrom: "anthropic" } : undefined)
+  const name = Option.getOrUndefined(model)
+  return name === undefined ? implied : { ...implied, model: name }
 }
 
 const check = Command.make("check", { file: fileArg, format: formatFlag, provider: providerFlag, model: modelFlag, json: jsonFlag }, (config) =>
@@ -190,7 +194,7 @@ const check = Command.make("check", { file: fileArg, format: formatFlag, provide
       const provider = Option.getOrUndefined(config.provider)
       const issues: ReadonlyArray<ValidationError.Issue> = provider === undefined
         ? Conversation.issuesOf(messages)
-        : Conversation.issuesFor(provider, messages, profileOptions(config.model, input.request))
+        : Conversation.issuesFor(provider, messages, profileOptions(config.model, input.request, input.format))
       if (config.json) {
         yield* stdout(`${JSON.stringify({ valid: issues.length === 0, issues: issues.map(issueJson) }, null, 2)}\n`)
       } else if (issues.length === 0) {
@@ -357,7 +361,7 @@ const repair = Command.make("repair", { file: fileArg, provider: providerFlag, m
       const provider = Option.getOrUndefined(config.provider)
       const repaired: Repair.RepairResult = provider === undefined
         ? Repair.repair(input.request.messages)
-        : yield* Repair.repairFor(provider, profileOptions(config.model, input.request))(input.request.messages).pipe(
+        : yield* Repair.repairFor(provider, profileOptions(config.model, input.request, input.format))(input.request.messages).pipe(
           Effect.mapError((e) => new JobFailed({ reason: e.message }))
         )
       // what no repair can mend (a conversation with no messages left to send) fails as repairFor fails for a provider
