@@ -331,6 +331,21 @@ describe("check", () => {
     expect([r.code, r.stdout]).toEqual([0, "valid: 1 messages, openai-responses rules included\n"])
   })
 
+  it("names messages as the file does: a body's system text is outside its messages, Gemini's are contents", () => {
+    const anthropic = file("located.json", JSON.stringify({
+      model: "claude-sonnet-4-5",
+      max_tokens: 100,
+      system: "Be brief.",
+      messages: [{ role: "user", content: "hi" }, { role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "w", input: {} }] }, { role: "user", content: "next" }]
+    }))
+    const r = run(["check", anthropic, "--provider", "anthropic"])
+    expect(r.stdout).toContain('MissingToolResult: messages[1]: tool call "toolu_1" has no result before messages[2]')
+    const json = JSON.parse(run(["check", anthropic, "--json"]).stdout) as { issues: Array<Record<string, unknown>> }
+    expect(json.issues[0]).toMatchObject({ _tag: "MissingToolResult", index: 1, modelIndex: 2, resumedAt: 2 })
+    const gemini = file("located-gemini.json", JSON.stringify({ contents: [{ role: "model", parts: [{ functionCall: { name: "f", args: {} } }] }, { role: "user", parts: [{ functionResponse: { name: "f", response: {} } }] }, { role: "user", parts: [{ text: "ok" }] }] }))
+    expect(run(["check", gemini, "--provider", "gemini"]).stdout).toContain("MisplacedFunctionCall: contents[0]:")
+  })
+
   it("reads standard input with -", () => {
     const r = run(["check", "-"], JSON.stringify(conversations["openai-chat"]))
     expect(r.code).toBe(0)
@@ -370,7 +385,12 @@ describe("trim, repair and convert", () => {
     const r = run(["trim", example("support-chat-zh-en.json"), "--budget", "900", "--provider", "anthropic"])
     expect(r.code).toBe(0)
     expect(r.stderr).toMatch(/dropped messages\[/)
-    expect(r.stderr).toMatch(/tools, tool choice, response format and output reserve: \d+ tokens/)
+    expect(r.stderr).toMatch(/tools, tool choice, response format and framing: \d+ tokens/)
+    // the parts said add up to the budget: the messages' room, the fixed part, the output reserve
+    const room = Number(/\(([\d,]+) available\)/.exec(r.stderr)![1]!.replace(/,/g, ""))
+    const fixed = Number(/framing: (\d+) tokens/.exec(r.stderr)![1])
+    const reserve = Number(/output reserve: (\d+) tokens/.exec(r.stderr)?.[1] ?? 0)
+    expect(room + fixed + reserve).toBe(900)
     // the trimmed request, tools included, as Anthropic counts it
     const tokens = run(["tokens", file("trimmed.json", r.stdout), "--json", "--provider", "anthropic"])
     expect((JSON.parse(tokens.stdout) as { total: number }).total).toBeLessThanOrEqual(900)

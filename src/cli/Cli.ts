@@ -160,11 +160,48 @@ const jsonFlag = Flag.Boolean("json").pipe(Flag.withDefault(false), Flag.withDes
 const withMessages = (request: Request.Request, messages: ReadonlyArray<Message.Message>): Request.Request =>
   new Request.Request({ ...request, messages })
 
-const issueJson = (issue: ValidationError.Issue | Repair.CannotRepair["issue"]): Record<string, unknown> => {
-  const { _tag, ...fields } = issue as unknown as Record<string, unknown>
-  const index = "index" in issue ? issue.index : null
-  return { _tag, index: index ?? null, message: issue.message, ...fields }
+/**
+ * Where the model's message `i` is in the file read: the wire message it came from (`input[2]`, `contents[0]`),
+ * or the system text kept beside the messages. `undefined` when the two line up one to one under the same name.
+ */
+const fileLocator = (input: Formats.Read & { readonly origins: ReadonlyArray<number> | undefined }): ((i: number) => { readonly label: string; readonly index: number | null }) | undefined => {
+  const { format, origins, shape } = input
+  if (origins === undefined) return undefined
+  const list = shape !== "body" ? "messages" : format === "openai-responses" ? "input" : format === "gemini" ? "contents" : "messages"
+  const outside = format === "anthropic" ? "system" : format === "gemini" ? "systemInstruction" : "instructions"
+  if (list === "messages" && origins.every((w, i) => w === i)) return undefined
+  return (i) => {
+    const w = origins[i]
+    return w === undefined ? { label: `messages[${i}]`, index: i } : w === -1 ? { label: outside, index: null } : { label: `${list}[${w}]`, index: w }
+  }
 }
+
+const issueJson = (
+  issue: ValidationError.Issue | Repair.CannotRepair["issue"],
+  locate?: (i: number) => { readonly label: string; readonly index: number | null }
+): Record<string, unknown> => {
+  const { _tag, ...fields } = issue as unknown as Record<string, unknown>
+  const index = "index" in issue && typeof issue.index === "number" ? issue.index : undefined
+  if (locate === undefined) return { _tag, index: index ?? null, message: issue.message, ...fields }
+  // indices as the file numbers its messages; the model's own index beside them
+  const mapped: Record<string, unknown> = {}
+  for (const key of ["firstIndex", "resumedAt"]) {
+    const value = fields[key]
+    if (typeof value === "number") mapped[key] = locate(value).index
+  }
+  return {
+    _tag,
+    ...fields,
+    ...mapped,
+    index: index === undefined ? null : locate(index).index,
+    ...(index === undefined ? {} : { modelIndex: index }),
+    message: inFileTerms(issue.message, locate)
+  }
+}
+
+/** An issue's message with every `messages[i]` of the model named as the file names it. */
+const inFileTerms = (message: string, locate: ((i: number) => { readonly label: string }) | undefined): string =>
+  locate === undefined ? message : message.replace(/messages\[(\d+)\]/g, (_, n: string) => locate(Number(n)).label)
 
 // ---------------------------------------------------------------------------
 // check
@@ -195,12 +232,13 @@ const check = Command.make("check", { file: fileArg, format: formatFlag, provide
       const issues: ReadonlyArray<ValidationError.Issue> = provider === undefined
         ? Conversation.issuesOf(messages)
         : Conversation.issuesFor(provider, messages, profileOptions(config.model, input.request, input.format))
+      const locate = fileLocator(input)
       if (config.json) {
-        yield* stdout(`${JSON.stringify({ valid: issues.length === 0, issues: issues.map(issueJson) }, null, 2)}\n`)
+        yield* stdout(`${JSON.stringify({ valid: issues.length === 0, issues: issues.map((issue) => issueJson(issue, locate)) }, null, 2)}\n`)
       } else if (issues.length === 0) {
         yield* stdout(`valid: ${messages.length} messages${provider === undefined ? "" : `, ${provider} rules included`}\n`)
       } else {
-        for (const issue of issues) yield* stdout(`${issue._tag}: ${issue.message}\n`)
+        for (const issue of issues) yield* stdout(`${issue._tag}: ${inFileTerms(issue.message, locate)}\n`)
         yield* stdout(`${issues.length} issue${issues.length === 1 ? "" : "s"} in ${messages.length} messages\n`)
       }
       yield* exitWith(issues.length === 0 ? 0 : 1)
@@ -339,7 +377,10 @@ const trim = Command.make("trim", {
         Effect.mapError((e) => new JobFailed({ reason: e.message }))
       )
       for (const line of MessageWindow.describe(fitted)) yield* stderr(line)
-      if (fitted.fixedTokens > 0) yield* stderr(`tools, tool choice, response format and output reserve: ${fitted.fixedTokens} tokens`)
+      // the budget is the messages' room, the fixed part and the reserve for the answer, each said
+      const reserved = fitted.budget - fitted.available - fitted.fixedTokens
+      if (fitted.fixedTokens > 0) yield* stderr(`tools, tool choice, response format and framing: ${fitted.fixedTokens} tokens`)
+      if (reserved > 0) yield* stderr(`output reserve: ${reserved} tokens`)
       yield* emit(fitted.request, Option.getOrElse(config.to, () => input.format), input.shape, input.chatReasoning)
     })
   )).pipe(

@@ -346,7 +346,7 @@ export const write = (
 /**
  * For each message of a read request, the index of the input message it came
  * from, or -1 for system text the format keeps outside its messages
- * (Anthropic `system`, Gemini `systemInstruction`): Anthropic and Gemini put a
+ * (Anthropic `system`, Gemini `systemInstruction`, Responses `instructions`): Anthropic and Gemini put a
  * turn's tool results and the user's text in one wire message, which the
  * model reads as a tool message and a user message. `undefined` when the
  * input's messages and the model's do not line up in a way this knows.
@@ -374,14 +374,23 @@ export const origins = (parsed: Parsed, read: Read): ReadonlyArray<number> | und
     const resultType = read.format === "anthropic" ? "tool_result" : "functionResponse"
     list.forEach((wire, w) => {
       const parts: unknown = isRecord(wire) ? (read.format === "anthropic" ? wire["content"] : wire["parts"]) : undefined
+      // one model message per run of results or of other parts: [result, text, result] is a tool, a user and a tool message
       let n = 1
-      if (Array.isArray(parts)) {
-        const results = parts.filter((p) => isRecord(p) && (read.format === "anthropic" ? p["type"] === resultType : resultType in p)).length
-        if (results > 0) n = results === parts.length ? 1 : 2
+      if (Array.isArray(parts) && parts.length > 0) {
+        const isResult = (p: unknown): boolean => isRecord(p) && (read.format === "anthropic" ? p["type"] === resultType : resultType in p)
+        if (parts.some(isResult)) {
+          n = 1
+          for (let j = 1; j < parts.length; j++) if (isResult(parts[j]) !== isResult(parts[j - 1])) n++
+        }
       }
       for (let j = 0; j < n; j++) out.push(w)
     })
     return out.length === messages.length ? out : undefined
+  }
+  // Responses instructions are the system message the model opens with
+  const instructions = read.format === "openai-responses" && read.shape === "body" && isRecord(value) ? value["instructions"] : undefined
+  if (typeof instructions === "string" && instructions !== "" && messages[0]?.role === "system" && list.length === messages.length - 1) {
+    return [-1, ...list.map((_, i) => i)]
   }
   return list.length === messages.length ? messages.map((_, i) => i) : undefined
 }

@@ -209,12 +209,24 @@ export const chatRequestOf = (request: Request.Request): { readonly body: ChatRe
       case "system":
         messages.push({ role: own(m)?.["role"] === "developer" ? "developer" : "system", content: joined(m.content), ...(m.name === undefined ? {} : { name: m.name }) })
         break
-      case "user":
-        messages.push(user(m))
+      // a message the writer emptied is left out, as `OpenAiChat.toRequest` leaves it out
+      case "user": {
+        const written = user(m)
+        if (!(m.content.length > 0 && Array.isArray(written.content) && written.content.length === 0)) messages.push(written)
         break
-      case "assistant":
-        messages.push(assistant(m))
+      }
+      case "assistant": {
+        const written = assistant(m)
+        const empty = m.content.length > 0 && (written.content === null || (Array.isArray(written.content) && written.content.length === 0)) &&
+          written.tool_calls === undefined && written.function_call === undefined &&
+          !m.content.some((b) =>
+            b._tag === "Refusal" ||
+            // a generated audio replayed by its id
+            (b._tag === "File" && b.mediaType.startsWith("audio/") && (b.itemId !== undefined || b.source._tag === "FileId"))
+          )
+        if (!empty) messages.push(written)
         break
+      }
       case "tool":
         tool(m, messages)
         break

@@ -60,11 +60,19 @@ export const scaffoldAwareEstimator = (table: HeuristicTable): ((text: string) =
     if (colon > 0 && ROLES.has(text.slice(0, colon))) return 1 + estimateTextWith(text.slice(colon), table)
     // The dot joins the name's first token (".get"), so the name counts as it would alone.
     if (text.startsWith(CALL_HEADER)) return CALL_HEADER_TOKENS + estimateTextWith(text.slice(CALL_HEADER.length), table)
-    let n = estimateTextWith(text, table)
-    // The block is tokenized on its own or after a system message's content, never split.
-    if (text.includes(TOOLS_HEAD)) n -= headExcess
-    if (text.endsWith(TOOLS_TAIL)) n -= tailExcess
-    return Math.max(0, n)
+    return scaffolded(text)
+  }
+
+  // The block is tokenized on its own or after a system message's content, never split. A text that completes the
+  // namespace's opening or closing line costs at least what it cost one character before, so the discount never
+  // makes a text cheaper than its prefixes (a user could type those lines).
+  function scaffolded(text: string): number {
+    const head = text.indexOf(TOOLS_HEAD)
+    const tail = text.endsWith(TOOLS_TAIL)
+    if (head === -1 && !tail) return estimateTextWith(text, table)
+    const n = Math.max(0, estimateTextWith(text, table) - (head === -1 ? 0 : headExcess) - (tail ? tailExcess : 0))
+    const before = tail ? text.slice(0, -1) : text.slice(0, head + TOOLS_HEAD.length - 1)
+    return Math.max(n, scaffolded(before))
   }
 }
 

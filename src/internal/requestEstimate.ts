@@ -66,7 +66,10 @@ export const estimate = (rules: Rules, request: Request.Request, options?: Optio
     case "gemini":
       return gemini(rules, request, model)
     default:
-      return provider satisfies never
+      provider satisfies never
+      // what only an untyped caller can pass (a provider this library does not know): counted as Chat Completions,
+      // the generic rendering, never an estimate that is not a number
+      return openAiChat(rules, request, model, "openai-chat")
   }
 }
 
