@@ -868,6 +868,14 @@ const anthropicRules = (messages: ReadonlyArray<Message.Message>, options: Profi
         }
         break
       case "tool":
+        // a result's text blocks are text blocks too ("text content blocks must be non-empty")
+        for (let b = 0; b < m.content.length; b++) {
+          const content = m.content[b]!.content
+          if (typeof content === "string") continue
+          for (const part of content) {
+            if (part._tag === "Text" && isBlank(part.text) && sink(new EmptyTextBlock({ provider, index: i, blockIndex: b }))) return
+          }
+        }
         break
       case "assistant": {
         lastAssistant = i
@@ -914,9 +922,10 @@ const anthropicRules = (messages: ReadonlyArray<Message.Message>, options: Profi
   }
   const last = messages[messages.length - 1]
   if (last === undefined || lastAssistant === -1) return
-  // a tool loop is in progress when the conversation ends with the results of the last assistant's calls
+  // a tool loop is in progress when the conversation ends with the results of the last assistant's calls, the
+  // user's words after them included (the adapter sends both in one user message)
   const assistant = messages[lastAssistant] as Message.AssistantMessage
-  if (thinkingInUse === true && last.role === "tool" && hasToolCalls(assistant)) {
+  if (thinkingInUse === true && messages[lastAssistant + 1]?.role === "tool" && last.role !== "assistant" && hasToolCalls(assistant)) {
     const first = assistant.content[0]
     if ((first === undefined || (first._tag !== "Thinking" && first._tag !== "RedactedThinking")) && sink(new ThinkingNotFirst({ provider, index: lastAssistant }))) return
   }

@@ -891,8 +891,34 @@ const clientCallSpan = (content: ReadonlyArray<Block.AssistantBlock>): { readonl
   return { first, last }
 }
 
+/** A tool message without the blank text parts of its results, each logged (Anthropic rejects them there too). */
+const withoutBlankResultText = (m: Message.ToolMessage, i: number, log: (action: RepairAction) => void): Message.ToolMessage => {
+  let results: Array<Block.ToolResultBlock> | undefined
+  for (let b = 0; b < m.content.length; b++) {
+    const result = m.content[b]!
+    const content = result.content
+    const blank = typeof content !== "string" && content.some((part) => part._tag === "Text" && isBlank(part.text))
+    if (!blank) {
+      results?.push(result)
+      continue
+    }
+    results ??= m.content.slice(0, b)
+    const kept: Array<Block.ToolResultPart> = []
+    for (const part of content as ReadonlyArray<Block.ToolResultPart>) {
+      if (part._tag === "Text" && isBlank(part.text)) {
+        log(new RemovedBlock({ index: i, blockIndex: b, block: part, reason: `Anthropic rejects text blocks without non-whitespace text, in the result of ${result.toolName} too` }))
+      } else {
+        kept.push(part)
+      }
+    }
+    results.push(Block.freeze(new Block.ToolResultBlock({ ...result, content: kept })))
+  }
+  return results === undefined ? m : withContent(m, results)
+}
+
 const anthropicFixes = (options: RepairForOptions | undefined): ProviderFixes => ({
   message: (m, i, log) => {
+    if (m.role === "tool") return withoutBlankResultText(m, i, log)
     const dropped = dropBlocks(m, i, log, (block) => {
       switch (block._tag) {
         case "Text":
@@ -932,12 +958,13 @@ const anthropicFixes = (options: RepairForOptions | undefined): ProviderFixes =>
         break
       }
     }
-    // a tool loop in progress with thinking on: the last assistant message must start with thinking
-    if (out[last]?.role !== "tool") return
+    // a tool loop in progress with thinking on (the results of the last assistant's calls, and maybe the user's
+    // words after them, end the conversation): the last assistant message must start with thinking
+    if (out[last] === undefined || out[last].role === "assistant") return
     let k = last
-    while (k >= 0 && out[k]!.role === "tool") k--
+    while (k >= 0 && out[k]!.role !== "assistant") k--
     const assistant = out[k]
-    if (assistant === undefined || assistant.role !== "assistant") return
+    if (assistant === undefined || assistant.role !== "assistant" || out[k + 1]?.role !== "tool") return
     const thinkingOn = options?.thinking ?? out.some((m) => m.role === "assistant" && m.content.some((b) => b._tag === "Thinking" || b._tag === "RedactedThinking"))
     const first = assistant.content[0]
     if (!thinkingOn || first === undefined || first._tag === "Thinking" || first._tag === "RedactedThinking") return

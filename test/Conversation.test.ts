@@ -192,6 +192,22 @@ describe("validateFor('anthropic')", () => {
       yield* accepts("anthropic", [user("q"), assistant([thinking("EqQBCkgIARAB"), Block.text("4°C")])])
     }))
 
+  it.effect("ThinkingNotFirst: the tool loop is still in progress when the user adds words after the results", () =>
+    Effect.gen(function* () {
+      const loop = [user("q"), assistant([call("a")]), tool(result("a"))]
+      expect(yield* rejects("anthropic", [...loop, user("also check Bergen")], { thinking: true })).toBe("ThinkingNotFirst")
+      yield* accepts("anthropic", [user("q"), assistant([thinking("EqQBCkgIARAB"), call("a")]), tool(result("a")), user("also check Bergen")], { thinking: true })
+      // a reply closes the loop
+      yield* accepts("anthropic", [...loop, assistant("4°C"), user("thanks")], { thinking: true })
+    }))
+
+  it.effect("EmptyTextBlock: blank text inside a tool result too", () =>
+    Effect.gen(function* () {
+      const blank = Block.toolResult("a", "get_weather", [Block.text("")])
+      expect(yield* rejects("anthropic", [user("q"), assistant([call("a")]), tool(blank)])).toBe("EmptyTextBlock")
+      yield* accepts("anthropic", [user("q"), assistant([call("a")]), tool(Block.toolResult("a", "get_weather", []))])
+    }))
+
   it.effect("EmptyRedactedThinking: redacted thinking without data", () =>
     Effect.gen(function* () {
       expect(yield* rejects("anthropic", [user("q"), assistant([Block.redactedThinking(""), Block.text("x")])])).toBe("EmptyRedactedThinking")

@@ -1,6 +1,7 @@
 import { assert, describe, expect, it } from "@effect/vitest"
 import { Arbitrary, Effect, Schema } from "effect"
 import { Block, Conversation, Message, Repair } from "../src/index.js"
+import { Anthropic } from "../src/providers/index.js"
 import * as Arb from "./arbitraries.js"
 
 const { assistant, assistantMessage, system, tool, toolResultMessage, user } = Message
@@ -234,6 +235,19 @@ describe("repairFor", () => {
       const thinking = r.actions[1]
       assert.isTrue(thinking?._tag === "RemovedBlock" && thinking.block._tag === "Thinking" && thinking.block.thinking === "unsigned")
       yield* Conversation.validateFor("anthropic")(r.messages)
+    }))
+
+  it.effect("Anthropic: blank text inside a tool result is removed and logged; the writer leaves it out too", () =>
+    Effect.gen(function* () {
+      const x = [user("q"), assistant([call("a")]), tool(Block.toolResult("a", "get_weather", [Block.text(" "), Block.text("4°C")]))]
+      const r = yield* Repair.repairFor("anthropic")(x)
+      expect(r.actions.map((a) => a.description)).toEqual([
+        "messages[2].content[0]: removed a Text block: Anthropic rejects text blocks without non-whitespace text, in the result of get_weather too"
+      ])
+      yield* Conversation.validateFor("anthropic")(r.messages)
+      const written = yield* Anthropic.toMessages([user("q"), assistant([call("a")]), tool(Block.toolResult("a", "get_weather", [Block.text("")]))])
+      expect(written.value.messages[2]!.content).toEqual([{ type: "tool_result", tool_use_id: "a" }])
+      expect(written.warnings.map((w) => w.message)).toEqual(["messages[2].content[0]: an empty text block in the result of get_weather was left out: Anthropic rejects empty text blocks"])
     }))
 
   it.effect("Anthropic with thinking on and no thinking in the open tool loop cannot be repaired, and says why", () =>

@@ -323,7 +323,8 @@ const resultContent = (
   for (const part of content) {
     switch (part._tag) {
       case "Text":
-        out.push(textBlock(ctx, part, index, blockIndex))
+        if (part.text !== "") out.push(textBlock(ctx, part, index, blockIndex))
+        else A.dropped(ctx, index, blockIndex, `an empty text block in the result of ${result.toolName}`, "Anthropic rejects empty text blocks")
         break
       case "File": {
         const file = fileBlock(ctx, part, index, blockIndex)
@@ -344,7 +345,7 @@ const resultContent = (
         return Block.absurd(part)
     }
   }
-  return out
+  return out.length === 0 ? undefined : out
 }
 
 const toolResultBlock = (ctx: A.Ctx, result: Block.ToolResultBlock, index: number, blockIndex: number): Wire.ToolResultBlockParam => {
