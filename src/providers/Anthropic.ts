@@ -562,8 +562,10 @@ const encodePrompt = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Pro
     out.push({ ...turn.extras, role: turn.role, content: turn.plain ?? turn.content })
     previous = turn
   }
+  // an empty system prompt is no system prompt (Anthropic rejects empty text)
+  if (systemPlain === "") A.dropped(ctx, undefined, undefined, "an empty system prompt", "Anthropic rejects empty text; no system prompt is the same")
   return {
-    ...(system.length === 0 ? {} : { system: systemPlain ?? system }),
+    ...(system.length === 0 || systemPlain === "" ? {} : { system: systemPlain ?? system }),
     messages: out
   }
 }

@@ -134,6 +134,13 @@ describe("Anthropic.toMessages", () => {
       ])
     }))
 
+  it.effect("an empty system prompt is left out, and said", () =>
+    Effect.gen(function* () {
+      const { value, warnings } = yield* Anthropic.toMessages([Message.system(""), Message.user("hi")])
+      expect(value).toEqual({ messages: [{ role: "user", content: "hi" }] })
+      expect(warnings.map((w) => w.message)).toEqual(["an empty system prompt was left out: Anthropic rejects empty text; no system prompt is the same"])
+    }))
+
   it.effect("an image whose media type was not given is recognised from its bytes", () =>
     Effect.gen(function* () {
       const { value } = yield* Anthropic.toMessages([Message.user([Block.image(Block.base64("/9j/4AAQSkZJRg=="))])])
