@@ -313,6 +313,8 @@ const assistantMessage = (
         said.push(block)
         texts++
         if (hasExtras(block)) parts = true
+        // content and calls are separate fields: text after a call is sent before the calls
+        if (calls.length > 0 && block.text.trim() !== "") A.converted(ctx, index, b, "text after a tool call", "before the calls (Chat Completions sends an assistant's text, then its calls)")
         if (block.citations !== undefined && block.citations.length > 0) {
           A.dropped(ctx, index, b, "the citations of a text", "Chat Completions text carries no citations")
         }

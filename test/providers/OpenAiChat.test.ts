@@ -99,6 +99,18 @@ describe("OpenAiChat.toMessages", () => {
       expect(warnings).toEqual([])
     }))
 
+  it.effect("text after a call goes before the calls, and says so", () =>
+    Effect.gen(function* () {
+      const { value, warnings } = yield* OpenAiChat.toMessages([
+        Message.user("Weather in Oslo and Bergen?"),
+        Message.assistant([Block.text("Checking Oslo."), Block.toolCall("c1", "w", { city: "Oslo" }), Block.text("And Bergen."), Block.toolCall("c2", "w", { city: "Bergen" })])
+      ])
+      expect(value[1]).toMatchObject({ role: "assistant", content: [{ type: "text", text: "Checking Oslo." }, { type: "text", text: "And Bergen." }] })
+      expect(warnings.map((w) => w.message)).toEqual([
+        "messages[1].content[2]: text after a tool call was sent before the calls (Chat Completions sends an assistant's text, then its calls)"
+      ])
+    }))
+
   it.effect("what Chat cannot express is reported, never silently dropped", () =>
     Effect.gen(function* () {
       const { value, warnings } = yield* OpenAiChat.toMessages([
