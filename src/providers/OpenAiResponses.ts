@@ -108,7 +108,7 @@ type CallExtras = NonNullable<ToolArguments.ToolCallOptions["extras"]>
  * type, such as `application/octet-stream`: the block has the type its
  * bytes show, and the URL is written back as it came).
  */
-const hints = new Set(["item", "instructions", "dataUrlMediaType"])
+const hints = new Set(["item", "instructions", "dataUrlMediaType", "part", "partStart"])
 
 // ---------------------------------------------------------------------------
 // tables
@@ -328,6 +328,9 @@ const readAssistantItem = (
   blocks.push(Block.providerData(key, item))
 }
 
+const textPartKeys = new Set(["type", "text"])
+const refusalPartKeys = new Set(["type", "refusal"])
+
 /** An assistant message item without an id: its text, each part a text block. */
 const readEasyAssistant = (ctx: A.Ctx, item: Obj, at: string, blocks: Array<Block.AssistantBlock>): void => {
   const itemExtra = A.extrasOf(item, messageKeys)
@@ -341,10 +344,12 @@ const readEasyAssistant = (ctx: A.Ctx, item: Obj, at: string, blocks: Array<Bloc
     const partAt = `${at}.content[${p}]`
     const part = A.obj(ctx, parts[p], partAt)
     const type = part["type"]
+    // each part remembers its type, its other fields and where its item starts, so that the item goes back whole
+    const partHints = { item: p === 0 ? itemExtra : undefined, part: type as string, partStart: p === 0 ? true : undefined }
     if (type === "output_text" || type === "input_text") {
-      blocks.push(Block.text(A.str(ctx, part, "text", partAt), keep(key, undefined, { item: p === 0 ? itemExtra : undefined })))
+      blocks.push(Block.text(A.str(ctx, part, "text", partAt), keep(key, A.extrasOf(part, textPartKeys), partHints)))
     } else if (type === "refusal") {
-      blocks.push(Block.refusal(A.str(ctx, part, "refusal", partAt)))
+      blocks.push(Block.refusal(A.str(ctx, part, "refusal", partAt), keep(key, A.extrasOf(part, refusalPartKeys), partHints)))
     } else {
       blocks.push(Block.providerData(key, part))
     }
@@ -609,15 +614,29 @@ const writeAssistant = (ctx: A.Ctx, m: Message.AssistantMessage, index: number, 
   }
   const written = new Set<Block.ToolResultBlock>()
   let open: Wire.OutputMessageParam | undefined
+  // an assistant item without an id read with content parts, written back as one item with those parts
+  let openParts: Array<Obj> | undefined
   for (let b = 0; b < m.content.length; b++) {
     const block = m.content[b]!
     if ((block._tag !== "Text" && block._tag !== "Refusal") || block.itemId === undefined || open?.id !== block.itemId) open = undefined
+    const partType = block._tag === "Text" || block._tag === "Refusal" ? hintOf(block, key, "part") : undefined
+    if (typeof partType !== "string" || ((block._tag === "Text" || block._tag === "Refusal") && hintOf(block, key, "partStart") === true)) openParts = undefined
     switch (block._tag) {
       case "Text":
       case "Refusal": {
         const item = hintOf(block, key, "item")
         const itemExtra = A.isObj(item) ? item : undefined
         const extra = keptOf(block, key, hints)
+        if (block.itemId === undefined && typeof partType === "string") {
+          if (openParts === undefined) {
+            openParts = []
+            items.push(merge({ role: "assistant", content: openParts }, itemExtra) as unknown as Wire.InputItem)
+          }
+          openParts.push(
+            block._tag === "Text" ? merge<Obj>({ type: partType, text: block.text }, extra) : merge<Obj>({ type: partType, refusal: block.refusal }, extra)
+          )
+          break
+        }
         if (block.itemId === undefined) {
           if (block._tag === "Refusal") {
             ctx.warnings.push(new ConvertedContent({ index, blockIndex: b, what: "a refusal without an output item id", how: "as assistant text" }))

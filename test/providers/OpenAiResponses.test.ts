@@ -236,6 +236,27 @@ describe("OpenAiResponses.toMessages", () => {
     assert.strictEqual(error._tag, "UnsupportedContent")
   })
 
+  it("an assistant item without an id comes back whole: one item, its parts, their annotations and other fields", () => {
+    const input = [
+      { role: "user", content: "q" },
+      {
+        type: "message",
+        role: "assistant",
+        content: [
+          { type: "output_text", text: "see", annotations: [{ type: "url_citation", url: "https://u", title: "t", start_index: 0, end_index: 3 }], logprobs: [] },
+          { type: "output_text", text: "more" },
+          { type: "refusal", refusal: "not that" }
+        ]
+      },
+      { role: "assistant", content: [{ type: "output_text", text: "next item" }] }
+    ]
+    const read = ok(OpenAiResponses.fromRequest({ model: "m", input }))
+    const back = ok(OpenAiResponses.toRequest(read.value))
+    assert.deepStrictEqual(read.warnings, [])
+    assert.deepStrictEqual(back.warnings, [])
+    assert.deepStrictEqual<unknown>(JSON.parse(JSON.stringify(back.value.input)), input)
+  })
+
   it("reports what it cannot carry: redacted thinking, audio, a tool error flag, a participant name", () => {
     const converted = ok(OpenAiResponses.toMessages([
       Message.user([Block.audio("UklGRg==", "audio/wav")], { name: "alice" }),
