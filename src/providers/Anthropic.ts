@@ -654,6 +654,7 @@ const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToRequestO
   const prompt = encodePrompt(ctx, request.messages)
   if (prompt.system !== undefined) body["system"] = prompt.system
   body["messages"] = prompt.messages
+  A.droppedForeignSettings(ctx, request, key)
   if (request.tools !== undefined && request.tools.length > 0) {
     const tools: Array<Wire.ToolParam> = []
     for (const tool of request.tools) {

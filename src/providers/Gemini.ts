@@ -975,6 +975,7 @@ export const toRequest = (request: Request.Request, options?: ConversionOptions)
   return A.runEncode(ctx, () => {
     const kept = request.providerOptions?.[key] ?? {}
     const written = writeMessages(ctx, request.messages)
+    A.droppedForeignSettings(ctx, request, key)
     const body: Wire.RequestBody = { contents: written.contents }
     if (written.systemInstruction !== undefined) body.systemInstruction = written.systemInstruction
     const hosted = Array.isArray(kept["tools"]) ? (kept["tools"] as Array<{ [key: string]: unknown }>) : []

@@ -531,6 +531,7 @@ const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToMessages
   const body: Record<string, unknown> = { ...keptOf(request, key, hints) }
   if (request.model !== undefined) body["model"] = request.model
   body["messages"] = encodeMessages(ctx, request.messages, options)
+  A.droppedForeignSettings(ctx, request, key)
   const tools: Array<Request.ToolDefinition> = []
   for (const tool of request.tools ?? []) {
     if (isProviderTool(tool)) A.dropped(ctx, undefined, undefined, `the definition of ${tool.name}, a tool a provider defines`, "Chat Completions has no tools of a provider's own")

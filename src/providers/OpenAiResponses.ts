@@ -992,6 +992,7 @@ export const toRequest = (request: Request.Request, options?: ConversionOptions)
       from = 1
     }
     writeMessages(ctx, request.messages, from, body.input)
+    A.droppedForeignSettings(ctx, request, key)
     // hosted tools kept the older way, in the request's options, go first
     const hosted = Array.isArray(kept["tools"]) ? (kept["tools"] as unknown as Array<Wire.KeptItem>) : []
     if (request.tools !== undefined || hosted.length > 0) {

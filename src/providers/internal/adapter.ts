@@ -350,6 +350,41 @@ export const dropped = (ctx: Ctx, index: number | undefined, blockIndex: number 
 export const droppedEmptyMessage = (ctx: Ctx, index: number, role: string, target: string): void =>
   dropped(ctx, index, undefined, `the ${role} message`, `nothing in it could be carried, and ${target} rejects an empty message`)
 
+/** Where each provider keeps a tool choice and a structured-output setting the model has no type for. */
+const foreignToolChoice: Readonly<Record<string, string>> = { "openai-chat": "tool_choice", "openai-responses": "tool_choice", anthropic: "tool_choice", gemini: "toolConfig" }
+
+/**
+ * Reports the settings of another provider that change what the model may
+ * do and that `target` cannot carry, since the model has no type for them
+ * (its other fields mean nothing to another format and are left out without
+ * a word): a tool choice the model could not read (OpenAI `allowed_tools`, a
+ * hosted-tool choice, Gemini `ANY` with `allowedFunctionNames`) and Gemini's
+ * OpenAPI `responseSchema`.
+ */
+export const droppedForeignSettings = (
+  ctx: Ctx,
+  request: { readonly toolChoice?: unknown; readonly responseFormat?: unknown; readonly providerOptions?: Block.ProviderOptions | undefined },
+  target: string
+): void => {
+  const all = request.providerOptions
+  if (all === undefined) return
+  for (const provider of Object.keys(all)) {
+    if (provider === target) continue
+    const own = all[provider]
+    const field = foreignToolChoice[provider]
+    const kept = field === undefined ? undefined : own?.[field]
+    // Gemini's toolConfig may hold other settings (retrievalConfig); its tool choice is functionCallingConfig
+    const choice = provider === "gemini" ? (isObj(kept) ? kept["functionCallingConfig"] : undefined) : kept
+    if (choice !== undefined && choice !== null && request.toolChoice === undefined) {
+      dropped(ctx, undefined, undefined, `${provider}'s ${field} ${JSON.stringify(kept)}`, `a tool choice the model has no type for, so ${target} gets none`)
+    }
+    const generation = provider === "gemini" ? own?.["generationConfig"] : undefined
+    if (isObj(generation) && generation["responseSchema"] !== undefined && generation["responseSchema"] !== null) {
+      dropped(ctx, undefined, undefined, "gemini's generationConfig.responseSchema", `an OpenAPI response schema the model has no type for, so ${target} gets no structured output from it`)
+    }
+  }
+}
+
 /** Reports something carried in another shape. */
 export const converted = (ctx: Ctx, index: number | undefined, blockIndex: number | undefined, what: string, how: string): void => {
   ctx.warnings.push(new ConvertedContent({ ...(index === undefined ? {} : { index }), ...(blockIndex === undefined ? {} : { blockIndex }), what, how }))
