@@ -353,7 +353,7 @@ const toolResultBlock = (ctx: A.Ctx, result: Block.ToolResultBlock, index: numbe
   return {
     ...A.ownExtras(result, key),
     type: "tool_result",
-    tool_use_id: result.toolCallId,
+    tool_use_id: idFor(ctx, result.toolCallId),
     ...(content === undefined ? {} : { content }),
     ...(result.isError ? { is_error: true } : {})
   }
@@ -395,7 +395,7 @@ const assistantBlock = (
         const type = typeof extras?.["type"] === "string" ? extras["type"] : "server_tool_use"
         return { ...extras, type, id: block.id, name: block.name, input } as unknown as Wire.ToolUseBlockParam
       }
-      return { ...extras, type: "tool_use", id: block.id, name: block.name, input }
+      return { ...extras, type: "tool_use", id: idFor(ctx, block.id), name: block.name, input }
     }
     case "ToolResult": {
       if (foreignCalls.has(block.toolCallId) || !isAnthropicServerBlock(block)) {
@@ -455,10 +455,50 @@ const withoutSeparate = (own: Block.JsonObject): Block.JsonObject | undefined =>
   return Object.keys(rest).length === 0 ? undefined : rest
 }
 
+/** What Anthropic takes as a tool_use id: letters, digits, "_" and "-" (others are a 400). */
+const ANTHROPIC_ID = /^[a-zA-Z0-9_-]+$/
+/** Per conversion: the ids written in Anthropic's alphabet, for the calls whose ids were outside it. */
+const rewrittenIds = new WeakMap<A.Ctx, ReadonlyMap<string, string>>()
+
+/**
+ * Ids of client calls Anthropic would reject (`functions.get_weather:0`,
+ * ids with spaces) get one in its alphabet, the same for the call and its
+ * results, unique in the conversation, each reported once.
+ */
+const planIds = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): void => {
+  const taken = new Set<string>()
+  const bad: Array<{ readonly id: string; readonly index: number; readonly blockIndex: number }> = []
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!
+    for (let b = 0; b < m.content.length; b++) {
+      const block = m.content[b]!
+      const id = block._tag === "ToolCall" ? block.id : block._tag === "ToolResult" ? block.toolCallId : undefined
+      if (id === undefined || id === "") continue
+      if (ANTHROPIC_ID.test(id)) taken.add(id)
+      else if (block._tag === "ToolCall" && block.providerExecuted !== true) bad.push({ id, index: i, blockIndex: b })
+    }
+  }
+  if (bad.length === 0) return
+  const map = new Map<string, string>()
+  for (const { blockIndex, id, index } of bad) {
+    if (map.has(id)) continue
+    const base = id.replace(/[^a-zA-Z0-9_-]/g, "_")
+    let out = base
+    for (let n = 1; taken.has(out); n++) out = `${base}_${n}`
+    taken.add(out)
+    map.set(id, out)
+    A.converted(ctx, index, blockIndex, `the tool call id ${JSON.stringify(id)}`, `as ${JSON.stringify(out)}, and in its results (Anthropic ids are letters, digits, _ and -)`)
+  }
+  rewrittenIds.set(ctx, map)
+}
+
+const idFor = (ctx: A.Ctx, id: string): string => rewrittenIds.get(ctx)?.get(id) ?? id
+
 /** A turn's content as blocks, its plain text as one text block. */
 const blocksOf = (turn: Turn): Array<Wire.ContentBlockParam> => (turn.plain === undefined ? turn.content : [{ type: "text", text: turn.plain }])
 
 const encodePrompt = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Prompt => {
+  planIds(ctx, messages)
   const system: Array<Wire.TextBlockParam> = []
   let systemPlain: string | undefined
   let systemBlocks = 0

@@ -134,6 +134,20 @@ describe("Anthropic.toMessages", () => {
       ])
     }))
 
+  it.effect("a tool call id outside Anthropic's alphabet is rewritten for the call and its results, and said", () =>
+    Effect.gen(function* () {
+      const { value, warnings } = yield* Anthropic.toMessages([
+        Message.user("Weather?"),
+        Message.assistant([Block.toolCall("functions.get_weather:0", "get_weather", {}), Block.toolCall("functions_get_weather_0", "get_weather", {})]),
+        Message.tool([Block.toolResult("functions.get_weather:0", "get_weather", "4°C"), Block.toolResult("functions_get_weather_0", "get_weather", "5°C")])
+      ])
+      expect(value.messages[1]!.content).toMatchObject([{ id: "functions_get_weather_0_1" }, { id: "functions_get_weather_0" }])
+      expect(value.messages[2]!.content).toMatchObject([{ tool_use_id: "functions_get_weather_0_1" }, { tool_use_id: "functions_get_weather_0" }])
+      expect(warnings.map((w) => w.message)).toEqual([
+        'messages[1].content[0]: the tool call id "functions.get_weather:0" was sent as "functions_get_weather_0_1", and in its results (Anthropic ids are letters, digits, _ and -)'
+      ])
+    }))
+
   it.effect("an empty system prompt is left out, and said", () =>
     Effect.gen(function* () {
       const { value, warnings } = yield* Anthropic.toMessages([Message.system(""), Message.user("hi")])
