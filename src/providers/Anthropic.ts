@@ -191,6 +191,13 @@ const decodeBase64Text = (data: string): string | undefined => {
   }
 }
 
+/** Whether Anthropic can fetch a URL itself (not `gs://`, `file:`, a Gemini file URI). */
+const isFetchable = (url: string): boolean => /^https?:\/\//i.test(url)
+const urlScheme = (url: string): string => {
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]
+  return scheme === undefined ? "a relative" : `${A.an(scheme)} ${scheme}:`
+}
+
 const fileBlock = (
   ctx: A.Ctx,
   file: Block.FileBlock,
@@ -214,6 +221,10 @@ const fileBlock = (
         break
       }
       case "Url":
+        if (!isFetchable(source.url)) {
+          A.dropped(ctx, index, blockIndex, `${A.an(media)} ${media} image at ${urlScheme(source.url)} URL`, "Anthropic fetches http and https URLs only")
+          return undefined
+        }
         image = { ...sourceExtras, type: "url", url: source.url }
         break
       case "FileId":
@@ -227,6 +238,11 @@ const fileBlock = (
     }
     fileSettings(ctx, file, index, blockIndex, true)
     return { ...extras, type: "image", source: image }
+  }
+  // by URL or file id a document is a PDF or text (an unknown type may be either)
+  if ((source._tag === "Url" || source._tag === "FileId") && !(media === "application/pdf" || media.startsWith("text/") || media === "application/octet-stream")) {
+    A.dropped(ctx, index, blockIndex, `${A.an(media)} ${media} file by ${source._tag === "Url" ? "URL" : "file id"}`, "Anthropic documents are PDF or plain text")
+    return undefined
   }
   let document: Wire.DocumentSourceParam
   switch (source._tag) {
@@ -248,6 +264,10 @@ const fileBlock = (
       document = { ...sourceExtras, type: "text", media_type: "text/plain", data: source.text }
       break
     case "Url":
+      if (!isFetchable(source.url)) {
+        A.dropped(ctx, index, blockIndex, `${A.an(media)} ${media} file at ${urlScheme(source.url)} URL`, "Anthropic fetches http and https URLs only")
+        return undefined
+      }
       document = { ...sourceExtras, type: "url", url: source.url }
       break
     case "FileId":

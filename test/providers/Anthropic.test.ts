@@ -148,6 +148,23 @@ describe("Anthropic.toMessages", () => {
       ])
     }))
 
+  it.effect("a video by URL, or a file at a URL Anthropic cannot fetch, is left out and said, not sent as a document", () =>
+    Effect.gen(function* () {
+      const { value, warnings } = yield* Anthropic.toMessages([
+        Message.user([
+          Block.file(Block.url("https://www.youtube.com/watch?v=1"), "video/mp4"),
+          Block.file(Block.url("gs://bucket/x.pdf"), "application/pdf"),
+          Block.file(Block.url("https://example.com/x.pdf"), "application/pdf"),
+          Block.text("Summarize.")
+        ])
+      ])
+      expect(value.messages[0]!.content).toEqual([{ type: "document", source: { type: "url", url: "https://example.com/x.pdf" } }, { type: "text", text: "Summarize." }])
+      expect(warnings.map((w) => w.message)).toEqual([
+        "messages[0].content[0]: a video/mp4 file by URL was left out: Anthropic documents are PDF or plain text",
+        "messages[0].content[1]: an application/pdf file at a gs: URL was left out: Anthropic fetches http and https URLs only"
+      ])
+    }))
+
   it.effect("an empty system prompt is left out, and said", () =>
     Effect.gen(function* () {
       const { value, warnings } = yield* Anthropic.toMessages([Message.system(""), Message.user("hi")])
