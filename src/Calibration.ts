@@ -220,7 +220,8 @@ const build = (base: Service, options: CalibrationOptions): CalibrationService =
   /** `made`: the log factor the estimate was made with, when known (else the current one). */
   const update = (model: string, estimate: number, actual: number, made?: number): CalibrationState => {
     const s = stateFor(model)
-    if (!(estimate >= minEstimate) || !(actual > 0) || !Number.isFinite(estimate) || !Number.isFinite(actual)) {
+    // a zero estimate (minEstimate: 0) says nothing about the ratio: ln(actual / 0) is infinite
+    if (!(estimate >= minEstimate) || !(estimate > 0) || !(actual > 0) || !Number.isFinite(estimate) || !Number.isFinite(actual)) {
       s.ignored++
       return view(model, s)
     }
@@ -312,8 +313,8 @@ const build = (base: Service, options: CalibrationOptions): CalibrationService =
  * model has a factor `f` (start: `initialFactors[model]` or 1) kept as
  * `ℓ = ln f`. A report `(estimate, actual)` is handled as follows:
  *
- * 1. Ignored if `estimate < minEstimate`, or `actual` is not a positive finite
- *    number.
+ * 1. Ignored if `estimate < minEstimate`, or `estimate` or `actual` is not a
+ *    positive finite number.
  * 2. Residual `r = ln(actual / estimate)`: how far the calibrated estimate was,
  *    measured against the current factor. An estimate `estimatorFor(model)`
  *    made with an earlier factor (a request in flight while the reports of

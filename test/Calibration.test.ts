@@ -157,6 +157,9 @@ describe("calibration", () => {
       yield* calibration.record("m", 1000, 0)
       const state = yield* calibration.record("m", 1000, Number.NaN)
       expect(state).toEqual({ model: "m", factor: 1, accepted: 0, rejected: 0, ignored: 4 })
+      // with minEstimate 0 a zero estimate still says nothing about the ratio
+      const anything = makeCalibration(base(), { minEstimate: 0 })
+      expect(yield* anything.record("m", 0, 10)).toEqual({ model: "m", factor: 1, accepted: 0, rejected: 0, ignored: 1 })
     })
   )
 
