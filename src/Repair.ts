@@ -587,15 +587,19 @@ const repairWith = (
   /** Renames empty and reused call ids, fills empty names, and opens the calls in the walker. */
   const openCalls = (m: Message.AssistantMessage, i: number): Message.AssistantMessage => {
     let content: Array<Block.AssistantBlock> | undefined
-    /** Provider-executed calls renamed in this message: their results inside it follow them. */
-    let serverRenames: Map<string, { readonly ids: Array<string>; next: number }> | undefined
+    /**
+     * The provider-executed calls of this message by the id they came with, in order, each with the id it goes
+     * out with: their results inside the message follow them in order (the first result of an id answers the
+     * first call that had it, renamed or not).
+     */
+    let serverCalls: Map<string, { readonly ids: Array<string>; next: number }> | undefined
     for (let b = 0; b < m.content.length; b++) {
       const block = m.content[b]!
-      if (block._tag === "ToolResult" && serverRenames !== undefined) {
-        const queue = serverRenames.get(block.toolCallId)
+      if (block._tag === "ToolResult" && serverCalls !== undefined) {
+        const queue = serverCalls.get(block.toolCallId)
         const to = queue === undefined ? undefined : queue.ids[queue.next]
-        if (queue !== undefined && to !== undefined) {
-          queue.next++
+        if (queue !== undefined && to !== undefined) queue.next++
+        if (to !== undefined && to !== block.toolCallId) {
           actions.push(new RenamedToolCallId({ index: i, from: block.toolCallId, to }))
           content ??= m.content.slice()
           content[b] = Block.toolResult(to, block.toolName, block.content, block.isError, withoutIds(block))
@@ -611,12 +615,12 @@ const repairWith = (
       if (id === "" || first !== -1) {
         id = freshId(block.id)
         actions.push(new RenamedToolCallId({ index: i, from: block.id, to: id }))
-        if (server) {
-          serverRenames ??= new Map()
-          const queue = serverRenames.get(block.id)
-          if (queue === undefined) serverRenames.set(block.id, { ids: [id], next: 0 })
-          else queue.ids.push(id)
-        }
+      }
+      if (server) {
+        serverCalls ??= new Map()
+        const queue = serverCalls.get(block.id)
+        if (queue === undefined) serverCalls.set(block.id, { ids: [id], next: 0 })
+        else queue.ids.push(id)
       }
       if (name === "") {
         name = UNKNOWN_TOOL

@@ -156,6 +156,14 @@ describe("repair properties", () => {
 
 
 describe("repair: defects found by an adversarial run", () => {
+  it("two server-run calls sharing an id keep their own results, in order", () => {
+    const server = (query: string) => Block.toolCall("srv_1", "web_search", { query }, { providerExecuted: true })
+    const found = (text: string) => Block.toolResult("srv_1", "web_search", text, false, { providerExecuted: true })
+    const r = Repair.repair([user("q"), assistant([server("oslo"), server("bergen"), found("OSLO"), found("BERGEN"), Block.text("Both found.")])])
+    const blocks = r.messages[1]!.content.map((b) => (b._tag === "ToolCall" ? `${b.id} ${JSON.stringify(b.args)}` : b._tag === "ToolResult" ? `${b.toolCallId} ${String(b.content)}` : b._tag))
+    expect(blocks).toEqual(['srv_1 {"query":"oslo"}', 'srv_1_repaired_1 {"query":"bergen"}', "srv_1 OSLO", "srv_1_repaired_1 BERGEN", "Text"])
+  })
+
   it("fresh ids avoid every id of the input, and each result stays with its own call", () => {
     const x = [
       user("q"),
