@@ -916,7 +916,13 @@ const decodeToolUse = (ctx: A.Ctx, block: A.Obj, path: string, index: number | u
   if (A.isObj(input)) return Block.toolCall(id, name, input, options)
   // input streamed as text that never became an object, or a value that is not one
   const text = typeof input === "string" ? input : input === undefined ? "" : stringify(input)
-  return A.callFromText(ctx, { id, name, ...(index === undefined ? {} : { index }) }, text, options)
+  const call = A.callFromText(ctx, { id, name, ...(index === undefined ? {} : { index }) }, text, options)
+  // a body with a JSON string as input (not text a stream left unfinished, which is repaired and said): the API
+  // rejects it, so say that it goes on as the object it holds
+  if (typeof input === "string" && call.parseError === undefined) {
+    A.converted(ctx, index, undefined, `the input of ${JSON.stringify(name)}, a JSON string where Anthropic takes an object (the API rejects it),`, "as the object it holds")
+  }
+  return call
 }
 
 const decodeServerResult = (ctx: A.Ctx, block: A.Obj, path: string, type: string, names: Names): Block.ToolResultBlock => {

@@ -165,6 +165,20 @@ describe("Anthropic.toMessages", () => {
       ])
     }))
 
+  it.effect("a tool_use input sent as a JSON string is read as its object, and said (the API rejects a string)", () =>
+    Effect.gen(function* () {
+      const { value, warnings } = yield* Anthropic.fromMessages([
+        { role: "user", content: "Weather?" },
+        { role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "w", input: "{\"city\":\"Oslo\"}" }] }
+      ])
+      const call = (value[1] as Message.AssistantMessage).content[0]
+      assert(call?._tag === "ToolCall")
+      expect(call.args).toEqual({ city: "Oslo" })
+      expect(warnings.map((w) => w.message)).toEqual([
+        'messages[1]: the input of "w", a JSON string where Anthropic takes an object (the API rejects it), was sent as the object it holds'
+      ])
+    }))
+
   it.effect("an empty system prompt is left out, and said", () =>
     Effect.gen(function* () {
       const { value, warnings } = yield* Anthropic.toMessages([Message.system(""), Message.user("hi")])
