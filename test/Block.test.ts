@@ -114,3 +114,12 @@ describe("Block readers", () => {
     expect(Block.safeStringify(10n)).toBe("10")
   })
 })
+
+describe("Block.parseDataUrl", () => {
+  it("reads the scheme, media type and base64 marker in any case (RFC 2397), the media type in lower case", () => {
+    expect(Block.parseDataUrl("DATA:IMAGE/PNG;BASE64,iVBORw0KGgo=")).toEqual({ mediaType: "image/png", data: "iVBORw0KGgo=" })
+    expect(Block.parseDataUrl("data:image/png;base64,iVBORw0KGgo=")).toEqual({ mediaType: "image/png", data: "iVBORw0KGgo=" })
+    expect(Block.parseDataUrl("data:image/svg+xml;utf8,<svg/>")).toBeUndefined()
+    expect(Block.parseDataUrl("https://example.com/data:x;base64,")).toBeUndefined()
+  })
+})
