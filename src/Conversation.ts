@@ -838,7 +838,7 @@ export const requiresThoughtSignatures = (options?: ProfileOptions): boolean => 
   return generation !== undefined && Number(generation) >= 3
 }
 
-type ProviderSink = (issue: ProviderIssue) => boolean
+type ProviderSink = (issue: ProviderIssue | MissingToolResult) => boolean
 
 /** Anthropic: "text content blocks must contain non-whitespace text". */
 const isBlank = (text: string): boolean => text.trim() === ""
@@ -868,6 +868,11 @@ const anthropicRules = (messages: ReadonlyArray<Message.Message>, options: Profi
         }
         break
       case "tool":
+        // the adapter sends a turn's results in one user message; ones read from a second user message (the
+        // reader marks it) went apart, and the API rejects the first for the calls it does not answer
+        if (i > 0 && messages[i - 1]!.role === "tool" && m.providerOptions?.["anthropic"]?.["separateMessage"] === true && lastAssistant !== -1) {
+          if (sink(new MissingToolResult({ index: lastAssistant, toolCallIds: m.content.map((r) => r.toolCallId), resumedAt: i }))) return
+        }
         // a result's text blocks are text blocks too ("text content blocks must be non-empty")
         for (let b = 0; b < m.content.length; b++) {
           const content = m.content[b]!.content
@@ -1107,11 +1112,11 @@ export const validateFor = <P extends Provider>(provider: P, options?: ProfileOp
   Effect.suspend(() => {
     const generic = firstIssue(messages, options, genericRulesFor(provider))
     if (generic !== undefined) return Effect.fail(generic)
-    let found: ProviderIssue | undefined
+    let found: ProviderIssue | MissingToolResult | undefined
     providerScan(provider, messages, options, (issue) => {
       found = issue
       return true
     })
-    // providerScan(provider) only reports provider P's own issues
+    // providerScan(provider) only reports provider P's own issues, and generic ones only P's wire shows
     return found === undefined ? Effect.succeed(messages as Validated<P>) : Effect.fail(found as IssueFor<P>)
   })

@@ -945,6 +945,16 @@ const anthropicFixes = (options: RepairForOptions | undefined): ProviderFixes =>
     return moveTextBeforeCalls(dropped, i, log, last, first, "Anthropic takes text before the tool calls of a turn")
   },
   finish: (out, origins, log) => {
+    // results read from two user messages in a row go back as one: Anthropic wants a turn's results together
+    for (let k = out.length - 1; k > 0; k--) {
+      const m = out[k]!
+      const before = out[k - 1]!
+      if (m.role !== "tool" || before.role !== "tool" || m.providerOptions?.["anthropic"]?.["separateMessage"] !== true) continue
+      log(new MergedConsecutive({ index: origins[k]!, into: origins[k - 1]!, message: m }))
+      out[k - 1] = withContent(before, [...before.content, ...m.content])
+      out.splice(k, 1)
+      origins.splice(k, 1)
+    }
     const last = out.length - 1
     const final = out[last]
     if (final?.role === "assistant") {

@@ -2,6 +2,7 @@ import { assert, describe, expect, expectTypeOf, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { Block, Conversation, Message, Repair, Request, ValidationError } from "../src/index.js"
 import type { Provider } from "../src/index.js"
+import { Anthropic } from "../src/providers/index.js"
 import * as Arb from "./arbitraries.js"
 
 const { assistant, assistantMessage, system, tool, toolResultMessage, user } = Message
@@ -199,6 +200,22 @@ describe("validateFor('anthropic')", () => {
       yield* accepts("anthropic", [user("q"), assistant([thinking("EqQBCkgIARAB"), call("a")]), tool(result("a")), user("also check Bergen")], { thinking: true })
       // a reply closes the loop
       yield* accepts("anthropic", [...loop, assistant("4°C"), user("thanks")], { thinking: true })
+    }))
+
+  it.effect("MissingToolResult: a turn's results read from two user messages (the API wants them in the first)", () =>
+    Effect.gen(function* () {
+      const read = yield* Anthropic.fromMessages([
+        { role: "user", content: "weather?" },
+        { role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "w", input: {} }, { type: "tool_use", id: "toolu_2", name: "w", input: {} }] },
+        { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "sunny" }] },
+        { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_2", content: "rain" }] }
+      ])
+      const issues = Conversation.issuesFor("anthropic", read.value)
+      expect(issues.map((i) => i.message)).toEqual(['messages[1]: tool call "toolu_2" has no result before messages[3]'])
+      // built in the model, two tool messages in a row are one user message on the wire: nothing to report
+      yield* accepts("anthropic", [user("q"), assistant([call("a"), call("b")]), tool(result("a")), tool(result("b"))])
+      const repaired = yield* Repair.repairFor("anthropic")(read.value)
+      expect(repaired.actions.map((a) => a.description)).toEqual(["messages[3]: merged this tool message into messages[2]"])
     }))
 
   it.effect("EmptyTextBlock: blank text inside a tool result too", () =>
