@@ -406,6 +406,13 @@ export interface RepairOptions {
   readonly allowPendingToolCalls?: boolean
   /** The content of synthetic results for interrupted calls. */
   readonly interruptedContent?: string
+  /**
+   * The conversation continues one the provider stored (a Responses request
+   * with `previous_response_id`): the tool results it opens with answer the
+   * stored response's calls and are kept as they are. Default `false`. See
+   * `Conversation.ValidateOptions`.
+   */
+  readonly continues?: boolean
 }
 
 /**
@@ -540,6 +547,8 @@ const repairWith = (
   let run: Run | undefined
   /** The output slot of the assistant message of the open turn. */
   let turnSlot = -1
+  /** Whether a user or assistant message was met yet. */
+  let opened = false
 
   const emit = (m: Message.Message, origin: number): void => {
     out.push(m)
@@ -693,6 +702,11 @@ const repairWith = (
         }
         break
       case "tool": {
+        // the results a continued conversation opens with answer calls the provider stored
+        if (options?.continues === true && !opened) {
+          emit(m, i)
+          break
+        }
         const kept = answer(m, i)
         if (kept !== undefined) {
           endRun()
@@ -702,6 +716,7 @@ const repairWith = (
       }
       case "user":
       case "assistant": {
+        opened = true
         closeTurn()
         const next = m.role === "assistant" ? openCalls(m, i) : m
         const calls = next.role === "assistant" && walker.pendingCount > 0

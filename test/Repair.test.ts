@@ -156,6 +156,17 @@ describe("repair properties", () => {
 
 
 describe("repair: defects found by an adversarial run", () => {
+  it.effect("a continued conversation keeps the results it opens with (they answer a stored response)", () =>
+    Effect.gen(function* () {
+      const x = [Message.toolResultMessage("call_1", "", "sunny"), user("and tomorrow?")]
+      expect(Repair.repair(x).actions.map((a) => a._tag)).toEqual(["RemovedOrphanResult", "RemovedEmptyMessage"])
+      const kept = Repair.repair(x, { continues: true })
+      expect(kept.actions).toEqual([])
+      expect(kept.messages).toBe(x)
+      const r = yield* Repair.repairFor("openai-responses", { continues: true })([x[0]!])
+      expect(r.messages).toEqual([x[0]])
+    }))
+
   it("two server-run calls sharing an id keep their own results, in order", () => {
     const server = (query: string) => Block.toolCall("srv_1", "web_search", { query }, { providerExecuted: true })
     const found = (text: string) => Block.toolResult("srv_1", "web_search", text, false, { providerExecuted: true })

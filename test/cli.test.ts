@@ -329,6 +329,12 @@ describe("check", () => {
     const continued = file("continued.json", JSON.stringify({ model: "gpt-5", previous_response_id: "resp_123", input: [{ type: "function_call_output", call_id: "call_1", output: "sunny" }] }))
     const r = run(["check", continued, "--provider", "openai-responses"])
     expect([r.code, r.stdout]).toEqual([0, "valid: 1 messages, openai-responses rules included\n"])
+    // repair keeps the stored response's results, with or without --provider
+    for (const args of [["repair", continued], ["repair", continued, "--provider", "openai-responses"]]) {
+      const repaired = run(args)
+      expect(repaired.code).toBe(0)
+      expect((JSON.parse(repaired.stdout) as { input: Array<unknown> }).input).toEqual([{ type: "function_call_output", call_id: "call_1", output: "sunny" }])
+    }
   })
 
   it("names messages as the file does: a body's system text is outside its messages, Gemini's are contents", () => {

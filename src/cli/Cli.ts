@@ -212,6 +212,10 @@ const modelFlag = Flag.String("model").pipe(
   Flag.withDescription("the model the request is for, when the file does not say (e.g. Gemini 3 requires thought signatures)")
 )
 
+/** The generic rules' options a body implies: a continued Responses request opens with the stored response's results. */
+const genericOptions = (request: Request.Request): { readonly continues?: boolean } =>
+  Conversation.profileOptionsOf(request).continues === true ? { continues: true } : {}
+
 /**
  * The provider profile's options: what the request body says (its model, Anthropic `thinking`, Responses `store`
  * and `previous_response_id`), the model from --model first.
@@ -230,7 +234,7 @@ const check = Command.make("check", { file: fileArg, format: formatFlag, provide
       const messages = input.request.messages
       const provider = Option.getOrUndefined(config.provider)
       const issues: ReadonlyArray<ValidationError.Issue> = provider === undefined
-        ? Conversation.issuesOf(messages)
+        ? Conversation.issuesOf(messages, genericOptions(input.request))
         : Conversation.issuesFor(provider, messages, profileOptions(config.model, input.request, input.format))
       const locate = fileLocator(input)
       if (config.json) {
@@ -401,12 +405,12 @@ const repair = Command.make("repair", { file: fileArg, provider: providerFlag, m
       const input = yield* load(config.file, config.format)
       const provider = Option.getOrUndefined(config.provider)
       const repaired: Repair.RepairResult = provider === undefined
-        ? Repair.repair(input.request.messages)
+        ? Repair.repair(input.request.messages, genericOptions(input.request))
         : yield* Repair.repairFor(provider, profileOptions(config.model, input.request, input.format))(input.request.messages).pipe(
           Effect.mapError((e) => new JobFailed({ reason: e.message }))
         )
       // what no repair can mend (a conversation with no messages left to send) fails as repairFor fails for a provider
-      const left = provider === undefined ? Conversation.issuesOf(repaired.messages) : []
+      const left = provider === undefined ? Conversation.issuesOf(repaired.messages, genericOptions(input.request)) : []
       if (left.length > 0) return yield* new JobFailed({ reason: `no repair makes this history valid: ${left[0]!.message}` })
       const target = Option.getOrElse(config.to, () => input.format)
       if (config.json) {
