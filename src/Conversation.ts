@@ -455,12 +455,18 @@ export const pendingToolCalls = (messages: ReadonlyArray<Message.Message>): Read
  * (`validate`) applies all of them: the strict, portable set that every
  * provider accepts. A provider's profile (`validateFor`) leaves out what
  * that provider is recorded (or documented) to accept; every other generic
- * rule stays on. Only `ConsecutiveRole` is relaxed by any provider:
+ * rule stays on. Two are relaxed by some provider:
  *
  * | generic rule | `openai-chat` | `openai-responses` | `anthropic` | `gemini` |
  * |---|---|---|---|---|
  * | `ConsecutiveRole`, two user messages | kept | kept | relaxed | relaxed |
  * | `ConsecutiveRole`, two assistant messages | kept | kept | relaxed | kept |
+ * | a system message ends a tool turn | kept | kept | relaxed | kept |
+ *
+ * The Anthropic adapter lifts every system message into the top-level
+ * `system`, so calls and results a system message sat between meet on the
+ * wire (Gemini's turns a later system message into user text, which would
+ * sit between them).
  *
  * Anthropic combines consecutive user or assistant turns into one (its API
  * reference says so; a request with tool results and the user's next words
@@ -477,11 +483,18 @@ export interface GenericRules {
   readonly consecutiveUserMessages: boolean
   /** `ConsecutiveRole` for two assistant messages in a row. */
   readonly consecutiveAssistantMessages: boolean
+  /**
+   * A system message ends a turn: calls before it must be answered before
+   * it (`MissingToolResult`, and their results after it are orphans). Not
+   * for Anthropic, whose adapter lifts every system message into the
+   * top-level `system`, so the calls and results meet on the wire.
+   */
+  readonly systemEndsTurn: boolean
 }
 
-const ALL_RULES: GenericRules = { consecutiveUserMessages: true, consecutiveAssistantMessages: true }
-const ANTHROPIC_RULES: GenericRules = { consecutiveUserMessages: false, consecutiveAssistantMessages: false }
-const GEMINI_RULES: GenericRules = { consecutiveUserMessages: false, consecutiveAssistantMessages: true }
+const ALL_RULES: GenericRules = { consecutiveUserMessages: true, consecutiveAssistantMessages: true, systemEndsTurn: true }
+const ANTHROPIC_RULES: GenericRules = { consecutiveUserMessages: false, consecutiveAssistantMessages: false, systemEndsTurn: false }
+const GEMINI_RULES: GenericRules = { consecutiveUserMessages: false, consecutiveAssistantMessages: true, systemEndsTurn: true }
 
 /**
  * The generic rules a target applies: all of them for `"generic"`, the
@@ -601,7 +614,7 @@ const scan = (
         break
       }
       case "system":
-        if (closeTurn(i)) return
+        if (rules.systemEndsTurn && closeTurn(i)) return
         break
       case "user":
       case "assistant": {
@@ -1095,7 +1108,7 @@ export const issuesFor = (
  *
  * | provider | relaxes | adds |
  * |---|---|---|
- * | `"anthropic"` | `ConsecutiveRole` | `MissingThinkingSignature`, `EmptyRedactedThinking`, `ThinkingNotFirst` (tool loop with thinking), `EmptyTextBlock`, `TrailingWhitespacePrefill`, `TextAfterToolCalls` (client calls only) |
+ * | `"anthropic"` | `ConsecutiveRole`; a system message between calls and results | `MissingThinkingSignature`, `EmptyRedactedThinking`, `ThinkingNotFirst` (tool loop with thinking), `EmptyTextBlock`, `TrailingWhitespacePrefill`, `TextAfterToolCalls` (client calls only), `MissingToolResult` (results read from two user messages) |
  * | `"gemini"` | `ConsecutiveRole` for user messages | `SystemNotAtStart`, `MisplacedFunctionCall`, `MissingThoughtSignature` (Gemini 3: `thoughtSignatures` / `model`) |
  * | `"openai-responses"` | nothing | `ReasoningWithoutOutput`, `TextBetweenCallAndOutput`, `MissingEncryptedContent` (with `store: false`) |
  * | `"openai-chat"` | nothing | nothing |
