@@ -1113,7 +1113,12 @@ export const fromResponse = (
   options?: ConversionOptions
 ): Effect.Effect<Converted<DecodedResponse>, MalformedPayload | InvalidToolArguments | UnsupportedContent> => {
   const ctx = A.makeCtx(key, options)
-  return A.run(ctx, () => decodeResponse(ctx, A.obj(ctx, A.jsonOf(ctx, response), "")))
+  return A.run(ctx, () => {
+    const body = A.obj(ctx, A.jsonOf(ctx, response), "")
+    // a whole response has its output list (a stream cut short may not: that is read by decodeStreamed)
+    A.arr(ctx, body["output"], "output")
+    return decodeResponse(ctx, body)
+  })
 }
 
 /**

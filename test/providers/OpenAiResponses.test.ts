@@ -236,6 +236,11 @@ describe("OpenAiResponses.toMessages", () => {
     assert.strictEqual(error._tag, "UnsupportedContent")
   })
 
+  it("a response without its output list is MalformedPayload, not an empty reply", () => {
+    const error = err(OpenAiResponses.fromResponse({ id: "resp_1", object: "response" }))
+    assert.strictEqual(error._tag, "MalformedPayload")
+  })
+
   it("an assistant item without an id comes back whole: one item, its parts, their annotations and other fields", () => {
     const input = [
       { role: "user", content: "q" },
