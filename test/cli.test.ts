@@ -350,6 +350,12 @@ describe("check", () => {
     expect(json.issues[0]).toMatchObject({ _tag: "MissingToolResult", index: 1, modelIndex: 2, resumedAt: 2 })
     const gemini = file("located-gemini.json", JSON.stringify({ contents: [{ role: "model", parts: [{ functionCall: { name: "f", args: {} } }] }, { role: "user", parts: [{ functionResponse: { name: "f", response: {} } }] }, { role: "user", parts: [{ text: "ok" }] }] }))
     expect(run(["check", gemini, "--provider", "gemini"]).stdout).toContain("MisplacedFunctionCall: contents[0]:")
+    expect(run(["tokens", gemini]).stdout).toMatch(/^contents\[0\]: \d+\ncontents\[1\]: \d+\ncontents\[2\]: \d+\n/)
+    // Responses instructions are system text beside the input items
+    const responses = file("located-responses.json", JSON.stringify({ model: "gpt-4o", instructions: "Be brief.", input: [{ role: "user", content: "Weather?" }] }))
+    const counted = run(["tokens", responses])
+    expect(counted.stdout).toMatch(/^input\[0\]: \d+\nsystem \(outside the messages\): \d+\n/)
+    expect((JSON.parse(run(["tokens", responses, "--json"]).stdout) as { messages: Array<number>; system: number }).messages).toHaveLength(1)
   })
 
   it("reads standard input with -", () => {

@@ -160,14 +160,18 @@ const jsonFlag = Flag.Boolean("json").pipe(Flag.withDefault(false), Flag.withDes
 const withMessages = (request: Request.Request, messages: ReadonlyArray<Message.Message>): Request.Request =>
   new Request.Request({ ...request, messages })
 
+/** What the file read calls its list of messages: `input` in a Responses body, `contents` in a Gemini one. */
+const listNameOf = (input: Formats.Read): string =>
+  input.shape !== "body" ? "messages" : input.format === "openai-responses" ? "input" : input.format === "gemini" ? "contents" : "messages"
+
 /**
  * Where the model's message `i` is in the file read: the wire message it came from (`input[2]`, `contents[0]`),
  * or the system text kept beside the messages. `undefined` when the two line up one to one under the same name.
  */
 const fileLocator = (input: Formats.Read & { readonly origins: ReadonlyArray<number> | undefined }): ((i: number) => { readonly label: string; readonly index: number | null }) | undefined => {
-  const { format, origins, shape } = input
+  const { format, origins } = input
   if (origins === undefined) return undefined
-  const list = shape !== "body" ? "messages" : format === "openai-responses" ? "input" : format === "gemini" ? "contents" : "messages"
+  const list = listNameOf(input)
   const outside = format === "anthropic" ? "system" : format === "gemini" ? "systemInstruction" : "instructions"
   if (list === "messages" && origins.every((w, i) => w === i)) return undefined
   return (i) => {
@@ -280,7 +284,8 @@ const estimatorLayer = (name: (typeof estimators)[number]): Effect.Effect<TokenE
 
 const perInputMessage = (
   each: ReadonlyArray<number>,
-  origins: ReadonlyArray<number> | undefined
+  origins: ReadonlyArray<number> | undefined,
+  list: string
 ): Array<{ readonly label: string; readonly tokens: number }> => {
   if (origins === undefined) return each.map((tokens, i) => ({ label: `messages[${i}]`, tokens }))
   const out: Array<{ label: string; tokens: number }> = []
@@ -288,7 +293,7 @@ const perInputMessage = (
     const w = origins[i]!
     if (w === -1) return
     const slot = out[w]
-    if (slot === undefined) out[w] = { label: `messages[${w}]`, tokens }
+    if (slot === undefined) out[w] = { label: `${list}[${w}]`, tokens }
     else slot.tokens += tokens
   })
   return out
@@ -317,7 +322,7 @@ const tokens = Command.make("tokens", {
       const provider: Provider = config.provider._tag === "Some" ? config.provider.value : input.format === "canonical" ? "openai-chat" : input.format
       const counted = estimator.estimateRequest(input.request, { provider, model: Option.getOrUndefined(config.model) })
       // one number per input message: model messages that came from one wire message are summed
-      const perInput = perInputMessage(counted.messages, input.origins)
+      const perInput = perInputMessage(counted.messages, input.origins, listNameOf(input))
       // system text a body holds beside its messages (Anthropic's system, Gemini's systemInstruction)
       const outside = input.origins === undefined ? 0 : counted.messages.reduce((sum, n, i) => (input.origins![i] === -1 ? sum + n : sum), 0)
       if (config.json) {
