@@ -504,20 +504,30 @@ const resultsWithoutTheirCall = (output: ReadonlyArray<Message.Message>, input: 
   return answerable(output).filter((r) => !r.called && calledInInput.has(r.id)).map((r) => r.id)
 }
 
-/** The calls in `output` answered after them in `input` but not in `output` (by id). */
+/**
+ * The calls in `output` that a result answered in `input` but not in `output`. A result answers the latest call
+ * before it with its id, so a call is known by the block itself (ids repeat in broken histories: a pinned call
+ * that was never answered is not made answered by a later call's result with the same id).
+ */
 const callsWithoutTheirResult = (output: ReadonlyArray<Message.Message>, input: ReadonlyArray<Message.Message>): Array<string> => {
-  const answered = (messages: ReadonlyArray<Message.Message>): Map<string, boolean> => {
-    const calls = new Map<string, boolean>()
+  const answered = (messages: ReadonlyArray<Message.Message>): Map<Block.ToolCallBlock, boolean> => {
+    const calls = new Map<Block.ToolCallBlock, boolean>()
+    const latest = new Map<string, Block.ToolCallBlock>()
     for (const m of messages) {
       for (const b of m.content) {
-        if (b._tag === "ToolCall") calls.set(b.id, false)
-        else if (b._tag === "ToolResult" && calls.has(b.toolCallId)) calls.set(b.toolCallId, true)
+        if (b._tag === "ToolCall") {
+          calls.set(b, false)
+          latest.set(b.id, b)
+        } else if (b._tag === "ToolResult") {
+          const call = latest.get(b.toolCallId)
+          if (call !== undefined) calls.set(call, true)
+        }
       }
     }
     return calls
   }
   const before = answered(input)
-  return [...answered(output)].filter(([id, ok]) => !ok && before.get(id) === true).map(([id]) => id)
+  return [...answered(output)].filter(([call, ok]) => !ok && before.get(call) === true).map(([call]) => call.id)
 }
 
 const allChoices: ReadonlyArray<Choice> = [
