@@ -69,6 +69,22 @@ interface BlockState {
   citations: Array<unknown> | undefined // owned copy, appended to
 }
 
+/** The block a delta for a block that was never started writes into (what `content_block_start` would have made). */
+const placeholderBlock = (deltaType: string | undefined): Obj => {
+  switch (deltaType) {
+    case "text_delta":
+    case "citations_delta":
+      return { type: "text", text: "" }
+    case "thinking_delta":
+    case "signature_delta":
+      return { type: "thinking", thinking: "", signature: "" }
+    case "input_json_delta":
+      return { type: "tool_use", id: "", name: "", input: {} }
+    default:
+      return { type: deltaType === undefined ? "unknown" : deltaType.replace(/_delta$/, "") }
+  }
+}
+
 const blockName = (b: Obj): string => {
   const type = Core.str(b, "type") ?? "untyped"
   const name = Core.str(b, "name")
@@ -190,6 +206,12 @@ const make_ = (ctx: Core.Context) => {
         if (delta === undefined) return ctx.violation("content_block_delta without a delta")
         const bs = blockAt(i, `a ${Core.str(delta, "type") ?? "untyped"} delta`)
         if (bs !== undefined) applyDelta(bs, i!, delta)
+        else if (i !== undefined) {
+          // the text still goes into the partial message, in a block of the kind the delta writes
+          const placeholder: BlockState = { block: placeholderBlock(Core.str(delta, "type")), open: true, json: undefined, parsed: unparsed, citations: undefined }
+          blocks[i] = placeholder
+          applyDelta(placeholder, i, delta)
+        }
         return
       }
       case "content_block_stop": {
@@ -267,13 +289,16 @@ const make_ = (ctx: Core.Context) => {
       if (response !== undefined && !stopped) cut.push("no message_stop event")
       // a stream cut short is reported as such: the input of a stopped block that is not JSON is a violation of a whole stream only
       if (cut.length > 0) return { response, cut }
+      // every stopped block whose input is not JSON, in one violation: the reader takes them all as argument text to repair
+      const invalidInputs: Array<string> = []
       for (let i = 0; i < blocks.length; i++) {
         const bs = blocks[i]
         if (bs === undefined || bs.json === undefined || bs.parsed !== unparsed || bs.json.trim() === "") continue
         const state = jsonTextState(bs.json)
         const where = state._tag === "Invalid" ? ` at character ${state.at}` : state._tag === "Truncated" ? " (it is cut short)" : ""
-        ctx.violation(`content block ${i} (${blockName(bs.block)}): its input is not valid JSON${where}: ${bs.json.length > 400 ? `${bs.json.slice(0, 400)}…` : bs.json}`)
+        invalidInputs.push(`content block ${i} (${blockName(bs.block)}): its input is not valid JSON${where}: ${bs.json.length > 400 ? `${bs.json.slice(0, 400)}…` : bs.json}`)
       }
+      if (invalidInputs.length > 0) ctx.violation(invalidInputs.join("; "))
       return { response, cut }
     }
   }

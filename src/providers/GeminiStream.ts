@@ -50,7 +50,7 @@ type Obj = Core.Obj
 interface Streaming {
   readonly part: Obj // the functionCall part being completed
   readonly call: Obj // its functionCall, owned
-  continuing: string | undefined // the jsonPath whose string value continues
+  readonly continuing: Set<string> // the paths (their parsed keys, as JSON) whose string values continue: `willContinue` is per path
   leftover: Array<unknown> // fragments whose jsonPath could not be read
 }
 
@@ -149,9 +149,11 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.GenerateContentResponse> => 
       }
       const last = String(keys[keys.length - 1])
       const prev = (at as Obj)[last]
-      const value = s.continuing === path && typeof prev === "string" && typeof v.value === "string" ? prev + v.value : v.value
+      const where = JSON.stringify(keys)
+      const value = s.continuing.has(where) && typeof prev === "string" && typeof v.value === "string" ? prev + v.value : v.value
       Core.setKey(at as Obj, last, value)
-      s.continuing = fragment["willContinue"] === true && typeof v.value === "string" ? path : undefined
+      if (fragment["willContinue"] === true && typeof v.value === "string") s.continuing.add(where)
+      else s.continuing.delete(where)
     }
   }
 
@@ -191,7 +193,7 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.GenerateContentResponse> => 
       delete call["partialArgs"]
       copy["functionCall"] = call
       if (fc["willContinue"] === true || fc["partialArgs"] !== undefined) {
-        const streaming: Streaming = { part: copy, call, continuing: undefined, leftover: [] }
+        const streaming: Streaming = { part: copy, call, continuing: new Set(), leftover: [] }
         if (call["args"] !== undefined) call["args"] = Core.clone(call["args"])
         c.streaming = streaming
         foldArgs(streaming, Core.arr(fc, "partialArgs") ?? [])

@@ -16,7 +16,15 @@
  *   only on the last one, give the same result. A fragment whose `id`
  *   differs from the id of the call at its index starts a new call (after
  *   the others): some OpenAI-compatible servers send every parallel call
- *   with `index: 0`.
+ *   with `index: 0`. A fragment without any `index` (Gemini's compatible
+ *   server) starts a new call when it brings a new `id` and continues the
+ *   last call otherwise.
+ * - `content`, `refusal` or `arguments` sent as an array of text parts is
+ *   read as its text; any other non-string value is a protocol error, and
+ *   its JSON is kept in the partial response.
+ * - A chunk carrying `error`, or an SSE frame named `error`, fails the
+ *   stream with `ProviderStreamError` (as the official SDK throws); choices
+ *   beside the error are still kept in the partial response.
  * - `role` is set, not concatenated (some servers repeat it every chunk).
  * - `logprobs.content` / `logprobs.refusal` arrays are concatenated.
  * - `audio.data` and `audio.transcript` are concatenated; `audio.id` and
@@ -143,15 +151,17 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.ChatCompletion> => {
   const applyToolCall = (choice: ChoiceState, delta: unknown, position: number): void => {
     if (!Core.isObj(delta)) return ctx.violation(`choices tool_calls[${position}] is not an object`)
     const index = Core.index(delta, "index")
-    if (index === undefined) return ctx.violation(`a tool call fragment has no valid index: ${Core.show(delta["index"])}`)
+    if (index === undefined && delta["index"] !== undefined && delta["index"] !== null) return ctx.violation(`a tool call fragment has no valid index: ${Core.show(delta["index"])}`)
     const id = Core.str(delta, "id")
-    let slot = choice.slots.get(index) ?? index
+    // no index at all (Gemini's OpenAI-compatible server sends each call whole, without one): a fragment with a new id
+    // is the next call, one without an id continues the last
+    let slot = index === undefined ? Math.max(choice.lastSlot, 0) : choice.slots.get(index) ?? index
     let t = choice.tools.get(slot)
     if (t !== undefined && t.id !== undefined && id !== undefined && id !== "" && id !== t.id) {
       // a new id at an index already in use is a new call: some OpenAI-compatible servers
       // (Gemini's among them) send every parallel call with index 0
       slot = choice.lastSlot + 1
-      choice.slots.set(index, slot)
+      if (index !== undefined) choice.slots.set(index, slot)
       t = undefined
     }
     if (t === undefined) {
@@ -168,7 +178,7 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.ChatCompletion> => {
       t.custom ??= custom
       const name = Core.str(part, "name")
       if (name !== undefined && name !== "" && t.name === undefined) t.name = name
-      const text = Core.str(part, textKey)
+      const text = textOf(part[textKey], `tool_calls[${position}].${key}.${textKey}`)
       if (text !== undefined) t.text = t.text === undefined ? text : t.text + text
       for (const k in part) {
         if (k === "name" || k === textKey) continue
@@ -183,12 +193,38 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.ChatCompletion> => {
     }
   }
 
+  /**
+   * The text a delta field carries. A string is the text; some servers send an array of content parts, whose text
+   * parts are read as the non-streamed reader reads them. Anything else breaks the protocol: it is reported, and its
+   * JSON kept as the text, so the partial response still holds it.
+   */
+  const textOf = (value: unknown, what: string): string | undefined => {
+    if (typeof value === "string") return value
+    if (value === undefined || value === null) return undefined
+    if (Array.isArray(value)) {
+      let text = ""
+      for (let i = 0; i < value.length; i++) {
+        const part: unknown = value[i]
+        const partText = Core.isObj(part) ? Core.str(part, "text") : undefined
+        if (partText !== undefined && (part as Obj)["type"] !== "image_url") text += partText
+        else ctx.violation(`delta ${what}[${i}] is not a text part: ${Core.show(part)}`)
+      }
+      return text
+    }
+    ctx.violation(`delta ${what} is not a string: ${Core.show(value)}`)
+    try {
+      return JSON.stringify(value) ?? String(value)
+    } catch {
+      return Core.show(value)
+    }
+  }
+
   const applyDelta = (choice: ChoiceState, delta: Obj): void => {
     const role = Core.str(delta, "role")
     if (role !== undefined && role !== "") choice.role = role
-    const content = Core.str(delta, "content")
+    const content = textOf(delta["content"], "content")
     if (content !== undefined) choice.content = choice.content === null ? content : choice.content + content
-    const refusal = Core.str(delta, "refusal")
+    const refusal = textOf(delta["refusal"], "refusal")
     if (refusal !== undefined) choice.refusal = choice.refusal === null ? refusal : choice.refusal + refusal
     const toolCalls = delta["tool_calls"]
     if (Array.isArray(toolCalls)) for (let i = 0; i < toolCalls.length; i++) applyToolCall(choice, toolCalls[i], i)
@@ -197,7 +233,7 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.ChatCompletion> => {
       choice.functionCall ??= { name: undefined, arguments: "" }
       const name = Core.str(fc, "name")
       if (name !== undefined && name !== "" && choice.functionCall.name === undefined) choice.functionCall.name = name
-      const args = Core.str(fc, "arguments")
+      const args = textOf(fc["arguments"], "function_call.arguments")
       if (args !== undefined) choice.functionCall.arguments += args
     }
     const audio = Core.obj(delta, "audio")
@@ -247,16 +283,19 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.ChatCompletion> => {
 
   const apply = (event: unknown): void => {
     if (!Core.isObj(event)) return ctx.violation(`a chunk is not an object: ${Core.show(event)}`)
-    if (Core.obj(event, "error") !== undefined && event["choices"] === undefined) {
-      // OpenAI-compatible servers report a mid-stream failure as a chunk holding only `error`
-      const error = Core.obj(event, "error")!
+    const text = Core.str(event, "error")
+    const error = Core.obj(event, "error") ?? (text === undefined || text === "" ? undefined : { message: text })
+    if (error !== undefined) {
+      // OpenAI-compatible servers report a mid-stream failure as a chunk holding `error` (openai-node throws on any
+      // chunk that has one); choices beside it are still applied, so the partial keeps what they carried
       const code = Core.str(error, "code")
-      return ctx.providerError({
+      ctx.providerError({
         errorType: Core.str(error, "type") ?? code ?? "error",
         errorMessage: Core.str(error, "message") ?? "",
         code,
         error
       })
+      if (event["choices"] === undefined) return
     }
     chunks++
     const eid = Core.str(event, "id")

@@ -86,6 +86,20 @@ const partFields: Record<string, { readonly field: string; readonly done?: strin
 
 const newPart = (type: string): Obj => (type === "output_text" ? { type, text: "", annotations: [] } : type === "refusal" ? { type, refusal: "" } : { type, text: "" })
 
+/** The item an event for an output item that was never added writes into (what `output_item.added` would have made). */
+const placeholderItem = (eventType: string): Obj => {
+  const kind = eventType.replace(/^response\./, "")
+  if (/^(output_text|refusal|content_part)[._]/.test(kind)) return { type: "message", role: "assistant", status: "in_progress", content: [] }
+  if (/^reasoning/.test(kind)) return { type: "reasoning", summary: [] }
+  if (kind.startsWith("function_call_arguments.")) return { type: "function_call", call_id: "", name: "", arguments: "" }
+  if (kind.startsWith("mcp_call_arguments.")) return { type: "mcp_call", arguments: "" }
+  if (kind.startsWith("custom_tool_call_input.")) return { type: "custom_tool_call", call_id: "", name: "", input: "" }
+  if (kind.startsWith("code_interpreter_call_code.")) return { type: "code_interpreter_call", code: "" }
+  if (kind.startsWith("shell_call_output_content.")) return { type: "shell_call_output", output: [] }
+  if (kind.startsWith("shell_call_command.")) return { type: "shell_call", action: { commands: [] } }
+  return { type: kind.split(".")[0] ?? "" }
+}
+
 const itemName = (item: Obj): string => {
   const type = Core.str(item, "type") ?? "untyped"
   const name = Core.str(item, "name")
@@ -107,15 +121,23 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
     return list
   }
 
-  const itemAt = (event: Obj): Obj | undefined => {
+  const itemAt = (event: Obj, create = true): Obj | undefined => {
     const i = Core.index(event, "output_index")
     if (i === undefined) {
       ctx.violation(`${Core.str(event, "type")} without a valid output_index`)
       return undefined
     }
     const item = output[i]
-    if (item === undefined) ctx.violation(`${Core.str(event, "type")} for output item ${i}, which was never added`)
-    return item
+    if (item !== undefined) return item
+    const type = Core.str(event, "type") ?? ""
+    ctx.violation(`${type} for output item ${i}, which was never added`)
+    if (!create) return undefined
+    // the text the event carries still goes into the partial response, in an item of the kind the event writes
+    const placeholder = placeholderItem(type)
+    const itemId = Core.str(event, "item_id")
+    if (itemId !== undefined) placeholder["id"] = itemId
+    output[i] = placeholder
+    return placeholder
   }
 
   const setResponse = (r: Obj, replaceOutput: boolean): void => {
@@ -305,7 +327,7 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
         }
         const status = statusEvent.exec(type)
         if (status !== null && event["output_index"] !== undefined) {
-          const item = itemAt(event)
+          const item = itemAt(event, false)
           if (item !== undefined) item["status"] = status[2]
         }
         // everything else (audio, partial images, keepalive, unknown types) is ignored on purpose

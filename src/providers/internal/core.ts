@@ -93,7 +93,25 @@ export const makeAccumulator = <Event, Response, F extends Format<Response> = Fo
     push(parsed)
   }
 
-  const onSse = (event: Sse.Event): void => pushData(event.data)
+  const onSse = (event: Sse.Event): void => {
+    if (event.event !== "error") return pushData(event.data)
+    // an SSE frame named `error` is a failure whatever its data says (the official SDKs throw on the name):
+    // the format reads it first, in case it knows the shape; otherwise the data is the error
+    const before = providerError
+    pushData(event.data)
+    if (providerError !== before) return
+    const parsed = event.data === Sse.DONE ? invalid : parseData(event.data)
+    const body = parsed !== invalid && isObj(parsed) ? parsed : undefined
+    const nested = body === undefined ? undefined : obj(body, "error")
+    const source = nested ?? body
+    const code = source === undefined ? undefined : str(source, "code")
+    ctx.providerError({
+      errorType: (source === undefined ? undefined : str(source, "type")) ?? code ?? "error",
+      errorMessage: (source === undefined ? undefined : str(source, "message")) ?? (body === undefined ? event.data : ""),
+      code,
+      error: parsed === invalid ? event.data : nested ?? parsed
+    })
+  }
 
   const accumulator: StreamAccumulator<Event, Response> = {
     provider,
@@ -132,6 +150,17 @@ export const makeAccumulator = <Event, Response, F extends Format<Response> = Fo
         else push(parsed)
       }
     }
+    // what the format finds at the end is reported by this call only, so that `done()` gives the same answer every time
+    const kept = { firstViolation, moreViolations }
+    try {
+      return settle()
+    } finally {
+      firstViolation = kept.firstViolation
+      moreViolations = kept.moreViolations
+    }
+  }
+
+  const settle = (): Result.Result<Response, StreamError> => {
     const { cut, response } = format.finish()
     const partial = response ?? format.snapshot()
     if (providerError !== undefined) {
