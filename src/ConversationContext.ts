@@ -9,7 +9,11 @@
  * with what it kept; `recordUsage` takes the input tokens the provider
  * reported for the context that was sent and corrects the running figure by
  * the difference (the tokens a request spends beside its messages: tool
- * definitions, framing), which later fits leave room for.
+ * definitions, framing), which later fits leave room for. With a calibrated
+ * estimator (`Calibration.layerTokenEstimator`), whose figures move as it
+ * learns, `fit` and `recordUsage` estimate the whole conversation afresh
+ * (memoized messages make that cheap), so the running figure follows the
+ * factor from each report on; `refresh` does the same on its own.
  *
  * @example
  * import { Effect } from "effect"
@@ -122,6 +126,27 @@ export const append: {
 })
 
 /**
+ * The context with its messages estimated afresh. The running figure of
+ * `append` stays what the estimator said when each message was added; with
+ * a calibrated estimator, whose factor moves with every report, call this
+ * (or `fit`, or `recordUsage`, which do it themselves) to bring `tokens`
+ * and `headroom` up to date. Message estimates are memoized, so it costs a
+ * lookup per message.
+ *
+ * @example
+ * const context = yield* ConversationContext.make(history, 100_000)
+ * // ... the calibrated estimator learned from other requests' usage
+ * const current = ConversationContext.refresh(context)
+ * ConversationContext.isOver(current)
+ *
+ * @since 0.1.0
+ */
+export const refresh = (self: ConversationContext): ConversationContext => {
+  const estimated = self.estimator.estimateConversation(self.messages)
+  return estimated === self.estimated ? self : build(self.estimator, self.messages, self.budget, estimated, self.correction)
+}
+
+/**
  * The context with another budget.
  *
  * @example
@@ -161,8 +186,11 @@ export const recordUsage: {
   (self: ConversationContext, usage: number | { readonly inputTokens?: number | undefined }): ConversationContext
 } = dual(2, (self: ConversationContext, usage: number | { readonly inputTokens?: number | undefined }): ConversationContext => {
   const input = typeof usage === "number" ? usage : usage.inputTokens
-  if (input === undefined || !Number.isFinite(input) || input < 0) return self
-  return build(self.estimator, self.messages, self.budget, self.estimated, input - self.estimated)
+  // no request costs nothing: a report of 0 (a provider that did not count) is no report
+  if (input === undefined || !Number.isFinite(input) || input <= 0) return self
+  // estimated afresh: a calibrated estimator's figures move with every report it learns from (messages are memoized)
+  const estimated = self.estimator.estimateConversation(self.messages)
+  return build(self.estimator, self.messages, self.budget, estimated, input - estimated)
 })
 
 /**
@@ -203,12 +231,17 @@ export const fit: {
 } = dual(
   (args) => typeof args[0] === "object" && args[0] !== null && "estimator" in args[0],
   (self: ConversationContext, options?: MessageWindow.FitOptions) => {
-    const fixed = (options?.fixedTokens ?? 0) + Math.max(0, self.correction)
+    const given = options?.fixedTokens
+    // an invalid value goes to the window as given, so that its error names what the caller wrote
+    const valid = given === undefined || (typeof given === "number" && Number.isFinite(given) && given >= 0)
+    const fixed = valid ? (given ?? 0) + Math.max(0, self.correction) : given
     return MessageWindow.fit(self.messages, self.budget, { ...options, fixedTokens: fixed }).pipe(
       Effect.map((fitted) => {
-        if (!fitted.changed) return { context: self, fitted }
-        // kept messages are memoized: this only estimates what the window wrote (cleared results, a summary)
+        // estimated afresh even when nothing changed: a calibrated estimator's figures move with every report it
+        // learns from, and the running sum of `append` does not follow them; kept messages are memoized, so this
+        // only estimates what the window wrote (cleared results, a summary)
         const estimated = self.estimator.estimateConversation(fitted.messages)
+        if (!fitted.changed && estimated === self.estimated) return { context: self, fitted }
         return { context: build(self.estimator, fitted.messages, self.budget, estimated, self.correction), fitted }
       })
     )

@@ -54,7 +54,7 @@ import * as Summarizer from "./Summarizer.js"
 import { TokenEstimator } from "./TokenEstimator.js"
 import type { Service as Estimator } from "./TokenEstimator.js"
 import type { Clearing, Layout, Mode, SummaryRole } from "./internal/window.js"
-import { isSummaryMessage, layoutOf, plan, SUMMARY_KEY } from "./internal/window.js"
+import { isSummaryMessage, layoutOf, plan, SUMMARY_KEY, summaryHeader } from "./internal/window.js"
 
 // ---------------------------------------------------------------------------
 // options
@@ -312,7 +312,8 @@ export const describe = (fitted: Fitted): Array<string> => {
         Block.absurd(note._tag)
     }
   }
-  lines.push(`${count(fitted.tokensBefore)} -> ${count(fitted.tokensAfter)} tokens (${count(fitted.available)} available)`)
+  // room is rounded down: a budget of 211.5 holds 211 whole tokens, and "212 available" would read as if 212 fit
+  lines.push(`${count(fitted.tokensBefore)} -> ${count(fitted.tokensAfter)} tokens (${count(Math.floor(fitted.available))} available)`)
   return lines
 }
 
@@ -555,7 +556,7 @@ const transcriptFor = (messages: ReadonlyArray<Message.Message>): { readonly tex
 }
 
 const summaryMessage = (role: SummaryRole, replaces: number, text: string): Message.Message => {
-  const body = `[Summary of ${replaces} earlier message${replaces === 1 ? "" : "s"}, removed to fit the context window]${text === "" ? "" : `\n${text}`}`
+  const body = `${summaryHeader(replaces)}${text === "" ? "" : `\n${text}`}`
   const options = { metadata: { [SUMMARY_KEY]: { messages: replaces } } }
   return role === "system" ? Message.system(body, options) : Message.assistant(body, options)
 }
@@ -972,7 +973,7 @@ const makeFitRequest = (estimator: Estimator, captured: Option.Option<Summarizer
   Effect.suspend(() => {
     const extra = options?.fixedTokens
     if (extra !== undefined && !isAmount(extra)) {
-      return Effect.fail(new InvalidFitOptions({ option: "fixedTokens", reason: `expected a non-negative number of tokens, got ${String(extra)}` }))
+      return Effect.fail(new InvalidFitOptions({ option: "fixedTokens", reason: `expected a non-negative number of tokens, got ${shown(extra)}` }))
     }
     const provider = options?.provider
     const estimate = estimator.estimateRequest(request, provider === undefined ? undefined : { provider })

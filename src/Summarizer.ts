@@ -33,6 +33,7 @@ import { Context, Effect, Layer, Schema } from "effect"
 import { LanguageModel } from "effect/ai"
 import * as Block from "./Block.js"
 import * as Message from "./Message.js"
+import { isSummaryMessage, summaryBody } from "./internal/window.js"
 
 // ---------------------------------------------------------------------------
 // service
@@ -142,10 +143,17 @@ const extractLines = (
   let lastAnswer = -1
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!
+    if (isSummaryMessage(m)) {
+      // an earlier summary carries everything before it, in whichever role the window wrote it: keep it first,
+      // without the window's header and the "Earlier:" of the fold before (summaries fold, they do not nest)
+      const text = oneLine(summaryBody(Message.textOf(m)), maxLine * 4).replace(/^(Earlier: )+/, "")
+      if (text !== "") lines.push({ text: `Earlier: ${text}`, priority: 0, earlier: true })
+      continue
+    }
     switch (m.role) {
       case "system": {
         const text = oneLine(Message.textOf(m), maxLine * 4)
-        // an earlier summary carries everything before it: keep it first
+        // a system note in the middle of the history (or a summary written by other code): kept first too
         if (text !== "") lines.push({ text: `Earlier: ${text}`, priority: 0, earlier: true })
         break
       }
@@ -180,7 +188,8 @@ const extractLines = (
         Block.absurd(m)
     }
   }
-  if (lastAnswer !== -1) lines[lastAnswer]!.priority = 1
+  // the last answer goes before every question, so a small limit still says where the conversation ended
+  if (lastAnswer !== -1) lines[lastAnswer]!.priority = 0.5
   if (used.size > 0) {
     const tools: Array<string> = []
     for (const [name, { calls, errors }] of used) tools.push(`${name} ×${calls}${errors > 0 ? ` (${errors} failed)` : ""}`)

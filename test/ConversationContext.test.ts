@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, pipe } from "effect"
-import { Block, ConversationContext, Message, MessageWindow, TokenEstimator } from "../src/index.js"
+import { Block, Calibration, ConversationContext, Message, MessageWindow, TokenEstimator } from "../src/index.js"
 import * as Arb from "./arbitraries.js"
 
 const { assistant, system, tool, user } = Message
@@ -15,6 +15,38 @@ describe("ConversationContext", () => {
       expect(Object.isFrozen(context)).toBe(true)
       expect(Object.isFrozen(context.messages)).toBe(true)
     }).pipe(Effect.provide(Counted)))
+
+  it.effect("fit and recordUsage follow a calibrated estimator's factor; refresh does on its own", () =>
+    Effect.gen(function*() {
+      const estimator = yield* TokenEstimator.TokenEstimator
+      const calibration = yield* Calibration.Calibration
+      const messages = [system("sys"), ...Array.from({ length: 10 }, (_, i) => [user(`question ${i} ${"word ".repeat(40)}`), assistant(`answer ${i} ${"word ".repeat(40)}`)]).flat(), user("last")]
+      const context = yield* ConversationContext.make(messages, 850)
+      const base = calibration.base.estimateConversation(messages)
+      expect(ConversationContext.isOver(context)).toBe(true)
+      // other requests report 0.8 of the estimate: the same messages now fit
+      for (let i = 0; i < 5; i++) yield* calibration.record("m", estimator.estimateConversation(messages), Math.round(base * 0.8))
+      const fresh = estimator.estimateConversation(messages)
+      expect(fresh).toBeLessThan(context.estimated)
+      expect(ConversationContext.refresh(context).estimated).toBe(fresh)
+      const { context: next, fitted } = yield* ConversationContext.fit(context)
+      expect(fitted.changed).toBe(false)
+      expect([next.estimated, ConversationContext.isOver(next)]).toEqual([fresh, false])
+      const reported = ConversationContext.recordUsage(context, 700)
+      expect([reported.estimated, reported.correction, reported.tokens]).toEqual([fresh, 700 - fresh, 700])
+    }).pipe(Effect.provide(MessageWindow.layer.pipe(Layer.provideMerge(Calibration.layerTokenEstimator({ model: "m" }).pipe(Layer.provide(TokenEstimator.layer)))))))
+
+  it.effect("fit checks fixedTokens as given, before adding the correction", () =>
+    Effect.gen(function*() {
+      const context = ConversationContext.recordUsage(yield* ConversationContext.make([user("hello")], 1_000), 300)
+      for (const fixedTokens of [-200, "50" as unknown as number]) {
+        const error = yield* Effect.flip(ConversationContext.fit(context, { fixedTokens }))
+        expect(error._tag).toBe("InvalidFitOptions")
+        expect(error.message).toContain(fixedTokens === -200 ? "got -200" : "got \"50\" (a string)")
+      }
+      // a report of 0 input tokens is no report
+      expect(ConversationContext.recordUsage(context, 0)).toBe(context)
+    }).pipe(Effect.provide(Live)))
 
   it("append estimates only the messages it adds and leaves the original as it was", () => {
     const calls: Array<Message.Message> = []

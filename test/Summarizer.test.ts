@@ -60,6 +60,33 @@ describe("Summarizer.extractive", () => {
     expect(Summarizer.extractive([earlier], Number.NaN)).toBe("1 earlier message.")
   })
 
+  it.effect("folds a summary the window wrote, in either role, without its header and without nesting", () =>
+    Effect.gen(function*() {
+      const facts = Array.from({ length: 8 }, (_, i) => `User: fact ${i} lives in conf_${i}.json.`).join("\n")
+      const mine = Summarizer.Summarizer.of({ summarize: () => Effect.succeed(facts) })
+      const long = (i: number) => [user(`question ${i} ${"word ".repeat(60)}`), assistant(`answer ${i} ${"word ".repeat(60)}`)]
+      const messages = [Message.system("You are an agent."), user("The task."), ...Array.from({ length: 6 }, (_, i) => long(i)).flat(), user("now?")]
+      for (const pinFirstUser of [false, true]) {
+        const fitted = yield* MessageWindow.fit(messages, 600, { strategy: "summarize", pinFirstUser, summaryTokens: 150 }).pipe(
+          Effect.provide(MessageWindow.layer.pipe(Layer.provideMerge(TokenEstimator.layer))),
+          Effect.provideService(Summarizer.Summarizer, mine)
+        )
+        const summary = fitted.summary!.message
+        // with a kept user message before the cut, the window writes the summary as an assistant message
+        expect(summary.role).toBe(pinFirstUser ? "assistant" : "system")
+        const folded = Summarizer.extractive([summary, user("another question"), assistant("another answer")], 2_000)
+        expect(folded.match(/fact \d/g)).toHaveLength(8)
+        expect(folded).not.toContain("[Summary of")
+        const again = Summarizer.extractive([Message.system(`[Summary of 9 earlier messages, removed to fit the context window]\n${folded}`, { metadata: summary.metadata ?? {} }), user("more")], 2_000)
+        expect(again.startsWith("Earlier: User: fact 0")).toBe(true)
+      }
+    }))
+
+  it("keeps the last answer before the questions when the limit is small", () => {
+    const text = Summarizer.extractive([user("Q1"), assistant("The final answer is 42."), user("Q2"), user("Q3")], 25)
+    expect(text.split("\n")).toContain("Assistant: The final answer is 42.")
+  })
+
   it.prop("is deterministic and never empty", [Arb.agentConversation, Arb.intBetween(0, 300)], ([messages, maxTokens]) => {
     const text = Summarizer.extractive(messages, maxTokens)
     expect(text.trim()).not.toBe("")

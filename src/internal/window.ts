@@ -45,6 +45,13 @@ export const isSummaryMessage = (message: Message.Message): boolean => {
   return metadata !== undefined && Object.prototype.hasOwnProperty.call(metadata, SUMMARY_KEY)
 }
 
+/** The line the window puts before a summary's text. */
+export const summaryHeader = (replaces: number): string =>
+  `[Summary of ${replaces} earlier message${replaces === 1 ? "" : "s"}, removed to fit the context window]`
+
+/** A summary message's text without the window's header (what the summarizer wrote). */
+export const summaryBody = (text: string): string => text.replace(/^\[Summary of \d+ earlier messages?, removed to fit the context window\]\n?/, "")
+
 const roleCode = (role: Message.Role): number => (role === "system" ? SYSTEM : role === "user" ? USER : role === "assistant" ? ASSISTANT : TOOL)
 
 /** The units of a conversation: `start[u]` .. `start[u + 1]`, with what each starts with and leaves behind. */
