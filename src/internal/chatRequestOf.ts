@@ -245,7 +245,9 @@ export const chatRequestOf = (request: Request.Request): { readonly body: ChatRe
         : { type: "function", function: definition(t) }
     )
   }
-  const choice = request.toolChoice
+  // as the writer does: no choice when every tool was left out, nor a named choice of a tool left out
+  const asked = request.toolChoice
+  const choice = (request.tools?.length ?? 0) > 0 && (tools.length === 0 || (typeof asked === "object" && !tools.some((t) => t.name === asked.name))) ? undefined : asked
   if (choice !== undefined && legacy) {
     body["function_call"] = choice === "required" ? "auto" : typeof choice === "string" ? choice : { name: choice.name }
   } else if (choice !== undefined) {

@@ -561,6 +561,19 @@ const encodePrompt = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Pro
           systemPlain = systemBlocks === 1 && isPlain(block) ? block.text : undefined
           system.push(textBlock(ctx, block, i, b))
         }
+        {
+          // the system prompt is a list of blocks: a message's cache breakpoint goes on its last block (as
+          // effect/ai-anthropic places it), other message options have nowhere to go
+          const { cache_control: cache, ...others } = A.ownExtras(m, key) ?? {}
+          const last = system[system.length - 1]
+          if (cache !== undefined && last !== undefined && m.content.length > 0) {
+            if ((last as { readonly cache_control?: unknown }).cache_control === undefined) {
+              system[system.length - 1] = { ...last, cache_control: cache } as Wire.TextBlockParam
+              systemPlain = undefined
+            }
+          } else if (cache !== undefined) A.dropped(ctx, i, undefined, "the cache_control of an empty system message", "it has no block to mark")
+          if (Object.keys(others).length > 0) A.dropped(ctx, i, undefined, `the Anthropic options ${Object.keys(others).join(", ")} of a system message`, "the system prompt has blocks, not messages, to carry them")
+        }
         break
       case "user": {
         started = true
@@ -688,7 +701,7 @@ const encodeTool = (ctx: A.Ctx, tool: Request.ToolDefinition): Wire.ToolParam | 
   }
 }
 
-const encodeToolChoice = (request: Request.Request): Wire.ToolChoiceParam | undefined => {
+const encodeToolChoice = (request: { readonly toolChoice: Request.ToolChoice | undefined; readonly parallelToolCalls: boolean | undefined }): Wire.ToolChoiceParam | undefined => {
   const choice = request.toolChoice
   const parallel = request.parallelToolCalls === undefined ? {} : { disable_parallel_tool_use: !request.parallelToolCalls }
   if (choice === undefined) return request.parallelToolCalls === false ? { type: "auto", ...parallel } : undefined
@@ -715,15 +728,18 @@ const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToRequestO
   if (prompt.system !== undefined) body["system"] = prompt.system
   body["messages"] = prompt.messages
   A.droppedForeignSettings(ctx, request, key)
+  const names: Array<string> = []
   if (request.tools !== undefined && request.tools.length > 0) {
     const tools: Array<Wire.ToolParam> = []
     for (const tool of request.tools) {
       const written = encodeTool(ctx, tool)
-      if (written !== undefined) tools.push(written)
+      if (written === undefined) continue
+      tools.push(written)
+      names.push(tool.name)
     }
     if (tools.length > 0) body["tools"] = tools
   }
-  const choice = encodeToolChoice(request)
+  const choice = encodeToolChoice(A.toolSettingsAfter(ctx, request, { names, any: names.length > 0 }))
   if (choice !== undefined) body["tool_choice"] = choice
   const format = request.responseFormat
   if (format !== undefined) {

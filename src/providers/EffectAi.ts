@@ -170,6 +170,8 @@ const messageOptions = (m: Message.Message, kept: ReadonlyArray<Schema.Json>): O
   if (m.role !== "tool") builder.keep("name", m.name)
   if (m.role === "assistant" && m.usage !== undefined) builder.keep("usage", encodeUsage(m.usage))
   if (kept.length > 0) builder.keep("providerData", kept as Schema.JsonArray)
+  // a cache breakpoint set on the message itself stays there on the way back (one from effect/ai goes on the last block)
+  if (m.providerOptions?.["anthropic"]?.["cache_control"] !== undefined) builder.keep("messageCacheControl", true)
   return builder.build()
 }
 
@@ -310,6 +312,12 @@ const toPromptMessage = (m: Message.Message): Prompt.Message => {
       const { blocks, content } = systemContent(m)
       const options = messageOptions(m, [])
       if (blocks !== undefined) setKey(options as MutableOptions, ownKey, { ...(options[ownKey] as JsonObj | undefined), blocks })
+      // effect/ai-anthropic reads a system prompt's cache breakpoint from the message: the last block's goes there too
+      const cache = m.content[m.content.length - 1]?.providerOptions?.["anthropic"]?.["cache_control"]
+      const anthropic = options["anthropic"]
+      if (cache !== undefined && blocks !== undefined && !(isObj(anthropic) && "cacheControl" in anthropic)) {
+        setKey(options as MutableOptions, "anthropic", { ...(isObj(anthropic) ? anthropic as JsonObj : {}), cacheControl: cache })
+      }
       return Prompt.systemMessage({ content, options })
     }
     case "user": {
@@ -567,9 +575,28 @@ const withKept = <B extends Block.Block>(ctx: Ctx, blocks: Array<B>, own: Obj, p
   return blocks
 }
 
+/**
+ * Blocks with a message-level Anthropic cache breakpoint placed on the last
+ * one, where effect/ai-anthropic puts it (`cache_control` of the last
+ * block); a block with a breakpoint of its own keeps it.
+ */
+const cachedLast = <B extends Block.Block>(blocks: ReadonlyArray<B>, cache: Schema.Json): ReadonlyArray<B> => {
+  const last = blocks[blocks.length - 1]
+  if (last === undefined || last._tag === "Json" || last._tag === "ProviderData") return blocks
+  const options = last.providerOptions
+  if (options?.["anthropic"]?.["cache_control"] !== undefined) return blocks
+  const providerOptions: Block.ProviderOptions = { ...options, anthropic: { ...options?.["anthropic"], cache_control: cache } }
+  const Ctor = last.constructor as new(props: object) => B
+  return [...blocks.slice(0, -1), Block.freeze(new Ctor({ ...last, providerOptions }))]
+}
+
 const readMessage = (ctx: Ctx, m: Prompt.Message, i: number): Message.Message => {
   const path = `prompt.content[${i}]`
   const o = new OptionsReader(ctx, m.options, path)
+  // a message's cache breakpoint belongs on its last block: no provider takes cache_control on a message
+  const hasBlocks = m.role === "system" || m.content.length > 0 // a system message's text is always one block at least
+  const cache = hasBlocks && o.own["messageCacheControl"] !== true ? o.take("anthropic", "cacheControl") : undefined
+  const place = <B extends Block.Block>(blocks: ReadonlyArray<B>): ReadonlyArray<B> => (cache === undefined ? blocks : cachedLast(blocks, cache))
   const base = {
     ...defined({ metadata: o.kept("metadata", isRecord) }),
     ...o.providerOptions()
@@ -579,18 +606,18 @@ const readMessage = (ctx: Ctx, m: Prompt.Message, i: number): Message.Message =>
   switch (m.role) {
     case "system": {
       const blocks = o.own["blocks"]
-      return Message.system(blocks === undefined ? m.content : (decodeBlocks(ctx, blocks, `${path}.options.${ownKey}.blocks`) as ReadonlyArray<Block.TextBlock>), named)
+      return Message.system(place(blocks === undefined ? [Block.text(m.content)] : (decodeBlocks(ctx, blocks, `${path}.options.${ownKey}.blocks`) as ReadonlyArray<Block.TextBlock>)), named)
     }
     case "user": {
       const blocks: Array<Block.UserBlock> = m.content.map((part, p) => (part.type === "text" ? (readText(ctx, part, `${path}.content[${p}]`) as Block.TextBlock) : readFile(ctx, part, `${path}.content[${p}]`)))
-      return Message.user(withKept(ctx, blocks, o.own, path), named)
+      return Message.user(place(withKept(ctx, blocks, o.own, path)), named)
     }
     case "assistant": {
       const blocks = m.content.map((part, p) => readAssistantPart(ctx, part, `${path}.content[${p}]`))
       const kept = o.kept("usage", isRecord)
       const usage = kept === undefined ? undefined : decodeUsage(kept, { onExcessProperty: "error" })
       if (usage !== undefined && usage._tag === "None") A.malformed(ctx, `${path}.options.${ownKey}.usage`, "expected token counts (whole numbers, not negative)")
-      return Message.assistant(withKept(ctx, blocks, o.own, path), { ...named, ...(usage === undefined || usage._tag === "None" ? {} : { usage: usage.value }) })
+      return Message.assistant(place(withKept(ctx, blocks, o.own, path)), { ...named, ...(usage === undefined || usage._tag === "None" ? {} : { usage: usage.value }) })
     }
     case "tool": {
       const results: Array<Block.ToolResultBlock> = []
@@ -598,7 +625,7 @@ const readMessage = (ctx: Ctx, m: Prompt.Message, i: number): Message.Message =>
         if (part.type === "tool-result") results.push(readResult(ctx, part, `${path}.content[${p}]`))
         else ctx.warnings.push(new UnknownProviderField({ path: `${path}.content[${p}]`, kept: false }))
       })
-      return Message.tool(results, base)
+      return Message.tool(place(results), base)
     }
     default:
       return Block.absurd(m)

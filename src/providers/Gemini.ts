@@ -119,7 +119,7 @@ type Obj = A.Obj
 type Fields = Record<string, Schema.Json>
 
 /** The hints kept beside the wire fields (see the module documentation). */
-const hints = new Set(["syntheticId", "noArgs", "nullArgs", "noResponse", "kind", "parametersKey", "parametersAsSent"])
+const hints = new Set(["syntheticId", "noArgs", "nullArgs", "noResponse", "kind", "parametersKey", "parametersAsSent", "declarationsKey"])
 
 const contentKeys = new Set(["role", "parts"])
 const partsKey = new Set(["parts"])
@@ -135,7 +135,9 @@ const fileKeys = new Set(["fileData"])
 const fileDataKeys = new Set(["mimeType", "fileUri", "displayName"])
 const codeKeys = new Set(["executableCode"])
 const codeResultKeys = new Set(["codeExecutionResult"])
-const declarationKeys = new Set(["name", "description", "parametersJsonSchema", "parameters_json_schema", "parameters"])
+/** The fields of a declaration the model types: its parameters under whichever name they came (another one is kept). */
+const declarationKeys = (parametersKey: string | undefined): ReadonlySet<string> =>
+  new Set(parametersKey === undefined ? ["name", "description"] : ["name", "description", parametersKey])
 const bodyKeys = new Set(["contents", "systemInstruction", "tools", "toolConfig", "generationConfig"])
 
 /**
@@ -773,10 +775,28 @@ const mapSchemaTypes = (schema: Block.JsonObject, map: (type: string) => string)
     if (mapped !== t) changed = true
     return mapped
   }
+  // OpenAPI says "may be null" with `nullable: true` beside one type; JSON Schema with "null" in a list of types
+  const toOpenApi = map === toOpenApiType
+  const nullable = (node: { readonly [key: string]: unknown }): { readonly [key: string]: unknown } => {
+    const type = node["type"]
+    if (!toOpenApi && node["nullable"] === true && typeof type === "string") {
+      changed = true
+      const { nullable: _, ...rest } = node
+      return { ...rest, type: [type, "null"] }
+    }
+    if (toOpenApi && node["nullable"] === undefined && Array.isArray(type) && type.length === 2 && type.includes("null")) {
+      const other = type.find((t) => t !== "null")
+      if (typeof other === "string" && other !== "null") {
+        changed = true
+        return { ...node, type: other, nullable: true }
+      }
+    }
+    return node
+  }
   const visit = (node: unknown, depth: number): unknown =>
     depth > 256 || typeof node !== "object" || node === null || Array.isArray(node)
       ? node
-      : mapSubschemas(node as { readonly [key: string]: unknown }, (sub) => visit(sub, depth + 1), (key, value) => (key !== "type" ? value : Array.isArray(value) ? value.map(mapType) : mapType(value)))
+      : mapSubschemas(nullable(node as { readonly [key: string]: unknown }), (sub) => visit(sub, depth + 1), (key, value) => (key !== "type" ? value : Array.isArray(value) ? value.map(mapType) : mapType(value)))
   const mapped = visit(schema, 0) as Block.JsonObject
   return { schema: changed ? mapped : schema, changed }
 }
@@ -802,16 +822,17 @@ const readTools = (ctx: A.Ctx, raw: Schema.Json | undefined, kept: Fields): Arra
     const entry = A.obj(ctx, list[t], at)
     const rest: Fields = {}
     for (const field of Object.keys(entry)) {
-      if (field !== "functionDeclarations") {
+      // the REST API takes the proto field names in either spelling
+      if (field !== "functionDeclarations" && field !== "function_declarations") {
         const value = entry[field]
         // a tool Gemini runs (Google Search, code execution, URL context, ...), kept in its place
         if (A.isObj(value)) tools.push(Request.providerTool(field, key, field, value))
         else A.setKey(rest, field, value)
         continue
       }
-      const declarations = A.arr(ctx, entry[field], `${at}.functionDeclarations`)
+      const declarations = A.arr(ctx, entry[field], `${at}.${field}`)
       for (let d = 0; d < declarations.length; d++) {
-        const dAt = `${at}.functionDeclarations[${d}]`
+        const dAt = `${at}.${field}[${d}]`
         const declaration = A.obj(ctx, declarations[d], dAt)
         const parametersKey = ["parametersJsonSchema", "parameters_json_schema", "parameters"].find((k) => declaration[k] !== undefined && declaration[k] !== null)
         const given = parametersKey === undefined ? undefined : A.obj(ctx, declaration[parametersKey], `${dAt}.${parametersKey}`)
@@ -820,9 +841,10 @@ const readTools = (ctx: A.Ctx, raw: Schema.Json | undefined, kept: Fields): Arra
         const parameters = openApi?.schema ?? given
         tools.push(Request.tool(A.str(ctx, declaration, "name", dAt), {
           ...defined({ description: A.optStr(ctx, declaration, "description", dAt), parameters }),
-          ...keep(key, A.extrasOf(declaration, declarationKeys), {
+          ...keep(key, A.extrasOf(declaration, declarationKeys(parametersKey)), {
             parametersKey: parametersKey === "parametersJsonSchema" ? undefined : parametersKey,
-            parametersAsSent: openApi?.changed === true ? given : undefined
+            parametersAsSent: openApi?.changed === true ? given : undefined,
+            declarationsKey: field === "functionDeclarations" ? undefined : field
           })
         }))
       }
@@ -913,6 +935,9 @@ export const fromRequest = (body: Wire.RequestBodyLike | unknown, options?: Conv
 }
 
 const writeDeclaration = (ctx: A.Ctx, tool: Request.ToolDefinition): Wire.FunctionDeclarationParam => {
+  if (tool.providerOptions?.["openai-chat"]?.["type"] === "custom") {
+    A.converted(ctx, undefined, undefined, `${tool.name}, a Chat Completions custom tool taking free-form text`, "as a function taking an object (Gemini functions take JSON arguments)")
+  }
   const out: Wire.FunctionDeclarationParam = { name: tool.name }
   if (tool.description !== undefined) out.description = tool.description
   if (tool.parameters !== undefined) {
@@ -932,28 +957,35 @@ const writeDeclaration = (ctx: A.Ctx, tool: Request.ToolDefinition): Wire.Functi
 const writeTools = (
   ctx: A.Ctx,
   tools: ReadonlyArray<Request.ToolDefinition>,
-  hosted: ReadonlyArray<{ [key: string]: unknown }>
+  hosted: ReadonlyArray<{ [key: string]: unknown }>,
+  names: Array<string>
 ): Array<Wire.ToolParam> => {
   const out: Array<Wire.ToolParam> = []
   let run: Array<Wire.FunctionDeclarationParam> | undefined
-  let declarations = 0
   for (const tool of tools) {
     const defined = tool.providerDefined
     if (defined === undefined) {
       if (run === undefined) {
         run = []
-        out.push({ functionDeclarations: run })
+        // written under the name it was read from
+        const field = hintOf(tool, key, "declarationsKey") === "function_declarations" ? "function_declarations" : "functionDeclarations"
+        out.push({ [field]: run } as Wire.ToolParam)
       }
       run.push(writeDeclaration(ctx, tool))
-      declarations++
+      names.push(tool.name)
       continue
     }
-    run = undefined
-    if (defined.provider === key) out.push({ [defined.type]: { ...defined.config } } as Wire.ToolParam)
-    else A.dropped(ctx, undefined, undefined, `the definition of ${tool.name}, a tool ${defined.provider} defines`, "Gemini runs only its own tools")
+    if (defined.provider === key) {
+      run = undefined
+      out.push({ [defined.type]: { ...defined.config } } as Wire.ToolParam)
+      names.push(tool.name)
+    } else {
+      // left out, so the declarations around it stay in one entry
+      A.dropped(ctx, undefined, undefined, `the definition of ${tool.name}, a tool ${defined.provider} defines`, "Gemini runs only its own tools")
+    }
   }
-  // a request with an empty tool list keeps its empty declarations entry
-  if (declarations === 0 && out.length === 0 && hosted.length === 0) out.push({ functionDeclarations: [] })
+  // a request with an empty tool list keeps its empty declarations entry (not one whose tools were all left out)
+  if (tools.length === 0 && out.length === 0 && hosted.length === 0) out.push({ functionDeclarations: [] })
   for (const entry of hosted) out.push(entry as Wire.ToolParam)
   return out
 }
@@ -979,18 +1011,23 @@ export const toRequest = (request: Request.Request, options?: ConversionOptions)
     const body: Wire.RequestBody = { contents: written.contents }
     if (written.systemInstruction !== undefined) body.systemInstruction = written.systemInstruction
     const hosted = Array.isArray(kept["tools"]) ? (kept["tools"] as Array<{ [key: string]: unknown }>) : []
-    if (request.tools !== undefined || hosted.length > 0) body.tools = writeTools(ctx, request.tools ?? [], hosted)
-    const choice = request.toolChoice
+    const names: Array<string> = []
+    if (request.tools !== undefined || hosted.length > 0) {
+      body.tools = writeTools(ctx, request.tools ?? [], hosted, names)
+      if (body.tools.length === 0) delete body.tools
+    }
+    const settings = A.toolSettingsAfter(ctx, request, { names, any: body.tools !== undefined })
+    const choice = settings.toolChoice
     if (choice !== undefined) {
       body.toolConfig = {
         functionCallingConfig: typeof choice === "string"
           ? { mode: choice === "auto" ? "AUTO" : choice === "none" ? "NONE" : "ANY" }
           : { mode: "ANY", allowedFunctionNames: [choice.name] }
       }
-    } else if (A.isObj(kept["toolConfig"])) {
+    } else if (A.isObj(kept["toolConfig"]) && request.toolChoice === undefined) {
       body.toolConfig = { ...kept["toolConfig"] }
     }
-    if (request.parallelToolCalls !== undefined) A.dropped(ctx, undefined, undefined, "the parallel tool calls setting", "Gemini has none")
+    if (settings.parallelToolCalls !== undefined) A.dropped(ctx, undefined, undefined, "the parallel tool calls setting", "Gemini has none")
     const generation = A.isObj(kept["generationConfig"]) ? kept["generationConfig"] : undefined
     const format = request.responseFormat
     if (format !== undefined) {

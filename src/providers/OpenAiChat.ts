@@ -540,7 +540,8 @@ const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToMessages
   const legacy = tools.length > 0 && tools.every((t) => A.ownExtras(t, key)?.["type"] === "functions")
   if (legacy) body["functions"] = tools.map((t) => functionDefinition(t, A.ownExtras(t, key)))
   else if (tools.length > 0) body["tools"] = tools.map(encodeTool)
-  const choice = request.toolChoice
+  const settings = A.toolSettingsAfter(ctx, request, { names: tools.map((t) => t.name), any: tools.length > 0 })
+  const choice = settings.toolChoice
   if (choice !== undefined && legacy) {
     if (choice === "required") {
       A.converted(ctx, undefined, undefined, "tool choice \"required\"", "as \"auto\": the deprecated function_call has no required mode")
@@ -556,7 +557,7 @@ const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToMessages
       body["tool_choice"] = chatNamedToolChoice(choice.name, custom)
     }
   }
-  if (request.parallelToolCalls !== undefined) body["parallel_tool_calls"] = request.parallelToolCalls
+  if (settings.parallelToolCalls !== undefined) body["parallel_tool_calls"] = settings.parallelToolCalls
   // read from the deprecated max_tokens: written back there
   if (request.maxOutputTokens !== undefined) body[hintOf(request, key, LEGACY_LIMIT) === true ? "max_tokens" : "max_completion_tokens"] = request.maxOutputTokens
   if (request.responseFormat !== undefined) body["response_format"] = chatResponseFormat(request.responseFormat)

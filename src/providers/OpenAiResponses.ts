@@ -960,6 +960,9 @@ const writeTool = (ctx: A.Ctx, tool: Request.ToolDefinition): Wire.FunctionTool 
     A.dropped(ctx, undefined, undefined, `the definition of ${tool.name}, a tool ${defined.provider} defines`, "the Responses API hosts only its own tools")
     return undefined
   }
+  if (tool.providerOptions?.["openai-chat"]?.["type"] === "custom") {
+    A.converted(ctx, undefined, undefined, `${tool.name}, a Chat Completions custom tool taking free-form text`, "as a function tool taking an object (its grammar is not carried)")
+  }
   const out: Wire.FunctionTool = { type: "function", name: tool.name, parameters: tool.parameters ?? null, strict: tool.strict ?? null }
   if (tool.description !== undefined) out.description = tool.description
   return merge(out, keptOf(tool, key, hints))
@@ -995,20 +998,25 @@ export const toRequest = (request: Request.Request, options?: ConversionOptions)
     A.droppedForeignSettings(ctx, request, key)
     // hosted tools kept the older way, in the request's options, go first
     const hosted = Array.isArray(kept["tools"]) ? (kept["tools"] as unknown as Array<Wire.KeptItem>) : []
+    const names: Array<string> = []
     if (request.tools !== undefined || hosted.length > 0) {
       const tools: Array<Wire.FunctionTool | Wire.KeptItem> = [...hosted]
       for (const tool of request.tools ?? []) {
         const written = writeTool(ctx, tool)
-        if (written !== undefined) tools.push(written)
+        if (written === undefined) continue
+        tools.push(written)
+        names.push(tool.name)
       }
-      body.tools = tools
+      // an empty list is written when the request had one, not when every tool in it was left out
+      if (tools.length > 0 || (request.tools?.length ?? 0) === 0) body.tools = tools
     }
-    if (request.toolChoice !== undefined) {
-      body.tool_choice = typeof request.toolChoice === "string" ? request.toolChoice : { type: "function", name: request.toolChoice.name }
-    } else if (kept["tool_choice"] !== undefined) {
+    const settings = A.toolSettingsAfter(ctx, request, { names, any: (body.tools?.length ?? 0) > 0 })
+    if (settings.toolChoice !== undefined) {
+      body.tool_choice = typeof settings.toolChoice === "string" ? settings.toolChoice : { type: "function", name: settings.toolChoice.name }
+    } else if (kept["tool_choice"] !== undefined && request.toolChoice === undefined) {
       body.tool_choice = kept["tool_choice"] as Wire.ToolChoiceParam
     }
-    if (request.parallelToolCalls !== undefined) body.parallel_tool_calls = request.parallelToolCalls
+    if (settings.parallelToolCalls !== undefined) body.parallel_tool_calls = settings.parallelToolCalls
     if (request.maxOutputTokens !== undefined) A.setKey(body, "max_output_tokens", request.maxOutputTokens)
     else if (kept["max_output_tokens"] !== undefined) A.setKey(body, "max_output_tokens", kept["max_output_tokens"])
     const text = A.isObj(kept["text"]) ? kept["text"] : undefined

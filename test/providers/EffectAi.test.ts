@@ -1,8 +1,8 @@
-import { assert, describe, it } from "@effect/vitest"
+import { assert, describe, expect, it } from "@effect/vitest"
 import { Arbitrary, Effect, Layer, Ref, Schema, Stream } from "effect"
 import { Chat, LanguageModel, Prompt, type Response, Tokenizer, Tool, Toolkit } from "effect/ai"
 import { Block, Conversation, Message, MessageWindow, Repair, Request, TokenEstimator } from "../../src/index.js"
-import { EffectAi } from "../../src/providers/index.js"
+import { Anthropic, EffectAi } from "../../src/providers/index.js"
 import { intBetween, message, validConversation } from "../arbitraries.js"
 import { exact, json, ok, tags } from "./adapterHelpers.js"
 
@@ -310,4 +310,26 @@ describe("the README's effect/ai example", () => {
       assert.isAbove(tokens, 0)
       assert.strictEqual((yield* Ref.get(chat.history)).content.length, 3)
     }).pipe(Effect.provide(scripted), Effect.provide(MessageWindow.layer.pipe(Layer.provideMerge(TokenEstimator.layer)))))
+})
+
+describe("EffectAi cache breakpoints", () => {
+  it.effect("a message-level cacheControl from effect/ai lands on the message's last block, which every provider can carry", () =>
+    Effect.gen(function*() {
+      const cache = { type: "ephemeral" }
+      const prompt = Prompt.fromMessages([
+        Prompt.systemMessage({ content: "long system prompt", options: { anthropic: { cacheControl: cache } } }),
+        Prompt.userMessage({ content: [Prompt.textPart({ text: "a" }), Prompt.textPart({ text: "b" })], options: { anthropic: { cacheControl: cache } } })
+      ])
+      const { value: messages } = yield* EffectAi.fromPrompt(prompt)
+      expect(messages.map((m) => [m.providerOptions, m.content.map((b) => (b as Block.TextBlock).providerOptions?.["anthropic"]?.["cache_control"])])).toEqual([
+        [undefined, [cache]],
+        [undefined, [undefined, cache]]
+      ])
+      const { value: body } = yield* Anthropic.toMessages(messages)
+      expect(body.system).toEqual([{ type: "text", text: "long system prompt", cache_control: cache }])
+      expect(body.messages[0]).toEqual({ role: "user", content: [{ type: "text", text: "a" }, { type: "text", text: "b", cache_control: cache }] })
+      // and back: a system prompt's breakpoint is where effect/ai-anthropic reads it
+      const { value: again } = yield* EffectAi.toPrompt(messages)
+      expect(again.content[0]?.options["anthropic"]).toEqual({ cacheControl: cache })
+    }))
 })

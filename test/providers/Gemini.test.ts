@@ -296,7 +296,8 @@ describe("Gemini requests", () => {
     assert.deepStrictEqual<unknown>(request.tools?.[0]?.parameters, {
       type: "object",
       properties: {
-        city: { type: "string", description: "The city", nullable: true },
+        // OpenAPI's nullable is JSON Schema's "null" among the types (JSON Schema has no nullable keyword)
+        city: { type: ["string", "null"], description: "The city" },
         days: { type: "array", items: { type: "integer" } },
         type: { type: "string", enum: ["OBJECT", "STRING"] },
         at: { anyOf: [{ type: "string", format: "date-time" }, { type: "number" }] }
@@ -311,6 +312,17 @@ describe("Gemini requests", () => {
     const tool = read.tools![0]!
     const changed = Request.make(read.messages, { tools: [new Request.ToolDefinition({ ...tool, parameters: { type: "object", properties: { q: { type: "string" } } } })] })
     assert.deepStrictEqual<unknown>(exact(Gemini.toRequest(changed)).tools, [{ functionDeclarations: [{ name: "find", parameters: { type: "OBJECT", properties: { q: { type: "STRING" } } } }] }])
+    const nullable = new Request.ToolDefinition({ ...tool, parameters: { type: "object", properties: { q: { type: ["string", "null"] } } } })
+    assert.deepStrictEqual<unknown>(exact(Gemini.toRequest(Request.make(read.messages, { tools: [nullable] }))).tools, [{ functionDeclarations: [{ name: "find", parameters: { type: "OBJECT", properties: { q: { type: "STRING", nullable: true } } } }] }])
+    // the REST API's snake_case spelling is read as declarations too, and written back as it came
+    const snake = { contents: [ask], tools: [{ function_declarations: [{ name: "g" }] }] }
+    const snakeRead = exact(Gemini.fromRequest(snake))
+    assert.deepStrictEqual(snakeRead.tools?.map((t) => t.name), ["g"])
+    assert.deepStrictEqual<unknown>(exact(Gemini.toRequest(snakeRead)), snake)
+    // parameters given under two names: the one read is typed, the other kept
+    const both = { contents: [ask], tools: [{ functionDeclarations: [{ name: "f", parameters: { type: "OBJECT" }, parametersJsonSchema: { type: "object", properties: {} } }] }] }
+    const bothBack = exact(Gemini.toRequest(exact(Gemini.fromRequest(both)))) as unknown as { tools: Array<{ functionDeclarations: Array<Record<string, unknown>> }> }
+    assert.deepStrictEqual(bothBack.tools[0]!.functionDeclarations[0], both.tools[0]!.functionDeclarations[0])
     // a JSON Schema given as parametersJsonSchema is held and written as it came
     const jsonSchema = { contents: [ask], tools: [{ functionDeclarations: [{ name: "forecast", parametersJsonSchema: { type: "object", properties: { city: { type: "string" } } } }] }] }
     assert.deepStrictEqual<unknown>(exact(Gemini.toRequest(exact(Gemini.fromRequest(jsonSchema)))), jsonSchema)

@@ -42,3 +42,49 @@ describe("another provider's settings", () => {
       expect((yield* OpenAiChat.toRequest(tuned)).warnings).toEqual([])
     }))
 })
+
+describe("tool settings without the tools they refer to", () => {
+  const search = Request.tool("web_search", { providerDefined: { provider: "anthropic", type: "web_search_20250305", config: {} } })
+  const weather = Request.tool("get_weather", { parameters: { type: "object", properties: {} } })
+
+  it.effect("a choice and a parallel setting are left out, and said so, when every tool was left out", () =>
+    Effect.gen(function*() {
+      const request = Request.make([Message.user("news?")], { tools: [search], toolChoice: { _tag: "Tool", name: "web_search" }, parallelToolCalls: false })
+      const chat = yield* OpenAiChat.toRequest(request)
+      const responses = yield* OpenAiResponses.toRequest(request)
+      const gemini = yield* Gemini.toRequest(request)
+      for (const written of [chat, responses, gemini]) {
+        const body = written.value as unknown as Record<string, unknown>
+        expect([body["tools"], body["tool_choice"], body["parallel_tool_calls"], body["toolConfig"]]).toEqual([undefined, undefined, undefined, undefined])
+        expect(dropped(written.warnings)).toContainEqual(expect.stringMatching(/^the tool choice web_search was left out: every tool definition/))
+      }
+      expect(dropped(chat.warnings)).toContainEqual(expect.stringMatching(/^the parallel tool calls setting was left out: every tool definition/))
+      const anthropic = yield* Anthropic.toRequest(Request.make([Message.user("news?")], { tools: [Request.tool("google_search", { providerDefined: { provider: "gemini", type: "googleSearch", config: {} } })], toolChoice: "required" }))
+      expect((anthropic.value as unknown as Record<string, unknown>)["tool_choice"]).toBeUndefined()
+    }))
+
+  it.effect("a named choice of a tool that was left out is left out; the other tools and the setting stay", () =>
+    Effect.gen(function*() {
+      const request = Request.make([Message.user("news?")], { tools: [weather, search], toolChoice: { _tag: "Tool", name: "web_search" }, parallelToolCalls: false })
+      const chat = yield* OpenAiChat.toRequest(request)
+      expect(chat.value.tool_choice).toBeUndefined()
+      expect(chat.value.parallel_tool_calls).toBe(false)
+      expect(chat.value.tools?.length).toBe(1)
+      expect(dropped(chat.warnings)).toContainEqual(expect.stringMatching(/^the tool choice web_search was left out: the definition of web_search was left out/))
+      // nothing is left out for the provider that defines the tool
+      const own = yield* Anthropic.toRequest(request)
+      expect(own.value.tool_choice).toEqual({ type: "tool", name: "web_search", disable_parallel_tool_use: true })
+    }))
+
+  it.effect("a Chat custom tool is reported wherever it becomes a function tool", () =>
+    Effect.gen(function*() {
+      const read = yield* OpenAiChat.fromRequest({
+        model: "gpt-5",
+        messages: [{ role: "user", content: "run sql" }],
+        tools: [{ type: "custom", custom: { name: "sql", format: { type: "grammar", grammar: { syntax: "lark", definition: "start: /.+/" } } } }]
+      })
+      for (const written of [yield* OpenAiResponses.toRequest(read.value), yield* Gemini.toRequest(read.value), yield* Anthropic.toRequest(read.value)]) {
+        expect(written.warnings.filter((w) => w._tag === "ConvertedContent").map((w) => w.message)).toContainEqual(expect.stringMatching(/^sql, a (Chat Completions )?custom tool taking free-form text was sent as/))
+      }
+    }))
+})
