@@ -221,6 +221,8 @@ export const chatRequestOf = (request: Request.Request): { readonly body: ChatRe
           written.tool_calls === undefined && written.function_call === undefined &&
           !m.content.some((b) =>
             b._tag === "Refusal" ||
+            // thinking read from reasoning_content goes back there
+            (b._tag === "Thinking" && b.providerOptions?.[KEY]?.["reasoningContent"] === true) ||
             // a generated audio replayed by its id
             (b._tag === "File" && b.mediaType.startsWith("audio/") && (b.itemId !== undefined || b.source._tag === "FileId"))
           )

@@ -97,10 +97,11 @@ const PROVIDER = "openai-chat"
  * - `systemRole`: send every system message as a `system` or a `developer`
  *   message; by default each goes as it was read (`system` unless it was a
  *   `developer` message).
- * - `reasoning`: `"drop"` (default) leaves thinking out and reports it;
- *   `"reasoning_content"` sends an assistant message's thinking texts, joined,
- *   as `reasoning_content` (DeepSeek and compatible servers ask for it back
- *   in tool loops).
+ * - `reasoning`: by default thinking read from a `reasoning_content` field
+ *   goes back there and other thinking is left out and reported; `"drop"`
+ *   leaves all thinking out (reported); `"reasoning_content"` sends an
+ *   assistant message's thinking texts, joined, as `reasoning_content`
+ *   (DeepSeek and compatible servers ask for it back in tool loops).
  *
  * @since 0.1.0
  */
@@ -178,8 +179,11 @@ const DATA_URL_TYPE = "dataUrlMediaType"
 /** That a request's output limit came as the deprecated `max_tokens` (and goes back as it). */
 const LEGACY_LIMIT = "maxTokensField"
 
+/** That a thinking block was read from DeepSeek's `reasoning_content` (and goes back there unless told to drop it). */
+const REASONING_CONTENT = "reasoningContent"
+
 /** The hints kept beside the wire fields (see the module documentation): never written as fields. */
-const hints: ReadonlySet<string> = new Set([DATA_URL_TYPE, LEGACY_LIMIT])
+const hints: ReadonlySet<string> = new Set([DATA_URL_TYPE, LEGACY_LIMIT, REASONING_CONTENT])
 
 const filePart = (ctx: A.Ctx, file: Block.FileBlock, index: number, blockIndex: number): Wire.UserContentPart | undefined => {
   const extras = keptOf(file, key, hints)
@@ -325,7 +329,7 @@ const assistantMessage = (
         if (hasExtras(block)) parts = true
         break
       case "Thinking":
-        if (options?.reasoning === "reasoning_content") reasoning.push(block.thinking)
+        if (options?.reasoning === "reasoning_content" || (options?.reasoning === undefined && hintOf(block, key, REASONING_CONTENT) === true)) reasoning.push(block.thinking)
         else A.dropped(ctx, index, b, "thinking", "Chat Completions has no reasoning content (reasoning: \"reasoning_content\" sends it the DeepSeek way)")
         break
       case "RedactedThinking":
@@ -697,7 +701,7 @@ const assistantBlocks = (
 ): { readonly content: Array<Block.AssistantBlock>; readonly name: string | undefined; readonly extras: Record<string, Schema.Json> | undefined } => {
   const content: Array<Block.AssistantBlock> = []
   const reasoning = A.optStr(ctx, m, "reasoning_content", path)
-  if (reasoning !== undefined) content.push(Block.thinking(reasoning))
+  if (reasoning !== undefined) content.push(Block.thinking(reasoning, undefined, { providerOptions: { [key]: { [REASONING_CONTENT]: true } } }))
   const body = m["content"]
   if (typeof body === "string") {
     content.push(Block.text(body))

@@ -99,6 +99,18 @@ describe("OpenAiChat.toMessages", () => {
       expect(warnings).toEqual([])
     }))
 
+  it.effect("thinking read from reasoning_content goes back there without being asked; reasoning: drop leaves it out", () =>
+    Effect.gen(function* () {
+      const sent = [{ role: "user", content: "Roll." }, { role: "assistant", content: null, reasoning_content: "Roll a die.", tool_calls: [{ id: "c1", type: "function", function: { name: "roll", arguments: "{}" } }] }, { role: "tool", tool_call_id: "c1", content: "4" }]
+      const read = yield* OpenAiChat.fromMessages(sent as never)
+      const back = yield* OpenAiChat.toMessages(read.value)
+      expect(back.warnings).toEqual([])
+      expect(JSON.parse(JSON.stringify(back.value))).toEqual(sent)
+      const dropped = yield* OpenAiChat.toMessages(read.value, { reasoning: "drop" })
+      expect(dropped.value[1]).not.toHaveProperty("reasoning_content")
+      expect(tags(dropped.warnings)).toEqual(["DroppedContent"])
+    }))
+
   it.effect("text after a call goes before the calls, and says so", () =>
     Effect.gen(function* () {
       const { value, warnings } = yield* OpenAiChat.toMessages([

@@ -138,7 +138,8 @@ const chatStep: Arbitrary.Arbitrary<Array<Message.Message>> = Arbitrary.all({
     Arbitrary.all(calls.map(chatResult)).pipe(
       Arbitrary.map((results) => {
         const content: Array<Block.AssistantBlock> = []
-        if (reasoning !== undefined) content.push(Block.thinking(reasoning))
+        // thinking as Chat expresses it: read from reasoning_content, marked to go back there
+        if (reasoning !== undefined) content.push(Block.thinking(reasoning, undefined, { providerOptions: { "openai-chat": { reasoningContent: true } } }))
         if (lead !== undefined) content.push(Block.text(lead))
         content.push(...calls)
         return [Message.assistant(content), ...shuffle(results, seed).map((r) => Message.tool(r))]
