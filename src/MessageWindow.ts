@@ -629,7 +629,7 @@ const shown = (value: unknown): string => {
 }
 
 const check = (budget: number, options: FitOptions | undefined): Checked | InvalidFitOptions => {
-  if (!isAmount(budget)) return new InvalidFitOptions({ option: "budget", reason: `expected a non-negative number of tokens, got ${shown(budget)}` })
+  if (!isAmount(budget)) return new InvalidFitOptions({ option: "budget", reason: `expected a finite, non-negative number of tokens, got ${shown(budget)}` })
   const given: unknown = options?.strategy ?? "drop_oldest"
   if (typeof given !== "string" && !Array.isArray(given)) {
     return new InvalidFitOptions({ option: "strategy", reason: `expected a strategy or a list of them, got ${shown(given)}` })
@@ -661,7 +661,7 @@ const check = (budget: number, options: FitOptions | undefined): Checked | Inval
   }
   for (const key of ["fixedTokens", "reserve"] as const) {
     const value = options?.[key]
-    if (value !== undefined && !isAmount(value)) return new InvalidFitOptions({ option: key, reason: `expected a non-negative number of tokens, got ${shown(value)}` })
+    if (value !== undefined && !isAmount(value)) return new InvalidFitOptions({ option: key, reason: `expected a finite, non-negative number of tokens, got ${shown(value)}` })
   }
   for (const key of ["keepToolResults", "summaryTokens"] as const) {
     const value = options?.[key]
@@ -973,7 +973,7 @@ const makeFitRequest = (estimator: Estimator, captured: Option.Option<Summarizer
   Effect.suspend(() => {
     const extra = options?.fixedTokens
     if (extra !== undefined && !isAmount(extra)) {
-      return Effect.fail(new InvalidFitOptions({ option: "fixedTokens", reason: `expected a non-negative number of tokens, got ${shown(extra)}` }))
+      return Effect.fail(new InvalidFitOptions({ option: "fixedTokens", reason: `expected a finite, non-negative number of tokens, got ${shown(extra)}` }))
     }
     const provider = options?.provider
     const estimate = estimator.estimateRequest(request, provider === undefined ? undefined : { provider })

@@ -132,7 +132,7 @@ describe("MessageWindow.fit", () => {
       expect(yield* untyped(100, { strategy: { name: "drop_oldest" } })).toBe("strategy")
       expect(yield* untyped(100, { pin: true })).toBe("pin")
       const error = yield* Effect.flip(fit(history, "100" as unknown as number))
-      expect(error.message).toBe('invalid window option "budget": expected a non-negative number of tokens, got "100" (a string)')
+      expect(error.message).toBe('invalid window option "budget": expected a finite, non-negative number of tokens, got "100" (a string)')
     }))
 
   it.effect("a conversation without a user message keeps its newest other message, never only its system messages", () =>
