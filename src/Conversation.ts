@@ -21,7 +21,7 @@ import { Effect, Schema } from "effect"
 import * as Block from "./Block.js"
 import * as Message from "./Message.js"
 import { hasToolCalls, issuesOf as messageIssuesOf } from "./Message.js"
-import type { Provider } from "./Provider.js"
+import { all as allProviders, type Provider } from "./Provider.js"
 import { listOf, stringify } from "./internal/json.js"
 import { unfollowedReasoning } from "./internal/responsesItems.js"
 import { ORPHAN, Walker } from "./internal/walker.js"
@@ -506,6 +506,17 @@ const GEMINI_RULES: GenericRules = { consecutiveUserMessages: false, consecutive
  *
  * @since 0.1.0
  */
+/**
+ * A provider name none of ours, from a caller the types did not check (`as
+ * any`, a string from a file): a programming error, said plainly.
+ *
+ * @internal
+ */
+export const unknownProvider = (provider: never): never => {
+  const given: unknown = provider
+  throw new Error(`unknown provider ${typeof given === "string" ? JSON.stringify(given) : String(given)}: expected one of ${allProviders.join(", ")}`)
+}
+
 export const genericRulesFor = (target: Target): GenericRules => {
   switch (target) {
     case "generic":
@@ -517,7 +528,7 @@ export const genericRulesFor = (target: Target): GenericRules => {
     case "gemini":
       return GEMINI_RULES
     default:
-      return Block.absurd(target)
+      return unknownProvider(target)
   }
 }
 
@@ -1067,7 +1078,7 @@ const providerScan = (
     case "gemini":
       return geminiRules(messages, options, sink)
     default:
-      return Block.absurd(provider)
+      return unknownProvider(provider)
   }
 }
 

@@ -48,7 +48,7 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import * as Block from "./Block.js"
 import * as Message from "./Message.js"
-import type { Provider } from "./Provider.js"
+import { all as allProviders, isProvider, type Provider } from "./Provider.js"
 import * as Request from "./Request.js"
 import * as Summarizer from "./Summarizer.js"
 import { TokenEstimator } from "./TokenEstimator.js"
@@ -636,6 +636,10 @@ const check = (budget: number, options: FitOptions | undefined): Checked | Inval
   }
   const list: ReadonlyArray<unknown> = typeof given === "string" ? [given] : given
   if (list.length === 0) return new InvalidFitOptions({ option: "strategy", reason: "expected at least one strategy" })
+  const provider: unknown = options?.provider
+  if (provider !== undefined && !isProvider(provider)) {
+    return new InvalidFitOptions({ option: "provider", reason: `expected one of ${allProviders.join(", ")}, got ${shown(provider)}` })
+  }
   const pin: unknown = options?.pin
   if (pin !== undefined && typeof pin !== "function") return new InvalidFitOptions({ option: "pin", reason: `expected a function of a message and its index, got ${shown(pin)}` })
   let clear = false

@@ -1094,7 +1094,7 @@ const fixesFor = (provider: Provider, options: RepairForOptions | undefined): Pr
     case "gemini":
       return geminiFixes(options)
     default:
-      return Block.absurd(provider)
+      return Conversation.unknownProvider(provider)
   }
 }
 

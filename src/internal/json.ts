@@ -179,9 +179,14 @@ export const copyJson = (
 export const listOf = (input: unknown): { readonly items: Array<unknown> } | { readonly reason: string } => {
   try {
     if (!Array.isArray(input)) return { reason: "Expected an array of messages" }
+    // grown, not allocated up front, and stopped at the first hole: a sparse array (`a.length = 1e9`) or a proxy
+    // whose length lies is not a list of messages, and must not cost its claimed length in memory
     const n = input.length
-    const items = new Array<unknown>(n)
-    for (let i = 0; i < n; i++) items[i] = input[i]
+    const items: Array<unknown> = []
+    for (let i = 0; i < n; i++) {
+      if (!(i in input)) return { reason: `Expected an array of messages, got a sparse array (no element at ${i} of ${n})` }
+      items.push(input[i])
+    }
     return { items }
   } catch (cause) {
     return { reason: `could not read the list of messages: ${errorText(cause)}` }

@@ -62,6 +62,9 @@ export const inexactNumbers = (text: string, limit = 3): { readonly count: numbe
   // the quotes are walked up to `quotesTo`; numbers are read up to `numbersTo`
   let quotesTo = 0
   let numbersTo = 0
+  // the run of number characters that reaches `walkedTo` starts at `walkedFrom`
+  let walkedTo = 0
+  let walkedFrom = 0
   CANDIDATE.lastIndex = 0
   for (let m = CANDIDATE.exec(text); m !== null; m = CANDIDATE.exec(text)) {
     const at = m.index
@@ -75,9 +78,13 @@ export const inexactNumbers = (text: string, limit = 3): { readonly count: numbe
       quotesTo = q + 1
     }
     if (inString) continue
-    // the whole literal the match is part of
+    // the whole literal the match is part of: back to the start of its run of number characters, walking only
+    // what no earlier match walked (a long run such as "1.1.1." is walked once, not once per match in it)
     let from = at
-    while (from > 0 && isNumberChar(text.charCodeAt(from - 1))) from--
+    while (from > walkedTo && isNumberChar(text.charCodeAt(from - 1))) from--
+    if (from === walkedTo) from = walkedFrom
+    walkedTo = at
+    walkedFrom = from
     NUMBER.lastIndex = from
     const literal = NUMBER.exec(text)?.[0]
     numbersTo = Math.max(from + (literal?.length ?? 0), at + m[0].length)

@@ -500,11 +500,15 @@ const planIds = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): void => 
   }
   if (bad.length === 0) return
   const map = new Map<string, string>()
+  // the next suffix to try per base: ids that all rewrite to one base ("a__") take _1, _2, ... without starting over
+  const nextSuffix = new Map<string, number>()
   for (const { blockIndex, id, index } of bad) {
     if (map.has(id)) continue
     const base = id.replace(/[^a-zA-Z0-9_-]/g, "_")
     let out = base
-    for (let n = 1; taken.has(out); n++) out = `${base}_${n}`
+    let n = nextSuffix.get(base) ?? 1
+    while (taken.has(out)) out = `${base}_${n++}`
+    nextSuffix.set(base, n)
     taken.add(out)
     map.set(id, out)
     A.converted(ctx, index, blockIndex, `the tool call id ${JSON.stringify(id)}`, `as ${JSON.stringify(out)}, and in its results (Anthropic ids are letters, digits, _ and -)`)

@@ -178,7 +178,7 @@ const make_ = (ctx: Core.Context) => {
         usage = { ...Core.obj(m, "usage") }
         const content = Core.arr(m, "content")
         if (content !== undefined) {
-          for (const block of content) {
+          for (const block of Core.elements(content)) {
             if (Core.isObj(block)) blocks.push({ block: { ...block }, open: false, json: undefined, parsed: unparsed, citations: undefined })
           }
         }
@@ -192,7 +192,7 @@ const make_ = (ctx: Core.Context) => {
         if (blocks[i] !== undefined) ctx.violation(`content block ${i} was started twice`)
         else if (i !== blocks.length) ctx.violation(`content block ${i} started while ${blocks.length} blocks were started`)
         const citations = Core.arr(block, "citations")
-        blocks[i] = { block: { ...block }, open: true, json: undefined, parsed: unparsed, citations: citations === undefined ? undefined : [...citations] }
+        blocks[i] = { block: { ...block }, open: true, json: undefined, parsed: unparsed, citations: citations === undefined ? undefined : Core.elements(citations) }
         if (Core.str(block, "type") === "fallback" && message !== undefined) {
           const to = Core.obj(block, "to")
           const model = to === undefined ? undefined : Core.str(to, "model")

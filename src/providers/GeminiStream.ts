@@ -125,7 +125,7 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.GenerateContentResponse> => 
 
   /** Folds streamed argument fragments into the call's `args`. */
   const foldArgs = (s: Streaming, fragments: ReadonlyArray<unknown>): void => {
-    for (const fragment of fragments) {
+    for (const fragment of Core.elements(fragments)) {
       if (!Core.isObj(fragment)) continue
       const path = Core.str(fragment, "jsonPath")
       const keys = path === undefined ? undefined : parsePath(path)
@@ -136,6 +136,12 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.GenerateContentResponse> => 
         continue
       }
       let at: Obj | Array<unknown> = Core.obj(s.call, "args") ?? (s.call["args"] = {})
+      if (!appendable(at, keys)) {
+        // an index past the end of its list would leave holes (and "[1048575]" a million of them): no JSON value has any
+        ctx.violation(`a streamed function-call argument whose jsonPath skips list elements: ${Core.show(fragment)}`)
+        s.leftover.push(fragment)
+        continue
+      }
       for (let k = 0; k < keys.length - 1; k++) {
         const key = keys[k]!
         // own values only: "$.__proto__.x" must write into the arguments, never into Object.prototype
@@ -155,6 +161,20 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.GenerateContentResponse> => 
       if (fragment["willContinue"] === true && typeof v.value === "string") s.continuing.add(where)
       else s.continuing.delete(where)
     }
+  }
+
+  /** Whether writing at `keys` from `root` fills lists in order: each index at most the length of its list (0 for a new one). */
+  const appendable = (root: Obj | Array<unknown>, keys: ReadonlyArray<string | number>): boolean => {
+    let at: unknown = root
+    for (const key of keys) {
+      if (typeof key === "number") {
+        const length = Array.isArray(at) ? at.length : 0
+        if (key > length) return false
+      }
+      const next: unknown = typeof at === "object" && at !== null && Object.hasOwn(at, key) ? (at as Obj)[key as string] : undefined
+      at = next
+    }
+    return true
   }
 
   const finishStreaming = (c: CandidateState): void => {
@@ -233,12 +253,12 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.GenerateContentResponse> => 
         for (const ck in v) {
           if (ck === "parts") {
             const parts = v[ck]
-            if (Array.isArray(parts)) for (const p of parts) applyPart(c, p)
+            if (Array.isArray(parts)) for (const p of Core.elements(parts)) applyPart(c, p)
           } else if (v[ck] !== undefined && v[ck] !== null && v[ck] !== "") Core.setKey(c.content, ck, v[ck])
         }
       } else if (k === "citationMetadata" && Core.isObj(v) && Array.isArray(v["citations"])) {
         c.citations ??= []
-        for (const citation of v["citations"]) c.citations.push(citation)
+        for (const citation of Core.elements(v["citations"])) c.citations.push(citation)
         for (const ck in v) if (ck !== "citations") Core.setKey(c.fields, "citationMetadata", { ...Core.obj(c.fields, "citationMetadata"), [ck]: v[ck] })
       } else if (v !== undefined && v !== null) Core.setKey(c.fields, k, v)
     }
@@ -260,7 +280,10 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.GenerateContentResponse> => 
     for (const k in event) {
       const v = event[k]
       if (k === "candidates") {
-        if (Array.isArray(v)) for (let i = 0; i < v.length; i++) applyCandidate(v[i], i)
+        if (Array.isArray(v)) {
+          const each = Core.elements(v)
+          for (let i = 0; i < each.length; i++) applyCandidate(each[i], i)
+        }
         else if (v !== undefined) ctx.violation(`candidates is not an array: ${Core.show(v)}`)
       } else if (v !== undefined && v !== null) Core.setKey(top, k, v)
     }

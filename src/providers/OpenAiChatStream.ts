@@ -104,8 +104,8 @@ const mergeDeltaField = (into: Obj, key: string, value: unknown): void => {
   if (value === null || value === undefined) return
   const prev = into[key]
   if (typeof value === "string" && typeof prev === "string") Core.setKey(into, key, prev + value)
-  else if (Array.isArray(value) && Array.isArray(prev)) for (const v of value) prev.push(v)
-  else Core.setKey(into, key, Array.isArray(value) ? [...value] : value)
+  else if (Array.isArray(value) && Array.isArray(prev)) for (const v of Core.elements(value)) prev.push(v)
+  else Core.setKey(into, key, Array.isArray(value) ? Core.elements(value) : value)
 }
 
 /** The last non-null value of an unknown field wins. */
@@ -203,8 +203,9 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.ChatCompletion> => {
     if (value === undefined || value === null) return undefined
     if (Array.isArray(value)) {
       let text = ""
-      for (let i = 0; i < value.length; i++) {
-        const part: unknown = value[i]
+      const parts = Core.elements(value)
+      for (let i = 0; i < parts.length; i++) {
+        const part: unknown = parts[i]
         const partText = Core.isObj(part) ? Core.str(part, "text") : undefined
         if (partText !== undefined && (part as Obj)["type"] !== "image_url") text += partText
         else ctx.violation(`delta ${what}[${i}] is not a text part: ${Core.show(part)}`)
@@ -227,7 +228,10 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.ChatCompletion> => {
     const refusal = textOf(delta["refusal"], "refusal")
     if (refusal !== undefined) choice.refusal = choice.refusal === null ? refusal : choice.refusal + refusal
     const toolCalls = delta["tool_calls"]
-    if (Array.isArray(toolCalls)) for (let i = 0; i < toolCalls.length; i++) applyToolCall(choice, toolCalls[i], i)
+    if (Array.isArray(toolCalls)) {
+      const calls = Core.elements(toolCalls)
+      for (let i = 0; i < calls.length; i++) applyToolCall(choice, calls[i], i)
+    }
     const fc = Core.obj(delta, "function_call")
     if (fc !== undefined) {
       choice.functionCall ??= { name: undefined, arguments: "" }
@@ -262,7 +266,7 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.ChatCompletion> => {
       const items = logprobs[key]
       if (!Array.isArray(items)) continue
       const into = (lp[key] ??= [])
-      for (const item of items) into.push(item)
+      for (const item of Core.elements(items)) into.push(item)
     }
     for (const k in logprobs) if (k !== "content" && k !== "refusal") keepLatest(lp.extra, k, logprobs[k])
   }
@@ -310,7 +314,10 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.ChatCompletion> => {
     if (tier !== undefined && tier !== "") serviceTier = tier
     if (event["usage"] !== null && event["usage"] !== undefined) usage = event["usage"]
     const list = event["choices"]
-    if (Array.isArray(list)) for (let i = 0; i < list.length; i++) applyChoice(list[i], i)
+    if (Array.isArray(list)) {
+      const each = Core.elements(list)
+      for (let i = 0; i < each.length; i++) applyChoice(each[i], i)
+    }
     else if (list !== undefined) ctx.violation(`choices is not an array: ${Core.show(list)}`)
     for (const k in event) if (!chunkKeys.has(k)) keepLatest(extra, k, event[k])
   }

@@ -144,7 +144,7 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
     response = { ...r }
     const out = Core.arr(r, "output")
     if (out !== undefined && (replaceOutput || output.length === 0)) {
-      output = out.map((item) => (Core.isObj(item) ? Core.clone(item) : undefined))
+      output = Core.elements(out).map((item) => (Core.isObj(item) ? Core.clone(item) : undefined))
       done = output.map(() => replaceOutput)
     }
   }
@@ -168,7 +168,7 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
       const text = Core.str(event, spec.done)
       if (text !== undefined) p[spec.field] = text
       const logprobs = Core.arr(event, "logprobs")
-      if (logprobs !== undefined && logprobs.length > 0) p["logprobs"] = [...logprobs]
+      if (logprobs !== undefined && logprobs.length > 0) p["logprobs"] = Core.elements(logprobs)
     } else {
       const delta = Core.str(event, "delta") ?? ""
       const prev = p[spec.field]
@@ -176,7 +176,7 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
       const logprobs = Core.arr(event, "logprobs")
       if (logprobs !== undefined && logprobs.length > 0) {
         const into = listOf(p, "logprobs")
-        for (const lp of logprobs) into.push(lp)
+        for (const lp of Core.elements(logprobs)) into.push(lp)
       }
     }
   }

@@ -60,15 +60,20 @@ const isObject = (value: Schema.Json): boolean => typeof value === "object" && v
 const kind = (value: Schema.Json): string =>
   value === null ? "null" : Array.isArray(value) ? "an array" : typeof value === "object" ? "an object" : `a ${typeof value}`
 
+/** The longest argument text `parse` repairs (characters). */
+const MAX_REPAIRED = 32_768
+
 /**
  * Parses argument text leniently; never fails. See the module documentation
- * for the rules.
+ * for the rules. Text over 32,768 characters that is not JSON is kept, not
+ * repaired (its `args` are `{}`).
  *
  * @example
  * ToolArguments.parse('{"city": "Osl') // { args: { city: "Osl" }, rawArgs: '{"city": "Osl', parseError: "..." }
  *
  * @since 0.1.0
  */
+
 export const parse = (text: string, options?: { readonly requireObject?: boolean }): ParsedArguments => {
   if (text.trim() === "") return { args: {}, rawArgs: text }
   const parsed = parseJson(text)
@@ -79,6 +84,9 @@ export const parse = (text: string, options?: { readonly requireObject?: boolean
     return { args: {}, rawArgs: text, parseError: `expected a JSON object, got ${kind(parsed.value)}` }
   }
   let repaired: Schema.Json = {}
+  // jsonrepair is quadratic or worse on some broken text (a long run of unclosed quotes: 200k characters take 20 s);
+  // longer text is kept as it came, not repaired, so reading stays linear in the input
+  if (text.length > MAX_REPAIRED) return { args: repaired, rawArgs: text, parseError: parsed.error }
   try {
     const again = parseJson(jsonrepair(text))
     if ("value" in again && (options?.requireObject !== true || isObject(again.value))) repaired = again.value

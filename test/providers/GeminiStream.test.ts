@@ -55,11 +55,11 @@ describe("GeminiStream", () => {
   it("folds streamed arguments into args by JSON path, continuing strings", () => {
     const done = success([
       parts([{ functionCall: { name: "f", partialArgs: [{ jsonPath: "$.q", stringValue: "ab", willContinue: true }], willContinue: true } }]),
-      parts([{ functionCall: { partialArgs: [{ jsonPath: "$.q", stringValue: "cd" }, { jsonPath: "$.n", numberValue: 3 }, { jsonPath: "$.list[1]", nullValue: "NULL_VALUE" }], willContinue: true } }]),
+      parts([{ functionCall: { partialArgs: [{ jsonPath: "$.q", stringValue: "cd" }, { jsonPath: "$.n", numberValue: 3 }, { jsonPath: "$.list[0]", nullValue: "NULL_VALUE" }], willContinue: true } }]),
       parts([{ functionCall: { partialArgs: [{ jsonPath: '$["flag"]', boolValue: false }] } }]),
       finish()
     ])
-    assert.deepStrictEqual(partsOf(done), [{ functionCall: { name: "f", args: { q: "abcd", n: 3, list: [undefined, null], flag: false } } }])
+    assert.deepStrictEqual(partsOf(done), [{ functionCall: { name: "f", args: { q: "abcd", n: 3, list: [null], flag: false } } }])
   })
 
   it("reports a call whose arguments were still streaming as incomplete", () => {

@@ -228,6 +228,22 @@ export const index = (o: Obj, key: string): number | undefined => {
   return typeof v === "number" && Number.isInteger(v) && v >= 0 && v <= MAX_INDEX ? v : undefined
 }
 
+/**
+ * The elements of an array from an event, copied densely; throws at the
+ * first hole. A sparse array (`a.length = 1e9`) or a proxy whose length
+ * lies is no JSON value: the throw makes the event a violation, where
+ * spreading or walking it would cost its claimed length.
+ */
+export const elements = (list: ReadonlyArray<unknown>): Array<unknown> => {
+  const out: Array<unknown> = []
+  const n = list.length
+  for (let i = 0; i < n; i++) {
+    if (!(i in list)) throw new Error(`a sparse array (no element at ${i} of ${n})`)
+    out.push(list[i])
+  }
+  return out
+}
+
 export const obj = (o: Obj, key: string): Obj | undefined => {
   const v = o[key]
   return isObj(v) ? v : undefined
@@ -255,7 +271,8 @@ export const clone = <A>(value: A): A => {
   const onPath = new Set<object>()
   const open = (source: object): Frame => {
     onPath.add(source)
-    if (Array.isArray(source)) return { source, target: new Array(source.length), keys: source.length, index: 0 }
+    // grown as it is copied: a sparse array claiming a length of 1e9 must not be allocated (its first hole stops the copy)
+    if (Array.isArray(source)) return { source, target: [], keys: source.length, index: 0 }
     const keys: Array<string> = []
     for (const key in source) if (Object.prototype.hasOwnProperty.call(source, key)) keys.push(key)
     return { source, target: {}, keys, index: 0 }
@@ -271,6 +288,8 @@ export const clone = <A>(value: A): A => {
       continue
     }
     const i = frame.index++
+    // a hole is no JSON value: the event that holds it cannot be applied (a violation, never a crash)
+    if (typeof frame.keys === "number" && !(i in frame.source)) throw new Error(`a sparse array (no element at ${i} of ${frame.keys})`)
     const key = typeof frame.keys === "number" ? i : frame.keys[i]!
     const v: unknown = (frame.source as Record<string | number, unknown>)[key]
     let out: unknown = v
