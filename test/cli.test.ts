@@ -184,6 +184,10 @@ describe("detection and same-format round trips", () => {
     expect(JSON.parse(back.stdout)).toEqual(chat)
     // the output limit is reserved: 4,096 tokens do not fit in 100
     expect(run(["trim", body, "--budget", "100"]).code).toBe(1)
+    // a budget that is no number of tokens is a bad command line, not a job that cannot be done
+    const negative = run(["trim", body, "--budget", "-1"])
+    expect([negative.code, negative.stdout]).toEqual([2, ""])
+    expect(negative.stderr).toContain("invalid window option \"budget\"")
     expect((JSON.parse(run(["tokens", body, "--json"]).stdout) as { tools: number }).tools).toBeGreaterThan(0)
     // a field the model has no place for is refused, not lost
     const unknown = run(["check", file("order-unknown.json", JSON.stringify({ ...JSON.parse(canonical.stdout), temperature: 0.2 }))])

@@ -4,7 +4,8 @@
  * lowered here so the test does not need half a gigabyte).
  */
 import { assert, describe, it } from "@effect/vitest"
-import { type InputError, MAX_STRING_LENGTH, parseBytes, parseText, type Parsed } from "../src/cli/Input.js"
+import { type InputError, MAX_STRING_LENGTH, parseBytes, parseText, type Parsed, readBytes } from "../src/cli/Input.js"
+import * as fs from "node:fs"
 import { Arbitrary, Effect, Result, Schema } from "effect"
 import * as Request from "../src/Request.js"
 import { intBetween } from "./arbitraries.js"
@@ -16,6 +17,12 @@ const bytes = (text: string): Uint8Array => new TextEncoder().encode(text)
 const reason = (p: Parsed | InputError): string => ("kind" in p ? `parsed as ${p.kind}` : p.reason)
 
 describe("reading the command line's input", () => {
+  it.effect.skipIf(!fs.existsSync("/dev/zero"))("a device that never ends is refused at its first binary bytes", () =>
+    Effect.gen(function*() {
+      const error = yield* Effect.flip(readBytes("/dev/zero"))
+      assert.include(error.reason, "binary data")
+    }))
+
   it("parses bytes as parseText parses the same text, BOM and CRLF included", () => {
     for (const text of ['{"role":"user","content":"hi"}', '\uFEFF[{"role":"user","content":"hi"}]', '{"a":1}\r\n{"b":2}\r\n\r\n{"c":"é"}\n', "  \n\n"]) {
       const fromText = parseText(text.replace(/^\uFEFF/, ""), "in", bytes(text).length)

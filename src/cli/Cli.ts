@@ -383,7 +383,8 @@ const trim = Command.make("trim", {
         ...(Option.isSome(config.reserve) ? { reserve: config.reserve.value } : {})
       }).pipe(
         Effect.provide(MessageWindow.layer.pipe(Layer.provideMerge(TokenEstimator.layer), Layer.provideMerge(Summarizer.layerExtractive()))),
-        Effect.mapError((e) => new JobFailed({ reason: e.message }))
+        // a budget or reserve that is no number of tokens (-1) is a bad command line (exit 2), not a job that cannot be done
+        Effect.mapError((e) => (e._tag === "InvalidFitOptions" ? e : new JobFailed({ reason: e.message })))
       )
       for (const line of MessageWindow.describe(fitted)) yield* stderr(line)
       // the budget is the messages' room, the fixed part and the reserve for the answer, each said

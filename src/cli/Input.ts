@@ -44,15 +44,28 @@ const noteRounded = (parsed: Parsed | InputError, text: string): Parsed | InputE
   return found.count === 0 ? parsed : { ...parsed, rounded: `${found.count === 1 ? "a number" : `${found.count} numbers`} with more digits than a JavaScript number holds, read as the nearest it does: ${describeInexact(found)}` }
 }
 
-const readStdin = (): Promise<Buffer> =>
-  new Promise((resolve, reject) => {
-    const chunks: Array<Buffer> = []
-    process.stdin.on("data", (chunk: Buffer) => chunks.push(chunk))
-    process.stdin.on("end", () => resolve(Buffer.concat(chunks)))
-    process.stdin.on("error", reject)
-  })
 
 const errorText = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause))
+
+/**
+ * Reads a stream to its end, but stops at the first NUL byte: binary data is
+ * refused anyway, and a device such as /dev/zero never ends.
+ */
+const readUntilBinary = (stream: NodeJS.ReadableStream & { destroy?: () => void }, name: string): Promise<Buffer> =>
+  new Promise((resolve, reject) => {
+    const chunks: Array<Buffer> = []
+    stream.on("data", (chunk: Buffer | string) => {
+      const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk
+      if (bytes.includes(0)) {
+        stream.destroy?.()
+        reject(new Error(`${name} is binary data, not a JSON or JSONL transcript`))
+        return
+      }
+      chunks.push(bytes)
+    })
+    stream.on("end", () => resolve(Buffer.concat(chunks)))
+    stream.on("error", reject)
+  })
 
 /**
  * Reads a file, or standard input for `-`, as bytes.
@@ -62,10 +75,12 @@ const errorText = (cause: unknown): string => (cause instanceof Error ? cause.me
 export const readBytes = (file: string): Effect.Effect<Buffer, InputError> =>
   Effect.tryPromise({
     try: async () => {
-      if (file === "-") return readStdin()
+      if (file === "-") return readUntilBinary(process.stdin, "standard input")
       const stat = await fs.promises.stat(file)
       if (stat.isDirectory()) throw new Error(`${file} is a directory, not a transcript file`)
-      return fs.promises.readFile(file)
+      if (stat.isFile()) return fs.promises.readFile(file)
+      // a pipe or a device (a process substitution, /dev/stdin, /dev/zero): read as a stream, stopped by binary data
+      return readUntilBinary(fs.createReadStream(file), file)
     },
     catch: (cause) => {
       const code = (cause as { code?: unknown }).code
