@@ -360,6 +360,20 @@ describe("check", () => {
     const counted = run(["tokens", responses])
     expect(counted.stdout).toMatch(/^input\[0\]: \d+\nsystem \(outside the messages\): \d+\n/)
     expect((JSON.parse(run(["tokens", responses, "--json"]).stdout) as { messages: Array<number>; system: number }).messages).toHaveLength(1)
+    // a run of call items is one message: issues name its first item, and figures stay one per item
+    const calls = file("located-calls.json", JSON.stringify({
+      model: "gpt-4o",
+      input: [
+        { role: "user", content: "Weather in Paris and Rome?" },
+        { type: "function_call", call_id: "c1", name: "weather", arguments: "{\"city\":\"Paris\"}" },
+        { type: "function_call", call_id: "c2", name: "weather", arguments: "{\"city\":\"Rome\"}" },
+        { type: "function_call_output", call_id: "c1", output: "sunny" },
+        { role: "user", content: "and?" }
+      ]
+    }))
+    expect(run(["check", calls]).stdout).toContain('MissingToolResult: input[1]: tool call "c2" has no result before input[4]')
+    const figures = (JSON.parse(run(["tokens", calls, "--json"]).stdout) as { messages: Array<number> }).messages
+    expect([figures.length, figures[2]]).toEqual([5, 0])
   })
 
   it("reads standard input with -", () => {

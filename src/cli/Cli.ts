@@ -296,6 +296,9 @@ const perInputMessage = (
     if (slot === undefined) out[w] = { label: `${list}[${w}]`, tokens }
     else slot.tokens += tokens
   })
+  // items read as one message (a Responses run of calls) are counted under the first: the others count 0, so the
+  // figures stay one per input message, in the file's order
+  for (let w = 0; w < out.length; w++) out[w] ??= { label: `${list}[${w}]`, tokens: 0 }
   return out
 }
 

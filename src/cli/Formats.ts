@@ -387,10 +387,26 @@ export const origins = (parsed: Parsed, read: Read): ReadonlyArray<number> | und
     })
     return out.length === messages.length ? out : undefined
   }
-  // Responses instructions are the system message the model opens with
-  const instructions = read.format === "openai-responses" && read.shape === "body" && isRecord(value) ? value["instructions"] : undefined
-  if (typeof instructions === "string" && instructions !== "" && messages[0]?.role === "system" && list.length === messages.length - 1) {
-    return [-1, ...list.map((_, i) => i)]
+  if (read.format === "openai-responses") {
+    // instructions (even "") are the system message the model opens with; then the items are grouped as the reader
+    // groups them: a run of assistant-side items (output messages, reasoning, calls) is one assistant message, a run
+    // of function_call_output items one tool message, each other message item its own; a group is named by its first
+    const instructions = read.shape === "body" && isRecord(value) ? value["instructions"] : undefined
+    const grouped: Array<number> = typeof instructions === "string" ? [-1] : []
+    let open: "assistant" | "tool" | undefined
+    list.forEach((item, i) => {
+      const role = isRecord(item) ? item["role"] : undefined
+      const type = isRecord(item) ? item["type"] : undefined
+      if ((type === undefined || type === "message") && typeof role === "string" && role !== "assistant") {
+        grouped.push(i)
+        open = undefined
+      } else {
+        const kind = type === "function_call_output" ? "tool" : "assistant"
+        if (open !== kind) grouped.push(i)
+        open = kind
+      }
+    })
+    return grouped.length === messages.length ? grouped : undefined
   }
   return list.length === messages.length ? messages.map((_, i) => i) : undefined
 }
