@@ -1,8 +1,9 @@
 /**
- * Another provider's settings that change what the model may do, and that
- * the model has no type for, are reported when the target cannot carry
- * them; the rest of another provider's options mean nothing to the target
- * and are left out without a word.
+ * Another provider's settings that change what the model may do or how it
+ * answers (tool choice, structured output, sampling, stop sequences,
+ * thinking), and that the model has no type for, are reported when the
+ * target cannot carry them; the rest of another provider's options mean
+ * nothing to the target and are left out without a word.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
@@ -37,9 +38,18 @@ describe("another provider's settings", () => {
       expect(dropped((yield* OpenAiChat.toRequest(request)).warnings)).toEqual([
         "gemini's generationConfig.responseSchema was left out: an OpenAPI response schema the model has no type for, so openai-chat gets no structured output from it"
       ])
-      // settings that only tune the provider are not reported
+      // how the answer is sampled is reported (the target runs with its default); other options mean nothing there
       const tuned = Request.make([Message.user("hi")], { providerOptions: { gemini: { generationConfig: { temperature: 0.2 } }, anthropic: { metadata: { user_id: "u" } } } })
-      expect((yield* OpenAiChat.toRequest(tuned)).warnings).toEqual([])
+      expect(dropped((yield* OpenAiChat.toRequest(tuned)).warnings)).toEqual([
+        "gemini's generationConfig.temperature 0.2 was left out: a setting the model has no type for, so openai-chat runs with its own default"
+      ])
+      const chat = yield* OpenAiChat.fromRequest({ model: "gpt-4o", messages: [{ role: "user", content: "hi" }], temperature: 0, stop: ["END"], seed: 7, user: "u1" })
+      expect(dropped((yield* Anthropic.toRequest(chat.value)).warnings).map((w) => w.split(" was left out")[0])).toEqual([
+        "openai-chat's temperature 0",
+        "openai-chat's stop [\"END\"]",
+        "openai-chat's seed 7"
+      ])
+      expect((yield* OpenAiChat.toRequest(chat.value)).warnings).toEqual([])
     }))
 })
 

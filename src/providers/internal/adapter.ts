@@ -362,6 +362,14 @@ const foreignToolChoice: Readonly<Record<string, string>> = { "openai-chat": "to
  * hosted-tool choice, Gemini `ANY` with `allowedFunctionNames`) and Gemini's
  * OpenAPI `responseSchema`.
  */
+/** The sampling, stopping and thinking settings of each provider that another provider's request is reported without. */
+const samplingSettings: { readonly [provider: string]: ReadonlyArray<string> } = {
+  "openai-chat": ["temperature", "top_p", "stop", "seed", "frequency_penalty", "presence_penalty", "logit_bias", "reasoning_effort"],
+  "openai-responses": ["temperature", "top_p", "reasoning"],
+  anthropic: ["temperature", "top_p", "top_k", "stop_sequences", "thinking"],
+  gemini: ["temperature", "topP", "topK", "stopSequences", "seed", "presencePenalty", "frequencyPenalty", "thinkingConfig"]
+}
+
 export const droppedForeignSettings = (
   ctx: Ctx,
   request: { readonly toolChoice?: unknown; readonly responseFormat?: unknown; readonly providerOptions?: Block.ProviderOptions | undefined },
@@ -382,6 +390,21 @@ export const droppedForeignSettings = (
     const generation = provider === "gemini" ? own?.["generationConfig"] : undefined
     if (isObj(generation) && generation["responseSchema"] !== undefined && generation["responseSchema"] !== null) {
       dropped(ctx, undefined, undefined, "gemini's generationConfig.responseSchema", `an OpenAPI response schema the model has no type for, so ${target} gets no structured output from it`)
+    }
+    // how the answer is sampled and where it stops, and how much the model thinks: settings every provider has in
+    // its own words, which the model does not type, so the target runs with its defaults
+    const source = provider === "gemini" ? (isObj(generation) ? generation : undefined) : own
+    for (const name of samplingSettings[provider] ?? []) {
+      const value = source?.[name]
+      if (value === undefined || value === null) continue
+      const shown = JSON.stringify(value)
+      dropped(
+        ctx,
+        undefined,
+        undefined,
+        `${provider}'s ${provider === "gemini" ? "generationConfig." : ""}${name} ${shown.length > 60 ? `${shown.slice(0, 60)}…` : shown}`,
+        `a setting the model has no type for, so ${target} runs with its own default`
+      )
     }
   }
 }
