@@ -54,7 +54,8 @@ import * as Summarizer from "./Summarizer.js"
 import { TokenEstimator } from "./TokenEstimator.js"
 import type { Service as Estimator } from "./TokenEstimator.js"
 import type { Clearing, Layout, Mode, SummaryRole } from "./internal/window.js"
-import { isSummaryMessage, layoutOf, plan, SUMMARY_KEY, summaryHeader } from "./internal/window.js"
+import { isSummaryMessage, SUMMARY_KEY, summaryHeader } from "./internal/summaryMark.js"
+import { layoutOf, plan } from "./internal/window.js"
 
 // ---------------------------------------------------------------------------
 // options

@@ -33,7 +33,7 @@ import { Context, Effect, Layer, Schema } from "effect"
 import { LanguageModel } from "effect/ai"
 import * as Block from "./Block.js"
 import * as Message from "./Message.js"
-import { isSummaryMessage, summaryBody } from "./internal/window.js"
+import { isSummaryMessage, summaryBody } from "./internal/summaryMark.js"
 
 // ---------------------------------------------------------------------------
 // service

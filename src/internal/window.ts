@@ -26,6 +26,7 @@
  */
 import { absurd } from "../Block.js"
 import type * as Message from "../Message.js"
+import { isSummaryMessage } from "./summaryMark.js"
 
 /** What a unit starts with. */
 export const SYSTEM = 0
@@ -36,21 +37,6 @@ export const TOOL = 3
 /** What a unit leaves behind for the next one: nothing (a system unit), a user or assistant message, or tool results (anything may follow). */
 export const TRANSPARENT = 0
 export const OPEN = 3
-
-/** The metadata key that marks a message the window wrote as a summary. */
-export const SUMMARY_KEY = "effect-agent-messages/summary"
-
-export const isSummaryMessage = (message: Message.Message): boolean => {
-  const metadata = message.metadata
-  return metadata !== undefined && Object.prototype.hasOwnProperty.call(metadata, SUMMARY_KEY)
-}
-
-/** The line the window puts before a summary's text. */
-export const summaryHeader = (replaces: number): string =>
-  `[Summary of ${replaces} earlier message${replaces === 1 ? "" : "s"}, removed to fit the context window]`
-
-/** A summary message's text without the window's header (what the summarizer wrote). */
-export const summaryBody = (text: string): string => text.replace(/^\[Summary of \d+ earlier messages?, removed to fit the context window\]\n?/, "")
 
 const roleCode = (role: Message.Role): number => (role === "system" ? SYSTEM : role === "user" ? USER : role === "assistant" ? ASSISTANT : TOOL)
 
