@@ -21,7 +21,8 @@ import { Effect, Schema } from "effect"
 import * as Block from "./Block.js"
 import * as Message from "./Message.js"
 import { hasToolCalls, issuesOf as messageIssuesOf } from "./Message.js"
-import { all as allProviders, type Provider } from "./Provider.js"
+import type { Provider } from "./Provider.js"
+import { unknownProvider } from "./internal/unknownProvider.js"
 import { listOf, stringify } from "./internal/json.js"
 import { unfollowedReasoning } from "./internal/responsesItems.js"
 import { ORPHAN, Walker } from "./internal/walker.js"
@@ -506,17 +507,6 @@ const GEMINI_RULES: GenericRules = { consecutiveUserMessages: false, consecutive
  *
  * @since 0.1.0
  */
-/**
- * A provider name none of ours, from a caller the types did not check (`as
- * any`, a string from a file): a programming error, said plainly.
- *
- * @internal
- */
-export const unknownProvider = (provider: never): never => {
-  const given: unknown = provider
-  throw new Error(`unknown provider ${typeof given === "string" ? JSON.stringify(given) : String(given)}: expected one of ${allProviders.join(", ")}`)
-}
-
 export const genericRulesFor = (target: Target): GenericRules => {
   switch (target) {
     case "generic":

@@ -19,6 +19,7 @@ import { isReasoningItem, unfollowedReasoning } from "./internal/responsesItems.
 import { ORPHAN, Walker } from "./internal/walker.js"
 import * as Message from "./Message.js"
 import type { Provider } from "./Provider.js"
+import { unknownProvider } from "./internal/unknownProvider.js"
 import type { Issue } from "./ValidationError.js"
 import { Issue as IssueSchema } from "./ValidationError.js"
 
@@ -1094,7 +1095,7 @@ const fixesFor = (provider: Provider, options: RepairForOptions | undefined): Pr
     case "gemini":
       return geminiFixes(options)
     default:
-      return Conversation.unknownProvider(provider)
+      return unknownProvider(provider)
   }
 }
 
