@@ -17,6 +17,7 @@ import type * as Request from "../Request.js"
 import { chatNamedToolChoice, chatResponseFormat } from "./chatRequestFields.js"
 import { imageSizeOfBase64 } from "./imageSize.js"
 import type { ChatMessageLike, ChatRequestLike } from "./openAiChatPrompt.js"
+import { keptToolSettings } from "./toolSettings.js"
 
 const KEY = "openai-chat"
 
@@ -248,8 +249,7 @@ export const chatRequestOf = (request: Request.Request): { readonly body: ChatRe
     )
   }
   // as the writer does: no choice when every tool was left out, nor a named choice of a tool left out
-  const asked = request.toolChoice
-  const choice = (request.tools?.length ?? 0) > 0 && (tools.length === 0 || (typeof asked === "object" && !tools.some((t) => t.name === asked.name))) ? undefined : asked
+  const choice = keptToolSettings(request, { names: tools.map((t) => t.name), any: tools.length > 0 }).toolChoice
   if (choice !== undefined && legacy) {
     body["function_call"] = choice === "required" ? "auto" : typeof choice === "string" ? choice : { name: choice.name }
   } else if (choice !== undefined) {

@@ -65,6 +65,8 @@ export const inexactNumbers = (text: string, limit = 3): { readonly count: numbe
   // the run of number characters that reaches `walkedTo` starts at `walkedFrom`
   let walkedTo = 0
   let walkedFrom = 0
+  // where the last literal read starts
+  let readFrom = -1
   CANDIDATE.lastIndex = 0
   for (let m = CANDIDATE.exec(text); m !== null; m = CANDIDATE.exec(text)) {
     const at = m.index
@@ -88,7 +90,10 @@ export const inexactNumbers = (text: string, limit = 3): { readonly count: numbe
     NUMBER.lastIndex = from
     const literal = NUMBER.exec(text)?.[0]
     numbersTo = Math.max(from + (literal?.length ?? 0), at + m[0].length)
-    if (literal === undefined || !/^-?\d/.test(literal) || exact(literal)) continue
+    // a later match in the same run ("12345678901234567.1.1.1...") leads back to a literal already read: once only
+    const readBefore = from === readFrom
+    readFrom = from
+    if (readBefore || literal === undefined || !/^-?\d/.test(literal) || exact(literal)) continue
     count++
     if (examples.length < limit) examples.push({ text: literal, as: JSON.stringify(Number(literal)) })
   }

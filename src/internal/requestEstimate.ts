@@ -26,6 +26,7 @@
 import type { Schema } from "effect"
 import type * as Block from "../Block.js"
 import type * as Message from "../Message.js"
+import { keptToolSettings } from "./toolSettings.js"
 import type { Provider } from "../Provider.js"
 import type * as Request from "../Request.js"
 import type { RequestEstimate } from "../TokenEstimator.js"
@@ -350,13 +351,13 @@ const anthropic = (rules: Rules, request: Request.Request, model: string | undef
   let framing = 0
   let computer = false
   let sent = 0
-  const sentNames = new Set<string>()
+  const sentNames: Array<string> = []
   const list = request.tools ?? []
   for (const tool of list) {
     const defined = tool.providerDefined
     // another provider's tool is not sent to Anthropic
     if (defined !== undefined && defined.provider !== "anthropic") continue
-    sentNames.add(tool.name)
+    sentNames.push(tool.name)
     const type = defined !== undefined ? defined.type : tool.providerOptions?.["anthropic"]?.["type"]
     if (typeof type === "string" && type.startsWith("bash_")) tools += bashTokens(family)
     else if (typeof type === "string" && type.startsWith("text_editor_")) tools += TEXT_EDITOR_TOKENS
@@ -371,8 +372,7 @@ const anthropic = (rules: Rules, request: Request.Request, model: string | undef
     sent++
   }
   // as the writer does: a named choice of a tool that is not sent is not sent either
-  const choice = request.toolChoice
-  if (sent > 0) framing += anthropicToolUseSystemPrompt(model, typeof choice === "object" && !sentNames.has(choice.name) ? undefined : choice)
+  if (sent > 0) framing += anthropicToolUseSystemPrompt(model, keptToolSettings(request, { names: sentNames, any: true }).toolChoice)
   if (computer) framing += COMPUTER_SYSTEM_PROMPT_TOKENS
   if (extendedThinking(request)) framing += EXTENDED_THINKING_TOKENS
   const format = request.responseFormat

@@ -25,6 +25,8 @@ import { imageTypeOfBase64 } from "../../internal/imageSize.js"
 import { copyJson, isOwnParsedJson } from "../../internal/json.js"
 import * as Message from "../../Message.js"
 import type * as Request from "../../Request.js"
+import { keptToolSettings } from "../../internal/toolSettings.js"
+import { absurd } from "../../Block.js"
 import {
   type ConversionOptions,
   type ConversionWarning,
@@ -416,32 +418,34 @@ export const converted = (ctx: Ctx, index: number | undefined, blockIndex: numbe
 
 /**
  * The tool choice and parallel-call setting a writer may still send once it
- * has written the tools it can carry. Providers reject a tool choice (and
- * OpenAI a parallel-call setting) without tools, and a named choice of a
- * tool they were not given: when the conversion left out every tool the
- * request had, both are left out; when it left out the tool a named choice
- * names, the choice is. Each is reported. A request that had no tools to
- * begin with keeps its settings as they are (nothing was left out).
+ * has written the tools it can carry (`keptToolSettings`), each setting
+ * left out reported.
  */
 export const toolSettingsAfter = (
   ctx: Ctx,
   request: { readonly tools?: ReadonlyArray<{ readonly name: string }> | undefined; readonly toolChoice?: Request.ToolChoice | undefined; readonly parallelToolCalls?: boolean | undefined },
   written: { readonly names: ReadonlyArray<string>; readonly any: boolean }
 ): { readonly toolChoice: Request.ToolChoice | undefined; readonly parallelToolCalls: boolean | undefined } => {
-  const had = request.tools ?? []
-  let { parallelToolCalls, toolChoice } = request
-  if (had.length === 0) return { toolChoice, parallelToolCalls }
-  if (!written.any) {
-    const reason = "every tool definition of the request was left out, and a provider rejects it without tools"
-    if (toolChoice !== undefined) dropped(ctx, undefined, undefined, `the tool choice ${typeof toolChoice === "string" ? JSON.stringify(toolChoice) : toolChoice.name}`, reason)
-    if (parallelToolCalls !== undefined) dropped(ctx, undefined, undefined, "the parallel tool calls setting", reason)
-    return { toolChoice: undefined, parallelToolCalls: undefined }
+  const kept = keptToolSettings(request, written)
+  const { parallelToolCalls, toolChoice } = request
+  switch (kept.leftOut) {
+    case "nothing":
+      break
+    case "all": {
+      const reason = "every tool definition of the request was left out, and a provider rejects it without tools"
+      if (toolChoice !== undefined) dropped(ctx, undefined, undefined, `the tool choice ${typeof toolChoice === "string" ? JSON.stringify(toolChoice) : toolChoice.name}`, reason)
+      if (parallelToolCalls !== undefined) dropped(ctx, undefined, undefined, "the parallel tool calls setting", reason)
+      break
+    }
+    case "choice": {
+      const name = typeof toolChoice === "object" ? toolChoice.name : ""
+      dropped(ctx, undefined, undefined, `the tool choice ${name}`, `the definition of ${name} was left out, and a provider rejects a choice of a tool it was not given`)
+      break
+    }
+    default:
+      absurd(kept.leftOut)
   }
-  if (toolChoice !== undefined && typeof toolChoice !== "string" && !written.names.includes(toolChoice.name)) {
-    dropped(ctx, undefined, undefined, `the tool choice ${toolChoice.name}`, `the definition of ${toolChoice.name} was left out, and a provider rejects a choice of a tool it was not given`)
-    toolChoice = undefined
-  }
-  return { toolChoice, parallelToolCalls }
+  return kept
 }
 
 /** A tool call from the provider's argument text, lenient or strict as the options say; aborts with `InvalidToolArguments` in strict mode. */
