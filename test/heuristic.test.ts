@@ -127,8 +127,8 @@ describe("estimateTextWith", () => {
   })
 
   it("packs every state of the machine into the bits a step reserves for it", () => {
-    // The estimation loop spells these as literals (11 bits of state, rows of 128 steps: a shift by 7).
-    expect(STATE_BITS).toBe(11)
+    // The estimation loop spells these as literals (12 bits of state, rows of 128 steps: a shift by 7).
+    expect(STATE_BITS).toBe(12)
     expect(STATES).toBeLessThanOrEqual(2 ** STATE_BITS)
     expect(STEP_ROW).toBe(128)
     expect(STEP_COUNT / STATES).toBeLessThanOrEqual(STEP_ROW)

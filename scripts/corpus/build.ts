@@ -90,7 +90,8 @@ const HOLDOUT_PROJECTS = new Set([
   "file-roller",
   "synaptic",
   "simple-scan",
-  "generated-holdout"
+  "generated-holdout",
+  "latex-base"
 ])
 
 const FAQ_LICENSE = "Debian FAQ permission notice (verbatim/modified copies allowed)"
@@ -119,6 +120,8 @@ const PKG = {
   serdeJson: deb("serde-json", "librust-serde-json-dev", "1.0.87-1", "MIT OR Apache-2.0"),
   regexSyntax: deb("regex-syntax", "librust-regex-syntax-dev", "0.6.27-1", "MIT OR Apache-2.0"),
   cobra: deb("cobra", "golang-github-spf13-cobra-dev", "1.6.1-1", "Apache-2.0"),
+  texScience: deb("texlive-science", "texlive-science-doc", "2022.20230122-4", "LPPL-1.3c and other free licences, per package (debian/copyright)"),
+  texBase: deb("latex-base", "texlive-latex-base-doc", "2022.20230122-3", "LPPL-1.3c and other free licences, per package (debian/copyright)"),
   gorillaMux: deb("gorilla-mux", "golang-github-gorilla-mux-dev", "1.8.0-1", "BSD-3-Clause"),
   curl: deb("curl", "libcurl4-openssl-dev", "7.88.1-10+deb12u15", "curl (MIT-like)"),
   zstd: deb("zstd", "libzstd-dev", "1.5.4+dfsg2-5+deb12u1", "BSD-3-Clause OR GPL-2"),
@@ -911,6 +914,62 @@ const urlsDoc = (pkg: Package, htmlRel: string | undefined, count: number): void
   addDoc({ id, category: "urls", lang: "urls", pkg, files: `file listing${htmlRel !== undefined ? ` and links of ${htmlRel}/*.html` : ""}`, messages: out, derived: "paths and links taken from the package" })
 }
 
+/** LaTeX sources: the documentation of TeX Live packages as their authors wrote it (`.tex`, some gzipped). */
+const latexDoc = (pkg: Package, maxFiles: number): void => {
+  const root = fetchPackage(pkg)
+  const rel = "usr/share/doc/texlive-doc"
+  const dir = path.join(root, rel)
+  for (const f of pickEvenly(listFiles(dir, /\.tex(\.gz)?$/).filter((f) => fs.statSync(path.join(dir, f)).size >= 2_000), maxFiles)) {
+    const id = `${pkg.name}-${f.replace(/\.tex(\.gz)?$/, "").replace(/[/\\.]/g, "-")}`
+    addDoc({ id, category: "latex", lang: "latex", pkg, files: path.join(rel, f), messages: chunk(readText(path.join(dir, f)), id) })
+  }
+}
+
+/**
+ * A package's files as a Windows machine lists them: `dir /s /b` paths and PowerShell `Get-ChildItem` tables, under
+ * a seeded install folder or user profile (paths as agents on Windows read them in tool output).
+ */
+const windowsPathsDoc = (pkg: Package, count: number): void => {
+  const root = fetchPackage(pkg)
+  const files = listFiles(root, /./).map((f) => ({ f, st: fs.lstatSync(path.join(root, f)) }))
+  const id = `${pkg.name}-windows-paths`
+  const rand = rng(id)
+  const users = ["alex", "Maria", "jchen", "Olu", "sam.taylor", "Administrator", "dev"]
+  const bases = [
+    (): string => `C:\\Program Files\\${pkg.name}`,
+    (): string => `C:\\Users\\${users[Math.floor(rand() * users.length)]}\\AppData\\Local\\${pkg.project}`,
+    (): string => `D:\\src\\${pkg.project}`,
+    (): string => `C:\\Users\\${users[Math.floor(rand() * users.length)]}\\Documents\\${pkg.project}`
+  ]
+  const win = (f: string): string => f.replace(/\//g, "\\")
+  const out: Array<string> = []
+  for (let i = 0; i < count; i++) {
+    const n = Math.round(logUniform(rand, 2, 40))
+    const s = Math.floor(rand() * Math.max(1, files.length - n))
+    const rows = files.slice(s, s + n)
+    const base = (bases[Math.floor(rand() * bases.length)] as () => string)()
+    if (rand() < 0.5) {
+      out.push(rows.map((r) => `${base}\\${win(r.f)}`).join("\n"))
+      continue
+    }
+    // Get-ChildItem groups by directory.
+    const lines: Array<string> = []
+    let dir: string | undefined
+    for (const r of rows) {
+      const d = path.dirname(r.f)
+      if (d !== dir) {
+        dir = d
+        lines.push("", `    Directory: ${base}${d === "." ? "" : `\\${win(d)}`}`, "", "Mode                 LastWriteTime         Length Name", "----                 -------------         ------ ----")
+      }
+      const t = r.st.mtime
+      const stamp = `${String(t.getUTCMonth() + 1).padStart(2)}/${String(t.getUTCDate()).padStart(2, "0")}/${t.getUTCFullYear()}  ${String(((t.getUTCHours() + 11) % 12) + 1).padStart(2)}:${String(t.getUTCMinutes()).padStart(2, "0")} ${t.getUTCHours() < 12 ? "AM" : "PM"}`
+      lines.push(`${r.st.isDirectory() ? "d-----" : "-a----"}        ${stamp}${(r.st.isDirectory() ? "" : String(r.st.size)).padStart(15)} ${path.basename(r.f)}`)
+    }
+    out.push(lines.join("\n"))
+  }
+  addDoc({ id, category: "tool-output", lang: "tool-output", pkg, files: "file listing", messages: out, derived: "the package's file paths as Windows tools print them" })
+}
+
 /** Column-aligned tool output about a package: `tar tv` listings, `ls -l` and `du` style tables. */
 const toolOutputDoc = (pkg: Package, count: number): void => {
   const dir = packageDir(pkg)
@@ -952,6 +1011,210 @@ const toolOutputDoc = (pkg: Package, count: number): void => {
     }
   }
   addDoc({ id, category: "tool-output", lang: "tool-output", pkg, files: "dpkg-deb -c listing; ls -l and du style tables of the extracted files", messages: out, derived: "listings of the package's files" })
+}
+
+// --- tables ------------------------------------------------------------------
+
+/** A table to render: a header and rows of cells, with the columns that hold numbers (right-aligned). */
+interface Table {
+  readonly header: ReadonlyArray<string>
+  readonly rows: ReadonlyArray<ReadonlyArray<string>>
+  readonly numeric: ReadonlyArray<boolean>
+}
+
+/** The characters of a box-drawing table style: corners, rules and junctions of the top, header rule, row rules and bottom. */
+interface BoxStyle {
+  readonly top: string // left, fill, junction, right
+  readonly head: string
+  readonly mid: string
+  readonly bottom: string
+  readonly side: string // outer vertical
+  readonly inner: string // inner vertical
+  readonly headSide?: string // vertical bars of the header row, when they differ (rich's heavy header)
+}
+
+/** The box styles of common terminal table printers (cli-table3, rich, nushell, psql's unicode border, tabulate). */
+const BOX_STYLES: ReadonlyArray<BoxStyle> = [
+  { top: "┌─┬┐", head: "├─┼┤", mid: "├─┼┤", bottom: "└─┴┘", side: "│", inner: "│" },
+  { top: "╭─┬╮", head: "├─┼┤", mid: "├─┼┤", bottom: "╰─┴╯", side: "│", inner: "│" },
+  { top: "┏━┳┓", head: "┡━╇┩", mid: "├─┼┤", bottom: "└─┴┘", side: "│", inner: "│", headSide: "┃" },
+  { top: "╔═╦╗", head: "╠═╬╣", mid: "╟─╫╢", bottom: "╚═╩╝", side: "║", inner: "║" },
+  { top: "╒═╤╕", head: "╞═╪╡", mid: "├─┼┤", bottom: "╘═╧╛", side: "│", inner: "│" },
+  { top: "┌─┬┐", head: "╞═╪╡", mid: "├─┼┤", bottom: "└─┴┘", side: "│", inner: "│" }
+]
+
+const widthsOf = (t: Table): Array<number> => t.header.map((h, i) => Math.max(h.length, ...t.rows.map((r) => (r[i] ?? "").length)))
+const padCell = (t: Table, cell: string, i: number, w: number): string => (t.numeric[i] === true ? cell.padStart(w) : cell.padEnd(w))
+
+const boxTable = (t: Table, st: BoxStyle, ruleEveryRow: boolean): string => {
+  const ws = widthsOf(t)
+  const rule = (chars: string): string => `${chars[0]}${ws.map((w) => (chars[1] as string).repeat(w + 2)).join(chars[2])}${chars[3]}`
+  const line = (cells: ReadonlyArray<string>, side: string, inner: string): string =>
+    `${side} ${cells.map((c, i) => padCell(t, c, i, ws[i] ?? 0)).join(` ${inner} `)} ${side}`
+  const out = [rule(st.top), line(t.header, st.headSide ?? st.side, st.headSide ?? st.inner), rule(st.head)]
+  t.rows.forEach((r, i) => {
+    if (ruleEveryRow && i > 0) out.push(rule(st.mid))
+    out.push(line(r, st.side, st.inner))
+  })
+  out.push(rule(st.bottom))
+  return out.join("\n")
+}
+
+/** MySQL's client: `+---+` rules and `|` bars, then the row count. */
+const mysqlTable = (t: Table, seconds: string): string => {
+  const ws = widthsOf(t)
+  const rule = `+${ws.map((w) => "-".repeat(w + 2)).join("+")}+`
+  const line = (cells: ReadonlyArray<string>): string => `| ${cells.map((c, i) => padCell(t, c, i, ws[i] ?? 0)).join(" | ")} |`
+  return [rule, line(t.header), rule, ...t.rows.map(line), rule, `${t.rows.length} rows in set (${seconds} sec)`].join("\n")
+}
+
+/** psql's aligned output: a centred header, `-+-` under it, then `(N rows)`. */
+const psqlTable = (t: Table): string => {
+  const ws = widthsOf(t)
+  const centre = (h: string, w: number): string => h.padStart(Math.floor((w + h.length) / 2)).padEnd(w)
+  return [
+    ` ${t.header.map((h, i) => centre(h, ws[i] ?? 0)).join(" | ")}`,
+    ws.map((w) => "-".repeat(w + 2)).join("+"),
+    ...t.rows.map((r) => ` ${r.map((c, i) => padCell(t, c, i, ws[i] ?? 0)).join(" | ")}`),
+    `(${t.rows.length} row${t.rows.length === 1 ? "" : "s"})`
+  ].join("\n")
+}
+
+const markdownTable = (t: Table): string => {
+  const ws = widthsOf(t).map((w) => Math.max(w, 3))
+  const line = (cells: ReadonlyArray<string>): string => `| ${cells.map((c, i) => padCell(t, c, i, ws[i] ?? 0)).join(" | ")} |`
+  return [line(t.header), `|${ws.map((w, i) => (t.numeric[i] === true ? `${"-".repeat(w + 1)}:` : "-".repeat(w + 2))).join("|")}|`, ...t.rows.map(line)].join("\n")
+}
+
+const tsvTable = (t: Table, withHeader: boolean): string => [...(withHeader ? [t.header] : []), ...t.rows].map((r) => r.join("\t")).join("\n")
+
+/** `tree`'s drawing of a list of paths (sorted, relative). */
+const treeOf = (paths: ReadonlyArray<string>, ascii: boolean): string => {
+  interface Node { readonly children: Map<string, Node> }
+  const root: Node = { children: new Map() }
+  for (const p of paths) {
+    let node = root
+    for (const part of p.split("/").filter((s) => s.length > 0)) {
+      let next = node.children.get(part)
+      if (next === undefined) {
+        next = { children: new Map() }
+        node.children.set(part, next)
+      }
+      node = next
+    }
+  }
+  const [tee, last, bar] = ascii ? ["|-- ", "`-- ", "|   "] : ["├── ", "└── ", "│   "]
+  const lines = ["."]
+  let dirs = 0
+  let files = 0
+  const walk = (node: Node, prefix: string): void => {
+    const entries = [...node.children.entries()]
+    entries.forEach(([name, child], i) => {
+      const end = i === entries.length - 1
+      lines.push(`${prefix}${end ? last : tee}${name}`)
+      if (child.children.size > 0) {
+        dirs++
+        walk(child, `${prefix}${end ? "    " : bar}`)
+      } else files++
+    })
+  }
+  walk(root, "")
+  return `${lines.join("\n")}\n\n${dirs} director${dirs === 1 ? "y" : "ies"}, ${files} file${files === 1 ? "" : "s"}`
+}
+
+/** Renders `t` in one of the styles terminal tools print tables in. */
+const renderTable = (rand: () => number, t: Table): string => {
+  const style = rand()
+  if (style < 0.45) {
+    const st = BOX_STYLES[Math.floor(rand() * BOX_STYLES.length)] as BoxStyle
+    return boxTable(t, st, rand() < 0.25)
+  }
+  if (style < 0.55) return mysqlTable(t, `0.${String(Math.floor(rand() * 100)).padStart(2, "0")}`)
+  if (style < 0.65) return psqlTable(t)
+  if (style < 0.75) return markdownTable(t)
+  return tsvTable(t, rand() < 0.6)
+}
+
+/**
+ * Tables about a package, as terminal tools print them: its files as box-drawing tables (several printers'
+ * styles), MySQL, psql and Markdown tables, tab-separated values and `tree` drawings.
+ */
+const tablesDoc = (pkg: Package, count: number): void => {
+  const root = fetchPackage(pkg)
+  const files = listFiles(root, /./).map((f) => ({ f, st: fs.lstatSync(path.join(root, f)) }))
+  const id = `${pkg.name}-tables`
+  const rand = rng(id)
+  const out: Array<string> = []
+  for (let i = 0; i < count; i++) {
+    const n = Math.round(logUniform(rand, 2, 40))
+    const s = Math.floor(rand() * Math.max(1, files.length - n))
+    const rows = files.slice(s, s + n)
+    if (rand() < 0.25) {
+      out.push(treeOf(rows.map((r) => r.f), rand() < 0.15))
+      continue
+    }
+    const kind = rand()
+    const table: Table =
+      kind < 0.4
+        ? { header: ["Name", "Size", "Modified"], numeric: [false, true, false], rows: rows.map((r) => [path.basename(r.f), String(r.st.size), r.st.mtime.toISOString().slice(0, 10)]) }
+        : kind < 0.7
+          ? { header: ["path", "bytes"], numeric: [false, true], rows: rows.map((r) => [r.f, String(r.st.size)]) }
+          : { header: ["#", "file", "type", "size"], numeric: [true, false, false, true], rows: rows.map((r, j) => [String(j + 1), path.basename(r.f), path.extname(r.f).slice(1) || (r.st.isDirectory() ? "dir" : "-"), `${(r.st.size / 1024).toFixed(1)} KiB`]) }
+    out.push(renderTable(rand, table))
+  }
+  addDoc({ id, category: "tables", lang: "tables", pkg, files: "file listing", messages: out, derived: "tables and trees of the package's files, drawn as terminal tools draw them" })
+}
+
+/** A data file's records as tables (CSV files' rows, or JSON records' fields), in the same styles. */
+const dataTablesDoc = (pkg: Package, id: string, tables: ReadonlyArray<Table>, files: string): void => {
+  const rand = rng(id)
+  const out = tables.map((t) => renderTable(rand, t))
+  addDoc({ id, category: "tables", lang: "tables", pkg, files, messages: out, derived: "records of the package's data files drawn as tables" })
+}
+
+/** Tables of runs of rows of the CSV files under `rel`. */
+const csvTables = (pkg: Package, rel: string, maxFiles: number, perFile: number): void => {
+  const dir = path.join(fetchPackage(pkg), rel)
+  const tables: Array<Table> = []
+  for (const f of pickEvenly(listFiles(dir, /\.csv$/), maxFiles)) {
+    const lines = readText(path.join(dir, f)).split("\n").filter((l) => l.trim().length > 0)
+    const header = (lines[0] ?? "").split(",").map((h) => h.replace(/^"|"$/g, ""))
+    if (header.length < 2 || header.length > 9 || lines.length < 4) continue
+    const rand = rng(`${pkg.name}-${f}`)
+    for (let k = 0; k < perFile; k++) {
+      const n = Math.round(logUniform(rand, 2, 30))
+      const s = 1 + Math.floor(rand() * Math.max(1, lines.length - 1 - n))
+      const rows = lines.slice(s, s + n).map((l) => l.split(",").map((c) => c.replace(/^"|"$/g, "")))
+      if (rows.some((r) => r.length !== header.length)) break
+      tables.push({ header, rows, numeric: header.map((_, i) => rows.every((r) => /^-?[0-9.eE+-]+$/.test(r[i] ?? ""))) })
+    }
+  }
+  dataTablesDoc(pkg, `${pkg.name}-csv-tables`, tables, `${rel}/**/*.csv (runs of rows)`)
+}
+
+/** Tables of runs of the records of vega-datasets' JSON files (flat records only). */
+const vegaTables = (): void => {
+  const pkg = PKG.vegaDatasets
+  const dir = path.join(fetchPackage(pkg), "data")
+  const tables: Array<Table> = []
+  for (const f of pickEvenly(listFiles(dir, /^[a-z0-9-]+\.json$/), 30)) {
+    const data = JSON.parse(readText(path.join(dir, f))) as unknown
+    if (!Array.isArray(data) || data.length < 3) continue
+    const first = data[0] as unknown
+    if (first === null || typeof first !== "object" || Array.isArray(first)) continue
+    const header = Object.keys(first).slice(0, 7)
+    if (header.length < 2) continue
+    const rand = rng(`vega-tables-${f}`)
+    for (let k = 0; k < 4; k++) {
+      const n = Math.round(logUniform(rand, 2, 25))
+      const s = Math.floor(rand() * Math.max(1, data.length - n))
+      const records = data.slice(s, s + n) as Array<Record<string, unknown>>
+      const cell = (v: unknown): string => (v === null || v === undefined ? "NULL" : typeof v === "object" ? JSON.stringify(v) : String(v))
+      const rows = records.map((r) => header.map((h) => cell(r[h])))
+      tables.push({ header, rows, numeric: header.map((h) => records.every((r) => typeof r[h] === "number")) })
+    }
+  }
+  dataTablesDoc(pkg, "vega-datasets-tables", tables, "data/*.json (runs of records)")
 }
 
 /** Runs of one character: lines of a package's text with long runs, and generated long runs in context. */
@@ -1066,7 +1329,7 @@ const shortQuota = (category: Category): number =>
 const shortTexts = (): void => {
   const groups = new Map<string, Array<RawDoc>>()
   for (const doc of docs) {
-    if (doc.category === "char-runs" || doc.category === "minified-js" || doc.category === "base64") continue
+    if (doc.category === "char-runs" || doc.category === "minified-js" || doc.category === "base64" || doc.category === "tables" || doc.category === "latex" || doc.id.endsWith("-windows-paths")) continue
     const key = `${doc.pkg.name} ${doc.category}`
     groups.set(key, [...(groups.get(key) ?? []), doc])
   }
@@ -1140,6 +1403,7 @@ const capOf = (category: Category, split: Split): number => {
     category === "english" || category === "code" || category === "json" ? 180_000
     : category === "cyrillic" ? 140_000
     : category === "chinese" || category === "japanese" || category === "korean" || category === "latin" ? 100_000
+    : category === "tables" || category === "tool-output" ? 80_000
     : group === "machine" || category === "minified-js" ? 50_000
     : 60_000
   // A script group holds several languages from three to five translation domains, minified code a dozen bundles: their
@@ -1390,8 +1654,17 @@ const main = async (): Promise<void> => {
   urlsDoc(PKG.click, undefined, 30)
   for (const pkg of [PKG.rxjs, PKG.lodash, PKG.d3, PKG.bootstrap]) urlsDoc(pkg, undefined, 25)
   for (const pkg of [PKG.vue, PKG.chartJs, PKG.marked, PKG.fpTs]) urlsDoc(pkg, undefined, 25)
+  for (const pkg of [PKG.gtk3, PKG.requests, PKG.cobra]) windowsPathsDoc(pkg, 25)
+  for (const pkg of [PKG.vlc, PKG.click]) windowsPathsDoc(pkg, 25)
   for (const pkg of [PKG.gtk3, PKG.requests, PKG.cobra, manL10n("fr"), debRef("en")]) toolOutputDoc(pkg, 40)
   for (const pkg of [PKG.vlc, PKG.installGuide, PKG.click]) toolOutputDoc(pkg, 40)
+  for (const pkg of [PKG.gtk3, PKG.requests, PKG.cobra, manL10n("fr"), debRef("en")]) tablesDoc(pkg, 40)
+  for (const pkg of [PKG.vlc, PKG.installGuide, PKG.click]) tablesDoc(pkg, 40)
+  latexDoc(PKG.texScience, 60)
+  latexDoc(PKG.texBase, 40)
+  csvTables(PKG.statsmodels, "usr/lib/python3/dist-packages/statsmodels", 30, 3)
+  csvTables(PKG.sklearn, "usr/lib/python3/dist-packages/sklearn", 20, 3)
+  vegaTables()
   charRunsDoc(GENERATED_TRAIN, codeTexts(["requests", "serde-json", "cobra", "rxjs", "dayjs", "curl"]).concat(proseTexts(["manpages-l10n", "debian-reference"])), 160, ["-", "=", "*", " ", ".", "~", "a", "x", "0", "\n", "\t", "─", "█", "!", "/", "e", "Z", "•", "{", "'", ">", "…", "◆", "é", "я"])
   charRunsDoc(GENERATED_HOLDOUT, codeTexts(["click", "regex-syntax", "gorilla-mux", "fp-ts", "zstd"]).concat(proseTexts(["installation-guide"])), 90, ["#", "_", "+", " ", "z", "9", "\n", "═", "▒", "·", "?", "<", "A", "1", "o", "]", "$", "–", "ü", "ж"])
   // short texts, cut from all of the above
@@ -1407,7 +1680,7 @@ const GENERATED_HOLDOUT: Package = { kind: "npm", name: "(generated, held out)",
 const codeTexts = (projects: ReadonlyArray<string>): Array<string> =>
   docs.filter((d) => d.category === "code" && projects.includes(d.pkg.project)).flatMap((d) => d.messages)
 const proseTexts = (projects: ReadonlyArray<string>): Array<string> =>
-  docs.filter((d) => d.category !== "code" && projects.includes(d.pkg.project)).flatMap((d) => d.messages)
+  docs.filter((d) => d.category !== "code" && d.category !== "tables" && projects.includes(d.pkg.project)).flatMap((d) => d.messages)
 
 const write = (): void => {
   fs.rmSync(OUT, { recursive: true, force: true })

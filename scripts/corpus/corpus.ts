@@ -12,9 +12,9 @@ import * as path from "node:path"
  */
 export const CATEGORY_GROUPS = {
   prose: ["english", "latin", "cyrillic", "greek", "arabic", "hebrew", "devanagari", "bengali", "tamil", "indic", "thai", "georgian", "armenian", "ethiopic", "chinese", "japanese", "korean", "emoji"],
-  code: ["code", "minified-js"],
+  code: ["code", "minified-js", "latex"],
   json: ["json"],
-  machine: ["base64", "hex", "ids", "digits", "urls", "tool-output", "char-runs"],
+  machine: ["base64", "hex", "ids", "digits", "urls", "tool-output", "tables", "char-runs"],
   /** Texts of 1–20 code units cut from the other categories (role, tool and parameter names, labels, short replies). */
   short: ["short"]
 } as const

@@ -120,7 +120,10 @@ const PIPE = 63
 // Vowel signs, viramas and the other combining marks of the Indic scripts (Devanagari to Sinhala): a word's consonants
 // and its marks merge differently, whatever the script.
 const INDIC_MARK = 64
-const CLASS_COUNT = 65
+// The tab: a blank like a space, but a word after it does not merge with it ("\tname" is two tokens where " name" is
+// one), so a tab between fields (tab-separated values, aligned tool output) starts a context of its own.
+const TAB = 65
+const CLASS_COUNT = 66
 /**
  * A mark, symbol or letter that repeats the previous code unit takes one of
  * eight run classes instead of its own: how well runs of that very character
@@ -148,7 +151,7 @@ export const CLASS_NAMES = [
   "armenian", "hebrew", "arabic", "devanagari", "bengali", "gurmukhi", "gujarati", "oriya", "tamil", "telugu",
   "kannada", "malayalam", "sinhala", "thai", "georgian", "ethiopic", "otherLetter", "mark",
   "latinExtLower", "latinExtUpper", "cyrillicExtLower", "cyrillicExtUpper", "lowerVowel", "lowerRare", "cyrillicRu", "cyrillicBg", "arabicFa", "arabicUg",
-  "pipe", "indicMark", "run0", "run1", "run2", "run3", "run4", "run5", "run6", "run7"
+  "pipe", "indicMark", "tab", "run0", "run1", "run2", "run3", "run4", "run5", "run6", "run7"
 ] as const
 
 /** The name a class's features go by: ASCII vowels as the other lowercase letters, the Cyrillic markers as the other Russian letters. */
@@ -158,7 +161,7 @@ const featureClass = (cls: number): string =>
   ] as string
 
 const isLetter = (cls: number): boolean => (cls >= LOWER && cls <= ARABIC_UG) || cls === INDIC_MARK
-const isRunnable = (cls: number): boolean => cls <= OTHER_WS || (cls >= PUNCT && cls <= BOX) || cls === PIPE || isLetter(cls)
+const isRunnable = (cls: number): boolean => cls <= OTHER_WS || (cls >= PUNCT && cls <= BOX) || cls === PIPE || cls === TAB || isLetter(cls)
 const isUpper = (cls: number): boolean =>
   cls === UPPER || cls === LATIN_UPPER || cls === CYRILLIC_UPPER || cls === GREEK_UPPER || cls === LATIN_EXT_UPPER || cls === CYRILLIC_EXT_UPPER
 const isLowerCased = (cls: number): boolean =>
@@ -258,6 +261,7 @@ const baseClasses = (): Uint8Array => {
   fill(c, 0x21, 0x7e, PUNCT)
   c[0x20] = SPACE
   c[0x0a] = NEWLINE
+  c[0x09] = TAB
   fill(c, 0x61, 0x7a, LOWER)
   for (const ch of "aeiouy") c[ch.charCodeAt(0)] = LOWER_VOWEL
   for (const ch of "jkqvxz") c[ch.charCodeAt(0)] = LOWER_RARE
@@ -379,7 +383,8 @@ const WORD_MAX = 16
 const S_OTHER = 0
 /**
  * A word's origin: 0 an ordinary start, 1 right after a path mark ("/users"), 2 capitals run together
- * ("VXNl", "HTTPServer"), where a following camelCase break is usually not a real word boundary.
+ * ("VXNl", "HTTPServer"), where a following camelCase break is usually not a real word boundary, 3 right after a
+ * tab ("\tToronto" is "\tT", "or", "onto" where " Toronto" is one token).
  */
 const wordState = (pos: number, tail: number, origin: number): number => 1 + (origin * WORD_MAX + pos - 1) * LOW_TAILS + tail
 /**
@@ -387,7 +392,7 @@ const wordState = (pos: number, tail: number, origin: number): number => 1 + (or
  * ASCII consonant (2); two or more, ending in a vowel (3) or in one, two, three or more consonants (4, 5, 6).
  */
 const LOW_TAILS = 7
-const S_WORD_END = 1 + WORD_MAX * 3 * LOW_TAILS
+const S_WORD_END = 1 + WORD_MAX * 5 * LOW_TAILS
 const S_D1 = S_WORD_END
 const S_D2 = S_D1 + 1
 const S_D3 = S_D1 + 2
@@ -415,7 +420,8 @@ const S_ASTRAL = S_CJK + 4
 const S_JOINED = S_CJK + 5 // after a joiner inside an emoji sequence
 const S_REGIONAL1 = S_CJK + 6 // one regional indicator: the next one completes a flag
 const S_SYMBOL = S_CJK + 7
-const STATE_COUNT = S_SYMBOL + 1
+const S_TAB = S_CJK + 8 // a tab that does not indent or extend a run of blanks
+const STATE_COUNT = S_TAB + 1
 
 const inWord = (s: number): boolean => s >= 1 && s < S_WORD_END
 const wordPos = (s: number): number => (Math.floor((s - 1) / LOW_TAILS) % WORD_MAX) + 1
@@ -471,6 +477,7 @@ const contextOf = (s: number): string => {
   if (s === S_CJK || s === S_KANA || s === S_HANGUL) return "eastAsian"
   if (s === S_CJKP) return "cjkPunct"
   if (s === S_ASTRAL || s === S_JOINED || s === S_REGIONAL1) return "emoji"
+  if (s === S_TAB) return "tab"
   return "symbol"
 }
 
@@ -508,6 +515,9 @@ const stepOf = (state: number, cls: number, level: number): Step => {
       if (lv !== "") f.push(`${lv}wl:${familyOf(cls)}:${posBucket(p)}`)
       // "/users" is one token, "/subscriptions" two ("/sub", "scriptions").
       if (wordLinked(state) && (p === 4 || p === 7)) f.push(`link:len${p}`)
+      // A word right after a tab does not merge with it, and its letters merge less than a word's after a blank.
+      if (wordOrigin(state) === 3) f.push(`tabWord:${posBucket(p)}`)
+      if (wordOrigin(state) === 4) f.push(`escWord:${posBucket(p)}`)
       const origin = isUpper(cls) && pos === 1 && wordLowRun(state) === 0 ? 2 : wordOrigin(state)
       return { to: wordState(p, lowRun, origin), features: f }
     }
@@ -518,7 +528,7 @@ const stepOf = (state: number, cls: number, level: number): Step => {
     if (state === S_OTHER) f.push(`start:${name}`)
     if (afterLink(state) && isUpper(cls)) f.push("ws:capitalAfterLink")
     if (cls === LOWER_RARE) f.push(`${lv}rare${afterLink(state) ? ":linked" : ""}`)
-    return { to: wordState(1, isLowerCased(cls) ? nextTail(0, cls === LOWER || cls === LOWER_RARE) : 0, afterLink(state) ? 1 : 0), features: f }
+    return { to: wordState(1, isLowerCased(cls) ? nextTail(0, cls === LOWER || cls === LOWER_RARE) : 0, afterLink(state) ? 1 : state === S_TAB ? 3 : state === S_E1 ? 4 : 0), features: f }
   }
   if (cls >= RUN0) {
     // A repeated mark, symbol or letter. Long runs cost what the encoding's merges of that character cost
@@ -536,8 +546,8 @@ const stepOf = (state: number, cls: number, level: number): Step => {
       return { to: S_PN + n - 2, features: b >= 3 ? [`runLong:${r}`] : [`c:${CLASS_NAMES[cls]}`, `pc:${b}`, `prep:${b}`] }
     }
     // Repeated blanks and line breaks: short runs are fitted like any blank run, long ones priced by their merges.
-    if (inSpaces(state)) {
-      const n = Math.min(spaceLength(state) + 1, RUN_MAX)
+    if (inSpaces(state) || state === S_TAB) {
+      const n = state === S_TAB ? 2 : Math.min(spaceLength(state) + 1, RUN_MAX)
       const b = runBucket(n)
       return { to: S_SPN + n - 2, features: b >= 3 ? [`runLong:${r}`] : [`c:space`, `sc:${b}`] }
     }
@@ -572,10 +582,15 @@ const stepOf = (state: number, cls: number, level: number): Step => {
         return { to: S_PN + n - 2, features: f }
       }
       f.push(`ps:${ctx}`)
+      // A backslash right after a word is most often an escape inside a string ("Sid\"", "text\nline"), one token
+      // with the mark or letter after it; after a blank, a line break or a brace it starts a LaTeX command, a token of
+      // its own before the command's name.
+      if (cls === BACKSLASH) f.push(`esc:${ctx}`)
       return { to: cls === QUOTE ? S_Q1 : cls === LINK ? S_L1 : cls === UNDERSCORE ? S_U1 : cls === BACKSLASH ? S_E1 : cls === PIPE ? S_B1 : S_P1, features: f }
     }
     case SPACE:
-    case OTHER_WS: {
+    case OTHER_WS:
+    case TAB: {
       // The split regex cuts "\n    x" into "\n", "   ", " x": blanks after a line break are a run of their own.
       if (inNewline(state) || inIndent(state)) {
         const n = inIndent(state) ? Math.min(state - S_NW + 2, RUN_MAX) : 1
@@ -586,6 +601,10 @@ const stepOf = (state: number, cls: number, level: number): Step => {
         const n = Math.min(spaceLength(state) + 1, RUN_MAX)
         f.push(`sc:${runBucket(n)}`)
         return { to: S_SPN + n - 2, features: f }
+      }
+      if (cls === TAB) {
+        f.push(`ts:${ctx}`)
+        return { to: S_TAB, features: f }
       }
       f.push(`ss:${ctx}`)
       return { to: S_SP1, features: f }
@@ -632,7 +651,8 @@ const stepOf = (state: number, cls: number, level: number): Step => {
       if (inWord(state)) return { to: state, features: [...f, "joiner:word"] }
       return { to: state, features: [...f, "joiner:other"] }
     default:
-      f.push(`sym:${ctx === "symbol" ? "next" : "start"}`)
+      // Box drawing has costs of its own: a table's rules and junctions ("─┼─", "├──") merge less than arrows or signs.
+      f.push(`${cls === BOX ? "box" : "sym"}:${ctx === "symbol" ? "next" : "start"}`)
       return { to: S_SYMBOL, features: f }
   }
 }
@@ -750,10 +770,10 @@ export interface HeuristicTable {
 
 /**
  * Bits of a packed step that hold the next state's number: `LEVELS *
- * STATE_COUNT` states (2,045) fit in 11. A literal, so the hot loop shifts and
+ * STATE_COUNT` states (2,610) fit in 12. A literal, so the hot loop shifts and
  * masks by constants; the heuristic tests check that every state fits.
  */
-export const STATE_BITS = 11
+export const STATE_BITS = 12
 /** Costs are stored in units of `1 / COST_SCALE` token, with room for 16 tokens per step. */
 export const COST_SCALE = 2 ** (32 - STATE_BITS - 4)
 /** The largest cost a packed step can hold, in tokens. */
@@ -940,8 +960,8 @@ export const rawEstimateWith = (text: string, table: HeuristicTable): number => 
     }
     const v = steps[state + cls] as number
     // STATE_BITS, its mask and log2(STEP_ROW), as literals: V8 does not fold module constants here (a fifth slower).
-    sum += v >>> 11
-    state = (v & 0x7ff) << 7
+    sum += v >>> 12
+    state = (v & 0xfff) << 7
   }
   return table.nonEmpty + sum / COST_SCALE
 }
