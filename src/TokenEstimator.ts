@@ -64,6 +64,7 @@ import type * as Message from "./Message.js"
 import type { Provider } from "./Provider.js"
 import type * as Request from "./Request.js"
 import { estimateTextWith, type HeuristicTable } from "./internal/heuristic.js"
+import { imageTokensWithoutSize, LOW_DETAIL_IMAGE_TOKENS, UNKNOWN_SIZE_IMAGE_TOKENS } from "./internal/imageSize.js"
 import { stringify } from "./internal/json.js"
 import { scaffoldAwareEstimator } from "./internal/openAiChatRequestEstimate.js"
 import * as RequestEstimates from "./internal/requestEstimate.js"
@@ -314,26 +315,37 @@ export const estimateEncryptedReasoning = (data: string): number =>
 
 
 /**
- * The tokens of an image at OpenAI's `low` detail (and of any image whose
- * size is unknown at `low`).
+ * The tokens of an image at OpenAI's `low` detail, whatever its size: the
+ * base price of the 85 + 170 per tile models (gpt-4o, gpt-4.1).
  *
  * @example
  * TokenEstimator.heuristic.estimateBlock(Block.image("https://example.com/cat.png", { detail: "low" })) // 85
  *
  * @since 0.1.0
  */
-export const IMAGE_LOW_DETAIL_TOKENS = 85
+export const IMAGE_LOW_DETAIL_TOKENS = LOW_DETAIL_IMAGE_TOKENS
 
 /**
- * The tokens of an image of unknown size at `high` or `auto` detail: a
- * 1024×1024 image (85 + 4 tiles × 170).
+ * The tokens of an image at `high` or `auto` detail (`auto`, the API's
+ * default, may pick `high`, so it is priced as `high`): a 1024×1024 image
+ * (85 + 4 tiles × 170), OpenAI's own worked example.
+ *
+ * **Details**
+ *
+ * The estimator does not read an image's size, so every image costs this
+ * figure (or `IMAGE_LOW_DETAIL_TOKENS`). `estimateRequest` for OpenAI prices
+ * an image it can measure (inline data) at the model's price for its size,
+ * and one it cannot (a URL) at this same figure, or at the model's price for
+ * a 1024×1024 image when that is higher (gpt-4o-mini, gpt-4.1-mini). A wider
+ * or larger image can cost more, up to 1,445 tokens on gpt-4o: pass your own
+ * `estimateFile` to `make` when you know your images' sizes.
  *
  * @example
  * TokenEstimator.heuristic.estimateBlock(Block.image("https://example.com/cat.png")) // 765
  *
  * @since 0.1.0
  */
-export const IMAGE_DEFAULT_TOKENS = 765
+export const IMAGE_DEFAULT_TOKENS = UNKNOWN_SIZE_IMAGE_TOKENS
 
 /**
  * The tokens of a non-image file given by reference (a URL or a file id)
@@ -364,7 +376,7 @@ export const REFERENCED_FILE_TOKENS = 1_000
  * @since 0.1.0
  */
 export const estimateFileWith = (estimateText: (text: string) => number) => (file: Block.FileBlock): number => {
-  if (file.mediaType.startsWith("image/")) return file.detail === "low" ? IMAGE_LOW_DETAIL_TOKENS : IMAGE_DEFAULT_TOKENS
+  if (file.mediaType.startsWith("image/")) return imageTokensWithoutSize(file.detail)
   switch (file.source._tag) {
     case "Text":
       return estimateText(file.source.text)

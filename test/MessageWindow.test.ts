@@ -390,6 +390,19 @@ describe("MessageWindow.fitRequest", () => {
     expect(fitRequest(request, error.minimumBudget).request.messages.length).toBeGreaterThan(0)
   })
 
+  it("counts an image given by URL as the request count does: a request the count says fits is kept whole", () => {
+    for (const model of ["gpt-4o", "gpt-4o-mini", "gpt-5", undefined]) {
+      for (const detail of [undefined, "high", "low"] as const) {
+        const image = Block.image("https://example.com/cat.png", detail === undefined ? {} : { detail })
+        const r = Request.make([user([image]), user([image])], model === undefined ? {} : { model })
+        const total = estimator.estimateRequest(r).total
+        const fitted = fitRequest(r, total)
+        expect(fitted.changed).toBe(false)
+        expect(fitted.tokensBefore + fitted.fixedTokens).toBe(total)
+      }
+    }
+  })
+
   it("keeps the request's own output limit free when no reserve is given", () => {
     const limited = Request.make(history, { model: "gpt-4o", tools, maxOutputTokens: 40 })
     const total = estimator.estimateRequest(limited).total

@@ -51,6 +51,17 @@ describe("estimateRequest for OpenAI Chat", () => {
     expect(estimate.messages).toEqual([3 + e.estimateText("user") + e.estimateText("hello world")])
   })
 
+  it("counts an image given by URL as the estimator counts it, so a window and the request count agree", () => {
+    for (const e of [heuristic, exact()]) {
+      for (const detail of [undefined, "auto", "high", "low"] as const) {
+        const image = Block.image("https://example.com/cat.png", detail === undefined ? {} : { detail })
+        const plain = e.estimateRequest(Request.make([Message.user("What is in this picture?")])).messages[0]!
+        const pictured = e.estimateRequest(Request.make([Message.user([Block.text("What is in this picture?"), image])])).messages[0]!
+        expect(pictured - plain).toBe(e.estimateBlock(image))
+      }
+    }
+  })
+
   it("counts a participant name in the message header", () => {
     const e = exact()
     const plain = e.estimateRequest(Request.make([Message.user("hi")])).messages[0]!

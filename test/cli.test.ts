@@ -426,6 +426,16 @@ describe("trim, repair and convert", () => {
     expect((JSON.parse(tokens.stdout) as { total: number }).total).toBeLessThanOrEqual(900)
   })
 
+  it("trim keeps whole a request with images by URL that tokens says fits the budget", () => {
+    const image = { type: "image_url", image_url: { url: "https://example.com/cat.png" } }
+    const body = file("images-by-url.json", JSON.stringify({ model: "gpt-4o", messages: [{ role: "user", content: [image] }, { role: "user", content: [image] }] }))
+    const total = (JSON.parse(run(["tokens", body, "--json"]).stdout) as { total: number }).total
+    expect(total).toBeGreaterThanOrEqual(2 * 765)
+    const r = run(["trim", body, "--budget", String(total)])
+    expect(r.code).toBe(0)
+    expect(r.stderr).not.toMatch(/dropped/)
+  })
+
   it("trim --strategy summarize works offline with the extractive summarizer", () => {
     const r = run(["trim", example("support-chat-zh-en.json"), "--budget", "400", "--strategy", "summarize", "--to", "canonical"])
     expect(r.code).toBe(0)

@@ -376,11 +376,30 @@ describe("renderChatRequest", () => {
     expect(prompt.messages[0]).toEqual([{ special: 3, header: "lookup", body: "{}", extra: 0, recipient: "" }])
   })
 
-  it("joins text parts and gives an image its fixed cost", () => {
-    const prompt = renderChatRequest({
-      messages: [{ role: "user", content: [{ type: "text", text: "a" }, { type: "image_url", image_url: { url: "x" } }, { type: "text", text: "b" }] }]
-    })
-    expect(prompt.messages[0]).toEqual([{ special: 3, header: "user", body: "ab", extra: 85, recipient: "" }])
+  it("joins text parts and prices an image of unknown size as the estimator does: 765 tokens, 85 at low detail", () => {
+    const withImage = (image_url: { readonly url: string; readonly detail?: string }) =>
+      renderChatRequest({ messages: [{ role: "user", content: [{ type: "text", text: "a" }, { type: "image_url", image_url }, { type: "text", text: "b" }] }] })
+    expect(withImage({ url: "x" }).messages[0]).toEqual([{ special: 3, header: "user", body: "ab", extra: 765, recipient: "" }])
+    expect(withImage({ url: "x", detail: "auto" }).messages[0]?.[0]?.extra).toBe(765)
+    expect(withImage({ url: "x", detail: "high" }).messages[0]?.[0]?.extra).toBe(765)
+    expect(withImage({ url: "x", detail: "low" }).messages[0]?.[0]?.extra).toBe(85)
+  })
+
+  it("prices an image by URL at the model's price for a 1024x1024 image when that is more than 765", () => {
+    const extraFor = (model: string, detail?: string) =>
+      renderChatRequest({
+        model,
+        messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "https://example.com/cat.png", ...(detail === undefined ? {} : { detail }) } }] }]
+      }).messages[0]?.[0]?.extra
+    expect(extraFor("gpt-4o")).toBe(765)
+    expect(extraFor("gpt-4o", "low")).toBe(85)
+    expect(extraFor("gpt-4o-mini")).toBe(2833 + 4 * 5667)
+    expect(extraFor("gpt-4o-mini", "low")).toBe(2833)
+    expect(extraFor("gpt-4.1-mini")).toBe(Math.ceil(1024 * 1.62) + 1)
+    // gpt-5 charges 630 for a 1024x1024 image: the estimator's 765 stands, so the window and the count agree
+    expect(extraFor("gpt-5")).toBe(765)
+    // a model whose pricing is not known
+    expect(extraFor("some-model")).toBe(765)
   })
 
   it("uses four framing tokens and lets a name replace the role for gpt-3.5-turbo-0301", () => {

@@ -252,3 +252,52 @@ export const openAiImageTokens = (model: string, size: ImageSize, detail: unknow
       return absurd(pricing)
   }
 }
+
+// ---------------------------------------------------------------------------
+// an image whose size is not known
+// ---------------------------------------------------------------------------
+
+/**
+ * What OpenAI charges for any image at `detail: "low"` on the 85 + 170 per
+ * tile models (gpt-4o, gpt-4.1, gpt-4-turbo): the base alone, whatever its
+ * size (OpenAI's vision guide, "Calculating costs").
+ */
+export const LOW_DETAIL_IMAGE_TOKENS = 85
+
+/**
+ * The size taken for an image whose size the request does not show (one
+ * given by URL or file id, or inline data whose header cannot be read):
+ * 1024×1024, the guide's own worked example, 765 tokens at `high` on those
+ * models (85 + 4 tiles × 170).
+ */
+export const ASSUMED_IMAGE_SIZE: ImageSize = { width: 1024, height: 1024 }
+
+/** `ASSUMED_IMAGE_SIZE` at `high` or `auto` detail on the 85 + 170 per tile models. */
+export const UNKNOWN_SIZE_IMAGE_TOKENS = 765
+
+/**
+ * What an image costs when its size, its model or the model's pricing is not
+ * known: 85 tokens at `detail: "low"`, else 765. `auto` (the API's default)
+ * may pick `high`, so an unknown size at `auto` is priced as at `high`: a
+ * budget must not take the cheaper reading. Larger or wider images cost more
+ * (up to 8 tiles, 1,445 tokens, on those models); 765 is the guide's typical
+ * image, not a bound.
+ */
+export const imageTokensWithoutSize = (detail: unknown): number =>
+  detail === "low" ? LOW_DETAIL_IMAGE_TOKENS : UNKNOWN_SIZE_IMAGE_TOKENS
+
+/**
+ * The prompt tokens of an image part in an OpenAI request: the model's price
+ * for the image's size when both are known (exact on every recorded
+ * request); without the size, the model's price for `ASSUMED_IMAGE_SIZE`,
+ * never less than `imageTokensWithoutSize` (what the estimator charges any
+ * image), so that a window, which never counts a message for less than the
+ * estimator does, and the request count agree on it; without the model or
+ * its pricing, `imageTokensWithoutSize`.
+ */
+export const openAiImagePartTokens = (model: string | undefined, size: ImageSize | undefined, detail: unknown): number => {
+  const fallback = imageTokensWithoutSize(detail)
+  if (model === undefined) return fallback
+  if (size !== undefined) return openAiImageTokens(model, size, detail) ?? fallback
+  return Math.max(fallback, openAiImageTokens(model, ASSUMED_IMAGE_SIZE, detail) ?? 0)
+}

@@ -51,7 +51,10 @@
  *   definition's title and description are the comment of a property that
  *   has none of its own;
  * - an inline image costs the model's price for its pixel size (see
- *   `imageSize.ts`); every recorded request with one counts exactly;
+ *   `imageSize.ts`); every recorded request with one counts exactly. An
+ *   image given by URL, whose size the request does not show, is priced as
+ *   the estimator prices it (85 at low detail, else 765) or, when the model
+ *   charges more for a 1024×1024 image, at that price;
  * - the gpt-5 family writes the definitions as a message of their own, 81
  *   tokens over their rendering, costs each single call 9 more and primes a
  *   named tool choice as `auto`; the reasoning models prime a text-only reply
@@ -65,7 +68,7 @@
  */
 
 import { absurd } from "effect/Function"
-import { type ImageSize, imageSizeOfDataUrl, openAiImageTokens } from "./imageSize.js"
+import { type ImageSize, imageSizeOfDataUrl, openAiImagePartTokens } from "./imageSize.js"
 import { mapSubschemas, OMIT } from "./jsonSchema.js"
 
 // ---------------------------------------------------------------------------
@@ -348,9 +351,6 @@ const jsonText = (u: unknown): string => {
   }
 }
 
-/** A low-detail image costs a fixed 85 tokens; without its size, that is the best guess for any image. */
-const IMAGE_TOKENS = 85
-
 /** A part's `size` (`{ width, height }` in pixels), which the request counter writes for an image it measured itself. */
 const givenSize = (part: { readonly [key: string]: unknown }): ImageSize | undefined => {
   const size = part["size"]
@@ -360,17 +360,18 @@ const givenSize = (part: { readonly [key: string]: unknown }): ImageSize | undef
 }
 
 /**
- * What an image part costs: for an image given inline (a base64 `data:` URL,
- * or a measured `size`) to a model whose pricing is known, what the model
- * charges for its size and detail; else the fixed 85 tokens.
+ * What an image part costs (`openAiImagePartTokens`): for an image given
+ * inline (a base64 `data:` URL, or a measured `size`) to a model whose
+ * pricing is known, what the model charges for its size and detail; for one
+ * whose size is not known (a URL), 85 tokens at low detail, else the larger
+ * of 765 and the model's price for a 1024×1024 image.
  */
 const imagePartTokens = (part: { readonly [key: string]: unknown }, model: string | undefined): number => {
-  if (model === undefined) return IMAGE_TOKENS
   const image = part["image_url"]
   const url = typeof image === "string" ? image : isRecord(image) ? image["url"] : undefined
   const detail = isRecord(image) ? image["detail"] : part["detail"]
   const size = givenSize(part) ?? (typeof url === "string" ? imageSizeOfDataUrl(url) : undefined)
-  return (size === undefined ? undefined : openAiImageTokens(bareModel(model), size, detail)) ?? IMAGE_TOKENS
+  return openAiImagePartTokens(model === undefined ? undefined : bareModel(model), size, detail)
 }
 
 /** The text of a message's content (a string, or its text and refusal parts joined) and its non-text cost. */
