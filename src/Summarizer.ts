@@ -33,6 +33,7 @@ import { Context, Effect, Layer, Schema } from "effect"
 import { LanguageModel } from "effect/ai"
 import * as Block from "./Block.js"
 import * as Message from "./Message.js"
+import { checkAgainst } from "./internal/options.js"
 import { isSummaryMessage, summaryBody } from "./internal/summaryMark.js"
 
 // ---------------------------------------------------------------------------
@@ -117,15 +118,51 @@ export class Summarizer extends Context.Service<Summarizer, Service>()("effect-a
  * Options of the extractive summarizer.
  *
  * - `charsPerToken`: how many characters it assumes a token holds when it
- *   sizes the summary (default 3, on the short side, so CJK text and code are
- *   not cut by the window too often).
- * - `maxLineLength`: longest line taken from one message (default 160).
+ *   sizes the summary, a finite number above 0 (default 3, on the short
+ *   side, so CJK text and code are not cut by the window too often).
+ * - `maxLineLength`: longest line taken from one message, a whole number of
+ *   characters, at least 1 (default 160).
+ *
+ * `makeExtractive` and `layerExtractive` check them against this schema.
+ *
+ * @example
+ * const options: Summarizer.ExtractiveOptions = { charsPerToken: 2, maxLineLength: 80 }
+ * Schema.is(Summarizer.ExtractiveOptions)(options) // true
+ * Schema.is(Summarizer.ExtractiveOptions)({ charsPerToken: Number.NaN }) // false
  *
  * @since 0.1.0
  */
-export interface ExtractiveOptions {
-  readonly charsPerToken?: number
-  readonly maxLineLength?: number
+export const ExtractiveOptions = Schema.Struct({
+  charsPerToken: Schema.optionalKey(Schema.Finite.check(Schema.isGreaterThan(0))),
+  maxLineLength: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)))
+})
+
+/**
+ * Options of the extractive summarizer, as a type.
+ *
+ * @since 0.1.0
+ */
+export type ExtractiveOptions = typeof ExtractiveOptions.Type
+
+/**
+ * Options given to a summarizer's constructor or layer were refused:
+ * `option` names the bad one (`""` when the options are not an object at
+ * all), `reason` says why.
+ *
+ * @example
+ * const error = yield* Effect.flip(Summarizer.makeExtractive({ maxLineLength: -1 }))
+ * error.option // "maxLineLength"
+ * error.message // 'invalid summarizer option "maxLineLength": Expected a value greater than or equal to 1'
+ *
+ * @since 0.1.0
+ */
+export class InvalidSummarizerOptions extends Schema.TaggedError<InvalidSummarizerOptions>()("InvalidSummarizerOptions", {
+  option: Schema.String,
+  reason: Schema.String
+}) {
+  override get message(): string {
+    return `invalid summarizer option ${this.option === "" ? "(options)" : JSON.stringify(this.option)}: ${this.reason}`
+  }
 }
 
 /** The shortest an earlier summary is cut to rather than left out (characters; below it, it goes whole or not at all). */
@@ -203,7 +240,8 @@ const extractLines = (
  * the user asked, which tools ran (and which failed), and what the assistant
  * answered (the last answer always), within the token limit, in order.
  * Deterministic and offline: for tests, and for agents that must not call a
- * model to compact.
+ * model to compact. A pure function, so it does not check `options`: take
+ * them from `makeExtractive` or `layerExtractive`, which refuse bad ones.
  *
  * @example
  * const text = Summarizer.extractive([
@@ -244,15 +282,43 @@ export const extractive = (messages: ReadonlyArray<Message.Message>, maxTokens: 
 }
 
 /**
- * The extractive summarizer (`extractive`) as a layer. Never fails.
+ * The extractive summarizer (`extractive`) as a service, with its options
+ * checked: a `charsPerToken` that is not a finite number above 0, or a
+ * `maxLineLength` that is not a whole number of at least 1 (NaN, negative,
+ * Infinity, a string from untyped code), fails with
+ * `InvalidSummarizerOptions` rather than making empty or uncut summaries.
  *
  * @example
- * program.pipe(Effect.provide(Summarizer.layerExtractive()))
+ * const summarizer = yield* Summarizer.makeExtractive({ maxLineLength: 80 })
+ * const text = yield* summarizer.summarize({ messages: [Message.user("Find the failing test.")], transcript: "", maxTokens: 50 })
+ * // "User: Find the failing test."
  *
  * @since 0.1.0
  */
-export const layerExtractive = (options?: ExtractiveOptions): Layer.Layer<Summarizer> =>
-  Layer.succeed(Summarizer, Summarizer.of({ summarize: (request) => Effect.sync(() => extractive(request.messages, request.maxTokens, options)) }))
+export const makeExtractive = (options?: ExtractiveOptions): Effect.Effect<Service, InvalidSummarizerOptions> =>
+  Effect.suspend(() => checkAgainst(ExtractiveOptions, options, (option, reason) => new InvalidSummarizerOptions({ option, reason }))).pipe(
+    Effect.map((checked) => extractiveService(checked))
+  )
+
+const extractiveService = (options: ExtractiveOptions | undefined): Service =>
+  Summarizer.of({ summarize: (request) => Effect.sync(() => extractive(request.messages, request.maxTokens, options)) })
+
+/**
+ * The extractive summarizer (`extractive`) as a layer. Without options it
+ * never fails; with options, they are checked when the layer is built
+ * (`makeExtractive`), and bad ones fail it with `InvalidSummarizerOptions`.
+ *
+ * @example
+ * program.pipe(Effect.provide(Summarizer.layerExtractive()))
+ * program.pipe(Effect.provide(Summarizer.layerExtractive({ charsPerToken: 2 })))
+ *
+ * @since 0.1.0
+ */
+export function layerExtractive(): Layer.Layer<Summarizer>
+export function layerExtractive(options: ExtractiveOptions | undefined): Layer.Layer<Summarizer, InvalidSummarizerOptions>
+export function layerExtractive(options?: ExtractiveOptions): Layer.Layer<Summarizer, InvalidSummarizerOptions> {
+  return options === undefined ? Layer.succeed(Summarizer, extractiveService(undefined)) : Layer.effect(Summarizer, makeExtractive(options))
+}
 
 // ---------------------------------------------------------------------------
 // effect/ai LanguageModel

@@ -66,6 +66,7 @@ import type * as Request from "./Request.js"
 import { estimateTextWith, type HeuristicTable } from "./internal/heuristic.js"
 import { imageTokensWithoutSize, LOW_DETAIL_IMAGE_TOKENS, UNKNOWN_SIZE_IMAGE_TOKENS } from "./internal/imageSize.js"
 import { stringify } from "./internal/json.js"
+import { checkAgainst } from "./internal/options.js"
 import { scaffoldAwareEstimator } from "./internal/openAiChatRequestEstimate.js"
 import * as RequestEstimates from "./internal/requestEstimate.js"
 import { cl100k, o200k } from "./internal/weights.js"
@@ -250,27 +251,7 @@ export const checkOptions = <S extends Schema.Codec<unknown, unknown>>(
   schema: S,
   options: unknown
 ): Effect.Effect<S["Type"], InvalidEstimatorOptions> =>
-  Schema.decodeUnknownEffect(schema)(options ?? {}, { onExcessProperty: "error" }).pipe(
-    Effect.mapError((error) => {
-      const path = issuePath(error.issue)
-      return new InvalidEstimatorOptions({ option: path.join("."), reason: firstLine(error.message) })
-    })
-  ) as Effect.Effect<S["Type"], InvalidEstimatorOptions>
-
-const firstLine = (text: string): string => {
-  const i = text.indexOf("\n")
-  return i === -1 ? text : text.slice(0, i)
-}
-
-const issuePath = (issue: unknown): Array<string> => {
-  const path: Array<string> = []
-  let node = issue as { _tag?: string; path?: ReadonlyArray<PropertyKey>; issue?: unknown; issues?: ReadonlyArray<unknown> } | undefined
-  while (node !== undefined) {
-    if (node._tag === "Pointer" && node.path !== undefined) for (const p of node.path) path.push(String(p))
-    node = (node.issue ?? node.issues?.[0]) as typeof node
-  }
-  return path
-}
+  checkAgainst(schema, options, (option, reason) => new InvalidEstimatorOptions({ option, reason }))
 
 // ---------------------------------------------------------------------------
 // building an estimator from a text rule

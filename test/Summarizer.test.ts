@@ -100,6 +100,65 @@ describe("Summarizer.extractive", () => {
     }).pipe(Effect.provide(Summarizer.layerExtractive())))
 })
 
+describe("Summarizer.layerExtractive options", () => {
+  /** What building the layer with these options gives: the summary of the history, or the refusal. */
+  const built = (options: unknown) =>
+    Effect.runSync(
+      Effect.result(
+        Effect.gen(function*() {
+          const summarizer = yield* Summarizer.Summarizer
+          return yield* summarizer.summarize(request(history, 500))
+        }).pipe(Effect.provide(Summarizer.layerExtractive(options as Summarizer.ExtractiveOptions)))
+      )
+    )
+
+  it("uses valid options: fewer characters per token, shorter lines", () => {
+    const result = built({ charsPerToken: 2, maxLineLength: 10 })
+    assert(result._tag === "Success")
+    expect(result.success).toBe(Summarizer.extractive(history, 500, { charsPerToken: 2, maxLineLength: 10 }))
+    expect(result.success).toContain("User: Find why t…")
+  })
+
+  const bad: ReadonlyArray<readonly [string, unknown]> = [
+    ["charsPerToken", Number.NaN],
+    ["charsPerToken", -3],
+    ["charsPerToken", 0],
+    ["charsPerToken", Number.POSITIVE_INFINITY],
+    ["charsPerToken", "3"],
+    ["maxLineLength", Number.NaN],
+    ["maxLineLength", -1],
+    ["maxLineLength", 0],
+    ["maxLineLength", 10.5],
+    ["maxLineLength", Number.POSITIVE_INFINITY],
+    ["maxLineLength", "160"]
+  ]
+  for (const [option, value] of bad) {
+    it(`refuses ${option}: ${typeof value === "string" ? JSON.stringify(value) : String(value)} with InvalidSummarizerOptions when the layer is built`, () => {
+      const result = built({ [option]: value })
+      assert(result._tag === "Failure")
+      assert(result.failure._tag === "InvalidSummarizerOptions")
+      expect(result.failure.option).toBe(option)
+      expect(result.failure.message).toContain(`invalid summarizer option "${option}"`)
+    })
+  }
+
+  it("refuses options that are not an object, and options it does not know", () => {
+    const notAnObject = built("fast")
+    assert(notAnObject._tag === "Failure" && notAnObject.failure._tag === "InvalidSummarizerOptions")
+    expect(notAnObject.failure.option).toBe("")
+    const unknown = built({ maxLineLenght: 80 })
+    assert(unknown._tag === "Failure" && unknown.failure._tag === "InvalidSummarizerOptions")
+    expect(unknown.failure.option).toBe("maxLineLenght")
+  })
+
+  it.effect("makeExtractive refuses bad options when it runs, not when it is built", () =>
+    Effect.gen(function*() {
+      const make = Summarizer.makeExtractive({ charsPerToken: Number.NaN })
+      const error = yield* Effect.flip(make)
+      expect([error._tag, error.option]).toEqual(["InvalidSummarizerOptions", "charsPerToken"])
+    }))
+})
+
 /** A model that answers from a script and records the prompts it was given: no network. */
 const scripted = (answer: (prompt: Prompt.Prompt) => Effect.Effect<string, AiError.AiError>) => {
   const prompts: Array<Prompt.Prompt> = []
