@@ -415,6 +415,7 @@ const assistantBlock = (
         const type = typeof extras?.["type"] === "string" ? extras["type"] : "server_tool_use"
         return { ...extras, type, id: block.id, name: block.name, input } as unknown as Wire.ToolUseBlockParam
       }
+      A.checkToolName(ctx, block.name, index, b)
       return { ...extras, type: "tool_use", id: idFor(ctx, block.id), name: block.name, input }
     }
     case "ToolResult": {
@@ -696,6 +697,7 @@ const encodeTool = (ctx: A.Ctx, tool: Request.ToolDefinition): Wire.ToolParam | 
   if (tool.providerOptions?.["openai-chat"]?.["type"] === "custom") {
     A.converted(ctx, undefined, undefined, `${tool.name}, a custom tool taking free-form text`, "as a tool taking an object (Anthropic tools take JSON input)")
   }
+  A.checkToolName(ctx, tool.name)
   return {
     ...extras,
     name: tool.name,
@@ -776,7 +778,8 @@ const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToRequestO
  * `parallelToolCalls`), a JSON-schema response format as
  * `output_config.format`, and the request's other Anthropic fields
  * (`max_tokens`, `thinking`, `temperature`, ...) kept in its provider
- * options.
+ * options. A tool name Anthropic does not take is written as it is and
+ * reported (`RejectedToolName`).
  *
  * @example
  * const { value: body } = yield* Anthropic.toRequest(

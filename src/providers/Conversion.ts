@@ -116,13 +116,47 @@ export class UnknownProviderField extends Schema.TaggedClass<UnknownProviderFiel
 }
 
 /**
+ * A tool name the target format does not accept was written as it is, in a
+ * tool definition or a tool call. Each format has its
+ * own rule (Chat Completions and Responses: 1 to 64 letters, digits, `_` and
+ * `-`; Anthropic: 1 to 128 of those; Gemini: 1 to 128 letters, digits, `_`,
+ * `.`, `:` and `-`, starting with a letter or `_`), and the provider answers
+ * a request that breaks it with HTTP 400. The name is not changed, since the
+ * model's calls come back under the name it was given: rename the tool
+ * before converting. `rule` says what the target takes. Reported once per
+ * name and conversion, where the name is first written (`index` and
+ * `blockIndex` are absent for a tool definition).
+ *
+ * @example
+ * const request = Request.make([Message.user("Read the README.")], { tools: [Request.tool("files.read")] })
+ * const { warnings } = yield* Anthropic.toRequest(request, { maxTokens: 1024 })
+ * warnings[0]?._tag // "RejectedToolName"
+ * warnings[0]?.message
+ * // 'the tool name "files.read" was written as it is, but Anthropic takes 1 to 128 letters, digits, _ and -:
+ * //  the provider rejects the request until the tool is renamed'
+ *
+ * @since 0.1.0
+ */
+export class RejectedToolName extends Schema.TaggedClass<RejectedToolName>()("RejectedToolName", {
+  index: Index,
+  blockIndex: Index,
+  name: Schema.String,
+  rule: Schema.String
+}) {
+  get message(): string {
+    return `${at(this.index, this.blockIndex)}the tool name ${JSON.stringify(this.name)} was written as it is, but ${this.rule}: the provider rejects the request until the tool is renamed`
+  }
+}
+
+/**
  * Every warning a conversion can report.
  *
  * @example
  * const { value, warnings } = yield* Anthropic.toMessages(messages)
  * for (const warning of warnings) {
  *   switch (warning._tag) {
- *     case "DroppedContent": yield* Effect.logWarning(warning.message); break
+ *     case "DroppedContent":
+ *     case "RejectedToolName": yield* Effect.logWarning(warning.message); break
  *     case "RepairedToolArguments":
  *     case "ConvertedContent":
  *     case "UnknownProviderField": yield* Effect.logDebug(warning.message); break
@@ -131,7 +165,13 @@ export class UnknownProviderField extends Schema.TaggedClass<UnknownProviderFiel
  *
  * @since 0.1.0
  */
-export const ConversionWarning = Schema.Union([RepairedToolArguments, DroppedContent, ConvertedContent, UnknownProviderField])
+export const ConversionWarning = Schema.Union([
+  RepairedToolArguments,
+  DroppedContent,
+  ConvertedContent,
+  UnknownProviderField,
+  RejectedToolName
+])
 
 /**
  * Any conversion warning, discriminated by `_tag`.
@@ -224,7 +264,8 @@ export class MalformedPayload extends Schema.TaggedError<MalformedPayload>()("Ma
  * Options every adapter takes.
  *
  * - `strict`: fail with `UnsupportedContent` instead of reporting a warning
- *   when the target cannot express something (default `false`).
+ *   when the target cannot express something, or would reject what is
+ *   written (`RejectedToolName`) (default `false`).
  * - `toolArguments`: `"lenient"` (default) repairs argument text that is not
  *   valid JSON with a JSON-repair library and reports
  *   `RepairedToolArguments`; `"strict"` fails with `InvalidToolArguments`.

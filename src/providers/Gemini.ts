@@ -549,6 +549,7 @@ const writeModelParts = (ctx: A.Ctx, m: Message.AssistantMessage, index: number)
         const args = ToolArguments.toObject(block)
         if (args.replaced !== undefined) A.converted(ctx, index, b, `the arguments of ${JSON.stringify(block.name)}`, `as {} (${args.replaced})`)
         if (args.rounded !== undefined) A.converted(ctx, index, b, `a tool call to ${JSON.stringify(block.name)}`, `with numbers of its arguments rounded to what a JavaScript number holds (${args.rounded})`)
+        A.checkToolName(ctx, block.name, index, b)
         const call: NonNullable<Wire.PartParam["functionCall"]> = { name: block.name }
         const empty = Object.keys(args.value).length === 0
         if (empty && hintOf(block, key, "nullArgs") === true) (call as { args?: unknown }).args = null
@@ -938,6 +939,7 @@ const writeDeclaration = (ctx: A.Ctx, tool: Request.ToolDefinition): Wire.Functi
   if (tool.providerOptions?.["openai-chat"]?.["type"] === "custom") {
     A.converted(ctx, undefined, undefined, `${tool.name}, a Chat Completions custom tool taking free-form text`, "as a function taking an object (Gemini functions take JSON arguments)")
   }
+  A.checkToolName(ctx, tool.name)
   const out: Wire.FunctionDeclarationParam = { name: tool.name }
   if (tool.description !== undefined) out.description = tool.description
   if (tool.parameters !== undefined) {

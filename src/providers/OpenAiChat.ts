@@ -345,9 +345,11 @@ const assistantMessage = (
         if (block.providerExecuted === true) {
           A.dropped(ctx, index, b, `the call of ${block.name}, a tool the provider ran itself`, "Chat Completions has no server-side tools")
         } else if (A.ownExtras(block, key)?.["type"] === "function_call" && functionCall === undefined) {
+          A.checkToolName(ctx, block.name, index, b)
           const extras = A.ownExtras(block, key)
           functionCall = { ...A.nestedExtras(extras, "function_call"), name: block.name, arguments: ToolArguments.toText(block) }
         } else {
+          A.checkToolName(ctx, block.name, index, b)
           calls.push(toolCall(block))
         }
         break
@@ -539,7 +541,10 @@ const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToMessages
   const tools: Array<Request.ToolDefinition> = []
   for (const tool of request.tools ?? []) {
     if (isProviderTool(tool)) A.dropped(ctx, undefined, undefined, `the definition of ${tool.name}, a tool a provider defines`, "Chat Completions has no tools of a provider's own")
-    else tools.push(tool)
+    else {
+      A.checkToolName(ctx, tool.name)
+      tools.push(tool)
+    }
   }
   const legacy = tools.length > 0 && tools.every((t) => A.ownExtras(t, key)?.["type"] === "functions")
   if (legacy) body["functions"] = tools.map((t) => functionDefinition(t, A.ownExtras(t, key)))

@@ -684,6 +684,7 @@ const writeAssistant = (ctx: A.Ctx, m: Message.AssistantMessage, index: number, 
           items.push(writeHosted(block, type, extra ?? {}, result))
           break
         }
+        A.checkToolName(ctx, block.name, index, b)
         const call: Wire.FunctionCallParam = { type: "function_call", call_id: block.id, name: block.name, arguments: ToolArguments.toText(block) }
         if (block.itemId !== undefined) call.id = block.itemId
         items.push(merge(call, extra))
@@ -963,6 +964,7 @@ const writeTool = (ctx: A.Ctx, tool: Request.ToolDefinition): Wire.FunctionTool 
   if (tool.providerOptions?.["openai-chat"]?.["type"] === "custom") {
     A.converted(ctx, undefined, undefined, `${tool.name}, a Chat Completions custom tool taking free-form text`, "as a function tool taking an object (its grammar is not carried)")
   }
+  A.checkToolName(ctx, tool.name)
   const out: Wire.FunctionTool = { type: "function", name: tool.name, parameters: tool.parameters ?? null, strict: tool.strict ?? null }
   if (tool.description !== undefined) out.description = tool.description
   return merge(out, keptOf(tool, key, hints))

@@ -140,6 +140,8 @@ export const describe = (w: ConversionWarning): string => {
       return `repaired: ${w.toolName}`
     case "UnknownProviderField":
       return `${w.kept ? "kept" : "lost"}: ${w.path}`
+    case "RejectedToolName":
+      return `rejected name: ${w.name}`
   }
 }
 

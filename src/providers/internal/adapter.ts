@@ -37,6 +37,7 @@ import {
   IncompleteResponse,
   type InvalidToolArguments,
   MalformedPayload,
+  RejectedToolName,
   UnknownProviderField,
   UnsupportedContent
 } from "../Conversion.js"
@@ -78,6 +79,9 @@ const isLoss = (warning: ConversionWarning): boolean => {
       return true
     case "UnknownProviderField":
       return !warning.kept
+    // nothing is lost, but the provider rejects what was written: strict mode refuses to write it
+    case "RejectedToolName":
+      return true
     case "RepairedToolArguments":
       return false
     default:
@@ -409,6 +413,39 @@ export const droppedForeignSettings = (
       )
     }
   }
+}
+
+/**
+ * What each format takes as a function tool's name, from its reference
+ * (the SDK doc comments: OpenAI `FunctionDefinition.name`, Gemini
+ * `FunctionDeclaration.name`, which `FunctionCall.name` matches) and the 400
+ * each answers with (Anthropic: `tools.N.custom.name: String should match
+ * pattern '^[a-zA-Z0-9_-]{1,128}$'`; Responses: `'^[a-zA-Z0-9_-]+$'`).
+ * A call carries the name of the tool it calls, so calls are held to it too.
+ */
+const toolNameRules: { readonly [provider: string]: { readonly pattern: RegExp; readonly rule: string } } = {
+  "openai-chat": { pattern: /^[a-zA-Z0-9_-]{1,64}$/, rule: "Chat Completions takes 1 to 64 letters, digits, _ and -" },
+  "openai-responses": { pattern: /^[a-zA-Z0-9_-]{1,64}$/, rule: "the Responses API takes 1 to 64 letters, digits, _ and -" },
+  anthropic: { pattern: /^[a-zA-Z0-9_-]{1,128}$/, rule: "Anthropic takes 1 to 128 letters, digits, _ and -" },
+  gemini: { pattern: /^[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}$/, rule: "Gemini takes 1 to 128 letters, digits, _, ., : and -, starting with a letter or _" }
+}
+
+/** Per conversion: the tool names already reported, so a name is reported once however often it is written. */
+const reportedToolNames = new WeakMap<Ctx, Set<string>>()
+
+/**
+ * Reports a tool name the target rejects, once per name and conversion. The
+ * name is written unchanged: renaming it would change what the model calls,
+ * and its calls would come back under a name the caller never gave.
+ */
+export const checkToolName = (ctx: Ctx, name: string, index?: number, blockIndex?: number): void => {
+  const rule = toolNameRules[ctx.provider]
+  if (rule === undefined || rule.pattern.test(name)) return
+  let reported = reportedToolNames.get(ctx)
+  if (reported === undefined) reportedToolNames.set(ctx, (reported = new Set()))
+  if (reported.has(name)) return
+  reported.add(name)
+  ctx.warnings.push(new RejectedToolName({ ...(index === undefined ? {} : { index }), ...(blockIndex === undefined ? {} : { blockIndex }), name, rule: rule.rule }))
 }
 
 /** Reports something carried in another shape. */
