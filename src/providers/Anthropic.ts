@@ -70,6 +70,7 @@ import {
   type IncompleteResponse,
   type InvalidToolArguments,
   type MalformedPayload,
+  MissingRequiredField,
   type UnsupportedContent
 } from "./Conversion.js"
 import * as A from "./internal/adapter.js"
@@ -93,8 +94,16 @@ const PROVIDER = "anthropic"
 
 /**
  * Options for writing a request: `maxTokens` is the `max_tokens` to send
- * when the request has no `maxOutputTokens` of its own (the API requires
- * one).
+ * when the request has no `maxOutputTokens` of its own. The API requires
+ * one and has no default: with neither, none is made up, and the body is
+ * written without it and reported (`MissingRequiredField`; with `strict:
+ * true`, `UnsupportedContent`).
+ *
+ * @example
+ * // a Chat Completions body without max_completion_tokens, sent to Anthropic
+ * const { value: request } = yield* OpenAiChat.fromRequest({ model: "gpt-4o", messages: [{ role: "user", content: "hi" }] })
+ * const { value: body } = yield* Anthropic.toRequest(Request.make(request.messages, { model: "claude-sonnet-4-5" }), { maxTokens: 1024 })
+ * body.max_tokens // 1024
  *
  * @since 0.1.0
  */
@@ -730,6 +739,10 @@ const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToRequestO
   if (request.model !== undefined) body["model"] = request.model
   const maxTokens = request.maxOutputTokens ?? options?.maxTokens
   if (body["max_tokens"] === undefined && maxTokens !== undefined) body["max_tokens"] = maxTokens
+  // the API has no default for it, and a guessed one would cut answers short without a word
+  if (body["max_tokens"] === undefined) {
+    ctx.warnings.push(new MissingRequiredField({ path: "max_tokens", reason: "the Messages API rejects a request without it; set the request's maxOutputTokens or the maxTokens option" }))
+  }
   const prompt = encodePrompt(ctx, request.messages)
   if (prompt.system !== undefined) body["system"] = prompt.system
   body["messages"] = prompt.messages
@@ -776,10 +789,12 @@ const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToRequestO
  * another provider defines are reported and left out), `tool_choice` (with
  * `disable_parallel_tool_use` from
  * `parallelToolCalls`), a JSON-schema response format as
- * `output_config.format`, and the request's other Anthropic fields
- * (`max_tokens`, `thinking`, `temperature`, ...) kept in its provider
- * options. A tool name Anthropic does not take is written as it is and
- * reported (`RejectedToolName`).
+ * `output_config.format`, `max_tokens` (the request's `maxOutputTokens`,
+ * else the `maxTokens` option; with neither, none is written and a
+ * `MissingRequiredField` warning says so, since the API requires it), and
+ * the request's other Anthropic fields (`thinking`, `temperature`, ...)
+ * kept in its provider options. A tool name Anthropic does not take is
+ * written as it is and reported (`RejectedToolName`).
  *
  * @example
  * const { value: body } = yield* Anthropic.toRequest(

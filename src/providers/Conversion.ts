@@ -149,6 +149,32 @@ export class RejectedToolName extends Schema.TaggedClass<RejectedToolName>()("Re
 }
 
 /**
+ * A field the target format requires was not written, because the request
+ * had nothing to write there (`path` names it, `reason` says why it is
+ * required and how to supply it): the provider rejects the body as it is.
+ * Anthropic's `max_tokens` is one: it comes from the request's
+ * `maxOutputTokens`, else from the `maxTokens` option of
+ * `Anthropic.toRequest`; no default is made up.
+ *
+ * @example
+ * const { warnings } = yield* Anthropic.toRequest(Request.make([Message.user("hi")], { model: "claude-sonnet-4-5" }))
+ * warnings[0]?._tag // "MissingRequiredField"
+ * warnings[0]?.message
+ * // "the required field max_tokens was not written: the Messages API rejects a request without it;
+ * //  set the request's maxOutputTokens or the maxTokens option"
+ *
+ * @since 0.1.0
+ */
+export class MissingRequiredField extends Schema.TaggedClass<MissingRequiredField>()("MissingRequiredField", {
+  path: Schema.String,
+  reason: Schema.String
+}) {
+  get message(): string {
+    return `the required field ${this.path} was not written: ${this.reason}`
+  }
+}
+
+/**
  * Every warning a conversion can report.
  *
  * @example
@@ -156,7 +182,8 @@ export class RejectedToolName extends Schema.TaggedClass<RejectedToolName>()("Re
  * for (const warning of warnings) {
  *   switch (warning._tag) {
  *     case "DroppedContent":
- *     case "RejectedToolName": yield* Effect.logWarning(warning.message); break
+ *     case "RejectedToolName":
+ *     case "MissingRequiredField": yield* Effect.logWarning(warning.message); break
  *     case "RepairedToolArguments":
  *     case "ConvertedContent":
  *     case "UnknownProviderField": yield* Effect.logDebug(warning.message); break
@@ -170,7 +197,8 @@ export const ConversionWarning = Schema.Union([
   DroppedContent,
   ConvertedContent,
   UnknownProviderField,
-  RejectedToolName
+  RejectedToolName,
+  MissingRequiredField
 ])
 
 /**
@@ -265,7 +293,7 @@ export class MalformedPayload extends Schema.TaggedError<MalformedPayload>()("Ma
  *
  * - `strict`: fail with `UnsupportedContent` instead of reporting a warning
  *   when the target cannot express something, or would reject what is
- *   written (`RejectedToolName`) (default `false`).
+ *   written (`RejectedToolName`, `MissingRequiredField`) (default `false`).
  * - `toolArguments`: `"lenient"` (default) repairs argument text that is not
  *   valid JSON with a JSON-repair library and reports
  *   `RepairedToolArguments`; `"strict"` fails with `InvalidToolArguments`.

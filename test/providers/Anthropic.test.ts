@@ -2,7 +2,7 @@ import { assert, describe, expect, it } from "@effect/vitest"
 import { Arbitrary, Cause, Effect, Result, Schema } from "effect"
 import { Block, Message, Request } from "../../src/index.js"
 import { message as anyMessage } from "../arbitraries.js"
-import { Anthropic, AnthropicWire as Wire } from "../../src/providers/index.js"
+import { Anthropic, AnthropicWire as Wire, OpenAiChat } from "../../src/providers/index.js"
 import { anthropicConversation, anthropicPrompt, normalize } from "./adapterArbitraries.js"
 import * as AnthropicStreams from "./fixtures/anthropic.js"
 import * as Payloads from "./fixtures/adapterPayloads.js"
@@ -438,6 +438,26 @@ describe("Anthropic requests", () => {
         tool_choice: { type: "any" },
         output_config: { format: { type: "json_schema", schema: { type: "object" } } }
       })
+    }))
+
+  it.effect("a request without an output limit is written without max_tokens and says so, since the API requires one", () =>
+    Effect.gen(function* () {
+      // a Chat Completions body with no max_completion_tokens
+      const { value: request } = yield* OpenAiChat.fromRequest({ model: "gpt-4o", messages: [{ role: "user", content: "hi" }] })
+      const { value, warnings } = yield* Anthropic.toRequest(request)
+      expect(value.max_tokens).toBeUndefined()
+      expect(warnings.map((w) => w._tag)).toEqual(["MissingRequiredField"])
+      expect(warnings[0]?.message).toBe(
+        "the required field max_tokens was not written: the Messages API rejects a request without it; set the request's maxOutputTokens or the maxTokens option"
+      )
+      // strict conversion refuses to write the body
+      const error = yield* Effect.flip(Anthropic.toRequest(request, { strict: true }))
+      expect(error.warning._tag).toBe("MissingRequiredField")
+      // the option, the request's own limit, or a max_tokens kept from an Anthropic body is enough
+      expect((yield* Anthropic.toRequest(request, { maxTokens: 1024 })).warnings).toEqual([])
+      expect((yield* Anthropic.toRequest(Request.make(request.messages, { maxOutputTokens: 512 }))).value.max_tokens).toBe(512)
+      const read = yield* Anthropic.fromRequest({ model: "claude-sonnet-4-5", max_tokens: 300, messages: [{ role: "user", content: "hi" }] })
+      expect((yield* Anthropic.toRequest(read.value)).warnings).toEqual([])
     }))
 })
 

@@ -142,6 +142,8 @@ export const describe = (w: ConversionWarning): string => {
       return `${w.kept ? "kept" : "lost"}: ${w.path}`
     case "RejectedToolName":
       return `rejected name: ${w.name}`
+    case "MissingRequiredField":
+      return `missing: ${w.path}`
   }
 }
 

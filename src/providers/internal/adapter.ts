@@ -81,6 +81,7 @@ const isLoss = (warning: ConversionWarning): boolean => {
       return !warning.kept
     // nothing is lost, but the provider rejects what was written: strict mode refuses to write it
     case "RejectedToolName":
+    case "MissingRequiredField":
       return true
     case "RepairedToolArguments":
       return false
