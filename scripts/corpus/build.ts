@@ -1086,7 +1086,9 @@ const markdownTable = (t: Table): string => {
   return [line(t.header), `|${ws.map((w, i) => (t.numeric[i] === true ? `${"-".repeat(w + 1)}:` : "-".repeat(w + 2))).join("|")}|`, ...t.rows.map(line)].join("\n")
 }
 
-const tsvTable = (t: Table, withHeader: boolean): string => [...(withHeader ? [t.header] : []), ...t.rows].map((r) => r.join("\t")).join("\n")
+/** Tab-separated values; a missing value is an empty field, as exports write it. */
+const tsvTable = (t: Table, withHeader: boolean): string =>
+  [...(withHeader ? [t.header] : []), ...t.rows].map((r) => r.map((c) => (c === "NULL" || c === "-" ? "" : c)).join("\t")).join("\n")
 
 /** `tree`'s drawing of a list of paths (sorted, relative). */
 const treeOf = (paths: ReadonlyArray<string>, ascii: boolean): string => {

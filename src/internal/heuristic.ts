@@ -384,7 +384,8 @@ const S_OTHER = 0
 /**
  * A word's origin: 0 an ordinary start, 1 right after a path mark ("/users"), 2 capitals run together
  * ("VXNl", "HTTPServer"), where a following camelCase break is usually not a real word boundary, 3 right after a
- * tab ("\tToronto" is "\tT", "or", "onto" where " Toronto" is one token).
+ * tab ("\tToronto" is "\tT", "or", "onto" where " Toronto" is one token), 4 right after a backslash (a LaTeX
+ * command, a Windows path segment or the rest of a string escape: "\frac" is "\", "frac").
  */
 const wordState = (pos: number, tail: number, origin: number): number => 1 + (origin * WORD_MAX + pos - 1) * LOW_TAILS + tail
 /**
@@ -421,7 +422,8 @@ const S_JOINED = S_CJK + 5 // after a joiner inside an emoji sequence
 const S_REGIONAL1 = S_CJK + 6 // one regional indicator: the next one completes a flag
 const S_SYMBOL = S_CJK + 7
 const S_TAB = S_CJK + 8 // a tab that does not indent or extend a run of blanks
-const STATE_COUNT = S_TAB + 1
+const S_TAB2 = S_CJK + 9 // two or more tabs ("\t\t" is a token of its own before the word after them)
+const STATE_COUNT = S_TAB2 + 1
 
 const inWord = (s: number): boolean => s >= 1 && s < S_WORD_END
 const wordPos = (s: number): number => (Math.floor((s - 1) / LOW_TAILS) % WORD_MAX) + 1
@@ -477,7 +479,7 @@ const contextOf = (s: number): string => {
   if (s === S_CJK || s === S_KANA || s === S_HANGUL) return "eastAsian"
   if (s === S_CJKP) return "cjkPunct"
   if (s === S_ASTRAL || s === S_JOINED || s === S_REGIONAL1) return "emoji"
-  if (s === S_TAB) return "tab"
+  if (s === S_TAB || s === S_TAB2) return "tab"
   return "symbol"
 }
 
@@ -528,7 +530,7 @@ const stepOf = (state: number, cls: number, level: number): Step => {
     if (state === S_OTHER) f.push(`start:${name}`)
     if (afterLink(state) && isUpper(cls)) f.push("ws:capitalAfterLink")
     if (cls === LOWER_RARE) f.push(`${lv}rare${afterLink(state) ? ":linked" : ""}`)
-    return { to: wordState(1, isLowerCased(cls) ? nextTail(0, cls === LOWER || cls === LOWER_RARE) : 0, afterLink(state) ? 1 : state === S_TAB ? 3 : state === S_E1 ? 4 : 0), features: f }
+    return { to: wordState(1, isLowerCased(cls) ? nextTail(0, cls === LOWER || cls === LOWER_RARE) : 0, afterLink(state) ? 1 : state === S_TAB || state === S_TAB2 ? 3 : state === S_E1 ? 4 : 0), features: f }
   }
   if (cls >= RUN0) {
     // A repeated mark, symbol or letter. Long runs cost what the encoding's merges of that character cost
@@ -545,9 +547,12 @@ const stepOf = (state: number, cls: number, level: number): Step => {
       const b = runBucket(n)
       return { to: S_PN + n - 2, features: b >= 3 ? [`runLong:${r}`] : [`c:${CLASS_NAMES[cls]}`, `pc:${b}`, `prep:${b}`] }
     }
+    // Tabs between fields: the pre-split gives the last tab of a run to the word after it, which still does not merge
+    // with it ("\t\tToronto" is "\t", "\tT", "or", "onto"), so a run of tabs stays in the tab context.
+    if (state === S_TAB || state === S_TAB2) return { to: S_TAB2, features: [state === S_TAB ? "tabRun:2" : "tabRun:3"] }
     // Repeated blanks and line breaks: short runs are fitted like any blank run, long ones priced by their merges.
-    if (inSpaces(state) || state === S_TAB) {
-      const n = state === S_TAB ? 2 : Math.min(spaceLength(state) + 1, RUN_MAX)
+    if (inSpaces(state)) {
+      const n = Math.min(spaceLength(state) + 1, RUN_MAX)
       const b = runBucket(n)
       return { to: S_SPN + n - 2, features: b >= 3 ? [`runLong:${r}`] : [`c:space`, `sc:${b}`] }
     }
@@ -597,14 +602,15 @@ const stepOf = (state: number, cls: number, level: number): Step => {
         f.push(`nw:${indentBucket(n)}`)
         return { to: S_NW + n - 1, features: f }
       }
+      // A tab that ends a run of blanks ("name \tToronto") is still the mark the next word does not merge with.
+      if (cls === TAB) {
+        f.push(`ts:${ctx}`)
+        return { to: S_TAB, features: f }
+      }
       if (inSpaces(state)) {
         const n = Math.min(spaceLength(state) + 1, RUN_MAX)
         f.push(`sc:${runBucket(n)}`)
         return { to: S_SPN + n - 2, features: f }
-      }
-      if (cls === TAB) {
-        f.push(`ts:${ctx}`)
-        return { to: S_TAB, features: f }
       }
       f.push(`ss:${ctx}`)
       return { to: S_SP1, features: f }
@@ -770,7 +776,7 @@ export interface HeuristicTable {
 
 /**
  * Bits of a packed step that hold the next state's number: `LEVELS *
- * STATE_COUNT` states (2,610) fit in 12. A literal, so the hot loop shifts and
+ * STATE_COUNT` states (3,175) fit in 12. A literal, so the hot loop shifts and
  * masks by constants; the heuristic tests check that every state fits.
  */
 export const STATE_BITS = 12
