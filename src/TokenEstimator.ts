@@ -64,7 +64,13 @@ import type * as Message from "./Message.js"
 import type { Provider } from "./Provider.js"
 import type * as Request from "./Request.js"
 import { estimateTextWith, type HeuristicTable } from "./internal/heuristic.js"
-import { imageTokensWithoutSize, LOW_DETAIL_IMAGE_TOKENS, UNKNOWN_SIZE_IMAGE_TOKENS } from "./internal/imageSize.js"
+import {
+  imageSizeOfBase64,
+  imageSizeOfDataUrl,
+  imageTokensOfSize,
+  LOW_DETAIL_IMAGE_TOKENS,
+  UNKNOWN_SIZE_IMAGE_TOKENS
+} from "./internal/imageSize.js"
 import { stringify } from "./internal/json.js"
 import { checkAgainst } from "./internal/options.js"
 import { scaffoldAwareEstimator } from "./internal/openAiChatRequestEstimate.js"
@@ -357,7 +363,15 @@ export const REFERENCED_FILE_TOKENS = 1_000
  * @since 0.1.0
  */
 export const estimateFileWith = (estimateText: (text: string) => number) => (file: Block.FileBlock): number => {
-  if (file.mediaType.startsWith("image/")) return imageTokensWithoutSize(file.detail)
+  if (file.mediaType.startsWith("image/")) {
+    // an inline image's size is in its first bytes: priced as gpt-4o prices it, as the request count does
+    const size = file.source._tag === "Base64"
+      ? imageSizeOfBase64(file.source.data)
+      : file.source._tag === "Url" && file.source.url.startsWith("data:")
+      ? imageSizeOfDataUrl(file.source.url)
+      : undefined
+    return imageTokensOfSize(size, file.detail)
+  }
   switch (file.source._tag) {
     case "Text":
       return estimateText(file.source.text)

@@ -403,6 +403,24 @@ describe("MessageWindow.fitRequest", () => {
     }
   })
 
+  it("counts an inline image as the request count does on gpt-4o, gpt-4.1 and without a model", () => {
+    // a PNG header of a 512x512 image: 255 tokens on gpt-4o at high detail, 85 at low
+    const header = Buffer.alloc(33)
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]).copy(header, 0)
+    header.writeUInt32BE(512, 16)
+    header.writeUInt32BE(512, 20)
+    for (const model of ["gpt-4o", "gpt-4.1", "gpt-4o-mini", undefined]) {
+      for (const detail of [undefined, "low"] as const) {
+        const image = Block.image(`data:image/png;base64,${header.toString("base64")}`, detail === undefined ? {} : { detail })
+        const r = Request.make([user([Block.text("what is this"), image]), user([Block.text("and this"), image])], model === undefined ? {} : { model })
+        const total = estimator.estimateRequest(r).total
+        const fitted = fitRequest(r, total)
+        expect(fitted.changed, `${model} ${detail}`).toBe(false)
+        expect(fitted.tokensBefore + fitted.fixedTokens).toBe(total)
+      }
+    }
+  })
+
   it("keeps the request's own output limit free when no reserve is given", () => {
     const limited = Request.make(history, { model: "gpt-4o", tools, maxOutputTokens: 40 })
     const total = estimator.estimateRequest(limited).total

@@ -418,6 +418,23 @@ describe("counting the new block kinds", () => {
     expect(est.estimateBlock(Block.document("https://x/a.pdf"))).toBe(TokenEstimator.REFERENCED_FILE_TOKENS)
   })
 
+  it("prices an inline image by the size in its header, as gpt-4o does and the request count does", () => {
+    // a PNG header: signature, the IHDR chunk's length and type, width and height
+    const png = (width: number, height: number): string => {
+      const b = Buffer.alloc(33)
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]).copy(b, 0)
+      b.writeUInt32BE(width, 16)
+      b.writeUInt32BE(height, 20)
+      return b.toString("base64")
+    }
+    expect(est.estimateBlock(Block.image(`data:image/png;base64,${png(512, 512)}`))).toBe(255) // 85 + 1 tile x 170
+    expect(est.estimateBlock(Block.file(Block.base64(png(512, 512)), "image/png"))).toBe(255)
+    expect(est.estimateBlock(Block.image(`data:image/png;base64,${png(512, 512)}`, { detail: "low" }))).toBe(85)
+    expect(est.estimateBlock(Block.image(`data:image/png;base64,${png(2048, 4096)}`))).toBe(1105) // 768 x 1536: 6 tiles
+    // an unreadable header is an image of unknown size
+    expect(est.estimateBlock(Block.image("data:image/png;base64,AAAA"))).toBe(TokenEstimator.IMAGE_DEFAULT_TOKENS)
+  })
+
   it("refusals, JSON results, summaries and provider data count their text", () => {
     expect(est.estimateBlock(Block.refusal("no"))).toBe(2)
     expect(est.estimateBlock(Block.toolResult("c", "f", [Block.json({ a: 1 })]))).toBe(1 + 7)

@@ -287,16 +287,26 @@ export const imageTokensWithoutSize = (detail: unknown): number =>
   detail === "low" ? LOW_DETAIL_IMAGE_TOKENS : UNKNOWN_SIZE_IMAGE_TOKENS
 
 /**
+ * What an image costs when no model is known: at its size, when the request
+ * shows it (inline data), what gpt-4o charges for that size and detail (the
+ * estimator's default family, o200k); else `imageTokensWithoutSize`. A
+ * request count for gpt-4o or gpt-4.1 gives the same figure, so a window and
+ * that count agree on it.
+ */
+export const imageTokensOfSize = (size: ImageSize | undefined, detail: unknown): number =>
+  (size === undefined ? undefined : openAiImageTokens("gpt-4o", size, detail)) ?? imageTokensWithoutSize(detail)
+
+/**
  * The prompt tokens of an image part in an OpenAI request: the model's price
  * for the image's size when both are known (exact on every recorded
  * request); without the size, the model's price for `ASSUMED_IMAGE_SIZE`,
  * never less than `imageTokensWithoutSize` (what the estimator charges any
  * image), so that a window, which never counts a message for less than the
  * estimator does, and the request count agree on it; without the model or
- * its pricing, `imageTokensWithoutSize`.
+ * its pricing, `imageTokensOfSize` (gpt-4o's price for the size, else 765 or 85).
  */
 export const openAiImagePartTokens = (model: string | undefined, size: ImageSize | undefined, detail: unknown): number => {
-  const fallback = imageTokensWithoutSize(detail)
+  const fallback = imageTokensOfSize(size, detail)
   if (model === undefined) return fallback
   if (size !== undefined) return openAiImageTokens(model, size, detail) ?? fallback
   return Math.max(fallback, openAiImageTokens(model, ASSUMED_IMAGE_SIZE, detail) ?? 0)
