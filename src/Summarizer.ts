@@ -123,7 +123,8 @@ export class Summarizer extends Context.Service<Summarizer, Service>()("effect-a
  * - `maxLineLength`: longest line taken from one message, a whole number of
  *   characters, at least 1 (default 160).
  *
- * `makeExtractive` and `layerExtractive` check them against this schema.
+ * An option given as `undefined` takes its default. `makeExtractive` and
+ * `layerExtractive` check them against this schema.
  *
  * @example
  * const options: Summarizer.ExtractiveOptions = { charsPerToken: 2, maxLineLength: 80 }
@@ -133,8 +134,8 @@ export class Summarizer extends Context.Service<Summarizer, Service>()("effect-a
  * @since 0.1.0
  */
 export const ExtractiveOptions = Schema.Struct({
-  charsPerToken: Schema.optionalKey(Schema.Finite.check(Schema.isGreaterThan(0))),
-  maxLineLength: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)))
+  charsPerToken: Schema.optional(Schema.Finite.check(Schema.isGreaterThan(0))),
+  maxLineLength: Schema.optional(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1)))
 })
 
 /**
@@ -259,7 +260,8 @@ const extractLines = (
  */
 export const extractive = (messages: ReadonlyArray<Message.Message>, maxTokens: number, options?: ExtractiveOptions): string => {
   const chars = Math.floor(maxTokens * (options?.charsPerToken ?? 3))
-  const budget = Number.isFinite(chars) ? Math.max(0, chars) : 0
+  // no number (a NaN limit) is no room; more room than any number (a huge ratio or limit) is room for every line
+  const budget = Number.isNaN(chars) ? 0 : Math.max(0, chars)
   // an earlier summary is cut to half the room at most, rather than left out: summaries fold into the next one,
   // and the newer lines still have room
   const half = Math.floor(budget / 2)

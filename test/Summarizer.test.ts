@@ -142,6 +142,17 @@ describe("Summarizer.layerExtractive options", () => {
     })
   }
 
+  it("takes an option given as undefined as its default, and a ratio too large for any limit as room for every line", () => {
+    const defaults = built({ charsPerToken: undefined, maxLineLength: undefined })
+    assert(defaults._tag === "Success")
+    expect(defaults.success).toBe(Summarizer.extractive(history, 500))
+    const roomy = built({ charsPerToken: 1e308 })
+    assert(roomy._tag === "Success")
+    expect(roomy.success).toBe(Summarizer.extractive(history, Number.POSITIVE_INFINITY))
+    expect(roomy.success).not.toMatch(/^\d+ earlier messages?\.$/)
+    expect(Summarizer.extractive(history, Number.NaN)).toMatch(/^\d+ earlier messages?\.$/)
+  })
+
   it("refuses options that are not an object, and options it does not know", () => {
     const notAnObject = built("fast")
     assert(notAnObject._tag === "Failure" && notAnObject.failure._tag === "InvalidSummarizerOptions")

@@ -733,15 +733,31 @@ const encodeToolChoice = (request: { readonly toolChoice: Request.ToolChoice | u
   }
 }
 
+/** What the Messages API takes as `max_tokens`: a whole number of at least 1. */
+const isOutputLimit = (u: unknown): u is number => typeof u === "number" && Number.isSafeInteger(u) && u >= 1
+
 const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToRequestOptions | undefined): Wire.RequestBody => {
   const extras = A.ownExtras(request, key)
   const body: Record<string, unknown> = { ...extras }
   if (request.model !== undefined) body["model"] = request.model
-  const maxTokens = request.maxOutputTokens ?? options?.maxTokens
-  if (body["max_tokens"] === undefined && maxTokens !== undefined) body["max_tokens"] = maxTokens
-  // the API has no default for it, and a guessed one would cut answers short without a word
-  if (body["max_tokens"] === undefined) {
-    ctx.warnings.push(new MissingRequiredField({ path: "max_tokens", reason: "the Messages API rejects a request without it; set the request's maxOutputTokens or the maxTokens option" }))
+  // The API has no default for it, and a guessed one would cut answers short without a word. It takes a whole number
+  // of at least 1: anything else (a limit of 0, a kept null, a NaN option) is left out and said, as a missing one is.
+  const own = request.maxOutputTokens ?? body["max_tokens"]
+  const option = options?.maxTokens
+  const chosen = isOutputLimit(own) ? own : isOutputLimit(option) ? option : undefined
+  delete body["max_tokens"]
+  if (chosen !== undefined) body["max_tokens"] = chosen
+  else {
+    const unusable = [own === undefined ? undefined : `the request's ${JSON.stringify(own ?? null)}`, option === undefined ? undefined : `the maxTokens option's ${String(option)}`]
+      .filter((s) => s !== undefined)
+    ctx.warnings.push(
+      new MissingRequiredField({
+        path: "max_tokens",
+        reason: unusable.length === 0
+          ? "the Messages API rejects a request without it; set the request's maxOutputTokens or the maxTokens option"
+          : `the Messages API takes a whole number of at least 1, not ${unusable.join(" or ")}; set the request's maxOutputTokens or the maxTokens option`
+      })
+    )
   }
   const prompt = encodePrompt(ctx, request.messages)
   if (prompt.system !== undefined) body["system"] = prompt.system

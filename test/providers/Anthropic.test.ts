@@ -459,6 +459,32 @@ describe("Anthropic requests", () => {
       const read = yield* Anthropic.fromRequest({ model: "claude-sonnet-4-5", max_tokens: 300, messages: [{ role: "user", content: "hi" }] })
       expect((yield* Anthropic.toRequest(read.value)).warnings).toEqual([])
     }))
+
+  it.effect("an output limit the API does not take (0, NaN, a kept null) is left out and said, and a usable option takes its place", () =>
+    Effect.gen(function* () {
+      const messages = [Message.user("hi")]
+      const said = (w: ReadonlyArray<{ readonly _tag: string; readonly message: string }>) => w.filter((x) => x._tag === "MissingRequiredField").map((x) => x.message)
+      for (const maxTokens of [Number.NaN, Number.POSITIVE_INFINITY, 0, -5, 1.5]) {
+        const { value, warnings } = yield* Anthropic.toRequest(Request.make(messages), { maxTokens })
+        expect(value.max_tokens, String(maxTokens)).toBeUndefined()
+        expect(said(warnings)[0], String(maxTokens)).toContain(`the maxTokens option's ${String(maxTokens)}`)
+      }
+      // a limit of 0 read from a Chat body
+      const zero = yield* OpenAiChat.fromRequest({ model: "gpt-4o", max_completion_tokens: 0, messages: [{ role: "user", content: "hi" }] })
+      const fromZero = yield* Anthropic.toRequest(zero.value)
+      expect(fromZero.value.max_tokens).toBeUndefined()
+      expect(said(fromZero.warnings)[0]).toContain("not the request's 0")
+      expect((yield* Anthropic.toRequest(zero.value, { maxTokens: 1024 })).value.max_tokens).toBe(1024)
+      // a null kept from an Anthropic body: the option replaces it, and without one it is left out and said
+      const kept = yield* Anthropic.fromRequest({ model: "claude-sonnet-4-5", max_tokens: null, messages: [{ role: "user", content: "hi" }] } as never)
+      const replaced = yield* Anthropic.toRequest(kept.value, { maxTokens: 1024 })
+      expect(replaced.value.max_tokens).toBe(1024)
+      expect(said(replaced.warnings)).toEqual([])
+      const left = yield* Anthropic.toRequest(kept.value)
+      expect("max_tokens" in left.value).toBe(false)
+      expect(said(left.warnings)[0]).toContain("not the request's null")
+      expect((yield* Effect.flip(Anthropic.toRequest(kept.value, { strict: true }))).warning._tag).toBe("MissingRequiredField")
+    }))
 })
 
 describe("Anthropic.fromResponse", () => {
