@@ -661,6 +661,8 @@ const writeMessages = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Wi
         const parts: Array<Wire.PartParam> = []
         for (let b = 0; b < m.content.length; b++) {
           const result = m.content[b]!
+          // a response carries the name of the tool it answers, under the same rule as the call's
+          A.checkToolName(ctx, result.toolName, i, b)
           const response: NonNullable<Wire.PartParam["functionResponse"]> = { name: result.toolName, ...writeResultContent(ctx, result, i, b) }
           // no id when the call's was made up (the call goes out without one) or the response came without one
           if (calls.synthetic.has(result.toolCallId) || hintOf(result, key, "syntheticId") === true) {

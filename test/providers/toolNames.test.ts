@@ -103,6 +103,20 @@ describe("tool names the target does not take", () => {
       expect(rejected((yield* Gemini.toMessages([Message.user("go"), Message.assistant([Block.toolCall("c", "1st", {})]), Message.toolResultMessage("c", "1st", "ok")])).warnings)).toEqual(["1st"])
     }))
 
+  it.effect("a Gemini function response is held to the rule too: a result alone, or under another name than its call", () =>
+    Effect.gen(function* () {
+      const alone = yield* Gemini.toMessages([Message.user("go"), Message.tool([Block.toolResult("c1", "9lives", "ok")])])
+      expect(alone.warnings.filter((w) => w._tag === "RejectedToolName")).toEqual([
+        new Conversion.RejectedToolName({ index: 1, blockIndex: 0, name: "9lives", rule: "Gemini takes 1 to 128 letters, digits, _, ., : and -, starting with a letter or _" })
+      ])
+      const renamed = yield* Gemini.toMessages([
+        Message.user("go"),
+        Message.assistant([Block.toolCall("c1", "ok", {})]),
+        Message.toolResultMessage("c1", "bad name", "done")
+      ])
+      expect(rejected(renamed.warnings)).toEqual(["bad name"])
+    }))
+
   it.effect("strict conversion fails instead of writing a name the provider rejects", () =>
     Effect.gen(function* () {
       const error = yield* Effect.flip(Anthropic.toRequest(requestWith("files.read"), { maxTokens: 1024, strict: true }))
