@@ -492,6 +492,26 @@ describe("trim, repair and convert", () => {
     expect(r.code).toBe(0)
     expect(r.stderr).toMatch(/warning: .*thinking/i)
   })
+
+  it("convert --max-tokens gives an Anthropic body the output limit the Messages API requires", () => {
+    const chat = file("no-limit.json", JSON.stringify({ model: "gpt-4o", messages: [{ role: "user", content: "hi" }] }))
+    const without = run(["convert", chat, "--to", "anthropic"])
+    expect(without.code).toBe(0)
+    expect(without.stderr).toMatch(/warning: .*max_tokens/)
+    expect(JSON.parse(without.stdout)["max_tokens"]).toBeUndefined()
+    const given = run(["convert", chat, "--to", "anthropic", "--max-tokens", "1024"])
+    expect(given.code).toBe(0)
+    expect(given.stderr).not.toContain("max_tokens")
+    expect(JSON.parse(given.stdout)["max_tokens"]).toBe(1024)
+    // the input's own limit wins over the flag
+    const own = file("own-limit.json", JSON.stringify({ model: "gpt-4o", max_completion_tokens: 300, messages: [{ role: "user", content: "hi" }] }))
+    expect(JSON.parse(run(["convert", own, "--to", "anthropic", "--max-tokens", "1024"]).stdout)["max_tokens"]).toBe(300)
+    expect(run(["convert", chat, "--to", "anthropic", "--max-tokens", "0"]).code).toBe(2)
+    // trim and repair write Anthropic bodies too
+    expect(JSON.parse(run(["trim", chat, "--budget", "1000", "--to", "anthropic", "--max-tokens", "512"]).stdout)["max_tokens"]).toBe(512)
+    expect(JSON.parse(run(["repair", chat, "--to", "anthropic", "--max-tokens", "256"]).stdout)["max_tokens"]).toBe(256)
+    expect(JSON.parse(run(["repair", chat, "--to", "anthropic", "--max-tokens", "256", "--json"]).stdout).repaired["max_tokens"]).toBe(256)
+  })
 })
 
 describe("help and version", () => {

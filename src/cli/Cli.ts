@@ -114,11 +114,16 @@ const emit = (
   request: Formats.Read["request"],
   target: Formats.FormatName,
   shape: Formats.Shape,
-  chatReasoning?: "reasoning_content"
+  chatReasoning?: "reasoning_content",
+  maxTokens?: number
 ): Effect.Effect<void, InputError> =>
   Effect.gen(function*() {
     const targetShape: Formats.Shape = target === "canonical" ? shape : shape === "jsonl" ? "messages" : shape
-    const written = yield* Formats.write(request, target, targetShape, chatReasoning === undefined ? undefined : { chatReasoning })
+    const options: Formats.WriteOptions = {
+      ...(chatReasoning === undefined ? {} : { chatReasoning }),
+      ...(maxTokens === undefined ? {} : { maxTokens })
+    }
+    const written = yield* Formats.write(request, target, targetShape, options)
     yield* warn(written.warnings)
     yield* stdoutChunks(written.chunks)
   })
@@ -210,6 +215,17 @@ const inFileTerms = (message: string, locate: ((i: number) => { readonly label: 
 // ---------------------------------------------------------------------------
 // check
 // ---------------------------------------------------------------------------
+
+const maxTokensFlag = Flag.Int("max-tokens").pipe(
+  Flag.optional,
+  Flag.withDescription("the max_tokens of an Anthropic request when the input has no output limit (the Messages API requires one)")
+)
+
+/** `--max-tokens` must be a usable output limit: a bad one is a bad command line (exit 2). */
+const checkMaxTokens = (maxTokens: Option.Option<number>): Effect.Effect<number | undefined, InputError> =>
+  Option.isSome(maxTokens) && maxTokens.value < 1
+    ? Effect.fail(new InputError({ reason: `--max-tokens must be at least 1, got ${maxTokens.value}` }))
+    : Effect.succeed(Option.getOrUndefined(maxTokens))
 
 const modelFlag = Flag.String("model").pipe(
   Flag.optional,
@@ -372,10 +388,12 @@ const trim = Command.make("trim", {
   provider: providerFlag,
   reserve: Flag.Int("reserve").pipe(Flag.optional, Flag.withDescription("tokens to keep free for the answer (default: the request's output limit, if any)")),
   format: formatFlag,
-  to: toFlag
+  to: toFlag,
+  maxTokens: maxTokensFlag
 }, (config) =>
   guarded(
     Effect.gen(function*() {
+      const maxTokens = yield* checkMaxTokens(config.maxTokens)
       const input = yield* load(config.file, config.format)
       const provider: Provider | undefined = Option.getOrUndefined(config.provider)
       const strategy = config.strategy === "clear_tool_results" ? (["clear_tool_results", "drop_oldest"] as const) : config.strategy
@@ -394,7 +412,7 @@ const trim = Command.make("trim", {
       const reserved = fitted.budget - fitted.available - fitted.fixedTokens
       if (fitted.fixedTokens > 0) yield* stderr(`tools, tool choice, response format and framing: ${fitted.fixedTokens} tokens`)
       if (reserved > 0) yield* stderr(`output reserve: ${reserved} tokens`)
-      yield* emit(fitted.request, Option.getOrElse(config.to, () => input.format), input.shape, input.chatReasoning)
+      yield* emit(fitted.request, Option.getOrElse(config.to, () => input.format), input.shape, input.chatReasoning, maxTokens)
     })
   )).pipe(
     Command.withDescription("Fit a conversation into a token budget; prints the trimmed conversation, and what changed on stderr."),
@@ -408,9 +426,10 @@ const trim = Command.make("trim", {
 // repair
 // ---------------------------------------------------------------------------
 
-const repair = Command.make("repair", { file: fileArg, provider: providerFlag, model: modelFlag, format: formatFlag, to: toFlag, json: jsonFlag }, (config) =>
+const repair = Command.make("repair", { file: fileArg, provider: providerFlag, model: modelFlag, format: formatFlag, to: toFlag, json: jsonFlag, maxTokens: maxTokensFlag }, (config) =>
   guarded(
     Effect.gen(function*() {
+      const maxTokens = yield* checkMaxTokens(config.maxTokens)
       const input = yield* load(config.file, config.format)
       const provider = Option.getOrUndefined(config.provider)
       const repaired: Repair.RepairResult = provider === undefined
@@ -423,14 +442,17 @@ const repair = Command.make("repair", { file: fileArg, provider: providerFlag, m
       if (left.length > 0) return yield* new JobFailed({ reason: `no repair makes this history valid: ${left[0]!.message}` })
       const target = Option.getOrElse(config.to, () => input.format)
       if (config.json) {
-        const written = yield* Formats.writeValue(withMessages(input.request, repaired.messages), target, input.shape === "body" ? "body" : "messages")
+        const written = yield* Formats.writeValue(withMessages(input.request, repaired.messages), target, input.shape === "body" ? "body" : "messages", {
+          ...(input.chatReasoning === undefined ? {} : { chatReasoning: input.chatReasoning }),
+          ...(maxTokens === undefined ? {} : { maxTokens })
+        })
         yield* warn(written.warnings)
         const actions = repaired.actions.map((a) => ({ _tag: a._tag, index: a.index, description: a.description }))
         yield* stdoutChunks(Formats.jsonChunks({ repaired: written.value, actions }))
       } else {
         for (const action of repaired.actions) yield* stderr(action.description)
         yield* stderr(`${repaired.actions.length} change${repaired.actions.length === 1 ? "" : "s"}`)
-        yield* emit(withMessages(input.request, repaired.messages), target, input.shape, input.chatReasoning)
+        yield* emit(withMessages(input.request, repaired.messages), target, input.shape, input.chatReasoning, maxTokens)
       }
     })
   )).pipe(
@@ -448,17 +470,19 @@ const repair = Command.make("repair", { file: fileArg, provider: providerFlag, m
 const convert = Command.make("convert", {
   file: fileArg,
   to: Flag.Literals("to", formats).pipe(Flag.withDescription("the output format")),
-  from: Flag.Literals("from", inputFormats).pipe(Flag.withDefault("auto" as const), Flag.withDescription("the input format (default: detected)"))
+  from: Flag.Literals("from", inputFormats).pipe(Flag.withDefault("auto" as const), Flag.withDescription("the input format (default: detected)")),
+  maxTokens: maxTokensFlag
 }, (config) =>
   guarded(
     Effect.gen(function*() {
+      const maxTokens = yield* checkMaxTokens(config.maxTokens)
       const input = yield* load(config.file, config.from)
-      yield* emit(input.request, config.to, input.shape, input.chatReasoning)
+      yield* emit(input.request, config.to, input.shape, input.chatReasoning, maxTokens)
     })
   )).pipe(
     Command.withDescription("Convert a conversation between formats; what the target cannot carry is listed on stderr."),
     Command.withExamples([
-      { command: "agent-messages convert chat-request.json --to anthropic", description: "an OpenAI Chat request as an Anthropic one" },
+      { command: "agent-messages convert chat-request.json --to anthropic --max-tokens 1024", description: "an OpenAI Chat request as an Anthropic one" },
       { command: "agent-messages convert session.jsonl --to gemini", description: "a canonical JSONL log as Gemini contents" }
     ])
   )

@@ -226,7 +226,23 @@ export interface WrittenValue {
   readonly warnings: ReadonlyArray<ConversionWarning>
 }
 
-const chatOptions = (options: { readonly chatReasoning?: "drop" | "reasoning_content" } | undefined) =>
+/**
+ * How `write` and `writeValue` write: `chatReasoning`, where OpenAI Chat
+ * output puts thinking (`reasoning_content`, or `drop`); `maxTokens`, the
+ * `max_tokens` of an Anthropic body when the request has no output limit of
+ * its own (the Messages API requires one).
+ *
+ * @example
+ * const options: Formats.WriteOptions = { maxTokens: 1024 }
+ *
+ * @since 0.1.0
+ */
+export interface WriteOptions {
+  readonly chatReasoning?: "drop" | "reasoning_content"
+  readonly maxTokens?: number
+}
+
+const chatOptions = (options: WriteOptions | undefined) =>
   options?.chatReasoning === undefined ? undefined : { reasoning: options.chatReasoning }
 
 /**
@@ -284,7 +300,7 @@ export const writeValue = (
   request: Request.Request,
   format: FormatName,
   shape: "messages" | "body",
-  options?: { readonly chatReasoning?: "drop" | "reasoning_content" }
+  options?: WriteOptions
 ): Effect.Effect<WrittenValue, InputError> => {
   const unsupported = (e: { readonly message: string }) => new InputError({ reason: `cannot write ${format}: ${e.message}` })
   const same = (v: unknown): unknown => v
@@ -296,7 +312,9 @@ export const writeValue = (
         ? OpenAiChat.toMessages(request.messages, chatOptions(options))
         : OpenAiChat.toRequest(request, chatOptions(options))).pipe(Effect.map(valueOf(same)), Effect.mapError(unsupported))
     case "anthropic":
-      return (shape === "messages" ? Anthropic.toMessages(request.messages) : Anthropic.toRequest(request)).pipe(
+      return (shape === "messages"
+        ? Anthropic.toMessages(request.messages)
+        : Anthropic.toRequest(request, options?.maxTokens === undefined ? undefined : { maxTokens: options.maxTokens })).pipe(
         Effect.map(
           valueOf((prompt) => {
             if (shape !== "messages") return prompt
@@ -331,7 +349,7 @@ export const write = (
   request: Request.Request,
   format: FormatName,
   shape: Shape,
-  options?: { readonly chatReasoning?: "drop" | "reasoning_content" }
+  options?: WriteOptions
 ): Effect.Effect<Written, InputError> =>
   format === "canonical"
     ? Effect.succeed({
