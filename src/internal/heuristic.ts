@@ -123,7 +123,22 @@ const INDIC_MARK = 64
 // The tab: a blank like a space, but a word after it does not merge with it ("\tname" is two tokens where " name" is
 // one), so a tab between fields (tab-separated values, aligned tool output) starts a context of its own.
 const TAB = 65
-const CLASS_COUNT = 66
+// Symbols by what they cost alone (SYMBOL is one token): arrows, math operators, technical symbols, Braille, the
+// private use area of icon fonts... A symbol whose bytes never made it into the vocabulary stays two or three tokens
+// wherever it stands, so a run of them (a Braille chart, a row of keyboard glyphs) costs what its symbols cost.
+const SYMBOL2 = 66
+const SYMBOL3 = 67
+// Supplementary-plane symbols and letters that are not emoji: mathematical alphanumerics ("𝐛𝐨𝐥𝐝" text), musical
+// symbols, historic scripts, game pieces, legacy computing. Three or four bytes each that rarely merge.
+const ASTRAL_RARE = 68
+// Mathematical alphanumerics: letters to the pre-split, two to three tokens each (bold ones cheapest with o200k).
+const MATH_LETTER = 69
+const CLASS_COUNT = 70
+/**
+ * The code points whose cost alone a spec records (`symbols`, the ranges one after the other): General Punctuation to
+ * Miscellaneous Symbols and Arrows, and the private use area (icon fonts: Nerd Fonts, Powerline).
+ */
+export const SYMBOL_RANGES: ReadonlyArray<readonly [number, number]> = [[0x2000, 0x2bff], [0xe000, 0xf8ff]]
 /**
  * A mark, symbol or letter that repeats the previous code unit takes one of
  * eight run classes instead of its own: how well runs of that very character
@@ -151,7 +166,7 @@ export const CLASS_NAMES = [
   "armenian", "hebrew", "arabic", "devanagari", "bengali", "gurmukhi", "gujarati", "oriya", "tamil", "telugu",
   "kannada", "malayalam", "sinhala", "thai", "georgian", "ethiopic", "otherLetter", "mark",
   "latinExtLower", "latinExtUpper", "cyrillicExtLower", "cyrillicExtUpper", "lowerVowel", "lowerRare", "cyrillicRu", "cyrillicBg", "arabicFa", "arabicUg",
-  "pipe", "indicMark", "tab", "run0", "run1", "run2", "run3", "run4", "run5", "run6", "run7"
+  "pipe", "indicMark", "tab", "symbol2", "symbol3", "astralRare", "mathLetter", "run0", "run1", "run2", "run3", "run4", "run5", "run6", "run7"
 ] as const
 
 /** The name a class's features go by: ASCII vowels as the other lowercase letters, the Cyrillic markers as the other Russian letters. */
@@ -365,6 +380,11 @@ const baseClasses = (): Uint8Array => {
   fill(c, 0xfe30, 0xfe4f, CJK_PUNCT)
   script(c, 0xfe70, 0xfeff, ARABIC)
   fill(c, 0xff01, 0xff60, CJK_PUNCT)
+  // Fullwidth digits and Latin letters cost one and a half to two tokens each, like a letter of an unfitted script,
+  // where fullwidth punctuation merges with CJK text.
+  fill(c, 0xff10, 0xff19, OTHER_LETTER)
+  fill(c, 0xff21, 0xff3a, OTHER_LETTER)
+  fill(c, 0xff41, 0xff5a, OTHER_LETTER)
   fill(c, 0xff66, 0xff9f, KANA)
   c[0xfeff] = JOINER
   base = c
@@ -747,6 +767,11 @@ export interface HeuristicSpec {
   readonly weights: Readonly<Record<string, number>>
   readonly cjk: string
   readonly hangul: string
+  /**
+   * The cost alone of every code point of `SYMBOL_RANGES`, packed like `cjk`: a symbol of the base class becomes
+   * `SYMBOL`, `SYMBOL2` or `SYMBOL3` by it (box drawing, typographic punctuation and letters keep theirs).
+   */
+  readonly symbols: string
   /** Run classes of marks and symbols that merge in runs: 4 hex digits of the code unit and the class digit, repeated. */
   readonly runs: string
 }
@@ -847,6 +872,12 @@ export const makeHeuristicTable = (spec: HeuristicSpec): HeuristicTable => {
   for (let i = 0; i < cjk.length; i++) classes[CJK_START + i] = CJK1 + (cjk[i] ?? 2)
   const hangul = unpackCosts(spec.hangul, HANGUL_END - HANGUL_START + 1)
   for (let i = 0; i < hangul.length; i++) classes[HANGUL_START + i] = HANGUL1 + (hangul[i] ?? 2)
+  const codePoints = SYMBOL_RANGES.flatMap(([from, to]) => Array.from({ length: to - from + 1 }, (_, i) => from + i))
+  const symbols = unpackCosts(spec.symbols, codePoints.length)
+  for (let i = 0; i < codePoints.length; i++) {
+    const cp = codePoints[i] as number
+    if (classes[cp] === SYMBOL) classes[cp] = [SYMBOL, SYMBOL2, SYMBOL3][symbols[i] ?? 0] as number
+  }
   const pairs = new Uint8Array(2 * 65536)
   for (let c = 0; c < 65536; c++) {
     const cls = classes[c] as number
@@ -891,6 +922,8 @@ const astralClass = (text: string, i: number, n: number): number => {
   if (cp >= 0x1f1e6 && cp <= 0x1f1ff) return REGIONAL
   if (cp >= 0x1f3fb && cp <= 0x1f3ff) return SKIN
   if (cp >= 0x1f900 && cp < 0x1fb00) return ASTRAL_NEW
+  if (cp >= 0x1d400 && cp < 0x1d800) return MATH_LETTER
+  if (cp < 0x1d800 || (cp >= 0x1f000 && cp < 0x1f100 && cp !== 0x1f004 && cp !== 0x1f0cf) || (cp >= 0x1fb00 && cp < 0x1fc00)) return ASTRAL_RARE
   return ASTRAL
 }
 
