@@ -733,8 +733,11 @@ const encodeToolChoice = (request: { readonly toolChoice: Request.ToolChoice | u
   }
 }
 
-/** What the Messages API takes as `max_tokens`: a whole number of at least 1. */
-const isOutputLimit = (u: unknown): u is number => typeof u === "number" && Number.isSafeInteger(u) && u >= 1
+/**
+ * What can go out as `max_tokens`: a whole number of at least 1 (one beyond the safe integers, kept from a body as it
+ * was, goes back as it came, for the API to judge).
+ */
+const isOutputLimit = (u: unknown): u is number => typeof u === "number" && Number.isInteger(u) && u >= 1
 
 const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToRequestOptions | undefined): Wire.RequestBody => {
   const extras = A.ownExtras(request, key)
