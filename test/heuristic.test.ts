@@ -177,7 +177,9 @@ describe("estimateTextWith", () => {
       keys: ["Save ⌘S", "Quit ⌘Q", "Find ⌥⌘F", "Select all ⌘A", "Redo ⇧⌘Z", "Palette ⇧⌘P", "Back ⌃⌘←", "Word ⌥→"].join("\n").repeat(3),
       icons: ["\uf07b src", "\uf15b README.md", "\ue718 package.json", "\uf1d3 .gitignore", "\ue7a8 Cargo.toml", "\ue73c main.py"].join("\n").repeat(3),
       math: "Let 𝑓: ℝⁿ → ℝ be convex, 𝐱* a minimizer and 𝛼 > 0. Then ‖∇𝑓(𝐱)‖ ≤ 𝐿‖𝐱 − 𝐱*‖ for every 𝐱 ∈ 𝒞, and 𝔼[𝑋] = 𝜇.",
-      bold: "𝐁𝐢𝐠 𝐧𝐞𝐰𝐬 𝐭𝐨𝐝𝐚𝐲: 𝐨𝐮𝐫 𝐭𝐞𝐚𝐦 𝐬𝐡𝐢𝐩𝐩𝐞𝐝 𝐭𝐡𝐞 𝐧𝐞𝐰 𝐫𝐞𝐥𝐞𝐚𝐬𝐞"
+      bold: "𝐁𝐢𝐠 𝐧𝐞𝐰𝐬 𝐭𝐨𝐝𝐚𝐲: 𝐨𝐮𝐫 𝐭𝐞𝐚𝐦 𝐬𝐡𝐢𝐩𝐩𝐞𝐝 𝐭𝐡𝐞 𝐧𝐞𝐰 𝐫𝐞𝐥𝐞𝐚𝐬𝐞",
+      // a bar of one Braille glyph: a run whose three bytes never merge
+      bar: Array.from({ length: 6 }, (_, i) => `${"abcdef"[i]} ${"⣿".repeat(8 + i * 9)}`).join("\n")
     }
     for (const [kind, text] of Object.entries(samples)) {
       for (const [table, exact] of [[o200k, countTokens], [cl100k, countCl100k]] as const) {
@@ -192,6 +194,13 @@ describe("estimateTextWith", () => {
     // Empty fields of tab-separated values: every tab of a run but the last is a token, the last does not merge with
     // the word after it; a blank before a tab is a token of its own.
     const cities = ["Lisbon", "Porto", "Madrid", "Valencia", "Seville", "Bilbao", "Lyon", "Marseille", "Toulouse", "Nantes", "Geneva", "Zurich"]
+    // a long run of tabs costs what the vocabulary's runs of tabs cost, not nothing after the second
+    for (const n of [64, 1000]) {
+      for (const [table, exact] of [[o200k, countTokens], [cl100k, countCl100k]] as const) {
+        const text = `x${"\t".repeat(n)}y`
+        expect(Math.abs(estimateTextWith(text, table) - exact(text)) / exact(text), `${table.encoding} ${n} tabs`).toBeLessThan(0.15)
+      }
+    }
     for (const sep of ["\t", "\t\t", "\t\t\t", " \t", "\t "]) {
       const text = Array.from({ length: 40 }, (_, i) => [cities[i % 12], cities[(i * 5) % 12], String(i * 41), cities[(i * 7) % 12]].join(sep)).join("\n")
       for (const [table, exact] of [[o200k, countTokens], [cl100k, countCl100k]] as const) {

@@ -60,9 +60,12 @@ const costMap = (count: (s: string) => number, start: number, end: number): Uint
   return out
 }
 
-/** Cost class of every code point of `SYMBOL_RANGES`, the ranges one after the other. */
+/**
+ * Cost class of every code point of `SYMBOL_RANGES` after a blank (" ≤" is one token, " ⠋" three), the ranges one
+ * after the other.
+ */
 const symbolCosts = (count: (s: string) => number): Uint8Array => {
-  const parts = SYMBOL_RANGES.map(([from, to]) => costMap(count, from, to))
+  const parts = SYMBOL_RANGES.map(([from, to]) => costMap((s) => count(` ${s}`), from, to))
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
   let at = 0
   for (const p of parts) {

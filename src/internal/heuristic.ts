@@ -128,31 +128,34 @@ const TAB = 65
 // wherever it stands, so a run of them (a Braille chart, a row of keyboard glyphs) costs what its symbols cost.
 const SYMBOL2 = 66
 const SYMBOL3 = 67
-// Supplementary-plane symbols and letters that are not emoji: mathematical alphanumerics ("𝐛𝐨𝐥𝐝" text), musical
-// symbols, historic scripts, game pieces, legacy computing. Three or four bytes each that rarely merge.
+// Supplementary-plane symbols and letters that are neither emoji nor mathematical letters: musical symbols, historic
+// scripts, the scripts of U+1E000 on (Adlam, Mende Kikakui...), game pieces, legacy computing. Four bytes each that
+// rarely merge.
 const ASTRAL_RARE = 68
 // Mathematical alphanumerics: letters to the pre-split, two to three tokens each (bold ones cheapest with o200k).
 const MATH_LETTER = 69
 const CLASS_COUNT = 70
 /**
- * The code points whose cost alone a spec records (`symbols`, the ranges one after the other): General Punctuation to
- * Miscellaneous Symbols and Arrows, and the private use area (icon fonts: Nerd Fonts, Powerline).
+ * The code points whose cost a spec records (`symbols`, the ranges one after the other): General Punctuation to
+ * Miscellaneous Symbols and Arrows, and the private use area (icon fonts: Nerd Fonts, Powerline). The cost is that
+ * of the symbol after a blank, where prose uses it: " ≤" or " ✓" is one token, " ⠋" three.
  */
 export const SYMBOL_RANGES: ReadonlyArray<readonly [number, number]> = [[0x2000, 0x2bff], [0xe000, 0xf8ff]]
 /**
  * A mark, symbol or letter that repeats the previous code unit takes one of
- * eight run classes instead of its own: how well runs of that very character
+ * nine run classes instead of its own: how well runs of that very character
  * merge under the encoding (64 copies are 1, 2, 4, 8, 16, 32, 64 or 128
- * tokens: the vocabularies hold runs of a power-of-two length), measured by
- * the fit and shipped in the spec (`runs`).
+ * tokens: the vocabularies hold runs of a power-of-two length; or 192, a
+ * symbol whose three bytes never merge, such as Braille), measured by the fit
+ * and shipped in the spec (`runs`).
  */
 const RUN0 = CLASS_COUNT
-const RUN_CLASSES = 8
+const RUN_CLASSES = 9
 const STEP_CLASSES = RUN0 + RUN_CLASSES
 /** The run class of characters the spec does not list: about one token per character. */
 export const DEFAULT_RUN = 6
 /** Tokens per character of a long run of each run class. */
-export const RUN_RATES = [1, 2, 4, 8, 16, 32, 64, 128].map((t) => t / 64)
+export const RUN_RATES = [1, 2, 4, 8, 16, 32, 64, 128, 192].map((t) => t / 64)
 /** Resolved to the class of the whole surrogate pair before it is used. */
 const HIGH_SURROGATE = 255
 /** A step's index is `state + class`; states are multiples of `STRIDE`. */
@@ -166,7 +169,7 @@ export const CLASS_NAMES = [
   "armenian", "hebrew", "arabic", "devanagari", "bengali", "gurmukhi", "gujarati", "oriya", "tamil", "telugu",
   "kannada", "malayalam", "sinhala", "thai", "georgian", "ethiopic", "otherLetter", "mark",
   "latinExtLower", "latinExtUpper", "cyrillicExtLower", "cyrillicExtUpper", "lowerVowel", "lowerRare", "cyrillicRu", "cyrillicBg", "arabicFa", "arabicUg",
-  "pipe", "indicMark", "tab", "symbol2", "symbol3", "astralRare", "mathLetter", "run0", "run1", "run2", "run3", "run4", "run5", "run6", "run7"
+  "pipe", "indicMark", "tab", "symbol2", "symbol3", "astralRare", "mathLetter", "run0", "run1", "run2", "run3", "run4", "run5", "run6", "run7", "run8"
 ] as const
 
 /** The name a class's features go by: ASCII vowels as the other lowercase letters, the Cyrillic markers as the other Russian letters. */
@@ -442,8 +445,10 @@ const S_JOINED = S_CJK + 5 // after a joiner inside an emoji sequence
 const S_REGIONAL1 = S_CJK + 6 // one regional indicator: the next one completes a flag
 const S_SYMBOL = S_CJK + 7
 const S_TAB = S_CJK + 8 // a tab that does not indent or extend a run of blanks
-const S_TAB2 = S_CJK + 9 // two or more tabs ("\t\t" is a token of its own before the word after them)
-const STATE_COUNT = S_TAB2 + 1
+// Runs of 2 .. RUN_MAX tabs (the last meaning "or more"): "\t\t" is a token of its own before the word after them, and
+// a long run costs what the vocabulary's runs of tabs cost.
+const S_TAB2 = S_CJK + 9
+const STATE_COUNT = S_TAB2 + RUN_MAX - 1
 
 const inWord = (s: number): boolean => s >= 1 && s < S_WORD_END
 const wordPos = (s: number): number => (Math.floor((s - 1) / LOW_TAILS) % WORD_MAX) + 1
@@ -470,6 +475,8 @@ const inPunct = (s: number): boolean => s >= S_P1 && s < S_SP1
 const inSpaces = (s: number): boolean => s >= S_SP1 && s < S_NL
 const inNewline = (s: number): boolean => s >= S_NL && s < S_NW
 const inIndent = (s: number): boolean => s >= S_NW && s < S_CJK
+/** A tab or a run of tabs that neither indents nor extends blanks. */
+const inTab = (s: number): boolean => s >= S_TAB && s < S_TAB2 + RUN_MAX - 1
 /** A word right after a path mark or an underscore. */
 const afterLink = (s: number): boolean => s === S_L1 || s === S_U1
 
@@ -499,7 +506,7 @@ const contextOf = (s: number): string => {
   if (s === S_CJK || s === S_KANA || s === S_HANGUL) return "eastAsian"
   if (s === S_CJKP) return "cjkPunct"
   if (s === S_ASTRAL || s === S_JOINED || s === S_REGIONAL1) return "emoji"
-  if (s === S_TAB || s === S_TAB2) return "tab"
+  if (inTab(s)) return "tab"
   return "symbol"
 }
 
@@ -550,7 +557,7 @@ const stepOf = (state: number, cls: number, level: number): Step => {
     if (state === S_OTHER) f.push(`start:${name}`)
     if (afterLink(state) && isUpper(cls)) f.push("ws:capitalAfterLink")
     if (cls === LOWER_RARE) f.push(`${lv}rare${afterLink(state) ? ":linked" : ""}`)
-    return { to: wordState(1, isLowerCased(cls) ? nextTail(0, cls === LOWER || cls === LOWER_RARE) : 0, afterLink(state) ? 1 : state === S_TAB || state === S_TAB2 ? 3 : state === S_E1 ? 4 : 0), features: f }
+    return { to: wordState(1, isLowerCased(cls) ? nextTail(0, cls === LOWER || cls === LOWER_RARE) : 0, afterLink(state) ? 1 : inTab(state) ? 3 : state === S_E1 ? 4 : 0), features: f }
   }
   if (cls >= RUN0) {
     // A repeated mark, symbol or letter. Long runs cost what the encoding's merges of that character cost
@@ -569,7 +576,10 @@ const stepOf = (state: number, cls: number, level: number): Step => {
     }
     // Tabs between fields: the pre-split gives the last tab of a run to the word after it, which still does not merge
     // with it ("\t\tToronto" is "\t", "\tT", "or", "onto"), so a run of tabs stays in the tab context.
-    if (state === S_TAB || state === S_TAB2) return { to: S_TAB2, features: [state === S_TAB ? "tabRun:2" : "tabRun:3"] }
+    if (inTab(state)) {
+      const n = Math.min((state === S_TAB ? 1 : state - S_TAB2 + 2) + 1, RUN_MAX)
+      return { to: S_TAB2 + n - 2, features: n === 2 ? ["tabRun:2"] : n < 8 ? ["tabRun:3"] : [`runLong:${r}`] }
+    }
     // Repeated blanks and line breaks: short runs are fitted like any blank run, long ones priced by their merges.
     if (inSpaces(state)) {
       const n = Math.min(spaceLength(state) + 1, RUN_MAX)
@@ -801,7 +811,7 @@ export interface HeuristicTable {
 
 /**
  * Bits of a packed step that hold the next state's number: `LEVELS *
- * STATE_COUNT` states (3,175) fit in 12. A literal, so the hot loop shifts and
+ * STATE_COUNT` states (3,245) fit in 12. A literal, so the hot loop shifts and
  * masks by constants; the heuristic tests check that every state fits.
  */
 export const STATE_BITS = 12
@@ -834,7 +844,8 @@ export const runCandidates = (): Array<number> => {
 }
 
 /** The run class of a character from the tokens of 64 copies of it. */
-export const runClassOf = (tokensOf64: number): number => Math.max(0, Math.min(RUN_CLASSES - 1, Math.round(Math.log2(Math.max(tokensOf64, 1)))))
+export const runClassOf = (tokensOf64: number): number =>
+  tokensOf64 >= 160 ? RUN_CLASSES - 1 : Math.max(0, Math.min(RUN_CLASSES - 2, Math.round(Math.log2(Math.max(tokensOf64, 1)))))
 
 /** The linear cost of every step for a weight vector (indexed like `featureNames()`), before clamping. */
 export const stepCosts = (weights: ArrayLike<number>): Float64Array => {
@@ -923,7 +934,7 @@ const astralClass = (text: string, i: number, n: number): number => {
   if (cp >= 0x1f3fb && cp <= 0x1f3ff) return SKIN
   if (cp >= 0x1f900 && cp < 0x1fb00) return ASTRAL_NEW
   if (cp >= 0x1d400 && cp < 0x1d800) return MATH_LETTER
-  if (cp < 0x1d800 || (cp >= 0x1f000 && cp < 0x1f100 && cp !== 0x1f004 && cp !== 0x1f0cf) || (cp >= 0x1fb00 && cp < 0x1fc00)) return ASTRAL_RARE
+  if (cp < 0x1d800 || (cp >= 0x1e000 && cp < 0x1f000) || (cp >= 0x1f000 && cp < 0x1f100 && cp !== 0x1f004 && cp !== 0x1f0cf) || (cp >= 0x1fb00 && cp < 0x1fc00)) return ASTRAL_RARE
   return ASTRAL
 }
 
