@@ -367,8 +367,8 @@ export const estimateFileWith = (estimateText: (text: string) => number) => (fil
     // an inline image's size is in its first bytes: priced as gpt-4o prices it, as the request count does
     const size = file.source._tag === "Base64"
       ? imageSizeOfBase64(file.source.data)
-      : file.source._tag === "Url" && file.source.url.startsWith("data:")
-      ? imageSizeOfDataUrl(file.source.url)
+      : file.source._tag === "Url"
+      ? imageSizeOfDataUrl(file.source.url) // undefined for a URL that is not a data URL (any case of "data:")
       : undefined
     return imageTokensOfSize(size, file.detail)
   }

@@ -429,6 +429,8 @@ describe("counting the new block kinds", () => {
     }
     expect(est.estimateBlock(Block.image(`data:image/png;base64,${png(512, 512)}`))).toBe(255) // 85 + 1 tile x 170
     expect(est.estimateBlock(Block.file(Block.base64(png(512, 512)), "image/png"))).toBe(255)
+    // a data URL kept as a URL, in any case (RFC 2397), as the request count reads it
+    expect(est.estimateBlock(Block.file({ _tag: "Url", url: `DATA:image/png;base64,${png(512, 512)}` }, "image/png"))).toBe(255)
     expect(est.estimateBlock(Block.image(`data:image/png;base64,${png(512, 512)}`, { detail: "low" }))).toBe(85)
     expect(est.estimateBlock(Block.image(`data:image/png;base64,${png(2048, 4096)}`))).toBe(1105) // 768 x 1536: 6 tiles
     // an unreadable header is an image of unknown size
