@@ -747,11 +747,19 @@ const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToRequestO
   // of at least 1: anything else (a limit of 0, a kept null, a NaN option) is left out and said, as a missing one is.
   const own = request.maxOutputTokens ?? body["max_tokens"]
   const option = options?.maxTokens
-  const chosen = isOutputLimit(own) ? own : isOutputLimit(option) ? option : undefined
+  // the option is the caller's own number: a safe integer (a kept body value beyond them goes back as it came)
+  const usableOption = isOutputLimit(option) && Number.isSafeInteger(option)
+  const chosen = isOutputLimit(own) ? own : usableOption ? option : undefined
   delete body["max_tokens"]
-  if (chosen !== undefined) body["max_tokens"] = chosen
-  else {
-    const unusable = [own === undefined ? undefined : `the request's ${JSON.stringify(own ?? null)}`, option === undefined ? undefined : `the maxTokens option's ${String(option)}`]
+  if (chosen !== undefined) {
+    body["max_tokens"] = chosen
+    // a value the request had is replaced by the option: said, not silently dropped
+    if (own !== undefined && chosen !== own) {
+      A.converted(ctx, undefined, undefined, `max_tokens ${JSON.stringify(own ?? null)}`, `the maxTokens option's ${chosen} (the Messages API takes a whole number of at least 1)`)
+    }
+  } else {
+    const shown = (u: unknown): string => (typeof u === "number" ? String(u) : JSON.stringify(u ?? null))
+    const unusable = [own === undefined ? undefined : `the request's ${shown(own)}`, option === undefined ? undefined : `the maxTokens option's ${shown(option)}`]
       .filter((s) => s !== undefined)
     ctx.warnings.push(
       new MissingRequiredField({

@@ -480,6 +480,16 @@ describe("Anthropic requests", () => {
       const replaced = yield* Anthropic.toRequest(kept.value, { maxTokens: 1024 })
       expect(replaced.value.max_tokens).toBe(1024)
       expect(said(replaced.warnings)).toEqual([])
+      // the value it replaces is said, and strict conversion refuses to replace it
+      expect(replaced.warnings.map((w) => w._tag)).toEqual(["ConvertedContent"])
+      expect(replaced.warnings[0]?.message).toContain("max_tokens null")
+      expect((yield* Effect.flip(Anthropic.toRequest(kept.value, { maxTokens: 1024, strict: true }))).warning._tag).toBe("ConvertedContent")
+      // an option beyond the safe integers, or not a number, is no option
+      for (const maxTokens of [1e21, "1024" as unknown as number]) {
+        const { value, warnings } = yield* Anthropic.toRequest(Request.make(messages), { maxTokens })
+        expect(value.max_tokens).toBeUndefined()
+        expect(said(warnings)[0]).toContain(`the maxTokens option's ${typeof maxTokens === "number" ? String(maxTokens) : JSON.stringify(maxTokens)}`)
+      }
       const left = yield* Anthropic.toRequest(kept.value)
       expect("max_tokens" in left.value).toBe(false)
       expect(said(left.warnings)[0]).toContain("not the request's null")
