@@ -508,7 +508,10 @@ describe("trim, repair and convert", () => {
     expect(JSON.parse(run(["convert", own, "--to", "anthropic", "--max-tokens", "1024"]).stdout)["max_tokens"]).toBe(300)
     expect(run(["convert", chat, "--to", "anthropic", "--max-tokens", "0"]).code).toBe(2)
     // trim and repair write Anthropic bodies too
-    expect(JSON.parse(run(["trim", chat, "--budget", "1000", "--to", "anthropic", "--max-tokens", "512"]).stdout)["max_tokens"]).toBe(512)
+    const trimmed = run(["trim", chat, "--budget", "1000", "--to", "anthropic", "--max-tokens", "512"])
+    expect(JSON.parse(trimmed.stdout)["max_tokens"]).toBe(512)
+    // the limit written is the answer's room: the window keeps it free
+    expect(trimmed.stderr).toContain("output reserve: 512 tokens")
     expect(JSON.parse(run(["repair", chat, "--to", "anthropic", "--max-tokens", "256"]).stdout)["max_tokens"]).toBe(256)
     expect(JSON.parse(run(["repair", chat, "--to", "anthropic", "--max-tokens", "256", "--json"]).stdout).repaired["max_tokens"]).toBe(256)
   })

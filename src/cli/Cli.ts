@@ -218,7 +218,7 @@ const inFileTerms = (message: string, locate: ((i: number) => { readonly label: 
 
 const maxTokensFlag = Flag.Int("max-tokens").pipe(
   Flag.optional,
-  Flag.withDescription("the max_tokens of an Anthropic request when the input has no output limit (the Messages API requires one)")
+  Flag.withDescription("the max_tokens of an Anthropic output when the input has no output limit (the Messages API requires one); trim keeps it free as the answer's room")
 )
 
 /** `--max-tokens` must be a usable output limit: a bad one is a bad command line (exit 2). */
@@ -398,10 +398,17 @@ const trim = Command.make("trim", {
       const provider: Provider | undefined = Option.getOrUndefined(config.provider)
       const strategy = config.strategy === "clear_tool_results" ? (["clear_tool_results", "drop_oldest"] as const) : config.strategy
       // the whole request fits: tool definitions, tool choice, response format and the output reserve count too
+      const target = Option.getOrElse(config.to, () => input.format)
+      // the limit --max-tokens writes into an Anthropic body is the answer's room, as a request's own limit is
+      const reserve = Option.isSome(config.reserve)
+        ? config.reserve.value
+        : target === "anthropic" && input.request.maxOutputTokens === undefined
+        ? maxTokens
+        : undefined
       const fitted = yield* MessageWindow.fitRequest(input.request, config.budget, {
         strategy,
         provider: provider ?? (input.format === "canonical" ? "openai-chat" : input.format),
-        ...(Option.isSome(config.reserve) ? { reserve: config.reserve.value } : {})
+        ...(reserve === undefined ? {} : { reserve })
       }).pipe(
         Effect.provide(MessageWindow.layer.pipe(Layer.provideMerge(TokenEstimator.layer), Layer.provideMerge(Summarizer.layerExtractive()))),
         // a budget or reserve that is no number of tokens (-1) is a bad command line (exit 2), not a job that cannot be done
@@ -412,7 +419,7 @@ const trim = Command.make("trim", {
       const reserved = fitted.budget - fitted.available - fitted.fixedTokens
       if (fitted.fixedTokens > 0) yield* stderr(`tools, tool choice, response format and framing: ${fitted.fixedTokens} tokens`)
       if (reserved > 0) yield* stderr(`output reserve: ${reserved} tokens`)
-      yield* emit(fitted.request, Option.getOrElse(config.to, () => input.format), input.shape, input.chatReasoning, maxTokens)
+      yield* emit(fitted.request, target, input.shape, input.chatReasoning, maxTokens)
     })
   )).pipe(
     Command.withDescription("Fit a conversation into a token budget; prints the trimmed conversation, and what changed on stderr."),
