@@ -87,7 +87,7 @@ const detectList = (items: ReadonlyArray<unknown>): FormatName | undefined => {
   }
   if (
     has("type:tool_use") || has("type:tool_result") || has("type:thinking") || has("type:redacted_thinking") ||
-    has("type:document") || has("type:search_result") || has("type:container_upload") ||
+    has("type:image") || has("type:document") || has("type:search_result") || has("type:container_upload") ||
     [...seen].some((k) => k.startsWith("type:") && (k.endsWith("_tool_use") || k.endsWith("_tool_result")))
   ) {
     return "anthropic"
