@@ -778,8 +778,8 @@ export interface HeuristicSpec {
   readonly cjk: string
   readonly hangul: string
   /**
-   * The cost alone of every code point of `SYMBOL_RANGES`, packed like `cjk`: a symbol of the base class becomes
-   * `SYMBOL`, `SYMBOL2` or `SYMBOL3` by it (box drawing, typographic punctuation and letters keep theirs).
+   * The cost after a blank of every code point of `SYMBOL_RANGES`, packed like `cjk`: a symbol of the base class
+   * becomes `SYMBOL`, `SYMBOL2` or `SYMBOL3` by it (box drawing, typographic punctuation and letters keep theirs).
    */
   readonly symbols: string
   /** Run classes of marks and symbols that merge in runs: 4 hex digits of the code unit and the class digit, repeated. */
@@ -926,8 +926,9 @@ const astralClass = (text: string, i: number, n: number): number => {
   const next = i + 1 < n ? text.charCodeAt(i + 1) : 0
   if (next < 0xdc00 || next > 0xdfff) return -1
   const cp = 0x10000 + ((text.charCodeAt(i) - 0xd800) << 10) + (next - 0xdc00)
-  // CJK extension planes are ideographs; tag characters are invisible; regional indicators make flags;
-  // everything else astral (emoji, symbols, historic scripts) is one class.
+  // CJK extension planes are ideographs; tag characters are invisible; regional indicators make flags; emoji are
+  // older or newer; mathematical letters, and the other symbols and scripts outside the emoji blocks (musical, historic,
+  // game pieces, legacy computing), have classes of their own.
   if (cp >= 0x20000 && cp < 0x40000) return CJK3
   if (cp >= 0xe0000 && cp < 0xe0080) return JOINER
   if (cp >= 0x1f1e6 && cp <= 0x1f1ff) return REGIONAL
