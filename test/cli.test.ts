@@ -145,6 +145,22 @@ describe("every command reads every format", () => {
 })
 
 describe("detection and same-format round trips", () => {
+  it("an Anthropic body whose messages are plain strings but for an image part is read as Anthropic", () => {
+    const body = {
+      model: "claude-sonnet-4-5",
+      max_tokens: 100,
+      messages: [
+        { role: "user", content: "a first question" },
+        { role: "assistant", content: "an answer" },
+        { role: "user", content: [{ type: "text", text: "and this?" }, { type: "image", source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" } }] }
+      ]
+    }
+    const r = run(["convert", file("anthropic-image.json", JSON.stringify(body)), "--to", "anthropic"])
+    expect(r.code).toBe(0)
+    expect(r.stderr).toContain("as anthropic")
+    expect(JSON.parse(r.stdout)["messages"][2]["content"][1]["type"]).toBe("image")
+  })
+
   it("an Anthropic body whose only blocks are text and server tools is read as Anthropic", () => {
     const body = {
       model: "claude-sonnet-4-5",
@@ -491,22 +507,6 @@ describe("trim, repair and convert", () => {
     const r = run(["convert", example("coding-agent-session.json"), "--to", "openai-chat"])
     expect(r.code).toBe(0)
     expect(r.stderr).toMatch(/warning: .*thinking/i)
-  })
-
-  it("an Anthropic body whose messages are plain strings but for an image part is read as Anthropic", () => {
-    const body = {
-      model: "claude-sonnet-4-5",
-      max_tokens: 100,
-      messages: [
-        { role: "user", content: "a first question" },
-        { role: "assistant", content: "an answer" },
-        { role: "user", content: [{ type: "text", text: "and this?" }, { type: "image", source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" } }] }
-      ]
-    }
-    const r = run(["convert", file("anthropic-image.json", JSON.stringify(body)), "--to", "anthropic"])
-    expect(r.code).toBe(0)
-    expect(r.stderr).toContain("as anthropic")
-    expect(JSON.parse(r.stdout)["messages"][2]["content"][1]["type"]).toBe("image")
   })
 
   it("convert --max-tokens gives an Anthropic body the output limit the Messages API requires", () => {

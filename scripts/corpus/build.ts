@@ -925,13 +925,24 @@ const latexDoc = (pkg: Package, maxFiles: number): void => {
   }
 }
 
+/** A package's files (paths relative to its root) with what `lstat` says of them. */
+const filesWithStats = (root: string): Array<{ readonly f: string; readonly st: fs.Stats }> =>
+  listFiles(root, /./).map((f) => ({ f, st: fs.lstatSync(path.join(root, f)) }))
+
+/** A run of `lo`..`hi` consecutive items of `list` (log-uniform length) from a random start. */
+const runOf = <A>(rand: () => number, list: ReadonlyArray<A>, lo: number, hi: number): Array<A> => {
+  const n = Math.round(logUniform(rand, lo, hi))
+  const s = Math.floor(rand() * Math.max(1, list.length - n))
+  return list.slice(s, s + n)
+}
+
 /**
  * A package's files as a Windows machine lists them: `dir /s /b` paths and PowerShell `Get-ChildItem` tables, under
  * a seeded install folder or user profile (paths as agents on Windows read them in tool output).
  */
 const windowsPathsDoc = (pkg: Package, count: number): void => {
   const root = fetchPackage(pkg)
-  const files = listFiles(root, /./).map((f) => ({ f, st: fs.lstatSync(path.join(root, f)) }))
+  const files = filesWithStats(root)
   const id = `${pkg.name}-windows-paths`
   const rand = rng(id)
   const users = ["alex", "Maria", "jchen", "Olu", "sam.taylor", "Administrator", "dev"]
@@ -944,9 +955,7 @@ const windowsPathsDoc = (pkg: Package, count: number): void => {
   const win = (f: string): string => f.replace(/\//g, "\\")
   const out: Array<string> = []
   for (let i = 0; i < count; i++) {
-    const n = Math.round(logUniform(rand, 2, 40))
-    const s = Math.floor(rand() * Math.max(1, files.length - n))
-    const rows = files.slice(s, s + n)
+    const rows = runOf(rand, files, 2, 40)
     const base = (bases[Math.floor(rand() * bases.length)] as () => string)()
     if (rand() < 0.5) {
       out.push(rows.map((r) => `${base}\\${win(r.f)}`).join("\n"))
@@ -975,7 +984,7 @@ const toolOutputDoc = (pkg: Package, count: number): void => {
   const dir = packageDir(pkg)
   const root = fetchPackage(pkg)
   const listing = readText(path.join(dir, "listing.txt")).split("\n").filter((l) => l.length > 0)
-  const files = listFiles(root, /./).map((f) => ({ f, st: fs.lstatSync(path.join(root, f)) }))
+  const files = filesWithStats(root)
   // A directory's time on disk can be when it was extracted; the package's own listing has the time it ships with.
   const shipped = new Map<string, string>()
   for (const line of listing) {
@@ -1143,14 +1152,12 @@ const renderTable = (rand: () => number, t: Table): string => {
  */
 const tablesDoc = (pkg: Package, count: number): void => {
   const root = fetchPackage(pkg)
-  const files = listFiles(root, /./).map((f) => ({ f, st: fs.lstatSync(path.join(root, f)) }))
+  const files = filesWithStats(root)
   const id = `${pkg.name}-tables`
   const rand = rng(id)
   const out: Array<string> = []
   for (let i = 0; i < count; i++) {
-    const n = Math.round(logUniform(rand, 2, 40))
-    const s = Math.floor(rand() * Math.max(1, files.length - n))
-    const rows = files.slice(s, s + n)
+    const rows = runOf(rand, files, 2, 40)
     if (rand() < 0.25) {
       out.push(treeOf(rows.map((r) => r.f), rand() < 0.15))
       continue

@@ -283,7 +283,7 @@ export const UNKNOWN_SIZE_IMAGE_TOKENS = 765
  * (up to 8 tiles, 1,445 tokens, on those models); 765 is the guide's typical
  * image, not a bound.
  */
-export const imageTokensWithoutSize = (detail: unknown): number =>
+const imageTokensWithoutSize = (detail: unknown): number =>
   detail === "low" ? LOW_DETAIL_IMAGE_TOKENS : UNKNOWN_SIZE_IMAGE_TOKENS
 
 /**

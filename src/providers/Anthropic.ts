@@ -739,37 +739,44 @@ const encodeToolChoice = (request: { readonly toolChoice: Request.ToolChoice | u
  */
 const isOutputLimit = (u: unknown): u is number => typeof u === "number" && Number.isInteger(u) && u >= 1
 
+/** A value as a message shows it: a number as JavaScript writes it (NaN, Infinity), anything else as JSON. */
+const shown = (u: unknown): string => (typeof u === "number" ? String(u) : JSON.stringify(u ?? null))
+
+/**
+ * The `max_tokens` to write: the request's own (`own`, typed or kept from an Anthropic body) when the API takes it,
+ * else the `maxTokens` option when it is a safe integer of at least 1 (the caller's own number). The API has no
+ * default for it, and a guessed one would cut answers short without a word: a value refused (a limit of 0, a kept
+ * null, a NaN option) is left out and said, as a missing one is, and a request's value the option replaces is said.
+ */
+const outputLimit = (ctx: A.Ctx, own: unknown, option: unknown): number | undefined => {
+  const chosen = isOutputLimit(own) ? own : isOutputLimit(option) && Number.isSafeInteger(option) ? option : undefined
+  if (chosen !== undefined) {
+    if (own !== undefined && chosen !== own) {
+      A.converted(ctx, undefined, undefined, `max_tokens ${shown(own)}`, `the maxTokens option's ${chosen} (the Messages API takes a whole number of at least 1)`)
+    }
+    return chosen
+  }
+  const refused = [own === undefined ? undefined : `the request's ${shown(own)}`, option === undefined ? undefined : `the maxTokens option's ${shown(option)}`]
+    .filter((s) => s !== undefined)
+  const supply = "set the request's maxOutputTokens or the maxTokens option"
+  ctx.warnings.push(
+    new MissingRequiredField({
+      path: "max_tokens",
+      reason: refused.length === 0
+        ? `the Messages API rejects a request without it; ${supply}`
+        : `the Messages API takes a whole number of at least 1, not ${refused.join(" or ")}; ${supply}`
+    })
+  )
+  return undefined
+}
+
 const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToRequestOptions | undefined): Wire.RequestBody => {
   const extras = A.ownExtras(request, key)
   const body: Record<string, unknown> = { ...extras }
   if (request.model !== undefined) body["model"] = request.model
-  // The API has no default for it, and a guessed one would cut answers short without a word. It takes a whole number
-  // of at least 1: anything else (a limit of 0, a kept null, a NaN option) is left out and said, as a missing one is.
-  const own = request.maxOutputTokens ?? body["max_tokens"]
-  const option = options?.maxTokens
-  // the option is the caller's own number: a safe integer (a kept body value beyond them goes back as it came)
-  const usableOption = isOutputLimit(option) && Number.isSafeInteger(option)
-  const chosen = isOutputLimit(own) ? own : usableOption ? option : undefined
+  const maxTokens = outputLimit(ctx, request.maxOutputTokens ?? body["max_tokens"], options?.maxTokens)
   delete body["max_tokens"]
-  if (chosen !== undefined) {
-    body["max_tokens"] = chosen
-    // a value the request had is replaced by the option: said, not silently dropped
-    if (own !== undefined && chosen !== own) {
-      A.converted(ctx, undefined, undefined, `max_tokens ${JSON.stringify(own ?? null)}`, `the maxTokens option's ${chosen} (the Messages API takes a whole number of at least 1)`)
-    }
-  } else {
-    const shown = (u: unknown): string => (typeof u === "number" ? String(u) : JSON.stringify(u ?? null))
-    const unusable = [own === undefined ? undefined : `the request's ${shown(own)}`, option === undefined ? undefined : `the maxTokens option's ${shown(option)}`]
-      .filter((s) => s !== undefined)
-    ctx.warnings.push(
-      new MissingRequiredField({
-        path: "max_tokens",
-        reason: unusable.length === 0
-          ? "the Messages API rejects a request without it; set the request's maxOutputTokens or the maxTokens option"
-          : `the Messages API takes a whole number of at least 1, not ${unusable.join(" or ")}; set the request's maxOutputTokens or the maxTokens option`
-      })
-    )
-  }
+  if (maxTokens !== undefined) body["max_tokens"] = maxTokens
   const prompt = encodePrompt(ctx, request.messages)
   if (prompt.system !== undefined) body["system"] = prompt.system
   body["messages"] = prompt.messages

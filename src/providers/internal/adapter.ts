@@ -361,14 +361,6 @@ export const droppedEmptyMessage = (ctx: Ctx, index: number, role: string, targe
 /** Where each provider keeps a tool choice and a structured-output setting the model has no type for. */
 const foreignToolChoice: Readonly<Record<string, string>> = { "openai-chat": "tool_choice", "openai-responses": "tool_choice", anthropic: "tool_choice", gemini: "toolConfig" }
 
-/**
- * Reports the settings of another provider that change what the model may
- * do and that `target` cannot carry, since the model has no type for them
- * (its other fields mean nothing to another format and are left out without
- * a word): a tool choice the model could not read (OpenAI `allowed_tools`, a
- * hosted-tool choice, Gemini `ANY` with `allowedFunctionNames`) and Gemini's
- * OpenAPI `responseSchema`.
- */
 /** The sampling, stopping and thinking settings of each provider that another provider's request is reported without. */
 const samplingSettings: { readonly [provider: string]: ReadonlyArray<string> } = {
   "openai-chat": ["temperature", "top_p", "stop", "seed", "frequency_penalty", "presence_penalty", "logit_bias", "reasoning_effort"],
@@ -377,6 +369,15 @@ const samplingSettings: { readonly [provider: string]: ReadonlyArray<string> } =
   gemini: ["temperature", "topP", "topK", "stopSequences", "seed", "presencePenalty", "frequencyPenalty", "thinkingConfig"]
 }
 
+/**
+ * Reports the settings of another provider that change what the model may
+ * do and that `target` cannot carry, since the model has no type for them
+ * (its other fields mean nothing to another format and are left out without
+ * a word): a tool choice the model could not read (OpenAI `allowed_tools`, a
+ * hosted-tool choice, Gemini `ANY` with `allowedFunctionNames`), Gemini's
+ * OpenAPI `responseSchema`, and the sampling, stopping and thinking settings
+ * (`samplingSettings`), with which the target runs on its own defaults.
+ */
 export const droppedForeignSettings = (
   ctx: Ctx,
   request: { readonly toolChoice?: unknown; readonly responseFormat?: unknown; readonly providerOptions?: Block.ProviderOptions | undefined },
