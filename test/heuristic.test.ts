@@ -210,6 +210,23 @@ describe("estimateTextWith", () => {
     }
   })
 
+  it("prices an emoji by what it costs alone, in a burst of emoji as at the start of a line", () => {
+    // The vocabularies hold no pairs of emoji. Before each emoji was priced by its own cost, a reaction burst came out
+    // 11% under (o200k) and 20% under (cl100k), and spaced emoji 30% over: the dictionaries the fit saw put a blank
+    // after every emoji, and the fit had moved part of the emoji's cost onto it.
+    const common = ["🎉", "🚀", "🔥", "💯", "👍", "🙏", "😂", "👀", "🤔", "😅", "🥳", "🙌", "💪", "😍", "🤯", "💡", "🐛", "📦"]
+    const bursts = Array.from({ length: 30 }, (_, i) => `${["LGTM", "Shipped", "Thanks", "Nice work"][i % 4]}! ${Array.from({ length: 2 + (i % 5) }, (_, j) => common[(i * 7 + j * 5) % common.length]).join("")}`).join("\n")
+    for (const text of [bursts, common.join(""), common.join(" ")]) {
+      for (const [table, exact] of [[o200k, countTokens], [cl100k, countCl100k]] as const) {
+        const ratio = estimateTextWith(text, table) / exact(text)
+        expect(ratio, `${table.encoding} ${text.slice(0, 20)}`).toBeGreaterThan(0.9)
+        expect(ratio, `${table.encoding} ${text.slice(0, 20)}`).toBeLessThan(1.15)
+      }
+    }
+    // a one-token emoji (o200k's 👍) and a three-token one (🫠) are told apart
+    expect(rawEstimateWith("x👍👍👍👍", o200k) - rawEstimateWith("x", o200k)).toBeLessThan(rawEstimateWith("x🫠🫠🫠🫠", o200k) - rawEstimateWith("x", o200k) - 4)
+  })
+
   it.prop(
     "never lowers the estimate when text is appended, for any text and any cut",
     [mixedText, mixedText],

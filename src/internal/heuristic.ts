@@ -66,10 +66,10 @@ const HANGUL1 = 18 // HANGUL2 = 19
 const HANGUL3 = 20
 const CJK_PUNCT = 21
 const JOINER = 22 // zero-width joiners and non-joiners, variation selectors, tag characters
-const ASTRAL = 23 // emoji and other supplementary-plane symbols
+const ASTRAL = 23 // emoji of two tokens alone (`EMOJI_RANGE`), and supplementary-plane symbols outside it
 const REGIONAL = 24 // regional indicators (flags are pairs of them)
 const SKIN = 25 // skin-tone modifiers
-const ASTRAL_NEW = 26 // emoji of Unicode 10 and later (U+1F900 on), rarer in the vocabularies
+const EMOJI3 = 26 // emoji of three tokens or more alone: newer ones (U+1F900 on) mostly, rarer in the vocabularies
 // Letters (word characters), LOWER to the last class. Cased scripts have a lower and an upper class: an uppercase
 // letter after a lowercase one starts a new piece (camelCase). ASCII lowercase letters are split into consonants
 // (LOWER) and vowels (LOWER_VOWEL, with y), priced alike except that clusters of consonants cost more: English words
@@ -134,13 +134,21 @@ const SYMBOL3 = 67
 const ASTRAL_RARE = 68
 // Mathematical alphanumerics: letters to the pre-split, two to three tokens each (bold ones cheapest with o200k).
 const MATH_LETTER = 69
-const CLASS_COUNT = 70
+// Emoji that are one token alone (o200k's commonest: 👍 😂 🎉...).
+const EMOJI1 = 70
+const CLASS_COUNT = 71
 /**
  * The code points whose cost a spec records (`symbols`, the ranges one after the other): General Punctuation to
  * Miscellaneous Symbols and Arrows, and the private use area (icon fonts: Nerd Fonts, Powerline). The cost is that
  * of the symbol after a blank, where prose uses it: " ≤" or " ✓" is one token, " ⠋" three.
  */
 export const SYMBOL_RANGES: ReadonlyArray<readonly [number, number]> = [[0x2000, 0x2bff], [0xe000, 0xf8ff]]
+/**
+ * The emoji blocks whose cost a spec records (`emoji`): Miscellaneous Symbols and Pictographs to Symbols and
+ * Pictographs Extended-A. The cost is that of the emoji alone, which is also its cost after another emoji or a line
+ * break: the vocabularies hold no pairs of emoji.
+ */
+export const EMOJI_RANGE: readonly [number, number] = [0x1f300, 0x1faff]
 /**
  * A mark, symbol or letter that repeats the previous code unit takes one of
  * nine run classes instead of its own: how well runs of that very character
@@ -164,12 +172,12 @@ const STRIDE = STEP_CLASSES
 export const CLASS_NAMES = [
   "space", "newline", "otherWs", "digit", "punct", "punctMid", "punctRun", "quote", "link", "underscore", "backslash", "uniPunct",
   "symbol", "box", "cjk1", "cjk2", "cjk3", "kana", "hangul1", "hangul2", "hangul3", "cjkPunct", "joiner", "astral",
-  "regional", "skin", "astralNew",
+  "regional", "skin", "emoji3",
   "lower", "upper", "latinLower", "latinUpper", "cyrillicLower", "cyrillicUpper", "greekLower", "greekUpper",
   "armenian", "hebrew", "arabic", "devanagari", "bengali", "gurmukhi", "gujarati", "oriya", "tamil", "telugu",
   "kannada", "malayalam", "sinhala", "thai", "georgian", "ethiopic", "otherLetter", "mark",
   "latinExtLower", "latinExtUpper", "cyrillicExtLower", "cyrillicExtUpper", "lowerVowel", "lowerRare", "cyrillicRu", "cyrillicBg", "arabicFa", "arabicUg",
-  "pipe", "indicMark", "tab", "symbol2", "symbol3", "astralRare", "mathLetter", "run0", "run1", "run2", "run3", "run4", "run5", "run6", "run7", "run8"
+  "pipe", "indicMark", "tab", "symbol2", "symbol3", "astralRare", "mathLetter", "emoji1", "run0", "run1", "run2", "run3", "run4", "run5", "run6", "run7", "run8"
 ] as const
 
 /** The name a class's features go by: ASCII vowels as the other lowercase letters, the Cyrillic markers as the other Russian letters. */
@@ -642,7 +650,9 @@ const stepOf = (state: number, cls: number, level: number): Step => {
         f.push(`sc:${runBucket(n)}`)
         return { to: S_SPN + n - 2, features: f }
       }
-      f.push(`ss:${ctx}`)
+      // A blank after an emoji joins the word after it as one after a word does (the same tokens in both encodings).
+      // Priced apart, it took on part of the emoji's own cost: every emoji in the corpus's dictionaries has one after it.
+      f.push(`ss:${ctx === "emoji" ? "word" : ctx}`)
       return { to: S_SP1, features: f }
     }
     case NEWLINE: {
@@ -670,8 +680,11 @@ const stepOf = (state: number, cls: number, level: number): Step => {
       return { to: run, features: f }
     }
     case ASTRAL:
-    case ASTRAL_NEW:
-      f.push(state === S_JOINED ? "emoji:joined" : state === S_ASTRAL ? "emoji:next" : `emoji:after:${ctx}`)
+    case EMOJI1:
+    case EMOJI3:
+      // The vocabularies hold no pairs of emoji: one right after another costs what one at the start of a line does
+      // (measured on 913 emoji, both encodings). Tied to that context, as the corpus's emoji mostly start a line.
+      f.push(state === S_JOINED ? "emoji:joined" : state === S_ASTRAL ? "emoji:after:newline" : `emoji:after:${ctx}`)
       return { to: S_ASTRAL, features: f }
     case SKIN:
       // A skin tone modifies the emoji before it.
@@ -782,6 +795,8 @@ export interface HeuristicSpec {
    * becomes `SYMBOL`, `SYMBOL2` or `SYMBOL3` by it (box drawing, typographic punctuation and letters keep theirs).
    */
   readonly symbols: string
+  /** The cost alone of every code point of `EMOJI_RANGE`, packed like `cjk`: an emoji is `EMOJI1`, `ASTRAL` or `EMOJI3` by it. */
+  readonly emoji: string
   /** Run classes of marks and symbols that merge in runs: 4 hex digits of the code unit and the class digit, repeated. */
   readonly runs: string
 }
@@ -804,6 +819,8 @@ export interface HeuristicTable {
    * comparison instead of branching on it. A high surrogate is 255 at both.
    */
   readonly pairs: Uint8Array
+  /** The class of every code point of `EMOJI_RANGE`, by its cost alone. */
+  readonly emoji: Uint8Array
   readonly nonEmpty: number
   /** The steps, a row of `STEP_ROW` per state (the classes past `STRIDE` are never taken). */
   readonly steps: Uint32Array
@@ -911,7 +928,9 @@ export const makeHeuristicTable = (spec: HeuristicSpec): HeuristicTable => {
     steps[rowIndexOf(k)] = (((units[m.row[k] as number] as number) << STATE_BITS) | ((m.next[k] as number) / STRIDE)) >>> 0
   }
   const nonEmpty = weights[0] ?? 0
-  return { encoding: spec.encoding, pairs, nonEmpty: nonEmpty > 0 ? nonEmpty : 0, steps }
+  const emojiCosts = unpackCosts(spec.emoji, EMOJI_RANGE[1] - EMOJI_RANGE[0] + 1)
+  const emoji = emojiCosts.map((c) => [EMOJI1, ASTRAL, EMOJI3][c] as number)
+  return { encoding: spec.encoding, pairs, emoji, nonEmpty: nonEmpty > 0 ? nonEmpty : 0, steps }
 }
 
 // ---------------------------------------------------------------------------
@@ -922,18 +941,18 @@ export const makeHeuristicTable = (spec: HeuristicSpec): HeuristicTable => {
  * The class of the code point starting with the high surrogate at `i`, or -1
  * when no low surrogate follows.
  */
-const astralClass = (text: string, i: number, n: number): number => {
+const astralClass = (text: string, i: number, n: number, emoji: Uint8Array): number => {
   const next = i + 1 < n ? text.charCodeAt(i + 1) : 0
   if (next < 0xdc00 || next > 0xdfff) return -1
   const cp = 0x10000 + ((text.charCodeAt(i) - 0xd800) << 10) + (next - 0xdc00)
-  // CJK extension planes are ideographs; tag characters are invisible; regional indicators make flags; emoji are
-  // older or newer; mathematical letters, and the other symbols and scripts outside the emoji blocks (musical, historic,
+  // CJK extension planes are ideographs; tag characters are invisible; regional indicators make flags; emoji go by
+  // their cost alone; mathematical letters, and the other symbols and scripts outside the emoji blocks (musical, historic,
   // game pieces, legacy computing), have classes of their own.
   if (cp >= 0x20000 && cp < 0x40000) return CJK3
   if (cp >= 0xe0000 && cp < 0xe0080) return JOINER
   if (cp >= 0x1f1e6 && cp <= 0x1f1ff) return REGIONAL
   if (cp >= 0x1f3fb && cp <= 0x1f3ff) return SKIN
-  if (cp >= 0x1f900 && cp < 0x1fb00) return ASTRAL_NEW
+  if (cp >= EMOJI_RANGE[0] && cp <= EMOJI_RANGE[1]) return emoji[cp - EMOJI_RANGE[0]] as number
   if (cp >= 0x1d400 && cp < 0x1d800) return MATH_LETTER
   if (cp < 0x1d800 || (cp >= 0x1e000 && cp < 0x1f000) || (cp >= 0x1f000 && cp < 0x1f100 && cp !== 0x1f004 && cp !== 0x1f0cf) || (cp >= 0x1fb00 && cp < 0x1fc00)) return ASTRAL_RARE
   return ASTRAL
@@ -944,7 +963,7 @@ const astralClass = (text: string, i: number, n: number): number => {
  * `out` (length `STEP_COUNT`, zeroed first). Used by the fit; the
  * estimate is the constant plus the sum of `out[k] * stepCost(table, k)`.
  */
-export const stepCountsInto = (text: string, table: Pick<HeuristicTable, "pairs">, out: Float64Array): void => {
+export const stepCountsInto = (text: string, table: Pick<HeuristicTable, "pairs" | "emoji">, out: Float64Array): void => {
   out.fill(0)
   const next = stateMachine().next
   const pairs = table.pairs
@@ -958,7 +977,7 @@ export const stepCountsInto = (text: string, table: Pick<HeuristicTable, "pairs"
     prev = c
     if (cls === HIGH_SURROGATE) {
       if (i + 1 === n) break
-      cls = astralClass(text, i, n)
+      cls = astralClass(text, i, n, table.emoji)
       if (cls < 0) cls = SYMBOL
       else prev = text.charCodeAt(++i)
     }
@@ -993,6 +1012,7 @@ export const rawEstimateWith = (text: string, table: HeuristicTable): number => 
   if (n === 0) return 0
   const pairs = table.pairs
   const steps = table.steps
+  const emoji = table.emoji
   // In units of 1 / COST_SCALE: an integer, exact up to 2^53 (over 10^8 code units at the largest cost).
   let sum = 0
   let state = 0
@@ -1005,7 +1025,7 @@ export const rawEstimateWith = (text: string, table: HeuristicTable): number => 
     if (cls === 255) {
       // HIGH_SURROGATE (its repeat class too). One at the very end costs nothing until its low half arrives.
       if (i + 1 === n) break
-      cls = astralClass(text, i, n)
+      cls = astralClass(text, i, n, emoji)
       if (cls < 0) cls = SYMBOL
       else prev = text.charCodeAt(++i)
     }
