@@ -1,6 +1,14 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Arbitrary, Schema } from "effect"
-import { imageSizeOfDataUrl, openAiImageTokens } from "../src/internal/imageSize.js"
+import {
+  anthropicImageTokens,
+  anthropicUnknownSizeImageTokens,
+  geminiImageTokens,
+  geminiMediaResolution,
+  imageSizeOfDataUrl,
+  imageSizeOfSource,
+  openAiImageTokens
+} from "../src/internal/imageSize.js"
 
 const dataUrl = (mediaType: string, bytes: ReadonlyArray<number>) => `data:${mediaType};base64,${Buffer.from(bytes).toString("base64")}`
 
@@ -76,5 +84,103 @@ describe("openAiImageTokens", () => {
   it("knows nothing of a model it has no pricing for", () => {
     expect(openAiImageTokens("claude-sonnet-4-5", { width: 640, height: 480 }, undefined)).toBeUndefined()
     expect(openAiImageTokens("gpt-3.5-turbo", { width: 640, height: 480 }, undefined)).toBeUndefined()
+  })
+})
+
+describe("imageSizeOfSource", () => {
+  it("reads inline base64 data and data URLs; a URL, a file id or text shows no size", () => {
+    const bytes = Buffer.from(png(640, 480)).toString("base64")
+    expect(imageSizeOfSource({ _tag: "Base64", data: bytes })).toEqual({ width: 640, height: 480 })
+    expect(imageSizeOfSource({ _tag: "Url", url: `data:image/png;base64,${bytes}` })).toEqual({ width: 640, height: 480 })
+    expect(imageSizeOfSource({ _tag: "Url", url: "https://example.com/cat.png" })).toBeUndefined()
+    expect(imageSizeOfSource({ _tag: "FileId", fileId: "file_123" })).toBeUndefined()
+    expect(imageSizeOfSource({ _tag: "Text", text: "hello" })).toBeUndefined()
+  })
+})
+
+describe("anthropicImageTokens", () => {
+  it("gives the figures of Anthropic's own table: 200x200 ~54, 1000x1000 ~1,334, 1092x1092 ~1,590", () => {
+    expect(anthropicImageTokens({ width: 200, height: 200 })).toBe(54)
+    expect(anthropicImageTokens({ width: 1000, height: 1000 })).toBe(1334)
+    expect(anthropicImageTokens({ width: 1092, height: 1092 })).toBe(1590)
+  })
+
+  it("charges width x height / 750, rounded up, for an image within the limits", () => {
+    expect(anthropicImageTokens({ width: 1000, height: 500 })).toBe(667)
+    expect(anthropicImageTokens({ width: 1, height: 1 })).toBe(1)
+    expect(anthropicImageTokens({ width: 1568, height: 300 })).toBe(Math.ceil((1568 * 300) / 750))
+  })
+
+  it("scales an image whose long edge is over 1,568 pixels down to it, aspect ratio kept", () => {
+    // 3136x400 is 1568x200 once scaled: 419 tokens, not 1,673
+    expect(anthropicImageTokens({ width: 3136, height: 400 })).toBe(Math.ceil((1568 * 200) / 750))
+    expect(anthropicImageTokens({ width: 400, height: 3136 })).toBe(Math.ceil((1568 * 200) / 750))
+  })
+
+  it("scales an image of more than about 1,600 tokens down to that, so no image costs more", () => {
+    for (const size of [{ width: 1200, height: 1200 }, { width: 1568, height: 1568 }, { width: 4000, height: 3000 }, { width: 8000, height: 8000 }]) {
+      const tokens = anthropicImageTokens(size)
+      expect(tokens).toBeLessThanOrEqual(1600)
+      expect(tokens).toBeGreaterThan(1550)
+    }
+    expect(anthropicUnknownSizeImageTokens()).toBe(1600)
+  })
+
+  it("on the high-resolution models reads up to 2,576 pixels on the long edge and about 5,000 tokens", () => {
+    expect(anthropicImageTokens({ width: 1000, height: 500 }, true)).toBe(667)
+    expect(anthropicImageTokens({ width: 2000, height: 1000 }, true)).toBe(2667)
+    expect(anthropicImageTokens({ width: 5152, height: 200 }, true)).toBe(Math.ceil((2576 * 100) / 750))
+    const largest = anthropicImageTokens({ width: 8000, height: 8000 }, true)
+    expect(largest).toBeLessThanOrEqual(5000)
+    expect(largest).toBeGreaterThan(4900)
+    expect(anthropicUnknownSizeImageTokens(true)).toBe(5000)
+  })
+
+  it.prop(
+    "is a whole number from 1 to the model's cap, whatever the size",
+    {
+      width: Arbitrary.schema(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 100_000 }))),
+      height: Arbitrary.schema(Schema.Int.check(Schema.isBetween({ minimum: 1, maximum: 100_000 }))),
+      highResolution: Arbitrary.schema(Schema.Boolean)
+    },
+    ({ height, highResolution, width }) => {
+      const tokens = anthropicImageTokens({ width, height }, highResolution)
+      expect(Number.isInteger(tokens)).toBe(true)
+      expect(tokens).toBeGreaterThanOrEqual(1)
+      expect(tokens).toBeLessThanOrEqual(anthropicUnknownSizeImageTokens(highResolution))
+    }
+  )
+})
+
+describe("geminiImageTokens", () => {
+  it("on Gemini 3 charges the media resolution's figure whatever the size, high (1,120) by default", () => {
+    for (const size of [{ width: 100, height: 100 }, { width: 597, height: 566 }, { width: 4000, height: 3000 }, undefined]) {
+      expect(geminiImageTokens(size, "gemini-3-flash-preview", undefined)).toBe(1120)
+    }
+    expect(geminiImageTokens(undefined, "gemini-3-pro-preview", "MEDIA_RESOLUTION_LOW")).toBe(280)
+    expect(geminiImageTokens(undefined, "gemini-3.1-pro-preview", { level: "MEDIA_RESOLUTION_MEDIUM" })).toBe(560)
+    expect(geminiImageTokens(undefined, "models/gemini-3-flash", { level: "MEDIA_RESOLUTION_ULTRA_HIGH" })).toBe(2240)
+  })
+
+  it("before Gemini 3 charges 258 for an image within 384x384, else 258 per 768x768 tile", () => {
+    expect(geminiImageTokens({ width: 384, height: 384 }, "gemini-2.0-flash", undefined)).toBe(258)
+    expect(geminiImageTokens({ width: 385, height: 100 }, "gemini-2.5-flash", undefined)).toBe(258)
+    expect(geminiImageTokens({ width: 1000, height: 500 }, "gemini-2.5-pro", undefined)).toBe(2 * 258)
+    expect(geminiImageTokens({ width: 1536, height: 1537 }, "gemini-1.5-pro", undefined)).toBe(6 * 258)
+    // a size the request does not show is taken as 1024x1024
+    expect(geminiImageTokens(undefined, "gemini-2.5-flash", "MEDIA_RESOLUTION_LOW")).toBe(4 * 258)
+  })
+
+  it("for a model id that names no version, the larger of the two rules", () => {
+    expect(geminiImageTokens({ width: 300, height: 300 }, undefined, undefined)).toBe(1120)
+    expect(geminiImageTokens({ width: 3000, height: 3000 }, "gemini-flash-latest", undefined)).toBe(16 * 258)
+  })
+
+  it("reads a media resolution given as the bare value or as a part's level, and nothing else", () => {
+    expect(geminiMediaResolution("MEDIA_RESOLUTION_HIGH")).toBe("high")
+    expect(geminiMediaResolution({ level: "MEDIA_RESOLUTION_LOW" })).toBe("low")
+    expect(geminiMediaResolution("MEDIA_RESOLUTION_UNSPECIFIED")).toBeUndefined()
+    expect(geminiMediaResolution(["MEDIA_RESOLUTION_LOW"])).toBeUndefined()
+    expect(geminiMediaResolution(null)).toBeUndefined()
   })
 })

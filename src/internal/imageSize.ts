@@ -1,7 +1,7 @@
 /**
  * The pixel size of an image given inline as a base64 data URL, read from its
- * header without decoding the image (PNG, JPEG, GIF, WebP), and what OpenAI's
- * models charge for an image of that size.
+ * header without decoding the image (PNG, JPEG, GIF, WebP), and what OpenAI's,
+ * Anthropic's and Gemini's models charge for an image of that size.
  *
  * The header is read straight from the base64 text (byte `i` lives in the
  * four characters at `4 * floor(i / 3)`), so a multi-megabyte image costs a
@@ -10,6 +10,7 @@
  * @internal
  */
 import { absurd } from "effect/Function"
+import type * as Block from "../Block.js"
 import { base64DataUrlParts } from "./dataUrl.js"
 
 /** An image's width and height in pixels. */
@@ -94,6 +95,25 @@ const sized = (width: number | undefined, height: number | undefined): ImageSize
 export const imageSizeOfDataUrl = (url: string): ImageSize | undefined => {
   const parts = base64DataUrlParts(url)
   return parts === undefined ? undefined : imageSizeOfBase64(url, parts.dataStart)
+}
+
+/**
+ * The size of the image a file source holds, when the request shows it:
+ * inline base64 data, or a `data:` URL (any case of "data:"). `undefined`
+ * for a URL, a file id or text.
+ */
+export const imageSizeOfSource = (source: Block.FileSource): ImageSize | undefined => {
+  switch (source._tag) {
+    case "Base64":
+      return imageSizeOfBase64(source.data)
+    case "Url":
+      return imageSizeOfDataUrl(source.url)
+    case "FileId":
+    case "Text":
+      return undefined
+    default:
+      return absurd(source)
+  }
 }
 
 /** The image format the first bytes show: PNG, GIF, WebP or JPEG. */
@@ -310,4 +330,146 @@ export const openAiImagePartTokens = (model: string | undefined, size: ImageSize
   if (model === undefined) return fallback
   if (size !== undefined) return openAiImageTokens(model, size, detail) ?? fallback
   return Math.max(fallback, openAiImageTokens(model, ASSUMED_IMAGE_SIZE, detail) ?? 0)
+}
+
+// ---------------------------------------------------------------------------
+// Anthropic's image pricing
+// ---------------------------------------------------------------------------
+
+/** Pixels per token of an image on Claude. */
+const ANTHROPIC_PIXELS_PER_TOKEN = 750
+
+/** The largest image a Claude model reads without scaling it down: its long edge, and its cost in tokens. */
+interface AnthropicImageLimits {
+  readonly longEdge: number
+  readonly maxTokens: number
+}
+
+/**
+ * Claude 3 and 4 up to Opus 4.6, Sonnet and Haiku 4.x: an image whose long
+ * edge is over 1,568 pixels, or that would cost over about 1,600 tokens, is
+ * first scaled down with its aspect ratio kept (Anthropic's vision guide,
+ * "Evaluate image size", https://platform.claude.com/docs/en/build-with-claude/vision:
+ * 1092×1092 ≈ 1,590 tokens is the largest square it keeps).
+ */
+const ANTHROPIC_STANDARD_LIMITS: AnthropicImageLimits = { longEdge: 1568, maxTokens: 1600 }
+
+/**
+ * Opus 4.7 and later read images up to 2,576 pixels on the long edge and
+ * about 3.75 megapixels (5,000 tokens at 750 pixels a token): the vision
+ * guide now gives the largest native resolution per model, and Anthropic's
+ * Opus 4.7 announcement (April 2026) gives these figures.
+ */
+const ANTHROPIC_HIGH_RESOLUTION_LIMITS: AnthropicImageLimits = { longEdge: 2576, maxTokens: 5000 }
+
+const anthropicLimits = (highResolution: boolean): AnthropicImageLimits =>
+  highResolution ? ANTHROPIC_HIGH_RESOLUTION_LIMITS : ANTHROPIC_STANDARD_LIMITS
+
+/**
+ * The input tokens Claude charges for an image of a known size: about
+ * width × height / 750, rounded up, after an image over the model's limits
+ * is scaled down to fit them with its aspect ratio kept (Anthropic's vision
+ * guide, "Calculate image costs": 200×200 ≈ 54, 1000×1000 ≈ 1,334,
+ * 1092×1092 ≈ 1,590). `highResolution` for the models that read larger
+ * images (Opus 4.7 and later).
+ */
+export const anthropicImageTokens = (size: ImageSize, highResolution = false): number => {
+  const limits = anthropicLimits(highResolution)
+  let w = size.width
+  let h = size.height
+  const edge = Math.min(1, limits.longEdge / Math.max(w, h))
+  w *= edge
+  h *= edge
+  const area = Math.min(1, Math.sqrt((limits.maxTokens * ANTHROPIC_PIXELS_PER_TOKEN) / (w * h)))
+  // a scaled image has whole pixels, at least one each way
+  if (edge < 1 || area < 1) {
+    w = Math.max(1, Math.floor(w * area))
+    h = Math.max(1, Math.floor(h * area))
+  }
+  return Math.min(limits.maxTokens, Math.ceil((w * h) / ANTHROPIC_PIXELS_PER_TOKEN))
+}
+
+/**
+ * What Claude may charge for an image whose size the request does not show
+ * (a URL or a file id): the most any image costs on that model, a full-size
+ * one (1,600 tokens; 5,000 on Opus 4.7 and later). Any image is scaled to
+ * fit, so this is a bound, not a guess: a window that takes it never
+ * under-counts an image, where OpenAI's 765 would under-count anything
+ * larger than about 760×760 pixels.
+ */
+export const anthropicUnknownSizeImageTokens = (highResolution = false): number => anthropicLimits(highResolution).maxTokens
+
+// ---------------------------------------------------------------------------
+// Gemini's image pricing
+// ---------------------------------------------------------------------------
+
+/**
+ * The tokens Gemini 3 and later charge for an image at each media
+ * resolution; an image without one (in the part or the request's
+ * `generationConfig`) is read at high. The size of the image does not
+ * change it. Source: the Gemini API's media resolution page, "Token
+ * counts" (https://ai.google.dev/gemini-api/docs/media-resolution). On the
+ * five recorded gemini-3-flash-preview requests with inline images
+ * (597×566 and 400×301; test/data/gemini-usage), the reported prompt is
+ * 1,080 to 1,211 tokens per image over the rest of the estimate.
+ */
+const GEMINI_3_IMAGE_TOKENS = { low: 280, medium: 560, high: 1120, ultraHigh: 2240 } as const
+
+/**
+ * Gemini 2.x and earlier: an image with both sides at most 384 pixels costs
+ * 258 tokens; a larger one is cropped and scaled into 768×768 tiles of 258
+ * tokens each (the Gemini API's token counting guide,
+ * https://ai.google.dev/gemini-api/docs/tokens, "Multimodal tokens").
+ */
+const GEMINI_TILE_TOKENS = 258
+const GEMINI_SMALL_IMAGE_EDGE = 384
+const GEMINI_TILE_EDGE = 768
+
+/** The media resolution a part or a request asks for, as Gemini 3 prices it; `undefined` when none is given or it is not one Gemini names. */
+export const geminiMediaResolution = (value: unknown): keyof typeof GEMINI_3_IMAGE_TOKENS | undefined => {
+  // per part it is `{ level: "MEDIA_RESOLUTION_HIGH" }`, per request the bare value
+  const level = typeof value === "object" && value !== null && !Array.isArray(value) ? (value as { readonly level?: unknown }).level : value
+  switch (level) {
+    case "MEDIA_RESOLUTION_LOW":
+      return "low"
+    case "MEDIA_RESOLUTION_MEDIUM":
+      return "medium"
+    case "MEDIA_RESOLUTION_HIGH":
+      return "high"
+    case "MEDIA_RESOLUTION_ULTRA_HIGH":
+      return "ultraHigh"
+    default:
+      return undefined
+  }
+}
+
+/** The major version of a Gemini model id (`gemini-2.5-flash`: 2), or `undefined` when the id names none. */
+const geminiGeneration = (model: string | undefined): number | undefined => {
+  const major = model === undefined ? undefined : /gemini-(\d+)/.exec(model.toLowerCase())?.[1]
+  return major === undefined ? undefined : Number(major)
+}
+
+/** Gemini 2.x's price: 258 for a small image, else 258 per 768×768 tile; an unknown size as `ASSUMED_IMAGE_SIZE` (4 tiles, 1,032). */
+const geminiTiledImageTokens = (size: ImageSize | undefined): number => {
+  const { width, height } = size ?? ASSUMED_IMAGE_SIZE
+  if (width <= GEMINI_SMALL_IMAGE_EDGE && height <= GEMINI_SMALL_IMAGE_EDGE) return GEMINI_TILE_TOKENS
+  return GEMINI_TILE_TOKENS * Math.ceil(width / GEMINI_TILE_EDGE) * Math.ceil(height / GEMINI_TILE_EDGE)
+}
+
+/**
+ * The input tokens a Gemini model charges for an image: on Gemini 3 and
+ * later the media resolution's figure whatever the size (1,120 at the
+ * default, high); before, 258 per 768×768 tile (258 for an image within
+ * 384×384), an image whose size the request does not show taken as
+ * 1024×1024 (1,032). For a model id that names no version, the larger of
+ * the two, so that an estimate does not count less than either family bills.
+ * `resolution` is the part's or the request's media resolution (see
+ * `geminiMediaResolution`); Gemini 2.x's request-wide setting is not
+ * modelled (it only lowers the figure).
+ */
+export const geminiImageTokens = (size: ImageSize | undefined, model: string | undefined, resolution: unknown): number => {
+  const generation = geminiGeneration(model)
+  const current = GEMINI_3_IMAGE_TOKENS[geminiMediaResolution(resolution) ?? "high"]
+  if (generation === undefined) return Math.max(current, geminiTiledImageTokens(size))
+  return generation >= 3 ? current : geminiTiledImageTokens(size)
 }
