@@ -65,8 +65,7 @@ import type { Provider } from "./Provider.js"
 import type * as Request from "./Request.js"
 import { estimateTextWith, type HeuristicTable } from "./internal/heuristic.js"
 import {
-  imageSizeOfBase64,
-  imageSizeOfDataUrl,
+  imageSizeOfSource,
   imageTokensOfSize,
   LOW_DETAIL_IMAGE_TOKENS,
   UNKNOWN_SIZE_IMAGE_TOKENS
@@ -325,7 +324,11 @@ export const IMAGE_LOW_DETAIL_TOKENS = LOW_DETAIL_IMAGE_TOKENS
  * and one it cannot (a URL) at this same figure, or at the model's price for
  * a 1024×1024 image when that is higher (gpt-4o-mini, gpt-4.1-mini). A wider
  * or larger image can cost more, up to 1,445 tokens on gpt-4o: pass your own
- * `estimateFile` to `make` when you know your images' sizes.
+ * `estimateFile` to `make` when you know your images' sizes. For Anthropic
+ * and Gemini, `estimateRequest` prices images as those providers do
+ * (Claude: width × height / 750 after scaling, 1,600 for an image it cannot
+ * measure; Gemini 3: 1,120 at the default media resolution), and a window
+ * counts each message at the larger of that and this estimator's figure.
  *
  * @example
  * TokenEstimator.heuristic.estimateBlock(Block.image("https://example.com/cat.png")) // 765
@@ -364,13 +367,8 @@ export const REFERENCED_FILE_TOKENS = 1_000
  */
 export const estimateFileWith = (estimateText: (text: string) => number) => (file: Block.FileBlock): number => {
   if (file.mediaType.startsWith("image/")) {
-    // an inline image's size is in its first bytes: priced as gpt-4o prices it, as the request count does
-    const size = file.source._tag === "Base64"
-      ? imageSizeOfBase64(file.source.data)
-      : file.source._tag === "Url"
-      ? imageSizeOfDataUrl(file.source.url) // undefined for a URL that is not a data URL (any case of "data:")
-      : undefined
-    return imageTokensOfSize(size, file.detail)
+    // an inline image's size is in its first bytes: priced as gpt-4o prices it, as an OpenAI request count does
+    return imageTokensOfSize(imageSizeOfSource(file.source), file.detail)
   }
   switch (file.source._tag) {
     case "Text":

@@ -422,6 +422,31 @@ describe("MessageWindow.fitRequest", () => {
     }
   })
 
+  it("with provider anthropic, counts an image at Claude's price when it is the larger figure, and at the estimator's when that is", () => {
+    const pngHeader = (width: number, height: number) => {
+      const header = Buffer.alloc(33)
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]).copy(header, 0)
+      header.writeUInt32BE(width, 16)
+      header.writeUInt32BE(height, 20)
+      return Block.image(`data:image/png;base64,${header.toString("base64")}`)
+    }
+    const options = { provider: "anthropic" } as const
+    // 1000x500: 667 tokens on Claude, 425 by OpenAI's rule; the window must count 667 or it keeps what does not fit
+    const wide = pngHeader(1000, 500)
+    const large = Request.make([user([wide]), user([wide])], { model: "claude-sonnet-4-5" })
+    const total = estimator.estimateRequest(large, options).total
+    const kept = fitRequest(large, total, options)
+    expect(kept.changed).toBe(false)
+    expect(kept.tokensBefore + kept.fixedTokens).toBe(total)
+    expect(kept.tokensBefore).toBeGreaterThan(estimator.estimateConversation(large.messages))
+    expect(fitRequest(large, total - 1, options).changed).toBe(true)
+    // 200x200: 54 tokens on Claude, 255 by OpenAI's rule: the window keeps the estimator's larger figure
+    const small = Request.make([user([pngHeader(200, 200)]), user([pngHeader(200, 200)])], { model: "claude-sonnet-4-5" })
+    const counted = fitRequest(small, 10_000, options)
+    expect(counted.tokensBefore).toBe(estimator.estimateConversation(small.messages))
+    expect(counted.tokensBefore).toBeGreaterThan(estimator.estimateRequest(small, options).total)
+  })
+
   it("keeps the request's own output limit free when no reserve is given", () => {
     const limited = Request.make(history, { model: "gpt-4o", tools, maxOutputTokens: 40 })
     const total = estimator.estimateRequest(limited).total

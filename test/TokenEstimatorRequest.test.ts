@@ -244,6 +244,98 @@ describe("estimateRequest for Anthropic", () => {
   })
 })
 
+/** A data URL holding the header of a PNG image of the given size: all an estimate reads of an image. */
+const pngDataUrl = (width: number, height: number) => {
+  const header = Buffer.alloc(33)
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]).copy(header, 0)
+  header.writeUInt32BE(width, 16)
+  header.writeUInt32BE(height, 20)
+  return `data:image/png;base64,${header.toString("base64")}`
+}
+
+/** What an image adds to a request's first message, under a provider and model. */
+const imageCost = (
+  e: TokenEstimator.Service,
+  image: Block.FileBlock,
+  provider: Provider.Provider,
+  model: string | undefined,
+  providerOptions?: Request.Request["providerOptions"]
+) => {
+  const options = { ...(model === undefined ? {} : { model }), ...(providerOptions === undefined ? {} : { providerOptions }) }
+  const plain = e.estimateRequest(Request.make([Message.user([Block.text("What is in this picture?")])], options), { provider }).messages[0]!
+  const pictured = e.estimateRequest(Request.make([Message.user([Block.text("What is in this picture?"), image])], options), { provider }).messages[0]!
+  return pictured - plain
+}
+
+describe("estimateRequest prices images as each provider does", () => {
+  const wide = Block.image(pngDataUrl(1000, 500))
+
+  it("Anthropic: an inline 1000x500 PNG costs 667 (width x height / 750), not the 425 of OpenAI's tile rule", () => {
+    expect(heuristic.estimateBlock(wide)).toBe(425)
+    for (const model of ["claude-sonnet-4-5", "claude-opus-4-7", undefined]) expect(imageCost(heuristic, wide, "anthropic", model)).toBe(667)
+  })
+
+  it("Anthropic: a large inline image is scaled to the model's limits first", () => {
+    const large = Block.image(pngDataUrl(4000, 3000))
+    const standard = imageCost(heuristic, large, "anthropic", "claude-sonnet-4-5")
+    expect(standard).toBeGreaterThan(1550)
+    expect(standard).toBeLessThanOrEqual(1600)
+    const high = imageCost(heuristic, large, "anthropic", "claude-opus-4-8")
+    expect(high).toBeGreaterThan(4900)
+    expect(high).toBeLessThanOrEqual(5000)
+  })
+
+  it("Anthropic: an image whose size the request does not show costs what the largest image does, 1,600 (5,000 on Opus 4.7 and later)", () => {
+    for (const image of [Block.image("https://example.com/cat.png"), Block.image(Block.fileId("file_011"), { mediaType: "image/png" })]) {
+      expect(imageCost(heuristic, image, "anthropic", "claude-haiku-4-5")).toBe(1600)
+      expect(imageCost(heuristic, image, "anthropic", undefined)).toBe(1600)
+      expect(imageCost(heuristic, image, "anthropic", "claude-opus-4-7")).toBe(5000)
+    }
+  })
+
+  it("Gemini 3: any image costs its media resolution's figure, 1,120 by default, the part's setting over the request's", () => {
+    const model = "gemini-3-flash-preview"
+    for (const image of [wide, Block.image(pngDataUrl(200, 100)), Block.image("gs://bucket/cat.png", { mediaType: "image/png" })]) {
+      expect(imageCost(heuristic, image, "gemini", model)).toBe(1120)
+    }
+    const low = { gemini: { generationConfig: { mediaResolution: "MEDIA_RESOLUTION_LOW" } } }
+    expect(imageCost(heuristic, wide, "gemini", model, low)).toBe(280)
+    const medium = Block.image(pngDataUrl(1000, 500), { providerOptions: { gemini: { mediaResolution: { level: "MEDIA_RESOLUTION_MEDIUM" } } } })
+    expect(imageCost(heuristic, medium, "gemini", model, low)).toBe(560)
+  })
+
+  it("Gemini 2.x: 258 tokens per 768x768 tile, 258 for an image within 384x384", () => {
+    expect(imageCost(heuristic, wide, "gemini", "gemini-2.5-flash")).toBe(2 * 258)
+    expect(imageCost(heuristic, Block.image(pngDataUrl(384, 200)), "gemini", "gemini-2.0-flash")).toBe(258)
+  })
+
+  it("prices an image in a tool result the same way", () => {
+    const call = Message.assistant([Block.toolCall("c1", "screenshot", {})])
+    const withParts = (parts: ReadonlyArray<Block.ToolResultPart>) =>
+      Request.make([Message.user("Take a screenshot"), call, Message.tool(Block.toolResult("c1", "screenshot", [Block.text("done"), ...parts]))])
+    for (const [provider, model, expected] of [["anthropic", "claude-sonnet-4-5", 667], ["gemini", "gemini-3-flash-preview", 1120]] as const) {
+      const plain = heuristic.estimateRequest(withParts([]), { provider, model }).messages[2]!
+      const pictured = heuristic.estimateRequest(withParts([wide]), { provider, model }).messages[2]!
+      expect(pictured - plain, provider).toBe(expected)
+    }
+  })
+
+  it("replaces exactly what the estimator charged for the image, whatever its file rule", () => {
+    const custom = run(TokenEstimator.make({ estimateText: (t) => Math.ceil(t.length / 4), estimateFile: () => 7 }))
+    expect(imageCost(custom, wide, "anthropic", "claude-sonnet-4-5")).toBe(667)
+    expect(imageCost(custom, wide, "gemini", "gemini-3-flash-preview")).toBe(1120)
+  })
+
+  it("leaves documents as the estimator counts them", () => {
+    const pdf = Block.document("https://example.com/report.pdf")
+    for (const provider of ["anthropic", "gemini"] as const) expect(imageCost(heuristic, pdf, provider, undefined)).toBe(heuristic.estimateBlock(pdf))
+  })
+
+  it("leaves OpenAI's rendering to OpenAI's prices", () => {
+    expect(imageCost(heuristic, wide, "openai-chat", "gpt-4o")).toBe(425)
+  })
+})
+
 describe("estimateRequest for Gemini and OpenAI Responses", () => {
   it("Gemini counts each declaration and the tools kept as sent, with no framing", () => {
     const request = Request.make(conversation, { tools: [weather, Request.providerTool("googleSearch", "gemini", "googleSearch", {})] })

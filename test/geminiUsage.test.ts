@@ -9,16 +9,19 @@
  * change in either direction is noticed. Requests under 50 tokens are
  * judged apart: one token is a fifth of a 5-token prompt.
  */
-import { describe, expect, it } from "@effect/vitest"
+import { assert, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { TokenEstimator } from "../src/index.js"
+import { type Block, Message, TokenEstimator } from "../src/index.js"
 import { Gemini } from "../src/providers/index.js"
 import { expectPinnedSources, loadUsageSet, quantile, relativeError } from "./usageSets.js"
 
 interface UsageCase {
   readonly source: { readonly repo: string; readonly path: string; readonly commit: string; readonly interaction: number }
   readonly model: string
-  readonly request: { readonly generationConfig?: { readonly responseJsonSchema?: unknown; readonly responseSchema?: unknown } }
+  readonly request: {
+    readonly contents?: unknown
+    readonly generationConfig?: { readonly responseJsonSchema?: unknown; readonly responseSchema?: unknown }
+  }
   readonly prompt_tokens: number
 }
 
@@ -39,6 +42,45 @@ describe("Gemini requests recorded with the prompt tokens the API reported (test
     for (const { estimate } of withSchema) expect(estimate.responseFormat).toBe(0)
     // counting the schema's JSON put every one of them over by about its size (median 50 tokens)
     expect(withSchema.filter(({ c, estimate }) => Math.abs(estimate.total - c.prompt_tokens) <= 6)).toHaveLength(26)
+  })
+
+  describe("images, priced as Gemini 3 prices them (1,120 tokens each at the default media resolution)", () => {
+    // The recording client wrote the file parts in snake_case (`inline_data`, `mime_type`, ...), which the API
+    // accepts and the Gemini adapter does not read (they stay provider data, uncounted): read here with the fields renamed.
+    const names: Readonly<Record<string, string>> = { inline_data: "inlineData", file_data: "fileData", mime_type: "mimeType", file_uri: "fileUri" }
+    const camelCase = (value: unknown): unknown =>
+      Array.isArray(value)
+        ? value.map(camelCase)
+        : typeof value === "object" && value !== null
+        ? Object.fromEntries(Object.entries(value).map(([k, v]) => [names[k] ?? k, camelCase(v)]))
+        : value
+    const withImages = cases.filter((c) => JSON.stringify(c.request.contents ?? []).includes(`"mime_type":"image/`)).map((c) => {
+      const request = Effect.runSync(Gemini.fromRequest(camelCase(c.request))).value
+      const images = request.messages.flatMap((m) => Message.toolResultsOf(m)).flatMap((r) => (typeof r.content === "string" ? [] : r.content))
+        .filter((p): p is Block.FileBlock => p._tag === "File" && p.mediaType.startsWith("image/"))
+      return { c, images, estimate: heuristic.estimateRequest(request, { provider: "gemini", model: c.model }) }
+    })
+
+    it("six gemini-3-flash-preview requests send images in tool results, five inline and one by uploaded file", () => {
+      expect(withImages).toHaveLength(6)
+      for (const { c, images } of withImages) {
+        expect(c.model).toBe("gemini-3-flash-preview")
+        expect(images.length).toBeGreaterThan(0)
+      }
+    })
+
+    it("the five with inline images (597x566 and 400x301) are within 4% of the reported prompt (18 to 49% under at OpenAI's price)", () => {
+      const inline = withImages.filter(({ images }) => images.every((image) => image.source._tag === "Base64"))
+      expect(inline).toHaveLength(5)
+      for (const { c, estimate } of inline) expect(errorOf(estimate.total, c)).toBeLessThanOrEqual(0.04)
+    })
+
+    it("the one by uploaded file was billed about 70 tokens for it, which no documented figure explains: the estimate stays over", () => {
+      const [uploaded, ...others] = withImages.filter(({ images }) => images.some((image) => image.source._tag === "Url"))
+      expect(others).toHaveLength(0)
+      assert(uploaded !== undefined)
+      expect(uploaded.estimate.total).toBeGreaterThan(uploaded.c.prompt_tokens)
+    })
   })
 
   it("requests of 50 tokens or more: within 8% at the median, 50% at the 90th percentile; on Gemini 2.5 and later 7% and 22%", () => {

@@ -13,11 +13,13 @@
  *   recorded Responses requests show of their own framing (definitions
  *   without a system message, reasoning of the current turn). Plain requests
  *   count exactly; with function tools it is an approximation.
- * - Anthropic: each message as the estimator counts it; client tools by the
+ * - Anthropic: each message as the estimator counts it, but for images,
+ *   priced as Claude prices them (`anthropicImageTokens`); client tools by the
  *   JSON text of their definition; Anthropic-schema tools (bash, text
  *   editor, computer use) by their documented cost; plus the documented
  *   tool-use system prompt of the model family and tool choice (framing).
- * - Gemini: each message as the estimator counts it (Gemini 3 also bills the
+ * - Gemini: each message as the estimator counts it, but for images, priced
+ *   as Gemini prices them (`geminiImageTokens`; Gemini 3 also bills the
  *   thought signatures sent back), function declarations and other tools by
  *   their JSON text, no framing.
  *
@@ -31,6 +33,12 @@ import type { Provider } from "../Provider.js"
 import type * as Request from "../Request.js"
 import type { RequestEstimate } from "../TokenEstimator.js"
 import { chatRequestOf } from "./chatRequestOf.js"
+import {
+  anthropicImageTokens,
+  anthropicUnknownSizeImageTokens,
+  geminiImageTokens,
+  imageSizeOfSource
+} from "./imageSize.js"
 import { stringify } from "./json.js"
 import { countChatRequest, promptFormatForModel, type RenderOptions } from "./openAiChatPrompt.js"
 
@@ -87,6 +95,30 @@ const done = (
   responseFormat: number,
   framing: number
 ): RequestEstimate => ({ provider, total: sum(messages) + tools + responseFormat + framing, messages, tools, responseFormat, framing })
+
+/** Whether the estimator prices a file as an image (`TokenEstimator.estimateFileWith`). */
+const isImage = (file: Block.FileBlock): boolean => file.mediaType.startsWith("image/")
+
+/**
+ * A message as the estimator counts it, but with each image (in its content
+ * or in a tool result's) at `price` instead of the estimator's figure for
+ * it. The estimator counts a file block, alone or in a tool result, at
+ * exactly `rules.block(file)`, so taking that off is exact, whatever file
+ * rule the estimator was made with.
+ */
+const withImagesAt = (rules: Rules, message: Message.Message, price: (file: Block.FileBlock) => number): number => {
+  let n = rules.message(message)
+  const content: ReadonlyArray<Block.Block> = message.content
+  for (let i = 0; i < content.length; i++) {
+    const block = content[i]!
+    if (block._tag === "File") {
+      if (isImage(block)) n += price(block) - rules.block(block)
+    } else if (block._tag === "ToolResult" && typeof block.content !== "string") {
+      for (const part of block.content) if (part._tag === "File" && isImage(part)) n += price(part) - rules.block(part)
+    }
+  }
+  return n
+}
 
 // ---------------------------------------------------------------------------
 // OpenAI
@@ -339,9 +371,25 @@ const keepsEarlierThinking = (family: Family | undefined): boolean => {
   }
 }
 
+/**
+ * Whether a Claude model reads images at high resolution (Opus 4.7 and
+ * later: see `anthropicImageTokens`). An unknown model is not: most models
+ * in service read them at the standard resolution, and its figures are
+ * Anthropic's own worked examples.
+ */
+const readsHighResolutionImages = (family: Family | undefined): boolean =>
+  family !== undefined && family.family === "opus" && Number.parseFloat(family.version) >= 4.7
+
+/** An image as Claude prices it: by its size when the request shows it, else the most an image costs on the model. */
+const anthropicImagePrice = (highResolution: boolean) => (file: Block.FileBlock): number => {
+  const size = imageSizeOfSource(file.source)
+  return size === undefined ? anthropicUnknownSizeImageTokens(highResolution) : anthropicImageTokens(size, highResolution)
+}
+
 const anthropic = (rules: Rules, request: Request.Request, model: string | undefined): RequestEstimate => {
   const family = claudeFamily(model)
-  const messages = request.messages.map(rules.message)
+  const price = anthropicImagePrice(readsHighResolutionImages(family))
+  const messages = request.messages.map((m) => withImagesAt(rules, m, price))
   if (!keepsEarlierThinking(family)) {
     // the thinking of turns before the newest user message is not input any more
     const lastUser = lastUserIndex(request.messages)
@@ -417,9 +465,20 @@ const signaturesOf = (rules: Rules, message: Message.Message): number => {
   return s
 }
 
+/** The media resolution of a request's `generationConfig`, as kept by the Gemini adapter. */
+const requestMediaResolution = (request: Request.Request): unknown => {
+  const config = request.providerOptions?.["gemini"]?.["generationConfig"]
+  return typeof config === "object" && config !== null && !Array.isArray(config) ? (config as { readonly mediaResolution?: unknown }).mediaResolution : undefined
+}
+
+/** An image as Gemini prices it, at the part's media resolution, else the request's. */
+const geminiImagePrice = (model: string | undefined, requestResolution: unknown) => (file: Block.FileBlock): number =>
+  geminiImageTokens(imageSizeOfSource(file.source), model, file.providerOptions?.["gemini"]?.["mediaResolution"] ?? requestResolution)
+
 const gemini = (rules: Rules, request: Request.Request, model: string | undefined): RequestEstimate => {
   const signatures = billsThoughtSignatures(model)
-  const messages = request.messages.map((m) => rules.message(m) + (signatures ? signaturesOf(rules, m) : 0))
+  const price = geminiImagePrice(model, requestMediaResolution(request))
+  const messages = request.messages.map((m) => withImagesAt(rules, m, price) + (signatures ? signaturesOf(rules, m) : 0))
   let tools = 0
   for (const tool of request.tools ?? []) {
     const defined = tool.providerDefined
