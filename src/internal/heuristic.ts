@@ -416,7 +416,9 @@ const S_OTHER = 0
  * A word's origin: 0 an ordinary start, 1 right after a path mark ("/users"), 2 capitals run together
  * ("VXNl", "HTTPServer"), where a following camelCase break is usually not a real word boundary, 3 right after a
  * tab ("\tToronto" is "\tT", "or", "onto" where " Toronto" is one token), 4 right after a backslash (a LaTeX
- * command, a Windows path segment or the rest of a string escape: "\frac" is "\", "frac").
+ * command, a Windows path segment or the rest of a string escape: "\frac" is "\", "frac"), 5 right after any other
+ * mark (",Toronto", "(name", "=value": the pre-split puts the mark in front of the word, and the vocabularies hold few
+ * such pieces, so the word splits more than after a blank).
  */
 const wordState = (pos: number, tail: number, origin: number): number => 1 + (origin * WORD_MAX + pos - 1) * LOW_TAILS + tail
 /**
@@ -424,7 +426,7 @@ const wordState = (pos: number, tail: number, origin: number): number => 1 + (or
  * ASCII consonant (2); two or more, ending in a vowel (3) or in one, two, three or more consonants (4, 5, 6).
  */
 const LOW_TAILS = 7
-const S_WORD_END = 1 + WORD_MAX * 5 * LOW_TAILS
+const S_WORD_END = 1 + WORD_MAX * 6 * LOW_TAILS
 const S_D1 = S_WORD_END
 const S_D2 = S_D1 + 1
 const S_D3 = S_D1 + 2
@@ -555,6 +557,7 @@ const stepOf = (state: number, cls: number, level: number): Step => {
       // A word right after a tab does not merge with it, and its letters merge less than a word's after a blank.
       if (wordOrigin(state) === 3) f.push(`tabWord:${posBucket(p)}`)
       if (wordOrigin(state) === 4) f.push(`escWord:${posBucket(p)}`)
+      if (wordOrigin(state) === 5) f.push(`markWord:${posBucket(p)}`)
       const origin = isUpper(cls) && pos === 1 && wordLowRun(state) === 0 ? 2 : wordOrigin(state)
       return { to: wordState(p, lowRun, origin), features: f }
     }
@@ -565,7 +568,7 @@ const stepOf = (state: number, cls: number, level: number): Step => {
     if (state === S_OTHER) f.push(`start:${name}`)
     if (afterLink(state) && isUpper(cls)) f.push("ws:capitalAfterLink")
     if (cls === LOWER_RARE) f.push(`${lv}rare${afterLink(state) ? ":linked" : ""}`)
-    return { to: wordState(1, isLowerCased(cls) ? nextTail(0, cls === LOWER || cls === LOWER_RARE) : 0, afterLink(state) ? 1 : inTab(state) ? 3 : state === S_E1 ? 4 : 0), features: f }
+    return { to: wordState(1, isLowerCased(cls) ? nextTail(0, cls === LOWER || cls === LOWER_RARE) : 0, afterLink(state) ? 1 : inTab(state) ? 3 : state === S_E1 ? 4 : state === S_P1 ? 5 : 0), features: f }
   }
   if (cls >= RUN0) {
     // A repeated mark, symbol or letter. Long runs cost what the encoding's merges of that character cost
@@ -828,7 +831,7 @@ export interface HeuristicTable {
 
 /**
  * Bits of a packed step that hold the next state's number: `LEVELS *
- * STATE_COUNT` states (3,245) fit in 12. A literal, so the hot loop shifts and
+ * STATE_COUNT` states (3,805) fit in 12. A literal, so the hot loop shifts and
  * masks by constants; the heuristic tests check that every state fits.
  */
 export const STATE_BITS = 12
