@@ -440,7 +440,7 @@ describe("MessageWindow.fitRequest", () => {
     expect(kept.tokensBefore + kept.fixedTokens).toBe(total)
     expect(kept.tokensBefore).toBeGreaterThan(estimator.estimateConversation(large.messages))
     expect(fitRequest(large, total - 1, options).changed).toBe(true)
-    // 200x200: 54 tokens on Claude, 255 by OpenAI's rule: the window keeps the estimator's larger figure
+    // 200x200: 64 tokens on Claude, 255 by OpenAI's rule: the window keeps the estimator's larger figure
     const small = Request.make([user([pngHeader(200, 200)]), user([pngHeader(200, 200)])], { model: "claude-sonnet-4-5" })
     const counted = fitRequest(small, 10_000, options)
     expect(counted.tokensBefore).toBe(estimator.estimateConversation(small.messages))

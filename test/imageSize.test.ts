@@ -99,8 +99,9 @@ describe("imageSizeOfSource", () => {
 })
 
 describe("anthropicImageTokens", () => {
-  it("gives the figures of Anthropic's own table: 200x200 ~54, 1000x1000 ~1,334, 1092x1092 ~1,590", () => {
-    expect(anthropicImageTokens({ width: 200, height: 200 })).toBe(54)
+  it("gives the figures of Anthropic's own table (1000x1000 ~1,334, 1092x1092 ~1,590), or the image's 28-pixel patches when more (200x200: 64, not 54)", () => {
+    expect(anthropicImageTokens({ width: 200, height: 200 })).toBe(64)
+    expect(anthropicImageTokens({ width: 30, height: 1000 })).toBe(2 * 36)
     expect(anthropicImageTokens({ width: 1000, height: 1000 })).toBe(1334)
     expect(anthropicImageTokens({ width: 1092, height: 1092 })).toBe(1590)
   })
@@ -112,9 +113,9 @@ describe("anthropicImageTokens", () => {
   })
 
   it("scales an image whose long edge is over 1,568 pixels down to it, aspect ratio kept", () => {
-    // 3136x400 is 1568x200 once scaled: 419 tokens, not 1,673
-    expect(anthropicImageTokens({ width: 3136, height: 400 })).toBe(Math.ceil((1568 * 200) / 750))
-    expect(anthropicImageTokens({ width: 400, height: 3136 })).toBe(Math.ceil((1568 * 200) / 750))
+    // 3136x400 is 1568x200 once scaled: 56 x 8 patches of 28 pixels, 448 tokens (419 by area), not 1,673
+    expect(anthropicImageTokens({ width: 3136, height: 400 })).toBe(56 * 8)
+    expect(anthropicImageTokens({ width: 400, height: 3136 })).toBe(56 * 8)
   })
 
   it("scales an image of more than about 1,600 tokens down to that, so no image costs more", () => {
@@ -129,7 +130,8 @@ describe("anthropicImageTokens", () => {
   it("on the high-resolution models reads up to 2,576 pixels on the long edge and about 5,000 tokens", () => {
     expect(anthropicImageTokens({ width: 1000, height: 500 }, true)).toBe(667)
     expect(anthropicImageTokens({ width: 2000, height: 1000 }, true)).toBe(2667)
-    expect(anthropicImageTokens({ width: 5152, height: 200 }, true)).toBe(Math.ceil((2576 * 100) / 750))
+    // 2576x100 once scaled: 92 x 4 patches, 368 tokens (344 by area)
+    expect(anthropicImageTokens({ width: 5152, height: 200 }, true)).toBe(92 * 4)
     const largest = anthropicImageTokens({ width: 8000, height: 8000 }, true)
     expect(largest).toBeLessThanOrEqual(5000)
     expect(largest).toBeGreaterThan(4900)

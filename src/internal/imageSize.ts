@@ -338,6 +338,13 @@ export const openAiImagePartTokens = (model: string | undefined, size: ImageSize
 
 /** Pixels per token of an image on Claude. */
 const ANTHROPIC_PIXELS_PER_TOKEN = 750
+/**
+ * The side of the square patch Claude reads an image in, one token each: the
+ * vision guide's current wording counts ⌈width / 28⌉ × ⌈height / 28⌉ tokens,
+ * the image padded on the right and bottom to a multiple of 28. For a small
+ * or narrow image that is more than area / 750 (200×200: 64 against 54).
+ */
+const ANTHROPIC_PATCH = 28
 
 /** The largest image a Claude model reads without scaling it down: its long edge, and its cost in tokens. */
 interface AnthropicImageLimits {
@@ -366,12 +373,13 @@ const anthropicLimits = (highResolution: boolean): AnthropicImageLimits =>
   highResolution ? ANTHROPIC_HIGH_RESOLUTION_LIMITS : ANTHROPIC_STANDARD_LIMITS
 
 /**
- * The input tokens Claude charges for an image of a known size: about
- * width × height / 750, rounded up, after an image over the model's limits
- * is scaled down to fit them with its aspect ratio kept (Anthropic's vision
- * guide, "Calculate image costs": 200×200 ≈ 54, 1000×1000 ≈ 1,334,
- * 1092×1092 ≈ 1,590). `highResolution` for the models that read larger
- * images (Opus 4.7 and later).
+ * The input tokens Claude charges for an image of a known size, after an
+ * image over the model's limits is scaled down to fit them with its aspect
+ * ratio kept: width × height / 750, rounded up (Anthropic's vision guide,
+ * "Calculate image costs": 1000×1000 ≈ 1,334, 1092×1092 ≈ 1,590), or its
+ * 28-pixel patches when they are more (`ANTHROPIC_PATCH`: 200×200 is 64
+ * where the area gives 54). `highResolution` for the models that read
+ * larger images (Opus 4.7 and later).
  */
 export const anthropicImageTokens = (size: ImageSize, highResolution = false): number => {
   const limits = anthropicLimits(highResolution)
@@ -386,7 +394,9 @@ export const anthropicImageTokens = (size: ImageSize, highResolution = false): n
     w = Math.max(1, Math.floor(w * area))
     h = Math.max(1, Math.floor(h * area))
   }
-  return Math.min(limits.maxTokens, Math.ceil((w * h) / ANTHROPIC_PIXELS_PER_TOKEN))
+  // the larger of the two rules the guide has given: area / 750, and 28-pixel patches of the image padded to them
+  const patches = Math.ceil(w / ANTHROPIC_PATCH) * Math.ceil(h / ANTHROPIC_PATCH)
+  return Math.min(limits.maxTokens, Math.max(Math.ceil((w * h) / ANTHROPIC_PIXELS_PER_TOKEN), patches))
 }
 
 /**
