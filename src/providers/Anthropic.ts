@@ -716,7 +716,16 @@ const encodeTool = (ctx: A.Ctx, tool: Request.ToolDefinition): Wire.ToolParam | 
   }
 }
 
-const encodeToolChoice = (request: { readonly toolChoice: Request.ToolChoice | undefined; readonly parallelToolCalls: boolean | undefined }): Wire.ToolChoiceParam | undefined => {
+/**
+ * The tool choice as Anthropic takes it. Its `none` takes no other field (the
+ * API's schema and the SDK's `ToolChoiceNone` have `type` alone, and the API
+ * answers an extra field with a 400), so a parallel tool calls setting next
+ * to it is left out and reported: under `none` no tool is called anyway.
+ */
+const encodeToolChoice = (
+  ctx: A.Ctx,
+  request: { readonly toolChoice: Request.ToolChoice | undefined; readonly parallelToolCalls: boolean | undefined }
+): Wire.ToolChoiceParam | undefined => {
   const choice = request.toolChoice
   const parallel = request.parallelToolCalls === undefined ? {} : { disable_parallel_tool_use: !request.parallelToolCalls }
   if (choice === undefined) return request.parallelToolCalls === false ? { type: "auto", ...parallel } : undefined
@@ -727,7 +736,10 @@ const encodeToolChoice = (request: { readonly toolChoice: Request.ToolChoice | u
     case "required":
       return { type: "any", ...parallel }
     case "none":
-      return { type: "none", ...parallel }
+      if (request.parallelToolCalls !== undefined) {
+        A.dropped(ctx, undefined, undefined, "the parallel tool calls setting", "Anthropic's tool choice none takes no other field, and no tool is called under it")
+      }
+      return { type: "none" }
     default:
       return Block.absurd(choice)
   }
@@ -792,7 +804,7 @@ const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToRequestO
     }
     if (tools.length > 0) body["tools"] = tools
   }
-  const choice = encodeToolChoice(A.toolSettingsAfter(ctx, request, { names, any: names.length > 0 }))
+  const choice = encodeToolChoice(ctx, A.toolSettingsAfter(ctx, request, { names, any: names.length > 0 }))
   if (choice !== undefined) body["tool_choice"] = choice
   const format = request.responseFormat
   if (format !== undefined) {

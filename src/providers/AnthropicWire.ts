@@ -570,7 +570,8 @@ export interface ToolParam {
  * @since 0.1.0
  */
 export type ToolChoiceParam =
-  | { readonly type: "auto" | "any" | "none"; readonly disable_parallel_tool_use?: boolean }
+  | { readonly type: "auto" | "any"; readonly disable_parallel_tool_use?: boolean }
+  | { readonly type: "none" }
   | { readonly type: "tool"; readonly name: string; readonly disable_parallel_tool_use?: boolean }
 
 /**

@@ -406,6 +406,22 @@ describe("Anthropic requests", () => {
       expect([request.toolChoice, request.parallelToolCalls]).toEqual([{ _tag: "Tool", name: "f" }, false])
     }))
 
+  it.effect("a tool choice of none is written alone: the parallel tool calls setting beside it is left out and reported", () =>
+    Effect.gen(function* () {
+      const tools = [Request.tool("f", { parameters: { type: "object", properties: {} } })]
+      for (const parallelToolCalls of [true, false]) {
+        const written = yield* Anthropic.toRequest(Request.make([Message.user("x")], { tools, toolChoice: "none", parallelToolCalls }), { maxTokens: 5 })
+        // the API's ToolChoiceNone has `type` alone and answers an extra field with a 400
+        expect(written.value.tool_choice).toEqual({ type: "none" })
+        expect(written.warnings.map((w) => [w._tag, w.message])).toEqual([[
+          "DroppedContent",
+          expect.stringContaining("the parallel tool calls setting")
+        ]])
+      }
+      const plain = yield* Anthropic.toRequest(Request.make([Message.user("x")], { tools, toolChoice: "none" }), { maxTokens: 5 })
+      expect([plain.value.tool_choice, plain.warnings]).toEqual([{ type: "none" }, []])
+    }))
+
   it.effect("output_config's JSON schema format is the request's response format, its other settings kept, and back whole", () =>
     Effect.gen(function* () {
       const schema = { type: "object", properties: { city: { type: "string" } }, required: ["city"], additionalProperties: false }

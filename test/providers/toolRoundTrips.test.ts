@@ -191,7 +191,8 @@ const anthropicEquivalent = (request: Request.Request): Request.Request => {
   const { messages, parallelToolCalls, toolChoice, tools, ...rest } = request
   const filled = tools?.map((t) => (t.parameters === undefined && t.providerDefined === undefined ? Request.tool(t.name, { ...t, parameters: { type: "object", properties: {} } }) : t))
   const choice = toolChoice === undefined && parallelToolCalls === false ? "auto" : toolChoice
-  const keepParallel = parallelToolCalls === false || (parallelToolCalls === true && toolChoice !== undefined)
+  // Anthropic's tool choice none takes no other field: the setting is left out (and reported)
+  const keepParallel = toolChoice !== "none" && (parallelToolCalls === false || (parallelToolCalls === true && toolChoice !== undefined))
   return Request.make(messages, {
     ...rest,
     ...(filled === undefined ? {} : { tools: filled }),
@@ -232,7 +233,8 @@ const anthropicBody: Arbitrary.Arbitrary<Record<string, Schema.Json>> = Arbitrar
         max_tokens: 1024,
         messages: [{ role: "user", content: "What's the weather in Oslo?" }],
         ...(tools.length > 0 ? { tools } : {}),
-        ...(choice === undefined ? {} : { tool_choice: disable === undefined ? choice : { ...(choice as object), disable_parallel_tool_use: disable } })
+        // Anthropic's none takes no disable_parallel_tool_use (the API rejects it): such a body is not one to keep as it came
+        ...(choice === undefined ? {} : { tool_choice: disable === undefined || (choice as { readonly type?: unknown }).type === "none" ? choice : { ...(choice as object), disable_parallel_tool_use: disable } })
       }))
     )
   })
@@ -241,7 +243,8 @@ const anthropicBody: Arbitrary.Arbitrary<Record<string, Schema.Json>> = Arbitrar
 describe("Anthropic tools and tool choice", () => {
   it.prop("the model -> Anthropic -> the model is the identity, Anthropic's own tools in place, up to what Anthropic cannot tell apart", [withTools(requestOf({ format: false }), providerTools.anthropic)], ([request]) => {
     const wire = run(Anthropic.toRequest(request, { maxTokens: 1024 }))
-    expect(wire.warnings).toEqual([])
+    const noneWithParallel = request.toolChoice === "none" && request.parallelToolCalls !== undefined
+    expect(wire.warnings.map((w) => (w as { readonly _tag: string })._tag)).toEqual(noneWithParallel ? ["DroppedContent"] : [])
     const back = run(Anthropic.fromRequest(JSON.parse(JSON.stringify(wire.value))))
     const { providerOptions: _, ...read } = encode(back.value)
     expect(read).toEqual(encode(anthropicEquivalent(request)))
