@@ -45,7 +45,8 @@ import {
   stepCosts,
   stepCountsInto,
   SYMBOL_RANGES,
-  EMOJI_RANGE
+  EMOJI_RANGE,
+  IPA_START
 } from "../../src/internal/heuristic.js"
 import { CATEGORIES, CATEGORY_GROUPS, readMessages } from "./corpus.js"
 import { evaluate, formatTable, pct } from "./evaluate.js"
@@ -63,10 +64,11 @@ const costMap = (count: (s: string) => number, start: number, end: number): Uint
 
 /**
  * Cost class of every code point of `SYMBOL_RANGES` after a blank (" ≤" is one token, " ⠋" three), the ranges one
- * after the other.
+ * after the other; of the IPA letters, alone.
  */
 const symbolCosts = (count: (s: string) => number): Uint8Array => {
-  const parts = SYMBOL_RANGES.map(([from, to]) => costMap((s) => count(` ${s}`), from, to))
+  // IPA letters stand inside words: their cost alone
+  const parts = SYMBOL_RANGES.map(([from, to]) => costMap(from === IPA_START ? count : (s) => count(` ${s}`), from, to))
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
   let at = 0
   for (const p of parts) {
@@ -122,9 +124,9 @@ const RUN_PRIORS = Object.fromEntries(RUN_RATES.map((rate, r) => [`runLong:${r}`
  * Symbols that are two or three tokens alone, and supplementary-plane symbols and letters that are not emoji, which
  * the corpus hardly has: what each costs in a run of ten random ones from its class, measured on the exact tokenizers
  * (1.9 and 2.9 tokens a symbol in both encodings; private use area 2.8-3.0; mathematical letters, musical and
- * historic symbols 3.0).
+ * historic symbols 3.0; a code point of plane 4 on, such as a Nerd Fonts v3 icon of plane 15, 4.0).
  */
-const SYMBOL_PRIORS = { "c:symbol2": 1.9, "c:symbol3": 2.85, "c:astralRare": 3 }
+const SYMBOL_PRIORS = { "c:symbol2": 1.9, "c:symbol3": 2.85, "c:astralRare": 3, "c:astral4": 4 }
 /**
  * Tabs next to other blanks, which the corpus hardly has (measured on the exact tokenizers, both encodings alike): in
  * a run of tabs before a word (empty fields of tab-separated values) every tab but the last is one token, whatever

@@ -66,7 +66,7 @@ const HANGUL1 = 18 // HANGUL2 = 19
 const HANGUL3 = 20
 const CJK_PUNCT = 21
 const JOINER = 22 // zero-width joiners and non-joiners, variation selectors, tag characters
-const ASTRAL = 23 // emoji of two tokens alone (`EMOJI_RANGE`), and supplementary-plane symbols outside it
+const ASTRAL = 23 // emoji of two tokens alone (`EMOJI_RANGE`)
 const REGIONAL = 24 // regional indicators (flags are pairs of them)
 const SKIN = 25 // skin-tone modifiers
 const EMOJI3 = 26 // emoji of three tokens or more alone: newer ones (U+1F900 on) mostly, rarer in the vocabularies
@@ -128,27 +128,38 @@ const TAB = 65
 // wherever it stands, so a run of them (a Braille chart, a row of keyboard glyphs) costs what its symbols cost.
 const SYMBOL2 = 66
 const SYMBOL3 = 67
-// Supplementary-plane symbols and letters that are neither emoji nor mathematical letters: musical symbols, historic
-// scripts, the scripts of U+1E000 on (Adlam, Mende Kikakui...), game pieces, legacy computing. Four bytes each that
-// rarely merge.
+// Plane-1 symbols and letters that are neither emoji nor mathematical letters: musical symbols, historic scripts, the
+// scripts of U+1E000 on (Adlam, Mende Kikakui...), legacy computing. Four bytes each that rarely merge.
 const ASTRAL_RARE = 68
 // Mathematical alphanumerics: letters to the pre-split, two to three tokens each (bold ones cheapest with o200k).
 const MATH_LETTER = 69
-// Emoji that are one token alone (o200k's commonest: 👍 😂 🎉...).
+// Emoji that are one token alone (o200k's commonest: 👍 😂 🔥...).
 const EMOJI1 = 70
-const CLASS_COUNT = 71
+// Code points of the planes from 4 on: four bytes that never merge (the private use planes, where icon fonts such as
+// Nerd Fonts v3 put their glyphs; variation selectors of ideographs).
+const ASTRAL4 = 71
+const CLASS_COUNT = 72
+/**
+ * IPA Extensions and Spacing Modifier Letters: letters to Unicode, but apart from a few (Azerbaijani ə, ɔ and ɛ of
+ * West African languages: one o200k token each) two tokens each alone, which merge with little around them
+ * ("/ˈθɪŋkɪŋ/" is 12 o200k tokens). Their cost in the spec is alone, not after a blank, as they stand inside words;
+ * one of two or more tokens is priced as a symbol of its cost (`SYMBOL2`, `SYMBOL3`), the others stay letters.
+ */
+export const IPA_START = 0x0250
+const IPA_END = 0x02ff
 /**
  * The code points whose cost a spec records (`symbols`, the ranges one after the other): General Punctuation to
- * Miscellaneous Symbols and Arrows, and the private use area (icon fonts: Nerd Fonts, Powerline). The cost is that
- * of the symbol after a blank, where prose uses it: " ≤" or " ✓" is one token, " ⠋" three.
+ * Miscellaneous Symbols and Arrows, the private use area (icon fonts: Nerd Fonts, Powerline), and the IPA and
+ * spacing modifier letters. The cost is that of the symbol after a blank, where prose uses it: " ≤" or " ✓" is one
+ * token, " ⠋" three; an IPA letter's is its cost alone (see `IPA_START`).
  */
-export const SYMBOL_RANGES: ReadonlyArray<readonly [number, number]> = [[0x2000, 0x2bff], [0xe000, 0xf8ff]]
+export const SYMBOL_RANGES: ReadonlyArray<readonly [number, number]> = [[0x2000, 0x2bff], [0xe000, 0xf8ff], [IPA_START, IPA_END]]
 /**
- * The emoji blocks whose cost a spec records (`emoji`): Miscellaneous Symbols and Pictographs to Symbols and
- * Pictographs Extended-A. The cost is that of the emoji alone, which is also its cost after another emoji or a line
+ * The emoji blocks whose cost a spec records (`emoji`): Mahjong Tiles to Symbols and Pictographs Extended-A (game
+ * pieces and enclosed letters such as 🆗 and 🅰 among them). The cost is that of the emoji alone, which is also its cost after another emoji or a line
  * break: the vocabularies hold no pairs of emoji.
  */
-export const EMOJI_RANGE: readonly [number, number] = [0x1f300, 0x1faff]
+export const EMOJI_RANGE: readonly [number, number] = [0x1f000, 0x1faff]
 /**
  * A mark, symbol or letter that repeats the previous code unit takes one of
  * nine run classes instead of its own: how well runs of that very character
@@ -177,7 +188,7 @@ export const CLASS_NAMES = [
   "armenian", "hebrew", "arabic", "devanagari", "bengali", "gurmukhi", "gujarati", "oriya", "tamil", "telugu",
   "kannada", "malayalam", "sinhala", "thai", "georgian", "ethiopic", "otherLetter", "mark",
   "latinExtLower", "latinExtUpper", "cyrillicExtLower", "cyrillicExtUpper", "lowerVowel", "lowerRare", "cyrillicRu", "cyrillicBg", "arabicFa", "arabicUg",
-  "pipe", "indicMark", "tab", "symbol2", "symbol3", "astralRare", "mathLetter", "emoji1", "run0", "run1", "run2", "run3", "run4", "run5", "run6", "run7", "run8"
+  "pipe", "indicMark", "tab", "symbol2", "symbol3", "astralRare", "mathLetter", "emoji1", "astral4", "run0", "run1", "run2", "run3", "run4", "run5", "run6", "run7", "run8"
 ] as const
 
 /** The name a class's features go by: ASCII vowels as the other lowercase letters, the Cyrillic markers as the other Russian letters. */
@@ -418,7 +429,8 @@ const S_OTHER = 0
  * tab ("\tToronto" is "\tT", "or", "onto" where " Toronto" is one token), 4 right after a backslash (a LaTeX
  * command, a Windows path segment or the rest of a string escape: "\frac" is "\", "frac"), 5 right after any other
  * mark (",Toronto", "(name", "=value": the pre-split puts the mark in front of the word, and the vocabularies hold few
- * such pieces, so the word splits more than after a blank).
+ * such pieces, so the word splits more than after a blank; after one plain mark, not after a quote, a bar or a run of
+ * marks).
  */
 const wordState = (pos: number, tail: number, origin: number): number => 1 + (origin * WORD_MAX + pos - 1) * LOW_TAILS + tail
 /**
@@ -907,7 +919,9 @@ export const makeHeuristicTable = (spec: HeuristicSpec): HeuristicTable => {
   const symbols = unpackCosts(spec.symbols, codePoints.length)
   for (let i = 0; i < codePoints.length; i++) {
     const cp = codePoints[i] as number
-    if (classes[cp] === SYMBOL) classes[cp] = [SYMBOL, SYMBOL2, SYMBOL3][symbols[i] ?? 0] as number
+    const cost = symbols[i] ?? 0
+    if (classes[cp] === SYMBOL) classes[cp] = [SYMBOL, SYMBOL2, SYMBOL3][cost] as number
+    else if (cp >= IPA_START && cp <= IPA_END && cost > 0) classes[cp] = cost === 1 ? SYMBOL2 : SYMBOL3
   }
   const pairs = new Uint8Array(2 * 65536)
   for (let c = 0; c < 65536; c++) {
@@ -932,7 +946,7 @@ export const makeHeuristicTable = (spec: HeuristicSpec): HeuristicTable => {
   }
   const nonEmpty = weights[0] ?? 0
   const emojiCosts = unpackCosts(spec.emoji, EMOJI_RANGE[1] - EMOJI_RANGE[0] + 1)
-  const emoji = emojiCosts.map((c) => [EMOJI1, ASTRAL, EMOJI3][c] as number)
+  const emoji = emojiCosts.map((c) => [EMOJI1, ASTRAL, EMOJI3][c] ?? EMOJI3)
   return { encoding: spec.encoding, pairs, emoji, nonEmpty: nonEmpty > 0 ? nonEmpty : 0, steps }
 }
 
@@ -948,17 +962,17 @@ const astralClass = (text: string, i: number, n: number, emoji: Uint8Array): num
   const next = i + 1 < n ? text.charCodeAt(i + 1) : 0
   if (next < 0xdc00 || next > 0xdfff) return -1
   const cp = 0x10000 + ((text.charCodeAt(i) - 0xd800) << 10) + (next - 0xdc00)
-  // CJK extension planes are ideographs; tag characters are invisible; regional indicators make flags; emoji go by
-  // their cost alone; mathematical letters, and the other symbols and scripts outside the emoji blocks (musical, historic,
-  // game pieces, legacy computing), have classes of their own.
+  // CJK extension planes are ideographs; tag characters are invisible; regional indicators make flags; the emoji
+  // blocks go by each code point's cost alone; mathematical letters have a class of their own; the rest of plane 1
+  // (musical and historic symbols and scripts, legacy computing) is three tokens a character, and the planes from 4
+  // on (the private use planes of icon fonts, variation selectors) four.
   if (cp >= 0x20000 && cp < 0x40000) return CJK3
   if (cp >= 0xe0000 && cp < 0xe0080) return JOINER
   if (cp >= 0x1f1e6 && cp <= 0x1f1ff) return REGIONAL
   if (cp >= 0x1f3fb && cp <= 0x1f3ff) return SKIN
   if (cp >= EMOJI_RANGE[0] && cp <= EMOJI_RANGE[1]) return emoji[cp - EMOJI_RANGE[0]] as number
   if (cp >= 0x1d400 && cp < 0x1d800) return MATH_LETTER
-  if (cp < 0x1d800 || (cp >= 0x1e000 && cp < 0x1f000) || (cp >= 0x1f000 && cp < 0x1f100 && cp !== 0x1f004 && cp !== 0x1f0cf) || (cp >= 0x1fb00 && cp < 0x1fc00)) return ASTRAL_RARE
-  return ASTRAL
+  return cp < 0x20000 ? ASTRAL_RARE : ASTRAL4
 }
 
 /**
