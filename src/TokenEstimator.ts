@@ -326,8 +326,9 @@ export const IMAGE_LOW_DETAIL_TOKENS = LOW_DETAIL_IMAGE_TOKENS
  * or larger image can cost more, up to 1,445 tokens on gpt-4o: pass your own
  * `estimateFile` to `make` when you know your images' sizes. For Anthropic
  * and Gemini, `estimateRequest` prices images as those providers do
- * (Claude: width × height / 750 after scaling, 1,600 for an image it cannot
- * measure; Gemini 3: 1,120 at the default media resolution), and a window
+ * (Claude: width × height / 750 or its 28-pixel patches, the larger, after
+ * scaling; 1,600 for an image it cannot measure, 5,000 on Opus 4.7 and
+ * later; Gemini 3: 1,120 at the default media resolution), and a window
  * counts each message at the larger of that and this estimator's figure.
  *
  * @example

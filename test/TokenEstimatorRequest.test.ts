@@ -291,6 +291,14 @@ describe("estimateRequest prices images as each provider does", () => {
       expect(imageCost(heuristic, image, "anthropic", undefined)).toBe(1600)
       expect(imageCost(heuristic, image, "anthropic", "claude-opus-4-7")).toBe(5000)
     }
+    // the version read from every way an id spells it: a two-digit minor is later than 4.7, a date is no minor
+    const url = Block.image("https://example.com/cat.png")
+    for (const model of ["claude-opus-4-7-20260416", "us.anthropic.claude-opus-4-7-v1:0", "claude-opus-4-7@20260416", "anthropic/claude-opus-4.7", "claude-opus-4-10", "claude-opus-4-10-20270101", "claude-opus-5"]) {
+      expect(imageCost(heuristic, url, "anthropic", model), model).toBe(5000)
+    }
+    for (const model of ["claude-opus-4-20250514", "claude-opus-4-6", "claude-opus-4.1", "claude-sonnet-4-10", "claude-3-opus-20240229"]) {
+      expect(imageCost(heuristic, url, "anthropic", model), model).toBe(1600)
+    }
   })
 
   it("Gemini 3: any image costs its media resolution's figure, 1,120 by default, the part's setting over the request's", () => {

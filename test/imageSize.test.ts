@@ -181,6 +181,9 @@ describe("geminiImageTokens", () => {
   it("reads a media resolution given as the bare value or as a part's level, and nothing else", () => {
     expect(geminiMediaResolution("MEDIA_RESOLUTION_HIGH")).toBe("high")
     expect(geminiMediaResolution({ level: "MEDIA_RESOLUTION_LOW" })).toBe("low")
+    // in lower case, as Google's Gemini 3 guide writes it
+    expect(geminiMediaResolution({ level: "media_resolution_ultra_high" })).toBe("ultraHigh")
+    expect(geminiMediaResolution("media_resolution_low")).toBe("low")
     expect(geminiMediaResolution("MEDIA_RESOLUTION_UNSPECIFIED")).toBeUndefined()
     expect(geminiMediaResolution(["MEDIA_RESOLUTION_LOW"])).toBeUndefined()
     expect(geminiMediaResolution(null)).toBeUndefined()

@@ -437,9 +437,10 @@ const GEMINI_TILE_EDGE = 768
 
 /** The media resolution a part or a request asks for, as Gemini 3 prices it; `undefined` when none is given or it is not one Gemini names. */
 export const geminiMediaResolution = (value: unknown): keyof typeof GEMINI_3_IMAGE_TOKENS | undefined => {
-  // per part it is `{ level: "MEDIA_RESOLUTION_HIGH" }`, per request the bare value
+  // per part it is `{ level: "MEDIA_RESOLUTION_HIGH" }`, per request the bare value; the API takes enum names in any
+  // case, and Google's own Gemini 3 guide writes them in lower case
   const level = typeof value === "object" && value !== null && !Array.isArray(value) ? (value as { readonly level?: unknown }).level : value
-  switch (level) {
+  switch (typeof level === "string" ? level.toUpperCase() : level) {
     case "MEDIA_RESOLUTION_LOW":
       return "low"
     case "MEDIA_RESOLUTION_MEDIUM":

@@ -272,8 +272,7 @@ const DEFAULT_TOOL_USE_SYSTEM_PROMPT: readonly [number, number] = [497, 589]
 const TEXT_EDITOR_TOKENS = 700
 const COMPUTER_TOOL_TOKENS = 735
 const COMPUTER_SYSTEM_PROMPT_TOKENS = 499
-const bashTokens = (family: Family | undefined): number =>
-  family !== undefined && family.family === "opus" && (family.version === "5" || family.version === "4.8" || family.version === "4.7") ? 325 : 244
+const bashTokens = (family: Family | undefined): number => (atLeast(family, "opus", 4, 7) ? 325 : 244)
 
 /**
  * Input Anthropic adds beyond what a request shows, measured on requests that
@@ -302,27 +301,39 @@ const extendedThinking = (request: Request.Request): boolean => {
 
 interface Family {
   readonly family: string
+  /** "4.5", "4", "3.5-jun": as the documented tables name it. */
   readonly version: string
+  readonly major: number
+  readonly minor: number
 }
+
+/** Whether a model is of `family` at `major.minor` or later, the minor compared as a number (4.10 after 4.7). */
+const atLeast = (model: Family | undefined, family: string, major: number, minor: number): boolean =>
+  model !== undefined && model.family === family && (model.major > major || (model.major === major && model.minor >= minor))
 
 /**
  * The family and version of a Claude model id: `claude-sonnet-4-5-20250929`
  * is sonnet 4.5, `claude-3-5-sonnet-20240620` sonnet 3.5 (June),
- * `us.anthropic.claude-opus-4-1-v1:0` opus 4.1.
+ * `us.anthropic.claude-opus-4-1-v1:0` opus 4.1, `claude-opus-4-10` opus
+ * 4.10, `anthropic/claude-opus-4.7` (a router's id) opus 4.7. A date
+ * (`-20250514`) is not a minor version.
  */
 export const claudeFamily = (model: string | undefined): Family | undefined => {
   if (model === undefined) return undefined
   const m = model.toLowerCase()
-  const modern = /claude-(opus|sonnet|haiku)-(\d+)(?:-(\d)(?!\d))?/.exec(m)
+  const modern = /claude-(opus|sonnet|haiku)-(\d+)(?:[-.](\d{1,2})(?!\d))?/.exec(m)
   if (modern !== null) {
-    const minor = modern[3]
-    return { family: modern[1]!, version: minor === undefined || minor === "0" ? modern[2]! : `${modern[2]}.${minor}` }
+    const major = Number(modern[2])
+    const minor = modern[3] === undefined ? 0 : Number(modern[3])
+    return { family: modern[1]!, version: minor === 0 ? String(major) : `${major}.${minor}`, major, minor }
   }
-  const legacy = /claude-(\d)(?:-(\d))?-(opus|sonnet|haiku)(?:-(\d{8}))?/.exec(m)
+  const legacy = /claude-(\d)(?:[-.](\d))?-(opus|sonnet|haiku)(?:-(\d{8}))?/.exec(m)
   if (legacy !== null) {
-    const version = legacy[2] === undefined ? legacy[1]! : `${legacy[1]}.${legacy[2]}`
-    if (legacy[3] === "sonnet" && version === "3.5") return { family: "sonnet", version: legacy[4] === "20240620" ? "3.5-jun" : "3.5-oct" }
-    return { family: legacy[3]!, version }
+    const major = Number(legacy[1])
+    const minor = legacy[2] === undefined ? 0 : Number(legacy[2])
+    const version = minor === 0 ? String(major) : `${major}.${minor}`
+    if (legacy[3] === "sonnet" && version === "3.5") return { family: "sonnet", version: legacy[4] === "20240620" ? "3.5-jun" : "3.5-oct", major, minor }
+    return { family: legacy[3]!, version, major, minor }
   }
   return undefined
 }
@@ -360,12 +371,11 @@ const anthropicToolText = (tool: Request.ToolDefinition): string =>
  */
 const keepsEarlierThinking = (family: Family | undefined): boolean => {
   if (family === undefined) return true
-  const version = Number.parseFloat(family.version)
   switch (family.family) {
     case "opus":
-      return version >= 4.5
+      return atLeast(family, "opus", 4, 5)
     case "sonnet":
-      return version >= 4.6
+      return atLeast(family, "sonnet", 4, 6)
     default:
       return false
   }
@@ -378,7 +388,7 @@ const keepsEarlierThinking = (family: Family | undefined): boolean => {
  * Anthropic's own worked examples.
  */
 const readsHighResolutionImages = (family: Family | undefined): boolean =>
-  family !== undefined && family.family === "opus" && Number.parseFloat(family.version) >= 4.7
+  atLeast(family, "opus", 4, 7)
 
 /** An image as Claude prices it: by its size when the request shows it, else the most an image costs on the model. */
 const anthropicImagePrice = (highResolution: boolean) => (file: Block.FileBlock): number => {

@@ -720,7 +720,9 @@ const encodeTool = (ctx: A.Ctx, tool: Request.ToolDefinition): Wire.ToolParam | 
  * The tool choice as Anthropic takes it. Its `none` takes no other field (the
  * API's schema and the SDK's `ToolChoiceNone` have `type` alone, and the API
  * answers an extra field with a 400), so a parallel tool calls setting next
- * to it is left out and reported: under `none` no tool is called anyway.
+ * to it is left out: allowing parallel calls is Anthropic's default and loses
+ * nothing, forbidding them is reported (under `none` no tool is called
+ * anyway, but the setting was the caller's).
  */
 const encodeToolChoice = (
   ctx: A.Ctx,
@@ -736,7 +738,7 @@ const encodeToolChoice = (
     case "required":
       return { type: "any", ...parallel }
     case "none":
-      if (request.parallelToolCalls !== undefined) {
+      if (request.parallelToolCalls === false) {
         A.dropped(ctx, undefined, undefined, "the parallel tool calls setting", "Anthropic's tool choice none takes no other field, and no tool is called under it")
       }
       return { type: "none" }
