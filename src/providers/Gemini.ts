@@ -54,7 +54,21 @@
  * `parametersAsSent` (a `parameters` schema that named its types in
  * Gemini's upper case, `"OBJECT"`, as it came: the model holds JSON Schema's
  * `"object"`, so other providers get a schema they accept, and Gemini gets
- * the schema back as sent, or in upper case once the parameters changed).
+ * the schema back as sent, or in upper case once the parameters changed),
+ * `snakeCase` (the fields read in snake_case, below).
+ *
+ * **Either spelling**: the REST API takes proto3 JSON, in which every field
+ * may be written lowerCamelCase (`inlineData`, `mimeType`) or snake_case
+ * (`inline_data`, `mime_type`), as Python clients write them. Both are read:
+ * the fields of parts (files, calls, responses, signatures, code), the
+ * system instruction, and the tool and generation configs of a request.
+ * Each block, system message and request notes the fields it was read from
+ * in snake_case (`snakeCase`), and they are written back so, so a body
+ * comes back in the spelling it came in; anything built in the model is
+ * written lowerCamelCase. Fields the adapter does not read are kept as
+ * they came, in their own spelling. A field given in both spellings is read
+ * from its lowerCamelCase name; the other is kept, written back, and
+ * reported (`UnknownProviderField`).
  *
  * **What the format cannot carry** is reported as a warning (or, with
  * `strict`, fails with `UnsupportedContent`): thinking that carries another
@@ -119,7 +133,7 @@ type Obj = A.Obj
 type Fields = Record<string, Schema.Json>
 
 /** The hints kept beside the wire fields (see the module documentation). */
-const hints = new Set(["syntheticId", "noArgs", "nullArgs", "noResponse", "kind", "parametersKey", "parametersAsSent", "declarationsKey"])
+const hints = new Set(["syntheticId", "noArgs", "nullArgs", "noResponse", "kind", "parametersKey", "parametersAsSent", "declarationsKey", "snakeCase"])
 
 const contentKeys = new Set(["role", "parts"])
 const partsKey = new Set(["parts"])
@@ -140,6 +154,130 @@ const declarationKeys = (parametersKey: string | undefined): ReadonlySet<string>
   new Set(parametersKey === undefined ? ["name", "description"] : ["name", "description", parametersKey])
 const bodyKeys = new Set(["contents", "systemInstruction", "tools", "toolConfig", "generationConfig"])
 
+// ---------------------------------------------------------------------------
+// spelling: the REST API reads proto3 JSON, in which every field may be written
+// lowerCamelCase or as its proto name in snake_case ("Parsers accept both the
+// lowerCamelCase name (or the one specified by the json_name option) and the
+// original proto field name": the JSON mapping of the proto3 language guide,
+// https://protobuf.dev/programming-guides/proto3/#json). Python clients and the
+// traffic they record write `inline_data`, `mime_type`, `function_response`...
+// ---------------------------------------------------------------------------
+
+/** The fields (lowerCamelCase) of a wire object that the adapter reads under either spelling, with the shape of the objects they hold. */
+interface Shape {
+  readonly [field: string]: Shape | null
+}
+
+const fileShape: Shape = { mimeType: null, fileUri: null, displayName: null }
+/** A part; `mediaResolution` is read by the request estimate. */
+const partShape: Shape = {
+  thoughtSignature: null,
+  functionCall: null,
+  functionResponse: null,
+  inlineData: fileShape,
+  fileData: fileShape,
+  executableCode: null,
+  codeExecutionResult: null,
+  mediaResolution: null
+}
+/** A request body's settings: those the adapter types, and those reported when another provider's request is written without them. */
+const requestShape: Shape = {
+  toolConfig: { functionCallingConfig: { allowedFunctionNames: null } },
+  generationConfig: {
+    responseMimeType: null,
+    responseJsonSchema: null,
+    responseSchema: null,
+    maxOutputTokens: null,
+    mediaResolution: null,
+    topP: null,
+    topK: null,
+    stopSequences: null,
+    presencePenalty: null,
+    frequencyPenalty: null,
+    thinkingConfig: null
+  }
+}
+
+const snakeOf = (field: string): string => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
+
+/**
+ * `o` with the fields of `shape` given in snake_case renamed to
+ * lowerCamelCase (nested objects too), each renamed field's snake_case name
+ * added to `snake` so that it is written back as it came (the hint
+ * `snakeCase`). A field given in both spellings is read from its
+ * lowerCamelCase name, the proto3 JSON name Gemini itself writes; the other
+ * is kept as an unknown field, written back, and reported
+ * (`UnknownProviderField`, kept): proto3 parsers are expected to reject a
+ * field given twice, so the provider may refuse what the caller sent.
+ */
+const camelCased = (ctx: A.Ctx, o: Obj, shape: Shape, at: string, snake: Array<string>): Obj => {
+  let out: Record<string, Schema.Json> | undefined
+  for (const field of Object.keys(shape)) {
+    const alias = snakeOf(field)
+    const sub = shape[field]
+    let value = o[field]
+    if (o[alias] !== undefined) {
+      if (value !== undefined) {
+        ctx.warnings.push(new UnknownProviderField({ path: at === "" ? alias : `${at}.${alias}`, kept: true }))
+      } else {
+        value = o[alias]
+        out ??= { ...o }
+        delete out[alias]
+        out[field] = value
+        snake.push(alias)
+      }
+    }
+    if (sub === null || sub === undefined || !A.isObj(value)) continue
+    const nested = camelCased(ctx, value, sub, at === "" ? field : `${at}.${field}`, snake)
+    if (nested === value) continue
+    out ??= { ...o }
+    out[field] = nested
+  }
+  return out ?? o
+}
+
+/** The snake_case field names a value was read with (`camelCased`). */
+const snakeHint = (snake: ReadonlyArray<string>): Schema.Json | undefined => (snake.length === 0 ? undefined : [...snake])
+
+/**
+ * `o` with the fields of `shape` named in a value's `snakeCase` hint written
+ * in snake_case again, nested objects too: a copy where anything changes
+ * (nested objects may be the kept ones, which are never changed in place).
+ */
+const respell = <T extends object>(o: T, shape: Shape, snake: ReadonlySet<string>): T => {
+  const source = o as Record<string, unknown>
+  let out: Record<string, unknown> | undefined
+  for (const field of Object.keys(shape)) {
+    const value = source[field]
+    if (value === undefined) continue
+    const sub = shape[field]
+    const written = sub !== null && sub !== undefined && typeof value === "object" && value !== null && !Array.isArray(value) ? respell(value, sub, snake) : value
+    const alias = snakeOf(field)
+    const renamed = snake.has(alias) && source[alias] === undefined
+    if (!renamed && written === value) continue
+    out ??= { ...source }
+    if (renamed) {
+      delete out[field]
+      out[alias] = written
+    } else {
+      out[field] = written
+    }
+  }
+  return (out ?? o) as T
+}
+
+/** The snake_case names a value was read with, or `undefined`. */
+const snakeOfValue = (value: { readonly providerOptions?: Block.ProviderOptions | undefined } | undefined): ReadonlySet<string> | undefined => {
+  const names = hintOf(value, key, "snakeCase")
+  return Array.isArray(names) && names.length > 0 ? new Set(names.filter((n): n is string => typeof n === "string")) : undefined
+}
+
+/** A written part in the spelling its block was read in. */
+const spelledPart = <T extends object>(part: T, block: { readonly providerOptions?: Block.ProviderOptions | undefined }): T => {
+  const snake = snakeOfValue(block)
+  return snake === undefined ? part : respell(part, partShape, snake)
+}
+
 /**
  * Made-up call ids for responses without ids: a counter, behind a random tag
  * drawn once per process, so a conversation persisted by one process and
@@ -158,13 +296,14 @@ const partExtras = (part: Obj, known: ReadonlySet<string>, nestedKey: string, ne
   return A.withNested(A.extrasOf(part, known), nestedKey, A.isObj(nested) ? A.extrasOf(nested, nestedKnown) : undefined)
 }
 
-const readFile = (ctx: A.Ctx, part: Obj, at: string): Block.FileBlock | undefined => {
+/** A file part (`inlineData` or `fileData`), its fields read in lowerCamelCase (`camelCased`, which gave `snake`). */
+const readFile = (ctx: A.Ctx, part: Obj, at: string, snake: ReadonlyArray<string>): Block.FileBlock | undefined => {
   const inline = part["inlineData"]
   if (A.isObj(inline)) {
     const displayName = A.optStr(ctx, inline, "displayName", `${at}.inlineData`)
     return Block.file(Block.base64(A.optStr(ctx, inline, "data", `${at}.inlineData`) ?? ""), A.optStr(ctx, inline, "mimeType", `${at}.inlineData`) ?? "application/octet-stream", {
       ...defined({ filename: displayName }),
-      ...keep(key, partExtras(part, inlineKeys, "inlineData", blobKeys))
+      ...keep(key, partExtras(part, inlineKeys, "inlineData", blobKeys), { snakeCase: snakeHint(snake) })
     })
   }
   const data = part["fileData"]
@@ -172,7 +311,7 @@ const readFile = (ctx: A.Ctx, part: Obj, at: string): Block.FileBlock | undefine
     const displayName = A.optStr(ctx, data, "displayName", `${at}.fileData`)
     return Block.file(Block.url(A.optStr(ctx, data, "fileUri", `${at}.fileData`) ?? ""), A.optStr(ctx, data, "mimeType", `${at}.fileData`) ?? "application/octet-stream", {
       ...defined({ filename: displayName }),
-      ...keep(key, partExtras(part, fileKeys, "fileData", fileDataKeys))
+      ...keep(key, partExtras(part, fileKeys, "fileData", fileDataKeys), { snakeCase: snakeHint(snake) })
     })
   }
   return undefined
@@ -203,19 +342,21 @@ class Pending {
 }
 
 /** A text part: thinking when `thought` is true, else text (any other `thought` value is kept). */
-const readText = (ctx: A.Ctx, part: Obj, at: string): Block.TextBlock | Block.ThinkingBlock => {
+const readText = (ctx: A.Ctx, part: Obj, at: string, snake: ReadonlyArray<string>): Block.TextBlock | Block.ThinkingBlock => {
   const thought = part["thought"] === true
   const options = {
     ...defined({ thoughtSignature: A.optStr(ctx, part, "thoughtSignature", at) }),
-    ...keep(key, A.extrasOf(part, thought ? thoughtKeys : textKeys))
+    ...keep(key, A.extrasOf(part, thought ? thoughtKeys : textKeys), { snakeCase: snakeHint(snake) })
   }
   const text = part["text"] as string
   return thought ? Block.thinking(text, undefined, options) : Block.text(text, options)
 }
 
-const readModelPart = (ctx: A.Ctx, part: Obj, at: string, makeId: (name: string) => string, pending: Pending, blocks: Array<Block.AssistantBlock>): void => {
+const readModelPart = (ctx: A.Ctx, raw: Obj, at: string, makeId: (name: string) => string, pending: Pending, blocks: Array<Block.AssistantBlock>): void => {
+  const snake: Array<string> = []
+  const part = camelCased(ctx, raw, partShape, at, snake)
   if (typeof part["text"] === "string") {
-    blocks.push(readText(ctx, part, at))
+    blocks.push(readText(ctx, part, at, snake))
     return
   }
   const call = part["functionCall"]
@@ -231,14 +372,15 @@ const readModelPart = (ctx: A.Ctx, part: Obj, at: string, makeId: (name: string)
         syntheticId: given === undefined ? true : undefined,
         noArgs: call["args"] === undefined ? true : undefined,
         // an explicit null (not the object the API documents) is written back as it came
-        nullArgs: call["args"] === null ? true : undefined
+        nullArgs: call["args"] === null ? true : undefined,
+        snakeCase: snakeHint(snake)
       })
     }))
     return
   }
   if (A.isObj(part["executableCode"])) {
     const id = makeId("code_execution")
-    blocks.push(Block.toolCall(id, "code_execution", part["executableCode"], { providerExecuted: true, ...keep(key, A.extrasOf(part, codeKeys), { kind: "executableCode" }) }))
+    blocks.push(Block.toolCall(id, "code_execution", part["executableCode"], { providerExecuted: true, ...keep(key, A.extrasOf(part, codeKeys), { kind: "executableCode", snakeCase: snakeHint(snake) }) }))
     pending.add("code_execution", id)
     return
   }
@@ -246,14 +388,15 @@ const readModelPart = (ctx: A.Ctx, part: Obj, at: string, makeId: (name: string)
     const id = pending.take("code_execution") ?? makeId("code_execution")
     blocks.push(Block.toolResult(id, "code_execution", [Block.json(part["codeExecutionResult"])], false, {
       providerExecuted: true,
-      ...keep(key, A.extrasOf(part, codeResultKeys), { kind: "codeExecutionResult" })
+      ...keep(key, A.extrasOf(part, codeResultKeys), { kind: "codeExecutionResult", snakeCase: snakeHint(snake) })
     }))
     return
   }
-  blocks.push(readFile(ctx, part, at) ?? Block.providerData(key, part))
+  // a part of another kind is kept as it came, in its own spelling
+  blocks.push(readFile(ctx, part, at, snake) ?? Block.providerData(key, raw))
 }
 
-const readResponse = (ctx: A.Ctx, part: Obj, at: string, makeId: (name: string) => string, pending: Pending): Block.ToolResultBlock => {
+const readResponse = (ctx: A.Ctx, part: Obj, at: string, snake: ReadonlyArray<string>, makeId: (name: string) => string, pending: Pending): Block.ToolResultBlock => {
   const fr = part["functionResponse"] as Obj
   const frAt = `${at}.functionResponse`
   const name = A.optStr(ctx, fr, "name", frAt) ?? ""
@@ -266,7 +409,9 @@ const readResponse = (ctx: A.Ctx, part: Obj, at: string, makeId: (name: string) 
   if (rawParts !== undefined && rawParts !== null) {
     const list = A.arr(ctx, rawParts, `${frAt}.parts`)
     for (let p = 0; p < list.length; p++) {
-      const file = readFile(ctx, A.obj(ctx, list[p], `${frAt}.parts[${p}]`), `${frAt}.parts[${p}]`)
+      const fileAt = `${frAt}.parts[${p}]`
+      const fileSnake: Array<string> = []
+      const file = readFile(ctx, camelCased(ctx, A.obj(ctx, list[p], fileAt), partShape, fileAt, fileSnake), fileAt, fileSnake)
       if (file === undefined) untyped = true
       else files.push(file)
     }
@@ -287,7 +432,8 @@ const readResponse = (ctx: A.Ctx, part: Obj, at: string, makeId: (name: string) 
   if (untyped) extras = { ...extras, functionResponse: { ...(extras?.["functionResponse"] as Fields | undefined), parts: rawParts! } }
   return Block.toolResult(id, name, content, isError, keep(key, extras, {
     syntheticId: given === undefined ? true : undefined,
-    noResponse: response === undefined ? true : undefined
+    noResponse: response === undefined ? true : undefined,
+    snakeCase: snakeHint(snake)
   }))
 }
 
@@ -306,7 +452,7 @@ const markNamed = (pending: Pending, contents: ReadonlyArray<Schema.Json>, from:
     const content = contents[k]
     const parts = A.isObj(content) && Array.isArray(content["parts"]) ? content["parts"] : []
     for (const part of parts) {
-      const fr = A.isObj(part) ? part["functionResponse"] : undefined
+      const fr = A.isObj(part) ? (part["functionResponse"] ?? part["function_response"]) : undefined
       if (A.isObj(fr) && typeof fr["id"] === "string") pending.answer(fr["id"])
     }
   }
@@ -347,14 +493,16 @@ const readContents = (ctx: A.Ctx, contents: ReadonlyArray<Schema.Json>, path: st
     let tool: Array<Block.ToolResultBlock> | undefined
     for (; p < parts.length; p++) {
       const partAt = `${at}.parts[${p}]`
-      const part = A.obj(ctx, parts[p], partAt)
+      const raw = A.obj(ctx, parts[p], partAt)
+      const snake: Array<string> = []
+      const part = camelCased(ctx, raw, partShape, partAt, snake)
       if (A.isObj(part["functionResponse"])) {
         if (user !== undefined) {
           messages.push(Message.user(user, options()))
           user = undefined
         }
         tool ??= []
-        tool.push(readResponse(ctx, part, partAt, ids, pending))
+        tool.push(readResponse(ctx, part, partAt, snake, ids, pending))
         continue
       }
       if (tool !== undefined) {
@@ -362,8 +510,8 @@ const readContents = (ctx: A.Ctx, contents: ReadonlyArray<Schema.Json>, path: st
         tool = undefined
       }
       user ??= []
-      if (typeof part["text"] === "string" && part["thought"] !== true) user.push(readText(ctx, part, partAt) as Block.TextBlock)
-      else user.push(readFile(ctx, part, partAt) ?? Block.providerData(key, part))
+      if (typeof part["text"] === "string" && part["thought"] !== true) user.push(readText(ctx, part, partAt, snake) as Block.TextBlock)
+      else user.push(readFile(ctx, part, partAt, snake) ?? Block.providerData(key, raw))
     }
     if (tool !== undefined) messages.push(Message.tool(tool, options()))
     if (user !== undefined) messages.push(Message.user(user, options()))
@@ -371,33 +519,42 @@ const readContents = (ctx: A.Ctx, contents: ReadonlyArray<Schema.Json>, path: st
   }
 }
 
-const readSystem = (ctx: A.Ctx, raw: Schema.Json | undefined): Message.SystemMessage | undefined => {
+/** The system instruction; `snake` when it came as `system_instruction` (written back so). */
+const readSystem = (ctx: A.Ctx, raw: Schema.Json | undefined, snake: boolean): Message.SystemMessage | undefined => {
   if (raw === undefined || raw === null) return undefined
-  if (typeof raw === "string") return Message.system(raw)
+  const spelling = keep(key, undefined, { snakeCase: snake ? ["system_instruction"] : undefined })
+  if (typeof raw === "string") return Message.system(raw, spelling)
   const content = A.obj(ctx, raw, "systemInstruction")
   const parts = content["parts"] === undefined ? [] : A.arr(ctx, content["parts"], "systemInstruction.parts")
   const blocks: Array<Block.TextBlock> = []
   for (let p = 0; p < parts.length; p++) {
     const at = `systemInstruction.parts[${p}]`
-    const part = A.obj(ctx, parts[p], at)
+    const partSnake: Array<string> = []
+    const part = camelCased(ctx, A.obj(ctx, parts[p], at), partShape, at, partSnake)
     if (typeof part["text"] !== "string") {
       ctx.warnings.push(new UnknownProviderField({ path: at, kept: false }))
       continue
     }
     blocks.push(Block.text(part["text"], {
       ...defined({ thoughtSignature: A.optStr(ctx, part, "thoughtSignature", at) }),
-      ...keep(key, A.extrasOf(part, thoughtKeys))
+      ...keep(key, A.extrasOf(part, thoughtKeys), { snakeCase: snakeHint(partSnake) })
     }))
   }
   // the system instruction's role (often "user") is not the model's: it is kept as sent
-  return Message.system(blocks, keep(key, A.extrasOf(content, partsKey)))
+  return Message.system(blocks, keep(key, A.extrasOf(content, partsKey), { snakeCase: snake ? ["system_instruction"] : undefined }))
 }
 
-const messagesKeys = new Set(["systemInstruction", "contents"])
+/**
+ * The field a body's system instruction is read from: `systemInstruction`,
+ * else `system_instruction` (both given: the first, as `camelCased` does).
+ */
+const systemKeyOf = (raw: Obj): "systemInstruction" | "system_instruction" =>
+  raw["systemInstruction"] === undefined && raw["system_instruction"] !== undefined ? "system_instruction" : "systemInstruction"
 
 const readMessages = (ctx: A.Ctx, raw: Obj): Array<Message.Message> => {
   const messages: Array<Message.Message> = []
-  const system = readSystem(ctx, raw["systemInstruction"])
+  const systemKey = systemKeyOf(raw)
+  const system = readSystem(ctx, raw[systemKey], systemKey === "system_instruction")
   if (system !== undefined) messages.push(system)
   // contents is what makes it Gemini's shape (and the API requires it): a body of another format has none
   if (raw["contents"] === undefined) A.malformed(ctx, "contents", "a Gemini conversation needs contents (is this another provider's format?)")
@@ -431,12 +588,12 @@ const writeFile = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockIndex
   const source = block.source
   switch (source._tag) {
     case "Base64":
-      return merge<Wire.PartParam>({ inlineData: { mimeType: mimeTypeOf(ctx, block, index, blockIndex), data: source.data, ...named } }, kept)
+      return spelledPart(merge<Wire.PartParam>({ inlineData: { mimeType: mimeTypeOf(ctx, block, index, blockIndex), data: source.data, ...named } }, kept), block)
     case "Url":
-      return merge<Wire.PartParam>({ fileData: { mimeType: mimeTypeOf(ctx, block, index, blockIndex), fileUri: source.url, ...named } }, kept)
+      return spelledPart(merge<Wire.PartParam>({ fileData: { mimeType: mimeTypeOf(ctx, block, index, blockIndex), fileUri: source.url, ...named } }, kept), block)
     case "Text":
       A.converted(ctx, index, blockIndex, "a text document", "as base64 text/plain inline data")
-      return merge<Wire.PartParam>({ inlineData: { mimeType: "text/plain", data: utf8ToBase64(source.text), ...named } }, kept)
+      return spelledPart(merge<Wire.PartParam>({ inlineData: { mimeType: "text/plain", data: utf8ToBase64(source.text), ...named } }, kept), block)
     case "FileId":
       A.dropped(ctx, index, blockIndex, `the file ${JSON.stringify(source.fileId)}`, "Gemini takes inline data or file URIs, not another provider's file ids")
       return undefined
@@ -449,7 +606,7 @@ const textPart = (ctx: A.Ctx, block: Block.TextBlock, index: number, blockIndex:
   if (block.citations !== undefined && block.citations.length > 0) A.dropped(ctx, index, blockIndex, "the citations of a text", "Gemini text parts carry none")
   const part: Wire.PartParam = { text: block.text }
   if (block.thoughtSignature !== undefined) part.thoughtSignature = block.thoughtSignature
-  return merge(part, keptOf(block, key, hints))
+  return spelledPart(merge(part, keptOf(block, key, hints)), block)
 }
 
 type ResponseFields = Pick<NonNullable<Wire.PartParam["functionResponse"]>, "response" | "parts">
@@ -522,7 +679,7 @@ const writeModelParts = (ctx: A.Ctx, m: Message.AssistantMessage, index: number)
           A.dropped(ctx, index, b, "thinking with another provider's replay data", "Gemini cannot verify or replay it")
           break
         }
-        parts.push(merge<Wire.PartParam>({ text: block.thinking, thought: true, ...defined({ thoughtSignature: block.thoughtSignature }) }, keptOf(block, key, hints)))
+        parts.push(spelledPart(merge<Wire.PartParam>({ text: block.thinking, thought: true, ...defined({ thoughtSignature: block.thoughtSignature }) }, keptOf(block, key, hints)), block))
         break
       case "RedactedThinking":
         A.dropped(ctx, index, b, "redacted thinking", "it is Anthropic's and cannot be replayed to Gemini")
@@ -539,7 +696,7 @@ const writeModelParts = (ctx: A.Ctx, m: Message.AssistantMessage, index: number)
       case "ToolCall": {
         const kept = keptOf(block, key, hints)
         if (block.providerExecuted === true) {
-          if (hintOf(block, key, "kind") === "executableCode") parts.push(merge({ executableCode: block.args } as Wire.PartParam, kept))
+          if (hintOf(block, key, "kind") === "executableCode") parts.push(spelledPart(merge({ executableCode: block.args } as Wire.PartParam, kept), block))
           else A.dropped(ctx, index, b, `the provider-executed call ${JSON.stringify(block.name)}`, "another provider ran it")
           break
         }
@@ -557,12 +714,12 @@ const writeModelParts = (ctx: A.Ctx, m: Message.AssistantMessage, index: number)
         if (hintOf(block, key, "syntheticId") !== true) call.id = block.id
         const part: Wire.PartParam = { functionCall: call }
         if (block.thoughtSignature !== undefined) part.thoughtSignature = block.thoughtSignature
-        parts.push(merge(part, kept))
+        parts.push(spelledPart(merge(part, kept), block))
         break
       }
       case "ToolResult":
         if (hintOf(block, key, "kind") === "codeExecutionResult" && Array.isArray(block.content) && block.content[0]?._tag === "Json") {
-          parts.push(merge({ codeExecutionResult: block.content[0].value } as Wire.PartParam, keptOf(block, key, hints)))
+          parts.push(spelledPart(merge({ codeExecutionResult: block.content[0].value } as Wire.PartParam, keptOf(block, key, hints)), block))
         } else {
           A.dropped(ctx, index, b, `the result of the provider-executed call ${JSON.stringify(block.toolName)}`, "another provider ran it")
         }
@@ -617,6 +774,7 @@ const writeMessages = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Wi
   let idless: Array<IdlessResponse> = []
   let previous: Message.Message["role"] | undefined
   let started = false
+  let system: Wire.ContentParam | undefined
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!
     if (m.role !== "tool" && idless.length > 0) {
@@ -632,8 +790,14 @@ const writeMessages = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Wi
       case "system": {
         const parts = writeUserParts(ctx, m, i)
         if (!started) {
-          if (out.systemInstruction === undefined) out.systemInstruction = merge<Wire.ContentParam>({ parts } as Wire.ContentParam, kept)
-          else out.systemInstruction.parts.push(...parts)
+          if (system === undefined) {
+            system = merge<Wire.ContentParam>({ parts } as Wire.ContentParam, kept)
+            // written under the name it was read from
+            if (snakeOfValue(m)?.has("system_instruction") === true) out.system_instruction = system
+            else out.systemInstruction = system
+          } else {
+            system.parts.push(...parts)
+          }
           continue
         }
         A.converted(ctx, i, undefined, "a system message after the conversation started", "as user text")
@@ -670,7 +834,7 @@ const writeMessages = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Wi
           } else {
             response.id = result.toolCallId
           }
-          parts.push(merge<Wire.PartParam>({ functionResponse: response }, keptOf(result, key, hints)))
+          parts.push(spelledPart(merge<Wire.PartParam>({ functionResponse: response }, keptOf(result, key, hints)), result))
         }
         out.contents.push(merge<Wire.ContentParam>({ role: "user", parts }, kept))
         break
@@ -740,7 +904,8 @@ export const fromMessages = (input: Wire.MessagesLike | unknown, options?: Conve
   const ctx = A.makeCtx(key, options)
   return A.run(ctx, () => {
     const raw = A.obj(ctx, A.jsonOf(ctx, input), "")
-    A.ignoreExtras(ctx, raw, messagesKeys)
+    // the other spelling of the system instruction, when both are given, is ignored with the body's other fields
+    A.ignoreExtras(ctx, raw, new Set([systemKeyOf(raw), "contents"]))
     return readMessages(ctx, raw)
   }) as Effect.Effect<Converted<Array<Message.Message>>, MalformedPayload | InvalidToolArguments>
 }
@@ -925,15 +1090,25 @@ const readGenerationConfig = (ctx: A.Ctx, raw: Schema.Json | undefined, kept: Fi
 export const fromRequest = (body: Wire.RequestBodyLike | unknown, options?: ConversionOptions): Effect.Effect<Converted<Request.Request>, MalformedPayload | InvalidToolArguments> => {
   const ctx = A.makeCtx(key, options)
   return A.run(ctx, () => {
-    const raw = A.obj(ctx, A.jsonOf(ctx, body), "")
-    const messages = readMessages(ctx, raw)
+    const given = A.obj(ctx, A.jsonOf(ctx, body), "")
+    const messages = readMessages(ctx, given)
+    if (systemKeyOf(given) === "systemInstruction" && given["systemInstruction"] !== undefined && given["system_instruction"] !== undefined) {
+      ctx.warnings.push(new UnknownProviderField({ path: "system_instruction", kept: true }))
+    }
+    // the settings read in lowerCamelCase, and kept so (what other providers' writers look for), with the spelling they came in
+    const snake: Array<string> = []
+    const raw = camelCased(ctx, given, requestShape, "", snake)
     const kept: Fields = {}
     const tools = readTools(ctx, raw["tools"], kept)
     const toolChoice = readToolChoice(ctx, raw["toolConfig"], kept)
     const responseFormat = readGenerationConfig(ctx, raw["generationConfig"], kept)
     const maxOutputTokens = maxOutputTokensOf(ctx, raw["generationConfig"])
-    for (const field of Object.keys(raw)) if (!bodyKeys.has(field)) A.setKey(kept, field, raw[field])
-    return Request.make(messages, { ...defined({ tools, toolChoice, responseFormat, maxOutputTokens }), ...keep(key, Object.keys(kept).length === 0 ? undefined : kept) })
+    const read = systemKeyOf(given)
+    for (const field of Object.keys(raw)) if (!bodyKeys.has(field) && field !== read) A.setKey(kept, field, raw[field])
+    return Request.make(messages, {
+      ...defined({ tools, toolChoice, responseFormat, maxOutputTokens }),
+      ...keep(key, Object.keys(kept).length === 0 ? undefined : kept, { snakeCase: snakeHint(snake) })
+    })
   }) as Effect.Effect<Converted<Request.Request>, MalformedPayload | InvalidToolArguments>
 }
 
@@ -1014,6 +1189,7 @@ export const toRequest = (request: Request.Request, options?: ConversionOptions)
     A.droppedForeignSettings(ctx, request, key)
     const body: Wire.RequestBody = { contents: written.contents }
     if (written.systemInstruction !== undefined) body.systemInstruction = written.systemInstruction
+    if (written.system_instruction !== undefined) body.system_instruction = written.system_instruction
     const hosted = Array.isArray(kept["tools"]) ? (kept["tools"] as Array<{ [key: string]: unknown }>) : []
     const names: Array<string> = []
     if (request.tools !== undefined || hosted.length > 0) {
@@ -1048,10 +1224,11 @@ export const toRequest = (request: Request.Request, options?: ConversionOptions)
     }
     if (request.maxOutputTokens !== undefined) body.generationConfig = { ...body.generationConfig, maxOutputTokens: request.maxOutputTokens }
     for (const field of Object.keys(kept)) {
-      if (field === "tools" || field === "toolConfig" || field === "generationConfig" || bodyKeys.has(field)) continue
+      if (field === "tools" || field === "toolConfig" || field === "generationConfig" || field === "snakeCase" || bodyKeys.has(field)) continue
       A.setKey(body, field, kept[field])
     }
-    return body
+    const snake = snakeOfValue(request)
+    return snake === undefined ? body : respell(body, requestShape, snake)
   })
 }
 

@@ -142,6 +142,10 @@ export type StreamEvent = GenerateContentResponse | ErrorChunk
 
 // ---------------------------------------------------------------------------
 // request bodies (written by the adapter, `Gemini`)
+//
+// The API takes each field in lowerCamelCase or in snake_case (proto3 JSON).
+// The adapter writes lowerCamelCase, except the fields it read in snake_case,
+// which it writes back so: those are the snake_case members below.
 // ---------------------------------------------------------------------------
 
 /**
@@ -153,6 +157,8 @@ export interface BlobParam {
   mimeType?: string
   data?: string
   displayName?: string
+  mime_type?: string
+  display_name?: string
 }
 
 /**
@@ -164,6 +170,9 @@ export interface FileDataParam {
   mimeType?: string
   fileUri?: string
   displayName?: string
+  mime_type?: string
+  file_uri?: string
+  display_name?: string
 }
 
 /**
@@ -177,15 +186,39 @@ export interface PartParam {
   text?: string
   thought?: boolean
   thoughtSignature?: string
-  functionCall?: { id?: string; name?: string; args?: { [key: string]: unknown } }
-  functionResponse?: {
-    id?: string
-    name?: string
-    response?: { [key: string]: unknown }
-    parts?: Array<{ inlineData?: BlobParam; fileData?: FileDataParam }>
-  }
+  functionCall?: FunctionCallParam
+  functionResponse?: FunctionResponseParam
   inlineData?: BlobParam
   fileData?: FileDataParam
+  thought_signature?: string
+  function_call?: FunctionCallParam
+  function_response?: FunctionResponseParam
+  inline_data?: BlobParam
+  file_data?: FileDataParam
+}
+
+/**
+ * A function call as the adapter writes it.
+ *
+ * @since 0.1.0
+ */
+export interface FunctionCallParam {
+  id?: string
+  name?: string
+  args?: { [key: string]: unknown }
+}
+
+/**
+ * A function response as the adapter writes it, with the files of the
+ * result in `parts`.
+ *
+ * @since 0.1.0
+ */
+export interface FunctionResponseParam {
+  id?: string
+  name?: string
+  response?: { [key: string]: unknown }
+  parts?: Array<{ inlineData?: BlobParam; fileData?: FileDataParam; inline_data?: BlobParam; file_data?: FileDataParam }>
 }
 
 /**
@@ -206,6 +239,7 @@ export interface ContentParam {
  */
 export interface Messages {
   systemInstruction?: ContentParam
+  system_instruction?: ContentParam
   contents: Array<ContentParam>
 }
 

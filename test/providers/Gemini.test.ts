@@ -1,10 +1,11 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Stream } from "effect"
 import { Block, Conversation, Message, Request } from "../../src/index.js"
-import { Gemini } from "../../src/providers/index.js"
+import { Gemini, OpenAiChat } from "../../src/providers/index.js"
 import type { GeminiWire } from "../../src/providers/index.js"
 import { err, exact, json, ok, tags } from "./adapterHelpers.js"
 import * as Fixtures from "./fixtures/gemini.js"
+import { snakeCased, unspelled } from "./geminiSpelling.js"
 import { eventsOf, sseOf } from "./fixtures/sse.js"
 
 type Input = { systemInstruction?: object; contents: ReadonlyArray<object> }
@@ -413,5 +414,118 @@ describe("Gemini streams", () => {
     const error = err(Gemini.fromEvents(chunks.slice(0, -1)))
     assert.strictEqual(error._tag, "IncompleteResponse")
     if (error._tag === "IncompleteResponse") assert.isAbove(error.partial?.message.content.length ?? 0, 0)
+  })
+})
+
+describe("Gemini in snake_case, the other spelling of proto3 JSON", () => {
+  const camel = {
+    systemInstruction: { parts: [{ text: "You read charts.", thoughtSignature: "c3lz" }] },
+    contents: [
+      { role: "user", parts: [{ text: "Compare these." }, { inlineData: { mimeType: "image/png", data: "iVBORw0KGgo=", displayName: "a.png" } }, { fileData: { mimeType: "application/pdf", fileUri: "gs://b/report.pdf" } }] },
+      {
+        role: "model",
+        parts: [
+          { text: "Thinking it over.", thought: true, thoughtSignature: "dGhpbms=" },
+          { functionCall: { id: "c1", name: "get_chart", args: { series_name: "sales" } }, thoughtSignature: "Q2lR" },
+          { executableCode: { language: "PYTHON", code: "print(1)" } },
+          { codeExecutionResult: { outcome: "OUTCOME_OK", output: "1\n" } }
+        ]
+      },
+      { role: "user", parts: [{ functionResponse: { id: "c1", name: "get_chart", response: { chart_title: "Sales" }, parts: [{ inlineData: { mimeType: "image/jpeg", data: "/9j/4AAQ" } }, { fileData: { mimeType: "application/pdf", fileUri: "gs://b/notes.pdf", displayName: "notes.pdf" } }] } }] }
+    ]
+  }
+  const snake = snakeCased(camel)
+
+  it("reads files, calls, responses with files, signatures, code and the system instruction as their camelCase twins are read", () => {
+    // the data inside (the call's arguments, the response) is not renamed: only the protocol's fields are
+    assert.include(JSON.stringify(snake), `"inline_data":{"mime_type":"image/png"`)
+    assert.include(JSON.stringify(snake), `"series_name":"sales"`)
+    const fromSnake = read(snake)
+    assert.deepStrictEqual(unspelled(json(fromSnake)), json(read(camel)))
+    const result = Message.toolResultsOf(fromSnake[3]!)[0]!
+    assert.deepStrictEqual(Array.isArray(result.content) ? result.content.map((p) => (p._tag === "File" ? `${p.mediaType} ${p.source._tag}` : p._tag)) : [], ["Json", "image/jpeg Base64", "application/pdf Url"])
+    assert.isTrue(Conversation.isValid(fromSnake))
+  })
+
+  it("writes a conversation read in snake_case back in snake_case, and one built in the model in camelCase", () => {
+    roundTrip(snake)
+    roundTrip(camel)
+    assert.deepStrictEqual<unknown>(write([Message.system("You read charts."), Message.user([Block.file(Block.base64("iVBORw0KGgo="), "image/png")])]), {
+      systemInstruction: { parts: [{ text: "You read charts." }] },
+      contents: [{ role: "user", parts: [{ inlineData: { mimeType: "image/png", data: "iVBORw0KGgo=" } }] }]
+    })
+  })
+
+  it("writes each object back in the spelling it came in, when a body mixes them", () => {
+    roundTrip({
+      contents: [
+        { role: "user", parts: [{ inline_data: { mimeType: "image/png", data: "iVBORw0KGgo=" } }, { fileData: { mime_type: "application/pdf", fileUri: "gs://b/r.pdf" } }, { text: "Both?" }] },
+        { role: "model", parts: [{ function_call: { name: "f", args: {} }, thoughtSignature: "c2ln" }, { functionCall: { name: "g", args: {} }, thought_signature: "c2lnMg==" }] },
+        { role: "user", parts: [{ function_response: { name: "f", response: { output: "ok" }, parts: [{ inlineData: { mime_type: "image/png", data: "iVBORw0KGgo=" } }] } }, { functionResponse: { name: "g", response: { output: "ok" } } }] }
+      ]
+    })
+  })
+
+  it("keeps fields it does not read as they were spelled, and a part of an unknown kind as it came", () => {
+    roundTrip({
+      contents: [
+        { role: "user", parts: [{ file_data: { mime_type: "video/mp4", file_uri: "gs://b/c.mp4" }, video_metadata: { start_offset: "10s" } }, { tool_response: { id: "t1" }, thought_signature: "c2ln" }] }
+      ]
+    })
+  })
+
+  it("reads a field given in both spellings from its camelCase name, keeps the other, writes it back, and says so", () => {
+    const both = { contents: [{ role: "user", parts: [{ inlineData: { mimeType: "image/png", data: "iVBORw0KGgo=" }, inline_data: { mime_type: "image/jpeg", data: "/9j/4AAQ" } }] }] }
+    const converted = ok(Gemini.fromMessages(both))
+    assert.deepStrictEqual(converted.warnings.map((w) => [w._tag, w._tag === "UnknownProviderField" ? `${w.path} ${w.kept}` : ""]), [["UnknownProviderField", "contents[0].parts[0].inline_data true"]])
+    const [user] = converted.value
+    assert.deepStrictEqual(user!.content.map((b) => (b._tag === "File" ? b.mediaType : b._tag)), ["image/png"])
+    assert.deepStrictEqual<unknown>(write(converted.value), both)
+    // nothing is lost, so strict mode reads it too
+    assert.strictEqual(ok(Gemini.fromMessages(both, { strict: true })).value.length, 1)
+    // the same within a nested object, and for the system instruction of a request
+    const nested = ok(Gemini.fromMessages({ contents: [{ role: "user", parts: [{ inline_data: { mimeType: "image/png", mime_type: "image/jpeg", data: "iVBORw0KGgo=" } }] }] }))
+    assert.deepStrictEqual(nested.warnings.map((w) => (w._tag === "UnknownProviderField" ? w.path : w._tag)), ["contents[0].parts[0].inlineData.mime_type"])
+    const system = { systemInstruction: { parts: [{ text: "A" }] }, system_instruction: { parts: [{ text: "B" }] }, contents: [ask] }
+    const request = ok(Gemini.fromRequest(system))
+    assert.deepStrictEqual(request.warnings.map((w) => (w._tag === "UnknownProviderField" ? `${w.path} ${w.kept}` : w._tag)), ["system_instruction true"])
+    assert.strictEqual(Message.textOf(request.value.messages[0]!), "A")
+    assert.deepStrictEqual<unknown>(exact(Gemini.toRequest(request.value)), system)
+    // fromMessages reads no request fields: the other one is ignored, as they are
+    assert.deepStrictEqual(tags(ok(Gemini.fromMessages(system))), ["UnknownProviderField"])
+  })
+
+  const requestBody = {
+    systemInstruction: { parts: [{ text: "You are a weather bot." }] },
+    contents: [ask, call, answer],
+    tools: [{ functionDeclarations: [{ name: "get_current_temperature", parametersJsonSchema: { type: "object", properties: { location: { type: "string" } } } }] }],
+    toolConfig: { functionCallingConfig: { mode: "ANY", allowedFunctionNames: ["get_current_temperature"] } },
+    generationConfig: { topP: 0.5, responseMimeType: "application/json", responseJsonSchema: { type: "object", properties: { max_temp: { type: "number" } } }, maxOutputTokens: 256 },
+    safety_settings: [{ category: "HARM_CATEGORY_HARASSMENT", threshold: "BLOCK_ONLY_HIGH" }]
+  }
+
+  it("reads a snake_case request body as its camelCase twin: tools, tool choice, response format, output limit", () => {
+    const fromSnake = exact(Gemini.fromRequest(snakeCased(requestBody)))
+    const fromCamel = exact(Gemini.fromRequest(requestBody))
+    assert.deepStrictEqual(fromSnake.toolChoice, { _tag: "Tool", name: "get_current_temperature" })
+    assert.deepStrictEqual(fromSnake.responseFormat, fromCamel.responseFormat)
+    assert.strictEqual(fromSnake.maxOutputTokens, 256)
+    assert.deepStrictEqual(fromSnake.tools?.map((t) => t.parameters), fromCamel.tools?.map((t) => t.parameters))
+    assert.deepStrictEqual(unspelled(json(fromSnake.messages)), json(fromCamel.messages))
+    // kept settings are held in camelCase, where other providers' writers look for them
+    assert.deepStrictEqual<unknown>(fromSnake.providerOptions?.["gemini"]?.["generationConfig"], { topP: 0.5 })
+    assert.include(ok(OpenAiChat.toRequest(fromSnake)).warnings.map((w) => w.message).join("\n"), "generationConfig.topP")
+  })
+
+  it("writes a request read in snake_case back in snake_case, and the same when its settings change", () => {
+    const snakeBody = snakeCased(requestBody)
+    const request = exact(Gemini.fromRequest(snakeBody))
+    assert.deepStrictEqual<unknown>(exact(Gemini.toRequest(request)), snakeBody)
+    const changed = exact(Gemini.toRequest(Request.make(request.messages, { ...request, toolChoice: "auto", maxOutputTokens: 64 })))
+    assert.deepStrictEqual<unknown>(changed["tool_config"], { function_calling_config: { mode: "AUTO" } })
+    assert.deepStrictEqual<unknown>(changed["generation_config"], { top_p: 0.5, response_mime_type: "application/json", response_json_schema: requestBody.generationConfig.responseJsonSchema, max_output_tokens: 64 })
+    // a setting kept as it came, in a tool config the model has no word for
+    const kept = { contents: [ask], tool_config: { function_calling_config: { mode: "VALIDATED" }, retrieval_config: { language_code: "en" } } }
+    assert.deepStrictEqual<unknown>(exact(Gemini.toRequest(exact(Gemini.fromRequest(kept)))), kept)
   })
 })
