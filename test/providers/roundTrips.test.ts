@@ -5,7 +5,8 @@
  * - ours -> provider -> ours is the identity for conversations the format
  *   carries whole, and no warning but repaired argument text is reported;
  * - provider -> ours -> provider is the identity for payloads in the forms
- *   the adapter writes, unknown fields and item kinds included;
+ *   the adapter writes, unknown fields and item kinds included (for Gemini,
+ *   in snake_case too, which reads as its camelCase twin does);
  * - for any conversation at all (every block kind, other providers' data),
  *   a payload written without a reported loss reads back to a conversation
  *   that writes the same payload.
@@ -17,6 +18,7 @@ import type { GeminiWire, OpenAiResponsesWire } from "../../src/providers/index.
 import { message } from "../arbitraries.js"
 import { geminiConversation, geminiMessages, responsesConversation, responsesItems } from "./responsesGeminiArbitraries.js"
 import { firstDifference, json, ok } from "./adapterHelpers.js"
+import { snakeCased, unspelled } from "./geminiSpelling.js"
 
 const runs = { arbitrary: { runs: 1_000 }, timeout: 120_000 }
 
@@ -74,6 +76,17 @@ describe("Gemini round trips", () => {
     const written = ok(Gemini.toMessages(read.value))
     assert.deepStrictEqual(written.warnings.map((w) => w.message), [])
     same(written.value, input)
+  }, runs)
+
+  it.prop("Gemini in snake_case -> ours -> Gemini is the identity, and reads as its camelCase twin does", [geminiMessages], ([input]) => {
+    const snake = snakeCased(input)
+    const read = ok(Gemini.fromMessages(snake as unknown as GeminiWire.MessagesLike))
+    assert.deepStrictEqual(read.warnings.map((w) => w.message), [])
+    const written = ok(Gemini.toMessages(read.value))
+    assert.deepStrictEqual(written.warnings.map((w) => w.message), [])
+    same(written.value, snake)
+    // the same conversation but for the note of the spelling, so the ids made up for calls without one are the same too
+    same(unspelled(json(read.value)), json(ok(Gemini.fromMessages(input as unknown as GeminiWire.MessagesLike)).value))
   }, runs)
 
   it.prop("any conversation written without a reported loss reads back to what writes the same payload", [Arbitrary.array(message, { maxLength: 6 })], ([messages]) => {
