@@ -11,7 +11,7 @@
  */
 import { assert, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { type Block, Message, TokenEstimator } from "../src/index.js"
+import { type Block, Message, type Request, TokenEstimator } from "../src/index.js"
 import { Gemini } from "../src/providers/index.js"
 import { expectPinnedSources, loadUsageSet, quantile, relativeError } from "./usageSets.js"
 
@@ -44,22 +44,46 @@ describe("Gemini requests recorded with the prompt tokens the API reported (test
     expect(withSchema.filter(({ c, estimate }) => Math.abs(estimate.total - c.prompt_tokens) <= 6)).toHaveLength(26)
   })
 
+  describe("files in tool results, written in snake_case (`inline_data`, `mime_type`, `file_data`) as the recording client writes them", () => {
+    const filesOf = (request: Request.Request) =>
+      request.messages.flatMap((m) => Message.toolResultsOf(m)).flatMap((r) => (typeof r.content === "string" ? [] : r.content)).filter((p): p is Block.FileBlock => p._tag === "File")
+    const withFiles = read.map(({ c, estimate }) => ({ c, estimate, files: filesOf(Effect.runSync(Gemini.fromRequest(c.request)).value) })).filter(({ files }) => files.length > 0)
+
+    it("eleven requests send files in tool results, eight inline, and each file is read as one (they were provider data, uncounted, when only camelCase was read)", () => {
+      expect(withFiles).toHaveLength(11)
+      for (const { c, files } of withFiles) {
+        expect(JSON.stringify(c.request.contents)).toMatch(/"(inline_data|file_data)"/)
+        expect(files.length).toBe(JSON.stringify(c.request.contents).match(/"(inline_data|file_data)"/g)?.length)
+      }
+      expect(withFiles.filter(({ files }) => files.every((f) => f.source._tag === "Base64"))).toHaveLength(8)
+    })
+
+    it("the three inline PDFs are over (82 to 191%): the estimate counts a PDF's bytes as opaque data, Gemini its pages (they were 49 to 61% under, unread)", () => {
+      const pdfs = withFiles.filter(({ files }) => files.some((f) => f.mediaType === "application/pdf" && f.source._tag === "Base64"))
+      expect(pdfs).toHaveLength(3)
+      for (const { c, estimate } of pdfs) {
+        expect(estimate.total).toBeGreaterThan(c.prompt_tokens)
+        expect(errorOf(estimate.total, c)).toBeLessThanOrEqual(2)
+      }
+    })
+
+    it("the two PDFs by uploaded file are over (38 and 60%): an unknown document is charged 1,000 tokens, and Gemini billed about 130 and 190 for these (they were 9% under, unread)", () => {
+      const pdfs = withFiles.filter(({ files }) => files.some((f) => f.mediaType === "application/pdf" && f.source._tag === "Url"))
+      expect(pdfs).toHaveLength(2)
+      for (const { c, estimate } of pdfs) {
+        expect(estimate.total).toBeGreaterThan(c.prompt_tokens)
+        expect(errorOf(estimate.total, c)).toBeLessThanOrEqual(0.6)
+      }
+    })
+  })
+
   describe("images, priced as Gemini 3 prices them (1,120 tokens each at the default media resolution)", () => {
-    // The recording client wrote the file parts in snake_case (`inline_data`, `mime_type`, ...), which the API
-    // accepts and the Gemini adapter does not read (they stay provider data, uncounted): read here with the fields renamed.
-    const names: Readonly<Record<string, string>> = { inline_data: "inlineData", file_data: "fileData", mime_type: "mimeType", file_uri: "fileUri" }
-    const camelCase = (value: unknown): unknown =>
-      Array.isArray(value)
-        ? value.map(camelCase)
-        : typeof value === "object" && value !== null
-        ? Object.fromEntries(Object.entries(value).map(([k, v]) => [names[k] ?? k, camelCase(v)]))
-        : value
-    const withImages = cases.filter((c) => JSON.stringify(c.request.contents ?? []).includes(`"mime_type":"image/`)).map((c) => {
-      const request = Effect.runSync(Gemini.fromRequest(camelCase(c.request))).value
+    const withImages = read.map(({ c, estimate }) => {
+      const request = Effect.runSync(Gemini.fromRequest(c.request)).value
       const images = request.messages.flatMap((m) => Message.toolResultsOf(m)).flatMap((r) => (typeof r.content === "string" ? [] : r.content))
         .filter((p): p is Block.FileBlock => p._tag === "File" && p.mediaType.startsWith("image/"))
-      return { c, images, estimate: heuristic.estimateRequest(request, { provider: "gemini", model: c.model }) }
-    })
+      return { c, images, estimate }
+    }).filter(({ images }) => images.length > 0)
 
     it("six gemini-3-flash-preview requests send images in tool results, five inline and one by uploaded file", () => {
       expect(withImages).toHaveLength(6)
@@ -69,6 +93,7 @@ describe("Gemini requests recorded with the prompt tokens the API reported (test
       }
     })
 
+    // read as provider data, uncounted, before the adapter read snake_case: 49 to 93% under
     it("the five with inline images (597x566 and 400x301) are within 4% of the reported prompt (18 to 49% under at OpenAI's price)", () => {
       const inline = withImages.filter(({ images }) => images.every((image) => image.source._tag === "Base64"))
       expect(inline).toHaveLength(5)
