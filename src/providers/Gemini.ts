@@ -200,6 +200,17 @@ const requestShape: Shape = {
 
 const snakeOf = (field: string): string => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
 
+/** Each field of a shape with its snake_case name and its own shape, worked out once: `camelCased` runs on every part read. */
+const shapeFields = new WeakMap<Shape, ReadonlyArray<readonly [string, string, Shape | null]>>()
+const fieldsOf = (shape: Shape): ReadonlyArray<readonly [string, string, Shape | null]> => {
+  let fields = shapeFields.get(shape)
+  if (fields === undefined) {
+    fields = Object.keys(shape).map((field) => [field, snakeOf(field), shape[field] ?? null] as const)
+    shapeFields.set(shape, fields)
+  }
+  return fields
+}
+
 /**
  * `o` with the fields of `shape` given in snake_case renamed to
  * lowerCamelCase (nested objects too), each renamed field's snake_case name
@@ -212,9 +223,7 @@ const snakeOf = (field: string): string => field.replace(/[A-Z]/g, (c) => `_${c.
  */
 const camelCased = (ctx: A.Ctx, o: Obj, shape: Shape, at: string, snake: Array<string>): Obj => {
   let out: Record<string, Schema.Json> | undefined
-  for (const field of Object.keys(shape)) {
-    const alias = snakeOf(field)
-    const sub = shape[field]
+  for (const [field, alias, sub] of fieldsOf(shape)) {
     let value = o[field]
     if (o[alias] !== undefined) {
       if (value !== undefined) {
@@ -227,7 +236,7 @@ const camelCased = (ctx: A.Ctx, o: Obj, shape: Shape, at: string, snake: Array<s
         snake.push(alias)
       }
     }
-    if (sub === null || sub === undefined || !A.isObj(value)) continue
+    if (sub === null || !A.isObj(value)) continue
     const nested = camelCased(ctx, value, sub, at === "" ? field : `${at}.${field}`, snake)
     if (nested === value) continue
     out ??= { ...o }
@@ -247,12 +256,10 @@ const snakeHint = (snake: ReadonlyArray<string>): Schema.Json | undefined => (sn
 const respell = <T extends object>(o: T, shape: Shape, snake: ReadonlySet<string>): T => {
   const source = o as Record<string, unknown>
   let out: Record<string, unknown> | undefined
-  for (const field of Object.keys(shape)) {
+  for (const [field, alias, sub] of fieldsOf(shape)) {
     const value = source[field]
     if (value === undefined) continue
-    const sub = shape[field]
-    const written = sub !== null && sub !== undefined && typeof value === "object" && value !== null && !Array.isArray(value) ? respell(value, sub, snake) : value
-    const alias = snakeOf(field)
+    const written = sub !== null && typeof value === "object" && value !== null && !Array.isArray(value) ? respell(value, sub, snake) : value
     const renamed = snake.has(alias) && source[alias] === undefined
     if (!renamed && written === value) continue
     out ??= { ...source }
