@@ -172,6 +172,8 @@ describe("estimateRequest for Anthropic", () => {
     expect(estimate(withTools({ toolChoice: { _tag: "Tool", name: "get_weather" } }), "claude-opus-4-7").framing).toBe(804)
     expect(estimate(withTools({ toolChoice: "none" }), "claude-haiku-4-5").framing).toBe(496)
     expect(estimate(withTools(), "claude-3-5-sonnet-20240620").framing).toBe(294)
+    // Vertex AI writes the date after an @
+    expect(estimate(withTools(), "claude-3-5-sonnet@20240620").framing).toBe(294)
     expect(estimate(withTools(), "claude-3-5-sonnet-20241022").framing).toBe(346)
     expect(estimate(withTools(), "us.anthropic.claude-opus-4-1-20250805-v1:0").framing).toBe(313)
   })

@@ -327,7 +327,7 @@ export const claudeFamily = (model: string | undefined): Family | undefined => {
     const minor = modern[3] === undefined ? 0 : Number(modern[3])
     return { family: modern[1]!, version: minor === 0 ? String(major) : `${major}.${minor}`, major, minor }
   }
-  const legacy = /claude-(\d)(?:[-.](\d))?-(opus|sonnet|haiku)(?:-(\d{8}))?/.exec(m)
+  const legacy = /claude-(\d)(?:[-.](\d))?-(opus|sonnet|haiku)(?:[-@](\d{8}))?/.exec(m)
   if (legacy !== null) {
     const major = Number(legacy[1])
     const minor = legacy[2] === undefined ? 0 : Number(legacy[2])

@@ -63,10 +63,13 @@
  * the fields of parts (files, calls, responses, signatures, code), the
  * system instruction, and the tool and generation configs of a request.
  * Each block, system message and request notes the fields it was read from
- * in snake_case (`snakeCase`), and they are written back so, so a body
- * comes back in the spelling it came in; anything built in the model is
- * written lowerCamelCase. Fields the adapter does not read are kept as
- * they came, in their own spelling. A field given in both spellings is read
+ * in snake_case (`snakeCase`). Writing spells every field it builds in
+ * lowerCamelCase, the names the official JS SDK (`@google/genai`) reads (it
+ * drops a part it finds in snake_case, silently); with `spelling: "asRead"`
+ * (`WriteOptions`) the noted fields are written back in snake_case, so a
+ * body comes back exactly as it came, for a REST call or a recording.
+ * Fields the adapter does not read are kept as they came, in their own
+ * spelling. A field given in both spellings is read
  * from its lowerCamelCase name; the other is kept, written back, and
  * reported (`UnknownProviderField`).
  *
@@ -279,10 +282,29 @@ const snakeOfValue = (value: { readonly providerOptions?: Block.ProviderOptions 
   return Array.isArray(names) && names.length > 0 ? new Set(names.filter((n): n is string => typeof n === "string")) : undefined
 }
 
-/** A written part in the spelling its block was read in. */
-const spelledPart = <T extends object>(part: T, block: { readonly providerOptions?: Block.ProviderOptions | undefined }): T => {
+/** The writes asked to spell each object as it was read (`spelling: "asRead"`). */
+const writesAsRead = new WeakSet<A.Ctx>()
+
+/** A written part in the spelling its block was read in, when the write asks for it; else as built, in lowerCamelCase. */
+const spelledPart = <T extends object>(ctx: A.Ctx, part: T, block: { readonly providerOptions?: Block.ProviderOptions | undefined }): T => {
+  if (!writesAsRead.has(ctx)) return part
   const snake = snakeOfValue(block)
   return snake === undefined ? part : respell(part, partShape, snake)
+}
+
+/**
+ * Options of `toMessages` and `toRequest`: the conversion options, and the
+ * spelling of what is written. `"camelCase"` (the default) writes every field
+ * the adapter builds in lowerCamelCase, as the official JS SDK
+ * (`@google/genai`) reads them; `"asRead"` writes the fields a value was read
+ * from in snake_case back in snake_case (the REST API takes both), so a body
+ * read from a Python client's traffic comes back byte for byte.
+ *
+ * @category options
+ * @since 0.1.0
+ */
+export interface WriteOptions extends ConversionOptions {
+  readonly spelling?: "camelCase" | "asRead" | undefined
 }
 
 /**
@@ -595,12 +617,12 @@ const writeFile = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockIndex
   const source = block.source
   switch (source._tag) {
     case "Base64":
-      return spelledPart(merge<Wire.PartParam>({ inlineData: { mimeType: mimeTypeOf(ctx, block, index, blockIndex), data: source.data, ...named } }, kept), block)
+      return spelledPart(ctx, merge<Wire.PartParam>({ inlineData: { mimeType: mimeTypeOf(ctx, block, index, blockIndex), data: source.data, ...named } }, kept), block)
     case "Url":
-      return spelledPart(merge<Wire.PartParam>({ fileData: { mimeType: mimeTypeOf(ctx, block, index, blockIndex), fileUri: source.url, ...named } }, kept), block)
+      return spelledPart(ctx, merge<Wire.PartParam>({ fileData: { mimeType: mimeTypeOf(ctx, block, index, blockIndex), fileUri: source.url, ...named } }, kept), block)
     case "Text":
       A.converted(ctx, index, blockIndex, "a text document", "as base64 text/plain inline data")
-      return spelledPart(merge<Wire.PartParam>({ inlineData: { mimeType: "text/plain", data: utf8ToBase64(source.text), ...named } }, kept), block)
+      return spelledPart(ctx, merge<Wire.PartParam>({ inlineData: { mimeType: "text/plain", data: utf8ToBase64(source.text), ...named } }, kept), block)
     case "FileId":
       A.dropped(ctx, index, blockIndex, `the file ${JSON.stringify(source.fileId)}`, "Gemini takes inline data or file URIs, not another provider's file ids")
       return undefined
@@ -613,7 +635,7 @@ const textPart = (ctx: A.Ctx, block: Block.TextBlock, index: number, blockIndex:
   if (block.citations !== undefined && block.citations.length > 0) A.dropped(ctx, index, blockIndex, "the citations of a text", "Gemini text parts carry none")
   const part: Wire.PartParam = { text: block.text }
   if (block.thoughtSignature !== undefined) part.thoughtSignature = block.thoughtSignature
-  return spelledPart(merge(part, keptOf(block, key, hints)), block)
+  return spelledPart(ctx, merge(part, keptOf(block, key, hints)), block)
 }
 
 type ResponseFields = Pick<NonNullable<Wire.PartParam["functionResponse"]>, "response" | "parts">
@@ -686,7 +708,7 @@ const writeModelParts = (ctx: A.Ctx, m: Message.AssistantMessage, index: number)
           A.dropped(ctx, index, b, "thinking with another provider's replay data", "Gemini cannot verify or replay it")
           break
         }
-        parts.push(spelledPart(merge<Wire.PartParam>({ text: block.thinking, thought: true, ...defined({ thoughtSignature: block.thoughtSignature }) }, keptOf(block, key, hints)), block))
+        parts.push(spelledPart(ctx, merge<Wire.PartParam>({ text: block.thinking, thought: true, ...defined({ thoughtSignature: block.thoughtSignature }) }, keptOf(block, key, hints)), block))
         break
       case "RedactedThinking":
         A.dropped(ctx, index, b, "redacted thinking", "it is Anthropic's and cannot be replayed to Gemini")
@@ -703,7 +725,7 @@ const writeModelParts = (ctx: A.Ctx, m: Message.AssistantMessage, index: number)
       case "ToolCall": {
         const kept = keptOf(block, key, hints)
         if (block.providerExecuted === true) {
-          if (hintOf(block, key, "kind") === "executableCode") parts.push(spelledPart(merge({ executableCode: block.args } as Wire.PartParam, kept), block))
+          if (hintOf(block, key, "kind") === "executableCode") parts.push(spelledPart(ctx, merge({ executableCode: block.args } as Wire.PartParam, kept), block))
           else A.dropped(ctx, index, b, `the provider-executed call ${JSON.stringify(block.name)}`, "another provider ran it")
           break
         }
@@ -721,12 +743,12 @@ const writeModelParts = (ctx: A.Ctx, m: Message.AssistantMessage, index: number)
         if (hintOf(block, key, "syntheticId") !== true) call.id = block.id
         const part: Wire.PartParam = { functionCall: call }
         if (block.thoughtSignature !== undefined) part.thoughtSignature = block.thoughtSignature
-        parts.push(spelledPart(merge(part, kept), block))
+        parts.push(spelledPart(ctx, merge(part, kept), block))
         break
       }
       case "ToolResult":
         if (hintOf(block, key, "kind") === "codeExecutionResult" && Array.isArray(block.content) && block.content[0]?._tag === "Json") {
-          parts.push(spelledPart(merge({ codeExecutionResult: block.content[0].value } as Wire.PartParam, keptOf(block, key, hints)), block))
+          parts.push(spelledPart(ctx, merge({ codeExecutionResult: block.content[0].value } as Wire.PartParam, keptOf(block, key, hints)), block))
         } else {
           A.dropped(ctx, index, b, `the result of the provider-executed call ${JSON.stringify(block.toolName)}`, "another provider ran it")
         }
@@ -800,7 +822,7 @@ const writeMessages = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Wi
           if (system === undefined) {
             system = merge<Wire.ContentParam>({ parts } as Wire.ContentParam, kept)
             // written under the name it was read from
-            if (snakeOfValue(m)?.has("system_instruction") === true) out.system_instruction = system
+            if (writesAsRead.has(ctx) && snakeOfValue(m)?.has("system_instruction") === true) out.system_instruction = system
             else out.systemInstruction = system
           } else {
             system.parts.push(...parts)
@@ -841,7 +863,7 @@ const writeMessages = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Wi
           } else {
             response.id = result.toolCallId
           }
-          parts.push(spelledPart(merge<Wire.PartParam>({ functionResponse: response }, keptOf(result, key, hints)), result))
+          parts.push(spelledPart(ctx, merge<Wire.PartParam>({ functionResponse: response }, keptOf(result, key, hints)), result))
         }
         out.contents.push(merge<Wire.ContentParam>({ role: "user", parts }, kept))
         break
@@ -884,8 +906,9 @@ const writeMessages = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Wi
  * @category conversions
  * @since 0.1.0
  */
-export const toMessages = (messages: ReadonlyArray<Message.Message>, options?: ConversionOptions): Effect.Effect<Converted<Wire.Messages>, UnsupportedContent> => {
+export const toMessages = (messages: ReadonlyArray<Message.Message>, options?: WriteOptions): Effect.Effect<Converted<Wire.Messages>, UnsupportedContent> => {
   const ctx = A.makeCtx(key, options)
+  if (options?.spelling === "asRead") writesAsRead.add(ctx)
   return A.runEncode(ctx, () => writeMessages(ctx, messages))
 }
 
@@ -1127,7 +1150,10 @@ const writeDeclaration = (ctx: A.Ctx, tool: Request.ToolDefinition): Wire.Functi
   const out: Wire.FunctionDeclarationParam = { name: tool.name }
   if (tool.description !== undefined) out.description = tool.description
   if (tool.parameters !== undefined) {
-    const field = hintOf(tool, key, "parametersKey")
+    // `parameters` (OpenAPI) and `parametersJsonSchema` are different fields; the snake_case spelling of the latter
+    // only when the write asks for the spelling as read
+    const given = hintOf(tool, key, "parametersKey")
+    const field = given === "parameters_json_schema" && !writesAsRead.has(ctx) ? "parametersJsonSchema" : given
     const parameters = openApiParameters(tool.parameters, hintOf(tool, key, "parametersAsSent"))
     A.setKey(out as unknown as Record<string, unknown>, typeof field === "string" ? field : "parametersJsonSchema", parameters)
   }
@@ -1153,8 +1179,8 @@ const writeTools = (
     if (defined === undefined) {
       if (run === undefined) {
         run = []
-        // written under the name it was read from
-        const field = hintOf(tool, key, "declarationsKey") === "function_declarations" ? "function_declarations" : "functionDeclarations"
+        // written under the name it was read from, when the write asks for the spelling as read
+        const field = writesAsRead.has(ctx) && hintOf(tool, key, "declarationsKey") === "function_declarations" ? "function_declarations" : "functionDeclarations"
         out.push({ [field]: run } as Wire.ToolParam)
       }
       run.push(writeDeclaration(ctx, tool))
@@ -1188,8 +1214,9 @@ const writeTools = (
  * @category conversions
  * @since 0.1.0
  */
-export const toRequest = (request: Request.Request, options?: ConversionOptions): Effect.Effect<Converted<Wire.RequestBody>, UnsupportedContent> => {
+export const toRequest = (request: Request.Request, options?: WriteOptions): Effect.Effect<Converted<Wire.RequestBody>, UnsupportedContent> => {
   const ctx = A.makeCtx(key, options)
+  if (options?.spelling === "asRead") writesAsRead.add(ctx)
   return A.runEncode(ctx, () => {
     const kept = request.providerOptions?.[key] ?? {}
     const written = writeMessages(ctx, request.messages)
@@ -1234,7 +1261,7 @@ export const toRequest = (request: Request.Request, options?: ConversionOptions)
       if (field === "tools" || field === "toolConfig" || field === "generationConfig" || field === "snakeCase" || bodyKeys.has(field)) continue
       A.setKey(body, field, kept[field])
     }
-    const snake = snakeOfValue(request)
+    const snake = writesAsRead.has(ctx) ? snakeOfValue(request) : undefined
     return snake === undefined ? body : respell(body, requestShape, snake)
   })
 }

@@ -12,6 +12,9 @@ type Input = { systemInstruction?: object; contents: ReadonlyArray<object> }
 const read = (input: Input) => exact(Gemini.fromMessages(input as GeminiWire.MessagesLike))
 const write = (messages: ReadonlyArray<Message.Message>) => exact(Gemini.toMessages(messages))
 const roundTrip = (input: Input) => assert.deepStrictEqual<unknown>(write(read(input)), input)
+/** Written with `spelling: "asRead"`: each field read in snake_case goes back so. */
+const writeAsRead = (messages: ReadonlyArray<Message.Message>) => exact(Gemini.toMessages(messages, { spelling: "asRead" }))
+const roundTripAsRead = (input: Input) => assert.deepStrictEqual<unknown>(writeAsRead(read(input)), input)
 
 // shaped like the Gemini API's function-calling guide
 const ask = { role: "user", parts: [{ text: "What's the temperature in London?" }] }
@@ -315,11 +318,12 @@ describe("Gemini requests", () => {
     assert.deepStrictEqual<unknown>(exact(Gemini.toRequest(changed)).tools, [{ functionDeclarations: [{ name: "find", parameters: { type: "OBJECT", properties: { q: { type: "STRING" } } } }] }])
     const nullable = new Request.ToolDefinition({ ...tool, parameters: { type: "object", properties: { q: { type: ["string", "null"] } } } })
     assert.deepStrictEqual<unknown>(exact(Gemini.toRequest(Request.make(read.messages, { tools: [nullable] }))).tools, [{ functionDeclarations: [{ name: "find", parameters: { type: "OBJECT", properties: { q: { type: "STRING", nullable: true } } } }] }])
-    // the REST API's snake_case spelling is read as declarations too, and written back as it came
+    // the REST API's snake_case spelling is read as declarations too, and written back as it came when asked
     const snake = { contents: [ask], tools: [{ function_declarations: [{ name: "g" }] }] }
     const snakeRead = exact(Gemini.fromRequest(snake))
     assert.deepStrictEqual(snakeRead.tools?.map((t) => t.name), ["g"])
-    assert.deepStrictEqual<unknown>(exact(Gemini.toRequest(snakeRead)), snake)
+    assert.deepStrictEqual<unknown>(exact(Gemini.toRequest(snakeRead, { spelling: "asRead" })), snake)
+    assert.deepStrictEqual<unknown>(exact(Gemini.toRequest(snakeRead)), { contents: [ask], tools: [{ functionDeclarations: [{ name: "g" }] }] })
     // parameters given under two names: the one read is typed, the other kept
     const both = { contents: [ask], tools: [{ functionDeclarations: [{ name: "f", parameters: { type: "OBJECT" }, parametersJsonSchema: { type: "object", properties: {} } }] }] }
     const bothBack = exact(Gemini.toRequest(exact(Gemini.fromRequest(both)))) as unknown as { tools: Array<{ functionDeclarations: Array<Record<string, unknown>> }> }
@@ -447,8 +451,11 @@ describe("Gemini in snake_case, the other spelling of proto3 JSON", () => {
     assert.isTrue(Conversation.isValid(fromSnake))
   })
 
-  it("writes a conversation read in snake_case back in snake_case, and one built in the model in camelCase", () => {
-    roundTrip(snake)
+  it("writes lowerCamelCase by default, the names the JS SDK reads, and a conversation read in snake_case back so when asked", () => {
+    // by default: every field the adapter builds in lowerCamelCase (@google/genai drops a part it finds in snake_case)
+    assert.deepStrictEqual<unknown>(write(read(snake)), camel)
+    roundTripAsRead(snake)
+    roundTripAsRead(camel)
     roundTrip(camel)
     assert.deepStrictEqual<unknown>(write([Message.system("You read charts."), Message.user([Block.file(Block.base64("iVBORw0KGgo="), "image/png")])]), {
       systemInstruction: { parts: [{ text: "You read charts." }] },
@@ -456,8 +463,8 @@ describe("Gemini in snake_case, the other spelling of proto3 JSON", () => {
     })
   })
 
-  it("writes each object back in the spelling it came in, when a body mixes them", () => {
-    roundTrip({
+  it("writes each object back in the spelling it came in, when a body mixes them and the write asks for it", () => {
+    roundTripAsRead({
       contents: [
         { role: "user", parts: [{ inline_data: { mimeType: "image/png", data: "iVBORw0KGgo=" } }, { fileData: { mime_type: "application/pdf", fileUri: "gs://b/r.pdf" } }, { text: "Both?" }] },
         { role: "model", parts: [{ function_call: { name: "f", args: {} }, thoughtSignature: "c2ln" }, { functionCall: { name: "g", args: {} }, thought_signature: "c2lnMg==" }] },
@@ -467,7 +474,7 @@ describe("Gemini in snake_case, the other spelling of proto3 JSON", () => {
   })
 
   it("keeps fields it does not read as they were spelled, and a part of an unknown kind as it came", () => {
-    roundTrip({
+    roundTripAsRead({
       contents: [
         { role: "user", parts: [{ file_data: { mime_type: "video/mp4", file_uri: "gs://b/c.mp4" }, video_metadata: { start_offset: "10s" } }, { tool_response: { id: "t1" }, thought_signature: "c2ln" }] }
       ]
@@ -517,15 +524,19 @@ describe("Gemini in snake_case, the other spelling of proto3 JSON", () => {
     assert.include(ok(OpenAiChat.toRequest(fromSnake)).warnings.map((w) => w.message).join("\n"), "generationConfig.topP")
   })
 
-  it("writes a request read in snake_case back in snake_case, and the same when its settings change", () => {
+  it("writes a request read in snake_case back in snake_case when asked, and the same when its settings change; else in camelCase", () => {
     const snakeBody = snakeCased(requestBody)
     const request = exact(Gemini.fromRequest(snakeBody))
-    assert.deepStrictEqual<unknown>(exact(Gemini.toRequest(request)), snakeBody)
-    const changed = exact(Gemini.toRequest(Request.make(request.messages, { ...request, toolChoice: "auto", maxOutputTokens: 64 })))
+    const asRead = { spelling: "asRead" } as const
+    assert.deepStrictEqual<unknown>(exact(Gemini.toRequest(request, asRead)), snakeBody)
+    // the fields the adapter reads come out in camelCase by default; one it does not read stays as it came
+    const { safety_settings: _, ...rest } = requestBody
+    assert.deepStrictEqual<unknown>(JSON.parse(JSON.stringify(exact(Gemini.toRequest(request)))), { ...rest, safety_settings: snakeBody["safety_settings"] })
+    const changed = exact(Gemini.toRequest(Request.make(request.messages, { ...request, toolChoice: "auto", maxOutputTokens: 64 }), asRead))
     assert.deepStrictEqual<unknown>(changed["tool_config"], { function_calling_config: { mode: "AUTO" } })
     assert.deepStrictEqual<unknown>(changed["generation_config"], { top_p: 0.5, response_mime_type: "application/json", response_json_schema: requestBody.generationConfig.responseJsonSchema, max_output_tokens: 64 })
     // a setting kept as it came, in a tool config the model has no word for
     const kept = { contents: [ask], tool_config: { function_calling_config: { mode: "VALIDATED" }, retrieval_config: { language_code: "en" } } }
-    assert.deepStrictEqual<unknown>(exact(Gemini.toRequest(exact(Gemini.fromRequest(kept)))), kept)
+    assert.deepStrictEqual<unknown>(exact(Gemini.toRequest(exact(Gemini.fromRequest(kept)), asRead)), kept)
   })
 })

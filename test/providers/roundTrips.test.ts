@@ -82,9 +82,11 @@ describe("Gemini round trips", () => {
     const snake = snakeCased(input)
     const read = ok(Gemini.fromMessages(snake as unknown as GeminiWire.MessagesLike))
     assert.deepStrictEqual(read.warnings.map((w) => w.message), [])
-    const written = ok(Gemini.toMessages(read.value))
+    const written = ok(Gemini.toMessages(read.value, { spelling: "asRead" }))
     assert.deepStrictEqual(written.warnings.map((w) => w.message), [])
     same(written.value, snake)
+    // by default, in lowerCamelCase: the camelCase body itself
+    same(ok(Gemini.toMessages(read.value)).value, input)
     // the same conversation but for the note of the spelling, so the ids made up for calls without one are the same too
     same(unspelled(json(read.value)), json(ok(Gemini.fromMessages(input as unknown as GeminiWire.MessagesLike)).value))
   }, runs)
