@@ -156,8 +156,8 @@ const IPA_END = 0x02ff
 export const SYMBOL_RANGES: ReadonlyArray<readonly [number, number]> = [[0x2000, 0x2bff], [0xe000, 0xf8ff], [IPA_START, IPA_END]]
 /**
  * The emoji blocks whose cost a spec records (`emoji`): Mahjong Tiles to Symbols and Pictographs Extended-A (game
- * pieces and enclosed letters such as 🆗 and 🅰 among them). The cost is that of the emoji alone, which is also its cost after another emoji or a line
- * break: the vocabularies hold no pairs of emoji.
+ * pieces and enclosed letters such as 🆗 and 🅰 among them). The cost is that of the emoji alone, which is also its
+ * cost after another emoji or a line break: the vocabularies hold no pairs of emoji.
  */
 export const EMOJI_RANGE: readonly [number, number] = [0x1f000, 0x1faff]
 /**
