@@ -1122,7 +1122,8 @@ export const fromRequest = (body: Wire.RequestBodyLike | unknown, options?: Conv
   return A.run(ctx, () => {
     const given = A.obj(ctx, A.jsonOf(ctx, body), "")
     const messages = readMessages(ctx, given)
-    if (systemKeyOf(given) === "systemInstruction" && given["systemInstruction"] !== undefined && given["system_instruction"] !== undefined) {
+    // both spellings of the system instruction: the camelCase one was read, the other is kept (as `camelCased` does)
+    if (given["systemInstruction"] !== undefined && given["system_instruction"] !== undefined) {
       ctx.warnings.push(new UnknownProviderField({ path: "system_instruction", kept: true }))
     }
     // the settings read in lowerCamelCase, and kept so (what other providers' writers look for), with the spelling they came in
