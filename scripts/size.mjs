@@ -1,6 +1,6 @@
 // `npm run size`: the minified and gzipped size of a few typical imports of the built
 // package (dist/, through its own `exports`, as a consumer's bundler sees it), against
-// the budgets in size-budgets.json; `effect` is a peer dependency and stays out. Also
+// the budgets in size-budgets.json; `effect` (a peer) and the runtime dependencies stay out. Also
 // checks tree-shaking: an import of the message model alone must not carry the
 // adapters or the estimator tables. Exits 1 when a budget is exceeded or a marker leaks.
 import * as esbuild from "esbuild"
@@ -24,7 +24,7 @@ try {
       format: "esm",
       platform: "browser",
       write: false,
-      external: ["effect", "effect/*", "jsonrepair", "gpt-tokenizer", "gpt-tokenizer/*"],
+      external: ["effect", "effect/*", "jsonrepair", "fflate", "gpt-tokenizer", "gpt-tokenizer/*"],
       logLevel: "silent",
       nodePaths: [path.join(root, "node_modules")]
     })

@@ -37,8 +37,9 @@
  * - a tool call counts its name and its argument text; a tool result its
  *   tool name and its content (text, JSON values as JSON text, files as
  *   files). Ids are not counted (providers render names, not ids);
- * - a file counts by `estimateFile` (images a fixed cost by detail, text
- *   documents their text, inline data as opaque data);
+ * - a file counts by `estimateFile` (images a fixed cost by detail, a PDF
+ *   the request holds a fixed cost per page, text documents their text,
+ *   other inline data as opaque data);
  * - provider data counts its JSON text;
  * - a message counts its blocks, its participant `name` if any, and a fixed
  *   per-message overhead (role and framing tokens; default 4: OpenAI's chat
@@ -71,6 +72,7 @@ import {
   UNKNOWN_SIZE_IMAGE_TOKENS
 } from "./internal/imageSize.js"
 import { stringify } from "./internal/json.js"
+import { DEFAULT_PDF_PAGE_TOKENS, isPdf, pdfPagesOfSource } from "./internal/pdf.js"
 import { checkAgainst } from "./internal/options.js"
 import { scaffoldAwareEstimator } from "./internal/openAiChatRequestEstimate.js"
 import * as RequestEstimates from "./internal/requestEstimate.js"
@@ -350,10 +352,32 @@ export const IMAGE_DEFAULT_TOKENS = UNKNOWN_SIZE_IMAGE_TOKENS
 export const REFERENCED_FILE_TOKENS = 1_000
 
 /**
+ * The tokens of each page of a PDF the request holds (inline data, or a
+ * base64 `data:` URL), when no provider is known: an image of the page as
+ * Claude prices it (1,600) and a page of text (600), the most any
+ * provider charges a page on the models in service. Every provider bills a
+ * PDF by its pages, never by its size in bytes. The page count is read from
+ * the file's structure (its page tree, its page objects, or, in a file that
+ * compresses them, its page content streams), else taken as one page per
+ * 20 KB. `estimateRequest` prices a page as the provider does (Gemini 3:
+ * 1,120 at the default media resolution; Gemini 2.x: 258; OpenAI: the text
+ * and a page-sized image, 1,365 on gpt-4o; Claude: this figure, or 3,405 on
+ * Opus 4.7 and later), and a window counts each message at the larger of
+ * that and this estimator's figure.
+ *
+ * @example
+ * // a two-page PDF given inline
+ * TokenEstimator.PDF_PAGE_TOKENS * 2 // 4400
+ *
+ * @since 0.1.0
+ */
+export const PDF_PAGE_TOKENS = DEFAULT_PDF_PAGE_TOKENS
+
+/**
  * The default rule for files: an image costs `IMAGE_LOW_DETAIL_TOKENS` at
- * low detail, else `IMAGE_DEFAULT_TOKENS`; a text document its text; other
- * inline data as opaque data; anything else by reference
- * `REFERENCED_FILE_TOKENS`. Pass your own `estimateFile` to `make` for
+ * low detail, else `IMAGE_DEFAULT_TOKENS`; a PDF the request holds
+ * `PDF_PAGE_TOKENS` a page; a text document its text; other inline data as
+ * opaque data; anything else by reference `REFERENCED_FILE_TOKENS`. Pass your own `estimateFile` to `make` for
  * better figures (e.g. from image dimensions you know).
  *
  * @example
@@ -370,6 +394,11 @@ export const estimateFileWith = (estimateText: (text: string) => number) => (fil
   if (file.mediaType.startsWith("image/")) {
     // an inline image's size is in its first bytes: priced as gpt-4o prices it, as an OpenAI request count does
     return imageTokensOfSize(imageSizeOfSource(file.source), file.detail)
+  }
+  if (isPdf(file)) {
+    // by its pages, when the request holds the file (a PDF is billed by its pages, never by its bytes)
+    const pages = pdfPagesOfSource(file.source)
+    if (pages !== undefined) return pages * PDF_PAGE_TOKENS
   }
   switch (file.source._tag) {
     case "Text":

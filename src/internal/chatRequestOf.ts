@@ -16,6 +16,7 @@ import type * as Message from "../Message.js"
 import type * as Request from "../Request.js"
 import { chatNamedToolChoice, chatResponseFormat } from "./chatRequestFields.js"
 import { imageSizeOfBase64 } from "./imageSize.js"
+import { isPdf, pdfPagesOfSource } from "./pdf.js"
 import type { ChatMessageLike, ChatRequestLike } from "./openAiChatPrompt.js"
 import { keptToolSettings } from "./toolSettings.js"
 
@@ -35,7 +36,8 @@ const joined = (blocks: ReadonlyArray<Block.TextBlock>): string => {
 
 /**
  * A user file as the adapter sends it: images as `image_url` parts, a text
- * document as text, other files as parts the prompt does not read. An image's
+ * document as text, a PDF the request holds as a file part with its page
+ * count (`pages`), other files as parts the prompt does not read. An image's
  * pixel size, when its data is inline, is measured here and passed as the
  * part's `size` (the renderer prices it by size; the adapter's data URL is
  * not built just to be measured), with its detail; a URL is passed as is.
@@ -56,7 +58,10 @@ const filePart = (file: Block.FileBlock): Obj | undefined => {
     }
   }
   if (file.mediaType.startsWith("audio/")) return { type: "input_audio" }
-  return source._tag === "Text" ? text(source.text) : { type: "file" }
+  if (source._tag === "Text") return text(source.text)
+  // a PDF the request holds is priced by its pages, counted here as an image is measured (see `pdfPartPages`)
+  const pages = isPdf(file) ? pdfPagesOfSource(source) : undefined
+  return pages === undefined ? { type: "file" } : { type: "file", pages }
 }
 
 const user = (m: Message.UserMessage): ChatMessageLike => {

@@ -69,7 +69,9 @@
 
 import { absurd } from "effect/Function"
 import { type ImageSize, imageSizeOfDataUrl, openAiImagePartTokens } from "./imageSize.js"
+import { base64DataUrlParts } from "./dataUrl.js"
 import { mapSubschemas, OMIT } from "./jsonSchema.js"
+import { openAiPdfPageTokens, pdfPagesOfBase64 } from "./pdf.js"
 
 // ---------------------------------------------------------------------------
 // input shapes
@@ -374,6 +376,28 @@ const imagePartTokens = (part: { readonly [key: string]: unknown }, model: strin
   return openAiImagePartTokens(model === undefined ? undefined : bareModel(model), size, detail)
 }
 
+/**
+ * What a file part costs: a PDF given inline (Chat's `file.file_data`, the
+ * Responses API's `file_data`, a base64 `data:` URL; or a measured `pages`)
+ * its pages at `openAiPdfPageTokens` (the text and an image of each page:
+ * an estimate, as OpenAI does not publish its rule for files); a file given
+ * by id or URL, whose pages the request does not show, nothing.
+ */
+const filePartTokens = (part: { readonly [key: string]: unknown }, model: string | undefined): number => {
+  const pages = pdfPartPages(part)
+  return pages === undefined ? 0 : pages * openAiPdfPageTokens(model === undefined ? undefined : bareModel(model))
+}
+
+/** The pages of the PDF a file part holds inline, or `undefined`. */
+const pdfPartPages = (part: { readonly [key: string]: unknown }): number | undefined => {
+  const given = part["pages"]
+  if (typeof given === "number" && Number.isInteger(given) && given > 0) return given
+  const file = isRecord(part["file"]) ? part["file"] : part
+  const data = file["file_data"]
+  const parts = typeof data === "string" ? base64DataUrlParts(data) : undefined
+  return parts === undefined || parts.mediaType !== "application/pdf" ? undefined : pdfPagesOfBase64(data as string, parts.dataStart)
+}
+
 /** The text of a message's content (a string, or its text and refusal parts joined) and its non-text cost. */
 const contentOf = (content: unknown, model: string | undefined): { readonly text: string; readonly extra: number } => {
   if (typeof content === "string") return { text: content, extra: 0 }
@@ -386,6 +410,7 @@ const contentOf = (content: unknown, model: string | undefined): { readonly text
       if (typeof part["text"] === "string") text += part["text"]
       else if (typeof part["refusal"] === "string") text += part["refusal"]
       else if (part["type"] === "image_url" || part["type"] === "input_image") extra += imagePartTokens(part, model)
+      else if (part["type"] === "file" || part["type"] === "input_file") extra += filePartTokens(part, model)
     }
   }
   return { text, extra }

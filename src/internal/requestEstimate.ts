@@ -13,13 +13,15 @@
  *   recorded Responses requests show of their own framing (definitions
  *   without a system message, reasoning of the current turn). Plain requests
  *   count exactly; with function tools it is an approximation.
- * - Anthropic: each message as the estimator counts it, but for images,
- *   priced as Claude prices them (`anthropicImageTokens`); client tools by the
+ * - Anthropic: each message as the estimator counts it, but for images and
+ *   the PDFs the request holds, priced as Claude prices them
+ *   (`anthropicImageTokens`, `anthropicPdfPageTokens`); client tools by the
  *   JSON text of their definition; Anthropic-schema tools (bash, text
  *   editor, computer use) by their documented cost; plus the documented
  *   tool-use system prompt of the model family and tool choice (framing).
- * - Gemini: each message as the estimator counts it, but for images, priced
- *   as Gemini prices them (`geminiImageTokens`; Gemini 3 also bills the
+ * - Gemini: each message as the estimator counts it, but for images and
+ *   PDFs, priced as Gemini prices them (`geminiImageTokens`,
+ *   `geminiPdfPageTokens`; Gemini 3 also bills the
  *   thought signatures sent back), function declarations and other tools by
  *   their JSON text, no framing.
  *
@@ -40,6 +42,7 @@ import {
   imageSizeOfSource
 } from "./imageSize.js"
 import { stringify } from "./json.js"
+import { anthropicPdfPageTokens, geminiPdfPageTokens, isPdf, pdfPagesOfSource } from "./pdf.js"
 import { countChatRequest, promptFormatForModel, type RenderOptions } from "./openAiChatPrompt.js"
 
 /** What the estimate is computed from: one estimator's rules. */
@@ -99,25 +102,39 @@ const done = (
 /** Whether the estimator prices a file as an image (`TokenEstimator.estimateFileWith`). */
 const isImage = (file: Block.FileBlock): boolean => file.mediaType.startsWith("image/")
 
+/** A provider's price for a file, or `undefined` to keep the estimator's figure for it. */
+type FilePrice = (file: Block.FileBlock) => number | undefined
+
 /**
- * A message as the estimator counts it, but with each image (in its content
- * or in a tool result's) at `price` instead of the estimator's figure for
- * it. The estimator counts a file block, alone or in a tool result, at
- * exactly `rules.block(file)`, so taking that off is exact, whatever file
- * rule the estimator was made with.
+ * A message as the estimator counts it, but with each file (in its content
+ * or in a tool result's) at `price` where that gives one, instead of the
+ * estimator's figure for it. The estimator counts a file block, alone or in
+ * a tool result, at exactly `rules.block(file)`, so taking that off is exact,
+ * whatever file rule the estimator was made with.
  */
-const withImagesAt = (rules: Rules, message: Message.Message, price: (file: Block.FileBlock) => number): number => {
+const withFilesAt = (rules: Rules, message: Message.Message, price: FilePrice): number => {
   let n = rules.message(message)
   const content: ReadonlyArray<Block.Block> = message.content
   for (let i = 0; i < content.length; i++) {
     const block = content[i]!
-    if (block._tag === "File") {
-      if (isImage(block)) n += price(block) - rules.block(block)
-    } else if (block._tag === "ToolResult" && typeof block.content !== "string") {
-      for (const part of block.content) if (part._tag === "File" && isImage(part)) n += price(part) - rules.block(part)
+    if (block._tag === "File") n += repriced(rules, block, price)
+    else if (block._tag === "ToolResult" && typeof block.content !== "string") {
+      for (const part of block.content) if (part._tag === "File") n += repriced(rules, part, price)
     }
   }
   return n
+}
+
+const repriced = (rules: Rules, file: Block.FileBlock, price: FilePrice): number => {
+  const p = price(file)
+  return p === undefined ? 0 : p - rules.block(file)
+}
+
+/** A PDF's pages at `perPage` each, when the request holds the file; `undefined` for any other file. */
+const pdfPrice = (file: Block.FileBlock, perPage: number): number | undefined => {
+  if (!isPdf(file)) return undefined
+  const pages = pdfPagesOfSource(file.source)
+  return pages === undefined ? undefined : pages * perPage
 }
 
 // ---------------------------------------------------------------------------
@@ -390,16 +407,24 @@ const keepsEarlierThinking = (family: Family | undefined): boolean => {
 const readsHighResolutionImages = (family: Family | undefined): boolean =>
   atLeast(family, "opus", 4, 7)
 
-/** An image as Claude prices it: by its size when the request shows it, else the most an image costs on the model. */
-const anthropicImagePrice = (highResolution: boolean) => (file: Block.FileBlock): number => {
-  const size = imageSizeOfSource(file.source)
-  return size === undefined ? anthropicUnknownSizeImageTokens(highResolution) : anthropicImageTokens(size, highResolution)
+/**
+ * A file as Claude prices it: an image by its size when the request shows it,
+ * else the most an image costs on the model; a PDF the request holds by its
+ * pages (`anthropicPdfPageTokens`).
+ */
+const anthropicFilePrice = (highResolution: boolean): FilePrice => {
+  const perPage = anthropicPdfPageTokens(highResolution)
+  return (file) => {
+    if (!isImage(file)) return pdfPrice(file, perPage)
+    const size = imageSizeOfSource(file.source)
+    return size === undefined ? anthropicUnknownSizeImageTokens(highResolution) : anthropicImageTokens(size, highResolution)
+  }
 }
 
 const anthropic = (rules: Rules, request: Request.Request, model: string | undefined): RequestEstimate => {
   const family = claudeFamily(model)
-  const price = anthropicImagePrice(readsHighResolutionImages(family))
-  const messages = request.messages.map((m) => withImagesAt(rules, m, price))
+  const price = anthropicFilePrice(readsHighResolutionImages(family))
+  const messages = request.messages.map((m) => withFilesAt(rules, m, price))
   if (!keepsEarlierThinking(family)) {
     // the thinking of turns before the newest user message is not input any more
     const lastUser = lastUserIndex(request.messages)
@@ -481,14 +506,16 @@ const requestMediaResolution = (request: Request.Request): unknown => {
   return typeof config === "object" && config !== null && !Array.isArray(config) ? (config as { readonly mediaResolution?: unknown }).mediaResolution : undefined
 }
 
-/** An image as Gemini prices it, at the part's media resolution, else the request's. */
-const geminiImagePrice = (model: string | undefined, requestResolution: unknown) => (file: Block.FileBlock): number =>
-  geminiImageTokens(imageSizeOfSource(file.source), model, file.providerOptions?.["gemini"]?.["mediaResolution"] ?? requestResolution)
+/** A file as Gemini prices it, at the part's media resolution, else the request's: an image, or a PDF the request holds by its pages. */
+const geminiFilePrice = (model: string | undefined, requestResolution: unknown): FilePrice => (file) => {
+  const resolution = file.providerOptions?.["gemini"]?.["mediaResolution"] ?? requestResolution
+  return isImage(file) ? geminiImageTokens(imageSizeOfSource(file.source), model, resolution) : pdfPrice(file, geminiPdfPageTokens(model, resolution))
+}
 
 const gemini = (rules: Rules, request: Request.Request, model: string | undefined): RequestEstimate => {
   const signatures = billsThoughtSignatures(model)
-  const price = geminiImagePrice(model, requestMediaResolution(request))
-  const messages = request.messages.map((m) => withImagesAt(rules, m, price) + (signatures ? signaturesOf(rules, m) : 0))
+  const price = geminiFilePrice(model, requestMediaResolution(request))
+  const messages = request.messages.map((m) => withFilesAt(rules, m, price) + (signatures ? signaturesOf(rules, m) : 0))
   let tools = 0
   for (const tool of request.tools ?? []) {
     const defined = tool.providerDefined

@@ -1,0 +1,327 @@
+/**
+ * How many pages a PDF holds, read from its structure, and what a page
+ * costs each provider.
+ *
+ * Every provider bills a PDF by its pages (Gemini a flat figure per page,
+ * Claude and OpenAI an image of each page and its text), never by its size
+ * in bytes, which says little: a scanned page can take 500 KB and a page of
+ * text 3 KB. The page count is read from the file's structure, the first of:
+ *
+ * 1. a linearized file's page count (`/Linearized ... /N`), in its first
+ *    object, always uncompressed;
+ * 2. the page tree's `/Count` (the largest of the `/Type /Pages` nodes: the
+ *    root; an incremental update that removed pages keeps an older, larger
+ *    root, which errs on the safe side);
+ * 3. the number of distinct `/Type /Page` objects;
+ * 4. the same in the file's compressed object streams (PDF 1.5 and later,
+ *    pdfTeX's default, keep the page objects there), inflated with fflate;
+ * 5. else one page per `ASSUMED_PDF_PAGE_BYTES` of the file.
+ *
+ * Nothing here throws, whatever the input: damaged or hostile bytes only
+ * lead further down that list.
+ *
+ * @internal
+ */
+import { Unzlib } from "fflate"
+import * as Block from "../Block.js"
+import { base64DataUrlParts } from "./dataUrl.js"
+import { anthropicImageTokens, geminiImageTokens, type ImageSize, openAiImagePartTokens } from "./imageSize.js"
+
+/**
+ * The bytes of a PDF page when its count cannot be read (no page tree and
+ * no page objects in sight, not even in its object streams): 20 KB. Text pages take less,
+ * so a compact text-only file would be under-counted; pages with images
+ * take far more, and those are over-counted, the side a budget can afford.
+ */
+export const ASSUMED_PDF_PAGE_BYTES = 20_000
+
+/**
+ * What a page of text adds where a provider reads a PDF's text beside its
+ * page images (Claude, OpenAI): about a full page of prose, 600 tokens (a
+ * scanned page has none, a dense one more). The text is in the pages'
+ * content streams, which the count does not read.
+ */
+export const PDF_PAGE_TEXT_TOKENS = 600
+
+/**
+ * The pixel size a page is taken at for the providers that bill an image of
+ * each page: a US Letter page at 150 dots per inch (A4 is within a few
+ * percent). Claude scales it to its image limits (1,600 tokens; 2,805 on
+ * Opus 4.7 and later), OpenAI's high detail prices it at 4 tiles (765).
+ */
+const PAGE_PIXELS: ImageSize = { width: 1275, height: 1650 }
+
+const BASE64_VALUES: Int16Array = (() => {
+  const out = new Int16Array(128).fill(-1)
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+  for (let i = 0; i < alphabet.length; i++) out[alphabet.charCodeAt(i)] = i
+  out[45] = 62 // "-", the URL-safe alphabet
+  out[95] = 63 // "_"
+  return out
+})()
+
+/**
+ * The bytes of base64 text from `start`, standard or URL-safe alphabet;
+ * anything else (line breaks, padding) is skipped.
+ */
+const decodeBase64 = (text: string, start: number): Uint8Array => {
+  const out = new Uint8Array(Math.ceil(((text.length - start) * 3) / 4))
+  let n = 0
+  let acc = 0
+  let bits = 0
+  for (let i = start; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    const v = c < 128 ? BASE64_VALUES[c]! : -1
+    if (v < 0) continue
+    acc = ((acc << 6) | v) & 0xffffff
+    bits += 6
+    if (bits >= 8) {
+      bits -= 8
+      out[n++] = (acc >> bits) & 0xff
+    }
+  }
+  return out.subarray(0, n)
+}
+
+/** Bytes as a string of code units 0-255 (a string offset is a byte offset), in slices. */
+const asText = (bytes: Uint8Array): string => {
+  let out = ""
+  for (let i = 0; i < bytes.length; i += 0x8000) out += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000) as unknown as Array<number>)
+  return out
+}
+
+const OBJECT = /(\d+)\s+\d+\s+obj\b/g
+const PAGES_NODE = /\/Type\s*\/Pages(?![A-Za-z0-9#])/
+const PAGE_NODE = /\/Type\s*\/Page(?![A-Za-z0-9#])/
+const COUNT = /\/Count\s+(\d+)/
+const OBJECT_STREAM = /\/Type\s*\/ObjStm(?![A-Za-z0-9#])/
+/** A dictionary longer than this is not read (a page tree node or a stream's dictionary is a few hundred bytes). */
+const MAX_DICT = 65_536
+/** At most this many bytes are inflated from a file's object streams (they hold its small objects: tens of KB each). */
+const MAX_INFLATED = 32 * 1024 * 1024
+
+/** The page count of a linearized file: the `/N` of the linearization dictionary in its first bytes. */
+const linearizedPages = (bytes: string): number | undefined => {
+  const head = bytes.slice(0, 4096)
+  const at = head.indexOf("/Linearized")
+  if (at < 0) return undefined
+  const open = head.lastIndexOf("<<", at)
+  const close = head.indexOf(">>", at)
+  if (open < 0 || close < 0) return undefined
+  const n = /\/N\s+(\d+)/.exec(head.slice(open, close))
+  const pages = n === null ? 0 : Number(n[1])
+  return pages > 0 ? pages : undefined
+}
+
+/** What the objects seen so far show of the page tree. */
+interface PageTree {
+  /** The page tree root the catalog names (`/Pages 3 0 R`), once the catalog is seen. */
+  rootId: string | undefined
+  /** The `/Count` of every page tree node seen, by object number. */
+  readonly counts: Map<string, number>
+  /** The page objects seen, by object number. */
+  readonly leaves: Set<string>
+}
+
+const CATALOG = /\/Type\s*\/Catalog(?![A-Za-z0-9#])/
+const PAGES_REF = /\/Pages\s+(\d+)\s+\d+\s+R/
+
+/** Notes an object (its number and its text up to its stream, if any) in `tree`. */
+const noteObject = (tree: PageTree, id: string, dict: string): void => {
+  if (PAGES_NODE.test(dict)) {
+    const count = COUNT.exec(dict)
+    // a node met again (an incremental update rewrote it) keeps its larger count: the safe side
+    if (count !== null) tree.counts.set(id, Math.max(tree.counts.get(id) ?? 0, Number(count[1])))
+  } else if (PAGE_NODE.test(dict)) tree.leaves.add(id)
+  else if (CATALOG.test(dict)) tree.rootId = PAGES_REF.exec(dict)?.[1] ?? tree.rootId
+}
+
+/** The count of the root the catalog names, once both are seen. */
+const rootCount = (tree: PageTree): number | undefined => (tree.rootId === undefined ? undefined : tree.counts.get(tree.rootId))
+
+/** The page count the tree shows: its root's, else the largest node's (the root is the largest), else its page objects. */
+const pagesOfTree = (tree: PageTree): number | undefined => {
+  const root = rootCount(tree)
+  if (root !== undefined && root > 0) return root
+  let largest = 0
+  for (const n of tree.counts.values()) largest = Math.max(largest, n)
+  if (largest > 0) return largest
+  return tree.leaves.size > 0 ? tree.leaves.size : undefined
+}
+
+/**
+ * A Flate stream's data inflated, at most about `budget.left` bytes of it
+ * (the rest is cut: a small stream can inflate a thousandfold), or
+ * `undefined` when it is not zlib data.
+ */
+const inflate = (data: Uint8Array, budget: { left: number }): string | undefined => {
+  const chunks: Array<Uint8Array> = []
+  let size = 0
+  try {
+    const stream = new Unzlib((chunk) => {
+      chunks.push(chunk)
+      size += chunk.length
+    })
+    for (let i = 0; i < data.length && size < budget.left; i += INFLATE_CHUNK) {
+      stream.push(data.subarray(i, i + INFLATE_CHUNK), i + INFLATE_CHUNK >= data.length)
+    }
+  } catch {
+    if (size === 0) return undefined
+  }
+  budget.left -= size
+  let out = ""
+  for (const chunk of chunks) out += asText(chunk)
+  return out
+}
+
+/** Compressed bytes given to the inflater at a time: at most about 64 MB come out of one. */
+const INFLATE_CHUNK = 65_536
+
+/** The objects of an object stream: `/N` pairs of object number and offset (from `/First`), then the objects. */
+const noteObjectStream = (tree: PageTree, dict: string, data: Uint8Array, budget: { left: number }): void => {
+  if (!/\/Filter\s*(\[\s*)?\/FlateDecode(?![A-Za-z0-9#])/.test(dict) || /\/DecodeParms/.test(dict)) return
+  const first = /\/First\s+(\d+)/.exec(dict)
+  const text = first === null ? undefined : inflate(data, budget)
+  if (first === null || text === undefined) return
+  const at = Number(first[1])
+  const header = text.slice(0, at).trim().split(/\s+/).map(Number)
+  for (let k = 0; k + 1 < header.length; k += 2) {
+    const from = at + header[k + 1]!
+    const to = k + 3 < header.length ? at + header[k + 3]! : text.length
+    if (Number.isFinite(from) && Number.isFinite(to) && to > from) noteObject(tree, String(header[k]), text.slice(from, Math.min(to, from + MAX_DICT)))
+  }
+}
+
+/** Whether the bytes are a PDF's: "%PDF-" within the first 1,024 bytes (the specification's allowance for leading junk). */
+const isPdfData = (bytes: Uint8Array): boolean => asText(bytes.subarray(0, 1024)).includes("%PDF-")
+
+/** What a file's structure shows of its pages (see the module comment), or `undefined` for none of it. */
+export const pdfPageCountOfBytes = (raw: Uint8Array): number | undefined => {
+  if (!isPdfData(raw)) return undefined
+  const bytes = asText(raw)
+  const linearized = linearizedPages(bytes)
+  if (linearized !== undefined) return linearized
+  const tree: PageTree = { rootId: undefined, counts: new Map(), leaves: new Set() }
+  const objectStreams: Array<readonly [dict: string, data: Uint8Array]> = []
+  OBJECT.lastIndex = 0
+  for (let m = OBJECT.exec(bytes); m !== null; m = OBJECT.exec(bytes)) {
+    const start = m.index + m[0].length
+    const endobj = bytes.indexOf("endobj", start)
+    const end = endobj < 0 ? bytes.length : endobj
+    // searched within the object only: a search from it to the next stream anywhere would make the scan quadratic
+    const inner = bytes.slice(start, end).indexOf("stream")
+    const stream = inner < 0 ? -1 : start + inner
+    if (stream >= 0) {
+      const dict = bytes.slice(start, Math.min(stream, start + MAX_DICT))
+      if (OBJECT_STREAM.test(dict)) {
+        // the data starts after the end of line that follows "stream" and ends before "endstream"
+        const from = bytes.startsWith("\r\n", stream + 6) ? stream + 8 : stream + 7
+        const to = bytes.lastIndexOf("endstream", end)
+        objectStreams.push([dict, raw.subarray(from, to > from ? to : end)])
+      } else noteObject(tree, m[1]!, dict)
+    } else noteObject(tree, m[1]!, bytes.slice(start, Math.min(end, start + MAX_DICT)))
+    // the object's body (a stream's data among it) is not searched for objects
+    OBJECT.lastIndex = Math.max(end, start)
+  }
+  if (tree.counts.size === 0 && tree.leaves.size === 0 && objectStreams.length > 0) {
+    // PDF 1.5 and later may keep the page objects in compressed object streams. The catalog and the page tree are
+    // written near the end by some writers (pdfTeX) and near the start by others: the streams are read from both ends
+    // inward (the last, the first, the one before the last...) until the root the catalog names is seen.
+    const budget = { left: MAX_INFLATED }
+    for (let lo = 0, hi = objectStreams.length - 1; lo <= hi && budget.left > 0 && rootCount(tree) === undefined; ) {
+      const [dict, data] = objectStreams[(hi - lo) % 2 === (objectStreams.length - 1) % 2 ? hi-- : lo++]!
+      noteObjectStream(tree, dict, data, budget)
+    }
+  }
+  return pagesOfTree(tree)
+}
+
+/** The pages of a PDF whose bytes are `bytes` long: as its structure shows them, else one per `ASSUMED_PDF_PAGE_BYTES`. */
+const pagesOf = (bytes: Uint8Array): number => pdfPageCountOfBytes(bytes) ?? Math.max(1, Math.ceil(bytes.length / ASSUMED_PDF_PAGE_BYTES))
+
+/**
+ * The number of pages of the PDF whose base64 text starts at `start` in
+ * `text`, or `undefined` when the data is not a PDF's.
+ */
+export const pdfPagesOfBase64 = (text: string, start = 0): number | undefined => {
+  const bytes = decodeBase64(text, start)
+  return isPdfData(bytes) ? pagesOf(bytes) : undefined
+}
+
+/** Page counts already read, by source (sources are immutable): a window re-estimates the same messages often. */
+const counted = new WeakMap<Block.FileSource, number | null>()
+
+/**
+ * The number of pages of the PDF a file source holds inline (base64 data, or
+ * a base64 `data:` URL), or `undefined` for one it does not (a URL, a file
+ * id, text) or whose data is not a PDF's.
+ */
+export const pdfPagesOfSource = (source: Block.FileSource): number | undefined => {
+  const known = counted.get(source)
+  if (known !== undefined) return known ?? undefined
+  let pages: number | undefined
+  switch (source._tag) {
+    case "Base64":
+      pages = pdfPagesOfBase64(source.data)
+      break
+    case "Url": {
+      const parts = base64DataUrlParts(source.url)
+      pages = parts === undefined ? undefined : pdfPagesOfBase64(source.url, parts.dataStart)
+      break
+    }
+    case "FileId":
+    case "Text":
+      pages = undefined
+      break
+    default:
+      pages = Block.absurd(source)
+  }
+  counted.set(source, pages ?? null)
+  return pages
+}
+
+/** Whether a file is a PDF by its media type (any case, parameters allowed). */
+export const isPdf = (file: Block.FileBlock): boolean => /^application\/pdf\s*(;|$)/i.test(file.mediaType)
+
+/**
+ * What a page costs when no provider is known: an image of the page as Claude
+ * prices it (1,600) and a page of text, 2,200, the most any provider's rule
+ * here charges a page on the models in service (Claude's; Opus 4.7 and later
+ * read larger images). A budget must not take a cheaper provider's figure for
+ * a request that may go to Claude.
+ */
+export const DEFAULT_PDF_PAGE_TOKENS = anthropicImageTokens(PAGE_PIXELS) + PDF_PAGE_TEXT_TOKENS
+
+/**
+ * A page on Claude: an image of the page (1,600 tokens, the most a page-sized
+ * image costs; 2,805 on Opus 4.7 and later, which read larger images) and
+ * the page's text. Anthropic's PDF guide: each page is billed as its text
+ * and an image of it, "typically 1,500 to 3,000 tokens per page".
+ */
+export const anthropicPdfPageTokens = (highResolution: boolean): number =>
+  anthropicImageTokens(PAGE_PIXELS, highResolution) + PDF_PAGE_TEXT_TOKENS
+
+/**
+ * A page on Gemini: a flat figure whatever it holds, text or not, which is
+ * what Gemini charges a small image. Gemini 3 and later: the media
+ * resolution's figure, the part's, else the request's, else 1,120 (on the
+ * three recorded gemini-3-flash-preview requests with a one-page PDF,
+ * test/data/gemini-usage, the page cost 1,130 to 1,240 tokens over the rest
+ * of the request, one with a page of text on it and one with three words).
+ * Gemini 2.x: 258, one tile, as the Gemini API's document guide gives. An id
+ * without a version: the larger.
+ */
+export const geminiPdfPageTokens = (model: string | undefined, resolution: unknown): number =>
+  geminiImageTokens(ONE_TILE, model, resolution)
+
+/** An image Gemini 2.x prices as one tile (258 tokens): both sides within 384 pixels. */
+const ONE_TILE: ImageSize = { width: 384, height: 384 }
+
+/**
+ * A page on OpenAI: its text and an image of it (OpenAI's file inputs guide:
+ * the model is given "both the extracted text and an image of each page"),
+ * the image priced as the model prices a page-sized one at high detail
+ * (765 on gpt-4o).
+ */
+export const openAiPdfPageTokens = (model: string | undefined): number =>
+  openAiImagePartTokens(model, PAGE_PIXELS, "high") + PDF_PAGE_TEXT_TOKENS

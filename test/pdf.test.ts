@@ -1,0 +1,189 @@
+/**
+ * PDFs are billed by their pages: the page count read from a file's
+ * structure, and what a page costs each provider, in the estimator and in
+ * whole-request estimates.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Arbitrary, Effect, Schema } from "effect"
+import { zlibSync } from "fflate"
+import { Block, Message, Request, TokenEstimator } from "../src/index.js"
+import { countOpenAiChatRequest } from "../src/exact/index.js"
+import { ASSUMED_PDF_PAGE_BYTES, pdfPageCountOfBytes, pdfPagesOfBase64, pdfPagesOfSource } from "../src/internal/pdf.js"
+import { intBetween } from "./arbitraries.js"
+
+const latin1 = (text: string): Uint8Array => Uint8Array.from(text, (c) => c.charCodeAt(0))
+const base64 = (bytes: Uint8Array): string => Buffer.from(bytes).toString("base64")
+
+/** A page's content stream: a line of text, as a writer leaves it (uncompressed). */
+const content = (page: number) => `<< /Length 44 >>\nstream\nBT /F1 12 Tf 72 720 Td (Page ${page}) Tj ET\nendstream`
+
+type Layout = "flat" | "nested" | "pagesOnly" | "linearized" | "objectStreamFirst" | "objectStreamLast" | "updated"
+
+/**
+ * A PDF of `pages` pages in one of the layouts writers produce: a flat page
+ * tree; a tree of nested nodes; page objects without a counted tree; a
+ * linearized file; the catalog and page tree in compressed object streams
+ * (written first, as pdf-lib or qpdf do, or last, as pdfTeX does); an
+ * incremental update that rewrites the tree.
+ */
+const makePdf = (pages: number, layout: Layout): Uint8Array => {
+  const objects = new Map<number, string>()
+  const pageIds = Array.from({ length: pages }, (_, i) => 10 + 2 * i)
+  pageIds.forEach((id, i) => objects.set(id + 1, content(i + 1)))
+  if (layout === "nested" && pages > 1) {
+    // two children under the root, each with its share of the pages
+    const half = Math.ceil(pages / 2)
+    const groups = [pageIds.slice(0, half), pageIds.slice(half)]
+    objects.set(1, "<< /Type /Catalog /Pages 2 0 R >>")
+    objects.set(2, `<< /Type /Pages /Kids [3 0 R 4 0 R] /Count ${pages} >>`)
+    groups.forEach((ids, g) => {
+      objects.set(3 + g, `<< /Type /Pages /Parent 2 0 R /Kids [${ids.map((id) => `${id} 0 R`).join(" ")}] /Count ${ids.length} >>`)
+      for (const id of ids) objects.set(id, `<< /Type /Page /Parent ${3 + g} 0 R /MediaBox [0 0 612 792] /Contents ${id + 1} 0 R >>`)
+    })
+  } else {
+    objects.set(1, "<< /Type /Catalog /Pages 2 0 R >>")
+    objects.set(2, layout === "pagesOnly" ? `<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(" ")}] >>` : `<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(" ")}] /Count ${pages} >>`)
+    for (const id of pageIds) objects.set(id, `<< /Type/Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents ${id + 1} 0 R >>`)
+  }
+  let out = "%PDF-1.7\n%\xe2\xe3\xcf\xd3\n"
+  if (layout === "linearized") out += `5 0 obj\n<< /Linearized 1 /L 99999 /H [ 1 2 ] /O ${pageIds[0]} /E 999 /N ${pages} /T 9999 >>\nendobj\n`
+  const write = (id: number, body: string) => (out += `${id} 0 obj\n${body}\nendobj\n`)
+  if (layout === "objectStreamFirst" || layout === "objectStreamLast") {
+    // everything but the content streams goes into object streams of up to 7 objects each
+    const small = [...objects].filter(([, body]) => !body.includes("stream"))
+    const streams: Array<string> = []
+    for (let i = 0; i < small.length; i += 7) {
+      const group = small.slice(i, i + 7)
+      let header = ""
+      let bodies = ""
+      for (const [id, body] of group) {
+        header += `${id} ${bodies.length} `
+        bodies += `${body}\n`
+      }
+      const data = zlibSync(latin1(header + bodies))
+      streams.push(`<< /Type /ObjStm /N ${group.length} /First ${header.length} /Length ${data.length} /Filter /FlateDecode >>\nstream\n${String.fromCharCode(...data)}\nendstream`)
+    }
+    const ordered = layout === "objectStreamLast" ? streams.reverse() : streams
+    ordered.forEach((body, k) => write(1000 + k, body))
+    for (const [id, body] of objects) if (body.includes("stream")) write(id, body)
+  } else {
+    for (const [id, body] of [...objects].sort(([a], [b]) => a - b)) write(id, body)
+  }
+  if (layout === "updated") {
+    // an update that removed the last page: the old root keeps its larger count, the safe side
+    write(2, `<< /Type /Pages /Kids [${pageIds.slice(0, -1).map((id) => `${id} 0 R`).join(" ")}] /Count ${pages - 1} >>`)
+  }
+  out += "trailer\n<< /Root 1 0 R /Size 9999 >>\nstartxref\n0\n%%EOF\n"
+  return latin1(out)
+}
+
+const LAYOUTS: ReadonlyArray<Layout> = ["flat", "nested", "pagesOnly", "linearized", "objectStreamFirst", "objectStreamLast", "updated"]
+
+const pdfDocument = (bytes: Uint8Array): Block.FileBlock => Block.document(Block.base64(base64(bytes)))
+
+describe("the page count of a PDF", () => {
+  it("is read from every layout writers produce, object streams included", () => {
+    for (const layout of LAYOUTS) {
+      for (const pages of [1, 2, 7, 30]) expect([layout, pdfPageCountOfBytes(makePdf(pages, layout))]).toEqual([layout, pages])
+    }
+  })
+
+  it.prop(
+    "is the page count for any number of pages and layout, in standard or URL-safe base64, with or without line breaks",
+    {
+      pages: intBetween(1, 400),
+      layout: Arbitrary.schema(Schema.Literals(LAYOUTS)),
+      alphabet: Arbitrary.schema(Schema.Literals(["standard", "urlSafe", "mime"]))
+    },
+    ({ alphabet, layout, pages }) => {
+      const plain = base64(makePdf(pages, layout))
+      const text = alphabet === "urlSafe"
+        ? plain.replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
+        : alphabet === "mime"
+        ? plain.replace(/.{76}/g, "$&\r\n")
+        : plain
+      expect(pdfPagesOfBase64(text)).toBe(pages)
+      expect(pdfPagesOfBase64(`data:application/pdf;base64,${text}`, "data:application/pdf;base64,".length)).toBe(pages)
+    },
+    { timeout: 60_000, arbitrary: { runs: 60 } }
+  )
+
+  it("falls back to one page per 20 KB when the structure shows none, and is undefined for data that is not a PDF", () => {
+    const noTree = latin1(`%PDF-1.4\n${"x".repeat(3 * ASSUMED_PDF_PAGE_BYTES)}\n%%EOF`)
+    expect(pdfPageCountOfBytes(noTree)).toBeUndefined()
+    expect(pdfPagesOfBase64(base64(noTree))).toBe(4)
+    expect(pdfPagesOfBase64(base64(latin1("GIF89a not a pdf")))).toBeUndefined()
+    expect(pdfPagesOfBase64("")).toBeUndefined()
+  })
+
+  it("caps what it inflates: a compressed object stream that inflates to 40 MB of nothing is cut, not read whole", () => {
+    const bomb = zlibSync(new Uint8Array(40 * 1024 * 1024))
+    const bytes = latin1(`%PDF-1.7\n1 0 obj\n<< /Type /ObjStm /N 1 /First 4 /Filter /FlateDecode >>\nstream\n${String.fromCharCode(...bomb)}\nendstream\nendobj\n%%EOF`)
+    expect(pdfPageCountOfBytes(bytes)).toBeUndefined()
+    expect(pdfPagesOfBase64(base64(bytes))).toBe(Math.ceil(bytes.length / ASSUMED_PDF_PAGE_BYTES))
+  }, 30_000)
+
+  it.prop(
+    "never throws on a cut or damaged file: a count of at least one page, or nothing",
+    { pages: intBetween(1, 40), layout: Arbitrary.schema(Schema.Literals(LAYOUTS)), cut: intBetween(0, 4000), noise: Arbitrary.schema(Schema.String) },
+    ({ cut, layout, noise, pages }) => {
+      const whole = makePdf(pages, layout)
+      for (const bytes of [whole.subarray(0, cut), Uint8Array.from([...whole.subarray(0, cut), ...latin1(noise.replace(/[^\x00-\xff]/g, "")), ...whole.subarray(cut)])]) {
+        const n = pdfPagesOfBase64(base64(bytes))
+        if (n !== undefined) expect(n).toBeGreaterThanOrEqual(1)
+      }
+    },
+    { timeout: 60_000 }
+  )
+
+  it("reads each source once: a window estimates the same messages again and again", () => {
+    const source = Block.base64(base64(makePdf(3, "flat")))
+    expect(pdfPagesOfSource(source)).toBe(3)
+    expect(pdfPagesOfSource(source)).toBe(3)
+    expect(pdfPagesOfSource(Block.fileId("file-abc"))).toBeUndefined()
+    expect(pdfPagesOfSource({ _tag: "Url", url: "https://example.com/a.pdf" })).toBeUndefined()
+  })
+})
+
+describe("what a PDF costs", () => {
+  const pdf = pdfDocument(makePdf(3, "objectStreamLast"))
+  const user = Message.user([Block.text("Summarize this."), pdf])
+
+  it("the estimator: PDF_PAGE_TOKENS a page (an image of the page as Claude prices it and a page of text), not its bytes", () => {
+    expect(TokenEstimator.PDF_PAGE_TOKENS).toBe(2199)
+    expect(TokenEstimator.heuristic.estimateBlock(pdf)).toBe(3 * 2199)
+    // in a tool result too, and by a data: URL
+    expect(TokenEstimator.heuristic.estimateBlock(Block.document(`data:application/pdf;base64,${base64(makePdf(2, "flat"))}`))).toBe(2 * 2199)
+    // a PDF by reference is about a page, as before; a file that is not a PDF by its data stays opaque data
+    expect(TokenEstimator.heuristic.estimateBlock(Block.document("https://example.com/report.pdf"))).toBe(TokenEstimator.REFERENCED_FILE_TOKENS)
+    const notPdf = Block.document(Block.base64("QUJDREVGR0g="))
+    expect(TokenEstimator.heuristic.estimateBlock(notPdf)).toBe(TokenEstimator.estimateOpaqueData("QUJDREVGR0g="))
+  })
+
+  it("a request: each provider's price a page", () => {
+    const request = Request.make([user])
+    const perPage = (provider: "anthropic" | "gemini" | "openai-chat" | "openai-responses", model: string, withPdf = request) => {
+      const without = TokenEstimator.heuristic.estimateRequest(Request.make([Message.user([Block.text("Summarize this.")])]), { provider, model })
+      return (TokenEstimator.heuristic.estimateRequest(withPdf, { provider, model }).total - without.total) / 3
+    }
+    expect(perPage("gemini", "gemini-3-flash-preview")).toBe(1120)
+    expect(perPage("gemini", "gemini-2.5-flash")).toBe(258)
+    expect(perPage("anthropic", "claude-sonnet-4-5")).toBe(2199)
+    expect(perPage("anthropic", "claude-opus-4-7")).toBe(2805 + 600)
+    expect(perPage("openai-chat", "gpt-4o")).toBe(765 + 600)
+    expect(perPage("openai-responses", "gpt-4o")).toBe(765 + 600)
+    // Gemini 3's media resolution, the part's over the request's
+    const low = Request.make([user], { providerOptions: { gemini: { generationConfig: { mediaResolution: "MEDIA_RESOLUTION_LOW" } } } })
+    expect(perPage("gemini", "gemini-3-pro-preview", low)).toBe(280)
+  })
+
+  it.effect("OpenAI Chat bodies: a PDF given inline as a file part is its pages, one by file id is not priced", () =>
+    Effect.gen(function*() {
+      const body = (file: object) => ({ model: "gpt-4o", messages: [{ role: "user", content: [{ type: "text", text: "Summarize this." }, { type: "file", file }] }] })
+      const data = `data:application/pdf;base64,${base64(makePdf(4, "nested"))}`
+      const inline = yield* countOpenAiChatRequest(body({ filename: "a.pdf", file_data: data }))
+      const byId = yield* countOpenAiChatRequest(body({ file_id: "file-abc" }))
+      expect(inline.total - byId.total).toBe(4 * (765 + 600))
+    })
+  )
+})
