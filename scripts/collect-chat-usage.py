@@ -24,6 +24,7 @@ tool_choice, functions, function_call and response_format.
 
 Needs Python 3 and PyYAML. Not run by the test suite, which reads the output.
 """
+import json
 import re
 import sys
 
@@ -90,9 +91,33 @@ def cut_images(request):
     return request
 
 
+def streamed_answer(response):
+    """The usage of a streamed response (server-sent events, as `stream_options: {include_usage: true}` asks for): the
+    last chunk's, or None."""
+    raw = response.get("body")
+    if isinstance(raw, dict):
+        raw = raw.get("string")
+    if isinstance(raw, bytes):
+        raw = raw.decode("utf-8", "replace")
+    if not isinstance(raw, str) or "data:" not in raw:
+        return None
+    for line in raw.splitlines():
+        line = line.strip()
+        if line.startswith("data:") and "prompt_tokens" in line:
+            try:
+                chunk = json.loads(line[len("data:"):])
+            except ValueError:
+                continue
+            if isinstance(chunk, dict) and isinstance(chunk.get("usage"), dict):
+                return {"usage": chunk["usage"]}
+    return None
+
+
 def cases_of(repo, name):
     wanted = lambda text: "chat/completions" in text and ("prompt_tokens" in text or "!!binary" in text)
-    for commit, path, index, request, body, answer in interactions(repo, wanted):
+    for commit, path, index, request, body, answer, response in interactions(repo, wanted, with_response=True):
+        if answer is None:
+            answer = streamed_answer(response)
         uri = request.get("uri", "")
         if "chat/completions" not in uri or "api.openai.com" not in uri:
             continue

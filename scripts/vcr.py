@@ -32,8 +32,10 @@ def json_body(part):
         return None
 
 
-def interactions(repo, wanted):
-    """(commit, path, index, request body, response body) of every recorded exchange in the cassettes whose text `wanted` accepts."""
+def interactions(repo, wanted, with_response=False):
+    """(commit, path, index, request, request body, response body) of every recorded exchange in the cassettes whose
+    text `wanted` accepts; with `with_response`, the recorded response as well (for a body that is not one JSON
+    document, such as a stream of server-sent events)."""
     import yaml
 
     commit = git(repo, "rev-parse", "HEAD").strip()
@@ -51,7 +53,8 @@ def interactions(repo, wanted):
             continue
         for index, interaction in enumerate(doc.get("interactions") or []):
             request, response = interaction.get("request") or {}, interaction.get("response") or {}
-            yield commit, path, index, request, json_body(request), json_body(response)
+            found = (commit, path, index, request, json_body(request), json_body(response))
+            yield found + (response,) if with_response else found
 
 
 def write_cases(argv, cases_of, figure):
