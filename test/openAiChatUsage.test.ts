@@ -1,25 +1,25 @@
 /**
- * The request counter against 934 OpenAI Chat Completions requests recorded
+ * The request counter against 999 OpenAI Chat Completions requests recorded
  * from the live API in 2024–26 with the `usage.prompt_tokens` it reported:
  * the VCR cassettes of five public test suites (pydantic-ai, crewAI and
  * Mirascope, MIT; openinference and openllmetry, Apache-2.0), gathered by
  * scripts/collect-chat-usage.py into test/data/openai-chat-usage (see its
- * README for sources and licences). 882 requests are for an o200k model (the
- * gpt-4o, gpt-4.1 and gpt-5 families, o1-mini, o3-mini, o4-mini), 52 for a
- * cl100k one (gpt-3.5-turbo, gpt-4, gpt-4-turbo); their messages hold text,
+ * README for sources and licences; 65 of them from streamed responses). 946
+ * requests are for an o200k model (the gpt-4o, gpt-4.1 and gpt-5 families,
+ * o1-mini, o3-mini, o4-mini), 53 for a cl100k one (gpt-3.5-turbo, gpt-4, gpt-4-turbo); their messages hold text,
  * or images inline (32 requests; cut to their headers, which is all the count
  * reads).
  *
- * - Without a `json_schema` response format or parallel tool calls (771
+ * - Without a `json_schema` response format or parallel tool calls (809
  *   requests: plain chats, images, tool definitions, tool round trips), the
  *   exact count is the API's figure, except the 25 pinned below with the
  *   reason. pydantic-ai's cassettes sort every JSON key, so the loader puts
  *   a schema's properties back in the order of its `required` list
  *   (`restorePropertyOrder` in usageData.ts); read as recorded, 5 requests
  *   whose order shows in the count are 1 token over.
- * - With a `json_schema` response format (142 requests, 31 formats), the
+ * - With a `json_schema` response format (154 requests, 31 formats), the
  *   exact count is the API's figure for every one.
- * - Parallel tool calls (21) are approximations: pinned to the band they are
+ * - Parallel tool calls (36) are approximations: pinned to the band they are
  *   measured in.
  * - The heuristic stays within 10% of the API's figure at the 90th percentile.
  */
@@ -95,11 +95,11 @@ await Effect.runPromise(countOpenAiChatRequest({ messages: [] }, { encoding: "cl
 const exactDelta = (c: UsageCase): number => Effect.runSync(countOpenAiChatRequest(c.request)).total - c.prompt_tokens
 
 describe("OpenAI Chat requests recorded in 2024–26 with the API's prompt_tokens (test/data/openai-chat-usage)", () => {
-  it("holds 934 requests from five test suites, 771 plain, 21 with parallel calls, 142 with a json_schema response format", () => {
+  it("holds 999 requests from five test suites, 809 plain, 36 with parallel calls, 154 with a json_schema response format", () => {
     const by = (k: Kind) => cases.filter((c) => kindOf(c) === k).length
-    expect([cases.length, by("core"), by("parallel"), by("responseFormat")]).toEqual([934, 771, 21, 142])
+    expect([cases.length, by("core"), by("parallel"), by("responseFormat")]).toEqual([999, 809, 36, 154])
     expect(new Set(cases.map((c) => c.source.repo))).toEqual(SUITES)
-    expect(cases.filter((c) => encodingForModel(c.request.model) === "cl100k")).toHaveLength(52)
+    expect(cases.filter((c) => encodingForModel(c.request.model) === "cl100k")).toHaveLength(53)
     for (const c of cases) expect(c.source.commit).toMatch(/^[0-9a-f]{40}$/)
   })
 
@@ -108,7 +108,7 @@ describe("OpenAI Chat requests recorded in 2024–26 with the API's prompt_token
     for (const name of Object.keys(CORE_DEVIATIONS)) expect(core.filter((n) => n === name), name).toHaveLength(1)
   })
 
-  it("the exact count is the API's figure for 746 of the 771 plain requests, and the pinned figure for the 25 others", () => {
+  it("the exact count is the API's figure for 784 of the 809 plain requests, and the pinned figure for the 25 others", () => {
     const missed: Array<string> = []
     for (const c of cases.filter((x) => kindOf(x) === "core")) {
       const delta = exactDelta(c)
@@ -163,9 +163,9 @@ describe("OpenAI Chat requests recorded in 2024–26 with the API's prompt_token
     for (const c of withImages) expect(exactDelta(c), nameOf(c)).toBe(0)
   })
 
-  it("parallel tool calls: 3 of 21 exact, the others at most 4.1% over or 1% under", () => {
+  it("parallel tool calls: 12 of 36 exact, the others at most 4.1% over or 1% under", () => {
     const parallel = cases.filter((c) => kindOf(c) === "parallel")
-    expect(parallel.filter((c) => exactDelta(c) === 0)).toHaveLength(3)
+    expect(parallel.filter((c) => exactDelta(c) === 0)).toHaveLength(12)
     for (const c of parallel) {
       const relative = exactDelta(c) / c.prompt_tokens
       expect(relative, nameOf(c)).toBeGreaterThanOrEqual(-0.01)
@@ -174,7 +174,7 @@ describe("OpenAI Chat requests recorded in 2024–26 with the API's prompt_token
     }
   }, 60_000)
 
-  it("json_schema response formats: the exact count is the API's figure for all 142 requests (31 formats)", () => {
+  it("json_schema response formats: the exact count is the API's figure for all 154 requests (31 formats)", () => {
     const withFormat = cases.filter((x) => kindOf(x) === "responseFormat")
     expect(new Set(withFormat.map((c) => JSON.stringify(c.request.response_format))).size).toBe(31)
     expect(new Set(withFormat.map(schemaNameOf)).size).toBe(28)

@@ -37,7 +37,7 @@
  *   a result that is a JSON object or array, that JSON as Python's
  *   `json.dumps` writes it (from 2025–26 recordings of gpt-4o-mini).
  *
- * From 934 requests of 2024–26 with the API's figure (test/data/openai-chat-usage):
+ * From 999 requests of 2024–26 with the API's figure (test/data/openai-chat-usage):
  * - a property's `title` is a comment line above its description, separated
  *   by an empty `//` line; a description is trimmed, then each comment line,
  *   and an empty one is `//`;
