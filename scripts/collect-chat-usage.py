@@ -8,7 +8,8 @@ Each REPO_DIR is a git checkout (or bare mirror) of github.com/OWNER/NAME
 whose HEAD is read with `git show`, so the commit recorded with every case is
 the one read. A case is
 one recorded interaction: a POST to api.openai.com/.../chat/completions whose
-JSON response (gzip-compressed ones unpacked) carries usage.prompt_tokens, for
+JSON response (gzip-compressed ones unpacked), or the last chunk of whose
+streamed response, carries usage.prompt_tokens, for
 an o200k model (the gpt-4o, gpt-4.1 and gpt-5 families and the o-series;
 audio and search previews left out) or a cl100k chat model (gpt-3.5-turbo,
 gpt-4, gpt-4-turbo), whose message content is text, or images given inline as base64
