@@ -118,13 +118,13 @@ describe("Gemini requests recorded with the prompt tokens the API reported (test
     })
   })
 
-  it("requests of 50 tokens or more: within 8% at the median, 50% at the 90th percentile; on Gemini 2.5 and later 7% and 22%", () => {
+  it("requests of 50 tokens or more: within 8% at the median, 45% at the 90th percentile; on Gemini 2.5 and later 7% and 20% (PDFs priced by their pages)", () => {
     const big = read.filter(({ c }) => c.prompt_tokens >= 50)
     const errors = big.map(({ c, estimate }) => errorOf(estimate.total, c))
     expect(quantile(errors, 0.5)).toBeLessThanOrEqual(0.08)
-    expect(quantile(errors, 0.9)).toBeLessThanOrEqual(0.5)
+    expect(quantile(errors, 0.9)).toBeLessThanOrEqual(0.45)
     const current = big.filter(({ c }) => !/gemini-(1|2\.0)/.test(c.model)).map(({ c, estimate }) => errorOf(estimate.total, c))
     expect(quantile(current, 0.5)).toBeLessThanOrEqual(0.07)
-    expect(quantile(current, 0.9)).toBeLessThanOrEqual(0.22)
+    expect(quantile(current, 0.9)).toBeLessThanOrEqual(0.2)
   })
 })
