@@ -38,8 +38,8 @@
  *   tool name and its content (text, JSON values as JSON text, files as
  *   files). Ids are not counted (providers render names, not ids);
  * - a file counts by `estimateFile` (images a fixed cost by detail, a PDF
- *   the request holds a fixed cost per page, text documents their text,
- *   other inline data as opaque data);
+ *   the request holds a fixed cost per page, audio a fixed cost per second,
+ *   text documents their text, other inline data as opaque data);
  * - provider data counts its JSON text;
  * - a message counts its blocks, its participant `name` if any, and a fixed
  *   per-message overhead (role and framing tokens; default 4: OpenAI's chat
@@ -72,6 +72,7 @@ import {
   UNKNOWN_SIZE_IMAGE_TOKENS
 } from "./internal/imageSize.js"
 import { stringify } from "./internal/json.js"
+import { audioSecondsOfSource, audioTokens, GEMINI_AUDIO_TOKENS_PER_SECOND, isAudio } from "./internal/audio.js"
 import { DEFAULT_PDF_PAGE_TOKENS, isPdf, pdfPagesOfSource } from "./internal/pdf.js"
 import { checkAgainst } from "./internal/options.js"
 import { scaffoldAwareEstimator } from "./internal/openAiChatRequestEstimate.js"
@@ -374,10 +375,30 @@ export const REFERENCED_FILE_TOKENS = 1_000
 export const PDF_PAGE_TOKENS = DEFAULT_PDF_PAGE_TOKENS
 
 /**
+ * The tokens of each second of audio the request holds (inline data, or a
+ * base64 `data:` URL), when no provider is known: 32, Gemini's price and
+ * the most any provider charges (OpenAI's audio models charge about 10;
+ * Anthropic takes no audio). Providers bill audio by its duration, never by
+ * its size in bytes; the duration is read from the clip's header (WAV, MP3,
+ * FLAC, Ogg Vorbis and Opus), else taken as a second per 4 KB.
+ * `estimateRequest` prices a second as the provider does (OpenAI: 10;
+ * Anthropic: nothing, as the request leaves audio out), and a window counts
+ * each message at the larger of that and this estimator's figure.
+ *
+ * @example
+ * // a 4.5-second clip given inline
+ * Math.ceil(4.5 * TokenEstimator.AUDIO_TOKENS_PER_SECOND) // 144
+ *
+ * @since 0.1.0
+ */
+export const AUDIO_TOKENS_PER_SECOND = GEMINI_AUDIO_TOKENS_PER_SECOND
+
+/**
  * The default rule for files: an image costs `IMAGE_LOW_DETAIL_TOKENS` at
  * low detail, else `IMAGE_DEFAULT_TOKENS`; a PDF the request holds
- * `PDF_PAGE_TOKENS` a page; a text document its text; other inline data as
- * opaque data; anything else by reference `REFERENCED_FILE_TOKENS`. Pass your own `estimateFile` to `make` for
+ * `PDF_PAGE_TOKENS` a page; audio it holds `AUDIO_TOKENS_PER_SECOND` a
+ * second; a text document its text; other inline data as opaque data;
+ * anything else by reference `REFERENCED_FILE_TOKENS`. Pass your own `estimateFile` to `make` for
  * better figures (e.g. from image dimensions you know).
  *
  * @example
@@ -399,6 +420,10 @@ export const estimateFileWith = (estimateText: (text: string) => number) => (fil
     // by its pages, when the request holds the file (a PDF is billed by its pages, never by its bytes)
     const pages = pdfPagesOfSource(file.source)
     if (pages !== undefined) return pages * PDF_PAGE_TOKENS
+  } else if (isAudio(file)) {
+    // by its duration, when the request holds the clip
+    const seconds = audioSecondsOfSource(file.source)
+    if (seconds !== undefined) return audioTokens(seconds, AUDIO_TOKENS_PER_SECOND)
   }
   switch (file.source._tag) {
     case "Text":

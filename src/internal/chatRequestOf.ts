@@ -15,6 +15,7 @@ import * as Block from "../Block.js"
 import type * as Message from "../Message.js"
 import type * as Request from "../Request.js"
 import { chatNamedToolChoice, chatResponseFormat } from "./chatRequestFields.js"
+import { audioSecondsOfSource } from "./audio.js"
 import { imageSizeOfBase64 } from "./imageSize.js"
 import { isPdf, pdfPagesOfSource } from "./pdf.js"
 import type { ChatMessageLike, ChatRequestLike } from "./openAiChatPrompt.js"
@@ -37,7 +38,8 @@ const joined = (blocks: ReadonlyArray<Block.TextBlock>): string => {
 /**
  * A user file as the adapter sends it: images as `image_url` parts, a text
  * document as text, a PDF the request holds as a file part with its page
- * count (`pages`), other files as parts the prompt does not read. An image's
+ * count (`pages`), audio it holds as an audio part with its duration
+ * (`seconds`), other files as parts the prompt does not read. An image's
  * pixel size, when its data is inline, is measured here and passed as the
  * part's `size` (the renderer prices it by size; the adapter's data URL is
  * not built just to be measured), with its detail; a URL is passed as is.
@@ -57,7 +59,11 @@ const filePart = (file: Block.FileBlock): Obj | undefined => {
         return undefined
     }
   }
-  if (file.mediaType.startsWith("audio/")) return { type: "input_audio" }
+  if (file.mediaType.startsWith("audio/")) {
+    // audio the request holds is priced by its duration, measured here (see `audioPartSeconds`)
+    const seconds = audioSecondsOfSource(source)
+    return seconds === undefined ? { type: "input_audio" } : { type: "input_audio", seconds }
+  }
   if (source._tag === "Text") return text(source.text)
   // a PDF the request holds is priced by its pages, counted here as an image is measured (see `pdfPartPages`)
   const pages = isPdf(file) ? pdfPagesOfSource(source) : undefined

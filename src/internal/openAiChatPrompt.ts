@@ -64,11 +64,17 @@
  *   JSON without the keywords the model is not shown, and each assistant
  *   reply under it is addressed to the format by name (all 122 recorded).
  *
+ * Estimates where no recording shows the rule: a PDF given inline costs its
+ * pages (`openAiPdfPageTokens`: its text and a page-sized image), audio
+ * given inline its duration at 10 tokens a second (one recording: 44 billed
+ * for 4.49 seconds).
+ *
  * @internal
  */
 
 import { absurd } from "effect/Function"
 import { type ImageSize, imageSizeOfDataUrl, openAiImagePartTokens } from "./imageSize.js"
+import { audioSecondsOfBase64, audioTokens, OPENAI_AUDIO_TOKENS_PER_SECOND } from "./audio.js"
 import { base64DataUrlParts } from "./dataUrl.js"
 import { mapSubschemas, OMIT } from "./jsonSchema.js"
 import { openAiPdfPageTokens, pdfPagesOfBase64 } from "./pdf.js"
@@ -398,6 +404,20 @@ const pdfPartPages = (part: { readonly [key: string]: unknown }): number | undef
   return parts === undefined || parts.mediaType !== "application/pdf" ? undefined : pdfPagesOfBase64(data as string, parts.dataStart)
 }
 
+/**
+ * What an audio part costs: its duration at `OPENAI_AUDIO_TOKENS_PER_SECOND`
+ * (an estimate: OpenAI does not publish its rule; it billed 44 audio tokens
+ * for a 4.49-second clip that this prices at 45), from a measured `seconds`
+ * or the clip's header in `input_audio.data`; nothing for a part without data.
+ */
+const audioPartTokens = (part: { readonly [key: string]: unknown }): number => {
+  const given = part["seconds"]
+  const audio = part["input_audio"]
+  const data = isRecord(audio) ? audio["data"] : undefined
+  const seconds = typeof given === "number" && Number.isFinite(given) && given >= 0 ? given : typeof data === "string" ? audioSecondsOfBase64(data) : 0
+  return audioTokens(seconds, OPENAI_AUDIO_TOKENS_PER_SECOND)
+}
+
 /** The text of a message's content (a string, or its text and refusal parts joined) and its non-text cost. */
 const contentOf = (content: unknown, model: string | undefined): { readonly text: string; readonly extra: number } => {
   if (typeof content === "string") return { text: content, extra: 0 }
@@ -411,6 +431,7 @@ const contentOf = (content: unknown, model: string | undefined): { readonly text
       else if (typeof part["refusal"] === "string") text += part["refusal"]
       else if (part["type"] === "image_url" || part["type"] === "input_image") extra += imagePartTokens(part, model)
       else if (part["type"] === "file" || part["type"] === "input_file") extra += filePartTokens(part, model)
+      else if (part["type"] === "input_audio") extra += audioPartTokens(part)
     }
   }
   return { text, extra }

@@ -24,6 +24,7 @@
  */
 import { Unzlib } from "fflate"
 import * as Block from "../Block.js"
+import { decodeBase64 } from "./base64.js"
 import { base64DataUrlParts } from "./dataUrl.js"
 import { anthropicImageTokens, geminiImageTokens, type ImageSize, openAiImagePartTokens } from "./imageSize.js"
 
@@ -50,38 +51,6 @@ export const PDF_PAGE_TEXT_TOKENS = 600
  * Opus 4.7 and later), OpenAI's high detail prices it at 4 tiles (765).
  */
 const PAGE_PIXELS: ImageSize = { width: 1275, height: 1650 }
-
-const BASE64_VALUES: Int16Array = (() => {
-  const out = new Int16Array(128).fill(-1)
-  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-  for (let i = 0; i < alphabet.length; i++) out[alphabet.charCodeAt(i)] = i
-  out[45] = 62 // "-", the URL-safe alphabet
-  out[95] = 63 // "_"
-  return out
-})()
-
-/**
- * The bytes of base64 text from `start`, standard or URL-safe alphabet;
- * anything else (line breaks, padding) is skipped.
- */
-const decodeBase64 = (text: string, start: number): Uint8Array => {
-  const out = new Uint8Array(Math.ceil(((text.length - start) * 3) / 4))
-  let n = 0
-  let acc = 0
-  let bits = 0
-  for (let i = start; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    const v = c < 128 ? BASE64_VALUES[c]! : -1
-    if (v < 0) continue
-    acc = ((acc << 6) | v) & 0xffffff
-    bits += 6
-    if (bits >= 8) {
-      bits -= 8
-      out[n++] = (acc >> bits) & 0xff
-    }
-  }
-  return out.subarray(0, n)
-}
 
 /** Bytes as a string of code units 0-255 (a string offset is a byte offset), in slices. */
 const asText = (bytes: Uint8Array): string => {

@@ -28,7 +28,7 @@
  * @internal
  */
 import type { Schema } from "effect"
-import type * as Block from "../Block.js"
+import * as Block from "../Block.js"
 import type * as Message from "../Message.js"
 import { keptToolSettings } from "./toolSettings.js"
 import type { Provider } from "../Provider.js"
@@ -415,9 +415,31 @@ const readsHighResolutionImages = (family: Family | undefined): boolean =>
 const anthropicFilePrice = (highResolution: boolean): FilePrice => {
   const perPage = anthropicPdfPageTokens(highResolution)
   return (file) => {
-    if (!isImage(file)) return pdfPrice(file, perPage)
+    if (!isImage(file)) return anthropicLeavesOut(file) ? 0 : pdfPrice(file, perPage)
     const size = imageSizeOfSource(file.source)
     return size === undefined ? anthropicUnknownSizeImageTokens(highResolution) : anthropicImageTokens(size, highResolution)
+  }
+}
+
+/**
+ * Whether the Anthropic writer leaves a file that is not an image out of the
+ * request: its documents are PDFs and plain text, so audio, and any other
+ * binary file, by data, URL or file id, is not sent (an unknown type by
+ * reference may be either, and is sent).
+ */
+const anthropicLeavesOut = (file: Block.FileBlock): boolean => {
+  const media = file.mediaType.toLowerCase()
+  if (isPdf(file) || media.startsWith("text/")) return false
+  switch (file.source._tag) {
+    case "Base64":
+      return true
+    case "Url":
+    case "FileId":
+      return media !== "application/octet-stream"
+    case "Text":
+      return false
+    default:
+      return Block.absurd(file.source)
   }
 }
 

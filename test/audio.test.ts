@@ -1,0 +1,119 @@
+/**
+ * Audio is billed by its duration: the duration read from a clip's header,
+ * and what a second costs each provider, in the estimator and in
+ * whole-request estimates.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Arbitrary, Effect, Schema } from "effect"
+import { Block, Message, Request, TokenEstimator } from "../src/index.js"
+import { countOpenAiChatRequest } from "../src/exact/index.js"
+import { ASSUMED_AUDIO_BYTES_PER_SECOND, audioSecondsOfBase64 } from "../src/internal/audio.js"
+import { intBetween } from "./arbitraries.js"
+
+const b64 = (bytes: ReadonlyArray<number> | Uint8Array): string => Buffer.from(Uint8Array.from(bytes)).toString("base64")
+const ascii = (s: string) => [...s].map((c) => c.charCodeAt(0))
+const u16le = (n: number) => [n & 0xff, (n >> 8) & 0xff]
+const u32le = (n: number) => [n & 0xff, (n >> 8) & 0xff, (n >> 16) & 0xff, (n >>> 24) & 0xff]
+const u32be = (n: number) => [(n >>> 24) & 0xff, (n >> 16) & 0xff, (n >> 8) & 0xff, n & 0xff]
+
+/** 16-bit PCM WAV of `seconds` at `rate` Hz and `channels` channels, with a LIST chunk before the data as some writers put. */
+const wav = (seconds: number, rate = 16000, channels = 1): Array<number> => {
+  const byteRate = rate * channels * 2
+  const data = Math.round(seconds * byteRate)
+  const list = [...ascii("LIST"), ...u32le(4), ...ascii("INFO")]
+  return [
+    ...ascii("RIFF"), ...u32le(36 + list.length + data), ...ascii("WAVE"),
+    ...ascii("fmt "), ...u32le(16), ...u16le(1), ...u16le(channels), ...u32le(rate), ...u32le(byteRate), ...u16le(channels * 2), ...u16le(16),
+    ...list,
+    ...ascii("data"), ...u32le(data), ...new Array<number>(data).fill(0)
+  ]
+}
+
+/** An MPEG-1 Layer III stream at 96 kbit/s, 48 kHz, mono (the header of a clip pydantic-ai recorded), `bytes` bytes of it after an ID3 tag. */
+const mp3 = (bytes: number, xingFrames?: number): Array<number> => {
+  const id3 = [...ascii("ID3"), 4, 0, 0, 0, 0, 0, 20, ...new Array<number>(20).fill(0)]
+  const frame = [0xff, 0xfb, 0x74, 0xc4]
+  const side = new Array<number>(17).fill(0)
+  const xing = xingFrames === undefined ? [] : [...ascii("Xing"), 0, 0, 0, 1, ...u32be(xingFrames)]
+  const head = [...id3, ...frame, ...side, ...xing]
+  return [...head, ...new Array<number>(Math.max(0, bytes - head.length + id3.length)).fill(0x55)]
+}
+
+/** A FLAC stream's marker and STREAMINFO block for `samples` samples at `rate` Hz. */
+const flac = (samples: number, rate: number): Array<number> => [
+  ...ascii("fLaC"), 0x80, 0, 0, 34,
+  0, 16, 0, 16, 0, 0, 0, 0, 0, 0,
+  (rate >> 12) & 0xff, (rate >> 4) & 0xff, ((rate & 0xf) << 4) | 0x01, 0xf0 | Math.floor(samples / 2 ** 32), ...u32be(samples >>> 0),
+  ...new Array<number>(16).fill(0)
+]
+
+/** An Ogg Opus stream: the OpusHead page, some data, and a last page whose granule position is `granule` (48 kHz). */
+const opus = (granule: number, filler: number): Array<number> => {
+  const page = (g: number, body: Array<number>) => [...ascii("OggS"), 0, 0, ...u32le(g), 0, 0, 0, 0, ...u32le(1), ...u32le(0), 0, 0, 0, 0, 1, body.length, ...body]
+  return [...page(0, [...ascii("OpusHead"), 1, 1, 0, 0, ...u32le(48000), 0, 0, 0]), ...new Array<number>(filler).fill(7), ...page(granule, [1, 2, 3])]
+}
+
+describe("the duration of a clip", () => {
+  it("is read from WAV, MP3 (with a VBR header or by its bit rate), FLAC and Ogg Opus headers", () => {
+    expect(audioSecondsOfBase64(b64(wav(2.5)))).toBeCloseTo(2.5, 6)
+    expect(audioSecondsOfBase64(b64(wav(1, 44100, 2)))).toBeCloseTo(1, 4)
+    // 53,856 bytes at 96 kbit/s: 4.49 seconds, the clip gpt-4o-audio-preview billed 44 audio tokens for
+    expect(audioSecondsOfBase64(b64(mp3(53_856)))).toBeCloseTo(4.488, 6)
+    // a Xing header's 500 frames of 1,152 samples at 48 kHz: 12 seconds, whatever the size
+    expect(audioSecondsOfBase64(b64(mp3(10_000, 500)))).toBeCloseTo(12, 6)
+    expect(audioSecondsOfBase64(b64(flac(441_000, 44_100)))).toBeCloseTo(10, 6)
+    expect(audioSecondsOfBase64(b64(opus(48_000 * 7, 100_000)))).toBeCloseTo(7, 6)
+  })
+
+  it("takes a clip whose header it cannot read as a second per 4 KB", () => {
+    const unknown = new Array<number>(40_000).fill(3)
+    expect(audioSecondsOfBase64(b64(unknown))).toBeCloseTo(40_000 / ASSUMED_AUDIO_BYTES_PER_SECOND, 6)
+    expect(audioSecondsOfBase64("")).toBe(0)
+  })
+
+  it.prop(
+    "never throws, and is never negative or NaN, on cut or damaged headers",
+    { cut: intBetween(0, 300), noise: Arbitrary.schema(Schema.String), kind: Arbitrary.schema(Schema.Literals(["wav", "mp3", "flac", "opus"])) },
+    ({ cut, kind, noise }) => {
+      const whole = kind === "wav" ? wav(0.01) : kind === "mp3" ? mp3(600, 9) : kind === "flac" ? flac(1000, 8000) : opus(4800, 10)
+      for (const text of [b64(whole.slice(0, cut)), b64([...whole.slice(0, cut), ...ascii(noise.replace(/[^\x00-\xff]/g, "")), ...whole.slice(cut)]), noise]) {
+        const seconds = audioSecondsOfBase64(text)
+        expect(Number.isFinite(seconds) && seconds >= 0).toBe(true)
+      }
+    },
+    { timeout: 60_000 }
+  )
+})
+
+describe("what audio costs", () => {
+  const clip = Block.audio(b64(wav(3)), "audio/wav")
+
+  it("the estimator: AUDIO_TOKENS_PER_SECOND a second (Gemini's 32, the most any provider charges), not its bytes", () => {
+    expect(TokenEstimator.AUDIO_TOKENS_PER_SECOND).toBe(32)
+    expect(TokenEstimator.heuristic.estimateBlock(clip)).toBe(96)
+    // 3 seconds of 16 kHz WAV are 96,000 bytes: as opaque data they were 24,000 tokens
+    expect(TokenEstimator.estimateOpaqueData(b64(wav(3)))).toBeGreaterThan(20_000)
+  })
+
+  it("a request: each provider's price a second; Anthropic, which takes no audio, nothing", () => {
+    const request = Request.make([Message.user([Block.text("Transcribe this."), clip])])
+    const without = (provider: "anthropic" | "gemini" | "openai-chat", model: string) =>
+      TokenEstimator.heuristic.estimateRequest(Request.make([Message.user([Block.text("Transcribe this.")])]), { provider, model }).total
+    const cost = (provider: "anthropic" | "gemini" | "openai-chat", model: string) =>
+      TokenEstimator.heuristic.estimateRequest(request, { provider, model }).total - without(provider, model)
+    expect(cost("gemini", "gemini-2.5-flash")).toBe(96)
+    expect(cost("openai-chat", "gpt-4o-audio-preview")).toBe(30)
+    expect(cost("anthropic", "claude-sonnet-4-5")).toBe(0)
+  })
+
+  it.effect("OpenAI Chat bodies: an input_audio part is its duration at 10 tokens a second", () =>
+    Effect.gen(function*() {
+      const body = (content: ReadonlyArray<object>) => ({ model: "gpt-4o-audio-preview", messages: [{ role: "user", content }] })
+      const text = { type: "text", text: "What is said here?" }
+      const withClip = yield* countOpenAiChatRequest(body([text, { type: "input_audio", input_audio: { data: b64(mp3(53_856)), format: "mp3" } }]))
+      const alone = yield* countOpenAiChatRequest(body([text]))
+      // billed 44 for this clip's duration; rounded up, 45
+      expect(withClip.total - alone.total).toBe(45)
+    })
+  )
+})
