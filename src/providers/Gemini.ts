@@ -55,7 +55,7 @@
  * Gemini's upper case, `"OBJECT"`, as it came: the model holds JSON Schema's
  * `"object"`, so other providers get a schema they accept, and Gemini gets
  * the schema back as sent, or in upper case once the parameters changed),
- * `snakeCase` (the fields read in snake_case, below).
+ * `snakeCase` and `nullCamelCase` (the fields read in snake_case, below).
  *
  * **Either spelling**: the REST API takes proto3 JSON, in which every field
  * may be written lowerCamelCase (`inlineData`, `mimeType`) or snake_case
@@ -70,8 +70,11 @@
  * body comes back exactly as it came, for a REST call or a recording.
  * Fields the adapter does not read are kept as they came, in their own
  * spelling. A field given in both spellings is read
- * from its lowerCamelCase name; the other is kept, written back, and
- * reported (`UnknownProviderField`).
+ * from its lowerCamelCase name, unless that one is `null` and the other is
+ * not (proto3 JSON reads a null as absent); the other is kept, written back,
+ * and reported (`UnknownProviderField`). A null in lowerCamelCase beside the
+ * value read is noted (`nullCamelCase`) and written back beside it with
+ * `spelling: "asRead"`.
  *
  * **What the format cannot carry** is reported as a warning (or, with
  * `strict`, fails with `UnsupportedContent`): thinking that carries another
@@ -136,7 +139,10 @@ type Obj = A.Obj
 type Fields = Record<string, Schema.Json>
 
 /** The hints kept beside the wire fields (see the module documentation). */
-const hints = new Set(["syntheticId", "noArgs", "nullArgs", "noResponse", "kind", "parametersKey", "parametersAsSent", "declarationsKey", "snakeCase"])
+const hints = new Set(["syntheticId", "noArgs", "nullArgs", "noResponse", "kind", "parametersKey", "parametersAsSent", "declarationsKey", "snakeCase", "nullCamelCase"])
+
+/** The hints a request keeps beside its fields. */
+const requestHints = new Set(["snakeCase", "nullCamelCase"])
 
 const contentKeys = new Set(["role", "parts"])
 const partsKey = new Set(["parts"])
@@ -215,32 +221,49 @@ const fieldsOf = (shape: Shape): ReadonlyArray<readonly [string, string, Shape |
 }
 
 /**
+ * Whether a field given as `camel` in lowerCamelCase and `snake` in
+ * snake_case is read from its snake_case name: when that is the only one
+ * given, or the lowerCamelCase one is `null` and it is not (proto3 JSON
+ * reads a null field as absent, so a null never hides a value).
+ */
+const readsSnake = (camel: Schema.Json | undefined, snake: Schema.Json | undefined): boolean =>
+  snake !== undefined && (camel === undefined || (camel === null && snake !== null))
+
+/**
  * `o` with the fields of `shape` given in snake_case renamed to
  * lowerCamelCase (nested objects too), each renamed field's snake_case name
- * added to `snake` so that it is written back as it came (the hint
+ * added to `spelling.snake` so that it is written back as it came (the hint
  * `snakeCase`). A field given in both spellings is read from its
- * lowerCamelCase name, the proto3 JSON name Gemini itself writes; the other
- * is kept as an unknown field, written back, and reported
- * (`UnknownProviderField`, kept): proto3 parsers are expected to reject a
- * field given twice, so the provider may refuse what the caller sent.
+ * lowerCamelCase name, the proto3 JSON name Gemini itself writes, unless
+ * that one is `null` and the other is not (`readsSnake`); the other is
+ * kept, written back, and reported (`UnknownProviderField`, kept): proto3
+ * parsers are expected to reject a field given twice, so the provider may
+ * refuse what the caller sent. A null kept beside a value read from
+ * snake_case goes to `spelling.nulls` (the hint `nullCamelCase`), since it
+ * cannot be kept under the name the value is read into.
  */
-const camelCased = (ctx: A.Ctx, o: Obj, shape: Shape, at: string, snake: Array<string>): Obj => {
+const camelCased = (ctx: A.Ctx, o: Obj, shape: Shape, at: string, spelling: Spelling): Obj => {
   let out: Record<string, Schema.Json> | undefined
   for (const [field, alias, sub] of fieldsOf(shape)) {
     let value = o[field]
-    if (o[alias] !== undefined) {
-      if (value !== undefined) {
-        ctx.warnings.push(new UnknownProviderField({ path: at === "" ? alias : `${at}.${alias}`, kept: true }))
-      } else {
-        value = o[alias]
+    const other = o[alias]
+    if (other !== undefined) {
+      if (readsSnake(value, other)) {
+        if (value === null) {
+          spelling.nulls.push(field)
+          ctx.warnings.push(new UnknownProviderField({ path: at === "" ? field : `${at}.${field}`, kept: true }))
+        }
+        value = other
         out ??= { ...o }
         delete out[alias]
         out[field] = value
-        snake.push(alias)
+        spelling.snake.push(alias)
+      } else {
+        ctx.warnings.push(new UnknownProviderField({ path: at === "" ? alias : `${at}.${alias}`, kept: true }))
       }
     }
     if (sub === null || !A.isObj(value)) continue
-    const nested = camelCased(ctx, value, sub, at === "" ? field : `${at}.${field}`, snake)
+    const nested = camelCased(ctx, value, sub, at === "" ? field : `${at}.${field}`, spelling)
     if (nested === value) continue
     out ??= { ...o }
     out[field] = nested
@@ -248,27 +271,46 @@ const camelCased = (ctx: A.Ctx, o: Obj, shape: Shape, at: string, snake: Array<s
   return out ?? o
 }
 
-/** The snake_case field names a value was read with (`camelCased`). */
-const snakeHint = (snake: ReadonlyArray<string>): Schema.Json | undefined => (snake.length === 0 ? undefined : [...snake])
+/** The names `camelCased` read a value with: the fields it found in snake_case, and the nulls given beside them in lowerCamelCase. */
+interface Spelling {
+  readonly snake: Array<string>
+  readonly nulls: Array<string>
+}
+
+const newSpelling = (): Spelling => ({ snake: [], nulls: [] })
+
+type SpellingHints = { readonly snakeCase: Schema.Json | undefined; readonly nullCamelCase: Schema.Json | undefined }
+
+const camelCaseOnly: SpellingHints = { snakeCase: undefined, nullCamelCase: undefined }
+
+/** A value's hints of the spelling it was read in (`snakeCase`, `nullCamelCase`), to keep beside its fields. */
+const spellingHints = (spelling: Spelling): SpellingHints =>
+  spelling.snake.length === 0 ? camelCaseOnly : {
+    snakeCase: [...spelling.snake],
+    nullCamelCase: spelling.nulls.length === 0 ? undefined : [...spelling.nulls]
+  }
 
 /**
  * `o` with the fields of `shape` named in a value's `snakeCase` hint written
- * in snake_case again, nested objects too: a copy where anything changes
- * (nested objects may be the kept ones, which are never changed in place).
+ * in snake_case again, nested objects too, and beside each such field the
+ * null it came with in lowerCamelCase (`nullCamelCase`): a copy where
+ * anything changes (nested objects may be the kept ones, which are never
+ * changed in place).
  */
-const respell = <T extends object>(o: T, shape: Shape, snake: ReadonlySet<string>): T => {
+const respell = <T extends object>(o: T, shape: Shape, snake: ReadonlySet<string>, nulls: ReadonlySet<string> | undefined): T => {
   const source = o as Record<string, unknown>
   let out: Record<string, unknown> | undefined
   for (const [field, alias, sub] of fieldsOf(shape)) {
     const value = source[field]
     if (value === undefined) continue
-    const written = sub !== null && typeof value === "object" && value !== null && !Array.isArray(value) ? respell(value, sub, snake) : value
+    const written = sub !== null && typeof value === "object" && value !== null && !Array.isArray(value) ? respell(value, sub, snake, nulls) : value
     const renamed = snake.has(alias) && source[alias] === undefined
     if (!renamed && written === value) continue
     out ??= { ...source }
     if (renamed) {
       delete out[field]
       out[alias] = written
+      if (nulls?.has(field) === true) out[field] = null
     } else {
       out[field] = written
     }
@@ -276,9 +318,9 @@ const respell = <T extends object>(o: T, shape: Shape, snake: ReadonlySet<string
   return (out ?? o) as T
 }
 
-/** The snake_case names a value was read with, or `undefined`. */
-const snakeOfValue = (value: { readonly providerOptions?: Block.ProviderOptions | undefined } | undefined): ReadonlySet<string> | undefined => {
-  const names = hintOf(value, key, "snakeCase")
+/** The names in a value's `snakeCase` (or `nullCamelCase`) hint, or `undefined`. */
+const snakeOfValue = (value: { readonly providerOptions?: Block.ProviderOptions | undefined } | undefined, hint = "snakeCase"): ReadonlySet<string> | undefined => {
+  const names = hintOf(value, key, hint)
   return Array.isArray(names) && names.length > 0 ? new Set(names.filter((n): n is string => typeof n === "string")) : undefined
 }
 
@@ -289,7 +331,7 @@ const writesAsRead = new WeakSet<A.Ctx>()
 const spelledPart = <T extends object>(ctx: A.Ctx, part: T, block: { readonly providerOptions?: Block.ProviderOptions | undefined }): T => {
   if (!writesAsRead.has(ctx)) return part
   const snake = snakeOfValue(block)
-  return snake === undefined ? part : respell(part, partShape, snake)
+  return snake === undefined ? part : respell(part, partShape, snake, snakeOfValue(block, "nullCamelCase"))
 }
 
 /**
@@ -325,14 +367,14 @@ const partExtras = (part: Obj, known: ReadonlySet<string>, nestedKey: string, ne
   return A.withNested(A.extrasOf(part, known), nestedKey, A.isObj(nested) ? A.extrasOf(nested, nestedKnown) : undefined)
 }
 
-/** A file part (`inlineData` or `fileData`), its fields read in lowerCamelCase (`camelCased`, which gave `snake`). */
-const readFile = (ctx: A.Ctx, part: Obj, at: string, snake: ReadonlyArray<string>): Block.FileBlock | undefined => {
+/** A file part (`inlineData` or `fileData`), its fields read in lowerCamelCase (`camelCased`, which gave `spelling`). */
+const readFile = (ctx: A.Ctx, part: Obj, at: string, spelling: Spelling): Block.FileBlock | undefined => {
   const inline = part["inlineData"]
   if (A.isObj(inline)) {
     const displayName = A.optStr(ctx, inline, "displayName", `${at}.inlineData`)
     return Block.file(Block.base64(A.optStr(ctx, inline, "data", `${at}.inlineData`) ?? ""), A.optStr(ctx, inline, "mimeType", `${at}.inlineData`) ?? "application/octet-stream", {
       ...defined({ filename: displayName }),
-      ...keep(key, partExtras(part, inlineKeys, "inlineData", blobKeys), { snakeCase: snakeHint(snake) })
+      ...keep(key, partExtras(part, inlineKeys, "inlineData", blobKeys), spellingHints(spelling))
     })
   }
   const data = part["fileData"]
@@ -340,7 +382,7 @@ const readFile = (ctx: A.Ctx, part: Obj, at: string, snake: ReadonlyArray<string
     const displayName = A.optStr(ctx, data, "displayName", `${at}.fileData`)
     return Block.file(Block.url(A.optStr(ctx, data, "fileUri", `${at}.fileData`) ?? ""), A.optStr(ctx, data, "mimeType", `${at}.fileData`) ?? "application/octet-stream", {
       ...defined({ filename: displayName }),
-      ...keep(key, partExtras(part, fileKeys, "fileData", fileDataKeys), { snakeCase: snakeHint(snake) })
+      ...keep(key, partExtras(part, fileKeys, "fileData", fileDataKeys), spellingHints(spelling))
     })
   }
   return undefined
@@ -371,21 +413,21 @@ class Pending {
 }
 
 /** A text part: thinking when `thought` is true, else text (any other `thought` value is kept). */
-const readText = (ctx: A.Ctx, part: Obj, at: string, snake: ReadonlyArray<string>): Block.TextBlock | Block.ThinkingBlock => {
+const readText = (ctx: A.Ctx, part: Obj, at: string, spelling: Spelling): Block.TextBlock | Block.ThinkingBlock => {
   const thought = part["thought"] === true
   const options = {
     ...defined({ thoughtSignature: A.optStr(ctx, part, "thoughtSignature", at) }),
-    ...keep(key, A.extrasOf(part, thought ? thoughtKeys : textKeys), { snakeCase: snakeHint(snake) })
+    ...keep(key, A.extrasOf(part, thought ? thoughtKeys : textKeys), spellingHints(spelling))
   }
   const text = part["text"] as string
   return thought ? Block.thinking(text, undefined, options) : Block.text(text, options)
 }
 
 const readModelPart = (ctx: A.Ctx, raw: Obj, at: string, makeId: (name: string) => string, pending: Pending, blocks: Array<Block.AssistantBlock>): void => {
-  const snake: Array<string> = []
-  const part = camelCased(ctx, raw, partShape, at, snake)
+  const spelling = newSpelling()
+  const part = camelCased(ctx, raw, partShape, at, spelling)
   if (typeof part["text"] === "string") {
-    blocks.push(readText(ctx, part, at, snake))
+    blocks.push(readText(ctx, part, at, spelling))
     return
   }
   const call = part["functionCall"]
@@ -402,14 +444,14 @@ const readModelPart = (ctx: A.Ctx, raw: Obj, at: string, makeId: (name: string) 
         noArgs: call["args"] === undefined ? true : undefined,
         // an explicit null (not the object the API documents) is written back as it came
         nullArgs: call["args"] === null ? true : undefined,
-        snakeCase: snakeHint(snake)
+        ...spellingHints(spelling)
       })
     }))
     return
   }
   if (A.isObj(part["executableCode"])) {
     const id = makeId("code_execution")
-    blocks.push(Block.toolCall(id, "code_execution", part["executableCode"], { providerExecuted: true, ...keep(key, A.extrasOf(part, codeKeys), { kind: "executableCode", snakeCase: snakeHint(snake) }) }))
+    blocks.push(Block.toolCall(id, "code_execution", part["executableCode"], { providerExecuted: true, ...keep(key, A.extrasOf(part, codeKeys), { kind: "executableCode", ...spellingHints(spelling) }) }))
     pending.add("code_execution", id)
     return
   }
@@ -417,15 +459,15 @@ const readModelPart = (ctx: A.Ctx, raw: Obj, at: string, makeId: (name: string) 
     const id = pending.take("code_execution") ?? makeId("code_execution")
     blocks.push(Block.toolResult(id, "code_execution", [Block.json(part["codeExecutionResult"])], false, {
       providerExecuted: true,
-      ...keep(key, A.extrasOf(part, codeResultKeys), { kind: "codeExecutionResult", snakeCase: snakeHint(snake) })
+      ...keep(key, A.extrasOf(part, codeResultKeys), { kind: "codeExecutionResult", ...spellingHints(spelling) })
     }))
     return
   }
   // a part of another kind is kept as it came, in its own spelling
-  blocks.push(readFile(ctx, part, at, snake) ?? Block.providerData(key, raw))
+  blocks.push(readFile(ctx, part, at, spelling) ?? Block.providerData(key, raw))
 }
 
-const readResponse = (ctx: A.Ctx, part: Obj, at: string, snake: ReadonlyArray<string>, makeId: (name: string) => string, pending: Pending): Block.ToolResultBlock => {
+const readResponse = (ctx: A.Ctx, part: Obj, at: string, spelling: Spelling, makeId: (name: string) => string, pending: Pending): Block.ToolResultBlock => {
   const fr = part["functionResponse"] as Obj
   const frAt = `${at}.functionResponse`
   const name = A.optStr(ctx, fr, "name", frAt) ?? ""
@@ -439,8 +481,8 @@ const readResponse = (ctx: A.Ctx, part: Obj, at: string, snake: ReadonlyArray<st
     const list = A.arr(ctx, rawParts, `${frAt}.parts`)
     for (let p = 0; p < list.length; p++) {
       const fileAt = `${frAt}.parts[${p}]`
-      const fileSnake: Array<string> = []
-      const file = readFile(ctx, camelCased(ctx, A.obj(ctx, list[p], fileAt), partShape, fileAt, fileSnake), fileAt, fileSnake)
+      const fileSpelling = newSpelling()
+      const file = readFile(ctx, camelCased(ctx, A.obj(ctx, list[p], fileAt), partShape, fileAt, fileSpelling), fileAt, fileSpelling)
       if (file === undefined) untyped = true
       else files.push(file)
     }
@@ -462,7 +504,7 @@ const readResponse = (ctx: A.Ctx, part: Obj, at: string, snake: ReadonlyArray<st
   return Block.toolResult(id, name, content, isError, keep(key, extras, {
     syntheticId: given === undefined ? true : undefined,
     noResponse: response === undefined ? true : undefined,
-    snakeCase: snakeHint(snake)
+    ...spellingHints(spelling)
   }))
 }
 
@@ -523,15 +565,15 @@ const readContents = (ctx: A.Ctx, contents: ReadonlyArray<Schema.Json>, path: st
     for (; p < parts.length; p++) {
       const partAt = `${at}.parts[${p}]`
       const raw = A.obj(ctx, parts[p], partAt)
-      const snake: Array<string> = []
-      const part = camelCased(ctx, raw, partShape, partAt, snake)
+      const spelling = newSpelling()
+      const part = camelCased(ctx, raw, partShape, partAt, spelling)
       if (A.isObj(part["functionResponse"])) {
         if (user !== undefined) {
           messages.push(Message.user(user, options()))
           user = undefined
         }
         tool ??= []
-        tool.push(readResponse(ctx, part, partAt, snake, ids, pending))
+        tool.push(readResponse(ctx, part, partAt, spelling, ids, pending))
         continue
       }
       if (tool !== undefined) {
@@ -539,8 +581,8 @@ const readContents = (ctx: A.Ctx, contents: ReadonlyArray<Schema.Json>, path: st
         tool = undefined
       }
       user ??= []
-      if (typeof part["text"] === "string" && part["thought"] !== true) user.push(readText(ctx, part, partAt, snake) as Block.TextBlock)
-      else user.push(readFile(ctx, part, partAt, snake) ?? Block.providerData(key, raw))
+      if (typeof part["text"] === "string" && part["thought"] !== true) user.push(readText(ctx, part, partAt, spelling) as Block.TextBlock)
+      else user.push(readFile(ctx, part, partAt, spelling) ?? Block.providerData(key, raw))
     }
     if (tool !== undefined) messages.push(Message.tool(tool, options()))
     if (user !== undefined) messages.push(Message.user(user, options()))
@@ -558,15 +600,15 @@ const readSystem = (ctx: A.Ctx, raw: Schema.Json | undefined, snake: boolean): M
   const blocks: Array<Block.TextBlock> = []
   for (let p = 0; p < parts.length; p++) {
     const at = `systemInstruction.parts[${p}]`
-    const partSnake: Array<string> = []
-    const part = camelCased(ctx, A.obj(ctx, parts[p], at), partShape, at, partSnake)
+    const partSpelling = newSpelling()
+    const part = camelCased(ctx, A.obj(ctx, parts[p], at), partShape, at, partSpelling)
     if (typeof part["text"] !== "string") {
       ctx.warnings.push(new UnknownProviderField({ path: at, kept: false }))
       continue
     }
     blocks.push(Block.text(part["text"], {
       ...defined({ thoughtSignature: A.optStr(ctx, part, "thoughtSignature", at) }),
-      ...keep(key, A.extrasOf(part, thoughtKeys), { snakeCase: snakeHint(partSnake) })
+      ...keep(key, A.extrasOf(part, thoughtKeys), spellingHints(partSpelling))
     }))
   }
   // the system instruction's role (often "user") is not the model's: it is kept as sent
@@ -575,10 +617,11 @@ const readSystem = (ctx: A.Ctx, raw: Schema.Json | undefined, snake: boolean): M
 
 /**
  * The field a body's system instruction is read from: `systemInstruction`,
- * else `system_instruction` (both given: the first, as `camelCased` does).
+ * else `system_instruction` (both given: the first unless it is `null` and
+ * the other is not, as `camelCased` does).
  */
 const systemKeyOf = (raw: Obj): "systemInstruction" | "system_instruction" =>
-  raw["systemInstruction"] === undefined && raw["system_instruction"] !== undefined ? "system_instruction" : "systemInstruction"
+  readsSnake(raw["systemInstruction"], raw["system_instruction"]) ? "system_instruction" : "systemInstruction"
 
 const readMessages = (ctx: A.Ctx, raw: Obj): Array<Message.Message> => {
   const messages: Array<Message.Message> = []
@@ -1122,23 +1165,26 @@ export const fromRequest = (body: Wire.RequestBodyLike | unknown, options?: Conv
   return A.run(ctx, () => {
     const given = A.obj(ctx, A.jsonOf(ctx, body), "")
     const messages = readMessages(ctx, given)
-    // both spellings of the system instruction: the camelCase one was read, the other is kept (as `camelCased` does)
+    const read = systemKeyOf(given)
+    // both spellings of the system instruction: one was read, the other is kept (as `camelCased` does)
     if (given["systemInstruction"] !== undefined && given["system_instruction"] !== undefined) {
-      ctx.warnings.push(new UnknownProviderField({ path: "system_instruction", kept: true }))
+      ctx.warnings.push(new UnknownProviderField({ path: read === "systemInstruction" ? "system_instruction" : "systemInstruction", kept: true }))
     }
     // the settings read in lowerCamelCase, and kept so (what other providers' writers look for), with the spelling they came in
-    const snake: Array<string> = []
-    const raw = camelCased(ctx, given, requestShape, "", snake)
+    const spelling = newSpelling()
+    const raw = camelCased(ctx, given, requestShape, "", spelling)
     const kept: Fields = {}
     const tools = readTools(ctx, raw["tools"], kept)
     const toolChoice = readToolChoice(ctx, raw["toolConfig"], kept)
     const responseFormat = readGenerationConfig(ctx, raw["generationConfig"], kept)
     const maxOutputTokens = maxOutputTokensOf(ctx, raw["generationConfig"])
-    const read = systemKeyOf(given)
-    for (const field of Object.keys(raw)) if (!bodyKeys.has(field) && field !== read) A.setKey(kept, field, raw[field])
+    for (const field of Object.keys(raw)) {
+      // a null systemInstruction beside the system_instruction read is kept too, as the other spelling is
+      if (field !== read && (!bodyKeys.has(field) || field === "systemInstruction")) A.setKey(kept, field, raw[field])
+    }
     return Request.make(messages, {
       ...defined({ tools, toolChoice, responseFormat, maxOutputTokens }),
-      ...keep(key, Object.keys(kept).length === 0 ? undefined : kept, { snakeCase: snakeHint(snake) })
+      ...keep(key, Object.keys(kept).length === 0 ? undefined : kept, spellingHints(spelling))
     })
   }) as Effect.Effect<Converted<Request.Request>, MalformedPayload | InvalidToolArguments>
 }
@@ -1259,11 +1305,13 @@ export const toRequest = (request: Request.Request, options?: WriteOptions): Eff
     }
     if (request.maxOutputTokens !== undefined) body.generationConfig = { ...body.generationConfig, maxOutputTokens: request.maxOutputTokens }
     for (const field of Object.keys(kept)) {
-      if (field === "tools" || field === "toolConfig" || field === "generationConfig" || field === "snakeCase" || bodyKeys.has(field)) continue
+      if (field === "tools" || field === "toolConfig" || field === "generationConfig" || requestHints.has(field)) continue
+      // a null kept beside a system instruction read in snake_case, written where that one went out so
+      if (bodyKeys.has(field) && !(field === "systemInstruction" && body.systemInstruction === undefined)) continue
       A.setKey(body, field, kept[field])
     }
     const snake = writesAsRead.has(ctx) ? snakeOfValue(request) : undefined
-    return snake === undefined ? body : respell(body, requestShape, snake)
+    return snake === undefined ? body : respell(body, requestShape, snake, snakeOfValue(request, "nullCamelCase"))
   })
 }
 

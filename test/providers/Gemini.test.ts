@@ -502,6 +502,49 @@ describe("Gemini in snake_case, the other spelling of proto3 JSON", () => {
     assert.deepStrictEqual(tags(ok(Gemini.fromMessages(system))), ["UnknownProviderField"])
   })
 
+  it("reads a field given as null in one spelling from the other, as proto3 JSON reads a null as absent, and keeps the null", () => {
+    const image = { mime_type: "image/png", data: "iVBORw0KGgo=" }
+    const body = {
+      systemInstruction: null,
+      system_instruction: { parts: [{ text: "Be brief." }] },
+      contents: [
+        { role: "user", parts: [{ inlineData: null, inline_data: image }, { text: "Signed.", thoughtSignature: null, thought_signature: "c2ln" }] },
+        { role: "user", parts: [{ inline_data: { mimeType: null, ...image } }, { inlineData: { mimeType: "image/jpeg", data: "/9j/4AAQ" }, inline_data: null }] }
+      ],
+      toolConfig: null,
+      tool_config: { function_calling_config: { mode: "ANY" } }
+    }
+    const converted = ok(Gemini.fromRequest(body))
+    const [system, first, second] = converted.value.messages
+    assert.strictEqual(Message.textOf(system!), "Be brief.")
+    assert.deepStrictEqual(first!.content.map((b) => (b._tag === "File" ? b.mediaType : b._tag === "Text" ? b.thoughtSignature : b._tag)), ["image/png", "c2ln"])
+    assert.deepStrictEqual(second!.content.map((b) => (b._tag === "File" ? b.mediaType : b._tag)), ["image/png", "image/jpeg"])
+    assert.strictEqual(converted.value.toolChoice, "required")
+    // the field is still given twice, which the provider may refuse: reported, and kept (strict mode reads it too)
+    assert.deepStrictEqual(converted.warnings.map((w) => (w._tag === "UnknownProviderField" ? `${w.path} ${w.kept}` : w._tag)), [
+      "contents[0].parts[0].inlineData true",
+      "contents[0].parts[1].thoughtSignature true",
+      "contents[1].parts[0].inlineData.mimeType true",
+      "contents[1].parts[1].inline_data true",
+      "systemInstruction true",
+      "toolConfig true"
+    ])
+    assert.strictEqual(ok(Gemini.fromRequest(body, { strict: true })).value.toolChoice, "required")
+    // nothing the caller gave is lost: written as read, the body comes back whole
+    assert.deepStrictEqual<unknown>(exact(Gemini.toRequest(converted.value, { spelling: "asRead" })), body)
+    // by default each value goes out under its camelCase name (a null kept in snake_case goes back beside it)
+    assert.deepStrictEqual<unknown>(exact(Gemini.toRequest(converted.value)), {
+      systemInstruction: { parts: [{ text: "Be brief." }] },
+      contents: [
+        { role: "user", parts: [{ inlineData: { mimeType: "image/png", data: "iVBORw0KGgo=" } }, { text: "Signed.", thoughtSignature: "c2ln" }] },
+        { role: "user", parts: [{ inlineData: { mimeType: "image/png", data: "iVBORw0KGgo=" } }, { inlineData: { mimeType: "image/jpeg", data: "/9j/4AAQ" }, inline_data: null }] }
+      ],
+      toolConfig: { functionCallingConfig: { mode: "ANY" } }
+    })
+    // a conversation reads the system instruction the same way
+    assert.strictEqual(Message.textOf(ok(Gemini.fromMessages(body)).value[0]!), "Be brief.")
+  })
+
   const requestBody = {
     systemInstruction: { parts: [{ text: "You are a weather bot." }] },
     contents: [ask, call, answer],
