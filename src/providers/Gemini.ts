@@ -74,7 +74,8 @@
  * not (proto3 JSON reads a null as absent); the other is kept, written back,
  * and reported (`UnknownProviderField`). A null in lowerCamelCase beside the
  * value read is noted (`nullCamelCase`) and written back beside it with
- * `spelling: "asRead"`.
+ * `spelling: "asRead"`. The path of an error or warning names each field
+ * as the input spells it (`contents[0].parts[1].inline_data.mime_type`).
  *
  * **What the format cannot carry** is reported as a warning (or, with
  * `strict`, fails with `UnsupportedContent`): thinking that carries another
@@ -98,7 +99,7 @@
 import { utf8ToBase64 } from "../internal/base64.js"
 import { stringify } from "../internal/json.js"
 import { mapSubschemas } from "../internal/jsonSchema.js"
-import type { Effect, Schema, Stream } from "effect"
+import { Effect, Result, type Schema, type Stream } from "effect"
 import * as Block from "../Block.js"
 import * as Message from "../Message.js"
 import * as Request from "../Request.js"
@@ -109,7 +110,7 @@ import {
   type FinishReason,
   type IncompleteResponse,
   type InvalidToolArguments,
-  type MalformedPayload,
+  MalformedPayload,
   UnknownProviderField,
   type UnsupportedContent
 } from "./Conversion.js"
@@ -323,6 +324,64 @@ const snakeOfValue = (value: { readonly providerOptions?: Block.ProviderOptions 
   const names = hintOf(value, key, hint)
   return Array.isArray(names) && names.length > 0 ? new Set(names.filter((n): n is string => typeof n === "string")) : undefined
 }
+
+/**
+ * `path`, as the readers build it (every field in lowerCamelCase), with each
+ * field named as `raw` spells it: the one read when both are given
+ * (`readsSnake`). The last segment is left as it is when it names a field
+ * exactly (`last: false`: a warning about the other spelling of a field).
+ * Worked out only for the paths reported, so reading builds no path twice.
+ */
+const spelledPath = (raw: Schema.Json, path: string, last: boolean): string => {
+  const cut = last ? path.length : Math.max(path.lastIndexOf("."), path.lastIndexOf("["))
+  if (cut <= 0 || !/[A-Z]/.test(path.slice(0, cut))) return path
+  let node: Schema.Json | undefined = raw
+  const own = (o: Obj, name: string): Schema.Json | undefined => (Object.hasOwn(o, name) ? o[name] : undefined)
+  const spelled = path.slice(0, cut).replace(/\[(\d+)\]|[^.[\]]+/g, (segment, index: string | undefined) => {
+    if (index !== undefined) {
+      node = Array.isArray(node) ? node[Number(index)] : undefined
+      return segment
+    }
+    if (!A.isObj(node)) {
+      node = undefined
+      return segment
+    }
+    const alias = snakeOf(segment)
+    const name = alias !== segment && readsSnake(own(node, segment), own(node, alias)) ? alias : segment
+    node = own(node, name)
+    return name
+  })
+  return spelled + path.slice(cut)
+}
+
+/**
+ * Reads `input` (`body` gets its JSON copy), with the paths of its
+ * `MalformedPayload` and of its `UnknownProviderField` warnings naming each
+ * field as the input spells it (`spelledPath`).
+ */
+const runReadResult = <A>(ctx: A.Ctx, input: unknown, body: (raw: Schema.Json) => A): Result.Result<Converted<A>, MalformedPayload | InvalidToolArguments | UnsupportedContent> => {
+  let raw: Schema.Json | undefined
+  const result = A.runResult(ctx, () => {
+    raw = A.jsonOf(ctx, input)
+    const value = body(raw)
+    // before strict mode looks at them
+    for (let w = 0; w < ctx.warnings.length; w++) {
+      const warning = ctx.warnings[w]!
+      if (warning._tag !== "UnknownProviderField") continue
+      const path = spelledPath(raw, warning.path, false)
+      if (path !== warning.path) ctx.warnings[w] = new UnknownProviderField({ path, kept: warning.kept })
+    }
+    return value
+  })
+  if (raw === undefined || Result.isSuccess(result) || result.failure._tag !== "MalformedPayload") return result
+  const error = result.failure
+  const path = spelledPath(raw, error.path, true)
+  return path === error.path ? result : Result.fail(new MalformedPayload({ provider: error.provider, path, reason: error.reason }))
+}
+
+/** `runReadResult` as an Effect, which reads when it runs. */
+const runRead = <A>(ctx: A.Ctx, input: unknown, body: (raw: Schema.Json) => A): Effect.Effect<Converted<A>, MalformedPayload | InvalidToolArguments | UnsupportedContent> =>
+  Effect.suspend(() => Effect.fromResult(runReadResult(ctx, input, body)))
 
 /** The writes asked to spell each object as it was read (`spelling: "asRead"`). */
 const writesAsRead = new WeakSet<A.Ctx>()
@@ -975,8 +1034,8 @@ export const toMessages = (messages: ReadonlyArray<Message.Message>, options?: W
  */
 export const fromMessages = (input: Wire.MessagesLike | unknown, options?: ConversionOptions): Effect.Effect<Converted<Array<Message.Message>>, MalformedPayload | InvalidToolArguments> => {
   const ctx = A.makeCtx(key, options)
-  return A.run(ctx, () => {
-    const raw = A.obj(ctx, A.jsonOf(ctx, input), "")
+  return runRead(ctx, input, (json) => {
+    const raw = A.obj(ctx, json, "")
     // the other spelling of the system instruction, when both are given, is ignored with the body's other fields
     A.ignoreExtras(ctx, raw, new Set([systemKeyOf(raw), "contents"]))
     return readMessages(ctx, raw)
@@ -1162,8 +1221,8 @@ const readGenerationConfig = (ctx: A.Ctx, raw: Schema.Json | undefined, kept: Fi
  */
 export const fromRequest = (body: Wire.RequestBodyLike | unknown, options?: ConversionOptions): Effect.Effect<Converted<Request.Request>, MalformedPayload | InvalidToolArguments> => {
   const ctx = A.makeCtx(key, options)
-  return A.run(ctx, () => {
-    const given = A.obj(ctx, A.jsonOf(ctx, body), "")
+  return runRead(ctx, body, (json) => {
+    const given = A.obj(ctx, json, "")
     const messages = readMessages(ctx, given)
     const read = systemKeyOf(given)
     // both spellings of the system instruction: one was read, the other is kept (as `camelCased` does)
@@ -1435,7 +1494,7 @@ export const fromResponse = (
   options?: FromResponseOptions
 ): Effect.Effect<Converted<DecodedResponse>, MalformedPayload | InvalidToolArguments | UnsupportedContent> => {
   const ctx = A.makeCtx(key, options)
-  return A.run(ctx, () => decodeResponse(ctx, A.obj(ctx, A.jsonOf(ctx, response), ""), options?.candidate ?? 0))
+  return runRead(ctx, response, (json) => decodeResponse(ctx, A.obj(ctx, json, ""), options?.candidate ?? 0))
 }
 
 /**
@@ -1453,7 +1512,7 @@ const decodeStreamed = <E, R>(
   A.decodeStreamed(key, accumulated, (response) => fromResponse(response, options), (partial) => {
     const lenient = { ...options, strict: false, toolArguments: "lenient" as const }
     const ctx = A.makeCtx(key, lenient)
-    return A.runResult(ctx, () => decodeResponse(ctx, A.obj(ctx, A.jsonOf(ctx, partial), ""), options?.candidate ?? 0))
+    return runReadResult(ctx, partial, (json) => decodeResponse(ctx, A.obj(ctx, json, ""), options?.candidate ?? 0))
   })
 
 /**

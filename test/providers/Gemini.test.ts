@@ -492,7 +492,7 @@ describe("Gemini in snake_case, the other spelling of proto3 JSON", () => {
     assert.strictEqual(ok(Gemini.fromMessages(both, { strict: true })).value.length, 1)
     // the same within a nested object, and for the system instruction of a request
     const nested = ok(Gemini.fromMessages({ contents: [{ role: "user", parts: [{ inline_data: { mimeType: "image/png", mime_type: "image/jpeg", data: "iVBORw0KGgo=" } }] }] }))
-    assert.deepStrictEqual(nested.warnings.map((w) => (w._tag === "UnknownProviderField" ? w.path : w._tag)), ["contents[0].parts[0].inlineData.mime_type"])
+    assert.deepStrictEqual(nested.warnings.map((w) => (w._tag === "UnknownProviderField" ? w.path : w._tag)), ["contents[0].parts[0].inline_data.mime_type"])
     const system = { systemInstruction: { parts: [{ text: "A" }] }, system_instruction: { parts: [{ text: "B" }] }, contents: [ask] }
     const request = ok(Gemini.fromRequest(system))
     assert.deepStrictEqual(request.warnings.map((w) => (w._tag === "UnknownProviderField" ? `${w.path} ${w.kept}` : w._tag)), ["system_instruction true"])
@@ -500,6 +500,30 @@ describe("Gemini in snake_case, the other spelling of proto3 JSON", () => {
     assert.deepStrictEqual<unknown>(exact(Gemini.toRequest(request.value)), system)
     // fromMessages reads no request fields: the other one is ignored, as they are
     assert.deepStrictEqual(tags(ok(Gemini.fromMessages(system))), ["UnknownProviderField"])
+  })
+
+  it("names each field in the path of an error or warning as the input spells it", () => {
+    const pathOf = (effect: Effect.Effect<unknown, { readonly _tag: string }>) => {
+      const error = err(effect)
+      return error._tag === "MalformedPayload" && "path" in error ? error.path : error._tag
+    }
+    const bad = { mime_type: 5, data: "iVBORw0KGgo=" }
+    assert.strictEqual(pathOf(Gemini.fromMessages({ contents: [{ role: "user", parts: [{ text: "See" }, { inline_data: bad }] }] })), "contents[0].parts[1].inline_data.mime_type")
+    assert.strictEqual(pathOf(Gemini.fromMessages({ contents: [{ role: "user", parts: [{ inlineData: { mimeType: 5 } }] }] })), "contents[0].parts[0].inlineData.mimeType")
+    // the spelling read: a null yields to the other one
+    assert.strictEqual(pathOf(Gemini.fromMessages({ contents: [{ role: "user", parts: [{ inlineData: null, inline_data: bad }] }] })), "contents[0].parts[0].inline_data.mime_type")
+    assert.strictEqual(
+      pathOf(Gemini.fromMessages({ contents: [{ role: "user", parts: [{ function_response: { name: "f", response: {}, parts: [{ file_data: { file_uri: 3 } }] } }] }] })),
+      "contents[0].parts[0].function_response.parts[0].file_data.file_uri"
+    )
+    assert.strictEqual(pathOf(Gemini.fromMessages({ system_instruction: { parts: 3 }, contents: [] })), "system_instruction.parts")
+    assert.strictEqual(pathOf(Gemini.fromRequest({ contents: [], generation_config: 3 })), "generation_config")
+    // warnings too: a system instruction's part it cannot hold, and a field given twice inside a snake_case one
+    const warned = ok(Gemini.fromMessages({
+      system_instruction: { parts: [{ text: "Be brief." }, { inline_data: { mimeType: "image/png", mime_type: "image/jpeg", data: "iVBORw0KGgo=" } }] },
+      contents: [ask]
+    }))
+    assert.deepStrictEqual(warned.warnings.map((w) => (w._tag === "UnknownProviderField" ? w.path : w._tag)), ["system_instruction.parts[1].inline_data.mime_type", "system_instruction.parts[1]"])
   })
 
   it("reads a field given as null in one spelling from the other, as proto3 JSON reads a null as absent, and keeps the null", () => {
@@ -524,7 +548,7 @@ describe("Gemini in snake_case, the other spelling of proto3 JSON", () => {
     assert.deepStrictEqual(converted.warnings.map((w) => (w._tag === "UnknownProviderField" ? `${w.path} ${w.kept}` : w._tag)), [
       "contents[0].parts[0].inlineData true",
       "contents[0].parts[1].thoughtSignature true",
-      "contents[1].parts[0].inlineData.mimeType true",
+      "contents[1].parts[0].inline_data.mimeType true",
       "contents[1].parts[1].inline_data true",
       "systemInstruction true",
       "toolConfig true"
