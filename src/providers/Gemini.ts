@@ -61,7 +61,9 @@
  * may be written lowerCamelCase (`inlineData`, `mimeType`) or snake_case
  * (`inline_data`, `mime_type`), as Python clients write them. Both are read:
  * the fields of parts (files, calls, responses, signatures, code), the
- * system instruction, and the tool and generation configs of a request.
+ * system instruction, the tool and generation configs of a request, and
+ * the fields a response or stream chunk is read from (`finish_reason`,
+ * `usage_metadata`, `response_id`...).
  * Each block, system message and request notes the fields it was read from
  * in snake_case (`snakeCase`). Writing spells every field it builds in
  * lowerCamelCase, the names the official JS SDK (`@google/genai`) reads (it
@@ -1406,7 +1408,29 @@ const finishOf = (reason: string | undefined, hasCalls: boolean): FinishReason =
 const responseKeysRead = new Set(["candidates", "usageMetadata", "responseId", "modelVersion"])
 const candidateKeysRead = new Set(["content", "finishReason"])
 
-const decodeResponse = (ctx: A.Ctx, raw: Obj, candidateIndex: number): DecodedResponse => {
+/** The fields of a response that `fromResponse` reads under either spelling (`candidates`, `content`, `parts` are one word in both). */
+const responseShape: Shape = {
+  responseId: null,
+  modelVersion: null,
+  usageMetadata: {
+    promptTokenCount: null,
+    candidatesTokenCount: null,
+    totalTokenCount: null,
+    cachedContentTokenCount: null,
+    thoughtsTokenCount: null,
+    toolUsePromptTokenCount: null
+  },
+  promptFeedback: { blockReason: null }
+}
+const candidateShape: Shape = { finishReason: null }
+
+/**
+ * A response read from the fields `responseShape` names, in either spelling
+ * (a field given in both is reported, as in a request); nothing is written
+ * back, so their spelling is not noted.
+ */
+const decodeResponse = (ctx: A.Ctx, given: Obj, candidateIndex: number): DecodedResponse => {
+  const raw = camelCased(ctx, given, responseShape, "", newSpelling())
   const candidates = raw["candidates"] === undefined || raw["candidates"] === null ? [] : A.arr(ctx, raw["candidates"], "candidates")
   if (candidates.length > 1) A.dropped(ctx, undefined, undefined, `${candidates.length - 1} other candidate(s)`, `one candidate is read (candidate ${candidateIndex})`)
   const id = A.optStr(ctx, raw, "responseId", "")
@@ -1417,7 +1441,7 @@ const decodeResponse = (ctx: A.Ctx, raw: Obj, candidateIndex: number): DecodedRe
   const candidate = candidates[candidateIndex]
   if (candidate !== undefined) {
     const at = `candidates[${candidateIndex}]`
-    const c = A.obj(ctx, candidate, at)
+    const c = camelCased(ctx, A.obj(ctx, candidate, at), candidateShape, at, newSpelling())
     finish = A.optStr(ctx, c, "finishReason", at)
     const rest = A.extrasOf(c, candidateKeysRead)
     if (rest !== undefined) providerData["candidate"] = rest
@@ -1471,7 +1495,9 @@ export interface FromResponseOptions extends ConversionOptions {
  * assistant message (with `usage`: the prompt with tool-use prompt tokens
  * as input, candidates with thoughts as output), why it stopped, the
  * response id and model version, and the response's other fields (safety
- * ratings, grounding, the raw usage...) as `providerData`. Function calls
+ * ratings, grounding, the raw usage...) as `providerData`. Its fields are
+ * read in either spelling of proto3 JSON (`finish_reason`, `usage_metadata`,
+ * as Python clients record them), as a request's are. Function calls
  * without an id get one made up (never written back; unique across
  * processes, so a history read in one and continued in another keeps
  * distinct ids).

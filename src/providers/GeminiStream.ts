@@ -26,6 +26,9 @@
  * - Response fields (`usageMetadata`, `modelVersion`, `responseId`,
  *   `promptFeedback`, unknown ones): the last value sent.
  * - A chunk holding an `error` becomes a `ProviderStreamError`.
+ * - Fields are read in either spelling of proto3 JSON (`finishReason` or
+ *   `finish_reason`, `partialArgs` or `partial_args`..., as Python clients
+ *   record chunks), and the response keeps the spelling they came in.
  *
  * **Ending**: complete when every candidate has a `finishReason` (or no
  * candidate came and `promptFeedback.blockReason` says why). Otherwise
@@ -50,6 +53,7 @@ type Obj = Core.Obj
 interface Streaming {
   readonly part: Obj // the functionCall part being completed
   readonly call: Obj // its functionCall, owned
+  readonly snake: boolean // the call came as function_call: its leftover fragments go back as partial_args
   readonly continuing: Set<string> // the paths (their parsed keys, as JSON) whose string values continue: `willContinue` is per path
   leftover: Array<unknown> // fragments whose jsonPath could not be read
 }
@@ -60,10 +64,40 @@ interface CandidateState {
   readonly content: Obj // content fields other than parts
   readonly parts: Array<Obj>
   citations: Array<unknown> | undefined
+  citationsKey: string // citationMetadata, or citation_metadata as it came
   streaming: Streaming | undefined
 }
 
-const plainTextKeys = new Set(["text", "thought", "thoughtSignature"])
+/**
+ * A field the accumulator reads, under either spelling of proto3 JSON
+ * (`finishReason` or `finish_reason`, as Python clients record chunks): the
+ * lowerCamelCase one unless it is absent or null, as `Gemini` reads them.
+ */
+const field = (o: Obj, camel: string, snake: string): unknown => {
+  const v = o[camel]
+  return v === undefined || v === null ? (o[snake] ?? v) : v
+}
+
+const strField = (o: Obj, camel: string, snake: string): string | undefined => {
+  const v = field(o, camel, snake)
+  return typeof v === "string" ? v : undefined
+}
+
+/** The key of a part's function call as it came (`functionCall` or `function_call`), when it holds one. */
+const callKeyOf = (part: Obj): string | undefined =>
+  Core.isObj(part["functionCall"]) ? "functionCall" : Core.isObj(part["function_call"]) ? "function_call" : undefined
+
+const partialArgsOf = (call: Obj): ReadonlyArray<unknown> | undefined => {
+  const v = field(call, "partialArgs", "partial_args")
+  return Array.isArray(v) ? v : undefined
+}
+
+const continues = (o: Obj): boolean => field(o, "willContinue", "will_continue") === true
+
+/** A function call's fields that only stream its arguments, in either spelling. */
+const streamingKeys = new Set(["partialArgs", "partial_args", "willContinue", "will_continue"])
+
+const plainTextKeys = new Set(["text", "thought", "thoughtSignature", "thought_signature"])
 
 const isPlainText = (part: Obj): boolean => {
   if (typeof part["text"] !== "string") return false
@@ -111,10 +145,13 @@ const parsePath = (path: string): Array<string | number> | undefined => {
 }
 
 const valueOf = (arg: Obj): { readonly value: unknown } | undefined => {
-  if (typeof arg["stringValue"] === "string") return { value: arg["stringValue"] }
-  if (typeof arg["numberValue"] === "number") return { value: arg["numberValue"] }
-  if (typeof arg["boolValue"] === "boolean") return { value: arg["boolValue"] }
-  if (arg["nullValue"] !== undefined) return { value: null }
+  const text = field(arg, "stringValue", "string_value")
+  if (typeof text === "string") return { value: text }
+  const number = field(arg, "numberValue", "number_value")
+  if (typeof number === "number") return { value: number }
+  const bool = field(arg, "boolValue", "bool_value")
+  if (typeof bool === "boolean") return { value: bool }
+  if (field(arg, "nullValue", "null_value") !== undefined) return { value: null }
   return undefined
 }
 
@@ -127,7 +164,7 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.GenerateContentResponse> => 
   const foldArgs = (s: Streaming, fragments: ReadonlyArray<unknown>): void => {
     for (const fragment of Core.elements(fragments)) {
       if (!Core.isObj(fragment)) continue
-      const path = Core.str(fragment, "jsonPath")
+      const path = strField(fragment, "jsonPath", "json_path")
       const keys = path === undefined ? undefined : parsePath(path)
       const v = valueOf(fragment)
       if (keys === undefined || keys.length === 0 || v === undefined) {
@@ -158,7 +195,7 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.GenerateContentResponse> => 
       const where = JSON.stringify(keys)
       const value = s.continuing.has(where) && typeof prev === "string" && typeof v.value === "string" ? prev + v.value : v.value
       Core.setKey(at as Obj, last, value)
-      if (fragment["willContinue"] === true && typeof v.value === "string") s.continuing.add(where)
+      if (continues(fragment) && typeof v.value === "string") s.continuing.add(where)
       else s.continuing.delete(where)
     }
   }
@@ -180,28 +217,28 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.GenerateContentResponse> => 
   const finishStreaming = (c: CandidateState): void => {
     const s = c.streaming
     if (s === undefined) return
-    delete s.call["willContinue"]
-    delete s.call["partialArgs"]
-    if (s.leftover.length > 0) s.call["partialArgs"] = s.leftover
+    for (const k of streamingKeys) delete s.call[k]
+    if (s.leftover.length > 0) s.call[s.snake ? "partial_args" : "partialArgs"] = s.leftover
     c.streaming = undefined
   }
 
   const applyPart = (c: CandidateState, part: unknown): void => {
     if (!Core.isObj(part)) return ctx.violation(`a part is not an object: ${Core.show(part)}`)
-    const fc = Core.obj(part, "functionCall")
-    if (fc !== undefined) {
+    const callKey = callKeyOf(part)
+    if (callKey !== undefined) {
+      const fc = part[callKey] as Obj
       const s = c.streaming
       const name = Core.str(fc, "name")
       if (s !== undefined && (name === undefined || name === "" || name === Core.str(s.call, "name"))) {
         // the next fragment of the call whose arguments are streaming
         for (const k in fc) {
-          if (k === "partialArgs" || k === "willContinue") continue
+          if (streamingKeys.has(k)) continue
           if (k === "args" && Core.isObj(fc[k])) for (const a in fc[k] as Obj) Core.setKey(Core.obj(s.call, "args") ?? (s.call["args"] = {}), a, (fc[k] as Obj)[a])
           else if (fc[k] !== undefined && fc[k] !== null && fc[k] !== "") Core.setKey(s.call, k, fc[k])
         }
-        for (const k in part) if (k !== "functionCall" && part[k] !== undefined) Core.setKey(s.part, k, Core.clone(part[k]))
-        foldArgs(s, Core.arr(fc, "partialArgs") ?? [])
-        if (fc["willContinue"] !== true) finishStreaming(c)
+        for (const k in part) if (k !== callKey && part[k] !== undefined) Core.setKey(s.part, k, Core.clone(part[k]))
+        foldArgs(s, partialArgsOf(fc) ?? [])
+        if (!continues(fc)) finishStreaming(c)
         return
       }
       if (s !== undefined) {
@@ -211,13 +248,14 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.GenerateContentResponse> => 
       const copy = Core.clone(part)
       const call: Obj = { ...fc }
       delete call["partialArgs"]
-      copy["functionCall"] = call
-      if (fc["willContinue"] === true || fc["partialArgs"] !== undefined) {
-        const streaming: Streaming = { part: copy, call, continuing: new Set(), leftover: [] }
+      delete call["partial_args"]
+      copy[callKey] = call
+      if (continues(fc) || field(fc, "partialArgs", "partial_args") !== undefined) {
+        const streaming: Streaming = { part: copy, call, snake: callKey === "function_call", continuing: new Set(), leftover: [] }
         if (call["args"] !== undefined) call["args"] = Core.clone(call["args"])
         c.streaming = streaming
-        foldArgs(streaming, Core.arr(fc, "partialArgs") ?? [])
-        if (fc["willContinue"] !== true) finishStreaming(c)
+        foldArgs(streaming, partialArgsOf(fc) ?? [])
+        if (!continues(fc)) finishStreaming(c)
       }
       c.parts.push(copy)
       return
@@ -228,10 +266,12 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.GenerateContentResponse> => 
       isPlainText(part) &&
       isPlainText(last) &&
       (last["thought"] === true) === (part["thought"] === true) &&
-      last["thoughtSignature"] === undefined
+      field(last, "thoughtSignature", "thought_signature") === undefined
     ) {
       last["text"] = (last["text"] as string) + (part["text"] as string)
+      // a signature lands in the spelling it came in
       if (part["thoughtSignature"] !== undefined) last["thoughtSignature"] = part["thoughtSignature"]
+      if (part["thought_signature"] !== undefined) last["thought_signature"] = part["thought_signature"]
       if (part["thought"] !== undefined && last["thought"] === undefined) last["thought"] = part["thought"]
       return
     }
@@ -243,7 +283,7 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.GenerateContentResponse> => 
     const index = Core.index(raw, "index") ?? position
     let c = candidates.get(index)
     if (c === undefined) {
-      c = { index, fields: {}, content: {}, parts: [], citations: undefined, streaming: undefined }
+      c = { index, fields: {}, content: {}, parts: [], citations: undefined, citationsKey: "citationMetadata", streaming: undefined }
       candidates.set(index, c)
     }
     for (const k in raw) {
@@ -256,10 +296,12 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.GenerateContentResponse> => 
             if (Array.isArray(parts)) for (const p of Core.elements(parts)) applyPart(c, p)
           } else if (v[ck] !== undefined && v[ck] !== null && v[ck] !== "") Core.setKey(c.content, ck, v[ck])
         }
-      } else if (k === "citationMetadata" && Core.isObj(v) && Array.isArray(v["citations"])) {
+      } else if ((k === "citationMetadata" || k === "citation_metadata") && Core.isObj(v) && Array.isArray(v["citations"])) {
+        // kept under the spelling of the first that came
+        if (c.citations === undefined) c.citationsKey = k
         c.citations ??= []
         for (const citation of Core.elements(v["citations"])) c.citations.push(citation)
-        for (const ck in v) if (ck !== "citations") Core.setKey(c.fields, "citationMetadata", { ...Core.obj(c.fields, "citationMetadata"), [ck]: v[ck] })
+        for (const ck in v) if (ck !== "citations") Core.setKey(c.fields, c.citationsKey, { ...Core.obj(c.fields, c.citationsKey), [ck]: v[ck] })
       } else if (v !== undefined && v !== null) Core.setKey(c.fields, k, v)
     }
   }
@@ -294,7 +336,7 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.GenerateContentResponse> => 
     content["parts"] = Core.clone(c.parts)
     const out: Obj = { content }
     for (const k in c.fields) Core.setKey(out, k, Core.clone(c.fields[k]))
-    if (c.citations !== undefined) out["citationMetadata"] = { ...Core.clone(Core.obj(c.fields, "citationMetadata")), citations: Core.clone(c.citations) }
+    if (c.citations !== undefined) out[c.citationsKey] = { ...Core.clone(Core.obj(c.fields, c.citationsKey)), citations: Core.clone(c.citations) }
     return out as Wire.Candidate
   }
 
@@ -314,11 +356,11 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.GenerateContentResponse> => 
       if (response === undefined) return { response, cut: ["no chunk arrived"] }
       const cut: Array<string> = []
       if (candidates.size === 0) {
-        const feedback = Core.obj(top, "promptFeedback")
-        if (feedback === undefined || Core.str(feedback, "blockReason") === undefined) cut.push("no candidate arrived")
+        const feedback = field(top, "promptFeedback", "prompt_feedback")
+        if (!Core.isObj(feedback) || strField(feedback, "blockReason", "block_reason") === undefined) cut.push("no candidate arrived")
       }
       for (const c of candidates.values()) {
-        if (Core.str(c.fields, "finishReason") === undefined) cut.push(`candidate ${c.index} has no finishReason`)
+        if (strField(c.fields, "finishReason", "finish_reason") === undefined) cut.push(`candidate ${c.index} has no finishReason`)
         if (c.streaming !== undefined) cut.push(`candidate ${c.index}: the arguments of function call ${Core.str(c.streaming.call, "name") ?? "(unnamed)"} were still streaming`)
       }
       return { response, cut }

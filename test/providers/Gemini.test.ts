@@ -2,10 +2,10 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Stream } from "effect"
 import { Block, Conversation, Message, Request } from "../../src/index.js"
 import { Gemini, OpenAiChat } from "../../src/providers/index.js"
-import type { GeminiWire } from "../../src/providers/index.js"
+import type { Conversion, GeminiWire } from "../../src/providers/index.js"
 import { err, exact, json, ok, tags } from "./adapterHelpers.js"
 import * as Fixtures from "./fixtures/gemini.js"
-import { snakeCased, unspelled } from "./geminiSpelling.js"
+import { snakeCased, snakeCasedResponse, unspelled } from "./geminiSpelling.js"
 import { eventsOf, sseOf } from "./fixtures/sse.js"
 
 type Input = { systemInstruction?: object; contents: ReadonlyArray<object> }
@@ -567,6 +567,39 @@ describe("Gemini in snake_case, the other spelling of proto3 JSON", () => {
     })
     // a conversation reads the system instruction the same way
     assert.strictEqual(Message.textOf(ok(Gemini.fromMessages(body)).value[0]!), "Be brief.")
+  })
+
+  it("reads a response and a stream in snake_case as their camelCase twins are read", () =>
+    Effect.gen(function* () {
+      const read = (value: Conversion.DecodedResponse) => {
+        const { message, finishReason, providerFinishReason, usage, id, model } = value
+        return { message: unspelled(json([message])), finishReason, providerFinishReason, usage, id, model }
+      }
+      for (const fixture of Fixtures.all) {
+        const expected = read((yield* Gemini.fromResponse(fixture.expected)).value)
+        const snake = { ...fixture, frames: fixture.frames.map((f) => ({ ...f, data: snakeCasedResponse(f.data) })), expected: snakeCasedResponse(fixture.expected) }
+        assert.include(JSON.stringify(snake.expected), `"finish_reason":"STOP"`)
+        const fromResponse = yield* Gemini.fromResponse(snake.expected)
+        const fromSse = yield* Gemini.fromSse(sseOf(snake))
+        for (const got of [fromResponse, fromSse]) {
+          assert.deepStrictEqual(got.warnings, [])
+          assert.deepStrictEqual(read(got.value), expected)
+        }
+      }
+      const blocked = exact(Gemini.fromResponse({ prompt_feedback: { block_reason: "SAFETY" }, usage_metadata: { prompt_token_count: 4, total_token_count: 4 } }))
+      assert.deepStrictEqual([blocked.finishReason, blocked.providerFinishReason, blocked.usage?.inputTokens], ["content-filter", "SAFETY", 4])
+    }).pipe(Effect.runSync))
+
+  it("reports a response field given in both spellings, and reads a null in one as absent", () => {
+    const content = { role: "model", parts: [{ text: "Cut short." }] }
+    const both = ok(Gemini.fromResponse({ candidates: [{ content, finishReason: "STOP", finish_reason: "MAX_TOKENS" }], usageMetadata: { promptTokenCount: 3, prompt_token_count: 4 } }))
+    assert.deepStrictEqual([both.value.finishReason, both.value.usage?.inputTokens], ["stop", 3])
+    assert.deepStrictEqual(both.warnings.map((w) => (w._tag === "UnknownProviderField" ? `${w.path} ${w.kept}` : w._tag)), ["usageMetadata.prompt_token_count true", "candidates[0].finish_reason true"])
+    // the other one is kept with the response's other fields
+    assert.deepStrictEqual(both.value.providerData?.["candidate"], { finish_reason: "MAX_TOKENS" })
+    const nulled = ok(Gemini.fromResponse({ candidates: [{ content, finishReason: null, finish_reason: "MAX_TOKENS" }] }))
+    assert.strictEqual(nulled.value.finishReason, "length")
+    assert.deepStrictEqual(nulled.warnings.map((w) => (w._tag === "UnknownProviderField" ? w.path : w._tag)), ["candidates[0].finishReason"])
   })
 
   const requestBody = {

@@ -3,6 +3,7 @@ import { Arbitrary, Effect, Result, Schema, Stream } from "effect"
 import { GeminiStream, type GeminiWire } from "../../src/providers/index.js"
 import * as Fixtures from "./fixtures/gemini.js"
 import { eventsOf } from "./fixtures/sse.js"
+import { snakeCasedResponse } from "./geminiSpelling.js"
 
 type Chunk = GeminiWire.StreamEvent
 
@@ -98,6 +99,44 @@ describe("GeminiStream", () => {
   it("turns an error chunk into a ProviderStreamError", () => {
     const error = failure([parts([{ text: "a" }]), { error: { code: 503, message: "The model is overloaded.", status: "UNAVAILABLE" } }])
     assert.strictEqual(error.message, "gemini sent an error: UNAVAILABLE: The model is overloaded.")
+  })
+
+  describe("in snake_case, the other spelling of proto3 JSON (what Python clients record)", () => {
+    for (const fixture of Fixtures.all) {
+      it(`adds up the ${fixture.name} stream as its camelCase twin does, keeping the spelling`, () => {
+        const chunks = (eventsOf(fixture) as Array<Chunk>).map(snakeCasedResponse)
+        assert.deepStrictEqual(success(chunks), snakeCasedResponse(fixture.expected) as GeminiWire.GenerateContentResponse)
+      })
+    }
+
+    it("merges text under a thought_signature, appends citation_metadata, and ends on finish_reason", () => {
+      const snake = (ps: ReadonlyArray<object>, extra: object = {}): Chunk => ({ candidates: [{ content: { role: "model", parts: ps }, ...extra }] }) as Chunk
+      const done = success([
+        snake([{ text: "Par" }], { citation_metadata: { citations: [{ uri: "u1" }] } }),
+        snake([{ text: "is.", thought_signature: "c2ln" }], { citation_metadata: { citations: [{ uri: "u2" }] } }),
+        snake([{ text: "!" }], { finish_reason: "STOP" })
+      ])
+      assert.deepStrictEqual<unknown>(done.candidates?.[0], {
+        content: { role: "model", parts: [{ text: "Paris.", thought_signature: "c2ln" }, { text: "!" }] },
+        finish_reason: "STOP",
+        citation_metadata: { citations: [{ uri: "u1" }, { uri: "u2" }] }
+      })
+    })
+
+    it("folds partial_args into a function_call by json_path, continuing strings", () => {
+      const call = (fc: object): Chunk => parts([{ function_call: fc }])
+      const done = success([
+        call({ name: "f", partial_args: [{ json_path: "$.q", string_value: "ab", will_continue: true }], will_continue: true }),
+        call({ partial_args: [{ json_path: "$.q", string_value: "cd" }, { json_path: "$.n", number_value: 3 }, { json_path: "$.ok", bool_value: true }, { json_path: "$.none", null_value: "NULL_VALUE" }] }),
+        finish()
+      ])
+      assert.deepStrictEqual<unknown>(partsOf(done), [{ function_call: { name: "f", args: { q: "abcd", n: 3, ok: true, none: null } } }])
+      assert.include(failure([call({ name: "f", partial_args: [{ json_path: "$.q", string_value: "ab", will_continue: true }], will_continue: true }), finish()]).message, "were still streaming")
+    })
+
+    it("accepts a prompt blocked by prompt_feedback.block_reason as complete", () => {
+      assert.deepStrictEqual<unknown>(success([{ prompt_feedback: { block_reason: "SAFETY" } } as Chunk]), { prompt_feedback: { block_reason: "SAFETY" } })
+    })
   })
 
   it.prop("never throws whatever JSON is pushed", [Arbitrary.array(Arbitrary.schema(Schema.Json), { maxLength: 8 })], ([values]) => {

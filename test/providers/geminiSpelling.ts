@@ -74,3 +74,19 @@ export const unspelled = (value: unknown): unknown => {
   }
   return out
 }
+
+/**
+ * A response or stream chunk with every field in snake_case, as a Python
+ * client records one (`finish_reason`, `usage_metadata`, `thought_signature`,
+ * `partial_args`...); a function call's `args` are its data, left as they are.
+ */
+export const snakeCasedResponse = <A>(input: A): A => {
+  const rename = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(rename)
+    if (!isObject(value)) return value
+    const out: Record<string, unknown> = {}
+    for (const [k, v] of Object.entries(value)) set(out, snake(k), k === "args" ? v : rename(v))
+    return out
+  }
+  return rename(input) as A
+}
