@@ -1124,12 +1124,17 @@ const readTools = (ctx: A.Ctx, raw: Schema.Json | undefined, kept: Fields): Arra
     const entry = A.obj(ctx, list[t], at)
     const rest: Fields = {}
     for (const field of Object.keys(entry)) {
-      // the REST API takes the proto field names in either spelling
-      if (field !== "functionDeclarations" && field !== "function_declarations") {
-        const value = entry[field]
+      const value = entry[field]
+      // the REST API takes the proto field names in either spelling; a null is no declarations (proto3 JSON: absent)
+      if ((field !== "functionDeclarations" && field !== "function_declarations") || value === null) {
         // a tool Gemini runs (Google Search, code execution, URL context, ...), kept in its place
         if (A.isObj(value)) tools.push(Request.providerTool(field, key, field, value))
         else A.setKey(rest, field, value)
+        // beside the other spelling, read in its place: a field given twice, as `camelCased` reports one
+        const other = field === "functionDeclarations" ? "function_declarations" : field === "function_declarations" ? "functionDeclarations" : undefined
+        if (value === null && other !== undefined && entry[other] !== undefined && entry[other] !== null) {
+          ctx.warnings.push(new UnknownProviderField({ path: `${at}.${field}`, kept: true }))
+        }
         continue
       }
       const declarations = A.arr(ctx, entry[field], `${at}.${field}`)

@@ -569,6 +569,18 @@ describe("Gemini in snake_case, the other spelling of proto3 JSON", () => {
     assert.strictEqual(Message.textOf(ok(Gemini.fromMessages(body)).value[0]!), "Be brief.")
   })
 
+  it("reads a tool entry's declarations beside a null in the other spelling, and a null declarations field as none", () => {
+    const both = { contents: [ask], tools: [{ functionDeclarations: null, function_declarations: [{ name: "g" }] }] }
+    const converted = ok(Gemini.fromRequest(both))
+    assert.deepStrictEqual(converted.value.tools?.map((t) => t.name), ["g"])
+    assert.deepStrictEqual(converted.warnings.map((w) => (w._tag === "UnknownProviderField" ? `${w.path} ${w.kept}` : w._tag)), ["tools[0].functionDeclarations true"])
+    // kept, and written back (in an entry of its own, as a tool entry's other fields are)
+    assert.deepStrictEqual<unknown>(exact(Gemini.toRequest(converted.value, { spelling: "asRead" })).tools, [{ function_declarations: [{ name: "g" }] }, { functionDeclarations: null }])
+    // as a Python client dumps a tool with every field: no declarations, a search tool
+    const dumped = exact(Gemini.fromRequest({ contents: [ask], tools: [{ function_declarations: null, google_search: {}, code_execution: null }] }))
+    assert.deepStrictEqual(dumped.tools?.map((t) => t.providerDefined?.type), ["google_search"])
+  })
+
   it("reads a response and a stream in snake_case as their camelCase twins are read", () =>
     Effect.gen(function* () {
       const read = (value: Conversion.DecodedResponse) => {
