@@ -338,6 +338,13 @@ describe("Gemini requests", () => {
     const request = exact(Gemini.fromRequest(several))
     assert.isUndefined(request.toolChoice)
     assert.deepStrictEqual<unknown>(exact(Gemini.toRequest(request)), several)
+    // a mode in lower case is not one Google documents (the API is reported to run the default, AUTO): kept as it came
+    for (const mode of ["any", "none", "auto"]) {
+      const lower = { contents: [ask], toolConfig: { functionCallingConfig: { mode } } }
+      const read = exact(Gemini.fromRequest(lower))
+      assert.isUndefined(read.toolChoice)
+      assert.deepStrictEqual<unknown>(exact(Gemini.toRequest(read)), lower)
+    }
   })
 
   it("writes tool choices as function-calling modes", () => {
