@@ -17,14 +17,16 @@ const base64 = (bytes: Uint8Array): string => Buffer.from(bytes).toString("base6
 /** A page's content stream: a line of text, as a writer leaves it (uncompressed). */
 const content = (page: number) => `<< /Length 44 >>\nstream\nBT /F1 12 Tf 72 720 Td (Page ${page}) Tj ET\nendstream`
 
-type Layout = "flat" | "nested" | "pagesOnly" | "linearized" | "objectStreamFirst" | "objectStreamLast" | "updated"
+type Layout = "flat" | "nested" | "pagesOnly" | "linearized" | "objectStreamFirst" | "objectStreamLast" | "updated" | "annotated"
 
 /**
  * A PDF of `pages` pages in one of the layouts writers produce: a flat page
  * tree; a tree of nested nodes; page objects without a counted tree; a
  * linearized file; the catalog and page tree in compressed object streams
  * (written first, as pdf-lib or qpdf do, or last, as pdfTeX does); an
- * incremental update that rewrites the tree.
+ * incremental update that rewrites the tree; the page tree in object
+ * streams and an incremental update, uncompressed, that rewrites a page (an
+ * annotation added in a viewer).
  */
 const makePdf = (pages: number, layout: Layout): Uint8Array => {
   const objects = new Map<number, string>()
@@ -48,7 +50,7 @@ const makePdf = (pages: number, layout: Layout): Uint8Array => {
   let out = "%PDF-1.7\n%\xe2\xe3\xcf\xd3\n"
   if (layout === "linearized") out += `5 0 obj\n<< /Linearized 1 /L 99999 /H [ 1 2 ] /O ${pageIds[0]} /E 999 /N ${pages} /T 9999 >>\nendobj\n`
   const write = (id: number, body: string) => (out += `${id} 0 obj\n${body}\nendobj\n`)
-  if (layout === "objectStreamFirst" || layout === "objectStreamLast") {
+  if (layout === "objectStreamFirst" || layout === "objectStreamLast" || layout === "annotated") {
     // everything but the content streams goes into object streams of up to 7 objects each
     const small = [...objects].filter(([, body]) => !body.includes("stream"))
     const streams: Array<string> = []
@@ -63,7 +65,7 @@ const makePdf = (pages: number, layout: Layout): Uint8Array => {
       const data = zlibSync(latin1(header + bodies))
       streams.push(`<< /Type /ObjStm /N ${group.length} /First ${header.length} /Length ${data.length} /Filter /FlateDecode >>\nstream\n${String.fromCharCode(...data)}\nendstream`)
     }
-    const ordered = layout === "objectStreamLast" ? streams.reverse() : streams
+    const ordered = layout === "objectStreamFirst" ? streams : streams.reverse()
     ordered.forEach((body, k) => write(1000 + k, body))
     for (const [id, body] of objects) if (body.includes("stream")) write(id, body)
   } else {
@@ -73,11 +75,15 @@ const makePdf = (pages: number, layout: Layout): Uint8Array => {
     // an update that removed the last page: the old root keeps its larger count, the safe side
     write(2, `<< /Type /Pages /Kids [${pageIds.slice(0, -1).map((id) => `${id} 0 R`).join(" ")}] /Count ${pages - 1} >>`)
   }
+  if (layout === "annotated") {
+    // the page tree stays in the object streams; the one page the update changed is written outside them
+    write(pageIds[0]!, `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents ${pageIds[0]! + 1} 0 R /Annots [9000 0 R] >>`)
+  }
   out += "trailer\n<< /Root 1 0 R /Size 9999 >>\nstartxref\n0\n%%EOF\n"
   return latin1(out)
 }
 
-const LAYOUTS: ReadonlyArray<Layout> = ["flat", "nested", "pagesOnly", "linearized", "objectStreamFirst", "objectStreamLast", "updated"]
+const LAYOUTS: ReadonlyArray<Layout> = ["flat", "nested", "pagesOnly", "linearized", "objectStreamFirst", "objectStreamLast", "updated", "annotated"]
 
 const pdfDocument = (bytes: Uint8Array): Block.FileBlock => Block.document(Block.base64(base64(bytes)))
 

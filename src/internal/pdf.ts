@@ -9,13 +9,17 @@
  *
  * 1. a linearized file's page count (`/Linearized ... /N`), in its first
  *    object, always uncompressed;
- * 2. the page tree's `/Count` (the largest of the `/Type /Pages` nodes: the
- *    root; an incremental update that removed pages keeps an older, larger
- *    root, which errs on the safe side);
+ * 2. the page tree's `/Count` (the root's the catalog names, else the
+ *    largest of the `/Type /Pages` nodes: the root; an incremental update
+ *    that removed pages keeps an older, larger root, which errs on the safe
+ *    side);
  * 3. the number of distinct `/Type /Page` objects;
- * 4. the same in the file's compressed object streams (PDF 1.5 and later,
- *    pdfTeX's default, keep the page objects there), inflated with fflate;
- * 5. else one page per `ASSUMED_PDF_PAGE_BYTES` of the file.
+ *
+ *    both read from the file's objects and, unless the root and its count
+ *    are among them, from its compressed object streams too (PDF 1.5 and
+ *    later, pdfTeX's default, keep the page objects there; an incremental
+ *    update writes the few it changed outside them), inflated with fflate;
+ * 4. else one page per `ASSUMED_PDF_PAGE_BYTES` of the file.
  *
  * Nothing here throws, whatever the input: damaged or hostile bytes only
  * lead further down that list.
@@ -192,10 +196,12 @@ export const pdfPageCountOfBytes = (raw: Uint8Array): number | undefined => {
     // the object's body (a stream's data among it) is not searched for objects
     OBJECT.lastIndex = Math.max(end, start)
   }
-  if (tree.counts.size === 0 && tree.leaves.size === 0 && objectStreams.length > 0) {
+  if (rootCount(tree) === undefined && objectStreams.length > 0) {
     // PDF 1.5 and later may keep the page objects in compressed object streams. The catalog and the page tree are
     // written near the end by some writers (pdfTeX) and near the start by others: the streams are read from both ends
-    // inward (the last, the first, the one before the last...) until the root the catalog names is seen.
+    // inward (the last, the first, the one before the last...) until the root the catalog names is seen. They are read
+    // even when some page objects were seen outside them: an incremental update (an annotation added in a viewer)
+    // writes the pages it changed uncompressed, and those few are not the file's pages.
     const budget = { left: MAX_INFLATED }
     for (let lo = 0, hi = objectStreams.length - 1; lo <= hi && budget.left > 0 && rootCount(tree) === undefined; ) {
       const [dict, data] = objectStreams[(hi - lo) % 2 === (objectStreams.length - 1) % 2 ? hi-- : lo++]!
