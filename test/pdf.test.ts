@@ -48,7 +48,8 @@ const makePdf = (pages: number, layout: Layout): Uint8Array => {
     for (const id of pageIds) objects.set(id, `<< /Type/Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents ${id + 1} 0 R >>`)
   }
   let out = "%PDF-1.7\n%\xe2\xe3\xcf\xd3\n"
-  if (layout === "linearized") out += `5 0 obj\n<< /Linearized 1 /L 99999 /H [ 1 2 ] /O ${pageIds[0]} /E 999 /N ${pages} /T 9999 >>\nendobj\n`
+  // the linearization dictionary's /L, the file's length, is filled in at the end (10 digits, as writers leave room for)
+  if (layout === "linearized") out += `5 0 obj\n<< /Linearized 1 /L ########## /H [ 1 2 ] /O ${pageIds[0]} /E 999 /N ${pages} /T 9999 >>\nendobj\n`
   const write = (id: number, body: string) => (out += `${id} 0 obj\n${body}\nendobj\n`)
   if (layout === "objectStreamFirst" || layout === "objectStreamLast" || layout === "annotated") {
     // everything but the content streams goes into object streams of up to 7 objects each
@@ -80,7 +81,7 @@ const makePdf = (pages: number, layout: Layout): Uint8Array => {
     write(pageIds[0]!, `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents ${pageIds[0]! + 1} 0 R /Annots [9000 0 R] >>`)
   }
   out += "trailer\n<< /Root 1 0 R /Size 9999 >>\nstartxref\n0\n%%EOF\n"
-  return latin1(out)
+  return latin1(out.replace("##########", String(out.length).padStart(10, "0")))
 }
 
 const LAYOUTS: ReadonlyArray<Layout> = ["flat", "nested", "pagesOnly", "linearized", "objectStreamFirst", "objectStreamLast", "updated", "annotated"]
@@ -113,6 +114,18 @@ describe("the page count of a PDF", () => {
     },
     { timeout: 60_000, arbitrary: { runs: 60 } }
   )
+
+  it("believes a linearized file's page count only while the file is the length the linearization gives", () => {
+    // an incremental update appended a page: the linearization's /N (3) is out of date, the new root says 4
+    const linearized = makePdf(3, "linearized")
+    const update = latin1("\n2 0 obj\n<< /Type /Pages /Kids [10 0 R 12 0 R 14 0 R 90 0 R] /Count 4 >>\nendobj\n90 0 obj\n<< /Type /Page /Parent 2 0 R >>\nendobj\n%%EOF\n")
+    expect(pdfPageCountOfBytes(linearized)).toBe(3)
+    // read from the linearization alone (no page tree here), while the length is right
+    const bare = "%PDF-1.7\n1 0 obj\n<< /Linearized 1 /L ########## /N 5 >>\nendobj\n%%EOF\n"
+    expect(pdfPageCountOfBytes(latin1(bare.replace("##########", String(bare.length).padStart(10, "0"))))).toBe(5)
+    expect(pdfPageCountOfBytes(latin1(bare.replace("##########", String(bare.length + 1).padStart(10, "0"))))).toBeUndefined()
+    expect(pdfPageCountOfBytes(Uint8Array.from([...linearized, ...update]))).toBe(4)
+  })
 
   it("falls back to one page per 20 KB when the structure shows none, and is undefined for data that is not a PDF", () => {
     const noTree = latin1(`%PDF-1.4\n${"x".repeat(3 * ASSUMED_PDF_PAGE_BYTES)}\n%%EOF`)

@@ -8,7 +8,8 @@
  * text 3 KB. The page count is read from the file's structure, the first of:
  *
  * 1. a linearized file's page count (`/Linearized ... /N`), in its first
- *    object, always uncompressed;
+ *    object, always uncompressed, unless the file was updated since (it is
+ *    no longer the length `/L` gives);
  * 2. the page tree's `/Count` (the root's the catalog names, else the
  *    largest of the `/Type /Pages` nodes: the root; an incremental update
  *    that removed pages keeps an older, larger root, which errs on the safe
@@ -73,7 +74,12 @@ const MAX_DICT = 65_536
 /** At most this many bytes are inflated from a file's object streams (they hold its small objects: tens of KB each). */
 const MAX_INFLATED = 32 * 1024 * 1024
 
-/** The page count of a linearized file: the `/N` of the linearization dictionary in its first bytes. */
+/**
+ * The page count of a linearized file: the `/N` of the linearization
+ * dictionary in its first bytes, while the file is still the length its `/L`
+ * gives. A file updated since it was linearized (pages added, a signature) is
+ * longer, and its `/N` may be out of date: its page tree tells.
+ */
 const linearizedPages = (bytes: string): number | undefined => {
   const head = bytes.slice(0, 4096)
   const at = head.indexOf("/Linearized")
@@ -81,7 +87,10 @@ const linearizedPages = (bytes: string): number | undefined => {
   const open = head.lastIndexOf("<<", at)
   const close = head.indexOf(">>", at)
   if (open < 0 || close < 0) return undefined
-  const n = /\/N\s+(\d+)/.exec(head.slice(open, close))
+  const dict = head.slice(open, close)
+  const length = /\/L\s+(\d+)/.exec(dict)
+  if (length === null || Number(length[1]) !== bytes.length) return undefined
+  const n = /\/N\s+(\d+)/.exec(dict)
   const pages = n === null ? 0 : Number(n[1])
   return pages > 0 ? pages : undefined
 }
