@@ -155,6 +155,22 @@ describe("the page count of a PDF", () => {
     { timeout: 60_000 }
   )
 
+  it("takes time linear in the file's size on hostile structure: a run of digits, object streams without endstream, header offsets that go back", () => {
+    const within = (bytes: Uint8Array, ms: number) => {
+      const t0 = performance.now()
+      pdfPageCountOfBytes(bytes)
+      return performance.now() - t0 < ms
+    }
+    // each took 15 to 30 seconds when a search or a match could restart at every byte (quadratic); now milliseconds
+    expect(within(latin1(`%PDF-1.7\n${"7".repeat(150_000)}`), 1_500)).toBe(true)
+    expect(within(latin1(`%PDF-1.7\n${"1 0 obj <</Type/ObjStm/Filter/FlateDecode/First 1>> stream\nxx endobj\n".repeat(30_000)}`), 1_500)).toBe(true)
+    // one object stream whose header sends every other object back to the start: each would read 64 KB again
+    const header = "1 70000 1 0 ".repeat(300_000)
+    const data = zlibSync(latin1(header + "x".repeat(70_001)))
+    const backAndForth = latin1(`%PDF-1.7\n1 0 obj\n<< /Type /ObjStm /N 9 /First ${header.length} /Filter /FlateDecode >>\nstream\n${String.fromCharCode(...data)}\nendstream\nendobj\n`)
+    expect(within(backAndForth, 1_500)).toBe(true)
+  }, 60_000)
+
   it("reads each source once: a window estimates the same messages again and again", () => {
     const source = Block.base64(base64(makePdf(3, "flat")))
     expect(pdfPagesOfSource(source)).toBe(3)

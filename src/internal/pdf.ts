@@ -64,7 +64,12 @@ const asText = (bytes: Uint8Array): string => {
   return out
 }
 
-const OBJECT = /(\d+)\s+\d+\s+obj\b/g
+/**
+ * An object's header (`12 0 obj`), with the character before it: a number is
+ * matched from its first digit only, as a regular expression that could start
+ * one anywhere in a run of digits would take time quadratic in its length.
+ */
+const OBJECT = /(?:^|\D)(\d+)\s+\d+\s+obj\b/g
 const PAGES_NODE = /\/Type\s*\/Pages(?![A-Za-z0-9#])/
 const PAGE_NODE = /\/Type\s*\/Page(?![A-Za-z0-9#])/
 const COUNT = /\/Count\s+(\d+)/
@@ -137,6 +142,8 @@ const pagesOfTree = (tree: PageTree): number | undefined => {
  * `undefined` when it is not zlib data.
  */
 const inflate = (data: Uint8Array, budget: { left: number }): string | undefined => {
+  // a zlib header (deflate, a check that divides by 31), else not zlib data: no inflater is started for it
+  if (data.length < 2 || (data[0]! & 0x0f) !== 8 || ((data[0]! << 8) | data[1]!) % 31 !== 0) return undefined
   const chunks: Array<Uint8Array> = []
   let size = 0
   try {
@@ -159,19 +166,45 @@ const inflate = (data: Uint8Array, budget: { left: number }): string | undefined
 /** Compressed bytes given to the inflater at a time: at most about 64 MB come out of one. */
 const INFLATE_CHUNK = 65_536
 
-/** The objects of an object stream: `/N` pairs of object number and offset (from `/First`), then the objects. */
+/**
+ * What reading an object stream takes from the budget besides the bytes it
+ * inflates to (starting an inflater costs about as much as inflating 4 KB):
+ * a file of many tiny streams is cut as one of a few large ones is, after
+ * 8,192 of them (the development set's largest file has 1,237).
+ */
+const STREAM_COST = 4_096
+
+/**
+ * The objects of an object stream: `/N` pairs of object number and offset
+ * (from `/First`), then the objects. An object is read up to the next
+ * one's offset; offsets that do not increase (they do in any file a writer
+ * made) are skipped, so no part of the stream is read twice.
+ */
 const noteObjectStream = (tree: PageTree, dict: string, data: Uint8Array, budget: { left: number }): void => {
   if (!/\/Filter\s*(\[\s*)?\/FlateDecode(?![A-Za-z0-9#])/.test(dict) || /\/DecodeParms/.test(dict)) return
+  budget.left -= STREAM_COST
   const first = /\/First\s+(\d+)/.exec(dict)
   const text = first === null ? undefined : inflate(data, budget)
   if (first === null || text === undefined) return
-  const at = Number(first[1])
-  const header = text.slice(0, at).trim().split(/\s+/).map(Number)
-  for (let k = 0; k + 1 < header.length; k += 2) {
-    const from = at + header[k + 1]!
-    const to = k + 3 < header.length ? at + header[k + 3]! : text.length
-    if (Number.isFinite(from) && Number.isFinite(to) && to > from) noteObject(tree, String(header[k]), text.slice(from, Math.min(to, from + MAX_DICT)))
+  const at = Math.min(Number(first[1]), text.length)
+  // the pairs are read one at a time (a header can hold millions): each object once the next one's offset is known
+  const pair = /\s*(\d+)\s+(\d+)/y
+  let read = at
+  let id: string | undefined
+  let from = 0
+  const note = (to: number): void => {
+    if (id !== undefined && from >= read && to > from) {
+      noteObject(tree, id, text.slice(from, Math.min(to, from + MAX_DICT)))
+      read = to
+    }
   }
+  for (let m = pair.exec(text); m !== null && pair.lastIndex <= at; m = pair.exec(text)) {
+    const offset = at + Number(m[2])
+    note(Math.min(offset, text.length))
+    id = m[1]
+    from = offset
+  }
+  note(text.length)
 }
 
 /** Whether the bytes are a PDF's: "%PDF-" within the first 1,024 bytes (the specification's allowance for leading junk). */
@@ -198,8 +231,9 @@ export const pdfPageCountOfBytes = (raw: Uint8Array): number | undefined => {
       if (OBJECT_STREAM.test(dict)) {
         // the data starts after the end of line that follows "stream" and ends before "endstream"
         const from = bytes.startsWith("\r\n", stream + 6) ? stream + 8 : stream + 7
-        const to = bytes.lastIndexOf("endstream", end)
-        objectStreams.push([dict, raw.subarray(from, to > from ? to : end)])
+        // searched within the object only, as "stream" is: a search from the end of the object back to any "endstream" in the file would make the scan quadratic
+        const endstream = from < end ? bytes.slice(from, end).lastIndexOf("endstream") : -1
+        objectStreams.push([dict, raw.subarray(from, endstream < 0 ? end : from + endstream)])
       } else noteObject(tree, m[1]!, dict)
     } else noteObject(tree, m[1]!, bytes.slice(start, Math.min(end, start + MAX_DICT)))
     // the object's body (a stream's data among it) is not searched for objects
