@@ -163,8 +163,12 @@ const inflate = (data: Uint8Array, budget: { left: number }): string | undefined
   return out
 }
 
-/** Compressed bytes given to the inflater at a time: at most about 64 MB come out of one. */
-const INFLATE_CHUNK = 65_536
+/**
+ * Compressed bytes given to the inflater at a time: at most about 8 MB come
+ * out of one (deflate's largest ratio is about 1,032 to 1), so the cut comes
+ * at most that far past the budget.
+ */
+const INFLATE_CHUNK = 8_192
 
 /**
  * What reading an object stream takes from the budget besides the bytes it
