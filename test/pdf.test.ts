@@ -128,6 +128,17 @@ describe("the page count of a PDF", () => {
     expect(pdfPageCountOfBytes(Uint8Array.from([...linearized, ...update]))).toBe(4)
   })
 
+  it("does not believe a count the file could not hold (one page a byte): a made-up one made the estimate infinite", () => {
+    const claimed = (count: string) => latin1(`%PDF-1.4\n1 0 obj\n<< /Type /Pages /Count ${count} >>\nendobj\n2 0 obj\n<< /Type /Page /Parent 1 0 R >>\nendobj\n%%EOF`)
+    expect(pdfPageCountOfBytes(claimed("9".repeat(400)))).toBe(1)
+    expect(pdfPageCountOfBytes(claimed("9999999999999"))).toBe(1)
+    expect(pdfPageCountOfBytes(claimed("12"))).toBe(12)
+    const file = pdfDocument(claimed("9".repeat(400)))
+    expect(TokenEstimator.heuristic.estimateBlock(file)).toBe(TokenEstimator.PDF_PAGE_TOKENS)
+    const request = Request.make([Message.user([Block.text("Read this."), file])])
+    for (const provider of ["anthropic", "gemini", "openai-chat"] as const) expect(Number.isFinite(TokenEstimator.heuristic.estimateRequest(request, { provider }).total)).toBe(true)
+  })
+
   it("falls back to one page per 20 KB when the structure shows none, and is undefined for data that is not a PDF", () => {
     const noTree = latin1(`%PDF-1.4\n${"x".repeat(3 * ASSUMED_PDF_PAGE_BYTES)}\n%%EOF`)
     expect(pdfPageCountOfBytes(noTree)).toBeUndefined()

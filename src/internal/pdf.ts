@@ -97,11 +97,13 @@ const linearizedPages = (bytes: string): number | undefined => {
   if (length === null || Number(length[1]) !== bytes.length) return undefined
   const n = /\/N\s+(\d+)/.exec(dict)
   const pages = n === null ? 0 : Number(n[1])
-  return pages > 0 ? pages : undefined
+  return pages > 0 && pages <= bytes.length ? pages : undefined
 }
 
 /** What the objects seen so far show of the page tree. */
 interface PageTree {
+  /** The most pages the file can hold, one a byte: a larger count (damaged, or made up) is not believed. */
+  readonly most: number
   /** The page tree root the catalog names (`/Pages 3 0 R`), once the catalog is seen. */
   rootId: string | undefined
   /** The `/Count` of every page tree node seen, by object number. */
@@ -118,7 +120,8 @@ const noteObject = (tree: PageTree, id: string, dict: string): void => {
   if (PAGES_NODE.test(dict)) {
     const count = COUNT.exec(dict)
     // a node met again (an incremental update rewrote it) keeps its larger count: the safe side
-    if (count !== null) tree.counts.set(id, Math.max(tree.counts.get(id) ?? 0, Number(count[1])))
+    const n = count === null ? 0 : Number(count[1])
+    if (n > 0 && n <= tree.most) tree.counts.set(id, Math.max(tree.counts.get(id) ?? 0, n))
   } else if (PAGE_NODE.test(dict)) tree.leaves.add(id)
   else if (CATALOG.test(dict)) tree.rootId = PAGES_REF.exec(dict)?.[1] ?? tree.rootId
 }
@@ -220,7 +223,7 @@ export const pdfPageCountOfBytes = (raw: Uint8Array): number | undefined => {
   const bytes = asText(raw)
   const linearized = linearizedPages(bytes)
   if (linearized !== undefined) return linearized
-  const tree: PageTree = { rootId: undefined, counts: new Map(), leaves: new Set() }
+  const tree: PageTree = { most: raw.length, rootId: undefined, counts: new Map(), leaves: new Set() }
   const objectStreams: Array<readonly [dict: string, data: Uint8Array]> = []
   OBJECT.lastIndex = 0
   for (let m = OBJECT.exec(bytes); m !== null; m = OBJECT.exec(bytes)) {
