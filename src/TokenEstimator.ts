@@ -355,20 +355,22 @@ export const REFERENCED_FILE_TOKENS = 1_000
 /**
  * The tokens of each page of a PDF the request holds (inline data, or a
  * base64 `data:` URL), when no provider is known: an image of the page as
- * Claude prices it (1,600) and a page of text (600), the most any
- * provider charges a page on the models in service. Every provider bills a
- * PDF by its pages, never by its size in bytes. The page count is read from
- * the file's structure (its page tree, its page objects, or, in a file that
- * compresses them, its page content streams), else taken as one page per
- * 20 KB. `estimateRequest` prices a page as the provider does (Gemini 3:
- * 1,120 at the default media resolution; Gemini 2.x: 258; OpenAI: the text
- * and a page-sized image, 1,365 on gpt-4o; Claude: this figure, or 3,405 on
- * Opus 4.7 and later), and a window counts each message at the larger of
- * that and this estimator's figure.
+ * Claude prices it (1,599) and a page of text (600), Claude's price for a
+ * page below Opus 4.7 and more than Gemini's or OpenAI's on gpt-4o, gpt-4.1
+ * and gpt-5. Every provider bills a PDF by its pages, never by its size in
+ * bytes. The page count is read from the file's structure (its page tree or
+ * its page objects, in its compressed object streams too), else taken as
+ * one page per 20 KB. `estimateRequest` prices a page as the provider does
+ * (Gemini 3: 1,120 at the default media resolution; Gemini 2.x: 258; OpenAI:
+ * the text and a page-sized image at the model's image price, 1,365 on
+ * gpt-4o, more on the models whose images cost more, 3,025 on gpt-4.1-mini
+ * and 26,101 on gpt-4o-mini; Claude: this figure, or 3,405 on Opus 4.7 and
+ * later), and a window counts each message at the larger of that and this
+ * estimator's figure.
  *
  * @example
  * // a two-page PDF given inline
- * TokenEstimator.PDF_PAGE_TOKENS * 2 // 4400
+ * TokenEstimator.PDF_PAGE_TOKENS * 2 // 4398
  *
  * @since 0.1.0
  */

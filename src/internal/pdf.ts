@@ -52,8 +52,9 @@ export const PDF_PAGE_TEXT_TOKENS = 600
 /**
  * The pixel size a page is taken at for the providers that bill an image of
  * each page: a US Letter page at 150 dots per inch (A4 is within a few
- * percent). Claude scales it to its image limits (1,600 tokens; 2,805 on
- * Opus 4.7 and later), OpenAI's high detail prices it at 4 tiles (765).
+ * percent). Claude scales it to its image limits (1,599 tokens, under its
+ * 1,600; 2,805 on Opus 4.7 and later), OpenAI's high detail prices it at 4
+ * tiles on gpt-4o (765).
  */
 const PAGE_PIXELS: ImageSize = { width: 1275, height: 1650 }
 
@@ -310,15 +311,16 @@ export const isPdf = (file: Block.FileBlock): boolean => /^application\/pdf\s*(;
 
 /**
  * What a page costs when no provider is known: an image of the page as Claude
- * prices it (1,600) and a page of text, 2,200, the most any provider's rule
- * here charges a page on the models in service (Claude's; Opus 4.7 and later
- * read larger images). A budget must not take a cheaper provider's figure for
- * a request that may go to Claude.
+ * prices it (1,599) and a page of text, 2,199, Claude's price below Opus 4.7
+ * (which reads larger images) and more than Gemini's or OpenAI's on its
+ * full-size models. A budget must not take a cheaper provider's figure for a
+ * request that may go to Claude. OpenAI's models whose images cost more charge
+ * more (`openAiPdfPageTokens`); `estimateRequest` prices those.
  */
 export const DEFAULT_PDF_PAGE_TOKENS = anthropicImageTokens(PAGE_PIXELS) + PDF_PAGE_TEXT_TOKENS
 
 /**
- * A page on Claude: an image of the page (1,600 tokens, the most a page-sized
+ * A page on Claude: an image of the page (1,599 tokens, about the most an
  * image costs; 2,805 on Opus 4.7 and later, which read larger images) and
  * the page's text. Anthropic's PDF guide: each page is billed as its text
  * and an image of it, "typically 1,500 to 3,000 tokens per page".
@@ -346,7 +348,10 @@ const ONE_TILE: ImageSize = { width: 384, height: 384 }
  * A page on OpenAI: its text and an image of it (OpenAI's file inputs guide:
  * the model is given "both the extracted text and an image of each page"),
  * the image priced as the model prices a page-sized one at high detail
- * (765 on gpt-4o).
+ * (765 on gpt-4o, 630 on gpt-5; 2,425 on gpt-4.1-mini, priced by patches;
+ * 25,501 on gpt-4o-mini, whose image tokens are multiplied so that an image
+ * costs what it does on gpt-4o; OpenAI does not say whether its PDF pages
+ * are billed so, and no recorded request shows it).
  */
 export const openAiPdfPageTokens = (model: string | undefined): number =>
   openAiImagePartTokens(model, PAGE_PIXELS, "high") + PDF_PAGE_TEXT_TOKENS
