@@ -68,7 +68,7 @@ export interface CountChatRequestOptions {
  * The encoding follows the model: o200k for gpt-4o, gpt-4.1, gpt-5 and the
  * o-series, cl100k for gpt-4 and gpt-3.5. The count matches the API's
  * `usage.prompt_tokens` on the public recorded requests for both encodings
- * (2023–24), and on 888 of 913 requests recorded in 2024–26 without parallel
+ * (2023–24), and on 938 of 963 requests recorded in 2024–26 without parallel
  * calls (the gpt-4o, gpt-4.1 and gpt-5 families, the o-series, gpt-3.5-turbo
  * and gpt-4; every one with a `json_schema` response format),
  * including nested, enum, array and optional parameters, descriptions,
@@ -77,7 +77,11 @@ export interface CountChatRequestOptions {
  * image given inline (a base64 `data:` URL) costs what the model charges for
  * its pixel size, read from the image's header (tiles or patches, as OpenAI
  * documents them and recorded figures confirm); one given by URL, whose size
- * is not known here, counts a flat 85 tokens (its low-detail cost). A
+ * is not known here, counts a flat 85 tokens (its low-detail cost). A PDF
+ * given inline (a `file` part's `file_data`) is an estimate, not an exact
+ * count, as OpenAI does not publish its rule: its pages, read from the
+ * file, at a page-sized image at high detail and 600 tokens of text each
+ * (1,365 on gpt-4o); a file given by id counts nothing. A
  * `json_schema` response format is a section of the system prompt (its schema
  * as compact JSON escaped to ASCII, without `required`, defaults and bounds),
  * and every assistant reply under it is addressed to the format by name.
