@@ -139,6 +139,16 @@ describe("the page count of a PDF", () => {
     for (const provider of ["anthropic", "gemini", "openai-chat"] as const) expect(Number.isFinite(TokenEstimator.heuristic.estimateRequest(request, { provider }).total)).toBe(true)
   })
 
+  it("takes a stream's data from the keyword after its dictionary, not from \"stream\" inside it (a name, a string)", () => {
+    const catalog = "<< /Type /Catalog /Pages 2 0 R >>\n"
+    const header = `1 0 2 ${catalog.length} `
+    const data = zlibSync(latin1(`${header}${catalog}<< /Type /Pages /Kids [] /Count 9 >>\n`))
+    const withString = latin1(`%PDF-1.7\n5 0 obj\n<< /Note (upstream) /Type /ObjStm /N 2 /First ${header.length} /Filter /FlateDecode >>\nstream\n${asLatin1(data)}\nendstream\nendobj\n%%EOF`)
+    expect(pdfPageCountOfBytes(withString)).toBe(9)
+    const withName = latin1("%PDF-1.4\n3 0 obj\n<< /Resources << /Upstream 1 >> /Type /Pages /Count 4 >>\nendobj\n%%EOF")
+    expect(pdfPageCountOfBytes(withName)).toBe(4)
+  })
+
   it("falls back to one page per 20 KB when the structure shows none, and is undefined for data that is not a PDF", () => {
     const noTree = latin1(`%PDF-1.4\n${"x".repeat(3 * ASSUMED_PDF_PAGE_BYTES)}\n%%EOF`)
     expect(pdfPageCountOfBytes(noTree)).toBeUndefined()

@@ -75,6 +75,11 @@ const PAGES_NODE = /\/Type\s*\/Pages(?![A-Za-z0-9#])/
 const PAGE_NODE = /\/Type\s*\/Page(?![A-Za-z0-9#])/
 const COUNT = /\/Count\s+(\d+)/
 const OBJECT_STREAM = /\/Type\s*\/ObjStm(?![A-Za-z0-9#])/
+/**
+ * The keyword that starts a stream's data, after its dictionary's `>>`: not
+ * "stream" within the dictionary, as in a name (`/Upstream`) or a string.
+ */
+const STREAM_KEYWORD = />>\s*stream(?![A-Za-z0-9])/
 /** A dictionary longer than this is not read (a page tree node or a stream's dictionary is a few hundred bytes). */
 const MAX_DICT = 65_536
 /** At most this many bytes are inflated from a file's object streams (they hold its small objects: tens of KB each). */
@@ -232,8 +237,8 @@ export const pdfPageCountOfBytes = (raw: Uint8Array): number | undefined => {
     const endobj = bytes.indexOf("endobj", start)
     const end = endobj < 0 ? bytes.length : endobj
     // searched within the object only: a search from it to the next stream anywhere would make the scan quadratic
-    const inner = bytes.slice(start, end).indexOf("stream")
-    const stream = inner < 0 ? -1 : start + inner
+    const keyword = STREAM_KEYWORD.exec(bytes.slice(start, end))
+    const stream = keyword === null ? -1 : start + keyword.index + keyword[0].length - 6
     if (stream >= 0) {
       const dict = bytes.slice(start, Math.min(stream, start + MAX_DICT))
       if (OBJECT_STREAM.test(dict)) {
