@@ -251,6 +251,9 @@ describe("what a PDF costs", () => {
       const inline = yield* countOpenAiChatRequest(body({ filename: "a.pdf", file_data: data }))
       const byId = yield* countOpenAiChatRequest(body({ file_id: "file-abc" }))
       expect(inline.total - byId.total).toBe(4 * (765 + 600))
+      // a data URL whose media type has parameters is a PDF too
+      const named = yield* countOpenAiChatRequest(body({ file_data: data.replace("application/pdf;", "application/pdf;name=a.pdf;") }))
+      expect(named.total - byId.total).toBe(4 * (765 + 600))
     })
   )
 })

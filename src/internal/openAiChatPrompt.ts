@@ -401,7 +401,8 @@ const pdfPartPages = (part: { readonly [key: string]: unknown }): number | undef
   const file = isRecord(part["file"]) ? part["file"] : part
   const data = file["file_data"]
   const parts = typeof data === "string" ? base64DataUrlParts(data) : undefined
-  return parts === undefined || parts.mediaType !== "application/pdf" ? undefined : pdfPagesOfBase64(data as string, parts.dataStart)
+  // the media type may carry parameters ("application/pdf;name=report.pdf")
+  return parts === undefined || parts.mediaType.split(";")[0]!.trim() !== "application/pdf" ? undefined : pdfPagesOfBase64(data as string, parts.dataStart)
 }
 
 /**
