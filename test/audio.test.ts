@@ -29,14 +29,28 @@ const wav = (seconds: number, rate = 16000, channels = 1): Array<number> => {
   ]
 }
 
-/** An MPEG-1 Layer III stream at 96 kbit/s, 48 kHz, mono (the header of a clip pydantic-ai recorded), `bytes` bytes of it after an ID3 tag. */
+/** An ID3v2.4 tag of `size` bytes (a footer after it when asked). */
+const id3 = (size: number, footer = false): Array<number> => {
+  const syncsafe = [(size >> 21) & 0x7f, (size >> 14) & 0x7f, (size >> 7) & 0x7f, size & 0x7f]
+  return [...ascii("ID3"), 4, 0, footer ? 0x10 : 0, ...syncsafe, ...new Array<number>(size).fill(0), ...(footer ? [...ascii("3DI"), 4, 0, 0x10, ...syncsafe] : [])]
+}
+
+/** Frames of an MPEG-1 Layer III stream at 96 kbit/s, 48 kHz, mono (288 bytes each: the header of a clip pydantic-ai recorded), `bytes` bytes of them, the first holding `first` after its header. */
+const frames = (bytes: number, first: Array<number> = []): Array<number> => {
+  const out: Array<number> = []
+  while (out.length < bytes) {
+    const frame = [0xff, 0xfb, 0x74, 0xc4, ...(out.length === 0 ? first : [])]
+    while (frame.length < 288) frame.push(0x55)
+    out.push(...frame)
+  }
+  return out.slice(0, bytes)
+}
+
+/** That stream, `bytes` bytes of it after an ID3 tag, its first frame a Xing header counting `xingFrames` when given. */
 const mp3 = (bytes: number, xingFrames?: number): Array<number> => {
-  const id3 = [...ascii("ID3"), 4, 0, 0, 0, 0, 0, 20, ...new Array<number>(20).fill(0)]
-  const frame = [0xff, 0xfb, 0x74, 0xc4]
   const side = new Array<number>(17).fill(0)
-  const xing = xingFrames === undefined ? [] : [...ascii("Xing"), 0, 0, 0, 1, ...u32be(xingFrames)]
-  const head = [...id3, ...frame, ...side, ...xing]
-  return [...head, ...new Array<number>(Math.max(0, bytes - head.length + id3.length)).fill(0x55)]
+  const xing = xingFrames === undefined ? [] : [...side, ...ascii("Xing"), 0, 0, 0, 1, ...u32be(xingFrames)]
+  return [...id3(20), ...frames(bytes, xing)]
 }
 
 /** A FLAC stream's marker and STREAMINFO block for `samples` samples at `rate` Hz. */
@@ -63,6 +77,46 @@ describe("the duration of a clip", () => {
     expect(audioSecondsOfBase64(b64(mp3(10_000, 500)))).toBeCloseTo(12, 6)
     expect(audioSecondsOfBase64(b64(flac(441_000, 44_100)))).toBeCloseTo(10, 6)
     expect(audioSecondsOfBase64(b64(opus(48_000 * 7, 100_000)))).toBeCloseTo(7, 6)
+  })
+
+  it("reads a WAV whose chunks lie past the first 256 KB it decodes (a big LIST chunk first)", () => {
+    const list = 300_000
+    const byteRate = 44_100 * 4
+    const bytes = [
+      ...ascii("RIFF"), ...u32le(4 + 8 + list + 24 + 8 + byteRate), ...ascii("WAVE"),
+      ...ascii("LIST"), ...u32le(list), ...new Array<number>(list).fill(0),
+      ...ascii("fmt "), ...u32le(16), ...u16le(1), ...u16le(2), ...u32le(44_100), ...u32le(byteRate), ...u16le(4), ...u16le(16),
+      ...ascii("data"), ...u32le(byteRate), ...new Array<number>(byteRate).fill(0)
+    ]
+    // 1 second: by its size it was 119
+    expect(audioSecondsOfBase64(b64(bytes))).toBeCloseTo(1, 6)
+    // in a data: URL too
+    const url = `data:audio/wav;base64,${b64(bytes)}`
+    expect(audioSecondsOfBase64(url, url.indexOf(",") + 1)).toBeCloseTo(1, 6)
+  })
+
+  it("reads an MP3's first frame past cover art bigger than the head, past a tag's footer and a second tag", () => {
+    // 28,800 bytes at 96 kbit/s: 2.4 seconds
+    const seconds = 28_800 * 8 / 96_000
+    expect(audioSecondsOfBase64(b64([...id3(400_000), ...frames(28_800)]))).toBeCloseTo(seconds, 6)
+    expect(audioSecondsOfBase64(b64([...id3(1_000, true), ...frames(28_800)]))).toBeCloseTo(seconds, 6)
+    // a second tag holding what looks like a frame header (a JPEG's APP2 marker, FF E2, then a long segment) is skipped whole
+    const second = [...ascii("ID3"), 3, 0, 0, 0, 0, 0, 20, 0xff, 0xe2, 0x10, 0x00, ...new Array<number>(16).fill(0)]
+    expect(audioSecondsOfBase64(b64([...id3(100), ...second, ...frames(28_800)]))).toBeCloseTo(seconds, 6)
+    // a sync pattern no frame follows is not taken for the first frame
+    expect(audioSecondsOfBase64(b64([0xff, 0xfb, 0x10, 0x00, 0, 0, ...frames(28_800)]))).toBeCloseTo((28_806 - 6) * 8 / 96_000, 2)
+  })
+
+  it("takes a VBR header's frame count of 0 (one never filled in) as no count, and an Ogg page without a granule position as no end", () => {
+    // a Xing header written to a pipe counts 0 frames: the bit rate tells
+    expect(audioSecondsOfBase64(b64(mp3(53_856, 0)))).toBeCloseTo(4.488, 2)
+    // a stream cut short ends on a page where no packet ends (granule position -1): the page before it tells
+    const page = (low: number, high: number, body: Array<number>) => [...ascii("OggS"), 0, 0, ...u32le(low), ...u32le(high), ...u32le(1), ...u32le(0), 0, 0, 0, 0, 1, body.length, ...body]
+    const head = page(0, 0, [...ascii("OpusHead"), 1, 1, 0, 0, ...u32le(48000), 0, 0, 0])
+    expect(audioSecondsOfBase64(b64([...head, ...new Array<number>(4000).fill(7), ...page(48_000 * 3, 0, [1]), ...page(0xffffffff, 0xffffffff, [2])]))).toBeCloseTo(3, 6)
+    // a header claiming more than a second a byte is damaged: the clip goes by its size (it was 3.8e14 seconds)
+    const damaged = [...head, ...new Array<number>(4000).fill(7), ...page(0xfffffff0, 0xffffff, [2])]
+    expect(audioSecondsOfBase64(b64(damaged))).toBeCloseTo(damaged.length / ASSUMED_AUDIO_BYTES_PER_SECOND, 6)
   })
 
   it("takes a clip whose header it cannot read as a second per 4 KB", () => {

@@ -49,13 +49,33 @@ const ascii = (b: Uint8Array, at: number, n: number): string => {
 const u32le = (b: Uint8Array, at: number): number => (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16)) + b[at + 3]! * 0x1000000
 const u32be = (b: Uint8Array, at: number): number => b[at]! * 0x1000000 + ((b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!)
 
+/**
+ * `n` bytes of a clip from byte `at` (fewer at its end), or `undefined` when
+ * they cannot be read: what the decoded head holds, else decoded from the
+ * base64 text where they lie (a chunk or frame past the head, after a big
+ * LIST chunk or cover art).
+ */
+type Read = (at: number, n: number) => Uint8Array | undefined
+
+/** Whether a RIFF chunk id is four printable characters (else the walk has lost its way). */
+const isFourCC = (b: Uint8Array): boolean => {
+  for (let i = 0; i < 4; i++) if (!(b[i]! >= 0x20 && b[i]! <= 0x7e)) return false
+  return true
+}
+
+/** The most chunks a WAV walk reads before it gives up (a hostile file of empty chunks). */
+const MAX_CHUNKS = 1_000
+
 /** A WAV file's duration: its data chunk's size (or what follows it, for a stream that never filled it in) over the byte rate. */
-const wavSeconds = (b: Uint8Array, total: number): number | undefined => {
+const wavSeconds = (read: Read, total: number): number | undefined => {
   let byteRate = 0
-  for (let at = 12; at + 8 <= b.length; ) {
-    const id = ascii(b, at, 4)
-    const size = u32le(b, at + 4)
-    if (id === "fmt " && at + 16 <= b.length) byteRate = u32le(b, at + 16)
+  for (let at = 12, chunks = 0; at + 8 <= total && chunks < MAX_CHUNKS; chunks++) {
+    // a chunk's id and size, and of a fmt chunk its byte rate
+    const h = read(at, 20)
+    if (h === undefined || h.length < 8 || !isFourCC(h)) return undefined
+    const id = ascii(h, 0, 4)
+    const size = u32le(h, 4)
+    if (id === "fmt " && h.length >= 20) byteRate = u32le(h, 16)
     if (id === "data") {
       const data = size === 0 || size === 0xffffffff ? total - at - 8 : Math.min(size, total - at - 8)
       return byteRate > 0 ? data / byteRate : undefined
@@ -72,29 +92,61 @@ const MP3_KBPS = [
 ] as const
 const MP3_RATES = [44100, 48000, 32000] as const
 
-/** An MP3's duration: a Xing, Info or VBRI header's frame count when there is one, else the first frame's bit rate over the data. */
-const mp3Seconds = (b: Uint8Array, total: number): number | undefined => {
-  let at = 0
-  // an ID3v2 tag first: its size is four 7-bit bytes
-  if (ascii(b, 0, 3) === "ID3" && b.length >= 10) at = 10 + ((b[6]! & 0x7f) << 21 | (b[7]! & 0x7f) << 14 | (b[8]! & 0x7f) << 7 | (b[9]! & 0x7f))
-  for (const end = Math.min(b.length - 4, at + 4096); at < end && !(b[at] === 0xff && (b[at + 1]! & 0xe0) === 0xe0); ) at++
-  if (at + 4 > b.length) return undefined
+/** A Layer III frame header at `at` of `b`: its version, sample rate, samples and bytes (without padding), or `undefined` for none. */
+const mp3Frame = (b: Uint8Array, at: number) => {
+  if (at + 4 > b.length || b[at] !== 0xff || (b[at + 1]! & 0xe0) !== 0xe0) return undefined
   const version = (b[at + 1]! >> 3) & 3 // 3: MPEG-1, 2: MPEG-2, 0: MPEG-2.5
   const layer = (b[at + 1]! >> 1) & 3 // 1: Layer III
   const kbps = MP3_KBPS[version === 3 ? 0 : 1][(b[at + 2]! >> 4) & 15]
   const rateIndex = (b[at + 2]! >> 2) & 3
+  // a free-format frame (bit rate index 0) shows no bit rate, and no length to check the next frame by
   if (version === 1 || layer !== 1 || kbps === undefined || kbps === 0 || rateIndex === 3) return undefined
   const sampleRate = MP3_RATES[rateIndex]! / (version === 3 ? 1 : version === 2 ? 2 : 4)
   const samplesPerFrame = version === 3 ? 1152 : 576
-  // a VBR header in the first frame counts the frames
-  const mono = ((b[at + 3]! >> 6) & 3) === 3
-  const xing = at + 4 + (version === 3 ? (mono ? 17 : 32) : mono ? 9 : 17)
-  const tag = ascii(b, xing, 4)
-  if ((tag === "Xing" || tag === "Info") && xing + 12 <= b.length && (b[xing + 7]! & 1) === 1) {
-    return (u32be(b, xing + 8) * samplesPerFrame) / sampleRate
+  const bytes = Math.floor((samplesPerFrame / 8) * kbps * 1000 / sampleRate) + ((b[at + 2]! >> 1) & 1)
+  return { version, rateIndex, kbps, sampleRate, samplesPerFrame, bytes, mono: ((b[at + 3]! >> 6) & 3) === 3 }
+}
+
+/** Bytes searched for the first frame after the ID3 tags, and read beyond it for a VBR header. */
+const MP3_SEARCH = 4_096
+const MP3_FRAME_HEAD = 64
+
+/**
+ * An MP3's duration: a Xing, Info or VBRI header's frame count when there is
+ * one, else the first frame's bit rate over the data. The first frame is a
+ * valid Layer III header followed by another of the same stream (or the end
+ * of the clip): a sync pattern in other data is passed over.
+ */
+const mp3Seconds = (read: Read, total: number): number | undefined => {
+  let base = 0
+  // ID3v2 tags first (a file may carry more than one): each one's size is four 7-bit bytes, plus a footer when its flags say so
+  for (let tags = 0; tags < 8; tags++) {
+    const h = read(base, 10)
+    if (h === undefined || h.length < 10 || ascii(h, 0, 3) !== "ID3") break
+    base += 10 + ((h[6]! & 0x7f) << 21 | (h[7]! & 0x7f) << 14 | (h[8]! & 0x7f) << 7 | (h[9]! & 0x7f)) + ((h[5]! & 0x10) !== 0 ? 10 : 0)
   }
-  if (ascii(b, at + 36, 4) === "VBRI" && at + 54 <= b.length) return (u32be(b, at + 50) * samplesPerFrame) / sampleRate
-  return ((total - at) * 8) / (kbps * 1000)
+  const b = read(base, MP3_SEARCH + MP3_FRAME_HEAD)
+  if (b === undefined) return undefined
+  for (let at = 0; at < Math.min(MP3_SEARCH, b.length - 4); at++) {
+    const frame = mp3Frame(b, at)
+    if (frame === undefined) continue
+    const next = base + at + frame.bytes
+    if (next + 4 <= total) {
+      const n = read(next, 4)
+      const following = n === undefined ? undefined : mp3Frame(n, 0)
+      if (following === undefined || following.version !== frame.version || following.rateIndex !== frame.rateIndex) continue
+    }
+    // a VBR header in the first frame counts the frames (a count of 0 is one never filled in: a stream written to a pipe)
+    const { sampleRate, samplesPerFrame, version, mono } = frame
+    const xing = at + 4 + (version === 3 ? (mono ? 17 : 32) : mono ? 9 : 17)
+    const tag = ascii(b, xing, 4)
+    if ((tag === "Xing" || tag === "Info") && xing + 12 <= b.length && (b[xing + 7]! & 1) === 1 && u32be(b, xing + 8) > 0) {
+      return (u32be(b, xing + 8) * samplesPerFrame) / sampleRate
+    }
+    if (ascii(b, at + 36, 4) === "VBRI" && at + 54 <= b.length && u32be(b, at + 50) > 0) return (u32be(b, at + 50) * samplesPerFrame) / sampleRate
+    return ((total - base - at) * 8) / (frame.kbps * 1000)
+  }
+  return undefined
 }
 
 /** A FLAC stream's duration: its STREAMINFO's total samples over its sample rate. */
@@ -110,8 +162,12 @@ const oggSeconds = (head: Uint8Array, tail: Uint8Array): number | undefined => {
   const rate = ascii(head, 28, 8) === "OpusHead" ? 48000 : ascii(head, 29, 6) === "vorbis" ? u32le(head, 40) : 0
   if (rate <= 0) return undefined
   for (let at = tail.length - 14; at >= 0; at--) {
-    if (tail[at] === 0x4f && ascii(tail, at, 4) === "OggS") {
-      const granule = u32le(tail, at + 6) + u32le(tail, at + 10) * 2 ** 32
+    if (tail[at] === 0x4f && tail[at + 4] === 0 && ascii(tail, at, 4) === "OggS") {
+      const low = u32le(tail, at + 6)
+      const high = u32le(tail, at + 10)
+      // -1: no packet ends on this page (a stream cut short); the page before tells
+      if (low === 0xffffffff && high === 0xffffffff) continue
+      const granule = low + high * 2 ** 32
       return granule > 0 ? granule / rate : undefined
     }
   }
@@ -123,21 +179,51 @@ const HEAD_BYTES = 262_144
 /** Bytes of a clip's end read for an Ogg stream's last page (a page is at most 65,307 bytes). */
 const TAIL_BYTES = 65_536
 
+/**
+ * The most seconds a byte of audio can hold: one. No codec comes near it
+ * (Opus at its lowest is hundreds of bytes a second), so a header that
+ * claims more is damaged, and the clip is taken by its size.
+ */
+const MAX_SECONDS_PER_BYTE = 1
+
+/** Whether base64 text from `start` holds nothing but base64 digits and padding (no line breaks), so that a byte's offset gives its digits' place. */
+const isPlainBase64 = (text: string, start: number): boolean => {
+  for (let i = start; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (!((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 || c === 45 || c === 47 || c === 95 || c === 61)) return false
+  }
+  return true
+}
+
 /** The duration of the audio whose base64 text starts at `start` in `text`, in seconds (as its header shows it, else by its size). */
 export const audioSecondsOfBase64 = (text: string, start = 0): number => {
   const total = byteLength(text, start)
   const head = decodeBase64(text, start, HEAD_BYTES)
+  let plain: boolean | undefined
+  const read: Read = (at, n) => {
+    if (at < 0 || n <= 0) return undefined
+    // the head holds them, or is all of the clip
+    if (at + n <= head.length || head.length < HEAD_BYTES) return head.subarray(Math.min(at, head.length), at + n)
+    if (at >= total) return new Uint8Array(0)
+    // past the head: decoded from the digits where they lie, when the text has no line breaks to shift them
+    plain ??= isPlainBase64(text, start)
+    if (!plain) return undefined
+    const group = Math.floor(at / 3)
+    return decodeBase64(text, start + group * 4, n + 3).subarray(at - group * 3, at - group * 3 + n)
+  }
   let seconds: number | undefined
   const magic = ascii(head, 0, 4)
-  if (magic === "RIFF" && ascii(head, 8, 4) === "WAVE") seconds = wavSeconds(head, total)
+  if (magic === "RIFF" && ascii(head, 8, 4) === "WAVE") seconds = wavSeconds(read, total)
   else if (magic === "fLaC") seconds = flacSeconds(head)
   else if (magic === "OggS") {
     // the last 64 KB, decoded from a whole number of base64 groups after `start`
     const chars = Math.ceil(TAIL_BYTES / 3) * 4
     const from = text.length - start > chars ? start + Math.floor((text.length - start - chars) / 4) * 4 : start
     seconds = oggSeconds(head, decodeBase64(text, from, TAIL_BYTES + 3))
-  } else seconds = mp3Seconds(head, total)
-  return seconds !== undefined && Number.isFinite(seconds) && seconds >= 0 ? seconds : total / ASSUMED_AUDIO_BYTES_PER_SECOND
+  } else seconds = mp3Seconds(read, total)
+  return seconds !== undefined && Number.isFinite(seconds) && seconds >= 0 && seconds <= Math.max(1, total) * MAX_SECONDS_PER_BYTE
+    ? seconds
+    : total / ASSUMED_AUDIO_BYTES_PER_SECOND
 }
 
 /** Durations already read, by source (sources are immutable): a window re-estimates the same messages often. */
