@@ -7,6 +7,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Arbitrary, Effect, Schema } from "effect"
 import { Block, Message, Request, TokenEstimator } from "../src/index.js"
 import { countOpenAiChatRequest } from "../src/exact/index.js"
+import { Anthropic } from "../src/providers/index.js"
 import { ASSUMED_AUDIO_BYTES_PER_SECOND, audioSecondsOfBase64 } from "../src/internal/audio.js"
 import { intBetween } from "./arbitraries.js"
 
@@ -170,4 +171,50 @@ describe("what audio costs", () => {
       expect(withClip.total - alone.total).toBe(45)
     })
   )
+})
+
+describe("the files an Anthropic request leaves out", () => {
+  const pdf = Buffer.from("%PDF-1.4\n1 0 obj<</Type/Page>>endobj\n%%EOF").toString("base64")
+  const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+  const files: ReadonlyArray<readonly [string, Block.FileBlock]> = [
+    ["a text file by URL", Block.file(Block.url("https://example.com/a.txt"), "text/plain")],
+    ["a text file by URL, its type in upper case", Block.file(Block.url("https://example.com/a.txt"), "TEXT/PLAIN")],
+    ["an octet-stream file by URL", Block.file(Block.url("https://example.com/a.bin"), "application/octet-stream")],
+    ["an octet-stream file at a gs:// URL", Block.file(Block.url("gs://bucket/a.bin"), "application/octet-stream")],
+    ["octet-stream data", Block.file(Block.base64("AAAA"), "application/octet-stream")],
+    ["audio given as text", Block.file(Block.text("hello world"), "audio/wav")],
+    ["audio by file id", Block.file(Block.fileId("file_1"), "audio/wav")],
+    ["audio data", Block.file(Block.base64(b64(wav(1))), "audio/wav")],
+    ["a BMP image", Block.file(Block.base64("Qk0AAAAAAAAAAAAAAAAAAAAA".repeat(10)), "image/bmp")],
+    ["a PNG image", Block.file(Block.base64(png), "image/png")],
+    ["a PNG image in a data: URL", Block.file(Block.url(`data:image/png;base64,${png}`), "image/png")],
+    ["a PNG image at a gs:// URL", Block.file(Block.url("gs://bucket/a.png"), "image/png")],
+    ["an image given as text", Block.file(Block.text("not an image"), "image/png")],
+    ["a PDF", Block.file(Block.base64(pdf), "application/pdf")],
+    ["a PDF at a gs:// URL", Block.file(Block.url("gs://bucket/a.pdf"), "application/pdf")],
+    ["a PDF in a data: URL", Block.file(Block.url(`data:application/pdf;base64,${pdf}`), "application/pdf")],
+    ["a PDF, its type in upper case", Block.file(Block.base64(pdf), "Application/PDF")],
+    ["a PDF, its type with a parameter", Block.file(Block.base64(pdf), "application/pdf; name=a.pdf")],
+    ["text data", Block.file(Block.base64(Buffer.from("plain words").toString("base64")), "text/plain")],
+    ["text data that is not UTF-8", Block.file(Block.base64("//79/A=="), "text/plain")]
+  ]
+
+  it("costs nothing exactly where the writer leaves it out, in a user message, a tool result and an assistant message", () => {
+    const options = { provider: "anthropic", model: "claude-sonnet-4-5" } as const
+    const ask = Message.user([Block.text("Look.")])
+    const call = Message.assistant([Block.toolCall("c1", "look", {})])
+    for (const [name, file] of files) {
+      const cases = [
+        { where: "a user message", with: [ask, Message.user([Block.text("And this."), file])], without: [ask, Message.user([Block.text("And this.")])] },
+        { where: "a tool result", with: [ask, call, Message.tool([Block.toolResult("c1", "look", [Block.text("Here."), file])])], without: [ask, call, Message.tool([Block.toolResult("c1", "look", [Block.text("Here.")])])] },
+        { where: "an assistant message", with: [ask, Message.assistant([Block.text("Here."), file])], without: [ask, Message.assistant([Block.text("Here.")])] }
+      ]
+      for (const c of cases) {
+        const written = Effect.runSync(Anthropic.toRequest(Request.make(c.with)))
+        const sent = /"type":"(image|document)"/.test(JSON.stringify(written.value))
+        const cost = TokenEstimator.heuristic.estimateRequest(Request.make(c.with), options).total - TokenEstimator.heuristic.estimateRequest(Request.make(c.without), options).total
+        expect({ file: name, where: c.where, sent, counted: cost > 0 }).toEqual({ file: name, where: c.where, sent, counted: sent })
+      }
+    }
+  })
 })

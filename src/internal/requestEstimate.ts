@@ -28,8 +28,9 @@
  * @internal
  */
 import type { Schema } from "effect"
-import * as Block from "../Block.js"
+import type * as Block from "../Block.js"
 import type * as Message from "../Message.js"
+import { anthropicLeavesOut } from "./anthropicFiles.js"
 import { keptToolSettings } from "./toolSettings.js"
 import type { Provider } from "../Provider.js"
 import type * as Request from "../Request.js"
@@ -112,18 +113,21 @@ type FilePrice = (file: Block.FileBlock) => number | undefined
  * a tool result, at exactly `rules.block(file)`, so taking that off is exact,
  * whatever file rule the estimator was made with.
  */
-const withFilesAt = (rules: Rules, message: Message.Message, price: FilePrice): number => {
+const withFilesAt = (rules: Rules, message: Message.Message, price: FilePrice, topLevel: FilePrice = price): number => {
   let n = rules.message(message)
   const content: ReadonlyArray<Block.Block> = message.content
   for (let i = 0; i < content.length; i++) {
     const block = content[i]!
-    if (block._tag === "File") n += repriced(rules, block, price)
+    if (block._tag === "File") n += repriced(rules, block, topLevel)
     else if (block._tag === "ToolResult" && typeof block.content !== "string") {
       for (const part of block.content) if (part._tag === "File") n += repriced(rules, part, price)
     }
   }
   return n
 }
+
+/** A file the request leaves out. */
+const nothing: FilePrice = () => 0
 
 const repriced = (rules: Rules, file: Block.FileBlock, price: FilePrice): number => {
   const p = price(file)
@@ -408,45 +412,26 @@ const readsHighResolutionImages = (family: Family | undefined): boolean =>
   atLeast(family, "opus", 4, 7)
 
 /**
- * A file as Claude prices it: an image by its size when the request shows it,
+ * A file as Claude prices it: nothing when the writer leaves it out
+ * (`anthropicLeavesOut`); an image by its size when the request shows it,
  * else the most an image costs on the model; a PDF the request holds by its
  * pages (`anthropicPdfPageTokens`).
  */
 const anthropicFilePrice = (highResolution: boolean): FilePrice => {
   const perPage = anthropicPdfPageTokens(highResolution)
   return (file) => {
-    if (!isImage(file)) return anthropicLeavesOut(file) ? 0 : pdfPrice(file, perPage)
+    if (anthropicLeavesOut(file)) return 0
+    if (!isImage(file)) return pdfPrice(file, perPage)
     const size = imageSizeOfSource(file.source)
     return size === undefined ? anthropicUnknownSizeImageTokens(highResolution) : anthropicImageTokens(size, highResolution)
-  }
-}
-
-/**
- * Whether the Anthropic writer leaves a file that is not an image out of the
- * request: its documents are PDFs and plain text, so audio, and any other
- * binary file, by data, URL or file id, is not sent (an unknown type by
- * reference may be either, and is sent).
- */
-const anthropicLeavesOut = (file: Block.FileBlock): boolean => {
-  const media = file.mediaType.toLowerCase()
-  if (isPdf(file) || media.startsWith("text/")) return false
-  switch (file.source._tag) {
-    case "Base64":
-      return true
-    case "Url":
-    case "FileId":
-      return media !== "application/octet-stream"
-    case "Text":
-      return false
-    default:
-      return Block.absurd(file.source)
   }
 }
 
 const anthropic = (rules: Rules, request: Request.Request, model: string | undefined): RequestEstimate => {
   const family = claudeFamily(model)
   const price = anthropicFilePrice(readsHighResolutionImages(family))
-  const messages = request.messages.map((m) => withFilesAt(rules, m, price))
+  // the writer leaves out the files of assistant messages (not those of the results of server tools they hold)
+  const messages = request.messages.map((m) => withFilesAt(rules, m, price, m.role === "assistant" ? nothing : price))
   if (!keepsEarlierThinking(family)) {
     // the thinking of turns before the newest user message is not input any more
     const lastUser = lastUserIndex(request.messages)

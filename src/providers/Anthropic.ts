@@ -57,6 +57,7 @@
  */
 import { Effect, type Schema, type Stream } from "effect"
 import * as Block from "../Block.js"
+import { ANTHROPIC_IMAGE_TYPES, decodeBase64Text, isDocumentByReference, isFetchable, sniffImage } from "../internal/anthropicFiles.js"
 import { stringify } from "../internal/json.js"
 import * as Message from "../Message.js"
 import * as Request from "../Request.js"
@@ -129,7 +130,6 @@ export interface Prompt {
 const CITATION_TYPES = new Set(["char_location", "page_location", "content_block_location", "web_search_result_location", "search_result_location"])
 /** Tool-result content blocks this library does not type, sent back as they were read. */
 const RESULT_PASS_TYPES = new Set(["search_result", "tool_reference", "browser_state"])
-const IMAGE_TYPES = new Set(["image/jpeg", "image/png", "image/gif", "image/webp"])
 
 const hasExtras = (value: { readonly providerOptions?: Block.ProviderOptions }): boolean => value.providerOptions?.[key] !== undefined
 
@@ -171,15 +171,6 @@ const textBlock = (ctx: A.Ctx, block: Block.TextBlock, index: number | undefined
   return { ...A.ownExtras(block, key), type: "text", text: block.text, ...(citations === undefined ? {} : { citations }) }
 }
 
-/** The media type of base64 image data, from its first bytes. */
-const sniffImage = (data: string): "image/jpeg" | "image/png" | "image/gif" | "image/webp" | undefined => {
-  if (data.startsWith("iVBORw0KGgo")) return "image/png"
-  if (data.startsWith("/9j/")) return "image/jpeg"
-  if (data.startsWith("R0lGOD")) return "image/gif"
-  if (data.startsWith("UklGR") && data.slice(10, 16) === "BXRUJQ") return "image/webp"
-  return undefined
-}
-
 const fileSettings = (ctx: A.Ctx, file: Block.FileBlock, index: number, blockIndex: number, image: boolean): void => {
   const lost: Array<string> = []
   if (file.filename !== undefined) lost.push("file name")
@@ -188,25 +179,12 @@ const fileSettings = (ctx: A.Ctx, file: Block.FileBlock, index: number, blockInd
   if (lost.length > 0) A.dropped(ctx, index, blockIndex, `the ${lost.join(" and ")} of ${A.an(file.mediaType)} ${file.mediaType} file`, "Anthropic has no place for them")
 }
 
-/** Base64 text as a string (UTF-8). */
-const decodeBase64Text = (data: string): string | undefined => {
-  try {
-    const binary = atob(data)
-    const bytes = new Uint8Array(binary.length)
-    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes)
-  } catch {
-    return undefined
-  }
-}
-
-/** Whether Anthropic can fetch a URL itself (not `gs://`, `file:`, a Gemini file URI). */
-const isFetchable = (url: string): boolean => /^https?:\/\//i.test(url)
 const urlScheme = (url: string): string => {
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]
   return scheme === undefined ? "a relative" : `${A.an(scheme)} ${scheme}:`
 }
 
+/** A file as the writer sends it, or `undefined` where it is left out (the cases `anthropicLeavesOut` names, which the request estimate counts as nothing). */
 const fileBlock = (
   ctx: A.Ctx,
   file: Block.FileBlock,
@@ -221,7 +199,7 @@ const fileBlock = (
     let image: Wire.ImageSourceParam
     switch (source._tag) {
       case "Base64": {
-        const type = IMAGE_TYPES.has(media) ? (media as "image/png") : sniffImage(source.data)
+        const type = ANTHROPIC_IMAGE_TYPES.has(media) ? (media as "image/png") : sniffImage(source.data)
         if (type === undefined) {
           A.dropped(ctx, index, blockIndex, `${A.an(media)} ${media} image`, "Anthropic takes JPEG, PNG, GIF and WebP images")
           return undefined
@@ -249,7 +227,7 @@ const fileBlock = (
     return { ...extras, type: "image", source: image }
   }
   // by URL or file id a document is a PDF or text (an unknown type may be either)
-  if ((source._tag === "Url" || source._tag === "FileId") && !(media === "application/pdf" || media.startsWith("text/") || media === "application/octet-stream")) {
+  if ((source._tag === "Url" || source._tag === "FileId") && !isDocumentByReference(media)) {
     A.dropped(ctx, index, blockIndex, `${A.an(media)} ${media} file by ${source._tag === "Url" ? "URL" : "file id"}`, "Anthropic documents are PDF or plain text")
     return undefined
   }
