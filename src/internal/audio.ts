@@ -17,9 +17,9 @@
  *
  * @internal
  */
-import * as Block from "../Block.js"
+import type * as Block from "../Block.js"
 import { decodeBase64 } from "./base64.js"
-import { base64DataUrlParts } from "./dataUrl.js"
+import { readInlineOnce } from "./inlineData.js"
 
 /**
  * The bytes of a second of audio whose duration its header does not show:
@@ -226,36 +226,11 @@ export const audioSecondsOfBase64 = (text: string, start = 0): number => {
     : total / ASSUMED_AUDIO_BYTES_PER_SECOND
 }
 
-/** Durations already read, by source (sources are immutable): a window re-estimates the same messages often. */
-const measured = new WeakMap<Block.FileSource, number | null>()
-
 /**
  * The duration in seconds of the audio a file source holds inline (base64
  * data, or a base64 `data:` URL), or `undefined` for one it does not hold.
  */
-export const audioSecondsOfSource = (source: Block.FileSource): number | undefined => {
-  const known = measured.get(source)
-  if (known !== undefined) return known ?? undefined
-  let seconds: number | undefined
-  switch (source._tag) {
-    case "Base64":
-      seconds = audioSecondsOfBase64(source.data)
-      break
-    case "Url": {
-      const parts = base64DataUrlParts(source.url)
-      seconds = parts === undefined ? undefined : audioSecondsOfBase64(source.url, parts.dataStart)
-      break
-    }
-    case "FileId":
-    case "Text":
-      seconds = undefined
-      break
-    default:
-      seconds = Block.absurd(source)
-  }
-  measured.set(source, seconds ?? null)
-  return seconds
-}
+export const audioSecondsOfSource: (source: Block.FileSource) => number | undefined = readInlineOnce(audioSecondsOfBase64)
 
 /** Whether a file is audio by its media type. */
 export const isAudio = (file: Block.FileBlock): boolean => /^audio\//i.test(file.mediaType)

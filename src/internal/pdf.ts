@@ -28,9 +28,9 @@
  * @internal
  */
 import { Unzlib } from "fflate"
-import * as Block from "../Block.js"
+import type * as Block from "../Block.js"
 import { decodeBase64 } from "./base64.js"
-import { base64DataUrlParts } from "./dataUrl.js"
+import { readInlineOnce } from "./inlineData.js"
 import { anthropicImageTokens, geminiImageTokens, type ImageSize, openAiImagePartTokens } from "./imageSize.js"
 
 /**
@@ -279,37 +279,12 @@ export const pdfPagesOfBase64 = (text: string, start = 0): number | undefined =>
   return isPdfData(bytes) ? pagesOf(bytes) : undefined
 }
 
-/** Page counts already read, by source (sources are immutable): a window re-estimates the same messages often. */
-const counted = new WeakMap<Block.FileSource, number | null>()
-
 /**
  * The number of pages of the PDF a file source holds inline (base64 data, or
  * a base64 `data:` URL), or `undefined` for one it does not (a URL, a file
  * id, text) or whose data is not a PDF's.
  */
-export const pdfPagesOfSource = (source: Block.FileSource): number | undefined => {
-  const known = counted.get(source)
-  if (known !== undefined) return known ?? undefined
-  let pages: number | undefined
-  switch (source._tag) {
-    case "Base64":
-      pages = pdfPagesOfBase64(source.data)
-      break
-    case "Url": {
-      const parts = base64DataUrlParts(source.url)
-      pages = parts === undefined ? undefined : pdfPagesOfBase64(source.url, parts.dataStart)
-      break
-    }
-    case "FileId":
-    case "Text":
-      pages = undefined
-      break
-    default:
-      pages = Block.absurd(source)
-  }
-  counted.set(source, pages ?? null)
-  return pages
-}
+export const pdfPagesOfSource: (source: Block.FileSource) => number | undefined = readInlineOnce(pdfPagesOfBase64)
 
 /** Whether a file is a PDF by its media type (any case, parameters allowed). */
 export const isPdf = (file: Block.FileBlock): boolean => /^application\/pdf\s*(;|$)/i.test(file.mediaType)
