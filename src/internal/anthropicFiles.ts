@@ -6,18 +6,10 @@
  * @internal
  */
 import * as Block from "../Block.js"
+import { imageTypeOfBase64 } from "./imageSize.js"
 
 /** The image types Anthropic takes. */
 export const ANTHROPIC_IMAGE_TYPES: ReadonlySet<string> = new Set(["image/jpeg", "image/png", "image/gif", "image/webp"])
-
-/** The media type of base64 image data, from its first bytes. */
-export const sniffImage = (data: string): "image/jpeg" | "image/png" | "image/gif" | "image/webp" | undefined => {
-  if (data.startsWith("iVBORw0KGgo")) return "image/png"
-  if (data.startsWith("/9j/")) return "image/jpeg"
-  if (data.startsWith("R0lGOD")) return "image/gif"
-  if (data.startsWith("UklGR") && data.slice(10, 16) === "BXRUJQ") return "image/webp"
-  return undefined
-}
 
 /** Base64 text as a string (UTF-8), or `undefined` when it is not base64 of UTF-8 text. */
 export const decodeBase64Text = (data: string): string | undefined => {
@@ -52,7 +44,7 @@ export const anthropicLeavesOut = (file: Block.FileBlock): boolean => {
   if (media.startsWith("image/")) {
     switch (source._tag) {
       case "Base64":
-        return !ANTHROPIC_IMAGE_TYPES.has(media) && sniffImage(source.data) === undefined
+        return !ANTHROPIC_IMAGE_TYPES.has(media) && imageTypeOfBase64(source.data) === undefined
       case "Url":
         return !isFetchable(source.url)
       case "FileId":

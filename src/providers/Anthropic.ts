@@ -57,7 +57,8 @@
  */
 import { Effect, type Schema, type Stream } from "effect"
 import * as Block from "../Block.js"
-import { ANTHROPIC_IMAGE_TYPES, decodeBase64Text, isDocumentByReference, isFetchable, sniffImage } from "../internal/anthropicFiles.js"
+import { ANTHROPIC_IMAGE_TYPES, decodeBase64Text, isDocumentByReference, isFetchable } from "../internal/anthropicFiles.js"
+import { imageTypeOfBase64 } from "../internal/imageSize.js"
 import { stringify } from "../internal/json.js"
 import * as Message from "../Message.js"
 import * as Request from "../Request.js"
@@ -199,7 +200,7 @@ const fileBlock = (
     let image: Wire.ImageSourceParam
     switch (source._tag) {
       case "Base64": {
-        const type = ANTHROPIC_IMAGE_TYPES.has(media) ? (media as "image/png") : sniffImage(source.data)
+        const type = (ANTHROPIC_IMAGE_TYPES.has(media) ? media : imageTypeOfBase64(source.data)) as "image/png" | undefined
         if (type === undefined) {
           A.dropped(ctx, index, blockIndex, `${A.an(media)} ${media} image`, "Anthropic takes JPEG, PNG, GIF and WebP images")
           return undefined

@@ -118,6 +118,7 @@ import {
 } from "./Conversion.js"
 import * as Accumulator from "./GeminiStream.js"
 import type * as Wire from "./GeminiWire.js"
+import { eitherSpelling, readsSnake } from "./internal/geminiSpelling.js"
 import * as A from "./internal/adapter.js"
 import { defined, hintOf, keep, keptOf, merge } from "./internal/kept.js"
 import type * as StreamErrors from "./StreamError.js"
@@ -222,15 +223,6 @@ const fieldsOf = (shape: Shape): ReadonlyArray<readonly [string, string, Shape |
   }
   return fields
 }
-
-/**
- * Whether a field given as `camel` in lowerCamelCase and `snake` in
- * snake_case is read from its snake_case name: when that is the only one
- * given, or the lowerCamelCase one is `null` and it is not (proto3 JSON
- * reads a null field as absent, so a null never hides a value).
- */
-const readsSnake = (camel: Schema.Json | undefined, snake: Schema.Json | undefined): boolean =>
-  snake !== undefined && (camel === undefined || (camel === null && snake !== null))
 
 /**
  * `o` with the fields of `shape` given in snake_case renamed to
@@ -584,7 +576,7 @@ const markNamed = (pending: Pending, contents: ReadonlyArray<Schema.Json>, from:
     const content = contents[k]
     const parts = A.isObj(content) && Array.isArray(content["parts"]) ? content["parts"] : []
     for (const part of parts) {
-      const fr = A.isObj(part) ? (part["functionResponse"] ?? part["function_response"]) : undefined
+      const fr = A.isObj(part) ? eitherSpelling(part, "functionResponse", "function_response") : undefined
       if (A.isObj(fr) && typeof fr["id"] === "string") pending.answer(fr["id"])
     }
   }

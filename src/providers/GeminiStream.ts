@@ -45,6 +45,7 @@
  * @since 0.1.0
  */
 import * as Core from "./internal/core.js"
+import { eitherSpelling } from "./internal/geminiSpelling.js"
 import { runners, type StreamAccumulator } from "./StreamAccumulator.js"
 import type * as Wire from "./GeminiWire.js"
 
@@ -73,10 +74,7 @@ interface CandidateState {
  * (`finishReason` or `finish_reason`, as Python clients record chunks): the
  * lowerCamelCase one unless it is absent or null, as `Gemini` reads them.
  */
-const field = (o: Obj, camel: string, snake: string): unknown => {
-  const v = o[camel]
-  return v === undefined || v === null ? (o[snake] ?? v) : v
-}
+const field: (o: Obj, camel: string, snake: string) => unknown = eitherSpelling
 
 const strField = (o: Obj, camel: string, snake: string): string | undefined => {
   const v = field(o, camel, snake)
