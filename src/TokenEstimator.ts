@@ -74,6 +74,7 @@ import {
 import { stringify } from "./internal/json.js"
 import { audioSecondsOfSource, audioTokens, GEMINI_AUDIO_TOKENS_PER_SECOND, isAudio } from "./internal/audio.js"
 import { DEFAULT_PDF_PAGE_TOKENS, isPdf, pdfPagesOfSource } from "./internal/pdf.js"
+import { DEFAULT_VIDEO_TOKENS_PER_SECOND, isVideo, videoSecondsOfSource, videoTokens } from "./internal/video.js"
 import { checkAgainst } from "./internal/options.js"
 import { scaffoldAwareEstimator } from "./internal/openAiChatRequestEstimate.js"
 import * as RequestEstimates from "./internal/requestEstimate.js"
@@ -382,7 +383,8 @@ export const PDF_PAGE_TOKENS = DEFAULT_PDF_PAGE_TOKENS
  * the most any provider charges (OpenAI's audio models charge about 10;
  * Anthropic takes no audio). Providers bill audio by its duration, never by
  * its size in bytes; the duration is read from the clip's header (WAV, MP3,
- * FLAC, Ogg Vorbis and Opus), else taken as a second per 4 KB.
+ * FLAC, Ogg Vorbis and Opus, AIFF, AAC in M4A or raw, WebM and Matroska),
+ * else taken as a second per 4 KB.
  * `estimateRequest` prices a second as the provider does (OpenAI: 10;
  * Anthropic: nothing, as the request leaves audio out), and a window counts
  * each message at the larger of that and this estimator's figure.
@@ -396,10 +398,31 @@ export const PDF_PAGE_TOKENS = DEFAULT_PDF_PAGE_TOKENS
 export const AUDIO_TOKENS_PER_SECOND = GEMINI_AUDIO_TOKENS_PER_SECOND
 
 /**
+ * The tokens of each second of video the request holds (inline data, or a
+ * base64 `data:` URL), when no provider is known: 290, Gemini 2.x's price
+ * at its default media resolution (a frame a second at 258, and the sound
+ * at 32), the most any provider charges by default. Only Gemini takes
+ * video, and it bills it by its duration, never by its size in bytes; the
+ * duration is read from the container (MP4 and QuickTime, fragmented ones
+ * too, WebM and Matroska, AVI, 3GP), else taken as a second per 31,250
+ * bytes (250 kbit/s). `estimateRequest` prices a second as Gemini does for
+ * the model, media resolution and the part's `videoMetadata` (frame rate,
+ * start and end offsets): 102 on Gemini 3 at the default resolution, 312
+ * at high; nothing on Anthropic, whose request leaves video out.
+ *
+ * @example
+ * // a 10-second clip given inline
+ * 10 * TokenEstimator.VIDEO_TOKENS_PER_SECOND // 2900
+ *
+ * @since 0.1.0
+ */
+export const VIDEO_TOKENS_PER_SECOND = DEFAULT_VIDEO_TOKENS_PER_SECOND
+
+/**
  * The default rule for files: an image costs `IMAGE_LOW_DETAIL_TOKENS` at
  * low detail, else `IMAGE_DEFAULT_TOKENS`; a PDF the request holds
  * `PDF_PAGE_TOKENS` a page; audio it holds `AUDIO_TOKENS_PER_SECOND` a
- * second; a text document its text; other inline data as opaque data;
+ * second, and video `VIDEO_TOKENS_PER_SECOND`; a text document its text; other inline data as opaque data;
  * anything else by reference `REFERENCED_FILE_TOKENS`. Pass your own `estimateFile` to `make` for
  * better figures (e.g. from image dimensions you know).
  *
@@ -426,6 +449,9 @@ export const estimateFileWith = (estimateText: (text: string) => number) => (fil
     // by its duration, when the request holds the clip
     const seconds = audioSecondsOfSource(file.source)
     if (seconds !== undefined) return audioTokens(seconds, AUDIO_TOKENS_PER_SECOND)
+  } else if (isVideo(file)) {
+    const seconds = videoSecondsOfSource(file.source)
+    if (seconds !== undefined) return videoTokens(seconds, VIDEO_TOKENS_PER_SECOND)
   }
   switch (file.source._tag) {
     case "Text":

@@ -11,14 +11,31 @@
  * providers take: WAV (its data size over its byte rate), MP3 (a VBR
  * header's frame count, else the first frame's bit rate over the data),
  * FLAC (its stream info), Ogg Vorbis and Opus (the last page's granule
- * position). Anything else is taken at `ASSUMED_AUDIO_BYTES_PER_SECOND`.
+ * position), AIFF, AAC (in an MP4/M4A container, or raw ADTS frames) and
+ * WebM or Matroska audio (see `clip.ts`). Anything else is taken at
+ * `ASSUMED_AUDIO_BYTES_PER_SECOND`.
  *
  * Nothing here throws, whatever the input.
  *
  * @internal
  */
 import type * as Block from "../Block.js"
-import { decodeBase64 } from "./base64.js"
+import {
+  adtsSeconds,
+  aiffSeconds,
+  ascii,
+  clipOfBase64,
+  isAdts,
+  isAiff,
+  isFourCC,
+  isIsoMedia,
+  isMatroska,
+  isoMediaSeconds,
+  matroskaSeconds,
+  type Read,
+  u32be,
+  u32le
+} from "./clip.js"
 import { readInlineOnce } from "./inlineData.js"
 
 /**
@@ -33,35 +50,6 @@ export const GEMINI_AUDIO_TOKENS_PER_SECOND = 32
 
 /** OpenAI's audio models' price for a second of audio, as measured (see the module comment). */
 export const OPENAI_AUDIO_TOKENS_PER_SECOND = 10
-
-/** About how many bytes the base64 text from `start` holds (line breaks inside it counted as data, a little over). */
-const byteLength = (text: string, start: number): number => {
-  let padding = 0
-  for (let i = text.length - 1; i >= start && (text[i] === "=" || text[i] === "\n" || text[i] === "\r"); i--) if (text[i] === "=") padding++
-  return Math.max(0, Math.floor(((text.length - start) * 3) / 4) - padding)
-}
-
-const ascii = (b: Uint8Array, at: number, n: number): string => {
-  let s = ""
-  for (let i = at; i < at + n && i < b.length; i++) s += String.fromCharCode(b[i]!)
-  return s
-}
-const u32le = (b: Uint8Array, at: number): number => (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16)) + b[at + 3]! * 0x1000000
-const u32be = (b: Uint8Array, at: number): number => b[at]! * 0x1000000 + ((b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!)
-
-/**
- * `n` bytes of a clip from byte `at` (fewer at its end), or `undefined` when
- * they cannot be read: what the decoded head holds, else decoded from the
- * base64 text where they lie (a chunk or frame past the head, after a big
- * LIST chunk or cover art).
- */
-type Read = (at: number, n: number) => Uint8Array | undefined
-
-/** Whether a RIFF chunk id is four printable characters (else the walk has lost its way). */
-const isFourCC = (b: Uint8Array): boolean => {
-  for (let i = 0; i < 4; i++) if (!(b[i]! >= 0x20 && b[i]! <= 0x7e)) return false
-  return true
-}
 
 /** The most chunks a WAV walk reads before it gives up (a hostile file of empty chunks). */
 const MAX_CHUNKS = 1_000
@@ -117,14 +105,7 @@ const MP3_FRAME_HEAD = 64
  * valid Layer III header followed by another of the same stream (or the end
  * of the clip): a sync pattern in other data is passed over.
  */
-const mp3Seconds = (read: Read, total: number): number | undefined => {
-  let base = 0
-  // ID3v2 tags first (a file may carry more than one): each one's size is four 7-bit bytes, plus a footer when its flags say so
-  for (let tags = 0; tags < 8; tags++) {
-    const h = read(base, 10)
-    if (h === undefined || h.length < 10 || ascii(h, 0, 3) !== "ID3") break
-    base += 10 + ((h[6]! & 0x7f) << 21 | (h[7]! & 0x7f) << 14 | (h[8]! & 0x7f) << 7 | (h[9]! & 0x7f)) + ((h[5]! & 0x10) !== 0 ? 10 : 0)
-  }
+const mp3Seconds = (read: Read, total: number, base: number): number | undefined => {
   const b = read(base, MP3_SEARCH + MP3_FRAME_HEAD)
   if (b === undefined) return undefined
   for (let at = 0; at < Math.min(MP3_SEARCH, b.length - 4); at++) {
@@ -174,56 +155,52 @@ const oggSeconds = (head: Uint8Array, tail: Uint8Array): number | undefined => {
   return undefined
 }
 
-/** Bytes of a clip's header read for its duration (ID3 tags with cover art come first in MP3s). */
-const HEAD_BYTES = 262_144
 /** Bytes of a clip's end read for an Ogg stream's last page (a page is at most 65,307 bytes). */
 const TAIL_BYTES = 65_536
+
+/** Bytes of raw AAC walked frame by frame for its samples per byte. */
+const ADTS_WALK = 65_536
 
 /**
  * The most seconds a byte of audio can hold: one. No codec comes near it
  * (Opus at its lowest is hundreds of bytes a second), so a header that
  * claims more is damaged, and the clip is taken by its size.
  */
-const MAX_SECONDS_PER_BYTE = 1
+export const MAX_SECONDS_PER_BYTE = 1
 
-/** Whether base64 text from `start` holds nothing but base64 digits and padding (no line breaks), so that a byte's offset gives its digits' place. */
-const isPlainBase64 = (text: string, start: number): boolean => {
-  for (let i = start; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (!((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 || c === 45 || c === 47 || c === 95 || c === 61)) return false
+/** Where the ID3v2 tags at the start of a clip end (a file may carry more than one): each one's size is four 7-bit bytes, plus a footer when its flags say so. */
+const afterId3 = (read: Read): number => {
+  let base = 0
+  for (let tags = 0; tags < 8; tags++) {
+    const h = read(base, 10)
+    if (h === undefined || h.length < 10 || ascii(h, 0, 3) !== "ID3") break
+    base += 10 + ((h[6]! & 0x7f) << 21 | (h[7]! & 0x7f) << 14 | (h[8]! & 0x7f) << 7 | (h[9]! & 0x7f)) + ((h[5]! & 0x10) !== 0 ? 10 : 0)
   }
-  return true
+  return base
 }
+
+/** A duration read from a header when it is one a clip of `total` bytes can have, else `undefined`. */
+export const plausibleSeconds = (seconds: number | undefined, total: number): number | undefined =>
+  seconds !== undefined && Number.isFinite(seconds) && seconds >= 0 && seconds <= Math.max(1, total) * MAX_SECONDS_PER_BYTE ? seconds : undefined
 
 /** The duration of the audio whose base64 text starts at `start` in `text`, in seconds (as its header shows it, else by its size). */
 export const audioSecondsOfBase64 = (text: string, start = 0): number => {
-  const total = byteLength(text, start)
-  const head = decodeBase64(text, start, HEAD_BYTES)
-  let plain: boolean | undefined
-  const read: Read = (at, n) => {
-    if (at < 0 || n <= 0) return undefined
-    // the head holds them, or is all of the clip
-    if (at + n <= head.length || head.length < HEAD_BYTES) return head.subarray(Math.min(at, head.length), at + n)
-    if (at >= total) return new Uint8Array(0)
-    // past the head: decoded from the digits where they lie, when the text has no line breaks to shift them
-    plain ??= isPlainBase64(text, start)
-    if (!plain) return undefined
-    const group = Math.floor(at / 3)
-    return decodeBase64(text, start + group * 4, n + 3).subarray(at - group * 3, at - group * 3 + n)
-  }
+  const clip = clipOfBase64(text, start)
+  const { head, read, total } = clip
   let seconds: number | undefined
   const magic = ascii(head, 0, 4)
   if (magic === "RIFF" && ascii(head, 8, 4) === "WAVE") seconds = wavSeconds(read, total)
   else if (magic === "fLaC") seconds = flacSeconds(head)
-  else if (magic === "OggS") {
-    // the last 64 KB, decoded from a whole number of base64 groups after `start`
-    const chars = Math.ceil(TAIL_BYTES / 3) * 4
-    const from = text.length - start > chars ? start + Math.floor((text.length - start - chars) / 4) * 4 : start
-    seconds = oggSeconds(head, decodeBase64(text, from, TAIL_BYTES + 3))
-  } else seconds = mp3Seconds(read, total)
-  return seconds !== undefined && Number.isFinite(seconds) && seconds >= 0 && seconds <= Math.max(1, total) * MAX_SECONDS_PER_BYTE
-    ? seconds
-    : total / ASSUMED_AUDIO_BYTES_PER_SECOND
+  else if (magic === "OggS") seconds = oggSeconds(head, clip.tail(TAIL_BYTES).bytes)
+  else if (isAiff(head)) seconds = aiffSeconds(read, total)
+  else if (isIsoMedia(head)) seconds = isoMediaSeconds(read, total)
+  else if (isMatroska(head)) seconds = matroskaSeconds(clip)
+  else {
+    const base = afterId3(read)
+    const first = read(base, ADTS_WALK)
+    seconds = first !== undefined && isAdts(first, 0, total - base) ? adtsSeconds(first, 0, total - base) : mp3Seconds(read, total, base)
+  }
+  return plausibleSeconds(seconds, total) ?? total / ASSUMED_AUDIO_BYTES_PER_SECOND
 }
 
 /**

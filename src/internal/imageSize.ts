@@ -455,7 +455,7 @@ export const geminiMediaResolution = (value: unknown): keyof typeof GEMINI_3_IMA
 }
 
 /** The major version of a Gemini model id (`gemini-2.5-flash`: 2), or `undefined` when the id names none. */
-const geminiGeneration = (model: string | undefined): number | undefined => {
+export const geminiGeneration = (model: string | undefined): number | undefined => {
   const major = model === undefined ? undefined : /gemini-(\d+)/.exec(model.toLowerCase())?.[1]
   return major === undefined ? undefined : Number(major)
 }

@@ -44,6 +44,7 @@ import {
 } from "./imageSize.js"
 import { stringify } from "./json.js"
 import { anthropicPdfPageTokens, geminiPdfPageTokens, isPdf, pdfPagesOfSource } from "./pdf.js"
+import { geminiVideoTokensPerSecond, isVideo, videoSecondsOfSource, videoTokens } from "./video.js"
 import { countChatRequest, promptFormatForModel, type RenderOptions } from "./openAiChatPrompt.js"
 
 /** What the estimate is computed from: one estimator's rules. */
@@ -513,10 +514,46 @@ const requestMediaResolution = (request: Request.Request): unknown => {
   return typeof config === "object" && config !== null && !Array.isArray(config) ? (config as { readonly mediaResolution?: unknown }).mediaResolution : undefined
 }
 
-/** A file as Gemini prices it, at the part's media resolution, else the request's: an image, or a PDF the request holds by its pages. */
+/** Seconds written as a proto3 JSON duration (`"1.5s"`), or `undefined`. */
+const durationSeconds = (value: unknown): number | undefined => {
+  const match = typeof value === "string" ? /^\s*(\d+(?:\.\d+)?)s\s*$/.exec(value) : null
+  return match === null ? undefined : Number(match[1])
+}
+
+/** A part's `videoMetadata` as the Gemini adapter keeps it (in either spelling): its frame rate and clip offsets. */
+const videoMetadata = (file: Block.FileBlock): { readonly fps?: number; readonly start: number; readonly end?: number } => {
+  const options = file.providerOptions?.["gemini"]
+  const meta = options?.["videoMetadata"] ?? options?.["video_metadata"]
+  if (typeof meta !== "object" || meta === null || Array.isArray(meta)) return { start: 0 }
+  const m = meta as { readonly [key: string]: unknown }
+  const fps = m["fps"]
+  const end = durationSeconds(m["endOffset"] ?? m["end_offset"])
+  return {
+    ...(typeof fps === "number" ? { fps } : {}),
+    start: durationSeconds(m["startOffset"] ?? m["start_offset"]) ?? 0,
+    ...(end === undefined ? {} : { end })
+  }
+}
+
+/**
+ * A video the request holds, as Gemini prices it: the seconds of it the part
+ * asks for (its `videoMetadata` offsets) at the model's price for a second
+ * at `resolution` and the part's frame rate; `undefined` for any other file.
+ */
+const geminiVideoPrice = (file: Block.FileBlock, model: string | undefined, resolution: unknown): number | undefined => {
+  if (!isVideo(file)) return undefined
+  const seconds = videoSecondsOfSource(file.source)
+  if (seconds === undefined) return undefined
+  const { end, fps, start } = videoMetadata(file)
+  const clipped = Math.max(0, Math.min(seconds, end ?? seconds) - Math.min(seconds, start))
+  return videoTokens(clipped, geminiVideoTokensPerSecond(model, resolution, fps))
+}
+
+/** A file as Gemini prices it, at the part's media resolution, else the request's: an image, a PDF the request holds by its pages, a video by its duration. */
 const geminiFilePrice = (model: string | undefined, requestResolution: unknown): FilePrice => (file) => {
   const resolution = file.providerOptions?.["gemini"]?.["mediaResolution"] ?? requestResolution
-  return isImage(file) ? geminiImageTokens(imageSizeOfSource(file.source), model, resolution) : pdfPrice(file, geminiPdfPageTokens(model, resolution))
+  if (isImage(file)) return geminiImageTokens(imageSizeOfSource(file.source), model, resolution)
+  return pdfPrice(file, geminiPdfPageTokens(model, resolution)) ?? geminiVideoPrice(file, model, resolution)
 }
 
 const gemini = (rules: Rules, request: Request.Request, model: string | undefined): RequestEstimate => {

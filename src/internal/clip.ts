@@ -1,0 +1,467 @@
+/**
+ * Reading a clip's duration from its container, for audio and video alike:
+ * the bytes of base64 data read where they lie (the head decoded once,
+ * anything past it decoded in place), and the containers both kinds come
+ * in: ISO media (MP4, QuickTime, M4A, 3GP: the movie header's duration),
+ * Matroska and WebM (the segment's duration, else the last cluster's time,
+ * as browsers' MediaRecorder writes no duration), AVI (frames times the
+ * frame time) and AIFF (sample frames over the rate).
+ *
+ * Nothing here throws, whatever the input: a reader that loses its way
+ * gives `undefined`, and the caller takes the clip by its size.
+ *
+ * @internal
+ */
+import { decodeBase64 } from "./base64.js"
+
+/**
+ * `n` bytes of a clip from byte `at` (fewer at its end), or `undefined`
+ * when they cannot be read.
+ */
+export type Read = (at: number, n: number) => Uint8Array | undefined
+
+/** A clip given as base64 text: its first bytes, its length in bytes, and a reader of any bytes of it. */
+export interface Clip {
+  readonly head: Uint8Array
+  readonly total: number
+  readonly read: Read
+  /** Up to `n` bytes of its end (fewer for a shorter clip), and the offset of the first of them. */
+  readonly tail: (n: number) => { readonly bytes: Uint8Array; readonly at: number }
+}
+
+/** Bytes of a clip decoded up front (ID3 tags with cover art, a movie header at the front of an MP4). */
+export const HEAD_BYTES = 262_144
+
+/** About how many bytes the base64 text from `start` holds (line breaks inside it counted as data, a little over). */
+const byteLength = (text: string, start: number): number => {
+  let padding = 0
+  for (let i = text.length - 1; i >= start && (text[i] === "=" || text[i] === "\n" || text[i] === "\r"); i--) if (text[i] === "=") padding++
+  return Math.max(0, Math.floor(((text.length - start) * 3) / 4) - padding)
+}
+
+/** Whether base64 text from `start` holds nothing but base64 digits and padding (no line breaks), so that a byte's offset gives its digits' place. */
+const isPlainBase64 = (text: string, start: number): boolean => {
+  for (let i = start; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (!((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 || c === 45 || c === 47 || c === 95 || c === 61)) return false
+  }
+  return true
+}
+
+/**
+ * The clip whose base64 text starts at `start` in `text`. Bytes past the
+ * head are decoded from the digits where they lie, which needs text without
+ * line breaks (else they cannot be read).
+ */
+export const clipOfBase64 = (text: string, start: number): Clip => {
+  const total = byteLength(text, start)
+  const head = decodeBase64(text, start, HEAD_BYTES)
+  let plain: boolean | undefined
+  const read: Read = (at, n) => {
+    if (!(at >= 0) || !(n > 0)) return undefined
+    // the head holds them, or is all of the clip
+    if (at + n <= head.length || head.length < HEAD_BYTES) return head.subarray(Math.min(at, head.length), at + n)
+    if (at >= total) return new Uint8Array(0)
+    plain ??= isPlainBase64(text, start)
+    if (!plain) return undefined
+    const group = Math.floor(at / 3)
+    return decodeBase64(text, start + group * 4, n + 3).subarray(at - group * 3, at - group * 3 + n)
+  }
+  const tail = (n: number) => {
+    // a whole number of base64 groups after `start`
+    const chars = Math.ceil(n / 3) * 4
+    const groups = text.length - start > chars ? Math.floor((text.length - start - chars) / 4) : 0
+    return { bytes: decodeBase64(text, start + groups * 4, n + 3), at: groups * 3 }
+  }
+  return { head, total, read, tail }
+}
+
+export const ascii = (b: Uint8Array, at: number, n: number): string => {
+  let s = ""
+  for (let i = at; i < at + n && i < b.length; i++) s += String.fromCharCode(b[i]!)
+  return s
+}
+export const u16be = (b: Uint8Array, at: number): number => (b[at]! << 8) | b[at + 1]!
+export const u32le = (b: Uint8Array, at: number): number => (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16)) + b[at + 3]! * 0x1000000
+export const u32be = (b: Uint8Array, at: number): number => b[at]! * 0x1000000 + ((b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!)
+const u64be = (b: Uint8Array, at: number): number => u32be(b, at) * 2 ** 32 + u32be(b, at + 4)
+
+/** Whether 4 bytes at `at` are printable characters (a chunk or box type; else a walk has lost its way). */
+export const isFourCC = (b: Uint8Array, at = 0): boolean => {
+  if (at + 4 > b.length) return false
+  for (let i = at; i < at + 4; i++) if (!(b[i]! >= 0x20 && b[i]! <= 0x7e)) return false
+  return true
+}
+
+/** The most boxes, chunks or elements a walk reads before it gives up (a hostile file of empty ones). */
+const MAX_STEPS = 1_000
+
+// ---------------------------------------------------------------------------
+// ISO media: MP4, QuickTime, M4A, 3GP
+// ---------------------------------------------------------------------------
+
+/** The box types an ISO media file starts with. */
+const ISO_FIRST_BOXES = new Set(["ftyp", "moov", "mdat", "wide", "free", "skip", "pnot", "styp"])
+
+/** Whether a clip's first bytes are an ISO media file's first box. */
+export const isIsoMedia = (head: Uint8Array): boolean => head.length >= 8 && ISO_FIRST_BOXES.has(ascii(head, 4, 4))
+
+/**
+ * The boxes from `from` to `end`: each one's type, start and size (with its
+ * header), or `undefined` when a box's header cannot be read or is not one.
+ */
+interface Box {
+  readonly type: string
+  readonly at: number
+  readonly size: number
+  readonly header: number
+}
+const boxes = (read: Read, from: number, end: number, steps = MAX_STEPS): Array<Box> | undefined => {
+  const out: Array<Box> = []
+  for (let at = from; at + 8 <= end && out.length < steps;) {
+    const h = read(at, 16)
+    if (h === undefined || h.length < 8 || !isFourCC(h, 4)) return out.length > 0 ? out : undefined
+    let size = u32be(h, 0)
+    let header = 8
+    if (size === 1) {
+      if (h.length < 16) return out
+      size = u64be(h, 8)
+      header = 16
+    } else if (size === 0) size = end - at
+    if (size < header) return out
+    out.push({ type: ascii(h, 4, 4), at, size, header })
+    at += size
+  }
+  return out
+}
+
+/** A movie header's (`mvhd`) or a fragment header's (`mehd`) duration in seconds, given the time scale. */
+const fullBoxTime = (b: Uint8Array, at: number, version1: boolean): number => (version1 ? u64be(b, at) : u32be(b, at))
+
+/**
+ * An ISO media file's duration: the movie header's duration over its time
+ * scale; for a fragmented file whose header has none, the movie extends
+ * header's fragment duration. The movie box may be at the end of the file
+ * (a file written before its index), read in place.
+ */
+export const isoMediaSeconds = (read: Read, total: number): number | undefined => {
+  const top = boxes(read, 0, total)
+  const moov = top?.find((b) => b.type === "moov")
+  if (moov === undefined) return undefined
+  const inner = boxes(read, moov.at + moov.header, Math.min(total, moov.at + moov.size))
+  const mvhd = inner?.find((b) => b.type === "mvhd")
+  if (mvhd === undefined) return undefined
+  const h = read(mvhd.at + mvhd.header, 32)
+  if (h === undefined || h.length < 32) return undefined
+  const version1 = h[0] === 1
+  const scale = u32be(h, version1 ? 20 : 12)
+  if (scale === 0) return undefined
+  const duration = fullBoxTime(h, version1 ? 24 : 16, version1)
+  // all ones: not known (a live recording)
+  if (duration > 0 && duration !== 0xffffffff && duration !== 2 ** 64 - 1) return duration / scale
+  const mvex = inner?.find((b) => b.type === "mvex")
+  const extends_ = mvex === undefined ? undefined : boxes(read, mvex.at + mvex.header, mvex.at + mvex.size)
+  const mehd = extends_?.find((b) => b.type === "mehd")
+  const m = mehd === undefined ? undefined : read(mehd.at + mehd.header, 12)
+  const fragments = m === undefined || m.length < 8 ? 0 : fullBoxTime(m, 4, m[0] === 1 && m.length >= 12)
+  if (fragments > 0) return fragments / scale
+  // a fragmented file written as it was recorded (a browser's MediaRecorder, `empty_moov`): its fragments' times
+  return fragmentsSeconds(read, total, top ?? [], inner ?? [], extends_ ?? [])
+}
+
+/** The most top-level boxes a fragmented file's walk reads (two a fragment). */
+const MAX_FRAGMENT_BOXES = 50_000
+/** The most bytes of a fragment's header read (a track run lists each sample). */
+const MAX_MOOF_BYTES = 4_194_304
+
+/** A full box's fields: the bytes after its header, version and flags first. */
+const fields = (read: Read, box: Box, max = 64): Uint8Array | undefined => read(box.at + box.header, Math.min(max, box.size - box.header))
+
+/**
+ * A fragmented file's duration: the end of its last fragment of each track
+ * (a fragment's decode time, else the end of the one before, plus its
+ * samples' durations) over the track's time scale, the longest track's.
+ */
+const fragmentsSeconds = (read: Read, total: number, top: ReadonlyArray<Box>, movie: ReadonlyArray<Box>, extends_: ReadonlyArray<Box>): number | undefined => {
+  // each track's time scale (its media header's) and default sample duration (its track extends box's)
+  const scales = new Map<number, number>()
+  for (const trak of movie) {
+    if (trak.type !== "trak") continue
+    const parts = boxes(read, trak.at + trak.header, trak.at + trak.size) ?? []
+    const tkhd = parts.find((b) => b.type === "tkhd")
+    const mdia = parts.find((b) => b.type === "mdia")
+    const mdhd = mdia === undefined ? undefined : boxes(read, mdia.at + mdia.header, mdia.at + mdia.size)?.find((b) => b.type === "mdhd")
+    const t = tkhd === undefined ? undefined : fields(read, tkhd)
+    const h = mdhd === undefined ? undefined : fields(read, mdhd)
+    if (t === undefined || h === undefined || t.length < 24 || h.length < 24) continue
+    const id = u32be(t, t[0] === 1 ? 20 : 12)
+    const scale = u32be(h, h[0] === 1 ? 20 : 12)
+    if (scale > 0) scales.set(id, scale)
+  }
+  const defaults = new Map<number, number>()
+  for (const trex of extends_) {
+    const f = trex.type === "trex" ? fields(read, trex) : undefined
+    if (f !== undefined && f.length >= 16) defaults.set(u32be(f, 4), u32be(f, 12))
+  }
+  const ends = new Map<number, number>()
+  const all = top.length < MAX_STEPS || total <= (top.at(-1)?.at ?? 0) + (top.at(-1)?.size ?? 0) ? top : boxes(read, 0, total, MAX_FRAGMENT_BOXES) ?? top
+  for (const moof of all) {
+    if (moof.type !== "moof" || moof.size > MAX_MOOF_BYTES) continue
+    const bytes = read(moof.at, moof.size)
+    if (bytes === undefined) return undefined
+    const local: Read = (at, n) => bytes.subarray(at - moof.at, at - moof.at + n)
+    for (const traf of boxes(local, moof.at + moof.header, moof.at + moof.size) ?? []) {
+      if (traf.type !== "traf") continue
+      const parts = boxes(local, traf.at + traf.header, traf.at + traf.size) ?? []
+      const tfhd = parts.find((b) => b.type === "tfhd")
+      const h = tfhd === undefined ? undefined : fields(local, tfhd)
+      if (h === undefined || h.length < 8) continue
+      const track = u32be(h, 4)
+      const flags = u32be(h, 0) & 0xffffff
+      // base data offset (8 bytes), sample description index (4), then the default duration
+      const durationAt = 8 + (flags & 0x1 ? 8 : 0) + (flags & 0x2 ? 4 : 0)
+      const fallback = flags & 0x8 && h.length >= durationAt + 4 ? u32be(h, durationAt) : defaults.get(track) ?? 0
+      const tfdt = parts.find((b) => b.type === "tfdt")
+      const d = tfdt === undefined ? undefined : fields(local, tfdt)
+      let time = d !== undefined && d.length >= 8 ? fullBoxTime(d, 4, d[0] === 1 && d.length >= 12) : ends.get(track) ?? 0
+      for (const trun of parts) {
+        if (trun.type !== "trun") continue
+        const r = fields(local, trun, trun.size)
+        if (r === undefined || r.length < 8) continue
+        const runFlags = u32be(r, 0) & 0xffffff
+        const count = u32be(r, 4)
+        if (!(runFlags & 0x100)) {
+          time += count * fallback
+          continue
+        }
+        // each sample's entry: duration, size, flags, composition offset, as the flags say
+        const entry = 4 * ((runFlags & 0x100 ? 1 : 0) + (runFlags & 0x200 ? 1 : 0) + (runFlags & 0x400 ? 1 : 0) + (runFlags & 0x800 ? 1 : 0))
+        let at = 8 + (runFlags & 0x1 ? 4 : 0) + (runFlags & 0x4 ? 4 : 0)
+        for (let i = 0; i < count && at + 4 <= r.length; i++, at += entry) time += u32be(r, at)
+      }
+      ends.set(track, time)
+    }
+  }
+  let longest: number | undefined
+  for (const [track, end] of ends) {
+    const scale = scales.get(track)
+    if (scale !== undefined && end > 0) longest = Math.max(longest ?? 0, end / scale)
+  }
+  return longest
+}
+
+// ---------------------------------------------------------------------------
+// Matroska and WebM
+// ---------------------------------------------------------------------------
+
+const EBML = 0x1a45dfa3
+const SEGMENT = 0x18538067
+const INFO = 0x1549a966
+const TIMESTAMP_SCALE = 0x2ad7b1
+const DURATION = 0x4489
+const CLUSTER = 0x1f43b675
+const CLUSTER_TIMESTAMP = 0xe7
+const SIMPLE_BLOCK = 0xa3
+const BLOCK_GROUP = 0xa0
+const BLOCK = 0xa1
+
+/** Whether a clip starts with an EBML header (Matroska, WebM). */
+export const isMatroska = (head: Uint8Array): boolean => head.length >= 4 && u32be(head, 0) === EBML
+
+/** An element id at `at` (its marker bits kept, as specifications write ids) and its length, or `undefined`. */
+const elementId = (b: Uint8Array, at: number): { readonly id: number; readonly length: number } | undefined => {
+  const first = b[at]
+  if (first === undefined || first === 0) return undefined
+  const length = first >= 0x80 ? 1 : first >= 0x40 ? 2 : first >= 0x20 ? 3 : first >= 0x10 ? 4 : 0
+  if (length === 0 || at + length > b.length) return undefined
+  let id = 0
+  for (let i = 0; i < length; i++) id = id * 256 + b[at + i]!
+  return { id, length }
+}
+
+/** An element's data size at `at` and its length; the size is `-1` for an unknown one (all value bits set). */
+const elementSize = (b: Uint8Array, at: number): { readonly size: number; readonly length: number } | undefined => {
+  const first = b[at]
+  if (first === undefined || first === 0) return undefined
+  let length = 1
+  while (length <= 8 && (first & (0x100 >> length)) === 0) length++
+  if (length > 8 || at + length > b.length) return undefined
+  let size = first & ((0x100 >> length) - 1)
+  let allOnes = size === (0x100 >> length) - 1
+  for (let i = 1; i < length; i++) {
+    size = size * 256 + b[at + i]!
+    if (b[at + i] !== 0xff) allOnes = false
+  }
+  return { size: allOnes ? -1 : size, length }
+}
+
+/** An unsigned integer or a float element's value (`bytes` of big-endian data), or `undefined`. */
+const uint = (b: Uint8Array, at: number, bytes: number): number | undefined => {
+  if (bytes < 1 || bytes > 8 || at + bytes > b.length) return undefined
+  let n = 0
+  for (let i = 0; i < bytes; i++) n = n * 256 + b[at + i]!
+  return n
+}
+const float = (b: Uint8Array, at: number, bytes: number): number | undefined => {
+  if ((bytes !== 4 && bytes !== 8) || at + bytes > b.length) return undefined
+  const view = new DataView(b.buffer, b.byteOffset + at, bytes)
+  return bytes === 4 ? view.getFloat32(0) : view.getFloat64(0)
+}
+
+/** The elements from `from` to `end` of `b`: id, data start and size (`-1` unknown); stops where one cannot be read. */
+const elements = (b: Uint8Array, from: number, end: number): Array<{ readonly id: number; readonly data: number; readonly size: number }> => {
+  const out: Array<{ id: number; data: number; size: number }> = []
+  for (let at = from; at < end && out.length < MAX_STEPS;) {
+    const id = elementId(b, at)
+    const size = id === undefined ? undefined : elementSize(b, at + id.length)
+    if (id === undefined || size === undefined) break
+    const data = at + id.length + size.length
+    out.push({ id: id.id, data, size: size.size })
+    // an element of unknown size is a master whose children follow: the walk goes on into them
+    at = size.size < 0 ? data : data + size.size
+  }
+  return out
+}
+
+/** The bytes of a clip's end searched for its last cluster. */
+const MATROSKA_TAIL = 262_144
+
+/**
+ * A Matroska or WebM clip's duration: the segment information's duration
+ * times its time scale; for a stream that never wrote one (a browser's
+ * MediaRecorder), the time of the last block of the last cluster in its
+ * last 256 KB.
+ */
+export const matroskaSeconds = (clip: Clip): number | undefined => {
+  const b = clip.head
+  let scale = 1_000_000
+  const segment = elements(b, 0, b.length).find((e) => e.id === SEGMENT)
+  for (const e of segment === undefined ? [] : elements(b, segment.data, b.length)) {
+    if (e.id === INFO) {
+      const end = e.size < 0 ? b.length : Math.min(b.length, e.data + e.size)
+      let duration: number | undefined
+      for (const f of elements(b, e.data, end)) {
+        if (f.id === TIMESTAMP_SCALE) scale = uint(b, f.data, f.size) ?? scale
+        else if (f.id === DURATION) duration = float(b, f.data, f.size)
+      }
+      if (duration !== undefined && Number.isFinite(duration) && duration > 0) return (duration * scale) / 1e9
+      break
+    }
+    if (e.id === CLUSTER) break
+  }
+  return lastClusterSeconds(clip.tail(MATROSKA_TAIL).bytes, scale)
+}
+
+/** The time of the last block of the last cluster that starts in `b`, or `undefined`. */
+const lastClusterSeconds = (b: Uint8Array, scale: number): number | undefined => {
+  for (let at = b.length - 8; at >= 0; at--) {
+    if (b[at] !== 0x1f || u32be(b, at) !== CLUSTER) continue
+    const size = elementSize(b, at + 4)
+    if (size === undefined) continue
+    const start = at + 4 + size.length
+    // a cluster's first child is its timestamp: anything else is four bytes of data that looked like an id
+    if (b[start] !== CLUSTER_TIMESTAMP) continue
+    const children = elements(b, start, size.size < 0 ? b.length : Math.min(b.length, start + size.size))
+    const first = children[0]
+    const time = first?.id === CLUSTER_TIMESTAMP ? uint(b, first.data, first.size) : undefined
+    if (time === undefined) continue
+    let last = 0
+    for (const c of children) {
+      const block = c.id === SIMPLE_BLOCK ? c : c.id === BLOCK_GROUP ? elements(b, c.data, Math.min(b.length, c.data + Math.max(0, c.size))).find((x) => x.id === BLOCK) : undefined
+      if (block === undefined) continue
+      // a block: its track number, then its time relative to the cluster's, a signed 16-bit number
+      const track = elementSize(b, block.data)
+      if (track === undefined || block.data + track.length + 2 > b.length) continue
+      const relative = (u16be(b, block.data + track.length) << 16) >> 16
+      if (relative > last) last = relative
+    }
+    return ((time + last) * scale) / 1e9
+  }
+  return undefined
+}
+
+// ---------------------------------------------------------------------------
+// RIFF AVI and AIFF
+// ---------------------------------------------------------------------------
+
+/** Whether a clip is a RIFF AVI file. */
+export const isAvi = (head: Uint8Array): boolean => ascii(head, 0, 4) === "RIFF" && ascii(head, 8, 4) === "AVI "
+
+/** An AVI file's duration: its main header's frame count times its frame time (the first `avih` of the header list). */
+export const aviSeconds = (head: Uint8Array): number | undefined => {
+  // RIFF AVI, then LIST hdrl, whose first chunk is the main header
+  if (ascii(head, 12, 4) !== "LIST" || ascii(head, 20, 4) !== "hdrl" || ascii(head, 24, 4) !== "avih" || head.length < 56) return undefined
+  const microseconds = u32le(head, 32)
+  const frames = u32le(head, 48)
+  return microseconds > 0 && frames > 0 ? (microseconds * frames) / 1e6 : undefined
+}
+
+/** Whether a clip is an AIFF or AIFF-C file. */
+export const isAiff = (head: Uint8Array): boolean => ascii(head, 0, 4) === "FORM" && (ascii(head, 8, 4) === "AIFF" || ascii(head, 8, 4) === "AIFC")
+
+/** An 80-bit IEEE extended float (AIFF's sample rate). */
+const extended = (b: Uint8Array, at: number): number => {
+  const exponent = (u16be(b, at) & 0x7fff) - 16383
+  const mantissa = u32be(b, at + 2) * 2 ** 32 + u32be(b, at + 6)
+  return (b[at]! & 0x80 ? -1 : 1) * mantissa * 2 ** (exponent - 63)
+}
+
+/** An AIFF file's duration: its common chunk's sample frames over its sample rate. */
+export const aiffSeconds = (read: Read, total: number): number | undefined => {
+  for (let at = 12, steps = 0; at + 8 <= total && steps < MAX_STEPS; steps++) {
+    const h = read(at, 26)
+    if (h === undefined || h.length < 8 || !isFourCC(h)) return undefined
+    const size = u32be(h, 4)
+    if (ascii(h, 0, 4) === "COMM") {
+      if (h.length < 26) return undefined
+      const rate = extended(h, 16)
+      const frames = u32be(h, 10)
+      return rate > 0 && Number.isFinite(rate) ? frames / rate : undefined
+    }
+    at += 8 + size + (size & 1)
+  }
+  return undefined
+}
+
+// ---------------------------------------------------------------------------
+// ADTS (raw AAC)
+// ---------------------------------------------------------------------------
+
+const AAC_RATES = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350] as const
+
+/** An ADTS frame header at `at`: its sample rate, length in bytes and samples, or `undefined` for none. */
+const adtsFrame = (b: Uint8Array, at: number) => {
+  if (at + 7 > b.length || b[at] !== 0xff || (b[at + 1]! & 0xf6) !== 0xf0) return undefined
+  const rate = AAC_RATES[(b[at + 2]! >> 2) & 15]
+  const bytes = ((b[at + 3]! & 3) << 11) | (b[at + 4]! << 3) | (b[at + 5]! >> 5)
+  if (rate === undefined || bytes < 7) return undefined
+  return { rate, bytes, samples: 1024 * ((b[at + 6]! & 3) + 1) }
+}
+
+/** Whether `b` holds an ADTS frame at `at` followed by another (or the clip's end). */
+export const isAdts = (b: Uint8Array, at: number, total: number): boolean => {
+  const frame = adtsFrame(b, at)
+  if (frame === undefined) return false
+  const next = at + frame.bytes
+  return next >= total || adtsFrame(b, next)?.rate === frame.rate
+}
+
+/**
+ * A raw AAC stream's duration: the frames of its first bytes walked, their
+ * samples per byte taken for the whole stream (its length from `from` on).
+ */
+export const adtsSeconds = (b: Uint8Array, from: number, total: number): number | undefined => {
+  let samples = 0
+  let at = from
+  let rate = 0
+  for (let frames = 0; frames < 100_000; frames++) {
+    const frame = adtsFrame(b, at)
+    if (frame === undefined || (rate !== 0 && frame.rate !== rate)) break
+    rate = frame.rate
+    samples += frame.samples
+    at += frame.bytes
+  }
+  if (rate === 0 || at <= from) return undefined
+  const walked = Math.min(at, b.length) - from
+  return ((samples / rate) * (total - from)) / Math.max(walked, 1)
+}

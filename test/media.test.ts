@@ -1,0 +1,154 @@
+/**
+ * Video, and audio in the containers video comes in, billed by duration:
+ * the duration read from MP4, QuickTime, WebM, Matroska, AVI, AIFF and raw
+ * AAC files (real clips made with FFmpeg, test/data/media, and hostile
+ * ones), and what a second of video costs in the estimator and in
+ * whole-request estimates.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Arbitrary, Effect, Schema } from "effect"
+import { readFileSync } from "node:fs"
+import { Block, Message, Request, TokenEstimator } from "../src/index.js"
+import { Gemini } from "../src/providers/index.js"
+import { ASSUMED_AUDIO_BYTES_PER_SECOND, audioSecondsOfBase64 } from "../src/internal/audio.js"
+import { ASSUMED_VIDEO_BYTES_PER_SECOND, geminiVideoTokensPerSecond, videoSecondsOfBase64 } from "../src/internal/video.js"
+import { intBetween } from "./arbitraries.js"
+
+const clip = (name: string): string => readFileSync(new URL(`./data/media/${name}`, import.meta.url)).toString("base64")
+const b64 = (bytes: ReadonlyArray<number> | Uint8Array): string => Buffer.from(Uint8Array.from(bytes)).toString("base64")
+const ascii = (s: string) => [...s].map((c) => c.charCodeAt(0))
+const u32be = (n: number) => [(n >>> 24) & 0xff, (n >> 16) & 0xff, (n >> 8) & 0xff, n & 0xff]
+const box = (type: string, ...body: ReadonlyArray<ReadonlyArray<number>>): Array<number> => {
+  const data = body.flat()
+  return [...u32be(8 + data.length), ...ascii(type), ...data]
+}
+/** A movie header, version 0, of `duration` at `scale` units a second. */
+const mvhd = (scale: number, duration: number) => box("mvhd", [0, 0, 0, 0], u32be(0), u32be(0), u32be(scale), u32be(duration), new Array<number>(80).fill(0))
+
+/** What `ffprobe -show_entries format=duration` reports for each clip of test/data/media. */
+const PROBED: ReadonlyArray<readonly [file: string, seconds: number]> = [
+  ["video.mp4", 2.5],
+  ["video-faststart.mp4", 2.5],
+  ["video-fragmented.mp4", 2.5],
+  ["video.mov", 2.5],
+  ["video.webm", 2.508],
+  ["video.mkv", 2.628],
+  ["video.avi", 2.7]
+]
+const PROBED_AUDIO: ReadonlyArray<readonly [file: string, seconds: number]> = [
+  ["audio.m4a", 2.5],
+  ["audio-fragmented.m4a", 2.5065],
+  ["audio.aac", 2.687511],
+  ["audio.aiff", 2.5],
+  ["audio.webm", 2.508]
+]
+
+describe("the duration of a video", () => {
+  it("is what ffprobe reports for MP4 (with its index first, last, or in fragments), QuickTime, WebM, Matroska and AVI", () => {
+    for (const [file, seconds] of PROBED) expect(videoSecondsOfBase64(clip(file)), file).toBeCloseTo(seconds, 3)
+  })
+
+  it("is read in a data: URL too", () => {
+    const url = `data:video/mp4;base64,${clip("video.mp4")}`
+    expect(videoSecondsOfBase64(url, url.indexOf(",") + 1)).toBeCloseTo(2.5, 3)
+  })
+
+  it("reads a movie header that lies past the first 256 KB it decodes (a file written before its index), when the base64 has no line breaks", () => {
+    const bytes = [...box("ftyp", ascii("isom"), u32be(512)), ...box("mdat", new Array<number>(400_000).fill(9)), ...box("moov", mvhd(600, 600 * 42))]
+    expect(videoSecondsOfBase64(b64(bytes))).toBeCloseTo(42, 6)
+    // with line breaks a byte's place in the text is not known: the clip goes by its size
+    const wrapped = b64(bytes).replace(/.{76}/g, "$&\n")
+    expect(videoSecondsOfBase64(wrapped)).toBeCloseTo(bytes.length / ASSUMED_VIDEO_BYTES_PER_SECOND, 0)
+  })
+
+  it("reads a WebM that a browser recorded (no duration written) by the time of its last block", () => {
+    // EBML header, then a segment of unknown size: info with a time scale and no duration, then clusters of unknown size
+    const ebml = [0x1a, 0x45, 0xdf, 0xa3, 0x84, 0x42, 0x82, 0x81, 0x77]
+    const info = [0x15, 0x49, 0xa9, 0x66, 0x88, 0x2a, 0xd7, 0xb1, 0x83, ...[0x0f, 0x42, 0x40]]
+    const block = (relative: number) => [0xa3, 0x88, 0x81, (relative >> 8) & 0xff, relative & 0xff, 0x80, 1, 2, 3, 4]
+    const cluster = (time: number, ...blocks: Array<Array<number>>) => [0x1f, 0x43, 0xb6, 0x75, 0x01, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xe7, 0x82, (time >> 8) & 0xff, time & 0xff, ...blocks.flat()]
+    const segment = [0x18, 0x53, 0x80, 0x67, 0x01, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]
+    const bytes = [...ebml, ...segment, ...info, ...cluster(0, block(0), block(500)), ...new Array<number>(1000).fill(0xec), ...cluster(4000, block(0), block(980), block(960))]
+    // the last cluster at 4,000 ms, its last block 980 ms later
+    expect(videoSecondsOfBase64(b64(bytes))).toBeCloseTo(4.98, 6)
+  })
+
+  it("takes a video whose container it cannot read, or whose header claims more than a second a byte, by its size", () => {
+    const unknown = new Array<number>(62_500).fill(3)
+    expect(videoSecondsOfBase64(b64(unknown))).toBeCloseTo(2, 6)
+    const bytes = [...box("ftyp", ascii("isom")), ...box("moov", mvhd(1, 0xfffffff0))]
+    expect(videoSecondsOfBase64(b64(bytes))).toBeCloseTo(bytes.length / ASSUMED_VIDEO_BYTES_PER_SECOND, 6)
+    expect(videoSecondsOfBase64("")).toBe(0)
+  })
+
+  it.prop(
+    "never throws, and is never negative or NaN, on cut or damaged containers",
+    { cut: intBetween(0, 12_000), noise: Arbitrary.schema(Schema.String), file: Arbitrary.schema(Schema.Literals(PROBED.map(([f]) => f))) },
+    ({ cut, file, noise }) => {
+      const whole = [...Buffer.from(clip(file), "base64")]
+      const noisy = ascii(noise.replace(/[^\x00-\xff]/g, ""))
+      for (const bytes of [whole.slice(0, cut), [...whole.slice(0, cut), ...noisy, ...whole.slice(cut)], [...whole.slice(0, cut), ...noisy]]) {
+        for (const seconds of [videoSecondsOfBase64(b64(bytes)), audioSecondsOfBase64(b64(bytes))]) {
+          expect(Number.isFinite(seconds) && seconds >= 0 && seconds <= Math.max(1, bytes.length)).toBe(true)
+        }
+      }
+    },
+    { timeout: 120_000 }
+  )
+})
+
+describe("the duration of audio in the containers video comes in, and in AIFF and raw AAC", () => {
+  it("is what ffprobe reports for M4A (also fragmented), raw AAC, AIFF and WebM audio", () => {
+    for (const [file, seconds] of PROBED_AUDIO) expect(audioSecondsOfBase64(clip(file)), file).toBeCloseTo(seconds, 2)
+  })
+
+  it("was a second per 4 KB before: a 16-bit AIFF second is 16 KB", () => {
+    const aiff = clip("audio.aiff")
+    expect(Buffer.from(aiff, "base64").length / ASSUMED_AUDIO_BYTES_PER_SECOND).toBeGreaterThan(10)
+  })
+})
+
+describe("what video costs", () => {
+  const video = Block.file(Block.base64(clip("video.mp4")), "video/mp4")
+  const ask = Message.user([Block.text("What happens in this clip?"), video])
+  const asked = Request.make([ask])
+  const bare = Request.make([Message.user([Block.text("What happens in this clip?")])])
+  const cost = (request: Request.Request, provider: "anthropic" | "gemini" | "openai-chat", model: string | undefined) =>
+    TokenEstimator.heuristic.estimateRequest(request, { provider, ...(model === undefined ? {} : { model }) }).total -
+    TokenEstimator.heuristic.estimateRequest(bare, { provider, ...(model === undefined ? {} : { model }) }).total
+
+  it("the estimator: VIDEO_TOKENS_PER_SECOND a second (Gemini 2.x's 290), not its bytes", () => {
+    expect(TokenEstimator.VIDEO_TOKENS_PER_SECOND).toBe(290)
+    expect(TokenEstimator.heuristic.estimateBlock(video)).toBe(725)
+    // as opaque data its 10 KB were about 2,500 tokens (3.5 times as many), and 20 MB of video about 5 million
+    expect(TokenEstimator.estimateOpaqueData(clip("video.mp4"))).toBeGreaterThan(2_500)
+  })
+
+  it("a Gemini request: the model's price a second at its media resolution; Anthropic, which takes no video, nothing", () => {
+    // Gemini 2.x: 258 a frame and 32 of sound, 66 a frame at low resolution
+    expect(cost(asked, "gemini", "gemini-2.5-flash")).toBe(725)
+    // Gemini 3: 70 a frame at the default resolution, 280 at high
+    expect(cost(asked, "gemini", "gemini-3-flash-preview")).toBe(255)
+    expect(geminiVideoTokensPerSecond("gemini-3-pro-preview", "MEDIA_RESOLUTION_HIGH")).toBe(312)
+    expect(geminiVideoTokensPerSecond("gemini-2.0-flash", "MEDIA_RESOLUTION_LOW")).toBe(98)
+    // a model id that names no version: the larger
+    expect(geminiVideoTokensPerSecond("gemini-exp", undefined)).toBe(290)
+    expect(cost(asked, "anthropic", "claude-sonnet-4-5")).toBe(0)
+  })
+
+  it.effect("a Gemini request read from the wire: its part's frame rate and clip offsets, in either spelling", () =>
+    Effect.gen(function*() {
+      const part = (meta: object) => ({ inlineData: { mimeType: "video/mp4", data: clip("video.mp4") }, ...meta })
+      const priced = function*(meta: object) {
+        const { value: request } = yield* Gemini.fromRequest({ contents: [{ role: "user", parts: [{ text: "What happens in this clip?" }, part(meta)] }] })
+        return cost(request, "gemini", "gemini-3-flash-preview")
+      }
+      expect(yield* priced({})).toBe(255)
+      // 2 frames a second: 2 × 70 + 32 a second
+      expect(yield* priced({ videoMetadata: { fps: 2 } })).toBe(430)
+      // one second of it (from 0.5 s to 1.5 s)
+      expect(yield* priced({ videoMetadata: { startOffset: "0.5s", endOffset: "1.5s" } })).toBe(102)
+      expect(yield* priced({ video_metadata: { start_offset: "2s" } })).toBe(51)
+    })
+  )
+})
