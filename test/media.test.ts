@@ -149,6 +149,15 @@ describe("what video costs", () => {
       // one second of it (from 0.5 s to 1.5 s)
       expect(yield* priced({ videoMetadata: { startOffset: "0.5s", endOffset: "1.5s" } })).toBe(102)
       expect(yield* priced({ video_metadata: { start_offset: "2s" } })).toBe(51)
+      // an uploaded video: its duration is not in the request, but an end offset bounds what is read
+      const uploaded = function*(meta: object) {
+        const { value: request } = yield* Gemini.fromRequest({
+          contents: [{ role: "user", parts: [{ text: "What happens in this clip?" }, { fileData: { mimeType: "video/mp4", fileUri: "https://generativelanguage.googleapis.com/v1beta/files/abc" }, ...meta }] }]
+        })
+        return cost(request, "gemini", "gemini-3-flash-preview")
+      }
+      expect(yield* uploaded({ videoMetadata: { startOffset: "10s", endOffset: "70s" } })).toBe(60 * 102)
+      expect(yield* uploaded({})).toBe(TokenEstimator.REFERENCED_FILE_TOKENS)
     })
   )
 })

@@ -536,15 +536,18 @@ const videoMetadata = (file: Block.FileBlock): { readonly fps?: number; readonly
 }
 
 /**
- * A video the request holds, as Gemini prices it: the seconds of it the part
- * asks for (its `videoMetadata` offsets) at the model's price for a second
- * at `resolution` and the part's frame rate; `undefined` for any other file.
+ * A video as Gemini prices it: the seconds of it the part asks for (its
+ * `videoMetadata` offsets) at the model's price for a second at
+ * `resolution` and the part's frame rate. The duration of a video the
+ * request holds is read from it; of one by reference (an uploaded file, a
+ * URL), only an end offset shows it. `undefined` for any other file, or a
+ * video by reference without an end offset.
  */
 const geminiVideoPrice = (file: Block.FileBlock, model: string | undefined, resolution: unknown): number | undefined => {
   if (!isVideo(file)) return undefined
-  const seconds = videoSecondsOfSource(file.source)
-  if (seconds === undefined) return undefined
   const { end, fps, start } = videoMetadata(file)
+  const seconds = videoSecondsOfSource(file.source) ?? end
+  if (seconds === undefined) return undefined
   const clipped = Math.max(0, Math.min(seconds, end ?? seconds) - Math.min(seconds, start))
   return videoTokens(clipped, geminiVideoTokensPerSecond(model, resolution, fps))
 }
