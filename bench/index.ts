@@ -8,6 +8,7 @@ import { runAppendBench } from "./append.js"
 import { runCalibrationBench } from "./calibration.js"
 import { runCostBench } from "./cost.js"
 import { runEstimatorBench } from "./estimator.js"
+import { runFilesBench } from "./files.js"
 import { runRequestTokensBench } from "./requestTokens.js"
 import { runStreamsBench } from "./streams.js"
 import { runAdversarialBench, runValidateBench } from "./validate.js"
@@ -20,6 +21,7 @@ runAppendBench()
 runValidateBench()
 runAdversarialBench()
 runRequestTokensBench()
+runFilesBench()
 runStreamsBench()
 runAdaptersBench()
 runAdapters2Bench()

@@ -13,11 +13,42 @@ export const utf8ToBase64 = (text: string): string => {
   return btoa(binary)
 }
 
+/** Below this many characters the decoder below is as fast as the platform's. */
+const NATIVE_FROM = 4_096
+
+/**
+ * The platform's decoder (`atob`, in every runtime, and native: 10 to 100
+ * times faster than a loop here on large data), for text it takes whole:
+ * the standard alphabet, ASCII blanks and padding. `undefined` for anything
+ * else (the URL-safe alphabet, stray characters), and when it gives fewer
+ * bytes than the characters hold (blanks inside the slice), so that a
+ * prefix asked for is never cut short.
+ */
+const nativeDecode = (text: string, start: number, limit: number): Uint8Array | undefined => {
+  if (typeof atob !== "function") return undefined
+  const end = limit === Infinity ? text.length : Math.min(text.length, start + Math.ceil(limit / 3) * 4)
+  let binary: string
+  try {
+    binary = atob(start === 0 && end === text.length ? text : text.slice(start, end))
+  } catch {
+    return undefined
+  }
+  const n = Math.min(binary.length, limit)
+  if (n < limit && end < text.length) return undefined
+  const out = new Uint8Array(n)
+  for (let i = 0; i < n; i++) out[i] = binary.charCodeAt(i)
+  return out
+}
+
 /**
  * The bytes of base64 text from `start`, at most `limit` of them, standard
  * or URL-safe alphabet; anything else (line breaks, padding) is skipped.
  */
 export const decodeBase64 = (text: string, start = 0, limit = Infinity): Uint8Array => {
+  if (text.length - start >= NATIVE_FROM && limit >= NATIVE_FROM) {
+    const native = nativeDecode(text, start, limit)
+    if (native !== undefined) return native
+  }
   const out = new Uint8Array(Math.max(0, Math.min(limit, Math.ceil(((text.length - start) * 3) / 4))))
   let n = 0
   let acc = 0

@@ -39,13 +39,13 @@ const byteLength = (text: string, start: number): number => {
   return Math.max(0, Math.floor(((text.length - start) * 3) / 4) - padding)
 }
 
+/** A character that is not a base64 digit or padding, in either alphabet. */
+const NOT_BASE64 = /[^A-Za-z0-9+/=_-]/g
+
 /** Whether base64 text from `start` holds nothing but base64 digits and padding (no line breaks), so that a byte's offset gives its digits' place. */
 const isPlainBase64 = (text: string, start: number): boolean => {
-  for (let i = start; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (!((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 || c === 45 || c === 47 || c === 95 || c === 61)) return false
-  }
-  return true
+  NOT_BASE64.lastIndex = start
+  return !NOT_BASE64.test(text)
 }
 
 /**
