@@ -30,6 +30,8 @@ const PROBED: ReadonlyArray<readonly [file: string, seconds: number]> = [
   ["video.mp4", 2.5],
   ["video-faststart.mp4", 2.5],
   ["video-fragmented.mp4", 2.5],
+  // fragments after a movie box that holds the first one (`frag_keyframe` without `empty_moov`): its movie header says 0.5 s
+  ["video-fragmented-moov.mp4", 2.5],
   ["video.mov", 2.5],
   ["video.webm", 2.508],
   ["video.mkv", 2.628],

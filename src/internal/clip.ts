@@ -140,9 +140,10 @@ const fullBoxTime = (b: Uint8Array, at: number, version1: boolean): number => (v
 
 /**
  * An ISO media file's duration: the movie header's duration over its time
- * scale; for a fragmented file whose header has none, the movie extends
- * header's fragment duration. The movie box may be at the end of the file
- * (a file written before its index), read in place.
+ * scale; for a fragmented file, whose movie header covers only the samples
+ * before its first fragment, the movie extends header's fragment duration,
+ * else the end of its last fragment. The movie box may be at the end of the
+ * file (a file written before its index), read in place.
  */
 export const isoMediaSeconds = (read: Read, total: number): number | undefined => {
   const top = boxes(read, 0, total)
@@ -158,15 +159,19 @@ export const isoMediaSeconds = (read: Read, total: number): number | undefined =
   if (scale === 0) return undefined
   const duration = fullBoxTime(h, version1 ? 24 : 16, version1)
   // all ones: not known (a live recording)
-  if (duration > 0 && duration !== 0xffffffff && duration !== 2 ** 64 - 1) return duration / scale
+  const movie = duration > 0 && duration !== 0xffffffff && duration !== 2 ** 64 - 1 ? duration / scale : undefined
   const mvex = inner?.find((b) => b.type === "mvex")
-  const extends_ = mvex === undefined ? undefined : boxes(read, mvex.at + mvex.header, mvex.at + mvex.size)
+  if (mvex === undefined) return movie
+  // a fragmented file: the movie header's duration covers only the samples in the movie box (none with
+  // `empty_moov`, the first fragment's with `frag_keyframe` alone); the whole is the movie extends header's
+  const extends_ = boxes(read, mvex.at + mvex.header, mvex.at + mvex.size)
   const mehd = extends_?.find((b) => b.type === "mehd")
   const m = mehd === undefined ? undefined : read(mehd.at + mehd.header, 12)
   const fragments = m === undefined || m.length < 8 ? 0 : fullBoxTime(m, 4, m[0] === 1 && m.length >= 12)
-  if (fragments > 0) return fragments / scale
-  // a fragmented file written as it was recorded (a browser's MediaRecorder, `empty_moov`): its fragments' times
-  return fragmentsSeconds(read, total, top ?? [], inner ?? [], extends_ ?? [])
+  if (fragments > 0) return Math.max(fragments / scale, movie ?? 0)
+  // a fragmented file written as it was recorded (a browser's MediaRecorder, a pipe): its fragments' times
+  const ends = fragmentsSeconds(read, total, top ?? [], inner ?? [], extends_ ?? [])
+  return ends === undefined ? movie : Math.max(ends, movie ?? 0)
 }
 
 /** The most top-level boxes a fragmented file's walk reads (two a fragment). */
