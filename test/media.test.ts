@@ -73,6 +73,9 @@ describe("the duration of a video", () => {
     const bytes = [...ebml, ...segment, ...info, ...cluster(0, block(0), block(500)), ...new Array<number>(1000).fill(0xec), ...cluster(4000, block(0), block(980), block(960))]
     // the last cluster at 4,000 ms, its last block 980 ms later
     expect(videoSecondsOfBase64(b64(bytes))).toBeCloseTo(4.98, 6)
+    // a last cluster of 30 s of 20 ms audio blocks (1,500 of them): its last block, not its 1,000th
+    const long = [...ebml, ...segment, ...info, ...cluster(60_000, ...Array.from({ length: 1500 }, (_, i) => block(i * 20)))]
+    expect(videoSecondsOfBase64(b64(long))).toBeCloseTo(89.98, 6)
   })
 
   it("takes a video whose container it cannot read, or whose header claims more than a second a byte, by its size", () => {

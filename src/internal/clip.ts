@@ -313,10 +313,10 @@ const float = (b: Uint8Array, at: number, bytes: number): number | undefined => 
   return bytes === 4 ? view.getFloat32(0) : view.getFloat64(0)
 }
 
-/** The elements from `from` to `end` of `b`: id, data start and size (`-1` unknown); stops where one cannot be read. */
-const elements = (b: Uint8Array, from: number, end: number): Array<{ readonly id: number; readonly data: number; readonly size: number }> => {
+/** The elements from `from` to `end` of `b` (at most `steps`): id, data start and size (`-1` unknown); stops where one cannot be read. */
+const elements = (b: Uint8Array, from: number, end: number, steps = MAX_STEPS): Array<{ readonly id: number; readonly data: number; readonly size: number }> => {
   const out: Array<{ id: number; data: number; size: number }> = []
-  for (let at = from; at < end && out.length < MAX_STEPS;) {
+  for (let at = from; at < end && out.length < steps;) {
     const id = elementId(b, at)
     const size = id === undefined ? undefined : elementSize(b, at + id.length)
     if (id === undefined || size === undefined) break
@@ -365,13 +365,13 @@ const lastClusterSeconds = (b: Uint8Array, scale: number): number | undefined =>
     if (size === undefined) continue
     const start = at + 4 + size.length
     // a cluster's first child is its timestamp: anything else is four bytes of data that looked like an id
-    if (b[start] !== CLUSTER_TIMESTAMP) continue
-    const children = elements(b, start, size.size < 0 ? b.length : Math.min(b.length, start + size.size))
-    const first = children[0]
-    const time = first?.id === CLUSTER_TIMESTAMP ? uint(b, first.data, first.size) : undefined
-    if (time === undefined) continue
+    const end = size.size < 0 ? b.length : Math.min(b.length, start + size.size)
+    const first = b[start] === CLUSTER_TIMESTAMP ? elements(b, start, end, 1)[0] : undefined
+    const time = first === undefined ? undefined : uint(b, first.data, first.size)
+    if (first === undefined || time === undefined) continue
+    // every block of it (a cluster holds up to 32.767 s: 1,600 blocks of 20 ms audio), each element at least 2 bytes
     let last = 0
-    for (const c of children) {
+    for (const c of elements(b, first.data + first.size, end, b.length)) {
       const block = c.id === SIMPLE_BLOCK ? c : c.id === BLOCK_GROUP ? elements(b, c.data, Math.min(b.length, c.data + Math.max(0, c.size))).find((x) => x.id === BLOCK) : undefined
       if (block === undefined) continue
       // a block: its track number, then its time relative to the cluster's, a signed 16-bit number
