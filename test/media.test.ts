@@ -76,6 +76,10 @@ describe("the duration of a video", () => {
     // a last cluster of 30 s of 20 ms audio blocks (1,500 of them): its last block, not its 1,000th
     const long = [...ebml, ...segment, ...info, ...cluster(60_000, ...Array.from({ length: 1500 }, (_, i) => block(i * 20)))]
     expect(videoSecondsOfBase64(b64(long))).toBeCloseTo(89.98, 6)
+    // a last cluster of more than 256 KB (a live recording at a few Mbit/s): its start is searched for further back
+    const frame = (relative: number, n: number) => [0xa3, 0x10 | (n >> 24), (n >> 16) & 0xff, (n >> 8) & 0xff, n & 0xff, 0x81, (relative >> 8) & 0xff, relative & 0xff, 0x80, ...new Array<number>(n - 4).fill(7)]
+    const wide = [...ebml, ...segment, ...info, ...cluster(7000, frame(0, 200_000), frame(900, 200_000))]
+    expect(videoSecondsOfBase64(b64(wide))).toBeCloseTo(7.9, 6)
   })
 
   it("takes a video whose container it cannot read, or whose header claims more than a second a byte, by its size", () => {

@@ -328,14 +328,16 @@ const elements = (b: Uint8Array, from: number, end: number, steps = MAX_STEPS): 
   return out
 }
 
-/** The bytes of a clip's end searched for its last cluster. */
+/** The bytes of a clip's end first searched for its last cluster (four times as many each time none starts in them). */
 const MATROSKA_TAIL = 262_144
+/** The most elements of the last cluster read: a cluster spans at most 32.767 s, and this is 2,000 blocks a second. */
+const MAX_CLUSTER_ELEMENTS = 65_536
 
 /**
  * A Matroska or WebM clip's duration: the segment information's duration
  * times its time scale; for a stream that never wrote one (a browser's
- * MediaRecorder), the time of the last block of the last cluster in its
- * last 256 KB.
+ * MediaRecorder), the time of the last block of its last cluster, searched
+ * for from the end (a live recording's cluster can be megabytes).
  */
 export const matroskaSeconds = (clip: Clip): number | undefined => {
   const b = clip.head
@@ -354,12 +356,19 @@ export const matroskaSeconds = (clip: Clip): number | undefined => {
     }
     if (e.id === CLUSTER) break
   }
-  return lastClusterSeconds(clip.tail(MATROSKA_TAIL).bytes, scale)
+  // each wider tail searched only before the last one's start
+  let searched = Infinity
+  for (let n = MATROSKA_TAIL;; n *= 4) {
+    const { at, bytes } = clip.tail(n)
+    const seconds = lastClusterSeconds(bytes, scale, searched - at)
+    if (seconds !== undefined || at === 0) return seconds
+    searched = at
+  }
 }
 
-/** The time of the last block of the last cluster that starts in `b`, or `undefined`. */
-const lastClusterSeconds = (b: Uint8Array, scale: number): number | undefined => {
-  for (let at = b.length - 8; at >= 0; at--) {
+/** The time of the last block of the last cluster that starts in `b` before `before`, or `undefined`. */
+const lastClusterSeconds = (b: Uint8Array, scale: number, before: number): number | undefined => {
+  for (let at = Math.min(b.length - 8, before - 1); at >= 0; at--) {
     if (b[at] !== 0x1f || u32be(b, at) !== CLUSTER) continue
     const size = elementSize(b, at + 4)
     if (size === undefined) continue
@@ -369,9 +378,9 @@ const lastClusterSeconds = (b: Uint8Array, scale: number): number | undefined =>
     const first = b[start] === CLUSTER_TIMESTAMP ? elements(b, start, end, 1)[0] : undefined
     const time = first === undefined ? undefined : uint(b, first.data, first.size)
     if (first === undefined || time === undefined) continue
-    // every block of it (a cluster holds up to 32.767 s: 1,600 blocks of 20 ms audio), each element at least 2 bytes
+    // every block of it (a cluster holds up to 32.767 s: 1,600 blocks of 20 ms audio)
     let last = 0
-    for (const c of elements(b, first.data + first.size, end, b.length)) {
+    for (const c of elements(b, first.data + first.size, end, MAX_CLUSTER_ELEMENTS)) {
       const block = c.id === SIMPLE_BLOCK ? c : c.id === BLOCK_GROUP ? elements(b, c.data, Math.min(b.length, c.data + Math.max(0, c.size))).find((x) => x.id === BLOCK) : undefined
       if (block === undefined) continue
       // a block: its track number, then its time relative to the cluster's, a signed 16-bit number
