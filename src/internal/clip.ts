@@ -106,16 +106,18 @@ const ISO_FIRST_BOXES = new Set(["ftyp", "moov", "mdat", "wide", "free", "skip",
 /** Whether a clip's first bytes are an ISO media file's first box. */
 export const isIsoMedia = (head: Uint8Array): boolean => head.length >= 8 && ISO_FIRST_BOXES.has(ascii(head, 4, 4))
 
-/**
- * The boxes from `from` to `end`: each one's type, start and size (with its
- * header), or `undefined` when a box's header cannot be read or is not one.
- */
+/** A box: its type, start, size (with its header) and header's length. */
 interface Box {
   readonly type: string
   readonly at: number
   readonly size: number
   readonly header: number
 }
+/**
+ * The boxes from `from` to `end` (at most `steps`), as far as they can be
+ * read, or `undefined` when not even the first box's header can be read or
+ * is one.
+ */
 const boxes = (read: Read, from: number, end: number, steps = MAX_STEPS): Array<Box> | undefined => {
   const out: Array<Box> = []
   for (let at = from; at + 8 <= end && out.length < steps;) {
@@ -135,7 +137,7 @@ const boxes = (read: Read, from: number, end: number, steps = MAX_STEPS): Array<
   return out
 }
 
-/** A movie header's (`mvhd`) or a fragment header's (`mehd`) duration in seconds, given the time scale. */
+/** A full box's 32-bit (version 0) or 64-bit (version 1) time field at `at`, in its time scale's units (`mvhd`, `mehd`, `tfdt`). */
 const fullBoxTime = (b: Uint8Array, at: number, version1: boolean): number => (version1 ? u64be(b, at) : u32be(b, at))
 
 /**
