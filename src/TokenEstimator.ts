@@ -403,9 +403,9 @@ export const AUDIO_TOKENS_PER_SECOND = GEMINI_AUDIO_TOKENS_PER_SECOND
  * at its default media resolution (a frame a second at 258, and the sound
  * at 32), the most any provider charges by default. Only Gemini takes
  * video, and it bills it by its duration, never by its size in bytes; the
- * duration is read from the container (MP4 and QuickTime, fragmented ones
- * too, WebM and Matroska, AVI, 3GP), else taken as a second per 31,250
- * bytes (250 kbit/s). `estimateRequest` prices a second as Gemini does for
+ * duration is read from the container (MP4, QuickTime and 3GP, fragmented
+ * ones too, WebM and Matroska, AVI, FLV, WMV, MPEG program and transport
+ * streams), else taken as a second per 31,250 bytes (250 kbit/s). `estimateRequest` prices a second as Gemini does for
  * the model, media resolution and the part's `videoMetadata` (frame rate,
  * start and end offsets): 102 on Gemini 3 at the default resolution, 312
  * at high; nothing on Anthropic, whose request leaves video out.

@@ -10,7 +10,8 @@ import { Arbitrary, Effect, Schema } from "effect"
 import { readFileSync } from "node:fs"
 import { Block, Message, Request, TokenEstimator } from "../src/index.js"
 import { Gemini } from "../src/providers/index.js"
-import { ASSUMED_AUDIO_BYTES_PER_SECOND, audioSecondsOfBase64 } from "../src/internal/audio.js"
+import { audioSecondsOfBase64 } from "../src/internal/audio.js"
+import { clipOfBase64 } from "../src/internal/clip.js"
 import { ASSUMED_VIDEO_BYTES_PER_SECOND, geminiVideoTokensPerSecond, videoSecondsOfBase64 } from "../src/internal/video.js"
 import { intBetween } from "./arbitraries.js"
 
@@ -37,6 +38,18 @@ const PROBED: ReadonlyArray<readonly [file: string, seconds: number]> = [
   ["video.mkv", 2.628],
   ["video.avi", 2.7]
 ]
+/**
+ * Containers whose duration is read from packet times (the last one's
+ * start, so up to a frame and an audio packet short of ffprobe's figure,
+ * which adds the last packet's length): FLV, WMV, MPEG program and
+ * transport streams.
+ */
+const PROBED_BY_PACKETS: ReadonlyArray<readonly [file: string, seconds: number]> = [
+  ["video.flv", 2.6],
+  ["video.wmv", 2.628],
+  ["video.mpg", 2.16],
+  ["video.m2t", 2.530067]
+]
 const PROBED_AUDIO: ReadonlyArray<readonly [file: string, seconds: number]> = [
   ["audio.m4a", 2.5],
   ["audio-fragmented.m4a", 2.5065],
@@ -50,18 +63,44 @@ describe("the duration of a video", () => {
     for (const [file, seconds] of PROBED) expect(videoSecondsOfBase64(clip(file)), file).toBeCloseTo(seconds, 3)
   })
 
+  it("is within 0.15 s of what ffprobe reports for FLV, WMV and MPEG program and transport streams (their last packet's time)", () => {
+    for (const [file, seconds] of PROBED_BY_PACKETS) {
+      const read = videoSecondsOfBase64(clip(file))
+      expect(Math.abs(read - seconds), `${file}: ${read}`).toBeLessThan(0.15)
+    }
+  })
+
   it("is read in a data: URL too", () => {
     const url = `data:video/mp4;base64,${clip("video.mp4")}`
     expect(videoSecondsOfBase64(url, url.indexOf(",") + 1)).toBeCloseTo(2.5, 3)
   })
 
-  it("reads a movie header that lies past the first 256 KB it decodes (a file written before its index), when the base64 has no line breaks", () => {
+  it("reads a movie header that lies past the first 256 KB it decodes (a file written before its index), in base64 plain or wrapped in lines", () => {
     const bytes = [...box("ftyp", ascii("isom"), u32be(512)), ...box("mdat", new Array<number>(400_000).fill(9)), ...box("moov", mvhd(600, 600 * 42))]
     expect(videoSecondsOfBase64(b64(bytes))).toBeCloseTo(42, 6)
-    // with line breaks a byte's place in the text is not known: the clip goes by its size
-    const wrapped = b64(bytes).replace(/.{76}/g, "$&\n")
-    expect(videoSecondsOfBase64(wrapped)).toBeCloseTo(bytes.length / ASSUMED_VIDEO_BYTES_PER_SECOND, 0)
+    // MIME's 76 digits a line, with LF or CRLF, and a line break at the end
+    expect(videoSecondsOfBase64(b64(bytes).replace(/.{76}/g, "$&\n"))).toBeCloseTo(42, 6)
+    expect(videoSecondsOfBase64(`${b64(bytes).replace(/.{64}/g, "$&\r\n")}\r\n`)).toBeCloseTo(42, 6)
+    // lines of uneven length: a byte's place in the text is not known, and the clip goes by its size
+    const uneven = b64(bytes).replace(/.{76}/g, "$&\n").replace(/\n(.{10})/, "$1\n")
+    expect(videoSecondsOfBase64(uneven)).toBeCloseTo(bytes.length / ASSUMED_VIDEO_BYTES_PER_SECOND, 0)
   })
+
+  it.prop(
+    "reads any bytes of a clip from base64 wrapped in lines, as from plain base64, or none: never others",
+    { size: intBetween(262_150, 300_000), line: intBetween(1, 40), crlf: Arbitrary.schema(Schema.Boolean), at: intBetween(0, 300_000), n: intBetween(1, 64) },
+    ({ at, crlf, line, n, size }) => {
+      const bytes = Uint8Array.from({ length: size }, (_, i) => (i * 7919) % 251)
+      const plain = clipOfBase64(b64(bytes), 0)
+      const wrapped = clipOfBase64(b64(bytes).replace(new RegExp(`.{${line}}`, "g"), crlf ? "$&\r\n" : "$&\n"), 0)
+      const got = wrapped.read(at, n)
+      if (line % 4 === 0) expect(got).toEqual(plain.read(at, n))
+      else if (got !== undefined) expect(got).toEqual(bytes.subarray(at, at + n))
+      const tail = wrapped.tail(1_000)
+      expect(tail.bytes).toEqual(bytes.subarray(tail.at, tail.at + tail.bytes.length))
+    },
+    { timeout: 120_000 }
+  )
 
   it("reads a WebM that a browser recorded (no duration written) by the time of its last block", () => {
     // EBML header, then a segment of unknown size: info with a time scale and no duration, then clusters of unknown size
@@ -92,7 +131,7 @@ describe("the duration of a video", () => {
 
   it.prop(
     "never throws, and is never negative or NaN, on cut or damaged containers",
-    { cut: intBetween(0, 12_000), noise: Arbitrary.schema(Schema.String), file: Arbitrary.schema(Schema.Literals(PROBED.map(([f]) => f))) },
+    { cut: intBetween(0, 12_000), noise: Arbitrary.schema(Schema.String), file: Arbitrary.schema(Schema.Literals([...PROBED, ...PROBED_BY_PACKETS].map(([f]) => f))) },
     ({ cut, file, noise }) => {
       const whole = [...Buffer.from(clip(file), "base64")]
       const noisy = ascii(noise.replace(/[^\x00-\xff]/g, ""))
@@ -111,9 +150,15 @@ describe("the duration of audio in the containers video comes in, and in AIFF an
     for (const [file, seconds] of PROBED_AUDIO) expect(audioSecondsOfBase64(clip(file)), file).toBeCloseTo(seconds, 2)
   })
 
-  it("was a second per 4 KB before: a 16-bit AIFF second is 16 KB", () => {
-    const aiff = clip("audio.aiff")
-    expect(Buffer.from(aiff, "base64").length / ASSUMED_AUDIO_BYTES_PER_SECOND).toBeGreaterThan(10)
+  it("counts an AIFF-C clip in IMA ADPCM by its packets of 64 frames", () => {
+    // the common chunk of AIFF-C: channels, sample frames (here packets), sample size, the rate as an 80-bit float, the compression type
+    const rate8000 = [0x40, 0x0b, 0xfa, 0, 0, 0, 0, 0, 0, 0]
+    const comm = [...ascii("COMM"), ...u32be(24), 0, 1, ...u32be(250), 0, 16, ...rate8000, ...ascii("ima4"), 0, 0]
+    const bytes = [...ascii("FORM"), ...u32be(4 + comm.length), ...ascii("AIFC"), ...comm]
+    // 250 packets of 64 frames at 8 kHz: 2 seconds (by the count alone, 1/32 of a second)
+    expect(audioSecondsOfBase64(b64(bytes))).toBeCloseTo(2, 6)
+    const plain = [...ascii("FORM"), ...u32be(4 + comm.length), ...ascii("AIFF"), ...comm.slice(0, 26)]
+    expect(audioSecondsOfBase64(b64(plain))).toBeCloseTo(250 / 8000, 6)
   })
 })
 
@@ -129,8 +174,9 @@ describe("what video costs", () => {
   it("the estimator: VIDEO_TOKENS_PER_SECOND a second (Gemini 2.x's 290), not its bytes", () => {
     expect(TokenEstimator.VIDEO_TOKENS_PER_SECOND).toBe(290)
     expect(TokenEstimator.heuristic.estimateBlock(video)).toBe(725)
-    // as opaque data its 10 KB were about 2,500 tokens (3.5 times as many), and 20 MB of video about 5 million
-    expect(TokenEstimator.estimateOpaqueData(clip("video.mp4"))).toBeGreaterThan(2_500)
+    // a video whose container is not read goes by its size: 2 seconds per 62,500 bytes, not its bytes as opaque data
+    const unknown = Block.file(Block.base64(b64(new Array<number>(62_500).fill(3))), "video/mp4")
+    expect(TokenEstimator.heuristic.estimateBlock(unknown)).toBe(580)
   })
 
   it("a Gemini request: the model's price a second at its media resolution; Anthropic, which takes no video, nothing", () => {
@@ -166,6 +212,9 @@ describe("what video costs", () => {
         return cost(request, "gemini", "gemini-3-flash-preview")
       }
       expect(yield* uploaded({ videoMetadata: { startOffset: "10s", endOffset: "70s" } })).toBe(60 * 102)
+      // offsets that select nothing are not read: the whole video (here 2.5 s inline; by reference, as any referenced file)
+      expect(yield* priced({ videoMetadata: { startOffset: "2s", endOffset: "1s" } })).toBe(255)
+      expect(yield* uploaded({ videoMetadata: { startOffset: "70s", endOffset: "10s" } })).toBe(TokenEstimator.REFERENCED_FILE_TOKENS)
       expect(yield* uploaded({})).toBe(TokenEstimator.REFERENCED_FILE_TOKENS)
     })
   )

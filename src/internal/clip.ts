@@ -1,11 +1,14 @@
 /**
  * Reading a clip's duration from its container, for audio and video alike:
  * the bytes of base64 data read where they lie (the head decoded once,
- * anything past it decoded in place), and the containers both kinds come
+ * anything past it decoded in place, in plain base64 or wrapped in lines of
+ * one length), and the containers both kinds come
  * in: ISO media (MP4, QuickTime, M4A, 3GP: the movie header's duration),
  * Matroska and WebM (the segment's duration, else the last cluster's time,
  * as browsers' MediaRecorder writes no duration), AVI (frames times the
- * frame time) and AIFF (sample frames over the rate).
+ * frame time), AIFF (sample frames over the rate), raw AAC (its frames),
+ * FLV (its last tag's time), ASF (its play duration) and MPEG program and
+ * transport streams (their last presentation time less their first).
  *
  * Nothing here throws, whatever the input: a reader that loses its way
  * gives `undefined`, and the caller takes the clip by its size.
@@ -42,36 +45,69 @@ const byteLength = (text: string, start: number): number => {
 /** A character that is not a base64 digit or padding, in either alphabet. */
 const NOT_BASE64 = /[^A-Za-z0-9+/=_-]/g
 
-/** Whether base64 text from `start` holds nothing but base64 digits and padding (no line breaks), so that a byte's offset gives its digits' place. */
-const isPlainBase64 = (text: string, start: number): boolean => {
+/**
+ * Where the base64 digits of text from `start` lie: how many there are, and
+ * the place of the digit numbered `k`, for text without line breaks or
+ * wrapped in lines of one length that holds whole groups of 4 (MIME's 76
+ * digits and a line break); `undefined` for any other text (no byte's place
+ * past the head can be known).
+ */
+const digitLayout = (text: string, start: number): { readonly digits: number; readonly place: (k: number) => number } | undefined => {
   NOT_BASE64.lastIndex = start
-  return !NOT_BASE64.test(text)
+  const first = NOT_BASE64.exec(text)
+  if (first === null) return { digits: text.length - start, place: (k) => start + k }
+  const line = first.index - start
+  let gap = 0
+  while (first.index + gap < text.length && !isDigit(text.charCodeAt(first.index + gap))) gap++
+  if (line === 0 || line % 4 !== 0) return undefined
+  // every line as long: the next break comes a line and a gap later, or there is none (the last line)
+  let lines = 1
+  for (let at = first.index; at + gap < text.length; at += line + gap, lines++) {
+    for (let g = 0; g < gap; g++) if (isDigit(text.charCodeAt(at + g))) return undefined
+    NOT_BASE64.lastIndex = at + gap
+    const next = NOT_BASE64.exec(text)
+    if (next === null || next.index === at + gap + line) continue
+    // a shorter last line, and blanks after it
+    if (next.index > at + gap + line || !/^\s*$/.test(text.slice(next.index))) return undefined
+    return { digits: lines * line + (next.index - at - gap), place: (k) => start + Math.floor(k / line) * (line + gap) + (k % line) }
+  }
+  const last = start + (lines - 1) * (line + gap)
+  return { digits: (lines - 1) * line + Math.min(line, text.length - last), place: (k) => start + Math.floor(k / line) * (line + gap) + (k % line) }
 }
+
+const isDigit = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 || c === 45 || c === 47 || c === 95 || c === 61
 
 /**
  * The clip whose base64 text starts at `start` in `text`. Bytes past the
  * head are decoded from the digits where they lie, which needs text without
- * line breaks (else they cannot be read).
+ * line breaks or wrapped in lines of one length (else they cannot be read).
  */
 export const clipOfBase64 = (text: string, start: number): Clip => {
-  const total = byteLength(text, start)
   const head = decodeBase64(text, start, HEAD_BYTES)
-  let plain: boolean | undefined
+  // the digits' layout, worked out only when a byte past the head is read (it reads the whole text)
+  let layout: ReturnType<typeof digitLayout> | null = null
+  const placeOf = (k: number): number | undefined => {
+    if (layout === null) layout = digitLayout(text, start)
+    return layout?.place(k)
+  }
+  const total = head.length < HEAD_BYTES ? head.length : byteLength(text, start)
   const read: Read = (at, n) => {
     if (!(at >= 0) || !(n > 0)) return undefined
     // the head holds them, or is all of the clip
     if (at + n <= head.length || head.length < HEAD_BYTES) return head.subarray(Math.min(at, head.length), at + n)
     if (at >= total) return new Uint8Array(0)
-    plain ??= isPlainBase64(text, start)
-    if (!plain) return undefined
     const group = Math.floor(at / 3)
-    return decodeBase64(text, start + group * 4, n + 3).subarray(at - group * 3, at - group * 3 + n)
+    const from = placeOf(group * 4)
+    if (from === undefined) return undefined
+    return decodeBase64(text, from, n + 3).subarray(at - group * 3, at - group * 3 + n)
   }
   const tail = (n: number) => {
-    // a whole number of base64 groups after `start`
-    const chars = Math.ceil(n / 3) * 4
-    const groups = text.length - start > chars ? Math.floor((text.length - start - chars) / 4) : 0
-    return { bytes: decodeBase64(text, start + groups * 4, n + 3), at: groups * 3 }
+    if (layout === null) layout = digitLayout(text, start)
+    // not known: nothing of the end can be read (and a search widening its tail stops, as at the start)
+    if (layout === undefined) return { bytes: new Uint8Array(0), at: 0 }
+    // from a whole number of base64 groups after `start`
+    const groups = Math.max(0, Math.ceil(layout.digits / 4) - Math.ceil(n / 3))
+    return { bytes: decodeBase64(text, layout.place(groups * 4), n + 3), at: groups * 3 }
   }
   return { head, total, read, tail }
 }
@@ -412,6 +448,101 @@ export const aviSeconds = (head: Uint8Array): number | undefined => {
   return microseconds > 0 && frames > 0 ? (microseconds * frames) / 1e6 : undefined
 }
 
+// ---------------------------------------------------------------------------
+// FLV, ASF (WMV) and MPEG program and transport streams
+// ---------------------------------------------------------------------------
+
+/** Whether a clip is a Flash video. */
+export const isFlv = (head: Uint8Array): boolean => ascii(head, 0, 3) === "FLV" && head[3] === 1
+
+/**
+ * A Flash video's duration: the time of its last tag, which the file's last
+ * four bytes locate (each tag is followed by its size).
+ */
+export const flvSeconds = (clip: Clip): number | undefined => {
+  const { at, bytes } = clip.tail(65_536)
+  if (bytes.length < 4 || at + bytes.length !== clip.total) return undefined
+  const size = u32be(bytes, bytes.length - 4)
+  const tag = bytes.length - 4 - size
+  if (size < 11 || tag < 0) return undefined
+  const type = bytes[tag]! & 0x1f
+  if (type !== 8 && type !== 9 && type !== 18) return undefined
+  // the time: 24 bits of milliseconds and 8 more above them
+  const ms = ((bytes[tag + 4]! << 16) | (bytes[tag + 5]! << 8) | bytes[tag + 6]!) + bytes[tag + 7]! * 2 ** 24
+  return ms / 1000
+}
+
+const ASF_HEADER = [0x30, 0x26, 0xb2, 0x75, 0x8e, 0x66, 0xcf, 0x11, 0xa6, 0xd9, 0x00, 0xaa, 0x00, 0x62, 0xce, 0x6c]
+const ASF_FILE_PROPERTIES = [0xa1, 0xdc, 0xab, 0x8c, 0x47, 0xa9, 0xcf, 0x11, 0x8e, 0xe4, 0x00, 0xc0, 0x0c, 0x20, 0x53, 0x65]
+const guidAt = (b: Uint8Array, at: number, guid: ReadonlyArray<number>): boolean => guid.every((x, i) => b[at + i] === x)
+const u64le = (b: Uint8Array, at: number): number => u32le(b, at) + u32le(b, at + 4) * 2 ** 32
+
+/** Whether a clip is an ASF file (WMV, WMA). */
+export const isAsf = (head: Uint8Array): boolean => head.length >= 30 && guidAt(head, 0, ASF_HEADER)
+
+/** An ASF file's duration: its file properties' play duration (100 ns units) less its preroll (milliseconds). */
+export const asfSeconds = (head: Uint8Array): number | undefined => {
+  const end = Math.min(head.length, 30 + u64le(head, 16))
+  for (let at = 30, steps = 0; at + 24 <= end && steps < MAX_STEPS; steps++) {
+    const size = u64le(head, at + 16)
+    if (size < 24) return undefined
+    if (guidAt(head, at, ASF_FILE_PROPERTIES)) {
+      if (at + 88 > head.length) return undefined
+      const seconds = u64le(head, at + 64) / 1e7 - u64le(head, at + 80) / 1000
+      return seconds > 0 ? seconds : undefined
+    }
+    at += size
+  }
+  return undefined
+}
+
+/** Whether a clip is an MPEG transport stream (a sync byte every 188 bytes) or program stream (a pack header first). */
+export const isMpegStream = (head: Uint8Array): boolean =>
+  (head.length >= 377 && head[0] === 0x47 && head[188] === 0x47 && head[376] === 0x47) || (head.length >= 4 && u32be(head, 0) === 0x1ba)
+
+/** The presentation times (90 kHz) of the audio and video packets that start in `b`: the first and the last. */
+const presentationTimes = (b: Uint8Array): { readonly first: number; readonly last: number } | undefined => {
+  let first: number | undefined
+  let last: number | undefined
+  for (let at = 0; at + 14 <= b.length; at++) {
+    // a packet start code and an audio or video stream id, a header with its marker bits, and a time with its own
+    if (b[at] !== 0 || b[at + 1] !== 0 || b[at + 2] !== 1) continue
+    const id = b[at + 3]!
+    if (id < 0xc0 || id > 0xef) continue
+    let p: number
+    if ((b[at + 6]! & 0xc0) === 0x80) {
+      // an MPEG-2 header: flags (a time present), its length, then the time
+      if ((b[at + 7]! & 0x80) === 0) continue
+      p = at + 9
+    } else {
+      // an MPEG-1 header: stuffing, a buffer size, then the time
+      p = at + 6
+      for (let stuffing = 0; stuffing < 16 && b[p] === 0xff; stuffing++) p++
+      if ((b[p]! & 0xc0) === 0x40) p += 2
+      if (p + 5 > b.length) continue
+    }
+    if ((b[p]! & 0x01) !== 1 || (b[p + 2]! & 0x01) !== 1 || (b[p + 4]! & 0x01) !== 1 || (b[p]! & 0xe0) !== 0x20) continue
+    const time = ((b[p]! >> 1) & 0x07) * 2 ** 30 + ((b[p + 1]! << 7) | (b[p + 2]! >> 1)) * 2 ** 15 + ((b[p + 3]! << 7) | (b[p + 4]! >> 1))
+    first ??= time
+    last = Math.max(last ?? time, time)
+  }
+  return first === undefined || last === undefined ? undefined : { first, last }
+}
+
+/**
+ * An MPEG stream's duration: its last presentation time less its first
+ * (read from its first and last 256 KB), the clock's wrap after 26.5 hours
+ * undone.
+ */
+export const mpegStreamSeconds = (clip: Clip): number | undefined => {
+  const start = presentationTimes(clip.head)
+  const end = presentationTimes(clip.tail(HEAD_BYTES).bytes)
+  if (start === undefined || end === undefined) return undefined
+  let ticks = end.last - start.first
+  if (ticks < 0) ticks += 2 ** 33
+  return ticks > 0 ? ticks / 90_000 : undefined
+}
+
 /** Whether a clip is an AIFF or AIFF-C file. */
 export const isAiff = (head: Uint8Array): boolean => ascii(head, 0, 4) === "FORM" && (ascii(head, 8, 4) === "AIFF" || ascii(head, 8, 4) === "AIFC")
 
@@ -431,7 +562,8 @@ export const aiffSeconds = (read: Read, total: number): number | undefined => {
     if (ascii(h, 0, 4) === "COMM") {
       if (h.length < 26) return undefined
       const rate = extended(h, 16)
-      const frames = u32be(h, 10)
+      // in AIFF-C with IMA ADPCM the count is of packets, of 64 frames each
+      const frames = u32be(h, 10) * (ascii(read(at + 26, 4) ?? new Uint8Array(0), 0, 4) === "ima4" ? 64 : 1)
       return rate > 0 && Number.isFinite(rate) ? frames / rate : undefined
     }
     at += 8 + size + (size & 1)

@@ -545,7 +545,9 @@ const videoMetadata = (file: Block.FileBlock): { readonly fps?: number; readonly
  */
 const geminiVideoPrice = (file: Block.FileBlock, model: string | undefined, resolution: unknown): number | undefined => {
   if (!isVideo(file)) return undefined
-  const { end, fps, start } = videoMetadata(file)
+  const meta = videoMetadata(file)
+  // offsets that select nothing (an end before the start) are not read: the API refuses them, or reads the whole video
+  const { end, fps, start } = meta.end !== undefined && meta.end <= meta.start ? { ...meta, start: 0, end: undefined } : meta
   const seconds = videoSecondsOfSource(file.source) ?? end
   if (seconds === undefined) return undefined
   const clipped = Math.max(0, Math.min(seconds, end ?? seconds) - Math.min(seconds, start))

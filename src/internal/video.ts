@@ -5,10 +5,11 @@
  * size in bytes: a frame a second (or the part's `videoMetadata.fps`) at
  * the media resolution's price for a frame, and the sound at audio's 32
  * tokens a second. Counted by its bytes, as opaque data, a 1 MB clip came
- * to about 260,000 tokens where Gemini bills a few thousand. The duration
- * comes from the containers video is sent in: MP4 and QuickTime (also
- * fragmented), WebM and Matroska (also as browsers record them, without a
- * duration), AVI and 3GP (see `clip.ts`). Anything else is taken at
+ * to about 250,000 tokens where Gemini bills a few thousand. The duration
+ * comes from the containers Gemini takes video in: MP4, QuickTime and 3GP
+ * (also fragmented), WebM and Matroska (also as browsers record them,
+ * without a duration), AVI, FLV, ASF (WMV) and MPEG program and transport
+ * streams (see `clip.ts`). Anything else is taken at
  * `ASSUMED_VIDEO_BYTES_PER_SECOND`.
  *
  * Nothing here throws, whatever the input.
@@ -17,7 +18,21 @@
  */
 import type * as Block from "../Block.js"
 import { GEMINI_AUDIO_TOKENS_PER_SECOND, plausibleSeconds } from "./audio.js"
-import { aviSeconds, clipOfBase64, isAvi, isIsoMedia, isMatroska, isoMediaSeconds, matroskaSeconds } from "./clip.js"
+import {
+  asfSeconds,
+  aviSeconds,
+  clipOfBase64,
+  flvSeconds,
+  isAsf,
+  isAvi,
+  isFlv,
+  isIsoMedia,
+  isMatroska,
+  isMpegStream,
+  isoMediaSeconds,
+  matroskaSeconds,
+  mpegStreamSeconds
+} from "./clip.js"
 import { geminiGeneration, geminiMediaResolution } from "./imageSize.js"
 import { readInlineOnce } from "./inlineData.js"
 
@@ -39,6 +54,12 @@ export const videoSecondsOfBase64 = (text: string, start = 0): number => {
     ? matroskaSeconds(clip)
     : isAvi(head)
     ? aviSeconds(head)
+    : isFlv(head)
+    ? flvSeconds(clip)
+    : isAsf(head)
+    ? asfSeconds(head)
+    : isMpegStream(head)
+    ? mpegStreamSeconds(clip)
     : undefined
   return plausibleSeconds(seconds, total) ?? total / ASSUMED_VIDEO_BYTES_PER_SECOND
 }
