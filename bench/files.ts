@@ -16,15 +16,7 @@ import { videoSecondsOfBase64 } from "../src/internal/video.js"
 import { consume, fmt, table, timePerCall } from "./measure.js"
 
 const latin1 = (text: string): Uint8Array => Uint8Array.from(text, (c) => c.charCodeAt(0))
-const concat = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
-}
+const concat = (parts: ReadonlyArray<Uint8Array>): Uint8Array => Buffer.concat(parts)
 const ascii = (s: string) => [...s].map((c) => c.charCodeAt(0))
 const u32be = (n: number) => [(n >>> 24) & 0xff, (n >> 16) & 0xff, (n >> 8) & 0xff, n & 0xff]
 const box = (type: string, body: Uint8Array | ReadonlyArray<number>): Uint8Array => concat([Uint8Array.from([...u32be(8 + body.length), ...ascii(type)]), Uint8Array.from(body)])
