@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Arbitrary, Schema } from "effect"
-import { decodeBase64 } from "../src/internal/base64.js"
+import { binaryOfBytes, decodeBase64, decodeBase64Binary } from "../src/internal/base64.js"
 import { intBetween } from "./arbitraries.js"
 
 const bytesOf = (n: number, seed: number): Uint8Array => {
@@ -54,6 +54,8 @@ describe("decodeBase64", () => {
       const bytes = bytesOf(size, seed)
       const text = spell(bytes, spelling)
       expect(decodeBase64(text)).toEqual(bytes)
+      // as a binary string too (a PDF is read so)
+      expect(decodeBase64Binary(text)).toBe(binaryOfBytes(bytes))
       // from a group boundary of plain text (every 4 characters are 3 bytes)
       const start = spelling === "plain" || spelling === "unpadded" || spelling === "urlSafe" ? Math.min(from * 4, text.length) : 0
       const skipped = (start / 4) * 3

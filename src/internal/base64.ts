@@ -66,3 +66,26 @@ export const decodeBase64 = (text: string, start = 0, limit = Infinity): Uint8Ar
   }
   return out.subarray(0, n)
 }
+
+/** Bytes as a binary string: a code unit 0-255 a byte, so that a string offset is a byte offset (built in slices). */
+export const binaryOfBytes = (bytes: Uint8Array): string => {
+  let out = ""
+  for (let i = 0; i < bytes.length; i += 0x8000) out += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000) as unknown as Array<number>)
+  return out
+}
+
+/**
+ * The bytes of base64 text from `start` as a binary string (see
+ * `binaryOfBytes`): what the platform's `atob` gives, where it takes the
+ * text whole, with no bytes made on the way (a PDF is read as text).
+ */
+export const decodeBase64Binary = (text: string, start = 0): string => {
+  if (typeof atob === "function" && text.length - start >= NATIVE_FROM) {
+    try {
+      return atob(start === 0 ? text : text.slice(start))
+    } catch {
+      // the URL-safe alphabet, or stray characters: decoded below
+    }
+  }
+  return binaryOfBytes(decodeBase64(text, start))
+}

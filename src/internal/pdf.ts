@@ -29,7 +29,7 @@
  */
 import { Unzlib } from "fflate"
 import type * as Block from "../Block.js"
-import { decodeBase64 } from "./base64.js"
+import { binaryOfBytes, decodeBase64Binary } from "./base64.js"
 import { readInlineOnce } from "./inlineData.js"
 import { anthropicImageTokens, geminiImageTokens, type ImageSize, openAiImagePartTokens } from "./imageSize.js"
 
@@ -58,10 +58,10 @@ export const PDF_PAGE_TEXT_TOKENS = 600
  */
 const PAGE_PIXELS: ImageSize = { width: 1275, height: 1650 }
 
-/** Bytes as a string of code units 0-255 (a string offset is a byte offset), in slices. */
-const asText = (bytes: Uint8Array): string => {
-  let out = ""
-  for (let i = 0; i < bytes.length; i += 0x8000) out += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000) as unknown as Array<number>)
+/** A binary string's code units as bytes (a stream's data, for the inflater). */
+const bytesOfBinary = (binary: string): Uint8Array => {
+  const out = new Uint8Array(binary.length)
+  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i)
   return out
 }
 
@@ -168,7 +168,7 @@ const inflate = (data: Uint8Array, budget: { left: number }): string | undefined
   }
   budget.left -= size
   let out = ""
-  for (const chunk of chunks) out += asText(chunk)
+  for (const chunk of chunks) out += binaryOfBytes(chunk)
   return out
 }
 
@@ -220,17 +220,19 @@ const noteObjectStream = (tree: PageTree, dict: string, data: Uint8Array, budget
   note(text.length)
 }
 
-/** Whether the bytes are a PDF's: "%PDF-" within the first 1,024 bytes (the specification's allowance for leading junk). */
-const isPdfData = (bytes: Uint8Array): boolean => asText(bytes.subarray(0, 1024)).includes("%PDF-")
+/** Whether a file's bytes, as a binary string, are a PDF's: "%PDF-" within the first 1,024 bytes (the specification's allowance for leading junk). */
+const isPdfData = (bytes: string): boolean => bytes.slice(0, 1024).includes("%PDF-")
 
 /** What a file's structure shows of its pages (see the module comment), or `undefined` for none of it. */
-export const pdfPageCountOfBytes = (raw: Uint8Array): number | undefined => {
-  if (!isPdfData(raw)) return undefined
-  const bytes = asText(raw)
+export const pdfPageCountOfBytes = (raw: Uint8Array): number | undefined => pdfPageCountOfBinary(binaryOfBytes(raw))
+
+/** The same, for the file's bytes as a binary string (a string offset is a byte offset). */
+const pdfPageCountOfBinary = (bytes: string): number | undefined => {
+  if (!isPdfData(bytes)) return undefined
   const linearized = linearizedPages(bytes)
   if (linearized !== undefined) return linearized
-  const tree: PageTree = { most: raw.length, rootId: undefined, counts: new Map(), leaves: new Set() }
-  const objectStreams: Array<readonly [dict: string, data: Uint8Array]> = []
+  const tree: PageTree = { most: bytes.length, rootId: undefined, counts: new Map(), leaves: new Set() }
+  const objectStreams: Array<readonly [dict: string, data: string]> = []
   OBJECT.lastIndex = 0
   for (let m = OBJECT.exec(bytes); m !== null; m = OBJECT.exec(bytes)) {
     const start = m.index + m[0].length
@@ -246,7 +248,7 @@ export const pdfPageCountOfBytes = (raw: Uint8Array): number | undefined => {
         const from = bytes.startsWith("\r\n", stream + 6) ? stream + 8 : stream + 7
         // searched within the object only, as "stream" is: a search from the end of the object back to any "endstream" in the file would make the scan quadratic
         const endstream = from < end ? bytes.slice(from, end).lastIndexOf("endstream") : -1
-        objectStreams.push([dict, raw.subarray(from, endstream < 0 ? end : from + endstream)])
+        objectStreams.push([dict, bytes.slice(from, endstream < 0 ? end : from + endstream)])
       } else noteObject(tree, m[1]!, dict)
     } else noteObject(tree, m[1]!, bytes.slice(start, Math.min(end, start + MAX_DICT)))
     // the object's body (a stream's data among it) is not searched for objects
@@ -261,22 +263,20 @@ export const pdfPageCountOfBytes = (raw: Uint8Array): number | undefined => {
     const budget = { left: MAX_INFLATED }
     for (let lo = 0, hi = objectStreams.length - 1; lo <= hi && budget.left > 0 && rootCount(tree) === undefined; ) {
       const [dict, data] = objectStreams[(hi - lo) % 2 === (objectStreams.length - 1) % 2 ? hi-- : lo++]!
-      noteObjectStream(tree, dict, data, budget)
+      noteObjectStream(tree, dict, bytesOfBinary(data), budget)
     }
   }
   return pagesOfTree(tree)
 }
 
-/** The pages of a PDF whose bytes are `bytes` long: as its structure shows them, else one per `ASSUMED_PDF_PAGE_BYTES`. */
-const pagesOf = (bytes: Uint8Array): number => pdfPageCountOfBytes(bytes) ?? Math.max(1, Math.ceil(bytes.length / ASSUMED_PDF_PAGE_BYTES))
-
 /**
  * The number of pages of the PDF whose base64 text starts at `start` in
- * `text`, or `undefined` when the data is not a PDF's.
+ * `text` (as its structure shows them, else one per
+ * `ASSUMED_PDF_PAGE_BYTES`), or `undefined` when the data is not a PDF's.
  */
 export const pdfPagesOfBase64 = (text: string, start = 0): number | undefined => {
-  const bytes = decodeBase64(text, start)
-  return isPdfData(bytes) ? pagesOf(bytes) : undefined
+  const bytes = decodeBase64Binary(text, start)
+  return isPdfData(bytes) ? pdfPageCountOfBinary(bytes) ?? Math.max(1, Math.ceil(bytes.length / ASSUMED_PDF_PAGE_BYTES)) : undefined
 }
 
 /**
