@@ -256,4 +256,18 @@ describe("what a PDF costs", () => {
       expect(named.total - byId.total).toBe(4 * (765 + 600))
     })
   )
+
+  it.effect("OpenAI Chat bodies: fields named as what the request estimate measures (pages, seconds, size) count as nothing", () =>
+    Effect.gen(function*() {
+      const body = (part: object) => ({ model: "gpt-4o", messages: [{ role: "user", content: [{ type: "text", text: "Look." }, part] }] })
+      const count = function*(part: object) {
+        return (yield* countOpenAiChatRequest(body(part))).total
+      }
+      // a field of the body is not taken for a measure: a file by id stays unpriced, audio without data is none, an image by URL keeps its default
+      expect(yield* count({ type: "file", file: { file_id: "file-abc" }, pages: 1_000 })).toBe(yield* count({ type: "file", file: { file_id: "file-abc" } }))
+      expect(yield* count({ type: "input_audio", input_audio: { format: "mp3" }, seconds: 3_600 })).toBe(yield* count({ type: "input_audio", input_audio: { format: "mp3" } }))
+      const image = { type: "image_url", image_url: { url: "https://example.com/a.png" } }
+      expect(yield* count({ ...image, size: { width: 8_000, height: 8_000 } })).toBe(yield* count(image))
+    })
+  )
 })

@@ -18,7 +18,7 @@ import { chatNamedToolChoice, chatResponseFormat } from "./chatRequestFields.js"
 import { audioSecondsOfSource } from "./audio.js"
 import { imageSizeOfBase64 } from "./imageSize.js"
 import { isPdf, pdfPagesOfSource } from "./pdf.js"
-import type { ChatMessageLike, ChatRequestLike } from "./openAiChatPrompt.js"
+import { type ChatMessageLike, type ChatRequestLike, withMeasured } from "./openAiChatPrompt.js"
 import { keptToolSettings } from "./toolSettings.js"
 
 const KEY = "openai-chat"
@@ -38,11 +38,12 @@ const joined = (blocks: ReadonlyArray<Block.TextBlock>): string => {
 /**
  * A user file as the adapter sends it: images as `image_url` parts, a text
  * document as text, a PDF the request holds as a file part with its page
- * count (`pages`), audio it holds as an audio part with its duration
- * (`seconds`), other files as parts the prompt does not read. An image's
- * pixel size, when its data is inline, is measured here and passed as the
- * part's `size` (the renderer prices it by size; the adapter's data URL is
- * not built just to be measured), with its detail; a URL is passed as is.
+ * count, audio it holds as an audio part with its duration, other files as
+ * parts the prompt does not read. An image's pixel size, when its data is
+ * inline, is measured here (the renderer prices it by size; the adapter's
+ * data URL is not built just to be measured), with its detail; a URL is
+ * passed as is. What was measured goes beside the part (`withMeasured`),
+ * where no field of a request body can stand for it.
  */
 const filePart = (file: Block.FileBlock): Obj | undefined => {
   const source = file.source
@@ -51,7 +52,8 @@ const filePart = (file: Block.FileBlock): Obj | undefined => {
     switch (source._tag) {
       case "Base64": {
         const size = imageSizeOfBase64(source.data)
-        return { type: "image_url", image_url: { ...detail }, ...(size === undefined ? {} : { size: { width: size.width, height: size.height } }) }
+        const part = { type: "image_url", image_url: { ...detail } }
+        return size === undefined ? part : withMeasured(part, { size })
       }
       case "Url":
         return { type: "image_url", image_url: { url: source.url, ...detail } }
@@ -62,12 +64,12 @@ const filePart = (file: Block.FileBlock): Obj | undefined => {
   if (file.mediaType.startsWith("audio/")) {
     // audio the request holds is priced by its duration, measured here (see `audioPartSeconds`)
     const seconds = audioSecondsOfSource(source)
-    return seconds === undefined ? { type: "input_audio" } : { type: "input_audio", seconds }
+    return seconds === undefined ? { type: "input_audio" } : withMeasured({ type: "input_audio" }, { seconds })
   }
   if (source._tag === "Text") return text(source.text)
   // a PDF the request holds is priced by its pages, counted here as an image is measured (see `pdfPartPages`)
   const pages = isPdf(file) ? pdfPagesOfSource(source) : undefined
-  return pages === undefined ? { type: "file" } : { type: "file", pages }
+  return pages === undefined ? { type: "file" } : withMeasured({ type: "file" }, { pages })
 }
 
 const user = (m: Message.UserMessage): ChatMessageLike => {

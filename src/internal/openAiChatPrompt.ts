@@ -359,17 +359,28 @@ const jsonText = (u: unknown): string => {
   }
 }
 
-/** A part's `size` (`{ width, height }` in pixels), which the request counter writes for an image it measured itself. */
-const givenSize = (part: { readonly [key: string]: unknown }): ImageSize | undefined => {
-  const size = part["size"]
-  if (!isRecord(size)) return undefined
-  const { height, width } = size
-  return typeof width === "number" && typeof height === "number" && width > 0 && height > 0 ? { width, height } : undefined
+/**
+ * What the request estimate measured of a file it wrote as a part (an
+ * image's pixel size, a PDF's pages, a clip's seconds), so that the part
+ * need not carry the data to be measured again. Kept beside the part, not
+ * in it: a field of a request body given as JSON is never taken for it.
+ */
+export interface Measured {
+  readonly size?: ImageSize
+  readonly pages?: number
+  readonly seconds?: number
+}
+const measured = new WeakMap<object, Measured>()
+
+/** `part`, with what was measured of its file noted beside it. */
+export const withMeasured = <P extends object>(part: P, m: Measured): P => {
+  measured.set(part, m)
+  return part
 }
 
 /**
  * What an image part costs (`openAiImagePartTokens`): for an image given
- * inline (a base64 `data:` URL, or a measured `size`) to a model whose
+ * inline (a base64 `data:` URL, or measured: `withMeasured`) to a model whose
  * pricing is known, what the model charges for its size and detail; for one
  * whose size is not known (a URL), 85 tokens at low detail, else the larger
  * of 765 and the model's price for a 1024×1024 image.
@@ -378,13 +389,13 @@ const imagePartTokens = (part: { readonly [key: string]: unknown }, model: strin
   const image = part["image_url"]
   const url = typeof image === "string" ? image : isRecord(image) ? image["url"] : undefined
   const detail = isRecord(image) ? image["detail"] : part["detail"]
-  const size = givenSize(part) ?? (typeof url === "string" ? imageSizeOfDataUrl(url) : undefined)
+  const size = measured.get(part)?.size ?? (typeof url === "string" ? imageSizeOfDataUrl(url) : undefined)
   return openAiImagePartTokens(model === undefined ? undefined : bareModel(model), size, detail)
 }
 
 /**
  * What a file part costs: a PDF given inline (Chat's `file.file_data`, the
- * Responses API's `file_data`, a base64 `data:` URL; or a measured `pages`)
+ * Responses API's `file_data`, a base64 `data:` URL; or measured pages)
  * its pages at `openAiPdfPageTokens` (the text and an image of each page:
  * an estimate, as OpenAI does not publish its rule for files); a file given
  * by id or URL, whose pages the request does not show, nothing.
@@ -396,8 +407,8 @@ const filePartTokens = (part: { readonly [key: string]: unknown }, model: string
 
 /** The pages of the PDF a file part holds inline, or `undefined`. */
 const pdfPartPages = (part: { readonly [key: string]: unknown }): number | undefined => {
-  const given = part["pages"]
-  if (typeof given === "number" && Number.isInteger(given) && given > 0) return given
+  const given = measured.get(part)?.pages
+  if (given !== undefined) return given
   const file = isRecord(part["file"]) ? part["file"] : part
   const data = file["file_data"]
   const parts = typeof data === "string" ? base64DataUrlParts(data) : undefined
@@ -408,14 +419,13 @@ const pdfPartPages = (part: { readonly [key: string]: unknown }): number | undef
 /**
  * What an audio part costs: its duration at `OPENAI_AUDIO_TOKENS_PER_SECOND`
  * (an estimate: OpenAI does not publish its rule; it billed 44 audio tokens
- * for a 4.49-second clip that this prices at 45), from a measured `seconds`
+ * for a 4.49-second clip that this prices at 45), from its measured seconds
  * or the clip's header in `input_audio.data`; nothing for a part without data.
  */
 const audioPartTokens = (part: { readonly [key: string]: unknown }): number => {
-  const given = part["seconds"]
   const audio = part["input_audio"]
   const data = isRecord(audio) ? audio["data"] : undefined
-  const seconds = typeof given === "number" && Number.isFinite(given) && given >= 0 ? given : typeof data === "string" ? audioSecondsOfBase64(data) : 0
+  const seconds = measured.get(part)?.seconds ?? (typeof data === "string" ? audioSecondsOfBase64(data) : 0)
   return audioTokens(seconds, OPENAI_AUDIO_TOKENS_PER_SECOND)
 }
 
