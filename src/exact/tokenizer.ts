@@ -36,7 +36,128 @@ const asPlainText = { disallowedSpecial: new Set<string>() }
 
 const loaded = new Map<Encoding, (text: string) => number>()
 
-const importEncoding = (encoding: Encoding): Promise<{ readonly countTokens: CountTokens }> =>
+/** The parts of gpt-tokenizer's byte-pair core that the long-piece merge below uses (not in its typed API). */
+interface MergeCore {
+  bytePairMerge: (piece: Uint8Array) => Array<number>
+  readonly getBpeRankFromBytes: (bytes: Uint8Array) => number | undefined
+}
+
+const isMergeCore = (u: unknown): u is MergeCore =>
+  typeof u === "object" && u !== null && typeof (u as MergeCore).bytePairMerge === "function" && typeof (u as MergeCore).getBpeRankFromBytes === "function"
+
+/** Pieces up to this many bytes are merged by gpt-tokenizer's own loop (quadratic, and fastest for the short pieces text is made of). */
+const LONG_PIECE = 256
+
+/**
+ * Byte-pair merging of one piece as gpt-tokenizer's `bytePairMerge` does it
+ * (and tiktoken): repeatedly the adjacent pair of parts with the lowest
+ * rank, the leftmost of equal ones, is merged, until no pair has a rank;
+ * the ranks of the parts are the tokens. gpt-tokenizer scans every pair at
+ * each merge, which takes time quadratic in the piece's length: 160,000
+ * letters without a break took 24 s, two megabytes did not finish. Here a
+ * heap of pairs keyed by rank and place makes each merge cost a logarithm
+ * (the parts are a linked list; a pair whose parts changed since it was
+ * pushed is skipped when it comes up). The same tokens, always (property
+ * test against gpt-tokenizer's loop).
+ *
+ * @internal
+ */
+export const heapMerge = (piece: Uint8Array, rankOf: (bytes: Uint8Array) => number | undefined): Array<number> => {
+  const n = piece.length
+  // part i spans [i, next[i]); next[n] is n's own end
+  const next = new Int32Array(n + 1)
+  const prev = new Int32Array(n + 1)
+  const version = new Uint32Array(n + 1)
+  for (let i = 0; i <= n; i++) {
+    next[i] = i + 1
+    prev[i] = i - 1
+  }
+  // the heap: rank, place (the pair's first part), and that part's version when pushed
+  const ranks: Array<number> = []
+  const places: Array<number> = []
+  const versions: Array<number> = []
+  const before = (a: number, b: number): boolean => ranks[a]! < ranks[b]! || (ranks[a] === ranks[b] && places[a]! < places[b]!)
+  const swap = (a: number, b: number): void => {
+    const r = ranks[a]!, p = places[a]!, v = versions[a]!
+    ranks[a] = ranks[b]!
+    places[a] = places[b]!
+    versions[a] = versions[b]!
+    ranks[b] = r
+    places[b] = p
+    versions[b] = v
+  }
+  const push = (rank: number, place: number): void => {
+    let i = ranks.length
+    ranks.push(rank)
+    places.push(place)
+    versions.push(version[place]!)
+    while (i > 0 && before(i, (i - 1) >> 1)) {
+      swap(i, (i - 1) >> 1)
+      i = (i - 1) >> 1
+    }
+  }
+  const pop = (): void => {
+    const last = ranks.length - 1
+    swap(0, last)
+    ranks.pop()
+    places.pop()
+    versions.pop()
+    for (let i = 0;;) {
+      const l = 2 * i + 1
+      const r = l + 1
+      let m = i
+      if (l < ranks.length && before(l, m)) m = l
+      if (r < ranks.length && before(r, m)) m = r
+      if (m === i) break
+      swap(i, m)
+      i = m
+    }
+  }
+  // the rank of the pair starting at part `i` (its part and the next), pushed when it has one
+  const pushPair = (i: number): void => {
+    const j = next[i]!
+    if (j >= n) return
+    const rank = rankOf(piece.subarray(i, next[j]!))
+    if (rank !== undefined) push(rank, i)
+  }
+  for (let i = 0; i < n - 1; i++) pushPair(i)
+  while (ranks.length > 0) {
+    const place = places[0]!
+    const stale = versions[0] !== version[place] || prev[place] === -2
+    pop()
+    if (stale) continue
+    // part `place` takes in the next one
+    const gone = next[place]!
+    next[place] = next[gone]!
+    if (next[place]! <= n) prev[next[place]!] = place
+    prev[gone] = -2
+    version[place]!++
+    pushPair(place)
+    const left = prev[place]!
+    if (left >= 0) {
+      version[left]!++
+      pushPair(left)
+    }
+  }
+  const out: Array<number> = []
+  for (let i = 0; i < n; i = next[i]!) {
+    const rank = rankOf(piece.subarray(i, next[i]!))
+    // every single byte and every merged pair is in the vocabulary: a part without a rank cannot occur
+    if (rank !== undefined) out.push(rank)
+  }
+  return out
+}
+
+/** Has the encoding merge long pieces with `heapMerge`, when its core is the one this was written against. */
+const mergeLongPiecesFast = (api: unknown): void => {
+  const core = typeof api === "object" && api !== null ? (api as { readonly bytePairEncodingCoreProcessor?: unknown }).bytePairEncodingCoreProcessor : undefined
+  if (!isMergeCore(core)) return
+  const own = core.bytePairMerge.bind(core)
+  const rankOf = core.getBpeRankFromBytes.bind(core)
+  core.bytePairMerge = (piece) => (piece.length <= LONG_PIECE ? own(piece) : heapMerge(piece, rankOf))
+}
+
+const importEncoding = (encoding: Encoding): Promise<{ readonly countTokens: CountTokens; readonly default?: unknown }> =>
   encoding === "cl100k" ? import("gpt-tokenizer/encoding/cl100k_base") : import("gpt-tokenizer/encoding/o200k_base")
 
 /**
@@ -63,6 +184,7 @@ export const loadTextCounter = (encoding: Encoding): Effect.Effect<(text: string
         })
     }).pipe(
       Effect.map((module) => {
+        mergeLongPiecesFast(module.default)
         const countTokens = module.countTokens
         const count = (text: string): number => (text.length === 0 ? 0 : countTokens(text, asPlainText))
         loaded.set(encoding, count)
