@@ -203,6 +203,16 @@ describe("the page count of a PDF", () => {
     expect(within(backAndForth, 1_500)).toBe(true)
   }, 60_000)
 
+  it("takes time that grows with the file's size, not with what its object streams inflate to: 39 KB of header pairs that inflate to 40 MB", () => {
+    // each pair is read; the 32 MB cap alone let a 39 KB file take two seconds
+    const header = "1 0 ".repeat(10_000_000)
+    const data = zlibSync(latin1(`${header}<< /Type /Page >>`))
+    const bytes = latin1(`%PDF-1.7\n1 0 obj\n<< /Type /ObjStm /N 1 /First ${header.length} /Filter /FlateDecode >>\nstream\n${asLatin1(data)}\nendstream\nendobj\n`)
+    const t0 = performance.now()
+    pdfPageCountOfBytes(bytes)
+    expect(performance.now() - t0).toBeLessThan(1_000)
+  }, 60_000)
+
   it("reads each source once: a window estimates the same messages again and again", () => {
     const source = Block.base64(base64(makePdf(3, "flat")))
     expect(pdfPagesOfSource(source)).toBe(3)
