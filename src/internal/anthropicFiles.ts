@@ -11,10 +11,14 @@ import { imageTypeOfBase64 } from "./imageSize.js"
 /** The image types Anthropic takes. */
 export const ANTHROPIC_IMAGE_TYPES: ReadonlySet<string> = new Set(["image/jpeg", "image/png", "image/gif", "image/webp"])
 
-/** Base64 text as a string (UTF-8), or `undefined` when it is not base64 of UTF-8 text. */
+/**
+ * Base64 text as a string (UTF-8), or `undefined` when it is not base64 of
+ * UTF-8 text. Either alphabet: proto3 JSON (a Gemini body) may carry bytes
+ * in the URL-safe one, which `atob` rejects.
+ */
 export const decodeBase64Text = (data: string): string | undefined => {
   try {
-    const binary = atob(data)
+    const binary = atob(/[-_]/.test(data) ? data.replace(/-/g, "+").replace(/_/g, "/") : data)
     const bytes = new Uint8Array(binary.length)
     for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes)

@@ -192,6 +192,15 @@ describe("Anthropic.toMessages", () => {
       expect(value.messages[0]!.content).toEqual([{ type: "image", source: { type: "base64", media_type: "image/jpeg", data: "/9j/4AAQSkZJRg==" } }])
     }))
 
+  it.effect("a text file in URL-safe base64 (proto3 JSON's other alphabet, as a Gemini body may carry it) is sent as text, not left out", () =>
+    Effect.gen(function* () {
+      const text = "Grüße — ÿ?>"
+      for (const data of [Buffer.from(text).toString("base64url"), Buffer.from(text).toString("base64")]) {
+        const { value } = yield* Anthropic.toMessages([Message.user([Block.file(Block.base64(data), "text/plain")])])
+        expect(value.messages[0]!.content).toEqual([{ type: "document", source: { type: "text", media_type: "text/plain", data: text } }])
+      }
+    }))
+
   it.effect("what Anthropic cannot express is reported, never silently dropped", () =>
     Effect.gen(function* () {
       const { value, warnings } = yield* Anthropic.toMessages([
