@@ -170,13 +170,14 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.GenerateContentResponse> => 
         s.leftover.push(fragment)
         continue
       }
-      let at: Obj | Array<unknown> = Core.obj(s.call, "args") ?? (s.call["args"] = {})
-      if (!appendable(at, keys)) {
-        // an index past the end of its list would leave holes (and "[1048575]" a million of them): no JSON value has any
-        ctx.violation(`a streamed function-call argument whose jsonPath skips list elements: ${Core.show(fragment)}`)
+      const args = s.call["args"]
+      const unfit = args !== undefined && args !== null && !Core.isObj(args) ? "is for arguments that are not an object" : unfitPath(args ?? {}, keys)
+      if (unfit !== undefined) {
+        ctx.violation(`a streamed function-call argument whose jsonPath ${unfit}: ${Core.show(fragment)}`)
         s.leftover.push(fragment)
         continue
       }
+      let at: Obj | Array<unknown> = Core.obj(s.call, "args") ?? (s.call["args"] = {})
       for (let k = 0; k < keys.length - 1; k++) {
         const key = keys[k]!
         // own values only: "$.__proto__.x" must write into the arguments, never into Object.prototype
@@ -198,18 +199,23 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.GenerateContentResponse> => 
     }
   }
 
-  /** Whether writing at `keys` from `root` fills lists in order: each index at most the length of its list (0 for a new one). */
-  const appendable = (root: Obj | Array<unknown>, keys: ReadonlyArray<string | number>): boolean => {
+  /**
+   * Why writing at `keys` from `root` would not give the arguments a place for the value without losing any, or
+   * `undefined` when it would: each index at most the length of its list (0 for a new one), no name in a list (its
+   * `length` would cut it), and no value on the way, which would be replaced by a list or an object.
+   */
+  const unfitPath = (root: Obj, keys: ReadonlyArray<string | number>): string | undefined => {
     let at: unknown = root
     for (const key of keys) {
+      // a place not yet written (or null: absent, as proto3 JSON reads it) is made as a list or an object
+      if (at !== undefined && at !== null && typeof at !== "object") return "goes through a value the arguments already hold"
       if (typeof key === "number") {
-        const length = Array.isArray(at) ? at.length : 0
-        if (key > length) return false
-      }
-      const next: unknown = typeof at === "object" && at !== null && Object.hasOwn(at, key) ? (at as Obj)[key as string] : undefined
-      at = next
+        // an index past the end of its list would leave holes (and "[1048575]" a million of them): no JSON value has any
+        if (key > (Array.isArray(at) ? at.length : 0)) return "skips list elements"
+      } else if (Array.isArray(at)) return "names a key in a list"
+      at = typeof at === "object" && at !== null && Object.hasOwn(at, key) ? (at as Obj)[key as string] : undefined
     }
-    return true
+    return undefined
   }
 
   const finishStreaming = (c: CandidateState): void => {

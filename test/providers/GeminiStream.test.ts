@@ -63,6 +63,22 @@ describe("GeminiStream", () => {
     assert.deepStrictEqual(partsOf(done), [{ functionCall: { name: "f", args: { q: "abcd", n: 3, list: [null], flag: false } } }])
   })
 
+  it("reports, never drops, a streamed argument with no place in the arguments so far: through a value, a key in a list, non-object args", () => {
+    const call = (args: object | undefined, ...paths: ReadonlyArray<readonly [string, string | number]>) =>
+      failure([parts([{ functionCall: { name: "f", ...(args === undefined ? {} : { args }), partialArgs: paths.map(([jsonPath, v]) => typeof v === "string" ? { jsonPath, stringValue: v } : { jsonPath, numberValue: v }) } }], { finishReason: "STOP" })])
+    // each once overwrote what the arguments held, without a word ("$.l.length" = 0 emptied the list)
+    const cases = [
+      [call(undefined, ["$.a", "x"], ["$.a.b", "y"]), "goes through a value the arguments already hold"],
+      [call(undefined, ["$.l[0]", "x"], ["$.l.k", "y"]), "names a key in a list"],
+      [call(undefined, ["$.l[0]", "x"], ["$.l.length", 0]), "names a key in a list"],
+      [call(["raw"], ["$.q", "a"]), "is for arguments that are not an object"]
+    ] as const
+    for (const [error, reason] of cases) {
+      assert.strictEqual(error._tag, "StreamProtocolError")
+      assert.include(error.message, reason)
+    }
+  })
+
   it("reports a call whose arguments were still streaming as incomplete", () => {
     const error = failure([parts([{ functionCall: { name: "f", partialArgs: [{ jsonPath: "$.q", stringValue: "ab", willContinue: true }], willContinue: true } }], { finishReason: "STOP" })])
     assert.strictEqual(error._tag, "IncompleteStream")
