@@ -586,6 +586,13 @@ describe("countOpenAiChatRequest", () => {
     ]
   })
 
+  it("counts a body that is not an object (null, a number, a list) as an empty request instead of dying", () => {
+    // a JSON body read from anywhere: `null.model` was a TypeError, a defect of the Effect
+    const empty = countOpenAiChatRequest({}).total
+    for (const body of [null, undefined, 7, "text", []]) expect(countOpenAiChatRequest(body as unknown as ChatRequestLike).total).toBe(empty)
+    expect(countOpenAiChatRequest(null as unknown as ChatRequestLike, { model: "gpt-4o" }).total).toBe(countOpenAiChatRequest({ model: "gpt-4o" }).total)
+  })
+
   it("matches the API on one tool call and its result", () => {
     expect(countOpenAiChatRequest(calls(1)).total).toBe(40)
   })

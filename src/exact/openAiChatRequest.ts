@@ -117,13 +117,15 @@ export const countOpenAiChatRequest = (
   options: CountChatRequestOptions = {}
 ): Effect.Effect<ChatRequestTokens, TokenizerUnavailable> =>
   Effect.suspend(() => {
-    const model = options.model ?? (typeof request.model === "string" ? request.model : undefined)
+    // a body that is not an object (a JSON null) is an empty request: a malformed one is counted as far as it can be read
+    const body: ChatRequestLike = typeof request === "object" && request !== null ? request : {}
+    const model = options.model ?? (typeof body.model === "string" ? body.model : undefined)
     const encoding = options.encoding ?? encodingForModel(model)
     const format = options.format
     return loadTextCounter(encoding).pipe(
       Effect.map((count) =>
         countChatRequest(
-          model === undefined || request.model !== undefined ? request : { ...request, model },
+          model === undefined || body.model !== undefined ? body : { ...body, model },
           count,
           format === undefined ? {} : { format }
         )
