@@ -269,7 +269,7 @@ const pdfPageCountOfBinary = (bytes: string): number | undefined => {
     // inward (the last, the first, the one before the last...) until the root the catalog names is seen. They are read
     // even when some page objects were seen outside them: an incremental update (an annotation added in a viewer)
     // writes the pages it changed uncompressed, and those few are not the file's pages.
-    const budget = { left: Math.min(MAX_INFLATED, Math.max(MIN_INFLATED, raw.length * INFLATED_PER_BYTE)) }
+    const budget = { left: Math.min(MAX_INFLATED, Math.max(MIN_INFLATED, bytes.length * INFLATED_PER_BYTE)) }
     for (let lo = 0, hi = objectStreams.length - 1; lo <= hi && budget.left > 0 && rootCount(tree) === undefined; ) {
       const [dict, data] = objectStreams[(hi - lo) % 2 === (objectStreams.length - 1) % 2 ? hi-- : lo++]!
       noteObjectStream(tree, dict, bytesOfBinary(data), budget)
