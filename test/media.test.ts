@@ -215,6 +215,9 @@ describe("what video costs", () => {
       // offsets that select nothing are not read: the whole video (here 2.5 s inline; by reference, as any referenced file)
       expect(yield* priced({ videoMetadata: { startOffset: "2s", endOffset: "1s" } })).toBe(255)
       expect(yield* uploaded({ videoMetadata: { startOffset: "70s", endOffset: "10s" } })).toBe(TokenEstimator.REFERENCED_FILE_TOKENS)
+      // figures past what Gemini takes stay finite: at most 24 frames a second, durations up to proto3's 10,000 years
+      expect(yield* priced({ videoMetadata: { fps: 1e308 } })).toBe(Math.ceil(2.5 * (24 * 70 + 32)))
+      expect(yield* uploaded({ videoMetadata: { endOffset: `${"9".repeat(400)}s` } })).toBe(TokenEstimator.REFERENCED_FILE_TOKENS)
       expect(yield* uploaded({})).toBe(TokenEstimator.REFERENCED_FILE_TOKENS)
     })
   )

@@ -514,10 +514,15 @@ const requestMediaResolution = (request: Request.Request): unknown => {
   return typeof config === "object" && config !== null && !Array.isArray(config) ? (config as { readonly mediaResolution?: unknown }).mediaResolution : undefined
 }
 
+/** The longest proto3 duration: 10,000 years. */
+const MAX_DURATION_SECONDS = 315_576_000_000
+
 /** Seconds written as a proto3 JSON duration (`"1.5s"`), or `undefined`. */
 const durationSeconds = (value: unknown): number | undefined => {
   const match = typeof value === "string" ? /^\s*(\d+(?:\.\d+)?)s\s*$/.exec(value) : null
-  return match === null ? undefined : Number(match[1])
+  const seconds = match === null ? Number.NaN : Number(match[1])
+  // proto3 durations stop at 10,000 years: a longer one is not a duration
+  return seconds <= MAX_DURATION_SECONDS ? seconds : undefined
 }
 
 /** A part's `videoMetadata` as the Gemini adapter keeps it (in either spelling): its frame rate and clip offsets. */

@@ -84,8 +84,9 @@ const GEMINI_3_FRAME_TOKENS = { low: 70, medium: 70, high: 280, ultraHigh: 280 }
 const GEMINI_2_FRAME_TOKENS = 258
 const GEMINI_2_LOW_FRAME_TOKENS = 66
 
-/** The frames a second Gemini samples unless the part's `videoMetadata.fps` says otherwise. */
+/** The frames a second Gemini samples unless the part's `videoMetadata.fps` says otherwise, and the most it takes there (`0 < fps <= 24`). */
 const GEMINI_FRAMES_PER_SECOND = 1
+const GEMINI_MAX_FRAMES_PER_SECOND = 24
 
 /**
  * What a second of video costs on Gemini: its frames at the media
@@ -96,7 +97,7 @@ const GEMINI_FRAMES_PER_SECOND = 1
  * two. `fps` is the part's own frame rate (`videoMetadata.fps`), if any.
  */
 export const geminiVideoTokensPerSecond = (model: string | undefined, resolution: unknown, fps?: number): number => {
-  const rate = fps !== undefined && Number.isFinite(fps) && fps > 0 ? fps : GEMINI_FRAMES_PER_SECOND
+  const rate = fps !== undefined && Number.isFinite(fps) && fps > 0 ? Math.min(fps, GEMINI_MAX_FRAMES_PER_SECOND) : GEMINI_FRAMES_PER_SECOND
   const level = geminiMediaResolution(resolution)
   const current = GEMINI_3_FRAME_TOKENS[level ?? "medium"]
   const legacy = level === "low" ? GEMINI_2_LOW_FRAME_TOKENS : GEMINI_2_FRAME_TOKENS
