@@ -112,11 +112,13 @@ export const clipOfBase64 = (text: string, start: number): Clip => {
   return { head, total, read, tail }
 }
 
+/** `n` bytes of `b` from `at` as text, a character a byte (a chunk id, a tag). */
 export const ascii = (b: Uint8Array, at: number, n: number): string => {
   let s = ""
   for (let i = at; i < at + n && i < b.length; i++) s += String.fromCharCode(b[i]!)
   return s
 }
+/** Unsigned integers at `at`: 16 bits big-endian, 32 bits little- and big-endian, 64 bits big-endian (exact below 2^53). */
 export const u16be = (b: Uint8Array, at: number): number => (b[at]! << 8) | b[at + 1]!
 export const u32le = (b: Uint8Array, at: number): number => (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16)) + b[at + 3]! * 0x1000000
 export const u32be = (b: Uint8Array, at: number): number => b[at]! * 0x1000000 + ((b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!)
