@@ -86,6 +86,17 @@ describe("the duration of a video", () => {
     expect(videoSecondsOfBase64(uneven)).toBeCloseTo(bytes.length / ASSUMED_VIDEO_BYTES_PER_SECOND, 0)
   })
 
+  it("reads a Flash video of more than 256 KB by its last tag's time in base64 wrapped in lines, as in plain base64", () => {
+    // FLV header and first tag size, a 300 KB video tag at 0 ms, then a last video tag at 20,000 ms, each followed by its size
+    const tag = (ms: number, data: number) => [9, (data >> 16) & 0xff, (data >> 8) & 0xff, data & 0xff, (ms >> 16) & 0xff, (ms >> 8) & 0xff, ms & 0xff, (ms >>> 24) & 0xff, 0, 0, 0, ...new Array<number>(data).fill(0x17), ...u32be(11 + data)]
+    const bytes = [...ascii("FLV"), 1, 1, 0, 0, 0, 9, 0, 0, 0, 0, ...tag(0, 300_000), ...tag(20_000, 16)]
+    expect(videoSecondsOfBase64(b64(bytes))).toBeCloseTo(20, 6)
+    // the size of the text over-counts the bytes by its line breaks: the last tag is still found by the tail's own end
+    expect(videoSecondsOfBase64(b64(bytes).replace(/.{76}/g, "$&\n"))).toBeCloseTo(20, 6)
+    expect(videoSecondsOfBase64(`${b64(bytes).replace(/.{76}/g, "$&\r\n")}\r\n`)).toBeCloseTo(20, 6)
+    expect(videoSecondsOfBase64(`${b64(bytes)}\r\n`)).toBeCloseTo(20, 6)
+  })
+
   it.prop(
     "reads any bytes of a clip from base64 wrapped in lines, as from plain base64, or none: never others",
     { size: intBetween(262_150, 300_000), line: intBetween(1, 40), crlf: Arbitrary.schema(Schema.Boolean), at: intBetween(0, 300_000), n: intBetween(1, 64) },

@@ -462,8 +462,9 @@ export const isFlv = (head: Uint8Array): boolean => ascii(head, 0, 3) === "FLV" 
  * four bytes locate (each tag is followed by its size).
  */
 export const flvSeconds = (clip: Clip): number | undefined => {
-  const { at, bytes } = clip.tail(65_536)
-  if (bytes.length < 4 || at + bytes.length !== clip.total) return undefined
+  // the tail runs to the end of the text (not compared with `total`, which counts a wrapped text's line breaks as data)
+  const { bytes } = clip.tail(65_536)
+  if (bytes.length < 4) return undefined
   const size = u32be(bytes, bytes.length - 4)
   const tag = bytes.length - 4 - size
   if (size < 11 || tag < 0) return undefined
