@@ -86,6 +86,16 @@ describe("the duration of a video", () => {
     expect(videoSecondsOfBase64(uneven)).toBeCloseTo(bytes.length / ASSUMED_VIDEO_BYTES_PER_SECOND, 0)
   })
 
+  it("reads a movie header past the first 256 KB in unpadded base64 (URL-safe, or its padding cut) with a line break at its end", () => {
+    // 400,001 bytes of data: the text's length is not a multiple of 4, and no padding says where the data ends
+    const bytes = [...box("ftyp", ascii("isom"), u32be(512)), ...box("mdat", new Array<number>(400_001).fill(9)), ...box("moov", mvhd(600, 600 * 42))]
+    const url = Buffer.from(Uint8Array.from(bytes)).toString("base64url")
+    expect(url.length % 4).not.toBe(0)
+    expect(videoSecondsOfBase64(url)).toBeCloseTo(42, 6)
+    expect(videoSecondsOfBase64(`${url}\n`)).toBeCloseTo(42, 6)
+    expect(videoSecondsOfBase64(`${b64(bytes).replace(/=+$/, "")}\r\n`)).toBeCloseTo(42, 6)
+  })
+
   it("reads a Flash video of more than 256 KB by its last tag's time in base64 wrapped in lines, as in plain base64", () => {
     // FLV header and first tag size, a 300 KB video tag at 0 ms, then a last video tag at 20,000 ms, each followed by its size
     const tag = (ms: number, data: number) => [9, (data >> 16) & 0xff, (data >> 8) & 0xff, data & 0xff, (ms >> 16) & 0xff, (ms >> 8) & 0xff, ms & 0xff, (ms >>> 24) & 0xff, 0, 0, 0, ...new Array<number>(data).fill(0x17), ...u32be(11 + data)]

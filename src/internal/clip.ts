@@ -59,6 +59,8 @@ const digitLayout = (text: string, start: number): { readonly digits: number; re
   const line = first.index - start
   let gap = 0
   while (first.index + gap < text.length && !isDigit(text.charCodeAt(first.index + gap))) gap++
+  // no digit after it: one line, blanks at its end (unpadded base64 need not hold whole groups of 4)
+  if (first.index + gap === text.length) return { digits: line, place: (k) => start + k }
   if (line === 0 || line % 4 !== 0) return undefined
   // every line as long: the next break comes a line and a gap later, or there is none (the last line)
   let lines = 1
