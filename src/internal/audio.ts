@@ -27,11 +27,12 @@ import {
   clipOfBase64,
   isAdts,
   isAiff,
-  isFourCC,
+  findInChunks,
   isIsoMedia,
   isMatroska,
   isoMediaSeconds,
   matroskaSeconds,
+  plausibleSeconds,
   type Read,
   u32be,
   u32le
@@ -51,26 +52,17 @@ export const GEMINI_AUDIO_TOKENS_PER_SECOND = 32
 /** OpenAI's audio models' price for a second of audio, as measured (see the module comment). */
 export const OPENAI_AUDIO_TOKENS_PER_SECOND = 10
 
-/** The most chunks a WAV walk reads before it gives up (a hostile file of empty chunks). */
-const MAX_CHUNKS = 1_000
-
 /** A WAV file's duration: its data chunk's size (or what follows it, for a stream that never filled it in) over the byte rate. */
 const wavSeconds = (read: Read, total: number): number | undefined => {
   let byteRate = 0
-  for (let at = 12, chunks = 0; at + 8 <= total && chunks < MAX_CHUNKS; chunks++) {
-    // a chunk's id and size, and of a fmt chunk its byte rate
-    const h = read(at, 20)
-    if (h === undefined || h.length < 8 || !isFourCC(h)) return undefined
-    const id = ascii(h, 0, 4)
-    const size = u32le(h, 4)
+  return findInChunks(read, total, false, 20, (id, h, at) => {
+    // a fmt chunk's byte rate comes before the data chunk
     if (id === "fmt " && h.length >= 20) byteRate = u32le(h, 16)
-    if (id === "data") {
-      const data = size === 0 || size === 0xffffffff ? total - at - 8 : Math.min(size, total - at - 8)
-      return byteRate > 0 ? data / byteRate : undefined
-    }
-    at += 8 + size + (size & 1)
-  }
-  return undefined
+    if (id !== "data" || byteRate <= 0) return undefined
+    const size = u32le(h, 4)
+    const data = size === 0 || size === 0xffffffff ? total - at - 8 : Math.min(size, total - at - 8)
+    return data / byteRate
+  })
 }
 
 /** Kilobits per second of MPEG-1 and MPEG-2/2.5 Layer III, by bit rate index. */
@@ -161,13 +153,6 @@ const TAIL_BYTES = 65_536
 /** Bytes of raw AAC walked frame by frame for its samples per byte. */
 const ADTS_WALK = 65_536
 
-/**
- * The most seconds a byte of audio can hold: one. No codec comes near it
- * (Opus at its lowest is hundreds of bytes a second), so a header that
- * claims more is damaged, and the clip is taken by its size.
- */
-export const MAX_SECONDS_PER_BYTE = 1
-
 /** Where the ID3v2 tags at the start of a clip end (a file may carry more than one): each one's size is four 7-bit bytes, plus a footer when its flags say so. */
 const afterId3 = (read: Read): number => {
   let base = 0
@@ -178,10 +163,6 @@ const afterId3 = (read: Read): number => {
   }
   return base
 }
-
-/** A duration read from a header when it is one a clip of `total` bytes can have, else `undefined`. */
-export const plausibleSeconds = (seconds: number | undefined, total: number): number | undefined =>
-  seconds !== undefined && Number.isFinite(seconds) && seconds >= 0 && seconds <= Math.max(1, total) * MAX_SECONDS_PER_BYTE ? seconds : undefined
 
 /** The duration of the audio whose base64 text starts at `start` in `text`, in seconds (as its header shows it, else by its size). */
 export const audioSecondsOfBase64 = (text: string, start = 0): number => {

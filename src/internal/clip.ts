@@ -127,7 +127,7 @@ export const u32be = (b: Uint8Array, at: number): number => b[at]! * 0x1000000 +
 const u64be = (b: Uint8Array, at: number): number => u32be(b, at) * 2 ** 32 + u32be(b, at + 4)
 
 /** Whether 4 bytes at `at` are printable characters (a chunk or box type; else a walk has lost its way). */
-export const isFourCC = (b: Uint8Array, at = 0): boolean => {
+const isFourCC = (b: Uint8Array, at = 0): boolean => {
   if (at + 4 > b.length) return false
   for (let i = at; i < at + 4; i++) if (!(b[i]! >= 0x20 && b[i]! <= 0x7e)) return false
   return true
@@ -135,6 +135,17 @@ export const isFourCC = (b: Uint8Array, at = 0): boolean => {
 
 /** The most boxes, chunks or elements a walk reads before it gives up (a hostile file of empty ones). */
 const MAX_STEPS = 1_000
+
+/**
+ * The most seconds a byte of a clip can hold: one. No codec comes near it
+ * (Opus at its lowest is hundreds of bytes a second), so a header that
+ * claims more is damaged, and the clip is taken by its size.
+ */
+const MAX_SECONDS_PER_BYTE = 1
+
+/** A duration read from a header when it is one a clip of `total` bytes can have, else `undefined`. */
+export const plausibleSeconds = (seconds: number | undefined, total: number): number | undefined =>
+  seconds !== undefined && Number.isFinite(seconds) && seconds >= 0 && seconds <= Math.max(1, total) * MAX_SECONDS_PER_BYTE ? seconds : undefined
 
 // ---------------------------------------------------------------------------
 // ISO media: MP4, QuickTime, M4A, 3GP
@@ -188,7 +199,8 @@ const fullBoxTime = (b: Uint8Array, at: number, version1: boolean): number => (v
  * file (a file written before its index), read in place.
  */
 export const isoMediaSeconds = (read: Read, total: number): number | undefined => {
-  const top = boxes(read, 0, total)
+  // every top-level box, as far as a fragmented file's fragments (two boxes each) go
+  const top = boxes(read, 0, total, MAX_TOP_BOXES)
   const moov = top?.find((b) => b.type === "moov")
   if (moov === undefined) return undefined
   const inner = boxes(read, moov.at + moov.header, Math.min(total, moov.at + moov.size))
@@ -212,12 +224,12 @@ export const isoMediaSeconds = (read: Read, total: number): number | undefined =
   const fragments = m === undefined || m.length < 8 ? 0 : fullBoxTime(m, 4, m[0] === 1 && m.length >= 12)
   if (fragments > 0) return Math.max(fragments / scale, movie ?? 0)
   // a fragmented file written as it was recorded (a browser's MediaRecorder, a pipe): its fragments' times
-  const ends = fragmentsSeconds(read, total, top ?? [], inner ?? [], extends_ ?? [])
+  const ends = fragmentsSeconds(read, top ?? [], inner ?? [], extends_ ?? [])
   return ends === undefined ? movie : Math.max(ends, movie ?? 0)
 }
 
-/** The most top-level boxes a fragmented file's walk reads (two a fragment). */
-const MAX_FRAGMENT_BOXES = 50_000
+/** The most top-level boxes read: a fragmented file has two a fragment. */
+const MAX_TOP_BOXES = 50_000
 /** The most bytes of a fragment's header read (a track run lists each sample). */
 const MAX_MOOF_BYTES = 4_194_304
 
@@ -229,7 +241,7 @@ const fields = (read: Read, box: Box, max = 64): Uint8Array | undefined => read(
  * (a fragment's decode time, else the end of the one before, plus its
  * samples' durations) over the track's time scale, the longest track's.
  */
-const fragmentsSeconds = (read: Read, total: number, top: ReadonlyArray<Box>, movie: ReadonlyArray<Box>, extends_: ReadonlyArray<Box>): number | undefined => {
+const fragmentsSeconds = (read: Read, top: ReadonlyArray<Box>, movie: ReadonlyArray<Box>, extends_: ReadonlyArray<Box>): number | undefined => {
   // each track's time scale (its media header's) and default sample duration (its track extends box's)
   const scales = new Map<number, number>()
   for (const trak of movie) {
@@ -251,8 +263,7 @@ const fragmentsSeconds = (read: Read, total: number, top: ReadonlyArray<Box>, mo
     if (f !== undefined && f.length >= 16) defaults.set(u32be(f, 4), u32be(f, 12))
   }
   const ends = new Map<number, number>()
-  const all = top.length < MAX_STEPS || total <= (top.at(-1)?.at ?? 0) + (top.at(-1)?.size ?? 0) ? top : boxes(read, 0, total, MAX_FRAGMENT_BOXES) ?? top
-  for (const moof of all) {
+  for (const moof of top) {
     if (moof.type !== "moof" || moof.size > MAX_MOOF_BYTES) continue
     const bytes = read(moof.at, moof.size)
     if (bytes === undefined) return undefined
@@ -558,23 +569,40 @@ const extended = (b: Uint8Array, at: number): number => {
   return (b[at]! & 0x80 ? -1 : 1) * mantissa * 2 ** (exponent - 63)
 }
 
-/** An AIFF file's duration: its common chunk's sample frames over its sample rate. */
-export const aiffSeconds = (read: Read, total: number): number | undefined => {
+/**
+ * The chunks of a RIFF (WAV, sizes little-endian) or IFF (AIFF, big-endian)
+ * file from byte 12: each one's id, its first `want` bytes (header
+ * included) and start, given to `visit` until it returns a value, which is
+ * the walk's. `undefined` when no chunk gives one, or a chunk's header
+ * cannot be read or is not one.
+ */
+export const findInChunks = <A>(
+  read: Read,
+  total: number,
+  bigEndian: boolean,
+  want: number,
+  visit: (id: string, h: Uint8Array, at: number) => A | undefined
+): A | undefined => {
   for (let at = 12, steps = 0; at + 8 <= total && steps < MAX_STEPS; steps++) {
-    const h = read(at, 26)
+    const h = read(at, want)
     if (h === undefined || h.length < 8 || !isFourCC(h)) return undefined
-    const size = u32be(h, 4)
-    if (ascii(h, 0, 4) === "COMM") {
-      if (h.length < 26) return undefined
-      const rate = extended(h, 16)
-      // in AIFF-C with IMA ADPCM the count is of packets, of 64 frames each
-      const frames = u32be(h, 10) * (ascii(read(at + 26, 4) ?? new Uint8Array(0), 0, 4) === "ima4" ? 64 : 1)
-      return rate > 0 && Number.isFinite(rate) ? frames / rate : undefined
-    }
+    const found = visit(ascii(h, 0, 4), h, at)
+    if (found !== undefined) return found
+    const size = bigEndian ? u32be(h, 4) : u32le(h, 4)
     at += 8 + size + (size & 1)
   }
   return undefined
 }
+
+/** An AIFF file's duration: its common chunk's sample frames over its sample rate. */
+export const aiffSeconds = (read: Read, total: number): number | undefined =>
+  findInChunks(read, total, true, 26, (id, h, at) => {
+    if (id !== "COMM" || h.length < 26) return undefined
+    const rate = extended(h, 16)
+    // in AIFF-C with IMA ADPCM the count is of packets, of 64 frames each
+    const frames = u32be(h, 10) * (ascii(read(at + 26, 4) ?? new Uint8Array(0), 0, 4) === "ima4" ? 64 : 1)
+    return rate > 0 && Number.isFinite(rate) ? frames / rate : undefined
+  })
 
 // ---------------------------------------------------------------------------
 // ADTS (raw AAC)

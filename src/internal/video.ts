@@ -17,7 +17,7 @@
  * @internal
  */
 import type * as Block from "../Block.js"
-import { GEMINI_AUDIO_TOKENS_PER_SECOND, plausibleSeconds } from "./audio.js"
+import { GEMINI_AUDIO_TOKENS_PER_SECOND } from "./audio.js"
 import {
   asfSeconds,
   aviSeconds,
@@ -31,7 +31,8 @@ import {
   isMpegStream,
   isoMediaSeconds,
   matroskaSeconds,
-  mpegStreamSeconds
+  mpegStreamSeconds,
+  plausibleSeconds
 } from "./clip.js"
 import { geminiGeneration, geminiMediaResolution } from "./imageSize.js"
 import { readInlineOnce } from "./inlineData.js"
