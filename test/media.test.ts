@@ -123,6 +123,20 @@ describe("the duration of a video", () => {
     { timeout: 120_000 }
   )
 
+  it("reads a fragmented MP4 to its last fragment past the first 1,000 top-level boxes", () => {
+    // one track at 90 kHz, 600 fragments (1,200 boxes) of 30 samples of 3,000 units: 600 seconds
+    const full = (type: string, version: number, ...body: ReadonlyArray<ReadonlyArray<number>>) => box(type, [version, 0, 0, 0], ...body)
+    const trak = box("trak", full("tkhd", 0, u32be(0), u32be(0), u32be(1), new Array<number>(72).fill(0)), box("mdia", full("mdhd", 0, u32be(0), u32be(0), u32be(90_000), u32be(0), [0, 0, 0, 0])))
+    const trex = full("trex", 0, u32be(1), u32be(1), u32be(3_000), u32be(0), u32be(0))
+    const fragments: Array<number> = []
+    for (let f = 0; f < 600; f++) {
+      const traf = box("traf", box("tfhd", [0, 0, 0, 0], u32be(1)), full("tfdt", 0, u32be(f * 90_000)), box("trun", [0, 0, 0, 0], u32be(30)))
+      fragments.push(...box("moof", traf), ...box("mdat", [1, 2, 3]))
+    }
+    const bytes = [...box("ftyp", ascii("isom")), ...box("moov", mvhd(1_000, 0), trak, box("mvex", trex)), ...fragments]
+    expect(videoSecondsOfBase64(b64(bytes))).toBeCloseTo(600, 6)
+  })
+
   it("reads a WebM that a browser recorded (no duration written) by the time of its last block", () => {
     // EBML header, then a segment of unknown size: info with a time scale and no duration, then clusters of unknown size
     const ebml = [0x1a, 0x45, 0xdf, 0xa3, 0x84, 0x42, 0x82, 0x81, 0x77]

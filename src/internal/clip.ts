@@ -199,8 +199,7 @@ const fullBoxTime = (b: Uint8Array, at: number, version1: boolean): number => (v
  * file (a file written before its index), read in place.
  */
 export const isoMediaSeconds = (read: Read, total: number): number | undefined => {
-  // every top-level box, as far as a fragmented file's fragments (two boxes each) go
-  const top = boxes(read, 0, total, MAX_TOP_BOXES)
+  const top = boxes(read, 0, total)
   const moov = top?.find((b) => b.type === "moov")
   if (moov === undefined) return undefined
   const inner = boxes(read, moov.at + moov.header, Math.min(total, moov.at + moov.size))
@@ -224,12 +223,12 @@ export const isoMediaSeconds = (read: Read, total: number): number | undefined =
   const fragments = m === undefined || m.length < 8 ? 0 : fullBoxTime(m, 4, m[0] === 1 && m.length >= 12)
   if (fragments > 0) return Math.max(fragments / scale, movie ?? 0)
   // a fragmented file written as it was recorded (a browser's MediaRecorder, a pipe): its fragments' times
-  const ends = fragmentsSeconds(read, top ?? [], inner ?? [], extends_ ?? [])
+  const ends = fragmentsSeconds(read, total, top ?? [], inner ?? [], extends_ ?? [])
   return ends === undefined ? movie : Math.max(ends, movie ?? 0)
 }
 
-/** The most top-level boxes read: a fragmented file has two a fragment. */
-const MAX_TOP_BOXES = 50_000
+/** The most top-level boxes a fragmented file's walk reads (two a fragment). */
+const MAX_FRAGMENT_BOXES = 50_000
 /** The most bytes of a fragment's header read (a track run lists each sample). */
 const MAX_MOOF_BYTES = 4_194_304
 
@@ -241,7 +240,7 @@ const fields = (read: Read, box: Box, max = 64): Uint8Array | undefined => read(
  * (a fragment's decode time, else the end of the one before, plus its
  * samples' durations) over the track's time scale, the longest track's.
  */
-const fragmentsSeconds = (read: Read, top: ReadonlyArray<Box>, movie: ReadonlyArray<Box>, extends_: ReadonlyArray<Box>): number | undefined => {
+const fragmentsSeconds = (read: Read, total: number, top: ReadonlyArray<Box>, movie: ReadonlyArray<Box>, extends_: ReadonlyArray<Box>): number | undefined => {
   // each track's time scale (its media header's) and default sample duration (its track extends box's)
   const scales = new Map<number, number>()
   for (const trak of movie) {
@@ -263,7 +262,10 @@ const fragmentsSeconds = (read: Read, top: ReadonlyArray<Box>, movie: ReadonlyAr
     if (f !== undefined && f.length >= 16) defaults.set(u32be(f, 4), u32be(f, 12))
   }
   const ends = new Map<number, number>()
-  for (const moof of top) {
+  // the top-level boxes past those the movie box was looked for in, read on from where that walk stopped
+  const last = top.at(-1)
+  const rest = top.length < MAX_STEPS || last === undefined ? [] : boxes(read, last.at + last.size, total, MAX_FRAGMENT_BOXES - top.length) ?? []
+  for (const moof of [...top, ...rest]) {
     if (moof.type !== "moof" || moof.size > MAX_MOOF_BYTES) continue
     const bytes = read(moof.at, moof.size)
     if (bytes === undefined) return undefined
