@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Arbitrary, Schema } from "effect"
-import { LazyList, stringify, stringifyIndented, stringifyIndentedChunks } from "../src/internal/json.js"
+import { LazyList, readableJson, stringify, stringifyIndented, stringifyIndentedChunks } from "../src/internal/json.js"
 import { intBetween } from "./arbitraries.js"
 
 const json = Arbitrary.schema(Schema.Json)
@@ -60,5 +60,30 @@ describe("the iterative JSON writers", () => {
     assert.isAbove(chunks.length, 1000)
     assert.isBelow(Math.max(...chunks.map((c) => c.length)), 200)
     assert.strictEqual(chunks.join(""), JSON.stringify({ model: "m", messages }, null, 2))
+  })
+})
+
+describe("readableJson", () => {
+  it.prop("gives back every JSON value unchanged, in its key order", [json], ([value]) => {
+    assert.strictEqual(JSON.stringify(readableJson(value)), JSON.stringify(value))
+  })
+
+  it.prop("leaves out what is not JSON (a function, a Date, a BigInt, undefined) and what cannot be read, at any depth", [json], ([value]) => {
+    const throwing = { get x(): unknown { throw new Error("getter") }, kept: value }
+    const odd = { a: undefined, f: () => 1, d: new Date(0), n: 1n, throwing, list: [value, Symbol("s")], value }
+    const deep = nested(20_000, odd)
+    let inner: unknown = readableJson(deep)
+    for (let i = 0; i < 20_000; i++) inner = i % 2 === 0 ? (inner as { k: unknown }).k : (inner as Array<unknown>)[0]
+    assert.strictEqual(JSON.stringify(inner), JSON.stringify({ throwing: { kept: value }, list: [value], value }))
+  }, 60_000)
+
+  it("ends a list at its first hole instead of reading through a claimed length", () => {
+    const sparse: Array<unknown> = [1, 2]
+    sparse.length = 1e9
+    assert.deepStrictEqual(readableJson({ list: sparse }), { list: [1, 2] })
+    const { proxy, revoke } = Proxy.revocable({}, {})
+    revoke()
+    assert.deepStrictEqual(readableJson([proxy, 1]), [1])
+    assert.strictEqual(readableJson(proxy), null)
   })
 })

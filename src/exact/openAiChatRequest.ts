@@ -21,6 +21,7 @@ import {
   encodingForModel,
   type PromptFormat
 } from "../internal/openAiChatPrompt.js"
+import { readableJson } from "../internal/json.js"
 import { loadTextCounter, type TokenizerUnavailable } from "./tokenizer.js"
 
 export type {
@@ -117,8 +118,10 @@ export const countOpenAiChatRequest = (
   options: CountChatRequestOptions = {}
 ): Effect.Effect<ChatRequestTokens, TokenizerUnavailable> =>
   Effect.suspend(() => {
-    // a body that is not an object (a JSON null) is an empty request: a malformed one is counted as far as it can be read
-    const body: ChatRequestLike = typeof request === "object" && request !== null ? request : {}
+    // a body that is not an object (a JSON null) is an empty request: a malformed one is counted as far as it can be
+    // read, and so is one built in code with parts that cannot be read (a throwing getter, a proxy, a cycle)
+    const readable = readableJson(request)
+    const body: ChatRequestLike = typeof readable === "object" && readable !== null && !Array.isArray(readable) ? readable as ChatRequestLike : {}
     const model = options.model ?? (typeof body.model === "string" ? body.model : undefined)
     const encoding = options.encoding ?? encodingForModel(model)
     const format = options.format

@@ -193,6 +193,78 @@ export const listOf = (input: unknown): { readonly items: Array<unknown> } | { r
   }
 }
 
+/**
+ * The JSON that can be read from a value given in code, for functions that
+ * count a value as far as it can be read rather than reject it: a getter or
+ * proxy that throws, a cycle, a value that is not JSON (a function, a Date, a
+ * BigInt, `undefined`) is left out, and a list ends at its first hole. Never
+ * throws; linear in the size of what is read, iterative at any depth.
+ */
+export const readableJson = (input: unknown): Schema.Json => {
+  if (isJsonLeaf(input)) return input as Schema.Json
+  interface Open {
+    readonly source: object
+    readonly target: Array<unknown> | Record<string, unknown>
+    readonly keys: ReadonlyArray<string> | number
+    index: number
+  }
+  const onPath = new Set<object>()
+  // a container as a frame to fill, or undefined when it cannot be read as one
+  const open = (u: unknown): Open | undefined => {
+    if (typeof u !== "object" || u === null || onPath.has(u)) return undefined
+    try {
+      if (Array.isArray(u)) {
+        const length = u.length
+        onPath.add(u)
+        return { source: u, target: [], keys: typeof length === "number" ? length : 0, index: 0 }
+      }
+      if (!isPlainObject(u)) return undefined
+      const keys = Object.keys(u)
+      onPath.add(u)
+      return { source: u, target: {}, keys, index: 0 }
+    } catch {
+      return undefined
+    }
+  }
+  const root = open(input)
+  if (root === undefined) return null
+  const stack: Array<Open> = [root]
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1]!
+    const isList = typeof frame.keys === "number"
+    const count = isList ? frame.keys as number : (frame.keys as ReadonlyArray<string>).length
+    if (frame.index >= count) {
+      stack.pop()
+      onPath.delete(frame.source)
+      continue
+    }
+    const i = frame.index++
+    let value: unknown
+    try {
+      if (isList && !(i in frame.source)) {
+        // a hole ends the list: a sparse array's claimed length is not read through
+        frame.index = count
+        continue
+      }
+      value = (frame.source as Record<string | number, unknown>)[isList ? i : (frame.keys as ReadonlyArray<string>)[i]!]
+    } catch {
+      continue
+    }
+    let out: unknown
+    if (isJsonLeaf(value)) {
+      out = value
+    } else {
+      const child = open(value)
+      if (child === undefined) continue
+      stack.push(child)
+      out = child.target
+    }
+    if (isList) (frame.target as Array<unknown>).push(out)
+    else defineOwn(frame.target as Record<string, unknown>, (frame.keys as ReadonlyArray<string>)[i]!, out)
+  }
+  return root.target as Schema.Json
+}
+
 /** The message of anything thrown, without ever throwing itself. */
 export const errorText = (cause: unknown): string => {
   try {

@@ -7,6 +7,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Cause, Effect, Exit, Result } from "effect"
 import * as Formats from "../../src/cli/Formats.js"
 import { Block, Conversation, Message, Request } from "../../src/index.js"
+import { countOpenAiChatRequest } from "../../src/exact/openAiChatRequest.js"
 import { stringify, stringifyIndented } from "../../src/internal/json.js"
 import {
   Anthropic,
@@ -367,4 +368,28 @@ describe("fuzz regressions: the command line's writer", () => {
       }
     }
   })
+})
+
+describe("fuzz regressions: the exact request counter", () => {
+  it.effect("counts a body built in code with unreadable parts as far as it can be read, never a defect", () =>
+    Effect.gen(function*() {
+      const count = (body: unknown) => Effect.map(countOpenAiChatRequest(body as never, { encoding: "o200k" }), (t) => t.total)
+      const { proxy, revoke } = Proxy.revocable({}, {})
+      revoke()
+      const empty = yield* count({})
+      // a whole body that cannot be read is an empty request
+      assert.strictEqual(yield* count({ get messages(): unknown { throw new Error("getter") } }), empty)
+      assert.strictEqual(yield* count(new Proxy({}, { get: () => { throw new Error("proxy get") } })), empty)
+      assert.strictEqual(yield* count(proxy), empty)
+      // a message whose content throws is counted without it; the message after it is counted in full
+      const hostile = { role: "user", get content(): unknown { throw new Error("getter") } }
+      assert.strictEqual(
+        yield* count({ messages: [hostile, { role: "user", content: "hi" }] }),
+        yield* count({ messages: [{ role: "user" }, { role: "user", content: "hi" }] })
+      )
+      // a cycle, a BigInt and a function are left out, as JSON.stringify would fail or leave them out
+      const cyclic: Record<string, unknown> = { role: "user", content: "hi" }
+      cyclic["self"] = cyclic
+      assert.strictEqual(yield* count({ messages: [cyclic, { role: "user", content: "x", n: 1n, f: () => 1 }] }), yield* count({ messages: [{ role: "user", content: "hi" }, { role: "user", content: "x" }] }))
+    }))
 })

@@ -58,6 +58,11 @@ import {
   updateAt
 } from "./generators.js"
 import { skip, type Target } from "./harness.js"
+import { countOpenAiChatRequest } from "../../src/exact/openAiChatRequest.js"
+import { loadTextCounter } from "../../src/exact/tokenizer.js"
+
+// loaded once here, so that the exact counter's Effect runs synchronously in the harness like every other target
+await Effect.runPromise(loadTextCounter("o200k"))
 
 /** A kind of input, the classes it is attacked with, and the functions that read it. */
 export interface Domain<I = unknown> {
@@ -652,6 +657,7 @@ const wireDomains = (a: AdapterShape): Array<Domain> => {
       generate: gen(() => wire().requests),
       targets: [
         { name: `${a.key}.fromRequest`, run: (u) => a.fromRequest(u) },
+        ...(a.key === "openai-chat" ? [{ name: "countOpenAiChatRequest (o200k)", run: (u: unknown) => countOpenAiChatRequest(u as never, { encoding: "o200k" }) }] : []),
         cliTarget(`cli: ${a.key} request body as text`, textOf),
         wireRoundTrip(`${a.key}: fromRequest -> toRequest`, a.fromRequest, (v) => a.toRequest(v as Request.Request))
       ]
