@@ -8,7 +8,8 @@
  * as a TypeScript namespace, often most of a short request), the tool choice
  * and the reply priming. Special-token text in a message counts as ordinary
  * text, never a reason to throw; a malformed request is counted as far as it
- * can be read, never rejected.
+ * can be read, never rejected (in a body built in code, a getter or proxy
+ * that throws, a cycle or a value that is not JSON is left out).
  *
  * @since 0.1.0
  */
