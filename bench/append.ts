@@ -104,7 +104,7 @@ const measure = (build: () => TokenEstimator.Service, all: ReadonlyArray<Message
 const pad = (s: string, n: number): string => s.padStart(n)
 
 /**
- * Runs the benchmark for the default heuristic and seed 000's rule at a few
+ * Runs the benchmark for the default heuristic and the CJK-weighted rule at a few
  * conversation sizes and prints the per-append cost, memoized and not, and
  * their ratio.
  */

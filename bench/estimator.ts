@@ -31,8 +31,8 @@ import { estimateTextWith } from "../src/internal/heuristic.js"
 import { cl100k, o200k } from "../src/internal/weights.js"
 import { cjkWeightedTextRule } from "../src/TokenEstimator.js"
 
-/** The seed article's rule (CJK ideograph 2.0, other non-whitespace 0.25), as the seed layer implements it. */
-const seedRule = cjkWeightedTextRule()
+/** The CJK-weighted rule (CJK ideograph 2.0, other non-whitespace 0.25), as its layer implements it. */
+const cjkRule = cjkWeightedTextRule()
 const charsOver4 = (text: string): number => Math.ceil(text.length / 4)
 
 const ours = {
@@ -107,13 +107,13 @@ const accuracy = (allHoldout: ReadonlyArray<CorpusMessage>, allTrain: ReadonlyAr
     )
   }
   // Other baselines against exact o200k, overall only per category p90.
-  const seed = evaluate(holdout, "o200k", seedRule)
+  const cjk = evaluate(holdout, "o200k", cjkRule)
   const c4 = evaluate(holdout, "o200k", charsOver4)
   console.log("\n## baselines vs exact o200k (held-out p90 / bias)\n")
   console.log(
     formatTable(
       ["category", "tokenx 2.2.0", "CJK-weighted rule", "chars/4"],
-      [...seed.keys()].map((k) => [k, ...[tokenxRows, seed, c4].map((m) => `${pct(m.get(k)?.p90 ?? NaN)} / ${pct(m.get(k)?.bias ?? NaN, true)}`)])
+      [...cjk.keys()].map((k) => [k, ...[tokenxRows, cjk, c4].map((m) => `${pct(m.get(k)?.p90 ?? NaN)} / ${pct(m.get(k)?.bias ?? NaN, true)}`)])
     )
   )
   // Languages of the script groups.

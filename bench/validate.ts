@@ -3,7 +3,7 @@
  *
  * Both are single linear passes, so the time per message must stay flat as
  * the conversation grows: the bench prints the ratio of per-message time at
- * 1M vs 10k. For scale, it runs a direct port of seed 000's
+ * 1M vs 10k. For scale, it runs a direct port of the flat message format's original
  * `validateConversation` (which only looks at the previous message, and so
  * wrongly rejects parallel results) on the same conversations, in the same run.
  */
@@ -13,29 +13,29 @@ import { callsSharingOneId, craftCollidingIds, historyWithIds, sameRoleRun } fro
 import { consume, fmt, table, timePerCall } from "./measure.js"
 
 // ---------------------------------------------------------------------------
-// seed 000, ported as written (flat messages, prev-message check, per-message validateMessage)
+// the original flat-format validator, ported as written (flat messages, prev-message check, per-message validateMessage)
 // ---------------------------------------------------------------------------
 
-interface SeedToolCall {
+interface PortToolCall {
   id: string
   name: string
   args: Record<string, unknown>
 }
-interface SeedMessage {
+interface PortMessage {
   role: "system" | "user" | "assistant" | "tool"
   content: string
-  toolCalls?: Array<SeedToolCall>
+  toolCalls?: Array<PortToolCall>
   toolCallId?: string
   toolName?: string
   isError?: boolean
   metadata?: Record<string, unknown>
 }
-interface SeedValidation {
+interface PortValidation {
   valid: boolean
   errors: Array<string>
 }
 
-const seedValidateMessage = (msg: SeedMessage): SeedValidation => {
+const portValidateMessage = (msg: PortMessage): PortValidation => {
   const errors: Array<string> = []
   if (!msg.role) errors.push("Message must have a role")
   if (msg.role === "tool") {
@@ -55,10 +55,10 @@ const seedValidateMessage = (msg: SeedMessage): SeedValidation => {
   return { valid: errors.length === 0, errors }
 }
 
-const seedValidateConversation = (messages: Array<SeedMessage>): SeedValidation => {
+const portValidateConversation = (messages: Array<PortMessage>): PortValidation => {
   const errors: Array<string> = []
   for (let i = 0; i < messages.length; i++) {
-    const r = seedValidateMessage(messages[i]!)
+    const r = portValidateMessage(messages[i]!)
     for (const e of r.errors) errors.push(`messages[${i}]: ${e}`)
   }
   for (let i = 1; i < messages.length; i++) {
@@ -76,7 +76,7 @@ const seedValidateConversation = (messages: Array<SeedMessage>): SeedValidation 
   return { valid: errors.length === 0, errors }
 }
 
-const toSeed = (m: Message.Message): Array<SeedMessage> => {
+const toPort = (m: Message.Message): Array<PortMessage> => {
   switch (m.role) {
     case "tool":
       return m.content.map((r) => ({ role: "tool", content: Block.resultContentText(r.content), toolCallId: r.toolCallId, toolName: r.toolName, isError: r.isError }))
@@ -101,7 +101,7 @@ export const makeConversation = (size: number): Array<Message.Message> => {
   while (out.length < size) {
     turn++
     out.push(Message.user(`Step ${turn}: open the file and fix the failing test.`))
-    // sequential tool calls: seed 000's prev-message check accepts these, so both validators do the same work
+    // sequential tool calls: the port's previous-message check accepts these, so both validators do the same work
     const calls = 1 + (turn % 3)
     for (let c = 0; c < calls && out.length < size; c++) {
       const id = `call_${turn}_${c}`
@@ -132,36 +132,36 @@ export const runValidateBench = (): void => {
   const full = makeConversation(sizes[sizes.length - 1]!)
   const broken = breakConversation(full)
   const rows: Array<Array<string>> = []
-  const perMessage: Record<string, Array<number>> = { validate: [], repair: [], seed: [] }
+  const perMessage: Record<string, Array<number>> = { validate: [], repair: [], port: [] }
   for (const size of sizes) {
     const ms = full.slice(0, size)
     while (ms.length > 1 && (ms[ms.length - 1]!.role !== "assistant" || Message.hasToolCalls(ms[ms.length - 1]!))) ms.pop()
     const damaged = broken.slice(0, size)
-    const seed = ms.flatMap(toSeed)
+    const flatMessages = ms.flatMap(toPort)
     if (!Conversation.isValid(ms)) throw new Error("bench conversation must be valid")
-    if (!seedValidateConversation(seed).valid) throw new Error("the seed port must accept the bench conversation")
+    if (!portValidateConversation(flatMessages).valid) throw new Error("the port must accept the bench conversation")
     const opts = { minMs: size >= 1_000_000 ? 400 : 200, rounds: size >= 1_000_000 ? 3 : 5 }
     const tValidate = timePerCall(() => consume(Conversation.issuesOf(ms)), opts)
     const tRepair = timePerCall(() => consume(Repair.repair(damaged)), opts)
-    const tSeed = timePerCall(() => consume(seedValidateConversation(seed)), opts)
+    const tPort = timePerCall(() => consume(portValidateConversation(flatMessages)), opts)
     const ns = (t: number, n: number) => (t * 1e6) / n
     perMessage["validate"]!.push(ns(tValidate, ms.length))
     perMessage["repair"]!.push(ns(tRepair, damaged.length))
-    perMessage["seed"]!.push(ns(tSeed, ms.length))
+    perMessage["port"]!.push(ns(tPort, ms.length))
     rows.push([
       size.toLocaleString("en-US"),
       fmt(ns(tValidate, ms.length)),
       fmt(ms.length / tValidate / 1000, 2),
       fmt(ns(tRepair, damaged.length)),
       fmt(damaged.length / tRepair / 1000, 2),
-      fmt(ns(tSeed, ms.length)),
-      fmt(tValidate / tSeed, 2)
+      fmt(ns(tPort, ms.length)),
+      fmt(tValidate / tPort, 2)
     ])
   }
-  table(["messages", "validate ns/msg", "validate M msg/s", "repair ns/msg", "repair M msg/s", "seed 000 ns/msg", "validate / seed"], rows)
+  table(["messages", "validate ns/msg", "validate M msg/s", "repair ns/msg", "repair M msg/s", "port ns/msg", "validate / port"], rows)
   const flat = (k: string) => perMessage[k]![perMessage[k]!.length - 1]! / perMessage[k]![0]!
   console.log(
-    `\nper-message time at 1M vs 10k: validate ${fmt(flat("validate"), 2)}x, repair ${fmt(flat("repair"), 2)}x, seed 000 port ${fmt(flat("seed"), 2)}x (1.00x = perfectly flat)`
+    `\nper-message time at 1M vs 10k: validate ${fmt(flat("validate"), 2)}x, repair ${fmt(flat("repair"), 2)}x, ported validator ${fmt(flat("port"), 2)}x (1.00x = perfectly flat)`
   )
   const repaired = Repair.repair(broken.slice(0, 100_000))
   console.log(`repair on the damaged 100k history: ${repaired.actions.length} actions, valid after: ${Conversation.isValid(repaired.messages)}`)
