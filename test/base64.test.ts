@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Arbitrary, Schema } from "effect"
-import { binaryOfBytes, decodeBase64, decodeBase64Binary } from "../src/internal/base64.js"
+import { binaryOfBytes, decodeBase64, decodeBase64Binary, standardBase64 } from "../src/internal/base64.js"
 import { intBetween } from "./arbitraries.js"
 
 const bytesOf = (n: number, seed: number): Uint8Array => {
@@ -70,5 +70,32 @@ describe("decodeBase64", () => {
     // padding in the middle (two encodings run together): both read as one stream of digits
     const joined = `${"QUJD".repeat(2_000)}QQ==${"QUJD".repeat(2_000)}`
     expect(decodeBase64(joined).length).toBe(12_001)
+  })
+})
+
+describe("standardBase64", () => {
+  it.prop(
+    "gives the same bytes in the standard alphabet, padded (as Node writes them), whatever the spelling",
+    {
+      size: intBetween(0, 5_000),
+      seed: intBetween(1, 1_000_000),
+      spelling: Arbitrary.schema(Schema.Literals(["plain", "unpadded", "urlSafe", "wrapped", "crlf"]))
+    },
+    ({ seed, size, spelling }) => {
+      const bytes = bytesOf(size, seed)
+      const standard = standardBase64(spell(bytes, spelling))
+      expect(decodeBase64(standard)).toEqual(bytes)
+      expect(standard.replace(/\s/g, "")).toBe(Buffer.from(bytes).toString("base64"))
+    }
+  )
+
+  it("returns standard, padded text as it is, and pads after the digits, before a trailing line break", () => {
+    const text = Buffer.from("any carnal pleas").toString("base64")
+    expect(standardBase64(text)).toBe(text)
+    expect(standardBase64("aGVsbG8\n")).toBe("aGVsbG8=\n")
+    expect(standardBase64("aGVs\nbG8")).toBe("aGVs\nbG8=")
+    expect(standardBase64("-_8")).toBe("+/8=")
+    // one digit left over is no base64: no padding makes it whole
+    expect(standardBase64("aGVsb")).toBe("aGVsb")
   })
 })

@@ -6,6 +6,7 @@
  * @internal
  */
 import * as Block from "../Block.js"
+import { standardBase64 } from "./base64.js"
 import { imageTypeOfBase64 } from "./imageSize.js"
 
 /** The image types Anthropic takes. */
@@ -18,7 +19,7 @@ export const ANTHROPIC_IMAGE_TYPES: ReadonlySet<string> = new Set(["image/jpeg",
  */
 export const decodeBase64Text = (data: string): string | undefined => {
   try {
-    const binary = atob(/[-_]/.test(data) ? data.replace(/-/g, "+").replace(/_/g, "/") : data)
+    const binary = atob(standardBase64(data))
     const bytes = new Uint8Array(binary.length)
     for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes)

@@ -13,6 +13,39 @@ export const utf8ToBase64 = (text: string): string => {
   return btoa(binary)
 }
 
+/**
+ * Base64 text in the standard alphabet, padded, as the Anthropic and OpenAI
+ * APIs take it: URL-safe digits (`-`, `_`), which a Gemini body may carry
+ * (proto3 JSON accepts either alphabet for bytes), become `+` and `/`, and
+ * the padding a group of 2 or 3 digits lacks is added. The same bytes, so no
+ * conversion is reported; text already standard and padded (the usual case)
+ * is returned as it is, not copied. Anything else in the text (line breaks,
+ * stray characters) is left where it is, and a last group of one digit,
+ * which no padding makes whole, is not padded.
+ */
+export const standardBase64 = (text: string): string => {
+  const urlSafe = /[-_]/.test(text)
+  let end = text.length
+  while (end > 0 && text.charCodeAt(end - 1) <= 32) end--
+  let pad = ""
+  if (end > 0 && text.charCodeAt(end - 1) !== 61) {
+    // the digits of the text: its length, unless something else is in it
+    let digits = end
+    if (/[^A-Za-z0-9+/_-]/.test(text.slice(0, end))) {
+      digits = 0
+      for (let i = 0; i < end; i++) if (isDigit(text.charCodeAt(i))) digits++
+    }
+    pad = digits % 4 === 2 ? "==" : digits % 4 === 3 ? "=" : ""
+  }
+  if (!urlSafe && pad === "") return text
+  const standard = urlSafe ? text.replace(/[-_]/g, (c) => (c === "-" ? "+" : "/")) : text
+  return pad === "" ? standard : standard.slice(0, end) + pad + standard.slice(end)
+}
+
+/** A digit of either base64 alphabet. */
+const isDigit = (c: number): boolean =>
+  (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 || c === 47 || c === 45 || c === 95
+
 /** Below this many characters the decoder below is as fast as the platform's. */
 const NATIVE_FROM = 4_096
 

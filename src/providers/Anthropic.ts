@@ -58,6 +58,7 @@
 import { Effect, type Schema, type Stream } from "effect"
 import * as Block from "../Block.js"
 import { ANTHROPIC_IMAGE_TYPES, decodeBase64Text, isDocumentByReference, isFetchable } from "../internal/anthropicFiles.js"
+import { standardBase64 } from "../internal/base64.js"
 import { imageTypeOfBase64 } from "../internal/imageSize.js"
 import { stringify } from "../internal/json.js"
 import * as Message from "../Message.js"
@@ -205,7 +206,7 @@ const fileBlock = (
           A.dropped(ctx, index, blockIndex, `${A.an(media)} ${media} image`, "Anthropic takes JPEG, PNG, GIF and WebP images")
           return undefined
         }
-        image = { ...sourceExtras, type: "base64", media_type: type, data: source.data }
+        image = { ...sourceExtras, type: "base64", media_type: type, data: standardBase64(source.data) }
         break
       }
       case "Url":
@@ -236,7 +237,7 @@ const fileBlock = (
   switch (source._tag) {
     case "Base64":
       if (media === "application/pdf") {
-        document = { ...sourceExtras, type: "base64", media_type: "application/pdf", data: source.data }
+        document = { ...sourceExtras, type: "base64", media_type: "application/pdf", data: standardBase64(source.data) }
       } else {
         const text = media.startsWith("text/") ? decodeBase64Text(source.data) : undefined
         if (text === undefined) {

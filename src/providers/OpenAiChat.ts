@@ -70,6 +70,7 @@ import {
   type MalformedPayload,
   type UnsupportedContent
 } from "./Conversion.js"
+import { standardBase64 } from "../internal/base64.js"
 import { chatNamedToolChoice, chatResponseFormat } from "../internal/chatRequestFields.js"
 import * as A from "./internal/adapter.js"
 import { hintOf, keptOf } from "./internal/kept.js"
@@ -147,7 +148,8 @@ const textContent = (
   return parts
 }
 
-const dataUrl = (mediaType: string, data: string): string => `data:${mediaType};base64,${data}`
+/** A `data:` URL of base64 data, in the standard alphabet OpenAI decodes (`standardBase64`). */
+const dataUrl = (mediaType: string, data: string): string => `data:${mediaType};base64,${standardBase64(data)}`
 
 const audioFormat = (mediaType: string): "wav" | "mp3" | undefined => {
   switch (mediaType) {
@@ -220,7 +222,7 @@ const filePart = (ctx: A.Ctx, file: Block.FileBlock, index: number, blockIndex: 
       return undefined
     }
     documentSettings(ctx, file, index, blockIndex, false)
-    return { ...extras, type: "input_audio", input_audio: { ...A.nestedExtras(extras, "input_audio"), data: source.data, format } }
+    return { ...extras, type: "input_audio", input_audio: { ...A.nestedExtras(extras, "input_audio"), data: standardBase64(source.data), format } }
   }
   let body: { file_data: string } | { file_id: string }
   switch (source._tag) {

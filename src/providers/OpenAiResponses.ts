@@ -58,7 +58,7 @@
  *
  * @since 0.1.0
  */
-import { utf8ToBase64 } from "../internal/base64.js"
+import { standardBase64, utf8ToBase64 } from "../internal/base64.js"
 import { openAiResponseFormat } from "../internal/chatRequestFields.js"
 import type { Effect, Schema, Stream } from "effect"
 import * as Block from "../Block.js"
@@ -472,7 +472,8 @@ const readItems = (ctx: A.Ctx, items: ReadonlyArray<Schema.Json>, path: string, 
 // writing: messages -> items
 // ---------------------------------------------------------------------------
 
-const dataUrl = (mediaType: string, data: string): string => `data:${mediaType};base64,${data}`
+/** A `data:` URL of base64 data, in the standard alphabet OpenAI decodes (`standardBase64`). */
+const dataUrl = (mediaType: string, data: string): string => `data:${mediaType};base64,${standardBase64(data)}`
 
 /** The type an image's `data:` URL declared when it was not an image type (see `dataUrlMediaType`). */
 const declaredType = (block: Block.FileBlock): string | undefined => {

@@ -192,6 +192,21 @@ describe("Anthropic.toMessages", () => {
       expect(value.messages[0]!.content).toEqual([{ type: "image", source: { type: "base64", media_type: "image/jpeg", data: "/9j/4AAQSkZJRg==" } }])
     }))
 
+  it.effect("an image and a PDF in URL-safe, unpadded base64 (as a Gemini body may carry them) are written in the standard alphabet, padded", () =>
+    Effect.gen(function* () {
+      const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0xfb, 0xff, 0xfe, 0x3e, 0x3f])
+      const pdf = Uint8Array.from([...Buffer.from("%PDF-1.4\n"), 0xfb, 0xff])
+      const { value, warnings } = yield* Anthropic.toMessages([
+        Message.user([Block.file(Block.base64(Buffer.from(png).toString("base64url")), "image/png"), Block.file(Block.base64(Buffer.from(pdf).toString("base64url")), "application/pdf")])
+      ])
+      expect(value.messages[0]!.content).toEqual([
+        { type: "image", source: { type: "base64", media_type: "image/png", data: Buffer.from(png).toString("base64") } },
+        { type: "document", source: { type: "base64", media_type: "application/pdf", data: Buffer.from(pdf).toString("base64") } }
+      ])
+      // the same bytes in the alphabet the API takes: nothing to report
+      expect(warnings).toEqual([])
+    }))
+
   it.effect("a text file in URL-safe base64 (proto3 JSON's other alphabet, as a Gemini body may carry it) is sent as text, not left out", () =>
     Effect.gen(function* () {
       const text = "Grüße — ÿ?>"

@@ -278,6 +278,14 @@ describe("Gemini requests", () => {
     assert.deepStrictEqual<unknown>(exact(Gemini.toRequest(exact(Gemini.fromRequest(body)))), body)
   })
 
+  it("writes inline data in URL-safe, unpadded base64 back as it was given (the model keeps it; only writers whose API wants the standard alphabet change it)", () => {
+    const data = Buffer.from(Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0xfb, 0xff, 0xfe, 0x3e, 0x3f])).toString("base64url")
+    const urlSafe = { contents: [{ role: "user", parts: [{ inlineData: { mimeType: "image/png", data } }, { inlineData: { mimeType: "application/pdf", data } }, { inlineData: { mimeType: "audio/wav", data } }] }] }
+    const request = exact(Gemini.fromRequest(urlSafe))
+    assert.deepStrictEqual(request.messages[0]?.content.map((b) => b._tag === "File" && b.source._tag === "Base64" ? b.source.data : undefined), [data, data, data])
+    assert.deepStrictEqual<unknown>(exact(Gemini.toRequest(request)), urlSafe)
+  })
+
   it("keeps the parameters field name a declaration used", () => {
     const openApi = { contents: [ask], tools: [{ functionDeclarations: [{ name: "f", parameters: { type: "OBJECT", properties: { a: { type: "STRING" } } } }] }] }
     assert.deepStrictEqual<unknown>(exact(Gemini.toRequest(exact(Gemini.fromRequest(openApi)))), openApi)

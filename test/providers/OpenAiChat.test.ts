@@ -21,6 +21,25 @@ describe("OpenAiChat.toMessages", () => {
       ])
     }))
 
+  it.effect("an image, a PDF and audio in URL-safe, unpadded base64 (as a Gemini body may carry them) are written in the standard alphabet, padded", () =>
+    Effect.gen(function* () {
+      const bytes = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0xfb, 0xff, 0xfe, 0x3e, 0x3f])
+      const urlSafe = Buffer.from(bytes).toString("base64url")
+      const standard = Buffer.from(bytes).toString("base64")
+      const { value, warnings } = yield* OpenAiChat.toMessages([
+        Message.user([Block.file(Block.base64(urlSafe), "image/png"), Block.file(Block.base64(urlSafe), "application/pdf"), Block.file(Block.base64(urlSafe), "audio/wav")])
+      ])
+      expect(value).toEqual([{
+        role: "user",
+        content: [
+          { type: "image_url", image_url: { url: `data:image/png;base64,${standard}` } },
+          { type: "file", file: { file_data: `data:application/pdf;base64,${standard}` } },
+          { type: "input_audio", input_audio: { data: standard, format: "wav" } }
+        ]
+      }])
+      expect(warnings).toEqual([])
+    }))
+
   it.effect("arguments that never parsed go back as the provider's own text", () =>
     Effect.gen(function* () {
       const broken = Block.toolCall("call_1", "search", { q: "ca" }, { rawArgs: "{\"q\": \"ca", parseError: "Unterminated string" })

@@ -207,6 +207,21 @@ describe("OpenAiResponses.toMessages", () => {
     assert.deepStrictEqual<unknown>(write([Message.system("Be brief.")]), [{ role: "system", content: "Be brief." }])
   })
 
+  it("writes an image and a PDF in URL-safe, unpadded base64 (as a Gemini body may carry them) in the standard alphabet, padded", () => {
+    const bytes = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0xfb, 0xff, 0xfe, 0x3e, 0x3f])
+    const urlSafe = Buffer.from(bytes).toString("base64url")
+    const standard = Buffer.from(bytes).toString("base64")
+    assert.deepStrictEqual<unknown>(write([Message.user([Block.file(Block.base64(urlSafe), "image/png"), Block.file(Block.base64(urlSafe), "application/pdf")])]), [
+      {
+        role: "user",
+        content: [
+          { type: "input_image", detail: "auto", image_url: `data:image/png;base64,${standard}` },
+          { type: "input_file", file_data: `data:application/pdf;base64,${standard}` }
+        ]
+      }
+    ])
+  })
+
   it("writes an image without detail with detail auto, as the SDK type requires", () => {
     assert.deepStrictEqual<unknown>(write([Message.user([Block.image("https://example.com/cat.png")])]), [
       { role: "user", content: [{ type: "input_image", detail: "auto", image_url: "https://example.com/cat.png" }] }
