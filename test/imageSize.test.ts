@@ -42,6 +42,14 @@ describe("imageSizeOfDataUrl", () => {
     expect(imageSizeOfDataUrl(url)).toEqual({ width: 70000, height: 3 })
   })
 
+  it("reads a payload that starts with a line break or blanks after the comma as one that does not", () => {
+    const data = Buffer.from(png(70000, 3)).toString("base64")
+    for (const lead of ["\n", "\n ", "\r\n", "\t "]) {
+      expect(imageSizeOfDataUrl(`data:image/png;base64,${lead}${data}`), JSON.stringify(lead)).toEqual({ width: 70000, height: 3 })
+      expect(imageSizeOfSource({ _tag: "Base64", data: `${lead}${data}` }), JSON.stringify(lead)).toEqual({ width: 70000, height: 3 })
+    }
+  })
+
   it("answers undefined for a URL that is not inline base64, an unknown format or a damaged header", () => {
     expect(imageSizeOfDataUrl("https://example.com/cat.png")).toBeUndefined()
     expect(imageSizeOfDataUrl("data:image/png,not-base64")).toBeUndefined()

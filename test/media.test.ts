@@ -96,6 +96,23 @@ describe("the duration of a video", () => {
     expect(videoSecondsOfBase64(`${b64(bytes).replace(/=+$/, "")}\r\n`)).toBeCloseTo(42, 6)
   })
 
+  it("reads a movie header past the first 256 KB in a data: URL whose payload starts with a line break, as without it", () => {
+    // video.mp4 (its movie box last) with a 300 KB free box after its file type box: the movie box lies past the head
+    const mp4 = readFileSync(new URL("./data/media/video.mp4", import.meta.url))
+    const free = Buffer.alloc(300_000)
+    free.writeUInt32BE(free.length, 0)
+    free.write("free", 4, "latin1")
+    const ftyp = mp4.readUInt32BE(0)
+    const data = Buffer.concat([mp4.subarray(0, ftyp), free, mp4.subarray(ftyp)]).toString("base64")
+    for (const lead of ["", "\n", "\n ", "\r\n"]) {
+      for (const payload of [data, data.replace(/.{76}/g, "$&\n"), data.replace(/.{64}/g, "$&\r\n")]) {
+        const url = `data:video/mp4;base64,${lead}${payload}`
+        expect(videoSecondsOfBase64(url, url.indexOf(",") + 1), JSON.stringify(lead)).toBeCloseTo(2.5, 3)
+      }
+    }
+    expect(audioSecondsOfBase64(`\n${data}`)).toBeCloseTo(2.5, 3)
+  })
+
   it("reads a Flash video of more than 256 KB by its last tag's time in base64 wrapped in lines, as in plain base64", () => {
     // FLV header and first tag size, a 300 KB video tag at 0 ms, then a last video tag at 20,000 ms, each followed by its size
     const tag = (ms: number, data: number) => [9, (data >> 16) & 0xff, (data >> 8) & 0xff, data & 0xff, (ms >> 16) & 0xff, (ms >> 8) & 0xff, ms & 0xff, (ms >>> 24) & 0xff, 0, 0, 0, ...new Array<number>(data).fill(0x17), ...u32be(11 + data)]

@@ -46,6 +46,18 @@ export const standardBase64 = (text: string): string => {
 const isDigit = (c: number): boolean =>
   (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 || c === 47 || c === 45 || c === 95
 
+/**
+ * Where base64 text from `start` has its first character that is not an
+ * ASCII blank (which decoders skip, as `atob` does): a payload may start
+ * with a line break (`data:image/png;base64,\n iVBOR...`), and a reader that
+ * finds a byte's place by counting from `start` counts from there.
+ */
+export const afterBlanks = (text: string, start: number): number => {
+  let at = start
+  for (let c = text.charCodeAt(at); c === 32 || c === 10 || c === 13 || c === 9 || c === 12; c = text.charCodeAt(++at));
+  return at
+}
+
 /** Below this many characters the decoder below is as fast as the platform's. */
 const NATIVE_FROM = 4_096
 

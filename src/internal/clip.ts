@@ -15,7 +15,7 @@
  *
  * @internal
  */
-import { decodeBase64 } from "./base64.js"
+import { afterBlanks, decodeBase64 } from "./base64.js"
 
 /**
  * `n` bytes of a clip from byte `at` (fewer at its end), or `undefined`
@@ -80,11 +80,13 @@ const digitLayout = (text: string, start: number): { readonly digits: number; re
 const isDigit = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 || c === 45 || c === 47 || c === 95 || c === 61
 
 /**
- * The clip whose base64 text starts at `start` in `text`. Bytes past the
+ * The clip whose base64 text starts at `from` in `text` (blanks there skipped). Bytes past the
  * head are decoded from the digits where they lie, which needs text without
  * line breaks or wrapped in lines of one length (else they cannot be read).
  */
-export const clipOfBase64 = (text: string, start: number): Clip => {
+export const clipOfBase64 = (text: string, from: number): Clip => {
+  // a payload that starts with a line break (`data:...;base64,\n`) is laid out from its first digit
+  const start = afterBlanks(text, from)
   const head = decodeBase64(text, start, HEAD_BYTES)
   // the digits' layout, worked out only when a byte past the head is read (it reads the whole text)
   let layout: ReturnType<typeof digitLayout> | null = null

@@ -11,6 +11,7 @@
  */
 import { absurd } from "effect/Function"
 import type * as Block from "../Block.js"
+import { afterBlanks } from "./base64.js"
 import { base64DataUrlParts } from "./dataUrl.js"
 
 /** An image's width and height in pixels. */
@@ -27,7 +28,9 @@ const BASE64_VALUES: Readonly<Record<string, number>> = (() => {
 })()
 
 /** Random access to the bytes of base64 text (standard or URL-safe alphabet); `undefined` past the end or on a character that is not base64. */
-const base64Bytes = (text: string, start: number) => {
+const base64Bytes = (text: string, from: number) => {
+  // a payload that starts with a line break (`data:...;base64,\n`): its bytes are counted from its first digit
+  const start = afterBlanks(text, from)
   const length = Math.floor(((text.length - start) * 3) / 4)
   const at = (i: number): number | undefined => {
     if (i < 0 || i >= length) return undefined
