@@ -24,27 +24,12 @@ export const utf8ToBase64 = (text: string): string => {
  * which no padding makes whole, is not padded.
  */
 export const standardBase64 = (text: string): string => {
-  const urlSafe = /[-_]/.test(text)
-  let end = text.length
-  while (end > 0 && text.charCodeAt(end - 1) <= 32) end--
-  let pad = ""
-  if (end > 0 && text.charCodeAt(end - 1) !== 61) {
-    // the digits of the text: its length, unless something else is in it
-    let digits = end
-    if (/[^A-Za-z0-9+/_-]/.test(text.slice(0, end))) {
-      digits = 0
-      for (let i = 0; i < end; i++) if (isDigit(text.charCodeAt(i))) digits++
-    }
-    pad = digits % 4 === 2 ? "==" : digits % 4 === 3 ? "=" : ""
-  }
-  if (!urlSafe && pad === "") return text
-  const standard = urlSafe ? text.replace(/[-_]/g, (c) => (c === "-" ? "+" : "/")) : text
-  return pad === "" ? standard : standard.slice(0, end) + pad + standard.slice(end)
+  const standard = /[-_]/.test(text) ? text.replace(/-/g, "+").replace(/_/g, "/") : text
+  const body = standard.trimEnd()
+  if (body.endsWith("=")) return standard
+  const digits = /[^A-Za-z0-9+/]/.test(body) ? body.replace(/[^A-Za-z0-9+/]/g, "").length : body.length
+  return digits % 4 < 2 ? standard : body + "==".slice(digits % 4 - 2) + standard.slice(body.length)
 }
-
-/** A digit of either base64 alphabet. */
-const isDigit = (c: number): boolean =>
-  (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 || c === 47 || c === 45 || c === 95
 
 /**
  * Where base64 text from `start` has its first character that is not an
