@@ -42,39 +42,67 @@ const byteLength = (text: string, start: number): number => {
   return Math.max(0, Math.floor(((text.length - start) * 3) / 4) - padding)
 }
 
+/** The base64 digits and padding of either alphabet, as a character class's body. */
+const DIGITS = "A-Za-z0-9+/=_-"
 /** A character that is not a base64 digit or padding, in either alphabet. */
-const NOT_BASE64 = /[^A-Za-z0-9+/=_-]/g
+const NOT_BASE64 = new RegExp(`[^${DIGITS}]`, "g")
 
 /**
  * Where the base64 digits of text from `start` lie: how many there are, and
  * the place of the digit numbered `k`, for text without line breaks or
  * wrapped in lines of one length that holds whole groups of 4 (MIME's 76
- * digits and a line break); `undefined` for any other text (no byte's place
- * past the head can be known).
+ * digits and a line break) with breaks of one length between them, and
+ * nothing but blanks after the last; `undefined` for any other text (no
+ * byte's place past the head can be known). Linear in the text whatever the
+ * lines' length: a search for each line's break alone cost 1 s per 50 MB of
+ * lines of 4 digits.
  */
 const digitLayout = (text: string, start: number): { readonly digits: number; readonly place: (k: number) => number } | undefined => {
+  const n = text.length
+  // the platform's search finds the first character that is not a digit: none in plain base64
   NOT_BASE64.lastIndex = start
   const first = NOT_BASE64.exec(text)
-  if (first === null) return { digits: text.length - start, place: (k) => start + k }
+  if (first === null) return { digits: n - start, place: (k) => start + k }
   const line = first.index - start
-  let gap = 0
-  while (first.index + gap < text.length && !isDigit(text.charCodeAt(first.index + gap))) gap++
+  let i = first.index
+  while (i < n && !isDigit(text.charCodeAt(i))) i++
   // no digit after it: one line, blanks at its end (unpadded base64 need not hold whole groups of 4)
-  if (first.index + gap === text.length) return { digits: line, place: (k) => start + k }
+  if (i === n) return { digits: line, place: (k) => start + k }
+  const gap = i - first.index
   if (line === 0 || line % 4 !== 0) return undefined
-  // every line as long: the next break comes a line and a gap later, or there is none (the last line)
-  let lines = 1
-  for (let at = first.index; at + gap < text.length; at += line + gap, lines++) {
-    for (let g = 0; g < gap; g++) if (isDigit(text.charCodeAt(at + g))) return undefined
-    NOT_BASE64.lastIndex = at + gap
-    const next = NOT_BASE64.exec(text)
-    if (next === null || next.index === at + gap + line) continue
-    // a shorter last line, and blanks after it
-    if (next.index > at + gap + line || !/^\s*$/.test(text.slice(next.index))) return undefined
-    return { digits: lines * line + (next.index - at - gap), place: (k) => start + Math.floor(k / line) * (line + gap) + (k % line) }
+  const place = (k: number) => start + Math.floor(k / line) * (line + gap) + (k % line)
+  // whole lines and their breaks passed over by the platform's searches: a long line by a search for its
+  // break, short ones (where a search costs more than the line) by a pattern of 4 KB of them at a time
+  let full = 1
+  if (line >= 48) {
+    for (; ; i += line + gap, full++) {
+      NOT_BASE64.lastIndex = i
+      if (NOT_BASE64.exec(text)?.index !== i + line || !isBreak(text, i + line, gap)) break
+    }
+  } else {
+    const count = Math.floor(4_096 / (line + gap)) + 1
+    const block = new RegExp(`(?:[${DIGITS}]{${line}}[^${DIGITS}]{${gap}}){${count}}`, "y")
+    for (block.lastIndex = i; block.test(text); full += count) i = block.lastIndex
   }
-  const last = start + (lines - 1) * (line + gap)
-  return { digits: (lines - 1) * line + Math.min(line, text.length - last), place: (k) => start + Math.floor(k / line) * (line + gap) + (k % line) }
+  // the lines left, one at a time: a line's digits (at most a line's), then the characters up to the next digit
+  for (;; full++) {
+    let j = i
+    for (const end = Math.min(n, i + line); j < end && isDigit(text.charCodeAt(j));) j++
+    if (j === n) return { digits: full * line + (j - i), place }
+    let k = j
+    while (k < n && !isDigit(text.charCodeAt(k))) k++
+    // the last line: a break's length of anything after it, or blanks
+    if (k === n) return k - j <= gap || /^\s*$/.test(text.slice(j)) ? { digits: full * line + (j - i), place } : undefined
+    // a line or a break of another length
+    if (j - i !== line || k - j !== gap) return undefined
+    i = k
+  }
+}
+
+/** Whether `gap` characters from `at` are not digits, and a digit follows them. */
+const isBreak = (text: string, at: number, gap: number): boolean => {
+  for (let g = at; g < at + gap; g++) if (isDigit(text.charCodeAt(g))) return false
+  return isDigit(text.charCodeAt(at + gap))
 }
 
 const isDigit = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 || c === 45 || c === 47 || c === 95 || c === 61
