@@ -36,7 +36,9 @@ const PROBED: ReadonlyArray<readonly [file: string, seconds: number]> = [
   ["video.mov", 2.5],
   ["video.webm", 2.508],
   ["video.mkv", 2.628],
-  ["video.avi", 2.7]
+  ["video.avi", 2.7],
+  // 1.2 s of video and 3.168 s of audio: the main header counts video frames only, the audio stream's header says more
+  ["video-long-audio.avi", 3.168]
 ]
 /**
  * Containers whose duration is read from packet times (the last one's

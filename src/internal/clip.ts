@@ -45,7 +45,7 @@ const byteLength = (text: string, start: number): number => {
 /** The base64 digits and padding of either alphabet, as a character class's body. */
 const DIGITS = "A-Za-z0-9+/=_-"
 /** A character that is not a base64 digit or padding, in either alphabet. */
-const NOT_BASE64 = new RegExp(`[^${DIGITS}]`, "g")
+const NOT_BASE64 = /[^A-Za-z0-9+/=_-]/g
 
 /**
  * Where the base64 digits of text from `start` lie: how many there are, and
@@ -486,13 +486,30 @@ const lastClusterSeconds = (b: Uint8Array, scale: number, before: number): numbe
 /** Whether a clip is a RIFF AVI file. */
 export const isAvi = (head: Uint8Array): boolean => ascii(head, 0, 4) === "RIFF" && ascii(head, 8, 4) === "AVI "
 
-/** An AVI file's duration: its main header's frame count times its frame time (the first `avih` of the header list). */
+/**
+ * An AVI file's duration: its longest stream's (a stream header's length in
+ * units of its scale over its rate), else its main header's frame count
+ * times its frame time, which counts video frames only, where audio may run
+ * longer. The header list is read from the head.
+ */
 export const aviSeconds = (head: Uint8Array): number | undefined => {
-  // RIFF AVI, then LIST hdrl, whose first chunk is the main header
+  // RIFF AVI, then LIST hdrl, whose first chunk is the main header, then a LIST strl a stream, its stream header first
   if (ascii(head, 12, 4) !== "LIST" || ascii(head, 20, 4) !== "hdrl" || ascii(head, 24, 4) !== "avih" || head.length < 56) return undefined
   const microseconds = u32le(head, 32)
   const frames = u32le(head, 48)
-  return microseconds > 0 && frames > 0 ? (microseconds * frames) / 1e6 : undefined
+  let seconds = microseconds > 0 && frames > 0 ? (microseconds * frames) / 1e6 : undefined
+  // past the head a field reads as NaN, which no comparison holds for
+  const end = 20 + u32le(head, 16)
+  for (let at = 24, steps = 0; at + 56 <= end && steps < MAX_STEPS; steps++) {
+    const size = u32le(head, at + 4)
+    if (ascii(head, at, 4) === "LIST" && ascii(head, at + 8, 8) === "strlstrh") {
+      // the stream header's scale, rate and length, 20, 24 and 32 bytes into its data
+      const length = (u32le(head, at + 52) * u32le(head, at + 40)) / u32le(head, at + 44)
+      if (length > 0 && length < Infinity) seconds = Math.max(seconds ?? 0, length)
+    }
+    at += 8 + size + (size & 1)
+  }
+  return seconds
 }
 
 // ---------------------------------------------------------------------------
