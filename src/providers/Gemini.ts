@@ -145,8 +145,8 @@ type Fields = Record<string, Schema.Json>
 /** The hints kept beside the wire fields (see the module documentation). */
 const hints = new Set(["syntheticId", "noArgs", "nullArgs", "noResponse", "kind", "parametersKey", "parametersAsSent", "declarationsKey", "snakeCase", "nullCamelCase"])
 
-/** The hints a request keeps beside its fields. */
-const requestHints = new Set(["snakeCase", "nullCamelCase"])
+/** The hints a request keeps beside its fields (`declarationsKey`: the name of an empty declarations list read in snake_case). */
+const requestHints = new Set(["snakeCase", "nullCamelCase", "declarationsKey"])
 
 const contentKeys = new Set(["role", "parts"])
 const partsKey = new Set(["parts"])
@@ -1106,11 +1106,18 @@ const openApiParameters = (parameters: Block.JsonObject, asSent: Schema.Json | u
   return stringify(mapSchemaTypes(sent, toJsonSchemaType).schema) === stringify(parameters) ? sent : mapSchemaTypes(parameters, toOpenApiType).schema
 }
 
-const readTools = (ctx: A.Ctx, raw: Schema.Json | undefined, kept: Fields): Array<Request.ToolDefinition> | undefined => {
+/**
+ * The tools of a request's `tools` entries, its other entries kept; an empty
+ * declarations list is an empty tool list (`[]`, not `undefined`, whatever
+ * else is kept), its name noted in `hints` when it is snake_case (a list
+ * that declares nothing has no tool to note it on).
+ */
+const readTools = (ctx: A.Ctx, raw: Schema.Json | undefined, kept: Fields, hints: Fields): Array<Request.ToolDefinition> | undefined => {
   if (raw === undefined || raw === null) return undefined
   const list = A.arr(ctx, raw, "tools")
   const tools: Array<Request.ToolDefinition> = []
   const hosted: Array<Schema.Json> = []
+  let empty: string | undefined
   for (let t = 0; t < list.length; t++) {
     const at = `tools[${t}]`
     const entry = A.obj(ctx, list[t], at)
@@ -1130,6 +1137,7 @@ const readTools = (ctx: A.Ctx, raw: Schema.Json | undefined, kept: Fields): Arra
         continue
       }
       const declarations = A.arr(ctx, entry[field], `${at}.${field}`)
+      if (declarations.length === 0) empty ??= field
       for (let d = 0; d < declarations.length; d++) {
         const dAt = `${at}.${field}[${d}]`
         const declaration = A.obj(ctx, declarations[d], dAt)
@@ -1151,7 +1159,8 @@ const readTools = (ctx: A.Ctx, raw: Schema.Json | undefined, kept: Fields): Arra
     if (Object.keys(rest).length > 0) hosted.push(rest)
   }
   if (hosted.length > 0) kept["tools"] = hosted
-  return tools.length > 0 || hosted.length === 0 ? tools : undefined
+  if (tools.length === 0 && empty === "function_declarations") hints["declarationsKey"] = empty
+  return tools.length > 0 || hosted.length === 0 || empty !== undefined ? tools : undefined
 }
 
 const readToolChoice = (ctx: A.Ctx, raw: Schema.Json | undefined, kept: Fields): Request.ToolChoice | undefined => {
@@ -1232,7 +1241,8 @@ export const fromRequest = (body: Wire.RequestBodyLike | unknown, options?: Conv
     const spelling = newSpelling()
     const raw = camelCased(ctx, given, requestShape, "", spelling)
     const kept: Fields = {}
-    const tools = readTools(ctx, raw["tools"], kept)
+    const toolHints: Fields = {}
+    const tools = readTools(ctx, raw["tools"], kept, toolHints)
     const toolChoice = readToolChoice(ctx, raw["toolConfig"], kept)
     const responseFormat = readGenerationConfig(ctx, raw["generationConfig"], kept)
     const maxOutputTokens = maxOutputTokensOf(ctx, raw["generationConfig"])
@@ -1242,7 +1252,7 @@ export const fromRequest = (body: Wire.RequestBodyLike | unknown, options?: Conv
     }
     return Request.make(messages, {
       ...defined({ tools, toolChoice, responseFormat, maxOutputTokens }),
-      ...keep(key, Object.keys(kept).length === 0 ? undefined : kept, spellingHints(spelling))
+      ...keep(key, Object.keys(kept).length === 0 ? undefined : kept, { ...spellingHints(spelling), ...toolHints })
     })
   }) as Effect.Effect<Converted<Request.Request>, MalformedPayload | InvalidToolArguments>
 }
@@ -1273,10 +1283,11 @@ const writeDeclaration = (ctx: A.Ctx, tool: Request.ToolDefinition): Wire.Functi
  */
 const writeTools = (
   ctx: A.Ctx,
-  tools: ReadonlyArray<Request.ToolDefinition>,
+  request: Request.Request,
   hosted: ReadonlyArray<{ [key: string]: unknown }>,
   names: Array<string>
 ): Array<Wire.ToolParam> => {
+  const tools = request.tools ?? []
   const out: Array<Wire.ToolParam> = []
   let run: Array<Wire.FunctionDeclarationParam> | undefined
   for (const tool of tools) {
@@ -1301,8 +1312,11 @@ const writeTools = (
       A.dropped(ctx, undefined, undefined, `the definition of ${tool.name}, a tool ${defined.provider} defines`, "Gemini runs only its own tools")
     }
   }
-  // a request with an empty tool list keeps its empty declarations entry (not one whose tools were all left out)
-  if (tools.length === 0 && out.length === 0 && hosted.length === 0) out.push({ functionDeclarations: [] })
+  // a request with an empty tool list keeps its empty declarations entry (not one whose tools were all left out),
+  // under the name it was read from when the write asks for the spelling as read
+  if (request.tools?.length === 0) {
+    out.push({ [writesAsRead.has(ctx) && hintOf(request, key, "declarationsKey") === "function_declarations" ? "function_declarations" : "functionDeclarations"]: [] } as Wire.ToolParam)
+  }
   for (const entry of hosted) out.push(entry as Wire.ToolParam)
   return out
 }
@@ -1332,7 +1346,7 @@ export const toRequest = (request: Request.Request, options?: WriteOptions): Eff
     const hosted = Array.isArray(kept["tools"]) ? (kept["tools"] as Array<{ [key: string]: unknown }>) : []
     const names: Array<string> = []
     if (request.tools !== undefined || hosted.length > 0) {
-      body.tools = writeTools(ctx, request.tools ?? [], hosted, names)
+      body.tools = writeTools(ctx, request, hosted, names)
       if (body.tools.length === 0) delete body.tools
     }
     const settings = A.toolSettingsAfter(ctx, request, { names, any: body.tools !== undefined })

@@ -596,6 +596,24 @@ describe("Gemini in snake_case, the other spelling of proto3 JSON", () => {
     assert.deepStrictEqual(dumped.tools?.map((t) => t.providerDefined?.type), ["google_search"])
   })
 
+  it("writes an empty declarations list back under the name it was read from, beside a null in the other spelling too", () => {
+    const asRead = (tools: ReadonlyArray<object>) => {
+      // a null beside the list is kept and reported (UnknownProviderField), as beside a list that declares functions
+      const request = ok(Gemini.fromRequest({ contents: [ask], tools })).value
+      // no tools: an empty tool list, which other providers get as such
+      assert.deepStrictEqual(request.tools, [])
+      return exact(Gemini.toRequest(request, { spelling: "asRead" })).tools
+    }
+    assert.deepStrictEqual<unknown>(asRead([{ function_declarations: [] }]), [{ function_declarations: [] }])
+    assert.deepStrictEqual<unknown>(asRead([{ functionDeclarations: [] }]), [{ functionDeclarations: [] }])
+    // the null kept in an entry of its own, as beside a list that declares functions
+    assert.deepStrictEqual<unknown>(asRead([{ function_declarations: [], functionDeclarations: null }]), [{ function_declarations: [] }, { functionDeclarations: null }])
+    assert.deepStrictEqual<unknown>(asRead([{ functionDeclarations: [], function_declarations: null }]), [{ functionDeclarations: [] }, { function_declarations: null }])
+    // written in lowerCamelCase unless asked for the spelling as read
+    const snake = exact(Gemini.fromRequest({ contents: [ask], tools: [{ function_declarations: [] }] }))
+    assert.deepStrictEqual<unknown>(exact(Gemini.toRequest(snake)).tools, [{ functionDeclarations: [] }])
+  })
+
   it("reads a response and a stream in snake_case as their camelCase twins are read", () =>
     Effect.gen(function* () {
       const read = (value: Conversion.DecodedResponse) => {
