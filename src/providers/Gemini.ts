@@ -55,7 +55,9 @@
  * Gemini's upper case, `"OBJECT"`, as it came: the model holds JSON Schema's
  * `"object"`, so other providers get a schema they accept, and Gemini gets
  * the schema back as sent, or in upper case once the parameters changed),
- * `snakeCase` and `nullCamelCase` (the fields read in snake_case, below).
+ * `declarationsKey` (a tool's declarations list, or a request's empty one,
+ * came as `function_declarations`), `snakeCase` and `nullCamelCase` (the
+ * fields read in snake_case, below).
  *
  * **Either spelling**: the REST API takes proto3 JSON, in which every field
  * may be written lowerCamelCase (`inlineData`, `mimeType`) or snake_case
