@@ -90,7 +90,9 @@ import { cl100k, o200k } from "./internal/weights.js"
  * - `provider`: whose framing was applied.
  * - `messages[i]`: input message `i`, with the framing the provider puts
  *   around it (OpenAI: 3 special tokens, the role, a participant name; a
- *   tool call's recipient; a tool result's function name).
+ *   tool call's recipient; a tool result's function name; Gemini: 1 token
+ *   a content on 2.5 and later, none on 1.5 and 2.0, as measured; the
+ *   estimator's message overhead elsewhere).
  * - `tools`: the tool definitions as the model sees them (OpenAI: the
  *   functions namespace, with the system message that carries it when the
  *   request has none; Anthropic: each definition, Anthropic-schema tools at
@@ -575,7 +577,7 @@ const build = (options: MakeOptions, promptText?: (text: string) => number): Ser
     return sum
   }
 
-  const rules: RequestEstimates.Rules = { text, promptText: promptText ?? text, message: estimateMessage, block: estimateBlock, opaque }
+  const rules: RequestEstimates.Rules = { text, promptText: promptText ?? text, message: estimateMessage, block: estimateBlock, opaque, overhead }
   const estimateRequest = (request: Request.Request, options?: RequestEstimateOptions): RequestEstimate =>
     RequestEstimates.estimate(rules, request, options)
 

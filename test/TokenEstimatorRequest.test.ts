@@ -347,7 +347,7 @@ describe("estimateRequest prices images as each provider does", () => {
 })
 
 describe("estimateRequest for Gemini and OpenAI Responses", () => {
-  it("Gemini counts each declaration and the tools kept as sent, with no framing", () => {
+  it("Gemini counts each declaration and the tools kept as sent, and one token a content in place of the estimator's message overhead", () => {
     const request = Request.make(conversation, { tools: [weather, Request.providerTool("googleSearch", "gemini", "googleSearch", {})] })
     const e = heuristic.estimateRequest(request, { provider: "gemini" })
     expect(e.framing).toBe(0)
@@ -355,7 +355,22 @@ describe("estimateRequest for Gemini and OpenAI Responses", () => {
       heuristic.estimateText(JSON.stringify({ name: "get_weather", description: weather.description, parameters: weather.parameters })) +
         heuristic.estimateText(JSON.stringify({ googleSearch: {} }))
     )
-    expect(e.messages).toEqual(conversation.map((m) => heuristic.estimateMessage(m)))
+    const overhead = TokenEstimator.DEFAULT_MESSAGE_OVERHEAD
+    expect(e.messages).toEqual(conversation.map((m) => heuristic.estimateMessage(m) - overhead + 1))
+  })
+
+  it("Gemini's framing: 1 token a content on 2.5 and later (and an unnamed model), none on 1.5 and 2.0; messages with function calls or responses keep the estimator's overhead", () => {
+    const text = [Message.system("Be brief."), Message.user("What is the capital of France?"), Message.assistantMessage("Paris."), Message.user("And of Spain?")]
+    const texts = text.map((m) => heuristic.estimateMessage(m) - TokenEstimator.DEFAULT_MESSAGE_OVERHEAD)
+    const framed = (model: string | undefined) => heuristic.estimateRequest(Request.make(text), { provider: "gemini", ...(model === undefined ? {} : { model }) }).messages
+    for (const model of [undefined, "gemini-2.5-flash", "gemini-3-pro-preview"]) expect(framed(model)).toEqual(texts.map((n) => n + 1))
+    for (const model of ["gemini-1.5-flash", "gemini-2.0-flash-001", "gemma-3-27b-it"]) expect(framed(model)).toEqual(texts)
+    // the measured figure holds whatever overhead the estimator was built with
+    const custom = Effect.runSync(TokenEstimator.makeHeuristic({ encoding: "o200k", messageOverhead: 9 }))
+    expect(custom.estimateRequest(Request.make(text), { provider: "gemini", model: "gemini-2.5-flash" }).messages).toEqual(texts.map((n) => n + 1))
+    // function parts render in a way not known: their messages keep the estimator's figure
+    const calls = [Message.assistant([Block.toolCall("c1", "get_weather", { city: "Oslo" })]), Message.toolResultMessage("c1", "get_weather", "12 °C")]
+    expect(heuristic.estimateRequest(Request.make(calls), { provider: "gemini" }).messages).toEqual(calls.map((m) => heuristic.estimateMessage(m)))
   })
 
   it("Responses renders like Chat and adds hosted tools by their JSON text", () => {
