@@ -584,7 +584,30 @@ const markNamed = (pending: Pending, contents: ReadonlyArray<Schema.Json>, from:
   }
 }
 
+/** The ids the contents give their calls and responses, which no id made up for a part may take. */
+const givenIdsOf = (contents: ReadonlyArray<Schema.Json>): Set<string> => {
+  const ids = new Set<string>()
+  for (const content of contents) {
+    const parts = A.isObj(content) && Array.isArray(content["parts"]) ? content["parts"] : []
+    for (const part of parts) {
+      if (!A.isObj(part)) continue
+      for (const field of [eitherSpelling(part, "functionCall", "function_call"), eitherSpelling(part, "functionResponse", "function_response")]) {
+        if (A.isObj(field) && typeof field["id"] === "string") ids.add(field["id"])
+      }
+    }
+  }
+  return ids
+}
+
 const readContents = (ctx: A.Ctx, contents: ReadonlyArray<Schema.Json>, path: string, messages: Array<Message.Message>): void => {
+  // a made-up id names the part's place, made unique when the contents give that id to another part
+  const taken = givenIdsOf(contents)
+  const fresh = (base: string): string => {
+    let id = base
+    for (let n = 2; taken.has(id); n++) id = `${base}_${n}`
+    taken.add(id)
+    return id
+  }
   let pending = new Pending()
   let previousRole: string | undefined
   for (let c = 0; c < contents.length; c++) {
@@ -608,7 +631,7 @@ const readContents = (ctx: A.Ctx, contents: ReadonlyArray<Schema.Json>, path: st
       return o
     }
     let p = 0
-    const ids = (name: string): string => `${name}_${c}_${p}`
+    const ids = (name: string): string => fresh(`${name}_${c}_${p}`)
     if (role === "model") {
       const blocks: Array<Block.AssistantBlock> = []
       for (; p < parts.length; p++) readModelPart(ctx, A.obj(ctx, parts[p], `${at}.parts[${p}]`), `${at}.parts[${p}]`, ids, pending, blocks)

@@ -89,6 +89,19 @@ describe("Gemini.fromMessages", () => {
     assert.deepStrictEqual(Conversation.issuesOf(messages).map((i) => i._tag), ["MissingToolResult"])
   })
 
+  it("makes up an id no call or response of the input has, so a call named like a made-up id keeps its own answer", () => {
+    const f = (id?: string) => ({ functionCall: { name: "f", args: {}, ...(id === undefined ? {} : { id }) } })
+    const done = (output: string, id?: string) => ({ functionResponse: { name: "f", response: { output }, ...(id === undefined ? {} : { id }) } })
+    // "f_1_1" is the id the second call, at contents[1].parts[1], would be given
+    const input = { contents: [ask, { role: "model", parts: [f("f_1_1"), f()] }, { role: "user", parts: [done("for the named", "f_1_1"), done("for the other")] }] }
+    const messages = read(input)
+    const [named, other] = Message.toolCallsOf(messages[1]!)
+    assert.notStrictEqual(other!.id, named!.id)
+    assert.deepStrictEqual(Message.toolResultsOf(messages[2]!).map((r) => [r.toolCallId, r.content]), [["f_1_1", "for the named"], [other!.id, "for the other"]])
+    assert.isTrue(Conversation.isValid(messages))
+    roundTrip(input)
+  })
+
   it("matches a response without an id to a call no response names, wherever the naming response stands", () => {
     const search = (q: string, id?: string) => ({ functionCall: { name: "search", args: { q }, ...(id === undefined ? {} : { id }) } })
     const found = (text: string, id?: string) => ({ functionResponse: { name: "search", response: { output: text }, ...(id === undefined ? {} : { id }) } })
