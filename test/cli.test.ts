@@ -533,6 +533,23 @@ describe("trim, repair and convert", () => {
   })
 })
 
+describe("the README", () => {
+  it("shows the main job's commands with the output the command line prints", () => {
+    const readme = fs.readFileSync(path.join(root, "README.md"), "utf8")
+    const session = /The main job[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? ""
+    const commands = session.split(/^\$ /m).filter((block) => block !== "")
+    expect(commands.length).toBeGreaterThan(0)
+    for (const block of commands) {
+      const [line, ...shown] = block.trimEnd().split("\n")
+      // `> file` sends stdout to a file: what the README shows is stderr alone
+      const [command, redirect] = line!.split(" > ")
+      const r = run(command!.split(" ").slice(1))
+      const printed = redirect === undefined ? r.stderr + r.stdout : r.stderr
+      expect([command, printed.trimEnd()]).toEqual([command, shown.join("\n")])
+    }
+  })
+})
+
 describe("help and version", () => {
   it("--version prints the version", () => {
     expect(run(["--version"]).stdout).toContain("0.1.0")
