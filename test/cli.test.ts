@@ -224,6 +224,21 @@ describe("detection and same-format round trips", () => {
     expect(toAnthropic.stderr).toContain("rounded to what a JavaScript number holds (1790000000000000123 as 1790000000000000000)")
   })
 
+  it("a JSONL log of any format's messages, one a line, is read as that format, each line an input message", () => {
+    for (const format of formats.filter((f) => f !== "canonical")) {
+      const body = conversations[format] as Record<string, ReadonlyArray<unknown>>
+      const list = body["messages"] ?? body["input"] ?? body["contents"]!
+      const log = file(`${format}.log.jsonl`, list.map((m) => JSON.stringify(m)).join("\n") + "\n")
+      const checked = run(["check", log])
+      expect([format, checked.code, checked.stderr]).toEqual([format, 0, `agent-messages: read ${log} as ${format} (JSONL)\n`])
+      const tokens = JSON.parse(run(["tokens", log, "--json"]).stdout) as { messages: Array<number> }
+      expect(tokens.messages.length).toBe(list.length)
+      // the same messages as the list written as one JSON array
+      const asArray = run(["convert", file(`${format}.list.json`, JSON.stringify(list)), "--to", "openai-chat"])
+      expect(run(["convert", log, "--to", "openai-chat"]).stdout).toBe(asArray.stdout)
+    }
+  })
+
   it("a body read as the wrong format is refused, not read as an empty conversation", () => {
     const chat = file("wrong-format.json", JSON.stringify(conversations["openai-chat"]))
     for (const format of ["gemini", "openai-responses"]) {

@@ -1,10 +1,11 @@
 /**
- * The transcript formats of the command line: our canonical JSON (and JSONL),
- * and each provider's wire format, as a bare message list or a whole request
- * body. Reading turns any of them into a `Request` (the conversation plus
- * tools and other request fields); writing turns a `Request` back into the
- * same shape it came in (a list stays a list, a body stays a body, JSONL
- * stays JSONL) or into another format.
+ * The transcript formats of the command line: our canonical JSON, and each
+ * provider's wire format, as a bare message list, a whole request body or
+ * JSONL (a message a line). Reading turns any of them into a `Request` (the
+ * conversation plus tools and other request fields); writing turns a
+ * `Request` back into the same shape it came in (a list stays a list, a body
+ * stays a body, canonical JSONL stays JSONL, another format's JSONL becomes
+ * its list) or into another format.
  *
  * @since 0.1.0
  */
@@ -32,7 +33,8 @@ export type FormatName = typeof FormatName.Type
 
 /**
  * How a transcript was laid out: a bare list of messages, a whole request
- * body, or JSONL (one message per line, canonical only).
+ * body, or JSONL (one message per line, in any format that has a list of
+ * messages: an agent's log of Chat messages is as common as our own).
  *
  * @since 0.1.0
  */
@@ -106,7 +108,8 @@ const detectList = (items: ReadonlyArray<unknown>): FormatName | undefined => {
  * @since 0.1.0
  */
 export const detect = (parsed: Parsed): { readonly format: FormatName; readonly shape: Shape } | InputError => {
-  if (parsed.kind === "jsonl") return { format: "canonical", shape: "jsonl" }
+  // lines of plain { role, content } fit every format: read as canonical, as JSONL always was
+  if (parsed.kind === "jsonl") return { format: detectList(parsed.values) ?? "canonical", shape: "jsonl" }
   const value = parsed.value
   if (Array.isArray(value)) return { format: detectList(value) ?? "openai-chat", shape: "messages" }
   if (!isRecord(value)) return new InputError({ reason: "the input is JSON but not a conversation: expected a list of messages or a request body" })
@@ -151,15 +154,9 @@ const fromMessages = (messages: ReadonlyArray<Message.Message>): Converted<Reque
  * @since 0.1.0
  */
 export const read = (parsed: Parsed, format: FormatName, shape: Shape): Effect.Effect<Read, InputError> => {
-  if (parsed.kind === "jsonl") {
-    if (format !== "canonical") return Effect.fail(new InputError({ reason: `JSONL input is read as canonical messages, not ${format}` }))
-    return Conversation.decode(parsed.values).pipe(
-      Effect.map((messages) => asRead("canonical", "jsonl")(fromMessages(messages))),
-      Effect.mapError((e) => notAConversation(format, e))
-    )
-  }
-  const value = parsed.value
-  const list = shape === "messages"
+  // JSONL is a list of messages, one a line
+  const value = parsed.kind === "jsonl" ? parsed.values : parsed.value
+  const list = parsed.kind === "jsonl" || shape === "messages"
   switch (format) {
     case "canonical": {
       const messages = list ? value : isRecord(value) ? value["messages"] : undefined
@@ -253,8 +250,7 @@ const chatOptions = (options: WriteOptions | undefined) =>
  * @since 0.1.0
  */
 export const usesReasoningContent = (parsed: Parsed): boolean => {
-  if (parsed.kind !== "json") return false
-  const value = parsed.value
+  const value = parsed.kind === "jsonl" ? parsed.values : parsed.value
   const list: unknown = Array.isArray(value) ? value : isRecord(value) ? value["messages"] : undefined
   return Array.isArray(list) && list.some((m) => isRecord(m) && typeof m["reasoning_content"] === "string")
 }
@@ -373,9 +369,9 @@ export const write = (
  */
 export const origins = (parsed: Parsed, read: Read): ReadonlyArray<number> | undefined => {
   const messages = read.request.messages
-  if (parsed.kind === "jsonl") return messages.map((_, i) => i)
-  const value = parsed.value
-  const list: unknown = read.shape === "messages"
+  if (parsed.kind === "jsonl" && read.format === "canonical") return messages.map((_, i) => i)
+  const value = parsed.kind === "jsonl" ? parsed.values : parsed.value
+  const list: unknown = read.shape !== "body"
     ? value
     : isRecord(value)
     ? read.format === "gemini" ? value["contents"] : read.format === "openai-responses" ? value["input"] : value["messages"]
