@@ -584,24 +584,26 @@ const markNamed = (pending: Pending, contents: ReadonlyArray<Schema.Json>, from:
   }
 }
 
-/** The ids the contents give their calls and responses, which no id made up for a part may take. */
-const givenIdsOf = (contents: ReadonlyArray<Schema.Json>): Set<string> => {
+/**
+ * The ids the contents give their calls, which no id made up for a part may
+ * take (a response naming an id no call has still answers the call made up
+ * with it, as before).
+ */
+const givenCallIdsOf = (contents: ReadonlyArray<Schema.Json>): Set<string> => {
   const ids = new Set<string>()
   for (const content of contents) {
     const parts = A.isObj(content) && Array.isArray(content["parts"]) ? content["parts"] : []
     for (const part of parts) {
-      if (!A.isObj(part)) continue
-      for (const field of [eitherSpelling(part, "functionCall", "function_call"), eitherSpelling(part, "functionResponse", "function_response")]) {
-        if (A.isObj(field) && typeof field["id"] === "string") ids.add(field["id"])
-      }
+      const call = A.isObj(part) ? eitherSpelling(part, "functionCall", "function_call") : undefined
+      if (A.isObj(call) && typeof call["id"] === "string") ids.add(call["id"])
     }
   }
   return ids
 }
 
 const readContents = (ctx: A.Ctx, contents: ReadonlyArray<Schema.Json>, path: string, messages: Array<Message.Message>): void => {
-  // a made-up id names the part's place, made unique when the contents give that id to another part
-  const taken = givenIdsOf(contents)
+  // a made-up id names the part's place, made unique when the contents give that id to another call
+  const taken = givenCallIdsOf(contents)
   const fresh = (base: string): string => {
     let id = base
     for (let n = 2; taken.has(id); n++) id = `${base}_${n}`

@@ -89,7 +89,7 @@ describe("Gemini.fromMessages", () => {
     assert.deepStrictEqual(Conversation.issuesOf(messages).map((i) => i._tag), ["MissingToolResult"])
   })
 
-  it("makes up an id no call or response of the input has, so a call named like a made-up id keeps its own answer", () => {
+  it("makes up an id no call of the input has, so a call named like a made-up id keeps its own answer", () => {
     const f = (id?: string) => ({ functionCall: { name: "f", args: {}, ...(id === undefined ? {} : { id }) } })
     const done = (output: string, id?: string) => ({ functionResponse: { name: "f", response: { output }, ...(id === undefined ? {} : { id }) } })
     // "f_1_1" is the id the second call, at contents[1].parts[1], would be given
@@ -100,6 +100,9 @@ describe("Gemini.fromMessages", () => {
     assert.deepStrictEqual(Message.toolResultsOf(messages[2]!).map((r) => [r.toolCallId, r.content]), [["f_1_1", "for the named"], [other!.id, "for the other"]])
     assert.isTrue(Conversation.isValid(messages))
     roundTrip(input)
+    // a response naming the id made up for a call without one still answers that call
+    const answered = read({ contents: [ask, { role: "model", parts: [f()] }, { role: "user", parts: [done("ok", "f_1_0")] }] })
+    assert.isTrue(Conversation.isValid(answered))
   })
 
   it("matches a response without an id to a call no response names, wherever the naming response stands", () => {
