@@ -407,6 +407,38 @@ describe("check", () => {
     expect([figures.length, figures[2]]).toEqual([5, 0])
   })
 
+  it("repair and trim name messages as check does: as the file numbers them, not as the model does", () => {
+    // Anthropic's system is outside its messages: the file's messages[4] is the model's fifth message
+    const anthropic = file("located-repair.json", JSON.stringify({
+      model: "claude-sonnet-4-5",
+      max_tokens: 100,
+      system: "Be brief.",
+      messages: [{ role: "user", content: "hi" }, { role: "assistant", content: "hello" }, { role: "user", content: "again" }, { role: "user", content: "and again" }, { role: "assistant", content: "ok  " }]
+    }))
+    expect(run(["check", anthropic, "--provider", "anthropic"]).stdout).toContain("TrailingWhitespacePrefill: messages[4]:")
+    const repaired = run(["repair", anthropic, "--provider", "anthropic"])
+    expect(repaired.stderr).toContain("\nmessages[4].content[0]: cut trailing whitespace from the final assistant text\n")
+    const json = JSON.parse(run(["repair", anthropic, "--provider", "anthropic", "--json"]).stdout) as { actions: Array<Record<string, unknown>> }
+    expect(json.actions).toEqual([{ _tag: "TrimmedPrefill", index: 4, modelIndex: 5, description: "messages[4].content[0]: cut trailing whitespace from the final assistant text" }])
+    // a run of Responses items read as one message is dropped with every item of it
+    const responses = file("located-trim.json", JSON.stringify({
+      model: "gpt-4o",
+      instructions: "Be brief.",
+      input: [
+        { role: "user", content: "Weather in Paris and Rome? ".repeat(20) },
+        { type: "function_call", call_id: "c1", name: "weather", arguments: "{\"city\":\"Paris\"}" },
+        { type: "function_call", call_id: "c2", name: "weather", arguments: "{\"city\":\"Rome\"}" },
+        { type: "function_call_output", call_id: "c1", output: "sunny" },
+        { type: "function_call_output", call_id: "c2", output: "rainy" },
+        { role: "assistant", content: "Sunny in Paris, rainy in Rome." },
+        { role: "user", content: "Thanks!" }
+      ]
+    }))
+    const trimmed = run(["trim", responses, "--budget", "60"])
+    expect(trimmed.code).toBe(0)
+    expect(trimmed.stderr).toContain("\ndropped input[0..4] (3 messages, ")
+  })
+
   it("reads standard input with -", () => {
     const r = run(["check", "-"], JSON.stringify(conversations["openai-chat"]))
     expect(r.code).toBe(0)

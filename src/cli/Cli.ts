@@ -173,7 +173,14 @@ const listNameOf = (input: Formats.Read): string =>
  * Where the model's message `i` is in the file read: the wire message it came from (`input[2]`, `contents[0]`),
  * or the system text kept beside the messages. `undefined` when the two line up one to one under the same name.
  */
-const fileLocator = (input: Formats.Read & { readonly origins: ReadonlyArray<number> | undefined }): ((i: number) => { readonly label: string; readonly index: number | null }) | undefined => {
+/** Where a model message is in the file: its label, its index there, and the last index of the items it was read from. */
+interface Located {
+  readonly label: string
+  readonly index: number | null
+  readonly through: number | null
+}
+
+const fileLocator = (input: Formats.Read & { readonly origins: ReadonlyArray<number> | undefined }): ((i: number) => Located) | undefined => {
   const { format, origins } = input
   if (origins === undefined) return undefined
   const list = listNameOf(input)
@@ -181,13 +188,17 @@ const fileLocator = (input: Formats.Read & { readonly origins: ReadonlyArray<num
   if (list === "messages" && origins.every((w, i) => w === i)) return undefined
   return (i) => {
     const w = origins[i]
-    return w === undefined ? { label: `messages[${i}]`, index: i } : w === -1 ? { label: outside, index: null } : { label: `${list}[${w}]`, index: w }
+    if (w === undefined) return { label: `messages[${i}]`, index: i, through: i }
+    if (w === -1) return { label: outside, index: null, through: null }
+    // a message read from several items (a Responses run of calls) spans them up to the next message's first
+    const next = origins[i + 1]
+    return { label: `${list}[${w}]`, index: w, through: next !== undefined && next > w ? next - 1 : w }
   }
 }
 
 const issueJson = (
   issue: ValidationError.Issue | Repair.CannotRepair["issue"],
-  locate?: (i: number) => { readonly label: string; readonly index: number | null }
+  locate?: (i: number) => Located
 ): Record<string, unknown> => {
   const { _tag, ...fields } = issue as unknown as Record<string, unknown>
   const index = "index" in issue && typeof issue.index === "number" ? issue.index : undefined
@@ -208,9 +219,18 @@ const issueJson = (
   }
 }
 
-/** An issue's message with every `messages[i]` of the model named as the file names it. */
-const inFileTerms = (message: string, locate: ((i: number) => { readonly label: string }) | undefined): string =>
-  locate === undefined ? message : message.replace(/messages\[(\d+)\]/g, (_, n: string) => locate(Number(n)).label)
+/**
+ * A line (an issue, a repair, what a trim dropped) with every `messages[i]`
+ * and `messages[i..j]` of the model named as the file names it.
+ */
+const inFileTerms = (message: string, locate: ((i: number) => Located) | undefined): string =>
+  locate === undefined ? message : message.replace(/messages\[(\d+)(?:\.\.(\d+))?\]/g, (_, a: string, b: string | undefined) => {
+    const first = locate(Number(a))
+    if (b === undefined) return first.label
+    const last = locate(Number(b))
+    if (first.index === null || last.through === null) return `${first.label}..${last.label}`
+    return first.index === last.through ? first.label : `${first.label.replace(/\[\d+\]$/, "")}[${first.index}..${last.through}]`
+  })
 
 // ---------------------------------------------------------------------------
 // check
@@ -414,7 +434,8 @@ const trim = Command.make("trim", {
         // a budget or reserve that is no number of tokens (-1) is a bad command line (exit 2), not a job that cannot be done
         Effect.mapError((e) => (e._tag === "InvalidFitOptions" ? e : new JobFailed({ reason: e.message })))
       )
-      for (const line of MessageWindow.describe(fitted)) yield* stderr(line)
+      const locate = fileLocator(input)
+      for (const line of MessageWindow.describe(fitted)) yield* stderr(inFileTerms(line, locate))
       // the budget is the messages' room, the fixed part and the reserve for the answer, each said
       const reserved = fitted.budget - fitted.available - fitted.fixedTokens
       if (fitted.fixedTokens > 0) yield* stderr(`tools, tool choice, response format and framing: ${fitted.fixedTokens} tokens`)
@@ -448,16 +469,22 @@ const repair = Command.make("repair", { file: fileArg, provider: providerFlag, m
       const left = provider === undefined ? Conversation.issuesOf(repaired.messages, genericOptions(input.request)) : []
       if (left.length > 0) return yield* new JobFailed({ reason: `no repair makes this history valid: ${left[0]!.message}` })
       const target = Option.getOrElse(config.to, () => input.format)
+      const locate = fileLocator(input)
       if (config.json) {
         const written = yield* Formats.writeValue(withMessages(input.request, repaired.messages), target, input.shape === "body" ? "body" : "messages", {
           ...(input.chatReasoning === undefined ? {} : { chatReasoning: input.chatReasoning }),
           ...(maxTokens === undefined ? {} : { maxTokens })
         })
         yield* warn(written.warnings)
-        const actions = repaired.actions.map((a) => ({ _tag: a._tag, index: a.index, description: a.description }))
+        // indices as the file numbers its messages, the model's own beside them, as check --json gives them
+        const actions = repaired.actions.map((a) =>
+          locate === undefined
+            ? { _tag: a._tag, index: a.index, description: a.description }
+            : { _tag: a._tag, index: locate(a.index).index, modelIndex: a.index, description: inFileTerms(a.description, locate) }
+        )
         yield* stdoutChunks(Formats.jsonChunks({ repaired: written.value, actions }))
       } else {
-        for (const action of repaired.actions) yield* stderr(action.description)
+        for (const action of repaired.actions) yield* stderr(inFileTerms(action.description, locate))
         yield* stderr(`${repaired.actions.length} change${repaired.actions.length === 1 ? "" : "s"}`)
         yield* emit(withMessages(input.request, repaired.messages), target, input.shape, input.chatReasoning, maxTokens)
       }
