@@ -169,10 +169,6 @@ const withMessages = (request: Request.Request, messages: ReadonlyArray<Message.
 const listNameOf = (input: Formats.Read): string =>
   input.shape !== "body" ? "messages" : input.format === "openai-responses" ? "input" : input.format === "gemini" ? "contents" : "messages"
 
-/**
- * Where the model's message `i` is in the file read: the wire message it came from (`input[2]`, `contents[0]`),
- * or the system text kept beside the messages. `undefined` when the two line up one to one under the same name.
- */
 /** Where a model message is in the file: its label, its index there, and the last index of the items it was read from. */
 interface Located {
   readonly label: string
@@ -180,6 +176,10 @@ interface Located {
   readonly through: number | null
 }
 
+/**
+ * Where the model's message `i` is in the file read: the wire message it came from (`input[2]`, `contents[0]`),
+ * or the system text kept beside the messages. `undefined` when the two line up one to one under the same name.
+ */
 const fileLocator = (input: Formats.Read & { readonly origins: ReadonlyArray<number> | undefined }): ((i: number) => Located) | undefined => {
   const { format, origins } = input
   if (origins === undefined) return undefined
