@@ -145,7 +145,7 @@ export class RemovedEmptyMessage extends Schema.TaggedClass<RemovedEmptyMessage>
   message: Message.Message
 }) {
   get description(): string {
-    return `messages[${this.index}]: removed a ${this.message.role} message with no content left`
+    return `messages[${this.index}]: removed ${this.message.role === "assistant" ? "an" : "a"} ${this.message.role} message with no content left`
   }
 }
 

@@ -63,6 +63,8 @@ describe("Conversation.repair", () => {
     const r = Repair.repair([user("a"), assistant([]), user("b"), assistantMessage("c")])
     expect(tags(r)).toEqual(["RemovedEmptyMessage", "MergedConsecutive"])
     expect(Message.textOf(r.messages[0]!)).toBe("ab")
+    expect(r.actions[0]?.description).toBe("messages[1]: removed an assistant message with no content left")
+    expect(Repair.repair([user("a"), tool([]), assistantMessage("c")]).actions[0]?.description).toBe("messages[1]: removed a tool message with no content left")
   })
 
   it("a system message between calls and results is moved after the results", () => {

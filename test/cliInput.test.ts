@@ -31,6 +31,21 @@ describe("reading the command line's input", () => {
     assert.strictEqual(MAX_STRING_LENGTH, 2 ** 29 - 24)
   })
 
+  it("reads UTF-16 text with its byte order mark (what Windows PowerShell's `>` writes) as the same text in UTF-8", () => {
+    const text = '[{"role":"user","content":"héllo 你好 👋"}]\r\n'
+    const le = new Uint8Array([0xff, 0xfe, ...new Uint8Array(Buffer.from(text, "utf16le"))])
+    const be = new Uint8Array([0xfe, 0xff, ...new Uint8Array(Buffer.from(text, "utf16le").swap16())])
+    const expected = parseText(text, "in", 0)
+    for (const utf16 of [le, be]) {
+      const parsed = parseBytes(utf16, "in")
+      assert.deepStrictEqual("kind" in parsed && parsed.kind === "json" ? parsed.value : parsed, "kind" in expected && expected.kind === "json" ? expected.value : expected)
+    }
+    // a lone high surrogate is not UTF-16 text
+    assert.match(reason(parseBytes(new Uint8Array([0xff, 0xfe, 0x3d, 0xd8, 0x7b, 0x00]), "bad")), /^bad is not UTF-16LE text/)
+    // without the mark, NUL bytes are binary data, as before
+    assert.match(reason(parseBytes(new Uint8Array(Buffer.from(text, "utf16le")), "bin")), /binary data/)
+  })
+
   it.prop("reads JSONL longer than a string can hold a line at a time, with the same values", [Arbitrary.schema(Schema.Array(Schema.Json)), intBetween(1, 40)], ([values, limit]) => {
     const text = values.map((v) => JSON.stringify(v)).join("\n")
     const big = parseBytes(bytes(text), "in", limit)

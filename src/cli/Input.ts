@@ -47,6 +47,10 @@ const noteRounded = (parsed: Parsed | InputError, text: string): Parsed | InputE
 
 const errorText = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause))
 
+/** The encoding of text that starts with a UTF-16 byte order mark, else `undefined`. */
+const utf16Of = (bytes: Uint8Array): "utf-16le" | "utf-16be" | undefined =>
+  bytes[0] === 0xff && bytes[1] === 0xfe ? "utf-16le" : bytes[0] === 0xfe && bytes[1] === 0xff ? "utf-16be" : undefined
+
 /**
  * Reads a stream to its end, but stops at the first NUL byte: binary data is
  * refused anyway, and a device such as /dev/zero never ends.
@@ -54,9 +58,12 @@ const errorText = (cause: unknown): string => (cause instanceof Error ? cause.me
 const readUntilBinary = (stream: NodeJS.ReadableStream & { destroy?: () => void }, name: string): Promise<Buffer> =>
   new Promise((resolve, reject) => {
     const chunks: Array<Buffer> = []
+    // UTF-16 text (with its byte order mark) holds NUL bytes, and is read
+    let utf16 = false
     stream.on("data", (chunk: Buffer | string) => {
       const bytes = typeof chunk === "string" ? Buffer.from(chunk) : chunk
-      if (bytes.includes(0)) {
+      if (chunks.length === 0) utf16 = utf16Of(bytes) !== undefined
+      if (!utf16 && bytes.includes(0)) {
         stream.destroy?.()
         reject(new Error(`${name} is binary data, not a JSON or JSONL transcript`))
         return
@@ -167,6 +174,15 @@ export const MAX_STRING_LENGTH = 0x1fffffe8
  * @since 0.1.0
  */
 export const parseBytes = (bytes: Uint8Array, name: string, maxLength: number = MAX_STRING_LENGTH): Parsed | InputError => {
+  const utf16 = utf16Of(bytes)
+  if (utf16 !== undefined) {
+    // what Windows PowerShell's `>` writes: text in UTF-16 with a byte order mark
+    try {
+      return parseText(new TextDecoder(utf16, { fatal: true }).decode(bytes).replace(/^\uFEFF/, ""), name, bytes.length)
+    } catch (cause) {
+      return new InputError({ reason: `${name} is not ${utf16 === "utf-16le" ? "UTF-16LE" : "UTF-16BE"} text, though it starts as such: ${errorText(cause)}` })
+    }
+  }
   if (bytes.includes(0)) return new InputError({ reason: `${name} is binary data, not a JSON or JSONL transcript` })
   if (bytes.length <= maxLength) {
     try {
