@@ -22,7 +22,7 @@ import {
   encodingForModel,
   type PromptFormat
 } from "../internal/openAiChatPrompt.js"
-import { copyJson } from "../internal/json.js"
+import { readableJson } from "../internal/json.js"
 import { loadTextCounter, type TokenizerUnavailable } from "./tokenizer.js"
 
 export type {
@@ -121,8 +121,7 @@ export const countOpenAiChatRequest = (
   Effect.suspend(() => {
     // a body that is not an object (a JSON null) is an empty request: a malformed one is counted as far as it can be
     // read, and so is one built in code with parts that cannot be read (a throwing getter, a proxy, a cycle)
-    const copied = copyJson(request, { freeze: false, skipUnreadable: true })
-    const readable = "value" in copied ? copied.value : null
+    const readable = readableJson(request)
     const body: ChatRequestLike = typeof readable === "object" && readable !== null && !Array.isArray(readable) ? readable as ChatRequestLike : {}
     const model = options.model ?? (typeof body.model === "string" ? body.model : undefined)
     const encoding = options.encoding ?? encodingForModel(model)

@@ -79,8 +79,6 @@ interface Walk {
   readonly stack: Array<Frame>
   readonly onPath: Set<object>
   current: string | number | undefined
-  /** Whether values that cannot be read are left out (`skipUnreadable`) rather than reported. */
-  readonly lenient: boolean
 }
 
 /** The path of the value being read; built only when a problem is reported. */
@@ -93,12 +91,12 @@ const pathOf = (walk: Walk): Array<string | number> => {
 
 const notJson = (walk: Walk, u: unknown): NotJson => ({ path: pathOf(walk), reason: `Expected a JSON value, got ${describe(u)}` })
 
-/** A frame for a container, or why it cannot be one (a lenient walk fills a list as it reads it, holes left out). */
+/** A frame for a container, or why it cannot be one. */
 const openFrame = (walk: Walk, u: object, key: string | number): Frame | NotJson => {
   if (walk.onPath.has(u)) return { path: pathOf(walk), reason: "Expected a JSON value, got a cyclic structure" }
   if (Array.isArray(u)) {
     walk.onPath.add(u)
-    return { source: u, target: walk.lenient ? [] : new Array<unknown>(u.length), keys: u.length, index: 0, key }
+    return { source: u, target: new Array<unknown>(u.length), keys: u.length, index: 0, key }
   }
   if (!isPlainObject(u)) return notJson(walk, u)
   walk.onPath.add(u)
@@ -115,92 +113,61 @@ const isJsonLeaf = (u: unknown): boolean =>
  * means the same as one without the key). Never throws: a getter that throws
  * or a revoked proxy becomes a `NotJson`.
  *
- * With `skipUnreadable`, for functions that count a value as far as it can
- * be read rather than reject it, nothing is a `NotJson`: a value that throws,
- * repeats a container it is inside, or is not JSON (a function, a Date, a
- * BigInt) is left out, a list ends at its first hole (a sparse array's
- * claimed length is not read through), and an input with nothing readable
- * is `null`.
- *
  * One pass, linear in the size of the value; the path of a value is only
  * built when it is reported, so a large payload costs no per-value garbage.
  */
 export const copyJson = (
   input: unknown,
-  options?: {
-    readonly freeze?: boolean
-    readonly basePath?: ReadonlyArray<string | number>
-    readonly skipUndefined?: boolean
-    readonly skipUnreadable?: boolean
-  }
+  options?: { readonly freeze?: boolean; readonly basePath?: ReadonlyArray<string | number>; readonly skipUndefined?: boolean }
 ): { readonly value: Schema.Json } | NotJson => {
   const freeze = options?.freeze ?? true
   const skipUndefined = options?.skipUndefined ?? false
-  const lenient = options?.skipUnreadable ?? false
   if (typeof input !== "object" || input === null) {
-    if (isJsonLeaf(input) || lenient) return { value: isJsonLeaf(input) ? input as Schema.Json : null }
-    return { path: options?.basePath ?? [], reason: `Expected a JSON value, got ${describe(input)}` }
+    return isJsonLeaf(input) ? { value: input as Schema.Json } : { path: options?.basePath ?? [], reason: `Expected a JSON value, got ${describe(input)}` }
   }
-  const walk: Walk = { base: options?.basePath ?? [], stack: [], onPath: new Set(), current: undefined, lenient }
+  const walk: Walk = { base: options?.basePath ?? [], stack: [], onPath: new Set(), current: undefined }
   const stack = walk.stack
-  const unreadable = (cause: unknown): NotJson => ({ path: pathOf(walk), reason: `could not read the value: ${errorText(cause)}` })
-  let rootFrame: Frame | NotJson
   try {
-    rootFrame = openFrame(walk, input, "")
-  } catch (cause) {
-    return lenient ? { value: null } : unreadable(cause)
-  }
-  if (!("source" in rootFrame)) return lenient ? { value: null } : rootFrame
-  stack.push(rootFrame)
-  const root = rootFrame.target
-  while (stack.length > 0) {
-    const frame = stack[stack.length - 1]!
-    const keys = frame.keys
-    const count = typeof keys === "number" ? keys : keys.length
-    if (frame.index >= count) {
-      stack.pop()
-      walk.onPath.delete(frame.source)
-      if (freeze) Object.freeze(frame.target)
-      walk.current = frame.key
-      continue
-    }
-    const i = frame.index++
-    const key: string | number = typeof keys === "number" ? i : keys[i]!
-    walk.current = key
-    let value: unknown
-    let child: Frame | NotJson | undefined
-    try {
-      if (lenient && typeof keys === "number" && !(i in frame.source)) {
-        frame.index = count
+    const rootFrame = openFrame(walk, input, "")
+    if (!("source" in rootFrame)) return rootFrame
+    stack.push(rootFrame)
+    const root = rootFrame.target
+    while (stack.length > 0) {
+      const frame = stack[stack.length - 1]!
+      const keys = frame.keys
+      const count = typeof keys === "number" ? keys : keys.length
+      if (frame.index >= count) {
+        stack.pop()
+        walk.onPath.delete(frame.source)
+        if (freeze) Object.freeze(frame.target)
+        walk.current = frame.key
         continue
       }
-      value = (frame.source as Record<string | number, unknown>)[key]
-      if (typeof value === "object" && value !== null) child = openFrame(walk, value, key)
-    } catch (cause) {
-      if (lenient) continue
-      return unreadable(cause)
-    }
-    let out: unknown
-    if (child !== undefined) {
-      if (!("source" in child)) {
-        if (lenient) continue
-        return child
+      const i = frame.index++
+      const key: string | number = typeof keys === "number" ? i : keys[i]!
+      walk.current = key
+      const value: unknown = (frame.source as Record<string | number, unknown>)[key]
+      let out: unknown
+      if (typeof value === "object" && value !== null) {
+        const child = openFrame(walk, value, key)
+        if (!("source" in child)) return child
+        stack.push(child)
+        walk.current = undefined
+        out = child.target
+      } else if (isJsonLeaf(value)) {
+        out = value
+      } else if (value === undefined && skipUndefined && typeof keys !== "number") {
+        continue
+      } else {
+        return notJson(walk, value)
       }
-      stack.push(child)
-      walk.current = undefined
-      out = child.target
-    } else if (isJsonLeaf(value)) {
-      out = value
-    } else if (lenient || (value === undefined && skipUndefined && typeof keys !== "number")) {
-      continue
-    } else {
-      return notJson(walk, value)
+      if (typeof keys === "number") (frame.target as Array<unknown>)[i] = out
+      else defineOwn(frame.target as Record<string, unknown>, key as string, out)
     }
-    if (typeof keys !== "number") defineOwn(frame.target as Record<string, unknown>, key as string, out)
-    else if (lenient) (frame.target as Array<unknown>).push(out)
-    else (frame.target as Array<unknown>)[i] = out
+    return { value: root as Schema.Json }
+  } catch (cause) {
+    return { path: pathOf(walk), reason: `could not read the value: ${errorText(cause)}` }
   }
-  return { value: root as Schema.Json }
 }
 
 /**
@@ -224,6 +191,78 @@ export const listOf = (input: unknown): { readonly items: Array<unknown> } | { r
   } catch (cause) {
     return { reason: `could not read the list of messages: ${errorText(cause)}` }
   }
+}
+
+/**
+ * The JSON that can be read from a value given in code, for functions that
+ * count a value as far as it can be read rather than reject it: a getter or
+ * proxy that throws, a cycle, a value that is not JSON (a function, a Date, a
+ * BigInt, `undefined`) is left out, and a list ends at its first hole. Never
+ * throws; linear in the size of what is read, iterative at any depth.
+ */
+export const readableJson = (input: unknown): Schema.Json => {
+  if (isJsonLeaf(input)) return input as Schema.Json
+  interface Open {
+    readonly source: object
+    readonly target: Array<unknown> | Record<string, unknown>
+    readonly keys: ReadonlyArray<string> | number
+    index: number
+  }
+  const onPath = new Set<object>()
+  // a container as a frame to fill, or undefined when it cannot be read as one
+  const open = (u: unknown): Open | undefined => {
+    if (typeof u !== "object" || u === null || onPath.has(u)) return undefined
+    try {
+      if (Array.isArray(u)) {
+        const length = u.length
+        onPath.add(u)
+        return { source: u, target: [], keys: typeof length === "number" ? length : 0, index: 0 }
+      }
+      if (!isPlainObject(u)) return undefined
+      const keys = Object.keys(u)
+      onPath.add(u)
+      return { source: u, target: {}, keys, index: 0 }
+    } catch {
+      return undefined
+    }
+  }
+  const root = open(input)
+  if (root === undefined) return null
+  const stack: Array<Open> = [root]
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1]!
+    const isList = typeof frame.keys === "number"
+    const count = isList ? frame.keys as number : (frame.keys as ReadonlyArray<string>).length
+    if (frame.index >= count) {
+      stack.pop()
+      onPath.delete(frame.source)
+      continue
+    }
+    const i = frame.index++
+    let value: unknown
+    try {
+      if (isList && !(i in frame.source)) {
+        // a hole ends the list: a sparse array's claimed length is not read through
+        frame.index = count
+        continue
+      }
+      value = (frame.source as Record<string | number, unknown>)[isList ? i : (frame.keys as ReadonlyArray<string>)[i]!]
+    } catch {
+      continue
+    }
+    let out: unknown
+    if (isJsonLeaf(value)) {
+      out = value
+    } else {
+      const child = open(value)
+      if (child === undefined) continue
+      stack.push(child)
+      out = child.target
+    }
+    if (isList) (frame.target as Array<unknown>).push(out)
+    else defineOwn(frame.target as Record<string, unknown>, (frame.keys as ReadonlyArray<string>)[i]!, out)
+  }
+  return root.target as Schema.Json
 }
 
 /** The message of anything thrown, without ever throwing itself. */
