@@ -40,6 +40,7 @@ import { chatRequestOf } from "./chatRequestOf.js"
 import {
   anthropicImageTokens,
   anthropicUnknownSizeImageTokens,
+  geminiGeneration,
   geminiImageTokens,
   imageSizeOfSource
 } from "./imageSize.js"
@@ -496,10 +497,7 @@ const geminiDeclarationText = (tool: Request.ToolDefinition): string =>
  * nothing for them (exactly the same figure with 4,820 characters of
  * signatures).
  */
-const billsThoughtSignatures = (model: string | undefined): boolean => {
-  const version = model === undefined ? undefined : /gemini-(\d+)/.exec(model.toLowerCase())?.[1]
-  return version !== undefined && Number(version) >= 3
-}
+const billsThoughtSignatures = (model: string | undefined): boolean => (geminiGeneration(model) ?? 0) >= 3
 
 const signaturesOf = (rules: Rules, message: Message.Message): number => {
   let s = 0

@@ -148,8 +148,6 @@ const textContent = (
   return parts
 }
 
-/** A `data:` URL of base64 data, in the standard alphabet OpenAI decodes (`standardBase64`). */
-const dataUrl = (mediaType: string, data: string): string => `data:${mediaType};base64,${standardBase64(data)}`
 
 const audioFormat = (mediaType: string): "wav" | "mp3" | undefined => {
   switch (mediaType) {
@@ -196,7 +194,7 @@ const filePart = (ctx: A.Ctx, file: Block.FileBlock, index: number, blockIndex: 
     let url: string
     switch (source._tag) {
       case "Base64":
-        url = dataUrl(typeof declared === "string" ? declared : media, source.data)
+        url = A.base64DataUrl(typeof declared === "string" ? declared : media, source.data)
         break
       case "Url":
         url = source.url
@@ -227,7 +225,7 @@ const filePart = (ctx: A.Ctx, file: Block.FileBlock, index: number, blockIndex: 
   let body: { file_data: string } | { file_id: string }
   switch (source._tag) {
     case "Base64":
-      body = { file_data: dataUrl(media, source.data) }
+      body = { file_data: A.base64DataUrl(media, source.data) }
       break
     case "FileId":
       body = { file_id: source.fileId }

@@ -58,7 +58,7 @@
  *
  * @since 0.1.0
  */
-import { standardBase64, utf8ToBase64 } from "../internal/base64.js"
+import { utf8ToBase64 } from "../internal/base64.js"
 import { openAiResponseFormat } from "../internal/chatRequestFields.js"
 import type { Effect, Schema, Stream } from "effect"
 import * as Block from "../Block.js"
@@ -472,8 +472,6 @@ const readItems = (ctx: A.Ctx, items: ReadonlyArray<Schema.Json>, path: string, 
 // writing: messages -> items
 // ---------------------------------------------------------------------------
 
-/** A `data:` URL of base64 data, in the standard alphabet OpenAI decodes (`standardBase64`). */
-const dataUrl = (mediaType: string, data: string): string => `data:${mediaType};base64,${standardBase64(data)}`
 
 /** The type an image's `data:` URL declared when it was not an image type (see `dataUrlMediaType`). */
 const declaredType = (block: Block.FileBlock): string | undefined => {
@@ -492,7 +490,7 @@ const writeFile = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockIndex
         image.image_url = source.url
         break
       case "Base64":
-        image.image_url = dataUrl(declaredType(block) ?? (block.mediaType === "image/*" ? "image/png" : block.mediaType), source.data)
+        image.image_url = A.base64DataUrl(declaredType(block) ?? (block.mediaType === "image/*" ? "image/png" : block.mediaType), source.data)
         break
       case "FileId":
         image.file_id = source.fileId
@@ -512,7 +510,7 @@ const writeFile = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockIndex
   const file: Wire.InputFile = { type: "input_file" }
   switch (source._tag) {
     case "Base64":
-      file.file_data = dataUrl(block.mediaType, source.data)
+      file.file_data = A.base64DataUrl(block.mediaType, source.data)
       break
     case "Url":
       file.file_url = source.url
@@ -522,7 +520,7 @@ const writeFile = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockIndex
       break
     case "Text":
       ctx.warnings.push(new ConvertedContent({ index, blockIndex, what: "a text document", how: "as a base64 text/plain file" }))
-      file.file_data = dataUrl("text/plain", utf8ToBase64(source.text))
+      file.file_data = A.base64DataUrl("text/plain", utf8ToBase64(source.text))
       break
     default:
       return Block.absurd(source)

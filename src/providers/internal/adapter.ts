@@ -20,6 +20,7 @@
  */
 import { Effect, Result, type Schema } from "effect"
 import type * as Block from "../../Block.js"
+import { standardBase64 } from "../../internal/base64.js"
 import { base64DataUrlParts } from "../../internal/dataUrl.js"
 import { imageTypeOfBase64 } from "../../internal/imageSize.js"
 import { copyJson, isOwnParsedJson } from "../../internal/json.js"
@@ -565,3 +566,6 @@ export const incomplete = (
     warnings: ok?.warnings ?? []
   })
 }
+
+/** A base64 `data:` URL as OpenAI (Chat and Responses) decodes it: the data in the standard alphabet, padded (`standardBase64`). */
+export const base64DataUrl = (mediaType: string, data: string): string => `data:${mediaType};base64,${standardBase64(data)}`
