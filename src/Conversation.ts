@@ -540,7 +540,9 @@ type Sink = (issue: ConversationIssue) => boolean
  *
  * - per-message rules (`EmptyToolCallId`, `EmptyToolName`, `EmptyMessage`,
  *   a repeated id inside one message): kept by every profile; no provider is
- *   recorded accepting them.
+ *   recorded accepting them. A tool result that answers no call is not also
+ *   `EmptyToolName`: its name comes from the call it would answer, and the
+ *   `OrphanToolResult` is what to fix.
  * - `OrphanToolResult`, `MissingToolResult`, `DuplicateToolResult`: every
  *   provider (documented errors; a Responses-compatible server rejected
  *   calls whose outputs did not follow them). Provider-executed calls
@@ -592,7 +594,12 @@ const scan = (
     messageIssuesOf(m, i, perMessage)
     // the results a continued conversation opens with answer the stored response's calls, which name no tool
     const stored = continues && !sawTurn && m.role === "tool"
-    for (const issue of perMessage) if (!(stored && issue._tag === "EmptyToolName") && sink(issue)) return
+    for (const issue of perMessage) {
+      // a result takes its tool's name from the call it answers (every adapter reads it so): one that answers
+      // no call has none to take, and `OrphanToolResult` below says what is wrong (it is all the user can fix)
+      if (issue._tag === "EmptyToolName" && m.role === "tool" && (stored || !walker.isPending(issue.toolCallId))) continue
+      if (sink(issue)) return
+    }
 
     switch (m.role) {
       case "tool": {

@@ -291,7 +291,8 @@ export class OrphanToolResult extends Schema.TaggedError<OrphanToolResult>()("Or
   toolName: Schema.String
 }) {
   override get message(): string {
-    return `${at(this.index)}tool result ${JSON.stringify(this.toolCallId)} (${this.toolName}) answers no tool call of the preceding assistant message`
+    const name = this.toolName === "" ? "" : ` (${this.toolName})`
+    return `${at(this.index)}tool result ${JSON.stringify(this.toolCallId)}${name} answers no tool call of the preceding assistant message`
   }
 }
 

@@ -45,6 +45,21 @@ describe("Conversation.validate: generic rules", () => {
       expect(e.message).toBe('messages[2]: tool result "call_xyz" (calculator) answers no tool call of the preceding assistant message')
     }))
 
+  it("an orphan result with no tool name is only OrphanToolResult: its name would come from the call it answers", () => {
+    // what every adapter reads from a result that answers no call (an Anthropic tool_result, a Chat tool message)
+    const orphan = [user("q"), assistantMessage("thinking"), toolResultMessage("toolu_1", "", "42")]
+    for (const target of ["generic", "openai-chat", "openai-responses", "anthropic", "gemini"] as const) {
+      const issues = target === "generic" ? Conversation.issuesOf(orphan) : Conversation.issuesFor(target, orphan)
+      expect(issues.map((i) => i._tag), target).toEqual(["OrphanToolResult"])
+      expect(issues[0]!.message).toBe('messages[2]: tool result "toolu_1" answers no tool call of the preceding assistant message')
+    }
+    // a result that answers its call still needs a name where the call has one to give
+    const answered = [user("q"), assistant([call("a")]), toolResultMessage("a", "", "42"), assistantMessage("ok")]
+    expect(Conversation.issuesOf(answered).map((i) => i._tag)).toEqual(["EmptyToolName"])
+    // as does a result in a message on its own, which has no conversation to take the name from
+    expect(Message.issuesOf(toolResultMessage("toolu_1", "", "42")).map((i) => i._tag)).toEqual(["EmptyToolName"])
+  })
+
   it.effect("OrphanToolResult: a result answering a call of an earlier turn", () =>
     Effect.gen(function* () {
       const late = [user("q"), assistant([call("a")]), tool(result("a")), assistantMessage("ok"), user("again"), toolResultMessage("x", "f", "?")]
@@ -444,7 +459,7 @@ describe("profileOptionsOf and continued conversations", () => {
 
   it("a continued conversation may open with results of the stored response's calls, and hold only them", () => {
     const stored = [Message.toolResultMessage("call_1", "", "sunny")]
-    expect(Conversation.issuesFor("openai-responses", stored).map((i) => i._tag)).toEqual(["EmptyToolName", "OrphanToolResult", "EmptyConversation"])
+    expect(Conversation.issuesFor("openai-responses", stored).map((i) => i._tag)).toEqual(["OrphanToolResult", "EmptyConversation"])
     expect(Conversation.issuesFor("openai-responses", stored, { continues: true })).toEqual([])
     // after the first message of the conversation, a result must follow its call as always
     const late = [...stored, Message.user("and tomorrow?"), Message.toolResultMessage("call_2", "weather", "rain")]

@@ -137,6 +137,11 @@ export class Walker {
     return first
   }
 
+  /** Whether a call of the open turn with this id still waits for its result (what `answer` would find). */
+  isPending(id: string): boolean {
+    return this.pending.has(id)
+  }
+
   /**
    * Answers the first unanswered call of the open turn with this id. Returns
    * that call, or `ORPHAN` (no call of the open turn has the id), or the
