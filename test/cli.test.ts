@@ -322,6 +322,22 @@ describe("check", () => {
     expect(r.stdout).toContain("2 issues in 8 messages")
   })
 
+  it("counts the messages as the file holds them: an Anthropic body's system is not one, a Responses body has input items", () => {
+    const orphan = file("orphan.json", JSON.stringify({
+      model: "claude-sonnet-4-5",
+      max_tokens: 100,
+      system: "be brief",
+      messages: [{ role: "user", content: "hi" }, { role: "assistant", content: "ok" }, { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_9", content: "x" }] }]
+    }))
+    const r = run(["check", orphan])
+    // the orphan alone: its empty tool name (Anthropic results name none) is not a second issue
+    expect([r.code, r.stdout]).toEqual([1, 'OrphanToolResult: messages[2]: tool result "toolu_9" answers no tool call of the preceding assistant message\n1 issue in 3 messages\n'])
+    const items = file("items.json", JSON.stringify({ model: "gpt-5", instructions: "be brief", input: [{ role: "user", content: "hi" }] }))
+    expect(run(["check", items]).stdout).toBe("valid: 1 input item\n")
+    const contents = file("contents.json", JSON.stringify({ contents: [{ role: "user", parts: [{ text: "hi" }] }, { role: "model", parts: [{ text: "ok" }] }] }))
+    expect(run(["check", contents]).stdout).toBe("valid: 2 contents\n")
+  })
+
   it("--json prints the library's tag names with an index and a message", () => {
     const r = run(["check", example("interrupted-tool-call.jsonl"), "--json"])
     expect(r.code).toBe(1)
@@ -363,7 +379,7 @@ describe("check", () => {
     expect(stored.stdout).toContain("MissingEncryptedContent")
     const continued = file("continued.json", JSON.stringify({ model: "gpt-5", previous_response_id: "resp_123", input: [{ type: "function_call_output", call_id: "call_1", output: "sunny" }] }))
     const r = run(["check", continued, "--provider", "openai-responses"])
-    expect([r.code, r.stdout]).toEqual([0, "valid: 1 messages, openai-responses rules included\n"])
+    expect([r.code, r.stdout]).toEqual([0, "valid: 1 input item, openai-responses rules included\n"])
     // repair keeps the stored response's results, with or without --provider
     for (const args of [["repair", continued], ["repair", continued, "--provider", "openai-responses"]]) {
       const repaired = run(args)
@@ -474,6 +490,29 @@ describe("bad input: one clear line on stderr and exit 2, never a stack trace", 
 })
 
 describe("trim, repair and convert", () => {
+  it("convert names the message and part a warning is about as the file does", () => {
+    const body = file("warned.json", JSON.stringify({
+      model: "claude-sonnet-4-5",
+      max_tokens: 100,
+      system: [{ type: "text", text: "be brief" }],
+      messages: [
+        { role: "user", content: "hi" },
+        { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "f", input: {} }] },
+        // read as a tool message and a user message: the document is the wire message's third block
+        { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "x" }, { type: "text", text: "and" }, { type: "document", source: { type: "url", url: "https://example.com/a.pdf" } }] }
+      ]
+    }))
+    const r = run(["convert", body, "--to", "openai-chat"])
+    expect(r.code).toBe(0)
+    expect(r.stderr).toContain("warning: messages[2].content[2]: an application/pdf file by URL was left out")
+    const gemini = file("warned-gemini.json", JSON.stringify({
+      systemInstruction: { parts: [{ text: "be brief" }] },
+      contents: [{ role: "user", parts: [{ text: "hi" }, { fileData: { mimeType: "application/pdf", fileUri: "https://example.com/a.pdf" } }] }]
+    }))
+    const g = run(["convert", gemini, "--to", "openai-chat"])
+    expect(g.stderr).toContain("warning: contents[0].parts[1]: ")
+  })
+
   it("trim reports what was dropped on stderr and prints a conversation that fits", () => {
     const r = run(["trim", example("support-chat-zh-en.json"), "--budget", "900", "--provider", "anthropic"])
     expect(r.code).toBe(0)

@@ -68,8 +68,9 @@ const exitWith = (code: number): Effect.Effect<void> => Effect.sync(() => {
 const progress = (bytes: number, step: string): Effect.Effect<void> =>
   process.stderr.isTTY === true && bytes > 5_000_000 ? stderr(`agent-messages: ${step}...`) : Effect.void
 
-const warn = (warnings: ReadonlyArray<ConversionWarning>): Effect.Effect<void> =>
-  Effect.forEach(warnings, (w) => stderr(`warning: ${w.message}`), { discard: true })
+/** Prints conversion warnings; with `where`, each names its message as the file read does (see `warningWhere`). */
+const warn = (warnings: ReadonlyArray<ConversionWarning>, where?: (w: ConversionWarning) => string): Effect.Effect<void> =>
+  Effect.forEach(warnings, (w) => stderr(`warning: ${where === undefined ? w.message : where(w)}`), { discard: true })
 
 /** Reads FILE in the given format (or detects it, saying so on stderr). */
 const load = (
@@ -100,22 +101,27 @@ const load = (
       shape = parsed.kind === "jsonl" ? "jsonl" : Array.isArray(parsed.value) ? "messages" : "body"
     }
     const result = yield* Formats.read(parsed, chosen, shape)
-    yield* warn(result.warnings)
+    const read = { ...result, origins: Formats.origins(parsed, result) }
+    yield* warn(result.warnings, warningWhere(read))
     return {
-      ...result,
+      ...read,
       bytes: parsed.bytes,
-      origins: Formats.origins(parsed, result),
       chatReasoning: Formats.usesReasoningContent(parsed) ? "reasoning_content" as const : undefined
     }
   })
 
-/** Writes a request in a format, keeping the input's shape where the target has it. */
+/**
+ * Writes a request in a format, keeping the input's shape where the target has it. `where` names the messages
+ * of its warnings (a conversion's messages are the file's; a repair's or a trim's are new ones, named as the model
+ * numbers them).
+ */
 const emit = (
   request: Formats.Read["request"],
   target: Formats.FormatName,
   shape: Formats.Shape,
   chatReasoning?: "reasoning_content",
-  maxTokens?: number
+  maxTokens?: number,
+  where?: (w: ConversionWarning) => string
 ): Effect.Effect<void, InputError> =>
   Effect.gen(function*() {
     const targetShape: Formats.Shape = target === "canonical" ? shape : shape === "jsonl" ? "messages" : shape
@@ -124,7 +130,7 @@ const emit = (
       ...(maxTokens === undefined ? {} : { maxTokens })
     }
     const written = yield* Formats.write(request, target, targetShape, options)
-    yield* warn(written.warnings)
+    yield* warn(written.warnings, where)
     yield* stdoutChunks(written.chunks)
   })
 
@@ -194,6 +200,55 @@ const fileLocator = (input: Formats.Read & { readonly origins: ReadonlyArray<num
     const next = origins[i + 1]
     return { label: `${list}[${w}]`, index: w, through: next !== undefined && next > w ? next - 1 : w }
   }
+}
+
+/**
+ * A conversion warning's text with its message named as the file names it: `messages[3].content[0]` of an
+ * Anthropic body (whose `system` the model counts as a message), `contents[2].parts[1]` of a Gemini one,
+ * `input[4..6]` for a Responses run of items read as one message, the part of a wire message that was read
+ * as a tool message and a user message counted from the wire message's first part. Warnings without a
+ * message, and every warning when the file's messages are the model's, are left as they are.
+ */
+const warningWhere = (input: Formats.Read & { readonly origins: ReadonlyArray<number> | undefined }) => {
+  const locate = fileLocator(input)
+  const { format, origins } = input
+  const messages = input.request.messages
+  return (w: ConversionWarning): string => {
+    if (locate === undefined || origins === undefined || !("index" in w) || w.index === undefined) return w.message
+    const block = "blockIndex" in w ? w.blockIndex : undefined
+    const prefix = `messages[${w.index}]${block === undefined ? "" : `.content[${block}]`}: `
+    if (!w.message.startsWith(prefix)) return w.message
+    const { index, label, through } = locate(w.index)
+    let where = label
+    if (index === null) {
+      // system text kept beside the messages: Anthropic's `system` blocks, Gemini's `systemInstruction.parts`
+      if (block !== undefined) where += format === "gemini" ? `.parts[${block}]` : `[${block}]`
+    } else if (through !== index) {
+      where = `${label.replace(/\[\d+\]$/, "")}[${index}..${through}]`
+    } else if (block !== undefined) {
+      // blocks of the model messages read from the same wire message before this one come first in it
+      let offset = 0
+      for (let i = w.index - 1; i >= 0 && origins[i] === origins[w.index]; i--) offset += messages[i]!.content.length
+      where += `.${format === "gemini" ? "parts" : "content"}[${offset + block}]`
+    }
+    return `${where}: ${w.message.slice(prefix.length)}`
+  }
+}
+
+/**
+ * How many messages the file holds, as it names them (`3 messages`, `7 input items`, `1 content`): the
+ * length of its list, not the model's count (an Anthropic body's `system` is a message of the model).
+ */
+const fileCount = (input: Formats.Read & { readonly origins: ReadonlyArray<number> | undefined }): string => {
+  let n = input.request.messages.length
+  if (input.origins !== undefined) {
+    // every item of the list is the origin of at least one model message
+    n = 0
+    for (const w of input.origins) if (w + 1 > n) n = w + 1
+  }
+  const list = listNameOf(input)
+  const [one, many] = list === "input" ? ["input item", "input items"] : list === "contents" ? ["content", "contents"] : ["message", "messages"]
+  return `${n} ${n === 1 ? one : many}`
 }
 
 const issueJson = (
@@ -280,10 +335,10 @@ const check = Command.make("check", { file: fileArg, format: formatFlag, provide
       if (config.json) {
         yield* stdout(`${JSON.stringify({ valid: issues.length === 0, issues: issues.map((issue) => issueJson(issue, locate)) }, null, 2)}\n`)
       } else if (issues.length === 0) {
-        yield* stdout(`valid: ${messages.length} messages${provider === undefined ? "" : `, ${provider} rules included`}\n`)
+        yield* stdout(`valid: ${fileCount(input)}${provider === undefined ? "" : `, ${provider} rules included`}\n`)
       } else {
         for (const issue of issues) yield* stdout(`${issue._tag}: ${inFileTerms(issue.message, locate)}\n`)
-        yield* stdout(`${issues.length} issue${issues.length === 1 ? "" : "s"} in ${messages.length} messages\n`)
+        yield* stdout(`${issues.length} issue${issues.length === 1 ? "" : "s"} in ${fileCount(input)}\n`)
       }
       yield* exitWith(issues.length === 0 ? 0 : 1)
     })
@@ -511,7 +566,7 @@ const convert = Command.make("convert", {
     Effect.gen(function*() {
       const maxTokens = yield* checkMaxTokens(config.maxTokens)
       const input = yield* load(config.file, config.from)
-      yield* emit(input.request, config.to, input.shape, input.chatReasoning, maxTokens)
+      yield* emit(input.request, config.to, input.shape, input.chatReasoning, maxTokens, warningWhere(input))
     })
   )).pipe(
     Command.withDescription("Convert a conversation between formats; what the target cannot carry is listed on stderr."),
