@@ -1,14 +1,18 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Arbitrary, Schema } from "effect"
+import { readFileSync } from "node:fs"
 import {
   anthropicImageTokens,
   anthropicUnknownSizeImageTokens,
   geminiImageTokens,
   geminiMediaResolution,
   imageSizeOfDataUrl,
+  imageSizeOfBase64,
   imageSizeOfSource,
+  imageTypeOfBase64,
   openAiImageTokens
 } from "../src/internal/imageSize.js"
+import { intBetween } from "./arbitraries.js"
 
 const dataUrl = (mediaType: string, bytes: ReadonlyArray<number>) => `data:${mediaType};base64,${Buffer.from(bytes).toString("base64")}`
 
@@ -70,6 +74,95 @@ describe("imageSizeOfDataUrl", () => {
       }
     }
   )
+})
+
+/** A 96x64 JPEG FFmpeg wrote (test/data/media/README.md): its frame header is 262 bytes in, past its tables. */
+const photo = readFileSync(new URL("./data/media/image.jpg", import.meta.url)).toString("base64")
+/** Base64 text in lines of `line` digits, each followed by `sep`, as MIME (76 and CRLF) and PEM (64) write it. */
+const wrap = (text: string, line: number, sep: string) => text.replace(new RegExp(`.{1,${line}}`, "g"), `$&${sep}`)
+/** A JPEG whose frame header follows `segments` application segments of `size` bytes each (EXIF, ICC profiles). */
+const jpegAfter = (segments: number, size: number, w: number, h: number) => [
+  0xff,
+  0xd8,
+  ...Array.from({ length: segments }, (_, k) => [0xff, 0xe0 + (k % 16), ...u16be(size + 2), ...new Array<number>(size).fill(k & 0xff)]).flat(),
+  0xff,
+  0xc2,
+  ...u16be(17),
+  8,
+  ...u16be(h),
+  ...u16be(w),
+  3
+]
+
+describe("base64 wrapped in lines", () => {
+  it("reads a JPEG whose frame header lies past the first line as it reads it unwrapped", () => {
+    expect(imageSizeOfBase64(photo)).toEqual({ width: 96, height: 64 })
+    for (const [line, sep] of [[76, "\n"], [76, "\r\n"], [64, "\n"], [64, "\r\n"]] as const) {
+      const wrapped = wrap(photo, line, sep)
+      expect(imageSizeOfBase64(wrapped), `${line} ${JSON.stringify(sep)}`).toEqual({ width: 96, height: 64 })
+      expect(imageSizeOfSource({ _tag: "Base64", data: wrapped })).toEqual({ width: 96, height: 64 })
+      expect(imageSizeOfDataUrl(`data:image/jpeg;base64,${wrapped}`)).toEqual({ width: 96, height: 64 })
+      expect(imageSizeOfSource({ _tag: "Url", url: `data:image/jpeg;base64,\n${wrapped}` })).toEqual({ width: 96, height: 64 })
+    }
+  })
+
+  it.prop(
+    "reads every format it knows from lines of any length and any blanks between them as from plain base64",
+    {
+      format: intBetween(0, 6),
+      line: intBetween(1, 120),
+      sep: Arbitrary.schema(Schema.Literals(["\n", "\r\n", " ", "\t", "\r\n ", "\f"])),
+      lead: Arbitrary.schema(Schema.Literals(["", "\n", " \r\n"]))
+    },
+    ({ format, lead, line, sep }) => {
+      const plain = [
+        Buffer.from(png(640, 480)).toString("base64"),
+        Buffer.from(gif(300, 20)).toString("base64"),
+        Buffer.from(webpExtended(4000, 3000)).toString("base64"),
+        Buffer.from(webpLossless(1024, 768)).toString("base64"),
+        Buffer.from(jpeg(597, 566)).toString("base64"),
+        Buffer.from(jpegAfter(3, 200, 1234, 987)).toString("base64url"),
+        photo
+      ][format]!
+      const size = imageSizeOfBase64(plain)
+      expect(size).toBeDefined()
+      const wrapped = lead + wrap(plain, line, sep)
+      expect(imageSizeOfBase64(wrapped)).toEqual(size)
+      expect(imageTypeOfBase64(wrapped)).toBe(imageTypeOfBase64(plain))
+    }
+  )
+
+  it.prop(
+    "reads the same size, or none, whatever blanks are put anywhere in the text",
+    {
+      format: intBetween(0, 6),
+      blanks: Arbitrary.schema(Schema.Array(Schema.Tuple([Schema.Int.check(Schema.isBetween({ minimum: 0, maximum: 4_000 })), Schema.Literals(["\n", "\r\n", " ", "\t"])])))
+    },
+    ({ blanks, format }) => {
+      const plain = [
+        Buffer.from(png(640, 480)).toString("base64"),
+        Buffer.from(gif(300, 20)).toString("base64"),
+        Buffer.from(webpExtended(4000, 3000)).toString("base64"),
+        Buffer.from(webpLossless(1024, 768)).toString("base64"),
+        Buffer.from(jpeg(597, 566)).toString("base64"),
+        Buffer.from(jpegAfter(3, 200, 1234, 987)).toString("base64"),
+        photo
+      ][format]!
+      let text = plain
+      for (const [at, blank] of blanks) text = text.slice(0, at) + blank + text.slice(at)
+      expect(imageSizeOfBase64(text)).toEqual(imageSizeOfBase64(plain))
+    }
+  )
+
+  it("takes time linear in the text it passes over, however its lines are cut", () => {
+    // 50 MB of line breaks after a JPEG's first bytes, and a JPEG of many segments in lines of one digit
+    const started = performance.now()
+    expect(imageSizeOfBase64(`/9j/4AAQ${"\n".repeat(50_000_000)}`)).toBeUndefined()
+    const segments = Buffer.from(jpegAfter(255, 2_000, 30, 20)).toString("base64")
+    expect(imageSizeOfBase64(wrap(segments, 1, "\r\n"))).toEqual({ width: 30, height: 20 })
+    expect(imageSizeOfBase64(wrap(segments, 1, "\n".repeat(20)))).toEqual({ width: 30, height: 20 })
+    expect(performance.now() - started).toBeLessThan(10_000)
+  })
 })
 
 describe("openAiImageTokens", () => {

@@ -39,9 +39,16 @@ export const standardBase64 = (text: string): string => {
  */
 export const afterBlanks = (text: string, start: number): number => {
   let at = start
-  for (let c = text.charCodeAt(at); c === 32 || c === 10 || c === 13 || c === 9 || c === 12; c = text.charCodeAt(++at));
+  while (isBlank(text.charCodeAt(at))) at++
   return at
 }
+
+/** Whether a character code is an ASCII blank, which base64 decoders skip (space, tab, line feed, form feed, carriage return). */
+export const isBlank = (c: number): boolean => c === 32 || c === 10 || c === 13 || c === 9 || c === 12
+
+/** The value of a base64 digit of either alphabet (`+` or `-` 62, `/` or `_` 63) given its character code, else -1. */
+export const base64Digit = (c: number): number =>
+  c >= 65 && c <= 90 ? c - 65 : c >= 97 && c <= 122 ? c - 71 : c >= 48 && c <= 57 ? c + 4 : c === 43 || c === 45 ? 62 : c === 47 || c === 95 ? 63 : -1
 
 /** Below this many characters the decoder below is as fast as the platform's. */
 const NATIVE_FROM = 4_096
@@ -84,8 +91,7 @@ export const decodeBase64 = (text: string, start = 0, limit = Infinity): Uint8Ar
   let acc = 0
   let bits = 0
   for (let i = start; i < text.length && n < out.length; i++) {
-    const c = text.charCodeAt(i)
-    const v = c >= 65 && c <= 90 ? c - 65 : c >= 97 && c <= 122 ? c - 71 : c >= 48 && c <= 57 ? c + 4 : c === 43 || c === 45 ? 62 : c === 47 || c === 95 ? 63 : -1
+    const v = base64Digit(text.charCodeAt(i))
     if (v < 0) continue
     acc = ((acc << 6) | v) & 0xffffff
     bits += 6

@@ -3,16 +3,17 @@
  * header without decoding the image (PNG, JPEG, GIF, WebP), and what OpenAI's,
  * Anthropic's and Gemini's models charge for an image of that size.
  *
- * The header is read straight from the base64 text (byte `i` lives in the
- * four characters at `4 * floor(i / 3)`), so a multi-megabyte image costs a
- * few dozen character reads, not a decode.
+ * The header is decoded from the base64 text as far as it is read, line
+ * breaks and blanks skipped, so a multi-megabyte image costs the text up to
+ * its header, not a decode.
  *
  * @internal
  */
 import { absurd } from "effect/Function"
 import type * as Block from "../Block.js"
-import { afterBlanks } from "./base64.js"
+import { base64Digit, isBlank } from "./base64.js"
 import { base64DataUrlParts } from "./dataUrl.js"
+import { readInlineOnce } from "./inlineData.js"
 
 /** An image's width and height in pixels. */
 export interface ImageSize {
@@ -20,37 +21,35 @@ export interface ImageSize {
   readonly height: number
 }
 
-const BASE64_VALUES: Readonly<Record<string, number>> = (() => {
-  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-  const out: Record<string, number> = { "-": 62, _: 63 }
-  for (let i = 0; i < alphabet.length; i++) out[alphabet[i]!] = i
-  return out
-})()
-
-/** Random access to the bytes of base64 text (standard or URL-safe alphabet); `undefined` past the end or on a character that is not base64. */
+/**
+ * The bytes of base64 text from `from` (standard or URL-safe alphabet), decoded as far as they are read and no
+ * further: the blanks decoders skip (a line break before the payload, lines of any length, as MIME and PEM wrap
+ * it) are skipped, and the bytes end at the text's end or at any other character. Reads go forward (the last 64
+ * bytes are kept), so a header costs the text up to it once, whatever its lines' length (the bytes' places in
+ * wrapped text are not known without it).
+ */
 const base64Bytes = (text: string, from: number) => {
-  // a payload that starts with a line break (`data:...;base64,\n`): its bytes are counted from its first digit
-  const start = afterBlanks(text, from)
-  const length = Math.floor(((text.length - start) * 3) / 4)
+  const kept = new Uint8Array(64)
+  let length = 0
+  let next = from
+  let acc = 0
+  let bits = 0
   const at = (i: number): number | undefined => {
-    if (i < 0 || i >= length) return undefined
-    const group = start + 4 * Math.floor(i / 3)
-    const a = BASE64_VALUES[text[group] ?? ""]
-    const b = BASE64_VALUES[text[group + 1] ?? ""]
-    if (a === undefined || b === undefined) return undefined
-    switch (i % 3) {
-      case 0:
-        return ((a << 2) | (b >> 4)) & 0xff
-      case 1: {
-        const c = BASE64_VALUES[text[group + 2] ?? ""]
-        return c === undefined ? undefined : ((b << 4) | (c >> 2)) & 0xff
+    for (; length <= i && next < text.length; next++) {
+      const c = text.charCodeAt(next)
+      const v = base64Digit(c)
+      if (v < 0) {
+        if (isBlank(c)) continue
+        break
       }
-      default: {
-        const c = BASE64_VALUES[text[group + 2] ?? ""]
-        const d = BASE64_VALUES[text[group + 3] ?? ""]
-        return c === undefined || d === undefined ? undefined : ((c << 6) | d) & 0xff
+      acc = ((acc << 6) | v) & 0xffffff
+      bits += 6
+      if (bits >= 8) {
+        bits -= 8
+        kept[length++ & 63] = (acc >> bits) & 0xff
       }
     }
+    return i >= 0 && i < length && i >= length - 64 ? kept[i & 63] : undefined
   }
   const u16be = (i: number) => {
     const a = at(i)
@@ -81,7 +80,7 @@ const base64Bytes = (text: string, from: number) => {
     }
     return s
   }
-  return { length, at, u16be, u16le, u24le, u32be, ascii }
+  return { at, u16be, u16le, u24le, u32be, ascii }
 }
 
 /** At most this many JPEG segments are skipped looking for the frame header (EXIF and ICC segments come first). */
@@ -98,25 +97,6 @@ const sized = (width: number | undefined, height: number | undefined): ImageSize
 export const imageSizeOfDataUrl = (url: string): ImageSize | undefined => {
   const parts = base64DataUrlParts(url)
   return parts === undefined ? undefined : imageSizeOfBase64(url, parts.dataStart)
-}
-
-/**
- * The size of the image a file source holds, when the request shows it:
- * inline base64 data, or a `data:` URL (any case of "data:"). `undefined`
- * for a URL, a file id or text.
- */
-export const imageSizeOfSource = (source: Block.FileSource): ImageSize | undefined => {
-  switch (source._tag) {
-    case "Base64":
-      return imageSizeOfBase64(source.data)
-    case "Url":
-      return imageSizeOfDataUrl(source.url)
-    case "FileId":
-    case "Text":
-      return undefined
-    default:
-      return absurd(source)
-  }
 }
 
 /** The image format the first bytes show: PNG, GIF, WebP or JPEG. */
@@ -179,6 +159,14 @@ export const imageSizeOfBase64 = (text: string, start = 0): ImageSize | undefine
       return undefined
   }
 }
+
+/**
+ * The size of the image a file source holds, when the request shows it:
+ * inline base64 data, or a `data:` URL (any case of "data:"), read once per
+ * source (a window estimates the same messages again and again). `undefined`
+ * for a URL, a file id or text.
+ */
+export const imageSizeOfSource: (source: Block.FileSource) => ImageSize | undefined = /* @__PURE__ */ readInlineOnce(imageSizeOfBase64)
 
 /** A JPEG's size, from its first start-of-frame segment. */
 const jpegSize = (b: ReturnType<typeof base64Bytes>): ImageSize | undefined => {
