@@ -56,8 +56,11 @@
  * `"object"`, so other providers get a schema they accept, and Gemini gets
  * the schema back as sent, or in upper case once the parameters changed),
  * `declarationsKey` (a tool's declarations list, or a request's empty one,
- * came as `function_declarations`), `snakeCase` and `nullCamelCase` (the
- * fields read in snake_case, below).
+ * came as `function_declarations`), `toolsLayout` (how a request's `tools`
+ * entries were laid out, where the writer would lay them out otherwise:
+ * declarations lists side by side, empty ones beside tools, kept entries
+ * before others; followed while it fits the request's tools),
+ * `snakeCase` and `nullCamelCase` (the fields read in snake_case, below).
  *
  * **Either spelling**: the REST API takes proto3 JSON, in which every field
  * may be written lowerCamelCase (`inlineData`, `mimeType`) or snake_case
@@ -147,8 +150,11 @@ type Fields = Record<string, Schema.Json>
 /** The hints kept beside the wire fields (see the module documentation). */
 const hints = new Set(["syntheticId", "noArgs", "nullArgs", "noResponse", "kind", "parametersKey", "parametersAsSent", "declarationsKey", "snakeCase", "nullCamelCase"])
 
-/** The hints a request keeps beside its fields (`declarationsKey`: the name of an empty declarations list read in snake_case). */
-const requestHints = new Set(["snakeCase", "nullCamelCase", "declarationsKey"])
+/**
+ * The hints a request keeps beside its fields (`declarationsKey`: the name of an empty declarations list read in
+ * snake_case; `toolsLayout`: how its `tools` entries were laid out, see `ToolsLayout`).
+ */
+const requestHints = new Set(["snakeCase", "nullCamelCase", "declarationsKey", "toolsLayout"])
 
 const contentKeys = new Set(["role", "parts"])
 const partsKey = new Set(["parts"])
@@ -1134,16 +1140,61 @@ const openApiParameters = (parameters: Block.JsonObject, asSent: Schema.Json | u
 }
 
 /**
+ * How a request's `tools` entries are laid out, one element an entry: a
+ * number the next that many tools (function tools in one declarations
+ * entry, or one tool Gemini runs), a string an empty declarations list
+ * under that name, `null` the next entry kept as sent.
+ */
+type ToolsLayout = ReadonlyArray<number | string | null>
+
+const isFunctionTool = (tool: Request.ToolDefinition): boolean => tool.providerDefined === undefined
+
+/**
+ * The layout `writeTools` gives tools without a `toolsLayout` hint: each
+ * run of function tools one entry, each tool Gemini runs its own, the
+ * `empty` list for an empty tool list (`undefined` for none), then the kept
+ * entries.
+ */
+const defaultLayout = (tools: ReadonlyArray<Request.ToolDefinition>, kept: number, empty: string | undefined): ToolsLayout => {
+  const out: Array<number | string | null> = tools.length === 0 && empty !== undefined ? [empty] : []
+  tools.forEach((tool, i) => {
+    if (i > 0 && isFunctionTool(tool) && isFunctionTool(tools[i - 1]!)) out[out.length - 1] = (out[out.length - 1] as number) + 1
+    else out.push(1)
+  })
+  return [...out, ...new Array<null>(kept).fill(null)]
+}
+
+/** A `toolsLayout` hint when it still fits the tools and kept entries (the tools were not changed since they were read), else `undefined`. */
+const fittingLayout = (layout: Schema.Json | undefined, tools: ReadonlyArray<Request.ToolDefinition>, kept: number): ToolsLayout | undefined => {
+  if (!Array.isArray(layout)) return undefined
+  let t = 0
+  let k = 0
+  for (const entry of layout) {
+    if (entry === null) k++
+    else if (typeof entry === "number") {
+      // function tools in one entry, or any one tool
+      if (!Number.isInteger(entry) || entry < 1 || t + entry > tools.length || (entry > 1 && !tools.slice(t, t + entry).every(isFunctionTool))) return undefined
+      t += entry
+    } else if (typeof entry !== "string") return undefined
+  }
+  return t === tools.length && k === kept ? (layout as ToolsLayout) : undefined
+}
+
+/**
  * The tools of a request's `tools` entries, its other entries kept; an empty
  * declarations list is an empty tool list (`[]`, not `undefined`, whatever
  * else is kept), its name noted in `hints` when it is snake_case (a list
- * that declares nothing has no tool to note it on).
+ * that declares nothing has no tool to note it on), and the entries' layout
+ * (`toolsLayout`) when `writeTools` would not give it back by default
+ * (declarations lists side by side, empty lists beside tools, entries kept
+ * before others).
  */
 const readTools = (ctx: A.Ctx, raw: Schema.Json | undefined, kept: Fields, hints: Fields): Array<Request.ToolDefinition> | undefined => {
   if (raw === undefined || raw === null) return undefined
   const list = A.arr(ctx, raw, "tools")
   const tools: Array<Request.ToolDefinition> = []
   const hosted: Array<Schema.Json> = []
+  const layout: Array<number | string | null> = []
   let empty: string | undefined
   for (let t = 0; t < list.length; t++) {
     const at = `tools[${t}]`
@@ -1154,8 +1205,10 @@ const readTools = (ctx: A.Ctx, raw: Schema.Json | undefined, kept: Fields, hints
       // the REST API takes the proto field names in either spelling; a null is no declarations (proto3 JSON: absent)
       if ((field !== "functionDeclarations" && field !== "function_declarations") || value === null) {
         // a tool Gemini runs (Google Search, code execution, URL context, ...), kept in its place
-        if (A.isObj(value)) tools.push(Request.providerTool(field, key, field, value))
-        else A.setKey(rest, field, value)
+        if (A.isObj(value)) {
+          tools.push(Request.providerTool(field, key, field, value))
+          layout.push(1)
+        } else A.setKey(rest, field, value)
         // beside the other spelling, read in its place: a field given twice, as `camelCased` reports one
         const other = field === "functionDeclarations" ? "function_declarations" : field === "function_declarations" ? "functionDeclarations" : undefined
         if (value === null && other !== undefined && entry[other] !== undefined && entry[other] !== null) {
@@ -1165,6 +1218,7 @@ const readTools = (ctx: A.Ctx, raw: Schema.Json | undefined, kept: Fields, hints
       }
       const declarations = A.arr(ctx, entry[field], `${at}.${field}`)
       if (declarations.length === 0) empty ??= field
+      layout.push(declarations.length === 0 ? field : declarations.length)
       for (let d = 0; d < declarations.length; d++) {
         const dAt = `${at}.${field}[${d}]`
         const declaration = A.obj(ctx, declarations[d], dAt)
@@ -1183,11 +1237,18 @@ const readTools = (ctx: A.Ctx, raw: Schema.Json | undefined, kept: Fields, hints
         }))
       }
     }
-    if (Object.keys(rest).length > 0) hosted.push(rest)
+    // an entry of other fields, or of none, kept as sent
+    if (Object.keys(rest).length > 0 || Object.keys(entry).length === 0) {
+      hosted.push(rest)
+      layout.push(null)
+    }
   }
   if (hosted.length > 0) kept["tools"] = hosted
   if (tools.length === 0 && empty === "function_declarations") hints["declarationsKey"] = empty
-  return tools.length > 0 || hosted.length === 0 || empty !== undefined ? tools : undefined
+  const read = tools.length > 0 || hosted.length === 0 || empty !== undefined ? tools : undefined
+  const byDefault = defaultLayout(tools, hosted.length, read?.length === 0 ? empty ?? "functionDeclarations" : undefined)
+  if (stringify(layout) !== stringify(byDefault)) hints["toolsLayout"] = layout
+  return read
 }
 
 const readToolChoice = (ctx: A.Ctx, raw: Schema.Json | undefined, kept: Fields): Request.ToolChoice | undefined => {
@@ -1303,10 +1364,17 @@ const writeDeclaration = (ctx: A.Ctx, tool: Request.ToolDefinition): Wire.Functi
   return merge(out, keptOf(tool, key, hints))
 }
 
+/** The name of a declarations list: the one it was read from when the write asks for the spelling as read. */
+const declarationsField = (ctx: A.Ctx, read: Schema.Json | undefined): string =>
+  writesAsRead.has(ctx) && read === "function_declarations" ? "function_declarations" : "functionDeclarations"
+
 /**
- * The `tools` entries: each run of function tools as one `functionDeclarations`
- * entry, each tool Gemini defines as its own entry, in the order of the
- * request, then entries kept as sent in the request's options.
+ * The `tools` entries, in the layout they were read in (`toolsLayout`) while
+ * it fits the tools, else each run of function tools as one
+ * `functionDeclarations` entry and each tool Gemini defines as its own
+ * entry, in the order of the request, an empty list for an empty tool list
+ * (not for one whose tools were all left out), then entries kept as sent in
+ * the request's options.
  */
 const writeTools = (
   ctx: A.Ctx,
@@ -1314,37 +1382,33 @@ const writeTools = (
   hosted: ReadonlyArray<{ [key: string]: unknown }>,
   names: Array<string>
 ): Array<Wire.ToolParam> => {
-  const tools = request.tools ?? []
-  const out: Array<Wire.ToolParam> = []
-  let run: Array<Wire.FunctionDeclarationParam> | undefined
-  for (const tool of tools) {
+  const tools = (request.tools ?? []).filter((tool) => {
     const defined = tool.providerDefined
-    if (defined === undefined) {
-      if (run === undefined) {
-        run = []
-        // written under the name it was read from, when the write asks for the spelling as read
-        const field = writesAsRead.has(ctx) && hintOf(tool, key, "declarationsKey") === "function_declarations" ? "function_declarations" : "functionDeclarations"
-        out.push({ [field]: run } as Wire.ToolParam)
-      }
-      run.push(writeDeclaration(ctx, tool))
-      names.push(tool.name)
-      continue
-    }
-    if (defined.provider === key) {
-      run = undefined
-      out.push({ [defined.type]: { ...defined.config } } as Wire.ToolParam)
-      names.push(tool.name)
-    } else {
-      // left out, so the declarations around it stay in one entry
-      A.dropped(ctx, undefined, undefined, `the definition of ${tool.name}, a tool ${defined.provider} defines`, "Gemini runs only its own tools")
+    if (defined === undefined || defined.provider === key) return true
+    // left out, so the declarations around it stay in one entry
+    A.dropped(ctx, undefined, undefined, `the definition of ${tool.name}, a tool ${defined.provider} defines`, "Gemini runs only its own tools")
+    return false
+  })
+  const emptyKey = hintOf(request, key, "declarationsKey")
+  const layout = fittingLayout(hintOf(request, key, "toolsLayout"), tools, hosted.length) ??
+    defaultLayout(tools, hosted.length, request.tools?.length !== 0 ? undefined : typeof emptyKey === "string" ? emptyKey : "functionDeclarations")
+  const out: Array<Wire.ToolParam> = []
+  let t = 0
+  let k = 0
+  for (const entry of layout) {
+    if (entry === null) out.push(hosted[k++] as Wire.ToolParam)
+    else if (typeof entry === "string") out.push({ [declarationsField(ctx, entry)]: [] } as Wire.ToolParam)
+    else {
+      const group = tools.slice(t, (t += entry))
+      const defined = group[0]!.providerDefined
+      out.push(
+        (defined === undefined
+          ? { [declarationsField(ctx, hintOf(group[0], key, "declarationsKey"))]: group.map((tool) => writeDeclaration(ctx, tool)) }
+          : { [defined.type]: { ...defined.config } }) as Wire.ToolParam
+      )
+      for (const tool of group) names.push(tool.name)
     }
   }
-  // a request with an empty tool list keeps its empty declarations entry (not one whose tools were all left out),
-  // under the name it was read from when the write asks for the spelling as read
-  if (request.tools?.length === 0) {
-    out.push({ [writesAsRead.has(ctx) && hintOf(request, key, "declarationsKey") === "function_declarations" ? "function_declarations" : "functionDeclarations"]: [] } as Wire.ToolParam)
-  }
-  for (const entry of hosted) out.push(entry as Wire.ToolParam)
   return out
 }
 
@@ -1374,7 +1438,8 @@ export const toRequest = (request: Request.Request, options?: WriteOptions): Eff
     const names: Array<string> = []
     if (request.tools !== undefined || hosted.length > 0) {
       body.tools = writeTools(ctx, request, hosted, names)
-      if (body.tools.length === 0) delete body.tools
+      // no entries: all were left out, unless the tools came as an empty list
+      if (body.tools.length === 0 && hintOf(request, key, "toolsLayout") === undefined) delete body.tools
     }
     const settings = A.toolSettingsAfter(ctx, request, { names, any: body.tools !== undefined })
     const choice = settings.toolChoice

@@ -630,6 +630,29 @@ describe("Gemini in snake_case, the other spelling of proto3 JSON", () => {
     assert.deepStrictEqual<unknown>(exact(Gemini.toRequest(snake)).tools, [{ functionDeclarations: [] }])
   })
 
+  it("writes tool entries back in the layout they came in: an empty declarations list beside a tool Gemini runs, lists side by side, kept entries first", () => {
+    const back = (tools: ReadonlyArray<object>) => exact(Gemini.toRequest(ok(Gemini.fromRequest({ contents: [ask], tools })).value, { spelling: "asRead" })).tools
+    for (
+      const tools of [
+        [{ google_search: {} }, { function_declarations: [] }],
+        [{ functionDeclarations: [] }, { googleSearch: {} }],
+        [{ function_declarations: [{ name: "a" }] }, { functionDeclarations: [{ name: "b" }] }, { function_declarations: [] }],
+        [{ functionDeclarations: null }, { functionDeclarations: [{ name: "a" }] }],
+        [{}, { codeExecution: {} }],
+        []
+      ]
+    ) assert.deepStrictEqual<unknown>(back(tools), tools)
+    // beside a tool, the empty list adds none
+    const read = ok(Gemini.fromRequest({ contents: [ask], tools: [{ google_search: {} }, { function_declarations: [] }] })).value
+    assert.deepStrictEqual(read.tools?.map((t) => t.name), ["google_search"])
+  })
+
+  it("lays tools out as it would without their layout once they have changed since they were read", () => {
+    const read = ok(Gemini.fromRequest({ contents: [ask], tools: [{ functionDeclarations: [{ name: "a" }] }, { functionDeclarations: [{ name: "b" }] }] })).value
+    const more = Request.make(read.messages, { ...read, tools: [...(read.tools ?? []), Request.tool("c")] })
+    assert.deepStrictEqual<unknown>(exact(Gemini.toRequest(more)).tools, [{ functionDeclarations: [{ name: "a" }, { name: "b" }, { name: "c" }] }])
+  })
+
   it("reads a response and a stream in snake_case as their camelCase twins are read", () =>
     Effect.gen(function* () {
       const read = (value: Conversion.DecodedResponse) => {

@@ -365,6 +365,36 @@ const geminiBody: Arbitrary.Arbitrary<Record<string, Schema.Json>> = Arbitrary.a
   })
 )
 
+/**
+ * One entry of a Gemini `tools` list: a tool Gemini runs, a declarations list (empty or not), or a null list, each
+ * in either spelling of proto3 JSON.
+ */
+type GeminiToolEntry = readonly ["hosted", string] | readonly ["declarations", string, number] | readonly ["null", string]
+
+const geminiToolEntry: Arbitrary.Arbitrary<GeminiToolEntry> = pick<GeminiToolEntry>([
+  ...["googleSearch", "google_search", "codeExecution", "code_execution", "urlContext", "url_context"].map((name) => ["hosted", name] as const),
+  ...["functionDeclarations", "function_declarations"].flatMap((name) => [0, 1, 2].map((n) => ["declarations", name, n] as const)),
+  ["null", "functionDeclarations"],
+  ["null", "function_declarations"]
+])
+
+/** A `tools` list of such entries, each declaration named apart. */
+const geminiToolEntries: Arbitrary.Arbitrary<Array<Schema.Json>> = Arbitrary.array(geminiToolEntry, { maxLength: 6 }).pipe(
+  Arbitrary.map((entries) => {
+    let named = 0
+    return entries.map((entry): Schema.Json => {
+      switch (entry[0]) {
+        case "hosted":
+          return { [entry[1]]: {} }
+        case "null":
+          return { [entry[1]]: null }
+        case "declarations":
+          return { [entry[1]]: Array.from({ length: entry[2] }, () => ({ name: `f${named++}`, ...(named % 2 === 0 ? { description: "d" } : {}) })) }
+      }
+    })
+  })
+)
+
 describe("Gemini tools and tool choice", () => {
   it.prop("the model -> Gemini -> the model is the identity for what Gemini carries, its own tools in place", [withTools(geminiRequest, providerTools.gemini)], ([request]) => {
     const wire = run(Gemini.toRequest(request))
@@ -380,6 +410,22 @@ describe("Gemini tools and tool choice", () => {
     const back = run(Gemini.toRequest(ours.value))
     expect(normalize(back.value)).toEqual(normalize(body))
   }, runs)
+
+  it.prop(
+    "any list of tool entries (tools Gemini runs, declarations lists empty or not, null lists, either spelling) comes back as sent",
+    [geminiToolEntries],
+    ([tools]) => {
+      const ours = run(Gemini.fromRequest({ contents: [{ role: "user", parts: [{ text: "hi" }] }], tools }))
+      expect(run(Gemini.toRequest(ours.value, { spelling: "asRead" })).value.tools).toEqual(tools)
+      // in lowerCamelCase, a declarations list the adapter read is named functionDeclarations; everything else is as sent
+      const camel = tools.map((entry) => {
+        const list = (entry as { readonly function_declarations?: unknown }).function_declarations
+        return Array.isArray(list) ? { functionDeclarations: list } : entry
+      })
+      expect(run(Gemini.toRequest(ours.value)).value.tools).toEqual(camel)
+    },
+    runs
+  )
 })
 
 // ---------------------------------------------------------------------------
