@@ -334,6 +334,9 @@ describe("check", () => {
     expect([r.code, r.stdout]).toEqual([1, 'OrphanToolResult: messages[2]: tool result "toolu_9" answers no tool call of the preceding assistant message\n1 issue in 3 messages\n'])
     const items = file("items.json", JSON.stringify({ model: "gpt-5", instructions: "be brief", input: [{ role: "user", content: "hi" }] }))
     expect(run(["check", items]).stdout).toBe("valid: 1 input item\n")
+    // an input given as a string is no list: the model's messages, the instructions one of them
+    const text = file("text-input.json", JSON.stringify({ model: "gpt-5", instructions: "be brief", input: "hi" }))
+    expect(run(["check", text]).stdout).toBe("valid: 2 messages\n")
     const contents = file("contents.json", JSON.stringify({ contents: [{ role: "user", parts: [{ text: "hi" }] }, { role: "model", parts: [{ text: "ok" }] }] }))
     expect(run(["check", contents]).stdout).toBe("valid: 2 contents\n")
   })

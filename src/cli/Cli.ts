@@ -241,11 +241,11 @@ const warningWhere = (input: Formats.Read & { readonly origins: ReadonlyArray<nu
  */
 const fileCount = (input: Formats.Read & { readonly origins: ReadonlyArray<number> | undefined }): string => {
   let n = input.request.messages.length
-  if (input.origins !== undefined) {
-    // every item of the list is the origin of at least one model message
-    n = 0
-    for (const w of input.origins) if (w + 1 > n) n = w + 1
-  }
+  // the file's list is not known (a Responses input given as a string): the model's messages
+  if (input.origins === undefined) return `${n} message${n === 1 ? "" : "s"}`
+  // every item of the list is the origin of at least one model message
+  n = 0
+  for (const w of input.origins) if (w + 1 > n) n = w + 1
   const list = listNameOf(input)
   const [one, many] = list === "input" ? ["input item", "input items"] : list === "contents" ? ["content", "contents"] : ["message", "messages"]
   return `${n} ${n === 1 ? one : many}`
