@@ -91,12 +91,14 @@ import { cl100k, o200k } from "./internal/weights.js"
  * - `messages[i]`: input message `i`, with the framing the provider puts
  *   around it (OpenAI: 3 special tokens, the role, a participant name; a
  *   tool call's recipient; a tool result's function name; Gemini: 1 token
- *   a content on 2.5 and later, none on 1.5 and 2.0, as measured; the
- *   estimator's message overhead elsewhere).
+ *   a content on 2.5 and later, none on 1.5 and 2.0, as measured, and
+ *   function calls and responses in the text format Gemini writes them in;
+ *   the estimator's message overhead elsewhere).
  * - `tools`: the tool definitions as the model sees them (OpenAI: the
  *   functions namespace, with the system message that carries it when the
  *   request has none; Anthropic: each definition, Anthropic-schema tools at
- *   their documented cost; Gemini: each declaration).
+ *   their documented cost; Gemini: each declaration, in the text format
+ *   Gemini writes it in).
  * - `responseFormat`: a JSON-schema response format.
  * - `framing`: what the provider adds whatever the content: OpenAI's reply
  *   priming, which the tool choice changes (a named tool costs its

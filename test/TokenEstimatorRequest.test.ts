@@ -351,15 +351,16 @@ describe("estimateRequest for Gemini and OpenAI Responses", () => {
     const request = Request.make(conversation, { tools: [weather, Request.providerTool("googleSearch", "gemini", "googleSearch", {})] })
     const e = heuristic.estimateRequest(request, { provider: "gemini" })
     expect(e.framing).toBe(0)
-    expect(e.tools).toBe(
-      heuristic.estimateText(JSON.stringify({ name: "get_weather", description: weather.description, parameters: weather.parameters })) +
-        heuristic.estimateText(JSON.stringify({ googleSearch: {} }))
-    )
+    // the declaration as Gemini writes it into the prompt: keys bare, each of its 8 strings between two one-token
+    // marks, the whole between two more
+    const declaration = "declaration:get_weather{description:Current weather for a city,parameters:{type:object,properties:" +
+      "{city:{type:string,description:The city, e.g. Oslo},unit:{type:string,enum:[celsius,fahrenheit]}},required:[city]}}"
+    expect(e.tools).toBe(heuristic.estimateText(declaration) + 2 + 2 * 8 + heuristic.estimateText(JSON.stringify({ googleSearch: {} })))
     const overhead = TokenEstimator.DEFAULT_MESSAGE_OVERHEAD
     expect(e.messages).toEqual(conversation.map((m) => heuristic.estimateMessage(m) - overhead + 1))
   })
 
-  it("Gemini's framing: 1 token a content on 2.5 and later (and an unnamed model), none on 1.5 and 2.0; messages with function calls or responses keep the estimator's overhead", () => {
+  it("Gemini's framing: 1 token a content on 2.5 and later (and an unnamed model), none on 1.5 and 2.0", () => {
     const text = [Message.system("Be brief."), Message.user("What is the capital of France?"), Message.assistantMessage("Paris."), Message.user("And of Spain?")]
     const texts = text.map((m) => heuristic.estimateMessage(m) - TokenEstimator.DEFAULT_MESSAGE_OVERHEAD)
     const framed = (model: string | undefined) => heuristic.estimateRequest(Request.make(text), { provider: "gemini", ...(model === undefined ? {} : { model }) }).messages
@@ -368,9 +369,30 @@ describe("estimateRequest for Gemini and OpenAI Responses", () => {
     // the measured figure holds whatever overhead the estimator was built with
     const custom = Effect.runSync(TokenEstimator.makeHeuristic({ encoding: "o200k", messageOverhead: 9 }))
     expect(custom.estimateRequest(Request.make(text), { provider: "gemini", model: "gemini-2.5-flash" }).messages).toEqual(texts.map((n) => n + 1))
-    // function parts render in a way not known: their messages keep the estimator's figure
-    const calls = [Message.assistant([Block.toolCall("c1", "get_weather", { city: "Oslo" })]), Message.toolResultMessage("c1", "get_weather", "12 °C")]
-    expect(heuristic.estimateRequest(Request.make(calls), { provider: "gemini" }).messages).toEqual(calls.map((m) => heuristic.estimateMessage(m)))
+  })
+
+  it("Gemini writes function calls and responses as text between marks, and bills little more than their strings on 1.5 and 2.0", () => {
+    const call = Block.toolCall("c1", "get_weather", { city: "Oslo", days: 2 })
+    const result = Block.toolResult("c1", "get_weather", "12 °C")
+    const calls = [Message.assistant([call]), Message.tool(result)]
+    const others = (m: Message.Message) => heuristic.estimateMessage(m) - TokenEstimator.DEFAULT_MESSAGE_OVERHEAD - heuristic.estimateBlock(m.content[0]!)
+    const written = [
+      // two marks around the call, two around its one string
+      heuristic.estimateText("call:get_weather{city:Oslo,days:2}") + 4,
+      // a text result is written as the adapter sends it, under `output`
+      heuristic.estimateText("response:get_weather{output:12 °C}") + 4
+    ]
+    const estimate = (model: string) => heuristic.estimateRequest(Request.make(calls), { provider: "gemini", model }).messages
+    expect(estimate("gemini-3-flash-preview")).toEqual(calls.map((m, i) => others(m) + 1 + written[i]!))
+    // 1.5 and 2.0: the name and the string values
+    expect(estimate("gemini-2.0-flash")).toEqual(calls.map((m, i) => others(m) + heuristic.estimateText(["call:get_weather Oslo", "response:get_weather 12 °C"][i]!)))
+    // a JSON object result is the response itself; an error's text goes under `error`
+    const json = Message.tool(Block.toolResult("c1", "get_weather", [Block.json({ celsius: 12 })]))
+    const error = Message.tool(Block.toolResult("c1", "get_weather", "no such city", true))
+    expect(heuristic.estimateRequest(Request.make([json, error]), { provider: "gemini", model: "gemini-3-flash-preview" }).messages).toEqual([
+      others(json) + 1 + heuristic.estimateText("response:get_weather{celsius:12}") + 2,
+      others(error) + 1 + heuristic.estimateText("response:get_weather{error:no such city}") + 4
+    ])
   })
 
   it("Responses renders like Chat and adds hosted tools by their JSON text", () => {
