@@ -395,6 +395,22 @@ describe("estimateRequest for Gemini and OpenAI Responses", () => {
     ])
   })
 
+  it("Gemini: a result of megabytes is counted, and references that multiply a schema are written out only so far", () => {
+    // a 4 MB text result full of quotes and backslashes (a pattern over its JSON string overflowed the stack)
+    const text = 'say "hi" \\ '.repeat(350_000)
+    const calls = [Message.assistant([Block.toolCall("c1", "read", {})]), Message.toolResultMessage("c1", "read", text)]
+    const e = heuristic.estimateRequest(Request.make(calls), { provider: "gemini", model: "gemini-3-flash-preview" })
+    expect(e.messages[1]).toBeGreaterThan(heuristic.estimateText(text))
+    // the parameters and each definition refer to the next definition 60 times: written out in full, 216,000 leaves
+    const refs = (to: string) => ({ type: "object", properties: Object.fromEntries(Array.from({ length: 60 }, (_, k) => [`p${k}`, { $ref: `#/$defs/${to}` }])) })
+    const defs = { d1: refs("d2"), d2: refs("d3"), d3: { type: "string", description: "a leaf" } }
+    const tool = Request.tool("deep", { parameters: { ...refs("d1"), $defs: defs } })
+    const tools = heuristic.estimateRequest(Request.make([Message.user("hi")], { tools: [tool] }), { provider: "gemini" }).tools
+    expect(tools).toBeGreaterThan(heuristic.estimateText(JSON.stringify(defs)))
+    // written out up to 8 times the schema's text and 64 KB: tens of thousands of tokens, not millions
+    expect(tools).toBeLessThan(60_000)
+  })
+
   it("Responses renders like Chat and adds hosted tools by their JSON text", () => {
     const hosted = { type: "web_search_preview" }
     const request = Request.make(conversation, { tools: [weather, Request.providerTool("web_search_preview", "openai-responses", "web_search_preview")] })
