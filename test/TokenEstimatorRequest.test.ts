@@ -396,8 +396,8 @@ describe("estimateRequest for Gemini and OpenAI Responses", () => {
   })
 
   it("Gemini: a result of megabytes is counted, and references that multiply a schema are written out only so far", () => {
-    // a 4 MB text result full of quotes and backslashes (a pattern over its JSON string overflowed the stack)
-    const text = 'say "hi" \\ '.repeat(350_000)
+    // a 12 MB text result full of quotes and backslashes (a pattern over its JSON string overflowed the stack)
+    const text = 'say "hi" \\ '.repeat(1_000_000)
     const calls = [Message.assistant([Block.toolCall("c1", "read", {})]), Message.toolResultMessage("c1", "read", text)]
     const e = heuristic.estimateRequest(Request.make(calls), { provider: "gemini", model: "gemini-3-flash-preview" })
     expect(e.messages[1]).toBeGreaterThan(heuristic.estimateText(text))
