@@ -1,6 +1,7 @@
 /**
  * Files priced by what they hold: a PDF's page count, an audio clip's and a
- * video's duration, read from base64 text as requests carry them. Each
+ * video's duration, an image's size, read from base64 text as requests carry
+ * them (an image's also from base64 wrapped in lines, as MIME writes it). Each
  * reader is timed next to the baseline of decoding the same base64 once
  * (the library's own decoder, and Node's native one) in the same run: a
  * reader that reads a header is far below it, the PDF reader, which
@@ -11,6 +12,7 @@
 import { zlibSync } from "fflate"
 import { audioSecondsOfBase64 } from "../src/internal/audio.js"
 import { decodeBase64 } from "../src/internal/base64.js"
+import { imageSizeOfBase64 } from "../src/internal/imageSize.js"
 import { pdfPagesOfBase64 } from "../src/internal/pdf.js"
 import { videoSecondsOfBase64 } from "../src/internal/video.js"
 import { consume, fmt, table, timePerCall } from "./measure.js"
@@ -133,9 +135,26 @@ const wavListFirst = (): Uint8Array => {
 /** 20 MB of noise: no header any reader knows, so each looks and gives up. */
 const noise = (): Uint8Array => filler(20_000_000, 12345)
 
+/** A JPEG whose frame header comes after 255 APP1 segments of 64 KB (16 MB): the most the size reader walks. */
+const jpegLateFrame = (): Uint8Array => {
+  const segment = (marker: number, body: Uint8Array) => concat([Uint8Array.from([0xff, marker, (body.length + 2) >> 8, (body.length + 2) & 0xff]), body])
+  const frame = Uint8Array.from([8, 0, 480, 2, 128, 3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1].map((b) => b & 0xff))
+  const parts: Array<Uint8Array> = [Uint8Array.from([0xff, 0xd8])]
+  for (let i = 0; i < 255; i++) parts.push(segment(0xe1, filler(65_533, i + 7)))
+  parts.push(segment(0xc0, frame))
+  return concat(parts)
+}
+
+/** Base64 cut into lines of `width` characters. */
+const lines = (width: number, separator = "\n") => (text: string): string => {
+  const out: Array<string> = []
+  for (let i = 0; i < text.length; i += width) out.push(text.slice(i, i + width))
+  return out.join(separator)
+}
+
 export const runFilesBench = (): void => {
   console.log("\n## Files: PDF pages, audio and video durations from base64, vs decoding the same base64 once\n")
-  const inputs: ReadonlyArray<readonly [name: string, kind: "pdf" | "audio" | "video", make: () => Uint8Array]> = [
+  const inputs: ReadonlyArray<readonly [name: string, kind: "pdf" | "audio" | "video" | "image", make: () => Uint8Array, text?: (base64: string) => string]> = [
     ["PDF, 400 pages, page tree compressed at the end (20 MB)", "pdf", pdfTexStyle],
     ["PDF, adversarial: 150 KB of digits", "pdf", pdfDigits],
     ["PDF, adversarial: 30,000 object streams that never end", "pdf", pdfOpenStreams],
@@ -147,19 +166,29 @@ export const runFilesBench = (): void => {
     ["WebM, adversarial: 2 MB tail of fake cluster ids", "video", webmFakeClusters],
     ["WAV, data past a 1 MB LIST chunk (20 MB)", "audio", wavListFirst],
     ["noise read as video (20 MB)", "video", noise],
-    ["noise read as audio (20 MB)", "audio", noise]
+    ["noise read as audio (20 MB)", "audio", noise],
+    ["JPEG, frame header after 255 segments of 64 KB (16 MB)", "image", jpegLateFrame],
+    ["the same in MIME lines of 76 characters", "image", jpegLateFrame, lines(76, "\r\n")],
+    ["the same, adversarial: lines of one character", "image", jpegLateFrame, lines(1)]
   ]
   const rows: Array<Array<string>> = []
-  for (const [name, kind, make] of inputs) {
+  for (const [name, kind, make, wrap] of inputs) {
     const bytes = make()
-    const text = Buffer.from(bytes).toString("base64")
-    const read = kind === "pdf" ? () => pdfPagesOfBase64(text) : kind === "audio" ? () => audioSecondsOfBase64(text) : () => videoSecondsOfBase64(text)
+    const plain = Buffer.from(bytes).toString("base64")
+    const text = wrap === undefined ? plain : wrap(plain)
+    const read = kind === "pdf"
+      ? () => pdfPagesOfBase64(text)
+      : kind === "audio"
+      ? () => audioSecondsOfBase64(text)
+      : kind === "video"
+      ? () => videoSecondsOfBase64(text)
+      : () => imageSizeOfBase64(text)?.width
     const reads = timePerCall(() => consume(read()), { minMs: 100, rounds: 3 })
     const ours = timePerCall(() => consume(decodeBase64(text)), { minMs: 100, rounds: 3 })
     const native = timePerCall(() => consume(Buffer.from(text, "base64")), { minMs: 100, rounds: 3 })
     rows.push([name, fmt(bytes.length / 1e6, 2), fmt(read() ?? Number.NaN, 2), fmt(reads, 2), fmt(ours, 2), fmt(native, 2), fmt(reads / ours, 2)])
   }
-  table(["input", "MB", "pages or seconds", "read ms", "decode ms (ours)", "decode ms (Buffer)", "read / decode"], rows)
+  table(["input", "MB", "pages, seconds or width", "read ms", "decode ms (ours)", "decode ms (Buffer)", "read / decode"], rows)
   console.log("\nEach figure is read once per source in a conversation (remembered per file source); a raw request body is read on each count.")
 }
 

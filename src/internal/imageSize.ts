@@ -21,27 +21,45 @@ export interface ImageSize {
   readonly height: number
 }
 
+/** A character that is not a base64 digit of either alphabet. */
+const NOT_DIGIT = /[^\w+/-]/
+
 /**
  * The bytes of base64 text from `from` (standard or URL-safe alphabet), decoded as far as they are read and no
  * further: the blanks decoders skip (a line break before the payload, lines of any length, as MIME and PEM wrap
  * it) are skipped, and the bytes end at the text's end or at any other character. Reads go forward (the last 64
- * bytes are kept), so a header costs the text up to it once, whatever its lines' length (the bytes' places in
- * wrapped text are not known without it).
+ * bytes read are kept): a run of digits far before the byte asked for is passed over four digits (three bytes)
+ * at a time without decoding them, so a JPEG's frame header 16 MB in costs a search of the text, not a decode.
  */
 const base64Bytes = (text: string, from: number) => {
   const kept = new Uint8Array(64)
   let length = 0
+  // the first byte whose value is kept: bytes passed over are not
+  let first = 0
   let next = from
   let acc = 0
   let bits = 0
+  // where to look for a run of digits to pass over next: after one too short to, 256 characters on (lines of a few digits)
+  let retry = 0
   const at = (i: number): number | undefined => {
-    for (; length <= i && next < text.length; next++) {
+    while (length <= i && next < text.length) {
       const c = text.charCodeAt(next)
       const v = base64Digit(c)
-      if (v < 0) {
-        if (isBlank(c)) continue
-        break
+      if (v >= 0 && bits === 0 && next >= retry && i - length > 192) {
+        // whole groups of digits up to 64 bytes before byte i, or up to the next character that is not a digit
+        const end = Math.min(text.length, next + 4 * Math.floor((i - length - 64) / 3))
+        const stop = text.slice(next, end).search(NOT_DIGIT)
+        const groups = ((stop === -1 ? end : next + stop) - next) >> 2
+        if (groups > 0) {
+          next += 4 * groups
+          first = length += 3 * groups
+          continue
+        }
+        retry = next + 256
       }
+      if (v < 0 && !isBlank(c)) break
+      next++
+      if (v < 0) continue
       acc = ((acc << 6) | v) & 0xffffff
       bits += 6
       if (bits >= 8) {
@@ -49,7 +67,7 @@ const base64Bytes = (text: string, from: number) => {
         kept[length++ & 63] = (acc >> bits) & 0xff
       }
     }
-    return i >= 0 && i < length && i >= length - 64 ? kept[i & 63] : undefined
+    return i >= first && i < length && i >= length - 64 ? kept[i & 63] : undefined
   }
   const u16be = (i: number) => {
     const a = at(i)
