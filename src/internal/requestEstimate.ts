@@ -545,7 +545,7 @@ const geminiDeclarationJson = (tool: Request.ToolDefinition): string => {
       return (room -= written.length) < 0 ? ref : written
     })
   }
-  return json.replace(/"additionalProperties":false|"properties":\{\}/g, "").replace(/,(?=[,}])|(?<=\{),/g, "")
+  return json.replace(/"additionalProperties":false|"properties":\{\}/g, "").replace(/,(?=[,}])/g, "").replace(/\{,/g, "{")
 }
 
 /**
