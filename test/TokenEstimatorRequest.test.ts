@@ -393,6 +393,11 @@ describe("estimateRequest for Gemini and OpenAI Responses", () => {
       others(json) + 1 + heuristic.estimateText("response:get_weather{celsius:12}") + 2,
       others(error) + 1 + heuristic.estimateText("response:get_weather{error:no such city}") + 4
     ])
+    // several parts are one text, joined by line breaks as the adapter joins them (Block.resultContentText)
+    const parts = Message.tool(Block.toolResult("c1", "get_weather", [Block.text("12 °C"), Block.json([1, 2])]))
+    expect(heuristic.estimateRequest(Request.make([parts]), { provider: "gemini", model: "gemini-3-flash-preview" }).messages).toEqual([
+      others(parts) + 1 + heuristic.estimateText("response:get_weather{output:12 °C\\n[1,2]}") + 4
+    ])
   })
 
   it("Gemini: a result of megabytes is counted, and references that multiply a schema are written out only so far", () => {

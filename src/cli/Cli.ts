@@ -213,26 +213,38 @@ const warningWhere = (input: Formats.Read & { readonly origins: ReadonlyArray<nu
   const locate = fileLocator(input)
   const { format, origins } = input
   const messages = input.request.messages
+  // where each model message's blocks start in its wire message: after those of the model messages read from it before
+  let offsets: Array<number> | undefined
+  const offsetOf = (i: number): number => {
+    if (offsets === undefined) {
+      offsets = new Array<number>(messages.length)
+      for (let k = 0; k < messages.length; k++) {
+        offsets[k] = k > 0 && origins![k] === origins![k - 1] ? offsets[k - 1]! + messages[k - 1]!.content.length : 0
+      }
+    }
+    return offsets[i] ?? 0
+  }
   return (w: ConversionWarning): string => {
     if (locate === undefined || origins === undefined || !("index" in w) || w.index === undefined) return w.message
     const block = "blockIndex" in w ? w.blockIndex : undefined
     const prefix = `messages[${w.index}]${block === undefined ? "" : `.content[${block}]`}: `
     if (!w.message.startsWith(prefix)) return w.message
-    const { index, label, through } = locate(w.index)
-    let where = label
-    if (index === null) {
+    const at = locate(w.index)
+    let where = spanOf(at, at)
+    if (block !== undefined && at.index === null) {
       // system text kept beside the messages: Anthropic's `system` blocks, Gemini's `systemInstruction.parts`
-      if (block !== undefined) where += format === "gemini" ? `.parts[${block}]` : `[${block}]`
-    } else if (through !== index) {
-      where = `${label.replace(/\[\d+\]$/, "")}[${index}..${through}]`
-    } else if (block !== undefined) {
-      // blocks of the model messages read from the same wire message before this one come first in it
-      let offset = 0
-      for (let i = w.index - 1; i >= 0 && origins[i] === origins[w.index]; i--) offset += messages[i]!.content.length
-      where += `.${format === "gemini" ? "parts" : "content"}[${offset + block}]`
+      where += format === "gemini" ? `.parts[${block}]` : `[${block}]`
+    } else if (block !== undefined && at.through === at.index) {
+      where += `.${format === "gemini" ? "parts" : "content"}[${offsetOf(w.index) + block}]`
     }
     return `${where}: ${w.message.slice(prefix.length)}`
   }
+}
+
+/** The file's name for the model messages from `first` to `last`: one item (`input[3]`) or the items they span (`input[3..6]`). */
+const spanOf = (first: Located, last: Located): string => {
+  if (first.index === null || last.through === null) return first === last ? first.label : `${first.label}..${last.label}`
+  return first.index === last.through ? first.label : `${first.label.replace(/\[\d+\]$/, "")}[${first.index}..${last.through}]`
 }
 
 /**
@@ -281,10 +293,7 @@ const issueJson = (
 const inFileTerms = (message: string, locate: ((i: number) => Located) | undefined): string =>
   locate === undefined ? message : message.replace(/messages\[(\d+)(?:\.\.(\d+))?\]/g, (_, a: string, b: string | undefined) => {
     const first = locate(Number(a))
-    if (b === undefined) return first.label
-    const last = locate(Number(b))
-    if (first.index === null || last.through === null) return `${first.label}..${last.label}`
-    return first.index === last.through ? first.label : `${first.label.replace(/\[\d+\]$/, "")}[${first.index}..${last.through}]`
+    return b === undefined ? first.label : spanOf(first, locate(Number(b)))
   })
 
 // ---------------------------------------------------------------------------

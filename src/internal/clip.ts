@@ -15,7 +15,7 @@
  *
  * @internal
  */
-import { afterBlanks, decodeBase64 } from "./base64.js"
+import { afterBlanks, base64Digit, decodeBase64 } from "./base64.js"
 
 /**
  * `n` bytes of a clip from byte `at` (fewer at its end), or `undefined`
@@ -105,7 +105,8 @@ const isBreak = (text: string, at: number, gap: number): boolean => {
   return isDigit(text.charCodeAt(at + gap))
 }
 
-const isDigit = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 || c === 45 || c === 47 || c === 95 || c === 61
+/** A base64 digit of either alphabet, or padding. */
+const isDigit = (c: number): boolean => c === 61 || base64Digit(c) >= 0
 
 /**
  * The clip whose base64 text starts at `from` in `text` (blanks there skipped). Bytes past the

@@ -29,7 +29,7 @@
  * @internal
  */
 import type { Schema } from "effect"
-import type * as Block from "../Block.js"
+import * as Block from "../Block.js"
 import type * as Message from "../Message.js"
 import { anthropicLeavesOut } from "./anthropicFiles.js"
 import { keptToolSettings } from "./toolSettings.js"
@@ -635,17 +635,20 @@ const geminiFilePrice = (model: string | undefined, requestResolution: unknown):
 const geminiContentTokens = (model: string | undefined): number => (model !== undefined && /gemini-(1\.|2\.0)|gemma/i.test(model) ? 0 : 1)
 
 /**
- * A tool result's `functionResponse` as Gemini bills it, as the Gemini adapter writes it: a JSON object result
- * is the response itself, any other the text under `output` (`error` for an error).
+ * A tool result's `functionResponse` as Gemini bills it, as the Gemini adapter writes it (files aside): a
+ * single JSON object is the response itself, no content an empty one, anything else its text
+ * (`Block.resultContentText`) under `output`, or `error` for an error.
  */
 const geminiResponseTokens = (rules: Rules, result: Block.ToolResultBlock, frame: number): number => {
-  const head = `response:${result.toolName}`
-  const parts = typeof result.content === "string" ? [result.content] : result.content.flatMap((p) => p._tag === "Text" ? [p.text] : p._tag === "Json" ? [p.value] : [])
-  const only = parts[0]
-  if (parts.length === 1 && typeof only === "object" && only !== null && !Array.isArray(only)) return geminiFunctionTokens(rules, head, stringify(only), frame)
-  // the text as a JSON string, escapes and all: counted raw, the recorded requests were 0.7% further under at the median
-  const text = parts.map((p) => (typeof p === "string" ? p : stringify(p))).join("")
-  return geminiFunctionTokens(rules, head, stringify({ [result.isError ? "error" : "output"]: text }), frame)
+  const content = typeof result.content === "string" ? result.content : result.content.filter((p) => p._tag !== "File")
+  const only = content[0]
+  const json = typeof content !== "string" && content.length === 0
+    ? "{}"
+    : content.length === 1 && typeof only === "object" && only._tag === "Json" && typeof only.value === "object" && only.value !== null && !Array.isArray(only.value)
+    ? stringify(only.value)
+    // a text as a JSON string, escapes and all: counted raw, the recorded requests were 0.7% further under at the median
+    : stringify({ [result.isError ? "error" : "output"]: Block.resultContentText(content) })
+  return geminiFunctionTokens(rules, `response:${result.toolName}`, json, frame)
 }
 
 /**

@@ -148,7 +148,6 @@ const textContent = (
   return parts
 }
 
-
 const audioFormat = (mediaType: string): "wav" | "mp3" | undefined => {
   switch (mediaType) {
     case "audio/wav":

@@ -472,7 +472,6 @@ const readItems = (ctx: A.Ctx, items: ReadonlyArray<Schema.Json>, path: string, 
 // writing: messages -> items
 // ---------------------------------------------------------------------------
 
-
 /** The type an image's `data:` URL declared when it was not an image type (see `dataUrlMediaType`). */
 const declaredType = (block: Block.FileBlock): string | undefined => {
   const declared = hintOf(block, key, "dataUrlMediaType")
