@@ -400,6 +400,21 @@ describe("estimateRequest for Gemini and OpenAI Responses", () => {
     ])
   })
 
+  it("Gemini: a function call or response is counted as Gemini writes it, and only so (its text is read once, not also as the estimator counts it)", () => {
+    const rule = (t: string) => Math.ceil(t.length / 4)
+    const read: Array<string> = []
+    const spy = TokenEstimator.fromTextRule((t) => (read.push(t), rule(t)))
+    const big = '{"a":"x\\"y"}\n'.repeat(20_000)
+    const escaped = JSON.stringify(big).slice(1, -1)
+    const calls = [Message.assistant([Block.text("reading"), Block.toolCall("c1", "read", { path: big })]), Message.tool([Block.toolResult("c1", "read", big), Block.toolResult("c2", "read", big, true)])]
+    const e = spy.estimateRequest(Request.make(calls), { provider: "gemini", model: "gemini-3-flash-preview" })
+    const written = [`call:read{path:${escaped}}`, `response:read{output:${escaped}}`, `response:read{error:${escaped}}`]
+    // the call's arguments and each result as Gemini writes them, each once: the only texts of their length the rule reads
+    expect(read.filter((t) => t.length >= big.length)).toEqual(written)
+    // 1 token a content, two marks around each function part and two around its one string
+    expect(e.messages).toEqual([1 + rule("reading") + rule(written[0]!) + 4, 1 + rule(written[1]!) + 4 + rule(written[2]!) + 4])
+  })
+
   it("Gemini: a result of megabytes is counted, and references that multiply a schema are written out only so far", () => {
     // a 12 MB text result full of quotes and backslashes (a pattern over its JSON string overflowed the stack)
     const text = 'say "hi" \\ '.repeat(1_000_000)

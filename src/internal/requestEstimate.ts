@@ -642,32 +642,37 @@ const geminiContentTokens = (model: string | undefined): number => (model !== un
 const geminiResponseTokens = (rules: Rules, result: Block.ToolResultBlock, frame: number): number => {
   const content = typeof result.content === "string" ? result.content : result.content.filter((p) => p._tag !== "File")
   const only = content[0]
-  const json = typeof content !== "string" && content.length === 0
-    ? "{}"
-    : content.length === 1 && typeof only === "object" && only._tag === "Json" && typeof only.value === "object" && only.value !== null && !Array.isArray(only.value)
-    ? stringify(only.value)
-    // a text as a JSON string, escapes and all: counted raw, the recorded requests were 0.7% further under at the median
-    : stringify({ [result.isError ? "error" : "output"]: Block.resultContentText(content) })
-  return geminiFunctionTokens(rules, `response:${result.toolName}`, json, frame)
+  const head = `response:${result.toolName}`
+  if (typeof content !== "string" && content.length === 0) return geminiFunctionTokens(rules, head, "{}", frame)
+  if (content.length === 1 && typeof only === "object" && only._tag === "Json" && typeof only.value === "object" && only.value !== null && !Array.isArray(only.value)) {
+    return geminiFunctionTokens(rules, head, stringify(only.value), frame)
+  }
+  // a text as a JSON string, escapes and all (counted raw, the recorded requests were 0.7% further under at the median):
+  // one string value under one key, so written as geminiFunctionTokens writes it without scanning megabytes for quotes
+  const text = stringify(Block.resultContentText(content)).slice(1, -1)
+  return frame === 0 ? rules.text(`${head} ${text}`) : rules.text(`${head}{${result.isError ? "error" : "output"}:${text}}`) + 4
 }
 
 /**
  * A message as Gemini bills it: its function calls and responses as
- * Gemini renders them (`geminiFunctionTokens`), the files of responses at
- * `price`, and 1 token a content (`frame`) instead of the estimator's
- * message overhead.
+ * Gemini renders them (`geminiFunctionTokens`), and not also as the
+ * estimator counts them (a result of megabytes is read once), the other
+ * blocks as the estimator counts them, every file at `price`, and 1 token a
+ * content (`frame`) instead of the estimator's message overhead.
  */
 const geminiMessage = (rules: Rules, m: Message.Message, price: FilePrice, frame: number): number => {
-  let n = withFilesAt(rules, m, price) + frame - rules.overhead
-  for (const b of m.content) {
-    if (b._tag === "ToolCall" && b.providerExecuted !== true) n += geminiFunctionTokens(rules, `call:${b.name}`, b.rawArgs ?? stringify(b.args), frame) - rules.block(b)
+  let n = 0
+  const content: ReadonlyArray<Block.Block> = m.content
+  const rest = content.filter((b) => {
+    if (b._tag === "ToolCall" && b.providerExecuted !== true) n += geminiFunctionTokens(rules, `call:${b.name}`, b.rawArgs ?? stringify(b.args), frame)
     else if (b._tag === "ToolResult" && b.providerExecuted !== true) {
-      n += geminiResponseTokens(rules, b, frame) - rules.block(b)
-      // the files stay at what withFilesAt made of them
-      if (typeof b.content !== "string") for (const p of b.content) if (p._tag === "File") n += rules.block(p)
-    }
-  }
-  return n
+      n += geminiResponseTokens(rules, b, frame)
+      if (typeof b.content !== "string") for (const p of b.content) if (p._tag === "File") n += price(p) ?? rules.block(p)
+    } else return true
+    return false
+  })
+  // a message without function parts is the estimator's own (and memoized) figure
+  return withFilesAt(rules, rest.length === content.length ? m : { ...m, content: rest } as Message.Message, price) + frame - rules.overhead + n
 }
 
 const gemini = (rules: Rules, request: Request.Request, model: string | undefined): RequestEstimate => {
