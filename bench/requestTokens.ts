@@ -276,9 +276,11 @@ const runResponsesUsage = (): void => {
 interface GeminiCase {
   readonly source: { readonly repo: string; readonly commit: string }
   readonly model: string
-  readonly request: unknown
+  readonly request: { readonly contents?: unknown; readonly tools?: unknown }
   readonly prompt_tokens: number
 }
+
+const functionParts = (c: GeminiCase): boolean => /"(functionCall|function_call|functionResponse|function_response)"/.test(JSON.stringify(c.request.contents))
 
 /** The Gemini requests of test/data/gemini-usage: the heuristic estimate, on all and on prompts of 50 tokens or more. */
 const runGeminiUsage = (): void => {
@@ -292,7 +294,14 @@ const runGeminiUsage = (): void => {
   table(["Gemini requests (test/data/gemini-usage), heuristic", "requests", "p50", "p90", "mean", "max"], [
     errorRow("all", read.map((x) => x.error)),
     errorRow("prompts of 50 tokens or more", big.map((x) => x.error)),
-    errorRow("the same on Gemini 2.5 and later", current.map((x) => x.error))
+    errorRow("the same on Gemini 2.5 and later", current.map((x) => x.error)),
+    errorRow("50 or more, with function declarations", big.filter((x) => x.c.request.tools !== undefined).map((x) => x.error)),
+    errorRow("50 or more, with function calls or responses", big.filter((x) => functionParts(x.c)).map((x) => x.error)),
+    errorRow("50 or more, Gemini 3", big.filter((x) => /gemini-3/.test(x.c.model)).map((x) => x.error)),
+    errorRow(
+      "50 or more, Gemini 2.5 with declarations and no function parts",
+      big.filter((x) => /gemini-2\.5/.test(x.c.model) && x.c.request.tools !== undefined && !functionParts(x.c)).map((x) => x.error)
+    )
   ])
 }
 

@@ -153,3 +153,40 @@ for (const c of cases) {
 }
 summary("Gemini 3, calls and responses as FunctionGemma writes them (no real thought signature, no files)", partDeltas["3"])
 summary("Gemini 2.5, calls and responses as FunctionGemma writes them (no files)", partDeltas["2.5"])
+
+// 3. Gemini 2.5's declarations by the rule the library uses (requestEstimate.ts, gemini25DeclarationTokens): 18
+// tokens, the name and the description, then for each property its name, its description less 1 and 10 more, and 44
+// more for each object with properties below the top; `$ref`s written out where they stand, in five passes (each pass
+// writes out the references the one before wrote in). Each distinct tool set once.
+const gemini25 = (d) => {
+  const { $defs, definitions, ...schema } = d.parameters ?? d.parametersJsonSchema ?? d.parameters_json_schema ?? {}
+  const defs = $defs ?? definitions ?? {}
+  let json = JSON.stringify(schema)
+  for (let pass = 0; pass < 5; pass++) {
+    json = json.replace(/"\$ref":"#\/(?:\$defs|definitions)\/([^"]*)"/g, (ref, name) => (Object.hasOwn(defs, name) ? JSON.stringify(defs[name]).slice(1, -1) : ref))
+  }
+  const text = (t) => (typeof t === "string" && t !== "" ? count(t) : 0)
+  let n = text(d.name) + text(d.description) + 18
+  const walk = (s, level) => {
+    if (typeof s !== "object" || s === null) return
+    if (typeof s.properties === "object" && s.properties !== null) {
+      const entries = Object.entries(s.properties)
+      for (const [key, p] of entries) {
+        n += text(key) + 10 + (typeof p?.description === "string" ? text(p.description) - 1 : 0)
+        walk(p, level + 1)
+      }
+      if (level > 0 && entries.length > 0) n += 44
+    }
+    for (const x of [s.items, s.anyOf, s.oneOf].flat()) walk(x, level + 1)
+    if (Array.isArray(s.enum)) n += text(s.enum.join(" "))
+  }
+  walk(JSON.parse(json.replace(/,(?=[,}])/g, "").replace(/\{,/g, "{")), 0)
+  return n
+}
+const toolSets = new Map()
+for (const c of cases) {
+  if (generation(c.model) !== "2.5" || declarationsOf(c.request).length === 0 || partsOf(c.request).some((p) => callOf(p) !== undefined || responseOf(p) !== undefined)) continue
+  const key = JSON.stringify(c.request.tools)
+  if (!toolSets.has(key)) toolSets.set(key, c.prompt_tokens - textTokens(c) - declarationsOf(c.request).reduce((n, d) => n + gemini25(d), 0))
+}
+summary("Gemini 2.5, declarations by the measured rule (each distinct tool set once)", [...toolSets.values()])

@@ -431,6 +431,42 @@ describe("estimateRequest for Gemini and OpenAI Responses", () => {
     expect(tools).toBeLessThan(60_000)
   })
 
+  it("Gemini 2.5 bills a declaration as 18 tokens, its name and description, and for each property its name, its description less 1 and 10", () => {
+    const t = heuristic.estimateText
+    const tools = (tool: Request.ToolDefinition, model = "gemini-2.5-flash") =>
+      heuristic.estimateRequest(Request.make([Message.user("hi")], { tools: [tool] }), { provider: "gemini", model }).tools
+    expect(tools(Request.tool("dummy", { parameters: { type: "object", properties: {} } }))).toBe(t("dummy") + 18)
+    // the weather tool: two properties, one described, and the enum's values
+    expect(tools(weather)).toBe(
+      t("get_weather") + t("Current weather for a city") + 18 + t("city") + 10 + t("The city, e.g. Oslo") - 1 + t("unit") + 10 + t("celsius fahrenheit")
+    )
+    // Gemini 3 writes the same declaration in FunctionGemma's format, which costs more here
+    expect(tools(weather, "gemini-3-flash-preview")).toBeGreaterThan(tools(weather))
+    // an object below the top (a property's, an array's items) costs 44 more; a reference is written out where it stands
+    const address = { type: "object", properties: { street: { type: "string" } } }
+    const flat = tools(Request.tool("save", { parameters: { type: "object", properties: { street: { type: "string" } } } }))
+    const nested = tools(Request.tool("save", { parameters: { type: "object", properties: { address } } }))
+    expect(nested - flat).toBe(t("address") + 10 + 44)
+    const listed = tools(Request.tool("save", { parameters: { type: "object", properties: { address: { type: "array", items: { $ref: "#/$defs/A" } } }, $defs: { A: address } } }))
+    expect(listed).toBe(nested)
+  })
+
+  it("Gemini 2.5: a schema nested deeper than the stack, or multiplied by references, is counted so far and no further", () => {
+    const tools = (parameters: { readonly [key: string]: unknown }) =>
+      heuristic.estimateRequest(Request.make([Message.user("hi")], { tools: [Request.tool("deep", { parameters })] }), { provider: "gemini", model: "gemini-2.5-pro" }).tools
+    let deep: { readonly [key: string]: unknown } = { type: "string" }
+    for (let i = 0; i < 20_000; i++) deep = { type: "object", properties: { a: deep } }
+    expect(tools(deep)).toBeGreaterThan(64 * 54)
+    // each level refers to the next 60 times, five levels and a cycle: 60^6 properties if written out in full
+    const refs = (to: string) => ({ type: "object", properties: Object.fromEntries(Array.from({ length: 60 }, (_, k) => [`p${k}`, { $ref: `#/$defs/${to}` }])) })
+    const count = tools({ ...refs("d1"), $defs: { d1: refs("d2"), d2: refs("d3"), d3: refs("d4"), d4: refs("d5"), d5: refs("d1") } })
+    expect(count).toBeGreaterThan(60 * 11)
+    expect(count).toBeLessThan(1_000_000)
+    // a reference to a definition that is not an object (a boolean schema) is counted as written
+    const bool = { type: "object", properties: { a: { $ref: "#/$defs/T" }, b: { type: "array", items: { $ref: "#/$defs/L" } } }, $defs: { T: true, L: [1] } }
+    expect(tools(bool)).toBe(tools({ type: "object", properties: { a: {}, b: { type: "array", items: {} } } }))
+  })
+
   it("Responses renders like Chat and adds hosted tools by their JSON text", () => {
     const hosted = { type: "web_search_preview" }
     const request = Request.make(conversation, { tools: [weather, Request.providerTool("web_search_preview", "openai-responses", "web_search_preview")] })
