@@ -357,6 +357,14 @@ export const write = (
     })
     : Effect.map(writeValue(request, format, shape === "body" ? "body" : "messages", options), (w) => ({ chunks: jsonChunks(w.value), warnings: w.warnings }))
 
+/** The file's list of messages as `read` read it (a body's `messages`, `contents` or `input`), if it is one. */
+const listOf = (parsed: Parsed, read: Read): unknown => {
+  const value = parsed.kind === "jsonl" ? parsed.values : parsed.value
+  if (read.shape !== "body") return value
+  if (!isRecord(value)) return undefined
+  return read.format === "gemini" ? value["contents"] : read.format === "openai-responses" ? value["input"] : value["messages"]
+}
+
 /**
  * For each message of a read request, the index of the input message it came
  * from, or -1 for system text the format keeps outside its messages
@@ -371,11 +379,7 @@ export const origins = (parsed: Parsed, read: Read): ReadonlyArray<number> | und
   const messages = read.request.messages
   if (parsed.kind === "jsonl" && read.format === "canonical") return messages.map((_, i) => i)
   const value = parsed.kind === "jsonl" ? parsed.values : parsed.value
-  const list: unknown = read.shape !== "body"
-    ? value
-    : isRecord(value)
-    ? read.format === "gemini" ? value["contents"] : read.format === "openai-responses" ? value["input"] : value["messages"]
-    : undefined
+  const list = listOf(parsed, read)
   if (!Array.isArray(list)) return undefined
   const out: Array<number> = []
   // system text kept outside the messages comes first in the model
@@ -424,3 +428,69 @@ export const origins = (parsed: Parsed, read: Read): ReadonlyArray<number> | und
   }
   return list.length === messages.length ? messages.map((_, i) => i) : undefined
 }
+
+/**
+ * How many of its message's blocks each input item became, for the messages read from a run of Responses items (see
+ * `origins`): keyed by the model message's index, one count per item, from the message's first item to the item
+ * before the next message's first. The blocks of such a message are its items', in the items' order.
+ *
+ * Calls, reasoning items and call outputs each become one block; the other items of a run (output messages, of one
+ * block a part or one in all; hosted calls, with their results or without) are read again, each alone, all in one
+ * read with the reader that read the file. A message whose counts do not add up to its blocks is left out, and every
+ * one when the items cannot be read again. Empty for other formats.
+ *
+ * @since 0.1.0
+ */
+export const itemBlocks = (
+  parsed: Parsed,
+  read: Read,
+  origins: ReadonlyArray<number> | undefined
+): Effect.Effect<ReadonlyMap<number, ReadonlyArray<number>>> =>
+  Effect.suspend(() => {
+    const out = new Map<number, Array<number>>()
+    const list = read.format === "openai-responses" && origins !== undefined ? listOf(parsed, read) : undefined
+    if (origins === undefined || !Array.isArray(list)) return Effect.succeed(out)
+    const messages = read.request.messages
+    // the items read again, each followed by a user message that ends its run; where each one's count goes
+    const again: Array<unknown> = []
+    const slotMessage: Array<number> = []
+    const slotItem: Array<number> = []
+    for (let i = 0; i < messages.length; i++) {
+      const first = origins[i]!
+      const end = i + 1 < messages.length ? origins[i + 1]! : list.length
+      if (first < 0 || end - first < 2) continue
+      out.set(i, new Array<number>(end - first).fill(1))
+      if (messages[i]!.role === "tool") continue
+      for (let j = first; j < end; j++) {
+        const item: unknown = list[j]
+        const type = isRecord(item) ? item["type"] : undefined
+        if (type === "function_call" || type === "reasoning") continue
+        again.push(item, { role: "user", content: "" })
+        slotMessage.push(i)
+        slotItem.push(j - first)
+      }
+    }
+    const checked = (): ReadonlyMap<number, ReadonlyArray<number>> => {
+      for (const [i, counts] of out) {
+        let sum = 0
+        for (const n of counts) sum += n
+        if (sum !== messages[i]!.content.length) out.delete(i)
+      }
+      return out
+    }
+    if (again.length === 0) return Effect.succeed(checked())
+    // items of a file this package parsed are read in place, as the file was
+    const items = parsed.kind === "json" && isOwnParsedJson(parsed.value) ? ownParsedJson(again) : again
+    return OpenAiResponses.fromMessages(items).pipe(
+      Effect.map(({ value: alone }): ReadonlyMap<number, ReadonlyArray<number>> => {
+        if (alone.length !== again.length) return new Map()
+        for (let k = 0; k < slotMessage.length; k++) {
+          const message = alone[2 * k]!
+          if (message.role !== "assistant" || alone[2 * k + 1]!.role !== "user") return new Map()
+          out.get(slotMessage[k]!)![slotItem[k]!] = message.content.length
+        }
+        return checked()
+      }),
+      Effect.orElseSucceed(() => new Map())
+    )
+  })
