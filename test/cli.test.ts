@@ -8,6 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import { Effect } from "effect"
+import * as OpenAiResponses from "../src/providers/OpenAiResponses.js"
+import * as TokenEstimator from "../src/TokenEstimator.js"
 import { buildCli, buildDirOf, removeBuild, root } from "./cliBuild.js"
 
 const buildDir = buildDirOf("unit")
@@ -304,6 +307,55 @@ describe("tokens", () => {
     expect(out.total).toBe(out.messages.reduce((a, b) => a + b, 0) + out.tools + out.framing + out.responseFormat)
   })
 
+  describe("a run of Responses items read as one message", () => {
+    const turn = [
+      { role: "user", content: "Weather in Paris and Rome?" },
+      { type: "reasoning", id: "rs_1", summary: [{ type: "summary_text", text: "Two cities: call the weather tool for each." }], encrypted_content: "gAAAAABpZXhhbXBsZQ" },
+      { type: "message", id: "msg_1", role: "assistant", content: [{ type: "output_text", text: "Let me check both." }] },
+      { type: "function_call", id: "fc_1", call_id: "c1", name: "weather", arguments: '{"city":"Paris"}' },
+      { type: "function_call", id: "fc_2", call_id: "c2", name: "weather", arguments: '{"city":"Rome","units":"metric","days":7,"details":["wind","humidity","pressure"]}' },
+      { type: "function_call_output", call_id: "c1", output: "sunny" },
+      { type: "function_call_output", call_id: "c2", output: "rain all week, 12 degrees, strong winds from the west" }
+    ]
+    type Counted = { total: number; messages: Array<number>; system: number; tools: number; responseFormat: number; framing: number }
+    /** The CLI's figures, and the request's as the library estimates it (what `tokens` printed before sharing out). */
+    const counts = (name: string, input: ReadonlyArray<unknown>) => {
+      const body = { model: "gpt-4o", input }
+      const out = JSON.parse(run(["tokens", file(name, JSON.stringify(body)), "--json"]).stdout) as Counted
+      const request = Effect.runSync(OpenAiResponses.fromRequest(body)).value
+      return { out, model: TokenEstimator.heuristic.estimateRequest(request, { provider: "openai-responses" }) }
+    }
+    const sum = (xs: ReadonlyArray<number>): number => xs.reduce((a, b) => a + b, 0)
+
+    it("gives each item its own figure, and the figures of a run add up to what its message costs", () => {
+      const { out, model } = counts("responses-run.json", turn)
+      // user; reasoning, message and two calls (one assistant message); two outputs (one tool message)
+      expect(model.messages).toHaveLength(3)
+      expect(out.messages).toHaveLength(7)
+      for (const n of out.messages) expect(n).toBeGreaterThan(0)
+      // the call with the longer arguments costs more
+      expect(out.messages[4]).toBeGreaterThan(out.messages[3]!)
+      expect(out.messages[6]).toBeGreaterThan(out.messages[5]!)
+      expect([out.messages[0], sum(out.messages.slice(1, 5)), sum(out.messages.slice(5))]).toEqual(model.messages)
+      expect(out.total).toBe(model.total)
+      expect(out.total).toBe(sum(out.messages) + out.system + out.tools + out.responseFormat + out.framing)
+    })
+
+    it("counts reasoning from before the newest user message as 0 (the API no longer reads it), and its run's calls in full", () => {
+      const { out, model } = counts("responses-earlier-run.json", [...turn, { role: "user", content: "And Oslo?" }])
+      expect(out.messages).toHaveLength(8)
+      expect(out.messages[1]).toBe(0)
+      for (const i of [2, 3, 4, 5, 6, 7]) expect(out.messages[i]).toBeGreaterThan(0)
+      expect([out.messages[0], sum(out.messages.slice(1, 5)), sum(out.messages.slice(5, 7)), out.messages[7]]).toEqual(model.messages)
+      expect(out.total).toBe(model.total)
+    })
+
+    it("prints a figure for each item", () => {
+      const r = run(["tokens", file("responses-run-text.json", JSON.stringify({ model: "gpt-4o", input: turn }))])
+      expect(r.stdout).toMatch(/^input\[0\]: [1-9]\d*\n(input\[[1-6]\]: [1-9]\d*\n){6}/)
+    })
+  })
+
   it("--estimator o200k counts exactly with gpt-tokenizer, simple with the CJK-weighted rule", () => {
     const input = file("exact.json", JSON.stringify(conversations["openai-chat"]))
     for (const estimator of ["o200k", "cl100k", "simple", "heuristic"]) {
@@ -423,7 +475,8 @@ describe("check", () => {
     }))
     expect(run(["check", calls]).stdout).toContain('MissingToolResult: input[1]: tool call "c2" has no result before input[4]')
     const figures = (JSON.parse(run(["tokens", calls, "--json"]).stdout) as { messages: Array<number> }).messages
-    expect([figures.length, figures[2]]).toEqual([5, 0])
+    expect(figures).toHaveLength(5)
+    expect(figures[2]).toBeGreaterThan(0)
   })
 
   it("repair and trim name messages as check does: as the file numbers them, not as the model does", () => {

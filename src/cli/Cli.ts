@@ -12,7 +12,7 @@
 import { Effect, Layer, Option, Schema } from "effect"
 import { Argument, CliOutput, Command, Flag } from "effect/cli"
 import * as Conversation from "../Conversation.js"
-import type * as Message from "../Message.js"
+import * as Message from "../Message.js"
 import * as MessageWindow from "../MessageWindow.js"
 import type { Provider } from "../Provider.js"
 import * as Repair from "../Repair.js"
@@ -72,14 +72,19 @@ const progress = (bytes: number, step: string): Effect.Effect<void> =>
 const warn = (warnings: ReadonlyArray<ConversionWarning>, where?: (w: ConversionWarning) => string): Effect.Effect<void> =>
   Effect.forEach(warnings, (w) => stderr(`warning: ${where === undefined ? w.message : where(w)}`), { discard: true })
 
-/** Reads FILE in the given format (or detects it, saying so on stderr). */
+/**
+ * Reads FILE in the given format (or detects it, saying so on stderr). With `itemBlocks`, also how many blocks each
+ * item of a run of Responses items read as one message became (see `Formats.itemBlocks`); else that is empty.
+ */
 const load = (
   file: string,
-  format: (typeof inputFormats)[number]
+  format: (typeof inputFormats)[number],
+  options?: { readonly itemBlocks?: boolean }
 ): Effect.Effect<
   Formats.Read & {
     readonly bytes: number
     readonly origins: ReadonlyArray<number> | undefined
+    readonly itemBlocks: ReadonlyMap<number, ReadonlyArray<number>>
     readonly chatReasoning: "reasoning_content" | undefined
   },
   InputError
@@ -105,6 +110,7 @@ const load = (
     yield* warn(result.warnings, warningWhere(read))
     return {
       ...read,
+      itemBlocks: options?.itemBlocks === true ? yield* Formats.itemBlocks(parsed, result, read.origins) : new Map<number, ReadonlyArray<number>>(),
       bytes: parsed.bytes,
       chatReasoning: Formats.usesReasoningContent(parsed) ? "reasoning_content" as const : undefined
     }
@@ -382,22 +388,96 @@ const estimatorLayer = (name: (typeof estimators)[number]): Effect.Effect<TokenE
   }
 }
 
+/**
+ * `total` shared out in proportion to `weights`, in whole numbers that add up to it: each its whole part, then one
+ * more to the largest remainders, the earlier first among equals. `undefined` when the weights add up to 0.
+ */
+const apportion = (total: number, weights: ReadonlyArray<number>): Array<number> | undefined => {
+  let sum = 0
+  for (const w of weights) sum += w
+  if (!(sum > 0)) return undefined
+  const shares = weights.map((w) => Math.floor((total * w) / sum))
+  let left = total
+  for (const n of shares) left -= n
+  // remainders in whole numbers (total * w - share * sum), exact where a fraction would not be
+  const remainders = weights.map((w, j) => total * w - shares[j]! * sum)
+  const order = weights.map((_, j) => j).sort((a, b) => remainders[b]! - remainders[a]! || a - b)
+  for (let k = 0; left > 0 && k < order.length; k++, left--) shares[order[k]!]!++
+  return shares
+}
+
+/** An assistant or tool message split into one message per item it was read from, `counts[j]` blocks each. */
+const splitByItem = (message: Message.AssistantMessage | Message.ToolMessage, counts: ReadonlyArray<number>, into: Array<Message.Message>): void => {
+  let at = 0
+  for (const n of counts) {
+    into.push(message.role === "tool" ? Message.tool(message.content.slice(at, at + n)) : Message.assistant(message.content.slice(at, at + n)))
+    at += n
+  }
+}
+
+/**
+ * The figure of each item of a run of Responses items read as one message: the message's figure shared out among
+ * its items in proportion to what each costs as a message of its own (the request estimated again, with each such
+ * message split into its items'), in whole tokens that add up to the message's figure. So an item costs about what
+ * it would cost alone: reasoning the provider no longer reads (before the newest user message) costs 0, and its
+ * run's calls cost what they cost. Keyed by the model message's index; a message whose items all cost nothing alone
+ * is left out.
+ */
+const itemFigures = (
+  estimator: TokenEstimator.Service,
+  request: Request.Request,
+  options: TokenEstimator.RequestEstimateOptions,
+  counted: ReadonlyArray<number>,
+  itemBlocks: ReadonlyMap<number, ReadonlyArray<number>>
+): ReadonlyMap<number, ReadonlyArray<number>> => {
+  const out = new Map<number, ReadonlyArray<number>>()
+  if (itemBlocks.size === 0) return out
+  const split: Array<Message.Message> = []
+  const starts = new Map<number, number>()
+  request.messages.forEach((m, i) => {
+    const counts = itemBlocks.get(i)
+    // a run of items is read as an assistant or a tool message
+    if (counts === undefined || (m.role !== "assistant" && m.role !== "tool")) split.push(m)
+    else {
+      starts.set(i, split.length)
+      splitByItem(m, counts, split)
+    }
+  })
+  const alone = estimator.estimateRequest(withMessages(request, split), options).messages
+  for (const [i, start] of starts) {
+    const shared = apportion(counted[i]!, alone.slice(start, start + itemBlocks.get(i)!.length))
+    if (shared !== undefined) out.set(i, shared)
+  }
+  return out
+}
+
+/**
+ * One figure per input message, in the file's order: the model messages read from one wire message summed, and the
+ * figure of a message read from several items shared out among them (`items`, see `itemFigures`).
+ */
 const perInputMessage = (
   each: ReadonlyArray<number>,
   origins: ReadonlyArray<number> | undefined,
-  list: string
+  list: string,
+  items: ReadonlyMap<number, ReadonlyArray<number>>
 ): Array<{ readonly label: string; readonly tokens: number }> => {
   if (origins === undefined) return each.map((tokens, i) => ({ label: `messages[${i}]`, tokens }))
   const out: Array<{ label: string; tokens: number }> = []
   each.forEach((tokens, i) => {
     const w = origins[i]!
     if (w === -1) return
+    const shared = items.get(i)
+    if (shared !== undefined) {
+      shared.forEach((n, j) => {
+        out[w + j] = { label: `${list}[${w + j}]`, tokens: n }
+      })
+      return
+    }
     const slot = out[w]
     if (slot === undefined) out[w] = { label: `${list}[${w}]`, tokens }
     else slot.tokens += tokens
   })
-  // items read as one message (a Responses run of calls) are counted under the first: the others count 0, so the
-  // figures stay one per input message, in the file's order
+  // items read as one message whose figure could not be shared out: it stays under the first, the others count 0
   for (let w = 0; w < out.length; w++) out[w] ??= { label: `${list}[${w}]`, tokens: 0 }
   return out
 }
@@ -418,14 +498,16 @@ const tokens = Command.make("tokens", {
 }, (config) =>
   guarded(
     Effect.gen(function*() {
-      const input = yield* load(config.file, config.format)
+      const input = yield* load(config.file, config.format, { itemBlocks: true })
       const estimator = yield* estimatorLayer(config.estimator)
       yield* progress(input.bytes, "counting")
       // the whole request as its provider bills it: messages with their framing, tools, tool choice, response format
       const provider: Provider = config.provider._tag === "Some" ? config.provider.value : input.format === "canonical" ? "openai-chat" : input.format
-      const counted = estimator.estimateRequest(input.request, { provider, model: Option.getOrUndefined(config.model) })
-      // one number per input message: model messages that came from one wire message are summed
-      const perInput = perInputMessage(counted.messages, input.origins, listNameOf(input))
+      const options = { provider, model: Option.getOrUndefined(config.model) }
+      const counted = estimator.estimateRequest(input.request, options)
+      // one number per input message: model messages that came from one wire message are summed, a message read
+      // from several items is shared out among them
+      const perInput = perInputMessage(counted.messages, input.origins, listNameOf(input), itemFigures(estimator, input.request, options, counted.messages, input.itemBlocks))
       // system text a body holds beside its messages (Anthropic's system, Gemini's systemInstruction)
       const outside = input.origins === undefined ? 0 : counted.messages.reduce((sum, n, i) => (input.origins![i] === -1 ? sum + n : sum), 0)
       if (config.json) {
