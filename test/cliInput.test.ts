@@ -10,6 +10,7 @@ import { Arbitrary, Effect, Result, Schema } from "effect"
 import * as Request from "../src/Request.js"
 import { intBetween } from "./arbitraries.js"
 import * as Formats from "../src/cli/Formats.js"
+import * as OpenAiResponses from "../src/providers/OpenAiResponses.js"
 import { isOwnParsedJson } from "../src/internal/json.js"
 import { corpus, makeRng, mutate, shortSizes } from "./fuzz/generators.js"
 
@@ -99,5 +100,56 @@ describe("reading the command line's input", () => {
       }
     }
     assert.isAbove(cases, 500)
+  })
+
+  it("counts the blocks each item of a Responses run became: output messages part by part, hosted calls with their results", () => {
+    const input = [
+      { role: "user", content: "Find things" },
+      { type: "reasoning", summary: [] },
+      { type: "message", id: "msg_1", role: "assistant", content: [{ type: "output_text", text: "One." }, { type: "output_text", text: "Two." }] },
+      { type: "file_search_call", id: "fs_1", queries: ["cats"], status: "completed", results: [{ file_id: "f1", text: "cats" }] },
+      { type: "web_search_call", id: "ws_1", status: "completed", action: { type: "search", query: "dogs" } },
+      { type: "function_call", call_id: "c9", name: "pending" },
+      { role: "assistant", content: "no id" },
+      { type: "message", id: "msg_2", role: "assistant", content: [{ type: "output_text", text: "a" }, { type: "other_part" }] },
+      { role: "assistant", content: [] },
+      { type: "mcp_call", id: "mcp_1", name: "lookup", server_label: "s", arguments: "{}", output: "found" },
+      { type: "function_call_output", call_id: "c9", output: "x" },
+      { type: "function_call_output", call_id: "c8", output: "y" },
+      { role: "user", content: "ok" }
+    ]
+    const parsed = parseBytes(bytes(JSON.stringify({ model: "gpt-4o", input })), "in") as Parsed
+    const read = Effect.runSync(Formats.read(parsed, "openai-responses", "body"))
+    const counts = Effect.runSync(Formats.itemBlocks(parsed, read, Formats.origins(parsed, read)))
+    assert.deepStrictEqual([...counts], [[1, [1, 2, 2, 1, 1, 1, 1, 0, 2]], [2, [1, 1]]])
+  })
+
+  it("counts the blocks of every Responses item of the corpus as reading the item alone does", () => {
+    const r = makeRng(17)
+    let runs = 0
+    for (const payload of [...corpus().wire["openai-responses"].messages, ...corpus().wire["openai-responses"].requests]) {
+      for (const value of [payload, ...(["unknown-fields", "wrong-types"] as const).map((cls) => mutate(cls, r, payload, { sizes: shortSizes }))]) {
+        const text = JSON.stringify(value)
+        if (text === undefined) continue
+        const parsed = parseBytes(bytes(text), "in")
+        if (!("kind" in parsed) || parsed.kind !== "json") continue
+        const shape = Array.isArray(parsed.value) ? "messages" : "body"
+        const read = Effect.runSync(Effect.result(Formats.read(parsed, "openai-responses", shape)))
+        if (Result.isFailure(read)) continue
+        const origins = Formats.origins(parsed, read.success)
+        const counts = Effect.runSync(Formats.itemBlocks(parsed, read.success, origins))
+        if (origins === undefined) continue
+        const list = (shape === "messages" ? parsed.value : (parsed.value as { input: unknown }).input) as ReadonlyArray<unknown>
+        origins.forEach((first, i) => {
+          const end = i + 1 < origins.length ? origins[i + 1]! : list.length
+          if (first < 0 || end - first < 2) return
+          // every run is counted, each item as many blocks as it reads to alone
+          const alone = list.slice(first, end).map((item) => Effect.runSync(OpenAiResponses.fromMessages([item])).value[0]!.content.length)
+          assert.deepStrictEqual(counts.get(i), alone, text.slice(0, 200))
+          runs++
+        })
+      }
+    }
+    assert.isAbove(runs, 10)
   })
 })
