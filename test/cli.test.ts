@@ -350,6 +350,21 @@ describe("tokens", () => {
       expect(out.total).toBe(model.total)
     })
 
+    it("counts a run at the end of the input to its last item, whether or not its figure can be shared out", () => {
+      // hosted searches cost nothing alone (the estimate leaves them out): the run's figure stays under its first
+      const searches = [
+        { role: "user", content: "Search" },
+        { type: "web_search_call", id: "ws_1", status: "completed", action: { type: "search", query: "a" } },
+        { type: "web_search_call", id: "ws_2", status: "completed", action: { type: "search", query: "b" } }
+      ]
+      for (const [name, input] of [["responses-last-run.json", turn], ["responses-last-searches.json", searches]] as const) {
+        const { out, model } = counts(name, input)
+        expect(out.messages).toHaveLength(input.length)
+        expect(sum(out.messages)).toBe(sum(model.messages))
+        expect(run(["check", file(name, JSON.stringify({ model: "gpt-4o", input }))]).stdout).toBe(`valid: ${input.length} input items\n`)
+      }
+    })
+
     it("prints a figure for each item", () => {
       const r = run(["tokens", file("responses-run-text.json", JSON.stringify({ model: "gpt-4o", input: turn }))])
       expect(r.stdout).toMatch(/^input\[0\]: [1-9]\d*\n(input\[[1-6]\]: [1-9]\d*\n){6}/)

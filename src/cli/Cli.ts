@@ -84,6 +84,7 @@ const load = (
   Formats.Read & {
     readonly bytes: number
     readonly origins: ReadonlyArray<number> | undefined
+    readonly listLength: number | undefined
     readonly itemBlocks: ReadonlyMap<number, ReadonlyArray<number>>
     readonly chatReasoning: "reasoning_content" | undefined
   },
@@ -106,7 +107,7 @@ const load = (
       shape = parsed.kind === "jsonl" ? "jsonl" : Array.isArray(parsed.value) ? "messages" : "body"
     }
     const result = yield* Formats.read(parsed, chosen, shape)
-    const read = { ...result, origins: Formats.origins(parsed, result) }
+    const read = { ...result, origins: Formats.origins(parsed, result), listLength: Formats.listLength(parsed, result) }
     yield* warn(result.warnings, warningWhere(read))
     return {
       ...read,
@@ -181,6 +182,9 @@ const withMessages = (request: Request.Request, messages: ReadonlyArray<Message.
 const listNameOf = (input: Formats.Read): string =>
   input.shape !== "body" ? "messages" : input.format === "openai-responses" ? "input" : input.format === "gemini" ? "contents" : "messages"
 
+/** A file as read, with the input message each model message came from and how many the file's list holds. */
+type Placed = Formats.Read & { readonly origins: ReadonlyArray<number> | undefined; readonly listLength: number | undefined }
+
 /** Where a model message is in the file: its label, its index there, and the last index of the items it was read from. */
 interface Located {
   readonly label: string
@@ -192,19 +196,21 @@ interface Located {
  * Where the model's message `i` is in the file read: the wire message it came from (`input[2]`, `contents[0]`),
  * or the system text kept beside the messages. `undefined` when the two line up one to one under the same name.
  */
-const fileLocator = (input: Formats.Read & { readonly origins: ReadonlyArray<number> | undefined }): ((i: number) => Located) | undefined => {
-  const { format, origins } = input
+const fileLocator = (input: Placed): ((i: number) => Located) | undefined => {
+  const { format, origins, listLength } = input
   if (origins === undefined) return undefined
   const list = listNameOf(input)
   const outside = format === "anthropic" ? "system" : format === "gemini" ? "systemInstruction" : "instructions"
-  if (list === "messages" && origins.every((w, i) => w === i)) return undefined
+  if (list === "messages" && origins.length === listLength && origins.every((w, i) => w === i)) return undefined
   return (i) => {
     const w = origins[i]
     if (w === undefined) return { label: `messages[${i}]`, index: i, through: i }
     if (w === -1) return { label: outside, index: null, through: null }
-    // a message read from several items (a Responses run of calls) spans them up to the next message's first
+    // a message read from several items (a Responses run of calls) spans them up to the next message's first, or
+    // the last message to the end of the list
     const next = origins[i + 1]
-    return { label: `${list}[${w}]`, index: w, through: next !== undefined && next > w ? next - 1 : w }
+    const through = next === undefined ? (listLength ?? w + 1) - 1 : next > w ? next - 1 : w
+    return { label: `${list}[${w}]`, index: w, through }
   }
 }
 
@@ -215,7 +221,7 @@ const fileLocator = (input: Formats.Read & { readonly origins: ReadonlyArray<num
  * as a tool message and a user message counted from the wire message's first part. Warnings without a
  * message, and every warning when the file's messages are the model's, are left as they are.
  */
-const warningWhere = (input: Formats.Read & { readonly origins: ReadonlyArray<number> | undefined }) => {
+const warningWhere = (input: Placed) => {
   const locate = fileLocator(input)
   const { format, origins } = input
   const messages = input.request.messages
@@ -257,13 +263,16 @@ const spanOf = (first: Located, last: Located): string => {
  * How many messages the file holds, as it names them (`3 messages`, `7 input items`, `1 content`): the
  * length of its list, not the model's count (an Anthropic body's `system` is a message of the model).
  */
-const fileCount = (input: Formats.Read & { readonly origins: ReadonlyArray<number> | undefined }): string => {
+const fileCount = (input: Placed): string => {
   let n = input.request.messages.length
   // the file's list is not known (a Responses input given as a string): the model's messages
   if (input.origins === undefined) return `${n} message${n === 1 ? "" : "s"}`
-  // every item of the list is the origin of at least one model message
-  n = 0
-  for (const w of input.origins) if (w + 1 > n) n = w + 1
+  // the list's length: every item of it is read into a model message, with the items after it in a run
+  if (input.listLength !== undefined) n = input.listLength
+  else {
+    n = 0
+    for (const w of input.origins) if (w + 1 > n) n = w + 1
+  }
   const list = listNameOf(input)
   const [one, many] = list === "input" ? ["input item", "input items"] : list === "contents" ? ["content", "contents"] : ["message", "messages"]
   return `${n} ${n === 1 ? one : many}`
@@ -459,6 +468,7 @@ const perInputMessage = (
   each: ReadonlyArray<number>,
   origins: ReadonlyArray<number> | undefined,
   list: string,
+  listLength: number | undefined,
   items: ReadonlyMap<number, ReadonlyArray<number>>
 ): Array<{ readonly label: string; readonly tokens: number }> => {
   if (origins === undefined) return each.map((tokens, i) => ({ label: `messages[${i}]`, tokens }))
@@ -478,7 +488,8 @@ const perInputMessage = (
     else slot.tokens += tokens
   })
   // items read as one message whose figure could not be shared out: it stays under the first, the others count 0
-  for (let w = 0; w < out.length; w++) out[w] ??= { label: `${list}[${w}]`, tokens: 0 }
+  // (to the end of the list: the last message may be such a run)
+  for (let w = 0; w < Math.max(out.length, listLength ?? 0); w++) out[w] ??= { label: `${list}[${w}]`, tokens: 0 }
   return out
 }
 
@@ -507,7 +518,7 @@ const tokens = Command.make("tokens", {
       const counted = estimator.estimateRequest(input.request, options)
       // one number per input message: model messages that came from one wire message are summed, a message read
       // from several items is shared out among them
-      const perInput = perInputMessage(counted.messages, input.origins, listNameOf(input), itemFigures(estimator, input.request, options, counted.messages, input.itemBlocks))
+      const perInput = perInputMessage(counted.messages, input.origins, listNameOf(input), input.listLength, itemFigures(estimator, input.request, options, counted.messages, input.itemBlocks))
       // system text a body holds beside its messages (Anthropic's system, Gemini's systemInstruction)
       const outside = input.origins === undefined ? 0 : counted.messages.reduce((sum, n, i) => (input.origins![i] === -1 ? sum + n : sum), 0)
       if (config.json) {

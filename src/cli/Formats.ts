@@ -366,6 +366,18 @@ const listOf = (parsed: Parsed, read: Read): unknown => {
 }
 
 /**
+ * How many messages (or items) the file's list holds, as `origins` numbers them: more than the highest origin when
+ * the last message was read from a run of items. `undefined` when there is no list (a Responses input given as a
+ * string).
+ *
+ * @since 0.1.0
+ */
+export const listLength = (parsed: Parsed, read: Read): number | undefined => {
+  const list = listOf(parsed, read)
+  return Array.isArray(list) ? list.length : undefined
+}
+
+/**
  * For each message of a read request, the index of the input message it came
  * from, or -1 for system text the format keeps outside its messages
  * (Anthropic `system`, Gemini `systemInstruction`, Responses `instructions`): Anthropic and Gemini put a
