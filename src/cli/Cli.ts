@@ -518,7 +518,8 @@ const tokens = Command.make("tokens", {
       const counted = estimator.estimateRequest(input.request, options)
       // one number per input message: model messages that came from one wire message are summed, a message read
       // from several items is shared out among them
-      const perInput = perInputMessage(counted.messages, input.origins, listNameOf(input), input.listLength, itemFigures(estimator, input.request, options, counted.messages, input.itemBlocks))
+      const items = itemFigures(estimator, input.request, options, counted.messages, input.itemBlocks)
+      const perInput = perInputMessage(counted.messages, input.origins, listNameOf(input), input.listLength, items)
       // system text a body holds beside its messages (Anthropic's system, Gemini's systemInstruction)
       const outside = input.origins === undefined ? 0 : counted.messages.reduce((sum, n, i) => (input.origins![i] === -1 ? sum + n : sum), 0)
       if (config.json) {

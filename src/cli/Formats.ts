@@ -503,6 +503,8 @@ export const itemBlocks = (
         }
         return checked()
       }),
-      Effect.orElseSucceed(() => new Map())
+      // counts that cannot be had leave the figures as they were, never the command failing
+      Effect.orElseSucceed(() => new Map()),
+      Effect.catchDefect(() => Effect.succeed(new Map()))
     )
   })
