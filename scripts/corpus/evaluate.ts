@@ -5,7 +5,7 @@
  * stands) and the estimator bench.
  */
 import { CATEGORIES, type Category, type CorpusMessage } from "./corpus.js"
-import { type Encoding, exactCounts } from "./exact.js"
+import { type Encoding, exactCountOf } from "./exact.js"
 
 export interface Row {
   readonly n: number
@@ -47,7 +47,7 @@ export const evaluate = (
   const byKey = new Map<string, Array<{ est: number; exact: number; len: number }>>()
   const all: Array<{ est: number; exact: number; len: number }> = []
   for (const m of messages) {
-    const exact = exactCounts(m.text)[encoding === "o200k" ? 0 : 1]
+    const exact = exactCountOf(encoding, m.text)
     const p = { est: estimate(m.text), exact, len: m.text.length }
     const k = key(m)
     byKey.set(k, [...(byKey.get(k) ?? []), p])

