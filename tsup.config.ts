@@ -15,6 +15,7 @@ const modules = [
   "Calibration",
   "Conversation",
   "ConversationContext",
+  "GeminiEstimator",
   "Message",
   "MessageWindow",
   "Provider",

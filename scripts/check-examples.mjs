@@ -186,8 +186,8 @@ if (problems.length > 0) {
 // without defining them (an example that defines one shadows it: each example is a block).
 const prelude = `import { Effect, Layer, Option, Schema, Stream } from "effect"
 import {
-  Block, Calibration, Conversation, ConversationContext, Message, MessageWindow, Provider, Repair, Request,
-  Summarizer, TokenEstimator, ValidationError
+  Block, Calibration, Conversation, ConversationContext, GeminiEstimator, Message, MessageWindow, Provider, Repair,
+  Request, Summarizer, TokenEstimator, ValidationError
 } from "effect-agent-messages"
 import {
   Anthropic, AnthropicStream, AnthropicWire, Conversion, EffectAi, Gemini, GeminiStream, GeminiWire, OpenAiChat,

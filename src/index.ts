@@ -3,7 +3,8 @@
  *
  * Every concept is a namespace: `Block`, `Message`, `Conversation`,
  * `ValidationError`, `Repair`, `TokenEstimator`, `Calibration`, `Provider`,
- * `Request`, `MessageWindow`, `Summarizer`, `ConversationContext`.
+ * `Request`, `MessageWindow`, `Summarizer`, `ConversationContext`, and
+ * `GeminiEstimator` (token estimates fitted for Gemini).
  *
  * @since 0.1.0
  */
@@ -11,6 +12,7 @@ export * as Block from "./Block.js"
 export * as Calibration from "./Calibration.js"
 export * as Conversation from "./Conversation.js"
 export * as ConversationContext from "./ConversationContext.js"
+export * as GeminiEstimator from "./GeminiEstimator.js"
 export * as Message from "./Message.js"
 export * as MessageWindow from "./MessageWindow.js"
 export * as Provider from "./Provider.js"

@@ -20,6 +20,7 @@ import {
   stepCountsInto
 } from "../src/internal/heuristic.js"
 import { cl100k, cl100kSpec, o200k, o200kSpec } from "../src/internal/weights.js"
+import { gemini, geminiSpec } from "../src/internal/weightsGemini.js"
 
 const TABLES = [
   [o200k, countTokens],
@@ -133,13 +134,13 @@ describe("estimateTextWith", () => {
     expect(STATES).toBeLessThanOrEqual(2 ** STATE_BITS)
     expect(STEP_ROW).toBe(128)
     expect(STEP_COUNT / STATES).toBeLessThanOrEqual(STEP_ROW)
-    for (const table of [o200k, cl100k]) expect(table.steps.length).toBe(STATES * STEP_ROW)
+    for (const table of [o200k, cl100k, gemini]) expect(table.steps.length).toBe(STATES * STEP_ROW)
   })
 
   it("gives every code unit a class, and as a repeat the same class or a run class, in one interleaved table", () => {
     const stride = STEP_COUNT / STATES
     const runFrom = stride - RUN_RATES.length
-    for (const table of [o200k, cl100k]) {
+    for (const table of [o200k, cl100k, gemini]) {
       for (let c = 0; c < 65536; c++) {
         const cls = table.pairs[2 * c] as number
         const repeat = table.pairs[2 * c + 1] as number
@@ -154,8 +155,8 @@ describe("estimateTextWith", () => {
     }
   })
 
-  it("has no step that costs less than zero, in either table, before the table clamps", () => {
-    for (const [table, spec] of [[o200k, o200kSpec], [cl100k, cl100kSpec]] as const) {
+  it("has no step that costs less than zero, in any table, before the table clamps", () => {
+    for (const [table, spec] of [[o200k, o200kSpec], [cl100k, cl100kSpec], [gemini, geminiSpec]] as const) {
       // The fitted weights themselves keep every step at zero or above (the fit's constraint), up to their rounding to
       // five digits: the clamp in the table changes nothing that matters.
       const raw = stepCosts(featureNames().map((name) => spec.weights[name] ?? 0))
@@ -236,7 +237,7 @@ describe("estimateTextWith", () => {
     "never lowers the estimate when text is appended, for any text and any cut",
     [mixedText, mixedText],
     ([head, tail]) => {
-      for (const table of [o200k, cl100k]) {
+      for (const table of [o200k, cl100k, gemini]) {
         const whole = head + tail
         expect(estimateTextWith(whole, table)).toBeGreaterThanOrEqual(estimateTextWith(head, table))
         // Every prefix on a grid of cuts, including cuts inside surrogate pairs and runs.
@@ -330,7 +331,7 @@ describe("estimateTextWith", () => {
     const counts = new Float64Array(STEP_COUNT)
     const features = new Float64Array(featureNames().length)
     for (const m of readMessages("holdout").filter((_, i) => i % 23 === 0)) {
-      for (const table of [o200k, cl100k]) {
+      for (const table of [o200k, cl100k, gemini]) {
         stepCountsInto(m.text, table, counts)
         let sum = table.nonEmpty
         for (let k = 0; k < counts.length; k++) sum += (counts[k] as number) * stepCost(table, k)
