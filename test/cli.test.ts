@@ -10,6 +10,9 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { Effect } from "effect"
 import * as OpenAiResponses from "../src/providers/OpenAiResponses.js"
+import * as GeminiEstimator from "../src/GeminiEstimator.js"
+import * as Message from "../src/Message.js"
+import * as Request from "../src/Request.js"
 import * as TokenEstimator from "../src/TokenEstimator.js"
 import { buildCli, buildDirOf, removeBuild, root } from "./cliBuild.js"
 
@@ -92,6 +95,35 @@ const conversations: Record<string, unknown> = {
 }
 
 const formats = Object.keys(conversations)
+
+describe("Gemini input is counted with the table fitted for Gemini's tokenizer", () => {
+  // Gemma, whose counts Gemini bills, writes a number digit by digit; o200k three digits a token
+  const digits = "1234567890".repeat(20)
+
+  it("tokens: by default for a Gemini body, by --estimator gemini for any; --provider openai-chat with the default takes the o200k table", () => {
+    const body = file("digits-gemini.json", JSON.stringify({ contents: [{ role: "user", parts: [{ text: digits }] }] }))
+    const total = (...args: Array<string>) => (JSON.parse(run(["tokens", body, "--json", ...args]).stdout) as { total: number }).total
+    expect(total()).toBe(GeminiEstimator.estimateText(digits) + 1)
+    expect(total("--estimator", "gemini")).toBe(total())
+    const chat = TokenEstimator.heuristic.estimateRequest(Request.make([Message.user(digits)])).total
+    expect(total("--provider", "openai-chat")).toBe(chat)
+    expect(total("--provider", "openai-chat", "--estimator", "gemini")).toBeGreaterThan(chat + 100)
+  })
+
+  it("trim: a Gemini body over its budget in Gemini's tokens is trimmed, though in o200k's it would fit", () => {
+    const contents = [
+      { role: "user", parts: [{ text: digits }] },
+      { role: "model", parts: [{ text: digits }] },
+      { role: "user", parts: [{ text: digits }] }
+    ]
+    const body = file("digits-trim-gemini.json", JSON.stringify({ contents }))
+    const o200k = 3 * TokenEstimator.heuristic.estimateText(digits)
+    expect(o200k).toBeLessThan(300)
+    const r = run(["trim", body, "--budget", "300"])
+    expect(r.code).toBe(0)
+    expect((JSON.parse(r.stdout) as { contents: ReadonlyArray<unknown> }).contents.length).toBeLessThan(3)
+  })
+})
 
 describe("every command reads every format", () => {
   for (const format of formats) {

@@ -18,6 +18,7 @@ import type { Provider } from "../Provider.js"
 import * as Repair from "../Repair.js"
 import * as Request from "../Request.js"
 import * as Summarizer from "../Summarizer.js"
+import * as GeminiEstimator from "../GeminiEstimator.js"
 import * as TokenEstimator from "../TokenEstimator.js"
 import type { ConversionWarning } from "../providers/Conversion.js"
 import type * as ValidationError from "../ValidationError.js"
@@ -378,12 +379,15 @@ const check = Command.make("check", { file: fileArg, format: formatFlag, provide
 // tokens
 // ---------------------------------------------------------------------------
 
-const estimators = ["heuristic", "o200k", "cl100k", "simple"] as const
+const estimators = ["heuristic", "gemini", "o200k", "cl100k", "simple"] as const
 
-const estimatorLayer = (name: (typeof estimators)[number]): Effect.Effect<TokenEstimator.Service, InputError> => {
+const estimatorLayer = (name: (typeof estimators)[number], provider: Provider): Effect.Effect<TokenEstimator.Service, InputError> => {
   switch (name) {
     case "heuristic":
-      return Effect.succeed(TokenEstimator.heuristic)
+      // fitted for the provider's tokenizer: Gemini's for Gemini, o200k's for the others
+      return provider === "gemini" ? estimatorLayer("gemini", provider) : Effect.succeed(TokenEstimator.heuristic)
+    case "gemini":
+      return GeminiEstimator.make().pipe(Effect.mapError((e) => new InputError({ reason: e.message })))
     case "simple":
       return TokenEstimator.makeCjkWeighted().pipe(Effect.mapError((e) => new InputError({ reason: e.message })))
     case "o200k":
@@ -498,7 +502,9 @@ const tokens = Command.make("tokens", {
   format: formatFlag,
   estimator: Flag.Literals("estimator", estimators).pipe(
     Flag.withDefault("heuristic" as const),
-    Flag.withDescription("heuristic (fast, default), o200k or cl100k (exact, needs gpt-tokenizer), simple (the CJK-weighted rule)")
+    Flag.withDescription(
+      "heuristic (fast, default: fitted for Gemini's tokenizer when counting as Gemini, else for o200k), gemini (the Gemini-fitted heuristic), o200k or cl100k (exact, needs gpt-tokenizer), simple (the CJK-weighted rule)"
+    )
   ),
   provider: Flag.Literals("provider", providers).pipe(
     Flag.optional,
@@ -510,10 +516,10 @@ const tokens = Command.make("tokens", {
   guarded(
     Effect.gen(function*() {
       const input = yield* load(config.file, config.format, { itemBlocks: true })
-      const estimator = yield* estimatorLayer(config.estimator)
-      yield* progress(input.bytes, "counting")
       // the whole request as its provider bills it: messages with their framing, tools, tool choice, response format
       const provider: Provider = config.provider._tag === "Some" ? config.provider.value : input.format === "canonical" ? "openai-chat" : input.format
+      const estimator = yield* estimatorLayer(config.estimator, provider)
+      yield* progress(input.bytes, "counting")
       const options = { provider, model: Option.getOrUndefined(config.model) }
       const counted = estimator.estimateRequest(input.request, options)
       // one number per input message: model messages that came from one wire message are summed, a message read
@@ -583,12 +589,15 @@ const trim = Command.make("trim", {
         : target === "anthropic" && input.request.maxOutputTokens === undefined
         ? maxTokens
         : undefined
+      const billedBy = provider ?? (input.format === "canonical" ? "openai-chat" : input.format)
+      // the heuristic fitted for the provider's tokenizer (see tokens)
+      const estimation = billedBy === "gemini" ? GeminiEstimator.layer : TokenEstimator.layer
       const fitted = yield* MessageWindow.fitRequest(input.request, config.budget, {
         strategy,
-        provider: provider ?? (input.format === "canonical" ? "openai-chat" : input.format),
+        provider: billedBy,
         ...(reserve === undefined ? {} : { reserve })
       }).pipe(
-        Effect.provide(MessageWindow.layer.pipe(Layer.provideMerge(TokenEstimator.layer), Layer.provideMerge(Summarizer.layerExtractive()))),
+        Effect.provide(MessageWindow.layer.pipe(Layer.provideMerge(estimation), Layer.provideMerge(Summarizer.layerExtractive()))),
         // a budget or reserve that is no number of tokens (-1) is a bad command line (exit 2), not a job that cannot be done
         Effect.mapError((e) => (e._tag === "InvalidFitOptions" ? e : new JobFailed({ reason: e.message })))
       )
