@@ -1,6 +1,6 @@
 import { assert, describe, expect, it } from "@effect/vitest"
 import { Arbitrary, Effect, Layer, Schema } from "effect"
-import { Block, Message } from "../src/index.js"
+import { Block, GeminiEstimator, Message } from "../src/index.js"
 import { estimateTextWith } from "../src/internal/heuristic.js"
 import { cl100k, o200k } from "../src/internal/weights.js"
 import * as Calibration from "../src/Calibration.js"
@@ -297,6 +297,7 @@ describe("properties of every estimator", () => {
     ["seed", () => run(TokenEstimator.makeCjkWeighted())],
     ["heuristic o200k", () => run(TokenEstimator.makeHeuristic())],
     ["heuristic cl100k", () => run(TokenEstimator.makeHeuristic({ encoding: "cl100k" }))],
+    ["gemini", () => run(GeminiEstimator.make())],
     ["test", () => run(TokenEstimator.makeTest({ costPerChar: 0.3, messageOverhead: 2 }))],
     ["calibrated", () => calibrated.estimatorFor("m")]
   ]

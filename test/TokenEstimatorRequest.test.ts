@@ -6,7 +6,7 @@
 import { assert, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Arbitrary, Effect } from "effect"
 import { countOpenAiChatRequest, loadTextCounter, makeExact } from "../src/exact/index.js"
-import { Block, Calibration, Message, Provider, Request, TokenEstimator } from "../src/index.js"
+import { Block, Calibration, GeminiEstimator, Message, Provider, Request, TokenEstimator } from "../src/index.js"
 import { chatRequestOf } from "../src/internal/chatRequestOf.js"
 import { countChatRequest } from "../src/internal/openAiChatPrompt.js"
 import { OpenAiChat, OpenAiResponses } from "../src/providers/index.js"
@@ -587,6 +587,7 @@ describe("properties of estimateRequest", () => {
     ["seed", () => run(TokenEstimator.makeCjkWeighted())],
     ["heuristic o200k", () => heuristic],
     ["heuristic cl100k", () => run(TokenEstimator.makeHeuristic({ encoding: "cl100k" }))],
+    ["gemini", () => run(GeminiEstimator.make())],
     ["test", () => run(TokenEstimator.makeTest({ costPerChar: 0.3, messageOverhead: 2 }))],
     ["calibrated", () => calibration.estimatorFor("m")],
     ["exact o200k", exact]
@@ -604,12 +605,14 @@ describe("properties of estimateRequest", () => {
     }, { arbitrary: { runs: 150 }, timeout: 120_000 })
   }
 
-  it.prop("for Anthropic and Gemini, one more tool never lowers the estimate", [Req.request, Req.toolDefinition, Arb.bool], ([request, tool, anthropic]) => {
-    const p = anthropic ? "anthropic" : "gemini"
+  it.prop("for Anthropic and Gemini (2.5's declarations too), one more tool never lowers the estimate", [Req.request, Req.toolDefinition, Arb.bool], ([request, tool, anthropic]) => {
     const tools = (request.tools ?? []).filter((t) => t.name !== tool.name)
     const { messages: _, ...rest } = request
-    const before = heuristic.estimateRequest(Request.make(request.messages, { ...rest, tools }), { provider: p })
-    const after = heuristic.estimateRequest(Request.make(request.messages, { ...rest, tools: [...tools, tool] }), { provider: p })
-    assert.isAtLeast(after.total, before.total)
+    for (const [p, model] of anthropic ? [["anthropic", undefined] as const] : [["gemini", undefined] as const, ["gemini", "gemini-2.5-flash"] as const]) {
+      const options = { provider: p, ...(model === undefined ? {} : { model }) }
+      const before = heuristic.estimateRequest(Request.make(request.messages, { ...rest, tools }), options)
+      const after = heuristic.estimateRequest(Request.make(request.messages, { ...rest, tools: [...tools, tool] }), options)
+      assert.isAtLeast(after.total, before.total)
+    }
   }, { arbitrary: { runs: 200 }, timeout: 120_000 })
 })
