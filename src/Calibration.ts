@@ -2,9 +2,10 @@
  * Calibration: learning, per model, how far token estimates are from the
  * input tokens the provider reports, and correcting later estimates by it.
  *
- * The estimators count tokens for OpenAI's tokenizers (o200k, cl100k). For
- * models whose tokenizer is not public (Claude, Gemini), or to absorb framing
- * a provider adds, feed each call's reported input tokens to
+ * The estimators count tokens for OpenAI's tokenizers (o200k, cl100k) and,
+ * with `GeminiEstimator`, Gemini's. For models whose tokenizer is not public
+ * (Claude), or to absorb framing a provider adds, feed each call's reported
+ * input tokens to
  * `Calibration.record`: the calibrated estimator multiplies the base
  * estimates by the learned factor.
  *

@@ -13,6 +13,8 @@
  * The `TokenEstimator` service is supplied by a Layer:
  * - `TokenEstimator.layer` (the default) / `layerHeuristic(options)`: a
  *   character-class estimator fitted against the o200k / cl100k tokenizers.
+ * - `GeminiEstimator.layer`: the same estimator fitted against Gemma 3's
+ *   tokenizer, whose counts are what Gemini bills (its own module).
  * - `layerCjkWeighted(options)`: the CJK-weighted rule (2 tokens per CJK ideograph,
  *   0.25 per other non-space character), the compatibility baseline.
  * - `layerExact` / `layerO200k` / `layerCl100k` from
