@@ -43,7 +43,7 @@ import { countTokens as countCl100k } from "gpt-tokenizer/encoding/cl100k_base"
 import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base"
 import { pathToFileURL } from "node:url"
 import { encodingForModel, makeExact } from "../src/exact/index.js"
-import { Calibration, type Request, TokenEstimator } from "../src/index.js"
+import { Calibration, GeminiEstimator, type Request, TokenEstimator } from "../src/index.js"
 import type { ChatRequestLike } from "../src/internal/openAiChatPrompt.js"
 import { Anthropic, Gemini, OpenAiChat, OpenAiResponses } from "../src/providers/index.js"
 import { countOptions, hasDefinitions, KNOWN_DEVIATIONS, loadRequestCases } from "../test/fixtures/requestTokensCases.js"
@@ -58,7 +58,8 @@ const exact = {
 }
 const heuristic = {
   o200k: Effect.runSync(TokenEstimator.makeHeuristic({ encoding: "o200k" })),
-  cl100k: Effect.runSync(TokenEstimator.makeHeuristic({ encoding: "cl100k" }))
+  cl100k: Effect.runSync(TokenEstimator.makeHeuristic({ encoding: "cl100k" })),
+  gemini: Effect.runSync(GeminiEstimator.make())
 }
 
 const plain = { disallowedSpecial: new Set<string>() }
@@ -168,6 +169,7 @@ const runTranscripts = (): void => {
   rows.push(errorRow("Anthropic, the same calibrated (leave-one-out)", anthropic.map((c) => errorOf(leaveOneOut(c, anthropic), c))))
   const gemini = cases.filter((c) => c.provider === "gemini")
   rows.push(errorRow("Gemini, heuristic", gemini.map((c) => errorOf(estimateWith(heuristic.o200k, c), c))))
+  rows.push(errorRow("Gemini, GeminiEstimator", gemini.map((c) => errorOf(estimateWith(heuristic.gemini, c), c))))
   console.log("")
   table(["recorded agent requests vs reported input", "requests", "p50", "p90", "mean", "max"], rows)
   const hidden = cases.filter((c) => c.serverSide).length
@@ -284,10 +286,11 @@ const functionParts = (c: GeminiCase): boolean => /"(functionCall|function_call|
 
 /** The Gemini requests of test/data/gemini-usage: the heuristic estimate, on all and on prompts of 50 tokens or more. */
 const runGeminiUsage = (): void => {
-  const read = loadUsageSet<GeminiCase>("gemini-usage").map((c) => ({
-    c,
-    error: Math.abs(heuristic.o200k.estimateRequest(Effect.runSync(Gemini.fromRequest(c.request)).value, { provider: "gemini", model: c.model }).total - c.prompt_tokens) / c.prompt_tokens
-  }))
+  const read = loadUsageSet<GeminiCase>("gemini-usage").map((c) => {
+    const request = Effect.runSync(Gemini.fromRequest(c.request)).value
+    const errorWith = (e: TokenEstimator.Service) => Math.abs(e.estimateRequest(request, { provider: "gemini", model: c.model }).total - c.prompt_tokens) / c.prompt_tokens
+    return { c, error: errorWith(heuristic.o200k), gemini: errorWith(heuristic.gemini) }
+  })
   const big = read.filter((x) => x.c.prompt_tokens >= 50)
   const current = big.filter((x) => !/gemini-(1|2\.0)/.test(x.c.model))
   console.log("")
@@ -302,6 +305,14 @@ const runGeminiUsage = (): void => {
       "50 or more, Gemini 2.5 with declarations and no function parts",
       big.filter((x) => /gemini-2\.5/.test(x.c.model) && x.c.request.tools !== undefined && !functionParts(x.c)).map((x) => x.error)
     )
+  ])
+  console.log("")
+  table(["the same, GeminiEstimator (the heuristic fitted for Gemini)", "requests", "p50", "p90", "mean", "max"], [
+    errorRow("all", read.map((x) => x.gemini)),
+    errorRow("prompts of 50 tokens or more", big.map((x) => x.gemini)),
+    errorRow("the same on Gemini 2.5 and later", current.map((x) => x.gemini)),
+    errorRow("50 or more, Gemini 2.5", big.filter((x) => /gemini-2\.5/.test(x.c.model)).map((x) => x.gemini)),
+    errorRow("50 or more, Gemini 3", big.filter((x) => /gemini-3/.test(x.c.model)).map((x) => x.gemini))
   ])
 }
 
