@@ -421,26 +421,28 @@ const ENCODING_NAMES: Record<Encoding, string> = { o200k: "o200k_base", cl100k: 
 
 import { estimateTextWith as estimateWith } from "../../src/internal/heuristic.js"
 
+/** A spec and its table as TypeScript: `${name}Spec` and `${name}`. */
+const renderSpec = (name: string, s: HeuristicSpec, against: string, tableDoc: string): string =>
+  [
+    `/** Fitted against ${against}. */`,
+    `export const ${name}Spec: HeuristicSpec = {`,
+    `  encoding: ${JSON.stringify(s.encoding)},`,
+    `  weights: {`,
+    ...Object.entries(s.weights).map(([n, w]) => `    ${JSON.stringify(n)}: ${w},`),
+    `  },`,
+    `  cjk: ${JSON.stringify(s.cjk)},`,
+    `  hangul: ${JSON.stringify(s.hangul)},`,
+    `  symbols: ${JSON.stringify(s.symbols)},`,
+    `  emoji: ${JSON.stringify(s.emoji)},`,
+    `  runs: ${JSON.stringify(s.runs)}`,
+    `}`,
+    ``,
+    `/** ${tableDoc} */`,
+    `export const ${name}: HeuristicTable = /* @__PURE__ */ makeHeuristicTable(${name}Spec)`,
+    ``
+  ].join("\n")
+
 const render = (o200kSpec: HeuristicSpec, cl100kSpec: HeuristicSpec): string => {
-  const spec = (name: string, s: HeuristicSpec): string =>
-    [
-      `/** Fitted against gpt-tokenizer's exact ${s.encoding}. */`,
-      `export const ${name}Spec: HeuristicSpec = {`,
-      `  encoding: ${JSON.stringify(s.encoding)},`,
-      `  weights: {`,
-      ...Object.entries(s.weights).map(([n, w]) => `    ${JSON.stringify(n)}: ${w},`),
-      `  },`,
-      `  cjk: ${JSON.stringify(s.cjk)},`,
-      `  hangul: ${JSON.stringify(s.hangul)},`,
-      `  symbols: ${JSON.stringify(s.symbols)},`,
-      `  emoji: ${JSON.stringify(s.emoji)},`,
-      `  runs: ${JSON.stringify(s.runs)}`,
-      `}`,
-      ``,
-      `/** The ready-to-use ${s.encoding} table. */`,
-      `export const ${name}: HeuristicTable = /* @__PURE__ */ makeHeuristicTable(${name}Spec)`,
-      ``
-    ].join("\n")
   return [
     "/**",
     " * Fitted tables of the character-class token estimator (see `heuristic.ts`).",
@@ -458,8 +460,8 @@ const render = (o200kSpec: HeuristicSpec, cl100kSpec: HeuristicSpec): string => 
     " */",
     `import { type HeuristicSpec, type HeuristicTable, makeHeuristicTable } from "./heuristic.js"`,
     "",
-    spec("o200k", o200kSpec),
-    spec("cl100k", cl100kSpec)
+    renderSpec("o200k", o200kSpec, `gpt-tokenizer's exact ${o200kSpec.encoding}`, `The ready-to-use ${o200kSpec.encoding} table.`),
+    renderSpec("cl100k", cl100kSpec, `gpt-tokenizer's exact ${cl100kSpec.encoding}`, `The ready-to-use ${cl100kSpec.encoding} table.`)
   ].join("\n")
 }
 
@@ -479,22 +481,7 @@ const renderGemini = (s: HeuristicSpec): string =>
     " */",
     `import { type HeuristicSpec, type HeuristicTable, makeHeuristicTable } from "./heuristic.js"`,
     "",
-    `/** Fitted against Gemma 3's tokenizer. */`,
-    `export const geminiSpec: HeuristicSpec = {`,
-    `  encoding: ${JSON.stringify(s.encoding)},`,
-    `  weights: {`,
-    ...Object.entries(s.weights).map(([n, w]) => `    ${JSON.stringify(n)}: ${w},`),
-    `  },`,
-    `  cjk: ${JSON.stringify(s.cjk)},`,
-    `  hangul: ${JSON.stringify(s.hangul)},`,
-    `  symbols: ${JSON.stringify(s.symbols)},`,
-    `  emoji: ${JSON.stringify(s.emoji)},`,
-    `  runs: ${JSON.stringify(s.runs)}`,
-    `}`,
-    ``,
-    `/** The ready-to-use table. */`,
-    `export const gemini: HeuristicTable = /* @__PURE__ */ makeHeuristicTable(geminiSpec)`,
-    ``
+    renderSpec("gemini", s, "Gemma 3's tokenizer", "The ready-to-use table.")
   ].join("\n")
 
 await main()
