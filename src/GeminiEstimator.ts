@@ -1,14 +1,14 @@
 /**
  * Token estimates for Gemini: the library's fitted character-class heuristic
  * with a table fitted against Gemma 3's published tokenizer, whose counts are
- * the ones Gemini bills for text (the recorded Gemini 2.5 and later requests
- * of `test/data/gemini-usage` are exact with it, plus one token a content).
+ * the ones Gemini bills for text (all 76 recorded text-only requests to
+ * Gemini 2.5 and later are exact with it, plus one token a content).
  *
  * The default estimator (`TokenEstimator.layer`) is fitted for OpenAI's o200k
- * tokenizer, which splits text differently: counted with it, Gemini prompts
- * come out 6% under for English, 13% for code, 16% for JSON and 25% for tool
- * output, and 26% over for Japanese (see the README's Benchmarks). This
- * module carries its own table (about 25 KB gzipped), so only programs that
+ * tokenizer, which splits text differently: counted with it, Gemini's tokens
+ * come out 6.5% under for English, 13% for code, 16% for JSON and 25% for
+ * tool output, and 26% over for Japanese (see the README's Benchmarks). This
+ * module carries its own table (about 29 KB gzipped), so only programs that
  * import it pay for it.
  *
  * @example
