@@ -13,7 +13,7 @@
  */
 import { Effect, Layer, Schema } from "effect"
 import type { Response } from "effect/ai"
-import { Block, Conversation, Message, MessageWindow, Provider, Repair, Request, Summarizer, TokenEstimator } from "../../src/index.js"
+import { Block, Conversation, GeminiEstimator, Message, MessageWindow, Provider, Repair, Request, Summarizer, TokenEstimator } from "../../src/index.js"
 import { copyJson, listOf, stringify } from "../../src/internal/json.js"
 import {
   Anthropic,
@@ -156,6 +156,7 @@ export const wireArguments = (payload: unknown): Array<string> => {
 
 const heuristic = TokenEstimator.heuristic
 const seed = Effect.runSync(TokenEstimator.makeCjkWeighted())
+const gemini = Effect.runSync(GeminiEstimator.make())
 const window = Effect.runSync(
   MessageWindow.make.pipe(Effect.provide(Layer.merge(TokenEstimator.layer, Summarizer.layerExtractive())))
 )
@@ -484,6 +485,8 @@ const modelTargets: Array<Target<ReadonlyArray<Message.Message>>> = [
   ...Provider.all.map((p): Target<ReadonlyArray<Message.Message>> => ({ name: `Repair.repairFor(${p})`, run: (m) => Repair.repairFor(p)(m) })),
   { name: "TokenEstimator (heuristic)", run: (m) => heuristic.estimateConversation(m) },
   { name: "TokenEstimator (CJK-weighted rule)", run: (m) => seed.estimateEach(m) },
+  { name: "GeminiEstimator", run: (m) => gemini.estimateConversation(m) },
+  { name: "GeminiEstimator.estimateRequest (Gemini 2.5)", run: (m) => gemini.estimateRequest(Request.make(m), { model: "gemini-2.5-flash" }) },
   {
     name: "MessageWindow.fit",
     run: (m) => {
