@@ -13,9 +13,11 @@ import {
   countRenderedPrompt,
   encodingForModel,
   promptFormatForModel,
+  pythonJsonDumps,
   renderChatRequest,
   renderFunctionNamespace
 } from "../src/internal/openAiChatPrompt.js"
+import * as Arb from "./arbitraries.js"
 import { estimateOpenAiChatRequest } from "../src/internal/openAiChatRequestEstimate.js"
 
 // the exact counter loads gpt-tokenizer's vocabulary lazily; once loaded (top-level await), it runs synchronously
@@ -869,4 +871,52 @@ describe("properties", () => {
     },
     60_000
   )
+})
+
+describe("pythonJsonDumps: a parallel call's JSON result as Python's json.dumps writes it", () => {
+  // the rendering as first written, a character at a time (0.8 s on 20 MB of indented JSON): the oracle
+  const asciiJsonString = (text: string): string => JSON.stringify(text).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)
+  const oneAtATime = (json: string): string => {
+    let out = ""
+    let i = 0
+    while (i < json.length) {
+      const c = json[i]!
+      if (c === '"') {
+        let j = i + 1
+        while (json[j] !== '"') j += json[j] === "\\" ? 2 : 1
+        out += asciiJsonString(JSON.parse(json.slice(i, j + 1)) as string)
+        i = j + 1
+      } else if (c === "," || c === ":") {
+        out += `${c} `
+        i++
+      } else if (c === " " || c === "\n" || c === "\r" || c === "\t") {
+        i++
+      } else {
+        out += c
+        i++
+      }
+    }
+    return out
+  }
+  const indent = Arbitrary.schema(Schema.Literals([0, 1, 2, 4, "\t", " \r\n"]))
+
+  it.prop(
+    "writes what a rendering a character at a time writes, for JSON indented any way, with escapes of every kind",
+    [Arb.args, indent, Arb.bool],
+    ([args, space, escaped]) => {
+      // a path and a word past ASCII in every case, so the escapes below always have something to escape
+      const value = { args, path: "/tmp/a b", word: "café", id: 7 }
+      let json = typeof space === "string" && space.includes("\r") ? JSON.stringify(value, null, 1).replace(/\n/g, "\r\n ") : JSON.stringify(value, null, space)
+      // "/" and characters past ASCII stand only inside strings: escaped, the text is the same JSON
+      if (escaped) json = json.replace(/\//g, "\\/").replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`)
+      expect(pythonJsonDumps(json)).toBe(oneAtATime(json))
+    },
+    { timeout: 60_000, arbitrary: { runs: 300 } }
+  )
+
+  it("writes strings of plain ASCII and short escapes as they are, and the others through JSON", () => {
+    expect(pythonJsonDumps('{\n  "a": "x \\"y\\" \\\\ \\n",\n  "b": [1, 2.50, 1e3],\n  "c": "caf\u00e9 \\/ \\u0041",\n  "d": "a\\/b"\n}')).toBe(
+      '{"a": "x \\"y\\" \\\\ \\n", "b": [1, 2.50, 1e3], "c": "caf\\u00e9 / A", "d": "a/b"}'
+    )
+  })
 })

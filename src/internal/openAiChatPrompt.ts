@@ -500,32 +500,49 @@ const isJsonContainer = (text: string): boolean => {
  * value, so that keys keep their order (JavaScript moves integer-like keys
  * first) and numbers their spelling. Only called on valid JSON.
  */
-const pythonJsonDumps = (json: string): string => {
+export const pythonJsonDumps = (json: string): string => {
   let out = ""
+  // the text since the last change is copied in one piece: a character at a time took 0.8 s on 20 MB of indented JSON
+  let run = 0
   let i = 0
   while (i < json.length) {
-    const c = json[i]!
-    if (c === '"') {
-      // the string literal runs to the next quote that is not escaped
+    const c = json.charCodeAt(i)
+    if (c === 34) {
+      // the string literal runs to the next quote that is not escaped; one of printable ASCII and the escapes both
+      // JSON.stringify and json.dumps write back as they are (\" \\ \n \r \t \b \f) stays as written
       let j = i + 1
-      while (json[j] !== '"') j += json[j] === "\\" ? 2 : 1
-      out += asciiJsonString(JSON.parse(json.slice(i, j + 1)) as string)
+      let same = true
+      for (let d = json.charCodeAt(j); d !== 34; d = json.charCodeAt(j)) {
+        if (d === 92) {
+          const e = json.charCodeAt(j + 1)
+          if (e !== 34 && e !== 92 && e !== 110 && e !== 114 && e !== 116 && e !== 98 && e !== 102) same = false
+          j += 2
+        } else {
+          if (d < 0x20 || d >= 0x7f) same = false
+          j++
+        }
+      }
+      if (!same) {
+        out += json.slice(run, i) + asciiJsonString(JSON.parse(json.slice(i, j + 1)) as string)
+        run = j + 1
+      }
       i = j + 1
-    } else if (c === ",") {
-      out += ", "
-      i++
-    } else if (c === ":") {
-      out += ": "
-      i++
-    } else if (c === " " || c === "\n" || c === "\r" || c === "\t") {
-      i++
+    } else if (c === 44 || c === 58 || isBlank(c)) {
+      // `,` and `:` with a blank after them, the blanks between tokens left out
+      const piece = json.slice(run, i)
+      let k = c === 44 || c === 58 ? i + 1 : i
+      while (k < json.length && isBlank(json.charCodeAt(k))) k++
+      out += c === 44 ? piece + ", " : c === 58 ? piece + ": " : piece
+      run = i = k
     } else {
-      out += c
       i++
     }
   }
-  return out
+  return out + json.slice(run)
 }
+
+/** A blank JSON allows between tokens: space, line feed, carriage return, tab. */
+const isBlank = (c: number): boolean => c === 32 || c === 10 || c === 13 || c === 9
 
 /**
  * The body of a result of a parallel call. The results of a
