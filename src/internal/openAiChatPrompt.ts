@@ -514,8 +514,7 @@ export const pythonJsonDumps = (json: string): string => {
       let same = true
       for (let d = json.charCodeAt(j); d !== 34; d = json.charCodeAt(j)) {
         if (d === 92) {
-          const e = json.charCodeAt(j + 1)
-          if (e !== 34 && e !== 92 && e !== 110 && e !== 114 && e !== 116 && e !== 98 && e !== 102) same = false
+          if (!'"\\nrtbf'.includes(json.charAt(j + 1))) same = false
           j += 2
         } else {
           if (d < 0x20 || d >= 0x7f) same = false
@@ -527,22 +526,17 @@ export const pythonJsonDumps = (json: string): string => {
         run = j + 1
       }
       i = j + 1
-    } else if (c === 44 || c === 58 || isBlank(c)) {
+    } else if (c === 44 || c === 58 || c === 32 || c === 10 || c === 13 || c === 9) {
       // `,` and `:` with a blank after them, the blanks between tokens left out
-      const piece = json.slice(run, i)
-      let k = c === 44 || c === 58 ? i + 1 : i
-      while (k < json.length && isBlank(json.charCodeAt(k))) k++
-      out += c === 44 ? piece + ", " : c === 58 ? piece + ": " : piece
-      run = i = k
+      if (run < i) out += json.slice(run, i)
+      if (c === 44 || c === 58) out += c === 44 ? ", " : ": "
+      run = ++i
     } else {
       i++
     }
   }
   return out + json.slice(run)
 }
-
-/** A blank JSON allows between tokens: space, line feed, carriage return, tab. */
-const isBlank = (c: number): boolean => c === 32 || c === 10 || c === 13 || c === 9
 
 /**
  * The body of a result of a parallel call. The results of a
