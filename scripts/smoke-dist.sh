@@ -9,24 +9,29 @@ cat > ./.smoke-esm.mjs <<'JS'
 import { Effect } from "effect"
 import { Message, TokenEstimator } from "effect-agent-messages"
 import { layerO200k } from "effect-agent-messages/exact"
+import * as GeminiEstimator from "effect-agent-messages/GeminiEstimator"
 if (Message.textOf(Message.userMessage("hi")) !== "hi") throw new Error("esm import broken")
+// Gemini's tokenizer writes a number digit by digit
+if (GeminiEstimator.estimateText("12345678") !== 8) throw new Error("esm GeminiEstimator entry broken")
 const n = await Effect.runPromise(
   TokenEstimator.TokenEstimator.use((t) => Effect.succeed(t.estimateMessage(Message.user("hello world")))).pipe(Effect.provide(layerO200k))
 )
 if (n !== 2 + 4) throw new Error(`esm exact entry counted ${n}`)
-console.log("esm import ok (main and exact entries)")
+console.log("esm import ok (main, exact and GeminiEstimator entries)")
 JS
 
 cat > ./.smoke-cjs.cjs <<'JS'
 const { Effect } = require("effect")
 const { Message, TokenEstimator } = require("effect-agent-messages")
 const { layerO200k } = require("effect-agent-messages/exact")
+const GeminiEstimator = require("effect-agent-messages/GeminiEstimator")
 if (Message.textOf(Message.userMessage("hi")) !== "hi") throw new Error("cjs require broken")
+if (GeminiEstimator.estimateText("12345678") !== 8) throw new Error("cjs GeminiEstimator entry broken")
 Effect.runPromise(
   TokenEstimator.TokenEstimator.use((t) => Effect.succeed(t.estimateMessage(Message.user("hello world")))).pipe(Effect.provide(layerO200k))
 ).then((n) => {
   if (n !== 2 + 4) throw new Error(`cjs exact entry counted ${n}`)
-  console.log("cjs require ok (main and exact entries)")
+  console.log("cjs require ok (main, exact and GeminiEstimator entries)")
 })
 JS
 
