@@ -72,8 +72,8 @@ export type Options = typeof Options.Type
  * @since 0.1.0
  */
 export const make = (options?: Options): Effect.Effect<TokenEstimator.Service, TokenEstimator.InvalidEstimatorOptions> =>
-  TokenEstimator.checkOptions(Options, options ?? {}).pipe(
-    Effect.flatMap((checked) => TokenEstimator.make({ estimateText, messageOverhead: checked.messageOverhead ?? 1 })),
+  // TokenEstimator.make checks the overhead
+  TokenEstimator.make({ estimateText, messageOverhead: options?.messageOverhead ?? 1 }).pipe(
     Effect.map((service): TokenEstimator.Service => ({
       ...service,
       estimateRequest: (request, requestOptions) => service.estimateRequest(request, { ...requestOptions, provider: requestOptions?.provider ?? "gemini" })

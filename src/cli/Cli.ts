@@ -381,6 +381,10 @@ const check = Command.make("check", { file: fileArg, format: formatFlag, provide
 
 const estimators = ["heuristic", "gemini", "o200k", "cl100k", "simple"] as const
 
+/** The provider a request is counted for: the one named, else the input's format (OpenAI Chat for canonical input). */
+const billedAs = (named: Provider | undefined, input: Formats.Read): Provider =>
+  named ?? (input.format === "canonical" ? "openai-chat" : input.format)
+
 const estimatorLayer = (name: (typeof estimators)[number], provider: Provider): Effect.Effect<TokenEstimator.Service, InputError> => {
   switch (name) {
     case "heuristic":
@@ -517,7 +521,7 @@ const tokens = Command.make("tokens", {
     Effect.gen(function*() {
       const input = yield* load(config.file, config.format, { itemBlocks: true })
       // the whole request as its provider bills it: messages with their framing, tools, tool choice, response format
-      const provider: Provider = config.provider._tag === "Some" ? config.provider.value : input.format === "canonical" ? "openai-chat" : input.format
+      const provider = billedAs(Option.getOrUndefined(config.provider), input)
       const estimator = yield* estimatorLayer(config.estimator, provider)
       yield* progress(input.bytes, "counting")
       const options = { provider, model: Option.getOrUndefined(config.model) }
@@ -589,9 +593,9 @@ const trim = Command.make("trim", {
         : target === "anthropic" && input.request.maxOutputTokens === undefined
         ? maxTokens
         : undefined
-      const billedBy = provider ?? (input.format === "canonical" ? "openai-chat" : input.format)
-      // the heuristic fitted for the provider's tokenizer (see tokens)
-      const estimation = billedBy === "gemini" ? GeminiEstimator.layer : TokenEstimator.layer
+      const billedBy = billedAs(provider, input)
+      // the heuristic fitted for the provider's tokenizer, as tokens counts by default
+      const estimation = Layer.effect(TokenEstimator.TokenEstimator, estimatorLayer("heuristic", billedBy))
       const fitted = yield* MessageWindow.fitRequest(input.request, config.budget, {
         strategy,
         provider: billedBy,
