@@ -138,7 +138,15 @@ const EMOJI1 = 70
 // Code points of the planes from 4 on: four bytes that never merge (the private use planes, where icon fonts such as
 // Nerd Fonts v3 put their glyphs; variation selectors of ideographs).
 const ASTRAL4 = 71
-const CLASS_COUNT = 72
+// Armenian capitals: the script has one class until now, but a capitalized word costs about a token more than the
+// same word in lowercase with o200k (28% more over the corpus's Armenian words), as with Latin, Cyrillic and Greek.
+const ARMENIAN_UPPER = 72
+// Letters of the scripts an encoding's vocabulary never merged (Cherokee, Canadian syllabics, Tifinagh, Yi, Vai, Ol
+// Chiki, Georgian capitals with o200k...): their three UTF-8 bytes stay three tokens wherever they stand, where the
+// letters of the other unfitted scripts (`OTHER_LETTER`) are priced like an average Indic letter. Which blocks these are
+// depends on the vocabulary, so the spec lists them (`letters3`).
+const LETTER3 = 73
+const CLASS_COUNT = 74
 /**
  * IPA Extensions and Spacing Modifier Letters: letters to Unicode, but apart from a few (Azerbaijani ə, ɔ and ɛ of
  * West African languages: one o200k token each) two tokens each alone, which merge with little around them
@@ -188,19 +196,27 @@ export const CLASS_NAMES = [
   "armenian", "hebrew", "arabic", "devanagari", "bengali", "gurmukhi", "gujarati", "oriya", "tamil", "telugu",
   "kannada", "malayalam", "sinhala", "thai", "georgian", "ethiopic", "otherLetter", "mark",
   "latinExtLower", "latinExtUpper", "cyrillicExtLower", "cyrillicExtUpper", "lowerVowel", "lowerRare", "cyrillicRu", "cyrillicBg", "arabicFa", "arabicUg",
-  "pipe", "indicMark", "tab", "symbol2", "symbol3", "astralRare", "mathLetter", "emoji1", "astral4", "run0", "run1", "run2", "run3", "run4", "run5", "run6", "run7", "run8"
+  "pipe", "indicMark", "tab", "symbol2", "symbol3", "astralRare", "mathLetter", "emoji1", "astral4", "armenianUpper", "letter3", "run0", "run1", "run2", "run3", "run4", "run5", "run6", "run7", "run8"
 ] as const
 
-/** The name a class's features go by: ASCII vowels as the other lowercase letters, the Cyrillic markers as the other Russian letters. */
+/**
+ * The name a class's features go by: ASCII vowels as the other lowercase letters, the Cyrillic markers as the other
+ * Russian letters, Armenian capitals as the other Armenian letters (with a feature of their own on top, see `stepOf`:
+ * the corpus has capitals at the start of words but hardly any words in capitals throughout, so a capital's own cost
+ * could not be told from its word start's, and a word in capitals came out at half its count with cl100k).
+ */
 const featureClass = (cls: number): string =>
   CLASS_NAMES[
-    cls === CYRILLIC_RU || cls === CYRILLIC_BG ? CYRILLIC_LOWER : cls === LOWER_VOWEL || cls === LOWER_RARE ? LOWER : cls === ARABIC_FA || cls === ARABIC_UG ? ARABIC : cls
+    cls === CYRILLIC_RU || cls === CYRILLIC_BG ? CYRILLIC_LOWER : cls === LOWER_VOWEL || cls === LOWER_RARE ? LOWER : cls === ARABIC_FA || cls === ARABIC_UG ? ARABIC
+    : cls === ARMENIAN_UPPER ? ARMENIAN : cls
   ] as string
 
-const isLetter = (cls: number): boolean => (cls >= LOWER && cls <= ARABIC_UG) || cls === INDIC_MARK
+const isLetter = (cls: number): boolean =>
+  (cls >= LOWER && cls <= ARABIC_UG) || cls === INDIC_MARK || cls === ARMENIAN_UPPER || cls === LETTER3
 const isRunnable = (cls: number): boolean => cls <= OTHER_WS || (cls >= PUNCT && cls <= BOX) || cls === PIPE || cls === TAB || isLetter(cls)
 const isUpper = (cls: number): boolean =>
-  cls === UPPER || cls === LATIN_UPPER || cls === CYRILLIC_UPPER || cls === GREEK_UPPER || cls === LATIN_EXT_UPPER || cls === CYRILLIC_EXT_UPPER
+  cls === UPPER || cls === LATIN_UPPER || cls === CYRILLIC_UPPER || cls === GREEK_UPPER || cls === LATIN_EXT_UPPER || cls === CYRILLIC_EXT_UPPER ||
+  cls === ARMENIAN_UPPER
 const isLowerCased = (cls: number): boolean =>
   cls === LOWER || cls === LATIN_LOWER || cls === CYRILLIC_LOWER || cls === GREEK_LOWER || cls === LATIN_EXT_LOWER || cls === CYRILLIC_EXT_LOWER ||
   cls === LOWER_VOWEL || cls === LOWER_RARE || cls === CYRILLIC_RU || cls === CYRILLIC_BG
@@ -326,7 +342,7 @@ const baseClasses = (): Uint8Array => {
   script(c, 0x451, 0x451, CYRILLIC_LOWER, CYRILLIC_UPPER)
   for (const ch of "ыэё") c[ch.charCodeAt(0)] = CYRILLIC_RU
   for (const ch of "ъѝ") c[ch.charCodeAt(0)] = CYRILLIC_BG
-  script(c, 0x530, 0x58f, ARMENIAN)
+  script(c, 0x530, 0x58f, ARMENIAN, ARMENIAN_UPPER)
   script(c, 0x590, 0x5ff, HEBREW)
   script(c, 0x600, 0x6ff, ARABIC)
   for (const ch of "یک") c[ch.charCodeAt(0)] = ARABIC_FA
@@ -353,7 +369,7 @@ const baseClasses = (): Uint8Array => {
   script(c, 0x1200, 0x139f, ETHIOPIC)
   script(c, 0x13a0, 0x1cff, OTHER_LETTER)
   script(c, 0x1c80, 0x1c8f, CYRILLIC_EXT_LOWER, CYRILLIC_EXT_UPPER)
-  script(c, 0x1c90, 0x1cbf, GEORGIAN)
+  script(c, 0x1c90, 0x1cbf, OTHER_LETTER) // Mtavruli, the capitals: rare in text, and not merged as the other letters are
   script(c, 0x1d00, 0x1dbf, LATIN_EXT_LOWER, LATIN_EXT_UPPER)
   fill(c, 0x1ab0, 0x1aff, MARK)
   fill(c, 0x1dc0, 0x1dff, MARK)
@@ -409,6 +425,9 @@ const baseClasses = (): Uint8Array => {
   fill(c, 0xff41, 0xff5a, OTHER_LETTER)
   fill(c, 0xff66, 0xff9f, KANA)
   c[0xfeff] = JOINER
+  // The letters of every other script from Coptic to Hangul: Tifinagh, Yi, Lisu, Vai, Bamum and the scripts of U+A800
+  // on (not symbols, which one token of a vocabulary may stand for).
+  for (let cp = 0x2c80; cp < 0xac00; cp++) if (c[cp] === SYMBOL && LETTER_RE.test(String.fromCharCode(cp))) c[cp] = OTHER_LETTER
   base = c
   return c
 }
@@ -570,6 +589,7 @@ const stepOf = (state: number, cls: number, level: number): Step => {
       if (wordOrigin(state) === 3) f.push(`tabWord:${posBucket(p)}`)
       if (wordOrigin(state) === 4) f.push(`escWord:${posBucket(p)}`)
       if (wordOrigin(state) === 5) f.push(`markWord:${posBucket(p)}`)
+      if (cls === ARMENIAN_UPPER) f.push("wl:armenianCapital")
       const origin = isUpper(cls) && pos === 1 && wordLowRun(state) === 0 ? 2 : wordOrigin(state)
       return { to: wordState(p, lowRun, origin), features: f }
     }
@@ -579,6 +599,7 @@ const stepOf = (state: number, cls: number, level: number): Step => {
     // The first word of a text has no blank before it to merge with; how much that saves depends on the script.
     if (state === S_OTHER) f.push(`start:${name}`)
     if (afterLink(state) && isUpper(cls)) f.push("ws:capitalAfterLink")
+    if (cls === ARMENIAN_UPPER) f.push("ws:armenianCapital")
     if (cls === LOWER_RARE) f.push(`${lv}rare${afterLink(state) ? ":linked" : ""}`)
     return { to: wordState(1, isLowerCased(cls) ? nextTail(0, cls === LOWER || cls === LOWER_RARE) : 0, afterLink(state) ? 1 : inTab(state) ? 3 : state === S_E1 ? 4 : state === S_P1 ? 5 : 0), features: f }
   }
@@ -814,6 +835,12 @@ export interface HeuristicSpec {
   readonly emoji: string
   /** Run classes of marks and symbols that merge in runs: 4 hex digits of the code unit and the class digit, repeated. */
   readonly runs: string
+  /**
+   * The 128-code-point blocks whose letters of no fitted script are mostly three tokens alone under the encoding: those
+   * letters are `LETTER3`, three tokens each wherever they stand. Runs of blocks, each as the first and the last block
+   * (`code point >> 7`) in 3 hex digits.
+   */
+  readonly letters3: string
 }
 
 /**
@@ -866,6 +893,9 @@ const rowIndexOf = (k: number): number => Math.floor(k / STRIDE) * STEP_ROW + (k
 
 /** The cost of step `k` of the machine (`state * STRIDE + class`, as `stepCountsInto` counts) in a table, in tokens. */
 export const stepCost = (table: HeuristicTable, k: number): number => ((table.steps[rowIndexOf(k)] as number) >>> STATE_BITS) / COST_SCALE
+
+/** Whether a BMP code point is a letter of no fitted script (what `letters3` may make `LETTER3`). */
+export const isOtherLetter = (cp: number): boolean => baseClasses()[cp] === OTHER_LETTER
 
 /** The code units whose runs the fit measures: marks, symbols and letters below U+3000 (not CJK or Hangul). */
 export const runCandidates = (): Array<number> => {
@@ -922,6 +952,10 @@ export const makeHeuristicTable = (spec: HeuristicSpec): HeuristicTable => {
     const cost = symbols[i] ?? 0
     if (classes[cp] === SYMBOL) classes[cp] = [SYMBOL, SYMBOL2, SYMBOL3][cost] as number
     else if (cp >= IPA_START && cp <= IPA_END && cost > 0) classes[cp] = cost === 1 ? SYMBOL2 : SYMBOL3
+  }
+  for (let i = 0; i + 6 <= spec.letters3.length; i += 6) {
+    const to = (parseInt(spec.letters3.slice(i + 3, i + 6), 16) + 1) << 7
+    for (let cp = parseInt(spec.letters3.slice(i, i + 3), 16) << 7; cp < to; cp++) if (classes[cp] === OTHER_LETTER) classes[cp] = LETTER3
   }
   const pairs = new Uint8Array(2 * 65536)
   for (let c = 0; c < 65536; c++) {
