@@ -174,6 +174,20 @@ describe("renderFunctionNamespace", () => {
     )
   })
 
+  it("writes a union member with a format as its JSON on the o200k formats, and as its type on the older ones", () => {
+    const fn = {
+      name: "f",
+      parameters: {
+        type: "object",
+        properties: { day: { anyOf: [{ format: "date", type: "string" }, { type: "null" }] }, name: { anyOf: [{ type: "string" }, { type: "null" }] } }
+      }
+    }
+    expect(renderFunctionNamespace([fn])).toBe(
+      namespace("type f = (_: { day?: {\"format\":\"date\",\"type\":\"string\"} | null, name?: string | null }) => any;\n\n")
+    )
+    expect(renderFunctionNamespace([fn], "0125")).toBe(namespace("type f = (_: { day?: string | null, name?: string | null }) => any;\n\n"))
+  })
+
   it("writes a default value as a trailing comment", () => {
     const fn = { name: "f", parameters: { type: "object", properties: { unit: { type: "string", enum: ["c", "f"], default: "c" } } } }
     expect(renderFunctionNamespace([fn])).toBe(

@@ -12,7 +12,7 @@
  *
  * - Without a `json_schema` response format or parallel tool calls (809
  *   requests: plain chats, images, tool definitions, tool round trips), the
- *   exact count is the API's figure, except the 25 pinned below with the
+ *   exact count is the API's figure, except the 23 pinned below with the
  *   reason. pydantic-ai's cassettes sort every JSON key, so the loader puts
  *   a schema's properties back in the order of its `required` list
  *   (`restorePropertyOrder` in usageData.ts); read as recorded, 5 requests
@@ -50,7 +50,6 @@ const kindOf = (c: UsageCase): Kind =>
 const PLANNING = "an array of objects whose properties are described (crewAI's create_reasoning_plan): the API counts 34 more, a rendering not found"
 const REF_ITEMS = "array items given by a $ref to a definition with titled properties: resolving the reference takes it from -56 to -5"
 const GPT5_PARAMETERLESS = "gpt-5 with parameterless tools only: a preamble of 80 tokens, not 81"
-const STRICT_NULLABLE = "a strict tool whose properties are nullable unions with formats and a defaulted enum: 16 under (32 before the parameters' titles were shown), a rendering not found"
 
 /** Requests without parallel calls or a response format whose exact count differs from the API's, by how much, and why. */
 const CORE_DEVIATIONS: Readonly<Record<string, { readonly delta: number; readonly reason: string }>> = {
@@ -75,8 +74,6 @@ const CORE_DEVIATIONS: Readonly<Record<string, { readonly delta: number; readonl
   "test_multimodal_tool_return_matrix[direct-binary-image-openai_chat].yaml#0": { delta: 1, reason: GPT5_PARAMETERLESS },
   "test_multimodal_tool_return_matrix[direct-binary-video-openai_chat].yaml#0": { delta: 1, reason: GPT5_PARAMETERLESS },
   "test_system_prompt_role_o1_mini.yaml#0": { delta: -7, reason: "o1-mini with two user messages: 7 tokens under, once, not explained" },
-  "test_agent.yaml#0": { delta: -16, reason: STRICT_NULLABLE },
-  "test_llm_with_tools.yaml#0": { delta: -16, reason: STRICT_NULLABLE },
   "test_yaml_document_url_input.yaml#1": { delta: 19, reason: "a 3,000-token YAML file sent as a second text part: 19 over, not explained" },
   "TestOpenLitInstrumentor.test_openlit_instrumentor.yaml#1": {
     delta: 4,
@@ -108,7 +105,7 @@ describe("OpenAI Chat requests recorded in 2024–26 with the API's prompt_token
     for (const name of Object.keys(CORE_DEVIATIONS)) expect(core.filter((n) => n === name), name).toHaveLength(1)
   })
 
-  it("the exact count is the API's figure for 784 of the 809 plain requests, and the pinned figure for the 25 others", () => {
+  it("the exact count is the API's figure for 786 of the 809 plain requests, and the pinned figure for the 23 others", () => {
     const missed: Array<string> = []
     for (const c of cases.filter((x) => kindOf(x) === "core")) {
       const delta = exactDelta(c)

@@ -50,6 +50,7 @@
  * - a `$ref` is its definition, written in place; on the o200k models the
  *   definition's title and description are the comment of a property that
  *   has none of its own;
+ * - on the o200k models a union member with a `format` is its JSON;
  * - an inline image costs the model's price for its pixel size (see
  *   `imageSize.ts`); every recorded request with one counts exactly. An
  *   image given by URL, whose size the request does not show, is priced as
@@ -973,7 +974,11 @@ const literal = (value: unknown): string => (typeof value === "string" ? JSON.st
  * The TypeScript type of a property schema: unions for enums and `anyOf`,
  * `T[]` for arrays, a block for objects, local `$ref`s resolved against the
  * function's parameters (a reference cycle ends in `any` at the nesting guard). Other keywords (`const`, `format`,
- * `minimum`...) are not rendered: a `{ type: "string", const: "a" }` is a `string`.
+ * `minimum`...) are not rendered: a `{ type: "string", const: "a" }` is a `string`; but on the o200k
+ * formats a member of `anyOf` / `oneOf` that has a `format` is written as its JSON, as sent
+ * (`{"format":"date","type":"string"} | null`: the two recorded requests with such members, a strict
+ * tool's nullable dates, were 16 under as `string | null` and are exact so; a `format` outside a
+ * union is not recorded and stays unrendered).
  */
 const renderType = (schema: JsonSchema, depth: number, nesting: number, ctx: SchemaContext): string => {
   if (nesting >= MAX_NESTING || --ctx.budget.left < 0) return "any"
@@ -988,7 +993,7 @@ const renderType = (schema: JsonSchema, depth: number, nesting: number, ctx: Sch
   const variants = Array.isArray(schema["anyOf"]) ? schema["anyOf"] : Array.isArray(schema["oneOf"]) ? schema["oneOf"] : undefined
   if (variants !== undefined && variants.length > 0) {
     return (variants as ReadonlyArray<unknown>)
-      .map((v) => renderType(isRecord(v) ? v : {}, depth, nesting + 1, ctx))
+      .map((v) => (isO200kFormat(ctx.format) && isRecord(v) && "format" in v ? jsonText(v) : renderType(isRecord(v) ? v : {}, depth, nesting + 1, ctx)))
       .join(" | ")
   }
   const enumValues = schema["enum"]
