@@ -94,17 +94,28 @@ const emojiCosts = (count: (s: string) => number): Uint8Array => {
  * The 128-code-point blocks whose letters of no fitted script are mostly three tokens alone (`HeuristicSpec.letters3`):
  * scripts whose UTF-8 bytes the vocabulary never merged.
  */
-const letters3Of = (count: (s: string) => number): string => {
+const letters3Of = (count: (s: string) => number): string =>
+  blockRuns(0x800, 0x10000, (three, fewer) => three > fewer, (cp) => count(String.fromCharCode(cp)) >= 3)
+
+/**
+ * The blocks of two-byte letters of no fitted script that are nearly all (90%) two tokens alone
+ * (`HeuristicSpec.letters2`): a script some of whose letters merged (Gemma's Syriac) is left out, as it merges in words.
+ */
+const letters2Of = (count: (s: string) => number): string =>
+  blockRuns(0x80, 0x800, (two, fewer) => two >= 9 * fewer && two > 0, (cp) => count(String.fromCharCode(cp)) >= 2)
+
+/** Runs of the 128-code-point blocks from `from` to `to` whose unfitted letters, sorted by `costly`, pass `keep`. */
+const blockRuns = (from: number, to: number, keep: (costly: number, fewer: number) => boolean, costly: (cp: number) => boolean): string => {
   const blocks: Array<number> = []
-  for (let block = 0x800 >> 7; block < 0x10000 >> 7; block++) {
-    let three = 0
-    let fewer = 0
+  for (let block = from >> 7; block < to >> 7; block++) {
+    let yes = 0
+    let no = 0
     for (let cp = block << 7; cp < (block + 1) << 7; cp++) {
       if (!isOtherLetter(cp)) continue
-      if (count(String.fromCharCode(cp)) >= 3) three++
-      else fewer++
+      if (costly(cp)) yes++
+      else no++
     }
-    if (three > fewer) blocks.push(block)
+    if (keep(yes, no)) blocks.push(block)
   }
   // runs of consecutive blocks, first and last
   let out = ""
@@ -180,7 +191,14 @@ const EMOJI_PRIORS = { "c:emoji1": 1, "c:astral": 2, "c:emoji3": 3, "emoji:after
 // Measured on random words of every such block, a blank counted as one token: 2.86 tokens a letter with o200k, 2.80
 // with cl100k, 2.87 with Gemma 3 (a few byte pairs merge). The blank before such a word does not merge with it: the
 // word's start takes back what the machine priced the blank at (see `fitEncoding`).
-const LETTER3_PRIORS = { "c:letter3": 2.85, "start:letter3": 0, ...Object.fromEntries(["2", "4", "7", "11", "16"].map((p) => [`wl:letter3:${p}`, 0])) }
+// Two-byte letters that never merged (`letters2`): 2.00 tokens a letter in both encodings.
+const LETTER3_PRIORS = {
+  "c:letter3": 2.85,
+  "start:letter3": 0,
+  "c:letter2": 2,
+  "start:letter2": 0,
+  ...Object.fromEntries(["2", "4", "7", "11", "16"].flatMap((p) => [[`wl:letter3:${p}`, 0], [`wl:letter2:${p}`, 0]]))
+}
 /**
  * Priors for features the corpus cannot pin down: letters of scripts outside
  * every fitted group (Tibetan, Myanmar, Khmer, Syriac...) and stray combining
@@ -305,7 +323,7 @@ const fitEncoding = (samples: ReadonlyArray<Sample>, encoding: Encoding, ridgeSc
   const afterBlank = first[names.indexOf("wsAfter:space")] as number
   return fitWeights(
     samples,
-    { ...PRIORS[encoding], "emoji:after:space": EMOJI_AFTER_BLANK[encoding] - blank, "ws:letter3": 1 - blank - afterBlank },
+    { ...PRIORS[encoding], "emoji:after:space": EMOJI_AFTER_BLANK[encoding] - blank, "ws:letter3": 1 - blank - afterBlank, "ws:letter2": 1 - blank - afterBlank },
     ridgeScale
   )
 }
@@ -411,7 +429,8 @@ const main = async (): Promise<void> => {
       if (r !== DEFAULT_RUN) runs += cp.toString(16).padStart(4, "0") + String(r)
     }
     const letters3 = letters3Of(count)
-    const table = makeHeuristicTable({ encoding, weights: {}, cjk, hangul, symbols, emoji, runs, letters3 })
+    const letters2 = letters2Of(count)
+    const table = makeHeuristicTable({ encoding, weights: {}, cjk, hangul, symbols, emoji, runs, letters3, letters2 })
     const counts = new Float64Array(STEP_COUNT)
     const samples: Array<Sample> = []
     for (const m of train) {
@@ -430,7 +449,7 @@ const main = async (): Promise<void> => {
       const w = Number((beta[i] as number).toPrecision(5))
       if (w !== 0 && Math.abs(w) > 1e-7) weights[names[i] as string] = w
     }
-    const spec: HeuristicSpec = { encoding: ENCODING_NAMES[encoding], weights, cjk, hangul, symbols, emoji, runs, letters3 }
+    const spec: HeuristicSpec = { encoding: ENCODING_NAMES[encoding], weights, cjk, hangul, symbols, emoji, runs, letters3, letters2 }
     specs[encoding] = spec
     const fitted = makeHeuristicTable(spec)
     const raw = stepCosts(names.map((n) => weights[n] ?? 0))
@@ -479,7 +498,8 @@ const renderSpec = (name: string, s: HeuristicSpec, against: string, tableDoc: s
     `  symbols: ${JSON.stringify(s.symbols)},`,
     `  emoji: ${JSON.stringify(s.emoji)},`,
     `  runs: ${JSON.stringify(s.runs)},`,
-    `  letters3: ${JSON.stringify(s.letters3)}`,
+    `  letters3: ${JSON.stringify(s.letters3)},`,
+    `  letters2: ${JSON.stringify(s.letters2)}`,
     `}`,
     ``,
     `/** ${tableDoc} */`,

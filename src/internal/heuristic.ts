@@ -146,7 +146,9 @@ const ARMENIAN_UPPER = 72
 // letters of the other unfitted scripts (`OTHER_LETTER`) are priced like an average Indic letter. Which blocks these are
 // depends on the vocabulary, so the spec lists them (`letters3`).
 const LETTER3 = 73
-const CLASS_COUNT = 74
+// The same for two-byte letters (Syriac, Thaana and N'Ko with o200k and cl100k): two tokens each (`letters2`).
+const LETTER2 = 74
+const CLASS_COUNT = 75
 /**
  * IPA Extensions and Spacing Modifier Letters: letters to Unicode, but apart from a few (Azerbaijani ə, ɔ and ɛ of
  * West African languages: one o200k token each) two tokens each alone, which merge with little around them
@@ -196,7 +198,7 @@ export const CLASS_NAMES = [
   "armenian", "hebrew", "arabic", "devanagari", "bengali", "gurmukhi", "gujarati", "oriya", "tamil", "telugu",
   "kannada", "malayalam", "sinhala", "thai", "georgian", "ethiopic", "otherLetter", "mark",
   "latinExtLower", "latinExtUpper", "cyrillicExtLower", "cyrillicExtUpper", "lowerVowel", "lowerRare", "cyrillicRu", "cyrillicBg", "arabicFa", "arabicUg",
-  "pipe", "indicMark", "tab", "symbol2", "symbol3", "astralRare", "mathLetter", "emoji1", "astral4", "armenianUpper", "letter3", "run0", "run1", "run2", "run3", "run4", "run5", "run6", "run7", "run8"
+  "pipe", "indicMark", "tab", "symbol2", "symbol3", "astralRare", "mathLetter", "emoji1", "astral4", "armenianUpper", "letter3", "letter2", "run0", "run1", "run2", "run3", "run4", "run5", "run6", "run7", "run8"
 ] as const
 
 /**
@@ -212,7 +214,7 @@ const featureClass = (cls: number): string =>
   ] as string
 
 const isLetter = (cls: number): boolean =>
-  (cls >= LOWER && cls <= ARABIC_UG) || cls === INDIC_MARK || cls === ARMENIAN_UPPER || cls === LETTER3
+  (cls >= LOWER && cls <= ARABIC_UG) || cls === INDIC_MARK || cls === ARMENIAN_UPPER || cls === LETTER3 || cls === LETTER2
 const isRunnable = (cls: number): boolean => cls <= OTHER_WS || (cls >= PUNCT && cls <= BOX) || cls === PIPE || cls === TAB || isLetter(cls)
 const isUpper = (cls: number): boolean =>
   cls === UPPER || cls === LATIN_UPPER || cls === CYRILLIC_UPPER || cls === GREEK_UPPER || cls === LATIN_EXT_UPPER || cls === CYRILLIC_EXT_UPPER ||
@@ -841,6 +843,8 @@ export interface HeuristicSpec {
    * (`code point >> 7`) in 3 hex digits.
    */
   readonly letters3: string
+  /** Likewise the blocks of two-byte letters nearly all two tokens alone (`LETTER2`): bytes the vocabulary never merged. */
+  readonly letters2: string
 }
 
 /**
@@ -894,7 +898,7 @@ const rowIndexOf = (k: number): number => Math.floor(k / STRIDE) * STEP_ROW + (k
 /** The cost of step `k` of the machine (`state * STRIDE + class`, as `stepCountsInto` counts) in a table, in tokens. */
 export const stepCost = (table: HeuristicTable, k: number): number => ((table.steps[rowIndexOf(k)] as number) >>> STATE_BITS) / COST_SCALE
 
-/** Whether a BMP code point is a letter of no fitted script (what `letters3` may make `LETTER3`). */
+/** Whether a BMP code point is a letter of no fitted script (what `letters3` or `letters2` may make `LETTER3` or `LETTER2`). */
 export const isOtherLetter = (cp: number): boolean => baseClasses()[cp] === OTHER_LETTER
 
 /** The code units whose runs the fit measures: marks, symbols and letters below U+3000 (not CJK or Hangul). */
@@ -953,9 +957,11 @@ export const makeHeuristicTable = (spec: HeuristicSpec): HeuristicTable => {
     if (classes[cp] === SYMBOL) classes[cp] = [SYMBOL, SYMBOL2, SYMBOL3][cost] as number
     else if (cp >= IPA_START && cp <= IPA_END && cost > 0) classes[cp] = cost === 1 ? SYMBOL2 : SYMBOL3
   }
-  for (let i = 0; i + 6 <= spec.letters3.length; i += 6) {
-    const to = (parseInt(spec.letters3.slice(i + 3, i + 6), 16) + 1) << 7
-    for (let cp = parseInt(spec.letters3.slice(i, i + 3), 16) << 7; cp < to; cp++) if (classes[cp] === OTHER_LETTER) classes[cp] = LETTER3
+  for (const [runs, cls] of [[spec.letters3, LETTER3], [spec.letters2, LETTER2]] as const) {
+    for (let i = 0; i + 6 <= runs.length; i += 6) {
+      const to = (parseInt(runs.slice(i + 3, i + 6), 16) + 1) << 7
+      for (let cp = parseInt(runs.slice(i, i + 3), 16) << 7; cp < to; cp++) if (classes[cp] === OTHER_LETTER) classes[cp] = cls
+    }
   }
   const pairs = new Uint8Array(2 * 65536)
   for (let c = 0; c < 65536; c++) {
