@@ -467,6 +467,22 @@ describe("estimateRequest for Gemini and OpenAI Responses", () => {
     expect(tools(bool)).toBe(tools({ type: "object", properties: { a: {}, b: { type: "array", items: {} } } }))
   })
 
+  it("Gemini: a schema a million levels deep is counted as it always was, and for Gemini 2.5 only as deep as it is read", () => {
+    let deep: { readonly [key: string]: unknown } = { type: "string" }
+    for (let i = 0; i < 1_000_000; i++) deep = { type: "object", properties: { a: deep } }
+    const request = Request.make([Message.user("hi")], { tools: [Request.tool("deep", { parameters: deep })] })
+    const defs = { R: { type: "object", properties: { x: { type: "string", description: "a leaf" }, y: { $ref: "#/$defs/S" } } }, S: { type: "array", items: { type: "integer" } } }
+    const parameters = { type: "object", properties: { r: { $ref: "#/$defs/R" }, deep }, $defs: defs }
+    const referring = Request.make([Message.user("hi")], { tools: [Request.tool("deep", { description: "Deep, and a reference", parameters })] })
+    const tools = (r: Request.Request, model: string) => heuristic.estimateRequest(r, { provider: "gemini", model }).tools
+    // the figures of the code that wrote out and read back all million levels (4 to 7 seconds each)
+    expect(tools(request, "gemini-2.5-flash")).toBe(3550)
+    expect(tools(referring, "gemini-2.5-flash")).toBe(3633)
+    expect(run(GeminiEstimator.make()).estimateRequest(request, { model: "gemini-2.5-flash" }).tools).toBe(3550)
+    // Gemini 3 writes the whole declaration
+    expect(tools(request, "gemini-3-flash-preview")).toBe(10_973_909)
+  }, 60_000)
+
   it("Responses renders like Chat and adds hosted tools by their JSON text", () => {
     const hosted = { type: "web_search_preview" }
     const request = Request.make(conversation, { tools: [weather, Request.providerTool("web_search_preview", "openai-responses", "web_search_preview")] })

@@ -19,7 +19,8 @@ export const SCHEMA_LIST_KEYWORDS: ReadonlySet<string> = new Set(["anyOf", "oneO
 /** What `field` returns to leave a keyword out of the copy. */
 export const OMIT: unique symbol = Symbol("effect-agent-messages/jsonSchema/OMIT")
 
-const isRecord = (u: unknown): u is { readonly [key: string]: unknown } => typeof u === "object" && u !== null && !Array.isArray(u)
+/** Whether a value is a JSON object (not an array). */
+export const isRecord = (u: unknown): u is { readonly [key: string]: unknown } => typeof u === "object" && u !== null && !Array.isArray(u)
 
 /**
  * A copy of one schema node: each keyword's value passed through `field`

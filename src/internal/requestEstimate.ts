@@ -45,6 +45,7 @@ import {
   imageSizeOfSource
 } from "./imageSize.js"
 import { stringify } from "./json.js"
+import { isRecord, mapSubschemas } from "./jsonSchema.js"
 import { anthropicPdfPageTokens, geminiPdfPageTokens, isPdf, pdfPagesOfSource } from "./pdf.js"
 import { geminiVideoTokensPerSecond, isVideo, videoSecondsOfSource, videoTokens } from "./video.js"
 import { countChatRequest, promptFormatForModel, type RenderOptions } from "./openAiChatPrompt.js"
@@ -536,7 +537,9 @@ const geminiFunctionTokens = (rules: Rules, head: string, json: string, frame: n
 const geminiDeclarationJson = (tool: Request.ToolDefinition, passes = 3): string => {
   const { $defs, $schema, definitions, ...schema } = (tool.parameters ?? {}) as { readonly [key: string]: Schema.Json }
   const defs = ($defs ?? definitions ?? {}) as { readonly [key: string]: Schema.Json }
-  let json = stringify({ description: tool.description ?? "", parameters: schema })
+  // Gemini 2.5's five passes are read 64 levels deep and no further: cut at 500 (a schema a million levels deep took
+  // seconds to write out and read back), not the definitions, whose length decides whether they are written out
+  let json = stringify({ description: tool.description ?? "", parameters: passes > 3 ? upTo(schema, 500) as Schema.Json : schema })
   // references can multiply a schema without bound: past 8 times its text (and 64 KB) they stay as written
   let room = 8 * json.length + 65_536
   for (let pass = 0; pass < passes; pass++) {
@@ -547,6 +550,10 @@ const geminiDeclarationJson = (tool: Request.ToolDefinition, passes = 3): string
   }
   return json.replace(/"additionalProperties":false|"properties":\{\}/g, "").replace(/,(?=[,}])/g, "").replace(/\{,/g, "{")
 }
+
+/** A schema with its subschemas below `levels` left empty. */
+const upTo = (schema: unknown, levels: number): unknown =>
+  !isRecord(schema) ? schema : levels > 0 ? mapSubschemas(schema, (sub) => upTo(sub, levels - 1)) : {}
 
 /**
  * A declaration as Gemini 2.5 bills it, not in FunctionGemma's format (that
