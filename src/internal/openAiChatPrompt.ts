@@ -77,7 +77,7 @@ import { absurd } from "effect/Function"
 import { type ImageSize, imageSizeOfDataUrl, openAiImagePartTokens } from "./imageSize.js"
 import { audioSecondsOfBase64, audioTokens, OPENAI_AUDIO_TOKENS_PER_SECOND } from "./audio.js"
 import { base64DataUrlParts } from "./dataUrl.js"
-import { mapSubschemas, OMIT } from "./jsonSchema.js"
+import { isRecord, mapSubschemas, OMIT } from "./jsonSchema.js"
 import { openAiPdfPageTokens, pdfPagesOfBase64 } from "./pdf.js"
 
 // ---------------------------------------------------------------------------
@@ -345,9 +345,6 @@ export interface RenderOptions {
   /** The model, when the request does not name it (a reasoning model primes its reply with 2 tokens). */
   readonly model?: string
 }
-
-const isRecord = (u: unknown): u is { readonly [key: string]: unknown } =>
-  typeof u === "object" && u !== null && !Array.isArray(u)
 
 const asString = (u: unknown): string => (typeof u === "string" ? u : u === undefined || u === null ? "" : jsonText(u))
 
