@@ -483,6 +483,17 @@ describe("estimateRequest for Gemini and OpenAI Responses", () => {
     expect(tools(request, "gemini-3-flash-preview")).toBe(10_973_909)
   }, 60_000)
 
+  it("Gemini: a definition a million levels deep, past the room for references, is left as written as it always was", () => {
+    let deep: { readonly [key: string]: unknown } = { type: "string" }
+    for (let i = 0; i < 1_000_000; i++) deep = { type: "object", properties: { a: deep } }
+    const parameters = { type: "object", properties: { r: { $ref: "#/$defs/R" }, s: { $ref: "#/$defs/R" } }, $defs: { R: deep } }
+    const request = Request.make([Message.user("hi")], { tools: [Request.tool("deep", { parameters })] })
+    const tools = (model: string) => heuristic.estimateRequest(request, { provider: "gemini", model }).tools
+    // the figures of the code that wrote the definition out again at each reference in each pass (17 and 31 seconds)
+    expect(tools("gemini-2.5-flash")).toBe(41)
+    expect(tools("gemini-3-flash-preview")).toBe(40)
+  }, 60_000)
+
   it("Responses renders like Chat and adds hosted tools by their JSON text", () => {
     const hosted = { type: "web_search_preview" }
     const request = Request.make(conversation, { tools: [weather, Request.providerTool("web_search_preview", "openai-responses", "web_search_preview")] })

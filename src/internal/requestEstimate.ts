@@ -544,6 +544,9 @@ const geminiDeclarationJson = (tool: Request.ToolDefinition, passes = 3): string
   let room = 8 * json.length + 65_536
   for (let pass = 0; pass < passes; pass++) {
     json = json.replace(/"\$ref":"#\/(?:\$defs|definitions)\/([^"]*)"/g, (ref, name: string) => {
+      // past the room nothing more is written out: a definition is not written again (at each reference, in each
+      // pass) only to be left out
+      if (room < 0) return ref
       const written = Object.hasOwn(defs, name) ? stringify(defs[name]!).slice(1, -1) : ref
       return (room -= written.length) < 0 ? ref : written
     })
