@@ -546,8 +546,7 @@ const geminiDeclarationJson = (tool: Request.ToolDefinition, passes = 3): string
     json = json.replace(/"\$ref":"#\/(?:\$defs|definitions)\/([^"]*)"/g, (ref, name: string) => {
       // past the room nothing more is written out: a definition is not written again (at each reference, in each
       // pass) only to be left out
-      if (room < 0) return ref
-      const written = Object.hasOwn(defs, name) ? stringify(defs[name]!).slice(1, -1) : ref
+      const written = room < 0 || !Object.hasOwn(defs, name) ? ref : stringify(defs[name]!).slice(1, -1)
       return (room -= written.length) < 0 ? ref : written
     })
   }
