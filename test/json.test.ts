@@ -17,6 +17,13 @@ describe("the iterative JSON writers", () => {
     assert.strictEqual(stringify(value), JSON.stringify(value))
   })
 
+  it.prop("stringify writes a value too deep for V8's own writer exactly as JSON.stringify writes each of its levels", [json], ([value]) => {
+    // nested(20_000, v): the outermost level an object, then an array, down to the value
+    const open = Array.from({ length: 20_000 }, (_, j) => (j % 2 === 0 ? '{"k":' : "[")).join("")
+    const close = Array.from({ length: 20_000 }, (_, j) => (j % 2 === 0 ? "]" : "}")).join("")
+    assert.strictEqual(stringify(nested(20_000, value) as Schema.Json), open + JSON.stringify(value) + close)
+  }, 60_000)
+
   it.prop("stringifyIndented's one-line fallback writes the same data JSON.stringify would, values JSON cannot hold included", [json], ([value]) => {
     const odd = { a: undefined, f: () => 1, s: Symbol("s"), list: [undefined, () => 1, Symbol("t"), value], value }
     const deep = nested(20_000, odd)
