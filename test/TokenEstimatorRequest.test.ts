@@ -494,6 +494,21 @@ describe("estimateRequest for Gemini and OpenAI Responses", () => {
     expect(tools("gemini-3-flash-preview")).toBe(40)
   }, 60_000)
 
+  it("Gemini: a function call and its JSON result a million levels deep are counted as they always were", () => {
+    let args: { readonly [key: string]: unknown } = { leaf: "x" }
+    for (let i = 0; i < 1_000_000; i++) args = { a: args, s: "v" }
+    const request = Request.make([
+      Message.user("hi"),
+      Message.assistant([Block.toolCall("c1", "deep", args as Block.JsonObject)]),
+      Message.tool(Block.toolResult("c1", "deep", [Block.json(args as Block.JsonObject)]))
+    ])
+    const messages = (model: string) => heuristic.estimateRequest(request, { provider: "gemini", model }).messages
+    // the figures of the code that held the 16 million pieces of each text until the end (9 seconds)
+    expect(messages("gemini-3-flash-preview")).toEqual([2, 7_401_760, 7_401_760])
+    // 1.5 and 2.0: the name and the string values
+    expect(messages("gemini-2.0-flash")).toEqual([1, 1_052_540, 1_052_540])
+  }, 60_000)
+
   it("Responses renders like Chat and adds hosted tools by their JSON text", () => {
     const hosted = { type: "web_search_preview" }
     const request = Request.make(conversation, { tools: [weather, Request.providerTool("web_search_preview", "openai-responses", "web_search_preview")] })
