@@ -185,14 +185,13 @@ const TAB_RUN_PRIORS = { "tabRun:2": 1, "tabRun:3": 0, "ss:tab": 0.8, "ts:space"
  */
 const EMOJI_PRIORS = { "c:emoji1": 1, "c:astral": 2, "c:emoji3": 3, "emoji:after:newline": 0 }
 /**
- * Letters of scripts the vocabulary never merged (`letters3`), which the corpus does not have: three tokens a letter
- * inside a word and at its start, measured on the exact tokenizers.
+ * Letters of scripts the vocabulary never merged (`letters3`, `letters2`), which the corpus does not have: what their
+ * bytes cost, inside a word and at its start, measured on random words of every such block with a blank counted as
+ * one token. Three-byte letters: 2.86 tokens a letter with o200k, 2.80 with cl100k, 2.87 with Gemma 3 (a few byte
+ * pairs merge); two-byte letters: 2.00 in both encodings. The blank before such a word does not merge with it: the
+ * word's start takes back what the machine priced the blank at (see `fitEncoding`).
  */
-// Measured on random words of every such block, a blank counted as one token: 2.86 tokens a letter with o200k, 2.80
-// with cl100k, 2.87 with Gemma 3 (a few byte pairs merge). The blank before such a word does not merge with it: the
-// word's start takes back what the machine priced the blank at (see `fitEncoding`).
-// Two-byte letters that never merged (`letters2`): 2.00 tokens a letter in both encodings.
-const LETTER3_PRIORS = {
+const UNMERGED_LETTER_PRIORS = {
   "c:letter3": 2.85,
   "start:letter3": 0,
   "c:letter2": 2,
@@ -201,15 +200,15 @@ const LETTER3_PRIORS = {
 }
 /**
  * Priors for features the corpus cannot pin down: letters of scripts outside
- * every fitted group (Tibetan, Myanmar, Khmer, Syriac...) and stray combining
+ * every fitted group (Lao, Tibetan, Myanmar, Khmer...) and stray combining
  * marks are priced like an average Indic letter, not at whatever a handful of
  * samples would give; long runs at the rates the vocabularies hold.
  */
 // Mathematical alphanumerics ("𝐛𝐨𝐥𝐝" text) are 2.2 to 3.2 tokens a letter with o200k (bold cheapest), 3.0 with cl100k.
 const PRIORS: Record<Encoding, Readonly<Record<string, number>>> = {
-  o200k: { "c:otherLetter": 1.0, "c:mark": 0.5, "ws:otherLetter": 0.3, "ws:mark": 0.3, ...RUN_PRIORS, ...TAB_RUN_PRIORS, ...SYMBOL_PRIORS, ...EMOJI_PRIORS, ...LETTER3_PRIORS, "c:mathLetter": 2.5 },
-  cl100k: { "c:otherLetter": 1.8, "c:mark": 1.0, "ws:otherLetter": 0.3, "ws:mark": 0.3, ...RUN_PRIORS, ...TAB_RUN_PRIORS, ...SYMBOL_PRIORS, ...EMOJI_PRIORS, ...LETTER3_PRIORS, "c:mathLetter": 2.95 },
-  gemma: { "c:otherLetter": 1.0, "c:mark": 0.5, "ws:otherLetter": 0.3, "ws:mark": 0.3, ...RUN_PRIORS, ...TAB_RUN_PRIORS, ...SYMBOL_PRIORS, ...EMOJI_PRIORS, ...LETTER3_PRIORS, "c:mathLetter": 2.5 }
+  o200k: { "c:otherLetter": 1.0, "c:mark": 0.5, "ws:otherLetter": 0.3, "ws:mark": 0.3, ...RUN_PRIORS, ...TAB_RUN_PRIORS, ...SYMBOL_PRIORS, ...EMOJI_PRIORS, ...UNMERGED_LETTER_PRIORS, "c:mathLetter": 2.5 },
+  cl100k: { "c:otherLetter": 1.8, "c:mark": 1.0, "ws:otherLetter": 0.3, "ws:mark": 0.3, ...RUN_PRIORS, ...TAB_RUN_PRIORS, ...SYMBOL_PRIORS, ...EMOJI_PRIORS, ...UNMERGED_LETTER_PRIORS, "c:mathLetter": 2.95 },
+  gemma: { "c:otherLetter": 1.0, "c:mark": 0.5, "ws:otherLetter": 0.3, "ws:mark": 0.3, ...RUN_PRIORS, ...TAB_RUN_PRIORS, ...SYMBOL_PRIORS, ...EMOJI_PRIORS, ...UNMERGED_LETTER_PRIORS, "c:mathLetter": 2.5 }
 }
 
 /**
