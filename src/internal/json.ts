@@ -419,40 +419,51 @@ const unwritable = (v: unknown): boolean => v === undefined || typeof v === "fun
  * `skipUnwritable`, values JSON cannot hold are treated as `JSON.stringify`
  * treats them; without it the value is known to be JSON.
  */
-const writeFlat = (value: object, skipUnwritable: boolean): string => {
+/**
+ * Text built from many small pieces, joined a thousand at a time: millions of pieces held to the end (a value a
+ * million levels deep) cost seconds of garbage collection, most of the time it took to write one.
+ */
+export const pieces = (): { readonly add: (...parts: ReadonlyArray<string>) => void; readonly text: () => string } => {
   let text = ""
   let out: Array<string> = []
+  return {
+    add: (...parts) => {
+      if (out.push(...parts) > 1024) {
+        text += out.join("")
+        out = []
+      }
+    },
+    text: () => text + out.join("")
+  }
+}
+
+const writeFlat = (value: object, skipUnwritable: boolean): string => {
+  const out = pieces()
   // each frame: the container, its keys (none for an array), the next index
   const stack: Array<{ readonly o: Record<string, unknown>; readonly keys: ReadonlyArray<string> | undefined; i: number }> = []
   const open = (o: Record<string, unknown>): void => {
     const keys = Array.isArray(o) ? undefined : Object.keys(o)
-    out.push(keys ? "{" : "[")
+    out.add(keys ? "{" : "[")
     stack.push({ o, keys: keys && skipUnwritable ? keys.filter((k) => !unwritable(o[k])) : keys, i: 0 })
   }
   open(value as Record<string, unknown>)
   while (stack.length > 0) {
-    // the pieces joined a thousand at a time: a million levels (37 MB) in ~1.4 s, not ~3, most of which went to
-    // holding millions of small pieces until the end
-    if (out.length > 1024) {
-      text += out.join("")
-      out = []
-    }
     const frame = stack[stack.length - 1]!
     const { o, keys } = frame
     const i = frame.i++
     if (i >= (keys ?? o as unknown as ReadonlyArray<unknown>).length) {
-      out.push(keys ? "}" : "]")
+      out.add(keys ? "}" : "]")
       stack.pop()
       continue
     }
-    if (i > 0) out.push(",")
-    if (keys) out.push(`${JSON.stringify(keys[i])}:`)
+    if (i > 0) out.add(",")
+    if (keys) out.add(`${JSON.stringify(keys[i])}:`)
     let v = o[keys ? keys[i]! : i]
     if (!keys && skipUnwritable && unwritable(v)) v = null
     if (typeof v === "object" && v !== null) open(v as Record<string, unknown>)
-    else out.push(JSON.stringify(v) ?? "null")
+    else out.add(JSON.stringify(v) ?? "null")
   }
-  return text + out.join("")
+  return out.text()
 }
 
 /**

@@ -44,7 +44,7 @@ import {
   geminiImageTokens,
   imageSizeOfSource
 } from "./imageSize.js"
-import { stringify } from "./json.js"
+import { pieces, stringify } from "./json.js"
 import { isRecord, mapSubschemas } from "./jsonSchema.js"
 import { anthropicPdfPageTokens, geminiPdfPageTokens, isPdf, pdfPagesOfSource } from "./pdf.js"
 import { geminiVideoTokensPerSecond, isVideo, videoSecondsOfSource, videoTokens } from "./video.js"
@@ -502,8 +502,9 @@ const anthropic = (rules: Rules, request: Request.Request, model: string | undef
 const geminiFunctionTokens = (rules: Rules, head: string, json: string, frame: number): number => {
   let marks = 2
   let values = head
-  let written = ""
-  let text = [head]
+  // the 16 million pieces of a schema a million levels deep, held to the end, cost a second more
+  const text = pieces()
+  text.add(head)
   let from = 0
   // a scan, not a pattern: a pattern's backtracking overflows the stack on a string of megabytes
   for (let open = json.indexOf("\""); open >= 0; open = json.indexOf("\"", from)) {
@@ -516,12 +517,8 @@ const geminiFunctionTokens = (rules: Rules, head: string, json: string, frame: n
     } while ((close - b) % 2 === 0)
     if (close < 0) close = json.length
     const string = json.slice(open + 1, close)
-    // the text joined a thousand pieces at a time: the 16 million pieces of a schema a million levels deep, held
-    // to the end, cost a second more
-    if (text.push(json.slice(from, open), string) > 1024) {
-      written += text.join("")
-      text = []
-    }
+    // the text is what frame-based models read; the others read the values alone
+    if (frame) text.add(json.slice(from, open), string)
     // a value, not a key: between marks
     if (json.charCodeAt(close + 1) !== 58) {
       marks += 2
@@ -529,8 +526,8 @@ const geminiFunctionTokens = (rules: Rules, head: string, json: string, frame: n
     }
     from = close + 1
   }
-  text.push(json.slice(from))
-  return frame ? rules.text(written + text.join("")) + marks : rules.text(values)
+  text.add(json.slice(from))
+  return frame ? rules.text(text.text()) + marks : rules.text(values)
 }
 
 /**
