@@ -27,18 +27,17 @@ import { estimateTokenCount as tokenx } from "tokenx"
 import { CATEGORIES, type Category, type CorpusMessage, groupOf, readMessages } from "../scripts/corpus/corpus.js"
 import { evaluate, formatTable, pct, type Row } from "../scripts/corpus/evaluate.js"
 import { type Encoding, exactCountOf, loadGemma, saveExactCounts } from "../scripts/corpus/exact.js"
-import { estimateTextWith } from "../src/internal/heuristic.js"
-import { cl100k, o200k } from "../src/internal/weights.js"
-import { gemini } from "../src/internal/weightsGemini.js"
-import { cjkWeightedTextRule } from "../src/TokenEstimator.js"
+import { estimateText as estimateGeminiText } from "../src/GeminiEstimator.js"
+import { cjkWeightedTextRule, heuristicTextRule } from "../src/TokenEstimator.js"
 
 /** The CJK-weighted rule (CJK ideograph 2.0, other non-whitespace 0.25), as its layer implements it. */
 const cjkRule = cjkWeightedTextRule()
 const charsOver4 = (text: string): number => Math.ceil(text.length / 4)
 
+// The public text rules (what `TokenEstimator.layer` and `heuristicTextRule` run), timed as users call them.
 const ours = {
-  o200k: (t: string) => estimateTextWith(t, o200k),
-  cl100k: (t: string) => estimateTextWith(t, cl100k)
+  o200k: heuristicTextRule("o200k"),
+  cl100k: heuristicTextRule("cl100k")
 } as const
 
 // ---------------------------------------------------------------------------
@@ -361,7 +360,7 @@ const geminiAccuracy = async (allHoldout: ReadonlyArray<CorpusMessage>, allTrain
     console.log(`\n## Gemini table: skipped (${e instanceof Error ? e.message : String(e)})`)
     return
   }
-  const ourGemini = (t: string) => estimateTextWith(t, gemini)
+  const ourGemini = estimateGeminiText
   const holdout = messagesOnly(allHoldout)
   const ho = evaluate(holdout, "gemma", ourGemini)
   const tr = evaluate(messagesOnly(allTrain), "gemma", ourGemini)

@@ -744,12 +744,21 @@ export type HeuristicOptions = typeof HeuristicOptions.Type
 
 const heuristicTable = (encoding: Encoding): HeuristicTable => (encoding === "cl100k" ? cl100k : o200k)
 
+// The text rule of each encoding is one function made here, reading a table bound in this module: V8 then folds the
+// table into the estimating loop inlined in it, which runs a sixth faster than the same loop reading a table passed in
+// (as a closure made per estimator would, once there are two: 280 against 330 M code units/s on English and code).
+const O200K_TABLE = o200k
+const CL100K_TABLE = cl100k
+const estimateO200k = (text: string): number => estimateTextWith(text, O200K_TABLE)
+const estimateCl100k = (text: string): number => estimateTextWith(text, CL100K_TABLE)
+const heuristicRule = (encoding: Encoding): (text: string) => number => (encoding === "cl100k" ? estimateCl100k : estimateO200k)
+
 const buildHeuristic = (options: HeuristicOptions): Service => {
-  const table = heuristicTable(options.encoding ?? "o200k")
+  const encoding = options.encoding ?? "o200k"
   return build({
-    estimateText: (text) => estimateTextWith(text, table),
+    estimateText: heuristicRule(encoding),
     messageOverhead: options.messageOverhead ?? DEFAULT_MESSAGE_OVERHEAD
-  }, scaffoldAwareEstimator(table))
+  }, scaffoldAwareEstimator(heuristicTable(encoding)))
 }
 
 /**
@@ -760,10 +769,7 @@ const buildHeuristic = (options: HeuristicOptions): Service => {
  *
  * @since 0.1.0
  */
-export const heuristicTextRule = (encoding: Encoding): (text: string) => number => {
-  const table = heuristicTable(encoding)
-  return (text) => estimateTextWith(text, table)
-}
+export const heuristicTextRule = (encoding: Encoding): (text: string) => number => heuristicRule(encoding)
 
 /**
  * An estimator using the character-class heuristic fitted against the exact
