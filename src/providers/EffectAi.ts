@@ -47,6 +47,7 @@ import { Base64 } from "effect/encoding"
 import * as Block from "../Block.js"
 import * as Message from "../Message.js"
 import * as Request from "../Request.js"
+import { standardBase64 } from "../internal/base64.js"
 import * as TokenEstimator from "../TokenEstimator.js"
 import {
   type ConversionOptions,
@@ -178,7 +179,8 @@ const messageOptions = (m: Message.Message, kept: ReadonlyArray<Schema.Json>): O
 const fileData = (source: Block.FileSource): { readonly data: string | URL; readonly source?: string } => {
   switch (source._tag) {
     case "Base64":
-      return { data: source.data }
+      // effect/ai's provider packages send the text as it is, and OpenAI and Anthropic take the standard alphabet only
+      return { data: standardBase64(source.data) }
     case "Url": {
       // effect/ai reads a URL object as a URL; text that is no URL is kept as text, marked
       const url = URL.canParse(source.url) ? new URL(source.url) : undefined

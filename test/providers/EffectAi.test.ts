@@ -85,6 +85,19 @@ describe("EffectAi.toPrompt / fromPrompt", () => {
     assert.deepStrictEqual(file?._tag === "File" ? file.source : undefined, Block.base64("JVBERg=="))
   })
 
+  it("writes a file in URL-safe, unpadded base64 (as a Gemini body may carry it) in the standard alphabet, padded, which effect/ai's providers send as it is", () => {
+    const bytes = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0xfb, 0xff, 0xfe, 0x3e, 0x3f])
+    const urlSafe = Buffer.from(bytes).toString("base64url")
+    const standard = Buffer.from(bytes).toString("base64")
+    expect(urlSafe).not.toBe(standard)
+    const [user] = toPrompt([Message.user([Block.file(Block.base64(urlSafe), "image/png"), Block.file(Block.base64(standard), "application/pdf")])]).content
+    const files = user?.role === "user" ? user.content.flatMap((p) => (p.type === "file" ? [p.data] : [])) : []
+    expect(files).toEqual([standard, standard])
+    // the same bytes: read back, the file is the standard text
+    const [back] = fromPrompt(toPrompt([Message.user([Block.file(Block.base64(urlSafe), "image/png")])]))
+    expect(back?.content[0]?._tag === "File" ? back.content[0].source : undefined).toEqual(Block.base64(standard))
+  })
+
   it("reports a tool approval response, which a tool message cannot hold", () => {
     const prompt = Prompt.make([{ role: "tool", content: [{ type: "tool-approval-response", approvalId: "a1", approved: true }] }])
     assert.deepStrictEqual(tags(ok(EffectAi.fromPrompt(prompt))), ["UnknownProviderField"])
