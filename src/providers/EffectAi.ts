@@ -179,7 +179,7 @@ const messageOptions = (m: Message.Message, kept: ReadonlyArray<Schema.Json>): O
 const fileData = (source: Block.FileSource): { readonly data: string | URL; readonly source?: string } => {
   switch (source._tag) {
     case "Base64":
-      // effect/ai's provider packages send the text as it is, and OpenAI and Anthropic take the standard alphabet only
+      // a string is base64 to effect/ai, and the OpenAI and Anthropic APIs its provider packages reach take the standard alphabet only
       return { data: standardBase64(source.data) }
     case "Url": {
       // effect/ai reads a URL object as a URL; text that is no URL is kept as text, marked
