@@ -343,6 +343,24 @@ describe("estimateTextWith", () => {
     }
   })
 
+  it.prop(
+    "is the constant plus the costs of the steps the fit counts, for any text: the fast loop and the one it hands surrogates to agree",
+    [mixedText, mixedText],
+    ([head, tail]) => {
+      // the estimate leaves its fast loop at the first high surrogate, wherever it is; the fit's counter has one loop
+      const counts = new Float64Array(STEP_COUNT)
+      for (const text of [head + tail, `${head}😀${tail}`, `${head}\ud83d`, `${head}\ude00${tail}`]) {
+        for (const table of [o200k, cl100k, gemini]) {
+          stepCountsInto(text, table, counts)
+          let sum = text.length === 0 ? 0 : table.nonEmpty
+          for (let k = 0; k < counts.length; k++) if (counts[k] !== 0) sum += (counts[k] as number) * stepCost(table, k)
+          expect(rawEstimateWith(text, table)).toBeCloseTo(sum, 6)
+        }
+      }
+    },
+    { timeout: 60_000, arbitrary: { runs: 40 } }
+  )
+
   it("prices a capitalized Armenian word above the same word in lowercase, as the vocabularies do", () => {
     // Armenian had one class for both cases, and o200k counts a capitalized word about a token more (28% more over
     // the corpus's words): interface labels, which start with a capital, came out 6% under.

@@ -1069,29 +1069,56 @@ export const rawEstimateWith = (text: string, table: HeuristicTable): number => 
   if (n === 0) return 0
   const pairs = table.pairs
   const steps = table.steps
-  const emoji = table.emoji
   // In units of 1 / COST_SCALE: an integer, exact up to 2^53 (over 10^8 code units at the largest cost).
   let sum = 0
   let state = 0
   let prev = -1
+  // Code units of the Basic Multilingual Plane, the common case. At the first high surrogate the rest of the text goes
+  // to `sumFrom`, which handles them: this loop is then compiled without that path even in a program that has met emoji,
+  // which keeps it a sixth to a third faster on English and code (300-340 M code units/s here, against 245-280).
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i)
     // The class, or the repeat class when c repeats the code unit before: no branch to mispredict in runs.
-    let cls = pairs[(c << 1) + +(c === prev)] as number
+    const cls = pairs[(c << 1) + +(c === prev)] as number
+    // HIGH_SURROGATE (its repeat class too), as a literal like the ones below
+    if (cls === 255) return table.nonEmpty + sumFrom(text, table, i, state, sum, prev) / COST_SCALE
     prev = c
-    if (cls === 255) {
-      // HIGH_SURROGATE (its repeat class too). One at the very end costs nothing until its low half arrives.
-      if (i + 1 === n) break
-      cls = astralClass(text, i, n, emoji)
-      if (cls < 0) cls = SYMBOL
-      else prev = text.charCodeAt(++i)
-    }
     const v = steps[state + cls] as number
     // STATE_BITS, its mask and log2(STEP_ROW), as literals: V8 does not fold module constants here (a fifth slower).
     sum += v >>> 12
     state = (v & 0xfff) << 7
   }
   return table.nonEmpty + sum / COST_SCALE
+}
+
+/**
+ * The sum of `rawEstimateWith` from code unit `start` on, reached in `state` with `sum` so far and `prev` the code unit
+ * before `start`: the same steps, with surrogate pairs read as one code point.
+ */
+const sumFrom = (text: string, table: HeuristicTable, start: number, state0: number, sum0: number, prev0: number): number => {
+  const n = text.length
+  const pairs = table.pairs
+  const steps = table.steps
+  const emoji = table.emoji
+  let sum = sum0
+  let state = state0
+  let prev = prev0
+  for (let i = start; i < n; i++) {
+    const c = text.charCodeAt(i)
+    let cls = pairs[(c << 1) + +(c === prev)] as number
+    prev = c
+    if (cls === HIGH_SURROGATE) {
+      // One at the very end costs nothing until its low half arrives.
+      if (i + 1 === n) break
+      cls = astralClass(text, i, n, emoji)
+      if (cls < 0) cls = SYMBOL
+      else prev = text.charCodeAt(++i)
+    }
+    const v = steps[state + cls] as number
+    sum += v >>> STATE_BITS
+    state = (v & ((1 << STATE_BITS) - 1)) * STEP_ROW
+  }
+  return sum
 }
 
 /**
