@@ -387,6 +387,24 @@ describe("renderChatRequest", () => {
     expect(prompt.messages[2]?.[0]?.body).toBe("\"4\"")
   })
 
+  it("writes a parallel call's results with their non-ASCII characters as they are on gpt-4o, escaped on the other models", () => {
+    const request = (model: string) => ({
+      model,
+      messages: [
+        { role: "assistant", tool_calls: [{ id: "a", function: { name: "f", arguments: "{}" } }, { id: "b", function: { name: "g", arguments: "{}" } }] },
+        { role: "tool", tool_call_id: "a", content: "it\u2019s \u2014 done\n" },
+        { role: "tool", tool_call_id: "b", content: "{\"city\": \"S\u00e3o Paulo\"}" }
+      ]
+    })
+    const bodies = (model: string) => renderChatRequest(request(model)).messages.slice(1).map((m) => m[0]?.body)
+    for (const model of ["gpt-4o", "gpt-4o-2024-08-06", "openai/gpt-4o"]) {
+      expect(bodies(model), model).toEqual(["\"it\u2019s \u2014 done\\n\"", "{\"city\": \"S\u00e3o Paulo\"}"])
+    }
+    for (const model of ["gpt-4o-mini", "gpt-4.1", "gpt-5"]) {
+      expect(bodies(model), model).toEqual(["\"it\\u2019s \\u2014 done\\n\"", "{\"city\": \"S\\u00e3o Paulo\"}"])
+    }
+  })
+
   it("heads a legacy function result with the function's name", () => {
     const prompt = renderChatRequest({ messages: [{ role: "function", name: "lookup", content: "{}" }] })
     expect(prompt.messages[0]).toEqual([{ special: 3, header: "lookup", body: "{}", extra: 0, recipient: "" }])
@@ -927,6 +945,10 @@ describe("pythonJsonDumps: a parallel call's JSON result as Python's json.dumps 
     },
     { timeout: 60_000, arbitrary: { runs: 300 } }
   )
+
+  it("leaves non-ASCII characters as they are with ensureAscii false, as json.dumps(ensure_ascii=False) does", () => {
+    expect(pythonJsonDumps('{\n  "c": "caf\u00e9 \\u00e9 \\/",\n  "d": "\\u0001"\n}', false)).toBe('{"c": "caf\u00e9 \u00e9 /", "d": "\\u0001"}')
+  })
 
   it("writes strings of plain ASCII and short escapes as they are, and the others through JSON", () => {
     expect(pythonJsonDumps('{\n  "a": "x \\"y\\" \\\\ \\n",\n  "b": [1, 2.50, 1e3],\n  "c": "caf\u00e9 \\/ \\u0041",\n  "d": "a\\/b"\n}')).toBe(
