@@ -554,10 +554,11 @@ const parallelResultBody = (text: string, ensureAscii: boolean): string =>
 
 /**
  * Whether a model reads its parallel calls' results with non-ASCII characters
- * as they are, not escaped: gpt-4o. On three gpt-4o (2024-08-06) requests
- * recorded in 2026 whose text results hold curly quotes and dashes (3, 6 and
- * 23 of them), escaping them put the count 18, 23 and 67 over, in step with
- * their number; written as they are, all three are 9 over. On gpt-4o-mini
+ * as they are, not escaped: gpt-4o. On four gpt-4o (2024-08-06) requests of
+ * three tests recorded in 2026 whose text results hold curly quotes and
+ * dashes (3, 3, 6 and 23 of them), escaping them put the count 18, 18, 23 and
+ * 67 over, in step with their number; written as they are, all four are 9
+ * over. On gpt-4o-mini
  * (one request, 185 of them in 260 KB of results) escaped is 7 over and
  * unescaped 528 under, so the other models keep the escapes.
  */
