@@ -542,7 +542,8 @@ export const pythonJsonDumps = (json: string, ensureAscii = true): string => {
 /**
  * The body of a result of a parallel call. The results of a
  * `multi_tool_use.parallel` call reach the model as JSON: a text as a JSON
- * string (non-ASCII escaped), but a result that is itself a JSON object or
+ * string (non-ASCII escaped, except on gpt-4o: see
+ * `keepsNonAsciiInParallelResults`), but a result that is itself a JSON object or
  * array as that JSON, re-serialized the way Python's `json.dumps` does by
  * default. Quoting a pretty-printed JSON result as a string instead counted
  * 1028 tokens too many on a recorded gpt-4o-mini request whose result is
@@ -558,9 +559,9 @@ const parallelResultBody = (text: string, ensureAscii: boolean): string =>
  * three tests recorded in 2026 whose text results hold curly quotes and
  * dashes (3, 3, 6 and 23 of them), escaping them put the count 18, 18, 23 and
  * 67 over, in step with their number; written as they are, all four are 9
- * over. On gpt-4o-mini
- * (one request, 185 of them in 260 KB of results) escaped is 7 over and
- * unescaped 528 under, so the other models keep the escapes.
+ * over. On gpt-4o-mini (one request, 185 of them in 260 KB of results)
+ * escaped is 7 over and unescaped 528 under, so the other models keep the
+ * escapes.
  */
 const keepsNonAsciiInParallelResults = (model: string | undefined): boolean =>
   model !== undefined && /^gpt-4o(-\d{4}-\d{2}-\d{2})?$/.test(bareModel(model))
