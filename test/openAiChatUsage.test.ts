@@ -171,7 +171,7 @@ describe("OpenAI Chat requests recorded in 2024–26 with the API's prompt_token
     }
     // gpt-4o reads the results' curly quotes and dashes as they are: escaped, these were 18, 18, 23 and 67 over, in step
     // with how many there are; gpt-4o-mini's request with 185 of them is 7 over escaped (528 under unescaped)
-    const withNonAscii = parallel.filter((c) => c.request.messages.some((m) => m.role === "tool" && /[^\x00-\x7f]/.test(JSON.stringify(m.content ?? "").replace(/\\u[0-9a-f]{4}/g, ""))))
+    const withNonAscii = parallel.filter((c) => (c.request.messages ?? []).some((m) => m.role === "tool" && /[^\x00-\x7f]/.test(JSON.stringify(m.content ?? "").replace(/\\u[0-9a-f]{4}/g, ""))))
     expect(withNonAscii.map((c) => `${c.request.model} ${exactDelta(c)}`).sort()).toEqual(["gpt-4o 9", "gpt-4o 9", "gpt-4o 9", "gpt-4o 9", "gpt-4o-mini 7"])
   }, 60_000)
 
