@@ -335,14 +335,15 @@ describe("renderChatRequest", () => {
     expect(renderChatRequest({ model: "o1-mini", messages }).priming.special).toBe(2)
   })
 
-  it("costs parallel calls 8 tokens above their rendering on the cl100k models and nothing more on the o200k ones", () => {
+  it("costs parallel calls 8 tokens above their rendering on the cl100k models, and what a single call costs on the o200k ones", () => {
     const messages = [
       { role: "assistant", tool_calls: [{ id: "a", function: { name: "f", arguments: "{}" } }, { id: "b", function: { name: "g", arguments: "{}" } }] },
       { role: "tool", tool_call_id: "a", content: "1" },
       { role: "tool", tool_call_id: "b", content: "2" }
     ]
     expect(renderChatRequest({ model: "gpt-3.5-turbo", messages }).messages[0]?.[0]?.extra).toBe(8)
-    expect(renderChatRequest({ model: "gpt-4.1-mini", messages }).messages[0]?.[0]?.extra).toBe(0)
+    expect(renderChatRequest({ model: "gpt-4.1-mini", messages }).messages[0]?.[0]?.extra).toBe(3)
+    expect(renderChatRequest({ model: "gpt-5-mini", messages }).messages[0]?.[0]?.extra).toBe(9)
   })
 
   it("renders an assistant's text and its call as two turns", () => {
@@ -353,7 +354,7 @@ describe("renderChatRequest", () => {
   })
 
   it("renders parallel calls as one multi_tool_use.parallel call and their results as JSON strings", () => {
-    const prompt = renderChatRequest({
+    const request: ChatRequestLike = {
       messages: [
         {
           role: "assistant",
@@ -365,13 +366,36 @@ describe("renderChatRequest", () => {
         { role: "tool", tool_call_id: "a", content: "é" },
         { role: "tool", tool_call_id: "b", content: "ok" }
       ]
-    })
+    }
+    const prompt = renderChatRequest(request)
     expect(prompt.messages[0]?.[0]?.header).toBe("assistant to=multi_tool_use.parallel")
     expect(prompt.messages[0]?.[0]?.body).toBe(
       "{\"tool_uses\":[{\"recipient_name\":\"functions.f\",\"parameters\":{\"x\":1}},{\"recipient_name\":\"functions.g\",\"parameters\":not json}]}"
     )
-    expect(prompt.messages[1]?.[0]?.body).toBe("\"\\u00e9\"")
-    expect(prompt.messages[2]).toEqual([{ special: 3, header: "g", body: "\"ok\"", extra: 0, recipient: "" }])
+    // on the o200k models the results are one turn, a list cut after each comma (one piece per message)
+    expect(prompt.messages[1]).toEqual([{ special: 3, header: "multi_tool_use.parallel", body: "[\"\\u00e9\",", extra: 0, recipient: "" }])
+    expect(prompt.messages[2]).toEqual([{ special: 0, header: "", body: " \"ok\"]", extra: 0, recipient: "" }])
+    // on the cl100k models each result is a turn of its own, headed by its function
+    const cl = renderChatRequest({ ...request, model: "gpt-3.5-turbo-1106" })
+    expect(cl.messages.slice(1)).toEqual([
+      [{ special: 3, header: "f", body: "\"\\u00e9\"", extra: 0, recipient: "" }],
+      [{ special: 3, header: "g", body: "\"ok\"", extra: 0, recipient: "" }]
+    ])
+  })
+
+  it("writes the results of a parallel call as one list only while they follow one another", () => {
+    const call = (ids: ReadonlyArray<string>) => ({ role: "assistant", tool_calls: ids.map((id) => ({ id, function: { name: `f${id}`, arguments: "{}" } })) })
+    const result = (id: string) => ({ role: "tool", tool_call_id: id, content: id })
+    const bodies = (messages: ReadonlyArray<ChatMessageLike>) => renderChatRequest({ model: "gpt-4o", messages }).messages.map((m) => m.map((t) => `${t.header}|${t.body}`))
+    // two parallel calls one after the other: two lists
+    expect(bodies([call(["a", "b"]), result("a"), result("b"), call(["c", "d"]), result("c"), result("d")]).filter((m) => m.length > 0 && !m[0]!.startsWith("assistant"))).toEqual([
+      ["multi_tool_use.parallel|[\"a\","], ["| \"b\"]"], ["multi_tool_use.parallel|[\"c\","], ["| \"d\"]"]
+    ])
+    // a message between two results starts a new list; a single call's result stays plain text under its function
+    expect(bodies([call(["a", "b"]), result("a"), { role: "user", content: "x" }, result("b")]).slice(1)).toEqual([
+      ["multi_tool_use.parallel|[\"a\"]"], ["user|x"], ["multi_tool_use.parallel|[\"b\"]"]
+    ])
+    expect(bodies([call(["a"]), result("a")])[1]).toEqual(["fa|a"])
   })
 
   it("renders a parallel call's JSON object or array result as Python's json.dumps writes it", () => {
@@ -383,8 +407,8 @@ describe("renderChatRequest", () => {
       ]
     })
     // keys keep their order and numbers their spelling; a scalar JSON result stays a string
-    expect(prompt.messages[1]?.[0]?.body).toBe("[{\"1\": \"\\u00e9, \\u00e9\", \"0\": [1.50, true, null]}]")
-    expect(prompt.messages[2]?.[0]?.body).toBe("\"4\"")
+    expect(prompt.messages[1]?.[0]?.body).toBe("[[{\"1\": \"\\u00e9, \\u00e9\", \"0\": [1.50, true, null]}],")
+    expect(prompt.messages[2]?.[0]?.body).toBe(" \"4\"]")
   })
 
   it("writes a parallel call's results with their non-ASCII characters as they are on gpt-4o, escaped on the other models", () => {
@@ -398,10 +422,10 @@ describe("renderChatRequest", () => {
     })
     const bodies = (model: string) => renderChatRequest(request(model)).messages.slice(1).map((m) => m[0]?.body)
     for (const model of ["gpt-4o", "gpt-4o-2024-08-06", "openai/gpt-4o"]) {
-      expect(bodies(model), model).toEqual(["\"it\u2019s \u2014 done\\n\"", "{\"city\": \"S\u00e3o Paulo\"}"])
+      expect(bodies(model), model).toEqual(["[\"it\u2019s \u2014 done\\n\",", " {\"city\": \"S\u00e3o Paulo\"}]"])
     }
     for (const model of ["gpt-4o-mini", "gpt-4.1", "gpt-5"]) {
-      expect(bodies(model), model).toEqual(["\"it\\u2019s \\u2014 done\\n\"", "{\"city\": \"S\\u00e3o Paulo\"}"])
+      expect(bodies(model), model).toEqual(["[\"it\\u2019s \\u2014 done\\n\",", " {\"city\": \"S\\u00e3o Paulo\"}]"])
     }
   })
 

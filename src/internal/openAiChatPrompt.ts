@@ -557,11 +557,10 @@ const parallelResultBody = (text: string, ensureAscii: boolean): string =>
  * Whether a model reads its parallel calls' results with non-ASCII characters
  * as they are, not escaped: gpt-4o. On four gpt-4o (2024-08-06) requests of
  * three tests recorded in 2026 whose text results hold curly quotes and
- * dashes (3, 3, 6 and 23 of them), escaping them put the count 18, 18, 23 and
- * 67 over, in step with their number; written as they are, all four are 9
- * over. On gpt-4o-mini (one request, 185 of them in 260 KB of results)
- * escaped is 7 over and unescaped 528 under, so the other models keep the
- * escapes.
+ * dashes (3, 3, 6 and 23 of them), all four count exactly written as they
+ * are, and escaped 9, 9, 14 and 58 over, in step with their number. On
+ * gpt-4o-mini (one request, 185 of them in 260 KB of results) escaped is
+ * exact and unescaped 535 under, so the other models keep the escapes.
  */
 const keepsNonAsciiInParallelResults = (model: string | undefined): boolean =>
   model !== undefined && /^gpt-4o(-\d{4}-\d{2}-\d{2})?$/.test(bareModel(model))
@@ -569,9 +568,23 @@ const keepsNonAsciiInParallelResults = (model: string | undefined): boolean =>
 /**
  * On the cl100k models, parallel calls cost 8 tokens more than their rendering
  * explains (measured on public API figures for 2, 3 and 4 parallel calls; the
- * cause is not visible). On the o200k models they cost what they render to.
+ * cause is not visible), their results each a turn of its own. On the o200k
+ * models a parallel call costs what a single one does beyond its rendering
+ * (`TOOL_CALL_EXTRA`, `GPT5_TOOL_CALL_EXTRA`), its results being one turn
+ * (`PARALLEL_RESULTS_AUTHOR`).
  */
 const PARALLEL_CALL_OVERHEAD = 8
+
+/**
+ * On the o200k models the results of a parallel call reach the model as one
+ * turn from `multi_tool_use.parallel`, its text the list of the results as
+ * JSON (`[r1, r2]`, written as Python writes a list), as the call was one:
+ * so rendered, with the single call's 3 tokens (9 on gpt-5), all 36 recorded
+ * requests with parallel calls count exactly (2024–26: gpt-4o, gpt-4o-mini,
+ * gpt-5-nano; 2 and 3 calls, of one tool and of several, results of text and
+ * of JSON), where a turn for each result put 24 of them 2 under to 67 over.
+ */
+const PARALLEL_RESULTS_AUTHOR = "multi_tool_use.parallel"
 
 /**
  * On the o200k models, a single tool call (with its result) costs 3 tokens
@@ -673,8 +686,13 @@ export const renderChatRequest = (request: ChatRequestLike, options: RenderOptio
   const messages: Array<ReadonlyArray<PromptTurn>> = []
   // Tool results are headed by the name of the call they answer; calls are found by id.
   const callNames = new Map<string, string>()
-  const parallelIds = new Set<string>()
+  // the ids of each parallel call's calls, by id
+  const parallelCalls = new Map<string, ReadonlySet<string>>()
   const nonAsciiResults = keepsNonAsciiInParallelResults(model)
+  // On the o200k models the results of one parallel call are one turn (see `PARALLEL_RESULTS_AUTHOR`): the call whose
+  // results the last message began or continued, and that message's index.
+  const oneResultsTurn = isO200kFormat(format)
+  let openResults: { readonly call: ReadonlySet<string>; readonly at: number } | undefined
   for (const input of inputs) {
     if (!isRecord(input)) {
       messages.push([])
@@ -688,8 +706,25 @@ export const renderChatRequest = (request: ChatRequestLike, options: RenderOptio
 
     if (role === "tool") {
       const id = asString(m.tool_call_id)
-      const header = callNames.get(id) ?? name ?? "tool"
-      messages.push([turn(framing, header, parallelIds.has(id) ? parallelResultBody(text, !nonAsciiResults) : text, extra)])
+      const call = parallelCalls.get(id)
+      if (call === undefined) {
+        messages.push([turn(framing, callNames.get(id) ?? name ?? "tool", text, extra)])
+        continue
+      }
+      const body = parallelResultBody(text, !nonAsciiResults)
+      if (!oneResultsTurn) {
+        messages.push([turn(framing, callNames.get(id) ?? name ?? "tool", body, extra)])
+        continue
+      }
+      // Each result is a piece of the list: the first opens the turn, the others carry their own text. The list is cut
+      // after each comma, where the tokenizers' pre-split cuts it too, so the pieces cost what the list does.
+      const previous = openResults !== undefined && openResults.call === call && openResults.at === messages.length - 1 ? messages[openResults.at]![0] : undefined
+      if (previous === undefined) messages.push([turn(framing, PARALLEL_RESULTS_AUTHOR, `[${body}]`, extra)])
+      else {
+        messages[messages.length - 1] = [{ ...previous, body: `${previous.body.slice(0, -1)},` }]
+        messages.push([turn(0, "", ` ${body}]`, extra)])
+      }
+      openResults = { call, at: messages.length - 1 }
       continue
     }
     if (role === "function") {
@@ -710,9 +745,11 @@ export const renderChatRequest = (request: ChatRequestLike, options: RenderOptio
           if (typeof call["id"] === "string") callNames.set(call["id"], callName)
         }
         if (calls.length > 1 && !itemwise) {
+          const ids = new Set<string>()
           for (const call of m.tool_calls as ReadonlyArray<unknown>) {
-            if (isRecord(call) && typeof call["id"] === "string") parallelIds.add(call["id"])
+            if (isRecord(call) && typeof call["id"] === "string") ids.add(call["id"])
           }
+          for (const id of ids) parallelCalls.set(id, ids)
         }
       }
       if (isRecord(m.function_call)) {
@@ -746,7 +783,8 @@ export const renderChatRequest = (request: ChatRequestLike, options: RenderOptio
         body += `{"recipient_name":${JSON.stringify(`functions.${call.name}`)},"parameters":${compactArguments(call.args)}}`
       }
       body += "]}"
-      turns.push(turn(framing, `${author} to=multi_tool_use.parallel`, body, isO200kFormat(format) ? 0 : PARALLEL_CALL_OVERHEAD))
+      const surcharge = format === "gpt-5" ? GPT5_TOOL_CALL_EXTRA : isO200kFormat(format) ? TOOL_CALL_EXTRA : PARALLEL_CALL_OVERHEAD
+      turns.push(turn(framing, `${author} to=multi_tool_use.parallel`, body, surcharge))
     }
     messages.push(turns)
   }

@@ -33,6 +33,9 @@ const CALL_HEADER = "assistant to=functions."
 const CALL_HEADER_TOKENS = 4
 const PARALLEL_HEADER = "assistant to=multi_tool_use.parallel"
 const PARALLEL_HEADER_TOKENS = 7
+/** The author of a parallel call's results on the o200k models (`PARALLEL_RESULTS_AUTHOR` in the renderer). */
+const PARALLEL_RESULTS_HEADER = "multi_tool_use.parallel"
+const PARALLEL_RESULTS_HEADER_TOKENS = 4
 /** Message headers: each role is one token in both encodings (the text estimator, fitted on prose, says two). */
 const ROLES = new Set(["system", "developer", "user", "assistant", "tool", "function"])
 
@@ -54,6 +57,7 @@ export const scaffoldAwareEstimator = (table: HeuristicTable): ((text: string) =
   const tailExcess = estimateTextWith(TOOLS_TAIL, table) - TOOLS_TAIL_TOKENS
   return (text) => {
     if (text === PARALLEL_HEADER) return PARALLEL_HEADER_TOKENS
+    if (text === PARALLEL_RESULTS_HEADER) return PARALLEL_RESULTS_HEADER_TOKENS
     if (ROLES.has(text)) return 1
     // a participant's header, "role:name": the role, then the name with its colon
     const colon = text.indexOf(":")
