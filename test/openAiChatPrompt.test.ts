@@ -886,6 +886,17 @@ const schemaNodes = (schema: unknown, out: Array<Record<string, unknown>> = []):
   return out
 }
 
+/** A tool result's text: any string, indented JSON, or one of a few that stress the list's commas and escapes. */
+const resultText: Arbitrary.Arbitrary<string> = intBetween(0, 2).pipe(
+  Arbitrary.flatMap((k): Arbitrary.Arbitrary<string> =>
+    k === 0
+      ? anyString
+      : k === 1
+      ? anyJson.pipe(Arbitrary.map((v) => JSON.stringify(v, null, 2) ?? "null"))
+      : pick(["Mexico", "it’s — done", "{\"a\": [1, 2]}", "[]", "  {\n \"x\": \"é\"\n}\n", "", "\"", "\\", "a, b", "[1,\n2]"])
+  )
+)
+
 describe("properties", () => {
   it.prop(
     "the exact and estimated counts never throw and are non-negative integers",
@@ -915,6 +926,27 @@ describe("properties", () => {
       })
     },
     60_000
+  )
+
+  it.prop(
+    "a parallel call's results cost, cut into one piece per message, what their list costs whole",
+    [Arbitrary.array(resultText, { minLength: 2, maxLength: 5 }), pick(["gpt-4o", "gpt-4o-mini", "gpt-5"])],
+    ([results, model]) => {
+      const ids = results.map((_, i) => `c${i}`)
+      const request: ChatRequestLike = {
+        model,
+        messages: [
+          { role: "assistant", tool_calls: ids.map((id) => ({ id, type: "function", function: { name: "f", arguments: "{}" } })) },
+          ...results.map((content, i): ChatMessageLike => ({ role: "tool", tool_call_id: ids[i]!, content }))
+        ]
+      }
+      const pieces = renderChatRequest(request).messages.slice(1).map((m) => m[0]!.body)
+      assert.strictEqual(pieces.length, results.length)
+      for (const count of [countO200k, countCl100k]) {
+        assert.strictEqual(pieces.reduce((n, p) => n + count(p), 0), count(pieces.join("")))
+      }
+    },
+    { timeout: 60_000, arbitrary: { runs: 300 } }
   )
 
   it.prop(
