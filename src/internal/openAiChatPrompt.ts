@@ -286,7 +286,10 @@ const isReasoningModel = (model: string | undefined): boolean => {
 /**
  * One `<|start|>header<|message|>body<|end|>` unit of the prompt: its special
  * tokens, its header text and its body text. `extra` counts tokens that are
- * known without a tokenizer (an image's fixed cost, a measured constant).
+ * known without a tokenizer (an image's fixed cost, a measured constant). A
+ * unit with no special tokens and no header continues the body of the one
+ * before it (the results of a parallel call on the o200k models: one turn,
+ * one piece of it for each result message).
  *
  * @since 0.1.0
  */
