@@ -30,26 +30,27 @@ describe("Anthropic requests recorded with the input they were billed for (test/
   it("holds 321 requests from five test suites, each read into the model", () => {
     expect(cases).toHaveLength(321)
     expectPinnedSources(cases)
-    expect(read.filter(({ request }) => request.responseFormat?._tag === "JsonSchema")).toHaveLength(13)
+    // 13 with output_config.format, 16 with the structured outputs beta's output_format
+    expect(read.filter(({ request }) => request.responseFormat?._tag === "JsonSchema")).toHaveLength(29)
   })
 
-  it("the heuristic with the documented and measured framing: within 10% at the median, 28% at the 90th percentile", () => {
+  it("the heuristic with the documented and measured framing: within 10% at the median, 25% at the 90th percentile", () => {
     const errors = read.map(({ c, request }) => errorOf(heuristic.estimateRequest(request, options(c)).total, c))
     expect(quantile(errors, 0.5)).toBeLessThanOrEqual(0.1)
-    expect(quantile(errors, 0.9)).toBeLessThanOrEqual(0.28)
+    expect(quantile(errors, 0.9)).toBeLessThanOrEqual(0.25)
   })
 
-  it("extended thinking and a structured output format are counted: those 43 requests within 9.5% at the 90th percentile", () => {
+  it("extended thinking and a structured output format are counted: those 58 requests within 10.5% at the 90th percentile", () => {
     const marked = read.filter(({ c, request }) => {
       const thinking = c.request["thinking"] as { readonly type?: string } | undefined
       return thinking?.type === "enabled" || request.responseFormat !== undefined
     })
-    expect(marked).toHaveLength(43)
+    expect(marked).toHaveLength(58)
     const errors = marked.map(({ c, request }) => errorOf(heuristic.estimateRequest(request, options(c)).total, c))
-    expect(quantile(errors, 0.9)).toBeLessThanOrEqual(0.095)
+    expect(quantile(errors, 0.9)).toBeLessThanOrEqual(0.105)
   })
 
-  it("calibrated on the other suites' reports, per model generation: within 8% at the median, 26% at the 90th percentile", () => {
+  it("calibrated on the other suites' reports, per model generation: within 7.5% at the median, 20% at the 90th percentile", () => {
     const errors: Array<number> = []
     for (const suite of new Set(cases.map((c) => c.source.repo))) {
       const calibration = Effect.runSync(Calibration.make(heuristic))
@@ -60,7 +61,7 @@ describe("Anthropic requests recorded with the input they were billed for (test/
         if (c.source.repo === suite) errors.push(errorOf(calibration.estimatorFor(claudeGeneration(c.request.model)).estimateRequest(request, options(c)).total, c))
       }
     }
-    expect(quantile(errors, 0.5)).toBeLessThanOrEqual(0.08)
-    expect(quantile(errors, 0.9)).toBeLessThanOrEqual(0.26)
+    expect(quantile(errors, 0.5)).toBeLessThanOrEqual(0.075)
+    expect(quantile(errors, 0.9)).toBeLessThanOrEqual(0.2)
   }, 60_000)
 })

@@ -312,7 +312,10 @@ const bashTokens = (family: Family | undefined): number => (atLeast(family, "opu
  *   from four suites; the other three hold content the estimate misjudges);
  * - a structured output format (`output_config.format`): 142 tokens beyond
  *   the schema's own JSON (134 to 144 on the 6 requests without tools,
- *   Sonnet 4.5 and 4.6, from three suites).
+ *   Sonnet 4.5 and 4.6, from three suites). Sixteen more, all but one from
+ *   the fifth suite, give theirs in the beta's top-level `output_format`,
+ *   which the adapter reads the same way: 127 to 166 on 8 of the 9 of those
+ *   without tools (the ninth, a schema with `$defs`, 236).
  *
  * Like the tool-use system prompt, they are framing: the provider's own
  * tokens, not scaled by a calibrated estimator.

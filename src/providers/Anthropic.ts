@@ -138,6 +138,13 @@ const hasExtras = (value: { readonly providerOptions?: Block.ProviderOptions }):
 /** The message-level hint that keeps a message read on its own from being merged into the one before it. */
 const SEPARATE = "separateMessage"
 
+/**
+ * The request-level hint that its response format came as the structured
+ * outputs beta's top-level `output_format` (and goes back there), not as
+ * `output_config.format`.
+ */
+const OUTPUT_FORMAT_FIELD = "outputFormatField"
+
 /** The wire formats whose adapters mark the blocks they read with their own provider options. */
 const OTHER_FORMATS = ["openai-chat", "openai-responses", "gemini"] as const
 
@@ -767,6 +774,8 @@ const outputLimit = (ctx: A.Ctx, own: unknown, option: unknown): number | undefi
 const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToRequestOptions | undefined): Wire.RequestBody => {
   const extras = A.ownExtras(request, key)
   const body: Record<string, unknown> = { ...extras }
+  const beta = body[OUTPUT_FORMAT_FIELD] === true
+  delete body[OUTPUT_FORMAT_FIELD]
   if (request.model !== undefined) body["model"] = request.model
   const maxTokens = outputLimit(ctx, request.maxOutputTokens ?? body["max_tokens"], options?.maxTokens)
   delete body["max_tokens"]
@@ -800,7 +809,9 @@ const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToRequestO
         if (format.description !== undefined || format.strict !== undefined) {
           A.dropped(ctx, undefined, undefined, "the description and strict setting of the response format", "Anthropic's output format is a schema only")
         }
-        body["output_config"] = { ...A.nestedExtras(extras, "output_config"), format: { type: "json_schema", schema: format.schema } }
+        const written = { type: "json_schema", schema: format.schema }
+        if (beta && body["output_format"] === undefined) body["output_format"] = written
+        else body["output_config"] = { ...A.nestedExtras(extras, "output_config"), format: written }
         break
       }
       default:
@@ -817,7 +828,8 @@ const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToRequestO
  * another provider defines are reported and left out), `tool_choice` (with
  * `disable_parallel_tool_use` from
  * `parallelToolCalls`), a JSON-schema response format as
- * `output_config.format`, `max_tokens` (the request's `maxOutputTokens`,
+ * `output_config.format` (as the beta's top-level `output_format` when it
+ * was read from there), `max_tokens` (the request's `maxOutputTokens`,
  * else the `maxTokens` option; with neither, none is written and a
  * `MissingRequiredField` warning says so, since the API requires it), and
  * the request's other Anthropic fields (`thinking`, `temperature`, ...)
@@ -1215,24 +1227,37 @@ const decodeToolChoice = (choice: Schema.Json | undefined): { readonly toolChoic
   }
 }
 
+/** A format object that is a JSON schema and nothing more (`{ type: "json_schema", schema }`), as a response format. */
+const jsonSchemaFormat = (format: Schema.Json | undefined): Request.ResponseFormat | undefined => {
+  if (!A.isObj(format) || format["type"] !== "json_schema" || !A.isObj(format["schema"])) return undefined
+  for (const k in format) if (k !== "type" && k !== "schema") return undefined
+  return { _tag: "JsonSchema", name: "response", schema: format["schema"] }
+}
+
 /**
- * `output_config.format` as the request's response format when it is a JSON
- * schema and nothing more (`{ type: "json_schema", schema }`), taken out of the
- * kept extras (the rest of `output_config`, such as `effort`, stays there);
- * anything else stays as it is. Anthropic formats have no name: the model's
+ * The request's response format, taken out of the kept extras: a JSON schema
+ * `output_config.format` (the rest of `output_config`, such as `effort`,
+ * stays there), else a JSON schema top-level `output_format`, the form the
+ * structured outputs beta (`structured-outputs-2025-11-13`) took before the
+ * field moved, which is marked so that `toRequest` writes it back there.
+ * Anything else stays as it is. Anthropic formats have no name: the model's
  * is `"response"`, as for Gemini.
  */
 const decodeOutputFormat = (extras: Record<string, Schema.Json>): Request.ResponseFormat | undefined => {
   const config = extras["output_config"]
-  if (!A.isObj(config)) return undefined
-  const format = config["format"]
-  if (!A.isObj(format) || format["type"] !== "json_schema" || !A.isObj(format["schema"])) return undefined
-  for (const k in format) if (k !== "type" && k !== "schema") return undefined
-  const rest: Record<string, Schema.Json> = {}
-  for (const k in config) if (k !== "format") A.setKey(rest, k, config[k]!)
-  if (Object.keys(rest).length === 0) delete extras["output_config"]
-  else extras["output_config"] = rest
-  return { _tag: "JsonSchema", name: "response", schema: format["schema"] }
+  const format = A.isObj(config) ? jsonSchemaFormat(config["format"]) : undefined
+  if (format !== undefined && A.isObj(config)) {
+    const rest: Record<string, Schema.Json> = {}
+    for (const k in config) if (k !== "format") A.setKey(rest, k, config[k]!)
+    if (Object.keys(rest).length === 0) delete extras["output_config"]
+    else extras["output_config"] = rest
+    return format
+  }
+  const beta = jsonSchemaFormat(extras["output_format"])
+  if (beta === undefined || extras[OUTPUT_FORMAT_FIELD] !== undefined) return undefined
+  delete extras["output_format"]
+  extras[OUTPUT_FORMAT_FIELD] = true
+  return beta
 }
 
 const decodeRequest = (ctx: A.Ctx, input: unknown): Request.Request => {
@@ -1264,9 +1289,10 @@ const decodeRequest = (ctx: A.Ctx, input: unknown): Request.Request => {
  * Anthropic `type`, server tools and Anthropic-schema tools, as
  * `providerDefined` tools in their place), tool choice and `max_tokens`, and
  * a JSON schema `output_config.format` as the response format (named
- * `"response"`); every other field (`thinking`, the rest of `output_config`,
- * ...) is kept in the request's provider options and written back by
- * `toRequest`.
+ * `"response"`; also the structured outputs beta's top-level
+ * `output_format`, which `toRequest` writes back there); every other
+ * field (`thinking`, the rest of `output_config`, ...) is kept in the
+ * request's provider options and written back by `toRequest`.
  *
  * @example
  * const { value: request } = yield* Anthropic.fromRequest({

@@ -590,4 +590,6 @@ export interface RequestBody {
   readonly tools?: Array<ToolParam>
   readonly tool_choice?: ToolChoiceParam
   readonly output_config?: { readonly format?: { readonly type: "json_schema"; readonly schema: { readonly [key: string]: unknown } } }
+  /** The structured outputs beta's form of `output_config.format` (header `structured-outputs-2025-11-13`), written when a request was read with it. */
+  readonly output_format?: { readonly type: "json_schema"; readonly schema: { readonly [key: string]: unknown } }
 }

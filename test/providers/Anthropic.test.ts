@@ -1,6 +1,6 @@
 import { assert, describe, expect, it } from "@effect/vitest"
 import { Arbitrary, Cause, Effect, Result, Schema } from "effect"
-import { Block, Message, Request } from "../../src/index.js"
+import { Block, Message, Request, TokenEstimator } from "../../src/index.js"
 import { message as anyMessage } from "../arbitraries.js"
 import { Anthropic, AnthropicWire as Wire, OpenAiChat } from "../../src/providers/index.js"
 import { anthropicConversation, anthropicPrompt, normalize } from "./adapterArbitraries.js"
@@ -459,6 +459,32 @@ describe("Anthropic requests", () => {
       // a format this model cannot hold stays where it was
       const odd = yield* roundTrip({ ...base, output_config: { format: { type: "json_schema", schema, extra: 1 } } })
       expect(odd.responseFormat).toBeUndefined()
+    }))
+
+  it.effect("the structured outputs beta's top-level output_format is the response format too, and goes back where it came from", () =>
+    Effect.gen(function* () {
+      const schema = { type: "object", properties: { joke: { type: "string" } }, required: ["joke"], additionalProperties: false }
+      const base = { model: "claude-sonnet-4-5", max_tokens: 64, messages: [{ role: "user", content: "x" }] }
+      const beta = yield* roundTrip({ ...base, output_format: { type: "json_schema", schema } })
+      expect(beta.responseFormat).toEqual({ _tag: "JsonSchema", name: "response", schema })
+      // beside other output settings, which stay in output_config
+      const withEffort = yield* roundTrip({ ...base, output_config: { effort: "low" }, output_format: { type: "json_schema", schema } })
+      expect(withEffort.responseFormat?._tag).toBe("JsonSchema")
+      // both given: output_config.format is the format, the beta field kept as it was sent
+      const both = yield* roundTrip({ ...base, output_config: { format: { type: "json_schema", schema } }, output_format: { type: "json_schema", schema: {} } })
+      expect(both.responseFormat).toEqual({ _tag: "JsonSchema", name: "response", schema })
+      // a format this model cannot hold stays where it was
+      const odd = yield* roundTrip({ ...base, output_format: { type: "json_schema", schema, extra: 1 } })
+      expect(odd.responseFormat).toBeUndefined()
+      // a new format for a request read that way goes to the same field; without the request's options, to today's
+      const replaced = { _tag: "JsonSchema", name: "r", schema: {} } as const
+      const { value: same } = yield* Anthropic.toRequest(Request.make(beta.messages, { responseFormat: replaced, providerOptions: beta.providerOptions! }), { maxTokens: 8 })
+      expect([same.output_format, same.output_config]).toEqual([{ type: "json_schema", schema: {} }, undefined])
+      const { value: fresh } = yield* Anthropic.toRequest(Request.make(beta.messages, { responseFormat: replaced }), { maxTokens: 8 })
+      expect([fresh.output_format, fresh.output_config]).toEqual([undefined, { format: { type: "json_schema", schema: {} } }])
+      // and the estimate counts it: the framing of a structured output format and the schema's JSON
+      const plain = TokenEstimator.heuristic.estimateRequest(Request.make(beta.messages, { model: "claude-sonnet-4-5" }), { provider: "anthropic" })
+      expect(TokenEstimator.heuristic.estimateRequest(beta, { provider: "anthropic" }).total - plain.total).toBeGreaterThan(142)
     }))
 
   it.effect("a request from another format gets max_tokens from the options, a default input schema, and its response format as output_config", () =>
