@@ -317,6 +317,24 @@ describe("tokens", () => {
     expect(out.total).toBe(out.messages.reduce((a, b) => a + b, 0) + out.framing)
   })
 
+  it("counts an Anthropic structured output format given in either field, and convert writes it back to the field it came in", () => {
+    const schema = { type: "object", properties: { joke: { type: "string" }, rating: { type: "integer" } }, required: ["joke", "rating"], additionalProperties: false }
+    const base = { model: "claude-sonnet-4-5", max_tokens: 100, messages: [{ role: "user", content: "Tell me a joke and rate it" }] }
+    type Counted = { total: number; responseFormat: number }
+    const count = (name: string, body: object, ...args: Array<string>) => JSON.parse(run(["tokens", file(name, JSON.stringify(body)), "--json", ...args]).stdout) as Counted
+    const beta = count("format-beta.json", { ...base, output_format: { type: "json_schema", schema } })
+    const today = count("format-config.json", { ...base, output_config: { format: { type: "json_schema", schema } } })
+    // (either field says the body is Anthropic's; without one, it must be told)
+    const plain = count("format-none.json", base, "--format", "anthropic")
+    // the schema's JSON, and the format's framing (142 tokens) beside the tool-use prompt's
+    expect(beta.responseFormat).toBeGreaterThan(20)
+    expect(beta.total - plain.total).toBe(beta.responseFormat + 142)
+    expect(beta).toEqual(today)
+    const back = run(["convert", file("format-beta-convert.json", JSON.stringify({ ...base, output_format: { type: "json_schema", schema } })), "--to", "anthropic"])
+    expect(back.code).toBe(0)
+    expect(JSON.parse(back.stdout)).toEqual({ ...base, output_format: { type: "json_schema", schema } })
+  })
+
   it("a request body with tools is counted whole: messages, tools and framing add up to the total", () => {
     const body = {
       model: "gpt-4o",

@@ -100,6 +100,9 @@ const detectList = (items: ReadonlyArray<unknown>): FormatName | undefined => {
   return undefined
 }
 
+/** Fields of a body beside its messages that only the Messages API takes (the last, the structured outputs beta's). */
+const ANTHROPIC_BODY_KEYS = ["system", "thinking", "output_config", "output_format"] as const
+
 /**
  * The format and shape of parsed input, guessed from its shape. A list of
  * plain `{ role, content }` messages that fits several formats is read as
@@ -118,8 +121,8 @@ export const detect = (parsed: Parsed): { readonly format: FormatName; readonly 
   if (Array.isArray(value["messages"])) {
     const listed = detectList(value["messages"])
     if (listed === "canonical") return { format: "canonical", shape: "body" }
-    // Anthropic takes system text and thinking settings beside the messages; Chat does not
-    if (hasKey(value, "system") || hasKey(value, "thinking") || listed === "anthropic") return { format: "anthropic", shape: "body" }
+    // Anthropic takes system text, thinking and output settings beside the messages; Chat does not
+    if (ANTHROPIC_BODY_KEYS.some((k) => hasKey(value, k)) || listed === "anthropic") return { format: "anthropic", shape: "body" }
     return { format: listed ?? "openai-chat", shape: "body" }
   }
   return new InputError({
