@@ -77,7 +77,6 @@ const PLAIN_DEVIATIONS: Readonly<Record<string, { readonly delta: number; readon
   "test_openai_responses_compact_stateful_mode.yaml#2": { delta: 4, reason: NOT_FOUND },
   "test_openai_responses_compact_stateful_mode.yaml#1": { delta: 3, reason: NOT_FOUND },
   "test_responses_usage_limit_not_exceeded.yaml#1": { delta: -1, reason: NOT_FOUND },
-  "test_agent_with_handoff_spans.yaml#1": { delta: -1, reason: NOT_FOUND },
   "test_call_with_text_encoded_thoughts/openai_gpt_4o_responses.yaml#0": { delta: -4, reason: "two assistant messages in a row under a developer message: " + NOT_FOUND }
 }
 
@@ -93,17 +92,45 @@ describe("OpenAI Responses requests recorded with the input they were billed for
     ])
   })
 
-  it("plain requests: the exact count is the API's figure for 96 of 108; the other 12 are pinned with the reason", () => {
+  it("plain requests: the exact count is the API's figure for 97 of 108; the other 11 are pinned with the reason", () => {
     const misses: Record<string, number> = {}
     for (const r of ofKind("plain")) if (r.delta !== 0) misses[nameOf(r.c)] = r.delta
     expect(misses).toEqual(Object.fromEntries(Object.entries(PLAIN_DEVIATIONS).map(([name, d]) => [name, d.delta])))
   })
 
-  it("function tools: exact on 42 of 115 requests, within 2 tokens on 97, 5% at the 90th percentile", () => {
+  it("function tools: exact on 75 of 115 requests, within 2 tokens on 95, 5% at the 90th percentile", () => {
     const tools = ofKind("tools")
-    expect(tools.filter((r) => r.delta === 0)).toHaveLength(42)
-    expect(tools.filter((r) => Math.abs(r.delta) <= 2)).toHaveLength(97)
+    expect(tools.filter((r) => r.delta === 0)).toHaveLength(75)
+    expect(tools.filter((r) => Math.abs(r.delta) <= 2)).toHaveLength(95)
     expect(quantile(tools.map((r) => relativeError(r.delta + r.c.input_tokens, r.c.input_tokens)), 0.9)).toBeLessThanOrEqual(0.05)
+  })
+
+  describe("function call items on gpt-4o, gpt-4o-mini and gpt-4.1, by whether they carry the id of a stored output item", () => {
+    const withCalls = read.filter((r) => {
+      const { input, model } = r.c.request
+      return /^gpt-4(o|\.1)/.test(model) && typeof input !== "string" && input.some((i) => i.type === "function_call")
+    })
+    const calls = (r: (typeof read)[number]) => (typeof r.c.request.input === "string" ? [] : r.c.request.input.filter((i) => i.type === "function_call")) as ReadonlyArray<{ readonly id?: string }>
+    const sent = withCalls.filter((r) => calls(r).every((c) => c.id === undefined))
+    const stored = withCalls.filter((r) => calls(r).every((c) => c.id !== undefined))
+
+    it("without one, a call is rendered from its arguments as written and 1 token more: the 10 recorded requests are exact (two suites)", () => {
+      // and a retry billed 335 where the request counts 119: the reported figure is for more than the recorded request
+      expect(sent.map((r) => r.delta).sort((a, b) => a - b)).toEqual([-216, ...new Array<number>(10).fill(0)])
+      expect(new Set(sent.filter((r) => r.delta === 0).map((r) => r.c.source.repo)).size).toBe(2)
+    })
+
+    it("with one, the API reads the stored item: compact arguments and 4 tokens more, exact on 32 of the 40 with calls one at a time", () => {
+      const oneAtATime = stored.filter((r) => {
+        const input = r.c.request.input
+        return typeof input !== "string" && input.every((item, k) => item.type !== "function_call" || input[k + 1]?.type !== "function_call")
+      })
+      expect(oneAtATime).toHaveLength(40)
+      expect(oneAtATime.filter((r) => r.delta === 0)).toHaveLength(32)
+      for (const r of oneAtATime) expect(Math.abs(r.delta), nameOf(r.c)).toBeLessThanOrEqual(3)
+      // two calls of one turn: one request, recorded 6 times, 6 over
+      expect(stored.filter((r) => !oneAtATime.includes(r)).map((r) => r.delta)).toEqual(new Array<number>(6).fill(6))
+    })
   })
 
   it("gpt-4o and gpt-4.1 first turns with definitions and no system message: exact on 22 of 25, one 1 over, one 9 under and one broken cassette", () => {
@@ -130,10 +157,10 @@ describe("OpenAI Responses requests recorded with the input they were billed for
     expect(firstTurns.filter((r) => !odd.includes(r)).map((r) => r.delta)).toEqual(new Array(18).fill(0))
   })
 
-  it("a json_schema text format: exact on 14 of 31 requests, within 2 tokens on 24 (a gpt-5.4-mini request 7 over); replies are not addressed to the format", () => {
+  it("a json_schema text format: exact on 22 of 31 requests, within 2 tokens on 28 (a gpt-5.4-mini request 7 over); replies are not addressed to the format", () => {
     const format = ofKind("format")
-    expect(format.filter((r) => r.delta === 0)).toHaveLength(14)
-    expect(format.filter((r) => Math.abs(r.delta) <= 2)).toHaveLength(24)
+    expect(format.filter((r) => r.delta === 0)).toHaveLength(22)
+    expect(format.filter((r) => Math.abs(r.delta) <= 2)).toHaveLength(28)
     // an earlier reply under the format, which Chat Completions addresses to it: exact without ` to=` and the name
     const withReply = format.filter((r) => typeof r.c.request.input !== "string" && r.c.request.input.some((i) => i.role === "assistant") && r.c.source.repo === "Mirascope/mirascope")
     expect(withReply.map((r) => r.delta)).toEqual([0, 0, 0, 0])

@@ -18,7 +18,7 @@ import { chatNamedToolChoice, chatResponseFormat } from "./chatRequestFields.js"
 import { audioSecondsOfSource } from "./audio.js"
 import { imageSizeOfBase64 } from "./imageSize.js"
 import { isPdf, pdfPagesOfSource } from "./pdf.js"
-import { type ChatMessageLike, type ChatRequestLike, withMeasured } from "./openAiChatPrompt.js"
+import { asStoredCall, type ChatMessageLike, type ChatRequestLike, withMeasured } from "./openAiChatPrompt.js"
 import { keptToolSettings } from "./toolSettings.js"
 
 const KEY = "openai-chat"
@@ -134,7 +134,8 @@ const assistant = (m: Message.AssistantMessage): ChatMessageLike => {
           // a custom call has no `function`: the prompt renders it with an empty name
           calls.push({ id: block.id, function: undefined })
         } else {
-          calls.push({ id: block.id, function: { name: block.name, arguments: Block.argsText(block) } })
+          const call = { id: block.id, function: { name: block.name, arguments: Block.argsText(block) } }
+          calls.push(block.itemId === undefined ? call : asStoredCall(call))
         }
         break
       }

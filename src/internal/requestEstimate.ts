@@ -211,9 +211,11 @@ const thinkingOf = (rules: Rules, message: Message.Message): number => {
  * developer message, 18 of 20 exact (five suites; the other two one odd
  * cassette); without, those with definitions 22 of 25 exact (one 1 over, one
  * 9 under, one broken cassette). Later turns, with function calls and
- * outputs, stay 1 to 4 tokens off: the API bills one request replayed with
- * new item ids 192, 195 and 197. The gpt-5 family frames them its own way
- * (1 or 2 over; not applied).
+ * outputs, are exact on 42 of 57 (function call items are billed their own
+ * way: `RESPONSES_CALL_EXTRA`); a call with the id of a stored item costs
+ * what the stored item does, which the request cannot show (one request
+ * replayed with new item ids was billed 192, 195 and 197). The gpt-5 family
+ * frames them its own way (1 or 2 over; not applied).
  */
 const RESPONSES_SECTIONS_SAVING = { standalone: 6, hosted: 2 } as const
 
