@@ -584,6 +584,28 @@ describe("estimateRequest for Gemini and OpenAI Responses", () => {
     expect(system.total).toBeGreaterThan(bare.total)
   })
 
+  it("Responses bills a function call item by whether it carries a stored item's id (gpt-4o family; gpt-5 as Chat)", () => {
+    const e = exact()
+    const count = (model: string, args: string, call: object) => {
+      const body = {
+        model,
+        input: [
+          { role: "user", content: "The 100th Fibonacci number?" },
+          { type: "function_call", call_id: "c1", name: "fib", arguments: args, ...call },
+          { type: "function_call_output", call_id: "c1", output: "354224848179261915075" }
+        ]
+      }
+      return e.estimateRequest(run(OpenAiResponses.fromRequest(body)).value, { provider: "openai-responses" }).messages[1]!
+    }
+    const stored = { id: "fc_1", status: "completed" }
+    // sent without one: its arguments as written and 1 more; with one: compact arguments and 4 more
+    expect(count("gpt-4o", '{"n":100}', stored) - count("gpt-4o", '{"n":100}', {})).toBe(3)
+    // the blank costs a token when the call is sent, not when it is read from the stored item
+    expect(count("gpt-4o", '{"n": 100}', {}) - count("gpt-4o", '{"n":100}', {})).toBe(1)
+    expect(count("gpt-4o", '{"n": 100}', stored)).toBe(count("gpt-4o", '{"n":100}', stored))
+    expect(count("gpt-5", '{"n":100}', stored)).toBe(count("gpt-5", '{"n":100}', {}))
+  })
+
   it("Responses counts the reasoning of the current turn only", () => {
     const reasoning = Block.thinking("", undefined, { encryptedContent: "A".repeat(1600) })
     const earlier = Message.assistant([reasoning, Block.text("Done.")])

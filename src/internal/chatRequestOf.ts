@@ -132,8 +132,10 @@ const assistant = (m: Message.AssistantMessage): ChatMessageLike => {
           functionCall = { name: block.name, arguments: Block.argsText(block) }
         } else if (type === "custom") {
           // a custom call has no `function`: the prompt renders it with an empty name
-          calls.push({ id: block.id, function: undefined })
+          const call = { id: block.id, function: undefined }
+          calls.push(block.itemId === undefined ? call : asStoredCall(call))
         } else {
+          // a Responses call item with its id is read from the stored item (see `RESPONSES_CALL_EXTRA`)
           const call = { id: block.id, function: { name: block.name, arguments: Block.argsText(block) } }
           calls.push(block.itemId === undefined ? call : asStoredCall(call))
         }
