@@ -130,13 +130,10 @@ const assistant = (m: Message.AssistantMessage): ChatMessageLike => {
         const type = own(block)?.["type"]
         if (type === "function_call" && functionCall === undefined) {
           functionCall = { name: block.name, arguments: Block.argsText(block) }
-        } else if (type === "custom") {
-          // a custom call has no `function`: the prompt renders it with an empty name
-          const call = { id: block.id, function: undefined }
-          calls.push(block.itemId === undefined ? call : asStoredCall(call))
         } else {
+          // a custom call has no `function`: the prompt renders it with an empty name
+          const call = { id: block.id, function: type === "custom" ? undefined : { name: block.name, arguments: Block.argsText(block) } }
           // a Responses call item with its id is read from the stored item (see `RESPONSES_CALL_EXTRA`)
-          const call = { id: block.id, function: { name: block.name, arguments: Block.argsText(block) } }
           calls.push(block.itemId === undefined ? call : asStoredCall(call))
         }
         break

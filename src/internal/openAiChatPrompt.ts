@@ -710,6 +710,8 @@ export const renderChatRequest = (request: ChatRequestLike, options: RenderOptio
 
   // The Responses API's input is a list of items: each function call its own, an empty assistant message a turn.
   const itemwise = options.responses === true
+  // A Responses function call item is billed its own way (`RESPONSES_CALL_EXTRA`), except on the gpt-5 family.
+  const responsesCalls = itemwise && format === "current" && promptFormatForModel(model) === "current"
   const messages: Array<ReadonlyArray<PromptTurn>> = []
   // Tool results are headed by the name of the call they answer; calls are found by id.
   const callNames = new Map<string, string>()
@@ -795,8 +797,6 @@ export const renderChatRequest = (request: ChatRequestLike, options: RenderOptio
     if (calls.length === 1 || itemwise) {
       // The o200k and 0125 models see a tool call's arguments re-serialized compactly, and a few tokens more.
       // On Responses every function call is an item of its own: no multi_tool_use wrapper.
-      // A Responses function call item is billed its own way (`RESPONSES_CALL_EXTRA`), except on the gpt-5 family.
-      const responsesCalls = itemwise && format === "current" && (model === undefined || promptFormatForModel(model) === "current")
       for (const call of calls) {
         const header = `${author} to=functions.${call.name}`
         if (!hasCallSurcharge(format) || toolCalls === 0) turns.push(turn(framing, header, call.args))
