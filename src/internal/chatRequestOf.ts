@@ -236,7 +236,7 @@ export const chatRequestOf = (request: Request.Request): { readonly body: ChatRe
           !m.content.some((b) =>
             b._tag === "Refusal" ||
             // thinking read from reasoning_content goes back there
-            (b._tag === "Thinking" && b.providerOptions?.[KEY]?.["reasoningContent"] === true) ||
+            (b._tag === "Thinking" && b.providerOptions?.[KEY]?.["$reasoningContent"] === true) ||
             // a generated audio replayed by its id
             (b._tag === "File" && b.mediaType.startsWith("audio/") && (b.itemId !== undefined || b.source._tag === "FileId"))
           )

@@ -221,7 +221,7 @@ const RESPONSES_SECTIONS_SAVING = { standalone: 6, hosted: 2 } as const
 
 /** A system message read from a Responses request's `instructions` whose text is empty. */
 const isEmptyInstructions = (message: Message.Message | undefined): boolean =>
-  message?.role === "system" && message.providerOptions?.["openai-responses"]?.["instructions"] === true &&
+  message?.role === "system" && message.providerOptions?.["openai-responses"]?.["$instructions"] === true &&
   message.content.every((block) => block.text.length === 0)
 
 const responses = (rules: Rules, request: Request.Request, model: string | undefined): RequestEstimate => {

@@ -46,12 +46,15 @@
  * request they came from and written back from there. Two of them choose a
  * wire form: `type: "text"` on the only text block of a message sent as a
  * list of blocks rather than a string, and the `type` of a server tool's call
- * or result block (`mcp_tool_use`, `web_search_tool_result`, ...). One hint
- * is never written: `separateMessage: true` on a message read from a wire
- * message that followed another of the same role (the API merges such
- * messages itself, and accepted them recorded this way), so that it is
+ * or result block (`mcp_tool_use`, `web_search_tool_result`, ...). Two
+ * hints are never written: `$separateMessage: true` on a message read from
+ * a wire message that followed another of the same role (the API merges
+ * such messages itself, and accepted them recorded this way), so that it is
  * written as a message of its own again and the request comes back as it
- * was sent.
+ * was sent; and `$outputFormatField: true` on a request whose response
+ * format came as the structured outputs beta's top-level `output_format`.
+ * A hint's name starts with `$`, which no wire field's does: a field the
+ * sender named `separateMessage` is kept and written back as any other.
  *
  * @since 0.1.0
  */
@@ -77,6 +80,7 @@ import {
   type UnsupportedContent
 } from "./Conversion.js"
 import * as A from "./internal/adapter.js"
+import { hintKey } from "./internal/kept.js"
 import * as StreamErrors from "./StreamError.js"
 import * as ToolArguments from "./ToolArguments.js"
 
@@ -136,14 +140,14 @@ const RESULT_PASS_TYPES = new Set(["search_result", "tool_reference", "browser_s
 const hasExtras = (value: { readonly providerOptions?: Block.ProviderOptions }): boolean => value.providerOptions?.[key] !== undefined
 
 /** The message-level hint that keeps a message read on its own from being merged into the one before it. */
-const SEPARATE = "separateMessage"
+const SEPARATE = hintKey("separateMessage")
 
 /**
  * The request-level hint that its response format came as the structured
  * outputs beta's top-level `output_format` (and goes back there), not as
  * `output_config.format`.
  */
-const OUTPUT_FORMAT_FIELD = "outputFormatField"
+const OUTPUT_FORMAT_FIELD = hintKey("outputFormatField")
 
 /** The wire formats whose adapters mark the blocks they read with their own provider options. */
 const OTHER_FORMATS = ["openai-chat", "openai-responses", "gemini"] as const

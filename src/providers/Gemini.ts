@@ -46,9 +46,11 @@
  * unknown kinds become `ProviderDataBlock`s. Non-text parts of a system
  * instruction have no place in a system message and are reported
  * (`UnknownProviderField`). Beside the kept fields a few hints choose a
- * wire form: `syntheticId` (the call or response had no id), `noArgs` /
- * `noResponse` (the field was absent, not empty), `nullArgs` (the call's
- * arguments were an explicit `null`), `kind`
+ * wire form, each named with a `$` in front (which no wire field's name
+ * has, so a part's own field named `kind` is kept as any other; the names
+ * below are given without it): `syntheticId` (the call or response had no
+ * id), `noArgs` / `noResponse` (the field was absent, not empty), `nullArgs`
+ * (the call's arguments were an explicit `null`), `kind`
  * (`executableCode` / `codeExecutionResult`), `parametersKey` (the
  * declaration's parameters came as `parameters` or `parameters_json_schema`),
  * `parametersAsSent` (a `parameters` schema that named its types in
@@ -125,7 +127,7 @@ import * as Accumulator from "./GeminiStream.js"
 import type * as Wire from "./GeminiWire.js"
 import { eitherSpelling, readsSnake } from "./internal/geminiSpelling.js"
 import * as A from "./internal/adapter.js"
-import { defined, hintOf, keep, keptOf, merge } from "./internal/kept.js"
+import { defined, hintOf, isHint, keep, keptOf, merge } from "./internal/kept.js"
 import type * as StreamErrors from "./StreamError.js"
 import type { ProviderStreamError, StreamProtocolError } from "./StreamError.js"
 import * as ToolArguments from "./ToolArguments.js"
@@ -147,7 +149,7 @@ export const key = "gemini"
 type Obj = A.Obj
 type Fields = Record<string, Schema.Json>
 
-/** The hints kept beside the wire fields (see the module documentation). */
+/** The hints kept beside the wire fields (see the module documentation), each stored with a `$` in front (`internal/kept`). */
 const hints = new Set(["syntheticId", "noArgs", "nullArgs", "noResponse", "kind", "parametersKey", "parametersAsSent", "declarationsKey", "snakeCase", "nullCamelCase"])
 
 /**
@@ -1469,7 +1471,7 @@ export const toRequest = (request: Request.Request, options?: WriteOptions): Eff
     }
     if (request.maxOutputTokens !== undefined) body.generationConfig = { ...body.generationConfig, maxOutputTokens: request.maxOutputTokens }
     for (const field of Object.keys(kept)) {
-      if (field === "tools" || field === "toolConfig" || field === "generationConfig" || requestHints.has(field)) continue
+      if (field === "tools" || field === "toolConfig" || field === "generationConfig" || isHint(field, requestHints)) continue
       // a null kept beside a system instruction read in snake_case, written where that one went out so
       if (bodyKeys.has(field) && !(field === "systemInstruction" && body.systemInstruction === undefined)) continue
       A.setKey(body, field, kept[field])

@@ -46,13 +46,16 @@
  * as a plain string / the `refusal` field), `type: "custom"` on a custom
  * tool call or tool, `type: "function_call"` on a deprecated single function
  * call, `role: "function"` on its result, `type: "functions"` on a tool
- * defined in the deprecated `functions` list. Two are hints, never written
- * as fields: `dataUrlMediaType`, on an image whose `data:` URL declared a
- * type that is not an image type (`application/octet-stream`, or none):
- * the block has the type the bytes show (PNG, JPEG, GIF, WebP, else
- * `image/*`) and the URL is written back as it came; and `maxTokensField`,
- * on a request whose output limit came as the deprecated `max_tokens`
- * (written back under that name).
+ * defined in the deprecated `functions` list. Three are hints, never
+ * written as fields, each named with a `$` in front (which no wire field's
+ * name has, so a field of the sender's own with the same name is kept):
+ * `$dataUrlMediaType`, on an image whose `data:` URL declared a type that
+ * is not an image type (`application/octet-stream`, or none): the block has
+ * the type the bytes show (PNG, JPEG, GIF, WebP, else `image/*`) and the
+ * URL is written back as it came; `$maxTokensField`, on a request whose
+ * output limit came as the deprecated `max_tokens` (written back under that
+ * name); and `$reasoningContent`, on thinking read from DeepSeek's
+ * `reasoning_content` (written back there).
  *
  * @since 0.1.0
  */
@@ -73,7 +76,7 @@ import {
 import { standardBase64 } from "../internal/base64.js"
 import { chatNamedToolChoice, chatResponseFormat } from "../internal/chatRequestFields.js"
 import * as A from "./internal/adapter.js"
-import { hintOf, keptOf } from "./internal/kept.js"
+import { hintKey, hintOf, keptOf } from "./internal/kept.js"
 import * as OpenAiChatStream from "./OpenAiChatStream.js"
 import type * as Wire from "./OpenAiChatWire.js"
 import * as StreamErrors from "./StreamError.js"
@@ -665,7 +668,7 @@ const userPart = (ctx: A.Ctx, part: A.Obj, path: string): Block.UserBlock => {
       return Block.file(read.source, read.mediaType, {
         ...(detail === undefined ? {} : { detail }),
         // a data URL's declared type that is not an image type, written back as it came
-        ...A.optionsOf(key, read.declared === undefined ? extras : { ...extras, [DATA_URL_TYPE]: read.declared })
+        ...A.optionsOf(key, read.declared === undefined ? extras : { ...extras, [hintKey(DATA_URL_TYPE)]: read.declared })
       })
     }
     case "input_audio": {
@@ -705,7 +708,7 @@ const assistantBlocks = (
 ): { readonly content: Array<Block.AssistantBlock>; readonly name: string | undefined; readonly extras: Record<string, Schema.Json> | undefined } => {
   const content: Array<Block.AssistantBlock> = []
   const reasoning = A.optStr(ctx, m, "reasoning_content", path)
-  if (reasoning !== undefined) content.push(Block.thinking(reasoning, undefined, { providerOptions: { [key]: { [REASONING_CONTENT]: true } } }))
+  if (reasoning !== undefined) content.push(Block.thinking(reasoning, undefined, { providerOptions: { [key]: { [hintKey(REASONING_CONTENT)]: true } } }))
   const body = m["content"]
   if (typeof body === "string") {
     content.push(Block.text(body))
@@ -1042,7 +1045,7 @@ const decodeRequest = (ctx: A.Ctx, input: unknown): Request.Request => {
   if (completionLimit !== undefined && !Request.isTokenLimit(completionLimit)) keep("max_completion_tokens")
   if (legacy) {
     delete extras["max_tokens"]
-    extras[LEGACY_LIMIT] = true
+    extras[hintKey(LEGACY_LIMIT)] = true
   }
   const parallel = body["parallel_tool_calls"]
   if (parallel !== undefined && typeof parallel !== "boolean") keep("parallel_tool_calls")

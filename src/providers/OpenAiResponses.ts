@@ -39,10 +39,13 @@
  * become `ProviderDataBlock`s. Nothing is reported for them, because
  * nothing is lost. A few kept fields choose a wire form: `role:
  * "developer"` on a system message, `type: "input_text"` on the one text
- * block of a message sent as a list of parts; and two hints sit beside
- * them: `item` (on the first block of an output message, that item's own
- * fields, such as `status` and `phase`) and `instructions` (a system
- * message read from the request's `instructions`).
+ * block of a message sent as a list of parts; and hints sit beside them,
+ * each named with a `$` in front (which no wire field's name has, so a
+ * field of the sender's own named `item` is kept as any other): `$item` (on
+ * the first block of an output message, that item's own fields, such as
+ * `status` and `phase`), `$instructions` (a system message read from the
+ * request's `instructions`), `$part` / `$partStart` (the content parts an
+ * output message's blocks came from) and `$dataUrlMediaType`.
  *
  * **What the format cannot carry** is reported as a warning (or, with
  * `strict`, fails with `UnsupportedContent`): thinking without an item id
@@ -101,7 +104,8 @@ type Fields = Record<string, Schema.Json>
 type CallExtras = NonNullable<ToolArguments.ToolCallOptions["extras"]>
 
 /**
- * The hints kept beside the wire fields: `item` (on the first block of an
+ * The hints kept beside the wire fields, each stored with a `$` in front
+ * (`internal/kept`): `item` (on the first block of an
  * output message, that item's own fields), `instructions` (on a system
  * message read from the request's `instructions`) and `dataUrlMediaType`
  * (on an image whose `data:` URL declared a type that is not an image

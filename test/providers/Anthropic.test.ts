@@ -260,11 +260,11 @@ describe("Anthropic.toMessages", () => {
       })
       const code = Block.toolCall("code_execution_0", "code_execution", { language: "PYTHON", code: "print(13)" }, {
         providerExecuted: true,
-        providerOptions: { gemini: { kind: "executableCode" } }
+        providerOptions: { gemini: { $kind: "executableCode" } }
       })
       const codeResult = Block.toolResult("code_execution_0", "code_execution", [Block.json({ outcome: "OUTCOME_OK", output: "13\n" })], false, {
         providerExecuted: true,
-        providerOptions: { gemini: { kind: "codeExecutionResult" } }
+        providerOptions: { gemini: { $kind: "codeExecutionResult" } }
       })
       const { value, warnings } = yield* Anthropic.toMessages([
         Message.user("q"),

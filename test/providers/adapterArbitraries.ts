@@ -139,7 +139,7 @@ const chatStep: Arbitrary.Arbitrary<Array<Message.Message>> = Arbitrary.all({
       Arbitrary.map((results) => {
         const content: Array<Block.AssistantBlock> = []
         // thinking as Chat expresses it: read from reasoning_content, marked to go back there
-        if (reasoning !== undefined) content.push(Block.thinking(reasoning, undefined, { providerOptions: { "openai-chat": { reasoningContent: true } } }))
+        if (reasoning !== undefined) content.push(Block.thinking(reasoning, undefined, { providerOptions: { "openai-chat": { $reasoningContent: true } } }))
         if (lead !== undefined) content.push(Block.text(lead))
         content.push(...calls)
         return [Message.assistant(content), ...shuffle(results, seed).map((r) => Message.tool(r))]

@@ -60,13 +60,13 @@ const renamed = (value: unknown, layout: Layout): unknown => {
  */
 export const snakeCased = <A>(input: A): A => renamed(input, body) as A
 
-/** Messages as JSON without the Gemini adapter's note of the spelling they were read in (`snakeCase`). */
+/** Messages as JSON without the Gemini adapter's note of the spelling they were read in (`$snakeCase`). */
 export const unspelled = (value: unknown): unknown => {
   if (Array.isArray(value)) return value.map(unspelled)
   if (typeof value !== "object" || value === null) return value
   const out: Record<string, unknown> = {}
   for (const [k, v] of Object.entries(value)) {
-    if (k === "snakeCase") continue
+    if (k === "$snakeCase") continue
     const inner = unspelled(v)
     // an options record that held only the note
     if ((k === "gemini" || k === "providerOptions") && typeof inner === "object" && inner !== null && Object.keys(inner).length === 0) continue

@@ -167,7 +167,7 @@ const outputMessage = Arbitrary.all({
 )
 
 const easyText = Arbitrary.all({ t: text, phase: maybe(pick(["commentary", "final_answer"])) }).pipe(
-  Arbitrary.map(({ phase, t }) => [Block.text(t, po(R, phase === undefined ? undefined : { item: { phase } }))])
+  Arbitrary.map(({ phase, t }) => [Block.text(t, po(R, phase === undefined ? undefined : { $item: { phase } }))])
 )
 
 const hostedSearch = Arbitrary.all({ q: text, results: bool, hits: jsonValue }).pipe(

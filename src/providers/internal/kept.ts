@@ -4,6 +4,10 @@
  * other fields verbatim, nested objects' fields under their key) when an
  * adapter also keeps a few hints beside them (which wire form to write, an
  * id that was made up): the hints are named per adapter and never written.
+ * A hint is stored under its name with a `$` in front (`$syntheticId`),
+ * which no provider's field name has: a wire field that happens to share a
+ * hint's name (a Gemini part with its own `kind`) is kept and written back
+ * like any other, never read as the hint.
  *
  * @internal
  */
@@ -32,7 +36,16 @@ export const merge = <T extends object>(target: T, kept: { readonly [key: string
   return target
 }
 
-/** The kept wire fields of a value for `provider`, without the adapter's hint keys. */
+/** What every hint's stored key starts with. */
+export const HINT_PREFIX = "$"
+
+/** The key a hint named `name` is stored under. */
+export const hintKey = (name: string): string => HINT_PREFIX + name
+
+/** Whether a stored key is one of the hints named in `hints` (and not a wire field). */
+export const isHint = (key: string, hints: ReadonlySet<string>): boolean => key.startsWith(HINT_PREFIX) && hints.has(key.slice(HINT_PREFIX.length))
+
+/** The kept wire fields of a value for `provider`, without the adapter's hints. */
 export const keptOf = (
   value: { readonly providerOptions?: Block.ProviderOptions | undefined } | undefined,
   provider: string,
@@ -42,7 +55,7 @@ export const keptOf = (
   if (record === undefined) return undefined
   let out: { [key: string]: Schema.Json } | undefined
   for (const key of Object.keys(record)) {
-    if (hints.has(key)) continue
+    if (isHint(key, hints)) continue
     out ??= {}
     setKey(out, key, record[key])
   }
@@ -51,11 +64,12 @@ export const keptOf = (
 
 /** One hint of a value for `provider`. */
 export const hintOf = (value: { readonly providerOptions?: Block.ProviderOptions | undefined } | undefined, provider: string, hint: string): Schema.Json | undefined =>
-  value?.providerOptions?.[provider]?.[hint]
+  value?.providerOptions?.[provider]?.[hintKey(hint)]
 
 /**
  * `{ providerOptions: { [provider]: { ...kept, ...hints } } }` without the
- * undefined hints, or `{}` when there is nothing to keep.
+ * undefined hints (each under its `hintKey`), or `{}` when there is nothing
+ * to keep.
  */
 export const keep = (
   provider: string,
@@ -68,7 +82,7 @@ export const keep = (
       const v = hints[key]
       if (v === undefined) continue
       out ??= {}
-      setKey(out, key, v)
+      setKey(out, hintKey(key), v)
     }
   }
   return out === undefined ? {} : { providerOptions: { [provider]: out } }
