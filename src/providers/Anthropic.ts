@@ -139,6 +139,9 @@ const RESULT_PASS_TYPES = new Set(["search_result", "tool_reference", "browser_s
 
 const hasExtras = (value: { readonly providerOptions?: Block.ProviderOptions }): boolean => value.providerOptions?.[key] !== undefined
 
+/** The hint on a server tool that came without a name (the MCP connector's `mcp_toolset`), which goes back without one. */
+const NO_NAME = hintKey("noName")
+
 /** The message-level hint that keeps a message read on its own from being merged into the one before it. */
 const SEPARATE = hintKey("separateMessage")
 
@@ -688,7 +691,10 @@ const isServerTool = (extras: Block.JsonObject | undefined): boolean => {
 const encodeTool = (ctx: A.Ctx, tool: Request.ToolDefinition): Wire.ToolParam | undefined => {
   const defined = tool.providerDefined
   if (defined !== undefined) {
-    if (defined.provider === key) return { ...defined.config, type: defined.type, name: tool.name } as unknown as Wire.ToolParam
+    if (defined.provider === key) {
+      const named = tool.providerOptions?.[key]?.[NO_NAME] === true ? {} : { name: tool.name }
+      return { ...defined.config, type: defined.type, ...named } as unknown as Wire.ToolParam
+    }
     A.dropped(ctx, undefined, undefined, `the definition of ${tool.name}, a tool ${defined.provider} defines`, "Anthropic runs only its own tools")
     return undefined
   }
@@ -1188,11 +1194,16 @@ const decodeTools = (ctx: A.Ctx, list: ReadonlyArray<Schema.Json>): Array<Reques
   for (let t = 0; t < list.length; t++) {
     const at = `tools[${t}]`
     const tool = A.obj(ctx, list[t], at)
-    const name = A.str(ctx, tool, "name", at)
     if (isServerTool(tool)) {
-      out.push(Request.providerTool(name, key, tool["type"] as string, A.extrasOf(tool, SERVER_TOOL_KEYS)))
+      // a server tool may have no name (the MCP connector's mcp_toolset): it is called by its server's name, else its type
+      const named = tool["name"] !== undefined
+      const server = tool["mcp_server_name"]
+      const name = named ? A.str(ctx, tool, "name", at) : typeof server === "string" && server.length > 0 ? server : (tool["type"] as string)
+      const options = named ? undefined : { providerOptions: { [key]: { [NO_NAME]: true } } }
+      out.push(Request.providerTool(name, key, tool["type"] as string, A.extrasOf(tool, SERVER_TOOL_KEYS), options))
       continue
     }
+    const name = A.str(ctx, tool, "name", at)
     const description = A.optStr(ctx, tool, "description", at)
     const parameters = A.optObj(ctx, tool, "input_schema", at)
     const strict = A.optBool(ctx, tool, "strict", at)

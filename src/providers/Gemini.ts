@@ -49,8 +49,9 @@
  * wire form, each named with a `$` in front (which no wire field's name
  * has, so a part's own field named `kind` is kept as any other; the names
  * below are given without it): `syntheticId` (the call or response had no
- * id), `noArgs` / `noResponse` (the field was absent, not empty), `nullArgs`
- * (the call's arguments were an explicit `null`), `kind`
+ * id), `noArgs` / `noResponse` / `noMimeType` (the field was absent, not
+ * empty; a file URI's type, as the API's guide sends a YouTube URL),
+ * `nullArgs` (the call's arguments were an explicit `null`), `kind`
  * (`executableCode` / `codeExecutionResult`), `parametersKey` (the
  * declaration's parameters came as `parameters` or `parameters_json_schema`),
  * `parametersAsSent` (a `parameters` schema that named its types in
@@ -150,7 +151,7 @@ type Obj = A.Obj
 type Fields = Record<string, Schema.Json>
 
 /** The hints kept beside the wire fields (see the module documentation), each stored with a `$` in front (`internal/kept`). */
-const hints = new Set(["syntheticId", "noArgs", "nullArgs", "noResponse", "kind", "parametersKey", "parametersAsSent", "declarationsKey", "snakeCase", "nullCamelCase"])
+const hints = new Set(["syntheticId", "noArgs", "nullArgs", "noResponse", "noMimeType", "kind", "parametersKey", "parametersAsSent", "declarationsKey", "snakeCase", "nullCamelCase"])
 
 /**
  * The hints a request keeps beside its fields (`declarationsKey`: the name of an empty declarations list read in
@@ -430,12 +431,15 @@ const partExtras = (part: Obj, known: ReadonlySet<string>, nestedKey: string, ne
   return A.withNested(A.extrasOf(part, known), nestedKey, A.isObj(nested) ? A.extrasOf(nested, nestedKnown) : undefined)
 }
 
+/** The media type of a file part that names none. */
+const UNTYPED = "application/octet-stream"
+
 /** A file part (`inlineData` or `fileData`), its fields read in lowerCamelCase (`camelCased`, which gave `spelling`). */
 const readFile = (ctx: A.Ctx, part: Obj, at: string, spelling: Spelling): Block.FileBlock | undefined => {
   const inline = part["inlineData"]
   if (A.isObj(inline)) {
     const displayName = A.optStr(ctx, inline, "displayName", `${at}.inlineData`)
-    return Block.file(Block.base64(A.optStr(ctx, inline, "data", `${at}.inlineData`) ?? ""), A.optStr(ctx, inline, "mimeType", `${at}.inlineData`) ?? "application/octet-stream", {
+    return Block.file(Block.base64(A.optStr(ctx, inline, "data", `${at}.inlineData`) ?? ""), A.optStr(ctx, inline, "mimeType", `${at}.inlineData`) ?? UNTYPED, {
       ...defined({ filename: displayName }),
       ...keep(key, partExtras(part, inlineKeys, "inlineData", blobKeys), spellingHints(spelling))
     })
@@ -443,9 +447,11 @@ const readFile = (ctx: A.Ctx, part: Obj, at: string, spelling: Spelling): Block.
   const data = part["fileData"]
   if (A.isObj(data)) {
     const displayName = A.optStr(ctx, data, "displayName", `${at}.fileData`)
-    return Block.file(Block.url(A.optStr(ctx, data, "fileUri", `${at}.fileData`) ?? ""), A.optStr(ctx, data, "mimeType", `${at}.fileData`) ?? "application/octet-stream", {
+    // a URI may come without a type (a YouTube URL, as the API's guide sends it): it goes back without one
+    const mimeType = A.optStr(ctx, data, "mimeType", `${at}.fileData`)
+    return Block.file(Block.url(A.optStr(ctx, data, "fileUri", `${at}.fileData`) ?? ""), mimeType ?? UNTYPED, {
       ...defined({ filename: displayName }),
-      ...keep(key, partExtras(part, fileKeys, "fileData", fileDataKeys), spellingHints(spelling))
+      ...keep(key, partExtras(part, fileKeys, "fileData", fileDataKeys), { ...spellingHints(spelling), noMimeType: mimeType === undefined ? true : undefined })
     })
   }
   return undefined
@@ -749,8 +755,11 @@ const writeFile = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockIndex
   switch (source._tag) {
     case "Base64":
       return spelledPart(ctx, merge<Wire.PartParam>({ inlineData: { mimeType: mimeTypeOf(ctx, block, index, blockIndex), data: source.data, ...named } }, kept), block)
-    case "Url":
-      return spelledPart(ctx, merge<Wire.PartParam>({ fileData: { mimeType: mimeTypeOf(ctx, block, index, blockIndex), fileUri: source.url, ...named } }, kept), block)
+    case "Url": {
+      const untyped = block.mediaType === UNTYPED && hintOf(block, key, "noMimeType") === true
+      const mimeType = untyped ? {} : { mimeType: mimeTypeOf(ctx, block, index, blockIndex) }
+      return spelledPart(ctx, merge<Wire.PartParam>({ fileData: { ...mimeType, fileUri: source.url, ...named } }, kept), block)
+    }
     case "Text":
       A.converted(ctx, index, blockIndex, "a text document", "as base64 text/plain inline data")
       return spelledPart(ctx, merge<Wire.PartParam>({ inlineData: { mimeType: "text/plain", data: utf8ToBase64(source.text), ...named } }, kept), block)
@@ -1537,6 +1546,10 @@ const candidateShape: Shape = { finishReason: null }
 const decodeResponse = (ctx: A.Ctx, given: Obj, candidateIndex: number): DecodedResponse => {
   const raw = camelCased(ctx, given, responseShape, "", newSpelling())
   const candidates = raw["candidates"] === undefined || raw["candidates"] === null ? [] : A.arr(ctx, raw["candidates"], "candidates")
+  // none at all is a prompt that was blocked (finish: content-filter); some, but not the one asked for, is a mistake
+  if (candidates.length > 0 && candidates[candidateIndex] === undefined) {
+    return A.malformed(ctx, "candidates", `the response has no candidate ${candidateIndex} (it has ${candidates.length})`)
+  }
   if (candidates.length > 1) A.dropped(ctx, undefined, undefined, `${candidates.length - 1} other candidate(s)`, `one candidate is read (candidate ${candidateIndex})`)
   const id = A.optStr(ctx, raw, "responseId", "")
   const prefix = id ?? `response_${processTag}_${++responseCalls}`

@@ -46,7 +46,7 @@
  * as a plain string / the `refusal` field), `type: "custom"` on a custom
  * tool call or tool, `type: "function_call"` on a deprecated single function
  * call, `role: "function"` on its result, `type: "functions"` on a tool
- * defined in the deprecated `functions` list. Three are hints, never
+ * defined in the deprecated `functions` list. Four are hints, never
  * written as fields, each named with a `$` in front (which no wire field's
  * name has, so a field of the sender's own with the same name is kept):
  * `$dataUrlMediaType`, on an image whose `data:` URL declared a type that
@@ -54,8 +54,9 @@
  * the type the bytes show (PNG, JPEG, GIF, WebP, else `image/*`) and the
  * URL is written back as it came; `$maxTokensField`, on a request whose
  * output limit came as the deprecated `max_tokens` (written back under that
- * name); and `$reasoningContent`, on thinking read from DeepSeek's
- * `reasoning_content` (written back there).
+ * name); `$reasoningContent`, on thinking read from DeepSeek's
+ * `reasoning_content` (written back there); and `$nullContent`, on the
+ * result of a deprecated `function` message whose `content` was `null`.
  *
  * @since 0.1.0
  */
@@ -184,8 +185,11 @@ const LEGACY_LIMIT = "maxTokensField"
 /** That a thinking block was read from DeepSeek's `reasoning_content` (and goes back there unless told to drop it). */
 const REASONING_CONTENT = "reasoningContent"
 
+/** That a deprecated function message's `content` was `null` (the result holds `""`, and goes back as `null`). */
+const NULL_CONTENT = "nullContent"
+
 /** The hints kept beside the wire fields (see the module documentation): never written as fields. */
-const hints: ReadonlySet<string> = new Set([DATA_URL_TYPE, LEGACY_LIMIT, REASONING_CONTENT])
+const hints: ReadonlySet<string> = new Set([DATA_URL_TYPE, LEGACY_LIMIT, REASONING_CONTENT, NULL_CONTENT])
 
 const filePart = (ctx: A.Ctx, file: Block.FileBlock, index: number, blockIndex: number): Wire.UserContentPart | undefined => {
   const extras = keptOf(file, key, hints)
@@ -425,13 +429,14 @@ const toolMessages = (ctx: A.Ctx, m: Message.ToolMessage, index: number, out: Ar
   const messageExtras = A.ownExtras(m, key)
   for (let b = 0; b < m.content.length; b++) {
     const result = m.content[b]!
-    const extras = A.ownExtras(result, key)
+    const extras = keptOf(result, key, hints)
     if (result.isError) {
       A.dropped(ctx, index, b, `the error flag of the result of ${result.toolName}`, "Chat Completions tool messages have no error flag; the content is sent as is")
     }
     const content = resultContent(ctx, result, index, b)
     if (extras?.["role"] === "function") {
-      out.push({ ...messageExtras, ...extras, role: "function", name: result.toolName, content: typeof content === "string" ? content : Block.resultContentText(result.content) })
+      const text = typeof content === "string" ? content : Block.resultContentText(result.content)
+      out.push({ ...messageExtras, ...extras, role: "function", name: result.toolName, content: text === "" && hintOf(result, key, NULL_CONTENT) === true ? null : text })
     } else {
       out.push({ ...messageExtras, ...extras, role: "tool", tool_call_id: result.toolCallId, content })
     }
@@ -684,8 +689,12 @@ const userPart = (ctx: A.Ctx, part: A.Obj, path: string): Block.UserBlock => {
       const fileId = A.optStr(ctx, file, "file_id", `${path}.file`)
       const filename = A.optStr(ctx, file, "filename", `${path}.file`)
       if (fileData === undefined && fileId === undefined) return Block.providerData(key, part)
+      // a data: URL that is not base64 (`data:text/plain,hello`) has no bytes to read as they are: kept whole, as sent
+      if (fileData !== undefined && /^data:/i.test(fileData) && Block.parseDataUrl(fileData) === undefined) return Block.providerData(key, part)
       const extras = A.withNested(A.extrasOf(part, PART_KEYS["file"]!), "file", A.extrasOf(file, FILE_KEYS))
-      const { mediaType, source } = fileData !== undefined ? fileFromDataUrl(fileData, "application/pdf") : { source: Block.fileId(fileId!), mediaType: "application/pdf" }
+      // bare base64 declares no type: the file name's, else a PDF (what Chat Completions reads)
+      const bare = (filename === undefined ? undefined : A.documentTypeOfName(filename)) ?? "application/pdf"
+      const { mediaType, source } = fileData !== undefined ? fileFromDataUrl(fileData, bare) : { source: Block.fileId(fileId!), mediaType: "application/pdf" }
       return Block.file(source, mediaType, { ...(filename === undefined ? {} : { filename }), ...A.optionsOf(key, extras) })
     }
     default:
@@ -861,9 +870,9 @@ const decodeMessages = (ctx: A.Ctx, list: ReadonlyArray<Schema.Json>, path: stri
       }
       case "function": {
         const name = A.str(ctx, m, "name", at)
-        const content = A.optStr(ctx, m, "content", at) ?? ""
-        const extras = { ...A.extrasOf(m, FUNCTION_MESSAGE_KEYS), role: "function" }
-        out.push(Message.tool(Block.toolResult(calls.lastFunctionCall ?? "", name, content, false, A.optionsOf(key, extras))))
+        const content = A.optStr(ctx, m, "content", at)
+        const extras = { ...A.extrasOf(m, FUNCTION_MESSAGE_KEYS), role: "function", ...(content === undefined ? { [hintKey(NULL_CONTENT)]: true } : {}) }
+        out.push(Message.tool(Block.toolResult(calls.lastFunctionCall ?? "", name, content ?? "", false, A.optionsOf(key, extras))))
         break
       }
       default:

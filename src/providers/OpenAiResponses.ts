@@ -81,7 +81,7 @@ import {
   type UnsupportedContent
 } from "./Conversion.js"
 import * as A from "./internal/adapter.js"
-import { defined, hintOf, keep, keptOf, merge } from "./internal/kept.js"
+import { defined, hintOf, isHint, keep, keptOf, merge } from "./internal/kept.js"
 import * as Accumulator from "./OpenAiResponsesStream.js"
 import type * as Wire from "./OpenAiResponsesWire.js"
 import type * as StreamErrors from "./StreamError.js"
@@ -112,7 +112,7 @@ type CallExtras = NonNullable<ToolArguments.ToolCallOptions["extras"]>
  * type, such as `application/octet-stream`: the block has the type its
  * bytes show, and the URL is written back as it came).
  */
-const hints = new Set(["item", "instructions", "dataUrlMediaType", "part", "partStart"])
+const hints = new Set(["item", "instructions", "dataUrlMediaType", "part", "partStart", "noInput"])
 
 // ---------------------------------------------------------------------------
 // tables
@@ -951,7 +951,8 @@ export const fromRequest = (
     for (const field of Object.keys(raw)) if (!bodyKeys.has(field)) A.setKey(kept, field, raw[field])
     return Request.make(messages, {
       ...defined({ model: A.optStr(ctx, raw, "model", ""), tools, toolChoice, parallelToolCalls: A.optBool(ctx, raw, "parallel_tool_calls", ""), responseFormat, maxOutputTokens }),
-      ...keep(key, Object.keys(kept).length === 0 ? undefined : kept)
+      // a body that continues a stored response may leave input out: it goes back without it
+      ...keep(key, Object.keys(kept).length === 0 ? undefined : kept, { noInput: input === undefined || input === null ? true : undefined })
     })
   })
 }
@@ -990,7 +991,8 @@ export const toRequest = (request: Request.Request, options?: ConversionOptions)
   const ctx = A.makeCtx(key, options)
   return A.runEncode(ctx, () => {
     const kept = request.providerOptions?.[key] ?? {}
-    const body: Wire.RequestBody = { input: [] }
+    const input: Array<Wire.InputItem> = []
+    const body: Wire.RequestBody = { input }
     if (request.model !== undefined) body.model = request.model
     const first = request.messages[0]
     let from = 0
@@ -998,7 +1000,8 @@ export const toRequest = (request: Request.Request, options?: ConversionOptions)
       body.instructions = first.content.map((b) => b.text).join("")
       from = 1
     }
-    writeMessages(ctx, request.messages, from, body.input)
+    writeMessages(ctx, request.messages, from, input)
+    if (input.length === 0 && hintOf(request, key, "noInput") === true) delete body.input
     A.droppedForeignSettings(ctx, request, key)
     // hosted tools kept the older way, in the request's options, go first
     const hosted = Array.isArray(kept["tools"]) ? (kept["tools"] as unknown as Array<Wire.KeptItem>) : []
@@ -1027,7 +1030,7 @@ export const toRequest = (request: Request.Request, options?: ConversionOptions)
     if (request.responseFormat !== undefined) body.text = merge({ format: openAiResponseFormat(request.responseFormat) }, text)
     else if (text !== undefined) body.text = { ...text }
     for (const field of Object.keys(kept)) {
-      if (field === "tools" || field === "tool_choice" || field === "text" || bodyKeys.has(field)) continue
+      if (field === "tools" || field === "tool_choice" || field === "text" || bodyKeys.has(field) || isHint(field, hints)) continue
       A.setKey(body, field, kept[field])
     }
     return body

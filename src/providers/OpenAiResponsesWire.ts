@@ -579,7 +579,8 @@ export type TextFormat =
  */
 export interface RequestBody {
   model?: string
-  input: Array<InputItem>
+  /** Left out only when the request was read from a body without it (one that continues a stored response, conversation or prompt) and still has no messages. */
+  input?: Array<InputItem>
   instructions?: string
   tools?: Array<FunctionTool | KeptItem>
   tool_choice?: ToolChoiceParam
