@@ -786,3 +786,67 @@ describe("help and version", () => {
     })
   }
 })
+
+describe("found by an adversarial run of the command line", () => {
+  it("a number beyond a double's range (1e400) is read as the largest one, said on stderr, not a crash", () => {
+    const body = file("inf.json", '{"model":"gpt-4o","max_tokens":1e400,"temperature":-1e400,"messages":[{"role":"user","content":"hi"}]}')
+    const r = run(["check", body])
+    expect([r.code, r.stdout]).toEqual([0, "valid: 1 message\n"])
+    expect(r.stderr).toContain("1e400 as 1.7976931348623157e+308")
+    expect(r.stderr).not.toContain("unexpected failure")
+    const back = run(["convert", body, "--to", "openai-chat"])
+    expect(back.code).toBe(0)
+    expect(JSON.parse(back.stdout)).toMatchObject({ temperature: -Number.MAX_VALUE })
+  })
+
+  it("a reader that closes the pipe early (| head -1) ends the run quietly, without a stack trace", () => {
+    const messages = Array.from({ length: 50_000 }, (_, i) => ({ role: i % 2 === 0 ? "user" : "assistant", content: `message ${i}` }))
+    const many = file("many.json", JSON.stringify({ model: "gpt-4o", messages }))
+    for (const command of ["tokens", "check --json"]) {
+      const r = spawnSync("sh", ["-c", `"${process.execPath}" "${bin}" ${command} "${many}" | head -1`], { cwd: root, encoding: "utf8" })
+      expect(r.stdout.split("\n").length).toBe(2)
+      expect(r.stderr).not.toMatch(/EPIPE|\n\s+at /)
+    }
+  })
+
+  it("a JSONL log of one line is a conversation of one message, as longer logs are", () => {
+    const one = file("one.jsonl", '{"role":"user","content":"hi"}\n')
+    expect(run(["check", one])).toMatchObject({ code: 0, stdout: "valid: 1 message\n" })
+    expect(run(["check", "-"], '{"role":"user","parts":[{"text":"hi"}]}')).toMatchObject({ code: 0, stdout: "valid: 1 message\n" })
+    const converted = run(["convert", one, "--to", "openai-chat"])
+    expect([converted.code, JSON.parse(converted.stdout)]).toEqual([0, [{ role: "user", content: "hi" }]])
+  })
+
+  it("text that is not JSON is said on one line, whatever V8's message quotes", () => {
+    const r = run(["check", file("notes.json", "# hello\nthis is markdown")])
+    expect(r.code).toBe(2)
+    expect(r.stderr.trim().split("\n")).toHaveLength(1)
+  })
+
+  it("check --json writes the same JSON as before, in pieces", () => {
+    const r = run(["check", example("interrupted-tool-call.jsonl"), "--json"])
+    const parsed = JSON.parse(r.stdout) as { readonly valid: boolean; readonly issues: ReadonlyArray<unknown> }
+    expect(r.stdout).toBe(`${JSON.stringify(parsed, null, 2)}\n`)
+    expect([r.code, parsed.valid, parsed.issues.length > 0]).toEqual([1, false, true])
+  })
+
+  it("repair names the message it cannot mend as the file does, as check does", () => {
+    const body = file("think.json", JSON.stringify({
+      model: "claude-sonnet-4-5",
+      max_tokens: 2048,
+      thinking: { type: "enabled", budget_tokens: 1024 },
+      system: "Be brief.",
+      messages: [
+        { role: "user", content: "Weather in Oslo?" },
+        { role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "get_weather", input: { city: "Oslo" } }] },
+        { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "4°C" }] }
+      ]
+    }))
+    const checked = run(["check", body, "--provider", "anthropic"])
+    const repaired = run(["repair", body, "--provider", "anthropic"])
+    expect(checked.stdout).toContain("ThinkingNotFirst: messages[1]:")
+    expect(repaired.code).toBe(1)
+    expect(repaired.stderr).toContain("messages[1]:")
+    expect(repaired.stderr).not.toContain("messages[2]:")
+  })
+})

@@ -358,7 +358,8 @@ const check = Command.make("check", { file: fileArg, format: formatFlag, provide
         : Conversation.issuesFor(provider, messages, profileOptions(config.model, input.request, input.format))
       const locate = fileLocator(input)
       if (config.json) {
-        yield* stdout(`${JSON.stringify({ valid: issues.length === 0, issues: issues.map((issue) => issueJson(issue, locate)) }, null, 2)}\n`)
+        // in pieces: the issues of a few million messages are longer than one string can be
+        yield* stdoutChunks(Formats.jsonChunks({ valid: issues.length === 0, issues: issues.map((issue) => issueJson(issue, locate)) }))
       } else if (issues.length === 0) {
         yield* stdout(`valid: ${fileCount(input)}${provider === undefined ? "" : `, ${provider} rules included`}\n`)
       } else {
@@ -634,7 +635,8 @@ const repair = Command.make("repair", { file: fileArg, provider: providerFlag, m
       const repaired: Repair.RepairResult = provider === undefined
         ? Repair.repair(input.request.messages, genericOptions(input.request))
         : yield* Repair.repairFor(provider, profileOptions(config.model, input.request, input.format))(input.request.messages).pipe(
-          Effect.mapError((e) => new JobFailed({ reason: e.message }))
+          // the message it cannot mend, named as the file names it (as check does)
+          Effect.mapError((e) => new JobFailed({ reason: inFileTerms(e.message, fileLocator(input)) }))
         )
       // what no repair can mend (a conversation with no messages left to send) fails as repairFor fails for a provider
       const left = provider === undefined ? Conversation.issuesOf(repaired.messages, genericOptions(input.request)) : []

@@ -8,7 +8,7 @@
 import { Effect, Schema } from "effect"
 import * as fs from "node:fs"
 import { ownParsedJson } from "../internal/json.js"
-import { describeInexact, inexactNumbers } from "../internal/jsonNumbers.js"
+import { describeInexact, finiteParsedJson, inexactNumbers } from "../internal/jsonNumbers.js"
 
 /**
  * The input cannot be read or is not a conversation: `reason` is the one line
@@ -41,11 +41,15 @@ export type Parsed =
 const noteRounded = (parsed: Parsed | InputError, text: string): Parsed | InputError => {
   if (parsed instanceof InputError) return parsed
   const found = inexactNumbers(text)
-  return found.count === 0 ? parsed : { ...parsed, rounded: `${found.count === 1 ? "a number" : `${found.count} numbers`} with more digits than a JavaScript number holds, read as the nearest it does: ${describeInexact(found)}` }
+  if (found.count === 0) return parsed
+  // a literal beyond a double's range parsed as an infinity, which no JSON value holds: the largest number instead
+  const finite: Parsed = parsed.kind === "json" ? { ...parsed, value: finiteParsedJson(parsed.value) } : { ...parsed, values: parsed.values.map(finiteParsedJson) }
+  return { ...finite, rounded: `${found.count === 1 ? "a number" : `${found.count} numbers`} with more digits than a JavaScript number holds, read as the nearest it does: ${describeInexact(found)}` }
 }
 
 
-const errorText = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause))
+/** An error's message on one line (V8's JSON errors quote the text, line breaks and all). */
+const errorText = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause)).replace(/\s*[\r\n]+\s*/g, " ")
 
 /** The encoding of text that starts with a UTF-16 byte order mark, else `undefined`. */
 const utf16Of = (bytes: Uint8Array): "utf-16le" | "utf-16be" | undefined =>
@@ -107,7 +111,7 @@ export const parseText = (text: string, name: string, bytes: number): Parsed | I
   if (text.trim() === "") return new InputError({ reason: `${name} is empty` })
   let firstError: string
   try {
-    return noteRounded({ kind: "json", value: ownParsedJson(JSON.parse(text) as unknown), bytes }, text)
+    return noteRounded(oneValue(JSON.parse(text) as unknown, bytes), text)
   } catch (cause) {
     firstError = errorText(cause)
   }
@@ -158,7 +162,18 @@ const parseLines = (
   }
   if (values.length === 0) return new InputError({ reason: empty })
   // a single value may be read by an adapter (marked, so it is read in place); JSONL lines are decoded one by one
-  return values.length === 1 ? { kind: "json", value: ownParsedJson(values[0]), bytes } : { kind: "jsonl", values, bytes }
+  return values.length === 1 ? oneValue(values[0], bytes) : { kind: "jsonl", values, bytes }
+}
+
+/**
+ * What one JSON value is: a lone message (`{"role": "user", ...}`, as a JSONL
+ * log of one line holds) is a conversation of that message, read as JSONL
+ * is; anything else is a JSON document (a list of messages, a request body).
+ */
+const oneValue = (value: unknown, bytes: number): Parsed => {
+  const lone = typeof value === "object" && value !== null && !Array.isArray(value) && typeof (value as { readonly role?: unknown }).role === "string" &&
+    !["messages", "contents", "input"].some((key) => Object.hasOwn(value, key))
+  return lone ? { kind: "jsonl", values: [value], bytes } : { kind: "json", value: ownParsedJson(value), bytes }
 }
 
 /** The most UTF-16 code units V8 lets one string hold (2^29 - 24, about 512 MB of ASCII). */

@@ -22,4 +22,11 @@ const platform = await Promise.all([import("@effect/platform-node/NodeServices")
   })
 const [NodeServices, NodeRuntime] = platform
 
+// a reader that stops early (`| head`) closes the pipe: the rest of the output is not wanted, which is no failure;
+// any other write error is one line, never a stack trace
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code !== "EPIPE") process.stderr.write(`agent-messages: cannot write the output: ${error.message}\n`)
+  process.exit(error.code === "EPIPE" ? (typeof process.exitCode === "number" ? process.exitCode : 0) : 2)
+})
+
 run(VERSION).pipe(Effect.provide(NodeServices.layer), NodeRuntime.runMain)

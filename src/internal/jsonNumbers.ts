@@ -40,6 +40,32 @@ const exact = (literal: string): boolean => {
   return kept !== undefined && kept[0] === given[0] && kept[1] === given[1]
 }
 
+/** The finite number nearest to `n`: `JSON.parse` reads a literal beyond a double's range (`1e400`) as an infinity. */
+const nearestFinite = (n: number): number => (n === Infinity ? Number.MAX_VALUE : n === -Infinity ? -Number.MAX_VALUE : n)
+
+/**
+ * Replaces, in place, every infinity in a value `JSON.parse` returned (a
+ * literal beyond a double's range) by the largest finite number of its sign:
+ * an infinity is no JSON value, and nothing downstream can hold it. Walks
+ * with a stack of its own, so any depth of nesting is fine.
+ */
+export const finiteParsedJson = (value: unknown): unknown => {
+  if (typeof value === "number") return nearestFinite(value)
+  const stack: Array<unknown> = [value]
+  while (stack.length > 0) {
+    const node = stack.pop()
+    if (typeof node !== "object" || node === null) continue
+    const record = node as Record<string, unknown>
+    for (const key of Object.keys(record)) {
+      const v = record[key]
+      if (typeof v === "number") {
+        if (!Number.isFinite(v)) record[key] = nearestFinite(v)
+      } else if (typeof v === "object" && v !== null) stack.push(v)
+    }
+  }
+  return value
+}
+
 /** Where a number that may not survive parsing shows: sixteen digits (and a point) in a row, or a digit and a three-digit exponent. */
 const CANDIDATE = /\d[\d.]{15}|\d[eE][+-]?\d{3}/g
 
@@ -95,7 +121,7 @@ export const inexactNumbers = (text: string, limit = 3): { readonly count: numbe
     readFrom = from
     if (readBefore || literal === undefined || !/^-?\d/.test(literal) || exact(literal)) continue
     count++
-    if (examples.length < limit) examples.push({ text: literal, as: JSON.stringify(Number(literal)) })
+    if (examples.length < limit) examples.push({ text: literal, as: JSON.stringify(nearestFinite(Number(literal))) })
   }
   return { count, examples }
 }
