@@ -480,6 +480,17 @@ const makeClearing = (
     }
   }
   const tailStart = layout.count === 0 ? n : layout.start[layout.tail]!
+  // thinking is cleared before the newest user message, and never in the last assistant turn (its messages and
+  // their results, back to the user message before them): a provider that joins that turn's results with the
+  // newest user message (Anthropic) wants the turn's thinking back
+  let lastTurn = n
+  for (let i = n - 1; i >= 0; i--) {
+    if (messages[i]!.role !== "assistant") continue
+    lastTurn = i
+    while (lastTurn > 0 && (messages[lastTurn - 1]!.role === "assistant" || messages[lastTurn - 1]!.role === "tool")) lastTurn--
+    break
+  }
+  const thinkingFrom = Math.min(tailStart, lastTurn)
   let marked: Uint8Array | undefined
   for (let u = 0; u < layout.count; u++) {
     if (layout.marked[u] !== 1) continue
@@ -498,7 +509,7 @@ const makeClearing = (
       const partial = clearTool(m, protectBlock)
       return partial === undefined ? undefined : { message: partial.message, toolResults: partial.results, thinking: 0 }
     }
-    if (m.role === "assistant" && thinking && i < tailStart) return fullyCleared(m)
+    if (m.role === "assistant" && thinking && i < thinkingFrom) return fullyCleared(m)
     return undefined
   }
 

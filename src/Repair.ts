@@ -429,6 +429,16 @@ export interface RepairResult {
 
 const UNKNOWN_TOOL = "unknown_tool"
 
+/**
+ * `array.splice(at, 0, ...items)` without spreading `items` into arguments:
+ * a spread of a hundred thousand values overflows the call stack.
+ */
+const insertAll = <A>(array: Array<A>, at: number, items: ReadonlyArray<A>): void => {
+  const tail = array.splice(at)
+  for (const item of items) array.push(item)
+  for (const item of tail) array.push(item)
+}
+
 /** A call of the open turn as repair sees it: where it is, and the id and name it leaves with. */
 interface OutCall extends CallRef {
   readonly outId: string
@@ -764,8 +774,8 @@ const repairWith = (
         actions[at] = new MovedSystemMessage({ index: deferredSystem[k]!.i, to: "before-pending-calls" })
       })
       endRun()
-      out.splice(turnSlot, 0, ...deferredSystem.map((d) => d.m))
-      origins.splice(turnSlot, 0, ...deferredSystem.map((d) => d.i))
+      insertAll(out, turnSlot, deferredSystem.map((d) => d.m))
+      insertAll(origins, turnSlot, deferredSystem.map((d) => d.i))
     }
   } else {
     closeTurn()
@@ -1029,8 +1039,8 @@ const geminiFixes = (options: RepairForOptions | undefined): ProviderFixes => ({
       }
       out.length = w
       origins.length = w
-      out.splice(lead, 0, ...systems)
-      origins.splice(lead, 0, ...systemOrigins)
+      insertAll(out, lead, systems)
+      insertAll(origins, lead, systemOrigins)
       lead += systems.length
     }
     // a function-call turn must follow a user turn or function responses

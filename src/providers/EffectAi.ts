@@ -48,6 +48,7 @@ import * as Block from "../Block.js"
 import * as Message from "../Message.js"
 import * as Request from "../Request.js"
 import { standardBase64 } from "../internal/base64.js"
+import { stringify } from "../internal/json.js"
 import * as TokenEstimator from "../TokenEstimator.js"
 import {
   type ConversionOptions,
@@ -62,6 +63,7 @@ import {
 } from "./Conversion.js"
 import * as A from "./internal/adapter.js"
 import { defined } from "./internal/kept.js"
+import * as ToolArguments from "./ToolArguments.js"
 
 type JsonObj = { [key: string]: Schema.Json }
 type Obj = { readonly [key: string]: unknown }
@@ -278,6 +280,8 @@ const assistantPart = (block: Block.AssistantBlock): Prompt.AssistantMessagePart
           .field("google", "thoughtSignature", block.thoughtSignature)
           .keep("rawArgs", block.rawArgs)
           .keep("parseError", block.parseError)
+          // text that does not give the args (a call built so by hand): the args it went with, to tell an edit by
+          .keep("argsAsWritten", block.rawArgs !== undefined && !ToolArguments.rawArgsHold(block) ? stringify(block.args) : undefined)
           .keep("providerExecuted", block.providerExecuted === false ? false : undefined)
           .build()
       })
@@ -503,9 +507,11 @@ const readText = (ctx: Ctx, part: Prompt.TextPart, path: string): Block.TextBloc
 const readResult = (ctx: Ctx, part: Prompt.ToolResultPart, path: string): Block.ToolResultBlock => {
   const o = new OptionsReader(ctx, part.options, path)
   const keptContent = o.own["content"]
+  const kept = keptContent === undefined ? undefined : (decodeBlocks(ctx, keptContent, `${path}.options.${ownKey}.content`) as ReadonlyArray<Block.ToolResultPart>)
   let content: Block.ToolResultContent
-  if (keptContent !== undefined) {
-    content = decodeBlocks(ctx, keptContent, `${path}.options.${ownKey}.content`) as ReadonlyArray<Block.ToolResultPart>
+  // the exact parts are kept while the Prompt's result is still the one written from them: an edited result wins
+  if (kept !== undefined && part.result === Block.resultContentText(kept) && (part.modelOutput?.length ?? kept.length) === kept.length) {
+    content = kept
   } else if (part.modelOutput !== undefined) {
     content = part.modelOutput.map((p, i) => (p.type === "text" ? Block.text(p.text) : readFile(ctx, p, `${path}.modelOutput[${i}]`)))
   } else if (typeof part.result === "string") {
@@ -547,10 +553,17 @@ const readAssistantPart = (ctx: Ctx, part: Prompt.AssistantMessagePart, path: st
       return readFile(ctx, part, path)
     case "tool-call": {
       const o = new OptionsReader(ctx, part.options, path)
-      const rawArgs = o.kept("rawArgs", isString)
-      const parseError = o.kept("parseError", isString)
+      const kept = o.kept("rawArgs", isString)
+      const keptError = o.kept("parseError", isString)
+      const args = A.jsonOf(ctx, part.params === undefined ? {} : part.params)
+      // the provider's text is kept while the params are the ones written with it: params edited in the Prompt (a
+      // redaction) win
+      const asWritten = o.kept("argsAsWritten", isString)
+      const holds = kept !== undefined && (asWritten !== undefined ? stringify(args) === asWritten : ToolArguments.rawArgsHold({ rawArgs: kept, args }))
+      const rawArgs = holds ? kept : undefined
+      const parseError = holds ? keptError : undefined
       const explicit = o.own["providerExecuted"]
-      return Block.toolCall(part.id, part.name, A.jsonOf(ctx, part.params === undefined ? {} : part.params), {
+      return Block.toolCall(part.id, part.name, args, {
         ...defined({ rawArgs, parseError, itemId: o.str("openai", "itemId"), thoughtSignature: o.str("google", "thoughtSignature") }),
         ...(part.providerExecuted ? { providerExecuted: true } : explicit === false ? { providerExecuted: false } : {}),
         ...o.providerOptions()
@@ -607,8 +620,11 @@ const readMessage = (ctx: Ctx, m: Prompt.Message, i: number): Message.Message =>
   const named = { ...base, ...defined({ name }) }
   switch (m.role) {
     case "system": {
-      const blocks = o.own["blocks"]
-      return Message.system(place(blocks === undefined ? [Block.text(m.content)] : (decodeBlocks(ctx, blocks, `${path}.options.${ownKey}.blocks`) as ReadonlyArray<Block.TextBlock>)), named)
+      const keptBlocks = o.own["blocks"]
+      const kept = keptBlocks === undefined ? undefined : (decodeBlocks(ctx, keptBlocks, `${path}.options.${ownKey}.blocks`) as ReadonlyArray<Block.TextBlock>)
+      // the kept blocks while the Prompt's text is still the one written from them: an edited text wins
+      const blocks = kept !== undefined && kept.map((b) => b.text).join("\n") === m.content ? kept : [Block.text(m.content)]
+      return Message.system(place(blocks), named)
     }
     case "user": {
       const blocks: Array<Block.UserBlock> = m.content.map((part, p) => (part.type === "text" ? (readText(ctx, part, `${path}.content[${p}]`) as Block.TextBlock) : readFile(ctx, part, `${path}.content[${p}]`)))

@@ -965,7 +965,7 @@ const writeMessages = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Wi
             if (writesAsRead.has(ctx) && snakeOfValue(m)?.has("system_instruction") === true) out.system_instruction = system
             else out.systemInstruction = system
           } else {
-            system.parts.push(...parts)
+            for (const part of parts) system.parts.push(part)
           }
           continue
         }

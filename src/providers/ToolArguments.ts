@@ -190,7 +190,38 @@ export const toolCall = (site: CallSite, text: string, options?: ToolCallOptions
  *
  * @since 0.1.0
  */
-export const toText = (call: Block.ToolCallBlock): string => call.rawArgs ?? jsonText(call.args)
+export const toText = (call: Block.ToolCallBlock): string => (call.rawArgs !== undefined && rawArgsHold(call) ? call.rawArgs : jsonText(call.args))
+
+const holding = new WeakMap<Block.ToolCallBlock, boolean>()
+
+/**
+ * Whether a call's kept text (`rawArgs`) still gives its `args`: read again
+ * as JSON, it comes to the same value (or, for JSON that is not an object,
+ * to the `{}` an adapter that needs an object made of it). A call whose
+ * `args` were changed after it was read (a redacted password) no longer
+ * holds, and its text is not sent: the `args` are. Text that is not JSON
+ * (its `args` were repaired from it) is taken to hold.
+ *
+ * @since 0.1.0
+ */
+export const rawArgsHold = (call: { readonly rawArgs?: string | undefined; readonly args: Schema.Json }): boolean => {
+  const raw = call.rawArgs
+  if (raw === undefined) return false
+  const known = typeof call === "object" && call !== null ? holding.get(call as Block.ToolCallBlock) : undefined
+  if (known !== undefined) return known
+  let holds: boolean
+  try {
+    const again = parseJson(raw)
+    const args = jsonText(call.args)
+    // text that is not JSON gave its args by repair, which is not done again here: it is kept, as it came
+    holds = !("value" in again) || jsonText(again.value) === args || (!isObject(again.value) && args === "{}")
+  } catch {
+    // text too deep to read again: kept, as it came
+    holds = true
+  }
+  holding.set(call as Block.ToolCallBlock, holds)
+  return holds
+}
 
 /**
  * The arguments to send to a provider that takes a JSON object (Anthropic
@@ -209,6 +240,6 @@ export const toText = (call: Block.ToolCallBlock): string => call.rawArgs ?? jso
 export const toObject = (call: Block.ToolCallBlock): { readonly value: Schema.JsonObject; readonly replaced?: string; readonly rounded?: string } => {
   if (!isObject(call.args)) return { value: {}, replaced: `the arguments are ${kind(call.args)}, not an object` }
   // the provider's own text may hold numbers the parsed value could not (a 19-digit id): sent as an object, they are rounded
-  const inexact = call.rawArgs === undefined || call.parseError !== undefined ? undefined : inexactNumbers(call.rawArgs)
+  const inexact = call.rawArgs === undefined || call.parseError !== undefined || !rawArgsHold(call) ? undefined : inexactNumbers(call.rawArgs)
   return inexact === undefined || inexact.count === 0 ? { value: call.args as Schema.JsonObject } : { value: call.args as Schema.JsonObject, rounded: describeInexact(inexact) }
 }

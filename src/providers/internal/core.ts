@@ -119,7 +119,16 @@ export const makeAccumulator = <Event, Response, F extends Format<Response> = Fo
     pushData,
     feed: (chunk) => {
       parser ??= Sse.makeParser(onSse)
-      parser.feed(chunk)
+      // a piece that is neither text nor bytes (a number, a detached buffer) is a violation, never a throw
+      if (typeof chunk !== "string" && !(chunk instanceof Uint8Array)) {
+        ctx.violation(`a piece of the SSE text is neither a string nor bytes: ${chunk === null ? "null" : typeof chunk}`)
+        return
+      }
+      try {
+        parser.feed(chunk)
+      } catch (cause) {
+        ctx.violation(`a piece of the SSE text could not be read: ${errorText(cause)}`)
+      }
     },
     snapshot: () => {
       try {
@@ -143,7 +152,9 @@ export const makeAccumulator = <Event, Response, F extends Format<Response> = Fo
   const finish = (): Result.Result<Response, StreamError> => {
     if (parser !== undefined) {
       const open = parser.end()
-      if (open !== undefined) {
+      // an error frame is a failure, ended or not
+      if (open !== undefined && open.event === "error") onSse(open)
+      else if (open !== undefined) {
         // an event whose blank line never came: kept when its data is whole (as the SDKs do), else the text was cut
         const parsed = open.data === Sse.DONE ? Sse.DONE : parseData(open.data)
         if (parsed === invalid) cutTail = `the SSE text ends inside an event (${open.data.length} characters of unterminated data)`
