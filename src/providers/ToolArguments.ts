@@ -202,6 +202,10 @@ const holding = new WeakMap<Block.ToolCallBlock, boolean>()
  * holds, and its text is not sent: the `args` are. Text that is not JSON
  * (its `args` were repaired from it) is taken to hold.
  *
+ * @example
+ * ToolArguments.rawArgsHold(Block.toolCall("call_1", "login", { user: "ada" }, { rawArgs: '{ "user": "ada" }' })) // true
+ * ToolArguments.rawArgsHold(Block.toolCall("call_1", "login", { user: "[REDACTED]" }, { rawArgs: '{ "user": "ada" }' })) // false
+ *
  * @since 0.1.0
  */
 export const rawArgsHold = (call: { readonly rawArgs?: string | undefined; readonly args: Schema.Json }): boolean => {
