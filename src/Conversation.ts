@@ -50,6 +50,7 @@ import {
   TrailingWhitespacePrefill
 } from "./ValidationError.js"
 import type { ConversationIssue, DecodeIssue, Issue, IssueFor, ProviderIssue } from "./ValidationError.js"
+import { hintKey } from "./internal/hint.js"
 
 declare const ValidatedTypeId: unique symbol
 
@@ -891,7 +892,7 @@ const anthropicRules = (messages: ReadonlyArray<Message.Message>, options: Profi
       case "tool":
         // the adapter sends a turn's results in one user message; ones read from a second user message (the
         // reader marks it) went apart, and the API rejects the first for the calls it does not answer
-        if (i > 0 && messages[i - 1]!.role === "tool" && m.providerOptions?.["anthropic"]?.["$separateMessage"] === true && lastAssistant !== -1) {
+        if (i > 0 && messages[i - 1]!.role === "tool" && m.providerOptions?.["anthropic"]?.[hintKey("separateMessage")] === true && lastAssistant !== -1) {
           if (sink(new MissingToolResult({ index: lastAssistant, toolCallIds: m.content.map((r) => r.toolCallId), resumedAt: i }))) return
         }
         // a result's text blocks are text blocks too ("text content blocks must be non-empty")

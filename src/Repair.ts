@@ -22,6 +22,7 @@ import type { Provider } from "./Provider.js"
 import { unknownProvider } from "./internal/unknownProvider.js"
 import type { Issue } from "./ValidationError.js"
 import { Issue as IssueSchema } from "./ValidationError.js"
+import { hintKey } from "./internal/hint.js"
 
 /**
  * The content given to a synthetic result for a call that was never answered.
@@ -975,7 +976,7 @@ const anthropicFixes = (options: RepairForOptions | undefined): ProviderFixes =>
     for (let k = out.length - 1; k > 0; k--) {
       const m = out[k]!
       const before = out[k - 1]!
-      if (m.role !== "tool" || before.role !== "tool" || m.providerOptions?.["anthropic"]?.["$separateMessage"] !== true) continue
+      if (m.role !== "tool" || before.role !== "tool" || m.providerOptions?.["anthropic"]?.[hintKey("separateMessage")] !== true) continue
       log(new MergedConsecutive({ index: origins[k]!, into: origins[k - 1]!, message: m }))
       out[k - 1] = withContent(before, [...before.content, ...m.content])
       out.splice(k, 1)

@@ -20,6 +20,7 @@ import { imageSizeOfBase64 } from "./imageSize.js"
 import { isPdf, pdfPagesOfSource } from "./pdf.js"
 import { asStoredCall, type ChatMessageLike, type ChatRequestLike, withMeasured } from "./openAiChatPrompt.js"
 import { keptToolSettings } from "./toolSettings.js"
+import { hintKey } from "./hint.js"
 
 const KEY = "openai-chat"
 
@@ -236,7 +237,7 @@ export const chatRequestOf = (request: Request.Request): { readonly body: ChatRe
           !m.content.some((b) =>
             b._tag === "Refusal" ||
             // thinking read from reasoning_content goes back there
-            (b._tag === "Thinking" && b.providerOptions?.[KEY]?.["$reasoningContent"] === true) ||
+            (b._tag === "Thinking" && b.providerOptions?.[KEY]?.[hintKey("reasoningContent")] === true) ||
             // a generated audio replayed by its id
             (b._tag === "File" && b.mediaType.startsWith("audio/") && (b.itemId !== undefined || b.source._tag === "FileId"))
           )

@@ -49,6 +49,7 @@ import { isRecord, mapSubschemas } from "./jsonSchema.js"
 import { anthropicPdfPageTokens, geminiPdfPageTokens, isPdf, pdfPagesOfSource } from "./pdf.js"
 import { geminiVideoTokensPerSecond, isVideo, videoSecondsOfSource, videoTokens } from "./video.js"
 import { countChatRequest, promptFormatForModel, type RenderOptions } from "./openAiChatPrompt.js"
+import { hintKey } from "./hint.js"
 
 /** What the estimate is computed from: one estimator's rules. */
 export interface Rules {
@@ -221,7 +222,7 @@ const RESPONSES_SECTIONS_SAVING = { standalone: 6, hosted: 2 } as const
 
 /** A system message read from a Responses request's `instructions` whose text is empty. */
 const isEmptyInstructions = (message: Message.Message | undefined): boolean =>
-  message?.role === "system" && message.providerOptions?.["openai-responses"]?.["$instructions"] === true &&
+  message?.role === "system" && message.providerOptions?.["openai-responses"]?.[hintKey("instructions")] === true &&
   message.content.every((block) => block.text.length === 0)
 
 const responses = (rules: Rules, request: Request.Request, model: string | undefined): RequestEstimate => {

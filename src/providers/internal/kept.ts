@@ -13,6 +13,7 @@
  */
 import type { Schema } from "effect"
 import type * as Block from "../../Block.js"
+import { HINT_PREFIX, hintKey } from "../../internal/hint.js"
 import { setKey } from "./adapter.js"
 
 type Writable = { [key: string]: unknown }
@@ -36,11 +37,7 @@ export const merge = <T extends object>(target: T, kept: { readonly [key: string
   return target
 }
 
-/** What every hint's stored key starts with. */
-export const HINT_PREFIX = "$"
-
-/** The key a hint named `name` is stored under. */
-export const hintKey = (name: string): string => HINT_PREFIX + name
+export { HINT_PREFIX, hintKey } from "../../internal/hint.js"
 
 /** Whether a stored key is one of the hints named in `hints` (and not a wire field). */
 export const isHint = (key: string, hints: ReadonlySet<string>): boolean => key.startsWith(HINT_PREFIX) && hints.has(key.slice(HINT_PREFIX.length))
