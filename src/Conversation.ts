@@ -37,6 +37,7 @@ import {
   InvalidConversation,
   MisplacedFunctionCall,
   MissingEncryptedContent,
+  MalformedToolArguments,
   MissingThinkingSignature,
   MissingThoughtSignature,
   MissingToolResult,
@@ -51,6 +52,8 @@ import {
 } from "./ValidationError.js"
 import type { ConversationIssue, DecodeIssue, Issue, IssueFor, ProviderIssue } from "./ValidationError.js"
 import { hintKey } from "./internal/hint.js"
+import { sentArgumentsProblem } from "./internal/toolArgs.js"
+import { assistantTurnStart } from "./internal/anthropicTurn.js"
 
 declare const ValidatedTypeId: unique symbol
 
@@ -927,6 +930,9 @@ const anthropicRules = (messages: ReadonlyArray<Message.Message>, options: Profi
               if (block.providerExecuted !== true) lastCall = b
               break
             case "Refusal":
+              // Anthropic has no refusal block: the adapter sends it as text, which the text rules then apply to
+              if (isBlank(block.refusal) && sink(new EmptyTextBlock({ provider, index: i, blockIndex: b }))) return
+              break
             case "File":
             case "ToolResult":
             case "ProviderData":
@@ -937,8 +943,8 @@ const anthropicRules = (messages: ReadonlyArray<Message.Message>, options: Profi
         }
         if (lastCall !== -1) {
           for (let b = lastCall + 1; b < m.content.length; b++) {
-            const block = m.content[b]!
-            if (block._tag === "Text" && block.text.trim() !== "" && sink(new TextAfterToolCalls({ provider, index: i, blockIndex: b }))) return
+            const text = textOnWire(m.content[b]!)
+            if (text !== undefined && !isBlank(text) && sink(new TextAfterToolCalls({ provider, index: i, blockIndex: b }))) return
           }
         }
         break
@@ -952,9 +958,16 @@ const anthropicRules = (messages: ReadonlyArray<Message.Message>, options: Profi
   // a tool loop is in progress when the conversation ends with the results of the last assistant's calls, the
   // user's words after them included (the adapter sends both in one user message)
   const assistant = messages[lastAssistant] as Message.AssistantMessage
-  if (thinkingInUse === true && messages[lastAssistant + 1]?.role === "tool" && last.role !== "assistant" && hasToolCalls(assistant)) {
-    const first = assistant.content[0]
-    if ((first === undefined || (first._tag !== "Thinking" && first._tag !== "RedactedThinking")) && sink(new ThinkingNotFirst({ provider, index: lastAssistant }))) return
+  if (thinkingInUse === true && nextOnWire(messages, lastAssistant)?.role === "tool" && last.role !== "assistant" && hasToolCalls(assistant)) {
+    // the API merges the assistant messages before it into one turn (a system message between them goes to the
+    // system prompt): that turn's first block is the first block of its first message
+    const start = assistantTurnStart(messages, lastAssistant)
+    let first: Block.AssistantBlock | undefined
+    for (let k = start; k <= lastAssistant && first === undefined; k++) {
+      const m = messages[k]!
+      if (m.role === "assistant") first = m.content[0]
+    }
+    if ((first === undefined || (first._tag !== "Thinking" && first._tag !== "RedactedThinking")) && sink(new ThinkingNotFirst({ provider, index: start }))) return
   }
   if (last.role === "assistant") {
     const text = lastText(last)
@@ -962,10 +975,21 @@ const anthropicRules = (messages: ReadonlyArray<Message.Message>, options: Profi
   }
 }
 
+/** The message after `i` that Anthropic keeps among its messages (system text goes to the system prompt). */
+const nextOnWire = (messages: ReadonlyArray<Message.Message>, i: number): Message.Message | undefined => {
+  let k = i + 1
+  while (k < messages.length && messages[k]!.role === "system") k++
+  return messages[k]
+}
+
+/** The text Anthropic gets for an assistant block: its text, a refusal's as text, else none. */
+const textOnWire = (block: Block.AssistantBlock): string | undefined =>
+  block._tag === "Text" ? block.text : block._tag === "Refusal" ? block.refusal : undefined
+
 const lastText = (m: Message.AssistantMessage): string | undefined => {
   for (let b = m.content.length - 1; b >= 0; b--) {
-    const block = m.content[b]!
-    if (block._tag === "Text") return block.text
+    const text = textOnWire(m.content[b]!)
+    if (text !== undefined) return text
   }
   return undefined
 }
@@ -1039,6 +1063,8 @@ const responsesRules = (messages: ReadonlyArray<Message.Message>, options: Profi
       const block = content[b]!
       if (block._tag === "ToolCall" && block.providerExecuted !== true) {
         lastCall = block
+        const problem = sentArgumentsProblem(block)
+        if (problem !== undefined && sink(new MalformedToolArguments({ provider, index: i, blockIndex: b, toolCallId: block.id, reason: problem }))) return
         continue
       }
       // text after a client call becomes a message item between the call and its output
@@ -1058,6 +1084,25 @@ const responsesRules = (messages: ReadonlyArray<Message.Message>, options: Profi
   }
 }
 
+/**
+ * OpenAI Chat's own rule: a call's `arguments` text is a JSON object. The
+ * adapter sends the text a call was read with while it still gives the
+ * call's `args`, so broken text read from a model goes back as it came.
+ */
+const chatRules = (messages: ReadonlyArray<Message.Message>, sink: ProviderSink): void => {
+  const provider = "openai-chat"
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!
+    if (m.role !== "assistant") continue
+    for (let b = 0; b < m.content.length; b++) {
+      const block = m.content[b]!
+      if (block._tag !== "ToolCall" || block.providerExecuted === true) continue
+      const problem = sentArgumentsProblem(block)
+      if (problem !== undefined && sink(new MalformedToolArguments({ provider, index: i, blockIndex: b, toolCallId: block.id, reason: problem }))) return
+    }
+  }
+}
+
 const providerScan = (
   provider: Provider,
   messages: ReadonlyArray<Message.Message>,
@@ -1066,9 +1111,9 @@ const providerScan = (
 ): void => {
   switch (provider) {
     case "openai-chat":
-      // every Chat Completions rule that can fail a request is a generic rule; what the
+      // every other Chat Completions rule that can fail a request is a generic rule; what the
       // format cannot carry (thinking) is reported by its adapter as a loss
-      return
+      return chatRules(messages, sink)
     case "openai-responses":
       return responsesRules(messages, options, sink)
     case "anthropic":
@@ -1117,10 +1162,10 @@ export const issuesFor = (
  *
  * | provider | relaxes | adds |
  * |---|---|---|
- * | `"anthropic"` | `ConsecutiveRole`; a system message between calls and results | `MissingThinkingSignature`, `EmptyRedactedThinking`, `ThinkingNotFirst` (tool loop with thinking), `EmptyTextBlock`, `TrailingWhitespacePrefill`, `TextAfterToolCalls` (client calls only), `MissingToolResult` (results read from two user messages) |
+ * | `"anthropic"` | `ConsecutiveRole`; a system message between calls and results | `MissingThinkingSignature`, `EmptyRedactedThinking`, `ThinkingNotFirst` (tool loop with thinking; consecutive assistant messages are one turn), `EmptyTextBlock`, `TrailingWhitespacePrefill`, `TextAfterToolCalls` (client calls only), `MissingToolResult` (results read from two user messages) |
  * | `"gemini"` | `ConsecutiveRole` for user messages | `SystemNotAtStart`, `MisplacedFunctionCall`, `MissingThoughtSignature` (Gemini 3: `thoughtSignatures` / `model`) |
- * | `"openai-responses"` | nothing | `ReasoningWithoutOutput`, `TextBetweenCallAndOutput`, `MissingEncryptedContent` (with `store: false`) |
- * | `"openai-chat"` | nothing | nothing |
+ * | `"openai-responses"` | nothing | `ReasoningWithoutOutput`, `TextBetweenCallAndOutput`, `MissingEncryptedContent` (with `store: false`), `MalformedToolArguments` |
+ * | `"openai-chat"` | nothing | `MalformedToolArguments` (a call's arguments text is not a JSON object) |
  *
  * @example
  * const ready = yield* Conversation.validateFor("gemini", { model: "gemini-3-flash-preview" })(messages).pipe(

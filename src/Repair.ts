@@ -23,6 +23,8 @@ import { unknownProvider } from "./internal/unknownProvider.js"
 import type { Issue } from "./ValidationError.js"
 import { Issue as IssueSchema } from "./ValidationError.js"
 import { hintKey } from "./internal/hint.js"
+import { isObject, jsonText, rawArgsHold, sentArgumentsProblem } from "./internal/toolArgs.js"
+import { assistantTurnStart } from "./internal/anthropicTurn.js"
 
 /**
  * The content given to a synthetic result for a call that was never answered.
@@ -365,6 +367,32 @@ export class AddedThoughtSignature extends Schema.TaggedClass<AddedThoughtSignat
 }
 
 /**
+ * A tool call's arguments text that is not a JSON object (broken JSON a
+ * model wrote, kept as it came) was replaced with the arguments read from it
+ * (`{}` when they are not an object either); OpenAI takes only an object.
+ * `original` keeps the text as it was, `replacement` is the text sent now.
+ *
+ * @example
+ * const call = Block.toolCall("c1", "weather", { city: "Osl" }, { rawArgs: '{"city": "Osl', parseError: "Unterminated string in JSON" })
+ * const { messages, actions } = yield* Repair.repairFor("openai-chat")([Message.user("Weather?"), Message.assistant([call]), Message.toolResultMessage("c1", "weather", "12°C")])
+ * actions[0]?.description // 'messages[1].content[0]: the arguments of tool call "c1" were not a JSON object (Unterminated string in JSON); sent as {"city":"Osl"}'
+ *
+ * @since 0.1.0
+ */
+export class ReplacedToolArguments extends Schema.TaggedClass<ReplacedToolArguments>()("ReplacedToolArguments", {
+  index: Index,
+  blockIndex: Index,
+  toolCallId: Schema.String,
+  original: Schema.String,
+  replacement: Schema.String,
+  reason: Schema.String
+}) {
+  get description(): string {
+    return `messages[${this.index}].content[${this.blockIndex}]: the arguments of tool call ${JSON.stringify(this.toolCallId)} were not a JSON object (${this.reason}); sent as ${this.replacement}`
+  }
+}
+
+/**
  * Every change `repair` and `repairFor` can make. `index` is the message's
  * index in the input of the pass that made the change.
  *
@@ -388,7 +416,8 @@ export const RepairAction = Schema.Union([
   MovedBlock,
   TrimmedPrefill,
   InsertedUserMessage,
-  AddedThoughtSignature
+  AddedThoughtSignature,
+  ReplacedToolArguments
 ])
 
 /**
@@ -703,7 +732,11 @@ const repairWith = (
     }
     switch (m.role) {
       case "system":
-        if (walker.pendingCount > 0) {
+        if (walker.pendingCount > 0 && !rules.systemEndsTurn) {
+          // the profile takes a system message between calls and their results (Anthropic: it goes to the
+          // system prompt), so it stays where it is
+          emit(m, i)
+        } else if (walker.pendingCount > 0) {
           deferredSystem.push({ i, m })
           deferredActions.push(actions.length)
           actions.push(new MovedSystemMessage({ index: i, to: "after-results" }))
@@ -954,6 +987,8 @@ const anthropicFixes = (options: RepairForOptions | undefined): ProviderFixes =>
       switch (block._tag) {
         case "Text":
           return isBlank(block.text) ? "Anthropic rejects text blocks without non-whitespace text" : undefined
+        case "Refusal":
+          return isBlank(block.refusal) ? "Anthropic rejects text blocks without non-whitespace text (a refusal goes as text)" : undefined
         case "Thinking":
           return block.signature === undefined || block.signature === ""
             ? "Anthropic rejects thinking without its signature (the text is kept here)"
@@ -988,12 +1023,14 @@ const anthropicFixes = (options: RepairForOptions | undefined): ProviderFixes =>
       // a prefill must not end with whitespace
       for (let b = final.content.length - 1; b >= 0; b--) {
         const block = final.content[b]!
-        if (block._tag !== "Text") continue
-        const trimmed = block.text.trimEnd()
-        if (trimmed !== block.text) {
-          log(new TrimmedPrefill({ index: origins[last]!, blockIndex: b, original: block.text }))
+        // a refusal goes as text too
+        if (block._tag !== "Text" && block._tag !== "Refusal") continue
+        const text = block._tag === "Text" ? block.text : block.refusal
+        const trimmed = text.trimEnd()
+        if (trimmed !== text) {
+          log(new TrimmedPrefill({ index: origins[last]!, blockIndex: b, original: text }))
           const content = final.content.slice()
-          content[b] = Block.freeze(new Block.TextBlock({ ...block, text: trimmed }))
+          content[b] = Block.freeze(block._tag === "Text" ? new Block.TextBlock({ ...block, text: trimmed }) : new Block.RefusalBlock({ ...block, refusal: trimmed }))
           out[last] = withContent(final, content)
         }
         break
@@ -1004,17 +1041,35 @@ const anthropicFixes = (options: RepairForOptions | undefined): ProviderFixes =>
     if (out[last] === undefined || out[last].role === "assistant") return
     let k = last
     while (k >= 0 && out[k]!.role !== "assistant") k--
-    const assistant = out[k]
-    if (assistant === undefined || assistant.role !== "assistant" || out[k + 1]?.role !== "tool") return
-    const thinkingOn = options?.thinking ?? out.some((m) => m.role === "assistant" && m.content.some((b) => b._tag === "Thinking" || b._tag === "RedactedThinking"))
-    const first = assistant.content[0]
-    if (!thinkingOn || first === undefined || first._tag === "Thinking" || first._tag === "RedactedThinking") return
-    const at = assistant.content.findIndex((b) => b._tag === "Thinking" || b._tag === "RedactedThinking")
+    if (k < 0) return
+    let next = k + 1
+    while (next < out.length && out[next]!.role === "system") next++
+    if (out[next]?.role !== "tool") return
+    const isThinking = (b: Block.AssistantBlock): boolean => b._tag === "Thinking" || b._tag === "RedactedThinking"
+    const thinkingOn = options?.thinking ?? out.some((m) => m.role === "assistant" && m.content.some(isThinking))
+    if (!thinkingOn) return
+    // the turn is the assistant messages up to k, system messages between them aside (Anthropic merges them)
+    const start = assistantTurnStart(out, k)
+    const assistants: Array<number> = []
+    for (let j = start; j <= k; j++) if (out[j]!.role === "assistant") assistants.push(j)
+    const turn = assistants.flatMap((j) => (out[j] as Message.AssistantMessage).content)
+    const first = turn[0]
+    if (first === undefined || isThinking(first)) return
+    const at = turn.findIndex(isThinking)
     if (at === -1) return // nothing to move: validation reports it, and repairFor fails with CannotRepair
-    log(new MovedBlock({ index: origins[k]!, from: at, to: 0, reason: "with thinking on, the assistant message of a tool loop in progress must start with thinking" }))
-    const content = assistant.content.slice()
+    const head = out[start] as Message.AssistantMessage
+    if (at >= head.content.length) {
+      // the thinking is in a later message of the turn: the turn becomes the one message Anthropic makes of it
+      for (const j of assistants.slice(1)) log(new MergedConsecutive({ index: origins[j]!, into: origins[start]!, message: out[j]! }))
+      for (let n = assistants.length - 1; n >= 1; n--) {
+        out.splice(assistants[n]!, 1)
+        origins.splice(assistants[n]!, 1)
+      }
+    }
+    log(new MovedBlock({ index: origins[start]!, from: at, to: 0, reason: "with thinking on, the assistant turn of a tool loop in progress must start with thinking" }))
+    const content = at >= head.content.length ? turn.slice() : head.content.slice()
     const [thinking] = content.splice(at, 1)
-    out[k] = withContent(assistant, [thinking!, ...content])
+    out[start] = withContent(head, [thinking!, ...content])
   }
 })
 
@@ -1070,8 +1125,9 @@ const geminiFixes = (options: RepairForOptions | undefined): ProviderFixes => ({
 })
 
 const responsesFixes = (options: RepairForOptions | undefined): ProviderFixes => ({
-  message: (m, i, log) => {
-    if (m.role !== "assistant") return m
+  message: (given, i, log) => {
+    if (given.role !== "assistant") return given
+    const m = withObjectArguments(given, i, log)
     const store = options?.store ?? true
     // text after a client call would be a message item between the call and its output: move it
     // before the calls (and before the reasoning items that produced the first call)
@@ -1095,10 +1151,36 @@ const responsesFixes = (options: RepairForOptions | undefined): ProviderFixes =>
   finish: () => {}
 })
 
+/**
+ * The calls of an assistant message whose arguments text is not a JSON
+ * object (OpenAI's rule), with the arguments read from it instead, each
+ * logged with the text as it was.
+ */
+const withObjectArguments = (m: Message.AssistantMessage, i: number, log: (action: RepairAction) => void): Message.AssistantMessage => {
+  let content: Array<Block.AssistantBlock> | undefined
+  for (let b = 0; b < m.content.length; b++) {
+    const block = m.content[b]!
+    if (block._tag !== "ToolCall" || block.providerExecuted === true) continue
+    const reason = sentArgumentsProblem(block)
+    if (reason === undefined) continue
+    const { args, parseError: _error, rawArgs: _raw, ...rest } = block
+    const value: Schema.Json = isObject(args) ? args : {}
+    content ??= m.content.slice()
+    content[b] = Block.freeze(new Block.ToolCallBlock({ ...rest, args: value }))
+    log(new ReplacedToolArguments({ index: i, blockIndex: b, toolCallId: block.id, original: block.rawArgs !== undefined && rawArgsHold(block) ? block.rawArgs : jsonText(args), replacement: jsonText(value), reason }))
+  }
+  return content === undefined ? m : withContent(m, content)
+}
+
+const chatFixes: ProviderFixes = {
+  message: (m, i, log) => (m.role === "assistant" ? withObjectArguments(m, i, log) : m),
+  finish: () => {}
+}
+
 const fixesFor = (provider: Provider, options: RepairForOptions | undefined): ProviderFixes | undefined => {
   switch (provider) {
     case "openai-chat":
-      return undefined
+      return chatFixes
     case "openai-responses":
       return responsesFixes(options)
     case "anthropic":
@@ -1130,15 +1212,20 @@ const whyNot = (issue: Issue): string => {
  *   whole in the log); text after a message's tool calls is moved before
  *   them; trailing whitespace is cut from a final assistant prefill; with
  *   thinking on, the thinking of a tool loop in progress is moved to the
- *   front of its message.
+ *   front of its turn (consecutive assistant messages, merged into one when
+ *   the thinking is in a later one). A refusal is treated as the text it is
+ *   sent as; a system message between calls and results stays (it goes to
+ *   the system prompt).
  * - Gemini: system messages after the start are moved to the start; a
  *   function-call turn with no user turn before it gets a user message
  *   ("Continue."); in the current turn, the first call of each step without a
  *   thought signature gets the one Gemini documents for calls it did not
  *   produce.
  * - OpenAI Responses: reasoning items with no output after them, and (with
- *   `store: false`) reasoning without encrypted content, are removed.
- * - OpenAI Chat: the generic repair.
+ *   `store: false`) reasoning without encrypted content, are removed; a
+ *   call's arguments text that is not a JSON object is replaced with the
+ *   arguments read from it.
+ * - OpenAI Chat: the generic repair, and arguments text as for Responses.
  *
  * Succeeds with a history that passes `Conversation.validateFor(provider)`,
  * or fails with `CannotRepair` naming the rule no repair exists for. The log

@@ -641,6 +641,32 @@ export class MissingEncryptedContent extends Schema.TaggedError<MissingEncrypted
   }
 }
 
+/**
+ * OpenAI Chat and Responses: a call's `arguments` go out as text, and that
+ * text must be a JSON object. A call read from a model that wrote broken
+ * JSON (`{"city": "Osl`) keeps that text, so that a round trip gives it back
+ * as it came; sent back to OpenAI it is this issue. `Repair.repairFor`
+ * replaces the text with the arguments read from it (kept whole in its log).
+ *
+ * @example
+ * const call = Block.toolCall("c1", "weather", { city: "Osl" }, { rawArgs: '{"city": "Osl', parseError: "Unterminated string in JSON" })
+ * const [issue] = Conversation.issuesFor("openai-chat", [Message.user("Weather?"), Message.assistant([call]), Message.toolResultMessage("c1", "weather", "12°C")])
+ * issue?._tag // "MalformedToolArguments"
+ *
+ * @since 0.1.0
+ */
+export class MalformedToolArguments extends Schema.TaggedError<MalformedToolArguments>()("MalformedToolArguments", {
+  provider: Provider,
+  index: Schema.Number,
+  blockIndex: Schema.Number,
+  toolCallId: Schema.String,
+  reason: Schema.String
+}) {
+  override get message(): string {
+    return `${at(this.index)}${block(this.blockIndex)}: the arguments of tool call ${JSON.stringify(this.toolCallId)} are not a JSON object (${this.reason}) (${this.provider})`
+  }
+}
+
 // ---------------------------------------------------------------------------
 // unions: each defined once, as a Schema; the types are derived from them
 // ---------------------------------------------------------------------------
@@ -771,7 +797,7 @@ export type GeminiIssue = typeof GeminiIssue.Type
  *
  * @since 0.1.0
  */
-export const OpenAiResponsesIssue = Schema.Union([ReasoningWithoutOutput, TextBetweenCallAndOutput, MissingEncryptedContent])
+export const OpenAiResponsesIssue = Schema.Union([ReasoningWithoutOutput, TextBetweenCallAndOutput, MissingEncryptedContent, MalformedToolArguments])
 
 /**
  * Any issue of the Responses API's own rules, discriminated by `_tag`.
@@ -781,18 +807,19 @@ export const OpenAiResponsesIssue = Schema.Union([ReasoningWithoutOutput, TextBe
 export type OpenAiResponsesIssue = typeof OpenAiResponsesIssue.Type
 
 /**
- * What `validateFor("openai-chat")` adds to the generic rules: nothing (every
- * Chat Completions rule that fails a request is a generic rule).
+ * What `validateFor("openai-chat")` adds to the generic rules: arguments
+ * that are not a JSON object (every other Chat Completions rule that fails a
+ * request is a generic rule).
  *
  * @example
- * Conversation.issuesFor("openai-chat", messages).filter(Schema.is(ValidationError.OpenAiChatIssue)) // always []
+ * const chatOnly = Conversation.issuesFor("openai-chat", messages).filter(Schema.is(ValidationError.OpenAiChatIssue))
  *
  * @since 0.1.0
  */
-export const OpenAiChatIssue = Schema.Union([])
+export const OpenAiChatIssue = Schema.Union([MalformedToolArguments])
 
 /**
- * The issues of OpenAI Chat's own rules: none (`never`).
+ * Any issue of OpenAI Chat's own rules, discriminated by `_tag`.
  *
  * @since 0.1.0
  */
@@ -822,7 +849,7 @@ export const ProviderIssues = {
  * @since 0.1.0
  */
 export const ProviderIssue = Schema.Union([
-  ...OpenAiChatIssue.members,
+  // MalformedToolArguments is both OpenAI APIs' own: listed once, with the Responses API's
   ...OpenAiResponsesIssue.members,
   ...AnthropicIssue.members,
   ...GeminiIssue.members

@@ -23,8 +23,11 @@ const generic = {
 } as const
 
 describe("validateFor's error channel", () => {
-  it("openai-chat: the generic issues and nothing else", () => {
-    const handled = Conversation.validateFor("openai-chat")(messages).pipe(Effect.asVoid, Effect.catchTags(generic))
+  it("openai-chat: the generic issues plus arguments that are not a JSON object", () => {
+    const handled = Conversation.validateFor("openai-chat")(messages).pipe(
+      Effect.asVoid,
+      Effect.catchTags({ ...generic, MalformedToolArguments: () => Effect.void })
+    )
     expectTypeOf(handled).toEqualTypeOf<Effect.Effect<void, never>>()
   })
 
@@ -66,7 +69,8 @@ describe("validateFor's error channel", () => {
         ...generic,
         ReasoningWithoutOutput: () => Effect.void,
         TextBetweenCallAndOutput: () => Effect.void,
-        MissingEncryptedContent: () => Effect.void
+        MissingEncryptedContent: () => Effect.void,
+        MalformedToolArguments: () => Effect.void
       })
     )
     expectTypeOf(handled).toEqualTypeOf<Effect.Effect<void, never>>()

@@ -26,8 +26,9 @@
 import { Effect, type Schema } from "effect"
 import { jsonrepair } from "jsonrepair"
 import * as Block from "../Block.js"
-import { parse as parseJson, stringify } from "../internal/json.js"
+import { parse as parseJson } from "../internal/json.js"
 import { describeInexact, inexactNumbers } from "../internal/jsonNumbers.js"
+import { isObject, jsonText, kind, rawArgsHold as holdsAsKept } from "../internal/toolArgs.js"
 import { InvalidToolArguments, RepairedToolArguments } from "./Conversion.js"
 
 /**
@@ -41,24 +42,6 @@ export interface ParsedArguments {
   readonly rawArgs?: string
   readonly parseError?: string
 }
-
-/**
- * `JSON.stringify` of a JSON value: V8's own (fast) when it can, the
- * library's iterative one when the value is nested too deeply for V8's. Same
- * output either way.
- */
-const jsonText = (value: Schema.Json): string => {
-  try {
-    return JSON.stringify(value)
-  } catch {
-    return stringify(value)
-  }
-}
-
-const isObject = (value: Schema.Json): boolean => typeof value === "object" && value !== null && !Array.isArray(value)
-
-const kind = (value: Schema.Json): string =>
-  value === null ? "null" : Array.isArray(value) ? "an array" : typeof value === "object" ? "an object" : `a ${typeof value}`
 
 /** The longest argument text `parse` repairs (characters). */
 const MAX_REPAIRED = 32_768
@@ -192,8 +175,6 @@ export const toolCall = (site: CallSite, text: string, options?: ToolCallOptions
  */
 export const toText = (call: Block.ToolCallBlock): string => (call.rawArgs !== undefined && rawArgsHold(call) ? call.rawArgs : jsonText(call.args))
 
-const holding = new WeakMap<Block.ToolCallBlock, boolean>()
-
 /**
  * Whether a call's kept text (`rawArgs`) still gives its `args`: read again
  * as JSON, it comes to the same value (or, for JSON that is not an object,
@@ -208,24 +189,7 @@ const holding = new WeakMap<Block.ToolCallBlock, boolean>()
  *
  * @since 0.1.0
  */
-export const rawArgsHold = (call: { readonly rawArgs?: string | undefined; readonly args: Schema.Json }): boolean => {
-  const raw = call.rawArgs
-  if (raw === undefined) return false
-  const known = typeof call === "object" && call !== null ? holding.get(call as Block.ToolCallBlock) : undefined
-  if (known !== undefined) return known
-  let holds: boolean
-  try {
-    const again = parseJson(raw)
-    const args = jsonText(call.args)
-    // text that is not JSON gave its args by repair, which is not done again here: it is kept, as it came
-    holds = !("value" in again) || jsonText(again.value) === args || (!isObject(again.value) && args === "{}")
-  } catch {
-    // text too deep to read again: kept, as it came
-    holds = true
-  }
-  holding.set(call as Block.ToolCallBlock, holds)
-  return holds
-}
+export const rawArgsHold = (call: { readonly rawArgs?: string | undefined; readonly args: Schema.Json }): boolean => holdsAsKept(call)
 
 /**
  * The arguments to send to a provider that takes a JSON object (Anthropic

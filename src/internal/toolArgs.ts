@@ -1,0 +1,70 @@
+/**
+ * What a tool call's arguments go out as, apart from the adapters (and
+ * without the JSON repair they read with), so that validation can tell what
+ * an adapter will send.
+ *
+ * @internal
+ */
+import type { Schema } from "effect"
+import { parse as parseJson, stringify } from "./json.js"
+
+/**
+ * `JSON.stringify` of a JSON value: V8's own (fast) when it can, the
+ * library's iterative one when the value is nested too deeply for V8's. Same
+ * output either way.
+ */
+export const jsonText = (value: Schema.Json): string => {
+  try {
+    return JSON.stringify(value)
+  } catch {
+    return stringify(value)
+  }
+}
+
+export const isObject = (value: Schema.Json): boolean => typeof value === "object" && value !== null && !Array.isArray(value)
+
+/** "an array", "null", "a string": what a value is, for messages. */
+export const kind = (value: Schema.Json): string =>
+  value === null ? "null" : Array.isArray(value) ? "an array" : typeof value === "object" ? "an object" : `a ${typeof value}`
+
+const holding = new WeakMap<object, boolean>()
+
+/** See `ToolArguments.rawArgsHold`. */
+export const rawArgsHold = (call: { readonly rawArgs?: string | undefined; readonly args: Schema.Json }): boolean => {
+  const raw = call.rawArgs
+  if (raw === undefined) return false
+  const known = holding.get(call)
+  if (known !== undefined) return known
+  let holds: boolean
+  try {
+    const again = parseJson(raw)
+    const args = jsonText(call.args)
+    // text that is not JSON gave its args by repair, which is not done again here: it is kept, as it came
+    holds = !("value" in again) || jsonText(again.value) === args || (!isObject(again.value) && args === "{}")
+  } catch {
+    // text too deep to read again: kept, as it came
+    holds = true
+  }
+  holding.set(call, holds)
+  return holds
+}
+
+/**
+ * Why the text an OpenAI adapter sends for a call (`rawArgs` while it holds,
+ * else `args` as JSON) is not the JSON object the API wants, or `undefined`
+ * when it is one.
+ */
+export const sentArgumentsProblem = (call: {
+  readonly rawArgs?: string | undefined
+  readonly parseError?: string | undefined
+  readonly args: Schema.Json
+}): string | undefined => {
+  if (call.rawArgs !== undefined && rawArgsHold(call)) {
+    if (call.parseError !== undefined) return call.parseError
+    const again = parseJson(call.rawArgs)
+    // an empty text stands for no arguments, which the adapters read as {} and the APIs take
+    if (!("value" in again)) return call.rawArgs.trim() === "" ? undefined : again.error
+    return isObject(again.value) ? undefined : `expected a JSON object, got ${kind(again.value)}`
+  }
+  return isObject(call.args) ? undefined : `expected a JSON object, got ${kind(call.args)}`
+}
