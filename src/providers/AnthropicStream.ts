@@ -37,7 +37,11 @@
  * was never stopped has its raw input text as `input`. A stopped tool
  * block whose input is not valid JSON is a `StreamProtocolError` (its raw
  * text is the `input` of the partial message), as are deltas for blocks
- * never started, blocks started twice and events after `message_stop`.
+ * never started, blocks started twice (the first start and what its deltas
+ * built are kept) and events after `message_stop`. A stream without
+ * `message_start` is a `StreamProtocolError` too; its partial message is
+ * what the later events built, in a message whose `id` and `model` are
+ * empty and whose usage counts start at 0.
  *
  * @example
  * import { Effect, Stream } from "effect"
@@ -85,6 +89,10 @@ const placeholderBlock = (deltaType: string | undefined): Obj => {
   }
 }
 
+/** What `message_start` would have given, for a stream whose later events came without it. */
+const skeleton = (): Obj => ({ id: "", type: "message", role: "assistant", model: "", content: [], stop_reason: null, stop_sequence: null })
+const skeletonUsage = (): Obj => ({ input_tokens: 0, output_tokens: 0 })
+
 const blockName = (b: Obj): string => {
   const type = Core.str(b, "type") ?? "untyped"
   const name = Core.str(b, "name")
@@ -92,9 +100,12 @@ const blockName = (b: Obj): string => {
 }
 
 const make_ = (ctx: Core.Context) => {
-  let message: Obj | undefined
+  // the fields of message_start, then of message_delta; without message_start, those a later event set
+  let message: Obj = {}
   let usage: Obj = {}
   const blocks: Array<BlockState | undefined> = []
+  let started = false // message_start arrived
+  let begun = false // an event that builds the message arrived, with or without message_start
   let stopped = false
 
   const blockAt = (i: number | undefined, what: string): BlockState | undefined => {
@@ -173,11 +184,14 @@ const make_ = (ctx: Core.Context) => {
       case "message_start": {
         const m = Core.obj(event, "message")
         if (m === undefined) return ctx.violation("message_start without a message")
-        if (message !== undefined) return ctx.violation("a second message_start")
-        message = { ...m }
-        usage = { ...Core.obj(m, "usage") }
+        if (started) return ctx.violation("a second message_start")
+        // a message_start after other events (already a violation): what they set is newer and stays
+        message = { ...m, ...message }
+        usage = { ...Core.obj(m, "usage"), ...usage }
+        started = true
+        begun = true
         const content = Core.arr(m, "content")
-        if (content !== undefined) {
+        if (content !== undefined && blocks.length === 0) {
           for (const block of Core.elements(content)) {
             if (Core.isObj(block)) blocks.push({ block: { ...block }, open: false, json: undefined, parsed: unparsed, citations: undefined })
           }
@@ -188,12 +202,14 @@ const make_ = (ctx: Core.Context) => {
         const i = Core.index(event, "index")
         const block = Core.obj(event, "content_block")
         if (i === undefined || block === undefined) return ctx.violation("content_block_start without a valid index and content_block")
-        if (message === undefined) ctx.violation("content_block_start before message_start")
-        if (blocks[i] !== undefined) ctx.violation(`content block ${i} was started twice`)
-        else if (i !== blocks.length) ctx.violation(`content block ${i} started while ${blocks.length} blocks were started`)
+        if (!started) ctx.violation("content_block_start before message_start")
+        // a second start would throw away the first block and what its deltas built
+        if (blocks[i] !== undefined) return ctx.violation(`content block ${i} was started twice`)
+        if (i !== blocks.length) ctx.violation(`content block ${i} started while ${blocks.length} blocks were started`)
         const citations = Core.arr(block, "citations")
         blocks[i] = { block: { ...block }, open: true, json: undefined, parsed: unparsed, citations: citations === undefined ? undefined : Core.elements(citations) }
-        if (Core.str(block, "type") === "fallback" && message !== undefined) {
+        begun = true
+        if (Core.str(block, "type") === "fallback") {
           const to = Core.obj(block, "to")
           const model = to === undefined ? undefined : Core.str(to, "model")
           if (model !== undefined && model !== "") message["model"] = model
@@ -210,6 +226,7 @@ const make_ = (ctx: Core.Context) => {
           // the text still goes into the partial message, in a block of the kind the delta writes
           const placeholder: BlockState = { block: placeholderBlock(Core.str(delta, "type")), open: true, json: undefined, parsed: unparsed, citations: undefined }
           blocks[i] = placeholder
+          begun = true
           applyDelta(placeholder, i, delta)
         }
         return
@@ -223,7 +240,8 @@ const make_ = (ctx: Core.Context) => {
         return
       }
       case "message_delta": {
-        if (message === undefined) return ctx.violation("message_delta before message_start")
+        if (!started) ctx.violation("message_delta before message_start")
+        begun = true
         const delta = Core.obj(event, "delta")
         if (delta !== undefined) for (const k in delta) if (delta[k] !== null && delta[k] !== undefined) Core.setKey(message, k, delta[k])
         const u = Core.obj(event, "usage")
@@ -235,7 +253,7 @@ const make_ = (ctx: Core.Context) => {
         return
       }
       case "message_stop":
-        if (message === undefined) ctx.violation("message_stop before message_start")
+        if (!started) ctx.violation("message_stop before message_start")
         stopped = true
         return
       case "error": {
@@ -259,12 +277,13 @@ const make_ = (ctx: Core.Context) => {
   }
 
   const build = (): Wire.Message | undefined => {
-    if (message === undefined) return undefined
-    const out = Core.clone(message)
+    if (!begun) return undefined
+    // without message_start, what later events built still makes a message
+    const out = Core.clone(started ? message : { ...skeleton(), ...message })
     const content: Array<Wire.ContentBlock> = []
     for (const bs of blocks) if (bs !== undefined) content.push(materialize(bs))
     out["content"] = content
-    out["usage"] = Core.clone(usage)
+    out["usage"] = Core.clone(started ? usage : { ...skeletonUsage(), ...usage })
     return out as unknown as Wire.Message
   }
 
@@ -275,7 +294,7 @@ const make_ = (ctx: Core.Context) => {
     finish: () => {
       const response = build()
       const cut: Array<string> = []
-      if (response === undefined) cut.push("no message_start event")
+      if (!started) cut.push("no message_start event")
       for (let i = 0; i < blocks.length; i++) {
         const bs = blocks[i]
         if (bs === undefined || !bs.open) continue

@@ -25,7 +25,9 @@
  *   `citationMetadata.citations` are appended.
  * - Response fields (`usageMetadata`, `modelVersion`, `responseId`,
  *   `promptFeedback`, unknown ones): the last value sent.
- * - A chunk holding an `error` becomes a `ProviderStreamError`.
+ * - A chunk holding an `error` becomes a `ProviderStreamError`; what else
+ *   it carries (candidates, usage) is accumulated first, so the error's
+ *   partial response includes it.
  * - Fields are read in either spelling of proto3 JSON (`finishReason` or
  *   `finish_reason`, `partialArgs` or `partial_args`..., as Python clients
  *   record chunks), and the response keeps the spelling they came in.
@@ -313,18 +315,16 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.GenerateContentResponse> => 
   const apply = (event: unknown): void => {
     if (!Core.isObj(event)) return ctx.violation(`a chunk is not an object: ${Core.show(event)}`)
     const error = Core.obj(event, "error")
-    if (error !== undefined) {
-      const code = error["code"]
-      return ctx.providerError({
-        errorType: Core.str(error, "status") ?? (code === undefined ? "error" : String(code)),
-        errorMessage: Core.str(error, "message") ?? "",
-        ...(code === undefined ? {} : { code: String(code) }),
-        error
-      })
-    }
-    chunks++
+    // a chunk that is only an error starts no response; what an error chunk also carries is added first
+    let counted = error === undefined
+    if (counted) chunks++
     for (const k in event) {
+      if (k === "error" && error !== undefined) continue
       const v = event[k]
+      if (!counted && v !== undefined && v !== null) {
+        counted = true
+        chunks++
+      }
       if (k === "candidates") {
         if (Array.isArray(v)) {
           const each = Core.elements(v)
@@ -332,6 +332,15 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.GenerateContentResponse> => 
         }
         else if (v !== undefined) ctx.violation(`candidates is not an array: ${Core.show(v)}`)
       } else if (v !== undefined && v !== null) Core.setKey(top, k, v)
+    }
+    if (error !== undefined) {
+      const code = error["code"]
+      ctx.providerError({
+        errorType: Core.str(error, "status") ?? (code === undefined ? "error" : String(code)),
+        errorMessage: Core.str(error, "message") ?? "",
+        ...(code === undefined ? {} : { code: String(code) }),
+        error
+      })
     }
   }
 

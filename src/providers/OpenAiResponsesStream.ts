@@ -38,7 +38,16 @@
  * A function call whose arguments are a JSON text cut short (a response
  * stopped by `max_output_tokens`) is reported as cut too. Deltas for items
  * or parts that were never added are `StreamProtocolError`s (the text they
- * carried is still in the partial response).
+ * carried is still in the partial response), as is an index that skips a
+ * place (content part 1 of an item that has no part 0; an output item,
+ * summary part or annotation past the end of its list): the partial
+ * response holds, in order, what did arrive. Shell commands and their
+ * outputs are the exception: the provider sends them by `command_index` in
+ * any order (commands run side by side), so a place not reached yet holds
+ * an empty command or output, and both lists stay aligned. A stream without
+ * `response.created` is a `StreamProtocolError` too; its partial response
+ * is what the later events built, in a response whose `id`, `model` and
+ * `created_at` are empty.
  *
  * @example
  * import { OpenAiResponsesStream } from "effect-agent-messages/providers"
@@ -84,6 +93,9 @@ const partFields: Record<string, { readonly field: string; readonly done?: strin
   "response.reasoning_summary_text.done": { field: "text", done: "text", list: "summary", part: "summary_text" }
 }
 
+const noCommand = (): string => ""
+const noOutput = (): Obj => ({ stdout: "", stderr: "" })
+
 const newPart = (type: string): Obj => (type === "output_text" ? { type, text: "", annotations: [] } : type === "refusal" ? { type, refusal: "" } : { type, text: "" })
 
 /** The item an event for an output item that was never added writes into (what `output_item.added` would have made). */
@@ -98,6 +110,25 @@ const placeholderItem = (eventType: string): Obj => {
   if (kind.startsWith("shell_call_output_content.")) return { type: "shell_call_output", output: [] }
   if (kind.startsWith("shell_call_command.")) return { type: "shell_call", action: { commands: [] } }
   return { type: kind.split(".")[0] ?? "" }
+}
+
+/** The response a stream without `response.created` is assembled into: what that event would have given, left empty. */
+const skeleton = (): Obj => ({ id: "", object: "response", created_at: 0, model: "", status: "in_progress", output: [] })
+
+/** Leaves the places an index skipped (held as `undefined`) out of the list `key` of `o`, a copy. */
+const dropGaps = (o: Obj, key: string): void => {
+  const list = o[key]
+  if (Array.isArray(list) && list.includes(undefined)) o[key] = list.filter((v) => v !== undefined)
+}
+
+/** A copy of an item for the response, its lists dense. */
+const copyItem = (item: Obj): Obj => {
+  const out = Core.clone(item)
+  dropGaps(out, "content")
+  dropGaps(out, "summary")
+  const content = Core.arr(out, "content")
+  if (content !== undefined) for (const part of content) if (Core.isObj(part)) dropGaps(part, "annotations")
+  return out
 }
 
 const itemName = (item: Obj): string => {
@@ -121,6 +152,30 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
     return list
   }
 
+  /**
+   * Writes `value` at place `i` of a list this stream builds. A place past the end would leave a hole (a sparse
+   * array, which no copy can take): the places it skips hold `undefined` until their own events come, and every copy
+   * leaves them out. Skipping is a violation when `what` (what the list holds, and whose) is given: what belongs there
+   * never came.
+   */
+  const put = (list: Array<unknown>, i: number, value: unknown, what?: { readonly name: string; readonly of: string }): void => {
+    if (i > list.length) {
+      if (what !== undefined) ctx.violation(`${what.name} ${i} ${what.of} came before ${what.name} ${list.length}`)
+      while (list.length < i) list.push(undefined)
+    }
+    list[i] = value
+  }
+
+  /**
+   * Writes `value` at place `i` of a list keyed by `command_index`, whose places come in any order: a place not
+   * reached yet holds `empty()` (what its first delta starts from), so the list is dense and stays aligned with the
+   * commands.
+   */
+  const putByCommand = (list: Array<unknown>, i: number, value: unknown, empty: () => unknown): void => {
+    while (list.length < i) list.push(empty())
+    list[i] = value
+  }
+
   const itemAt = (event: Obj, create = true): Obj | undefined => {
     const i = Core.index(event, "output_index")
     if (i === undefined) {
@@ -136,7 +191,7 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
     const placeholder = placeholderItem(type)
     const itemId = Core.str(event, "item_id")
     if (itemId !== undefined) placeholder["id"] = itemId
-    output[i] = placeholder
+    put(output, i, placeholder)
     return placeholder
   }
 
@@ -161,7 +216,7 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
     if (!Core.isObj(part)) {
       ctx.violation(`${type} for ${spec.list} part ${i} of output item ${Core.index(event, "output_index")}, which was never added`)
       part = newPart(spec.part)
-      list[i] = part
+      put(list, i, part)
     }
     const p = part as Obj
     if (spec.done !== undefined) {
@@ -218,7 +273,7 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
         if (type === "response.output_item.done" && output[i] === undefined) ctx.violation(`${type} for output item ${i}, which was never added`)
         // a second added would throw away what the item's deltas built
         if (type === "response.output_item.added" && output[i] !== undefined) return ctx.violation(`output item ${i} was added twice`)
-        output[i] = Core.clone(item)
+        put(output, i, Core.clone(item), type === "response.output_item.added" ? { name: "output item", of: "of the response" } : undefined)
         done[i] = type === "response.output_item.done"
         return
       }
@@ -229,7 +284,7 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
         const part = Core.obj(event, "part")
         if (item === undefined) return
         if (i === undefined || part === undefined) return ctx.violation(`${type} without a valid content_index and part`)
-        listOf(item, "content")[i] = Core.clone(part)
+        put(listOf(item, "content"), i, Core.clone(part), { name: "content part", of: `of output item ${Core.index(event, "output_index")}` })
         return
       }
       case "response.reasoning_summary_part.added":
@@ -239,7 +294,7 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
         const part = Core.obj(event, "part")
         if (item === undefined) return
         if (i === undefined || part === undefined) return ctx.violation(`${type} without a valid summary_index and part`)
-        listOf(item, "summary")[i] = Core.clone(part)
+        put(listOf(item, "summary"), i, Core.clone(part), { name: "summary part", of: `of output item ${Core.index(event, "output_index")}` })
         return
       }
       case "response.output_text.annotation.added": {
@@ -253,9 +308,9 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
         if (!Core.isObj(part)) {
           ctx.violation(`${type} for content part ${ci} of output item ${Core.index(event, "output_index")}, which was never added`)
           part = newPart("output_text")
-          content[ci] = part
+          put(content, ci, part)
         }
-        listOf(part as Obj, "annotations")[ai] = Core.clone(event["annotation"])
+        put(listOf(part as Obj, "annotations"), ai, Core.clone(event["annotation"]), { name: "annotation", of: `of content part ${ci} of output item ${Core.index(event, "output_index")}` })
         return
       }
       case "response.shell_call_command.added":
@@ -269,9 +324,9 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
         const commands = listOf(action as Obj, "commands")
         if (type === "response.shell_call_command.delta") {
           const prev = commands[ci]
-          commands[ci] = (typeof prev === "string" ? prev : "") + (Core.str(event, "delta") ?? "")
+          putByCommand(commands, ci, (typeof prev === "string" ? prev : "") + (Core.str(event, "delta") ?? ""), noCommand)
         } else {
-          commands[ci] = Core.str(event, "command") ?? ""
+          putByCommand(commands, ci, Core.str(event, "command") ?? "", noCommand)
         }
         return
       }
@@ -284,7 +339,9 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
         const list = listOf(item, "output")
         if (type === "response.shell_call_output_content.delta") {
           const delta = Core.obj(event, "delta") ?? {}
-          const entry = (Core.isObj(list[ci]) ? list[ci] : (list[ci] = { stdout: "", stderr: "" })) as Obj
+          const existing = list[ci]
+          const entry = Core.isObj(existing) ? existing : noOutput()
+          if (entry !== existing) putByCommand(list, ci, entry, noOutput)
           for (const k in delta) {
             const v = delta[k]
             const prev = entry[k]
@@ -292,7 +349,7 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
           }
         } else {
           const outputs = Core.arr(event, "output") ?? []
-          for (let k = 0; k < outputs.length; k++) list[ci + k] = Core.clone(outputs[k])
+          for (let k = 0; k < outputs.length; k++) putByCommand(list, ci + k, Core.clone(outputs[k]), noOutput)
         }
         return
       }
@@ -336,10 +393,11 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
   }
 
   const build = (): Wire.Response | undefined => {
-    if (response === undefined) return undefined
-    const out = Core.clone(response)
+    // without response.created, what later events built still makes a response
+    if (response === undefined && output.length === 0) return undefined
+    const out = Core.clone(response ?? skeleton())
     const items: Array<unknown> = []
-    for (const item of output) if (item !== undefined) items.push(Core.clone(item))
+    for (const item of output) if (item !== undefined) items.push(copyItem(item))
     out["output"] = items
     return out as unknown as Wire.Response
   }
@@ -350,7 +408,7 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
     finish: () => {
       const result = build()
       if (result === undefined) return { response: undefined, cut: ["no response.created event"] }
-      const cut: Array<string> = []
+      const cut: Array<string> = response === undefined ? ["no response.created event"] : []
       if (ended === undefined) cut.push("no terminal event (response.completed, response.incomplete or response.failed)")
       for (let i = 0; i < output.length; i++) {
         const item = output[i]
