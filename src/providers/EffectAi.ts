@@ -34,11 +34,23 @@
  * `ProviderDataBlock` (provider `"effect-ai"`), written back as that part; a
  * `tool-approval-response` has no place in a tool message and is reported. A string file `data` is
  * read as a URL when it is one, as a `data:` URL when it is one, and as
- * base64 otherwise.
+ * base64 otherwise. A tool result whose `modelOutput` stands in for its
+ * `result` (a tool with `toModelOutput`) has the model output as its content
+ * (what the model saw) and the result, unless it is that text, kept in
+ * `providerOptions["effect-ai"]["$result"]`, written back as the result. A
+ * replay option of another type than the one effect/ai's providers read (an
+ * `openai.imageDetail` that is no detail, an `itemId` that is no string) stays
+ * in the provider options as it is, reported (`UnknownProviderField`, kept).
+ * What is under `"effect-agent-messages"` is decoded where it is read: a
+ * value that is not what its place holds (a tool call kept as a tool
+ * result's content, a name that is no string) is ignored, the Prompt part
+ * read as it is, and reported (`UnknownProviderField`, not kept: a loss to
+ * strict conversion); kept usage that is not token counts, which the Prompt
+ * has nothing to fall back on for, is a `MalformedPayload`.
  *
  * @since 0.1.0
  */
-import { Effect, Layer } from "effect"
+import { Effect, Layer, type Option } from "effect"
 import { Schema } from "effect"
 import type { JsonSchema } from "effect"
 import { AiError, Prompt, type Response, Tokenizer, Tool, Toolkit } from "effect/ai"
@@ -62,7 +74,7 @@ import {
   type UnsupportedContent
 } from "./Conversion.js"
 import * as A from "./internal/adapter.js"
-import { defined } from "./internal/kept.js"
+import { defined, hintKey } from "./internal/kept.js"
 import * as ToolArguments from "./ToolArguments.js"
 
 type JsonObj = { [key: string]: Schema.Json }
@@ -219,21 +231,46 @@ const textPart = (block: Block.TextBlock): Prompt.TextPart =>
       .build()
   })
 
+/** A tool result's parts as the model output effect/ai's providers send in place of the result. */
+const modelOutputOf = (content: ReadonlyArray<Block.ToolResultPart>): Array<Prompt.ToolModelOutputPart> =>
+  content.map((part) => (part._tag === "File" ? filePart(part) : Prompt.textPart({ text: part._tag === "Text" ? part.text : Block.resultContentText([part]) })))
+
+/** A text part with nothing but its text: a model output's text part gives it back as it is. */
+const isPlainText = (part: Block.ToolResultPart): boolean =>
+  part._tag === "Text" && part.citations === undefined && part.itemId === undefined && part.thoughtSignature === undefined && part.providerOptions === undefined
+
+/** Provider options without the tool result a model output stood in for (written as the result itself). */
+const withoutKeptResult = (options: Block.ProviderOptions): Block.ProviderOptions => {
+  const { [RESULT]: _, ...rest } = options[providerKey] ?? {}
+  const out: { [provider: string]: Block.JsonObject } = {}
+  for (const provider of Object.keys(options)) {
+    if (provider !== providerKey) setKey(out as JsonObj, provider, options[provider]!)
+    else if (Object.keys(rest).length > 0) setKey(out as JsonObj, provider, rest)
+  }
+  return out
+}
+
 const resultPart = (block: Block.ToolResultBlock): Prompt.ToolResultPart => {
-  const options = new OptionsBuilder(block.providerOptions).field("openai", "itemId", block.itemId)
   const content = block.content
+  const only = typeof content === "string" || content.length !== 1 ? undefined : content[0]
+  // one JSON value that is not text is the result itself
+  const json = only?._tag === "Json" && typeof only.value !== "string" ? only.value : undefined
+  const asParts = typeof content !== "string" && json === undefined
+  // the result a model output stood in for goes back as the result when the content is written as a model output again
+  const keptResult = asParts ? block.providerOptions?.[providerKey]?.[RESULT] : undefined
+  const providerOptions = keptResult === undefined || block.providerOptions === undefined ? block.providerOptions : withoutKeptResult(block.providerOptions)
+  const options = new OptionsBuilder(providerOptions).field("openai", "itemId", block.itemId)
   let result: Schema.Json
   let modelOutput: Array<Prompt.ToolModelOutputPart> | undefined
-  const only = typeof content === "string" ? undefined : content[0]
   if (typeof content === "string") {
     result = content
-  } else if (content.length === 1 && only !== undefined && only._tag === "Json" && typeof only.value !== "string") {
-    result = only.value
+  } else if (json !== undefined) {
+    result = json
   } else {
-    // the parts as effect/ai's providers render them, and the exact parts kept
-    result = Block.resultContentText(content)
-    modelOutput = content.map((part) => (part._tag === "File" ? filePart(part) : Prompt.textPart({ text: part._tag === "Text" ? part.text : Block.resultContentText([part]) })))
-    options.keep("content", content.map(encodeBlock) as Schema.JsonArray)
+    // the parts as effect/ai's providers render them, and the exact parts kept unless those give them back as they are
+    result = keptResult ?? Block.resultContentText(content)
+    modelOutput = modelOutputOf(content)
+    if (!content.every(isPlainText)) options.keep("content", content.map(encodeBlock) as Schema.JsonArray)
   }
   if (block.providerExecuted === false) options.keep("providerExecuted", false)
   return Prompt.toolResultPart({
@@ -381,12 +418,54 @@ export const toPrompt = (messages: ReadonlyArray<Message.Message>, options?: Con
 // Prompt -> ours
 // ---------------------------------------------------------------------------
 
-/** Reads a Prompt options record back: the replay fields taken out, the rest as provider options. */
+/** A reader of a value of `schema` (a field the schema does not know is refused, not dropped). */
+type Read<A> = (u: unknown) => Option.Option<A>
+const reader = <S extends Schema.Codec<unknown, unknown>>(schema: S): Read<S["Type"]> =>
+  Schema.decodeUnknownOption(schema as Schema.Codec<unknown, unknown>, { onExcessProperty: "error" }) as Read<S["Type"]>
+
+const readString = reader(Schema.String)
+const readJson = reader(Schema.Json)
+
+/** What a kept value must be to be read, per key of our own record. */
+const KeptFalse = reader(Schema.Literal(false))
+const KeptTrue = reader(Schema.Literal(true))
+const KeptSource = reader(Schema.Literals(["Url", "FileId", "Text"]))
+const KeptStrings = reader(Schema.Array(Schema.String))
+const KeptJsonArray = reader(Schema.Array(Schema.Json))
+const KeptObject = reader(Block.JsonObject)
+const KeptUsage = reader(Message.Usage)
+const KeptSystemBlocks = reader(Schema.Array(Block.SystemBlock))
+const KeptResultContent = reader(Schema.Array(Block.ToolResultPart))
+// only provider data is kept beside a message's parts: every other block kind has a part of its own
+const KeptProviderData = reader(Schema.Array(Schema.Struct({ at: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)), block: Block.ProviderDataBlock })))
+
+/** The replay fields effect/ai's provider packages read, each with the type it must have to be read as the field. */
+const ImageDetail = reader(Schema.Literals(["auto", "low", "high"]))
+const Citations = reader(Schema.Struct({ enabled: Schema.Boolean }))
+const AnthropicInfo = reader(Schema.Union([
+  Schema.Struct({ type: Schema.Literal("thinking"), signature: Schema.String }),
+  Schema.Struct({ type: Schema.Literal("redacted_thinking"), redactedData: Schema.String })
+]))
+
+/**
+ * The key, under `providerOptions["effect-ai"]` of a tool result, of a Prompt
+ * `result` that a `modelOutput` stood in for (a tool's `toModelOutput`): the
+ * block's content is what the model saw, this is the tool's own value.
+ */
+const RESULT = hintKey("result")
+
+/**
+ * Reads a Prompt options record back: the replay fields taken out, the rest
+ * as provider options. A replay field of another type than the one it must
+ * have stays where it is (kept as provider options, reported); a value kept
+ * under our own key that does not decode as what its place holds is ignored
+ * (the Prompt part is read as it is) and reported.
+ */
 class OptionsReader {
   readonly own: Obj
   private readonly records: Map<string, JsonObj> = new Map()
 
-  constructor(ctx: Ctx, given: Options | undefined, path: string) {
+  constructor(private readonly ctx: Ctx, given: Options | undefined, private readonly path: string) {
     // one JSON copy up front: options are untyped, and a value that is not JSON is a malformed prompt, not a crash
     const options = given === undefined ? undefined : A.jsonOf(ctx, given)
     if (!isObj(options)) {
@@ -394,6 +473,7 @@ class OptionsReader {
       return
     }
     const own = options[ownKey]
+    if (own !== undefined && own !== null && !isObj(own)) ctx.warnings.push(new UnknownProviderField({ path: `${path}.options.${ownKey}`, kept: false }))
     this.own = isObj(own) ? own : {}
     for (const provider of Object.keys(options)) {
       if (provider === ownKey) continue
@@ -407,53 +487,56 @@ class OptionsReader {
     }
   }
 
-  /** Takes a replay field out of a provider's record. */
-  take(provider: string, key: string): Schema.Json | undefined {
+  /**
+   * Takes a replay field out of a provider's record when it decodes as
+   * `schema`; a value of another type stays in the record, so it is kept as
+   * a provider option and written back as it was, and is reported.
+   */
+  take<A>(provider: string, key: string, read: Read<A>): A | undefined {
     const record = this.records.get(provider)
-    const value = record?.[key]
-    if (record !== undefined && key in record) delete record[key]
-    return value === null ? undefined : value
+    if (record === undefined || !Object.hasOwn(record, key)) return undefined
+    const value = record[key]
+    if (value === null) {
+      delete record[key]
+      return undefined
+    }
+    const decoded = read(value)
+    if (decoded._tag === "None") {
+      this.ctx.warnings.push(new UnknownProviderField({ path: `${this.path}.options.${provider}.${key}`, kept: true }))
+      return undefined
+    }
+    delete record[key]
+    return decoded.value
   }
 
-  str(provider: string, key: string): string | undefined {
-    const v = this.take(provider, key)
-    return typeof v === "string" ? v : undefined
+  /** A value kept under our own key, when it decodes as `schema`; otherwise it is ignored and reported. */
+  kept<A>(key: string, read: Read<A>): A | undefined {
+    if (!Object.hasOwn(this.own, key)) return undefined
+    const decoded = read(this.own[key])
+    if (decoded._tag === "None") {
+      this.ctx.warnings.push(new UnknownProviderField({ path: `${this.path}.options.${ownKey}.${key}`, kept: false }))
+      return undefined
+    }
+    return decoded.value
   }
 
-  kept<A>(key: string, guard: (u: unknown) => u is A): A | undefined {
-    const v = this.own[key]
-    return guard(v) ? v : undefined
-  }
-
-  /** What is left, as our provider options (`cacheControl` back to `cache_control`). */
-  providerOptions(): { readonly providerOptions?: Block.ProviderOptions } {
+  /** What is left, as our provider options (`cacheControl` back to `cache_control`), with `extra` fields for this adapter's own key. */
+  providerOptions(extra?: JsonObj): { readonly providerOptions?: Block.ProviderOptions } {
     const anthropic = this.records.get("anthropic")
     if (anthropic !== undefined && "cacheControl" in anthropic) {
       const value = anthropic["cacheControl"]
       delete anthropic["cacheControl"]
       if (value !== null && value !== undefined) anthropic["cache_control"] = value
     }
+    if (extra !== undefined) {
+      const record = this.records.get(providerKey) ?? {}
+      for (const k of Object.keys(extra)) setKey(record, k, extra[k]!)
+      this.records.set(providerKey, record)
+    }
     const out: Record<string, Block.JsonObject> = {}
     for (const [provider, record] of this.records) if (Object.keys(record).length > 0) setKey(out as JsonObj, provider, record)
     return Object.keys(out).length === 0 ? {} : { providerOptions: out }
   }
-}
-
-const isString = (u: unknown): u is string => typeof u === "string"
-const decodeUsage = Schema.decodeUnknownOption(Message.Usage)
-const isArray = (u: unknown): u is ReadonlyArray<Schema.Json> => Array.isArray(u)
-const isRecord = (u: unknown): u is Block.JsonObject => isObj(u)
-
-const decodeBlocks = (ctx: Ctx, encoded: unknown, path: string): ReadonlyArray<Block.Block> => {
-  const exit = Effect.runSyncExit(Message.decode({ role: "assistant", content: encoded }))
-  if (exit._tag === "Success") return exit.value.content
-  // tool results outside an assistant message, and Json blocks, decode inside a tool message's result
-  const asResult = Effect.runSyncExit(Message.decode({ role: "tool", content: [{ _tag: "ToolResult", toolCallId: "x", toolName: "x", content: encoded }] }))
-  if (asResult._tag === "Success") {
-    const result = asResult.value.content[0]
-    if (result?._tag === "ToolResult" && Array.isArray(result.content)) return result.content
-  }
-  return A.malformed(ctx, path, "the blocks kept in the options are not in the model's JSON form")
 }
 
 const sourceOf = (ctx: Ctx, data: unknown, kept: string | undefined, mediaType: string, path: string): { readonly source: Block.FileSource; readonly mediaType: string } => {
@@ -477,40 +560,56 @@ const sourceOf = (ctx: Ctx, data: unknown, kept: string | undefined, mediaType: 
 
 const readFile = (ctx: Ctx, part: Prompt.FilePart, path: string): Block.FileBlock => {
   const o = new OptionsReader(ctx, part.options, path)
-  const { mediaType, source } = sourceOf(ctx, part.data, o.kept("source", isString), part.mediaType, path)
-  const detail = o.take("openai", "imageDetail")
-  const citations = o.take("anthropic", "citations")
+  const { mediaType, source } = sourceOf(ctx, part.data, o.kept("source", KeptSource), part.mediaType, path)
   return Block.file(source, mediaType, {
     ...defined({
       filename: part.fileName,
-      detail: detail === "auto" || detail === "low" || detail === "high" ? detail : undefined,
-      itemId: o.str("openai", "itemId"),
-      title: o.str("anthropic", "documentTitle"),
-      context: o.str("anthropic", "documentContext"),
-      citationsEnabled: isObj(citations) && typeof citations["enabled"] === "boolean" ? citations["enabled"] : undefined
+      detail: o.take("openai", "imageDetail", ImageDetail),
+      itemId: o.take("openai", "itemId", readString),
+      title: o.take("anthropic", "documentTitle", readString),
+      context: o.take("anthropic", "documentContext", readString),
+      citationsEnabled: o.take("anthropic", "citations", Citations)?.enabled
     }),
     ...o.providerOptions()
   })
 }
 
-const readText = (ctx: Ctx, part: Prompt.TextPart, path: string): Block.TextBlock | Block.RefusalBlock => {
-  const o = new OptionsReader(ctx, part.options, path)
-  const refusal = o.str("openai", "refusal")
-  const itemId = o.str("openai", "itemId")
-  if (refusal !== undefined && part.text === "") return Block.refusal(refusal, { ...defined({ itemId }), ...o.providerOptions() })
-  return Block.text(part.text, {
-    ...defined({ itemId, thoughtSignature: o.str("google", "thoughtSignature"), citations: o.kept("citations", isArray) }),
+/** A text part as a text block; an `openai.refusal` beside it, which a text block has no field for, stays in its provider options. */
+const readText = (ctx: Ctx, part: Prompt.TextPart, path: string): Block.TextBlock => textOf(part, new OptionsReader(ctx, part.options, path))
+
+const textOf = (part: Prompt.TextPart, o: OptionsReader): Block.TextBlock =>
+  Block.text(part.text, {
+    ...defined({
+      itemId: o.take("openai", "itemId", readString),
+      thoughtSignature: o.take("google", "thoughtSignature", readString),
+      citations: o.kept("citations", KeptJsonArray)
+    }),
     ...o.providerOptions()
   })
+
+/** In an assistant message, an empty text part with `openai.refusal` is a refusal (a user message holds none). */
+const readAssistantText = (ctx: Ctx, part: Prompt.TextPart, path: string): Block.TextBlock | Block.RefusalBlock => {
+  const o = new OptionsReader(ctx, part.options, path)
+  const refusal = part.text === "" ? o.take("openai", "refusal", readString) : undefined
+  if (refusal === undefined) return textOf(part, o)
+  return Block.refusal(refusal, { ...defined({ itemId: o.take("openai", "itemId", readString) }), ...o.providerOptions() })
 }
+
+/**
+ * Whether the parts kept for a tool result are still what its Prompt part
+ * says: the model output written from them (what effect/ai's providers
+ * send), or, without one, the result text. An edited part wins.
+ */
+const keptContentHolds = (part: Prompt.ToolResultPart, kept: ReadonlyArray<Block.ToolResultPart>): boolean =>
+  part.modelOutput === undefined
+    ? part.result === Block.resultContentText(kept)
+    : part.modelOutput.length === kept.length && Prompt.toolModelOutputToText(part.modelOutput) === Prompt.toolModelOutputToText(modelOutputOf(kept))
 
 const readResult = (ctx: Ctx, part: Prompt.ToolResultPart, path: string): Block.ToolResultBlock => {
   const o = new OptionsReader(ctx, part.options, path)
-  const keptContent = o.own["content"]
-  const kept = keptContent === undefined ? undefined : (decodeBlocks(ctx, keptContent, `${path}.options.${ownKey}.content`) as ReadonlyArray<Block.ToolResultPart>)
+  const kept = o.kept("content", KeptResultContent)
   let content: Block.ToolResultContent
-  // the exact parts are kept while the Prompt's result is still the one written from them: an edited result wins
-  if (kept !== undefined && part.result === Block.resultContentText(kept) && (part.modelOutput?.length ?? kept.length) === kept.length) {
+  if (kept !== undefined && keptContentHolds(part, kept)) {
     content = kept
   } else if (part.modelOutput !== undefined) {
     content = part.modelOutput.map((p, i) => (p.type === "text" ? Block.text(p.text) : readFile(ctx, p, `${path}.modelOutput[${i}]`)))
@@ -519,32 +618,32 @@ const readResult = (ctx: Ctx, part: Prompt.ToolResultPart, path: string): Block.
   } else {
     content = [Block.json(A.jsonOf(ctx, part.result ?? null))]
   }
-  const explicit = o.own["providerExecuted"]
+  // a model output stands in for the result (a tool's `toModelOutput`): the content is what the model saw, and the
+  // tool's own result, unless it is that text, is kept beside it and written back as the result
+  const result = part.modelOutput !== undefined && part.result !== undefined && part.result !== Block.resultContentText(content) ? A.jsonOf(ctx, part.result) : undefined
+  const explicit = o.kept("providerExecuted", KeptFalse)
   return Block.toolResult(part.id, part.name, content, part.isFailure, {
     ...(part.providerExecuted ? { providerExecuted: true } : explicit === false ? { providerExecuted: false } : {}),
-    ...defined({ itemId: o.str("openai", "itemId") }),
-    ...o.providerOptions()
+    ...defined({ itemId: o.take("openai", "itemId", readString) }),
+    ...o.providerOptions(result === undefined ? undefined : { [RESULT]: result })
   })
 }
 
 const readAssistantPart = (ctx: Ctx, part: Prompt.AssistantMessagePart, path: string): Block.AssistantBlock => {
   switch (part.type) {
     case "text":
-      return readText(ctx, part, path)
+      return readAssistantText(ctx, part, path)
     case "reasoning": {
       const o = new OptionsReader(ctx, part.options, path)
-      const info = o.take("anthropic", "info")
-      if (isObj(info) && info["type"] === "redacted_thinking" && typeof info["redactedData"] === "string") {
-        return Block.redactedThinking(info["redactedData"], o.providerOptions())
-      }
-      const signature = isObj(info) && info["type"] === "thinking" && typeof info["signature"] === "string" ? info["signature"] : undefined
-      return Block.thinking(part.text, signature, {
+      const info = o.take("anthropic", "info", AnthropicInfo)
+      if (info?.type === "redacted_thinking") return Block.redactedThinking(info.redactedData, o.providerOptions())
+      return Block.thinking(part.text, info?.signature, {
         ...defined({
-          itemId: o.str("openai", "itemId"),
-          encryptedContent: o.str("openai", "encryptedContent"),
-          thoughtSignature: o.str("google", "thoughtSignature"),
-          summary: o.kept("summary", (u): u is ReadonlyArray<string> => Array.isArray(u) && u.every(isString)),
-          status: o.kept("status", isString)
+          itemId: o.take("openai", "itemId", readString),
+          encryptedContent: o.take("openai", "encryptedContent", readString),
+          thoughtSignature: o.take("google", "thoughtSignature", readString),
+          summary: o.kept("summary", KeptStrings),
+          status: o.kept("status", readString)
         }),
         ...o.providerOptions()
       })
@@ -553,18 +652,18 @@ const readAssistantPart = (ctx: Ctx, part: Prompt.AssistantMessagePart, path: st
       return readFile(ctx, part, path)
     case "tool-call": {
       const o = new OptionsReader(ctx, part.options, path)
-      const kept = o.kept("rawArgs", isString)
-      const keptError = o.kept("parseError", isString)
+      const kept = o.kept("rawArgs", readString)
+      const keptError = o.kept("parseError", readString)
       const args = A.jsonOf(ctx, part.params === undefined ? {} : part.params)
       // the provider's text is kept while the params are the ones written with it: params edited in the Prompt (a
       // redaction) win
-      const asWritten = o.kept("argsAsWritten", isString)
+      const asWritten = o.kept("argsAsWritten", readString)
       const holds = kept !== undefined && (asWritten !== undefined ? stringify(args) === asWritten : ToolArguments.rawArgsHold({ rawArgs: kept, args }))
       const rawArgs = holds ? kept : undefined
       const parseError = holds ? keptError : undefined
-      const explicit = o.own["providerExecuted"]
+      const explicit = o.kept("providerExecuted", KeptFalse)
       return Block.toolCall(part.id, part.name, args, {
-        ...defined({ rawArgs, parseError, itemId: o.str("openai", "itemId"), thoughtSignature: o.str("google", "thoughtSignature") }),
+        ...defined({ rawArgs, parseError, itemId: o.take("openai", "itemId", readString), thoughtSignature: o.take("google", "thoughtSignature", readString) }),
         ...(part.providerExecuted ? { providerExecuted: true } : explicit === false ? { providerExecuted: false } : {}),
         ...o.providerOptions()
       })
@@ -579,14 +678,10 @@ const readAssistantPart = (ctx: Ctx, part: Prompt.AssistantMessagePart, path: st
 }
 
 /** Puts kept provider data blocks back at their places. */
-const withKept = <B extends Block.Block>(ctx: Ctx, blocks: Array<B>, own: Obj, path: string): Array<B> => {
-  const kept = own["providerData"]
-  if (!Array.isArray(kept)) return blocks
-  for (const entry of kept) {
-    if (!isObj(entry) || typeof entry["at"] !== "number") return A.malformed(ctx, `${path}.options.${ownKey}.providerData`, "expected { at, block } entries")
-    const [block] = decodeBlocks(ctx, [entry["block"]], `${path}.options.${ownKey}.providerData`)
-    blocks.splice(Math.min(entry["at"], blocks.length), 0, block as B)
-  }
+const withKept = <B extends Block.Block>(blocks: Array<B | Block.ProviderDataBlock>, o: OptionsReader): Array<B | Block.ProviderDataBlock> => {
+  const kept = o.kept("providerData", KeptProviderData)
+  if (kept === undefined) return blocks
+  for (const entry of kept) blocks.splice(Math.min(entry.at, blocks.length), 0, Block.freeze(entry.block))
   return blocks
 }
 
@@ -610,32 +705,30 @@ const readMessage = (ctx: Ctx, m: Prompt.Message, i: number): Message.Message =>
   const o = new OptionsReader(ctx, m.options, path)
   // a message's cache breakpoint belongs on its last block: no provider takes cache_control on a message
   const hasBlocks = m.role === "system" || m.content.length > 0 // a system message's text is always one block at least
-  const cache = hasBlocks && o.own["messageCacheControl"] !== true ? o.take("anthropic", "cacheControl") : undefined
+  const cache = hasBlocks && o.kept("messageCacheControl", KeptTrue) !== true ? o.take("anthropic", "cacheControl", readJson) : undefined
   const place = <B extends Block.Block>(blocks: ReadonlyArray<B>): ReadonlyArray<B> => (cache === undefined ? blocks : cachedLast(blocks, cache))
   const base = {
-    ...defined({ metadata: o.kept("metadata", isRecord) }),
+    ...defined({ metadata: o.kept("metadata", KeptObject) }),
     ...o.providerOptions()
   }
-  const name = o.kept("name", isString)
-  const named = { ...base, ...defined({ name }) }
+  const named = () => ({ ...base, ...defined({ name: o.kept("name", readString) }) })
   switch (m.role) {
     case "system": {
-      const keptBlocks = o.own["blocks"]
-      const kept = keptBlocks === undefined ? undefined : (decodeBlocks(ctx, keptBlocks, `${path}.options.${ownKey}.blocks`) as ReadonlyArray<Block.TextBlock>)
+      const kept = o.kept("blocks", KeptSystemBlocks)?.map(Block.freeze)
       // the kept blocks while the Prompt's text is still the one written from them: an edited text wins
       const blocks = kept !== undefined && kept.map((b) => b.text).join("\n") === m.content ? kept : [Block.text(m.content)]
-      return Message.system(place(blocks), named)
+      return Message.system(place(blocks), named())
     }
     case "user": {
-      const blocks: Array<Block.UserBlock> = m.content.map((part, p) => (part.type === "text" ? (readText(ctx, part, `${path}.content[${p}]`) as Block.TextBlock) : readFile(ctx, part, `${path}.content[${p}]`)))
-      return Message.user(place(withKept(ctx, blocks, o.own, path)), named)
+      const blocks = m.content.map((part, p) => (part.type === "text" ? readText(ctx, part, `${path}.content[${p}]`) : readFile(ctx, part, `${path}.content[${p}]`)))
+      return Message.user(place(withKept<Block.UserBlock>(blocks, o)), named())
     }
     case "assistant": {
       const blocks = m.content.map((part, p) => readAssistantPart(ctx, part, `${path}.content[${p}]`))
-      const kept = o.kept("usage", isRecord)
-      const usage = kept === undefined ? undefined : decodeUsage(kept, { onExcessProperty: "error" })
+      // kept usage has no Prompt field to fall back on: token counts or a malformed prompt
+      const usage = Object.hasOwn(o.own, "usage") ? KeptUsage(o.own["usage"]) : undefined
       if (usage !== undefined && usage._tag === "None") A.malformed(ctx, `${path}.options.${ownKey}.usage`, "expected token counts (whole numbers, not negative)")
-      return Message.assistant(place(withKept(ctx, blocks, o.own, path)), { ...named, ...(usage === undefined || usage._tag === "None" ? {} : { usage: usage.value }) })
+      return Message.assistant(place(withKept<Block.AssistantBlock>(blocks, o)), { ...named(), ...(usage === undefined || usage._tag === "None" ? {} : { usage: usage.value }) })
     }
     case "tool": {
       const results: Array<Block.ToolResultBlock> = []
@@ -653,7 +746,8 @@ const readMessage = (ctx: Ctx, m: Prompt.Message, i: number): Message.Message =>
 /**
  * An effect/ai `Prompt` as our conversation (see the module documentation
  * for what each part becomes). Fails with `MalformedPayload` when a value
- * is not JSON where the model needs JSON (tool parameters, results).
+ * is not JSON where the model needs JSON (tool parameters, results) or kept
+ * usage is not token counts.
  *
  * @example
  * import { Effect, Ref } from "effect"
@@ -1023,7 +1117,7 @@ export interface TokenizerEstimatorOptions {
  * default heuristic instead.
  *
  * @example
- * import { Effect, Layer } from "effect"
+ * import { Effect, Layer, type Option } from "effect"
  * import { Tokenizer } from "effect/ai"
  * import { Message, TokenEstimator } from "effect-agent-messages"
  * import { EffectAi } from "effect-agent-messages/providers"
