@@ -451,9 +451,9 @@ describe("check", () => {
     expect([r.code, r.stdout]).toEqual([1, 'OrphanToolResult: messages[2]: tool result "toolu_9" answers no tool call of the preceding assistant message\n1 issue in 3 messages\n'])
     const items = file("items.json", JSON.stringify({ model: "gpt-5", instructions: "be brief", input: [{ role: "user", content: "hi" }] }))
     expect(run(["check", items]).stdout).toBe("valid: 1 input item\n")
-    // an input given as a string is no list: the model's messages, the instructions one of them
+    // an input given as a string is no list: one message, the instructions beside it as with a list
     const text = file("text-input.json", JSON.stringify({ model: "gpt-5", instructions: "be brief", input: "hi" }))
-    expect(run(["check", text]).stdout).toBe("valid: 2 messages\n")
+    expect(run(["check", text]).stdout).toBe("valid: 1 message (input given as text)\n")
     const contents = file("contents.json", JSON.stringify({ contents: [{ role: "user", parts: [{ text: "hi" }] }, { role: "model", parts: [{ text: "ok" }] }] }))
     expect(run(["check", contents]).stdout).toBe("valid: 2 contents\n")
   })
@@ -848,5 +848,16 @@ describe("found by an adversarial run of the command line", () => {
     expect(repaired.code).toBe(1)
     expect(repaired.stderr).toContain("messages[1]:")
     expect(repaired.stderr).not.toContain("messages[2]:")
+  })
+
+  it("a Responses body whose input is text counts its instructions as system and itself as the one message", () => {
+    const body = file("text-input.json", JSON.stringify({ model: "gpt-5", instructions: "Be brief.", input: "Weather in Oslo?" }))
+    const counted = run(["tokens", body, "--json"])
+    const figures = JSON.parse(counted.stdout) as { readonly messages: ReadonlyArray<number>; readonly system: number }
+    expect([counted.code, figures.messages.length, figures.system > 0]).toEqual([0, 1, true])
+    expect(run(["check", body])).toMatchObject({ code: 0, stdout: "valid: 1 message (input given as text)\n" })
+    const bare = file("text-input-bare.json", JSON.stringify({ model: "gpt-5", input: "Weather in Oslo?" }))
+    const plain = JSON.parse(run(["tokens", bare, "--json"]).stdout) as { readonly messages: ReadonlyArray<number>; readonly system: number }
+    expect([plain.messages.length, plain.system]).toEqual([1, 0])
   })
 })

@@ -207,6 +207,8 @@ const fileLocator = (input: Placed): ((i: number) => Located) | undefined => {
     const w = origins[i]
     if (w === undefined) return { label: `messages[${i}]`, index: i, through: i }
     if (w === -1) return { label: outside, index: null, through: null }
+    // a Responses input given as text has no list: it is the one message
+    if (listLength === undefined) return { label: list, index: null, through: null }
     // a message read from several items (a Responses run of calls) spans them up to the next message's first, or
     // the last message to the end of the list
     const next = origins[i + 1]
@@ -266,8 +268,10 @@ const spanOf = (first: Located, last: Located): string => {
  */
 const fileCount = (input: Placed): string => {
   let n = input.request.messages.length
-  // the file's list is not known (a Responses input given as a string): the model's messages
+  // the file's list is not known: the model's messages
   if (input.origins === undefined) return `${n} message${n === 1 ? "" : "s"}`
+  // a Responses input given as text: one message, the instructions beside it
+  if (input.listLength === undefined && input.format === "openai-responses") return "1 message (input given as text)"
   // the list's length: every item of it is read into a model message, with the items after it in a run
   if (input.listLength !== undefined) n = input.listLength
   else {
@@ -481,6 +485,8 @@ const perInputMessage = (
   items: ReadonlyMap<number, ReadonlyArray<number>>
 ): Array<{ readonly label: string; readonly tokens: number }> => {
   if (origins === undefined) return each.map((tokens, i) => ({ label: `messages[${i}]`, tokens }))
+  // a Responses input given as text: the one message, beside the instructions
+  if (listLength === undefined) return each.flatMap((tokens, i) => (origins[i] === -1 ? [] : [{ label: list, tokens }]))
   const out: Array<{ label: string; tokens: number }> = []
   each.forEach((tokens, i) => {
     const w = origins[i]!

@@ -383,7 +383,8 @@ export const listLength = (parsed: Parsed, read: Read): number | undefined => {
 /**
  * For each message of a read request, the index of the input message it came
  * from, or -1 for system text the format keeps outside its messages
- * (Anthropic `system`, Gemini `systemInstruction`, Responses `instructions`): Anthropic and Gemini put a
+ * (Anthropic `system`, Gemini `systemInstruction`, Responses `instructions`; a Responses `input` given as
+ * text is the one input message 0): Anthropic and Gemini put a
  * turn's tool results and the user's text in one wire message, which the
  * model reads as a tool message and a user message. `undefined` when the
  * input's messages and the model's do not line up in a way this knows.
@@ -395,6 +396,12 @@ export const origins = (parsed: Parsed, read: Read): ReadonlyArray<number> | und
   if (parsed.kind === "jsonl" && read.format === "canonical") return messages.map((_, i) => i)
   const value = parsed.kind === "jsonl" ? parsed.values : parsed.value
   const list = listOf(parsed, read)
+  if (read.format === "openai-responses" && typeof list === "string") {
+    // input given as text: one user message, after the instructions' system message when there are instructions
+    const instructions = isRecord(value) ? value["instructions"] : undefined
+    const text = typeof instructions === "string" ? [-1, 0] : [0]
+    return text.length === messages.length ? text : undefined
+  }
   if (!Array.isArray(list)) return undefined
   const out: Array<number> = []
   // system text kept outside the messages comes first in the model
