@@ -52,19 +52,24 @@ export const rawArgsHold = (call: { readonly rawArgs?: string | undefined; reado
 /**
  * Why the text an OpenAI adapter sends for a call (`rawArgs` while it holds,
  * else `args` as JSON) is not the JSON object the API wants, or `undefined`
- * when it is one.
+ * when it is one. `parseError` is what says the kept text is not JSON (the
+ * readers set it); text that did parse, to the object that `args` is, is
+ * not read again, so validation stays linear in the number of calls.
  */
 export const sentArgumentsProblem = (call: {
   readonly rawArgs?: string | undefined
   readonly parseError?: string | undefined
   readonly args: Schema.Json
 }): string | undefined => {
-  if (call.rawArgs !== undefined && rawArgsHold(call)) {
-    if (call.parseError !== undefined) return call.parseError
-    const again = parseJson(call.rawArgs)
-    // an empty text stands for no arguments, which the adapters read as {} and the APIs take
-    if (!("value" in again)) return call.rawArgs.trim() === "" ? undefined : again.error
-    return isObject(again.value) ? undefined : `expected a JSON object, got ${kind(again.value)}`
-  }
-  return isObject(call.args) ? undefined : `expected a JSON object, got ${kind(call.args)}`
+  const raw = call.rawArgs
+  if (call.parseError !== undefined && rawArgsHold(call)) return call.parseError
+  if (!isObject(call.args)) return `expected a JSON object, got ${kind(call.args)}`
+  if (raw === undefined || call.parseError !== undefined) return undefined
+  // an empty text stands for no arguments, which the readers read as {} and the APIs take
+  const start = raw.trimStart()
+  if (start === "" || start.startsWith("{")) return undefined
+  // text that is JSON but no object (its args were made {}), sent while it holds
+  if (!rawArgsHold(call)) return undefined
+  const again = parseJson(raw)
+  return "value" in again ? `expected a JSON object, got ${kind(again.value)}` : again.error
 }
