@@ -22,8 +22,10 @@
  *
  * One content is read into one message (a user content that mixes function
  * responses and other parts into a tool message and a user message, in
- * order), and each message is written as one content, so contents in a
- * row of the same role (which Gemini merges itself) stay as they were.
+ * order, the later ones marked `sameContent` so that they are written back
+ * into the content of the message before them), and each other message is
+ * written as one content, so contents in a row of the same role (which
+ * Gemini merges itself) stay as they were.
  *
  * Gemini 2 sends function calls without `id`. Such a call gets an id made
  * up for the model (marked `providerOptions.gemini.syntheticId`); a
@@ -48,7 +50,8 @@
  * (`UnknownProviderField`). Beside the kept fields a few hints choose a
  * wire form, each named with a `$` in front (which no wire field's name
  * has, so a part's own field named `kind` is kept as any other; the names
- * below are given without it): `syntheticId` (the call or response had no
+ * below are given without it): `sameContent` (a message read from the same
+ * user content as the message before it), `syntheticId` (the call or response had no
  * id), `noArgs` / `noResponse` / `noMimeType` (the field was absent, not
  * empty; a file URI's type, as the API's guide sends a YouTube URL),
  * `nullArgs` (the call's arguments were an explicit `null`), `kind`
@@ -151,7 +154,7 @@ type Obj = A.Obj
 type Fields = Record<string, Schema.Json>
 
 /** The hints kept beside the wire fields (see the module documentation), each stored with a `$` in front (`internal/kept`). */
-const hints = new Set(["syntheticId", "noArgs", "nullArgs", "noResponse", "noMimeType", "kind", "parametersKey", "parametersAsSent", "declarationsKey", "snakeCase", "nullCamelCase"])
+const hints = new Set(["sameContent", "syntheticId", "noArgs", "nullArgs", "noResponse", "noMimeType", "kind", "parametersKey", "parametersAsSent", "declarationsKey", "snakeCase", "nullCamelCase"])
 
 /**
  * The hints a request keeps beside its fields (`declarationsKey`: the name of an empty declarations list read in
@@ -641,8 +644,9 @@ const readContents = (ctx: A.Ctx, contents: ReadonlyArray<Schema.Json>, path: st
     // a role other than user and model (the legacy "function") is kept and written back
     const contentExtras = role !== undefined && role !== "user" && role !== "model" ? { ...extras, role } : extras
     let first = true
+    // a content's later messages (its results and its text read apart) are marked to be written back into it
     const options = (): { readonly providerOptions?: Block.ProviderOptions } => {
-      const o = first ? keep(key, contentExtras) : {}
+      const o = first ? keep(key, contentExtras) : keep(key, undefined, { sameContent: true })
       first = false
       return o
     }
@@ -944,6 +948,18 @@ const writeMessages = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Wi
   let previous: Message.Message["role"] | undefined
   let started = false
   let system: Wire.ContentParam | undefined
+  /** The user content message i-1 was written as, which message i joins when it was read from it. */
+  let userContent: Wire.ContentParam | undefined
+  let userContentOf = -1
+  /** The user content message i goes into: the one before, when both were read from it, else a new one. */
+  const userContentFor = (m: Message.Message, i: number, kept: { readonly [key: string]: unknown } | undefined): Wire.ContentParam => {
+    const joined = userContentOf === i - 1 && userContent !== undefined && hintOf(m, key, "sameContent") === true
+    const content = joined ? userContent! : merge<Wire.ContentParam>({ role: "user", parts: [] }, kept)
+    if (!joined) out.contents.push(content)
+    userContent = content
+    userContentOf = i
+    return content
+  }
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!
     if (m.role !== "tool" && idless.length > 0) {
@@ -976,7 +992,7 @@ const writeMessages = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Wi
       case "user": {
         const parts = writeUserParts(ctx, m, i)
         if (m.content.length > 0 && parts.length === 0) A.droppedEmptyMessage(ctx, i, "user", "Gemini")
-        else out.contents.push(merge<Wire.ContentParam>({ role: "user", parts }, kept))
+        else userContentFor(m, i, kept).parts.push(...parts)
         break
       }
       case "assistant": {
@@ -991,7 +1007,7 @@ const writeMessages = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Wi
         break
       }
       case "tool": {
-        const parts: Array<Wire.PartParam> = []
+        const parts = userContentFor(m, i, kept).parts
         for (let b = 0; b < m.content.length; b++) {
           const result = m.content[b]!
           // a response carries the name of the tool it answers, under the same rule as the call's
@@ -999,13 +1015,12 @@ const writeMessages = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Wi
           const response: NonNullable<Wire.PartParam["functionResponse"]> = { name: result.toolName, ...writeResultContent(ctx, result, i, b) }
           // no id when the call's was made up (the call goes out without one) or the response came without one
           if (calls.synthetic.has(result.toolCallId) || hintOf(result, key, "syntheticId") === true) {
-            idless.push({ parts, at: b, name: result.toolName, order: calls.order.get(result.toolCallId) ?? Infinity })
+            idless.push({ parts, at: parts.length, name: result.toolName, order: calls.order.get(result.toolCallId) ?? Infinity })
           } else {
             response.id = result.toolCallId
           }
           parts.push(spelledPart(ctx, merge<Wire.PartParam>({ functionResponse: response }, keptOf(result, key, hints)), result))
         }
-        out.contents.push(merge<Wire.ContentParam>({ role: "user", parts }, kept))
         break
       }
       default:

@@ -5,6 +5,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Exit } from "effect"
+import { Message } from "../../src/index.js"
 import { Anthropic, Gemini, OpenAiChat, OpenAiResponses } from "../../src/providers/index.js"
 import type { ConversionWarning } from "../../src/providers/Conversion.js"
 import { firstDifference, normalize } from "./adapterHelpers.js"
@@ -50,6 +51,33 @@ describe("Gemini", () => {
     const blocked = run(Gemini.fromResponse({ promptFeedback: { blockReason: "SAFETY" } }, { candidate: 0 }))
     assert.strictEqual((blocked.value as { readonly finishReason: string }).finishReason, "content-filter")
   })
+
+  it("a user content of results and text, in either order, goes back as one content, not one per message it was read as", () => {
+    const calls = { role: "model", parts: [{ functionCall: { id: "a", name: "weather", args: { city: "Oslo" } } }, { functionCall: { id: "b", name: "weather", args: { city: "Bergen" } } }] }
+    const answer = (id: string) => ({ functionResponse: { id, name: "weather", response: { output: "4°C" } } })
+    const question = { role: "user", parts: [{ text: "Weather in Oslo and Bergen?" }] }
+    for (
+      const parts of [
+        [answer("a"), answer("b"), { text: "And tomorrow?" }],
+        [answer("a"), { text: "Bergen is still running." }, answer("b")]
+      ]
+    ) {
+      const messages = sameBack(...geminiMessages(), { contents: [question, calls, { role: "user", parts }, { role: "model", parts: [{ text: "Sunny." }] }] })
+      assert.isAbove((messages as ReadonlyArray<unknown>).length, 4)
+    }
+  })
+
+  it.effect("a message read from a shared content joins only the message before it, and only when that one is a user content", () =>
+    Effect.gen(function*() {
+      const read = yield* Gemini.fromMessages({ contents: [{ role: "user", parts: [{ text: "hi" }, { functionResponse: { id: "a", name: "f", response: {} } }, { text: "more" }] }] })
+      const [hi, results, more] = read.value
+      // a model turn put between them: the text after it is a content of its own
+      const apart = yield* Gemini.toMessages([hi!, results!, Message.assistant("ok"), more!])
+      assert.deepStrictEqual(apart.value.contents.map((c) => [c.role, c.parts.length]), [["user", 2], ["model", 1], ["user", 1]])
+      // the results taken out: the texts that shared the content share it again
+      const texts = yield* Gemini.toMessages([hi!, more!])
+      assert.deepStrictEqual(texts.value.contents.map((c) => [c.role, c.parts.length]), [["user", 2]])
+    }))
 })
 
 describe("OpenAI Chat", () => {
