@@ -58,6 +58,18 @@ export interface ConversationContext {
   readonly estimator: Estimator
 }
 
+/**
+ * The correction for what a fit kept. A positive one (the estimator counted
+ * under the provider) is kept whole, the safe side. A negative one (the
+ * estimator counted over) grows with the text it was measured on, so it is
+ * scaled to the estimate of what was kept: carried whole, it would make a
+ * short history's tokens negative and its headroom larger than the budget.
+ */
+const correctionAfterFit = (self: ConversationContext, estimated: number): number => {
+  if (self.correction >= 0 || self.estimated <= 0) return self.correction
+  return Math.max(Math.round(self.correction * (estimated / self.estimated)), -estimated)
+}
+
 const build = (
   estimator: Estimator,
   messages: ReadonlyArray<Message.Message>,
@@ -194,7 +206,8 @@ export const recordUsage: {
 })
 
 /**
- * Whether the context is over its budget.
+ * Whether the context is over its budget (a budget that is not a number, NaN,
+ * counts as over: nothing is known to fit it).
  *
  * @example
  * const context = ConversationContext.makeWith(TokenEstimator.heuristic, messages, 100_000)
@@ -204,12 +217,13 @@ export const recordUsage: {
  *
  * @since 0.1.0
  */
-export const isOver = (self: ConversationContext): boolean => self.headroom < 0
+export const isOver = (self: ConversationContext): boolean => !(self.headroom >= 0)
 
 /**
  * Fits the context into its budget with the `MessageWindow` in context:
- * the new context holds what was kept (with the same correction, for which
- * the window leaves room when it is positive), and `fitted` says what
+ * the new context holds what was kept (with the same correction when it is
+ * positive, for which the window leaves room; a negative one, an estimator
+ * that counts over, scaled to what was kept), and `fitted` says what
  * changed.
  *
  * @example
@@ -242,7 +256,7 @@ export const fit: {
         // only estimates what the window wrote (cleared results, a summary)
         const estimated = self.estimator.estimateConversation(fitted.messages)
         if (!fitted.changed && estimated === self.estimated) return { context: self, fitted }
-        return { context: build(self.estimator, fitted.messages, self.budget, estimated, self.correction), fitted }
+        return { context: build(self.estimator, fitted.messages, self.budget, estimated, correctionAfterFit(self, estimated)), fitted }
       })
     )
   }

@@ -216,7 +216,10 @@ export interface Cleared {
  * The summary that took the dropped messages' place: the `message` at `at`
  * in the output, how many input messages it `replaces`, its `tokens`,
  * whether it was `shortened` to fit, and how many of the oldest dropped
- * messages were too many to show the summarizer (`notShown`, 0 normally).
+ * messages were too many to show the summarizer (`notShown`, 0 normally:
+ * the summarizer sees up to 400,000 characters of the newest dropped
+ * messages, each message's text cut to 50,000, so that a pasted log does not
+ * hide the task stated before it).
  *
  * @since 0.1.0
  */
@@ -319,9 +322,12 @@ export const describe = (fitted: Fitted): Array<string> => {
 }
 
 /**
- * Whether a message is a summary written by the window (it carries the
- * summary marker in its `metadata`). Summaries are never pinned as system
- * messages: the next summary folds them in.
+ * Whether a message is a summary written by the window: it carries the
+ * summary marker in its `metadata`, or, read back from a provider's format
+ * (which carries no metadata), it is a system message whose text opens with
+ * the window's header line (`[Summary of 12 earlier messages, removed to fit
+ * the context window]`). Summaries are never pinned as system messages: the
+ * next summary folds them in.
  *
  * @example
  * const fitted = yield* MessageWindow.fit(history, 4_000, { strategy: "summarize" })
@@ -540,6 +546,19 @@ const makeClearing = (
 /** The most characters of transcript shown to a summarizer (about 100k tokens of English). */
 const MAX_TRANSCRIPT_CHARS = 400_000
 
+/** The most characters of one message's line in that transcript: a few such lines still leave room for the rest. */
+const MAX_LINE_CHARS = 50_000
+
+/** Below this much room, no further message is shown, not even cut. */
+const MIN_LINE_CHARS = 200
+
+/** `line` cut to at most `length` characters, saying how many were left out. */
+const cutLine = (line: string, length: number): string => {
+  if (line.length <= length) return line
+  const note = ` [... ${line.length} characters in all, the rest not shown]`
+  return `${cutText(line, Math.max(0, length - note.length))}${note}`
+}
+
 const transcriptFor = (messages: ReadonlyArray<Message.Message>): { readonly text: string; readonly notShown: number } => {
   // the newest messages first, up to the limit; earlier summaries always (they carry everything before them)
   const lines: Array<string> = []
@@ -553,11 +572,16 @@ const transcriptFor = (messages: ReadonlyArray<Message.Message>): { readonly tex
       notShown++
       continue
     }
-    const line = Message.transcriptOf([m])
-    if (chars + line.length > MAX_TRANSCRIPT_CHARS && !isSummaryMessage(m)) {
-      full = true
-      notShown++
-      continue
+    let line = Message.transcriptOf([m])
+    if (!isSummaryMessage(m)) {
+      // one long message (a pasted log) is cut, so that it does not hide the task stated before it
+      const room = MAX_TRANSCRIPT_CHARS - chars
+      if (room < MIN_LINE_CHARS) {
+        full = true
+        notShown++
+        continue
+      }
+      line = cutLine(line, Math.min(room, MAX_LINE_CHARS))
     }
     chars += line.length + 1
     lines.push(line)

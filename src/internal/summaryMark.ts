@@ -10,9 +10,21 @@ import type * as Message from "../Message.js"
 /** The metadata key that marks a message the window wrote as a summary. */
 export const SUMMARY_KEY = "effect-agent-messages/summary"
 
+/** The window's header line, at the start of a summary's text. */
+const HEADER = /^\[Summary of \d+ earlier messages?, removed to fit the context window\]/
+
+/**
+ * Whether a message is a summary the window wrote: it carries the marker, or
+ * (the marker is metadata, which no provider format carries, so a history
+ * stored in a provider's format and read back has lost it) it is a system
+ * message whose text opens with the window's header line.
+ */
 export const isSummaryMessage = (message: Message.Message): boolean => {
   const metadata = message.metadata
-  return metadata !== undefined && Object.prototype.hasOwnProperty.call(metadata, SUMMARY_KEY)
+  if (metadata !== undefined && Object.prototype.hasOwnProperty.call(metadata, SUMMARY_KEY)) return true
+  if (message.role !== "system") return false
+  const first = message.content[0]
+  return first !== undefined && first._tag === "Text" && HEADER.test(first.text)
 }
 
 /** The line the window puts before a summary's text. */

@@ -180,27 +180,81 @@ export const layoutOf = (
 }
 
 /**
+ * The id a provider's own call or output item kept as data is paired by
+ * (`call_id`; an MCP approval request's `id` and its response's
+ * `approval_request_id`), and which side it is; `undefined` for other data.
+ */
+const providerDataPair = (data: { readonly [key: string]: unknown }): { readonly id: string; readonly output: boolean } | undefined => {
+  const type = data["type"]
+  if (typeof type !== "string") return undefined
+  const callId = data["call_id"]
+  if (typeof callId === "string") return { id: callId, output: type.endsWith("_output") }
+  if (type === "mcp_approval_request" && typeof data["id"] === "string") return { id: data["id"], output: false }
+  if (type === "mcp_approval_response" && typeof data["approval_request_id"] === "string") return { id: data["approval_request_id"], output: true }
+  return undefined
+}
+
+/**
  * In a valid conversation every call is answered inside its own unit. One
  * that is not (a user message between calls and their results, a result
  * several turns late) has calls and results in different units, and no cut
  * may fall between the two: the units of such a pair are kept or dropped
- * together. When either is pinned both are (`pinned` is updated, across
- * chains of pairs); otherwise every cut after the call's unit up to the
- * result's is marked in the returned array. The result keeps what was
- * valid in the input and never adds a result without its call.
+ * together (a result that comes before its call, too, and a provider's own
+ * call and output kept as data). When either is pinned both are (`pinned` is
+ * updated, across chains of pairs); otherwise every cut after the first
+ * unit of the pair up to the second is marked in the returned array. The
+ * result keeps what was valid in the input and never adds a result without
+ * its call.
  */
 const boundCuts = (messages: ReadonlyArray<Message.Message>, units: Units, pinned: Uint8Array): Uint8Array => {
   const { count, start } = units
   const bound = new Uint8Array(count + 1)
   let callUnit: Map<string, number> | undefined
+  /** Results met before any call of their id (a broken history), by id: the unit of the first. */
+  let earlyResult: Map<string, number> | undefined
   const pairs: Array<number> = []
+  const call = (id: string, u: number): void => {
+    ;(callUnit ??= new Map()).set(id, u)
+    const r = earlyResult?.get(id)
+    if (r !== undefined) {
+      earlyResult!.delete(id)
+      if (r !== u) pairs.push(r, u)
+    }
+  }
+  const result = (id: string, u: number): void => {
+    const k = callUnit?.get(id)
+    if (k === undefined) {
+      earlyResult ??= new Map()
+      if (!earlyResult.has(id)) earlyResult.set(id, u)
+    } else if (k !== u) {
+      pairs.push(k, u)
+    }
+  }
   for (let u = 0; u < count; u++) {
     for (let i = start[u]!; i < start[u + 1]!; i++) {
       for (const block of messages[i]!.content) {
-        if (block._tag === "ToolCall") (callUnit ??= new Map()).set(block.id, u)
-        else if (block._tag === "ToolResult") {
-          const k = callUnit?.get(block.toolCallId)
-          if (k !== undefined && k !== u) pairs.push(k, u)
+        switch (block._tag) {
+          case "ToolCall":
+            call(block.id, u)
+            break
+          case "ToolResult":
+            result(block.toolCallId, u)
+            break
+          case "ProviderData": {
+            // a provider's own call and output kept as data (a Responses custom tool, shell or apply_patch call and its
+            // output item, an MCP approval request and its response) are a pair too; their ids get a space of their own
+            const pair = providerDataPair(block.data)
+            if (pair !== undefined) (pair.output ? result : call)(`\u0000${pair.id}`, u)
+            break
+          }
+          case "Text":
+          case "Thinking":
+          case "RedactedThinking":
+          case "Refusal":
+          case "File":
+            break
+          default:
+            absurd(block)
         }
       }
     }
