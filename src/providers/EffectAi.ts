@@ -31,10 +31,34 @@
  * ours -> Prompt -> ours is the identity for every conversation.
  *
  * Reading a Prompt built elsewhere: a `tool-approval-request` part becomes a
- * `ProviderDataBlock` (provider `"effect-ai"`), written back as that part; a
+ * `ProviderDataBlock` (provider `"effect-ai"`, its options, if any, under
+ * `options` in the data), written back as that part; a
  * `tool-approval-response` has no place in a tool message and is reported. A string file `data` is
  * read as a URL when it is one, as a `data:` URL when it is one, and as
- * base64 otherwise. A tool result whose `modelOutput` stands in for its
+ * base64 otherwise; the block's media type is the part's. Base64 text that
+ * came as a `data:` URL (whose own media type may differ from the part's),
+ * or that is not standard padded base64 (effect/ai reads a string as
+ * base64 whatever it holds), has the text before the data kept as the
+ * `$dataPrefix` hint (`""` for none) in `providerOptions["effect-ai"]` and
+ * is written back as it came. A `reasoning` part with
+ * `anthropic.info` `redacted_thinking` is redacted thinking, which has no
+ * text: a text beside it (no provider sends it) is kept as the `$text`
+ * hint and written back. A message's `anthropic.cacheControl` goes on its
+ * last block, where effect/ai-anthropic puts it (marked with the
+ * `$cacheOnMessage` hint, outside a system message, and written back on the
+ * message), unless that block has a breakpoint of its own or cannot hold
+ * one (provider data): then it stays on the message; both directions
+ * decide this alike, so the marker for a breakpoint set on the message
+ * itself is written only where it is needed.
+ * A provider's option record that is not an object (`{ openai: 5 }`) is
+ * kept as it is under the `$options` hint, written back, and reported
+ * (`UnknownProviderField`, kept; a `null` one is not reported). A
+ * `modelOutput` part has its options read like those of any part. Two
+ * values have a normal form, since the model holds JSON and JSON has no
+ * `undefined` (a provider API takes no absent tool input or result
+ * either): a tool call with no `params` is read as `{}` and a tool result
+ * with no `result` as JSON `null`, written back as `params: {}` and
+ * `result: null` (with a model output, as the model output's text). A tool result whose `modelOutput` stands in for its
  * `result` (a tool with `toModelOutput`) has the model output as its content
  * (what the model saw) and the result, unless it is that text, kept in
  * `providerOptions["effect-ai"]["$result"]`, written back as the result. A
@@ -43,7 +67,9 @@
  * in the provider options as it is, reported (`UnknownProviderField`, kept).
  * What is under `"effect-agent-messages"` is decoded where it is read: a
  * value that is not what its place holds (a tool call kept as a tool
- * result's content, a name that is no string) is ignored, the Prompt part
+ * result's content, a name that is no string, an own record that is no
+ * object: it holds nothing this adapter wrote), or under a key that
+ * nothing at its place reads (a `summary` on a text part), is ignored, the Prompt part
  * read as it is, and reported (`UnknownProviderField`, not kept: a loss to
  * strict conversion); kept usage that is not token counts, which the Prompt
  * has nothing to fall back on for, is a `MalformedPayload`.
@@ -122,12 +148,21 @@ type MutableOptions = { [key: string]: Schema.Json | null }
 // options: ours -> Prompt
 // ---------------------------------------------------------------------------
 
-/** Builds a Prompt options record: provider options mapped, replay fields placed, our own record last. */
+/**
+ * Builds a Prompt options record: provider options mapped, replay fields
+ * placed, our own record last. The hints of this adapter that a part's
+ * writer asks for (`hints`) are taken out of `providerOptions["effect-ai"]`
+ * (read with `hint`), and the option records that were no objects in the
+ * Prompt (`$options`) are written back as they were.
+ */
 class OptionsBuilder {
   private readonly out: MutableOptions = {}
   private own: JsonObj | undefined
+  private readonly hints: Map<string, string> = new Map()
+  private nonObjects: JsonObj | undefined
 
-  constructor(providerOptions: Block.ProviderOptions | undefined) {
+  constructor(private readonly ctx: Ctx, given: Block.ProviderOptions | undefined, hints: ReadonlyArray<string> = []) {
+    const providerOptions = given === undefined ? undefined : this.withoutHints(given, hints)
     if (providerOptions === undefined) return
     for (const provider of Object.keys(providerOptions)) {
       const record = providerOptions[provider]!
@@ -139,6 +174,30 @@ class OptionsBuilder {
         for (const k of Object.keys(record)) this.field(provider, k, record[k]!)
       }
     }
+  }
+
+  /** The options without the hints asked for and `$options`, which are kept aside (a hint of another type stays: it is no hint of ours). */
+  private withoutHints(options: Block.ProviderOptions, hints: ReadonlyArray<string>): Block.ProviderOptions {
+    const own = options[providerKey]
+    if (own === undefined) return options
+    const rest: { [key: string]: Schema.Json } = {}
+    for (const key of Object.keys(own)) {
+      const value = own[key]!
+      if (key === OPTIONS && isObj(value)) this.nonObjects = value as JsonObj
+      else if (typeof value === "string" && hints.includes(key)) this.hints.set(key, value)
+      else setKey(rest, key, value)
+    }
+    const out: { [provider: string]: Block.JsonObject } = {}
+    for (const provider of Object.keys(options)) {
+      if (provider !== providerKey) setKey(out as JsonObj, provider, options[provider]!)
+      else if (Object.keys(rest).length > 0) setKey(out as JsonObj, provider, rest)
+    }
+    return out
+  }
+
+  /** A hint asked for when the builder was made (`TEXT`, `DATA_PREFIX`). */
+  hint(key: string): string | undefined {
+    return this.hints.get(key)
   }
 
   field(provider: string, key: string, value: Schema.Json | undefined): this {
@@ -160,6 +219,15 @@ class OptionsBuilder {
 
   build(): Options {
     if (this.own !== undefined) this.out[ownKey] = this.own
+    const nonObjects = this.nonObjects
+    if (nonObjects !== undefined) {
+      for (const provider of Object.keys(nonObjects)) {
+        // a record written since (a replay field set on the block, a value kept for it) wins over the Prompt's non-object
+        if (Object.hasOwn(this.out, provider)) {
+          A.dropped(this.ctx, undefined, undefined, `the options value ${Block.safeStringify(nonObjects[provider])} under ${JSON.stringify(provider)}`, "the block now has options of its own there")
+        } else setKey(this.out as JsonObj, provider, nonObjects[provider]!)
+      }
+    }
     return this.out
   }
 }
@@ -179,26 +247,74 @@ const encodeBlock = (block: Block.Block): Schema.Json => {
   }
 }
 
-const messageOptions = (m: Message.Message, kept: ReadonlyArray<Schema.Json>): Options => {
-  const builder = new OptionsBuilder(m.providerOptions)
+/** Whether two JSON values are equal (object keys in any order). */
+const jsonEquals = (a: Schema.Json, b: Schema.Json): boolean => {
+  if (a === b) return true
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false
+    for (let i = 0; i < a.length; i++) if (!jsonEquals(a[i]!, b[i]!)) return false
+    return true
+  }
+  const ka = Object.keys(a)
+  const ob = b as JsonObj
+  if (ka.length !== Object.keys(ob).length) return false
+  for (const k of ka) if (!Object.hasOwn(ob, k) || !jsonEquals((a as JsonObj)[k]!, ob[k]!)) return false
+  return true
+}
+
+/** A block's own Anthropic cache breakpoint. */
+const cacheOf = (block: Block.Block | undefined): Schema.Json | undefined =>
+  block === undefined || block._tag === "Json" || block._tag === "ProviderData" ? undefined : block.providerOptions?.["anthropic"]?.["cache_control"]
+
+/**
+ * Where a message's Anthropic cache breakpoint is read back to when no
+ * marker says it is the message's own: `"block"`, the last block, where
+ * effect/ai-anthropic puts it, when that block can hold one and has none
+ * of its own; `"copy"`, nowhere, when it is the breakpoint of a system
+ * message's last kept block, which `toPrompt` copied to the message (where
+ * effect/ai-anthropic reads a system prompt's); else `"message"`, on the
+ * message (a last block with a breakpoint of its own keeps it). Both
+ * directions ask this, so a marker is written only where it is needed.
+ */
+const cachePlace = (blocks: ReadonlyArray<Block.Block>, cache: Schema.Json, keptSystemBlocks: boolean): "block" | "copy" | "message" => {
+  const last = blocks[blocks.length - 1]
+  if (last === undefined || last._tag === "Json" || last._tag === "ProviderData") return "message"
+  const own = cacheOf(last)
+  if (own === undefined) return "block"
+  return keptSystemBlocks && jsonEquals(own, cache) ? "copy" : "message"
+}
+
+/** The options of a message; `lifted`, the breakpoint of its last block that was the message's in the Prompt (see `liftCache`). */
+const messageOptions = (ctx: Ctx, m: Message.Message, kept: ReadonlyArray<Schema.Json>, systemBlocks?: Schema.Json, lifted?: Schema.Json): OptionsBuilder => {
+  const builder = new OptionsBuilder(ctx, m.providerOptions).field("anthropic", "cacheControl", lifted)
   builder.keep("metadata", m.metadata)
   if (m.role !== "tool") builder.keep("name", m.name)
   if (m.role === "assistant" && m.usage !== undefined) builder.keep("usage", encodeUsage(m.usage))
   if (kept.length > 0) builder.keep("providerData", kept as Schema.JsonArray)
-  // a cache breakpoint set on the message itself stays there on the way back (one from effect/ai goes on the last block)
-  if (m.providerOptions?.["anthropic"]?.["cache_control"] !== undefined) builder.keep("messageCacheControl", true)
-  return builder.build()
+  builder.keep("blocks", systemBlocks)
+  // a cache breakpoint set on the message itself stays there on the way back, marked where it would be read elsewhere
+  const cache = m.providerOptions?.["anthropic"]?.["cache_control"]
+  if (cache !== undefined && cachePlace(m.content, cache, systemBlocks !== undefined) !== "message") builder.keep("messageCacheControl", true)
+  return builder
 }
 
-const fileData = (source: Block.FileSource): { readonly data: string | URL; readonly source?: string } => {
+/**
+ * A file's data as a Prompt holds it. Base64 text read from a Prompt as a
+ * `data:` URL, or as text that is not standard padded base64, has the text
+ * before the data (`""` for none) kept as the `dataPrefix` hint and is
+ * written back as it was.
+ */
+const fileData = (source: Block.FileSource, prefix: string | undefined): { readonly data: string | URL; readonly source?: string } => {
   switch (source._tag) {
     case "Base64":
       // a string is base64 to effect/ai, and the OpenAI and Anthropic APIs its provider packages reach take the standard alphabet only
-      return { data: standardBase64(source.data) }
+      return { data: prefix === undefined ? standardBase64(source.data) : prefix + source.data }
     case "Url": {
-      // effect/ai reads a URL object as a URL; text that is no URL is kept as text, marked
+      // effect/ai reads a URL object as a URL; text that is no URL is kept as text, marked unless it reads back as a URL
       const url = URL.canParse(source.url) ? new URL(source.url) : undefined
-      return url !== undefined && url.href === source.url ? { data: url } : { data: source.url, source: "Url" }
+      if (url !== undefined && url.href === source.url) return { data: url }
+      return isHttpText(source.url) ? { data: source.url } : { data: source.url, source: "Url" }
     }
     case "FileId":
       return { data: source.fileId, source: "FileId" }
@@ -209,9 +325,13 @@ const fileData = (source: Block.FileSource): { readonly data: string | URL; read
   }
 }
 
-const filePart = (block: Block.FileBlock): Prompt.FilePart => {
-  const { data, source } = fileData(block.source)
-  const options = new OptionsBuilder(block.providerOptions)
+/** Text file data that `fromPrompt` reads as a URL with no marker. */
+const isHttpText = (data: string): boolean => /^https?:\/\//.test(data)
+
+const filePart = (ctx: Ctx, block: Block.FileBlock): Prompt.FilePart => {
+  const options = new OptionsBuilder(ctx, block.providerOptions, block.source._tag === "Base64" ? [DATA_PREFIX] : [])
+  const { data, source } = fileData(block.source, options.hint(DATA_PREFIX))
+  options
     .field("openai", "imageDetail", block.detail)
     .field("openai", "itemId", block.itemId)
     .field("anthropic", "documentTitle", block.title)
@@ -221,23 +341,19 @@ const filePart = (block: Block.FileBlock): Prompt.FilePart => {
   return Prompt.filePart({ mediaType: block.mediaType, data, ...(block.filename === undefined ? {} : { fileName: block.filename }), options: options.build() })
 }
 
-const textPart = (block: Block.TextBlock): Prompt.TextPart =>
+const textPart = (ctx: Ctx, block: Block.TextBlock): Prompt.TextPart =>
   Prompt.textPart({
     text: block.text,
-    options: new OptionsBuilder(block.providerOptions)
+    options: new OptionsBuilder(ctx, block.providerOptions)
       .field("openai", "itemId", block.itemId)
       .field("google", "thoughtSignature", block.thoughtSignature)
       .keep("citations", block.citations as Schema.JsonArray | undefined)
       .build()
   })
 
-/** A tool result's parts as the model output effect/ai's providers send in place of the result. */
-const modelOutputOf = (content: ReadonlyArray<Block.ToolResultPart>): Array<Prompt.ToolModelOutputPart> =>
-  content.map((part) => (part._tag === "File" ? filePart(part) : Prompt.textPart({ text: part._tag === "Text" ? part.text : Block.resultContentText([part]) })))
-
-/** A text part with nothing but its text: a model output's text part gives it back as it is. */
-const isPlainText = (part: Block.ToolResultPart): boolean =>
-  part._tag === "Text" && part.citations === undefined && part.itemId === undefined && part.thoughtSignature === undefined && part.providerOptions === undefined
+/** A tool result's parts as the model output effect/ai's providers send in place of the result (text and file parts with their options). */
+const modelOutputOf = (ctx: Ctx, content: ReadonlyArray<Block.ToolResultPart>): Array<Prompt.ToolModelOutputPart> =>
+  content.map((part) => (part._tag === "File" ? filePart(ctx, part) : part._tag === "Text" ? textPart(ctx, part) : Prompt.textPart({ text: Block.resultContentText([part]) })))
 
 /** Provider options without the tool result a model output stood in for (written as the result itself). */
 const withoutKeptResult = (options: Block.ProviderOptions): Block.ProviderOptions => {
@@ -250,7 +366,7 @@ const withoutKeptResult = (options: Block.ProviderOptions): Block.ProviderOption
   return out
 }
 
-const resultPart = (block: Block.ToolResultBlock): Prompt.ToolResultPart => {
+const resultPart = (ctx: Ctx, block: Block.ToolResultBlock): Prompt.ToolResultPart => {
   const content = block.content
   const only = typeof content === "string" || content.length !== 1 ? undefined : content[0]
   // one JSON value that is not text is the result itself
@@ -259,7 +375,7 @@ const resultPart = (block: Block.ToolResultBlock): Prompt.ToolResultPart => {
   // the result a model output stood in for goes back as the result when the content is written as a model output again
   const keptResult = asParts ? block.providerOptions?.[providerKey]?.[RESULT] : undefined
   const providerOptions = keptResult === undefined || block.providerOptions === undefined ? block.providerOptions : withoutKeptResult(block.providerOptions)
-  const options = new OptionsBuilder(providerOptions).field("openai", "itemId", block.itemId)
+  const options = new OptionsBuilder(ctx, providerOptions).field("openai", "itemId", block.itemId)
   let result: Schema.Json
   let modelOutput: Array<Prompt.ToolModelOutputPart> | undefined
   if (typeof content === "string") {
@@ -267,10 +383,11 @@ const resultPart = (block: Block.ToolResultBlock): Prompt.ToolResultPart => {
   } else if (json !== undefined) {
     result = json
   } else {
-    // the parts as effect/ai's providers render them, and the exact parts kept unless those give them back as they are
+    // the parts as effect/ai's providers render them (text and files read back as they are), and the exact parts
+    // kept when a JSON part is among them (a model output has text in its place)
     result = keptResult ?? Block.resultContentText(content)
-    modelOutput = modelOutputOf(content)
-    if (!content.every(isPlainText)) options.keep("content", content.map(encodeBlock) as Schema.JsonArray)
+    modelOutput = modelOutputOf(ctx, content)
+    if (content.some((part) => part._tag === "Json")) options.keep("content", content.map(encodeBlock) as Schema.JsonArray)
   }
   if (block.providerExecuted === false) options.keep("providerExecuted", false)
   return Prompt.toolResultPart({
@@ -284,14 +401,14 @@ const resultPart = (block: Block.ToolResultBlock): Prompt.ToolResultPart => {
   })
 }
 
-const assistantPart = (block: Block.AssistantBlock): Prompt.AssistantMessagePart | undefined => {
+const assistantPart = (ctx: Ctx, block: Block.AssistantBlock): Prompt.AssistantMessagePart | undefined => {
   switch (block._tag) {
     case "Text":
-      return textPart(block)
+      return textPart(ctx, block)
     case "Thinking":
       return Prompt.reasoningPart({
         text: block.thinking,
-        options: new OptionsBuilder(block.providerOptions)
+        options: new OptionsBuilder(ctx, block.providerOptions)
           .field("anthropic", "info", block.signature === undefined ? undefined : { type: "thinking", signature: block.signature })
           .field("openai", "itemId", block.itemId)
           .field("openai", "encryptedContent", block.encryptedContent)
@@ -300,19 +417,23 @@ const assistantPart = (block: Block.AssistantBlock): Prompt.AssistantMessagePart
           .keep("status", block.status)
           .build()
       })
-    case "RedactedThinking":
-      return Prompt.reasoningPart({ text: "", options: new OptionsBuilder(block.providerOptions).field("anthropic", "info", { type: "redacted_thinking", redactedData: block.data }).build() })
+    case "RedactedThinking": {
+      // the text a reasoning part had beside its redacted data (no provider reads it) is a hint, written back
+      const options = new OptionsBuilder(ctx, block.providerOptions, [TEXT])
+      const text = options.hint(TEXT) ?? ""
+      return Prompt.reasoningPart({ text, options: options.field("anthropic", "info", { type: "redacted_thinking", redactedData: block.data }).build() })
+    }
     case "Refusal":
-      return Prompt.textPart({ text: "", options: new OptionsBuilder(block.providerOptions).field("openai", "refusal", block.refusal).field("openai", "itemId", block.itemId).build() })
+      return Prompt.textPart({ text: "", options: new OptionsBuilder(ctx, block.providerOptions).field("openai", "refusal", block.refusal).field("openai", "itemId", block.itemId).build() })
     case "File":
-      return filePart(block)
+      return filePart(ctx, block)
     case "ToolCall":
       return Prompt.toolCallPart({
         id: block.id,
         name: block.name,
         params: block.args,
         providerExecuted: block.providerExecuted === true,
-        options: new OptionsBuilder(block.providerOptions)
+        options: new OptionsBuilder(ctx, block.providerOptions)
           .field("openai", "itemId", block.itemId)
           .field("google", "thoughtSignature", block.thoughtSignature)
           .keep("rawArgs", block.rawArgs)
@@ -323,7 +444,7 @@ const assistantPart = (block: Block.AssistantBlock): Prompt.AssistantMessagePart
           .build()
       })
     case "ToolResult":
-      return resultPart(block)
+      return resultPart(ctx, block)
     case "ProviderData":
       return approvalRequest(block)
     default:
@@ -331,34 +452,78 @@ const assistantPart = (block: Block.AssistantBlock): Prompt.AssistantMessagePart
   }
 }
 
-/** A `tool-approval-request` part read from a Prompt goes back as that part; other provider data is kept in the options. */
+/**
+ * A `tool-approval-request` part read from a Prompt goes back as that part,
+ * with its options when it had some; other provider data is kept in the
+ * options.
+ */
 const approvalRequest = (block: Block.ProviderDataBlock): Prompt.ToolApprovalRequestPart | undefined => {
-  const { approvalId, toolCallId, type } = block.data
-  const exact = block.provider === providerKey && Object.keys(block.data).length === 3
+  const { approvalId, options, toolCallId, type } = block.data
+  const keys = Object.keys(block.data).length
+  // options read from a Prompt are a non-empty object: an empty one would not come back
+  const withOptions = options !== undefined && isObj(options) && Object.keys(options).length > 0
+  const exact = block.provider === providerKey && keys === (withOptions ? 4 : 3)
   return exact && type === "tool-approval-request" && typeof approvalId === "string" && typeof toolCallId === "string"
-    ? Prompt.toolApprovalRequestPart({ approvalId, toolCallId })
+    ? Prompt.toolApprovalRequestPart({ approvalId, toolCallId, ...(withOptions ? { options: options as Options } : {}) })
     : undefined
 }
 
-/** A system message's content as one string, and its blocks kept when one string cannot say them. */
+/**
+ * A system message's content as one string, and its blocks kept when one
+ * string cannot say them. A lone text block with nothing but an Anthropic
+ * cache breakpoint needs no keeping when the message has none: the
+ * breakpoint goes on the message and is read back onto the block.
+ */
 const systemContent = (m: Message.SystemMessage): { readonly content: string; readonly blocks?: Schema.Json } => {
   const only = m.content[0]
-  if (m.content.length === 1 && only !== undefined && only.citations === undefined && only.itemId === undefined && only.thoughtSignature === undefined && only.providerOptions === undefined) {
+  if (m.content.length === 1 && only !== undefined && only.citations === undefined && only.itemId === undefined && only.thoughtSignature === undefined && onlyCache(only, m)) {
     return { content: only.text }
   }
   return { content: m.content.map((b) => b.text).join("\n"), blocks: m.content.map(encodeBlock) as Schema.JsonArray }
 }
 
-const toPromptMessage = (m: Message.Message): Prompt.Message => {
+/** Whether a system message's lone block has no provider options, or just a cache breakpoint the message lacks. */
+const onlyCache = (block: Block.TextBlock, m: Message.SystemMessage): boolean => {
+  const options = block.providerOptions
+  if (options === undefined) return true
+  const anthropic = options["anthropic"]
+  return Object.keys(options).length === 1 && anthropic !== undefined && Object.keys(anthropic).length === 1 && anthropic["cache_control"] !== undefined &&
+    m.providerOptions?.["anthropic"]?.["cache_control"] === undefined
+}
+
+/**
+ * A message's blocks with the last one's cache breakpoint taken back to the
+ * message when it was the message's in the Prompt (`CACHE_ON_MESSAGE`) and
+ * the message has none of its own.
+ */
+const liftCache = <B extends Block.Block>(m: { readonly content: ReadonlyArray<B>; readonly providerOptions?: Block.ProviderOptions | undefined }): { readonly content: ReadonlyArray<B>; readonly cache?: Schema.Json } => {
+  const last = m.content[m.content.length - 1]
+  const cache = cacheOf(last)
+  if (last === undefined || last._tag === "Json" || last._tag === "ProviderData" || cache === undefined) return { content: m.content }
+  const options = last.providerOptions!
+  if (options[providerKey]?.[CACHE_ON_MESSAGE] !== true || m.providerOptions?.["anthropic"]?.["cache_control"] !== undefined) return { content: m.content }
+  const { cache_control: _, ...anthropic } = options["anthropic"]!
+  const { [CACHE_ON_MESSAGE]: __, ...own } = options[providerKey]!
+  const providerOptions: { [provider: string]: Block.JsonObject } = {}
+  for (const provider of Object.keys(options)) {
+    const record = provider === "anthropic" ? anthropic : provider === providerKey ? own : options[provider]!
+    if (Object.keys(record).length > 0) setKey(providerOptions as JsonObj, provider, record)
+  }
+  const { providerOptions: ___, ...rest } = last as Block.Block & { readonly providerOptions?: Block.ProviderOptions }
+  const Ctor = last.constructor as new(props: object) => B
+  const block = Block.freeze(new Ctor(Object.keys(providerOptions).length > 0 ? { ...rest, providerOptions } : rest))
+  return { content: [...m.content.slice(0, -1), block], cache }
+}
+
+const toPromptMessage = (ctx: Ctx, m: Message.Message): Prompt.Message => {
   switch (m.role) {
     case "system": {
       const { blocks, content } = systemContent(m)
-      const options = messageOptions(m, [])
-      if (blocks !== undefined) setKey(options as MutableOptions, ownKey, { ...(options[ownKey] as JsonObj | undefined), blocks })
+      const options = messageOptions(ctx, m, [], blocks).build()
       // effect/ai-anthropic reads a system prompt's cache breakpoint from the message: the last block's goes there too
-      const cache = m.content[m.content.length - 1]?.providerOptions?.["anthropic"]?.["cache_control"]
+      const cache = cacheOf(m.content[m.content.length - 1])
       const anthropic = options["anthropic"]
-      if (cache !== undefined && blocks !== undefined && !(isObj(anthropic) && "cacheControl" in anthropic)) {
+      if (cache !== undefined && !(isObj(anthropic) && "cacheControl" in anthropic)) {
         setKey(options as MutableOptions, "anthropic", { ...(isObj(anthropic) ? anthropic as JsonObj : {}), cacheControl: cache })
       }
       return Prompt.systemMessage({ content, options })
@@ -366,25 +531,29 @@ const toPromptMessage = (m: Message.Message): Prompt.Message => {
     case "user": {
       const parts: Array<Prompt.UserMessagePart> = []
       const kept: Array<Schema.Json> = []
-      m.content.forEach((block, at) => {
-        if (block._tag === "Text") parts.push(textPart(block))
-        else if (block._tag === "File") parts.push(filePart(block))
+      const { cache, content } = liftCache(m)
+      content.forEach((block, at) => {
+        if (block._tag === "Text") parts.push(textPart(ctx, block))
+        else if (block._tag === "File") parts.push(filePart(ctx, block))
         else kept.push({ at, block: encodeBlock(block) })
       })
-      return Prompt.userMessage({ content: parts, options: messageOptions(m, kept) })
+      return Prompt.userMessage({ content: parts, options: messageOptions(ctx, m, kept, undefined, cache).build() })
     }
     case "assistant": {
       const parts: Array<Prompt.AssistantMessagePart> = []
       const kept: Array<Schema.Json> = []
-      m.content.forEach((block, at) => {
-        const part = assistantPart(block)
+      const { cache, content } = liftCache(m)
+      content.forEach((block, at) => {
+        const part = assistantPart(ctx, block)
         if (part === undefined) kept.push({ at, block: encodeBlock(block) })
         else parts.push(part)
       })
-      return Prompt.assistantMessage({ content: parts, options: messageOptions(m, kept) })
+      return Prompt.assistantMessage({ content: parts, options: messageOptions(ctx, m, kept, undefined, cache).build() })
     }
-    case "tool":
-      return Prompt.toolMessage({ content: m.content.map(resultPart), options: messageOptions(m, []) })
+    case "tool": {
+      const { cache, content } = liftCache(m)
+      return Prompt.toolMessage({ content: content.map((block) => resultPart(ctx, block)), options: messageOptions(ctx, m, [], undefined, cache).build() })
+    }
     default:
       return Block.absurd(m)
   }
@@ -411,8 +580,10 @@ const toPromptMessage = (m: Message.Message): Prompt.Message => {
  * @category conversions
  * @since 0.1.0
  */
-export const toPrompt = (messages: ReadonlyArray<Message.Message>, options?: ConversionOptions): Effect.Effect<Converted<Prompt.Prompt>, UnsupportedContent> =>
-  A.runEncode(A.makeCtx(providerKey, options), () => Prompt.fromMessages(messages.map(toPromptMessage)))
+export const toPrompt = (messages: ReadonlyArray<Message.Message>, options?: ConversionOptions): Effect.Effect<Converted<Prompt.Prompt>, UnsupportedContent> => {
+  const ctx = A.makeCtx(providerKey, options)
+  return A.runEncode(ctx, () => Prompt.fromMessages(messages.map((m) => toPromptMessage(ctx, m))))
+}
 
 // ---------------------------------------------------------------------------
 // Prompt -> ours
@@ -454,6 +625,24 @@ const AnthropicInfo = reader(Schema.Union([
  */
 const RESULT = hintKey("result")
 
+/** The text of a reasoning part read as redacted thinking (which has no text), under `providerOptions["effect-ai"]`. */
+const TEXT = hintKey("text")
+
+/**
+ * The text before the base64 data of a file part's string data (`"data:image/png;base64,"`), or `""` for base64
+ * text that is not standard and padded: the data is written back after it as it was, not made standard.
+ */
+const DATA_PREFIX = hintKey("dataPrefix")
+
+/** The option records of a Prompt part or message that were no objects (`{ openai: 5 }`), by provider, written back. */
+const OPTIONS = hintKey("options")
+
+/**
+ * On the last block of a user, assistant or tool message: that its Anthropic cache breakpoint was the message's in
+ * the Prompt (effect/ai-anthropic puts that one on the last block too), so it is written back on the message.
+ */
+const CACHE_ON_MESSAGE = hintKey("cacheOnMessage")
+
 /**
  * Reads a Prompt options record back: the replay fields taken out, the rest
  * as provider options. A replay field of another type than the one it must
@@ -462,8 +651,12 @@ const RESULT = hintKey("result")
  * (the Prompt part is read as it is) and reported.
  */
 class OptionsReader {
-  readonly own: Obj
+  private readonly own: Obj
+  /** The keys of our own record read at this place: the others hold nothing this place has, and are reported. */
+  private readonly used: Set<string> = new Set()
   private readonly records: Map<string, JsonObj> = new Map()
+  /** Option records that are no objects, kept as they are (`OPTIONS`). */
+  private nonObjects: JsonObj | undefined
 
   constructor(private readonly ctx: Ctx, given: Options | undefined, private readonly path: string) {
     // one JSON copy up front: options are untyped, and a value that is not JSON is a malformed prompt, not a crash
@@ -473,17 +666,22 @@ class OptionsReader {
       return
     }
     const own = options[ownKey]
+    // our own record is decoded where it is read: one that is no object holds nothing we wrote, and is ignored
+    // (reported, not kept: strict conversion refuses it) like any kept value that is not what its place holds
     if (own !== undefined && own !== null && !isObj(own)) ctx.warnings.push(new UnknownProviderField({ path: `${path}.options.${ownKey}`, kept: false }))
     this.own = isObj(own) ? own : {}
     for (const provider of Object.keys(options)) {
       if (provider === ownKey) continue
-      const record = options[provider]
-      if (record === null || record === undefined) continue
-      if (!isObj(record)) {
-        ctx.warnings.push(new UnknownProviderField({ path: `${path}.options.${provider}`, kept: false }))
+      const record = options[provider] as Schema.Json | undefined
+      if (record === undefined || isObj(record)) {
+        if (record !== undefined) this.records.set(provider, { ...(record as JsonObj) })
         continue
       }
-      this.records.set(provider, { ...record })
+      // a provider's record that is no object is no option effect/ai's providers read: kept as it is, written back,
+      // and reported unless it is null
+      this.nonObjects ??= {}
+      setKey(this.nonObjects, provider, record)
+      if (record !== null) ctx.warnings.push(new UnknownProviderField({ path: `${path}.options.${provider}`, kept: true }))
     }
   }
 
@@ -509,10 +707,17 @@ class OptionsReader {
     return decoded.value
   }
 
+  /** A provider's field as it is, left in place. */
+  peek(provider: string, key: string): Schema.Json | undefined {
+    const record = this.records.get(provider)
+    return record === undefined || !Object.hasOwn(record, key) ? undefined : record[key]
+  }
+
   /** A value kept under our own key, when it decodes as `schema`; otherwise it is ignored and reported. */
   kept<A>(key: string, read: Read<A>): A | undefined {
-    if (!Object.hasOwn(this.own, key)) return undefined
-    const decoded = read(this.own[key])
+    const value = this.keptValue(key)
+    if (value === undefined) return undefined
+    const decoded = read(value)
     if (decoded._tag === "None") {
       this.ctx.warnings.push(new UnknownProviderField({ path: `${this.path}.options.${ownKey}.${key}`, kept: false }))
       return undefined
@@ -520,17 +725,32 @@ class OptionsReader {
     return decoded.value
   }
 
-  /** What is left, as our provider options (`cacheControl` back to `cache_control`), with `extra` fields for this adapter's own key. */
+  /** A value kept under our own key as it is, for a caller that decodes it itself. */
+  keptValue(key: string): Schema.Json | undefined {
+    if (!Object.hasOwn(this.own, key)) return undefined
+    this.used.add(key)
+    return this.own[key] as Schema.Json
+  }
+
+  /**
+   * What is left, as our provider options (`cacheControl` back to `cache_control`), with `extra` fields for this
+   * adapter's own key; called last, it reports what our own record holds that nothing here read (a key this place
+   * has no use for: ignored, not kept).
+   */
   providerOptions(extra?: JsonObj): { readonly providerOptions?: Block.ProviderOptions } {
+    for (const key of Object.keys(this.own)) {
+      if (!this.used.has(key)) this.ctx.warnings.push(new UnknownProviderField({ path: `${this.path}.options.${ownKey}.${key}`, kept: false }))
+    }
     const anthropic = this.records.get("anthropic")
     if (anthropic !== undefined && "cacheControl" in anthropic) {
       const value = anthropic["cacheControl"]
       delete anthropic["cacheControl"]
       if (value !== null && value !== undefined) anthropic["cache_control"] = value
     }
-    if (extra !== undefined) {
+    const hints: JsonObj | undefined = this.nonObjects === undefined ? extra : { ...extra, [OPTIONS]: this.nonObjects }
+    if (hints !== undefined) {
       const record = this.records.get(providerKey) ?? {}
-      for (const k of Object.keys(extra)) setKey(record, k, extra[k]!)
+      for (const k of Object.keys(hints)) setKey(record, k, hints[k]!)
       this.records.set(providerKey, record)
     }
     const out: Record<string, Block.JsonObject> = {}
@@ -539,29 +759,35 @@ class OptionsReader {
   }
 }
 
-const sourceOf = (ctx: Ctx, data: unknown, kept: string | undefined, mediaType: string, path: string): { readonly source: Block.FileSource; readonly mediaType: string } => {
-  if (data instanceof Uint8Array) return { source: Block.base64(Base64.encode(data)), mediaType }
-  if (data instanceof URL) return { source: Block.url(data.href), mediaType }
+/**
+ * A file part's data as a source, and the `DATA_PREFIX` hint for base64 text that is written back as it was: a
+ * `data:` URL (the text before its data, whose media type may differ from the part's: the part's is the block's),
+ * or text that making it standard would change.
+ */
+const sourceOf = (ctx: Ctx, data: unknown, kept: string | undefined, path: string): { readonly source: Block.FileSource; readonly prefix?: string } => {
+  if (data instanceof Uint8Array) return { source: Block.base64(Base64.encode(data)) }
+  if (data instanceof URL) return { source: Block.url(data.href) }
   if (typeof data !== "string") return A.malformed(ctx, `${path}.data`, "expected a string, bytes or a URL")
   switch (kept) {
     case "Url":
-      return { source: Block.url(data), mediaType }
+      return { source: Block.url(data) }
     case "FileId":
-      return { source: Block.fileId(data), mediaType }
+      return { source: Block.fileId(data) }
     case "Text":
-      return { source: Block.textSource(data), mediaType }
+      return { source: Block.textSource(data) }
     default: {
       const parsed = Block.parseDataUrl(data)
-      if (parsed !== undefined) return { source: Block.base64(parsed.data), mediaType }
-      return /^https?:\/\//.test(data) ? { source: Block.url(data), mediaType } : { source: Block.base64(data), mediaType }
+      if (parsed !== undefined) return { source: Block.base64(parsed.data), prefix: data.slice(0, data.length - parsed.data.length) }
+      if (isHttpText(data)) return { source: Block.url(data) }
+      return standardBase64(data) === data ? { source: Block.base64(data) } : { source: Block.base64(data), prefix: "" }
     }
   }
 }
 
 const readFile = (ctx: Ctx, part: Prompt.FilePart, path: string): Block.FileBlock => {
   const o = new OptionsReader(ctx, part.options, path)
-  const { mediaType, source } = sourceOf(ctx, part.data, o.kept("source", KeptSource), part.mediaType, path)
-  return Block.file(source, mediaType, {
+  const { prefix, source } = sourceOf(ctx, part.data, o.kept("source", KeptSource), path)
+  return Block.file(source, part.mediaType, {
     ...defined({
       filename: part.fileName,
       detail: o.take("openai", "imageDetail", ImageDetail),
@@ -570,7 +796,7 @@ const readFile = (ctx: Ctx, part: Prompt.FilePart, path: string): Block.FileBloc
       context: o.take("anthropic", "documentContext", readString),
       citationsEnabled: o.take("anthropic", "citations", Citations)?.enabled
     }),
-    ...o.providerOptions()
+    ...o.providerOptions(prefix === undefined ? undefined : { [DATA_PREFIX]: prefix })
   })
 }
 
@@ -603,7 +829,7 @@ const readAssistantText = (ctx: Ctx, part: Prompt.TextPart, path: string): Block
 const keptContentHolds = (part: Prompt.ToolResultPart, kept: ReadonlyArray<Block.ToolResultPart>): boolean =>
   part.modelOutput === undefined
     ? part.result === Block.resultContentText(kept)
-    : part.modelOutput.length === kept.length && Prompt.toolModelOutputToText(part.modelOutput) === Prompt.toolModelOutputToText(modelOutputOf(kept))
+    : part.modelOutput.length === kept.length && Prompt.toolModelOutputToText(part.modelOutput) === Prompt.toolModelOutputToText(modelOutputOf(A.makeCtx(providerKey, undefined), kept))
 
 const readResult = (ctx: Ctx, part: Prompt.ToolResultPart, path: string): Block.ToolResultBlock => {
   const o = new OptionsReader(ctx, part.options, path)
@@ -612,7 +838,7 @@ const readResult = (ctx: Ctx, part: Prompt.ToolResultPart, path: string): Block.
   if (kept !== undefined && keptContentHolds(part, kept)) {
     content = kept
   } else if (part.modelOutput !== undefined) {
-    content = part.modelOutput.map((p, i) => (p.type === "text" ? Block.text(p.text) : readFile(ctx, p, `${path}.modelOutput[${i}]`)))
+    content = part.modelOutput.map((p, i) => (p.type === "text" ? readText(ctx, p, `${path}.modelOutput[${i}]`) : readFile(ctx, p, `${path}.modelOutput[${i}]`)))
   } else if (typeof part.result === "string") {
     content = part.result
   } else {
@@ -636,7 +862,7 @@ const readAssistantPart = (ctx: Ctx, part: Prompt.AssistantMessagePart, path: st
     case "reasoning": {
       const o = new OptionsReader(ctx, part.options, path)
       const info = o.take("anthropic", "info", AnthropicInfo)
-      if (info?.type === "redacted_thinking") return Block.redactedThinking(info.redactedData, o.providerOptions())
+      if (info?.type === "redacted_thinking") return Block.redactedThinking(info.redactedData, o.providerOptions(part.text === "" ? undefined : { [TEXT]: part.text }))
       return Block.thinking(part.text, info?.signature, {
         ...defined({
           itemId: o.take("openai", "itemId", readString),
@@ -670,8 +896,11 @@ const readAssistantPart = (ctx: Ctx, part: Prompt.AssistantMessagePart, path: st
     }
     case "tool-result":
       return readResult(ctx, part, path)
-    case "tool-approval-request":
-      return Block.providerData(providerKey, { type: part.type, approvalId: part.approvalId, toolCallId: part.toolCallId })
+    case "tool-approval-request": {
+      const options = A.jsonOf(ctx, part.options)
+      const withOptions = isObj(options) && Object.keys(options).length > 0
+      return Block.providerData(providerKey, { type: part.type, approvalId: part.approvalId, toolCallId: part.toolCallId, ...(withOptions ? { options } : {}) })
+    }
     default:
       return Block.absurd(part)
   }
@@ -688,14 +917,19 @@ const withKept = <B extends Block.Block>(blocks: Array<B | Block.ProviderDataBlo
 /**
  * Blocks with a message-level Anthropic cache breakpoint placed on the last
  * one, where effect/ai-anthropic puts it (`cache_control` of the last
- * block); a block with a breakpoint of its own keeps it.
+ * block), marked `CACHE_ON_MESSAGE` when it is to be written back on the
+ * message; a block with a breakpoint of its own keeps it.
  */
-const cachedLast = <B extends Block.Block>(blocks: ReadonlyArray<B>, cache: Schema.Json): ReadonlyArray<B> => {
+const cachedLast = <B extends Block.Block>(blocks: ReadonlyArray<B>, cache: Schema.Json, fromMessage: boolean): ReadonlyArray<B> => {
   const last = blocks[blocks.length - 1]
   if (last === undefined || last._tag === "Json" || last._tag === "ProviderData") return blocks
   const options = last.providerOptions
   if (options?.["anthropic"]?.["cache_control"] !== undefined) return blocks
-  const providerOptions: Block.ProviderOptions = { ...options, anthropic: { ...options?.["anthropic"], cache_control: cache } }
+  const providerOptions: Block.ProviderOptions = {
+    ...options,
+    anthropic: { ...options?.["anthropic"], cache_control: cache },
+    ...(fromMessage ? { [providerKey]: { ...options?.[providerKey], [CACHE_ON_MESSAGE]: true } } : {})
+  }
   const Ctor = last.constructor as new(props: object) => B
   return [...blocks.slice(0, -1), Block.freeze(new Ctor({ ...last, providerOptions }))]
 }
@@ -703,32 +937,46 @@ const cachedLast = <B extends Block.Block>(blocks: ReadonlyArray<B>, cache: Sche
 const readMessage = (ctx: Ctx, m: Prompt.Message, i: number): Message.Message => {
   const path = `prompt.content[${i}]`
   const o = new OptionsReader(ctx, m.options, path)
-  // a message's cache breakpoint belongs on its last block: no provider takes cache_control on a message
-  const hasBlocks = m.role === "system" || m.content.length > 0 // a system message's text is always one block at least
-  const cache = hasBlocks && o.kept("messageCacheControl", KeptTrue) !== true ? o.take("anthropic", "cacheControl", readJson) : undefined
-  const place = <B extends Block.Block>(blocks: ReadonlyArray<B>): ReadonlyArray<B> => (cache === undefined ? blocks : cachedLast(blocks, cache))
-  const base = {
-    ...defined({ metadata: o.kept("metadata", KeptObject) }),
-    ...o.providerOptions()
+  const marked = o.kept("messageCacheControl", KeptTrue) === true
+  // a message's cache breakpoint goes on its last block, where effect/ai-anthropic puts it (no provider takes
+  // cache_control on a message); one that cannot go there stays on the message (see `cachePlace`)
+  const place = <B extends Block.Block>(blocks: ReadonlyArray<B>, keptSystemBlocks = false): ReadonlyArray<B> => {
+    const given = o.peek("anthropic", "cacheControl")
+    if (marked || given === undefined || given === null) return blocks
+    const where = cachePlace(blocks, given, keptSystemBlocks)
+    if (where === "message") return blocks
+    const cache = o.take("anthropic", "cacheControl", readJson)
+    // a system message's Prompt form holds its breakpoint on the message only: no hint needed to write it back there
+    return cache === undefined || where === "copy" ? blocks : cachedLast(blocks, cache, m.role !== "system")
   }
-  const named = () => ({ ...base, ...defined({ name: o.kept("name", readString) }) })
+  // read after the blocks are placed: what is left of the options is the message's
+  const base = () => ({ ...defined({ metadata: o.kept("metadata", KeptObject) }), ...o.providerOptions() })
+  const named = () => {
+    const metadata = o.kept("metadata", KeptObject)
+    const name = o.kept("name", readString)
+    return { ...defined({ metadata, name }), ...o.providerOptions() }
+  }
   switch (m.role) {
     case "system": {
       const kept = o.kept("blocks", KeptSystemBlocks)?.map(Block.freeze)
       // the kept blocks while the Prompt's text is still the one written from them: an edited text wins
-      const blocks = kept !== undefined && kept.map((b) => b.text).join("\n") === m.content ? kept : [Block.text(m.content)]
-      return Message.system(place(blocks), named())
+      const holds = kept !== undefined && kept.map((b) => b.text).join("\n") === m.content
+      const blocks = place(holds ? kept : [Block.text(m.content)], holds)
+      return Message.system(blocks, named())
     }
     case "user": {
       const blocks = m.content.map((part, p) => (part.type === "text" ? readText(ctx, part, `${path}.content[${p}]`) : readFile(ctx, part, `${path}.content[${p}]`)))
-      return Message.user(place(withKept<Block.UserBlock>(blocks, o)), named())
+      const placed = place(withKept<Block.UserBlock>(blocks, o))
+      return Message.user(placed, named())
     }
     case "assistant": {
       const blocks = m.content.map((part, p) => readAssistantPart(ctx, part, `${path}.content[${p}]`))
+      const placed = place(withKept<Block.AssistantBlock>(blocks, o))
       // kept usage has no Prompt field to fall back on: token counts or a malformed prompt
-      const usage = Object.hasOwn(o.own, "usage") ? KeptUsage(o.own["usage"]) : undefined
+      const keptUsage = o.keptValue("usage")
+      const usage = keptUsage === undefined ? undefined : KeptUsage(keptUsage)
       if (usage !== undefined && usage._tag === "None") A.malformed(ctx, `${path}.options.${ownKey}.usage`, "expected token counts (whole numbers, not negative)")
-      return Message.assistant(place(withKept<Block.AssistantBlock>(blocks, o)), { ...named(), ...(usage === undefined || usage._tag === "None" ? {} : { usage: usage.value }) })
+      return Message.assistant(placed, { ...named(), ...(usage === undefined || usage._tag === "None" ? {} : { usage: usage.value }) })
     }
     case "tool": {
       const results: Array<Block.ToolResultBlock> = []
@@ -736,7 +984,8 @@ const readMessage = (ctx: Ctx, m: Prompt.Message, i: number): Message.Message =>
         if (part.type === "tool-result") results.push(readResult(ctx, part, `${path}.content[${p}]`))
         else ctx.warnings.push(new UnknownProviderField({ path: `${path}.content[${p}]`, kept: false }))
       })
-      return Message.tool(place(results), base)
+      const placed = place(results)
+      return Message.tool(placed, base())
     }
     default:
       return Block.absurd(m)
