@@ -77,6 +77,7 @@ import {
   type InvalidToolArguments,
   type MalformedPayload,
   MissingRequiredField,
+  RejectedToolName,
   type UnsupportedContent
 } from "./Conversion.js"
 import * as A from "./internal/adapter.js"
@@ -704,11 +705,17 @@ const encodeTool = (ctx: A.Ctx, tool: Request.ToolDefinition): Wire.ToolParam | 
     A.converted(ctx, undefined, undefined, `${tool.name}, a custom tool taking free-form text`, "as a tool taking an object (Anthropic tools take JSON input)")
   }
   A.checkToolName(ctx, tool.name)
+  let schema = tool.parameters ?? { type: "object", properties: {} }
+  if (schema["type"] === undefined) {
+    // Anthropic requires input_schema.type "object" (an empty schema, or one with properties only, is valid JSON Schema elsewhere)
+    A.converted(ctx, undefined, undefined, `the parameters of ${tool.name}, a schema without a type`, "with type \"object\", which Anthropic requires of input_schema")
+    schema = { type: "object", ...schema }
+  }
   return {
     ...extras,
     name: tool.name,
     ...(tool.description === undefined ? {} : { description: tool.description }),
-    input_schema: (tool.parameters ?? { type: "object", properties: {} }) as Wire.ToolParam["input_schema"],
+    input_schema: schema as Wire.ToolParam["input_schema"],
     ...(tool.strict === undefined ? {} : { strict: tool.strict })
   }
 }
@@ -797,11 +804,20 @@ const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToRequestO
   const names: Array<string> = []
   if (request.tools !== undefined && request.tools.length > 0) {
     const tools: Array<Wire.ToolParam> = []
+    const seen = new Set<string>()
     for (const tool of request.tools) {
       const written = encodeTool(ctx, tool)
       if (written === undefined) continue
       tools.push(written)
       names.push(tool.name)
+      // "tools: Tool names must be unique" (the API's 400); reported once per name
+      const name = (written as { readonly name?: unknown }).name
+      if (typeof name !== "string") continue
+      if (seen.has(name)) {
+        if (!ctx.warnings.some((w) => w._tag === "RejectedToolName" && w.name === name)) {
+          ctx.warnings.push(new RejectedToolName({ name, rule: "Anthropic takes each tool name once in a request (\"tools: Tool names must be unique\")" }))
+        }
+      } else seen.add(name)
     }
     if (tools.length > 0) body["tools"] = tools
   }

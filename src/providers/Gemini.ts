@@ -1311,9 +1311,10 @@ const readGenerationConfig = (ctx: A.Ctx, raw: Schema.Json | undefined, kept: Fi
   if (config !== whole && Object.keys(config).length === 0) return undefined
   const { responseJsonSchema, responseMimeType, ...rest } = config
   let format: Request.ResponseFormat | undefined
-  if (responseMimeType === "application/json" && config["responseSchema"] === undefined) {
-    format = A.isObj(responseJsonSchema) ? { _tag: "JsonSchema", name: "response", schema: responseJsonSchema } : responseJsonSchema === undefined ? { _tag: "JsonObject" } : undefined
-  } else if (responseMimeType === "text/plain" && responseJsonSchema === undefined) {
+  // a null reads as absent
+  if (responseMimeType === "application/json" && (config["responseSchema"] === undefined || config["responseSchema"] === null)) {
+    format = A.isObj(responseJsonSchema) ? { _tag: "JsonSchema", name: "response", schema: responseJsonSchema } : responseJsonSchema === undefined || responseJsonSchema === null ? { _tag: "JsonObject" } : undefined
+  } else if (responseMimeType === "text/plain" && (responseJsonSchema === undefined || responseJsonSchema === null)) {
     format = { _tag: "Text" }
   }
   if (format === undefined) kept["generationConfig"] = config

@@ -998,14 +998,15 @@ const decodeResponseFormat = (format: Schema.Json | undefined): Request.Response
       const { description, name, schema, strict } = spec
       for (const k in spec) if (k !== "name" && k !== "schema" && k !== "description" && k !== "strict") return undefined
       if (typeof name !== "string" || !A.isObj(schema)) return undefined
-      if (description !== undefined && typeof description !== "string") return undefined
-      if (strict !== undefined && typeof strict !== "boolean") return undefined
+      // null reads as absent (the SDK's types allow it for both)
+      if (description !== undefined && description !== null && typeof description !== "string") return undefined
+      if (strict !== undefined && strict !== null && typeof strict !== "boolean") return undefined
       return {
         _tag: "JsonSchema",
         name,
         schema,
-        ...(description === undefined ? {} : { description }),
-        ...(strict === undefined ? {} : { strict })
+        ...(typeof description === "string" ? { description } : {}),
+        ...(typeof strict === "boolean" ? { strict } : {})
       }
     }
     default:

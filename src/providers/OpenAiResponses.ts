@@ -35,7 +35,13 @@
  * `reasoning`, `store`, other `tool_choice` forms, the rest of `text`);
  * written back from there. Hosted tools (web search, file search, code
  * interpreter, MCP, ...) are `providerDefined` tool definitions in their
- * place among the function tools. Items and parts of unknown kinds
+ * place among the function tools. A function tool whose `strict` is
+ * unset goes out with `strict: false`, as the other formats mean it (the
+ * Responses API makes such a tool strict where it can); one read from a
+ * Responses body with `strict` unset keeps that (the hint `strictUnset`),
+ * and `strict: false` reads as unset (so an explicit `false` in the model
+ * comes back unset: the same tool).
+ * Items and parts of unknown kinds
  * become `ProviderDataBlock`s. Nothing is reported for them, because
  * nothing is lost. A few kept fields choose a wire form: `role:
  * "developer"` on a system message, `type: "input_text"` on the one text
@@ -112,7 +118,7 @@ type CallExtras = NonNullable<ToolArguments.ToolCallOptions["extras"]>
  * type, such as `application/octet-stream`: the block has the type its
  * bytes show, and the URL is written back as it came).
  */
-const hints = new Set(["item", "instructions", "dataUrlMediaType", "part", "partStart", "noInput"])
+const hints = new Set(["item", "instructions", "dataUrlMediaType", "part", "partStart", "noInput", "strictUnset"])
 
 // ---------------------------------------------------------------------------
 // tables
@@ -854,13 +860,16 @@ const readTools = (ctx: A.Ctx, raw: Schema.Json | undefined): Array<Request.Tool
       tools.push(Request.providerTool(hostedName(tool, type), key, type, A.extrasOf(tool, typeKey)))
       continue
     }
+    const strict = A.optBool(ctx, tool, "strict", at)
     tools.push(Request.tool(A.str(ctx, tool, "name", at), {
       ...defined({
         description: A.optStr(ctx, tool, "description", at),
         parameters: A.optObj(ctx, tool, "parameters", at),
-        strict: A.optBool(ctx, tool, "strict", at)
+        // false is what unset means in the model (and in the other formats): not strict
+        strict: strict === true ? true : undefined
       }),
-      ...keep(key, A.extrasOf(tool, functionToolKeys))
+      // strict left unset: the Responses API makes such a tool strict where it can, which other formats do not
+      ...keep(key, A.extrasOf(tool, functionToolKeys), { strictUnset: strict === undefined ? true : undefined })
     }))
   }
   return tools
@@ -968,7 +977,10 @@ const writeTool = (ctx: A.Ctx, tool: Request.ToolDefinition): Wire.FunctionTool 
     A.converted(ctx, undefined, undefined, `${tool.name}, a Chat Completions custom tool taking free-form text`, "as a function tool taking an object (its grammar is not carried)")
   }
   A.checkToolName(ctx, tool.name)
-  const out: Wire.FunctionTool = { type: "function", name: tool.name, parameters: tool.parameters ?? null, strict: tool.strict ?? null }
+  // a tool with strict unset is strict where it can be for the Responses API, and not for the other formats: one read
+  // from them goes out with strict: false, so that it keeps its optional parameters
+  const unset = tool.strict === undefined && hintOf(tool, key, "strictUnset") === true
+  const out: Wire.FunctionTool = { type: "function", name: tool.name, parameters: tool.parameters ?? null, strict: tool.strict ?? (unset ? null : false) }
   if (tool.description !== undefined) out.description = tool.description
   return merge(out, keptOf(tool, key, hints))
 }

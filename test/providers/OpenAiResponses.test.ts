@@ -362,7 +362,7 @@ describe("OpenAiResponses requests", () => {
     const request = Request.make([Message.user("hi")], { tools: [Request.tool("get_weather")], toolChoice: { _tag: "Tool", name: "get_weather" } })
     const written = exact(OpenAiResponses.toRequest(request))
     assert.deepStrictEqual<unknown>(written.tool_choice, { type: "function", name: "get_weather" })
-    assert.deepStrictEqual<unknown>(written.tools, [{ type: "function", name: "get_weather", parameters: null, strict: null }])
+    assert.deepStrictEqual<unknown>(written.tools, [{ type: "function", name: "get_weather", parameters: null, strict: false }])
   })
 })
 

@@ -379,6 +379,33 @@ const samplingSettings: { readonly [provider: string]: ReadonlyArray<string> } =
  * OpenAPI `responseSchema`, and the sampling, stopping and thinking settings
  * (`samplingSettings`), with which the target runs on its own defaults.
  */
+/** The response format a provider's kept fields hold, where the model could not read it (its own `responseSchema` aside). */
+const keptResponseFormat = (
+  provider: string,
+  own: Block.JsonObject | undefined,
+  generation: unknown
+): { readonly field: string; readonly value: unknown } | undefined => {
+  const found = (field: string, value: unknown) => (value === undefined || value === null ? undefined : { field, value })
+  switch (provider) {
+    case "openai-chat":
+      return found("response_format", own?.["response_format"])
+    case "openai-responses": {
+      const text = own?.["text"]
+      return isObj(text) ? found("text.format", text["format"]) : undefined
+    }
+    case "anthropic": {
+      const config = own?.["output_config"]
+      return found("output_format", own?.["output_format"]) ?? (isObj(config) ? found("output_config.format", config["format"]) : undefined)
+    }
+    case "gemini": {
+      const config = generation as { readonly [key: string]: unknown } | undefined
+      return typeof config === "object" && config !== null ? found("generationConfig.responseJsonSchema", config["responseJsonSchema"]) : undefined
+    }
+    default:
+      return undefined
+  }
+}
+
 export const droppedForeignSettings = (
   ctx: Ctx,
   request: { readonly toolChoice?: unknown; readonly responseFormat?: unknown; readonly providerOptions?: Block.ProviderOptions | undefined },
@@ -399,6 +426,12 @@ export const droppedForeignSettings = (
     const generation = provider === "gemini" ? own?.["generationConfig"] : undefined
     if (isObj(generation) && generation["responseSchema"] !== undefined && generation["responseSchema"] !== null) {
       dropped(ctx, undefined, undefined, "gemini's generationConfig.responseSchema", `an OpenAPI response schema the model has no type for, so ${target} gets no structured output from it`)
+    }
+    // a response format the model could not read (a json_schema without its schema), kept for its own format only
+    const format = request.responseFormat === undefined ? keptResponseFormat(provider, own, generation) : undefined
+    if (format !== undefined) {
+      const shown = JSON.stringify(format.value)
+      dropped(ctx, undefined, undefined, `${provider}'s ${format.field} ${shown.length > 60 ? `${shown.slice(0, 60)}…` : shown}`, `a response format the model has no type for, so ${target} gets no structured output from it`)
     }
     // how the answer is sampled and where it stops, and how much the model thinks: settings every provider has in
     // its own words, which the model does not type, so the target runs with its defaults
