@@ -52,7 +52,7 @@ import {
 } from "./ValidationError.js"
 import type { ConversationIssue, DecodeIssue, Issue, IssueFor, ProviderIssue } from "./ValidationError.js"
 import { hintKey } from "./internal/hint.js"
-import { sentArgumentsProblem } from "./internal/toolArgs.js"
+import { isChatCustomCall, sentArgumentsProblem } from "./internal/toolArgs.js"
 import { assistantTurnStart } from "./internal/anthropicTurn.js"
 
 declare const ValidatedTypeId: unique symbol
@@ -895,7 +895,8 @@ const anthropicRules = (messages: ReadonlyArray<Message.Message>, options: Profi
       case "tool":
         // the adapter sends a turn's results in one user message; ones read from a second user message (the
         // reader marks it) went apart, and the API rejects the first for the calls it does not answer
-        if (i > 0 && messages[i - 1]!.role === "tool" && m.providerOptions?.["anthropic"]?.[hintKey("separateMessage")] === true && lastAssistant !== -1) {
+        // (a system message between them goes to the system prompt: they still meet on the wire)
+        if (previousOnWire(messages, i)?.role === "tool" && m.providerOptions?.["anthropic"]?.[hintKey("separateMessage")] === true && lastAssistant !== -1) {
           if (sink(new MissingToolResult({ index: lastAssistant, toolCallIds: m.content.map((r) => r.toolCallId), resumedAt: i }))) return
         }
         // a result's text blocks are text blocks too ("text content blocks must be non-empty")
@@ -953,7 +954,9 @@ const anthropicRules = (messages: ReadonlyArray<Message.Message>, options: Profi
         Block.absurd(m)
     }
   }
-  const last = messages[messages.length - 1]
+  // the last message on the wire: system messages after it go to the system prompt
+  const lastIndex = messages.length - 1 - trailingSystems(messages)
+  const last = messages[lastIndex]
   if (last === undefined || lastAssistant === -1) return
   // a tool loop is in progress when the conversation ends with the results of the last assistant's calls, the
   // user's words after them included (the adapter sends both in one user message)
@@ -971,8 +974,22 @@ const anthropicRules = (messages: ReadonlyArray<Message.Message>, options: Profi
   }
   if (last.role === "assistant") {
     const text = lastText(last)
-    if (text !== undefined && text !== text.trimEnd()) sink(new TrailingWhitespacePrefill({ provider, index: messages.length - 1 }))
+    if (text !== undefined && text !== text.trimEnd()) sink(new TrailingWhitespacePrefill({ provider, index: lastIndex }))
   }
+}
+
+/** How many system messages end the conversation. */
+const trailingSystems = (messages: ReadonlyArray<Message.Message>): number => {
+  let n = 0
+  while (n < messages.length && messages[messages.length - 1 - n]!.role === "system") n++
+  return n
+}
+
+/** The message before `i` that Anthropic keeps among its messages (system text goes to the system prompt). */
+const previousOnWire = (messages: ReadonlyArray<Message.Message>, i: number): Message.Message | undefined => {
+  let k = i - 1
+  while (k >= 0 && messages[k]!.role === "system") k--
+  return messages[k]
 }
 
 /** The message after `i` that Anthropic keeps among its messages (system text goes to the system prompt). */
@@ -1096,7 +1113,8 @@ const chatRules = (messages: ReadonlyArray<Message.Message>, sink: ProviderSink)
     if (m.role !== "assistant") continue
     for (let b = 0; b < m.content.length; b++) {
       const block = m.content[b]!
-      if (block._tag !== "ToolCall" || block.providerExecuted === true) continue
+      // a custom tool's call takes free-form text, sent as it is
+      if (block._tag !== "ToolCall" || block.providerExecuted === true || isChatCustomCall(block)) continue
       const problem = sentArgumentsProblem(block)
       if (problem !== undefined && sink(new MalformedToolArguments({ provider, index: i, blockIndex: b, toolCallId: block.id, reason: problem }))) return
     }

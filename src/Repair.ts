@@ -23,7 +23,7 @@ import { unknownProvider } from "./internal/unknownProvider.js"
 import type { Issue } from "./ValidationError.js"
 import { Issue as IssueSchema } from "./ValidationError.js"
 import { hintKey } from "./internal/hint.js"
-import { isObject, jsonText, rawArgsHold, sentArgumentsProblem } from "./internal/toolArgs.js"
+import { isChatCustomCall, isObject, jsonText, rawArgsHold, sentArgumentsProblem } from "./internal/toolArgs.js"
 import { assistantTurnStart } from "./internal/anthropicTurn.js"
 
 /**
@@ -1008,16 +1008,21 @@ const anthropicFixes = (options: RepairForOptions | undefined): ProviderFixes =>
   },
   finish: (out, origins, log) => {
     // results read from two user messages in a row go back as one: Anthropic wants a turn's results together
+    // (a system message between them goes to the system prompt: they still meet on the wire)
     for (let k = out.length - 1; k > 0; k--) {
       const m = out[k]!
-      const before = out[k - 1]!
+      let j = k - 1
+      while (j > 0 && out[j]!.role === "system") j--
+      const before = out[j]!
       if (m.role !== "tool" || before.role !== "tool" || m.providerOptions?.["anthropic"]?.[hintKey("separateMessage")] !== true) continue
-      log(new MergedConsecutive({ index: origins[k]!, into: origins[k - 1]!, message: m }))
-      out[k - 1] = withContent(before, [...before.content, ...m.content])
+      log(new MergedConsecutive({ index: origins[k]!, into: origins[j]!, message: m }))
+      out[j] = withContent(before, [...before.content, ...m.content])
       out.splice(k, 1)
       origins.splice(k, 1)
     }
-    const last = out.length - 1
+    // the last message on the wire: system messages after it go to the system prompt
+    let last = out.length - 1
+    while (last > 0 && out[last]!.role === "system") last--
     const final = out[last]
     if (final?.role === "assistant") {
       // a prefill must not end with whitespace
@@ -1038,7 +1043,7 @@ const anthropicFixes = (options: RepairForOptions | undefined): ProviderFixes =>
     }
     // a tool loop in progress with thinking on (the results of the last assistant's calls, and maybe the user's
     // words after them, end the conversation): the last assistant message must start with thinking
-    if (out[last] === undefined || out[last].role === "assistant") return
+    if (out[last] === undefined || out[last]!.role === "assistant") return
     let k = last
     while (k >= 0 && out[k]!.role !== "assistant") k--
     if (k < 0) return
@@ -1058,9 +1063,17 @@ const anthropicFixes = (options: RepairForOptions | undefined): ProviderFixes =>
     const at = turn.findIndex(isThinking)
     if (at === -1) return // nothing to move: validation reports it, and repairFor fails with CannotRepair
     const head = out[start] as Message.AssistantMessage
+    let merged: Message.AssistantMessage = head
     if (at >= head.content.length) {
       // the thinking is in a later message of the turn: the turn becomes the one message Anthropic makes of it
-      for (const j of assistants.slice(1)) log(new MergedConsecutive({ index: origins[j]!, into: origins[start]!, message: out[j]! }))
+      // (metadata joined as the generic merge joins it, the first message's values first)
+      let metadata = head.metadata
+      for (const j of assistants.slice(1)) {
+        const m = out[j]!
+        log(new MergedConsecutive({ index: origins[j]!, into: origins[start]!, message: m }))
+        if (m.metadata !== undefined) metadata = { ...m.metadata, ...metadata }
+      }
+      if (metadata !== head.metadata && metadata !== undefined) merged = Message.freeze(withMetadata(head, metadata))
       for (let n = assistants.length - 1; n >= 1; n--) {
         out.splice(assistants[n]!, 1)
         origins.splice(assistants[n]!, 1)
@@ -1069,7 +1082,7 @@ const anthropicFixes = (options: RepairForOptions | undefined): ProviderFixes =>
     log(new MovedBlock({ index: origins[start]!, from: at, to: 0, reason: "with thinking on, the assistant turn of a tool loop in progress must start with thinking" }))
     const content = at >= head.content.length ? turn.slice() : head.content.slice()
     const [thinking] = content.splice(at, 1)
-    out[start] = withContent(head, [thinking!, ...content])
+    out[start] = withContent(merged, [thinking!, ...content])
   }
 })
 
@@ -1127,7 +1140,7 @@ const geminiFixes = (options: RepairForOptions | undefined): ProviderFixes => ({
 const responsesFixes = (options: RepairForOptions | undefined): ProviderFixes => ({
   message: (given, i, log) => {
     if (given.role !== "assistant") return given
-    const m = withObjectArguments(given, i, log)
+    const m = withObjectArguments(given, i, log, false)
     const store = options?.store ?? true
     // text after a client call would be a message item between the call and its output: move it
     // before the calls (and before the reasoning items that produced the first call)
@@ -1156,11 +1169,12 @@ const responsesFixes = (options: RepairForOptions | undefined): ProviderFixes =>
  * object (OpenAI's rule), with the arguments read from it instead, each
  * logged with the text as it was.
  */
-const withObjectArguments = (m: Message.AssistantMessage, i: number, log: (action: RepairAction) => void): Message.AssistantMessage => {
+const withObjectArguments = (m: Message.AssistantMessage, i: number, log: (action: RepairAction) => void, customText: boolean): Message.AssistantMessage => {
   let content: Array<Block.AssistantBlock> | undefined
   for (let b = 0; b < m.content.length; b++) {
     const block = m.content[b]!
-    if (block._tag !== "ToolCall" || block.providerExecuted === true) continue
+    // Chat sends a custom tool's call as free-form text
+    if (block._tag !== "ToolCall" || block.providerExecuted === true || (customText && isChatCustomCall(block))) continue
     const reason = sentArgumentsProblem(block)
     if (reason === undefined) continue
     const { args, parseError: _error, rawArgs: _raw, ...rest } = block
@@ -1173,7 +1187,7 @@ const withObjectArguments = (m: Message.AssistantMessage, i: number, log: (actio
 }
 
 const chatFixes: ProviderFixes = {
-  message: (m, i, log) => (m.role === "assistant" ? withObjectArguments(m, i, log) : m),
+  message: (m, i, log) => (m.role === "assistant" ? withObjectArguments(m, i, log, true) : m),
   finish: () => {}
 }
 

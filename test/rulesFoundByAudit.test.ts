@@ -171,3 +171,56 @@ describe("repairFor leaves what the profile accepts", () => {
       assert.deepStrictEqual(tags(chat.actions), ["MovedSystemMessage"])
     }))
 })
+
+describe("found by a review of these fixes", () => {
+  it.effect("an OpenAI Chat custom tool's call takes free-form text: no issue, and repair leaves its input alone", () =>
+    Effect.gen(function*() {
+      const read = yield* OpenAiChat.fromMessages([
+        { role: "user", content: "Patch it." },
+        { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "custom", custom: { name: "apply_patch", input: "*** Begin Patch\n+hello\n*** End Patch" } }] },
+        { role: "tool", tool_call_id: "call_1", content: "done" }
+      ])
+      assert.deepStrictEqual(Conversation.issuesFor("openai-chat", read.value), [])
+      const repaired = yield* Repair.repairFor("openai-chat")(read.value)
+      assert.strictEqual(repaired.messages, read.value)
+    }))
+
+  it.effect("Anthropic: results read from two user messages still meet on the wire with a system message between them", () =>
+    Effect.gen(function*() {
+      const read = yield* Anthropic.fromMessages({
+        messages: [
+          { role: "user", content: "Weather in Oslo and Bergen?" },
+          { role: "assistant", content: [{ type: "tool_use", id: "c1", name: "w", input: {} }, { type: "tool_use", id: "c2", name: "w", input: {} }] },
+          { role: "user", content: [{ type: "tool_result", tool_use_id: "c1", content: "12" }] },
+          { role: "user", content: [{ type: "tool_result", tool_use_id: "c2", content: "9" }] }
+        ]
+      })
+      const history = [...read.value.slice(0, 3), Message.system("Be brief."), read.value[3]!]
+      assert.deepStrictEqual(tags(Conversation.issuesFor("anthropic", history)), ["MissingToolResult"])
+      const { actions, messages } = yield* Repair.repairFor("anthropic")(history)
+      assert.deepStrictEqual(tags(actions), ["MergedConsecutive"])
+      const wire = yield* Anthropic.toMessages(messages)
+      const withResults = wire.value.messages.filter((m) => Array.isArray(m.content) && m.content.some((b) => b.type === "tool_result"))
+      assert.strictEqual(withResults.length, 1)
+    }))
+
+  it.effect("Anthropic: a prefill followed by a system message is still the last message on the wire", () =>
+    Effect.gen(function*() {
+      const history = [Message.user("Finish the sentence."), Message.assistant("The answer is "), Message.system("Be brief.")]
+      assert.deepStrictEqual(tags(Conversation.issuesFor("anthropic", history)), ["TrailingWhitespacePrefill"])
+      const { actions } = yield* Repair.repairFor("anthropic")(history)
+      assert.deepStrictEqual(tags(actions), ["TrimmedPrefill"])
+    }))
+
+  it.effect("a turn merged to put its thinking first keeps the later messages' metadata", () =>
+    Effect.gen(function*() {
+      const history = [
+        Message.user("Find it."),
+        Message.assistant("Let me check.", { metadata: { step: 1 } }),
+        Message.assistant([Block.thinking("plan", "sig"), Block.toolCall("toolu_1", "f", {})], { metadata: { traceId: "t-2" } }),
+        Message.toolResultMessage("toolu_1", "f", "ok")
+      ]
+      const { messages } = yield* Repair.repairFor("anthropic")(history)
+      assert.deepStrictEqual(messages[1]!.metadata, { step: 1, traceId: "t-2" })
+    }))
+})

@@ -73,3 +73,7 @@ export const sentArgumentsProblem = (call: {
   const again = parseJson(raw)
   return "value" in again ? `expected a JSON object, got ${kind(again.value)}` : again.error
 }
+
+/** A call of an OpenAI Chat custom tool (`type: "custom"`): its input is free-form text, not JSON arguments. */
+export const isChatCustomCall = (call: { readonly providerOptions?: { readonly [provider: string]: { readonly [key: string]: unknown } } | undefined }): boolean =>
+  call.providerOptions?.["openai-chat"]?.["type"] === "custom"
