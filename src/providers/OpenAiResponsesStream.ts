@@ -115,20 +115,27 @@ const placeholderItem = (eventType: string): Obj => {
 /** The response a stream without `response.created` is assembled into: what that event would have given, left empty. */
 const skeleton = (): Obj => ({ id: "", object: "response", created_at: 0, model: "", status: "in_progress", output: [] })
 
-/** Leaves the places an index skipped (held as `undefined`) out of the list `key` of `o`, a copy. */
-const dropGaps = (o: Obj, key: string): void => {
-  const list = o[key]
-  if (Array.isArray(list) && list.includes(undefined)) o[key] = list.filter((v) => v !== undefined)
-}
+/** The most places an index may skip that are filled in (with `undefined`, or an empty command); past it, the value goes at the end. */
+const MAX_FILLED_GAP = 1024
 
-/** A copy of an item for the response, its lists dense. */
+/** A list without the places an index skipped (held as `undefined`), in order; the list itself when it has none. */
+const dense = (list: ReadonlyArray<unknown>): ReadonlyArray<unknown> => (list.includes(undefined) ? list.filter((v) => v !== undefined) : list)
+
+/** A copy of an item for the response, its lists dense (they are made dense before the copy, which takes no holes). */
 const copyItem = (item: Obj): Obj => {
-  const out = Core.clone(item)
-  dropGaps(out, "content")
-  dropGaps(out, "summary")
-  const content = Core.arr(out, "content")
-  if (content !== undefined) for (const part of content) if (Core.isObj(part)) dropGaps(part, "annotations")
-  return out
+  const shallow: Obj = { ...item }
+  for (const key of ["content", "summary"]) {
+    const list = shallow[key]
+    if (Array.isArray(list)) shallow[key] = dense(list)
+  }
+  const content = shallow["content"]
+  if (Array.isArray(content)) {
+    shallow["content"] = content.map((part) => {
+      if (!Core.isObj(part) || !Array.isArray(part["annotations"])) return part
+      return { ...part, annotations: dense(part["annotations"]) }
+    })
+  }
+  return Core.clone(shallow)
 }
 
 const itemName = (item: Obj): string => {
@@ -161,6 +168,13 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
   const put = (list: Array<unknown>, i: number, value: unknown, what?: { readonly name: string; readonly of: string }): void => {
     if (i > list.length) {
       if (what !== undefined) ctx.violation(`${what.name} ${i} ${what.of} came before ${what.name} ${list.length}`)
+      else if (i - list.length > MAX_FILLED_GAP) ctx.violation(`place ${i} was written while the list had ${list.length}`)
+      // a near place is filled up to (the list stays in order); a far one (an index of a million, which no stream
+      // reaches) is not: what came for it goes at the end, so a broken index costs no memory
+      if (i - list.length > MAX_FILLED_GAP) {
+        list.push(value)
+        return
+      }
       while (list.length < i) list.push(undefined)
     }
     list[i] = value
@@ -172,6 +186,12 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
    * commands.
    */
   const putByCommand = (list: Array<unknown>, i: number, value: unknown, empty: () => unknown): void => {
+    if (i - list.length > MAX_FILLED_GAP) {
+      // no stream runs a million commands: the index is broken, and the value goes at the end
+      ctx.violation(`command ${i} came while ${list.length} commands had come`)
+      list.push(value)
+      return
+    }
     while (list.length < i) list.push(empty())
     list[i] = value
   }

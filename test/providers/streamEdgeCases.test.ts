@@ -242,3 +242,24 @@ describe("a stream without its opening event", () => {
       assert.include(r.message, "no response.created event")
     }))
 })
+
+describe("OpenAI Responses stream: an index far past the end", () => {
+  it.effect("is a protocol error whose partial keeps what came, without filling a million places", () =>
+    Effect.gen(function*() {
+      const events: Array<object> = [created, { type: "response.output_item.added", output_index: 0, item: message }]
+      for (let k = 0; k < 40; k++) {
+        events.push({ type: "response.content_part.added", output_index: 0, content_index: k, part: textPart })
+        events.push({ type: "response.output_text.annotation.added", output_index: 0, content_index: k, annotation_index: 1_000_000, annotation: { type: "url_citation", url: `https://example.com/${k}` } })
+      }
+      const error = yield* responses(events)
+      assert.strictEqual(error._tag, "StreamProtocolError")
+      const partial = error.partial as OpenAiResponsesWire.Response | undefined
+      assert.isTrue(isDense(partial))
+      const parts = (partial?.output[0] as { readonly content: ReadonlyArray<{ readonly annotations: ReadonlyArray<unknown> }> }).content
+      assert.strictEqual(parts.length, 40)
+      // each annotation kept, at the end of its part's list
+      assert.isTrue(parts.every((part) => part.annotations.length === 1))
+      // the lists hold what came, not a million places
+      assert.isBelow(JSON.stringify(partial).length, 20_000)
+    }))
+})
