@@ -323,11 +323,14 @@ export const describe = (fitted: Fitted): Array<string> => {
 
 /**
  * Whether a message is a summary written by the window: it carries the
- * summary marker in its `metadata`, or, read back from a provider's format
- * (which carries no metadata), it is a system message whose text opens with
- * the window's header line (`[Summary of 12 earlier messages, removed to fit
- * the context window]`). Summaries are never pinned as system messages: the
- * next summary folds them in.
+ * summary marker in its `metadata`, or, read back from a format that keeps
+ * system messages apart (OpenAI Chat and Responses carry no metadata), it is
+ * a system message whose text opens with the window's header line
+ * (`[Summary of 12 earlier messages, removed to fit the context window]`).
+ * Anthropic and Gemini join all system text into one prompt, where a
+ * summary read back is a block of the user's system message, not found.
+ * Summaries are never pinned as system messages: the next summary folds
+ * them in.
  *
  * @example
  * const fitted = yield* MessageWindow.fit(history, 4_000, { strategy: "summarize" })

@@ -860,4 +860,19 @@ describe("found by an adversarial run of the command line", () => {
     const plain = JSON.parse(run(["tokens", bare, "--json"]).stdout) as { readonly messages: ReadonlyArray<number>; readonly system: number }
     expect([plain.messages.length, plain.system]).toEqual([1, 0])
   })
+
+  it("trim --to fits the request it writes, counted as that format's provider bills it", () => {
+    const out = run(["trim", example("support-chat-zh-en.json"), "--budget", "1500", "--to", "gemini"])
+    expect(out.code).toBe(0)
+    const written = file("trimmed-gemini.json", out.stdout)
+    const counted = JSON.parse(run(["tokens", written, "--json"]).stdout) as { readonly total: number }
+    expect(counted.total).toBeLessThanOrEqual(1500)
+  })
+
+  it("a budget too small says what besides the messages the minimum holds, and the flag that sets the reserve", () => {
+    const r = run(["trim", example("coding-agent-session.json"), "--budget", "9000"])
+    expect(r.code).toBe(1)
+    expect(r.stderr).toContain("kept free for the answer (--reserve sets them)")
+    expect(r.stderr).toContain("tool definitions")
+  })
 })

@@ -573,6 +573,14 @@ const tokens = Command.make("tokens", {
 // trim
 // ---------------------------------------------------------------------------
 
+/** Why a budget is too small, with what besides the messages the minimum counts and the flag that changes it. */
+const budgetTooSmall = (e: MessageWindow.BudgetTooSmall, reserve: number | undefined, request: Request.Request): string => {
+  const parts: Array<string> = []
+  if (reserve !== undefined && reserve > 0) parts.push(`${reserve} tokens kept free for the answer (--reserve sets them)`)
+  if (request.tools !== undefined && request.tools.length > 0) parts.push(`the ${request.tools.length} tool definition${request.tools.length === 1 ? "" : "s"}`)
+  return parts.length === 0 ? e.message : `${e.message}; the minimum counts ${parts.join(" and ")}, with the framing`
+}
+
 const trim = Command.make("trim", {
   file: fileArg,
   budget: Flag.Int("budget").pipe(Flag.withDescription("the token budget the conversation must fit")),
@@ -600,7 +608,8 @@ const trim = Command.make("trim", {
         : target === "anthropic" && input.request.maxOutputTokens === undefined
         ? maxTokens
         : undefined
-      const billedBy = billedAs(provider, input)
+      // the budget is for the request sent: counted as the output's provider bills it (--to), unless --provider says
+      const billedBy = billedAs(provider ?? (target === "canonical" ? undefined : target), input)
       // the heuristic fitted for the provider's tokenizer, as tokens counts by default
       const estimation = Layer.effect(TokenEstimator.TokenEstimator, estimatorLayer("heuristic", billedBy))
       const fitted = yield* MessageWindow.fitRequest(input.request, config.budget, {
@@ -610,7 +619,9 @@ const trim = Command.make("trim", {
       }).pipe(
         Effect.provide(MessageWindow.layer.pipe(Layer.provideMerge(estimation), Layer.provideMerge(Summarizer.layerExtractive()))),
         // a budget or reserve that is no number of tokens (-1) is a bad command line (exit 2), not a job that cannot be done
-        Effect.mapError((e) => (e._tag === "InvalidFitOptions" ? e : new JobFailed({ reason: e.message })))
+        Effect.mapError((e) =>
+          e._tag === "InvalidFitOptions" ? e : new JobFailed({ reason: e._tag === "BudgetTooSmall" ? budgetTooSmall(e, reserve ?? input.request.maxOutputTokens, input.request) : e.message })
+        )
       )
       const locate = fileLocator(input)
       for (const line of MessageWindow.describe(fitted)) yield* stderr(inFileTerms(line, locate))
