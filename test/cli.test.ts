@@ -527,7 +527,8 @@ describe("check", () => {
     const counted = run(["tokens", responses])
     expect(counted.stdout).toMatch(/^input\[0\]: \d+\nsystem \(outside the messages\): \d+\n/)
     expect((JSON.parse(run(["tokens", responses, "--json"]).stdout) as { messages: Array<number>; system: number }).messages).toHaveLength(1)
-    // a run of call items is one message: issues name its first item, and figures stay one per item
+    // a run of call items is one message: issues name the items it spans (its first is a reasoning item, or
+    // another call, not the one the issue is about), and figures stay one per item
     const calls = file("located-calls.json", JSON.stringify({
       model: "gpt-4o",
       input: [
@@ -538,7 +539,7 @@ describe("check", () => {
         { role: "user", content: "and?" }
       ]
     }))
-    expect(run(["check", calls]).stdout).toContain('MissingToolResult: input[1]: tool call "c2" has no result before input[4]')
+    expect(run(["check", calls]).stdout).toContain('MissingToolResult: input[1..2]: tool call "c2" has no result before input[4]')
     const figures = (JSON.parse(run(["tokens", calls, "--json"]).stdout) as { messages: Array<number> }).messages
     expect(figures).toHaveLength(5)
     expect(figures[2]).toBeGreaterThan(0)

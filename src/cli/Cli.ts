@@ -313,7 +313,8 @@ const issueJson = (
 const inFileTerms = (message: string, locate: ((i: number) => Located) | undefined): string =>
   locate === undefined ? message : message.replace(/messages\[(\d+)(?:\.\.(\d+))?\]/g, (_, a: string, b: string | undefined) => {
     const first = locate(Number(a))
-    return b === undefined ? first.label : spanOf(first, locate(Number(b)))
+    // a message read from a run of items (a Responses reply with its calls) is named by the items it spans
+    return spanOf(first, b === undefined ? first : locate(Number(b)))
   })
 
 // ---------------------------------------------------------------------------
