@@ -53,7 +53,7 @@ import {
 import type { ConversationIssue, DecodeIssue, Issue, IssueFor, ProviderIssue } from "./ValidationError.js"
 import { hintKey } from "./internal/hint.js"
 import { isChatCustomCall, sentArgumentsProblem } from "./internal/toolArgs.js"
-import { assistantTurnStart } from "./internal/anthropicTurn.js"
+import { assistantTurnStart, nextOnWire, previousOnWire } from "./internal/anthropicTurn.js"
 
 declare const ValidatedTypeId: unique symbol
 
@@ -896,7 +896,7 @@ const anthropicRules = (messages: ReadonlyArray<Message.Message>, options: Profi
         // the adapter sends a turn's results in one user message; ones read from a second user message (the
         // reader marks it) went apart, and the API rejects the first for the calls it does not answer
         // (a system message between them goes to the system prompt: they still meet on the wire)
-        if (previousOnWire(messages, i)?.role === "tool" && m.providerOptions?.["anthropic"]?.[hintKey("separateMessage")] === true && lastAssistant !== -1) {
+        if (messages[previousOnWire(messages, i)]?.role === "tool" && m.providerOptions?.["anthropic"]?.[hintKey("separateMessage")] === true && lastAssistant !== -1) {
           if (sink(new MissingToolResult({ index: lastAssistant, toolCallIds: m.content.map((r) => r.toolCallId), resumedAt: i }))) return
         }
         // a result's text blocks are text blocks too ("text content blocks must be non-empty")
@@ -955,13 +955,13 @@ const anthropicRules = (messages: ReadonlyArray<Message.Message>, options: Profi
     }
   }
   // the last message on the wire: system messages after it go to the system prompt
-  const lastIndex = messages.length - 1 - trailingSystems(messages)
+  const lastIndex = previousOnWire(messages, messages.length)
   const last = messages[lastIndex]
   if (last === undefined || lastAssistant === -1) return
   // a tool loop is in progress when the conversation ends with the results of the last assistant's calls, the
   // user's words after them included (the adapter sends both in one user message)
   const assistant = messages[lastAssistant] as Message.AssistantMessage
-  if (thinkingInUse === true && nextOnWire(messages, lastAssistant)?.role === "tool" && last.role !== "assistant" && hasToolCalls(assistant)) {
+  if (thinkingInUse === true && messages[nextOnWire(messages, lastAssistant)]?.role === "tool" && last.role !== "assistant" && hasToolCalls(assistant)) {
     // the API merges the assistant messages before it into one turn (a system message between them goes to the
     // system prompt): that turn's first block is the first block of its first message
     const start = assistantTurnStart(messages, lastAssistant)
@@ -976,27 +976,6 @@ const anthropicRules = (messages: ReadonlyArray<Message.Message>, options: Profi
     const text = lastText(last)
     if (text !== undefined && text !== text.trimEnd()) sink(new TrailingWhitespacePrefill({ provider, index: lastIndex }))
   }
-}
-
-/** How many system messages end the conversation. */
-const trailingSystems = (messages: ReadonlyArray<Message.Message>): number => {
-  let n = 0
-  while (n < messages.length && messages[messages.length - 1 - n]!.role === "system") n++
-  return n
-}
-
-/** The message before `i` that Anthropic keeps among its messages (system text goes to the system prompt). */
-const previousOnWire = (messages: ReadonlyArray<Message.Message>, i: number): Message.Message | undefined => {
-  let k = i - 1
-  while (k >= 0 && messages[k]!.role === "system") k--
-  return messages[k]
-}
-
-/** The message after `i` that Anthropic keeps among its messages (system text goes to the system prompt). */
-const nextOnWire = (messages: ReadonlyArray<Message.Message>, i: number): Message.Message | undefined => {
-  let k = i + 1
-  while (k < messages.length && messages[k]!.role === "system") k++
-  return messages[k]
 }
 
 /** The text Anthropic gets for an assistant block: its text, a refusal's as text, else none. */

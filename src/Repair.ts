@@ -24,7 +24,7 @@ import type { Issue } from "./ValidationError.js"
 import { Issue as IssueSchema } from "./ValidationError.js"
 import { hintKey } from "./internal/hint.js"
 import { isChatCustomCall, isObject, jsonText, rawArgsHold, sentArgumentsProblem } from "./internal/toolArgs.js"
-import { assistantTurnStart } from "./internal/anthropicTurn.js"
+import { assistantTurnStart, nextOnWire, previousOnWire } from "./internal/anthropicTurn.js"
 
 /**
  * The content given to a synthetic result for a call that was never answered.
@@ -1011,18 +1011,16 @@ const anthropicFixes = (options: RepairForOptions | undefined): ProviderFixes =>
     // (a system message between them goes to the system prompt: they still meet on the wire)
     for (let k = out.length - 1; k > 0; k--) {
       const m = out[k]!
-      let j = k - 1
-      while (j > 0 && out[j]!.role === "system") j--
-      const before = out[j]!
-      if (m.role !== "tool" || before.role !== "tool" || m.providerOptions?.["anthropic"]?.[hintKey("separateMessage")] !== true) continue
+      const j = previousOnWire(out, k)
+      const before = out[j]
+      if (m.role !== "tool" || before?.role !== "tool" || m.providerOptions?.["anthropic"]?.[hintKey("separateMessage")] !== true) continue
       log(new MergedConsecutive({ index: origins[k]!, into: origins[j]!, message: m }))
       out[j] = withContent(before, [...before.content, ...m.content])
       out.splice(k, 1)
       origins.splice(k, 1)
     }
     // the last message on the wire: system messages after it go to the system prompt
-    let last = out.length - 1
-    while (last > 0 && out[last]!.role === "system") last--
+    const last = previousOnWire(out, out.length)
     const final = out[last]
     if (final?.role === "assistant") {
       // a prefill must not end with whitespace
@@ -1047,9 +1045,7 @@ const anthropicFixes = (options: RepairForOptions | undefined): ProviderFixes =>
     let k = last
     while (k >= 0 && out[k]!.role !== "assistant") k--
     if (k < 0) return
-    let next = k + 1
-    while (next < out.length && out[next]!.role === "system") next++
-    if (out[next]?.role !== "tool") return
+    if (out[nextOnWire(out, k)]?.role !== "tool") return
     const isThinking = (b: Block.AssistantBlock): boolean => b._tag === "Thinking" || b._tag === "RedactedThinking"
     const thinkingOn = options?.thinking ?? out.some((m) => m.role === "assistant" && m.content.some(isThinking))
     if (!thinkingOn) return

@@ -1,7 +1,8 @@
 /**
- * How Anthropic sees a run of assistant messages: as one turn. The API
- * merges consecutive messages of one role, the adapter does the same, and a
- * system message between them goes to the system prompt.
+ * How Anthropic sees a conversation's messages: system messages go to the
+ * system prompt, so the others meet around them; and a run of assistant
+ * messages is one turn (the API merges consecutive messages of one role,
+ * and the adapter does the same).
  *
  * @internal
  */
@@ -19,4 +20,18 @@ export const assistantTurnStart = (messages: ReadonlyArray<{ readonly role: stri
     else if (role !== "system") break
   }
   return start
+}
+
+/** The index of the message before `i` that Anthropic keeps among its messages (system text goes to the system prompt), or -1. */
+export const previousOnWire = (messages: ReadonlyArray<{ readonly role: string }>, i: number): number => {
+  let k = i - 1
+  while (k >= 0 && messages[k]!.role === "system") k--
+  return k
+}
+
+/** The index of the message after `i` that Anthropic keeps among its messages, or `messages.length`. */
+export const nextOnWire = (messages: ReadonlyArray<{ readonly role: string }>, i: number): number => {
+  let k = i + 1
+  while (k < messages.length && messages[k]!.role === "system") k++
+  return k
 }

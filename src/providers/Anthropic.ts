@@ -805,6 +805,7 @@ const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToRequestO
   if (request.tools !== undefined && request.tools.length > 0) {
     const tools: Array<Wire.ToolParam> = []
     const seen = new Set<string>()
+    const twice = new Set<string>()
     for (const tool of request.tools) {
       const written = encodeTool(ctx, tool)
       if (written === undefined) continue
@@ -813,11 +814,11 @@ const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToRequestO
       // "tools: Tool names must be unique" (the API's 400); reported once per name
       const name = (written as { readonly name?: unknown }).name
       if (typeof name !== "string") continue
-      if (seen.has(name)) {
-        if (!ctx.warnings.some((w) => w._tag === "RejectedToolName" && w.name === name)) {
-          ctx.warnings.push(new RejectedToolName({ name, rule: "Anthropic takes each tool name once in a request (\"tools: Tool names must be unique\")" }))
-        }
-      } else seen.add(name)
+      if (!seen.has(name)) seen.add(name)
+      else if (!twice.has(name)) {
+        twice.add(name)
+        ctx.warnings.push(new RejectedToolName({ name, rule: "Anthropic takes each tool name once in a request (\"tools: Tool names must be unique\")" }))
+      }
     }
     if (tools.length > 0) body["tools"] = tools
   }

@@ -76,7 +76,7 @@
  *
  * @since 0.1.0
  */
-import { Effect, Layer, type Option } from "effect"
+import { Effect, Equal, Layer, type Option } from "effect"
 import { Schema } from "effect"
 import type { JsonSchema } from "effect"
 import { AiError, Prompt, type Response, Tokenizer, Tool, Toolkit } from "effect/ai"
@@ -155,13 +155,16 @@ type MutableOptions = { [key: string]: Schema.Json | null }
  * (read with `hint`), and the option records that were no objects in the
  * Prompt (`$options`) are written back as they were.
  */
+/** The hints a part's writer asks an options builder for, each with what it holds: text, or any JSON value. */
+type HintsAsked = { readonly [key: string]: "text" | "json" }
+
 class OptionsBuilder {
   private readonly out: MutableOptions = {}
   private own: JsonObj | undefined
-  private readonly hints: Map<string, string> = new Map()
+  private readonly hints: Map<string, Schema.Json> = new Map()
   private nonObjects: JsonObj | undefined
 
-  constructor(private readonly ctx: Ctx, given: Block.ProviderOptions | undefined, hints: ReadonlyArray<string> = []) {
+  constructor(private readonly ctx: Ctx, given: Block.ProviderOptions | undefined, hints: HintsAsked = {}) {
     const providerOptions = given === undefined ? undefined : this.withoutHints(given, hints)
     if (providerOptions === undefined) return
     for (const provider of Object.keys(providerOptions)) {
@@ -176,15 +179,15 @@ class OptionsBuilder {
     }
   }
 
-  /** The options without the hints asked for and `$options`, which are kept aside (a hint of another type stays: it is no hint of ours). */
-  private withoutHints(options: Block.ProviderOptions, hints: ReadonlyArray<string>): Block.ProviderOptions {
+  /** The options without the hints asked for and `$options`, which are kept aside (a text hint that is no text stays: it is no hint of ours). */
+  private withoutHints(options: Block.ProviderOptions, hints: HintsAsked): Block.ProviderOptions {
     const own = options[providerKey]
     if (own === undefined) return options
     const rest: { [key: string]: Schema.Json } = {}
     for (const key of Object.keys(own)) {
       const value = own[key]!
       if (key === OPTIONS && isObj(value)) this.nonObjects = value as JsonObj
-      else if (typeof value === "string" && hints.includes(key)) this.hints.set(key, value)
+      else if (Object.hasOwn(hints, key) && (hints[key] === "json" || typeof value === "string")) this.hints.set(key, value)
       else setKey(rest, key, value)
     }
     const out: { [provider: string]: Block.JsonObject } = {}
@@ -195,9 +198,15 @@ class OptionsBuilder {
     return out
   }
 
-  /** A hint asked for when the builder was made (`TEXT`, `DATA_PREFIX`). */
-  hint(key: string): string | undefined {
+  /** A hint asked for when the builder was made (`TEXT`, `DATA_PREFIX`, `RESULT`). */
+  hint(key: string): Schema.Json | undefined {
     return this.hints.get(key)
+  }
+
+  /** A text hint asked for when the builder was made (always text: one that is not stays in the options). */
+  textHint(key: string): string | undefined {
+    const value = this.hints.get(key)
+    return typeof value === "string" ? value : undefined
   }
 
   field(provider: string, key: string, value: Schema.Json | undefined): this {
@@ -247,22 +256,6 @@ const encodeBlock = (block: Block.Block): Schema.Json => {
   }
 }
 
-/** Whether two JSON values are equal (object keys in any order). */
-const jsonEquals = (a: Schema.Json, b: Schema.Json): boolean => {
-  if (a === b) return true
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false
-  if (Array.isArray(a) || Array.isArray(b)) {
-    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false
-    for (let i = 0; i < a.length; i++) if (!jsonEquals(a[i]!, b[i]!)) return false
-    return true
-  }
-  const ka = Object.keys(a)
-  const ob = b as JsonObj
-  if (ka.length !== Object.keys(ob).length) return false
-  for (const k of ka) if (!Object.hasOwn(ob, k) || !jsonEquals((a as JsonObj)[k]!, ob[k]!)) return false
-  return true
-}
-
 /** A block's own Anthropic cache breakpoint. */
 const cacheOf = (block: Block.Block | undefined): Schema.Json | undefined =>
   block === undefined || block._tag === "Json" || block._tag === "ProviderData" ? undefined : block.providerOptions?.["anthropic"]?.["cache_control"]
@@ -282,7 +275,7 @@ const cachePlace = (blocks: ReadonlyArray<Block.Block>, cache: Schema.Json, kept
   if (last === undefined || last._tag === "Json" || last._tag === "ProviderData") return "message"
   const own = cacheOf(last)
   if (own === undefined) return "block"
-  return keptSystemBlocks && jsonEquals(own, cache) ? "copy" : "message"
+  return keptSystemBlocks && Equal.equals(own, cache) ? "copy" : "message"
 }
 
 /** The options of a message; `lifted`, the breakpoint of its last block that was the message's in the Prompt (see `liftCache`). */
@@ -329,8 +322,8 @@ const fileData = (source: Block.FileSource, prefix: string | undefined): { reado
 const isHttpText = (data: string): boolean => /^https?:\/\//.test(data)
 
 const filePart = (ctx: Ctx, block: Block.FileBlock): Prompt.FilePart => {
-  const options = new OptionsBuilder(ctx, block.providerOptions, block.source._tag === "Base64" ? [DATA_PREFIX] : [])
-  const { data, source } = fileData(block.source, options.hint(DATA_PREFIX))
+  const options = new OptionsBuilder(ctx, block.providerOptions, block.source._tag === "Base64" ? { [DATA_PREFIX]: "text" } : {})
+  const { data, source } = fileData(block.source, options.textHint(DATA_PREFIX))
   options
     .field("openai", "imageDetail", block.detail)
     .field("openai", "itemId", block.itemId)
@@ -355,17 +348,6 @@ const textPart = (ctx: Ctx, block: Block.TextBlock): Prompt.TextPart =>
 const modelOutputOf = (ctx: Ctx, content: ReadonlyArray<Block.ToolResultPart>): Array<Prompt.ToolModelOutputPart> =>
   content.map((part) => (part._tag === "File" ? filePart(ctx, part) : part._tag === "Text" ? textPart(ctx, part) : Prompt.textPart({ text: Block.resultContentText([part]) })))
 
-/** Provider options without the tool result a model output stood in for (written as the result itself). */
-const withoutKeptResult = (options: Block.ProviderOptions): Block.ProviderOptions => {
-  const { [RESULT]: _, ...rest } = options[providerKey] ?? {}
-  const out: { [provider: string]: Block.JsonObject } = {}
-  for (const provider of Object.keys(options)) {
-    if (provider !== providerKey) setKey(out as JsonObj, provider, options[provider]!)
-    else if (Object.keys(rest).length > 0) setKey(out as JsonObj, provider, rest)
-  }
-  return out
-}
-
 const resultPart = (ctx: Ctx, block: Block.ToolResultBlock): Prompt.ToolResultPart => {
   const content = block.content
   const only = typeof content === "string" || content.length !== 1 ? undefined : content[0]
@@ -373,9 +355,8 @@ const resultPart = (ctx: Ctx, block: Block.ToolResultBlock): Prompt.ToolResultPa
   const json = only?._tag === "Json" && typeof only.value !== "string" ? only.value : undefined
   const asParts = typeof content !== "string" && json === undefined
   // the result a model output stood in for goes back as the result when the content is written as a model output again
-  const keptResult = asParts ? block.providerOptions?.[providerKey]?.[RESULT] : undefined
-  const providerOptions = keptResult === undefined || block.providerOptions === undefined ? block.providerOptions : withoutKeptResult(block.providerOptions)
-  const options = new OptionsBuilder(ctx, providerOptions).field("openai", "itemId", block.itemId)
+  const options = new OptionsBuilder(ctx, block.providerOptions, asParts ? { [RESULT]: "json" } : {}).field("openai", "itemId", block.itemId)
+  const keptResult = options.hint(RESULT)
   let result: Schema.Json
   let modelOutput: Array<Prompt.ToolModelOutputPart> | undefined
   if (typeof content === "string") {
@@ -419,8 +400,8 @@ const assistantPart = (ctx: Ctx, block: Block.AssistantBlock): Prompt.AssistantM
       })
     case "RedactedThinking": {
       // the text a reasoning part had beside its redacted data (no provider reads it) is a hint, written back
-      const options = new OptionsBuilder(ctx, block.providerOptions, [TEXT])
-      const text = options.hint(TEXT) ?? ""
+      const options = new OptionsBuilder(ctx, block.providerOptions, { [TEXT]: "text" })
+      const text = options.textHint(TEXT) ?? ""
       return Prompt.reasoningPart({ text, options: options.field("anthropic", "info", { type: "redacted_thinking", redactedData: block.data }).build() })
     }
     case "Refusal":
@@ -1366,7 +1347,7 @@ export interface TokenizerEstimatorOptions {
  * default heuristic instead.
  *
  * @example
- * import { Effect, Layer, type Option } from "effect"
+ * import { Effect, Equal, Layer, type Option } from "effect"
  * import { Tokenizer } from "effect/ai"
  * import { Message, TokenEstimator } from "effect-agent-messages"
  * import { EffectAi } from "effect-agent-messages/providers"
