@@ -70,22 +70,57 @@ const correctionAfterFit = (self: ConversationContext, estimated: number): numbe
   return Math.max(Math.round(self.correction * (estimated / self.estimated)), -estimated)
 }
 
-const build = (
-  estimator: Estimator,
-  messages: ReadonlyArray<Message.Message>,
-  budget: number,
-  estimated: number,
-  correction: number
-): ConversationContext =>
-  Object.freeze({
-    messages: Object.isFrozen(messages) ? messages : Object.freeze(messages.slice()),
-    budget,
-    estimated,
-    correction,
-    tokens: estimated + correction,
-    headroom: budget - estimated - correction,
-    estimator
-  })
+/**
+ * The messages of a context: the first `length` of `items`. Contexts appended
+ * one from another share one growing array: an append pushes onto it when the
+ * context it appends to ends where the array ends, and copies the context's
+ * messages first otherwise (the array came from the caller or a fit, or a
+ * later append already took that place: a branch), so every context keeps
+ * seeing its own messages and a run of appends costs what it adds. The frozen
+ * array `messages` hands out is made on first read.
+ */
+interface History {
+  readonly items: ReadonlyArray<Message.Message>
+  /** `items` when this module made it and may push onto it. */
+  readonly growable: Array<Message.Message> | undefined
+  readonly length: number
+  view: ReadonlyArray<Message.Message> | undefined
+}
+
+/**
+ * Where a context this module built keeps its history: a property that is
+ * not enumerable, so a context spread into a new object by the caller does
+ * not carry it (that object's `messages` are what it holds).
+ */
+const HISTORY: unique symbol = Symbol("effect-agent-messages/ConversationContext/history")
+
+type Built = { -readonly [K in keyof ConversationContext]: ConversationContext[K] } & { readonly [HISTORY]?: History }
+
+/** A history of messages the caller gave (copied, unless frozen) or a fit kept. */
+const historyFrom = (messages: ReadonlyArray<Message.Message>): History => {
+  const items = Object.isFrozen(messages) ? messages : Object.freeze(messages.slice())
+  return { items, growable: undefined, length: items.length, view: items }
+}
+
+const historyOf = (self: ConversationContext): History => (self as Built)[HISTORY] ?? historyFrom(self.messages)
+
+/** The `messages` of every context, one function read through `this` (a getter per context would cost a closure each). */
+function messagesOf(this: Built): ReadonlyArray<Message.Message> {
+  const history = this[HISTORY]!
+  return (history.view ??= Object.freeze(history.items.slice(0, history.length)))
+}
+
+const build = (estimator: Estimator, history: History, budget: number, estimated: number, correction: number): ConversationContext => {
+  const context = Object.defineProperty({}, "messages", { get: messagesOf, enumerable: true }) as Built
+  context.budget = budget
+  context.estimated = estimated
+  context.correction = correction
+  context.tokens = estimated + correction
+  context.headroom = budget - estimated - correction
+  context.estimator = estimator
+  Object.defineProperty(context, HISTORY, { value: history })
+  return Object.freeze(context)
+}
 
 /**
  * A context from messages, a budget and an estimator (outside Effect, or
@@ -96,8 +131,10 @@ const build = (
  *
  * @since 0.1.0
  */
-export const makeWith = (estimator: Estimator, messages: ReadonlyArray<Message.Message>, budget: number): ConversationContext =>
-  build(estimator, messages, budget, estimator.estimateConversation(messages), 0)
+export const makeWith = (estimator: Estimator, messages: ReadonlyArray<Message.Message>, budget: number): ConversationContext => {
+  const history = historyFrom(messages)
+  return build(estimator, history, budget, estimator.estimateConversation(history.items), 0)
+}
 
 /**
  * A context from messages and a budget, estimated with the `TokenEstimator`
@@ -113,7 +150,11 @@ export const make = (messages: ReadonlyArray<Message.Message>, budget: number): 
 
 /**
  * The context with messages added at the end. Only the added messages are
- * estimated.
+ * estimated, and only they are copied: contexts appended one from another
+ * share their messages (a context appended to a second time, a branch, copies
+ * its own first), so a history built one message at a time costs what it
+ * holds. The context appended to is unchanged: its `messages` are still its
+ * own.
  *
  * @example
  * let context = ConversationContext.makeWith(TokenEstimator.heuristic, [Message.system("Be brief.")], 100_000)
@@ -134,7 +175,11 @@ export const append: {
   if (added.length === 0) return self
   let estimated = self.estimated
   for (const m of added) estimated += self.estimator.estimateMessage(m)
-  return build(self.estimator, Object.freeze([...self.messages, ...added]), self.budget, estimated, self.correction)
+  const history = historyOf(self)
+  // push onto the shared array only where it ends with this context: anywhere else a later context's messages follow
+  const items = history.growable !== undefined && history.growable.length === history.length ? history.growable : history.items.slice(0, history.length)
+  for (const m of added) items.push(m)
+  return build(self.estimator, { items, growable: items, length: items.length, view: undefined }, self.budget, estimated, self.correction)
 })
 
 /**
@@ -155,7 +200,7 @@ export const append: {
  */
 export const refresh = (self: ConversationContext): ConversationContext => {
   const estimated = self.estimator.estimateConversation(self.messages)
-  return estimated === self.estimated ? self : build(self.estimator, self.messages, self.budget, estimated, self.correction)
+  return estimated === self.estimated ? self : build(self.estimator, historyOf(self), self.budget, estimated, self.correction)
 }
 
 /**
@@ -173,7 +218,7 @@ export const withBudget: {
   (budget: number): (self: ConversationContext) => ConversationContext
   (self: ConversationContext, budget: number): ConversationContext
 } = dual(2, (self: ConversationContext, budget: number): ConversationContext =>
-  build(self.estimator, self.messages, budget, self.estimated, self.correction))
+  build(self.estimator, historyOf(self), budget, self.estimated, self.correction))
 
 /**
  * The context corrected by what the provider reported for it: call it with
@@ -202,7 +247,7 @@ export const recordUsage: {
   if (input === undefined || !Number.isFinite(input) || input <= 0) return self
   // estimated afresh: a calibrated estimator's figures move with every report it learns from (messages are memoized)
   const estimated = self.estimator.estimateConversation(self.messages)
-  return build(self.estimator, self.messages, self.budget, estimated, input - estimated)
+  return build(self.estimator, historyOf(self), self.budget, estimated, input - estimated)
 })
 
 /**
@@ -256,7 +301,7 @@ export const fit: {
         // only estimates what the window wrote (cleared results, a summary)
         const estimated = self.estimator.estimateConversation(fitted.messages)
         if (!fitted.changed && estimated === self.estimated) return { context: self, fitted }
-        return { context: build(self.estimator, fitted.messages, self.budget, estimated, correctionAfterFit(self, estimated)), fitted }
+        return { context: build(self.estimator, historyFrom(fitted.messages), self.budget, estimated, correctionAfterFit(self, estimated)), fitted }
       })
     )
   }

@@ -54,7 +54,7 @@ import * as Summarizer from "./Summarizer.js"
 import { TokenEstimator } from "./TokenEstimator.js"
 import type { Service as Estimator } from "./TokenEstimator.js"
 import type { Clearing, Layout, Mode, SummaryRole } from "./internal/window.js"
-import { isSummaryMessage, SUMMARY_KEY, summaryHeader } from "./internal/summaryMark.js"
+import { isSummaryMessage, SUMMARY_KEY, summariesIn, summaryHeader } from "./internal/summaryMark.js"
 import { layoutOf, plan } from "./internal/window.js"
 
 // ---------------------------------------------------------------------------
@@ -214,7 +214,8 @@ export interface Cleared {
 
 /**
  * The summary that took the dropped messages' place: the `message` at `at`
- * in the output, how many input messages it `replaces`, its `tokens`,
+ * in the output, how many input messages it `replaces` (an earlier summary
+ * taken out of a system message, `TakenOut`, counts as one), its `tokens`,
  * whether it was `shortened` to fit, and how many of the oldest dropped
  * messages were too many to show the summarizer (`notShown`, 0 normally:
  * the summarizer sees up to 400,000 characters of the newest dropped
@@ -234,6 +235,30 @@ export interface Summarized {
 }
 
 /**
+ * Earlier summaries taken out of a system message. Anthropic (`system`) and
+ * Gemini (`systemInstruction`) hold all system text in one prompt, so a
+ * history read back from them has the summary the window wrote as one text
+ * block of the system message, after the system prompt. The window reads
+ * such a message as the system prompt followed by the summary: the summary
+ * is dropped, or folded into the next one, as any earlier summary is, and
+ * the rest of the system message stays. Input message `index`, now at `at`
+ * in the output, `before` and `after` it (its other blocks, name and
+ * options as they were), how many summary blocks were taken out, and the
+ * tokens saved.
+ *
+ * @since 0.1.0
+ */
+export interface TakenOut {
+  readonly _tag: "TakenOut"
+  readonly index: number
+  readonly at: number
+  readonly before: Message.Message
+  readonly after: Message.Message
+  readonly summaries: number
+  readonly tokensSaved: number
+}
+
+/**
  * Something the caller should know about how the fit went:
  *
  * - `SummarizerUnavailable`: `summarize` was asked for without a `Summarizer`
@@ -250,8 +275,8 @@ export type Note = { readonly _tag: "SummarizerUnavailable" }
  *   already fit, else a new frozen array), pinned messages and a suffix of
  *   the rest, in their order,
  *   with cleared messages in place and the summary before the suffix.
- * - `dropped`, `cleared`, `summary`: every change; nothing else differs
- *   from the input.
+ * - `dropped`, `cleared`, `takenOut`, `summary`: every change; nothing
+ *   else differs from the input.
  * - `strategies`: what ran (`summarize` reads `drop_oldest_pair` when it
  *   fell back), `notes` what the caller should know.
  * - `budget` as given, `available` for the messages (`budget - fixedTokens
@@ -265,6 +290,7 @@ export interface Fitted {
   readonly changed: boolean
   readonly dropped: ReadonlyArray<Dropped>
   readonly cleared: ReadonlyArray<Cleared>
+  readonly takenOut: ReadonlyArray<TakenOut>
   readonly summary: Summarized | undefined
   readonly strategies: ReadonlyArray<Strategy>
   readonly notes: ReadonlyArray<Note>
@@ -293,6 +319,11 @@ export const describe = (fitted: Fitted): Array<string> => {
   for (const d of fitted.dropped) {
     const n = d.end - d.start
     lines.push(`dropped messages[${d.start}${n > 1 ? `..${d.end - 1}` : ""}] (${count(n)} message${n === 1 ? "" : "s"}, ${count(d.tokens)} tokens)`)
+  }
+  for (const t of fitted.takenOut) {
+    lines.push(
+      `took ${count(t.summaries)} earlier summar${t.summaries === 1 ? "y" : "ies"} out of the system message messages[${t.index}] (${count(t.tokensSaved)} tokens saved)`
+    )
   }
   for (const c of fitted.cleared) {
     const what = [
@@ -325,12 +356,18 @@ export const describe = (fitted: Fitted): Array<string> => {
  * Whether a message is a summary written by the window: it carries the
  * summary marker in its `metadata`, or, read back from a format that keeps
  * system messages apart (OpenAI Chat and Responses carry no metadata), it is
- * a system message whose text opens with the window's header line
+ * a system message made of the window's summaries only: each of its text
+ * blocks opens with the window's header line
  * (`[Summary of 12 earlier messages, removed to fit the context window]`).
- * Anthropic and Gemini join all system text into one prompt, where a
- * summary read back is a block of the user's system message, not found.
  * Summaries are never pinned as system messages: the next summary folds
  * them in.
+ *
+ * Anthropic and Gemini join all system text into one prompt, so read back
+ * from them a summary is one block of the user's system message: that
+ * message is not a summary (it is the system prompt too), but `fit` finds
+ * the block, reads the message as the system prompt followed by the
+ * summary, and folds or drops the summary as it would a separate one,
+ * keeping the rest of the system text (`Fitted.takenOut` reports it).
  *
  * @example
  * const fitted = yield* MessageWindow.fit(history, 4_000, { strategy: "summarize" })
@@ -731,6 +768,7 @@ const unchanged = (messages: ReadonlyArray<Message.Message>, budget: number, che
   changed: false,
   dropped: NONE,
   cleared: NONE,
+  takenOut: NONE,
   summary: undefined,
   strategies: checked.strategies,
   notes,
@@ -842,6 +880,7 @@ const assemble = (decided: Decided, summary: { readonly message: Message.Message
     changed: true,
     dropped,
     cleared,
+    takenOut: NONE,
     summary: summarized,
     strategies: decided.strategies,
     notes: decided.notes,
@@ -852,17 +891,157 @@ const assemble = (decided: Decided, summary: { readonly message: Message.Message
   }
 }
 
+/**
+ * The conversation as the window plans it when a system message holds
+ * summaries among other text (read back from Anthropic or Gemini, which join
+ * all system text into one prompt): that message as its prompt, followed by
+ * its summaries as a system message of their own. The summaries cost what
+ * the whole message costs beyond its prompt, so that keeping both costs what
+ * the message does. `origin` maps each planned message to its input index.
+ */
+interface Split {
+  readonly messages: ReadonlyArray<Message.Message>
+  readonly estimates: ReadonlyArray<number>
+  readonly origin: ReadonlyArray<number>
+  /** Each prompt taken apart, by its message: the input index, its cost and what its summaries cost and hold. */
+  readonly prompts: Map<Message.Message, Parted>
+  /** Each summaries message, by its message: the input index. */
+  readonly summaries: Map<Message.Message, number>
+}
+
+interface Parted {
+  readonly index: number
+  readonly tokens: number
+  readonly summaryTokens: number
+  readonly summaries: number
+}
+
+/** The conversation with every system message that holds summaries among other text taken apart; undefined when none does. */
+const splitSummaries = (estimator: Estimator, messages: ReadonlyArray<Message.Message>, estimates: ReadonlyArray<number>): Split | undefined => {
+  let out: Array<Message.Message> | undefined
+  let costs: Array<number> = []
+  let origin: Array<number> = []
+  const prompts = new Map<Message.Message, Parted>()
+  const summaries = new Map<Message.Message, number>()
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!
+    const parts = m.role === "system" ? summariesIn(m) : undefined
+    if (parts === undefined) {
+      if (out !== undefined) {
+        out.push(m)
+        costs.push(estimates[i]!)
+        origin.push(i)
+      }
+      continue
+    }
+    if (out === undefined) {
+      out = messages.slice(0, i)
+      costs = estimates.slice(0, i)
+      origin = Array.from({ length: i }, (_, k) => k)
+    }
+    const prompt = estimator.estimateMessage(parts.prompt)
+    const rest = Math.max(0, estimates[i]! - prompt)
+    out.push(parts.prompt, parts.summaries)
+    costs.push(prompt, rest)
+    origin.push(i, i)
+    prompts.set(parts.prompt, { index: i, tokens: prompt, summaryTokens: rest, summaries: parts.count })
+    summaries.set(parts.summaries, i)
+  }
+  return out === undefined ? undefined : { messages: out, estimates: costs, origin, prompts, summaries }
+}
+
+/**
+ * A fit of the split conversation as a fit of the input: a system message
+ * whose summaries were kept is the input message again; one whose summaries
+ * went is its prompt, reported as `TakenOut`; indices and positions are the
+ * input's and the output's.
+ */
+const rejoin = (split: Split, fitted: Fitted, input: ReadonlyArray<Message.Message>, estimates: ReadonlyArray<number>): Fitted => {
+  const keptWhole = new Set<number>()
+  for (const m of fitted.messages) {
+    const index = split.summaries.get(m)
+    if (index !== undefined) keptWhole.add(index)
+  }
+  const out: Array<Message.Message> = []
+  const position = new Int32Array(fitted.messages.length)
+  const takenOut: Array<TakenOut> = []
+  let tokens = fitted.tokensAfter
+  for (let k = 0; k < fitted.messages.length; k++) {
+    const m = fitted.messages[k]!
+    if (split.summaries.has(m)) {
+      // kept: right after its prompt, which the input message already stands for
+      position[k] = out.length - 1
+      continue
+    }
+    position[k] = out.length
+    const prompt = split.prompts.get(m)
+    if (prompt === undefined) {
+      out.push(m)
+    } else if (keptWhole.has(prompt.index)) {
+      tokens += estimates[prompt.index]! - prompt.tokens - prompt.summaryTokens
+      out.push(input[prompt.index]!)
+    } else {
+      takenOut.push({
+        _tag: "TakenOut",
+        index: prompt.index,
+        at: out.length,
+        before: input[prompt.index]!,
+        after: m,
+        summaries: prompt.summaries,
+        tokensSaved: estimates[prompt.index]! - prompt.tokens
+      })
+      out.push(m)
+    }
+  }
+  // dropped runs over the input: a summaries message that went is reported as taken out, not dropped
+  const dropped: Array<Dropped> = []
+  let replaces = takenOut.length
+  for (const d of fitted.dropped) {
+    let start = -1
+    let end = -1
+    let runTokens = 0
+    const flush = () => {
+      if (start === -1) return
+      dropped.push(droppedRun(input, start, end, runTokens))
+      replaces += end - start
+      start = -1
+      runTokens = 0
+    }
+    for (let j = d.start; j < d.end; j++) {
+      const m = split.messages[j]!
+      if (split.summaries.has(m) || split.prompts.has(m)) {
+        flush()
+        continue
+      }
+      if (start === -1) start = split.origin[j]!
+      end = split.origin[j]! + 1
+      runTokens += split.estimates[j]!
+    }
+    flush()
+  }
+  const summary = fitted.summary
+  return {
+    ...fitted,
+    messages: Object.freeze(out),
+    dropped,
+    cleared: fitted.cleared.map((c) => ({ ...c, index: split.origin[c.index]!, at: position[c.at]! })),
+    takenOut,
+    summary: summary === undefined ? undefined : { ...summary, at: position[summary.at]!, replaces },
+    tokensAfter: tokens
+  }
+}
+
 const decide = (
   estimator: Estimator,
-  messages: ReadonlyArray<Message.Message>,
+  input: ReadonlyArray<Message.Message>,
   budget: number,
   options: FitOptions | undefined,
   checked: Checked,
   summarizer: Summarizer.Service | undefined
 ): Effect.Effect<Fitted, FitError> => {
-  const estimates = estimator.estimateEach(messages)
+  const inputEstimates = estimator.estimateEach(input)
   let total = 0
-  for (let i = 0; i < estimates.length; i++) total += estimates[i]!
+  for (let i = 0; i < inputEstimates.length; i++) total += inputEstimates[i]!
   const notes: Array<Note> = []
   let mode = checked.mode
   let used = checked.strategies
@@ -871,9 +1050,18 @@ const decide = (
     used = used.map((s) => (s === "summarize" ? "drop_oldest_pair" : s))
     notes.push({ _tag: "SummarizerUnavailable" })
   }
-  if (total <= checked.available) return Effect.succeed(unchanged(messages, budget, { ...checked, strategies: used }, total, notes))
+  if (total <= checked.available) return Effect.succeed(unchanged(input, budget, { ...checked, strategies: used }, total, notes))
 
-  const layout = layoutOf(messages, options?.pinFirstUser === true, options?.pin)
+  // a system message that holds summaries among other text (read back from Anthropic or Gemini) is planned as its
+  // prompt followed by its summaries, so that they fold into the next summary as a separate one does
+  const split = splitSummaries(estimator, input, inputEstimates)
+  const messages = split === undefined ? input : split.messages
+  const estimates = split === undefined ? inputEstimates : split.estimates
+  const pin = options?.pin
+  const pinOf = split === undefined || pin === undefined ? pin : (_: Message.Message, i: number) => pin(input[split.origin[i]!]!, split.origin[i]!)
+  const done = (fitted: Fitted): Fitted => (split === undefined ? fitted : rejoin(split, fitted, input, inputEstimates))
+
+  const layout = layoutOf(messages, options?.pinFirstUser === true, pinOf)
   const clearing = checked.clear ? makeClearing(messages, estimates, layout, checked.keep, options?.clearThinking === true, estimator) : undefined
   const provider = options?.provider
   const summaryTokens = options?.summaryTokens ?? Math.min(1_000, Math.floor(Math.max(0, checked.available) / 4))
@@ -911,21 +1099,21 @@ const decide = (
     clearing
   }
   const role = planned.summaryRole
-  if (mode !== "summarize" || summarizer === undefined || role === undefined) return Effect.succeed(assemble(decided, undefined))
+  if (mode !== "summarize" || summarizer === undefined || role === undefined) return Effect.succeed(done(assemble(decided, undefined)))
 
   const dropped: Array<Message.Message> = []
   for (let u = 0; u < planned.cut; u++) {
     if (layout.pinned[u] === 1) continue
     for (let i = layout.start[u]!; i < layout.start[u + 1]!; i++) dropped.push(messages[i]!)
   }
-  if (dropped.length === 0) return Effect.succeed(assemble(decided, undefined))
+  if (dropped.length === 0) return Effect.succeed(done(assemble(decided, undefined)))
   // the plan left room for at least the bare summary message
   const room = checked.available - planned.kept
   const bare = estimator.estimateMessage(summaryMessage(role, dropped.length, ""))
   const { notShown, text: transcript } = transcriptFor(dropped)
   const maxTokens = Math.max(1, Math.min(summaryTokens, room - bare))
   return summarizer.summarize({ messages: dropped, transcript, maxTokens }).pipe(
-    Effect.map((text) => assemble(decided, { ...fitSummary(estimator, role, dropped.length, text.trim(), room), notShown }))
+    Effect.map((text) => done(assemble(decided, { ...fitSummary(estimator, role, dropped.length, text.trim(), room), notShown })))
   )
 }
 

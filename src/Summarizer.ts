@@ -34,7 +34,7 @@ import { LanguageModel } from "effect/ai"
 import * as Block from "./Block.js"
 import * as Message from "./Message.js"
 import { checkAgainst } from "./internal/options.js"
-import { isSummaryMessage, summaryBody } from "./internal/summaryMark.js"
+import { isSummaryMessage, summaryTextOf } from "./internal/summaryMark.js"
 
 // ---------------------------------------------------------------------------
 // service
@@ -183,8 +183,9 @@ const extractLines = (
     const m = messages[i]!
     if (isSummaryMessage(m)) {
       // an earlier summary carries everything before it, in whichever role the window wrote it: keep it first,
-      // without the window's header and the "Earlier:" of the fold before (summaries fold, they do not nest)
-      const text = oneLine(summaryBody(Message.textOf(m)), maxLine * 4).replace(/^(Earlier: )+/, "")
+      // without the window's header (each block's, for summaries taken out of one system prompt together) and the
+      // "Earlier:" of the fold before (summaries fold, they do not nest)
+      const text = oneLine(summaryTextOf(m), maxLine * 4).replace(/^(Earlier: )+/, "")
       if (text !== "") lines.push({ text: `Earlier: ${text}`, priority: 0, earlier: true })
       continue
     }
