@@ -225,7 +225,44 @@ const isEmptyInstructions = (message: Message.Message | undefined): boolean =>
   message?.role === "system" && message.providerOptions?.["openai-responses"]?.[hintKey("instructions")] === true &&
   message.content.every((block) => block.text.length === 0)
 
-const responses = (rules: Rules, request: Request.Request, model: string | undefined): RequestEstimate => {
+/** A value without its Chat Completions options. */
+const withoutChat = <A extends { readonly providerOptions?: Block.ProviderOptions | undefined }>(value: A): A => {
+  if (value.providerOptions?.["openai-chat"] === undefined) return value
+  const { "openai-chat": _, ...others } = value.providerOptions
+  const { providerOptions: __, ...rest } = value
+  return (Object.keys(others).length === 0 ? rest : { ...rest, providerOptions: others }) as A
+}
+
+/** A tool call or result with Chat Completions options (a custom call, a deprecated function call or its result). */
+const hasChatForm = (block: Block.Block): block is Block.ToolCallBlock | Block.ToolResultBlock => (block._tag === "ToolCall" || block._tag === "ToolResult") && block.providerOptions?.["openai-chat"] !== undefined
+
+/**
+ * A request as `OpenAiResponses.toRequest` writes it, for the Chat rendering
+ * to read: without the forms Chat Completions keeps for its own body, which
+ * the Responses writer does not write (a tool list or tool choice kept as
+ * sent, the deprecated `functions` and `function_call`, custom tools and
+ * calls, function messages, a tool message's name). A custom tool goes to Responses as a function
+ * tool, a choice of it as a function's, its calls as function calls.
+ */
+const asResponsesWrites = (request: Request.Request): Request.Request => {
+  const tools = request.tools?.some((t) => t.providerOptions?.["openai-chat"] !== undefined) === true ? request.tools.map(withoutChat) : request.tools
+  let messages = request.messages
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!
+    // a tool message's own Chat fields (a `name` heading its results) are not written either
+    const own = m.role === "tool" && m.providerOptions?.["openai-chat"] !== undefined
+    const blocks = (m.role === "assistant" || m.role === "tool") && (m.content as ReadonlyArray<Block.Block>).some(hasChatForm)
+    if (!own && !blocks) continue
+    if (messages === request.messages) messages = messages.slice()
+    const content = blocks ? (m.content as ReadonlyArray<Block.Block>).map((b) => (hasChatForm(b) ? withoutChat(b) : b)) : m.content
+    ;(messages as Array<Message.Message>)[i] = { ...(own ? withoutChat(m) : m), content } as Message.Message
+  }
+  if (tools === request.tools && messages === request.messages && request.providerOptions?.["openai-chat"] === undefined) return request
+  return { ...withoutChat(request), messages, ...(tools === undefined ? {} : { tools }) } as Request.Request
+}
+
+const responses = (rules: Rules, written: Request.Request, model: string | undefined): RequestEstimate => {
+  const request = asResponsesWrites(written)
   // Empty `instructions` reach the model as nothing, not as an empty system message (2 recorded gpt-5 requests,
   // 5 and 7 tokens over with one).
   if (isEmptyInstructions(request.messages[0])) {

@@ -100,7 +100,7 @@ import {
   type UnsupportedContent
 } from "./Conversion.js"
 import * as A from "./internal/adapter.js"
-import { defined, hintKey } from "./internal/kept.js"
+import { defined, HINT_PREFIX, hintKey } from "./internal/kept.js"
 import * as ToolArguments from "./ToolArguments.js"
 
 type JsonObj = { [key: string]: Schema.Json }
@@ -1096,8 +1096,10 @@ export const fromResponseParts = (parts: ReadonlyArray<Response.AnyPart>, option
  * Schema parameters as they are; the `strict` flag as the `Tool.Strict`
  * annotation), for `LanguageModel.generateText({ toolkit })`, with the
  * warnings of what a `Toolkit` cannot hold: a tool a provider defines
- * (`providerDefined`; give it to that provider's own layer), a tool's
- * provider options (Anthropic `cache_control`...), and all but the last of
+ * (`providerDefined`, or Anthropic's kept the older way, its `type` among
+ * its Anthropic options; give it to that provider's own layer), a tool's
+ * provider fields (Anthropic `cache_control`...; not the adapters' own
+ * marks of how to write it back, such as the `$` hints), and all but the last of
  * several tools of one name (a `Toolkit` holds one per name), each a
  * `DroppedContent`.
  *
@@ -1113,8 +1115,10 @@ export const fromResponseParts = (parts: ReadonlyArray<Response.AnyPart>, option
 export const toToolkit = (tools: ReadonlyArray<Request.ToolDefinition>): Converted<Toolkit.Toolkit<Record<string, DynamicTool>>> => {
   const warnings: Array<DroppedContent> = []
   const functions = tools.filter((definition) => {
-    if (definition.providerDefined === undefined) return true
-    warnings.push(new DroppedContent({ what: `the tool ${JSON.stringify(definition.name)} that ${definition.providerDefined.provider} defines`, reason: "a Toolkit made from definitions holds function tools; give it to that provider's layer" }))
+    // Anthropic's tools kept the older way (their type among the options) are not functions either
+    const defined = A.providerToolOf(definition)
+    if (defined === undefined) return true
+    warnings.push(new DroppedContent({ what: `the tool ${JSON.stringify(definition.name)} that ${defined.provider} defines`, reason: "a Toolkit made from definitions holds function tools; give it to that provider's layer" }))
     return false
   })
   const last = new Map(functions.map((definition, i) => [definition.name, i]))
@@ -1123,7 +1127,7 @@ export const toToolkit = (tools: ReadonlyArray<Request.ToolDefinition>): Convert
       warnings.push(new DroppedContent({ what: `an earlier tool named ${JSON.stringify(definition.name)}`, reason: "a Toolkit holds one tool per name: the last one is kept" }))
       return []
     }
-    const providers = Object.keys(definition.providerOptions ?? {})
+    const providers = providersDropped(definition)
     if (providers.length > 0) {
       warnings.push(new DroppedContent({ what: `what the tool ${JSON.stringify(definition.name)} carries for ${providers.join(", ")}`, reason: "an effect/ai tool made from a definition has no provider options" }))
     }
@@ -1134,6 +1138,21 @@ export const toToolkit = (tools: ReadonlyArray<Request.ToolDefinition>): Convert
     return [definition.strict === undefined ? tool : (tool.annotate(Tool.Strict, definition.strict) as DynamicTool)]
   })
   return { value: Toolkit.make(...made) as unknown as Toolkit.Toolkit<Record<string, DynamicTool>>, warnings }
+}
+
+/**
+ * The providers whose options on a tool definition a `Toolkit` leaves out:
+ * those with a field of the sender's, not only the adapters' own marks of
+ * how to write the tool back (the `$` hints, such as `$strictUnset`, and the
+ * Chat adapter's `type: "functions"` on a tool read from the deprecated
+ * `functions` list, a field no function definition has).
+ */
+const providersDropped = (definition: Request.ToolDefinition): Array<string> => {
+  const all = definition.providerOptions ?? {}
+  return Object.keys(all).filter((provider) => {
+    const options = all[provider] ?? {}
+    return Object.keys(options).some((k) => !k.startsWith(HINT_PREFIX) && !(provider === "openai-chat" && k === "type" && options[k] === "functions"))
+  })
 }
 
 /**

@@ -46,7 +46,7 @@
  * as a plain string / the `refusal` field), `type: "custom"` on a custom
  * tool call or tool, `type: "function_call"` on a deprecated single function
  * call, `role: "function"` on its result, `type: "functions"` on a tool
- * defined in the deprecated `functions` list. Four are hints, never
+ * defined in the deprecated `functions` list. Six are hints, never
  * written as fields, each named with a `$` in front (which no wire field's
  * name has, so a field of the sender's own with the same name is kept):
  * `$dataUrlMediaType`, on an image whose `data:` URL declared a type that
@@ -55,8 +55,13 @@
  * URL is written back as it came; `$maxTokensField`, on a request whose
  * output limit came as the deprecated `max_tokens` (written back under that
  * name); `$reasoningContent`, on thinking read from DeepSeek's
- * `reasoning_content` (written back there); and `$nullContent`, on the
- * result of a deprecated `function` message whose `content` was `null`.
+ * `reasoning_content` (written back there); `$nullContent`, on the
+ * result of a deprecated `function` message whose `content` was `null`;
+ * `$noContent`, on an assistant message read without a `content` field
+ * (written back without one, not with `content: null`); and `$functions`,
+ * on a request whose tools came as an empty deprecated `functions` list
+ * (the list is left out, as an empty `tools` list is, and the tool choice
+ * goes back as `function_call`).
  *
  * @since 0.1.0
  */
@@ -188,8 +193,14 @@ const REASONING_CONTENT = "reasoningContent"
 /** That a deprecated function message's `content` was `null` (the result holds `""`, and goes back as `null`). */
 const NULL_CONTENT = "nullContent"
 
+/** That an assistant message came without a `content` field (it goes back without one, rather than with `content: null`). */
+const NO_CONTENT = "noContent"
+
+/** That a request's tools came as an empty deprecated `functions` list (its tool choice goes back as `function_call`). */
+const LEGACY_FUNCTIONS = "functions"
+
 /** The hints kept beside the wire fields (see the module documentation): never written as fields. */
-const hints: ReadonlySet<string> = new Set([DATA_URL_TYPE, LEGACY_LIMIT, REASONING_CONTENT, NULL_CONTENT])
+const hints: ReadonlySet<string> = new Set([DATA_URL_TYPE, LEGACY_LIMIT, REASONING_CONTENT, NULL_CONTENT, NO_CONTENT, LEGACY_FUNCTIONS])
 
 const filePart = (ctx: A.Ctx, file: Block.FileBlock, index: number, blockIndex: number): Wire.UserContentPart | undefined => {
   const extras = keptOf(file, key, hints)
@@ -391,9 +402,10 @@ const assistantMessage = (
     }
   }
   return {
-    ...A.ownExtras(m, key),
+    ...keptOf(m, key, hints),
     role: "assistant",
-    content,
+    // read without content: written back without it
+    ...(content === null && hintOf(m, key, NO_CONTENT) === true ? {} : { content }),
     ...(refusal === undefined ? {} : { refusal }),
     ...(m.name === undefined ? {} : { name: m.name }),
     ...(audio === undefined ? {} : { audio }),
@@ -445,7 +457,7 @@ const toolMessages = (ctx: A.Ctx, m: Message.ToolMessage, index: number, out: Ar
 
 /** An assistant message with nothing to send: no content, calls, refusal, audio or reasoning. */
 const isEmptyAssistant = (m: Wire.AssistantMessageParam): boolean =>
-  (m.content === null || (Array.isArray(m.content) && m.content.length === 0)) && (m.tool_calls === undefined || m.tool_calls.length === 0) &&
+  (m.content === null || m.content === undefined || (Array.isArray(m.content) && m.content.length === 0)) && (m.tool_calls === undefined || m.tool_calls.length === 0) &&
   m.function_call === undefined && m.refusal === undefined && m.audio === undefined && m.reasoning_content === undefined
 
 const encodeMessages = (
@@ -514,11 +526,7 @@ export const toMessages = (
 }
 
 /** A tool a provider defines (Chat Completions has none of its own), or one written the older way, with an Anthropic `type`. */
-const isProviderTool = (tool: Request.ToolDefinition): boolean => {
-  if (tool.providerDefined !== undefined) return true
-  const type = tool.providerOptions?.["anthropic"]?.["type"]
-  return typeof type === "string" && type !== "custom"
-}
+const isProviderTool = (tool: Request.ToolDefinition): boolean => A.providerToolOf(tool) !== undefined
 
 const functionDefinition = (tool: Request.ToolDefinition, extras: Extras): Wire.FunctionDefinition => ({
   ...A.nestedExtras(extras, "function"),
@@ -540,6 +548,10 @@ const encodeTool = (tool: Request.ToolDefinition): Wire.Tool => {
   return { ...extras, type: "function", function: functionDefinition(tool, extras) }
 }
 
+/** A named `tool_choice` among these tools: a custom tool's form when a custom tool has that name, else a function's. */
+const namedToolChoice = (tools: ReadonlyArray<Request.ToolDefinition>, name: string): Schema.Json =>
+  chatNamedToolChoice(name, tools.some((t) => t.name === name && A.ownExtras(t, key)?.["type"] === "custom"))
+
 const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToMessagesOptions | undefined): Wire.RequestBody => {
   const body: Record<string, unknown> = { ...keptOf(request, key, hints) }
   if (request.model !== undefined) body["model"] = request.model
@@ -553,8 +565,11 @@ const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToMessages
       tools.push(tool)
     }
   }
-  const legacy = tools.length > 0 && tools.every((t) => A.ownExtras(t, key)?.["type"] === "functions")
-  if (legacy) body["functions"] = tools.map((t) => functionDefinition(t, A.ownExtras(t, key)))
+  // an empty list read from the deprecated functions is left out (as an empty tools list is), its choice not
+  const legacy = tools.length > 0
+    ? tools.every((t) => A.ownExtras(t, key)?.["type"] === "functions")
+    : (request.tools?.length ?? 0) === 0 && hintOf(request, key, LEGACY_FUNCTIONS) === true
+  if (legacy && tools.length > 0) body["functions"] = tools.map((t) => functionDefinition(t, A.ownExtras(t, key)))
   else if (tools.length > 0) body["tools"] = tools.map(encodeTool)
   const settings = A.toolSettingsAfter(ctx, request, { names: tools.map((t) => t.name), any: tools.length > 0 })
   const choice = settings.toolChoice
@@ -569,8 +584,7 @@ const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToMessages
     if (typeof choice === "string") {
       body["tool_choice"] = choice
     } else {
-      const custom = tools.some((t) => t.name === choice.name && A.ownExtras(t, key)?.["type"] === "custom")
-      body["tool_choice"] = chatNamedToolChoice(choice.name, custom)
+      body["tool_choice"] = namedToolChoice(tools, choice.name)
     }
   }
   if (settings.parallelToolCalls !== undefined) body["parallel_tool_calls"] = settings.parallelToolCalls
@@ -857,7 +871,8 @@ const decodeMessages = (ctx: A.Ctx, list: ReadonlyArray<Schema.Json>, path: stri
       }
       case "assistant": {
         const { content, extras, name } = assistantBlocks(ctx, m, at, i, calls)
-        out.push(Message.assistant(content, { ...(name === undefined ? {} : { name }), ...A.optionsOf(key, extras) }))
+        const kept = m["content"] === undefined ? { ...extras, [hintKey(NO_CONTENT)]: true } : extras
+        out.push(Message.assistant(content, { ...(name === undefined ? {} : { name }), ...A.optionsOf(key, kept) }))
         break
       }
       case "tool": {
@@ -967,7 +982,14 @@ const decodeTools = (ctx: A.Ctx, list: ReadonlyArray<Schema.Json>): Array<Reques
   return out
 }
 
-const decodeToolChoice = (choice: Schema.Json | undefined): Request.ToolChoice | undefined => {
+/**
+ * A `tool_choice` as the request's tool choice, or `undefined` to keep it as
+ * sent: a named one only in the form `toRequest` writes for that name among
+ * these tools (`namedToolChoice`), so that a function choice naming a
+ * custom tool's name, or a custom choice naming a function's, goes back as
+ * it came.
+ */
+const decodeToolChoice = (choice: Schema.Json | undefined, tools: ReadonlyArray<Request.ToolDefinition>): Request.ToolChoice | undefined => {
   if (choice === "auto" || choice === "none" || choice === "required") return choice
   if (!A.isObj(choice)) return undefined
   const keys = Object.keys(choice)
@@ -975,7 +997,8 @@ const decodeToolChoice = (choice: Schema.Json | undefined): Request.ToolChoice |
   if (keys.length !== 2 || (type !== "function" && type !== "custom")) return undefined
   const inner = choice[type]
   if (!A.isObj(inner) || Object.keys(inner).length !== 1 || typeof inner["name"] !== "string") return undefined
-  return { _tag: "Tool", name: inner["name"] }
+  const written = namedToolChoice(tools, inner["name"])
+  return A.isObj(written) && written["type"] === type ? { _tag: "Tool", name: inner["name"] } : undefined
 }
 
 const decodeFunctionCallChoice = (choice: Schema.Json | undefined): Request.ToolChoice | undefined => {
@@ -1027,7 +1050,7 @@ const decodeRequest = (ctx: A.Ctx, input: unknown): Request.Request => {
   if (body["tools"] !== undefined && body["tools"] !== null) {
     tools = decodeTools(ctx, A.arr(ctx, body["tools"], "tools"))
     if (tools === undefined) keep("tools")
-    toolChoice = decodeToolChoice(body["tool_choice"])
+    toolChoice = decodeToolChoice(body["tool_choice"], tools ?? [])
     if (toolChoice === undefined) keep("tool_choice")
     keep("functions")
     keep("function_call")
@@ -1041,8 +1064,10 @@ const decodeRequest = (ctx: A.Ctx, input: unknown): Request.Request => {
     toolChoice = decodeFunctionCallChoice(body["function_call"])
     if (toolChoice === undefined) keep("function_call")
     keep("tool_choice")
+    // no tool to mark the list with: the request is
+    if (list.length === 0) extras[hintKey(LEGACY_FUNCTIONS)] = true
   } else {
-    toolChoice = decodeToolChoice(body["tool_choice"])
+    toolChoice = decodeToolChoice(body["tool_choice"], [])
     if (toolChoice === undefined) keep("tool_choice")
     keep("function_call")
   }

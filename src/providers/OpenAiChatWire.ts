@@ -345,7 +345,8 @@ export interface UserMessageParam {
 }
 
 /**
- * An assistant message. `content` is `null` when it only calls tools;
+ * An assistant message. `content` is `null` when it only calls tools (left
+ * out when the message was read without it);
  * `reasoning_content` is what DeepSeek-style servers take back (written only
  * when asked for).
  *
@@ -353,7 +354,7 @@ export interface UserMessageParam {
  */
 export interface AssistantMessageParam {
   readonly role: "assistant"
-  readonly content: string | Array<TextPart | RefusalPart> | null
+  readonly content?: string | Array<TextPart | RefusalPart> | null
   readonly refusal?: string
   readonly tool_calls?: Array<ToolCall>
   readonly function_call?: { readonly name: string; readonly arguments: string }

@@ -35,7 +35,14 @@
  * `reasoning`, `store`, other `tool_choice` forms, the rest of `text`);
  * written back from there. Hosted tools (web search, file search, code
  * interpreter, MCP, ...) are `providerDefined` tool definitions in their
- * place among the function tools. A function tool whose `strict` is
+ * place among the function tools, and a tool choice that names one (`{
+ * type: "web_search_preview" }`, an MCP server by its `server_label`, a
+ * custom tool by its name) is a named tool choice of it, written back in
+ * that form, never as a function's; a named choice of a hosted tool that
+ * a tool choice cannot name (`local_shell`, ...) is reported and left out.
+ * Another provider's tools (Anthropic's kept the older way, with their
+ * Anthropic `type` among their options, too) are reported and left out.
+ * A function tool whose `strict` is
  * unset goes out with `strict: false`, as the other formats mean it (the
  * Responses API makes such a tool strict where it can); one read from a
  * Responses body with `strict` unset keeps that (the hint `strictUnset`),
@@ -875,10 +882,96 @@ const readTools = (ctx: A.Ctx, raw: Schema.Json | undefined): Array<Request.Tool
   return tools
 }
 
-const readToolChoice = (raw: Schema.Json | undefined, kept: Fields): Request.ToolChoice | undefined => {
+/**
+ * The hosted tools a tool choice names by their type alone (the SDK's
+ * `ToolChoiceTypes`, `apply_patch` and `shell`; `web_search` as clients
+ * send it). An MCP server is named by its label, a custom tool by its name;
+ * the other hosted tools (`local_shell`, `tool_search`, ...) cannot be the
+ * one tool the model must call.
+ */
+const hostedChoiceTypes: ReadonlySet<string> = new Set([
+  "file_search",
+  "web_search",
+  "web_search_preview",
+  "web_search_preview_2025_03_11",
+  "computer",
+  "computer_use",
+  "computer_use_preview",
+  "image_generation",
+  "code_interpreter",
+  "apply_patch",
+  "shell"
+])
+
+/** A tool as a named tool choice sees it: its name, its type on the wire (`"function"` or a hosted tool's) and a hosted tool's definition. */
+interface ChoiceTarget {
+  readonly name: string
+  readonly type: string
+  readonly config: Block.JsonObject | undefined
+}
+
+/** A tool the Responses API is sent, as a choice names it (another provider's tool is never sent, so never named). */
+const choiceTargetOf = (tool: Request.ToolDefinition): ChoiceTarget => {
+  const defined = tool.providerDefined
+  return defined?.provider === key ? { name: tool.name, type: defined.type, config: defined.config } : { name: tool.name, type: "function", config: undefined }
+}
+
+/**
+ * The `tool_choice` that names the tool `name` among `targets`: the
+ * function form when a function tool has that name (or no tool has), else
+ * the form of the hosted tool of that name; `undefined` when that hosted
+ * tool cannot be named in a tool choice. The one rule for writing a named
+ * choice and for reading one back.
+ */
+const namedChoice = (targets: ReadonlyArray<ChoiceTarget>, name: string): Wire.ToolChoiceParam | undefined => {
+  let hosted: ChoiceTarget | undefined
+  for (const target of targets) {
+    if (target.name !== name) continue
+    if (target.type === "function") return { type: "function", name }
+    hosted ??= target
+  }
+  if (hosted === undefined) return { type: "function", name }
+  switch (hosted.type) {
+    case "custom":
+      return { type: "custom", name }
+    case "mcp": {
+      const label = hosted.config?.["server_label"]
+      return { type: "mcp", server_label: typeof label === "string" ? label : name }
+    }
+    default:
+      return hostedChoiceTypes.has(hosted.type) ? { type: hosted.type } : undefined
+  }
+}
+
+/** The name of the tool a `tool_choice` object names, by the form `namedChoice` writes for it, or `undefined`. */
+const choiceName = (choice: Obj, targets: ReadonlyArray<ChoiceTarget>): string | undefined => {
+  const type = choice["type"]
+  if (type === "function" || type === "custom") return typeof choice["name"] === "string" ? choice["name"] : undefined
+  if (type === "mcp") return targets.find((t) => t.type === "mcp" && t.config?.["server_label"] === choice["server_label"])?.name
+  return targets.find((t) => t.type === type)?.name
+}
+
+/** Whether two flat JSON objects (tool choices) have the same fields and values. */
+const sameFields = (a: Obj, b: { readonly [key: string]: unknown }): boolean => {
+  const keys = Object.keys(a)
+  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && a[k] === b[k])
+}
+
+/**
+ * The request's tool choice: a mode, or one tool by name when the choice
+ * is the form `toRequest` writes for that tool among these (a function, a
+ * hosted tool by its type, an MCP server by its label, a custom tool);
+ * any other form is kept as sent.
+ */
+const readToolChoice = (raw: Schema.Json | undefined, tools: ReadonlyArray<Request.ToolDefinition> | undefined, kept: Fields): Request.ToolChoice | undefined => {
   if (raw === undefined || raw === null) return undefined
   if (raw === "auto" || raw === "none" || raw === "required") return raw
-  if (A.isObj(raw) && raw["type"] === "function" && typeof raw["name"] === "string" && Object.keys(raw).length === 2) return { _tag: "Tool", name: raw["name"] }
+  if (A.isObj(raw)) {
+    const targets = (tools ?? []).map(choiceTargetOf)
+    const name = choiceName(raw, targets)
+    const written = name === undefined ? undefined : namedChoice(targets, name)
+    if (name !== undefined && typeof written === "object" && sameFields(raw, written)) return { _tag: "Tool", name }
+  }
   kept["tool_choice"] = raw
   return undefined
 }
@@ -915,9 +1008,10 @@ const readText = (ctx: A.Ctx, raw: Schema.Json | undefined, kept: Fields): Reque
 /**
  * Reads a Responses request body into a `Request`: `instructions` as a
  * leading system message (marked so it is written back as
- * `instructions`), the input items, function tools, tool choice, parallel
- * tool calls and `text.format`; every other body field is kept in
- * `providerOptions["openai-responses"]`.
+ * `instructions`), the input items, function and hosted tools, tool choice
+ * (one naming a hosted tool, such as `{ type: "file_search" }`, as a named
+ * choice of it), parallel tool calls and `text.format`; every other body
+ * field is kept in `providerOptions["openai-responses"]`.
  *
  * @example
  * const { value: request } = yield* OpenAiResponses.fromRequest({
@@ -952,7 +1046,7 @@ export const fromRequest = (
     else if (input !== undefined && input !== null) readItems(ctx, A.arr(ctx, input, "input"), "input", messages)
     const kept: Fields = {}
     const tools = readTools(ctx, raw["tools"])
-    const toolChoice = readToolChoice(raw["tool_choice"], kept)
+    const toolChoice = readToolChoice(raw["tool_choice"], tools, kept)
     const responseFormat = readText(ctx, raw["text"], kept)
     const limit = raw["max_output_tokens"]
     const maxOutputTokens = Request.isTokenLimit(limit) ? limit : undefined
@@ -968,9 +1062,11 @@ export const fromRequest = (
 
 const writeTool = (ctx: A.Ctx, tool: Request.ToolDefinition): Wire.FunctionTool | Wire.KeptItem | undefined => {
   const defined = tool.providerDefined
-  if (defined !== undefined) {
-    if (defined.provider === key) return { type: defined.type, ...defined.config } as Wire.KeptItem
-    A.dropped(ctx, undefined, undefined, `the definition of ${tool.name}, a tool ${defined.provider} defines`, "the Responses API hosts only its own tools")
+  if (defined?.provider === key) return { type: defined.type, ...defined.config } as Wire.KeptItem
+  // another provider's tool, Anthropic's kept the older way (its type among its options) included: not a function here
+  const other = A.providerToolOf(tool)
+  if (other !== undefined) {
+    A.dropped(ctx, undefined, undefined, `the definition of ${tool.name}, a tool ${other.provider} defines`, "the Responses API hosts only its own tools")
     return undefined
   }
   if (tool.providerOptions?.["openai-chat"]?.["type"] === "custom") {
@@ -1018,6 +1114,7 @@ export const toRequest = (request: Request.Request, options?: ConversionOptions)
     // hosted tools kept the older way, in the request's options, go first
     const hosted = Array.isArray(kept["tools"]) ? (kept["tools"] as unknown as Array<Wire.KeptItem>) : []
     const names: Array<string> = []
+    const targets: Array<ChoiceTarget> = []
     if (request.tools !== undefined || hosted.length > 0) {
       const tools: Array<Wire.FunctionTool | Wire.KeptItem> = [...hosted]
       for (const tool of request.tools ?? []) {
@@ -1025,13 +1122,23 @@ export const toRequest = (request: Request.Request, options?: ConversionOptions)
         if (written === undefined) continue
         tools.push(written)
         names.push(tool.name)
+        targets.push(choiceTargetOf(tool))
       }
       // an empty list is written when the request had one, not when every tool in it was left out
       if (tools.length > 0 || (request.tools?.length ?? 0) === 0) body.tools = tools
     }
     const settings = A.toolSettingsAfter(ctx, request, { names, any: (body.tools?.length ?? 0) > 0 })
-    if (settings.toolChoice !== undefined) {
-      body.tool_choice = typeof settings.toolChoice === "string" ? settings.toolChoice : { type: "function", name: settings.toolChoice.name }
+    const choice = settings.toolChoice
+    if (typeof choice === "string") {
+      body.tool_choice = choice
+    } else if (choice !== undefined) {
+      // a hosted tool is named in its own form, never as a function (which the API would look for among the functions)
+      const named = namedChoice(targets, choice.name)
+      if (named !== undefined) body.tool_choice = named
+      else {
+        const type = targets.find((t) => t.name === choice.name)?.type ?? ""
+        A.dropped(ctx, undefined, undefined, `the tool choice ${choice.name}`, `the Responses API cannot make the model call ${A.an(type)} ${type} tool by name`)
+      }
     } else if (kept["tool_choice"] !== undefined && request.toolChoice === undefined) {
       body.tool_choice = kept["tool_choice"] as Wire.ToolChoiceParam
     }

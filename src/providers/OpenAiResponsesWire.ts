@@ -552,12 +552,21 @@ export interface FunctionTool {
 }
 
 /**
- * Which tool the model should call: a mode, or one function by name (other
- * forms, such as a hosted tool or an allowed-tools list, are kept as sent).
+ * Which tool the model should call: a mode, one function or custom tool by
+ * name, an MCP server by its label, or a hosted tool by its type
+ * (`{ type: "web_search_preview" }`); other forms, such as an allowed-tools
+ * list, are kept as sent.
  *
  * @since 0.1.0
  */
-export type ToolChoiceParam = "auto" | "none" | "required" | { type: "function"; name: string } | { type: string }
+export type ToolChoiceParam =
+  | "auto"
+  | "none"
+  | "required"
+  | { type: "function"; name: string }
+  | { type: "custom"; name: string }
+  | { type: "mcp"; server_label: string; name?: string | null }
+  | { type: string }
 
 /**
  * The `text.format` setting: plain text, any JSON object, or JSON matching

@@ -490,6 +490,23 @@ export const converted = (ctx: Ctx, index: number | undefined, blockIndex: numbe
 }
 
 /**
+ * The provider that defines a tool and its type there: its
+ * `providerDefined`, or, for a tool of Anthropic's own kept the older way
+ * (no `providerDefined`, its Anthropic `type` among its options:
+ * `bash_20250124`, `web_search_20250305`...), Anthropic and that type
+ * (`custom` is Anthropic's name for a function tool). `undefined` for a
+ * function tool.
+ */
+export const providerToolOf = (tool: {
+  readonly providerDefined?: { readonly provider: string; readonly type: string } | undefined
+  readonly providerOptions?: Block.ProviderOptions | undefined
+}): { readonly provider: string; readonly type: string } | undefined => {
+  if (tool.providerDefined !== undefined) return tool.providerDefined
+  const type = tool.providerOptions?.["anthropic"]?.["type"]
+  return typeof type === "string" && type !== "custom" ? { provider: "anthropic", type } : undefined
+}
+
+/**
  * The tool choice and parallel-call setting a writer may still send once it
  * has written the tools it can carry (`keptToolSettings`), each setting
  * left out reported.
