@@ -210,6 +210,16 @@ describe("estimateRequest for Anthropic", () => {
     expect(estimate(Request.make(conversation, { tools: [legacy] }), "claude-sonnet-4-5").tools).toBe(244)
   })
 
+  it("for Gemini, leaves out Anthropic's tools kept with their Anthropic type, which the Gemini writer does not send", () => {
+    const legacy = Request.tool("bash", { providerOptions: { anthropic: { type: "bash_20250124" } } })
+    const plain = Request.make(conversation, { tools: [Request.tool("get_weather")] })
+    const withLegacy = Request.make(conversation, { tools: [Request.tool("get_weather"), legacy] })
+    for (const model of ["gemini-2.5-flash", "gemini-3-flash-preview"]) {
+      const options = { provider: "gemini", model } as const
+      expect(heuristic.estimateRequest(withLegacy, options).tools).toBe(heuristic.estimateRequest(plain, options).tools)
+    }
+  })
+
   it("leaves out a tool another provider defines, which is not sent", () => {
     const googleSearch = Request.providerTool("googleSearch", "gemini", "googleSearch", {})
     const e = estimate(Request.make(conversation, { tools: [googleSearch] }), "claude-sonnet-4-5")

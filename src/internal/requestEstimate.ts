@@ -779,7 +779,10 @@ const gemini = (rules: Rules, request: Request.Request, model: string | undefine
   let tools = 0
   for (const tool of request.tools ?? []) {
     const defined = tool.providerDefined
-    // a tool Gemini runs (Google Search, code execution, ...) by its entry as sent; another provider's is not sent
+    // a tool Gemini runs (Google Search, code execution, ...) by its entry as sent; another provider's is not sent,
+    // Anthropic's kept the older way (its type among its options) included
+    const anthropicType = tool.providerOptions?.["anthropic"]?.["type"]
+    if (defined === undefined && typeof anthropicType === "string" && anthropicType !== "custom") continue
     if (defined === undefined) {
       tools += model !== undefined && /gemini-2\.5/i.test(model)
         ? gemini25DeclarationTokens(rules, tool)

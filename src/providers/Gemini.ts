@@ -21,11 +21,12 @@
  * | provider data | any other part, as sent |
  *
  * One content is read into one message (a user content that mixes function
- * responses and other parts into a tool message and a user message, in
- * order, the later ones marked `sameContent` so that they are written back
- * into the content of the message before them), and each other message is
- * written as one content, so contents in a row of the same role (which
- * Gemini merges itself) stay as they were.
+ * responses and other parts into a tool message of its responses, which
+ * answer the calls before them wherever they stand, then a user message of
+ * the other parts, marked `sameContent` so that it is written back into the
+ * content of the message before it, in the places its parts had), and each
+ * other message is written as one content, so contents in a row of the same
+ * role (which Gemini merges itself) stay as they were.
  *
  * Gemini 2 sends function calls without `id`. Such a call gets an id made
  * up for the model (marked `providerOptions.gemini.syntheticId`); a
@@ -51,8 +52,9 @@
  * wire form, each named with a `$` in front (which no wire field's name
  * has, so a part's own field named `kind` is kept as any other; the names
  * below are given without it): `sameContent` (a message read from the same
- * user content as the message before it), `syntheticId` (the call or response had no
- * id), `noArgs` / `noResponse` / `noMimeType` (the field was absent, not
+ * user content as the message before it), `partsAt` (the places its parts
+ * had in that content, when some stood before a function response),
+ * `syntheticId` (the call or response had no id), `noArgs` / `noResponse` / `noMimeType` (the field was absent, not
  * empty; a file URI's type, as the API's guide sends a YouTube URL),
  * `nullArgs` (the call's arguments were an explicit `null`), `kind`
  * (`executableCode` / `codeExecutionResult`), `parametersKey` (the
@@ -101,11 +103,14 @@
  * setting, a file whose exact media type is unknown.
  *
  * **Normal forms**: a content without `role` comes back as `user`; a
- * system instruction given as plain text comes back as a content; a user
- * content mixing function responses with other parts comes back as two
- * contents; a tool entry holding function declarations and other tools
- * comes back as one entry each. Tools Gemini runs (Google Search, code
- * execution, ...) are `providerDefined` tool definitions in their place.
+ * system instruction given as plain text comes back as a content; a tool
+ * entry holding function declarations and other tools comes back as one
+ * entry each. Tools Gemini runs (Google Search, code execution, ...) are
+ * `providerDefined` tool definitions in their place; a tool choice can name
+ * only a function (`allowedFunctionNames`), so one that names a tool Gemini
+ * runs is kept as sent when read, and reported when written. Another
+ * provider's tools (Anthropic's bash or web search, whether `providerDefined`
+ * or kept with their Anthropic `type`) are reported and left out.
  *
  * @since 0.1.0
  */
@@ -154,7 +159,7 @@ type Obj = A.Obj
 type Fields = Record<string, Schema.Json>
 
 /** The hints kept beside the wire fields (see the module documentation), each stored with a `$` in front (`internal/kept`). */
-const hints = new Set(["sameContent", "syntheticId", "noArgs", "nullArgs", "noResponse", "noMimeType", "kind", "parametersKey", "parametersAsSent", "declarationsKey", "snakeCase", "nullCamelCase"])
+const hints = new Set(["sameContent", "partsAt", "syntheticId", "noArgs", "nullArgs", "noResponse", "noMimeType", "kind", "parametersKey", "parametersAsSent", "declarationsKey", "snakeCase", "nullCamelCase"])
 
 /**
  * The hints a request keeps beside its fields (`declarationsKey`: the name of an empty declarations list read in
@@ -658,34 +663,50 @@ const readContents = (ctx: A.Ctx, contents: ReadonlyArray<Schema.Json>, path: st
       messages.push(Message.assistant(blocks, options()))
       continue
     }
-    let user: Array<Block.UserBlock> | undefined
-    let tool: Array<Block.ToolResultBlock> | undefined
+    // the function responses answer the calls before them, whatever the place of the other parts: a tool message first,
+    // then a user message of the others, which notes their places in the content when they stood before a response
+    const tool: Array<Block.ToolResultBlock> = []
+    const user: Array<Block.UserBlock> = []
+    const userAt: Array<number> = []
     for (; p < parts.length; p++) {
       const partAt = `${at}.parts[${p}]`
       const raw = A.obj(ctx, parts[p], partAt)
       const spelling = newSpelling()
       const part = camelCased(ctx, raw, partShape, partAt, spelling)
       if (A.isObj(part["functionResponse"])) {
-        if (user !== undefined) {
-          messages.push(Message.user(user, options()))
-          user = undefined
-        }
-        tool ??= []
         tool.push(readResponse(ctx, part, partAt, spelling, ids, pending))
         continue
       }
-      if (tool !== undefined) {
-        messages.push(Message.tool(tool, options()))
-        tool = undefined
-      }
-      user ??= []
+      userAt.push(p)
       if (typeof part["text"] === "string" && part["thought"] !== true) user.push(readText(ctx, part, partAt, spelling) as Block.TextBlock)
       else user.push(readFile(ctx, part, partAt, spelling) ?? Block.providerData(key, raw))
     }
-    if (tool !== undefined) messages.push(Message.tool(tool, options()))
-    if (user !== undefined) messages.push(Message.user(user, options()))
-    if (parts.length === 0) messages.push(Message.user([], options()))
+    if (tool.length > 0) messages.push(Message.tool(tool, options()))
+    if (user.length > 0 || tool.length === 0) {
+      const inOrder = userAt.length === 0 || userAt[0] === tool.length
+      messages.push(Message.user(user, inOrder || first ? options() : keep(key, undefined, { sameContent: true, partsAt: userAt })))
+    }
   }
+}
+
+/**
+ * The parts of a message written into the content of the message before it
+ * (`sameContent`): in the places its `partsAt` hint gives them, while the
+ * hint fits (as many places as parts, in order, inside the content), else
+ * after the parts there.
+ */
+const joinParts = (into: Array<Wire.PartParam>, parts: ReadonlyArray<Wire.PartParam>, at: Schema.Json | undefined): void => {
+  const size = into.length + parts.length
+  const fits = Array.isArray(at) && at.length === parts.length && at.length > 0 &&
+    at.every((n, k) => typeof n === "number" && Number.isInteger(n) && n >= 0 && n < size && (k === 0 || n > (at[k - 1] as number)))
+  if (!fits) {
+    for (const part of parts) into.push(part)
+    return
+  }
+  const before = into.splice(0)
+  let next = 0
+  let other = 0
+  for (let k = 0; k < size; k++) into.push(next < at.length && at[next] === k ? parts[next++]! : before[other++]!)
 }
 
 /** The system instruction; `snake` when it came as `system_instruction` (written back so). */
@@ -992,7 +1013,7 @@ const writeMessages = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Wi
       case "user": {
         const parts = writeUserParts(ctx, m, i)
         if (m.content.length > 0 && parts.length === 0) A.droppedEmptyMessage(ctx, i, "user", "Gemini")
-        else userContentFor(m, i, kept).parts.push(...parts)
+        else joinParts(userContentFor(m, i, kept).parts, parts, hintOf(m, key, "partsAt"))
         break
       }
       case "assistant": {
@@ -1176,6 +1197,16 @@ type ToolsLayout = ReadonlyArray<number | string | null>
 const isFunctionTool = (tool: Request.ToolDefinition): boolean => tool.providerDefined === undefined
 
 /**
+ * A tool of Anthropic's own kept the older way, without `providerDefined`
+ * but with its Anthropic `type` (`bash_20250124`, `web_search_20250305`...):
+ * not a function, whatever its name (`custom` is Anthropic's name for one).
+ */
+const isAnthropicTyped = (tool: Request.ToolDefinition): boolean => {
+  const type = tool.providerOptions?.["anthropic"]?.["type"]
+  return tool.providerDefined === undefined && typeof type === "string" && type !== "custom"
+}
+
+/**
  * The layout `writeTools` gives tools without a `toolsLayout` hint: each
  * run of function tools one entry, each tool Gemini runs its own, the
  * `empty` list for an empty tool list (`undefined` for none), then the kept
@@ -1277,7 +1308,12 @@ const readTools = (ctx: A.Ctx, raw: Schema.Json | undefined, kept: Fields, hints
   return read
 }
 
-const readToolChoice = (ctx: A.Ctx, raw: Schema.Json | undefined, kept: Fields): Request.ToolChoice | undefined => {
+/**
+ * The tool choice of a `toolConfig`, when the model has a word for it: a
+ * mode, or the one function named. A name that only a tool Gemini runs has
+ * is no function to choose; the config is kept as sent, as others are.
+ */
+const readToolChoice = (ctx: A.Ctx, raw: Schema.Json | undefined, tools: ReadonlyArray<Request.ToolDefinition> | undefined, kept: Fields): Request.ToolChoice | undefined => {
   if (raw === undefined || raw === null) return undefined
   const config = A.obj(ctx, raw, "toolConfig")
   const calling = config["functionCallingConfig"]
@@ -1289,7 +1325,11 @@ const readToolChoice = (ctx: A.Ctx, raw: Schema.Json | undefined, kept: Fields):
     if (fields === 1 && mode === "AUTO") choice = "auto"
     else if (fields === 1 && mode === "NONE") choice = "none"
     else if (fields === 1 && mode === "ANY") choice = "required"
-    else if (fields === 2 && mode === "ANY" && Array.isArray(names) && names.length === 1 && typeof names[0] === "string") choice = { _tag: "Tool", name: names[0] }
+    else if (fields === 2 && mode === "ANY" && Array.isArray(names) && names.length === 1 && typeof names[0] === "string") {
+      const name = names[0]
+      const named = tools?.filter((tool) => tool.name === name) ?? []
+      if (named.length === 0 || named.some(isFunctionTool)) choice = { _tag: "Tool", name }
+    }
   }
   if (choice === undefined) kept["toolConfig"] = config
   return choice
@@ -1358,7 +1398,7 @@ export const fromRequest = (body: Wire.RequestBodyLike | unknown, options?: Conv
     const kept: Fields = {}
     const toolHints: Fields = {}
     const tools = readTools(ctx, raw["tools"], kept, toolHints)
-    const toolChoice = readToolChoice(ctx, raw["toolConfig"], kept)
+    const toolChoice = readToolChoice(ctx, raw["toolConfig"], tools, kept)
     const responseFormat = readGenerationConfig(ctx, raw["generationConfig"], kept)
     const maxOutputTokens = maxOutputTokensOf(ctx, raw["generationConfig"])
     for (const field of Object.keys(raw)) {
@@ -1407,13 +1447,14 @@ const writeTools = (
   ctx: A.Ctx,
   request: Request.Request,
   hosted: ReadonlyArray<{ [key: string]: unknown }>,
-  names: Array<string>
+  names: Array<string>,
+  functions: Array<string>
 ): Array<Wire.ToolParam> => {
   const tools = (request.tools ?? []).filter((tool) => {
-    const defined = tool.providerDefined
-    if (defined === undefined || defined.provider === key) return true
+    const provider = tool.providerDefined?.provider ?? (isAnthropicTyped(tool) ? "anthropic" : undefined)
+    if (provider === undefined || provider === key) return true
     // left out, so the declarations around it stay in one entry
-    A.dropped(ctx, undefined, undefined, `the definition of ${tool.name}, a tool ${defined.provider} defines`, "Gemini runs only its own tools")
+    A.dropped(ctx, undefined, undefined, `the definition of ${tool.name}, a tool ${provider} defines`, "Gemini runs only its own tools")
     return false
   })
   const emptyKey = hintOf(request, key, "declarationsKey")
@@ -1433,7 +1474,10 @@ const writeTools = (
           ? { [declarationsField(ctx, hintOf(group[0], key, "declarationsKey"))]: group.map((tool) => writeDeclaration(ctx, tool)) }
           : { [defined.type]: { ...defined.config } }) as Wire.ToolParam
       )
-      for (const tool of group) names.push(tool.name)
+      for (const tool of group) {
+        names.push(tool.name)
+        if (defined === undefined) functions.push(tool.name)
+      }
     }
   }
   return out
@@ -1463,13 +1507,19 @@ export const toRequest = (request: Request.Request, options?: WriteOptions): Eff
     if (written.system_instruction !== undefined) body.system_instruction = written.system_instruction
     const hosted = Array.isArray(kept["tools"]) ? (kept["tools"] as Array<{ [key: string]: unknown }>) : []
     const names: Array<string> = []
+    const functions: Array<string> = []
     if (request.tools !== undefined || hosted.length > 0) {
-      body.tools = writeTools(ctx, request, hosted, names)
+      body.tools = writeTools(ctx, request, hosted, names, functions)
       // no entries: all were left out, unless the tools came as an empty list
       if (body.tools.length === 0 && hintOf(request, key, "toolsLayout") === undefined) delete body.tools
     }
     const settings = A.toolSettingsAfter(ctx, request, { names, any: body.tools !== undefined })
-    const choice = settings.toolChoice
+    let choice = settings.toolChoice
+    // allowedFunctionNames names functions only: a tool Gemini runs (written under its name) cannot be chosen
+    if (typeof choice === "object" && names.includes(choice.name) && !functions.includes(choice.name)) {
+      A.dropped(ctx, undefined, undefined, `the tool choice ${choice.name}`, `${choice.name} is a tool Gemini runs, and Gemini's function calling config can name only functions`)
+      choice = undefined
+    }
     if (choice !== undefined) {
       body.toolConfig = {
         functionCallingConfig: typeof choice === "string"

@@ -70,13 +70,15 @@ describe("Gemini", () => {
   it.effect("a message read from a shared content joins only the message before it, and only when that one is a user content", () =>
     Effect.gen(function*() {
       const read = yield* Gemini.fromMessages({ contents: [{ role: "user", parts: [{ text: "hi" }, { functionResponse: { id: "a", name: "f", response: {} } }, { text: "more" }] }] })
-      const [hi, results, more] = read.value
-      // a model turn put between them: the text after it is a content of its own
-      const apart = yield* Gemini.toMessages([hi!, results!, Message.assistant("ok"), more!])
-      assert.deepStrictEqual(apart.value.contents.map((c) => [c.role, c.parts.length]), [["user", 2], ["model", 1], ["user", 1]])
-      // the results taken out: the texts that shared the content share it again
-      const texts = yield* Gemini.toMessages([hi!, more!])
-      assert.deepStrictEqual(texts.value.contents.map((c) => [c.role, c.parts.length]), [["user", 2]])
+      // the results first (they answer the calls before them), then the texts, which remember their places
+      const [results, texts] = read.value
+      assert.deepStrictEqual(read.value.map((m) => m.role), ["tool", "user"])
+      // a model turn put between them: the texts are a content of their own
+      const apart = yield* Gemini.toMessages([results!, Message.assistant("ok"), texts!])
+      assert.deepStrictEqual(apart.value.contents.map((c) => [c.role, c.parts.length]), [["user", 1], ["model", 1], ["user", 2]])
+      // the results taken out: the texts are one content
+      const alone = yield* Gemini.toMessages([texts!])
+      assert.deepStrictEqual(alone.value.contents.map((c) => [c.role, c.parts.length]), [["user", 2]])
     }))
 })
 
