@@ -88,13 +88,15 @@ interface History {
 }
 
 /**
- * Where a context this module built keeps its history: a property that is
- * not enumerable, so a context spread into a new object by the caller does
- * not carry it (that object's `messages` are what it holds).
+ * Where a context this module built keeps its history: beside it, not on it,
+ * so that a context spread into a new object by the caller does not carry it
+ * (that object's `messages` are what it holds), and Effect's structural
+ * `Equal`, which compares every own key, compares contexts by what they show,
+ * never by the shared array behind them.
  */
-const HISTORY: unique symbol = Symbol("effect-agent-messages/ConversationContext/history")
+const histories = new WeakMap<ConversationContext, History>()
 
-type Built = { -readonly [K in keyof ConversationContext]: ConversationContext[K] } & { readonly [HISTORY]?: History }
+type Built = { -readonly [K in keyof ConversationContext]: ConversationContext[K] }
 
 /** A history of messages the caller gave (copied, unless frozen) or a fit kept. */
 const historyFrom = (messages: ReadonlyArray<Message.Message>): History => {
@@ -102,11 +104,13 @@ const historyFrom = (messages: ReadonlyArray<Message.Message>): History => {
   return { items, growable: undefined, length: items.length, view: items }
 }
 
-const historyOf = (self: ConversationContext): History => (self as Built)[HISTORY] ?? historyFrom(self.messages)
+const historyOf = (self: ConversationContext): History => histories.get(self) ?? historyFrom(self.messages)
 
 /** The `messages` of every context, one function read through `this` (a getter per context would cost a closure each). */
 function messagesOf(this: Built): ReadonlyArray<Message.Message> {
-  const history = this[HISTORY]!
+  const history = histories.get(this)
+  // only a context this module built has the getter; called on anything else (a borrowed getter) it holds nothing
+  if (history === undefined) return Object.freeze([])
   return (history.view ??= Object.freeze(history.items.slice(0, history.length)))
 }
 
@@ -118,7 +122,7 @@ const build = (estimator: Estimator, history: History, budget: number, estimated
   context.tokens = estimated + correction
   context.headroom = budget - estimated - correction
   context.estimator = estimator
-  Object.defineProperty(context, HISTORY, { value: history })
+  histories.set(context, history)
   return Object.freeze(context)
 }
 

@@ -5,7 +5,7 @@
  * history on every append.
  */
 import { assert, describe, expect, it } from "@effect/vitest"
-import { Arbitrary, Effect, Layer, Result } from "effect"
+import { Arbitrary, Effect, Equal, Layer, Result } from "effect"
 import { Block, Conversation, ConversationContext, Message, MessageWindow, Request, Summarizer, TokenEstimator } from "../src/index.js"
 import { Anthropic, Gemini, OpenAiChat } from "../src/providers/index.js"
 import * as Arb from "./arbitraries.js"
@@ -261,5 +261,19 @@ describe("ConversationContext.append", () => {
     assert.deepStrictEqual({ ...next }.messages.map(Message.textOf), ["one", "two", "three"])
     assert.deepStrictEqual(ConversationContext.withBudget(next, 5).messages.map(Message.textOf), ["one", "two", "three"])
     assert.deepStrictEqual(Object.keys(next), ["messages", "budget", "estimated", "correction", "tokens", "headroom", "estimator"])
+  })
+
+  it("contexts compare by what they show (Effect's Equal), not by the history they share, whatever was appended since", () => {
+    const estimator = TokenEstimator.heuristic
+    const start = ConversationContext.makeWith(estimator, [Message.user("one")], 10_000)
+    const reply = Message.assistant("two")
+    const a = ConversationContext.append(start, reply)
+    const b = ConversationContext.append(start, reply)
+    // a grows the history a and b both started from
+    const later = ConversationContext.append(a, Message.user("three"))
+    assert.isTrue(Equal.equals(a, b))
+    assert.isTrue(Equal.equals(a, ConversationContext.makeWith(estimator, a.messages, 10_000)))
+    assert.isFalse(Equal.equals(a, later))
+    assert.deepStrictEqual(Object.getOwnPropertySymbols(a), [])
   })
 })

@@ -1143,17 +1143,27 @@ export const toToolkit = (tools: ReadonlyArray<Request.ToolDefinition>): Convert
 /**
  * The providers whose options on a tool definition a `Toolkit` leaves out:
  * those with a field of the sender's, not only the adapters' own marks of
- * how to write the tool back (the `$` hints, such as `$strictUnset`, and the
- * Chat adapter's `type: "functions"` on a tool read from the deprecated
- * `functions` list, a field no function definition has).
+ * how to write the tool back in the same form (the `$` hints, such as
+ * Gemini's `$parametersKey`, and the Chat adapter's `type: "functions"` on
+ * a tool read from the deprecated `functions` list, a field no function
+ * definition has). The Responses adapter's `$strictUnset` is reported: it
+ * is what the tool means there (strict where possible), and a tool made
+ * back from the `Toolkit` goes out with `strict: false`.
  */
 const providersDropped = (definition: Request.ToolDefinition): Array<string> => {
   const all = definition.providerOptions ?? {}
   return Object.keys(all).filter((provider) => {
     const options = all[provider] ?? {}
-    return Object.keys(options).some((k) => !k.startsWith(HINT_PREFIX) && !(provider === "openai-chat" && k === "type" && options[k] === "functions"))
+    return Object.keys(options).some((k) =>
+      provider === "openai-responses" && k === STRICT_UNSET
+        ? options[k] === true
+        : !k.startsWith(HINT_PREFIX) && !(provider === "openai-chat" && k === "type" && options[k] === "functions")
+    )
   })
 }
+
+/** The Responses adapter's hint that a function tool was read with `strict` unset. */
+const STRICT_UNSET = hintKey("strictUnset")
 
 /**
  * A tool made from a tool definition: its parameters are JSON Schema, its

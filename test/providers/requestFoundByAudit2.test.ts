@@ -195,7 +195,7 @@ describe("the Responses estimate of a request carried over from Chat", () => {
 describe("EffectAi.toToolkit", () => {
   it.effect("reports a tool's provider fields, not the adapters' own marks of how to write it back", () =>
     Effect.gen(function*() {
-      const fromResponses = yield* OpenAiResponses.fromRequest({ model: "gpt-5", input: "hi", tools: [{ type: "function", name: "f", parameters: { type: "object" } }] })
+      const fromResponses = yield* OpenAiResponses.fromRequest({ model: "gpt-5", input: "hi", tools: [{ type: "function", name: "f", parameters: { type: "object" }, strict: true }] })
       const fromChat = yield* OpenAiChat.fromRequest({ model: "gpt-4o", messages: hi, functions: [{ name: "f", parameters: { type: "object" } }] })
       const fromGemini = yield* Gemini.fromRequest({ contents: [{ role: "user", parts: [{ text: "hi" }] }], tools: [{ function_declarations: [{ name: "f", parameters_json_schema: { type: "object" } }] }] })
       for (const read of [fromResponses, fromChat, fromGemini]) {
@@ -206,5 +206,10 @@ describe("EffectAi.toToolkit", () => {
       // a field of the sender's is still reported
       const fromAnthropic = yield* Anthropic.fromRequest({ model: "c", max_tokens: 5, messages: hi, tools: [{ name: "f", input_schema: { type: "object" }, cache_control: { type: "ephemeral" } }] })
       assert.deepStrictEqual(tags(EffectAi.toToolkit(fromAnthropic.value.tools!).warnings), ["DroppedContent"])
+      // and so is a Responses tool's strict left unset (strict where possible there): made back, it goes out strict: false
+      const unset = yield* OpenAiResponses.fromRequest({ model: "gpt-5", input: "hi", tools: [{ type: "function", name: "f", parameters: { type: "object" } }] })
+      const warnings = EffectAi.toToolkit(unset.value.tools!).warnings
+      assert.deepStrictEqual(tags(warnings), ["DroppedContent"])
+      assert.include(warnings[0]!.message, "openai-responses")
     }))
 })
