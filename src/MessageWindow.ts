@@ -354,10 +354,11 @@ export const describe = (fitted: Fitted): Array<string> => {
 
 /**
  * Whether a message is a summary written by the window: it carries the
- * summary marker in its `metadata`, or, read back from a format that keeps
- * system messages apart (OpenAI Chat and Responses carry no metadata), it is
- * a system message made of the window's summaries only: each of its text
- * blocks opens with the window's header line
+ * summary marker in its `metadata`, or, read back from a provider's format
+ * (which carries no metadata), it is a system message, or an assistant
+ * message (the role a summary takes after the task or tool results), made
+ * of the window's summaries only: each of its text blocks opens with the
+ * window's header line
  * (`[Summary of 12 earlier messages, removed to fit the context window]`).
  * Summaries are never pinned as system messages: the next summary folds
  * them in.

@@ -128,6 +128,29 @@ describe("summaries read back from Anthropic and Gemini", () => {
     }).pipe(Effect.provide(WindowWithSummaries)))
 })
 
+describe("a summary in the assistant role, read back from a provider's format", () => {
+  it.effect("is recognised and folded into the next summary, not summarized as an ordinary answer", () =>
+    Effect.gen(function*() {
+      let history: ReadonlyArray<Message.Message> = [Message.system("Be brief."), Message.user(`TASK: plan the Oslo trip ${"t ".repeat(50)}`)]
+      for (let i = 0; i < 6; i++) history = [...history, Message.assistant(`answer ${i} ${"more ".repeat(60)}`), Message.user(`question ${i} ${"detail ".repeat(60)}`)]
+      let first: string | undefined
+      for (let round = 0; round < 3; round++) {
+        // with the task pinned, the summary follows it as an assistant message
+        const fitted = yield* MessageWindow.fit(history, 700, { strategy: "summarize", pinFirstUser: true })
+        assert.strictEqual(fitted.summary?.message.role, "assistant")
+        const stored = yield* OpenAiChat.toMessages(fitted.messages)
+        const read = (yield* OpenAiChat.fromMessages(stored.value)).value
+        const summaries = read.filter(MessageWindow.isSummary)
+        assert.strictEqual(summaries.length, 1, `round ${round}`)
+        const text = Message.textOf(summaries[0]!)
+        // what the first summary said is carried forward whole, as "Earlier:", in every later one
+        if (first === undefined) first = text.split("\n")[1]
+        else assert.include(text, `Earlier: ${first}`, `round ${round}`)
+        history = [...read, Message.assistant(`reply ${round} ${"x ".repeat(100)}`), Message.user(`next ${round} ${"y ".repeat(100)}`)]
+      }
+    }).pipe(Effect.provide(WindowWithSummaries)))
+})
+
 const OLD_SUMMARY = "[Summary of 9 earlier messages, removed to fit the context window]\nUser: Plan the trip to Oslo."
 
 /** The input with its system text joined into one message holding an earlier summary, as Anthropic and Gemini read it back. */

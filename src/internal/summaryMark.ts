@@ -21,7 +21,8 @@ export const isSummaryBlock = (block: Block.Block): boolean => block._tag === "T
  * Whether a message is a summary the window wrote: it carries the marker, or
  * (the marker is metadata, which no provider format carries, so a history
  * stored in a provider's format and read back has lost it) it is a system
- * message whose every block is a text opening with the window's header line.
+ * or assistant message whose every block is a text opening with the
+ * window's header line.
  * A system message that also holds other text (Anthropic and Gemini read all
  * system text into one message) is the user's system prompt holding a
  * summary: `summariesIn` takes it apart.
@@ -29,7 +30,8 @@ export const isSummaryBlock = (block: Block.Block): boolean => block._tag === "T
 export const isSummaryMessage = (message: Message.Message): boolean => {
   const metadata = message.metadata
   if (metadata !== undefined && Object.prototype.hasOwnProperty.call(metadata, SUMMARY_KEY)) return true
-  if (message.role !== "system" || message.content.length === 0) return false
+  // the window writes a summary as a system or an assistant message (where a system message may not stand)
+  if ((message.role !== "system" && message.role !== "assistant") || message.content.length === 0) return false
   for (const block of message.content) if (!isSummaryBlock(block)) return false
   return true
 }
