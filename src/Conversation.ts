@@ -52,7 +52,7 @@ import {
 } from "./ValidationError.js"
 import type { ConversationIssue, DecodeIssue, Issue, IssueFor, ProviderIssue } from "./ValidationError.js"
 import { hintKey } from "./internal/hint.js"
-import { isChatCustomCall, sentArgumentsProblem } from "./internal/toolArgs.js"
+import { customCallOutputs, isChatCustomCall, sentArgumentsProblem } from "./internal/toolArgs.js"
 import { assistantTurnStart, nextOnWire, previousOnWire } from "./internal/anthropicTurn.js"
 
 declare const ValidatedTypeId: unique symbol
@@ -863,7 +863,8 @@ export const requiresThoughtSignatures = (options?: ProfileOptions): boolean => 
   return generation !== undefined && Number(generation) >= 3
 }
 
-type ProviderSink = (issue: ProviderIssue | MissingToolResult) => boolean
+/** A provider's own issues, and the generic ones only that provider's wire shows. */
+type ProviderSink = (issue: ProviderIssue | MissingToolResult | OrphanToolResult) => boolean
 
 /** Anthropic: "text content blocks must contain non-whitespace text". */
 const isBlank = (text: string): boolean => text.trim() === ""
@@ -1034,11 +1035,14 @@ const geminiRules = (messages: ReadonlyArray<Message.Message>, options: ProfileO
  * The Responses API's own rules, both recorded as rejections: a reasoning
  * item followed by an edited message without its item id, and assistant
  * text between function calls and their outputs; plus, with `store: false`,
- * reasoning without its encrypted content (documented).
+ * reasoning without its encrypted content (documented), and a custom tool
+ * output (kept as provider data) with no custom tool call before it
+ * (documented error: "No tool call found for custom tool call output").
  */
 const responsesRules = (messages: ReadonlyArray<Message.Message>, options: ProfileOptions | undefined, sink: ProviderSink): void => {
   const provider = "openai-responses"
   const store = options?.store ?? true
+  const custom = customCallOutputs(options?.continues === true)
   /** Reasoning items of the current message without a following item that carries an id, last first (reused). */
   const orphaned: Array<number> = []
   const pushOrphan = (b: number): void => {
@@ -1046,6 +1050,7 @@ const responsesRules = (messages: ReadonlyArray<Message.Message>, options: Profi
   }
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!
+    if (m.role === "user") custom.userMessage()
     if (m.role !== "assistant") continue
     const content = m.content
     // one backward pass: the item that follows each reasoning item (other reasoning items
@@ -1057,6 +1062,8 @@ const responsesRules = (messages: ReadonlyArray<Message.Message>, options: Profi
     let lastCall: Block.ToolCallBlock | undefined
     for (let b = 0; b < content.length; b++) {
       const block = content[b]!
+      const orphan = custom.orphan(block)
+      if (orphan !== undefined && sink(new OrphanToolResult({ index: i, blockIndex: b, toolCallId: orphan, toolName: "" }))) return
       if (block._tag === "ToolCall" && block.providerExecuted !== true) {
         lastCall = block
         const problem = sentArgumentsProblem(block)
@@ -1161,7 +1168,7 @@ export const issuesFor = (
  * |---|---|---|
  * | `"anthropic"` | `ConsecutiveRole`; a system message between calls and results | `MissingThinkingSignature`, `EmptyRedactedThinking`, `ThinkingNotFirst` (tool loop with thinking; consecutive assistant messages are one turn), `EmptyTextBlock`, `TrailingWhitespacePrefill`, `TextAfterToolCalls` (client calls only), `MissingToolResult` (results read from two user messages) |
  * | `"gemini"` | `ConsecutiveRole` for user messages | `SystemNotAtStart`, `MisplacedFunctionCall`, `MissingThoughtSignature` (Gemini 3: `thoughtSignatures` / `model`) |
- * | `"openai-responses"` | nothing | `ReasoningWithoutOutput`, `TextBetweenCallAndOutput`, `MissingEncryptedContent` (with `store: false`), `MalformedToolArguments` |
+ * | `"openai-responses"` | nothing | `ReasoningWithoutOutput`, `TextBetweenCallAndOutput`, `MissingEncryptedContent` (with `store: false`), `MalformedToolArguments`, `OrphanToolResult` (a custom tool output kept as provider data, with no custom tool call before it) |
  * | `"openai-chat"` | nothing | `MalformedToolArguments` (a call's arguments text is not a JSON object) |
  *
  * @example
@@ -1176,7 +1183,7 @@ export const validateFor = <P extends Provider>(provider: P, options?: ProfileOp
   Effect.suspend(() => {
     const generic = firstIssue(messages, options, genericRulesFor(provider))
     if (generic !== undefined) return Effect.fail(generic)
-    let found: ProviderIssue | MissingToolResult | undefined
+    let found: ProviderIssue | MissingToolResult | OrphanToolResult | undefined
     providerScan(provider, messages, options, (issue) => {
       found = issue
       return true

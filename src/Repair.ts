@@ -23,7 +23,7 @@ import { unknownProvider } from "./internal/unknownProvider.js"
 import type { Issue } from "./ValidationError.js"
 import { Issue as IssueSchema } from "./ValidationError.js"
 import { hintKey } from "./internal/hint.js"
-import { isChatCustomCall, isObject, jsonText, rawArgsHold, sentArgumentsProblem } from "./internal/toolArgs.js"
+import { customCallOutputs, isChatCustomCall, isObject, jsonText, rawArgsHold, sentArgumentsProblem } from "./internal/toolArgs.js"
 import { assistantTurnStart, nextOnWire, previousOnWire } from "./internal/anthropicTurn.js"
 
 /**
@@ -177,8 +177,11 @@ export class MergedConsecutive extends Schema.TaggedClass<MergedConsecutive>()("
 /**
  * A system message was moved: out from between tool calls and their results
  * (`"after-results"`), before an assistant message whose calls are still
- * pending (`"before-pending-calls"`), or to the start, where Gemini takes
- * system text (`"start"`).
+ * pending (`"before-pending-calls"`), to the start, where Gemini takes
+ * system text (`"start"`), or after the message that the messages around
+ * it were merged into (`"after-merged-messages"`: Anthropic's repair merges
+ * the assistant messages of a tool loop's turn to put its thinking first;
+ * the system message goes to the system prompt either way).
  *
  * @example
  * const { actions } = Repair.repair([
@@ -193,7 +196,7 @@ export class MergedConsecutive extends Schema.TaggedClass<MergedConsecutive>()("
  */
 export class MovedSystemMessage extends Schema.TaggedClass<MovedSystemMessage>()("MovedSystemMessage", {
   index: Index,
-  to: Schema.optionalKey(Schema.Literals(["after-results", "before-pending-calls", "start"]))
+  to: Schema.optionalKey(Schema.Literals(["after-results", "before-pending-calls", "start", "after-merged-messages"]))
 }) {
   get description(): string {
     switch (this.to) {
@@ -201,8 +204,13 @@ export class MovedSystemMessage extends Schema.TaggedClass<MovedSystemMessage>()
         return `messages[${this.index}]: moved a system message before the assistant message whose calls are still pending`
       case "start":
         return `messages[${this.index}]: moved a system message to the start of the conversation`
-      default:
+      case "after-merged-messages":
+        return `messages[${this.index}]: moved a system message after the messages around it, merged into one`
+      case "after-results":
+      case undefined:
         return `messages[${this.index}]: moved a system message out from between tool calls and their results`
+      default:
+        return Block.absurd(this.to)
     }
   }
 }
@@ -1064,6 +1072,10 @@ const anthropicFixes = (options: RepairForOptions | undefined): ProviderFixes =>
       // the thinking is in a later message of the turn: the turn becomes the one message Anthropic makes of it
       // (metadata joined as the generic merge joins it, the first message's values first)
       let metadata = head.metadata
+      // the system messages between them (in the system prompt on the wire) now follow the merged message
+      for (let j = start + 1; j < k; j++) {
+        if (out[j]!.role === "system") log(new MovedSystemMessage({ index: origins[j]!, to: "after-merged-messages" }))
+      }
       for (const j of assistants.slice(1)) {
         const m = out[j]!
         log(new MergedConsecutive({ index: origins[j]!, into: origins[start]!, message: m }))
@@ -1133,32 +1145,42 @@ const geminiFixes = (options: RepairForOptions | undefined): ProviderFixes => ({
   }
 })
 
-const responsesFixes = (options: RepairForOptions | undefined): ProviderFixes => ({
-  message: (given, i, log) => {
-    if (given.role !== "assistant") return given
-    const m = withObjectArguments(given, i, log, false)
-    const store = options?.store ?? true
-    // text after a client call would be a message item between the call and its output: move it
-    // before the calls (and before the reasoning items that produced the first call)
-    const { first } = clientCallSpan(m.content)
-    let to = first
-    while (to > 0 && isReasoningItem(m.content[to - 1]!)) to--
-    const moved = first === -1 ? m : moveTextBeforeCalls(m, i, log, first, to, "the Responses API wants a call's output right after the call")
-    // the reasoning items not followed by an item that still has its id (the rule's own reading)
-    const orphaned = new Set<number>()
-    unfollowedReasoning(moved.content, (b) => orphaned.add(b))
-    return dropBlocks(moved, i, log, (block, b) => {
-      if (block._tag !== "Thinking" || block.itemId === undefined) return undefined
-      if (!store && (block.encryptedContent === undefined || block.encryptedContent === "")) {
-        return "with store: false a reasoning item cannot be replayed without its encrypted content (the text is kept here)"
-      }
-      return orphaned.has(b)
-        ? "a reasoning item must be followed by the output item it produced, with that item's id (the text is kept here)"
-        : undefined
-    })
-  },
-  finish: () => {}
-})
+const responsesFixes = (options: RepairForOptions | undefined): ProviderFixes => {
+  // validation's own reading of which custom tool outputs answer a call, fed the messages in the same order
+  const custom = customCallOutputs(options?.continues === true)
+  return {
+    message: (given, i, log) => {
+      if (given.role === "user") custom.userMessage()
+      if (given.role !== "assistant") return given
+      // an output of a custom tool call that is not there: removed, as an orphan function output is
+      const answered = dropBlocks(given, i, log, (block) =>
+        custom.orphan(block) === undefined
+          ? undefined
+          : "the Responses API rejects a custom tool call output that answers no custom tool call before it (the output is kept here)")
+      const m = withObjectArguments(answered, i, log, false)
+      const store = options?.store ?? true
+      // text after a client call would be a message item between the call and its output: move it
+      // before the calls (and before the reasoning items that produced the first call)
+      const { first } = clientCallSpan(m.content)
+      let to = first
+      while (to > 0 && isReasoningItem(m.content[to - 1]!)) to--
+      const moved = first === -1 ? m : moveTextBeforeCalls(m, i, log, first, to, "the Responses API wants a call's output right after the call")
+      // the reasoning items not followed by an item that still has its id (the rule's own reading)
+      const orphaned = new Set<number>()
+      unfollowedReasoning(moved.content, (b) => orphaned.add(b))
+      return dropBlocks(moved, i, log, (block, b) => {
+        if (block._tag !== "Thinking" || block.itemId === undefined) return undefined
+        if (!store && (block.encryptedContent === undefined || block.encryptedContent === "")) {
+          return "with store: false a reasoning item cannot be replayed without its encrypted content (the text is kept here)"
+        }
+        return orphaned.has(b)
+          ? "a reasoning item must be followed by the output item it produced, with that item's id (the text is kept here)"
+          : undefined
+      })
+    },
+    finish: () => {}
+  }
+}
 
 /**
  * The calls of an assistant message whose arguments text is not a JSON
@@ -1223,16 +1245,19 @@ const whyNot = (issue: Issue): string => {
  *   them; trailing whitespace is cut from a final assistant prefill; with
  *   thinking on, the thinking of a tool loop in progress is moved to the
  *   front of its turn (consecutive assistant messages, merged into one when
- *   the thinking is in a later one). A refusal is treated as the text it is
- *   sent as; a system message between calls and results stays (it goes to
- *   the system prompt).
+ *   the thinking is in a later one; a system message between them then
+ *   follows the merged message, logged as a `MovedSystemMessage`). A
+ *   refusal is treated as the text it is sent as; a system message between
+ *   calls and results stays (it goes to the system prompt).
  * - Gemini: system messages after the start are moved to the start; a
  *   function-call turn with no user turn before it gets a user message
  *   ("Continue."); in the current turn, the first call of each step without a
  *   thought signature gets the one Gemini documents for calls it did not
  *   produce.
  * - OpenAI Responses: reasoning items with no output after them, and (with
- *   `store: false`) reasoning without encrypted content, are removed; a
+ *   `store: false`) reasoning without encrypted content, are removed, as is
+ *   a custom tool call output (kept as provider data) with no custom tool
+ *   call before it (each kept whole in the log, as a `RemovedBlock`); a
  *   call's arguments text that is not a JSON object is replaced with the
  *   arguments read from it.
  * - OpenAI Chat: the generic repair, and arguments text as for Responses.

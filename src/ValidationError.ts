@@ -276,6 +276,13 @@ export class EmptyConversation extends Schema.TaggedError<EmptyConversation>()("
 /**
  * A tool result that answers no call of the assistant turn it follows.
  *
+ * `blockIndex` is set when the result is a block of an assistant message
+ * rather than a tool message: an OpenAI Responses `custom_tool_call_output`
+ * item kept as provider data, which answers no `custom_tool_call` before it
+ * (the API rejects it: "No tool call found for custom tool call output").
+ * `validateFor("openai-responses")` reports it, and
+ * `Repair.repairFor("openai-responses")` removes it (kept whole in its log).
+ *
  * @example
  * const error = yield* Effect.flip(Conversation.validate([
  *   Message.user("hi"),
@@ -283,14 +290,22 @@ export class EmptyConversation extends Schema.TaggedError<EmptyConversation>()("
  * ]))
  * error.message // 'messages[1]: tool result "c9" (search) answers no tool call of the preceding assistant message'
  *
+ * const output = Block.providerData("openai-responses", { type: "custom_tool_call_output", call_id: "ct_9", output: "done" })
+ * const [issue] = Conversation.issuesFor("openai-responses", [Message.user("hi"), Message.assistant([output, Block.text("Done.")])])
+ * issue?.message // 'messages[1]: content[0]: custom tool output "ct_9" answers no custom tool call before it (openai-responses)'
+ *
  * @since 0.1.0
  */
 export class OrphanToolResult extends Schema.TaggedError<OrphanToolResult>()("OrphanToolResult", {
   index: Schema.Number,
   toolCallId: Schema.String,
-  toolName: Schema.String
+  toolName: Schema.String,
+  blockIndex: Schema.optionalKey(Schema.Number)
 }) {
   override get message(): string {
+    if (this.blockIndex !== undefined) {
+      return `${at(this.index)}${block(this.blockIndex)}: custom tool output ${JSON.stringify(this.toolCallId)} answers no custom tool call before it (openai-responses)`
+    }
     const name = this.toolName === "" ? "" : ` (${this.toolName})`
     return `${at(this.index)}tool result ${JSON.stringify(this.toolCallId)}${name} answers no tool call of the preceding assistant message`
   }

@@ -1,11 +1,13 @@
 /**
- * What a tool call's arguments go out as, apart from the adapters (and
- * without the JSON repair they read with), so that validation can tell what
- * an adapter will send.
+ * What tool calls go out as, apart from the adapters (and without the JSON
+ * repair they read with), so that validation and repair can tell what an
+ * adapter will send: a call's arguments text, and which Responses custom
+ * tool call an output kept as provider data answers.
  *
  * @internal
  */
 import type { Schema } from "effect"
+import type * as Block from "../Block.js"
 import { parse as parseJson, stringify } from "./json.js"
 
 /**
@@ -27,34 +29,89 @@ export const isObject = (value: Schema.Json): boolean => typeof value === "objec
 export const kind = (value: Schema.Json): string =>
   value === null ? "null" : Array.isArray(value) ? "an array" : typeof value === "object" ? "an object" : `a ${typeof value}`
 
-const holding = new WeakMap<object, boolean>()
+/**
+ * What a call's kept text is, read once per call (blocks are immutable):
+ * whether it is a JSON object, why it is not one (`undefined` when it is,
+ * or when it is empty: no arguments), and whether it still gives the call's
+ * `args` (for an object, once an adapter asked).
+ */
+interface Reading {
+  readonly object: boolean
+  readonly problem: string | undefined
+  holds: boolean | undefined
+}
+
+const readings = new WeakMap<object, Reading>()
+
+/**
+ * Reads a call's kept text as JSON, once. Text that is a JSON object is not
+ * written back to compare with `args` here (validation needs no more than
+ * the parse); `rawArgsHold` does that when an adapter asks.
+ */
+const readKept = (call: { readonly args: Schema.Json }, raw: string): Reading => {
+  let reading = readings.get(call)
+  if (reading !== undefined) return reading
+  const again = parseJson(raw)
+  if (!("value" in again)) {
+    // text that is not JSON gave its args by repair, which is not done again here: it is kept, as it came
+    // (an empty text stands for no arguments, which the readers read as {} and the APIs take)
+    reading = { object: false, problem: raw.trim() === "" ? undefined : again.error, holds: true }
+  } else if (isObject(again.value)) {
+    reading = { object: true, problem: undefined, holds: undefined }
+  } else {
+    // JSON that is no object holds when it gives the args, or the {} an adapter made of it
+    const args = jsonText(call.args)
+    reading = { object: false, problem: `expected a JSON object, got ${kind(again.value)}`, holds: jsonText(again.value) === args || args === "{}" }
+  }
+  readings.set(call, reading)
+  return reading
+}
+
+/**
+ * Records what a reader found parsing the text of the call it built (the
+ * result of `ToolArguments.parse`), so that neither validation nor an
+ * adapter reads that text again: text that parsed gives the call's `args`.
+ */
+export const rememberParsed = (
+  call: object,
+  parsed: { readonly args: Schema.Json; readonly rawArgs?: string | undefined; readonly parseError?: string | undefined }
+): void => {
+  const raw = parsed.rawArgs
+  if (raw === undefined) return
+  let reading: Reading
+  if (parsed.parseError !== undefined) reading = { object: false, problem: parsed.parseError, holds: true }
+  else if (raw.trim() === "") reading = { object: false, problem: undefined, holds: true }
+  else if (isObject(parsed.args)) reading = { object: true, problem: undefined, holds: true }
+  else reading = { object: false, problem: `expected a JSON object, got ${kind(parsed.args)}`, holds: true }
+  readings.set(call, reading)
+}
 
 /** See `ToolArguments.rawArgsHold`. */
 export const rawArgsHold = (call: { readonly rawArgs?: string | undefined; readonly args: Schema.Json }): boolean => {
   const raw = call.rawArgs
   if (raw === undefined) return false
-  const known = holding.get(call)
-  if (known !== undefined) return known
-  let holds: boolean
+  const reading = readKept(call, raw)
+  if (reading.holds !== undefined) return reading.holds
+  // a JSON object: it holds when it is the object `args` is
+  let holds = true
   try {
     const again = parseJson(raw)
-    const args = jsonText(call.args)
-    // text that is not JSON gave its args by repair, which is not done again here: it is kept, as it came
-    holds = !("value" in again) || jsonText(again.value) === args || (!isObject(again.value) && args === "{}")
+    holds = !("value" in again) || jsonText(again.value) === jsonText(call.args)
   } catch {
     // text too deep to read again: kept, as it came
-    holds = true
   }
-  holding.set(call, holds)
+  reading.holds = holds
   return holds
 }
 
 /**
  * Why the text an OpenAI adapter sends for a call (`rawArgs` while it holds,
  * else `args` as JSON) is not the JSON object the API wants, or `undefined`
- * when it is one. `parseError` is what says the kept text is not JSON (the
- * readers set it); text that did parse, to the object that `args` is, is
- * not read again, so validation stays linear in the number of calls.
+ * when it is one. The kept text is judged as it is, whatever `parseError`
+ * says (a call built by hand may keep broken text without one). It is read
+ * once per call; text that is a JSON object is not written back to compare
+ * with `args`: whichever of the two is sent, an object `args` makes it an
+ * object.
  */
 export const sentArgumentsProblem = (call: {
   readonly rawArgs?: string | undefined
@@ -62,18 +119,48 @@ export const sentArgumentsProblem = (call: {
   readonly args: Schema.Json
 }): string | undefined => {
   const raw = call.rawArgs
-  if (call.parseError !== undefined && rawArgsHold(call)) return call.parseError
-  if (!isObject(call.args)) return `expected a JSON object, got ${kind(call.args)}`
-  if (raw === undefined || call.parseError !== undefined) return undefined
-  // an empty text stands for no arguments, which the readers read as {} and the APIs take
-  const start = raw.trimStart()
-  if (start === "" || start.startsWith("{")) return undefined
-  // text that is JSON but no object (its args were made {}), sent while it holds
-  if (!rawArgsHold(call)) return undefined
-  const again = parseJson(raw)
-  return "value" in again ? `expected a JSON object, got ${kind(again.value)}` : again.error
+  const argsProblem = isObject(call.args) ? undefined : `expected a JSON object, got ${kind(call.args)}`
+  if (raw === undefined) return argsProblem
+  const reading = readKept(call, raw)
+  // an object text goes out, or the args do: only args that are no object are wrong
+  if (reading.object) return argsProblem
+  if (!rawArgsHold(call)) return argsProblem
+  // the text goes out: the reader's reason when it gave one (the same text, in its words)
+  return reading.problem === undefined ? undefined : call.parseError ?? reading.problem
 }
 
 /** A call of an OpenAI Chat custom tool (`type: "custom"`): its input is free-form text, not JSON arguments. */
 export const isChatCustomCall = (call: { readonly providerOptions?: { readonly [provider: string]: { readonly [key: string]: unknown } } | undefined }): boolean =>
   call.providerOptions?.["openai-chat"]?.["type"] === "custom"
+
+/**
+ * Reads the blocks of a conversation's assistant messages in order and
+ * tells which Responses `custom_tool_call_output` items (kept as provider
+ * data, sent as the items they are) answer no `custom_tool_call` before
+ * them. A continued conversation (`continues`) may open with outputs of the
+ * stored response's calls: until a user message or another item, an output
+ * answers those.
+ */
+export const customCallOutputs = (continues: boolean): {
+  /** A user message came: the outputs that open a continued conversation are over. */
+  readonly userMessage: () => void
+  /** The next block of an assistant message: the call id of a custom tool output that answers no call, else `undefined`. */
+  readonly orphan: (block: Block.Block) => string | undefined
+} => {
+  const calls = new Set<string>()
+  let opening = continues
+  return {
+    userMessage: () => {
+      opening = false
+    },
+    orphan: (block) => {
+      const item = block._tag === "ProviderData" && block.provider === "openai-responses" ? block.data : undefined
+      const type = item?.["type"]
+      const id = item?.["call_id"]
+      if (type === "custom_tool_call_output" && typeof id === "string") return opening || calls.has(id) ? undefined : id
+      opening = false
+      if (type === "custom_tool_call" && typeof id === "string") calls.add(id)
+      return undefined
+    }
+  }
+}

@@ -37,11 +37,13 @@
  * was never stopped has its raw input text as `input`. A stopped tool
  * block whose input is not valid JSON is a `StreamProtocolError` (its raw
  * text is the `input` of the partial message), as are deltas for blocks
- * never started, blocks started twice (the first start and what its deltas
- * built are kept) and events after `message_stop`. A stream without
- * `message_start` is a `StreamProtocolError` too; its partial message is
- * what the later events built, in a message whose `id` and `model` are
- * empty and whose usage counts start at 0.
+ * never started, blocks started twice and events after `message_stop`. A
+ * block started twice is two blocks in the partial message, in order: the
+ * first as its events had built it, and the second, which the events for
+ * that index after the second start build (they never touch the first). A
+ * stream without `message_start` is a `StreamProtocolError` too; its
+ * partial message is what the later events built, in a message whose `id`
+ * and `model` are empty and whose usage counts start at 0.
  *
  * @example
  * import { Effect, Stream } from "effect"
@@ -71,6 +73,7 @@ interface BlockState {
   json: string | undefined // the input JSON text, when input_json_delta arrived
   parsed: unknown // the parsed input once the block stopped, or `unparsed`
   citations: Array<unknown> | undefined // owned copy, appended to
+  earlier: Array<BlockState> | undefined // blocks started before at the same index (a protocol error), in order
 }
 
 /** The block a delta for a block that was never started writes into (what `content_block_start` would have made). */
@@ -193,7 +196,7 @@ const make_ = (ctx: Core.Context) => {
         const content = Core.arr(m, "content")
         if (content !== undefined && blocks.length === 0) {
           for (const block of Core.elements(content)) {
-            if (Core.isObj(block)) blocks.push({ block: { ...block }, open: false, json: undefined, parsed: unparsed, citations: undefined })
+            if (Core.isObj(block)) blocks.push({ block: { ...block }, open: false, json: undefined, parsed: unparsed, citations: undefined, earlier: undefined })
           }
         }
         return
@@ -203,11 +206,29 @@ const make_ = (ctx: Core.Context) => {
         const block = Core.obj(event, "content_block")
         if (i === undefined || block === undefined) return ctx.violation("content_block_start without a valid index and content_block")
         if (!started) ctx.violation("content_block_start before message_start")
-        // a second start would throw away the first block and what its deltas built
-        if (blocks[i] !== undefined) return ctx.violation(`content block ${i} was started twice`)
-        if (i !== blocks.length) ctx.violation(`content block ${i} started while ${blocks.length} blocks were started`)
+        // a second start begins a second block: the first stays as its events built it, and what comes for the
+        // index from now on builds the second (the partial message keeps both, in order)
+        const before = blocks[i]
+        let earlier: Array<BlockState> | undefined
+        if (before !== undefined) {
+          ctx.violation(`content block ${i} was started twice (the second start begins a new block after the first)`)
+          if (before.open) close(before)
+          // one list per index, handed on: a stream that starts an index again and again stays linear
+          earlier = before.earlier ?? []
+          before.earlier = undefined
+          earlier.push(before)
+        } else if (i !== blocks.length) {
+          ctx.violation(`content block ${i} started while ${blocks.length} blocks were started`)
+        }
         const citations = Core.arr(block, "citations")
-        blocks[i] = { block: { ...block }, open: true, json: undefined, parsed: unparsed, citations: citations === undefined ? undefined : Core.elements(citations) }
+        blocks[i] = {
+          block: { ...block },
+          open: true,
+          json: undefined,
+          parsed: unparsed,
+          citations: citations === undefined ? undefined : Core.elements(citations),
+          earlier
+        }
         begun = true
         if (Core.str(block, "type") === "fallback") {
           const to = Core.obj(block, "to")
@@ -224,7 +245,7 @@ const make_ = (ctx: Core.Context) => {
         if (bs !== undefined) applyDelta(bs, i!, delta)
         else if (i !== undefined) {
           // the text still goes into the partial message, in a block of the kind the delta writes
-          const placeholder: BlockState = { block: placeholderBlock(Core.str(delta, "type")), open: true, json: undefined, parsed: unparsed, citations: undefined }
+          const placeholder: BlockState = { block: placeholderBlock(Core.str(delta, "type")), open: true, json: undefined, parsed: unparsed, citations: undefined, earlier: undefined }
           blocks[i] = placeholder
           begun = true
           applyDelta(placeholder, i, delta)
@@ -281,7 +302,11 @@ const make_ = (ctx: Core.Context) => {
     // without message_start, what later events built still makes a message
     const out = Core.clone(started ? message : { ...skeleton(), ...message })
     const content: Array<Wire.ContentBlock> = []
-    for (const bs of blocks) if (bs !== undefined) content.push(materialize(bs))
+    for (const bs of blocks) {
+      if (bs === undefined) continue
+      if (bs.earlier !== undefined) for (const e of bs.earlier) content.push(materialize(e))
+      content.push(materialize(bs))
+    }
     out["content"] = content
     out["usage"] = Core.clone(started ? usage : { ...skeletonUsage(), ...usage })
     return out as unknown as Wire.Message
@@ -328,7 +353,8 @@ const make_ = (ctx: Core.Context) => {
  * An Anthropic Messages stream accumulator. Beyond the common interface,
  * `inputJson(index)` returns the input JSON text of content block `index`
  * exactly as it was streamed (`undefined` for a block without
- * `input_json_delta`).
+ * `input_json_delta`; for an index started twice, a protocol error, the
+ * block started last).
  *
  * @since 0.1.0
  */

@@ -28,7 +28,7 @@ import { jsonrepair } from "jsonrepair"
 import * as Block from "../Block.js"
 import { parse as parseJson } from "../internal/json.js"
 import { describeInexact, inexactNumbers } from "../internal/jsonNumbers.js"
-import { isObject, jsonText, kind, rawArgsHold as holdsAsKept } from "../internal/toolArgs.js"
+import { isObject, jsonText, kind, rawArgsHold as holdsAsKept, rememberParsed } from "../internal/toolArgs.js"
 import { InvalidToolArguments, RepairedToolArguments } from "./Conversion.js"
 
 /**
@@ -137,6 +137,8 @@ export const fromText = (site: CallSite, text: string, options?: ToolCallOptions
     ...(parsed.rawArgs === undefined ? {} : { rawArgs: parsed.rawArgs }),
     ...(parsed.parseError === undefined ? {} : { parseError: parsed.parseError })
   })
+  // what was found reading the text, so that validation and the writers do not read it again
+  rememberParsed(block, parsed)
   if (parsed.parseError === undefined) return { block }
   return {
     block,
