@@ -574,7 +574,8 @@ describe("check", () => {
     }))
     const trimmed = run(["trim", responses, "--budget", "60"])
     expect(trimmed.code).toBe(0)
-    expect(trimmed.stderr).toContain("\ndropped input[0..4] (3 messages, ")
+    // counted as the file's entries: the run's five input items, not the model's three messages
+    expect(trimmed.stderr).toContain("\ndropped input[0..4] (5 input items, ")
   })
 
   it("reads standard input with -", () => {

@@ -10,7 +10,7 @@
  * @since 0.1.0
  */
 import { Effect, Layer, Option, Schema } from "effect"
-import { Argument, CliOutput, Command, Flag } from "effect/cli"
+import { Argument, CliConfig, CliOutput, Command, Flag, GlobalFlag } from "effect/cli"
 import * as Conversation from "../Conversation.js"
 import * as Message from "../Message.js"
 import * as MessageWindow from "../MessageWindow.js"
@@ -69,13 +69,33 @@ const exitWith = (code: number): Effect.Effect<void> => Effect.sync(() => {
 const progress = (bytes: number, step: string): Effect.Effect<void> =>
   process.stderr.isTTY === true && bytes > 5_000_000 ? stderr(`agent-messages: ${step}...`) : Effect.void
 
+/**
+ * A warning's text in the command line's terms: what the library calls the `maxTokens` option (an Anthropic body's
+ * `max_tokens` when the request has no output limit) is the `--max-tokens` flag here, and the request is the input.
+ */
+const flagTerms = (w: ConversionWarning, text: string): string => {
+  if (w._tag === "MissingRequiredField" && w.path === "max_tokens") {
+    const said = text
+      .replace("set the request's maxOutputTokens or the maxTokens option", "give one with --max-tokens N")
+      .replace("not the request's ", "not the input's ")
+    return said.includes("--max-tokens") ? said : `${said}; give one with --max-tokens N`
+  }
+  // the input's own limit, refused, replaced by the flag's
+  if (w._tag === "ConvertedContent" && w.what.startsWith("max_tokens") && w.how.startsWith("the maxTokens option's ")) {
+    return text.replace(`was sent ${w.how}`, `was replaced by --max-tokens ${w.how.slice("the maxTokens option's ".length)}`)
+  }
+  return text
+}
+
 /** Prints conversion warnings; with `where`, each names its message as the file read does (see `warningWhere`). */
 const warn = (warnings: ReadonlyArray<ConversionWarning>, where?: (w: ConversionWarning) => string): Effect.Effect<void> =>
-  Effect.forEach(warnings, (w) => stderr(`warning: ${where === undefined ? w.message : where(w)}`), { discard: true })
+  Effect.forEach(warnings, (w) => stderr(`warning: ${flagTerms(w, where === undefined ? w.message : where(w))}`), { discard: true })
 
 /**
- * Reads FILE in the given format (or detects it, saying so on stderr). With `itemBlocks`, also how many blocks each
- * item of a run of Responses items read as one message became (see `Formats.itemBlocks`); else that is empty.
+ * Reads FILE in the given format (or detects it, saying so on stderr), with which item of a Responses file each
+ * block was read from (`itemOf`). With `itemBlocks`, also how many blocks each item of a run of Responses items read
+ * as one message became (see `Formats.itemBlocks`), which `itemOf` needs for the blocks of such a run; else that is
+ * empty.
  */
 const load = (
   file: string,
@@ -87,6 +107,7 @@ const load = (
     readonly origins: ReadonlyArray<number> | undefined
     readonly listLength: number | undefined
     readonly itemBlocks: ReadonlyMap<number, ReadonlyArray<number>>
+    readonly itemOf: ItemOf
     readonly chatReasoning: "reasoning_content" | undefined
   },
   InputError
@@ -108,11 +129,18 @@ const load = (
       shape = parsed.kind === "jsonl" ? "jsonl" : Array.isArray(parsed.value) ? "messages" : "body"
     }
     const result = yield* Formats.read(parsed, chosen, shape)
-    const read = { ...result, origins: Formats.origins(parsed, result), listLength: Formats.listLength(parsed, result) }
+    const origins = Formats.origins(parsed, result)
+    const itemBlocks = options?.itemBlocks === true ? yield* Formats.itemBlocks(parsed, result, origins) : new Map<number, ReadonlyArray<number>>()
+    const read = {
+      ...result,
+      origins,
+      listLength: Formats.listLength(parsed, result),
+      itemOf: Formats.itemOfBlock(parsed, result, origins, itemBlocks)
+    }
     yield* warn(result.warnings, warningWhere(read))
     return {
       ...read,
-      itemBlocks: options?.itemBlocks === true ? yield* Formats.itemBlocks(parsed, result, read.origins) : new Map<number, ReadonlyArray<number>>(),
+      itemBlocks,
       bytes: parsed.bytes,
       chatReasoning: Formats.usesReasoningContent(parsed) ? "reasoning_content" as const : undefined
     }
@@ -183,8 +211,18 @@ const withMessages = (request: Request.Request, messages: ReadonlyArray<Message.
 const listNameOf = (input: Formats.Read): string =>
   input.shape !== "body" ? "messages" : input.format === "openai-responses" ? "input" : input.format === "gemini" ? "contents" : "messages"
 
-/** A file as read, with the input message each model message came from and how many the file's list holds. */
-type Placed = Formats.Read & { readonly origins: ReadonlyArray<number> | undefined; readonly listLength: number | undefined }
+/** Which item of a Responses file block `b` of the model's message `i` was read from (see `Formats.itemOfBlock`). */
+type ItemOf = (i: number, b: number) => { readonly item: number; readonly part: number | undefined } | undefined
+
+/**
+ * A file as read, with the input message each model message came from, how many the file's list holds, and which
+ * item each block of a message read from Responses items came from.
+ */
+type Placed = Formats.Read & {
+  readonly origins: ReadonlyArray<number> | undefined
+  readonly listLength: number | undefined
+  readonly itemOf: ItemOf
+}
 
 /** Where a model message is in the file: its label, its index there, and the last index of the items it was read from. */
 interface Located {
@@ -218,14 +256,26 @@ const fileLocator = (input: Placed): ((i: number) => Located) | undefined => {
 }
 
 /**
- * A conversion warning's text with its message named as the file names it: `messages[3].content[0]` of an
- * Anthropic body (whose `system` the model counts as a message), `contents[2].parts[1]` of a Gemini one,
- * `input[4..6]` for a Responses run of items read as one message, the part of a wire message that was read
- * as a tool message and a user message counted from the wire message's first part. Warnings without a
- * message, and every warning when the file's messages are the model's, are left as they are.
+ * Where a block of a model message is in the file: the entry that holds it (a wire message, a Responses item, the
+ * system text beside the messages), and its place inside that entry (`content[1]`, `parts[0]`, `[2]` of Anthropic's
+ * `system`, with its number as `innerIndex`); `inner` is `undefined` when the entry itself is the block (a Responses
+ * call, reasoning item or call output) or its place there is not known.
  */
-const warningWhere = (input: Placed) => {
+interface BlockPlace {
+  readonly entry: Located
+  readonly inner: string | undefined
+  readonly innerIndex: number | null
+}
+
+/**
+ * Where block `b` of the model's message `i` is in the file read: counted from the wire message's first part when
+ * the wire message was read as several model messages (an Anthropic user message of tool results and text), and in
+ * a run of Responses items read as one message, the item it came from (`input[3]`, or `input[2].content[1]` for a
+ * part of an output message). `undefined` when the file's messages are the model's.
+ */
+const blockPlacer = (input: Placed): ((i: number, b: number) => BlockPlace) | undefined => {
   const locate = fileLocator(input)
+  if (locate === undefined) return undefined
   const { format, origins } = input
   const messages = input.request.messages
   // where each model message's blocks start in its wire message: after those of the model messages read from it before
@@ -239,19 +289,51 @@ const warningWhere = (input: Placed) => {
     }
     return offsets[i] ?? 0
   }
+  return (i, b) => {
+    const at = locate(i)
+    if (at.index === null) {
+      // system text kept beside the messages: Anthropic's `system` blocks, Gemini's `systemInstruction.parts`;
+      // Responses instructions, and an input given as text, are one text
+      if (format === "gemini") return { entry: at, inner: `parts[${b}]`, innerIndex: b }
+      if (format === "anthropic") return { entry: at, inner: `[${b}]`, innerIndex: b }
+      return { entry: at, inner: undefined, innerIndex: null }
+    }
+    if (format === "openai-responses") {
+      const found = input.itemOf(i, b)
+      // a run whose items' blocks could not be counted: the items it spans
+      if (found === undefined) return { entry: at, inner: undefined, innerIndex: null }
+      const entry: Located = { label: `${listNameOf(input)}[${found.item}]`, index: found.item, through: found.item }
+      return found.part === undefined ? { entry, inner: undefined, innerIndex: null } : { entry, inner: `content[${found.part}]`, innerIndex: found.part }
+    }
+    const k = offsetOf(i) + b
+    return { entry: at, inner: `${format === "gemini" ? "parts" : "content"}[${k}]`, innerIndex: k }
+  }
+}
+
+/** A block's place as one name: `input[2].content[1]` (or `input[2]: content[1]` with `": "`), `system[0]`, `input[3]`. */
+const placeName = (place: BlockPlace, separator: "." | ": "): string => {
+  const entry = spanOf(place.entry, place.entry)
+  if (place.inner === undefined) return entry
+  return place.inner.startsWith("[") ? `${entry}${place.inner}` : `${entry}${separator}${place.inner}`
+}
+
+/**
+ * A conversion warning's text with its message named as the file names it: `messages[3].content[0]` of an
+ * Anthropic body (whose `system` the model counts as a message), `contents[2].parts[1]` of a Gemini one,
+ * `input[4..6]` for a Responses run of items read as one message (`input[5]` for a block of it), the part of a
+ * wire message that was read as a tool message and a user message counted from the wire message's first part.
+ * Warnings without a message, and every warning when the file's messages are the model's, are left as they are.
+ */
+const warningWhere = (input: Placed) => {
+  const locate = fileLocator(input)
+  const place = blockPlacer(input)
   return (w: ConversionWarning): string => {
-    if (locate === undefined || origins === undefined || !("index" in w) || w.index === undefined) return w.message
+    if (locate === undefined || place === undefined || !("index" in w) || w.index === undefined) return w.message
     const block = "blockIndex" in w ? w.blockIndex : undefined
     const prefix = `messages[${w.index}]${block === undefined ? "" : `.content[${block}]`}: `
     if (!w.message.startsWith(prefix)) return w.message
     const at = locate(w.index)
-    let where = spanOf(at, at)
-    if (block !== undefined && at.index === null) {
-      // system text kept beside the messages: Anthropic's `system` blocks, Gemini's `systemInstruction.parts`
-      where += format === "gemini" ? `.parts[${block}]` : `[${block}]`
-    } else if (block !== undefined && at.through === at.index) {
-      where += `.${format === "gemini" ? "parts" : "content"}[${offsetOf(w.index) + block}]`
-    }
+    const where = block === undefined ? spanOf(at, at) : placeName(place(w.index, block), ".")
     return `${where}: ${w.message.slice(prefix.length)}`
   }
 }
@@ -278,32 +360,112 @@ const fileCount = (input: Placed): string => {
     n = 0
     for (const w of input.origins) if (w + 1 > n) n = w + 1
   }
+  return `${n} ${entryNoun(input, n)}`
+}
+
+/** What the file calls `n` entries of its list: `messages`, `input item`, `contents`. */
+const entryNoun = (input: Formats.Read, n: number): string => {
   const list = listNameOf(input)
   const [one, many] = list === "input" ? ["input item", "input items"] : list === "contents" ? ["content", "contents"] : ["message", "messages"]
-  return `${n} ${n === 1 ? one : many}`
+  return n === 1 ? one : many
+}
+
+/** A whole number as the logs write it: 1,082. */
+const count = (n: number): string => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ",")
+
+/** How a file names the model's messages and their blocks; `undefined` when they are the model's own. */
+interface Naming {
+  readonly locate: (i: number) => Located
+  readonly place: (i: number, b: number) => BlockPlace
+}
+
+const namingOf = (input: Placed): Naming | undefined => {
+  const locate = fileLocator(input)
+  const place = blockPlacer(input)
+  return locate === undefined || place === undefined ? undefined : { locate, place }
+}
+
+/** The message and block an issue (or a repair) is about, when it names a block. */
+const blockOf = (issue: object): { readonly index: number; readonly blockIndex: number } | undefined =>
+  "index" in issue && typeof issue.index === "number" && "blockIndex" in issue && typeof issue.blockIndex === "number"
+    ? { index: issue.index, blockIndex: issue.blockIndex }
+    : undefined
+
+/**
+ * An issue's message in the file's terms. One about a block names the block where the file has it, in the issue's own
+ * style (`messages[2]: content[1]: ...` of an Anthropic user message read as a tool and a user message, `input[3]:
+ * ...` for a call of a run of Responses items read as one message, `input[2]: content[0]: ...` for a part of an
+ * output message of such a run); every other `messages[i]` as `inFileTerms` names it.
+ */
+const issueText = (issue: { readonly message: string }, naming: Naming | undefined): string => {
+  const locate = naming?.locate
+  const at = blockOf(issue)
+  const prefix = at === undefined ? "" : `messages[${at.index}]: `
+  if (naming === undefined || at === undefined || !issue.message.startsWith(prefix)) return inFileTerms(issue.message, locate)
+  const place = naming.place(at.index, at.blockIndex)
+  const rest = issue.message.slice(prefix.length)
+  const named = `content[${at.blockIndex}]`
+  // "messages[1]: content[3]: with store: false ..." and "messages[1]: content[0] (f) has an empty tool call id"
+  if (rest.startsWith(named)) return `${placeName(place, ": ")}${inFileTerms(rest.slice(named.length), locate)}`
+  // the block named inside the text ("tool result at content[0]"): the entry that holds it, and its place there
+  const entry = spanOf(place.entry, place.entry)
+  const inside = rest.indexOf(named)
+  if (inside < 0) return `${entry}: ${inFileTerms(rest, locate)}`
+  return `${entry}: ${inFileTerms(rest.slice(0, inside), locate)}${place.inner ?? entry}${inFileTerms(rest.slice(inside + named.length), locate)}`
 }
 
 const issueJson = (
   issue: ValidationError.Issue | Repair.CannotRepair["issue"],
-  locate?: (i: number) => Located
+  naming: Naming | undefined
 ): Record<string, unknown> => {
   const { _tag, ...fields } = issue as unknown as Record<string, unknown>
   const index = "index" in issue && typeof issue.index === "number" ? issue.index : undefined
-  if (locate === undefined) return { _tag, index: index ?? null, message: issue.message, ...fields }
+  if (naming === undefined) return { _tag, index: index ?? null, message: issue.message, ...fields }
+  const { locate } = naming
   // indices as the file numbers its messages; the model's own index beside them
   const mapped: Record<string, unknown> = {}
   for (const key of ["firstIndex", "resumedAt"]) {
     const value = fields[key]
     if (typeof value === "number") mapped[key] = locate(value).index
   }
+  // a block as the file numbers it in the entry that holds it (null when that entry is the block, a Responses call
+  // item); the entry's index is the issue's
+  const at = blockOf(issue)
+  const place = at === undefined ? undefined : naming.place(at.index, at.blockIndex)
   return {
     _tag,
     ...fields,
     ...mapped,
-    index: index === undefined ? null : locate(index).index,
+    index: index === undefined ? null : place !== undefined ? place.entry.index : locate(index).index,
     ...(index === undefined ? {} : { modelIndex: index }),
-    message: inFileTerms(issue.message, locate)
+    ...(place === undefined ? {} : { blockIndex: place.innerIndex, modelBlockIndex: at!.blockIndex }),
+    message: issueText(issue, naming)
   }
+}
+
+/**
+ * A repair's description in the file's terms: the block it changed named where the file has it
+ * (`input[3]: removed a Thinking block`, `messages[2].content[1]: ...`), every `messages[i]` as `inFileTerms` names it.
+ */
+const actionText = (action: Repair.RepairAction, naming: Naming | undefined): string => {
+  const at = blockOf(action)
+  const prefix = at === undefined ? "" : `messages[${at.index}].content[${at.blockIndex}]: `
+  if (naming === undefined || at === undefined || !action.description.startsWith(prefix)) return inFileTerms(action.description, naming?.locate)
+  return `${placeName(naming.place(at.index, at.blockIndex), ".")}: ${inFileTerms(action.description.slice(prefix.length), naming.locate)}`
+}
+
+/** The file's index of the message (or the Responses item) a repair changed. */
+const actionIndex = (action: Repair.RepairAction, naming: Naming): number | null => {
+  const at = blockOf(action)
+  return at === undefined ? naming.locate(action.index).index : naming.place(at.index, at.blockIndex).entry.index
+}
+
+/** Why a history cannot be repaired, with the issue named as check names it. */
+const cannotRepairText = (error: Repair.CannotRepair, naming: Naming | undefined): string => {
+  const at = error.message.indexOf(error.issue.message)
+  if (at < 0) return inFileTerms(error.message, naming?.locate)
+  const after = at + error.issue.message.length
+  return `${inFileTerms(error.message.slice(0, at), naming?.locate)}${issueText(error.issue, naming)}${inFileTerms(error.message.slice(after), naming?.locate)}`
 }
 
 /**
@@ -354,21 +516,21 @@ const profileOptions = (model: Option.Option<string>, request: Request.Request, 
 const check = Command.make("check", { file: fileArg, format: formatFlag, provider: providerFlag, model: modelFlag, json: jsonFlag }, (config) =>
   guarded(
     Effect.gen(function*() {
-      const input = yield* load(config.file, config.format)
+      const input = yield* load(config.file, config.format, { itemBlocks: true })
       yield* progress(input.bytes, "validating")
       const messages = input.request.messages
       const provider = Option.getOrUndefined(config.provider)
       const issues: ReadonlyArray<ValidationError.Issue> = provider === undefined
         ? Conversation.issuesOf(messages, genericOptions(input.request))
         : Conversation.issuesFor(provider, messages, profileOptions(config.model, input.request, input.format))
-      const locate = fileLocator(input)
+      const naming = namingOf(input)
       if (config.json) {
         // in pieces: the issues of a few million messages are longer than one string can be
-        yield* stdoutChunks(Formats.jsonChunks({ valid: issues.length === 0, issues: issues.map((issue) => issueJson(issue, locate)) }))
+        yield* stdoutChunks(Formats.jsonChunks({ valid: issues.length === 0, issues: issues.map((issue) => issueJson(issue, naming)) }))
       } else if (issues.length === 0) {
         yield* stdout(`valid: ${fileCount(input)}${provider === undefined ? "" : `, ${provider} rules included`}\n`)
       } else {
-        for (const issue of issues) yield* stdout(`${issue._tag}: ${inFileTerms(issue.message, locate)}\n`)
+        for (const issue of issues) yield* stdout(`${issue._tag}: ${issueText(issue, naming)}\n`)
         yield* stdout(`${issues.length} issue${issues.length === 1 ? "" : "s"} in ${fileCount(input)}\n`)
       }
       yield* exitWith(issues.length === 0 ? 0 : 1)
@@ -582,6 +744,104 @@ const budgetTooSmall = (e: MessageWindow.BudgetTooSmall, reserve: number | undef
   return parts.length === 0 ? e.message : `${e.message}; the minimum counts ${parts.join(" and ")}, with the framing`
 }
 
+/**
+ * The file's entries that the model's messages `start` to `end - 1` were read from, named as the file names them:
+ * whole entries as one span (`input[0..4]`, a run of items with every item of it) and, at either end, the blocks of an
+ * entry that was read as several model messages and is only partly among them (`messages[2].content[0]`: the tool
+ * results of an Anthropic user message whose text is kept); with how many entries are whole and how many are parts.
+ * `undefined` for messages that are no entry of the list (system text beside it).
+ */
+const entriesOf = (
+  start: number,
+  end: number,
+  input: Placed,
+  naming: Naming
+): { readonly names: ReadonlyArray<string>; readonly whole: number; readonly parts: number } | undefined => {
+  const origins = input.origins!
+  const messages = input.request.messages
+  const names: Array<string> = []
+  let whole = 0
+  let parts = 0
+  let first: Located | undefined
+  let last: Located | undefined
+  const closeWhole = () => {
+    if (first === undefined || last === undefined) return
+    names.push(spanOf(first, last))
+    whole += last.through! - first.index! + 1
+    first = last = undefined
+  }
+  let k = start
+  while (k < end) {
+    const at = naming.locate(k)
+    if (at.index === null || at.through === null) return undefined
+    // the model messages read from the same entry
+    let m = k + 1
+    while (m < end && origins[m] === origins[k]) m++
+    const shared = (k > 0 && origins[k - 1] === origins[k]) || (m < messages.length && origins[m] === origins[k])
+    if (!shared) {
+      first ??= at
+      last = naming.locate(m - 1)
+    } else {
+      closeWhole()
+      parts++
+      const from = naming.place(k, 0)
+      const to = naming.place(m - 1, Math.max(0, messages[m - 1]!.content.length - 1))
+      const inner = from.inner?.replace(/\[\d+\]$/, "")
+      names.push(
+        inner === undefined || from.innerIndex === null || to.innerIndex === null
+          ? `part of ${at.label}`
+          : `${at.label}.${inner}[${from.innerIndex}${to.innerIndex > from.innerIndex ? `..${to.innerIndex}` : ""}]`
+      )
+    }
+    k = m
+  }
+  closeWhole()
+  return { names, whole, parts }
+}
+
+/** How many entries, whole or in part, `entriesOf` named: `4 messages`, `2 messages and part of 1`, `part of 1 message`. */
+const entriesCount = (input: Placed, found: { readonly whole: number; readonly parts: number }): string => {
+  const whole = `${count(found.whole)} ${entryNoun(input, found.whole)}`
+  if (found.parts === 0) return whole
+  return found.whole === 0 ? `part of ${count(found.parts)} ${entryNoun(input, found.parts)}` : `${whole} and part of ${count(found.parts)}`
+}
+
+/**
+ * What a fit changed, as `MessageWindow.describe` says it, with the messages it dropped or summarized named and
+ * counted as the file names its entries (a run of Responses items is several input items, an Anthropic body's
+ * `system` is none; an entry only partly dropped is said to be), and every other message as `inFileTerms` names it.
+ */
+const fitLog = (fitted: MessageWindow.FittedRequest, input: Placed): Array<string> => {
+  const lines = MessageWindow.describe(fitted)
+  const naming = namingOf(input)
+  if (naming === undefined) return lines
+  // describe's order: the dropped runs, the cleared messages, the summary, then the notes and the totals
+  const dropped = fitted.dropped.map((d) => entriesOf(d.start, d.end, input, naming))
+  const out: Array<string> = []
+  lines.forEach((line, j) => {
+    const d = j < fitted.dropped.length ? dropped[j] : undefined
+    if (d !== undefined) {
+      out.push(`dropped ${d.names.join(" and ")} (${entriesCount(input, d)}, ${count(fitted.dropped[j]!.tokens)} tokens)`)
+      return
+    }
+    const s = fitted.summary
+    if (s !== undefined && j === fitted.dropped.length + fitted.cleared.length && dropped.every((x) => x !== undefined)) {
+      const all = { names: dropped.flatMap((x) => x!.names), whole: 0, parts: 0 }
+      for (const x of dropped) {
+        all.whole += x!.whole
+        all.parts += x!.parts
+      }
+      // the summary takes the place of what it replaces, before the messages kept after them
+      out.push(
+        `summarized ${all.names.join(" and ")} (${entriesCount(input, all)}) into ${s.message.role === "assistant" ? "an" : "a"} ${s.message.role} message in their place (${count(s.tokens)} tokens${s.shortened ? ", shortened to fit" : ""})`
+      )
+      return
+    }
+    out.push(inFileTerms(line, naming.locate))
+  })
+  return out
+}
+
 const trim = Command.make("trim", {
   file: fileArg,
   budget: Flag.Int("budget").pipe(Flag.withDescription("the token budget the conversation must fit")),
@@ -624,8 +884,7 @@ const trim = Command.make("trim", {
           e._tag === "InvalidFitOptions" ? e : new JobFailed({ reason: e._tag === "BudgetTooSmall" ? budgetTooSmall(e, reserve ?? input.request.maxOutputTokens, input.request) : e.message })
         )
       )
-      const locate = fileLocator(input)
-      for (const line of MessageWindow.describe(fitted)) yield* stderr(inFileTerms(line, locate))
+      for (const line of fitLog(fitted, input)) yield* stderr(line)
       // the budget is the messages' room, the fixed part and the reserve for the answer, each said
       const reserved = fitted.budget - fitted.available - fitted.fixedTokens
       if (fitted.fixedTokens > 0) yield* stderr(`tools, tool choice, response format and framing: ${fitted.fixedTokens} tokens`)
@@ -648,19 +907,19 @@ const repair = Command.make("repair", { file: fileArg, provider: providerFlag, m
   guarded(
     Effect.gen(function*() {
       const maxTokens = yield* checkMaxTokens(config.maxTokens)
-      const input = yield* load(config.file, config.format)
+      const input = yield* load(config.file, config.format, { itemBlocks: true })
+      const naming = namingOf(input)
       const provider = Option.getOrUndefined(config.provider)
       const repaired: Repair.RepairResult = provider === undefined
         ? Repair.repair(input.request.messages, genericOptions(input.request))
         : yield* Repair.repairFor(provider, profileOptions(config.model, input.request, input.format))(input.request.messages).pipe(
           // the message it cannot mend, named as the file names it (as check does)
-          Effect.mapError((e) => new JobFailed({ reason: inFileTerms(e.message, fileLocator(input)) }))
+          Effect.mapError((e) => new JobFailed({ reason: cannotRepairText(e, naming) }))
         )
       // what no repair can mend (a conversation with no messages left to send) fails as repairFor fails for a provider
       const left = provider === undefined ? Conversation.issuesOf(repaired.messages, genericOptions(input.request)) : []
       if (left.length > 0) return yield* new JobFailed({ reason: `no repair makes this history valid: ${left[0]!.message}` })
       const target = Option.getOrElse(config.to, () => input.format)
-      const locate = fileLocator(input)
       if (config.json) {
         const written = yield* Formats.writeValue(withMessages(input.request, repaired.messages), target, input.shape === "body" ? "body" : "messages", {
           ...(input.chatReasoning === undefined ? {} : { chatReasoning: input.chatReasoning }),
@@ -669,13 +928,13 @@ const repair = Command.make("repair", { file: fileArg, provider: providerFlag, m
         yield* warn(written.warnings)
         // indices as the file numbers its messages, the model's own beside them, as check --json gives them
         const actions = repaired.actions.map((a) =>
-          locate === undefined
+          naming === undefined
             ? { _tag: a._tag, index: a.index, description: a.description }
-            : { _tag: a._tag, index: locate(a.index).index, modelIndex: a.index, description: inFileTerms(a.description, locate) }
+            : { _tag: a._tag, index: actionIndex(a, naming), modelIndex: a.index, description: actionText(a, naming) }
         )
         yield* stdoutChunks(Formats.jsonChunks({ repaired: written.value, actions }))
       } else {
-        for (const action of repaired.actions) yield* stderr(inFileTerms(action.description, locate))
+        for (const action of repaired.actions) yield* stderr(actionText(action, naming))
         yield* stderr(`${repaired.actions.length} change${repaired.actions.length === 1 ? "" : "s"}`)
         yield* emit(withMessages(input.request, repaired.messages), target, input.shape, input.chatReasoning, maxTokens)
       }
@@ -701,7 +960,7 @@ const convert = Command.make("convert", {
   guarded(
     Effect.gen(function*() {
       const maxTokens = yield* checkMaxTokens(config.maxTokens)
-      const input = yield* load(config.file, config.from)
+      const input = yield* load(config.file, config.from, { itemBlocks: true })
       yield* emit(input.request, config.to, input.shape, input.chatReasoning, maxTokens, warningWhere(input))
     })
   )).pipe(
@@ -748,13 +1007,42 @@ export const usageErrors = CliOutput.layerPresenter({
 })
 
 /**
+ * `--wizard` where it cannot ask its questions: its prompts need a terminal to
+ * read the answers from and to show them on. Without one (input piped or
+ * redirected) it would print its prompts and end at once, having done
+ * nothing, with exit code 0; here that is a usage error: one line on stderr,
+ * nothing on stdout, and exit code 2. `missing` says which of standard input
+ * and output is not a terminal.
+ */
+const wizardWithoutTerminal = (missing: string): GlobalFlag.Action<boolean> =>
+  GlobalFlag.Action({
+    flag: GlobalFlag.Wizard.flag,
+    run: () =>
+      stderr(`agent-messages: --wizard asks its questions on a terminal, and ${missing}: give the command and its flags on the command line (see \`agent-messages --help\`)`).pipe(
+        Effect.andThen(exitWith(2))
+      )
+  })
+
+/** The built-in global flags, with `--wizard` a usage error when standard input or output is not a terminal. */
+const builtIns = (): ReadonlyArray<GlobalFlag.BuiltIn> => {
+  const input = process.stdin.isTTY === true
+  const output = process.stdout.isTTY === true
+  if (input && output) return GlobalFlag.BuiltIns
+  const missing = !input && !output ? "neither standard input nor standard output is one" : !input ? "standard input is not one" : "standard output is not one"
+  return GlobalFlag.BuiltIns.map((flag) => (flag === GlobalFlag.Wizard ? wizardWithoutTerminal(missing) : flag))
+}
+
+/**
  * Runs the command line on `args`: a usage error exits with code 2 after
  * `usageErrors` has reported it.
  */
 export const run = (version: string) =>
-  Command.run(command, { version }).pipe(
-    Effect.catchTag("ShowHelp", () => exitWith(2)),
-    Effect.provide(usageErrors)
+  Effect.suspend(() =>
+    Command.run(command, { version }).pipe(
+      Effect.catchTag("ShowHelp", () => exitWith(2)),
+      Effect.provide(usageErrors),
+      Effect.provideService(CliConfig.CliConfig, CliConfig.make({ builtIns: builtIns() }))
+    )
   )
 
 /** The messages of a read transcript (for tests). */

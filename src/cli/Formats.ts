@@ -329,7 +329,9 @@ export const writeValue = (
         Effect.mapError(unsupported)
       )
     case "gemini":
-      return (shape === "messages" ? Gemini.toMessages(request.messages) : Gemini.toRequest(request)).pipe(
+      // a file is written back in the spelling it was read in (snake_case for a REST or Python client); what came
+      // from another format, which notes no spelling, is written as the official JS SDK reads it (lowerCamelCase)
+      return (shape === "messages" ? Gemini.toMessages(request.messages, { spelling: "asRead" }) : Gemini.toRequest(request, { spelling: "asRead" })).pipe(
         Effect.map(valueOf(same)),
         Effect.mapError(unsupported)
       )
@@ -518,3 +520,52 @@ export const itemBlocks = (
       Effect.catchDefect(() => Effect.succeed(new Map()))
     )
   })
+
+/**
+ * Where block `b` of the model's message `i` is in a Responses file: the item it was read from and, for a message
+ * item whose content parts are its blocks one to one, the part (`undefined` when the item itself is the block: a
+ * call, a reasoning item, a call's output, a message given as text). `undefined` when that is not known: another
+ * format, or a run of items whose blocks could not be counted (see `itemBlocks`).
+ *
+ * @since 0.1.0
+ */
+export const itemOfBlock = (
+  parsed: Parsed,
+  read: Read,
+  origins: ReadonlyArray<number> | undefined,
+  itemBlocks: ReadonlyMap<number, ReadonlyArray<number>>
+): (i: number, b: number) => { readonly item: number; readonly part: number | undefined } | undefined => {
+  const list = read.format === "openai-responses" && origins !== undefined ? listOf(parsed, read) : undefined
+  if (origins === undefined || !Array.isArray(list)) return () => undefined
+  // how many content parts each message item has (-1 for other items, and content that is no list): all that is
+  // kept of the file, which the caller may hold long after the rest of it is gone
+  const parts = new Int32Array(list.length)
+  for (let j = 0; j < list.length; j++) {
+    const item: unknown = list[j]
+    const type = isRecord(item) ? item["type"] : undefined
+    const content = isRecord(item) && (type === undefined || type === "message") ? item["content"] : undefined
+    parts[j] = Array.isArray(content) ? content.length : -1
+  }
+  const messages = read.request.messages
+  return (i, b) => {
+    const first = origins[i]
+    const message = messages[i]
+    if (first === undefined || first < 0 || message === undefined || b < 0 || b >= message.content.length) return undefined
+    const end = i + 1 < origins.length ? origins[i + 1]! : parts.length
+    let item = first
+    let k = b
+    let count = message.content.length
+    if (end - first > 1) {
+      // a run of items read as one message: its blocks are its items', in the items' order
+      const counts = itemBlocks.get(i)
+      if (counts === undefined) return undefined
+      let j = 0
+      while (j < counts.length && k >= counts[j]!) k -= counts[j++]!
+      if (j === counts.length) return undefined
+      item = first + j
+      count = counts[j]!
+    }
+    // a message item's parts are its blocks when there are as many of each
+    return { item, part: parts[item] === count ? k : undefined }
+  }
+}
