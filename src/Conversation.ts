@@ -864,7 +864,7 @@ export const requiresThoughtSignatures = (options?: ProfileOptions): boolean => 
 }
 
 /** A provider's own issues, and the generic ones only that provider's wire shows. */
-type ProviderSink = (issue: ProviderIssue | MissingToolResult | OrphanToolResult) => boolean
+type ProviderSink = (issue: ProviderIssue | MissingToolResult | OrphanToolResult | DuplicateToolResult) => boolean
 
 /** Anthropic: "text content blocks must contain non-whitespace text". */
 const isBlank = (text: string): boolean => text.trim() === ""
@@ -1035,9 +1035,13 @@ const geminiRules = (messages: ReadonlyArray<Message.Message>, options: ProfileO
  * The Responses API's own rules, both recorded as rejections: a reasoning
  * item followed by an edited message without its item id, and assistant
  * text between function calls and their outputs; plus, with `store: false`,
- * reasoning without its encrypted content (documented), and a custom tool
+ * reasoning without its encrypted content (documented), a custom tool
  * output (kept as provider data) with no custom tool call before it
- * (documented error: "No tool call found for custom tool call output").
+ * (documented error: "No tool call found for custom tool call output") or
+ * for a call already answered (as `DuplicateToolResult` is for function
+ * outputs), and a custom tool call with no output after it ("No tool output
+ * found for custom tool call", as for a function call; pending at the end
+ * unless `allowPendingToolCalls`).
  */
 const responsesRules = (messages: ReadonlyArray<Message.Message>, options: ProfileOptions | undefined, sink: ProviderSink): void => {
   const provider = "openai-responses"
@@ -1050,7 +1054,7 @@ const responsesRules = (messages: ReadonlyArray<Message.Message>, options: Profi
   }
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!
-    if (m.role === "user") custom.userMessage()
+    custom.message(m, i)
     if (m.role !== "assistant") continue
     const content = m.content
     // one backward pass: the item that follows each reasoning item (other reasoning items
@@ -1062,8 +1066,13 @@ const responsesRules = (messages: ReadonlyArray<Message.Message>, options: Profi
     let lastCall: Block.ToolCallBlock | undefined
     for (let b = 0; b < content.length; b++) {
       const block = content[b]!
-      const orphan = custom.orphan(block)
-      if (orphan !== undefined && sink(new OrphanToolResult({ index: i, blockIndex: b, toolCallId: orphan, toolName: "" }))) return
+      const answers = custom.output(block, i, b)
+      if (answers !== undefined) {
+        const issue = answers._tag === "Orphan"
+          ? new OrphanToolResult({ index: i, blockIndex: b, toolCallId: answers.id, toolName: "" })
+          : new DuplicateToolResult({ index: i, blockIndex: b, toolCallId: answers.id, firstIndex: answers.firstIndex })
+        if (sink(issue)) return
+      }
       if (block._tag === "ToolCall" && block.providerExecuted !== true) {
         lastCall = block
         const problem = sentArgumentsProblem(block)
@@ -1084,6 +1093,12 @@ const responsesRules = (messages: ReadonlyArray<Message.Message>, options: Profi
         if (sink(new ReasoningWithoutOutput({ provider, index: i, blockIndex: b }))) return
       }
     }
+  }
+  for (const call of custom.unanswered()) {
+    // a call the conversation ends with is pending: its output is what the caller sends next
+    if (call.resumedAt === undefined && options?.allowPendingToolCalls === true) continue
+    const where = call.resumedAt === undefined ? {} : { resumedAt: call.resumedAt }
+    if (sink(new MissingToolResult({ index: call.index, blockIndex: call.blockIndex, toolCallIds: [call.id], ...where }))) return
   }
 }
 
@@ -1168,7 +1183,7 @@ export const issuesFor = (
  * |---|---|---|
  * | `"anthropic"` | `ConsecutiveRole`; a system message between calls and results | `MissingThinkingSignature`, `EmptyRedactedThinking`, `ThinkingNotFirst` (tool loop with thinking; consecutive assistant messages are one turn), `EmptyTextBlock`, `TrailingWhitespacePrefill`, `TextAfterToolCalls` (client calls only), `MissingToolResult` (results read from two user messages) |
  * | `"gemini"` | `ConsecutiveRole` for user messages | `SystemNotAtStart`, `MisplacedFunctionCall`, `MissingThoughtSignature` (Gemini 3: `thoughtSignatures` / `model`) |
- * | `"openai-responses"` | nothing | `ReasoningWithoutOutput`, `TextBetweenCallAndOutput`, `MissingEncryptedContent` (with `store: false`), `MalformedToolArguments`, `OrphanToolResult` (a custom tool output kept as provider data, with no custom tool call before it) |
+ * | `"openai-responses"` | nothing | `ReasoningWithoutOutput`, `TextBetweenCallAndOutput`, `MissingEncryptedContent` (with `store: false`), `MalformedToolArguments`; for custom tool items kept as provider data, `OrphanToolResult` (an output with no custom tool call before it), `DuplicateToolResult` (a second output for one call) and `MissingToolResult` (a call with no output after it) |
  * | `"openai-chat"` | nothing | `MalformedToolArguments` (a call's arguments text is not a JSON object) |
  *
  * @example
@@ -1183,7 +1198,7 @@ export const validateFor = <P extends Provider>(provider: P, options?: ProfileOp
   Effect.suspend(() => {
     const generic = firstIssue(messages, options, genericRulesFor(provider))
     if (generic !== undefined) return Effect.fail(generic)
-    let found: ProviderIssue | MissingToolResult | OrphanToolResult | undefined
+    let found: ProviderIssue | MissingToolResult | OrphanToolResult | DuplicateToolResult | undefined
     providerScan(provider, messages, options, (issue) => {
       found = issue
       return true

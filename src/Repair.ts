@@ -72,7 +72,10 @@ export const CONTINUE = "Continue."
 const Index = Schema.Number
 
 /**
- * A call that had no result got a synthetic error result.
+ * A call that had no result got a synthetic error result. For an OpenAI
+ * Responses `custom_tool_call` kept as provider data (`repairFor
+ * ("openai-responses")`), that result is a `custom_tool_call_output` item
+ * with the call's `call_id`, placed right after the call.
  *
  * @example
  * const { actions } = Repair.repair([Message.user("Weather?"), Message.assistantMessage("", [{ id: "c1", name: "weather", args: { city: "Oslo" } }]), Message.user("Never mind.")])
@@ -179,9 +182,11 @@ export class MergedConsecutive extends Schema.TaggedClass<MergedConsecutive>()("
  * (`"after-results"`), before an assistant message whose calls are still
  * pending (`"before-pending-calls"`), to the start, where Gemini takes
  * system text (`"start"`), or after the message that the messages around
- * it were merged into (`"after-merged-messages"`: Anthropic's repair merges
- * the assistant messages of a tool loop's turn to put its thinking first;
- * the system message goes to the system prompt either way).
+ * it were merged into (`"after-merged-messages"`: a run of same-role
+ * messages merged where the profile forbids it, Anthropic's merge of the
+ * assistant messages of a tool loop's turn to put its thinking first, or of
+ * results read from two user messages; for Anthropic the system message
+ * goes to the system prompt either way).
  *
  * @example
  * const { actions } = Repair.repair([
@@ -496,6 +501,11 @@ interface Run {
   metadata: Block.JsonObject | undefined
   /** Whether the run's content has client calls (no later message may merge into it). */
   called: boolean
+  /**
+   * Where in the log the moves of the system messages after the run's slot are, in output order: a merge puts
+   * them after the merged message, and each is logged once, by the first merge that moves it.
+   */
+  readonly moved: Array<number>
 }
 
 const withContent = <M extends Message.Message>(m: M, content: ReadonlyArray<Block.Block>): M => {
@@ -531,7 +541,8 @@ const idsOf = (messages: ReadonlyArray<Message.Message>): Set<string> => {
  * what was changed: unanswered calls get a synthetic error result ("tool call
  * was interrupted"), orphan and duplicate results are removed (their content
  * kept in the log), same-role runs are merged (system messages in between do
- * not separate them; the merged-away message kept in the log), empty messages
+ * not separate them: they follow the merged message, each logged as a
+ * `MovedSystemMessage`; the merged-away message kept in the log), empty messages
  * removed (a tool message left with no result is logged whole, metadata
  * included), system messages inside a tool turn moved after its results (or,
  * with `allowPendingToolCalls`, before the assistant message whose calls are
@@ -781,11 +792,26 @@ const repairWith = (
             // system messages emitted after the run would now sit between these calls and their results
             const tail = out.splice(run.slot + 1)
             const tailOrigins = origins.splice(run.slot + 1)
-            tail.forEach((system, k) => {
-              deferredSystem.push({ i: tailOrigins[k]!, m: system })
-              deferredActions.push(actions.length)
-              actions.push(new MovedSystemMessage({ index: tailOrigins[k]!, to: "after-results" }))
-            })
+            for (let k = 0; k < tail.length; k++) {
+              const move = new MovedSystemMessage({ index: tailOrigins[k]!, to: "after-results" })
+              deferredSystem.push({ i: tailOrigins[k]!, m: tail[k]! })
+              // one entry per message: the one an earlier merge logged now says where the message ends
+              const at = run.moved[k]
+              if (at === undefined) {
+                deferredActions.push(actions.length)
+                actions.push(move)
+              } else {
+                deferredActions.push(at)
+                actions[at] = move
+              }
+            }
+            run.moved.length = 0
+          } else {
+            // the system messages emitted after the run now follow the merged message instead of preceding this one
+            for (let k = run.slot + 1 + run.moved.length; k < out.length; k++) {
+              run.moved.push(actions.length)
+              actions.push(new MovedSystemMessage({ index: origins[k]!, to: "after-merged-messages" }))
+            }
           }
           // merge into the open run: its message is built once, when the run ends
           run.content ??= (run.first.content as ReadonlyArray<Block.UserBlock | Block.AssistantBlock>).slice()
@@ -796,7 +822,7 @@ const repairWith = (
           changed = true
         } else {
           endRun()
-          run = { role: next.role, slot: out.length, first: next, origin: i, content: undefined, metadata: undefined, called: calls }
+          run = { role: next.role, slot: out.length, first: next, origin: i, content: undefined, metadata: undefined, called: calls, moved: [] }
           emit(next, i)
         }
         if (next.role === "assistant") {
@@ -1022,6 +1048,8 @@ const anthropicFixes = (options: RepairForOptions | undefined): ProviderFixes =>
       const j = previousOnWire(out, k)
       const before = out[j]
       if (m.role !== "tool" || before?.role !== "tool" || m.providerOptions?.["anthropic"]?.[hintKey("separateMessage")] !== true) continue
+      // the system messages between them now follow the merged results
+      for (let n = j + 1; n < k; n++) log(new MovedSystemMessage({ index: origins[n]!, to: "after-merged-messages" }))
       log(new MergedConsecutive({ index: origins[k]!, into: origins[j]!, message: m }))
       out[j] = withContent(before, [...before.content, ...m.content])
       out.splice(k, 1)
@@ -1150,13 +1178,21 @@ const responsesFixes = (options: RepairForOptions | undefined): ProviderFixes =>
   const custom = customCallOutputs(options?.continues === true)
   return {
     message: (given, i, log) => {
-      if (given.role === "user") custom.userMessage()
+      custom.message(given, i)
       if (given.role !== "assistant") return given
-      // an output of a custom tool call that is not there: removed, as an orphan function output is
-      const answered = dropBlocks(given, i, log, (block) =>
-        custom.orphan(block) === undefined
-          ? undefined
-          : "the Responses API rejects a custom tool call output that answers no custom tool call before it (the output is kept here)")
+      // an output of a custom tool call that is not there, or a second one: removed, as a function output is
+      const answered = dropBlocks(given, i, log, (block, b) => {
+        const answers = custom.output(block, i, b)
+        if (answers === undefined) return undefined
+        switch (answers._tag) {
+          case "Orphan":
+            return "the Responses API rejects a custom tool call output that answers no custom tool call before it (the output is kept here)"
+          case "Duplicate":
+            return `the custom tool call was already answered at messages[${answers.firstIndex}] (the second output is kept here)`
+          default:
+            return Block.absurd(answers)
+        }
+      })
       const m = withObjectArguments(answered, i, log, false)
       const store = options?.store ?? true
       // text after a client call would be a message item between the call and its output: move it
@@ -1178,7 +1214,33 @@ const responsesFixes = (options: RepairForOptions | undefined): ProviderFixes =>
           : undefined
       })
     },
-    finish: () => {}
+    finish: (out, origins, log) => {
+      // a custom tool call with no output after it gets one saying it was interrupted, right after the call, as
+      // an unanswered function call gets an error result (read on the repaired messages: merges moved blocks)
+      const reading = customCallOutputs(options?.continues === true)
+      for (let k = 0; k < out.length; k++) {
+        const m = out[k]!
+        reading.message(m, k)
+        if (m.role === "assistant") for (let b = 0; b < m.content.length; b++) reading.output(m.content[b]!, k, b)
+      }
+      const unanswered = reading.unanswered().filter((call) => call.resumedAt !== undefined || options?.allowPendingToolCalls !== true)
+      const output = options?.interruptedContent ?? INTERRUPTED
+      for (let n = 0; n < unanswered.length;) {
+        const k = unanswered[n]!.index
+        const m = out[k] as Message.AssistantMessage
+        const content: Array<Block.AssistantBlock> = []
+        let from = 0
+        // the calls of one message, in block order
+        for (; n < unanswered.length && unanswered[n]!.index === k; n++) {
+          const call = unanswered[n]!
+          for (; from <= call.blockIndex; from++) content.push(m.content[from]!)
+          content.push(Block.providerData("openai-responses", { type: "custom_tool_call_output", call_id: call.id, output }))
+          log(new InsertedMissingResult({ index: origins[k]!, toolCallId: call.id, toolName: call.name }))
+        }
+        for (; from < m.content.length; from++) content.push(m.content[from]!)
+        out[k] = withContent(m, content)
+      }
+    }
   }
 }
 
@@ -1248,7 +1310,9 @@ const whyNot = (issue: Issue): string => {
  *   the thinking is in a later one; a system message between them then
  *   follows the merged message, logged as a `MovedSystemMessage`). A
  *   refusal is treated as the text it is sent as; a system message between
- *   calls and results stays (it goes to the system prompt).
+ *   calls and results stays (it goes to the system prompt). Results read
+ *   from two user messages in a row are merged into one message (a system
+ *   message between them then follows it, logged the same way).
  * - Gemini: system messages after the start are moved to the start; a
  *   function-call turn with no user turn before it gets a user message
  *   ("Continue."); in the current turn, the first call of each step without a
@@ -1257,9 +1321,12 @@ const whyNot = (issue: Issue): string => {
  * - OpenAI Responses: reasoning items with no output after them, and (with
  *   `store: false`) reasoning without encrypted content, are removed, as is
  *   a custom tool call output (kept as provider data) with no custom tool
- *   call before it (each kept whole in the log, as a `RemovedBlock`); a
- *   call's arguments text that is not a JSON object is replaced with the
- *   arguments read from it.
+ *   call before it or for a call already answered (each kept whole in the
+ *   log, as a `RemovedBlock`); a custom tool call with no output after it
+ *   gets a `custom_tool_call_output` saying it was interrupted, right after
+ *   it (`InsertedMissingResult`; one the conversation ends with stays
+ *   pending with `allowPendingToolCalls`); a call's arguments text that is
+ *   not a JSON object is replaced with the arguments read from it.
  * - OpenAI Chat: the generic repair, and arguments text as for Responses.
  *
  * Succeeds with a history that passes `Conversation.validateFor(provider)`,

@@ -316,6 +316,16 @@ export class OrphanToolResult extends Schema.TaggedError<OrphanToolResult>()("Or
  * before the conversation went on (at `resumedAt`, absent when the
  * conversation simply ends).
  *
+ * `blockIndex` is set for an OpenAI Responses `custom_tool_call` item kept
+ * as provider data (`toolCallIds` holds its `call_id`) with no
+ * `custom_tool_call_output` anywhere after it; `resumedAt` is then the
+ * first user or assistant message after the call's. The API rejects it
+ * like an unanswered function call ("No tool output found for custom tool
+ * call"). `validateFor("openai-responses")` reports it (at the end of the
+ * conversation, unless `allowPendingToolCalls`), and
+ * `Repair.repairFor("openai-responses")` answers it with an output saying
+ * the call was interrupted.
+ *
  * @example
  * const error = yield* Effect.flip(Conversation.validate([
  *   Message.user("Weather in Oslo?"),
@@ -324,21 +334,35 @@ export class OrphanToolResult extends Schema.TaggedError<OrphanToolResult>()("Or
  * ]))
  * error.message // 'messages[1]: tool call "c1" has no result before messages[2]'
  *
+ * const call = Block.providerData("openai-responses", { type: "custom_tool_call", call_id: "ct_1", name: "apply_patch", input: "*** Begin Patch" })
+ * const [issue] = Conversation.issuesFor("openai-responses", [Message.user("Patch it."), Message.assistant([call]), Message.user("Well?")])
+ * issue?.message // 'messages[1]: content[0]: custom tool call "ct_1" has no custom tool output before messages[2] (openai-responses)'
+ *
  * @since 0.1.0
  */
 export class MissingToolResult extends Schema.TaggedError<MissingToolResult>()("MissingToolResult", {
   index: Schema.Number,
   toolCallIds: Schema.Array(Schema.String),
-  resumedAt: Index
+  resumedAt: Index,
+  blockIndex: Schema.optionalKey(Schema.Number)
 }) {
   override get message(): string {
     const where = this.resumedAt === undefined ? "before the conversation ends" : `before messages[${this.resumedAt}]`
+    if (this.blockIndex !== undefined) {
+      return `${at(this.index)}${block(this.blockIndex)}: custom tool call ${this.toolCallIds.map((id) => JSON.stringify(id)).join(", ")} has no custom tool output ${where} (openai-responses)`
+    }
     return `${at(this.index)}tool call${this.toolCallIds.length === 1 ? "" : "s"} ${this.toolCallIds.map((id) => JSON.stringify(id)).join(", ")} ${this.toolCallIds.length === 1 ? "has" : "have"} no result ${where}`
   }
 }
 
 /**
  * A second result for a tool call that was already answered.
+ *
+ * `blockIndex` is set when the result is an OpenAI Responses
+ * `custom_tool_call_output` item kept as provider data, a second output
+ * for one `custom_tool_call` (`firstIndex` is the message of the first).
+ * `validateFor("openai-responses")` reports it, and
+ * `Repair.repairFor("openai-responses")` removes it (kept whole in its log).
  *
  * @example
  * const error = yield* Effect.flip(Conversation.validate([
@@ -349,14 +373,23 @@ export class MissingToolResult extends Schema.TaggedError<MissingToolResult>()("
  * ]))
  * error.message // 'messages[3]: tool call "c1" is answered twice (first at messages[2])'
  *
+ * const call = Block.providerData("openai-responses", { type: "custom_tool_call", call_id: "ct_1", name: "apply_patch", input: "*** Begin Patch" })
+ * const output = Block.providerData("openai-responses", { type: "custom_tool_call_output", call_id: "ct_1", output: "done" })
+ * const [issue] = Conversation.issuesFor("openai-responses", [Message.user("Patch it."), Message.assistant([call, output, output])])
+ * issue?.message // 'messages[1]: content[2]: custom tool call "ct_1" is answered twice (first at messages[1]) (openai-responses)'
+ *
  * @since 0.1.0
  */
 export class DuplicateToolResult extends Schema.TaggedError<DuplicateToolResult>()("DuplicateToolResult", {
   index: Schema.Number,
   toolCallId: Schema.String,
-  firstIndex: Schema.Number
+  firstIndex: Schema.Number,
+  blockIndex: Schema.optionalKey(Schema.Number)
 }) {
   override get message(): string {
+    if (this.blockIndex !== undefined) {
+      return `${at(this.index)}${block(this.blockIndex)}: custom tool call ${JSON.stringify(this.toolCallId)} is answered twice (first at messages[${this.firstIndex}]) (openai-responses)`
+    }
     return `${at(this.index)}tool call ${JSON.stringify(this.toolCallId)} is answered twice (first at messages[${this.firstIndex}])`
   }
 }

@@ -198,7 +198,8 @@ describe("found by a review of these fixes", () => {
       const history = [...read.value.slice(0, 3), Message.system("Be brief."), read.value[3]!]
       assert.deepStrictEqual(tags(Conversation.issuesFor("anthropic", history)), ["MissingToolResult"])
       const { actions, messages } = yield* Repair.repairFor("anthropic")(history)
-      assert.deepStrictEqual(tags(actions), ["MergedConsecutive"])
+      // the system message now follows the merged results (it goes to the system prompt either way)
+      assert.deepStrictEqual(tags(actions), ["MovedSystemMessage", "MergedConsecutive"])
       const wire = yield* Anthropic.toMessages(messages)
       const withResults = wire.value.messages.filter((m) => Array.isArray(m.content) && m.content.some((b) => b.type === "tool_result"))
       assert.strictEqual(withResults.length, 1)

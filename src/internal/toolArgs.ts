@@ -133,34 +133,87 @@ export const sentArgumentsProblem = (call: {
 export const isChatCustomCall = (call: { readonly providerOptions?: { readonly [provider: string]: { readonly [key: string]: unknown } } | undefined }): boolean =>
   call.providerOptions?.["openai-chat"]?.["type"] === "custom"
 
+/** What a Responses custom tool output (kept as provider data) that answers no call is: an orphan, or a second answer. */
+export type CustomOutputIssue =
+  | { readonly _tag: "Orphan"; readonly id: string }
+  | { readonly _tag: "Duplicate"; readonly id: string; readonly firstIndex: number }
+
+/** A Responses `custom_tool_call` (kept as provider data) with no output after it. */
+export interface UnansweredCustomCall {
+  readonly id: string
+  readonly name: string
+  readonly index: number
+  readonly blockIndex: number
+  /** The first user or assistant message after the call's: the conversation went on without its output. */
+  readonly resumedAt: number | undefined
+}
+
+interface CustomCallEntry {
+  readonly id: string
+  readonly name: string
+  readonly index: number
+  readonly blockIndex: number
+  resumedAt: number | undefined
+  /** The message index of its first output, or -1. */
+  answeredAt: number
+}
+
 /**
- * Reads the blocks of a conversation's assistant messages in order and
- * tells which Responses `custom_tool_call_output` items (kept as provider
- * data, sent as the items they are) answer no `custom_tool_call` before
- * them. A continued conversation (`continues`) may open with outputs of the
- * stored response's calls: until a user message or another item, an output
- * answers those.
+ * Reads a conversation's messages in order and pairs Responses
+ * `custom_tool_call` and `custom_tool_call_output` items (kept as provider
+ * data in assistant messages, sent as the items they are): an output
+ * answers the last call of its `call_id` before it, once. A continued
+ * conversation (`continues`) may open with outputs of the stored
+ * response's calls: until a user message or another item, an output
+ * answers those. One pass: each message and block is read once.
  */
 export const customCallOutputs = (continues: boolean): {
-  /** A user message came: the outputs that open a continued conversation are over. */
-  readonly userMessage: () => void
-  /** The next block of an assistant message: the call id of a custom tool output that answers no call, else `undefined`. */
-  readonly orphan: (block: Block.Block) => string | undefined
+  /** The next message (before its blocks). */
+  readonly message: (m: { readonly role: string }, index: number) => void
+  /** The next block of an assistant message: what is wrong with it when it is a custom tool output that answers no call. */
+  readonly output: (block: Block.Block, index: number, blockIndex: number) => CustomOutputIssue | undefined
+  /** The custom calls read so far that no output answered, in order. */
+  readonly unanswered: () => Array<UnansweredCustomCall>
 } => {
-  const calls = new Set<string>()
+  /** The last call of each id. */
+  const calls = new Map<string, CustomCallEntry>()
+  /** Every call, in order; those from `resuming` on have no `resumedAt` yet. */
+  const entries: Array<CustomCallEntry> = []
+  let resuming = 0
   let opening = continues
   return {
-    userMessage: () => {
-      opening = false
+    message: (m, index) => {
+      if (m.role === "user") opening = false
+      if (m.role !== "user" && m.role !== "assistant") return
+      for (; resuming < entries.length && entries[resuming]!.index < index; resuming++) entries[resuming]!.resumedAt = index
     },
-    orphan: (block) => {
+    output: (block, index, blockIndex) => {
       const item = block._tag === "ProviderData" && block.provider === "openai-responses" ? block.data : undefined
       const type = item?.["type"]
       const id = item?.["call_id"]
-      if (type === "custom_tool_call_output" && typeof id === "string") return opening || calls.has(id) ? undefined : id
+      if (type === "custom_tool_call_output" && typeof id === "string") {
+        if (opening) return undefined
+        const call = calls.get(id)
+        if (call === undefined) return { _tag: "Orphan", id }
+        if (call.answeredAt !== -1) return { _tag: "Duplicate", id, firstIndex: call.answeredAt }
+        call.answeredAt = index
+        return undefined
+      }
       opening = false
-      if (type === "custom_tool_call" && typeof id === "string") calls.add(id)
+      if (type === "custom_tool_call" && typeof id === "string") {
+        const name = item?.["name"]
+        const entry: CustomCallEntry = { id, name: typeof name === "string" ? name : "", index, blockIndex, resumedAt: undefined, answeredAt: -1 }
+        calls.set(id, entry)
+        entries.push(entry)
+      }
       return undefined
+    },
+    unanswered: () => {
+      const out: Array<UnansweredCustomCall> = []
+      for (const e of entries) {
+        if (e.answeredAt === -1) out.push({ id: e.id, name: e.name, index: e.index, blockIndex: e.blockIndex, resumedAt: e.resumedAt })
+      }
+      return out
     }
   }
 }

@@ -44,7 +44,13 @@
  * response holds, in order, what did arrive. Shell commands and their
  * outputs are the exception: the provider sends them by `command_index` in
  * any order (commands run side by side), so a place not reached yet holds
- * an empty command or output, and both lists stay aligned. A stream without
+ * an empty command or output, and both lists stay aligned. An output item,
+ * content part or summary part added twice at one index is a
+ * `StreamProtocolError` too, and the partial response holds both, in
+ * order: the first as its own events built it, and the second, which the
+ * events for that index after the second add build (they never touch the
+ * first); a terminal response's output replaces both, as it replaces all
+ * that was streamed. A stream without
  * `response.created` is a `StreamProtocolError` too; its partial response
  * is what the later events built, in a response whose `id`, `model` and
  * `created_at` are empty.
@@ -121,12 +127,27 @@ const MAX_FILLED_GAP = 1024
 /** A list without the places an index skipped (held as `undefined`), in order; the list itself when it has none. */
 const dense = (list: ReadonlyArray<unknown>): ReadonlyArray<unknown> => (list.includes(undefined) ? list.filter((v) => v !== undefined) : list)
 
+/** Parts added before at places of a content or summary list that were added again (a protocol error), by place, in order. */
+type EarlierParts = (list: ReadonlyArray<unknown>) => ReadonlyMap<number, ReadonlyArray<unknown>> | undefined
+
+/** A list without its holes, with the parts added before at a place ahead of the part there now. */
+const withEarlier = (list: ReadonlyArray<unknown>, earlier: ReadonlyMap<number, ReadonlyArray<unknown>> | undefined): ReadonlyArray<unknown> => {
+  if (earlier === undefined) return dense(list)
+  const out: Array<unknown> = []
+  for (let k = 0; k < list.length; k++) {
+    const before = earlier.get(k)
+    if (before !== undefined) for (const part of before) out.push(part)
+    if (list[k] !== undefined) out.push(list[k])
+  }
+  return out
+}
+
 /** A copy of an item for the response, its lists dense (they are made dense before the copy, which takes no holes). */
-const copyItem = (item: Obj): Obj => {
+const copyItem = (item: Obj, earlierParts: EarlierParts): Obj => {
   const shallow: Obj = { ...item }
   for (const key of ["content", "summary"]) {
     const list = shallow[key]
-    if (Array.isArray(list)) shallow[key] = dense(list)
+    if (Array.isArray(list)) shallow[key] = withEarlier(list, earlierParts(list))
   }
   const content = shallow["content"]
   if (Array.isArray(content)) {
@@ -149,6 +170,37 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
   let output: Array<Obj | undefined> = []
   let done: Array<boolean> = []
   let ended: string | undefined
+  // what was at an output index, or a place of a part list, when it was added again (a protocol error): kept, in
+  // order, ahead of what is there now; one list per place, appended to, so adding a place again and again stays linear
+  const earlierItems = new Map<number, Array<Obj>>()
+  const earlierParts = new WeakMap<Array<unknown>, Map<number, Array<unknown>>>()
+  const earlierPartsOf: EarlierParts = (list) => earlierParts.get(list as Array<unknown>)
+
+  /** Keeps `value`, what was at place `i` before an add there, ahead of what the add puts there. */
+  const keepEarlier = <A>(byPlace: Map<number, Array<A>>, i: number, value: A): void => {
+    const before = byPlace.get(i)
+    if (before === undefined) byPlace.set(i, [value])
+    else before.push(value)
+  }
+
+  /**
+   * Puts a part at place `i` of an item's `content` or `summary` list (`added`: from a `*.added` event, else from
+   * `*.done`, whose final value replaces). A second add for a place begins a new part: the first stays as its events
+   * built it, and the events for the place from now on build the second.
+   */
+  const putPart = (event: Obj, item: Obj, key: "content" | "summary", i: number, part: Obj, added: boolean): void => {
+    const name = key === "content" ? "content part" : "summary part"
+    const of = `of output item ${Core.index(event, "output_index")}`
+    const list = listOf(item, key)
+    const there = list[i]
+    if (added && there !== undefined) {
+      ctx.violation(`${name} ${i} ${of} was added twice (the second add begins a new part after the first)`)
+      let byPlace = earlierParts.get(list)
+      if (byPlace === undefined) earlierParts.set(list, byPlace = new Map())
+      keepEarlier(byPlace, i, there)
+    }
+    put(list, i, Core.clone(part), { name, of })
+  }
 
   /** The list `key` of an object, created (or copied, if it is not an array) so it can be written. */
   const listOf = (o: Obj, key: string): Array<unknown> => {
@@ -221,6 +273,8 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
     if (out !== undefined && (replaceOutput || output.length === 0)) {
       output = Core.elements(out).map((item) => (Core.isObj(item) ? Core.clone(item) : undefined))
       done = output.map(() => replaceOutput)
+      // the server's output is the whole list: what was kept from an index added twice is in it or gone
+      earlierItems.clear()
     }
   }
 
@@ -291,8 +345,13 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
         const item = Core.obj(event, "item")
         if (i === undefined || item === undefined) return ctx.violation(`${type} without a valid output_index and item`)
         if (type === "response.output_item.done" && output[i] === undefined) ctx.violation(`${type} for output item ${i}, which was never added`)
-        // a second added would throw away what the item's deltas built
-        if (type === "response.output_item.added" && output[i] !== undefined) return ctx.violation(`output item ${i} was added twice`)
+        // a second added begins a second item: the first stays as its events built it, and what comes for the index
+        // from now on builds the second (the partial response keeps both, in order)
+        const there = output[i]
+        if (type === "response.output_item.added" && there !== undefined) {
+          ctx.violation(`output item ${i} was added twice (the second add begins a new item after the first)`)
+          keepEarlier(earlierItems, i, there)
+        }
         put(output, i, Core.clone(item), type === "response.output_item.added" ? { name: "output item", of: "of the response" } : undefined)
         done[i] = type === "response.output_item.done"
         return
@@ -304,7 +363,7 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
         const part = Core.obj(event, "part")
         if (item === undefined) return
         if (i === undefined || part === undefined) return ctx.violation(`${type} without a valid content_index and part`)
-        put(listOf(item, "content"), i, Core.clone(part), { name: "content part", of: `of output item ${Core.index(event, "output_index")}` })
+        putPart(event, item, "content", i, part, type === "response.content_part.added")
         return
       }
       case "response.reasoning_summary_part.added":
@@ -314,7 +373,7 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
         const part = Core.obj(event, "part")
         if (item === undefined) return
         if (i === undefined || part === undefined) return ctx.violation(`${type} without a valid summary_index and part`)
-        put(listOf(item, "summary"), i, Core.clone(part), { name: "summary part", of: `of output item ${Core.index(event, "output_index")}` })
+        putPart(event, item, "summary", i, part, type === "response.reasoning_summary_part.added")
         return
       }
       case "response.output_text.annotation.added": {
@@ -417,7 +476,12 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
     if (response === undefined && output.length === 0) return undefined
     const out = Core.clone(response ?? skeleton())
     const items: Array<unknown> = []
-    for (const item of output) if (item !== undefined) items.push(copyItem(item))
+    for (let i = 0; i < output.length; i++) {
+      const before = earlierItems.get(i)
+      if (before !== undefined) for (const e of before) items.push(copyItem(e, earlierPartsOf))
+      const item = output[i]
+      if (item !== undefined) items.push(copyItem(item, earlierPartsOf))
+    }
     out["output"] = items
     return out as unknown as Wire.Response
   }
