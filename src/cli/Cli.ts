@@ -447,17 +447,36 @@ const issueJson = (
  * A repair's description in the file's terms: the block it changed named where the file has it
  * (`input[3]: removed a Thinking block`, `messages[2].content[1]: ...`), every `messages[i]` as `inFileTerms` names it.
  */
-const actionText = (action: Repair.RepairAction, naming: Naming | undefined): string => {
+const actionText = (action: Repair.RepairAction, naming: Naming | undefined, asRead: ReadonlySet<Repair.RepairAction>): string => {
   const at = blockOf(action)
   const prefix = at === undefined ? "" : `messages[${at.index}].content[${at.blockIndex}]: `
   if (naming === undefined || at === undefined || !action.description.startsWith(prefix)) return inFileTerms(action.description, naming?.locate)
-  return `${placeName(naming.place(at.index, at.blockIndex), ".")}: ${inFileTerms(action.description.slice(prefix.length), naming.locate)}`
+  const rest = inFileTerms(action.description.slice(prefix.length), naming.locate)
+  // a block counted in the message as an earlier step left it: the message (the items it spans), not a wrong part
+  if (!asRead.has(action)) return `${spanOf(naming.locate(at.index), naming.locate(at.index))}: ${rest}`
+  return `${placeName(naming.place(at.index, at.blockIndex), ".")}: ${rest}`
 }
 
 /** The file's index of the message (or the Responses item) a repair changed. */
-const actionIndex = (action: Repair.RepairAction, naming: Naming): number | null => {
+const actionIndex = (action: Repair.RepairAction, naming: Naming, asRead: ReadonlySet<Repair.RepairAction>): number | null => {
   const at = blockOf(action)
-  return at === undefined ? naming.locate(action.index).index : naming.place(at.index, at.blockIndex).entry.index
+  return at === undefined || !asRead.has(action) ? naming.locate(action.index).index : naming.place(at.index, at.blockIndex).entry.index
+}
+
+/**
+ * The repair actions whose block index counts the blocks of their message as it was read. A repair changes a
+ * message in steps, and a step after one that removed or moved a block of it (or merged another message into it)
+ * counts that message's blocks as the earlier step left them, which the file does not show.
+ */
+const blocksAsRead = (actions: ReadonlyArray<Repair.RepairAction>): ReadonlySet<Repair.RepairAction> => {
+  const changed = new Set<number>()
+  const out = new Set<Repair.RepairAction>()
+  for (const action of actions) {
+    if (!changed.has(action.index)) out.add(action)
+    if (action._tag === "RemovedBlock" || action._tag === "MovedBlock") changed.add(action.index)
+    else if (action._tag === "MergedConsecutive") changed.add(action.into)
+  }
+  return out
 }
 
 /** Why a history cannot be repaired, with the issue named as check names it. */
@@ -920,6 +939,7 @@ const repair = Command.make("repair", { file: fileArg, provider: providerFlag, m
       const left = provider === undefined ? Conversation.issuesOf(repaired.messages, genericOptions(input.request)) : []
       if (left.length > 0) return yield* new JobFailed({ reason: `no repair makes this history valid: ${left[0]!.message}` })
       const target = Option.getOrElse(config.to, () => input.format)
+      const asRead = blocksAsRead(repaired.actions)
       if (config.json) {
         const written = yield* Formats.writeValue(withMessages(input.request, repaired.messages), target, input.shape === "body" ? "body" : "messages", {
           ...(input.chatReasoning === undefined ? {} : { chatReasoning: input.chatReasoning }),
@@ -930,11 +950,11 @@ const repair = Command.make("repair", { file: fileArg, provider: providerFlag, m
         const actions = repaired.actions.map((a) =>
           naming === undefined
             ? { _tag: a._tag, index: a.index, description: a.description }
-            : { _tag: a._tag, index: actionIndex(a, naming), modelIndex: a.index, description: actionText(a, naming) }
+            : { _tag: a._tag, index: actionIndex(a, naming, asRead), modelIndex: a.index, description: actionText(a, naming, asRead) }
         )
         yield* stdoutChunks(Formats.jsonChunks({ repaired: written.value, actions }))
       } else {
-        for (const action of repaired.actions) yield* stderr(actionText(action, naming))
+        for (const action of repaired.actions) yield* stderr(actionText(action, naming, asRead))
         yield* stderr(`${repaired.actions.length} change${repaired.actions.length === 1 ? "" : "s"}`)
         yield* emit(withMessages(input.request, repaired.messages), target, input.shape, input.chatReasoning, maxTokens)
       }
