@@ -14,7 +14,7 @@ import * as GeminiEstimator from "../src/GeminiEstimator.js"
 import * as Message from "../src/Message.js"
 import * as Request from "../src/Request.js"
 import * as TokenEstimator from "../src/TokenEstimator.js"
-import { buildCli, buildDirOf, removeBuild, root } from "./cliBuild.js"
+import { buildCli, buildDirOf, removeBuild, root, type Run, runCli } from "./cliBuild.js"
 
 const buildDir = buildDirOf("unit")
 const bin = path.join(buildDir, "main.js")
@@ -28,16 +28,7 @@ beforeAll(async () => {
 
 afterAll(() => removeBuild(buildDir))
 
-interface Run {
-  readonly code: number
-  readonly stdout: string
-  readonly stderr: string
-}
-
-const run = (args: ReadonlyArray<string>, input?: string): Run => {
-  const result = spawnSync(process.execPath, [bin, ...args], { cwd: root, input, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 })
-  return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr }
-}
+const run = (args: ReadonlyArray<string>, input?: string): Run => runCli(bin, args, input)
 
 const file = (name: string, content: string | Buffer): string => {
   const p = path.join(work, name)

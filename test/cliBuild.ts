@@ -4,6 +4,7 @@
  * external) into a directory of its own per test process.
  */
 import * as esbuild from "esbuild"
+import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
@@ -32,3 +33,16 @@ export const buildCli = async (dir: string): Promise<string> => {
 }
 
 export const removeBuild = (dir: string): void => fs.rmSync(dir, { recursive: true, force: true })
+
+/** What a run of the command line gave: its exit code, standard output and standard error. */
+export interface Run {
+  readonly code: number
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/** Runs the bundle at `bin` with `args` (and `input` on standard input) from the repository's root, as a user would. */
+export const runCli = (bin: string, args: ReadonlyArray<string>, input?: string): Run => {
+  const result = spawnSync(process.execPath, [bin, ...args], { cwd: root, input, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 })
+  return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr }
+}

@@ -6,10 +6,9 @@
  * Run as a subprocess the way a user runs it (see cli.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { buildCli, buildDirOf, removeBuild, root } from "./cliBuild.js"
+import { buildCli, buildDirOf, removeBuild, type Run, runCli } from "./cliBuild.js"
 
 const buildDir = buildDirOf("audit")
 const bin = path.join(buildDir, "main.js")
@@ -22,16 +21,7 @@ beforeAll(async () => {
 
 afterAll(() => removeBuild(buildDir))
 
-interface Run {
-  readonly code: number
-  readonly stdout: string
-  readonly stderr: string
-}
-
-const run = (args: ReadonlyArray<string>, input?: string): Run => {
-  const result = spawnSync(process.execPath, [bin, ...args], { cwd: root, input, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 })
-  return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr }
-}
+const run = (args: ReadonlyArray<string>, input?: string): Run => runCli(bin, args, input)
 
 const file = (name: string, content: unknown): string => {
   const p = path.join(work, name)

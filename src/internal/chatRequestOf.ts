@@ -195,7 +195,7 @@ const tool = (m: Message.ToolMessage, out: Array<ChatMessageLike>): void => {
 }
 
 /** A tool a provider defines, or one written the older way with an Anthropic `type`: Chat Completions leaves it out. */
-const isProviderTool = (t: Request.ToolDefinition): boolean => {
+export const isProviderTool = (t: Request.ToolDefinition): boolean => {
   if (t.providerDefined !== undefined) return true
   const type = t.providerOptions?.["anthropic"]?.["type"]
   return typeof type === "string" && type !== "custom"

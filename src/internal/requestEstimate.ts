@@ -36,7 +36,7 @@ import { keptToolSettings } from "./toolSettings.js"
 import type { Provider } from "../Provider.js"
 import type * as Request from "../Request.js"
 import type { RequestEstimate } from "../TokenEstimator.js"
-import { chatRequestOf } from "./chatRequestOf.js"
+import { chatRequestOf, isProviderTool } from "./chatRequestOf.js"
 import {
   anthropicImageTokens,
   anthropicUnknownSizeImageTokens,
@@ -781,8 +781,7 @@ const gemini = (rules: Rules, request: Request.Request, model: string | undefine
     const defined = tool.providerDefined
     // a tool Gemini runs (Google Search, code execution, ...) by its entry as sent; another provider's is not sent,
     // Anthropic's kept the older way (its type among its options) included
-    const anthropicType = tool.providerOptions?.["anthropic"]?.["type"]
-    if (defined === undefined && typeof anthropicType === "string" && anthropicType !== "custom") continue
+    if (defined === undefined && isProviderTool(tool)) continue
     if (defined === undefined) {
       tools += model !== undefined && /gemini-2\.5/i.test(model)
         ? gemini25DeclarationTokens(rules, tool)

@@ -1197,16 +1197,6 @@ type ToolsLayout = ReadonlyArray<number | string | null>
 const isFunctionTool = (tool: Request.ToolDefinition): boolean => tool.providerDefined === undefined
 
 /**
- * A tool of Anthropic's own kept the older way, without `providerDefined`
- * but with its Anthropic `type` (`bash_20250124`, `web_search_20250305`...):
- * not a function, whatever its name (`custom` is Anthropic's name for one).
- */
-const isAnthropicTyped = (tool: Request.ToolDefinition): boolean => {
-  const type = tool.providerOptions?.["anthropic"]?.["type"]
-  return tool.providerDefined === undefined && typeof type === "string" && type !== "custom"
-}
-
-/**
  * The layout `writeTools` gives tools without a `toolsLayout` hint: each
  * run of function tools one entry, each tool Gemini runs its own, the
  * `empty` list for an empty tool list (`undefined` for none), then the kept
@@ -1451,7 +1441,7 @@ const writeTools = (
   functions: Array<string>
 ): Array<Wire.ToolParam> => {
   const tools = (request.tools ?? []).filter((tool) => {
-    const provider = tool.providerDefined?.provider ?? (isAnthropicTyped(tool) ? "anthropic" : undefined)
+    const provider = A.providerToolOf(tool)?.provider
     if (provider === undefined || provider === key) return true
     // left out, so the declarations around it stay in one entry
     A.dropped(ctx, undefined, undefined, `the definition of ${tool.name}, a tool ${provider} defines`, "Gemini runs only its own tools")
