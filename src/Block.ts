@@ -987,14 +987,28 @@ export interface RenderOptions {
 }
 
 /**
- * Cuts a string to `max` code units, marking the cut with "…".
+ * Cuts a string to `max` code units, marking the cut with "…". A cut never
+ * falls between the two halves of a character outside the Basic
+ * Multilingual Plane (an emoji, a math letter): that character is left out
+ * whole, so the result is always well-formed text that JSON encoders and
+ * model APIs take as sent.
  *
  * @example
  * Block.truncate("a long tool result", 6) // "a long…"
+ * Block.truncate("ok 👍 done", 4) // "ok …"
  *
  * @since 0.1.0
  */
-export const truncate = (s: string, max: number): string => (s.length > max ? `${s.slice(0, Math.max(0, max))}…` : s)
+export const truncate = (s: string, max: number): string => {
+  if (!(s.length > max)) return s
+  let end = Math.max(0, Math.trunc(max))
+  // a high surrogate whose low half would be cut off goes with it
+  if (end > 0 && isHighSurrogate(s.charCodeAt(end - 1)) && isLowSurrogate(s.charCodeAt(end))) end--
+  return `${s.slice(0, end)}…`
+}
+
+const isHighSurrogate = (c: number): boolean => c >= 0xd800 && c <= 0xdbff
+const isLowSurrogate = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff
 
 /**
  * A block as plain text, for summaries and transcripts: tool calls and results

@@ -19,7 +19,7 @@
  *
  * @since 0.1.0
  */
-import { Effect, Schema, SchemaIssue, SchemaTransformation } from "effect"
+import { Effect, Schema, type SchemaAST, SchemaIssue, SchemaTransformation } from "effect"
 import * as Block from "./Block.js"
 import { copyJson, deepFreeze, errorText, listOf } from "./internal/json.js"
 import {
@@ -666,13 +666,25 @@ const checkResultBlock = (block: Record<string, unknown>, blockIndex: number, in
 }
 
 /**
+ * Where the blocks that the flat form's fields became sit in the canonical
+ * form, so that a problem found in one is reported where the input has it:
+ * flat tool calls are `content[from + j]` for `toolCalls[j]`; a flat tool
+ * message's one result is `content[0]`, whose fields are the message's own.
+ */
+type FlatOrigin =
+  | { readonly _tag: "FlatCalls"; readonly from: number; readonly count: number }
+  | { readonly _tag: "FlatResult" }
+
+/**
  * Turns a JSON value in either the canonical or the flat form into the
  * canonical encoded form, or an issue. Works on a private copy of the input
  * (`copyJson`), so hostile input (throwing getters, proxies, cycles, class
  * instances) becomes an issue rather than an exception, and nothing the
  * caller holds is shared with the decoded message.
  */
-const toCanonical = (input: unknown): { readonly canonical: Record<string, unknown> } | { readonly issue: SchemaIssue.Issue } => {
+const toCanonical = (
+  input: unknown
+): { readonly canonical: Record<string, unknown>; readonly origin: FlatOrigin | undefined } | { readonly issue: SchemaIssue.Issue } => {
   const copy = copyJson(input, { freeze: false })
   if (!("value" in copy)) return { issue: invalid(copy.path, copy.reason, input) }
   const raw = copy.value
@@ -697,6 +709,7 @@ const toCanonical = (input: unknown): { readonly canonical: Record<string, unkno
   }
 
   let content: unknown = raw["content"]
+  let origin: FlatOrigin | undefined
   if (role === "tool" && (flatResultFields.length > 0 || !Array.isArray(content))) {
     // the flat format: one result whose fields sit on the message; `content` is that result's content
     if (Array.isArray(content) && content.some((b) => isRecord(b) && b["_tag"] === "ToolResult")) {
@@ -709,15 +722,21 @@ const toCanonical = (input: unknown): { readonly canonical: Record<string, unkno
     const issue = checkResultBlock(result, 0, input)
     if (issue !== undefined) return { issue }
     content = [result]
+    origin = { _tag: "FlatResult" }
   } else if (typeof content === "string") {
     const calls = Array.isArray(flatCalls) ? flatCalls : []
     const blocks: Array<unknown> = content === "" && calls.length > 0 ? [] : [{ _tag: "Text", text: content }]
+    if (calls.length > 0) origin = { _tag: "FlatCalls", from: blocks.length, count: calls.length }
     for (const call of calls) blocks.push(flatCall(call))
     content = blocks
   } else if (content === undefined || content === null) {
     content = Array.isArray(flatCalls) ? flatCalls.map(flatCall) : []
+    if (Array.isArray(flatCalls) && flatCalls.length > 0) origin = { _tag: "FlatCalls", from: 0, count: flatCalls.length }
   } else if (Array.isArray(content)) {
-    if (Array.isArray(flatCalls)) content = [...content, ...flatCalls.map(flatCall)]
+    if (Array.isArray(flatCalls) && flatCalls.length > 0) {
+      origin = { _tag: "FlatCalls", from: content.length, count: flatCalls.length }
+      content = [...content, ...flatCalls.map(flatCall)]
+    }
     const blocks = content as Array<unknown>
     for (let i = 0; i < blocks.length; i++) {
       const block = blocks[i]
@@ -748,7 +767,91 @@ const toCanonical = (input: unknown): { readonly canonical: Record<string, unkno
     canonical[key] = raw[key]
   }
   canonical["content"] = content
-  return { canonical }
+  return { canonical, origin }
+}
+
+/**
+ * Where a place in the canonical form is in the input, for a place in (or
+ * under) a block the flat form's fields became; `undefined` for any other
+ * place (it is where the input has it).
+ */
+const inputPathOf = (origin: FlatOrigin, path: ReadonlyArray<PropertyKey>): ReadonlyArray<PropertyKey> | undefined => {
+  const index = path[1]
+  if (path[0] !== "content" || typeof index !== "number") return undefined
+  switch (origin._tag) {
+    case "FlatCalls":
+      return index >= origin.from && index < origin.from + origin.count ? ["toolCalls", index - origin.from, ...path.slice(2)] : undefined
+    case "FlatResult":
+      return index === 0 ? path.slice(2) : undefined
+    default:
+      return Block.absurd(origin)
+  }
+}
+
+/** Whether problems under a place of the canonical form may lie in a block the flat form's fields became. */
+const mayHoldFlat = (path: ReadonlyArray<PropertyKey>): boolean => path.length === 0 || (path.length === 1 && path[0] === "content")
+
+const pointer = (path: ReadonlyArray<PropertyKey>, issue: SchemaIssue.Issue): SchemaIssue.Issue =>
+  path.length === 0 ? issue : new SchemaIssue.Pointer(path, issue)
+
+/** The input an issue reported, for a copy of it (`reportInput`). */
+const inputOf = (issue: SchemaIssue.Issue): readonly [unknown, SchemaAST.ParseOptions | undefined] =>
+  SchemaIssue.hasInput(issue) ? [issue.input, { reportInput: true }] : [undefined, undefined]
+
+/**
+ * The issue of decoding a flat-form message's canonical form, its problems
+ * moved to where the input has them: a flat tool call's to `toolCalls[j]`
+ * rather than `content[from + j]`, a flat tool message's result fields to
+ * the message's own fields rather than `content[0]`. Problems elsewhere keep
+ * their places; when none moved, the issue is returned as it was.
+ */
+const relocate = (issue: SchemaIssue.Issue, origin: FlatOrigin | undefined): SchemaIssue.Issue => {
+  if (origin === undefined) return issue
+  const out: Array<SchemaIssue.Issue> = []
+  let moved = false
+  const walk = (node: SchemaIssue.Issue, at: ReadonlyArray<PropertyKey>, wrap: (issue: SchemaIssue.Issue) => SchemaIssue.Issue): void => {
+    const place = inputPathOf(origin, at)
+    if (place !== undefined) {
+      moved = true
+      out.push(wrap(pointer(place, node)))
+      return
+    }
+    if (!mayHoldFlat(at)) {
+      out.push(wrap(pointer(at, node)))
+      return
+    }
+    switch (node._tag) {
+      case "Pointer":
+        return walk(node.issue, [...at, ...node.path], wrap)
+      case "Composite":
+        for (const child of node.issues) walk(child, at, wrap)
+        return
+      case "AnyOf":
+        // an AnyOf without issues is itself the problem ("Expected A | B")
+        if (node.issues.length === 0) out.push(wrap(pointer(at, node)))
+        for (const child of node.issues) walk(child, at, wrap)
+        return
+      case "Encoding":
+        return walk(node.issue, at, (inner) => wrap(new SchemaIssue.Encoding(node.ast, inner, ...inputOf(node))))
+      case "Filter":
+        // kept around each problem under it: its message stands for theirs
+        return walk(node.issue, at, (inner) => wrap(new SchemaIssue.Filter(node.filter, inner, ...inputOf(node))))
+      case "InvalidType":
+      case "InvalidValue":
+      case "MissingKey":
+      case "UnexpectedKey":
+      case "Forbidden":
+      case "OneOf":
+        out.push(wrap(pointer(at, node)))
+        return
+      default:
+        return Block.absurd(node)
+    }
+  }
+  walk(issue, [], (inner) => inner)
+  const [first, ...rest] = out
+  if (!moved || first === undefined) return issue
+  return rest.length === 0 ? first : new SchemaIssue.Composite(Message.ast, [first, ...rest], ...inputOf(issue))
 }
 
 const strict = { onExcessProperty: "error", errors: "all" } as const
@@ -786,7 +889,7 @@ export const Codec: Schema.Codec<Message, unknown> = Schema.Unknown.pipe(
           if ("issue" in normalized) return Effect.fail(normalized.issue)
           return decodeCanonical(normalized.canonical, strict).pipe(
             Effect.map(freeze),
-            Effect.mapError((error) => error.issue)
+            Effect.mapError((error) => relocate(error.issue, normalized.origin))
           )
         }),
       encode: (message: Message) => encodeCanonical(message).pipe(Effect.mapError((error) => error.issue))
