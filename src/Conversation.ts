@@ -1095,8 +1095,8 @@ const responsesRules = (messages: ReadonlyArray<Message.Message>, options: Profi
     }
   }
   for (const call of custom.unanswered()) {
-    // a call the conversation ends with is pending: its output is what the caller sends next
-    if (call.resumedAt === undefined && options?.allowPendingToolCalls === true) continue
+    // a call the conversation ends with is pending: its output is what the caller sends next (one without a call_id is not: no output can answer it)
+    if (call.resumedAt === undefined && options?.allowPendingToolCalls === true && call.id !== "") continue
     const where = call.resumedAt === undefined ? {} : { resumedAt: call.resumedAt }
     if (sink(new MissingToolResult({ index: call.index, blockIndex: call.blockIndex, toolCallIds: [call.id], ...where }))) return
   }

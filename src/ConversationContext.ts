@@ -28,7 +28,7 @@
  *
  * @since 0.1.0
  */
-import { Effect } from "effect"
+import { Effect, Inspectable } from "effect"
 import { dual } from "effect/Function"
 import type * as Message from "./Message.js"
 import * as MessageWindow from "./MessageWindow.js"
@@ -45,6 +45,10 @@ import type { Service as Estimator } from "./TokenEstimator.js"
  * - `tokens`: `estimated + correction`, the best figure for what sending
  *   these messages costs; `headroom`: `budget - tokens` (negative when over).
  * - `estimator`: the estimator the figures come from.
+ *
+ * `console.log`, `util.inspect`, `String` and `JSON.stringify` show a
+ * context as `{ _id: "ConversationContext", messages, budget, estimated,
+ * correction, tokens, headroom }`.
  *
  * @since 0.1.0
  */
@@ -114,8 +118,30 @@ function messagesOf(this: Built): ReadonlyArray<Message.Message> {
   return (history.view ??= Object.freeze(history.items.slice(0, history.length)))
 }
 
+/**
+ * How a context prints (`console.log`, `util.inspect`, `String`, `toJSON`):
+ * its messages and figures, as Effect's data types print (`_id` first), not
+ * the getter that reads them. Kept on a shared prototype, not on the
+ * context: its own keys, and so Effect's `Equal` and `Hash`, stay what it
+ * shows. The estimator is left out: it is functions.
+ */
+const ContextProto: Inspectable.Inspectable = {
+  ...Inspectable.BaseProto,
+  toJSON(this: ConversationContext) {
+    return {
+      _id: "ConversationContext",
+      messages: this.messages,
+      budget: this.budget,
+      estimated: this.estimated,
+      correction: this.correction,
+      tokens: this.tokens,
+      headroom: this.headroom
+    }
+  }
+}
+
 const build = (estimator: Estimator, history: History, budget: number, estimated: number, correction: number): ConversationContext => {
-  const context = Object.defineProperty({}, "messages", { get: messagesOf, enumerable: true }) as Built
+  const context = Object.defineProperty(Object.create(ContextProto), "messages", { get: messagesOf, enumerable: true }) as Built
   context.budget = budget
   context.estimated = estimated
   context.correction = correction

@@ -23,7 +23,7 @@ import { unknownProvider } from "./internal/unknownProvider.js"
 import type { Issue } from "./ValidationError.js"
 import { Issue as IssueSchema } from "./ValidationError.js"
 import { hintKey } from "./internal/hint.js"
-import { customCallOutputs, isChatCustomCall, isObject, jsonText, rawArgsHold, sentArgumentsProblem } from "./internal/toolArgs.js"
+import { customCallOutputs, customItemOf, isChatCustomCall, isObject, jsonText, rawArgsHold, sentArgumentsProblem } from "./internal/toolArgs.js"
 import { assistantTurnStart, nextOnWire, previousOnWire } from "./internal/anthropicTurn.js"
 
 /**
@@ -71,25 +71,37 @@ export const CONTINUE = "Continue."
 
 const Index = Schema.Number
 
+/** The longest text a description quotes before cutting it with "…". */
+const QUOTED = 200
+
+/** The `content` field of an `InsertedMissingResult`: the text inserted, when it is not the default. */
+const insertedContent = (content: string): { readonly content?: string } => (content === INTERRUPTED ? {} : { content })
+
 /**
  * A call that had no result got a synthetic error result. For an OpenAI
  * Responses `custom_tool_call` kept as provider data (`repairFor
  * ("openai-responses")`), that result is a `custom_tool_call_output` item
- * with the call's `call_id`, placed right after the call.
+ * with the call's `call_id`, placed right after the call. `content` is the
+ * text inserted when it is not `INTERRUPTED` (the `interruptedContent`
+ * option); the description quotes it, cut to 200 characters.
  *
  * @example
  * const { actions } = Repair.repair([Message.user("Weather?"), Message.assistantMessage("", [{ id: "c1", name: "weather", args: { city: "Oslo" } }]), Message.user("Never mind.")])
  * actions[0]?.description // 'messages[1]: tool call "c1" (weather) had no result; inserted an error result "tool call was interrupted"'
+ *
+ * const cancelled = Repair.repair([Message.user("Weather?"), Message.assistantMessage("", [{ id: "c1", name: "weather" }]), Message.user("Stop.")], { interruptedContent: "cancelled by the user" })
+ * cancelled.actions[0]?.description // 'messages[1]: tool call "c1" (weather) had no result; inserted an error result "cancelled by the user"'
  *
  * @since 0.1.0
  */
 export class InsertedMissingResult extends Schema.TaggedClass<InsertedMissingResult>()("InsertedMissingResult", {
   index: Index,
   toolCallId: Schema.String,
-  toolName: Schema.String
+  toolName: Schema.String,
+  content: Schema.optionalKey(Schema.String)
 }) {
   get description(): string {
-    return `messages[${this.index}]: tool call ${JSON.stringify(this.toolCallId)} (${this.toolName}) had no result; inserted an error result "${INTERRUPTED}"`
+    return `messages[${this.index}]: tool call ${JSON.stringify(this.toolCallId)} (${this.toolName}) had no result; inserted an error result ${JSON.stringify(Block.truncate(this.content ?? INTERRUPTED, QUOTED))}`
   }
 }
 
@@ -524,13 +536,17 @@ const withContent = <M extends Message.Message>(m: M, content: ReadonlyArray<Blo
   }
 }
 
-/** Every call and result id of the input: fresh ids must avoid all of them. */
+/** Every call and result id of the input, Responses custom tool items' included: fresh ids must avoid all of them. */
 const idsOf = (messages: ReadonlyArray<Message.Message>): Set<string> => {
   const ids = new Set<string>()
   for (const m of messages) {
     for (const b of m.content) {
       if (b._tag === "ToolCall") ids.add(b.id)
       else if (b._tag === "ToolResult") ids.add(b.toolCallId)
+      else if (b._tag === "ProviderData") {
+        const id = customItemOf(b)?.id
+        if (id !== undefined) ids.add(id)
+      }
     }
   }
   return ids
@@ -575,10 +591,11 @@ export const repair = (messages: ReadonlyArray<Message.Message>, options?: Repai
  * What a provider's repair adds to the generic pass: a fix applied to each
  * message as it enters (blocks the provider rejects), and a fix of the whole
  * result at the end (placement rules), both logging what they change with
- * input indexes.
+ * input indexes. `freshId` is the generic pass's own: ids it makes appear
+ * nowhere in the input, nor among the ids it made before.
  */
 interface ProviderFixes {
-  readonly message: (m: Message.Message, i: number, log: (action: RepairAction) => void) => Message.Message
+  readonly message: (m: Message.Message, i: number, log: (action: RepairAction) => void, freshId: (base: string) => string) => Message.Message
   readonly finish: (out: Array<Message.Message>, origins: Array<number>, log: (action: RepairAction) => void) => void
 }
 
@@ -641,7 +658,7 @@ const repairWith = (
       const results: Array<Block.ToolResultBlock> = []
       for (const call of unanswered) {
         results.push(Block.toolResult(call.outId, call.outName, interrupted, true))
-        actions.push(new InsertedMissingResult({ index: call.index, toolCallId: call.outId, toolName: call.outName }))
+        actions.push(new InsertedMissingResult({ index: call.index, toolCallId: call.outId, toolName: call.outName, ...insertedContent(interrupted) }))
       }
       endRun()
       emit(Message.tool(results), unanswered[0]!.index)
@@ -742,7 +759,7 @@ const repairWith = (
 
   for (let i = 0; i < messages.length; i++) {
     const given = messages[i]!
-    const m = fixes === undefined ? given : fixes.message(given, i, log)
+    const m = fixes === undefined ? given : fixes.message(given, i, log, freshId)
     if (m !== given) changed = true
     if (m.content.length === 0) {
       actions.push(new RemovedEmptyMessage({ index: i, message: given }))
@@ -1176,17 +1193,54 @@ const geminiFixes = (options: RepairForOptions | undefined): ProviderFixes => ({
 const responsesFixes = (options: RepairForOptions | undefined): ProviderFixes => {
   // validation's own reading of which custom tool outputs answer a call, fed the messages in the same order
   const custom = customCallOutputs(options?.continues === true)
+  /** The input index of each custom tool call, in order (the repair keeps them in that order). */
+  const callOrigins: Array<number> = []
+  /** The fresh ids of the custom calls that had no usable call_id, by the call_id as it came, in order; `next` is the first no output has followed yet. */
+  const renamed = new Map<string, { readonly ids: Array<string>; next: number }>()
+  /**
+   * Custom tool items without a usable call_id, which the API rejects: a call gets a fresh one, as an empty
+   * function call id does, and the first output without one after it (the same id as it came) follows it.
+   */
+  const withCustomIds = (m: Message.AssistantMessage, i: number, log: (action: RepairAction) => void, freshId: (base: string) => string): Message.AssistantMessage => {
+    let content: Array<Block.AssistantBlock> | undefined
+    for (let b = 0; b < m.content.length; b++) {
+      const block = m.content[b]!
+      if (block._tag !== "ProviderData") continue
+      const item = customItemOf(block)
+      if (item === undefined) continue
+      if (item.type === "custom_tool_call") callOrigins.push(i)
+      if (item.id !== undefined) continue
+      const queue = renamed.get(item.rawId)
+      let to: string
+      if (item.type === "custom_tool_call") {
+        to = freshId("")
+        if (queue === undefined) renamed.set(item.rawId, { ids: [to], next: 0 })
+        else queue.ids.push(to)
+      } else {
+        // an output no such call comes before answers nothing: removed below, as an orphan
+        if (queue === undefined || queue.next === queue.ids.length) continue
+        to = queue.ids[queue.next++]!
+      }
+      log(new RenamedToolCallId({ index: i, from: item.rawId, to }))
+      content ??= m.content.slice()
+      content[b] = Block.providerData(block.provider, { ...block.data, call_id: to })
+    }
+    return content === undefined ? m : withContent(m, content)
+  }
   return {
-    message: (given, i, log) => {
+    message: (given, i, log, freshId) => {
       custom.message(given, i)
       if (given.role !== "assistant") return given
+      const named = withCustomIds(given, i, log, freshId)
       // an output of a custom tool call that is not there, or a second one: removed, as a function output is
-      const answered = dropBlocks(given, i, log, (block, b) => {
+      const answered = dropBlocks(named, i, log, (block, b) => {
         const answers = custom.output(block, i, b)
         if (answers === undefined) return undefined
         switch (answers._tag) {
           case "Orphan":
-            return "the Responses API rejects a custom tool call output that answers no custom tool call before it (the output is kept here)"
+            return answers.id === ""
+              ? "the Responses API rejects a custom tool call output with no call_id (missing, empty or not a string), and no custom tool call without one came before it to give it one (the output is kept here)"
+              : "the Responses API rejects a custom tool call output that answers no custom tool call before it (the output is kept here)"
           case "Duplicate":
             return `the custom tool call was already answered at messages[${answers.firstIndex}] (the second output is kept here)`
           default:
@@ -1235,7 +1289,9 @@ const responsesFixes = (options: RepairForOptions | undefined): ProviderFixes =>
           const call = unanswered[n]!
           for (; from <= call.blockIndex; from++) content.push(m.content[from]!)
           content.push(Block.providerData("openai-responses", { type: "custom_tool_call_output", call_id: call.id, output }))
-          log(new InsertedMissingResult({ index: origins[k]!, toolCallId: call.id, toolName: call.name }))
+          // logged where the call was in the input, as for a function call (a merge may have moved it)
+          const index = callOrigins[call.ordinal] ?? origins[k]!
+          log(new InsertedMissingResult({ index, toolCallId: call.id, toolName: call.name, ...insertedContent(output) }))
         }
         for (; from < m.content.length; from++) content.push(m.content[from]!)
         out[k] = withContent(m, content)

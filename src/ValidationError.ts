@@ -280,8 +280,12 @@ export class EmptyConversation extends Schema.TaggedError<EmptyConversation>()("
  * rather than a tool message: an OpenAI Responses `custom_tool_call_output`
  * item kept as provider data, which answers no `custom_tool_call` before it
  * (the API rejects it: "No tool call found for custom tool call output").
+ * An output whose `call_id` is missing, empty or not a string (which the API
+ * rejects too) answers no call either: `toolCallId` is then `""`.
  * `validateFor("openai-responses")` reports it, and
- * `Repair.repairFor("openai-responses")` removes it (kept whole in its log).
+ * `Repair.repairFor("openai-responses")` removes it (kept whole in its log),
+ * unless a custom tool call without a `call_id` comes before it: both then
+ * get a fresh one.
  *
  * @example
  * const error = yield* Effect.flip(Conversation.validate([
@@ -304,6 +308,9 @@ export class OrphanToolResult extends Schema.TaggedError<OrphanToolResult>()("Or
 }) {
   override get message(): string {
     if (this.blockIndex !== undefined) {
+      if (this.toolCallId === "") {
+        return `${at(this.index)}${block(this.blockIndex)}: custom tool output has no call_id (missing, empty or not a string), so it answers no custom tool call (openai-responses)`
+      }
       return `${at(this.index)}${block(this.blockIndex)}: custom tool output ${JSON.stringify(this.toolCallId)} answers no custom tool call before it (openai-responses)`
     }
     const name = this.toolName === "" ? "" : ` (${this.toolName})`
@@ -324,7 +331,10 @@ export class OrphanToolResult extends Schema.TaggedError<OrphanToolResult>()("Or
  * call"). `validateFor("openai-responses")` reports it (at the end of the
  * conversation, unless `allowPendingToolCalls`), and
  * `Repair.repairFor("openai-responses")` answers it with an output saying
- * the call was interrupted.
+ * the call was interrupted. A custom tool call whose `call_id` is missing,
+ * empty or not a string (which the API rejects) can have no output:
+ * `toolCallIds` is then `[""]`, and `repairFor` gives it a fresh `call_id`
+ * (`RenamedToolCallId`), as it does an empty function call id.
  *
  * @example
  * const error = yield* Effect.flip(Conversation.validate([
@@ -349,6 +359,9 @@ export class MissingToolResult extends Schema.TaggedError<MissingToolResult>()("
   override get message(): string {
     const where = this.resumedAt === undefined ? "before the conversation ends" : `before messages[${this.resumedAt}]`
     if (this.blockIndex !== undefined) {
+      if (this.toolCallIds.every((id) => id === "")) {
+        return `${at(this.index)}${block(this.blockIndex)}: custom tool call has no call_id (missing, empty or not a string), so no custom tool output can answer it (openai-responses)`
+      }
       return `${at(this.index)}${block(this.blockIndex)}: custom tool call ${this.toolCallIds.map((id) => JSON.stringify(id)).join(", ")} has no custom tool output ${where} (openai-responses)`
     }
     return `${at(this.index)}tool call${this.toolCallIds.length === 1 ? "" : "s"} ${this.toolCallIds.map((id) => JSON.stringify(id)).join(", ")} ${this.toolCallIds.length === 1 ? "has" : "have"} no result ${where}`

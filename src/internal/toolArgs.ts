@@ -133,12 +133,46 @@ export const sentArgumentsProblem = (call: {
 export const isChatCustomCall = (call: { readonly providerOptions?: { readonly [provider: string]: { readonly [key: string]: unknown } } | undefined }): boolean =>
   call.providerOptions?.["openai-chat"]?.["type"] === "custom"
 
-/** What a Responses custom tool output (kept as provider data) that answers no call is: an orphan, or a second answer. */
+/**
+ * A Responses custom tool item kept as provider data: a `custom_tool_call`
+ * or its `custom_tool_call_output`, with its `call_id` when that is a
+ * non-empty string (`undefined` otherwise: missing, empty or not a string,
+ * which the API rejects), and the `call_id` as it came (`rawId`: the JSON
+ * text of one that is not a string, `""` for a missing one).
+ */
+export interface CustomItem {
+  readonly type: "custom_tool_call" | "custom_tool_call_output"
+  readonly id: string | undefined
+  readonly rawId: string
+  /** Its `name` when that is a string (a call's), else `""`. */
+  readonly name: string
+}
+
+/** The Responses custom tool item a block holds, or `undefined`. */
+export const customItemOf = (block: Block.Block): CustomItem | undefined => {
+  if (block._tag !== "ProviderData" || block.provider !== "openai-responses") return undefined
+  const type = block.data["type"]
+  if (type !== "custom_tool_call" && type !== "custom_tool_call_output") return undefined
+  const id = block.data["call_id"]
+  const rawId = id === undefined ? "" : typeof id === "string" ? id : jsonText(id)
+  const name = block.data["name"]
+  return { type, id: typeof id === "string" && id !== "" ? id : undefined, rawId, name: typeof name === "string" ? name : "" }
+}
+
+/**
+ * What a Responses custom tool output (kept as provider data) that answers
+ * no call is: an orphan (`id` is `""` when the output has no usable
+ * `call_id`), or a second answer.
+ */
 export type CustomOutputIssue =
   | { readonly _tag: "Orphan"; readonly id: string }
   | { readonly _tag: "Duplicate"; readonly id: string; readonly firstIndex: number }
 
-/** A Responses `custom_tool_call` (kept as provider data) with no output after it. */
+/**
+ * A Responses `custom_tool_call` (kept as provider data) with no output
+ * after it; `id` is `""` when the call has no usable `call_id` (no output
+ * can answer it).
+ */
 export interface UnansweredCustomCall {
   readonly id: string
   readonly name: string
@@ -146,6 +180,8 @@ export interface UnansweredCustomCall {
   readonly blockIndex: number
   /** The first user or assistant message after the call's: the conversation went on without its output. */
   readonly resumedAt: number | undefined
+  /** How many custom calls come before it in the messages read. */
+  readonly ordinal: number
 }
 
 interface CustomCallEntry {
@@ -165,7 +201,10 @@ interface CustomCallEntry {
  * answers the last call of its `call_id` before it, once. A continued
  * conversation (`continues`) may open with outputs of the stored
  * response's calls: until a user message or another item, an output
- * answers those. One pass: each message and block is read once.
+ * answers those. An item without a usable `call_id` (missing, empty or not
+ * a string: the API rejects it) pairs with nothing: such an output is an
+ * orphan wherever it is, such a call stays unanswered. One pass: each
+ * message and block is read once.
  */
 export const customCallOutputs = (continues: boolean): {
   /** The next message (before its blocks). */
@@ -188,10 +227,11 @@ export const customCallOutputs = (continues: boolean): {
       for (; resuming < entries.length && entries[resuming]!.index < index; resuming++) entries[resuming]!.resumedAt = index
     },
     output: (block, index, blockIndex) => {
-      const item = block._tag === "ProviderData" && block.provider === "openai-responses" ? block.data : undefined
-      const type = item?.["type"]
-      const id = item?.["call_id"]
-      if (type === "custom_tool_call_output" && typeof id === "string") {
+      const item = customItemOf(block)
+      if (item?.type === "custom_tool_call_output") {
+        const id = item.id
+        // the API rejects an output without a usable call_id, whatever comes before it
+        if (id === undefined) return { _tag: "Orphan", id: "" }
         if (opening) return undefined
         const call = calls.get(id)
         if (call === undefined) return { _tag: "Orphan", id }
@@ -200,18 +240,19 @@ export const customCallOutputs = (continues: boolean): {
         return undefined
       }
       opening = false
-      if (type === "custom_tool_call" && typeof id === "string") {
-        const name = item?.["name"]
-        const entry: CustomCallEntry = { id, name: typeof name === "string" ? name : "", index, blockIndex, resumedAt: undefined, answeredAt: -1 }
-        calls.set(id, entry)
+      if (item !== undefined) {
+        // a call without a usable call_id is read, so that it is reported, but no output answers it
+        const entry: CustomCallEntry = { id: item.id ?? "", name: item.name, index, blockIndex, resumedAt: undefined, answeredAt: -1 }
+        if (item.id !== undefined) calls.set(item.id, entry)
         entries.push(entry)
       }
       return undefined
     },
     unanswered: () => {
       const out: Array<UnansweredCustomCall> = []
-      for (const e of entries) {
-        if (e.answeredAt === -1) out.push({ id: e.id, name: e.name, index: e.index, blockIndex: e.blockIndex, resumedAt: e.resumedAt })
+      for (let k = 0; k < entries.length; k++) {
+        const e = entries[k]!
+        if (e.answeredAt === -1) out.push({ id: e.id, name: e.name, index: e.index, blockIndex: e.blockIndex, resumedAt: e.resumedAt, ordinal: k })
       }
       return out
     }
