@@ -34,6 +34,7 @@ import {
   EmptyConversation,
   EmptyRedactedThinking,
   EmptyTextBlock,
+  EmptyToolName,
   InvalidConversation,
   MisplacedFunctionCall,
   MissingEncryptedContent,
@@ -52,7 +53,7 @@ import {
 } from "./ValidationError.js"
 import type { ConversationIssue, DecodeIssue, Issue, IssueFor, ProviderIssue } from "./ValidationError.js"
 import { hintKey } from "./internal/hint.js"
-import { customCallOutputs, isChatCustomCall, sentArgumentsProblem } from "./internal/toolArgs.js"
+import { customCallOutputs, customItemOf, isChatCustomCall, sentArgumentsProblem } from "./internal/toolArgs.js"
 import { assistantTurnStart, nextOnWire, previousOnWire } from "./internal/anthropicTurn.js"
 
 declare const ValidatedTypeId: unique symbol
@@ -864,7 +865,7 @@ export const requiresThoughtSignatures = (options?: ProfileOptions): boolean => 
 }
 
 /** A provider's own issues, and the generic ones only that provider's wire shows. */
-type ProviderSink = (issue: ProviderIssue | MissingToolResult | OrphanToolResult | DuplicateToolResult) => boolean
+type ProviderSink = (issue: ProviderIssue | MissingToolResult | OrphanToolResult | DuplicateToolResult | EmptyToolName) => boolean
 
 /** Anthropic: "text content blocks must contain non-whitespace text". */
 const isBlank = (text: string): boolean => text.trim() === ""
@@ -1073,6 +1074,9 @@ const responsesRules = (messages: ReadonlyArray<Message.Message>, options: Profi
           : new DuplicateToolResult({ index: i, blockIndex: b, toolCallId: answers.id, firstIndex: answers.firstIndex })
         if (sink(issue)) return
       }
+      // a custom tool call kept as provider data needs its name, as a function call does ("Missing required parameter")
+      const item = customItemOf(block)
+      if (item?.type === "custom_tool_call" && item.name === "" && sink(new EmptyToolName({ index: i, blockIndex: b, toolCallId: item.id ?? "" }))) return
       if (block._tag === "ToolCall" && block.providerExecuted !== true) {
         lastCall = block
         const problem = sentArgumentsProblem(block)
@@ -1198,7 +1202,7 @@ export const validateFor = <P extends Provider>(provider: P, options?: ProfileOp
   Effect.suspend(() => {
     const generic = firstIssue(messages, options, genericRulesFor(provider))
     if (generic !== undefined) return Effect.fail(generic)
-    let found: ProviderIssue | MissingToolResult | OrphanToolResult | DuplicateToolResult | undefined
+    let found: ProviderIssue | MissingToolResult | OrphanToolResult | DuplicateToolResult | EmptyToolName | undefined
     providerScan(provider, messages, options, (issue) => {
       found = issue
       return true

@@ -1200,6 +1200,7 @@ const responsesFixes = (options: RepairForOptions | undefined): ProviderFixes =>
   /**
    * Custom tool items without a usable call_id, which the API rejects: a call gets a fresh one, as an empty
    * function call id does, and the first output without one after it (the same id as it came) follows it.
+   * A call without a name gets the stand-in an unnamed function call gets.
    */
   const withCustomIds = (m: Message.AssistantMessage, i: number, log: (action: RepairAction) => void, freshId: (base: string) => string): Message.AssistantMessage => {
     let content: Array<Block.AssistantBlock> | undefined
@@ -1209,21 +1210,32 @@ const responsesFixes = (options: RepairForOptions | undefined): ProviderFixes =>
       const item = customItemOf(block)
       if (item === undefined) continue
       if (item.type === "custom_tool_call") callOrigins.push(i)
-      if (item.id !== undefined) continue
-      const queue = renamed.get(item.rawId)
-      let to: string
-      if (item.type === "custom_tool_call") {
-        to = freshId("")
-        if (queue === undefined) renamed.set(item.rawId, { ids: [to], next: 0 })
-        else queue.ids.push(to)
-      } else {
-        // an output no such call comes before answers nothing: removed below, as an orphan
-        if (queue === undefined || queue.next === queue.ids.length) continue
-        to = queue.ids[queue.next++]!
+      let data = block.data
+      if (item.id === undefined) {
+        const queue = renamed.get(item.rawId)
+        let to: string | undefined
+        if (item.type === "custom_tool_call") {
+          to = freshId("")
+          if (queue === undefined) renamed.set(item.rawId, { ids: [to], next: 0 })
+          else queue.ids.push(to)
+        } else if (queue !== undefined && queue.next < queue.ids.length) {
+          to = queue.ids[queue.next++]!
+        }
+        // (an output no such call comes before answers nothing: removed below, as an orphan)
+        if (to !== undefined) {
+          log(new RenamedToolCallId({ index: i, from: item.rawId, to }))
+          data = { ...data, call_id: to }
+        }
       }
-      log(new RenamedToolCallId({ index: i, from: item.rawId, to }))
+      if (item.type === "custom_tool_call" && item.name === "") {
+        // a call without its name is rejected, as a function call's is: it gets the same stand-in
+        const id = data["call_id"]
+        log(new FilledToolName({ index: i, toolCallId: typeof id === "string" ? id : item.rawId, name: UNKNOWN_TOOL }))
+        data = { ...data, name: UNKNOWN_TOOL }
+      }
+      if (data === block.data) continue
       content ??= m.content.slice()
-      content[b] = Block.providerData(block.provider, { ...block.data, call_id: to })
+      content[b] = Block.providerData(block.provider, data)
     }
     return content === undefined ? m : withContent(m, content)
   }

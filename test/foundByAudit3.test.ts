@@ -109,6 +109,29 @@ describe("OpenAI Responses: a custom tool item without a usable call_id", () => 
       yield* Conversation.validateFor("openai-responses")(messages)
     }))
 
+  it.effect("a custom tool call without a name is EmptyToolName, and repairFor gives it the stand-in a function call gets", () =>
+    Effect.gen(function*() {
+      for (const name of [undefined, "", 7]) {
+        const call = Block.providerData("openai-responses", { type: "custom_tool_call", call_id: "ct_1", input: "*** Begin Patch", ...(name === undefined ? {} : { name }) })
+        const history = [Message.user("Patch it."), Message.assistant([call, customOutput("ct_1")]), Message.user("Thanks.")]
+        const issues = Conversation.issuesFor("openai-responses", history)
+        assert.deepStrictEqual(tags(issues), ["EmptyToolName"], `name ${JSON.stringify(name)}`)
+        const issue = issues[0] as ValidationError.EmptyToolName
+        assert.deepStrictEqual([issue.index, issue.blockIndex, issue.toolCallId], [1, 0, "ct_1"])
+        const { actions, messages } = yield* Repair.repairFor("openai-responses")(history)
+        assert.deepStrictEqual(actions.map((a) => [a._tag, a.index]), [["FilledToolName", 1]])
+        assert.strictEqual((messages[1]!.content[0] as Block.ProviderDataBlock).data["name"], "unknown_tool")
+        yield* Conversation.validateFor("openai-responses")(messages)
+      }
+      // without a call_id either: both are fixed, the name logged under the fresh id
+      const bare = Block.providerData("openai-responses", { type: "custom_tool_call", input: "x" })
+      const { actions } = yield* Repair.repairFor("openai-responses")([Message.user("Go."), Message.assistant([bare]), Message.user("Well?")])
+      assert.deepStrictEqual(tags(actions), ["RenamedToolCallId", "FilledToolName", "InsertedMissingResult"])
+      const renamed = actions[0] as Repair.RenamedToolCallId
+      assert.strictEqual((actions[1] as Repair.FilledToolName).toolCallId, renamed.to)
+      assert.include((actions[2] as Repair.InsertedMissingResult).description, "(unknown_tool)")
+    }))
+
   it.effect("a fresh call_id is not one any item of the conversation uses", () =>
     Effect.gen(function*() {
       const history = [
