@@ -20,13 +20,16 @@ import { imageSizeOfBase64 } from "./imageSize.js"
 import { isPdf, pdfPagesOfSource } from "./pdf.js"
 import { asStoredCall, type ChatMessageLike, type ChatRequestLike, withMeasured } from "./openAiChatPrompt.js"
 import { keptToolSettings } from "./toolSettings.js"
-import { hintKey } from "./hint.js"
+import { hintKey, OPENAI_CHAT_HINTS, wireFieldsOf } from "./hint.js"
 
 const KEY = "openai-chat"
 
 type Obj = { readonly [key: string]: Schema.Json }
 
 const own = (value: { readonly providerOptions?: Block.ProviderOptions | undefined }): Obj | undefined => value.providerOptions?.[KEY]
+
+/** A Chat hint of a value (`internal/hint`): which wire form the adapter writes. */
+const hint = (value: { readonly providerOptions?: Block.ProviderOptions | undefined }, name: string): Schema.Json | undefined => own(value)?.[hintKey(name)]
 
 const text = (t: string): Obj => ({ type: "text", text: t })
 
@@ -153,7 +156,8 @@ const assistant = (m: Message.AssistantMessage): ChatMessageLike => {
   const content = parts ? said : last === undefined ? null : last
   return {
     role: "assistant",
-    content,
+    // read without content: written back without it
+    ...(content === null && hint(m, "noContent") === true ? {} : { content }),
     ...(m.name === undefined ? {} : { name: m.name }),
     ...(functionCall === undefined ? {} : { function_call: functionCall }),
     ...(calls.length === 0 ? {} : { tool_calls: calls })
@@ -213,8 +217,8 @@ const definition = (t: Request.ToolDefinition): Obj => ({
  */
 export const chatRequestOf = (request: Request.Request): { readonly body: ChatRequestLike; readonly starts: ReadonlyArray<number> } => {
   // the request's kept Chat Completions fields come first, as the adapter writes them (a tool list or tool choice
-  // of a kind the model does not type is kept there)
-  const body: Record<string, unknown> = { ...own(request) }
+  // of a kind the model does not type is kept there), by their wire names and without the adapter's hints
+  const body: Record<string, unknown> = { ...wireFieldsOf(own(request), (name) => OPENAI_CHAT_HINTS.has(name)) }
   if (request.model !== undefined) body["model"] = request.model
   const messages: Array<ChatMessageLike> = []
   const starts: Array<number> = []
@@ -232,12 +236,13 @@ export const chatRequestOf = (request: Request.Request): { readonly body: ChatRe
       }
       case "assistant": {
         const written = assistant(m)
-        const empty = m.content.length > 0 && (written.content === null || (Array.isArray(written.content) && written.content.length === 0)) &&
+        const empty = m.content.length > 0 &&
+          (written.content === null || written.content === undefined || (Array.isArray(written.content) && written.content.length === 0)) &&
           written.tool_calls === undefined && written.function_call === undefined &&
           !m.content.some((b) =>
             b._tag === "Refusal" ||
             // thinking read from reasoning_content goes back there
-            (b._tag === "Thinking" && b.providerOptions?.[KEY]?.[hintKey("reasoningContent")] === true) ||
+            (b._tag === "Thinking" && hint(b, "reasoningContent") === true) ||
             // a generated audio replayed by its id
             (b._tag === "File" && b.mediaType.startsWith("audio/") && (b.itemId !== undefined || b.source._tag === "FileId"))
           )
@@ -253,8 +258,12 @@ export const chatRequestOf = (request: Request.Request): { readonly body: ChatRe
   }
   body["messages"] = messages
   const tools = (request.tools ?? []).filter((t) => !isProviderTool(t))
-  const legacy = tools.length > 0 && tools.every((t) => own(t)?.["type"] === "functions")
-  if (legacy) body["functions"] = tools.map(definition)
+  // as the writer decides: tools read from the deprecated `functions`, or an empty list read from it (left out, as an
+  // empty tools list is, its choice not)
+  const legacy = tools.length > 0
+    ? tools.every((t) => own(t)?.["type"] === "functions")
+    : (request.tools?.length ?? 0) === 0 && hint(request, "functions") === true
+  if (legacy && tools.length > 0) body["functions"] = tools.map(definition)
   else if (tools.length > 0) {
     body["tools"] = tools.map((t) =>
       own(t)?.["type"] === "custom"

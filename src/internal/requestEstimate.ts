@@ -49,7 +49,7 @@ import { isRecord, mapSubschemas } from "./jsonSchema.js"
 import { anthropicPdfPageTokens, geminiPdfPageTokens, isPdf, pdfPagesOfSource } from "./pdf.js"
 import { geminiVideoTokensPerSecond, isVideo, videoSecondsOfSource, videoTokens } from "./video.js"
 import { countChatRequest, promptFormatForModel, type RenderOptions } from "./openAiChatPrompt.js"
-import { hintKey } from "./hint.js"
+import { hintKey, noHints, wireFieldsOf } from "./hint.js"
 
 /** What the estimate is computed from: one estimator's rules. */
 export interface Rules {
@@ -505,7 +505,8 @@ const anthropic = (rules: Rules, request: Request.Request, model: string | undef
       computer = true
     } else if (typeof type === "string" && type !== "custom") {
       // a server tool (web search, code execution, ...): its definition as sent, the only figure known
-      const config = defined !== undefined ? { ...defined.config, type } : tool.providerOptions?.["anthropic"]
+      // kept the older way: its Anthropic fields by their wire names, as the writer sends them
+      const config = defined !== undefined ? { ...defined.config, type } : wireFieldsOf(tool.providerOptions?.["anthropic"], noHints)
       tools += rules.text(stringify({ ...config, name: tool.name }))
     } else tools += rules.text(anthropicToolText(tool))
     sent++

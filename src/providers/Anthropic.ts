@@ -53,8 +53,10 @@
  * written as a message of its own again and the request comes back as it
  * was sent; and `$outputFormatField: true` on a request whose response
  * format came as the structured outputs beta's top-level `output_format`.
- * A hint's name starts with `$`, which no wire field's does: a field the
- * sender named `separateMessage` is kept and written back as any other.
+ * A field the sender named `separateMessage` is kept and written back as
+ * any other, and so is one named `$separateMessage`: a field whose name
+ * starts with `$` is kept with one more in front (`$$separateMessage`), so
+ * it is never read as a hint.
  *
  * @since 0.1.0
  */
@@ -81,7 +83,7 @@ import {
   type UnsupportedContent
 } from "./Conversion.js"
 import * as A from "./internal/adapter.js"
-import { hintKey } from "./internal/kept.js"
+import { hintOf, keptOf } from "./internal/kept.js"
 import * as StreamErrors from "./StreamError.js"
 import * as ToolArguments from "./ToolArguments.js"
 
@@ -141,17 +143,20 @@ const RESULT_PASS_TYPES = new Set(["search_result", "tool_reference", "browser_s
 const hasExtras = (value: { readonly providerOptions?: Block.ProviderOptions }): boolean => value.providerOptions?.[key] !== undefined
 
 /** The hint on a server tool that came without a name (the MCP connector's `mcp_toolset`), which goes back without one. */
-const NO_NAME = hintKey("noName")
+const NO_NAME = "noName"
 
 /** The message-level hint that keeps a message read on its own from being merged into the one before it. */
-const SEPARATE = hintKey("separateMessage")
+const SEPARATE = "separateMessage"
 
 /**
  * The request-level hint that its response format came as the structured
  * outputs beta's top-level `output_format` (and goes back there), not as
  * `output_config.format`.
  */
-const OUTPUT_FORMAT_FIELD = hintKey("outputFormatField")
+const OUTPUT_FORMAT_FIELD = "outputFormatField"
+
+/** The hints above, each stored with a `$` in front (`internal/kept`), never written as fields. */
+const hints: ReadonlySet<string> = new Set([NO_NAME, SEPARATE, OUTPUT_FORMAT_FIELD])
 
 /** The wire formats whose adapters mark the blocks they read with their own provider options. */
 const OTHER_FORMATS = ["openai-chat", "openai-responses", "gemini"] as const
@@ -474,12 +479,6 @@ interface Turn {
   filled: boolean
 }
 
-/** A message's Anthropic fields without the separate-message hint, or `undefined` when none are left. */
-const withoutSeparate = (own: Block.JsonObject): Block.JsonObject | undefined => {
-  const { [SEPARATE]: _, ...rest } = own
-  return Object.keys(rest).length === 0 ? undefined : rest
-}
-
 /** What Anthropic takes as a tool_use id: letters, digits, "_" and "-" (others are a 400). */
 const ANTHROPIC_ID = /^[a-zA-Z0-9_-]+$/
 /** Per conversion: the ids written in Anthropic's alphabet, for the calls whose ids were outside it. */
@@ -535,8 +534,7 @@ const encodePrompt = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Pro
   let started = false
   const turnFor = (role: "user" | "assistant", kind: Turn["last"], m: Message.Message, index: number): Turn => {
     const last = turns[turns.length - 1]
-    const own = m.providerOptions?.[key]
-    if (last !== undefined && last.role === role && own?.[SEPARATE] !== true) {
+    if (last !== undefined && last.role === role && hintOf(m, key, SEPARATE) !== true) {
       if (!(last.last === "tool" && (kind === "user" || kind === "tool"))) {
         A.converted(ctx, index, undefined, `${A.an(kind)} ${kind} message after ${A.an(last.last)} ${last.last} message`, `merged into one ${role} message (Anthropic alternates roles)`)
       }
@@ -548,7 +546,7 @@ const encodePrompt = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Pro
     const turn: Turn = {
       role,
       content: [],
-      extras: own?.[SEPARATE] === true ? withoutSeparate(own) : A.ownExtras(m, key),
+      extras: keptOf(m, key, hints),
       last: kind,
       plain: undefined,
       messages: 1,
@@ -573,7 +571,7 @@ const encodePrompt = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Pro
         {
           // the system prompt is a list of blocks: a message's cache breakpoint goes on its last block (as
           // effect/ai-anthropic places it), other message options have nowhere to go
-          const { cache_control: cache, ...others } = A.ownExtras(m, key) ?? {}
+          const { cache_control: cache, ...others } = keptOf(m, key, hints) ?? {}
           const last = system[system.length - 1]
           if (cache !== undefined && last !== undefined && m.content.length > 0) {
             if ((last as { readonly cache_control?: unknown }).cache_control === undefined) {
@@ -693,7 +691,7 @@ const encodeTool = (ctx: A.Ctx, tool: Request.ToolDefinition): Wire.ToolParam | 
   const defined = tool.providerDefined
   if (defined !== undefined) {
     if (defined.provider === key) {
-      const named = tool.providerOptions?.[key]?.[NO_NAME] === true ? {} : { name: tool.name }
+      const named = hintOf(tool, key, NO_NAME) === true ? {} : { name: tool.name }
       return { ...defined.config, type: defined.type, ...named } as unknown as Wire.ToolParam
     }
     A.dropped(ctx, undefined, undefined, `the definition of ${tool.name}, a tool ${defined.provider} defines`, "Anthropic runs only its own tools")
@@ -789,10 +787,9 @@ const outputLimit = (ctx: A.Ctx, own: unknown, option: unknown): number | undefi
 }
 
 const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToRequestOptions | undefined): Wire.RequestBody => {
-  const extras = A.ownExtras(request, key)
+  const extras = keptOf(request, key, hints)
   const body: Record<string, unknown> = { ...extras }
-  const beta = body[OUTPUT_FORMAT_FIELD] === true
-  delete body[OUTPUT_FORMAT_FIELD]
+  const beta = hintOf(request, key, OUTPUT_FORMAT_FIELD) === true
   if (request.model !== undefined) body["model"] = request.model
   const maxTokens = outputLimit(ctx, request.maxOutputTokens ?? body["max_tokens"], options?.maxTokens)
   delete body["max_tokens"]
@@ -1072,8 +1069,8 @@ const decodeUserBlock = (ctx: A.Ctx, block: A.Obj, path: string, type: string): 
 
 const decodeMessage = (ctx: A.Ctx, m: A.Obj, path: string, index: number, names: Names, out: Array<Message.Message>, separate: boolean): void => {
   const role = A.str(ctx, m, "role", path)
-  const fields = A.extrasOf(m, MESSAGE_KEYS)
-  const extras = separate ? { ...fields, [SEPARATE]: true } : fields
+  const extras = A.extrasOf(m, MESSAGE_KEYS)
+  const messageOptions = A.optionsOf(key, extras, { [SEPARATE]: separate ? true : undefined })
   const body = m["content"]
   const at = `${path}.content`
   switch (role) {
@@ -1088,16 +1085,16 @@ const decodeMessage = (ctx: A.Ctx, m: A.Obj, path: string, index: number, names:
         const only = content[0]
         if (content.length === 1 && only?._tag === "Text" && !hasExtras(only)) content[0] = asListed(only)
       }
-      out.push(Message.assistant(content, A.optionsOf(key, extras)))
+      out.push(Message.assistant(content, messageOptions))
       return
     }
     case "user": {
       if (typeof body === "string") {
-        out.push(Message.user(body, A.optionsOf(key, extras)))
+        out.push(Message.user(body, messageOptions))
         return
       }
       const blocks = A.arr(ctx, body, at)
-      let options = A.optionsOf(key, extras)
+      let options = messageOptions
       let results: Array<Block.ToolResultBlock> = []
       let said: Array<Block.UserBlock> = []
       const flushResults = (): void => {
@@ -1132,7 +1129,7 @@ const decodeMessage = (ctx: A.Ctx, m: A.Obj, path: string, index: number, names:
     }
     case "system":
       // newer API versions accept system messages inside `messages`
-      out.push(Message.system(decodeSystem(ctx, body, at), A.optionsOf(key, extras)))
+      out.push(Message.system(decodeSystem(ctx, body, at), messageOptions))
       return
     default:
       return A.malformed(ctx, `${path}.role`, `unknown role ${JSON.stringify(role)}`)
@@ -1216,7 +1213,7 @@ const decodeTools = (ctx: A.Ctx, list: ReadonlyArray<Schema.Json>): Array<Reques
       const named = tool["name"] !== undefined
       const server = tool["mcp_server_name"]
       const name = named ? A.str(ctx, tool, "name", at) : typeof server === "string" && server.length > 0 ? server : (tool["type"] as string)
-      const options = named ? undefined : { providerOptions: { [key]: { [NO_NAME]: true } } }
+      const options = named ? undefined : A.optionsOf(key, undefined, { [NO_NAME]: true })
       out.push(Request.providerTool(name, key, tool["type"] as string, A.extrasOf(tool, SERVER_TOOL_KEYS), options))
       continue
     }
@@ -1275,7 +1272,7 @@ const jsonSchemaFormat = (format: Schema.Json | undefined): Request.ResponseForm
  * Anything else stays as it is. Anthropic formats have no name: the model's
  * is `"response"`, as for Gemini.
  */
-const decodeOutputFormat = (extras: Record<string, Schema.Json>): Request.ResponseFormat | undefined => {
+const decodeOutputFormat = (extras: Record<string, Schema.Json>): { readonly format: Request.ResponseFormat; readonly beta: boolean } | undefined => {
   const config = extras["output_config"]
   const format = A.isObj(config) ? jsonSchemaFormat(config["format"]) : undefined
   if (format !== undefined && A.isObj(config)) {
@@ -1283,13 +1280,12 @@ const decodeOutputFormat = (extras: Record<string, Schema.Json>): Request.Respon
     for (const k in config) if (k !== "format") A.setKey(rest, k, config[k]!)
     if (Object.keys(rest).length === 0) delete extras["output_config"]
     else extras["output_config"] = rest
-    return format
+    return { format, beta: false }
   }
   const beta = jsonSchemaFormat(extras["output_format"])
-  if (beta === undefined || extras[OUTPUT_FORMAT_FIELD] !== undefined) return undefined
+  if (beta === undefined) return undefined
   delete extras["output_format"]
-  extras[OUTPUT_FORMAT_FIELD] = true
-  return beta
+  return { format: beta, beta: true }
 }
 
 const decodeRequest = (ctx: A.Ctx, input: unknown): Request.Request => {
@@ -1303,7 +1299,8 @@ const decodeRequest = (ctx: A.Ctx, input: unknown): Request.Request => {
   const tools = body["tools"] === undefined || body["tools"] === null ? undefined : decodeTools(ctx, A.arr(ctx, body["tools"], "tools"))
   const choice = decodeToolChoice(body["tool_choice"])
   if (choice === undefined && body["tool_choice"] !== undefined) A.setKey(extras, "tool_choice", body["tool_choice"]!)
-  const responseFormat = decodeOutputFormat(extras)
+  const output = decodeOutputFormat(extras)
+  const responseFormat = output?.format
   return Request.make(messages, {
     ...(model === undefined ? {} : { model }),
     ...(tools === undefined ? {} : { tools }),
@@ -1311,7 +1308,7 @@ const decodeRequest = (ctx: A.Ctx, input: unknown): Request.Request => {
     ...(choice === undefined ? {} : { toolChoice: choice.toolChoice }),
     ...(choice?.parallel === undefined ? {} : { parallelToolCalls: choice.parallel }),
     ...(Request.isTokenLimit(maxTokens) ? { maxOutputTokens: maxTokens } : {}),
-    ...A.optionsOf(key, Object.keys(extras).length === 0 ? undefined : extras)
+    ...A.optionsOf(key, Object.keys(extras).length === 0 ? undefined : extras, { [OUTPUT_FORMAT_FIELD]: output?.beta === true ? true : undefined })
   })
 }
 

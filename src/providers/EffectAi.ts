@@ -23,7 +23,12 @@
  * `openai.itemId` / `openai.encryptedContent`, `openai.imageDetail`,
  * `anthropic.cacheControl` (our `cache_control`), `anthropic.documentTitle`
  * / `documentContext` / `citations`, `google.thoughtSignature`. Other
- * provider options are kept under their own key, as they are. What a Prompt
+ * provider options are kept under their own key, as they are, but for an
+ * option whose name starts with `$`, kept with one more in front (`"$text"`
+ * as `$$text`, the rule of the other adapters' kept fields), so that no
+ * option of the sender's is read as a hint; the other adapters' hints a
+ * message or block holds (Anthropic's `$separateMessage`) go the other way
+ * under `"effect-agent-messages"` (`hints`), not as options. What a Prompt
  * has no place for (metadata, participant names, usage, citations,
  * reasoning summaries and status, a tool call's original argument text, the
  * exact parts of a tool result, provider data blocks, where a file's data
@@ -100,7 +105,8 @@ import {
   type UnsupportedContent
 } from "./Conversion.js"
 import * as A from "./internal/adapter.js"
-import { defined, HINT_PREFIX, hintKey } from "./internal/kept.js"
+import { isHintKey, keptKey, wireName } from "../internal/hint.js"
+import { defined, hintKey } from "./internal/kept.js"
 import * as ToolArguments from "./ToolArguments.js"
 
 type JsonObj = { [key: string]: Schema.Json }
@@ -169,17 +175,33 @@ class OptionsBuilder {
     if (providerOptions === undefined) return
     for (const provider of Object.keys(providerOptions)) {
       const record = providerOptions[provider]!
-      if (provider === "anthropic" && record["cache_control"] !== undefined) {
-        const { cache_control, ...rest } = record
-        this.field("anthropic", "cacheControl", cache_control!)
-        for (const k of Object.keys(rest)) this.field("anthropic", k, rest[k]!)
-      } else {
-        for (const k of Object.keys(record)) this.field(provider, k, record[k]!)
+      for (const k of Object.keys(record)) {
+        const value = record[k]!
+        if (isHintKey(k)) this.hintOfAnother(provider, k, value)
+        else if (provider === "anthropic" && k === "cache_control") this.field("anthropic", "cacheControl", value)
+        else this.field(provider, wireName(k), value)
       }
     }
   }
 
-  /** The options without the hints asked for and `$options`, which are kept aside (a text hint that is no text stays: it is no hint of ours). */
+  /**
+   * A hint no writer here asked for (another adapter's, such as Anthropic's
+   * `$separateMessage`, or one of ours where it means nothing): kept under
+   * our own key (`hints`, by provider and stored key), since a Prompt option
+   * of that name would be a field of the sender's.
+   */
+  private hintOfAnother(provider: string, stored: string, value: Schema.Json): void {
+    const hints = (this.own?.["hints"] ?? {}) as JsonObj
+    const record: JsonObj = Object.hasOwn(hints, provider) ? (hints[provider] as JsonObj) : {}
+    setKey(record, stored, value)
+    setKey(hints, provider, record)
+    this.keep("hints", hints)
+  }
+
+  /**
+   * The options without the hints asked for and `$options`, which are kept aside (a text hint that is no text stays: it
+   * is no hint of ours, kept as another's).
+   */
   private withoutHints(options: Block.ProviderOptions, hints: HintsAsked): Block.ProviderOptions {
     const own = options[providerKey]
     if (own === undefined) return options
@@ -589,6 +611,8 @@ const KeptUsage = reader(Message.Usage)
 const KeptSystemBlocks = reader(Schema.Array(Block.SystemBlock))
 const KeptResultContent = reader(Schema.Array(Block.ToolResultPart))
 // only provider data is kept beside a message's parts: every other block kind has a part of its own
+/** Hints `toPrompt` kept under our own key, by provider: each stored key with one `$` in front. */
+const KeptHints = reader(Schema.Record(Schema.String, Schema.Record(Schema.String.check(Schema.isPattern(/^\$(?!\$)/)), Schema.Json)))
 const KeptProviderData = reader(Schema.Array(Schema.Struct({ at: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)), block: Block.ProviderDataBlock })))
 
 /** The replay fields effect/ai's provider packages read, each with the type it must have to be read as the field. */
@@ -624,6 +648,13 @@ const OPTIONS = hintKey("options")
  */
 const CACHE_ON_MESSAGE = hintKey("cacheOnMessage")
 
+/** A Prompt option record as stored: each field whose name starts with `$` kept with one more in front (`internal/hint`). */
+const escaped = (record: JsonObj): JsonObj => {
+  const out: JsonObj = {}
+  for (const k of Object.keys(record)) setKey(out, keptKey(k), record[k]!)
+  return out
+}
+
 /**
  * Reads a Prompt options record back: the replay fields taken out, the rest
  * as provider options. A replay field of another type than the one it must
@@ -655,7 +686,7 @@ class OptionsReader {
       if (provider === ownKey) continue
       const record = options[provider] as Schema.Json | undefined
       if (record === undefined || isObj(record)) {
-        if (record !== undefined) this.records.set(provider, { ...(record as JsonObj) })
+        if (record !== undefined) this.records.set(provider, escaped(record as JsonObj))
         continue
       }
       // a provider's record that is no object is no option effect/ai's providers read: kept as it is, written back,
@@ -719,6 +750,16 @@ class OptionsReader {
    * has no use for: ignored, not kept).
    */
   providerOptions(extra?: JsonObj): { readonly providerOptions?: Block.ProviderOptions } {
+    // the hints `toPrompt` kept under our own key, back in their records (a value that is not that is ignored, reported)
+    const kept = this.kept("hints", KeptHints)
+    if (kept !== undefined) {
+      for (const provider of Object.keys(kept)) {
+        const record = this.records.get(provider) ?? {}
+        const given = kept[provider]!
+        for (const k of Object.keys(given)) setKey(record, k, given[k]!)
+        this.records.set(provider, record)
+      }
+    }
     for (const key of Object.keys(this.own)) {
       if (!this.used.has(key)) this.ctx.warnings.push(new UnknownProviderField({ path: `${this.path}.options.${ownKey}.${key}`, kept: false }))
     }
@@ -1157,7 +1198,7 @@ const providersDropped = (definition: Request.ToolDefinition): Array<string> => 
     return Object.keys(options).some((k) =>
       provider === "openai-responses" && k === STRICT_UNSET
         ? options[k] === true
-        : !k.startsWith(HINT_PREFIX) && !(provider === "openai-chat" && k === "type" && options[k] === "functions")
+        : !isHintKey(k) && !(provider === "openai-chat" && k === "type" && options[k] === "functions")
     )
   })
 }

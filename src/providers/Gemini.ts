@@ -49,9 +49,10 @@
  * unknown kinds become `ProviderDataBlock`s. Non-text parts of a system
  * instruction have no place in a system message and are reported
  * (`UnknownProviderField`). Beside the kept fields a few hints choose a
- * wire form, each named with a `$` in front (which no wire field's name
- * has, so a part's own field named `kind` is kept as any other; the names
- * below are given without it): `sameContent` (a message read from the same
+ * wire form, each named with a `$` in front (a part's own field named
+ * `kind` is kept as any other, and so is one named `$kind`: a field whose
+ * name starts with `$` is kept with one more in front, `$$kind`, so it is
+ * never read as a hint; the names below are given without the `$`): `sameContent` (a message read from the same
  * user content as the message before it), `partsAt` (the places its parts
  * had in that content, when some stood before a function response),
  * `syntheticId` (the call or response had no id), `noArgs` / `noResponse` / `noMimeType` (the field was absent, not
@@ -136,7 +137,7 @@ import * as Accumulator from "./GeminiStream.js"
 import type * as Wire from "./GeminiWire.js"
 import { eitherSpelling, readsSnake } from "./internal/geminiSpelling.js"
 import * as A from "./internal/adapter.js"
-import { defined, hintOf, isHint, keep, keptOf, merge } from "./internal/kept.js"
+import { defined, hintOf, keep, keptOf, merge } from "./internal/kept.js"
 import type * as StreamErrors from "./StreamError.js"
 import type { ProviderStreamError, StreamProtocolError } from "./StreamError.js"
 import * as ToolArguments from "./ToolArguments.js"
@@ -1489,7 +1490,8 @@ export const toRequest = (request: Request.Request, options?: WriteOptions): Eff
   const ctx = A.makeCtx(key, options)
   if (options?.spelling === "asRead") writesAsRead.add(ctx)
   return A.runEncode(ctx, () => {
-    const kept = request.providerOptions?.[key] ?? {}
+    // the request's kept fields by their wire names, without its hints
+    const kept = keptOf(request, key, requestHints) ?? {}
     const written = writeMessages(ctx, request.messages)
     A.droppedForeignSettings(ctx, request, key)
     const body: Wire.RequestBody = { contents: written.contents }
@@ -1536,7 +1538,7 @@ export const toRequest = (request: Request.Request, options?: WriteOptions): Eff
     }
     if (request.maxOutputTokens !== undefined) body.generationConfig = { ...body.generationConfig, maxOutputTokens: request.maxOutputTokens }
     for (const field of Object.keys(kept)) {
-      if (field === "tools" || field === "toolConfig" || field === "generationConfig" || isHint(field, requestHints)) continue
+      if (field === "tools" || field === "toolConfig" || field === "generationConfig") continue
       // a null kept beside a system instruction read in snake_case, written where that one went out so
       if (bodyKeys.has(field) && !(field === "systemInstruction" && body.systemInstruction === undefined)) continue
       A.setKey(body, field, kept[field])

@@ -47,8 +47,10 @@
  * tool call or tool, `type: "function_call"` on a deprecated single function
  * call, `role: "function"` on its result, `type: "functions"` on a tool
  * defined in the deprecated `functions` list. Six are hints, never
- * written as fields, each named with a `$` in front (which no wire field's
- * name has, so a field of the sender's own with the same name is kept):
+ * written as fields, each named with a `$` in front (a field of the
+ * sender's own whose name starts with `$` is kept with one more in front,
+ * `"$noContent"` as `$$noContent`, and written back as it came: it is never
+ * read as a hint):
  * `$dataUrlMediaType`, on an image whose `data:` URL declared a type that
  * is not an image type (`application/octet-stream`, or none): the block has
  * the type the bytes show (PNG, JPEG, GIF, WebP, else `image/*`) and the
@@ -82,7 +84,8 @@ import {
 import { standardBase64 } from "../internal/base64.js"
 import { chatNamedToolChoice, chatResponseFormat } from "../internal/chatRequestFields.js"
 import * as A from "./internal/adapter.js"
-import { hintKey, hintOf, keptOf } from "./internal/kept.js"
+import { OPENAI_CHAT_HINTS } from "../internal/hint.js"
+import { hintOf, keptOf } from "./internal/kept.js"
 import * as OpenAiChatStream from "./OpenAiChatStream.js"
 import type * as Wire from "./OpenAiChatWire.js"
 import * as StreamErrors from "./StreamError.js"
@@ -199,8 +202,11 @@ const NO_CONTENT = "noContent"
 /** That a request's tools came as an empty deprecated `functions` list (its tool choice goes back as `function_call`). */
 const LEGACY_FUNCTIONS = "functions"
 
-/** The hints kept beside the wire fields (see the module documentation): never written as fields. */
-const hints: ReadonlySet<string> = new Set([DATA_URL_TYPE, LEGACY_LIMIT, REASONING_CONTENT, NULL_CONTENT, NO_CONTENT, LEGACY_FUNCTIONS])
+/**
+ * The hints kept beside the wire fields (see the module documentation): never written as fields. The set is
+ * `internal/hint`'s, which the estimator's view of a Chat request reads too.
+ */
+const hints: ReadonlySet<string> = OPENAI_CHAT_HINTS
 
 const filePart = (ctx: A.Ctx, file: Block.FileBlock, index: number, blockIndex: number): Wire.UserContentPart | undefined => {
   const extras = keptOf(file, key, hints)
@@ -687,7 +693,7 @@ const userPart = (ctx: A.Ctx, part: A.Obj, path: string): Block.UserBlock => {
       return Block.file(read.source, read.mediaType, {
         ...(detail === undefined ? {} : { detail }),
         // a data URL's declared type that is not an image type, written back as it came
-        ...A.optionsOf(key, read.declared === undefined ? extras : { ...extras, [hintKey(DATA_URL_TYPE)]: read.declared })
+        ...A.optionsOf(key, extras, { [DATA_URL_TYPE]: read.declared })
       })
     }
     case "input_audio": {
@@ -731,7 +737,7 @@ const assistantBlocks = (
 ): { readonly content: Array<Block.AssistantBlock>; readonly name: string | undefined; readonly extras: Record<string, Schema.Json> | undefined } => {
   const content: Array<Block.AssistantBlock> = []
   const reasoning = A.optStr(ctx, m, "reasoning_content", path)
-  if (reasoning !== undefined) content.push(Block.thinking(reasoning, undefined, { providerOptions: { [key]: { [hintKey(REASONING_CONTENT)]: true } } }))
+  if (reasoning !== undefined) content.push(Block.thinking(reasoning, undefined, A.optionsOf(key, undefined, { [REASONING_CONTENT]: true })))
   const body = m["content"]
   if (typeof body === "string") {
     content.push(Block.text(body))
@@ -748,7 +754,7 @@ const assistantBlocks = (
         content.push(textBlock(ctx, part, at))
         texts++
       } else if (type === "refusal") {
-        content.push(Block.refusal(A.str(ctx, part, "refusal", at), { providerOptions: { [key]: { ...A.extrasOf(part, REFUSAL_KEYS), type: "refusal" } } }))
+        content.push(Block.refusal(A.str(ctx, part, "refusal", at), A.optionsOf(key, { ...A.extrasOf(part, REFUSAL_KEYS), type: "refusal" })))
         others++
       } else {
         content.push(Block.providerData(key, part))
@@ -871,8 +877,7 @@ const decodeMessages = (ctx: A.Ctx, list: ReadonlyArray<Schema.Json>, path: stri
       }
       case "assistant": {
         const { content, extras, name } = assistantBlocks(ctx, m, at, i, calls)
-        const kept = m["content"] === undefined ? { ...extras, [hintKey(NO_CONTENT)]: true } : extras
-        out.push(Message.assistant(content, { ...(name === undefined ? {} : { name }), ...A.optionsOf(key, kept) }))
+        out.push(Message.assistant(content, { ...(name === undefined ? {} : { name }), ...A.optionsOf(key, extras, { [NO_CONTENT]: m["content"] === undefined ? true : undefined }) }))
         break
       }
       case "tool": {
@@ -886,8 +891,9 @@ const decodeMessages = (ctx: A.Ctx, list: ReadonlyArray<Schema.Json>, path: stri
       case "function": {
         const name = A.str(ctx, m, "name", at)
         const content = A.optStr(ctx, m, "content", at)
-        const extras = { ...A.extrasOf(m, FUNCTION_MESSAGE_KEYS), role: "function", ...(content === undefined ? { [hintKey(NULL_CONTENT)]: true } : {}) }
-        out.push(Message.tool(Block.toolResult(calls.lastFunctionCall ?? "", name, content ?? "", false, A.optionsOf(key, extras))))
+        const extras = { ...A.extrasOf(m, FUNCTION_MESSAGE_KEYS), role: "function" }
+        const options = A.optionsOf(key, extras, { [NULL_CONTENT]: content === undefined ? true : undefined })
+        out.push(Message.tool(Block.toolResult(calls.lastFunctionCall ?? "", name, content ?? "", false, options)))
         break
       }
       default:
@@ -1041,6 +1047,7 @@ const decodeRequest = (ctx: A.Ctx, input: unknown): Request.Request => {
   const body = A.obj(ctx, A.jsonOf(ctx, input), "")
   const messages = decodeMessages(ctx, A.arr(ctx, body["messages"], "messages"), "messages")
   const extras: Record<string, Schema.Json> = A.extrasOf(body, REQUEST_KEYS) ?? {}
+  const requestHints: Record<string, Schema.Json> = {}
   const keep = (name: string): void => {
     if (body[name] !== undefined) A.setKey(extras, name, body[name]!)
   }
@@ -1065,7 +1072,7 @@ const decodeRequest = (ctx: A.Ctx, input: unknown): Request.Request => {
     if (toolChoice === undefined) keep("function_call")
     keep("tool_choice")
     // no tool to mark the list with: the request is
-    if (list.length === 0) extras[hintKey(LEGACY_FUNCTIONS)] = true
+    if (list.length === 0) requestHints[LEGACY_FUNCTIONS] = true
   } else {
     toolChoice = decodeToolChoice(body["tool_choice"], [])
     if (toolChoice === undefined) keep("tool_choice")
@@ -1080,7 +1087,7 @@ const decodeRequest = (ctx: A.Ctx, input: unknown): Request.Request => {
   if (completionLimit !== undefined && !Request.isTokenLimit(completionLimit)) keep("max_completion_tokens")
   if (legacy) {
     delete extras["max_tokens"]
-    extras[hintKey(LEGACY_LIMIT)] = true
+    requestHints[LEGACY_LIMIT] = true
   }
   const parallel = body["parallel_tool_calls"]
   if (parallel !== undefined && typeof parallel !== "boolean") keep("parallel_tool_calls")
@@ -1094,7 +1101,7 @@ const decodeRequest = (ctx: A.Ctx, input: unknown): Request.Request => {
     ...(typeof parallel === "boolean" ? { parallelToolCalls: parallel } : {}),
     ...(responseFormat === undefined ? {} : { responseFormat }),
     ...(Request.isTokenLimit(maxTokens) ? { maxOutputTokens: maxTokens } : {}),
-    ...A.optionsOf(key, Object.keys(extras).length === 0 ? undefined : extras)
+    ...A.optionsOf(key, Object.keys(extras).length === 0 ? undefined : extras, requestHints)
   })
 }
 

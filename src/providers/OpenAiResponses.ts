@@ -53,8 +53,10 @@
  * nothing is lost. A few kept fields choose a wire form: `role:
  * "developer"` on a system message, `type: "input_text"` on the one text
  * block of a message sent as a list of parts; and hints sit beside them,
- * each named with a `$` in front (which no wire field's name has, so a
- * field of the sender's own named `item` is kept as any other): `$item` (on
+ * each named with a `$` in front (a field of the sender's own named `item`
+ * is kept as any other, and so is one named `$item`: a field whose name
+ * starts with `$` is kept with one more in front, `$$item`, so it is never
+ * read as a hint): `$item` (on
  * the first block of an output message, that item's own fields, such as
  * `status` and `phase`), `$instructions` (a system message read from the
  * request's `instructions`), `$part` / `$partStart` (the content parts an
@@ -94,7 +96,7 @@ import {
   type UnsupportedContent
 } from "./Conversion.js"
 import * as A from "./internal/adapter.js"
-import { defined, hintOf, isHint, keep, keptOf, merge } from "./internal/kept.js"
+import { defined, hintOf, keep, keptOf, merge } from "./internal/kept.js"
 import * as Accumulator from "./OpenAiResponsesStream.js"
 import type * as Wire from "./OpenAiResponsesWire.js"
 import type * as StreamErrors from "./StreamError.js"
@@ -1098,7 +1100,8 @@ const writeTool = (ctx: A.Ctx, tool: Request.ToolDefinition): Wire.FunctionTool 
 export const toRequest = (request: Request.Request, options?: ConversionOptions): Effect.Effect<Converted<Wire.RequestBody>, UnsupportedContent> => {
   const ctx = A.makeCtx(key, options)
   return A.runEncode(ctx, () => {
-    const kept = request.providerOptions?.[key] ?? {}
+    // the request's kept fields by their wire names, without its hints
+    const kept = keptOf(request, key, hints) ?? {}
     const input: Array<Wire.InputItem> = []
     const body: Wire.RequestBody = { input }
     if (request.model !== undefined) body.model = request.model
@@ -1149,7 +1152,7 @@ export const toRequest = (request: Request.Request, options?: ConversionOptions)
     if (request.responseFormat !== undefined) body.text = merge({ format: openAiResponseFormat(request.responseFormat) }, text)
     else if (text !== undefined) body.text = { ...text }
     for (const field of Object.keys(kept)) {
-      if (field === "tools" || field === "tool_choice" || field === "text" || bodyKeys.has(field) || isHint(field, hints)) continue
+      if (field === "tools" || field === "tool_choice" || field === "text" || bodyKeys.has(field)) continue
       A.setKey(body, field, kept[field])
     }
     return body

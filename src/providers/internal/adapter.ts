@@ -27,6 +27,7 @@ import { copyJson, isOwnParsedJson } from "../../internal/json.js"
 import * as Message from "../../Message.js"
 import type * as Request from "../../Request.js"
 import { keptToolSettings } from "../../internal/toolSettings.js"
+import { noHints, storedRecord, wireFieldsOf } from "../../internal/hint.js"
 import { absurd } from "../../Block.js"
 import {
   type ConversionOptions,
@@ -233,11 +234,21 @@ export const setKey = (o: Record<string, unknown>, key: string, value: unknown):
   else o[key] = value
 }
 
-/** `{ providerOptions: { [provider]: extras } }`, or `{}` when there are no extras. */
+/**
+ * `{ providerOptions: { [provider]: ... } }` holding `extras` (a wire
+ * object's fields, by their wire names) and the adapter's `hints`, or `{}`
+ * when there are neither: a field whose name starts with `$` is kept with
+ * one more in front, a hint under its name with one `$` in front, so that
+ * no field is read as a hint (`internal/hint`).
+ */
 export const optionsOf = (
   provider: string,
-  extras: Record<string, Schema.Json> | undefined
-): { readonly providerOptions?: Block.ProviderOptions } => (extras === undefined ? {} : { providerOptions: { [provider]: extras } })
+  extras: Record<string, Schema.Json> | undefined,
+  hints?: { readonly [name: string]: Schema.Json | undefined }
+): { readonly providerOptions?: Block.ProviderOptions } => {
+  const record = storedRecord(extras, hints)
+  return record === undefined ? {} : { providerOptions: { [provider]: record } }
+}
 
 /**
  * An image part's URL as a file block's source and media type. A base64
@@ -309,11 +320,15 @@ export const documentTypeOfName = (name: string): string | undefined => {
   return type === undefined || /^(image|audio|video)\//.test(type) ? undefined : type
 }
 
-/** The fields a value keeps for `provider`, or `undefined`. */
+/**
+ * The wire fields a value keeps for `provider`, by their wire names (a field
+ * kept as `$$x` is `$x`), or `undefined`: for a value no hint is kept on (an
+ * adapter's hints are left out by `keptOf`).
+ */
 export const ownExtras = (
   value: { readonly providerOptions?: Block.ProviderOptions | undefined },
   provider: string
-): Block.JsonObject | undefined => value.providerOptions?.[provider]
+): Block.JsonObject | undefined => wireFieldsOf(value.providerOptions?.[provider], noHints)
 
 /**
  * Reports the fields of `o` not named in `known` as ignored: for the wrappers

@@ -4,16 +4,19 @@
  * other fields verbatim, nested objects' fields under their key) when an
  * adapter also keeps a few hints beside them (which wire form to write, an
  * id that was made up): the hints are named per adapter and never written.
- * A hint is stored under its name with a `$` in front (`$syntheticId`),
- * which no provider's field name has: a wire field that happens to share a
- * hint's name (a Gemini part with its own `kind`) is kept and written back
- * like any other, never read as the hint.
+ * A hint is stored under its name with a `$` in front (`$syntheticId`); a
+ * wire field whose name starts with a `$` is kept with one more in front
+ * (a sender's `"$syntheticId"` as `$$syntheticId`, the rule of
+ * `internal/hint`), so a field of the sender's, whatever its name, is kept
+ * and written back like any other, never read as a hint. `keep` stores a
+ * value's fields and hints by that rule, `keptOf` gives its wire fields
+ * back, `hintOf` one hint.
  *
  * @internal
  */
 import type { Schema } from "effect"
 import type * as Block from "../../Block.js"
-import { HINT_PREFIX, hintKey } from "../../internal/hint.js"
+import { hintKey, storedRecord, wireFieldsOf } from "../../internal/hint.js"
 import { setKey } from "./adapter.js"
 
 type Writable = { [key: string]: unknown }
@@ -21,9 +24,10 @@ type Writable = { [key: string]: unknown }
 const isPlain = (u: unknown): u is { readonly [key: string]: unknown } => typeof u === "object" && u !== null && !Array.isArray(u)
 
 /**
- * Writes kept fields over a built wire object: objects present on both
- * sides are merged, anything else is set (a kept field that chooses a wire
- * form, such as `role: "developer"`, replaces the default). Returns `target`.
+ * Writes kept fields (by their wire names, as `keptOf` gives them) over a
+ * built wire object: objects present on both sides are merged, anything
+ * else is set (a kept field that chooses a wire form, such as `role:
+ * "developer"`, replaces the default). Returns `target`.
  */
 export const merge = <T extends object>(target: T, kept: { readonly [key: string]: unknown } | undefined): T => {
   if (kept === undefined) return target
@@ -39,49 +43,29 @@ export const merge = <T extends object>(target: T, kept: { readonly [key: string
 
 export { HINT_PREFIX, hintKey } from "../../internal/hint.js"
 
-/** Whether a stored key is one of the hints named in `hints` (and not a wire field). */
-export const isHint = (key: string, hints: ReadonlySet<string>): boolean => key.startsWith(HINT_PREFIX) && hints.has(key.slice(HINT_PREFIX.length))
-
-/** The kept wire fields of a value for `provider`, without the adapter's hints. */
+/** The kept wire fields of a value for `provider`, by their wire names, without the adapter's hints. */
 export const keptOf = (
   value: { readonly providerOptions?: Block.ProviderOptions | undefined } | undefined,
   provider: string,
   hints: ReadonlySet<string>
-): { readonly [key: string]: Schema.Json } | undefined => {
-  const record = value?.providerOptions?.[provider]
-  if (record === undefined) return undefined
-  let out: { [key: string]: Schema.Json } | undefined
-  for (const key of Object.keys(record)) {
-    if (isHint(key, hints)) continue
-    out ??= {}
-    setKey(out, key, record[key])
-  }
-  return out
-}
+): { readonly [key: string]: Schema.Json } | undefined => wireFieldsOf(value?.providerOptions?.[provider], (name) => hints.has(name))
 
 /** One hint of a value for `provider`. */
 export const hintOf = (value: { readonly providerOptions?: Block.ProviderOptions | undefined } | undefined, provider: string, hint: string): Schema.Json | undefined =>
   value?.providerOptions?.[provider]?.[hintKey(hint)]
 
 /**
- * `{ providerOptions: { [provider]: { ...kept, ...hints } } }` without the
- * undefined hints (each under its `hintKey`), or `{}` when there is nothing
- * to keep.
+ * `{ providerOptions: { [provider]: { ...kept, ...hints } } }`, each kept
+ * field (by its wire name) under its kept key (`$x` as `$$x`), each hint
+ * that is not undefined under its `hintKey`; `{}` when there is nothing to
+ * keep.
  */
 export const keep = (
   provider: string,
   kept: { readonly [key: string]: Schema.Json } | undefined,
   hints?: { readonly [key: string]: Schema.Json | undefined }
 ): { readonly providerOptions?: Block.ProviderOptions } => {
-  let out: { [key: string]: Schema.Json } | undefined = kept === undefined ? undefined : { ...kept }
-  if (hints !== undefined) {
-    for (const key of Object.keys(hints)) {
-      const v = hints[key]
-      if (v === undefined) continue
-      out ??= {}
-      setKey(out, hintKey(key), v)
-    }
-  }
+  const out = storedRecord(kept, hints)
   return out === undefined ? {} : { providerOptions: { [provider]: out } }
 }
 
