@@ -100,10 +100,10 @@ describe("a block of a run of Responses items is named by the item it was read f
     expect(repaired.code).toBe(0)
     expect(repaired.stderr).toContain("\ninput[4]: the arguments of tool call \"c1\" were not a JSON object")
     expect(repaired.stderr).toContain("\ninput[1]: removed a Thinking block: ")
-    // after a block of the message was removed, the log's block numbers are the changed message's: the run is named
-    expect(repaired.stderr).toContain("\ninput[1..4]: removed a Thinking block: ")
+    // a later step of the same message names its block as read too (the removed block is followed)
+    expect(repaired.stderr).toContain("\ninput[3]: removed a Thinking block: ")
     const json = JSON.parse(run(["repair", body, "--provider", "openai-responses", "--json"]).stdout) as { actions: Array<Record<string, unknown>> }
-    expect(json.actions.map((a) => [a["index"], a["modelIndex"]])).toEqual([[4, 1], [1, 1], [1, 1]])
+    expect(json.actions.map((a) => [a["index"], a["modelIndex"]])).toEqual([[4, 1], [1, 1], [3, 1]])
     const converted = run(["convert", body, "--to", "anthropic", "--max-tokens", "100"])
     expect(converted.stderr).toContain("warning: input[3]: thinking without a signature was left out")
     expect(converted.stderr).toContain("warning: input[4]: the arguments of f")
@@ -244,7 +244,7 @@ describe("a Gemini file written back as Gemini", () => {
 })
 
 describe("repair's log after an earlier step changed the message", () => {
-  it("names the message, not a part counted in the message as the earlier step left it", () => {
+  it("names the block as read, not the part the message as the earlier step left it has at that number", () => {
     const body = {
       model: "gpt-5",
       input: [
@@ -260,10 +260,10 @@ describe("repair's log after an earlier step changed the message", () => {
     const lines = repaired.stderr.split("\n")
     // the first step counts the items as read: the custom output is input[1]
     expect(lines.some((l) => l.startsWith("input[1]: removed a ProviderData block"))).toBe(true)
-    // the reasoning item is input[2]; after the removal the model counts it as the first block: the run is named
-    expect(lines.some((l) => l.startsWith("input[1..3]: removed a Thinking block"))).toBe(true)
+    // the reasoning item is input[2]; after the removal the model counts it as the first block, which is not input[1]
+    expect(lines.some((l) => l.startsWith("input[2]: removed a Thinking block"))).toBe(true)
     expect(lines.some((l) => l.startsWith("input[1]: removed a Thinking block"))).toBe(false)
     const json = JSON.parse(run(["repair", file("steps.json", body), "--provider", "openai-responses", "--json"]).stdout)
-    expect(json.actions.map((a: { readonly index: number }) => a.index)).toEqual([1, 1])
+    expect(json.actions.map((a: { readonly index: number }) => a.index)).toEqual([1, 2])
   })
 })

@@ -10,6 +10,7 @@
  * @since 0.1.0
  */
 import { Effect, Layer, Option, Schema } from "effect"
+import { absurd } from "effect/Function"
 import { Argument, CliConfig, CliOutput, Command, Flag, GlobalFlag } from "effect/cli"
 import * as Conversation from "../Conversation.js"
 import * as Message from "../Message.js"
@@ -93,9 +94,10 @@ const warn = (warnings: ReadonlyArray<ConversionWarning>, where?: (w: Conversion
 
 /**
  * Reads FILE in the given format (or detects it, saying so on stderr), with which item of a Responses file each
- * block was read from (`itemOf`). With `itemBlocks`, also how many blocks each item of a run of Responses items read
- * as one message became (see `Formats.itemBlocks`), which `itemOf` needs for the blocks of such a run; else that is
- * empty.
+ * block was read from (`itemOf`), the parts of the Gemini contents read as two messages out of order
+ * (`geminiParts`) and what the file calls its system text (`systemName`). With `itemBlocks`, also how many blocks
+ * each item of a run of Responses items read as one message became (see `Formats.itemBlocks`), which `itemOf` needs
+ * for the blocks of such a run; else that is empty.
  */
 const load = (
   file: string,
@@ -108,6 +110,8 @@ const load = (
     readonly listLength: number | undefined
     readonly itemBlocks: ReadonlyMap<number, ReadonlyArray<number>>
     readonly itemOf: ItemOf
+    readonly geminiParts: ReadonlyMap<number, ReadonlyArray<number>>
+    readonly systemName: string | undefined
     readonly chatReasoning: "reasoning_content" | undefined
   },
   InputError
@@ -135,7 +139,9 @@ const load = (
       ...result,
       origins,
       listLength: Formats.listLength(parsed, result),
-      itemOf: Formats.itemOfBlock(parsed, result, origins, itemBlocks)
+      itemOf: Formats.itemOfBlock(parsed, result, origins, itemBlocks),
+      geminiParts: Formats.geminiPartsOf(parsed, result, origins),
+      systemName: Formats.systemName(parsed, result)
     }
     yield* warn(result.warnings, warningWhere(read))
     return {
@@ -215,13 +221,16 @@ const listNameOf = (input: Formats.Read): string =>
 type ItemOf = (i: number, b: number) => { readonly item: number; readonly part: number | undefined } | undefined
 
 /**
- * A file as read, with the input message each model message came from, how many the file's list holds, and which
- * item each block of a message read from Responses items came from.
+ * A file as read, with the input message each model message came from, how many the file's list holds, which
+ * item each block of a message read from Responses items came from, which part each block of a Gemini content read
+ * as two messages out of order came from (see `Formats.geminiPartsOf`), and what the file calls its system text.
  */
 type Placed = Formats.Read & {
   readonly origins: ReadonlyArray<number> | undefined
   readonly listLength: number | undefined
   readonly itemOf: ItemOf
+  readonly geminiParts: ReadonlyMap<number, ReadonlyArray<number>>
+  readonly systemName: string | undefined
 }
 
 /** Where a model message is in the file: its label, its index there, and the last index of the items it was read from. */
@@ -233,14 +242,16 @@ interface Located {
 
 /**
  * Where the model's message `i` is in the file read: the wire message it came from (`input[2]`, `contents[0]`),
- * or the system text kept beside the messages. `undefined` when the two line up one to one under the same name.
+ * or the system text kept beside the messages. `undefined` when the two line up one to one under the same name and
+ * a message's blocks are the entries of its `content` (not a Gemini content's `parts`, nor Responses items).
  */
 const fileLocator = (input: Placed): ((i: number) => Located) | undefined => {
-  const { format, origins, listLength } = input
+  const { origins, listLength } = input
   if (origins === undefined) return undefined
   const list = listNameOf(input)
-  const outside = format === "anthropic" ? "system" : format === "gemini" ? "systemInstruction" : "instructions"
-  if (list === "messages" && origins.length === listLength && origins.every((w, i) => w === i)) return undefined
+  const outside = input.systemName ?? "system"
+  const sameBlocks = input.format !== "gemini" && input.format !== "openai-responses"
+  if (list === "messages" && sameBlocks && origins.length === listLength && origins.every((w, i) => w === i)) return undefined
   return (i) => {
     const w = origins[i]
     if (w === undefined) return { label: `messages[${i}]`, index: i, through: i }
@@ -259,12 +270,14 @@ const fileLocator = (input: Placed): ((i: number) => Located) | undefined => {
  * Where a block of a model message is in the file: the entry that holds it (a wire message, a Responses item, the
  * system text beside the messages), and its place inside that entry (`content[1]`, `parts[0]`, `[2]` of Anthropic's
  * `system`, with its number as `innerIndex`); `inner` is `undefined` when the entry itself is the block (a Responses
- * call, reasoning item or call output) or its place there is not known.
+ * call, reasoning item or call output) or its place there is not known. `exact` is false when only the message is
+ * known (the items of a Responses run whose blocks could not be counted): `entry` is then the items it spans.
  */
 interface BlockPlace {
   readonly entry: Located
   readonly inner: string | undefined
   readonly innerIndex: number | null
+  readonly exact: boolean
 }
 
 /**
@@ -294,19 +307,22 @@ const blockPlacer = (input: Placed): ((i: number, b: number) => BlockPlace) | un
     if (at.index === null) {
       // system text kept beside the messages: Anthropic's `system` blocks, Gemini's `systemInstruction.parts`;
       // Responses instructions, and an input given as text, are one text
-      if (format === "gemini") return { entry: at, inner: `parts[${b}]`, innerIndex: b }
-      if (format === "anthropic") return { entry: at, inner: `[${b}]`, innerIndex: b }
-      return { entry: at, inner: undefined, innerIndex: null }
+      if (format === "gemini") return { entry: at, inner: `parts[${b}]`, innerIndex: b, exact: true }
+      if (format === "anthropic") return { entry: at, inner: `[${b}]`, innerIndex: b, exact: true }
+      return { entry: at, inner: undefined, innerIndex: null, exact: true }
     }
     if (format === "openai-responses") {
       const found = input.itemOf(i, b)
       // a run whose items' blocks could not be counted: the items it spans
-      if (found === undefined) return { entry: at, inner: undefined, innerIndex: null }
+      if (found === undefined) return { entry: at, inner: undefined, innerIndex: null, exact: at.index === at.through }
       const entry: Located = { label: `${listNameOf(input)}[${found.item}]`, index: found.item, through: found.item }
-      return found.part === undefined ? { entry, inner: undefined, innerIndex: null } : { entry, inner: `content[${found.part}]`, innerIndex: found.part }
+      return found.part === undefined
+        ? { entry, inner: undefined, innerIndex: null, exact: true }
+        : { entry, inner: `content[${found.part}]`, innerIndex: found.part, exact: true }
     }
-    const k = offsetOf(i) + b
-    return { entry: at, inner: `${format === "gemini" ? "parts" : "content"}[${k}]`, innerIndex: k }
+    // a Gemini content read as its responses and its other parts, which stand among each other: the part's own place
+    const k = input.geminiParts.get(i)?.[b] ?? offsetOf(i) + b
+    return { entry: at, inner: `${format === "gemini" ? "parts" : "content"}[${k}]`, innerIndex: k, exact: true }
   }
 }
 
@@ -322,7 +338,9 @@ const placeName = (place: BlockPlace, separator: "." | ": "): string => {
  * Anthropic body (whose `system` the model counts as a message), `contents[2].parts[1]` of a Gemini one,
  * `input[4..6]` for a Responses run of items read as one message (`input[5]` for a block of it), the part of a
  * wire message that was read as a tool message and a user message counted from the wire message's first part.
- * Warnings without a message, and every warning when the file's messages are the model's, are left as they are.
+ * A warning about a tool call's arguments names the call's block (found by its id: the warning names only its
+ * message). Warnings without a message, and every warning when the file's messages are the model's, are left as
+ * they are.
  */
 const warningWhere = (input: Placed) => {
   const locate = fileLocator(input)
@@ -333,9 +351,23 @@ const warningWhere = (input: Placed) => {
     const prefix = `messages[${w.index}]${block === undefined ? "" : `.content[${block}]`}: `
     if (!w.message.startsWith(prefix)) return w.message
     const at = locate(w.index)
-    const where = block === undefined ? spanOf(at, at) : placeName(place(w.index, block), ".")
+    const found = block ?? (w._tag === "RepairedToolArguments" ? callBlockOf(input.request.messages[w.index], w.toolCallId, w.toolName) : undefined)
+    const where = found === undefined ? spanOf(at, at) : placeName(place(w.index, found), ".")
     return `${where}: ${w.message.slice(prefix.length)}`
   }
+}
+
+/** The index of the one tool call block of a message with this id and name, or `undefined` when there is not exactly one. */
+const callBlockOf = (message: Message.Message | undefined, id: string, name: string): number | undefined => {
+  if (message === undefined || message.role !== "assistant") return undefined
+  let found: number | undefined
+  for (let b = 0; b < message.content.length; b++) {
+    const block = message.content[b]!
+    if (block._tag !== "ToolCall" || block.id !== id || block.name !== name) continue
+    if (found !== undefined) return undefined
+    found = b
+  }
+  return found
 }
 
 /** The file's name for the model messages from `first` to `last`: one item (`input[3]`) or the items they span (`input[3..6]`). */
@@ -444,37 +476,151 @@ const issueJson = (
 }
 
 /**
- * A repair's description in the file's terms: the block it changed named where the file has it
- * (`input[3]: removed a Thinking block`, `messages[2].content[1]: ...`), every `messages[i]` as `inFileTerms` names it.
+ * A repair's description in the file's terms: the block it changed named where the file has it, as the file was
+ * read (`input[3]: removed a Thinking block`, `messages[2].content[1]: ...`), every `messages[i]` as `inFileTerms`
+ * names it. A block whose place as read is not known (see `blocksAsRead`) is named by its message.
  */
-const actionText = (action: Repair.RepairAction, naming: Naming | undefined, asRead: ReadonlySet<Repair.RepairAction>): string => {
+const actionText = (action: Repair.RepairAction, naming: Naming | undefined, asRead: ReadonlyMap<Repair.RepairAction, AsRead>): string => {
+  if (naming === undefined) return action.description
+  if (action._tag === "MovedBlock") return movedText(action, naming, asRead.get(action))
   const at = blockOf(action)
   const prefix = at === undefined ? "" : `messages[${at.index}].content[${at.blockIndex}]: `
-  if (naming === undefined || at === undefined || !action.description.startsWith(prefix)) return inFileTerms(action.description, naming?.locate)
+  if (at === undefined || !action.description.startsWith(prefix)) return inFileTerms(action.description, naming.locate)
   const rest = inFileTerms(action.description.slice(prefix.length), naming.locate)
+  const read = asRead.get(action)
   // a block counted in the message as an earlier step left it: the message (the items it spans), not a wrong part
-  if (!asRead.has(action)) return `${spanOf(naming.locate(at.index), naming.locate(at.index))}: ${rest}`
-  return `${placeName(naming.place(at.index, at.blockIndex), ".")}: ${rest}`
-}
-
-/** The file's index of the message (or the Responses item) a repair changed. */
-const actionIndex = (action: Repair.RepairAction, naming: Naming, asRead: ReadonlySet<Repair.RepairAction>): number | null => {
-  const at = blockOf(action)
-  return at === undefined || !asRead.has(action) ? naming.locate(action.index).index : naming.place(at.index, at.blockIndex).entry.index
+  if (read === undefined) return `${spanOf(naming.locate(at.index), naming.locate(at.index))}: ${rest}`
+  return `${placeName(naming.place(at.index, read.block), ".")}: ${rest}`
 }
 
 /**
- * The repair actions whose block index counts the blocks of their message as it was read. A repair changes a
- * message in steps, and a step after one that removed or moved a block of it (or merged another message into it)
- * counts that message's blocks as the earlier step left them, which the file does not show.
+ * A block moved inside its message, in the file's terms: the block, and the block it now comes before, both where
+ * the file read has them (`input[4]: moved before input[1] (as read): ...`). Where that is not known, the message
+ * (the items it spans), with the model's numbers of the block and its new place and what they count.
  */
-const blocksAsRead = (actions: ReadonlyArray<Repair.RepairAction>): ReadonlySet<Repair.RepairAction> => {
-  const changed = new Set<number>()
-  const out = new Set<Repair.RepairAction>()
+const movedText = (action: Repair.MovedBlock, naming: Naming, read: AsRead | undefined): string => {
+  const reason = inFileTerms(action.reason, naming.locate)
+  const block = read === undefined ? undefined : naming.place(action.index, read.block)
+  const before = read?.before === undefined ? undefined : naming.place(action.index, read.before)
+  if (block !== undefined && block.exact && before !== undefined && before.exact) {
+    return `${placeName(block, ".")}: moved before ${placeName(before, ".")} (as read): ${reason}`
+  }
+  const message = naming.locate(action.index)
+  const counted = read === undefined ? "counted in the message as the repair had it then" : "counted in the message its items were read as"
+  return `${spanOf(message, message)}: moved block ${action.from} of the message to place ${action.to} (${counted}): ${reason}`
+}
+
+/** The file's index of the message (or the Responses item) a repair changed: the entry of its block as read, when known. */
+const actionIndex = (action: Repair.RepairAction, naming: Naming, asRead: ReadonlyMap<Repair.RepairAction, AsRead>): number | null => {
+  const read = asRead.get(action)
+  return read === undefined ? naming.locate(action.index).index : naming.place(action.index, read.block).entry.index
+}
+
+/** Where a repair step's block was in its message as read; for a move, also the block it now comes before. */
+interface AsRead {
+  readonly block: number
+  readonly before?: number
+}
+
+/**
+ * Where the block each repair step names (by its index in the message as the steps before it left the message) was
+ * in its message as read. A repair changes a message in steps: each move is followed, and each removal by the block
+ * it removed (or the tool result whose part it removed), so the later steps' blocks are found where the file has
+ * them. A step whose block is counted in a message the file does not show is left out: one after a removal of a
+ * block that is not one of the message as read, and a move or a prefill's trim in a message another was merged
+ * into (the log is in message order, so the merge, logged under the message merged, may have come first).
+ */
+const blocksAsRead = (actions: ReadonlyArray<Repair.RepairAction>, messages: ReadonlyArray<Message.Message>): ReadonlyMap<Repair.RepairAction, AsRead> => {
+  const mergedInto = new Set<number>()
+  for (const action of actions) if (action._tag === "MergedConsecutive") mergedInto.add(action.into)
+  // for each message a step changed, the block as read at each of its places now; null when that is not known
+  const orders = new Map<number, Array<number> | null>()
+  const orderOf = (i: number): Array<number> | null => {
+    let order = orders.get(i)
+    if (order === undefined) {
+      order = Array.from({ length: messages[i]?.content.length ?? 0 }, (_, b) => b)
+      orders.set(i, order)
+    }
+    return order
+  }
+  /**
+   * The block as read that a removal removed, found by identity (a removal's index counts its pass's input, not the
+   * message as the removals before it in that pass left it), taken out of its message's order; or the tool result as
+   * read whose part it removed, which stays.
+   */
+  const removed = (i: number, block: object): number | undefined => {
+    const order = orderOf(i)
+    const content = messages[i]?.content ?? []
+    let b = -1
+    let whole = false
+    for (let k = 0; k < content.length; k++) {
+      const at = content[k]!
+      const part = at !== block && at._tag === "ToolResult" && typeof at.content !== "string" && (at.content as ReadonlyArray<object>).includes(block)
+      if (at !== block && !part) continue
+      // found twice: which one is not known
+      if (b >= 0) {
+        b = -1
+        break
+      }
+      b = k
+      whole = !part
+    }
+    const now = order === null || b < 0 ? -1 : order.indexOf(b)
+    if (now < 0) {
+      orders.set(i, null)
+      return undefined
+    }
+    if (whole) order!.splice(now, 1)
+    return b
+  }
+  const out = new Map<Repair.RepairAction, AsRead>()
   for (const action of actions) {
-    if (!changed.has(action.index)) out.add(action)
-    if (action._tag === "RemovedBlock" || action._tag === "MovedBlock") changed.add(action.index)
-    else if (action._tag === "MergedConsecutive") changed.add(action.into)
+    switch (action._tag) {
+      case "RemovedBlock": {
+        const b = removed(action.index, action.block)
+        if (b !== undefined) out.set(action, { block: b })
+        break
+      }
+      case "RemovedOrphanResult":
+      case "RemovedDuplicateResult":
+        removed(action.index, action.result)
+        break
+      case "MovedBlock": {
+        const order = mergedInto.has(action.index) ? null : orderOf(action.index)
+        const block = order?.[action.from]
+        const before = order?.[action.to]
+        if (order === null || block === undefined || before === undefined) {
+          orders.set(action.index, null)
+          break
+        }
+        out.set(action, { block, before })
+        order.splice(action.from, 1)
+        order.splice(action.to, 0, block)
+        break
+      }
+      case "TrimmedPrefill":
+      case "ReplacedToolArguments": {
+        // the block changed in place; a message no step changed before is as read (a prefill is trimmed last)
+        const order = action._tag === "TrimmedPrefill" && mergedInto.has(action.index) ? null : orders.get(action.index)
+        const block = order === undefined ? (action.blockIndex < (messages[action.index]?.content.length ?? 0) ? action.blockIndex : undefined) : order?.[action.blockIndex]
+        if (block !== undefined) out.set(action, { block })
+        break
+      }
+      case "MergedConsecutive":
+        orders.set(action.into, null)
+        break
+      // a missing result goes into a message of its own, or (a Responses custom call's) after every other step
+      case "InsertedMissingResult":
+      case "RemovedEmptyMessage":
+      case "MovedSystemMessage":
+      case "RenamedToolCallId":
+      case "FilledToolName":
+      case "InsertedUserMessage":
+      case "AddedThoughtSignature":
+        break
+      default:
+        absurd(action)
+    }
   }
   return out
 }
@@ -803,19 +949,47 @@ const entriesOf = (
     } else {
       closeWhole()
       parts++
-      const from = naming.place(k, 0)
-      const to = naming.place(m - 1, Math.max(0, messages[m - 1]!.content.length - 1))
-      const inner = from.inner?.replace(/\[\d+\]$/, "")
-      names.push(
-        inner === undefined || from.innerIndex === null || to.innerIndex === null
-          ? `part of ${at.label}`
-          : `${at.label}.${inner}[${from.innerIndex}${to.innerIndex > from.innerIndex ? `..${to.innerIndex}` : ""}]`
-      )
+      names.push(...partsNamed(k, m, at, messages, naming))
     }
     k = m
   }
   closeWhole()
   return { names, whole, parts }
+}
+
+/**
+ * The blocks of the model messages `from` to `to - 1`, all read from the entry `at`, named where the entry has them:
+ * one span for each run of places in a row (`messages[2].content[0..1]`; a Gemini content's responses stand
+ * among its other parts: `contents[2].parts[0]` and `contents[2].parts[2]`), or `part of messages[2]` when their
+ * places are not known.
+ */
+const partsNamed = (from: number, to: number, at: Located, messages: ReadonlyArray<Message.Message>, naming: Naming): Array<string> => {
+  const places: Array<number> = []
+  let inner: string | undefined
+  for (let k = from; k < to; k++) {
+    for (let b = 0; b < messages[k]!.content.length; b++) {
+      const place = naming.place(k, b)
+      if (place.inner === undefined || place.innerIndex === null) return [`part of ${at.label}`]
+      inner ??= place.inner.replace(/\[\d+\]$/, "")
+      places.push(place.innerIndex)
+    }
+  }
+  // a message of no blocks: the place it would have
+  if (places.length === 0) {
+    const place = naming.place(from, 0)
+    if (place.inner === undefined || place.innerIndex === null) return [`part of ${at.label}`]
+    inner = place.inner.replace(/\[\d+\]$/, "")
+    places.push(place.innerIndex)
+  }
+  places.sort((a, b) => a - b)
+  const names: Array<string> = []
+  for (let j = 0; j < places.length;) {
+    let end = j
+    while (end + 1 < places.length && places[end + 1] === places[end]! + 1) end++
+    names.push(`${at.label}.${inner}[${places[j]}${end > j ? `..${places[end]}` : ""}]`)
+    j = end + 1
+  }
+  return names
 }
 
 /** How many entries, whole or in part, `entriesOf` named: `4 messages`, `2 messages and part of 1`, `part of 1 message`. */
@@ -939,7 +1113,7 @@ const repair = Command.make("repair", { file: fileArg, provider: providerFlag, m
       const left = provider === undefined ? Conversation.issuesOf(repaired.messages, genericOptions(input.request)) : []
       if (left.length > 0) return yield* new JobFailed({ reason: `no repair makes this history valid: ${left[0]!.message}` })
       const target = Option.getOrElse(config.to, () => input.format)
-      const asRead = blocksAsRead(repaired.actions)
+      const asRead = blocksAsRead(repaired.actions, input.request.messages)
       if (config.json) {
         const written = yield* Formats.writeValue(withMessages(input.request, repaired.messages), target, input.shape === "body" ? "body" : "messages", {
           ...(input.chatReasoning === undefined ? {} : { chatReasoning: input.chatReasoning }),

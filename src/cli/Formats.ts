@@ -16,6 +16,7 @@ import * as Message from "../Message.js"
 import * as Anthropic from "../providers/Anthropic.js"
 import type { Converted, ConversionWarning } from "../providers/Conversion.js"
 import * as Gemini from "../providers/Gemini.js"
+import { eitherSpelling, readsSnake } from "../providers/internal/geminiSpelling.js"
 import * as OpenAiChat from "../providers/OpenAiChat.js"
 import * as OpenAiResponses from "../providers/OpenAiResponses.js"
 import * as Request from "../Request.js"
@@ -382,6 +383,61 @@ export const listLength = (parsed: Parsed, read: Read): number | undefined => {
   return Array.isArray(list) ? list.length : undefined
 }
 
+/** Whether a Gemini part is a function response, read as the Gemini reader reads it (in either spelling). */
+const isGeminiResponse = (part: unknown): boolean => isRecord(part) && isRecord(eitherSpelling(part, "functionResponse", "function_response"))
+
+/**
+ * How many function responses and other parts a Gemini content that is not the model's holds (a model content's
+ * parts are all "others": it is read as one message whatever they are).
+ */
+const geminiUserParts = (content: unknown): { readonly responses: number; readonly others: number } => {
+  const parts: unknown = isRecord(content) ? content["parts"] : undefined
+  if (!Array.isArray(parts)) return { responses: 0, others: 0 }
+  if (isRecord(content) && content["role"] === "model") return { responses: 0, others: parts.length }
+  let responses = 0
+  for (const part of parts) if (isGeminiResponse(part)) responses++
+  return { responses, others: parts.length - responses }
+}
+
+/**
+ * The key of the system text a body keeps beside its messages, when it has some the reader read: an Anthropic body's
+ * `system`, a Gemini body's `systemInstruction` or `system_instruction` (the one the reader reads when both are
+ * given), a Responses body's `instructions`.
+ */
+const systemTextOf = (parsed: Parsed, read: Read): string | undefined => {
+  const value = parsed.kind === "jsonl" ? undefined : parsed.value
+  if (read.shape !== "body" || !isRecord(value)) return undefined
+  switch (read.format) {
+    case "anthropic":
+      return value["system"] === undefined || value["system"] === null ? undefined : "system"
+    case "gemini": {
+      const key = readsSnake(value["systemInstruction"], value["system_instruction"]) ? "system_instruction" : "systemInstruction"
+      return value[key] === undefined || value[key] === null ? undefined : key
+    }
+    case "openai-responses":
+      return typeof value["instructions"] === "string" ? "instructions" : undefined
+    case "canonical":
+    case "openai-chat":
+      return undefined
+    default:
+      return read.format satisfies never
+  }
+}
+
+/**
+ * What the file calls the system text it keeps beside its messages, as it spells it: `system` (Anthropic),
+ * `systemInstruction` or `system_instruction` (Gemini), `instructions` (Responses). `undefined` for a format that
+ * keeps none there.
+ *
+ * @example
+ * const name = Formats.systemName(parsed, read) // "system_instruction" for a Gemini body in snake_case
+ *
+ * @since 0.1.0
+ */
+export const systemName = (parsed: Parsed, read: Read): string | undefined =>
+  systemTextOf(parsed, read) ??
+    (read.format === "anthropic" ? "system" : read.format === "gemini" ? "systemInstruction" : read.format === "openai-responses" ? "instructions" : undefined)
+
 /**
  * For each message of a read request, the index of the input message it came
  * from, or -1 for system text the format keeps outside its messages
@@ -406,28 +462,31 @@ export const origins = (parsed: Parsed, read: Read): ReadonlyArray<number> | und
   }
   if (!Array.isArray(list)) return undefined
   const out: Array<number> = []
-  // system text kept outside the messages comes first in the model
-  let k = 0
-  while (k < messages.length && messages[k]!.role === "system" && (read.format === "anthropic" || read.format === "gemini")) {
-    out.push(-1)
-    k++
-  }
-  if (read.format === "anthropic" || read.format === "gemini") {
-    const resultType = read.format === "anthropic" ? "tool_result" : "functionResponse"
+  if (read.format === "anthropic") {
+    // the body's system text is the model's first message; a system message inside the list is one of the list's
+    if (systemTextOf(parsed, read) !== undefined) out.push(-1)
     list.forEach((wire, w) => {
-      const parts: unknown = isRecord(wire) ? (read.format === "anthropic" ? wire["content"] : wire["parts"]) : undefined
+      const parts: unknown = isRecord(wire) ? wire["content"] : undefined
       // one model message per run of results or of other parts: [result, text, result] is a tool, a user and a tool message
       let n = 1
-      if (Array.isArray(parts) && parts.length > 0) {
-        const isResult = (p: unknown): boolean => isRecord(p) && (read.format === "anthropic" ? p["type"] === resultType : resultType in p)
-        if (parts.some(isResult)) {
-          n = 1
-          for (let j = 1; j < parts.length; j++) if (isResult(parts[j]) !== isResult(parts[j - 1])) n++
-        }
+      if (isRecord(wire) && wire["role"] === "user" && Array.isArray(parts)) {
+        const isResult = (p: unknown): boolean => isRecord(p) && p["type"] === "tool_result"
+        for (let j = 1; j < parts.length; j++) if (isResult(parts[j]) !== isResult(parts[j - 1])) n++
       }
       for (let j = 0; j < n; j++) out.push(w)
     })
-    return out.length === messages.length ? out : undefined
+    return out.length === messages.length && out.every((w, i) => w !== -1 || messages[i]!.role === "system") ? out : undefined
+  }
+  if (read.format === "gemini") {
+    if (systemTextOf(parsed, read) !== undefined) out.push(-1)
+    list.forEach((wire, w) => {
+      // a content other than the model's is read as a tool message of its function responses (wherever they stand),
+      // then a user message of its other parts
+      const { responses, others } = geminiUserParts(wire)
+      if (responses > 0) out.push(w)
+      if (others > 0 || responses === 0) out.push(w)
+    })
+    return out.length === messages.length && out.every((w, i) => w !== -1 || messages[i]!.role === "system") ? out : undefined
   }
   if (read.format === "openai-responses") {
     // instructions (even "") are the system message the model opens with; then the items are grouped as the reader
@@ -568,4 +627,43 @@ export const itemOfBlock = (
     // a message item's parts are its blocks when there are as many of each
     return { item, part: parts[item] === count ? k : undefined }
   }
+}
+
+/**
+ * Where the blocks of the messages read from a Gemini content whose function responses do not all come first are
+ * in that content: such a content is read as a tool message of its responses, then a user message of its other
+ * parts, so neither message's blocks are its parts counted from one place. Keyed by the model message's index, the
+ * index of the part each of its blocks was read from. The blocks of every other message are its content's parts
+ * in order (after the responses, for the user message of a content that opens with them). Empty for other formats.
+ *
+ * @example
+ * // contents[2] is [text, functionResponse, text]: the tool message's block is parts[1], the user message's parts[0] and [2]
+ * const at = Formats.geminiPartsOf(parsed, read, Formats.origins(parsed, read))
+ *
+ * @since 0.1.0
+ */
+export const geminiPartsOf = (
+  parsed: Parsed,
+  read: Read,
+  origins: ReadonlyArray<number> | undefined
+): ReadonlyMap<number, ReadonlyArray<number>> => {
+  const out = new Map<number, ReadonlyArray<number>>()
+  const list = read.format === "gemini" && origins !== undefined ? listOf(parsed, read) : undefined
+  if (origins === undefined || !Array.isArray(list)) return out
+  for (let i = 0; i + 1 < origins.length; i++) {
+    const w = origins[i]!
+    // a content read as two messages: its responses, then its other parts
+    if (w < 0 || origins[i + 1] !== w) continue
+    const content: unknown = list[w]
+    const parts: unknown = isRecord(content) ? content["parts"] : undefined
+    if (!Array.isArray(parts)) continue
+    const responses: Array<number> = []
+    const others: Array<number> = []
+    parts.forEach((part, p) => (isGeminiResponse(part) ? responses : others).push(p))
+    if (responses.length === 0 || others.length === 0 || others[0]! > responses[responses.length - 1]!) continue
+    out.set(i, responses)
+    out.set(i + 1, others)
+    i++
+  }
+  return out
 }
