@@ -1315,32 +1315,109 @@ const messagesOf = (prompt: Prompt.Prompt, method: string): Effect.Effect<Array<
   )
 
 /**
- * The index of the first message to keep so that the kept messages cost at
- * most `budget`: leading system messages always stay, and the rest is cut
- * only before a user message, so a call is never parted from its results.
- * One pass from the end; linear.
+ * Cuts that would part a call from its result: `bound[c]` is 1 when keeping
+ * the messages from `c` on would keep one of a pair and drop the other. In a
+ * valid prompt a result follows its call within one turn and no cut before a
+ * user message is bound; a broken one may answer a call a turn late (or
+ * before it). A result pairs with the newest call of its id before it, or
+ * else with the first after it. Linear.
  */
-const cutFor = (messages: ReadonlyArray<Message.Message>, costs: ReadonlyArray<number>, budget: number): { readonly system: number; readonly from: number } => {
-  let system = 0
-  let systemCost = 0
-  while (system < messages.length && messages[system]!.role === "system") systemCost += costs[system++]!
-  let from = messages.length
-  let total = systemCost
-  for (let i = messages.length - 1; i >= system; i--) {
-    total += costs[i]!
-    if (total > budget) break
-    if (Message.isCleanUserStart(messages[i])) from = i
+const boundCutsOf = (messages: ReadonlyArray<Message.Message>): Uint8Array => {
+  const n = messages.length
+  const bound = new Uint8Array(n + 1)
+  let depth: Int32Array | undefined
+  let lastCall: Map<string, number> | undefined
+  let early: Map<string, number> | undefined
+  const pair = (a: number, b: number): void => {
+    if (a === b) return
+    depth ??= new Int32Array(n + 2)
+    depth[a + 1]!++
+    depth[b + 1]!--
   }
-  return { system, from }
+  for (let i = 0; i < n; i++) {
+    for (const block of messages[i]!.content) {
+      switch (block._tag) {
+        case "ToolCall": {
+          ;(lastCall ??= new Map()).set(block.id, i)
+          const r = early?.get(block.id)
+          if (r !== undefined) {
+            early!.delete(block.id)
+            pair(r, i)
+          }
+          break
+        }
+        case "ToolResult": {
+          const k = lastCall?.get(block.toolCallId)
+          if (k !== undefined) pair(k, i)
+          else if (!(early ??= new Map()).has(block.toolCallId)) early.set(block.toolCallId, i)
+          break
+        }
+        case "Text":
+        case "Thinking":
+        case "RedactedThinking":
+        case "Refusal":
+        case "File":
+        case "ProviderData":
+          break
+        default:
+          Block.absurd(block)
+      }
+    }
+  }
+  if (depth === undefined) return bound
+  for (let c = 0, open = 0; c <= n; c++) {
+    open += depth[c]!
+    if (open > 0) bound[c] = 1
+  }
+  return bound
+}
+
+/** Where `truncate` cuts: keep the system messages and every message from `from` on; or why it cannot. */
+type Cut =
+  | { readonly _tag: "Cut"; readonly from: number }
+  | { readonly _tag: "TooSmall"; readonly minimum: number; readonly total: number }
+
+/**
+ * The first message to keep so that the kept messages cost at most `budget`:
+ * every system message stays wherever it is (so the budget must hold them
+ * all), and of the others the newest from a user message on, cut where no
+ * call is parted from its result. One pass each way; linear.
+ */
+const cutFor = (messages: ReadonlyArray<Message.Message>, costs: ReadonlyArray<number>, budget: number): Cut => {
+  let system = 0
+  let total = 0
+  for (let i = 0; i < messages.length; i++) {
+    total += costs[i]!
+    if (messages[i]!.role === "system") system += costs[i]!
+  }
+  if (system > budget) return { _tag: "TooSmall", minimum: system, total }
+  if (total <= budget) return { _tag: "Cut", from: 0 }
+  const bound = boundCutsOf(messages)
+  let from = messages.length
+  let kept = system
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (messages[i]!.role === "system") continue
+    kept += costs[i]!
+    if (kept > budget) break
+    if (Message.isCleanUserStart(messages[i]) && bound[i] === 0) from = i
+  }
+  return { _tag: "Cut", from }
 }
 
 /**
  * Our estimator as an effect/ai `Tokenizer`: `tokenize` gives as many
  * tokens as the estimator counts for the prompt (the numbers are positions,
- * not token ids); `truncate` keeps the system messages and the newest
- * whole turns that fit, cutting only before a user message, so a tool call
- * never loses its result (effect/ai's own truncation can cut between them).
- * One estimate per message, linear in the prompt.
+ * not token ids); `truncate` keeps every system message (wherever it sits
+ * in the prompt) and the newest whole turns that fit beside them, cutting
+ * only before a user message, so a tool call never loses its result
+ * (effect/ai's own truncation can cut between them). The kept messages are
+ * the prompt's own, in their order.
+ *
+ * `truncate` fails with an `AiError` (`InvalidUserInputError`) when the
+ * system messages alone are over the limit, naming the limit they need, and
+ * when the limit is not a number of tokens (negative or `NaN`). When the
+ * system messages fit but not even the newest turn does, the result holds
+ * the system messages alone. One estimate per message, linear in the prompt.
  *
  * @example
  * import { Effect } from "effect"
@@ -1350,9 +1427,15 @@ const cutFor = (messages: ReadonlyArray<Message.Message>, costs: ReadonlyArray<n
  *
  * const tokenizer = EffectAi.makeTokenizer(TokenEstimator.heuristic)
  * const program = Effect.gen(function*() {
- *   const prompt = Prompt.make([{ role: "user", content: "What is the weather in Oslo?" }])
+ *   const prompt = Prompt.make([
+ *     { role: "system", content: "Be brief." },
+ *     { role: "user", content: "What is the weather in Oslo?" }
+ *   ])
  *   const tokens = yield* tokenizer.tokenize(prompt)
- *   const shorter = yield* tokenizer.truncate(prompt, 1_000) // whole turns only: no call loses its result
+ *   // whole turns only: no call loses its result; every system message stays
+ *   const shorter = yield* tokenizer.truncate(prompt, 1_000)
+ *   // fails with an AiError (InvalidUserInputError) naming the limit the system messages need
+ *   const tooSmall = yield* Effect.flip(tokenizer.truncate(prompt, 2))
  *   return tokens.length
  * })
  *
@@ -1372,13 +1455,24 @@ export const makeTokenizer = (estimator: TokenEstimator.Service): Tokenizer.Serv
         })
       ),
     truncate: (input, tokens) =>
-      promptOf(input, "truncate").pipe(
+      Effect.suspend(() =>
+        tokens >= 0 ? promptOf(input, "truncate") : Effect.fail(aiError("truncate", `the limit must be a number of tokens, 0 or more; got ${tokens}`))
+      ).pipe(
         Effect.flatMap((prompt) =>
           messagesOf(prompt, "truncate").pipe(
-            Effect.map((messages) => {
-              const { from, system } = cutFor(messages, estimator.estimateEach(messages), tokens)
+            Effect.flatMap((messages) => {
+              const cut = cutFor(messages, estimator.estimateEach(messages), tokens)
+              if (cut._tag === "TooSmall") {
+                return Effect.fail(aiError(
+                  "truncate",
+                  `a limit of ${tokens} tokens is too small: the system messages, which always stay, need at least ${cut.minimum} (the prompt has ${cut.total})`
+                ))
+              }
               // one Prompt message per message: the prompt's own messages are kept as they are
-              return Prompt.fromMessages([...prompt.content.slice(0, system), ...prompt.content.slice(from)])
+              const kept: Array<Prompt.Message> = []
+              for (let i = 0; i < cut.from; i++) if (prompt.content[i]!.role === "system") kept.push(prompt.content[i]!)
+              for (let i = cut.from; i < prompt.content.length; i++) kept.push(prompt.content[i]!)
+              return Effect.succeed(Prompt.fromMessages(kept))
             })
           )
         )

@@ -190,13 +190,18 @@ describe("EffectAi tokenizers", () => {
 
   it.effect.prop("truncate keeps the system messages and whole newest turns within the budget, never orphaning a result", [validConversation, intBetween(0, 400)], ([messages, budget]) =>
     Effect.gen(function* () {
-      const truncated = fromPrompt(yield* tokenizer.truncate(toPrompt(messages), budget))
       const systems = messages.filter((m) => m.role === "system").length
+      if (TokenEstimator.heuristic.estimateConversation(messages.slice(0, systems)) > budget) {
+        const error = yield* Effect.flip(tokenizer.truncate(toPrompt(messages), budget))
+        assert.strictEqual(error.reason._tag, "InvalidUserInputError")
+        return
+      }
+      const truncated = fromPrompt(yield* tokenizer.truncate(toPrompt(messages), budget))
       assert.deepStrictEqual(truncated.slice(0, systems).map((m) => m.role), messages.slice(0, systems).map((m) => m.role))
+      assert.isAtMost(TokenEstimator.heuristic.estimateConversation(truncated), budget)
       const rest = truncated.slice(systems)
       if (rest.length === 0) return
       assert.strictEqual(rest[0]?.role, "user")
-      assert.isAtMost(TokenEstimator.heuristic.estimateConversation(truncated), Math.max(budget, 0))
       assert.deepStrictEqual(json(rest), json(messages.slice(messages.length - rest.length)))
       assert.isTrue(Conversation.isValid(truncated))
     }), { arbitrary: { runs: 300 }, timeout: 120_000 })
