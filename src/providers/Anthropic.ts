@@ -83,6 +83,7 @@ import {
   type UnsupportedContent
 } from "./Conversion.js"
 import * as A from "./internal/adapter.js"
+import * as Ids from "./internal/ids.js"
 import { hintOf, keptOf } from "./internal/kept.js"
 import * as StreamErrors from "./StreamError.js"
 import * as ToolArguments from "./ToolArguments.js"
@@ -382,7 +383,7 @@ const toolResultBlock = (ctx: A.Ctx, result: Block.ToolResultBlock, index: numbe
   return {
     ...A.ownExtras(result, key),
     type: "tool_result",
-    tool_use_id: idFor(ctx, result.toolCallId),
+    tool_use_id: Ids.idFor(ctx, result.toolCallId),
     ...(content === undefined ? {} : { content }),
     ...(result.isError ? { is_error: true } : {})
   }
@@ -425,7 +426,7 @@ const assistantBlock = (
         return { ...extras, type, id: block.id, name: block.name, input } as unknown as Wire.ToolUseBlockParam
       }
       A.checkToolName(ctx, block.name, index, b)
-      return { ...extras, type: "tool_use", id: idFor(ctx, block.id), name: block.name, input }
+      return { ...extras, type: "tool_use", id: Ids.idFor(ctx, block.id), name: block.name, input }
     }
     case "ToolResult": {
       if (foreignCalls.has(block.toolCallId) || !isAnthropicServerBlock(block)) {
@@ -479,54 +480,17 @@ interface Turn {
   filled: boolean
 }
 
-/** What Anthropic takes as a tool_use id: letters, digits, "_" and "-" (others are a 400). */
-const ANTHROPIC_ID = /^[a-zA-Z0-9_-]+$/
-/** Per conversion: the ids written in Anthropic's alphabet, for the calls whose ids were outside it. */
-const rewrittenIds = new WeakMap<A.Ctx, ReadonlyMap<string, string>>()
-
 /**
- * Ids of client calls Anthropic would reject (`functions.get_weather:0`,
- * ids with spaces) get one in its alphabet, the same for the call and its
- * results, unique in the conversation, each reported once.
+ * What Anthropic takes as a tool_use id: letters, digits, "_" and "-" (others are a 400). Ids of client calls
+ * outside it (`functions.get_weather:0`, ids with spaces) get one in it, the same for the call and its results.
  */
-const planIds = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): void => {
-  const taken = new Set<string>()
-  const bad: Array<{ readonly id: string; readonly index: number; readonly blockIndex: number }> = []
-  for (let i = 0; i < messages.length; i++) {
-    const m = messages[i]!
-    for (let b = 0; b < m.content.length; b++) {
-      const block = m.content[b]!
-      const id = block._tag === "ToolCall" ? block.id : block._tag === "ToolResult" ? block.toolCallId : undefined
-      if (id === undefined || id === "") continue
-      if (ANTHROPIC_ID.test(id)) taken.add(id)
-      else if (block._tag === "ToolCall" && block.providerExecuted !== true) bad.push({ id, index: i, blockIndex: b })
-    }
-  }
-  if (bad.length === 0) return
-  const map = new Map<string, string>()
-  // the next suffix to try per base: ids that all rewrite to one base ("a__") take _1, _2, ... without starting over
-  const nextSuffix = new Map<string, number>()
-  for (const { blockIndex, id, index } of bad) {
-    if (map.has(id)) continue
-    const base = id.replace(/[^a-zA-Z0-9_-]/g, "_")
-    let out = base
-    let n = nextSuffix.get(base) ?? 1
-    while (taken.has(out)) out = `${base}_${n++}`
-    nextSuffix.set(base, n)
-    taken.add(out)
-    map.set(id, out)
-    A.converted(ctx, index, blockIndex, `the tool call id ${JSON.stringify(id)}`, `as ${JSON.stringify(out)}, and in its results (Anthropic ids are letters, digits, _ and -)`)
-  }
-  rewrittenIds.set(ctx, map)
-}
-
-const idFor = (ctx: A.Ctx, id: string): string => rewrittenIds.get(ctx)?.get(id) ?? id
+const ANTHROPIC_IDS: Ids.IdRule = { outside: /[^a-zA-Z0-9_-]/g, why: "Anthropic ids are letters, digits, _ and -" }
 
 /** A turn's content as blocks, its plain text as one text block. */
 const blocksOf = (turn: Turn): Array<Wire.ContentBlockParam> => (turn.plain === undefined ? turn.content : [{ type: "text", text: turn.plain }])
 
 const encodePrompt = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Prompt => {
-  planIds(ctx, messages)
+  Ids.planIds(ctx, messages, ANTHROPIC_IDS)
   const system: Array<Wire.TextBlockParam> = []
   let systemPlain: string | undefined
   let systemBlocks = 0

@@ -10,6 +10,11 @@
  *   provider's own text when the call came from a provider, even when it
  *   never parsed).
  * - Each tool result is its own `tool` message with `tool_call_id`.
+ * - A tool call id over 40 characters (which the API rejects: ids of other
+ *   SDKs, gateways and MCP clients can be longer) is sent as its first
+ *   characters and a short hash of the whole id, the same in the call and
+ *   every result answering it (also when the call was sent in an earlier
+ *   request), unique in the conversation, and reported once.
  * - Images are `image_url` parts (URL or `data:` URL, with `detail`), audio
  *   `input_audio` parts (wav, mp3), other files `file` parts (`data:` URL or
  *   file id, with `filename`).
@@ -84,6 +89,7 @@ import {
 import { standardBase64 } from "../internal/base64.js"
 import { chatNamedToolChoice, chatResponseFormat } from "../internal/chatRequestFields.js"
 import * as A from "./internal/adapter.js"
+import * as Ids from "./internal/ids.js"
 import { OPENAI_CHAT_HINTS } from "../internal/hint.js"
 import { hintOf, keptOf } from "./internal/kept.js"
 import * as OpenAiChatStream from "./OpenAiChatStream.js"
@@ -305,15 +311,15 @@ const userMessage = (ctx: A.Ctx, m: Message.UserMessage, index: number): Wire.Us
   return { ...extras, role: "user", content: parts, ...name }
 }
 
-const toolCall = (call: Block.ToolCallBlock): Wire.ToolCall => {
+const toolCall = (ctx: A.Ctx, call: Block.ToolCallBlock): Wire.ToolCall => {
   const extras = A.ownExtras(call, key)
   if (extras?.["type"] === "custom") {
     const input = typeof call.args === "string" && call.rawArgs === undefined ? call.args : ToolArguments.toText(call)
-    return { ...extras, id: call.id, type: "custom", custom: { ...A.nestedExtras(extras, "custom"), name: call.name, input } }
+    return { ...extras, id: Ids.idFor(ctx, call.id), type: "custom", custom: { ...A.nestedExtras(extras, "custom"), name: call.name, input } }
   }
   return {
     ...extras,
-    id: call.id,
+    id: Ids.idFor(ctx, call.id),
     type: "function",
     function: { ...A.nestedExtras(extras, "function"), name: call.name, arguments: ToolArguments.toText(call) }
   }
@@ -373,7 +379,7 @@ const assistantMessage = (
           functionCall = { ...A.nestedExtras(extras, "function_call"), name: block.name, arguments: ToolArguments.toText(block) }
         } else {
           A.checkToolName(ctx, block.name, index, b)
-          calls.push(toolCall(block))
+          calls.push(toolCall(ctx, block))
         }
         break
       case "ToolResult":
@@ -456,10 +462,13 @@ const toolMessages = (ctx: A.Ctx, m: Message.ToolMessage, index: number, out: Ar
       const text = typeof content === "string" ? content : Block.resultContentText(result.content)
       out.push({ ...messageExtras, ...extras, role: "function", name: result.toolName, content: text === "" && hintOf(result, key, NULL_CONTENT) === true ? null : text })
     } else {
-      out.push({ ...messageExtras, ...extras, role: "tool", tool_call_id: result.toolCallId, content })
+      out.push({ ...messageExtras, ...extras, role: "tool", tool_call_id: Ids.idFor(ctx, result.toolCallId), content })
     }
   }
 }
+
+/** What Chat Completions takes as a tool call id: at most 40 characters (longer is a 400, `string_above_max_length`). */
+const CHAT_IDS: Ids.IdRule = { maxLength: 40, why: "Chat Completions takes ids of at most 40 characters" }
 
 /** An assistant message with nothing to send: no content, calls, refusal, audio or reasoning. */
 const isEmptyAssistant = (m: Wire.AssistantMessageParam): boolean =>
@@ -471,6 +480,7 @@ const encodeMessages = (
   messages: ReadonlyArray<Message.Message>,
   options: ToMessagesOptions | undefined
 ): Array<Wire.MessageParam> => {
+  Ids.planIds(ctx, messages, CHAT_IDS)
   const out: Array<Wire.MessageParam> = []
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!

@@ -68,7 +68,12 @@
  * refusals and citations without an item id, audio and generated files,
  * provider-executed calls of other providers, provider data of other
  * providers, the error flag of a tool result, a participant name. JSON
- * values in a tool result are sent as JSON text.
+ * values in a tool result are sent as JSON text. A call id over 64
+ * characters (which the API rejects: ids of other SDKs, gateways and MCP
+ * clients can be longer) is sent as its first characters and a short hash
+ * of the whole id, the same in the `function_call` and every
+ * `function_call_output` answering it (also when the call was sent in an
+ * earlier request), unique in the conversation, and reported once.
  *
  * **Normal forms** (the API reads both alike): an image without
  * `detail` gets `"auto"`; an output text without `annotations` gets `[]`;
@@ -96,6 +101,7 @@ import {
   type UnsupportedContent
 } from "./Conversion.js"
 import * as A from "./internal/adapter.js"
+import * as Ids from "./internal/ids.js"
 import { defined, hintOf, keep, keptOf, merge } from "./internal/kept.js"
 import * as Accumulator from "./OpenAiResponsesStream.js"
 import type * as Wire from "./OpenAiResponsesWire.js"
@@ -702,7 +708,7 @@ const writeAssistant = (ctx: A.Ctx, m: Message.AssistantMessage, index: number, 
           break
         }
         A.checkToolName(ctx, block.name, index, b)
-        const call: Wire.FunctionCallParam = { type: "function_call", call_id: block.id, name: block.name, arguments: ToolArguments.toText(block) }
+        const call: Wire.FunctionCallParam = { type: "function_call", call_id: Ids.idFor(ctx, block.id), name: block.name, arguments: ToolArguments.toText(block) }
         if (block.itemId !== undefined) call.id = block.itemId
         items.push(merge(call, extra))
         break
@@ -748,7 +754,11 @@ const writeHosted = (block: Block.ToolCallBlock, type: string, extra: Obj, resul
   return merge(item, extra) as unknown as Wire.KeptItem
 }
 
+/** What the Responses API takes as a `call_id`: at most 64 characters (longer is a 400, `string_above_max_length`). */
+const RESPONSES_IDS: Ids.IdRule = { maxLength: 64, why: "the Responses API takes call ids of at most 64 characters" }
+
 const writeMessages = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>, from: number, items: Array<Wire.InputItem>): void => {
+  Ids.planIds(ctx, messages, RESPONSES_IDS)
   for (let i = from; i < messages.length; i++) {
     const m = messages[i]!
     switch (m.role) {
@@ -769,7 +779,7 @@ const writeMessages = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>, fro
           if (result.isError) {
             ctx.warnings.push(new DroppedContent({ index: i, blockIndex: b, what: "the error flag of a tool result", reason: "a function_call_output has none (say so in the output text)" }))
           }
-          const out: Wire.FunctionCallOutputParam = { type: "function_call_output", call_id: result.toolCallId, output: writeResultContent(ctx, result, i, b) }
+          const out: Wire.FunctionCallOutputParam = { type: "function_call_output", call_id: Ids.idFor(ctx, result.toolCallId), output: writeResultContent(ctx, result, i, b) }
           if (result.itemId !== undefined) out.id = result.itemId
           items.push(merge(out, keptOf(result, key, hints)))
         }

@@ -1,0 +1,125 @@
+/**
+ * Tool call ids a provider would reject, rewritten when a conversation is
+ * written: Anthropic takes only letters, digits, `_` and `-`; Chat
+ * Completions takes at most 40 characters, the Responses API 64 (longer ids
+ * reach the writers from other SDKs and gateways, and from repairs).
+ *
+ * An id the provider takes is written as it is. Any other gets one it takes:
+ * its characters outside the alphabet as `_`, and, when it is too long, a
+ * readable prefix and a short hash of the whole id (so two long ids sharing
+ * a prefix stay distinct). The new id is a function of the id alone, so a
+ * result whose call was sent in an earlier request maps as its call did;
+ * only when it meets another id of the conversation does it take a `_N`
+ * suffix. The call and every result answering it get the same new id, and
+ * each rewritten id is reported once.
+ *
+ * @internal
+ */
+import type * as Message from "../../Message.js"
+import * as A from "./adapter.js"
+
+/** What a provider takes as a tool call id. */
+export interface IdRule {
+  /** One character it does not take, when it does not take all (`/[^a-zA-Z0-9_-]/g`): each written as `_`. */
+  readonly outside?: RegExp
+  /** The most UTF-16 code units it takes, when limited. */
+  readonly maxLength?: number
+  /** Why, in the warning: "(Anthropic ids are letters, digits, _ and -)". */
+  readonly why: string
+}
+
+/** Per conversion: the ids to write for the ids the provider would reject. */
+const plans = new WeakMap<A.Ctx, ReadonlyMap<string, string>>()
+
+/**
+ * Plans the ids of a conversation: every id of a call or result the rule
+ * rejects gets one it takes, unique in the conversation, reported once (at
+ * the call, or at the first result when the call is not in the
+ * conversation). Calls the provider ran itself keep their ids (they are its
+ * own), and so do the results written inside them.
+ */
+export const planIds = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>, rule: IdRule): void => {
+  const outside = rule.outside === undefined ? undefined : new RegExp(rule.outside.source, rule.outside.flags.includes("g") ? rule.outside.flags : `${rule.outside.flags}g`)
+  // a copy without "g", whose test keeps no state between ids
+  const anyOutside = rule.outside === undefined ? undefined : new RegExp(rule.outside.source, rule.outside.flags.replace("g", ""))
+  const fits = (id: string): boolean => (anyOutside === undefined || !anyOutside.test(id)) && (rule.maxLength === undefined || id.length <= rule.maxLength)
+  const taken = new Set<string>()
+  const calls: Array<Site> = []
+  const results: Array<Site> = []
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!
+    for (let b = 0; b < m.content.length; b++) {
+      const block = m.content[b]!
+      const id = block._tag === "ToolCall" ? block.id : block._tag === "ToolResult" ? block.toolCallId : undefined
+      if (id === undefined || id === "") continue
+      if (fits(id)) taken.add(id)
+      else if (block._tag === "ToolCall" && block.providerExecuted !== true) calls.push({ id, index: i, blockIndex: b })
+      else if (block._tag === "ToolResult" && block.providerExecuted !== true) results.push({ id, index: i, blockIndex: b })
+    }
+  }
+  if (calls.length === 0 && results.length === 0) return
+  const map = new Map<string, string>()
+  // the next suffix to try per base: ids that all rewrite to one base ("a__") take _1, _2, ... without starting over
+  const nextSuffix = new Map<string, number>()
+  const assign = (site: Site, answered: boolean): void => {
+    if (map.has(site.id)) return
+    const clean = outside === undefined ? site.id : site.id.replace(outside, "_")
+    const tail = rule.maxLength !== undefined && clean.length > rule.maxLength ? `_${digest(site.id)}` : ""
+    const base = tail === "" ? clean : `${clean}\u0000${tail}`
+    const candidate = (suffix: string): string =>
+      rule.maxLength === undefined ? `${clean}${tail}${suffix}` : `${prefix(clean, rule.maxLength - tail.length - suffix.length)}${tail}${suffix}`
+    let out = candidate("")
+    let n = nextSuffix.get(base) ?? 1
+    while (taken.has(out)) out = candidate(`_${n++}`)
+    nextSuffix.set(base, n)
+    taken.add(out)
+    map.set(site.id, out)
+    if (answered) A.converted(ctx, site.index, site.blockIndex, `the tool call id ${JSON.stringify(site.id)}`, `as ${JSON.stringify(out)}, and in its results (${rule.why})`)
+    else A.converted(ctx, site.index, site.blockIndex, `the tool call id ${JSON.stringify(site.id)} of a result whose call is not in the conversation`, `as ${JSON.stringify(out)}, the id its call is sent with (${rule.why})`)
+  }
+  for (const site of calls) assign(site, true)
+  for (const site of results) assign(site, false)
+  plans.set(ctx, map)
+}
+
+/** The id to write for a call's or result's id, as `planIds` planned it. */
+export const idFor = (ctx: A.Ctx, id: string): string => plans.get(ctx)?.get(id) ?? id
+
+interface Site {
+  readonly id: string
+  readonly index: number
+  readonly blockIndex: number
+}
+
+/** The first `length` code units of `s`, one fewer rather than half a surrogate pair. */
+const prefix = (s: string, length: number): string => {
+  if (length <= 0) return ""
+  if (s.length <= length) return s
+  const last = s.charCodeAt(length - 1)
+  return s.slice(0, last >= 0xd800 && last <= 0xdbff ? length - 1 : length)
+}
+
+/**
+ * A short hash of a whole id, 11 letters and digits (about 52 bits): two
+ * 32-bit FNV-1a passes with different offsets and multipliers, each
+ * finished with Murmur3's mixer. Fixed, so an id is rewritten the same way
+ * in every request and every version.
+ */
+const digest = (id: string): string => {
+  let a = 0x811c9dc5
+  let b = 0x9e3779b9
+  for (let i = 0; i < id.length; i++) {
+    const c = id.charCodeAt(i)
+    a = Math.imul(a ^ c, 0x01000193)
+    b = Math.imul(b ^ c, 0x5bd1e995)
+  }
+  return (mix(a) >>> 0).toString(36).padStart(7, "0") + ((mix(b) >>> 0) % 1679616).toString(36).padStart(4, "0")
+}
+
+const mix = (h: number): number => {
+  h ^= h >>> 16
+  h = Math.imul(h, 0x85ebca6b)
+  h ^= h >>> 13
+  h = Math.imul(h, 0xc2b2ae35)
+  return h ^ (h >>> 16)
+}
