@@ -468,7 +468,24 @@ const toolMessages = (ctx: A.Ctx, m: Message.ToolMessage, index: number, out: Ar
 }
 
 /** What Chat Completions takes as a tool call id: at most 40 characters (longer is a 400, `string_above_max_length`). */
-const CHAT_IDS: Ids.IdRule = { maxLength: 40, why: "Chat Completions takes ids of at most 40 characters" }
+const CHAT_IDS: Ids.IdRule = {
+  maxLength: 40,
+  why: "Chat Completions takes ids of at most 40 characters",
+  // the deprecated single function_call (the first of a message) and a role "function" result are sent without an id
+  sent: (m, b) => {
+    const block = m.content[b]!
+    if (block._tag === "ToolResult") return keptOf(block, key, hints)?.["role"] !== "function"
+    if (block._tag !== "ToolCall" || !isLegacyCall(block)) return true
+    for (let k = 0; k < b; k++) {
+      const earlier = m.content[k]!
+      if (earlier._tag === "ToolCall" && earlier.providerExecuted !== true && isLegacyCall(earlier)) return true
+    }
+    return false
+  }
+}
+
+/** A call read from (and so written as) the deprecated single `function_call`. */
+const isLegacyCall = (block: Block.ToolCallBlock): boolean => block.providerExecuted !== true && A.ownExtras(block, key)?.["type"] === "function_call"
 
 /** An assistant message with nothing to send: no content, calls, refusal, audio or reasoning. */
 const isEmptyAssistant = (m: Wire.AssistantMessageParam): boolean =>

@@ -323,3 +323,42 @@ describe("Anthropic: the same planner, for its alphabet", () => {
       )
     }))
 })
+
+describe("ids the writer does not send, and results sent as client results (found by review)", () => {
+  it.effect("Chat: a deprecated single function_call and its role function result go without an id, so nothing is rewritten or reported", () =>
+    Effect.gen(function* () {
+      const long = "y".repeat(41)
+      const legacy = [
+        Message.user("Weather?"),
+        Message.assistant([Block.toolCall(long, "f", {}, { providerOptions: { "openai-chat": { type: "function_call" } } })]),
+        Message.tool([Block.toolResult(long, "f", "4°C", false, { providerOptions: { "openai-chat": { role: "function" } } })])
+      ]
+      const { value, warnings } = yield* OpenAiChat.toMessages(legacy, { strict: true })
+      expect(warnings).toEqual([])
+      expect(value[1]).toMatchObject({ role: "assistant", function_call: { name: "f" } })
+      expect(value[2]).toMatchObject({ role: "function", name: "f", content: "4°C" })
+    }))
+
+  it.effect("Chat: a second legacy-marked call of a message is a tool call, and its long id is rewritten", () =>
+    Effect.gen(function* () {
+      const legacy = { providerOptions: { "openai-chat": { type: "function_call" } } }
+      const { value } = yield* OpenAiChat.toMessages([
+        Message.user("Weather?"),
+        Message.assistant([Block.toolCall("a".repeat(41), "f", {}, legacy), Block.toolCall("b".repeat(41), "g", {}, legacy)])
+      ])
+      const calls = (value[1] as OpenAiChatWire.AssistantMessageParam).tool_calls ?? []
+      expect(calls.map((c) => c.id.length <= CHAT_LIMIT)).toEqual([true])
+    }))
+
+  it.effect("a result the provider ran, in a tool message, is sent as a client result with a short id (Chat and Responses)", () =>
+    Effect.gen(function* () {
+      const id = "z".repeat(70)
+      const history = [Message.user("Go."), Message.tool([Block.toolResult(id, "f", "ok", false, { providerExecuted: true })])]
+      const chat = yield* OpenAiChat.toMessages(history)
+      const sent = (chat.value.find((m) => m.role === "tool") as OpenAiChatWire.ToolMessageParam).tool_call_id
+      expect(sent.length).toBeLessThanOrEqual(CHAT_LIMIT)
+      const responses = yield* OpenAiResponses.toMessages(history)
+      const output = (responses.value as ReadonlyArray<{ readonly type?: unknown; readonly call_id?: string }>).find((i) => i.type === "function_call_output")
+      expect(output?.call_id?.length).toBeLessThanOrEqual(RESPONSES_LIMIT)
+    }))
+})

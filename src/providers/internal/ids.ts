@@ -26,6 +26,12 @@ export interface IdRule {
   readonly maxLength?: number
   /** Why, in the warning: "(Anthropic ids are letters, digits, _ and -)". */
   readonly why: string
+  /**
+   * Whether the writer sends the id of this call or result at all (Chat's
+   * deprecated single `function_call` and its `role: "function"` result go
+   * without one); every id is sent when absent.
+   */
+  readonly sent?: (message: Message.Message, blockIndex: number) => boolean
 }
 
 /** Per conversion: the ids to write for the ids the provider would reject. */
@@ -36,7 +42,8 @@ const plans = new WeakMap<A.Ctx, ReadonlyMap<string, string>>()
  * rejects gets one it takes, unique in the conversation, reported once (at
  * the call, or at the first result when the call is not in the
  * conversation). Calls the provider ran itself keep their ids (they are its
- * own), and so do the results written inside them.
+ * own), and so do their results beside them in the assistant's message; a
+ * result in a tool message is sent as a client result, so its id is planned.
  */
 export const planIds = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>, rule: IdRule): void => {
   const outside = rule.outside === undefined ? undefined : new RegExp(rule.outside.source, rule.outside.flags.includes("g") ? rule.outside.flags : `${rule.outside.flags}g`)
@@ -53,8 +60,10 @@ export const planIds = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>, ru
       const id = block._tag === "ToolCall" ? block.id : block._tag === "ToolResult" ? block.toolCallId : undefined
       if (id === undefined || id === "") continue
       if (fits(id)) taken.add(id)
+      else if (rule.sent !== undefined && !rule.sent(m, b)) continue
       else if (block._tag === "ToolCall" && block.providerExecuted !== true) calls.push({ id, index: i, blockIndex: b })
-      else if (block._tag === "ToolResult" && block.providerExecuted !== true) results.push({ id, index: i, blockIndex: b })
+      // a result the provider ran sits in the assistant's message beside its call; in a tool message it is sent as any other
+      else if (block._tag === "ToolResult" && (block.providerExecuted !== true || m.role === "tool")) results.push({ id, index: i, blockIndex: b })
     }
   }
   if (calls.length === 0 && results.length === 0) return
