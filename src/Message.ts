@@ -702,6 +702,13 @@ const toCanonical = (
     if (role !== "assistant") {
       return { issue: tagged(new ToolCallsOnNonAssistant({ role, toolCallIds: idsOf(flatCalls) }), input) }
     }
+    // a flat call is a tool call: one that names another block would be checked as that block, at a place the input does not have
+    for (let j = 0; j < flatCalls.length; j++) {
+      const call: unknown = flatCalls[j]
+      if (isRecord(call) && call["_tag"] !== undefined && call["_tag"] !== "ToolCall") {
+        return { issue: invalid(["toolCalls", j, "_tag"], 'Expected "ToolCall" or no _tag: an entry of toolCalls is a tool call', input) }
+      }
+    }
   }
   const flatResultFields = FLAT_RESULT_FIELDS.filter((f) => raw[f] !== undefined)
   if (flatResultFields.length > 0 && role !== "tool") {

@@ -108,6 +108,15 @@ describe("decode errors of flat-form messages point at the user's input", () => 
       assert.strictEqual(error.message, "toolCalls[1].name: Missing key")
     }))
 
+  it.effect("a flat tool call that names another block's _tag is reported at its _tag, not at a filled-in args (found by review)", () =>
+    Effect.gen(function*() {
+      const error = yield* decodeError({ role: "assistant", content: "x", toolCalls: [{ id: "c", name: "f" }, { _tag: "Text", text: "sneaky" }] })
+      assert.deepStrictEqual(error.path, ["toolCalls", 1, "_tag"])
+      assert.match(error.message, /^toolCalls\[1\]\._tag: Expected "ToolCall"/)
+      // an explicit ToolCall tag is still a flat call
+      yield* Message.decode({ role: "assistant", content: "x", toolCalls: [{ _tag: "ToolCall", id: "c", name: "f", args: {} }] })
+    }))
+
   it.effect("a flat tool call with an unknown field is reported at toolCalls[i], whatever content holds", () =>
     Effect.gen(function*() {
       const calls = [{ id: "c", name: "f", args: {} }, { id: "d", name: "f", args: {}, extra: 1 }]
