@@ -54,7 +54,9 @@
  * message), unless that block has a breakpoint of its own or cannot hold
  * one (provider data): then it stays on the message; both directions
  * decide this alike, so the marker for a breakpoint set on the message
- * itself is written only where it is needed.
+ * itself is written only where it is needed. An explicit
+ * `cacheControl: null` (no breakpoint) is read as `cache_control: null`
+ * and written back where it was, on a block or a message.
  * A provider's option record that is not an object (`{ openai: 5 }`) is
  * kept as it is under the `$options` hint, written back, and reported
  * (`UnknownProviderField`, kept; a `null` one is not reported). A
@@ -485,12 +487,13 @@ const systemContent = (m: Message.SystemMessage): { readonly content: string; re
   return { content: m.content.map((b) => b.text).join("\n"), blocks: m.content.map(encodeBlock) as Schema.JsonArray }
 }
 
-/** Whether a system message's lone block has no provider options, or just a cache breakpoint the message lacks. */
+/** Whether a system message's lone block has no provider options, or just a cache breakpoint (not an explicit null) the message lacks. */
 const onlyCache = (block: Block.TextBlock, m: Message.SystemMessage): boolean => {
   const options = block.providerOptions
   if (options === undefined) return true
   const anthropic = options["anthropic"]
-  return Object.keys(options).length === 1 && anthropic !== undefined && Object.keys(anthropic).length === 1 && anthropic["cache_control"] !== undefined &&
+  const cache = anthropic?.["cache_control"]
+  return Object.keys(options).length === 1 && anthropic !== undefined && Object.keys(anthropic).length === 1 && cache !== undefined && cache !== null &&
     m.providerOptions?.["anthropic"]?.["cache_control"] === undefined
 }
 
@@ -524,9 +527,10 @@ const toPromptMessage = (ctx: Ctx, m: Message.Message): Prompt.Message => {
       const { blocks, content } = systemContent(m)
       const options = messageOptions(ctx, m, [], blocks).build()
       // effect/ai-anthropic reads a system prompt's cache breakpoint from the message: the last block's goes there too
+      // (an explicit null is no breakpoint: it stays with the kept block)
       const cache = cacheOf(m.content[m.content.length - 1])
       const anthropic = options["anthropic"]
-      if (cache !== undefined && !(isObj(anthropic) && "cacheControl" in anthropic)) {
+      if (cache !== undefined && cache !== null && !(isObj(anthropic) && "cacheControl" in anthropic)) {
         setKey(options as MutableOptions, "anthropic", { ...(isObj(anthropic) ? anthropic as JsonObj : {}), cacheControl: cache })
       }
       return Prompt.systemMessage({ content, options })
@@ -763,11 +767,12 @@ class OptionsReader {
     for (const key of Object.keys(this.own)) {
       if (!this.used.has(key)) this.ctx.warnings.push(new UnknownProviderField({ path: `${this.path}.options.${ownKey}.${key}`, kept: false }))
     }
+    // an explicit `cacheControl: null` (no breakpoint, as recorded Anthropic traffic spells it) is kept as it is
     const anthropic = this.records.get("anthropic")
     if (anthropic !== undefined && "cacheControl" in anthropic) {
       const value = anthropic["cacheControl"]
       delete anthropic["cacheControl"]
-      if (value !== null && value !== undefined) anthropic["cache_control"] = value
+      if (value !== undefined) anthropic["cache_control"] = value
     }
     const hints: JsonObj | undefined = this.nonObjects === undefined ? extra : { ...extra, [OPTIONS]: this.nonObjects }
     if (hints !== undefined) {
