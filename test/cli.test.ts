@@ -439,7 +439,7 @@ describe("check", () => {
     }))
     const r = run(["check", orphan])
     // the orphan alone: its empty tool name (Anthropic results name none) is not a second issue
-    expect([r.code, r.stdout]).toEqual([1, 'OrphanToolResult: messages[2]: tool result "toolu_9" answers no tool call of the preceding assistant message\n1 issue in 3 messages\n'])
+    expect([r.code, r.stdout]).toEqual([1, 'OrphanToolResult: messages[2]: content[0]: tool result "toolu_9" answers no tool call of the preceding assistant message\n1 issue in 3 messages\n'])
     const items = file("items.json", JSON.stringify({ model: "gpt-5", instructions: "be brief", input: [{ role: "user", content: "hi" }] }))
     expect(run(["check", items]).stdout).toBe("valid: 1 input item\n")
     // an input given as a string is no list: one message, the instructions beside it as with a list
@@ -507,7 +507,7 @@ describe("check", () => {
       messages: [{ role: "user", content: "hi" }, { role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "w", input: {} }] }, { role: "user", content: "next" }]
     }))
     const r = run(["check", anthropic, "--provider", "anthropic"])
-    expect(r.stdout).toContain('MissingToolResult: messages[1]: tool call "toolu_1" has no result before messages[2]')
+    expect(r.stdout).toContain('MissingToolResult: messages[1]: content[0]: tool call "toolu_1" has no result before messages[2]')
     const json = JSON.parse(run(["check", anthropic, "--json"]).stdout) as { issues: Array<Record<string, unknown>> }
     expect(json.issues[0]).toMatchObject({ _tag: "MissingToolResult", index: 1, modelIndex: 2, resumedAt: 2 })
     const gemini = file("located-gemini.json", JSON.stringify({ contents: [{ role: "model", parts: [{ functionCall: { name: "f", args: {} } }] }, { role: "user", parts: [{ functionResponse: { name: "f", response: {} } }] }, { role: "user", parts: [{ text: "ok" }] }] }))
@@ -518,8 +518,8 @@ describe("check", () => {
     const counted = run(["tokens", responses])
     expect(counted.stdout).toMatch(/^input\[0\]: \d+\nsystem \(outside the messages\): \d+\n/)
     expect((JSON.parse(run(["tokens", responses, "--json"]).stdout) as { messages: Array<number>; system: number }).messages).toHaveLength(1)
-    // a run of call items is one message: issues name the items it spans (its first is a reasoning item, or
-    // another call, not the one the issue is about), and figures stay one per item
+    // a run of call items is one message: an issue about one call names that call's item (not the run's first, a
+    // reasoning item or another call), and figures stay one per item
     const calls = file("located-calls.json", JSON.stringify({
       model: "gpt-4o",
       input: [
@@ -530,7 +530,7 @@ describe("check", () => {
         { role: "user", content: "and?" }
       ]
     }))
-    expect(run(["check", calls]).stdout).toContain('MissingToolResult: input[1..2]: tool call "c2" has no result before input[4]')
+    expect(run(["check", calls]).stdout).toContain('MissingToolResult: input[2]: tool call "c2" has no result before input[4]')
     const figures = (JSON.parse(run(["tokens", calls, "--json"]).stdout) as { messages: Array<number> }).messages
     expect(figures).toHaveLength(5)
     expect(figures[2]).toBeGreaterThan(0)

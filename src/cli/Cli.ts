@@ -95,9 +95,10 @@ const warn = (warnings: ReadonlyArray<ConversionWarning>, where?: (w: Conversion
 /**
  * Reads FILE in the given format (or detects it, saying so on stderr), with which item of a Responses file each
  * block was read from (`itemOf`), the parts of the Gemini contents read as two messages out of order
- * (`geminiParts`) and what the file calls its system text (`systemName`). With `itemBlocks`, also how many blocks
- * each item of a run of Responses items read as one message became (see `Formats.itemBlocks`), which `itemOf` needs
- * for the blocks of such a run; else that is empty.
+ * (`geminiParts`), which field of a Chat message each block was read from (`chatBlock`) and what the file calls its
+ * system text (`systemName`). With `itemBlocks`, also how many blocks each item of a run of Responses items read as
+ * one message became (see `Formats.itemBlocks`), which `itemOf` needs for the blocks of such a run; else that is
+ * empty.
  */
 const load = (
   file: string,
@@ -111,6 +112,7 @@ const load = (
     readonly itemBlocks: ReadonlyMap<number, ReadonlyArray<number>>
     readonly itemOf: ItemOf
     readonly geminiParts: ReadonlyMap<number, ReadonlyArray<number>>
+    readonly chatBlock: ChatBlockOf
     readonly systemName: string | undefined
     readonly chatReasoning: "reasoning_content" | undefined
   },
@@ -141,6 +143,7 @@ const load = (
       listLength: Formats.listLength(parsed, result),
       itemOf: Formats.itemOfBlock(parsed, result, origins, itemBlocks),
       geminiParts: Formats.geminiPartsOf(parsed, result, origins),
+      chatBlock: Formats.chatBlockOf(parsed, result),
       systemName: Formats.systemName(parsed, result)
     }
     yield* warn(result.warnings, warningWhere(read))
@@ -220,16 +223,21 @@ const listNameOf = (input: Formats.Read): string =>
 /** Which item of a Responses file block `b` of the model's message `i` was read from (see `Formats.itemOfBlock`). */
 type ItemOf = (i: number, b: number) => { readonly item: number; readonly part: number | undefined } | undefined
 
+/** Where block `b` of the model's message `i` is in its Chat message (see `Formats.chatBlockOf`). */
+type ChatBlockOf = (i: number, b: number) => Formats.PlaceInEntry | undefined
+
 /**
  * A file as read, with the input message each model message came from, how many the file's list holds, which
  * item each block of a message read from Responses items came from, which part each block of a Gemini content read
- * as two messages out of order came from (see `Formats.geminiPartsOf`), and what the file calls its system text.
+ * as two messages out of order came from (see `Formats.geminiPartsOf`), which field of a Chat message each block
+ * was read from (see `Formats.chatBlockOf`), and what the file calls its system text.
  */
 type Placed = Formats.Read & {
   readonly origins: ReadonlyArray<number> | undefined
   readonly listLength: number | undefined
   readonly itemOf: ItemOf
   readonly geminiParts: ReadonlyMap<number, ReadonlyArray<number>>
+  readonly chatBlock: ChatBlockOf
   readonly systemName: string | undefined
 }
 
@@ -242,16 +250,16 @@ interface Located {
 
 /**
  * Where the model's message `i` is in the file read: the wire message it came from (`input[2]`, `contents[0]`),
- * or the system text kept beside the messages. `undefined` when the two line up one to one under the same name and
- * a message's blocks are the entries of its `content` (not a Gemini content's `parts`, nor Responses items).
+ * or the system text kept beside the messages. `undefined` for canonical input, whose messages are the model's
+ * (every other format names some blocks or messages its own way: a Chat message's `tool_calls[1]`, a Gemini
+ * content's `parts`, Responses items; an Anthropic message's tool call is pinned by its block).
  */
 const fileLocator = (input: Placed): ((i: number) => Located) | undefined => {
   const { origins, listLength } = input
   if (origins === undefined) return undefined
   const list = listNameOf(input)
   const outside = input.systemName ?? "system"
-  const sameBlocks = input.format !== "gemini" && input.format !== "openai-responses"
-  if (list === "messages" && sameBlocks && origins.length === listLength && origins.every((w, i) => w === i)) return undefined
+  if (input.format === "canonical" && list === "messages" && origins.length === listLength && origins.every((w, i) => w === i)) return undefined
   return (i) => {
     const w = origins[i]
     if (w === undefined) return { label: `messages[${i}]`, index: i, through: i }
@@ -278,6 +286,8 @@ interface BlockPlace {
   readonly inner: string | undefined
   readonly innerIndex: number | null
   readonly exact: boolean
+  /** What the entry calls the parts of the tool result it is (a Chat tool message's `content`), when it is one. */
+  readonly parts?: string
 }
 
 /**
@@ -320,6 +330,14 @@ const blockPlacer = (input: Placed): ((i: number, b: number) => BlockPlace) | un
         ? { entry, inner: undefined, innerIndex: null, exact: true }
         : { entry, inner: `content[${found.part}]`, innerIndex: found.part, exact: true }
     }
+    if (format === "openai-chat") {
+      // a Chat message's blocks are its fields': reasoning_content, content (a string, or its parts), refusal, audio,
+      // tool_calls, function_call; a tool message is its one result
+      const found = input.chatBlock(i, b)
+      if (found !== undefined) {
+        return { entry: at, inner: found.inner, innerIndex: found.index, exact: true, ...(found.inner === undefined ? { parts: "content" } : {}) }
+      }
+    }
     // a Gemini content read as its responses and its other parts, which stand among each other: the part's own place
     const k = input.geminiParts.get(i)?.[b] ?? offsetOf(i) + b
     return { entry: at, inner: `${format === "gemini" ? "parts" : "content"}[${k}]`, innerIndex: k, exact: true }
@@ -357,17 +375,49 @@ const warningWhere = (input: Placed) => {
   }
 }
 
-/** The index of the one tool call block of a message with this id and name, or `undefined` when there is not exactly one. */
-const callBlockOf = (message: Message.Message | undefined, id: string, name: string): number | undefined => {
+/**
+ * The index of the one tool call block of a message with this id (and name, when given), or `undefined` when there
+ * is not exactly one.
+ */
+const callBlockOf = (message: Message.Message | undefined, id: string, name?: string): number | undefined => {
   if (message === undefined || message.role !== "assistant") return undefined
   let found: number | undefined
   for (let b = 0; b < message.content.length; b++) {
     const block = message.content[b]!
-    if (block._tag !== "ToolCall" || block.id !== id || block.name !== name) continue
+    if (block._tag !== "ToolCall" || block.id !== id || (name !== undefined && block.name !== name)) continue
     if (found !== undefined) return undefined
     found = b
   }
   return found
+}
+
+/** The index of the one tool result of a tool message for this call id, or `undefined` when there is not exactly one. */
+const resultBlockOf = (message: Message.Message | undefined, id: string): number | undefined => {
+  if (message === undefined || message.role !== "tool") return undefined
+  let found: number | undefined
+  for (let b = 0; b < message.content.length; b++) {
+    if (message.content[b]!.toolCallId !== id) continue
+    if (found !== undefined) return undefined
+    found = b
+  }
+  return found
+}
+
+/**
+ * The block an issue that names only its message is about, found by its call id there: the result an orphan or a
+ * second result is (in its tool message), the call a missing result answers (in its assistant message, when one call
+ * is missing its result). `undefined` when the issue names its block itself, or not exactly one block matches.
+ */
+const pinnedBlock = (issue: ValidationError.Issue, messages: ReadonlyArray<Message.Message>): number | undefined => {
+  switch (issue._tag) {
+    case "OrphanToolResult":
+    case "DuplicateToolResult":
+      return issue.blockIndex === undefined ? resultBlockOf(messages[issue.index], issue.toolCallId) : undefined
+    case "MissingToolResult":
+      return issue.blockIndex === undefined && issue.toolCallIds.length === 1 ? callBlockOf(messages[issue.index], issue.toolCallIds[0]!) : undefined
+    default:
+      return undefined
+  }
 }
 
 /** The file's name for the model messages from `first` to `last`: one item (`input[3]`) or the items they span (`input[3..6]`). */
@@ -409,12 +459,13 @@ const count = (n: number): string => String(Math.round(n)).replace(/\B(?=(\d{3})
 interface Naming {
   readonly locate: (i: number) => Located
   readonly place: (i: number, b: number) => BlockPlace
+  readonly messages: ReadonlyArray<Message.Message>
 }
 
 const namingOf = (input: Placed): Naming | undefined => {
   const locate = fileLocator(input)
   const place = blockPlacer(input)
-  return locate === undefined || place === undefined ? undefined : { locate, place }
+  return locate === undefined || place === undefined ? undefined : { locate, place, messages: input.request.messages }
 }
 
 /** The message and block an issue (or a repair) is about, when it names a block. */
@@ -424,14 +475,35 @@ const blockOf = (issue: object): { readonly index: number; readonly blockIndex: 
     : undefined
 
 /**
+ * The block an issue that names only its message is about (see `pinnedBlock`), where the file has it; `undefined`
+ * when there is none, or its place in the file is not known (a run of Responses items whose blocks were not counted).
+ */
+const pinnedPlace = (issue: ValidationError.Issue, naming: Naming): { readonly blockIndex: number; readonly place: BlockPlace } | undefined => {
+  if (!("index" in issue) || typeof issue.index !== "number") return undefined
+  const b = pinnedBlock(issue, naming.messages)
+  if (b === undefined) return undefined
+  const place = naming.place(issue.index, b)
+  return place.exact ? { blockIndex: b, place } : undefined
+}
+
+/**
  * An issue's message in the file's terms. One about a block names the block where the file has it, in the issue's own
  * style (`messages[2]: content[1]: ...` of an Anthropic user message read as a tool and a user message, `input[3]:
  * ...` for a call of a run of Responses items read as one message, `input[2]: content[0]: ...` for a part of an
- * output message of such a run); every other `messages[i]` as `inFileTerms` names it.
+ * output message of such a run; `messages[3]: tool_calls[1]: ...` of a Chat message); an unanswered call, an orphan
+ * or a second result by its call's or result's block where exactly one matches (`input[5]: tool call "c2" has no
+ * result ...`); every other `messages[i]` as `inFileTerms` names it.
  */
-const issueText = (issue: { readonly message: string }, naming: Naming | undefined): string => {
+const issueText = (issue: ValidationError.Issue, naming: Naming | undefined): string => {
   const locate = naming?.locate
   const at = blockOf(issue)
+  if (naming !== undefined && at === undefined) {
+    // an issue about a call or a result that names only its message: the block, when exactly one matches
+    const pinned = pinnedPlace(issue, naming)
+    const own = "index" in issue ? `messages[${issue.index}]: ` : undefined
+    if (pinned === undefined || own === undefined || !issue.message.startsWith(own)) return inFileTerms(issue.message, locate)
+    return `${placeName(pinned.place, ": ")}: ${inFileTerms(issue.message.slice(own.length), locate)}`
+  }
   const prefix = at === undefined ? "" : `messages[${at.index}]: `
   if (naming === undefined || at === undefined || !issue.message.startsWith(prefix)) return inFileTerms(issue.message, locate)
   const place = naming.place(at.index, at.blockIndex)
@@ -461,16 +533,19 @@ const issueJson = (
     if (typeof value === "number") mapped[key] = locate(value).index
   }
   // a block as the file numbers it in the entry that holds it (null when that entry is the block, a Responses call
-  // item); the entry's index is the issue's
+  // item, or it is no list's: a Chat message's string content), with its path there; the entry's index is the
+  // issue's. An issue that names only its message is given the block of the call or result it is about, if known.
   const at = blockOf(issue)
-  const place = at === undefined ? undefined : naming.place(at.index, at.blockIndex)
+  const pinned = at === undefined ? pinnedPlace(issue, naming) : undefined
+  const place = at === undefined ? pinned?.place : naming.place(at.index, at.blockIndex)
+  const modelBlock = at?.blockIndex ?? pinned?.blockIndex
   return {
     _tag,
     ...fields,
     ...mapped,
     index: index === undefined ? null : place !== undefined ? place.entry.index : locate(index).index,
     ...(index === undefined ? {} : { modelIndex: index }),
-    ...(place === undefined ? {} : { blockIndex: place.innerIndex, modelBlockIndex: at!.blockIndex }),
+    ...(place === undefined ? {} : { blockIndex: place.innerIndex, blockPath: place.inner ?? null, modelBlockIndex: modelBlock }),
     message: issueText(issue, naming)
   }
 }
@@ -484,13 +559,19 @@ const actionText = (action: Repair.RepairAction, naming: Naming | undefined, asR
   if (naming === undefined) return action.description
   if (action._tag === "MovedBlock") return movedText(action, naming, asRead.get(action))
   const at = blockOf(action)
-  const prefix = at === undefined ? "" : `messages[${at.index}].content[${at.blockIndex}]: `
-  if (at === undefined || !action.description.startsWith(prefix)) return inFileTerms(action.description, naming.locate)
-  const rest = inFileTerms(action.description.slice(prefix.length), naming.locate)
   const read = asRead.get(action)
+  // a step about a call or a result that names only its message: the block as read, when it was found
+  const prefix = at === undefined ? (read === undefined ? "" : `messages[${action.index}]: `) : `messages[${at.index}].content[${at.blockIndex}]: `
+  if (prefix === "" || !action.description.startsWith(prefix)) return inFileTerms(action.description, naming.locate)
+  const rest = inFileTerms(action.description.slice(prefix.length), naming.locate)
   // a block counted in the message as an earlier step left it: the message (the items it spans), not a wrong part
-  if (read === undefined) return `${spanOf(naming.locate(at.index), naming.locate(at.index))}: ${rest}`
-  return `${placeName(naming.place(at.index, read.block), ".")}: ${rest}`
+  if (read === undefined) return `${spanOf(naming.locate(action.index), naming.locate(action.index))}: ${rest}`
+  const place = naming.place(action.index, read.block)
+  // a part taken out of a tool result that is its entry (a Chat tool message): the part, where the entry has it
+  if (read.part !== undefined && place.inner === undefined && place.parts !== undefined && place.exact) {
+    return `${placeName(place, ".")}.${place.parts}[${read.part}]: ${rest}`
+  }
+  return `${placeName(place, ".")}: ${rest}`
 }
 
 /**
@@ -516,10 +597,14 @@ const actionIndex = (action: Repair.RepairAction, naming: Naming, asRead: Readon
   return read === undefined ? naming.locate(action.index).index : naming.place(action.index, read.block).entry.index
 }
 
-/** Where a repair step's block was in its message as read; for a move, also the block it now comes before. */
+/**
+ * Where a repair step's block was in its message as read; for a move, also the block it now comes before; for a part
+ * taken out of a tool result, the part's index in the result as read.
+ */
 interface AsRead {
   readonly block: number
   readonly before?: number
+  readonly part?: number
 }
 
 /**
@@ -528,7 +613,8 @@ interface AsRead {
  * it removed (or the tool result whose part it removed), so the later steps' blocks are found where the file has
  * them. A step whose block is counted in a message the file does not show is left out: one after a removal of a
  * block that is not one of the message as read, and a move or a prefill's trim in a message another was merged
- * into (the log is in message order, so the merge, logged under the message merged, may have come first).
+ * into (the log is in message order, so the merge, logged under the message merged, may have come first). A removed
+ * orphan or second result is placed where it was as read, and an inserted result by its call, found by id as read.
  */
 const blocksAsRead = (actions: ReadonlyArray<Repair.RepairAction>, messages: ReadonlyArray<Message.Message>): ReadonlyMap<Repair.RepairAction, AsRead> => {
   const mergedInto = new Set<number>()
@@ -548,43 +634,47 @@ const blocksAsRead = (actions: ReadonlyArray<Repair.RepairAction>, messages: Rea
    * message as the removals before it in that pass left it), taken out of its message's order; or the tool result as
    * read whose part it removed, which stays.
    */
-  const removed = (i: number, block: object): number | undefined => {
+  const removed = (i: number, block: object): AsRead | undefined => {
     const order = orderOf(i)
     const content = messages[i]?.content ?? []
     let b = -1
-    let whole = false
+    let part = -1
     for (let k = 0; k < content.length; k++) {
       const at = content[k]!
-      const part = at !== block && at._tag === "ToolResult" && typeof at.content !== "string" && (at.content as ReadonlyArray<object>).includes(block)
-      if (at !== block && !part) continue
+      const p = at !== block && at._tag === "ToolResult" && typeof at.content !== "string" ? (at.content as ReadonlyArray<object>).indexOf(block) : -1
+      if (at !== block && p < 0) continue
       // found twice: which one is not known
       if (b >= 0) {
         b = -1
         break
       }
       b = k
-      whole = !part
+      part = p
     }
     const now = order === null || b < 0 ? -1 : order.indexOf(b)
     if (now < 0) {
       orders.set(i, null)
       return undefined
     }
-    if (whole) order!.splice(now, 1)
-    return b
+    if (part < 0) order!.splice(now, 1)
+    return part < 0 ? { block: b } : { block: b, part }
   }
   const out = new Map<Repair.RepairAction, AsRead>()
   for (const action of actions) {
     switch (action._tag) {
-      case "RemovedBlock": {
-        const b = removed(action.index, action.block)
+      case "RemovedBlock":
+      case "RemovedOrphanResult":
+      case "RemovedDuplicateResult": {
+        const read = removed(action.index, action._tag === "RemovedBlock" ? action.block : action.result)
+        if (read !== undefined) out.set(action, read)
+        break
+      }
+      case "InsertedMissingResult": {
+        // the call it answered, found by its id in its message as read (not when an earlier step renamed it)
+        const b = callBlockOf(messages[action.index], action.toolCallId)
         if (b !== undefined) out.set(action, { block: b })
         break
       }
-      case "RemovedOrphanResult":
-      case "RemovedDuplicateResult":
-        removed(action.index, action.result)
-        break
       case "MovedBlock": {
         const order = mergedInto.has(action.index) ? null : orderOf(action.index)
         const block = order?.[action.from]
@@ -609,8 +699,6 @@ const blocksAsRead = (actions: ReadonlyArray<Repair.RepairAction>, messages: Rea
       case "MergedConsecutive":
         orders.set(action.into, null)
         break
-      // a missing result goes into a message of its own, or (a Responses custom call's) after every other step
-      case "InsertedMissingResult":
       case "RemovedEmptyMessage":
       case "MovedSystemMessage":
       case "RenamedToolCallId":

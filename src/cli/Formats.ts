@@ -667,3 +667,88 @@ export const geminiPartsOf = (
   }
   return out
 }
+
+/**
+ * Where a block of a message is inside the file's entry for it: its path there (`tool_calls[1]`, `content`;
+ * `undefined` when the entry itself is the block) and its index in the list that holds it, if one does.
+ *
+ * @since 0.1.0
+ */
+export interface PlaceInEntry {
+  readonly inner: string | undefined
+  readonly index: number | null
+}
+
+/** How many blocks each field of a Chat message is read as, in the order the reader reads them (see `chatBlockOf`). */
+const CHAT_FIELDS = 6
+
+/**
+ * Where block `b` of the model's message `i` is in an OpenAI Chat file, as the Chat reader reads a message's fields
+ * in order: an assistant message's `reasoning_content`, then its `content` (`content` when it is a string, a part
+ * `content[k]` when it is a list), `refusal`, `audio`, each of its `tool_calls[j]`, then `function_call`; a user or
+ * system message's `content` or `content[k]`; a `tool` (or legacy `function`) message is its one result (`inner`
+ * undefined). `undefined` for another format, and for a message whose fields do not add up to its blocks.
+ *
+ * @example
+ * // messages[2] is { role: "assistant", content: "Looking.", tool_calls: [c1, c2] }: block 2 is tool_calls[1]
+ * const at = Formats.chatBlockOf(parsed, read)(2, 2) // { inner: "tool_calls[1]", index: 1 }
+ *
+ * @since 0.1.0
+ */
+export const chatBlockOf = (parsed: Parsed, read: Read): (i: number, b: number) => PlaceInEntry | undefined => {
+  const list = read.format === "openai-chat" ? listOf(parsed, read) : undefined
+  const messages = read.request.messages
+  if (!Array.isArray(list) || list.length !== messages.length) return () => undefined
+  // per message, the blocks of each field (content: -1 a string, else its parts; tool messages: -2), all that is
+  // kept of the file
+  const fields = new Int32Array(list.length * CHAT_FIELDS)
+  const present = (v: unknown): number => (v === undefined || v === null ? 0 : 1)
+  for (let i = 0; i < list.length; i++) {
+    const m: unknown = list[i]
+    if (!isRecord(m)) continue
+    const at = i * CHAT_FIELDS
+    const content = m["content"]
+    if (m["role"] === "tool" || m["role"] === "function") {
+      fields[at + 1] = -2
+      continue
+    }
+    fields[at + 1] = typeof content === "string" ? -1 : Array.isArray(content) ? content.length : 0
+    if (m["role"] !== "assistant") continue
+    fields[at] = present(m["reasoning_content"])
+    fields[at + 2] = present(m["refusal"])
+    fields[at + 3] = present(m["audio"])
+    const calls = m["tool_calls"]
+    fields[at + 4] = Array.isArray(calls) ? calls.length : 0
+    fields[at + 5] = present(m["function_call"])
+  }
+  return (i, b) => {
+    const message = messages[i]
+    if (message === undefined || b < 0) return undefined
+    const at = i * CHAT_FIELDS
+    const content = fields[at + 1]!
+    if (content === -2) return message.content.length === 1 && b === 0 ? { inner: undefined, index: null } : undefined
+    const counts = [fields[at]!, content === -1 ? 1 : content, fields[at + 2]!, fields[at + 3]!, fields[at + 4]!, fields[at + 5]!]
+    let sum = 0
+    for (const n of counts) sum += n
+    if (sum !== message.content.length) return undefined
+    let k = b
+    let f = 0
+    while (f < counts.length && k >= counts[f]!) k -= counts[f++]!
+    switch (f) {
+      case 0:
+        return { inner: "reasoning_content", index: null }
+      case 1:
+        return content === -1 ? { inner: "content", index: null } : { inner: `content[${k}]`, index: k }
+      case 2:
+        return { inner: "refusal", index: null }
+      case 3:
+        return { inner: "audio", index: null }
+      case 4:
+        return { inner: `tool_calls[${k}]`, index: k }
+      case 5:
+        return { inner: "function_call", index: null }
+      default:
+        return undefined
+    }
+  }
+}
