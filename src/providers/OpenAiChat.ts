@@ -377,6 +377,7 @@ const assistantMessage = (
           A.checkToolName(ctx, block.name, index, b)
           const extras = A.ownExtras(block, key)
           functionCall = { ...A.nestedExtras(extras, "function_call"), name: block.name, arguments: ToolArguments.toText(block) }
+          legacyCalls(ctx).add(block.id)
         } else {
           A.checkToolName(ctx, block.name, index, b)
           calls.push(toolCall(ctx, block))
@@ -449,6 +450,14 @@ const resultContent = (ctx: A.Ctx, result: Block.ToolResultBlock, index: number,
   return parts
 }
 
+/** Per conversion: the ids of the calls written as a deprecated single `function_call`, which have no id on the wire. */
+const legacyCallIds = new WeakMap<A.Ctx, Set<string>>()
+const legacyCalls = (ctx: A.Ctx): Set<string> => {
+  let ids = legacyCallIds.get(ctx)
+  if (ids === undefined) legacyCallIds.set(ctx, ids = new Set())
+  return ids
+}
+
 const toolMessages = (ctx: A.Ctx, m: Message.ToolMessage, index: number, out: Array<Wire.MessageParam>): void => {
   const messageExtras = A.ownExtras(m, key)
   for (let b = 0; b < m.content.length; b++) {
@@ -458,7 +467,8 @@ const toolMessages = (ctx: A.Ctx, m: Message.ToolMessage, index: number, out: Ar
       A.dropped(ctx, index, b, `the error flag of the result of ${result.toolName}`, "Chat Completions tool messages have no error flag; the content is sent as is")
     }
     const content = resultContent(ctx, result, index, b)
-    if (extras?.["role"] === "function") {
+    // a result of a call sent as the deprecated function_call goes back as a role "function" message (one made by a repair too)
+    if (extras?.["role"] === "function" || legacyCallIds.get(ctx)?.has(result.toolCallId) === true) {
       const text = typeof content === "string" ? content : Block.resultContentText(result.content)
       out.push({ ...messageExtras, ...extras, role: "function", name: result.toolName, content: text === "" && hintOf(result, key, NULL_CONTENT) === true ? null : text })
     } else {
