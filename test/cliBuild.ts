@@ -3,6 +3,7 @@
  * with esbuild (as `npm run build` builds `dist/cli/main.js`, dependencies left
  * external) into a directory of its own per test process.
  */
+import { afterAll, beforeAll } from "@effect/vitest"
 import * as esbuild from "esbuild"
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
@@ -45,4 +46,33 @@ export interface Run {
 export const runCli = (bin: string, args: ReadonlyArray<string>, input?: string): Run => {
   const result = spawnSync(process.execPath, [bin, ...args], { cwd: root, input, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 })
   return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr }
+}
+
+/**
+ * The usual setup of a CLI test file: a bundle of its own built before its
+ * tests and removed after them (`name` keeps it apart from other files'),
+ * `run` to run it, and `file` to write a JSON file for it to read.
+ */
+export const cliHarness = (name: string): {
+  readonly run: (args: ReadonlyArray<string>, input?: string) => Run
+  readonly file: (name: string, content: unknown) => string
+  readonly work: string
+} => {
+  const buildDir = buildDirOf(name)
+  const bin = path.join(buildDir, "main.js")
+  const work = path.join(buildDir, "files")
+  beforeAll(async () => {
+    fs.mkdirSync(work, { recursive: true })
+    await buildCli(buildDir)
+  }, 120_000)
+  afterAll(() => removeBuild(buildDir))
+  return {
+    run: (args, input) => runCli(bin, args, input),
+    file: (fileName, content) => {
+      const p = path.join(work, fileName)
+      fs.writeFileSync(p, JSON.stringify(content))
+      return p
+    },
+    work
+  }
 }

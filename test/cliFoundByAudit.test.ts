@@ -5,29 +5,11 @@
  * the summary's log in the file's terms, and `--wizard` without a terminal.
  * Run as a subprocess the way a user runs it (see cli.test.ts).
  */
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import * as fs from "node:fs"
-import * as path from "node:path"
-import { buildCli, buildDirOf, removeBuild, type Run, runCli } from "./cliBuild.js"
+import { cliHarness } from "./cliBuild.js"
 
-const buildDir = buildDirOf("audit")
-const bin = path.join(buildDir, "main.js")
-const work = path.join(buildDir, "files")
-
-beforeAll(async () => {
-  fs.mkdirSync(work, { recursive: true })
-  await buildCli(buildDir)
-}, 120_000)
-
-afterAll(() => removeBuild(buildDir))
-
-const run = (args: ReadonlyArray<string>, input?: string): Run => runCli(bin, args, input)
-
-const file = (name: string, content: unknown): string => {
-  const p = path.join(work, name)
-  fs.writeFileSync(p, JSON.stringify(content))
-  return p
-}
+const { file, run } = cliHarness("audit")
 
 /** A Responses body whose assistant turn is one run of items: reasoning, a reply of two parts, reasoning, a call. */
 const run5 = (options: { readonly store?: boolean; readonly encrypted?: boolean; readonly emptyPart?: boolean; readonly badArgs?: boolean }) => ({

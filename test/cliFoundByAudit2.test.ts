@@ -8,29 +8,10 @@
  * message. Each is named as the file read names it. Run as a subprocess the
  * way a user runs it (see cli.test.ts).
  */
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import * as fs from "node:fs"
-import * as path from "node:path"
-import { buildCli, buildDirOf, removeBuild, type Run, runCli } from "./cliBuild.js"
+import { describe, expect, it } from "@effect/vitest"
+import { cliHarness, type Run } from "./cliBuild.js"
 
-const buildDir = buildDirOf("audit2")
-const bin = path.join(buildDir, "main.js")
-const work = path.join(buildDir, "files")
-
-beforeAll(async () => {
-  fs.mkdirSync(work, { recursive: true })
-  await buildCli(buildDir)
-}, 120_000)
-
-afterAll(() => removeBuild(buildDir))
-
-const run = (args: ReadonlyArray<string>, input?: string): Run => runCli(bin, args, input)
-
-const file = (name: string, content: unknown): string => {
-  const p = path.join(work, name)
-  fs.writeFileSync(p, JSON.stringify(content))
-  return p
-}
+const { file, run } = cliHarness("audit2")
 
 const lines = (text: string): Array<string> => text.split("\n")
 
