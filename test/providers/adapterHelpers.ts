@@ -7,6 +7,7 @@
 import { assert } from "@effect/vitest"
 import { Effect, Exit } from "effect"
 import { Message } from "../../src/index.js"
+import { setOwn } from "../fuzz/generators.js"
 import type { Converted } from "../../src/providers/Conversion.js"
 
 /** The value and warnings of a conversion that must succeed. */
@@ -64,4 +65,23 @@ export const firstDifference = (a: unknown, b: unknown, path = ""): string | und
     return undefined
   }
   return `${path === "" ? "(root)" : path}: ${JSON.stringify(a)?.slice(0, 120)} vs ${JSON.stringify(b)?.slice(0, 120)}`
+}
+
+/** A value as JSON text with keys sorted and undefined fields left out (bytes and URLs spelled out): the same JSON, whatever the key order. */
+export const canonical = (value: unknown): string => {
+  const sort = (v: unknown): unknown => {
+    if (v instanceof Uint8Array) return { bytes: Array.from(v) }
+    if (v instanceof URL) return { url: v.href }
+    if (Array.isArray(v)) return v.map(sort)
+    if (typeof v === "object" && v !== null) {
+      const out: Record<string, unknown> = {}
+      for (const k of Object.keys(v).sort()) {
+        const field = (v as Record<string, unknown>)[k]
+        if (field !== undefined) setOwn(out, k, sort(field))
+      }
+      return out
+    }
+    return v
+  }
+  return JSON.stringify(sort(value))
 }

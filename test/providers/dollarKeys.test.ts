@@ -21,6 +21,7 @@ import { Anthropic, EffectAi, Gemini, OpenAiChat, OpenAiResponses } from "../../
 import type { ConversionWarning } from "../../src/providers/Conversion.js"
 import { message } from "../arbitraries.js"
 import { getAt, makeRng, pathsOf, type Rng, setOwn, updateAt } from "../fuzz/generators.js"
+import { canonical } from "./adapterHelpers.js"
 import { readUsageSet } from "../usageData.js"
 import { anthropicPrompt, chatMessages } from "./adapterArbitraries.js"
 import * as Payloads from "./fixtures/adapterPayloads.js"
@@ -66,24 +67,6 @@ const plainName = (key: string): string => {
 
 const json = (u: unknown): unknown => JSON.parse(JSON.stringify(u))
 
-/** A value as JSON text with keys sorted and undefined fields left out (bytes and URLs spelled out): the same JSON, whatever the key order. */
-const canonical = (value: unknown): string => {
-  const sort = (v: unknown): unknown => {
-    if (v instanceof Uint8Array) return { bytes: Array.from(v) }
-    if (v instanceof URL) return { url: v.href }
-    if (Array.isArray(v)) return v.map(sort)
-    if (typeof v === "object" && v !== null) {
-      const out: Record<string, unknown> = {}
-      for (const k of Object.keys(v).sort()) {
-        const field = (v as Record<string, unknown>)[k]
-        if (field !== undefined) setOwn(out, k, sort(field))
-      }
-      return out
-    }
-    return v
-  }
-  return JSON.stringify(sort(value))
-}
 
 const run = (effect: Converted): { readonly value: unknown; readonly warnings: ReadonlyArray<ConversionWarning> } => {
   const exit = Effect.runSyncExit(effect)

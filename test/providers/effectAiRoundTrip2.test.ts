@@ -11,25 +11,8 @@ import { Prompt } from "effect/ai"
 import { Block, Message } from "../../src/index.js"
 import type { ConversionWarning } from "../../src/providers/Conversion.js"
 import { EffectAi } from "../../src/providers/index.js"
+import { canonical } from "./adapterHelpers.js"
 
-/** A value as JSON text with keys sorted and undefined fields left out (bytes and URLs spelled out). */
-const canonical = (value: unknown): string => {
-  const sort = (v: unknown): unknown => {
-    if (v instanceof Uint8Array) return { bytes: Array.from(v) }
-    if (v instanceof URL) return { url: v.href }
-    if (Array.isArray(v)) return v.map(sort)
-    if (typeof v === "object" && v !== null) {
-      const out: Record<string, unknown> = {}
-      for (const k of Object.keys(v).sort()) {
-        const field = (v as Record<string, unknown>)[k]
-        if (field !== undefined) out[k] = sort(field)
-      }
-      return out
-    }
-    return v
-  }
-  return JSON.stringify(sort(value))
-}
 
 /** Reads a Prompt and writes it back; also reads the written Prompt again, which must give the same messages. */
 const roundTrip = (raw: Prompt.RawInput) =>
