@@ -24,11 +24,12 @@ import { hasToolCalls, issuesOf as messageIssuesOf } from "./Message.js"
 import type { Provider } from "./Provider.js"
 import { unknownProvider } from "./internal/unknownProvider.js"
 import { listOf, stringify } from "./internal/json.js"
-import { unfollowedReasoning } from "./internal/responsesItems.js"
+import { itemIdOf, unfollowedReasoning } from "./internal/responsesItems.js"
 import { ORPHAN, Walker } from "./internal/walker.js"
 import type { CallRef as WalkerCallRef } from "./internal/walker.js"
 import {
   ConsecutiveRole,
+  DuplicateItemId,
   DuplicateToolCallId,
   DuplicateToolResult,
   EmptyConversation,
@@ -36,6 +37,7 @@ import {
   EmptyTextBlock,
   EmptyToolName,
   InvalidConversation,
+  LoneSurrogate,
   MisplacedFunctionCall,
   MissingEncryptedContent,
   MalformedToolArguments,
@@ -49,12 +51,15 @@ import {
   TextBetweenCallAndOutput,
   ThinkingNotFirst,
   MessageDecodeError,
+  PrefillNotSupported,
+  ThinkingWhileDisabled,
+  TooManyCacheBreakpoints,
   TrailingWhitespacePrefill
 } from "./ValidationError.js"
-import type { ConversationIssue, DecodeIssue, Issue, IssueFor, ProviderIssue } from "./ValidationError.js"
+import type { CacheBreakpoint, ConversationIssue, DecodeIssue, Issue, IssueFor, ProviderIssue } from "./ValidationError.js"
 import { hintKey } from "./internal/hint.js"
-import { customCallOutputs, customItemOf, isChatCustomCall, sentArgumentsProblem } from "./internal/toolArgs.js"
-import { assistantTurnStart, nextOnWire, previousOnWire } from "./internal/anthropicTurn.js"
+import { customCallOutputs, customItemOf, isChatCustomCall, isCustomOutputsOnly, sentArgumentsProblem } from "./internal/toolArgs.js"
+import { assistantTurnStart, firstBlockOfRun, isThinkingBlock, nextOnWire, previousOnWire, thinkingSetting, turnStart } from "./internal/anthropicTurn.js"
 
 declare const ValidatedTypeId: unique symbol
 
@@ -108,7 +113,10 @@ export interface ValidateOptions {
    * request with `previous_response_id` or `conversation`): tool results
    * before its first user or assistant message answer calls of the stored
    * response (they are not orphans, and the output items carry no tool
-   * name), and it may hold nothing but such results. Default `false`.
+   * name), and it may hold nothing but such results. Its Responses custom
+   * tool outputs (`custom_tool_call_output` items, read as an assistant
+   * message of them alone) answer the stored custom calls, before or among
+   * those results. Default `false`.
    * `profileOptionsOf` sets it from a request.
    */
   readonly continues?: boolean
@@ -597,8 +605,9 @@ const scan = (
     const m = messages[i]!
     perMessage.length = 0
     messageIssuesOf(m, i, perMessage)
-    // the results a continued conversation opens with answer the stored response's calls, which name no tool
-    const stored = continues && !sawTurn && m.role === "tool"
+    // the results a continued conversation opens with answer the stored response's calls, which name no tool; its
+    // custom tool outputs (an assistant message of them alone) answer the stored custom calls, before or among them
+    const stored = continues && !sawTurn && (m.role === "tool" || isCustomOutputsOnly(m))
     for (const issue of perMessage) {
       // a result takes its tool's name from the call it answers (every adapter reads it so): one that answers
       // no call has none to take, and `OrphanToolResult` below says what is wrong (it is all the user can fix)
@@ -606,12 +615,12 @@ const scan = (
       if (sink(issue)) return
     }
 
+    if (stored) {
+      prevRole = undefined
+      continue
+    }
     switch (m.role) {
       case "tool": {
-        if (stored) {
-          prevRole = undefined
-          break
-        }
         for (const result of m.content) {
           const id = result.toolCallId
           if (id === "") continue // reported as EmptyToolCallId
@@ -647,7 +656,7 @@ const scan = (
             const first = block.providerExecuted === true ? walker.registerId(block.id, i) : walker.addCall({ index: i, blockIndex: b, call: block })
             if (block.providerExecuted !== true) prevCalled = true
             // a repeat inside one message is reported by the per-message rules
-            if (first !== -1 && first !== i && sink(new DuplicateToolCallId({ index: i, toolCallId: block.id, firstIndex: first }))) return
+            if (first !== -1 && first !== i && sink(new DuplicateToolCallId({ index: i, blockIndex: b, toolCallId: block.id, firstIndex: first }))) return
           }
         }
         prevRole = m.role
@@ -783,10 +792,21 @@ export const isValid = (messages: ReadonlyArray<Message.Message>, options?: Vali
  */
 export interface ProfileOptions extends ValidateOptions {
   /**
-   * Anthropic: whether extended thinking is on for the next request. Default:
-   * on when any assistant message of the conversation holds thinking.
+   * Anthropic: whether thinking is on for the next request. Default: on when
+   * any assistant message of the conversation holds thinking (then judged as
+   * manual thinking, with the rules about a tool loop in progress only: the
+   * rules about a final assistant message need the setting).
    */
   readonly thinking?: boolean
+  /**
+   * Anthropic: how thinking is on, Anthropic's `thinking.type`. `"enabled"`
+   * (manual extended thinking, the default when `thinking` is on) wants the
+   * assistant turn a request continues to start with a thinking block;
+   * `"adaptive"` lets the model skip thinking at any step, so it never
+   * does. Given without `thinking`, thinking is on; `thinking: false` wins.
+   * `profileOptionsOf` sets it from the request.
+   */
+  readonly thinkingMode?: "enabled" | "adaptive"
   /**
    * OpenAI Responses: the request's `store` flag. With `store: false`,
    * reasoning items must carry their encrypted content. Default `true`.
@@ -805,6 +825,14 @@ export interface ProfileOptions extends ValidateOptions {
    * defaults that depend on the model generation (`thoughtSignatures`).
    */
   readonly model?: string
+  /**
+   * Anthropic: how many cache breakpoints the request sets outside its
+   * messages (`cache_control` on tool definitions, and a top-level one for
+   * automatic caching). They count toward the limit of 4 with those in the
+   * messages (`TooManyCacheBreakpoints`). Default 0; `profileOptionsOf`
+   * counts them.
+   */
+  readonly cacheBreakpointsOutsideMessages?: number
 }
 
 /**
@@ -812,38 +840,100 @@ export interface ProfileOptions extends ValidateOptions {
  * `issuesFor` and `Repair.repairFor` on what will really be sent:
  *
  * - `model`: the request's model;
- * - `thinking`: Anthropic's `thinking` setting (on for `enabled` or
- *   `adaptive`, off for `disabled`), and off for a request read from an
- *   Anthropic body without one (`readFrom: "anthropic"`: the API's default);
+ * - `thinking` and `thinkingMode`: Anthropic's `thinking` setting (on for
+ *   `enabled` or `adaptive`, with that mode; off for `disabled`); without
+ *   one, what the API does by default: adaptive thinking on for a Claude 5
+ *   or later `model`, and off for a request read from an Anthropic body
+ *   (`readFrom: "anthropic"`);
  * - `store`: `false` when the Responses request says `store: false`;
  * - `continues`: a Responses request with `previous_response_id` or
- *   `conversation`.
+ *   `conversation`;
+ * - `cacheBreakpointsOutsideMessages`: the Anthropic cache breakpoints of
+ *   the request's tool definitions and its top-level `cache_control`.
  *
  * @example
  * const request = Request.make([Message.user("hi")], {
  *   model: "claude-sonnet-4-5",
  *   providerOptions: { anthropic: { thinking: { type: "enabled", budget_tokens: 2048 } } }
  * })
- * Conversation.profileOptionsOf(request) // { model: "claude-sonnet-4-5", thinking: true }
+ * Conversation.profileOptionsOf(request) // { model: "claude-sonnet-4-5", thinking: true, thinkingMode: "enabled" }
  *
  * @since 0.1.0
  */
 export const profileOptionsOf = (
-  request: { readonly model?: string | undefined; readonly providerOptions?: Block.ProviderOptions | undefined },
+  request: {
+    readonly model?: string | undefined
+    readonly providerOptions?: Block.ProviderOptions | undefined
+    readonly tools?: ReadonlyArray<{
+      readonly providerOptions?: Block.ProviderOptions | undefined
+      readonly providerDefined?: { readonly provider: string; readonly config?: Block.JsonObject | undefined } | undefined
+    }> | undefined
+  },
   options?: { readonly readFrom?: Provider }
 ): ProfileOptions => {
   const anthropic = request.providerOptions?.["anthropic"]
   const responses = request.providerOptions?.["openai-responses"]
   const setting = anthropic?.["thinking"]
   const type = typeof setting === "object" && setting !== null && "type" in setting ? (setting as Block.JsonObject)["type"] : undefined
-  const thinking = type === "enabled" || type === "adaptive" ? true : type === "disabled" || options?.readFrom === "anthropic" ? false : undefined
+  // without a setting, Claude 5 and later think adaptively (their documented default); earlier models do not think
+  const mode = type === "enabled" || type === "adaptive" ? type : type === undefined && thinksByDefault(request.model) ? "adaptive" : undefined
+  const thinking = mode !== undefined ? true : type === "disabled" || (type === undefined && options?.readFrom === "anthropic") ? false : undefined
   const stored = (field: string): boolean => responses?.[field] !== undefined && responses[field] !== null
   return {
     ...(request.model === undefined ? {} : { model: request.model }),
     ...(thinking === undefined ? {} : { thinking }),
+    ...(mode === undefined ? {} : { thinkingMode: mode }),
     ...(responses?.["store"] === false ? { store: false } : {}),
-    ...(stored("previous_response_id") || stored("conversation") ? { continues: true } : {})
+    ...(stored("previous_response_id") || stored("conversation") ? { continues: true } : {}),
+    ...cacheBreakpointsOutside(anthropic, request.tools)
   }
+}
+
+/**
+ * The version of the Claude model a model id names (`claude-sonnet-4-6`,
+ * `claude-opus-4-1-20250805`, `anthropic/claude-sonnet-4.6`,
+ * `us.anthropic.claude-opus-4-6-v1:0`, `claude-sonnet-5`), or undefined for
+ * other ids (the older `claude-3-7-sonnet-…` order included: those models
+ * predate every rule that asks). A date after the version is no minor version.
+ */
+const claudeVersion = (model: string | undefined): { readonly major: number; readonly minor: number } | undefined => {
+  const found = model === undefined ? null : /(?:^|[^a-z0-9])claude-[a-z]+-(\d+)(?:[-.](\d{1,2}))?(?!\d)/i.exec(model)
+  return found === null ? undefined : { major: Number(found[1]), minor: found[2] === undefined ? 0 : Number(found[2]) }
+}
+
+/** Whether the model thinks (adaptively) when a request says nothing about thinking: Claude 5 and later. */
+const thinksByDefault = (model: string | undefined): boolean => (claudeVersion(model)?.major ?? 0) >= 5
+
+/** Whether the model rejects a request that ends with an assistant message (a prefill): Claude 4.6 and later. */
+const takesNoPrefill = (model: string | undefined): boolean => {
+  const version = claudeVersion(model)
+  return version !== undefined && (version.major > 4 || (version.major === 4 && version.minor >= 6))
+}
+
+/** What `profileOptionsOf` reads of a tool definition: where the Anthropic adapter finds its `cache_control`. */
+interface ToolWithOptions {
+  readonly providerOptions?: Block.ProviderOptions | undefined
+  readonly providerDefined?: { readonly provider: string; readonly config?: Block.JsonObject | undefined } | undefined
+}
+
+/** Whether a `cache_control` is a breakpoint: set, and not an explicit `null` (recorded accepted as none). */
+const isBreakpoint = (cache: Schema.Json | undefined): boolean => cache !== undefined && cache !== null
+
+/**
+ * The Anthropic cache breakpoints a request sets outside its messages, as the adapter writes them: a client tool's
+ * from its options, one of Anthropic's own tools' from its definition, and a top-level one (automatic caching).
+ */
+const cacheBreakpointsOutside = (
+  anthropic: Block.JsonObject | undefined,
+  tools: ReadonlyArray<ToolWithOptions> | undefined
+): { readonly cacheBreakpointsOutsideMessages?: number } => {
+  let n = isBreakpoint(anthropic?.["cache_control"]) ? 1 : 0
+  for (const tool of tools ?? []) {
+    const defined = tool.providerDefined
+    const cache = defined === undefined ? tool.providerOptions?.["anthropic"]?.["cache_control"] : defined.provider === "anthropic" ? defined.config?.["cache_control"] : undefined
+    if (isBreakpoint(cache)) n++
+  }
+  return n === 0 ? {} : { cacheBreakpointsOutsideMessages: n }
 }
 
 /**
@@ -872,9 +962,12 @@ const isBlank = (text: string): boolean => text.trim() === ""
 
 /**
  * Anthropic's own rules, each from its documented errors: signed thinking
- * replayed unchanged, redacted thinking with its data, thinking first in a
- * tool loop with thinking on, no blank text, no prefill ending in
- * whitespace, no text after the last client call. What it accepts that the
+ * replayed unchanged, redacted thinking with its data, with manual thinking
+ * the assistant turn a request continues (a tool loop in progress, a final
+ * assistant message) starting with thinking, with thinking off no thinking
+ * in a final assistant turn, no prefill for the models that take none, no
+ * blank text, no prefill ending in whitespace, no text after the last
+ * client call. What it accepts that the
  * rules must not flag (recorded): explicit `citations: null` and
  * `cache_control: null`, `tool_use` ids without the `toolu_` prefix, server
  * tool calls still waiting for their result in a paused turn, text after
@@ -960,36 +1053,61 @@ const anthropicRules = (messages: ReadonlyArray<Message.Message>, options: Profi
   const lastIndex = previousOnWire(messages, messages.length)
   const last = messages[lastIndex]
   if (last === undefined || lastAssistant === -1) return
-  // a tool loop is in progress when the conversation ends with the results of the last assistant's calls, the
-  // user's words after them included (the adapter sends both in one user message)
-  const assistant = messages[lastAssistant] as Message.AssistantMessage
-  if (thinkingInUse === true && messages[nextOnWire(messages, lastAssistant)]?.role === "tool" && last.role !== "assistant" && hasToolCalls(assistant)) {
-    // the API merges the assistant messages before it into one turn (a system message between them goes to the
-    // system prompt): that turn's first block is the first block of its first message
-    const start = assistantTurnStart(messages, lastAssistant)
-    let first: Block.AssistantBlock | undefined
-    for (let k = start; k <= lastAssistant && first === undefined; k++) {
-      const m = messages[k]!
-      if (m.role === "assistant") first = m.content[0]
+  // the request continues the last assistant turn when it ends with it (a prefill, or a paused server-tool turn sent
+  // back) or with the results of its calls, the user's words after them included (the adapter sends both in one
+  // user message): a tool loop in progress. A tool loop is one turn, from the user's words on.
+  const endsOnAssistant = last.role === "assistant"
+  const inToolLoop = !endsOnAssistant && messages[nextOnWire(messages, lastAssistant)]?.role === "tool" && hasToolCalls(messages[lastAssistant] as Message.AssistantMessage)
+  const start = turnStart(messages, lastAssistant)
+  const setting = thinkingSetting(options)
+  // manual thinking: the turn starts with thinking (its first message, merged with the assistant messages right after
+  // it; later steps may go without). Thinking in the history says thinking is on for a tool loop; a final assistant
+  // message needs the setting. Adaptive thinking may skip thinking at any step.
+  const manual = setting === "enabled" || (setting === undefined && thinkingInUse === true && inToolLoop)
+  if (manual && (inToolLoop || endsOnAssistant) && !isThinkingBlock(firstBlockOfRun(messages, start))) {
+    if (sink(new ThinkingNotFirst({ provider, index: start }))) return
+  }
+  if (endsOnAssistant) {
+    if (setting === "disabled") {
+      for (let k = start; k <= lastIndex; k++) {
+        const m = messages[k]!
+        if (m.role !== "assistant") continue
+        for (let b = 0; b < m.content.length; b++) {
+          if (isThinkingBlock(m.content[b]) && sink(new ThinkingWhileDisabled({ provider, index: k, blockIndex: b }))) return
+        }
+      }
     }
-    if ((first === undefined || (first._tag !== "Thinking" && first._tag !== "RedactedThinking")) && sink(new ThinkingNotFirst({ provider, index: start }))) return
+    // a paused server-tool turn sent back to continue it is no prefill
+    if (options?.model !== undefined && takesNoPrefill(options.model) && !holdsServerCall(messages, assistantTurnStart(messages, lastIndex), lastIndex)) {
+      if (sink(new PrefillNotSupported({ provider, index: lastIndex, model: options.model }))) return
+    }
   }
   if (last.role === "assistant") {
-    const text = lastText(last)
-    if (text !== undefined && text !== text.trimEnd()) sink(new TrailingWhitespacePrefill({ provider, index: lastIndex }))
+    const b = lastText(last)
+    const text = b === -1 ? undefined : textOnWire(last.content[b]!)
+    if (text !== undefined && text !== text.trimEnd()) sink(new TrailingWhitespacePrefill({ provider, index: lastIndex, blockIndex: b }))
   }
+}
+
+/** Whether the assistant messages from `from` to `to` call a server tool (the turn of a paused server-tool call). */
+const holdsServerCall = (messages: ReadonlyArray<Message.Message>, from: number, to: number): boolean => {
+  for (let k = from; k <= to; k++) {
+    const m = messages[k]!
+    if (m.role === "assistant" && m.content.some((block) => block._tag === "ToolCall" && block.providerExecuted === true)) return true
+  }
+  return false
 }
 
 /** The text Anthropic gets for an assistant block: its text, a refusal's as text, else none. */
 const textOnWire = (block: Block.AssistantBlock): string | undefined =>
   block._tag === "Text" ? block.text : block._tag === "Refusal" ? block.refusal : undefined
 
-const lastText = (m: Message.AssistantMessage): string | undefined => {
+/** The index of the last block of an assistant message that goes as text, or -1. */
+const lastText = (m: Message.AssistantMessage): number => {
   for (let b = m.content.length - 1; b >= 0; b--) {
-    const text = textOnWire(m.content[b]!)
-    if (text !== undefined) return text
+    if (textOnWire(m.content[b]!) !== undefined) return b
   }
-  return undefined
+  return -1
 }
 
 /**
@@ -1024,9 +1142,10 @@ const geminiRules = (messages: ReadonlyArray<Message.Message>, options: ProfileO
   for (let i = lastUser + 1; i < messages.length; i++) {
     const m = messages[i]!
     if (m.role !== "assistant") continue
-    for (const b of m.content) {
-      if (b._tag !== "ToolCall") continue
-      if ((b.thoughtSignature === undefined || b.thoughtSignature === "") && sink(new MissingThoughtSignature({ provider, index: i, toolCallId: b.id }))) return
+    for (let b = 0; b < m.content.length; b++) {
+      const block = m.content[b]!
+      if (block._tag !== "ToolCall") continue
+      if ((block.thoughtSignature === undefined || block.thoughtSignature === "") && sink(new MissingThoughtSignature({ provider, index: i, blockIndex: b, toolCallId: block.id }))) return
       break
     }
   }
@@ -1126,6 +1245,207 @@ const chatRules = (messages: ReadonlyArray<Message.Message>, sink: ProviderSink)
   }
 }
 
+/** Anthropic's limit on the blocks with `cache_control` in one request. */
+const CACHE_BREAKPOINT_LIMIT = 4
+
+/**
+ * The `cache_control` Anthropic gets on a block, as its adapter writes it: the block's own, the one in the data of
+ * Anthropic provider data, the one of a JSON value sent as a block (it has a `type`: a search result in a tool
+ * result). A refusal goes as plain text, without its options.
+ */
+const blockCache = (block: Block.Block): Schema.Json | undefined => {
+  switch (block._tag) {
+    case "Text":
+    case "Thinking":
+    case "RedactedThinking":
+    case "File":
+    case "ToolCall":
+    case "ToolResult":
+      return block.providerOptions?.["anthropic"]?.["cache_control"]
+    case "ProviderData":
+      return block.provider === "anthropic" ? block.data["cache_control"] : undefined
+    case "Json": {
+      const value = block.value
+      if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined
+      const object = value as Block.JsonObject
+      return typeof object["type"] === "string" ? object["cache_control"] : undefined
+    }
+    case "Refusal":
+      return undefined
+    default:
+      return Block.absurd(block)
+  }
+}
+
+/**
+ * Anthropic: at most 4 cache breakpoints in a request (documented error: "A maximum of 4 blocks with cache_control
+ * may be provided. Found 5."), those outside the messages (`cacheBreakpointsOutsideMessages`) included. A block's
+ * breakpoint counts, a tool result's parts' too, and a system message's own where the adapter puts it (on its last
+ * block, when that block has no `cache_control` of its own). An explicit `cache_control: null` is none (recorded
+ * accepted). The system prompt comes before the messages in the body, so its breakpoints are listed first.
+ */
+const cacheBreakpointRule = (messages: ReadonlyArray<Message.Message>, options: ProfileOptions | undefined, sink: ProviderSink): void => {
+  const system: Array<CacheBreakpoint> = []
+  const others: Array<CacheBreakpoint> = []
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!
+    const into = m.role === "system" ? system : others
+    const content: ReadonlyArray<Block.Block> = m.content
+    for (let b = 0; b < content.length; b++) {
+      const block = content[b]!
+      if (isBreakpoint(blockCache(block))) into.push({ index: i, blockIndex: b })
+      if (block._tag !== "ToolResult" || typeof block.content === "string") continue
+      for (const part of block.content) if (isBreakpoint(blockCache(part))) into.push({ index: i, blockIndex: b })
+    }
+    const last = content.length - 1
+    if (m.role === "system" && last >= 0 && isBreakpoint(m.providerOptions?.["anthropic"]?.["cache_control"]) && blockCache(content[last]!) === undefined) {
+      system.push({ index: i, blockIndex: last })
+    }
+  }
+  const outside = options?.cacheBreakpointsOutsideMessages ?? 0
+  const count = outside + system.length + others.length
+  if (count <= CACHE_BREAKPOINT_LIMIT) return
+  for (const place of others) system.push(place)
+  // the first one past the limit, the ones outside the messages (tool definitions first in the body) counted first
+  const past = system[Math.max(0, CACHE_BREAKPOINT_LIMIT - outside)]
+  sink(new TooManyCacheBreakpoints({ provider: "anthropic", count, breakpoints: system, ...(past === undefined ? {} : past) }))
+}
+
+/** A lone UTF-16 surrogate: a high one no low one follows, or a low one no high one precedes. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+
+/** The engine's own check (ES2024, several times faster on text with emoji), or the pattern where it has none. */
+const nativeWellFormed = (String.prototype as unknown as { readonly isWellFormed?: (this: string) => boolean }).isWellFormed
+
+/** Whether a string has a lone surrogate; linear. */
+const hasLoneSurrogate = (text: string): boolean => nativeWellFormed === undefined ? LONE_SURROGATE.test(text) : !nativeWellFormed.call(text)
+
+/** An object or array being walked, and where it is in its parent. */
+interface Frame {
+  readonly value: object
+  readonly key: string | number
+  readonly parent: Frame | undefined
+}
+
+/** The path from the walk's root to `key` of `frame`'s value. */
+const pathTo = (frame: Frame, key: string | number): Array<string | number> => {
+  const path: Array<string | number> = [key]
+  for (let f: Frame = frame; f.parent !== undefined; f = f.parent) path.push(f.key)
+  return path.reverse()
+}
+
+/**
+ * The path inside a block of the first string or object key (of its arguments, its options...) that holds a lone
+ * surrogate, or `undefined`. Iterative, and linear in the block's size: arguments nested deeper than the call stack
+ * goes are walked too.
+ */
+const loneSurrogatePath = (block: Block.Block): Array<string | number> | undefined => {
+  const stack: Array<Frame> = [{ value: block, key: "", parent: undefined }]
+  while (stack.length > 0) {
+    const frame = stack.pop()!
+    const o = frame.value
+    if (Array.isArray(o)) {
+      for (let k = 0; k < o.length; k++) {
+        const v: unknown = o[k]
+        if (typeof v === "string") {
+          if (hasLoneSurrogate(v)) return pathTo(frame, k)
+        } else if (typeof v === "object" && v !== null) {
+          stack.push({ value: v, key: k, parent: frame })
+        }
+      }
+      continue
+    }
+    for (const key of Object.keys(o)) {
+      if (hasLoneSurrogate(key)) return pathTo(frame, key)
+      const v: unknown = (o as Record<string, unknown>)[key]
+      if (typeof v === "string") {
+        if (hasLoneSurrogate(v)) return pathTo(frame, key)
+      } else if (typeof v === "object" && v !== null) {
+        stack.push({ value: v, key, parent: frame })
+      }
+    }
+  }
+  return undefined
+}
+
+/**
+ * Anthropic: no string of the body may hold a lone UTF-16 surrogate (documented error: "The request body is not
+ * valid JSON: no low surrogate in string"), which text cut in the middle of an emoji has. Every string of every
+ * block is read, once. The other providers are not recorded rejecting one.
+ */
+const loneSurrogateRule = (messages: ReadonlyArray<Message.Message>, sink: ProviderSink): void => {
+  for (let i = 0; i < messages.length; i++) {
+    const content: ReadonlyArray<Block.Block> = messages[i]!.content
+    for (let b = 0; b < content.length; b++) {
+      const path = loneSurrogatePath(content[b]!)
+      if (path !== undefined && sink(new LoneSurrogate({ provider: "anthropic", index: i, blockIndex: b, path }))) return
+    }
+  }
+}
+
+/** A text or refusal block, which the Responses adapter writes as a part of a message item. */
+const isMessagePart = (block: Block.AssistantBlock | undefined): block is Block.TextBlock | Block.RefusalBlock =>
+  block !== undefined && (block._tag === "Text" || block._tag === "Refusal")
+
+/**
+ * OpenAI Responses: no two input items with one id ("Duplicate item found with id rs_…", reported from agents that
+ * appended a turn twice). The items and their ids as the adapter writes them: an input message read with its `id`
+ * (kept in its options), a function call output's `itemId`, and an assistant block's (`itemId`, or the `id` of an item
+ * kept as provider data), the consecutive text and refusal blocks with one `itemId` being the parts of one message
+ * item; a hosted tool's result is written inside its call's item.
+ */
+const duplicateItemRule = (messages: ReadonlyArray<Message.Message>, sink: ProviderSink): void => {
+  const provider = "openai-responses"
+  const first = new Map<string, number>()
+  /** Registers an item id; reports it when an item had it before. Returns `true` to stop. */
+  const sent = (itemId: string | undefined, index: number, blockIndex: number | undefined): boolean => {
+    if (itemId === undefined || itemId === "") return false
+    const firstIndex = first.get(itemId)
+    if (firstIndex === undefined) {
+      first.set(itemId, index)
+      return false
+    }
+    return sink(new DuplicateItemId({ provider, index, ...(blockIndex === undefined ? {} : { blockIndex }), itemId, firstIndex }))
+  }
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!
+    switch (m.role) {
+      case "system":
+      case "user": {
+        const id = m.providerOptions?.["openai-responses"]?.["id"]
+        if (typeof id === "string" && sent(id, i, undefined)) return
+        break
+      }
+      case "tool":
+        for (let b = 0; b < m.content.length; b++) if (sent(m.content[b]!.itemId, i, b)) return
+        break
+      case "assistant": {
+        const content = m.content
+        for (let b = 0; b < content.length; b++) {
+          const block = content[b]!
+          if (block._tag === "ToolResult") continue
+          const before = content[b - 1]
+          if (isMessagePart(block) && isMessagePart(before) && block.itemId === before.itemId) continue
+          if (sent(itemIdOf(block), i, b)) return
+        }
+        break
+      }
+      default:
+        Block.absurd(m)
+    }
+  }
+}
+
+/** Runs a profile's passes one after the other into one sink, until it says stop. */
+const passes = (sink: ProviderSink, ...all: ReadonlyArray<(sink: ProviderSink) => void>): void => {
+  let stop = false
+  const tracked: ProviderSink = (issue) => (stop = sink(issue))
+  for (const pass of all) {
+    pass(tracked)
+    if (stop) return
+  }
+}
+
 const providerScan = (
   provider: Provider,
   messages: ReadonlyArray<Message.Message>,
@@ -1138,9 +1458,9 @@ const providerScan = (
       // format cannot carry (thinking) is reported by its adapter as a loss
       return chatRules(messages, sink)
     case "openai-responses":
-      return responsesRules(messages, options, sink)
+      return passes(sink, (s) => responsesRules(messages, options, s), (s) => duplicateItemRule(messages, s))
     case "anthropic":
-      return anthropicRules(messages, options, sink)
+      return passes(sink, (s) => anthropicRules(messages, options, s), (s) => cacheBreakpointRule(messages, options, s), (s) => loneSurrogateRule(messages, s))
     case "gemini":
       return geminiRules(messages, options, sink)
     default:
@@ -1185,9 +1505,9 @@ export const issuesFor = (
  *
  * | provider | relaxes | adds |
  * |---|---|---|
- * | `"anthropic"` | `ConsecutiveRole`; a system message between calls and results | `MissingThinkingSignature`, `EmptyRedactedThinking`, `ThinkingNotFirst` (tool loop with thinking; consecutive assistant messages are one turn), `EmptyTextBlock`, `TrailingWhitespacePrefill`, `TextAfterToolCalls` (client calls only), `MissingToolResult` (results read from two user messages) |
+ * | `"anthropic"` | `ConsecutiveRole`; a system message between calls and results | `MissingThinkingSignature`, `EmptyRedactedThinking`, `ThinkingNotFirst` (manual thinking: the turn a request continues, a tool loop from the user's words on or a final assistant message, starts with thinking; not with `thinkingMode: "adaptive"`), `ThinkingWhileDisabled` (`thinking: false`: no thinking in a final assistant turn), `PrefillNotSupported` (Claude 4.6 and later, by `model`), `EmptyTextBlock`, `TrailingWhitespacePrefill`, `TextAfterToolCalls` (client calls only), `MissingToolResult` (results read from two user messages), `TooManyCacheBreakpoints` (more than 4, with `cacheBreakpointsOutsideMessages`), `LoneSurrogate` (half of a character in any string) |
  * | `"gemini"` | `ConsecutiveRole` for user messages | `SystemNotAtStart`, `MisplacedFunctionCall`, `MissingThoughtSignature` (Gemini 3: `thoughtSignatures` / `model`) |
- * | `"openai-responses"` | nothing | `ReasoningWithoutOutput`, `TextBetweenCallAndOutput`, `MissingEncryptedContent` (with `store: false`), `MalformedToolArguments`; for custom tool items kept as provider data, `OrphanToolResult` (an output with no custom tool call before it), `DuplicateToolResult` (a second output for one call) and `MissingToolResult` (a call with no output after it) |
+ * | `"openai-responses"` | nothing | `ReasoningWithoutOutput`, `TextBetweenCallAndOutput`, `MissingEncryptedContent` (with `store: false`), `MalformedToolArguments`; for custom tool items kept as provider data, `OrphanToolResult` (an output with no custom tool call before it), `DuplicateToolResult` (a second output for one call) and `MissingToolResult` (a call with no output after it); `DuplicateItemId` (two input items with one id) |
  * | `"openai-chat"` | nothing | `MalformedToolArguments` (a call's arguments text is not a JSON object) |
  *
  * @example

@@ -11,11 +11,11 @@
  *
  * @since 0.1.0
  */
-import { Effect, Schema } from "effect"
+import { Effect, Equal, Schema } from "effect"
 import * as Block from "./Block.js"
 import * as Conversation from "./Conversation.js"
 import type { CallRef } from "./internal/walker.js"
-import { isReasoningItem, unfollowedReasoning } from "./internal/responsesItems.js"
+import { isReasoningItem, itemIdOf, unfollowedReasoning } from "./internal/responsesItems.js"
 import { ORPHAN, Walker } from "./internal/walker.js"
 import * as Message from "./Message.js"
 import type { Provider } from "./Provider.js"
@@ -23,8 +23,9 @@ import { unknownProvider } from "./internal/unknownProvider.js"
 import type { Issue } from "./ValidationError.js"
 import { Issue as IssueSchema } from "./ValidationError.js"
 import { hintKey } from "./internal/hint.js"
-import { customCallOutputs, customItemOf, isChatCustomCall, isObject, jsonText, rawArgsHold, sentArgumentsProblem } from "./internal/toolArgs.js"
-import { assistantTurnStart, nextOnWire, previousOnWire } from "./internal/anthropicTurn.js"
+import { defineOwn } from "./internal/json.js"
+import { customCallOutputs, customItemOf, isChatCustomCall, isCustomOutputsOnly, isObject, jsonText, rawArgsHold, sentArgumentsProblem } from "./internal/toolArgs.js"
+import { assistantRunEnd, isThinkingBlock, nextOnWire, previousOnWire, thinkingSetting, turnStart } from "./internal/anthropicTurn.js"
 
 /**
  * The content given to a synthetic result for a call that was never answered.
@@ -74,6 +75,10 @@ const Index = Schema.Number
 /** The longest text a description quotes before cutting it with "…". */
 const QUOTED = 200
 
+/** `messages[i]`, or `messages[i].content[b]` for a step that names its block. */
+const place = (index: number, blockIndex: number | undefined): string =>
+  blockIndex === undefined ? `messages[${index}]` : `messages[${index}].content[${blockIndex}]`
+
 /** The `content` field of an `InsertedMissingResult`: the text inserted, when it is not the default. */
 const insertedContent = (content: string): { readonly content?: string } => (content === INTERRUPTED ? {} : { content })
 
@@ -106,26 +111,30 @@ export class InsertedMissingResult extends Schema.TaggedClass<InsertedMissingRes
 }
 
 /**
- * A result that answered no call of its turn was removed; `result` keeps it.
+ * A result that answered no call of its turn was removed; `result` keeps it,
+ * and `blockIndex` (when set) is where it was in its tool message.
  *
  * @example
  * const { messages, actions } = Repair.repair([Message.user("hi"), Message.toolResultMessage("c9", "search", "stale"), Message.assistant("Hello!")])
  * messages.length // 2
  * actions[0]?._tag // "RemovedOrphanResult"
+ * actions[0]?.description // 'messages[1].content[0]: removed tool result "c9" (search): it answers no call of the preceding assistant message'
  *
  * @since 0.1.0
  */
 export class RemovedOrphanResult extends Schema.TaggedClass<RemovedOrphanResult>()("RemovedOrphanResult", {
   index: Index,
-  result: Block.ToolResultBlock
+  result: Block.ToolResultBlock,
+  blockIndex: Schema.optionalKey(Index)
 }) {
   get description(): string {
-    return `messages[${this.index}]: removed tool result ${JSON.stringify(this.result.toolCallId)} (${this.result.toolName}): it answers no call of the preceding assistant message`
+    return `${place(this.index, this.blockIndex)}: removed tool result ${JSON.stringify(this.result.toolCallId)} (${this.result.toolName}): it answers no call of the preceding assistant message`
   }
 }
 
 /**
- * A second result for an already answered call was removed; `result` keeps it.
+ * A second result for an already answered call was removed; `result` keeps
+ * it, and `blockIndex` (when set) is where it was in its tool message.
  *
  * @example
  * const { actions } = Repair.repair([
@@ -141,10 +150,11 @@ export class RemovedOrphanResult extends Schema.TaggedClass<RemovedOrphanResult>
 export class RemovedDuplicateResult extends Schema.TaggedClass<RemovedDuplicateResult>()("RemovedDuplicateResult", {
   index: Index,
   firstIndex: Index,
-  result: Block.ToolResultBlock
+  result: Block.ToolResultBlock,
+  blockIndex: Schema.optionalKey(Index)
 }) {
   get description(): string {
-    return `messages[${this.index}]: removed a second result for tool call ${JSON.stringify(this.result.toolCallId)} (first at messages[${this.firstIndex}])`
+    return `${place(this.index, this.blockIndex)}: removed a second result for tool call ${JSON.stringify(this.result.toolCallId)} (first at messages[${this.firstIndex}])`
   }
 }
 
@@ -234,7 +244,14 @@ export class MovedSystemMessage extends Schema.TaggedClass<MovedSystemMessage>()
 
 /**
  * A call id that was empty or already used got a fresh id (its results in the
- * same turn follow it).
+ * same turn follow it). `blockIndex`, when set, is the block of the call (or
+ * of the result) renamed: of two calls of one message that share an id, the
+ * one that got the fresh id.
+ *
+ * An OpenAI Responses custom tool item kept as provider data whose
+ * `call_id` is not a string (which the API rejects) gets a fresh one too:
+ * `from` is then the JSON text of the `call_id` and `original` the value
+ * itself, as it came (`42`, not `"42"`).
  *
  * @example
  * const { actions } = Repair.repair([
@@ -243,22 +260,32 @@ export class MovedSystemMessage extends Schema.TaggedClass<MovedSystemMessage>()
  *   Message.toolResultMessage("", "weather", "12°C")
  * ])
  * actions[0]?._tag // "RenamedToolCallId"
+ * actions[0]?.description // 'messages[1].content[0]: renamed tool call id "" to "call_repaired_1"'
  *
  * @since 0.1.0
  */
 export class RenamedToolCallId extends Schema.TaggedClass<RenamedToolCallId>()("RenamedToolCallId", {
   index: Index,
   from: Schema.String,
-  to: Schema.String
+  to: Schema.String,
+  blockIndex: Schema.optionalKey(Index),
+  original: Schema.optionalKey(Schema.Json)
 }) {
   get description(): string {
-    return `messages[${this.index}]: renamed tool call id ${JSON.stringify(this.from)} to ${JSON.stringify(this.to)}`
+    const from = this.original === undefined ? JSON.stringify(this.from) : `${Block.truncate(this.from, QUOTED)} (not a string)`
+    return `${place(this.index, this.blockIndex)}: renamed tool call id ${from} to ${JSON.stringify(this.to)}`
   }
 }
 
 /**
  * A tool call or result with an empty tool name got one (from its call, or
- * `unknown_tool`).
+ * `unknown_tool`). `blockIndex`, when set, is the block of the call or
+ * result.
+ *
+ * An OpenAI Responses custom tool call kept as provider data whose `name`
+ * is missing or not a string (which the API rejects) gets `unknown_tool`
+ * too; a name that was there but not a string is kept in `original`, as it
+ * came.
  *
  * @example
  * const { actions } = Repair.repair([
@@ -266,17 +293,26 @@ export class RenamedToolCallId extends Schema.TaggedClass<RenamedToolCallId>()("
  *   Message.assistantMessage("", [{ id: "c1", name: "weather" }]),
  *   Message.toolResultMessage("c1", "", "12°C")
  * ])
- * actions[0]?.description // 'messages[2]: tool "c1" had an empty name; set to "weather"'
+ * actions[0]?.description // 'messages[2].content[0]: tool "c1" had an empty name; set to "weather"'
+ *
+ * const call = Block.providerData("openai-responses", { type: "custom_tool_call", call_id: "ct_1", name: 7, input: "*** Begin Patch" })
+ * const output = Block.providerData("openai-responses", { type: "custom_tool_call_output", call_id: "ct_1", output: "done" })
+ * const repaired = yield* Repair.repairFor("openai-responses")([Message.user("Patch it."), Message.assistant([call, output])])
+ * const filled = repaired.actions[0]
+ * if (filled?._tag === "FilledToolName") filled.original // 7
  *
  * @since 0.1.0
  */
 export class FilledToolName extends Schema.TaggedClass<FilledToolName>()("FilledToolName", {
   index: Index,
   toolCallId: Schema.String,
-  name: Schema.String
+  name: Schema.String,
+  blockIndex: Schema.optionalKey(Index),
+  original: Schema.optionalKey(Schema.Json)
 }) {
   get description(): string {
-    return `messages[${this.index}]: tool ${JSON.stringify(this.toolCallId)} had an empty name; set to ${JSON.stringify(this.name)}`
+    const had = this.original === undefined ? "an empty name" : `a name that is not a string (${Block.truncate(jsonText(this.original), QUOTED)})`
+    return `${place(this.index, this.blockIndex)}: tool ${JSON.stringify(this.toolCallId)} had ${had}; set to ${JSON.stringify(this.name)}`
   }
 }
 
@@ -370,7 +406,8 @@ export class InsertedUserMessage extends Schema.TaggedClass<InsertedUserMessage>
 /**
  * A function call Gemini needs a thought signature on got the documented
  * "skip validation" signature (the call was not produced by Gemini, or its
- * signature was lost).
+ * signature was lost). `blockIndex`, when set, is the call's block in the
+ * message as repaired (after the messages merged into it).
  *
  * @example
  * const { actions } = yield* Repair.repairFor("gemini", { thoughtSignatures: "required" })([
@@ -379,15 +416,17 @@ export class InsertedUserMessage extends Schema.TaggedClass<InsertedUserMessage>
  *   Message.toolResultMessage("c1", "weather", "12°C")
  * ])
  * actions[0]?._tag // "AddedThoughtSignature"
+ * actions[0]?.description.startsWith("messages[1].content[0]: ") // true
  *
  * @since 0.1.0
  */
 export class AddedThoughtSignature extends Schema.TaggedClass<AddedThoughtSignature>()("AddedThoughtSignature", {
   index: Index,
-  toolCallId: Schema.String
+  toolCallId: Schema.String,
+  blockIndex: Schema.optionalKey(Index)
 }) {
   get description(): string {
-    return `messages[${this.index}]: tool call ${JSON.stringify(this.toolCallId)} had no thought signature; set the one Gemini documents for calls it did not produce`
+    return `${place(this.index, this.blockIndex)}: tool call ${JSON.stringify(this.toolCallId)} had no thought signature; set the one Gemini documents for calls it did not produce`
   }
 }
 
@@ -418,8 +457,38 @@ export class ReplacedToolArguments extends Schema.TaggedClass<ReplacedToolArgume
 }
 
 /**
+ * The lone UTF-16 surrogates of a block (halves of characters, such as an
+ * emoji cut in two by slicing text) were each replaced with U+FFFD, the
+ * replacement character: Anthropic rejects a request body that holds one
+ * (`ValidationError.LoneSurrogate`). Every string of the block counts, the
+ * keys of its arguments too. `count` says how many were replaced, and
+ * `original` keeps the block as it was, whole.
+ *
+ * @example
+ * const cut = "Done 😀".slice(0, 6) // the emoji's second half is gone
+ * const { messages, actions } = yield* Repair.repairFor("anthropic")([Message.user(cut)])
+ * Message.textOf(messages[0]!) // "Done \uFFFD"
+ * actions[0]?.description // "messages[0].content[0]: replaced 1 lone UTF-16 surrogate with U+FFFD (Anthropic rejects a body that holds one)"
+ *
+ * @since 0.1.0
+ */
+export class ReplacedLoneSurrogates extends Schema.TaggedClass<ReplacedLoneSurrogates>()("ReplacedLoneSurrogates", {
+  index: Index,
+  blockIndex: Index,
+  count: Schema.Number,
+  original: Block.Block
+}) {
+  get description(): string {
+    return `messages[${this.index}].content[${this.blockIndex}]: replaced ${this.count} lone UTF-16 surrogate${this.count === 1 ? "" : "s"} with U+FFFD (Anthropic rejects a body that holds one)`
+  }
+}
+
+/**
  * Every change `repair` and `repairFor` can make. `index` is the message's
- * index in the input of the pass that made the change.
+ * index in the input of the pass that made the change. A step about one
+ * block names it with `blockIndex`: its place in that message's content
+ * (for `repairFor`, as the steps logged before it for that message left the
+ * content: blocks it removed or moved come before it in the log).
  *
  * @example
  * const { actions } = Repair.repair(history)
@@ -442,7 +511,8 @@ export const RepairAction = Schema.Union([
   TrimmedPrefill,
   InsertedUserMessage,
   AddedThoughtSignature,
-  ReplacedToolArguments
+  ReplacedToolArguments,
+  ReplacedLoneSurrogates
 ])
 
 /**
@@ -465,8 +535,10 @@ export interface RepairOptions {
   /**
    * The conversation continues one the provider stored (a Responses request
    * with `previous_response_id`): the tool results it opens with answer the
-   * stored response's calls and are kept as they are. Default `false`. See
-   * `Conversation.ValidateOptions`.
+   * stored response's calls and are kept as they are (its Responses custom
+   * tool outputs too), but for a result without an id, which no stored call
+   * has: it is removed as an orphan is, kept whole in the log. Default
+   * `false`. See `Conversation.ValidateOptions`.
    */
   readonly continues?: boolean
 }
@@ -686,7 +758,7 @@ const repairWith = (
         const to = queue === undefined ? undefined : queue.ids[queue.next]
         if (queue !== undefined && to !== undefined) queue.next++
         if (to !== undefined && to !== block.toolCallId) {
-          actions.push(new RenamedToolCallId({ index: i, from: block.toolCallId, to }))
+          actions.push(new RenamedToolCallId({ index: i, blockIndex: b, from: block.toolCallId, to }))
           content ??= m.content.slice()
           content[b] = Block.toolResult(to, block.toolName, block.content, block.isError, withoutIds(block))
         }
@@ -700,7 +772,7 @@ const repairWith = (
       const first = server ? walker.registerId(id, i) : walker.addCall(ref)
       if (id === "" || first !== -1) {
         id = freshId(block.id)
-        actions.push(new RenamedToolCallId({ index: i, from: block.id, to: id }))
+        actions.push(new RenamedToolCallId({ index: i, blockIndex: b, from: block.id, to: id }))
       }
       if (server) {
         serverCalls ??= new Map()
@@ -710,7 +782,7 @@ const repairWith = (
       }
       if (name === "") {
         name = UNKNOWN_TOOL
-        actions.push(new FilledToolName({ index: i, toolCallId: id, name }))
+        actions.push(new FilledToolName({ index: i, blockIndex: b, toolCallId: id, name }))
       }
       if (id !== block.id || name !== block.name) {
         ;(ref as { outId: string }).outId = id
@@ -734,21 +806,44 @@ const repairWith = (
       if (typeof found === "number") {
         actions.push(
           found === ORPHAN
-            ? new RemovedOrphanResult({ index: i, result: r })
-            : new RemovedDuplicateResult({ index: i, firstIndex: found, result: r })
+            ? new RemovedOrphanResult({ index: i, blockIndex: k, result: r })
+            : new RemovedDuplicateResult({ index: i, blockIndex: k, firstIndex: found, result: r })
         )
         next = undefined
       } else {
         const call = found as OutCall
         if (r.toolCallId !== call.outId || r.toolName === "") {
-          if (r.toolCallId !== call.outId) actions.push(new RenamedToolCallId({ index: i, from: r.toolCallId, to: call.outId }))
+          if (r.toolCallId !== call.outId) actions.push(new RenamedToolCallId({ index: i, blockIndex: k, from: r.toolCallId, to: call.outId }))
           const name = r.toolName === "" ? call.outName : r.toolName
-          if (r.toolName === "") actions.push(new FilledToolName({ index: i, toolCallId: call.outId, name }))
+          if (r.toolName === "") actions.push(new FilledToolName({ index: i, blockIndex: k, toolCallId: call.outId, name }))
           next = Block.freeze(new Block.ToolResultBlock({ ...r, toolCallId: call.outId, toolName: name }))
         }
       }
       if (next !== r && kept === undefined) kept = m.content.slice(0, k)
       if (kept !== undefined && next !== undefined) kept.push(next)
+    }
+    if (kept === undefined) return m
+    changed = true
+    if (kept.length > 0) return withContent(m, kept)
+    actions.push(new RemovedEmptyMessage({ index: i, message: m }))
+    return undefined
+  }
+
+  /**
+   * The results a continued conversation opens with, kept as they are (they answer calls the provider stored),
+   * but for those without an id: no stored call can have the empty id (the API rejects it), so they answer nothing
+   * and are removed as orphans are, each kept whole in the log.
+   */
+  const storedResults = (m: Message.ToolMessage, i: number): Message.ToolMessage | undefined => {
+    let kept: Array<Block.ToolResultBlock> | undefined
+    for (let k = 0; k < m.content.length; k++) {
+      const r = m.content[k]!
+      if (r.toolCallId !== "") {
+        kept?.push(r)
+        continue
+      }
+      kept ??= m.content.slice(0, k)
+      actions.push(new RemovedOrphanResult({ index: i, blockIndex: k, result: r }))
     }
     if (kept === undefined) return m
     changed = true
@@ -785,7 +880,8 @@ const repairWith = (
       case "tool": {
         // the results a continued conversation opens with answer calls the provider stored
         if (options?.continues === true && !opened) {
-          emit(m, i)
+          const kept = storedResults(m, i)
+          if (kept !== undefined) emit(kept, i)
           break
         }
         const kept = answer(m, i)
@@ -797,6 +893,12 @@ const repairWith = (
       }
       case "user":
       case "assistant": {
+        if (options?.continues === true && !opened && isCustomOutputsOnly(m)) {
+          // the custom tool outputs a continued conversation opens with answer the stored response's custom calls
+          // (the provider's fixes judged them): kept as they are, as its function outputs are
+          emit(m, i)
+          break
+        }
         opened = true
         closeTurn()
         const next = m.role === "assistant" ? openCalls(m, i) : m
@@ -1031,8 +1133,125 @@ const withoutBlankResultText = (m: Message.ToolMessage, i: number, log: (action:
   return results === undefined ? m : withContent(m, results)
 }
 
+/** Every lone UTF-16 surrogate of a string: a high one no low one follows, or a low one no high one precedes. */
+const LONE_SURROGATES = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
+
+/** Counts the lone surrogates replaced. */
+interface Replaced {
+  count: number
+}
+
+/** The engine's own check (ES2024, several times faster on text with emoji), or the pattern where it has none. */
+const nativeWellFormed = (String.prototype as unknown as { readonly isWellFormed?: (this: string) => boolean }).isWellFormed
+
+/** Whether a string has a lone surrogate; linear. */
+const hasLoneSurrogate = (text: string): boolean => nativeWellFormed === undefined ? text.search(LONE_SURROGATES) !== -1 : !nativeWellFormed.call(text)
+
+/** A string with each lone surrogate replaced with U+FFFD, counted. */
+const wellFormedText = (text: string, replaced: Replaced): string =>
+  hasLoneSurrogate(text)
+    ? text.replace(LONE_SURROGATES, () => {
+      replaced.count++
+      return "\uFFFD"
+    })
+    : text
+
+/** Whether a JSON value holds a lone surrogate in a string or an object key; iterative. */
+const holdsLoneSurrogate = (root: object): boolean => {
+  const stack: Array<object> = [root]
+  while (stack.length > 0) {
+    const o = stack.pop()!
+    const keys = Array.isArray(o) ? undefined : Object.keys(o)
+    const values: ReadonlyArray<unknown> = keys === undefined ? (o as ReadonlyArray<unknown>) : keys.map((k) => (o as Record<string, unknown>)[k])
+    for (const key of keys ?? []) if (hasLoneSurrogate(key)) return true
+    for (const v of values) {
+      if (typeof v === "string") {
+        if (hasLoneSurrogate(v)) return true
+      } else if (typeof v === "object" && v !== null) {
+        stack.push(v)
+      }
+    }
+  }
+  return false
+}
+
+/**
+ * A JSON value (arguments, options, a file's source...) with each lone surrogate of its strings and keys replaced,
+ * counted; the value itself when it has none. Iterative: a value nested deeper than the call stack goes is copied
+ * too. Two keys that become one keep the later value (the block as it was is in the log).
+ */
+const wellFormedJson = (value: unknown, replaced: Replaced): unknown => {
+  if (typeof value === "string") return wellFormedText(value, replaced)
+  if (typeof value !== "object" || value === null || !holdsLoneSurrogate(value)) return value
+  const copyOf = (v: unknown, stack: Array<readonly [object, Array<unknown> | Record<string, unknown>]>): unknown => {
+    if (typeof v === "string") return wellFormedText(v, replaced)
+    if (typeof v !== "object" || v === null) return v
+    const copy = Array.isArray(v) ? [] : {}
+    stack.push([v, copy])
+    return copy
+  }
+  const stack: Array<readonly [object, Array<unknown> | Record<string, unknown>]> = []
+  const root = copyOf(value, stack)
+  while (stack.length > 0) {
+    const [from, to] = stack.pop()!
+    if (Array.isArray(from)) {
+      for (const v of from) (to as Array<unknown>).push(copyOf(v, stack))
+    } else {
+      for (const key of Object.keys(from)) defineOwn(to as Record<string, unknown>, wellFormedText(key, replaced), copyOf((from as Record<string, unknown>)[key], stack))
+    }
+  }
+  return root
+}
+
+/** A block with each lone surrogate of its strings replaced (a tool result's parts too), or the block itself. */
+const wellFormedBlock = <B extends Block.Block>(block: B, replaced: Replaced): B => {
+  let fields: Record<string, unknown> | undefined
+  for (const key of Object.keys(block)) {
+    const value = (block as unknown as Record<string, unknown>)[key]
+    let fixed: unknown
+    if (key === "content" && block._tag === "ToolResult" && Array.isArray(value)) {
+      const parts = value as ReadonlyArray<Block.ToolResultPart>
+      let out: Array<Block.ToolResultPart> | undefined
+      for (let k = 0; k < parts.length; k++) {
+        const part = wellFormedBlock(parts[k]!, replaced)
+        if (part !== parts[k]) out ??= parts.slice(0, k)
+        out?.push(part)
+      }
+      fixed = out ?? value
+    } else {
+      fixed = wellFormedJson(value, replaced)
+    }
+    if (fixed !== value) fields ??= { ...block }
+    if (fields !== undefined) fields[key] = fixed
+  }
+  if (fields === undefined) return block
+  const Ctor = block.constructor as new(fields: object) => B
+  return Block.freeze(new Ctor(fields))
+}
+
+/**
+ * A message with each lone surrogate of its blocks replaced with U+FFFD, each block's replacement logged with the
+ * block as it was (Anthropic rejects a body that holds one).
+ */
+const withoutLoneSurrogates = <M extends Message.Message>(m: M, i: number, log: (action: RepairAction) => void): M => {
+  let content: Array<Block.Block> | undefined
+  const blocks: ReadonlyArray<Block.Block> = m.content
+  for (let b = 0; b < blocks.length; b++) {
+    const block = blocks[b]!
+    const replaced: Replaced = { count: 0 }
+    const fixed = wellFormedBlock(block, replaced)
+    if (fixed === block) continue
+    content ??= blocks.slice()
+    content[b] = fixed
+    log(new ReplacedLoneSurrogates({ index: i, blockIndex: b, count: replaced.count, original: block }))
+  }
+  return content === undefined ? m : withContent(m, content)
+}
+
 const anthropicFixes = (options: RepairForOptions | undefined): ProviderFixes => ({
-  message: (m, i, log) => {
+  message: (given, i, log) => {
+    // first, so that the steps after it see the text as it is sent
+    const m = withoutLoneSurrogates(given, i, log)
     if (m.role === "tool") return withoutBlankResultText(m, i, log)
     const dropped = dropBlocks(m, i, log, (block) => {
       switch (block._tag) {
@@ -1073,7 +1292,29 @@ const anthropicFixes = (options: RepairForOptions | undefined): ProviderFixes =>
       origins.splice(k, 1)
     }
     // the last message on the wire: system messages after it go to the system prompt
-    const last = previousOnWire(out, out.length)
+    let last = previousOnWire(out, out.length)
+    const setting = thinkingSetting(options)
+    if (setting === "disabled" && out[last]?.role === "assistant") {
+      // with thinking off, the assistant turn a request ends with holds no thinking: each block is removed, kept
+      // whole in the log, and a message left with nothing is removed too
+      const from = turnStart(out, last)
+      const emptied: Array<number> = []
+      for (let j = from; j <= last; j++) {
+        const m = out[j]!
+        if (m.role !== "assistant") continue
+        const kept = dropBlocks(m, origins[j]!, log, (block) => (isThinkingBlock(block) ? "with thinking off, Anthropic rejects thinking in the assistant turn a request ends with" : undefined))
+        if (kept === m) continue
+        out[j] = kept
+        if (kept.content.length > 0) continue
+        log(new RemovedEmptyMessage({ index: origins[j]!, message: kept }))
+        emptied.push(j)
+      }
+      for (let n = emptied.length - 1; n >= 0; n--) {
+        out.splice(emptied[n]!, 1)
+        origins.splice(emptied[n]!, 1)
+      }
+      last = previousOnWire(out, out.length)
+    }
     const final = out[last]
     if (final?.role === "assistant") {
       // a prefill must not end with whitespace
@@ -1092,24 +1333,28 @@ const anthropicFixes = (options: RepairForOptions | undefined): ProviderFixes =>
         break
       }
     }
-    // a tool loop in progress with thinking on (the results of the last assistant's calls, and maybe the user's
-    // words after them, end the conversation): the last assistant message must start with thinking
-    if (out[last] === undefined || out[last]!.role === "assistant") return
+    // with manual thinking, the assistant turn the request continues must start with thinking: a tool loop in
+    // progress (the results of the last assistant's calls, and maybe the user's words after them, end the
+    // conversation; thinking in the history says thinking is on) or, the setting known, a final assistant message
+    if (out[last] === undefined) return
+    const endsOnAssistant = out[last]!.role === "assistant"
     let k = last
     while (k >= 0 && out[k]!.role !== "assistant") k--
     if (k < 0) return
-    if (out[nextOnWire(out, k)]?.role !== "tool") return
-    const isThinking = (b: Block.AssistantBlock): boolean => b._tag === "Thinking" || b._tag === "RedactedThinking"
-    const thinkingOn = options?.thinking ?? out.some((m) => m.role === "assistant" && m.content.some(isThinking))
+    const inToolLoop = !endsOnAssistant && out[nextOnWire(out, k)]?.role === "tool"
+    if (!inToolLoop && !endsOnAssistant) return
+    const thinkingOn = setting === "enabled" || (setting === undefined && inToolLoop && out.some((m) => m.role === "assistant" && m.content.some(isThinkingBlock)))
     if (!thinkingOn) return
-    // the turn is the assistant messages up to k, system messages between them aside (Anthropic merges them)
-    const start = assistantTurnStart(out, k)
+    // a tool loop is one turn, from the user's words on: its first message is the run of assistant messages it starts
+    // with, system messages between them aside (Anthropic merges them); later steps may go without thinking
+    const start = turnStart(out, k)
+    const end = assistantRunEnd(out, start)
     const assistants: Array<number> = []
-    for (let j = start; j <= k; j++) if (out[j]!.role === "assistant") assistants.push(j)
+    for (let j = start; j <= end; j++) if (out[j]!.role === "assistant") assistants.push(j)
     const turn = assistants.flatMap((j) => (out[j] as Message.AssistantMessage).content)
     const first = turn[0]
-    if (first === undefined || isThinking(first)) return
-    const at = turn.findIndex(isThinking)
+    if (first === undefined || isThinkingBlock(first)) return
+    const at = turn.findIndex(isThinkingBlock)
     if (at === -1) return // nothing to move: validation reports it, and repairFor fails with CannotRepair
     const head = out[start] as Message.AssistantMessage
     let merged: Message.AssistantMessage = head
@@ -1118,7 +1363,7 @@ const anthropicFixes = (options: RepairForOptions | undefined): ProviderFixes =>
       // (metadata joined as the generic merge joins it, the first message's values first)
       let metadata = head.metadata
       // the system messages between them (in the system prompt on the wire) now follow the merged message
-      for (let j = start + 1; j < k; j++) {
+      for (let j = start + 1; j < end; j++) {
         if (out[j]!.role === "system") log(new MovedSystemMessage({ index: origins[j]!, to: "after-merged-messages" }))
       }
       for (const j of assistants.slice(1)) {
@@ -1132,7 +1377,7 @@ const anthropicFixes = (options: RepairForOptions | undefined): ProviderFixes =>
         origins.splice(assistants[n]!, 1)
       }
     }
-    log(new MovedBlock({ index: origins[start]!, from: at, to: 0, reason: "with thinking on, the assistant turn of a tool loop in progress must start with thinking" }))
+    log(new MovedBlock({ index: origins[start]!, from: at, to: 0, reason: "with thinking on, the assistant turn the request continues must start with thinking" }))
     const content = at >= head.content.length ? turn.slice() : head.content.slice()
     const [thinking] = content.splice(at, 1)
     out[start] = withContent(merged, [thinking!, ...content])
@@ -1182,13 +1427,19 @@ const geminiFixes = (options: RepairForOptions | undefined): ProviderFixes => ({
       const b = m.content.findIndex((block) => block._tag === "ToolCall")
       const call = m.content[b]
       if (call === undefined || call._tag !== "ToolCall" || (call.thoughtSignature !== undefined && call.thoughtSignature !== "")) continue
-      log(new AddedThoughtSignature({ index: origins[k]!, toolCallId: call.id }))
+      log(new AddedThoughtSignature({ index: origins[k]!, blockIndex: b, toolCallId: call.id }))
       const content = m.content.slice()
       content[b] = Block.freeze(new Block.ToolCallBlock({ ...call, thoughtSignature: GEMINI_SKIP_SIGNATURE }))
       out[k] = withContent(m, content)
     }
   }
 })
+
+/** Whether `n` blocks of `a` from `from` are those of `b` from `at`, field for field. */
+const sameBlocks = (a: ReadonlyArray<Block.Block>, from: number, b: ReadonlyArray<Block.Block>, at: number, n: number): boolean => {
+  for (let k = 0; k < n; k++) if (!Equal.equals(a[from + k], b[at + k])) return false
+  return true
+}
 
 const responsesFixes = (options: RepairForOptions | undefined): ProviderFixes => {
   // validation's own reading of which custom tool outputs answer a call, fed the messages in the same order
@@ -1223,14 +1474,20 @@ const responsesFixes = (options: RepairForOptions | undefined): ProviderFixes =>
         }
         // (an output no such call comes before answers nothing: removed below, as an orphan)
         if (to !== undefined) {
-          log(new RenamedToolCallId({ index: i, from: item.rawId, to }))
+          // a call_id that is not a string is kept as it came: its JSON text alone would read as a string
+          const given = block.data["call_id"]
+          const original = given === undefined || typeof given === "string" ? {} : { original: given }
+          log(new RenamedToolCallId({ index: i, blockIndex: b, from: item.rawId, to, ...original }))
           data = { ...data, call_id: to }
         }
       }
       if (item.type === "custom_tool_call" && item.name === "") {
-        // a call without its name is rejected, as a function call's is: it gets the same stand-in
+        // a call without its name is rejected, as a function call's is: it gets the same stand-in, and a name
+        // that is not a string is kept in the log as it came
         const id = data["call_id"]
-        log(new FilledToolName({ index: i, toolCallId: typeof id === "string" ? id : item.rawId, name: UNKNOWN_TOOL }))
+        const given = block.data["name"]
+        const original = given === undefined || typeof given === "string" ? {} : { original: given }
+        log(new FilledToolName({ index: i, blockIndex: b, toolCallId: typeof id === "string" ? id : item.rawId, name: UNKNOWN_TOOL, ...original }))
         data = { ...data, name: UNKNOWN_TOOL }
       }
       if (data === block.data) continue
@@ -1239,10 +1496,50 @@ const responsesFixes = (options: RepairForOptions | undefined): ProviderFixes =>
     }
     return content === undefined ? m : withContent(m, content)
   }
+  /** The first item sent with each id: its blocks (`content[start..end)`: the parts of a message item), or none for an input message. */
+  const firstItems = new Map<string, { readonly index: number; readonly content: ReadonlyArray<Block.Block>; readonly start: number; readonly end: number }>()
+  /**
+   * Removes an item whose id an earlier item had when it is an exact copy of that item (the same blocks; a history
+   * that got a turn twice), each block kept in the log. A different item with the id stays, for validation to report
+   * (`DuplicateItemId`): which one to keep is the user's choice. The items as validation reads them: the parts of a
+   * message item are the consecutive text and refusal blocks with its id, a hosted tool's result is inside its call's.
+   */
+  const withoutCopiedItems = <M extends Message.Message>(m: M, i: number, log: (action: RepairAction) => void): M => {
+    if (m.role === "system" || m.role === "user") {
+      const id = m.providerOptions?.["openai-responses"]?.["id"]
+      if (typeof id === "string" && id !== "" && !firstItems.has(id)) firstItems.set(id, { index: i, content: [], start: 0, end: 0 })
+      return m
+    }
+    const content: ReadonlyArray<Block.Block> = m.content
+    let copies: Map<number, string> | undefined
+    for (let b = 0; b < content.length;) {
+      const block = content[b]!
+      const isPart = block._tag === "Text" || block._tag === "Refusal"
+      let end = b + 1
+      while (isPart && end < content.length) {
+        const next = content[end]!
+        if ((next._tag !== "Text" && next._tag !== "Refusal") || next.itemId !== block.itemId) break
+        end++
+      }
+      const id = block._tag === "ToolResult" ? (m.role === "tool" ? block.itemId : undefined) : itemIdOf(block as Block.AssistantBlock)
+      if (id !== undefined && id !== "") {
+        const first = firstItems.get(id)
+        if (first === undefined) {
+          firstItems.set(id, { index: i, content, start: b, end })
+        } else if (first.end - first.start === end - b && first.end > first.start && sameBlocks(first.content, first.start, content, b, end - b)) {
+          const reason = `the Responses API rejects a second item with the id ${JSON.stringify(id)}, and this one is an exact copy of the one at messages[${first.index}] (kept here)`
+          copies ??= new Map()
+          for (let k = b; k < end; k++) copies.set(k, reason)
+        }
+      }
+      b = end
+    }
+    return copies === undefined ? m : dropBlocks(m, i, log, (_, b) => copies.get(b))
+  }
   return {
     message: (given, i, log, freshId) => {
       custom.message(given, i)
-      if (given.role !== "assistant") return given
+      if (given.role !== "assistant") return withoutCopiedItems(given, i, log)
       const named = withCustomIds(given, i, log, freshId)
       // an output of a custom tool call that is not there, or a second one: removed, as a function output is
       const answered = dropBlocks(named, i, log, (block, b) => {
@@ -1270,7 +1567,7 @@ const responsesFixes = (options: RepairForOptions | undefined): ProviderFixes =>
       // the reasoning items not followed by an item that still has its id (the rule's own reading)
       const orphaned = new Set<number>()
       unfollowedReasoning(moved.content, (b) => orphaned.add(b))
-      return dropBlocks(moved, i, log, (block, b) => {
+      const kept = dropBlocks(moved, i, log, (block, b) => {
         if (block._tag !== "Thinking" || block.itemId === undefined) return undefined
         if (!store && (block.encryptedContent === undefined || block.encryptedContent === "")) {
           return "with store: false a reasoning item cannot be replayed without its encrypted content (the text is kept here)"
@@ -1279,6 +1576,8 @@ const responsesFixes = (options: RepairForOptions | undefined): ProviderFixes =>
           ? "a reasoning item must be followed by the output item it produced, with that item's id (the text is kept here)"
           : undefined
       })
+      // last: the items the earlier steps keep are the ones sent
+      return withoutCopiedItems(kept, i, log)
     },
     finish: (out, origins, log) => {
       // a custom tool call with no output after it gets one saying it was interrupted, right after the call, as
@@ -1359,7 +1658,13 @@ const whyNot = (issue: Issue): string => {
     case "EmptyConversation":
       return "there is no user or assistant message with content to keep"
     case "ThinkingNotFirst":
-      return "thinking is on and the assistant message of the tool loop in progress has no thinking block; a signed block cannot be made up: send this request with thinking off, or end the tool loop first"
+      return "thinking is on and the assistant turn the request continues (a tool loop in progress, or a final assistant message) does not start with a thinking block; a signed block cannot be made up: send this request with thinking off or adaptive, or end the turn first"
+    case "TooManyCacheBreakpoints":
+      return "which cache breakpoints to keep is yours to choose: remove the cache_control of those you can do without (at most 4 in a request, tool definitions included)"
+    case "DuplicateItemId":
+      return "the items with this id differ (an exact copy is removed), and which one to keep is yours to choose"
+    case "PrefillNotSupported":
+      return "the final assistant message is your content: end the request with a user message, or ask for the format with structured outputs instead of a prefill"
     default:
       return "no repair for this rule"
   }
@@ -1373,14 +1678,22 @@ const whyNot = (issue: Issue): string => {
  *   signature and redacted thinking without data are removed (each block kept
  *   whole in the log); text after a message's tool calls is moved before
  *   them; trailing whitespace is cut from a final assistant prefill; with
- *   thinking on, the thinking of a tool loop in progress is moved to the
- *   front of its turn (consecutive assistant messages, merged into one when
- *   the thinking is in a later one; a system message between them then
- *   follows the merged message, logged as a `MovedSystemMessage`). A
+ *   thinking off (`thinking: false`), the thinking of the assistant turn a
+ *   request ends with is removed (each block kept whole in the log, and a
+ *   message left empty removed too); with manual thinking on, the thinking
+ *   of the turn the request continues (a tool loop in progress; a final
+ *   assistant message when `thinking` is given) is moved to the front of
+ *   the turn's first message (consecutive assistant messages, merged into
+ *   one when the thinking is in a later one; a system message between them
+ *   then follows the merged message, logged as a `MovedSystemMessage`). A
  *   refusal is treated as the text it is sent as; a system message between
  *   calls and results stays (it goes to the system prompt). Results read
  *   from two user messages in a row are merged into one message (a system
- *   message between them then follows it, logged the same way).
+ *   message between them then follows it, logged the same way). Each lone
+ *   UTF-16 surrogate (half of a character) in a block's strings is replaced
+ *   with U+FFFD (`ReplacedLoneSurrogates`, the block as it was kept). More
+ *   than 4 cache breakpoints are left as they are (`CannotRepair`): which to
+ *   keep is the caller's choice.
  * - Gemini: system messages after the start are moved to the start; a
  *   function-call turn with no user turn before it gets a user message
  *   ("Continue."); in the current turn, the first call of each step without a
@@ -1394,7 +1707,11 @@ const whyNot = (issue: Issue): string => {
  *   gets a `custom_tool_call_output` saying it was interrupted, right after
  *   it (`InsertedMissingResult`; one the conversation ends with stays
  *   pending with `allowPendingToolCalls`); a call's arguments text that is
- *   not a JSON object is replaced with the arguments read from it.
+ *   not a JSON object is replaced with the arguments read from it. An item
+ *   whose id an earlier item had is removed when it is an exact copy of it
+ *   (a turn appended twice; kept in the log as a `RemovedBlock`); two
+ *   different items with one id are left (`CannotRepair`): which to keep is
+ *   the caller's choice.
  * - OpenAI Chat: the generic repair, and arguments text as for Responses.
  *
  * Succeeds with a history that passes `Conversation.validateFor(provider)`,

@@ -15,6 +15,9 @@ const Index = Schema.optionalKey(Schema.Number)
 
 const at = (index: number | undefined): string => (index === undefined ? "" : `messages[${index}]: `)
 
+/** `content[b]: ` for an issue that names its block, else nothing. */
+const blockPrefix = (blockIndex: number | undefined): string => (blockIndex === undefined ? "" : `content[${blockIndex}]: `)
+
 // ---------------------------------------------------------------------------
 // decoding (data that arrives as unknown JSON)
 // ---------------------------------------------------------------------------
@@ -216,23 +219,34 @@ export class EmptyToolName extends Schema.TaggedError<EmptyToolName>()("EmptyToo
 
 /**
  * Two tool calls share an id, inside one message or across the conversation.
- * `firstIndex` is the message of the first use.
+ * `firstIndex` is the message of the first use; `blockIndex`, when set, is
+ * the block of the call that uses the id again (in the message at `index`).
  *
  * @example
  * const [issue] = Message.issuesOf(Message.assistantMessage("", [{ id: "c1", name: "a" }, { id: "c1", name: "b" }]))
  * issue?._tag // "DuplicateToolCallId"
  * issue?.message // 'tool call id "c1" is used twice (earlier in the same message)'
  *
+ * const [again] = Conversation.issuesOf([
+ *   Message.user("Read both."),
+ *   Message.assistantMessage("", [{ id: "c1", name: "read_file" }]),
+ *   Message.toolResultMessage("c1", "read_file", "A"),
+ *   Message.assistantMessage("", [{ id: "c2", name: "read_file" }, { id: "c1", name: "read_file" }]),
+ *   Message.tool([Block.toolResult("c2", "read_file", "B"), Block.toolResult("c1", "read_file", "C")])
+ * ])
+ * again?.message // 'messages[3]: content[1]: tool call id "c1" is used twice (first used at messages[1])'
+ *
  * @since 0.1.0
  */
 export class DuplicateToolCallId extends Schema.TaggedError<DuplicateToolCallId>()("DuplicateToolCallId", {
   index: Index,
   toolCallId: Schema.String,
-  firstIndex: Index
+  firstIndex: Index,
+  blockIndex: Schema.optionalKey(Schema.Number)
 }) {
   override get message(): string {
     const first = this.firstIndex === undefined || this.firstIndex === this.index ? "earlier in the same message" : `first used at messages[${this.firstIndex}]`
-    return `${at(this.index)}tool call id ${JSON.stringify(this.toolCallId)} is used twice (${first})`
+    return `${at(this.index)}${blockPrefix(this.blockIndex)}tool call id ${JSON.stringify(this.toolCallId)} is used twice (${first})`
   }
 }
 
@@ -483,8 +497,16 @@ export class EmptyRedactedThinking extends Schema.TaggedError<EmptyRedactedThink
 }
 
 /**
- * Anthropic with extended thinking: while a tool loop is in progress, the last
- * assistant message must start with a thinking (or redacted thinking) block.
+ * Anthropic with manual extended thinking (`thinking: { type: "enabled" }`):
+ * the assistant turn a request continues must start with a thinking (or
+ * redacted thinking) block. That is a tool loop in progress (the request
+ * ends with the results of the assistant's calls) and, when the thinking
+ * setting is known, a final assistant message ("When thinking is enabled, a
+ * final assistant message must start with a thinking block"). A tool loop is
+ * one turn, from the user's words on: only its first assistant message must
+ * start with thinking, later steps may go without (a model without
+ * interleaved thinking thinks once per turn). `index` is that first
+ * message. Adaptive thinking (`thinkingMode: "adaptive"`) never requires it.
  *
  * @example
  * const [issue] = Conversation.issuesFor("anthropic", [
@@ -501,7 +523,60 @@ export class ThinkingNotFirst extends Schema.TaggedError<ThinkingNotFirst>()("Th
   index: Schema.Number
 }) {
   override get message(): string {
-    return `${at(this.index)}thinking is in use and a tool loop is in progress, so this assistant message must start with a thinking block (${this.provider})`
+    return `${at(this.index)}thinking is in use and the request continues the assistant turn this message starts (a tool loop in progress, or a final assistant message), so it must start with a thinking block (${this.provider})`
+  }
+}
+
+/**
+ * Anthropic with thinking off: the assistant turn a request ends with (a
+ * prefill, or a paused turn sent back to continue it, and the tool loop
+ * before it) may hold no thinking or redacted thinking block ("When thinking
+ * is disabled, an `assistant` message in the final position cannot contain
+ * `thinking`"). Reported only when the setting is known (`thinking: false`,
+ * or from `Conversation.profileOptionsOf`). `Repair.repairFor` removes the
+ * blocks, each kept whole in its log.
+ *
+ * @example
+ * const [issue] = Conversation.issuesFor("anthropic", [
+ *   Message.user("Weather in Oslo?"),
+ *   Message.assistant([Block.thinking("Look it up.", "EqQBCkgIARAB"), Block.text("It is")])
+ * ], { thinking: false })
+ * issue?.message // "messages[1]: content[0]: thinking is off, and anthropic rejects thinking in the assistant turn a request ends with"
+ *
+ * @since 0.1.0
+ */
+export class ThinkingWhileDisabled extends Schema.TaggedError<ThinkingWhileDisabled>()("ThinkingWhileDisabled", {
+  provider: Provider,
+  index: Schema.Number,
+  blockIndex: Schema.Number
+}) {
+  override get message(): string {
+    return `${at(this.index)}${block(this.blockIndex)}: thinking is off, and ${this.provider} rejects thinking in the assistant turn a request ends with`
+  }
+}
+
+/**
+ * Anthropic: the model takes no assistant prefill, and the request ends with
+ * an assistant message ("This model does not support assistant message
+ * prefill. The conversation must end with a user message."): Claude Opus and
+ * Sonnet 4.6, and every later Claude model, as `model` names it. A paused
+ * server-tool turn sent back to continue it is no prefill. No repair: the
+ * message is the caller's content (end the request with a user message, or
+ * use structured outputs instead of a prefill).
+ *
+ * @example
+ * const [issue] = Conversation.issuesFor("anthropic", [Message.user("Give JSON"), Message.assistant("{")], { model: "claude-sonnet-4-6" })
+ * issue?._tag // "PrefillNotSupported"
+ *
+ * @since 0.1.0
+ */
+export class PrefillNotSupported extends Schema.TaggedError<PrefillNotSupported>()("PrefillNotSupported", {
+  provider: Provider,
+  index: Schema.Number,
+  model: Schema.String
+}) {
+  override get message(): string {
+    return `${at(this.index)}${this.model} takes no assistant prefill: a request to it must end with a user message (${this.provider})`
   }
 }
 
@@ -526,20 +601,23 @@ export class EmptyTextBlock extends Schema.TaggedError<EmptyTextBlock>()("EmptyT
 
 /**
  * Anthropic: a final assistant message (a prefill) whose text ends with
- * whitespace.
+ * whitespace. `blockIndex`, when set, is its last text block, the one that
+ * ends with it.
  *
  * @example
  * const [issue] = Conversation.issuesFor("anthropic", [Message.user("Write a haiku."), Message.assistant("Autumn wind \n")])
  * issue?._tag // "TrailingWhitespacePrefill"
+ * issue?.message // "messages[1]: content[0]: the final assistant message is a prefill, and anthropic rejects a prefill that ends with whitespace"
  *
  * @since 0.1.0
  */
 export class TrailingWhitespacePrefill extends Schema.TaggedError<TrailingWhitespacePrefill>()("TrailingWhitespacePrefill", {
   provider: Provider,
-  index: Schema.Number
+  index: Schema.Number,
+  blockIndex: Schema.optionalKey(Schema.Number)
 }) {
   override get message(): string {
-    return `${at(this.index)}the final assistant message is a prefill, and ${this.provider} rejects a prefill that ends with whitespace`
+    return `${at(this.index)}${blockPrefix(this.blockIndex)}the final assistant message is a prefill, and ${this.provider} rejects a prefill that ends with whitespace`
   }
 }
 
@@ -611,7 +689,7 @@ export class MisplacedFunctionCall extends Schema.TaggedError<MisplacedFunctionC
  * the `thoughtSignature` the model returned. Gemini 2.5 accepts calls
  * without one (recorded), so the Gemini profile reports it only when the
  * options say the model needs them (`thoughtSignatures: "required"`, or a
- * Gemini 3 `model`).
+ * Gemini 3 `model`). `blockIndex`, when set, is the call's block.
  *
  * @example
  * const [issue] = Conversation.issuesFor("gemini", [
@@ -620,16 +698,18 @@ export class MisplacedFunctionCall extends Schema.TaggedError<MisplacedFunctionC
  *   Message.toolResultMessage("c1", "weather", "12°C")
  * ], { model: "gemini-3-flash-preview" })
  * issue?._tag // "MissingThoughtSignature"
+ * issue?.message // 'messages[1]: content[0]: tool call "c1" is the first call of its step in the current turn and has no thoughtSignature (gemini)'
  *
  * @since 0.1.0
  */
 export class MissingThoughtSignature extends Schema.TaggedError<MissingThoughtSignature>()("MissingThoughtSignature", {
   provider: Provider,
   index: Schema.Number,
-  toolCallId: Schema.String
+  toolCallId: Schema.String,
+  blockIndex: Schema.optionalKey(Schema.Number)
 }) {
   override get message(): string {
-    return `${at(this.index)}tool call ${JSON.stringify(this.toolCallId)} is the first call of its step in the current turn and has no thoughtSignature (${this.provider})`
+    return `${at(this.index)}${blockPrefix(this.blockIndex)}tool call ${JSON.stringify(this.toolCallId)} is the first call of its step in the current turn and has no thoughtSignature (${this.provider})`
   }
 }
 
@@ -728,6 +808,130 @@ export class MalformedToolArguments extends Schema.TaggedError<MalformedToolArgu
   }
 }
 
+/**
+ * Where a cache breakpoint is: the message and its block (for a part of a
+ * tool result, the result's block; for a system message's own
+ * `cache_control`, its last block, where the adapter puts it).
+ *
+ * @example
+ * const place: ValidationError.CacheBreakpoint = { index: 0, blockIndex: 0 }
+ *
+ * @since 0.1.0
+ */
+export const CacheBreakpoint = Schema.Struct({ index: Schema.Number, blockIndex: Schema.Number })
+
+/**
+ * Where a cache breakpoint is, as a type: `{ index, blockIndex }`.
+ *
+ * @since 0.1.0
+ */
+export type CacheBreakpoint = typeof CacheBreakpoint.Type
+
+/**
+ * Anthropic: a request takes at most 4 cache breakpoints ("A maximum of 4
+ * blocks with cache_control may be provided. Found 5."). Each block whose
+ * `providerOptions.anthropic.cache_control` is set counts (an explicit
+ * `cache_control: null` is none), in system messages and tool results too,
+ * and so do the ones outside the messages that the profile options give
+ * (`cacheBreakpointsOutsideMessages`: tool definitions, a top-level
+ * `cache_control`).
+ *
+ * `count` is how many the request has, `breakpoints` where each one in the
+ * messages is, in the order of the request body (system blocks first).
+ * `index` and `blockIndex` name the first one past the limit, counting the
+ * ones outside the messages first (absent when no breakpoint of the messages
+ * is past it). `Repair.repairFor` leaves them as they are: which ones to keep
+ * is the caller's choice, not a repair's.
+ *
+ * @example
+ * const cached = (text: string) => Block.text(text, { providerOptions: { anthropic: { cache_control: { type: "ephemeral" } } } })
+ * const [issue] = Conversation.issuesFor("anthropic", [
+ *   Message.system([cached("You are terse.")]),
+ *   Message.user([cached("a")]), Message.assistant([cached("b")]), Message.user([cached("c")]), Message.assistant([cached("d")]),
+ *   Message.user("e")
+ * ])
+ * issue?._tag // "TooManyCacheBreakpoints"
+ * issue?.message // 'messages[4]: content[0]: 5 cache breakpoints in one request (5 in the messages), and anthropic takes at most 4 ...'
+ *
+ * @since 0.1.0
+ */
+export class TooManyCacheBreakpoints extends Schema.TaggedError<TooManyCacheBreakpoints>()("TooManyCacheBreakpoints", {
+  provider: Provider,
+  count: Schema.Number,
+  breakpoints: Schema.Array(CacheBreakpoint),
+  index: Index,
+  blockIndex: Schema.optionalKey(Schema.Number)
+}) {
+  override get message(): string {
+    return `${at(this.index)}${blockPrefix(this.blockIndex)}${this.count} cache breakpoints in one request (${this.breakpoints.length} in the messages), and ${this.provider} takes at most 4 ("A maximum of 4 blocks with cache_control may be provided. Found ${this.count}.")`
+  }
+}
+
+/**
+ * Anthropic: a string with a lone UTF-16 surrogate (half of a character
+ * outside the Basic Multilingual Plane, such as an emoji cut in two by
+ * slicing text) makes the request body invalid JSON to the API ("The
+ * request body is not valid JSON: no low surrogate in string"). Every
+ * string of a block counts (text, thinking, tool names, the values and
+ * keys of arguments, tool results); `path` is where the first one is inside
+ * the block. `Repair.repairFor("anthropic")` replaces each lone surrogate
+ * with U+FFFD (the block as it was is kept in its log). The other
+ * providers are not recorded rejecting one, so only the Anthropic profile
+ * reports it.
+ *
+ * @example
+ * const cut = "Done 😀".slice(0, 6) // the emoji's second half is gone
+ * const [issue] = Conversation.issuesFor("anthropic", [Message.user(cut)])
+ * issue?._tag // "LoneSurrogate"
+ * if (issue?._tag === "LoneSurrogate") ValidationError.formatPath(issue.path) // "text"
+ *
+ * @since 0.1.0
+ */
+export class LoneSurrogate extends Schema.TaggedError<LoneSurrogate>()("LoneSurrogate", {
+  provider: Provider,
+  index: Schema.Number,
+  blockIndex: Schema.Number,
+  path: Schema.Array(Schema.Union([Schema.String, Schema.Number]))
+}) {
+  override get message(): string {
+    return `${at(this.index)}${block(this.blockIndex)}: ${formatPath(this.path)} holds a lone UTF-16 surrogate (half of a character, such as an emoji cut in two), and ${this.provider} rejects the body as invalid JSON ("no low surrogate in string")`
+  }
+}
+
+/**
+ * OpenAI Responses: two input items with one id ("Duplicate item found with
+ * id rs_… Remove duplicate items from your input"), such as a turn appended
+ * to the history twice. The items are those the adapter writes: a reasoning
+ * item, a message item (the consecutive text and refusal blocks of one
+ * assistant message that share an `itemId` are its parts, one item), a
+ * function call, a function call output, an item kept as provider data, an
+ * input message read with its `id`. `blockIndex` is the item's first block
+ * (absent for an input message); `firstIndex` the message of the first item
+ * with that id. `Repair.repairFor("openai-responses")` removes the later
+ * item when it is an exact copy of the earlier one; which of two different
+ * items to keep is the caller's choice.
+ *
+ * @example
+ * const reasoning = Block.thinking("", undefined, { itemId: "rs_1", summary: [], encryptedContent: "..." })
+ * const reply = Message.assistant([reasoning, Block.text("Hello!", { itemId: "msg_1" })])
+ * const [issue] = Conversation.issuesFor("openai-responses", [Message.user("hi"), reply, Message.user("hi again"), reply])
+ * issue?._tag // "DuplicateItemId"
+ * issue?.message // 'messages[3]: content[0]: item id "rs_1" was already sent (first at messages[1]), and openai-responses rejects ...'
+ *
+ * @since 0.1.0
+ */
+export class DuplicateItemId extends Schema.TaggedError<DuplicateItemId>()("DuplicateItemId", {
+  provider: Provider,
+  index: Schema.Number,
+  blockIndex: Schema.optionalKey(Schema.Number),
+  itemId: Schema.String,
+  firstIndex: Schema.Number
+}) {
+  override get message(): string {
+    return `${at(this.index)}${blockPrefix(this.blockIndex)}item id ${JSON.stringify(this.itemId)} was already sent (first at messages[${this.firstIndex}]), and ${this.provider} rejects a second item with one id ("Duplicate item found with id ${this.itemId}. Remove duplicate items from your input")`
+  }
+}
+
 // ---------------------------------------------------------------------------
 // unions: each defined once, as a Schema; the types are derived from them
 // ---------------------------------------------------------------------------
@@ -821,9 +1025,13 @@ export const AnthropicIssue = Schema.Union([
   MissingThinkingSignature,
   EmptyRedactedThinking,
   ThinkingNotFirst,
+  ThinkingWhileDisabled,
+  PrefillNotSupported,
   EmptyTextBlock,
   TrailingWhitespacePrefill,
-  TextAfterToolCalls
+  TextAfterToolCalls,
+  TooManyCacheBreakpoints,
+  LoneSurrogate
 ])
 
 /**
@@ -858,7 +1066,7 @@ export type GeminiIssue = typeof GeminiIssue.Type
  *
  * @since 0.1.0
  */
-export const OpenAiResponsesIssue = Schema.Union([ReasoningWithoutOutput, TextBetweenCallAndOutput, MissingEncryptedContent, MalformedToolArguments])
+export const OpenAiResponsesIssue = Schema.Union([ReasoningWithoutOutput, TextBetweenCallAndOutput, MissingEncryptedContent, MalformedToolArguments, DuplicateItemId])
 
 /**
  * Any issue of the Responses API's own rules, discriminated by `_tag`.

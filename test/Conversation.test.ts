@@ -262,21 +262,23 @@ describe("validateFor('anthropic')", () => {
       yield* accepts("anthropic", [user("q"), assistant([Block.redactedThinking("EmwKAhgB"), Block.text("x")])])
     }))
 
-  it.effect("ThinkingNotFirst: in a tool loop with thinking, the last assistant starts with thinking", () =>
+  it.effect("ThinkingNotFirst: in a tool loop with thinking, the turn's first assistant message starts with thinking", () =>
     Effect.gen(function* () {
-      const loop = (first: Block.AssistantBlock[]) => [
+      const loop = (first: Block.AssistantBlock[], later: Block.AssistantBlock[] = []) => [
         user("q"),
-        assistant([thinking("s1"), call("a")]),
+        assistant([...first, call("a")]),
         tool(result("a")),
-        assistant([...first, call("b")]),
+        assistant([...later, call("b")]),
         tool(result("b"))
       ]
-      expect(yield* rejects("anthropic", loop([Block.text("Next I check Tokyo.")]))).toBe("ThinkingNotFirst")
-      yield* accepts("anthropic", loop([thinking("s2")]))
+      expect(yield* rejects("anthropic", loop([Block.text("Let me check Oslo.")], [thinking("s2")]))).toBe("ThinkingNotFirst")
+      yield* accepts("anthropic", loop([thinking("s1")], [thinking("s2")]))
       yield* accepts("anthropic", loop([Block.redactedThinking("EmwK")]))
+      // the loop is one turn: a later step may go without thinking
+      yield* accepts("anthropic", loop([thinking("s1")], [Block.text("Next I check Tokyo.")]))
       // without thinking in use, or once the loop is over, the rule does not apply
       yield* accepts("anthropic", loop([Block.text("Next.")]), { thinking: false })
-      yield* accepts("anthropic", [...loop([Block.text("Next.")]), assistantMessage("Done.")])
+      yield* accepts("anthropic", [...loop([Block.text("Next.")], [thinking("s2")]), assistantMessage("Done.")])
     }))
 
   it.effect("EmptyTextBlock: empty text", () =>
@@ -448,8 +450,8 @@ describe("validateFor('openai-responses')", () => {
 describe("profileOptionsOf and continued conversations", () => {
   it("reads the settings a request body carries", () => {
     const make = (providerOptions: Block.ProviderOptions) => Request.make([Message.user("hi")], { model: "m", providerOptions })
-    expect(Conversation.profileOptionsOf(make({ anthropic: { thinking: { type: "enabled", budget_tokens: 1024 } } }))).toEqual({ model: "m", thinking: true })
-    expect(Conversation.profileOptionsOf(make({ anthropic: { thinking: { type: "adaptive" } } }))).toEqual({ model: "m", thinking: true })
+    expect(Conversation.profileOptionsOf(make({ anthropic: { thinking: { type: "enabled", budget_tokens: 1024 } } }))).toEqual({ model: "m", thinking: true, thinkingMode: "enabled" })
+    expect(Conversation.profileOptionsOf(make({ anthropic: { thinking: { type: "adaptive" } } }))).toEqual({ model: "m", thinking: true, thinkingMode: "adaptive" })
     expect(Conversation.profileOptionsOf(make({ anthropic: { thinking: { type: "disabled" } } }))).toEqual({ model: "m", thinking: false })
     expect(Conversation.profileOptionsOf(make({ anthropic: { max_tokens: 10 } }), { readFrom: "anthropic" })).toEqual({ model: "m", thinking: false })
     expect(Conversation.profileOptionsOf(make({ anthropic: { max_tokens: 10 } }))).toEqual({ model: "m" })

@@ -90,9 +90,15 @@ const metadata: Arbitrary.Arbitrary<Block.JsonObject | undefined> = intBetween(0
   )
 )
 
-const providerOptions: Arbitrary.Arbitrary<Block.ProviderOptions | undefined> = bool.pipe(
-  Arbitrary.map((b) => (b ? { anthropic: { cache_control: { type: "ephemeral" } } } : undefined))
+// a breakpoint on about one block in ten: Anthropic takes at most 4 in a request, and a history with more stops
+// every property that repairs at TooManyCacheBreakpoints (a rule of its own, tested on its own)
+const providerOptions: Arbitrary.Arbitrary<Block.ProviderOptions | undefined> = intBetween(0, 9).pipe(
+  Arbitrary.map((k) => (k === 0 ? { anthropic: { cache_control: { type: "ephemeral" } } } : undefined))
 )
+
+/** An item id of the given kind, unlikely to repeat within a history (the Responses API rejects a repeated one). */
+const itemIdOf = (prefix: string): Arbitrary.Arbitrary<string | undefined> =>
+  maybe(intBetween(1, 1_000_000).pipe(Arbitrary.map((n) => `${prefix}_${n}`)))
 
 const maybe = <A>(arb: Arbitrary.Arbitrary<A>): Arbitrary.Arbitrary<A | undefined> =>
   bool.pipe(Arbitrary.flatMap((b) => (b ? arb : Arbitrary.Constant(undefined))))
@@ -109,7 +115,7 @@ const defined = <A extends Record<string, unknown>>(o: A): { [K in keyof A]?: Ex
 export const textBlock: Arbitrary.Arbitrary<Block.TextBlock> = Arbitrary.all({
   text,
   citations: maybe(Arbitrary.array(jsonValue, { minLength: 1, maxLength: 2 })),
-  itemId: maybe(pick(["msg_01", "msg_02"])),
+  itemId: itemIdOf("msg"),
   thoughtSignature: sig,
   providerOptions
 }).pipe(Arbitrary.map(({ text, ...rest }) => Block.text(text, defined(rest))))
@@ -118,7 +124,7 @@ export const thinkingBlock: Arbitrary.Arbitrary<Block.ThinkingBlock> = Arbitrary
   thinking: text,
   signature: sig,
   summary: maybe(Arbitrary.array(pick(["Planning the lookup.", "**Checking** both cities", ""]), { maxLength: 3 })),
-  itemId: maybe(pick(["rs_01", "rs_02"])),
+  itemId: itemIdOf("rs"),
   encryptedContent: maybe(pick(["gAAAAB...", "ZW5jcnlwdGVk"])),
   status: maybe(pick(["completed", "in_progress"])),
   thoughtSignature: sig
@@ -169,7 +175,7 @@ export const toolCallBlock: Arbitrary.Arbitrary<Block.ToolCallBlock> = Arbitrary
   args,
   raw: intBetween(0, 3),
   thoughtSignature: sig,
-  itemId: maybe(pick(["fc_01", "fc_02"]))
+  itemId: itemIdOf("fc")
 }).pipe(
   Arbitrary.map(({ args, name, raw, ...rest }) => {
     const id = `call_${++callCounter}`

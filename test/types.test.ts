@@ -41,7 +41,11 @@ describe("validateFor's error channel", () => {
         ThinkingNotFirst: () => Effect.void,
         EmptyTextBlock: () => Effect.void,
         TrailingWhitespacePrefill: () => Effect.void,
-        TextAfterToolCalls: () => Effect.void
+        TextAfterToolCalls: () => Effect.void,
+        ThinkingWhileDisabled: () => Effect.void,
+        PrefillNotSupported: () => Effect.void,
+        TooManyCacheBreakpoints: () => Effect.void,
+        LoneSurrogate: () => Effect.void
       })
     )
     expectTypeOf(handled).toEqualTypeOf<Effect.Effect<void, never>>()
@@ -70,7 +74,8 @@ describe("validateFor's error channel", () => {
         ReasoningWithoutOutput: () => Effect.void,
         TextBetweenCallAndOutput: () => Effect.void,
         MissingEncryptedContent: () => Effect.void,
-        MalformedToolArguments: () => Effect.void
+        MalformedToolArguments: () => Effect.void,
+        DuplicateItemId: () => Effect.void
       })
     )
     expectTypeOf(handled).toEqualTypeOf<Effect.Effect<void, never>>()

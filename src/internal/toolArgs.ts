@@ -160,6 +160,18 @@ export const customItemOf = (block: Block.Block): CustomItem | undefined => {
 }
 
 /**
+ * Whether a message is an assistant message of nothing but Responses custom
+ * tool outputs: what the outputs a continued conversation opens with are
+ * read as (`custom_tool_call_output` items), which answer the stored
+ * response's custom calls as its function outputs answer its function calls.
+ */
+export const isCustomOutputsOnly = (m: { readonly role: string; readonly content: ReadonlyArray<Block.Block> }): boolean => {
+  if (m.role !== "assistant" || m.content.length === 0) return false
+  for (const block of m.content) if (customItemOf(block)?.type !== "custom_tool_call_output") return false
+  return true
+}
+
+/**
  * What a Responses custom tool output (kept as provider data) that answers
  * no call is: an orphan (`id` is `""` when the output has no usable
  * `call_id`), or a second answer.
