@@ -175,6 +175,41 @@ export class MissingRequiredField extends Schema.TaggedClass<MissingRequiredFiel
 }
 
 /**
+ * A request setting the target format rejects, alone or beside another, was
+ * written as it is: `path` names it, `value` is what it holds, and `rule`
+ * says what the provider takes. The provider answers the request with HTTP
+ * 400. A setting is the caller's choice, and which of two conflicting
+ * settings should give way is theirs too, so the writer changes neither:
+ * change one before sending. Anthropic's extended thinking is where these
+ * meet: a forced tool choice, a `temperature` other than 1, any `top_k`, a
+ * `top_p` outside 0.95 to 1, a `max_tokens` not above
+ * `thinking.budget_tokens`, and a budget under 1024.
+ *
+ * @example
+ * const request = Request.make([Message.user("Weather in Oslo?")], {
+ *   model: "claude-sonnet-4-5",
+ *   maxOutputTokens: 4096,
+ *   providerOptions: { anthropic: { thinking: { type: "enabled", budget_tokens: 2048 }, temperature: 0.2 } }
+ * })
+ * const { warnings } = yield* Anthropic.toRequest(request)
+ * warnings[0]?._tag // "RejectedSetting"
+ * warnings[0]?.message
+ * // 'temperature 0.2 was written as it is, but Anthropic takes only temperature 1 with extended thinking on,
+ * //  so the provider rejects the request'
+ *
+ * @since 0.1.0
+ */
+export class RejectedSetting extends Schema.TaggedClass<RejectedSetting>()("RejectedSetting", {
+  path: Schema.String,
+  value: Schema.Json,
+  rule: Schema.String
+}) {
+  get message(): string {
+    return `${this.path} ${JSON.stringify(this.value)} was written as it is, but ${this.rule}, so the provider rejects the request`
+  }
+}
+
+/**
  * Every warning a conversion can report.
  *
  * @example
@@ -183,6 +218,7 @@ export class MissingRequiredField extends Schema.TaggedClass<MissingRequiredFiel
  *   switch (warning._tag) {
  *     case "DroppedContent":
  *     case "RejectedToolName":
+ *     case "RejectedSetting":
  *     case "MissingRequiredField": yield* Effect.logWarning(warning.message); break
  *     case "RepairedToolArguments":
  *     case "ConvertedContent":
@@ -198,7 +234,8 @@ export const ConversionWarning = Schema.Union([
   ConvertedContent,
   UnknownProviderField,
   RejectedToolName,
-  MissingRequiredField
+  MissingRequiredField,
+  RejectedSetting
 ])
 
 /**
@@ -293,7 +330,8 @@ export class MalformedPayload extends Schema.TaggedError<MalformedPayload>()("Ma
  *
  * - `strict`: fail with `UnsupportedContent` instead of reporting a warning
  *   when the target cannot express something, or would reject what is
- *   written (`RejectedToolName`, `MissingRequiredField`) (default `false`).
+ *   written (`RejectedToolName`, `MissingRequiredField`, `RejectedSetting`)
+ *   (default `false`).
  * - `toolArguments`: `"lenient"` (default) repairs argument text that is not
  *   valid JSON with a JSON-repair library and reports
  *   `RepairedToolArguments`; `"strict"` fails with `InvalidToolArguments`.

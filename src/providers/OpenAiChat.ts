@@ -595,6 +595,9 @@ const encodeTool = (tool: Request.ToolDefinition): Wire.Tool => {
 const namedToolChoice = (tools: ReadonlyArray<Request.ToolDefinition>, name: string): Schema.Json =>
   chatNamedToolChoice(name, tools.some((t) => t.name === name && A.ownExtras(t, key)?.["type"] === "custom"))
 
+/** Whether a body field holds tools (a non-empty list, as written or kept). */
+const hasTools = (field: unknown): boolean => Array.isArray(field) && field.length > 0
+
 const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToMessagesOptions | undefined): Wire.RequestBody => {
   const body: Record<string, unknown> = { ...keptOf(request, key, hints) }
   if (request.model !== undefined) body["model"] = request.model
@@ -630,7 +633,11 @@ const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToMessages
       body["tool_choice"] = namedToolChoice(tools, choice.name)
     }
   }
-  if (settings.parallelToolCalls !== undefined) body["parallel_tool_calls"] = settings.parallelToolCalls
+  if (settings.parallelToolCalls !== undefined) {
+    // "'parallel_tool_calls' is only allowed when 'tools' are specified" (the API's 400); without tools it means nothing
+    if (hasTools(body["tools"]) || hasTools(body["functions"])) body["parallel_tool_calls"] = settings.parallelToolCalls
+    else A.dropped(ctx, undefined, undefined, "the parallel tool calls setting", "the request has no tools, and Chat Completions rejects parallel_tool_calls without them")
+  }
   // read from the deprecated max_tokens: written back there
   if (request.maxOutputTokens !== undefined) body[hintOf(request, key, LEGACY_LIMIT) === true ? "max_tokens" : "max_completion_tokens"] = request.maxOutputTokens
   if (request.responseFormat !== undefined) body["response_format"] = chatResponseFormat(request.responseFormat)
@@ -644,7 +651,9 @@ const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToMessages
  * `max_completion_tokens` from `maxOutputTokens`, and the
  * request's other Chat Completions fields (`temperature`, `stream`, ...)
  * kept in its provider options. Tools another provider runs itself are
- * reported and left out.
+ * reported and left out. A parallel tool calls setting in a request with no
+ * tools is left out and reported: the API rejects `parallel_tool_calls`
+ * without tools.
  *
  * @example
  * const weather = Request.tool("get_weather", {

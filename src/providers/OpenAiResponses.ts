@@ -73,7 +73,13 @@
  * clients can be longer) is sent as its first characters and a short hash
  * of the whole id, the same in the `function_call` and every
  * `function_call_output` answering it (also when the call was sent in an
- * earlier request), unique in the conversation, and reported once.
+ * earlier request), unique in the conversation, and reported once. An item
+ * id the API does not take for its kind of item (it wants a `function_call`
+ * id to begin with `fc`, a `reasoning` id with `rs`, a `message` id with
+ * `msg`; Responses-compatible servers and gateways mint others) is left out
+ * and reported, since the API needs none on an item sent back; a reasoning
+ * item without such an id and without its encrypted content cannot be
+ * replayed, and is left out.
  *
  * **Normal forms** (the API reads both alike): an image without
  * `detail` gets `"auto"`; an output text without `annotations` gets `[]`;
@@ -614,10 +620,38 @@ const writeResultContent = (ctx: A.Ctx, result: Block.ToolResultBlock, index: nu
   return out
 }
 
-const writeReasoning = (block: Block.ThinkingBlock, itemId: string): Wire.ReasoningParam => {
-  const item: Wire.ReasoningParam = {
+/**
+ * The first letters the Responses API requires of the id of each kind of item
+ * a client sends back: any other id is a 400 ("Invalid 'input[N].id':
+ * 'item_…'. Expected an ID that begins with 'fc'."). Responses-compatible
+ * servers, gateways and other SDKs mint ids of their own (`item_…`, `call_…`,
+ * a UUID), and a history read from them carries those.
+ */
+const ITEM_ID_PREFIXES = { function_call: "fc", reasoning: "rs", message: "msg" } as const
+
+/**
+ * The item id to write: the block's, when it is one of its kind; else none,
+ * reported. The API needs no id on an item the client sends (OpenAI's own
+ * Codex sends these items without one): a call is paired with its output by
+ * `call_id`, and a reasoning item is replayed from its encrypted content.
+ */
+const itemIdFor = (ctx: A.Ctx, kind: keyof typeof ITEM_ID_PREFIXES, itemId: string, index: number, blockIndex: number): string | undefined => {
+  const prefix = ITEM_ID_PREFIXES[kind]
+  if (itemId.startsWith(prefix)) return itemId
+  ctx.warnings.push(new DroppedContent({ index, blockIndex, what: `the ${kind} item id ${JSON.stringify(itemId)}`, reason: `the Responses API takes only ${kind} ids that begin with ${prefix}, and needs none on an item sent back` }))
+  return undefined
+}
+
+/** A reasoning item, with its id when it has one the API takes (else it is replayed from its encrypted content). */
+type ReasoningItem = Omit<Wire.ReasoningParam, "id"> & { id?: string }
+
+/** An output message item, with its id when it has one the API takes. */
+type OutputMessageItem = Omit<Wire.OutputMessageParam, "id"> & { id?: string }
+
+const writeReasoning = (block: Block.ThinkingBlock, itemId: string | undefined): ReasoningItem => {
+  const item: ReasoningItem = {
     type: "reasoning",
-    id: itemId,
+    ...(itemId === undefined ? {} : { id: itemId }),
     summary: (block.summary ?? []).map((text) => ({ type: "summary_text" as const, text }))
   }
   if (block.thinking !== "") item.content = [{ type: "reasoning_text", text: block.thinking }]
@@ -636,12 +670,14 @@ const writeAssistant = (ctx: A.Ctx, m: Message.AssistantMessage, index: number, 
     if (block._tag === "ToolResult" && block.providerExecuted === true) hostedResults.set(block.toolCallId, block)
   }
   const written = new Set<Block.ToolResultBlock>()
-  let open: Wire.OutputMessageParam | undefined
+  let open: OutputMessageItem | undefined
+  // the item id of the open message: the block's, also when the API takes none and the item is written without it
+  let openId: string | undefined
   // an assistant item without an id read with content parts, written back as one item with those parts
   let openParts: Array<Obj> | undefined
   for (let b = 0; b < m.content.length; b++) {
     const block = m.content[b]!
-    if ((block._tag !== "Text" && block._tag !== "Refusal") || block.itemId === undefined || open?.id !== block.itemId) open = undefined
+    if ((block._tag !== "Text" && block._tag !== "Refusal") || block.itemId === undefined || openId !== block.itemId) open = undefined
     const partType = block._tag === "Text" || block._tag === "Refusal" ? hintOf(block, key, "part") : undefined
     if (typeof partType !== "string" || ((block._tag === "Text" || block._tag === "Refusal") && hintOf(block, key, "partStart") === true)) openParts = undefined
     switch (block._tag) {
@@ -671,7 +707,9 @@ const writeAssistant = (ctx: A.Ctx, m: Message.AssistantMessage, index: number, 
           break
         }
         if (open === undefined) {
-          open = merge<Wire.OutputMessageParam>({ type: "message", id: block.itemId, role: "assistant", status: "completed", content: [] }, itemExtra)
+          const id = itemIdFor(ctx, "message", block.itemId, index, b)
+          open = merge<OutputMessageItem>({ type: "message", ...(id === undefined ? {} : { id }), role: "assistant", status: "completed", content: [] }, itemExtra)
+          openId = block.itemId
           items.push(open)
         }
         open.content.push(
@@ -688,7 +726,17 @@ const writeAssistant = (ctx: A.Ctx, m: Message.AssistantMessage, index: number, 
           if (block.signature !== undefined || block.thoughtSignature !== undefined) {
             ctx.warnings.push(new DroppedContent({ index, blockIndex: b, what: "another provider's thinking signature", reason: "a reasoning item has none" }))
           }
-          items.push(writeReasoning(block, block.itemId))
+          const prefix = ITEM_ID_PREFIXES.reasoning
+          if (block.itemId.startsWith(prefix) || block.encryptedContent !== undefined) {
+            items.push(writeReasoning(block, itemIdFor(ctx, "reasoning", block.itemId, index, b)))
+          } else {
+            ctx.warnings.push(new DroppedContent({
+              index,
+              blockIndex: b,
+              what: `thinking with the reasoning item id ${JSON.stringify(block.itemId)}`,
+              reason: `the Responses API takes only reasoning ids that begin with ${prefix}, and without one a reasoning item is replayed only from its encrypted content, which this one has not`
+            }))
+          }
         }
         break
       case "RedactedThinking":
@@ -709,7 +757,8 @@ const writeAssistant = (ctx: A.Ctx, m: Message.AssistantMessage, index: number, 
         }
         A.checkToolName(ctx, block.name, index, b)
         const call: Wire.FunctionCallParam = { type: "function_call", call_id: Ids.idFor(ctx, block.id), name: block.name, arguments: ToolArguments.toText(block) }
-        if (block.itemId !== undefined) call.id = block.itemId
+        const id = block.itemId === undefined ? undefined : itemIdFor(ctx, "function_call", block.itemId, index, b)
+        if (id !== undefined) call.id = id
         items.push(merge(call, extra))
         break
       }

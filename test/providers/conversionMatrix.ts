@@ -138,6 +138,8 @@ export const describe = (w: ConversionWarning): string => {
       return `converted: ${w.what}`
     case "RepairedToolArguments":
       return `repaired: ${w.toolName}`
+    case "RejectedSetting":
+      return `rejected setting: ${w.path}`
     case "UnknownProviderField":
       return `${w.kept ? "kept" : "lost"}: ${w.path}`
     case "RejectedToolName":

@@ -35,7 +35,7 @@ const requestOf = (
         ...(model === undefined ? {} : { model }),
         ...(tools.length > 0 ? { tools } : {}),
         ...(choice === undefined ? {} : { toolChoice: choice }),
-        ...(options.parallel === false || parallel === undefined ? {} : { parallelToolCalls: parallel }),
+        ...(options.parallel === false || parallel === undefined || tools.length === 0 ? {} : { parallelToolCalls: parallel }),
         ...(options.format === false || fixed.responseFormat === undefined ? {} : { responseFormat: fixed.responseFormat }),
         ...(fixed.maxOutputTokens === undefined ? {} : { maxOutputTokens: fixed.maxOutputTokens })
       })
@@ -136,7 +136,7 @@ const chatBody: Arbitrary.Arbitrary<Record<string, Schema.Json>> = Arbitrary.arr
         messages: [{ role: "user", content: "What's the weather in Oslo?" }],
         ...(tools.length > 0 ? { tools } : {}),
         ...(choice === undefined ? {} : { tool_choice: choice }),
-        ...(parallel === undefined ? {} : { parallel_tool_calls: parallel })
+        ...(parallel === undefined || tools.length === 0 ? {} : { parallel_tool_calls: parallel })
       }))
     )
   })
@@ -293,7 +293,7 @@ const responsesBody: Arbitrary.Arbitrary<Record<string, Schema.Json>> = Arbitrar
         input: [{ role: "user", content: "What's the weather in Oslo?" }],
         ...(tools.length > 0 ? { tools } : {}),
         ...(choice === undefined ? {} : { tool_choice: choice }),
-        ...(parallel === undefined ? {} : { parallel_tool_calls: parallel })
+        ...(parallel === undefined || tools.length === 0 ? {} : { parallel_tool_calls: parallel })
       }))
     )
   })

@@ -84,6 +84,7 @@ const isLoss = (warning: ConversionWarning): boolean => {
     // nothing is lost, but the provider rejects what was written: strict mode refuses to write it
     case "RejectedToolName":
     case "MissingRequiredField":
+    case "RejectedSetting":
       return true
     case "RepairedToolArguments":
       return false
