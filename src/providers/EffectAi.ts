@@ -71,7 +71,16 @@
  * `providerOptions["effect-ai"]["$result"]`, written back as the result. A
  * replay option of another type than the one effect/ai's providers read (an
  * `openai.imageDetail` that is no detail, an `itemId` that is no string) stays
- * in the provider options as it is, reported (`UnknownProviderField`, kept).
+ * in the provider options as it is, reported (`UnknownProviderField`, kept);
+ * an explicit `null` in one (`openai.itemId: null`,
+ * `google.thoughtSignature: null`, an Anthropic document's `citations: null`)
+ * stays there too, with no warning, and is written back as it was. A
+ * provider option of ours named like a replay option of its provider that
+ * the part's own field would overwrite or that would be read as that field
+ * (an Anthropic field the sender named `cacheControl`, a thinking block's
+ * `info`, a document's `documentTitle`, the rest of a document's
+ * `citations` beside `enabled`) is kept under `"effect-agent-messages"`
+ * (`fields`) instead, and read back as the option it is.
  * What is under `"effect-agent-messages"` is decoded where it is read: a
  * value that is not what its place holds (a tool call kept as a tool
  * result's content, a name that is no string, an own record that is no
@@ -83,7 +92,7 @@
  *
  * @since 0.1.0
  */
-import { Effect, Equal, Layer, type Option } from "effect"
+import { Effect, Equal, Layer, Option } from "effect"
 import { Schema } from "effect"
 import type { JsonSchema } from "effect"
 import { AiError, Prompt, type Response, Tokenizer, Tool, Toolkit } from "effect/ai"
@@ -171,6 +180,10 @@ class OptionsBuilder {
   private own: JsonObj | undefined
   private readonly hints: Map<string, Schema.Json> = new Map()
   private nonObjects: JsonObj | undefined
+  /** The provider options kept as they are, by provider and name in the Prompt: the key each is stored under. */
+  private readonly kept: Map<string, Map<string, string>> = new Map()
+  /** Provider options kept under our own key (`fields`), by provider and stored key: see `field`. */
+  private fields: { [provider: string]: JsonObj } | undefined
 
   constructor(private readonly ctx: Ctx, given: Block.ProviderOptions | undefined, hints: HintsAsked = {}) {
     const providerOptions = given === undefined ? undefined : this.withoutHints(given, hints)
@@ -180,8 +193,15 @@ class OptionsBuilder {
       for (const k of Object.keys(record)) {
         const value = record[k]!
         if (isHintKey(k)) this.hintOfAnother(provider, k, value)
-        else if (provider === "anthropic" && k === "cache_control") this.field("anthropic", "cacheControl", value)
-        else this.field(provider, wireName(k), value)
+        else if (provider === "anthropic" && k === "cache_control") this.put("anthropic", "cacheControl", value)
+        // a field named `cacheControl` is no breakpoint: under that name, the reader would take it for Anthropic's `cache_control`
+        else if (provider === "anthropic" && k === "cacheControl") this.aside(provider, k, value)
+        else {
+          this.put(provider, wireName(k), value)
+          const names = this.kept.get(provider) ?? new Map<string, string>()
+          names.set(wireName(k), k)
+          this.kept.set(provider, names)
+        }
       }
     }
   }
@@ -233,7 +253,30 @@ class OptionsBuilder {
     return typeof value === "string" ? value : undefined
   }
 
-  field(provider: string, key: string, value: Schema.Json | undefined): this {
+  /**
+   * A replay field of the part, from the block's own field (`value`), read
+   * back with `read`. A provider option kept under the same name (an
+   * Anthropic field named `info` or `documentTitle`) that this field would
+   * overwrite, or that `read` would take for it, is no such field: it goes
+   * under our own key (`fields`) and is read back as the option it is.
+   */
+  field<A>(provider: string, key: string, value: Schema.Json | undefined, read: Read<A>): this {
+    const names = this.kept.get(provider)
+    const stored = names?.get(key)
+    if (stored !== undefined) {
+      const record = this.out[provider] as JsonObj
+      const option = record[key]!
+      if (value !== undefined || (option !== null && read(option)._tag === "Some")) {
+        names!.delete(key)
+        delete record[key]
+        if (Object.keys(record).length === 0) delete this.out[provider]
+        this.aside(provider, stored, option)
+      }
+    }
+    return this.put(provider, key, value)
+  }
+
+  private put(provider: string, key: string, value: Schema.Json | undefined): this {
     if (value === undefined) return this
     // own keys only: a provider named `__proto__` must not reach Object.prototype through `out`
     const current = Object.prototype.hasOwnProperty.call(this.out, provider) ? this.out[provider] : undefined
@@ -241,6 +284,14 @@ class OptionsBuilder {
     setKey(record, key, value)
     setKey(this.out as JsonObj, provider, record)
     return this
+  }
+
+  /** A provider option kept under our own key (`fields`, by provider and stored key), out of the way of a replay field. */
+  private aside(provider: string, stored: string, value: Schema.Json): void {
+    this.fields ??= {}
+    const record: JsonObj = Object.hasOwn(this.fields, provider) ? this.fields[provider]! : {}
+    setKey(record, stored, value)
+    setKey(this.fields, provider, record)
   }
 
   keep(key: string, value: Schema.Json | undefined): this {
@@ -251,6 +302,7 @@ class OptionsBuilder {
   }
 
   build(): Options {
+    if (this.fields !== undefined) this.keep("fields", this.fields)
     if (this.own !== undefined) this.out[ownKey] = this.own
     const nonObjects = this.nonObjects
     if (nonObjects !== undefined) {
@@ -304,7 +356,7 @@ const cachePlace = (blocks: ReadonlyArray<Block.Block>, cache: Schema.Json, kept
 
 /** The options of a message; `lifted`, the breakpoint of its last block that was the message's in the Prompt (see `liftCache`). */
 const messageOptions = (ctx: Ctx, m: Message.Message, kept: ReadonlyArray<Schema.Json>, systemBlocks?: Schema.Json, lifted?: Schema.Json): OptionsBuilder => {
-  const builder = new OptionsBuilder(ctx, m.providerOptions).field("anthropic", "cacheControl", lifted)
+  const builder = new OptionsBuilder(ctx, m.providerOptions).field("anthropic", "cacheControl", lifted, readJson)
   builder.keep("metadata", m.metadata)
   if (m.role !== "tool") builder.keep("name", m.name)
   if (m.role === "assistant" && m.usage !== undefined) builder.keep("usage", encodeUsage(m.usage))
@@ -349,21 +401,23 @@ const filePart = (ctx: Ctx, block: Block.FileBlock): Prompt.FilePart => {
   const options = new OptionsBuilder(ctx, block.providerOptions, block.source._tag === "Base64" ? { [DATA_PREFIX]: "text" } : {})
   const { data, source } = fileData(block.source, options.textHint(DATA_PREFIX))
   options
-    .field("openai", "imageDetail", block.detail)
-    .field("openai", "itemId", block.itemId)
-    .field("anthropic", "documentTitle", block.title)
-    .field("anthropic", "documentContext", block.context)
-    .field("anthropic", "citations", block.citationsEnabled === undefined ? undefined : { enabled: block.citationsEnabled })
+    .field("openai", "imageDetail", block.detail, ImageDetail)
+    .field("openai", "itemId", block.itemId, readString)
+    .field("anthropic", "documentTitle", block.title, readString)
+    .field("anthropic", "documentContext", block.context, readString)
+    .field("anthropic", "citations", block.citationsEnabled === undefined ? undefined : { enabled: block.citationsEnabled }, Citations)
     .keep("source", source)
   return Prompt.filePart({ mediaType: block.mediaType, data, ...(block.filename === undefined ? {} : { fileName: block.filename }), options: options.build() })
 }
 
-const textPart = (ctx: Ctx, block: Block.TextBlock): Prompt.TextPart =>
+/** A text part; in an assistant message (`refusals`) an empty one is read back as a refusal when it has `openai.refusal`. */
+const textPart = (ctx: Ctx, block: Block.TextBlock, refusals = false): Prompt.TextPart =>
   Prompt.textPart({
     text: block.text,
     options: new OptionsBuilder(ctx, block.providerOptions)
-      .field("openai", "itemId", block.itemId)
-      .field("google", "thoughtSignature", block.thoughtSignature)
+      .field("openai", "itemId", block.itemId, readString)
+      .field("google", "thoughtSignature", block.thoughtSignature, readString)
+      .field("openai", "refusal", undefined, refusals && block.text === "" ? readString : readNothing)
       .keep("citations", block.citations as Schema.JsonArray | undefined)
       .build()
   })
@@ -379,7 +433,7 @@ const resultPart = (ctx: Ctx, block: Block.ToolResultBlock): Prompt.ToolResultPa
   const json = only?._tag === "Json" && typeof only.value !== "string" ? only.value : undefined
   const asParts = typeof content !== "string" && json === undefined
   // the result a model output stood in for goes back as the result when the content is written as a model output again
-  const options = new OptionsBuilder(ctx, block.providerOptions, asParts ? { [RESULT]: "json" } : {}).field("openai", "itemId", block.itemId)
+  const options = new OptionsBuilder(ctx, block.providerOptions, asParts ? { [RESULT]: "json" } : {}).field("openai", "itemId", block.itemId, readString)
   const keptResult = options.hint(RESULT)
   let result: Schema.Json
   let modelOutput: Array<Prompt.ToolModelOutputPart> | undefined
@@ -409,15 +463,15 @@ const resultPart = (ctx: Ctx, block: Block.ToolResultBlock): Prompt.ToolResultPa
 const assistantPart = (ctx: Ctx, block: Block.AssistantBlock): Prompt.AssistantMessagePart | undefined => {
   switch (block._tag) {
     case "Text":
-      return textPart(ctx, block)
+      return textPart(ctx, block, true)
     case "Thinking":
       return Prompt.reasoningPart({
         text: block.thinking,
         options: new OptionsBuilder(ctx, block.providerOptions)
-          .field("anthropic", "info", block.signature === undefined ? undefined : { type: "thinking", signature: block.signature })
-          .field("openai", "itemId", block.itemId)
-          .field("openai", "encryptedContent", block.encryptedContent)
-          .field("google", "thoughtSignature", block.thoughtSignature)
+          .field("anthropic", "info", block.signature === undefined ? undefined : { type: "thinking", signature: block.signature }, AnthropicInfo)
+          .field("openai", "itemId", block.itemId, readString)
+          .field("openai", "encryptedContent", block.encryptedContent, readString)
+          .field("google", "thoughtSignature", block.thoughtSignature, readString)
           .keep("summary", block.summary as Schema.JsonArray | undefined)
           .keep("status", block.status)
           .build()
@@ -426,10 +480,13 @@ const assistantPart = (ctx: Ctx, block: Block.AssistantBlock): Prompt.AssistantM
       // the text a reasoning part had beside its redacted data (no provider reads it) is a hint, written back
       const options = new OptionsBuilder(ctx, block.providerOptions, { [TEXT]: "text" })
       const text = options.textHint(TEXT) ?? ""
-      return Prompt.reasoningPart({ text, options: options.field("anthropic", "info", { type: "redacted_thinking", redactedData: block.data }).build() })
+      return Prompt.reasoningPart({ text, options: options.field("anthropic", "info", { type: "redacted_thinking", redactedData: block.data }, AnthropicInfo).build() })
     }
     case "Refusal":
-      return Prompt.textPart({ text: "", options: new OptionsBuilder(ctx, block.providerOptions).field("openai", "refusal", block.refusal).field("openai", "itemId", block.itemId).build() })
+      return Prompt.textPart({
+        text: "",
+        options: new OptionsBuilder(ctx, block.providerOptions).field("openai", "refusal", block.refusal, readString).field("openai", "itemId", block.itemId, readString).build()
+      })
     case "File":
       return filePart(ctx, block)
     case "ToolCall":
@@ -439,8 +496,8 @@ const assistantPart = (ctx: Ctx, block: Block.AssistantBlock): Prompt.AssistantM
         params: block.args,
         providerExecuted: block.providerExecuted === true,
         options: new OptionsBuilder(ctx, block.providerOptions)
-          .field("openai", "itemId", block.itemId)
-          .field("google", "thoughtSignature", block.thoughtSignature)
+          .field("openai", "itemId", block.itemId, readString)
+          .field("google", "thoughtSignature", block.thoughtSignature, readString)
           .keep("rawArgs", block.rawArgs)
           .keep("parseError", block.parseError)
           // text that does not give the args (a call built so by hand): the args it went with, to tell an edit by
@@ -603,6 +660,8 @@ const reader = <S extends Schema.Codec<unknown, unknown>>(schema: S): Read<S["Ty
 
 const readString = reader(Schema.String)
 const readJson = reader(Schema.Json)
+/** The reader of a replay field that is not read at a place. */
+const readNothing: Read<never> = () => Option.none()
 
 /** What a kept value must be to be read, per key of our own record. */
 const KeptFalse = reader(Schema.Literal(false))
@@ -617,6 +676,8 @@ const KeptResultContent = reader(Schema.Array(Block.ToolResultPart))
 // only provider data is kept beside a message's parts: every other block kind has a part of its own
 /** Hints `toPrompt` kept under our own key, by provider: each stored key with one `$` in front. */
 const KeptHints = reader(Schema.Record(Schema.String, Schema.Record(Schema.String.check(Schema.isPattern(/^\$(?!\$)/)), Schema.Json)))
+/** Provider options kept aside from the replay fields of their names (`OptionsBuilder.field`), by provider and stored key. */
+const KeptFields = reader(Schema.Record(Schema.String, Schema.Record(Schema.String, Schema.Json)))
 const KeptProviderData = reader(Schema.Array(Schema.Struct({ at: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)), block: Block.ProviderDataBlock })))
 
 /** The replay fields effect/ai's provider packages read, each with the type it must have to be read as the field. */
@@ -710,10 +771,8 @@ class OptionsReader {
     const record = this.records.get(provider)
     if (record === undefined || !Object.hasOwn(record, key)) return undefined
     const value = record[key]
-    if (value === null) {
-      delete record[key]
-      return undefined
-    }
+    // an explicit null is no value of the field: it stays in the record, kept as it is and written back
+    if (value === null) return undefined
     const decoded = read(value)
     if (decoded._tag === "None") {
       this.ctx.warnings.push(new UnknownProviderField({ path: `${this.path}.options.${provider}.${key}`, kept: true }))
@@ -764,6 +823,7 @@ class OptionsReader {
         this.records.set(provider, record)
       }
     }
+    const fields = this.kept("fields", KeptFields)
     for (const key of Object.keys(this.own)) {
       if (!this.used.has(key)) this.ctx.warnings.push(new UnknownProviderField({ path: `${this.path}.options.${ownKey}.${key}`, kept: false }))
     }
@@ -773,6 +833,15 @@ class OptionsReader {
       const value = anthropic["cacheControl"]
       delete anthropic["cacheControl"]
       if (value !== undefined) anthropic["cache_control"] = value
+    }
+    // the provider options `toPrompt` kept aside from the replay fields of their names, back in their records
+    if (fields !== undefined) {
+      for (const provider of Object.keys(fields)) {
+        const record = this.records.get(provider) ?? {}
+        const given = fields[provider]!
+        for (const k of Object.keys(given)) setKey(record, k, given[k]!)
+        this.records.set(provider, record)
+      }
     }
     const hints: JsonObj | undefined = this.nonObjects === undefined ? extra : { ...extra, [OPTIONS]: this.nonObjects }
     if (hints !== undefined) {

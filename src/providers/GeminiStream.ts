@@ -8,12 +8,14 @@
  * - Candidates are kept by `index` (a chunk's candidate without `index` is
  *   taken by its position, so a single-candidate stream is candidate 0).
  * - Parts are appended in order, and a text part is merged into the part
- *   before it when both are plain text parts (only `text`, `thought` and
- *   `thoughtSignature`), with the same `thought` flag, and the earlier one
- *   has no `thoughtSignature` yet: the texts are concatenated and a
- *   signature arriving with the later piece (often on an empty text part)
- *   lands on the merged part. A signed part, or a part with any other
- *   field, starts a new part, so no part-level field is lost or moved.
+ *   before it when both are plain text parts (only `text` and `thought`),
+ *   with the same `thought` flag, and neither has a `thoughtSignature`:
+ *   the texts are concatenated. A signed part, or a part with any other
+ *   field, starts a new part, so no part-level field is lost or moved. A
+ *   signature that comes on an empty text part at the end of the stream
+ *   (as Gemini sends it) stays on that part, as a complete response of
+ *   those parts holds it and as Google's SDK replays it: Google's guide
+ *   says not to merge a part with a signature into one without.
  * - Function calls are never merged: each `functionCall` part (with its
  *   `id` and `thoughtSignature`) is kept as sent. When the arguments
  *   stream (`partialArgs` with `willContinue: true`), the following
@@ -98,6 +100,9 @@ const continues = (o: Obj): boolean => field(o, "willContinue", "will_continue")
 const streamingKeys = new Set(["partialArgs", "partial_args", "willContinue", "will_continue"])
 
 const plainTextKeys = new Set(["text", "thought", "thoughtSignature", "thought_signature"])
+
+/** Whether a part has a `thoughtSignature`, in either spelling (an explicit null too: merged, it would be moved or lost). */
+const isSigned = (part: Obj): boolean => part["thoughtSignature"] !== undefined || part["thought_signature"] !== undefined
 
 const isPlainText = (part: Obj): boolean => {
   if (typeof part["text"] !== "string") return false
@@ -267,17 +272,16 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.GenerateContentResponse> => 
       return
     }
     const last = c.parts[c.parts.length - 1]
+    // a signed part is never merged, into the part before it or with the next: the signature stays where it came
     if (
       last !== undefined &&
       isPlainText(part) &&
       isPlainText(last) &&
       (last["thought"] === true) === (part["thought"] === true) &&
-      field(last, "thoughtSignature", "thought_signature") === undefined
+      !isSigned(last) &&
+      !isSigned(part)
     ) {
       last["text"] = (last["text"] as string) + (part["text"] as string)
-      // a signature lands in the spelling it came in
-      if (part["thoughtSignature"] !== undefined) last["thoughtSignature"] = part["thoughtSignature"]
-      if (part["thought_signature"] !== undefined) last["thought_signature"] = part["thought_signature"]
       if (part["thought"] !== undefined && last["thought"] === undefined) last["thought"] = part["thought"]
       return
     }

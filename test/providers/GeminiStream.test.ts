@@ -36,8 +36,8 @@ describe("GeminiStream", () => {
     assert.deepStrictEqual(partsOf(success([parts([{ text: "a", thought: true }]), parts([{ text: "b", thought: true }]), parts([{ text: "c" }]), finish()])), [{ text: "ab", thought: true }, { text: "c" }])
   })
 
-  it("puts a signature that arrives on an empty text part onto the text before it", () => {
-    assert.deepStrictEqual(partsOf(success([parts([{ text: "Paris." }]), parts([{ text: "", thoughtSignature: "sig" }], { finishReason: "STOP" })])), [{ text: "Paris.", thoughtSignature: "sig" }])
+  it("keeps a signature that arrives on an empty text part on that part, apart from the text before it", () => {
+    assert.deepStrictEqual(partsOf(success([parts([{ text: "Paris." }]), parts([{ text: "", thoughtSignature: "sig" }], { finishReason: "STOP" })])), [{ text: "Paris." }, { text: "", thoughtSignature: "sig" }])
   })
 
   it("starts a new part after a signed part, so each signature stays where it came", () => {
@@ -125,7 +125,7 @@ describe("GeminiStream", () => {
       })
     }
 
-    it("merges text under a thought_signature, appends citation_metadata, and ends on finish_reason", () => {
+    it("keeps text under a thought_signature apart, appends citation_metadata, and ends on finish_reason", () => {
       const snake = (ps: ReadonlyArray<object>, extra: object = {}): Chunk => ({ candidates: [{ content: { role: "model", parts: ps }, ...extra }] }) as Chunk
       const done = success([
         snake([{ text: "Par" }], { citation_metadata: { citations: [{ uri: "u1" }] } }),
@@ -133,7 +133,7 @@ describe("GeminiStream", () => {
         snake([{ text: "!" }], { finish_reason: "STOP" })
       ])
       assert.deepStrictEqual<unknown>(done.candidates?.[0], {
-        content: { role: "model", parts: [{ text: "Paris.", thought_signature: "c2ln" }, { text: "!" }] },
+        content: { role: "model", parts: [{ text: "Par" }, { text: "is.", thought_signature: "c2ln" }, { text: "!" }] },
         finish_reason: "STOP",
         citation_metadata: { citations: [{ uri: "u1" }, { uri: "u2" }] }
       })
