@@ -66,6 +66,8 @@ import { ANTHROPIC_IMAGE_TYPES, decodeBase64Text, isDocumentByReference, isFetch
 import { standardBase64 } from "../internal/base64.js"
 import { imageTypeOfBase64 } from "../internal/imageSize.js"
 import { stringify } from "../internal/json.js"
+import { inexactNumbers } from "../internal/jsonNumbers.js"
+import { jsonText } from "../internal/toolArgs.js"
 import * as Message from "../Message.js"
 import * as Request from "../Request.js"
 import * as AnthropicStream from "./AnthropicStream.js"
@@ -79,6 +81,7 @@ import {
   type InvalidToolArguments,
   type MalformedPayload,
   MissingRequiredField,
+  RejectedSetting,
   RejectedToolName,
   type UnsupportedContent
 } from "./Conversion.js"
@@ -750,6 +753,41 @@ const outputLimit = (ctx: A.Ctx, own: unknown, option: unknown): number | undefi
   return undefined
 }
 
+/**
+ * Reports the settings the Messages API rejects beside extended thinking, each a 400, written as they are
+ * (`RejectedSetting`): they are the caller's, and which of two settings should give way is the caller's to say.
+ * Manual thinking (`type: "enabled"`) takes no tool choice that forces tool use (adaptive thinking does), a budget of
+ * at least 1024 tokens, and a `max_tokens` above the budget; thinking on or adaptive takes `temperature` 1 only, no
+ * `top_k`, and a `top_p` from 0.95 to 1. A value that is not a number is left for the API to judge.
+ */
+const reportThinkingConflicts = (ctx: A.Ctx, body: { readonly [key: string]: unknown }): void => {
+  const thinking = body["thinking"] as Schema.Json | undefined
+  if (!A.isObj(thinking)) return
+  const manual = thinking["type"] === "enabled"
+  if (!manual && thinking["type"] !== "adaptive") return
+  const reject = (path: string, value: Schema.Json, rule: string): void => {
+    ctx.warnings.push(new RejectedSetting({ path, value, rule }))
+  }
+  const mode = manual ? "extended thinking on" : "adaptive thinking"
+  const choice = body["tool_choice"] as Schema.Json | undefined
+  if (manual && A.isObj(choice) && (choice["type"] === "any" || choice["type"] === "tool")) {
+    reject("tool_choice", choice, "Anthropic takes no tool choice that forces tool use with extended thinking on (\"Thinking may not be enabled when tool_choice forces tool use\"; adaptive thinking takes it)")
+  }
+  const temperature = body["temperature"]
+  if (typeof temperature === "number" && temperature !== 1) reject("temperature", temperature, `Anthropic takes only temperature 1 with ${mode}`)
+  const topK = body["top_k"]
+  if (typeof topK === "number") reject("top_k", topK, `Anthropic takes no top_k with ${mode}`)
+  const topP = body["top_p"]
+  if (typeof topP === "number" && !(topP >= 0.95 && topP <= 1)) reject("top_p", topP, `Anthropic takes a top_p from 0.95 to 1 with ${mode}`)
+  const budget = thinking["budget_tokens"]
+  if (!manual || typeof budget !== "number") return
+  if (budget < 1024) reject("thinking.budget_tokens", budget, "Anthropic takes a thinking budget of at least 1024 tokens")
+  const limit = body["max_tokens"]
+  if (typeof limit === "number" && limit <= budget) {
+    reject("max_tokens", limit, `Anthropic takes a max_tokens greater than thinking.budget_tokens (${budget}) without the interleaved-thinking beta`)
+  }
+}
+
 const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToRequestOptions | undefined): Wire.RequestBody => {
   const extras = keptOf(request, key, hints)
   const body: Record<string, unknown> = { ...extras }
@@ -806,6 +844,7 @@ const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToRequestO
         return Block.absurd(format)
     }
   }
+  reportThinkingConflicts(ctx, body)
   return body as unknown as Wire.RequestBody
 }
 
@@ -822,7 +861,11 @@ const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToRequestO
  * `MissingRequiredField` warning says so, since the API requires it), and
  * the request's other Anthropic fields (`thinking`, `temperature`, ...)
  * kept in its provider options. A tool name Anthropic does not take is
- * written as it is and reported (`RejectedToolName`).
+ * written as it is and reported (`RejectedToolName`), and so is a setting
+ * the API rejects beside extended thinking (`RejectedSetting`): a tool
+ * choice that forces tool use with manual thinking, a `temperature` other
+ * than 1, a `top_k`, a `top_p` outside 0.95 to 1, a `max_tokens` not above
+ * `thinking.budget_tokens`, a budget under 1024.
  *
  * @example
  * const { value: body } = yield* Anthropic.toRequest(
@@ -969,7 +1012,39 @@ const decodeToolResult = (ctx: A.Ctx, block: A.Obj, path: string, names: Names):
   return Block.toolResult(id, names.get(id) ?? "", decodeResultContent(ctx, block["content"], `${path}.content`), isError === true, A.optionsOf(key, extras))
 }
 
-const decodeToolUse = (ctx: A.Ctx, block: A.Obj, path: string, index: number | undefined, names: Names, type: string): Block.ToolCallBlock => {
+/** Whether parsing JSON text loses some of it: a number a double cannot hold, or a key given twice in one object. */
+const losesText = (text: string): boolean => inexactNumbers(text, 0).count > 0 || keysIn(text) > 0
+
+/**
+ * How many keys JSON text repeats within one object (0 for none). Walks the text once, keeping the keys of each open
+ * object; text that is not JSON is walked as far as it goes.
+ */
+const keysIn = (text: string): number => {
+  const open: Array<Set<string> | undefined> = []
+  let repeated = 0
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]
+    if (c === "{") open.push(new Set())
+    else if (c === "[") open.push(undefined)
+    else if (c === "}" || c === "]") open.pop()
+    else if (c === "\"") {
+      let j = i + 1
+      while (j < text.length && text[j] !== "\"") j += text[j] === "\\" ? 2 : 1
+      const keys = open[open.length - 1]
+      let k = j + 1
+      while (k < text.length && (text[k] === " " || text[k] === "\n" || text[k] === "\r" || text[k] === "\t")) k++
+      if (keys !== undefined && text[k] === ":") {
+        const key = text.slice(i, j + 1)
+        if (keys.has(key)) repeated++
+        else keys.add(key)
+      }
+      i = j
+    }
+  }
+  return repeated
+}
+
+const decodeToolUse = (ctx: A.Ctx, block: A.Obj, path: string, index: number | undefined, names: Names, type: string, streamedInput?: string): Block.ToolCallBlock => {
   const id = A.str(ctx, block, "id", path)
   const name = A.str(ctx, block, "name", path)
   names.set(id, name)
@@ -979,7 +1054,18 @@ const decodeToolUse = (ctx: A.Ctx, block: A.Obj, path: string, index: number | u
   if (server && type === "server_tool_use" && extras !== undefined && Object.keys(extras).length === 0) extras = undefined
   const options = { ...(server ? { providerExecuted: true } : {}), ...A.optionsOf(key, extras) }
   const input = block["input"]
-  if (A.isObj(input)) return Block.toolCall(id, name, input, options)
+  if (A.isObj(input)) {
+    // input a stream sent as text (AnthropicStream.inputTextsOf) that says more than the parsed input (a number too long
+    // for a double, a key given twice) is kept, while it still gives this input; spacing alone is not kept, so a
+    // stream reads as its final response does
+    if (streamedInput !== undefined && losesText(streamedInput)) {
+      const parsed = ToolArguments.parse(streamedInput, { requireObject: true })
+      if (parsed.parseError === undefined && parsed.rawArgs !== undefined && jsonText(parsed.args) === jsonText(input)) {
+        return Block.toolCall(id, name, input, { ...options, rawArgs: streamedInput })
+      }
+    }
+    return Block.toolCall(id, name, input, options)
+  }
   // input streamed as text that never became an object, or a value that is not one
   const text = typeof input === "string" ? input : input === undefined ? "" : stringify(input)
   const call = A.callFromText(ctx, { id, name, ...(index === undefined ? {} : { index }) }, text, options)
@@ -1003,7 +1089,7 @@ const decodeServerResult = (ctx: A.Ctx, block: A.Obj, path: string, type: string
   return Block.toolResult(id, names.get(id) ?? "", content, isError === true, { providerExecuted: true, ...A.optionsOf(key, extras) })
 }
 
-const decodeAssistantBlock = (ctx: A.Ctx, block: A.Obj, path: string, index: number | undefined, names: Names): Block.AssistantBlock => {
+const decodeAssistantBlock = (ctx: A.Ctx, block: A.Obj, path: string, index: number | undefined, names: Names, streamedInput?: string): Block.AssistantBlock => {
   const type = A.str(ctx, block, "type", path)
   switch (type) {
     case "text":
@@ -1018,7 +1104,7 @@ const decodeAssistantBlock = (ctx: A.Ctx, block: A.Obj, path: string, index: num
     case "tool_use":
     case "server_tool_use":
     case "mcp_tool_use":
-      return decodeToolUse(ctx, block, path, index, names, type)
+      return decodeToolUse(ctx, block, path, index, names, type, streamedInput)
     default:
       if (type.endsWith("_tool_result") && typeof block["tool_use_id"] === "string") return decodeServerResult(ctx, block, path, type, names)
       return Block.providerData(key, block)
@@ -1345,13 +1431,15 @@ const usageOf = (ctx: A.Ctx, usage: A.Obj): Message.Usage => {
 const RESPONSE_KEYS = new Set(["id", "type", "role", "model", "content", "stop_reason"])
 
 const decodeResponse = (ctx: A.Ctx, input: unknown): DecodedResponse => {
+  // the streamed text of each tool input, when AnthropicStream assembled this message (looked up before the copy)
+  const streamed = AnthropicStream.inputTextsOf(input)
   const response = A.obj(ctx, A.jsonOf(ctx, input), "")
   const role = A.optStr(ctx, response, "role", "")
   if (role !== undefined && role !== "assistant") A.malformed(ctx, "role", `expected an assistant message, got ${JSON.stringify(role)}`)
   const blocks = A.arr(ctx, response["content"], "content")
   const names: Names = new Map()
   const content: Array<Block.AssistantBlock> = []
-  for (let b = 0; b < blocks.length; b++) content.push(decodeAssistantBlock(ctx, A.obj(ctx, blocks[b], `content[${b}]`), `content[${b}]`, undefined, names))
+  for (let b = 0; b < blocks.length; b++) content.push(decodeAssistantBlock(ctx, A.obj(ctx, blocks[b], `content[${b}]`), `content[${b}]`, undefined, names, streamed?.[b]))
   const rawUsage = A.optObj(ctx, response, "usage", "")
   const usage = rawUsage === undefined ? undefined : usageOf(ctx, rawUsage)
   const stop = A.optStr(ctx, response, "stop_reason", "") ?? null

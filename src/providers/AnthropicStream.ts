@@ -28,7 +28,11 @@
  *   took over (as the official SDK does); the block itself keeps both names.
  * - `ping` is ignored. `error` becomes a `ProviderStreamError`.
  * - Unknown event types are ignored; unknown fields on the message, blocks
- *   and deltas are kept.
+ *   and deltas (of any type) are kept, and so are those of the events
+ *   themselves: a `message_start`, `message_delta` or `message_stop` field
+ *   on the message (Bedrock's `amazon-bedrock-invocationMetrics`), a block
+ *   event's on its block. What is kept is a copy: changing an event after
+ *   pushing it changes nothing in the accumulator.
  *
  * **Ending**: complete when `message_stop` arrived and every started block
  * was stopped. Otherwise `done()` reports `IncompleteStream` (no
@@ -37,7 +41,9 @@
  * was never stopped has its raw input text as `input`. A stopped tool
  * block whose input is not valid JSON is a `StreamProtocolError` (its raw
  * text is the `input` of the partial message), as are deltas for blocks
- * never started, blocks started twice and events after `message_stop`. A
+ * never started, blocks started twice, events after `message_stop`, a
+ * delta without a `type`, and a known delta whose text (`text`,
+ * `thinking`, `signature`, `partial_json`) is not a string. A
  * block started twice is two blocks in the partial message, in order: the
  * first as its events had built it, and the second, which the events for
  * that index after the second start build (they never touch the first). A
@@ -102,6 +108,38 @@ const blockName = (b: Obj): string => {
   return name === undefined ? type : `${type} ${name}`
 }
 
+const messageDeltaKeys: ReadonlySet<string> = new Set(["type", "delta", "usage"])
+
+/** The fields each event type has; any other field of an event is kept (on the message, or on the block it is for). */
+const eventKeys: Record<string, ReadonlySet<string>> = {
+  message_start: new Set(["type", "message"]),
+  message_stop: new Set(["type"]),
+  content_block_start: new Set(["type", "index", "content_block"]),
+  content_block_delta: new Set(["type", "index", "delta"]),
+  content_block_stop: new Set(["type", "index"])
+}
+
+/** The field each known delta type writes, beside its `type`. */
+const deltaField: Record<string, string> = {
+  text_delta: "text",
+  thinking_delta: "thinking",
+  signature_delta: "signature",
+  input_json_delta: "partial_json",
+  citations_delta: "citation"
+}
+
+/** Sets the fields of `from` that are not `known` and not null on `into` (copies: the caller's events are never kept). */
+const keepOthers = (into: Obj, from: Obj, known: ReadonlySet<string> | string): void => {
+  for (const k in from) {
+    if (typeof known === "string" ? k === known || k === "type" : known.has(k)) continue
+    const v = from[k]
+    if (v !== null && v !== undefined) Core.setKey(into, k, Core.clone(v))
+  }
+}
+
+/** The streamed input texts of the messages this module assembled, by message (see `inputTextsOf`). */
+const streamedInputs = new WeakMap<object, ReadonlyArray<string | undefined>>()
+
 const make_ = (ctx: Core.Context) => {
   // the fields of message_start, then of message_delta; without message_start, those a later event set
   let message: Obj = {}
@@ -121,49 +159,65 @@ const make_ = (ctx: Core.Context) => {
     return b
   }
 
+  /** The text field a known delta carries: a violation when it is there and is not a string. */
+  const deltaText = (delta: Obj, type: string, i: number): string | undefined => {
+    const key = deltaField[type]!
+    const v = delta[key]
+    if (typeof v === "string") return v
+    if (v !== undefined && v !== null) ctx.violation(`a ${type} for content block ${i}: ${key} is not a string: ${Core.show(v)}`)
+    return undefined
+  }
+
   const applyDelta = (bs: BlockState, i: number, delta: Obj): void => {
     const b = bs.block
-    const type = Core.str(delta, "type")
+    const rawType = delta["type"]
+    const type = typeof rawType === "string" ? rawType : undefined
     const blockType = Core.str(b, "type")
     if (!bs.open) ctx.violation(`a ${type ?? "untyped"} delta for content block ${i} after its content_block_stop`)
+    // the other fields of a known delta are kept on the block, as those of an unknown delta are
+    if (type !== undefined && Object.hasOwn(deltaField, type)) keepOthers(b, delta, deltaField[type]!)
     switch (type) {
       case "text_delta": {
-        const text = Core.str(delta, "text") ?? ""
+        const text = deltaText(delta, type, i) ?? ""
         if (blockType !== "text") ctx.violation(`a text_delta for content block ${i}, a ${blockType} block`)
         b["text"] = (Core.str(b, "text") ?? "") + text
         return
       }
       case "thinking_delta": {
-        const text = Core.str(delta, "thinking") ?? ""
+        const text = deltaText(delta, type, i) ?? ""
         if (blockType !== "thinking") ctx.violation(`a thinking_delta for content block ${i}, a ${blockType} block`)
         b["thinking"] = (Core.str(b, "thinking") ?? "") + text
         return
       }
       case "signature_delta": {
         if (blockType !== "thinking") ctx.violation(`a signature_delta for content block ${i}, a ${blockType} block`)
-        const signature = Core.str(delta, "signature")
+        const signature = deltaText(delta, type, i)
         if (signature !== undefined) b["signature"] = signature
         return
       }
       case "input_json_delta": {
         if (!("input" in b)) ctx.violation(`an input_json_delta for content block ${i}, a ${blockType} block without input`)
-        const piece = Core.str(delta, "partial_json") ?? ""
+        const piece = deltaText(delta, type, i) ?? ""
         bs.json = bs.json === undefined ? piece : bs.json + piece
         return
       }
       case "citations_delta": {
+        const citation = delta["citation"]
+        if (!Core.isObj(citation)) ctx.violation(`a citations_delta for content block ${i}: citation is not an object: ${Core.show(citation)}`)
         bs.citations ??= []
-        bs.citations.push(delta["citation"])
+        bs.citations.push(Core.clone(citation))
         return
       }
       default: {
+        // a delta must say what it is; its fields still go into the partial message
+        if (type === undefined) ctx.violation(`a content_block_delta for content block ${i} has a delta without a type${rawType === undefined ? "" : `: ${Core.show(rawType)}`}`)
         // unknown deltas (compaction_delta...): strings append to strings, other non-null values are set
         for (const k in delta) {
           if (k === "type") continue
           const v = delta[k]
           if (v === null || v === undefined) continue
           const prev = b[k]
-          Core.setKey(b, k, typeof v === "string" && typeof prev === "string" ? prev + v : v)
+          Core.setKey(b, k, typeof v === "string" && typeof prev === "string" ? prev + v : Core.clone(v))
         }
       }
     }
@@ -189,14 +243,17 @@ const make_ = (ctx: Core.Context) => {
         if (m === undefined) return ctx.violation("message_start without a message")
         if (started) return ctx.violation("a second message_start")
         // a message_start after other events (already a violation): what they set is newer and stays
-        message = { ...m, ...message }
-        usage = { ...Core.obj(m, "usage"), ...usage }
+        const own = Core.clone(m)
+        const others: Obj = {}
+        keepOthers(others, event, eventKeys["message_start"]!)
+        message = { ...own, ...others, ...message }
+        usage = { ...Core.obj(own, "usage"), ...usage }
         started = true
         begun = true
-        const content = Core.arr(m, "content")
+        const content = Core.arr(own, "content")
         if (content !== undefined && blocks.length === 0) {
           for (const block of Core.elements(content)) {
-            if (Core.isObj(block)) blocks.push({ block: { ...block }, open: false, json: undefined, parsed: unparsed, citations: undefined, earlier: undefined })
+            if (Core.isObj(block)) blocks.push({ block, open: false, json: undefined, parsed: unparsed, citations: undefined, earlier: undefined })
           }
         }
         return
@@ -220,9 +277,11 @@ const make_ = (ctx: Core.Context) => {
         } else if (i !== blocks.length) {
           ctx.violation(`content block ${i} started while ${blocks.length} blocks were started`)
         }
-        const citations = Core.arr(block, "citations")
+        const own = Core.clone(block)
+        keepOthers(own, event, eventKeys["content_block_start"]!)
+        const citations = Core.arr(own, "citations")
         blocks[i] = {
-          block: { ...block },
+          block: own,
           open: true,
           json: undefined,
           parsed: unparsed,
@@ -250,6 +309,8 @@ const make_ = (ctx: Core.Context) => {
           begun = true
           applyDelta(placeholder, i, delta)
         }
+        const target = bs ?? (i === undefined ? undefined : blocks[i])
+        if (target !== undefined) keepOthers(target.block, event, eventKeys["content_block_delta"]!)
         return
       }
       case "content_block_stop": {
@@ -257,6 +318,7 @@ const make_ = (ctx: Core.Context) => {
         const bs = blockAt(i, "content_block_stop")
         if (bs === undefined) return
         if (!bs.open) return ctx.violation(`content block ${i} was stopped twice`)
+        keepOthers(bs.block, event, eventKeys["content_block_stop"]!)
         close(bs)
         return
       }
@@ -264,18 +326,17 @@ const make_ = (ctx: Core.Context) => {
         if (!started) ctx.violation("message_delta before message_start")
         begun = true
         const delta = Core.obj(event, "delta")
-        if (delta !== undefined) for (const k in delta) if (delta[k] !== null && delta[k] !== undefined) Core.setKey(message, k, delta[k])
+        if (delta !== undefined) for (const k in delta) if (delta[k] !== null && delta[k] !== undefined) Core.setKey(message, k, Core.clone(delta[k]))
         const u = Core.obj(event, "usage")
-        if (u !== undefined) for (const k in u) if (u[k] !== null && u[k] !== undefined) Core.setKey(usage, k, u[k])
-        for (const k in event) {
-          if (k === "type" || k === "delta" || k === "usage") continue
-          if (event[k] !== null && event[k] !== undefined) Core.setKey(message, k, event[k])
-        }
+        if (u !== undefined) for (const k in u) if (u[k] !== null && u[k] !== undefined) Core.setKey(usage, k, Core.clone(u[k]))
+        keepOthers(message, event, messageDeltaKeys)
         return
       }
       case "message_stop":
         if (!started) ctx.violation("message_stop before message_start")
         stopped = true
+        // fields a gateway adds (Bedrock's `amazon-bedrock-invocationMetrics`) are kept on the message, as message_delta's are
+        keepOthers(message, event, eventKeys["message_stop"]!)
         return
       case "error": {
         const error = Core.obj(event, "error") ?? {}
@@ -302,13 +363,21 @@ const make_ = (ctx: Core.Context) => {
     // without message_start, what later events built still makes a message
     const out = Core.clone(started ? message : { ...skeleton(), ...message })
     const content: Array<Wire.ContentBlock> = []
+    // the text of each input that was parsed from streamed JSON, by place in `content` (see `inputTextsOf`)
+    let texts: Array<string | undefined> | undefined
+    const push = (bs: BlockState): void => {
+      if (bs.json !== undefined && !bs.open && bs.parsed !== unparsed) (texts ??= [])[content.length] = bs.json
+      content.push(materialize(bs))
+    }
     for (const bs of blocks) {
       if (bs === undefined) continue
-      if (bs.earlier !== undefined) for (const e of bs.earlier) content.push(materialize(e))
-      content.push(materialize(bs))
+      if (bs.earlier !== undefined) for (const e of bs.earlier) push(e)
+      push(bs)
     }
     out["content"] = content
     out["usage"] = Core.clone(started ? usage : { ...skeletonUsage(), ...usage })
+    const found = texts
+    if (found !== undefined) streamedInputs.set(out, Array.from({ length: content.length }, (_, k) => found[k]))
     return out as unknown as Wire.Message
   }
 
@@ -385,6 +454,44 @@ export interface Accumulator extends StreamAccumulator<Wire.StreamEvent, Wire.Me
  */
 export const make = (): Accumulator =>
   Core.makeAccumulator("anthropic-messages", make_, (format) => ({ inputJson: format.inputJson }))
+
+/**
+ * The input JSON text of each tool block of a message an accumulator of
+ * this module assembled (`done()`, `snapshot()`, the Effect helpers),
+ * exactly as it was streamed in `input_json_delta`s.
+ *
+ * **When to use**
+ *
+ * The message gives each tool block's `input` parsed, as the SDKs do; the
+ * text can say more: numbers too long for a JavaScript number
+ * (`12345678901234567890`), a key given twice, the spacing. Read the text
+ * to keep what the parsed value loses.
+ *
+ * **Details**
+ *
+ * One entry per block of `content`: the text for a block whose input was
+ * parsed from streamed JSON, `undefined` for any other block. The result is
+ * `undefined` for a message without such a block, and for any message this
+ * module did not assemble (a copy of one included). A block whose text is
+ * not JSON has that text as its `input` already.
+ *
+ * @example
+ * const events: ReadonlyArray<AnthropicWire.StreamEvent> = [
+ *   { type: "message_start", message: { id: "msg_1", type: "message", role: "assistant", model: "claude-sonnet-4-5", content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 25, output_tokens: 1 } } },
+ *   { type: "content_block_start", index: 0, content_block: { type: "tool_use", id: "toolu_1", name: "get_order", input: {} } },
+ *   { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: '{"order_id": 12345678901234567890}' } },
+ *   { type: "content_block_stop", index: 0 },
+ *   { type: "message_delta", delta: { stop_reason: "tool_use" }, usage: { output_tokens: 12 } },
+ *   { type: "message_stop" }
+ * ]
+ * const message = yield* AnthropicStream.fromEvents(events)
+ * message.content[0] // { type: "tool_use", ..., input: { order_id: 12345678901234567000 } }
+ * AnthropicStream.inputTextsOf(message) // ['{"order_id": 12345678901234567890}']
+ *
+ * @since 0.1.0
+ */
+export const inputTextsOf = (message: unknown): ReadonlyArray<string | undefined> | undefined =>
+  typeof message === "object" && message !== null ? streamedInputs.get(message) : undefined
 
 const run = runners(make)
 

@@ -10,18 +10,28 @@
  *   chunk carries a string for it (an empty string counts).
  * - Tool calls are kept by their `index` within the choice, so fragments of
  *   parallel calls may interleave. `function.arguments` and `custom.input`
- *   are concatenated exactly as streamed (never parsed). `id`, `type` and
- *   the name are taken from the first fragment that carries a non-empty
- *   value: servers that repeat them on every fragment, or send the name
- *   only on the last one, give the same result. A fragment whose `id`
- *   differs from the id of the call at its index starts a new call (after
- *   the others): some OpenAI-compatible servers send every parallel call
- *   with `index: 0`. A fragment without any `index` (Gemini's compatible
- *   server) starts a new call when it brings a new `id` and continues the
- *   last call otherwise.
+ *   are concatenated exactly as streamed (never parsed). `id` and `type`
+ *   are taken from the first fragment that carries a non-empty value. The
+ *   name is concatenated too (some servers stream it in pieces, as the
+ *   Python SDK reads them), except that a fragment repeating the whole name
+ *   adds nothing: servers that repeat the name on every fragment, or send
+ *   it only on the last one, give the same result. A fragment whose `id`
+ *   differs from the id of the call at its index and that brings a name
+ *   starts a new call (after the others): some OpenAI-compatible servers
+ *   send every parallel call with `index: 0`. One that brings no name only
+ *   continues the call (some servers change the id after the first
+ *   fragment): the first id stays, and the others are kept in the call's
+ *   `other_ids`. A fragment without any `index` (Gemini's compatible
+ *   server) starts a new call when it brings a new `id` and a name, and
+ *   continues the last call otherwise.
  * - `content`, `refusal` or `arguments` sent as an array of text parts is
  *   read as its text; any other non-string value is a protocol error, and
- *   its JSON is kept in the partial response.
+ *   its JSON is kept in the partial response. So is any known field of the
+ *   wrong kind, named in the error: a `delta`, `logprobs`, `function_call`,
+ *   `audio`, or a call's `function` / `custom` that is not an object,
+ *   `tool_calls` that is not an array, a `finish_reason`, `role`, or a
+ *   call's `id`, `type` or name that is not a string (`null` stands for
+ *   absent).
  * - A chunk carrying `error`, or an SSE frame named `error`, fails the
  *   stream with `ProviderStreamError` (as the official SDK throws); choices
  *   beside the error are still kept in the partial response.
@@ -36,18 +46,29 @@
  *   non-empty value. `usage`: the last non-null one (the final chunk, whose
  *   `choices` is empty).
  *
- * **Unknown fields** are kept, never dropped: on a `delta` (e.g.
- * `reasoning_content` from OpenAI-compatible servers) strings are
- * concatenated, arrays appended and other values replace; on a choice or a
- * chunk the last non-null value wins. The one exception is the chunk's
- * `obfuscation` padding, which is per-chunk noise and never copied.
+ * **Unknown fields** are kept, never dropped: on a `delta`, the text that
+ * OpenAI-compatible servers stream (`reasoning_content`, `reasoning`) is
+ * concatenated; another string is kept once while every chunk repeats it
+ * (a server's per-chunk `name`) and concatenated once the pieces differ;
+ * arrays are appended and other values replace. On a choice or a chunk the
+ * last non-null value wins; a choice's own `message` (some servers send
+ * the whole message beside the last delta) never replaces the message the
+ * deltas built: it is kept as the choice's `chunk_message`. The one
+ * exception is the chunk's `obfuscation` padding, which is per-chunk noise
+ * and never copied. What is kept is a copy: changing an event after
+ * pushing it, or a response `snapshot()` or `done()` returned, changes
+ * nothing in the accumulator.
  *
  * **Ending**: the stream is complete when every choice has a
  * `finish_reason`. As the official SDK does, an audio choice whose last
  * chunk only set `audio.expires_at` is finished with `"stop"`. `done()`
- * reports `IncompleteStream` when no chunk or no choice arrived, a choice
- * has no `finish_reason`, or a function call's arguments are a JSON text cut
- * short; a message whose role is not `assistant` is a `StreamProtocolError`.
+ * reports `IncompleteStream` when no chunk or no choice arrived, or a
+ * choice has no `finish_reason` (saying how much of a call's arguments JSON
+ * arrived when it is cut short); a message whose role is not `assistant` is
+ * a `StreamProtocolError`. A choice the provider finished is whole, even
+ * when a token limit (`finish_reason: "length"`) cut a call's arguments
+ * mid-JSON: they are kept as sent, and read as the non-streamed
+ * completion's are (`OpenAiChat` repairs them, keeping the text).
  *
  * @example
  * import { Effect } from "effect"
@@ -69,6 +90,7 @@ type Obj = Core.Obj
 
 interface ToolState {
   id: string | undefined
+  otherIds: Set<string> | undefined // ids later fragments of this call carried (a server that changes the id mid-call)
   type: string | undefined
   name: string | undefined
   text: string | undefined // function arguments or custom input, as streamed
@@ -91,6 +113,8 @@ interface ChoiceState {
   finishReason: string | null
   lastSetExpiresAt: boolean // the choice's latest chunk only set audio.expires_at
   readonly messageExtra: Obj
+  // unknown delta strings that every chunk so far repeated: how many times (the field holds the value once)
+  readonly repeats: Map<string, number>
   readonly choiceExtra: Obj
 }
 
@@ -99,19 +123,56 @@ const choiceKeys = new Set(["index", "delta", "finish_reason", "logprobs"])
 const deltaKeys = new Set(["role", "content", "refusal", "tool_calls", "function_call", "audio"])
 const toolKeys = new Set(["index", "id", "type", "function", "custom"])
 
-/** Merges an unknown `delta` field: strings concatenate, arrays append, other values replace. */
-const mergeDeltaField = (into: Obj, key: string, value: unknown): void => {
-  if (value === null || value === undefined) return
-  const prev = into[key]
-  if (typeof value === "string" && typeof prev === "string") Core.setKey(into, key, prev + value)
-  else if (Array.isArray(value) && Array.isArray(prev)) for (const v of Core.elements(value)) prev.push(v)
-  else Core.setKey(into, key, Array.isArray(value) ? Core.elements(value) : value)
+/**
+ * A copy of a value from an event, so that changing the event after `push` changes nothing here. A value that cannot
+ * be copied (a proxy that throws) is kept as it is: `done()` reports it when it cannot be copied out either.
+ */
+const own = <A>(value: A): A => {
+  try {
+    return Core.clone(value)
+  } catch {
+    return value
+  }
 }
 
-/** The last non-null value of an unknown field wins. */
-const keepLatest = (into: Obj, key: string, value: unknown): void => {
-  if (value !== null && value !== undefined) Core.setKey(into, key, value)
+/** Fields that are not in the API reference but that compatible servers stream as text, a piece per chunk. */
+const streamedText = new Set(["reasoning_content", "reasoning"])
+
+/**
+ * Merges an unknown `delta` field. Streamed text (`reasoning_content`...) concatenates; another string is kept once
+ * while every chunk repeats it (a server's per-chunk `name`), and concatenates once the pieces differ, so nothing is
+ * lost; arrays append; other values replace. Values are copied: the caller's events are never kept.
+ */
+const mergeDeltaField = (into: Obj, repeats: Map<string, number>, key: string, value: unknown): void => {
+  if (value === null || value === undefined) return
+  const prev = into[key]
+  if (typeof value === "string") {
+    if (typeof prev !== "string") {
+      Core.setKey(into, key, value)
+      if (!streamedText.has(key)) repeats.set(key, 1)
+      return
+    }
+    const count = repeats.get(key)
+    if (count !== undefined && value === prev) return void repeats.set(key, count + 1)
+    repeats.delete(key)
+    Core.setKey(into, key, (count === undefined ? prev : prev.repeat(count)) + value)
+    return
+  }
+  repeats.delete(key)
+  if (Array.isArray(value) && Array.isArray(prev)) for (const v of Core.elements(value)) prev.push(own(v))
+  else Core.setKey(into, key, Array.isArray(value) ? Core.elements(value).map(own) : own(value))
 }
+
+/** The last non-null value of an unknown field wins (a copy: the caller's events are never kept). */
+const keepLatest = (into: Obj, key: string, value: unknown): void => {
+  if (value !== null && value !== undefined) Core.setKey(into, key, own(value))
+}
+
+/**
+ * The name under which an unknown field of a chunk's choice is kept: its own, unless the completion's choice uses
+ * that name for what the deltas build (`message`, which some servers send whole beside the last delta).
+ */
+const choiceExtraKey = (key: string): string => (key === "message" ? "chunk_message" : key)
 
 const make_ = (ctx: Core.Context): Core.Format<Wire.ChatCompletion> => {
   let chunks = 0
@@ -141,6 +202,7 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.ChatCompletion> => {
         finishReason: null,
         lastSetExpiresAt: false,
         messageExtra: {},
+        repeats: new Map(),
         choiceExtra: {}
       }
       choices.set(index, c)
@@ -148,36 +210,65 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.ChatCompletion> => {
     return c
   }
 
-  const applyToolCall = (choice: ChoiceState, delta: unknown, position: number): void => {
-    if (!Core.isObj(delta)) return ctx.violation(`choices tool_calls[${position}] is not an object`)
+  /** A known field that is a string when present (`null` stands for absent); any other value is a violation. */
+  const strAt = (o: Obj, key: string, at: string): string | undefined => {
+    const v = o[key]
+    if (typeof v === "string") return v
+    if (v !== undefined && v !== null) ctx.violation(`${at}.${key} is not a string: ${Core.show(v)}`)
+    return undefined
+  }
+
+  /** A known field that is an object when present (`null` stands for absent); any other value is a violation. */
+  const objAt = (o: Obj, key: string, at: string): Obj | undefined => {
+    const v = o[key]
+    if (Core.isObj(v)) return v
+    if (v !== undefined && v !== null) ctx.violation(`${at}.${key} is not an object: ${Core.show(v)}`)
+    return undefined
+  }
+
+  const applyToolCall = (choice: ChoiceState, delta: unknown, position: number, tools: string): void => {
+    const at = `${tools}[${position}]`
+    if (!Core.isObj(delta)) return ctx.violation(`${at} is not an object: ${Core.show(delta)}`)
     const index = Core.index(delta, "index")
     if (index === undefined && delta["index"] !== undefined && delta["index"] !== null) return ctx.violation(`a tool call fragment has no valid index: ${Core.show(delta["index"])}`)
-    const id = Core.str(delta, "id")
+    const id = strAt(delta, "id", at)
+    const parts = [["function", false, "arguments", objAt(delta, "function", at)], ["custom", true, "input", objAt(delta, "custom", at)]] as const
+    let name: string | undefined
+    for (const [key, , , part] of parts) {
+      const n = part === undefined ? undefined : strAt(part, "name", `${at}.${key}`)
+      if (n !== undefined && n !== "") name ??= n
+    }
     // no index at all (Gemini's OpenAI-compatible server sends each call whole, without one): a fragment with a new id
-    // is the next call, one without an id continues the last
+    // and a name is the next call, any other continues the last
     let slot = index === undefined ? Math.max(choice.lastSlot, 0) : choice.slots.get(index) ?? index
     let t = choice.tools.get(slot)
     if (t !== undefined && t.id !== undefined && id !== undefined && id !== "" && id !== t.id) {
-      // a new id at an index already in use is a new call: some OpenAI-compatible servers
-      // (Gemini's among them) send every parallel call with index 0
-      slot = choice.lastSlot + 1
-      if (index !== undefined) choice.slots.set(index, slot)
-      t = undefined
+      if (name !== undefined) {
+        // a new id with a name at an index already in use is a new call: some OpenAI-compatible servers
+        // (Gemini's among them) send every parallel call with index 0
+        slot = choice.lastSlot + 1
+        if (index !== undefined) choice.slots.set(index, slot)
+        t = undefined
+      } else {
+        // a new id on a fragment that only continues the arguments is the same call under another id (poolsideai/pool#9):
+        // the first id stays, the others are kept beside it
+        ;(t.otherIds ??= new Set()).add(id)
+      }
     }
     if (t === undefined) {
-      t = { id: undefined, type: undefined, name: undefined, text: undefined, custom: undefined, fnExtra: undefined, extra: undefined }
+      t = { id: undefined, otherIds: undefined, type: undefined, name: undefined, text: undefined, custom: undefined, fnExtra: undefined, extra: undefined }
       choice.tools.set(slot, t)
       if (slot > choice.lastSlot) choice.lastSlot = slot
     }
     if (id !== undefined && id !== "" && t.id === undefined) t.id = id
-    const type = Core.str(delta, "type")
+    const type = strAt(delta, "type", at)
     if (type !== undefined && type !== "" && t.type === undefined) t.type = type
-    for (const [key, custom, textKey] of [["function", false, "arguments"], ["custom", true, "input"]] as const) {
-      const part = Core.obj(delta, key)
+    for (const [key, custom, textKey, part] of parts) {
       if (part === undefined) continue
       t.custom ??= custom
-      const name = Core.str(part, "name")
-      if (name !== undefined && name !== "" && t.name === undefined) t.name = name
+      const partName = Core.str(part, "name")
+      // a name streamed in pieces is concatenated (as the Python SDK does); one repeated whole on every fragment is kept once
+      if (partName !== undefined && partName !== "" && partName !== t.name) t.name = t.name === undefined ? partName : t.name + partName
       const text = textOf(part[textKey], `tool_calls[${position}].${key}.${textKey}`)
       if (text !== undefined) t.text = t.text === undefined ? text : t.text + text
       for (const k in part) {
@@ -220,8 +311,8 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.ChatCompletion> => {
     }
   }
 
-  const applyDelta = (choice: ChoiceState, delta: Obj): void => {
-    const role = Core.str(delta, "role")
+  const applyDelta = (choice: ChoiceState, delta: Obj, at: string): void => {
+    const role = strAt(delta, "role", at)
     if (role !== undefined && role !== "") choice.role = role
     const content = textOf(delta["content"], "content")
     if (content !== undefined) choice.content = choice.content === null ? content : choice.content + content
@@ -230,17 +321,17 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.ChatCompletion> => {
     const toolCalls = delta["tool_calls"]
     if (Array.isArray(toolCalls)) {
       const calls = Core.elements(toolCalls)
-      for (let i = 0; i < calls.length; i++) applyToolCall(choice, calls[i], i)
-    }
-    const fc = Core.obj(delta, "function_call")
+      for (let i = 0; i < calls.length; i++) applyToolCall(choice, calls[i], i, `${at}.tool_calls`)
+    } else if (toolCalls !== undefined && toolCalls !== null) ctx.violation(`${at}.tool_calls is not an array: ${Core.show(toolCalls)}`)
+    const fc = objAt(delta, "function_call", at)
     if (fc !== undefined) {
       choice.functionCall ??= { name: undefined, arguments: "" }
-      const name = Core.str(fc, "name")
-      if (name !== undefined && name !== "" && choice.functionCall.name === undefined) choice.functionCall.name = name
+      const name = strAt(fc, "name", `${at}.function_call`)
+      if (name !== undefined && name !== "" && name !== choice.functionCall.name) choice.functionCall.name = choice.functionCall.name === undefined ? name : choice.functionCall.name + name
       const args = textOf(fc["arguments"], "function_call.arguments")
       if (args !== undefined) choice.functionCall.arguments += args
     }
-    const audio = Core.obj(delta, "audio")
+    const audio = objAt(delta, "audio", at)
     choice.lastSetExpiresAt = false
     if (audio !== undefined) {
       const a = (choice.audio ??= {})
@@ -252,12 +343,12 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.ChatCompletion> => {
           Core.setKey(a, k, typeof a[k] === "string" ? a[k] + v : v)
         } else if (v !== null && v !== undefined) {
           if (k !== "expires_at") onlyExpiry = false
-          Core.setKey(a, k, v)
+          Core.setKey(a, k, own(v))
         }
       }
       choice.lastSetExpiresAt = onlyExpiry && audio["expires_at"] !== undefined && audio["expires_at"] !== null
     }
-    for (const k in delta) if (!deltaKeys.has(k)) mergeDeltaField(choice.messageExtra, k, delta[k])
+    for (const k in delta) if (!deltaKeys.has(k)) mergeDeltaField(choice.messageExtra, choice.repeats, k, delta[k])
   }
 
   const applyLogprobs = (choice: ChoiceState, logprobs: Obj): void => {
@@ -266,23 +357,24 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.ChatCompletion> => {
       const items = logprobs[key]
       if (!Array.isArray(items)) continue
       const into = (lp[key] ??= [])
-      for (const item of Core.elements(items)) into.push(item)
+      for (const item of Core.elements(items)) into.push(own(item))
     }
     for (const k in logprobs) if (k !== "content" && k !== "refusal") keepLatest(lp.extra, k, logprobs[k])
   }
 
   const applyChoice = (raw: unknown, position: number): void => {
-    if (!Core.isObj(raw)) return ctx.violation(`choices[${position}] is not an object`)
+    const at = `choices[${position}]`
+    if (!Core.isObj(raw)) return ctx.violation(`${at} is not an object`)
     const index = Core.index(raw, "index")
-    if (index === undefined) return ctx.violation(`choices[${position}] has no valid index: ${Core.show(raw["index"])}`)
+    if (index === undefined) return ctx.violation(`${at} has no valid index: ${Core.show(raw["index"])}`)
     const choice = choiceAt(index)
-    const delta = Core.obj(raw, "delta")
-    if (delta !== undefined) applyDelta(choice, delta)
-    const finish = Core.str(raw, "finish_reason")
+    const delta = objAt(raw, "delta", at)
+    if (delta !== undefined) applyDelta(choice, delta, `${at}.delta`)
+    const finish = strAt(raw, "finish_reason", at)
     if (finish !== undefined && finish !== "" && choice.finishReason === null) choice.finishReason = finish
-    const logprobs = Core.obj(raw, "logprobs")
+    const logprobs = objAt(raw, "logprobs", at)
     if (logprobs !== undefined) applyLogprobs(choice, logprobs)
-    for (const k in raw) if (!choiceKeys.has(k)) keepLatest(choice.choiceExtra, k, raw[k])
+    for (const k in raw) if (!choiceKeys.has(k)) keepLatest(choice.choiceExtra, choiceExtraKey(k), raw[k])
   }
 
   const apply = (event: unknown): void => {
@@ -312,7 +404,7 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.ChatCompletion> => {
     if (fp !== undefined && fp !== "") systemFingerprint = fp
     const tier = Core.str(event, "service_tier")
     if (tier !== undefined && tier !== "") serviceTier = tier
-    if (event["usage"] !== null && event["usage"] !== undefined) usage = event["usage"]
+    if (event["usage"] !== null && event["usage"] !== undefined) usage = own(event["usage"])
     const list = event["choices"]
     if (Array.isArray(list)) {
       const each = Core.elements(list)
@@ -324,10 +416,12 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.ChatCompletion> => {
 
   const toolCallOf = (t: ToolState): Wire.ToolCall => {
     const custom = t.type === "custom" || (t.type === undefined && t.custom === true)
+    const fnExtra = t.fnExtra === undefined ? undefined : Core.clone(t.fnExtra)
     const out: Obj = custom
-      ? { id: t.id ?? "", type: t.type ?? "custom", custom: { name: t.name ?? "", input: t.text ?? "", ...t.fnExtra } }
-      : { id: t.id ?? "", type: t.type ?? "function", function: { name: t.name ?? "", arguments: t.text ?? "", ...t.fnExtra } }
+      ? { id: t.id ?? "", type: t.type ?? "custom", custom: { name: t.name ?? "", input: t.text ?? "", ...fnExtra } }
+      : { id: t.id ?? "", type: t.type ?? "function", function: { name: t.name ?? "", arguments: t.text ?? "", ...fnExtra } }
     if (t.extra !== undefined) for (const k in t.extra) Core.setKey(out, k, Core.clone(t.extra[k]))
+    if (t.otherIds !== undefined) out["other_ids"] = [...t.otherIds]
     return out as unknown as Wire.ToolCall
   }
 
@@ -335,14 +429,14 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.ChatCompletion> => {
     const message: Obj = { role: c.role ?? "assistant", content: c.content, refusal: c.refusal }
     if (c.tools.size > 0) message["tool_calls"] = sortedKeys(c.tools).map((k) => toolCallOf(c.tools.get(k)!))
     if (c.functionCall !== undefined) message["function_call"] = { name: c.functionCall.name ?? "", arguments: c.functionCall.arguments }
-    if (c.audio !== undefined) message["audio"] = { ...c.audio }
+    if (c.audio !== undefined) message["audio"] = Core.clone(c.audio)
     for (const k in c.messageExtra) Core.setKey(message, k, Core.clone(c.messageExtra[k]))
     const finishReason = c.finishReason ?? (finishing && c.lastSetExpiresAt ? "stop" : null)
     const out: Obj = {
       index: c.index,
       message,
       finish_reason: finishReason,
-      logprobs: c.logprobs === undefined ? null : { content: c.logprobs.content === null ? null : [...c.logprobs.content], refusal: c.logprobs.refusal === null ? null : [...c.logprobs.refusal], ...c.logprobs.extra }
+      logprobs: c.logprobs === undefined ? null : { content: Core.clone(c.logprobs.content), refusal: Core.clone(c.logprobs.refusal), ...Core.clone(c.logprobs.extra) }
     }
     for (const k in c.choiceExtra) Core.setKey(out, k, Core.clone(c.choiceExtra[k]))
     return out as unknown as Wire.Choice
@@ -367,8 +461,11 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.ChatCompletion> => {
       const cut: Array<string> = []
       if (response.choices.length === 0) cut.push("no choice arrived")
       for (const choice of response.choices) {
-        if (choice.finish_reason === null) cut.push(`choice ${choice.index} has no finish_reason`)
         if (choice.message.role !== "assistant") ctx.violation(`choice ${choice.index} is a ${JSON.stringify(choice.message.role)} message; a completion's message is the assistant's`)
+        // a choice the provider finished is whole, even when a token limit cut its arguments (`length`): they are read
+        // as the non-streamed completion's are; only a choice the stream left open says how far its arguments got
+        if (choice.finish_reason !== null) continue
+        cut.push(`choice ${choice.index} has no finish_reason`)
         const calls = choice.message.tool_calls ?? []
         for (let k = 0; k < calls.length; k++) {
           const call = calls[k]!

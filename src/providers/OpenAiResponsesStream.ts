@@ -30,15 +30,22 @@
  *   object), `response.image_generation_call.partial_image` (the final
  *   image arrives in `output_item.done`), `keepalive`, and event types this
  *   library does not know. Unknown fields on the response, items and parts
- *   are kept.
+ *   are kept, as copies: changing an event after pushing it changes nothing
+ *   in the accumulator.
  *
  * **Ending**: complete when a terminal event arrived. Otherwise `done()`
  * reports `IncompleteStream` with the items that never got
  * `output_item.done` (and how much of a call's arguments JSON arrived).
- * A function call whose arguments are a JSON text cut short (a response
- * stopped by `max_output_tokens`) is reported as cut too. Deltas for items
+ * A response the provider ended is whole, even when `max_output_tokens`
+ * cut a call's arguments mid-JSON (`response.incomplete`): they are kept as
+ * sent, and read as the non-streamed response's are (`OpenAiResponses`
+ * repairs them, keeping the text). Deltas for items
  * or parts that were never added are `StreamProtocolError`s (the text they
- * carried is still in the partial response), as is an index that skips a
+ * carried is still in the partial response), as are a delta for an item of
+ * another kind (`function_call_arguments.delta` for a message), an
+ * `output_item.done` whose item is not the added one (another type or id:
+ * the partial response keeps both, in order), a text field that is not a
+ * string (a numeric `delta`, named in the error), and an index that skips a
  * place (content part 1 of an item that has no part 0; an output item,
  * summary part or annotation past the end of its list): the partial
  * response holds, in order, what did arrive. Shell commands and their
@@ -75,16 +82,16 @@ const lifecycle = new Set(["response.created", "response.in_progress", "response
 const terminal = new Set(["response.completed", "response.incomplete", "response.failed"])
 const statusEvent = /^response\.([a-z_]+)\.(in_progress|searching|interpreting|generating|completed|failed)$/
 
-/** Which field of an item a delta / done event writes. */
-const textFields: Record<string, { readonly field: string; readonly done?: string }> = {
-  "response.function_call_arguments.delta": { field: "arguments" },
-  "response.function_call_arguments.done": { field: "arguments", done: "arguments" },
-  "response.mcp_call_arguments.delta": { field: "arguments" },
-  "response.mcp_call_arguments.done": { field: "arguments", done: "arguments" },
-  "response.custom_tool_call_input.delta": { field: "input" },
-  "response.custom_tool_call_input.done": { field: "input", done: "input" },
-  "response.code_interpreter_call_code.delta": { field: "code" },
-  "response.code_interpreter_call_code.done": { field: "code", done: "code" }
+/** Which field of an item a delta / done event writes, and the type of item that has it. */
+const textFields: Record<string, { readonly field: string; readonly done?: string; readonly item: string }> = {
+  "response.function_call_arguments.delta": { field: "arguments", item: "function_call" },
+  "response.function_call_arguments.done": { field: "arguments", done: "arguments", item: "function_call" },
+  "response.mcp_call_arguments.delta": { field: "arguments", item: "mcp_call" },
+  "response.mcp_call_arguments.done": { field: "arguments", done: "arguments", item: "mcp_call" },
+  "response.custom_tool_call_input.delta": { field: "input", item: "custom_tool_call" },
+  "response.custom_tool_call_input.done": { field: "input", done: "input", item: "custom_tool_call" },
+  "response.code_interpreter_call_code.delta": { field: "code", item: "code_interpreter_call" },
+  "response.code_interpreter_call_code.done": { field: "code", done: "code", item: "code_interpreter_call" }
 }
 
 /** Which field of a content part a delta / done event writes, and the part it creates when missing. */
@@ -163,6 +170,26 @@ const itemName = (item: Obj): string => {
   const type = Core.str(item, "type") ?? "untyped"
   const name = Core.str(item, "name")
   return name === undefined ? type : `${type} ${name}`
+}
+
+/** An item as a message names it: its type and its id. */
+const itemLabel = (item: Obj): string => {
+  const id = Core.str(item, "id")
+  return `a ${Core.str(item, "type") ?? "untyped"} item${id === undefined ? "" : ` (${id})`}`
+}
+
+/** Whether an `output_item.done` item is the added one: the same type and, when both have one, the same id. */
+const sameItem = (added: Obj, done: Obj): boolean => {
+  const addedId = Core.str(added, "id")
+  const doneId = Core.str(done, "id")
+  return Core.str(added, "type") === Core.str(done, "type") && (addedId === undefined || doneId === undefined || addedId === doneId)
+}
+
+/** A copy of a response's fields but its `output` (kept, and copied, item by item): an empty list holds its place. */
+const withoutOutput = (r: Obj): Obj => {
+  const shallow: Obj = {}
+  for (const k in r) Core.setKey(shallow, k, k === "output" ? [] : r[k])
+  return Core.clone(shallow)
 }
 
 const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
@@ -248,6 +275,14 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
     list[i] = value
   }
 
+  /** A text field of an event (`delta`, `text`, `arguments`...): a violation when it is there and is not a string. */
+  const textOf = (event: Obj, key: string, type: string): string | undefined => {
+    const v = event[key]
+    if (typeof v === "string") return v
+    if (v !== undefined && v !== null) ctx.violation(`${type}: ${key} is not a string: ${Core.show(v)}`)
+    return undefined
+  }
+
   const itemAt = (event: Obj, create = true): Obj | undefined => {
     const i = Core.index(event, "output_index")
     if (i === undefined) {
@@ -268,7 +303,7 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
   }
 
   const setResponse = (r: Obj, replaceOutput: boolean): void => {
-    response = { ...r }
+    response = withoutOutput(r)
     const out = Core.arr(r, "output")
     if (out !== undefined && (replaceOutput || output.length === 0)) {
       output = Core.elements(out).map((item) => (Core.isObj(item) ? Core.clone(item) : undefined))
@@ -294,18 +329,18 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
     }
     const p = part as Obj
     if (spec.done !== undefined) {
-      const text = Core.str(event, spec.done)
+      const text = textOf(event, spec.done, type)
       if (text !== undefined) p[spec.field] = text
       const logprobs = Core.arr(event, "logprobs")
-      if (logprobs !== undefined && logprobs.length > 0) p["logprobs"] = Core.elements(logprobs)
+      if (logprobs !== undefined && logprobs.length > 0) p["logprobs"] = Core.elements(logprobs).map(Core.clone)
     } else {
-      const delta = Core.str(event, "delta") ?? ""
+      const delta = textOf(event, "delta", type) ?? ""
       const prev = p[spec.field]
       p[spec.field] = typeof prev === "string" ? prev + delta : delta
       const logprobs = Core.arr(event, "logprobs")
       if (logprobs !== undefined && logprobs.length > 0) {
         const into = listOf(p, "logprobs")
-        for (const lp of Core.elements(logprobs)) into.push(lp)
+        for (const lp of Core.elements(logprobs)) into.push(Core.clone(lp))
       }
     }
   }
@@ -331,9 +366,8 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
         setResponse(r, false)
       } else {
         // in_progress / queued: newer top-level fields, the accumulated output stays
-        const keep = response["output"]
-        response = { ...r, output: keep }
         if (output.length === 0) setResponse(r, false)
+        else response = withoutOutput(r)
       }
       return
     }
@@ -350,6 +384,10 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
         const there = output[i]
         if (type === "response.output_item.added" && there !== undefined) {
           ctx.violation(`output item ${i} was added twice (the second add begins a new item after the first)`)
+          keepEarlier(earlierItems, i, there)
+        } else if (there !== undefined && !sameItem(there, item)) {
+          // a done item that is not the added one (another type or id) does not replace what the deltas built: both are kept
+          ctx.violation(`${type} for output item ${i}, ${itemLabel(there)}, brings ${itemLabel(item)}`)
           keepEarlier(earlierItems, i, there)
         }
         put(output, i, Core.clone(item), type === "response.output_item.added" ? { name: "output item", of: "of the response" } : undefined)
@@ -403,9 +441,9 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
         const commands = listOf(action as Obj, "commands")
         if (type === "response.shell_call_command.delta") {
           const prev = commands[ci]
-          putByCommand(commands, ci, (typeof prev === "string" ? prev : "") + (Core.str(event, "delta") ?? ""), noCommand)
+          putByCommand(commands, ci, (typeof prev === "string" ? prev : "") + (textOf(event, "delta", type) ?? ""), noCommand)
         } else {
-          putByCommand(commands, ci, Core.str(event, "command") ?? "", noCommand)
+          putByCommand(commands, ci, textOf(event, "command", type) ?? "", noCommand)
         }
         return
       }
@@ -424,7 +462,7 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
           for (const k in delta) {
             const v = delta[k]
             const prev = entry[k]
-            Core.setKey(entry, k, typeof v === "string" && typeof prev === "string" ? prev + v : v)
+            Core.setKey(entry, k, typeof v === "string" && typeof prev === "string" ? prev + v : Core.clone(v))
           }
         } else {
           const outputs = Core.arr(event, "output") ?? []
@@ -450,14 +488,17 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
         if (spec !== undefined) {
           const item = itemAt(event)
           if (item === undefined) return
+          const itemType = Core.str(item, "type")
+          // the text still goes into the partial response, where the event put it
+          if (itemType !== spec.item) ctx.violation(`${type} for output item ${Core.index(event, "output_index")}, ${itemLabel(item)}`)
           if (spec.done !== undefined) {
-            const text = Core.str(event, spec.done)
+            const text = textOf(event, spec.done, type)
             if (text !== undefined) item[spec.field] = text
             const name = Core.str(event, "name")
             if (name !== undefined && name !== "") item["name"] = name
           } else {
             const prev = item[spec.field]
-            item[spec.field] = (typeof prev === "string" ? prev : "") + (Core.str(event, "delta") ?? "")
+            item[spec.field] = (typeof prev === "string" ? prev : "") + (textOf(event, "delta", type) ?? "")
           }
           return
         }
@@ -497,11 +538,12 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
       for (let i = 0; i < output.length; i++) {
         const item = output[i]
         if (item === undefined) continue
-        const what = `output item ${i} (${itemName(item)})`
+        // after a terminal event the response is whole, even when max_output_tokens cut a call's arguments: they are
+        // read as the non-streamed response's are; only an item the stream left open says how far its arguments got
+        if (ended !== undefined || done[i] === true) continue
         const args = Core.str(item, "arguments")
-        const argsCut = args !== undefined && jsonTextState(args)._tag === "Truncated" ? `its arguments JSON is cut after ${args.length} characters` : undefined
-        if (ended === undefined && done[i] !== true) cut.push(`${what} never got response.output_item.done${argsCut === undefined ? "" : `; ${argsCut}`}`)
-        else if (argsCut !== undefined && Core.str(item, "type") === "function_call") cut.push(`${what}: ${argsCut}`)
+        const argsCut = args !== undefined && jsonTextState(args)._tag === "Truncated" ? `; its arguments JSON is cut after ${args.length} characters` : ""
+        cut.push(`output item ${i} (${itemName(item)}) never got response.output_item.done${argsCut}`)
       }
       return { response: result, cut }
     }

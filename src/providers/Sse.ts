@@ -14,6 +14,11 @@
  * being discarded silently, so the caller can tell a stream that was cut
  * from one that ended cleanly.
  *
+ * OpenAI's end-of-stream sentinel, a `data` of `[DONE]` (whitespace around
+ * it allowed), ends the stream: the event is dispatched with the data
+ * `[DONE]`, and nothing after it is read, as the official SDKs stop reading
+ * there.
+ *
  * Every character is looked at once: no buffered text is scanned again, so
  * the time is linear in the input however it is split.
  *
@@ -74,7 +79,9 @@ const SPACE = 32
  * Bytes are decoded as UTF-8 (invalid sequences become U+FFFD, as in a
  * browser); a character split across two byte pieces is decoded once both
  * have arrived. Strings and bytes may be mixed, though one kind per stream
- * is the normal use.
+ * is the normal use. After the `[DONE]` sentinel (see `isDone`) the parser
+ * reads nothing more: later pieces are ignored and `end()` returns
+ * `undefined`.
  *
  * @example
  * const events: Array<Sse.Event> = []
@@ -93,14 +100,20 @@ export const makeParser = (onEvent: (event: Event) => void): Parser => {
   let eventType = ""
   let data: Array<string> = []
   let lastId: string | undefined = undefined
+  let over = false // the [DONE] sentinel came: the stream is over
 
   const dispatch = (): void => {
-    if (data.length > 0) onEvent({ event: eventType === "" ? "message" : eventType, data: data.join("\n"), id: lastId })
+    if (data.length > 0) {
+      const joined = data.join("\n")
+      over = isDone(joined)
+      onEvent({ event: eventType === "" ? "message" : eventType, data: over ? DONE : joined, id: lastId })
+    }
     eventType = ""
     data = []
   }
 
   const line = (text: string): void => {
+    if (over) return
     if (text.length === 0) return dispatch()
     if (text.charCodeAt(0) === COLON) return // a comment (keep-alive)
     const colon = text.indexOf(":")
@@ -155,6 +168,7 @@ export const makeParser = (onEvent: (event: Event) => void): Parser => {
 
   return {
     feed: (chunk) => {
+      if (over) return
       if (typeof chunk === "string") {
         if (decoder !== undefined) {
           const rest = decoder.decode()
@@ -168,6 +182,11 @@ export const makeParser = (onEvent: (event: Event) => void): Parser => {
       }
     },
     end: () => {
+      if (over) {
+        decoder = undefined
+        pendingLine = ""
+        return undefined
+      }
       if (decoder !== undefined) {
         const rest = decoder.decode()
         decoder = undefined
@@ -179,7 +198,8 @@ export const makeParser = (onEvent: (event: Event) => void): Parser => {
         line(last)
       }
       skipLF = false
-      const cut: Event | undefined = data.length === 0 ? undefined : { event: eventType === "" ? "message" : eventType, data: data.join("\n"), id: lastId }
+      const joined = data.join("\n")
+      const cut: Event | undefined = data.length === 0 ? undefined : { event: eventType === "" ? "message" : eventType, data: isDone(joined) ? DONE : joined, id: lastId }
       eventType = ""
       data = []
       return cut
@@ -229,6 +249,24 @@ export interface JsonEvent {
 export const DONE = "[DONE]"
 
 /**
+ * Whether a `data` payload is the `[DONE]` sentinel, whitespace around it
+ * allowed (some OpenAI-compatible servers send `[DONE] `).
+ *
+ * **When to use**
+ *
+ * Reading `data` payloads yourself (from a transport of your own) and
+ * stopping where the official SDKs stop.
+ *
+ * @example
+ * Sse.isDone("[DONE]") // true
+ * Sse.isDone("[DONE] \r") // true
+ * Sse.isDone('{"done":true}') // false
+ *
+ * @since 0.1.0
+ */
+export const isDone = (data: string): boolean => data === DONE || (data.length < 64 && data.trim() === DONE)
+
+/**
  * Parses a whole SSE text into its JSON payloads.
  *
  * **Details**
@@ -236,7 +274,9 @@ export const DONE = "[DONE]"
  * Fails with a `StreamProtocolError` (provider `"sse"`) on the first `data`
  * that is not JSON. A final event whose blank line is missing is kept when
  * its data is complete JSON (as the official SDKs do) and reported as an
- * error when it is not (the text was cut inside the event).
+ * error when it is not (the text was cut inside the event). The `[DONE]`
+ * sentinel (whitespace around it allowed) is the last payload: nothing
+ * after it is read.
  *
  * @example
  * import { Sse } from "effect-agent-messages/providers"
@@ -252,8 +292,9 @@ export const parseJson = (input: string | Iterable<string | Uint8Array>): Result
   for (let i = 0; i < events.length; i++) {
     const event = events[i]!
     if (event.data === DONE) {
+      // the parser reads nothing after the sentinel: it is the last event
       out.push({ event: event.event, data: DONE })
-      continue
+      break
     }
     const parsed = parseData(event.data)
     if (parsed === invalid) {
@@ -262,7 +303,7 @@ export const parseJson = (input: string | Iterable<string | Uint8Array>): Result
     out.push({ event: event.event, data: parsed })
   }
   if (cut !== undefined) {
-    const parsed = cut.data === DONE ? DONE : parseData(cut.data)
+    const parsed = isDone(cut.data) ? DONE : parseData(cut.data)
     if (parsed === invalid) {
       return Result.fail(new StreamProtocolError({ provider: "sse", eventIndex: events.length, reason: `the text ends inside an event: ${preview(cut.data)}`, event: cut.data }))
     }

@@ -11,7 +11,9 @@
  *   JSON, tool input that is not JSON).
  * - `IncompleteStream`: the stream stopped before its end (no finish
  *   reason, no `message_stop`, no terminal response event, a content block
- *   left open, tool-call arguments cut mid-JSON).
+ *   left open, with how much of a call's arguments JSON arrived). A stream
+ *   the provider ended itself is whole, even when a token limit cut a call's
+ *   arguments mid-JSON: those are read as in the non-streamed response.
  *
  * Each one carries what was received so far (`partial`), so nothing the
  * provider sent is lost even when the stream fails.

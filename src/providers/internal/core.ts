@@ -65,14 +65,14 @@ export const makeAccumulator = <Event, Response, F extends Format<Response> = Fo
   const format = build(ctx)
 
   const push = (event: unknown): void => {
+    // the stream is over at [DONE], as the official SDKs read it (they stop there): what comes after is not read
+    if (sawDone) return
     events++
     current = event
     if (event === Sse.DONE) {
-      if (sawDone) ctx.violation("a second [DONE] sentinel")
       sawDone = true
       return
     }
-    if (sawDone) ctx.violation("an event after the [DONE] sentinel")
     try {
       format.apply(event)
     } catch (cause) {
@@ -83,7 +83,8 @@ export const makeAccumulator = <Event, Response, F extends Format<Response> = Fo
   }
 
   const pushData = (data: string): void => {
-    if (data === Sse.DONE) return push(Sse.DONE)
+    if (sawDone) return
+    if (Sse.isDone(data)) return push(Sse.DONE)
     const parsed = parseData(data)
     if (parsed === invalid) {
       events++
