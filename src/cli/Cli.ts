@@ -95,10 +95,10 @@ const warn = (warnings: ReadonlyArray<ConversionWarning>, where?: (w: Conversion
 /**
  * Reads FILE in the given format (or detects it, saying so on stderr), with which item of a Responses file each
  * block was read from (`itemOf`), the parts of the Gemini contents read as two messages out of order
- * (`geminiParts`), which field of a Chat message each block was read from (`chatBlock`) and what the file calls its
- * system text (`systemName`). With `itemBlocks`, also how many blocks each item of a run of Responses items read as
- * one message became (see `Formats.itemBlocks`), which `itemOf` needs for the blocks of such a run; else that is
- * empty.
+ * (`geminiParts`), which field of a Chat message or of a canonical message in the flat form each block was read from
+ * (`fieldBlock`) and what the file calls its system text (`systemName`). With `itemBlocks`, also how many blocks
+ * each item of a run of Responses items read as one message became (see `Formats.itemBlocks`), which `itemOf` needs
+ * for the blocks of such a run; else that is empty.
  */
 const load = (
   file: string,
@@ -112,7 +112,7 @@ const load = (
     readonly itemBlocks: ReadonlyMap<number, ReadonlyArray<number>>
     readonly itemOf: ItemOf
     readonly geminiParts: ReadonlyMap<number, ReadonlyArray<number>>
-    readonly chatBlock: ChatBlockOf
+    readonly fieldBlock: FieldBlockOf
     readonly systemName: string | undefined
     readonly chatReasoning: "reasoning_content" | undefined
   },
@@ -143,7 +143,7 @@ const load = (
       listLength: Formats.listLength(parsed, result),
       itemOf: Formats.itemOfBlock(parsed, result, origins, itemBlocks),
       geminiParts: Formats.geminiPartsOf(parsed, result, origins),
-      chatBlock: Formats.chatBlockOf(parsed, result),
+      fieldBlock: result.format === "canonical" ? Formats.flatBlockOf(parsed, result) : Formats.chatBlockOf(parsed, result),
       systemName: Formats.systemName(parsed, result)
     }
     yield* warn(result.warnings, warningWhere(read))
@@ -223,21 +223,25 @@ const listNameOf = (input: Formats.Read): string =>
 /** Which item of a Responses file block `b` of the model's message `i` was read from (see `Formats.itemOfBlock`). */
 type ItemOf = (i: number, b: number) => { readonly item: number; readonly part: number | undefined } | undefined
 
-/** Where block `b` of the model's message `i` is in its Chat message (see `Formats.chatBlockOf`). */
-type ChatBlockOf = (i: number, b: number) => Formats.PlaceInEntry | undefined
+/**
+ * Where block `b` of the model's message `i` is in its Chat message (see `Formats.chatBlockOf`), or in its canonical
+ * message in the flat form (see `Formats.flatBlockOf`).
+ */
+type FieldBlockOf = (i: number, b: number) => Formats.PlaceInEntry | undefined
 
 /**
  * A file as read, with the input message each model message came from, how many the file's list holds, which
  * item each block of a message read from Responses items came from, which part each block of a Gemini content read
- * as two messages out of order came from (see `Formats.geminiPartsOf`), which field of a Chat message each block
- * was read from (see `Formats.chatBlockOf`), and what the file calls its system text.
+ * as two messages out of order came from (see `Formats.geminiPartsOf`), which field of a Chat message or of a flat
+ * canonical message each block was read from (see `Formats.chatBlockOf`, `Formats.flatBlockOf`), and what the file
+ * calls its system text.
  */
 type Placed = Formats.Read & {
   readonly origins: ReadonlyArray<number> | undefined
   readonly listLength: number | undefined
   readonly itemOf: ItemOf
   readonly geminiParts: ReadonlyMap<number, ReadonlyArray<number>>
-  readonly chatBlock: ChatBlockOf
+  readonly fieldBlock: FieldBlockOf
   readonly systemName: string | undefined
 }
 
@@ -250,16 +254,17 @@ interface Located {
 
 /**
  * Where the model's message `i` is in the file read: the wire message it came from (`input[2]`, `contents[0]`),
- * or the system text kept beside the messages. `undefined` for canonical input, whose messages are the model's
- * (every other format names some blocks or messages its own way: a Chat message's `tool_calls[1]`, a Gemini
- * content's `parts`, Responses items; an Anthropic message's tool call is pinned by its block).
+ * or the system text kept beside the messages. `undefined` when the file's messages and the model's do not line up
+ * in a way that is known. A canonical file's messages are the model's, but their blocks are named their own way in
+ * the flat form (`toolCalls[1]`, a string `content`), as every other format names some blocks its own way (a Chat
+ * message's `tool_calls[1]`, a Gemini content's `parts`, Responses items; an Anthropic message's tool call is pinned
+ * by its block).
  */
 const fileLocator = (input: Placed): ((i: number) => Located) | undefined => {
   const { origins, listLength } = input
   if (origins === undefined) return undefined
   const list = listNameOf(input)
   const outside = input.systemName ?? "system"
-  if (input.format === "canonical" && list === "messages" && origins.length === listLength && origins.every((w, i) => w === i)) return undefined
   return (i) => {
     const w = origins[i]
     if (w === undefined) return { label: `messages[${i}]`, index: i, through: i }
@@ -294,7 +299,8 @@ interface BlockPlace {
  * Where block `b` of the model's message `i` is in the file read: counted from the wire message's first part when
  * the wire message was read as several model messages (an Anthropic user message of tool results and text), and in
  * a run of Responses items read as one message, the item it came from (`input[3]`, or `input[2].content[1]` for a
- * part of an output message). `undefined` when the file's messages are the model's.
+ * part of an output message), and a Chat or flat canonical message's block by its field (see `Formats.chatBlockOf`,
+ * `Formats.flatBlockOf`). `undefined` when the file's messages and the model's do not line up in a known way.
  */
 const blockPlacer = (input: Placed): ((i: number, b: number) => BlockPlace) | undefined => {
   const locate = fileLocator(input)
@@ -330,10 +336,11 @@ const blockPlacer = (input: Placed): ((i: number, b: number) => BlockPlace) | un
         ? { entry, inner: undefined, innerIndex: null, exact: true }
         : { entry, inner: `content[${found.part}]`, innerIndex: found.part, exact: true }
     }
-    if (format === "openai-chat") {
+    if (format === "openai-chat" || format === "canonical") {
       // a Chat message's blocks are its fields': reasoning_content, content (a string, or its parts), refusal, audio,
-      // tool_calls, function_call; a tool message is its one result
-      const found = input.chatBlock(i, b)
+      // tool_calls, function_call; a flat canonical message's its content (a string, or its entries) and toolCalls;
+      // a tool message (Chat's, or a flat one) is its one result
+      const found = input.fieldBlock(i, b)
       if (found !== undefined) {
         return { entry: at, inner: found.inner, innerIndex: found.index, exact: true, ...(found.inner === undefined ? { parts: "content" } : {}) }
       }
@@ -366,7 +373,9 @@ const warningWhere = (input: Placed) => {
   return (w: ConversionWarning): string => {
     if (locate === undefined || place === undefined || !("index" in w) || w.index === undefined) return w.message
     const block = "blockIndex" in w ? w.blockIndex : undefined
-    const prefix = `messages[${w.index}]${block === undefined ? "" : `.content[${block}]`}: `
+    // a warning about a block names it after its message, or (one that names only its message) not at all
+    const inBlock = block === undefined ? undefined : `messages[${w.index}].content[${block}]: `
+    const prefix = inBlock !== undefined && w.message.startsWith(inBlock) ? inBlock : `messages[${w.index}]: `
     if (!w.message.startsWith(prefix)) return w.message
     const at = locate(w.index)
     const found = block ?? (w._tag === "RepairedToolArguments" ? callBlockOf(input.request.messages[w.index], w.toolCallId, w.toolName) : undefined)
@@ -391,12 +400,18 @@ const callBlockOf = (message: Message.Message | undefined, id: string, name?: st
   return found
 }
 
-/** The index of the one tool result of a tool message for this call id, or `undefined` when there is not exactly one. */
-const resultBlockOf = (message: Message.Message | undefined, id: string): number | undefined => {
-  if (message === undefined || message.role !== "tool") return undefined
+/**
+ * The index of the one block of a message that carries this id, or `undefined` when there is not exactly one: a call
+ * with it, a result for it, or a Responses custom tool item kept as provider data with it as its `call_id` (a call
+ * and its result inside one assistant message, a provider-run tool's, are two).
+ */
+const idBlockOf = (message: Message.Message | undefined, id: string): number | undefined => {
+  if (message === undefined) return undefined
   let found: number | undefined
   for (let b = 0; b < message.content.length; b++) {
-    if (message.content[b]!.toolCallId !== id) continue
+    const block = message.content[b]!
+    const own = block._tag === "ToolCall" ? block.id : block._tag === "ToolResult" ? block.toolCallId : block._tag === "ProviderData" ? block.data["call_id"] : undefined
+    if (own !== id) continue
     if (found !== undefined) return undefined
     found = b
   }
@@ -404,20 +419,88 @@ const resultBlockOf = (message: Message.Message | undefined, id: string): number
 }
 
 /**
- * The block an issue that names only its message is about, found by its call id there: the result an orphan or a
- * second result is (in its tool message), the call a missing result answers (in its assistant message, when one call
- * is missing its result). `undefined` when the issue names its block itself, or not exactly one block matches.
+ * The block each issue that names only its message is about, found by its call id there: the result an orphan or a
+ * second result is (in its tool message), the call a missing result answers (when one call is missing its result),
+ * the call whose id is used again or that has no thought signature (in its assistant message). An issue that names
+ * its block itself is left out, and so is one whose block is not known.
+ *
+ * Where exactly one block of the message has the id, it is that block. With `complete` (`issues` is every issue found,
+ * in the order found), also where several have it: an orphan, a second result and a call id used again are reported
+ * for each such block in block order, after the ones that are not (the results that answered a call, the first call
+ * with an id used again in its message), so the issues about one id in one message are its last blocks, in order.
  */
-const pinnedBlock = (issue: ValidationError.Issue, messages: ReadonlyArray<Message.Message>): number | undefined => {
-  switch (issue._tag) {
-    case "OrphanToolResult":
-    case "DuplicateToolResult":
-      return issue.blockIndex === undefined ? resultBlockOf(messages[issue.index], issue.toolCallId) : undefined
-    case "MissingToolResult":
-      return issue.blockIndex === undefined && issue.toolCallIds.length === 1 ? callBlockOf(messages[issue.index], issue.toolCallIds[0]!) : undefined
-    default:
-      return undefined
+const pinnedBlocks = (
+  issues: ReadonlyArray<ValidationError.Issue>,
+  messages: ReadonlyArray<Message.Message>,
+  complete: boolean
+): ReadonlyMap<ValidationError.Issue, number> => {
+  const out = new Map<ValidationError.Issue, number>()
+  // the blocks of each message by the id they carry (its results in a tool message, its calls in an assistant one)
+  const byId = new Map<number, Map<string, Array<number>>>()
+  const blocksOf = (i: number, id: string): ReadonlyArray<number> => {
+    let ids = byId.get(i)
+    if (ids === undefined) {
+      ids = new Map()
+      byId.set(i, ids)
+      const message = messages[i]
+      const content = message?.content ?? []
+      for (let b = 0; b < content.length; b++) {
+        const block = content[b]!
+        const own = message?.role === "tool" && block._tag === "ToolResult" ? block.toolCallId : message?.role === "assistant" && block._tag === "ToolCall" ? block.id : undefined
+        if (own === undefined) continue
+        const list = ids.get(own)
+        if (list === undefined) ids.set(own, [b])
+        else list.push(b)
+      }
+    }
+    return ids.get(id) ?? []
   }
+  // the issues about the blocks of one id in one message, which are its last blocks in order (see above)
+  const groups = new Map<string, { readonly i: number; readonly id: string; readonly issues: Array<ValidationError.Issue> }>()
+  const inOrder = (key: string, i: number, id: string, issue: ValidationError.Issue): void => {
+    const group = groups.get(key)
+    if (group === undefined) groups.set(key, { i, id, issues: [issue] })
+    else group.issues.push(issue)
+  }
+  const unique = (i: number, id: string, issue: ValidationError.Issue): void => {
+    const found = blocksOf(i, id)
+    if (found.length === 1 && blockOf(issue) === undefined) out.set(issue, found[0]!)
+  }
+  // an issue that names its block is placed by it, but counted among the issues about its id in its message
+  for (const issue of issues) {
+    switch (issue._tag) {
+      case "OrphanToolResult":
+      case "DuplicateToolResult":
+        // in one message, the results of one id that answer no call are all orphans, or all second results
+        if (messages[issue.index]?.role === "tool") inOrder(`r ${issue.index} ${issue.toolCallId}`, issue.index, issue.toolCallId, issue)
+        break
+      case "DuplicateToolCallId":
+        // a reuse inside the message (each call after the first) or of an earlier message's id (each call)
+        if (issue.index !== undefined && messages[issue.index]?.role === "assistant") {
+          const same = issue.firstIndex === undefined || issue.firstIndex === issue.index
+          inOrder(`c ${same ? "same" : "earlier"} ${issue.index} ${issue.toolCallId}`, issue.index, issue.toolCallId, issue)
+        }
+        break
+      case "MissingToolResult":
+        if (issue.toolCallIds.length === 1 && messages[issue.index]?.role === "assistant") unique(issue.index, issue.toolCallIds[0]!, issue)
+        break
+      case "MissingThoughtSignature":
+        if (messages[issue.index]?.role === "assistant") unique(issue.index, issue.toolCallId, issue)
+        break
+      default:
+        break
+    }
+  }
+  for (const { i, id, issues: said } of groups.values()) {
+    const found = blocksOf(i, id)
+    if (found.length === 1 && said.length === 1) unique(i, id, said[0]!)
+    else if (complete && said.length <= found.length) {
+      said.forEach((issue, k) => {
+        if (blockOf(issue) === undefined) out.set(issue, found[found.length - said.length + k]!)
+      })
+    }
+  }
+  return out
 }
 
 /** The file's name for the model messages from `first` to `last`: one item (`input[3]`) or the items they span (`input[3..6]`). */
@@ -455,7 +538,10 @@ const entryNoun = (input: Formats.Read, n: number): string => {
 /** A whole number as the logs write it: 1,082. */
 const count = (n: number): string => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ",")
 
-/** How a file names the model's messages and their blocks; `undefined` when they are the model's own. */
+/** The block of each issue that names only its message, where it is known (see `pinnedBlocks`). */
+type Pins = ReadonlyMap<ValidationError.Issue, number>
+
+/** How a file names the model's messages and their blocks; `undefined` when that is not known. */
 interface Naming {
   readonly locate: (i: number) => Located
   readonly place: (i: number, b: number) => BlockPlace
@@ -475,12 +561,16 @@ const blockOf = (issue: object): { readonly index: number; readonly blockIndex: 
     : undefined
 
 /**
- * The block an issue that names only its message is about (see `pinnedBlock`), where the file has it; `undefined`
+ * The block an issue that names only its message is about (see `pinnedBlocks`), where the file has it; `undefined`
  * when there is none, or its place in the file is not known (a run of Responses items whose blocks were not counted).
  */
-const pinnedPlace = (issue: ValidationError.Issue, naming: Naming): { readonly blockIndex: number; readonly place: BlockPlace } | undefined => {
+const pinnedPlace = (
+  issue: ValidationError.Issue,
+  naming: Naming,
+  pins: Pins
+): { readonly blockIndex: number; readonly place: BlockPlace } | undefined => {
   if (!("index" in issue) || typeof issue.index !== "number") return undefined
-  const b = pinnedBlock(issue, naming.messages)
+  const b = pins.get(issue)
   if (b === undefined) return undefined
   const place = naming.place(issue.index, b)
   return place.exact ? { blockIndex: b, place } : undefined
@@ -490,16 +580,16 @@ const pinnedPlace = (issue: ValidationError.Issue, naming: Naming): { readonly b
  * An issue's message in the file's terms. One about a block names the block where the file has it, in the issue's own
  * style (`messages[2]: content[1]: ...` of an Anthropic user message read as a tool and a user message, `input[3]:
  * ...` for a call of a run of Responses items read as one message, `input[2]: content[0]: ...` for a part of an
- * output message of such a run; `messages[3]: tool_calls[1]: ...` of a Chat message); an unanswered call, an orphan
- * or a second result by its call's or result's block where exactly one matches (`input[5]: tool call "c2" has no
+ * output message of such a run; `messages[3]: tool_calls[1]: ...` of a Chat message); one about a call or a result
+ * that names only its message by the block `pins` gives it (see `pinnedBlocks`: `input[5]: tool call "c2" has no
  * result ...`); every other `messages[i]` as `inFileTerms` names it.
  */
-const issueText = (issue: ValidationError.Issue, naming: Naming | undefined): string => {
+const issueText = (issue: ValidationError.Issue, naming: Naming | undefined, pins: Pins): string => {
   const locate = naming?.locate
   const at = blockOf(issue)
   if (naming !== undefined && at === undefined) {
-    // an issue about a call or a result that names only its message: the block, when exactly one matches
-    const pinned = pinnedPlace(issue, naming)
+    // an issue about a call or a result that names only its message: the block, when it is known
+    const pinned = pinnedPlace(issue, naming, pins)
     const own = "index" in issue ? `messages[${issue.index}]: ` : undefined
     if (pinned === undefined || own === undefined || !issue.message.startsWith(own)) return inFileTerms(issue.message, locate)
     return `${placeName(pinned.place, ": ")}: ${inFileTerms(issue.message.slice(own.length), locate)}`
@@ -514,13 +604,15 @@ const issueText = (issue: ValidationError.Issue, naming: Naming | undefined): st
   // the block named inside the text ("tool result at content[0]"): the entry that holds it, and its place there
   const entry = spanOf(place.entry, place.entry)
   const inside = rest.indexOf(named)
-  if (inside < 0) return `${entry}: ${inFileTerms(rest, locate)}`
+  // the block not named in the text: named before it, as an issue that names only its message is
+  if (inside < 0) return `${placeName(place, ": ")}: ${inFileTerms(rest, locate)}`
   return `${entry}: ${inFileTerms(rest.slice(0, inside), locate)}${place.inner ?? entry}${inFileTerms(rest.slice(inside + named.length), locate)}`
 }
 
 const issueJson = (
   issue: ValidationError.Issue | Repair.CannotRepair["issue"],
-  naming: Naming | undefined
+  naming: Naming | undefined,
+  pins: Pins
 ): Record<string, unknown> => {
   const { _tag, ...fields } = issue as unknown as Record<string, unknown>
   const index = "index" in issue && typeof issue.index === "number" ? issue.index : undefined
@@ -536,7 +628,7 @@ const issueJson = (
   // item, or it is no list's: a Chat message's string content), with its path there; the entry's index is the
   // issue's. An issue that names only its message is given the block of the call or result it is about, if known.
   const at = blockOf(issue)
-  const pinned = at === undefined ? pinnedPlace(issue, naming) : undefined
+  const pinned = at === undefined ? pinnedPlace(issue, naming, pins) : undefined
   const place = at === undefined ? pinned?.place : naming.place(at.index, at.blockIndex)
   const modelBlock = at?.blockIndex ?? pinned?.blockIndex
   return {
@@ -546,7 +638,7 @@ const issueJson = (
     index: index === undefined ? null : place !== undefined ? place.entry.index : locate(index).index,
     ...(index === undefined ? {} : { modelIndex: index }),
     ...(place === undefined ? {} : { blockIndex: place.innerIndex, blockPath: place.inner ?? null, modelBlockIndex: modelBlock }),
-    message: issueText(issue, naming)
+    message: issueText(issue, naming, pins)
   }
 }
 
@@ -560,9 +652,11 @@ const actionText = (action: Repair.RepairAction, naming: Naming | undefined, asR
   if (action._tag === "MovedBlock") return movedText(action, naming, asRead.get(action))
   const at = blockOf(action)
   const read = asRead.get(action)
-  // a step about a call or a result that names only its message: the block as read, when it was found
-  const prefix = at === undefined ? (read === undefined ? "" : `messages[${action.index}]: `) : `messages[${at.index}].content[${at.blockIndex}]: `
-  if (prefix === "" || !action.description.startsWith(prefix)) return inFileTerms(action.description, naming.locate)
+  // a step about a block names it after its message; one about a call or a result that names only its message is
+  // given the block as read, when it was found
+  const inBlock = at === undefined ? undefined : `messages[${at.index}].content[${at.blockIndex}]: `
+  const prefix = inBlock !== undefined && action.description.startsWith(inBlock) ? inBlock : `messages[${action.index}]: `
+  if (!action.description.startsWith(prefix)) return inFileTerms(action.description, naming.locate)
   const rest = inFileTerms(action.description.slice(prefix.length), naming.locate)
   // a block counted in the message as an earlier step left it: the message (the items it spans), not a wrong part
   if (read === undefined) return `${spanOf(naming.locate(action.index), naming.locate(action.index))}: ${rest}`
@@ -572,6 +666,29 @@ const actionText = (action: Repair.RepairAction, naming: Naming | undefined, asR
     return `${placeName(place, ".")}.${place.parts}[${read.part}]: ${rest}`
   }
   return `${placeName(place, ".")}: ${rest}`
+}
+
+/**
+ * The block a repair step is about as `repair --json` gives it, in the meaning `check --json` gives an issue's: its
+ * index in the list that holds it in its entry (`blockIndex`, null when the entry is the block or it is in no list),
+ * its path there (`blockPath`, null when the entry is the block) and its index in the model's message as read
+ * (`modelBlockIndex`); a part taken out of a tool result that is its entry (a Chat tool message) is that part. Empty
+ * for a step about a whole message, and for one whose block's place as read is not known exactly (as the log then
+ * names the message), a move whose block or new place is not.
+ */
+const actionBlock = (
+  action: Repair.RepairAction,
+  naming: Naming,
+  read: AsRead | undefined
+): Partial<{ readonly blockIndex: number | null; readonly blockPath: string | null; readonly modelBlockIndex: number }> => {
+  if (read === undefined) return {}
+  const place = naming.place(action.index, read.block)
+  if (!place.exact) return {}
+  if (read.before !== undefined && !naming.place(action.index, read.before).exact) return {}
+  if (read.part !== undefined && place.inner === undefined && place.parts !== undefined) {
+    return { blockIndex: read.part, blockPath: `${place.parts}[${read.part}]`, modelBlockIndex: read.block }
+  }
+  return { blockIndex: place.innerIndex, blockPath: place.inner ?? null, modelBlockIndex: read.block }
 }
 
 /**
@@ -659,6 +776,15 @@ const blocksAsRead = (actions: ReadonlyArray<Repair.RepairAction>, messages: Rea
     if (part < 0) order!.splice(now, 1)
     return part < 0 ? { block: b } : { block: b, part }
   }
+  /** The block as read of a block changed in place, counted in its message as the steps before left it. */
+  const inPlace = (i: number, b: number): number | undefined => {
+    const order = orders.get(i)
+    // a message no step changed before is as read
+    if (order === undefined) return b < (messages[i]?.content.length ?? 0) ? b : undefined
+    return order?.[b]
+  }
+  // the block as read of each call or result an earlier step gave a new id, by its message and that id
+  const renamed = new Map<string, number | undefined>()
   const out = new Map<Repair.RepairAction, AsRead>()
   for (const action of actions) {
     switch (action._tag) {
@@ -669,9 +795,26 @@ const blocksAsRead = (actions: ReadonlyArray<Repair.RepairAction>, messages: Rea
         if (read !== undefined) out.set(action, read)
         break
       }
-      case "InsertedMissingResult": {
-        // the call it answered, found by its id in its message as read (not when an earlier step renamed it)
-        const b = callBlockOf(messages[action.index], action.toolCallId)
+      case "InsertedMissingResult":
+      case "AddedThoughtSignature":
+      case "RenamedToolCallId":
+      case "FilledToolName": {
+        // the call it answered or changed (the result whose id or name it changed), found by its id in its message
+        // as read where one block has it (not when an earlier step renamed it: a new id is no id of the input); a
+        // name filled in after its id was renamed, by the block renamed
+        const at = blockOf(action)
+        const b = at !== undefined
+          ? inPlace(action.index, at.blockIndex)
+          : action._tag === "RenamedToolCallId"
+          ? idBlockOf(messages[action.index], action.from)
+          : action._tag === "FilledToolName"
+          ? renamed.get(`${action.index} ${action.toolCallId}`) ?? idBlockOf(messages[action.index], action.toolCallId)
+          : callBlockOf(messages[action.index], action.toolCallId)
+        if (action._tag === "RenamedToolCallId") {
+          // two blocks of the message given the same id (a provider-run call and its result): neither is known
+          const key = `${action.index} ${action.to}`
+          renamed.set(key, renamed.has(key) ? undefined : b)
+        }
         if (b !== undefined) out.set(action, { block: b })
         break
       }
@@ -689,10 +832,10 @@ const blocksAsRead = (actions: ReadonlyArray<Repair.RepairAction>, messages: Rea
         break
       }
       case "TrimmedPrefill":
-      case "ReplacedToolArguments": {
-        // the block changed in place; a message no step changed before is as read (a prefill is trimmed last)
-        const order = action._tag === "TrimmedPrefill" && mergedInto.has(action.index) ? null : orders.get(action.index)
-        const block = order === undefined ? (action.blockIndex < (messages[action.index]?.content.length ?? 0) ? action.blockIndex : undefined) : order?.[action.blockIndex]
+      case "ReplacedToolArguments":
+      case "ReplacedLoneSurrogates": {
+        // a prefill is trimmed last, in a message another may have been merged into
+        const block = action._tag === "TrimmedPrefill" && mergedInto.has(action.index) ? undefined : inPlace(action.index, action.blockIndex)
         if (block !== undefined) out.set(action, { block })
         break
       }
@@ -701,10 +844,7 @@ const blocksAsRead = (actions: ReadonlyArray<Repair.RepairAction>, messages: Rea
         break
       case "RemovedEmptyMessage":
       case "MovedSystemMessage":
-      case "RenamedToolCallId":
-      case "FilledToolName":
       case "InsertedUserMessage":
-      case "AddedThoughtSignature":
         break
       default:
         absurd(action)
@@ -718,7 +858,7 @@ const cannotRepairText = (error: Repair.CannotRepair, naming: Naming | undefined
   const at = error.message.indexOf(error.issue.message)
   if (at < 0) return inFileTerms(error.message, naming?.locate)
   const after = at + error.issue.message.length
-  return `${inFileTerms(error.message.slice(0, at), naming?.locate)}${issueText(error.issue, naming)}${inFileTerms(error.message.slice(after), naming?.locate)}`
+  return `${inFileTerms(error.message.slice(0, at), naming?.locate)}${issueText(error.issue, naming, pinnedBlocks([error.issue], naming?.messages ?? [], false))}${inFileTerms(error.message.slice(after), naming?.locate)}`
 }
 
 /**
@@ -777,13 +917,15 @@ const check = Command.make("check", { file: fileArg, format: formatFlag, provide
         ? Conversation.issuesOf(messages, genericOptions(input.request))
         : Conversation.issuesFor(provider, messages, profileOptions(config.model, input.request, input.format))
       const naming = namingOf(input)
+      // the block of each issue about a call or a result that names only its message, told apart by their order
+      const pins = naming === undefined ? new Map<ValidationError.Issue, number>() : pinnedBlocks(issues, messages, true)
       if (config.json) {
         // in pieces: the issues of a few million messages are longer than one string can be
-        yield* stdoutChunks(Formats.jsonChunks({ valid: issues.length === 0, issues: issues.map((issue) => issueJson(issue, naming)) }))
+        yield* stdoutChunks(Formats.jsonChunks({ valid: issues.length === 0, issues: issues.map((issue) => issueJson(issue, naming, pins)) }))
       } else if (issues.length === 0) {
         yield* stdout(`valid: ${fileCount(input)}${provider === undefined ? "" : `, ${provider} rules included`}\n`)
       } else {
-        for (const issue of issues) yield* stdout(`${issue._tag}: ${issueText(issue, naming)}\n`)
+        for (const issue of issues) yield* stdout(`${issue._tag}: ${issueText(issue, naming, pins)}\n`)
         yield* stdout(`${issues.length} issue${issues.length === 1 ? "" : "s"} in ${fileCount(input)}\n`)
       }
       yield* exitWith(issues.length === 0 ? 0 : 1)
@@ -1212,7 +1354,13 @@ const repair = Command.make("repair", { file: fileArg, provider: providerFlag, m
         const actions = repaired.actions.map((a) =>
           naming === undefined
             ? { _tag: a._tag, index: a.index, description: a.description }
-            : { _tag: a._tag, index: actionIndex(a, naming, asRead), modelIndex: a.index, description: actionText(a, naming, asRead) }
+            : {
+              _tag: a._tag,
+              index: actionIndex(a, naming, asRead),
+              modelIndex: a.index,
+              ...actionBlock(a, naming, asRead.get(a)),
+              description: actionText(a, naming, asRead)
+            }
         )
         yield* stdoutChunks(Formats.jsonChunks({ repaired: written.value, actions }))
       } else {

@@ -752,3 +752,56 @@ export const chatBlockOf = (parsed: Parsed, read: Read): (i: number, b: number) 
     }
   }
 }
+
+/** The flat form's tool-result fields, carried on a tool message itself (as `Message.decode` reads them). */
+const FLAT_RESULT_FIELDS = ["toolCallId", "toolName", "isError"] as const
+
+/**
+ * Where block `b` of the model's message `i` is in a canonical file, as `Message.decode` reads a message in the flat
+ * form: a string `content` is one text block (`content`; none when it is `""` beside tool calls), a list `content`
+ * its entries (`content[k]`), and the entries of `toolCalls` the calls after them (`toolCalls[j]`); a tool message
+ * with its result's fields on it (`toolCallId`, `toolName`) is its one result (`inner` undefined). `undefined` for a
+ * message in the canonical form, whose blocks are its `content[b]`, for another format, and for a message whose
+ * fields do not add up to its blocks.
+ *
+ * @example
+ * // messages[1] is { role: "assistant", content: "Looking.", toolCalls: [c1, c2] }: block 2 is toolCalls[1]
+ * const at = Formats.flatBlockOf(parsed, read)(1, 2) // { inner: "toolCalls[1]", index: 1 }
+ *
+ * @since 0.1.0
+ */
+export const flatBlockOf = (parsed: Parsed, read: Read): (i: number, b: number) => PlaceInEntry | undefined => {
+  const list = read.format === "canonical" ? listOf(parsed, read) : undefined
+  const messages = read.request.messages
+  if (!Array.isArray(list) || list.length !== messages.length) return () => undefined
+  // per message, its content (-3 a flat tool message, -2 the canonical form, -1 a string read as a text block, else
+  // how many blocks it is) and how many flat calls follow it: all that is kept of the file
+  const fields = new Int32Array(list.length * 2).fill(-2)
+  for (let i = 0; i < list.length; i++) {
+    const m: unknown = list[i]
+    if (!isRecord(m)) continue
+    const content = m["content"]
+    const calls = m["toolCalls"]
+    const n = Array.isArray(calls) ? calls.length : 0
+    if (m["role"] === "tool") {
+      if (FLAT_RESULT_FIELDS.some((f) => m[f] !== undefined) || !Array.isArray(content)) fields[2 * i] = -3
+      continue
+    }
+    if (typeof content === "string") fields[2 * i] = content === "" && n > 0 ? 0 : -1
+    else if (content === undefined || content === null) fields[2 * i] = 0
+    else if (Array.isArray(content) && n > 0) fields[2 * i] = content.length
+    fields[2 * i + 1] = n
+  }
+  return (i, b) => {
+    const message = messages[i]
+    if (message === undefined || b < 0) return undefined
+    const content = fields[2 * i]!
+    if (content === -2) return undefined
+    if (content === -3) return message.content.length === 1 && b === 0 ? { inner: undefined, index: null } : undefined
+    const text = content === -1 ? 1 : content
+    const calls = fields[2 * i + 1]!
+    if (text + calls !== message.content.length || b >= message.content.length) return undefined
+    if (b >= text) return { inner: `toolCalls[${b - text}]`, index: b - text }
+    return content === -1 ? { inner: "content", index: null } : { inner: `content[${b}]`, index: b }
+  }
+}
