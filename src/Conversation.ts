@@ -59,6 +59,7 @@ import {
 import type { CacheBreakpoint, ConversationIssue, DecodeIssue, Issue, IssueFor, ProviderIssue } from "./ValidationError.js"
 import { hintKey } from "./internal/hint.js"
 import { customCallOutputs, customItemOf, isChatCustomCall, isCustomOutputsOnly, sentArgumentsProblem } from "./internal/toolArgs.js"
+import { hasLoneSurrogate } from "./internal/surrogates.js"
 import { assistantTurnStart, firstBlockOfRun, isThinkingBlock, nextOnWire, previousOnWire, thinkingSetting, turnStart } from "./internal/anthropicTurn.js"
 
 declare const ValidatedTypeId: unique symbol
@@ -1310,15 +1311,6 @@ const cacheBreakpointRule = (messages: ReadonlyArray<Message.Message>, options: 
   const past = system[Math.max(0, CACHE_BREAKPOINT_LIMIT - outside)]
   sink(new TooManyCacheBreakpoints({ provider: "anthropic", count, breakpoints: system, ...(past === undefined ? {} : past) }))
 }
-
-/** A lone UTF-16 surrogate: a high one no low one follows, or a low one no high one precedes. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
-
-/** The engine's own check (ES2024, several times faster on text with emoji), or the pattern where it has none. */
-const nativeWellFormed = (String.prototype as unknown as { readonly isWellFormed?: (this: string) => boolean }).isWellFormed
-
-/** Whether a string has a lone surrogate; linear. */
-const hasLoneSurrogate = (text: string): boolean => nativeWellFormed === undefined ? LONE_SURROGATE.test(text) : !nativeWellFormed.call(text)
 
 /** An object or array being walked, and where it is in its parent. */
 interface Frame {

@@ -25,6 +25,7 @@ import { Issue as IssueSchema } from "./ValidationError.js"
 import { hintKey } from "./internal/hint.js"
 import { defineOwn } from "./internal/json.js"
 import { customCallOutputs, customItemOf, isChatCustomCall, isCustomOutputsOnly, isObject, jsonText, rawArgsHold, sentArgumentsProblem } from "./internal/toolArgs.js"
+import { hasLoneSurrogate, LONE_SURROGATES } from "./internal/surrogates.js"
 import { assistantRunEnd, isThinkingBlock, nextOnWire, previousOnWire, thinkingSetting, turnStart } from "./internal/anthropicTurn.js"
 
 /**
@@ -1133,19 +1134,10 @@ const withoutBlankResultText = (m: Message.ToolMessage, i: number, log: (action:
   return results === undefined ? m : withContent(m, results)
 }
 
-/** Every lone UTF-16 surrogate of a string: a high one no low one follows, or a low one no high one precedes. */
-const LONE_SURROGATES = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g
-
 /** Counts the lone surrogates replaced. */
 interface Replaced {
   count: number
 }
-
-/** The engine's own check (ES2024, several times faster on text with emoji), or the pattern where it has none. */
-const nativeWellFormed = (String.prototype as unknown as { readonly isWellFormed?: (this: string) => boolean }).isWellFormed
-
-/** Whether a string has a lone surrogate; linear. */
-const hasLoneSurrogate = (text: string): boolean => nativeWellFormed === undefined ? text.search(LONE_SURROGATES) !== -1 : !nativeWellFormed.call(text)
 
 /** A string with each lone surrogate replaced with U+FFFD, counted. */
 const wellFormedText = (text: string, replaced: Replaced): string =>
