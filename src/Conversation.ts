@@ -24,7 +24,10 @@ import { hasToolCalls, issuesOf as messageIssuesOf } from "./Message.js"
 import type { Provider } from "./Provider.js"
 import { unknownProvider } from "./internal/unknownProvider.js"
 import { listOf, stringify } from "./internal/json.js"
-import { itemIdOf, unfollowedReasoning } from "./internal/responsesItems.js"
+import { isReasoningItem, itemIdOf, unfollowedReasoning } from "./internal/responsesItems.js"
+import { ANTHROPIC_IMAGE_TYPES } from "./internal/anthropicFiles.js"
+import { base64DataUrlParts } from "./internal/dataUrl.js"
+import { imageTypeOfBase64 } from "./internal/imageSize.js"
 import { ORPHAN, Walker } from "./internal/walker.js"
 import type { CallRef as WalkerCallRef } from "./internal/walker.js"
 import {
@@ -41,6 +44,8 @@ import {
   MisplacedFunctionCall,
   MissingEncryptedContent,
   MalformedToolArguments,
+  MediaTypeMismatch,
+  MissingReasoningItem,
   MissingThinkingSignature,
   MissingThoughtSignature,
   MissingToolResult,
@@ -54,7 +59,8 @@ import {
   PrefillNotSupported,
   ThinkingWhileDisabled,
   TooManyCacheBreakpoints,
-  TrailingWhitespacePrefill
+  TrailingWhitespacePrefill,
+  UnsupportedMediaType
 } from "./ValidationError.js"
 import type { CacheBreakpoint, ConversationIssue, DecodeIssue, Issue, IssueFor, ProviderIssue } from "./ValidationError.js"
 import { hintKey } from "./internal/hint.js"
@@ -822,8 +828,19 @@ export interface ProfileOptions extends ValidateOptions {
    */
   readonly thoughtSignatures?: "required" | "optional"
   /**
+   * OpenAI Responses: whether an output item sent back with its item id
+   * needs the reasoning item it was produced after in the request
+   * (`MissingReasoningItem`), as reasoning models want. Default:
+   * `"required"` when `model` reasons by default (see
+   * `requiresReasoningItems`), `"optional"` otherwise.
+   * `profileOptionsOf` sets it from the request's `reasoning.effort`
+   * (`"optional"` for `"none"`, whose outputs come after no reasoning).
+   */
+  readonly reasoningItems?: "required" | "optional"
+  /**
    * The model the request is for (e.g. `"gemini-3-flash-preview"`), for the
-   * defaults that depend on the model generation (`thoughtSignatures`).
+   * defaults that depend on the model generation (`thoughtSignatures`,
+   * `reasoningItems`).
    */
   readonly model?: string
   /**
@@ -847,6 +864,9 @@ export interface ProfileOptions extends ValidateOptions {
  *   or later `model`, and off for a request read from an Anthropic body
  *   (`readFrom: "anthropic"`);
  * - `store`: `false` when the Responses request says `store: false`;
+ * - `reasoningItems`: from the Responses request's `reasoning.effort`, for
+ *   a model that can reason (`"optional"` for `"none"`, else
+ *   `"required"`);
  * - `continues`: a Responses request with `previous_response_id` or
  *   `conversation`;
  * - `cacheBreakpointsOutsideMessages`: the Anthropic cache breakpoints of
@@ -885,6 +905,7 @@ export const profileOptionsOf = (
     ...(thinking === undefined ? {} : { thinking }),
     ...(mode === undefined ? {} : { thinkingMode: mode }),
     ...(responses?.["store"] === false ? { store: false } : {}),
+    ...reasoningItemsOf(request.model, responses),
     ...(stored("previous_response_id") || stored("conversation") ? { continues: true } : {}),
     ...cacheBreakpointsOutside(anthropic, request.tools)
   }
@@ -953,6 +974,69 @@ export const requiresThoughtSignatures = (options?: ProfileOptions): boolean => 
   if (options?.thoughtSignatures !== undefined) return options.thoughtSignatures === "required"
   const generation = options?.model === undefined ? undefined : /(?:^|\/)gemini-(\d+)/.exec(options.model)?.[1]
   return generation !== undefined && Number(generation) >= 3
+}
+
+/** An OpenAI model id without a gateway's prefix (`openai/gpt-5`), in lower case. */
+const openAiModelName = (model: string): string => model.slice(model.lastIndexOf("/") + 1).toLowerCase()
+
+/**
+ * Whether the OpenAI model a model id names can reason: the o-series (`o1`, `o3-mini`, `o4-mini`), `codex-mini`, and
+ * GPT-5 and later, but for their chat variants (`gpt-5-chat-latest`), which do not. An id it does not know (an Azure
+ * deployment's own name) is none.
+ */
+const canReason = (model: string): boolean => {
+  const name = openAiModelName(model)
+  if (/^o[1-9]\d*(?:-|$)/.test(name) || name.startsWith("codex-mini")) return true
+  const gpt = /^gpt-(\d+)/.exec(name)
+  return gpt !== null && Number(gpt[1]) >= 5 && !name.includes("-chat")
+}
+
+/**
+ * Whether the model reasons when a request does not set `reasoning.effort`, producing a reasoning item before its
+ * outputs: the o-series, `codex-mini`, GPT-5 (`gpt-5`, `gpt-5-mini`) and the Codex models. GPT-5.1 and later default to
+ * no reasoning (`effort: "none"`): a recorded request to `gpt-5.4` without an effort replayed its `msg_` and `fc_`
+ * items without reasoning and was accepted.
+ */
+const reasonsByDefault = (model: string): boolean => {
+  if (!canReason(model)) return false
+  const name = openAiModelName(model)
+  return !name.startsWith("gpt-") || /^gpt-5(?:-|$)/.test(name) || name.includes("codex")
+}
+
+/**
+ * Whether an OpenAI Responses profile with these options wants each output
+ * item sent with its item id to come with its reasoning item
+ * (`MissingReasoningItem`): `reasoningItems` when given (which
+ * `profileOptionsOf` sets from a request's `reasoning.effort` for a model
+ * that can reason), otherwise whether `model` reasons by default: the
+ * o-series, `codex-mini`, GPT-5 and the Codex models (GPT-5.1 and later
+ * default to no reasoning; `-chat` variants never reason). Without a
+ * model, nothing is required.
+ *
+ * @example
+ * Conversation.requiresReasoningItems({ model: "gpt-5" }) // true
+ * Conversation.requiresReasoningItems({ model: "o4-mini" }) // true
+ * Conversation.requiresReasoningItems({ model: "gpt-4.1" }) // false
+ * Conversation.requiresReasoningItems({ model: "gpt-5.4" }) // false: no reasoning unless the request asks for it
+ * const request = Request.make([Message.user("hi")], { model: "gpt-5.4", providerOptions: { "openai-responses": { reasoning: { effort: "high" } } } })
+ * Conversation.requiresReasoningItems(Conversation.profileOptionsOf(request)) // true
+ *
+ * @since 0.1.0
+ */
+export const requiresReasoningItems = (options?: ProfileOptions): boolean => {
+  if (options?.reasoningItems !== undefined) return options.reasoningItems === "required"
+  return options?.model !== undefined && reasonsByDefault(options.model)
+}
+
+/**
+ * The reasoning-item setting a Responses request's `reasoning.effort` implies for a model that can reason: none
+ * without reasoning (`"none"`), required with any other effort.
+ */
+const reasoningItemsOf = (model: string | undefined, responses: Block.JsonObject | undefined): { readonly reasoningItems?: "required" | "optional" } => {
+  const reasoning = responses?.["reasoning"]
+  const effort = typeof reasoning === "object" && reasoning !== null && !Array.isArray(reasoning) ? (reasoning as Block.JsonObject)["effort"] : undefined
+  if (typeof effort !== "string" || model === undefined || !canReason(model)) return {}
+  return { reasoningItems: effort === "none" ? "optional" : "required" }
 }
 
 /** A provider's own issues, and the generic ones only that provider's wire shows. */
@@ -1428,6 +1512,202 @@ const duplicateItemRule = (messages: ReadonlyArray<Message.Message>, sink: Provi
   }
 }
 
+/**
+ * The kind of output item the Responses adapter writes a block as, when it writes it with its item id: a client
+ * call as a `function_call` (an id that begins with `fc`), text and refusals as a `message` (`msg`). The adapter
+ * leaves other ids out (the API takes no other on those items), so they reference nothing.
+ */
+const sentOutputItem = (block: Block.AssistantBlock): { readonly type: "function_call" | "message"; readonly itemId: string } | undefined => {
+  switch (block._tag) {
+    case "ToolCall":
+      return block.providerExecuted !== true && block.itemId?.startsWith("fc") === true ? { type: "function_call", itemId: block.itemId } : undefined
+    case "Text":
+    case "Refusal":
+      return block.itemId?.startsWith("msg") === true ? { type: "message", itemId: block.itemId } : undefined
+    default:
+      return undefined
+  }
+}
+
+/**
+ * Reasoning models: an output item sent with its id needs the reasoning item it was produced after (documented
+ * error: "Item 'fc_…' of type 'function_call' was provided without its required 'reasoning' item: 'rs_…'"), when
+ * the request stores (with `store: false` the API keeps no items to look one up by, and agents that leave reasoning
+ * out of such requests are accepted). Which reasoning item that was is not kept, so any reasoning item before it in
+ * its turn (from the user's last words on) will do: outputs written right after each call (the reader then starts a
+ * new assistant message) still follow the turn's reasoning. A conversation that continues a stored response opens
+ * with that response's turn, reasoning included.
+ */
+const reasoningItemRule = (messages: ReadonlyArray<Message.Message>, options: ProfileOptions | undefined, sink: ProviderSink): void => {
+  // with store: false nothing is stored to look an item up by: agents that leave reasoning out then are accepted
+  if (!requiresReasoningItems(options) || options?.store === false) return
+  const provider = "openai-responses"
+  let reasoned = options?.continues === true
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!
+    if (m.role === "user") reasoned = false
+    if (m.role !== "assistant" || reasoned) continue
+    const content = m.content
+    for (let b = 0; b < content.length && !reasoned; b++) {
+      const block = content[b]!
+      if (isReasoningItem(block)) {
+        reasoned = true
+        continue
+      }
+      const item = sentOutputItem(block)
+      if (item === undefined) continue
+      // the later parts of a message item are that item, reported at its first part
+      const before = content[b - 1]
+      if (item.type === "message" && isMessagePart(before) && before.itemId === item.itemId) continue
+      if (sink(new MissingReasoningItem({ provider, index: i, blockIndex: b, itemId: item.itemId, itemType: item.type }))) return
+    }
+  }
+}
+
+/**
+ * The output items of a conversation that OpenAI's reasoning models reject
+ * because their reasoning item is not sent (`MissingReasoningItem`), in
+ * order: each block written with its item id (a call's `fc…`, the first part
+ * of a message's `msg…`) with no reasoning item before it in its turn. Empty
+ * unless the options say the model wants them (`requiresReasoningItems`);
+ * always empty with `store: false` (nothing is stored to look an item up
+ * by).
+ * The reading `validateFor("openai-responses")` and
+ * `Repair.repairFor("openai-responses")` share.
+ *
+ * @example
+ * const history = [
+ *   Message.user("Weather in Oslo?"),
+ *   Message.assistant([Block.toolCall("call_1", "weather", { city: "Oslo" }, { itemId: "fc_1" })]),
+ *   Message.toolResultMessage("call_1", "weather", "12°C")
+ * ]
+ * Conversation.missingReasoningItems(history, { model: "o3" }).map((issue) => issue.itemId) // ["fc_1"]
+ * Conversation.missingReasoningItems(history, { model: "gpt-4.1" }) // []: the model does not reason
+ *
+ * @since 0.1.0
+ */
+export const missingReasoningItems = (messages: ReadonlyArray<Message.Message>, options?: ProfileOptions): Array<MissingReasoningItem> =>
+  withoutStacks(() => {
+    const found: Array<MissingReasoningItem> = []
+    reasoningItemRule(messages, options, (issue) => {
+      if (issue._tag === "MissingReasoningItem") found.push(issue)
+      return false
+    })
+    return found
+  })
+
+/** The image types OpenAI takes, as the formats of its error: "['png', 'jpeg', 'gif', 'webp']". */
+const OPENAI_IMAGE_TYPES: ReadonlyArray<string> = ["image/png", "image/jpeg", "image/gif", "image/webp"]
+const OPENAI_IMAGES: ReadonlySet<string> = new Set(OPENAI_IMAGE_TYPES)
+/** The image types Anthropic takes, as its error lists them. */
+const ANTHROPIC_IMAGE_LIST: ReadonlyArray<string> = ["image/jpeg", "image/png", "image/gif", "image/webp"]
+/** The document types Anthropic takes as data (its adapter sends any `text/*` as plain text). */
+const ANTHROPIC_DOCUMENT_LIST: ReadonlyArray<string> = ["application/pdf", "text/plain"]
+/** The image types Gemini documents ("MIME type must be image/png, image/jpeg, image/webp, image/heic, or image/heif"). */
+const GEMINI_IMAGE_LIST: ReadonlyArray<string> = ["image/png", "image/jpeg", "image/webp", "image/heic", "image/heif"]
+/** Those, and the ones Gemini is not known to reject: GIF (taken by Gemini 1.5), BMP and TIFF (listed by its SDK). */
+const GEMINI_IMAGES: ReadonlySet<string> = new Set([...GEMINI_IMAGE_LIST, "image/gif", "image/bmp", "image/tiff"])
+
+/** A media type as providers compare it: lower case, without parameters. */
+const bareType = (mediaType: string): string => {
+  const semicolon = mediaType.indexOf(";")
+  return (semicolon === -1 ? mediaType : mediaType.slice(0, semicolon)).trim().toLowerCase()
+}
+
+/** A type that says nothing of the format (`image/*`, `application/octet-stream`): not checked. */
+const isUnknownType = (type: string): boolean => type === "" || type.endsWith("/*") || type === "application/octet-stream"
+
+/** A file's inline data as sent: its declared type and where its base64 text starts, or none (a URL, a file id, text). */
+const inlineData = (file: Block.FileBlock, dataUrls: boolean): { readonly mediaType: string; readonly text: string; readonly start: number } | undefined => {
+  const source = file.source
+  switch (source._tag) {
+    case "Base64":
+      return { mediaType: file.mediaType, text: source.data, start: 0 }
+    case "Url": {
+      const parts = dataUrls ? base64DataUrlParts(source.url) : undefined
+      return parts === undefined ? undefined : { mediaType: parts.mediaType, text: source.url, start: parts.dataStart }
+    }
+    case "FileId":
+    case "Text":
+      return undefined
+    default:
+      return Block.absurd(source)
+  }
+}
+
+/** What a provider says of a file given inline, as its adapter sends it: nothing, or the issue. */
+const mediaIssue = (
+  provider: Provider,
+  file: Block.FileBlock,
+  where: { readonly index: number; readonly blockIndex: number; readonly partIndex?: number }
+): UnsupportedMediaType | MediaTypeMismatch | undefined => {
+  const unsupported = (mediaType: string, supported: ReadonlyArray<string>) => new UnsupportedMediaType({ provider, ...where, mediaType, supported })
+  switch (provider) {
+    case "anthropic": {
+      // a data URL is no URL Anthropic fetches: its adapter leaves it out for that
+      const source = file.source
+      if (source._tag !== "Base64") return undefined
+      const type = bareType(file.mediaType)
+      if (isUnknownType(type) || type.startsWith("audio/") || type.startsWith("video/")) return undefined
+      if (!type.startsWith("image/")) return type === "application/pdf" || type.startsWith("text/") ? undefined : unsupported(file.mediaType, ANTHROPIC_DOCUMENT_LIST)
+      const actual = imageTypeOfBase64(source.data)
+      // the adapter sends a type Anthropic takes as it is, and any other as the type the bytes show
+      if (ANTHROPIC_IMAGE_TYPES.has(file.mediaType)) {
+        return actual !== undefined && actual !== file.mediaType ? new MediaTypeMismatch({ provider, ...where, mediaType: file.mediaType, actual }) : undefined
+      }
+      return ANTHROPIC_IMAGE_TYPES.has(type) || actual !== undefined ? undefined : unsupported(file.mediaType, ANTHROPIC_IMAGE_LIST)
+    }
+    case "openai-chat":
+    case "openai-responses": {
+      if (!file.mediaType.toLowerCase().startsWith("image/")) return undefined
+      const inline = inlineData(file, true)
+      if (inline === undefined) return undefined
+      const type = bareType(inline.mediaType)
+      // OpenAI reads the format from the bytes
+      if (isUnknownType(type) || OPENAI_IMAGES.has(type) || imageTypeOfBase64(inline.text, inline.start) !== undefined) return undefined
+      return unsupported(inline.mediaType, OPENAI_IMAGE_TYPES)
+    }
+    case "gemini": {
+      // Gemini judges the declared type; a data URL is no file URI it takes, whatever its type
+      if (file.source._tag !== "Base64") return undefined
+      const type = bareType(file.mediaType)
+      return !type.startsWith("image/") || isUnknownType(type) || GEMINI_IMAGES.has(type) ? undefined : unsupported(file.mediaType, GEMINI_IMAGE_LIST)
+    }
+    default:
+      return unknownProvider(provider)
+  }
+}
+
+/**
+ * Files given inline in a media type the provider does not take (`UnsupportedMediaType`), and for Anthropic images
+ * whose bytes are another format than their type (`MediaTypeMismatch`), each from the provider's documented errors:
+ * in user messages and tool results, where the adapters send files (a Chat tool message holds only text).
+ */
+const mediaTypeRule = (provider: Provider, messages: ReadonlyArray<Message.Message>, sink: ProviderSink): void => {
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!
+    if (m.role === "user") {
+      for (let b = 0; b < m.content.length; b++) {
+        const block = m.content[b]!
+        if (block._tag !== "File") continue
+        const issue = mediaIssue(provider, block, { index: i, blockIndex: b })
+        if (issue !== undefined && sink(issue)) return
+      }
+    } else if (m.role === "tool" && provider !== "openai-chat") {
+      for (let b = 0; b < m.content.length; b++) {
+        const content = m.content[b]!.content
+        if (typeof content === "string") continue
+        for (let p = 0; p < content.length; p++) {
+          const part = content[p]!
+          if (part._tag !== "File") continue
+          const issue = mediaIssue(provider, part, { index: i, blockIndex: b, partIndex: p })
+          if (issue !== undefined && sink(issue)) return
+        }
+      }
+    }
+  }
+}
+
 /** Runs a profile's passes one after the other into one sink, until it says stop. */
 const passes = (sink: ProviderSink, ...all: ReadonlyArray<(sink: ProviderSink) => void>): void => {
   let stop = false
@@ -1448,13 +1728,25 @@ const providerScan = (
     case "openai-chat":
       // every other Chat Completions rule that can fail a request is a generic rule; what the
       // format cannot carry (thinking) is reported by its adapter as a loss
-      return chatRules(messages, sink)
+      return passes(sink, (s) => chatRules(messages, s), (s) => mediaTypeRule(provider, messages, s))
     case "openai-responses":
-      return passes(sink, (s) => responsesRules(messages, options, s), (s) => duplicateItemRule(messages, s))
+      return passes(
+        sink,
+        (s) => responsesRules(messages, options, s),
+        (s) => duplicateItemRule(messages, s),
+        (s) => reasoningItemRule(messages, options, s),
+        (s) => mediaTypeRule(provider, messages, s)
+      )
     case "anthropic":
-      return passes(sink, (s) => anthropicRules(messages, options, s), (s) => cacheBreakpointRule(messages, options, s), (s) => loneSurrogateRule(messages, s))
+      return passes(
+        sink,
+        (s) => anthropicRules(messages, options, s),
+        (s) => cacheBreakpointRule(messages, options, s),
+        (s) => loneSurrogateRule(messages, s),
+        (s) => mediaTypeRule(provider, messages, s)
+      )
     case "gemini":
-      return geminiRules(messages, options, sink)
+      return passes(sink, (s) => geminiRules(messages, options, s), (s) => mediaTypeRule(provider, messages, s))
     default:
       return unknownProvider(provider)
   }
@@ -1497,10 +1789,10 @@ export const issuesFor = (
  *
  * | provider | relaxes | adds |
  * |---|---|---|
- * | `"anthropic"` | `ConsecutiveRole`; a system message between calls and results | `MissingThinkingSignature`, `EmptyRedactedThinking`, `ThinkingNotFirst` (manual thinking: the turn a request continues, a tool loop from the user's words on or a final assistant message, starts with thinking; not with `thinkingMode: "adaptive"`), `ThinkingWhileDisabled` (`thinking: false`: no thinking in a final assistant turn), `PrefillNotSupported` (Claude 4.6 and later, by `model`), `EmptyTextBlock`, `TrailingWhitespacePrefill`, `TextAfterToolCalls` (client calls only), `MissingToolResult` (results read from two user messages), `TooManyCacheBreakpoints` (more than 4, with `cacheBreakpointsOutsideMessages`), `LoneSurrogate` (half of a character in any string) |
- * | `"gemini"` | `ConsecutiveRole` for user messages | `SystemNotAtStart`, `MisplacedFunctionCall`, `MissingThoughtSignature` (Gemini 3: `thoughtSignatures` / `model`) |
- * | `"openai-responses"` | nothing | `ReasoningWithoutOutput`, `TextBetweenCallAndOutput`, `MissingEncryptedContent` (with `store: false`), `MalformedToolArguments`; for custom tool items kept as provider data, `OrphanToolResult` (an output with no custom tool call before it), `DuplicateToolResult` (a second output for one call) and `MissingToolResult` (a call with no output after it); `DuplicateItemId` (two input items with one id) |
- * | `"openai-chat"` | nothing | `MalformedToolArguments` (a call's arguments text is not a JSON object) |
+ * | `"anthropic"` | `ConsecutiveRole`; a system message between calls and results | `MissingThinkingSignature`, `EmptyRedactedThinking`, `ThinkingNotFirst` (manual thinking: the turn a request continues, a tool loop from the user's words on or a final assistant message, starts with thinking; not with `thinkingMode: "adaptive"`), `ThinkingWhileDisabled` (`thinking: false`: no thinking in a final assistant turn), `PrefillNotSupported` (Claude 4.6 and later, by `model`), `EmptyTextBlock`, `TrailingWhitespacePrefill`, `TextAfterToolCalls` (client calls only), `MissingToolResult` (results read from two user messages), `TooManyCacheBreakpoints` (more than 4, with `cacheBreakpointsOutsideMessages`), `LoneSurrogate` (half of a character in any string), `UnsupportedMediaType` (an inline image that is not JPEG, PNG, GIF or WebP by type and bytes; a document as data that is not PDF or text), `MediaTypeMismatch` (base64 image bytes of another format than their type) |
+ * | `"gemini"` | `ConsecutiveRole` for user messages | `SystemNotAtStart`, `MisplacedFunctionCall`, `MissingThoughtSignature` (Gemini 3: `thoughtSignatures` / `model`), `UnsupportedMediaType` (an inline image of a type Gemini does not document, such as `image/jpg`) |
+ * | `"openai-responses"` | nothing | `ReasoningWithoutOutput`, `TextBetweenCallAndOutput`, `MissingEncryptedContent` (with `store: false`), `MalformedToolArguments`; for custom tool items kept as provider data, `OrphanToolResult` (an output with no custom tool call before it), `DuplicateToolResult` (a second output for one call) and `MissingToolResult` (a call with no output after it); `DuplicateItemId` (two input items with one id); `MissingReasoningItem` (a model that reasons, by `model` or `reasoningItems`, not with `store: false`: an `fc_`/`msg_` item sent with its id and no reasoning item before it in its turn); `UnsupportedMediaType` (an inline image that is not PNG, JPEG, GIF or WebP by type and bytes) |
+ * | `"openai-chat"` | nothing | `MalformedToolArguments` (a call's arguments text is not a JSON object), `UnsupportedMediaType` (as for Responses, in user messages) |
  *
  * @example
  * const ready = yield* Conversation.validateFor("gemini", { model: "gemini-3-flash-preview" })(messages).pipe(

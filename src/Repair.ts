@@ -485,6 +485,37 @@ export class ReplacedLoneSurrogates extends Schema.TaggedClass<ReplacedLoneSurro
 }
 
 /**
+ * The item id of an OpenAI Responses output item (a function call's `fc_…`,
+ * a message's `msg_…`) was removed: a reasoning model rejects an item sent
+ * with its id when the reasoning item it was produced after is not sent
+ * (`ValidationError.MissingReasoningItem`), and takes the same item without
+ * an id as new input (a call is paired with its output by its call id).
+ * `original` keeps the id; the block is otherwise as it was. `blockIndex`
+ * is the block in the message as repaired (after the messages merged into
+ * it); each part of a message item is logged. Without its id, text goes
+ * back as a plain assistant message, whose citations the adapter reports as
+ * lost.
+ *
+ * @example
+ * const reply = Message.assistant([Block.toolCall("call_1", "weather", { city: "Oslo" }, { itemId: "fc_1" })])
+ * const { messages, actions } = yield* Repair.repairFor("openai-responses", { model: "gpt-5" })([
+ *   Message.user("Weather in Oslo?"), reply, Message.toolResultMessage("call_1", "weather", "12°C")
+ * ])
+ * actions[0]?.description // 'messages[1].content[0]: removed the item id "fc_1": its reasoning item is not sent, and a reasoning model rejects an item with its id without it'
+ *
+ * @since 0.1.0
+ */
+export class RemovedItemId extends Schema.TaggedClass<RemovedItemId>()("RemovedItemId", {
+  index: Index,
+  blockIndex: Index,
+  original: Schema.String
+}) {
+  get description(): string {
+    return `messages[${this.index}].content[${this.blockIndex}]: removed the item id ${JSON.stringify(this.original)}: its reasoning item is not sent, and a reasoning model rejects an item with its id without it`
+  }
+}
+
+/**
  * Every change `repair` and `repairFor` can make. `index` is the message's
  * index in the input of the pass that made the change. A step about one
  * block names it with `blockIndex`: its place in that message's content
@@ -513,7 +544,8 @@ export const RepairAction = Schema.Union([
   InsertedUserMessage,
   AddedThoughtSignature,
   ReplacedToolArguments,
-  ReplacedLoneSurrogates
+  ReplacedLoneSurrogates,
+  RemovedItemId
 ])
 
 /**
@@ -1599,7 +1631,46 @@ const responsesFixes = (options: RepairForOptions | undefined): ProviderFixes =>
         for (; from < m.content.length; from++) content.push(m.content[from]!)
         out[k] = withContent(m, content)
       }
+      // an output item sent with its id needs its reasoning item on a reasoning model: without it, the item goes
+      // without its id (validation's own reading, on the repaired messages: merges and moves are done)
+      const missing = Conversation.missingReasoningItems(out, options)
+      for (let n = 0; n < missing.length;) {
+        const k = missing[n]!.index
+        const m = out[k] as Message.AssistantMessage
+        const content = m.content.slice()
+        for (; n < missing.length && missing[n]!.index === k; n++) {
+          const { blockIndex, itemId } = missing[n]!
+          // the item's blocks: a call, or the parts of a message item (the text and refusals that follow with its id)
+          for (let b = blockIndex; b < content.length; b++) {
+            const block = content[b]!
+            if (b > blockIndex && !((block._tag === "Text" || block._tag === "Refusal") && block.itemId === itemId)) break
+            log(new RemovedItemId({ index: origins[k]!, blockIndex: b, original: itemId }))
+            content[b] = withoutItemId(block)
+          }
+        }
+        out[k] = withContent(m, content)
+      }
     }
+  }
+}
+
+/** An output block without its Responses item id, as it was otherwise. */
+const withoutItemId = (block: Block.AssistantBlock): Block.AssistantBlock => {
+  switch (block._tag) {
+    case "ToolCall": {
+      const { itemId: _id, ...rest } = block
+      return Block.freeze(new Block.ToolCallBlock(rest))
+    }
+    case "Text": {
+      const { itemId: _id, ...rest } = block
+      return Block.freeze(new Block.TextBlock(rest))
+    }
+    case "Refusal": {
+      const { itemId: _id, ...rest } = block
+      return Block.freeze(new Block.RefusalBlock(rest))
+    }
+    default:
+      return block
   }
 }
 
@@ -1657,6 +1728,10 @@ const whyNot = (issue: Issue): string => {
       return "the items with this id differ (an exact copy is removed), and which one to keep is yours to choose"
     case "PrefillNotSupported":
       return "the final assistant message is your content: end the request with a user message, or ask for the format with structured outputs instead of a prefill"
+    case "UnsupportedMediaType":
+      return "the file is your content: convert it to a type the provider takes, or leave it out"
+    case "MediaTypeMismatch":
+      return "the image is your content: give it the media type its bytes are"
     default:
       return "no repair for this rule"
   }
@@ -1686,6 +1761,10 @@ const whyNot = (issue: Issue): string => {
  *   with U+FFFD (`ReplacedLoneSurrogates`, the block as it was kept). More
  *   than 4 cache breakpoints are left as they are (`CannotRepair`): which to
  *   keep is the caller's choice.
+ * - Every provider: a file in a media type the provider does not take
+ *   (`UnsupportedMediaType`), and for Anthropic an image whose bytes are
+ *   another format than its type (`MediaTypeMismatch`), are left as they
+ *   are (`CannotRepair`): the file is the caller's to convert or leave out.
  * - Gemini: system messages after the start are moved to the start; a
  *   function-call turn with no user turn before it gets a user message
  *   ("Continue."); in the current turn, the first call of each step without a
@@ -1703,7 +1782,9 @@ const whyNot = (issue: Issue): string => {
  *   whose id an earlier item had is removed when it is an exact copy of it
  *   (a turn appended twice; kept in the log as a `RemovedBlock`); two
  *   different items with one id are left (`CannotRepair`): which to keep is
- *   the caller's choice.
+ *   the caller's choice. For a model that reasons (`model`,
+ *   `reasoningItems`), an output item sent with its id whose reasoning item
+ *   is not sent loses the id (`RemovedItemId`, the id kept in the log).
  * - OpenAI Chat: the generic repair, and arguments text as for Responses.
  *
  * Succeeds with a history that passes `Conversation.validateFor(provider)`,

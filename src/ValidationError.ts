@@ -18,6 +18,9 @@ const at = (index: number | undefined): string => (index === undefined ? "" : `m
 /** `content[b]: ` for an issue that names its block, else nothing. */
 const blockPrefix = (blockIndex: number | undefined): string => (blockIndex === undefined ? "" : `content[${blockIndex}]: `)
 
+/** `.content[p]` for an issue about a part of a tool result, else nothing. */
+const partPrefix = (partIndex: number | undefined): string => (partIndex === undefined ? "" : `.content[${partIndex}]`)
+
 // ---------------------------------------------------------------------------
 // decoding (data that arrives as unknown JSON)
 // ---------------------------------------------------------------------------
@@ -932,6 +935,142 @@ export class DuplicateItemId extends Schema.TaggedError<DuplicateItemId>()("Dupl
   }
 }
 
+/**
+ * OpenAI Responses with a reasoning model: an output item sent back with
+ * its item id (a function call's `fc_…`, a message's `msg_…`) when the
+ * reasoning item it was produced after is not sent ("Item 'fc_…' of type
+ * 'function_call' was provided without its required 'reasoning' item:
+ * 'rs_…'", reported from agents on o3 and gpt-5 whose stored history kept
+ * the calls but not the reasoning; "Item 'msg_…' of type 'message' was
+ * provided without its required 'reasoning' item" from gpt-5.2-codex and
+ * gpt-5.5). The API looks the item up by its id and wants its reasoning
+ * item in the request too.
+ *
+ * Checked only when the profile says the model reasons
+ * (`Conversation.requiresReasoningItems`: `model` names an o-series model,
+ * codex-mini, GPT-5 or a Codex model, or `reasoningItems: "required"`,
+ * which `profileOptionsOf` sets from a request's `reasoning.effort`): a
+ * model that does not reason produces no reasoning item to miss (a
+ * recorded request to gpt-5.4 without an effort, which then does not
+ * reason, replayed its `msg_` and `fc_` items alone and was accepted). Not with
+ * `store: false` either: the API then keeps no items to look one up by
+ * (agents that leave reasoning out of such requests are accepted). A block
+ * is reported when no reasoning item (thinking with an `itemId`) comes
+ * before it in its turn, from the user's last words on: which reasoning
+ * item an output came after is not kept, so any one of the turn will do.
+ * Only ids the adapter sends count (`fc…` on a call, `msg…` on text or a
+ * refusal; it leaves others out). `blockIndex` is the item's first block
+ * (the text and refusal blocks with one `itemId` are the parts of one
+ * message item).
+ *
+ * `Repair.repairFor("openai-responses", { model })` removes the item id
+ * from those blocks (`RemovedItemId`, the id kept in its log): the API
+ * takes an item without an id as new input, and a call is paired with its
+ * output by its call id, not its item id.
+ *
+ * @example
+ * const reply = Message.assistant([Block.toolCall("call_1", "weather", { city: "Oslo" }, { itemId: "fc_1" })])
+ * const [issue] = Conversation.issuesFor("openai-responses", [Message.user("Weather?"), reply, Message.toolResultMessage("call_1", "weather", "12°C")], { model: "gpt-5" })
+ * issue?._tag // "MissingReasoningItem": the reasoning item the call came after is not sent
+ *
+ * @since 0.1.0
+ */
+export class MissingReasoningItem extends Schema.TaggedError<MissingReasoningItem>()("MissingReasoningItem", {
+  provider: Provider,
+  index: Schema.Number,
+  blockIndex: Schema.Number,
+  itemId: Schema.String,
+  itemType: Schema.Literals(["function_call", "message"])
+}) {
+  override get message(): string {
+    return `${at(this.index)}${block(this.blockIndex)}: the ${this.itemType} item ${JSON.stringify(this.itemId)} is sent with its id, but no reasoning item comes before it in its turn, and ${this.provider} rejects it from a reasoning model ("Item '${this.itemId}' of type '${this.itemType}' was provided without its required 'reasoning' item")`
+  }
+}
+
+/**
+ * A file given inline (base64 data, or a base64 `data:` URL) in a media
+ * type the provider does not take, each as it documents:
+ *
+ * - Anthropic images: `image/jpeg`, `image/png`, `image/gif`, `image/webp`
+ *   ("media_type: Input should be 'image/jpeg', 'image/png', 'image/gif'
+ *   or 'image/webp'"; `image/jpg` is rejected too). Its adapter sends an
+ *   image whose bytes are one of those four with their type, so only an
+ *   image whose type and bytes are both another one is reported (its
+ *   adapter leaves it out). Anthropic documents given as data are PDF or
+ *   text (`application/pdf`, and `text/*`, which the adapter sends as plain
+ *   text): another document type is reported. Data URLs are not sent to
+ *   Anthropic at all (it fetches http and https URLs only).
+ * - OpenAI Chat and Responses images: PNG, JPEG, GIF, WebP ("You uploaded
+ *   an unsupported image. Please make sure your image has of one the
+ *   following formats: ['png', 'jpeg', 'gif', 'webp']"). OpenAI reads the
+ *   format from the bytes, so an image is reported when neither its type nor
+ *   its bytes are one of those.
+ * - Gemini images: `image/png`, `image/jpeg`, `image/webp`, `image/heic`,
+ *   `image/heif` ("MIME type must be image/png, image/jpeg, image/webp,
+ *   image/heic, or image/heif"; "Unsupported MIME type: image/jpg"). Gemini
+ *   judges the declared type. `image/gif`, `image/bmp` and `image/tiff` are
+ *   not reported: Gemini 1.5 took GIFs, and the Gemini SDK lists all three.
+ *   Gemini's other inline data (audio, video, PDF, text...) is not checked.
+ *
+ * The type is compared without case and parameters. A file by URL or file
+ * id, an image of unknown type (`image/*`) and other files of unknown type
+ * (`application/octet-stream`) are not checked, nor audio or video (a
+ * provider that takes no audio at all has its adapter report it as lost).
+ * Files in user messages and tool results are checked (a Chat tool message
+ * holds no files). `partIndex` is the file's place in its tool result's
+ * content. No repair: the file is the caller's (convert it, or leave it
+ * out); `Repair.repairFor` fails with `CannotRepair`.
+ *
+ * @example
+ * const photo = Block.image("data:image/heic;base64,AAAAGGZ0eXBoZWljAAAAAG1pZjE=")
+ * const [issue] = Conversation.issuesFor("anthropic", [Message.user([Block.text("What is this?"), photo])])
+ * issue?._tag // "UnsupportedMediaType"
+ * issue?.message // 'messages[0]: content[1]: anthropic does not take image/heic images (it takes image/jpeg, image/png, image/gif, image/webp)'
+ *
+ * @since 0.1.0
+ */
+export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaType>()("UnsupportedMediaType", {
+  provider: Provider,
+  index: Schema.Number,
+  blockIndex: Schema.Number,
+  partIndex: Schema.optionalKey(Schema.Number),
+  mediaType: Schema.String,
+  supported: Schema.Array(Schema.String)
+}) {
+  override get message(): string {
+    const kind = this.mediaType.toLowerCase().startsWith("image/") ? "images" : "files"
+    return `${at(this.index)}${block(this.blockIndex)}${partPrefix(this.partIndex)}: ${this.provider} does not take ${this.mediaType} ${kind} (it takes ${this.supported.join(", ")})`
+  }
+}
+
+/**
+ * Anthropic: base64 image data whose bytes are another format than its
+ * declared type, such as a JPEG sent as `image/png` ("Image does not match
+ * the provided media type image/png"; "The image was specified using the
+ * image/jpeg media type, but the image appears to be a image/png image").
+ * `actual` is the type the bytes show (PNG, JPEG, GIF and WebP are read
+ * from their first bytes). No repair: the type is the caller's to correct.
+ *
+ * @example
+ * const jpeg = Block.file(Block.base64("/9j/4AAQSkZJRgABAQ=="), "image/png")
+ * const [issue] = Conversation.issuesFor("anthropic", [Message.user([Block.text("What is this?"), jpeg])])
+ * issue?.message // 'messages[0]: content[1]: the image is declared image/png but its bytes are image/jpeg, and anthropic rejects ...'
+ *
+ * @since 0.1.0
+ */
+export class MediaTypeMismatch extends Schema.TaggedError<MediaTypeMismatch>()("MediaTypeMismatch", {
+  provider: Provider,
+  index: Schema.Number,
+  blockIndex: Schema.Number,
+  partIndex: Schema.optionalKey(Schema.Number),
+  mediaType: Schema.String,
+  actual: Schema.String
+}) {
+  override get message(): string {
+    return `${at(this.index)}${block(this.blockIndex)}${partPrefix(this.partIndex)}: the image is declared ${this.mediaType} but its bytes are ${this.actual}, and ${this.provider} rejects an image that does not match its media type ("Image does not match the provided media type ${this.mediaType}")`
+  }
+}
+
 // ---------------------------------------------------------------------------
 // unions: each defined once, as a Schema; the types are derived from them
 // ---------------------------------------------------------------------------
@@ -1031,7 +1170,9 @@ export const AnthropicIssue = Schema.Union([
   TrailingWhitespacePrefill,
   TextAfterToolCalls,
   TooManyCacheBreakpoints,
-  LoneSurrogate
+  LoneSurrogate,
+  UnsupportedMediaType,
+  MediaTypeMismatch
 ])
 
 /**
@@ -1049,7 +1190,7 @@ export type AnthropicIssue = typeof AnthropicIssue.Type
  *
  * @since 0.1.0
  */
-export const GeminiIssue = Schema.Union([SystemNotAtStart, MisplacedFunctionCall, MissingThoughtSignature])
+export const GeminiIssue = Schema.Union([SystemNotAtStart, MisplacedFunctionCall, MissingThoughtSignature, UnsupportedMediaType])
 
 /**
  * Any issue of Gemini's own rules, discriminated by `_tag`.
@@ -1066,7 +1207,15 @@ export type GeminiIssue = typeof GeminiIssue.Type
  *
  * @since 0.1.0
  */
-export const OpenAiResponsesIssue = Schema.Union([ReasoningWithoutOutput, TextBetweenCallAndOutput, MissingEncryptedContent, MalformedToolArguments, DuplicateItemId])
+export const OpenAiResponsesIssue = Schema.Union([
+  ReasoningWithoutOutput,
+  TextBetweenCallAndOutput,
+  MissingEncryptedContent,
+  MalformedToolArguments,
+  DuplicateItemId,
+  MissingReasoningItem,
+  UnsupportedMediaType
+])
 
 /**
  * Any issue of the Responses API's own rules, discriminated by `_tag`.
@@ -1077,15 +1226,16 @@ export type OpenAiResponsesIssue = typeof OpenAiResponsesIssue.Type
 
 /**
  * What `validateFor("openai-chat")` adds to the generic rules: arguments
- * that are not a JSON object (every other Chat Completions rule that fails a
- * request is a generic rule).
+ * that are not a JSON object, and images in a format OpenAI does not take
+ * (every other Chat Completions rule that fails a request is a generic
+ * rule).
  *
  * @example
  * const chatOnly = Conversation.issuesFor("openai-chat", messages).filter(Schema.is(ValidationError.OpenAiChatIssue))
  *
  * @since 0.1.0
  */
-export const OpenAiChatIssue = Schema.Union([MalformedToolArguments])
+export const OpenAiChatIssue = Schema.Union([MalformedToolArguments, UnsupportedMediaType])
 
 /**
  * Any issue of OpenAI Chat's own rules, discriminated by `_tag`.
@@ -1109,6 +1259,9 @@ export const ProviderIssues = {
   gemini: GeminiIssue
 } as const satisfies Record<Provider, Schema.Top>
 
+/** A provider's issues without the one every provider has (`UnsupportedMediaType`, listed with the Responses API's). */
+const notShared = <M extends Schema.Top>(members: ReadonlyArray<M>): Array<M> => members.filter((m) => m !== (UnsupportedMediaType as Schema.Top))
+
 /**
  * Every provider-specific issue.
  *
@@ -1118,10 +1271,11 @@ export const ProviderIssues = {
  * @since 0.1.0
  */
 export const ProviderIssue = Schema.Union([
-  // MalformedToolArguments is both OpenAI APIs' own: listed once, with the Responses API's
+  // MalformedToolArguments is both OpenAI APIs' own, UnsupportedMediaType every provider's: each listed once, with
+  // the Responses API's
   ...OpenAiResponsesIssue.members,
-  ...AnthropicIssue.members,
-  ...GeminiIssue.members
+  ...notShared(AnthropicIssue.members),
+  ...notShared(GeminiIssue.members)
 ])
 
 /**

@@ -63,7 +63,9 @@ describe("repair's MovedBlock in a Responses run of items", () => {
       ["ReplacedToolArguments", 3, 1],
       ["MovedBlock", 2, 1],
       ["MovedBlock", 4, 1],
-      ["RemovedBlock", 5, 1]
+      ["RemovedBlock", 5, 1],
+      // gpt-5 wants the reasoning item before a replayed msg_ item; rs_9 comes after it
+      ["RemovedItemId", 4, 1]
     ])
     expect(actions[1]!["description"]).toBe(`input[2]: moved before input[1] (as read): ${REASON}`)
   })

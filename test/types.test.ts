@@ -26,7 +26,7 @@ describe("validateFor's error channel", () => {
   it("openai-chat: the generic issues plus arguments that are not a JSON object", () => {
     const handled = Conversation.validateFor("openai-chat")(messages).pipe(
       Effect.asVoid,
-      Effect.catchTags({ ...generic, MalformedToolArguments: () => Effect.void })
+      Effect.catchTags({ ...generic, MalformedToolArguments: () => Effect.void, UnsupportedMediaType: () => Effect.void })
     )
     expectTypeOf(handled).toEqualTypeOf<Effect.Effect<void, never>>()
   })
@@ -45,7 +45,9 @@ describe("validateFor's error channel", () => {
         ThinkingWhileDisabled: () => Effect.void,
         PrefillNotSupported: () => Effect.void,
         TooManyCacheBreakpoints: () => Effect.void,
-        LoneSurrogate: () => Effect.void
+        LoneSurrogate: () => Effect.void,
+        UnsupportedMediaType: () => Effect.void,
+        MediaTypeMismatch: () => Effect.void
       })
     )
     expectTypeOf(handled).toEqualTypeOf<Effect.Effect<void, never>>()
@@ -60,7 +62,8 @@ describe("validateFor's error channel", () => {
         ...generic,
         SystemNotAtStart: () => Effect.void,
         MisplacedFunctionCall: () => Effect.void,
-        MissingThoughtSignature: () => Effect.void
+        MissingThoughtSignature: () => Effect.void,
+        UnsupportedMediaType: () => Effect.void
       })
     )
     expectTypeOf(handled).toEqualTypeOf<Effect.Effect<void, never>>()
@@ -75,7 +78,9 @@ describe("validateFor's error channel", () => {
         TextBetweenCallAndOutput: () => Effect.void,
         MissingEncryptedContent: () => Effect.void,
         MalformedToolArguments: () => Effect.void,
-        DuplicateItemId: () => Effect.void
+        DuplicateItemId: () => Effect.void,
+        MissingReasoningItem: () => Effect.void,
+        UnsupportedMediaType: () => Effect.void
       })
     )
     expectTypeOf(handled).toEqualTypeOf<Effect.Effect<void, never>>()

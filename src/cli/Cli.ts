@@ -832,10 +832,12 @@ const blocksAsRead = (actions: ReadonlyArray<Repair.RepairAction>, messages: Rea
         break
       }
       case "TrimmedPrefill":
+      case "RemovedItemId":
       case "ReplacedToolArguments":
       case "ReplacedLoneSurrogates": {
-        // a prefill is trimmed last, in a message another may have been merged into
-        const block = action._tag === "TrimmedPrefill" && mergedInto.has(action.index) ? undefined : inPlace(action.index, action.blockIndex)
+        // a prefill is trimmed, and an item id removed, last, in a message another may have been merged into
+        const last = action._tag === "TrimmedPrefill" || action._tag === "RemovedItemId"
+        const block = last && mergedInto.has(action.index) ? undefined : inPlace(action.index, action.blockIndex)
         if (block !== undefined) out.set(action, { block })
         break
       }
