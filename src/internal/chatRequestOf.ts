@@ -33,6 +33,9 @@ const hint = (value: { readonly providerOptions?: Block.ProviderOptions | undefi
 
 const text = (t: string): Obj => ({ type: "text", text: t })
 
+/** Whether a body field holds a non-empty list (of tools or functions), as written or kept. */
+const hasList = (field: unknown): boolean => Array.isArray(field) && field.length > 0
+
 const joined = (blocks: ReadonlyArray<Block.TextBlock>): string => {
   let out = ""
   for (const b of blocks) out += b.text
@@ -282,6 +285,9 @@ export const chatRequestOf = (request: Request.Request): { readonly body: ChatRe
       body["tool_choice"] = chatNamedToolChoice(choice.name, custom)
     }
   }
+  // as the writer does: no tool_choice without tools, nor function_call without functions (the API rejects both)
+  if (!hasList(body["tools"])) delete body["tool_choice"]
+  if (!hasList(body["functions"])) delete body["function_call"]
   if (request.responseFormat !== undefined) body["response_format"] = chatResponseFormat(request.responseFormat)
   return { body: body as ChatRequestLike, starts }
 }

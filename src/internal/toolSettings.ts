@@ -4,7 +4,9 @@
  * OpenAI a parallel-call setting) without tools, and a named choice of a
  * tool they were not given: when every tool the request had was left out,
  * both go; when the named tool was, the choice goes. A request that had no
- * tools to begin with keeps its settings. One rule for the writers (which
+ * tools to begin with keeps its settings here; each writer then applies its
+ * own provider's rule for settings without tools (the OpenAI writers leave
+ * them out, reported). One rule for the writers (which
  * report what goes) and the estimator's renderings (which must count the
  * body the writers send), in a module small enough for the estimator.
  *

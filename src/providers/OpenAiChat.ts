@@ -26,6 +26,10 @@
  *   text citations, tool calls the provider ran itself and their results,
  *   files in tool results, documents by URL, an error flag on a tool result,
  *   Anthropic document settings, other providers' data.
+ * - A tool call's `other_ids` (the ids a stream changed to mid-call, which
+ *   `OpenAiChatStream` keeps beside the call) stay in the model and are not
+ *   written: the API rejects a tool call with fields it does not know. That
+ *   is reported too.
  *
  * **Reading**
  *
@@ -67,8 +71,9 @@
  * `$noContent`, on an assistant message read without a `content` field
  * (written back without one, not with `content: null`); and `$functions`,
  * on a request whose tools came as an empty deprecated `functions` list
- * (the list is left out, as an empty `tools` list is, and the tool choice
- * goes back as `function_call`).
+ * (the list is left out, as an empty `tools` list is, and so is its
+ * `function_call`, reported, since the API rejects one without
+ * `functions`).
  *
  * @since 0.1.0
  */
@@ -84,6 +89,7 @@ import {
   type IncompleteResponse,
   type InvalidToolArguments,
   type MalformedPayload,
+  RejectedSetting,
   type UnsupportedContent
 } from "./Conversion.js"
 import { standardBase64 } from "../internal/base64.js"
@@ -311,8 +317,27 @@ const userMessage = (ctx: A.Ctx, m: Message.UserMessage, index: number): Wire.Us
   return { ...extras, role: "user", content: parts, ...name }
 }
 
-const toolCall = (ctx: A.Ctx, call: Block.ToolCallBlock): Wire.ToolCall => {
+/**
+ * A tool call's kept fields as they are written: without the `other_ids` that the stream reader keeps beside a call
+ * whose id a server changed mid-call (`OpenAiChatStream`). No server sends that field on a request's tool call, and
+ * the API's request schema rejects it ("Additional properties are not allowed"): it stays in the model, reported.
+ */
+const callExtras = (ctx: A.Ctx, call: Block.ToolCallBlock, index: number, blockIndex: number): Block.JsonObject | undefined => {
   const extras = A.ownExtras(call, key)
+  if (extras?.["other_ids"] === undefined) return extras
+  const { other_ids: otherIds, ...written } = extras
+  A.dropped(
+    ctx,
+    index,
+    blockIndex,
+    `the field other_ids ${JSON.stringify(otherIds)} of tool call ${JSON.stringify(call.id)} (the ids a stream changed to mid-call, kept by the stream reader)`,
+    "Chat Completions takes no other_ids on a tool call; they stay in the model"
+  )
+  return written
+}
+
+const toolCall = (ctx: A.Ctx, call: Block.ToolCallBlock, index: number, blockIndex: number): Wire.ToolCall => {
+  const extras = callExtras(ctx, call, index, blockIndex)
   if (extras?.["type"] === "custom") {
     const input = typeof call.args === "string" && call.rawArgs === undefined ? call.args : ToolArguments.toText(call)
     return { ...extras, id: Ids.idFor(ctx, call.id), type: "custom", custom: { ...A.nestedExtras(extras, "custom"), name: call.name, input } }
@@ -380,7 +405,7 @@ const assistantMessage = (
           legacyCalls(ctx).add(block.id)
         } else {
           A.checkToolName(ctx, block.name, index, b)
-          calls.push(toolCall(ctx, block))
+          calls.push(toolCall(ctx, block, index, b))
         }
         break
       case "ToolResult":
@@ -598,6 +623,48 @@ const namedToolChoice = (tools: ReadonlyArray<Request.ToolDefinition>, name: str
 /** Whether a body field holds tools (a non-empty list, as written or kept). */
 const hasTools = (field: unknown): boolean => Array.isArray(field) && field.length > 0
 
+/**
+ * Leaves out a tool choice the body has no tools for, reported: the API answers `tool_choice` without `tools` with
+ * a 400 ("'tool_choice' is only allowed when 'tools' are specified"), and the deprecated `function_call` without
+ * `functions` likewise. Without tools the choice means nothing. It is judged on the body as written, so that a
+ * choice kept as sent is held to the rule too.
+ */
+const dropChoiceWithout = (ctx: A.Ctx, body: Record<string, unknown>, choice: "tool_choice" | "function_call", list: "tools" | "functions"): void => {
+  const value = body[choice]
+  if (value === undefined || value === null || hasTools(body[list])) return
+  A.dropped(ctx, undefined, undefined, `the tool choice ${JSON.stringify(value)} (${choice})`, `the request has no ${list}, and Chat Completions rejects ${choice} without them`)
+  delete body[choice]
+}
+
+/** The fields of a written message that hold text the model reads (a tool call's arguments and input included). */
+const TEXT_FIELDS: ReadonlySet<string> = new Set(["content", "text", "refusal", "arguments", "input", "reasoning_content"])
+
+/** Whether a text field anywhere in `value` (written messages, their parts and calls) says "json", in any case. */
+const saysJson = (value: unknown): boolean => {
+  if (Array.isArray(value)) return value.some(saysJson)
+  if (typeof value !== "object" || value === null) return false
+  for (const [name, field] of Object.entries(value)) {
+    if (typeof field === "string" ? TEXT_FIELDS.has(name) && /json/i.test(field) : saysJson(field)) return true
+  }
+  return false
+}
+
+/**
+ * Reports JSON mode (`response_format` of type `json_object`, as written or kept) in a request whose messages never
+ * say "json": the API answers it with a 400. The format is the caller's setting, written as it is (`RejectedSetting`).
+ */
+const checkJsonMode = (ctx: A.Ctx, body: Record<string, unknown>): void => {
+  const format = body["response_format"] as Schema.Json | undefined
+  if (!A.isObj(format) || format["type"] !== "json_object" || saysJson(body["messages"])) return
+  ctx.warnings.push(
+    new RejectedSetting({
+      path: "response_format",
+      value: format,
+      rule: "Chat Completions takes JSON mode only when a message says \"json\" (\"'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'\")"
+    })
+  )
+}
+
 const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToMessagesOptions | undefined): Wire.RequestBody => {
   const body: Record<string, unknown> = { ...keptOf(request, key, hints) }
   if (request.model !== undefined) body["model"] = request.model
@@ -633,6 +700,8 @@ const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToMessages
       body["tool_choice"] = namedToolChoice(tools, choice.name)
     }
   }
+  dropChoiceWithout(ctx, body, "tool_choice", "tools")
+  dropChoiceWithout(ctx, body, "function_call", "functions")
   if (settings.parallelToolCalls !== undefined) {
     // "'parallel_tool_calls' is only allowed when 'tools' are specified" (the API's 400); without tools it means nothing
     if (hasTools(body["tools"]) || hasTools(body["functions"])) body["parallel_tool_calls"] = settings.parallelToolCalls
@@ -641,6 +710,7 @@ const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToMessages
   // read from the deprecated max_tokens: written back there
   if (request.maxOutputTokens !== undefined) body[hintOf(request, key, LEGACY_LIMIT) === true ? "max_tokens" : "max_completion_tokens"] = request.maxOutputTokens
   if (request.responseFormat !== undefined) body["response_format"] = chatResponseFormat(request.responseFormat)
+  checkJsonMode(ctx, body)
   return body as unknown as Wire.RequestBody
 }
 
@@ -651,9 +721,14 @@ const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToMessages
  * `max_completion_tokens` from `maxOutputTokens`, and the
  * request's other Chat Completions fields (`temperature`, `stream`, ...)
  * kept in its provider options. Tools another provider runs itself are
- * reported and left out. A parallel tool calls setting in a request with no
- * tools is left out and reported: the API rejects `parallel_tool_calls`
- * without tools.
+ * reported and left out. A tool choice (`tool_choice`, or the deprecated
+ * `function_call`) and a parallel tool calls setting in a request with no
+ * tools (functions) are left out and reported: the API rejects each of them
+ * without tools, and without tools they mean nothing. JSON mode
+ * (`responseFormat` `JsonObject`, `response_format` of type `json_object`)
+ * in a request whose messages never say "json" (in any case) is written as
+ * it is and reported as a `RejectedSetting`: the API rejects it until a
+ * message asks for JSON, and with `strict: true` the conversion fails.
  *
  * @example
  * const weather = Request.tool("get_weather", {

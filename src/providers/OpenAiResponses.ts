@@ -103,6 +103,7 @@ import {
   type IncompleteResponse,
   type InvalidToolArguments,
   type MalformedPayload,
+  RejectedSetting,
   UnknownProviderField,
   type UnsupportedContent
 } from "./Conversion.js"
@@ -806,6 +807,38 @@ const writeHosted = (block: Block.ToolCallBlock, type: string, extra: Obj, resul
 /** What the Responses API takes as a `call_id`: at most 64 characters (longer is a 400, `string_above_max_length`). */
 const RESPONSES_IDS: Ids.IdRule = { maxLength: 64, why: "the Responses API takes call ids of at most 64 characters" }
 
+/**
+ * A field the stream accumulator (`OpenAiResponsesStream`) sets beside a final value that differs from what its
+ * deltas streamed (`streamed_arguments`, `streamed_text`...): a record of the read, kept as provider data, that the
+ * API does not take back as input.
+ */
+const streamedField = /^streamed_(arguments|input|code|text|refusal)$/
+
+const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
+
+const hasStreamed = (o: unknown): boolean => isRecord(o) && Object.keys(o).some((k) => streamedField.test(k))
+
+/** A copy of `o` without its `streamed_*` fields; `o` itself when it has none. */
+const dropStreamed = <T>(o: T): T => {
+  if (!hasStreamed(o)) return o
+  const out: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(o as Record<string, unknown>)) if (!streamedField.test(k)) A.setKey(out, k, v)
+  return out as T
+}
+
+/** An assistant item as the API takes it back: without the `streamed_*` fields on it and on its content and summary parts. */
+const withoutStreamed = <T>(item: T): T => {
+  if (!isRecord(item)) return item
+  let out = dropStreamed(item)
+  for (const list of ["content", "summary"]) {
+    const parts = item[list]
+    if (!Array.isArray(parts) || !parts.some(hasStreamed)) continue
+    if (out === item) out = { ...item }
+    A.setKey(out, list, parts.map(dropStreamed))
+  }
+  return out as T
+}
+
 const writeMessages = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>, from: number, items: Array<Wire.InputItem>): void => {
   Ids.planIds(ctx, messages, RESPONSES_IDS)
   for (let i = from; i < messages.length; i++) {
@@ -819,9 +852,23 @@ const writeMessages = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>, fro
         else items.push(merge<Wire.InputMessage>({ role: m.role, content }, keptOf(m, key, hints)))
         break
       }
-      case "assistant":
+      case "assistant": {
+        const start = items.length
         writeAssistant(ctx, m, i, items)
+        for (let k = start; k < items.length; k++) {
+          const written = withoutStreamed(items[k]!)
+          if (written === items[k]) continue
+          items[k] = written
+          A.dropped(
+            ctx,
+            i,
+            undefined,
+            "the streamed text kept beside a final value it differs from (a streamed_* field the stream reader sets)",
+            "the Responses API takes no streamed_* field on an input item; it stays in the model"
+          )
+        }
         break
+      }
       case "tool":
         for (let b = 0; b < m.content.length; b++) {
           const result = m.content[b]!
@@ -1142,12 +1189,69 @@ const writeTool = (ctx: A.Ctx, tool: Request.ToolDefinition): Wire.FunctionTool 
   return merge(out, keptOf(tool, key, hints))
 }
 
+/**
+ * Whether a body continues what the server holds (a stored response, a conversation, a stored prompt): the tools
+ * and the earlier input may be there, out of the writer's sight, so it does not judge what depends on them.
+ */
+const continuesStored = (body: { readonly [key: string]: unknown }): boolean =>
+  ["previous_response_id", "conversation", "prompt"].some((k) => body[k] !== undefined && body[k] !== null)
+
+/**
+ * Leaves out a tool choice that makes the model call a tool when the body has no tools, reported: the API answers
+ * `"required"` with a 400 ("Tool choice 'required' must be specified with 'tools' parameter") and a choice of one
+ * tool with another ("Tool choice '...' not found in 'tools' parameter"). `"auto"` (the API's default, which it
+ * echoes beside `tools: []`) and `"none"` stay. Judged on the body as written, a choice kept as sent included.
+ */
+const dropForcedChoiceWithoutTools = (ctx: A.Ctx, body: Wire.RequestBody): void => {
+  const choice = body.tool_choice
+  if (choice === undefined || (body.tools?.length ?? 0) > 0 || continuesStored(body)) return
+  if (choice !== "required" && (typeof choice !== "object" || choice === null)) return
+  A.dropped(ctx, undefined, undefined, `the tool choice ${JSON.stringify(choice)}`, "the request has no tools, and the Responses API rejects a choice that makes the model call one without them")
+  delete body.tool_choice
+}
+
+/** The fields of a written input item that hold text the model reads (a call's arguments and a call's output included). */
+const textFields: ReadonlySet<string> = new Set(["content", "text", "refusal", "arguments", "input", "output"])
+
+/** Whether a text field anywhere in `value` (written input items and their parts) says "json", in any case. */
+const saysJson = (value: unknown): boolean => {
+  if (Array.isArray(value)) return value.some(saysJson)
+  if (typeof value !== "object" || value === null) return false
+  for (const [name, field] of Object.entries(value)) {
+    if (typeof field === "string" ? textFields.has(name) && /json/i.test(field) : saysJson(field)) return true
+  }
+  return false
+}
+
+/**
+ * Reports JSON mode (`text.format` of type `json_object`, as written or kept) in a body whose input items never say
+ * "json": the API answers it with a 400, and `instructions` do not count. The format is the caller's setting,
+ * written as it is (`RejectedSetting`). A body that continues what the server holds is not judged.
+ */
+const checkJsonMode = (ctx: A.Ctx, body: Wire.RequestBody): void => {
+  const format = body.text?.format as Schema.Json | undefined
+  if (!A.isObj(format) || format["type"] !== "json_object" || continuesStored(body) || saysJson(body.input)) return
+  ctx.warnings.push(
+    new RejectedSetting({
+      path: "text.format",
+      value: format,
+      rule: "the Responses API takes JSON mode only when an input message says \"json\", instructions aside (\"Response input messages must contain the word 'json' in some form to use 'text.format' of type 'json_object'\")"
+    })
+  )
+}
 
 /**
  * Writes a `Request` as a Responses request body: a leading system message
  * that came from `instructions` goes back there, the messages become input
  * items, and the fields kept in `providerOptions["openai-responses"]` are
- * written back.
+ * written back. Two settings the API rejects are reported: a tool choice
+ * that makes the model call a tool (`"required"`, or one tool by name) in
+ * a body with no tools is left out (`DroppedContent`; `"auto"` and
+ * `"none"` stay), and JSON mode (`text.format` of type `json_object`) when
+ * no input item says "json" (in any case; `instructions` do not count) is
+ * written as it is (`RejectedSetting`, a failure with `strict: true`). A
+ * body that continues a stored response, conversation or prompt is not
+ * judged on either: the server may hold the tools and the earlier input.
  *
  * @example
  * const { value: body } = yield* OpenAiResponses.toRequest(Request.make([Message.user("Hi")], { model: "gpt-5" }))
@@ -1214,6 +1318,8 @@ export const toRequest = (request: Request.Request, options?: ConversionOptions)
       if (field === "tools" || field === "tool_choice" || field === "text" || bodyKeys.has(field)) continue
       A.setKey(body, field, kept[field])
     }
+    dropForcedChoiceWithoutTools(ctx, body)
+    checkJsonMode(ctx, body)
     return body
   })
 }

@@ -375,6 +375,8 @@ describe("OpenAiChat requests", () => {
     Effect.gen(function* () {
       const body = {
         messages: [{ role: "user", content: "x" }],
+        // a tool list of a kind this library does not type, kept as sent, so that the choice has tools to choose from
+        tools: [{ type: "x_vendor_tool", name: "f" }],
         tool_choice: { type: "allowed_tools", allowed_tools: { mode: "auto", tools: [] } },
         response_format: { type: "json_schema", json_schema: { name: "r" } }
       }

@@ -21,7 +21,8 @@ const pick = <A>(values: ReadonlyArray<A>): Arbitrary.Arbitrary<A> => Arb.intBet
 const maybe = <A>(arb: Arbitrary.Arbitrary<A>): Arbitrary.Arbitrary<A | undefined> =>
   Arb.bool.pipe(Arbitrary.flatMap((b) => (b ? arb : Arbitrary.Constant(undefined))))
 
-const conversation = [Message.system("You are terse."), Message.user("What's the weather in Oslo?")]
+// says "json": the OpenAI APIs reject JSON mode (a generated response format) in a request whose messages never do
+const conversation = [Message.system("You are terse. Answer in JSON when asked for it."), Message.user("What's the weather in Oslo?")]
 
 /** A request with generated tools, tool choice, parallel-calls setting and response format. */
 const requestOf = (
@@ -34,7 +35,8 @@ const requestOf = (
       return Request.make(conversation, {
         ...(model === undefined ? {} : { model }),
         ...(tools.length > 0 ? { tools } : {}),
-        ...(choice === undefined ? {} : { toolChoice: choice }),
+        // a tool choice without tools is left out (and reported) by the writers, as the providers reject it
+        ...(choice === undefined || tools.length === 0 ? {} : { toolChoice: choice }),
         ...(options.parallel === false || parallel === undefined || tools.length === 0 ? {} : { parallelToolCalls: parallel }),
         ...(options.format === false || fixed.responseFormat === undefined ? {} : { responseFormat: fixed.responseFormat }),
         ...(fixed.maxOutputTokens === undefined ? {} : { maxOutputTokens: fixed.maxOutputTokens })
@@ -135,7 +137,8 @@ const chatBody: Arbitrary.Arbitrary<Record<string, Schema.Json>> = Arbitrary.arr
         ...limit,
         messages: [{ role: "user", content: "What's the weather in Oslo?" }],
         ...(tools.length > 0 ? { tools } : {}),
-        ...(choice === undefined ? {} : { tool_choice: choice }),
+        // the API rejects tool_choice without tools: such a body is not one to keep as it came
+        ...(choice === undefined || tools.length === 0 ? {} : { tool_choice: choice }),
         ...(parallel === undefined || tools.length === 0 ? {} : { parallel_tool_calls: parallel })
       }))
     )
@@ -292,7 +295,8 @@ const responsesBody: Arbitrary.Arbitrary<Record<string, Schema.Json>> = Arbitrar
         ...(limit === undefined ? {} : { max_output_tokens: limit }),
         input: [{ role: "user", content: "What's the weather in Oslo?" }],
         ...(tools.length > 0 ? { tools } : {}),
-        ...(choice === undefined ? {} : { tool_choice: choice }),
+        // the API rejects a choice that makes the model call a tool without tools: such a body is not one to keep as it came
+        ...(choice === undefined || (tools.length === 0 && choice !== "auto" && choice !== "none") ? {} : { tool_choice: choice }),
         ...(parallel === undefined || tools.length === 0 ? {} : { parallel_tool_calls: parallel })
       }))
     )
