@@ -12,8 +12,9 @@
  *   assistant turn are `tool_result` blocks (with `is_error`) first in ONE
  *   user message, followed by the next user message's content. Consecutive
  *   messages of one role are merged (reported, except tool results followed
- *   by the user's next words, which is how the API wants them), unless the
- *   later one was read from a message of its own (see below).
+ *   by the user's next words, which is how the API wants them, and the
+ *   messages one wire message was read as, which go back into it), unless
+ *   the later one was read from a message of its own (see below).
  * - Thinking and redacted thinking pass through unchanged, in order, with
  *   their signatures; thinking without a signature cannot be replayed and is
  *   reported as left out.
@@ -32,7 +33,10 @@
  * `fromMessages`, `fromRequest` and `fromResponse` accept any JSON and fail
  * with `MalformedPayload` when it is not a Messages payload. A user message
  * that holds `tool_result` blocks becomes a tool message (the results, named
- * after the calls they answer) and, when text follows them, a user message.
+ * after the calls they answer) and, when text follows them, a user message;
+ * when the user's blocks come before or between the results, each run of
+ * results is a tool message and each run of other blocks a user message, in
+ * their order.
  * Server tool results (`web_search_tool_result`, `code_execution_tool_result`,
  * `mcp_tool_result`, ...) are provider-executed tool results in the assistant
  * message, their content a JSON value. `fromEvents`, `fromSse` and
@@ -46,13 +50,17 @@
  * request they came from and written back from there. Two of them choose a
  * wire form: `type: "text"` on the only text block of a message sent as a
  * list of blocks rather than a string, and the `type` of a server tool's call
- * or result block (`mcp_tool_use`, `web_search_tool_result`, ...). Two
+ * or result block (`mcp_tool_use`, `web_search_tool_result`, ...). Three
  * hints are never written: `$separateMessage: true` on a message read from
  * a wire message that followed another of the same role (the API merges
  * such messages itself, and accepted them recorded this way), so that it is
  * written as a message of its own again and the request comes back as it
- * was sent; and `$outputFormatField: true` on a request whose response
- * format came as the structured outputs beta's top-level `output_format`.
+ * was sent; `$messagePart: 0, 1, ...` on each of the messages one user
+ * message was read as when its blocks were not results first, so that they
+ * are written back into one message without a report of a merge (a message
+ * put between them breaks the run: that merge is reported); and
+ * `$outputFormatField: true` on a request whose response format came as
+ * the structured outputs beta's top-level `output_format`.
  * A field the sender named `separateMessage` is kept and written back as
  * any other, and so is one named `$separateMessage`: a field whose name
  * starts with `$` is kept with one more in front (`$$separateMessage`), so
@@ -153,6 +161,20 @@ const NO_NAME = "noName"
 const SEPARATE = "separateMessage"
 
 /**
+ * The message-level hint on each of the messages one wire user message was read as, when its blocks were not
+ * results first (the user's words before or between its results): its place among them (0, 1, ...). A message
+ * that follows the one before it in that order is written back into it without a report, as it is one message
+ * on the wire; anything else between them (a message the caller added) breaks the run.
+ */
+const MESSAGE_PART = "messagePart"
+
+/** The place a message's `MESSAGE_PART` hint gives it, when it holds one (a whole number). */
+const partOf = (m: Message.Message): number | undefined => {
+  const part = hintOf(m, key, MESSAGE_PART)
+  return typeof part === "number" && Number.isSafeInteger(part) && part >= 0 ? part : undefined
+}
+
+/**
  * The request-level hint that its response format came as the structured
  * outputs beta's top-level `output_format` (and goes back there), not as
  * `output_config.format`.
@@ -160,7 +182,7 @@ const SEPARATE = "separateMessage"
 const OUTPUT_FORMAT_FIELD = "outputFormatField"
 
 /** The hints above, each stored with a `$` in front (`internal/kept`), never written as fields. */
-const hints: ReadonlySet<string> = new Set([NO_NAME, SEPARATE, OUTPUT_FORMAT_FIELD])
+const hints: ReadonlySet<string> = new Set([NO_NAME, SEPARATE, MESSAGE_PART, OUTPUT_FORMAT_FIELD])
 
 /** The wire formats whose adapters mark the blocks they read with their own provider options. */
 const OTHER_FORMATS = ["openai-chat", "openai-responses", "gemini"] as const
@@ -417,7 +439,7 @@ const assistantBlock = (
       A.dropped(ctx, index, b, `${A.an(block.mediaType)} ${block.mediaType} file in an assistant message`, "Anthropic assistant messages hold no files")
       return undefined
     case "ToolCall": {
-      const extras = A.ownExtras(block, key)
+      const extras = callExtras(ctx, block, index, b)
       const input = inputOf(ctx, block, index, b)
       if (block.providerExecuted === true) {
         if (!isAnthropicServerBlock(block)) {
@@ -453,6 +475,25 @@ const assistantBlock = (
     default:
       return Block.absurd(block)
   }
+}
+
+/**
+ * A tool call's kept fields as they are written: without the `start_input` that the stream reader keeps beside a
+ * call whose `content_block_start` held an input the deltas then replaced (`AnthropicStream`). The API takes no such
+ * field on a `tool_use` block: it stays in the model, reported.
+ */
+const callExtras = (ctx: A.Ctx, call: Block.ToolCallBlock, index: number, b: number): Block.JsonObject | undefined => {
+  const extras = A.ownExtras(call, key)
+  if (extras?.["start_input"] === undefined) return extras
+  const { start_input: startInput, ...written } = extras
+  A.dropped(
+    ctx,
+    index,
+    b,
+    `the field start_input ${JSON.stringify(startInput)} of tool call ${JSON.stringify(call.id)} (the input its stream's start event held before the deltas replaced it, kept by the stream reader)`,
+    "Anthropic takes no start_input on a tool use block; it stays in the model"
+  )
+  return written
 }
 
 const userBlock = (ctx: A.Ctx, block: Block.UserBlock, index: number, b: number): Wire.ContentBlockParam | undefined => {
@@ -499,10 +540,16 @@ const encodePrompt = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Pro
   let systemBlocks = 0
   const turns: Array<Turn> = []
   let started = false
+  /** The `MESSAGE_PART` of the message before (system messages aside: they go to the system prompt). */
+  let previousPart: number | undefined
   const turnFor = (role: "user" | "assistant", kind: Turn["last"], m: Message.Message, index: number): Turn => {
     const last = turns[turns.length - 1]
+    const part = partOf(m)
+    // the next part of the wire message the one before was read from: rejoined, not merged
+    const rejoined = part !== undefined && previousPart !== undefined && part === previousPart + 1
+    previousPart = part
     if (last !== undefined && last.role === role && hintOf(m, key, SEPARATE) !== true) {
-      if (!(last.last === "tool" && (kind === "user" || kind === "tool"))) {
+      if (!rejoined && !(last.last === "tool" && (kind === "user" || kind === "tool"))) {
         A.converted(ctx, index, undefined, `${A.an(kind)} ${kind} message after ${A.an(last.last)} ${last.last} message`, `merged into one ${role} message (Anthropic alternates roles)`)
       }
       last.last = kind
@@ -1117,6 +1164,11 @@ const decodeUserBlock = (ctx: A.Ctx, block: A.Obj, path: string, type: string): 
   return Block.providerData(key, block)
 }
 
+/** A run of a wire user message's blocks that is read as one message: its tool results, or the user's other blocks. */
+type Run =
+  | { readonly role: "tool"; readonly blocks: ReadonlyArray<Block.ToolResultBlock> }
+  | { readonly role: "user"; readonly blocks: ReadonlyArray<Block.UserBlock> }
+
 const decodeMessage = (ctx: A.Ctx, m: A.Obj, path: string, index: number, names: Names, out: Array<Message.Message>, separate: boolean): void => {
   const role = A.str(ctx, m, "role", path)
   const extras = A.extrasOf(m, MESSAGE_KEYS)
@@ -1144,19 +1196,18 @@ const decodeMessage = (ctx: A.Ctx, m: A.Obj, path: string, index: number, names:
         return
       }
       const blocks = A.arr(ctx, body, at)
-      let options = messageOptions
+      // each run of tool results becomes a tool message, each run of the user's other blocks a user message
+      const runs: Array<Run> = []
       let results: Array<Block.ToolResultBlock> = []
       let said: Array<Block.UserBlock> = []
       const flushResults = (): void => {
         if (results.length === 0) return
-        out.push(Message.tool(results, options))
-        options = {}
+        runs.push({ role: "tool", blocks: results })
         results = []
       }
       const flushSaid = (): void => {
         if (said.length === 0) return
-        out.push(Message.user(said, options))
-        options = {}
+        runs.push({ role: "user", blocks: said })
         said = []
       }
       for (let b = 0; b < blocks.length; b++) {
@@ -1174,7 +1225,18 @@ const decodeMessage = (ctx: A.Ctx, m: A.Obj, path: string, index: number, names:
       if (blocks.length === 1 && only?._tag === "Text" && !hasExtras(only)) said[0] = asListed(only)
       flushResults()
       flushSaid()
-      if (blocks.length === 0) out.push(Message.user([], options))
+      if (runs.length === 0) {
+        out.push(Message.user([], messageOptions))
+        return
+      }
+      // results then the user's words is how the writer sends a turn's results: only another split needs its parts marked
+      const marked = runs.length > 1 && !(runs.length === 2 && runs[0]!.role === "tool")
+      for (let k = 0; k < runs.length; k++) {
+        const run = runs[k]!
+        const part = marked ? k : undefined
+        const options = k === 0 ? A.optionsOf(key, extras, { [SEPARATE]: separate ? true : undefined, [MESSAGE_PART]: part }) : A.optionsOf(key, undefined, { [MESSAGE_PART]: part })
+        out.push(run.role === "tool" ? Message.tool(run.blocks, options) : Message.user(run.blocks, options))
+      }
       return
     }
     case "system":

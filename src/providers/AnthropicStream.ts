@@ -16,8 +16,12 @@
  *   `compaction_delta`) are applied field by field: a string is appended to
  *   a string already there, any other non-null value is set.
  * - `content_block_stop` closes a block; a tool block's input becomes the
- *   parsed value of its JSON text (an empty text keeps the start's `{}`).
- *   The text itself is kept exactly as streamed: `inputJson(index)`.
+ *   parsed value of its JSON text (an empty text keeps the start's `{}`),
+ *   as the official SDK has it. The text itself is kept exactly as
+ *   streamed: `inputJson(index)`. A start whose `input` is not `{}` (some
+ *   gateways send one) keeps that input as `start_input` on the block
+ *   when its JSON text brings another; without JSON text the start's
+ *   input is the input.
  * - `message_delta` sets each field of its `delta` (and top-level fields
  *   such as `context_management`) that is present and not `null`, and
  *   merges its `usage` key by key the same way: values from `message_start`
@@ -64,7 +68,9 @@
  *
  * @since 0.1.0
  */
+import type { Schema } from "effect"
 import * as Core from "./internal/core.js"
+import { stringify } from "../internal/json.js"
 import { jsonTextState } from "./internal/jsonText.js"
 import { runners, type StreamAccumulator } from "./StreamAccumulator.js"
 import type * as Wire from "./AnthropicWire.js"
@@ -136,6 +142,9 @@ const keepOthers = (into: Obj, from: Obj, known: ReadonlySet<string> | string): 
     if (v !== null && v !== undefined) Core.setKey(into, k, Core.clone(v))
   }
 }
+
+/** Whether a block's start input says anything: the API starts every tool block with `{}`. */
+const holdsInput = (input: unknown): boolean => input !== undefined && input !== null && !(Core.isObj(input) && Object.keys(input).length === 0)
 
 /** The streamed input texts of the messages this module assembled, by message (see `inputTextsOf`). */
 const streamedInputs = new WeakMap<object, ReadonlyArray<string | undefined>>()
@@ -352,8 +361,11 @@ const make_ = (ctx: Core.Context) => {
     const out = Core.clone(bs.block)
     if (bs.citations !== undefined) out["citations"] = Core.clone(bs.citations)
     if (bs.json !== undefined && bs.json.trim() !== "") {
-      if (bs.open || bs.parsed === unparsed) out["input"] = bs.json
-      else out["input"] = Core.clone(bs.parsed)
+      const input = bs.open || bs.parsed === unparsed ? bs.json : Core.clone(bs.parsed)
+      // the streamed text is the input; an input the start already held is not lost when the text replaces it
+      const start = out["input"]
+      if (holdsInput(start) && !Object.hasOwn(out, "start_input") && stringify(start as Schema.Json) !== stringify(input as Schema.Json)) out["start_input"] = start
+      out["input"] = input
     }
     return out as unknown as Wire.ContentBlock
   }

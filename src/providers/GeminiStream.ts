@@ -17,11 +17,16 @@
  *   those parts holds it and as Google's SDK replays it: Google's guide
  *   says not to merge a part with a signature into one without.
  * - Function calls are never merged: each `functionCall` part (with its
- *   `id` and `thoughtSignature`) is kept as sent. When the arguments
- *   stream (`partialArgs` with `willContinue: true`), the following
- *   fragments are folded into that call's `args` by `jsonPath` (strings
- *   marked `willContinue` are concatenated) until a fragment without
- *   `willContinue`; the final part has `args` and no streaming fields.
+ *   `id` and `thoughtSignature`) is kept as sent, also two calls of the
+ *   same function. When the arguments stream (`partialArgs` with
+ *   `willContinue: true`), the following fragments are folded into that
+ *   call's `args` by `jsonPath` (strings marked `willContinue` are
+ *   concatenated) until a fragment without `willContinue`; the final part
+ *   has `args` and no streaming fields. A fragment names no function (or
+ *   carries that call's own `id`): a part that names one, or has another
+ *   `id`, is a new call, and one that begins while the arguments before
+ *   it still stream is reported as a protocol error (both calls are in
+ *   the partial response).
  * - Candidate fields: `finishReason`, `finishMessage`, `safetyRatings`,
  *   `groundingMetadata` and the others take the last value sent;
  *   `citationMetadata.citations` are appended.
@@ -95,6 +100,20 @@ const partialArgsOf = (call: Obj): ReadonlyArray<unknown> | undefined => {
 }
 
 const continues = (o: Obj): boolean => field(o, "willContinue", "will_continue") === true
+
+/** Whether a function-call field is absent: proto3 JSON may send an unset string as null or "". */
+const unset = (v: unknown): boolean => v === undefined || v === null || v === ""
+
+/**
+ * Whether `fc` is the next fragment of `call`, whose arguments are streaming, rather than a call of its own. Vertex
+ * names a call on its first part only, and parallel calls often call the same function, so a name starts a new call
+ * (unless the part carries the streaming call's own id), and so does an id that is not the streaming call's.
+ */
+const isFragmentOf = (fc: Obj, call: Obj): boolean => {
+  const id = fc["id"]
+  if (unset(id)) return unset(fc["name"])
+  return id === call["id"] && (unset(fc["name"]) || fc["name"] === call["name"])
+}
 
 /** A function call's fields that only stream its arguments, in either spelling. */
 const streamingKeys = new Set(["partialArgs", "partial_args", "willContinue", "will_continue"])
@@ -239,8 +258,7 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.GenerateContentResponse> => 
     if (callKey !== undefined) {
       const fc = part[callKey] as Obj
       const s = c.streaming
-      const name = Core.str(fc, "name")
-      if (s !== undefined && (name === undefined || name === "" || name === Core.str(s.call, "name"))) {
+      if (s !== undefined && isFragmentOf(fc, s.call)) {
         // the next fragment of the call whose arguments are streaming
         for (const k in fc) {
           if (streamingKeys.has(k)) continue

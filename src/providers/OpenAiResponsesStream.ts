@@ -16,12 +16,19 @@
  * - Every `*.done` event (`output_text.done`, `refusal.done`,
  *   `function_call_arguments.done`, `content_part.done`,
  *   `output_item.done`...) replaces what its deltas built: the server's
- *   final value wins. Annotations are placed at their `annotation_index`,
- *   so a repeated index replaces.
+ *   final value wins. When it differs from the text the deltas built, that
+ *   text is kept beside it, as `streamed_<field>` of the item or part
+ *   (`streamed_arguments`, `streamed_input`, `streamed_code`,
+ *   `streamed_text`, `streamed_refusal`), so nothing that was streamed is
+ *   lost. Annotations are placed at their `annotation_index`, so a
+ *   repeated index replaces.
  * - The terminal `response.completed`, `response.incomplete` or
- *   `response.failed` response replaces the accumulated one wholesale (the
- *   accumulated output is kept only if the terminal response has none, or
- *   an empty list).
+ *   `response.failed` response replaces the accumulated one: its fields
+ *   win, and a field only `response.created` or `response.in_progress`
+ *   carried is kept. Its output replaces the accumulated output (which is
+ *   kept only if the terminal response has none, or an empty list); an
+ *   item that got its `output_item.done` keeps its `streamed_<field>`
+ *   when the terminal value differs from what its deltas built.
  * - Progress events of hosted tools (`response.web_search_call.searching`,
  *   `…completed`...) set the item's `status`.
  * - `error` and `response.failed` become a `ProviderStreamError` (for
@@ -42,7 +49,10 @@
  * repairs them, keeping the text). Deltas for items
  * or parts that were never added are `StreamProtocolError`s (the text they
  * carried is still in the partial response), as are a delta for an item of
- * another kind (`function_call_arguments.delta` for a message), an
+ * another kind (`function_call_arguments.delta` for a message), an event
+ * whose `item_id` names another item than the one at its `output_index`
+ * (its text still goes where the index puts it; an event without
+ * `item_id` is for the item there), an
  * `output_item.done` whose item is not the added one (another type or id:
  * the partial response keeps both, in order), a text field that is not a
  * string (a numeric `delta`, named in the error), and an index that skips a
@@ -149,18 +159,38 @@ const withEarlier = (list: ReadonlyArray<unknown>, earlier: ReadonlyMap<number, 
   return out
 }
 
+/** The text deltas built for an item or a part, by field; `undefined` when no delta wrote to it. */
+type StreamedOf = (o: Obj) => ReadonlyMap<string, string> | undefined
+
+/**
+ * Adds to `into` (a shallow copy of `o`), for each field of `o` whose deltas built another text than the field now
+ * holds (a `.done` value replaced it), that text as `streamed_<field>`: the final value is the server's, and the
+ * streamed one is not lost. A `streamed_<field>` the server sent itself is left as it is.
+ */
+const addStreamed = (into: Obj, o: Obj, streamedOf: StreamedOf): void => {
+  const byField = streamedOf(o)
+  if (byField === undefined) return
+  for (const [field, text] of byField) {
+    const key = `streamed_${field}`
+    if (o[field] !== text && !Object.hasOwn(o, key)) into[key] = text
+  }
+}
+
 /** A copy of an item for the response, its lists dense (they are made dense before the copy, which takes no holes). */
-const copyItem = (item: Obj, earlierParts: EarlierParts): Obj => {
+const copyItem = (item: Obj, earlierParts: EarlierParts, streamedOf: StreamedOf): Obj => {
   const shallow: Obj = { ...item }
+  addStreamed(shallow, item, streamedOf)
   for (const key of ["content", "summary"]) {
     const list = shallow[key]
-    if (Array.isArray(list)) shallow[key] = withEarlier(list, earlierParts(list))
-  }
-  const content = shallow["content"]
-  if (Array.isArray(content)) {
-    shallow["content"] = content.map((part) => {
-      if (!Core.isObj(part) || !Array.isArray(part["annotations"])) return part
-      return { ...part, annotations: dense(part["annotations"]) }
+    if (!Array.isArray(list)) continue
+    shallow[key] = withEarlier(list, earlierParts(list)).map((part) => {
+      if (!Core.isObj(part)) return part
+      const annotations = key === "content" && Array.isArray(part["annotations"]) ? dense(part["annotations"]) : undefined
+      if (annotations === undefined && streamedOf(part) === undefined) return part
+      const copy: Obj = { ...part }
+      if (annotations !== undefined) copy["annotations"] = annotations
+      addStreamed(copy, part, streamedOf)
+      return copy
     })
   }
   return Core.clone(shallow)
@@ -202,6 +232,40 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
   const earlierItems = new Map<number, Array<Obj>>()
   const earlierParts = new WeakMap<Array<unknown>, Map<number, Array<unknown>>>()
   const earlierPartsOf: EarlierParts = (list) => earlierParts.get(list as Array<unknown>)
+  // the text deltas built, by item or part and field: a `.done` event or item that replaces it with another value
+  // leaves it beside the final one (`streamed_<field>`), so nothing the server streamed is lost
+  const streamed = new WeakMap<Obj, Map<string, string>>()
+  const streamedOf: StreamedOf = (o) => streamed.get(o)
+
+  /** Records the text a delta just left in `o[field]`. */
+  const recordStreamed = (o: Obj, field: string): void => {
+    const text = o[field]
+    if (typeof text !== "string") return
+    const byField = streamed.get(o)
+    if (byField === undefined) streamed.set(o, new Map([[field, text]]))
+    else byField.set(field, text)
+  }
+
+  /** Carries what deltas built for `from` over to `to`, which replaces it as the same item or part. */
+  const carryStreamed = (from: Obj, to: Obj): void => {
+    const byField = streamed.get(from)
+    if (byField !== undefined) streamed.set(to, byField)
+  }
+
+  /** Carries what deltas built for an item and its parts (place by place, of the same type) to the item replacing it. */
+  const carryItemStreamed = (from: Obj, to: Obj): void => {
+    carryStreamed(from, to)
+    for (const key of ["content", "summary"]) {
+      const before = from[key]
+      const after = to[key]
+      if (!Array.isArray(before) || !Array.isArray(after)) continue
+      for (let k = 0; k < before.length && k < after.length; k++) {
+        const a: unknown = before[k]
+        const b: unknown = after[k]
+        if (Core.isObj(a) && Core.isObj(b) && Core.str(a, "type") === Core.str(b, "type")) carryStreamed(a, b)
+      }
+    }
+  }
 
   /** Keeps `value`, what was at place `i` before an add there, ahead of what the add puts there. */
   const keepEarlier = <A>(byPlace: Map<number, Array<A>>, i: number, value: A): void => {
@@ -226,7 +290,10 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
       if (byPlace === undefined) earlierParts.set(list, byPlace = new Map())
       keepEarlier(byPlace, i, there)
     }
-    put(list, i, Core.clone(part), { name, of })
+    const next = Core.clone(part)
+    // a part's .done replaces the part its deltas built: what they built stays known
+    if (!added && Core.isObj(there)) carryStreamed(there, next)
+    put(list, i, next, { name, of })
   }
 
   /** The list `key` of an object, created (or copied, if it is not an array) so it can be written. */
@@ -283,6 +350,18 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
     return undefined
   }
 
+  /**
+   * An event's `item_id` names the item it is for: one that names another item than the one at its `output_index` is
+   * a violation (what it carries still goes where its index puts it). An event without one is for the item there.
+   */
+  const checkItemId = (event: Obj, type: string, i: number, item: Obj): void => {
+    const itemId = event["item_id"]
+    if (itemId === undefined || itemId === null) return
+    if (typeof itemId !== "string") return ctx.violation(`${type}: item_id is not a string: ${Core.show(itemId)}`)
+    const id = Core.str(item, "id")
+    if (id !== undefined && id !== itemId) ctx.violation(`${type} for output item ${i}, ${itemLabel(item)}, has item_id ${JSON.stringify(itemId)}`)
+  }
+
   const itemAt = (event: Obj, create = true): Obj | undefined => {
     const i = Core.index(event, "output_index")
     if (i === undefined) {
@@ -290,8 +369,11 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
       return undefined
     }
     const item = output[i]
-    if (item !== undefined) return item
     const type = Core.str(event, "type") ?? ""
+    if (item !== undefined) {
+      checkItemId(event, type, i, item)
+      return item
+    }
     ctx.violation(`${type} for output item ${i}, which was never added`)
     if (!create) return undefined
     // the text the event carries still goes into the partial response, in an item of the kind the event writes
@@ -302,11 +384,30 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
     return placeholder
   }
 
+  /**
+   * The response's fields after an event brought `r`: `r`'s, then those of the response so far that `r` lacks (a
+   * terminal response may leave out what only `response.created` or `response.in_progress` carried).
+   */
+  const updated = (r: Obj): Obj => {
+    const next = withoutOutput(r)
+    if (response !== undefined) for (const k in response) if (!Object.hasOwn(next, k)) Core.setKey(next, k, response[k])
+    return next
+  }
+
   const setResponse = (r: Obj, replaceOutput: boolean): void => {
-    response = withoutOutput(r)
+    response = updated(r)
     const out = Core.arr(r, "output")
     if (out !== undefined && (replaceOutput || output.length === 0)) {
+      const before = output
+      const wasDone = done
       output = Core.elements(out).map((item) => (Core.isObj(item) ? Core.clone(item) : undefined))
+      // an item the stream closed (output_item.done) is compared with the terminal one; an item still open is
+      // replaced by it, as all that was streamed is
+      for (let i = 0; i < output.length && i < before.length; i++) {
+        const a = before[i]
+        const b = output[i]
+        if (wasDone[i] === true && a !== undefined && b !== undefined && sameItem(a, b)) carryItemStreamed(a, b)
+      }
       done = output.map(() => replaceOutput)
       // the server's output is the whole list: what was kept from an index added twice is in it or gone
       earlierItems.clear()
@@ -337,6 +438,7 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
       const delta = textOf(event, "delta", type) ?? ""
       const prev = p[spec.field]
       p[spec.field] = typeof prev === "string" ? prev + delta : delta
+      recordStreamed(p, spec.field)
       const logprobs = Core.arr(event, "logprobs")
       if (logprobs !== undefined && logprobs.length > 0) {
         const into = listOf(p, "logprobs")
@@ -367,7 +469,7 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
       } else {
         // in_progress / queued: newer top-level fields, the accumulated output stays
         if (output.length === 0) setResponse(r, false)
-        else response = withoutOutput(r)
+        else response = updated(r)
       }
       return
     }
@@ -382,6 +484,7 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
         // a second added begins a second item: the first stays as its events built it, and what comes for the index
         // from now on builds the second (the partial response keeps both, in order)
         const there = output[i]
+        const next = Core.clone(item)
         if (type === "response.output_item.added" && there !== undefined) {
           ctx.violation(`output item ${i} was added twice (the second add begins a new item after the first)`)
           keepEarlier(earlierItems, i, there)
@@ -389,8 +492,11 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
           // a done item that is not the added one (another type or id) does not replace what the deltas built: both are kept
           ctx.violation(`${type} for output item ${i}, ${itemLabel(there)}, brings ${itemLabel(item)}`)
           keepEarlier(earlierItems, i, there)
+        } else if (there !== undefined && type === "response.output_item.done") {
+          // the final item replaces the one its deltas built: what they built stays known
+          carryItemStreamed(there, next)
         }
-        put(output, i, Core.clone(item), type === "response.output_item.added" ? { name: "output item", of: "of the response" } : undefined)
+        put(output, i, next, type === "response.output_item.added" ? { name: "output item", of: "of the response" } : undefined)
         done[i] = type === "response.output_item.done"
         return
       }
@@ -499,6 +605,7 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
           } else {
             const prev = item[spec.field]
             item[spec.field] = (typeof prev === "string" ? prev : "") + (textOf(event, "delta", type) ?? "")
+            recordStreamed(item, spec.field)
           }
           return
         }
@@ -519,9 +626,9 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
     const items: Array<unknown> = []
     for (let i = 0; i < output.length; i++) {
       const before = earlierItems.get(i)
-      if (before !== undefined) for (const e of before) items.push(copyItem(e, earlierPartsOf))
+      if (before !== undefined) for (const e of before) items.push(copyItem(e, earlierPartsOf, streamedOf))
       const item = output[i]
-      if (item !== undefined) items.push(copyItem(item, earlierPartsOf))
+      if (item !== undefined) items.push(copyItem(item, earlierPartsOf, streamedOf))
     }
     out["output"] = items
     return out as unknown as Wire.Response

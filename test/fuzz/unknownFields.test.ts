@@ -128,7 +128,7 @@ const roundTrip = (read: Format["read"], write: Format["write"], payload: unknow
 const HINT_NAMES = [
   "kind", "syntheticId", "noArgs", "nullArgs", "noResponse", "parametersKey", "parametersAsSent", "declarationsKey", "snakeCase",
   "nullCamelCase", "toolsLayout", "item", "part", "partStart", "dataUrlMediaType", "maxTokensField", "reasoningContent",
-  "separateMessage", "outputFormatField", "instructions", "sameContent", "noMimeType", "noInput", "nullContent", "noName", "result", "partsAt", "noContent", "strictUnset"
+  "separateMessage", "messagePart", "outputFormatField", "instructions", "sameContent", "noMimeType", "noInput", "nullContent", "noName", "result", "partsAt", "noContent", "strictUnset"
 ] as const
 
 const UNKNOWN_KEYS = ["x_vendor_field", "x_trace", "service_hint", "__proto__", "constructor", ...HINT_NAMES] as const

@@ -42,7 +42,7 @@ const HINT_NAMES = [
   // OpenAI Responses
   "item", "instructions", "part", "partStart", "noInput", "strictUnset",
   // Anthropic
-  "noName", "separateMessage", "outputFormatField",
+  "noName", "separateMessage", "messagePart", "outputFormatField",
   // Gemini
   "sameContent", "partsAt", "syntheticId", "noArgs", "nullArgs", "noResponse", "noMimeType", "kind", "parametersKey",
   "parametersAsSent", "declarationsKey", "snakeCase", "nullCamelCase", "toolsLayout",
@@ -288,11 +288,10 @@ const bodies: ReadonlyArray<{ readonly body: unknown; readonly format: Format; r
         { role: "assistant", tool_calls: [{ id: "call_1", type: "function", function: { name: "f", arguments: "{}" } }] },
         { role: "tool", tool_call_id: "call_1", content: "done" },
         { role: "function", name: "f", content: null }
-      ],
-      function_call: "none"
+      ]
     }
   ].map((body) => ({ body, format: requestFormats[0]! })),
-  // an empty functions list is left out of what is written (its choice is not)
+  // an empty functions list is left out of what is written, and so is its choice
   { body: { model: "gpt-4o", messages: [{ role: "user", content: "hi" }], functions: [], function_call: "none" }, format: requestFormats[0]!, exact: false },
   ...[Payloads.anthropicToolsRequest, Payloads.anthropicThinkingRequest, Payloads.anthropicServerToolRequest, {
     model: "claude-sonnet-4-5",
@@ -476,13 +475,14 @@ describe("the estimator's Chat view of a request", () => {
     assert.deepStrictEqual(dollars(body), dollars(written))
   })
 
-  it("writes the tool choice of a request read from an empty functions list as function_call, as the adapter does", () => {
+  it("leaves out the tool choice of a request read from an empty functions list, as the adapter does", () => {
     const { value } = run(OpenAiChat.fromRequest({ model: "gpt-4o", messages: [{ role: "user", content: "hi" }], functions: [], function_call: "none" }))
     const request = value as Request.Request
     const { body } = chatRequestOf(request)
     const written = chatBody(request)
     assert.deepStrictEqual([body.function_call, body.tool_choice], [written["function_call"], written["tool_choice"]])
-    assert.strictEqual(body.function_call, "none")
+    // the API rejects function_call without functions: neither writes it
+    assert.strictEqual(body.function_call, undefined)
   })
 
   it("leaves out the content of an assistant message read without one, as the adapter does", () => {
