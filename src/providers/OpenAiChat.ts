@@ -639,15 +639,6 @@ const dropChoiceWithout = (ctx: A.Ctx, body: Record<string, unknown>, choice: "t
 /** The fields of a written message that hold text the model reads (a tool call's arguments and input included). */
 const TEXT_FIELDS: ReadonlySet<string> = new Set(["content", "text", "refusal", "arguments", "input", "reasoning_content"])
 
-/** Whether a text field anywhere in `value` (written messages, their parts and calls) says "json", in any case. */
-const saysJson = (value: unknown): boolean => {
-  if (Array.isArray(value)) return value.some(saysJson)
-  if (typeof value !== "object" || value === null) return false
-  for (const [name, field] of Object.entries(value)) {
-    if (typeof field === "string" ? TEXT_FIELDS.has(name) && /json/i.test(field) : saysJson(field)) return true
-  }
-  return false
-}
 
 /**
  * Reports JSON mode (`response_format` of type `json_object`, as written or kept) in a request whose messages never
@@ -655,7 +646,7 @@ const saysJson = (value: unknown): boolean => {
  */
 const checkJsonMode = (ctx: A.Ctx, body: Record<string, unknown>): void => {
   const format = body["response_format"] as Schema.Json | undefined
-  if (!A.isObj(format) || format["type"] !== "json_object" || saysJson(body["messages"])) return
+  if (!A.isObj(format) || format["type"] !== "json_object" || A.saysJson(body["messages"], TEXT_FIELDS)) return
   ctx.warnings.push(
     new RejectedSetting({
       path: "response_format",

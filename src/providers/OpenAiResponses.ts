@@ -1213,15 +1213,6 @@ const dropForcedChoiceWithoutTools = (ctx: A.Ctx, body: Wire.RequestBody): void 
 /** The fields of a written input item that hold text the model reads (a call's arguments and a call's output included). */
 const textFields: ReadonlySet<string> = new Set(["content", "text", "refusal", "arguments", "input", "output"])
 
-/** Whether a text field anywhere in `value` (written input items and their parts) says "json", in any case. */
-const saysJson = (value: unknown): boolean => {
-  if (Array.isArray(value)) return value.some(saysJson)
-  if (typeof value !== "object" || value === null) return false
-  for (const [name, field] of Object.entries(value)) {
-    if (typeof field === "string" ? textFields.has(name) && /json/i.test(field) : saysJson(field)) return true
-  }
-  return false
-}
 
 /**
  * Reports JSON mode (`text.format` of type `json_object`, as written or kept) in a body whose input items never say
@@ -1230,7 +1221,7 @@ const saysJson = (value: unknown): boolean => {
  */
 const checkJsonMode = (ctx: A.Ctx, body: Wire.RequestBody): void => {
   const format = body.text?.format as Schema.Json | undefined
-  if (!A.isObj(format) || format["type"] !== "json_object" || continuesStored(body) || saysJson(body.input)) return
+  if (!A.isObj(format) || format["type"] !== "json_object" || continuesStored(body) || A.saysJson(body.input, textFields)) return
   ctx.warnings.push(
     new RejectedSetting({
       path: "text.format",

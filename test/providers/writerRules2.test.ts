@@ -137,6 +137,17 @@ describe("Chat JSON mode without the word json", () => {
       }
     }))
 
+  it.effect("a kept field nested 20,000 levels deep is searched without overflowing the stack (Chat and Responses)", () =>
+    Effect.gen(function*() {
+      let deep: Schema.Json = "json"
+      for (let k = 0; k < 20_000; k++) deep = { content: deep }
+      const user = Message.user("Weather in Oslo?", { providerOptions: { "openai-chat": { x_trace: deep }, "openai-responses": { x_trace: deep } } })
+      const chat = yield* OpenAiChat.toRequest(Request.make([user], { responseFormat: jsonMode }))
+      assert.deepStrictEqual(tags(chat.warnings), [])
+      const responses = yield* OpenAiResponses.toRequest(Request.make([user], { responseFormat: jsonMode }))
+      assert.deepStrictEqual(tags(responses.warnings), [])
+    }))
+
   it.effect("strict conversion fails with the RejectedSetting", () =>
     Effect.gen(function*() {
       const error = yield* Effect.flip(OpenAiChat.toRequest(Request.make([Message.user("Weather in Oslo?")], { responseFormat: jsonMode }), { strict: true }))

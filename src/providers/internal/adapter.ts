@@ -360,6 +360,28 @@ export const without = (extras: Block.JsonObject | undefined, keys: ReadonlyArra
 // ---------------------------------------------------------------------------
 
 /** "a" or "an" before a word, for readable warnings. */
+/**
+ * Whether a string under one of `fields` anywhere in `value` (written messages or input items, their parts and
+ * calls) says "json", in any case: OpenAI's JSON mode wants the word in the conversation. Walked with an explicit
+ * stack, so a deeply nested kept field cannot overflow it.
+ */
+export const saysJson = (value: unknown, fields: ReadonlySet<string>): boolean => {
+  const stack: Array<unknown> = [value]
+  while (stack.length > 0) {
+    const next = stack.pop()
+    if (Array.isArray(next)) {
+      for (const item of next) stack.push(item)
+    } else if (typeof next === "object" && next !== null) {
+      for (const [name, field] of Object.entries(next)) {
+        if (typeof field === "string") {
+          if (fields.has(name) && /json/i.test(field)) return true
+        } else stack.push(field)
+      }
+    }
+  }
+  return false
+}
+
 export const an = (word: string): string => (/^(?:[aeio]|u(?![sr]))/i.test(word) ? "an" : "a")
 
 /** Reports something the target cannot express and leaves out. */
