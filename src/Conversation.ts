@@ -1599,8 +1599,8 @@ export const missingReasoningItems = (messages: ReadonlyArray<Message.Message>, 
 /** The image types OpenAI takes, as the formats of its error: "['png', 'jpeg', 'gif', 'webp']". */
 const OPENAI_IMAGE_TYPES: ReadonlyArray<string> = ["image/png", "image/jpeg", "image/gif", "image/webp"]
 const OPENAI_IMAGES: ReadonlySet<string> = new Set(OPENAI_IMAGE_TYPES)
-/** The image types Anthropic takes, as its error lists them. */
-const ANTHROPIC_IMAGE_LIST: ReadonlyArray<string> = ["image/jpeg", "image/png", "image/gif", "image/webp"]
+/** The image types Anthropic takes, in the order its error lists them. */
+const ANTHROPIC_IMAGE_LIST: ReadonlyArray<string> = [...ANTHROPIC_IMAGE_TYPES]
 /** The document types Anthropic takes as data (its adapter sends any `text/*` as plain text). */
 const ANTHROPIC_DOCUMENT_LIST: ReadonlyArray<string> = ["application/pdf", "text/plain"]
 /** The image types Gemini documents ("MIME type must be image/png, image/jpeg, image/webp, image/heic, or image/heif"). */

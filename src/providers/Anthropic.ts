@@ -482,19 +482,15 @@ const assistantBlock = (
  * call whose `content_block_start` held an input the deltas then replaced (`AnthropicStream`). The API takes no such
  * field on a `tool_use` block: it stays in the model, reported.
  */
-const callExtras = (ctx: A.Ctx, call: Block.ToolCallBlock, index: number, b: number): Block.JsonObject | undefined => {
-  const extras = A.ownExtras(call, key)
-  if (extras?.["start_input"] === undefined) return extras
-  const { start_input: startInput, ...written } = extras
-  A.dropped(
+const callExtras = (ctx: A.Ctx, call: Block.ToolCallBlock, index: number, b: number): Block.JsonObject | undefined =>
+  A.withoutReaderField(
     ctx,
-    index,
-    b,
-    `the field start_input ${JSON.stringify(startInput)} of tool call ${JSON.stringify(call.id)} (the input its stream's start event held before the deltas replaced it, kept by the stream reader)`,
+    A.ownExtras(call, key),
+    "start_input",
+    { index, blockIndex: b },
+    `tool call ${JSON.stringify(call.id)} (the input its stream's start event held before the deltas replaced it, kept by the stream reader)`,
     "Anthropic takes no start_input on a tool use block; it stays in the model"
   )
-  return written
-}
 
 const userBlock = (ctx: A.Ctx, block: Block.UserBlock, index: number, b: number): Wire.ContentBlockParam | undefined => {
   switch (block._tag) {

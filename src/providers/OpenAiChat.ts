@@ -322,19 +322,15 @@ const userMessage = (ctx: A.Ctx, m: Message.UserMessage, index: number): Wire.Us
  * whose id a server changed mid-call (`OpenAiChatStream`). No server sends that field on a request's tool call, and
  * the API's request schema rejects it ("Additional properties are not allowed"): it stays in the model, reported.
  */
-const callExtras = (ctx: A.Ctx, call: Block.ToolCallBlock, index: number, blockIndex: number): Block.JsonObject | undefined => {
-  const extras = A.ownExtras(call, key)
-  if (extras?.["other_ids"] === undefined) return extras
-  const { other_ids: otherIds, ...written } = extras
-  A.dropped(
+const callExtras = (ctx: A.Ctx, call: Block.ToolCallBlock, index: number, blockIndex: number): Block.JsonObject | undefined =>
+  A.withoutReaderField(
     ctx,
-    index,
-    blockIndex,
-    `the field other_ids ${JSON.stringify(otherIds)} of tool call ${JSON.stringify(call.id)} (the ids a stream changed to mid-call, kept by the stream reader)`,
+    A.ownExtras(call, key),
+    "other_ids",
+    { index, blockIndex },
+    `tool call ${JSON.stringify(call.id)} (the ids a stream changed to mid-call, kept by the stream reader)`,
     "Chat Completions takes no other_ids on a tool call; they stay in the model"
   )
-  return written
-}
 
 const toolCall = (ctx: A.Ctx, call: Block.ToolCallBlock, index: number, blockIndex: number): Wire.ToolCall => {
   const extras = callExtras(ctx, call, index, blockIndex)

@@ -108,6 +108,7 @@ import {
   type UnsupportedContent
 } from "./Conversion.js"
 import * as A from "./internal/adapter.js"
+import { isObj } from "./internal/core.js"
 import * as Ids from "./internal/ids.js"
 import { defined, hintOf, keep, keptOf, merge } from "./internal/kept.js"
 import * as Accumulator from "./OpenAiResponsesStream.js"
@@ -814,9 +815,7 @@ const RESPONSES_IDS: Ids.IdRule = { maxLength: 64, why: "the Responses API takes
  */
 const streamedField = /^streamed_(arguments|input|code|text|refusal)$/
 
-const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
-
-const hasStreamed = (o: unknown): boolean => isRecord(o) && Object.keys(o).some((k) => streamedField.test(k))
+const hasStreamed = (o: unknown): boolean => isObj(o) && Object.keys(o).some((k) => streamedField.test(k))
 
 /** A copy of `o` without its `streamed_*` fields; `o` itself when it has none. */
 const dropStreamed = <T>(o: T): T => {
@@ -828,7 +827,7 @@ const dropStreamed = <T>(o: T): T => {
 
 /** An assistant item as the API takes it back: without the `streamed_*` fields on it and on its content and summary parts. */
 const withoutStreamed = <T>(item: T): T => {
-  if (!isRecord(item)) return item
+  if (!isObj(item)) return item
   let out = dropStreamed(item)
   for (const list of ["content", "summary"]) {
     const parts = item[list]

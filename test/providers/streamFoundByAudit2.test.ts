@@ -5,8 +5,8 @@
  * streamed input without a trace.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Result } from "effect"
-import { Message } from "../../src/index.js"
+import { Effect, Result, type Schema } from "effect"
+import { Block, Message } from "../../src/index.js"
 import { Anthropic, AnthropicStream, type AnthropicWire, Gemini, GeminiStream, type GeminiWire } from "../../src/providers/index.js"
 
 // ---------------------------------------------------------------------------
@@ -179,5 +179,15 @@ describe("Anthropic stream: a tool block whose start already holds an input", ()
       assert.deepStrictEqual([warning.index, warning.blockIndex], [1, 0])
       assert.include(warning.message, "start_input")
       assert.include(JSON.stringify(conversation[1]), "\"start_input\":{\"city\":\"Oslo\"}")
+    }))
+
+  it.effect("a start_input nested 20,000 levels deep is reported without overflowing the stack", () =>
+    Effect.gen(function*() {
+      let deep: Schema.Json = "Oslo"
+      for (let k = 0; k < 20_000; k++) deep = { city: deep }
+      const call = Block.toolCall("toolu_01", "lookup", { city: "Bergen" }, { providerOptions: { anthropic: { start_input: deep } } })
+      const written = yield* Anthropic.toMessages([Message.user("Weather?"), Message.assistant([call]), Message.toolResultMessage("toolu_01", "lookup", "4°C")])
+      assert.deepStrictEqual(written.warnings.map((w) => w._tag), ["DroppedContent"])
+      assert.notInclude(JSON.stringify(written.value.messages[1]), "start_input")
     }))
 })

@@ -23,7 +23,7 @@ import type * as Block from "../../Block.js"
 import { standardBase64 } from "../../internal/base64.js"
 import { base64DataUrlParts } from "../../internal/dataUrl.js"
 import { imageTypeOfBase64 } from "../../internal/imageSize.js"
-import { copyJson, isOwnParsedJson } from "../../internal/json.js"
+import { copyJson, isOwnParsedJson, stringify } from "../../internal/json.js"
 import * as Message from "../../Message.js"
 import type * as Request from "../../Request.js"
 import { keptToolSettings } from "../../internal/toolSettings.js"
@@ -359,7 +359,6 @@ export const without = (extras: Block.JsonObject | undefined, keys: ReadonlyArra
 // warnings, tool calls, usage
 // ---------------------------------------------------------------------------
 
-/** "a" or "an" before a word, for readable warnings. */
 /**
  * Whether a string under one of `fields` anywhere in `value` (written messages or input items, their parts and
  * calls) says "json", in any case: OpenAI's JSON mode wants the word in the conversation. Walked with an explicit
@@ -382,6 +381,28 @@ export const saysJson = (value: unknown, fields: ReadonlySet<string>): boolean =
   return false
 }
 
+/**
+ * A call's kept fields as written without `field`, a record a stream reader keeps beside a value a server changed
+ * mid-stream (Chat's `other_ids`, Anthropic's `start_input`), which no API takes back on a request: left out and
+ * reported (`what` names the call and the record), and kept in the model.
+ */
+export const withoutReaderField = (
+  ctx: Ctx,
+  extras: Block.JsonObject | undefined,
+  field: string,
+  at: { readonly index: number; readonly blockIndex: number },
+  what: string,
+  reason: string
+): Block.JsonObject | undefined => {
+  const value = extras?.[field]
+  if (extras === undefined || value === undefined) return extras
+  const written: Record<string, Schema.Json> = {}
+  for (const [k, v] of Object.entries(extras)) if (k !== field) setKey(written, k, v)
+  dropped(ctx, at.index, at.blockIndex, `the field ${field} ${stringify(value)} of ${what}`, reason)
+  return written
+}
+
+/** "a" or "an" before a word, for readable warnings. */
 export const an = (word: string): string => (/^(?:[aeio]|u(?![sr]))/i.test(word) ? "an" : "a")
 
 /** Reports something the target cannot express and leaves out. */
