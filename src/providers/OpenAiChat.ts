@@ -94,6 +94,7 @@ import {
 } from "./Conversion.js"
 import { standardBase64 } from "../internal/base64.js"
 import { chatNamedToolChoice, chatResponseFormat } from "../internal/chatRequestFields.js"
+import { stringify } from "../internal/json.js"
 import * as A from "./internal/adapter.js"
 import * as Ids from "./internal/ids.js"
 import { OPENAI_CHAT_HINTS } from "../internal/hint.js"
@@ -628,7 +629,7 @@ const hasTools = (field: unknown): boolean => Array.isArray(field) && field.leng
 const dropChoiceWithout = (ctx: A.Ctx, body: Record<string, unknown>, choice: "tool_choice" | "function_call", list: "tools" | "functions"): void => {
   const value = body[choice]
   if (value === undefined || value === null || hasTools(body[list])) return
-  A.dropped(ctx, undefined, undefined, `the tool choice ${JSON.stringify(value)} (${choice})`, `the request has no ${list}, and Chat Completions rejects ${choice} without them`)
+  A.dropped(ctx, undefined, undefined, `the tool choice ${stringify(value as Schema.Json)} (${choice})`, `the request has no ${list}, and Chat Completions rejects ${choice} without them`)
   delete body[choice]
 }
 

@@ -107,6 +107,7 @@ import {
   UnknownProviderField,
   type UnsupportedContent
 } from "./Conversion.js"
+import { stringify } from "../internal/json.js"
 import * as A from "./internal/adapter.js"
 import { isObj } from "./internal/core.js"
 import * as Ids from "./internal/ids.js"
@@ -1205,7 +1206,7 @@ const dropForcedChoiceWithoutTools = (ctx: A.Ctx, body: Wire.RequestBody): void 
   const choice = body.tool_choice
   if (choice === undefined || (body.tools?.length ?? 0) > 0 || continuesStored(body)) return
   if (choice !== "required" && (typeof choice !== "object" || choice === null)) return
-  A.dropped(ctx, undefined, undefined, `the tool choice ${JSON.stringify(choice)}`, "the request has no tools, and the Responses API rejects a choice that makes the model call one without them")
+  A.dropped(ctx, undefined, undefined, `the tool choice ${stringify(choice as Schema.Json)}`, "the request has no tools, and the Responses API rejects a choice that makes the model call one without them")
   delete body.tool_choice
 }
 

@@ -90,6 +90,21 @@ describe("Responses tool_choice without tools", () => {
       }
     }))
 
+  it.effect("a choice kept as sent nested 20,000 levels deep is reported without overflowing the stack (Chat and Responses)", () =>
+    Effect.gen(function*() {
+      let deep: Schema.Json = "f"
+      for (let k = 0; k < 20_000; k++) deep = { mode: deep }
+      const chat = yield* OpenAiChat.toRequest(Request.make([Message.user("hi")], { providerOptions: { "openai-chat": { tool_choice: deep } } }))
+      assert.isUndefined(body(chat.value)["tool_choice"])
+      assert.deepStrictEqual(tags(chat.warnings), ["DroppedContent"])
+      const responses = yield* OpenAiResponses.toRequest(Request.make([Message.user("hi")], { providerOptions: { "openai-responses": { tool_choice: deep } } }))
+      assert.isUndefined(body(responses.value)["tool_choice"])
+      assert.deepStrictEqual(tags(responses.warnings), ["DroppedContent"])
+      // another provider's kept choice, reported as one the target cannot take, is shown without overflowing too
+      const foreign = yield* OpenAiChat.toRequest(Request.make([Message.user("hi")], { providerOptions: { "openai-responses": { tool_choice: deep } } }))
+      assert.deepStrictEqual(tags(foreign.warnings), ["DroppedContent"])
+    }))
+
   it.effect("a choice kept as sent and an empty tools list: left out, strict fails; a body that continues a stored response, conversation or prompt keeps it (the server may hold the tools)", () =>
     Effect.gen(function*() {
       const read = yield* OpenAiResponses.fromRequest({ model: "gpt-5", input: "hi", tools: [], tool_choice: { type: "web_search_preview" } })

@@ -480,7 +480,7 @@ export const droppedForeignSettings = (
     // Gemini's toolConfig may hold other settings (retrievalConfig); its tool choice is functionCallingConfig
     const choice = provider === "gemini" ? (isObj(kept) ? kept["functionCallingConfig"] : undefined) : kept
     if (choice !== undefined && choice !== null && request.toolChoice === undefined) {
-      dropped(ctx, undefined, undefined, `${provider}'s ${field} ${JSON.stringify(kept)}`, `a tool choice the model has no type for, so ${target} gets none`)
+      dropped(ctx, undefined, undefined, `${provider}'s ${field} ${stringify(kept as Schema.Json)}`, `a tool choice the model has no type for, so ${target} gets none`)
     }
     const generation = provider === "gemini" ? own?.["generationConfig"] : undefined
     if (isObj(generation) && generation["responseSchema"] !== undefined && generation["responseSchema"] !== null) {
@@ -489,7 +489,7 @@ export const droppedForeignSettings = (
     // a response format the model could not read (a json_schema without its schema), kept for its own format only
     const format = request.responseFormat === undefined ? keptResponseFormat(provider, own, generation) : undefined
     if (format !== undefined) {
-      const shown = JSON.stringify(format.value)
+      const shown = stringify(format.value as Schema.Json)
       dropped(ctx, undefined, undefined, `${provider}'s ${format.field} ${shown.length > 60 ? `${shown.slice(0, 60)}…` : shown}`, `a response format the model has no type for, so ${target} gets no structured output from it`)
     }
     // how the answer is sampled and where it stops, and how much the model thinks: settings every provider has in
@@ -498,7 +498,7 @@ export const droppedForeignSettings = (
     for (const name of samplingSettings[provider] ?? []) {
       const value = source?.[name]
       if (value === undefined || value === null) continue
-      const shown = JSON.stringify(value)
+      const shown = stringify(value)
       dropped(
         ctx,
         undefined,
