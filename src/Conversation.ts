@@ -25,7 +25,7 @@ import type { Provider } from "./Provider.js"
 import { unknownProvider } from "./internal/unknownProvider.js"
 import { listOf, stringify } from "./internal/json.js"
 import { isReasoningItem, itemIdOf, unfollowedReasoning } from "./internal/responsesItems.js"
-import { ANTHROPIC_IMAGE_TYPES } from "./internal/anthropicFiles.js"
+import { ANTHROPIC_IMAGE_TYPES, anthropicImageType, anthropicLeavesOut, bareMediaType, isImageType } from "./internal/anthropicFiles.js"
 import { base64DataUrlParts } from "./internal/dataUrl.js"
 import { imageTypeOfBase64 } from "./internal/imageSize.js"
 import { ORPHAN, Walker } from "./internal/walker.js"
@@ -63,8 +63,8 @@ import {
   UnsupportedMediaType
 } from "./ValidationError.js"
 import type { CacheBreakpoint, ConversationIssue, DecodeIssue, Issue, IssueFor, ProviderIssue } from "./ValidationError.js"
-import { hintKey } from "./internal/hint.js"
-import { customCallOutputs, customItemOf, isChatCustomCall, isCustomOutputsOnly, sentArgumentsProblem } from "./internal/toolArgs.js"
+import { hintKey, isHintKey } from "./internal/hint.js"
+import { customCallOutputs, customItemOf, isChatCustomCall, isCustomOutputsOnly, isObject, sentArgumentsProblem } from "./internal/toolArgs.js"
 import { hasLoneSurrogate } from "./internal/surrogates.js"
 import { assistantTurnStart, firstBlockOfRun, isThinkingBlock, nextOnWire, previousOnWire, thinkingSetting, turnStart } from "./internal/anthropicTurn.js"
 
@@ -1330,13 +1330,225 @@ const chatRules = (messages: ReadonlyArray<Message.Message>, sink: ProviderSink)
   }
 }
 
+/** The JSON values the Anthropic adapter sends in a tool result as blocks of their own (by their `type`); it sends others as their text. */
+const ANTHROPIC_RESULT_PASS_TYPES: ReadonlySet<string> = new Set(["search_result", "tool_reference", "browser_state"])
+
+/** The citation types the Anthropic adapter sends with a text; a text with another one goes without its citations. */
+const ANTHROPIC_CITATION_TYPES: ReadonlySet<string> = new Set([
+  "char_location",
+  "page_location",
+  "content_block_location",
+  "web_search_result_location",
+  "search_result_location"
+])
+
+/** The wire formats whose readers mark a provider-executed call as theirs. */
+const NON_ANTHROPIC_FORMATS = ["openai-chat", "openai-responses", "gemini"] as const
+
+/**
+ * Whether the Anthropic adapter writes a provider-executed call or result as a server tool block of its own: it was
+ * read from Anthropic, or no other format claims it (another's goes unsent).
+ */
+const isAnthropicServerBlock = (block: Block.ToolCallBlock | Block.ToolResultBlock): boolean => {
+  const options = block.providerOptions
+  if (options?.["anthropic"] !== undefined) return true
+  if (block.itemId !== undefined) return false
+  for (const other of NON_ANTHROPIC_FORMATS) if (options?.[other] !== undefined) return false
+  return true
+}
+
+/** A value of a block the Anthropic adapter sends, and where it is in the block. */
+type SentValue = readonly [path: ReadonlyArray<string | number>, value: unknown]
+
+/** Where a block is, for what the Anthropic adapter writes of it: the role of its message, or a part of a tool result. */
+type SentPlace = Message.Role | "resultPart" | "serverResultPart"
+
+const OPTIONS_PATH: ReadonlyArray<string> = ["providerOptions", "anthropic"]
+const TEXT: ReadonlyArray<string> = ["text"]
+const CITATIONS: ReadonlyArray<string> = ["citations"]
+const THINKING: ReadonlyArray<string> = ["thinking"]
+const SIGNATURE: ReadonlyArray<string> = ["signature"]
+const DATA: ReadonlyArray<string> = ["data"]
+const REFUSAL: ReadonlyArray<string> = ["refusal"]
+const SOURCE_DATA: ReadonlyArray<string> = ["source", "data"]
+const SOURCE_URL: ReadonlyArray<string> = ["source", "url"]
+const SOURCE_FILE_ID: ReadonlyArray<string> = ["source", "fileId"]
+const SOURCE_TEXT: ReadonlyArray<string> = ["source", "text"]
+const TITLE: ReadonlyArray<string> = ["title"]
+const CONTEXT: ReadonlyArray<string> = ["context"]
+const ID: ReadonlyArray<string> = ["id"]
+const NAME: ReadonlyArray<string> = ["name"]
+const ARGS: ReadonlyArray<string> = ["args"]
+const TOOL_CALL_ID: ReadonlyArray<string> = ["toolCallId"]
+const TOOL_NAME: ReadonlyArray<string> = ["toolName"]
+const CONTENT: ReadonlyArray<string> = ["content"]
+const VALUE: ReadonlyArray<string> = ["value"]
+
+/** The Anthropic options of a block as its adapter writes them (the kept wire fields, not the hints), into `out`. */
+const pushAnthropicFields = (block: { readonly providerOptions?: Block.ProviderOptions | undefined }, out: Array<SentValue>): void => {
+  const fields = block.providerOptions?.["anthropic"]
+  if (fields === undefined) return
+  for (const key of Object.keys(fields)) {
+    if (isHintKey(key)) continue
+    const path = [...OPTIONS_PATH, key]
+    out.push([path, key], [path, fields[key]])
+  }
+}
+
+/**
+ * Whether the Anthropic adapter writes a block, and what of it: with `out`, its values that go into the request,
+ * each with its path in the block (a key that is a path's last step is sent too). Ids of client calls and their
+ * results are not read: the adapter sends an id with any character outside letters, digits, `_` and `-` as one of
+ * its own. A value sent as JSON text (a JSON value in a tool result) cannot hold a lone surrogate (JSON text escapes
+ * it), and a document given as base64 text goes as the text it decodes to.
+ */
+const anthropicSent = (block: Block.Block, place: SentPlace, foreignCalls: ReadonlySet<string>, out?: Array<SentValue>): boolean => {
+  switch (block._tag) {
+    case "Text":
+      // the adapter leaves empty text out, but in the system prompt and in a server tool's result
+      if (block.text === "" && place !== "system" && place !== "serverResultPart") return false
+      if (out === undefined) return true
+      out.push([TEXT, block.text])
+      if (block.citations !== undefined && block.citations.length > 0 && block.citations.every(isAnthropicCitation)) out.push([CITATIONS, block.citations])
+      break
+    case "Thinking":
+      if (block.signature === undefined) return false
+      if (out === undefined) return true
+      out.push([THINKING, block.thinking], [SIGNATURE, block.signature])
+      break
+    case "RedactedThinking":
+      if (out === undefined) return true
+      out.push([DATA, block.data])
+      break
+    case "Refusal":
+      // as plain text, without its options
+      out?.push([REFUSAL, block.refusal])
+      return true
+    case "File": {
+      if (place === "assistant" || anthropicLeavesOut(block)) return false
+      if (out === undefined) return true
+      const source = block.source
+      switch (source._tag) {
+        case "Base64":
+          if (isImageType(block.mediaType) || bareMediaType(block.mediaType) === "application/pdf") out.push([SOURCE_DATA, source.data])
+          break
+        case "Url":
+          out.push([SOURCE_URL, source.url])
+          break
+        case "FileId":
+          out.push([SOURCE_FILE_ID, source.fileId])
+          break
+        case "Text":
+          out.push([SOURCE_TEXT, source.text])
+          break
+        default:
+          return Block.absurd(source)
+      }
+      if (!isImageType(block.mediaType)) {
+        if (block.title !== undefined) out.push([TITLE, block.title])
+        if (block.context !== undefined) out.push([CONTEXT, block.context])
+      }
+      break
+    }
+    case "ToolCall":
+      if (block.providerExecuted === true && !isAnthropicServerBlock(block)) return false
+      if (out === undefined) return true
+      if (block.providerExecuted === true) out.push([ID, block.id])
+      out.push([NAME, block.name])
+      // arguments that are no object go as `{}`
+      if (isObject(block.args)) out.push([ARGS, block.args])
+      break
+    case "ToolResult": {
+      const server = place === "assistant"
+      if (server && (foreignCalls.has(block.toolCallId) || !isAnthropicServerBlock(block))) return false
+      if (out === undefined) return true
+      if (server) {
+        out.push([TOOL_CALL_ID, block.toolCallId])
+        // a server tool's result without a type of its own is typed by its tool's name (`web_search_tool_result`)
+        if (typeof block.providerOptions?.["anthropic"]?.["type"] !== "string") out.push([TOOL_NAME, block.toolName])
+      }
+      const content = block.content
+      if (typeof content === "string") {
+        out.push([CONTENT, content])
+      } else {
+        const parts: Array<SentValue> = []
+        for (let p = 0; p < content.length; p++) {
+          parts.length = 0
+          if (!anthropicSent(content[p]!, server ? "serverResultPart" : "resultPart", foreignCalls, parts)) continue
+          for (const [path, value] of parts) out.push([["content", p, ...path], value])
+        }
+      }
+      break
+    }
+    case "Json": {
+      if (out === undefined) return true
+      const value = block.value
+      if (place === "serverResultPart") {
+        out.push([VALUE, value])
+        return true
+      }
+      if (typeof value !== "object" || value === null || Array.isArray(value)) return true
+      const type = (value as Block.JsonObject)["type"]
+      if (typeof type === "string" && ANTHROPIC_RESULT_PASS_TYPES.has(type)) out.push([VALUE, value])
+      return true
+    }
+    case "ProviderData":
+      if (block.provider !== "anthropic") return false
+      out?.push([DATA, block.data])
+      return true
+    default:
+      return Block.absurd(block)
+  }
+  pushAnthropicFields(block, out)
+  return true
+}
+
+/** A citation the Anthropic adapter sends: one of Anthropic's types. */
+const isAnthropicCitation = (citation: Schema.Json): boolean => {
+  if (typeof citation !== "object" || citation === null || Array.isArray(citation)) return false
+  const type = (citation as Block.JsonObject)["type"]
+  return typeof type === "string" && ANTHROPIC_CITATION_TYPES.has(type)
+}
+
+/**
+ * Walks the blocks of a conversation the Anthropic adapter writes, in order, with the values it sends of each when
+ * `collect` (see `anthropicSent`); `visit` returns `true` to stop. The provider-executed calls of another provider
+ * and their results in one assistant message go unsent together.
+ */
+const walkAnthropicSent = (
+  messages: ReadonlyArray<Message.Message>,
+  visit: (block: Block.Block, index: number, blockIndex: number, sent: ReadonlyArray<SentValue>) => boolean,
+  collect: boolean
+): void => {
+  const foreignCalls = new Set<string>()
+  const sent: Array<SentValue> = []
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!
+    foreignCalls.clear()
+    const content: ReadonlyArray<Block.Block> = m.content
+    for (let b = 0; b < content.length; b++) {
+      const block = content[b]!
+      sent.length = 0
+      if (!anthropicSent(block, m.role, foreignCalls, collect ? sent : undefined)) {
+        if (block._tag === "ToolCall" && block.providerExecuted === true) foreignCalls.add(block.id)
+        continue
+      }
+      if (visit(block, i, b, sent)) return
+    }
+  }
+}
+
+/** No calls (a tool result's parts answer none). */
+const NO_CALLS: ReadonlySet<string> = new Set()
+
 /** Anthropic's limit on the blocks with `cache_control` in one request. */
 const CACHE_BREAKPOINT_LIMIT = 4
 
 /**
- * The `cache_control` Anthropic gets on a block, as its adapter writes it: the block's own, the one in the data of
- * Anthropic provider data, the one of a JSON value sent as a block (it has a `type`: a search result in a tool
- * result). A refusal goes as plain text, without its options.
+ * The `cache_control` Anthropic gets on a block, as its adapter writes it when it writes the block at all
+ * (`anthropicSent`): the block's own, the one in the data of Anthropic provider data, the one of a JSON value sent
+ * as a block (a search result, a tool reference or a browser state in a tool result; another JSON value goes as its
+ * text). A refusal goes as plain text, without its options.
  */
 const blockCache = (block: Block.Block): Schema.Json | undefined => {
   switch (block._tag) {
@@ -1353,7 +1565,8 @@ const blockCache = (block: Block.Block): Schema.Json | undefined => {
       const value = block.value
       if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined
       const object = value as Block.JsonObject
-      return typeof object["type"] === "string" ? object["cache_control"] : undefined
+      const type = object["type"]
+      return typeof type === "string" && ANTHROPIC_RESULT_PASS_TYPES.has(type) ? object["cache_control"] : undefined
     }
     case "Refusal":
       return undefined
@@ -1365,31 +1578,81 @@ const blockCache = (block: Block.Block): Schema.Json | undefined => {
 /**
  * Anthropic: at most 4 cache breakpoints in a request (documented error: "A maximum of 4 blocks with cache_control
  * may be provided. Found 5."), those outside the messages (`cacheBreakpointsOutsideMessages`) included. A block's
- * breakpoint counts, a tool result's parts' too, and a system message's own where the adapter puts it (on its last
- * block, when that block has no `cache_control` of its own). An explicit `cache_control: null` is none (recorded
- * accepted). The system prompt comes before the messages in the body, so its breakpoints are listed first.
+ * breakpoint counts, a tool result's parts' too, and a message's own where the adapter puts it: a system message's on
+ * its last block, when that block has no `cache_control` of its own; another message's on the last block of the
+ * message it is written as, when it opens that message and that block has none of its own (the options of a message
+ * merged into the one before it are not written). Each is placed at the message's last block. An explicit `cache_control: null` is none (recorded accepted). The system
+ * prompt comes before the messages in the body, so its breakpoints are listed first.
  */
 const cacheBreakpointRule = (messages: ReadonlyArray<Message.Message>, options: ProfileOptions | undefined, sink: ProviderSink): void => {
   const system: Array<CacheBreakpoint> = []
   const others: Array<CacheBreakpoint> = []
+  /** How many blocks of each message the adapter writes. */
+  const written = new Uint32Array(messages.length)
+  /** Whether the last block the adapter writes of each message has a `cache_control` of its own (null included). */
+  const lastOwn = new Uint8Array(messages.length)
+  walkAnthropicSent(messages, (block, i, b) => {
+    written[i]!++
+    lastOwn[i] = blockCache(block) === undefined ? 0 : 1
+    const into = messages[i]!.role === "system" ? system : others
+    if (isBreakpoint(blockCache(block))) into.push({ index: i, blockIndex: b })
+    if (block._tag !== "ToolResult" || typeof block.content === "string") return false
+    const place = messages[i]!.role === "assistant" ? "serverResultPart" : "resultPart"
+    for (const part of block.content) if (isBreakpoint(blockCache(part)) && anthropicSent(part, place, NO_CALLS)) into.push({ index: i, blockIndex: b })
+    return false
+  }, false)
+  // a message's own breakpoint goes on the last block of the Anthropic message it opens, as the adapter writes those
+  // (an Anthropic message has no cache_control of its own), unless that block has a cache_control of its own:
+  // consecutive messages of one role are one message (unless read as messages of their own), one with content of
+  // which nothing is written is left out, and the messages on both sides of it then are one (the later one's options
+  // lost, its blocks last)
+  type Last = "none" | "free" | "own"
+  let turn: { role: "user" | "assistant"; cache: CacheBreakpoint | undefined; filled: boolean; written: number; last: Last } | undefined
+  let kept: { readonly role: "user" | "assistant"; readonly cache: CacheBreakpoint | undefined; last: Last } | undefined
+  let emptied = false
+  const flush = (): void => {
+    if (kept?.cache !== undefined && kept.last === "free") others.push(kept.cache)
+  }
+  const close = (): void => {
+    if (turn === undefined) return
+    if (turn.filled && turn.written === 0) {
+      emptied = true
+      return
+    }
+    if (emptied && kept !== undefined && kept.role === turn.role) kept.last = turn.last
+    else {
+      flush()
+      kept = { role: turn.role, cache: turn.cache, last: turn.last }
+    }
+    emptied = false
+  }
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!
-    const into = m.role === "system" ? system : others
     const content: ReadonlyArray<Block.Block> = m.content
-    for (let b = 0; b < content.length; b++) {
-      const block = content[b]!
-      if (isBreakpoint(blockCache(block))) into.push({ index: i, blockIndex: b })
-      if (block._tag !== "ToolResult" || typeof block.content === "string") continue
-      for (const part of block.content) if (isBreakpoint(blockCache(part))) into.push({ index: i, blockIndex: b })
-    }
     const last = content.length - 1
-    if (m.role === "system" && last >= 0 && isBreakpoint(m.providerOptions?.["anthropic"]?.["cache_control"]) && blockCache(content[last]!) === undefined) {
-      system.push({ index: i, blockIndex: last })
+    const own = m.providerOptions?.["anthropic"]
+    if (m.role === "system") {
+      if (last >= 0 && isBreakpoint(own?.["cache_control"]) && blockCache(content[last]!) === undefined) system.push({ index: i, blockIndex: last })
+      continue
     }
+    const role = m.role === "assistant" ? "assistant" : "user"
+    if (turn === undefined || role !== turn.role || own?.[hintKey("separateMessage")] === true) {
+      close()
+      turn = { role, cache: isBreakpoint(own?.["cache_control"]) ? { index: i, blockIndex: Math.max(last, 0) } : undefined, filled: false, written: 0, last: "none" }
+    }
+    turn.filled ||= content.length > 0
+    turn.written += written[i]!
+    if (written[i]! > 0) turn.last = lastOwn[i] === 1 ? "own" : "free"
   }
+  close()
+  flush()
   const outside = options?.cacheBreakpointsOutsideMessages ?? 0
   const count = outside + system.length + others.length
   if (count <= CACHE_BREAKPOINT_LIMIT) return
+  // in message order (a message's own after its blocks'); the sort is stable
+  const byMessage = (a: CacheBreakpoint, b: CacheBreakpoint): number => a.index - b.index
+  system.sort(byMessage)
+  others.sort(byMessage)
   for (const place of others) system.push(place)
   // the first one past the limit, the ones outside the messages (tool definitions first in the body) counted first
   const past = system[Math.max(0, CACHE_BREAKPOINT_LIMIT - outside)]
@@ -1411,12 +1674,15 @@ const pathTo = (frame: Frame, key: string | number): Array<string | number> => {
 }
 
 /**
- * The path inside a block of the first string or object key (of its arguments, its options...) that holds a lone
- * surrogate, or `undefined`. Iterative, and linear in the block's size: arguments nested deeper than the call stack
- * goes are walked too.
+ * The path inside a block of the first string or object key of one value the Anthropic adapter sends (`at`, its
+ * path in the block) that holds a lone surrogate, or `undefined`. Iterative, and linear in the value's size:
+ * arguments nested deeper than the call stack goes are walked too.
  */
-const loneSurrogatePath = (block: Block.Block): Array<string | number> | undefined => {
-  const stack: Array<Frame> = [{ value: block, key: "", parent: undefined }]
+const loneSurrogatePath = (at: ReadonlyArray<string | number>, value: unknown): Array<string | number> | undefined => {
+  if (typeof value === "string") return hasLoneSurrogate(value) ? [...at] : undefined
+  if (typeof value !== "object" || value === null) return undefined
+  const found = (path: Array<string | number>): Array<string | number> => [...at, ...path]
+  const stack: Array<Frame> = [{ value, key: "", parent: undefined }]
   while (stack.length > 0) {
     const frame = stack.pop()!
     const o = frame.value
@@ -1424,7 +1690,7 @@ const loneSurrogatePath = (block: Block.Block): Array<string | number> | undefin
       for (let k = 0; k < o.length; k++) {
         const v: unknown = o[k]
         if (typeof v === "string") {
-          if (hasLoneSurrogate(v)) return pathTo(frame, k)
+          if (hasLoneSurrogate(v)) return found(pathTo(frame, k))
         } else if (typeof v === "object" && v !== null) {
           stack.push({ value: v, key: k, parent: frame })
         }
@@ -1432,10 +1698,10 @@ const loneSurrogatePath = (block: Block.Block): Array<string | number> | undefin
       continue
     }
     for (const key of Object.keys(o)) {
-      if (hasLoneSurrogate(key)) return pathTo(frame, key)
+      if (hasLoneSurrogate(key)) return found(pathTo(frame, key))
       const v: unknown = (o as Record<string, unknown>)[key]
       if (typeof v === "string") {
-        if (hasLoneSurrogate(v)) return pathTo(frame, key)
+        if (hasLoneSurrogate(v)) return found(pathTo(frame, key))
       } else if (typeof v === "object" && v !== null) {
         stack.push({ value: v, key, parent: frame })
       }
@@ -1446,18 +1712,18 @@ const loneSurrogatePath = (block: Block.Block): Array<string | number> | undefin
 
 /**
  * Anthropic: no string of the body may hold a lone UTF-16 surrogate (documented error: "The request body is not
- * valid JSON: no low surrogate in string"), which text cut in the middle of an emoji has. Every string of every
- * block is read, once. The other providers are not recorded rejecting one.
+ * valid JSON: no low surrogate in string"), which text cut in the middle of an emoji has. Only what the adapter
+ * sends is read (`anthropicSent`), once: the fields it leaves out, the blocks it leaves out, and the options kept for
+ * other providers cannot make the body invalid. The other providers are not recorded rejecting one.
  */
-const loneSurrogateRule = (messages: ReadonlyArray<Message.Message>, sink: ProviderSink): void => {
-  for (let i = 0; i < messages.length; i++) {
-    const content: ReadonlyArray<Block.Block> = messages[i]!.content
-    for (let b = 0; b < content.length; b++) {
-      const path = loneSurrogatePath(content[b]!)
-      if (path !== undefined && sink(new LoneSurrogate({ provider: "anthropic", index: i, blockIndex: b, path }))) return
+const loneSurrogateRule = (messages: ReadonlyArray<Message.Message>, sink: ProviderSink): void =>
+  walkAnthropicSent(messages, (_block, i, b, sent) => {
+    for (const [at, value] of sent) {
+      const path = loneSurrogatePath(at, value)
+      if (path !== undefined) return sink(new LoneSurrogate({ provider: "anthropic", index: i, blockIndex: b, path }))
     }
-  }
-}
+    return false
+  }, true)
 
 /** A text or refusal block, which the Responses adapter writes as a part of a message item. */
 const isMessagePart = (block: Block.AssistantBlock | undefined): block is Block.TextBlock | Block.RefusalBlock =>
@@ -1512,20 +1778,53 @@ const duplicateItemRule = (messages: ReadonlyArray<Message.Message>, sink: Provi
   }
 }
 
+/** The kinds of output item a reasoning model is recorded rejecting without their reasoning item. */
+type ReasoningOutputType = "function_call" | "message" | "web_search_call" | "image_generation_call"
+
+/**
+ * The kinds of item kept as provider data, or as a hosted call or a generated image, that the API is recorded
+ * rejecting without their reasoning item ("Item 'ws_…' of type 'web_search_call' was provided without its required
+ * 'reasoning' item", "Item 'ig_…' of type 'image_generation_call' …"). Other hosted items (file search, code
+ * interpreter, MCP, computer and custom tool calls) carry ids too, but no such rejection of them is on record.
+ */
+const keptOutputType = (type: unknown): "web_search_call" | "image_generation_call" | undefined =>
+  type === "web_search_call" || type === "image_generation_call" ? type : undefined
+
 /**
  * The kind of output item the Responses adapter writes a block as, when it writes it with its item id: a client
- * call as a `function_call` (an id that begins with `fc`), text and refusals as a `message` (`msg`). The adapter
- * leaves other ids out (the API takes no other on those items), so they reference nothing.
+ * call as a `function_call` (an id that begins with `fc`), text and refusals as a `message` (`msg`), a hosted web
+ * search as a `web_search_call` (its item id, else its call id), a generated image as an `image_generation_call`,
+ * and provider data of those two kinds with the `id` it holds. The adapter leaves other ids of calls and messages out
+ * (the API takes no other on those items), so they reference nothing.
  */
-const sentOutputItem = (block: Block.AssistantBlock): { readonly type: "function_call" | "message"; readonly itemId: string } | undefined => {
+const sentOutputItem = (block: Block.AssistantBlock): { readonly type: ReasoningOutputType; readonly itemId: string } | undefined => {
   switch (block._tag) {
-    case "ToolCall":
-      return block.providerExecuted !== true && block.itemId?.startsWith("fc") === true ? { type: "function_call", itemId: block.itemId } : undefined
+    case "ToolCall": {
+      if (block.providerExecuted !== true) return block.itemId?.startsWith("fc") === true ? { type: "function_call", itemId: block.itemId } : undefined
+      const type = keptOutputType(block.providerOptions?.["openai-responses"]?.["type"])
+      const itemId = block.itemId ?? block.id
+      return type === "web_search_call" && itemId !== "" ? { type, itemId } : undefined
+    }
     case "Text":
     case "Refusal":
       return block.itemId?.startsWith("msg") === true ? { type: "message", itemId: block.itemId } : undefined
-    default:
+    case "File":
+      return block.itemId !== undefined && block.source._tag === "Base64" &&
+          keptOutputType(block.providerOptions?.["openai-responses"]?.["type"]) === "image_generation_call"
+        ? { type: "image_generation_call", itemId: block.itemId }
+        : undefined
+    case "ProviderData": {
+      if (block.provider !== "openai-responses") return undefined
+      const type = keptOutputType(block.data["type"])
+      const itemId = block.data["id"]
+      return type !== undefined && typeof itemId === "string" && itemId !== "" ? { type, itemId } : undefined
+    }
+    case "Thinking":
+    case "RedactedThinking":
+    case "ToolResult":
       return undefined
+    default:
+      return Block.absurd(block)
   }
 }
 
@@ -1568,7 +1867,8 @@ const reasoningItemRule = (messages: ReadonlyArray<Message.Message>, options: Pr
  * The output items of a conversation that OpenAI's reasoning models reject
  * because their reasoning item is not sent (`MissingReasoningItem`), in
  * order: each block written with its item id (a call's `fc…`, the first part
- * of a message's `msg…`) with no reasoning item before it in its turn. Empty
+ * of a message's `msg…`, a web search's or a generated image's) with no
+ * reasoning item before it in its turn. Empty
  * unless the options say the model wants them (`requiresReasoningItems`);
  * always empty with `store: false` (nothing is stored to look an item up
  * by).
@@ -1648,14 +1948,14 @@ const mediaIssue = (
       const source = file.source
       if (source._tag !== "Base64") return undefined
       const type = bareType(file.mediaType)
-      if (isUnknownType(type) || type.startsWith("audio/") || type.startsWith("video/")) return undefined
-      if (!type.startsWith("image/")) return type === "application/pdf" || type.startsWith("text/") ? undefined : unsupported(file.mediaType, ANTHROPIC_DOCUMENT_LIST)
-      const actual = imageTypeOfBase64(source.data)
-      // the adapter sends a type Anthropic takes as it is, and any other as the type the bytes show
-      if (ANTHROPIC_IMAGE_TYPES.has(file.mediaType)) {
-        return actual !== undefined && actual !== file.mediaType ? new MediaTypeMismatch({ provider, ...where, mediaType: file.mediaType, actual }) : undefined
+      if (type.startsWith("image/")) {
+        // the writer's own reading (anthropicImageType): an image it leaves out, or one it sends as the type its bytes show
+        const sent = anthropicImageType(file.mediaType, source.data)
+        if (sent === undefined) return unsupported(file.mediaType, ANTHROPIC_IMAGE_LIST)
+        return sent.relabelled === undefined ? undefined : new MediaTypeMismatch({ provider, ...where, mediaType: file.mediaType, actual: sent.sent })
       }
-      return ANTHROPIC_IMAGE_TYPES.has(type) || actual !== undefined ? undefined : unsupported(file.mediaType, ANTHROPIC_IMAGE_LIST)
+      if (isUnknownType(type) || type.startsWith("audio/") || type.startsWith("video/")) return undefined
+      return type === "application/pdf" || type.startsWith("text/") ? undefined : unsupported(file.mediaType, ANTHROPIC_DOCUMENT_LIST)
     }
     case "openai-chat":
     case "openai-responses": {
@@ -1681,7 +1981,9 @@ const mediaIssue = (
 /**
  * Files given inline in a media type the provider does not take (`UnsupportedMediaType`), and for Anthropic images
  * whose bytes are another format than their type (`MediaTypeMismatch`), each from the provider's documented errors:
- * in user messages and tool results, where the adapters send files (a Chat tool message holds only text).
+ * in user messages and tool results, where the adapters send files (a Chat tool message holds only text). For
+ * Anthropic images the rule is the writer's own reading: what it leaves out, and what it sends relabelled (each
+ * reported by the writer as it writes, as an empty text block is).
  */
 const mediaTypeRule = (provider: Provider, messages: ReadonlyArray<Message.Message>, sink: ProviderSink): void => {
   for (let i = 0; i < messages.length; i++) {
@@ -1789,9 +2091,9 @@ export const issuesFor = (
  *
  * | provider | relaxes | adds |
  * |---|---|---|
- * | `"anthropic"` | `ConsecutiveRole`; a system message between calls and results | `MissingThinkingSignature`, `EmptyRedactedThinking`, `ThinkingNotFirst` (manual thinking: the turn a request continues, a tool loop from the user's words on or a final assistant message, starts with thinking; not with `thinkingMode: "adaptive"`), `ThinkingWhileDisabled` (`thinking: false`: no thinking in a final assistant turn), `PrefillNotSupported` (Claude 4.6 and later, by `model`), `EmptyTextBlock`, `TrailingWhitespacePrefill`, `TextAfterToolCalls` (client calls only), `MissingToolResult` (results read from two user messages), `TooManyCacheBreakpoints` (more than 4, with `cacheBreakpointsOutsideMessages`), `LoneSurrogate` (half of a character in any string), `UnsupportedMediaType` (an inline image that is not JPEG, PNG, GIF or WebP by type and bytes; a document as data that is not PDF or text), `MediaTypeMismatch` (base64 image bytes of another format than their type) |
+ * | `"anthropic"` | `ConsecutiveRole`; a system message between calls and results | `MissingThinkingSignature`, `EmptyRedactedThinking`, `ThinkingNotFirst` (manual thinking: the turn a request continues, a tool loop from the user's words on or a final assistant message, starts with thinking; not with `thinkingMode: "adaptive"`), `ThinkingWhileDisabled` (`thinking: false`: no thinking in a final assistant turn), `PrefillNotSupported` (Claude 4.6 and later, by `model`), `EmptyTextBlock`, `TrailingWhitespacePrefill`, `TextAfterToolCalls` (client calls only), `MissingToolResult` (results read from two user messages), `TooManyCacheBreakpoints` (more than 4, where the adapter writes them: on blocks and messages, with `cacheBreakpointsOutsideMessages`), `LoneSurrogate` (half of a character in any string the adapter sends), `UnsupportedMediaType` (an inline image that is not JPEG, PNG, GIF or WebP by type and bytes, which the writer leaves out; a document as data that is not PDF or text), `MediaTypeMismatch` (base64 image bytes of another format than their type, which the writer sends as the type of the bytes and `repairFor` relabels) |
  * | `"gemini"` | `ConsecutiveRole` for user messages | `SystemNotAtStart`, `MisplacedFunctionCall`, `MissingThoughtSignature` (Gemini 3: `thoughtSignatures` / `model`), `UnsupportedMediaType` (an inline image of a type Gemini does not document, such as `image/jpg`) |
- * | `"openai-responses"` | nothing | `ReasoningWithoutOutput`, `TextBetweenCallAndOutput`, `MissingEncryptedContent` (with `store: false`), `MalformedToolArguments`; for custom tool items kept as provider data, `OrphanToolResult` (an output with no custom tool call before it), `DuplicateToolResult` (a second output for one call) and `MissingToolResult` (a call with no output after it); `DuplicateItemId` (two input items with one id); `MissingReasoningItem` (a model that reasons, by `model` or `reasoningItems`, not with `store: false`: an `fc_`/`msg_` item sent with its id and no reasoning item before it in its turn); `UnsupportedMediaType` (an inline image that is not PNG, JPEG, GIF or WebP by type and bytes) |
+ * | `"openai-responses"` | nothing | `ReasoningWithoutOutput`, `TextBetweenCallAndOutput`, `MissingEncryptedContent` (with `store: false`), `MalformedToolArguments`; for custom tool items kept as provider data, `OrphanToolResult` (an output with no custom tool call before it), `DuplicateToolResult` (a second output for one call) and `MissingToolResult` (a call with no output after it); `DuplicateItemId` (two input items with one id); `MissingReasoningItem` (a model that reasons, by `model` or `reasoningItems`, not with `store: false`: an `fc_`/`msg_` item, a web search or a generated image sent with its id and no reasoning item before it in its turn); `UnsupportedMediaType` (an inline image that is not PNG, JPEG, GIF or WebP by type and bytes) |
  * | `"openai-chat"` | nothing | `MalformedToolArguments` (a call's arguments text is not a JSON object), `UnsupportedMediaType` (as for Responses, in user messages) |
  *
  * @example

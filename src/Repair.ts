@@ -26,6 +26,7 @@ import { hintKey } from "./internal/hint.js"
 import { defineOwn } from "./internal/json.js"
 import { customCallOutputs, customItemOf, isChatCustomCall, isCustomOutputsOnly, isObject, jsonText, rawArgsHold, sentArgumentsProblem } from "./internal/toolArgs.js"
 import { hasLoneSurrogate, LONE_SURROGATES } from "./internal/surrogates.js"
+import { anthropicImageType, isImageType } from "./internal/anthropicFiles.js"
 import { assistantRunEnd, isThinkingBlock, nextOnWire, previousOnWire, thinkingSetting, turnStart } from "./internal/anthropicTurn.js"
 
 /**
@@ -516,6 +517,34 @@ export class RemovedItemId extends Schema.TaggedClass<RemovedItemId>()("RemovedI
 }
 
 /**
+ * An image given as base64 data was given the media type its bytes show
+ * (JPEG, PNG, GIF or WebP, read from its first bytes): Anthropic rejects an
+ * image whose bytes are another format than its declared type
+ * (`ValidationError.MediaTypeMismatch`: "Image does not match the provided
+ * media type image/png"). Only the type changes; `original` keeps the
+ * declared one. `partIndex` names the part of a tool result the image is.
+ *
+ * @example
+ * const jpeg = Block.file(Block.base64("/9j/4AAQSkZJRgABAQ=="), "image/png")
+ * const { messages, actions } = yield* Repair.repairFor("anthropic")([Message.user([Block.text("What is this?"), jpeg])])
+ * actions[0]?.description // "messages[0].content[1]: the image declared image/png was given the type its bytes show, image/jpeg (Anthropic rejects an image that does not match its media type)"
+ *
+ * @since 0.1.0
+ */
+export class CorrectedMediaType extends Schema.TaggedClass<CorrectedMediaType>()("CorrectedMediaType", {
+  index: Index,
+  blockIndex: Index,
+  partIndex: Schema.optionalKey(Index),
+  original: Schema.String,
+  mediaType: Schema.String
+}) {
+  get description(): string {
+    const part = this.partIndex === undefined ? "" : `.content[${this.partIndex}]`
+    return `messages[${this.index}].content[${this.blockIndex}]${part}: the image declared ${this.original} was given the type its bytes show, ${this.mediaType} (Anthropic rejects an image that does not match its media type)`
+  }
+}
+
+/**
  * Every change `repair` and `repairFor` can make. `index` is the message's
  * index in the input of the pass that made the change. A step about one
  * block names it with `blockIndex`: its place in that message's content
@@ -545,7 +574,8 @@ export const RepairAction = Schema.Union([
   AddedThoughtSignature,
   ReplacedToolArguments,
   ReplacedLoneSurrogates,
-  RemovedItemId
+  RemovedItemId,
+  CorrectedMediaType
 ])
 
 /**
@@ -1272,10 +1302,63 @@ const withoutLoneSurrogates = <M extends Message.Message>(m: M, i: number, log: 
   return content === undefined ? m : withContent(m, content)
 }
 
+/** An image given as base64 data with the type its bytes show, where Anthropic's writer reads them as another type than the declared one; else `undefined`. */
+const imageOfItsBytes = (file: Block.FileBlock): Block.FileBlock | undefined => {
+  if (file.source._tag !== "Base64" || !isImageType(file.mediaType)) return undefined
+  const type = anthropicImageType(file.mediaType, file.source.data)
+  return type?.relabelled === undefined ? undefined : Block.freeze(new Block.FileBlock({ ...file, mediaType: type.sent }))
+}
+
+/** The images of a user message or of tool results, each with the type its bytes show where that is another than declared (Anthropic's `MediaTypeMismatch`), logged. */
+const withImageTypesOfBytes = <M extends Message.Message>(m: M, i: number, log: (action: RepairAction) => void): M => {
+  switch (m.role) {
+    case "user": {
+      let content: Array<Block.Block> | undefined
+      for (let b = 0; b < m.content.length; b++) {
+        const block = m.content[b]!
+        const fixed = block._tag === "File" ? imageOfItsBytes(block) : undefined
+        if (fixed === undefined) continue
+        content ??= m.content.slice()
+        content[b] = fixed
+        log(new CorrectedMediaType({ index: i, blockIndex: b, original: (block as Block.FileBlock).mediaType, mediaType: fixed.mediaType }))
+      }
+      return content === undefined ? m : withContent(m, content)
+    }
+    case "tool": {
+      let results: Array<Block.ToolResultBlock> | undefined
+      for (let b = 0; b < m.content.length; b++) {
+        const result = m.content[b]!
+        const parts = result.content
+        let kept: Array<Block.ToolResultPart> | undefined
+        if (typeof parts !== "string") {
+          for (let p = 0; p < parts.length; p++) {
+            const part = parts[p]!
+            const fixed = part._tag === "File" ? imageOfItsBytes(part) : undefined
+            if (fixed === undefined) continue
+            kept ??= parts.slice()
+            kept[p] = fixed
+            log(new CorrectedMediaType({ index: i, blockIndex: b, partIndex: p, original: (part as Block.FileBlock).mediaType, mediaType: fixed.mediaType }))
+          }
+        }
+        if (kept !== undefined) {
+          results ??= m.content.slice()
+          results[b] = Block.freeze(new Block.ToolResultBlock({ ...result, content: kept }))
+        }
+      }
+      return results === undefined ? m : withContent(m, results)
+    }
+    case "system":
+    case "assistant":
+      return m
+    default:
+      return Block.absurd(m)
+  }
+}
+
 const anthropicFixes = (options: RepairForOptions | undefined): ProviderFixes => ({
   message: (given, i, log) => {
-    // first, so that the steps after it see the text as it is sent
-    const m = withoutLoneSurrogates(given, i, log)
+    // first, so that the steps after it see the text as it is sent (and the images: neither moves a block)
+    const m = withImageTypesOfBytes(withoutLoneSurrogates(given, i, log), i, log)
     if (m.role === "tool") return withoutBlankResultText(m, i, log)
     const dropped = dropBlocks(m, i, log, (block) => {
       switch (block._tag) {
@@ -1639,7 +1722,10 @@ const responsesFixes = (options: RepairForOptions | undefined): ProviderFixes =>
         const m = out[k] as Message.AssistantMessage
         const content = m.content.slice()
         for (; n < missing.length && missing[n]!.index === k; n++) {
-          const { blockIndex, itemId } = missing[n]!
+          const { blockIndex, itemId, itemType } = missing[n]!
+          // a hosted web search or a generated image is sent with an id whatever the block holds (the API requires
+          // one on those items): no id to remove, so it stays reported (its reasoning item is what is missing)
+          if (itemType === "web_search_call" || itemType === "image_generation_call") continue
           // the item's blocks: a call, or the parts of a message item (the text and refusals that follow with its id)
           for (let b = blockIndex; b < content.length; b++) {
             const block = content[b]!
@@ -1732,6 +1818,8 @@ const whyNot = (issue: Issue): string => {
       return "the file is your content: convert it to a type the provider takes, or leave it out"
     case "MediaTypeMismatch":
       return "the image is your content: give it the media type its bytes are"
+    case "MissingReasoningItem":
+      return "a web search or a generated image goes with its id (the API needs one on it), so it needs the reasoning item it followed: send that reasoning item too, or leave the item out"
     default:
       return "no repair for this rule"
   }
@@ -1760,11 +1848,13 @@ const whyNot = (issue: Issue): string => {
  *   UTF-16 surrogate (half of a character) in a block's strings is replaced
  *   with U+FFFD (`ReplacedLoneSurrogates`, the block as it was kept). More
  *   than 4 cache breakpoints are left as they are (`CannotRepair`): which to
- *   keep is the caller's choice.
+ *   keep is the caller's choice. An image given as base64 data whose bytes
+ *   are another format than its type (`MediaTypeMismatch`) is given the
+ *   type its bytes show (`CorrectedMediaType`, the declared type kept), as
+ *   the Anthropic writer sends it.
  * - Every provider: a file in a media type the provider does not take
- *   (`UnsupportedMediaType`), and for Anthropic an image whose bytes are
- *   another format than its type (`MediaTypeMismatch`), are left as they
- *   are (`CannotRepair`): the file is the caller's to convert or leave out.
+ *   (`UnsupportedMediaType`) is left as it is (`CannotRepair`): the file is
+ *   the caller's to convert or leave out.
  * - Gemini: system messages after the start are moved to the start; a
  *   function-call turn with no user turn before it gets a user message
  *   ("Continue."); in the current turn, the first call of each step without a

@@ -835,6 +835,11 @@ export type CacheBreakpoint = typeof CacheBreakpoint.Type
  * blocks with cache_control may be provided. Found 5."). Each block whose
  * `providerOptions.anthropic.cache_control` is set counts (an explicit
  * `cache_control: null` is none), in system messages and tool results too,
+ * when the Anthropic adapter sends the block; so does one set on a whole
+ * message, where the adapter writes it (a system message's on its last
+ * block when that has none of its own; another message's on the message
+ * it opens: the options of a message merged into the one before it are
+ * not written), placed at the message's last block;
  * and so do the ones outside the messages that the profile options give
  * (`cacheBreakpointsOutsideMessages`: tool definitions, a top-level
  * `cache_control`).
@@ -875,9 +880,13 @@ export class TooManyCacheBreakpoints extends Schema.TaggedError<TooManyCacheBrea
  * outside the Basic Multilingual Plane, such as an emoji cut in two by
  * slicing text) makes the request body invalid JSON to the API ("The
  * request body is not valid JSON: no low surrogate in string"). Every
- * string of a block counts (text, thinking, tool names, the values and
- * keys of arguments, tool results); `path` is where the first one is inside
- * the block. `Repair.repairFor("anthropic")` replaces each lone surrogate
+ * string of a block that the Anthropic adapter sends counts (text,
+ * thinking, tool names, the values and keys of arguments, tool results,
+ * Anthropic's own options); a block or field it leaves out (options kept
+ * for another provider, thinking without a signature, empty text, a JSON
+ * value it sends as JSON text, which escapes the half character) cannot
+ * make the body invalid and is not read. `path` is where the first one is
+ * inside the block. `Repair.repairFor("anthropic")` replaces each lone surrogate
  * with U+FFFD (the block as it was is kept in its log). The other
  * providers are not recorded rejecting one, so only the Anthropic profile
  * reports it.
@@ -959,14 +968,20 @@ export class DuplicateItemId extends Schema.TaggedError<DuplicateItemId>()("Dupl
  * before it in its turn, from the user's last words on: which reasoning
  * item an output came after is not kept, so any one of the turn will do.
  * Only ids the adapter sends count (`fc…` on a call, `msg…` on text or a
- * refusal; it leaves others out). `blockIndex` is the item's first block
- * (the text and refusal blocks with one `itemId` are the parts of one
- * message item).
+ * refusal; it leaves others out), and the ids of the hosted items the API
+ * is recorded rejecting the same way: a web search (`web_search_call`, a
+ * provider-executed call or provider data; "Item 'ws_…' of type
+ * 'web_search_call' was provided without its required 'reasoning' item")
+ * and a generated image (`image_generation_call`, a file or provider data).
+ * `blockIndex` is the item's first block (the text and refusal blocks with
+ * one `itemId` are the parts of one message item).
  *
  * `Repair.repairFor("openai-responses", { model })` removes the item id
- * from those blocks (`RemovedItemId`, the id kept in its log): the API
- * takes an item without an id as new input, and a call is paired with its
- * output by its call id, not its item id.
+ * from a call's or a message's blocks (`RemovedItemId`, the id kept in its
+ * log): the API takes an item without an id as new input, and a call is
+ * paired with its output by its call id, not its item id. A web search or
+ * a generated image cannot go without its id; send it with its reasoning
+ * item.
  *
  * @example
  * const reply = Message.assistant([Block.toolCall("call_1", "weather", { city: "Oslo" }, { itemId: "fc_1" })])
@@ -980,7 +995,7 @@ export class MissingReasoningItem extends Schema.TaggedError<MissingReasoningIte
   index: Schema.Number,
   blockIndex: Schema.Number,
   itemId: Schema.String,
-  itemType: Schema.Literals(["function_call", "message"])
+  itemType: Schema.Literals(["function_call", "message", "web_search_call", "image_generation_call"])
 }) {
   override get message(): string {
     return `${at(this.index)}${block(this.blockIndex)}: the ${this.itemType} item ${JSON.stringify(this.itemId)} is sent with its id, but no reasoning item comes before it in its turn, and ${this.provider} rejects it from a reasoning model ("Item '${this.itemId}' of type '${this.itemType}' was provided without its required 'reasoning' item")`
@@ -996,7 +1011,8 @@ export class MissingReasoningItem extends Schema.TaggedError<MissingReasoningIte
  *   or 'image/webp'"; `image/jpg` is rejected too). Its adapter sends an
  *   image whose bytes are one of those four with their type, so only an
  *   image whose type and bytes are both another one is reported (its
- *   adapter leaves it out). Anthropic documents given as data are PDF or
+ *   adapter leaves it out, and the request estimate counts nothing for
+ *   it), `image/*` with bytes of none of the four included. Anthropic documents given as data are PDF or
  *   text (`application/pdf`, and `text/*`, which the adapter sends as plain
  *   text): another document type is reported. Data URLs are not sent to
  *   Anthropic at all (it fetches http and https URLs only).
@@ -1013,7 +1029,8 @@ export class MissingReasoningItem extends Schema.TaggedError<MissingReasoningIte
  *   Gemini's other inline data (audio, video, PDF, text...) is not checked.
  *
  * The type is compared without case and parameters. A file by URL or file
- * id, an image of unknown type (`image/*`) and other files of unknown type
+ * id, an image of unknown type (`image/*`; for Anthropic, one whose bytes
+ * show a type it takes) and other files of unknown type
  * (`application/octet-stream`) are not checked, nor audio or video (a
  * provider that takes no audio at all has its adapter report it as lost).
  * Files in user messages and tool results are checked (a Chat tool message
@@ -1049,7 +1066,10 @@ export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaTyp
  * the provided media type image/png"; "The image was specified using the
  * image/jpeg media type, but the image appears to be a image/png image").
  * `actual` is the type the bytes show (PNG, JPEG, GIF and WebP are read
- * from their first bytes). No repair: the type is the caller's to correct.
+ * from their first bytes); the type is compared without case and
+ * parameters. Anthropic's writer sends such an image as the type its bytes
+ * show and reports it (`ConvertedContent`); `Repair.repairFor("anthropic")`
+ * gives the image that type (`CorrectedMediaType`, the declared type kept).
  *
  * @example
  * const jpeg = Block.file(Block.base64("/9j/4AAQSkZJRgABAQ=="), "image/png")

@@ -189,8 +189,8 @@ describe("Anthropic: a lone UTF-16 surrogate is LoneSurrogate", () => {
         ["LoneSurrogate", 2, 2, "args.city.name[1]"],
         ["LoneSurrogate", 2, 3, `args.c${high}`],
         ["LoneSurrogate", 3, 0, "content"],
-        ["LoneSurrogate", 3, 1, "content[1].text"],
-        ["LoneSurrogate", 3, 2, "content[0].value.deg[1]"]
+        ["LoneSurrogate", 3, 1, "content[1].text"]
+        // a JSON value in a tool result goes as its JSON text, which escapes a lone surrogate ("x\\ud800"): nothing to report
       ]
     )
   })

@@ -9,8 +9,46 @@ import * as Block from "../Block.js"
 import { standardBase64 } from "./base64.js"
 import { imageTypeOfBase64 } from "./imageSize.js"
 
+/** The image types Anthropic takes, spelled as its API takes them (it matches `media_type` exactly). */
+export type AnthropicImageType = "image/jpeg" | "image/png" | "image/gif" | "image/webp"
+
 /** The image types Anthropic takes. */
-export const ANTHROPIC_IMAGE_TYPES: ReadonlySet<string> = new Set(["image/jpeg", "image/png", "image/gif", "image/webp"])
+export const ANTHROPIC_IMAGE_TYPES: ReadonlySet<string> = new Set<AnthropicImageType>(["image/jpeg", "image/png", "image/gif", "image/webp"])
+
+const isAnthropicImageType = (type: string | undefined): type is AnthropicImageType => type !== undefined && ANTHROPIC_IMAGE_TYPES.has(type)
+
+/**
+ * A media type as compared: lower case, without parameters. Media types are
+ * case-insensitive (RFC 6838), so `IMAGE/PNG` is `image/png`; Anthropic's
+ * API takes only the lower-case spelling, which the writer sends.
+ */
+export const bareMediaType = (mediaType: string): string => {
+  const semicolon = mediaType.indexOf(";")
+  return (semicolon === -1 ? mediaType : mediaType.slice(0, semicolon)).trim().toLowerCase()
+}
+
+/** Whether a file is an image (its type, in any case, is `image/...`). */
+export const isImageType = (mediaType: string): boolean => bareMediaType(mediaType).startsWith("image/")
+
+/**
+ * The `media_type` the writer sends for an image given as base64 data, or
+ * `undefined` when it leaves the image out: the type its bytes show when
+ * they show JPEG, PNG, GIF or WebP (Anthropic rejects an image whose bytes
+ * are another format than its type: "Image does not match the provided
+ * media type"), else its declared type in the spelling Anthropic takes when
+ * it is one of those. `relabelled` holds the declared type when that is one
+ * Anthropic takes and the bytes show another (`MediaTypeMismatch` in
+ * validation): the writer sends the type of the bytes, and says so.
+ */
+export const anthropicImageType = (
+  mediaType: string,
+  data: string
+): { readonly sent: AnthropicImageType; readonly relabelled: AnthropicImageType | undefined } | undefined => {
+  const declared = bareMediaType(mediaType)
+  const actual = imageTypeOfBase64(data)
+  if (isAnthropicImageType(actual)) return { sent: actual, relabelled: isAnthropicImageType(declared) && declared !== actual ? declared : undefined }
+  return isAnthropicImageType(declared) ? { sent: declared, relabelled: undefined } : undefined
+}
 
 /**
  * Base64 text as a string (UTF-8), or `undefined` when it is not base64 of
@@ -32,8 +70,10 @@ export const decodeBase64Text = (data: string): string | undefined => {
 export const isFetchable = (url: string): boolean => /^https?:\/\//i.test(url)
 
 /** Whether a document (a file that is not an image) may be given by URL or file id: a PDF or text (an unknown type may be either). */
-export const isDocumentByReference = (media: string): boolean =>
-  media === "application/pdf" || media.startsWith("text/") || media === "application/octet-stream"
+export const isDocumentByReference = (mediaType: string): boolean => {
+  const media = bareMediaType(mediaType)
+  return media === "application/pdf" || media.startsWith("text/") || media === "application/octet-stream"
+}
 
 /**
  * Whether the writer leaves a file in a user message or a tool result out
@@ -44,12 +84,12 @@ export const isDocumentByReference = (media: string): boolean =>
  * text. A file in an assistant message is always left out.
  */
 export const anthropicLeavesOut = (file: Block.FileBlock): boolean => {
-  const media = file.mediaType
+  const media = bareMediaType(file.mediaType)
   const source = file.source
   if (media.startsWith("image/")) {
     switch (source._tag) {
       case "Base64":
-        return !ANTHROPIC_IMAGE_TYPES.has(media) && imageTypeOfBase64(source.data) === undefined
+        return anthropicImageType(media, source.data) === undefined
       case "Url":
         return !isFetchable(source.url)
       case "FileId":

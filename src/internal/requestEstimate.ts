@@ -31,7 +31,7 @@
 import type { Schema } from "effect"
 import * as Block from "../Block.js"
 import type * as Message from "../Message.js"
-import { anthropicLeavesOut } from "./anthropicFiles.js"
+import { anthropicLeavesOut, isImageType } from "./anthropicFiles.js"
 import { keptToolSettings } from "./toolSettings.js"
 import type { Provider } from "../Provider.js"
 import type * as Request from "../Request.js"
@@ -470,7 +470,8 @@ const anthropicFilePrice = (highResolution: boolean): FilePrice => {
   const perPage = anthropicPdfPageTokens(highResolution)
   return (file) => {
     if (anthropicLeavesOut(file)) return 0
-    if (!isImage(file)) return pdfPrice(file, perPage)
+    // the writer's reading: a media type in any case (IMAGE/PNG is an image)
+    if (!isImageType(file.mediaType)) return pdfPrice(file, perPage)
     const size = imageSizeOfSource(file.source)
     return size === undefined ? anthropicUnknownSizeImageTokens(highResolution) : anthropicImageTokens(size, highResolution)
   }

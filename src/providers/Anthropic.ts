@@ -70,11 +70,9 @@
  */
 import { Effect, type Schema, type Stream } from "effect"
 import * as Block from "../Block.js"
-import { ANTHROPIC_IMAGE_TYPES, decodeBase64Text, isDocumentByReference, isFetchable } from "../internal/anthropicFiles.js"
+import { anthropicImageType, bareMediaType, decodeBase64Text, isDocumentByReference, isFetchable, isImageType } from "../internal/anthropicFiles.js"
 import { standardBase64 } from "../internal/base64.js"
-import { imageTypeOfBase64 } from "../internal/imageSize.js"
 import { stringify } from "../internal/json.js"
-import { inexactNumbers } from "../internal/jsonNumbers.js"
 import { jsonText } from "../internal/toolArgs.js"
 import * as Message from "../Message.js"
 import * as Request from "../Request.js"
@@ -94,6 +92,7 @@ import {
   type UnsupportedContent
 } from "./Conversion.js"
 import * as A from "./internal/adapter.js"
+import { show } from "./internal/core.js"
 import * as Ids from "./internal/ids.js"
 import { hintOf, keptOf } from "./internal/kept.js"
 import * as StreamErrors from "./StreamError.js"
@@ -243,16 +242,25 @@ const fileBlock = (
   const media = file.mediaType
   const source = file.source
   const sourceExtras = A.nestedExtras(extras, "source")
-  if (media.startsWith("image/")) {
+  if (isImageType(media)) {
     let image: Wire.ImageSourceParam
     switch (source._tag) {
       case "Base64": {
-        const type = (ANTHROPIC_IMAGE_TYPES.has(media) ? media : imageTypeOfBase64(source.data)) as "image/png" | undefined
+        const type = anthropicImageType(media, source.data)
         if (type === undefined) {
           A.dropped(ctx, index, blockIndex, `${A.an(media)} ${media} image`, "Anthropic takes JPEG, PNG, GIF and WebP images")
           return undefined
         }
-        image = { ...sourceExtras, type: "base64", media_type: type, data: standardBase64(source.data) }
+        if (type.relabelled !== undefined) {
+          A.converted(
+            ctx,
+            index,
+            blockIndex,
+            `an image declared ${media} whose bytes are ${type.sent}`,
+            `as ${type.sent} (Anthropic rejects an image that does not match its media type; the message keeps ${media})`
+          )
+        }
+        image = { ...sourceExtras, type: "base64", media_type: type.sent, data: standardBase64(source.data) }
         break
       }
       case "Url":
@@ -282,10 +290,10 @@ const fileBlock = (
   let document: Wire.DocumentSourceParam
   switch (source._tag) {
     case "Base64":
-      if (media === "application/pdf") {
+      if (bareMediaType(media) === "application/pdf") {
         document = { ...sourceExtras, type: "base64", media_type: "application/pdf", data: standardBase64(source.data) }
       } else {
-        const text = media.startsWith("text/") ? decodeBase64Text(source.data) : undefined
+        const text = bareMediaType(media).startsWith("text/") ? decodeBase64Text(source.data) : undefined
         if (text === undefined) {
           A.dropped(ctx, index, blockIndex, `${A.an(media)} ${media} file`, "Anthropic documents are PDF or plain text")
           return undefined
@@ -295,7 +303,7 @@ const fileBlock = (
       }
       break
     case "Text":
-      if (media !== "text/plain") A.converted(ctx, index, blockIndex, `${A.an(media)} ${media} document`, "as a plain-text document")
+      if (bareMediaType(media) !== "text/plain") A.converted(ctx, index, blockIndex, `${A.an(media)} ${media} document`, "as a plain-text document")
       document = { ...sourceExtras, type: "text", media_type: "text/plain", data: source.text }
       break
     case "Url":
@@ -529,6 +537,30 @@ const ANTHROPIC_IDS: Ids.IdRule = { outside: /[^a-zA-Z0-9_-]/g, why: "Anthropic 
 /** A turn's content as blocks, its plain text as one text block. */
 const blocksOf = (turn: Turn): Array<Wire.ContentBlockParam> => (turn.plain === undefined ? turn.content : [{ type: "text", text: turn.plain }])
 
+/**
+ * A turn as the message it is written as. An Anthropic message has no `cache_control` of its own (the API answers
+ * "messages.0.cache_control: Extra inputs are not permitted"): a breakpoint set on a whole message goes on its last
+ * block, as a system message's does (and as effect/ai-anthropic places one), unless that block has a `cache_control`
+ * of its own, which then stands for it.
+ */
+const messageOf = (ctx: A.Ctx, turn: Turn, content: Array<Wire.ContentBlockParam> | string, report = true): Wire.MessageParam => {
+  const extras = turn.extras
+  if (extras === undefined || !("cache_control" in extras)) return { ...extras, role: turn.role, content } as Wire.MessageParam
+  const { cache_control: cache, ...others } = extras
+  const blocks = typeof content === "string" ? [{ type: "text", text: content } as Wire.TextBlockParam] : content
+  const last = blocks[blocks.length - 1] as { readonly cache_control?: unknown } | undefined
+  if (last === undefined) {
+    if (report) A.dropped(ctx, turn.index, undefined, `the cache_control of ${A.an(turn.role)} ${turn.role} message`, "it has no block to mark, and Anthropic messages take cache_control only on blocks")
+    return { ...others, role: turn.role, content } as Wire.MessageParam
+  }
+  if (last.cache_control !== undefined) {
+    if (report) A.dropped(ctx, turn.index, undefined, `the cache_control of ${A.an(turn.role)} ${turn.role} message`, "Anthropic messages take cache_control only on blocks, and its last block has one of its own")
+    return { ...others, role: turn.role, content } as Wire.MessageParam
+  }
+  if (report) A.converted(ctx, turn.index, undefined, `the cache_control of ${A.an(turn.role)} ${turn.role} message`, "on its last block (Anthropic messages take cache_control only on blocks)")
+  return { ...others, role: turn.role, content: [...blocks.slice(0, -1), { ...last, cache_control: cache } as unknown as Wire.ContentBlockParam] } as Wire.MessageParam
+}
+
 const encodePrompt = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Prompt => {
   Ids.planIds(ctx, messages, ANTHROPIC_IDS)
   const system: Array<Wire.TextBlockParam> = []
@@ -643,13 +675,14 @@ const encodePrompt = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Pro
     if (emptied && previous !== undefined && previous.role === turn.role) {
       A.converted(ctx, turn.index, undefined, `${A.an(turn.role)} ${turn.role} message after a message left out`, `merged into the ${turn.role} message before it (Anthropic alternates roles)`)
       const merged = [...blocksOf(previous), ...blocksOf(turn)]
-      out[out.length - 1] = { ...previous.extras, role: previous.role, content: merged }
+      // said when it was first written
+      out[out.length - 1] = messageOf(ctx, previous, merged, false)
       previous = { ...previous, content: merged, plain: undefined }
       emptied = false
       continue
     }
     emptied = false
-    out.push({ ...turn.extras, role: turn.role, content: turn.plain ?? turn.content })
+    out.push(messageOf(ctx, turn, turn.plain ?? turn.content))
     previous = turn
   }
   // an empty system prompt is no system prompt (Anthropic rejects empty text)
@@ -766,7 +799,7 @@ const encodeToolChoice = (
 const isOutputLimit = (u: unknown): u is number => typeof u === "number" && Number.isInteger(u) && u >= 1
 
 /** A value as a message shows it: a number as JavaScript writes it (NaN, Infinity), anything else as JSON. */
-const shown = (u: unknown): string => (typeof u === "number" ? String(u) : JSON.stringify(u ?? null))
+const shown = (u: unknown): string => (typeof u === "number" ? String(u) : show(u ?? null))
 
 /**
  * The `max_tokens` to write: the request's own (`own`, typed or kept from an Anthropic body) when the API takes it,
@@ -1055,39 +1088,38 @@ const decodeToolResult = (ctx: A.Ctx, block: A.Obj, path: string, names: Names):
   return Block.toolResult(id, names.get(id) ?? "", decodeResultContent(ctx, block["content"], `${path}.content`), isError === true, A.optionsOf(key, extras))
 }
 
-/** Whether parsing JSON text loses some of it: a number a double cannot hold, or a key given twice in one object. */
-const losesText = (text: string): boolean => inexactNumbers(text, 0).count > 0 || keysIn(text) > 0
+/**
+ * Whether streamed input text says more than the input it was read as: its compact form (the text without the
+ * whitespace between tokens) is not the input's JSON. That is a number a double cannot hold or written another way
+ * (`1.0`, `1e2`), an escape (`\u00e9`, `\/`), a key given twice, or keys in another order than the object keeps.
+ * Spacing alone is not; nor is the empty text a stream sends for an empty input. Linear in the text.
+ */
+const saysMore = (text: string, input: Schema.Json): boolean => text.trim() !== "" && compactJson(text) !== jsonText(input)
 
 /**
- * How many keys JSON text repeats within one object (0 for none). Walks the text once, keeping the keys of each open
- * object; text that is not JSON is walked as far as it goes.
+ * JSON text without the whitespace between its tokens, strings as they are written; text that is not JSON is
+ * walked as far as it goes. One pass over the text.
  */
-const keysIn = (text: string): number => {
-  const open: Array<Set<string> | undefined> = []
-  let repeated = 0
+const compactJson = (text: string): string => {
+  const kept: Array<string> = []
+  let from = 0
   for (let i = 0; i < text.length; i++) {
-    const c = text[i]
-    if (c === "{") open.push(new Set())
-    else if (c === "[") open.push(undefined)
-    else if (c === "}" || c === "]") open.pop()
-    else if (c === "\"") {
+    const c = text.charCodeAt(i)
+    if (c === 34) {
+      // a string: up to its closing quote, escapes skipped
       let j = i + 1
-      while (j < text.length && text[j] !== "\"") j += text[j] === "\\" ? 2 : 1
-      const keys = open[open.length - 1]
-      let k = j + 1
-      while (k < text.length && (text[k] === " " || text[k] === "\n" || text[k] === "\r" || text[k] === "\t")) k++
-      if (keys !== undefined && text[k] === ":") {
-        const key = text.slice(i, j + 1)
-        if (keys.has(key)) repeated++
-        else keys.add(key)
-      }
+      while (j < text.length && text.charCodeAt(j) !== 34) j += text.charCodeAt(j) === 92 ? 2 : 1
       i = j
+    } else if (c === 32 || c === 10 || c === 13 || c === 9) {
+      if (i > from) kept.push(text.slice(from, i))
+      from = i + 1
     }
   }
-  return repeated
+  if (from < text.length) kept.push(text.slice(from))
+  return kept.join("")
 }
 
-const decodeToolUse = (ctx: A.Ctx, block: A.Obj, path: string, index: number | undefined, names: Names, type: string, streamedInput?: string): Block.ToolCallBlock => {
+const decodeToolUse = (ctx: A.Ctx, block: A.Obj, path: string, index: number | undefined, blockIndex: number, names: Names, type: string, streamedInput?: string): Block.ToolCallBlock => {
   const id = A.str(ctx, block, "id", path)
   const name = A.str(ctx, block, "name", path)
   names.set(id, name)
@@ -1099,9 +1131,9 @@ const decodeToolUse = (ctx: A.Ctx, block: A.Obj, path: string, index: number | u
   const input = block["input"]
   if (A.isObj(input)) {
     // input a stream sent as text (AnthropicStream.inputTextsOf) that says more than the parsed input (a number too long
-    // for a double, a key given twice) is kept, while it still gives this input; spacing alone is not kept, so a
-    // stream reads as its final response does
-    if (streamedInput !== undefined && losesText(streamedInput)) {
+    // for a double or written another way, an escape, a key given twice) is kept, while it still gives this input;
+    // spacing alone is not kept, so a stream reads as its final response does
+    if (streamedInput !== undefined && saysMore(streamedInput, input)) {
       const parsed = ToolArguments.parse(streamedInput, { requireObject: true })
       if (parsed.parseError === undefined && parsed.rawArgs !== undefined && jsonText(parsed.args) === jsonText(input)) {
         return Block.toolCall(id, name, input, { ...options, rawArgs: streamedInput })
@@ -1111,7 +1143,7 @@ const decodeToolUse = (ctx: A.Ctx, block: A.Obj, path: string, index: number | u
   }
   // input streamed as text that never became an object, or a value that is not one
   const text = typeof input === "string" ? input : input === undefined ? "" : stringify(input)
-  const call = A.callFromText(ctx, { id, name, ...(index === undefined ? {} : { index }) }, text, options)
+  const call = A.callFromText(ctx, { id, name, ...(index === undefined ? {} : { index }), blockIndex }, text, options)
   // a body with a JSON string as input (not text a stream left unfinished, which is repaired and said): the API
   // rejects it, so say that it goes on as the object it holds
   if (typeof input === "string" && call.parseError === undefined) {
@@ -1132,7 +1164,7 @@ const decodeServerResult = (ctx: A.Ctx, block: A.Obj, path: string, type: string
   return Block.toolResult(id, names.get(id) ?? "", content, isError === true, { providerExecuted: true, ...A.optionsOf(key, extras) })
 }
 
-const decodeAssistantBlock = (ctx: A.Ctx, block: A.Obj, path: string, index: number | undefined, names: Names, streamedInput?: string): Block.AssistantBlock => {
+const decodeAssistantBlock = (ctx: A.Ctx, block: A.Obj, path: string, index: number | undefined, blockIndex: number, names: Names, streamedInput?: string): Block.AssistantBlock => {
   const type = A.str(ctx, block, "type", path)
   switch (type) {
     case "text":
@@ -1147,7 +1179,7 @@ const decodeAssistantBlock = (ctx: A.Ctx, block: A.Obj, path: string, index: num
     case "tool_use":
     case "server_tool_use":
     case "mcp_tool_use":
-      return decodeToolUse(ctx, block, path, index, names, type, streamedInput)
+      return decodeToolUse(ctx, block, path, index, blockIndex, names, type, streamedInput)
     default:
       if (type.endsWith("_tool_result") && typeof block["tool_use_id"] === "string") return decodeServerResult(ctx, block, path, type, names)
       return Block.providerData(key, block)
@@ -1165,7 +1197,7 @@ type Run =
   | { readonly role: "tool"; readonly blocks: ReadonlyArray<Block.ToolResultBlock> }
   | { readonly role: "user"; readonly blocks: ReadonlyArray<Block.UserBlock> }
 
-const decodeMessage = (ctx: A.Ctx, m: A.Obj, path: string, index: number, names: Names, out: Array<Message.Message>, separate: boolean): void => {
+const decodeMessage = (ctx: A.Ctx, m: A.Obj, path: string, names: Names, out: Array<Message.Message>, separate: boolean): void => {
   const role = A.str(ctx, m, "role", path)
   const extras = A.extrasOf(m, MESSAGE_KEYS)
   const messageOptions = A.optionsOf(key, extras, { [SEPARATE]: separate ? true : undefined })
@@ -1179,7 +1211,8 @@ const decodeMessage = (ctx: A.Ctx, m: A.Obj, path: string, index: number, names:
       } else {
         const blocks = A.arr(ctx, body, at)
         content = []
-        for (let b = 0; b < blocks.length; b++) content.push(decodeAssistantBlock(ctx, A.obj(ctx, blocks[b], `${at}[${b}]`), `${at}[${b}]`, index, names))
+        // the model message's index (a system prompt, or a user message read as two, comes before it), and its block's
+        for (let b = 0; b < blocks.length; b++) content.push(decodeAssistantBlock(ctx, A.obj(ctx, blocks[b], `${at}[${b}]`), `${at}[${b}]`, out.length, b, names))
         const only = content[0]
         if (content.length === 1 && only?._tag === "Text" && !hasExtras(only)) content[0] = asListed(only)
       }
@@ -1268,7 +1301,7 @@ const decodeConversation = (ctx: A.Ctx, system: Schema.Json | undefined, list: R
     const m = A.obj(ctx, list[i], `messages[${i}]`)
     const role = m["role"]
     // the API merges consecutive messages of one role; keeping where a new one began gives the request back as sent
-    decodeMessage(ctx, m, `messages[${i}]`, i, names, out, role === previousRole && (role === "user" || role === "assistant"))
+    decodeMessage(ctx, m, `messages[${i}]`, names, out, role === previousRole && (role === "user" || role === "assistant"))
     previousRole = role
   }
   return out
@@ -1497,7 +1530,7 @@ const decodeResponse = (ctx: A.Ctx, input: unknown): DecodedResponse => {
   const blocks = A.arr(ctx, response["content"], "content")
   const names: Names = new Map()
   const content: Array<Block.AssistantBlock> = []
-  for (let b = 0; b < blocks.length; b++) content.push(decodeAssistantBlock(ctx, A.obj(ctx, blocks[b], `content[${b}]`), `content[${b}]`, undefined, names, streamed?.[b]))
+  for (let b = 0; b < blocks.length; b++) content.push(decodeAssistantBlock(ctx, A.obj(ctx, blocks[b], `content[${b}]`), `content[${b}]`, undefined, b, names, streamed?.[b]))
   const rawUsage = A.optObj(ctx, response, "usage", "")
   const usage = rawUsage === undefined ? undefined : usageOf(ctx, rawUsage)
   const stop = A.optStr(ctx, response, "stop_reason", "") ?? null
