@@ -546,9 +546,9 @@ describe("check", () => {
     }))
     expect(run(["check", anthropic, "--provider", "anthropic"]).stdout).toContain("TrailingWhitespacePrefill: messages[4]:")
     const repaired = run(["repair", anthropic, "--provider", "anthropic"])
-    expect(repaired.stderr).toContain("\nmessages[4].content[0]: cut trailing whitespace from the final assistant text\n")
+    expect(repaired.stderr).toContain("\nmessages[4].content: cut trailing whitespace from the final assistant text\n")
     const json = JSON.parse(run(["repair", anthropic, "--provider", "anthropic", "--json"]).stdout) as { actions: Array<Record<string, unknown>> }
-    expect(json.actions).toEqual([{ _tag: "TrimmedPrefill", index: 4, modelIndex: 5, blockIndex: 0, blockPath: "content[0]", modelBlockIndex: 0, description: "messages[4].content[0]: cut trailing whitespace from the final assistant text" }])
+    expect(json.actions).toEqual([{ _tag: "TrimmedPrefill", index: 4, modelIndex: 5, blockIndex: null, blockPath: "content", modelBlockIndex: 0, description: "messages[4].content: cut trailing whitespace from the final assistant text" }])
     // a run of Responses items read as one message is dropped with every item of it
     const responses = file("located-trim.json", JSON.stringify({
       model: "gpt-4o",

@@ -45,7 +45,7 @@ describe("repair's MovedBlock in a Responses run of items", () => {
   it("names the item moved and the item it now comes before, both as the file was read", () => {
     const r = run(["repair", movedRun(), "--provider", "openai-responses"])
     expect(r.code).toBe(0)
-    expect(lines(r.stderr)).toContain(`input[2]: moved before input[1] (as read): ${REASON}`)
+    expect(lines(r.stderr)).toContain(`input[2].content: moved before input[1] (as read): ${REASON}`)
     // the second move counts the message as the first left it: its block and the one it goes before, as read
     expect(lines(r.stderr)).toContain(`input[4].content[0]: moved before input[1] (as read): ${REASON}`)
     expect(r.stderr).not.toContain("moved content[")
@@ -67,7 +67,7 @@ describe("repair's MovedBlock in a Responses run of items", () => {
       // gpt-5 wants the reasoning item before a replayed msg_ item; rs_9 comes after it
       ["RemovedItemId", 4, 1]
     ])
-    expect(actions[1]!["description"]).toBe(`input[2]: moved before input[1] (as read): ${REASON}`)
+    expect(actions[1]!["description"]).toBe(`input[2].content: moved before input[1] (as read): ${REASON}`)
   })
 
   it("a move after a removal in the same message names both blocks as read", () => {

@@ -143,7 +143,11 @@ const load = (
       listLength: Formats.listLength(parsed, result),
       itemOf: Formats.itemOfBlock(parsed, result, origins, itemBlocks),
       geminiParts: Formats.geminiPartsOf(parsed, result, origins),
-      fieldBlock: result.format === "canonical" ? Formats.flatBlockOf(parsed, result) : Formats.chatBlockOf(parsed, result),
+      fieldBlock: result.format === "canonical"
+        ? Formats.flatBlockOf(parsed, result)
+        : result.format === "openai-chat"
+        ? Formats.chatBlockOf(parsed, result)
+        : Formats.textContentOf(parsed, result, origins),
       systemName: Formats.systemName(parsed, result)
     }
     yield* warn(result.warnings, warningWhere(read))
@@ -221,11 +225,12 @@ const listNameOf = (input: Formats.Read): string =>
   input.shape !== "body" ? "messages" : input.format === "openai-responses" ? "input" : input.format === "gemini" ? "contents" : "messages"
 
 /** Which item of a Responses file block `b` of the model's message `i` was read from (see `Formats.itemOfBlock`). */
-type ItemOf = (i: number, b: number) => { readonly item: number; readonly part: number | undefined } | undefined
+type ItemOf = (i: number, b: number) => { readonly item: number; readonly part: number | undefined; readonly text?: true } | undefined
 
 /**
- * Where block `b` of the model's message `i` is in its Chat message (see `Formats.chatBlockOf`), or in its canonical
- * message in the flat form (see `Formats.flatBlockOf`).
+ * Where block `b` of the model's message `i` is in its Chat message (see `Formats.chatBlockOf`), in its canonical
+ * message in the flat form (see `Formats.flatBlockOf`), or, for Anthropic and Gemini, in a field given as a string
+ * (see `Formats.textContentOf`).
  */
 type FieldBlockOf = (i: number, b: number) => Formats.PlaceInEntry | undefined
 
@@ -322,7 +327,9 @@ const blockPlacer = (input: Placed): ((i: number, b: number) => BlockPlace) | un
     const at = locate(i)
     if (at.index === null) {
       // system text kept beside the messages: Anthropic's `system` blocks, Gemini's `systemInstruction.parts`;
-      // Responses instructions, and an input given as text, are one text
+      // Responses instructions, an input given as text, and a `system` or `systemInstruction` given as a string, are
+      // one text
+      if (input.fieldBlock(i, b) !== undefined) return { entry: at, inner: undefined, innerIndex: null, exact: true }
       if (format === "gemini") return { entry: at, inner: `parts[${b}]`, innerIndex: b, exact: true }
       if (format === "anthropic") return { entry: at, inner: `[${b}]`, innerIndex: b, exact: true }
       return { entry: at, inner: undefined, innerIndex: null, exact: true }
@@ -332,14 +339,15 @@ const blockPlacer = (input: Placed): ((i: number, b: number) => BlockPlace) | un
       // a run whose items' blocks could not be counted: the items it spans
       if (found === undefined) return { entry: at, inner: undefined, innerIndex: null, exact: at.index === at.through }
       const entry: Located = { label: `${listNameOf(input)}[${found.item}]`, index: found.item, through: found.item }
+      if (found.text === true) return { entry, inner: "content", innerIndex: null, exact: true }
       return found.part === undefined
         ? { entry, inner: undefined, innerIndex: null, exact: true }
         : { entry, inner: `content[${found.part}]`, innerIndex: found.part, exact: true }
     }
-    if (format === "openai-chat" || format === "canonical") {
+    if (format === "openai-chat" || format === "canonical" || format === "anthropic") {
       // a Chat message's blocks are its fields': reasoning_content, content (a string, or its parts), refusal, audio,
       // tool_calls, function_call; a flat canonical message's its content (a string, or its entries) and toolCalls;
-      // a tool message (Chat's, or a flat one) is its one result
+      // a tool message (Chat's, or a flat one) is its one result; an Anthropic message's string content its one text
       const found = input.fieldBlock(i, b)
       if (found !== undefined) {
         return { entry: at, inner: found.inner, innerIndex: found.index, exact: true, ...(found.inner === undefined ? { parts: "content" } : {}) }
@@ -363,9 +371,9 @@ const placeName = (place: BlockPlace, separator: "." | ": "): string => {
  * Anthropic body (whose `system` the model counts as a message), `contents[2].parts[1]` of a Gemini one,
  * `input[4..6]` for a Responses run of items read as one message (`input[5]` for a block of it), the part of a
  * wire message that was read as a tool message and a user message counted from the wire message's first part.
- * A warning about a tool call's arguments names the call's block (found by its id: the warning names only its
- * message). Warnings without a message, and every warning when the file's messages are the model's, are left as
- * they are.
+ * A warning about a tool call's arguments names the call's block (by its `blockIndex`, or, for a warning without
+ * one, by its id, when exactly one call of the message has it). Warnings without a message, and every warning when
+ * the file's messages are the model's, are left as they are.
  */
 const warningWhere = (input: Placed) => {
   const locate = fileLocator(input)
@@ -839,6 +847,12 @@ const blocksAsRead = (actions: ReadonlyArray<Repair.RepairAction>, messages: Rea
         const last = action._tag === "TrimmedPrefill" || action._tag === "RemovedItemId"
         const block = last && mergedInto.has(action.index) ? undefined : inPlace(action.index, action.blockIndex)
         if (block !== undefined) out.set(action, { block })
+        break
+      }
+      case "CorrectedMediaType": {
+        // an image block, or an image part of a tool result, given its type in place
+        const block = inPlace(action.index, action.blockIndex)
+        if (block !== undefined) out.set(action, action.partIndex === undefined ? { block } : { block, part: action.partIndex })
         break
       }
       case "MergedConsecutive":

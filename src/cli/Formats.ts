@@ -583,8 +583,13 @@ export const itemBlocks = (
 /**
  * Where block `b` of the model's message `i` is in a Responses file: the item it was read from and, for a message
  * item whose content parts are its blocks one to one, the part (`undefined` when the item itself is the block: a
- * call, a reasoning item, a call's output, a message given as text). `undefined` when that is not known: another
- * format, or a run of items whose blocks could not be counted (see `itemBlocks`).
+ * call, a reasoning item, a call's output, a message given as text). `text` is true when the block is the item's
+ * `content` given as a string (as a Chat message's string `content` is named `content`). `undefined` when that is
+ * not known: another format, or a run of items whose blocks could not be counted (see `itemBlocks`).
+ *
+ * @example
+ * // input[1] is { role: "user", content: "hi" }: its one block is that string
+ * const at = Formats.itemOfBlock(parsed, read, origins, itemBlocks)(1, 0) // { item: 1, part: undefined, text: true }
  *
  * @since 0.1.0
  */
@@ -593,17 +598,19 @@ export const itemOfBlock = (
   read: Read,
   origins: ReadonlyArray<number> | undefined,
   itemBlocks: ReadonlyMap<number, ReadonlyArray<number>>
-): (i: number, b: number) => { readonly item: number; readonly part: number | undefined } | undefined => {
+): (i: number, b: number) => { readonly item: number; readonly part: number | undefined; readonly text?: true } | undefined => {
   const list = read.format === "openai-responses" && origins !== undefined ? listOf(parsed, read) : undefined
   if (origins === undefined || !Array.isArray(list)) return () => undefined
-  // how many content parts each message item has (-1 for other items, and content that is no list): all that is
-  // kept of the file, which the caller may hold long after the rest of it is gone
+  // how many content parts each message item has (-2 for content given as a string that is read as its text, -1 for
+  // other items and content): all that is kept of the file, which the caller may hold long after the rest of it is gone
   const parts = new Int32Array(list.length)
   for (let j = 0; j < list.length; j++) {
     const item: unknown = list[j]
     const type = isRecord(item) ? item["type"] : undefined
     const content = isRecord(item) && (type === undefined || type === "message") ? item["content"] : undefined
-    parts[j] = Array.isArray(content) ? content.length : -1
+    // an assistant item with an id and string content is kept whole: the item is the block, not its content
+    const asText = typeof content === "string" && isRecord(item) && (item["role"] !== "assistant" || typeof item["id"] !== "string")
+    parts[j] = Array.isArray(content) ? content.length : asText ? -2 : -1
   }
   const messages = read.request.messages
   return (i, b) => {
@@ -624,7 +631,8 @@ export const itemOfBlock = (
       item = first + j
       count = counts[j]!
     }
-    // a message item's parts are its blocks when there are as many of each
+    // a message item's parts are its blocks when there are as many of each; a string content is its one block
+    if (parts[item] === -2 && count === 1) return { item, part: undefined, text: true }
     return { item, part: parts[item] === count ? k : undefined }
   }
 }
@@ -803,5 +811,45 @@ export const flatBlockOf = (parsed: Parsed, read: Read): (i: number, b: number) 
     if (text + calls !== message.content.length || b >= message.content.length) return undefined
     if (b >= text) return { inner: `toolCalls[${b - text}]`, index: b - text }
     return content === -1 ? { inner: "content", index: null } : { inner: `content[${b}]`, index: b }
+  }
+}
+
+/**
+ * Where block `b` of the model's message `i` is when the file gives it as a string, not a list: an Anthropic
+ * message's string `content` (`content`, as a Chat message's string content is named), and the system text an
+ * Anthropic body's `system` or a Gemini body's `systemInstruction` gives as a string (the field itself: `inner`
+ * undefined). `undefined` for every other block, and for other formats (a Responses item's string content is named
+ * by `itemOfBlock`, a Chat or flat canonical message's by `chatBlockOf` and `flatBlockOf`).
+ *
+ * @example
+ * // messages[0] is { role: "user", content: "hi" }: its one block is that string
+ * const at = Formats.textContentOf(parsed, read, Formats.origins(parsed, read))(0, 0) // { inner: "content", index: null }
+ *
+ * @since 0.1.0
+ */
+export const textContentOf = (
+  parsed: Parsed,
+  read: Read,
+  origins: ReadonlyArray<number> | undefined
+): (i: number, b: number) => PlaceInEntry | undefined => {
+  if (origins === undefined || (read.format !== "anthropic" && read.format !== "gemini")) return () => undefined
+  const list = listOf(parsed, read)
+  const key = systemTextOf(parsed, read)
+  const value = parsed.kind === "jsonl" ? undefined : parsed.value
+  const systemIsText = key !== undefined && isRecord(value) && typeof value[key] === "string"
+  // per wire message, whether its content is a string (Gemini's parts are always a list): all that is kept of the file
+  const asText = new Uint8Array(Array.isArray(list) ? list.length : 0)
+  if (read.format === "anthropic" && Array.isArray(list)) {
+    for (let w = 0; w < list.length; w++) {
+      const m: unknown = list[w]
+      if (isRecord(m) && typeof m["content"] === "string") asText[w] = 1
+    }
+  }
+  const messages = read.request.messages
+  return (i, b) => {
+    const w = origins[i]
+    if (w === undefined || b !== 0 || messages[i]?.content.length !== 1) return undefined
+    if (w === -1) return systemIsText ? { inner: undefined, index: null } : undefined
+    return asText[w] === 1 ? { inner: "content", index: null } : undefined
   }
 }

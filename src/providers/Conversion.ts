@@ -13,6 +13,7 @@
 import { Schema } from "effect"
 import * as Block from "../Block.js"
 import * as Message from "../Message.js"
+import { show } from "./internal/core.js"
 
 const Index = Schema.optionalKey(Schema.Number)
 
@@ -22,7 +23,9 @@ const at = (index: number | undefined, blockIndex?: number): string =>
 /**
  * Tool-argument text that was not valid JSON (or not a JSON object where the
  * format requires one) was repaired by the lenient parser; `rawArgs` keeps
- * the provider's text and `reason` the parse error.
+ * the provider's text and `reason` the parse error. `index` and `blockIndex`
+ * are the call's message and its block there, as read (two calls that share
+ * an id are each named by their own block).
  *
  * @example
  * const { warnings } = yield* OpenAiChat.fromMessages([
@@ -34,13 +37,14 @@ const at = (index: number | undefined, blockIndex?: number): string =>
  */
 export class RepairedToolArguments extends Schema.TaggedClass<RepairedToolArguments>()("RepairedToolArguments", {
   index: Index,
+  blockIndex: Index,
   toolCallId: Schema.String,
   toolName: Schema.String,
   rawArgs: Schema.String,
   reason: Schema.String
 }) {
   get message(): string {
-    return `${at(this.index)}the arguments of tool call ${JSON.stringify(this.toolCallId)} (${this.toolName}) were not valid JSON (${this.reason}); repaired, the original text is kept`
+    return `${at(this.index, this.blockIndex)}the arguments of tool call ${JSON.stringify(this.toolCallId)} (${this.toolName}) were not valid JSON (${this.reason}); repaired, the original text is kept`
   }
 }
 
@@ -205,7 +209,7 @@ export class RejectedSetting extends Schema.TaggedClass<RejectedSetting>()("Reje
   rule: Schema.String
 }) {
   get message(): string {
-    return `${this.path} ${JSON.stringify(this.value)} was written as it is, but ${this.rule}, so the provider rejects the request`
+    return `${this.path} ${show(this.value)} was written as it is, but ${this.rule}, so the provider rejects the request`
   }
 }
 
@@ -281,7 +285,8 @@ export class UnsupportedContent extends Schema.TaggedError<UnsupportedContent>()
 /**
  * Tool-argument text that is not valid JSON, or not a JSON object where the
  * format requires one, in strict mode: `rawArgs` is the provider's text and
- * `reason` the parse error.
+ * `reason` the parse error; `index` and `blockIndex` are the call's message
+ * and its block there, as read.
  *
  * @example
  * const error = yield* Effect.flip(OpenAiChat.fromMessages(
@@ -294,13 +299,14 @@ export class UnsupportedContent extends Schema.TaggedError<UnsupportedContent>()
  */
 export class InvalidToolArguments extends Schema.TaggedError<InvalidToolArguments>()("InvalidToolArguments", {
   index: Index,
+  blockIndex: Index,
   toolCallId: Schema.String,
   toolName: Schema.String,
   rawArgs: Schema.String,
   reason: Schema.String
 }) {
   override get message(): string {
-    return `${at(this.index)}the arguments of tool call ${JSON.stringify(this.toolCallId)} (${this.toolName}) are not valid: ${this.reason}`
+    return `${at(this.index, this.blockIndex)}the arguments of tool call ${JSON.stringify(this.toolCallId)} (${this.toolName}) are not valid: ${this.reason}`
   }
 }
 

@@ -96,6 +96,7 @@ import { standardBase64 } from "../internal/base64.js"
 import { chatNamedToolChoice, chatResponseFormat } from "../internal/chatRequestFields.js"
 import { stringify } from "../internal/json.js"
 import * as A from "./internal/adapter.js"
+import { show } from "./internal/core.js"
 import * as Ids from "./internal/ids.js"
 import { OPENAI_CHAT_HINTS } from "../internal/hint.js"
 import { hintOf, keptOf } from "./internal/kept.js"
@@ -880,7 +881,7 @@ const assistantBlocks = (
   const toolCalls = m["tool_calls"]
   if (toolCalls !== undefined && toolCalls !== null) {
     const list = A.arr(ctx, toolCalls, `${path}.tool_calls`)
-    for (let k = 0; k < list.length; k++) content.push(toolCallBlock(ctx, A.obj(ctx, list[k], `${path}.tool_calls[${k}]`), `${path}.tool_calls[${k}]`, index, calls))
+    for (let k = 0; k < list.length; k++) content.push(toolCallBlock(ctx, A.obj(ctx, list[k], `${path}.tool_calls[${k}]`), `${path}.tool_calls[${k}]`, index, content.length, calls))
   }
   const functionCall = A.optObj(ctx, m, "function_call", path)
   if (functionCall !== undefined) {
@@ -889,7 +890,7 @@ const assistantBlocks = (
     const id = `function_call_${index ?? 0}`
     const nested = A.extrasOf(functionCall, FUNCTION_KEYS)
     const extras: Record<string, Schema.Json> = { type: "function_call", ...(nested === undefined ? {} : { function_call: nested }) }
-    content.push(A.callFromText(ctx, { id, name, ...(index === undefined ? {} : { index }) }, argumentText(ctx, functionCall, at), A.optionsOf(key, extras)))
+    content.push(A.callFromText(ctx, { id, name, ...(index === undefined ? {} : { index }), blockIndex: content.length }, argumentText(ctx, functionCall, at), A.optionsOf(key, extras)))
     calls.names.set(id, name)
     calls.lastFunctionCall = id
   }
@@ -909,10 +910,10 @@ const generatedAudio = (ctx: A.Ctx, audio: A.Obj, path: string): Block.FileBlock
   return data === undefined ? Block.file(Block.fileId(id), "audio/*", options) : Block.file(Block.base64(data), "audio/*", { itemId: id, ...options })
 }
 
-const toolCallBlock = (ctx: A.Ctx, call: A.Obj, path: string, index: number | undefined, calls: Calls): Block.ToolCallBlock => {
+const toolCallBlock = (ctx: A.Ctx, call: A.Obj, path: string, index: number | undefined, blockIndex: number, calls: Calls): Block.ToolCallBlock => {
   const id = A.str(ctx, call, "id", path)
   const type = A.optStr(ctx, call, "type", path) ?? "function"
-  const site = (name: string): ToolArguments.CallSite => ({ id, name, ...(index === undefined ? {} : { index }) })
+  const site = (name: string): ToolArguments.CallSite => ({ id, name, ...(index === undefined ? {} : { index }), blockIndex })
   switch (type) {
     case "function": {
       const fn = A.obj(ctx, call["function"], `${path}.function`)
@@ -1026,7 +1027,7 @@ const toolCallIdOf = (ctx: A.Ctx, m: A.Obj, at: string, index: number): string =
     return A.malformed(
       ctx,
       `${at}.tool_call_ids`,
-      `a tool message without tool_call_id is read only with a tool_call_ids list of exactly one id, got ${Array.isArray(ids) ? JSON.stringify(ids).slice(0, 120) : A.kindOf(ids)}`
+      `a tool message without tool_call_id is read only with a tool_call_ids list of exactly one id, got ${Array.isArray(ids) ? show(ids) : A.kindOf(ids)}`
     )
   }
   const id: string = ids[0]

@@ -80,7 +80,15 @@ export const parse = (text: string, options?: { readonly requireObject?: boolean
 }
 
 /**
- * Where a call sits, for errors and warnings.
+ * Where a call sits, for errors and warnings: its id and name, and, when the
+ * adapter knows them, the index of its message (`index`) and of its block in
+ * that message as read (`blockIndex`), which the warning or error carries.
+ *
+ * @example
+ * const site: ToolArguments.CallSite = { id: "call_1", name: "search", index: 2, blockIndex: 1 }
+ * const parsed = ToolArguments.fromText(site, "{'q': 'effect'}")
+ * if (!(parsed instanceof Conversion.InvalidToolArguments)) parsed.warning?.message
+ * // 'messages[2].content[1]: the arguments of tool call "call_1" (search) were not valid JSON (...); repaired, ...'
  *
  * @since 0.1.0
  */
@@ -88,6 +96,7 @@ export interface CallSite {
   readonly id: string
   readonly name: string
   readonly index?: number
+  readonly blockIndex?: number
 }
 
 /**
@@ -128,7 +137,7 @@ export interface ToolCallOptions {
  */
 export const fromText = (site: CallSite, text: string, options?: ToolCallOptions): ParsedCall | InvalidToolArguments => {
   const parsed = parse(text, { requireObject: options?.requireObject ?? true })
-  const index = site.index === undefined ? {} : { index: site.index }
+  const index = { ...(site.index === undefined ? {} : { index: site.index }), ...(site.blockIndex === undefined ? {} : { blockIndex: site.blockIndex }) }
   if (parsed.parseError !== undefined && options?.mode === "strict") {
     return new InvalidToolArguments({ ...index, toolCallId: site.id, toolName: site.name, rawArgs: text, reason: parsed.parseError })
   }
