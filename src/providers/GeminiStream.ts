@@ -26,7 +26,10 @@
  *   carries that call's own `id`): a part that names one, or has another
  *   `id`, is a new call, and one that begins while the arguments before
  *   it still stream is reported as a protocol error (both calls are in
- *   the partial response).
+ *   the partial response). A `functionCall: {}` (no name, id or
+ *   arguments) when no call's arguments stream closes no call: read as
+ *   one, it would be a call without a name, which the API rejects. It is
+ *   a protocol error naming it, and the partial response keeps it as sent.
  * - Candidate fields: `finishReason`, `finishMessage`, `safetyRatings`,
  *   `groundingMetadata` and the others take the last value sent;
  *   `citationMetadata.citations` are appended.
@@ -113,6 +116,20 @@ const isFragmentOf = (fc: Obj, call: Obj): boolean => {
   const id = fc["id"]
   if (unset(id)) return unset(fc["name"])
   return id === call["id"] && (unset(fc["name"]) || fc["name"] === call["name"])
+}
+
+/**
+ * Whether a function call part carries nothing: no name, id or arguments (an empty `args` or `partialArgs` is none),
+ * at most a `willContinue: false`. It can only be the closing fragment of a call whose arguments stream.
+ */
+const isEmptyCall = (fc: Obj): boolean => {
+  for (const k in fc) {
+    const v = fc[k]
+    if (unset(v) || v === false) continue
+    if ((k === "args" && Core.isObj(v) && Object.keys(v).length === 0) || (Array.isArray(v) && v.length === 0)) continue
+    return false
+  }
+  return true
 }
 
 /** A function call's fields that only stream its arguments, in either spelling. */
@@ -273,6 +290,10 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.GenerateContentResponse> => 
       if (s !== undefined) {
         ctx.violation(`candidate ${c.index}: a new function call began while ${Core.str(s.call, "name") ?? "another"}'s arguments were still streaming`)
         finishStreaming(c)
+      } else if (isEmptyCall(fc)) {
+        // a fragment that closes a call when none streams: read as a call, it would have no name (the API answers a
+        // call without one with a 400); it stays in the partial response as sent
+        ctx.violation(`candidate ${c.index}: an empty ${callKey} (no name, id or arguments) while no call's arguments were streaming`)
       }
       const copy = Core.clone(part)
       const call: Obj = { ...fc }

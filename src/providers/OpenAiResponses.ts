@@ -334,7 +334,7 @@ const readAssistantItem = (
       const args = A.str(ctx, item, "arguments", at)
       const itemId = A.optStr(ctx, item, "id", at)
       callNames.set(callId, name)
-      blocks.push(A.callFromText(ctx, { id: callId, name, index }, args, {
+      blocks.push(A.callFromText(ctx, { id: callId, name, index, blockIndex: blocks.length }, args, {
         ...defined({ itemId }),
         ...keep(key, A.extrasOf(item, functionCallKeys))
       } satisfies CallExtras))
@@ -421,7 +421,7 @@ const readHosted = (
   const options = { providerExecuted: true, itemId: id, ...keep(key, extra) }
   blocks.push(
     isMcp
-      ? A.callFromText(ctx, { id, name, index }, typeof item["arguments"] === "string" ? item["arguments"] : "", options)
+      ? A.callFromText(ctx, { id, name, index, blockIndex: blocks.length }, typeof item["arguments"] === "string" ? item["arguments"] : "", options)
       : Block.toolCall(id, name, args, options)
   )
   if (hasResult) blocks.push(Block.toolResult(id, name, [Block.json(result)], false, { providerExecuted: true }))
@@ -811,10 +811,10 @@ const RESPONSES_IDS: Ids.IdRule = { maxLength: 64, why: "the Responses API takes
 
 /**
  * A field the stream accumulator (`OpenAiResponsesStream`) sets beside a final value that differs from what its
- * deltas streamed (`streamed_arguments`, `streamed_text`...): a record of the read, kept as provider data, that the
- * API does not take back as input.
+ * deltas streamed (`streamed_arguments`, `streamed_text`, `streamed_commands`, `streamed_output`,
+ * `streamed_logprobs`...): a record of the read, kept as provider data, that the API does not take back as input.
  */
-const streamedField = /^streamed_(arguments|input|code|text|refusal)$/
+const streamedField = /^streamed_(arguments|input|code|text|refusal|commands|output|logprobs)$/
 
 const hasStreamed = (o: unknown): boolean => isObj(o) && Object.keys(o).some((k) => streamedField.test(k))
 
@@ -863,7 +863,7 @@ const writeMessages = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>, fro
             ctx,
             i,
             undefined,
-            "the streamed text kept beside a final value it differs from (a streamed_* field the stream reader sets)",
+            "the streamed value kept beside a final value it differs from (a streamed_* field the stream reader sets)",
             "the Responses API takes no streamed_* field on an input item; it stays in the model"
           )
         }

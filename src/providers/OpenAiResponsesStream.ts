@@ -16,19 +16,22 @@
  * - Every `*.done` event (`output_text.done`, `refusal.done`,
  *   `function_call_arguments.done`, `content_part.done`,
  *   `output_item.done`...) replaces what its deltas built: the server's
- *   final value wins. When it differs from the text the deltas built, that
- *   text is kept beside it, as `streamed_<field>` of the item or part
+ *   final value wins. When it differs from what the deltas built, that is
+ *   kept beside it, as `streamed_<field>` of the item or part
  *   (`streamed_arguments`, `streamed_input`, `streamed_code`,
- *   `streamed_text`, `streamed_refusal`), so nothing that was streamed is
- *   lost. Annotations are placed at their `annotation_index`, so a
- *   repeated index replaces.
+ *   `streamed_text`, `streamed_refusal`; `streamed_logprobs` on an
+ *   `output_text` part; on a `shell_call`, `streamed_commands`, the
+ *   `action.commands` the deltas built, and on a `shell_call_output`,
+ *   `streamed_output`), so nothing that was streamed is lost. Annotations
+ *   are placed at their `annotation_index`, so a repeated index replaces.
  * - The terminal `response.completed`, `response.incomplete` or
  *   `response.failed` response replaces the accumulated one: its fields
  *   win, and a field only `response.created` or `response.in_progress`
  *   carried is kept. Its output replaces the accumulated output (which is
  *   kept only if the terminal response has none, or an empty list); an
- *   item that got its `output_item.done` keeps its `streamed_<field>`
- *   when the terminal value differs from what its deltas built.
+ *   item at the same place (of the same type and id), whether it got its
+ *   `output_item.done` or not, keeps its `streamed_<field>` when the
+ *   terminal value differs from what its deltas built.
  * - Progress events of hosted tools (`response.web_search_call.searching`,
  *   `…completed`...) set the item's `status`.
  * - `error` and `response.failed` become a `ProviderStreamError` (for
@@ -81,6 +84,7 @@
  *
  * @since 0.1.0
  */
+import { absurd } from "effect/Function"
 import * as Core from "./internal/core.js"
 import { jsonTextState } from "./internal/jsonText.js"
 import { runners, type StreamAccumulator } from "./StreamAccumulator.js"
@@ -159,20 +163,83 @@ const withEarlier = (list: ReadonlyArray<unknown>, earlier: ReadonlyMap<number, 
   return out
 }
 
-/** The text deltas built for an item or a part, by field; `undefined` when no delta wrote to it. */
-type StreamedOf = (o: Obj) => ReadonlyMap<string, string> | undefined
+/**
+ * What deltas built for one field of an item or a part: a text, or a list (`logprobs`) as they built it; or, for a
+ * list kept by `command_index` (shell commands and their outputs), what they built at each place, `undefined` where
+ * none wrote.
+ */
+type Streamed =
+  | { readonly _tag: "Whole"; readonly value: unknown }
+  | { readonly _tag: "ByPlace"; readonly values: Array<unknown> }
+
+/** What deltas built for an item or a part, by field; `undefined` when no delta wrote to it. */
+type StreamedOf = (o: Obj) => ReadonlyMap<string, Streamed> | undefined
 
 /**
- * Adds to `into` (a shallow copy of `o`), for each field of `o` whose deltas built another text than the field now
- * holds (a `.done` value replaced it), that text as `streamed_<field>`: the final value is the server's, and the
- * streamed one is not lost. A `streamed_<field>` the server sent itself is left as it is.
+ * Whether two JSON values are the same value (key order aside). Iterative, so values nested thousands of levels deep
+ * are compared without overflowing the stack; a pair of containers met again (a cycle) is taken as the same.
+ */
+const sameJson = (a: unknown, b: unknown): boolean => {
+  const pending: Array<readonly [unknown, unknown]> = [[a, b]]
+  const seen = new Map<object, Set<object>>()
+  while (pending.length > 0) {
+    const [x, y] = pending.pop()!
+    if (x === y) continue
+    if (typeof x !== "object" || typeof y !== "object" || x === null || y === null) return false
+    const met = seen.get(x)
+    if (met?.has(y) === true) continue
+    if (met === undefined) seen.set(x, new Set([y]))
+    else met.add(y)
+    if (Array.isArray(x) || Array.isArray(y)) {
+      if (!Array.isArray(x) || !Array.isArray(y) || x.length !== y.length) return false
+      for (let k = 0; k < x.length; k++) pending.push([x[k], y[k]])
+      continue
+    }
+    const keys = Object.keys(x)
+    if (keys.length !== Object.keys(y).length) return false
+    for (const k of keys) {
+      if (!Object.hasOwn(y, k)) return false
+      pending.push([(x as Obj)[k], (y as Obj)[k]])
+    }
+  }
+  return true
+}
+
+/** The value a field holds now: a shell call's commands are in its `action`. */
+const currentOf = (o: Obj, field: string): unknown => (field === "commands" ? Core.obj(o, "action")?.["commands"] : o[field])
+
+/** What deltas built for a field, whole: a list kept by place holds, where no delta wrote, what the field holds now. */
+const streamedValue = (streamed: Streamed, current: unknown): unknown => {
+  switch (streamed._tag) {
+    case "Whole":
+      return streamed.value
+    case "ByPlace": {
+      const now = Array.isArray(current) ? current : []
+      const out: Array<unknown> = []
+      for (let k = 0; k < Math.max(now.length, streamed.values.length); k++) {
+        const v = streamed.values[k]
+        out.push(v !== undefined ? v : now[k])
+      }
+      return out
+    }
+    default:
+      return absurd(streamed)
+  }
+}
+
+/**
+ * Adds to `into` (a shallow copy of `o`), for each field of `o` whose deltas built another value than the field now
+ * holds (a `.done` value or a final item replaced it), that value as `streamed_<field>`: the final value is the
+ * server's, and the streamed one is not lost. A `streamed_<field>` the server sent itself is left as it is.
  */
 const addStreamed = (into: Obj, o: Obj, streamedOf: StreamedOf): void => {
   const byField = streamedOf(o)
   if (byField === undefined) return
-  for (const [field, text] of byField) {
+  for (const [field, streamed] of byField) {
     const key = `streamed_${field}`
-    if (o[field] !== text && !Object.hasOwn(o, key)) into[key] = text
+    const current = currentOf(o, field)
+    const value = streamedValue(streamed, current)
+    if (!sameJson(current, value) && !Object.hasOwn(o, key)) into[key] = Core.clone(value)
   }
 }
 
@@ -232,18 +299,38 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
   const earlierItems = new Map<number, Array<Obj>>()
   const earlierParts = new WeakMap<Array<unknown>, Map<number, Array<unknown>>>()
   const earlierPartsOf: EarlierParts = (list) => earlierParts.get(list as Array<unknown>)
-  // the text deltas built, by item or part and field: a `.done` event or item that replaces it with another value
-  // leaves it beside the final one (`streamed_<field>`), so nothing the server streamed is lost
-  const streamed = new WeakMap<Obj, Map<string, string>>()
+  // what deltas built, by item or part and field: a `.done` event, a final item or the terminal response that
+  // replaces it with another value leaves it beside the final one (`streamed_<field>`), so nothing the server
+  // streamed is lost
+  const streamed = new WeakMap<Obj, Map<string, Streamed>>()
   const streamedOf: StreamedOf = (o) => streamed.get(o)
+
+  const fieldsOf = (o: Obj): Map<string, Streamed> => {
+    let byField = streamed.get(o)
+    if (byField === undefined) streamed.set(o, byField = new Map())
+    return byField
+  }
 
   /** Records the text a delta just left in `o[field]`. */
   const recordStreamed = (o: Obj, field: string): void => {
     const text = o[field]
-    if (typeof text !== "string") return
-    const byField = streamed.get(o)
-    if (byField === undefined) streamed.set(o, new Map([[field, text]]))
-    else byField.set(field, text)
+    if (typeof text === "string") fieldsOf(o).set(field, { _tag: "Whole", value: text })
+  }
+
+  /** Records the list deltas are building in `o[field]` (the list itself: the deltas append to it). */
+  const recordStreamedList = (o: Obj, field: string, list: ReadonlyArray<unknown>): void => {
+    fieldsOf(o).set(field, { _tag: "Whole", value: list })
+  }
+
+  /** Records what a delta just left at place `i` of the list `field` of `o`, kept by `command_index`. */
+  const recordStreamedAt = (o: Obj, field: string, i: number, value: unknown): void => {
+    const byField = fieldsOf(o)
+    let streamedField = byField.get(field)
+    if (streamedField?._tag !== "ByPlace") byField.set(field, streamedField = { _tag: "ByPlace", values: [] })
+    // the places match those of the list (`putByCommand` fills the same ones)
+    if (i - streamedField.values.length > MAX_FILLED_GAP) return
+    while (streamedField.values.length < i) streamedField.values.push(undefined)
+    streamedField.values[i] = value
   }
 
   /** Carries what deltas built for `from` over to `to`, which replaces it as the same item or part. */
@@ -399,14 +486,13 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
     const out = Core.arr(r, "output")
     if (out !== undefined && (replaceOutput || output.length === 0)) {
       const before = output
-      const wasDone = done
       output = Core.elements(out).map((item) => (Core.isObj(item) ? Core.clone(item) : undefined))
-      // an item the stream closed (output_item.done) is compared with the terminal one; an item still open is
-      // replaced by it, as all that was streamed is
+      // the terminal item replaces the one at its place, closed (output_item.done) or still open: what the deltas
+      // built for it stays known, and is kept beside the terminal value when it differs
       for (let i = 0; i < output.length && i < before.length; i++) {
         const a = before[i]
         const b = output[i]
-        if (wasDone[i] === true && a !== undefined && b !== undefined && sameItem(a, b)) carryItemStreamed(a, b)
+        if (a !== undefined && b !== undefined && sameItem(a, b)) carryItemStreamed(a, b)
       }
       done = output.map(() => replaceOutput)
       // the server's output is the whole list: what was kept from an index added twice is in it or gone
@@ -443,6 +529,8 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
       if (logprobs !== undefined && logprobs.length > 0) {
         const into = listOf(p, "logprobs")
         for (const lp of Core.elements(logprobs)) into.push(Core.clone(lp))
+        // the list itself: the deltas append to it, and a `.done` puts another in its place
+        recordStreamedList(p, "logprobs", into)
       }
     }
   }
@@ -547,7 +635,9 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
         const commands = listOf(action as Obj, "commands")
         if (type === "response.shell_call_command.delta") {
           const prev = commands[ci]
-          putByCommand(commands, ci, (typeof prev === "string" ? prev : "") + (textOf(event, "delta", type) ?? ""), noCommand)
+          const command = (typeof prev === "string" ? prev : "") + (textOf(event, "delta", type) ?? "")
+          putByCommand(commands, ci, command, noCommand)
+          recordStreamedAt(item, "commands", ci, command)
         } else {
           putByCommand(commands, ci, textOf(event, "command", type) ?? "", noCommand)
         }
@@ -570,6 +660,8 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
             const prev = entry[k]
             Core.setKey(entry, k, typeof v === "string" && typeof prev === "string" ? prev + v : Core.clone(v))
           }
+          // the entry itself: the deltas build it in place, and a `.done` puts another in its place
+          recordStreamedAt(item, "output", ci, entry)
         } else {
           const outputs = Core.arr(event, "output") ?? []
           for (let k = 0; k < outputs.length; k++) putByCommand(list, ci + k, Core.clone(outputs[k]), noOutput)

@@ -99,7 +99,9 @@ describe("OpenAiResponsesStream", () => {
   it("takes the terminal response as authoritative", () => {
     const final = { ...message, status: "completed", content: [{ ...textPart, text: "server text" }] }
     const done = success([created(), ev("response.output_item.added", { output_index: 0, item: message }), ev("response.content_part.added", { output_index: 0, content_index: 0, part: textPart }), ev("response.output_text.delta", { output_index: 0, content_index: 0, delta: "local" }), completed([final])])
-    assert.deepStrictEqual(done.output, [final])
+    // the terminal text wins; what the deltas built, differing from it, is kept beside it
+    assert.deepStrictEqual<unknown>(done.output, [{ ...final, content: [{ ...textPart, text: "server text", streamed_text: "local" }] }])
+    assert.strictEqual(OpenAiResponsesStream.outputText(done), "server text")
     assert.strictEqual(done.status, "completed")
   })
 
