@@ -737,7 +737,7 @@ const check = (budget: number, options: FitOptions | undefined): Checked | Inval
         mode = s
         break
       default:
-        return new InvalidFitOptions({ option: "strategy", reason: `unknown strategy ${JSON.stringify(s)}: expected one of ${strategies.join(", ")}` })
+        return new InvalidFitOptions({ option: "strategy", reason: `unknown strategy ${typeof s === "string" ? JSON.stringify(s) : shown(s)}: expected one of ${strategies.join(", ")}` })
     }
   }
   for (const key of ["fixedTokens", "reserve"] as const) {

@@ -441,7 +441,12 @@ const writeFlat = (value: object, skipUnwritable: boolean): string => {
   const out = pieces()
   // each frame: the container, its keys (none for an array), the next index
   const stack: Array<{ readonly o: Record<string, unknown>; readonly keys: ReadonlyArray<string> | undefined; i: number }> = []
+  // the containers being written: one met again inside itself is a cycle, which JSON cannot hold (JSON.stringify
+  // throws a TypeError there too; without this the loop below would never end)
+  const onPath = new Set<object>()
   const open = (o: Record<string, unknown>): void => {
+    if (onPath.has(o)) throw new TypeError("Converting circular structure to JSON")
+    onPath.add(o)
     const keys = Array.isArray(o) ? undefined : Object.keys(o)
     out.add(keys ? "{" : "[")
     stack.push({ o, keys: keys && skipUnwritable ? keys.filter((k) => !unwritable(o[k])) : keys, i: 0 })
@@ -453,6 +458,7 @@ const writeFlat = (value: object, skipUnwritable: boolean): string => {
     const i = frame.i++
     if (i >= (keys ?? o as unknown as ReadonlyArray<unknown>).length) {
       out.add(keys ? "}" : "]")
+      onPath.delete(o)
       stack.pop()
       continue
     }

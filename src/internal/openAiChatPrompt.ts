@@ -77,6 +77,8 @@ import { absurd } from "effect/Function"
 import { type ImageSize, imageSizeOfDataUrl, openAiImagePartTokens } from "./imageSize.js"
 import { audioSecondsOfBase64, audioTokens, OPENAI_AUDIO_TOKENS_PER_SECOND } from "./audio.js"
 import { base64DataUrlParts } from "./dataUrl.js"
+import type { Schema } from "effect"
+import { stringify } from "./json.js"
 import { isRecord, mapSubschemas, OMIT } from "./jsonSchema.js"
 import { openAiPdfPageTokens, pdfPagesOfBase64 } from "./pdf.js"
 
@@ -351,10 +353,18 @@ export interface RenderOptions {
 
 const asString = (u: unknown): string => (typeof u === "string" ? u : u === undefined || u === null ? "" : jsonText(u))
 
-/** JSON text of any value, never throwing (cycles and BigInts become `"[unserializable]"`). */
+/**
+ * JSON text of any value, never throwing (cycles and BigInts become `"[unserializable]"`); a value too deep for
+ * V8's own `JSON.stringify` is written by an explicit stack, so that what it costs is counted.
+ */
 const jsonText = (u: unknown): string => {
   try {
     return JSON.stringify(u) ?? ""
+  } catch (cause) {
+    if (!(cause instanceof RangeError)) return "[unserializable]"
+  }
+  try {
+    return stringify(u as Schema.Json)
   } catch {
     return "[unserializable]"
   }

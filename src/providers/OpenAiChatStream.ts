@@ -81,6 +81,8 @@
  *
  * @since 0.1.0
  */
+import type { Schema } from "effect"
+import { stringify } from "../internal/json.js"
 import * as Core from "./internal/core.js"
 import { jsonTextState } from "./internal/jsonText.js"
 import { runners, type StreamAccumulator } from "./StreamAccumulator.js"
@@ -307,7 +309,12 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.ChatCompletion> => {
     try {
       return JSON.stringify(value) ?? String(value)
     } catch {
-      return Core.show(value)
+      // too deep for V8's own: the same text by an explicit stack; a cycle or a BigInt: a rendering that says so
+      try {
+        return stringify(value as Schema.Json)
+      } catch {
+        return Core.show(value)
+      }
     }
   }
 

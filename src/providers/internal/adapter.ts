@@ -29,6 +29,7 @@ import type * as Request from "../../Request.js"
 import { keptToolSettings } from "../../internal/toolSettings.js"
 import { noHints, storedRecord, wireFieldsOf } from "../../internal/hint.js"
 import { absurd } from "../../Block.js"
+import { show } from "./core.js"
 import {
   type ConversionOptions,
   type ConversionWarning,
@@ -398,7 +399,7 @@ export const withoutReaderField = (
   if (extras === undefined || value === undefined) return extras
   const written: Record<string, Schema.Json> = {}
   for (const [k, v] of Object.entries(extras)) if (k !== field) setKey(written, k, v)
-  dropped(ctx, at.index, at.blockIndex, `the field ${field} ${stringify(value)} of ${what}`, reason)
+  dropped(ctx, at.index, at.blockIndex, `the field ${field} ${show(value)} of ${what}`, reason)
   return written
 }
 
@@ -480,7 +481,7 @@ export const droppedForeignSettings = (
     // Gemini's toolConfig may hold other settings (retrievalConfig); its tool choice is functionCallingConfig
     const choice = provider === "gemini" ? (isObj(kept) ? kept["functionCallingConfig"] : undefined) : kept
     if (choice !== undefined && choice !== null && request.toolChoice === undefined) {
-      dropped(ctx, undefined, undefined, `${provider}'s ${field} ${stringify(kept as Schema.Json)}`, `a tool choice the model has no type for, so ${target} gets none`)
+      dropped(ctx, undefined, undefined, `${provider}'s ${field} ${show(kept)}`, `a tool choice the model has no type for, so ${target} gets none`)
     }
     const generation = provider === "gemini" ? own?.["generationConfig"] : undefined
     if (isObj(generation) && generation["responseSchema"] !== undefined && generation["responseSchema"] !== null) {
