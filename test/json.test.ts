@@ -70,6 +70,26 @@ describe("the iterative JSON writers", () => {
   })
 })
 
+describe("the iterative JSON writers and cycles", () => {
+  it("a cycle, shallow or past V8's depth, is the TypeError JSON.stringify gives, not an endless loop", () => {
+    const shallow: Record<string, unknown> = { a: 1 }
+    shallow["self"] = shallow
+    let deep: Record<string, unknown> = { end: true }
+    const top = deep
+    for (let i = 0; i < 20_000; i++) deep = { next: deep }
+    top["back"] = deep
+    for (const value of [shallow, deep]) {
+      assert.throws(() => stringify(value as never), TypeError)
+      assert.throws(() => stringifyIndented(value, 2), TypeError)
+    }
+    // a value met twice but not inside itself is no cycle
+    const shared = { k: 1 }
+    let nested: unknown = [shared, shared]
+    for (let i = 0; i < 20_000; i++) nested = [nested]
+    assert.strictEqual(stringify(nested as never), "[".repeat(20_001) + "{\"k\":1},{\"k\":1}" + "]".repeat(20_001))
+  })
+})
+
 describe("readableJson", () => {
   it.prop("gives back every JSON value unchanged, in its key order", [json], ([value]) => {
     assert.strictEqual(JSON.stringify(readableJson(value)), JSON.stringify(value))
