@@ -836,10 +836,11 @@ export type CacheBreakpoint = typeof CacheBreakpoint.Type
  * `providerOptions.anthropic.cache_control` is set counts (an explicit
  * `cache_control: null` is none), in system messages and tool results too,
  * when the Anthropic adapter sends the block; so does one set on a whole
- * message, where the adapter writes it (a system message's on its last
- * block when that has none of its own; another message's on the message
- * it opens: the options of a message merged into the one before it are
- * not written), placed at the message's last block;
+ * message, where the adapter writes it: on the last block of the system
+ * prompt or Anthropic message it opens, when that block has none of its
+ * own (an Anthropic message takes none itself; the options of a message
+ * merged into the one before it are not written), placed at the message's
+ * last block;
  * and so do the ones outside the messages that the profile options give
  * (`cacheBreakpointsOutsideMessages`: tool definitions, a top-level
  * `cache_control`).
