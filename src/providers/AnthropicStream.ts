@@ -68,9 +68,7 @@
  *
  * @since 0.1.0
  */
-import type { Schema } from "effect"
 import * as Core from "./internal/core.js"
-import { stringify } from "../internal/json.js"
 import { jsonTextState } from "./internal/jsonText.js"
 import { runners, type StreamAccumulator } from "./StreamAccumulator.js"
 import type * as Wire from "./AnthropicWire.js"
@@ -364,7 +362,7 @@ const make_ = (ctx: Core.Context) => {
       const input = bs.open || bs.parsed === unparsed ? bs.json : Core.clone(bs.parsed)
       // the streamed text is the input; an input the start already held is not lost when the text replaces it
       const start = out["input"]
-      if (holdsInput(start) && !Object.hasOwn(out, "start_input") && stringify(start as Schema.Json) !== stringify(input as Schema.Json)) out["start_input"] = start
+      if (holdsInput(start) && !Object.hasOwn(out, "start_input") && !Core.sameJson(start, input)) out["start_input"] = start
       out["input"] = input
     }
     return out as unknown as Wire.ContentBlock

@@ -175,36 +175,6 @@ type Streamed =
 /** What deltas built for an item or a part, by field; `undefined` when no delta wrote to it. */
 type StreamedOf = (o: Obj) => ReadonlyMap<string, Streamed> | undefined
 
-/**
- * Whether two JSON values are the same value (key order aside). Iterative, so values nested thousands of levels deep
- * are compared without overflowing the stack; a pair of containers met again (a cycle) is taken as the same.
- */
-const sameJson = (a: unknown, b: unknown): boolean => {
-  const pending: Array<readonly [unknown, unknown]> = [[a, b]]
-  const seen = new Map<object, Set<object>>()
-  while (pending.length > 0) {
-    const [x, y] = pending.pop()!
-    if (x === y) continue
-    if (typeof x !== "object" || typeof y !== "object" || x === null || y === null) return false
-    const met = seen.get(x)
-    if (met?.has(y) === true) continue
-    if (met === undefined) seen.set(x, new Set([y]))
-    else met.add(y)
-    if (Array.isArray(x) || Array.isArray(y)) {
-      if (!Array.isArray(x) || !Array.isArray(y) || x.length !== y.length) return false
-      for (let k = 0; k < x.length; k++) pending.push([x[k], y[k]])
-      continue
-    }
-    const keys = Object.keys(x)
-    if (keys.length !== Object.keys(y).length) return false
-    for (const k of keys) {
-      if (!Object.hasOwn(y, k)) return false
-      pending.push([(x as Obj)[k], (y as Obj)[k]])
-    }
-  }
-  return true
-}
-
 /** The value a field holds now: a shell call's commands are in its `action`. */
 const currentOf = (o: Obj, field: string): unknown => (field === "commands" ? Core.obj(o, "action")?.["commands"] : o[field])
 
@@ -239,7 +209,7 @@ const addStreamed = (into: Obj, o: Obj, streamedOf: StreamedOf): void => {
     const key = `streamed_${field}`
     const current = currentOf(o, field)
     const value = streamedValue(streamed, current)
-    if (!sameJson(current, value) && !Object.hasOwn(o, key)) into[key] = Core.clone(value)
+    if (!Core.sameJson(current, value) && !Object.hasOwn(o, key)) into[key] = Core.clone(value)
   }
 }
 

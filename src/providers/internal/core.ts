@@ -322,6 +322,36 @@ export const setKey = (o: Obj, key: string, value: unknown): void => {
   else o[key] = value
 }
 
+/**
+ * Whether two JSON values are the same value (key order aside). Iterative, so values nested thousands of levels deep
+ * are compared without overflowing the stack; a pair of containers met again (a cycle) is taken as the same.
+ */
+export const sameJson = (a: unknown, b: unknown): boolean => {
+  const pending: Array<readonly [unknown, unknown]> = [[a, b]]
+  const seen = new Map<object, Set<object>>()
+  while (pending.length > 0) {
+    const [x, y] = pending.pop()!
+    if (x === y) continue
+    if (typeof x !== "object" || typeof y !== "object" || x === null || y === null) return false
+    const met = seen.get(x)
+    if (met?.has(y) === true) continue
+    if (met === undefined) seen.set(x, new Set([y]))
+    else met.add(y)
+    if (Array.isArray(x) || Array.isArray(y)) {
+      if (!Array.isArray(x) || !Array.isArray(y) || x.length !== y.length) return false
+      for (let k = 0; k < x.length; k++) pending.push([x[k], y[k]])
+      continue
+    }
+    const keys = Object.keys(x)
+    if (keys.length !== Object.keys(y).length) return false
+    for (const k of keys) {
+      if (!Object.hasOwn(y, k)) return false
+      pending.push([(x as Obj)[k], (y as Obj)[k]])
+    }
+  }
+  return true
+}
+
 /** A short readable rendering of a value for messages; never throws (deep values, proxies, objects without `toString`). */
 export const show = (u: unknown): string => {
   if (typeof u === "string") return u.length > 80 ? `${JSON.stringify(u.slice(0, 80))}…` : JSON.stringify(u)
