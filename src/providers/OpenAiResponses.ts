@@ -812,9 +812,10 @@ const RESPONSES_IDS: Ids.IdRule = { maxLength: 64, why: "the Responses API takes
 /**
  * A field the stream accumulator (`OpenAiResponsesStream`) sets beside a final value that differs from what its
  * deltas streamed (`streamed_arguments`, `streamed_text`, `streamed_commands`, `streamed_output`,
- * `streamed_logprobs`...): a record of the read, kept as provider data, that the API does not take back as input.
+ * `streamed_logprobs`, `streamed_annotations`; `streamed_content` and `streamed_summary`, the parts a final item had no
+ * place for...): a record of the read, kept as provider data, that the API does not take back as input.
  */
-const streamedField = /^streamed_(arguments|input|code|text|refusal|commands|output|logprobs)$/
+const streamedField = /^streamed_(arguments|input|code|text|refusal|commands|output|logprobs|annotations|content|summary)$/
 
 const hasStreamed = (o: unknown): boolean => isObj(o) && Object.keys(o).some((k) => streamedField.test(k))
 

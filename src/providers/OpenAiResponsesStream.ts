@@ -19,19 +19,29 @@
  *   final value wins. When it differs from what the deltas built, that is
  *   kept beside it, as `streamed_<field>` of the item or part
  *   (`streamed_arguments`, `streamed_input`, `streamed_code`,
- *   `streamed_text`, `streamed_refusal`; `streamed_logprobs` on an
- *   `output_text` part; on a `shell_call`, `streamed_commands`, the
- *   `action.commands` the deltas built, and on a `shell_call_output`,
- *   `streamed_output`), so nothing that was streamed is lost. Annotations
- *   are placed at their `annotation_index`, so a repeated index replaces.
+ *   `streamed_text`, `streamed_refusal`; `streamed_logprobs` and
+ *   `streamed_annotations` (what `output_text.annotation.added` events
+ *   built) on an `output_text` part; on a `shell_call`,
+ *   `streamed_commands`, the `action.commands` the deltas built, and on a
+ *   `shell_call_output`, `streamed_output`), so nothing that was streamed
+ *   is lost. A final item without a part of the streamed part's type at its
+ *   place (a `content` or `summary` list shorter than the stream's, or
+ *   none) keeps the streamed parts it has no place for, in order, as
+ *   `streamed_content` / `streamed_summary`. Annotations are placed at
+ *   their `annotation_index`, so a repeated index replaces.
  * - The terminal `response.completed`, `response.incomplete` or
  *   `response.failed` response replaces the accumulated one: its fields
  *   win, and a field only `response.created` or `response.in_progress`
  *   carried is kept. Its output replaces the accumulated output (which is
- *   kept only if the terminal response has none, or an empty list); an
- *   item at the same place (of the same type and id), whether it got its
- *   `output_item.done` or not, keeps its `streamed_<field>` when the
- *   terminal value differs from what its deltas built.
+ *   kept only if the terminal response has none, or an empty list); the
+ *   item it has for a streamed one (at the same place, of the same type and
+ *   id, or elsewhere with its id), whether that got its `output_item.done`
+ *   or not, keeps its `streamed_<field>` when the terminal value differs
+ *   from what its deltas built. A streamed item the terminal output has no
+ *   item for (an output shorter than the stream's, another item in its
+ *   place) is kept beside the output, in stream order, as the response's
+ *   `streamed_items` (`OpenAiResponses` reads it into `providerData`): the
+ *   terminal output is the answer, and what was streamed is not lost.
  * - Progress events of hosted tools (`response.web_search_call.searching`,
  *   `…completed`...) set the item's `status`.
  * - `error` and `response.failed` become a `ProviderStreamError` (for
@@ -70,7 +80,8 @@
  * order: the first as its own events built it, and the second, which the
  * events for that index after the second add build (they never touch the
  * first); a terminal response's output replaces both, as it replaces all
- * that was streamed. A stream without
+ * that was streamed (what it has no item for is kept in `streamed_items`).
+ * A stream without
  * `response.created` is a `StreamProtocolError` too; its partial response
  * is what the later events built, in a response whose `id`, `model` and
  * `created_at` are empty.
@@ -182,7 +193,8 @@ const currentOf = (o: Obj, field: string): unknown => (field === "commands" ? Co
 const streamedValue = (streamed: Streamed, current: unknown): unknown => {
   switch (streamed._tag) {
     case "Whole":
-      return streamed.value
+      // a list without the places an index skipped (annotations), as the response has them
+      return Array.isArray(streamed.value) ? dense(streamed.value) : streamed.value
     case "ByPlace": {
       const now = Array.isArray(current) ? current : []
       const out: Array<unknown> = []
@@ -207,28 +219,46 @@ const addStreamed = (into: Obj, o: Obj, streamedOf: StreamedOf): void => {
   if (byField === undefined) return
   for (const [field, streamed] of byField) {
     const key = `streamed_${field}`
-    const current = currentOf(o, field)
+    const now = currentOf(o, field)
+    // as the response has it: a list without the places an index skipped
+    const current = Array.isArray(now) ? dense(now) : now
     const value = streamedValue(streamed, current)
     if (!Core.sameJson(current, value) && !Object.hasOwn(o, key)) into[key] = Core.clone(value)
   }
 }
 
-/** A copy of an item for the response, its lists dense (they are made dense before the copy, which takes no holes). */
-const copyItem = (item: Obj, earlierParts: EarlierParts, streamedOf: StreamedOf): Obj => {
+/** The parts of an item's `content` or `summary` list that a final item replacing it has no place for, by list. */
+type ReplacedParts = (item: Obj) => ReadonlyMap<"content" | "summary", ReadonlyArray<unknown>> | undefined
+
+/** A part of an item's `content` or `summary` list for a copy: its annotations dense, with its `streamed_<field>`s. */
+const partForCopy = (key: string, part: unknown, streamedOf: StreamedOf): unknown => {
+  if (!Core.isObj(part)) return part
+  const annotations = key === "content" && Array.isArray(part["annotations"]) ? dense(part["annotations"]) : undefined
+  if (annotations === undefined && streamedOf(part) === undefined) return part
+  const copy: Obj = { ...part }
+  if (annotations !== undefined) copy["annotations"] = annotations
+  addStreamed(copy, part, streamedOf)
+  return copy
+}
+
+/**
+ * A copy of an item for the response, its lists dense (they are made dense before the copy, which takes no holes),
+ * with the parts a final item replacing the streamed one has no place for as `streamed_content` / `streamed_summary`.
+ */
+const copyItem = (item: Obj, earlierParts: EarlierParts, streamedOf: StreamedOf, replacedParts: ReplacedParts): Obj => {
   const shallow: Obj = { ...item }
   addStreamed(shallow, item, streamedOf)
   for (const key of ["content", "summary"]) {
     const list = shallow[key]
     if (!Array.isArray(list)) continue
-    shallow[key] = withEarlier(list, earlierParts(list)).map((part) => {
-      if (!Core.isObj(part)) return part
-      const annotations = key === "content" && Array.isArray(part["annotations"]) ? dense(part["annotations"]) : undefined
-      if (annotations === undefined && streamedOf(part) === undefined) return part
-      const copy: Obj = { ...part }
-      if (annotations !== undefined) copy["annotations"] = annotations
-      addStreamed(copy, part, streamedOf)
-      return copy
-    })
+    shallow[key] = withEarlier(list, earlierParts(list)).map((part) => partForCopy(key, part, streamedOf))
+  }
+  const replaced = replacedParts(item)
+  if (replaced !== undefined) {
+    for (const [key, parts] of replaced) {
+      // a `streamed_<list>` the server sent itself is left as it is
+      if (!Object.hasOwn(item, `streamed_${key}`)) shallow[`streamed_${key}`] = parts.map((part) => partForCopy(key, part, streamedOf))
+    }
   }
   return Core.clone(shallow)
 }
@@ -267,6 +297,8 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
   // what was at an output index, or a place of a part list, when it was added again (a protocol error): kept, in
   // order, ahead of what is there now; one list per place, appended to, so adding a place again and again stays linear
   const earlierItems = new Map<number, Array<Obj>>()
+  // streamed items a terminal output has no item for: kept, in stream order, as the response's `streamed_items`
+  let replacedItems: Array<Obj> = []
   const earlierParts = new WeakMap<Array<unknown>, Map<number, Array<unknown>>>()
   const earlierPartsOf: EarlierParts = (list) => earlierParts.get(list as Array<unknown>)
   // what deltas built, by item or part and field: a `.done` event, a final item or the terminal response that
@@ -274,6 +306,9 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
   // streamed is lost
   const streamed = new WeakMap<Obj, Map<string, Streamed>>()
   const streamedOf: StreamedOf = (o) => streamed.get(o)
+  // the parts of a streamed item that the final item replacing it has no place for, by final item and list
+  const replacedParts = new WeakMap<Obj, Map<"content" | "summary", Array<unknown>>>()
+  const replacedPartsOf: ReplacedParts = (item) => replacedParts.get(item)
 
   const fieldsOf = (o: Obj): Map<string, Streamed> => {
     let byField = streamed.get(o)
@@ -309,17 +344,35 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
     if (byField !== undefined) streamed.set(to, byField)
   }
 
-  /** Carries what deltas built for an item and its parts (place by place, of the same type) to the item replacing it. */
+  /**
+   * Carries what deltas built for an item and its parts (place by place, of the same type) to the item replacing it.
+   * A streamed part the new item has no part of its type for at its place (a shorter list, or none) is kept with the
+   * new item, to be its `streamed_content` / `streamed_summary`: the final item wins, and what was streamed is not lost.
+   */
   const carryItemStreamed = (from: Obj, to: Obj): void => {
     carryStreamed(from, to)
-    for (const key of ["content", "summary"]) {
+    const keptBefore = replacedParts.get(from)
+    for (const key of ["content", "summary"] as const) {
+      const left: Array<unknown> = [...(keptBefore?.get(key) ?? [])]
       const before = from[key]
       const after = to[key]
-      if (!Array.isArray(before) || !Array.isArray(after)) continue
-      for (let k = 0; k < before.length && k < after.length; k++) {
-        const a: unknown = before[k]
-        const b: unknown = after[k]
-        if (Core.isObj(a) && Core.isObj(b) && Core.str(a, "type") === Core.str(b, "type")) carryStreamed(a, b)
+      if (Array.isArray(before)) {
+        const finalParts = Array.isArray(after) ? after : []
+        const earlier = earlierParts.get(before)
+        for (let k = 0; k < before.length; k++) {
+          // parts added at this place before the one there now (a protocol error) have no place in the final item
+          for (const e of earlier?.get(k) ?? []) left.push(e)
+          const a: unknown = before[k]
+          const b: unknown = finalParts[k]
+          if (a === undefined) continue
+          if (Core.isObj(a) && Core.isObj(b) && Core.str(a, "type") === Core.str(b, "type")) carryStreamed(a, b)
+          else left.push(a)
+        }
+      }
+      if (left.length > 0) {
+        let byKey = replacedParts.get(to)
+        if (byKey === undefined) replacedParts.set(to, byKey = new Map())
+        byKey.set(key, left)
       }
     }
   }
@@ -451,21 +504,49 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
     return next
   }
 
+  /**
+   * The item of `next` (the terminal output) that stands for `item`, streamed at place `i` (`undefined`: no place):
+   * the one at that place when it is the same item, else the one with its id (of its type), wherever it is;
+   * `undefined` when none does.
+   */
+  const counterpart = (item: Obj, i: number | undefined, next: ReadonlyArray<Obj | undefined>, byId: ReadonlyMap<string, Obj>): Obj | undefined => {
+    const there = i === undefined ? undefined : next[i]
+    if (there !== undefined && sameItem(item, there)) return there
+    const id = Core.str(item, "id")
+    const found = id === undefined ? undefined : byId.get(id)
+    return found !== undefined && Core.str(found, "type") === Core.str(item, "type") ? found : undefined
+  }
+
   const setResponse = (r: Obj, replaceOutput: boolean): void => {
     response = updated(r)
     const out = Core.arr(r, "output")
     if (out !== undefined && (replaceOutput || output.length === 0)) {
       const before = output
       output = Core.elements(out).map((item) => (Core.isObj(item) ? Core.clone(item) : undefined))
-      // the terminal item replaces the one at its place, closed (output_item.done) or still open: what the deltas
-      // built for it stays known, and is kept beside the terminal value when it differs
-      for (let i = 0; i < output.length && i < before.length; i++) {
-        const a = before[i]
-        const b = output[i]
-        if (a !== undefined && b !== undefined && sameItem(a, b)) carryItemStreamed(a, b)
+      const byId = new Map<string, Obj>()
+      for (const item of output) {
+        const id = item === undefined ? undefined : Core.str(item, "id")
+        if (item !== undefined && id !== undefined && !byId.has(id)) byId.set(id, item)
       }
+      // the terminal item replaces the streamed one it stands for, closed (output_item.done) or still open: what the
+      // deltas built for it stays known, and is kept beside the terminal value when it differs. A streamed item the
+      // terminal output has no item for (a shorter output, another item in its place) is kept beside the output, in
+      // stream order, as streamed_items: the output wins, and what was streamed is not lost
+      const left: Array<Obj> = []
+      for (const item of replacedItems) if (counterpart(item, undefined, output, byId) === undefined) left.push(item)
+      const match = (a: Obj, i: number): void => {
+        const b = counterpart(a, i, output, byId)
+        if (b !== undefined) carryItemStreamed(a, b)
+        else left.push(a)
+      }
+      for (let i = 0; i < before.length; i++) {
+        for (const a of earlierItems.get(i) ?? []) match(a, i)
+        const a = before[i]
+        if (a !== undefined) match(a, i)
+      }
+      replacedItems = left
       done = output.map(() => replaceOutput)
-      // the server's output is the whole list: what was kept from an index added twice is in it or gone
+      // the server's output is the whole list: what was kept from an index added twice is in it or in streamed_items
       earlierItems.clear()
     }
   }
@@ -591,7 +672,10 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
           part = newPart("output_text")
           put(content, ci, part)
         }
-        put(listOf(part as Obj, "annotations"), ai, Core.clone(event["annotation"]), { name: "annotation", of: `of content part ${ci} of output item ${Core.index(event, "output_index")}` })
+        const annotations = listOf(part as Obj, "annotations")
+        put(annotations, ai, Core.clone(event["annotation"]), { name: "annotation", of: `of content part ${ci} of output item ${Core.index(event, "output_index")}` })
+        // the list itself: the events add to it, and a part's `.done` or a final item puts another in its place
+        recordStreamedList(part as Obj, "annotations", annotations)
         return
       }
       case "response.shell_call_command.added":
@@ -688,11 +772,13 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
     const items: Array<unknown> = []
     for (let i = 0; i < output.length; i++) {
       const before = earlierItems.get(i)
-      if (before !== undefined) for (const e of before) items.push(copyItem(e, earlierPartsOf, streamedOf))
+      if (before !== undefined) for (const e of before) items.push(copyItem(e, earlierPartsOf, streamedOf, replacedPartsOf))
       const item = output[i]
-      if (item !== undefined) items.push(copyItem(item, earlierPartsOf, streamedOf))
+      if (item !== undefined) items.push(copyItem(item, earlierPartsOf, streamedOf, replacedPartsOf))
     }
     out["output"] = items
+    // a `streamed_items` the server sent itself is left as it is
+    if (replacedItems.length > 0 && !Object.hasOwn(out, "streamed_items")) out["streamed_items"] = replacedItems.map((item) => copyItem(item, earlierPartsOf, streamedOf, replacedPartsOf))
     return out as unknown as Wire.Response
   }
 
