@@ -47,15 +47,41 @@
  */
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import * as Block from "./Block.js"
+import * as Conversation from "./Conversation.js"
 import * as Message from "./Message.js"
 import { all as allProviders, isProvider, type Provider } from "./Provider.js"
 import * as Request from "./Request.js"
 import * as Summarizer from "./Summarizer.js"
 import { TokenEstimator } from "./TokenEstimator.js"
-import type { Service as Estimator } from "./TokenEstimator.js"
+import type { RequestEstimate, Service as Estimator } from "./TokenEstimator.js"
 import type { Clearing, Layout, Mode, SummaryRole } from "./internal/window.js"
 import { isSummaryMessage, SUMMARY_KEY, summariesIn, summaryHeader } from "./internal/summaryMark.js"
+import { isReasoningItem } from "./internal/responsesItems.js"
+import { preview } from "./internal/preview.js"
 import { layoutOf, plan } from "./internal/window.js"
+
+/**
+ * OpenAI Responses, for a model that wants reasoning items: the assistant
+ * messages that send an output item with its id before any reasoning item of
+ * their own (so they need one from an earlier step of their turn), by index;
+ * undefined when the profile wants none. Read by the validator's own rule,
+ * each assistant message as if it began a turn.
+ */
+const unreasonedMessages = (messages: ReadonlyArray<Message.Message>, profile: Conversation.ProfileOptions | undefined): ReadonlySet<number> | undefined => {
+  if (!Conversation.requiresReasoningItems(profile) || profile?.store === false) return undefined
+  const turnStart = Message.user("")
+  const probe: Array<Message.Message> = []
+  const origin: Array<number> = []
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!
+    if (m.role !== "assistant") continue
+    probe.push(turnStart, m)
+    origin.push(-1, i)
+  }
+  const found = new Set<number>()
+  for (const issue of Conversation.missingReasoningItems(probe, { ...profile, continues: false })) found.add(origin[issue.index]!)
+  return found
+}
 
 // ---------------------------------------------------------------------------
 // options
@@ -107,6 +133,16 @@ export const strategies: ReadonlyArray<Strategy> = ["drop_oldest", "drop_oldest_
  *   definitions, framing; `fitRequest` works them out from the request);
  *   `reserve`: tokens kept free for the answer. The messages get
  *   `budget - fixedTokens - reserve`.
+ * - `profile`: what `Conversation.validateFor(provider, profile)` is told
+ *   about the request (`Conversation.profileOptionsOf`; `fitRequest` reads
+ *   it from the request when not given). With `provider: "openai-responses"`
+ *   and a model that wants reasoning items (`o3`, `gpt-5`), a step of a turn
+ *   is kept only with the reasoning item its output items came after, and
+ *   `clearThinking` leaves reasoning items alone, so the result passes
+ *   `validateFor(provider, profile)` whenever the input does.
+ *
+ * @example
+ * const fitted = yield* MessageWindow.fit(history, 8_000, { provider: "openai-responses", profile: { model: "o3" } })
  *
  * @since 0.1.0
  */
@@ -120,6 +156,7 @@ export interface FitOptions {
   readonly summaryTokens?: number
   readonly fixedTokens?: number
   readonly reserve?: number
+  readonly profile?: Conversation.ProfileOptions
 }
 
 // ---------------------------------------------------------------------------
@@ -507,6 +544,7 @@ const makeClearing = (
   layout: Layout,
   keep: number,
   thinking: boolean,
+  keepReasoningItems: boolean,
   estimator: Estimator
 ): ClearingState => {
   const n = messages.length
@@ -556,7 +594,11 @@ const makeClearing = (
       const partial = clearTool(m, protectBlock)
       return partial === undefined ? undefined : { message: partial.message, toolResults: partial.results, thinking: 0 }
     }
-    if (m.role === "assistant" && thinking && i < thinkingFrom) return fullyCleared(m)
+    if (m.role === "assistant" && thinking && i < thinkingFrom) {
+      // a reasoning model wants the reasoning items its output items came after sent back with them
+      if (keepReasoningItems && m.content.some(isReasoningItem)) return undefined
+      return fullyCleared(m)
+    }
     return undefined
   }
 
@@ -693,17 +735,11 @@ interface Checked {
 const isWhole = (n: unknown): n is number => typeof n === "number" && Number.isInteger(n) && n >= 0
 const isAmount = (n: unknown): n is number => typeof n === "number" && Number.isFinite(n) && n >= 0
 
-/** A value as a reason names it: a string quoted, so that `"100"` does not read as the number 100. */
-const shown = (value: unknown): string => {
-  if (typeof value === "string") return `${JSON.stringify(value)} (a string)`
-  if (typeof value !== "object" || value === null) return String(value)
-  try {
-    const json = JSON.stringify(value)
-    return json.length > 80 ? `${json.slice(0, 80)}...` : json
-  } catch {
-    return "an object"
-  }
-}
+/**
+ * A value as a reason names it: a string quoted, so that `"100"` does not read as the number 100; cut to its start
+ * (a 10 MB string, a value 20,000 levels deep), never between the halves of a surrogate pair.
+ */
+const shown = (value: unknown): string => (typeof value === "string" ? `${preview(value)} (a string)` : preview(value))
 
 const check = (budget: number, options: FitOptions | undefined): Checked | InvalidFitOptions => {
   if (!isAmount(budget)) return new InvalidFitOptions({ option: "budget", reason: `expected a finite, non-negative number of tokens, got ${shown(budget)}` })
@@ -737,7 +773,7 @@ const check = (budget: number, options: FitOptions | undefined): Checked | Inval
         mode = s
         break
       default:
-        return new InvalidFitOptions({ option: "strategy", reason: `unknown strategy ${typeof s === "string" ? JSON.stringify(s) : shown(s)}: expected one of ${strategies.join(", ")}` })
+        return new InvalidFitOptions({ option: "strategy", reason: `unknown strategy ${preview(s)}: expected one of ${strategies.join(", ")}` })
     }
   }
   for (const key of ["fixedTokens", "reserve"] as const) {
@@ -1062,9 +1098,12 @@ const decide = (
   const pinOf = split === undefined || pin === undefined ? pin : (_: Message.Message, i: number) => pin(input[split.origin[i]!]!, split.origin[i]!)
   const done = (fitted: Fitted): Fitted => (split === undefined ? fitted : rejoin(split, fitted, input, inputEstimates))
 
-  const layout = layoutOf(messages, options?.pinFirstUser === true, pinOf)
-  const clearing = checked.clear ? makeClearing(messages, estimates, layout, checked.keep, options?.clearThinking === true, estimator) : undefined
   const provider = options?.provider
+  const reasoning = provider === "openai-responses" ? unreasonedMessages(messages, options?.profile) : undefined
+  const layout = layoutOf(messages, options?.pinFirstUser === true, pinOf, reasoning)
+  const clearing = checked.clear
+    ? makeClearing(messages, estimates, layout, checked.keep, options?.clearThinking === true, reasoning !== undefined, estimator)
+    : undefined
   const summaryTokens = options?.summaryTokens ?? Math.min(1_000, Math.floor(Math.max(0, checked.available) / 4))
   const planned = plan({
     estimates,
@@ -1157,28 +1196,60 @@ export interface FittedRequest extends Fitted {
  * headed by its call's name, and written as JSON when its call was one of
  * several; an assistant reply is marked under a response format).
  */
-const renderingEstimator = (estimator: Estimator, request: Request.Request, provider: Provider | undefined): Estimator => {
+const renderingEstimator = (estimator: Estimator, request: Request.Request, provider: Provider | undefined, opening: number | undefined): Estimator => {
   const options = provider === undefined ? undefined : { provider }
   const rendered = estimator.estimateRequest(request, options)
   const each = estimator.estimateEach(request.messages)
   const known = new Map<Message.Message, number>()
-  const callers = new Map<string, Message.Message>()
+  // each call by id, with its message and how many calls that message makes (a result of one of several reads differently)
+  const callers = new Map<string, { readonly call: Block.ToolCallBlock; readonly caller: Message.AssistantMessage; readonly calls: ReadonlyArray<Block.ToolCallBlock> }>()
   for (let i = 0; i < each.length; i++) {
     const m = request.messages[i]!
     known.set(m, Math.max(each[i]!, rendered.messages[i] ?? 0))
-    if (m.role === "assistant") for (const call of Message.toolCallsOf(m)) callers.set(call.id, m)
+    if (m.role === "assistant") {
+      const calls = Message.toolCallsOf(m)
+      for (const call of calls) callers.set(call.id, { call, caller: m, calls })
+    }
+  }
+  /**
+   * The assistant message a new tool message is rendered after: its caller with only the calls the message answers
+   * (and one more when the caller made several), so that rendering a result costs its own size, not its caller's.
+   */
+  const callerOf = (m: Message.ToolMessage): Message.AssistantMessage | undefined => {
+    const first = m.content.length > 0 ? callers.get(m.content[0]!.toolCallId) : undefined
+    if (first === undefined) return undefined
+    const answered: Array<Block.ToolCallBlock> = []
+    const seen = new Set<string>()
+    for (const result of m.content) {
+      const found = callers.get(result.toolCallId)
+      if (found === undefined || found.caller !== first.caller || seen.has(result.toolCallId)) continue
+      seen.add(result.toolCallId)
+      answered.push(found.call)
+    }
+    if (first.calls.length > 1 && answered.length < 2) {
+      // a call the provider runs itself is left out of some formats' calls: one the caller runs counts the same everywhere
+      const other = first.calls.find((call) => !seen.has(call.id) && call.providerExecuted !== true) ?? first.calls.find((call) => !seen.has(call.id))
+      if (other !== undefined) answered.push(other)
+    }
+    const { content: _, role: _r, usage, ...options } = first.caller
+    return Message.assistant(answered, { ...options, ...(usage === undefined ? {} : { usage }) })
   }
   // a response format changes what an assistant reply costs (OpenAI marks each one): a new message is rendered under it too
   const context = {
     ...(request.model === undefined ? {} : { model: request.model }),
     ...(request.responseFormat === undefined ? {} : { responseFormat: request.responseFormat })
   }
+  // a system message the window writes (a summary) may open the result: what the fixed part then costs beyond what
+  // was set aside for it is part of its cost
+  const { messages: _, ...fields } = request
+  const openingCost = (m: Message.Message): number =>
+    opening === undefined ? 0 : Math.max(0, fixedOf(estimator.estimateRequest(Request.make([m], fields), options)) - opening)
   const estimateMessage = (m: Message.Message): number => {
     let n = known.get(m)
     if (n === undefined) {
-      const caller = m.role === "tool" && m.content.length > 0 ? callers.get(m.content[0]!.toolCallId) : undefined
+      const caller = m.role === "tool" ? callerOf(m) : undefined
       const alone = estimator.estimateRequest(Request.make(caller === undefined ? [m] : [caller, m], context), options)
-      n = Math.max(estimator.estimateMessage(m), alone.messages[caller === undefined ? 0 : 1] ?? 0)
+      n = Math.max(estimator.estimateMessage(m), alone.messages[caller === undefined ? 0 : 1] ?? 0) + (m.role === "system" ? openingCost(m) : 0)
       known.set(m, n)
     }
     return n
@@ -1196,6 +1267,37 @@ const renderingEstimator = (estimator: Estimator, request: Request.Request, prov
   }
 }
 
+const fixedOf = (estimate: RequestEstimate): number => estimate.tools + estimate.responseFormat + estimate.framing
+
+/**
+ * The fixed part a request's window sets aside, and whether the system
+ * message the request opens with may change. A provider may write the fixed
+ * part after that message (OpenAI writes the tool definitions after its
+ * content, and they cost what the two cost together beyond what it costs
+ * alone), so the fixed part depends on it. It stays as it is when it is a
+ * system prompt of the user's (always kept); otherwise the window may drop
+ * an earlier summary that opens the request, take one out of it, or open the
+ * result with a new one. Then the most the fixed part costs with the
+ * message kept, taken apart or gone is set aside, and `opening` is that
+ * figure: a summary that opens the result pays what it costs beyond it.
+ */
+const fixedPartOf = (
+  estimator: Estimator,
+  request: Request.Request,
+  provider: Provider | undefined
+): { readonly fixed: number; readonly opening: number | undefined } => {
+  const options = provider === undefined ? undefined : { provider }
+  const given = fixedOf(estimator.estimateRequest(request, options))
+  const first = request.messages[0]
+  if (first === undefined || first.role !== "system") return { fixed: given, opening: given }
+  const parts = summariesIn(first)
+  if (parts === undefined && !isSummaryMessage(first)) return { fixed: given, opening: undefined }
+  const { messages: _, ...fields } = request
+  const openedBy = (m: Message.Message): number => fixedOf(estimator.estimateRequest(Request.make([m], fields), options))
+  const most = Math.max(given, openedBy(Message.user(".")), parts === undefined ? 0 : openedBy(parts.prompt))
+  return { fixed: most, opening: most }
+}
+
 const makeFitRequest = (estimator: Estimator, captured: Option.Option<Summarizer.Service>) =>
 (
   request: Request.Request,
@@ -1208,12 +1310,13 @@ const makeFitRequest = (estimator: Estimator, captured: Option.Option<Summarizer
       return Effect.fail(new InvalidFitOptions({ option: "fixedTokens", reason: `expected a finite, non-negative number of tokens, got ${shown(extra)}` }))
     }
     const provider = options?.provider
-    const estimate = estimator.estimateRequest(request, provider === undefined ? undefined : { provider })
-    const fixedTokens = estimate.tools + estimate.responseFormat + estimate.framing + (extra ?? 0)
+    const fixedPart = fixedPartOf(estimator, request, provider)
+    const fixedTokens = fixedPart.fixed + (extra ?? 0)
     // the answer's room: as asked, else the request's own output limit (providers refuse input + limit over the context)
     const reserve = options?.reserve ?? request.maxOutputTokens
-    const fit = makeFit(renderingEstimator(estimator, request, provider), captured)
-    return fit(request.messages, budget, { ...options, fixedTokens, ...(reserve === undefined ? {} : { reserve }) }).pipe(
+    const profile = options?.profile ?? Conversation.profileOptionsOf(request)
+    const fit = makeFit(renderingEstimator(estimator, request, provider, fixedPart.opening), captured)
+    return fit(request.messages, budget, { ...options, fixedTokens, profile, ...(reserve === undefined ? {} : { reserve }) }).pipe(
       Effect.map((fitted): FittedRequest => {
         if (!fitted.changed) return { ...fitted, request, fixedTokens }
         const { messages: _, ...rest } = request
@@ -1311,11 +1414,19 @@ export const fit = (
  * in the result) is the tools, response format and framing, plus
  * `options.fixedTokens` if given; each message costs what the provider's
  * rendering of it costs, or its own estimate when that is larger (so
- * `tokensBefore` and `tokensAfter` read messages that way). The reserve is
+ * `tokensBefore` and `tokensAfter` read messages that way). OpenAI writes
+ * the tool definitions after the system message that opens the request, so
+ * their cost depends on it: when that message is an earlier summary the
+ * window may drop or replace, the fixed part is the most it costs with or
+ * without it, and a summary that opens the result counts what it changes
+ * in the fixed part as its own cost. The reserve is
  * `options.reserve`, else the request's `maxOutputTokens` (providers refuse
  * a request whose input and output limit exceed the context), else 0. With
  * the same estimator, `estimateRequest(fitted.request).total + reserve`
- * stays within `budget`.
+ * stays within `budget`. The profile (`FitOptions.profile`) is
+ * `options.profile`, else `Conversation.profileOptionsOf(request)`: a
+ * Responses request to a reasoning model keeps each step with its
+ * reasoning item.
  *
  * @example
  * import { Effect, Layer } from "effect"

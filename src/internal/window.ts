@@ -26,6 +26,7 @@
  */
 import { absurd } from "../Block.js"
 import type * as Message from "../Message.js"
+import { isReasoningItem } from "./responsesItems.js"
 import { isSummaryMessage } from "./summaryMark.js"
 
 /** What a unit starts with. */
@@ -132,7 +133,8 @@ export type Plan =
 export const layoutOf = (
   messages: ReadonlyArray<Message.Message>,
   pinFirstUser: boolean,
-  pin: ((message: Message.Message, index: number) => boolean) | undefined
+  pin: ((message: Message.Message, index: number) => boolean) | undefined,
+  unreasoned?: ReadonlySet<number>
 ): Layout => {
   const units = unitsOf(messages)
   const { count, entry, start } = units
@@ -167,7 +169,7 @@ export const layoutOf = (
       }
     }
   }
-  const bound = boundCuts(messages, units, pinned)
+  const bound = boundCuts(messages, units, pinned, unreasoned)
   let pinnedCount = 0
   let keepAll = tail
   for (let u = 0; u < tail; u++) {
@@ -205,8 +207,13 @@ const providerDataPair = (data: { readonly [key: string]: unknown }): { readonly
  * unit of the pair up to the second is marked in the returned array. The
  * result keeps what was valid in the input and never adds a result without
  * its call.
+ *
+ * `unreasoned` (OpenAI Responses, a model that wants reasoning items) holds
+ * the assistant messages that send an output item with its id before any
+ * reasoning item of their own: such a message needs the reasoning item of an
+ * earlier step of its turn, so the two units are a pair too.
  */
-const boundCuts = (messages: ReadonlyArray<Message.Message>, units: Units, pinned: Uint8Array): Uint8Array => {
+const boundCuts = (messages: ReadonlyArray<Message.Message>, units: Units, pinned: Uint8Array, unreasoned: ReadonlySet<number> | undefined): Uint8Array => {
   const { count, start } = units
   const bound = new Uint8Array(count + 1)
   let callUnit: Map<string, number> | undefined
@@ -230,9 +237,22 @@ const boundCuts = (messages: ReadonlyArray<Message.Message>, units: Units, pinne
       pairs.push(k, u)
     }
   }
+  /** The latest unit of the current turn (since the last user message) that holds a reasoning item, or -1. */
+  let reasoningUnit = -1
   for (let u = 0; u < count; u++) {
+    if (units.entry[u] === USER) reasoningUnit = -1
     for (let i = start[u]!; i < start[u + 1]!; i++) {
-      for (const block of messages[i]!.content) {
+      const content = messages[i]!.content
+      if (unreasoned !== undefined && messages[i]!.role === "assistant") {
+        if (reasoningUnit !== -1 && reasoningUnit !== u && unreasoned.has(i)) pairs.push(reasoningUnit, u)
+        for (const block of content) {
+          if (isReasoningItem(block)) {
+            reasoningUnit = u
+            break
+          }
+        }
+      }
+      for (const block of content) {
         switch (block._tag) {
           case "ToolCall":
             call(block.id, u)
