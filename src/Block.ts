@@ -30,7 +30,7 @@
  */
 import { Effect, Schema } from "effect"
 import { base64DataUrlParts } from "./internal/dataUrl.js"
-import { copyJson, deepFreeze, stringify } from "./internal/json.js"
+import { copyJson, deepFreeze, stringify, stringifyIndented } from "./internal/json.js"
 
 // ---------------------------------------------------------------------------
 // JSON
@@ -901,7 +901,8 @@ export const match = <R>(
  * @since 0.1.0
  */
 export const absurd = (value: never): never => {
-  throw new Error(`unreachable: ${safeStringify(value)}`)
+  // cut: the whole text of a value 20,000 levels deep or 10 MB long is no message
+  throw new Error(`unreachable: ${truncate(safeStringify(value), 200)}`)
 }
 
 /**
@@ -1060,14 +1061,20 @@ export const blockToText = (block: Block, options?: RenderOptions): string => {
 }
 
 /**
- * `JSON.stringify` that cannot throw (cycles, BigInt, deep nesting): falls
- * back to `String(value)`.
+ * `JSON.stringify` that cannot throw (cycles, BigInt, deep nesting): a value
+ * nested deeper than `JSON.stringify` can write (near 10,000 levels) is
+ * written whole all the same, on one line; a value JSON cannot hold (a
+ * cycle, a BigInt, `undefined`) falls back to `String(value)`. The whole
+ * text, however long: cut it with `truncate` for a message.
  *
  * @example
  * const cyclic: { self?: unknown } = {}
  * cyclic.self = cyclic
  * Block.safeStringify({ n: 1 }) // '{"n":1}'
  * Block.safeStringify(cyclic) // "[object Object]"
+ * let deep: unknown = 1
+ * for (let i = 0; i < 20_000; i++) deep = [deep]
+ * Block.safeStringify(deep).startsWith("[[[") // true
  *
  * @since 0.1.0
  */
@@ -1075,6 +1082,12 @@ export const safeStringify = (value: unknown): string => {
   try {
     return JSON.stringify(value) ?? String(value)
   } catch {
+    // too deep for V8's writer: the same JSON by an explicit stack (which throws for a cycle or a BigInt too)
+    try {
+      return stringifyIndented(value, 0)
+    } catch {
+      // not JSON: its own text
+    }
     try {
       return String(value)
     } catch {

@@ -60,10 +60,11 @@ import {
   ThinkingWhileDisabled,
   TooManyCacheBreakpoints,
   TrailingWhitespacePrefill,
+  UnknownMessageField,
   UnsupportedMediaType
 } from "./ValidationError.js"
 import type { CacheBreakpoint, ConversationIssue, DecodeIssue, Issue, IssueFor, ProviderIssue } from "./ValidationError.js"
-import { hintKey, isHintKey } from "./internal/hint.js"
+import { hintKey, isHintKey, wireName } from "./internal/hint.js"
 import { customCallOutputs, customItemOf, isChatCustomCall, isCustomOutputsOnly, isObject, sentArgumentsProblem } from "./internal/toolArgs.js"
 import { hasLoneSurrogate } from "./internal/surrogates.js"
 import { assistantTurnStart, firstBlockOfRun, isThinkingBlock, nextOnWire, previousOnWire, thinkingSetting, turnStart } from "./internal/anthropicTurn.js"
@@ -1716,14 +1717,102 @@ const loneSurrogatePath = (at: ReadonlyArray<string | number>, value: unknown): 
  * sends is read (`anthropicSent`), once: the fields it leaves out, the blocks it leaves out, and the options kept for
  * other providers cannot make the body invalid. The other providers are not recorded rejecting one.
  */
-const loneSurrogateRule = (messages: ReadonlyArray<Message.Message>, sink: ProviderSink): void =>
+const loneSurrogateRule = (messages: ReadonlyArray<Message.Message>, sink: ProviderSink): void => {
+  let stop = false
   walkAnthropicSent(messages, (_block, i, b, sent) => {
     for (const [at, value] of sent) {
       const path = loneSurrogatePath(at, value)
-      if (path !== undefined) return sink(new LoneSurrogate({ provider: "anthropic", index: i, blockIndex: b, path }))
+      if (path !== undefined) return (stop = sink(new LoneSurrogate({ provider: "anthropic", index: i, blockIndex: b, path })))
     }
     return false
   }, true)
+  if (stop || !messages.some(hasAnthropicOptions)) return
+  // the fields of the messages it writes: on the message, a breakpoint on its last block
+  const written = anthropicWrittenMessages(messages)
+  const sent: Array<SentValue> = []
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!
+    sent.length = 0
+    if (written[i] === 1) pushAnthropicFields(m, sent)
+    else if (m.role === "system" && m.content.length > 0) {
+      const cache = m.providerOptions?.["anthropic"]?.["cache_control"]
+      if (cache !== undefined) sent.push([[...OPTIONS_PATH, "cache_control"], cache])
+    }
+    for (const [at, value] of sent) {
+      const path = loneSurrogatePath(at, value)
+      if (path !== undefined && sink(new LoneSurrogate({ provider: "anthropic", index: i, path }))) return
+      if (path !== undefined) break
+    }
+  }
+}
+
+/** Whether a message has Anthropic options (most have none: then no message field is written). */
+const hasAnthropicOptions = (m: Message.Message): boolean => m.providerOptions?.["anthropic"] !== undefined
+
+/**
+ * Which messages the Anthropic adapter writes its options on (1), as it groups them: a user, tool or assistant
+ * message that opens an Anthropic message (consecutive messages of one role are one message, unless read as
+ * messages of their own), not one whose message is left out (content of which nothing is written, reported by the
+ * adapter), nor one that opens the message after such a one when the two on both sides of it are one (its options
+ * are not written). A system message's go nowhere but its breakpoint (on its last block).
+ */
+const anthropicWrittenMessages = (messages: ReadonlyArray<Message.Message>): Uint8Array => {
+  const out = new Uint8Array(messages.length)
+  /** How many blocks of each message the adapter writes. */
+  const blocks = new Uint32Array(messages.length)
+  walkAnthropicSent(messages, (_block, i) => {
+    blocks[i]!++
+    return false
+  }, false)
+  let turn: { readonly role: "user" | "assistant"; readonly opener: number; filled: boolean; written: number } | undefined
+  let kept: "user" | "assistant" | undefined
+  let emptied = false
+  const close = (): void => {
+    if (turn === undefined) return
+    if (turn.filled && turn.written === 0) {
+      emptied = true
+      return
+    }
+    if (!(emptied && kept === turn.role)) {
+      out[turn.opener] = 1
+      kept = turn.role
+    }
+    emptied = false
+  }
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!
+    if (m.role === "system") continue
+    const role = m.role === "assistant" ? "assistant" : "user"
+    if (turn === undefined || role !== turn.role || m.providerOptions?.["anthropic"]?.[hintKey("separateMessage")] === true) {
+      close()
+      turn = { role, opener: i, filled: false, written: 0 }
+    }
+    turn.filled ||= m.content.length > 0
+    turn.written += blocks[i]!
+  }
+  close()
+  return out
+}
+
+/**
+ * Anthropic: a message takes no field besides `role` and `content` ("messages.0.cache_control: Extra inputs are not
+ * permitted", anthropic-sdk-typescript#553; every recorded accepted body has none). The fields the adapter writes
+ * on a message are its Anthropic options but `cache_control` (which goes on its last block) and the adapter's hints,
+ * of the messages it writes them on (`anthropicWrittenMessages`).
+ */
+const unknownMessageFieldRule = (messages: ReadonlyArray<Message.Message>, sink: ProviderSink): void => {
+  if (!messages.some(hasAnthropicOptions)) return
+  const written = anthropicWrittenMessages(messages)
+  for (let i = 0; i < messages.length; i++) {
+    if (written[i] !== 1) continue
+    const own = messages[i]!.providerOptions?.["anthropic"]
+    if (own === undefined) continue
+    for (const key of Object.keys(own)) {
+      if (isHintKey(key) || key === "cache_control") continue
+      if (sink(new UnknownMessageField({ provider: "anthropic", index: i, field: wireName(key) }))) return
+    }
+  }
+}
 
 /** A text or refusal block, which the Responses adapter writes as a part of a message item. */
 const isMessagePart = (block: Block.AssistantBlock | undefined): block is Block.TextBlock | Block.RefusalBlock =>
@@ -1947,15 +2036,13 @@ const mediaIssue = (
       // a data URL is no URL Anthropic fetches: its adapter leaves it out for that
       const source = file.source
       if (source._tag !== "Base64") return undefined
-      const type = bareType(file.mediaType)
-      if (type.startsWith("image/")) {
-        // the writer's own reading (anthropicImageType): an image it leaves out, or one it sends as the type its bytes show
-        const sent = anthropicImageType(file.mediaType, source.data)
-        if (sent === undefined) return unsupported(file.mediaType, ANTHROPIC_IMAGE_LIST)
-        return sent.relabelled === undefined ? undefined : new MediaTypeMismatch({ provider, ...where, mediaType: file.mediaType, actual: sent.sent })
-      }
-      if (isUnknownType(type) || type.startsWith("audio/") || type.startsWith("video/")) return undefined
-      return type === "application/pdf" || type.startsWith("text/") ? undefined : unsupported(file.mediaType, ANTHROPIC_DOCUMENT_LIST)
+      const image = isImageType(file.mediaType)
+      // the writer's own reading: a file it leaves out (anthropicLeavesOut), or an image it sends as the type its
+      // bytes show (anthropicImageType)
+      if (anthropicLeavesOut(file)) return unsupported(file.mediaType, image ? ANTHROPIC_IMAGE_LIST : ANTHROPIC_DOCUMENT_LIST)
+      if (!image) return undefined
+      const sent = anthropicImageType(file.mediaType, source.data)
+      return sent?.relabelled === undefined ? undefined : new MediaTypeMismatch({ provider, ...where, mediaType: file.mediaType, actual: sent.sent })
     }
     case "openai-chat":
     case "openai-responses": {
@@ -1982,8 +2069,9 @@ const mediaIssue = (
  * Files given inline in a media type the provider does not take (`UnsupportedMediaType`), and for Anthropic images
  * whose bytes are another format than their type (`MediaTypeMismatch`), each from the provider's documented errors:
  * in user messages and tool results, where the adapters send files (a Chat tool message holds only text). For
- * Anthropic images the rule is the writer's own reading: what it leaves out, and what it sends relabelled (each
- * reported by the writer as it writes, as an empty text block is).
+ * Anthropic the rule is the writer's own reading: every file it leaves out (`anthropicLeavesOut`: audio, video,
+ * unknown data and text that is not UTF-8 too), and the images it sends relabelled (each reported by the writer as
+ * it writes, as an empty text block is).
  */
 const mediaTypeRule = (provider: Provider, messages: ReadonlyArray<Message.Message>, sink: ProviderSink): void => {
   for (let i = 0; i < messages.length; i++) {
@@ -2045,7 +2133,8 @@ const providerScan = (
         (s) => anthropicRules(messages, options, s),
         (s) => cacheBreakpointRule(messages, options, s),
         (s) => loneSurrogateRule(messages, s),
-        (s) => mediaTypeRule(provider, messages, s)
+        (s) => mediaTypeRule(provider, messages, s),
+        (s) => unknownMessageFieldRule(messages, s)
       )
     case "gemini":
       return passes(sink, (s) => geminiRules(messages, options, s), (s) => mediaTypeRule(provider, messages, s))
@@ -2091,7 +2180,7 @@ export const issuesFor = (
  *
  * | provider | relaxes | adds |
  * |---|---|---|
- * | `"anthropic"` | `ConsecutiveRole`; a system message between calls and results | `MissingThinkingSignature`, `EmptyRedactedThinking`, `ThinkingNotFirst` (manual thinking: the turn a request continues, a tool loop from the user's words on or a final assistant message, starts with thinking; not with `thinkingMode: "adaptive"`), `ThinkingWhileDisabled` (`thinking: false`: no thinking in a final assistant turn), `PrefillNotSupported` (Claude 4.6 and later, by `model`), `EmptyTextBlock`, `TrailingWhitespacePrefill`, `TextAfterToolCalls` (client calls only), `MissingToolResult` (results read from two user messages), `TooManyCacheBreakpoints` (more than 4, where the adapter writes them: on blocks and messages, with `cacheBreakpointsOutsideMessages`), `LoneSurrogate` (half of a character in any string the adapter sends), `UnsupportedMediaType` (an inline image that is not JPEG, PNG, GIF or WebP by type and bytes, which the writer leaves out; a document as data that is not PDF or text), `MediaTypeMismatch` (base64 image bytes of another format than their type, which the writer sends as the type of the bytes and `repairFor` relabels) |
+ * | `"anthropic"` | `ConsecutiveRole`; a system message between calls and results | `MissingThinkingSignature`, `EmptyRedactedThinking`, `ThinkingNotFirst` (manual thinking: the turn a request continues, a tool loop from the user's words on or a final assistant message, starts with thinking; not with `thinkingMode: "adaptive"`), `ThinkingWhileDisabled` (`thinking: false`: no thinking in a final assistant turn), `PrefillNotSupported` (Claude 4.6 and later, by `model`), `EmptyTextBlock`, `TrailingWhitespacePrefill`, `TextAfterToolCalls` (client calls only), `MissingToolResult` (results read from two user messages), `TooManyCacheBreakpoints` (more than 4, where the adapter writes them: on blocks and messages, with `cacheBreakpointsOutsideMessages`), `LoneSurrogate` (half of a character in any string the adapter sends, a message's fields included), `UnsupportedMediaType` (a file given as data that the writer leaves out: an image that is not JPEG, PNG, GIF or WebP by type and bytes; audio, video, data of unknown type, a text file whose bytes are not UTF-8, any other that is not a PDF), `UnknownMessageField` (a field of a message besides role and content, such as one `Anthropic.fromMessages` kept, which the writer writes back; not `cache_control`), `MediaTypeMismatch` (base64 image bytes of another format than their type, which the writer sends as the type of the bytes and `repairFor` relabels) |
  * | `"gemini"` | `ConsecutiveRole` for user messages | `SystemNotAtStart`, `MisplacedFunctionCall`, `MissingThoughtSignature` (Gemini 3: `thoughtSignatures` / `model`), `UnsupportedMediaType` (an inline image of a type Gemini does not document, such as `image/jpg`) |
  * | `"openai-responses"` | nothing | `ReasoningWithoutOutput`, `TextBetweenCallAndOutput`, `MissingEncryptedContent` (with `store: false`), `MalformedToolArguments`; for custom tool items kept as provider data, `OrphanToolResult` (an output with no custom tool call before it), `DuplicateToolResult` (a second output for one call) and `MissingToolResult` (a call with no output after it); `DuplicateItemId` (two input items with one id); `MissingReasoningItem` (a model that reasons, by `model` or `reasoningItems`, not with `store: false`: an `fc_`/`msg_` item, a web search or a generated image sent with its id and no reasoning item before it in its turn); `UnsupportedMediaType` (an inline image that is not PNG, JPEG, GIF or WebP by type and bytes) |
  * | `"openai-chat"` | nothing | `MalformedToolArguments` (a call's arguments text is not a JSON object), `UnsupportedMediaType` (as for Responses, in user messages) |

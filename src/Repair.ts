@@ -22,7 +22,7 @@ import type { Provider } from "./Provider.js"
 import { unknownProvider } from "./internal/unknownProvider.js"
 import type { Issue } from "./ValidationError.js"
 import { Issue as IssueSchema } from "./ValidationError.js"
-import { hintKey } from "./internal/hint.js"
+import { hintKey, isHintKey, wireName } from "./internal/hint.js"
 import { defineOwn } from "./internal/json.js"
 import { customCallOutputs, customItemOf, isChatCustomCall, isCustomOutputsOnly, isObject, jsonText, rawArgsHold, sentArgumentsProblem } from "./internal/toolArgs.js"
 import { hasLoneSurrogate, LONE_SURROGATES } from "./internal/surrogates.js"
@@ -545,6 +545,32 @@ export class CorrectedMediaType extends Schema.TaggedClass<CorrectedMediaType>()
 }
 
 /**
+ * A field of a message that Anthropic does not take was removed: an
+ * Anthropic message takes only `role` and `content` ("Extra inputs are not
+ * permitted"; `ValidationError.UnknownMessageField`), and such a field, read
+ * by `Anthropic.fromMessages` and kept in the message's Anthropic options,
+ * is written back on it. `field` is its name as written, `original` its
+ * value; `cache_control` stays (the adapter puts it on the message's last
+ * block).
+ *
+ * @example
+ * const { value } = yield* Anthropic.fromMessages([{ role: "user", content: "Hi", name: "alice" }])
+ * const { actions } = yield* Repair.repairFor("anthropic")(value)
+ * actions[0]?.description // 'messages[0]: removed the field "name" ("alice"): Anthropic messages take only role and content'
+ *
+ * @since 0.1.0
+ */
+export class RemovedMessageField extends Schema.TaggedClass<RemovedMessageField>()("RemovedMessageField", {
+  index: Index,
+  field: Schema.String,
+  original: Schema.Json
+}) {
+  get description(): string {
+    return `messages[${this.index}]: removed the field ${JSON.stringify(this.field)} (${jsonText(this.original)}): Anthropic messages take only role and content`
+  }
+}
+
+/**
  * Every change `repair` and `repairFor` can make. `index` is the message's
  * index in the input of the pass that made the change. A step about one
  * block names it with `blockIndex`: its place in that message's content
@@ -575,7 +601,8 @@ export const RepairAction = Schema.Union([
   ReplacedToolArguments,
   ReplacedLoneSurrogates,
   RemovedItemId,
-  CorrectedMediaType
+  CorrectedMediaType,
+  RemovedMessageField
 ])
 
 /**
@@ -1355,10 +1382,41 @@ const withImageTypesOfBytes = <M extends Message.Message>(m: M, i: number, log: 
   }
 }
 
+/**
+ * A user, assistant or tool message without the Anthropic options that would be written as fields of its message
+ * (all but `cache_control` and the adapter's hints: `ValidationError.UnknownMessageField`), each logged with its value.
+ */
+const withoutUnknownFields = <M extends Message.Message>(m: M, i: number, log: (action: RepairAction) => void): M => {
+  const own = m.providerOptions?.["anthropic"]
+  if (m.role === "system" || own === undefined) return m
+  let kept: Record<string, Schema.Json> | undefined
+  for (const key of Object.keys(own)) {
+    if (isHintKey(key) || key === "cache_control") continue
+    kept ??= { ...own }
+    delete kept[key]
+    log(new RemovedMessageField({ index: i, field: wireName(key), original: own[key]! }))
+  }
+  if (kept === undefined) return m
+  const { anthropic: _, ...others } = m.providerOptions ?? {}
+  const providerOptions = Object.keys(kept).length === 0 ? others : { ...others, anthropic: kept }
+  const { providerOptions: _old, ...rest } = m
+  const fields = (Object.keys(providerOptions).length === 0 ? rest : { ...rest, providerOptions }) as never
+  switch (m.role) {
+    case "user":
+      return Message.freeze(new Message.UserMessage(fields)) as M
+    case "assistant":
+      return Message.freeze(new Message.AssistantMessage(fields)) as M
+    case "tool":
+      return Message.freeze(new Message.ToolMessage(fields)) as M
+    default:
+      return m
+  }
+}
+
 const anthropicFixes = (options: RepairForOptions | undefined): ProviderFixes => ({
   message: (given, i, log) => {
     // first, so that the steps after it see the text as it is sent (and the images: neither moves a block)
-    const m = withImageTypesOfBytes(withoutLoneSurrogates(given, i, log), i, log)
+    const m = withImageTypesOfBytes(withoutLoneSurrogates(withoutUnknownFields(given, i, log), i, log), i, log)
     if (m.role === "tool") return withoutBlankResultText(m, i, log)
     const dropped = dropBlocks(m, i, log, (block) => {
       switch (block._tag) {
@@ -1818,6 +1876,9 @@ const whyNot = (issue: Issue): string => {
       return "the file is your content: convert it to a type the provider takes, or leave it out"
     case "MediaTypeMismatch":
       return "the image is your content: give it the media type its bytes are"
+    case "LoneSurrogate":
+      // the lone surrogates of blocks are replaced, and a message's other fields removed: what is left is its breakpoint
+      return "a message's cache_control is your setting: give it the value you meant (such as { type: \"ephemeral\" }) or remove it"
     case "MissingReasoningItem":
       return "a web search or a generated image goes with its id (the API needs one on it), so it needs the reasoning item it followed: send that reasoning item too, or leave the item out"
     default:
@@ -1851,7 +1912,10 @@ const whyNot = (issue: Issue): string => {
  *   keep is the caller's choice. An image given as base64 data whose bytes
  *   are another format than its type (`MediaTypeMismatch`) is given the
  *   type its bytes show (`CorrectedMediaType`, the declared type kept), as
- *   the Anthropic writer sends it.
+ *   the Anthropic writer sends it. A message's Anthropic options that would
+ *   be written as fields of its message (all but `cache_control`:
+ *   `UnknownMessageField`) are removed (`RemovedMessageField`, each value
+ *   kept).
  * - Every provider: a file in a media type the provider does not take
  *   (`UnsupportedMediaType`) is left as it is (`CannotRepair`): the file is
  *   the caller's to convert or leave out.

@@ -74,6 +74,7 @@ import {
   UNKNOWN_SIZE_IMAGE_TOKENS
 } from "./internal/imageSize.js"
 import { stringify } from "./internal/json.js"
+import { isImageType } from "./internal/anthropicFiles.js"
 import { audioSecondsOfSource, audioTokens, GEMINI_AUDIO_TOKENS_PER_SECOND, isAudio } from "./internal/audio.js"
 import { DEFAULT_PDF_PAGE_TOKENS, isPdf, pdfPagesOfSource } from "./internal/pdf.js"
 import { DEFAULT_VIDEO_TOKENS_PER_SECOND, isVideo, videoSecondsOfSource, videoTokens } from "./internal/video.js"
@@ -443,7 +444,7 @@ export const VIDEO_TOKENS_PER_SECOND = DEFAULT_VIDEO_TOKENS_PER_SECOND
  * @since 0.1.0
  */
 export const estimateFileWith = (estimateText: (text: string) => number) => (file: Block.FileBlock): number => {
-  if (file.mediaType.startsWith("image/")) {
+  if (isImageType(file.mediaType)) {
     // an inline image's size is in its first bytes: priced as gpt-4o prices it, as an OpenAI request count does
     return imageTokensOfSize(imageSizeOfSource(file.source), file.detail)
   }

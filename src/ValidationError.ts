@@ -10,10 +10,21 @@
  */
 import { Schema } from "effect"
 import { Provider } from "./Provider.js"
+import { preview } from "./internal/preview.js"
 
 const Index = Schema.optionalKey(Schema.Number)
 
 const at = (index: number | undefined): string => (index === undefined ? "" : `messages[${index}]: `)
+
+/**
+ * Text from the conversation cut for a message (a tool call id 10 MB long is no message; the issue's field keeps it
+ * whole), never between the halves of a surrogate pair. `preview` does the same for a value shown quoted.
+ */
+const clip = (text: string, max = 200): string => {
+  if (text.length <= max) return text
+  const c = text.charCodeAt(max - 1)
+  return `${text.slice(0, c >= 0xd800 && c <= 0xdbff ? max - 1 : max)}…`
+}
 
 /** `content[b]: ` for an issue that names its block, else nothing. */
 const blockPrefix = (blockIndex: number | undefined): string => (blockIndex === undefined ? "" : `content[${blockIndex}]: `)
@@ -72,7 +83,7 @@ export class MessageDecodeError extends Schema.TaggedError<MessageDecodeError>()
 }) {
   override get message(): string {
     const more = this.problems !== undefined && this.problems.length > 1 ? ` (and ${this.problems.length - 1} more problem${this.problems.length === 2 ? "" : "s"})` : ""
-    return `${at(this.index)}${formatPath(this.path)}: ${this.reason}${more}`
+    return `${at(this.index)}${formatPath(this.path)}: ${clip(this.reason)}${more}`
   }
 }
 
@@ -110,7 +121,7 @@ export class MissingToolCallId extends Schema.TaggedError<MissingToolCallId>()("
   toolName: Schema.optionalKey(Schema.String)
 }) {
   override get message(): string {
-    return `${at(this.index)}tool result at content[${this.blockIndex}]${this.toolName === undefined ? "" : ` (${this.toolName})`} has no toolCallId`
+    return `${at(this.index)}tool result at content[${this.blockIndex}]${this.toolName === undefined ? "" : ` (${clip(this.toolName)})`} has no toolCallId`
   }
 }
 
@@ -130,7 +141,7 @@ export class MissingToolName extends Schema.TaggedError<MissingToolName>()("Miss
   toolCallId: Schema.optionalKey(Schema.String)
 }) {
   override get message(): string {
-    return `${at(this.index)}tool result at content[${this.blockIndex}]${this.toolCallId === undefined ? "" : ` for ${this.toolCallId}`} has no toolName`
+    return `${at(this.index)}tool result at content[${this.blockIndex}]${this.toolCallId === undefined ? "" : ` for ${clip(this.toolCallId)}`} has no toolName`
   }
 }
 
@@ -150,7 +161,7 @@ export class ToolCallsOnNonAssistant extends Schema.TaggedError<ToolCallsOnNonAs
   toolCallIds: Schema.Array(Schema.String)
 }) {
   override get message(): string {
-    return `${at(this.index)}only assistant messages can carry tool calls, found ${this.toolCallIds.length} on a ${this.role} message${this.toolCallIds.length > 0 ? ` (${this.toolCallIds.join(", ")})` : ""}`
+    return `${at(this.index)}only assistant messages can carry tool calls, found ${this.toolCallIds.length} on a ${this.role} message${this.toolCallIds.length > 0 ? ` (${clip(this.toolCallIds.join(", "))})` : ""}`
   }
 }
 
@@ -174,7 +185,7 @@ export class ToolResultFieldsOnNonTool extends Schema.TaggedError<ToolResultFiel
   }
 ) {
   override get message(): string {
-    return `${at(this.index)}a ${this.role} message carries tool-result fields (${this.fields.join(", ")}); only tool messages may`
+    return `${at(this.index)}a ${this.role} message carries tool-result fields (${clip(this.fields.join(", "))}); only tool messages may`
   }
 }
 
@@ -197,7 +208,7 @@ export class EmptyToolCallId extends Schema.TaggedError<EmptyToolCallId>()("Empt
   toolName: Schema.String
 }) {
   override get message(): string {
-    return `${at(this.index)}content[${this.blockIndex}] (${this.toolName || "unnamed tool"}) has an empty tool call id`
+    return `${at(this.index)}content[${this.blockIndex}] (${clip(this.toolName) || "unnamed tool"}) has an empty tool call id`
   }
 }
 
@@ -216,7 +227,7 @@ export class EmptyToolName extends Schema.TaggedError<EmptyToolName>()("EmptyToo
   toolCallId: Schema.String
 }) {
   override get message(): string {
-    return `${at(this.index)}content[${this.blockIndex}] (${this.toolCallId || "no id"}) has an empty tool name`
+    return `${at(this.index)}content[${this.blockIndex}] (${clip(this.toolCallId) || "no id"}) has an empty tool name`
   }
 }
 
@@ -249,7 +260,7 @@ export class DuplicateToolCallId extends Schema.TaggedError<DuplicateToolCallId>
 }) {
   override get message(): string {
     const first = this.firstIndex === undefined || this.firstIndex === this.index ? "earlier in the same message" : `first used at messages[${this.firstIndex}]`
-    return `${at(this.index)}${blockPrefix(this.blockIndex)}tool call id ${JSON.stringify(this.toolCallId)} is used twice (${first})`
+    return `${at(this.index)}${blockPrefix(this.blockIndex)}tool call id ${preview(this.toolCallId)} is used twice (${first})`
   }
 }
 
@@ -328,10 +339,10 @@ export class OrphanToolResult extends Schema.TaggedError<OrphanToolResult>()("Or
       if (this.toolCallId === "") {
         return `${at(this.index)}${block(this.blockIndex)}: custom tool output has no call_id (missing, empty or not a string), so it answers no custom tool call (openai-responses)`
       }
-      return `${at(this.index)}${block(this.blockIndex)}: custom tool output ${JSON.stringify(this.toolCallId)} answers no custom tool call before it (openai-responses)`
+      return `${at(this.index)}${block(this.blockIndex)}: custom tool output ${preview(this.toolCallId)} answers no custom tool call before it (openai-responses)`
     }
-    const name = this.toolName === "" ? "" : ` (${this.toolName})`
-    return `${at(this.index)}tool result ${JSON.stringify(this.toolCallId)}${name} answers no tool call of the preceding assistant message`
+    const name = this.toolName === "" ? "" : ` (${clip(this.toolName)})`
+    return `${at(this.index)}tool result ${preview(this.toolCallId)}${name} answers no tool call of the preceding assistant message`
   }
 }
 
@@ -379,9 +390,9 @@ export class MissingToolResult extends Schema.TaggedError<MissingToolResult>()("
       if (this.toolCallIds.every((id) => id === "")) {
         return `${at(this.index)}${block(this.blockIndex)}: custom tool call has no call_id (missing, empty or not a string), so no custom tool output can answer it (openai-responses)`
       }
-      return `${at(this.index)}${block(this.blockIndex)}: custom tool call ${this.toolCallIds.map((id) => JSON.stringify(id)).join(", ")} has no custom tool output ${where} (openai-responses)`
+      return `${at(this.index)}${block(this.blockIndex)}: custom tool call ${clip(this.toolCallIds.map((id) => preview(id)).join(", "), 500)} has no custom tool output ${where} (openai-responses)`
     }
-    return `${at(this.index)}tool call${this.toolCallIds.length === 1 ? "" : "s"} ${this.toolCallIds.map((id) => JSON.stringify(id)).join(", ")} ${this.toolCallIds.length === 1 ? "has" : "have"} no result ${where}`
+    return `${at(this.index)}tool call${this.toolCallIds.length === 1 ? "" : "s"} ${clip(this.toolCallIds.map((id) => preview(id)).join(", "), 500)} ${this.toolCallIds.length === 1 ? "has" : "have"} no result ${where}`
   }
 }
 
@@ -418,9 +429,9 @@ export class DuplicateToolResult extends Schema.TaggedError<DuplicateToolResult>
 }) {
   override get message(): string {
     if (this.blockIndex !== undefined) {
-      return `${at(this.index)}${block(this.blockIndex)}: custom tool call ${JSON.stringify(this.toolCallId)} is answered twice (first at messages[${this.firstIndex}]) (openai-responses)`
+      return `${at(this.index)}${block(this.blockIndex)}: custom tool call ${preview(this.toolCallId)} is answered twice (first at messages[${this.firstIndex}]) (openai-responses)`
     }
-    return `${at(this.index)}tool call ${JSON.stringify(this.toolCallId)} is answered twice (first at messages[${this.firstIndex}])`
+    return `${at(this.index)}tool call ${preview(this.toolCallId)} is answered twice (first at messages[${this.firstIndex}])`
   }
 }
 
@@ -579,7 +590,7 @@ export class PrefillNotSupported extends Schema.TaggedError<PrefillNotSupported>
   model: Schema.String
 }) {
   override get message(): string {
-    return `${at(this.index)}${this.model} takes no assistant prefill: a request to it must end with a user message (${this.provider})`
+    return `${at(this.index)}${clip(this.model)} takes no assistant prefill: a request to it must end with a user message (${this.provider})`
   }
 }
 
@@ -712,7 +723,7 @@ export class MissingThoughtSignature extends Schema.TaggedError<MissingThoughtSi
   blockIndex: Schema.optionalKey(Schema.Number)
 }) {
   override get message(): string {
-    return `${at(this.index)}${blockPrefix(this.blockIndex)}tool call ${JSON.stringify(this.toolCallId)} is the first call of its step in the current turn and has no thoughtSignature (${this.provider})`
+    return `${at(this.index)}${blockPrefix(this.blockIndex)}tool call ${preview(this.toolCallId)} is the first call of its step in the current turn and has no thoughtSignature (${this.provider})`
   }
 }
 
@@ -760,7 +771,7 @@ export class TextBetweenCallAndOutput extends Schema.TaggedError<TextBetweenCall
   toolCallId: Schema.String
 }) {
   override get message(): string {
-    return `${at(this.index)}${block(this.blockIndex)}: this text would be sent between tool call ${JSON.stringify(this.toolCallId)} and its output (${this.provider} wants the outputs right after the calls)`
+    return `${at(this.index)}${block(this.blockIndex)}: this text would be sent between tool call ${preview(this.toolCallId)} and its output (${this.provider} wants the outputs right after the calls)`
   }
 }
 
@@ -807,7 +818,7 @@ export class MalformedToolArguments extends Schema.TaggedError<MalformedToolArgu
   reason: Schema.String
 }) {
   override get message(): string {
-    return `${at(this.index)}${block(this.blockIndex)}: the arguments of tool call ${JSON.stringify(this.toolCallId)} are not a JSON object (${this.reason}) (${this.provider})`
+    return `${at(this.index)}${block(this.blockIndex)}: the arguments of tool call ${preview(this.toolCallId)} are not a JSON object (${clip(this.reason)}) (${this.provider})`
   }
 }
 
@@ -887,10 +898,15 @@ export class TooManyCacheBreakpoints extends Schema.TaggedError<TooManyCacheBrea
  * for another provider, thinking without a signature, empty text, a JSON
  * value it sends as JSON text, which escapes the half character) cannot
  * make the body invalid and is not read. `path` is where the first one is
- * inside the block. `Repair.repairFor("anthropic")` replaces each lone surrogate
- * with U+FFFD (the block as it was is kept in its log). The other
- * providers are not recorded rejecting one, so only the Anthropic profile
- * reports it.
+ * inside the block. The fields of a message the adapter writes count too
+ * (its Anthropic options, written on the message, `cache_control` on its
+ * last block): then `blockIndex` is absent and `path` starts with
+ * `providerOptions.anthropic`. `Repair.repairFor("anthropic")` replaces each
+ * lone surrogate of a block with U+FFFD (the block as it was is kept in its
+ * log), and removes a message field Anthropic does not take
+ * (`UnknownMessageField`); one in a message's `cache_control` is left
+ * (`CannotRepair`): the setting is the caller's. The other providers are not recorded rejecting
+ * one, so only the Anthropic profile reports it.
  *
  * @example
  * const cut = "Done 😀".slice(0, 6) // the emoji's second half is gone
@@ -903,11 +919,11 @@ export class TooManyCacheBreakpoints extends Schema.TaggedError<TooManyCacheBrea
 export class LoneSurrogate extends Schema.TaggedError<LoneSurrogate>()("LoneSurrogate", {
   provider: Provider,
   index: Schema.Number,
-  blockIndex: Schema.Number,
+  blockIndex: Schema.optionalKey(Schema.Number),
   path: Schema.Array(Schema.Union([Schema.String, Schema.Number]))
 }) {
   override get message(): string {
-    return `${at(this.index)}${block(this.blockIndex)}: ${formatPath(this.path)} holds a lone UTF-16 surrogate (half of a character, such as an emoji cut in two), and ${this.provider} rejects the body as invalid JSON ("no low surrogate in string")`
+    return `${at(this.index)}${blockPrefix(this.blockIndex)}${formatPath(this.path)} holds a lone UTF-16 surrogate (half of a character, such as an emoji cut in two), and ${this.provider} rejects the body as invalid JSON ("no low surrogate in string")`
   }
 }
 
@@ -941,7 +957,7 @@ export class DuplicateItemId extends Schema.TaggedError<DuplicateItemId>()("Dupl
   firstIndex: Schema.Number
 }) {
   override get message(): string {
-    return `${at(this.index)}${blockPrefix(this.blockIndex)}item id ${JSON.stringify(this.itemId)} was already sent (first at messages[${this.firstIndex}]), and ${this.provider} rejects a second item with one id ("Duplicate item found with id ${this.itemId}. Remove duplicate items from your input")`
+    return `${at(this.index)}${blockPrefix(this.blockIndex)}item id ${preview(this.itemId)} was already sent (first at messages[${this.firstIndex}]), and ${this.provider} rejects a second item with one id ("Duplicate item found with id ${this.itemId}. Remove duplicate items from your input")`
   }
 }
 
@@ -999,7 +1015,7 @@ export class MissingReasoningItem extends Schema.TaggedError<MissingReasoningIte
   itemType: Schema.Literals(["function_call", "message", "web_search_call", "image_generation_call"])
 }) {
   override get message(): string {
-    return `${at(this.index)}${block(this.blockIndex)}: the ${this.itemType} item ${JSON.stringify(this.itemId)} is sent with its id, but no reasoning item comes before it in its turn, and ${this.provider} rejects it from a reasoning model ("Item '${this.itemId}' of type '${this.itemType}' was provided without its required 'reasoning' item")`
+    return `${at(this.index)}${block(this.blockIndex)}: the ${clip(this.itemType)} item ${preview(this.itemId)} is sent with its id, but no reasoning item comes before it in its turn, and ${this.provider} rejects it from a reasoning model ("Item '${this.itemId}' of type '${clip(this.itemType)}' was provided without its required 'reasoning' item")`
   }
 }
 
@@ -1033,7 +1049,11 @@ export class MissingReasoningItem extends Schema.TaggedError<MissingReasoningIte
  * id, an image of unknown type (`image/*`; for Anthropic, one whose bytes
  * show a type it takes) and other files of unknown type
  * (`application/octet-stream`) are not checked, nor audio or video (a
- * provider that takes no audio at all has its adapter report it as lost).
+ * provider that takes no audio at all has its adapter report it as lost),
+ * except for Anthropic: there every file given as base64 data that its
+ * writer leaves out is reported, audio, video, data of unknown type and a
+ * `text/*` file whose bytes are not UTF-8 text included (Anthropic takes
+ * images, PDFs and plain text, and nothing else inline).
  * Files in user messages and tool results are checked (a Chat tool message
  * holds no files). `partIndex` is the file's place in its tool result's
  * content. No repair: the file is the caller's (convert it, or leave it
@@ -1056,8 +1076,11 @@ export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaTyp
   supported: Schema.Array(Schema.String)
 }) {
   override get message(): string {
-    const kind = this.mediaType.toLowerCase().startsWith("image/") ? "images" : "files"
-    return `${at(this.index)}${block(this.blockIndex)}${partPrefix(this.partIndex)}: ${this.provider} does not take ${this.mediaType} ${kind} (it takes ${this.supported.join(", ")})`
+    const type = this.mediaType.toLowerCase()
+    const kind = type.startsWith("image/") ? "images" : "files"
+    // a text type it takes: what it does not take is the bytes
+    const bytes = type.startsWith("text/") && this.supported.some((t) => t.startsWith("text/")) ? " whose data is not UTF-8 text" : ""
+    return `${at(this.index)}${block(this.blockIndex)}${partPrefix(this.partIndex)}: ${this.provider} does not take ${clip(this.mediaType)} ${kind}${bytes} (it takes ${this.supported.join(", ")})`
   }
 }
 
@@ -1088,7 +1111,38 @@ export class MediaTypeMismatch extends Schema.TaggedError<MediaTypeMismatch>()("
   actual: Schema.String
 }) {
   override get message(): string {
-    return `${at(this.index)}${block(this.blockIndex)}${partPrefix(this.partIndex)}: the image is declared ${this.mediaType} but its bytes are ${this.actual}, and ${this.provider} rejects an image that does not match its media type ("Image does not match the provided media type ${this.mediaType}")`
+    return `${at(this.index)}${block(this.blockIndex)}${partPrefix(this.partIndex)}: the image is declared ${clip(this.mediaType)} but its bytes are ${clip(this.actual)}, and ${this.provider} rejects an image that does not match its media type ("Image does not match the provided media type ${clip(this.mediaType)}")`
+  }
+}
+
+/**
+ * Anthropic: a message written with a field besides `role` and `content`
+ * (the API answers "messages.0.name: Extra inputs are not permitted"). Such
+ * a field is one of the message's Anthropic options (`providerOptions.anthropic`),
+ * as `Anthropic.fromMessages` keeps every field it reads so that the
+ * message is written back as it was; `cache_control` is not one of them
+ * (the adapter puts a message's breakpoint on its last block). Only the
+ * messages the adapter writes as messages count: not a system message
+ * (its options have no place in the system prompt, which the adapter
+ * reports), nor one merged into the message before it. `field` is the
+ * field's name as written. `Repair.repairFor("anthropic")` removes it
+ * (`Repair.RemovedMessageField`, its value kept in the log).
+ *
+ * @example
+ * const { value } = yield* Anthropic.fromMessages([{ role: "user", content: "Hi", name: "alice" }])
+ * const [issue] = Conversation.issuesFor("anthropic", value)
+ * issue?._tag // "UnknownMessageField"
+ * issue?.message // 'messages[0]: the message has a field "name", and anthropic takes only role and content ("name: Extra inputs are not permitted")'
+ *
+ * @since 0.1.0
+ */
+export class UnknownMessageField extends Schema.TaggedError<UnknownMessageField>()("UnknownMessageField", {
+  provider: Provider,
+  index: Schema.Number,
+  field: Schema.String
+}) {
+  override get message(): string {
+    return `${at(this.index)}the message has a field ${preview(this.field)}, and ${this.provider} takes only role and content ("${clip(this.field)}: Extra inputs are not permitted")`
   }
 }
 
@@ -1193,7 +1247,8 @@ export const AnthropicIssue = Schema.Union([
   TooManyCacheBreakpoints,
   LoneSurrogate,
   UnsupportedMediaType,
-  MediaTypeMismatch
+  MediaTypeMismatch,
+  UnknownMessageField
 ])
 
 /**

@@ -257,13 +257,13 @@ describe("UnsupportedMediaType and MediaTypeMismatch", () => {
       assert.include(JSON.stringify(sent.value), '"media_type":"image/jpeg"')
     }))
 
-  it("Anthropic: a document given as data is PDF or text; other types are reported, audio and video are left to the adapter", () => {
+  it("Anthropic: a document given as data is PDF or text; other types are reported, audio and unknown data too (the writer leaves them out)", () => {
     assert.deepStrictEqual(tags(issuesOf("anthropic", inline(DOCX, "application/vnd.openxmlformats-officedocument.wordprocessingml.document"))), ["UnsupportedMediaType"])
     assert.include(issuesOf("anthropic", inline(DOCX, "application/msword"))[0]?.message ?? "", "(it takes application/pdf, text/plain)")
     assert.deepStrictEqual(issuesOf("anthropic", inline("JVBERi0xLjQK", "application/pdf")), [])
     assert.deepStrictEqual(issuesOf("anthropic", inline("aGVsbG8=", "text/csv")), [])
-    assert.deepStrictEqual(issuesOf("anthropic", inline(WAV, "audio/wav")), [])
-    assert.deepStrictEqual(issuesOf("anthropic", inline(DOCX, "application/octet-stream")), [])
+    assert.deepStrictEqual(tags(issuesOf("anthropic", inline(WAV, "audio/wav"))), ["UnsupportedMediaType"])
+    assert.deepStrictEqual(tags(issuesOf("anthropic", inline(DOCX, "application/octet-stream"))), ["UnsupportedMediaType"])
   })
 
   it("Anthropic: base64 image bytes of another format than the declared type (MediaTypeMismatch)", () => {

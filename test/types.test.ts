@@ -47,7 +47,8 @@ describe("validateFor's error channel", () => {
         TooManyCacheBreakpoints: () => Effect.void,
         LoneSurrogate: () => Effect.void,
         UnsupportedMediaType: () => Effect.void,
-        MediaTypeMismatch: () => Effect.void
+        MediaTypeMismatch: () => Effect.void,
+        UnknownMessageField: () => Effect.void
       })
     )
     expectTypeOf(handled).toEqualTypeOf<Effect.Effect<void, never>>()

@@ -113,6 +113,7 @@ const load = (
     readonly itemOf: ItemOf
     readonly geminiParts: ReadonlyMap<number, ReadonlyArray<number>>
     readonly fieldBlock: FieldBlockOf
+    readonly resultPart: ResultPartOf
     readonly systemName: string | undefined
     readonly chatReasoning: "reasoning_content" | undefined
   },
@@ -148,6 +149,7 @@ const load = (
         : result.format === "openai-chat"
         ? Formats.chatBlockOf(parsed, result)
         : Formats.textContentOf(parsed, result, origins),
+      resultPart: Formats.resultPartOf(parsed, result),
       systemName: Formats.systemName(parsed, result)
     }
     yield* warn(result.warnings, warningWhere(read))
@@ -234,12 +236,15 @@ type ItemOf = (i: number, b: number) => { readonly item: number; readonly part: 
  */
 type FieldBlockOf = (i: number, b: number) => Formats.PlaceInEntry | undefined
 
+/** Where a part of a tool result is in the file's entry that holds the result (see `Formats.resultPartOf`). */
+type ResultPartOf = (entry: number, block: number | null, p: number, count: number) => Formats.PlaceInEntry | undefined
+
 /**
  * A file as read, with the input message each model message came from, how many the file's list holds, which
  * item each block of a message read from Responses items came from, which part each block of a Gemini content read
  * as two messages out of order came from (see `Formats.geminiPartsOf`), which field of a Chat message or of a flat
- * canonical message each block was read from (see `Formats.chatBlockOf`, `Formats.flatBlockOf`), and what the file
- * calls its system text.
+ * canonical message each block was read from (see `Formats.chatBlockOf`, `Formats.flatBlockOf`), where each part of
+ * a tool result is (see `Formats.resultPartOf`), and what the file calls its system text.
  */
 type Placed = Formats.Read & {
   readonly origins: ReadonlyArray<number> | undefined
@@ -247,6 +252,7 @@ type Placed = Formats.Read & {
   readonly itemOf: ItemOf
   readonly geminiParts: ReadonlyMap<number, ReadonlyArray<number>>
   readonly fieldBlock: FieldBlockOf
+  readonly resultPart: ResultPartOf
   readonly systemName: string | undefined
 }
 
@@ -296,8 +302,6 @@ interface BlockPlace {
   readonly inner: string | undefined
   readonly innerIndex: number | null
   readonly exact: boolean
-  /** What the entry calls the parts of the tool result it is (a Chat tool message's `content`), when it is one. */
-  readonly parts?: string
 }
 
 /**
@@ -350,7 +354,7 @@ const blockPlacer = (input: Placed): ((i: number, b: number) => BlockPlace) | un
       // a tool message (Chat's, or a flat one) is its one result; an Anthropic message's string content its one text
       const found = input.fieldBlock(i, b)
       if (found !== undefined) {
-        return { entry: at, inner: found.inner, innerIndex: found.index, exact: true, ...(found.inner === undefined ? { parts: "content" } : {}) }
+        return { entry: at, inner: found.inner, innerIndex: found.index, exact: true }
       }
     }
     // a Gemini content read as its responses and its other parts, which stand among each other: the part's own place
@@ -553,13 +557,30 @@ type Pins = ReadonlyMap<ValidationError.Issue, number>
 interface Naming {
   readonly locate: (i: number) => Located
   readonly place: (i: number, b: number) => BlockPlace
+  /**
+   * Where part `p` of the tool result that is block `b` of the model's message `i` is in the file, as a block's place
+   * is given (`inner` the part's path in the entry, `innerIndex` its index in the result's list of parts); `undefined`
+   * when that is not known (the result's place is not, or its parts and the file's do not line up one for one).
+   */
+  readonly part: (i: number, b: number, p: number) => BlockPlace | undefined
   readonly messages: ReadonlyArray<Message.Message>
 }
 
 const namingOf = (input: Placed): Naming | undefined => {
   const locate = fileLocator(input)
   const place = blockPlacer(input)
-  return locate === undefined || place === undefined ? undefined : { locate, place, messages: input.request.messages }
+  if (locate === undefined || place === undefined) return undefined
+  const messages = input.request.messages
+  const part = (i: number, b: number, p: number): BlockPlace | undefined => {
+    const result = messages[i]?.content[b]
+    if (result?._tag !== "ToolResult" || typeof result.content === "string") return undefined
+    const block = place(i, b)
+    if (!block.exact || block.entry.index === null || (block.inner !== undefined && block.innerIndex === null)) return undefined
+    // a result that is its entry (a Chat tool message, a Responses output) has its parts in the entry's own list
+    const found = input.resultPart(block.entry.index, block.inner === undefined ? null : block.innerIndex, p, result.content.length)
+    return found === undefined ? undefined : { entry: block.entry, inner: found.inner, innerIndex: found.index, exact: true }
+  }
+  return { locate, place, part, messages }
 }
 
 /** The message and block an issue (or a repair) is about, when it names a block. */
@@ -567,6 +588,19 @@ const blockOf = (issue: object): { readonly index: number; readonly blockIndex: 
   "index" in issue && typeof issue.index === "number" && "blockIndex" in issue && typeof issue.blockIndex === "number"
     ? { index: issue.index, blockIndex: issue.blockIndex }
     : undefined
+
+/** The part of a tool result an issue is about (an image in a result), as the model counts the result's parts. */
+const partOf = (issue: object): number | undefined => ("partIndex" in issue && typeof issue.partIndex === "number" ? issue.partIndex : undefined)
+
+/**
+ * A part of a tool result as one name (see `placeName`): where the file has it (`messages[2]: content[1].content[2]`,
+ * `input[4]: output[2]`, `contents[2]: parts[1].functionResponse.parts[0]`), or, where its parts and the model's do not
+ * line up, the result and the model's count (`input[4]: part 1 of the tool result, as the model counts its parts`).
+ */
+const partName = (naming: Naming, i: number, b: number, p: number, separator: "." | ": "): string => {
+  const part = naming.part(i, b, p)
+  return part !== undefined ? placeName(part, separator) : `${placeName(naming.place(i, b), separator)}: part ${p} of the tool result, as the model counts its parts`
+}
 
 /**
  * The block an issue that names only its message is about (see `pinnedBlocks`), where the file has it; `undefined`
@@ -607,6 +641,12 @@ const issueText = (issue: ValidationError.Issue, naming: Naming | undefined, pin
   const place = naming.place(at.index, at.blockIndex)
   const rest = issue.message.slice(prefix.length)
   const named = `content[${at.blockIndex}]`
+  // a part of a tool result ("messages[4]: content[0].content[2]: the image ..."): the part, where the file has it
+  const p = partOf(issue)
+  const namedPart = p === undefined ? undefined : `${named}.content[${p}]`
+  if (p !== undefined && namedPart !== undefined && rest.startsWith(namedPart)) {
+    return `${partName(naming, at.index, at.blockIndex, p, ": ")}${inFileTerms(rest.slice(namedPart.length), locate)}`
+  }
   // "messages[1]: content[3]: with store: false ..." and "messages[1]: content[0] (f) has an empty tool call id"
   if (rest.startsWith(named)) return `${placeName(place, ": ")}${inFileTerms(rest.slice(named.length), locate)}`
   // the block named inside the text ("tool result at content[0]"): the entry that holds it, and its place there
@@ -639,13 +679,19 @@ const issueJson = (
   const pinned = at === undefined ? pinnedPlace(issue, naming, pins) : undefined
   const place = at === undefined ? pinned?.place : naming.place(at.index, at.blockIndex)
   const modelBlock = at?.blockIndex ?? pinned?.blockIndex
+  // a part of a tool result: the part's index in the result's list in the file and its path in the entry, where the
+  // file's parts and the model's line up (else the result's, the file's index null), the model's index beside them
+  const p = at === undefined ? undefined : partOf(issue)
+  const part = at === undefined || p === undefined ? undefined : naming.part(at.index, at.blockIndex, p)
+  const shown = part ?? place
   return {
     _tag,
     ...fields,
     ...mapped,
     index: index === undefined ? null : place !== undefined ? place.entry.index : locate(index).index,
     ...(index === undefined ? {} : { modelIndex: index }),
-    ...(place === undefined ? {} : { blockIndex: place.innerIndex, blockPath: place.inner ?? null, modelBlockIndex: modelBlock }),
+    ...(shown === undefined ? {} : { blockIndex: shown.innerIndex, blockPath: shown.inner ?? null, modelBlockIndex: modelBlock }),
+    ...(p === undefined ? {} : { partIndex: part === undefined ? null : part.innerIndex, modelPartIndex: p }),
     message: issueText(issue, naming, pins)
   }
 }
@@ -660,27 +706,33 @@ const actionText = (action: Repair.RepairAction, naming: Naming | undefined, asR
   if (action._tag === "MovedBlock") return movedText(action, naming, asRead.get(action))
   const at = blockOf(action)
   const read = asRead.get(action)
+  // a step about a part of a tool result names the part after its block
+  const p = action._tag === "CorrectedMediaType" ? action.partIndex : undefined
   // a step about a block names it after its message; one about a call or a result that names only its message is
   // given the block as read, when it was found
-  const inBlock = at === undefined ? undefined : `messages[${at.index}].content[${at.blockIndex}]: `
+  const inBlock = at === undefined ? undefined : `messages[${at.index}].content[${at.blockIndex}]${p === undefined ? "" : `.content[${p}]`}: `
   const prefix = inBlock !== undefined && action.description.startsWith(inBlock) ? inBlock : `messages[${action.index}]: `
   if (!action.description.startsWith(prefix)) return inFileTerms(action.description, naming.locate)
   const rest = inFileTerms(action.description.slice(prefix.length), naming.locate)
   // a block counted in the message as an earlier step left it: the message (the items it spans), not a wrong part
   if (read === undefined) return `${spanOf(naming.locate(action.index), naming.locate(action.index))}: ${rest}`
   const place = naming.place(action.index, read.block)
-  // a part taken out of a tool result that is its entry (a Chat tool message): the part, where the entry has it
-  if (read.part !== undefined && place.inner === undefined && place.parts !== undefined && place.exact) {
-    return `${placeName(place, ".")}.${place.parts}[${read.part}]: ${rest}`
-  }
-  return `${placeName(place, ".")}: ${rest}`
+  // a part given its media type in place: the part, where the file has it
+  if (read.part !== undefined && p !== undefined) return `${partName(naming, action.index, read.block, read.part, ".")}: ${rest}`
+  // a part taken out of a tool result that is its entry (a Chat tool message, a Responses output): the part, where
+  // the entry has it; out of a result inside its entry, the result
+  const part = read.part !== undefined && place.inner === undefined ? naming.part(action.index, read.block, read.part) : undefined
+  return `${placeName(part ?? place, ".")}: ${rest}`
 }
 
 /**
  * The block a repair step is about as `repair --json` gives it, in the meaning `check --json` gives an issue's: its
  * index in the list that holds it in its entry (`blockIndex`, null when the entry is the block or it is in no list),
  * its path there (`blockPath`, null when the entry is the block) and its index in the model's message as read
- * (`modelBlockIndex`); a part taken out of a tool result that is its entry (a Chat tool message) is that part. Empty
+ * (`modelBlockIndex`); a part of a tool result given its media type, or taken out of a result that is its entry (a Chat
+ * tool message, a Responses output), is that part (`blockIndex` its index in the result's parts, `blockPath` its path
+ * in the entry), with its index there as `partIndex` (null where the file's parts and the model's do not line up) and
+ * the model's as `modelPartIndex`. Empty
  * for a step about a whole message, and for one whose block's place as read is not known exactly (as the log then
  * names the message), a move whose block or new place is not.
  */
@@ -688,13 +740,25 @@ const actionBlock = (
   action: Repair.RepairAction,
   naming: Naming,
   read: AsRead | undefined
-): Partial<{ readonly blockIndex: number | null; readonly blockPath: string | null; readonly modelBlockIndex: number }> => {
+): Partial<{
+  readonly blockIndex: number | null
+  readonly blockPath: string | null
+  readonly modelBlockIndex: number
+  readonly partIndex: number | null
+  readonly modelPartIndex: number
+}> => {
   if (read === undefined) return {}
   const place = naming.place(action.index, read.block)
   if (!place.exact) return {}
   if (read.before !== undefined && !naming.place(action.index, read.before).exact) return {}
-  if (read.part !== undefined && place.inner === undefined && place.parts !== undefined) {
-    return { blockIndex: read.part, blockPath: `${place.parts}[${read.part}]`, modelBlockIndex: read.block }
+  if (read.part !== undefined) {
+    // a part named as the log names it (see `actionText`): given its media type, or taken out of a result that is its entry
+    const given = action._tag === "CorrectedMediaType"
+    const part = given || place.inner === undefined ? naming.part(action.index, read.block, read.part) : undefined
+    if (part !== undefined) {
+      return { blockIndex: part.innerIndex, blockPath: part.inner ?? null, modelBlockIndex: read.block, partIndex: part.innerIndex, modelPartIndex: read.part }
+    }
+    if (given) return { blockIndex: place.innerIndex, blockPath: place.inner ?? null, modelBlockIndex: read.block, partIndex: null, modelPartIndex: read.part }
   }
   return { blockIndex: place.innerIndex, blockPath: place.inner ?? null, modelBlockIndex: read.block }
 }
@@ -861,6 +925,7 @@ const blocksAsRead = (actions: ReadonlyArray<Repair.RepairAction>, messages: Rea
       case "RemovedEmptyMessage":
       case "MovedSystemMessage":
       case "InsertedUserMessage":
+      case "RemovedMessageField":
         break
       default:
         absurd(action)

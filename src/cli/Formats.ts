@@ -687,8 +687,18 @@ export interface PlaceInEntry {
   readonly index: number | null
 }
 
-/** How many blocks each field of a Chat message is read as, in the order the reader reads them (see `chatBlockOf`). */
-const CHAT_FIELDS = 6
+/**
+ * How a Chat message's fields are kept (see `chatBlockOf`), in one number a message: `CHAT_TOOL` for a tool (or
+ * legacy `function`) message, `CHAT_WIDE` for one whose counts do not fit in a number (kept in a map beside), else
+ * whether it has `reasoning_content`, `refusal`, `audio` and `function_call` (a bit each), how many blocks its
+ * `content` is read as (plus one: 0 for a string) and how many `tool_calls` it has, in bits of their own.
+ */
+const CHAT_TOOL = -1
+const CHAT_WIDE = -2
+const CHAT_CONTENT_SHIFT = 4
+const CHAT_CONTENT_BITS = 14
+const CHAT_CALLS_SHIFT = CHAT_CONTENT_SHIFT + CHAT_CONTENT_BITS
+const CHAT_CALLS_BITS = 13
 
 /**
  * Where block `b` of the model's message `i` is in an OpenAI Chat file, as the Chat reader reads a message's fields
@@ -707,35 +717,53 @@ export const chatBlockOf = (parsed: Parsed, read: Read): (i: number, b: number) 
   const list = read.format === "openai-chat" ? listOf(parsed, read) : undefined
   const messages = read.request.messages
   if (!Array.isArray(list) || list.length !== messages.length) return () => undefined
-  // per message, the blocks of each field (content: -1 a string, else its parts; tool messages: -2), all that is
-  // kept of the file
-  const fields = new Int32Array(list.length * CHAT_FIELDS)
+  // per message, one number (see CHAT_TOOL): four bytes a message, all that is kept of the file; the counts of a
+  // message with more parts or calls than its bits hold (content: -1 a string, else its parts) beside
+  const packed = new Int32Array(list.length)
+  const wide = new Map<number, ReadonlyArray<number>>()
   const present = (v: unknown): number => (v === undefined || v === null ? 0 : 1)
   for (let i = 0; i < list.length; i++) {
     const m: unknown = list[i]
-    if (!isRecord(m)) continue
-    const at = i * CHAT_FIELDS
-    const content = m["content"]
-    if (m["role"] === "tool" || m["role"] === "function") {
-      fields[at + 1] = -2
+    if (!isRecord(m)) {
+      packed[i] = 1 << CHAT_CONTENT_SHIFT
       continue
     }
-    fields[at + 1] = typeof content === "string" ? -1 : Array.isArray(content) ? content.length : 0
-    if (m["role"] !== "assistant") continue
-    fields[at] = present(m["reasoning_content"])
-    fields[at + 2] = present(m["refusal"])
-    fields[at + 3] = present(m["audio"])
-    const calls = m["tool_calls"]
-    fields[at + 4] = Array.isArray(calls) ? calls.length : 0
-    fields[at + 5] = present(m["function_call"])
+    if (m["role"] === "tool" || m["role"] === "function") {
+      packed[i] = CHAT_TOOL
+      continue
+    }
+    const body = m["content"]
+    const content = typeof body === "string" ? -1 : Array.isArray(body) ? body.length : 0
+    const assistant = m["role"] === "assistant"
+    const toolCalls = assistant ? m["tool_calls"] : undefined
+    const calls = Array.isArray(toolCalls) ? toolCalls.length : 0
+    const flags = assistant
+      ? present(m["reasoning_content"]) | (present(m["refusal"]) << 1) | (present(m["audio"]) << 2) | (present(m["function_call"]) << 3)
+      : 0
+    if (content + 1 >= 1 << CHAT_CONTENT_BITS || calls >= 1 << CHAT_CALLS_BITS) {
+      packed[i] = CHAT_WIDE
+      wide.set(i, [flags & 1, content, (flags >> 1) & 1, (flags >> 2) & 1, calls, (flags >> 3) & 1])
+      continue
+    }
+    packed[i] = flags | ((content + 1) << CHAT_CONTENT_SHIFT) | (calls << CHAT_CALLS_SHIFT)
   }
   return (i, b) => {
     const message = messages[i]
     if (message === undefined || b < 0) return undefined
-    const at = i * CHAT_FIELDS
-    const content = fields[at + 1]!
-    if (content === -2) return message.content.length === 1 && b === 0 ? { inner: undefined, index: null } : undefined
-    const counts = [fields[at]!, content === -1 ? 1 : content, fields[at + 2]!, fields[at + 3]!, fields[at + 4]!, fields[at + 5]!]
+    const code = packed[i]!
+    if (code === CHAT_TOOL) return message.content.length === 1 && b === 0 ? { inner: undefined, index: null } : undefined
+    const fields = code === CHAT_WIDE
+      ? wide.get(i)!
+      : [
+        code & 1,
+        ((code >> CHAT_CONTENT_SHIFT) & ((1 << CHAT_CONTENT_BITS) - 1)) - 1,
+        (code >> 1) & 1,
+        (code >> 2) & 1,
+        (code >> CHAT_CALLS_SHIFT) & ((1 << CHAT_CALLS_BITS) - 1),
+        (code >> 3) & 1
+      ]
+    const content = fields[1]!
+    const counts = [fields[0]!, content === -1 ? 1 : content, fields[2]!, fields[3]!, fields[4]!, fields[5]!]
     let sum = 0
     for (const n of counts) sum += n
     if (sum !== message.content.length) return undefined
@@ -851,5 +879,76 @@ export const textContentOf = (
     if (w === undefined || b !== 0 || messages[i]?.content.length !== 1) return undefined
     if (w === -1) return systemIsText ? { inner: undefined, index: null } : undefined
     return asText[w] === 1 ? { inner: "content", index: null } : undefined
+  }
+}
+
+/**
+ * Where part `p` of a tool result is in the file, given the file's entry that holds the result (a wire message, a
+ * Gemini content, a Responses item) and the result's index in that entry's list (`block`; `null` when the entry is
+ * the result: a Chat tool message, a canonical tool message in the flat form, a Responses `function_call_output`),
+ * and how many parts the model read the result as (`count`). The part's path in the entry: `content[p]` of a Chat or
+ * flat canonical tool message, `content[1].content[p]` of an Anthropic `tool_result` (or a canonical `ToolResult`
+ * block), `output[p]` of a Responses output, `parts[1].functionResponse.parts[k]` of a Gemini response (whose
+ * `response` the model reads as the result's first part, so the file's `k` counts from the model's second), in the
+ * file's spelling. `undefined` when the file's parts and the model's do not line up one for one (a part the reader
+ * has no home for is kept with the result, not as one of its parts).
+ *
+ * @example
+ * // input[4] is a function_call_output whose output is [text, image]: the model's part 1 is output[1]
+ * const at = Formats.resultPartOf(parsed, read)(4, null, 1, 2) // { inner: "output[1]", index: 1 }
+ *
+ * @since 0.1.0
+ */
+export const resultPartOf = (parsed: Parsed, read: Read): (entry: number, block: number | null, p: number, count: number) => PlaceInEntry | undefined => {
+  const list = read.format === "openai-responses" || read.format === "gemini" ? listOf(parsed, read) : undefined
+  // the few results whose parts are counted from the file: a Responses output's length by item, a Gemini response's
+  // spelling, whether the model reads a part before its files, and how many files, by content and part
+  const outputs = new Map<number, number>()
+  const responses = new Map<number, Map<number, { readonly key: string; readonly lead: number; readonly files: number }>>()
+  if (Array.isArray(list)) {
+    for (let w = 0; w < list.length; w++) {
+      const entry: unknown = list[w]
+      if (!isRecord(entry)) continue
+      if (read.format === "openai-responses") {
+        const output = entry["output"]
+        if (entry["type"] === "function_call_output" && Array.isArray(output)) outputs.set(w, output.length)
+        continue
+      }
+      const parts = entry["parts"]
+      if (!Array.isArray(parts)) continue
+      for (let k = 0; k < parts.length; k++) {
+        const part: unknown = parts[k]
+        if (!isGeminiResponse(part) || !isRecord(part)) continue
+        const key = isRecord(part["functionResponse"]) ? "functionResponse" : "function_response"
+        const response = part[key] as Record<string, unknown>
+        const files = response["parts"]
+        if (!Array.isArray(files) || files.length === 0) continue
+        let found = responses.get(w)
+        if (found === undefined) responses.set(w, found = new Map())
+        // the model reads a response as a part (its text or its JSON) before the files, when there is one
+        found.set(k, { key, lead: isRecord(response["response"]) ? 1 : 0, files: files.length })
+      }
+    }
+  }
+  return (entry, block, p, count) => {
+    if (p < 0 || p >= count) return undefined
+    switch (read.format) {
+      case "canonical":
+        return block === null ? { inner: `content[${p}]`, index: p } : { inner: `content[${block}].content[${p}]`, index: p }
+      case "openai-chat":
+        return block === null ? { inner: `content[${p}]`, index: p } : undefined
+      case "anthropic":
+        return block === null ? undefined : { inner: `content[${block}].content[${p}]`, index: p }
+      case "openai-responses":
+        return block === null && outputs.get(entry) === count ? { inner: `output[${p}]`, index: p } : undefined
+      case "gemini": {
+        const found = block === null ? undefined : responses.get(entry)?.get(block)
+        if (found === undefined || found.lead + found.files !== count || p < found.lead) return undefined
+        const k = p - found.lead
+        return { inner: `parts[${block}].${found.key}.parts[${k}]`, index: k }
+      }
+      default:
+        return read.format satisfies never
+    }
   }
 }

@@ -17,6 +17,7 @@ import type * as Request from "../Request.js"
 import { chatNamedToolChoice, chatResponseFormat } from "./chatRequestFields.js"
 import { audioSecondsOfSource } from "./audio.js"
 import { imageSizeOfBase64 } from "./imageSize.js"
+import { isImageType } from "./anthropicFiles.js"
 import { isPdf, pdfPagesOfSource } from "./pdf.js"
 import { asStoredCall, type ChatMessageLike, type ChatRequestLike, withMeasured } from "./openAiChatPrompt.js"
 import { keptToolSettings } from "./toolSettings.js"
@@ -54,7 +55,7 @@ const joined = (blocks: ReadonlyArray<Block.TextBlock>): string => {
  */
 const filePart = (file: Block.FileBlock): Obj | undefined => {
   const source = file.source
-  if (file.mediaType.startsWith("image/")) {
+  if (isImageType(file.mediaType)) {
     const detail = file.detail === undefined ? {} : { detail: file.detail }
     switch (source._tag) {
       case "Base64": {

@@ -107,8 +107,8 @@ const done = (
   framing: number
 ): RequestEstimate => ({ provider, total: sum(messages) + tools + responseFormat + framing, messages, tools, responseFormat, framing })
 
-/** Whether the estimator prices a file as an image (`TokenEstimator.estimateFileWith`). */
-const isImage = (file: Block.FileBlock): boolean => file.mediaType.startsWith("image/")
+/** Whether a provider prices a file as an image: its type, in any case and with any parameters, is `image/...`. */
+const isImage = (file: Block.FileBlock): boolean => isImageType(file.mediaType)
 
 /** A provider's price for a file, or `undefined` to keep the estimator's figure for it. */
 type FilePrice = (file: Block.FileBlock) => number | undefined

@@ -5,8 +5,9 @@
  * @internal
  */
 import { all as allProviders } from "../Provider.js"
+import { preview } from "./preview.js"
 
 export const unknownProvider = (provider: never): never => {
-  const given: unknown = provider
-  throw new Error(`unknown provider ${typeof given === "string" ? JSON.stringify(given) : String(given)}: expected one of ${allProviders.join(", ")}`)
+  // shown clipped and deep-safe: `String` of a nested array overflows the stack, and of an object without `toString` throws
+  throw new Error(`unknown provider ${preview(provider)}: expected one of ${allProviders.join(", ")}`)
 }

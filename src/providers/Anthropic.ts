@@ -1147,7 +1147,7 @@ const decodeToolUse = (ctx: A.Ctx, block: A.Obj, path: string, index: number | u
   // a body with a JSON string as input (not text a stream left unfinished, which is repaired and said): the API
   // rejects it, so say that it goes on as the object it holds
   if (typeof input === "string" && call.parseError === undefined) {
-    A.converted(ctx, index, undefined, `the input of ${JSON.stringify(name)}, a JSON string where Anthropic takes an object (the API rejects it),`, "as the object it holds")
+    A.converted(ctx, index, blockIndex, `the input of ${JSON.stringify(name)}, a JSON string where Anthropic takes an object (the API rejects it),`, "as the object it holds")
   }
   return call
 }

@@ -17,6 +17,9 @@ import { show } from "./internal/core.js"
 
 const Index = Schema.optionalKey(Schema.Number)
 
+/** A field given by the user, cut for a message: a 10 MB tool name or key is no message (the field keeps it whole). */
+const clip = (text: string, max = 500): string => Block.truncate(text, max)
+
 const at = (index: number | undefined, blockIndex?: number): string =>
   index === undefined ? "" : `messages[${index}]${blockIndex === undefined ? "" : `.content[${blockIndex}]`}: `
 
@@ -44,7 +47,7 @@ export class RepairedToolArguments extends Schema.TaggedClass<RepairedToolArgume
   reason: Schema.String
 }) {
   get message(): string {
-    return `${at(this.index, this.blockIndex)}the arguments of tool call ${JSON.stringify(this.toolCallId)} (${this.toolName}) were not valid JSON (${this.reason}); repaired, the original text is kept`
+    return `${at(this.index, this.blockIndex)}the arguments of tool call ${JSON.stringify(clip(this.toolCallId, 80))} (${clip(this.toolName, 80)}) were not valid JSON (${clip(this.reason)}); repaired, the original text is kept`
   }
 }
 
@@ -69,7 +72,7 @@ export class DroppedContent extends Schema.TaggedClass<DroppedContent>()("Droppe
   reason: Schema.String
 }) {
   get message(): string {
-    return `${at(this.index, this.blockIndex)}${this.what} was left out: ${this.reason}`
+    return `${at(this.index, this.blockIndex)}${clip(this.what)} was left out: ${clip(this.reason)}`
   }
 }
 
@@ -95,7 +98,7 @@ export class ConvertedContent extends Schema.TaggedClass<ConvertedContent>()("Co
   how: Schema.String
 }) {
   get message(): string {
-    return `${at(this.index, this.blockIndex)}${this.what} was sent ${this.how}`
+    return `${at(this.index, this.blockIndex)}${clip(this.what)} was sent ${clip(this.how)}`
   }
 }
 
@@ -115,7 +118,7 @@ export class UnknownProviderField extends Schema.TaggedClass<UnknownProviderFiel
   kept: Schema.Boolean
 }) {
   get message(): string {
-    return `unknown provider field ${this.path} was ${this.kept ? "kept as provider data" : "ignored"}`
+    return `unknown provider field ${clip(this.path)} was ${this.kept ? "kept as provider data" : "ignored"}`
   }
 }
 
@@ -148,7 +151,7 @@ export class RejectedToolName extends Schema.TaggedClass<RejectedToolName>()("Re
   rule: Schema.String
 }) {
   get message(): string {
-    return `${at(this.index, this.blockIndex)}the tool name ${JSON.stringify(this.name)} was written as it is, but ${this.rule}: the provider rejects the request until the tool is renamed`
+    return `${at(this.index, this.blockIndex)}the tool name ${JSON.stringify(clip(this.name, 80))} was written as it is, but ${this.rule}: the provider rejects the request until the tool is renamed`
   }
 }
 
@@ -174,7 +177,7 @@ export class MissingRequiredField extends Schema.TaggedClass<MissingRequiredFiel
   reason: Schema.String
 }) {
   get message(): string {
-    return `the required field ${this.path} was not written: ${this.reason}`
+    return `the required field ${clip(this.path)} was not written: ${clip(this.reason)}`
   }
 }
 
@@ -209,7 +212,7 @@ export class RejectedSetting extends Schema.TaggedClass<RejectedSetting>()("Reje
   rule: Schema.String
 }) {
   get message(): string {
-    return `${this.path} ${show(this.value)} was written as it is, but ${this.rule}, so the provider rejects the request`
+    return `${clip(this.path)} ${show(this.value)} was written as it is, but ${this.rule}, so the provider rejects the request`
   }
 }
 
@@ -306,7 +309,7 @@ export class InvalidToolArguments extends Schema.TaggedError<InvalidToolArgument
   reason: Schema.String
 }) {
   override get message(): string {
-    return `${at(this.index, this.blockIndex)}the arguments of tool call ${JSON.stringify(this.toolCallId)} (${this.toolName}) are not valid: ${this.reason}`
+    return `${at(this.index, this.blockIndex)}the arguments of tool call ${JSON.stringify(clip(this.toolCallId, 80))} (${clip(this.toolName, 80)}) are not valid: ${clip(this.reason)}`
   }
 }
 
@@ -327,7 +330,7 @@ export class MalformedPayload extends Schema.TaggedError<MalformedPayload>()("Ma
   reason: Schema.String
 }) {
   override get message(): string {
-    return `not a valid ${this.provider} payload at ${this.path === "" ? "(root)" : this.path}: ${this.reason}`
+    return `not a valid ${this.provider} payload at ${this.path === "" ? "(root)" : clip(this.path)}: ${clip(this.reason)}`
   }
 }
 

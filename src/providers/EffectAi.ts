@@ -102,6 +102,7 @@ import * as Block from "../Block.js"
 import * as Message from "../Message.js"
 import * as Request from "../Request.js"
 import { standardBase64 } from "../internal/base64.js"
+import { preview } from "../internal/preview.js"
 import { stringify } from "../internal/json.js"
 import * as TokenEstimator from "../TokenEstimator.js"
 import {
@@ -309,7 +310,7 @@ class OptionsBuilder {
       for (const provider of Object.keys(nonObjects)) {
         // a record written since (a replay field set on the block, a value kept for it) wins over the Prompt's non-object
         if (Object.hasOwn(this.out, provider)) {
-          A.dropped(this.ctx, undefined, undefined, `the options value ${Block.safeStringify(nonObjects[provider])} under ${JSON.stringify(provider)}`, "the block now has options of its own there")
+          A.dropped(this.ctx, undefined, undefined, `the options value ${preview(nonObjects[provider])} under ${preview(provider)}`, "the block now has options of its own there")
         } else setKey(this.out as JsonObj, provider, nonObjects[provider]!)
       }
     }
@@ -1084,7 +1085,8 @@ const readMessage = (ctx: Ctx, m: Prompt.Message, i: number): Message.Message =>
       return Message.tool(placed, base())
     }
     default:
-      return Block.absurd(m)
+      // a Prompt built by hand in untyped code may hold anything: a malformed prompt, not a defect
+      return A.malformed(ctx, path, `expected a system, user, assistant or tool message, got ${preview(m)}`)
   }
 }
 
@@ -1113,7 +1115,17 @@ const readMessage = (ctx: Ctx, m: Prompt.Message, i: number): Message.Message =>
  */
 export const fromPrompt = (prompt: Prompt.Prompt, options?: ConversionOptions): Effect.Effect<Converted<Array<Message.Message>>, MalformedPayload | InvalidToolArguments | UnsupportedContent> => {
   const ctx = A.makeCtx(providerKey, options)
-  return A.run(ctx, () => prompt.content.map((m, i) => readMessage(ctx, m, i)))
+  return A.run(ctx, () => {
+    // a Prompt from untyped code may be anything (`Prompt.make` passes an object through as it is)
+    let content: unknown
+    try {
+      content = (prompt as { readonly content?: unknown } | null | undefined)?.content
+    } catch {
+      content = undefined
+    }
+    if (!Array.isArray(content)) return A.malformed(ctx, "content", `expected a Prompt's list of messages, got ${preview(content)}`)
+    return (content as ReadonlyArray<Prompt.Message>).map((m, i) => readMessage(ctx, m, i))
+  })
 }
 
 // ---------------------------------------------------------------------------
@@ -1188,10 +1200,10 @@ export const fromResponseParts = (parts: ReadonlyArray<Response.AnyPart>, option
         model = part.modelId ?? model
       } else if (part.type === "source") {
         // effect/ai's Chat leaves sources out of the history as well; they name no text they cite
-        const where = part.sourceType === "url" ? part.url.toString() : part.fileName ?? part.title
-        A.dropped(ctx, undefined, undefined, `the ${part.sourceType} source ${JSON.stringify(where)}`, "a source part names no text it cites, and a history holds citations only on text")
+        const where = part.sourceType === "url" ? part.url : part.fileName ?? part.title
+        A.dropped(ctx, undefined, undefined, `the ${part.sourceType} source ${preview(where)}`, "a source part names no text it cites, and a history holds citations only on text")
       } else if (part.type === "error") {
-        A.dropped(ctx, undefined, undefined, `an error part (${Block.safeStringify(part.error)})`, "a history has no place for a response's errors")
+        A.dropped(ctx, undefined, undefined, `an error part (${preview(part.error)})`, "a history has no place for a response's errors")
       }
     }
     const messages = prompt.content.map((m, i) => {
@@ -1233,18 +1245,18 @@ export const toToolkit = (tools: ReadonlyArray<Request.ToolDefinition>): Convert
     // Anthropic's tools kept the older way (their type among the options) are not functions either
     const defined = A.providerToolOf(definition)
     if (defined === undefined) return true
-    warnings.push(new DroppedContent({ what: `the tool ${JSON.stringify(definition.name)} that ${defined.provider} defines`, reason: "a Toolkit made from definitions holds function tools; give it to that provider's layer" }))
+    warnings.push(new DroppedContent({ what: `the tool ${preview(definition.name)} that ${Block.truncate(defined.provider, 80)} defines`, reason: "a Toolkit made from definitions holds function tools; give it to that provider's layer" }))
     return false
   })
   const last = new Map(functions.map((definition, i) => [definition.name, i]))
   const made = functions.flatMap((definition, i): Array<DynamicTool> => {
     if (last.get(definition.name) !== i) {
-      warnings.push(new DroppedContent({ what: `an earlier tool named ${JSON.stringify(definition.name)}`, reason: "a Toolkit holds one tool per name: the last one is kept" }))
+      warnings.push(new DroppedContent({ what: `an earlier tool named ${preview(definition.name)}`, reason: "a Toolkit holds one tool per name: the last one is kept" }))
       return []
     }
     const providers = providersDropped(definition)
     if (providers.length > 0) {
-      warnings.push(new DroppedContent({ what: `what the tool ${JSON.stringify(definition.name)} carries for ${providers.join(", ")}`, reason: "an effect/ai tool made from a definition has no provider options" }))
+      warnings.push(new DroppedContent({ what: `what the tool ${preview(definition.name)} carries for ${Block.truncate(providers.join(", "), 200)}`, reason: "an effect/ai tool made from a definition has no provider options" }))
     }
     const tool = Tool.dynamic(definition.name, {
       ...(definition.description === undefined ? {} : { description: definition.description }),
@@ -1318,7 +1330,7 @@ export const fromToolkit = <Tools extends Record<string, Tool.Any>>(toolkit: Too
   const warnings: Array<DroppedContent> = []
   for (const tool of Object.values(toolkit.tools) as Array<Tool.Any>) {
     if (Tool.isProviderDefined(tool)) {
-      warnings.push(new DroppedContent({ what: `the provider-defined tool ${JSON.stringify(tool.name)}`, reason: "a tool definition holds function tools only" }))
+      warnings.push(new DroppedContent({ what: `the provider-defined tool ${preview(tool.name)}`, reason: "a tool definition holds function tools only" }))
       continue
     }
     // a dynamic tool made without parameters takes any input: it has no parameters schema
@@ -1530,7 +1542,10 @@ export const makeTokenizer = (estimator: TokenEstimator.Service): Tokenizer.Serv
       ),
     truncate: (input, tokens) =>
       Effect.suspend(() =>
-        tokens >= 0 ? promptOf(input, "truncate") : Effect.fail(aiError("truncate", `the limit must be a number of tokens, 0 or more; got ${tokens}`))
+        // a limit from untyped code may be anything: compared or written as text, a nested array overflows the stack
+        typeof tokens === "number" && tokens >= 0
+          ? promptOf(input, "truncate")
+          : Effect.fail(aiError("truncate", `the limit must be a number of tokens, 0 or more; got ${preview(tokens)}`))
       ).pipe(
         Effect.flatMap((prompt) =>
           messagesOf(prompt, "truncate").pipe(

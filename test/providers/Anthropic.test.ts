@@ -175,7 +175,7 @@ describe("Anthropic.toMessages", () => {
       assert(call?._tag === "ToolCall")
       expect(call.args).toEqual({ city: "Oslo" })
       expect(warnings.map((w) => w.message)).toEqual([
-        'messages[1]: the input of "w", a JSON string where Anthropic takes an object (the API rejects it), was sent as the object it holds'
+        'messages[1].content[0]: the input of "w", a JSON string where Anthropic takes an object (the API rejects it), was sent as the object it holds'
       ])
     }))
 

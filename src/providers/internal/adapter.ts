@@ -28,7 +28,7 @@ import * as Message from "../../Message.js"
 import type * as Request from "../../Request.js"
 import { keptToolSettings } from "../../internal/toolSettings.js"
 import { noHints, storedRecord, wireFieldsOf } from "../../internal/hint.js"
-import { absurd } from "../../Block.js"
+import { absurd, truncate } from "../../Block.js"
 import { show } from "./core.js"
 import {
   type ConversionOptions,
@@ -491,7 +491,8 @@ export const droppedForeignSettings = (
     const format = request.responseFormat === undefined ? keptResponseFormat(provider, own, generation) : undefined
     if (format !== undefined) {
       const shown = stringify(format.value as Schema.Json)
-      dropped(ctx, undefined, undefined, `${provider}'s ${format.field} ${shown.length > 60 ? `${shown.slice(0, 60)}…` : shown}`, `a response format the model has no type for, so ${target} gets no structured output from it`)
+      // cut by `truncate`: never between the halves of a surrogate pair
+      dropped(ctx, undefined, undefined, `${provider}'s ${format.field} ${truncate(shown, 60)}`, `a response format the model has no type for, so ${target} gets no structured output from it`)
     }
     // how the answer is sampled and where it stops, and how much the model thinks: settings every provider has in
     // its own words, which the model does not type, so the target runs with its defaults

@@ -6,6 +6,7 @@
  * and what is still cut when the stream ends.
  */
 import { Result } from "effect"
+import { truncate } from "../../Block.js"
 import { errorText } from "../../internal/json.js"
 import * as Sse from "../Sse.js"
 import { invalid, parseData, preview } from "./json.js"
@@ -357,7 +358,8 @@ export const show = (u: unknown): string => {
   if (typeof u === "string") return u.length > 80 ? `${JSON.stringify(u.slice(0, 80))}…` : JSON.stringify(u)
   try {
     const s = JSON.stringify(u)
-    if (s !== undefined) return s.length > 80 ? `${s.slice(0, 80)}…` : s
+    // cut by `truncate`: never between the halves of a surrogate pair (JSON text keeps emoji as they are)
+    if (s !== undefined) return truncate(s, 80)
   } catch {
     // too deep, cyclic or hostile: say what kind of value it is
   }

@@ -1,0 +1,136 @@
+/**
+ * A value as short, bounded text for a warning's or an error's message.
+ *
+ * @internal
+ */
+import { LONE_SURROGATES } from "./surrogates.js"
+
+/** What `preview` writes where a value cannot be read (a getter, proxy or `toJSON` that throws). */
+const UNREADABLE = "[unreadable]"
+
+/** A value that could not be read, as `jsonView` and the walk in `preview` mark it. */
+const unreadable: unique symbol = Symbol("unreadable")
+
+/** A value read through `toJSON` as `JSON.stringify` reads it, or `unreadable` when that throws. */
+const jsonView = (v: unknown): unknown => {
+  if (typeof v !== "object" || v === null) return v
+  try {
+    const toJson = (v as { readonly toJSON?: unknown }).toJSON
+    return typeof toJson === "function" ? (toJson as () => unknown).call(v) : v
+  } catch {
+    return unreadable
+  }
+}
+
+/** Text cut to `max` characters and an ellipsis, never between the halves of a surrogate pair. */
+const cutAt = (s: string, max: number): string => {
+  if (s.length <= max) return s
+  const c = s.charCodeAt(max - 1)
+  return `${s.slice(0, c >= 0xd800 && c <= 0xdbff ? max - 1 : max)}…`
+}
+
+/**
+ * A value as short text for a warning's or an error's message: its JSON (a
+ * string quoted), cut after `max` characters with an ellipsis, never between
+ * the halves of a surrogate pair. Written by an explicit stack that stops at
+ * `max`, so a value of any depth costs no stack and one of any size about
+ * `max` characters of work; never throws. Where JSON has no text: a cycle is
+ * `[Circular]`, a getter, proxy or `toJSON` that throws `[unreadable]`;
+ * `NaN`, `Infinity` and a BigInt are their text, an `Error` its name and
+ * message; `undefined`, functions and symbols are left out of objects and
+ * `null` in lists, as `JSON.stringify` writes them (on their own:
+ * `undefined`, `a function`, the symbol). Lone surrogates are written
+ * escaped, as `JSON.stringify` writes them, so the text is well-formed.
+ */
+export const preview = (value: unknown, max = 80): string => {
+  let out = ""
+  interface Frame {
+    readonly o: object
+    readonly keys: ReadonlyArray<string> | undefined
+    readonly n: number
+    i: number
+    written: number
+  }
+  const stack: Array<Frame> = []
+  const onPath = new Set<object>()
+  // a string is cut before it is quoted: a 10 MB one costs `max` characters
+  const quoted = (s: string): string => JSON.stringify(s.length > max ? s.slice(0, max + 1) : s)
+  const write = (v: unknown): void => {
+    if (v === unreadable) {
+      out += UNREADABLE
+      return
+    }
+    switch (typeof v) {
+      case "string":
+        out += quoted(v)
+        return
+      // a number as its text: `NaN` and `Infinity` say more in a message than JSON's `null`
+      case "number":
+      case "boolean":
+      case "bigint":
+        out += String(v)
+        return
+      case "undefined":
+      case "function":
+      case "symbol":
+        out += "null"
+        return
+    }
+    if (typeof v !== "object" || v === null) {
+      out += "null"
+      return
+    }
+    if (onPath.has(v)) {
+      out += "[Circular]"
+      return
+    }
+    try {
+      const keys = Array.isArray(v) ? undefined : Object.keys(v)
+      const n = keys === undefined ? (v as ReadonlyArray<unknown>).length : keys.length
+      onPath.add(v)
+      stack.push({ o: v, keys, n: typeof n === "number" ? n : 0, i: 0, written: 0 })
+      out += keys === undefined ? "[" : "{"
+    } catch {
+      out += UNREADABLE
+    }
+  }
+  const top = topLevel(value, max)
+  if (top !== undefined) return top
+  write(jsonView(value))
+  while (stack.length > 0 && out.length <= max) {
+    const frame = stack[stack.length - 1]!
+    if (frame.i >= frame.n) {
+      out += frame.keys === undefined ? "]" : "}"
+      onPath.delete(frame.o)
+      stack.pop()
+      continue
+    }
+    const i = frame.i++
+    const key = frame.keys?.[i]
+    let v: unknown
+    try {
+      v = jsonView((frame.o as Record<string | number, unknown>)[key ?? i])
+    } catch {
+      v = unreadable
+    }
+    const unwritable = v === undefined || typeof v === "function" || (typeof v === "symbol" && v !== unreadable)
+    if (key !== undefined && unwritable) continue
+    if (frame.written++ > 0) out += ","
+    if (key !== undefined) out += `${quoted(key)}:`
+    write(v)
+  }
+  return cutAt(out, max)
+}
+
+/** A value `preview` writes other than as JSON, or `undefined` for one it writes as JSON. */
+const topLevel = (value: unknown, max: number): string | undefined => {
+  try {
+    if (value === undefined) return "undefined"
+    if (typeof value === "function") return "a function"
+    const text = typeof value === "symbol" ? String(value) : value instanceof Error && typeof value.message === "string" ? `${String(value.name)}: ${value.message}` : undefined
+    // cut first: a lone surrogate at the cut is no pair split, and the rest are made well-formed
+    return text === undefined ? undefined : cutAt(text.slice(0, max + 1), max).replace(LONE_SURROGATES, "\ufffd")
+  } catch {
+    return UNREADABLE
+  }
+}
