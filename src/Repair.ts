@@ -566,7 +566,7 @@ export class RemovedMessageField extends Schema.TaggedClass<RemovedMessageField>
   original: Schema.Json
 }) {
   get description(): string {
-    return `messages[${this.index}]: removed the field ${JSON.stringify(this.field)} (${jsonText(this.original)}): Anthropic messages take only role and content`
+    return `messages[${this.index}]: removed the field ${Block.truncate(JSON.stringify(this.field), QUOTED)} (${Block.truncate(jsonText(this.original), QUOTED)}): Anthropic messages take only role and content`
   }
 }
 

@@ -957,7 +957,7 @@ export class DuplicateItemId extends Schema.TaggedError<DuplicateItemId>()("Dupl
   firstIndex: Schema.Number
 }) {
   override get message(): string {
-    return `${at(this.index)}${blockPrefix(this.blockIndex)}item id ${preview(this.itemId)} was already sent (first at messages[${this.firstIndex}]), and ${this.provider} rejects a second item with one id ("Duplicate item found with id ${this.itemId}. Remove duplicate items from your input")`
+    return `${at(this.index)}${blockPrefix(this.blockIndex)}item id ${preview(this.itemId)} was already sent (first at messages[${this.firstIndex}]), and ${this.provider} rejects a second item with one id ("Duplicate item found with id ${clip(this.itemId, 80)}. Remove duplicate items from your input")`
   }
 }
 
@@ -1015,7 +1015,7 @@ export class MissingReasoningItem extends Schema.TaggedError<MissingReasoningIte
   itemType: Schema.Literals(["function_call", "message", "web_search_call", "image_generation_call"])
 }) {
   override get message(): string {
-    return `${at(this.index)}${block(this.blockIndex)}: the ${clip(this.itemType)} item ${preview(this.itemId)} is sent with its id, but no reasoning item comes before it in its turn, and ${this.provider} rejects it from a reasoning model ("Item '${this.itemId}' of type '${clip(this.itemType)}' was provided without its required 'reasoning' item")`
+    return `${at(this.index)}${block(this.blockIndex)}: the ${clip(this.itemType)} item ${preview(this.itemId)} is sent with its id, but no reasoning item comes before it in its turn, and ${this.provider} rejects it from a reasoning model ("Item '${clip(this.itemId, 80)}' of type '${clip(this.itemType)}' was provided without its required 'reasoning' item")`
   }
 }
 
