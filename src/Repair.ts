@@ -682,8 +682,11 @@ interface Run {
   readonly moved: Array<number>
 }
 
-const withContent = <M extends Message.Message>(m: M, content: ReadonlyArray<Block.Block>): M => {
-  const fields = { ...m, content } as never
+const withContent = <M extends Message.Message>(m: M, content: ReadonlyArray<Block.Block>): M => rebuilt(m, { ...m, content })
+
+/** A message of `m`'s role made of `fields` (checked by its class), frozen. */
+const rebuilt = <M extends Message.Message>(m: M, given: object): M => {
+  const fields = given as never
   switch (m.role) {
     case "system":
       return Message.freeze(new Message.SystemMessage(fields)) as M
@@ -1400,17 +1403,7 @@ const withoutUnknownFields = <M extends Message.Message>(m: M, i: number, log: (
   const { anthropic: _, ...others } = m.providerOptions ?? {}
   const providerOptions = Object.keys(kept).length === 0 ? others : { ...others, anthropic: kept }
   const { providerOptions: _old, ...rest } = m
-  const fields = (Object.keys(providerOptions).length === 0 ? rest : { ...rest, providerOptions }) as never
-  switch (m.role) {
-    case "user":
-      return Message.freeze(new Message.UserMessage(fields)) as M
-    case "assistant":
-      return Message.freeze(new Message.AssistantMessage(fields)) as M
-    case "tool":
-      return Message.freeze(new Message.ToolMessage(fields)) as M
-    default:
-      return m
-  }
+  return rebuilt(m, Object.keys(providerOptions).length === 0 ? rest : { ...rest, providerOptions })
 }
 
 const anthropicFixes = (options: RepairForOptions | undefined): ProviderFixes => ({
