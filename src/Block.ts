@@ -31,6 +31,7 @@
 import { Effect, Schema } from "effect"
 import { base64DataUrlParts } from "./internal/dataUrl.js"
 import { copyJson, deepFreeze, stringify, stringifyIndented } from "./internal/json.js"
+import { cutText } from "./internal/preview.js"
 
 // ---------------------------------------------------------------------------
 // JSON
@@ -1000,16 +1001,7 @@ export interface RenderOptions {
  *
  * @since 0.1.0
  */
-export const truncate = (s: string, max: number): string => {
-  if (!(s.length > max)) return s
-  let end = Math.max(0, Math.trunc(max))
-  // a high surrogate whose low half would be cut off goes with it
-  if (end > 0 && isHighSurrogate(s.charCodeAt(end - 1)) && isLowSurrogate(s.charCodeAt(end))) end--
-  return `${s.slice(0, end)}…`
-}
-
-const isHighSurrogate = (c: number): boolean => c >= 0xd800 && c <= 0xdbff
-const isLowSurrogate = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff
+export const truncate = (s: string, max: number): string => cutText(s, max)
 
 /**
  * A block as plain text, for summaries and transcripts: tool calls and results

@@ -1717,7 +1717,7 @@ const loneSurrogatePath = (at: ReadonlyArray<string | number>, value: unknown): 
  * sends is read (`anthropicSent`), once: the fields it leaves out, the blocks it leaves out, and the options kept for
  * other providers cannot make the body invalid. The other providers are not recorded rejecting one.
  */
-const loneSurrogateRule = (messages: ReadonlyArray<Message.Message>, sink: ProviderSink): void => {
+const loneSurrogateRule = (messages: ReadonlyArray<Message.Message>, writtenOf: () => Uint8Array, sink: ProviderSink): void => {
   let stop = false
   walkAnthropicSent(messages, (_block, i, b, sent) => {
     for (const [at, value] of sent) {
@@ -1728,7 +1728,7 @@ const loneSurrogateRule = (messages: ReadonlyArray<Message.Message>, sink: Provi
   }, true)
   if (stop || !messages.some(hasAnthropicOptions)) return
   // the fields of the messages it writes: on the message, a breakpoint on its last block
-  const written = anthropicWrittenMessages(messages)
+  const written = writtenOf()
   const sent: Array<SentValue> = []
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!
@@ -1800,9 +1800,9 @@ const anthropicWrittenMessages = (messages: ReadonlyArray<Message.Message>): Uin
  * on a message are its Anthropic options but `cache_control` (which goes on its last block) and the adapter's hints,
  * of the messages it writes them on (`anthropicWrittenMessages`).
  */
-const unknownMessageFieldRule = (messages: ReadonlyArray<Message.Message>, sink: ProviderSink): void => {
+const unknownMessageFieldRule = (messages: ReadonlyArray<Message.Message>, writtenOf: () => Uint8Array, sink: ProviderSink): void => {
   if (!messages.some(hasAnthropicOptions)) return
-  const written = anthropicWrittenMessages(messages)
+  const written = writtenOf()
   for (let i = 0; i < messages.length; i++) {
     if (written[i] !== 1) continue
     const own = messages[i]!.providerOptions?.["anthropic"]
@@ -2127,15 +2127,19 @@ const providerScan = (
         (s) => reasoningItemRule(messages, options, s),
         (s) => mediaTypeRule(provider, messages, s)
       )
-    case "anthropic":
+    case "anthropic": {
+      // which messages the adapter writes fields on: read once, by the first rule that needs it
+      let written: Uint8Array | undefined
+      const writtenOf = (): Uint8Array => (written ??= anthropicWrittenMessages(messages))
       return passes(
         sink,
         (s) => anthropicRules(messages, options, s),
         (s) => cacheBreakpointRule(messages, options, s),
-        (s) => loneSurrogateRule(messages, s),
+        (s) => loneSurrogateRule(messages, writtenOf, s),
         (s) => mediaTypeRule(provider, messages, s),
-        (s) => unknownMessageFieldRule(messages, s)
+        (s) => unknownMessageFieldRule(messages, writtenOf, s)
       )
+    }
     case "gemini":
       return passes(sink, (s) => geminiRules(messages, options, s), (s) => mediaTypeRule(provider, messages, s))
     default:

@@ -22,12 +22,20 @@ const jsonView = (v: unknown): unknown => {
   }
 }
 
-/** Text cut to `max` characters and an ellipsis, never between the halves of a surrogate pair. */
-const cutAt = (s: string, max: number): string => {
-  if (s.length <= max) return s
-  const c = s.charCodeAt(max - 1)
-  return `${s.slice(0, c >= 0xd800 && c <= 0xdbff ? max - 1 : max)}…`
+/**
+ * A string cut to `max` code units with "…" marking the cut, never between the two halves of a surrogate pair (the
+ * character goes whole). `Block.truncate` is this.
+ */
+export const cutText = (s: string, max: number): string => {
+  if (!(s.length > max)) return s
+  let end = Math.max(0, Math.trunc(max))
+  // a high surrogate whose low half would be cut off goes with it
+  if (end > 0 && isHighSurrogate(s.charCodeAt(end - 1)) && isLowSurrogate(s.charCodeAt(end))) end--
+  return `${s.slice(0, end)}…`
 }
+
+const isHighSurrogate = (c: number): boolean => c >= 0xd800 && c <= 0xdbff
+const isLowSurrogate = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff
 
 /**
  * A value as short text for a warning's or an error's message: its JSON (a
@@ -119,7 +127,7 @@ export const preview = (value: unknown, max = 80): string => {
     if (key !== undefined) out += `${quoted(key)}:`
     write(v)
   }
-  return cutAt(out, max)
+  return cutText(out, max)
 }
 
 /** A value `preview` writes other than as JSON, or `undefined` for one it writes as JSON. */
@@ -129,7 +137,7 @@ const topLevel = (value: unknown, max: number): string | undefined => {
     if (typeof value === "function") return "a function"
     const text = typeof value === "symbol" ? String(value) : value instanceof Error && typeof value.message === "string" ? `${String(value.name)}: ${value.message}` : undefined
     // cut first: a lone surrogate at the cut is no pair split, and the rest are made well-formed
-    return text === undefined ? undefined : cutAt(text.slice(0, max + 1), max).replace(LONE_SURROGATES, "\ufffd")
+    return text === undefined ? undefined : cutText(text.slice(0, max + 1), max).replace(LONE_SURROGATES, "\ufffd")
   } catch {
     return UNREADABLE
   }
