@@ -47,7 +47,7 @@
  */
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import * as Block from "./Block.js"
-import * as Conversation from "./Conversation.js"
+import type * as Conversation from "./Conversation.js"
 import * as Message from "./Message.js"
 import { all as allProviders, isProvider, type Provider } from "./Provider.js"
 import * as Request from "./Request.js"
@@ -57,6 +57,7 @@ import type { RequestEstimate, Service as Estimator } from "./TokenEstimator.js"
 import type { Clearing, Layout, Mode, SummaryRole } from "./internal/window.js"
 import { isSummaryMessage, SUMMARY_KEY, summariesIn, summaryHeader } from "./internal/summaryMark.js"
 import { isReasoningItem } from "./internal/responsesItems.js"
+import { missingReasoningItems, profileOptionsOf, requiresReasoningItems } from "./internal/reasoningItems.js"
 import { preview } from "./internal/preview.js"
 import { layoutOf, plan } from "./internal/window.js"
 
@@ -68,7 +69,7 @@ import { layoutOf, plan } from "./internal/window.js"
  * each assistant message as if it began a turn.
  */
 const unreasonedMessages = (messages: ReadonlyArray<Message.Message>, profile: Conversation.ProfileOptions | undefined): ReadonlySet<number> | undefined => {
-  if (!Conversation.requiresReasoningItems(profile) || profile?.store === false) return undefined
+  if (!requiresReasoningItems(profile) || profile?.store === false) return undefined
   const turnStart = Message.user("")
   const probe: Array<Message.Message> = []
   const origin: Array<number> = []
@@ -79,7 +80,7 @@ const unreasonedMessages = (messages: ReadonlyArray<Message.Message>, profile: C
     origin.push(-1, i)
   }
   const found = new Set<number>()
-  for (const issue of Conversation.missingReasoningItems(probe, { ...profile, continues: false })) found.add(origin[issue.index]!)
+  for (const issue of missingReasoningItems(probe, { ...profile, continues: false })) found.add(origin[issue.index]!)
   return found
 }
 
@@ -1314,7 +1315,7 @@ const makeFitRequest = (estimator: Estimator, captured: Option.Option<Summarizer
     const fixedTokens = fixedPart.fixed + (extra ?? 0)
     // the answer's room: as asked, else the request's own output limit (providers refuse input + limit over the context)
     const reserve = options?.reserve ?? request.maxOutputTokens
-    const profile = options?.profile ?? Conversation.profileOptionsOf(request)
+    const profile = options?.profile ?? profileOptionsOf(request)
     const fit = makeFit(renderingEstimator(estimator, request, provider, fixedPart.opening), captured)
     return fit(request.messages, budget, { ...options, fixedTokens, profile, ...(reserve === undefined ? {} : { reserve }) }).pipe(
       Effect.map((fitted): FittedRequest => {

@@ -11,6 +11,10 @@ import * as Block from "../Block.js"
 /** A thinking block that was a Responses reasoning item (it has the item's id). */
 export const isReasoningItem = (block: Block.Block): boolean => block._tag === "Thinking" && block.itemId !== undefined
 
+/** A text or refusal block, which the Responses adapter writes as a part of a message item. */
+export const isMessagePart = (block: Block.AssistantBlock | undefined): block is Block.TextBlock | Block.RefusalBlock =>
+  block !== undefined && (block._tag === "Text" || block._tag === "Refusal")
+
 /** The Responses item id a block was read with (the id the API gave the item), if any. */
 export const itemIdOf = (block: Block.AssistantBlock): string | undefined => {
   switch (block._tag) {
