@@ -26,6 +26,7 @@ import { unknownProvider } from "./internal/unknownProvider.js"
 import { listOf, stringify } from "./internal/json.js"
 import { isMessagePart, itemIdOf, unfollowedReasoning } from "./internal/responsesItems.js"
 import { withoutStacks } from "./internal/withoutStacks.js"
+import { systemRunBetweenResults } from "./internal/systemRun.js"
 import {
   claudeVersion,
   isBreakpoint,
@@ -362,7 +363,9 @@ export interface ResultRef {
 
 /**
  * A turn: one message that is not a tool message, and the tool messages that
- * directly follow it. Turns partition a conversation, so a unit that never
+ * directly follow it, with any system message that sits between two of
+ * them (an agent loop's reminder among a call's results: it belongs to the
+ * turn it interrupts). Turns partition a conversation, so a unit that never
  * separates a call from its results is always a whole turn.
  *
  * - `start`, `end`: the turn is `messages.slice(start, end)`.
@@ -429,6 +432,13 @@ export const turnsOf = (messages: ReadonlyArray<Message.Message>): Array<Turn> =
       }
       continue
     }
+    if (start !== -1 && m.role === "system") {
+      const next = systemRunBetweenResults(messages, i)
+      if (next !== -1) {
+        i = next - 1
+        continue
+      }
+    }
     close(i)
     start = i
     if (m.role !== "assistant") continue
@@ -467,9 +477,15 @@ export const turnsOf = (messages: ReadonlyArray<Message.Message>): Array<Turn> =
  * @since 0.1.0
  */
 export const pendingToolCalls = (messages: ReadonlyArray<Message.Message>): ReadonlyArray<CallRef> => {
-  // only the last turn can be open: find where it starts, then read it alone
+  // only the last turn can be open: find where it starts (through system messages among its results), then read it alone
   let start = messages.length - 1
-  while (start >= 0 && messages[start]!.role === "tool") start--
+  for (;;) {
+    while (start >= 0 && messages[start]!.role === "tool") start--
+    let k = start
+    while (k >= 0 && messages[k]!.role === "system") k--
+    if (k === start || k < 0 || systemRunBetweenResults(messages, k + 1) === -1) break
+    start = k
+  }
   if (start < 0 || messages[start]!.role !== "assistant") return NONE
   const last = turnsOf(messages.slice(start))[0]
   if (last === undefined) return NONE

@@ -59,6 +59,7 @@ import { isSummaryMessage, SUMMARY_KEY, summariesIn, summaryHeader } from "./int
 import { isReasoningItem } from "./internal/responsesItems.js"
 import { missingReasoningItems, profileOptionsOf, requiresReasoningItems } from "./internal/reasoningItems.js"
 import { preview } from "./internal/preview.js"
+import { systemRunBetweenResults } from "./internal/systemRun.js"
 import { layoutOf, plan } from "./internal/window.js"
 
 /**
@@ -567,13 +568,23 @@ const makeClearing = (
   }
   const tailStart = layout.count === 0 ? n : layout.start[layout.tail]!
   // thinking is cleared before the newest user message, and never in the last assistant turn (its messages and
-  // their results, back to the user message before them): a provider that joins that turn's results with the
-  // newest user message (Anthropic) wants the turn's thinking back
+  // their results, back to the user message before them, a system message among results included): a provider that
+  // joins that turn's results with the newest user message (Anthropic) wants the turn's thinking back
   let lastTurn = n
   for (let i = n - 1; i >= 0; i--) {
     if (messages[i]!.role !== "assistant") continue
     lastTurn = i
-    while (lastTurn > 0 && (messages[lastTurn - 1]!.role === "assistant" || messages[lastTurn - 1]!.role === "tool")) lastTurn--
+    while (lastTurn > 0) {
+      const role = messages[lastTurn - 1]!.role
+      if (role === "assistant" || role === "tool") lastTurn--
+      else if (role !== "system") break
+      else {
+        let k = lastTurn - 1
+        while (k > 0 && messages[k - 1]!.role === "system") k--
+        if (systemRunBetweenResults(messages, k) === -1) break
+        lastTurn = k
+      }
+    }
     break
   }
   const thinkingFrom = Math.min(tailStart, lastTurn)

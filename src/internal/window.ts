@@ -3,7 +3,8 @@
  * fits a budget and stays valid, in one pass over prefix sums.
  *
  * The conversation is read as units: one message that is not a tool message
- * plus the tool messages right after it. That is exactly `Conversation.turnsOf`'s
+ * plus the tool messages right after it (and a system message between two of
+ * them, an agent's reminder among a call's results). That is exactly `Conversation.turnsOf`'s
  * partition (a property test holds the two together), read here from roles
  * alone because no pairing is needed: in a valid conversation every call is
  * answered inside its own unit, so dropping whole units never separates a
@@ -28,6 +29,7 @@ import { absurd } from "../Block.js"
 import type * as Message from "../Message.js"
 import { isReasoningItem } from "./responsesItems.js"
 import { isSummaryMessage } from "./summaryMark.js"
+import { systemRunBetweenResults } from "./systemRun.js"
 
 /** What a unit starts with. */
 export const SYSTEM = 0
@@ -59,6 +61,12 @@ export const unitsOf = (messages: ReadonlyArray<Message.Message>): Units => {
     const code = roleCode(messages[i]!.role)
     if (code === TOOL && count > 0) {
       exit[count - 1] = OPEN
+      continue
+    }
+    // a system message among a call's results belongs to that call's unit
+    const next = code === SYSTEM ? systemRunBetweenResults(messages, i) : -1
+    if (next !== -1) {
+      i = next - 1
       continue
     }
     start[count] = i
