@@ -7,12 +7,14 @@
  * reminder sat among that turn's results.
  */
 import { assert, describe, expect, it } from "@effect/vitest"
-import { Arbitrary, Result } from "effect"
-import { Block, Conversation, Message } from "../src/index.js"
+import { Arbitrary, Effect, Result } from "effect"
+import { Block, Conversation, Message, MessageWindow, Request, Summarizer, TokenEstimator } from "../src/index.js"
 import type { Provider } from "../src/index.js"
 import { unitsOf } from "../src/internal/window.js"
 import * as Arb from "./arbitraries.js"
-import { checkFit, estimator, fitSync, isValidFor, opensWell, window } from "./windowCheck.js"
+import * as Req from "./requestArbitraries.js"
+import * as GeminiEstimator from "../src/GeminiEstimator.js"
+import { checkFit, estimator, fitRequestSync, fitSync, isValidFor, opensWell, window } from "./windowCheck.js"
 
 const reminder = Message.system("Reminder: keep answers short.")
 
@@ -171,4 +173,97 @@ describe("a system message among a call's results", () => {
     for (const id of results) expect(calls.has(id)).toBe(true)
     for (const id of calls) if (input.some((m) => Message.toolResultsOf(m).some((x) => x.toolCallId === id))) expect(results.has(id)).toBe(true)
   }, { arbitrary: { runs: 200 }, timeout: 120_000 })
+})
+
+// ---------------------------------------------------------------------------
+// a summary shortened to the room left
+// ---------------------------------------------------------------------------
+
+/** Estimators of different rules: the default, the CJK-weighted one, Gemini's, and text rules of a caller's (by words, by characters). */
+const estimators: ReadonlyArray<TokenEstimator.Service> = [
+  estimator,
+  Effect.runSync(TokenEstimator.makeCjkWeighted()),
+  TokenEstimator.fromTextRule((t) => t.split(/\s+/).filter((w) => w !== "").length),
+  TokenEstimator.fromTextRule((t) => Math.ceil(t.length / 3)),
+  Effect.runSync(GeminiEstimator.make())
+]
+
+const summaryCase = Arbitrary.all({
+  input: Arb.agentConversation,
+  pieces: Arbitrary.array(Arb.text, { minLength: 1, maxLength: 40 }),
+  repeat: Arb.intBetween(1, 300),
+  e: Arb.intBetween(0, estimators.length - 1),
+  p: Arb.intBetween(0, 4),
+  percent: Arb.intBetween(5, 100),
+  summaryTokens: Arb.intBetween(0, 200),
+  pinFirstUser: Arb.bool,
+  clear: Arb.bool,
+  pinAt: Arb.intBetween(-1, 40)
+})
+
+const providers = [undefined, "anthropic", "openai-chat", "openai-responses", "gemini"] as const
+
+describe("a summary shortened to the room left", () => {
+  it.prop("fit: the result, summary included, is within the budget and counted honestly", [summaryCase], ([c]) => {
+    const text = c.pieces.join(" ").repeat(c.repeat)
+    const est = estimators[c.e]!
+    const w = Effect.runSync(
+      MessageWindow.make.pipe(
+        Effect.provideService(TokenEstimator.TokenEstimator, est),
+        Effect.provideService(Summarizer.Summarizer, Summarizer.Summarizer.of({ summarize: () => Effect.succeed(text) }))
+      )
+    )
+    const provider = providers[c.p]
+    const budget = Math.ceil((est.estimateConversation(c.input) * c.percent) / 100)
+    const options: MessageWindow.FitOptions = {
+      strategy: c.clear ? ["clear_tool_results", "summarize"] : "summarize",
+      summaryTokens: c.summaryTokens,
+      pinFirstUser: c.pinFirstUser,
+      pin: (_m: Message.Message, i: number) => i === c.pinAt,
+      ...(provider === undefined ? {} : { provider })
+    }
+    // the least budget that works is the tightest room a summary gets: tried whenever the first is too small
+    let b = budget
+    let r = fitSync(w, c.input, b, options)
+    if (Result.isFailure(r)) {
+      if (r.failure._tag !== "BudgetTooSmall") return assert.fail(r.failure.message)
+      b = r.failure.minimumBudget
+      r = fitSync(w, c.input, b, options)
+      if (Result.isFailure(r)) return assert.fail(`at the minimum: ${r.failure.message}`)
+    }
+    expect(r.success.tokensAfter).toBeLessThanOrEqual(b)
+    expect(est.estimateConversation(r.success.messages)).toBe(r.success.tokensAfter)
+    if (r.success.summary !== undefined) expect(est.estimateMessage(r.success.summary.message)).toBe(r.success.summary.tokens)
+  }, { arbitrary: { runs: 300 }, timeout: 120_000 })
+
+  it.prop("fitRequest: the fitted request, as estimateRequest counts it, is within the budget", [summaryCase, Req.fixedPart], ([c, fixed]) => {
+    const text = c.pieces.join(" ").repeat(c.repeat)
+    const est = estimators[c.e]!
+    const w = Effect.runSync(
+      MessageWindow.make.pipe(
+        Effect.provideService(TokenEstimator.TokenEstimator, est),
+        Effect.provideService(Summarizer.Summarizer, Summarizer.Summarizer.of({ summarize: () => Effect.succeed(text) }))
+      )
+    )
+    const provider = providers[c.p]
+    const request = Req.requestWith(c.input, fixed, provider === "anthropic" ? "claude-sonnet-4-5" : provider === "gemini" ? "gemini-2.5-flash" : "gpt-4o")
+    const counted = (req: Request.Request) => est.estimateRequest(req, provider === undefined ? undefined : { provider }).total
+    const budget = Math.ceil((counted(request) * c.percent) / 100) + (request.maxOutputTokens ?? 0)
+    const options: MessageWindow.FitOptions = {
+      strategy: c.clear ? ["clear_tool_results", "summarize"] : "summarize",
+      summaryTokens: c.summaryTokens,
+      pinFirstUser: c.pinFirstUser,
+      pin: (_m: Message.Message, i: number) => i === c.pinAt,
+      ...(provider === undefined ? {} : { provider })
+    }
+    let b = budget
+    let r = fitRequestSync(w, request, b, options)
+    if (Result.isFailure(r)) {
+      if (r.failure._tag !== "BudgetTooSmall") return assert.fail(r.failure.message)
+      b = r.failure.minimumBudget
+      r = fitRequestSync(w, request, b, options)
+      if (Result.isFailure(r)) return assert.fail(`at the minimum: ${r.failure.message}`)
+    }
+    expect(counted(r.success.request) + (request.maxOutputTokens ?? 0)).toBeLessThanOrEqual(b)
+  }, { arbitrary: { runs: 300 }, timeout: 120_000 })
 })
