@@ -432,12 +432,11 @@ export const turnsOf = (messages: ReadonlyArray<Message.Message>): Array<Turn> =
       }
       continue
     }
-    if (start !== -1 && m.role === "system") {
-      const next = systemRunBetweenResults(messages, i)
-      if (next !== -1) {
-        i = next - 1
-        continue
-      }
+    // a system message among the turn's results (an agent's reminder) is part of the turn
+    const next = systemRunBetweenResults(messages, i)
+    if (next !== -1) {
+      i = next - 1
+      continue
     }
     close(i)
     start = i
@@ -477,18 +476,13 @@ export const turnsOf = (messages: ReadonlyArray<Message.Message>): Array<Turn> =
  * @since 0.1.0
  */
 export const pendingToolCalls = (messages: ReadonlyArray<Message.Message>): ReadonlyArray<CallRef> => {
-  // only the last turn can be open: find where it starts (through system messages among its results), then read it alone
+  // only the last turn can be open: find where it starts (tool messages, and system messages among them, before it),
+  // then read it alone; it is open only when it runs to the end
   let start = messages.length - 1
-  for (;;) {
-    while (start >= 0 && messages[start]!.role === "tool") start--
-    let k = start
-    while (k >= 0 && messages[k]!.role === "system") k--
-    if (k === start || k < 0 || systemRunBetweenResults(messages, k + 1) === -1) break
-    start = k
-  }
+  while (start >= 0 && (messages[start]!.role === "tool" || messages[start]!.role === "system")) start--
   if (start < 0 || messages[start]!.role !== "assistant") return NONE
   const last = turnsOf(messages.slice(start))[0]
-  if (last === undefined) return NONE
+  if (last === undefined || last.end !== messages.length - start) return NONE
   return last.unanswered.map((ref) => ({ ...ref, index: ref.index + start }))
 }
 

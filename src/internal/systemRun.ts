@@ -13,8 +13,8 @@ import type * as Message from "../Message.js"
  * is no such system message.
  */
 export const systemRunBetweenResults = (messages: ReadonlyArray<{ readonly role: Message.Role }>, i: number): number => {
-  if (i === 0 || messages[i]!.role !== "system" || messages[i - 1]!.role !== "tool") return -1
+  if (messages[i]?.role !== "system" || messages[i - 1]?.role !== "tool") return -1
   let j = i + 1
-  while (j < messages.length && messages[j]!.role === "system") j++
-  return j < messages.length && messages[j]!.role === "tool" ? j : -1
+  while (messages[j]?.role === "system") j++
+  return messages[j]?.role === "tool" ? j : -1
 }

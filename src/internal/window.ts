@@ -64,7 +64,7 @@ export const unitsOf = (messages: ReadonlyArray<Message.Message>): Units => {
       continue
     }
     // a system message among a call's results belongs to that call's unit
-    const next = code === SYSTEM ? systemRunBetweenResults(messages, i) : -1
+    const next = systemRunBetweenResults(messages, i)
     if (next !== -1) {
       i = next - 1
       continue
