@@ -365,8 +365,9 @@ export interface ResultRef {
  * A turn: one message that is not a tool message, and the tool messages that
  * directly follow it, with any system message that sits between two of
  * them (an agent loop's reminder among a call's results: it belongs to the
- * turn it interrupts). Turns partition a conversation, so a unit that never
- * separates a call from its results is always a whole turn.
+ * turn it interrupts; validation accepts it there for Anthropic only, see
+ * `GenericRules.systemEndsTurn`). Turns partition a conversation, so a unit
+ * that never separates a call from its results is always a whole turn.
  *
  * - `start`, `end`: the turn is `messages.slice(start, end)`.
  * - `calls`: the client-executed calls the turn's assistant message made (empty
