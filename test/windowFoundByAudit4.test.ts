@@ -106,6 +106,18 @@ describe("a system message among a call's results", () => {
     }
   })
 
+  it("does not pin the call's turn in a request either (fitRequest, Anthropic)", () => {
+    const input = withReminder(true)
+    const request = Request.make(input, { model: "claude-sonnet-4-5" })
+    const kept = Request.make(leastKept(input), { model: "claude-sonnet-4-5" })
+    const budget = estimator.estimateRequest(kept, { provider: "anthropic" }).total
+    assert.isBelow(budget, estimator.estimateRequest(request, { provider: "anthropic" }).total)
+    const r = fitRequestSync(window, request, budget, { provider: "anthropic" })
+    if (Result.isFailure(r)) return assert.fail(r.failure.message)
+    assert.deepStrictEqual(r.success.request.messages.map((m) => m.role), ["system", "user", "assistant", "tool"])
+    assert.deepStrictEqual(Conversation.issuesFor("anthropic", r.success.request.messages), [])
+  })
+
   it("keeps the thinking of the last assistant turn when a reminder sits among its results (clearThinking, Anthropic)", () => {
     const input = [
       Message.system("You are a weather agent."),
