@@ -118,7 +118,9 @@ export interface CalibrationState {
  *   factor learns only what the estimator reads.
  * - `estimatorFor(model).estimateRequest` scales every part but `framing`.
  * - `stateOf(model)`, `snapshot()`: the learned state; feed a snapshot back as
- *   `initialFactors` to keep what was learned across restarts.
+ *   `initialFactors` to keep what was learned across restarts. A snapshot
+ *   holds every model whose factor is not 1, those of `initialFactors` that
+ *   this run never used included (as clamped to `minFactor`/`maxFactor`).
  *
  * @since 0.1.0
  */
@@ -304,6 +306,12 @@ const build = (base: Service, options: CalibrationOptions): CalibrationService =
     snapshot: () => {
       const out: Record<string, number> = {}
       for (const [model, s] of models) if (s.accepted > 0 || s.logFactor !== 0) defineOwn(out, model, s.factor)
+      // a starting factor no call of this run touched is still known: dropping it would lose it at the next restart
+      for (const model of Object.keys(initial)) {
+        if (models.has(model)) continue
+        const logFactor = clamp(Math.log(initial[model]!), minLog, maxLog)
+        if (logFactor !== 0) defineOwn(out, model, Math.exp(logFactor))
+      }
       return out
     }
   }
