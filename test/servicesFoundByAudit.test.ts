@@ -5,6 +5,10 @@ import * as TokenEstimator from "../src/TokenEstimator.js"
 
 const makeCalibration = (options?: Calibration.CalibrationOptions) => Effect.runSync(Calibration.make(TokenEstimator.heuristic, options))
 
+/** Reports calls whose base estimate is 1000 tokens and whose true count is `actual`, estimated with the current factor. */
+const report = (calibration: Calibration.CalibrationService, actual: number) =>
+  calibration.record("m", Math.ceil(1000 * calibration.factor("m")), actual)
+
 describe("Calibration (found by audit)", () => {
   it.effect("a snapshot keeps the starting factor of a model no report or estimate touched this run", () =>
     Effect.gen(function* () {
@@ -24,6 +28,33 @@ describe("Calibration (found by audit)", () => {
       const calibration = makeCalibration({ initialFactors: { big: 100, one: 1 }, maxFactor: 4 })
       expect(calibration.snapshot()).toEqual({ big: calibration.factor("big") })
       expect(calibration.factor("big")).toBeCloseTo(4, 12)
+    })
+  )
+
+  it.effect("a factor restored from a snapshot is learned on from, not started over: an absurd first report is rejected", () =>
+    Effect.gen(function* () {
+      const first = makeCalibration()
+      for (let i = 0; i < 100; i++) yield* report(first, 1300)
+      const learned = first.factor("m")
+      const restored = makeCalibration({ initialFactors: first.snapshot() })
+      // the same report to the run that learned the factor and to the one restored from its snapshot
+      expect(learned).toBeCloseTo(1.3, 2)
+      yield* report(first, 13_000)
+      yield* report(restored, 13_000)
+      expect(first.factor("m")).toBeCloseTo(learned, 12)
+      expect(restored.factor("m")).toBeCloseTo(learned, 12)
+      expect(restored.stateOf("m")).toMatchObject({ accepted: 0, rejected: 1 })
+    })
+  )
+
+  it.effect("a factor restored from a snapshot moves by the EWMA weight on a plausible report, as in the run that learned it", () =>
+    Effect.gen(function* () {
+      const first = makeCalibration()
+      for (let i = 0; i < 100; i++) yield* report(first, 1300)
+      const restored = makeCalibration({ initialFactors: first.snapshot() })
+      yield* report(first, 1200)
+      yield* report(restored, 1200)
+      expect(restored.factor("m")).toBeCloseTo(first.factor("m"), 12)
     })
   )
 })
