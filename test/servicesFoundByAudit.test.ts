@@ -1,7 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Arbitrary, Effect, Schema } from "effect"
 import * as Calibration from "../src/Calibration.js"
+import * as Conversation from "../src/Conversation.js"
+import * as Repair from "../src/Repair.js"
 import * as TokenEstimator from "../src/TokenEstimator.js"
+import * as Arb from "./arbitraries.js"
 
 const makeCalibration = (options?: Calibration.CalibrationOptions) => Effect.runSync(Calibration.make(TokenEstimator.heuristic, options))
 
@@ -57,4 +60,38 @@ describe("Calibration (found by audit)", () => {
       expect(restored.factor("m")).toBeCloseTo(first.factor("m"), 12)
     })
   )
+})
+
+/** Every profile option `repairFor` and `validateFor` share, each present or not. */
+const profileOptions = Arbitrary.schema(Schema.Struct({
+  allowPendingToolCalls: Schema.optionalKey(Schema.Boolean),
+  continues: Schema.optionalKey(Schema.Boolean),
+  thinking: Schema.optionalKey(Schema.Boolean),
+  thinkingMode: Schema.optionalKey(Schema.Literals(["enabled", "adaptive"])),
+  store: Schema.optionalKey(Schema.Boolean),
+  thoughtSignatures: Schema.optionalKey(Schema.Literals(["required", "optional"])),
+  model: Schema.optionalKey(Schema.Literals(["gpt-5", "o3", "gpt-4o", "gemini-3-pro-preview", "gemini-2.5-flash", "claude-sonnet-4"]))
+}))
+
+const history = Arb.bool.pipe(Arbitrary.flatMap((broken) => (broken ? Arb.brokenConversation : Arb.agentConversation)))
+
+describe("Repair.repairFor with profile options", () => {
+  for (const provider of ["openai-chat", "openai-responses", "anthropic", "gemini"] as const) {
+    it.effect.prop(
+      `${provider}: the repaired history passes validateFor with the same options, and repairing it again changes nothing`,
+      [history, profileOptions],
+      ([x, options]) =>
+        Effect.gen(function* () {
+          const result = yield* Effect.result(Repair.repairFor(provider, options)(x))
+          if (result._tag === "Failure") {
+            expect(["EmptyConversation", "ThinkingNotFirst", "TooManyCacheBreakpoints", "DuplicateItemId", "PrefillNotSupported", "UnsupportedMediaType"]).toContain(result.failure.issue._tag)
+            return
+          }
+          yield* Conversation.validateFor(provider, options)(result.success.messages)
+          const again = yield* Repair.repairFor(provider, options)(result.success.messages)
+          expect(again.actions).toEqual([])
+        }),
+      { arbitrary: { runs: 300 }, timeout: 120_000 }
+    )
+  }
 })
