@@ -1,8 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Arbitrary, Effect, Schema } from "effect"
+import { Arbitrary, Effect, Layer, Schema, Stream } from "effect"
+import { AiError, LanguageModel } from "effect/ai"
 import * as Calibration from "../src/Calibration.js"
 import * as Conversation from "../src/Conversation.js"
+import * as Message from "../src/Message.js"
 import * as Repair from "../src/Repair.js"
+import * as Summarizer from "../src/Summarizer.js"
 import * as TokenEstimator from "../src/TokenEstimator.js"
 import * as Arb from "./arbitraries.js"
 
@@ -94,4 +97,22 @@ describe("Repair.repairFor with profile options", () => {
       { arbitrary: { runs: 300 }, timeout: 120_000 }
     )
   }
+})
+
+describe("Summarizer.layerLanguageModel (found by audit)", () => {
+  it.effect("a model error whose message is huge (a provider echoing the prompt) gives a SummaryFailed whose message is bounded, the error kept whole as its cause", () => {
+    const echoed = "the user's words ".repeat(20_000)
+    const failure = AiError.make({ module: "Test", method: "generateText", reason: new AiError.UnknownError({ description: echoed }) })
+    const model = Layer.effect(
+      LanguageModel.LanguageModel,
+      LanguageModel.make({ generateText: () => Effect.fail(failure), streamText: () => Stream.empty })
+    )
+    return Effect.gen(function* () {
+      const summarizer = yield* Summarizer.Summarizer
+      const error = yield* Effect.flip(summarizer.summarize({ messages: [Message.user("Hi")], transcript: "User: Hi", maxTokens: 100 }))
+      expect(error.message.length).toBeLessThan(600)
+      expect(error.message).toContain("the user's words")
+      expect(error.cause).toBe(failure)
+    }).pipe(Effect.provide(Summarizer.layerLanguageModel().pipe(Layer.provide(model))))
+  })
 })
