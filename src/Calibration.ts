@@ -44,7 +44,10 @@ const Positive = Schema.Finite.check(Schema.isGreaterThan(0))
  * - `minEstimate`: reports with a smaller estimate are ignored, being
  *   dominated by fixed request overhead (default 16).
  * - `initialFactors`: starting factor per model (positive), e.g. a previous
- *   `snapshot()`.
+ *   `snapshot()`. A model that starts from one is taken as warmed up: its
+ *   reports are weighed by `alpha` and outliers rejected from the first
+ *   report on, so a restart keeps what was learned rather than starting
+ *   the running mean over.
  *
  * @example
  * const calibration = yield* Calibration.make(TokenEstimator.heuristic, {
@@ -118,7 +121,9 @@ export interface CalibrationState {
  *   factor learns only what the estimator reads.
  * - `estimatorFor(model).estimateRequest` scales every part but `framing`.
  * - `stateOf(model)`, `snapshot()`: the learned state; feed a snapshot back as
- *   `initialFactors` to keep what was learned across restarts.
+ *   `initialFactors` to keep what was learned across restarts. A snapshot
+ *   holds every model whose factor is not 1, those of `initialFactors` that
+ *   this run never used included (as clamped to `minFactor`/`maxFactor`).
  *
  * @since 0.1.0
  */
@@ -150,6 +155,12 @@ interface ModelState {
   ignored: number
   outlierRun: number
   outlierSide: number
+  /**
+   * Whether the factor started from `initialFactors` (typically a snapshot
+   * of an earlier run): it is then taken as warmed up, so the first reports
+   * after a restart are weighed as the run that learned it would weigh them.
+   */
+  readonly restored: boolean
   estimator: Service | undefined
   /**
    * The log factor each recent estimate of `estimatorFor` was made with,
@@ -194,6 +205,7 @@ const build = (base: Service, options: CalibrationOptions): CalibrationService =
         ignored: 0,
         outlierRun: 0,
         outlierSide: 0,
+        restored: start !== undefined,
         estimator: undefined,
         issued: new Map()
       }
@@ -228,7 +240,7 @@ const build = (base: Service, options: CalibrationOptions): CalibrationService =
     }
     // how far the current factor is from the report: the estimate rescaled from the factor it was made with
     const r = Math.log(actual / estimate) + (made ?? s.logFactor) - s.logFactor
-    if (s.accepted >= warmup && Math.abs(r) > outlierLog) {
+    if ((s.restored || s.accepted >= warmup) && Math.abs(r) > outlierLog) {
       const side = r > 0 ? 1 : -1
       s.outlierRun = s.outlierSide === side ? s.outlierRun + 1 : 1
       s.outlierSide = side
@@ -240,7 +252,7 @@ const build = (base: Service, options: CalibrationOptions): CalibrationService =
       s.outlierRun = 0
       s.outlierSide = 0
     }
-    const a = Math.max(alpha, 1 / (s.accepted + 1))
+    const a = s.restored ? alpha : Math.max(alpha, 1 / (s.accepted + 1))
     s.logFactor = clamp(s.logFactor + clamp(a * r, -maxStep, maxStep), minLog, maxLog)
     s.factor = Math.exp(s.logFactor)
     s.accepted++
@@ -304,6 +316,12 @@ const build = (base: Service, options: CalibrationOptions): CalibrationService =
     snapshot: () => {
       const out: Record<string, number> = {}
       for (const [model, s] of models) if (s.accepted > 0 || s.logFactor !== 0) defineOwn(out, model, s.factor)
+      // a starting factor no call of this run touched is still known: dropping it would lose it at the next restart
+      for (const model of Object.keys(initial)) {
+        if (models.has(model)) continue
+        const logFactor = clamp(Math.log(initial[model]!), minLog, maxLog)
+        if (logFactor !== 0) defineOwn(out, model, Math.exp(logFactor))
+      }
       return out
     }
   }
@@ -326,12 +344,14 @@ const build = (base: Service, options: CalibrationOptions): CalibrationService =
  *    factors are both measured against the later one: the step stays
  *    capped, and a consumed or first-in-first-out record would serve the
  *    window's own re-estimates of a conversation worse).
- * 3. Outlier rejection: once `warmup` reports were accepted, a report with
+ * 3. Outlier rejection: once `warmup` reports were accepted (from the first
+ *    report for a model that started from `initialFactors`), a report with
  *    `|r| > ln(outlierRatio)` is rejected, unless it is the `outlierRun`-th
  *    (or later) consecutive outlier on the same side: a sustained shift (a new
  *    model version, a different prompt shape) is real and is learned.
  * 4. Step: `α = max(alpha, 1 / (accepted + 1))` (a running mean at first, an
- *    EWMA later), `Δ = clamp(α·r, −maxStep, +maxStep)`.
+ *    EWMA later; `alpha` from the start for a model that started from
+ *    `initialFactors`), `Δ = clamp(α·r, −maxStep, +maxStep)`.
  * 5. `ℓ ← clamp(ℓ + Δ, ln minFactor, ln maxFactor)`.
  *
  * So one report moves the factor by at most `e^maxStep` (≈10.5% by default)

@@ -34,6 +34,7 @@ import { LanguageModel } from "effect/ai"
 import * as Block from "./Block.js"
 import * as Message from "./Message.js"
 import { checkAgainst } from "./internal/options.js"
+import { cutText } from "./internal/preview.js"
 import { isSummaryMessage, summaryTextOf } from "./internal/summaryMark.js"
 
 // ---------------------------------------------------------------------------
@@ -357,7 +358,8 @@ export interface LanguageModelOptions {
  * `LanguageModel` service: the instructions as a system message, and the
  * transcript of the dropped messages (tool traffic written out) as the user
  * message, with the token limit stated. A model error becomes `SummaryFailed`
- * with the `AiError` as its cause; so does an empty answer.
+ * with the `AiError` as its cause (the `reason` is its message, cut after
+ * 300 characters); so does an empty answer.
  *
  * @example
  * import { Layer } from "effect"
@@ -387,7 +389,8 @@ export const layerLanguageModel = (options?: LanguageModelOptions): Layer.Layer<
               ]
             })
           ).pipe(
-            Effect.mapError((error) => new SummaryFailed({ reason: error.message, cause: error })),
+            // the model's error can quote the prompt whole (a provider echoing the request): its text is cut, the error kept as the cause
+            Effect.mapError((error) => new SummaryFailed({ reason: cutText(error.message, 300), cause: error })),
             Effect.flatMap((response) => {
               const text = response.text.trim()
               return text === "" ? Effect.fail(new SummaryFailed({ reason: "the model answered with an empty summary" })) : Effect.succeed(text)
