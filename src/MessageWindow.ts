@@ -208,7 +208,9 @@ export class InvalidFitOptions extends Schema.TaggedError<InvalidFitOptions>()("
 }
 
 /**
- * Every way `fit` can fail.
+ * Every way `fit` can fail. `SummaryFailed` comes from the `Summarizer`, or
+ * from the window when a summarizer answers with blank text (a summary of
+ * nothing would replace the dropped turns with a bare header).
  *
  * @since 0.1.0
  */
@@ -1165,7 +1167,13 @@ const decide = (
   const { notShown, text: transcript } = transcriptFor(dropped)
   const maxTokens = Math.max(1, Math.min(summaryTokens, room - bare))
   return summarizer.summarize({ messages: dropped, transcript, maxTokens }).pipe(
-    Effect.map((text) => done(assemble(decided, { ...fitSummary(estimator, role, dropped.length, text.trim(), room), notShown })))
+    Effect.flatMap((text) => {
+      const trimmed = text.trim()
+      // a summary of nothing would stand in for the dropped turns with a bare header
+      return trimmed === ""
+        ? Effect.fail(new Summarizer.SummaryFailed({ reason: "the summarizer returned an empty summary" }))
+        : Effect.succeed(done(assemble(decided, { ...fitSummary(estimator, role, dropped.length, trimmed, room), notShown })))
+    })
   )
 }
 
