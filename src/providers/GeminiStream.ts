@@ -22,7 +22,9 @@
  *   `willContinue: true`), the following fragments are folded into that
  *   call's `args` by `jsonPath` (strings marked `willContinue` are
  *   concatenated) until a fragment without `willContinue`; the final part
- *   has `args` and no streaming fields. A fragment names no function (or
+ *   has `args` and no streaming fields. The call keeps the signature of
+ *   its first part: a fragment that brings another `thoughtSignature` is a
+ *   protocol error (the error's event holds it). A fragment names no function (or
  *   carries that call's own `id`): a part that names one, or has another
  *   `id`, is a new call, and one that begins while the arguments before
  *   it still stream is reported as a protocol error (both calls are in
@@ -282,7 +284,15 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.GenerateContentResponse> => 
           if (k === "args" && Core.isObj(fc[k])) for (const a in fc[k] as Obj) Core.setKey(Core.obj(s.call, "args") ?? (s.call["args"] = {}), a, (fc[k] as Obj)[a])
           else if (fc[k] !== undefined && fc[k] !== null && fc[k] !== "") Core.setKey(s.call, k, fc[k])
         }
-        for (const k in part) if (k !== callKey && part[k] !== undefined) Core.setKey(s.part, k, Core.clone(part[k]))
+        for (const k in part) {
+          if (k === callKey || part[k] === undefined) continue
+          // a signature belongs to the content before it: one a later fragment brings never replaces the call's own
+          if ((k === "thoughtSignature" || k === "thought_signature") && s.part[k] !== undefined && s.part[k] !== null && !Core.sameJson(s.part[k], part[k])) {
+            ctx.violation(`candidate ${c.index}: a fragment of function call ${Core.str(s.call, "name") ?? "(unnamed)"} brings another ${k} (the call keeps its first)`)
+            continue
+          }
+          Core.setKey(s.part, k, Core.clone(part[k]))
+        }
         foldArgs(s, partialArgsOf(fc) ?? [])
         if (!continues(fc)) finishStreaming(c)
         return
