@@ -215,3 +215,52 @@ describe("A stream cut before its terminal event: an IncompleteStream with what 
     assert.deepStrictEqual<unknown>((result.failure as unknown as { readonly partial: AnthropicWire.Message }).partial.content, [{ type: "text", text: "Hel" }])
   })
 })
+
+describe("Responses: items without ids are matched to the terminal output once, wherever it puts them", () => {
+  let seq = 0
+  const ev = (type: string, rest: object): OpenAiResponsesWire.StreamEvent => ({ type, sequence_number: seq++, ...rest }) as unknown as OpenAiResponsesWire.StreamEvent
+  const base = { id: "resp_1", object: "response", created_at: 1, model: "local-model" }
+  const reasoning = { type: "reasoning", summary: [{ type: "summary_text", text: "Think." }] }
+  const message = { type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: "Hi!", annotations: [] }] }
+  // a compatible server whose items carry no id, and whose terminal output leaves the reasoning item out
+  const events = (terminalOutput: ReadonlyArray<object>) => [
+    ev("response.created", { response: { ...base, status: "in_progress", output: [] } }),
+    ev("response.output_item.added", { output_index: 0, item: { type: "reasoning", summary: [] } }),
+    ev("response.output_item.done", { output_index: 0, item: reasoning }),
+    ev("response.output_item.added", { output_index: 1, item: { type: "message", role: "assistant", status: "in_progress", content: [] } }),
+    ev("response.content_part.added", { output_index: 1, content_index: 0, part: { type: "output_text", text: "", annotations: [] } }),
+    ev("response.output_text.delta", { output_index: 1, content_index: 0, delta: "Hi!" }),
+    ev("response.output_item.done", { output_index: 1, item: message }),
+    ev("response.completed", { response: { ...base, status: "completed", output: terminalOutput } })
+  ]
+  const streamedItemsOf = (r: unknown): unknown => (r as { readonly streamed_items?: unknown }).streamed_items
+
+  it("an id-less item the terminal output has at another place is not also kept as streamed_items", () => {
+    const result = run(OpenAiResponsesStream.make(), events([message]))
+    if (Result.isFailure(result)) return assert.fail(result.failure.message)
+    assert.deepStrictEqual<unknown>(result.success.output, [message])
+    // the reasoning item, which the output leaves out, is kept; the message, which it has, is not kept twice
+    assert.deepStrictEqual(streamedItemsOf(result.success), [reasoning])
+  })
+
+  it("an id-less item matched elsewhere still keeps what its deltas built when the terminal text differs", () => {
+    const final = { ...message, content: [{ type: "output_text", text: "Hello!", annotations: [] }] }
+    const result = run(OpenAiResponsesStream.make(), events([final]))
+    if (Result.isFailure(result)) return assert.fail(result.failure.message)
+    assert.deepStrictEqual<unknown>(result.success.output, [{ ...message, content: [{ type: "output_text", text: "Hello!", annotations: [], streamed_text: "Hi!" }] }])
+    assert.deepStrictEqual(streamedItemsOf(result.success), [reasoning])
+  })
+
+  it("one terminal item stands for one streamed item: two id-less messages and one in the output keep the other", () => {
+    const two = [
+      ev("response.created", { response: { ...base, status: "in_progress", output: [] } }),
+      ev("response.output_item.done", { output_index: 0, item: message }),
+      ev("response.output_item.done", { output_index: 1, item: { ...message, content: [{ type: "output_text", text: "Second.", annotations: [] }] } }),
+      ev("response.completed", { response: { ...base, status: "completed", output: [{ type: "reasoning", summary: [] }, message] } })
+    ]
+    const acc = OpenAiResponsesStream.make()
+    for (const e of two) acc.push(e)
+    const response = acc.snapshot()
+    assert.deepStrictEqual(streamedItemsOf(response), [{ ...message, content: [{ type: "output_text", text: "Second.", annotations: [] }] }])
+  })
+})
