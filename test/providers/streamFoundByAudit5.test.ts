@@ -264,3 +264,58 @@ describe("Responses: items without ids are matched to the terminal output once, 
     assert.deepStrictEqual(streamedItemsOf(response), [{ ...message, content: [{ type: "output_text", text: "Second.", annotations: [] }] }])
   })
 })
+
+describe("Gemini: grounding and URL context metadata add up across chunks", () => {
+  const chunk = (text: string, fields: object): GeminiWire.GenerateContentResponse =>
+    ({ candidates: [{ content: { role: "model", parts: [{ text }] }, ...fields }] }) as GeminiWire.GenerateContentResponse
+  const web = (n: number) => ({ web: { uri: `https://example.com/${n}`, title: `Source ${n}` } })
+  const support = (start: number, end: number, text: string, indices: ReadonlyArray<number>) => ({ segment: { startIndex: start, endIndex: end, text }, groundingChunkIndices: indices })
+  const candidateOf = (chunks: ReadonlyArray<GeminiWire.GenerateContentResponse>): Record<string, unknown> => {
+    const result = run(GeminiStream.make(), chunks)
+    if (Result.isFailure(result)) return assert.fail(result.failure.message)
+    return result.success.candidates?.[0] as unknown as Record<string, unknown>
+  }
+
+  it("chunks that send only what is new: every source, support and query is kept, once", () => {
+    const candidate = candidateOf([
+      chunk("Oslo is 12°C. ", { groundingMetadata: { webSearchQueries: ["oslo weather"], groundingChunks: [web(0)], groundingSupports: [support(0, 14, "Oslo is 12°C.", [0])] } }),
+      chunk("Bergen rains.", { groundingMetadata: { webSearchQueries: ["oslo weather", "bergen weather"], groundingChunks: [web(1)], groundingSupports: [support(14, 27, "Bergen rains.", [1])], searchEntryPoint: { renderedContent: "<div/>" } }, finishReason: "STOP" })
+    ])
+    assert.deepStrictEqual(candidate["groundingMetadata"], {
+      webSearchQueries: ["oslo weather", "bergen weather"],
+      groundingChunks: [web(0), web(1)],
+      groundingSupports: [support(0, 14, "Oslo is 12°C.", [0]), support(14, 27, "Bergen rains.", [1])],
+      searchEntryPoint: { renderedContent: "<div/>" }
+    })
+  })
+
+  it("chunks that resend all so far: the last, without duplicates", () => {
+    const first = { webSearchQueries: ["oslo weather"], groundingChunks: [web(0)], groundingSupports: [support(0, 14, "Oslo is 12°C.", [0])] }
+    const all = { webSearchQueries: ["oslo weather"], groundingChunks: [web(0), web(1)], groundingSupports: [support(0, 14, "Oslo is 12°C.", [0]), support(14, 27, "Bergen rains.", [1])] }
+    const candidate = candidateOf([chunk("Oslo is 12°C. ", { groundingMetadata: first }), chunk("Bergen rains.", { groundingMetadata: all, finishReason: "STOP" })])
+    assert.deepStrictEqual(candidate["groundingMetadata"], all)
+  })
+
+  it("metadata only an early chunk carried is kept; a later chunk's fields are added to it", () => {
+    const candidate = candidateOf([
+      chunk("A", { groundingMetadata: { groundingChunks: [web(0)], webSearchQueries: ["q"] } }),
+      chunk("B", { groundingMetadata: { searchEntryPoint: { renderedContent: "<div/>" } } }),
+      chunk("", { finishReason: "STOP" })
+    ])
+    assert.deepStrictEqual(candidate["groundingMetadata"], { groundingChunks: [web(0)], webSearchQueries: ["q"], searchEntryPoint: { renderedContent: "<div/>" } })
+  })
+
+  it("urlContextMetadata, in either spelling: each URL's status kept once", () => {
+    const url = (n: number) => ({ retrievedUrl: `https://example.com/${n}`, urlRetrievalStatus: "URL_RETRIEVAL_STATUS_SUCCESS" })
+    const candidate = candidateOf([
+      chunk("A", { urlContextMetadata: { urlMetadata: [url(0)] } }),
+      chunk("B", { urlContextMetadata: { urlMetadata: [url(1), url(0)] }, finishReason: "STOP" })
+    ])
+    assert.deepStrictEqual(candidate["urlContextMetadata"], { urlMetadata: [url(0), url(1)] })
+    const snake = candidateOf([
+      chunk("A", { url_context_metadata: { url_metadata: [url(0)] } }),
+      chunk("B", { url_context_metadata: { url_metadata: [url(1)] }, finish_reason: "STOP" })
+    ])
+    assert.deepStrictEqual(snake["url_context_metadata"], { url_metadata: [url(0), url(1)] })
+  })
+})
