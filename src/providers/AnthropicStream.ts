@@ -9,7 +9,11 @@
  *   never get deltas, such as `redacted_thinking`, `web_search_tool_result`
  *   or `fallback`, arrive whole here).
  * - `content_block_delta`: `text_delta` appends to `text`, `thinking_delta`
- *   to `thinking`; `signature_delta` sets `signature`; `citations_delta`
+ *   to `thinking`; `signature_delta` sets `signature` (a block has one:
+ *   another, different signature for a block that has one is a protocol
+ *   error, and the block keeps its first; a repeat of the same one changes
+ *   nothing; on a block that is not `thinking` it is a protocol error too,
+ *   and the block keeps it); `citations_delta`
  *   appends one citation; `input_json_delta` appends to the block's input
  *   JSON text, for any block with an `input` (`tool_use`,
  *   `server_tool_use`, `mcp_tool_use`...). Other delta types (such as
@@ -199,7 +203,14 @@ const make_ = (ctx: Core.Context) => {
       case "signature_delta": {
         if (blockType !== "thinking") ctx.violation(`a signature_delta for content block ${i}, a ${blockType} block`)
         const signature = deltaText(delta, type, i)
-        if (signature !== undefined) b["signature"] = signature
+        if (signature === undefined) return
+        const had = Core.str(b, "signature")
+        // one signature per block: another never replaces the one there silently (the block keeps its first)
+        if (had !== undefined && had !== "" && had !== signature) {
+          ctx.violation(`a second signature_delta for content block ${i} brings another signature (the block keeps its first)`)
+          return
+        }
+        b["signature"] = signature
         return
       }
       case "input_json_delta": {

@@ -22,7 +22,9 @@
  *   `willContinue: true`), the following fragments are folded into that
  *   call's `args` by `jsonPath` (strings marked `willContinue` are
  *   concatenated) until a fragment without `willContinue`; the final part
- *   has `args` and no streaming fields. A fragment names no function (or
+ *   has `args` and no streaming fields. The call keeps the signature of
+ *   its first part: a fragment that brings another `thoughtSignature` is a
+ *   protocol error (the error's event holds it). A fragment names no function (or
  *   carries that call's own `id`): a part that names one, or has another
  *   `id`, is a new call, and one that begins while the arguments before
  *   it still stream is reported as a protocol error (both calls are in
@@ -30,9 +32,14 @@
  *   arguments) when no call's arguments stream closes no call: read as
  *   one, it would be a call without a name, which the API rejects. It is
  *   a protocol error naming it, and the partial response keeps it as sent.
- * - Candidate fields: `finishReason`, `finishMessage`, `safetyRatings`,
- *   `groundingMetadata` and the others take the last value sent;
- *   `citationMetadata.citations` are appended.
+ * - Candidate fields: `finishReason`, `finishMessage`, `safetyRatings`
+ *   and the others take the last value sent; `citationMetadata.citations`
+ *   are appended. `groundingMetadata` and `urlContextMetadata` add up, for
+ *   chunks that resend all so far and chunks that send only what is new:
+ *   a list that extends the one so far replaces it, any other list adds
+ *   the elements it does not have yet (`groundingChunks` are added whole,
+ *   as `groundingSupports` name them by place), objects merge key by key,
+ *   other values sent win, and what only an earlier chunk sent is kept.
  * - Response fields (`usageMetadata`, `modelVersion`, `responseId`,
  *   `promptFeedback`, unknown ones): the last value sent.
  * - A chunk holding an `error` becomes a `ProviderStreamError`; what else
@@ -196,6 +203,36 @@ const valueOf = (arg: Obj): { readonly value: unknown } | undefined => {
   return undefined
 }
 
+/** Candidate fields whose chunks add up (grounding and URL context metadata), in either spelling. */
+const mergedFields = new Set(["groundingMetadata", "grounding_metadata", "urlContextMetadata", "url_context_metadata"])
+
+/** The lists whose elements other lists point at by index: appended whole, so those indices keep pointing right. */
+const indexedLists = new Set(["groundingChunks", "grounding_chunks"])
+
+/**
+ * A candidate's metadata after a later chunk's: a list that extends the one so far (a chunk that resends all so far)
+ * replaces it; any other list adds its elements that are not there yet (a chunk that sends only what is new), except
+ * `groundingChunks`, added whole, since `groundingSupports` name them by place; objects merge key by key; any other
+ * value sent wins. A field only an earlier chunk sent is kept.
+ */
+const mergeMetadata = (before: Obj, after: Obj): Obj => {
+  const out: Obj = Core.clone(before)
+  for (const k in after) {
+    const v = after[k]
+    if (v === undefined || v === null) continue
+    const prev = out[k]
+    if (Array.isArray(v) && Array.isArray(prev)) {
+      const next = Core.elements(v)
+      const extends_ = prev.length <= next.length && prev.every((p, i) => Core.sameJson(p, next[i]))
+      if (extends_) Core.setKey(out, k, Core.clone(next))
+      else if (indexedLists.has(k)) for (const e of next) prev.push(Core.clone(e))
+      else for (const e of next) if (!prev.some((p) => Core.sameJson(p, e))) prev.push(Core.clone(e))
+    } else if (Core.isObj(v) && Core.isObj(prev)) Core.setKey(out, k, mergeMetadata(prev, v))
+    else Core.setKey(out, k, Core.clone(v))
+  }
+  return out
+}
+
 const make_ = (ctx: Core.Context): Core.Format<Wire.GenerateContentResponse> => {
   let chunks = 0
   const top: Obj = {}
@@ -282,7 +319,15 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.GenerateContentResponse> => 
           if (k === "args" && Core.isObj(fc[k])) for (const a in fc[k] as Obj) Core.setKey(Core.obj(s.call, "args") ?? (s.call["args"] = {}), a, (fc[k] as Obj)[a])
           else if (fc[k] !== undefined && fc[k] !== null && fc[k] !== "") Core.setKey(s.call, k, fc[k])
         }
-        for (const k in part) if (k !== callKey && part[k] !== undefined) Core.setKey(s.part, k, Core.clone(part[k]))
+        for (const k in part) {
+          if (k === callKey || part[k] === undefined) continue
+          // a signature belongs to the content before it: one a later fragment brings never replaces the call's own
+          if ((k === "thoughtSignature" || k === "thought_signature") && s.part[k] !== undefined && s.part[k] !== null && !Core.sameJson(s.part[k], part[k])) {
+            ctx.violation(`candidate ${c.index}: a fragment of function call ${Core.str(s.call, "name") ?? "(unnamed)"} brings another ${k} (the call keeps its first)`)
+            continue
+          }
+          Core.setKey(s.part, k, Core.clone(part[k]))
+        }
         foldArgs(s, partialArgsOf(fc) ?? [])
         if (!continues(fc)) finishStreaming(c)
         return
@@ -351,7 +396,8 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.GenerateContentResponse> => 
         c.citations ??= []
         for (const citation of Core.elements(v["citations"])) c.citations.push(citation)
         for (const ck in v) if (ck !== "citations") Core.setKey(c.fields, c.citationsKey, { ...Core.obj(c.fields, c.citationsKey), [ck]: v[ck] })
-      } else if (v !== undefined && v !== null) Core.setKey(c.fields, k, v)
+      } else if (mergedFields.has(k) && Core.isObj(v) && Core.isObj(c.fields[k])) Core.setKey(c.fields, k, mergeMetadata(c.fields[k] as Obj, v))
+      else if (v !== undefined && v !== null) Core.setKey(c.fields, k, Core.clone(v))
     }
   }
 

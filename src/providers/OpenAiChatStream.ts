@@ -39,9 +39,12 @@
  * - `logprobs.content` / `logprobs.refusal` arrays are concatenated.
  * - `audio.data` and `audio.transcript` are concatenated; `audio.id` and
  *   `audio.expires_at` are set.
- * - `finish_reason` is set by the first chunk that carries a non-null one
- *   and never reset; Azure's trailing content-filter chunk (empty `id` and
- *   `model`, no `delta`) changes nothing but its filter results.
+ * - `finish_reason` is kept per choice: set by the first chunk that carries
+ *   a non-null one and never reset (a later `null`, or a usage chunk without
+ *   choices, changes nothing); a later, different one (a compatible server
+ *   that repeats it) is kept beside it, in order, as the choice's
+ *   `other_finish_reasons`. Azure's trailing content-filter chunk (empty
+ *   `id` and `model`, no `delta`) changes nothing but its filter results.
  * - `id`, `model`, `created`, `system_fingerprint`, `service_tier`: the last
  *   non-empty value. `usage`: the last non-null one (the final chunk, whose
  *   `choices` is empty).
@@ -113,6 +116,7 @@ interface ChoiceState {
   audio: Obj | undefined
   logprobs: { content: Array<unknown> | null; refusal: Array<unknown> | null; extra: Obj } | undefined
   finishReason: string | null
+  otherFinishReasons: Array<string> | undefined // later, different finish reasons a server sent for the choice
   lastSetExpiresAt: boolean // the choice's latest chunk only set audio.expires_at
   readonly messageExtra: Obj
   // unknown delta strings that every chunk so far repeated: how many times (the field holds the value once)
@@ -202,6 +206,7 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.ChatCompletion> => {
         audio: undefined,
         logprobs: undefined,
         finishReason: null,
+        otherFinishReasons: undefined,
         lastSetExpiresAt: false,
         messageExtra: {},
         repeats: new Map(),
@@ -378,7 +383,11 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.ChatCompletion> => {
     const delta = objAt(raw, "delta", at)
     if (delta !== undefined) applyDelta(choice, delta, `${at}.delta`)
     const finish = strAt(raw, "finish_reason", at)
-    if (finish !== undefined && finish !== "" && choice.finishReason === null) choice.finishReason = finish
+    if (finish !== undefined && finish !== "") {
+      if (choice.finishReason === null) choice.finishReason = finish
+      // a server that repeats finish_reason with another value: the first stays, the others are kept beside it
+      else if (finish !== choice.finishReason && !(choice.otherFinishReasons ??= []).includes(finish)) choice.otherFinishReasons.push(finish)
+    }
     const logprobs = objAt(raw, "logprobs", at)
     if (logprobs !== undefined) applyLogprobs(choice, logprobs)
     for (const k in raw) if (!choiceKeys.has(k)) keepLatest(choice.choiceExtra, choiceExtraKey(k), raw[k])
@@ -446,6 +455,7 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.ChatCompletion> => {
       logprobs: c.logprobs === undefined ? null : { content: Core.clone(c.logprobs.content), refusal: Core.clone(c.logprobs.refusal), ...Core.clone(c.logprobs.extra) }
     }
     for (const k in c.choiceExtra) Core.setKey(out, k, Core.clone(c.choiceExtra[k]))
+    if (c.otherFinishReasons !== undefined && !Object.hasOwn(out, "other_finish_reasons")) out["other_finish_reasons"] = [...c.otherFinishReasons]
     return out as unknown as Wire.Choice
   }
 

@@ -34,8 +34,11 @@
  *   win, and a field only `response.created` or `response.in_progress`
  *   carried is kept. Its output replaces the accumulated output (which is
  *   kept only if the terminal response has none, or an empty list); the
- *   item it has for a streamed one (at the same place, of the same type and
- *   id, or elsewhere with its id), whether that got its `output_item.done`
+ *   item it has for a streamed one (elsewhere with its id; for an item
+ *   without an id, one equal to it; at the same place, of the same type
+ *   and id; else, when either has no id, the next of its type left: each
+ *   terminal item stands for one streamed item), whether that got its
+ *   `output_item.done`
  *   or not, keeps its `streamed_<field>` when the terminal value differs
  *   from what its deltas built. A streamed item the terminal output has no
  *   item for (an output shorter than the stream's, another item in its
@@ -504,19 +507,6 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
     return next
   }
 
-  /**
-   * The item of `next` (the terminal output) that stands for `item`, streamed at place `i` (`undefined`: no place):
-   * the one at that place when it is the same item, else the one with its id (of its type), wherever it is;
-   * `undefined` when none does.
-   */
-  const counterpart = (item: Obj, i: number | undefined, next: ReadonlyArray<Obj | undefined>, byId: ReadonlyMap<string, Obj>): Obj | undefined => {
-    const there = i === undefined ? undefined : next[i]
-    if (there !== undefined && sameItem(item, there)) return there
-    const id = Core.str(item, "id")
-    const found = id === undefined ? undefined : byId.get(id)
-    return found !== undefined && Core.str(found, "type") === Core.str(item, "type") ? found : undefined
-  }
-
   const setResponse = (r: Obj, replaceOutput: boolean): void => {
     response = updated(r)
     const out = Core.arr(r, "output")
@@ -532,17 +522,75 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
       // deltas built for it stays known, and is kept beside the terminal value when it differs. A streamed item the
       // terminal output has no item for (a shorter output, another item in its place) is kept beside the output, in
       // stream order, as streamed_items: the output wins, and what was streamed is not lost
-      const left: Array<Obj> = []
-      for (const item of replacedItems) if (counterpart(item, undefined, output, byId) === undefined) left.push(item)
-      const match = (a: Obj, i: number): void => {
-        const b = counterpart(a, i, output, byId)
-        if (b !== undefined) carryItemStreamed(a, b)
-        else left.push(a)
-      }
+      // each terminal item stands for one streamed item at most: first the item with the same id, then (for an item
+      // without one) an item equal to it, then the one at the streamed item's place (the item added there last first),
+      // then, for an item without an id or whose terminal item has none, the first such item of its type left; a
+      // streamed item left without one is kept
+      const streamedItems: Array<{ readonly item: Obj; readonly place: number | undefined; readonly last: boolean }> = []
+      for (const item of replacedItems) streamedItems.push({ item, place: undefined, last: false })
       for (let i = 0; i < before.length; i++) {
-        for (const a of earlierItems.get(i) ?? []) match(a, i)
+        for (const a of earlierItems.get(i) ?? []) streamedItems.push({ item: a, place: i, last: false })
         const a = before[i]
-        if (a !== undefined) match(a, i)
+        if (a !== undefined) streamedItems.push({ item: a, place: i, last: true })
+      }
+      const matched = new Map<Obj, Obj>()
+      const claimed = new Set<Obj>()
+      const claim = (a: Obj, b: Obj | undefined): void => {
+        if (b === undefined || claimed.has(b) || matched.has(a)) return
+        matched.set(a, b)
+        claimed.add(b)
+      }
+      for (const { item } of streamedItems) {
+        const id = Core.str(item, "id")
+        const found = id === undefined ? undefined : byId.get(id)
+        if (found !== undefined && Core.str(found, "type") === Core.str(item, "type")) claim(item, found)
+      }
+      // an item without an id that the terminal output has as it is (the output_item.done item, placed elsewhere) is
+      // that one; compared within a bounded number of pairs, so a stream of very many items stays linear
+      let budget = 4096
+      for (const { item } of streamedItems) {
+        if (matched.has(item) || Core.str(item, "id") !== undefined) continue
+        for (const b of output) {
+          if (budget-- <= 0) break
+          if (b !== undefined && !claimed.has(b) && Core.str(b, "type") === Core.str(item, "type") && Core.sameJson(item, b)) {
+            claim(item, b)
+            break
+          }
+        }
+      }
+      for (const last of [true, false]) {
+        for (const s of streamedItems) {
+          if (s.last !== last || s.place === undefined || matched.has(s.item)) continue
+          const there = output[s.place]
+          if (there !== undefined && sameItem(s.item, there)) claim(s.item, there)
+        }
+      }
+      // the terminal items left, by type: those without an id (any item of the type may be one), and those with one
+      // (only an item without an id may be one); taken in order, so the pass stays linear
+      const queues = new Map<string, { readonly anon: Array<Obj>; readonly named: Array<Obj>; a: number; n: number }>()
+      for (const b of output) {
+        if (b === undefined || claimed.has(b)) continue
+        const type = Core.str(b, "type") ?? ""
+        let q = queues.get(type)
+        if (q === undefined) queues.set(type, q = { anon: [], named: [], a: 0, n: 0 })
+        ;(Core.str(b, "id") === undefined ? q.anon : q.named).push(b)
+      }
+      for (const { item } of streamedItems) {
+        if (matched.has(item)) continue
+        const q = queues.get(Core.str(item, "type") ?? "")
+        if (q === undefined) continue
+        while (q.a < q.anon.length && claimed.has(q.anon[q.a]!)) q.a++
+        if (q.a < q.anon.length) claim(item, q.anon[q.a++])
+        else if (Core.str(item, "id") === undefined) {
+          while (q.n < q.named.length && claimed.has(q.named[q.n]!)) q.n++
+          if (q.n < q.named.length) claim(item, q.named[q.n++])
+        }
+      }
+      const left: Array<Obj> = []
+      for (const { item } of streamedItems) {
+        const b = matched.get(item)
+        if (b !== undefined) carryItemStreamed(item, b)
+        else left.push(item)
       }
       replacedItems = left
       done = output.map(() => replaceOutput)
