@@ -93,6 +93,12 @@ describe("an image by any spelling of its type", () => {
       expect(responses).toMatchObject({ type: "input_image", image_url: `data:image/png;base64,${PNG}` })
     }))
 
+  it.effect("audio by any spelling of its type goes to Chat as audio, as the estimators read it", () =>
+    Effect.gen(function*() {
+      const out = yield* OpenAiChat.toMessages(userWith(Block.file(Block.base64("UklGRg=="), " AUDIO/WAV; rate=8000")))
+      expect((out.value[0] as { readonly content: ReadonlyArray<{ readonly type: string }> }).content[1]?.type).toBe("input_audio")
+    }))
+
   it.effect("a data URL's own declared type still goes back as it came", () =>
     Effect.gen(function*() {
       const url = `data:application/octet-stream;base64,${PNG}`
