@@ -1844,7 +1844,7 @@ const mediaIssue = (
     }
     case "openai-chat":
     case "openai-responses": {
-      if (!file.mediaType.toLowerCase().startsWith("image/")) return undefined
+      if (!isImageType(file.mediaType)) return undefined
       const inline = inlineData(file, true)
       if (inline === undefined) return undefined
       const type = bareType(inline.mediaType)

@@ -17,7 +17,7 @@ import type * as Request from "../Request.js"
 import { chatNamedToolChoice, chatResponseFormat } from "./chatRequestFields.js"
 import { audioSecondsOfSource } from "./audio.js"
 import { imageSizeOfBase64 } from "./imageSize.js"
-import { isImageType } from "./anthropicFiles.js"
+import { bareMediaType, isImageType } from "./anthropicFiles.js"
 import { isPdf, pdfPagesOfSource } from "./pdf.js"
 import { asStoredCall, type ChatMessageLike, type ChatRequestLike, withMeasured } from "./openAiChatPrompt.js"
 import { keptToolSettings } from "./toolSettings.js"
@@ -69,7 +69,7 @@ const filePart = (file: Block.FileBlock): Obj | undefined => {
         return undefined
     }
   }
-  if (file.mediaType.startsWith("audio/")) {
+  if (bareMediaType(file.mediaType).startsWith("audio/")) {
     // audio the request holds is priced by its duration, measured here (see `audioPartSeconds`)
     const seconds = audioSecondsOfSource(source)
     return seconds === undefined ? { type: "input_audio" } : withMeasured({ type: "input_audio" }, { seconds })
@@ -248,7 +248,7 @@ export const chatRequestOf = (request: Request.Request): { readonly body: ChatRe
             // thinking read from reasoning_content goes back there
             (b._tag === "Thinking" && hint(b, "reasoningContent") === true) ||
             // a generated audio replayed by its id
-            (b._tag === "File" && b.mediaType.startsWith("audio/") && (b.itemId !== undefined || b.source._tag === "FileId"))
+            (b._tag === "File" && bareMediaType(b.mediaType).startsWith("audio/") && (b.itemId !== undefined || b.source._tag === "FileId"))
           )
         if (!empty) messages.push(written)
         break

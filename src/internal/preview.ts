@@ -34,6 +34,13 @@ export const cutText = (s: string, max: number): string => {
   return `${s.slice(0, end)}…`
 }
 
+/**
+ * User text to stand unquoted in a warning's or an error's message: cut as `cutText` cuts it, and every lone
+ * surrogate (the user's own; the cut leaves none) written U+FFFD, so the message is well-formed text. Only the
+ * message changes: the data the text came from is kept as given. The work is bounded by `max`.
+ */
+export const messageText = (s: string, max = 80): string => cutText(s.length > max ? s.slice(0, max + 1) : s, max).replace(LONE_SURROGATES, "\ufffd")
+
 const isHighSurrogate = (c: number): boolean => c >= 0xd800 && c <= 0xdbff
 const isLowSurrogate = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff
 

@@ -117,6 +117,8 @@
  */
 import { utf8ToBase64 } from "../internal/base64.js"
 import { stringify } from "../internal/json.js"
+import { messageText } from "../internal/preview.js"
+import { bareMediaType } from "../internal/anthropicFiles.js"
 import { mapSubschemas } from "../internal/jsonSchema.js"
 import { Effect, Result, type Schema, type Stream } from "effect"
 import * as Block from "../Block.js"
@@ -764,10 +766,12 @@ const readMessages = (ctx: A.Ctx, raw: Obj): Array<Message.Message> => {
  * reported when it cannot be.
  */
 const mimeTypeOf = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockIndex: number): string => {
-  if (!block.mediaType.endsWith("/*")) return block.mediaType
+  // compared without case or parameters, as the estimator compares types: `IMAGE/*` is a wildcard too
+  const bare = bareMediaType(block.mediaType)
+  if (!bare.endsWith("/*")) return block.mediaType
   const known = A.mediaTypeOfName(block.filename ?? (block.source._tag === "Url" ? block.source.url : ""))
-  if (known !== undefined && known.startsWith(block.mediaType.slice(0, -1))) return known
-  A.converted(ctx, index, blockIndex, `a file of unknown type (${block.mediaType})`, "with that media type, which Gemini may refuse")
+  if (known !== undefined && known.startsWith(bare.slice(0, -1))) return known
+  A.converted(ctx, index, blockIndex, `a file of unknown type (${messageText(block.mediaType)})`, "with that media type, which Gemini may refuse")
   return block.mediaType
 }
 

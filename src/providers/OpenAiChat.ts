@@ -94,9 +94,10 @@ import {
 } from "./Conversion.js"
 import { standardBase64 } from "../internal/base64.js"
 import { chatNamedToolChoice, chatResponseFormat } from "../internal/chatRequestFields.js"
-import { stringify } from "../internal/json.js"
 import * as A from "./internal/adapter.js"
 import { show } from "./internal/core.js"
+import { messageText, preview } from "../internal/preview.js"
+import { bareMediaType } from "../internal/anthropicFiles.js"
 import * as Ids from "./internal/ids.js"
 import { OPENAI_CHAT_HINTS } from "../internal/hint.js"
 import { hintOf, keptOf } from "./internal/kept.js"
@@ -195,7 +196,7 @@ const documentSettings = (ctx: A.Ctx, file: Block.FileBlock, index: number, bloc
   if (file.context !== undefined) lost.push("context")
   if (file.citationsEnabled !== undefined) lost.push("citations setting")
   if (!keepsFilename && file.filename !== undefined) lost.push("file name")
-  if (lost.length > 0) A.dropped(ctx, index, blockIndex, `the ${lost.join(", ")} of ${A.an(file.mediaType)} ${file.mediaType} file`, "Chat Completions has no place for them")
+  if (lost.length > 0) A.dropped(ctx, index, blockIndex, `the ${lost.join(", ")} of ${A.an(file.mediaType)} ${messageText(file.mediaType)} file`, "Chat Completions has no place for them")
 }
 
 /** The type an image's `data:` URL declared when it was not an image type (the block has the type the bytes show). */
@@ -226,12 +227,15 @@ const filePart = (ctx: A.Ctx, file: Block.FileBlock, index: number, blockIndex: 
   const extras = keptOf(file, key, hints)
   const declared = hintOf(file, key, DATA_URL_TYPE)
   const media = file.mediaType
+  // compared as the estimator and the validation compare it: `IMAGE/PNG; x=y` is an image
+  const bare = bareMediaType(media)
   const source = file.source
-  if (media.startsWith("image/")) {
+  if (bare.startsWith("image/")) {
     let url: string
     switch (source._tag) {
       case "Base64":
-        url = A.base64DataUrl(typeof declared === "string" ? declared : media, source.data)
+        // the type as the API takes it (lower case, bare); a data URL's own declared type goes back as it came
+        url = A.base64DataUrl(typeof declared === "string" ? declared : bare, source.data)
         break
       case "Url":
         url = source.url
@@ -250,10 +254,10 @@ const filePart = (ctx: A.Ctx, file: Block.FileBlock, index: number, blockIndex: 
       image_url: { ...A.nestedExtras(extras, "image_url"), url, ...(file.detail === undefined ? {} : { detail: file.detail }) }
     }
   }
-  if (media.startsWith("audio/")) {
-    const format = audioFormat(media)
+  if (bare.startsWith("audio/")) {
+    const format = audioFormat(bare)
     if (source._tag !== "Base64" || format === undefined) {
-      A.dropped(ctx, index, blockIndex, `${media} audio${source._tag === "Base64" ? "" : ` by ${source._tag}`}`, "Chat Completions takes audio as base64 wav or mp3 data")
+      A.dropped(ctx, index, blockIndex, `${messageText(media)} audio${source._tag === "Base64" ? "" : ` by ${source._tag}`}`, "Chat Completions takes audio as base64 wav or mp3 data")
       return undefined
     }
     documentSettings(ctx, file, index, blockIndex, false)
@@ -268,10 +272,10 @@ const filePart = (ctx: A.Ctx, file: Block.FileBlock, index: number, blockIndex: 
       body = { file_id: source.fileId }
       break
     case "Text":
-      A.converted(ctx, index, blockIndex, `${A.an(media)} ${media} document given as text`, "as a text part")
+      A.converted(ctx, index, blockIndex, `${A.an(media)} ${messageText(media)} document given as text`, "as a text part")
       return { type: "text", text: source.text }
     case "Url":
-      A.dropped(ctx, index, blockIndex, `${A.an(media)} ${media} file by URL`, "Chat Completions takes files as data URLs or file ids")
+      A.dropped(ctx, index, blockIndex, `${A.an(media)} ${messageText(media)} file by URL`, "Chat Completions takes files as data URLs or file ids")
       return undefined
     default:
       return Block.absurd(source)
@@ -310,7 +314,7 @@ const userMessage = (ctx: A.Ctx, m: Message.UserMessage, index: number): Wire.Us
       }
       case "ProviderData":
         if (block.provider === key) parts.push(block.data as unknown as Wire.UserContentPart)
-        else A.dropped(ctx, index, b, `${block.provider} provider data`, "it belongs to another wire format")
+        else A.dropped(ctx, index, b, `${messageText(block.provider)} provider data`, "it belongs to another wire format")
         break
       default:
         return Block.absurd(block)
@@ -389,13 +393,13 @@ const assistantMessage = (
         break
       case "File": {
         const id = block.itemId ?? (block.source._tag === "FileId" ? block.source.fileId : undefined)
-        if (block.mediaType.startsWith("audio/") && id !== undefined && audio === undefined) audio = { id }
-        else A.dropped(ctx, index, b, `${A.an(block.mediaType)} ${block.mediaType} file in an assistant message`, "Chat Completions replays only one generated audio, by its id")
+        if (bareMediaType(block.mediaType).startsWith("audio/") && id !== undefined && audio === undefined) audio = { id }
+        else A.dropped(ctx, index, b, `${A.an(block.mediaType)} ${messageText(block.mediaType)} file in an assistant message`, "Chat Completions replays only one generated audio, by its id")
         break
       }
       case "ToolCall":
         if (block.providerExecuted === true) {
-          A.dropped(ctx, index, b, `the call of ${block.name}, a tool the provider ran itself`, "Chat Completions has no server-side tools")
+          A.dropped(ctx, index, b, `the call of ${messageText(block.name)}, a tool the provider ran itself`, "Chat Completions has no server-side tools")
         } else if (A.ownExtras(block, key)?.["type"] === "function_call" && functionCall === undefined) {
           A.checkToolName(ctx, block.name, index, b)
           const extras = A.ownExtras(block, key)
@@ -407,14 +411,14 @@ const assistantMessage = (
         }
         break
       case "ToolResult":
-        A.dropped(ctx, index, b, `the result of ${block.toolName}, a tool the provider ran itself`, "Chat Completions has no server-side tools")
+        A.dropped(ctx, index, b, `the result of ${messageText(block.toolName)}, a tool the provider ran itself`, "Chat Completions has no server-side tools")
         break
       case "ProviderData":
         if (block.provider === key) {
           said.push(block)
           parts = true
         } else {
-          A.dropped(ctx, index, b, `${block.provider} provider data`, "it belongs to another wire format")
+          A.dropped(ctx, index, b, `${messageText(block.provider)} provider data`, "it belongs to another wire format")
         }
         break
       default:
@@ -460,11 +464,11 @@ const resultContent = (ctx: A.Ctx, result: Block.ToolResultBlock, index: number,
         parts.push(textPart(ctx, part, index, blockIndex))
         break
       case "Json":
-        A.converted(ctx, index, blockIndex, `a JSON value in the result of ${result.toolName}`, "as JSON text")
+        A.converted(ctx, index, blockIndex, `a JSON value in the result of ${messageText(result.toolName)}`, "as JSON text")
         parts.push({ type: "text", text: Block.resultContentText([part]) })
         break
       case "File":
-        A.dropped(ctx, index, blockIndex, `${A.an(part.mediaType)} ${part.mediaType} file in the result of ${result.toolName}`, "Chat Completions tool messages hold only text")
+        A.dropped(ctx, index, blockIndex, `${A.an(part.mediaType)} ${messageText(part.mediaType)} file in the result of ${messageText(result.toolName)}`, "Chat Completions tool messages hold only text")
         break
       default:
         return Block.absurd(part)
@@ -487,7 +491,7 @@ const toolMessages = (ctx: A.Ctx, m: Message.ToolMessage, index: number, out: Ar
     const result = m.content[b]!
     const extras = keptOf(result, key, hints)
     if (result.isError) {
-      A.dropped(ctx, index, b, `the error flag of the result of ${result.toolName}`, "Chat Completions tool messages have no error flag; the content is sent as is")
+      A.dropped(ctx, index, b, `the error flag of the result of ${messageText(result.toolName)}`, "Chat Completions tool messages have no error flag; the content is sent as is")
     }
     const content = resultContent(ctx, result, index, b)
     // a result of a call sent as the deprecated function_call goes back as a role "function" message (one made by a repair too)
@@ -630,7 +634,7 @@ const hasTools = (field: unknown): boolean => Array.isArray(field) && field.leng
 const dropChoiceWithout = (ctx: A.Ctx, body: Record<string, unknown>, choice: "tool_choice" | "function_call", list: "tools" | "functions"): void => {
   const value = body[choice]
   if (value === undefined || value === null || hasTools(body[list])) return
-  A.dropped(ctx, undefined, undefined, `the tool choice ${stringify(value as Schema.Json)} (${choice})`, `the request has no ${list}, and Chat Completions rejects ${choice} without them`)
+  A.dropped(ctx, undefined, undefined, `the tool choice ${preview(value)} (${choice})`, `the request has no ${list}, and Chat Completions rejects ${choice} without them`)
   delete body[choice]
 }
 
@@ -661,7 +665,7 @@ const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToMessages
   A.droppedForeignSettings(ctx, request, key)
   const tools: Array<Request.ToolDefinition> = []
   for (const tool of request.tools ?? []) {
-    if (isProviderTool(tool)) A.dropped(ctx, undefined, undefined, `the definition of ${tool.name}, a tool a provider defines`, "Chat Completions has no tools of a provider's own")
+    if (isProviderTool(tool)) A.dropped(ctx, undefined, undefined, `the definition of ${messageText(tool.name)}, a tool a provider defines`, "Chat Completions has no tools of a provider's own")
     else {
       A.checkToolName(ctx, tool.name)
       tools.push(tool)

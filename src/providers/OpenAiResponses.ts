@@ -107,7 +107,8 @@ import {
   UnknownProviderField,
   type UnsupportedContent
 } from "./Conversion.js"
-import { stringify } from "../internal/json.js"
+import { messageText, preview } from "../internal/preview.js"
+import { bareMediaType } from "../internal/anthropicFiles.js"
 import * as A from "./internal/adapter.js"
 import { isObj } from "./internal/core.js"
 import * as Ids from "./internal/ids.js"
@@ -516,14 +517,17 @@ const declaredType = (block: Block.FileBlock): string | undefined => {
 const writeFile = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockIndex: number): Wire.InputContent | undefined => {
   const extra = keptOf(block, key, hints)
   const source = block.source
-  if (block.mediaType.startsWith("image/")) {
+  // compared as the estimator and the validation compare it: `IMAGE/PNG; x=y` is an image
+  const bare = bareMediaType(block.mediaType)
+  if (bare.startsWith("image/")) {
     const image: Wire.InputImage = { type: "input_image", detail: block.detail ?? "auto" }
     switch (source._tag) {
       case "Url":
         image.image_url = source.url
         break
       case "Base64":
-        image.image_url = A.base64DataUrl(declaredType(block) ?? (block.mediaType === "image/*" ? "image/png" : block.mediaType), source.data)
+        // the type as the API takes it (lower case, bare); a data URL's own declared type goes back as it came
+        image.image_url = A.base64DataUrl(declaredType(block) ?? (bare === "image/*" ? "image/png" : bare), source.data)
         break
       case "FileId":
         image.file_id = source.fileId
@@ -536,8 +540,8 @@ const writeFile = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockIndex
     }
     return merge(image, extra)
   }
-  if (block.mediaType.startsWith("audio/")) {
-    ctx.warnings.push(new DroppedContent({ index, blockIndex, what: `audio (${block.mediaType})`, reason: "Responses input has no audio part" }))
+  if (bare.startsWith("audio/")) {
+    ctx.warnings.push(new DroppedContent({ index, blockIndex, what: `audio (${messageText(block.mediaType)})`, reason: "Responses input has no audio part" }))
     return undefined
   }
   const file: Wire.InputFile = { type: "input_file" }
@@ -584,7 +588,7 @@ const writeUserContent = (ctx: A.Ctx, m: Message.UserMessage | Message.SystemMes
       }
       case "ProviderData":
         if (block.provider === key) out.push(block.data as unknown as Wire.InputContent)
-        else ctx.warnings.push(new DroppedContent({ index, blockIndex: b, what: `${block.provider} provider data`, reason: "it belongs to another provider" }))
+        else ctx.warnings.push(new DroppedContent({ index, blockIndex: b, what: `${messageText(block.provider)} provider data`, reason: "it belongs to another provider" }))
         break
       default:
         return Block.absurd(block)
@@ -775,13 +779,13 @@ const writeAssistant = (ctx: A.Ctx, m: Message.AssistantMessage, index: number, 
         if (extra?.["type"] === "image_generation_call" && block.itemId !== undefined && block.source._tag === "Base64") {
           items.push(merge<Wire.KeptItem>({ type: "image_generation_call", id: block.itemId, result: block.source.data } as Wire.KeptItem, extra))
         } else {
-          ctx.warnings.push(new DroppedContent({ index, blockIndex: b, what: `a generated file (${block.mediaType})`, reason: "Responses input has no assistant file" }))
+          ctx.warnings.push(new DroppedContent({ index, blockIndex: b, what: `a generated file (${messageText(block.mediaType)})`, reason: "Responses input has no assistant file" }))
         }
         break
       }
       case "ProviderData":
         if (block.provider === key) items.push(block.data as unknown as Wire.KeptItem)
-        else ctx.warnings.push(new DroppedContent({ index, blockIndex: b, what: `${block.provider} provider data`, reason: "it belongs to another provider" }))
+        else ctx.warnings.push(new DroppedContent({ index, blockIndex: b, what: `${messageText(block.provider)} provider data`, reason: "it belongs to another provider" }))
         break
       default:
         return Block.absurd(block)
@@ -1175,11 +1179,11 @@ const writeTool = (ctx: A.Ctx, tool: Request.ToolDefinition): Wire.FunctionTool 
   // another provider's tool, Anthropic's kept the older way (its type among its options) included: not a function here
   const other = A.providerToolOf(tool)
   if (other !== undefined) {
-    A.dropped(ctx, undefined, undefined, `the definition of ${tool.name}, a tool ${other.provider} defines`, "the Responses API hosts only its own tools")
+    A.dropped(ctx, undefined, undefined, `the definition of ${messageText(tool.name)}, a tool ${other.provider} defines`, "the Responses API hosts only its own tools")
     return undefined
   }
   if (tool.providerOptions?.["openai-chat"]?.["type"] === "custom") {
-    A.converted(ctx, undefined, undefined, `${tool.name}, a Chat Completions custom tool taking free-form text`, "as a function tool taking an object (its grammar is not carried)")
+    A.converted(ctx, undefined, undefined, `${messageText(tool.name)}, a Chat Completions custom tool taking free-form text`, "as a function tool taking an object (its grammar is not carried)")
   }
   A.checkToolName(ctx, tool.name)
   // a tool with strict unset is strict where it can be for the Responses API, and not for the other formats: one read
@@ -1207,7 +1211,7 @@ const dropForcedChoiceWithoutTools = (ctx: A.Ctx, body: Wire.RequestBody): void 
   const choice = body.tool_choice
   if (choice === undefined || (body.tools?.length ?? 0) > 0 || continuesStored(body)) return
   if (choice !== "required" && (typeof choice !== "object" || choice === null)) return
-  A.dropped(ctx, undefined, undefined, `the tool choice ${stringify(choice as Schema.Json)}`, "the request has no tools, and the Responses API rejects a choice that makes the model call one without them")
+  A.dropped(ctx, undefined, undefined, `the tool choice ${preview(choice)}`, "the request has no tools, and the Responses API rejects a choice that makes the model call one without them")
   delete body.tool_choice
 }
 
@@ -1295,7 +1299,7 @@ export const toRequest = (request: Request.Request, options?: ConversionOptions)
       if (named !== undefined) body.tool_choice = named
       else {
         const type = targets.find((t) => t.name === choice.name)?.type ?? ""
-        A.dropped(ctx, undefined, undefined, `the tool choice ${choice.name}`, `the Responses API cannot make the model call ${A.an(type)} ${type} tool by name`)
+        A.dropped(ctx, undefined, undefined, `the tool choice ${messageText(choice.name)}`, `the Responses API cannot make the model call ${A.an(type)} ${type} tool by name`)
       }
     } else if (kept["tool_choice"] !== undefined && request.toolChoice === undefined) {
       body.tool_choice = kept["tool_choice"] as Wire.ToolChoiceParam

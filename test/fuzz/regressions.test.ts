@@ -156,7 +156,8 @@ describe("fuzz regressions: stream accumulators", () => {
     assert.isTrue(Result.isFailure(done))
     if (Result.isFailure(done)) {
       assert.notInclude(done.failure.message, "[object Object]")
-      assert.include(done.failure.message, "an event is not an object: an array")
+      // its first levels, bounded (it was "an array" when the whole value was written first)
+      assert.include(done.failure.message, "an event is not an object: [[[[")
     }
   })
 

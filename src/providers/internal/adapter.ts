@@ -23,13 +23,15 @@ import type * as Block from "../../Block.js"
 import { standardBase64 } from "../../internal/base64.js"
 import { base64DataUrlParts } from "../../internal/dataUrl.js"
 import { imageTypeOfBase64 } from "../../internal/imageSize.js"
-import { copyJson, isOwnParsedJson, stringify } from "../../internal/json.js"
+import { copyJson, isOwnParsedJson } from "../../internal/json.js"
 import * as Message from "../../Message.js"
 import type * as Request from "../../Request.js"
 import { keptToolSettings } from "../../internal/toolSettings.js"
 import { noHints, storedRecord, wireFieldsOf } from "../../internal/hint.js"
-import { absurd, truncate } from "../../Block.js"
+import { absurd } from "../../Block.js"
 import { show } from "./core.js"
+import { messageText, preview } from "../../internal/preview.js"
+import { isImageType } from "../../internal/anthropicFiles.js"
 import {
   type ConversionOptions,
   type ConversionWarning,
@@ -264,7 +266,7 @@ export const imageOfUrl = (url: string): { readonly source: Block.FileSource; re
   const parts = base64DataUrlParts(url)
   if (parts === undefined) return { source: { _tag: "Url", url }, mediaType: "image/*" }
   const source: Block.FileSource = { _tag: "Base64", data: url.slice(parts.dataStart) }
-  if (parts.mediaType.startsWith("image/")) return { source, mediaType: parts.mediaType }
+  if (isImageType(parts.mediaType)) return { source, mediaType: parts.mediaType }
   return { source, mediaType: imageTypeOfBase64(url, parts.dataStart) ?? "image/*", declared: parts.mediaType }
 }
 
@@ -490,9 +492,8 @@ export const droppedForeignSettings = (
     // a response format the model could not read (a json_schema without its schema), kept for its own format only
     const format = request.responseFormat === undefined ? keptResponseFormat(provider, own, generation) : undefined
     if (format !== undefined) {
-      const shown = stringify(format.value as Schema.Json)
-      // cut by `truncate`: never between the halves of a surrogate pair
-      dropped(ctx, undefined, undefined, `${provider}'s ${format.field} ${truncate(shown, 60)}`, `a response format the model has no type for, so ${target} gets no structured output from it`)
+      // bounded by the message, however large or deep the value
+      dropped(ctx, undefined, undefined, `${provider}'s ${format.field} ${preview(format.value, 60)}`, `a response format the model has no type for, so ${target} gets no structured output from it`)
     }
     // how the answer is sampled and where it stops, and how much the model thinks: settings every provider has in
     // its own words, which the model does not type, so the target runs with its defaults
@@ -500,12 +501,11 @@ export const droppedForeignSettings = (
     for (const name of samplingSettings[provider] ?? []) {
       const value = source?.[name]
       if (value === undefined || value === null) continue
-      const shown = stringify(value)
       dropped(
         ctx,
         undefined,
         undefined,
-        `${provider}'s ${provider === "gemini" ? "generationConfig." : ""}${name} ${shown.length > 60 ? `${shown.slice(0, 60)}…` : shown}`,
+        `${provider}'s ${provider === "gemini" ? "generationConfig." : ""}${name} ${preview(value, 60)}`,
         `a setting the model has no type for, so ${target} runs with its own default`
       )
     }
@@ -584,12 +584,12 @@ export const toolSettingsAfter = (
       break
     case "all": {
       const reason = "every tool definition of the request was left out, and a provider rejects it without tools"
-      if (toolChoice !== undefined) dropped(ctx, undefined, undefined, `the tool choice ${typeof toolChoice === "string" ? JSON.stringify(toolChoice) : toolChoice.name}`, reason)
+      if (toolChoice !== undefined) dropped(ctx, undefined, undefined, `the tool choice ${typeof toolChoice === "string" ? JSON.stringify(toolChoice) : messageText(toolChoice.name)}`, reason)
       if (parallelToolCalls !== undefined) dropped(ctx, undefined, undefined, "the parallel tool calls setting", reason)
       break
     }
     case "choice": {
-      const name = typeof toolChoice === "object" ? toolChoice.name : ""
+      const name = typeof toolChoice === "object" ? messageText(toolChoice.name) : ""
       dropped(ctx, undefined, undefined, `the tool choice ${name}`, `the definition of ${name} was left out, and a provider rejects a choice of a tool it was not given`)
       break
     }

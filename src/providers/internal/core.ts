@@ -6,10 +6,10 @@
  * and what is still cut when the stream ends.
  */
 import { Result } from "effect"
-import { truncate } from "../../Block.js"
 import { errorText } from "../../internal/json.js"
 import * as Sse from "../Sse.js"
 import { invalid, parseData, preview } from "./json.js"
+import { preview as previewValue } from "../../internal/preview.js"
 import type { StreamAccumulator } from "../StreamAccumulator.js"
 import { IncompleteStream, type Provider, ProviderStreamError, type StreamError, StreamProtocolError } from "../StreamError.js"
 
@@ -353,19 +353,8 @@ export const sameJson = (a: unknown, b: unknown): boolean => {
   return true
 }
 
-/** A short readable rendering of a value for messages; never throws (deep values, proxies, objects without `toString`). */
-export const show = (u: unknown): string => {
-  if (typeof u === "string") return u.length > 80 ? `${JSON.stringify(u.slice(0, 80))}…` : JSON.stringify(u)
-  try {
-    const s = JSON.stringify(u)
-    // cut by `truncate`: never between the halves of a surrogate pair (JSON text keeps emoji as they are)
-    if (s !== undefined) return truncate(s, 80)
-  } catch {
-    // too deep, cyclic or hostile: say what kind of value it is
-  }
-  try {
-    return Array.isArray(u) ? "an array" : typeof u === "object" && u !== null ? "an object" : String(u)
-  } catch {
-    return "an unreadable value"
-  }
-}
+/**
+ * A short readable rendering of a value for messages: `preview`'s, bounded by its 80 characters however large or
+ * deep the value (a deep one is its first levels, not "an array"); never throws.
+ */
+export const show = (u: unknown): string => previewValue(u)
