@@ -64,7 +64,7 @@ import {
   UnsupportedMediaType
 } from "./ValidationError.js"
 import type { CacheBreakpoint, ConversationIssue, DecodeIssue, Issue, IssueFor, ProviderIssue } from "./ValidationError.js"
-import { hintKey, isHintKey, wireName } from "./internal/hint.js"
+import { hintKey, isAnthropicHintKey, wireName } from "./internal/hint.js"
 import { customCallOutputs, customItemOf, isChatCustomCall, isCustomOutputsOnly, isObject, sentArgumentsProblem } from "./internal/toolArgs.js"
 import { hasLoneSurrogate } from "./internal/surrogates.js"
 import { assistantTurnStart, firstBlockOfRun, isThinkingBlock, nextOnWire, previousOnWire, thinkingSetting, turnStart } from "./internal/anthropicTurn.js"
@@ -1385,12 +1385,15 @@ const TOOL_NAME: ReadonlyArray<string> = ["toolName"]
 const CONTENT: ReadonlyArray<string> = ["content"]
 const VALUE: ReadonlyArray<string> = ["value"]
 
-/** The Anthropic options of a block as its adapter writes them (the kept wire fields, not the hints), into `out`. */
-const pushAnthropicFields = (block: { readonly providerOptions?: Block.ProviderOptions | undefined }, out: Array<SentValue>): void => {
-  const fields = block.providerOptions?.["anthropic"]
+/**
+ * The Anthropic options of a block or a message as its adapter writes them, into `out`: every key of a block's (the
+ * adapter keeps no hint on blocks), a message's but its hints (`ANTHROPIC_HINTS`).
+ */
+const pushAnthropicFields = (value: { readonly providerOptions?: Block.ProviderOptions | undefined }, out: Array<SentValue>, message = false): void => {
+  const fields = value.providerOptions?.["anthropic"]
   if (fields === undefined) return
   for (const key of Object.keys(fields)) {
-    if (isHintKey(key)) continue
+    if (message && isAnthropicHintKey(key)) continue
     const path = [...OPTIONS_PATH, key]
     out.push([path, key], [path, fields[key]])
   }
@@ -1592,8 +1595,11 @@ const cacheBreakpointRule = (messages: ReadonlyArray<Message.Message>, options: 
   const written = new Uint32Array(messages.length)
   /** Whether the last block the adapter writes of each message has a `cache_control` of its own (null included). */
   const lastOwn = new Uint8Array(messages.length)
+  /** The index of the last block the adapter writes of each message. */
+  const lastBlock = new Uint32Array(messages.length)
   walkAnthropicSent(messages, (block, i, b) => {
     written[i]!++
+    lastBlock[i] = b
     lastOwn[i] = blockCache(block) === undefined ? 0 : 1
     const into = messages[i]!.role === "system" ? system : others
     if (isBreakpoint(blockCache(block))) into.push({ index: i, blockIndex: b })
@@ -1608,7 +1614,7 @@ const cacheBreakpointRule = (messages: ReadonlyArray<Message.Message>, options: 
   // which nothing is written is left out, and the messages on both sides of it then are one (the later one's options
   // lost, its blocks last)
   type Last = "none" | "free" | "own"
-  let turn: { role: "user" | "assistant"; cache: CacheBreakpoint | undefined; filled: boolean; written: number; last: Last } | undefined
+  let turn: { role: "user" | "assistant"; cache: CacheBreakpoint | undefined; marks: boolean; filled: boolean; written: number; last: Last } | undefined
   let kept: { readonly role: "user" | "assistant"; readonly cache: CacheBreakpoint | undefined; last: Last } | undefined
   let emptied = false
   const flush = (): void => {
@@ -1620,8 +1626,13 @@ const cacheBreakpointRule = (messages: ReadonlyArray<Message.Message>, options: 
       emptied = true
       return
     }
-    if (emptied && kept !== undefined && kept.role === turn.role) kept.last = turn.last
-    else {
+    if (emptied && kept !== undefined && kept.role === turn.role) {
+      // merged into the message before: its own breakpoint (null included) on its last block when that is free
+      if (turn.marks && turn.last === "free") {
+        if (turn.cache !== undefined) others.push(turn.cache)
+        kept.last = "own"
+      } else kept.last = turn.last
+    } else {
       flush()
       kept = { role: turn.role, cache: turn.cache, last: turn.last }
     }
@@ -1637,13 +1648,23 @@ const cacheBreakpointRule = (messages: ReadonlyArray<Message.Message>, options: 
       continue
     }
     const role = m.role === "assistant" ? "assistant" : "user"
-    if (turn === undefined || role !== turn.role || own?.[hintKey("separateMessage")] === true) {
+    const cache = own?.["cache_control"]
+    const opens = turn === undefined || role !== turn.role || own?.[hintKey("separateMessage")] === true
+    if (opens) {
       close()
-      turn = { role, cache: isBreakpoint(own?.["cache_control"]) ? { index: i, blockIndex: Math.max(last, 0) } : undefined, filled: false, written: 0, last: "none" }
+      turn = { role, cache: isBreakpoint(cache) ? { index: i, blockIndex: Math.max(last, 0) } : undefined, marks: cache !== undefined, filled: false, written: 0, last: "none" }
     }
-    turn.filled ||= content.length > 0
-    turn.written += written[i]!
-    if (written[i]! > 0) turn.last = lastOwn[i] === 1 ? "own" : "free"
+    const current = turn!
+    current.filled ||= content.length > 0
+    current.written += written[i]!
+    if (written[i]! > 0) {
+      // a message merged into the one before it: its own breakpoint (null included) on its own last block when free
+      if (!opens && cache !== undefined && lastOwn[i] === 0) {
+        if (isBreakpoint(cache)) others.push({ index: i, blockIndex: lastBlock[i]! })
+        lastOwn[i] = 1
+      }
+      current.last = lastOwn[i] === 1 ? "own" : "free"
+    }
   }
   close()
   flush()
@@ -1733,7 +1754,7 @@ const loneSurrogateRule = (messages: ReadonlyArray<Message.Message>, writtenOf: 
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!
     sent.length = 0
-    if (written[i] === 1) pushAnthropicFields(m, sent)
+    if (written[i] === 1) pushAnthropicFields(m, sent, true)
     else if (m.role === "system" && m.content.length > 0) {
       const cache = m.providerOptions?.["anthropic"]?.["cache_control"]
       if (cache !== undefined) sent.push([[...OPTIONS_PATH, "cache_control"], cache])
@@ -1807,9 +1828,14 @@ const unknownMessageFieldRule = (messages: ReadonlyArray<Message.Message>, writt
     if (written[i] !== 1) continue
     const own = messages[i]!.providerOptions?.["anthropic"]
     if (own === undefined) continue
+    // a field given both kept (`$$x`) and by its bare name (`$x`) is written once
+    const fields = new Set<string>()
     for (const key of Object.keys(own)) {
-      if (isHintKey(key) || key === "cache_control") continue
-      if (sink(new UnknownMessageField({ provider: "anthropic", index: i, field: wireName(key) }))) return
+      if (isAnthropicHintKey(key) || key === "cache_control") continue
+      const field = wireName(key)
+      if (fields.has(field)) continue
+      fields.add(field)
+      if (sink(new UnknownMessageField({ provider: "anthropic", index: i, field }))) return
     }
   }
 }
