@@ -1792,8 +1792,8 @@ const hasAnthropicOptions = (m: Message.Message): boolean => m.providerOptions?.
  * Which messages the Anthropic adapter writes its options on (1), as it groups them: a user, tool or assistant
  * message that opens an Anthropic message (consecutive messages of one role are one message, unless read as
  * messages of their own), not one whose message is left out (content of which nothing is written, reported by the
- * adapter), nor one that opens the message after such a one when the two on both sides of it are one (its options
- * are not written). A system message's go nowhere but its breakpoint (on its last block).
+ * adapter), nor one that opens the message after such a one when the two on both sides of it are one. The options of
+ * those go nowhere but their breakpoint (on a block: `anthropicBreakpoints`); the adapter reports the others.
  */
 const anthropicWrittenMessages = (messages: ReadonlyArray<Message.Message>): Uint8Array => {
   const out = new Uint8Array(messages.length)

@@ -845,9 +845,10 @@ export type CacheBreakpoint = typeof CacheBreakpoint.Type
  * when the Anthropic adapter sends the block; so does one set on a whole
  * message, where the adapter writes it: on the last block of the system
  * prompt or Anthropic message it opens, when that block has none of its
- * own (an Anthropic message takes none itself; the options of a message
- * merged into the one before it are not written), placed at the message's
- * last block;
+ * own (an Anthropic message takes none itself), and on its own last block
+ * for a message merged into the one before it, when it writes one and that
+ * block has none of its own (its other options are not written: the
+ * adapter reports them), placed at the message's last block;
  * and so do the ones outside the messages that the profile options give
  * (`cacheBreakpointsOutsideMessages`: tool definitions, a top-level
  * `cache_control`).

@@ -9,7 +9,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Arbitrary, Effect, Schema } from "effect"
-import { Block, Conversation, Message } from "../src/index.js"
+import { Block, Conversation, Message, Repair } from "../src/index.js"
 import { Anthropic } from "../src/providers/index.js"
 import * as Arb from "./arbitraries.js"
 
@@ -53,7 +53,7 @@ describe("Anthropic: a message merged into the one before it keeps its breakpoin
   it("writes a merged message's breakpoint on its own last block, said, and validation counts it", () => {
     const messages = [Message.user("Read the report"), withOptions(Message.user([Block.text("# Report"), Block.text("Page 2")]), { cache_control: ephemeral })]
     const { value, warnings } = Effect.runSync(Anthropic.toMessages(messages))
-    assert.deepStrictEqual(value.messages, [
+    assert.deepStrictEqual(value.messages as unknown, [
       { role: "user", content: [{ type: "text", text: "Read the report" }, { type: "text", text: "# Report" }, { type: "text", text: "Page 2", cache_control: ephemeral }] }
     ])
     assert.isTrue(warnings.some((w) => w._tag === "ConvertedContent" && w.index === 1 && w.message.includes("cache_control")))
@@ -75,7 +75,7 @@ describe("Anthropic: a message merged into the one before it keeps its breakpoin
       withOptions(Message.user("Second"), { cache_control: ephemeral, metadata: { user_id: "u" } })
     ]
     const { value, warnings } = Effect.runSync(Anthropic.toMessages(messages))
-    assert.deepStrictEqual(value.messages, [
+    assert.deepStrictEqual(value.messages as unknown, [
       { role: "user", content: [{ type: "text", text: "First" }, { type: "text", text: "Second", cache_control: ephemeral }] }
     ])
     assert.isTrue(warnings.some((w) => w._tag === "DroppedContent" && w.index === 0 && w.message.includes("cache_control")))
@@ -111,7 +111,7 @@ describe("Anthropic: a message merged into the one before it keeps its breakpoin
         if (m.role === "system") return
         const options = m.providerOptions?.["anthropic"] ?? {}
         const said = (name: string): boolean =>
-          warnings.some((w) => w.index === i && (w.message.includes(name) || (w._tag === "DroppedContent" && w.blockIndex === undefined && w.message.includes(" message was left out"))))
+          warnings.some((w) => "index" in w && w.index === i && (w.message.includes(name) || (w._tag === "DroppedContent" && w.blockIndex === undefined && w.message.includes(" message was left out"))))
         // a breakpoint is always said: where it went, or why it was left out
         if ("cache_control" in options) assert.isTrue(said("cache_control"), `message ${i}: cache_control`)
         if ("metadata" in options) assert.isTrue(written.includes(`"user_id":"u${i}"`) || said("metadata"), `message ${i}: metadata`)
@@ -138,6 +138,14 @@ describe("Anthropic: a message's `$` keys are hints only when the adapter knows 
     assert.deepStrictEqual(writtenFields(Effect.runSync(Anthropic.toMessages(messages)).value.messages), ["$trace"])
     assert.deepStrictEqual(reportedFields(messages), ["$trace"])
   })
+
+  it.effect("repairFor removes an unknown $ key and keeps the hints", () =>
+    Effect.gen(function*() {
+      const messages = [withOptions(Message.user("Hello"), { $trace: "t1", $separateMessage: true })]
+      const { actions, messages: repaired } = yield* Repair.repairFor("anthropic")(messages)
+      assert.deepStrictEqual(actions.map((a) => (a._tag === "RemovedMessageField" ? a.field : a._tag)), ["$trace"])
+      assert.deepStrictEqual(repaired[0]?.providerOptions?.["anthropic"], { $separateMessage: true })
+    }))
 
   it.prop(
     "an option key is reported as a field exactly when it is written as one",
