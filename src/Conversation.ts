@@ -1389,11 +1389,11 @@ const VALUE: ReadonlyArray<string> = ["value"]
  * The Anthropic options of a block or a message as its adapter writes them, into `out`: every key of a block's (the
  * adapter keeps no hint on blocks), a message's but its hints (`ANTHROPIC_HINTS`).
  */
-const pushAnthropicFields = (value: { readonly providerOptions?: Block.ProviderOptions | undefined }, out: Array<SentValue>, message = false): void => {
+const pushAnthropicFields = (value: { readonly providerOptions?: Block.ProviderOptions | undefined }, out: Array<SentValue>, message = false, cache = true): void => {
   const fields = value.providerOptions?.["anthropic"]
   if (fields === undefined) return
   for (const key of Object.keys(fields)) {
-    if (message && isAnthropicHintKey(key)) continue
+    if ((message && isAnthropicHintKey(key)) || (!cache && key === "cache_control")) continue
     const path = [...OPTIONS_PATH, key]
     out.push([path, key], [path, fields[key]])
   }
@@ -1581,15 +1581,16 @@ const blockCache = (block: Block.Block): Schema.Json | undefined => {
 
 /**
  * The breakpoints the Anthropic adapter writes in the messages (`system`: in the system prompt; `others`: in the
- * messages), and which messages merged into the one before them have their own `cache_control` (null included)
- * written, on a block (`merged`).
+ * messages), and which user, tool or assistant messages have their own `cache_control` (null included) written, on a
+ * block (`placed`): one that opens an Anthropic message, on its last block, or one merged into the one before it, on
+ * its own last block.
  */
 const anthropicBreakpoints = (
   messages: ReadonlyArray<Message.Message>
-): { readonly system: Array<CacheBreakpoint>; readonly others: Array<CacheBreakpoint>; readonly merged: Uint8Array } => {
+): { readonly system: Array<CacheBreakpoint>; readonly others: Array<CacheBreakpoint>; readonly placed: Uint8Array } => {
   const system: Array<CacheBreakpoint> = []
   const others: Array<CacheBreakpoint> = []
-  const merged = new Uint8Array(messages.length)
+  const placed = new Uint8Array(messages.length)
   /** How many blocks of each message the adapter writes. */
   const written = new Uint32Array(messages.length)
   /** Whether the last block the adapter writes of each message has a `cache_control` of its own (null included). */
@@ -1614,10 +1615,12 @@ const anthropicBreakpoints = (
   // last, its breakpoint on them as a merged message's)
   type Last = "none" | "free" | "own"
   let turn: { role: "user" | "assistant"; opener: number; cache: CacheBreakpoint | undefined; marks: boolean; filled: boolean; written: number; last: Last } | undefined
-  let kept: { readonly role: "user" | "assistant"; readonly cache: CacheBreakpoint | undefined; last: Last } | undefined
+  let kept: { readonly role: "user" | "assistant"; readonly opener: number; readonly cache: CacheBreakpoint | undefined; readonly marks: boolean; last: Last } | undefined
   let emptied = false
   const flush = (): void => {
-    if (kept?.cache !== undefined && kept.last === "free") others.push(kept.cache)
+    if (kept === undefined || !kept.marks || kept.last !== "free") return
+    if (kept.cache !== undefined) others.push(kept.cache)
+    placed[kept.opener] = 1
   }
   const close = (): void => {
     if (turn === undefined) return
@@ -1629,12 +1632,12 @@ const anthropicBreakpoints = (
       // merged into the message before: its own breakpoint (null included) on its last block when that is free
       if (turn.marks && turn.last === "free") {
         if (turn.cache !== undefined) others.push(turn.cache)
-        merged[turn.opener] = 1
+        placed[turn.opener] = 1
         kept.last = "own"
       } else kept.last = turn.last
     } else {
       flush()
-      kept = { role: turn.role, cache: turn.cache, last: turn.last }
+      kept = { role: turn.role, opener: turn.opener, cache: turn.cache, marks: turn.marks, last: turn.last }
     }
     emptied = false
   }
@@ -1662,14 +1665,14 @@ const anthropicBreakpoints = (
       if (!opens && cache !== undefined && lastOwn[i] === 0) {
         if (isBreakpoint(cache)) others.push({ index: i, blockIndex: lastBlock[i]! })
         lastOwn[i] = 1
-        merged[i] = 1
+        placed[i] = 1
       }
       current.last = lastOwn[i] === 1 ? "own" : "free"
     }
   }
   close()
   flush()
-  return { system, others, merged }
+  return { system, others, placed }
 }
 
 /**
@@ -1767,13 +1770,13 @@ const loneSurrogateRule = (messages: ReadonlyArray<Message.Message>, writtenOf: 
   // the fields of the messages it writes: on the message, a breakpoint on its last block; of a message merged into
   // the one before it, only its breakpoint, on a block
   const written = writtenOf()
-  const { merged } = anthropicBreakpoints(messages)
+  const { placed } = anthropicBreakpoints(messages)
   const sent: Array<SentValue> = []
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!
     sent.length = 0
-    if (written[i] === 1) pushAnthropicFields(m, sent, true)
-    else if ((m.role === "system" && m.content.length > 0) || merged[i] === 1) {
+    if (written[i] === 1) pushAnthropicFields(m, sent, true, placed[i] === 1)
+    else if ((m.role === "system" && m.content.length > 0) || placed[i] === 1) {
       const cache = m.providerOptions?.["anthropic"]?.["cache_control"]
       if (cache !== undefined) sent.push([[...OPTIONS_PATH, "cache_control"], cache])
     }

@@ -1084,15 +1084,16 @@ export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaTyp
   override get message(): string {
     const type = this.mediaType.toLowerCase()
     const kind = type.startsWith("image/") ? "images" : "files"
-    const where = `${at(this.index)}${block(this.blockIndex)}${partPrefix(this.partIndex)}: ${this.provider}`
-    if (this.url !== undefined) return `${where} does not fetch ${clip(this.mediaType)} ${kind} at ${preview(this.url)} (it fetches http and https URLs only)`
-    if (this.source === "url" || this.source === "fileId") {
-      return `${where} does not take ${clip(this.mediaType)} ${kind} by ${this.source === "url" ? "URL" : "file id"} (by reference it takes ${this.supported.join(", ")})`
-    }
-    if (this.source === "text") return `${where} does not take ${clip(this.mediaType)} ${kind} given as text (it takes an image as data, by URL or by file id)`
-    // a text type it takes: what it does not take is the bytes
-    const bytes = type.startsWith("text/") && this.supported.some((t) => t.startsWith("text/")) ? " whose data is not UTF-8 text" : ""
-    return `${where} does not take ${clip(this.mediaType)} ${kind}${bytes} (it takes ${this.supported.join(", ")})`
+    const source = this.source
+    // how it is given, when that is why; else, for a text type it takes, the bytes
+    const how = this.url !== undefined
+      ? ` at ${preview(this.url)} (it fetches http and https URLs only; it takes`
+      : source === "text"
+      ? " given as text (it takes an image as data, by URL or by file id:"
+      : source !== undefined
+      ? ` by ${source === "url" ? "URL" : "file id"} (by reference it takes`
+      : `${type.startsWith("text/") && this.supported.some((t) => t.startsWith("text/")) ? " whose data is not UTF-8 text" : ""} (it takes`
+    return `${at(this.index)}${block(this.blockIndex)}${partPrefix(this.partIndex)}: ${this.provider} does not take ${clip(this.mediaType)} ${kind}${how} ${this.supported.join(", ")})`
   }
 }
 
