@@ -35,7 +35,7 @@ import {
   reasoningItemRule,
   requiresReasoningItems as requiresReasoningItemsFor
 } from "./internal/reasoningItems.js"
-import { ANTHROPIC_IMAGE_TYPES, anthropicImageType, anthropicLeavesOut, bareMediaType, isImageType } from "./internal/anthropicFiles.js"
+import { ANTHROPIC_IMAGE_TYPES, anthropicImageType, anthropicLeavesOut, bareMediaType, isDocumentByReference, isImageType } from "./internal/anthropicFiles.js"
 import { base64DataUrlParts } from "./internal/dataUrl.js"
 import { imageTypeOfBase64 } from "./internal/imageSize.js"
 import { ORPHAN, Walker } from "./internal/walker.js"
@@ -73,7 +73,7 @@ import {
   UnsupportedMediaType
 } from "./ValidationError.js"
 import type { CacheBreakpoint, ConversationIssue, DecodeIssue, Issue, IssueFor, ProviderIssue } from "./ValidationError.js"
-import { hintKey, isHintKey, wireName } from "./internal/hint.js"
+import { hintKey, isAnthropicHintKey, wireName } from "./internal/hint.js"
 import { customCallOutputs, customItemOf, isChatCustomCall, isCustomOutputsOnly, isObject, sentArgumentsProblem } from "./internal/toolArgs.js"
 import { hasLoneSurrogate } from "./internal/surrogates.js"
 import { assistantTurnStart, firstBlockOfRun, isThinkingBlock, nextOnWire, previousOnWire, thinkingSetting, turnStart } from "./internal/anthropicTurn.js"
@@ -1279,12 +1279,15 @@ const TOOL_NAME: ReadonlyArray<string> = ["toolName"]
 const CONTENT: ReadonlyArray<string> = ["content"]
 const VALUE: ReadonlyArray<string> = ["value"]
 
-/** The Anthropic options of a block as its adapter writes them (the kept wire fields, not the hints), into `out`. */
-const pushAnthropicFields = (block: { readonly providerOptions?: Block.ProviderOptions | undefined }, out: Array<SentValue>): void => {
-  const fields = block.providerOptions?.["anthropic"]
+/**
+ * The Anthropic options of a block or a message as its adapter writes them, into `out`: every key of a block's (the
+ * adapter keeps no hint on blocks), a message's but its hints (`ANTHROPIC_HINTS`).
+ */
+const pushAnthropicFields = (value: { readonly providerOptions?: Block.ProviderOptions | undefined }, out: Array<SentValue>, message = false, cache = true): void => {
+  const fields = value.providerOptions?.["anthropic"]
   if (fields === undefined) return
   for (const key of Object.keys(fields)) {
-    if (isHintKey(key)) continue
+    if ((message && isAnthropicHintKey(key)) || (!cache && key === "cache_control")) continue
     const path = [...OPTIONS_PATH, key]
     out.push([path, key], [path, fields[key]])
   }
@@ -1471,23 +1474,26 @@ const blockCache = (block: Block.Block): Schema.Json | undefined => {
 }
 
 /**
- * Anthropic: at most 4 cache breakpoints in a request (documented error: "A maximum of 4 blocks with cache_control
- * may be provided. Found 5."), those outside the messages (`cacheBreakpointsOutsideMessages`) included. A block's
- * breakpoint counts, a tool result's parts' too, and a message's own where the adapter puts it: a system message's on
- * its last block, when that block has no `cache_control` of its own; another message's on the last block of the
- * message it is written as, when it opens that message and that block has none of its own (the options of a message
- * merged into the one before it are not written). Each is placed at the message's last block. An explicit `cache_control: null` is none (recorded accepted). The system
- * prompt comes before the messages in the body, so its breakpoints are listed first.
+ * The breakpoints the Anthropic adapter writes in the messages (`system`: in the system prompt; `others`: in the
+ * messages), and which user, tool or assistant messages have their own `cache_control` (null included) written, on a
+ * block (`placed`): one that opens an Anthropic message, on its last block, or one merged into the one before it, on
+ * its own last block.
  */
-const cacheBreakpointRule = (messages: ReadonlyArray<Message.Message>, options: ProfileOptions | undefined, sink: ProviderSink): void => {
+const anthropicBreakpoints = (
+  messages: ReadonlyArray<Message.Message>
+): { readonly system: Array<CacheBreakpoint>; readonly others: Array<CacheBreakpoint>; readonly placed: Uint8Array } => {
   const system: Array<CacheBreakpoint> = []
   const others: Array<CacheBreakpoint> = []
+  const placed = new Uint8Array(messages.length)
   /** How many blocks of each message the adapter writes. */
   const written = new Uint32Array(messages.length)
   /** Whether the last block the adapter writes of each message has a `cache_control` of its own (null included). */
   const lastOwn = new Uint8Array(messages.length)
+  /** The index of the last block the adapter writes of each message. */
+  const lastBlock = new Uint32Array(messages.length)
   walkAnthropicSent(messages, (block, i, b) => {
     written[i]!++
+    lastBlock[i] = b
     lastOwn[i] = blockCache(block) === undefined ? 0 : 1
     const into = messages[i]!.role === "system" ? system : others
     if (isBreakpoint(blockCache(block))) into.push({ index: i, blockIndex: b })
@@ -1499,14 +1505,16 @@ const cacheBreakpointRule = (messages: ReadonlyArray<Message.Message>, options: 
   // a message's own breakpoint goes on the last block of the Anthropic message it opens, as the adapter writes those
   // (an Anthropic message has no cache_control of its own), unless that block has a cache_control of its own:
   // consecutive messages of one role are one message (unless read as messages of their own), one with content of
-  // which nothing is written is left out, and the messages on both sides of it then are one (the later one's options
-  // lost, its blocks last)
+  // which nothing is written is left out, and the messages on both sides of it then are one (the later one's blocks
+  // last, its breakpoint on them as a merged message's)
   type Last = "none" | "free" | "own"
-  let turn: { role: "user" | "assistant"; cache: CacheBreakpoint | undefined; filled: boolean; written: number; last: Last } | undefined
-  let kept: { readonly role: "user" | "assistant"; readonly cache: CacheBreakpoint | undefined; last: Last } | undefined
+  let turn: { role: "user" | "assistant"; opener: number; cache: CacheBreakpoint | undefined; marks: boolean; filled: boolean; written: number; last: Last } | undefined
+  let kept: { readonly role: "user" | "assistant"; readonly opener: number; readonly cache: CacheBreakpoint | undefined; readonly marks: boolean; last: Last } | undefined
   let emptied = false
   const flush = (): void => {
-    if (kept?.cache !== undefined && kept.last === "free") others.push(kept.cache)
+    if (kept === undefined || !kept.marks || kept.last !== "free") return
+    if (kept.cache !== undefined) others.push(kept.cache)
+    placed[kept.opener] = 1
   }
   const close = (): void => {
     if (turn === undefined) return
@@ -1514,10 +1522,16 @@ const cacheBreakpointRule = (messages: ReadonlyArray<Message.Message>, options: 
       emptied = true
       return
     }
-    if (emptied && kept !== undefined && kept.role === turn.role) kept.last = turn.last
-    else {
+    if (emptied && kept !== undefined && kept.role === turn.role) {
+      // merged into the message before: its own breakpoint (null included) on its last block when that is free
+      if (turn.marks && turn.last === "free") {
+        if (turn.cache !== undefined) others.push(turn.cache)
+        placed[turn.opener] = 1
+        kept.last = "own"
+      } else kept.last = turn.last
+    } else {
       flush()
-      kept = { role: turn.role, cache: turn.cache, last: turn.last }
+      kept = { role: turn.role, opener: turn.opener, cache: turn.cache, marks: turn.marks, last: turn.last }
     }
     emptied = false
   }
@@ -1531,16 +1545,42 @@ const cacheBreakpointRule = (messages: ReadonlyArray<Message.Message>, options: 
       continue
     }
     const role = m.role === "assistant" ? "assistant" : "user"
-    if (turn === undefined || role !== turn.role || own?.[hintKey("separateMessage")] === true) {
+    const cache = own?.["cache_control"]
+    const opens = turn === undefined || role !== turn.role || own?.[hintKey("separateMessage")] === true
+    if (opens) {
       close()
-      turn = { role, cache: isBreakpoint(own?.["cache_control"]) ? { index: i, blockIndex: Math.max(last, 0) } : undefined, filled: false, written: 0, last: "none" }
+      turn = { role, opener: i, cache: isBreakpoint(cache) ? { index: i, blockIndex: Math.max(last, 0) } : undefined, marks: cache !== undefined, filled: false, written: 0, last: "none" }
     }
-    turn.filled ||= content.length > 0
-    turn.written += written[i]!
-    if (written[i]! > 0) turn.last = lastOwn[i] === 1 ? "own" : "free"
+    const current = turn!
+    current.filled ||= content.length > 0
+    current.written += written[i]!
+    if (written[i]! > 0) {
+      // a message merged into the one before it: its own breakpoint (null included) on its own last block when free
+      if (!opens && cache !== undefined && lastOwn[i] === 0) {
+        if (isBreakpoint(cache)) others.push({ index: i, blockIndex: lastBlock[i]! })
+        lastOwn[i] = 1
+        placed[i] = 1
+      }
+      current.last = lastOwn[i] === 1 ? "own" : "free"
+    }
   }
   close()
   flush()
+  return { system, others, placed }
+}
+
+/**
+ * Anthropic: at most 4 cache breakpoints in a request (documented error: "A maximum of 4 blocks with cache_control
+ * may be provided. Found 5."), those outside the messages (`cacheBreakpointsOutsideMessages`) included. A block's
+ * breakpoint counts, a tool result's parts' too, and a message's own where the adapter puts it: a system message's on
+ * its last block, when that block has no `cache_control` of its own; another message's on the last block of the
+ * message it is written as, when it opens that message and that block has none of its own; a message merged into the
+ * one before it has its breakpoint on its own last block, when it writes one and that block has none of its own (its
+ * other options are not written: the adapter reports them). Each is placed at the message's last block. An explicit `cache_control: null` is none (recorded accepted). The system
+ * prompt comes before the messages in the body, so its breakpoints are listed first.
+ */
+const cacheBreakpointRule = (messages: ReadonlyArray<Message.Message>, options: ProfileOptions | undefined, sink: ProviderSink): void => {
+  const { system, others } = anthropicBreakpoints(messages)
   const outside = options?.cacheBreakpointsOutsideMessages ?? 0
   const count = outside + system.length + others.length
   if (count <= CACHE_BREAKPOINT_LIMIT) return
@@ -1621,14 +1661,16 @@ const loneSurrogateRule = (messages: ReadonlyArray<Message.Message>, writtenOf: 
     return false
   }, true)
   if (stop || !messages.some(hasAnthropicOptions)) return
-  // the fields of the messages it writes: on the message, a breakpoint on its last block
+  // the fields of the messages it writes: on the message, a breakpoint on its last block; of a message merged into
+  // the one before it, only its breakpoint, on a block
   const written = writtenOf()
+  const { placed } = anthropicBreakpoints(messages)
   const sent: Array<SentValue> = []
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!
     sent.length = 0
-    if (written[i] === 1) pushAnthropicFields(m, sent)
-    else if (m.role === "system" && m.content.length > 0) {
+    if (written[i] === 1) pushAnthropicFields(m, sent, true, placed[i] === 1)
+    else if ((m.role === "system" && m.content.length > 0) || placed[i] === 1) {
       const cache = m.providerOptions?.["anthropic"]?.["cache_control"]
       if (cache !== undefined) sent.push([[...OPTIONS_PATH, "cache_control"], cache])
     }
@@ -1647,8 +1689,8 @@ const hasAnthropicOptions = (m: Message.Message): boolean => m.providerOptions?.
  * Which messages the Anthropic adapter writes its options on (1), as it groups them: a user, tool or assistant
  * message that opens an Anthropic message (consecutive messages of one role are one message, unless read as
  * messages of their own), not one whose message is left out (content of which nothing is written, reported by the
- * adapter), nor one that opens the message after such a one when the two on both sides of it are one (its options
- * are not written). A system message's go nowhere but its breakpoint (on its last block).
+ * adapter), nor one that opens the message after such a one when the two on both sides of it are one. The options of
+ * those go nowhere but their breakpoint (on a block: `anthropicBreakpoints`); the adapter reports the others.
  */
 const anthropicWrittenMessages = (messages: ReadonlyArray<Message.Message>): Uint8Array => {
   const out = new Uint8Array(messages.length)
@@ -1701,9 +1743,14 @@ const unknownMessageFieldRule = (messages: ReadonlyArray<Message.Message>, writt
     if (written[i] !== 1) continue
     const own = messages[i]!.providerOptions?.["anthropic"]
     if (own === undefined) continue
+    // a field given both kept (`$$x`) and by its bare name (`$x`) is written once
+    const fields = new Set<string>()
     for (const key of Object.keys(own)) {
-      if (isHintKey(key) || key === "cache_control") continue
-      if (sink(new UnknownMessageField({ provider: "anthropic", index: i, field: wireName(key) }))) return
+      if (isAnthropicHintKey(key) || key === "cache_control") continue
+      const field = wireName(key)
+      if (fields.has(field)) continue
+      fields.add(field)
+      if (sink(new UnknownMessageField({ provider: "anthropic", index: i, field }))) return
     }
   }
 }
@@ -1788,8 +1835,10 @@ const OPENAI_IMAGE_TYPES: ReadonlyArray<string> = ["image/png", "image/jpeg", "i
 const OPENAI_IMAGES: ReadonlySet<string> = new Set(OPENAI_IMAGE_TYPES)
 /** The image types Anthropic takes, in the order its error lists them. */
 const ANTHROPIC_IMAGE_LIST: ReadonlyArray<string> = [...ANTHROPIC_IMAGE_TYPES]
-/** The document types Anthropic takes as data (its adapter sends any `text/*` as plain text). */
-const ANTHROPIC_DOCUMENT_LIST: ReadonlyArray<string> = ["application/pdf", "text/plain"]
+/** The document types Anthropic's writer takes as data: a PDF, and any `text/*` whose bytes are UTF-8 text (sent as plain text). */
+const ANTHROPIC_DOCUMENT_LIST: ReadonlyArray<string> = ["application/pdf", "text/* as UTF-8 text"]
+/** The document types Anthropic's writer sends by URL or file id (`isDocumentByReference`: a file of unknown type may be either). */
+const ANTHROPIC_REFERENCE_LIST: ReadonlyArray<string> = ["application/pdf", "text/*", "application/octet-stream"]
 /** The image types Gemini documents ("MIME type must be image/png, image/jpeg, image/webp, image/heic, or image/heif"). */
 const GEMINI_IMAGE_LIST: ReadonlyArray<string> = ["image/png", "image/jpeg", "image/webp", "image/heic", "image/heif"]
 /** Those, and the ones Gemini is not known to reject: GIF (taken by Gemini 1.5), BMP and TIFF (listed by its SDK). */
@@ -1831,14 +1880,29 @@ const mediaIssue = (
   const unsupported = (mediaType: string, supported: ReadonlyArray<string>) => new UnsupportedMediaType({ provider, ...where, mediaType, supported })
   switch (provider) {
     case "anthropic": {
-      // a data URL is no URL Anthropic fetches: its adapter leaves it out for that
       const source = file.source
-      if (source._tag !== "Base64") return undefined
       const image = isImageType(file.mediaType)
-      // the writer's own reading: a file it leaves out (anthropicLeavesOut), or an image it sends as the type its
-      // bytes show (anthropicImageType)
-      if (anthropicLeavesOut(file)) return unsupported(file.mediaType, image ? ANTHROPIC_IMAGE_LIST : ANTHROPIC_DOCUMENT_LIST)
-      if (!image) return undefined
+      // the writer's own reading: a file it leaves out (anthropicLeavesOut), for its type or for how it is given (in
+      // the order the writer asks: a document by reference is a PDF or text before its URL is read), or an image it
+      // sends as the type its bytes show (anthropicImageType)
+      if (anthropicLeavesOut(file)) {
+        switch (source._tag) {
+          case "Base64":
+            return unsupported(file.mediaType, image ? ANTHROPIC_IMAGE_LIST : ANTHROPIC_DOCUMENT_LIST)
+          case "Url":
+            // a data URL is no URL Anthropic fetches either
+            return image || isDocumentByReference(file.mediaType)
+              ? new UnsupportedMediaType({ provider, ...where, mediaType: file.mediaType, supported: image ? ANTHROPIC_IMAGE_LIST : ANTHROPIC_REFERENCE_LIST, source: "url", url: source.url })
+              : new UnsupportedMediaType({ provider, ...where, mediaType: file.mediaType, supported: ANTHROPIC_REFERENCE_LIST, source: "url" })
+          case "FileId":
+            return new UnsupportedMediaType({ provider, ...where, mediaType: file.mediaType, supported: ANTHROPIC_REFERENCE_LIST, source: "fileId" })
+          case "Text":
+            return new UnsupportedMediaType({ provider, ...where, mediaType: file.mediaType, supported: ANTHROPIC_IMAGE_LIST, source: "text" })
+          default:
+            return Block.absurd(source)
+        }
+      }
+      if (source._tag !== "Base64" || !image) return undefined
       const sent = anthropicImageType(file.mediaType, source.data)
       return sent?.relabelled === undefined ? undefined : new MediaTypeMismatch({ provider, ...where, mediaType: file.mediaType, actual: sent.sent })
     }
@@ -1868,7 +1932,7 @@ const mediaIssue = (
  * whose bytes are another format than their type (`MediaTypeMismatch`), each from the provider's documented errors:
  * in user messages and tool results, where the adapters send files (a Chat tool message holds only text). For
  * Anthropic the rule is the writer's own reading: every file it leaves out (`anthropicLeavesOut`: audio, video,
- * unknown data and text that is not UTF-8 too), and the images it sends relabelled (each reported by the writer as
+ * unknown data and text that is not UTF-8 too, and a file left out for how it is given: `source`), and the images it sends relabelled (each reported by the writer as
  * it writes, as an empty text block is).
  */
 const mediaTypeRule = (provider: Provider, messages: ReadonlyArray<Message.Message>, sink: ProviderSink): void => {
@@ -1982,7 +2046,7 @@ export const issuesFor = (
  *
  * | provider | relaxes | adds |
  * |---|---|---|
- * | `"anthropic"` | `ConsecutiveRole`; a system message between calls and results | `MissingThinkingSignature`, `EmptyRedactedThinking`, `ThinkingNotFirst` (manual thinking: the turn a request continues, a tool loop from the user's words on or a final assistant message, starts with thinking; not with `thinkingMode: "adaptive"`), `ThinkingWhileDisabled` (`thinking: false`: no thinking in a final assistant turn), `PrefillNotSupported` (Claude 4.6 and later, by `model`), `EmptyTextBlock`, `TrailingWhitespacePrefill`, `TextAfterToolCalls` (client calls only), `MissingToolResult` (results read from two user messages), `TooManyCacheBreakpoints` (more than 4, where the adapter writes them: on blocks and messages, with `cacheBreakpointsOutsideMessages`), `LoneSurrogate` (half of a character in any string the adapter sends, a message's fields included), `UnsupportedMediaType` (a file given as data that the writer leaves out: an image that is not JPEG, PNG, GIF or WebP by type and bytes; audio, video, data of unknown type, a text file whose bytes are not UTF-8, any other that is not a PDF), `UnknownMessageField` (a field of a message besides role and content, such as one `Anthropic.fromMessages` kept, which the writer writes back; not `cache_control`), `MediaTypeMismatch` (base64 image bytes of another format than their type, which the writer sends as the type of the bytes and `repairFor` relabels) |
+ * | `"anthropic"` | `ConsecutiveRole`; a system message between calls and results | `MissingThinkingSignature`, `EmptyRedactedThinking`, `ThinkingNotFirst` (manual thinking: the turn a request continues, a tool loop from the user's words on or a final assistant message, starts with thinking; not with `thinkingMode: "adaptive"`), `ThinkingWhileDisabled` (`thinking: false`: no thinking in a final assistant turn), `PrefillNotSupported` (Claude 4.6 and later, by `model`), `EmptyTextBlock`, `TrailingWhitespacePrefill`, `TextAfterToolCalls` (client calls only), `MissingToolResult` (results read from two user messages), `TooManyCacheBreakpoints` (more than 4, where the adapter writes them: on blocks and messages, with `cacheBreakpointsOutsideMessages`), `LoneSurrogate` (half of a character in any string the adapter sends, a message's fields included), `UnsupportedMediaType` (a file the writer leaves out: given as data, an image that is not JPEG, PNG, GIF or WebP by type and bytes, audio, video, data of unknown type, a text file whose bytes are not UTF-8, any other that is not a PDF; by URL or file id, a document that is not a PDF or text; at a URL Anthropic cannot fetch, such as a data URL; an image given as text), `UnknownMessageField` (a field of a message besides role and content, such as one `Anthropic.fromMessages` kept, which the writer writes back; not `cache_control`), `MediaTypeMismatch` (base64 image bytes of another format than their type, which the writer sends as the type of the bytes and `repairFor` relabels) |
  * | `"gemini"` | `ConsecutiveRole` for user messages | `SystemNotAtStart`, `MisplacedFunctionCall`, `MissingThoughtSignature` (Gemini 3: `thoughtSignatures` / `model`), `UnsupportedMediaType` (an inline image of a type Gemini does not document, such as `image/jpg`) |
  * | `"openai-responses"` | nothing | `ReasoningWithoutOutput`, `TextBetweenCallAndOutput`, `MissingEncryptedContent` (with `store: false`), `MalformedToolArguments`; for custom tool items kept as provider data, `OrphanToolResult` (an output with no custom tool call before it), `DuplicateToolResult` (a second output for one call) and `MissingToolResult` (a call with no output after it); `DuplicateItemId` (two input items with one id); `MissingReasoningItem` (a model that reasons, by `model` or `reasoningItems`, not with `store: false`: an `fc_`/`msg_` item, a web search or a generated image sent with its id and no reasoning item before it in its turn); `UnsupportedMediaType` (an inline image that is not PNG, JPEG, GIF or WebP by type and bytes) |
  * | `"openai-chat"` | nothing | `MalformedToolArguments` (a call's arguments text is not a JSON object), `UnsupportedMediaType` (as for Responses, in user messages) |

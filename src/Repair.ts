@@ -22,7 +22,7 @@ import type { Provider } from "./Provider.js"
 import { unknownProvider } from "./internal/unknownProvider.js"
 import type { Issue } from "./ValidationError.js"
 import { Issue as IssueSchema } from "./ValidationError.js"
-import { hintKey, isHintKey, wireName } from "./internal/hint.js"
+import { hintKey, isAnthropicHintKey, wireName } from "./internal/hint.js"
 import { defineOwn } from "./internal/json.js"
 import { customCallOutputs, customItemOf, isChatCustomCall, isCustomOutputsOnly, isObject, jsonText, rawArgsHold, sentArgumentsProblem } from "./internal/toolArgs.js"
 import { hasLoneSurrogate, LONE_SURROGATES } from "./internal/surrogates.js"
@@ -1387,14 +1387,14 @@ const withImageTypesOfBytes = <M extends Message.Message>(m: M, i: number, log: 
 
 /**
  * A user, assistant or tool message without the Anthropic options that would be written as fields of its message
- * (all but `cache_control` and the adapter's hints: `ValidationError.UnknownMessageField`), each logged with its value.
+ * (all but `cache_control` and the adapter's hints, `ANTHROPIC_HINTS`: `ValidationError.UnknownMessageField`), each logged with its value.
  */
 const withoutUnknownFields = <M extends Message.Message>(m: M, i: number, log: (action: RepairAction) => void): M => {
   const own = m.providerOptions?.["anthropic"]
   if (m.role === "system" || own === undefined) return m
   let kept: Record<string, Schema.Json> | undefined
   for (const key of Object.keys(own)) {
-    if (isHintKey(key) || key === "cache_control") continue
+    if (isAnthropicHintKey(key) || key === "cache_control") continue
     kept ??= { ...own }
     delete kept[key]
     log(new RemovedMessageField({ index: i, field: wireName(key), original: own[key]! }))

@@ -845,9 +845,10 @@ export type CacheBreakpoint = typeof CacheBreakpoint.Type
  * when the Anthropic adapter sends the block; so does one set on a whole
  * message, where the adapter writes it: on the last block of the system
  * prompt or Anthropic message it opens, when that block has none of its
- * own (an Anthropic message takes none itself; the options of a message
- * merged into the one before it are not written), placed at the message's
- * last block;
+ * own (an Anthropic message takes none itself), and on its own last block
+ * for a message merged into the one before it, when it writes one and that
+ * block has none of its own (its other options are not written: the
+ * adapter reports them), placed at the message's last block;
  * and so do the ones outside the messages that the profile options give
  * (`cacheBreakpointsOutsideMessages`: tool definitions, a top-level
  * `cache_control`).
@@ -1026,9 +1027,9 @@ export class MissingReasoningItem extends Schema.TaggedError<MissingReasoningIte
  *   image whose type and bytes are both another one is reported (its
  *   adapter leaves it out, and the request estimate counts nothing for
  *   it), `image/*` with bytes of none of the four included. Anthropic documents given as data are PDF or
- *   text (`application/pdf`, and `text/*`, which the adapter sends as plain
- *   text): another document type is reported. Data URLs are not sent to
- *   Anthropic at all (it fetches http and https URLs only).
+ *   text (`application/pdf`, and `text/*` as UTF-8 text, which the adapter
+ *   sends as plain text): another document type is reported. Data URLs are
+ *   not sent to Anthropic at all (it fetches http and https URLs only).
  * - OpenAI Chat and Responses images: PNG, JPEG, GIF, WebP ("You uploaded
  *   an unsupported image. Please make sure your image has of one the
  *   following formats: ['png', 'jpeg', 'gif', 'webp']"). OpenAI reads the
@@ -1046,10 +1047,15 @@ export class MissingReasoningItem extends Schema.TaggedError<MissingReasoningIte
  * show a type it takes) and other files of unknown type
  * (`application/octet-stream`) are not checked, nor audio or video (a
  * provider that takes no audio at all has its adapter report it as lost),
- * except for Anthropic: there every file given as base64 data that its
- * writer leaves out is reported, audio, video, data of unknown type and a
- * `text/*` file whose bytes are not UTF-8 text included (Anthropic takes
- * images, PDFs and plain text, and nothing else inline).
+ * except for Anthropic: there every file that its writer leaves out is
+ * reported, by the writer's own reading. Given as base64 data: audio,
+ * video, data of unknown type and a `text/*` file whose bytes are not
+ * UTF-8 text included (Anthropic takes images, PDFs and `text/*` as UTF-8
+ * text, and nothing else inline). Given another way, `source` says how:
+ * `"url"` for a document by URL that is not a PDF or text, or any file at
+ * a URL Anthropic cannot fetch (not http or https: a `data:` URL, `gs://`,
+ * `file:`; then `url` holds it); `"fileId"` for a document by file id that
+ * is not a PDF or text; `"text"` for an image given as text.
  * Files in user messages and tool results are checked (a Chat tool message
  * holds no files). `partIndex` is the file's place in its tool result's
  * content. No repair: the file is the caller's (convert it, or leave it
@@ -1069,14 +1075,25 @@ export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaTyp
   blockIndex: Schema.Number,
   partIndex: Schema.optionalKey(Schema.Number),
   mediaType: Schema.String,
-  supported: Schema.Array(Schema.String)
+  supported: Schema.Array(Schema.String),
+  /** How the file is given, when that is why it is not taken (Anthropic): by URL, by file id, or as text. */
+  source: Schema.optionalKey(Schema.Literals(["url", "fileId", "text"])),
+  /** The URL the provider cannot fetch, when that is why the file is not taken. */
+  url: Schema.optionalKey(Schema.String)
 }) {
   override get message(): string {
     const type = this.mediaType.toLowerCase()
     const kind = type.startsWith("image/") ? "images" : "files"
-    // a text type it takes: what it does not take is the bytes
-    const bytes = type.startsWith("text/") && this.supported.some((t) => t.startsWith("text/")) ? " whose data is not UTF-8 text" : ""
-    return `${at(this.index)}${block(this.blockIndex)}${partPrefix(this.partIndex)}: ${this.provider} does not take ${clip(this.mediaType)} ${kind}${bytes} (it takes ${this.supported.join(", ")})`
+    const source = this.source
+    // how it is given, when that is why; else, for a text type it takes, the bytes
+    const how = this.url !== undefined
+      ? ` at ${preview(this.url)} (it fetches http and https URLs only; it takes`
+      : source === "text"
+      ? " given as text (it takes an image as data, by URL or by file id:"
+      : source !== undefined
+      ? ` by ${source === "url" ? "URL" : "file id"} (by reference it takes`
+      : `${type.startsWith("text/") && this.supported.some((t) => t.startsWith("text/")) ? " whose data is not UTF-8 text" : ""} (it takes`
+    return `${at(this.index)}${block(this.blockIndex)}${partPrefix(this.partIndex)}: ${this.provider} does not take ${clip(this.mediaType)} ${kind}${how} ${this.supported.join(", ")})`
   }
 }
 

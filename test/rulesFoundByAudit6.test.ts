@@ -259,7 +259,7 @@ describe("UnsupportedMediaType and MediaTypeMismatch", () => {
 
   it("Anthropic: a document given as data is PDF or text; other types are reported, audio and unknown data too (the writer leaves them out)", () => {
     assert.deepStrictEqual(tags(issuesOf("anthropic", inline(DOCX, "application/vnd.openxmlformats-officedocument.wordprocessingml.document"))), ["UnsupportedMediaType"])
-    assert.include(issuesOf("anthropic", inline(DOCX, "application/msword"))[0]?.message ?? "", "(it takes application/pdf, text/plain)")
+    assert.include(issuesOf("anthropic", inline(DOCX, "application/msword"))[0]?.message ?? "", "(it takes application/pdf, text/* as UTF-8 text)")
     assert.deepStrictEqual(issuesOf("anthropic", inline("JVBERi0xLjQK", "application/pdf")), [])
     assert.deepStrictEqual(issuesOf("anthropic", inline("aGVsbG8=", "text/csv")), [])
     assert.deepStrictEqual(tags(issuesOf("anthropic", inline(WAV, "audio/wav"))), ["UnsupportedMediaType"])

@@ -252,7 +252,8 @@ describe("LoneSurrogate reads what the writer sends", () => {
     "LoneSurrogate is reported exactly when the written request holds a lone surrogate",
     [conversations, Arbitrary.array(Arb.bool, { minLength: 1, maxLength: 16 })],
     ([messages, marks]) => {
-      // message-level options go on the written message, which the rule does not read: left as they are
+      // only the blocks' strings are cut here; the rule reads a message's options too (the fields of a message it
+      // writes, a merged message's breakpoint on its own last block), which rulesFoundByAudit8 and 9 cut
       const input = messages.map((m) => Object.freeze(Object.assign(Object.create(Object.getPrototypeOf(m) as object) as Message.Message, m, { content: cutStrings(m.content, marks) })))
       const written = Effect.runSync(Anthropic.toMessages(input)).value
       const reported = Conversation.issuesFor("anthropic", input).some((i) => i._tag === "LoneSurrogate")

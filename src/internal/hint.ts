@@ -101,3 +101,13 @@ export const noHints = (): boolean => false
  * as the adapter does.
  */
 export const OPENAI_CHAT_HINTS: ReadonlySet<string> = new Set(["dataUrlMediaType", "maxTokensField", "reasoningContent", "nullContent", "noContent", "functions"])
+
+/**
+ * The hints of the Anthropic adapter (see `providers/Anthropic.ts`), by
+ * name: here, so that validation reads as hints exactly the keys the
+ * adapter leaves out, and reports any other `$` key it writes as a field.
+ */
+export const ANTHROPIC_HINTS: ReadonlySet<string> = new Set(["noName", "separateMessage", "messagePart", "outputFormatField"])
+
+/** Whether a stored key is one of the Anthropic adapter's hints (which it never writes as a field). */
+export const isAnthropicHintKey = (stored: string): boolean => isHintKey(stored) && ANTHROPIC_HINTS.has(stored.slice(HINT_PREFIX.length))

@@ -72,7 +72,9 @@ import { Effect, type Schema, type Stream } from "effect"
 import * as Block from "../Block.js"
 import { anthropicImageType, bareMediaType, decodeBase64Text, isDocumentByReference, isFetchable, isImageType } from "../internal/anthropicFiles.js"
 import { standardBase64 } from "../internal/base64.js"
+import { ANTHROPIC_HINTS } from "../internal/hint.js"
 import { stringify } from "../internal/json.js"
+import { cutText } from "../internal/preview.js"
 import { jsonText } from "../internal/toolArgs.js"
 import * as Message from "../Message.js"
 import * as Request from "../Request.js"
@@ -180,8 +182,11 @@ const partOf = (m: Message.Message): number | undefined => {
  */
 const OUTPUT_FORMAT_FIELD = "outputFormatField"
 
-/** The hints above, each stored with a `$` in front (`internal/kept`), never written as fields. */
-const hints: ReadonlySet<string> = new Set([NO_NAME, SEPARATE, MESSAGE_PART, OUTPUT_FORMAT_FIELD])
+/**
+ * The hints above, each stored with a `$` in front (`internal/kept`), never written as fields: the list validation
+ * reads too (`ANTHROPIC_HINTS`), so that any other `$` key, which is written as a field, is reported there.
+ */
+const hints: ReadonlySet<string> = ANTHROPIC_HINTS
 
 /** The wire formats whose adapters mark the blocks they read with their own provider options. */
 const OTHER_FORMATS = ["openai-chat", "openai-responses", "gemini"] as const
@@ -561,6 +566,41 @@ const messageOf = (ctx: A.Ctx, turn: Turn, content: Array<Wire.ContentBlockParam
   return { ...others, role: turn.role, content: [...blocks.slice(0, -1), { ...last, cache_control: cache } as unknown as Wire.ContentBlockParam] } as Wire.MessageParam
 }
 
+/**
+ * The options of a message written into the Anthropic message before it (merged: consecutive messages of one role,
+ * or the message after one left out), which cannot be fields of that message (it has the options of the message
+ * that opened it): a breakpoint goes on the merged message's own last block, `from` on in `content` (it is still a
+ * block of the message written), unless it wrote none or that block has a `cache_control` of its own; any other
+ * option is left out, reported.
+ */
+const mergedOptions = (
+  ctx: A.Ctx,
+  m: Message.Message,
+  index: number,
+  content: Array<Wire.ContentBlockParam>,
+  from: number
+): void => {
+  const extras = keptOf(m, key, hints)
+  if (extras === undefined) return
+  const { cache_control: cache, ...others } = extras
+  const kind = `${A.an(m.role)} ${m.role} message merged into the message before it`
+  if (cache !== undefined) {
+    const last = content.length > from ? content[content.length - 1] as { readonly cache_control?: unknown } : undefined
+    if (last === undefined) {
+      A.dropped(ctx, index, undefined, `the cache_control of ${kind}`, "it has no block to mark, and Anthropic messages take cache_control only on blocks")
+    } else if (last.cache_control !== undefined) {
+      A.dropped(ctx, index, undefined, `the cache_control of ${kind}`, "Anthropic messages take cache_control only on blocks, and its last block has one of its own")
+    } else {
+      content[content.length - 1] = { ...last, cache_control: cache } as unknown as Wire.ContentBlockParam
+      A.converted(ctx, index, undefined, `the cache_control of ${kind}`, "on its own last block (Anthropic messages take cache_control only on blocks)")
+    }
+  }
+  const names = Object.keys(others)
+  if (names.length > 0) {
+    A.dropped(ctx, index, undefined, `the Anthropic options ${cutText(names.join(", "), 120)} of ${kind}`, "that message's fields are those of the message that opens it")
+  }
+}
+
 const encodePrompt = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Prompt => {
   Ids.planIds(ctx, messages, ANTHROPIC_IDS)
   const system: Array<Wire.TextBlockParam> = []
@@ -570,8 +610,11 @@ const encodePrompt = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Pro
   let started = false
   /** The `MESSAGE_PART` of the message before (system messages aside: they go to the system prompt). */
   let previousPart: number | undefined
+  /** Whether the message `turnFor` was last asked for was merged into the turn before it. */
+  let merged = false
   const turnFor = (role: "user" | "assistant", kind: Turn["last"], m: Message.Message, index: number): Turn => {
     const last = turns[turns.length - 1]
+    merged = false
     const part = partOf(m)
     // the next part of the wire message the one before was read from: rejoined, not merged
     const rejoined = part !== undefined && previousPart !== undefined && part === previousPart + 1
@@ -583,6 +626,7 @@ const encodePrompt = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Pro
       last.last = kind
       last.messages++
       last.filled ||= m.content.length > 0
+      merged = true
       return last
     }
     const turn: Turn = {
@@ -635,13 +679,16 @@ const encodePrompt = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Pro
         }
         const only = m.content[0]
         turn.plain = turn.messages === 1 && before === 0 && m.content.length === 1 && only?._tag === "Text" && only.text !== "" && isPlain(only) ? only.text : undefined
+        if (merged) mergedOptions(ctx, m, i, turn.content, before)
         break
       }
       case "tool": {
         started = true
         const turn = turnFor("user", "tool", m, i)
+        const before = turn.content.length
         turn.plain = undefined
         for (let b = 0; b < m.content.length; b++) turn.content.push(toolResultBlock(ctx, m.content[b]!, i, b))
+        if (merged) mergedOptions(ctx, m, i, turn.content, before)
         break
       }
       case "assistant": {
@@ -656,6 +703,7 @@ const encodePrompt = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Pro
         }
         const only = m.content[0]
         turn.plain = turn.messages === 1 && before === 0 && m.content.length === 1 && only?._tag === "Text" && only.text !== "" && isPlain(only) ? only.text : undefined
+        if (merged) mergedOptions(ctx, m, i, turn.content, before)
         break
       }
       default:
@@ -674,10 +722,18 @@ const encodePrompt = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Pro
     // the turns on both sides of one left out meet: one turn, as Anthropic would make them
     if (emptied && previous !== undefined && previous.role === turn.role) {
       A.converted(ctx, turn.index, undefined, `${A.an(turn.role)} ${turn.role} message after a message left out`, `merged into the ${turn.role} message before it (Anthropic alternates roles)`)
-      const merged = [...blocksOf(previous), ...blocksOf(turn)]
-      // said when it was first written
-      out[out.length - 1] = messageOf(ctx, previous, merged, false)
-      previous = { ...previous, content: merged, plain: undefined }
+      const own = blocksOf(turn)
+      const joined = [...blocksOf(previous), ...own]
+      // its options are no fields of the message before: a breakpoint on its last block, the others reported
+      mergedOptions(ctx, messages[turn.index]!, turn.index, joined, joined.length - own.length)
+      const lastMarked = (joined[joined.length - 1] as { readonly cache_control?: unknown } | undefined)?.cache_control !== undefined
+      if (previous.extras !== undefined && "cache_control" in previous.extras && lastMarked) {
+        // it was written on the last block of the message before, which is now not the last
+        A.dropped(ctx, previous.index, undefined, `the cache_control of ${A.an(previous.role)} ${previous.role} message`, "Anthropic messages take cache_control only on blocks, and the last block of the message it is merged into has one of its own")
+      }
+      // the rest was said when it was first written
+      out[out.length - 1] = messageOf(ctx, previous, joined, false)
+      previous = { ...previous, content: joined, plain: undefined }
       emptied = false
       continue
     }
