@@ -12,6 +12,7 @@ import { Block, Conversation, Message, Repair, Request, TokenEstimator } from ".
 import { Anthropic } from "../src/providers/index.js"
 import { hasLoneSurrogate } from "../src/internal/surrogates.js"
 import * as Arb from "./arbitraries.js"
+import { droppedBy, unsupported, withFiles as filesIn } from "./anthropicFileCases.js"
 
 const pick = <const A extends ReadonlyArray<string>>(values: A): Arbitrary.Arbitrary<A[number]> => Arbitrary.schema(Schema.Literals(values))
 const b64 = (bytes: ReadonlyArray<number> | string): string => Buffer.from(typeof bytes === "string" ? bytes : Uint8Array.from(bytes)).toString("base64")
@@ -61,27 +62,9 @@ const fileSlot = Arbitrary.all({
   inResult: Arb.bool
 })
 
-/** One file per user message or tool result, each after an assistant message, so a file is named by its message and block. */
-const withFiles = (slots: ReadonlyArray<{ readonly mediaType: string; readonly bytes: keyof typeof BYTES; readonly inResult: boolean }>): Array<Message.Message> => {
-  const out: Array<Message.Message> = [Message.user("Here are the files.")]
-  slots.forEach((slot, k) => {
-    const file = Block.file(Block.base64(BYTES[slot.bytes]), slot.mediaType)
-    if (slot.inResult) {
-      out.push(Message.assistant([Block.toolCall(`call_${k}`, "read_file", { path: `f${k}` })]))
-      out.push(Message.toolResultMessage(`call_${k}`, "read_file", [Block.text("The file:"), file]))
-    } else {
-      out.push(Message.assistant("Noted."), Message.user([Block.text("And this one:"), file]))
-    }
-  })
-  return out
-}
-
-/** Where the writer says it left something out: `index blockIndex`. */
-const droppedBy = (messages: ReadonlyArray<Message.Message>): Array<string> =>
-  Effect.runSync(Anthropic.toMessages(messages)).warnings.filter((w) => w._tag === "DroppedContent").map((w) => `${w.index} ${w.blockIndex}`)
-
-const unsupported = (messages: ReadonlyArray<Message.Message>): Array<string> =>
-  Conversation.issuesFor("anthropic", messages).flatMap((issue) => (issue._tag === "UnsupportedMediaType" ? [`${issue.index} ${issue.blockIndex}`] : []))
+/** One file per user message or tool result, as base64 data, so a file is named by its message and block. */
+const withFiles = (slots: ReadonlyArray<{ readonly mediaType: string; readonly bytes: keyof typeof BYTES; readonly inResult: boolean }>): Array<Message.Message> =>
+  filesIn(slots.map((s) => ({ file: Block.file(Block.base64(BYTES[s.bytes]), s.mediaType), inResult: s.inResult })))
 
 describe("Anthropic: UnsupportedMediaType is every inline file the writer leaves out", () => {
   it("reports audio, video, unknown data and text that is not UTF-8, in a user message and a tool result", () => {

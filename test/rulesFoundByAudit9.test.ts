@@ -12,6 +12,7 @@ import { Arbitrary, Effect, Schema } from "effect"
 import { Block, Conversation, Message, Repair } from "../src/index.js"
 import { Anthropic } from "../src/providers/index.js"
 import * as Arb from "./arbitraries.js"
+import { droppedBy, unsupported, withFiles as filesIn } from "./anthropicFileCases.js"
 
 const pick = <const A extends ReadonlyArray<string>>(values: A): Arbitrary.Arbitrary<A[number]> => Arbitrary.schema(Schema.Literals(values))
 
@@ -187,26 +188,9 @@ const slot = Arbitrary.all({
   inResult: Arb.bool
 })
 
-/** One file per user message or tool result, each after an assistant message. */
-const withFiles = (slots: ReadonlyArray<{ readonly mediaType: string; readonly source: keyof typeof SOURCES; readonly inResult: boolean }>): Array<Message.Message> => {
-  const out: Array<Message.Message> = [Message.user("Here are the files.")]
-  slots.forEach((s, k) => {
-    const file = Block.file(SOURCES[s.source], s.mediaType)
-    if (s.inResult) {
-      out.push(Message.assistant([Block.toolCall(`call_${k}`, "read_file", { path: `f${k}` })]))
-      out.push(Message.toolResultMessage(`call_${k}`, "read_file", [Block.text("The file:"), file]))
-    } else {
-      out.push(Message.assistant("Noted."), Message.user([Block.text("And this one:"), file]))
-    }
-  })
-  return out
-}
-
-const droppedBy = (messages: ReadonlyArray<Message.Message>): Array<string> =>
-  Effect.runSync(Anthropic.toMessages(messages)).warnings.filter((w) => w._tag === "DroppedContent").map((w) => `${w.index} ${w.blockIndex}`)
-
-const unsupported = (messages: ReadonlyArray<Message.Message>): Array<string> =>
-  Conversation.issuesFor("anthropic", messages).flatMap((issue) => (issue._tag === "UnsupportedMediaType" ? [`${issue.index} ${issue.blockIndex}`] : []))
+/** One file per user message or tool result, given as `source` says. */
+const withFiles = (slots: ReadonlyArray<{ readonly mediaType: string; readonly source: keyof typeof SOURCES; readonly inResult: boolean }>): Array<Message.Message> =>
+  filesIn(slots.map((s) => ({ file: Block.file(SOURCES[s.source], s.mediaType), inResult: s.inResult })))
 
 describe("Anthropic: UnsupportedMediaType is every file the writer leaves out, however it is given", () => {
   it("reports a URL it cannot fetch, a document by reference that is not a PDF or text, an image given as text", () => {
