@@ -1082,7 +1082,7 @@ export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaTyp
   url: Schema.optionalKey(Schema.String)
 }) {
   override get message(): string {
-    const type = this.mediaType.toLowerCase()
+    const type = this.mediaType.trim().toLowerCase()
     const kind = type.startsWith("image/") ? "images" : "files"
     const source = this.source
     // how it is given, when that is why; else, for a text type it takes, the bytes

@@ -296,3 +296,16 @@ describe("OpenAI Responses: a custom tool call needs its output, once", () => {
       yield* Conversation.validateFor("openai-responses")(messages)
     }))
 })
+
+describe("UnsupportedMediaType names an image an image however its type is spelled", () => {
+  it("a leading space, capitals and parameters still read as an image type", () => {
+    const issue = new ValidationError.UnsupportedMediaType({
+      provider: "openai-chat",
+      index: 1,
+      blockIndex: 0,
+      mediaType: " IMAGE/BMP; q=1",
+      supported: ["image/png", "image/jpeg", "image/gif", "image/webp"]
+    })
+    assert.include(issue.message, "does not take  IMAGE/BMP; q=1 images")
+  })
+})
