@@ -5,7 +5,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
-import { Block, Conversation, Message, Repair, ValidationError } from "../src/index.js"
+import { Block, Conversation, Message, Repair, TokenEstimator, ValidationError } from "../src/index.js"
 import { Anthropic, OpenAiResponses, OpenAiResponsesStream, type OpenAiResponsesWire } from "../src/providers/index.js"
 import * as Arb from "./arbitraries.js"
 
@@ -307,5 +307,28 @@ describe("UnsupportedMediaType names an image an image however its type is spell
       supported: ["image/png", "image/jpeg", "image/gif", "image/webp"]
     })
     assert.include(issue.message, "does not take  IMAGE/BMP; q=1 images")
+  })
+})
+
+describe("audio and video are read however their type is spelled", () => {
+  it("a leading space or capitals price a clip as the clip it is, as the writers send it", () => {
+    // 16-bit PCM WAV, 16 kHz mono, 3 seconds, with no samples written (only its header is read)
+    const header = Buffer.alloc(44)
+    header.write("RIFF", 0, "ascii")
+    header.writeUInt32LE(36 + 96_000, 4)
+    header.write("WAVEfmt ", 8, "ascii")
+    header.writeUInt32LE(16, 16)
+    header.writeUInt16LE(1, 20)
+    header.writeUInt16LE(1, 22)
+    header.writeUInt32LE(16_000, 24)
+    header.writeUInt32LE(32_000, 28)
+    header.writeUInt16LE(2, 32)
+    header.writeUInt16LE(16, 34)
+    header.write("data", 36, "ascii")
+    header.writeUInt32LE(96_000, 40)
+    const data = Buffer.concat([header, Buffer.alloc(96_000)]).toString("base64")
+    const price = (mediaType: string) => TokenEstimator.heuristic.estimateBlock(Block.file(Block.base64(data), mediaType))
+    assert.strictEqual(price(" audio/wav"), price("audio/wav"))
+    assert.strictEqual(price("\tAUDIO/WAV; rate=16000"), price("audio/wav"))
   })
 })

@@ -191,7 +191,7 @@ export const audioSecondsOfBase64 = (text: string, start = 0): number => {
 export const audioSecondsOfSource: (source: Block.FileSource) => number | undefined = readInlineOnce(audioSecondsOfBase64)
 
 /** Whether a file is audio by its media type. */
-export const isAudio = (file: Block.FileBlock): boolean => /^audio\//i.test(file.mediaType)
+export const isAudio = (file: Block.FileBlock): boolean => /^\s*audio\//i.test(file.mediaType)
 
 /** Tokens of `seconds` of audio at `perSecond`, rounded up. */
 export const audioTokens = (seconds: number, perSecond: number): number => Math.ceil(seconds * perSecond)

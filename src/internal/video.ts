@@ -72,7 +72,7 @@ export const videoSecondsOfBase64 = (text: string, start = 0): number => {
 export const videoSecondsOfSource: (source: Block.FileSource) => number | undefined = readInlineOnce(videoSecondsOfBase64)
 
 /** Whether a file is video by its media type. */
-export const isVideo = (file: Block.FileBlock): boolean => /^video\//i.test(file.mediaType)
+export const isVideo = (file: Block.FileBlock): boolean => /^\s*video\//i.test(file.mediaType)
 
 /**
  * Gemini's price for a frame of video. Gemini 3 and later: 70 tokens at the
