@@ -5,7 +5,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
-import { Block, Conversation, Message, Repair, TokenEstimator, ValidationError } from "../src/index.js"
+import { Block, Conversation, Message, Repair, Request, TokenEstimator, ValidationError } from "../src/index.js"
 import { Anthropic, OpenAiResponses, OpenAiResponsesStream, type OpenAiResponsesWire } from "../src/providers/index.js"
 import * as Arb from "./arbitraries.js"
 
@@ -331,4 +331,22 @@ describe("audio and video are read however their type is spelled", () => {
     assert.strictEqual(price(" audio/wav"), price("audio/wav"))
     assert.strictEqual(price("\tAUDIO/WAV; rate=16000"), price("audio/wav"))
   })
+})
+
+describe("a Responses tool choice of a hosted tool that cannot be named", () => {
+  it.effect("names the tool's type in the warning cut and without a lone surrogate", () =>
+    Effect.gen(function*() {
+      const type = `x_tool_\ud800${"y".repeat(10_000)}`
+      const request = Request.make([Message.user("Hi")], {
+        model: "gpt-5",
+        tools: [Request.providerTool("mine", "openai-responses", type)],
+        toolChoice: { _tag: "Tool", name: "mine" }
+      })
+      const { warnings } = yield* OpenAiResponses.toRequest(request)
+      const dropped = warnings.find((w) => w._tag === "DroppedContent")
+      assert.isDefined(dropped)
+      assert.isBelow(dropped!.message.length, 400)
+      assert.notMatch(dropped!.message, /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/)
+      assert.include(dropped!.message, "x_tool_\ufffd")
+    }))
 })

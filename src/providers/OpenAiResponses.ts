@@ -1298,7 +1298,7 @@ export const toRequest = (request: Request.Request, options?: ConversionOptions)
       const named = namedChoice(targets, choice.name)
       if (named !== undefined) body.tool_choice = named
       else {
-        const type = targets.find((t) => t.name === choice.name)?.type ?? ""
+        const type = messageText(targets.find((t) => t.name === choice.name)?.type ?? "", 80)
         A.dropped(ctx, undefined, undefined, `the tool choice ${messageText(choice.name)}`, `the Responses API cannot make the model call ${A.an(type)} ${type} tool by name`)
       }
     } else if (kept["tool_choice"] !== undefined && request.toolChoice === undefined) {
