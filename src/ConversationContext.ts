@@ -325,6 +325,12 @@ export const fit: {
     const valid = given === undefined || (typeof given === "number" && Number.isFinite(given) && given >= 0)
     const fixed = valid ? (given ?? 0) + Math.max(0, self.correction) : given
     return MessageWindow.fit(self.messages, self.budget, { ...options, fixedTokens: fixed }).pipe(
+      // the correction is set aside as fixed tokens: the error says how much of what is set aside it is
+      Effect.mapError((e) =>
+        e._tag === "BudgetTooSmall" && self.correction > 0
+          ? new MessageWindow.BudgetTooSmall({ budget: e.budget, minimumBudget: e.minimumBudget, tokens: e.tokens, setAside: e.setAside ?? self.correction, usageCorrection: self.correction })
+          : e
+      ),
       Effect.map((fitted) => {
         // estimated afresh even when nothing changed: a calibrated estimator's figures move with every report it
         // learns from, and the running sum of `append` does not follow them; kept messages are memoized, so this

@@ -168,7 +168,10 @@ export interface FitOptions {
 /**
  * The messages that must stay (the pinned ones, or the smallest valid cut)
  * do not fit the budget. `minimumBudget` is the smallest budget that works
- * with the same options; `tokens` what the whole conversation costs.
+ * with the same options; `tokens` what the whole conversation costs;
+ * `setAside`, when any, the tokens kept beside the messages (`fixedTokens`
+ * and `reserve`: tools, the output reserve), of which `usageCorrection` is
+ * what a `ConversationContext` added from reported usage (`recordUsage`).
  *
  * @example
  * const fitted = yield* MessageWindow.fit(history, 50).pipe(
@@ -180,10 +183,13 @@ export interface FitOptions {
 export class BudgetTooSmall extends Schema.TaggedError<BudgetTooSmall>()("BudgetTooSmall", {
   budget: Schema.Number,
   minimumBudget: Schema.Number,
-  tokens: Schema.Number
+  tokens: Schema.Number,
+  setAside: Schema.optionalKey(Schema.Number),
+  usageCorrection: Schema.optionalKey(Schema.Number)
 }) {
   override get message(): string {
-    return `a budget of ${this.budget} tokens is too small: the messages that must stay need a budget of at least ${this.minimumBudget} (the conversation has ${this.tokens})`
+    const aside = this.setAside === undefined ? "" : `; ${this.setAside} of the budget are set aside beside the messages${this.usageCorrection === undefined ? "" : `, ${this.usageCorrection} of them for what reported usage showed the estimates miss`}`
+    return `a budget of ${this.budget} tokens is too small: the messages that must stay need a budget of at least ${this.minimumBudget} (the conversation has ${this.tokens}${aside})`
   }
 }
 
@@ -1137,7 +1143,8 @@ const decide = (
       : 0
   }, layout)
   if (planned._tag === "TooSmall") {
-    return Effect.fail(new BudgetTooSmall({ budget, minimumBudget: planned.minimum + checked.outside, tokens: total }))
+    const setAside = checked.outside > 0 ? { setAside: checked.outside } : {}
+    return Effect.fail(new BudgetTooSmall({ budget, minimumBudget: planned.minimum + checked.outside, tokens: total, ...setAside }))
   }
   const decided: Decided = {
     messages,

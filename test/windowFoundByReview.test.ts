@@ -1,5 +1,6 @@
-import { describe, expect, it } from "@effect/vitest"
+import { assert, describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
+import * as ConversationContext from "../src/ConversationContext.js"
 import * as Message from "../src/Message.js"
 import * as MessageWindow from "../src/MessageWindow.js"
 import * as Summarizer from "../src/Summarizer.js"
@@ -39,4 +40,32 @@ describe("a custom summarizer's blank answer", () => {
       expect(MessageWindow.isSummary(fitted.summary!.message)).toBe(true)
       expect(fitted.tokensAfter).toBeLessThanOrEqual(200)
     }))
+})
+
+describe("BudgetTooSmall says what the budget set aside", () => {
+  it.effect("fixedTokens and reserve: setAside, in the message too", () =>
+    Effect.gen(function*() {
+      const window = yield* MessageWindow.make
+      const error = yield* Effect.flip(window.fit(history, 300, { fixedTokens: 250, reserve: 40 }))
+      assert.strictEqual(error._tag, "BudgetTooSmall")
+      if (error._tag !== "BudgetTooSmall") return
+      assert.strictEqual(error.setAside, 290)
+      assert.isUndefined(error.usageCorrection)
+      assert.include(error.message, "; 290 of the budget are set aside beside the messages)")
+      const none = yield* Effect.flip(window.fit(history, 1))
+      assert.isTrue(none._tag === "BudgetTooSmall" && none.setAside === undefined && !none.message.includes("set aside"))
+    }).pipe(Effect.provide(TokenEstimator.layer)))
+
+  it.effect("a ConversationContext's correction from reported usage is named as such", () =>
+    Effect.gen(function*() {
+      const context = yield* ConversationContext.make(history, 2_000)
+      // the provider counted far more than the estimate: the difference is kept, and set aside by fit
+      const reported = ConversationContext.recordUsage(context, context.tokens + 1_990)
+      const error = yield* Effect.flip(ConversationContext.fit(reported, { strategy: "drop_oldest" }))
+      assert.strictEqual(error._tag, "BudgetTooSmall")
+      if (error._tag !== "BudgetTooSmall") return
+      assert.strictEqual(error.usageCorrection, 1_990)
+      assert.strictEqual(error.setAside, 1_990)
+      assert.include(error.message, "1990 of the budget are set aside beside the messages, 1990 of them for what reported usage showed the estimates miss")
+    }).pipe(Effect.provide(MessageWindow.layer), Effect.provide(TokenEstimator.layer)))
 })
