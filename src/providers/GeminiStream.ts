@@ -209,14 +209,27 @@ const mergedFields = new Set(["groundingMetadata", "grounding_metadata", "urlCon
 /** The lists whose elements other lists point at by index: appended whole, so those indices keep pointing right. */
 const indexedLists = new Set(["groundingChunks", "grounding_chunks"])
 
+/** The elements of each merged list, as JSON text: what a chunk that sends only what is new is checked against. */
+const seenOf = new WeakMap<Array<unknown>, Set<string>>()
+
+/** An element's JSON text, or `undefined` for one that has none (a cycle, a BigInt): compared element by element. */
+const keyOf = (value: unknown): string | undefined => {
+  try {
+    return JSON.stringify(value)
+  } catch {
+    return undefined
+  }
+}
+
 /**
- * A candidate's metadata after a later chunk's: a list that extends the one so far (a chunk that resends all so far)
- * replaces it; any other list adds its elements that are not there yet (a chunk that sends only what is new), except
- * `groundingChunks`, added whole, since `groundingSupports` name them by place; objects merge key by key; any other
- * value sent wins. A field only an earlier chunk sent is kept.
+ * A candidate's metadata, merged in place with a later chunk's (the accumulator's own copy: `snapshot` clones it): a
+ * list that extends the one so far (a chunk that resends all so far) replaces it; any other list adds its elements
+ * that are not there yet (a chunk that sends only what is new), except `groundingChunks`, added whole, since
+ * `groundingSupports` name them by place; objects merge key by key; any other value sent wins. A field only an
+ * earlier chunk sent is kept. Each chunk costs what it holds (and, for a resent whole, what it replaces), so a stream
+ * of many chunks of new supports stays linear.
  */
-const mergeMetadata = (before: Obj, after: Obj): Obj => {
-  const out: Obj = Core.clone(before)
+const mergeMetadata = (out: Obj, after: Obj): Obj => {
   for (const k in after) {
     const v = after[k]
     if (v === undefined || v === null) continue
@@ -226,8 +239,24 @@ const mergeMetadata = (before: Obj, after: Obj): Obj => {
       const extends_ = prev.length <= next.length && prev.every((p, i) => Core.sameJson(p, next[i]))
       if (extends_) Core.setKey(out, k, Core.clone(next))
       else if (indexedLists.has(k)) for (const e of next) prev.push(Core.clone(e))
-      else for (const e of next) if (!prev.some((p) => Core.sameJson(p, e))) prev.push(Core.clone(e))
-    } else if (Core.isObj(v) && Core.isObj(prev)) Core.setKey(out, k, mergeMetadata(prev, v))
+      else {
+        let seen = seenOf.get(prev)
+        if (seen === undefined) {
+          seen = new Set()
+          for (const p of prev) {
+            const key = keyOf(p)
+            if (key !== undefined) seen.add(key)
+          }
+          seenOf.set(prev, seen)
+        }
+        for (const e of next) {
+          const key = keyOf(e)
+          if (key !== undefined ? seen.has(key) : prev.some((p) => Core.sameJson(p, e))) continue
+          if (key !== undefined) seen.add(key)
+          prev.push(Core.clone(e))
+        }
+      }
+    } else if (Core.isObj(v) && Core.isObj(prev)) mergeMetadata(prev, v)
     else Core.setKey(out, k, Core.clone(v))
   }
   return out

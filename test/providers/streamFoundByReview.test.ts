@@ -1,0 +1,36 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { Gemini, type GeminiWire } from "../../src/providers/index.js"
+
+/** A grounding support that counts every read of its fields, so the work a merge does on it can be counted, not timed. */
+const counted = (i: number, reads: { n: number }): object =>
+  new Proxy({ segment: { startIndex: 2 * i, endIndex: 2 * i + 1 }, groundingChunkIndices: [0] }, {
+    get: (target, key, receiver) => {
+      reads.n++
+      return Reflect.get(target, key, receiver)
+    }
+  })
+
+describe("Gemini stream: grounding metadata sent a little in every chunk", () => {
+  it.effect("costs each chunk what it holds: a long grounded answer stays linear", () =>
+    Effect.gen(function*() {
+      const reads = { n: 0 }
+      const n = 2_000
+      const chunks = Array.from({ length: n }, (_, i) => ({
+        candidates: [{
+          index: 0,
+          content: { role: "model", parts: [{ text: "w " }] },
+          groundingMetadata: { groundingSupports: [counted(i, reads)] },
+          ...(i === n - 1 ? { finishReason: "STOP" } : {})
+        }]
+      }))
+      const read = yield* Gemini.fromEvents(chunks as unknown as Array<GeminiWire.StreamEvent>)
+      const candidate = read.value.providerData?.["candidate"] as { groundingMetadata?: { groundingSupports?: Array<unknown> } } | undefined
+      const supports = candidate?.groundingMetadata?.groundingSupports
+      // every support kept once, in order
+      assert.strictEqual(supports?.length, n)
+      assert.deepStrictEqual(supports?.[n - 1], { segment: { startIndex: 2 * (n - 1), endIndex: 2 * n - 1 }, groundingChunkIndices: [0] })
+      // each support is read a bounded number of times (compared against every earlier one, it was read ~n/2 times)
+      assert.isBelow(reads.n, 40 * n)
+    }))
+})
