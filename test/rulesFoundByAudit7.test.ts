@@ -13,6 +13,7 @@ import { Block, Conversation, Message } from "../src/index.js"
 import { Anthropic, OpenAiResponses } from "../src/providers/index.js"
 import { hasLoneSurrogate } from "../src/internal/surrogates.js"
 import * as Arb from "./arbitraries.js"
+import { cacheObjects } from "./anthropicCases.js"
 
 const gpt5 = { model: "gpt-5" } as const
 const reasoning = (id: string) => Block.thinking("", undefined, { itemId: id, summary: ["Searching"], encryptedContent: "gAAAAB" })
@@ -111,15 +112,6 @@ const marked = (messages: ReadonlyArray<Message.Message>, marks: ReadonlyArray<n
     })
     return mark(Object.freeze(Object.assign(Object.create(Object.getPrototypeOf(m) as object) as Message.Message, m, { content })))
   })
-}
-
-/** The `cache_control` objects in a written request. */
-const cacheObjects = (value: unknown): number => {
-  if (Array.isArray(value)) return value.reduce((n: number, v) => n + cacheObjects(v), 0)
-  if (typeof value !== "object" || value === null) return 0
-  let n = 0
-  for (const [k, v] of Object.entries(value)) n += k === "cache_control" && typeof v === "object" && v !== null ? 1 : cacheObjects(v)
-  return n
 }
 
 /** The breakpoints the rule counts in the messages: past 4 once 5 are said to be outside them. */

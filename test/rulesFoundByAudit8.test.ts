@@ -12,7 +12,7 @@ import { Block, Conversation, Message, Repair, Request, TokenEstimator } from ".
 import { Anthropic } from "../src/providers/index.js"
 import { hasLoneSurrogate } from "../src/internal/surrogates.js"
 import * as Arb from "./arbitraries.js"
-import { droppedBy, unsupported, withFiles as filesIn } from "./anthropicFileCases.js"
+import { droppedBy, unsupported, withFiles as filesIn } from "./anthropicCases.js"
 
 const pick = <const A extends ReadonlyArray<string>>(values: A): Arbitrary.Arbitrary<A[number]> => Arbitrary.schema(Schema.Literals(values))
 const b64 = (bytes: ReadonlyArray<number> | string): string => Buffer.from(typeof bytes === "string" ? bytes : Uint8Array.from(bytes)).toString("base64")

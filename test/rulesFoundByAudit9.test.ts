@@ -12,7 +12,7 @@ import { Arbitrary, Effect, Schema } from "effect"
 import { Block, Conversation, Message, Repair } from "../src/index.js"
 import { Anthropic } from "../src/providers/index.js"
 import * as Arb from "./arbitraries.js"
-import { droppedBy, unsupported, withFiles as filesIn } from "./anthropicFileCases.js"
+import { cacheObjects, droppedBy, unsupported, withFiles as filesIn } from "./anthropicCases.js"
 
 const pick = <const A extends ReadonlyArray<string>>(values: A): Arbitrary.Arbitrary<A[number]> => Arbitrary.schema(Schema.Literals(values))
 
@@ -23,15 +23,6 @@ const withOptions = (m: Message.Message, anthropic: Record<string, Schema.Json>)
   }))
 
 const ephemeral = { type: "ephemeral" } as const
-
-/** The `cache_control` objects in a written request. */
-const cacheObjects = (value: unknown): number => {
-  if (Array.isArray(value)) return value.reduce((n: number, v) => n + cacheObjects(v), 0)
-  if (typeof value !== "object" || value === null) return 0
-  let n = 0
-  for (const [k, v] of Object.entries(value)) n += k === "cache_control" && typeof v === "object" && v !== null ? 1 : cacheObjects(v)
-  return n
-}
 
 /** The breakpoints validation counts in the messages: past 4 once 4 are said to be outside them. */
 const counted = (messages: ReadonlyArray<Message.Message>): number => {

@@ -215,26 +215,33 @@ const summaryCase = Arbitrary.all({
 
 const providers = [undefined, "anthropic", "openai-chat", "openai-responses", "gemini"] as const
 
+/** A case's estimator, a window whose summarizer answers with the case's text, its provider and its fit options. */
+const summarizing = (c: typeof summaryCase extends Arbitrary.Arbitrary<infer A> ? A : never) => {
+  const joined = c.pieces.join(" ").repeat(c.repeat)
+  // a blank summary fails the fit (SummaryFailed): the room a summary gets is about summaries with text
+  const text = joined.trim() === "" ? "(nothing)" : joined
+  const est = estimators[c.e]!
+  const w = Effect.runSync(
+    MessageWindow.make.pipe(
+      Effect.provideService(TokenEstimator.TokenEstimator, est),
+      Effect.provideService(Summarizer.Summarizer, Summarizer.Summarizer.of({ summarize: () => Effect.succeed(text) }))
+    )
+  )
+  const provider = providers[c.p]
+  const options: MessageWindow.FitOptions = {
+    strategy: c.clear ? ["clear_tool_results", "summarize"] : "summarize",
+    summaryTokens: c.summaryTokens,
+    pinFirstUser: c.pinFirstUser,
+    pin: (_m: Message.Message, i: number) => i === c.pinAt,
+    ...(provider === undefined ? {} : { provider })
+  }
+  return { est, w, provider, options }
+}
+
 describe("a summary shortened to the room left", () => {
   it.prop("fit: the result, summary included, is within the budget and counted honestly", [summaryCase], ([c]) => {
-    // a blank summary fails the fit (SummaryFailed): the room a summary gets is about summaries with text
-    const text = c.pieces.join(" ").repeat(c.repeat).trim() === "" ? "(nothing)" : c.pieces.join(" ").repeat(c.repeat)
-    const est = estimators[c.e]!
-    const w = Effect.runSync(
-      MessageWindow.make.pipe(
-        Effect.provideService(TokenEstimator.TokenEstimator, est),
-        Effect.provideService(Summarizer.Summarizer, Summarizer.Summarizer.of({ summarize: () => Effect.succeed(text) }))
-      )
-    )
-    const provider = providers[c.p]
+    const { est, w, options } = summarizing(c)
     const budget = Math.ceil((est.estimateConversation(c.input) * c.percent) / 100)
-    const options: MessageWindow.FitOptions = {
-      strategy: c.clear ? ["clear_tool_results", "summarize"] : "summarize",
-      summaryTokens: c.summaryTokens,
-      pinFirstUser: c.pinFirstUser,
-      pin: (_m: Message.Message, i: number) => i === c.pinAt,
-      ...(provider === undefined ? {} : { provider })
-    }
     // the least budget that works is the tightest room a summary gets: tried whenever the first is too small
     let b = budget
     let r = fitSync(w, c.input, b, options)
@@ -250,26 +257,10 @@ describe("a summary shortened to the room left", () => {
   }, { arbitrary: { runs: 300 }, timeout: 120_000 })
 
   it.prop("fitRequest: the fitted request, as estimateRequest counts it, is within the budget", [summaryCase, Req.fixedPart], ([c, fixed]) => {
-    // a blank summary fails the fit (SummaryFailed): the room a summary gets is about summaries with text
-    const text = c.pieces.join(" ").repeat(c.repeat).trim() === "" ? "(nothing)" : c.pieces.join(" ").repeat(c.repeat)
-    const est = estimators[c.e]!
-    const w = Effect.runSync(
-      MessageWindow.make.pipe(
-        Effect.provideService(TokenEstimator.TokenEstimator, est),
-        Effect.provideService(Summarizer.Summarizer, Summarizer.Summarizer.of({ summarize: () => Effect.succeed(text) }))
-      )
-    )
-    const provider = providers[c.p]
+    const { est, w, provider, options } = summarizing(c)
     const request = Req.requestWith(c.input, fixed, provider === "anthropic" ? "claude-sonnet-4-5" : provider === "gemini" ? "gemini-2.5-flash" : "gpt-4o")
     const counted = (req: Request.Request) => est.estimateRequest(req, provider === undefined ? undefined : { provider }).total
     const budget = Math.ceil((counted(request) * c.percent) / 100) + (request.maxOutputTokens ?? 0)
-    const options: MessageWindow.FitOptions = {
-      strategy: c.clear ? ["clear_tool_results", "summarize"] : "summarize",
-      summaryTokens: c.summaryTokens,
-      pinFirstUser: c.pinFirstUser,
-      pin: (_m: Message.Message, i: number) => i === c.pinAt,
-      ...(provider === undefined ? {} : { provider })
-    }
     let b = budget
     let r = fitRequestSync(w, request, b, options)
     if (Result.isFailure(r)) {

@@ -1,7 +1,8 @@
 /**
- * Conversations that carry files where the Anthropic writer may leave them
- * out, and the two readings the rules must agree on: where the writer says it
- * dropped something, and where validation reports an unsupported file.
+ * What the Anthropic rules are checked against: conversations that carry
+ * files where the writer may leave them out, where the writer says it dropped
+ * something and where validation reports an unsupported file, and the cache
+ * breakpoints in a written request.
  */
 import { Effect } from "effect"
 import { Block, Conversation, Message } from "../src/index.js"
@@ -28,3 +29,12 @@ export const droppedBy = (messages: ReadonlyArray<Message.Message>): Array<strin
 /** Where validation reports an unsupported file: `index blockIndex`. */
 export const unsupported = (messages: ReadonlyArray<Message.Message>): Array<string> =>
   Conversation.issuesFor("anthropic", messages).flatMap((issue) => (issue._tag === "UnsupportedMediaType" ? [`${issue.index} ${issue.blockIndex}`] : []))
+
+/** The `cache_control` objects in a written request. */
+export const cacheObjects = (value: unknown): number => {
+  if (Array.isArray(value)) return value.reduce((n: number, v) => n + cacheObjects(v), 0)
+  if (typeof value !== "object" || value === null) return 0
+  let n = 0
+  for (const [k, v] of Object.entries(value)) n += k === "cache_control" && typeof v === "object" && v !== null ? 1 : cacheObjects(v)
+  return n
+}
