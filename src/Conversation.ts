@@ -1473,15 +1473,20 @@ const blockCache = (block: Block.Block): Schema.Json | undefined => {
   }
 }
 
+/** Where the Anthropic adapter writes cache breakpoints (`anthropicBreakpoints`). */
+interface Breakpoints {
+  readonly system: Array<CacheBreakpoint>
+  readonly others: Array<CacheBreakpoint>
+  readonly placed: Uint8Array
+}
+
 /**
  * The breakpoints the Anthropic adapter writes in the messages (`system`: in the system prompt; `others`: in the
  * messages), and which user, tool or assistant messages have their own `cache_control` (null included) written, on a
  * block (`placed`): one that opens an Anthropic message, on its last block, or one merged into the one before it, on
  * its own last block.
  */
-const anthropicBreakpoints = (
-  messages: ReadonlyArray<Message.Message>
-): { readonly system: Array<CacheBreakpoint>; readonly others: Array<CacheBreakpoint>; readonly placed: Uint8Array } => {
+const anthropicBreakpoints = (messages: ReadonlyArray<Message.Message>): Breakpoints => {
   const system: Array<CacheBreakpoint> = []
   const others: Array<CacheBreakpoint> = []
   const placed = new Uint8Array(messages.length)
@@ -1579,8 +1584,8 @@ const anthropicBreakpoints = (
  * other options are not written: the adapter reports them). Each is placed at the message's last block. An explicit `cache_control: null` is none (recorded accepted). The system
  * prompt comes before the messages in the body, so its breakpoints are listed first.
  */
-const cacheBreakpointRule = (messages: ReadonlyArray<Message.Message>, options: ProfileOptions | undefined, sink: ProviderSink): void => {
-  const { system, others } = anthropicBreakpoints(messages)
+const cacheBreakpointRule = (options: ProfileOptions | undefined, breakpointsOf: () => Breakpoints, sink: ProviderSink): void => {
+  const { system, others } = breakpointsOf()
   const outside = options?.cacheBreakpointsOutsideMessages ?? 0
   const count = outside + system.length + others.length
   if (count <= CACHE_BREAKPOINT_LIMIT) return
@@ -1651,7 +1656,12 @@ const loneSurrogatePath = (at: ReadonlyArray<string | number>, value: unknown): 
  * sends is read (`anthropicSent`), once: the fields it leaves out, the blocks it leaves out, and the options kept for
  * other providers cannot make the body invalid. The other providers are not recorded rejecting one.
  */
-const loneSurrogateRule = (messages: ReadonlyArray<Message.Message>, writtenOf: () => Uint8Array, sink: ProviderSink): void => {
+const loneSurrogateRule = (
+  messages: ReadonlyArray<Message.Message>,
+  writtenOf: () => Uint8Array,
+  breakpointsOf: () => Breakpoints,
+  sink: ProviderSink
+): void => {
   let stop = false
   walkAnthropicSent(messages, (_block, i, b, sent) => {
     for (const [at, value] of sent) {
@@ -1664,7 +1674,7 @@ const loneSurrogateRule = (messages: ReadonlyArray<Message.Message>, writtenOf: 
   // the fields of the messages it writes: on the message, a breakpoint on its last block; of a message merged into
   // the one before it, only its breakpoint, on a block
   const written = writtenOf()
-  const { placed } = anthropicBreakpoints(messages)
+  const { placed } = breakpointsOf()
   const sent: Array<SentValue> = []
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!
@@ -1990,14 +2000,17 @@ const providerScan = (
         (s) => mediaTypeRule(provider, messages, s)
       )
     case "anthropic": {
-      // which messages the adapter writes fields on: read once, by the first rule that needs it
+      // which messages the adapter writes fields on, and where it writes breakpoints: each read once, by the first
+      // rule that needs it
       let written: Uint8Array | undefined
       const writtenOf = (): Uint8Array => (written ??= anthropicWrittenMessages(messages))
+      let breakpoints: Breakpoints | undefined
+      const breakpointsOf = (): Breakpoints => (breakpoints ??= anthropicBreakpoints(messages))
       return passes(
         sink,
         (s) => anthropicRules(messages, options, s),
-        (s) => cacheBreakpointRule(messages, options, s),
-        (s) => loneSurrogateRule(messages, writtenOf, s),
+        (s) => cacheBreakpointRule(options, breakpointsOf, s),
+        (s) => loneSurrogateRule(messages, writtenOf, breakpointsOf, s),
         (s) => mediaTypeRule(provider, messages, s),
         (s) => unknownMessageFieldRule(messages, writtenOf, s)
       )
