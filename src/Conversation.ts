@@ -1765,6 +1765,52 @@ const unknownMessageFieldRule = (messages: ReadonlyArray<Message.Message>, writt
   }
 }
 
+/** Whether a block (a tool result's parts too) has a key starting with `$` in its Anthropic options or, as Anthropic provider data, in its data. */
+const hasDollarField = (block: Block.Block): boolean => {
+  if (block._tag === "ProviderData") return block.provider === "anthropic" && Object.keys(block.data).some(isDollar)
+  if (block._tag === "Json") return false
+  const own = block.providerOptions?.["anthropic"]
+  if (own !== undefined && Object.keys(own).some(isDollar)) return true
+  return block._tag === "ToolResult" && typeof block.content !== "string" && block.content.some(hasDollarField)
+}
+
+const isDollar = (key: string): boolean => key.startsWith("$")
+
+/**
+ * Anthropic: no block field whose name starts with `$` (a block takes only the fields of its type: "Extra inputs are
+ * not permitted"). The adapter keeps no hint on blocks: every Anthropic option of a block it sends is written as a
+ * field (one kept as `$$x` as `$x`, given both ways once), the top-level fields of Anthropic provider data as they
+ * are. Read from what the adapter sends (`anthropicSent`): the options of the blocks it sends, of the parts of their
+ * tool results, the data of provider data; not a refusal's options (it goes as plain text). Other unknown fields are
+ * not reported: the adapter keeps them from blocks read from the wire, and Anthropic adds fields.
+ */
+const blockFieldRule = (messages: ReadonlyArray<Message.Message>, sink: ProviderSink): void => {
+  if (!messages.some((m) => (m.content as ReadonlyArray<Block.Block>).some(hasDollarField))) return
+  const fields = new Set<string>()
+  walkAnthropicSent(messages, (block, i, b, sent) => {
+    fields.clear()
+    if (block._tag === "ProviderData") {
+      for (const key of Object.keys(block.data)) {
+        if (isDollar(key) && sink(new UnknownMessageField({ provider: "anthropic", index: i, blockIndex: b, field: key, path: ["data", key] }))) return true
+      }
+      return false
+    }
+    for (const [at, value] of sent) {
+      // the key of an option, sent as the last step of its path: `[...where, "providerOptions", "anthropic", key]`
+      const n = at.length
+      if (n < 3 || value !== at[n - 1] || at[n - 2] !== "anthropic" || at[n - 3] !== OPTIONS_PATH[0]) continue
+      const field = wireName(value as string)
+      if (!isDollar(field)) continue
+      // a field given both kept (`$$x`) and by its bare name (`$x`) is written once
+      const seen = JSON.stringify([at.slice(0, n - 3), field])
+      if (fields.has(seen)) continue
+      fields.add(seen)
+      if (sink(new UnknownMessageField({ provider: "anthropic", index: i, blockIndex: b, field, path: at }))) return true
+    }
+    return false
+  }, true)
+}
+
 /**
  * OpenAI Responses: no two input items with one id ("Duplicate item found with id rs_…", reported from agents that
  * appended a turn twice). The items and their ids as the adapter writes them: an input message read with its `id`
@@ -2012,7 +2058,8 @@ const providerScan = (
         (s) => cacheBreakpointRule(options, breakpointsOf, s),
         (s) => loneSurrogateRule(messages, writtenOf, breakpointsOf, s),
         (s) => mediaTypeRule(provider, messages, s),
-        (s) => unknownMessageFieldRule(messages, writtenOf, s)
+        (s) => unknownMessageFieldRule(messages, writtenOf, s),
+        (s) => blockFieldRule(messages, s)
       )
     }
     case "gemini":
@@ -2059,7 +2106,7 @@ export const issuesFor = (
  *
  * | provider | relaxes | adds |
  * |---|---|---|
- * | `"anthropic"` | `ConsecutiveRole`; a system message between calls and results | `MissingThinkingSignature`, `EmptyRedactedThinking`, `ThinkingNotFirst` (manual thinking: the turn a request continues, a tool loop from the user's words on or a final assistant message, starts with thinking; not with `thinkingMode: "adaptive"`), `ThinkingWhileDisabled` (`thinking: false`: no thinking in a final assistant turn), `PrefillNotSupported` (Claude 4.6 and later, by `model`), `EmptyTextBlock`, `TrailingWhitespacePrefill`, `TextAfterToolCalls` (client calls only), `MissingToolResult` (results read from two user messages), `TooManyCacheBreakpoints` (more than 4, where the adapter writes them: on blocks and messages, with `cacheBreakpointsOutsideMessages`), `LoneSurrogate` (half of a character in any string the adapter sends, a message's fields included), `UnsupportedMediaType` (a file the writer leaves out: given as data, an image that is not JPEG, PNG, GIF or WebP by type and bytes, audio, video, data of unknown type, a text file whose bytes are not UTF-8, any other that is not a PDF; by URL or file id, a document that is not a PDF or text; at a URL Anthropic cannot fetch, such as a data URL; an image given as text), `UnknownMessageField` (a field of a message besides role and content, such as one `Anthropic.fromMessages` kept, which the writer writes back; not `cache_control`), `MediaTypeMismatch` (base64 image bytes of another format than their type, which the writer sends as the type of the bytes and `repairFor` relabels) |
+ * | `"anthropic"` | `ConsecutiveRole`; a system message between calls and results | `MissingThinkingSignature`, `EmptyRedactedThinking`, `ThinkingNotFirst` (manual thinking: the turn a request continues, a tool loop from the user's words on or a final assistant message, starts with thinking; not with `thinkingMode: "adaptive"`), `ThinkingWhileDisabled` (`thinking: false`: no thinking in a final assistant turn), `PrefillNotSupported` (Claude 4.6 and later, by `model`), `EmptyTextBlock`, `TrailingWhitespacePrefill`, `TextAfterToolCalls` (client calls only), `MissingToolResult` (results read from two user messages), `TooManyCacheBreakpoints` (more than 4, where the adapter writes them: on blocks and messages, with `cacheBreakpointsOutsideMessages`), `LoneSurrogate` (half of a character in any string the adapter sends, a message's fields included), `UnsupportedMediaType` (a file the writer leaves out: given as data, an image that is not JPEG, PNG, GIF or WebP by type and bytes, audio, video, data of unknown type, a text file whose bytes are not UTF-8, any other that is not a PDF; by URL or file id, a document that is not a PDF or text; at a URL Anthropic cannot fetch, such as a data URL; an image given as text), `UnknownMessageField` (a field of a message besides role and content, such as one `Anthropic.fromMessages` kept, which the writer writes back; not `cache_control`; and a field of a block the writer sends whose name starts with `$`, with `blockIndex`), `MediaTypeMismatch` (base64 image bytes of another format than their type, which the writer sends as the type of the bytes and `repairFor` relabels) |
  * | `"gemini"` | `ConsecutiveRole` for user messages | `SystemNotAtStart`, `MisplacedFunctionCall`, `MissingThoughtSignature` (Gemini 3: `thoughtSignatures` / `model`), `UnsupportedMediaType` (an inline image of a type Gemini does not document, such as `image/jpg`) |
  * | `"openai-responses"` | nothing | `ReasoningWithoutOutput`, `TextBetweenCallAndOutput`, `MissingEncryptedContent` (with `store: false`), `MalformedToolArguments`; for custom tool items kept as provider data, `OrphanToolResult` (an output with no custom tool call before it), `DuplicateToolResult` (a second output for one call) and `MissingToolResult` (a call with no output after it); `DuplicateItemId` (two input items with one id); `MissingReasoningItem` (a model that reasons, by `model` or `reasoningItems`, not with `store: false`: an `fc_`/`msg_` item, a web search or a generated image sent with its id and no reasoning item before it in its turn); `UnsupportedMediaType` (an inline image that is not PNG, JPEG, GIF or WebP by type and bytes) |
  * | `"openai-chat"` | nothing | `MalformedToolArguments` (a call's arguments text is not a JSON object), `UnsupportedMediaType` (as for Responses, in user messages) |

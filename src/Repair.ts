@@ -21,7 +21,7 @@ import * as Message from "./Message.js"
 import type { Provider } from "./Provider.js"
 import { unknownProvider } from "./internal/unknownProvider.js"
 import type { Issue } from "./ValidationError.js"
-import { Issue as IssueSchema } from "./ValidationError.js"
+import { formatPath, Issue as IssueSchema } from "./ValidationError.js"
 import { hintKey, isAnthropicHintKey, wireName } from "./internal/hint.js"
 import { defineOwn } from "./internal/json.js"
 import { customCallOutputs, customItemOf, isChatCustomCall, isCustomOutputsOnly, isObject, jsonText, rawArgsHold, sentArgumentsProblem } from "./internal/toolArgs.js"
@@ -551,7 +551,10 @@ export class CorrectedMediaType extends Schema.TaggedClass<CorrectedMediaType>()
  * by `Anthropic.fromMessages` and kept in the message's Anthropic options,
  * is written back on it. `field` is its name as written, `original` its
  * value; `cache_control` stays (the adapter puts it on the message's last
- * block).
+ * block). With `blockIndex`, a field of a block whose name starts with `$`
+ * (`ValidationError.UnknownMessageField` with a `blockIndex`): one of the
+ * block's Anthropic options, of a tool result's part's, or of the data of
+ * Anthropic provider data, `path` where it was in the block.
  *
  * @example
  * const { value } = yield* Anthropic.fromMessages([{ role: "user", content: "Hi", name: "alice" }])
@@ -563,10 +566,15 @@ export class CorrectedMediaType extends Schema.TaggedClass<CorrectedMediaType>()
 export class RemovedMessageField extends Schema.TaggedClass<RemovedMessageField>()("RemovedMessageField", {
   index: Index,
   field: Schema.String,
-  original: Schema.Json
+  original: Schema.Json,
+  blockIndex: Schema.optionalKey(Index),
+  path: Schema.optionalKey(Schema.Array(Schema.Union([Schema.String, Schema.Number])))
 }) {
   get description(): string {
-    return `messages[${this.index}]: removed the field ${Block.truncate(JSON.stringify(this.field), QUOTED)} (${Block.truncate(jsonText(this.original), QUOTED)}): Anthropic messages take only role and content`
+    const removed = `removed the field ${Block.truncate(JSON.stringify(this.field), QUOTED)} (${Block.truncate(jsonText(this.original), QUOTED)})`
+    if (this.blockIndex === undefined) return `messages[${this.index}]: ${removed}: Anthropic messages take only role and content`
+    const where = this.path === undefined ? "" : ` at ${Block.truncate(formatPath(this.path), QUOTED)}`
+    return `messages[${this.index}].content[${this.blockIndex}]: ${removed} of the block${where}: Anthropic takes no field whose name starts with $`
   }
 }
 
@@ -1406,10 +1414,74 @@ const withoutUnknownFields = <M extends Message.Message>(m: M, i: number, log: (
   return rebuilt(m, Object.keys(providerOptions).length === 0 ? rest : { ...rest, providerOptions })
 }
 
+/** `record` without its keys that start with `$`, each logged by `removed`; `record` itself when it has none. */
+const withoutDollarKeys = <V>(record: { readonly [key: string]: V }, removed: (key: string, value: V) => void): { [key: string]: V } | undefined => {
+  let kept: { [key: string]: V } | undefined
+  for (const key of Object.keys(record)) {
+    if (!key.startsWith("$")) continue
+    kept ??= { ...record }
+    delete kept[key]
+    removed(key, record[key]!)
+  }
+  return kept
+}
+
+/** A block (or a tool result's part) without the `$` keys of its Anthropic options, or the block itself. */
+const withoutDollarOptions = <B extends Block.Block>(block: B, at: ReadonlyArray<string | number>, removed: (field: string, path: ReadonlyArray<string | number>, value: Schema.Json) => void): B => {
+  if (block._tag === "ProviderData") {
+    if (block.provider !== "anthropic") return block
+    const data = withoutDollarKeys(block.data, (key, value) => removed(key, [...at, "data", key], value))
+    return data === undefined ? block : Block.freeze(new Block.ProviderDataBlock({ ...block, data })) as B
+  }
+  if (block._tag === "Json") return block
+  let fields: Record<string, unknown> | undefined
+  const own = block.providerOptions?.["anthropic"]
+  if (own !== undefined) {
+    const kept = withoutDollarKeys(own, (key, value) => removed(wireName(key), [...at, "providerOptions", "anthropic", key], value))
+    if (kept !== undefined) {
+      const { anthropic: _, ...others } = block.providerOptions ?? {}
+      const providerOptions = Object.keys(kept).length === 0 ? others : { ...others, anthropic: kept }
+      const { providerOptions: _old, ...rest } = block as Block.Block & { readonly providerOptions?: Block.ProviderOptions }
+      fields = Object.keys(providerOptions).length === 0 ? rest : { ...rest, providerOptions }
+    }
+  }
+  if (block._tag === "ToolResult" && typeof block.content !== "string") {
+    const parts = block.content
+    let content: Array<Block.ToolResultPart> | undefined
+    for (let p = 0; p < parts.length; p++) {
+      const part = withoutDollarOptions(parts[p]!, [...at, "content", p], removed)
+      if (part !== parts[p]) content ??= parts.slice(0, p)
+      content?.push(part)
+    }
+    if (content !== undefined) fields = { ...(fields ?? block), content }
+  }
+  if (fields === undefined) return block
+  const Ctor = block.constructor as new(fields: object) => B
+  return Block.freeze(new Ctor(fields))
+}
+
+/**
+ * A message whose blocks have no field whose name starts with `$` where the Anthropic adapter writes one (their
+ * Anthropic options, their tool results' parts' options, the data of Anthropic provider data:
+ * `ValidationError.UnknownMessageField` with a `blockIndex`), each logged with its value.
+ */
+const withoutDollarBlockFields = <M extends Message.Message>(m: M, i: number, log: (action: RepairAction) => void): M => {
+  let content: Array<Block.Block> | undefined
+  const blocks: ReadonlyArray<Block.Block> = m.content
+  for (let b = 0; b < blocks.length; b++) {
+    const block = blocks[b]!
+    const fixed = withoutDollarOptions(block, [], (field, path, original) => log(new RemovedMessageField({ index: i, blockIndex: b, field, path, original })))
+    if (fixed === block) continue
+    content ??= blocks.slice()
+    content[b] = fixed
+  }
+  return content === undefined ? m : withContent(m, content)
+}
+
 const anthropicFixes = (options: RepairForOptions | undefined): ProviderFixes => ({
   message: (given, i, log) => {
     // first, so that the steps after it see the text as it is sent (and the images: neither moves a block)
-    const m = withImageTypesOfBytes(withoutLoneSurrogates(withoutUnknownFields(given, i, log), i, log), i, log)
+    const m = withImageTypesOfBytes(withoutLoneSurrogates(withoutDollarBlockFields(withoutUnknownFields(given, i, log), i, log), i, log), i, log)
     if (m.role === "tool") return withoutBlankResultText(m, i, log)
     const dropped = dropBlocks(m, i, log, (block) => {
       switch (block._tag) {
@@ -1908,7 +1980,9 @@ const whyNot = (issue: Issue): string => {
  *   the Anthropic writer sends it. A message's Anthropic options that would
  *   be written as fields of its message (all but `cache_control`:
  *   `UnknownMessageField`) are removed (`RemovedMessageField`, each value
- *   kept).
+ *   kept), and so are the fields of a block whose name starts with `$` (its
+ *   Anthropic options, its tool result's parts', the data of Anthropic
+ *   provider data), which the writer writes as they are.
  * - Every provider: a file in a media type the provider does not take
  *   (`UnsupportedMediaType`) is left as it is (`CannotRepair`): the file is
  *   the caller's to convert or leave out.

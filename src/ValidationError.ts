@@ -1141,6 +1141,18 @@ export class MediaTypeMismatch extends Schema.TaggedError<MediaTypeMismatch>()("
  * field's name as written. `Repair.repairFor("anthropic")` removes it
  * (`Repair.RemovedMessageField`, its value kept in the log).
  *
+ * A block's fields count too, when their name starts with `$`: the adapter
+ * writes every Anthropic option of a block as a field of the block it
+ * sends (it keeps no hint on blocks; a field kept as `$$x` is written as
+ * `$x`), and the top-level fields of Anthropic provider data as they are,
+ * and no Anthropic block has a field whose name starts with `$`. Only the
+ * blocks the adapter sends count (the parts of a tool result too; not a
+ * refusal, sent as plain text). Then `blockIndex` is the block, `path` where
+ * the field is in it (`providerOptions.anthropic.$$x`, `data.$x`,
+ * `content[0].providerOptions.anthropic.$x` for a tool result's part). Other
+ * fields of a block are not reported: they are kept from a block read from
+ * the wire, and Anthropic adds fields.
+ *
  * @example
  * const { value } = yield* Anthropic.fromMessages([{ role: "user", content: "Hi", name: "alice" }])
  * const [issue] = Conversation.issuesFor("anthropic", value)
@@ -1152,10 +1164,16 @@ export class MediaTypeMismatch extends Schema.TaggedError<MediaTypeMismatch>()("
 export class UnknownMessageField extends Schema.TaggedError<UnknownMessageField>()("UnknownMessageField", {
   provider: Provider,
   index: Schema.Number,
-  field: Schema.String
+  field: Schema.String,
+  blockIndex: Schema.optionalKey(Schema.Number),
+  path: Schema.optionalKey(Schema.Array(Schema.Union([Schema.String, Schema.Number])))
 }) {
   override get message(): string {
-    return `${at(this.index)}the message has a field ${preview(this.field)}, and ${this.provider} takes only role and content ("${clip(this.field)}: Extra inputs are not permitted")`
+    if (this.blockIndex === undefined) {
+      return `${at(this.index)}the message has a field ${preview(this.field)}, and ${this.provider} takes only role and content ("${clip(this.field)}: Extra inputs are not permitted")`
+    }
+    const where = this.path === undefined ? "" : ` (at ${clip(formatPath(this.path))})`
+    return `${at(this.index)}${blockPrefix(this.blockIndex)}the block has a field ${preview(this.field)}${where}, and ${this.provider} takes no field whose name starts with $ ("${clip(this.field)}: Extra inputs are not permitted")`
   }
 }
 
