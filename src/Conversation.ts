@@ -1680,7 +1680,7 @@ const loneSurrogateRule = (
     const m = messages[i]!
     sent.length = 0
     if (written[i] === 1) pushAnthropicFields(m, sent, true, placed[i] === 1)
-    else if ((m.role === "system" && m.content.length > 0) || placed[i] === 1) {
+    else if (placed[i] === 1 || (m.role === "system" && m.content.length > 0 && blockCache(m.content[m.content.length - 1]!) === undefined)) {
       const cache = m.providerOptions?.["anthropic"]?.["cache_control"]
       if (cache !== undefined) sent.push([[...OPTIONS_PATH, "cache_control"], cache])
     }

@@ -162,3 +162,124 @@ describe("Anthropic: a block's `$` fields are written as they are, and reported"
     { arbitrary: { runs: 150 }, timeout: 120_000 }
   )
 })
+
+// ---------------------------------------------------------------------------
+// 3. A system message's own cache_control
+// ---------------------------------------------------------------------------
+
+const ephemeral = { type: "ephemeral" } as const
+const hour = { type: "ephemeral", ttl: "1h" } as const
+
+/** The breakpoints validation counts in the messages: past 4 once 4 are said to be outside them. */
+const counted = (messages: ReadonlyArray<Message.Message>): number => {
+  const issue = Conversation.issuesFor("anthropic", messages, { cacheBreakpointsOutsideMessages: 4 }).find((i) => i._tag === "TooManyCacheBreakpoints")
+  return issue?._tag === "TooManyCacheBreakpoints" ? issue.count - 4 : 0
+}
+
+/** The breakpoints of a written prompt (a `cache_control` that is not null), in the system prompt and on message blocks and their tool results' parts. */
+const writtenBreakpoints = (prompt: { readonly system?: unknown; readonly messages: ReadonlyArray<unknown> }): number => {
+  let n = 0
+  const ofBlock = (block: unknown): void => {
+    if (typeof block !== "object" || block === null) return
+    const o = block as Record<string, unknown>
+    if (o["cache_control"] !== undefined && o["cache_control"] !== null) n++
+    if (o["type"] === "tool_result" && Array.isArray(o["content"])) for (const part of o["content"]) ofBlock(part)
+  }
+  if (Array.isArray(prompt.system)) for (const block of prompt.system) ofBlock(block)
+  for (const m of prompt.messages) {
+    const content = (m as { readonly content: unknown }).content
+    if (Array.isArray(content)) for (const block of content) ofBlock(block)
+  }
+  return n
+}
+
+describe("Anthropic: a system message's own cache_control", () => {
+  it("goes on its last block, each system message's on its own, and is counted there", () => {
+    const messages = [
+      withOptions(Message.system([Block.text("Rules."), Block.text("More rules.")]), { cache_control: ephemeral }),
+      withOptions(Message.system("Tools guide."), { cache_control: hour, metadata: { a: 1 } }),
+      Message.user("Hi")
+    ]
+    const { value, warnings } = Effect.runSync(Anthropic.toMessages(messages))
+    assert.deepStrictEqual(value.system as unknown, [
+      { type: "text", text: "Rules." },
+      { type: "text", text: "More rules.", cache_control: ephemeral },
+      { type: "text", text: "Tools guide.", cache_control: hour }
+    ])
+    // the other option of a system message is said, its breakpoint is not: it is written
+    assert.deepStrictEqual(warnings.map((w) => [w._tag, w._tag === "DroppedContent" ? w.index : undefined]), [["DroppedContent", 1]])
+    assert.isTrue(warnings[0]!.message.includes("metadata"))
+    assert.strictEqual(counted(messages), 2)
+    assert.deepStrictEqual(Conversation.issuesFor("anthropic", messages), [])
+  })
+
+  it("gives way to its last block's own, and says so; that one is counted once", () => {
+    const messages = [
+      withOptions(Message.system([Block.text("Rules."), withOptions(Block.text("Pinned."), { cache_control: hour })]), { cache_control: ephemeral }),
+      Message.user("Hi")
+    ]
+    const { value, warnings } = Effect.runSync(Anthropic.toMessages(messages))
+    assert.deepStrictEqual(value.system as unknown, [{ type: "text", text: "Rules." }, { type: "text", text: "Pinned.", cache_control: hour }])
+    assert.deepStrictEqual(warnings.map((w) => [w._tag, w._tag === "DroppedContent" ? w.index : undefined]), [["DroppedContent", 0]])
+    assert.isTrue(warnings[0]!.message.includes("cache_control"))
+    assert.strictEqual(counted(messages), 1)
+  })
+
+  it("one that gives way is not read for a lone surrogate: it is not sent", () => {
+    const cut = "Done 😀".slice(0, 6)
+    const messages = [
+      withOptions(Message.system([withOptions(Block.text("Pinned."), { cache_control: ephemeral })]), { cache_control: { type: "ephemeral", note: cut } }),
+      Message.user("Hi")
+    ]
+    assert.notInclude(JSON.stringify(Effect.runSync(Anthropic.toMessages(messages)).value), "note")
+    assert.deepStrictEqual(Conversation.issuesFor("anthropic", messages).map((i) => i._tag), [])
+    const sent = [withOptions(Message.system("Rules."), { cache_control: { type: "ephemeral", note: cut } }), Message.user("Hi")]
+    assert.deepStrictEqual(Conversation.issuesFor("anthropic", sent).map((i) => i._tag), ["LoneSurrogate"])
+  })
+
+  it.prop(
+    "system messages' breakpoints: counted as written, and none lost unsaid",
+    [
+      Arbitrary.array(
+        Arbitrary.all({
+          blocks: Arbitrary.array(pick(["plain", "own", "null"]), { maxLength: 3 }),
+          cache: pick(["", "cache", "null"]),
+          extra: Arb.bool,
+          late: Arb.bool
+        }),
+        { minLength: 1, maxLength: 5 }
+      ),
+      conversations
+    ],
+    ([systems, rest]) => {
+      const before: Array<Message.Message> = []
+      const after: Array<Message.Message> = []
+      systems.forEach((s, k) => {
+        const blocks = s.blocks.map((b, j) =>
+          b === "plain" ? Block.text(`rule ${k}.${j}`) : withOptions(Block.text(`rule ${k}.${j}`), { cache_control: b === "own" ? ephemeral : null })
+        )
+        const options: Record<string, Schema.Json> = {
+          ...(s.cache === "" ? {} : { cache_control: s.cache === "cache" ? hour : null }),
+          ...(s.extra ? { metadata: { k } } : {})
+        }
+        const m = Object.keys(options).length === 0 ? Message.system(blocks) : withOptions(Message.system(blocks), options)
+        ;(s.late ? after : before).push(m)
+      })
+      const messages = [...before, ...rest, ...after]
+      const { value, warnings } = Effect.runSync(Anthropic.toMessages(messages))
+      assert.strictEqual(counted(messages), writtenBreakpoints(value))
+      // a system message's own cache_control is written, or said
+      const systemWritten = JSON.stringify(value.system ?? null)
+      messages.forEach((m, i) => {
+        if (m.role !== "system") return
+        const cache = m.providerOptions?.["anthropic"]?.["cache_control"]
+        if (cache === undefined || m.content.length === 0) return
+        const last = m.content[m.content.length - 1]!
+        const own = last.providerOptions?.["anthropic"]?.["cache_control"]
+        if (own === undefined) assert.include(systemWritten, JSON.stringify({ type: "text", text: last.text, cache_control: cache }))
+        else assert.isTrue(warnings.some((w) => w._tag === "DroppedContent" && w.index === i && w.message.includes("cache_control")))
+      })
+    },
+    { arbitrary: { runs: 200 }, timeout: 120_000 }
+  )
+})

@@ -6,8 +6,9 @@
  * **Writing a request**
  *
  * - Every system message, in order, goes to the top-level `system` (text
- *   blocks, `cache_control` kept); one after the conversation started is
- *   reported as moved there.
+ *   blocks, `cache_control` kept: a system message's own on its last block,
+ *   unless that block has one of its own, which is reported); one after the
+ *   conversation started is reported as moved there.
  * - Tool calls are `tool_use` blocks (`input` an object); the results of one
  *   assistant turn are `tool_result` blocks (with `is_error`) first in ONE
  *   user message, followed by the next user message's content. Consecutive
@@ -663,6 +664,8 @@ const encodePrompt = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Pro
             if ((last as { readonly cache_control?: unknown }).cache_control === undefined) {
               system[system.length - 1] = { ...last, cache_control: cache } as Wire.TextBlockParam
               systemPlain = undefined
+            } else {
+              A.dropped(ctx, i, undefined, "the cache_control of a system message", "Anthropic takes cache_control only on blocks, and its last block has one of its own")
             }
           } else if (cache !== undefined) A.dropped(ctx, i, undefined, "the cache_control of an empty system message", "it has no block to mark")
           if (Object.keys(others).length > 0) A.dropped(ctx, i, undefined, `the Anthropic options ${Object.keys(others).join(", ")} of a system message`, "the system prompt has blocks, not messages, to carry them")
