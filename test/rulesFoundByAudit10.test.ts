@@ -283,3 +283,41 @@ describe("Anthropic: a system message's own cache_control", () => {
     { arbitrary: { runs: 200 }, timeout: 120_000 }
   )
 })
+
+// ---------------------------------------------------------------------------
+// 2. Responses custom tool calls kept as provider data
+// ---------------------------------------------------------------------------
+
+/**
+ * No rule is added for these: `TextBetweenCallAndOutput` rests on one
+ * recorded 400 from a Responses-compatible server (DeepSeek) about function
+ * calls, and no recorded request, documented error or reported issue shows
+ * OpenAI rejecting text between a custom tool call and its output, or one
+ * `call_id` on two custom calls each answered (the duplicate reports found
+ * are item ids, `DuplicateItemId`, and gateways' own checks). The custom
+ * rules that do rest on documented errors (an output with no call, a call
+ * with no output, a second output) stay as they are.
+ */
+describe("OpenAI Responses: custom tool calls are not held to the function call rules nothing shows the API applies to them", () => {
+  const call = (id: string): Block.Block => Block.providerData("openai-responses", { type: "custom_tool_call", call_id: id, name: "shell", input: "ls" })
+  const output = (id: string): Block.Block => Block.providerData("openai-responses", { type: "custom_tool_call_output", call_id: id, output: "a.txt" })
+  const tags = (messages: ReadonlyArray<Message.Message>): Array<string> => Conversation.issuesFor("openai-responses", messages).map((i) => i._tag)
+
+  it("text after a custom call in its message is no TextBetweenCallAndOutput", () => {
+    // as `OpenAiResponses.fromRequest` reads the items: one assistant message
+    assert.deepStrictEqual(tags([Message.user("List files."), Message.assistant([call("call_1"), Block.text("Running it."), output("call_1")]), Message.user("Thanks.")]), [])
+  })
+
+  it("one call_id on two custom calls, each answered, is no DuplicateToolCallId", () => {
+    assert.deepStrictEqual(
+      tags([
+        Message.user("List files."),
+        Message.assistant([call("call_1"), output("call_1")]),
+        Message.user("Again."),
+        Message.assistant([call("call_1"), output("call_1")]),
+        Message.user("Thanks.")
+      ]),
+      []
+    )
+  })
+})
