@@ -299,8 +299,8 @@ describe("Anthropic: a system message's own cache_control", () => {
  * with no output, a second output) stay as they are.
  */
 describe("OpenAI Responses: custom tool calls are not held to the function call rules nothing shows the API applies to them", () => {
-  const call = (id: string): Block.Block => Block.providerData("openai-responses", { type: "custom_tool_call", call_id: id, name: "shell", input: "ls" })
-  const output = (id: string): Block.Block => Block.providerData("openai-responses", { type: "custom_tool_call_output", call_id: id, output: "a.txt" })
+  const call = (id: string): Block.ProviderDataBlock => Block.providerData("openai-responses", { type: "custom_tool_call", call_id: id, name: "shell", input: "ls" })
+  const output = (id: string): Block.ProviderDataBlock => Block.providerData("openai-responses", { type: "custom_tool_call_output", call_id: id, output: "a.txt" })
   const tags = (messages: ReadonlyArray<Message.Message>): Array<string> => Conversation.issuesFor("openai-responses", messages).map((i) => i._tag)
 
   it("text after a custom call in its message is no TextBetweenCallAndOutput", () => {
