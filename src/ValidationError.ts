@@ -22,6 +22,9 @@ const at = (index: number | undefined): string => (index === undefined ? "" : `m
  */
 const clip = (text: string, max = 200): string => cutText(text, max)
 
+/** Where a value is inside a message or block: keys and indices. */
+const PathSchema = Schema.Array(Schema.Union([Schema.String, Schema.Number]))
+
 /** `content[b]: ` for an issue that names its block, else nothing. */
 const blockPrefix = (blockIndex: number | undefined): string => (blockIndex === undefined ? "" : `content[${blockIndex}]: `)
 
@@ -45,7 +48,7 @@ const partPrefix = (partIndex: number | undefined): string => (partIndex === und
  * @since 0.1.0
  */
 export const DecodeProblem = Schema.Struct({
-  path: Schema.Array(Schema.Union([Schema.String, Schema.Number])),
+  path: PathSchema,
   message: Schema.String
 })
 
@@ -72,7 +75,7 @@ export type DecodeProblem = typeof DecodeProblem.Type
  */
 export class MessageDecodeError extends Schema.TaggedError<MessageDecodeError>()("MessageDecodeError", {
   index: Index,
-  path: Schema.Array(Schema.Union([Schema.String, Schema.Number])),
+  path: PathSchema,
   reason: Schema.String,
   problems: Schema.optionalKey(Schema.Array(DecodeProblem)),
   cause: Schema.optionalKey(Schema.Defect())
@@ -917,7 +920,7 @@ export class LoneSurrogate extends Schema.TaggedError<LoneSurrogate>()("LoneSurr
   provider: Provider,
   index: Schema.Number,
   blockIndex: Schema.optionalKey(Schema.Number),
-  path: Schema.Array(Schema.Union([Schema.String, Schema.Number]))
+  path: PathSchema
 }) {
   override get message(): string {
     return `${at(this.index)}${blockPrefix(this.blockIndex)}${formatPath(this.path)} holds a lone UTF-16 surrogate (half of a character, such as an emoji cut in two), and ${this.provider} rejects the body as invalid JSON ("no low surrogate in string")`
@@ -1166,14 +1169,12 @@ export class UnknownMessageField extends Schema.TaggedError<UnknownMessageField>
   index: Schema.Number,
   field: Schema.String,
   blockIndex: Schema.optionalKey(Schema.Number),
-  path: Schema.optionalKey(Schema.Array(Schema.Union([Schema.String, Schema.Number])))
+  path: Schema.optionalKey(PathSchema)
 }) {
   override get message(): string {
-    if (this.blockIndex === undefined) {
-      return `${at(this.index)}the message has a field ${preview(this.field)}, and ${this.provider} takes only role and content ("${clip(this.field)}: Extra inputs are not permitted")`
-    }
+    const block = this.blockIndex !== undefined
     const where = this.path === undefined ? "" : ` (at ${clip(formatPath(this.path))})`
-    return `${at(this.index)}${blockPrefix(this.blockIndex)}the block has a field ${preview(this.field)}${where}, and ${this.provider} takes no field whose name starts with $ ("${clip(this.field)}: Extra inputs are not permitted")`
+    return `${at(this.index)}${blockPrefix(this.blockIndex)}the ${block ? "block" : "message"} has a field ${preview(this.field)}${where}, and ${this.provider} takes ${block ? "no field whose name starts with $" : "only role and content"} ("${clip(this.field)}: Extra inputs are not permitted")`
   }
 }
 
