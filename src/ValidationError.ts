@@ -10,7 +10,7 @@
  */
 import { Schema } from "effect"
 import { Provider } from "./Provider.js"
-import { cutText, preview } from "./internal/preview.js"
+import { messageText, preview } from "./internal/preview.js"
 
 const Index = Schema.optionalKey(Schema.Number)
 
@@ -18,9 +18,10 @@ const at = (index: number | undefined): string => (index === undefined ? "" : `m
 
 /**
  * Text from the conversation cut for a message (a tool call id 10 MB long is no message; the issue's field keeps it
- * whole), never between the halves of a surrogate pair. `preview` does the same for a value shown quoted.
+ * whole), never between the halves of a surrogate pair, a lone surrogate written U+FFFD. `preview` does the same for
+ * a value shown quoted.
  */
-const clip = (text: string, max = 200): string => cutText(text, max)
+const clip = (text: string, max = 200): string => messageText(text, max)
 
 /** `content[b]: ` for an issue that names its block, else nothing. */
 const blockPrefix = (blockIndex: number | undefined): string => (blockIndex === undefined ? "" : `content[${blockIndex}]: `)
