@@ -48,18 +48,6 @@ export const messageText = (s: string, max = 80): string => cutText(s.length > m
  */
 export const quote = (s: string, max = 80): string => JSON.stringify(cutText(s.length > max ? s.slice(0, max + 1) : s, max))
 
-/**
- * A list of short texts (what a stream left unfinished, each quoting the provider's ids and types) for a message:
- * joined with "; ", each cut as `messageText` cuts it to 200, the list stopped after about 1,000 characters with how
- * many were left unsaid.
- */
-export const messageList = (items: ReadonlyArray<string>): string => {
-  let out = ""
-  let i = 0
-  for (; i < items.length && out.length < 1_000; i++) out += `${i === 0 ? "" : "; "}${messageText(items[i]!, 200)}`
-  return i < items.length ? `${out}; and ${items.length - i} more` : out
-}
-
 const isHighSurrogate = (c: number): boolean => c >= 0xd800 && c <= 0xdbff
 const isLowSurrogate = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff
 
