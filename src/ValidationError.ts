@@ -80,7 +80,7 @@ export class MessageDecodeError extends Schema.TaggedError<MessageDecodeError>()
 }) {
   override get message(): string {
     const more = this.problems !== undefined && this.problems.length > 1 ? ` (and ${this.problems.length - 1} more problem${this.problems.length === 2 ? "" : "s"})` : ""
-    return `${at(this.index)}${formatPath(this.path)}: ${clip(this.reason)}${more}`
+    return `${at(this.index)}${clip(formatPath(this.path), 300)}: ${clip(this.reason)}${more}`
   }
 }
 
@@ -921,7 +921,7 @@ export class LoneSurrogate extends Schema.TaggedError<LoneSurrogate>()("LoneSurr
   path: Schema.Array(Schema.Union([Schema.String, Schema.Number]))
 }) {
   override get message(): string {
-    return `${at(this.index)}${blockPrefix(this.blockIndex)}${formatPath(this.path)} holds a lone UTF-16 surrogate (half of a character, such as an emoji cut in two), and ${this.provider} rejects the body as invalid JSON ("no low surrogate in string")`
+    return `${at(this.index)}${blockPrefix(this.blockIndex)}${clip(formatPath(this.path), 300)} holds a lone UTF-16 surrogate (half of a character, such as an emoji cut in two), and ${this.provider} rejects the body as invalid JSON ("no low surrogate in string")`
   }
 }
 

@@ -6,7 +6,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Arbitrary, Effect, Schema } from "effect"
-import { Block, Message, Repair, Request } from "../../src/index.js"
+import { Block, Conversation, Message, Repair, Request } from "../../src/index.js"
 import { Anthropic, EffectAi, Gemini, OpenAiChat, OpenAiResponses } from "../../src/providers/index.js"
 import { hasLoneSurrogate } from "../../src/internal/surrogates.js"
 import { quote } from "../../src/internal/preview.js"
@@ -308,6 +308,21 @@ const repaired = (t: string): Array<string> => {
   return out
 }
 
+/** Decoding and validation: the issues that quote the user's keys, roles, paths and ids. */
+const validated = (t: string): Array<string> => {
+  const out: Array<string> = []
+  for (const raw of [{ role: t, content: "x" }, { role: "user", content: "x", [t]: 1 }, { role: "assistant", content: [{ _tag: "ToolCall", id: "c1", name: "n", args: {}, [t]: 1 }] }]) {
+    const result = Effect.runSync(Effect.result(Message.decode(raw, 0)))
+    if (result._tag === "Failure") out.push(result.failure.message)
+  }
+  const decoded = Effect.runSync(Effect.result(Message.decodeAll([{ role: "user", content: "x", [t]: 1 }])))
+  if (decoded._tag === "Failure") out.push(decoded.failure.message)
+  const messages = [...conversation(t), Message.assistant([Block.toolCall("g1", "n", { [t]: t })])]
+  out.push(...Conversation.issuesOf(messages).map((i) => i.message))
+  for (const provider of ["openai-chat", "openai-responses", "anthropic", "gemini"] as const) out.push(...Conversation.issuesFor(provider, messages).map((i) => i.message))
+  return out
+}
+
 const check = (messages: ReadonlyArray<string>): void => {
   assert.isAbove(messages.length, 0)
   for (const m of messages) {
@@ -329,6 +344,8 @@ describe("bounded messages", () => {
   it.prop("every reader's warnings and errors are bounded and well-formed", [userText], ([[shape, extra]]) => check(read(textOf(shape, extra))), { timeout: 120_000, arbitrary: { runs: 15 } })
 
   it.prop("every stream reader's warnings and errors are bounded and well-formed", [userText], ([[shape, extra]]) => check(streamed(textOf(shape, extra))), { timeout: 120_000, arbitrary: { runs: 15 } })
+
+  it.prop("every decode error's and validation issue's message is bounded and well-formed", [userText], ([[shape, extra]]) => check(validated(textOf(shape, extra))), { timeout: 120_000, arbitrary: { runs: 15 } })
 
   it.prop("every repair action's message is bounded and well-formed", [userText], ([[shape, extra]]) => check(repaired(textOf(shape, extra))), { timeout: 120_000, arbitrary: { runs: 15 } })
 })
