@@ -84,8 +84,8 @@ export const planIds = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>, ru
     nextSuffix.set(base, n)
     taken.add(out)
     map.set(site.id, out)
-    if (answered) A.converted(ctx, site.index, site.blockIndex, `the tool call id ${quote(site.id)}`, `as ${quote(out)}, and in its results (${rule.why})`)
-    else A.converted(ctx, site.index, site.blockIndex, `the tool call id ${quote(site.id)} of a result whose call is not in the conversation`, `as ${quote(out)}, the id its call is sent with (${rule.why})`)
+    if (answered) A.converted(ctx, site.index, site.blockIndex, `the tool call id ${quote(site.id, 400)}`, `as ${quote(out, 400)}, and in its results (${rule.why})`)
+    else A.converted(ctx, site.index, site.blockIndex, `the tool call id ${quote(site.id, 400)} of a result whose call is not in the conversation`, `as ${quote(out, 400)}, the id its call is sent with (${rule.why})`)
   }
   for (const site of calls) assign(site, true)
   for (const site of results) assign(site, false)
