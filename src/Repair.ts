@@ -20,6 +20,7 @@ import { ORPHAN, Walker } from "./internal/walker.js"
 import * as Message from "./Message.js"
 import type { Provider } from "./Provider.js"
 import { unknownProvider } from "./internal/unknownProvider.js"
+import { messageText, quote } from "./internal/preview.js"
 import type { Issue } from "./ValidationError.js"
 import { formatPath, Issue as IssueSchema } from "./ValidationError.js"
 import { hintKey, isAnthropicHintKey, wireName } from "./internal/hint.js"
@@ -108,7 +109,7 @@ export class InsertedMissingResult extends Schema.TaggedClass<InsertedMissingRes
   content: Schema.optionalKey(Schema.String)
 }) {
   get description(): string {
-    return `messages[${this.index}]: tool call ${JSON.stringify(this.toolCallId)} (${this.toolName}) had no result; inserted an error result ${JSON.stringify(Block.truncate(this.content ?? INTERRUPTED, QUOTED))}`
+    return `messages[${this.index}]: tool call ${quote(this.toolCallId)} (${messageText(this.toolName)}) had no result; inserted an error result ${quote(this.content ?? INTERRUPTED, QUOTED)}`
   }
 }
 
@@ -130,7 +131,7 @@ export class RemovedOrphanResult extends Schema.TaggedClass<RemovedOrphanResult>
   blockIndex: Schema.optionalKey(Index)
 }) {
   get description(): string {
-    return `${place(this.index, this.blockIndex)}: removed tool result ${JSON.stringify(this.result.toolCallId)} (${this.result.toolName}): it answers no call of the preceding assistant message`
+    return `${place(this.index, this.blockIndex)}: removed tool result ${quote(this.result.toolCallId)} (${messageText(this.result.toolName)}): it answers no call of the preceding assistant message`
   }
 }
 
@@ -156,7 +157,7 @@ export class RemovedDuplicateResult extends Schema.TaggedClass<RemovedDuplicateR
   blockIndex: Schema.optionalKey(Index)
 }) {
   get description(): string {
-    return `${place(this.index, this.blockIndex)}: removed a second result for tool call ${JSON.stringify(this.result.toolCallId)} (first at messages[${this.firstIndex}])`
+    return `${place(this.index, this.blockIndex)}: removed a second result for tool call ${quote(this.result.toolCallId)} (first at messages[${this.firstIndex}])`
   }
 }
 
@@ -274,8 +275,8 @@ export class RenamedToolCallId extends Schema.TaggedClass<RenamedToolCallId>()("
   original: Schema.optionalKey(Schema.Json)
 }) {
   get description(): string {
-    const from = this.original === undefined ? JSON.stringify(this.from) : `${Block.truncate(this.from, QUOTED)} (not a string)`
-    return `${place(this.index, this.blockIndex)}: renamed tool call id ${from} to ${JSON.stringify(this.to)}`
+    const from = this.original === undefined ? quote(this.from) : `${messageText(this.from, QUOTED)} (not a string)`
+    return `${place(this.index, this.blockIndex)}: renamed tool call id ${from} to ${quote(this.to)}`
   }
 }
 
@@ -314,7 +315,7 @@ export class FilledToolName extends Schema.TaggedClass<FilledToolName>()("Filled
 }) {
   get description(): string {
     const had = this.original === undefined ? "an empty name" : `a name that is not a string (${Block.truncate(jsonText(this.original), QUOTED)})`
-    return `${place(this.index, this.blockIndex)}: tool ${JSON.stringify(this.toolCallId)} had ${had}; set to ${JSON.stringify(this.name)}`
+    return `${place(this.index, this.blockIndex)}: tool ${quote(this.toolCallId)} had ${had}; set to ${quote(this.name)}`
   }
 }
 
@@ -335,7 +336,7 @@ export class RemovedBlock extends Schema.TaggedClass<RemovedBlock>()("RemovedBlo
   reason: Schema.String
 }) {
   get description(): string {
-    return `messages[${this.index}].content[${this.blockIndex}]: removed a ${this.block._tag} block: ${this.reason}`
+    return `messages[${this.index}].content[${this.blockIndex}]: removed a ${this.block._tag} block: ${messageText(this.reason, 500)}`
   }
 }
 
@@ -361,7 +362,7 @@ export class MovedBlock extends Schema.TaggedClass<MovedBlock>()("MovedBlock", {
   reason: Schema.String
 }) {
   get description(): string {
-    return `messages[${this.index}]: moved content[${this.from}] to content[${this.to}]: ${this.reason}`
+    return `messages[${this.index}]: moved content[${this.from}] to content[${this.to}]: ${messageText(this.reason, 500)}`
   }
 }
 
@@ -401,7 +402,7 @@ export class InsertedUserMessage extends Schema.TaggedClass<InsertedUserMessage>
   text: Schema.String
 }) {
   get description(): string {
-    return `messages[${this.index}]: inserted a user message ${JSON.stringify(this.text)} before a function-call turn`
+    return `messages[${this.index}]: inserted a user message ${quote(this.text, QUOTED)} before a function-call turn`
   }
 }
 
@@ -428,7 +429,7 @@ export class AddedThoughtSignature extends Schema.TaggedClass<AddedThoughtSignat
   blockIndex: Schema.optionalKey(Index)
 }) {
   get description(): string {
-    return `${place(this.index, this.blockIndex)}: tool call ${JSON.stringify(this.toolCallId)} had no thought signature; set the one Gemini documents for calls it did not produce`
+    return `${place(this.index, this.blockIndex)}: tool call ${quote(this.toolCallId)} had no thought signature; set the one Gemini documents for calls it did not produce`
   }
 }
 
@@ -454,7 +455,7 @@ export class ReplacedToolArguments extends Schema.TaggedClass<ReplacedToolArgume
   reason: Schema.String
 }) {
   get description(): string {
-    return `messages[${this.index}].content[${this.blockIndex}]: the arguments of tool call ${JSON.stringify(this.toolCallId)} were not a JSON object (${this.reason}); sent as ${this.replacement}`
+    return `messages[${this.index}].content[${this.blockIndex}]: the arguments of tool call ${quote(this.toolCallId)} were not a JSON object (${messageText(this.reason, QUOTED)}); sent as ${messageText(this.replacement, QUOTED)}`
   }
 }
 
@@ -512,7 +513,7 @@ export class RemovedItemId extends Schema.TaggedClass<RemovedItemId>()("RemovedI
   original: Schema.String
 }) {
   get description(): string {
-    return `messages[${this.index}].content[${this.blockIndex}]: removed the item id ${JSON.stringify(this.original)}: its reasoning item is not sent, and a reasoning model rejects an item with its id without it`
+    return `messages[${this.index}].content[${this.blockIndex}]: removed the item id ${quote(this.original)}: its reasoning item is not sent, and a reasoning model rejects an item with its id without it`
   }
 }
 
@@ -540,7 +541,7 @@ export class CorrectedMediaType extends Schema.TaggedClass<CorrectedMediaType>()
 }) {
   get description(): string {
     const part = this.partIndex === undefined ? "" : `.content[${this.partIndex}]`
-    return `messages[${this.index}].content[${this.blockIndex}]${part}: the image declared ${this.original} was given the type its bytes show, ${this.mediaType} (Anthropic rejects an image that does not match its media type)`
+    return `messages[${this.index}].content[${this.blockIndex}]${part}: the image declared ${messageText(this.original)} was given the type its bytes show, ${messageText(this.mediaType)} (Anthropic rejects an image that does not match its media type)`
   }
 }
 
@@ -571,9 +572,9 @@ export class RemovedMessageField extends Schema.TaggedClass<RemovedMessageField>
   path: Schema.optionalKey(Schema.Array(Schema.Union([Schema.String, Schema.Number])))
 }) {
   get description(): string {
-    const removed = `removed the field ${Block.truncate(JSON.stringify(this.field), QUOTED)} (${Block.truncate(jsonText(this.original), QUOTED)})`
+    const removed = `removed the field ${quote(this.field, QUOTED)} (${Block.truncate(jsonText(this.original), QUOTED)})`
     if (this.blockIndex === undefined) return `messages[${this.index}]: ${removed}: Anthropic messages take only role and content`
-    const where = this.path === undefined ? "" : ` at ${Block.truncate(formatPath(this.path), QUOTED)}`
+    const where = this.path === undefined ? "" : ` at ${messageText(formatPath(this.path), QUOTED)}`
     return `messages[${this.index}].content[${this.blockIndex}]: ${removed} of the block${where}: Anthropic takes no field whose name starts with $`
   }
 }
@@ -1757,7 +1758,7 @@ const responsesFixes = (options: RepairForOptions | undefined): ProviderFixes =>
         if (first === undefined) {
           firstItems.set(id, { index: i, content, start: b, end })
         } else if (first.end - first.start === end - b && first.end > first.start && sameBlocks(first.content, first.start, content, b, end - b)) {
-          const reason = `the Responses API rejects a second item with the id ${JSON.stringify(id)}, and this one is an exact copy of the one at messages[${first.index}] (kept here)`
+          const reason = `the Responses API rejects a second item with the id ${quote(id)}, and this one is an exact copy of the one at messages[${first.index}] (kept here)`
           copies ??= new Map()
           for (let k = b; k < end; k++) copies.set(k, reason)
         }

@@ -10,7 +10,7 @@
  */
 import { Schema } from "effect"
 import { Provider } from "./Provider.js"
-import { cutText, preview } from "./internal/preview.js"
+import { messageText, preview } from "./internal/preview.js"
 
 const Index = Schema.optionalKey(Schema.Number)
 
@@ -18,9 +18,10 @@ const at = (index: number | undefined): string => (index === undefined ? "" : `m
 
 /**
  * Text from the conversation cut for a message (a tool call id 10 MB long is no message; the issue's field keeps it
- * whole), never between the halves of a surrogate pair. `preview` does the same for a value shown quoted.
+ * whole), never between the halves of a surrogate pair, a lone surrogate written U+FFFD. `preview` does the same for
+ * a value shown quoted.
  */
-const clip = (text: string, max = 200): string => cutText(text, max)
+const clip = (text: string, max = 200): string => messageText(text, max)
 
 /** Where a value is inside a message or block: keys and indices. */
 const PathSchema = Schema.Array(Schema.Union([Schema.String, Schema.Number]))
@@ -82,7 +83,7 @@ export class MessageDecodeError extends Schema.TaggedError<MessageDecodeError>()
 }) {
   override get message(): string {
     const more = this.problems !== undefined && this.problems.length > 1 ? ` (and ${this.problems.length - 1} more problem${this.problems.length === 2 ? "" : "s"})` : ""
-    return `${at(this.index)}${formatPath(this.path)}: ${clip(this.reason)}${more}`
+    return `${at(this.index)}${clip(formatPath(this.path), 300)}: ${clip(this.reason)}${more}`
   }
 }
 
@@ -923,7 +924,7 @@ export class LoneSurrogate extends Schema.TaggedError<LoneSurrogate>()("LoneSurr
   path: PathSchema
 }) {
   override get message(): string {
-    return `${at(this.index)}${blockPrefix(this.blockIndex)}${formatPath(this.path)} holds a lone UTF-16 surrogate (half of a character, such as an emoji cut in two), and ${this.provider} rejects the body as invalid JSON ("no low surrogate in string")`
+    return `${at(this.index)}${blockPrefix(this.blockIndex)}${clip(formatPath(this.path), 300)} holds a lone UTF-16 surrogate (half of a character, such as an emoji cut in two), and ${this.provider} rejects the body as invalid JSON ("no low surrogate in string")`
   }
 }
 

@@ -41,6 +41,13 @@ export const cutText = (s: string, max: number): string => {
  */
 export const messageText = (s: string, max = 80): string => cutText(s.length > max ? s.slice(0, max + 1) : s, max).replace(LONE_SURROGATES, "\ufffd")
 
+/**
+ * User text (a name, an id, a key, a media type) quoted for a warning's or an error's message: `JSON.stringify` of
+ * it cut to `max` code units as `cutText` cuts it, the "…" inside the quotes. Short text reads exactly as
+ * `JSON.stringify` writes it, a lone surrogate escaped, so the message is well-formed. The work is bounded by `max`.
+ */
+export const quote = (s: string, max = 80): string => JSON.stringify(cutText(s.length > max ? s.slice(0, max + 1) : s, max))
+
 const isHighSurrogate = (c: number): boolean => c >= 0xd800 && c <= 0xdbff
 const isLowSurrogate = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff
 

@@ -75,7 +75,7 @@ import { anthropicImageType, bareMediaType, decodeBase64Text, isDocumentByRefere
 import { standardBase64 } from "../internal/base64.js"
 import { ANTHROPIC_HINTS } from "../internal/hint.js"
 import { stringify } from "../internal/json.js"
-import { cutText } from "../internal/preview.js"
+import { cutText, quote } from "../internal/preview.js"
 import { jsonText } from "../internal/toolArgs.js"
 import * as Message from "../Message.js"
 import * as Request from "../Request.js"
@@ -458,7 +458,7 @@ const assistantBlock = (
       if (block.providerExecuted === true) {
         if (!isAnthropicServerBlock(block)) {
           foreignCalls.add(block.id)
-          A.dropped(ctx, index, b, `the provider-executed call ${JSON.stringify(block.name)}`, "another provider ran it; Anthropic cannot replay it as a server tool of its own")
+          A.dropped(ctx, index, b, `the provider-executed call ${quote(block.name)}`, "another provider ran it; Anthropic cannot replay it as a server tool of its own")
           return undefined
         }
         const type = typeof extras?.["type"] === "string" ? extras["type"] : "server_tool_use"
@@ -469,7 +469,7 @@ const assistantBlock = (
     }
     case "ToolResult": {
       if (foreignCalls.has(block.toolCallId) || !isAnthropicServerBlock(block)) {
-        A.dropped(ctx, index, b, `the result of the provider-executed call ${JSON.stringify(block.toolName)}`, "another provider ran it")
+        A.dropped(ctx, index, b, `the result of the provider-executed call ${quote(block.toolName)}`, "another provider ran it")
         return undefined
       }
       const extras = A.ownExtras(block, key)
@@ -502,7 +502,7 @@ const callExtras = (ctx: A.Ctx, call: Block.ToolCallBlock, index: number, b: num
     A.ownExtras(call, key),
     "start_input",
     { index, blockIndex: b },
-    `tool call ${JSON.stringify(call.id)} (the input its stream's start event held before the deltas replaced it, kept by the stream reader)`,
+    `tool call ${quote(call.id)} (the input its stream's start event held before the deltas replaced it, kept by the stream reader)`,
     "Anthropic takes no start_input on a tool use block; it stays in the model"
   )
 
@@ -1206,7 +1206,7 @@ const decodeToolUse = (ctx: A.Ctx, block: A.Obj, path: string, index: number | u
   // a body with a JSON string as input (not text a stream left unfinished, which is repaired and said): the API
   // rejects it, so say that it goes on as the object it holds
   if (typeof input === "string" && call.parseError === undefined) {
-    A.converted(ctx, index, blockIndex, `the input of ${JSON.stringify(name)}, a JSON string where Anthropic takes an object (the API rejects it),`, "as the object it holds")
+    A.converted(ctx, index, blockIndex, `the input of ${quote(name)}, a JSON string where Anthropic takes an object (the API rejects it),`, "as the object it holds")
   }
   return call
 }
@@ -1332,7 +1332,7 @@ const decodeMessage = (ctx: A.Ctx, m: A.Obj, path: string, names: Names, out: Ar
       out.push(Message.system(decodeSystem(ctx, body, at), messageOptions))
       return
     default:
-      return A.malformed(ctx, `${path}.role`, `unknown role ${JSON.stringify(role)}`)
+      return A.malformed(ctx, `${path}.role`, `unknown role ${quote(role)}`)
   }
 }
 
@@ -1343,7 +1343,7 @@ const decodeSystem = (ctx: A.Ctx, system: Schema.Json | undefined, path: string)
   for (let b = 0; b < blocks.length; b++) {
     const block = A.obj(ctx, blocks[b], `${path}[${b}]`)
     const type = A.str(ctx, block, "type", `${path}[${b}]`)
-    if (type !== "text") A.malformed(ctx, `${path}[${b}].type`, `expected a text block in the system prompt, got ${JSON.stringify(type)}`)
+    if (type !== "text") A.malformed(ctx, `${path}[${b}].type`, `expected a text block in the system prompt, got ${quote(type)}`)
     out.push(decodeText(ctx, block, `${path}[${b}]`))
   }
   const only = out[0]
@@ -1585,7 +1585,7 @@ const decodeResponse = (ctx: A.Ctx, input: unknown): DecodedResponse => {
   const streamed = AnthropicStream.inputTextsOf(input)
   const response = A.obj(ctx, A.jsonOf(ctx, input), "")
   const role = A.optStr(ctx, response, "role", "")
-  if (role !== undefined && role !== "assistant") A.malformed(ctx, "role", `expected an assistant message, got ${JSON.stringify(role)}`)
+  if (role !== undefined && role !== "assistant") A.malformed(ctx, "role", `expected an assistant message, got ${quote(role)}`)
   const blocks = A.arr(ctx, response["content"], "content")
   const names: Names = new Map()
   const content: Array<Block.AssistantBlock> = []

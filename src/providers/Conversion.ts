@@ -14,11 +14,15 @@ import { Schema } from "effect"
 import * as Block from "../Block.js"
 import * as Message from "../Message.js"
 import { show } from "./internal/core.js"
+import { messageText, quote } from "../internal/preview.js"
 
 const Index = Schema.optionalKey(Schema.Number)
 
-/** A field given by the user, cut for a message: a 10 MB tool name or key is no message (the field keeps it whole). */
-const clip = (text: string, max = 500): string => Block.truncate(text, max)
+/**
+ * A field given by the user, cut for a message and with no lone surrogate: a 10 MB tool name or key is no message
+ * (the field keeps it whole).
+ */
+const clip = (text: string, max = 500): string => messageText(text, max)
 
 const at = (index: number | undefined, blockIndex?: number): string =>
   index === undefined ? "" : `messages[${index}]${blockIndex === undefined ? "" : `.content[${blockIndex}]`}: `
@@ -47,7 +51,7 @@ export class RepairedToolArguments extends Schema.TaggedClass<RepairedToolArgume
   reason: Schema.String
 }) {
   get message(): string {
-    return `${at(this.index, this.blockIndex)}the arguments of tool call ${JSON.stringify(clip(this.toolCallId, 80))} (${clip(this.toolName, 80)}) were not valid JSON (${clip(this.reason)}); repaired, the original text is kept`
+    return `${at(this.index, this.blockIndex)}the arguments of tool call ${quote(this.toolCallId)} (${clip(this.toolName, 80)}) were not valid JSON (${clip(this.reason)}); repaired, the original text is kept`
   }
 }
 
@@ -151,7 +155,7 @@ export class RejectedToolName extends Schema.TaggedClass<RejectedToolName>()("Re
   rule: Schema.String
 }) {
   get message(): string {
-    return `${at(this.index, this.blockIndex)}the tool name ${JSON.stringify(clip(this.name, 80))} was written as it is, but ${this.rule}: the provider rejects the request until the tool is renamed`
+    return `${at(this.index, this.blockIndex)}the tool name ${quote(this.name)} was written as it is, but ${this.rule}: the provider rejects the request until the tool is renamed`
   }
 }
 
@@ -309,7 +313,7 @@ export class InvalidToolArguments extends Schema.TaggedError<InvalidToolArgument
   reason: Schema.String
 }) {
   override get message(): string {
-    return `${at(this.index, this.blockIndex)}the arguments of tool call ${JSON.stringify(clip(this.toolCallId, 80))} (${clip(this.toolName, 80)}) are not valid: ${clip(this.reason)}`
+    return `${at(this.index, this.blockIndex)}the arguments of tool call ${quote(this.toolCallId)} (${clip(this.toolName, 80)}) are not valid: ${clip(this.reason)}`
   }
 }
 
@@ -444,6 +448,6 @@ export class IncompleteResponse extends Schema.TaggedError<IncompleteResponse>()
   warnings: Schema.Array(ConversionWarning)
 }) {
   override get message(): string {
-    return `${this.provider} stream ended early after ${this.events} event${this.events === 1 ? "" : "s"}: ${this.cut.join("; ")}`
+    return `${this.provider} stream ended early after ${this.events} event${this.events === 1 ? "" : "s"}: ${messageText(this.cut.join("; "), 1_000)}`
   }
 }

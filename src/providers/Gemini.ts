@@ -117,7 +117,7 @@
  */
 import { utf8ToBase64 } from "../internal/base64.js"
 import { stringify } from "../internal/json.js"
-import { messageText } from "../internal/preview.js"
+import { messageText, quote } from "../internal/preview.js"
 import { bareMediaType } from "../internal/anthropicFiles.js"
 import { mapSubschemas } from "../internal/jsonSchema.js"
 import { Effect, Result, type Schema, type Stream } from "effect"
@@ -794,7 +794,7 @@ const writeFile = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockIndex
       A.converted(ctx, index, blockIndex, "a text document", "as base64 text/plain inline data")
       return spelledPart(ctx, merge<Wire.PartParam>({ inlineData: { mimeType: "text/plain", data: utf8ToBase64(source.text), ...named } }, kept), block)
     case "FileId":
-      A.dropped(ctx, index, blockIndex, `the file ${JSON.stringify(source.fileId)}`, "Gemini takes inline data or file URIs, not another provider's file ids")
+      A.dropped(ctx, index, blockIndex, `the file ${quote(source.fileId)}`, "Gemini takes inline data or file URIs, not another provider's file ids")
       return undefined
     default:
       return Block.absurd(source)
@@ -896,15 +896,15 @@ const writeModelParts = (ctx: A.Ctx, m: Message.AssistantMessage, index: number)
         const kept = keptOf(block, key, hints)
         if (block.providerExecuted === true) {
           if (hintOf(block, key, "kind") === "executableCode") parts.push(spelledPart(ctx, merge({ executableCode: block.args } as Wire.PartParam, kept), block))
-          else A.dropped(ctx, index, b, `the provider-executed call ${JSON.stringify(block.name)}`, "another provider ran it")
+          else A.dropped(ctx, index, b, `the provider-executed call ${quote(block.name)}`, "another provider ran it")
           break
         }
         if (block.parseError !== undefined) {
-          A.converted(ctx, index, b, `the arguments of ${JSON.stringify(block.name)} that were not valid JSON`, "as their repaired value (Gemini takes an object)")
+          A.converted(ctx, index, b, `the arguments of ${quote(block.name)} that were not valid JSON`, "as their repaired value (Gemini takes an object)")
         }
         const args = ToolArguments.toObject(block)
-        if (args.replaced !== undefined) A.converted(ctx, index, b, `the arguments of ${JSON.stringify(block.name)}`, `as {} (${args.replaced})`)
-        if (args.rounded !== undefined) A.converted(ctx, index, b, `a tool call to ${JSON.stringify(block.name)}`, `with numbers of its arguments rounded to what a JavaScript number holds (${args.rounded})`)
+        if (args.replaced !== undefined) A.converted(ctx, index, b, `the arguments of ${quote(block.name)}`, `as {} (${args.replaced})`)
+        if (args.rounded !== undefined) A.converted(ctx, index, b, `a tool call to ${quote(block.name)}`, `with numbers of its arguments rounded to what a JavaScript number holds (${args.rounded})`)
         A.checkToolName(ctx, block.name, index, b)
         const call: NonNullable<Wire.PartParam["functionCall"]> = { name: block.name }
         const empty = Object.keys(args.value).length === 0
@@ -920,7 +920,7 @@ const writeModelParts = (ctx: A.Ctx, m: Message.AssistantMessage, index: number)
         if (hintOf(block, key, "kind") === "codeExecutionResult" && Array.isArray(block.content) && block.content[0]?._tag === "Json") {
           parts.push(spelledPart(ctx, merge({ codeExecutionResult: block.content[0].value } as Wire.PartParam, keptOf(block, key, hints)), block))
         } else {
-          A.dropped(ctx, index, b, `the result of the provider-executed call ${JSON.stringify(block.toolName)}`, "another provider ran it")
+          A.dropped(ctx, index, b, `the result of the provider-executed call ${quote(block.toolName)}`, "another provider ran it")
         }
         break
       case "ProviderData": {
@@ -1422,7 +1422,7 @@ const writeDeclaration = (ctx: A.Ctx, tool: Request.ToolDefinition): Wire.Functi
     const parameters = openApiParameters(tool.parameters, hintOf(tool, key, "parametersAsSent"))
     A.setKey(out as unknown as Record<string, unknown>, typeof field === "string" ? field : "parametersJsonSchema", parameters)
   }
-  if (tool.strict !== undefined) A.dropped(ctx, undefined, undefined, `the strict flag of the tool ${JSON.stringify(tool.name)}`, "Gemini function declarations have none")
+  if (tool.strict !== undefined) A.dropped(ctx, undefined, undefined, `the strict flag of the tool ${quote(tool.name)}`, "Gemini function declarations have none")
   return merge(out, keptOf(tool, key, hints))
 }
 

@@ -96,7 +96,7 @@ import { standardBase64 } from "../internal/base64.js"
 import { chatNamedToolChoice, chatResponseFormat } from "../internal/chatRequestFields.js"
 import * as A from "./internal/adapter.js"
 import { show } from "./internal/core.js"
-import { messageText, preview } from "../internal/preview.js"
+import { messageText, preview, quote } from "../internal/preview.js"
 import { bareMediaType } from "../internal/anthropicFiles.js"
 import * as Ids from "./internal/ids.js"
 import { OPENAI_CHAT_HINTS } from "../internal/hint.js"
@@ -334,7 +334,7 @@ const callExtras = (ctx: A.Ctx, call: Block.ToolCallBlock, index: number, blockI
     A.ownExtras(call, key),
     "other_ids",
     { index, blockIndex },
-    `tool call ${JSON.stringify(call.id)} (the ids a stream changed to mid-call, kept by the stream reader)`,
+    `tool call ${quote(call.id)} (the ids a stream changed to mid-call, kept by the stream reader)`,
     "Chat Completions takes no other_ids on a tool call; they stay in the model"
   )
 
@@ -779,7 +779,7 @@ const textBlocks = (ctx: A.Ctx, content: Schema.Json | undefined, path: string):
   for (let p = 0; p < parts.length; p++) {
     const part = A.obj(ctx, parts[p], `${path}[${p}]`)
     const type = A.str(ctx, part, "type", `${path}[${p}]`)
-    if (type !== "text") A.malformed(ctx, `${path}[${p}].type`, `expected a text part, got ${JSON.stringify(type)}`)
+    if (type !== "text") A.malformed(ctx, `${path}[${p}].type`, `expected a text part, got ${quote(type)}`)
     out.push(textBlock(ctx, part, `${path}[${p}]`))
   }
   if (out.length === 1 && !hasExtras(out[0]!)) out[0] = asPart(out[0]!)
@@ -935,7 +935,7 @@ const toolCallBlock = (ctx: A.Ctx, call: A.Obj, path: string, index: number | un
       return Block.toolCall(id, name, input, A.optionsOf(key, extras))
     }
     default:
-      return A.malformed(ctx, `${path}.type`, `unknown tool call type ${JSON.stringify(type)}`)
+      return A.malformed(ctx, `${path}.type`, `unknown tool call type ${quote(type)}`)
   }
 }
 
@@ -947,7 +947,7 @@ const resultContentOf = (ctx: A.Ctx, content: Schema.Json | undefined, path: str
   for (let p = 0; p < parts.length; p++) {
     const part = A.obj(ctx, parts[p], `${path}[${p}]`)
     const type = A.str(ctx, part, "type", `${path}[${p}]`)
-    if (type !== "text") A.malformed(ctx, `${path}[${p}].type`, `expected a text part in a tool message, got ${JSON.stringify(type)}`)
+    if (type !== "text") A.malformed(ctx, `${path}[${p}].type`, `expected a text part in a tool message, got ${quote(type)}`)
     out.push(textBlock(ctx, part, `${path}[${p}]`))
   }
   return out
@@ -1011,7 +1011,7 @@ const decodeMessages = (ctx: A.Ctx, list: ReadonlyArray<Schema.Json>, path: stri
         break
       }
       default:
-        return A.malformed(ctx, `${at}.role`, `unknown role ${JSON.stringify(role)}`)
+        return A.malformed(ctx, `${at}.role`, `unknown role ${quote(role)}`)
     }
   }
   return out
@@ -1035,7 +1035,7 @@ const toolCallIdOf = (ctx: A.Ctx, m: A.Obj, at: string, index: number): string =
     )
   }
   const id: string = ids[0]
-  A.converted(ctx, index, undefined, `the one id of a tool_call_ids list (the message has no tool_call_id)`, `back as tool_call_id ${JSON.stringify(id)}, beside the list, which is kept`)
+  A.converted(ctx, index, undefined, `the one id of a tool_call_ids list (the message has no tool_call_id)`, `back as tool_call_id ${quote(id)}, beside the list, which is kept`)
   return id
 }
 
@@ -1299,7 +1299,7 @@ const decodeResponse = (ctx: A.Ctx, input: unknown, options: FromResponseOptions
   const choice = choices[at] as A.Obj
   const message = A.obj(ctx, choice["message"], `${path}.message`)
   const role = A.optStr(ctx, message, "role", `${path}.message`)
-  if (role !== undefined && role !== "assistant") A.malformed(ctx, `${path}.message.role`, `expected an assistant message, got ${JSON.stringify(role)}`)
+  if (role !== undefined && role !== "assistant") A.malformed(ctx, `${path}.message.role`, `expected an assistant message, got ${quote(role)}`)
   const { content, extras, name } = assistantBlocks(ctx, message, `${path}.message`, undefined, { names: new Map(), lastFunctionCall: undefined })
   const rawUsage = A.optObj(ctx, response, "usage", "")
   const usage = rawUsage === undefined ? undefined : usageOf(ctx, rawUsage, "usage")

@@ -86,6 +86,7 @@
  */
 import type { Schema } from "effect"
 import { stringify } from "../internal/json.js"
+import { quote } from "../internal/preview.js"
 import * as Core from "./internal/core.js"
 import { jsonTextState } from "./internal/jsonText.js"
 import { runners, type StreamAccumulator } from "./StreamAccumulator.js"
@@ -478,7 +479,7 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.ChatCompletion> => {
       const cut: Array<string> = []
       if (response.choices.length === 0) cut.push("no choice arrived")
       for (const choice of response.choices) {
-        if (choice.message.role !== "assistant") ctx.violation(`choice ${choice.index} is a ${JSON.stringify(choice.message.role)} message; a completion's message is the assistant's`)
+        if (choice.message.role !== "assistant") ctx.violation(`choice ${choice.index} is a ${quote(choice.message.role)} message; a completion's message is the assistant's`)
         // a choice the provider finished is whole, even when a token limit cut its arguments (`length`): they are read
         // as the non-streamed completion's are; only a choice the stream left open says how far its arguments got
         if (choice.finish_reason !== null) continue

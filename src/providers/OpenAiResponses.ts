@@ -107,7 +107,7 @@ import {
   UnknownProviderField,
   type UnsupportedContent
 } from "./Conversion.js"
-import { messageText, preview } from "../internal/preview.js"
+import { messageText, preview, quote } from "../internal/preview.js"
 import { bareMediaType } from "../internal/anthropicFiles.js"
 import * as A from "./internal/adapter.js"
 import { isObj } from "./internal/core.js"
@@ -485,7 +485,7 @@ const readItems = (ctx: A.Ctx, items: ReadonlyArray<Schema.Json>, path: string, 
         const blocks = readTextParts(ctx, item["content"], `${at}.content`, true) as Array<Block.TextBlock>
         messages.push(Message.system(blocks, keep(key, role === "developer" ? { ...extra, role } : extra)))
       } else {
-        A.malformed(ctx, `${at}.role`, `unknown role ${JSON.stringify(role)}`)
+        A.malformed(ctx, `${at}.role`, `unknown role ${preview(role)}`)
       }
       continue
     }
@@ -645,7 +645,7 @@ const ITEM_ID_PREFIXES = { function_call: "fc", reasoning: "rs", message: "msg" 
 const itemIdFor = (ctx: A.Ctx, kind: keyof typeof ITEM_ID_PREFIXES, itemId: string, index: number, blockIndex: number): string | undefined => {
   const prefix = ITEM_ID_PREFIXES[kind]
   if (itemId.startsWith(prefix)) return itemId
-  ctx.warnings.push(new DroppedContent({ index, blockIndex, what: `the ${kind} item id ${JSON.stringify(itemId)}`, reason: `the Responses API takes only ${kind} ids that begin with ${prefix}, and needs none on an item sent back` }))
+  ctx.warnings.push(new DroppedContent({ index, blockIndex, what: `the ${kind} item id ${quote(itemId)}`, reason: `the Responses API takes only ${kind} ids that begin with ${prefix}, and needs none on an item sent back` }))
   return undefined
 }
 
@@ -740,7 +740,7 @@ const writeAssistant = (ctx: A.Ctx, m: Message.AssistantMessage, index: number, 
             ctx.warnings.push(new DroppedContent({
               index,
               blockIndex: b,
-              what: `thinking with the reasoning item id ${JSON.stringify(block.itemId)}`,
+              what: `thinking with the reasoning item id ${quote(block.itemId)}`,
               reason: `the Responses API takes only reasoning ids that begin with ${prefix}, and without one a reasoning item is replayed only from its encrypted content, which this one has not`
             }))
           }
@@ -754,7 +754,7 @@ const writeAssistant = (ctx: A.Ctx, m: Message.AssistantMessage, index: number, 
         if (block.providerExecuted === true) {
           const type = extra?.["type"]
           if (typeof type !== "string" || hostedTool(type) === undefined) {
-            ctx.warnings.push(new DroppedContent({ index, blockIndex: b, what: `the provider-executed call ${JSON.stringify(block.name)}`, reason: "another provider ran it; its result cannot be replayed here" }))
+            ctx.warnings.push(new DroppedContent({ index, blockIndex: b, what: `the provider-executed call ${quote(block.name)}`, reason: "another provider ran it; its result cannot be replayed here" }))
             break
           }
           const result = hostedResults.get(block.id)
@@ -771,7 +771,7 @@ const writeAssistant = (ctx: A.Ctx, m: Message.AssistantMessage, index: number, 
       }
       case "ToolResult":
         if (!written.has(block)) {
-          ctx.warnings.push(new DroppedContent({ index, blockIndex: b, what: `the result of the provider-executed call ${JSON.stringify(block.toolName)}`, reason: "another provider ran it" }))
+          ctx.warnings.push(new DroppedContent({ index, blockIndex: b, what: `the result of the provider-executed call ${quote(block.toolName)}`, reason: "another provider ran it" }))
         }
         break
       case "File": {

@@ -99,6 +99,7 @@
  * @since 0.1.0
  */
 import { absurd } from "effect/Function"
+import { quote } from "../internal/preview.js"
 import * as Core from "./internal/core.js"
 import { jsonTextState } from "./internal/jsonText.js"
 import { runners, type StreamAccumulator } from "./StreamAccumulator.js"
@@ -472,7 +473,7 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
     if (itemId === undefined || itemId === null) return
     if (typeof itemId !== "string") return ctx.violation(`${type}: item_id is not a string: ${Core.show(itemId)}`)
     const id = Core.str(item, "id")
-    if (id !== undefined && id !== itemId) ctx.violation(`${type} for output item ${i}, ${itemLabel(item)}, has item_id ${JSON.stringify(itemId)}`)
+    if (id !== undefined && id !== itemId) ctx.violation(`${type} for output item ${i}, ${itemLabel(item)}, has item_id ${quote(itemId)}`)
   }
 
   const itemAt = (event: Obj, create = true): Obj | undefined => {

@@ -21,6 +21,7 @@
  * @since 0.1.0
  */
 import { Schema } from "effect"
+import { messageText } from "../internal/preview.js"
 
 /**
  * The wire formats that have a stream accumulator, named as in the rest of
@@ -69,7 +70,7 @@ export class IncompleteStream extends Schema.TaggedError<IncompleteStream>()("In
   partial: Schema.Unknown
 }) {
   override get message(): string {
-    return `${this.provider} stream is incomplete after ${this.events} event${this.events === 1 ? "" : "s"}: ${this.cut.join("; ")}`
+    return `${this.provider} stream is incomplete after ${this.events} event${this.events === 1 ? "" : "s"}: ${messageText(this.cut.join("; "), 1_000)}`
   }
 }
 
@@ -99,7 +100,7 @@ export class StreamProtocolError extends Schema.TaggedError<StreamProtocolError>
   override get message(): string {
     const at = this.eventIndex === undefined ? "" : ` at event ${this.eventIndex}`
     const more = this.more === undefined || this.more === 0 ? "" : ` (and ${this.more} more violation${this.more === 1 ? "" : "s"})`
-    return `${this.provider} stream protocol error${at}: ${this.reason}${more}`
+    return `${this.provider} stream protocol error${at}: ${messageText(this.reason, 1_000)}${more}`
   }
 }
 
@@ -128,7 +129,7 @@ export class ProviderStreamError extends Schema.TaggedError<ProviderStreamError>
   partial: Schema.optionalKey(Schema.Unknown)
 }) {
   override get message(): string {
-    return `${this.provider} sent an error: ${this.errorType}${this.errorMessage === "" ? "" : `: ${this.errorMessage}`}`
+    return `${this.provider} sent an error: ${messageText(this.errorType)}${this.errorMessage === "" ? "" : `: ${messageText(this.errorMessage, 1_000)}`}`
   }
 }
 

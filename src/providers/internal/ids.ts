@@ -16,6 +16,7 @@
  * @internal
  */
 import type * as Message from "../../Message.js"
+import { quote } from "../../internal/preview.js"
 import * as A from "./adapter.js"
 
 /** What a provider takes as a tool call id. */
@@ -83,8 +84,8 @@ export const planIds = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>, ru
     nextSuffix.set(base, n)
     taken.add(out)
     map.set(site.id, out)
-    if (answered) A.converted(ctx, site.index, site.blockIndex, `the tool call id ${JSON.stringify(site.id)}`, `as ${JSON.stringify(out)}, and in its results (${rule.why})`)
-    else A.converted(ctx, site.index, site.blockIndex, `the tool call id ${JSON.stringify(site.id)} of a result whose call is not in the conversation`, `as ${JSON.stringify(out)}, the id its call is sent with (${rule.why})`)
+    if (answered) A.converted(ctx, site.index, site.blockIndex, `the tool call id ${quote(site.id, 400)}`, `as ${quote(out, 400)}, and in its results (${rule.why})`)
+    else A.converted(ctx, site.index, site.blockIndex, `the tool call id ${quote(site.id, 400)} of a result whose call is not in the conversation`, `as ${quote(out, 400)}, the id its call is sent with (${rule.why})`)
   }
   for (const site of calls) assign(site, true)
   for (const site of results) assign(site, false)
