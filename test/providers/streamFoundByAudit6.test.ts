@@ -1,0 +1,96 @@
+/**
+ * Stream readers, sixth audit: Gemini citations resent by later chunks are
+ * kept once, Responses items without ids pair with the terminal item at
+ * their own output_index, and an Anthropic signature_delta carries the
+ * whole signature (a later one replaces it, as the official SDKs assign it).
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { Result } from "effect"
+import {
+  GeminiStream,
+  type GeminiWire
+} from "../../src/providers/index.js"
+
+const run = <E, R>(acc: { readonly push: (e: E) => void; readonly done: () => Result.Result<R, { readonly _tag: string; readonly message: string }> }, events: ReadonlyArray<E>) => {
+  for (const e of events) acc.push(e)
+  return acc.done()
+}
+
+describe("Gemini: citationMetadata.citations add up without duplicates", () => {
+  const chunk = (text: string, fields: object): GeminiWire.GenerateContentResponse =>
+    ({ candidates: [{ content: { role: "model", parts: [{ text }] }, ...fields }] }) as GeminiWire.GenerateContentResponse
+  const cite = (n: number) => ({ startIndex: 10 * n, endIndex: 10 * n + 9, uri: `https://example.com/${n}`, license: "mit" })
+  const citationsOf = (chunks: ReadonlyArray<GeminiWire.GenerateContentResponse>): unknown => {
+    const result = run(GeminiStream.make(), chunks)
+    if (Result.isFailure(result)) return assert.fail(result.failure.message)
+    return result.success.candidates?.[0]?.citationMetadata
+  }
+
+  it("chunks that resend the citations so far: each kept once, in order", () => {
+    assert.deepStrictEqual(citationsOf([
+      chunk("a", { citationMetadata: { citations: [cite(0)] } }),
+      chunk("b", { citationMetadata: { citations: [cite(0), cite(1)] } }),
+      chunk("c", { citationMetadata: { citations: [cite(0), cite(1), cite(2)] }, finishReason: "STOP" })
+    ]), { citations: [cite(0), cite(1), cite(2)] })
+  })
+
+  it("chunks that send only the new ones are still appended (pinned)", () => {
+    assert.deepStrictEqual(citationsOf([
+      chunk("a", { citationMetadata: { citations: [cite(0)] } }),
+      chunk("b", { citationMetadata: { citations: [cite(1)] }, finishReason: "STOP" })
+    ]), { citations: [cite(0), cite(1)] })
+  })
+
+  it("a chunk that cites one source twice keeps both; a resend of both adds neither", () => {
+    assert.deepStrictEqual(citationsOf([
+      chunk("a", { citationMetadata: { citations: [cite(0), cite(0)] } }),
+      chunk("b", { citationMetadata: { citations: [cite(0), cite(0), cite(1)] }, finishReason: "STOP" })
+    ]), { citations: [cite(0), cite(0), cite(1)] })
+  })
+
+  it("snake_case chunks resending citations: kept once, under the spelling that came", () => {
+    const result = run(GeminiStream.make(), [
+      chunk("a", { citation_metadata: { citations: [cite(0)] } }),
+      chunk("b", { citation_metadata: { citations: [cite(0), cite(1)] }, finish_reason: "STOP" })
+    ])
+    if (Result.isFailure(result)) return assert.fail(result.failure.message)
+    assert.deepStrictEqual((result.success.candidates?.[0] as unknown as Record<string, unknown>)["citation_metadata"], { citations: [cite(0), cite(1)] })
+  })
+
+  it("a citation changed after its chunk was pushed changes nothing in the accumulator", () => {
+    const c = cite(0)
+    const acc = GeminiStream.make()
+    acc.push(chunk("a", { citationMetadata: { citations: [c] }, finishReason: "STOP" }))
+    c.uri = "https://changed.example"
+    const result = acc.done()
+    if (Result.isFailure(result)) return assert.fail(result.failure.message)
+    assert.deepStrictEqual(result.success.candidates?.[0]?.citationMetadata, { citations: [cite(0)] })
+  })
+
+  it("a long answer resending all its citations in every chunk: each citation read a bounded number of times", () => {
+    // counted, not timed: a citation read once per later chunk (or compared against every one kept) is read ~n times
+    const reads = { n: 0 }
+    const counted = (i: number): object =>
+      new Proxy(cite(i), {
+        get: (target, key, receiver) => {
+          reads.n++
+          return Reflect.get(target, key, receiver)
+        }
+      })
+    const n = 2_000
+    const all = Array.from({ length: n }, (_, i) => counted(i))
+    const acc = GeminiStream.make()
+    // each chunk resends the last 50 and adds one: a window, so the input stays linear and a quadratic merge would show
+    for (let i = 0; i < n; i++) {
+      acc.push(chunk("w ", { citationMetadata: { citations: all.slice(Math.max(0, i - 49), i + 1) }, ...(i === n - 1 ? { finishReason: "STOP" } : {}) }))
+    }
+    const before = reads.n
+    const result = acc.done()
+    if (Result.isFailure(result)) return assert.fail(result.failure.message)
+    const citations = result.success.candidates?.[0]?.citationMetadata?.citations
+    assert.strictEqual(citations?.length, n)
+    assert.deepStrictEqual(citations?.[n - 1], cite(n - 1))
+    // the chunks hold 50 n citations: each read a bounded number of times while pushed
+    assert.isBelow(before, 50 * n * 12)
+  }, 120_000)
+})
