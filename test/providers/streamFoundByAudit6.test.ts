@@ -7,6 +7,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Result } from "effect"
 import {
+  AnthropicStream,
+  type AnthropicWire,
   GeminiStream,
   type GeminiWire
 } from "../../src/providers/index.js"
@@ -93,4 +95,44 @@ describe("Gemini: citationMetadata.citations add up without duplicates", () => {
     // the chunks hold 50 n citations: each read a bounded number of times while pushed
     assert.isBelow(before, 50 * n * 12)
   }, 120_000)
+})
+
+describe("Anthropic: a signature_delta carries the whole signature, as the official SDKs read it", () => {
+  const start: AnthropicWire.StreamEvent = {
+    type: "message_start",
+    message: { id: "msg_1", type: "message", role: "assistant", model: "claude-sonnet-4-5", content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 } }
+  } as AnthropicWire.StreamEvent
+  const ev = (e: object): AnthropicWire.StreamEvent => e as AnthropicWire.StreamEvent
+  const thinking = (...deltas: ReadonlyArray<object>) => [
+    start,
+    ev({ type: "content_block_start", index: 0, content_block: { type: "thinking", thinking: "", signature: "" } }),
+    ...deltas.map((delta) => ev({ type: "content_block_delta", index: 0, delta })),
+    ev({ type: "content_block_stop", index: 0 }),
+    ev({ type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 5 } }),
+    ev({ type: "message_stop" })
+  ]
+
+  it("several signature_deltas: the stream completes, and the block has the last (assigned, never appended)", () => {
+    const result = run(AnthropicStream.make(), thinking(
+      { type: "thinking_delta", thinking: "Step 1." },
+      { type: "signature_delta", signature: "EqQBCgIYAh" },
+      { type: "signature_delta", signature: "IMxyz" },
+      { type: "signature_delta", signature: "EqQBCgIYAhIM9" }
+    ))
+    if (Result.isFailure(result)) return assert.fail(result.failure.message)
+    assert.deepStrictEqual<unknown>(result.success.content, [{ type: "thinking", thinking: "Step 1.", signature: "EqQBCgIYAhIM9" }])
+  })
+
+  it("a signature_delta on a text block is still a protocol error (pinned)", () => {
+    const result = run(AnthropicStream.make(), [
+      start,
+      ev({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }),
+      ev({ type: "content_block_delta", index: 0, delta: { type: "signature_delta", signature: "EqQB" } }),
+      ev({ type: "content_block_stop", index: 0 }),
+      ev({ type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 5 } }),
+      ev({ type: "message_stop" })
+    ])
+    if (Result.isSuccess(result)) return assert.fail("expected a protocol error")
+    assert.strictEqual(result.failure._tag, "StreamProtocolError")
+  })
 })
