@@ -10,7 +10,9 @@ import {
   AnthropicStream,
   type AnthropicWire,
   GeminiStream,
-  type GeminiWire
+  type GeminiWire,
+  OpenAiResponsesStream,
+  type OpenAiResponsesWire
 } from "../../src/providers/index.js"
 
 const run = <E, R>(acc: { readonly push: (e: E) => void; readonly done: () => Result.Result<R, { readonly _tag: string; readonly message: string }> }, events: ReadonlyArray<E>) => {
@@ -95,6 +97,52 @@ describe("Gemini: citationMetadata.citations add up without duplicates", () => {
     // the chunks hold 50 n citations: each read a bounded number of times while pushed
     assert.isBelow(before, 50 * n * 12)
   }, 120_000)
+})
+
+describe("Responses: an item without an id pairs with the terminal item at its own output_index first", () => {
+  let seq = 0
+  const ev = (type: string, rest: object): OpenAiResponsesWire.StreamEvent => ({ type, sequence_number: seq++, ...rest }) as unknown as OpenAiResponsesWire.StreamEvent
+  const base = { id: "resp_1", object: "response", created_at: 1, model: "local-model" }
+  const message = (text: string, extra: object = {}) => ({ type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text, annotations: [] }], ...extra })
+  // two id-less messages: the first's deltas built "Hel" and its done says "Hello", the second streamed "Hello" whole
+  const streamed = (i: number, deltas: string, final: object) => [
+    ev("response.output_item.added", { output_index: i, item: { type: "message", role: "assistant", status: "in_progress", content: [] } }),
+    ev("response.content_part.added", { output_index: i, content_index: 0, part: { type: "output_text", text: "", annotations: [] } }),
+    ev("response.output_text.delta", { output_index: i, content_index: 0, delta: deltas }),
+    ev("response.output_item.done", { output_index: i, item: final })
+  ]
+
+  it("the terminal item at its place keeps what its deltas built, though an equal one sits elsewhere", () => {
+    // the terminal output's first item has a field the done item lacked; its second equals both streamed items
+    const first = message("Hello", { phase: "final_answer" })
+    const result = run(OpenAiResponsesStream.make(), [
+      ev("response.created", { response: { ...base, status: "in_progress", output: [] } }),
+      ...streamed(0, "Hel", message("Hello")),
+      ...streamed(1, "Hello", message("Hello")),
+      ev("response.completed", { response: { ...base, status: "completed", output: [first, message("Hello")] } })
+    ])
+    if (Result.isFailure(result)) return assert.fail(result.failure.message)
+    // what the first item's deltas built stays on the first item, where output_index 0 puts it
+    assert.deepStrictEqual<unknown>(result.success.output, [
+      { ...first, content: [{ type: "output_text", text: "Hello", annotations: [], streamed_text: "Hel" }] },
+      message("Hello")
+    ])
+    assert.isUndefined((result.success as unknown as Record<string, unknown>)["streamed_items"])
+  })
+
+  it("an item the terminal output has only elsewhere is still found there (pinned)", () => {
+    const result = run(OpenAiResponsesStream.make(), [
+      ev("response.created", { response: { ...base, status: "in_progress", output: [] } }),
+      ...streamed(0, "Hel", message("Hello")),
+      ev("response.completed", { response: { ...base, status: "completed", output: [{ type: "reasoning", summary: [] }, message("Hello")] } })
+    ])
+    if (Result.isFailure(result)) return assert.fail(result.failure.message)
+    assert.deepStrictEqual<unknown>(result.success.output, [
+      { type: "reasoning", summary: [] },
+      { ...message("Hello"), content: [{ type: "output_text", text: "Hello", annotations: [], streamed_text: "Hel" }] }
+    ])
+    assert.isUndefined((result.success as unknown as Record<string, unknown>)["streamed_items"])
+  })
 })
 
 describe("Anthropic: a signature_delta carries the whole signature, as the official SDKs read it", () => {
