@@ -9,11 +9,10 @@
  *   never get deltas, such as `redacted_thinking`, `web_search_tool_result`
  *   or `fallback`, arrive whole here).
  * - `content_block_delta`: `text_delta` appends to `text`, `thinking_delta`
- *   to `thinking`; `signature_delta` sets `signature` (a block has one:
- *   another, different signature for a block that has one is a protocol
- *   error, and the block keeps its first; a repeat of the same one changes
- *   nothing; on a block that is not `thinking` it is a protocol error too,
- *   and the block keeps it); `citations_delta`
+ *   to `thinking`; `signature_delta` sets `signature` (each carries the
+ *   whole signature, so a later one replaces the one before, as the
+ *   official SDKs have it; on a block that is not `thinking` it is a
+ *   protocol error, and the block keeps it); `citations_delta`
  *   appends one citation; `input_json_delta` appends to the block's input
  *   JSON text, for any block with an `input` (`tool_use`,
  *   `server_tool_use`, `mcp_tool_use`...). Other delta types (such as
@@ -204,12 +203,8 @@ const make_ = (ctx: Core.Context) => {
         if (blockType !== "thinking") ctx.violation(`a signature_delta for content block ${i}, a ${blockType} block`)
         const signature = deltaText(delta, type, i)
         if (signature === undefined) return
-        const had = Core.str(b, "signature")
-        // one signature per block: another never replaces the one there silently (the block keeps its first)
-        if (had !== undefined && had !== "" && had !== signature) {
-          ctx.violation(`a second signature_delta for content block ${i} brings another signature (the block keeps its first)`)
-          return
-        }
+        // each signature_delta carries the whole signature: a later one replaces the one there, as the official
+        // SDKs (TypeScript, Python, Go) assign it; appended, two whole signatures would make one the API rejects
         b["signature"] = signature
         return
       }

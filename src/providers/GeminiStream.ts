@@ -34,7 +34,9 @@
  *   a protocol error naming it, and the partial response keeps it as sent.
  * - Candidate fields: `finishReason`, `finishMessage`, `safetyRatings`
  *   and the others take the last value sent; `citationMetadata.citations`
- *   are appended. `groundingMetadata` and `urlContextMetadata` add up, for
+ *   add up: a citation equal to one already kept (a chunk that resends
+ *   those so far) is not added again, any other is appended (a chunk that
+ *   cites one source twice keeps both). `groundingMetadata` and `urlContextMetadata` add up, for
  *   chunks that resend all so far and chunks that send only what is new:
  *   a list that extends the one so far replaces it, any other list adds
  *   the elements it does not have yet (`groundingChunks` are added whole,
@@ -85,6 +87,7 @@ interface CandidateState {
   readonly parts: Array<Obj>
   citations: Array<unknown> | undefined
   citationsKey: string // citationMetadata, or citation_metadata as it came
+  readonly citationCounts: Map<string, number> // how many of the citations kept have each JSON text
   streaming: Streaming | undefined
 }
 
@@ -262,6 +265,31 @@ const mergeMetadata = (out: Obj, after: Obj): Obj => {
   return out
 }
 
+/**
+ * Adds a chunk's citations to those kept: a citation equal to one already kept (a chunk that resends the citations so
+ * far, or some of them) is not added again, any other is appended. Equal citations within one chunk are counted, so a
+ * chunk that cites the same source twice keeps both, and a later chunk resending both adds neither. Each chunk costs
+ * what it holds.
+ */
+const addCitations = (c: CandidateState, citations: ReadonlyArray<unknown>): void => {
+  const kept = c.citations ?? (c.citations = [])
+  const inChunk = new Map<string, number>()
+  for (const citation of citations) {
+    const key = keyOf(citation)
+    // one without JSON text (a cycle, a BigInt) cannot be a resent one: it is kept
+    if (key === undefined) {
+      kept.push(Core.clone(citation))
+      continue
+    }
+    const n = (inChunk.get(key) ?? 0) + 1
+    inChunk.set(key, n)
+    const had = c.citationCounts.get(key) ?? 0
+    if (n <= had) continue
+    c.citationCounts.set(key, had + 1)
+    kept.push(Core.clone(citation))
+  }
+}
+
 const make_ = (ctx: Core.Context): Core.Format<Wire.GenerateContentResponse> => {
   let chunks = 0
   const top: Obj = {}
@@ -406,7 +434,7 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.GenerateContentResponse> => 
     const index = Core.index(raw, "index") ?? position
     let c = candidates.get(index)
     if (c === undefined) {
-      c = { index, fields: {}, content: {}, parts: [], citations: undefined, citationsKey: "citationMetadata", streaming: undefined }
+      c = { index, fields: {}, content: {}, parts: [], citations: undefined, citationsKey: "citationMetadata", citationCounts: new Map(), streaming: undefined }
       candidates.set(index, c)
     }
     for (const k in raw) {
@@ -423,7 +451,7 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.GenerateContentResponse> => 
         // kept under the spelling of the first that came
         if (c.citations === undefined) c.citationsKey = k
         c.citations ??= []
-        for (const citation of Core.elements(v["citations"])) c.citations.push(citation)
+        addCitations(c, Core.elements(v["citations"]))
         for (const ck in v) if (ck !== "citations") Core.setKey(c.fields, c.citationsKey, { ...Core.obj(c.fields, c.citationsKey), [ck]: v[ck] })
       } else if (mergedFields.has(k) && Core.isObj(v) && Core.isObj(c.fields[k])) Core.setKey(c.fields, k, mergeMetadata(c.fields[k] as Obj, v))
       else if (v !== undefined && v !== null) Core.setKey(c.fields, k, Core.clone(v))

@@ -35,8 +35,9 @@
  *   carried is kept. Its output replaces the accumulated output (which is
  *   kept only if the terminal response has none, or an empty list); the
  *   item it has for a streamed one (elsewhere with its id; for an item
- *   without an id, one equal to it; at the same place, of the same type
- *   and id; else, when either has no id, the next of its type left: each
+ *   without an id, one equal to it at its `output_index`, else one equal
+ *   to it elsewhere; at the same place, of the same type and id; else,
+ *   when either has no id, the next of its type left: each
  *   terminal item stands for one streamed item), whether that got its
  *   `output_item.done`
  *   or not, keeps its `streamed_<field>` when the terminal value differs
@@ -524,7 +525,8 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
       // terminal output has no item for (a shorter output, another item in its place) is kept beside the output, in
       // stream order, as streamed_items: the output wins, and what was streamed is not lost
       // each terminal item stands for one streamed item at most: first the item with the same id, then (for an item
-      // without one) an item equal to it, then the one at the streamed item's place (the item added there last first),
+      // without one) an item equal to it at its place, then one equal to it elsewhere, then the one at the streamed
+      // item's place (the item added there last first),
       // then, for an item without an id or whose terminal item has none, the first such item of its type left; a
       // streamed item left without one is kept
       const streamedItems: Array<{ readonly item: Obj; readonly place: number | undefined; readonly last: boolean }> = []
@@ -546,8 +548,17 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
         const found = id === undefined ? undefined : byId.get(id)
         if (found !== undefined && Core.str(found, "type") === Core.str(item, "type")) claim(item, found)
       }
-      // an item without an id that the terminal output has as it is (the output_item.done item, placed elsewhere) is
-      // that one; compared within a bounded number of pairs, so a stream of very many items stays linear
+      // an item without an id that the terminal output has as it is at its own output_index (where the documented
+      // stream puts it) is that one, before any item equal to it elsewhere may take it: two equal items then keep
+      // their own places, and what each one's deltas built stays with it
+      for (const { item, place } of streamedItems) {
+        if (matched.has(item) || place === undefined || Core.str(item, "id") !== undefined) continue
+        const there = output[place]
+        if (there !== undefined && Core.str(there, "type") === Core.str(item, "type") && Core.sameJson(item, there)) claim(item, there)
+      }
+      // an item without an id that the terminal output has as it is elsewhere (a server whose output leaves an item
+      // out, or reorders) is that one; compared within a bounded number of pairs, so a stream of very many items
+      // stays linear
       let budget = 4096
       for (const { item } of streamedItems) {
         if (matched.has(item) || Core.str(item, "id") !== undefined) continue
