@@ -322,14 +322,16 @@ const agentCase = Arbitrary.all({
   choice: Arb.intBetween(0, choices.length - 1),
   provider: Arb.intBetween(0, providers.length - 1),
   pinFirstUser: Arb.bool,
+  clearThinking: Arb.bool,
   keepToolResults: Arb.intBetween(0, 4),
   outside: Arb.intBetween(0, 2),
   fixed: Req.fixedPart
-}).pipe(Arbitrary.map(({ choice, fixed, input, keepToolResults, outside, percent, pinFirstUser, provider }) => {
+}).pipe(Arbitrary.map(({ choice, clearThinking, fixed, input, keepToolResults, outside, percent, pinFirstUser, provider }) => {
   const p = providers[provider]
   const options: MessageWindow.FitOptions = {
     strategy: choices[choice]!,
     pinFirstUser,
+    clearThinking,
     keepToolResults,
     ...(p === undefined ? {} : { provider: p }),
     ...(outside === 1 ? { fixedTokens: 40 } : outside === 2 ? { reserve: 60 } : {})
@@ -430,15 +432,6 @@ describe("Repair", () => {
     const indexes = Repair.repair(x).actions.map((a) => a.index)
     expect(indexes).toEqual(indexes.slice().sort((a, b) => a - b))
   }, { arbitrary: { runs: 1000 }, timeout: 120_000 })
-
-  for (const provider of Provider.all) {
-    it.prop(`repairFor(${provider}): the log is in message order`, [Arb.brokenConversation], ([x]) => {
-      const r = Effect.runSync(Effect.result(Repair.repairFor(provider)(x)))
-      if (Result.isFailure(r)) return
-      const indexes = r.success.actions.map((a) => a.index)
-      expect(indexes).toEqual(indexes.slice().sort((a, b) => a - b))
-    }, { arbitrary: { runs: 500 }, timeout: 120_000 })
-  }
 
   it.prop("repair: a renamed call id appears nowhere in the input", [Arb.brokenConversation], ([x]) => {
     const ids = new Set<string>()
@@ -568,5 +561,47 @@ describe("Request", () => {
     const request = new Request.Request({ model: "gpt-4o", messages: [Message.user("Weather in Oslo?")], maxOutputTokens: 1024, providerOptions: { "openai-chat": { temperature: 0.2 } } })
     const body = JSON.parse(JSON.stringify(Schema.encodeSync(Request.Request)(request)))
     expect(Schema.decodeUnknownSync(Request.Request)(body)).toEqual(request)
+  })
+})
+
+describe("MessageWindow: the figures a fit reports", () => {
+  it.prop("each dropped run costs the estimates of its messages, each cleared message saves what its estimate lost, and the summary costs its estimate", [agentCase], ([c]) => {
+    const r = fitSync(window, c.input, c.budget, c.options)
+    if (Result.isFailure(r)) return
+    const f = r.success
+    for (const d of f.dropped) expect(d.tokens).toBe(estimator.estimateConversation(d.messages))
+    for (const x of f.cleared) {
+      expect(f.messages[x.at]).toBe(x.after)
+      expect(x.tokensSaved).toBe(estimator.estimateMessage(x.before) - estimator.estimateMessage(x.after))
+    }
+    if (f.summary !== undefined) expect(f.summary.tokens).toBe(estimator.estimateMessage(f.summary.message))
+    expect(f.tokensBefore - f.tokensAfter).toBe(
+      f.dropped.reduce((n, d) => n + d.tokens, 0) + f.cleared.reduce((n, x) => n + x.tokensSaved, 0) + f.takenOut.reduce((n, t) => n + t.tokensSaved, 0) - (f.summary?.tokens ?? 0)
+    )
+    expect(f.available).toBe(c.budget - (c.options.fixedTokens ?? 0) - (c.options.reserve ?? 0))
+  }, { arbitrary: { runs: 500 }, timeout: 180_000 })
+})
+
+describe("MessageWindow: clearThinking", () => {
+  const thought = (signature: string) => Block.thinking("weighing the options ".repeat(200), signature)
+  const clearing: MessageWindow.FitOptions = { strategy: "clear_tool_results", clearThinking: true }
+
+  it("clears the thinking of earlier turns, never that of the last assistant turn, even with a user message after it", () => {
+    const history = [
+      Message.user("q1"),
+      Message.assistant([thought("s1"), Block.text("a1")]),
+      Message.user("q2"),
+      Message.assistant([thought("s2"), Block.text("a2")]),
+      Message.user("q3")
+    ]
+    const r = fitSync(window, history, estimator.estimateConversation(history) - 1, clearing)
+    assert(Result.isSuccess(r))
+    expect(r.success.cleared.map((c) => [c.index, c.thinking])).toEqual([[1, 1]])
+    expect(r.success.messages[3]).toBe(history[3])
+    // with only the last assistant turn's thinking there, nothing can be cleared
+    const alone = history.slice(2)
+    const none = fitSync(window, alone, estimator.estimateConversation(alone) - 1, clearing)
+    assert(Result.isFailure(none) && none.failure._tag === "BudgetTooSmall")
+    expect(none.failure.minimumBudget).toBe(estimator.estimateConversation(alone))
   })
 })
