@@ -126,9 +126,11 @@ export interface RequestEstimate {
 
 /**
  * Options of `estimateRequest`: the `provider` whose framing applies
- * (default `"openai-chat"`), and the `model` when the request does not name
- * one (it picks OpenAI's prompt layout for older snapshots and Anthropic's
- * tool-use system prompt).
+ * (default `"openai-chat"`), and the `model` to count for, in place of the
+ * request's own `model` when both are given (it picks OpenAI's prompt
+ * layout for older snapshots and its image prices, Anthropic's tool-use
+ * system prompt, Gemini's rules): one request counted for two models, as
+ * in `estimateRequest(request, { model: "gpt-4" })`.
  *
  * @since 0.1.0
  */

@@ -481,6 +481,21 @@ describe("Conversation", () => {
     expect(at).toBe(x.length)
   }, { arbitrary: { runs: 1000 }, timeout: 120_000 })
 
+  it.prop("a turn's calls are its assistant message's client calls, and each result of its tool messages either answers one of them or is stray", [Arb.brokenConversation], ([x]) => {
+    for (const turn of Conversation.turnsOf(x)) {
+      const head = x[turn.start]!
+      const clientCalls = head.role === "assistant" ? Message.toolCallsOf(head).filter((c) => c.providerExecuted !== true) : []
+      expect(turn.calls.map((ref) => ref.call)).toEqual(clientCalls)
+      const ids = new Set(clientCalls.map((c) => c.id))
+      for (const ref of turn.results) expect(ids.has(ref.result.toolCallId)).toBe(true)
+      for (const ref of turn.unanswered) expect(clientCalls).toContain(ref.call)
+      const inToolMessages = x.slice(turn.start, turn.end).flatMap((m) => (m.role === "tool" ? m.content : []))
+      const read = [...turn.results, ...turn.stray].sort((a, b) => a.index - b.index || a.blockIndex - b.blockIndex)
+      expect(read.map((ref) => ref.result)).toEqual(inToolMessages)
+      for (const ref of [...turn.results, ...turn.stray]) expect(x[ref.index]!.content[ref.blockIndex]).toBe(ref.result)
+    }
+  }, { arbitrary: { runs: 1000 }, timeout: 120_000 })
+
   it.prop("validate fails fast with the first issue issuesOf reports", [Arb.brokenConversation], ([x]) => {
     const r = Effect.runSync(Effect.result(Conversation.validate(x)))
     const issues = Conversation.issuesOf(x)
@@ -604,4 +619,27 @@ describe("MessageWindow: clearThinking", () => {
     assert(Result.isFailure(none) && none.failure._tag === "BudgetTooSmall")
     expect(none.failure.minimumBudget).toBe(estimator.estimateConversation(alone))
   })
+})
+
+describe("TokenEstimator.estimateRequest: the model option", () => {
+  const models = ["gpt-4o", "gpt-4o-mini", "gpt-5", "gpt-3.5-turbo-0613", "o3", "claude-sonnet-4-5", "claude-opus-4-7", "claude-3-haiku-20240307", "gemini-3-flash-preview", "gemini-2.5-flash", "gemini-1.5-pro"] as const
+
+  it("an image by URL is priced for the model the options name, not for the request's own", () => {
+    const request = Request.make([Message.user([Block.text("What is this?"), Block.image("https://example.com/cat.png")])], { model: "gpt-4o" })
+    for (const provider of ["openai-chat", "openai-responses"] as const) {
+      const forMini = TokenEstimator.heuristic.estimateRequest(request, { provider, model: "gpt-4o-mini" })
+      const { messages: _, ...rest } = request
+      expect(forMini).toEqual(TokenEstimator.heuristic.estimateRequest(Request.make(request.messages, { ...rest, model: "gpt-4o-mini" }), { provider }))
+      expect(forMini.total).toBeGreaterThan(TokenEstimator.heuristic.estimateRequest(request, { provider }).total)
+    }
+  })
+
+  it.prop("a request counted with { model } counts as the same request naming that model", [Req.request, Arb.intBetween(0, models.length - 1), Arb.intBetween(0, models.length - 1), Arb.intBetween(0, Provider.all.length - 1)], ([request, own, asked, p]) => {
+    const provider = Provider.all[p]!
+    const { messages: _, ...rest } = request
+    const naming = (model: string) => Request.make(request.messages, { ...rest, model })
+    expect(TokenEstimator.heuristic.estimateRequest(naming(models[own]!), { provider, model: models[asked]! })).toEqual(
+      TokenEstimator.heuristic.estimateRequest(naming(models[asked]!), { provider })
+    )
+  }, { arbitrary: { runs: 300 }, timeout: 120_000 })
 })
