@@ -643,3 +643,14 @@ describe("TokenEstimator.estimateRequest: the model option", () => {
     )
   }, { arbitrary: { runs: 300 }, timeout: 120_000 })
 })
+
+describe("MessageWindow: the summary's role", () => {
+  it.prop("a summary is a system message when only system messages precede it, else an assistant message", [agentCase], ([c]) => {
+    const options: MessageWindow.FitOptions = { ...c.options, strategy: ["clear_tool_results", "summarize"] }
+    const r = fitSync(window, c.input, c.budget, options)
+    if (Result.isFailure(r) || r.success.summary === undefined) return
+    const { at, message } = r.success.summary
+    const onlySystem = r.success.messages.slice(0, at).every((m) => m.role === "system")
+    expect(message.role).toBe(onlySystem ? "system" : "assistant")
+  }, { arbitrary: { runs: 500 }, timeout: 180_000 })
+})
