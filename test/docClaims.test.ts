@@ -654,3 +654,33 @@ describe("MessageWindow: the summary's role", () => {
     expect(message.role).toBe(onlySystem ? "system" : "assistant")
   }, { arbitrary: { runs: 500 }, timeout: 180_000 })
 })
+
+describe("README: turns and repair", () => {
+  const history = [
+    Message.user("Compare the two files."),
+    Message.assistant([Block.toolCall("a", "read_file", { path: "a.ts" }), Block.toolCall("b", "read_file", { path: "b.ts" })]),
+    Message.toolResultMessage("a", "read_file", "export const a = 1")
+  ]
+
+  it("the calls an agent must still run are the unanswered ones of the open turn: [b]", () => {
+    expect(Conversation.turnsOf(history).map((t) => [t.start, t.end, t.calls.length, t.results.length, t.unanswered.map((c) => c.call.id)])).toEqual([[0, 1, 0, 0, []], [1, 3, 2, 1, ["b"]]])
+    expect(Conversation.pendingToolCalls(history).map((ref) => ref.call.id)).toEqual(["b"])
+  })
+
+  it.effect("repair answers the interrupted call; repairFor(anthropic) also removes the unsigned thinking, its text kept in the log", () =>
+    Effect.gen(function*() {
+      const crashed = [
+        Message.user("Open the config."),
+        Message.assistant([Block.thinking("I should read it first."), Block.toolCall("call_7", "read_file", { path: "config.toml" })]),
+        Message.user("Are you still there? ")
+      ]
+      expect(Repair.repair(crashed).actions.map((a) => a.description)).toEqual([
+        'messages[1]: tool call "call_7" (read_file) had no result; inserted an error result "tool call was interrupted"'
+      ])
+      const forAnthropic = yield* Repair.repairFor("anthropic")(crashed)
+      const removed = forAnthropic.actions[0]
+      assert(removed?._tag === "RemovedBlock" && removed.block._tag === "Thinking")
+      expect(removed.block.thinking).toBe("I should read it first.")
+      expect(forAnthropic.actions.map((a) => a._tag)).toEqual(["RemovedBlock", "InsertedMissingResult"])
+    }))
+})
