@@ -127,7 +127,12 @@ export const strategies: ReadonlyArray<Strategy> = ["drop_oldest", "drop_oldest_
  * - `keepToolResults`: how many of the newest tool results
  *   `clear_tool_results` keeps intact (default 3).
  * - `clearThinking`: `clear_tool_results` also clears the thinking of
- *   assistant messages before the newest user message (default false).
+ *   assistant messages before the newest user message, but never that of
+ *   the last assistant turn (its assistant messages and their results, back
+ *   to the user message before them), even when the newest user message
+ *   comes after it: a provider that joins that turn's results with the
+ *   newest user message (Anthropic) wants the turn's thinking back
+ *   (default false).
  * - `summaryTokens`: room `summarize` leaves for the summary when it can
  *   (default a quarter of what the messages may use, at most 1,000 tokens);
  *   it always leaves room for at least a short one.

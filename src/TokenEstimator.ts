@@ -126,9 +126,11 @@ export interface RequestEstimate {
 
 /**
  * Options of `estimateRequest`: the `provider` whose framing applies
- * (default `"openai-chat"`), and the `model` when the request does not name
- * one (it picks OpenAI's prompt layout for older snapshots and Anthropic's
- * tool-use system prompt).
+ * (default `"openai-chat"`), and the `model` to count for, in place of the
+ * request's own `model` when both are given (it picks OpenAI's prompt
+ * layout for older snapshots and its image prices, Anthropic's tool-use
+ * system prompt, Gemini's rules): one request counted for two models, as
+ * in `estimateRequest(request, { model: "gpt-4" })`.
  *
  * @since 0.1.0
  */
@@ -139,7 +141,11 @@ export interface RequestEstimateOptions {
 
 /**
  * What a token estimator does. Every method is synchronous and returns a
- * whole, non-negative number of tokens.
+ * number of tokens: a whole, non-negative one from every estimator this
+ * module builds from its own rules; an estimator built with `make` or
+ * `fromTextRule` adds up what the given rules return, so rules that return
+ * whole, non-negative numbers (`Math.ceil(t.length / 4)`, not
+ * `t.length / 4`) give whole, non-negative estimates.
  *
  * - `estimateText`: one text, as the model would see it.
  * - `estimateBlock`: one content block, by the counting rules above.
@@ -323,18 +329,22 @@ export const estimateEncryptedReasoning = (data: string): number =>
 export const IMAGE_LOW_DETAIL_TOKENS = LOW_DETAIL_IMAGE_TOKENS
 
 /**
- * The tokens of an image at `high` or `auto` detail (`auto`, the API's
- * default, may pick `high`, so it is priced as `high`): a 1024×1024 image
- * (85 + 4 tiles × 170), OpenAI's own worked example.
+ * The tokens of an image whose size is not known, at `high` or `auto`
+ * detail (`auto`, the API's default, may pick `high`, so it is priced as
+ * `high`): a 1024×1024 image (85 + 4 tiles × 170), OpenAI's own worked
+ * example.
  *
  * **Details**
  *
- * The estimator does not read an image's size, so every image costs this
- * figure (or `IMAGE_LOW_DETAIL_TOKENS`). `estimateRequest` for OpenAI prices
- * an image it can measure (inline data) at the model's price for its size,
- * and one it cannot (a URL) at this same figure, or at the model's price for
- * a 1024×1024 image when that is higher (gpt-4o-mini, gpt-4.1-mini). A wider
- * or larger image can cost more, up to 1,445 tokens on gpt-4o: pass your own
+ * The estimator reads the size of an image given inline (from its first
+ * bytes) and prices it as gpt-4o does for that size and detail (a 1×1 PNG
+ * costs 255); an image whose size it cannot read (a URL, a file id, bytes
+ * of no known image format) costs this figure (or
+ * `IMAGE_LOW_DETAIL_TOKENS`). `estimateRequest` for OpenAI prices an image
+ * it can measure at the model's price for its size, and one it cannot at
+ * this same figure, or at the model's price for a 1024×1024 image when that
+ * is higher (gpt-4o-mini, gpt-4.1-mini). A wider or larger image given by
+ * URL can cost more, up to 1,445 tokens on gpt-4o: pass your own
  * `estimateFile` to `make` when you know your images' sizes. For Anthropic
  * and Gemini, `estimateRequest` prices images as those providers do
  * (Claude: width × height / 750 or its 28-pixel patches, the larger, after
@@ -426,8 +436,10 @@ export const AUDIO_TOKENS_PER_SECOND = GEMINI_AUDIO_TOKENS_PER_SECOND
 export const VIDEO_TOKENS_PER_SECOND = DEFAULT_VIDEO_TOKENS_PER_SECOND
 
 /**
- * The default rule for files: an image costs `IMAGE_LOW_DETAIL_TOKENS` at
- * low detail, else `IMAGE_DEFAULT_TOKENS`; a PDF the request holds
+ * The default rule for files: an image given inline costs what gpt-4o
+ * charges for its size (read from its first bytes) and detail, and one
+ * whose size is not known `IMAGE_LOW_DETAIL_TOKENS` at low detail, else
+ * `IMAGE_DEFAULT_TOKENS`; a PDF the request holds
  * `PDF_PAGE_TOKENS` a page; audio it holds `AUDIO_TOKENS_PER_SECOND` a
  * second, and video `VIDEO_TOKENS_PER_SECOND`; a text document its text; other inline data as opaque data;
  * anything else by reference `REFERENCED_FILE_TOKENS`. Pass your own `estimateFile` to `make` for
@@ -609,7 +621,9 @@ const MessageOverheadOptions = Schema.Struct({ messageOverhead: Schema.optionalK
  * estimator (so an estimator is cheap to create, and its cache is freed with
  * the messages). Use it to plug in your own tokenizer. Fails with
  * `InvalidEstimatorOptions` when `messageOverhead` is not a non-negative
- * whole number.
+ * whole number. The rules are not checked (they are functions): the
+ * estimates are sums of what they return, so a rule should return a whole,
+ * non-negative number of tokens.
  *
  * @example
  * const words = yield* TokenEstimator.make({ estimateText: (t) => t.split(/\s+/).filter(Boolean).length })

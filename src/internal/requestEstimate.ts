@@ -67,7 +67,7 @@ export interface Rules {
   readonly overhead: number
 }
 
-/** Options: the provider whose framing applies (default OpenAI Chat) and the model, when the request does not name one. */
+/** Options: the provider whose framing applies (default OpenAI Chat) and the model counted for (default the request's). */
 export interface Options {
   readonly provider?: Provider | undefined
   readonly model?: string | undefined
@@ -167,7 +167,9 @@ const renderOptions = (model: string | undefined, provider: Provider): RenderOpt
 
 const openAiChat = (rules: Rules, request: Request.Request, model: string | undefined, provider: Provider): RequestEstimate => {
   const { body, starts } = chatRequestOf(request)
-  const counted = countChatRequest(body, rules.promptText, renderOptions(model, provider))
+  // the renderer reads the model from the body (what an image costs, how parallel results are written): the body
+  // names the model counted for, so that no part of the count is for the request's own model when another was asked
+  const counted = countChatRequest(model === undefined ? body : { ...body, model }, rules.promptText, renderOptions(model, provider))
   // each input message gets the wire messages written for it
   const messages = new Array<number>(request.messages.length)
   for (let i = 0; i < messages.length; i++) {
