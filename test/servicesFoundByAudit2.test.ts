@@ -1,0 +1,164 @@
+import { assert, describe, expect, it } from "@effect/vitest"
+import { Arbitrary, Effect, Layer, Result } from "effect"
+import * as Calibration from "../src/Calibration.js"
+import * as ConversationContext from "../src/ConversationContext.js"
+import * as Message from "../src/Message.js"
+import * as MessageWindow from "../src/MessageWindow.js"
+import * as Summarizer from "../src/Summarizer.js"
+import * as TokenEstimator from "../src/TokenEstimator.js"
+import * as Arb from "./arbitraries.js"
+
+const Window = MessageWindow.layer.pipe(Layer.provide(TokenEstimator.layer))
+
+/** A long chat: 40 question/answer pairs and a last question. */
+const longChat = (): Array<Message.Message> => {
+  const messages: Array<Message.Message> = []
+  for (let i = 0; i < 40; i++) messages.push(Message.user(`question ${i} ${"word ".repeat(150)}`), Message.assistant(`answer ${i} ${"text ".repeat(150)}`))
+  messages.push(Message.user("and now?"))
+  return messages
+}
+
+/** A window on `estimator`, with the extractive summarizer or without any. */
+const windowOn = (estimator: TokenEstimator.Service, summarizer: boolean): MessageWindow.Service =>
+  summarizer
+    ? Effect.runSync(MessageWindow.make.pipe(Effect.provideService(TokenEstimator.TokenEstimator, estimator), Effect.provide(Summarizer.layerExtractive())))
+    : Effect.runSync(MessageWindow.make.pipe(Effect.provideService(TokenEstimator.TokenEstimator, estimator)))
+
+const fitWith = (w: MessageWindow.Service, context: ConversationContext.ConversationContext, options?: MessageWindow.FitOptions) =>
+  Effect.runSync(Effect.result(ConversationContext.fit(context, options).pipe(Effect.provideService(MessageWindow.MessageWindow, w))))
+
+describe("ConversationContext: absurd usage reports (found by audit)", () => {
+  it.effect("a report of 1 input token for a large request is not taken, and a fit after it still counts what it kept", () =>
+    Effect.gen(function*() {
+      const context = ConversationContext.makeWith(TokenEstimator.heuristic, longChat(), 30)
+      const reported = ConversationContext.recordUsage(context, 1)
+      // not taken: the very context comes back, as for a report of 0
+      expect(reported).toBe(context)
+      const { context: fitted } = yield* ConversationContext.fit(reported).pipe(Effect.provide(Window))
+      expect(fitted.messages.length).toBeGreaterThan(0)
+      expect(fitted.tokens).toBeGreaterThanOrEqual(1)
+      expect(fitted.tokens).toBe(fitted.estimated)
+      expect(fitted.headroom).toBeGreaterThanOrEqual(0)
+    }))
+
+  it("a report at a quarter of the estimate (rounded up) is taken; one token less is not, and the earlier correction stays", () => {
+    const context = ConversationContext.makeWith(TokenEstimator.heuristic, longChat(), 100_000)
+    const least = Math.ceil(context.estimated / 4)
+    const taken = ConversationContext.recordUsage(context, least)
+    expect([taken.tokens, taken.correction]).toEqual([least, least - context.estimated])
+    expect(ConversationContext.recordUsage(context, { inputTokens: least - 1 })).toBe(context)
+    // a later absurd report leaves the correction of the last plausible one
+    const over = ConversationContext.recordUsage(context, context.estimated + 500)
+    expect(ConversationContext.recordUsage(over, 3)).toBe(over)
+    expect(over.correction).toBe(500)
+  })
+
+  it.effect("a negative correction scaled down by a fit to a few tokens never takes them to 0", () =>
+    Effect.gen(function*() {
+      // the lowest plausible report, then a fit that keeps only the last short question
+      const context = ConversationContext.makeWith(TokenEstimator.heuristic, longChat(), 30)
+      const reported = ConversationContext.recordUsage(context, Math.ceil(context.estimated / 4))
+      expect(reported).not.toBe(context)
+      const { context: fitted } = yield* ConversationContext.fit(reported).pipe(Effect.provide(Window))
+      expect(fitted.messages.map(Message.textOf)).toEqual(["and now?"])
+      expect(fitted.tokens).toBeGreaterThanOrEqual(Math.ceil(fitted.estimated / 4))
+      expect(fitted.tokens).toBeGreaterThanOrEqual(1)
+    }))
+
+  it.effect("a calibrated estimator whose factor fell after a report never takes the context's tokens to 0 or below", () =>
+    Effect.gen(function*() {
+      const calibration = yield* Calibration.make(TokenEstimator.heuristic, { minFactor: 0.25, maxFactor: 4, initialFactors: { m: 4 }, maxStep: 10, alpha: 1 })
+      const estimator = calibration.estimatorFor("m")
+      const context = ConversationContext.makeWith(estimator, longChat(), 1_000_000)
+      const reported = ConversationContext.recordUsage(context, Math.ceil(context.estimated / 4))
+      // a sustained shift down: the factor goes from 4 to a quarter
+      for (let i = 0; i < 5; i++) yield* calibration.record("m", 10_000, 625)
+      expect(calibration.factor("m")).toBeCloseTo(0.25, 6)
+      const refreshed = ConversationContext.refresh(reported)
+      expect(refreshed.estimated).toBeLessThan(-reported.correction)
+      expect(refreshed.tokens).toBeGreaterThanOrEqual(Math.ceil(refreshed.estimated / 4))
+      const fitted = fitWith(windowOn(estimator, false), reported)
+      if (Result.isFailure(fitted)) return assert.fail(fitted.failure.message)
+      expect(fitted.success.context.tokens).toBeGreaterThanOrEqual(1)
+    }))
+})
+
+/** One step of an agent loop: append some messages, report usage for what was sent, or fit. */
+type Step =
+  | { readonly _tag: "append"; readonly count: number }
+  | { readonly _tag: "report"; readonly kind: number; readonly percent: number }
+  | { readonly _tag: "fit"; readonly percent: number; readonly fixed: number; readonly reserve: number; readonly strategy: number; readonly summarizer: boolean }
+
+const step: Arbitrary.Arbitrary<Step> = Arb.intBetween(0, 2).pipe(
+  Arbitrary.flatMap((k): Arbitrary.Arbitrary<Step> =>
+    k === 0
+      ? Arb.intBetween(1, 6).pipe(Arbitrary.map((count): Step => ({ _tag: "append", count })))
+      : k === 1
+      ? Arbitrary.all({ kind: Arb.intBetween(0, 4), percent: Arb.intBetween(1, 400) }).pipe(Arbitrary.map(({ kind, percent }): Step => ({ _tag: "report", kind, percent })))
+      : Arbitrary.all({ percent: Arb.intBetween(5, 150), fixed: Arb.intBetween(0, 300), reserve: Arb.intBetween(0, 300), strategy: Arb.intBetween(0, 4), summarizer: Arb.bool }).pipe(
+        Arbitrary.map((f): Step => ({ _tag: "fit", ...f }))
+      )
+  )
+)
+
+const strategyOf = (n: number): MessageWindow.Strategy | ReadonlyArray<MessageWindow.Strategy> =>
+  (["drop_oldest", "drop_oldest_pair", "clear_tool_results", "summarize", ["clear_tool_results", "summarize"]] as const)[n]!
+
+describe("ConversationContext: any sequence of reports (found by audit)", () => {
+  it.prop(
+    "tokens stay at least 1 for a non-empty conversation, and a fitted context fits its budget beside what was set aside",
+    [Arb.agentConversation, Arbitrary.array(step, { minLength: 1, maxLength: 12 }), Arb.bool],
+    ([source, steps, calibrated]) => {
+      const calibration = Effect.runSync(Calibration.make(TokenEstimator.heuristic))
+      const estimator = calibrated ? calibration.estimatorFor("m") : TokenEstimator.heuristic
+      const windows = [windowOn(estimator, false), windowOn(estimator, true)] as const
+      let next = 1
+      let context = ConversationContext.makeWith(estimator, source.slice(0, 1), 1_000)
+      const check = (where: string) => {
+        if (context.messages.length > 0 && context.estimated > 0) {
+          assert.isAtLeast(context.tokens, 1, `${where}: tokens`)
+          assert.isAtLeast(context.tokens, Math.ceil(context.estimated / 4), `${where}: a quarter of the estimate`)
+        }
+      }
+      for (const s of steps) {
+        switch (s._tag) {
+          case "append": {
+            context = ConversationContext.append(context, source.slice(next, next + s.count))
+            next += s.count
+            check("append")
+            break
+          }
+          case "report": {
+            const estimate = estimator.estimateConversation(context.messages)
+            const actual = s.kind === 0 ? 1 : s.kind === 1 ? 0 : Math.round((estimate * s.percent) / 100)
+            // the calibration learns from the same report (sometimes another request's), so the factor moves under the context
+            if (calibrated) Effect.runSync(calibration.record("m", s.kind === 4 ? 10_000 : estimate, s.kind === 4 ? Math.round((10_000 * s.percent) / 100) : actual))
+            context = ConversationContext.recordUsage(context, actual)
+            check("report")
+            break
+          }
+          case "fit": {
+            // from the estimate, not the tokens: a fit that keeps part of the messages is the one that scales a correction
+            let budget = Math.max(1, Math.round((context.estimated * s.percent) / 100)) + s.fixed + s.reserve
+            const w = windows[s.summarizer ? 1 : 0]
+            const options: MessageWindow.FitOptions = { strategy: strategyOf(s.strategy), fixedTokens: s.fixed, reserve: s.reserve }
+            let r = fitWith(w, ConversationContext.withBudget(context, budget), options)
+            if (Result.isFailure(r)) {
+              // too small for what must stay: the least budget that works is the tightest fit, and must work
+              if (r.failure._tag !== "BudgetTooSmall") return assert.fail(r.failure.message)
+              budget = r.failure.minimumBudget
+              r = fitWith(w, ConversationContext.withBudget(context, budget), options)
+              if (Result.isFailure(r)) return assert.fail(`at the minimum budget: ${r.failure.message}`)
+            }
+            context = r.success.context
+            check("fit")
+            // what the messages cost, with the correction the window left room for, beside the tools and the reserve
+            assert.isAtMost(context.tokens + s.fixed + s.reserve, budget, "fit: within the budget")
+            break
+          }
+        }
+      }
+    },
+    { arbitrary: { runs: 400 }, timeout: 180_000 }
+  )
+})
