@@ -1,5 +1,6 @@
 import { assert, describe, expect, it } from "@effect/vitest"
 import { Arbitrary, Effect, Layer, Result } from "effect"
+import * as Block from "../src/Block.js"
 import * as Calibration from "../src/Calibration.js"
 import * as ConversationContext from "../src/ConversationContext.js"
 import * as Message from "../src/Message.js"
@@ -161,4 +162,40 @@ describe("ConversationContext: any sequence of reports (found by audit)", () => 
     },
     { arbitrary: { runs: 400 }, timeout: 180_000 }
   )
+})
+
+describe("Summarizer.extractive: long tool names (found by audit)", () => {
+  const long = `tool_${"x".repeat(10_000)}`
+  const history = [
+    Message.user("Find why the build fails."),
+    Message.assistant([Block.toolCall("c1", long, {}), Block.toolCall("c2", "run_tests", {})]),
+    Message.tool([Block.toolResult("c1", long, "exit 2: no such file", true), Block.toolResult("c2", "run_tests", "ok")]),
+    Message.assistant("The config is missing.")
+  ]
+
+  it("a 10,000-character tool name is cut in the tools line and the failed line, and both lines are kept", () => {
+    const lines = Summarizer.extractive(history, 200).split("\n")
+    const tools = lines.find((l) => l.startsWith("Tools used: "))
+    const failed = lines.find((l) => l.includes(" failed: exit 2"))
+    expect(tools).toBeDefined()
+    expect(failed).toBeDefined()
+    expect(tools).toMatch(/^Tools used: tool_x+… ×1 \(1 failed\), run_tests ×1$/)
+    expect(failed).toMatch(/^tool_x+… failed: exit 2: no such file$/)
+    expect(lines.join("\n").length).toBeLessThanOrEqual(200 * 3)
+  })
+
+  it("a tools line too long for the room is cut rather than left out", () => {
+    // forty tools of valid 64-character names: the line alone is longer than the whole room
+    const calls = Array.from({ length: 40 }, (_, i) => Block.toolCall(`c${i}`, `${String(i).padStart(2, "0")}_${"n".repeat(61)}`, {}))
+    const messages = [
+      Message.user("Run everything."),
+      Message.assistant(calls),
+      Message.tool(calls.map((c) => Block.toolResult(c.id, c.name, "ok"))),
+      Message.assistant("All ran.")
+    ]
+    const text = Summarizer.extractive(messages, 100)
+    expect(text.length).toBeLessThanOrEqual(300)
+    expect(text).toMatch(/^Tools used: 00_n+ ×1, 01_n+ ×1.*…$/m)
+    expect(text).toContain("Assistant: All ran.")
+  })
 })
