@@ -199,3 +199,41 @@ describe("Summarizer.extractive: long tool names (found by audit)", () => {
     expect(text).toContain("Assistant: All ran.")
   })
 })
+
+describe("Calibration: a report matched to its estimate by value (found by audit)", () => {
+  // one token a character, 4 a message: an estimate is easy to aim at
+  const chars = TokenEstimator.fromTextRule((t) => t.length)
+  const userOf = (tokens: number) => [Message.user("x".repeat(tokens - TokenEstimator.DEFAULT_MESSAGE_OVERHEAD))]
+
+  it.effect("an estimate made before the factor moved is measured against the factor it was made with", () =>
+    Effect.gen(function*() {
+      const calibration = yield* Calibration.make(chars)
+      const estimator = calibration.estimatorFor("m")
+      const a = estimator.estimateConversation(userOf(1000))
+      // another request's report moves the factor while the first is in flight
+      yield* calibration.record("m", 2000, 4000)
+      const moved = calibration.factor("m")
+      expect(moved).toBeCloseTo(Math.exp(0.1), 12)
+      // the first request cost what it was estimated at, under the factor it was made with: no step
+      yield* calibration.record("m", a, 1000)
+      expect(calibration.factor("m")).toBeCloseTo(moved * Math.exp(-0.05), 12)
+    }))
+
+  it.effect("two equal estimates made under different factors are both measured against the later one, and the step stays capped", () =>
+    Effect.gen(function*() {
+      const calibration = yield* Calibration.make(chars)
+      const estimator = calibration.estimatorFor("m")
+      const a = estimator.estimateConversation(userOf(1000))
+      yield* calibration.record("m", 2000, 4000)
+      const moved = calibration.factor("m")
+      // another request of other messages comes out at the same value under the new factor
+      const b = estimator.estimateConversation(userOf(904))
+      expect([a, b]).toEqual([1000, 1000])
+      // the report of the first is taken as one of the second: its residual is ln(1000 / 1000) against the later factor
+      const state = yield* calibration.record("m", a, 1000)
+      expect(state.accepted).toBe(2)
+      // (matched to the factor it was made with, it would step to moved × e^-0.05, as above): what is missed is the
+      // factor's move while the request was in flight, itself at most one capped step per report in between
+      expect(calibration.factor("m")).toBeCloseTo(moved, 12)
+    }))
+})
