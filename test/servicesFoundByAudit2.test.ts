@@ -2,12 +2,14 @@ import { assert, describe, expect, it } from "@effect/vitest"
 import { Arbitrary, Effect, Layer, Result } from "effect"
 import * as Block from "../src/Block.js"
 import * as Calibration from "../src/Calibration.js"
+import * as Conversation from "../src/Conversation.js"
 import * as ConversationContext from "../src/ConversationContext.js"
 import * as Message from "../src/Message.js"
 import * as MessageWindow from "../src/MessageWindow.js"
 import * as Summarizer from "../src/Summarizer.js"
 import * as TokenEstimator from "../src/TokenEstimator.js"
 import * as Arb from "./arbitraries.js"
+import { isValidFor } from "./windowCheck.js"
 
 const Window = MessageWindow.layer.pipe(Layer.provide(TokenEstimator.layer))
 
@@ -161,6 +163,82 @@ describe("ConversationContext: any sequence of reports (found by audit)", () => 
       }
     },
     { arbitrary: { runs: 400 }, timeout: 180_000 }
+  )
+})
+
+/** The ids of the calls and of the results among `messages`. */
+const idsOf = (messages: ReadonlyArray<Message.Message>) => ({
+  calls: new Set(messages.flatMap((m) => Message.toolCallsOf(m).map((c) => c.id))),
+  results: new Set(messages.flatMap((m) => Message.toolResultsOf(m).map((r) => r.toolCallId)))
+})
+
+const providers = [undefined, "anthropic", "openai-chat", "openai-responses", "gemini"] as const
+
+describe("ConversationContext.fit on agent traffic (found by audit)", () => {
+  it.prop(
+    "the fitted context fits beside the tools and the reserve, keeps calls with their results and the newest user message, and stays valid",
+    [
+      Arb.agentConversation,
+      Arbitrary.array(step, { minLength: 1, maxLength: 10 }),
+      Arbitrary.all({ calibrated: Arb.bool, provider: Arb.intBetween(0, 4), pinFirstUser: Arb.bool, keep: Arb.intBetween(0, 4), start: Arb.intBetween(30, 100) })
+    ],
+    ([source, steps, { calibrated, keep, pinFirstUser, provider: p, start }]) => {
+      const provider = providers[p]
+      const calibration = Effect.runSync(Calibration.make(TokenEstimator.heuristic))
+      const estimator = calibrated ? calibration.estimatorFor("m") : TokenEstimator.heuristic
+      const windows = [windowOn(estimator, false), windowOn(estimator, true)] as const
+      // most of the history at once: a fit has turns before the newest user message to work on
+      let next = Math.max(1, Math.round((source.length * start) / 100))
+      let context = ConversationContext.makeWith(estimator, source.slice(0, next), 1_000)
+      for (const s of steps) {
+        if (s._tag === "append") {
+          context = ConversationContext.append(context, source.slice(next, next + s.count))
+          next += s.count
+          continue
+        }
+        if (s._tag === "report") {
+          const estimate = estimator.estimateConversation(context.messages)
+          const actual = s.kind === 0 ? 1 : s.kind === 1 ? 0 : Math.round((estimate * s.percent) / 100)
+          if (calibrated) Effect.runSync(calibration.record("m", estimate, actual))
+          context = ConversationContext.recordUsage(context, actual)
+          continue
+        }
+        const input = context.messages
+        let budget = Math.max(1, Math.round((context.estimated * s.percent) / 100)) + s.fixed + s.reserve
+        const w = windows[s.summarizer ? 1 : 0]
+        const options: MessageWindow.FitOptions = {
+          strategy: strategyOf(s.strategy),
+          fixedTokens: s.fixed,
+          reserve: s.reserve,
+          pinFirstUser,
+          keepToolResults: keep,
+          ...(provider === undefined ? {} : { provider })
+        }
+        let r = fitWith(w, ConversationContext.withBudget(context, budget), options)
+        if (Result.isFailure(r)) {
+          if (r.failure._tag !== "BudgetTooSmall") return assert.fail(r.failure.message)
+          budget = r.failure.minimumBudget
+          r = fitWith(w, ConversationContext.withBudget(context, budget), options)
+          if (Result.isFailure(r)) return assert.fail(`at the minimum budget: ${r.failure.message}`)
+        }
+        const out = r.success.context.messages
+        assert.isAtMost(r.success.context.tokens + s.fixed + s.reserve, budget, "within the budget")
+        assert.strictEqual(r.success.context.estimated, estimator.estimateConversation(out), "counted honestly")
+        // a kept call keeps the results it had, a kept result its call
+        const before = idsOf(input)
+        const after = idsOf(out)
+        for (const id of after.calls) if (before.results.has(id)) assert.isTrue(after.results.has(id), `the result of ${id} kept`)
+        for (const id of after.results) if (before.calls.has(id)) assert.isTrue(after.calls.has(id), `the call of ${id} kept`)
+        // the newest user message is pinned
+        let newest: Message.Message | undefined
+        for (const m of input) if (m.role === "user") newest = m
+        if (newest !== undefined) assert.isTrue(out.includes(newest), "the newest user message kept")
+        if (isValidFor(provider, input)) assert.isTrue(isValidFor(provider, out), `valid for ${provider ?? "generic"}`)
+        if (Conversation.isValid(input) && provider === undefined) assert.isTrue(Conversation.isValid(out))
+        context = r.success.context
+      }
+    },
+    { arbitrary: { runs: 200 }, timeout: 240_000 }
   )
 })
 
