@@ -166,11 +166,17 @@ describe("ConversationContext: any sequence of reports (found by audit)", () => 
   )
 })
 
-/** The ids of the calls and of the results among `messages`. */
-const idsOf = (messages: ReadonlyArray<Message.Message>) => ({
-  calls: new Set(messages.flatMap((m) => Message.toolCallsOf(m).map((c) => c.id))),
-  results: new Set(messages.flatMap((m) => Message.toolResultsOf(m).map((r) => r.toolCallId)))
-})
+/** The ids of the calls and of the results among `messages`, and those used more than once (a reused id pairs ambiguously). */
+const idsOf = (messages: ReadonlyArray<Message.Message>) => {
+  const calls = new Set<string>()
+  const results = new Set<string>()
+  const reused = new Set<string>()
+  for (const m of messages) {
+    for (const c of Message.toolCallsOf(m)) (calls.has(c.id) ? reused : calls).add(c.id)
+    for (const r of Message.toolResultsOf(m)) (results.has(r.toolCallId) ? reused : results).add(r.toolCallId)
+  }
+  return { calls, results, reused }
+}
 
 const providers = [undefined, "anthropic", "openai-chat", "openai-responses", "gemini"] as const
 
@@ -178,7 +184,7 @@ describe("ConversationContext.fit on agent traffic (found by audit)", () => {
   it.prop(
     "the fitted context fits beside the tools and the reserve, keeps calls with their results and the newest user message, and stays valid",
     [
-      Arb.agentConversation,
+      Arb.bool.pipe(Arbitrary.flatMap((broken) => (broken ? Arb.brokenConversation : Arb.agentConversation))),
       Arbitrary.array(step, { minLength: 1, maxLength: 10 }),
       Arbitrary.all({ calibrated: Arb.bool, provider: Arb.intBetween(0, 4), pinFirstUser: Arb.bool, keep: Arb.intBetween(0, 4), start: Arb.intBetween(30, 100) })
     ],
@@ -227,8 +233,8 @@ describe("ConversationContext.fit on agent traffic (found by audit)", () => {
         // a kept call keeps the results it had, a kept result its call
         const before = idsOf(input)
         const after = idsOf(out)
-        for (const id of after.calls) if (before.results.has(id)) assert.isTrue(after.results.has(id), `the result of ${id} kept`)
-        for (const id of after.results) if (before.calls.has(id)) assert.isTrue(after.calls.has(id), `the call of ${id} kept`)
+        for (const id of after.calls) if (before.results.has(id) && !before.reused.has(id)) assert.isTrue(after.results.has(id), `the result of ${id} kept`)
+        for (const id of after.results) if (before.calls.has(id) && !before.reused.has(id)) assert.isTrue(after.calls.has(id), `the call of ${id} kept`)
         // the newest user message is pinned
         let newest: Message.Message | undefined
         for (const m of input) if (m.role === "user") newest = m
