@@ -329,6 +329,12 @@ export const isOver = (self: ConversationContext): boolean => !(self.headroom >=
  * that counts over, scaled to what was kept, never below a quarter of its
  * estimate), and `fitted` says what changed.
  *
+ * The window counts with the estimator it was built on, the context with
+ * its own: build the window on the estimator the context was made with
+ * (`MessageWindow.layer` over the same `TokenEstimator`, a calibrated one
+ * included). On another, what the window kept can cost more by the
+ * context's count than the budget holds; `isOver` on the result tells.
+ *
  * @example
  * const context = yield* ConversationContext.make(history, 100_000)
  * const { context: next, fitted } = yield* ConversationContext.fit(context, { strategy: ["clear_tool_results", "drop_oldest"] })

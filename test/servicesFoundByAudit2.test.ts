@@ -321,3 +321,18 @@ describe("Calibration: a report matched to its estimate by value (found by audit
       expect(calibration.factor("m")).toBeCloseTo(moved, 12)
     }))
 })
+
+describe("ConversationContext.fit with a window on another estimator (found by audit)", () => {
+  it.effect("a window that counts under the context's estimator can keep more than the budget by the context's count: isOver tells", () =>
+    Effect.gen(function*() {
+      // the context counts with a calibrated estimator (factor 1.5), the window with the uncalibrated one
+      const calibration = yield* Calibration.make(TokenEstimator.heuristic, { initialFactors: { m: 1.5 } })
+      const context = ConversationContext.makeWith(calibration.estimatorFor("m"), longChat(), 3_000)
+      const { context: fitted } = yield* ConversationContext.fit(context).pipe(Effect.provide(Window))
+      expect(ConversationContext.isOver(fitted)).toBe(true)
+      // on the context's own estimator the same fit is within the budget
+      const same = fitWith(windowOn(calibration.estimatorFor("m"), false), context)
+      if (Result.isFailure(same)) return assert.fail(same.failure.message)
+      expect(ConversationContext.isOver(same.success.context)).toBe(false)
+    }))
+})
