@@ -173,8 +173,8 @@ const MIN_SHORTENED = 24
 const oneLine = (text: string, max: number): string => Block.truncate(text.replace(/\s+/g, " ").trim(), max)
 
 /**
- * The longest a tool name is written (characters): the longest name OpenAI and Anthropic accept, so a name a
- * provider took is written whole, and one from elsewhere (10,000 characters) does not crowd its line out.
+ * The longest a tool name is written (characters): the longest function name OpenAI accepts, so a usual name is
+ * written whole, and one from elsewhere (10,000 characters) does not crowd its line out.
  */
 const MAX_TOOL_NAME = 64
 
@@ -256,12 +256,13 @@ const extractLines = (
  * A summary built from the conversation's own words: earlier summaries, what
  * the user asked, which tools ran (and which failed), and what the assistant
  * answered (the last answer always), within the token limit, in order.
- * Each line is one message's, cut to `maxLineLength`; a tool name is cut to
- * 64 characters (the longest OpenAI and Anthropic accept), and an earlier
- * summary or a long list of tools used to half the room, so none of them
- * crowds its line out. Deterministic and offline: for tests, and for agents that must not call a
- * model to compact. A pure function, so it does not check `options`: take
- * them from `makeExtractive` or `layerExtractive`, which refuse bad ones.
+ * A line taken from a message is cut to `maxLineLength`, a tool name to 64
+ * characters (the longest function name OpenAI accepts), and an earlier
+ * summary or a list of tools too long for the room to half the room, rather
+ * than left out. Deterministic and offline: for tests, and for agents that
+ * must not call a model to compact. A pure function, so it does not check
+ * `options`: take them from `makeExtractive` or `layerExtractive`, which
+ * refuse bad ones.
  *
  * @example
  * const text = Summarizer.extractive([
