@@ -44,6 +44,9 @@ import type { Service as Estimator } from "./TokenEstimator.js"
  *   estimate of the context that was sent (0 until a report).
  * - `tokens`: `estimated + correction`, the best figure for what sending
  *   these messages costs; `headroom`: `budget - tokens` (negative when over).
+ *   A negative correction never takes `tokens` below a quarter of
+ *   `estimated` (rounded up, so at least 1 for messages that cost any
+ *   tokens): see `recordUsage`.
  * - `estimator`: the estimator the figures come from.
  *
  * `console.log`, `util.inspect`, `String` and `JSON.stringify` show a
@@ -71,8 +74,18 @@ export interface ConversationContext {
  */
 const correctionAfterFit = (self: ConversationContext, estimated: number): number => {
   if (self.correction >= 0 || self.estimated <= 0) return self.correction
-  return Math.max(Math.round(self.correction * (estimated / self.estimated)), -estimated)
+  return Math.round(self.correction * (estimated / self.estimated))
 }
+
+/**
+ * The fewest tokens messages estimated at `estimated` can cost: a quarter of
+ * the estimate, rounded up (so at least 1 for anything estimated above 0).
+ * An estimator more than four times over is not one a report can correct
+ * (a calibration's factor stops at a quarter by default too); a count below
+ * this is of part of the request (only its uncached tokens, one message of
+ * many) or of none of it.
+ */
+const leastCost = (estimated: number): number => Math.ceil(estimated / 4)
 
 /**
  * The messages of a context: the first `length` of `items`. Contexts appended
@@ -140,7 +153,10 @@ const ContextProto: Inspectable.Inspectable = {
   }
 }
 
-const build = (estimator: Estimator, history: History, budget: number, estimated: number, correction: number): ConversationContext => {
+const build = (estimator: Estimator, history: History, budget: number, estimated: number, given: number): ConversationContext => {
+  // a negative correction never takes the figure below the least the messages can cost: scaled by a fit (rounded),
+  // or kept while a calibrated estimator's factor fell, it could otherwise reach 0 or below for messages that cost tokens
+  const correction = estimated > 0 ? Math.max(given, leastCost(estimated) - estimated) : Math.max(given, 0)
   const context = Object.defineProperty(Object.create(ContextProto), "messages", { get: messagesOf, enumerable: true }) as Built
   context.budget = budget
   context.estimated = estimated
@@ -259,6 +275,16 @@ export const withBudget: {
  * on top of it, and `fit` leaves room for it when it is positive. A usage
  * without `inputTokens` changes nothing.
  *
+ * A report that cannot be a count of the whole request is no report either:
+ * 0 or less, not a finite number, or below a quarter of the messages'
+ * estimate (rounded up). An estimator more than four times over is not one
+ * a report can correct; a count that low is of part of the request (its
+ * uncached tokens only, one message of many) or of none of it, and taken
+ * it would let later fits keep up to four times what the budget holds. Such
+ * a report returns the very context it was given, so `recordUsage(sent,
+ * usage) === sent` tells that a report with a count was not taken; the
+ * context, and its earlier correction, stay as they were.
+ *
  * @example
  * let context = yield* ConversationContext.make([Message.user("Weather in Oslo?")], 100_000)
  * const sent = context
@@ -277,6 +303,8 @@ export const recordUsage: {
   if (input === undefined || !Number.isFinite(input) || input <= 0) return self
   // estimated afresh: a calibrated estimator's figures move with every report it learns from (messages are memoized)
   const estimated = self.estimator.estimateConversation(self.messages)
+  // a count below the least these messages can cost is not of this request: taken, it would make later fits keep far too much
+  if (input < leastCost(estimated)) return self
   return build(self.estimator, historyOf(self), self.budget, estimated, input - estimated)
 })
 
@@ -298,8 +326,14 @@ export const isOver = (self: ConversationContext): boolean => !(self.headroom >=
  * Fits the context into its budget with the `MessageWindow` in context:
  * the new context holds what was kept (with the same correction when it is
  * positive, for which the window leaves room; a negative one, an estimator
- * that counts over, scaled to what was kept), and `fitted` says what
- * changed.
+ * that counts over, scaled to what was kept, never below a quarter of its
+ * estimate), and `fitted` says what changed.
+ *
+ * The window counts with the estimator it was built on, the context with
+ * its own: build the window on the estimator the context was made with
+ * (`MessageWindow.layer` over the same `TokenEstimator`, a calibrated one
+ * included). On another, what the window kept can cost more by the
+ * context's count than the budget holds; `isOver` on the result tells.
  *
  * @example
  * const context = yield* ConversationContext.make(history, 100_000)

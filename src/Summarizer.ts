@@ -167,17 +167,26 @@ export class InvalidSummarizerOptions extends Schema.TaggedError<InvalidSummariz
   }
 }
 
-/** The shortest an earlier summary is cut to rather than left out (characters; below it, it goes whole or not at all). */
+/** The shortest an earlier summary or the tools line is cut to rather than left out (characters; below it, it goes whole or not at all). */
 const MIN_SHORTENED = 24
 
 const oneLine = (text: string, max: number): string => Block.truncate(text.replace(/\s+/g, " ").trim(), max)
+
+/**
+ * The longest a tool name is written (characters): the longest function name OpenAI accepts, so a usual name is
+ * written whole, and one from elsewhere (10,000 characters) does not crowd its line out.
+ */
+const MAX_TOOL_NAME = 64
+
+const toolNameOf = (name: string, maxLine: number): string => oneLine(name, Math.min(MAX_TOOL_NAME, maxLine))
 
 /** The lines an extractive summary is made of, in conversation order, each with a priority (lower is kept first). */
 const extractLines = (
   messages: ReadonlyArray<Message.Message>,
   maxLine: number
-): Array<{ readonly text: string; readonly priority: number; readonly earlier: boolean }> => {
-  const lines: Array<{ text: string; priority: number; earlier: boolean }> = []
+): Array<{ readonly text: string; readonly priority: number; readonly shortened: boolean }> => {
+  // `shortened`: a line cut to half the room rather than left out (see `extractive`)
+  const lines: Array<{ text: string; priority: number; shortened: boolean }> = []
   const used = new Map<string, { calls: number; errors: number }>()
   let lastAnswer = -1
   for (let i = 0; i < messages.length; i++) {
@@ -187,19 +196,19 @@ const extractLines = (
       // without the window's header (each block's, for summaries taken out of one system prompt together) and the
       // "Earlier:" of the fold before (summaries fold, they do not nest)
       const text = oneLine(summaryTextOf(m), maxLine * 4).replace(/^(Earlier: )+/, "")
-      if (text !== "") lines.push({ text: `Earlier: ${text}`, priority: 0, earlier: true })
+      if (text !== "") lines.push({ text: `Earlier: ${text}`, priority: 0, shortened: true })
       continue
     }
     switch (m.role) {
       case "system": {
         const text = oneLine(Message.textOf(m), maxLine * 4)
         // a system note in the middle of the history (or a summary written by other code): kept first too
-        if (text !== "") lines.push({ text: `Earlier: ${text}`, priority: 0, earlier: true })
+        if (text !== "") lines.push({ text: `Earlier: ${text}`, priority: 0, shortened: true })
         break
       }
       case "user": {
         const text = oneLine(Message.messageToText(m), maxLine)
-        if (text !== "") lines.push({ text: `User: ${text}`, priority: 1, earlier: false })
+        if (text !== "") lines.push({ text: `User: ${text}`, priority: 1, shortened: false })
         break
       }
       case "assistant": {
@@ -210,7 +219,7 @@ const extractLines = (
         }
         const text = oneLine(Message.textOf(m), maxLine)
         if (text !== "") {
-          lines.push({ text: `Assistant: ${text}`, priority: 3, earlier: false })
+          lines.push({ text: `Assistant: ${text}`, priority: 3, shortened: false })
           lastAnswer = lines.length - 1
         }
         break
@@ -221,7 +230,11 @@ const extractLines = (
           const entry = used.get(result.toolName) ?? { calls: 0, errors: 0 }
           entry.errors++
           used.set(result.toolName, entry)
-          lines.push({ text: `${result.toolName} failed: ${oneLine(Block.resultContentText(result.content), maxLine)}`, priority: 2, earlier: false })
+          lines.push({
+            text: `${toolNameOf(result.toolName, maxLine)} failed: ${oneLine(Block.resultContentText(result.content), maxLine)}`,
+            priority: 2,
+            shortened: false
+          })
         }
         break
       default:
@@ -232,8 +245,9 @@ const extractLines = (
   if (lastAnswer !== -1) lines[lastAnswer]!.priority = 0.5
   if (used.size > 0) {
     const tools: Array<string> = []
-    for (const [name, { calls, errors }] of used) tools.push(`${name} ×${calls}${errors > 0 ? ` (${errors} failed)` : ""}`)
-    lines.push({ text: `Tools used: ${tools.join(", ")}`, priority: 0, earlier: false })
+    for (const [name, { calls, errors }] of used) tools.push(`${toolNameOf(name, maxLine)} ×${calls}${errors > 0 ? ` (${errors} failed)` : ""}`)
+    // many tools make a long line: cut rather than left out, as an earlier summary is
+    lines.push({ text: `Tools used: ${tools.join(", ")}`, priority: 0, shortened: true })
   }
   return lines
 }
@@ -242,9 +256,13 @@ const extractLines = (
  * A summary built from the conversation's own words: earlier summaries, what
  * the user asked, which tools ran (and which failed), and what the assistant
  * answered (the last answer always), within the token limit, in order.
- * Deterministic and offline: for tests, and for agents that must not call a
- * model to compact. A pure function, so it does not check `options`: take
- * them from `makeExtractive` or `layerExtractive`, which refuse bad ones.
+ * A line taken from a message is cut to `maxLineLength`, a tool name to 64
+ * characters (the longest function name OpenAI accepts), and an earlier
+ * summary or a list of tools too long for the room to half the room, rather
+ * than left out. Deterministic and offline: for tests, and for agents that
+ * must not call a model to compact. A pure function, so it does not check
+ * `options`: take them from `makeExtractive` or `layerExtractive`, which
+ * refuse bad ones.
  *
  * @example
  * const text = Summarizer.extractive([
@@ -264,11 +282,11 @@ export const extractive = (messages: ReadonlyArray<Message.Message>, maxTokens: 
   const chars = Math.floor(maxTokens * (options?.charsPerToken ?? 3))
   // no number (a NaN limit) is no room; more room than any number (a huge ratio or limit) is room for every line
   const budget = Number.isNaN(chars) ? 0 : Math.max(0, chars)
-  // an earlier summary is cut to half the room at most, rather than left out: summaries fold into the next one,
-  // and the newer lines still have room
+  // an earlier summary and the tools line are cut to half the room at most, rather than left out: summaries fold
+  // into the next one, and the newer lines still have room
   const half = Math.floor(budget / 2)
   const lines = extractLines(messages, options?.maxLineLength ?? 160).map((line) =>
-    line.earlier && line.text.length + 1 > half && half - 1 >= MIN_SHORTENED ? { ...line, text: Block.truncate(line.text, half - 2) } : line
+    line.shortened && line.text.length + 1 > half && half - 1 >= MIN_SHORTENED ? { ...line, text: Block.truncate(line.text, half - 2) } : line
   )
   // take lines by priority until the budget is spent, then print the chosen ones in order
   const order = lines.map((_, i) => i).sort((a, b) => lines[a]!.priority - lines[b]!.priority || b - a)
