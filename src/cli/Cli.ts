@@ -922,10 +922,15 @@ const blocksAsRead = (actions: ReadonlyArray<Repair.RepairAction>, messages: Rea
       case "MergedConsecutive":
         orders.set(action.into, null)
         break
+      case "RemovedMessageField": {
+        // a field of a block (one whose name starts with $), removed first, as lone surrogates are
+        const block = action.blockIndex === undefined ? undefined : inPlace(action.index, action.blockIndex)
+        if (block !== undefined) out.set(action, { block })
+        break
+      }
       case "RemovedEmptyMessage":
       case "MovedSystemMessage":
       case "InsertedUserMessage":
-      case "RemovedMessageField":
         break
       default:
         absurd(action)
