@@ -20,7 +20,7 @@ import { ORPHAN, Walker } from "./internal/walker.js"
 import * as Message from "./Message.js"
 import type { Provider } from "./Provider.js"
 import { unknownProvider } from "./internal/unknownProvider.js"
-import { messageText, quote } from "./internal/preview.js"
+import { messageText, preview, quote } from "./internal/preview.js"
 import type { Issue } from "./ValidationError.js"
 import { formatPath, Issue as IssueSchema } from "./ValidationError.js"
 import { hintKey, isAnthropicHintKey, wireName } from "./internal/hint.js"
@@ -314,7 +314,7 @@ export class FilledToolName extends Schema.TaggedClass<FilledToolName>()("Filled
   original: Schema.optionalKey(Schema.Json)
 }) {
   get description(): string {
-    const had = this.original === undefined ? "an empty name" : `a name that is not a string (${Block.truncate(jsonText(this.original), QUOTED)})`
+    const had = this.original === undefined ? "an empty name" : `a name that is not a string (${preview(this.original, QUOTED)})`
     return `${place(this.index, this.blockIndex)}: tool ${quote(this.toolCallId)} had ${had}; set to ${quote(this.name)}`
   }
 }
@@ -572,7 +572,7 @@ export class RemovedMessageField extends Schema.TaggedClass<RemovedMessageField>
   path: Schema.optionalKey(Schema.Array(Schema.Union([Schema.String, Schema.Number])))
 }) {
   get description(): string {
-    const removed = `removed the field ${quote(this.field, QUOTED)} (${Block.truncate(jsonText(this.original), QUOTED)})`
+    const removed = `removed the field ${quote(this.field, QUOTED)} (${preview(this.original, QUOTED)})`
     if (this.blockIndex === undefined) return `messages[${this.index}]: ${removed}: Anthropic messages take only role and content`
     const where = this.path === undefined ? "" : ` at ${messageText(formatPath(this.path), QUOTED)}`
     return `messages[${this.index}].content[${this.blockIndex}]: ${removed} of the block${where}: Anthropic takes no field whose name starts with $`
