@@ -37,3 +37,26 @@ describe("repair names a block whose $ field it removed", () => {
     expect(JSON.stringify(JSON.parse(r.stdout).repaired)).not.toContain("$x")
   })
 })
+
+describe("--model is the model over one the file names", () => {
+  const gemini = () =>
+    file("gemini.json", {
+      model: "gemini-2.5-flash",
+      contents: [
+        { role: "user", parts: [{ text: "weather?" }] },
+        { role: "model", parts: [{ functionCall: { name: "get_weather", args: { city: "Oslo" } } }] },
+        { role: "user", parts: [{ functionResponse: { name: "get_weather", response: { temp: 3 } } }] }
+      ]
+    })
+
+  it("check holds a Gemini 2.5 file to Gemini 3's rules when told", { timeout: 120_000 }, () => {
+    expect(run(["check", gemini(), "--provider", "gemini"]).code).toBe(0)
+    const told = run(["check", gemini(), "--provider", "gemini", "--model", "gemini-3-pro-preview"])
+    expect(told.code).toBe(1)
+    expect(told.stdout).toContain("MissingThoughtSignature")
+  })
+
+  it("the flag's help says so", { timeout: 120_000 }, () => {
+    expect(run(["check", "--help"]).stdout).toContain("over one the file names")
+  })
+})

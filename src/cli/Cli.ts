@@ -975,7 +975,7 @@ const checkMaxTokens = (maxTokens: Option.Option<number>): Effect.Effect<number 
 
 const modelFlag = Flag.String("model").pipe(
   Flag.optional,
-  Flag.withDescription("the model the request is for, when the file does not say (e.g. Gemini 3 requires thought signatures)")
+  Flag.withDescription("the model the request is for, over one the file names (e.g. Gemini 3 requires thought signatures)")
 )
 
 /** The generic rules' options a body implies: a continued Responses request opens with the stored response's results. */
