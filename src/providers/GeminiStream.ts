@@ -36,7 +36,8 @@
  *   and the others take the last value sent; `citationMetadata.citations`
  *   add up: a citation equal to one already kept (a chunk that resends
  *   those so far) is not added again, any other is appended (a chunk that
- *   cites one source twice keeps both). `groundingMetadata` and `urlContextMetadata` add up, for
+ *   cites one source twice keeps both; citations that are not a list are a
+ *   protocol error). `groundingMetadata` and `urlContextMetadata` add up, for
  *   chunks that resend all so far and chunks that send only what is new:
  *   a list that extends the one so far replaces it, any other list adds
  *   the elements it does not have yet (`groundingChunks` are added whole,
@@ -454,6 +455,11 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.GenerateContentResponse> => 
         addCitations(c, Core.elements(v["citations"]))
         for (const ck in v) if (ck !== "citations") Core.setKey(c.fields, c.citationsKey, { ...Core.obj(c.fields, c.citationsKey), [ck]: v[ck] })
       } else if (mergedFields.has(k) && Core.isObj(v) && Core.isObj(c.fields[k])) Core.setKey(c.fields, k, mergeMetadata(c.fields[k] as Obj, v))
+      else if ((k === "citationMetadata" || k === "citation_metadata") && Core.isObj(v) && v["citations"] !== undefined && v["citations"] !== null) {
+        // citations that are not a list: kept as sent in the partial response, which a later list would replace
+        ctx.violation(`candidate ${c.index}: ${k}.citations is not a list: ${Core.show(v["citations"])}`)
+        Core.setKey(c.fields, k, Core.clone(v))
+      }
       else if (v !== undefined && v !== null) Core.setKey(c.fields, k, Core.clone(v))
     }
   }

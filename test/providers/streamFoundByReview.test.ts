@@ -34,3 +34,22 @@ describe("Gemini stream: grounding metadata sent a little in every chunk", () =>
       assert.isBelow(reads.n, 40 * n)
     }))
 })
+
+describe("Gemini stream: citations that are not a list", () => {
+  it.effect("are a protocol error with the chunk that sent them, not kept until a later list replaces them unsaid", () =>
+    Effect.gen(function*() {
+      const chunks = [
+        { candidates: [{ index: 0, content: { role: "model", parts: [{ text: "a" }] }, citationMetadata: { citations: "not a list" } }] },
+        { candidates: [{ index: 0, content: { role: "model", parts: [{ text: "b" }] }, citationMetadata: { citations: [{ uri: "https://example.com" }] }, finishReason: "STOP" }] }
+      ] as unknown as ReadonlyArray<GeminiWire.GenerateContentResponse>
+      const error = yield* Effect.flip(Gemini.fromEvents(chunks))
+      assert.strictEqual(error._tag, "StreamProtocolError")
+      if (error._tag !== "StreamProtocolError") return
+      assert.include(error.message, "citationMetadata.citations is not a list")
+      assert.strictEqual(error.eventIndex, 0)
+      assert.deepStrictEqual(error.event, chunks[0])
+      // the text and the later list still reach the partial response
+      const partial = error.partial as GeminiWire.GenerateContentResponse | undefined
+      assert.deepStrictEqual(partial?.candidates?.[0]?.content?.parts, [{ text: "ab" }])
+    }))
+})
