@@ -4,7 +4,7 @@ import { Block, Conversation, Message, MessageWindow, Provider, Request, Summari
 import { unitsOf } from "../src/internal/window.js"
 import * as Arb from "./arbitraries.js"
 import * as Req from "./requestArbitraries.js"
-import { checkFit, checkFitRequest, estimator, fitRequestSync, fitSync, window, windowWithoutSummarizer } from "./windowCheck.js"
+import { allStrategies, checkFit, checkFitRequest, estimator, fitRequestSync, fitSync, window, windowWithoutSummarizer } from "./windowCheck.js"
 import type { Case } from "./windowCheck.js"
 
 const { assistant, system, tool, user } = Message
@@ -587,15 +587,7 @@ const callsWithoutTheirResult = (output: ReadonlyArray<Message.Message>, input: 
   return [...answered(output)].filter(([call, ok]) => !ok && before.get(call) === true).map(([call]) => call.id)
 }
 
-const allChoices: ReadonlyArray<Choice> = [
-  "drop_oldest",
-  "drop_oldest_pair",
-  "clear_tool_results",
-  "summarize",
-  ["clear_tool_results", "drop_oldest"],
-  ["clear_tool_results", "drop_oldest_pair"],
-  ["clear_tool_results", "summarize"]
-]
+const allChoices: ReadonlyArray<Choice> = allStrategies
 
 describe("window properties", () => {
   it.prop("the generated agent histories are valid", [Arb.agentConversation], ([input]) => {

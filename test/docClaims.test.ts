@@ -14,7 +14,7 @@ import * as Conversion from "../src/providers/Conversion.js"
 import * as OpenAiChat from "../src/providers/OpenAiChat.js"
 import * as Arb from "./arbitraries.js"
 import * as Req from "./requestArbitraries.js"
-import { estimator, fitRequestSync, fitSync, window, windowWithoutSummarizer } from "./windowCheck.js"
+import { allStrategies, estimator, fitRequestSync, fitSync, window, windowWithoutSummarizer } from "./windowCheck.js"
 
 describe("Conversion: the warning and error messages the examples quote", () => {
   it.effect("DroppedContent: Chat Completions leaves thinking out, saying how to send it the DeepSeek way", () =>
@@ -303,15 +303,7 @@ describe("README: the agent loop that fits before each model call", () => {
     }).pipe(Effect.provide(MessageWindow.layer.pipe(Layer.provideMerge(TokenEstimator.layer)))), { timeout: 60_000 })
 })
 
-const choices: ReadonlyArray<MessageWindow.Strategy | ReadonlyArray<MessageWindow.Strategy>> = [
-  "drop_oldest",
-  "drop_oldest_pair",
-  "clear_tool_results",
-  "summarize",
-  ["clear_tool_results", "drop_oldest"],
-  ["clear_tool_results", "drop_oldest_pair"],
-  ["clear_tool_results", "summarize"]
-]
+const choices = allStrategies
 
 const providers = [undefined, "openai-chat", "openai-responses", "anthropic", "gemini"] as const
 

@@ -17,6 +17,17 @@ export const window = Effect.runSync(
 )
 export const windowWithoutSummarizer = Effect.runSync(MessageWindow.make.pipe(Effect.provideService(TokenEstimator.TokenEstimator, estimator)))
 
+/** Every strategy, alone and after `clear_tool_results`, as the window's properties run them. */
+export const allStrategies: ReadonlyArray<MessageWindow.Strategy | ReadonlyArray<MessageWindow.Strategy>> = [
+  "drop_oldest",
+  "drop_oldest_pair",
+  "clear_tool_results",
+  "summarize",
+  ["clear_tool_results", "drop_oldest"],
+  ["clear_tool_results", "drop_oldest_pair"],
+  ["clear_tool_results", "summarize"]
+]
+
 export const fitSync = (
   w: MessageWindow.Service,
   messages: ReadonlyArray<Message.Message>,

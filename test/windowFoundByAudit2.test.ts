@@ -9,7 +9,7 @@ import { Arbitrary, Effect, Equal, Layer, Result } from "effect"
 import { Block, Conversation, ConversationContext, Message, MessageWindow, Request, Summarizer, TokenEstimator } from "../src/index.js"
 import { Anthropic, Gemini, OpenAiChat } from "../src/providers/index.js"
 import * as Arb from "./arbitraries.js"
-import { estimator, fitRequestSync, fitSync, window } from "./windowCheck.js"
+import { allStrategies, estimator, fitRequestSync, fitSync, window } from "./windowCheck.js"
 
 const WindowWithSummaries = MessageWindow.layer.pipe(Layer.provide(Layer.merge(TokenEstimator.layer, Summarizer.layerExtractive())))
 
@@ -168,15 +168,7 @@ const joinedCase = Arbitrary.all({
     const blocks = [...rules]
     blocks.splice(Math.min(at, blocks.length), 0, Block.text(OLD_SUMMARY))
     const messages = [Message.system(blocks), ...input.filter((m) => m.role !== "system")]
-    const strategies: ReadonlyArray<MessageWindow.Strategy | ReadonlyArray<MessageWindow.Strategy>> = [
-      "drop_oldest",
-      "drop_oldest_pair",
-      "clear_tool_results",
-      "summarize",
-      ["clear_tool_results", "drop_oldest"],
-      ["clear_tool_results", "drop_oldest_pair"],
-      ["clear_tool_results", "summarize"]
-    ]
+    const strategies = allStrategies
     const options: MessageWindow.FitOptions = {
       strategy: strategies[choice]!,
       pinFirstUser,
