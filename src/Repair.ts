@@ -1471,6 +1471,8 @@ const withoutDollarBlockFields = <M extends Message.Message>(m: M, i: number, lo
   const blocks: ReadonlyArray<Block.Block> = m.content
   for (let b = 0; b < blocks.length; b++) {
     const block = blocks[b]!
+    // a refusal is sent as plain text, its options not at all: nothing to remove (validation reports none)
+    if (block._tag === "Refusal") continue
     const fixed = withoutDollarOptions(block, [], (field, path, original) => log(new RemovedMessageField({ index: i, blockIndex: b, field, path, original })))
     if (fixed === block) continue
     content ??= blocks.slice()

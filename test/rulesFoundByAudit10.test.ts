@@ -321,3 +321,18 @@ describe("OpenAI Responses: custom tool calls are not held to the function call 
     )
   })
 })
+
+describe("Anthropic: a refusal's $ options (found by review)", () => {
+  it.effect("are not sent (a refusal goes as plain text), so validation reports none and repairFor leaves the refusal as it is", () =>
+    Effect.gen(function*() {
+      const messages = yield* Message.decodeAll([
+        { role: "user", content: "hi" },
+        { role: "assistant", content: [{ _tag: "Refusal", refusal: "I can't help with that.", providerOptions: { anthropic: { $$x: 1 } } }] },
+        { role: "user", content: "ok" }
+      ])
+      assert.deepStrictEqual(Conversation.issuesFor("anthropic", messages), [])
+      const repaired = yield* Repair.repairFor("anthropic")(messages)
+      assert.deepStrictEqual(repaired.actions, [])
+      assert.strictEqual(repaired.messages[1], messages[1])
+    }))
+})
