@@ -51,9 +51,11 @@
  * request they came from and written back from there. Two of them choose a
  * wire form: `type: "text"` on the only text block of a message sent as a
  * list of blocks rather than a string, and the `type` of a server tool's call
- * or result block (`mcp_tool_use`, `web_search_tool_result`, ...). Three
- * hints are never written: `$separateMessage: true` on a message read from
- * a wire message that followed another of the same role (the API merges
+ * or result block (`mcp_tool_use`, `web_search_tool_result`, ...). Four
+ * hints are never written: `$noName: true` on a tool definition read from a
+ * server tool that came without a name (the MCP connector's
+ * `mcp_toolset`), written back without one; `$separateMessage: true` on a
+ * message read from a wire message that followed another of the same role (the API merges
  * such messages itself, and accepted them recorded this way), so that it is
  * written as a message of its own again and the request comes back as it
  * was sent; `$messagePart: 0, 1, ...` on each of the messages one user

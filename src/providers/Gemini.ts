@@ -23,13 +23,13 @@
  * One content is read into one message (a user content that mixes function
  * responses and other parts into a tool message of its responses, which
  * answer the calls before them wherever they stand, then a user message of
- * the other parts, marked `sameContent` so that it is written back into the
+ * the other parts, marked `$sameContent` so that it is written back into the
  * content of the message before it, in the places its parts had), and each
  * other message is written as one content, so contents in a row of the same
  * role (which Gemini merges itself) stay as they were.
  *
  * Gemini 2 sends function calls without `id`. Such a call gets an id made
- * up for the model (marked `providerOptions.gemini.syntheticId`); a
+ * up for the model (marked `providerOptions.gemini.$syntheticId`); a
  * response without an id is matched by name, in order, to a call of the
  * model turn just before it that no response of that turn names; and a
  * made-up id is written back neither on the call nor on a result that

@@ -45,7 +45,7 @@
  * A function tool whose `strict` is
  * unset goes out with `strict: false`, as the other formats mean it (the
  * Responses API makes such a tool strict where it can); one read from a
- * Responses body with `strict` unset keeps that (the hint `strictUnset`),
+ * Responses body with `strict` unset keeps that (the hint `$strictUnset`),
  * and `strict: false` reads as unset (so an explicit `false` in the model
  * comes back unset: the same tool).
  * Items and parts of unknown kinds
@@ -60,7 +60,9 @@
  * the first block of an output message, that item's own fields, such as
  * `status` and `phase`), `$instructions` (a system message read from the
  * request's `instructions`), `$part` / `$partStart` (the content parts an
- * output message's blocks came from) and `$dataUrlMediaType`.
+ * output message's blocks came from), `$dataUrlMediaType` and `$noInput`
+ * (a request body read without `input`, as one that continues a stored
+ * response may be, written back without one).
  *
  * **What the format cannot carry** is reported as a warning (or, with
  * `strict`, fails with `UnsupportedContent`): thinking without an item id

@@ -5,12 +5,16 @@
  * conversion it describes, a value an example shows by running the example.
  */
 import { assert, describe, expect, it } from "@effect/vitest"
+import * as fs from "node:fs"
 import { Arbitrary, Effect } from "effect"
-import { Block, Message } from "../../src/index.js"
+import { Block, Message, Request } from "../../src/index.js"
+import { ANTHROPIC_HINTS, OPENAI_CHAT_HINTS } from "../../src/internal/hint.js"
 import { Anthropic, Gemini, OpenAiChat, OpenAiResponses } from "../../src/providers/index.js"
 import type { Converted } from "../../src/providers/Conversion.js"
 import { message } from "../arbitraries.js"
 import { ok } from "./adapterHelpers.js"
+import { anthropicPrompt, chatMessages } from "./adapterArbitraries.js"
+import { geminiMessages, responsesItems } from "./responsesGeminiArbitraries.js"
 
 const runs = { arbitrary: { runs: 200 }, timeout: 120_000 }
 
@@ -117,4 +121,108 @@ describe("README: a provider-executed call is the provider's whose data it carri
       'messages[0].content[1]: the result of the provider-executed call "web_search" was left out: another provider ran it'
     ])
   })
+})
+
+describe("README: hints are never written to the wire, whatever format they were read from", () => {
+  const read: ReadonlyArray<readonly [string, Arbitrary.Arbitrary<unknown>, (payload: unknown) => ReadonlyArray<Message.Message>]> = [
+    ["openai-chat", chatMessages, (p) => ok(OpenAiChat.fromMessages(p)).value],
+    ["anthropic", anthropicPrompt, (p) => ok(Anthropic.fromMessages(p)).value],
+    ["openai-responses", responsesItems, (p) => ok(OpenAiResponses.fromMessages(p)).value],
+    ["gemini", geminiMessages, (p) => ok(Gemini.fromMessages(p)).value]
+  ]
+  for (const [from, payloads, fromMessages] of read) {
+    it.prop(`read from ${from}, written to every format: a $ name on the wire is one the ${from} payload itself held`, [payloads], ([payload]) => {
+      const own = new Set(keysOf(payload).filter((k) => k.startsWith("$")))
+      const messages = fromMessages(payload)
+      for (const [to, write] of writers) {
+        const dollar = keysOf(write(messages).value).filter((k) => k.startsWith("$") && !own.has(k))
+        assert.deepStrictEqual(dollar, [], `${from} -> ${to}`)
+      }
+    }, runs)
+  }
+})
+
+/** The module doc comment of a source file (its first doc comment). */
+const moduleDocOf = (file: string): string => {
+  const text = fs.readFileSync(new URL(`../../src/providers/${file}`, import.meta.url), "utf8")
+  return text.slice(text.indexOf("/**"), text.indexOf("*/") + 2)
+}
+
+/** The names of a `const NAME = new Set([...])` of a source file. */
+const setOf = (file: string, name: string): Array<string> => {
+  const text = fs.readFileSync(new URL(`../../src/providers/${file}`, import.meta.url), "utf8")
+  const found = new RegExp(`const ${name} = new Set\\(\\[([^\\]]*)\\]\\)`).exec(text)
+  assert(found !== null, `${file} has no set ${name}`)
+  return [...found[1]!.matchAll(/"([^"]+)"/g)].map((m) => m[1]!)
+}
+
+describe("the adapters' module docs: the hints each adapter keeps", () => {
+  it("each module doc names every hint its adapter keeps, with its $", () => {
+    const named = (doc: string, hint: string): boolean => doc.includes(`\`$${hint}`)
+    const cases: ReadonlyArray<readonly [string, ReadonlyArray<string>]> = [
+      ["OpenAiChat.ts", [...OPENAI_CHAT_HINTS]],
+      ["Anthropic.ts", [...ANTHROPIC_HINTS]],
+      ["OpenAiResponses.ts", setOf("OpenAiResponses.ts", "hints")]
+    ]
+    for (const [file, hints] of cases) {
+      const doc = moduleDocOf(file)
+      expect([file, hints.filter((h) => !named(doc, h))]).toEqual([file, []])
+    }
+    // Gemini's doc gives the names of its list without the `$` (it says so), the first mentions with it
+    const gemini = moduleDocOf("Gemini.ts")
+    const missing = [...setOf("Gemini.ts", "hints"), ...setOf("Gemini.ts", "requestHints")].filter((h) => !gemini.includes(`\`${h}\``) && !named(gemini, h))
+    expect(missing).toEqual([])
+    expect([named(gemini, "sameContent"), gemini.includes("providerOptions.gemini.$syntheticId")]).toEqual([true, true])
+  })
+
+  it.effect("Anthropic: a server tool without a name is read with $noName and written back without one", () =>
+    Effect.gen(function*() {
+      const body = {
+        model: "claude-sonnet-4-5",
+        max_tokens: 1024,
+        messages: [{ role: "user", content: "List the open issues." }],
+        mcp_servers: [{ type: "url", url: "https://mcp.example.com/sse", name: "tracker" }],
+        tools: [{ type: "mcp_toolset", mcp_server_name: "tracker" }]
+      }
+      const { value: request } = yield* Anthropic.fromRequest(body)
+      expect([request.tools?.[0]?.name, request.tools?.[0]?.providerOptions?.["anthropic"]]).toEqual(["tracker", { $noName: true }])
+      const { value: back, warnings } = yield* Anthropic.toRequest(request)
+      expect([warnings, (back as unknown as { tools: unknown }).tools]).toEqual([[], [{ type: "mcp_toolset", mcp_server_name: "tracker" }]])
+    }))
+
+  it.effect("Responses: a body without input is read with $noInput and written back without one", () =>
+    Effect.gen(function*() {
+      const { value: request } = yield* OpenAiResponses.fromRequest({ model: "gpt-5", previous_response_id: "resp_1" })
+      expect(request.providerOptions?.[OpenAiResponses.key]).toEqual({ previous_response_id: "resp_1", $noInput: true })
+      const { value: back } = yield* OpenAiResponses.toRequest(request)
+      expect(back).toEqual({ model: "gpt-5", previous_response_id: "resp_1" })
+    }))
+
+  it.effect("Responses: a function tool read with strict unset keeps $strictUnset and goes back unset; one built without strict goes out with strict: false", () =>
+    Effect.gen(function*() {
+      const tool = { type: "function", name: "get_weather", parameters: { type: "object", properties: {} } }
+      const { value: request } = yield* OpenAiResponses.fromRequest({ model: "gpt-5", input: "hi", tools: [tool] })
+      expect(request.tools?.[0]?.providerOptions?.[OpenAiResponses.key]).toEqual({ $strictUnset: true })
+      const { value: back } = yield* OpenAiResponses.toRequest(request)
+      // unset: the SDK's type asks for the field, and null is unset
+      expect((back as unknown as { tools: unknown }).tools).toEqual([{ ...tool, strict: null }])
+      const { value: built } = yield* OpenAiResponses.toRequest(Request.make([Message.user("hi")], { tools: [Request.tool("get_weather", { parameters: tool.parameters })] }))
+      expect((built as unknown as { tools: unknown }).tools).toEqual([{ ...tool, strict: false }])
+    }))
+
+  it.effect("Gemini: a call without id gets one marked $syntheticId, its response too, the user's next words $sameContent; none is written back", () =>
+    Effect.gen(function*() {
+      const contents = [
+        { role: "user", parts: [{ text: "Weather?" }] },
+        { role: "model", parts: [{ functionCall: { name: "get_weather", args: { city: "Oslo" } } }] },
+        { role: "user", parts: [{ functionResponse: { name: "get_weather", response: { output: "4°C" } } }, { text: "And tomorrow?" }] }
+      ]
+      const { value: messages } = yield* Gemini.fromMessages({ contents })
+      const [, call, result, next] = messages
+      assert(call?.role === "assistant" && result?.role === "tool" && next?.role === "user" && call.content[0]?._tag === "ToolCall")
+      expect([call.content[0].providerOptions?.[Gemini.key], result.content[0]?.providerOptions?.[Gemini.key], next.providerOptions?.[Gemini.key]])
+        .toEqual([{ $syntheticId: true }, { $syntheticId: true }, { $sameContent: true }])
+      const { value: back, warnings } = yield* Gemini.toMessages(messages)
+      expect([warnings, back]).toEqual([[], { contents }])
+    }))
 })
