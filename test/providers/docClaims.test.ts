@@ -6,10 +6,11 @@
  */
 import { assert, describe, expect, it } from "@effect/vitest"
 import * as fs from "node:fs"
-import { Arbitrary, Effect } from "effect"
+import { Arbitrary, Effect, Result, Schema } from "effect"
+import { Tool, Toolkit } from "effect/ai"
 import { Block, Message, Request } from "../../src/index.js"
 import { ANTHROPIC_HINTS, OPENAI_CHAT_HINTS } from "../../src/internal/hint.js"
-import { Anthropic, Gemini, OpenAiChat, OpenAiResponses } from "../../src/providers/index.js"
+import { Anthropic, EffectAi, Gemini, OpenAiChat, OpenAiChatStream, OpenAiResponses, StreamAccumulator } from "../../src/providers/index.js"
 import type { Converted } from "../../src/providers/Conversion.js"
 import { message } from "../arbitraries.js"
 import { ok } from "./adapterHelpers.js"
@@ -225,4 +226,88 @@ describe("the adapters' module docs: the hints each adapter keeps", () => {
       const { value: back, warnings } = yield* Gemini.toMessages(messages)
       expect([warnings, back]).toEqual([[], { contents }])
     }))
+})
+
+describe("doc examples the example checker only type-checks", () => {
+  it("EffectAi.fromToolkit: a schema-typed tool's parameters are its JSON Schema", () => {
+    const GetWeather = Tool.make("get_weather", { description: "Current weather for a city", parameters: Schema.Struct({ city: Schema.String }) })
+    const { value: definitions } = EffectAi.fromToolkit(Toolkit.make(GetWeather))
+    expect(definitions[0]?.parameters).toMatchObject({ type: "object", properties: { city: { type: "string" } }, required: ["city"] })
+  })
+
+  it("StreamAccumulator.runners: the Effect helpers over an accumulator of one's own", () => {
+    const counting = (): StreamAccumulator.StreamAccumulator<unknown, number> => {
+      let n = 0
+      return {
+        provider: "openai-chat",
+        push: () => { n++ },
+        pushData: () => { n++ },
+        feed: () => {},
+        snapshot: () => n,
+        done: () => Result.succeed(n),
+        events: () => n
+      }
+    }
+    const { fromEvents } = StreamAccumulator.runners(counting)
+    expect(Effect.runSync(fromEvents(["a", "b"]))).toBe(2)
+  })
+
+  it("OpenAiChatStream: SSE text fed to an accumulator adds up to a chat.completion", () => {
+    const acc = OpenAiChatStream.make()
+    acc.feed('data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"gpt-4o","choices":[{"index":0,"delta":{"role":"assistant","content":"Hi"},"finish_reason":"stop"}]}\n\n')
+    acc.feed("data: [DONE]\n\n")
+    const completion = acc.done()
+    assert(Result.isSuccess(completion))
+    expect(completion.success).toMatchObject({ object: "chat.completion", choices: [{ message: { content: "Hi" } }] })
+  })
+})
+
+describe("README: what each format cannot express, row by row", () => {
+  const q = Message.user("Weather in Oslo?")
+  const call = Block.toolCall("call_1", "get_weather", { city: "Oslo" })
+  const answered = (content: Block.ToolResultContent, isError = false) => [q, Message.assistant([call]), Message.toolResultMessage("call_1", "get_weather", content, isError)]
+  const citation = { type: "char_location", cited_text: "Oslo", document_index: 0, document_title: null, start_char_index: 0, end_char_index: 4 }
+  const D = "DroppedContent", C = "ConvertedContent"
+  // the warnings of each format, in the order of `writers`; undefined where the table has no row for that format
+  const rows: ReadonlyArray<readonly [string, ReadonlyArray<Message.Message>, ReadonlyArray<ReadonlyArray<string> | undefined>]> = [
+    ["refusal: carried / sent as text / as text without an item id / as text", [q, Message.assistant([Block.refusal("I can't help with that.")])], [[], [C], [C], [C]]],
+    ["an empty text block: carried / left out", [q, Message.assistant([Block.text(""), Block.text("Hi")])], [[], [D], undefined, undefined]],
+    ["text after a tool call: sent before the calls, reported / carried", [q, Message.assistant([call, Block.text("Checking.")]), Message.toolResultMessage("call_1", "get_weather", "4°C")], [[C], [], undefined, undefined]],
+    ["a system message after the start: in place / moved to system / in place / user text", [q, Message.assistant("Hi"), Message.system("Be brief."), Message.user("More?")], [[], [C], [], [C]]],
+    ["two messages of one role in a row: carried / merged", [Message.user("a"), Message.user("b")], [[], [C], undefined, undefined]],
+    ["the error flag of a text result: left out / is_error / left out / { error }", answered("no such city", true), [[D], [], [D], []]],
+    ["the error flag of a JSON result, for Gemini: left out", answered([Block.json({ code: 404 })], true), [undefined, undefined, undefined, [D]]],
+    ["JSON values in a tool result: JSON text everywhere but Gemini, where a non-object is text too", answered([Block.json([1, 2])]), [[C], [C], [C], [C]]],
+    ["a JSON object result: Gemini's response itself", answered([Block.json({ celsius: 4 })]), [[C], [C], [C], []]],
+    ["files in a tool result: left out / carried / carried / carried", answered([Block.image("https://example.com/map.png", { mediaType: "image/png" })]), [[D], [], [], []]],
+    ["a message's name: carried / left out / left out / left out", [Message.user("hi", { name: "alice" })], [[], [D], [D], [D]]],
+    ["image detail and a file's name: carried / left out / carried / not sent", [Message.user([Block.image("https://example.com/a.png", { detail: "high" }), Block.document(Block.base64("JVBERi0x"), { filename: "a.pdf" })])], [[], [D, D], [], []]],
+    ["an image by file id, a document by URL: left out / carried / carried / the file id left out", [Message.user([Block.image(Block.fileId("file_1"), { mediaType: "image/png" }), Block.document(Block.url("https://example.com/a.pdf")), Block.text("Compare.")])], [[D, D], [], [], [D]]],
+    ["audio: WAV and MP3 carried, other left out / left out / left out / carried", [Message.user([Block.audio("UklGRg==", "audio/wav"), Block.audio("SUQz", "audio/mpeg"), Block.audio("T2dn", "audio/ogg"), Block.text("Transcribe.")])], [[D], [D, D, D], [D, D, D], []]],
+    ["redacted thinking: left out / carried / left out / left out", [q, Message.assistant([Block.redactedThinking("EmwKAhgB"), Block.text("Hi")])], [[D], [], [D], [D]]],
+    ["Anthropic citations: left out / carried / left out without an item id / left out", [q, Message.assistant([Block.text("Oslo", { citations: [citation] })])], [[D], [], [D], [D]]],
+    ["a tool call id over 40 characters: rewritten / carried / (over 64) rewritten / carried", answeredBy("c".repeat(70)), [[C], [], [C], []]],
+    ["a tool call id outside letters, digits, _ and -: carried / rewritten", answeredBy("call.1"), [[], [C], undefined, undefined]]
+  ]
+  function answeredBy(id: string): Array<Message.Message> {
+    return [q, Message.assistant([Block.toolCall(id, "get_weather", {})]), Message.toolResultMessage(id, "get_weather", "4°C")]
+  }
+  for (const [row, messages, expected] of rows) {
+    it(row, () => {
+      writers.forEach(([name, write], i) => {
+        const tags = expected[i]
+        if (tags === undefined) return
+        const { warnings } = write(messages)
+        expect([name, warnings.filter((w) => !w.message.includes("nothing in it could be carried")).map((w) => w._tag)]).toEqual([name, tags])
+      })
+    })
+  }
+
+  it("a rewritten Chat id depends only on the id: a result sent in a later request gets the id its call was sent with", () => {
+    const id = "toolu_" + "x".repeat(60)
+    const first = ok(OpenAiChat.toMessages([q, Message.assistant([Block.toolCall(id, "get_weather", {})])])).value
+    const later = ok(OpenAiChat.toMessages([Message.toolResultMessage(id, "get_weather", "4°C")])).value
+    const sent = (first[1] as { tool_calls: ReadonlyArray<{ id: string }> }).tool_calls[0]!.id
+    expect([sent.length <= 40, (later[0] as { tool_call_id: string }).tool_call_id]).toEqual([true, sent])
+  })
 })
