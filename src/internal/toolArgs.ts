@@ -23,6 +23,12 @@ export const jsonText = (value: Schema.Json): string => {
   }
 }
 
+/**
+ * The longest argument text the lenient parser repairs (characters): `jsonrepair` is quadratic or worse on some
+ * broken text, so longer text is kept as it came, its arguments `{}`.
+ */
+export const MAX_REPAIRED_ARGS = 32_768
+
 export const isObject = (value: Schema.Json): boolean => typeof value === "object" && value !== null && !Array.isArray(value)
 
 /** "an array", "null", "a string": what a value is, for messages. */

@@ -15,6 +15,7 @@ import * as Block from "../Block.js"
 import * as Message from "../Message.js"
 import { show } from "./internal/core.js"
 import { messageText, quote } from "../internal/preview.js"
+import { MAX_REPAIRED_ARGS } from "../internal/toolArgs.js"
 
 const Index = Schema.optionalKey(Schema.Number)
 
@@ -30,7 +31,9 @@ const at = (index: number | undefined, blockIndex?: number): string =>
 /**
  * Tool-argument text that was not valid JSON (or not a JSON object where the
  * format requires one) was repaired by the lenient parser; `rawArgs` keeps
- * the provider's text and `reason` the parse error. `index` and `blockIndex`
+ * the provider's text and `reason` the parse error. Text over 32,768
+ * characters is not repaired (the arguments are `{}`), and the message says
+ * so. `index` and `blockIndex`
  * are the call's message and its block there, as read (two calls that share
  * an id are each named by their own block).
  *
@@ -51,7 +54,11 @@ export class RepairedToolArguments extends Schema.TaggedClass<RepairedToolArgume
   reason: Schema.String
 }) {
   get message(): string {
-    return `${at(this.index, this.blockIndex)}the arguments of tool call ${quote(this.toolCallId)} (${clip(this.toolName, 80)}) were not valid JSON (${clip(this.reason)}); repaired, the original text is kept`
+    return `${at(this.index, this.blockIndex)}the arguments of tool call ${quote(this.toolCallId)} (${clip(this.toolName, 80)}) were not valid JSON (${clip(this.reason)}); ${
+      this.rawArgs.length > MAX_REPAIRED_ARGS
+        ? `not repaired (over ${MAX_REPAIRED_ARGS.toLocaleString("en-US")} characters): the arguments are {}, the original text is kept`
+        : "repaired, the original text is kept"
+    }`
   }
 }
 

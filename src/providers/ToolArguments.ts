@@ -28,7 +28,7 @@ import { jsonrepair } from "jsonrepair"
 import * as Block from "../Block.js"
 import { parse as parseJson } from "../internal/json.js"
 import { describeInexact, inexactNumbers } from "../internal/jsonNumbers.js"
-import { isObject, jsonText, kind, rawArgsHold as holdsAsKept, rememberParsed } from "../internal/toolArgs.js"
+import { isObject, jsonText, kind, MAX_REPAIRED_ARGS, rawArgsHold as holdsAsKept, rememberParsed } from "../internal/toolArgs.js"
 import { InvalidToolArguments, RepairedToolArguments } from "./Conversion.js"
 
 /**
@@ -43,8 +43,6 @@ export interface ParsedArguments {
   readonly parseError?: string
 }
 
-/** The longest argument text `parse` repairs (characters). */
-const MAX_REPAIRED = 32_768
 
 /**
  * Parses argument text leniently; never fails. See the module documentation
@@ -69,7 +67,7 @@ export const parse = (text: string, options?: { readonly requireObject?: boolean
   let repaired: Schema.Json = {}
   // jsonrepair is quadratic or worse on some broken text (a long run of unclosed quotes: 200k characters take 20 s);
   // longer text is kept as it came, not repaired, so reading stays linear in the input
-  if (text.length > MAX_REPAIRED) return { args: repaired, rawArgs: text, parseError: parsed.error }
+  if (text.length > MAX_REPAIRED_ARGS) return { args: repaired, rawArgs: text, parseError: parsed.error }
   try {
     const again = parseJson(jsonrepair(text))
     if ("value" in again && (options?.requireObject !== true || isObject(again.value))) repaired = again.value

@@ -311,3 +311,32 @@ describe("README: what each format cannot express, row by row", () => {
     expect([sent.length <= 40, (later[0] as { tool_call_id: string }).tool_call_id]).toEqual([true, sent])
   })
 })
+
+describe("README: tool-argument text over 32,768 characters is not repaired, only kept", () => {
+  it.effect("the warning says so, instead of saying the text was repaired", () =>
+    Effect.gen(function*() {
+      const text = `{'q': '${"x".repeat(40_000)}'`
+      const { value, warnings } = yield* OpenAiChat.fromMessages([
+        { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "search", arguments: text } }] }
+      ])
+      const [block] = (value[0] as Message.AssistantMessage).content
+      assert(block?._tag === "ToolCall")
+      expect([block.args, block.rawArgs === text]).toEqual([{}, true])
+      expect(warnings.map((w) => w.message.replace(/ \(Expected .*\); /, " (...); "))).toEqual([
+        'messages[0].content[0]: the arguments of tool call "call_1" (search) were not valid JSON (...); not repaired (over 32,768 characters): the arguments are {}, the original text is kept'
+      ])
+    }))
+
+  it.effect("text at the limit is still repaired, and the warning says that", () =>
+    Effect.gen(function*() {
+      const text = `{'q': '${"x".repeat(32_768 - 9)}'`
+      expect(text.length).toBe(32_767)
+      const { value, warnings } = yield* OpenAiChat.fromMessages([
+        { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "search", arguments: text } }] }
+      ])
+      const [block] = (value[0] as Message.AssistantMessage).content
+      assert(block?._tag === "ToolCall")
+      expect(block.args).toEqual({ q: "x".repeat(32_768 - 9) })
+      expect(warnings[0]?.message.endsWith("; repaired, the original text is kept")).toBe(true)
+    }))
+})
