@@ -55,10 +55,8 @@ export class RepairedToolArguments extends Schema.TaggedClass<RepairedToolArgume
 }) {
   get message(): string {
     return `${at(this.index, this.blockIndex)}the arguments of tool call ${quote(this.toolCallId)} (${clip(this.toolName, 80)}) were not valid JSON (${clip(this.reason)}); ${
-      this.rawArgs.length > MAX_REPAIRED_ARGS
-        ? `not repaired (over ${MAX_REPAIRED_ARGS.toLocaleString("en-US")} characters): the arguments are {}, the original text is kept`
-        : "repaired, the original text is kept"
-    }`
+      this.rawArgs.length > MAX_REPAIRED_ARGS ? "too long to repair: the arguments are {}" : "repaired"
+    }, the original text is kept`
   }
 }
 

@@ -323,7 +323,7 @@ describe("README: tool-argument text over 32,768 characters is not repaired, onl
       assert(block?._tag === "ToolCall")
       expect([block.args, block.rawArgs === text]).toEqual([{}, true])
       expect(warnings.map((w) => w.message.replace(/ \(Expected .*\); /, " (...); "))).toEqual([
-        'messages[0].content[0]: the arguments of tool call "call_1" (search) were not valid JSON (...); not repaired (over 32,768 characters): the arguments are {}, the original text is kept'
+        'messages[0].content[0]: the arguments of tool call "call_1" (search) were not valid JSON (...); too long to repair: the arguments are {}, the original text is kept'
       ])
     }))
 
