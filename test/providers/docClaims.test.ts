@@ -340,3 +340,15 @@ describe("README: tool-argument text over 32,768 characters is not repaired, onl
       expect(warnings[0]?.message.endsWith("; repaired, the original text is kept")).toBe(true)
     }))
 })
+
+describe("README: files in an assistant message, for Responses", () => {
+  it.effect("a generated image read from an image_generation_call goes back as one; another file is left out and reported", () =>
+    Effect.gen(function*() {
+      const generated = { type: "image_generation_call", id: "ig_1", status: "completed", result: "iVBORw0KGgo=" }
+      const { value: read } = yield* OpenAiResponses.fromMessages([{ role: "user", content: "Draw a cat." }, generated])
+      const { value: back, warnings } = yield* OpenAiResponses.toMessages(read)
+      expect([warnings, back[1]]).toEqual([[], generated])
+      const other = ok(OpenAiResponses.toMessages([Message.user("Draw a cat."), Message.assistant([Block.image(Block.base64("iVBORw0KGgo="), { mediaType: "image/png" }), Block.text("Here.")])]))
+      expect(other.warnings.map((w) => w._tag)).toEqual(["DroppedContent"])
+    }))
+})
