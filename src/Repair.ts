@@ -28,6 +28,7 @@ import { defineOwn } from "./internal/json.js"
 import { customCallOutputs, customItemOf, isChatCustomCall, isCustomOutputsOnly, isObject, jsonText, rawArgsHold, sentArgumentsProblem } from "./internal/toolArgs.js"
 import { hasLoneSurrogate, LONE_SURROGATES } from "./internal/surrogates.js"
 import { anthropicImageType, isImageType } from "./internal/anthropicFiles.js"
+import { sentOptionKey, walkAnthropicSent } from "./internal/anthropicSent.js"
 import { assistantRunEnd, isThinkingBlock, nextOnWire, previousOnWire, thinkingSetting, turnStart } from "./internal/anthropicTurn.js"
 
 /**
@@ -1427,8 +1428,17 @@ const withoutDollarKeys = <V>(record: { readonly [key: string]: V }, removed: (k
   return kept
 }
 
-/** A block (or a tool result's part) without the `$` keys of its Anthropic options, or the block itself. */
-const withoutDollarOptions = <B extends Block.Block>(block: B, at: ReadonlyArray<string | number>, removed: (field: string, path: ReadonlyArray<string | number>, value: Schema.Json) => void): B => {
+/**
+ * A block without the `$` keys of its Anthropic options (`own`) and of the options of the parts of its tool result
+ * whose indexes `parts` holds, or the block itself; the `$` keys of the data of Anthropic provider data.
+ */
+const withoutDollarOptions = <B extends Block.Block>(
+  block: B,
+  at: ReadonlyArray<string | number>,
+  own: boolean,
+  parts: ReadonlySet<number>,
+  removed: (field: string, path: ReadonlyArray<string | number>, value: Schema.Json) => void
+): B => {
   if (block._tag === "ProviderData") {
     if (block.provider !== "anthropic") return block
     const data = withoutDollarKeys(block.data, (key, value) => removed(key, [...at, "data", key], value))
@@ -1436,9 +1446,9 @@ const withoutDollarOptions = <B extends Block.Block>(block: B, at: ReadonlyArray
   }
   if (block._tag === "Json") return block
   let fields: Record<string, unknown> | undefined
-  const own = block.providerOptions?.["anthropic"]
-  if (own !== undefined) {
-    const kept = withoutDollarKeys(own, (key, value) => removed(wireName(key), [...at, "providerOptions", "anthropic", key], value))
+  const options = own ? block.providerOptions?.["anthropic"] : undefined
+  if (options !== undefined) {
+    const kept = withoutDollarKeys(options, (key, value) => removed(wireName(key), [...at, "providerOptions", "anthropic", key], value))
     if (kept !== undefined) {
       const { anthropic: _, ...others } = block.providerOptions ?? {}
       const providerOptions = Object.keys(kept).length === 0 ? others : { ...others, anthropic: kept }
@@ -1446,12 +1456,12 @@ const withoutDollarOptions = <B extends Block.Block>(block: B, at: ReadonlyArray
       fields = Object.keys(providerOptions).length === 0 ? rest : { ...rest, providerOptions }
     }
   }
-  if (block._tag === "ToolResult" && typeof block.content !== "string") {
-    const parts = block.content
+  if (block._tag === "ToolResult" && typeof block.content !== "string" && parts.size > 0) {
+    const given = block.content
     let content: Array<Block.ToolResultPart> | undefined
-    for (let p = 0; p < parts.length; p++) {
-      const part = withoutDollarOptions(parts[p]!, [...at, "content", p], removed)
-      if (part !== parts[p]) content ??= parts.slice(0, p)
+    for (let p = 0; p < given.length; p++) {
+      const part = parts.has(p) ? withoutDollarOptions(given[p]!, [...at, "content", p], true, NO_PARTS, removed) : given[p]!
+      if (part !== given[p]) content ??= given.slice(0, p)
       content?.push(part)
     }
     if (content !== undefined) fields = { ...(fields ?? block), content }
@@ -1461,23 +1471,46 @@ const withoutDollarOptions = <B extends Block.Block>(block: B, at: ReadonlyArray
   return Block.freeze(new Ctor(fields))
 }
 
+const NO_PARTS: ReadonlySet<number> = new Set()
+
+/** Whether a block or a part of its tool result has a key starting with `$` in its Anthropic options, or in its data as Anthropic provider data. */
+const hasDollarKey = (block: Block.Block): boolean => {
+  if (block._tag === "ProviderData") return block.provider === "anthropic" && Object.keys(block.data).some(isDollar)
+  if (block._tag === "Json") return false
+  const own = block.providerOptions?.["anthropic"]
+  if (own !== undefined && Object.keys(own).some(isDollar)) return true
+  return block._tag === "ToolResult" && typeof block.content !== "string" && block.content.some(hasDollarKey)
+}
+
+const isDollar = (key: string): boolean => key.startsWith("$")
+
 /**
  * A message whose blocks have no field whose name starts with `$` where the Anthropic adapter writes one (their
  * Anthropic options, their tool results' parts' options, the data of Anthropic provider data:
- * `ValidationError.UnknownMessageField` with a `blockIndex`), each logged with its value.
+ * `ValidationError.UnknownMessageField` with a `blockIndex`), each logged with its value. Only what the adapter
+ * sends is read, as validation reads it (`walkAnthropicSent`): a block or a part it leaves out (a refusal's options,
+ * another provider's server tool, a file in an assistant message...) keeps its options.
  */
 const withoutDollarBlockFields = <M extends Message.Message>(m: M, i: number, log: (action: RepairAction) => void): M => {
-  let content: Array<Block.Block> | undefined
   const blocks: ReadonlyArray<Block.Block> = m.content
-  for (let b = 0; b < blocks.length; b++) {
-    const block = blocks[b]!
-    // a refusal is sent as plain text, its options not at all: nothing to remove (validation reports none)
-    if (block._tag === "Refusal") continue
-    const fixed = withoutDollarOptions(block, [], (field, path, original) => log(new RemovedMessageField({ index: i, blockIndex: b, field, path, original })))
-    if (fixed === block) continue
+  if (!blocks.some(hasDollarKey)) return m
+  let content: Array<Block.Block> | undefined
+  const parts = new Set<number>()
+  walkAnthropicSent([m], (block, _i, b, sent) => {
+    let own = false
+    parts.clear()
+    for (const value of sent) {
+      const option = sentOptionKey(value)
+      if (option === undefined || !isDollar(wireName(option.key))) continue
+      if (option.where.length === 0) own = true
+      else parts.add(option.where[1] as number)
+    }
+    const fixed = withoutDollarOptions(block, [], own, parts, (field, path, original) => log(new RemovedMessageField({ index: i, blockIndex: b, field, path, original })))
+    if (fixed === block) return false
     content ??= blocks.slice()
     content[b] = fixed
-  }
+    return false
+  }, true)
   return content === undefined ? m : withContent(m, content)
 }
 

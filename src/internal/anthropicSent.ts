@@ -225,3 +225,14 @@ export const walkAnthropicSent = (
     }
   }
 }
+
+/**
+ * The Anthropic option key a value the adapter sends stands for, and where its block or part is (`[]`, or
+ * `["content", p]` for a part of a tool result): `pushAnthropicFields` sends each key as the last step of its path,
+ * `[...where, "providerOptions", "anthropic", key]`. `undefined` for any other value.
+ */
+export const sentOptionKey = ([at, value]: SentValue): { readonly where: ReadonlyArray<string | number>; readonly key: string } | undefined => {
+  const n = at.length
+  if (n < 3 || value !== at[n - 1] || typeof value !== "string" || at[n - 2] !== OPTIONS_PATH[1] || at[n - 3] !== OPTIONS_PATH[0]) return undefined
+  return { where: at.slice(0, n - 3), key: value }
+}

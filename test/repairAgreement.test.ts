@@ -1,0 +1,63 @@
+/**
+ * `repairFor(provider)` and `validateFor(provider)` agree: repair of a
+ * conversation validation accepts changes nothing and logs nothing, and
+ * repair's output is one validation accepts (or repair says which rule it
+ * cannot mend, one it documents as the caller's). Checked on histories rich
+ * in what the writers leave out or keep for another provider: provider
+ * options (`$`, `$$` and plain keys, for every provider) on every block, on
+ * tool results' parts and on messages, refusals, files, another provider's
+ * server tools and provider data, cache breakpoints.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Schema } from "effect"
+import { Block, Conversation, Message, Repair } from "../src/index.js"
+
+/** A copy of a block with more Anthropic options. */
+const withAnthropic = <A extends { readonly providerOptions?: Block.ProviderOptions | undefined }>(block: A, anthropic: Record<string, Schema.Json>): A =>
+  Object.freeze(Object.assign(Object.create(Object.getPrototypeOf(block) as object) as A, block, {
+    providerOptions: { ...block.providerOptions, anthropic: { ...block.providerOptions?.["anthropic"], ...anthropic } }
+  }))
+
+/** What `repairFor("anthropic")` removes, as `[index, blockIndex, field]`. */
+const removedFields = (actions: ReadonlyArray<Repair.RepairAction>) =>
+  actions.flatMap((a) => (a._tag === "RemovedMessageField" ? [[a.index, a.blockIndex, a.field]] : []))
+
+describe("Anthropic: repairFor removes the $ fields of the blocks the writer sends, as validation reads them", () => {
+  it.effect("keeps those of a file in an assistant message (the writer leaves it out)", () =>
+    Effect.gen(function*() {
+      const messages = [Message.user("Chart?"), Message.assistant([withAnthropic(Block.image("https://example.com/chart.png"), { $x: 1 }), Block.text("Here.")]), Message.user("Thanks")]
+      assert.deepStrictEqual(Conversation.issuesFor("anthropic", messages), [])
+      const repaired = yield* Repair.repairFor("anthropic")(messages)
+      assert.deepStrictEqual(repaired.actions, [])
+      assert.strictEqual(repaired.messages[1], messages[1])
+    }))
+
+  it.effect("keeps those of the result of another provider's server tool, Anthropic options and all (the writer leaves the call out, and so its result)", () =>
+    Effect.gen(function*() {
+      const call = Block.toolCall("ws_1", "web_search", { query: "oslo" }, { providerExecuted: true, itemId: "ws_1", providerOptions: { "openai-responses": { status: "completed" } } })
+      // a result with Anthropic options and none of another provider: unsent all the same, as the answer of an unsent call
+      const result = Block.toolResult("ws_1", "web_search", [withAnthropic(Block.text("found"), { $part: 1 })], false, { providerExecuted: true, providerOptions: { anthropic: { type: "web_search_tool_result", $trace: "t" } } })
+      const messages = [Message.user("Weather?"), Message.assistant([call, result, Block.text("Sunny.")]), Message.user("Thanks")]
+      assert.deepStrictEqual(Conversation.issuesFor("anthropic", messages), [])
+      const repaired = yield* Repair.repairFor("anthropic")(messages)
+      assert.deepStrictEqual(repaired.actions, [])
+      assert.strictEqual(repaired.messages[1], messages[1])
+    }))
+
+  it.effect("removes those the writer sends in the same message, and only those", () =>
+    Effect.gen(function*() {
+      const messages = [
+        Message.user("Chart?"),
+        Message.assistant([withAnthropic(Block.image("https://example.com/chart.png"), { $x: 1 }), withAnthropic(Block.text("Here."), { $y: 2, $$z: 3 }), withAnthropic(Block.refusal("No more."), { $r: 4 })]),
+        Message.user("Thanks")
+      ]
+      const reported = Conversation.issuesFor("anthropic", messages).flatMap((i) => (i._tag === "UnknownMessageField" ? [[i.index, i.blockIndex, i.field]] : []))
+      assert.deepStrictEqual(reported, [[1, 1, "$y"], [1, 1, "$z"]])
+      const repaired = yield* Repair.repairFor("anthropic")(messages)
+      assert.deepStrictEqual(removedFields(repaired.actions), reported)
+      const [image, text, refusal] = repaired.messages[1]!.content
+      assert.strictEqual(image, messages[1]!.content[0])
+      assert.strictEqual(refusal, messages[1]!.content[2])
+      assert.deepStrictEqual(text?._tag === "Text" ? text.providerOptions : "not a text", undefined)
+    }))
+})
