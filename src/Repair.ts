@@ -1325,22 +1325,29 @@ const wellFormedBlock = <B extends Block.Block>(block: B, replaced: Replaced): B
 
 /**
  * A message with each lone surrogate of its blocks replaced with U+FFFD, each block's replacement logged with the
- * block as it was (Anthropic rejects a body that holds one).
+ * block as it was (Anthropic rejects a body that holds one). Only a block the adapter sends with a lone surrogate in
+ * what it sends of it is changed, as validation reads it (`walkAnthropicSent`): one in a field the adapter leaves out
+ * (another provider's citations, an item id) or in a block it leaves out cannot make the body invalid.
  */
 const withoutLoneSurrogates = <M extends Message.Message>(m: M, i: number, log: (action: RepairAction) => void): M => {
   let content: Array<Block.Block> | undefined
   const blocks: ReadonlyArray<Block.Block> = m.content
-  for (let b = 0; b < blocks.length; b++) {
-    const block = blocks[b]!
+  walkAnthropicSent([m], (block, _i, b, sent) => {
+    if (!sent.some(([, value]) => sentLoneSurrogate(value))) return false
     const replaced: Replaced = { count: 0 }
     const fixed = wellFormedBlock(block, replaced)
-    if (fixed === block) continue
+    if (fixed === block) return false
     content ??= blocks.slice()
     content[b] = fixed
     log(new ReplacedLoneSurrogates({ index: i, blockIndex: b, count: replaced.count, original: block }))
-  }
+    return false
+  }, true)
   return content === undefined ? m : withContent(m, content)
 }
+
+/** Whether a value the Anthropic adapter sends holds a lone surrogate: it is such a string, or has one in a string or a key inside it. */
+const sentLoneSurrogate = (value: unknown): boolean =>
+  typeof value === "string" ? hasLoneSurrogate(value) : typeof value === "object" && value !== null && holdsLoneSurrogate(value)
 
 /** An image given as base64 data with the type its bytes show, where Anthropic's writer reads them as another type than the declared one; else `undefined`. */
 const imageOfItsBytes = (file: Block.FileBlock): Block.FileBlock | undefined => {

@@ -61,3 +61,31 @@ describe("Anthropic: repairFor removes the $ fields of the blocks the writer sen
       assert.deepStrictEqual(text?._tag === "Text" ? text.providerOptions : "not a text", undefined)
     }))
 })
+
+describe("Anthropic: repairFor replaces the lone surrogates of what the writer sends, as validation reads it", () => {
+  it.effect("leaves one in a field the writer leaves out (another provider's citations, an item id) or in a block it leaves out", () =>
+    Effect.gen(function*() {
+      const half = "\udc00"
+      const messages = [
+        Message.user("Weather?"),
+        Message.assistant([
+          Block.toolCall("ws_1", "web_search", { query: `oslo ${half}` }, { providerExecuted: true, itemId: "ws_1" }),
+          Block.text("Sunny.", { citations: [{ url: `https://example.com/${half}` }], itemId: `msg_${half}` })
+        ]),
+        Message.user("Thanks")
+      ]
+      assert.deepStrictEqual(Conversation.issuesFor("anthropic", messages), [])
+      const repaired = yield* Repair.repairFor("anthropic")(messages)
+      assert.deepStrictEqual(repaired.actions, [])
+      assert.strictEqual(repaired.messages[1], messages[1])
+    }))
+
+  it.effect("replaces every one of a block the writer sends with one", () =>
+    Effect.gen(function*() {
+      const half = "\ud800"
+      const messages = [Message.user("Weather?"), Message.assistant([Block.text(`Sunny ${half}`, { itemId: `msg_${half}` })]), Message.user("Thanks")]
+      assert.deepStrictEqual(Conversation.issuesFor("anthropic", messages).map((i) => i._tag), ["LoneSurrogate"])
+      const repaired = yield* Repair.repairFor("anthropic")(messages)
+      assert.deepStrictEqual(repaired.actions.map((a) => [a._tag, a.index, a._tag === "ReplacedLoneSurrogates" ? a.count : 0]), [["ReplacedLoneSurrogates", 1, 2]])
+    }))
+})
