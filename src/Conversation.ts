@@ -36,7 +36,7 @@ import {
   requiresReasoningItems as requiresReasoningItemsFor
 } from "./internal/reasoningItems.js"
 import { ANTHROPIC_IMAGE_TYPES, anthropicImageType, anthropicLeavesOut, isDocumentByReference, isImageType } from "./internal/anthropicFiles.js"
-import { ANTHROPIC_RESULT_PASS_TYPES, anthropicSent, OPTIONS_PATH, pushAnthropicFields, walkAnthropicSent } from "./internal/anthropicSent.js"
+import { ANTHROPIC_RESULT_PASS_TYPES, anthropicSent, anthropicWrittenMessages, OPTIONS_PATH, pushAnthropicFields, walkAnthropicSent } from "./internal/anthropicSent.js"
 import type { SentValue } from "./internal/anthropicSent.js"
 import { base64DataUrlParts } from "./internal/dataUrl.js"
 import { imageTypeOfBase64 } from "./internal/imageSize.js"
@@ -1485,51 +1485,6 @@ const loneSurrogateRule = (
 
 /** Whether a message has Anthropic options (most have none: then no message field is written). */
 const hasAnthropicOptions = (m: Message.Message): boolean => m.providerOptions?.["anthropic"] !== undefined
-
-/**
- * Which messages the Anthropic adapter writes its options on (1), as it groups them: a user, tool or assistant
- * message that opens an Anthropic message (consecutive messages of one role are one message, unless read as
- * messages of their own), not one whose message is left out (content of which nothing is written, reported by the
- * adapter), nor one that opens the message after such a one when the two on both sides of it are one. The options of
- * those go nowhere but their breakpoint (on a block: `anthropicBreakpoints`); the adapter reports the others.
- */
-const anthropicWrittenMessages = (messages: ReadonlyArray<Message.Message>): Uint8Array => {
-  const out = new Uint8Array(messages.length)
-  /** How many blocks of each message the adapter writes. */
-  const blocks = new Uint32Array(messages.length)
-  walkAnthropicSent(messages, (_block, i) => {
-    blocks[i]!++
-    return false
-  }, false)
-  let turn: { readonly role: "user" | "assistant"; readonly opener: number; filled: boolean; written: number } | undefined
-  let kept: "user" | "assistant" | undefined
-  let emptied = false
-  const close = (): void => {
-    if (turn === undefined) return
-    if (turn.filled && turn.written === 0) {
-      emptied = true
-      return
-    }
-    if (!(emptied && kept === turn.role)) {
-      out[turn.opener] = 1
-      kept = turn.role
-    }
-    emptied = false
-  }
-  for (let i = 0; i < messages.length; i++) {
-    const m = messages[i]!
-    if (m.role === "system") continue
-    const role = m.role === "assistant" ? "assistant" : "user"
-    if (turn === undefined || role !== turn.role || m.providerOptions?.["anthropic"]?.[hintKey("separateMessage")] === true) {
-      close()
-      turn = { role, opener: i, filled: false, written: 0 }
-    }
-    turn.filled ||= m.content.length > 0
-    turn.written += blocks[i]!
-  }
-  close()
-  return out
-}
 
 /**
  * Anthropic: a message takes no field besides `role` and `content` ("messages.0.cache_control: Extra inputs are not

@@ -11,6 +11,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { Block, Conversation, Message, Repair } from "../src/index.js"
+import { richConversation } from "./richConversation.js"
 
 /** A copy of a block with more Anthropic options. */
 const withAnthropic = <A extends { readonly providerOptions?: Block.ProviderOptions | undefined }>(block: A, anthropic: Record<string, Schema.Json>): A =>
@@ -88,4 +89,66 @@ describe("Anthropic: repairFor replaces the lone surrogates of what the writer s
       const repaired = yield* Repair.repairFor("anthropic")(messages)
       assert.deepStrictEqual(repaired.actions.map((a) => [a._tag, a.index, a._tag === "ReplacedLoneSurrogates" ? a.count : 0]), [["ReplacedLoneSurrogates", 1, 2]])
     }))
+})
+
+describe("Anthropic: repairFor removes a message's fields where the writer writes them, as validation reads them", () => {
+  const withMessageOptions = <M extends Message.Message>(m: M, anthropic: Record<string, Schema.Json>): M =>
+    Object.freeze(Object.assign(Object.create(Object.getPrototypeOf(m) as object) as M, m, { providerOptions: { anthropic } }))
+
+  it.effect("keeps those of a message merged into the one before it (they go nowhere)", () =>
+    Effect.gen(function*() {
+      const messages = [Message.user("Hi"), withMessageOptions(Message.user("Use metric units."), { $x: 1, trace: "t" }), Message.assistant("Sure.")]
+      assert.deepStrictEqual(Conversation.issuesFor("anthropic", messages), [])
+      const repaired = yield* Repair.repairFor("anthropic")(messages)
+      assert.deepStrictEqual(repaired.actions, [])
+      assert.strictEqual(repaired.messages[1], messages[1])
+    }))
+
+  it.effect("removes those of a message that opens its message once repair has removed the one before it", () =>
+    Effect.gen(function*() {
+      const messages = [Message.user([Block.text("  ")]), withMessageOptions(Message.user("Hi"), { trace: "t" }), Message.assistant("Sure.")]
+      const repaired = yield* Repair.repairFor("anthropic")(messages)
+      assert.deepStrictEqual(repaired.actions.map((a) => [a._tag, a.index]), [["RemovedBlock", 0], ["RemovedEmptyMessage", 0], ["RemovedMessageField", 1]])
+      assert.deepStrictEqual(Conversation.issuesFor("anthropic", repaired.messages), [])
+    }))
+})
+
+const PROVIDERS = ["openai-chat", "openai-responses", "anthropic", "gemini"] as const
+
+/** The issues `repairFor` documents as the caller's to mend (`CannotRepair`). */
+const UNREPAIRABLE = ["EmptyConversation", "ThinkingNotFirst", "TooManyCacheBreakpoints", "DuplicateItemId", "PrefillNotSupported", "UnsupportedMediaType", "LoneSurrogate", "MissingReasoningItem", "MediaTypeMismatch"]
+
+describe("repairFor and validateFor agree", () => {
+  for (const provider of PROVIDERS) {
+    it.effect.prop(
+      `${provider}: repair of a history validateFor accepts returns it as it is, with an empty log`,
+      [richConversation],
+      ([x]) =>
+        Effect.gen(function*() {
+          if (Conversation.issuesFor(provider, x).length > 0) return
+          const { actions, messages } = yield* Repair.repairFor(provider)(x)
+          assert.deepStrictEqual(actions.map((a) => a.description), [])
+          assert.strictEqual(messages.length, x.length)
+          for (let i = 0; i < x.length; i++) assert.strictEqual(messages[i], x[i], `messages[${i}] was rebuilt`)
+        }),
+      { arbitrary: { runs: 1000 }, timeout: 240_000 }
+    )
+
+    it.effect.prop(
+      `${provider}: repair gives a history validateFor accepts, or names a rule it documents as the caller's, and a second repair changes nothing`,
+      [richConversation],
+      ([x]) =>
+        Effect.gen(function*() {
+          const result = yield* Effect.result(Repair.repairFor(provider)(x))
+          if (result._tag === "Failure") {
+            assert.include(UNREPAIRABLE, result.failure.issue._tag, result.failure.message)
+            return
+          }
+          assert.deepStrictEqual(Conversation.issuesFor(provider, result.success.messages), [])
+          const again = yield* Repair.repairFor(provider)(result.success.messages)
+          assert.deepStrictEqual(again.actions.map((a) => a.description), [])
+        }),
+      { arbitrary: { runs: 300 }, timeout: 180_000 }
+    )
+  }
 })

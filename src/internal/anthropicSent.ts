@@ -12,7 +12,7 @@ import type { Schema } from "effect"
 import * as Block from "../Block.js"
 import type * as Message from "../Message.js"
 import { anthropicLeavesOut, bareMediaType, isImageType } from "./anthropicFiles.js"
-import { isAnthropicHintKey } from "./hint.js"
+import { hintKey, isAnthropicHintKey } from "./hint.js"
 import { isObject } from "./toolArgs.js"
 
 /** The JSON values the Anthropic adapter sends in a tool result as blocks of their own (by their `type`); it sends others as their text. */
@@ -235,4 +235,49 @@ export const sentOptionKey = ([at, value]: SentValue): { readonly where: Readonl
   const n = at.length
   if (n < 3 || value !== at[n - 1] || typeof value !== "string" || at[n - 2] !== OPTIONS_PATH[1] || at[n - 3] !== OPTIONS_PATH[0]) return undefined
   return { where: at.slice(0, n - 3), key: value }
+}
+
+/**
+ * Which messages the Anthropic adapter writes its options on (1), as it groups them: a user, tool or assistant
+ * message that opens an Anthropic message (consecutive messages of one role are one message, unless read as
+ * messages of their own), not one whose message is left out (content of which nothing is written, reported by the
+ * adapter), nor one that opens the message after such a one when the two on both sides of it are one. The options of
+ * those go nowhere but their breakpoint (on a block: `anthropicBreakpoints`); the adapter reports the others.
+ */
+export const anthropicWrittenMessages = (messages: ReadonlyArray<Message.Message>): Uint8Array => {
+  const out = new Uint8Array(messages.length)
+  /** How many blocks of each message the adapter writes. */
+  const blocks = new Uint32Array(messages.length)
+  walkAnthropicSent(messages, (_block, i) => {
+    blocks[i]!++
+    return false
+  }, false)
+  let turn: { readonly role: "user" | "assistant"; readonly opener: number; filled: boolean; written: number } | undefined
+  let kept: "user" | "assistant" | undefined
+  let emptied = false
+  const close = (): void => {
+    if (turn === undefined) return
+    if (turn.filled && turn.written === 0) {
+      emptied = true
+      return
+    }
+    if (!(emptied && kept === turn.role)) {
+      out[turn.opener] = 1
+      kept = turn.role
+    }
+    emptied = false
+  }
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!
+    if (m.role === "system") continue
+    const role = m.role === "assistant" ? "assistant" : "user"
+    if (turn === undefined || role !== turn.role || m.providerOptions?.["anthropic"]?.[hintKey("separateMessage")] === true) {
+      close()
+      turn = { role, opener: i, filled: false, written: 0 }
+    }
+    turn.filled ||= m.content.length > 0
+    turn.written += blocks[i]!
+  }
+  close()
+  return out
 }
