@@ -35,7 +35,9 @@ import {
   reasoningItemRule,
   requiresReasoningItems as requiresReasoningItemsFor
 } from "./internal/reasoningItems.js"
-import { ANTHROPIC_IMAGE_TYPES, anthropicImageType, anthropicLeavesOut, bareMediaType, isDocumentByReference, isImageType } from "./internal/anthropicFiles.js"
+import { ANTHROPIC_IMAGE_TYPES, anthropicImageType, anthropicLeavesOut, isDocumentByReference, isImageType } from "./internal/anthropicFiles.js"
+import { ANTHROPIC_RESULT_PASS_TYPES, anthropicSent, anthropicWrittenMessages, OPTIONS_PATH, pushAnthropicFields, walkAnthropicSent } from "./internal/anthropicSent.js"
+import type { SentValue } from "./internal/anthropicSent.js"
 import { base64DataUrlParts } from "./internal/dataUrl.js"
 import { imageTypeOfBase64 } from "./internal/imageSize.js"
 import { ORPHAN, Walker } from "./internal/walker.js"
@@ -74,7 +76,7 @@ import {
 } from "./ValidationError.js"
 import type { CacheBreakpoint, ConversationIssue, DecodeIssue, Issue, IssueFor, ProviderIssue } from "./ValidationError.js"
 import { hintKey, isAnthropicHintKey, wireName } from "./internal/hint.js"
-import { customCallOutputs, customItemOf, isChatCustomCall, isCustomOutputsOnly, isObject, sentArgumentsProblem } from "./internal/toolArgs.js"
+import { customCallOutputs, customItemOf, isChatCustomCall, isCustomOutputsOnly, sentArgumentsProblem } from "./internal/toolArgs.js"
 import { hasLoneSurrogate } from "./internal/surrogates.js"
 import { assistantTurnStart, firstBlockOfRun, isThinkingBlock, nextOnWire, previousOnWire, thinkingSetting, turnStart } from "./internal/anthropicTurn.js"
 
@@ -1225,217 +1227,6 @@ const chatRules = (messages: ReadonlyArray<Message.Message>, sink: ProviderSink)
   }
 }
 
-/** The JSON values the Anthropic adapter sends in a tool result as blocks of their own (by their `type`); it sends others as their text. */
-const ANTHROPIC_RESULT_PASS_TYPES: ReadonlySet<string> = new Set(["search_result", "tool_reference", "browser_state"])
-
-/** The citation types the Anthropic adapter sends with a text; a text with another one goes without its citations. */
-const ANTHROPIC_CITATION_TYPES: ReadonlySet<string> = new Set([
-  "char_location",
-  "page_location",
-  "content_block_location",
-  "web_search_result_location",
-  "search_result_location"
-])
-
-/** The wire formats whose readers mark a provider-executed call as theirs. */
-const NON_ANTHROPIC_FORMATS = ["openai-chat", "openai-responses", "gemini"] as const
-
-/**
- * Whether the Anthropic adapter writes a provider-executed call or result as a server tool block of its own: it was
- * read from Anthropic, or no other format claims it (another's goes unsent).
- */
-const isAnthropicServerBlock = (block: Block.ToolCallBlock | Block.ToolResultBlock): boolean => {
-  const options = block.providerOptions
-  if (options?.["anthropic"] !== undefined) return true
-  if (block.itemId !== undefined) return false
-  for (const other of NON_ANTHROPIC_FORMATS) if (options?.[other] !== undefined) return false
-  return true
-}
-
-/** A value of a block the Anthropic adapter sends, and where it is in the block. */
-type SentValue = readonly [path: ReadonlyArray<string | number>, value: unknown]
-
-/** Where a block is, for what the Anthropic adapter writes of it: the role of its message, or a part of a tool result. */
-type SentPlace = Message.Role | "resultPart" | "serverResultPart"
-
-const OPTIONS_PATH: ReadonlyArray<string> = ["providerOptions", "anthropic"]
-const TEXT: ReadonlyArray<string> = ["text"]
-const CITATIONS: ReadonlyArray<string> = ["citations"]
-const THINKING: ReadonlyArray<string> = ["thinking"]
-const SIGNATURE: ReadonlyArray<string> = ["signature"]
-const DATA: ReadonlyArray<string> = ["data"]
-const REFUSAL: ReadonlyArray<string> = ["refusal"]
-const SOURCE_DATA: ReadonlyArray<string> = ["source", "data"]
-const SOURCE_URL: ReadonlyArray<string> = ["source", "url"]
-const SOURCE_FILE_ID: ReadonlyArray<string> = ["source", "fileId"]
-const SOURCE_TEXT: ReadonlyArray<string> = ["source", "text"]
-const TITLE: ReadonlyArray<string> = ["title"]
-const CONTEXT: ReadonlyArray<string> = ["context"]
-const ID: ReadonlyArray<string> = ["id"]
-const NAME: ReadonlyArray<string> = ["name"]
-const ARGS: ReadonlyArray<string> = ["args"]
-const TOOL_CALL_ID: ReadonlyArray<string> = ["toolCallId"]
-const TOOL_NAME: ReadonlyArray<string> = ["toolName"]
-const CONTENT: ReadonlyArray<string> = ["content"]
-const VALUE: ReadonlyArray<string> = ["value"]
-
-/**
- * The Anthropic options of a block or a message as its adapter writes them, into `out`: every key of a block's (the
- * adapter keeps no hint on blocks), a message's but its hints (`ANTHROPIC_HINTS`).
- */
-const pushAnthropicFields = (value: { readonly providerOptions?: Block.ProviderOptions | undefined }, out: Array<SentValue>, message = false, cache = true): void => {
-  const fields = value.providerOptions?.["anthropic"]
-  if (fields === undefined) return
-  for (const key of Object.keys(fields)) {
-    if ((message && isAnthropicHintKey(key)) || (!cache && key === "cache_control")) continue
-    const path = [...OPTIONS_PATH, key]
-    out.push([path, key], [path, fields[key]])
-  }
-}
-
-/**
- * Whether the Anthropic adapter writes a block, and what of it: with `out`, its values that go into the request,
- * each with its path in the block (a key that is a path's last step is sent too). Ids of client calls and their
- * results are not read: the adapter sends an id with any character outside letters, digits, `_` and `-` as one of
- * its own. A value sent as JSON text (a JSON value in a tool result) cannot hold a lone surrogate (JSON text escapes
- * it), and a document given as base64 text goes as the text it decodes to.
- */
-const anthropicSent = (block: Block.Block, place: SentPlace, foreignCalls: ReadonlySet<string>, out?: Array<SentValue>): boolean => {
-  switch (block._tag) {
-    case "Text":
-      // the adapter leaves empty text out, but in the system prompt and in a server tool's result
-      if (block.text === "" && place !== "system" && place !== "serverResultPart") return false
-      if (out === undefined) return true
-      out.push([TEXT, block.text])
-      if (block.citations !== undefined && block.citations.length > 0 && block.citations.every(isAnthropicCitation)) out.push([CITATIONS, block.citations])
-      break
-    case "Thinking":
-      if (block.signature === undefined) return false
-      if (out === undefined) return true
-      out.push([THINKING, block.thinking], [SIGNATURE, block.signature])
-      break
-    case "RedactedThinking":
-      if (out === undefined) return true
-      out.push([DATA, block.data])
-      break
-    case "Refusal":
-      // as plain text, without its options
-      out?.push([REFUSAL, block.refusal])
-      return true
-    case "File": {
-      if (place === "assistant" || anthropicLeavesOut(block)) return false
-      if (out === undefined) return true
-      const source = block.source
-      switch (source._tag) {
-        case "Base64":
-          if (isImageType(block.mediaType) || bareMediaType(block.mediaType) === "application/pdf") out.push([SOURCE_DATA, source.data])
-          break
-        case "Url":
-          out.push([SOURCE_URL, source.url])
-          break
-        case "FileId":
-          out.push([SOURCE_FILE_ID, source.fileId])
-          break
-        case "Text":
-          out.push([SOURCE_TEXT, source.text])
-          break
-        default:
-          return Block.absurd(source)
-      }
-      if (!isImageType(block.mediaType)) {
-        if (block.title !== undefined) out.push([TITLE, block.title])
-        if (block.context !== undefined) out.push([CONTEXT, block.context])
-      }
-      break
-    }
-    case "ToolCall":
-      if (block.providerExecuted === true && !isAnthropicServerBlock(block)) return false
-      if (out === undefined) return true
-      if (block.providerExecuted === true) out.push([ID, block.id])
-      out.push([NAME, block.name])
-      // arguments that are no object go as `{}`
-      if (isObject(block.args)) out.push([ARGS, block.args])
-      break
-    case "ToolResult": {
-      const server = place === "assistant"
-      if (server && (foreignCalls.has(block.toolCallId) || !isAnthropicServerBlock(block))) return false
-      if (out === undefined) return true
-      if (server) {
-        out.push([TOOL_CALL_ID, block.toolCallId])
-        // a server tool's result without a type of its own is typed by its tool's name (`web_search_tool_result`)
-        if (typeof block.providerOptions?.["anthropic"]?.["type"] !== "string") out.push([TOOL_NAME, block.toolName])
-      }
-      const content = block.content
-      if (typeof content === "string") {
-        out.push([CONTENT, content])
-      } else {
-        const parts: Array<SentValue> = []
-        for (let p = 0; p < content.length; p++) {
-          parts.length = 0
-          if (!anthropicSent(content[p]!, server ? "serverResultPart" : "resultPart", foreignCalls, parts)) continue
-          for (const [path, value] of parts) out.push([["content", p, ...path], value])
-        }
-      }
-      break
-    }
-    case "Json": {
-      if (out === undefined) return true
-      const value = block.value
-      if (place === "serverResultPart") {
-        out.push([VALUE, value])
-        return true
-      }
-      if (typeof value !== "object" || value === null || Array.isArray(value)) return true
-      const type = (value as Block.JsonObject)["type"]
-      if (typeof type === "string" && ANTHROPIC_RESULT_PASS_TYPES.has(type)) out.push([VALUE, value])
-      return true
-    }
-    case "ProviderData":
-      if (block.provider !== "anthropic") return false
-      out?.push([DATA, block.data])
-      return true
-    default:
-      return Block.absurd(block)
-  }
-  pushAnthropicFields(block, out)
-  return true
-}
-
-/** A citation the Anthropic adapter sends: one of Anthropic's types. */
-const isAnthropicCitation = (citation: Schema.Json): boolean => {
-  if (typeof citation !== "object" || citation === null || Array.isArray(citation)) return false
-  const type = (citation as Block.JsonObject)["type"]
-  return typeof type === "string" && ANTHROPIC_CITATION_TYPES.has(type)
-}
-
-/**
- * Walks the blocks of a conversation the Anthropic adapter writes, in order, with the values it sends of each when
- * `collect` (see `anthropicSent`); `visit` returns `true` to stop. The provider-executed calls of another provider
- * and their results in one assistant message go unsent together.
- */
-const walkAnthropicSent = (
-  messages: ReadonlyArray<Message.Message>,
-  visit: (block: Block.Block, index: number, blockIndex: number, sent: ReadonlyArray<SentValue>) => boolean,
-  collect: boolean
-): void => {
-  const foreignCalls = new Set<string>()
-  const sent: Array<SentValue> = []
-  for (let i = 0; i < messages.length; i++) {
-    const m = messages[i]!
-    foreignCalls.clear()
-    const content: ReadonlyArray<Block.Block> = m.content
-    for (let b = 0; b < content.length; b++) {
-      const block = content[b]!
-      sent.length = 0
-      if (!anthropicSent(block, m.role, foreignCalls, collect ? sent : undefined)) {
-        if (block._tag === "ToolCall" && block.providerExecuted === true) foreignCalls.add(block.id)
-        continue
-      }
-      if (visit(block, i, b, sent)) return
-    }
-  }
-}
-
 /** No calls (a tool result's parts answer none). */
 const NO_CALLS: ReadonlySet<string> = new Set()
 
@@ -1694,51 +1485,6 @@ const loneSurrogateRule = (
 
 /** Whether a message has Anthropic options (most have none: then no message field is written). */
 const hasAnthropicOptions = (m: Message.Message): boolean => m.providerOptions?.["anthropic"] !== undefined
-
-/**
- * Which messages the Anthropic adapter writes its options on (1), as it groups them: a user, tool or assistant
- * message that opens an Anthropic message (consecutive messages of one role are one message, unless read as
- * messages of their own), not one whose message is left out (content of which nothing is written, reported by the
- * adapter), nor one that opens the message after such a one when the two on both sides of it are one. The options of
- * those go nowhere but their breakpoint (on a block: `anthropicBreakpoints`); the adapter reports the others.
- */
-const anthropicWrittenMessages = (messages: ReadonlyArray<Message.Message>): Uint8Array => {
-  const out = new Uint8Array(messages.length)
-  /** How many blocks of each message the adapter writes. */
-  const blocks = new Uint32Array(messages.length)
-  walkAnthropicSent(messages, (_block, i) => {
-    blocks[i]!++
-    return false
-  }, false)
-  let turn: { readonly role: "user" | "assistant"; readonly opener: number; filled: boolean; written: number } | undefined
-  let kept: "user" | "assistant" | undefined
-  let emptied = false
-  const close = (): void => {
-    if (turn === undefined) return
-    if (turn.filled && turn.written === 0) {
-      emptied = true
-      return
-    }
-    if (!(emptied && kept === turn.role)) {
-      out[turn.opener] = 1
-      kept = turn.role
-    }
-    emptied = false
-  }
-  for (let i = 0; i < messages.length; i++) {
-    const m = messages[i]!
-    if (m.role === "system") continue
-    const role = m.role === "assistant" ? "assistant" : "user"
-    if (turn === undefined || role !== turn.role || m.providerOptions?.["anthropic"]?.[hintKey("separateMessage")] === true) {
-      close()
-      turn = { role, opener: i, filled: false, written: 0 }
-    }
-    turn.filled ||= m.content.length > 0
-    turn.written += blocks[i]!
-  }
-  close()
-  return out
-}
 
 /**
  * Anthropic: a message takes no field besides `role` and `content` ("messages.0.cache_control: Extra inputs are not

@@ -28,6 +28,7 @@ import { defineOwn } from "./internal/json.js"
 import { customCallOutputs, customItemOf, isChatCustomCall, isCustomOutputsOnly, isObject, jsonText, rawArgsHold, sentArgumentsProblem } from "./internal/toolArgs.js"
 import { hasLoneSurrogate, LONE_SURROGATES } from "./internal/surrogates.js"
 import { anthropicImageType, isImageType } from "./internal/anthropicFiles.js"
+import { anthropicWrittenMessages, sentOptionKey, walkAnthropicSent } from "./internal/anthropicSent.js"
 import { assistantRunEnd, isThinkingBlock, nextOnWire, previousOnWire, thinkingSetting, turnStart } from "./internal/anthropicTurn.js"
 
 /**
@@ -1324,22 +1325,29 @@ const wellFormedBlock = <B extends Block.Block>(block: B, replaced: Replaced): B
 
 /**
  * A message with each lone surrogate of its blocks replaced with U+FFFD, each block's replacement logged with the
- * block as it was (Anthropic rejects a body that holds one).
+ * block as it was (Anthropic rejects a body that holds one). Only a block the adapter sends with a lone surrogate in
+ * what it sends of it is changed, as validation reads it (`walkAnthropicSent`): one in a field the adapter leaves out
+ * (another provider's citations, an item id) or in a block it leaves out cannot make the body invalid.
  */
 const withoutLoneSurrogates = <M extends Message.Message>(m: M, i: number, log: (action: RepairAction) => void): M => {
   let content: Array<Block.Block> | undefined
   const blocks: ReadonlyArray<Block.Block> = m.content
-  for (let b = 0; b < blocks.length; b++) {
-    const block = blocks[b]!
+  walkAnthropicSent([m], (block, _i, b, sent) => {
+    if (!sent.some(([, value]) => sentLoneSurrogate(value))) return false
     const replaced: Replaced = { count: 0 }
     const fixed = wellFormedBlock(block, replaced)
-    if (fixed === block) continue
+    if (fixed === block) return false
     content ??= blocks.slice()
     content[b] = fixed
     log(new ReplacedLoneSurrogates({ index: i, blockIndex: b, count: replaced.count, original: block }))
-  }
+    return false
+  }, true)
   return content === undefined ? m : withContent(m, content)
 }
+
+/** Whether a value the Anthropic adapter sends holds a lone surrogate: it is such a string, or has one in a string or a key inside it. */
+const sentLoneSurrogate = (value: unknown): boolean =>
+  typeof value === "string" ? hasLoneSurrogate(value) : typeof value === "object" && value !== null && holdsLoneSurrogate(value)
 
 /** An image given as base64 data with the type its bytes show, where Anthropic's writer reads them as another type than the declared one; else `undefined`. */
 const imageOfItsBytes = (file: Block.FileBlock): Block.FileBlock | undefined => {
@@ -1395,10 +1403,19 @@ const withImageTypesOfBytes = <M extends Message.Message>(m: M, i: number, log: 
 }
 
 /**
- * A user, assistant or tool message without the Anthropic options that would be written as fields of its message
- * (all but `cache_control` and the adapter's hints, `ANTHROPIC_HINTS`: `ValidationError.UnknownMessageField`), each logged with its value.
+ * The repaired messages without the Anthropic options the writer would write as fields of their message (all but
+ * `cache_control` and the adapter's hints, `ANTHROPIC_HINTS`: `ValidationError.UnknownMessageField`), each logged
+ * with its value. Only on the messages it writes options on, as validation reads them (`anthropicWrittenMessages`):
+ * the options of a message merged into the one before it on the wire go nowhere, and stay.
  */
-const withoutUnknownFields = <M extends Message.Message>(m: M, i: number, log: (action: RepairAction) => void): M => {
+const withoutUnknownFields = (out: Array<Message.Message>, origins: ReadonlyArray<number>, log: (action: RepairAction) => void): void => {
+  if (!out.some((m) => m.providerOptions?.["anthropic"] !== undefined)) return
+  const written = anthropicWrittenMessages(out)
+  for (let k = 0; k < out.length; k++) if (written[k] === 1) out[k] = withoutMessageFields(out[k]!, origins[k]!, log)
+}
+
+/** A message without the Anthropic options that would be written as fields of it, each logged with its value. */
+const withoutMessageFields = <M extends Message.Message>(m: M, i: number, log: (action: RepairAction) => void): M => {
   const own = m.providerOptions?.["anthropic"]
   if (m.role === "system" || own === undefined) return m
   let kept: Record<string, Schema.Json> | undefined
@@ -1427,8 +1444,17 @@ const withoutDollarKeys = <V>(record: { readonly [key: string]: V }, removed: (k
   return kept
 }
 
-/** A block (or a tool result's part) without the `$` keys of its Anthropic options, or the block itself. */
-const withoutDollarOptions = <B extends Block.Block>(block: B, at: ReadonlyArray<string | number>, removed: (field: string, path: ReadonlyArray<string | number>, value: Schema.Json) => void): B => {
+/**
+ * A block without the `$` keys of its Anthropic options (`own`) and of the options of the parts of its tool result
+ * whose indexes `parts` holds, or the block itself; the `$` keys of the data of Anthropic provider data.
+ */
+const withoutDollarOptions = <B extends Block.Block>(
+  block: B,
+  at: ReadonlyArray<string | number>,
+  own: boolean,
+  parts: ReadonlySet<number>,
+  removed: (field: string, path: ReadonlyArray<string | number>, value: Schema.Json) => void
+): B => {
   if (block._tag === "ProviderData") {
     if (block.provider !== "anthropic") return block
     const data = withoutDollarKeys(block.data, (key, value) => removed(key, [...at, "data", key], value))
@@ -1436,9 +1462,9 @@ const withoutDollarOptions = <B extends Block.Block>(block: B, at: ReadonlyArray
   }
   if (block._tag === "Json") return block
   let fields: Record<string, unknown> | undefined
-  const own = block.providerOptions?.["anthropic"]
-  if (own !== undefined) {
-    const kept = withoutDollarKeys(own, (key, value) => removed(wireName(key), [...at, "providerOptions", "anthropic", key], value))
+  const options = own ? block.providerOptions?.["anthropic"] : undefined
+  if (options !== undefined) {
+    const kept = withoutDollarKeys(options, (key, value) => removed(wireName(key), [...at, "providerOptions", "anthropic", key], value))
     if (kept !== undefined) {
       const { anthropic: _, ...others } = block.providerOptions ?? {}
       const providerOptions = Object.keys(kept).length === 0 ? others : { ...others, anthropic: kept }
@@ -1446,12 +1472,12 @@ const withoutDollarOptions = <B extends Block.Block>(block: B, at: ReadonlyArray
       fields = Object.keys(providerOptions).length === 0 ? rest : { ...rest, providerOptions }
     }
   }
-  if (block._tag === "ToolResult" && typeof block.content !== "string") {
-    const parts = block.content
+  if (block._tag === "ToolResult" && typeof block.content !== "string" && parts.size > 0) {
+    const given = block.content
     let content: Array<Block.ToolResultPart> | undefined
-    for (let p = 0; p < parts.length; p++) {
-      const part = withoutDollarOptions(parts[p]!, [...at, "content", p], removed)
-      if (part !== parts[p]) content ??= parts.slice(0, p)
+    for (let p = 0; p < given.length; p++) {
+      const part = parts.has(p) ? withoutDollarOptions(given[p]!, [...at, "content", p], true, NO_PARTS, removed) : given[p]!
+      if (part !== given[p]) content ??= given.slice(0, p)
       content?.push(part)
     }
     if (content !== undefined) fields = { ...(fields ?? block), content }
@@ -1461,30 +1487,170 @@ const withoutDollarOptions = <B extends Block.Block>(block: B, at: ReadonlyArray
   return Block.freeze(new Ctor(fields))
 }
 
+const NO_PARTS: ReadonlySet<number> = new Set()
+
+/** Whether a block or a part of its tool result has a key starting with `$` in its Anthropic options, or in its data as Anthropic provider data. */
+const hasDollarKey = (block: Block.Block): boolean => {
+  if (block._tag === "ProviderData") return block.provider === "anthropic" && Object.keys(block.data).some(isDollar)
+  if (block._tag === "Json") return false
+  const own = block.providerOptions?.["anthropic"]
+  if (own !== undefined && Object.keys(own).some(isDollar)) return true
+  return block._tag === "ToolResult" && typeof block.content !== "string" && block.content.some(hasDollarKey)
+}
+
+const isDollar = (key: string): boolean => key.startsWith("$")
+
 /**
  * A message whose blocks have no field whose name starts with `$` where the Anthropic adapter writes one (their
  * Anthropic options, their tool results' parts' options, the data of Anthropic provider data:
- * `ValidationError.UnknownMessageField` with a `blockIndex`), each logged with its value.
+ * `ValidationError.UnknownMessageField` with a `blockIndex`), each logged with its value. Only what the adapter
+ * sends is read, as validation reads it (`walkAnthropicSent`): a block or a part it leaves out (a refusal's options,
+ * another provider's server tool, a file in an assistant message...) keeps its options.
  */
 const withoutDollarBlockFields = <M extends Message.Message>(m: M, i: number, log: (action: RepairAction) => void): M => {
-  let content: Array<Block.Block> | undefined
   const blocks: ReadonlyArray<Block.Block> = m.content
-  for (let b = 0; b < blocks.length; b++) {
-    const block = blocks[b]!
-    // a refusal is sent as plain text, its options not at all: nothing to remove (validation reports none)
-    if (block._tag === "Refusal") continue
-    const fixed = withoutDollarOptions(block, [], (field, path, original) => log(new RemovedMessageField({ index: i, blockIndex: b, field, path, original })))
-    if (fixed === block) continue
+  if (!blocks.some(hasDollarKey)) return m
+  let content: Array<Block.Block> | undefined
+  const parts = new Set<number>()
+  walkAnthropicSent([m], (block, _i, b, sent) => {
+    let own = false
+    parts.clear()
+    for (const value of sent) {
+      const option = sentOptionKey(value)
+      if (option === undefined || !isDollar(wireName(option.key))) continue
+      if (option.where.length === 0) own = true
+      else parts.add(option.where[1] as number)
+    }
+    const fixed = withoutDollarOptions(block, [], own, parts, (field, path, original) => log(new RemovedMessageField({ index: i, blockIndex: b, field, path, original })))
+    if (fixed === block) return false
     content ??= blocks.slice()
     content[b] = fixed
-  }
+    return false
+  }, true)
   return content === undefined ? m : withContent(m, content)
+}
+
+/**
+ * Anthropic's placement rules, on the repaired messages: a turn's results read from two user messages go back as
+ * one, the thinking of the assistant turn a request ends with is removed with thinking off, a prefill loses its
+ * trailing whitespace, and with manual thinking the turn the request continues starts with thinking.
+ */
+const placeForAnthropic = (
+  out: Array<Message.Message>,
+  origins: Array<number>,
+  log: (action: RepairAction) => void,
+  options: RepairForOptions | undefined
+): void => {
+  // results read from two user messages in a row go back as one: Anthropic wants a turn's results together
+  // (a system message between them goes to the system prompt: they still meet on the wire)
+  for (let k = out.length - 1; k > 0; k--) {
+    const m = out[k]!
+    const j = previousOnWire(out, k)
+    const before = out[j]
+    if (m.role !== "tool" || before?.role !== "tool" || m.providerOptions?.["anthropic"]?.[hintKey("separateMessage")] !== true) continue
+    // the system messages between them now follow the merged results
+    for (let n = j + 1; n < k; n++) log(new MovedSystemMessage({ index: origins[n]!, to: "after-merged-messages" }))
+    log(new MergedConsecutive({ index: origins[k]!, into: origins[j]!, message: m }))
+    out[j] = withContent(before, [...before.content, ...m.content])
+    out.splice(k, 1)
+    origins.splice(k, 1)
+  }
+  // the last message on the wire: system messages after it go to the system prompt
+  let last = previousOnWire(out, out.length)
+  const setting = thinkingSetting(options)
+  if (setting === "disabled" && out[last]?.role === "assistant") {
+    // with thinking off, the assistant turn a request ends with holds no thinking: each block is removed, kept
+    // whole in the log, and a message left with nothing is removed too
+    const from = turnStart(out, last)
+    const emptied: Array<number> = []
+    for (let j = from; j <= last; j++) {
+      const m = out[j]!
+      if (m.role !== "assistant") continue
+      const kept = dropBlocks(m, origins[j]!, log, (block) => (isThinkingBlock(block) ? "with thinking off, Anthropic rejects thinking in the assistant turn a request ends with" : undefined))
+      if (kept === m) continue
+      out[j] = kept
+      if (kept.content.length > 0) continue
+      log(new RemovedEmptyMessage({ index: origins[j]!, message: kept }))
+      emptied.push(j)
+    }
+    for (let n = emptied.length - 1; n >= 0; n--) {
+      out.splice(emptied[n]!, 1)
+      origins.splice(emptied[n]!, 1)
+    }
+    last = previousOnWire(out, out.length)
+  }
+  const final = out[last]
+  if (final?.role === "assistant") {
+    // a prefill must not end with whitespace
+    for (let b = final.content.length - 1; b >= 0; b--) {
+      const block = final.content[b]!
+      // a refusal goes as text too
+      if (block._tag !== "Text" && block._tag !== "Refusal") continue
+      const text = block._tag === "Text" ? block.text : block.refusal
+      const trimmed = text.trimEnd()
+      if (trimmed !== text) {
+        log(new TrimmedPrefill({ index: origins[last]!, blockIndex: b, original: text }))
+        const content = final.content.slice()
+        content[b] = Block.freeze(block._tag === "Text" ? new Block.TextBlock({ ...block, text: trimmed }) : new Block.RefusalBlock({ ...block, refusal: trimmed }))
+        out[last] = withContent(final, content)
+      }
+      break
+    }
+  }
+  // with manual thinking, the assistant turn the request continues must start with thinking: a tool loop in
+  // progress (the results of the last assistant's calls, and maybe the user's words after them, end the
+  // conversation; thinking in the history says thinking is on) or, the setting known, a final assistant message
+  if (out[last] === undefined) return
+  const endsOnAssistant = out[last]!.role === "assistant"
+  let k = last
+  while (k >= 0 && out[k]!.role !== "assistant") k--
+  if (k < 0) return
+  const inToolLoop = !endsOnAssistant && out[nextOnWire(out, k)]?.role === "tool"
+  if (!inToolLoop && !endsOnAssistant) return
+  const thinkingOn = setting === "enabled" || (setting === undefined && inToolLoop && out.some((m) => m.role === "assistant" && m.content.some(isThinkingBlock)))
+  if (!thinkingOn) return
+  // a tool loop is one turn, from the user's words on: its first message is the run of assistant messages it starts
+  // with, system messages between them aside (Anthropic merges them); later steps may go without thinking
+  const start = turnStart(out, k)
+  const end = assistantRunEnd(out, start)
+  const assistants: Array<number> = []
+  for (let j = start; j <= end; j++) if (out[j]!.role === "assistant") assistants.push(j)
+  const turn = assistants.flatMap((j) => (out[j] as Message.AssistantMessage).content)
+  const first = turn[0]
+  if (first === undefined || isThinkingBlock(first)) return
+  const at = turn.findIndex(isThinkingBlock)
+  if (at === -1) return // nothing to move: validation reports it, and repairFor fails with CannotRepair
+  const head = out[start] as Message.AssistantMessage
+  let merged: Message.AssistantMessage = head
+  if (at >= head.content.length) {
+    // the thinking is in a later message of the turn: the turn becomes the one message Anthropic makes of it
+    // (metadata joined as the generic merge joins it, the first message's values first)
+    let metadata = head.metadata
+    // the system messages between them (in the system prompt on the wire) now follow the merged message
+    for (let j = start + 1; j < end; j++) {
+      if (out[j]!.role === "system") log(new MovedSystemMessage({ index: origins[j]!, to: "after-merged-messages" }))
+    }
+    for (const j of assistants.slice(1)) {
+      const m = out[j]!
+      log(new MergedConsecutive({ index: origins[j]!, into: origins[start]!, message: m }))
+      if (m.metadata !== undefined) metadata = { ...m.metadata, ...metadata }
+    }
+    if (metadata !== head.metadata && metadata !== undefined) merged = Message.freeze(withMetadata(head, metadata))
+    for (let n = assistants.length - 1; n >= 1; n--) {
+      out.splice(assistants[n]!, 1)
+      origins.splice(assistants[n]!, 1)
+    }
+  }
+  log(new MovedBlock({ index: origins[start]!, from: at, to: 0, reason: "with thinking on, the assistant turn the request continues must start with thinking" }))
+  const content = at >= head.content.length ? turn.slice() : head.content.slice()
+  const [thinking] = content.splice(at, 1)
+  out[start] = withContent(merged, [thinking!, ...content])
 }
 
 const anthropicFixes = (options: RepairForOptions | undefined): ProviderFixes => ({
   message: (given, i, log) => {
-    // first, so that the steps after it see the text as it is sent (and the images: neither moves a block)
-    const m = withImageTypesOfBytes(withoutLoneSurrogates(withoutDollarBlockFields(withoutUnknownFields(given, i, log), i, log), i, log), i, log)
+    // first, so that the steps after it see the blocks as they are sent (and the images: neither moves a block)
+    const m = withImageTypesOfBytes(withoutLoneSurrogates(withoutDollarBlockFields(given, i, log), i, log), i, log)
     if (m.role === "tool") return withoutBlankResultText(m, i, log)
     const dropped = dropBlocks(m, i, log, (block) => {
       switch (block._tag) {
@@ -1510,110 +1676,9 @@ const anthropicFixes = (options: RepairForOptions | undefined): ProviderFixes =>
     return moveTextBeforeCalls(dropped, i, log, last, first, "Anthropic takes text before the tool calls of a turn")
   },
   finish: (out, origins, log) => {
-    // results read from two user messages in a row go back as one: Anthropic wants a turn's results together
-    // (a system message between them goes to the system prompt: they still meet on the wire)
-    for (let k = out.length - 1; k > 0; k--) {
-      const m = out[k]!
-      const j = previousOnWire(out, k)
-      const before = out[j]
-      if (m.role !== "tool" || before?.role !== "tool" || m.providerOptions?.["anthropic"]?.[hintKey("separateMessage")] !== true) continue
-      // the system messages between them now follow the merged results
-      for (let n = j + 1; n < k; n++) log(new MovedSystemMessage({ index: origins[n]!, to: "after-merged-messages" }))
-      log(new MergedConsecutive({ index: origins[k]!, into: origins[j]!, message: m }))
-      out[j] = withContent(before, [...before.content, ...m.content])
-      out.splice(k, 1)
-      origins.splice(k, 1)
-    }
-    // the last message on the wire: system messages after it go to the system prompt
-    let last = previousOnWire(out, out.length)
-    const setting = thinkingSetting(options)
-    if (setting === "disabled" && out[last]?.role === "assistant") {
-      // with thinking off, the assistant turn a request ends with holds no thinking: each block is removed, kept
-      // whole in the log, and a message left with nothing is removed too
-      const from = turnStart(out, last)
-      const emptied: Array<number> = []
-      for (let j = from; j <= last; j++) {
-        const m = out[j]!
-        if (m.role !== "assistant") continue
-        const kept = dropBlocks(m, origins[j]!, log, (block) => (isThinkingBlock(block) ? "with thinking off, Anthropic rejects thinking in the assistant turn a request ends with" : undefined))
-        if (kept === m) continue
-        out[j] = kept
-        if (kept.content.length > 0) continue
-        log(new RemovedEmptyMessage({ index: origins[j]!, message: kept }))
-        emptied.push(j)
-      }
-      for (let n = emptied.length - 1; n >= 0; n--) {
-        out.splice(emptied[n]!, 1)
-        origins.splice(emptied[n]!, 1)
-      }
-      last = previousOnWire(out, out.length)
-    }
-    const final = out[last]
-    if (final?.role === "assistant") {
-      // a prefill must not end with whitespace
-      for (let b = final.content.length - 1; b >= 0; b--) {
-        const block = final.content[b]!
-        // a refusal goes as text too
-        if (block._tag !== "Text" && block._tag !== "Refusal") continue
-        const text = block._tag === "Text" ? block.text : block.refusal
-        const trimmed = text.trimEnd()
-        if (trimmed !== text) {
-          log(new TrimmedPrefill({ index: origins[last]!, blockIndex: b, original: text }))
-          const content = final.content.slice()
-          content[b] = Block.freeze(block._tag === "Text" ? new Block.TextBlock({ ...block, text: trimmed }) : new Block.RefusalBlock({ ...block, refusal: trimmed }))
-          out[last] = withContent(final, content)
-        }
-        break
-      }
-    }
-    // with manual thinking, the assistant turn the request continues must start with thinking: a tool loop in
-    // progress (the results of the last assistant's calls, and maybe the user's words after them, end the
-    // conversation; thinking in the history says thinking is on) or, the setting known, a final assistant message
-    if (out[last] === undefined) return
-    const endsOnAssistant = out[last]!.role === "assistant"
-    let k = last
-    while (k >= 0 && out[k]!.role !== "assistant") k--
-    if (k < 0) return
-    const inToolLoop = !endsOnAssistant && out[nextOnWire(out, k)]?.role === "tool"
-    if (!inToolLoop && !endsOnAssistant) return
-    const thinkingOn = setting === "enabled" || (setting === undefined && inToolLoop && out.some((m) => m.role === "assistant" && m.content.some(isThinkingBlock)))
-    if (!thinkingOn) return
-    // a tool loop is one turn, from the user's words on: its first message is the run of assistant messages it starts
-    // with, system messages between them aside (Anthropic merges them); later steps may go without thinking
-    const start = turnStart(out, k)
-    const end = assistantRunEnd(out, start)
-    const assistants: Array<number> = []
-    for (let j = start; j <= end; j++) if (out[j]!.role === "assistant") assistants.push(j)
-    const turn = assistants.flatMap((j) => (out[j] as Message.AssistantMessage).content)
-    const first = turn[0]
-    if (first === undefined || isThinkingBlock(first)) return
-    const at = turn.findIndex(isThinkingBlock)
-    if (at === -1) return // nothing to move: validation reports it, and repairFor fails with CannotRepair
-    const head = out[start] as Message.AssistantMessage
-    let merged: Message.AssistantMessage = head
-    if (at >= head.content.length) {
-      // the thinking is in a later message of the turn: the turn becomes the one message Anthropic makes of it
-      // (metadata joined as the generic merge joins it, the first message's values first)
-      let metadata = head.metadata
-      // the system messages between them (in the system prompt on the wire) now follow the merged message
-      for (let j = start + 1; j < end; j++) {
-        if (out[j]!.role === "system") log(new MovedSystemMessage({ index: origins[j]!, to: "after-merged-messages" }))
-      }
-      for (const j of assistants.slice(1)) {
-        const m = out[j]!
-        log(new MergedConsecutive({ index: origins[j]!, into: origins[start]!, message: m }))
-        if (m.metadata !== undefined) metadata = { ...m.metadata, ...metadata }
-      }
-      if (metadata !== head.metadata && metadata !== undefined) merged = Message.freeze(withMetadata(head, metadata))
-      for (let n = assistants.length - 1; n >= 1; n--) {
-        out.splice(assistants[n]!, 1)
-        origins.splice(assistants[n]!, 1)
-      }
-    }
-    log(new MovedBlock({ index: origins[start]!, from: at, to: 0, reason: "with thinking on, the assistant turn the request continues must start with thinking" }))
-    const content = at >= head.content.length ? turn.slice() : head.content.slice()
-    const [thinking] = content.splice(at, 1)
-    out[start] = withContent(merged, [thinking!, ...content])
+    placeForAnthropic(out, origins, log, options)
+    // last, on the messages as they are sent: which ones the writer writes fields on depends on where they end up
+    withoutUnknownFields(out, origins, log)
   }
 })
 
@@ -1975,7 +2040,8 @@ const whyNot = (issue: Issue): string => {
  *   from two user messages in a row are merged into one message (a system
  *   message between them then follows it, logged the same way). Each lone
  *   UTF-16 surrogate (half of a character) in a block's strings is replaced
- *   with U+FFFD (`ReplacedLoneSurrogates`, the block as it was kept). More
+ *   with U+FFFD (`ReplacedLoneSurrogates`, the block as it was kept), in a
+ *   block the writer sends with one in what it sends. More
  *   than 4 cache breakpoints are left as they are (`CannotRepair`): which to
  *   keep is the caller's choice. An image given as base64 data whose bytes
  *   are another format than its type (`MediaTypeMismatch`) is given the
@@ -1985,7 +2051,11 @@ const whyNot = (issue: Issue): string => {
  *   `UnknownMessageField`) are removed (`RemovedMessageField`, each value
  *   kept), and so are the fields of a block whose name starts with `$` (its
  *   Anthropic options, its tool result's parts', the data of Anthropic
- *   provider data), which the writer writes as they are.
+ *   provider data), which the writer writes as they are. Only what the
+ *   writer sends is changed, as validation reads it: a block it leaves out
+ *   (a file in an assistant message, another provider's server tool), a
+ *   refusal's options (it goes as plain text) and the options of a message
+ *   merged into the one before it keep theirs.
  * - Every provider: a file in a media type the provider does not take
  *   (`UnsupportedMediaType`) is left as it is (`CannotRepair`): the file is
  *   the caller's to convert or leave out.
