@@ -168,3 +168,313 @@ describe("the examples of the model's and validation's doc comments show what th
     expect(checked).toBeGreaterThan(100)
   }, 60_000)
 })
+
+// ---------------------------------------------------------------------------
+// the model (Message, Block; README "The model", "Persisting: the codec")
+// ---------------------------------------------------------------------------
+
+const decodeResult = (input: unknown) => Effect.runSync(Effect.result(Message.decode(input)))
+const failureOf = (input: unknown): ValidationError.DecodeIssue => {
+  const r = decodeResult(input)
+  assert(Result.isFailure(r), "the input decoded")
+  return r.failure
+}
+
+describe("the model: what each role may hold", () => {
+  it("tool calls on a user message and text in a tool message cannot be constructed (the types refuse them)", () => {
+    // @ts-expect-error a user message holds no tool call
+    const call = () => Message.user([Block.toolCall("c1", "search")])
+    // @ts-expect-error a tool message holds only results
+    const text = () => Message.tool([Block.text("3 hits")])
+    // @ts-expect-error a user message holds no tool result
+    const result = () => Message.user([Block.toolResult("c1", "search", "3 hits")])
+    expect([call, text, result].every((f) => typeof f === "function")).toBe(true)
+  })
+
+  it.effect("an assistant message may hold tool results (those of the tools the provider ran), a user message may not", () =>
+    Effect.gen(function*() {
+      const search = Block.toolCall("srvtoolu_1", "web_search", { query: "Oslo" }, { providerExecuted: true })
+      const found = Block.toolResult("srvtoolu_1", "web_search", [Block.json([{ title: "Oslo" }])], false, { providerExecuted: true })
+      const reply = Message.assistant([search, found, Block.text("Oslo is the capital.")])
+      const back = yield* Message.decode(Message.encode(reply))
+      expect(back.content.map((b) => b._tag)).toEqual(["ToolCall", "ToolResult", "Text"])
+      // not a tool message: Message.isToolResultMessage is about the client's results
+      expect(Message.isToolResultMessage(reply)).toBe(false)
+      expect(Message.toolResultsOf(reply)).toEqual([])
+      const error = failureOf({ role: "user", content: [{ _tag: "ToolResult", toolCallId: "c1", toolName: "search", content: "3 hits" }] })
+      expect(error._tag).toBe("ToolResultFieldsOnNonTool")
+    }))
+
+  it("ToolResultFieldsOnNonTool names an assistant message with its article", () => {
+    expect(failureOf({ role: "assistant", content: "x", toolCallId: "c1" }).message).toBe(
+      "an assistant message carries tool-result fields (toolCallId); only tool messages may"
+    )
+    expect(failureOf({ role: "system", content: "x", isError: true }).message).toBe(
+      "a system message carries tool-result fields (isError); only tool messages may"
+    )
+  })
+
+  it("a mistake gets the same tag whichever form it came in (flat fields or blocks)", () => {
+    const tagOf = (input: unknown) => failureOf(input)._tag
+    expect(tagOf({ role: "user", content: "hi", toolCalls: [{ id: "c1", name: "search" }] })).toBe("ToolCallsOnNonAssistant")
+    expect(tagOf({ role: "user", content: [{ _tag: "ToolCall", id: "c1", name: "search", args: {} }] })).toBe("ToolCallsOnNonAssistant")
+    expect(tagOf({ role: "user", content: "hi", toolCallId: "c1" })).toBe("ToolResultFieldsOnNonTool")
+    expect(tagOf({ role: "user", content: [{ _tag: "ToolResult", toolCallId: "c1", toolName: "search", content: "" }] })).toBe("ToolResultFieldsOnNonTool")
+    expect(tagOf({ role: "tool", toolName: "search", content: "3 hits" })).toBe("MissingToolCallId")
+    expect(tagOf({ role: "tool", content: [{ _tag: "ToolResult", toolName: "search", content: "3 hits" }] })).toBe("MissingToolCallId")
+    expect(tagOf({ role: "tool", toolCallId: "c1", content: "3 hits" })).toBe("MissingToolName")
+    expect(tagOf({ role: "tool", content: [{ _tag: "ToolResult", toolCallId: "c1", content: "3 hits" }] })).toBe("MissingToolName")
+  })
+
+  it("a Date, a Map, a BigInt, undefined in an array or a cycle is refused by decoding with a tagged error naming where", () => {
+    const cycle: Record<string, unknown> = { x: 1 }
+    cycle["self"] = cycle
+    const cases: ReadonlyArray<readonly [unknown, string]> = [
+      [{ when: new Date(0) }, "content[0].args.when"],
+      [{ table: new Map() }, "content[0].args.table"],
+      [{ n: 1n }, "content[0].args.n"],
+      [[1, undefined], "content[0].args[1]"],
+      [cycle, "content[0].args.self"]
+    ]
+    for (const [args, where] of cases) {
+      const error = failureOf({ role: "assistant", content: [{ _tag: "ToolCall", id: "c1", name: "search", args }] })
+      assert(error._tag === "MessageDecodeError")
+      expect(ValidationError.formatPath(error.path)).toBe(where)
+    }
+    const error = failureOf({ role: "user", content: "hi", metadata: { seen: new Set([1]) } })
+    assert(error._tag === "MessageDecodeError")
+    expect(ValidationError.formatPath(error.path)).toBe("metadata.seen")
+  })
+
+  it.effect("unknown fields are refused at every level, whatever parse options the caller passes", () =>
+    Effect.gen(function*() {
+      const inputs = [
+        { role: "user", content: "hi", mood: "curious" },
+        { role: "user", content: [{ _tag: "Text", text: "hi", mood: "curious" }] },
+        { role: "user", content: [{ _tag: "File", mediaType: "image/png", source: { _tag: "Url", url: "https://example.com/a.png", mood: 1 } }] },
+        { role: "tool", content: [{ _tag: "ToolResult", toolCallId: "c1", toolName: "f", content: [{ _tag: "Json", value: 1, mood: 1 }] }] }
+      ]
+      for (const input of inputs) {
+        for (const onExcessProperty of ["ignore", "error"] as const) {
+          const r = yield* Effect.result(Schema.decodeUnknownEffect(Message.Codec)(input, { onExcessProperty }))
+          expect(Result.isFailure(r), `${onExcessProperty}: ${JSON.stringify(input)}`).toBe(true)
+        }
+      }
+    }))
+
+  it.prop("constructors copy and freeze the JSON they are given: a change to it afterwards changes nothing", [Arb.argsObject], ([args]) => {
+    const given = structuredClone(args) as Record<string, Schema.Json>
+    const metadata = { trace: { id: "t1" } }
+    const call = Block.toolCall("c1", "search", given)
+    const message = Message.assistant([call], { metadata })
+    const before = JSON.stringify(Message.encode(message))
+    given["added"] = 1
+    metadata.trace.id = "t2"
+    expect(JSON.stringify(Message.encode(message))).toBe(before)
+    expect(Object.isFrozen(message) && Object.isFrozen(message.content) && Object.isFrozen(message.content[0]) && Object.isFrozen(message.metadata)).toBe(true)
+  }, { arbitrary: { runs: 100 } })
+
+  it("Message.freeze does for a message built with new what the constructors do", () => {
+    const built = new Message.UserMessage({ role: "user", content: [new Block.TextBlock({ _tag: "Text", text: "hi" })], metadata: { a: { b: 1 } } })
+    const frozen = Message.freeze(built)
+    expect([Object.isFrozen(frozen), Object.isFrozen(frozen.content), Object.isFrozen(frozen.content[0]), Object.isFrozen(frozen.metadata?.["a"])]).toEqual([true, true, true, true])
+  })
+
+  it("README's files: an image by URL is image/*, one by data URL is its type as inline base64", () => {
+    expect(Block.image("https://example.com/chart.png", { detail: "high" }).mediaType).toBe("image/*")
+    const inline = Block.image("data:image/png;base64,iVBORw0KGgo=")
+    expect([inline.mediaType, inline.source]).toEqual(["image/png", { _tag: "Base64", data: "iVBORw0KGgo=" }])
+  })
+
+  it.effect("README: a damaged log's failure names the message and the role", () =>
+    Effect.gen(function*() {
+      const { failures, messages } = yield* Conversation.decodeEach(JSON.parse('[{"role":"user","content":"hi"},{"role":"bot"}]'))
+      expect(messages.length).toBe(1)
+      expect(failures.map((f) => f.message)).toEqual(['messages[1]: role: unknown role "bot": expected one of system, user, assistant, tool'])
+    }))
+
+  it.effect("decodeJsonl: an error carries the line's 0-based index, blank lines counted", () =>
+    Effect.gen(function*() {
+      const error = yield* Effect.flip(Conversation.decodeJsonl('{"role":"user","content":"hi"}\n\n{"role":"robot"}\n'))
+      expect(error.index).toBe(2)
+    }))
+
+  it.effect("decodeEach fails only when the input is not an array", () =>
+    Effect.gen(function*() {
+      const { messages, failures } = yield* Conversation.decodeEach([1, { role: "user", content: "hi" }, null])
+      expect([messages.length, failures.map((f) => f.index)]).toEqual([1, [0, 2]])
+      const error = yield* Effect.flip(Conversation.decodeEach({ role: "user", content: "hi" }))
+      expect(error._tag).toBe("MessageDecodeError")
+    }))
+})
+
+// ---------------------------------------------------------------------------
+// validation (Conversation, ValidationError; README "Validating a conversation")
+// ---------------------------------------------------------------------------
+
+const providers = ["openai-chat", "openai-responses", "anthropic", "gemini"] as const
+
+/** An issue as a key: its tag, its message, and for ConsecutiveRole the role. */
+const keyOf = (issue: ValidationError.Issue): string => `${issue._tag}|${issue.message}`
+
+const histories = Arbitrary.all({ broken: Arb.bool, valid: Arb.validConversation, damaged: Arb.brokenConversation }).pipe(
+  Arbitrary.map(({ broken, damaged, valid }) => (broken ? damaged : valid))
+)
+
+describe("the profiles relax what the tables say, and nothing else", () => {
+  it.prop(
+    "OpenAI Chat and Responses relax nothing: every generic issue is theirs too, so a conversation they accept is generically valid",
+    [histories],
+    ([messages]) => {
+      const generic = Conversation.issuesOf(messages).map(keyOf)
+      for (const provider of ["openai-chat", "openai-responses"] as const) {
+        const own = new Set(Conversation.issuesFor(provider, messages).map(keyOf))
+        for (const issue of generic) expect(own.has(issue), `${provider}: ${issue}`).toBe(true)
+        if (Conversation.issuesFor(provider, messages).length === 0) expect(Conversation.isValid(messages)).toBe(true)
+      }
+    },
+    { arbitrary: { runs: 150 }, timeout: 120_000 }
+  )
+
+  it.prop(
+    "Gemini relaxes ConsecutiveRole for user messages only: every other generic issue is its too",
+    [histories],
+    ([messages]) => {
+      const own = new Set(Conversation.issuesFor("gemini", messages).map(keyOf))
+      for (const issue of Conversation.issuesOf(messages)) {
+        if (issue._tag === "ConsecutiveRole" && issue.role === "user") continue
+        expect(own.has(keyOf(issue)), keyOf(issue)).toBe(true)
+      }
+    },
+    { arbitrary: { runs: 150 }, timeout: 120_000 }
+  )
+
+  it("the generic rules table: who keeps ConsecutiveRole, EmptyConversation and a system message between calls and results", () => {
+    const tagsFor = (provider: (typeof providers)[number] | "generic", messages: ReadonlyArray<Message.Message>) =>
+      (provider === "generic" ? Conversation.issuesOf(messages) : Conversation.issuesFor(provider, messages)).map((i) => i._tag)
+    const twoUsers = [Message.user("hi"), Message.user("anyone there?")]
+    const twoAssistants = [Message.user("hi"), Message.assistant("Hello."), Message.assistant("How can I help?")]
+    const onlySystem = [Message.system("You are terse.")]
+    const reminder = [
+      Message.user("Find it."),
+      Message.assistant([Block.toolCall("c1", "search")]),
+      Message.system("Be brief."),
+      Message.toolResultMessage("c1", "search", "3 hits")
+    ]
+    const table = providers.map((p) => [
+      p,
+      tagsFor(p, twoUsers).includes("ConsecutiveRole"),
+      tagsFor(p, twoAssistants).includes("ConsecutiveRole"),
+      tagsFor(p, onlySystem).includes("EmptyConversation"),
+      tagsFor(p, reminder).includes("MissingToolResult")
+    ])
+    expect(table).toEqual([
+      ["openai-chat", true, true, true, true],
+      ["openai-responses", true, true, true, true],
+      ["anthropic", false, false, true, false],
+      ["gemini", false, true, true, true]
+    ])
+    // and the generic rules keep all of them
+    expect([tagsFor("generic", twoUsers), tagsFor("generic", twoAssistants), tagsFor("generic", onlySystem), tagsFor("generic", reminder)]).toEqual([
+      ["ConsecutiveRole"],
+      ["ConsecutiveRole"],
+      ["EmptyConversation"],
+      ["MissingToolResult", "OrphanToolResult"]
+    ])
+  })
+
+  it("genericRulesFor agrees with the tables: all rules for the generic and OpenAI targets", () => {
+    const all = Conversation.genericRulesFor("generic")
+    expect(Conversation.genericRulesFor("openai-chat")).toEqual(all)
+    expect(Conversation.genericRulesFor("openai-responses")).toEqual(all)
+    expect(Object.values(all).every((on) => on === true)).toBe(true)
+  })
+
+  it("ConsecutiveRole looks through system messages: user, system, user is two user messages in a row", () => {
+    const issues = Conversation.issuesOf([Message.user("hi"), Message.system("Be brief."), Message.user("hello?")])
+    expect(issues.map((i) => i.message)).toEqual(["messages[2]: two user messages in a row (messages[1] and messages[2])"])
+  })
+
+  it("a result that answers no call is OrphanToolResult alone, not also EmptyToolName", () => {
+    for (const provider of providers) {
+      const issues = Conversation.issuesFor(provider, [Message.user("hi"), Message.toolResultMessage("c9", "", "stale")])
+      expect(issues.map((i) => i._tag), provider).toEqual(["OrphanToolResult"])
+    }
+  })
+
+  it.effect("an Effect built once and run again sees the conversation as it is then", () =>
+    Effect.gen(function*() {
+      const messages: Array<Message.Message> = [Message.user("hi")]
+      const validate = Conversation.validate(messages)
+      const validateFor = Conversation.validateFor("openai-chat")(messages)
+      yield* validate
+      messages.push(Message.user("hello?"))
+      expect((yield* Effect.flip(validate))._tag).toBe("ConsecutiveRole")
+      expect((yield* Effect.flip(validateFor))._tag).toBe("ConsecutiveRole")
+    }))
+
+  it("README: a Responses request that continues a stored response may open with a result (profileOptionsOf)", () => {
+    const request = Request.make([Message.toolResultMessage("call_1", "", "sunny")], {
+      model: "gpt-5",
+      providerOptions: { "openai-responses": { previous_response_id: "resp_123" } }
+    })
+    expect(Conversation.issuesFor("openai-responses", request.messages, Conversation.profileOptionsOf(request))).toEqual([])
+    expect(Conversation.issuesFor("openai-responses", request.messages).map((i) => i._tag)).toContain("OrphanToolResult")
+  })
+
+  it("profileOptionsOf: no Anthropic thinking is off for a body read from Anthropic, adaptive for Claude 5; effort none makes reasoning items optional", () => {
+    const of = (model: string, providerOptions?: Record<string, Record<string, Schema.Json>>, readFrom?: "anthropic") =>
+      Conversation.profileOptionsOf(Request.make([Message.user("hi")], { model, ...(providerOptions === undefined ? {} : { providerOptions }) }), readFrom === undefined ? undefined : { readFrom })
+    expect(of("claude-sonnet-4-5", undefined, "anthropic")).toEqual({ model: "claude-sonnet-4-5", thinking: false })
+    expect(of("claude-opus-5", undefined, "anthropic")).toEqual({ model: "claude-opus-5", thinking: true, thinkingMode: "adaptive" })
+    expect(of("claude-opus-5")).toEqual({ model: "claude-opus-5", thinking: true, thinkingMode: "adaptive" })
+    expect(of("claude-opus-5", { anthropic: { thinking: { type: "disabled" } } })).toEqual({ model: "claude-opus-5", thinking: false })
+    expect(of("gpt-5", { "openai-responses": { reasoning: { effort: "none" } } })).toEqual({ model: "gpt-5", reasoningItems: "optional" })
+    expect(of("gpt-5.4", { "openai-responses": { reasoning: { effort: "low" } } })).toEqual({ model: "gpt-5.4", reasoningItems: "required" })
+    expect(of("gpt-5", { "openai-responses": { store: false, conversation: "conv_1" } })).toEqual({ model: "gpt-5", store: false, continues: true })
+  })
+
+  it("ProfileOptions.thinking: without it, thinking is on when an assistant message holds thinking; thinkingMode alone turns it on; thinking: false wins", () => {
+    const loop = [Message.user("Weather?"), Message.assistant([Block.toolCall("c1", "weather")]), Message.toolResultMessage("c1", "weather", "12°C")]
+    const earlier = [Message.user("Hi"), Message.assistant([Block.thinking("Greet.", "EqQBCkgIARAB"), Block.text("Hello!")]), ...loop]
+    const tags = (messages: ReadonlyArray<Message.Message>, options?: Conversation.ProfileOptions) => Conversation.issuesFor("anthropic", messages, options).map((i) => i._tag)
+    expect(tags(loop)).toEqual([])
+    expect(tags(earlier)).toEqual(["ThinkingNotFirst"])
+    expect(tags(loop, { thinkingMode: "enabled" })).toEqual(["ThinkingNotFirst"])
+    expect(tags(loop, { thinkingMode: "adaptive" })).toEqual([])
+    expect(tags(earlier, { thinking: false, thinkingMode: "enabled" })).toEqual([])
+  })
+
+  it("PrefillNotSupported: Claude Opus and Sonnet 4.6 and every later Claude model; not 4.5 and before", () => {
+    const prefill = [Message.user("Give JSON"), Message.assistant("{")]
+    const rejects = (model: string) => Conversation.issuesFor("anthropic", prefill, { model }).some((i) => i._tag === "PrefillNotSupported")
+    expect(["claude-opus-4-6", "claude-sonnet-4-6", "claude-opus-4-7", "claude-sonnet-5", "claude-haiku-5"].map(rejects)).toEqual([true, true, true, true, true])
+    expect(["claude-sonnet-4-5", "claude-opus-4-1", "claude-3-7-sonnet-latest"].map(rejects)).toEqual([false, false, false])
+  })
+
+  it("EmptyTextBlock: Anthropic rejects text that is empty or only whitespace, in tool results too", () => {
+    for (const text of ["", " ", "\n\t "]) {
+      expect(Conversation.issuesFor("anthropic", [Message.user([Block.text(text)])]).map((i) => i._tag)).toEqual(["EmptyTextBlock"])
+    }
+    const inResult = [
+      Message.user("Run it."),
+      Message.assistant([Block.toolCall("c1", "run")]),
+      Message.tool([Block.toolResult("c1", "run", [Block.text(" ")])])
+    ]
+    expect(Conversation.issuesFor("anthropic", inResult).map((i) => i._tag)).toEqual(["EmptyTextBlock"])
+  })
+
+  it("InvalidConversation shows the first 5 issues and counts the rest; MessageDecodeError counts the problems after the first", () => {
+    const users = Array.from({ length: 8 }, (_, i) => Message.user(`${i}`))
+    const error = Effect.runSync(Effect.flip(Conversation.validateAll(users)))
+    expect(error.message.startsWith("7 issues: messages[1]: two user messages in a row")).toBe(true)
+    expect(error.message.endsWith("; and 2 more")).toBe(true)
+    expect(error.message.split("two user messages in a row").length - 1).toBe(5)
+    const decode = (n: number) => failureOf({ role: "user", content: Array.from({ length: n }, () => ({ _tag: "Text", text: 42 })) }).message
+    expect([decode(1), decode(2), decode(3)]).toEqual([
+      "content[0].text: Expected string",
+      "content[0].text: Expected string (and 1 more problem)",
+      "content[0].text: Expected string (and 2 more problems)"
+    ])
+  })
+})
