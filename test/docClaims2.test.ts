@@ -478,3 +478,90 @@ describe("the profiles relax what the tables say, and nothing else", () => {
     ])
   })
 })
+
+// ---------------------------------------------------------------------------
+// the command line (src/cli, README "The command line")
+// ---------------------------------------------------------------------------
+
+const cli = cliHarness("docclaims2")
+const readme = fs.readFileSync(path.join(root, "README.md"), "utf8")
+const commands = ["check", "tokens", "trim", "repair", "convert"] as const
+
+/** The flags a command's `--help` lists, each with its choices when it has some. */
+const helpFlags = (command: string): Map<string, ReadonlyArray<string> | undefined> => {
+  const help = cli.run([command, "--help"]).stdout
+  const section = help.slice(help.indexOf("\nFLAGS\n"), help.indexOf("\nGLOBAL FLAGS\n"))
+  const flags = new Map<string, ReadonlyArray<string> | undefined>()
+  for (const line of section.split("\n")) {
+    const m = line.match(/^ {2}(--[a-z-]+) /)
+    if (m === null) continue
+    const choices = line.match(/\(choices: ([^)]*)\)$/)
+    flags.set(m[1]!, choices === null ? undefined : choices[1]!.split(", "))
+  }
+  return flags
+}
+
+describe("the command line: what its docs and the README say it does", () => {
+  it("the README's synopsis lists every flag of each command's --help, and the choices it lists are the help's", () => {
+    const synopsis = readme.slice(readme.indexOf("## The command line"), readme.indexOf("`FILE` may be `-`"))
+    for (const command of commands) {
+      const line = synopsis.split("\n").find((l) => l.startsWith(`agent-messages ${command} FILE`))
+      assert(line !== undefined, command)
+      const listed = new Map([...line.matchAll(/(--[a-z-]+)(?: ([a-z0-9_|-]+))?/g)].map((m) => [m[1]!, m[2]?.includes("|") ? m[2].split("|") : undefined]))
+      const flags = helpFlags(command)
+      expect([...listed.keys()].sort(), command).toEqual([...flags.keys()].sort())
+      for (const [flag, choices] of listed) {
+        // an input format's `auto` is the default the synopsis leaves out
+        if (choices !== undefined) expect(choices, `${command} ${flag}`).toEqual(flags.get(flag)?.filter((c) => c !== "auto"))
+      }
+    }
+  }, 180_000)
+
+  it("the README's transcript of the example files is what the commands print (stderr, then stdout unless redirected)", () => {
+    const block = readme.match(/```sh\n(\$ agent-messages check examples\/[\s\S]*?)```/)?.[1]
+    assert(block !== undefined)
+    const runs = block.split(/^\$ /m).filter((part) => part !== "")
+    expect(runs.length).toBe(4)
+    for (const part of runs) {
+      const [commandLine, ...shown] = part.replace(/\n$/, "").split("\n")
+      const [command, redirect] = commandLine!.split(" > ")
+      const args = command!.split(" ").slice(1)
+      const r = cli.run(args)
+      const lines = (text: string) => text.split("\n").filter((l) => l !== "")
+      expect([...lines(r.stderr), ...(redirect === undefined ? lines(r.stdout) : [])], commandLine).toEqual(shown)
+    }
+  }, 180_000)
+
+  it("the exit codes the module doc gives: 0 done, 1 issues found or a job that cannot be done, 2 unreadable input or a bad command line", () => {
+    const log = path.join("examples", "transcripts", "interrupted-tool-call.jsonl")
+    const valid = cli.file("valid.json", [{ role: "user", content: "hi" }, { role: "assistant", content: "Hello!" }])
+    const systemOnly = cli.file("system-only.json", [{ role: "system", content: "Be brief." }])
+    const cases: ReadonlyArray<readonly [ReadonlyArray<string>, number]> = [
+      [["check", valid], 0],
+      [["check", log], 1],
+      [["trim", log, "--budget", "1"], 1],
+      [["repair", systemOnly], 1],
+      [["check", path.join(cli.work, "missing.json")], 2],
+      [["check", log, "--bogus"], 2],
+      [["trim", log], 2]
+    ]
+    for (const [args, code] of cases) {
+      const r = cli.run(args)
+      expect([args.join(" "), r.code], r.stderr).toEqual([args.join(" "), code])
+      if (code === 2) {
+        expect(r.stdout, args.join(" ")).toBe("")
+        expect(r.stderr, args.join(" ")).not.toMatch(/\n\s+at /)
+      }
+      if (code === 1 && args[0] !== "check") expect(r.stdout, args.join(" ")).toBe("")
+    }
+  }, 180_000)
+
+  it("tokens: canonical input is counted as OpenAI Chat bills it, a Gemini body with the heuristic fitted for Gemini", () => {
+    const canonical = cli.file("canonical.json", { messages: [{ role: "user", content: [{ _tag: "Text", text: "Weather in Oslo and 東京 tomorrow?" }] }] })
+    expect(cli.run(["tokens", canonical]).stdout).toMatch(/\(heuristic, openai-chat\)\n$/)
+    const gemini = cli.file("gemini.json", { contents: [{ role: "user", parts: [{ text: "Weather in Oslo and 東京 tomorrow? Answer briefly, with the temperature in Celsius." }] }] })
+    const totalOf = (args: ReadonlyArray<string>) => (JSON.parse(cli.run(["tokens", gemini, "--json", ...args]).stdout) as { total: number }).total
+    expect(totalOf([])).toBe(totalOf(["--estimator", "gemini"]))
+    expect(totalOf(["--provider", "openai-chat"])).not.toBe(totalOf([]))
+  }, 180_000)
+})

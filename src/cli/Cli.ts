@@ -4,8 +4,13 @@
  * `main.ts` runs them on Node.
  *
  * Exit codes: 0 success (for `check`: the conversation is valid); 1 `check`
- * found issues; 2 the input cannot be read or decoded (one line on stderr,
- * never a stack trace).
+ * found issues, or the job cannot be done as asked (`trim`: a budget smaller
+ * than the messages that must stay; `repair --provider`: no repair makes the
+ * history acceptable to the provider), said in one line on stderr; 2 the
+ * input cannot be read or decoded (one line on stderr, never a stack trace),
+ * or the command line cannot be parsed (an unknown flag or subcommand, a
+ * value not among a flag's choices, a missing `--budget`, `--wizard` without
+ * a terminal): the error on stderr, nothing on stdout.
  *
  * @since 0.1.0
  */
