@@ -564,4 +564,14 @@ describe("the command line: what its docs and the README say it does", () => {
     expect(totalOf([])).toBe(totalOf(["--estimator", "gemini"]))
     expect(totalOf(["--provider", "openai-chat"])).not.toBe(totalOf([]))
   }, 180_000)
+
+  it("trim --provider: by default the output format's, and for canonical output the input's", () => {
+    const chat = JSON.parse(fs.readFileSync(path.join(root, "examples", "transcripts", "support-chat-zh-en.json"), "utf8")) as unknown
+    const gemini = cli.file("support-gemini.json", JSON.parse(cli.run(["convert", cli.file("support-chat.json", chat), "--to", "gemini"]).stdout))
+    const said = (args: ReadonlyArray<string>) => cli.run(["trim", gemini, "--budget", "300", ...args]).stderr
+    const asGemini = said(["--to", "canonical", "--provider", "gemini"])
+    expect(said(["--to", "canonical"])).toBe(asGemini)
+    expect(said(["--to", "canonical", "--provider", "openai-chat"])).not.toBe(asGemini)
+    expect(said(["--to", "openai-chat"])).toBe(said(["--to", "openai-chat", "--provider", "openai-chat"]))
+  }, 180_000)
 })

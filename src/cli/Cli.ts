@@ -1363,7 +1363,12 @@ const trim = Command.make("trim", {
     Flag.withDefault("drop_oldest" as const),
     Flag.withDescription("drop_oldest (default), drop_oldest_pair, clear_tool_results (then drop_oldest), summarize")
   ),
-  provider: providerFlag,
+  provider: Flag.Literals("provider", providers).pipe(
+    Flag.optional,
+    Flag.withDescription(
+      "count as this provider bills, and keep its rules (default: the output format's; for canonical output the input's, OpenAI Chat for canonical input)"
+    )
+  ),
   reserve: Flag.Int("reserve").pipe(Flag.optional, Flag.withDescription("tokens to keep free for the answer (default: the request's output limit, if any)")),
   format: formatFlag,
   to: toFlag,
