@@ -517,6 +517,15 @@ describe("the command line: what its docs and the README say it does", () => {
     }
   }, 180_000)
 
+  it("no command's --help describes its flags in another command's terms", () => {
+    for (const command of commands) {
+      const help = cli.run([command, "--help"]).stdout
+      const flags = help.slice(help.indexOf("\nFLAGS\n"), help.indexOf("\nGLOBAL FLAGS\n"))
+      // "tokens" is also a word of the descriptions
+      for (const other of commands.filter((c) => c !== command && c !== "tokens")) expect(flags, `${command} --help`).not.toMatch(new RegExp(`\\b${other}\\b`))
+    }
+  }, 180_000)
+
   it("the README's transcript of the example files is what the commands print (stderr, then stdout unless redirected)", () => {
     const block = readme.match(/```sh\n(\$ agent-messages check examples\/[\s\S]*?)```/)?.[1]
     assert(block !== undefined)

@@ -967,10 +967,10 @@ const inFileTerms = (message: string, locate: ((i: number) => Located) | undefin
 // check
 // ---------------------------------------------------------------------------
 
-const maxTokensFlag = Flag.Int("max-tokens").pipe(
-  Flag.optional,
-  Flag.withDescription("the max_tokens of an Anthropic output when the input has no output limit (the Messages API requires one); trim keeps it free as the answer's room")
-)
+const maxTokensText = "the max_tokens of an Anthropic output when the input has no output limit (the Messages API requires one)"
+const maxTokensFlag = Flag.Int("max-tokens").pipe(Flag.optional, Flag.withDescription(maxTokensText))
+/** trim's: the limit it writes is the answer's room, which the window keeps free. */
+const trimMaxTokensFlag = Flag.Int("max-tokens").pipe(Flag.optional, Flag.withDescription(`${maxTokensText}; kept free as the answer's room`))
 
 /** `--max-tokens` must be a usable output limit: a bad one is a bad command line (exit 2). */
 const checkMaxTokens = (maxTokens: Option.Option<number>): Effect.Effect<number | undefined, InputError> =>
@@ -1372,7 +1372,7 @@ const trim = Command.make("trim", {
   reserve: Flag.Int("reserve").pipe(Flag.optional, Flag.withDescription("tokens to keep free for the answer (default: the request's output limit, if any)")),
   format: formatFlag,
   to: toFlag,
-  maxTokens: maxTokensFlag
+  maxTokens: trimMaxTokensFlag
 }, (config) =>
   guarded(
     Effect.gen(function*() {
