@@ -479,6 +479,44 @@ describe("the profiles relax what the tables say, and nothing else", () => {
   })
 })
 
+describe("README: the example and the turns", () => {
+  it.effect("the example conversation (parallel calls answered out of order) round-trips through JSONL and is valid", () =>
+    Effect.gen(function*() {
+      const conversation = [
+        Message.system("You are a travel assistant."),
+        Message.user([Block.text("Weather in Oslo and Tokyo? Here is my itinerary."), Block.document("https://example.com/trip.pdf")]),
+        Message.assistant([
+          Block.thinking("Two cities, two parallel calls.", "EqQBCkgIARAB"),
+          Block.toolCall("call_1", "get_weather", { city: "Oslo" }),
+          Block.toolCall("call_2", "get_weather", { city: "Tokyo" })
+        ]),
+        Message.toolResultMessage("call_2", "get_weather", [Block.json({ celsius: 18, sky: "rain" })]),
+        Message.toolResultMessage("call_1", "get_weather", "4°C, dry"),
+        Message.assistantMessage("Oslo is dry at 4°C; Tokyo rainy at 18°C.")
+      ]
+      const restored = yield* Conversation.decodeJsonl(Conversation.encodeJsonl(conversation))
+      expect(restored).toEqual(conversation)
+      yield* Conversation.validate(restored)
+      for (const provider of providers) expect(Conversation.issuesFor(provider, restored), provider).toEqual([])
+    }))
+
+  it("a turn is one non-tool message and the tool messages right after it, a system reminder between two results included; the calls still to run", () => {
+    const history = [
+      Message.user("Compare the two files."),
+      Message.assistant([Block.toolCall("a", "read_file", { path: "a.ts" }), Block.toolCall("b", "read_file", { path: "b.ts" })]),
+      Message.toolResultMessage("a", "read_file", "export const a = 1")
+    ]
+    expect(Conversation.turnsOf(history).map((t) => [t.start, t.end, t.calls.length, t.results.length, t.unanswered.map((c) => c.call.id)])).toEqual([
+      [0, 1, 0, 0, []],
+      [1, 3, 2, 1, ["b"]]
+    ])
+    expect(Conversation.pendingToolCalls(history).map((ref) => ref.call.id)).toEqual(["b"])
+    const withReminder = [...history, Message.system("Keep it short."), Message.toolResultMessage("b", "read_file", "export const b = 2"), Message.assistant("Both export a constant.")]
+    expect(Conversation.turnsOf(withReminder).map((t) => [t.start, t.end, t.unanswered.length])).toEqual([[0, 1, 0], [1, 5, 0], [5, 6, 0]])
+    expect(Conversation.pendingToolCalls(withReminder)).toEqual([])
+  })
+})
+
 // ---------------------------------------------------------------------------
 // the command line (src/cli, README "The command line")
 // ---------------------------------------------------------------------------
