@@ -8,7 +8,7 @@
  */
 import { assert, describe, expect, it } from "@effect/vitest"
 import * as esbuild from "esbuild"
-import { Arbitrary, Effect, Layer, Option, Result, Schema, Stream } from "effect"
+import { Effect, Layer, Option, Result, Schema, Stream } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import * as Lib from "../src/index.js"
@@ -314,41 +314,7 @@ describe("the model: what each role may hold", () => {
 
 const providers = ["openai-chat", "openai-responses", "anthropic", "gemini"] as const
 
-/** An issue as a key: its tag, its message, and for ConsecutiveRole the role. */
-const keyOf = (issue: ValidationError.Issue): string => `${issue._tag}|${issue.message}`
-
-const histories = Arbitrary.all({ broken: Arb.bool, valid: Arb.validConversation, damaged: Arb.brokenConversation }).pipe(
-  Arbitrary.map(({ broken, damaged, valid }) => (broken ? damaged : valid))
-)
-
-describe("the profiles relax what the tables say, and nothing else", () => {
-  it.prop(
-    "OpenAI Chat and Responses relax nothing: every generic issue is theirs too, so a conversation they accept is generically valid",
-    [histories],
-    ([messages]) => {
-      const generic = Conversation.issuesOf(messages).map(keyOf)
-      for (const provider of ["openai-chat", "openai-responses"] as const) {
-        const own = new Set(Conversation.issuesFor(provider, messages).map(keyOf))
-        for (const issue of generic) expect(own.has(issue), `${provider}: ${issue}`).toBe(true)
-        if (Conversation.issuesFor(provider, messages).length === 0) expect(Conversation.isValid(messages)).toBe(true)
-      }
-    },
-    { arbitrary: { runs: 150 }, timeout: 120_000 }
-  )
-
-  it.prop(
-    "Gemini relaxes ConsecutiveRole for user messages only: every other generic issue is its too",
-    [histories],
-    ([messages]) => {
-      const own = new Set(Conversation.issuesFor("gemini", messages).map(keyOf))
-      for (const issue of Conversation.issuesOf(messages)) {
-        if (issue._tag === "ConsecutiveRole" && issue.role === "user") continue
-        expect(own.has(keyOf(issue)), keyOf(issue)).toBe(true)
-      }
-    },
-    { arbitrary: { runs: 150 }, timeout: 120_000 }
-  )
-
+describe("the profiles: the README's tables, row by row (the relaxations as a property: Conversation.test.ts)", () => {
   it("the generic rules table: who keeps ConsecutiveRole, EmptyConversation and a system message between calls and results", () => {
     const tagsFor = (provider: (typeof providers)[number] | "generic", messages: ReadonlyArray<Message.Message>) =>
       (provider === "generic" ? Conversation.issuesOf(messages) : Conversation.issuesFor(provider, messages)).map((i) => i._tag)
@@ -620,5 +586,22 @@ describe("the command line: what its docs and the README say it does", () => {
     expect(said(["--to", "canonical"])).toBe(asGemini)
     expect(said(["--to", "canonical", "--provider", "openai-chat"])).not.toBe(asGemini)
     expect(said(["--to", "openai-chat"])).toBe(said(["--to", "openai-chat", "--provider", "openai-chat"]))
+  }, 180_000)
+
+  it("input shapes: plain role and content lines are canonical JSONL and stay JSONL; a plain list is Chat; a Chat log's JSONL is written as its list", () => {
+    const plain = [{ role: "user", content: "hi" }, { role: "assistant", content: "Hello!" }]
+    const jsonl = plain.map((m) => JSON.stringify(m)).join("\n") + "\n"
+    const fromLines = cli.run(["repair", "-"], jsonl)
+    expect(fromLines.stderr).toBe("agent-messages: read standard input as canonical (JSONL)\n0 changes\n")
+    expect(fromLines.stdout.split("\n").filter((l) => l !== "").map((l) => (JSON.parse(l) as { role: string }).role)).toEqual(["user", "assistant"])
+    expect(cli.run(["check", "-"], JSON.stringify(plain)).stderr).toBe("agent-messages: read standard input as openai-chat\n")
+    const chatLog = [
+      { role: "user", content: "hi" },
+      { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "f", arguments: "{}" } }] },
+      { role: "tool", tool_call_id: "c1", content: "done" }
+    ].map((m) => JSON.stringify(m)).join("\n")
+    const fromChatLog = cli.run(["repair", "-"], chatLog)
+    expect(fromChatLog.stderr.split("\n")[0]).toBe("agent-messages: read standard input as openai-chat (JSONL)")
+    expect((JSON.parse(fromChatLog.stdout) as Array<{ role: string }>).map((m) => m.role)).toEqual(["user", "assistant", "tool"])
   }, 180_000)
 })
