@@ -356,6 +356,54 @@ describe("the profiles: the README's tables, row by row (the relaxations as a pr
     expect(Object.values(all).every((on) => on === true)).toBe(true)
   })
 
+  it("types: validateFor's error channel is the generic issues plus the provider's own, never after catching those tags; Chat and Responses results are generically valid, Anthropic and Gemini ones not", () => {
+    const messages: ReadonlyArray<Message.Message> = [Message.user("hi")]
+    const none = () => Effect.succeed(messages)
+    const handled = Conversation.validateFor("gemini")(messages).pipe(
+      Effect.catchTags({
+        EmptyToolCallId: none,
+        EmptyToolName: none,
+        DuplicateToolCallId: none,
+        EmptyMessage: none,
+        EmptyConversation: none,
+        OrphanToolResult: none,
+        MissingToolResult: none,
+        DuplicateToolResult: none,
+        ConsecutiveRole: none,
+        SystemNotAtStart: none,
+        MisplacedFunctionCall: none,
+        MissingThoughtSignature: none,
+        UnsupportedMediaType: none
+      })
+    )
+    const never: Effect.Effect<ReadonlyArray<Message.Message>, never> = handled
+    const generic = (valid: Conversation.Validated) => valid.length
+    const chat = Effect.runSync(Conversation.validateFor("openai-chat")(messages))
+    const responses = Effect.runSync(Conversation.validateFor("openai-responses")(messages))
+    const anthropic = Effect.runSync(Conversation.validateFor("anthropic")(messages))
+    const gemini = Effect.runSync(Conversation.validateFor("gemini")(messages))
+    // @ts-expect-error validated for Anthropic is not generically valid (two user messages in a row may be in it)
+    const fromAnthropic = () => generic(anthropic)
+    // @ts-expect-error nor for Gemini
+    const fromGemini = () => generic(gemini)
+    expect([generic(chat), generic(responses), Effect.runSync(never).length, typeof fromAnthropic, typeof fromGemini]).toEqual([1, 1, 1, "function", "function"])
+  })
+
+  it.prop(
+    "every issue encodes to JSON and decodes back to the same issue (ValidationError's module doc)",
+    [Arb.brokenConversation],
+    ([messages]) => {
+      const options = { model: "gemini-3-pro-preview", thinking: true }
+      const issues = [Conversation.issuesOf(messages), ...providers.map((p) => Conversation.issuesFor(p, messages, options))].flat()
+      for (const issue of issues) {
+        const back = Schema.decodeUnknownSync(ValidationError.Issue)(JSON.parse(JSON.stringify(Schema.encodeSync(ValidationError.Issue)(issue))))
+        expect([back._tag, back.message]).toEqual([issue._tag, issue.message])
+        expect(back).toEqual(issue)
+      }
+    },
+    { arbitrary: { runs: 100 }, timeout: 120_000 }
+  )
+
   it("ConsecutiveRole looks through system messages: user, system, user is two user messages in a row", () => {
     const issues = Conversation.issuesOf([Message.user("hi"), Message.system("Be brief."), Message.user("hello?")])
     expect(issues.map((i) => i.message)).toEqual(["messages[2]: two user messages in a row (messages[1] and messages[2])"])
@@ -443,6 +491,38 @@ describe("the profiles: the README's tables, row by row (the relaxations as a pr
       "content[0].text: Expected string (and 2 more problems)"
     ])
   })
+})
+
+describe("rendering: transcriptOf, blockToText and truncate as their docs say", () => {
+  it("transcriptOf: one Role: text entry per message, tool traffic rendered", () => {
+    const transcript = Message.transcriptOf([
+      Message.user("What is the weather in Oslo?"),
+      Message.assistantMessage("", [{ id: "c1", name: "weather", args: { city: "Oslo" } }]),
+      Message.toolResultMessage("c1", "weather", "12°C")
+    ], { maxResultLength: 200 })
+    expect(transcript).toBe("User: What is the weather in Oslo?\nAssistant: [tool call weather({\"city\":\"Oslo\"})]\nTool: [tool result weather: 12°C]")
+  })
+
+  it("RenderOptions: arguments cut at 200 and results at 500 by default, with \"…\"; thinking left out unless asked for", () => {
+    const long = "x".repeat(1000)
+    const args = Block.blockToText(Block.toolCall("c1", "f", { q: long }))
+    expect(args).toBe(`[tool call f(${JSON.stringify({ q: long }).slice(0, 200)}…)]`)
+    expect(Block.blockToText(Block.toolResult("c1", "f", long))).toBe(`[tool result f: ${long.slice(0, 500)}…]`)
+    expect(Block.blockToText(Block.toolResult("c1", "f", long), { maxResultLength: 10 })).toBe(`[tool result f: ${long.slice(0, 10)}…]`)
+    expect([Block.blockToText(Block.thinking("Look it up.")), Block.blockToText(Block.thinking("Look it up."), { includeThinking: true })]).toEqual(["", "[thinking: Look it up.]"])
+  })
+
+  it.prop("truncate: at most max code units before the \"…\", a prefix of the text, never half a character; text that fits is kept whole", [Arb.text, Arb.intBetween(0, 40)], ([text, max]) => {
+    const cut = Block.truncate(text, max)
+    if (text.length <= max) expect(cut).toBe(text)
+    else {
+      expect(cut.endsWith("…")).toBe(true)
+      const kept = cut.slice(0, -1)
+      expect(kept.length).toBeLessThanOrEqual(max)
+      expect(text.startsWith(kept)).toBe(true)
+      expect(/[\uD800-\uDBFF]$/.test(kept)).toBe(false)
+    }
+  }, { arbitrary: { runs: 300 } })
 })
 
 describe("README: the example and the turns", () => {
