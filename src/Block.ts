@@ -32,6 +32,7 @@ import { Effect, Schema } from "effect"
 import { base64DataUrlParts } from "./internal/dataUrl.js"
 import { copyJson, deepFreeze, stringify, stringifyIndented } from "./internal/json.js"
 import { cutText } from "./internal/preview.js"
+import { rawArgsHold } from "./internal/toolArgs.js"
 
 // ---------------------------------------------------------------------------
 // JSON
@@ -920,15 +921,19 @@ export const argsParsed = (call: ToolCallBlock): boolean => call.parseError === 
 
 /**
  * The argument text to send back to a provider: the provider's own text when
- * it was kept, else the JSON of `args`.
+ * it was kept and still gives `args` (or did not parse, and `args` was
+ * repaired from it), else the JSON of `args`, as the adapters send it: a
+ * call whose `args` were changed after it was read (a redacted password)
+ * gives its new `args`, not the text it was read with.
  *
  * @example
  * Block.argsText(Block.toolCall("call_1", "search", { q: "effect" })) // '{"q":"effect"}'
  * Block.argsText(Block.toolCall("call_2", "search", { q: "effect" }, { rawArgs: '{ "q": "effect" }' })) // '{ "q": "effect" }'
+ * Block.argsText(Block.toolCall("call_3", "login", { password: "[redacted]" }, { rawArgs: '{ "password": "hunter2" }' })) // '{"password":"[redacted]"}'
  *
  * @since 0.1.0
  */
-export const argsText = (call: ToolCallBlock): string => call.rawArgs ?? stringify(call.args)
+export const argsText = (call: ToolCallBlock): string => (call.rawArgs !== undefined && rawArgsHold(call) ? call.rawArgs : stringify(call.args))
 
 /**
  * A file as a short placeholder for text renderings: `[image/png report.png]`.

@@ -525,6 +525,21 @@ describe("rendering: transcriptOf, blockToText and truncate as their docs say", 
   }, { arbitrary: { runs: 300 } })
 })
 
+describe("Block.argsText: the text the adapters send", () => {
+  it("a call whose args were edited after it was read (a redacted password) gives its new args, not the text it was read with", () => {
+    const edited = Block.toolCall("c1", "login", { user: "ada", password: "[redacted]" }, { rawArgs: '{ "user": "ada", "password": "hunter2" }' })
+    expect(Block.argsText(edited)).toBe('{"user":"ada","password":"[redacted]"}')
+    // kept text that still gives the args, and broken text the args were repaired from, go as they came
+    expect(Block.argsText(Block.toolCall("c2", "login", { user: "ada" }, { rawArgs: '{ "user": "ada" }' }))).toBe('{ "user": "ada" }')
+    expect(Block.argsText(Block.toolCall("c3", "weather", { city: "Osl" }, { rawArgs: '{"city": "Osl', parseError: "Unterminated string in JSON" }))).toBe('{"city": "Osl')
+  })
+
+  it.prop("argsText is what OpenAI's adapters send (ToolArguments.toText), for calls as read and as edited", [Arb.toolCallBlock, Arb.args], ([call, other]) => {
+    const edited = Block.freeze(new Block.ToolCallBlock({ ...call, args: other }))
+    for (const c of [call, edited]) expect(Block.argsText(c)).toBe(Providers.ToolArguments.toText(c))
+  }, { arbitrary: { runs: 300 } })
+})
+
 describe("README: the example and the turns", () => {
   it.effect("the example conversation (parallel calls answered out of order) round-trips through JSONL and is valid", () =>
     Effect.gen(function*() {
