@@ -32,7 +32,6 @@ import { Effect, Schema } from "effect"
 import { base64DataUrlParts } from "./internal/dataUrl.js"
 import { copyJson, deepFreeze, stringify, stringifyIndented } from "./internal/json.js"
 import { cutText } from "./internal/preview.js"
-import { rawArgsHold } from "./internal/toolArgs.js"
 
 // ---------------------------------------------------------------------------
 // JSON
@@ -933,7 +932,21 @@ export const argsParsed = (call: ToolCallBlock): boolean => call.parseError === 
  *
  * @since 0.1.0
  */
-export const argsText = (call: ToolCallBlock): string => (call.rawArgs !== undefined && rawArgsHold(call) ? call.rawArgs : stringify(call.args))
+export const argsText = (call: ToolCallBlock): string => {
+  const raw = call.rawArgs
+  const args = stringify(call.args)
+  if (raw === undefined) return args
+  let again: unknown
+  try {
+    again = JSON.parse(raw)
+  } catch {
+    // not JSON (the args were repaired from it), or too deep to read again: as it came
+    return raw
+  }
+  // JSON that gives the args, or that is no object and gave the {} an adapter made of it
+  const object = typeof again === "object" && again !== null && !Array.isArray(again)
+  return stringify(again as Schema.Json) === args || (!object && args === "{}") ? raw : args
+}
 
 /**
  * A file as a short placeholder for text renderings: `[image/png report.png]`.
