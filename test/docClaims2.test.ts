@@ -534,6 +534,13 @@ describe("Block.argsText: the text the adapters send", () => {
     expect(Block.argsText(Block.toolCall("c3", "weather", { city: "Osl" }, { rawArgs: '{"city": "Osl', parseError: "Unterminated string in JSON" }))).toBe('{"city": "Osl')
   })
 
+  it("an estimate counts the text that is sent: an edited call costs what a call built with its new args does", () => {
+    const edited = Block.toolCall("c1", "login", { password: "[redacted]" }, { rawArgs: '{ "password": "a much longer secret that was typed in full" }' })
+    const fresh = Block.toolCall("c1", "login", { password: "[redacted]" })
+    const total = (call: Block.ToolCallBlock) => Lib.TokenEstimator.heuristic.estimateRequest(Request.make([Message.user("hi"), Message.assistant([call])])).total
+    expect(total(edited)).toBe(total(fresh))
+  })
+
   it.prop("argsText is what OpenAI's adapters send (ToolArguments.toText), for calls as read and as edited", [Arb.toolCallBlock, Arb.args], ([call, other]) => {
     const edited = Block.freeze(new Block.ToolCallBlock({ ...call, args: other }))
     for (const c of [call, edited]) expect(Block.argsText(c)).toBe(Providers.ToolArguments.toText(c))
