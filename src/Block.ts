@@ -920,15 +920,33 @@ export const argsParsed = (call: ToolCallBlock): boolean => call.parseError === 
 
 /**
  * The argument text to send back to a provider: the provider's own text when
- * it was kept, else the JSON of `args`.
+ * it was kept and still gives `args` (or did not parse, and `args` was
+ * repaired from it), else the JSON of `args`, as the adapters send it: a
+ * call whose `args` were changed after it was read (a redacted password)
+ * gives its new `args`, not the text it was read with.
  *
  * @example
  * Block.argsText(Block.toolCall("call_1", "search", { q: "effect" })) // '{"q":"effect"}'
  * Block.argsText(Block.toolCall("call_2", "search", { q: "effect" }, { rawArgs: '{ "q": "effect" }' })) // '{ "q": "effect" }'
+ * Block.argsText(Block.toolCall("call_3", "login", { password: "[redacted]" }, { rawArgs: '{ "password": "hunter2" }' })) // '{"password":"[redacted]"}'
  *
  * @since 0.1.0
  */
-export const argsText = (call: ToolCallBlock): string => call.rawArgs ?? stringify(call.args)
+export const argsText = (call: ToolCallBlock): string => {
+  const raw = call.rawArgs
+  const args = stringify(call.args)
+  if (raw === undefined) return args
+  let again: unknown
+  try {
+    again = JSON.parse(raw)
+  } catch {
+    // not JSON (the args were repaired from it), or too deep to read again: as it came
+    return raw
+  }
+  // JSON that gives the args, or that is no object and gave the {} an adapter made of it
+  const object = typeof again === "object" && again !== null && !Array.isArray(again)
+  return stringify(again as Schema.Json) === args || (!object && args === "{}") ? raw : args
+}
 
 /**
  * A file as a short placeholder for text renderings: `[image/png report.png]`.

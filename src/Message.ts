@@ -5,8 +5,9 @@
  * A message is one of `SystemMessage`, `UserMessage`, `AssistantMessage` or
  * `ToolMessage` (Effect Schema classes discriminated by `role`). Each holds an
  * ordered array of content blocks restricted by role, so tool calls on a user
- * message or tool results on an assistant message cannot be constructed at
- * all. Each may carry `metadata` (never interpreted, never lost) and
+ * message or text in a tool message cannot be constructed at all (an
+ * assistant message may hold tool results: those of the tools the provider
+ * ran itself). Each may carry `metadata` (never interpreted, never lost) and
  * `providerOptions` (replay data for adapters).
  *
  * Build messages with the constructors (`Message.user`, `Message.assistant`,
@@ -509,7 +510,9 @@ export const toolResultsOf = (message: Message): ReadonlyArray<Block.ToolResultB
   message.role === "tool" ? message.content : []
 
 /**
- * Whether the message carries tool results.
+ * Whether the message is a tool message: the results of the client's tool
+ * calls. An assistant message may hold results too, those of the tools the
+ * provider ran itself (`providerExecuted`); it is not one.
  *
  * @example
  * const answered = new Set(messages.filter(Message.isToolResultMessage).flatMap((m) => m.content.map((r) => r.toolCallId)))

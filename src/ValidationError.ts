@@ -166,8 +166,9 @@ export class ToolCallsOnNonAssistant extends Schema.TaggedError<ToolCallsOnNonAs
 }
 
 /**
- * Tool-result fields (`toolCallId`, `toolName`, `isError`, tool result
- * blocks) on a message that is not a tool message.
+ * Tool-result fields (`toolCallId`, `toolName`, `isError`) on a message that
+ * is not a tool message, or tool result blocks in a user or system message
+ * (an assistant message may hold the results of tools the provider ran).
  *
  * @example
  * const error = yield* Effect.flip(Message.decode({ role: "user", content: "3 hits", toolCallId: "c1" }))
@@ -185,7 +186,7 @@ export class ToolResultFieldsOnNonTool extends Schema.TaggedError<ToolResultFiel
   }
 ) {
   override get message(): string {
-    return `${at(this.index)}a ${this.role} message carries tool-result fields (${clip(this.fields.join(", "))}); only tool messages may`
+    return `${at(this.index)}${this.role === "assistant" ? "an" : "a"} ${this.role} message carries tool-result fields (${clip(this.fields.join(", "))}); only tool messages may`
   }
 }
 
@@ -595,7 +596,8 @@ export class PrefillNotSupported extends Schema.TaggedError<PrefillNotSupported>
 }
 
 /**
- * Anthropic: a text block with empty text.
+ * Anthropic: a text block whose text is empty or only whitespace ("text
+ * content blocks must contain non-whitespace text").
  *
  * @example
  * const [issue] = Conversation.issuesFor("anthropic", [Message.user(" ")])

@@ -208,7 +208,7 @@ describe("Message codec", () => {
     Effect.gen(function* () {
       const e = yield* Effect.flip(Message.decode({ role: "assistant", content: "x", toolCallId: "c1" }, 2))
       expect(e).toBeInstanceOf(ValidationError.ToolResultFieldsOnNonTool)
-      expect(e.message).toBe("messages[2]: a assistant message carries tool-result fields (toolCallId); only tool messages may")
+      expect(e.message).toBe("messages[2]: an assistant message carries tool-result fields (toolCallId); only tool messages may")
       const b = yield* Effect.flip(Message.decode({ role: "user", content: [{ _tag: "ToolResult", toolCallId: "c1", toolName: "f", content: "" }] }))
       expect(b._tag).toBe("ToolResultFieldsOnNonTool")
     }))

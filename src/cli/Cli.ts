@@ -4,8 +4,13 @@
  * `main.ts` runs them on Node.
  *
  * Exit codes: 0 success (for `check`: the conversation is valid); 1 `check`
- * found issues; 2 the input cannot be read or decoded (one line on stderr,
- * never a stack trace).
+ * found issues, or the job cannot be done as asked (`trim`: a budget smaller
+ * than the messages that must stay; `repair --provider`: no repair makes the
+ * history acceptable to the provider), said in one line on stderr; 2 the
+ * input cannot be read or decoded (one line on stderr, never a stack trace),
+ * or the command line cannot be parsed (an unknown flag or subcommand, a
+ * value not among a flag's choices, a missing `--budget`, `--wizard` without
+ * a terminal): the error on stderr, nothing on stdout.
  *
  * @since 0.1.0
  */
@@ -962,10 +967,10 @@ const inFileTerms = (message: string, locate: ((i: number) => Located) | undefin
 // check
 // ---------------------------------------------------------------------------
 
-const maxTokensFlag = Flag.Int("max-tokens").pipe(
-  Flag.optional,
-  Flag.withDescription("the max_tokens of an Anthropic output when the input has no output limit (the Messages API requires one); trim keeps it free as the answer's room")
-)
+const maxTokensText = "the max_tokens of an Anthropic output when the input has no output limit (the Messages API requires one)"
+const maxTokensFlag = Flag.Int("max-tokens").pipe(Flag.optional, Flag.withDescription(maxTokensText))
+/** trim's: the limit it writes is the answer's room, which the window keeps free. */
+const trimMaxTokensFlag = Flag.Int("max-tokens").pipe(Flag.optional, Flag.withDescription(`${maxTokensText}; kept free as the answer's room`))
 
 /** `--max-tokens` must be a usable output limit: a bad one is a bad command line (exit 2). */
 const checkMaxTokens = (maxTokens: Option.Option<number>): Effect.Effect<number | undefined, InputError> =>
@@ -1358,11 +1363,16 @@ const trim = Command.make("trim", {
     Flag.withDefault("drop_oldest" as const),
     Flag.withDescription("drop_oldest (default), drop_oldest_pair, clear_tool_results (then drop_oldest), summarize")
   ),
-  provider: providerFlag,
+  provider: Flag.Literals("provider", providers).pipe(
+    Flag.optional,
+    Flag.withDescription(
+      "count as this provider bills, and keep its rules (default: the output format's; for canonical output the input's, OpenAI Chat for canonical input)"
+    )
+  ),
   reserve: Flag.Int("reserve").pipe(Flag.optional, Flag.withDescription("tokens to keep free for the answer (default: the request's output limit, if any)")),
   format: formatFlag,
   to: toFlag,
-  maxTokens: maxTokensFlag
+  maxTokens: trimMaxTokensFlag
 }, (config) =>
   guarded(
     Effect.gen(function*() {
