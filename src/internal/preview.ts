@@ -42,6 +42,22 @@ export const cutText = (s: string, max: number): string => {
 export const messageText = (s: string, max = 80): string => cutText(s.length > max ? s.slice(0, max + 1) : s, max).replace(LONE_SURROGATES, "\ufffd")
 
 /**
+ * `messageText(parts.join(separator), max)` without joining the whole list: only the first `max + 1` code units of
+ * the join are ever built, so a list of a million long sentences costs `max` characters of work, not its length.
+ */
+export const joinedMessageText = (parts: ReadonlyArray<string>, separator: string, max = 80): string => {
+  const limit = max + 1
+  let out = ""
+  for (let i = 0; i < parts.length && out.length < limit; i++) {
+    if (i > 0) out += separator.length > limit - out.length ? separator.slice(0, limit - out.length) : separator
+    const part = parts[i]!
+    const room = limit - out.length
+    if (room > 0) out += part.length > room ? part.slice(0, room) : part
+  }
+  return messageText(out, max)
+}
+
+/**
  * User text (a name, an id, a key, a media type) quoted for a warning's or an error's message: `JSON.stringify` of
  * it cut to `max` code units as `cutText` cuts it, the "…" inside the quotes. Short text reads exactly as
  * `JSON.stringify` writes it, a lone surrogate escaped, so the message is well-formed. The work is bounded by `max`.
