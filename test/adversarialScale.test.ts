@@ -37,10 +37,10 @@ describe("Repair for Anthropic: results read from separate user messages merge i
   const SEPARATE = { providerOptions: { anthropic: { $separateMessage: true } } } as never
 
   /** The merge as it was written before: from the last message back, a splice per merged message. */
-  const reference = (given: ReadonlyArray<Message.Message>): { readonly messages: Array<Message.Message>; readonly merged: Array<readonly [number, number]> } => {
+  const reference = (given: ReadonlyArray<Message.Message>): { readonly messages: Array<Message.Message>; readonly merged: Array<Array<number>> } => {
     const out = given.slice()
     const origins = given.map((_, i) => i)
-    const merged: Array<readonly [number, number]> = []
+    const merged: Array<Array<number>> = []
     for (let k = out.length - 1; k > 0; k--) {
       const m = out[k]!
       let j = k - 1
