@@ -5,7 +5,8 @@
  * fixed hash, one id reused by every call, long runs of one role, one huge
  * message, many tiny ones; for streams: many tiny deltas, one huge delta,
  * colliding and reused call ids, one call's arguments in many fragments;
- * Anthropic results read from separate user messages) at
+ * a long run of system messages, Anthropic results read from separate user
+ * messages) at
  * sizes n, 4n and 16n.
  *
  * Each input grows in proportion to its size parameter (messages, calls,
@@ -53,6 +54,11 @@ const generators: ReadonlyArray<Generator> = [
       const text = "The quick brown fox jumps over the lazy dog; 天气很好. ".repeat(Math.ceil((n * 64) / 52))
       return [Message.user(text), Message.assistant([Block.text("Reading."), Block.toolCall("c1", "write_file", { text })]), Message.toolResultMessage("c1", "write_file", "ok")]
     }
+  },
+  {
+    // system messages in a row: Anthropic's repair looked back over all of them from each one
+    name: "system run",
+    make: (n) => [...Array.from({ length: Math.max(0, n - 1) }, (_, k) => Message.system(`note ${k}`)), Message.user("go")]
   },
   {
     // Anthropic results each read from its own user message: repairFor(anthropic) merges them back into one

@@ -102,6 +102,14 @@ describe("Repair for Anthropic: results read from separate user messages merge i
     assert.strictEqual(actions.length, 9_999)
   })
 
+  it("twenty thousand system messages before the user's are left as they are", { timeout: 120_000 }, () => {
+    // each message looked back over all the system messages before it: quadratic
+    const given = [...Array.from({ length: 20_000 }, (_, k) => Message.system(`note ${k}`)), Message.user("go")]
+    const { messages, actions } = Effect.runSync(Repair.repairFor("anthropic")(given))
+    assert.strictEqual(messages, given)
+    assert.strictEqual(actions.length, 0)
+  })
+
   it("Anthropic with thinking off: a final turn of many thinking-only messages is removed in one pass", { timeout: 120_000 }, () => {
     const given = [Message.user("go"), ...Array.from({ length: 2_000 }, () => Message.assistant([Block.thinking("th", "sig")])), Message.assistant("end")]
     const { messages, actions } = Effect.runSync(Repair.repairFor("anthropic", { thinking: false })(given))
