@@ -42,18 +42,13 @@ export const cutText = (s: string, max: number): string => {
 export const messageText = (s: string, max = 80): string => cutText(s.length > max ? s.slice(0, max + 1) : s, max).replace(LONE_SURROGATES, "\ufffd")
 
 /**
- * `messageText(parts.join(separator), max)` without joining the whole list: only the first `max + 1` code units of
- * the join are ever built, so a list of a million long sentences costs `max` characters of work, not its length.
+ * `messageText(parts.join(separator), max)` without joining the whole list: at most `max + 1` code units of each
+ * part are read, and no part once `max` are joined, so a list of a million long sentences costs about `2 * max`
+ * characters of work, not its length.
  */
 export const joinedMessageText = (parts: ReadonlyArray<string>, separator: string, max = 80): string => {
-  const limit = max + 1
   let out = ""
-  for (let i = 0; i < parts.length && out.length < limit; i++) {
-    if (i > 0) out += separator.length > limit - out.length ? separator.slice(0, limit - out.length) : separator
-    const part = parts[i]!
-    const room = limit - out.length
-    if (room > 0) out += part.length > room ? part.slice(0, room) : part
-  }
+  for (let i = 0; i < parts.length && out.length <= max; i++) out += (i > 0 ? separator : "") + parts[i]!.slice(0, max + 1)
   return messageText(out, max)
 }
 
