@@ -4,7 +4,9 @@
  * accumulator), the inputs that are worst for it (ids crafted to collide in a
  * fixed hash, one id reused by every call, long runs of one role, one huge
  * message, many tiny ones; for streams: many tiny deltas, one huge delta,
- * colliding and reused call ids, one call's arguments in many fragments) at
+ * colliding and reused call ids, one call's arguments in many fragments;
+ * a long run of system messages, Anthropic results read from separate user
+ * messages) at
  * sizes n, 4n and 16n.
  *
  * Each input grows in proportion to its size parameter (messages, calls,
@@ -51,6 +53,24 @@ const generators: ReadonlyArray<Generator> = [
     make: (n) => {
       const text = "The quick brown fox jumps over the lazy dog; 天气很好. ".repeat(Math.ceil((n * 64) / 52))
       return [Message.user(text), Message.assistant([Block.text("Reading."), Block.toolCall("c1", "write_file", { text })]), Message.toolResultMessage("c1", "write_file", "ok")]
+    }
+  },
+  {
+    // system messages in a row: Anthropic's repair looked back over all of them from each one
+    name: "system run",
+    make: (n) => [...Array.from({ length: Math.max(0, n - 1) }, (_, k) => Message.system(`note ${k}`)), Message.user("go")]
+  },
+  {
+    // Anthropic results each read from its own user message: repairFor(anthropic) merges them back into one
+    name: "separated results",
+    make: (n) => {
+      const calls = Math.max(1, n - 2)
+      const separate = { providerOptions: { anthropic: { $separateMessage: true } } } as never
+      return [
+        Message.user("go"),
+        Message.assistant(Array.from({ length: calls }, (_, k) => Block.toolCall(`call_${k}`, "read_file", { path: `f${k}` }))),
+        ...Array.from({ length: calls }, (_, k) => Message.tool([Block.toolResult(`call_${k}`, "read_file", "ok")], k === 0 ? undefined : separate))
+      ]
     }
   },
   {

@@ -666,6 +666,85 @@ const insertAll = <A>(array: Array<A>, at: number, items: ReadonlyArray<A>): voi
   for (const item of tail) array.push(item)
 }
 
+/**
+ * Removes the messages at `at` (ascending indices) from `out` and their origins from `origins`, in one pass:
+ * a `splice` per message costs the length of the conversation each, quadratic for a long run.
+ */
+const removeAt = (out: Array<Message.Message>, origins: Array<number>, at: ReadonlyArray<number>): void => {
+  if (at.length === 0) return
+  let w = at[0]!
+  let next = 0
+  for (let k = w; k < out.length; k++) {
+    if (next < at.length && at[next] === k) {
+      next++
+      continue
+    }
+    out[w] = out[k]!
+    origins[w] = origins[k]!
+    w++
+  }
+  out.length = w
+  origins.length = w
+}
+
+/**
+ * Anthropic: results read from two user messages in a row (a tool message marked `separateMessage` after another
+ * tool message on the wire, system messages aside) go back as one message, its first one's with all their content.
+ * The system messages between them now follow the merged message. One pass, the log as a merge from the last
+ * message back would write it: per merged message, the moves of the system messages before it, then the merge,
+ * the last merged message first; `message` is the merged-away message as it was.
+ */
+const mergeSeparatedResults = (out: Array<Message.Message>, origins: Array<number>, log: (action: RepairAction) => void): void => {
+  const logged: Array<ReadonlyArray<RepairAction>> = []
+  // the message the run of merged results goes into (its place in the output) and its content so far
+  let head = -1
+  let content: Array<Block.Block> | undefined
+  // the last message on the wire: its place in the output and its origin
+  let last = -1
+  let lastOrigin = -1
+  // where the system messages after the last message on the wire start in the output
+  let systemsFrom = 0
+  const closeRun = (): void => {
+    if (content !== undefined) out[head] = withContent(out[head]!, content)
+    content = undefined
+    head = -1
+  }
+  let w = 0
+  for (let k = 0; k < out.length; k++) {
+    const m = out[k]!
+    if (m.role === "system") {
+      out[w] = m
+      origins[w] = origins[k]!
+      w++
+      continue
+    }
+    if (m.role === "tool" && last !== -1 && out[last]!.role === "tool" && m.providerOptions?.["anthropic"]?.[hintKey("separateMessage")] === true) {
+      const group: Array<RepairAction> = []
+      // the system messages between them now follow the merged results
+      for (let n = systemsFrom; n < w; n++) group.push(new MovedSystemMessage({ index: origins[n]!, to: "after-merged-messages" }))
+      group.push(new MergedConsecutive({ index: origins[k]!, into: lastOrigin, message: m }))
+      logged.push(group)
+      content ??= out[head]!.content.slice()
+      for (const block of m.content) content.push(block)
+      lastOrigin = origins[k]!
+      systemsFrom = w
+      continue
+    }
+    closeRun()
+    out[w] = m
+    origins[w] = origins[k]!
+    last = w
+    lastOrigin = origins[k]!
+    if (m.role === "tool") head = w
+    w++
+    systemsFrom = w
+  }
+  closeRun()
+  out.length = w
+  origins.length = w
+  for (let g = logged.length - 1; g >= 0; g--) for (const action of logged[g]!) log(action)
+}
+
 /** A call of the open turn as repair sees it: where it is, and the id and name it leaves with. */
 interface OutCall extends CallRef {
   readonly outId: string
@@ -1543,18 +1622,7 @@ const placeForAnthropic = (
 ): void => {
   // results read from two user messages in a row go back as one: Anthropic wants a turn's results together
   // (a system message between them goes to the system prompt: they still meet on the wire)
-  for (let k = out.length - 1; k > 0; k--) {
-    const m = out[k]!
-    const j = previousOnWire(out, k)
-    const before = out[j]
-    if (m.role !== "tool" || before?.role !== "tool" || m.providerOptions?.["anthropic"]?.[hintKey("separateMessage")] !== true) continue
-    // the system messages between them now follow the merged results
-    for (let n = j + 1; n < k; n++) log(new MovedSystemMessage({ index: origins[n]!, to: "after-merged-messages" }))
-    log(new MergedConsecutive({ index: origins[k]!, into: origins[j]!, message: m }))
-    out[j] = withContent(before, [...before.content, ...m.content])
-    out.splice(k, 1)
-    origins.splice(k, 1)
-  }
+  mergeSeparatedResults(out, origins, log)
   // the last message on the wire: system messages after it go to the system prompt
   let last = previousOnWire(out, out.length)
   const setting = thinkingSetting(options)
@@ -1573,10 +1641,7 @@ const placeForAnthropic = (
       log(new RemovedEmptyMessage({ index: origins[j]!, message: kept }))
       emptied.push(j)
     }
-    for (let n = emptied.length - 1; n >= 0; n--) {
-      out.splice(emptied[n]!, 1)
-      origins.splice(emptied[n]!, 1)
-    }
+    removeAt(out, origins, emptied)
     last = previousOnWire(out, out.length)
   }
   const final = out[last]
@@ -1636,10 +1701,7 @@ const placeForAnthropic = (
       if (m.metadata !== undefined) metadata = { ...m.metadata, ...metadata }
     }
     if (metadata !== head.metadata && metadata !== undefined) merged = Message.freeze(withMetadata(head, metadata))
-    for (let n = assistants.length - 1; n >= 1; n--) {
-      out.splice(assistants[n]!, 1)
-      origins.splice(assistants[n]!, 1)
-    }
+    removeAt(out, origins, assistants.slice(1))
   }
   log(new MovedBlock({ index: origins[start]!, from: at, to: 0, reason: "with thinking on, the assistant turn the request continues must start with thinking" }))
   const content = at >= head.content.length ? turn.slice() : head.content.slice()

@@ -42,6 +42,17 @@ export const cutText = (s: string, max: number): string => {
 export const messageText = (s: string, max = 80): string => cutText(s.length > max ? s.slice(0, max + 1) : s, max).replace(LONE_SURROGATES, "\ufffd")
 
 /**
+ * `messageText(parts.join(separator), max)` without joining the whole list: at most `max + 1` code units of each
+ * part are read, and no part once `max` are joined, so a list of a million long sentences costs about `2 * max`
+ * characters of work, not its length.
+ */
+export const joinedMessageText = (parts: ReadonlyArray<string>, separator: string, max = 80): string => {
+  let out = ""
+  for (let i = 0; i < parts.length && out.length <= max; i++) out += (i > 0 ? separator : "") + parts[i]!.slice(0, max + 1)
+  return messageText(out, max)
+}
+
+/**
  * User text (a name, an id, a key, a media type) quoted for a warning's or an error's message: `JSON.stringify` of
  * it cut to `max` code units as `cutText` cuts it, the "…" inside the quotes. Short text reads exactly as
  * `JSON.stringify` writes it, a lone surrogate escaped, so the message is well-formed. The work is bounded by `max`.

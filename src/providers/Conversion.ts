@@ -14,7 +14,7 @@ import { Schema } from "effect"
 import * as Block from "../Block.js"
 import * as Message from "../Message.js"
 import { show } from "./internal/core.js"
-import { messageText, quote } from "../internal/preview.js"
+import { joinedMessageText, messageText, quote } from "../internal/preview.js"
 import { MAX_REPAIRED_ARGS } from "../internal/toolArgs.js"
 
 const Index = Schema.optionalKey(Schema.Number)
@@ -453,6 +453,6 @@ export class IncompleteResponse extends Schema.TaggedError<IncompleteResponse>()
   warnings: Schema.Array(ConversionWarning)
 }) {
   override get message(): string {
-    return `${this.provider} stream ended early after ${this.events} event${this.events === 1 ? "" : "s"}: ${messageText(this.cut.join("; "), 1_000)}`
+    return `${this.provider} stream ended early after ${this.events} event${this.events === 1 ? "" : "s"}: ${joinedMessageText(this.cut, "; ", 1_000)}`
   }
 }

@@ -21,7 +21,7 @@
  * @since 0.1.0
  */
 import { Schema } from "effect"
-import { messageText } from "../internal/preview.js"
+import { joinedMessageText, messageText } from "../internal/preview.js"
 
 /**
  * The wire formats that have a stream accumulator, named as in the rest of
@@ -70,7 +70,7 @@ export class IncompleteStream extends Schema.TaggedError<IncompleteStream>()("In
   partial: Schema.Unknown
 }) {
   override get message(): string {
-    return `${this.provider} stream is incomplete after ${this.events} event${this.events === 1 ? "" : "s"}: ${messageText(this.cut.join("; "), 1_000)}`
+    return `${this.provider} stream is incomplete after ${this.events} event${this.events === 1 ? "" : "s"}: ${joinedMessageText(this.cut, "; ", 1_000)}`
   }
 }
 
