@@ -139,7 +139,7 @@ describe("a read warning about one item of a Responses run", () => {
   it("names the function_call item it came from, not the run", () => {
     const r = run(["check", movedRun()])
     expect(lines(r.stderr)).toContain(
-      "warning: input[3]: the arguments of tool call \"c2\" (f) were not valid JSON (Unexpected end of JSON input); repaired, the original text is kept"
+      "warning: input[3]: the arguments of tool call \"c2\" (f) were not a valid JSON object (Unexpected end of JSON input); repaired, the original text is kept"
     )
     expect(r.stderr).not.toContain("input[1..5]: the arguments")
   })

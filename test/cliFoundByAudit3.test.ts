@@ -101,10 +101,10 @@ describe("an OpenAI Chat file's blocks are named where the file has them", () =>
     const r = run(["convert", chatBody(), "--to", "anthropic", "--max-tokens", "100"])
     const said = lines(r.stderr)
     expect(said).toContain(
-      "warning: messages[3].tool_calls[1]: the arguments of tool call \"c2\" (f) were not valid JSON (Unexpected end of JSON input); repaired, the original text is kept"
+      "warning: messages[3].tool_calls[1]: the arguments of tool call \"c2\" (f) were not a valid JSON object (Unexpected end of JSON input); repaired, the original text is kept"
     )
     expect(said).toContain(
-      "warning: messages[7].function_call: the arguments of tool call \"function_call_7\" (g) were not valid JSON (Unexpected end of JSON input); repaired, the original text is kept"
+      "warning: messages[7].function_call: the arguments of tool call \"function_call_7\" (g) were not a valid JSON object (Unexpected end of JSON input); repaired, the original text is kept"
     )
     expect(said.some((l) => l.startsWith("warning: messages[3].audio: "))).toBe(true)
     expect(r.stderr).not.toMatch(/messages\[\d+\]\.content\[[23]\]/)

@@ -18,7 +18,7 @@ const issuesOf = (r: Run): Array<Record<string, unknown>> => (JSON.parse(r.stdou
 const actionsOf = (r: Run): Array<Record<string, unknown>> => (JSON.parse(r.stdout) as { actions: Array<Record<string, unknown>> }).actions
 
 const repaired = (where: string, reason: string) =>
-  `warning: ${where}: the arguments of tool call "c1" (f) were not valid JSON (${reason}); repaired, the original text is kept`
+  `warning: ${where}: the arguments of tool call "c1" (f) were not a valid JSON object (${reason}); repaired, the original text is kept`
 
 const END = "Unexpected end of JSON input"
 const QUOTE = "Expected property name or '}' in JSON at position 1 (line 1 column 2)"

@@ -54,7 +54,7 @@ export class RepairedToolArguments extends Schema.TaggedClass<RepairedToolArgume
   reason: Schema.String
 }) {
   get message(): string {
-    return `${at(this.index, this.blockIndex)}the arguments of tool call ${quote(this.toolCallId)} (${clip(this.toolName, 80)}) were not valid JSON (${clip(this.reason)}); ${
+    return `${at(this.index, this.blockIndex)}the arguments of tool call ${quote(this.toolCallId)} (${clip(this.toolName, 80)}) were not a valid JSON object (${clip(this.reason)}); ${
       this.rawArgs.length > MAX_REPAIRED_ARGS ? "too long to repair: the arguments are {}" : "repaired"
     }, the original text is kept`
   }

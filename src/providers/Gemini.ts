@@ -900,7 +900,7 @@ const writeModelParts = (ctx: A.Ctx, m: Message.AssistantMessage, index: number)
           break
         }
         if (block.parseError !== undefined) {
-          A.converted(ctx, index, b, `the arguments of ${quote(block.name)} that were not valid JSON`, "as their repaired value (Gemini takes an object)")
+          A.converted(ctx, index, b, `the arguments of ${quote(block.name)} that were not a valid JSON object`, "as their repaired value (Gemini takes an object)")
         }
         const args = ToolArguments.toObject(block)
         if (args.replaced !== undefined) A.converted(ctx, index, b, `the arguments of ${quote(block.name)}`, `as {} (${args.replaced})`)

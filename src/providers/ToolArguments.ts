@@ -86,7 +86,7 @@ export const parse = (text: string, options?: { readonly requireObject?: boolean
  * const site: ToolArguments.CallSite = { id: "call_1", name: "search", index: 2, blockIndex: 1 }
  * const parsed = ToolArguments.fromText(site, "{'q': 'effect'}")
  * if (!(parsed instanceof Conversion.InvalidToolArguments)) parsed.warning?.message
- * // 'messages[2].content[1]: the arguments of tool call "call_1" (search) were not valid JSON (...); repaired, ...'
+ * // 'messages[2].content[1]: the arguments of tool call "call_1" (search) were not a valid JSON object (...); repaired, ...'
  *
  * @since 0.1.0
  */

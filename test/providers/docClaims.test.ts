@@ -313,6 +313,16 @@ describe("README: what each format cannot express, row by row", () => {
 })
 
 describe("README: tool-argument text over 32,768 characters is not repaired, only kept", () => {
+  it.effect("valid JSON that is not an object is named as what it is, not as text that did not parse", () =>
+    Effect.gen(function*() {
+      const { warnings } = yield* OpenAiChat.fromMessages([
+        { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "search", arguments: "[1,2]" } }] }
+      ])
+      expect(warnings.map((w) => w.message)).toEqual([
+        'messages[0].content[0]: the arguments of tool call "call_1" (search) were not a valid JSON object (expected a JSON object, got an array); repaired, the original text is kept'
+      ])
+    }))
+
   it.effect("the warning says so, instead of saying the text was repaired", () =>
     Effect.gen(function*() {
       const text = `{'q': '${"x".repeat(40_000)}'`
@@ -323,7 +333,7 @@ describe("README: tool-argument text over 32,768 characters is not repaired, onl
       assert(block?._tag === "ToolCall")
       expect([block.args, block.rawArgs === text]).toEqual([{}, true])
       expect(warnings.map((w) => w.message.replace(/ \(Expected .*\); /, " (...); "))).toEqual([
-        'messages[0].content[0]: the arguments of tool call "call_1" (search) were not valid JSON (...); too long to repair: the arguments are {}, the original text is kept'
+        'messages[0].content[0]: the arguments of tool call "call_1" (search) were not a valid JSON object (...); too long to repair: the arguments are {}, the original text is kept'
       ])
     }))
 
