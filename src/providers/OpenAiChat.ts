@@ -474,7 +474,8 @@ const resultContent = (ctx: A.Ctx, result: Block.ToolResultBlock, index: number,
         return Block.absurd(part)
     }
   }
-  return parts
+  // every part left out: "" rather than [], which the API refuses (an array of content needs at least one part)
+  return parts.length === 0 && result.content.length > 0 ? "" : parts
 }
 
 /** Per conversion: the ids of the calls written as a deprecated single `function_call`, which have no id on the wire. */
