@@ -1111,7 +1111,8 @@ const anthropicRules = (messages: ReadonlyArray<Message.Message>, options: Profi
   // back) or with the results of its calls, the user's words after them included (the adapter sends both in one
   // user message): a tool loop in progress. A tool loop is one turn, from the user's words on.
   const endsOnAssistant = last.role === "assistant"
-  const inToolLoop = !endsOnAssistant && messages[nextOnWire(messages, lastAssistant)]?.role === "tool" && hasToolCalls(messages[lastAssistant] as Message.AssistantMessage)
+  // (the calls are those of the message the run of assistant messages makes: an empty last one adds nothing)
+  const inToolLoop = !endsOnAssistant && messages[nextOnWire(messages, lastAssistant)]?.role === "tool" && holdsCall(messages, assistantTurnStart(messages, lastAssistant), lastAssistant, false)
   const start = turnStart(messages, lastAssistant)
   const setting = thinkingSetting(options)
   // manual thinking: the turn starts with thinking (its first message, merged with the assistant messages right after
@@ -1132,7 +1133,7 @@ const anthropicRules = (messages: ReadonlyArray<Message.Message>, options: Profi
       }
     }
     // a paused server-tool turn sent back to continue it is no prefill
-    if (options?.model !== undefined && takesNoPrefill(options.model) && !holdsServerCall(messages, assistantTurnStart(messages, lastIndex), lastIndex)) {
+    if (options?.model !== undefined && takesNoPrefill(options.model) && !holdsCall(messages, assistantTurnStart(messages, lastIndex), lastIndex, true)) {
       if (sink(new PrefillNotSupported({ provider, index: lastIndex, model: options.model }))) return
     }
   }
@@ -1143,11 +1144,11 @@ const anthropicRules = (messages: ReadonlyArray<Message.Message>, options: Profi
   }
 }
 
-/** Whether the assistant messages from `from` to `to` call a server tool (the turn of a paused server-tool call). */
-const holdsServerCall = (messages: ReadonlyArray<Message.Message>, from: number, to: number): boolean => {
+/** Whether the assistant messages from `from` to `to` make a call, or with `server` call a server tool (the turn of a paused server-tool call). */
+const holdsCall = (messages: ReadonlyArray<Message.Message>, from: number, to: number, server: boolean): boolean => {
   for (let k = from; k <= to; k++) {
     const m = messages[k]!
-    if (m.role === "assistant" && m.content.some((block) => block._tag === "ToolCall" && block.providerExecuted === true)) return true
+    if (m.role === "assistant" && m.content.some((block) => block._tag === "ToolCall" && (block.providerExecuted === true || !server))) return true
   }
   return false
 }

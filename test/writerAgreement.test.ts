@@ -384,3 +384,12 @@ describe("validateFor(\"anthropic\") reads a run of messages as the one message 
       assert.deepStrictEqual(repaired.actions, [])
     }))
 })
+
+describe("validateFor(\"anthropic\"): a tool loop in progress, read from the run of assistant messages", () => {
+  it("with manual thinking, the calls of a run whose last message is empty still make a tool loop that must start with thinking", () => {
+    const messages = [Message.user("Weather?"), Message.assistant([call("c1")]), Message.assistant([]), Message.tool([result("c1")])]
+    assert.deepStrictEqual(Conversation.issuesFor("anthropic", messages, { thinking: true }).map((issue) => `${issue._tag}@${(issue as { readonly index?: number }).index}`), ["ThinkingNotFirst@1"])
+    const thought = [Message.user("Weather?"), Message.assistant([Block.thinking("Need the weather.", "sig"), call("c1")]), Message.assistant([]), Message.tool([result("c1")])]
+    assert.deepStrictEqual(Conversation.issuesFor("anthropic", thought, { thinking: true }), [])
+  })
+})
