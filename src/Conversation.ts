@@ -1138,9 +1138,13 @@ const anthropicRules = (messages: ReadonlyArray<Message.Message>, options: Profi
     }
   }
   if (last.role === "assistant") {
-    const b = lastText(last)
-    const text = b === -1 ? undefined : textOnWire(last.content[b]!)
-    if (text !== undefined && text !== text.trimEnd()) sink(new TrailingWhitespacePrefill({ provider, index: lastIndex, blockIndex: b }))
+    // empty assistant messages at the end add nothing to the message the writer makes of the run
+    let k = lastIndex
+    while (k > 0 && messages[k]!.content.length === 0 && messages[previousOnWire(messages, k)]?.role === "assistant") k = previousOnWire(messages, k)
+    const final = messages[k] as Message.AssistantMessage
+    const b = lastText(final)
+    const text = b === -1 ? undefined : textOnWire(final.content[b]!)
+    if (text !== undefined && text !== text.trimEnd()) sink(new TrailingWhitespacePrefill({ provider, index: k, blockIndex: b }))
   }
 }
 

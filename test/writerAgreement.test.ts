@@ -393,3 +393,12 @@ describe("validateFor(\"anthropic\"): a tool loop in progress, read from the run
     assert.deepStrictEqual(Conversation.issuesFor("anthropic", thought, { thinking: true }), [])
   })
 })
+
+describe("validateFor(\"anthropic\"): a prefill, read from the run of assistant messages", () => {
+  it("text ending in whitespace before an empty final assistant message is still the end of the prefill", () => {
+    const messages = [Message.user("Write a haiku."), Message.assistant("Autumn moon "), Message.assistant([])]
+    const issues = Conversation.issuesFor("anthropic", messages)
+    assert.deepStrictEqual(issues.map((issue) => issue._tag), ["TrailingWhitespacePrefill"])
+    assert.deepInclude(issues[0], { index: 1, blockIndex: 0 })
+  })
+})
