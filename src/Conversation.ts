@@ -578,6 +578,9 @@ export const genericRulesFor = (target: Target): GenericRules => {
 /** Receives issues; returns `true` to stop the pass (fail fast). */
 type Sink = (issue: ConversationIssue) => boolean
 
+/** Whether a message was read from an Anthropic message of its own (the writer sends it as one again). */
+const isSeparate = (m: Message.Message): boolean => m.providerOptions?.["anthropic"]?.[hintKey("separateMessage")] === true
+
 /** `anthropicRuns`: the message goes into the wire message of the one before it (system messages aside). */
 const CONTINUES = 1
 /** `anthropicRuns`: the wire message the message goes into has content. */
@@ -600,7 +603,7 @@ const anthropicRuns = (messages: ReadonlyArray<Message.Message>): Uint8Array => 
     const m = messages[i]!
     if (m.role === "system") continue
     const role = m.role === "assistant" ? m.role : "user"
-    if (role === prev && m.providerOptions?.["anthropic"]?.[hintKey("separateMessage")] !== true) out[i] = CONTINUES
+    if (role === prev && !isSeparate(m)) out[i] = CONTINUES
     else {
       close(i)
       start = i
@@ -1024,7 +1027,7 @@ const anthropicRules = (messages: ReadonlyArray<Message.Message>, options: Profi
   }
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!
-    if (m.role === "user" || m.role === "tool" || m.providerOptions?.["anthropic"]?.[hintKey("separateMessage")] === true) {
+    if (m.role === "user" || m.role === "tool" || isSeparate(m)) {
       called = false
       if (textAfterCalls()) return
     }
@@ -1040,7 +1043,7 @@ const anthropicRules = (messages: ReadonlyArray<Message.Message>, options: Profi
         // the adapter sends a turn's results in one user message; ones read from a second user message (the
         // reader marks it) went apart, and the API rejects the first for the calls it does not answer
         // (a system message between them goes to the system prompt: they still meet on the wire)
-        if (messages[previousOnWire(messages, i)]?.role === "tool" && m.providerOptions?.["anthropic"]?.[hintKey("separateMessage")] === true && lastAssistant !== -1) {
+        if (messages[previousOnWire(messages, i)]?.role === "tool" && isSeparate(m) && lastAssistant !== -1) {
           if (sink(new MissingToolResult({ index: lastAssistant, toolCallIds: m.content.map((r) => r.toolCallId), resumedAt: i }))) return
         }
         // a result's text blocks are text blocks too ("text content blocks must be non-empty")
@@ -1808,7 +1811,7 @@ const anthropicWrittenMessages = (messages: ReadonlyArray<Message.Message>): Uin
     const m = messages[i]!
     if (m.role === "system") continue
     const role = m.role === "assistant" ? "assistant" : "user"
-    if (turn === undefined || role !== turn.role || m.providerOptions?.["anthropic"]?.[hintKey("separateMessage")] === true) {
+    if (turn === undefined || role !== turn.role || isSeparate(m)) {
       close()
       turn = { role, opener: i, filled: false, written: 0 }
     }
