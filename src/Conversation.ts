@@ -36,7 +36,7 @@ import {
   requiresReasoningItems as requiresReasoningItemsFor
 } from "./internal/reasoningItems.js"
 import { ANTHROPIC_IMAGE_TYPES, anthropicImageType, anthropicLeavesOut, isDocumentByReference, isImageType } from "./internal/anthropicFiles.js"
-import { ANTHROPIC_RESULT_PASS_TYPES, anthropicSent, anthropicWrittenMessages, OPTIONS_PATH, pushAnthropicFields, walkAnthropicSent } from "./internal/anthropicSent.js"
+import { ANTHROPIC_RESULT_PASS_TYPES, anthropicSent, anthropicWrittenMessages, isSeparate, OPTIONS_PATH, pushAnthropicFields, walkAnthropicSent } from "./internal/anthropicSent.js"
 import type { SentValue } from "./internal/anthropicSent.js"
 import { base64DataUrlParts } from "./internal/dataUrl.js"
 import { imageTypeOfBase64 } from "./internal/imageSize.js"
@@ -75,7 +75,7 @@ import {
   UnsupportedMediaType
 } from "./ValidationError.js"
 import type { CacheBreakpoint, ConversationIssue, DecodeIssue, Issue, IssueFor, ProviderIssue } from "./ValidationError.js"
-import { hintKey, isAnthropicHintKey, wireName } from "./internal/hint.js"
+import { isAnthropicHintKey, wireName } from "./internal/hint.js"
 import { customCallOutputs, customItemOf, isChatCustomCall, isCustomOutputsOnly, sentArgumentsProblem } from "./internal/toolArgs.js"
 import { hasLoneSurrogate } from "./internal/surrogates.js"
 import { assistantTurnStart, firstBlockOfRun, isThinkingBlock, nextOnWire, previousOnWire, thinkingSetting, turnStart } from "./internal/anthropicTurn.js"
@@ -519,6 +519,15 @@ export const pendingToolCalls = (messages: ReadonlyArray<Message.Message>): Read
  * the rule stays. "Kept" means the provider's verdict is not recorded
  * either way and the portable rule applies.
  *
+ * The Anthropic profile also reads the turns as its writer sends them: a
+ * run of assistant messages is one message, so calls made across it are
+ * one turn (the text of a later message of the run lands after the calls
+ * before it: `TextAfterToolCalls`), and an empty message in a run of one
+ * role with content is not sent at all (not `EmptyMessage`, and it does
+ * not end a turn). The OpenAI profiles keep the generic reading even where
+ * their writer leaves an empty message out: what they validate passes the
+ * generic rules too.
+ *
  * @since 0.1.0
  */
 export interface GenericRules {
@@ -571,6 +580,41 @@ export const genericRulesFor = (target: Target): GenericRules => {
 /** Receives issues; returns `true` to stop the pass (fail fast). */
 type Sink = (issue: ConversationIssue) => boolean
 
+/** `anthropicRuns`: the message goes into the wire message of the one before it (system messages aside). */
+const CONTINUES = 1
+/** `anthropicRuns`: the wire message the message goes into has content. */
+const FILLED = 2
+
+/**
+ * How the Anthropic writer makes wire messages of a conversation, per message (`CONTINUES`, `FILLED`): system
+ * messages go to the system prompt, and a run of messages of one wire role (user and tool messages are user
+ * messages) is one message, unless a message was read from a message of its own (its `separateMessage` hint).
+ */
+const anthropicRuns = (messages: ReadonlyArray<Message.Message>): Uint8Array => {
+  const out = new Uint8Array(messages.length)
+  let start = -1
+  let filled = false
+  let prev: string | undefined
+  const close = (end: number): void => {
+    if (filled) for (let k = start; k < end; k++) out[k] = out[k]! | FILLED
+  }
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!
+    if (m.role === "system") continue
+    const role = m.role === "assistant" ? m.role : "user"
+    if (role === prev && !isSeparate(m)) out[i] = CONTINUES
+    else {
+      close(i)
+      start = i
+      filled = false
+    }
+    prev = role
+    filled ||= m.content.length > 0
+  }
+  close(messages.length)
+  return out
+}
+
 /**
  * The single linear pass behind `validate`, `issuesOf` and the generic half
  * of `validateFor`, on the shared turn walker: nothing is re-scanned. `rules`
@@ -582,7 +626,10 @@ type Sink = (issue: ConversationIssue) => boolean
  *
  * - per-message rules (`EmptyToolCallId`, `EmptyToolName`, `EmptyMessage`,
  *   a repeated id inside one message): kept by every profile; no provider is
- *   recorded accepting them. A tool result that answers no call is not also
+ *   recorded accepting them. With `merged` (Anthropic), an empty message
+ *   the writer merges into a message with content is neither reported nor
+ *   read (it is not sent), and an assistant message right after another
+ *   continues its turn (the writer sends them as one). A tool result that answers no call is not also
  *   `EmptyToolName`: its name comes from the call it would answer, and the
  *   `OrphanToolResult` is what to fix.
  * - `OrphanToolResult`, `MissingToolResult`, `DuplicateToolResult`: every
@@ -606,9 +653,11 @@ const scan = (
   messages: ReadonlyArray<Message.Message>,
   options: ValidateOptions | undefined,
   rules: GenericRules,
-  sink: Sink
+  sink: Sink,
+  merged = false
 ): void => {
   const walker = new Walker(messages.length)
+  const runs = merged ? anthropicRuns(messages) : undefined
   const perMessage: Array<ConversationIssue> = []
   const continues = options?.continues === true
   let sawTurn = false
@@ -637,12 +686,16 @@ const scan = (
     // the results a continued conversation opens with answer the stored response's calls, which name no tool; its
     // custom tool outputs (an assistant message of them alone) answer the stored custom calls, before or among them
     const stored = continues && !sawTurn && (m.role === "tool" || isCustomOutputsOnly(m))
+    // Anthropic: an empty message in a run of one role with content adds nothing to the message the writer makes of it
+    const unseen = runs !== undefined && m.content.length === 0 && m.role !== "system" && (runs[i]! & FILLED) !== 0
     for (const issue of perMessage) {
       // a result takes its tool's name from the call it answers (every adapter reads it so): one that answers
       // no call has none to take, and `OrphanToolResult` below says what is wrong (it is all the user can fix)
       if (issue._tag === "EmptyToolName" && m.role === "tool" && (stored || !walker.isPending(issue.toolCallId))) continue
+      if (unseen && issue._tag === "EmptyMessage") continue
       if (sink(issue)) return
     }
+    if (unseen) continue
 
     if (stored) {
       prevRole = undefined
@@ -670,13 +723,15 @@ const scan = (
       case "user":
       case "assistant": {
         sawTurn = true
-        if (closeTurn(i)) return
+        // Anthropic: an assistant message that continues one the writer makes of a run continues its turn
+        const continues = runs !== undefined && m.role === "assistant" && (runs[i]! & CONTINUES) !== 0
+        if (!continues && closeTurn(i)) return
         if (prevRole === m.role && !prevCalled && (m.role === "user" ? rules.consecutiveUserMessages : rules.consecutiveAssistantMessages)) {
           if (sink(new ConsecutiveRole({ index: i, role: m.role }))) return
         }
         prevCalled = false
         if (m.role === "assistant") {
-          walker.openTurn(i)
+          if (!continues || walker.pendingCount === 0) walker.openTurn(i)
           const content = m.content
           for (let b = 0; b < content.length; b++) {
             const block = content[b]!
@@ -725,13 +780,14 @@ export const issuesOf = (messages: ReadonlyArray<Message.Message>, options?: Val
 const firstIssue = (
   messages: ReadonlyArray<Message.Message>,
   options: ValidateOptions | undefined,
-  rules: GenericRules = ALL_RULES
+  rules: GenericRules = ALL_RULES,
+  merged = false
 ): ConversationIssue | undefined => {
   let found: ConversationIssue | undefined
   scan(messages, options, rules, (issue) => {
     found = issue
     return true
-  })
+  }, merged)
   return found
 }
 
@@ -959,8 +1015,21 @@ const anthropicRules = (messages: ReadonlyArray<Message.Message>, options: Profi
   const provider = "anthropic"
   let thinkingInUse = options?.thinking
   let lastAssistant = -1
+  // the assistant message the writer makes of a run of them: whether it holds a client call yet, and the text
+  // blocks after its last one so far (message, block), reported when the run ends with no call after them
+  let called = false
+  const after: Array<number> = []
+  const textAfterCalls = (): boolean => {
+    for (let k = 0; k < after.length; k += 2) if (sink(new TextAfterToolCalls({ provider, index: after[k]!, blockIndex: after[k + 1]! }))) return true
+    after.length = 0
+    return false
+  }
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!
+    if (m.role === "user" || m.role === "tool" || isSeparate(m)) {
+      called = false
+      if (textAfterCalls()) return
+    }
     switch (m.role) {
       case "system":
       case "user":
@@ -973,7 +1042,7 @@ const anthropicRules = (messages: ReadonlyArray<Message.Message>, options: Profi
         // the adapter sends a turn's results in one user message; ones read from a second user message (the
         // reader marks it) went apart, and the API rejects the first for the calls it does not answer
         // (a system message between them goes to the system prompt: they still meet on the wire)
-        if (messages[previousOnWire(messages, i)]?.role === "tool" && m.providerOptions?.["anthropic"]?.[hintKey("separateMessage")] === true && lastAssistant !== -1) {
+        if (messages[previousOnWire(messages, i)]?.role === "tool" && isSeparate(m) && lastAssistant !== -1) {
           if (sink(new MissingToolResult({ index: lastAssistant, toolCallIds: m.content.map((r) => r.toolCallId), resumedAt: i }))) return
         }
         // a result's text blocks are text blocks too ("text content blocks must be non-empty")
@@ -1019,10 +1088,14 @@ const anthropicRules = (messages: ReadonlyArray<Message.Message>, options: Profi
               Block.absurd(block)
           }
         }
-        if (lastCall !== -1) {
+        // the text of a message merged into one with calls comes after them, unless calls of its own follow it
+        // text before a call of a later message of the run is not after the last call of the message sent
+        if (lastCall !== -1) after.length = 0
+        if (lastCall !== -1 || called) {
+          called = true
           for (let b = lastCall + 1; b < m.content.length; b++) {
             const text = textOnWire(m.content[b]!)
-            if (text !== undefined && !isBlank(text) && sink(new TextAfterToolCalls({ provider, index: i, blockIndex: b }))) return
+            if (text !== undefined && !isBlank(text)) after.push(i, b)
           }
         }
         break
@@ -1031,6 +1104,7 @@ const anthropicRules = (messages: ReadonlyArray<Message.Message>, options: Profi
         Block.absurd(m)
     }
   }
+  if (textAfterCalls()) return
   // the last message on the wire: system messages after it go to the system prompt
   const lastIndex = previousOnWire(messages, messages.length)
   const last = messages[lastIndex]
@@ -1039,7 +1113,8 @@ const anthropicRules = (messages: ReadonlyArray<Message.Message>, options: Profi
   // back) or with the results of its calls, the user's words after them included (the adapter sends both in one
   // user message): a tool loop in progress. A tool loop is one turn, from the user's words on.
   const endsOnAssistant = last.role === "assistant"
-  const inToolLoop = !endsOnAssistant && messages[nextOnWire(messages, lastAssistant)]?.role === "tool" && hasToolCalls(messages[lastAssistant] as Message.AssistantMessage)
+  // (the calls are those of the message the run of assistant messages makes: an empty last one adds nothing)
+  const inToolLoop = !endsOnAssistant && messages[nextOnWire(messages, lastAssistant)]?.role === "tool" && holdsCall(messages, assistantTurnStart(messages, lastAssistant), lastAssistant, false)
   const start = turnStart(messages, lastAssistant)
   const setting = thinkingSetting(options)
   // manual thinking: the turn starts with thinking (its first message, merged with the assistant messages right after
@@ -1060,22 +1135,26 @@ const anthropicRules = (messages: ReadonlyArray<Message.Message>, options: Profi
       }
     }
     // a paused server-tool turn sent back to continue it is no prefill
-    if (options?.model !== undefined && takesNoPrefill(options.model) && !holdsServerCall(messages, assistantTurnStart(messages, lastIndex), lastIndex)) {
+    if (options?.model !== undefined && takesNoPrefill(options.model) && !holdsCall(messages, assistantTurnStart(messages, lastIndex), lastIndex, true)) {
       if (sink(new PrefillNotSupported({ provider, index: lastIndex, model: options.model }))) return
     }
   }
   if (last.role === "assistant") {
-    const b = lastText(last)
-    const text = b === -1 ? undefined : textOnWire(last.content[b]!)
-    if (text !== undefined && text !== text.trimEnd()) sink(new TrailingWhitespacePrefill({ provider, index: lastIndex, blockIndex: b }))
+    // empty assistant messages at the end add nothing to the message the writer makes of the run
+    let k = lastIndex
+    while (k > 0 && messages[k]!.content.length === 0 && messages[previousOnWire(messages, k)]?.role === "assistant") k = previousOnWire(messages, k)
+    const final = messages[k] as Message.AssistantMessage
+    const b = lastText(final)
+    const text = b === -1 ? undefined : textOnWire(final.content[b]!)
+    if (text !== undefined && text !== text.trimEnd()) sink(new TrailingWhitespacePrefill({ provider, index: k, blockIndex: b }))
   }
 }
 
-/** Whether the assistant messages from `from` to `to` call a server tool (the turn of a paused server-tool call). */
-const holdsServerCall = (messages: ReadonlyArray<Message.Message>, from: number, to: number): boolean => {
+/** Whether the assistant messages from `from` to `to` make a call, or with `server` call a server tool (the turn of a paused server-tool call). */
+const holdsCall = (messages: ReadonlyArray<Message.Message>, from: number, to: number, server: boolean): boolean => {
   for (let k = from; k <= to; k++) {
     const m = messages[k]!
-    if (m.role === "assistant" && m.content.some((block) => block._tag === "ToolCall" && block.providerExecuted === true)) return true
+    if (m.role === "assistant" && m.content.some((block) => block._tag === "ToolCall" && (block.providerExecuted === true || !server))) return true
   }
   return false
 }
@@ -1342,7 +1421,7 @@ const anthropicBreakpoints = (messages: ReadonlyArray<Message.Message>): Breakpo
     }
     const role = m.role === "assistant" ? "assistant" : "user"
     const cache = own?.["cache_control"]
-    const opens = turn === undefined || role !== turn.role || own?.[hintKey("separateMessage")] === true
+    const opens = turn === undefined || role !== turn.role || isSeparate(m)
     if (opens) {
       close()
       turn = { role, opener: i, cache: isBreakpoint(cache) ? { index: i, blockIndex: Math.max(last, 0) } : undefined, marks: cache !== undefined, filled: false, written: 0, last: "none" }
@@ -1837,7 +1916,7 @@ export const issuesFor = (
       issues.push(issue)
       return false
     }
-    scan(messages, options, genericRulesFor(provider), collect)
+    scan(messages, options, genericRulesFor(provider), collect, provider === "anthropic")
     providerScan(provider, messages, options, collect)
     return issues
   })
@@ -1852,7 +1931,7 @@ export const issuesFor = (
  *
  * | provider | relaxes | adds |
  * |---|---|---|
- * | `"anthropic"` | `ConsecutiveRole`; a system message between calls and results | `MissingThinkingSignature`, `EmptyRedactedThinking`, `ThinkingNotFirst` (manual thinking: the turn a request continues, a tool loop from the user's words on or a final assistant message, starts with thinking; not with `thinkingMode: "adaptive"`), `ThinkingWhileDisabled` (`thinking: false`: no thinking in a final assistant turn), `PrefillNotSupported` (Claude 4.6 and later, by `model`), `EmptyTextBlock`, `TrailingWhitespacePrefill`, `TextAfterToolCalls` (client calls only), `MissingToolResult` (results read from two user messages), `TooManyCacheBreakpoints` (more than 4, where the adapter writes them: on blocks and messages, with `cacheBreakpointsOutsideMessages`), `LoneSurrogate` (half of a character in any string the adapter sends, a message's fields included), `UnsupportedMediaType` (a file the writer leaves out: given as data, an image that is not JPEG, PNG, GIF or WebP by type and bytes, audio, video, data of unknown type, a text file whose bytes are not UTF-8, any other that is not a PDF; by URL or file id, a document that is not a PDF or text; at a URL Anthropic cannot fetch, such as a data URL; an image given as text), `UnknownMessageField` (a field of a message besides role and content, such as one `Anthropic.fromMessages` kept, which the writer writes back; not `cache_control`; and a field of a block the writer sends whose name starts with `$`, with `blockIndex`), `MediaTypeMismatch` (base64 image bytes of another format than their type, which the writer sends as the type of the bytes and `repairFor` relabels) |
+ * | `"anthropic"` | `ConsecutiveRole`; a system message between calls and results; an empty message the writer merges into one with content; the end of a turn at a second assistant message (the writer sends a run of them as one message) | `MissingThinkingSignature`, `EmptyRedactedThinking`, `ThinkingNotFirst` (manual thinking: the turn a request continues, a tool loop from the user's words on or a final assistant message, starts with thinking; not with `thinkingMode: "adaptive"`), `ThinkingWhileDisabled` (`thinking: false`: no thinking in a final assistant turn), `PrefillNotSupported` (Claude 4.6 and later, by `model`), `EmptyTextBlock`, `TrailingWhitespacePrefill`, `TextAfterToolCalls` (client calls only, in the message a run of assistant messages makes), `MissingToolResult` (results read from two user messages), `TooManyCacheBreakpoints` (more than 4, where the adapter writes them: on blocks and messages, with `cacheBreakpointsOutsideMessages`), `LoneSurrogate` (half of a character in any string the adapter sends, a message's fields included), `UnsupportedMediaType` (a file the writer leaves out: given as data, an image that is not JPEG, PNG, GIF or WebP by type and bytes, audio, video, data of unknown type, a text file whose bytes are not UTF-8, any other that is not a PDF; by URL or file id, a document that is not a PDF or text; at a URL Anthropic cannot fetch, such as a data URL; an image given as text), `UnknownMessageField` (a field of a message besides role and content, such as one `Anthropic.fromMessages` kept, which the writer writes back; not `cache_control`; and a field of a block the writer sends whose name starts with `$`, with `blockIndex`), `MediaTypeMismatch` (base64 image bytes of another format than their type, which the writer sends as the type of the bytes and `repairFor` relabels) |
  * | `"gemini"` | `ConsecutiveRole` for user messages | `SystemNotAtStart`, `MisplacedFunctionCall`, `MissingThoughtSignature` (Gemini 3: `thoughtSignatures` / `model`), `UnsupportedMediaType` (an inline image of a type Gemini does not document, such as `image/jpg`) |
  * | `"openai-responses"` | nothing | `ReasoningWithoutOutput`, `TextBetweenCallAndOutput`, `MissingEncryptedContent` (with `store: false`), `MalformedToolArguments`; for custom tool items kept as provider data, `OrphanToolResult` (an output with no custom tool call before it), `DuplicateToolResult` (a second output for one call) and `MissingToolResult` (a call with no output after it); `DuplicateItemId` (two input items with one id); `MissingReasoningItem` (a model that reasons, by `model` or `reasoningItems`, not with `store: false`: an `fc_`/`msg_` item, a web search or a generated image sent with its id and no reasoning item before it in its turn); `UnsupportedMediaType` (an inline image that is not PNG, JPEG, GIF or WebP by type and bytes) |
  * | `"openai-chat"` | nothing | `MalformedToolArguments` (a call's arguments text is not a JSON object), `UnsupportedMediaType` (as for Responses, in user messages) |
@@ -1867,7 +1946,7 @@ export const issuesFor = (
 export const validateFor = <P extends Provider>(provider: P, options?: ProfileOptions) =>
 (messages: ReadonlyArray<Message.Message>): Effect.Effect<Validated<P>, IssueFor<P>> =>
   Effect.suspend(() => {
-    const generic = firstIssue(messages, options, genericRulesFor(provider))
+    const generic = firstIssue(messages, options, genericRulesFor(provider), provider === "anthropic")
     if (generic !== undefined) return Effect.fail(generic)
     let found: ProviderIssue | MissingToolResult | OrphanToolResult | DuplicateToolResult | EmptyToolName | undefined
     providerScan(provider, messages, options, (issue) => {

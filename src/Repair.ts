@@ -2144,7 +2144,8 @@ const whyNot = (issue: Issue): string => {
  * - OpenAI Chat: the generic repair, and arguments text as for Responses.
  *
  * Succeeds with a history that passes `Conversation.validateFor(provider)`,
- * or fails with `CannotRepair` naming the rule no repair exists for. The log
+ * or fails with `CannotRepair` naming the rule no repair exists for. A
+ * history that passes already is returned as it is, with no actions. The log
  * is in message order; `index` is the message's index in the input.
  *
  * @example
@@ -2157,10 +2158,15 @@ const whyNot = (issue: Issue): string => {
  */
 export const repairFor = <P extends Provider>(provider: P, options?: RepairForOptions) =>
 (messages: ReadonlyArray<Message.Message>): Effect.Effect<RepairResult, CannotRepair> =>
-  Effect.suspend(() => {
-    const repaired = repairWith(messages, options, fixesFor(provider, options), Conversation.genericRulesFor(provider))
-    return Conversation.validateFor(provider, options)(repaired.messages).pipe(
-      Effect.as(repaired),
-      Effect.catch((issue: Issue) => Effect.fail(new CannotRepair({ provider, issue, reason: whyNot(issue) })))
-    )
-  })
+  // a history the profile accepts is left as it is: the repairs read turns as the generic rules do, and would
+  // mend what the writer sends well (an Anthropic run of messages it makes one, an empty message in it)
+  Conversation.validateFor(provider, options)(messages).pipe(
+    Effect.as<RepairResult>({ messages, actions: [] }),
+    Effect.catch(() => {
+      const repaired = repairWith(messages, options, fixesFor(provider, options), Conversation.genericRulesFor(provider))
+      return Conversation.validateFor(provider, options)(repaired.messages).pipe(
+        Effect.as(repaired),
+        Effect.catch((issue: Issue) => Effect.fail(new CannotRepair({ provider, issue, reason: whyNot(issue) })))
+      )
+    })
+  )

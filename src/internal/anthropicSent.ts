@@ -15,6 +15,9 @@ import { anthropicLeavesOut, bareMediaType, isImageType } from "./anthropicFiles
 import { hintKey, isAnthropicHintKey } from "./hint.js"
 import { isObject } from "./toolArgs.js"
 
+/** Whether a message was read from an Anthropic message of its own (the writer sends it as one again). */
+export const isSeparate = (m: Message.Message): boolean => m.providerOptions?.["anthropic"]?.[hintKey("separateMessage")] === true
+
 /** The JSON values the Anthropic adapter sends in a tool result as blocks of their own (by their `type`); it sends others as their text. */
 export const ANTHROPIC_RESULT_PASS_TYPES: ReadonlySet<string> = new Set(["search_result", "tool_reference", "browser_state"])
 
@@ -271,7 +274,7 @@ export const anthropicWrittenMessages = (messages: ReadonlyArray<Message.Message
     const m = messages[i]!
     if (m.role === "system") continue
     const role = m.role === "assistant" ? "assistant" : "user"
-    if (turn === undefined || role !== turn.role || m.providerOptions?.["anthropic"]?.[hintKey("separateMessage")] === true) {
+    if (turn === undefined || role !== turn.role || isSeparate(m)) {
       close()
       turn = { role, opener: i, filled: false, written: 0 }
     }
