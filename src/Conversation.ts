@@ -36,7 +36,7 @@ import {
   requiresReasoningItems as requiresReasoningItemsFor
 } from "./internal/reasoningItems.js"
 import { ANTHROPIC_IMAGE_TYPES, anthropicImageType, anthropicLeavesOut, isDocumentByReference, isImageType } from "./internal/anthropicFiles.js"
-import { ANTHROPIC_RESULT_PASS_TYPES, anthropicSent, anthropicWrittenMessages, isSeparate, OPTIONS_PATH, pushAnthropicFields, walkAnthropicSent } from "./internal/anthropicSent.js"
+import { ANTHROPIC_RESULT_PASS_TYPES, anthropicSent, anthropicWrittenMessages, hasDollarKey, isDollar, isSeparate, OPTIONS_PATH, pushAnthropicFields, walkAnthropicSent } from "./internal/anthropicSent.js"
 import type { SentValue } from "./internal/anthropicSent.js"
 import { base64DataUrlParts } from "./internal/dataUrl.js"
 import { imageTypeOfBase64 } from "./internal/imageSize.js"
@@ -1590,17 +1590,6 @@ const unknownMessageFieldRule = (messages: ReadonlyArray<Message.Message>, writt
   }
 }
 
-/** Whether a block (a tool result's parts too) has a key starting with `$` in its Anthropic options or, as Anthropic provider data, in its data. */
-const hasDollarField = (block: Block.Block): boolean => {
-  if (block._tag === "ProviderData") return block.provider === "anthropic" && Object.keys(block.data).some(isDollar)
-  if (block._tag === "Json") return false
-  const own = block.providerOptions?.["anthropic"]
-  if (own !== undefined && Object.keys(own).some(isDollar)) return true
-  return block._tag === "ToolResult" && typeof block.content !== "string" && block.content.some(hasDollarField)
-}
-
-const isDollar = (key: string): boolean => key.startsWith("$")
-
 /**
  * Anthropic: no block field whose name starts with `$` (a block takes only the fields of its type: "Extra inputs are
  * not permitted"). The adapter keeps no hint on blocks: every Anthropic option of a block it sends is written as a
@@ -1610,7 +1599,7 @@ const isDollar = (key: string): boolean => key.startsWith("$")
  * not reported: the adapter keeps them from blocks read from the wire, and Anthropic adds fields.
  */
 const blockFieldRule = (messages: ReadonlyArray<Message.Message>, sink: ProviderSink): void => {
-  if (!messages.some((m) => (m.content as ReadonlyArray<Block.Block>).some(hasDollarField))) return
+  if (!messages.some((m) => (m.content as ReadonlyArray<Block.Block>).some(hasDollarKey))) return
   const fields = new Set<string>()
   walkAnthropicSent(messages, (block, i, b, sent) => {
     fields.clear()

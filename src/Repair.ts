@@ -28,7 +28,7 @@ import { defineOwn } from "./internal/json.js"
 import { customCallOutputs, customItemOf, isChatCustomCall, isCustomOutputsOnly, isObject, jsonText, rawArgsHold, sentArgumentsProblem } from "./internal/toolArgs.js"
 import { hasLoneSurrogate, LONE_SURROGATES } from "./internal/surrogates.js"
 import { anthropicImageType, isImageType } from "./internal/anthropicFiles.js"
-import { anthropicWrittenMessages, sentOptionKey, walkAnthropicSent } from "./internal/anthropicSent.js"
+import { anthropicWrittenMessages, hasDollarKey, isDollar, sentOptionKey, walkAnthropicSent } from "./internal/anthropicSent.js"
 import { assistantRunEnd, isThinkingBlock, nextOnWire, previousOnWire, thinkingSetting, turnStart } from "./internal/anthropicTurn.js"
 
 /**
@@ -1567,17 +1567,6 @@ const withoutDollarOptions = <B extends Block.Block>(
 }
 
 const NO_PARTS: ReadonlySet<number> = new Set()
-
-/** Whether a block or a part of its tool result has a key starting with `$` in its Anthropic options, or in its data as Anthropic provider data. */
-const hasDollarKey = (block: Block.Block): boolean => {
-  if (block._tag === "ProviderData") return block.provider === "anthropic" && Object.keys(block.data).some(isDollar)
-  if (block._tag === "Json") return false
-  const own = block.providerOptions?.["anthropic"]
-  if (own !== undefined && Object.keys(own).some(isDollar)) return true
-  return block._tag === "ToolResult" && typeof block.content !== "string" && block.content.some(hasDollarKey)
-}
-
-const isDollar = (key: string): boolean => key.startsWith("$")
 
 /**
  * A message whose blocks have no field whose name starts with `$` where the Anthropic adapter writes one (their

@@ -18,6 +18,18 @@ import { isObject } from "./toolArgs.js"
 /** Whether a message was read from an Anthropic message of its own (the writer sends it as one again). */
 export const isSeparate = (m: Message.Message): boolean => m.providerOptions?.["anthropic"]?.[hintKey("separateMessage")] === true
 
+/** Whether a block (a tool result's parts too) has a key starting with `$` in its Anthropic options or, as Anthropic provider data, in its data. */
+export const hasDollarKey = (block: Block.Block): boolean => {
+  if (block._tag === "ProviderData") return block.provider === "anthropic" && Object.keys(block.data).some(isDollar)
+  if (block._tag === "Json") return false
+  const own = block.providerOptions?.["anthropic"]
+  if (own !== undefined && Object.keys(own).some(isDollar)) return true
+  return block._tag === "ToolResult" && typeof block.content !== "string" && block.content.some(hasDollarKey)
+}
+
+/** Whether an option or field name starts with `$` (no Anthropic block or message takes such a field). */
+export const isDollar = (key: string): boolean => key.startsWith("$")
+
 /** The JSON values the Anthropic adapter sends in a tool result as blocks of their own (by their `type`); it sends others as their text. */
 export const ANTHROPIC_RESULT_PASS_TYPES: ReadonlySet<string> = new Set(["search_result", "tool_reference", "browser_state"])
 
