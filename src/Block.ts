@@ -936,16 +936,20 @@ export const argsText = (call: ToolCallBlock): string => {
   const raw = call.rawArgs
   const args = stringify(call.args)
   if (raw === undefined) return args
-  let again: unknown
+  // read as the readers read it: text that is not JSON, or holds a number too large for a double (1e999), gave
+  // its args by repair, and is sent as it came
+  let value: Schema.Json
   try {
-    again = JSON.parse(raw)
+    value = JSON.parse(raw, (_key, v: Schema.Json) => {
+      if (v === Infinity || v === -Infinity) throw 0
+      return v
+    })
   } catch {
-    // not JSON (the args were repaired from it), or too deep to read again: as it came
     return raw
   }
   // JSON that gives the args, or that is no object and gave the {} an adapter made of it
-  const object = typeof again === "object" && again !== null && !Array.isArray(again)
-  return stringify(again as Schema.Json) === args || (!object && args === "{}") ? raw : args
+  const object = typeof value === "object" && value !== null && !Array.isArray(value)
+  return stringify(value) === args || (!object && args === "{}") ? raw : args
 }
 
 /**

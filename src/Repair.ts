@@ -23,12 +23,12 @@ import { unknownProvider } from "./internal/unknownProvider.js"
 import { messageText, preview, quote } from "./internal/preview.js"
 import type { Issue } from "./ValidationError.js"
 import { formatPath, Issue as IssueSchema } from "./ValidationError.js"
-import { hintKey, isAnthropicHintKey, wireName } from "./internal/hint.js"
+import { isAnthropicHintKey, wireName } from "./internal/hint.js"
 import { defineOwn } from "./internal/json.js"
 import { customCallOutputs, customItemOf, isChatCustomCall, isCustomOutputsOnly, isObject, jsonText, rawArgsHold, sentArgumentsProblem } from "./internal/toolArgs.js"
 import { hasLoneSurrogate, LONE_SURROGATES } from "./internal/surrogates.js"
 import { anthropicImageType, isImageType } from "./internal/anthropicFiles.js"
-import { anthropicWrittenMessages, hasDollarKey, isDollar, sentOptionKey, walkAnthropicSent } from "./internal/anthropicSent.js"
+import { anthropicWrittenMessages, hasDollarKey, isDollar, isSeparate, sentOptionKey, walkAnthropicSent } from "./internal/anthropicSent.js"
 import { assistantRunEnd, isThinkingBlock, nextOnWire, previousOnWire, thinkingSetting, turnStart } from "./internal/anthropicTurn.js"
 
 /**
@@ -718,7 +718,7 @@ const mergeSeparatedResults = (out: Array<Message.Message>, origins: Array<numbe
       w++
       continue
     }
-    if (m.role === "tool" && last !== -1 && out[last]!.role === "tool" && m.providerOptions?.["anthropic"]?.[hintKey("separateMessage")] === true) {
+    if (m.role === "tool" && last !== -1 && out[last]!.role === "tool" && isSeparate(m)) {
       const group: Array<RepairAction> = []
       // the system messages between them now follow the merged results
       for (let n = systemsFrom; n < w; n++) group.push(new MovedSystemMessage({ index: origins[n]!, to: "after-merged-messages" }))

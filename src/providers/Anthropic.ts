@@ -341,7 +341,7 @@ const fileBlock = (
 
 const inputOf = (ctx: A.Ctx, call: Block.ToolCallBlock, index: number, blockIndex: number): { readonly [key: string]: unknown } => {
   if (call.parseError !== undefined) {
-    A.converted(ctx, index, blockIndex, `the arguments of ${quote(call.name)} that were not a valid JSON object`, "as their repaired value (Anthropic takes an object)")
+    A.converted(ctx, index, blockIndex, `the arguments of ${call.name} that were not a valid JSON object`, "as their repaired value (Anthropic takes an object)")
   }
   const object = ToolArguments.toObject(call)
   if (object.replaced !== undefined) A.converted(ctx, index, blockIndex, `the arguments of ${call.name}`, `as {}: ${object.replaced}`)

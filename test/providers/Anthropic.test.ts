@@ -228,7 +228,7 @@ describe("Anthropic.toMessages", () => {
         "DroppedContent: the detail setting of an image/* file",
         "DroppedContent: an empty text block",
         "ConvertedContent: a refusal",
-        "ConvertedContent: the arguments of \"f\" that were not a valid JSON object",
+        "ConvertedContent: the arguments of f that were not a valid JSON object",
         "ConvertedContent: the arguments of g",
         "ConvertedContent: a JSON value in the result of f"
       ])
