@@ -523,11 +523,15 @@ export const isToolResultMessage = (message: Message): message is ToolMessage =>
 
 /**
  * Whether the message is an assistant message with at least one tool call.
+ * Calls the provider ran itself (`providerExecuted`, such as a hosted web
+ * search) count too, and their results are already in the message: run only
+ * the others.
  *
  * @example
  * const last = messages[messages.length - 1]
  * if (last !== undefined && Message.hasToolCalls(last)) {
- *   // run last.toolCalls, then append their results
+ *   const toRun = last.toolCalls.filter((call) => call.providerExecuted !== true)
+ *   // run toRun, then append their results
  * }
  *
  * @since 0.1.0

@@ -194,7 +194,7 @@ export class BudgetTooSmall extends Schema.TaggedError<BudgetTooSmall>()("Budget
 }) {
   override get message(): string {
     const aside = this.setAside === undefined ? "" : `; ${this.setAside} of the budget are set aside beside the messages${this.usageCorrection === undefined ? "" : `, ${this.usageCorrection} of them for what reported usage showed the estimates miss`}`
-    return `a budget of ${this.budget} tokens is too small: the messages that must stay need a budget of at least ${this.minimumBudget} (the conversation has ${this.tokens}${aside})`
+    return `a budget of ${this.budget} ${this.budget === 1 ? "token" : "tokens"} is too small: the messages that must stay need a budget of at least ${this.minimumBudget} (the conversation has ${this.tokens}${aside})`
   }
 }
 

@@ -174,6 +174,8 @@ export class ToolCallsOnNonAssistant extends Schema.TaggedError<ToolCallsOnNonAs
  * const error = yield* Effect.flip(Message.decode({ role: "user", content: "3 hits", toolCallId: "c1" }))
  * error._tag // "ToolResultFieldsOnNonTool"
  * error.message // "a user message carries tool-result fields (toolCallId); only tool messages may"
+ * // a result block in a user message:
+ * // "a user message holds a tool result (content[0]); only tool messages, and assistant messages for tools the provider ran, may"
  *
  * @since 0.1.0
  */
@@ -186,7 +188,12 @@ export class ToolResultFieldsOnNonTool extends Schema.TaggedError<ToolResultFiel
   }
 ) {
   override get message(): string {
-    return `${at(this.index)}${this.role === "assistant" ? "an" : "a"} ${this.role} message carries tool-result fields (${clip(this.fields.join(", "))}); only tool messages may`
+    const article = this.role === "assistant" ? "an" : "a"
+    // a result block (`content[i]`) may also sit in an assistant message, for
+    // a tool the provider ran; the flat fields belong to tool messages only
+    return this.fields.length > 0 && this.fields.every((f) => f.startsWith("content["))
+      ? `${at(this.index)}${article} ${this.role} message holds a tool result (${clip(this.fields.join(", "))}); only tool messages, and assistant messages for tools the provider ran, may`
+      : `${at(this.index)}${article} ${this.role} message carries tool-result fields (${clip(this.fields.join(", "))}); only tool messages may`
   }
 }
 
