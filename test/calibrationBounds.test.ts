@@ -1,7 +1,9 @@
 import { assert, describe, expect, it } from "@effect/vitest"
 import { Arbitrary, Effect } from "effect"
 import * as Calibration from "../src/Calibration.js"
+import * as ConversationContext from "../src/ConversationContext.js"
 import * as Message from "../src/Message.js"
+import * as MessageWindow from "../src/MessageWindow.js"
 import * as Request from "../src/Request.js"
 import * as TokenEstimator from "../src/TokenEstimator.js"
 import * as Arb from "./arbitraries.js"
@@ -204,4 +206,23 @@ describe("Calibration: one report, however far off, moves later estimates by at 
       expect(calibration.stateOf("m").rejected).toBe(1)
       expect(Math.abs(calibration.factor("m") / 1.25 - 1)).toBeLessThan(0.02)
     }))
+})
+
+describe("ConversationContext.recordUsage: a too-high report lasts until the next one", () => {
+  it.effect("a report of 1e9 makes fit fail naming the correction; the next report replaces it, and a context made afresh drops it", () =>
+    Effect.gen(function*() {
+      const history = Array.from({ length: 20 }, (_, i) => Message.user(`question ${i} `.repeat(20)))
+      const sent = ConversationContext.makeWith(chars, history, 10_000)
+      const wrong = ConversationContext.recordUsage(sent, 1e9)
+      assert.strictEqual(wrong.correction, 1e9 - sent.estimated)
+      const error = yield* Effect.flip(ConversationContext.fit(wrong, { strategy: "drop_oldest" }))
+      assert.isTrue(error._tag === "BudgetTooSmall" && error.usageCorrection === 1e9 - sent.estimated)
+      // the next report for the same messages replaces the correction, it does not add to it
+      const next = ConversationContext.recordUsage(wrong, sent.estimated + 50)
+      assert.strictEqual(next.correction, 50)
+      const { context } = yield* ConversationContext.fit(next, { strategy: "drop_oldest" })
+      assert.isFalse(ConversationContext.isOver(context))
+      const fresh = ConversationContext.makeWith(wrong.estimator, wrong.messages, wrong.budget)
+      assert.strictEqual(fresh.correction, 0)
+    }).pipe(Effect.provide(MessageWindow.layer), Effect.provide(TokenEstimator.layerTest({ costPerChar: 1, messageOverhead: OVERHEAD }))))
 })
