@@ -9,7 +9,9 @@
  * framing, and the true ratio follows a scenario:
  *
  * - cold start: the ratio is 1.25 from the first report (a Claude-like gap);
- * - drift: the ratio moves linearly from 1.0 to 1.25 over 100 reports, then stays.
+ * - drift: the ratio moves linearly from 1.0 to 1.25 over 100 reports, then stays;
+ * - the same drift with every 25th report a wrong one of 1e9 tokens (another
+ *   request's or a session's usage, a bad number): what a too-high report costs.
  *
  * Convergence is measured on the factor, not on single prompts: the ideal
  * factor at report t is `ratio(t) × Σ exact / Σ estimate` over the prompt pool
@@ -60,11 +62,14 @@ const prompts = (count: number, seed: number): ReadonlyArray<Prompt> => {
 interface Scenario {
   readonly name: string
   readonly ratio: (t: number) => number
+  /** Whether report `t` is a wrong one of 1e9 tokens. */
+  readonly wrong?: (t: number) => boolean
 }
 
 const SCENARIOS: ReadonlyArray<Scenario> = [
   { name: "cold start at 1.25", ratio: () => 1.25 },
-  { name: "drift 1.00 -> 1.25 over 100 reports", ratio: (t) => 1 + 0.25 * Math.min(1, t / 100) }
+  { name: "drift 1.00 -> 1.25 over 100 reports", ratio: (t) => 1 + 0.25 * Math.min(1, t / 100) },
+  { name: "the same, every 25th report 1e9", ratio: (t) => 1 + 0.25 * Math.min(1, t / 100), wrong: (t) => t % 25 === 24 }
 ]
 
 const REPORTS = 300
@@ -79,7 +84,8 @@ const run = (scenario: Scenario, pool: ReadonlyArray<Prompt>): { readonly until:
     const p = pool[t % pool.length] as Prompt
     const ratio = scenario.ratio(t)
     // The provider's count: o200k-exact scaled by the hidden ratio, plus up to ±1% of framing noise.
-    const actual = Math.round(p.exact * ratio * (1 + (random() - 0.5) * 0.02))
+    const noisy = Math.round(p.exact * ratio * (1 + (random() - 0.5) * 0.02))
+    const actual = scenario.wrong?.(t) === true ? 1e9 : noisy
     const calibrated = Math.ceil(p.estimate * calibration.factor(model))
     Effect.runSync(calibration.record(model, calibrated, actual))
     const ideal = scenario.ratio(t + 1) * bias

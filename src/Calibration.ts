@@ -102,6 +102,21 @@ export interface CalibrationState {
 }
 
 /**
+ * A calibrated estimate of one request's messages, with the factor it was
+ * made with: what `estimate(model, messages)` returns, and the handle to
+ * report that request's usage against (`record(model, estimate, actual)`).
+ * A report given with its handle is measured against exactly the factor its
+ * `tokens` were scaled by, however many other estimates came out at the same
+ * number and however the factor moved while the request was in flight.
+ *
+ * @since 0.1.0
+ */
+export interface CalibratedEstimate {
+  readonly tokens: number
+  readonly factor: number
+}
+
+/**
  * The calibration service.
  *
  * - `base`: the uncalibrated estimator.
@@ -110,9 +125,16 @@ export interface CalibrationState {
  *   times the model's factor, rounded up per message (the same object for the
  *   same model; it follows the factor as it learns, and applies one factor
  *   to every message of one `estimateEach` or `estimateConversation` call).
+ * - `estimate(model, messages)`: `estimatorFor(model).estimateConversation`
+ *   as a `CalibratedEstimate`, the handle to pass to `record`.
  * - `record(model, estimate, actualInputTokens)`: learns from one call;
- *   `estimate` is what `estimatorFor(model)` said for the prompt,
- *   `actualInputTokens` what the provider reported.
+ *   `estimate` is what was estimated for the prompt, `actualInputTokens`
+ *   what the provider reported. Give the handle the estimate came as (a
+ *   `CalibratedEstimate` from `estimate`, or the `RequestEstimate` object
+ *   of `estimatorFor(model).estimateRequest`, whose `framing` is then taken
+ *   out of both figures as `recordRequest` does): the report is measured
+ *   against the factor that very estimate was made with. A bare number is
+ *   matched to the factor by its value (see `make`).
  * - `recordConversation(model, messages, actualInputTokens)`: the same,
  *   estimating `messages` itself (cheap: message estimates are memoized).
  * - `recordRequest(model, request, actualInputTokens, options?)`: the same
@@ -131,7 +153,12 @@ export interface CalibrationService {
   readonly base: Service
   readonly factor: (model: string) => number
   readonly estimatorFor: (model: string) => Service
-  readonly record: (model: string, estimate: number, actualInputTokens: number) => Effect.Effect<CalibrationState>
+  readonly estimate: (model: string, messages: ReadonlyArray<Message.Message>) => CalibratedEstimate
+  readonly record: (
+    model: string,
+    estimate: number | CalibratedEstimate | RequestEstimate,
+    actualInputTokens: number
+  ) => Effect.Effect<CalibrationState>
   readonly recordConversation: (
     model: string,
     messages: ReadonlyArray<Message.Message>,
@@ -190,6 +217,8 @@ const build = (base: Service, options: CalibrationOptions): CalibrationService =
   const minEstimate = options.minEstimate ?? 16
   const initial = options.initialFactors ?? {}
   const models = new Map<string, ModelState>()
+  /** The log factor each request estimate of `estimatorFor` was made with, by the estimate object's identity. */
+  const requestFactors = new WeakMap<RequestEstimate, number>()
 
   const stateFor = (model: string): ModelState => {
     let state = models.get(model)
@@ -280,7 +309,9 @@ const build = (base: Service, options: CalibrationOptions): CalibrationService =
       let total = tools + responseFormat + raw.framing
       for (let i = 0; i < messages.length; i++) total += messages[i]!
       issue(s, total, s.logFactor)
-      return { provider: raw.provider, total, messages, tools, responseFormat, framing: raw.framing }
+      const estimate: RequestEstimate = { provider: raw.provider, total, messages, tools, responseFormat, framing: raw.framing }
+      requestFactors.set(estimate, s.logFactor)
+      return estimate
     }
     const estimator: Service = {
       estimateText: (text) => scale(base.estimateText(text), s.factor),
@@ -303,7 +334,23 @@ const build = (base: Service, options: CalibrationOptions): CalibrationService =
     base,
     factor: (model) => stateFor(model).factor,
     estimatorFor,
-    record: (model, estimate, actualInputTokens) => Effect.sync(() => update(model, estimate, actualInputTokens, stateFor(model).issued.get(estimate))),
+    estimate: (model, messages) => {
+      const tokens = estimatorFor(model).estimateConversation(messages)
+      return { tokens, factor: stateFor(model).factor }
+    },
+    record: (model, estimate, actualInputTokens) =>
+      Effect.sync(() => {
+        // not an object (a number, or what a caller without types passed): matched by value, and ignored unless a usable number
+        if (typeof estimate !== "object" || estimate === null) {
+          return update(model, estimate, actualInputTokens, stateFor(model).issued.get(estimate))
+        }
+        if ("total" in estimate) {
+          // the framing is exact in the provider's tokens: the factor learns from the rest, as in recordRequest
+          return update(model, estimate.total - estimate.framing, actualInputTokens - estimate.framing, requestFactors.get(estimate))
+        }
+        const f = estimate.factor
+        return update(model, estimate.tokens, actualInputTokens, f > 0 && Number.isFinite(f) ? Math.log(f) : undefined)
+      }),
     recordConversation: (model, messages, actualInputTokens) =>
       Effect.sync(() => update(model, estimatorFor(model).estimateConversation(messages), actualInputTokens)),
     recordRequest: (model, request, actualInputTokens, options) =>
@@ -335,15 +382,17 @@ const build = (base: Service, options: CalibrationOptions): CalibrationService =
  * 1. Ignored if `estimate < minEstimate`, or `estimate` or `actual` is not a
  *    positive finite number.
  * 2. Residual `r = ln(actual / estimate)`: how far the calibrated estimate was,
- *    measured against the current factor. An estimate `estimatorFor(model)`
- *    made with an earlier factor (a request in flight while the reports of
- *    others moved it) is rescaled to the current factor first, so a batch of
- *    requests estimated at once does not apply the same correction once per
- *    report; the last 4,096 estimates are remembered for this, by value
- *    (two in flight at once that came out at the same value under different
- *    factors are both measured against the later one: the step stays
- *    capped, and a consumed or first-in-first-out record would serve the
- *    window's own re-estimates of a conversation worse).
+ *    measured against the current factor. An estimate made with an earlier
+ *    factor (a request in flight while the reports of others moved it) is
+ *    rescaled to the current factor first, so a batch of requests estimated
+ *    at once does not apply the same correction once per report. A handle
+ *    (a `CalibratedEstimate`, or the `RequestEstimate` object of
+ *    `estimatorFor(model).estimateRequest`) says exactly which factor that
+ *    was. A bare number is matched by its value among the last 4,096
+ *    estimates `estimatorFor(model)` made (two in flight at once that came
+ *    out at the same value under different factors are both measured
+ *    against the later one; the step stays capped); a number it never
+ *    made is measured against the current factor.
  * 3. Outlier rejection: once `warmup` reports were accepted (from the first
  *    report for a model that started from `initialFactors`), a report with
  *    `|r| > ln(outlierRatio)` is rejected, unless it is the `outlierRun`-th
@@ -354,9 +403,21 @@ const build = (base: Service, options: CalibrationOptions): CalibrationService =
  *    `initialFactors`), `Δ = clamp(α·r, −maxStep, +maxStep)`.
  * 5. `ℓ ← clamp(ℓ + Δ, ln minFactor, ln maxFactor)`.
  *
- * So one report moves the factor by at most `e^maxStep` (≈10.5% by default)
- * and, once warmed up, an absurd one not at all; noise of σ in log space
- * leaves a steady-state spread of about `σ·√(α/(2−α))` (≈0.23σ by default).
+ * So a report that is far too high (a wrong number, another request's or a
+ * whole session's usage, 1e9, the largest double) or far too low is bounded
+ * twice over. The step, not the report, is clamped: one report, however far
+ * off and by whichever of `record`, `recordConversation` or `recordRequest`,
+ * moves the factor by at most `e^maxStep` (≈10.5% by default), and so every
+ * later estimate of a message by at most that factor (rounded up); `k`
+ * reports move it by at most `e^(k·maxStep)`. And the factor never leaves
+ * `minFactor`..`maxFactor`. Once warmed up, an absurd report does not move
+ * it at all (step 3), unless `outlierRun` of them come in a row. A bound on
+ * the report itself would not do instead: a provider's count really can be
+ * several times the estimate (a prompt mix the estimator reads poorly), and
+ * a clamped step still learns it, a step at a time. Consistent reports
+ * converge: noise of σ in log space leaves a steady-state spread of about
+ * `σ·√(α/(2−α))` (≈0.23σ by default), and a ratio drifting from 1.0 to 1.25
+ * over 100 reports is followed within 3% from about the 29th report on.
  * Working in log space makes over- and under-estimates symmetric.
  *
  * @example
@@ -387,7 +448,8 @@ export const make = (base: Service, options?: CalibrationOptions): Effect.Effect
  * @example
  * const step = Effect.gen(function*() {
  *   const calibration = yield* Calibration.Calibration
- *   const estimate = calibration.estimatorFor("gpt-4o").estimateConversation(messages)
+ *   // the handle: the report is measured against the factor this estimate was made with
+ *   const estimate = calibration.estimate("gpt-4o", messages)
  *   const reply = yield* callModel(messages)
  *   yield* calibration.record("gpt-4o", estimate, reply.usage?.inputTokens ?? 0)
  * })

@@ -285,6 +285,16 @@ export const withBudget: {
  * usage) === sent` tells that a report with a count was not taken; the
  * context, and its earlier correction, stay as they were.
  *
+ * A report above the estimate is taken however large: what a request
+ * spends beside its messages (tool definitions) can be any multiple of a
+ * short conversation's estimate, so no ratio tells a wrong count from a
+ * true one. Its effect lasts until the next report, which replaces the
+ * correction rather than adding to it; until then a correction the budget
+ * cannot hold makes `fit` fail with `BudgetTooSmall`, whose
+ * `usageCorrection` names it. To drop a correction you do not trust, make
+ * the context afresh: `makeWith(context.estimator, context.messages,
+ * context.budget)`.
+ *
  * @example
  * let context = yield* ConversationContext.make([Message.user("Weather in Oslo?")], 100_000)
  * const sent = context
