@@ -123,14 +123,14 @@ const accuracy = (allHoldout: ReadonlyArray<CorpusMessage>, allTrain: ReadonlyAr
     const cells = [...byLang.entries()].filter(([k]) => k.includes(" ")).map(([k, r]) => `${k} ${pct(r.p90)} (${r.n})`)
     for (let i = 0; i < cells.length; i += 6) console.log(cells.slice(i, i + 6).map((c) => c.padEnd(24)).join(""))
   }
-  // Projects of the prose groups held out in more than one: how far one translation team's text strays from another's.
-  const prose = holdout.filter((m) => groupOf(m.category) === "prose")
+  // Projects of the categories held out in more than one: how far one translation team's text strays from another's,
+  // or one package's file listing (its name in every line) from another's.
   const projectsOf = new Map<string, Set<string>>()
-  for (const m of prose) projectsOf.set(m.category, (projectsOf.get(m.category) ?? new Set()).add(m.project))
-  const several = prose.filter((m) => (projectsOf.get(m.category)?.size ?? 0) > 1)
+  for (const m of holdout) projectsOf.set(m.category, (projectsOf.get(m.category) ?? new Set()).add(m.project))
+  const several = holdout.filter((m) => (projectsOf.get(m.category)?.size ?? 0) > 1)
   const byProject = (encoding: "o200k" | "cl100k") => evaluate(several, encoding, ours[encoding], (m) => `${m.category} ${m.project}`)
   const [po, pc] = [byProject("o200k"), byProject("cl100k")]
-  console.log("\n## held-out bias per project (prose groups held out in more than one project; messages, o200k / cl100k table)\n")
+  console.log("\n## held-out bias per project (categories held out in more than one project; messages, o200k / cl100k table)\n")
   const projectCells = [...po.entries()]
     .filter(([k]) => k.includes(" "))
     .map(([k, r]) => `${k} (${r.n}) ${pct(r.bias, true)} / ${pct(pc.get(k)?.bias ?? NaN, true)}`)

@@ -398,11 +398,17 @@ const cvReport = (samples: ReadonlyArray<Sample>, encoding: Encoding): void => {
   const prose = CATEGORIES.map((c, i) => [c, i] as const).filter(([c]) => (CATEGORY_GROUPS.prose as ReadonlyArray<string>).includes(c))
   const absBias = prose.map(([, i]) => Math.abs(sums[i]!.est / sums[i]!.y - 1)).filter((x) => !Number.isNaN(x))
   // How far one project's bias strays from its category's: the spread a single held-out project can show.
-  const spread = prose.map(([c]) => {
-    const biases = [...perProject.entries()].filter(([k, v]) => k.startsWith(`${c} `) && v.n >= 10).map(([k, v]) => `${k.slice(c.length + 1)} ${pct(v.est / v.y - 1, true)}`)
-    return `${c}: ${biases.join(", ")}`
-  })
+  // Machine text and code too (5+ messages: their projects hold fewer), where one project's vocabulary (a package name
+  // in every line of a file listing) moves its bias as a translation domain moves a script's.
+  const spreadOf = (cats: ReadonlyArray<string>, min: number): Array<string> =>
+    cats.map((c) => {
+      const biases = [...perProject.entries()].filter(([k, v]) => k.startsWith(`${c} `) && v.n >= min).map(([k, v]) => `${k.slice(c.length + 1)} ${pct(v.est / v.y - 1, true)}`)
+      return `${c}: ${biases.join(", ")}`
+    })
+  const spread = spreadOf(prose.map(([c]) => c), 10)
+  const others = spreadOf([...CATEGORY_GROUPS.code, ...CATEGORY_GROUPS.json, ...CATEGORY_GROUPS.machine], 5)
   console.log(`${encoding} cv bias per project (prose, 10+ messages):\n  ${spread.join("\n  ")}`)
+  console.log(`${encoding} cv bias per project (code, JSON and machine text, 5+ messages):\n  ${others.join("\n  ")}`)
   console.log(`${encoding} cv summary: mean p90 ${pct(p90s.reduce((a, b) => a + b, 0) / p90s.length)}, mean |bias| of prose ${pct(absBias.reduce((a, b) => a + b, 0) / absBias.length)}`)
 }
 
