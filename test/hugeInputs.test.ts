@@ -6,10 +6,11 @@
  * scaling.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Arbitrary, Schema } from "effect"
+import { Arbitrary, Effect, Schema } from "effect"
 import { Block, Message, TokenEstimator } from "../src/index.js"
 import { parseBytes } from "../src/cli/Input.js"
 import { stringify } from "../src/internal/json.js"
+import { Anthropic, Gemini, OpenAiChat, OpenAiResponses } from "../src/providers/index.js"
 import * as ToolArguments from "../src/providers/ToolArguments.js"
 import * as Arb from "./arbitraries.js"
 
@@ -125,5 +126,40 @@ describe("the command line's reader on a transcript of megabytes", () => {
     const jsonl = parseBytes(Buffer.from(encoded.map((m) => JSON.stringify(m)).join("\n")), "t.jsonl")
     assert.isTrue("kind" in jsonl && jsonl.kind === "jsonl")
     if ("kind" in jsonl && jsonl.kind === "jsonl") assert.deepStrictEqual(jsonl.values, encoded)
+  }, 180_000)
+})
+
+describe("megabytes through the adapters", () => {
+  it("2 MB of text and a megabyte of arguments (kept with their spaces, and broken) go out and come back as they were", () => {
+    const pretty = JSON.stringify({ path: "a.txt", text: textOf(1_000_000) }, null, 1)
+    const broken = `{"path": "a.txt", "text": "${textOf(1_000_000).replace(/["\n]/g, " ")}", "x": tru`
+    const read = Effect.runSync(OpenAiChat.fromMessages([
+      { role: "user", content: textOf(2_000_000) },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [
+          { id: "c1", type: "function", function: { name: "write_file", arguments: pretty } },
+          { id: "c2", type: "function", function: { name: "write_file", arguments: broken } }
+        ]
+      },
+      { role: "tool", tool_call_id: "c1", content: "ok" },
+      { role: "tool", tool_call_id: "c2", content: "ok" }
+    ])).value
+    const calls = read[1]!.content as ReadonlyArray<Block.ToolCallBlock>
+    assert.strictEqual(Block.argsText(calls[0]!), pretty)
+    assert.strictEqual(Block.argsText(calls[1]!), broken)
+    const back = Effect.runSync(OpenAiChat.toMessages(read)).value as ReadonlyArray<{ readonly tool_calls?: ReadonlyArray<{ readonly function: { readonly arguments: string } }> }>
+    assert.deepStrictEqual(back[1]!.tool_calls!.map((c) => c.function.arguments), [pretty, broken])
+    const sent = Effect.runSync(OpenAiResponses.toMessages(read)).value as ReadonlyArray<{ readonly type?: string; readonly arguments?: string }>
+    assert.deepStrictEqual(sent.filter((item) => item.type === "function_call").map((item) => item.arguments), [pretty, broken])
+    // the text comes back whole from every adapter
+    for (const roundTrip of [
+      () => Effect.runSync(Anthropic.fromMessages(Effect.runSync(Anthropic.toMessages(read)).value)).value,
+      () => Effect.runSync(Gemini.fromMessages(Effect.runSync(Gemini.toMessages(read)).value)).value,
+      () => Effect.runSync(OpenAiResponses.fromMessages(Effect.runSync(OpenAiResponses.toMessages(read)).value as never)).value
+    ]) {
+      assert.strictEqual(Message.textOf(roundTrip()[0]!), textOf(2_000_000))
+    }
   }, 180_000)
 })
