@@ -6,20 +6,23 @@
  * message, many tiny ones; for streams: many tiny deltas, one huge delta,
  * colliding and reused call ids, one call's arguments in many fragments;
  * a long run of system messages, Anthropic results read from separate user
- * messages) at
- * sizes n, 4n and 16n.
+ * messages; huge inputs: 10 MB of text, a megabyte of tool arguments read
+ * from the wire, valid and broken, and such arguments in one stream delta;
+ * the command line's reader of transcript files) at sizes n, 4n and 16n.
  *
  * Each input grows in proportion to its size parameter (messages, calls,
- * deltas, or characters / 64 for the huge ones), so the time per input unit
+ * deltas, or characters / 64 for the huge ones, / 640 for the 10 MB text), so the time per input unit
  * must stay flat: the table prints it at each size and the ratio 16n / n
  * (1.0 = linear; a quadratic pass would print 16). The worst ratio found is
  * printed last.
  *
  * Run: node_modules/.bin/node node_modules/tsx/dist/cli.mjs bench/cost.ts
+ * (`COST_INPUTS="10 MB text,1 MB arguments"` measures only the inputs named).
  */
 import { pathToFileURL } from "node:url"
 import { Effect, Schema } from "effect"
 import { Block, Conversation, Message, MessageWindow, Repair, TokenEstimator } from "../src/index.js"
+import { parseBytes } from "../src/cli/Input.js"
 import { stringify } from "../src/internal/json.js"
 import { Anthropic, AnthropicStream, EffectAi, Gemini, GeminiStream, OpenAiChat, OpenAiChatStream, OpenAiResponses, OpenAiResponsesStream } from "../src/providers/index.js"
 import { craftCollidingIds, historyWithIds, sameRoleRun } from "./adversarial.js"
@@ -39,6 +42,19 @@ const FOLLOW_UP = 64 * N
 
 const crafted = craftCollidingIds(FOLLOW_UP)
 
+/** `length` characters of mixed text: ASCII, CJK, an emoji, quotes and line breaks. */
+const hugeText = (length: number): string => {
+  const unit = "The quick brown fox jumps over the lazy dog; 天气很好 😀. \"q\"\n"
+  return unit.repeat(Math.ceil(length / unit.length)).slice(0, length)
+}
+
+/** A call with the given argument text and its result, read from OpenAI Chat messages as an agent reads them. */
+const readChat = (args: string): Array<Message.Message> =>
+  Effect.runSync(OpenAiChat.fromMessages([
+    { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "write_file", arguments: args } }] },
+    { role: "tool", tool_call_id: "c1", content: "ok" }
+  ])).value
+
 interface Generator {
   readonly name: string
   readonly make: (n: number) => Array<Message.Message>
@@ -54,6 +70,21 @@ const generators: ReadonlyArray<Generator> = [
       const text = "The quick brown fox jumps over the lazy dog; 天气很好. ".repeat(Math.ceil((n * 64) / 52))
       return [Message.user(text), Message.assistant([Block.text("Reading."), Block.toolCall("c1", "write_file", { text })]), Message.toolResultMessage("c1", "write_file", "ok")]
     }
+  },
+  {
+    // ten megabytes of text at 16n (640 characters a unit): a pasted file or log
+    name: "10 MB text",
+    make: (n) => [Message.user(hugeText(n * 640)), Message.assistant("Read it.")]
+  },
+  {
+    // a megabyte of valid arguments at 16n, read from the wire with spaces, so their text is kept beside them
+    name: "1 MB arguments",
+    make: (n) => [Message.user("go"), ...readChat(JSON.stringify({ path: "a.txt", text: hugeText(n * 64) }, null, 1)), Message.assistant("done")]
+  },
+  {
+    // a megabyte of broken arguments at 16n: over 32,768 characters, kept as they came, their args {}
+    name: "1 MB broken arguments",
+    make: (n) => [Message.user("go"), ...readChat(`{"path": "a.txt", "text": "${hugeText(n * 64).replace(/["\n]/g, " ")}", "more": [1, {"x": tru`), Message.assistant("done")]
   },
   {
     // system messages in a row: Anthropic's repair looked back over all of them from each one
@@ -132,6 +163,17 @@ const passes: ReadonlyArray<Pass> = [
       return Effect.runSyncExit(windowOn(estimator).fit(asMessages(m), Math.floor(total / 2), { strategy: ["clear_tool_results", "drop_oldest"] }))
     }
   },
+  {
+    // the command line's reader: a transcript file as JSON, then as JSONL
+    name: "cli parseBytes (JSON)",
+    prepare: (m) => Buffer.from(JSON.stringify(Message.encodeAll(m))),
+    run: (bytes) => parseBytes(bytes as Buffer, "transcript.json")
+  },
+  {
+    name: "cli parseBytes (JSONL)",
+    prepare: (m) => Buffer.from(Conversation.encodeJsonl(m)),
+    run: (bytes) => parseBytes(bytes as Buffer, "transcript.jsonl")
+  },
   ...adapter("OpenAiChat", (m) => OpenAiChat.toMessages(m), (w) => OpenAiChat.fromMessages(w as never)),
   ...adapter("Anthropic", (m) => Anthropic.toMessages(m), (w) => Anthropic.fromMessages(w)),
   ...adapter("OpenAiResponses", (m) => OpenAiResponses.toMessages(m), (w) => OpenAiResponses.fromMessages(w as never)),
@@ -155,7 +197,7 @@ const passes: ReadonlyArray<Pass> = [
 const frame = (data: unknown, event?: string): string => `${event === undefined ? "" : `event: ${event}\n`}data: ${JSON.stringify(data)}\n\n`
 
 /** How one provider streams text, tool calls and argument fragments. */
-interface StreamShape {
+export interface StreamShape {
   readonly name: string
   readonly make: () => { readonly feed: (chunk: string) => void; readonly done: () => unknown }
   /** The stream's text: `texts` text deltas, `calls` tool calls (id of each), the first call's arguments in `fragments`. */
@@ -243,7 +285,7 @@ const geminiShape: StreamShape = {
   }
 }
 
-const streamShapes: ReadonlyArray<StreamShape> = [chatShape, anthropicShape, responsesShape, geminiShape]
+export const streamShapes: ReadonlyArray<StreamShape> = [chatShape, anthropicShape, responsesShape, geminiShape]
 
 interface StreamGenerator {
   readonly name: string
@@ -255,6 +297,15 @@ const streamGenerators: ReadonlyArray<StreamGenerator> = [
   { name: "one huge delta", make: (n) => ({ texts: ["The quick brown fox; 天气很好. ".repeat(Math.ceil((n * 64) / 26))], ids: [], fragments: [] }) },
   { name: "colliding call ids", make: (n) => ({ texts: [], ids: crafted.slice(0, n), fragments: [] }) },
   { name: "one call id reused", make: (n) => ({ texts: [], ids: Array.from({ length: n }, () => "call_1"), fragments: [] }) },
+  {
+    // a megabyte of arguments at 16n in one delta, valid, then broken
+    name: "1 MB arguments delta",
+    make: (n) => ({ texts: [], ids: ["call_1"], fragments: [JSON.stringify({ text: hugeText(n * 64) })] })
+  },
+  {
+    name: "1 MB broken arguments delta",
+    make: (n) => ({ texts: [], ids: ["call_1"], fragments: [`{"text": "${hugeText(n * 64).replace(/["\n]/g, " ")}", "x": tru`] })
+  },
   {
     name: "arguments in many fragments",
     make: (n) => {
@@ -294,11 +345,17 @@ const measure = (pass: string, input: string, timed: (size: number) => () => unk
   return { pass, input, ns: best.map((ms, i) => (ms * 1e6) / SIZES[i]!) }
 }
 
+/** The inputs named in `COST_INPUTS` (comma-separated), or every input. */
+const chosen = (name: string): boolean => {
+  const only = process.env["COST_INPUTS"]
+  return only === undefined || only === "" || only.split(",").map((s) => s.trim()).includes(name)
+}
+
 /** Measures every pass on every worst-case input; prints the tables and returns the worst ratio. */
 export const runCostBench = (): number => {
   console.log(`\n## Adversarial cost: time per input unit at n, 4n, 16n (n = ${N.toLocaleString("en-US")})\n`)
   const rows: Array<Row> = []
-  const models = generators.map((g) => ({ g, inputs: SIZES.map((size) => g.make(size)) }))
+  const models = generators.filter((g) => chosen(g.name)).map((g) => ({ g, inputs: SIZES.map((size) => g.make(size)) }))
   for (const pass of passes) {
     for (const { g, inputs } of models) {
       const prepared = inputs.map((m) => pass.prepare(m))
@@ -309,7 +366,7 @@ export const runCostBench = (): number => {
     }
   }
   for (const shape of streamShapes) {
-    for (const g of streamGenerators) {
+    for (const g of streamGenerators.filter((g) => chosen(g.name))) {
       const texts = SIZES.map((size) => {
         const parts = g.make(size)
         return shape.render(parts.texts, parts.ids, parts.fragments)

@@ -489,7 +489,7 @@ export const parse = (text: string): { readonly value: Schema.Json } | { readonl
 }
 
 /** Whether a parsed JSON value holds a non-finite number; iterative. */
-const hasInfinity = (value: Schema.Json): boolean => {
+export const hasInfinity = (value: Schema.Json): boolean => {
   if (typeof value === "number") return !Number.isFinite(value)
   if (typeof value !== "object" || value === null) return false
   const stack: Array<object> = [value]
