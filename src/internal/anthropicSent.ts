@@ -296,3 +296,38 @@ export const anthropicWrittenMessages = (messages: ReadonlyArray<Message.Message
   close()
   return out
 }
+
+/** `anthropicRuns`: the message goes into the wire message of the one before it (system messages aside). */
+export const CONTINUES = 1
+/** `anthropicRuns`: the wire message the message goes into has content. */
+export const FILLED = 2
+
+/**
+ * How the Anthropic writer makes wire messages of a conversation, per message (`CONTINUES`, `FILLED`): system
+ * messages go to the system prompt, and a run of messages of one wire role (user and tool messages are user
+ * messages) is one message, unless a message was read from a message of its own (its `separateMessage` hint).
+ */
+export const anthropicRuns = (messages: ReadonlyArray<Message.Message>): Uint8Array => {
+  const out = new Uint8Array(messages.length)
+  let start = -1
+  let filled = false
+  let prev: string | undefined
+  const close = (end: number): void => {
+    if (filled) for (let k = start; k < end; k++) out[k] = out[k]! | FILLED
+  }
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!
+    if (m.role === "system") continue
+    const role = m.role === "assistant" ? m.role : "user"
+    if (role === prev && !isSeparate(m)) out[i] = CONTINUES
+    else {
+      close(i)
+      start = i
+      filled = false
+    }
+    prev = role
+    filled ||= m.content.length > 0
+  }
+  close(messages.length)
+  return out
+}
