@@ -36,7 +36,7 @@ import {
   requiresReasoningItems as requiresReasoningItemsFor
 } from "./internal/reasoningItems.js"
 import { ANTHROPIC_IMAGE_TYPES, anthropicImageType, anthropicLeavesOut, isDocumentByReference, isImageType } from "./internal/anthropicFiles.js"
-import { ANTHROPIC_RESULT_PASS_TYPES, anthropicRuns, anthropicSent, anthropicWrittenMessages, CONTINUES, FILLED, hasDollarKey, isDollar, isSeparate, OPTIONS_PATH, pushAnthropicFields, walkAnthropicSent } from "./internal/anthropicSent.js"
+import { ANTHROPIC_RESULT_PASS_TYPES, anthropicRuns, anthropicSent, anthropicWrittenMessages, CONTINUES, FILLED, hasDollarKey, LEFT_OUT, isDollar, isSeparate, OPTIONS_PATH, pushAnthropicFields, walkAnthropicSent } from "./internal/anthropicSent.js"
 import type { SentValue } from "./internal/anthropicSent.js"
 import { base64DataUrlParts } from "./internal/dataUrl.js"
 import { imageTypeOfBase64 } from "./internal/imageSize.js"
@@ -593,7 +593,8 @@ type Sink = (issue: ConversationIssue) => boolean
  *   a repeated id inside one message): kept by every profile; no provider is
  *   recorded accepting them. With `merged` (Anthropic), an empty message
  *   the writer merges into a message with content is neither reported nor
- *   read (it is not sent), and an assistant message right after another
+ *   read (it is not sent), nor read is a run of messages of which the
+ *   writer sends no block (it leaves the run out), and an assistant message right after another
  *   continues its turn (the writer sends them as one). A tool result that answers no call is not also
  *   `EmptyToolName`: its name comes from the call it would answer, and the
  *   `OrphanToolResult` is what to fix.
@@ -651,8 +652,9 @@ const scan = (
     // the results a continued conversation opens with answer the stored response's calls, which name no tool; its
     // custom tool outputs (an assistant message of them alone) answer the stored custom calls, before or among them
     const stored = continues && !sawTurn && (m.role === "tool" || isCustomOutputsOnly(m))
-    // Anthropic: an empty message in a run of one role with content adds nothing to the message the writer makes of it
-    const unseen = runs !== undefined && m.content.length === 0 && m.role !== "system" && (runs[i]! & FILLED) !== 0
+    // Anthropic: an empty message in a run of one role with content adds nothing to the message the writer makes of it,
+    // and a run of which the writer sends no block is left out (its blocks and it reported as dropped)
+    const unseen = runs !== undefined && m.role !== "system" && ((m.content.length === 0 && (runs[i]! & FILLED) !== 0) || (runs[i]! & LEFT_OUT) !== 0)
     for (const issue of perMessage) {
       // a result takes its tool's name from the call it answers (every adapter reads it so): one that answers
       // no call has none to take, and `OrphanToolResult` below says what is wrong (it is all the user can fix)
@@ -660,7 +662,11 @@ const scan = (
       if (unseen && issue._tag === "EmptyMessage") continue
       if (sink(issue)) return
     }
-    if (unseen) continue
+    if (unseen) {
+      // (a message with content the writer leaves out still makes the conversation one: its content is what to fix)
+      if (m.content.length > 0 && m.role !== "tool") sawTurn = true
+      continue
+    }
 
     if (stored) {
       prevRole = undefined

@@ -28,7 +28,7 @@ import { defineOwn } from "./internal/json.js"
 import { customCallOutputs, customItemOf, isChatCustomCall, isCustomOutputsOnly, isObject, jsonText, rawArgsHold, sentArgumentsProblem } from "./internal/toolArgs.js"
 import { hasLoneSurrogate, LONE_SURROGATES } from "./internal/surrogates.js"
 import { anthropicImageType, isImageType } from "./internal/anthropicFiles.js"
-import { anthropicRuns, anthropicWrittenMessages, CONTINUES, FILLED, hasDollarKey, isDollar, isSeparate, sentOptionKey, walkAnthropicSent } from "./internal/anthropicSent.js"
+import { anthropicRuns, anthropicWrittenMessages, CONTINUES, FILLED, hasDollarKey, LEFT_OUT, isDollar, isSeparate, sentOptionKey, walkAnthropicSent } from "./internal/anthropicSent.js"
 import { assistantRunEnd, isThinkingBlock, nextOnWire, previousOnWire, thinkingSetting, turnStart } from "./internal/anthropicTurn.js"
 
 /**
@@ -890,13 +890,20 @@ const repairWith = (
   const held = fixes?.wire === true ? new Map<Message.Message, Message.Message>() : undefined
   /** Anthropic: the role of the last message emitted that has content (system messages aside). */
   let lastRole: Message.Role | undefined
+  /** Anthropic: whether a message the writer leaves out came after it (validation reads no run across it). */
+  let afterLeftOut = false
   /** Anthropic: the assistant messages with a client call in a later message of their run (1). */
   const callsAhead = held === undefined ? undefined : callsLaterInRun(messages)
+  /** Anthropic: how the writer makes wire messages of the input (`anthropicRuns`). */
+  const inputRuns = held === undefined ? undefined : anthropicRuns(messages)
 
   const emit = (m: Message.Message, origin: number): void => {
     out.push(m)
     origins.push(origin)
-    if (m.role !== "system") lastRole = m.role
+    if (m.role !== "system") {
+      lastRole = m.role
+      afterLeftOut = false
+    }
   }
 
   /**
@@ -1078,12 +1085,16 @@ const repairWith = (
     const given = messages[i]!
     const m = fixes === undefined ? given : fixes.message(given, i, log, freshId, callsAhead !== undefined && callsAhead[i] === 1)
     if (m !== given) changed = true
-    if (m.content.length === 0) {
+    // Anthropic: a run of messages with content of which the writer sends no block is left out of the request
+    const leftOut = inputRuns !== undefined && m.role !== "system" && (inputRuns[i]! & LEFT_OUT) !== 0
+    if (m.content.length === 0 || leftOut) {
       if (held !== undefined && m.role !== "system") {
-        // Anthropic: left where it is, out of the turns; `dropUnsent` removes it unless the writer merges it away
+        // Anthropic: left where it is, out of the turns; `dropUnsent` removes an empty one unless the writer merges
+        // it away
         held.set(m, given)
         out.push(m)
         origins.push(i)
+        if (leftOut) afterLeftOut = true
         continue
       }
       actions.push(new RemovedEmptyMessage({ index: i, message: given }))
@@ -1131,7 +1142,7 @@ const repairWith = (
         opened = true
         // Anthropic: an assistant message right after another, with calls of that message pending, is the same
         // message on the wire and continues its turn, unless text of its own would come after those calls
-        const continuing = held !== undefined && m.role === "assistant" && lastRole === "assistant" && !isSeparate(m) && walker.pendingCount > 0 &&
+        const continuing = held !== undefined && m.role === "assistant" && lastRole === "assistant" && !afterLeftOut && !isSeparate(m) && walker.pendingCount > 0 &&
           (callsAhead![i] === 1 || !textAfterAllCalls(m))
         if (!continuing) closeTurn()
         const next = m.role === "assistant" ? openCalls(m, i) : m
@@ -2189,8 +2200,9 @@ const whyNot = (issue: Issue): string => {
  *   content is removed), an assistant message right after one whose calls
  *   are pending continues their turn (unless text of its own with no call
  *   after it in the run would follow those calls: the turn ends before it),
- *   and text after a message's calls stays when a later message of its run
- *   makes a call. Results read
+ *   text after a message's calls stays when a later message of its run
+ *   makes a call, and a run of messages of which the writer sends no block
+ *   (it leaves the run out) stays and ends no turn. Results read
  *   from two user messages in a row are merged into one message (a system
  *   message between them then follows it, logged the same way). Each lone
  *   UTF-16 surrogate (half of a character) in a block's strings is replaced

@@ -286,3 +286,29 @@ describe("repairFor(\"anthropic\") properties on input that needs repair", () =>
     { arbitrary: { runs: 200 }, timeout: 120_000 }
   )
 })
+
+describe("Anthropic messages of which the writer sends no block", () => {
+  // code Gemini ran: the Anthropic writer leaves it out (DroppedContent)
+  const geminiCode = Block.providerData("gemini", { executableCode: { language: "PYTHON", code: "print(1)" } })
+
+  it.effect("an assistant message the writer leaves out between a turn's results does not end the turn", () =>
+    Effect.gen(function*() {
+      // the wire: assistant [c1, c0], user [result c1, result c0]: the results on both sides of it meet
+      const messages = [ask, Message.assistant([call("c1"), call("c0")]), Message.tool([result("c1")]), Message.assistant([geminiCode]), Message.tool([result("c0")]), done]
+      const written = yield* Anthropic.toMessages(messages)
+      assert.deepStrictEqual(written.value.messages.map((m) => m.role), ["user", "assistant", "user", "assistant"])
+      assert.deepStrictEqual(tags(messages), [])
+      const repaired = yield* Repair.repairFor("anthropic")([...messages, ...orphan])
+      assert.deepStrictEqual(repaired.actions.map((a) => [a._tag, a.index]), [["RemovedOrphanResult", 7], ["RemovedEmptyMessage", 7]])
+      assert.deepStrictEqual(repaired.messages, [...messages, orphan[0]!])
+    }))
+
+  it.effect("a user message holding only a file the writer leaves out is UnsupportedMediaType, which repair leaves to the caller", () =>
+    Effect.gen(function*() {
+      const messages = [ask, Message.assistant([call("c1")]), Message.user([Block.audio("UklGRiQAAABXQVZF", "audio/wav")]), Message.tool([result("c1")]), done]
+      assert.include(tags(messages), "UnsupportedMediaType")
+      const error = yield* Effect.flip(Repair.repairFor("anthropic")(messages))
+      assert.strictEqual(error._tag, "CannotRepair")
+      assert.strictEqual(error.issue._tag, "UnsupportedMediaType")
+    }))
+})
