@@ -664,7 +664,7 @@ const scan = (
     }
     if (unseen) {
       // (a message with content the writer leaves out still makes the conversation one: its content is what to fix)
-      if (m.content.length > 0 && m.role !== "tool") sawTurn = true
+      sawTurn ||= m.content.length > 0
       continue
     }
 
