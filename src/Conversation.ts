@@ -36,7 +36,7 @@ import {
   requiresReasoningItems as requiresReasoningItemsFor
 } from "./internal/reasoningItems.js"
 import { ANTHROPIC_IMAGE_TYPES, anthropicImageType, anthropicLeavesOut, isDocumentByReference, isImageType } from "./internal/anthropicFiles.js"
-import { ANTHROPIC_RESULT_PASS_TYPES, anthropicSent, anthropicWrittenMessages, hasDollarKey, isDollar, isSeparate, OPTIONS_PATH, pushAnthropicFields, walkAnthropicSent } from "./internal/anthropicSent.js"
+import { ANTHROPIC_RESULT_PASS_TYPES, anthropicRuns, anthropicSent, anthropicWrittenMessages, CONTINUES, FILLED, hasDollarKey, LEFT_OUT, isDollar, isSeparate, OPTIONS_PATH, pushAnthropicFields, walkAnthropicSent } from "./internal/anthropicSent.js"
 import type { SentValue } from "./internal/anthropicSent.js"
 import { base64DataUrlParts } from "./internal/dataUrl.js"
 import { imageTypeOfBase64 } from "./internal/imageSize.js"
@@ -580,41 +580,6 @@ export const genericRulesFor = (target: Target): GenericRules => {
 /** Receives issues; returns `true` to stop the pass (fail fast). */
 type Sink = (issue: ConversationIssue) => boolean
 
-/** `anthropicRuns`: the message goes into the wire message of the one before it (system messages aside). */
-const CONTINUES = 1
-/** `anthropicRuns`: the wire message the message goes into has content. */
-const FILLED = 2
-
-/**
- * How the Anthropic writer makes wire messages of a conversation, per message (`CONTINUES`, `FILLED`): system
- * messages go to the system prompt, and a run of messages of one wire role (user and tool messages are user
- * messages) is one message, unless a message was read from a message of its own (its `separateMessage` hint).
- */
-const anthropicRuns = (messages: ReadonlyArray<Message.Message>): Uint8Array => {
-  const out = new Uint8Array(messages.length)
-  let start = -1
-  let filled = false
-  let prev: string | undefined
-  const close = (end: number): void => {
-    if (filled) for (let k = start; k < end; k++) out[k] = out[k]! | FILLED
-  }
-  for (let i = 0; i < messages.length; i++) {
-    const m = messages[i]!
-    if (m.role === "system") continue
-    const role = m.role === "assistant" ? m.role : "user"
-    if (role === prev && !isSeparate(m)) out[i] = CONTINUES
-    else {
-      close(i)
-      start = i
-      filled = false
-    }
-    prev = role
-    filled ||= m.content.length > 0
-  }
-  close(messages.length)
-  return out
-}
-
 /**
  * The single linear pass behind `validate`, `issuesOf` and the generic half
  * of `validateFor`, on the shared turn walker: nothing is re-scanned. `rules`
@@ -628,7 +593,8 @@ const anthropicRuns = (messages: ReadonlyArray<Message.Message>): Uint8Array => 
  *   a repeated id inside one message): kept by every profile; no provider is
  *   recorded accepting them. With `merged` (Anthropic), an empty message
  *   the writer merges into a message with content is neither reported nor
- *   read (it is not sent), and an assistant message right after another
+ *   read (it is not sent), nor read is a run of messages of which the
+ *   writer sends no block (it leaves the run out), and an assistant message right after another
  *   continues its turn (the writer sends them as one). A tool result that answers no call is not also
  *   `EmptyToolName`: its name comes from the call it would answer, and the
  *   `OrphanToolResult` is what to fix.
@@ -686,8 +652,9 @@ const scan = (
     // the results a continued conversation opens with answer the stored response's calls, which name no tool; its
     // custom tool outputs (an assistant message of them alone) answer the stored custom calls, before or among them
     const stored = continues && !sawTurn && (m.role === "tool" || isCustomOutputsOnly(m))
-    // Anthropic: an empty message in a run of one role with content adds nothing to the message the writer makes of it
-    const unseen = runs !== undefined && m.content.length === 0 && m.role !== "system" && (runs[i]! & FILLED) !== 0
+    // Anthropic: an empty message in a run of one role with content adds nothing to the message the writer makes of it,
+    // and a run of which the writer sends no block is left out (its blocks and it reported as dropped)
+    const unseen = runs !== undefined && m.role !== "system" && ((m.content.length === 0 && (runs[i]! & FILLED) !== 0) || (runs[i]! & LEFT_OUT) !== 0)
     for (const issue of perMessage) {
       // a result takes its tool's name from the call it answers (every adapter reads it so): one that answers
       // no call has none to take, and `OrphanToolResult` below says what is wrong (it is all the user can fix)
@@ -695,7 +662,11 @@ const scan = (
       if (unseen && issue._tag === "EmptyMessage") continue
       if (sink(issue)) return
     }
-    if (unseen) continue
+    if (unseen) {
+      // (a message with content the writer leaves out still makes the conversation one: its content is what to fix)
+      sawTurn ||= m.content.length > 0
+      continue
+    }
 
     if (stored) {
       prevRole = undefined
@@ -724,7 +695,9 @@ const scan = (
       case "assistant": {
         sawTurn = true
         // Anthropic: an assistant message that continues one the writer makes of a run continues its turn
-        const continues = runs !== undefined && m.role === "assistant" && (runs[i]! & CONTINUES) !== 0
+        // (and the message before it the writer sends is an assistant message: after an empty message that opens
+        // its run, it adds to no message before it)
+        const continues = runs !== undefined && m.role === "assistant" && (runs[i]! & CONTINUES) !== 0 && prevRole === "assistant"
         if (!continues && closeTurn(i)) return
         if (prevRole === m.role && !prevCalled && (m.role === "user" ? rules.consecutiveUserMessages : rules.consecutiveAssistantMessages)) {
           if (sink(new ConsecutiveRole({ index: i, role: m.role }))) return

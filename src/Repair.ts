@@ -28,7 +28,7 @@ import { defineOwn } from "./internal/json.js"
 import { customCallOutputs, customItemOf, isChatCustomCall, isCustomOutputsOnly, isObject, jsonText, rawArgsHold, sentArgumentsProblem } from "./internal/toolArgs.js"
 import { hasLoneSurrogate, LONE_SURROGATES } from "./internal/surrogates.js"
 import { anthropicImageType, isImageType } from "./internal/anthropicFiles.js"
-import { anthropicWrittenMessages, hasDollarKey, isDollar, isSeparate, sentOptionKey, walkAnthropicSent } from "./internal/anthropicSent.js"
+import { anthropicRuns, anthropicWrittenMessages, CONTINUES, FILLED, hasDollarKey, LEFT_OUT, isDollar, isSeparate, sentOptionKey, walkAnthropicSent } from "./internal/anthropicSent.js"
 import { assistantRunEnd, isThinkingBlock, nextOnWire, previousOnWire, thinkingSetting, turnStart } from "./internal/anthropicTurn.js"
 
 /**
@@ -849,8 +849,14 @@ export const repair = (messages: ReadonlyArray<Message.Message>, options?: Repai
  * nowhere in the input, nor among the ids it made before.
  */
 interface ProviderFixes {
-  readonly message: (m: Message.Message, i: number, log: (action: RepairAction) => void, freshId: (base: string) => string) => Message.Message
+  readonly message: (m: Message.Message, i: number, log: (action: RepairAction) => void, freshId: (base: string) => string, callFollows: boolean) => Message.Message
   readonly finish: (out: Array<Message.Message>, origins: Array<number>, log: (action: RepairAction) => void) => void
+  /**
+   * Whether the generic pass reads turns as the Anthropic writer sends them (`anthropicRuns`, as validation does):
+   * an empty message in a run of one role with content is left where it is (the writer sends nothing of it), and an
+   * assistant message right after another continues its turn (the writer sends them as one message).
+   */
+  readonly wire?: boolean
 }
 
 const repairWith = (
@@ -880,10 +886,43 @@ const repairWith = (
   let turnSlot = -1
   /** Whether a user or assistant message was met yet. */
   let opened = false
+  /** Anthropic: the empty messages left in the output for now (each by the input message it was), see `dropUnsent`. */
+  const held = fixes?.wire === true ? new Map<Message.Message, Message.Message>() : undefined
+  /** Anthropic: the role of the last message emitted that has content (system messages aside). */
+  let lastRole: Message.Role | undefined
+  /** Anthropic: whether a message the writer leaves out came after it (validation reads no run across it). */
+  let afterLeftOut = false
+  /** Anthropic: the assistant messages with a client call in a later message of their run (1). */
+  const callsAhead = held === undefined ? undefined : callsLaterInRun(messages)
+  /** Anthropic: how the writer makes wire messages of the input (`anthropicRuns`). */
+  const inputRuns = held === undefined ? undefined : anthropicRuns(messages)
 
   const emit = (m: Message.Message, origin: number): void => {
     out.push(m)
     origins.push(origin)
+    if (m.role !== "system") {
+      lastRole = m.role
+      afterLeftOut = false
+    }
+  }
+
+  /**
+   * Anthropic: removes the empty messages left in the output that are not in a run of one role with content (the
+   * writer would send them as empty messages), each logged with the message as it came; the others stay where they
+   * are: the writer sends nothing of them.
+   */
+  const dropUnsent = (): void => {
+    if (held === undefined || held.size === 0) return
+    const runs = anthropicRuns(out)
+    const gone: Array<number> = []
+    for (let j = 0; j < out.length; j++) {
+      const m = out[j]!
+      if (m.content.length > 0 || m.role === "system" || (runs[j]! & FILLED) !== 0) continue
+      actions.push(new RemovedEmptyMessage({ index: origins[j]!, message: held.get(m) ?? m }))
+      gone.push(j)
+      changed = true
+    }
+    removeAt(out, origins, gone)
   }
 
   const freshId = (base: string): string => {
@@ -915,7 +954,15 @@ const repairWith = (
         actions.push(new InsertedMissingResult({ index: call.index, toolCallId: call.outId, toolName: call.outName, ...insertedContent(interrupted) }))
       }
       endRun()
+      // Anthropic: before the empty messages left after the calls that go into the message after the results (one
+      // of the role of the message before them is in its run, and stays there)
+      let at = out.length
+      while (held !== undefined && at > 0 && held.has(out[at - 1]!) && wireRole(out[at - 1]!.role) !== wireRole(lastRole)) at--
       emit(Message.tool(results), unanswered[0]!.index)
+      if (at < out.length - 1) {
+        insertAll(out, at, [out.pop()!])
+        insertAll(origins, at, [origins.pop()!])
+      }
       changed = true
     }
     for (const { i, m } of deferredSystem) emit(m, i)
@@ -1036,9 +1083,20 @@ const repairWith = (
 
   for (let i = 0; i < messages.length; i++) {
     const given = messages[i]!
-    const m = fixes === undefined ? given : fixes.message(given, i, log, freshId)
+    const m = fixes === undefined ? given : fixes.message(given, i, log, freshId, callsAhead !== undefined && callsAhead[i] === 1)
     if (m !== given) changed = true
-    if (m.content.length === 0) {
+    // Anthropic: a run of messages with content of which the writer sends no block is left out of the request
+    const leftOut = inputRuns !== undefined && m.role !== "system" && (inputRuns[i]! & LEFT_OUT) !== 0
+    if (m.content.length === 0 || leftOut) {
+      if (held !== undefined && m.role !== "system") {
+        // Anthropic: left where it is, out of the turns; `dropUnsent` removes an empty one unless the writer merges
+        // it away
+        held.set(m, given)
+        out.push(m)
+        origins.push(i)
+        if (leftOut) afterLeftOut = true
+        continue
+      }
       actions.push(new RemovedEmptyMessage({ index: i, message: given }))
       changed = true
       continue
@@ -1082,7 +1140,11 @@ const repairWith = (
           break
         }
         opened = true
-        closeTurn()
+        // Anthropic: an assistant message right after another, with calls of that message pending, is the same
+        // message on the wire and continues its turn, unless text of its own would come after those calls
+        const continuing = held !== undefined && m.role === "assistant" && lastRole === "assistant" && !afterLeftOut && !isSeparate(m) && walker.pendingCount > 0 &&
+          (callsAhead![i] === 1 || !textAfterAllCalls(m))
+        if (!continuing) closeTurn()
         const next = m.role === "assistant" ? openCalls(m, i) : m
         const calls = next.role === "assistant" && walker.pendingCount > 0
         // a run of same-role messages is merged only where the profile forbids it: a provider that
@@ -1126,7 +1188,7 @@ const repairWith = (
           run = { role: next.role, slot: out.length, first: next, origin: i, content: undefined, metadata: undefined, called: calls, moved: [] }
           emit(next, i)
         }
-        if (next.role === "assistant") {
+        if (next.role === "assistant" && !continuing) {
           walker.openTurn(i)
           turnSlot = run.slot
         }
@@ -1150,14 +1212,51 @@ const repairWith = (
     closeTurn()
   }
   endRun()
+  dropUnsent()
   if (fixes !== undefined) {
     const before = actions.length
     fixes.finish(out, origins, log)
     if (actions.length > before) changed = true
   }
+  // the finish may empty a run (thinking removed)
+  dropUnsent()
   // the log in message order (a synthetic result is logged where its call is)
   actions.sort((a, b) => a.index - b.index)
   return { messages: changed ? out : messages, actions }
+}
+
+/**
+ * For each assistant message, whether a later message of the run the Anthropic writer makes one message of
+ * (`anthropicRuns`) holds a client call (1): its text goes before that call on the wire.
+ */
+const callsLaterInRun = (messages: ReadonlyArray<Message.Message>): Uint8Array => {
+  const runs = anthropicRuns(messages)
+  const out = new Uint8Array(messages.length)
+  let ahead = false
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!
+    if (m.role === "system") continue
+    if (m.role !== "assistant") {
+      ahead = false
+      continue
+    }
+    if (ahead) out[i] = 1
+    ahead = (runs[i]! & CONTINUES) !== 0 && (ahead || m.content.some((block) => block._tag === "ToolCall" && block.providerExecuted !== true))
+  }
+  return out
+}
+
+/** The role of the Anthropic message a message goes into: tool results go in a user message. */
+const wireRole = (role: Message.Role | undefined): Message.Role | undefined => (role === "tool" ? "user" : role)
+
+/** Whether an assistant message has text the Anthropic writer sends (a refusal's too) and no client call after it. */
+const textAfterAllCalls = (m: Message.AssistantMessage): boolean => {
+  for (let b = m.content.length - 1; b >= 0; b--) {
+    const block = m.content[b]!
+    if (block._tag === "ToolCall" && block.providerExecuted !== true) return false
+    if (block._tag === "Text" || block._tag === "Refusal") return true
+  }
+  return false
 }
 
 const withMetadata = <M extends Message.Message>(m: M, metadata: Block.JsonObject): M => {
@@ -1633,7 +1732,10 @@ const placeForAnthropic = (
     removeAt(out, origins, emptied)
     last = previousOnWire(out, out.length)
   }
-  const final = out[last]
+  // empty assistant messages at the end add nothing to the message the writer makes of the run
+  let prefill = last
+  while (prefill > 0 && out[prefill]!.content.length === 0 && out[previousOnWire(out, prefill)]?.role === "assistant") prefill = previousOnWire(out, prefill)
+  const final = out[prefill]
   if (final?.role === "assistant") {
     // a prefill must not end with whitespace
     for (let b = final.content.length - 1; b >= 0; b--) {
@@ -1643,10 +1745,10 @@ const placeForAnthropic = (
       const text = block._tag === "Text" ? block.text : block.refusal
       const trimmed = text.trimEnd()
       if (trimmed !== text) {
-        log(new TrimmedPrefill({ index: origins[last]!, blockIndex: b, original: text }))
+        log(new TrimmedPrefill({ index: origins[prefill]!, blockIndex: b, original: text }))
         const content = final.content.slice()
         content[b] = Block.freeze(block._tag === "Text" ? new Block.TextBlock({ ...block, text: trimmed }) : new Block.RefusalBlock({ ...block, refusal: trimmed }))
-        out[last] = withContent(final, content)
+        out[prefill] = withContent(final, content)
       }
       break
     }
@@ -1684,13 +1786,15 @@ const placeForAnthropic = (
     for (let j = start + 1; j < end; j++) {
       if (out[j]!.role === "system") log(new MovedSystemMessage({ index: origins[j]!, to: "after-merged-messages" }))
     }
-    for (const j of assistants.slice(1)) {
+    // (an empty message of the run stays where it is: the writer sends nothing of it)
+    const merging = assistants.slice(1).filter((j) => out[j]!.content.length > 0)
+    for (const j of merging) {
       const m = out[j]!
       log(new MergedConsecutive({ index: origins[j]!, into: origins[start]!, message: m }))
       if (m.metadata !== undefined) metadata = { ...m.metadata, ...metadata }
     }
     if (metadata !== head.metadata && metadata !== undefined) merged = Message.freeze(withMetadata(head, metadata))
-    removeAt(out, origins, assistants.slice(1))
+    removeAt(out, origins, merging)
   }
   log(new MovedBlock({ index: origins[start]!, from: at, to: 0, reason: "with thinking on, the assistant turn the request continues must start with thinking" }))
   const content = at >= head.content.length ? turn.slice() : head.content.slice()
@@ -1699,7 +1803,8 @@ const placeForAnthropic = (
 }
 
 const anthropicFixes = (options: RepairForOptions | undefined): ProviderFixes => ({
-  message: (given, i, log) => {
+  wire: true,
+  message: (given, i, log, _freshId, callFollows) => {
     // first, so that the steps after it see the blocks as they are sent (and the images: neither moves a block)
     const m = withImageTypesOfBytes(withoutLoneSurrogates(withoutDollarBlockFields(given, i, log), i, log), i, log)
     if (m.role === "tool") return withoutBlankResultText(m, i, log)
@@ -1722,8 +1827,9 @@ const anthropicFixes = (options: RepairForOptions | undefined): ProviderFixes =>
     if (dropped.role !== "assistant") return dropped
     // text after the last client call would sit between the calls and their results: move it before the
     // first call (server tools are followed by the text that uses their results, which Anthropic accepts)
+    // (or before the call of a later message of its run: the writer sends the run as one message)
     const { first, last } = clientCallSpan(dropped.content)
-    if (last === -1) return dropped
+    if (last === -1 || callFollows) return dropped
     return moveTextBeforeCalls(dropped, i, log, last, first, "Anthropic takes text before the tool calls of a turn")
   },
   finish: (out, origins, log) => {
@@ -2087,7 +2193,16 @@ const whyNot = (issue: Issue): string => {
  *   one when the thinking is in a later one; a system message between them
  *   then follows the merged message, logged as a `MovedSystemMessage`). A
  *   refusal is treated as the text it is sent as; a system message between
- *   calls and results stays (it goes to the system prompt). Results read
+ *   calls and results stays (it goes to the system prompt). Turns are read
+ *   as the writer sends them, as validation reads them, on a history that
+ *   needs repair too: an empty message in a run of one role with content
+ *   stays (the writer sends nothing of it; one whose run is left without
+ *   content is removed), an assistant message right after one whose calls
+ *   are pending continues their turn (unless text of its own with no call
+ *   after it in the run would follow those calls: the turn ends before it),
+ *   text after a message's calls stays when a later message of its run
+ *   makes a call, and a run of messages of which the writer sends no block
+ *   (it leaves the run out) stays and ends no turn. Results read
  *   from two user messages in a row are merged into one message (a system
  *   message between them then follows it, logged the same way). Each lone
  *   UTF-16 surrogate (half of a character) in a block's strings is replaced
@@ -2147,8 +2262,8 @@ const whyNot = (issue: Issue): string => {
  */
 export const repairFor = <P extends Provider>(provider: P, options?: RepairForOptions) =>
 (messages: ReadonlyArray<Message.Message>): Effect.Effect<RepairResult, CannotRepair> =>
-  // a history the profile accepts is left as it is: the repairs read turns as the generic rules do, and would
-  // mend what the writer sends well (an Anthropic run of messages it makes one, an empty message in it)
+  // a history the profile accepts is left as it is, with no work: the repairs change only what the profile
+  // rejects (Anthropic's read runs of messages as the writer sends them), and this is cheap and sure
   Conversation.validateFor(provider, options)(messages).pipe(
     Effect.as<RepairResult>({ messages, actions: [] }),
     Effect.catch(() => {

@@ -106,9 +106,11 @@ describe("Anthropic: repairFor removes a message's fields where the writer write
 
   it.effect("removes those of a message that opens its message once repair has removed the one before it", () =>
     Effect.gen(function*() {
-      const messages = [Message.user([Block.text("  ")]), withMessageOptions(Message.user("Hi"), { trace: "t" }), Message.assistant("Sure.")]
+      // (a message left empty in a run with content stays: the writer sends nothing of it; one whose every result is
+      // an orphan goes)
+      const messages = [Message.tool([Block.toolResult("zz", "get_weather", "stale")]), withMessageOptions(Message.user("Hi"), { trace: "t" }), Message.assistant("Sure.")]
       const repaired = yield* Repair.repairFor("anthropic")(messages)
-      assert.deepStrictEqual(repaired.actions.map((a) => [a._tag, a.index]), [["RemovedBlock", 0], ["RemovedEmptyMessage", 0], ["RemovedMessageField", 1]])
+      assert.deepStrictEqual(repaired.actions.map((a) => [a._tag, a.index]), [["RemovedOrphanResult", 0], ["RemovedEmptyMessage", 0], ["RemovedMessageField", 1]])
       assert.deepStrictEqual(Conversation.issuesFor("anthropic", repaired.messages), [])
     }))
 })

@@ -296,3 +296,52 @@ export const anthropicWrittenMessages = (messages: ReadonlyArray<Message.Message
   close()
   return out
 }
+
+/** `anthropicRuns`: the message goes into the wire message of the one before it (system messages aside). */
+export const CONTINUES = 1
+/** `anthropicRuns`: the wire message the message goes into has content. */
+export const FILLED = 2
+/**
+ * `anthropicRuns`: the writer leaves out the wire message the message goes into: it has content, but the writer
+ * sends none of it (each block left out, reported as `DroppedContent`, and the message as a whole).
+ */
+export const LEFT_OUT = 4
+
+/**
+ * How the Anthropic writer makes wire messages of a conversation, per message (`CONTINUES`, `FILLED`, `LEFT_OUT`):
+ * system messages go to the system prompt, and a run of messages of one wire role (user and tool messages are user
+ * messages) is one message, unless a message was read from a message of its own (its `separateMessage` hint).
+ */
+export const anthropicRuns = (messages: ReadonlyArray<Message.Message>): Uint8Array => {
+  const out = new Uint8Array(messages.length)
+  /** Which messages the writer sends a block of (1). */
+  const sends = new Uint8Array(messages.length)
+  walkAnthropicSent(messages, (_block, i) => {
+    sends[i] = 1
+    return false
+  }, false)
+  let start = -1
+  let filled = false
+  let sent = false
+  let prev: string | undefined
+  const close = (end: number): void => {
+    if (filled) for (let k = start; k < end; k++) out[k] = out[k]! | (sent ? FILLED : FILLED | LEFT_OUT)
+  }
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!
+    if (m.role === "system") continue
+    const role = m.role === "assistant" ? m.role : "user"
+    if (role === prev && !isSeparate(m)) out[i] = CONTINUES
+    else {
+      close(i)
+      start = i
+      filled = false
+      sent = false
+    }
+    prev = role
+    filled ||= m.content.length > 0
+    sent ||= sends[i] === 1
+  }
+  close(messages.length)
+  return out
+}
