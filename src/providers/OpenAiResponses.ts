@@ -862,6 +862,8 @@ const writeMessages = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>, fro
       case "assistant": {
         const start = items.length
         writeAssistant(ctx, m, i, items)
+        // as the other writers do: a message whose every block was left out is reported as a message too
+        if (m.content.length > 0 && items.length === start) A.droppedEmptyMessage(ctx, i, "assistant", "Responses")
         for (let k = start; k < items.length; k++) {
           const written = withoutStreamed(items[k]!)
           if (written === items[k]) continue
