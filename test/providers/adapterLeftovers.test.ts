@@ -4,10 +4,28 @@
  * without an id, Gemini requests ending on a model turn, Gemini grounding
  * chunks across stream chunks, and what a transport failure mid-stream keeps.
  */
-import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { assert, describe, expect, it } from "@effect/vitest"
+import { Effect, Stream } from "effect"
 import { Block, Message } from "../../src/index.js"
-import { OpenAiChat, OpenAiResponses } from "../../src/providers/index.js"
+import {
+  GeminiStream,
+  OpenAiChat,
+  OpenAiChatStream,
+  type OpenAiChatWire,
+  OpenAiResponses,
+  StreamAccumulator,
+  type StreamError
+} from "../../src/providers/index.js"
+import { eventsOf } from "./fixtures/sse.js"
+import { formats } from "./helpers.js"
+
+const chatChunk = (content: string): OpenAiChatWire.ChatCompletionChunk => ({
+  id: "chatcmpl-1",
+  object: "chat.completion.chunk",
+  created: 1700000000,
+  model: "gpt-4o",
+  choices: [{ index: 0, delta: { role: "assistant", content }, finish_reason: null }]
+})
 
 type Warning = { readonly _tag: string; readonly message: string }
 
@@ -51,4 +69,84 @@ describe("Responses: an assistant message whose every block is left out", () => 
       const { warnings } = yield* OpenAiResponses.toMessages([Message.user("hi"), Message.assistant([]), Message.user("x")])
       expect(leftOut(warnings)).toEqual([])
     }))
+})
+
+describe("a transport failure mid-stream, with keepPartial", () => {
+  const boom = new Error("socket hang up")
+
+  for (const format of formats) {
+    it.effect(`${format.provider}: everything that arrived is kept, as a stream cut there, with the failure first`, () =>
+      Effect.gen(function*() {
+        for (const fixture of format.fixtures) {
+          const events = eventsOf(fixture)
+          const complete = format.completeAfter(fixture)
+          for (let k = 0; k <= events.length; k += Math.max(1, Math.floor(events.length / 7))) {
+            const failing = Stream.fromIterable(events.slice(0, k)).pipe(Stream.concat(Stream.fail(boom)))
+            const run = StreamAccumulator.runners(format.make as () => StreamAccumulator.StreamAccumulator<unknown, unknown>)
+            const kept = yield* Effect.result(run.fromStream(failing, { keepPartial: true }))
+            // the same events, the stream simply ending there
+            const acc = format.make()
+            for (const e of events.slice(0, k)) acc.push(e as never)
+            const cut = acc.done()
+            if (cut._tag === "Success") {
+              // the provider had ended the response: it is whole
+              expect(kept).toEqual(cut)
+              expect(k).toBeGreaterThanOrEqual(Math.min(complete, events.length))
+              continue
+            }
+            assert(kept._tag === "Failure" && kept.failure._tag === "IncompleteStream" && cut.failure._tag === "IncompleteStream", `${fixture.name} at ${k}`)
+            expect(kept.failure.partial).toEqual(cut.failure.partial)
+            expect(kept.failure.events).toBe(k)
+            expect(kept.failure.cut).toEqual(["the stream failed: socket hang up", ...cut.failure.cut])
+            expect(kept.failure.transportError).toBe(boom)
+            expect(kept.failure.message).toContain("the stream failed: socket hang up")
+          }
+        }
+      }), { timeout: 120_000 })
+  }
+
+  it.effect("without keepPartial the stream's own error comes back unchanged", () =>
+    Effect.gen(function*() {
+      const error = yield* Effect.flip(OpenAiChatStream.fromStream(Stream.make(chatChunk("Hel")).pipe(Stream.concat(Stream.fail(boom)))))
+      expect(error).toBe(boom)
+    }))
+
+  it.effect("raw SSE cut inside an event: the text so far, the failure and the cut event", () =>
+    Effect.gen(function*() {
+      const body = Stream.make(`data: ${JSON.stringify(chatChunk("Hel"))}\n\n`, 'data: {"id":"chatcmpl-1","obj').pipe(Stream.concat(Stream.fail(boom)))
+      const error = yield* Effect.flip(OpenAiChatStream.fromSseStream(body, { keepPartial: true }))
+      assert(error._tag === "IncompleteStream")
+      expect(error.cut[0]).toBe("the stream failed: socket hang up")
+      expect(error.cut.some((c) => c.includes("ends inside an event"))).toBe(true)
+      expect((error.partial as OpenAiChatWire.ChatCompletion).choices[0]!.message.content).toBe("Hel")
+    }))
+
+  it.effect("the adapters read it into IncompleteResponse: the partial message and the failure", () =>
+    Effect.gen(function*() {
+      const failing = Stream.make(chatChunk("The answer is")).pipe(Stream.concat(Stream.fail(boom)))
+      const error = yield* Effect.flip(OpenAiChat.fromStream(failing, { keepPartial: true }))
+      assert(error._tag === "IncompleteResponse")
+      expect(error.partial === undefined ? undefined : Message.textOf(error.partial.message)).toBe("The answer is")
+      expect(error.transportError).toBe(boom)
+      expect(error.cut[0]).toBe("the stream failed: socket hang up")
+      const sse = Stream.make(`data: ${JSON.stringify(chatChunk("Hi"))}\n\n`).pipe(Stream.concat(Stream.fail(boom)))
+      const fromSse = yield* Effect.flip(OpenAiChat.fromSseStream(sse, { keepPartial: true }))
+      assert(fromSse._tag === "IncompleteResponse")
+      expect(fromSse.transportError).toBe(boom)
+      // a stream cut without a transport failure has no transportError
+      const plain = yield* Effect.flip(OpenAiChat.fromEvents([chatChunk("x")]))
+      assert(plain._tag === "IncompleteResponse")
+      expect("transportError" in plain).toBe(false)
+    }))
+
+  it("keepPartial takes the stream's own error out of the error type", () => {
+    const failing: Stream.Stream<OpenAiChatWire.StreamEvent, Error> = Stream.fail(boom)
+    const kept: Effect.Effect<unknown, StreamError.StreamError> = OpenAiChatStream.fromStream(failing, { keepPartial: true })
+    const keptBody: Effect.Effect<unknown, StreamError.StreamError> = GeminiStream.fromSseStream(Stream.fail(boom), { keepPartial: true })
+    const adapter: Effect.Effect<unknown, OpenAiChat.StreamError> = OpenAiChat.fromStream(failing, { keepPartial: true })
+    const responses: Effect.Effect<unknown, OpenAiResponses.StreamError> = OpenAiResponses.fromSseStream(Stream.fail(boom), { keepPartial: true })
+    // @ts-expect-error without keepPartial the stream's Error stays in the error type
+    const plain: Effect.Effect<unknown, StreamError.StreamError> = OpenAiChatStream.fromStream(failing)
+    expect([kept, keptBody, adapter, responses, plain].length).toBe(5)
+  })
 })
