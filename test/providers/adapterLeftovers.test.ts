@@ -13,6 +13,8 @@ import {
   OpenAiChatStream,
   type OpenAiChatWire,
   OpenAiResponses,
+  OpenAiResponsesStream,
+  type OpenAiResponsesWire,
   StreamAccumulator,
   type StreamError
 } from "../../src/providers/index.js"
@@ -148,5 +150,75 @@ describe("a transport failure mid-stream, with keepPartial", () => {
     // @ts-expect-error without keepPartial the stream's Error stays in the error type
     const plain: Effect.Effect<unknown, StreamError.StreamError> = OpenAiChatStream.fromStream(failing)
     expect([kept, keptBody, adapter, responses, plain].length).toBe(5)
+  })
+})
+
+describe("Responses: a streamed item without an id, against the terminal output", () => {
+  // The Responses API gives every output item an id (msg_, fc_, rs_...: every item event of the recorded streams has
+  // one); a server that leaves it out is matched by what else names the item. What the deltas built is never lost: it
+  // stays as streamed_<field> on the item it is matched with, or in streamed_items.
+  let seq = 0
+  const ev = (type: string, rest: object): OpenAiResponsesWire.StreamEvent => ({ type, sequence_number: seq++, ...rest }) as unknown as OpenAiResponsesWire.StreamEvent
+  const base = { id: "resp_1", object: "response", created_at: 1, model: "local-model" }
+  const call = (i: number, args: string, id?: string) => [
+    ev("response.output_item.added", { output_index: i, item: { type: "function_call", call_id: `call_${i}`, name: "f", arguments: "", status: "in_progress", ...(id === undefined ? {} : { id }) } }),
+    ev("response.function_call_arguments.delta", { output_index: i, delta: args })
+  ]
+  const final = (i: number, args: string, id?: string) => ({ type: "function_call", call_id: `call_${i}`, name: "f", arguments: args, status: "completed", ...(id === undefined ? {} : { id }) })
+  const accumulate = (events: ReadonlyArray<OpenAiResponsesWire.StreamEvent>) => {
+    const acc = OpenAiResponsesStream.make()
+    for (const e of events) acc.push(e)
+    return acc.done()
+  }
+  const created = () => ev("response.created", { response: { ...base, status: "in_progress", output: [] } })
+  const completed = (output: ReadonlyArray<object>) => ev("response.completed", { response: { ...base, status: "completed", output } })
+
+  it("calls without an id are matched by call_id, not by place or order: each keeps what its own deltas built", () => {
+    // the terminal output has a reasoning item first, so each call sits one place later than it streamed
+    const result = accumulate([created(), ...call(0, '{"a":1'), ...call(1, '{"b":2'), completed([{ type: "reasoning", summary: [] }, final(0, '{"a":1}', "fc_1"), final(1, '{"b":2}', "fc_2")])])
+    assert(result._tag === "Success")
+    expect(result.success.output).toEqual([
+      { type: "reasoning", summary: [] },
+      { ...final(0, '{"a":1}', "fc_1"), streamed_arguments: '{"a":1' },
+      { ...final(1, '{"b":2}', "fc_2"), streamed_arguments: '{"b":2' }
+    ])
+    expect("streamed_items" in result.success).toBe(false)
+  })
+
+  it("a call is never matched with a terminal item that names another call: it is kept in streamed_items", () => {
+    const result = accumulate([created(), ...call(0, '{"a":1'), completed([{ ...final(0, '{"z":0}'), call_id: "call_other" }])])
+    assert(result._tag === "Success")
+    expect(result.success.output).toEqual([{ ...final(0, '{"z":0}'), call_id: "call_other" }])
+    expect((result.success as unknown as { readonly streamed_items?: unknown }).streamed_items).toEqual([
+      { type: "function_call", call_id: "call_0", name: "f", arguments: '{"a":1', status: "in_progress" }
+    ])
+  })
+
+  it("an output_item.done naming another call than the added item is a protocol error, and both are kept", () => {
+    const result = accumulate([
+      created(),
+      ...call(0, '{"a":1'),
+      ev("response.output_item.done", { output_index: 0, item: { ...final(0, '{"a":1}'), call_id: "call_other" } }),
+      completed([])
+    ])
+    assert(result._tag === "Failure" && result.failure._tag === "StreamProtocolError")
+    expect(result.failure.reason).toContain("brings")
+  })
+
+  it("an item with nothing that names it (a message without an id) still stands for the next of its type (pinned)", () => {
+    // no id and no call_id: place and order are all there is; the streamed text is kept beside the final one
+    const message = (text: string) => ({ type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text, annotations: [] }] })
+    const result = accumulate([
+      created(),
+      ev("response.output_item.added", { output_index: 0, item: { type: "message", role: "assistant", status: "in_progress", content: [] } }),
+      ev("response.content_part.added", { output_index: 0, content_index: 0, part: { type: "output_text", text: "", annotations: [] } }),
+      ev("response.output_text.delta", { output_index: 0, content_index: 0, delta: "Hi" }),
+      completed([{ type: "reasoning", summary: [] }, { ...message("Hello"), id: "msg_1" }])
+    ])
+    assert(result._tag === "Success")
+    expect(result.success.output).toEqual([
+      { type: "reasoning", summary: [] },
+      { ...message("Hello"), id: "msg_1", content: [{ type: "output_text", text: "Hello", annotations: [], streamed_text: "Hi" }] }
+    ])
   })
 })
