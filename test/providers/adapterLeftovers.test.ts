@@ -6,9 +6,11 @@
  */
 import { assert, describe, expect, it } from "@effect/vitest"
 import { Effect, Stream } from "effect"
-import { Block, Message } from "../../src/index.js"
+import { Block, Conversation, Message } from "../../src/index.js"
 import {
+  Gemini,
   GeminiStream,
+  type GeminiWire,
   OpenAiChat,
   OpenAiChatStream,
   type OpenAiChatWire,
@@ -221,4 +223,67 @@ describe("Responses: a streamed item without an id, against the terminal output"
       { ...message("Hello"), id: "msg_1", content: [{ type: "output_text", text: "Hello", annotations: [], streamed_text: "Hi" }] }
     ])
   })
+})
+
+describe("Gemini: a request ending on a model turn (pinned)", () => {
+  // Whether Gemini takes it depends on the model: some continue the turn (a prefill), others answer 400 "Requests
+  // ending with a model turn are not supported"; no recorded Gemini request ends on one (all nine end on user text or
+  // function responses). So it is sent as given, unflagged, and the README says to end on a user message.
+  const prefill = [Message.user("Write a haiku about autumn"), Message.assistant("Falling leaves")]
+
+  it.effect("is written ending on the model content, without a warning", () =>
+    Effect.gen(function*() {
+      const { value, warnings } = yield* Gemini.toMessages(prefill)
+      expect(value.contents.map((c) => c.role)).toEqual(["user", "model"])
+      expect(value.contents[1]!.parts).toEqual([{ text: "Falling leaves" }])
+      expect(warnings).toEqual([])
+    }))
+
+  it("is not flagged by the gemini profile, with or without a model", () => {
+    expect(Conversation.issuesFor("gemini", prefill)).toEqual([])
+    expect(Conversation.issuesFor("gemini", prefill, { model: "gemini-2.5-flash" })).toEqual([])
+  })
+})
+
+describe("Gemini grounding metadata across stream chunks (pinned)", () => {
+  const web = (i: number) => ({ web: { uri: `https://s${i}.example`, title: `s${i}` } })
+  const support = (start: number, end: number, text: string, indices: ReadonlyArray<number>) => ({ segment: { startIndex: start, endIndex: end, text }, groundingChunkIndices: indices })
+  const candidate = (index: number, text: string, groundingMetadata: object, finishReason?: string) => ({
+    index,
+    content: { role: "model", parts: [{ text }] },
+    groundingMetadata,
+    ...(finishReason === undefined ? {} : { finishReason })
+  })
+  const accumulate = (chunks: ReadonlyArray<ReadonlyArray<object>>) => {
+    const acc = GeminiStream.make()
+    for (const candidates of chunks) acc.push({ candidates, modelVersion: "gemini-2.5-flash" } as unknown as GeminiWire.StreamEvent)
+    return acc.done()
+  }
+
+  it("each candidate's metadata adds up on its own; chunks sending only new sources append them, resent lists replace", () => {
+    const result = accumulate([
+      [
+        candidate(0, "A. ", { groundingChunks: [web(0)], groundingSupports: [support(0, 2, "A.", [0])] }),
+        candidate(1, "X. ", { groundingChunks: [web(10)], groundingSupports: [support(0, 2, "X.", [0])] })
+      ],
+      [
+        // candidate 0 sends only what is new, numbered across the stream; candidate 1 resends all so far
+        candidate(0, "B.", { groundingChunks: [web(1)], groundingSupports: [support(3, 5, "B.", [1])] }, "STOP"),
+        candidate(1, "Y.", { groundingChunks: [web(10), web(11)], groundingSupports: [support(0, 2, "X.", [0]), support(3, 5, "Y.", [1])] }, "STOP")
+      ]
+    ])
+    assert(result._tag === "Success")
+    const [first, second] = result.success.candidates ?? []
+    // every support's indices, kept as sent, point at the source it cited
+    expect(first?.groundingMetadata).toEqual({ groundingChunks: [web(0), web(1)], groundingSupports: [support(0, 2, "A.", [0]), support(3, 5, "B.", [1])] })
+    expect(second?.groundingMetadata).toEqual({ groundingChunks: [web(10), web(11)], groundingSupports: [support(0, 2, "X.", [0]), support(3, 5, "Y.", [1])] })
+  })
+
+  it.effect("the reader keeps grounding as provider data, indices as sent, not as citations", () =>
+    Effect.gen(function*() {
+      const grounding = { groundingChunks: [web(0), web(1)], groundingSupports: [support(0, 2, "A.", [0]), support(3, 5, "B.", [1])] }
+      const { value } = yield* Gemini.fromResponse({ candidates: [candidate(0, "A. B.", grounding, "STOP")], modelVersion: "gemini-2.5-flash" })
+      expect(value.message.content).toEqual([Block.text("A. B.")])
+      expect((value.providerData?.["candidate"] as { readonly groundingMetadata?: unknown } | undefined)?.groundingMetadata).toEqual(grounding)
+    }))
 })
