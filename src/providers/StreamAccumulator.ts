@@ -160,32 +160,8 @@ export interface Runners<Event, Response> {
  * @since 0.1.0
  */
 export const runners = <Event, Response>(make: () => StreamAccumulator<Event, Response>): Runners<Event, Response> => ({
-  fromStream: <E, R>(events: Stream.Stream<Event, E, R>, options?: StreamOptions) =>
-    Effect.suspend(() => {
-      const acc = make()
-      return ended(
-        acc,
-        Stream.runForEachArray(events, (batch) =>
-          Effect.sync(() => {
-            for (let i = 0; i < batch.length; i++) acc.push(batch[i]!)
-          })
-        ),
-        options
-      )
-    }),
-  fromSseStream: <E, R>(body: Stream.Stream<string | Uint8Array, E, R>, options?: StreamOptions) =>
-    Effect.suspend(() => {
-      const acc = make()
-      return ended(
-        acc,
-        Stream.runForEachArray(body, (batch) =>
-          Effect.sync(() => {
-            for (let i = 0; i < batch.length; i++) acc.feed(batch[i]!)
-          })
-        ),
-        options
-      )
-    }),
+  fromStream: <E, R>(events: Stream.Stream<Event, E, R>, options?: StreamOptions) => accumulate(make, events, (acc, e) => acc.push(e), options),
+  fromSseStream: <E, R>(body: Stream.Stream<string | Uint8Array, E, R>, options?: StreamOptions) => accumulate(make, body, (acc, c) => acc.feed(c), options),
   fromEvents: (events) =>
     Effect.suspend(() => {
       const acc = make()
@@ -206,20 +182,27 @@ export const runners = <Event, Response>(make: () => StreamAccumulator<Event, Re
 })
 
 /**
- * The accumulator's result once the stream passed in ends; a failure of that stream is passed through, or, with
+ * Runs an Effect `Stream` into a fresh accumulator and ends it; a failure of that stream is passed through, or, with
  * `keepPartial`, ends the stream where it failed (`StreamOptions`).
  */
-const ended = <Response, E, R>(
-  acc: StreamAccumulator<never, Response>,
-  loop: Effect.Effect<void, E, R>,
+const accumulate = <Event, Response, A, E, R>(
+  make: () => StreamAccumulator<Event, Response>,
+  stream: Stream.Stream<A, E, R>,
+  put: (acc: StreamAccumulator<Event, Response>, a: A) => void,
   options: StreamOptions | undefined
 ): Effect.Effect<Response, E | StreamError, R> =>
-  options?.keepPartial === true
-    ? Effect.matchEffect(loop, {
-      onFailure: (cause) => Effect.fromResult(cutByTransport(acc.done(), cause)),
-      onSuccess: () => Effect.fromResult(acc.done())
-    })
-    : Effect.flatMap(loop, () => Effect.fromResult(acc.done()))
+  Effect.suspend(() => {
+    const acc = make()
+    const loop = Stream.runForEachArray(stream, (batch) =>
+      Effect.sync(() => {
+        for (let i = 0; i < batch.length; i++) put(acc, batch[i]!)
+      })
+    )
+    const done = () => Effect.fromResult(acc.done())
+    return options?.keepPartial === true
+      ? Effect.matchEffect(loop, { onFailure: (cause) => Effect.fromResult(cutByTransport(acc.done(), cause)), onSuccess: done })
+      : Effect.flatMap(loop, done)
+  })
 
 /** What `done()` gave, for a stream whose transport failed: a stream left incomplete says why first, and keeps the failure. */
 const cutByTransport = <Response>(result: Result.Result<Response, StreamError>, cause: unknown): Result.Result<Response, StreamError> => {
