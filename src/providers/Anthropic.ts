@@ -101,6 +101,7 @@ import { show } from "./internal/core.js"
 import * as Ids from "./internal/ids.js"
 import { hintOf, keptOf } from "./internal/kept.js"
 import * as StreamErrors from "./StreamError.js"
+import type { KeepPartial, StreamOptions } from "./StreamAccumulator.js"
 import * as ToolArguments from "./ToolArguments.js"
 
 /**
@@ -1756,6 +1757,10 @@ export const fromSse = (
 /**
  * `fromEvents` over an Effect `Stream` of events.
  *
+ * With `{ keepPartial: true }`, a failure of the stream passed in (the
+ * network dropped) is an `IncompleteResponse` with the message so far and
+ * that failure as `transportError` (`StreamAccumulator.StreamOptions`).
+ *
  * @example
  * import { Effect, Stream } from "effect"
  * import { Message } from "effect-agent-messages"
@@ -1774,14 +1779,19 @@ export const fromSse = (
  *
  * @since 0.1.0
  */
-export const fromStream = <E, R>(
-  events: Stream.Stream<Wire.StreamEvent, E, R>,
-  options?: ConversionOptions
-): Effect.Effect<Converted<DecodedResponse>, E | StreamError, R> => decodeStreamed(AnthropicStream.fromStream(events), options)
+export const fromStream: {
+  <E, R>(events: Stream.Stream<Wire.StreamEvent, E, R>, options: ConversionOptions & KeepPartial): Effect.Effect<Converted<DecodedResponse>, StreamError, R>
+  <E, R>(events: Stream.Stream<Wire.StreamEvent, E, R>, options?: ConversionOptions & StreamOptions): Effect.Effect<Converted<DecodedResponse>, E | StreamError, R>
+} = <E, R>(events: Stream.Stream<Wire.StreamEvent, E, R>, options?: ConversionOptions & StreamOptions): Effect.Effect<Converted<DecodedResponse>, E | StreamError, R> =>
+  decodeStreamed(AnthropicStream.fromStream(events, options), options)
 
 /**
  * `fromEvents` over an Effect `Stream` of raw SSE text or bytes (an HTTP
  * response body).
+ *
+ * With `{ keepPartial: true }`, a failure of the stream passed in (the
+ * network dropped) is an `IncompleteResponse` with the message so far and
+ * that failure as `transportError` (`StreamAccumulator.StreamOptions`).
  *
  * @example
  * const response = yield* Effect.promise(() =>
@@ -1795,7 +1805,8 @@ export const fromStream = <E, R>(
  *
  * @since 0.1.0
  */
-export const fromSseStream = <E, R>(
-  body: Stream.Stream<string | Uint8Array, E, R>,
-  options?: ConversionOptions
-): Effect.Effect<Converted<DecodedResponse>, E | StreamError, R> => decodeStreamed(AnthropicStream.fromSseStream(body), options)
+export const fromSseStream: {
+  <E, R>(body: Stream.Stream<string | Uint8Array, E, R>, options: ConversionOptions & KeepPartial): Effect.Effect<Converted<DecodedResponse>, StreamError, R>
+  <E, R>(body: Stream.Stream<string | Uint8Array, E, R>, options?: ConversionOptions & StreamOptions): Effect.Effect<Converted<DecodedResponse>, E | StreamError, R>
+} = <E, R>(body: Stream.Stream<string | Uint8Array, E, R>, options?: ConversionOptions & StreamOptions): Effect.Effect<Converted<DecodedResponse>, E | StreamError, R> =>
+  decodeStreamed(AnthropicStream.fromSseStream(body, options), options)

@@ -434,6 +434,9 @@ export class DecodedResponse extends Schema.Class<DecodedResponse>("DecodedRespo
  * `partial` is the response decoded from what did arrive (its tool calls'
  * cut argument text repaired leniently and kept in `rawArgs`), absent when
  * nothing arrived; `warnings` are those of decoding the partial response.
+ * `transportError` is the failure of the stream you passed in, when you
+ * asked `fromStream` or `fromSseStream` to keep what arrived before it
+ * (`{ keepPartial: true }`); `cut` then begins with it, as text.
  *
  * @example
  * const cut = [{ id: "chatcmpl-1", object: "chat.completion.chunk", created: 1700000000, model: "gpt-4o", choices: [{ index: 0, delta: { role: "assistant", content: "The answer is" } }] }] as const
@@ -450,7 +453,8 @@ export class IncompleteResponse extends Schema.TaggedError<IncompleteResponse>()
   cut: Schema.Array(Schema.String),
   events: Schema.Number,
   partial: Schema.optionalKey(DecodedResponse),
-  warnings: Schema.Array(ConversionWarning)
+  warnings: Schema.Array(ConversionWarning),
+  transportError: Schema.optionalKey(Schema.Unknown)
 }) {
   override get message(): string {
     return `${this.provider} stream ended early after ${this.events} event${this.events === 1 ? "" : "s"}: ${joinedMessageText(this.cut, "; ", 1_000)}`

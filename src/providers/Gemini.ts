@@ -136,6 +136,7 @@ import {
   type UnsupportedContent
 } from "./Conversion.js"
 import * as Accumulator from "./GeminiStream.js"
+import type { KeepPartial, StreamOptions } from "./StreamAccumulator.js"
 import type * as Wire from "./GeminiWire.js"
 import { eitherSpelling, readsSnake } from "./internal/geminiSpelling.js"
 import * as A from "./internal/adapter.js"
@@ -1727,6 +1728,10 @@ const decodeStreamed = <E, R>(
  * read as `fromResponse` reads one. A stream that ends early fails with
  * `IncompleteResponse`, carrying the response read from what did arrive.
  *
+ * With `{ keepPartial: true }`, a failure of the stream passed in (the
+ * network dropped) is an `IncompleteResponse` with the message so far and
+ * that failure as `transportError` (`StreamAccumulator.StreamOptions`).
+ *
  * @example
  * import { Effect, Stream } from "effect"
  * import { Message } from "effect-agent-messages"
@@ -1746,11 +1751,18 @@ const decodeStreamed = <E, R>(
  * @category conversions
  * @since 0.1.0
  */
-export const fromStream = <E, R>(chunks: Stream.Stream<Wire.StreamEvent, E, R>, options?: FromResponseOptions): Effect.Effect<Converted<DecodedResponse>, E | StreamError, R> =>
-  decodeStreamed(Accumulator.fromStream(chunks), options)
+export const fromStream: {
+  <E, R>(chunks: Stream.Stream<Wire.StreamEvent, E, R>, options: FromResponseOptions & KeepPartial): Effect.Effect<Converted<DecodedResponse>, StreamError, R>
+  <E, R>(chunks: Stream.Stream<Wire.StreamEvent, E, R>, options?: FromResponseOptions & StreamOptions): Effect.Effect<Converted<DecodedResponse>, E | StreamError, R>
+} = <E, R>(chunks: Stream.Stream<Wire.StreamEvent, E, R>, options?: FromResponseOptions & StreamOptions): Effect.Effect<Converted<DecodedResponse>, E | StreamError, R> =>
+  decodeStreamed(Accumulator.fromStream(chunks, options), options)
 
 /**
  * `fromStream` over an Effect `Stream` of raw SSE text or bytes (`alt=sse`).
+ *
+ * With `{ keepPartial: true }`, a failure of the stream passed in (the
+ * network dropped) is an `IncompleteResponse` with the message so far and
+ * that failure as `transportError` (`StreamAccumulator.StreamOptions`).
  *
  * @example
  * const url = "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse"
@@ -1766,8 +1778,11 @@ export const fromStream = <E, R>(chunks: Stream.Stream<Wire.StreamEvent, E, R>, 
  * @category conversions
  * @since 0.1.0
  */
-export const fromSseStream = <E, R>(body: Stream.Stream<string | Uint8Array, E, R>, options?: FromResponseOptions): Effect.Effect<Converted<DecodedResponse>, E | StreamError, R> =>
-  decodeStreamed(Accumulator.fromSseStream(body), options)
+export const fromSseStream: {
+  <E, R>(body: Stream.Stream<string | Uint8Array, E, R>, options: FromResponseOptions & KeepPartial): Effect.Effect<Converted<DecodedResponse>, StreamError, R>
+  <E, R>(body: Stream.Stream<string | Uint8Array, E, R>, options?: FromResponseOptions & StreamOptions): Effect.Effect<Converted<DecodedResponse>, E | StreamError, R>
+} = <E, R>(body: Stream.Stream<string | Uint8Array, E, R>, options?: FromResponseOptions & StreamOptions): Effect.Effect<Converted<DecodedResponse>, E | StreamError, R> =>
+  decodeStreamed(Accumulator.fromSseStream(body, options), options)
 
 /**
  * `fromStream` over an iterable of chunks.

@@ -104,6 +104,7 @@ import { hintOf, keptOf } from "./internal/kept.js"
 import * as OpenAiChatStream from "./OpenAiChatStream.js"
 import type * as Wire from "./OpenAiChatWire.js"
 import * as StreamErrors from "./StreamError.js"
+import type { KeepPartial, StreamOptions } from "./StreamAccumulator.js"
 import * as ToolArguments from "./ToolArguments.js"
 
 /**
@@ -1432,6 +1433,10 @@ export const fromSse = (
 /**
  * `fromEvents` over an Effect `Stream` of chunks.
  *
+ * With `{ keepPartial: true }`, a failure of the stream passed in (the
+ * network dropped) is an `IncompleteResponse` with the message so far and
+ * that failure as `transportError` (`StreamAccumulator.StreamOptions`).
+ *
  * @example
  * import { Effect, Stream } from "effect"
  * import { OpenAiChat, type OpenAiChatWire } from "effect-agent-messages/providers"
@@ -1450,14 +1455,19 @@ export const fromSse = (
  *
  * @since 0.1.0
  */
-export const fromStream = <E, R>(
-  events: Stream.Stream<Wire.StreamEvent, E, R>,
-  options?: FromResponseOptions
-): Effect.Effect<Converted<DecodedResponse>, E | StreamError, R> => decodeStreamed(OpenAiChatStream.fromStream(events), options)
+export const fromStream: {
+  <E, R>(events: Stream.Stream<Wire.StreamEvent, E, R>, options: FromResponseOptions & KeepPartial): Effect.Effect<Converted<DecodedResponse>, StreamError, R>
+  <E, R>(events: Stream.Stream<Wire.StreamEvent, E, R>, options?: FromResponseOptions & StreamOptions): Effect.Effect<Converted<DecodedResponse>, E | StreamError, R>
+} = <E, R>(events: Stream.Stream<Wire.StreamEvent, E, R>, options?: FromResponseOptions & StreamOptions): Effect.Effect<Converted<DecodedResponse>, E | StreamError, R> =>
+  decodeStreamed(OpenAiChatStream.fromStream(events, options), options)
 
 /**
  * `fromEvents` over an Effect `Stream` of raw SSE text or bytes (an HTTP
  * response body).
+ *
+ * With `{ keepPartial: true }`, a failure of the stream passed in (the
+ * network dropped) is an `IncompleteResponse` with the message so far and
+ * that failure as `transportError` (`StreamAccumulator.StreamOptions`).
  *
  * @example
  * const response = yield* Effect.promise(() =>
@@ -1472,7 +1482,8 @@ export const fromStream = <E, R>(
  *
  * @since 0.1.0
  */
-export const fromSseStream = <E, R>(
-  body: Stream.Stream<string | Uint8Array, E, R>,
-  options?: FromResponseOptions
-): Effect.Effect<Converted<DecodedResponse>, E | StreamError, R> => decodeStreamed(OpenAiChatStream.fromSseStream(body), options)
+export const fromSseStream: {
+  <E, R>(body: Stream.Stream<string | Uint8Array, E, R>, options: FromResponseOptions & KeepPartial): Effect.Effect<Converted<DecodedResponse>, StreamError, R>
+  <E, R>(body: Stream.Stream<string | Uint8Array, E, R>, options?: FromResponseOptions & StreamOptions): Effect.Effect<Converted<DecodedResponse>, E | StreamError, R>
+} = <E, R>(body: Stream.Stream<string | Uint8Array, E, R>, options?: FromResponseOptions & StreamOptions): Effect.Effect<Converted<DecodedResponse>, E | StreamError, R> =>
+  decodeStreamed(OpenAiChatStream.fromSseStream(body, options), options)

@@ -116,6 +116,7 @@ import { isObj } from "./internal/core.js"
 import * as Ids from "./internal/ids.js"
 import { defined, hintOf, keep, keptOf, merge } from "./internal/kept.js"
 import * as Accumulator from "./OpenAiResponsesStream.js"
+import type { KeepPartial, StreamOptions } from "./StreamAccumulator.js"
 import type * as Wire from "./OpenAiResponsesWire.js"
 import type * as StreamErrors from "./StreamError.js"
 import type { ProviderStreamError, StreamProtocolError } from "./StreamError.js"
@@ -862,6 +863,8 @@ const writeMessages = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>, fro
       case "assistant": {
         const start = items.length
         writeAssistant(ctx, m, i, items)
+        // as the other writers do: a message whose every block was left out is reported as a message too
+        if (m.content.length > 0 && items.length === start) A.droppedEmptyMessage(ctx, i, "assistant", "Responses")
         for (let k = start; k < items.length; k++) {
           const written = withoutStreamed(items[k]!)
           if (written === items[k]) continue
@@ -1444,6 +1447,10 @@ const decodeStreamed = <E, R>(
  * as `fromResponse` reads one. A stream that ends early fails with
  * `IncompleteResponse`, carrying the response read from what did arrive.
  *
+ * With `{ keepPartial: true }`, a failure of the stream passed in (the
+ * network dropped) is an `IncompleteResponse` with the message so far and
+ * that failure as `transportError` (`StreamAccumulator.StreamOptions`).
+ *
  * @example
  * const base = { id: "resp_1", object: "response", created_at: 1700000000, model: "gpt-5" } as const
  * const message = { type: "message", id: "msg_1", role: "assistant", content: [{ type: "output_text", text: "Hello!", annotations: [] }] } as const
@@ -1461,12 +1468,19 @@ const decodeStreamed = <E, R>(
  * @category conversions
  * @since 0.1.0
  */
-export const fromStream = <E, R>(events: Stream.Stream<Wire.StreamEvent, E, R>, options?: ConversionOptions): Effect.Effect<Converted<DecodedResponse>, E | StreamError, R> =>
-  decodeStreamed(Accumulator.fromStream(events), options)
+export const fromStream: {
+  <E, R>(events: Stream.Stream<Wire.StreamEvent, E, R>, options: ConversionOptions & KeepPartial): Effect.Effect<Converted<DecodedResponse>, StreamError, R>
+  <E, R>(events: Stream.Stream<Wire.StreamEvent, E, R>, options?: ConversionOptions & StreamOptions): Effect.Effect<Converted<DecodedResponse>, E | StreamError, R>
+} = <E, R>(events: Stream.Stream<Wire.StreamEvent, E, R>, options?: ConversionOptions & StreamOptions): Effect.Effect<Converted<DecodedResponse>, E | StreamError, R> =>
+  decodeStreamed(Accumulator.fromStream(events, options), options)
 
 /**
  * `fromStream` over an Effect `Stream` of raw SSE text or bytes (a response
  * body).
+ *
+ * With `{ keepPartial: true }`, a failure of the stream passed in (the
+ * network dropped) is an `IncompleteResponse` with the message so far and
+ * that failure as `transportError` (`StreamAccumulator.StreamOptions`).
  *
  * @example
  * const response = yield* Effect.promise(() =>
@@ -1481,8 +1495,11 @@ export const fromStream = <E, R>(events: Stream.Stream<Wire.StreamEvent, E, R>, 
  * @category conversions
  * @since 0.1.0
  */
-export const fromSseStream = <E, R>(body: Stream.Stream<string | Uint8Array, E, R>, options?: ConversionOptions): Effect.Effect<Converted<DecodedResponse>, E | StreamError, R> =>
-  decodeStreamed(Accumulator.fromSseStream(body), options)
+export const fromSseStream: {
+  <E, R>(body: Stream.Stream<string | Uint8Array, E, R>, options: ConversionOptions & KeepPartial): Effect.Effect<Converted<DecodedResponse>, StreamError, R>
+  <E, R>(body: Stream.Stream<string | Uint8Array, E, R>, options?: ConversionOptions & StreamOptions): Effect.Effect<Converted<DecodedResponse>, E | StreamError, R>
+} = <E, R>(body: Stream.Stream<string | Uint8Array, E, R>, options?: ConversionOptions & StreamOptions): Effect.Effect<Converted<DecodedResponse>, E | StreamError, R> =>
+  decodeStreamed(Accumulator.fromSseStream(body, options), options)
 
 /**
  * `fromStream` over an iterable of events (an array, an SDK stream drained

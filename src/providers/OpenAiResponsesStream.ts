@@ -34,10 +34,12 @@
  *   win, and a field only `response.created` or `response.in_progress`
  *   carried is kept. Its output replaces the accumulated output (which is
  *   kept only if the terminal response has none, or an empty list); the
- *   item it has for a streamed one (elsewhere with its id; for an item
- *   without an id, one equal to it at its `output_index`, else one equal
- *   to it elsewhere; at the same place, of the same type and id; else,
- *   when either has no id, the next of its type left: each
+ *   item it has for a streamed one (elsewhere with its id; else, for a
+ *   call or a call's output, the one of its type with its `call_id`; for
+ *   an item without an id, one equal to it at its `output_index`, else one
+ *   equal to it elsewhere; at the same place, of the same type and id;
+ *   else, when either has no id, the next of its type left; never one
+ *   with another id or `call_id`: each
  *   terminal item stands for one streamed item), whether that got its
  *   `output_item.done`
  *   or not, keeps its `streamed_<field>` when the terminal value differs
@@ -70,7 +72,8 @@
  * whose `item_id` names another item than the one at its `output_index`
  * (its text still goes where the index puts it; an event without
  * `item_id` is for the item there), an
- * `output_item.done` whose item is not the added one (another type or id:
+ * `output_item.done` whose item is not the added one (another type, id or
+ * `call_id`:
  * the partial response keeps both, in order), a text field that is not a
  * string (a numeric `delta`, named in the error), and an index that skips a
  * place (content part 1 of an item that has no part 0; an output item,
@@ -280,12 +283,16 @@ const itemLabel = (item: Obj): string => {
   return `a ${Core.str(item, "type") ?? "untyped"} item${id === undefined ? "" : ` (${id})`}`
 }
 
-/** Whether an `output_item.done` item is the added one: the same type and, when both have one, the same id. */
-const sameItem = (added: Obj, done: Obj): boolean => {
-  const addedId = Core.str(added, "id")
-  const doneId = Core.str(done, "id")
-  return Core.str(added, "type") === Core.str(done, "type") && (addedId === undefined || doneId === undefined || addedId === doneId)
-}
+/** Whether two values of a field that names an item agree: equal, or one of them absent. */
+const agree = (a: string | undefined, b: string | undefined): boolean => a === undefined || b === undefined || a === b
+
+/**
+ * Whether an `output_item.done` item is the added one: the same type and, when both have one, the same id and the same
+ * `call_id` (a call or a call's output names its call even without an id).
+ */
+const sameItem = (added: Obj, done: Obj): boolean =>
+  Core.str(added, "type") === Core.str(done, "type") && agree(Core.str(added, "id"), Core.str(done, "id")) &&
+  agree(Core.str(added, "call_id"), Core.str(done, "call_id"))
 
 /** A copy of a response's fields but its `output` (kept, and copied, item by item): an empty list holds its place. */
 const withoutOutput = (r: Obj): Obj => {
@@ -548,6 +555,19 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
         const found = id === undefined ? undefined : byId.get(id)
         if (found !== undefined && Core.str(found, "type") === Core.str(item, "type")) claim(item, found)
       }
+      // a call (or a call's output) names its call by call_id, with an id or without: the terminal item of its type
+      // with that call_id is the one it stands for, whatever their places
+      const byCallId = new Map<string, Obj>()
+      for (const b of output) {
+        const callId = b === undefined || claimed.has(b) ? undefined : Core.str(b, "call_id")
+        const k = callId === undefined ? undefined : `${Core.str(b!, "type") ?? ""}\u0000${callId}`
+        if (k !== undefined && !byCallId.has(k)) byCallId.set(k, b!)
+      }
+      for (const { item } of streamedItems) {
+        const callId = matched.has(item) ? undefined : Core.str(item, "call_id")
+        const b = callId === undefined ? undefined : byCallId.get(`${Core.str(item, "type") ?? ""}\u0000${callId}`)
+        if (b !== undefined && sameItem(item, b)) claim(item, b)
+      }
       // an item without an id that the terminal output has as it is at its own output_index (where the documented
       // stream puts it) is that one, before any item equal to it elsewhere may take it: two equal items then keep
       // their own places, and what each one's deltas built stays with it
@@ -591,11 +611,13 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
         if (matched.has(item)) continue
         const q = queues.get(Core.str(item, "type") ?? "")
         if (q === undefined) continue
+        // (never one that names another call)
         while (q.a < q.anon.length && claimed.has(q.anon[q.a]!)) q.a++
-        if (q.a < q.anon.length) claim(item, q.anon[q.a++])
-        else if (Core.str(item, "id") === undefined) {
+        if (q.a < q.anon.length) {
+          if (sameItem(item, q.anon[q.a]!)) claim(item, q.anon[q.a++])
+        } else if (Core.str(item, "id") === undefined) {
           while (q.n < q.named.length && claimed.has(q.named[q.n]!)) q.n++
-          if (q.n < q.named.length) claim(item, q.named[q.n++])
+          if (q.n < q.named.length && sameItem(item, q.named[q.n]!)) claim(item, q.named[q.n++])
         }
       }
       const left: Array<Obj> = []

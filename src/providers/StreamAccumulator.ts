@@ -29,10 +29,10 @@
  *
  * @since 0.1.0
  */
-import { Effect, Stream } from "effect"
-import type { Result } from "effect"
+import { Effect, Result, Stream } from "effect"
 import { errorText } from "../internal/json.js"
-import { type Provider, type StreamError, StreamProtocolError } from "./StreamError.js"
+import { messageText } from "../internal/preview.js"
+import { IncompleteStream, type Provider, type StreamError, StreamProtocolError } from "./StreamError.js"
 
 /**
  * A stream accumulator for one provider's events and response.
@@ -64,6 +64,47 @@ export interface StreamAccumulator<in Event, out Response> {
 }
 
 /**
+ * What `fromStream` and `fromSseStream` do when the stream you pass in fails
+ * (the network dropped mid-response):
+ *
+ * - by default, they fail with that error, unchanged, so that a retry or a
+ *   `catchTag` on it keeps working (what arrived before it is not kept);
+ * - with `keepPartial: true`, the stream counts as ended where it failed:
+ *   they fail with `IncompleteStream`, whose `partial` holds everything that
+ *   arrived, whose `transportError` is the stream's error as it came, and
+ *   whose `cut` begins with that error as text. A response the provider had
+ *   already ended (its terminal event arrived before the failure) is whole
+ *   and is returned; a provider or protocol error is reported as `done()`
+ *   reports it.
+ *
+ * @example
+ * import { Effect, Stream } from "effect"
+ * import { OpenAiChatStream, type OpenAiChatWire } from "effect-agent-messages/providers"
+ *
+ * declare const chunks: Stream.Stream<OpenAiChatWire.ChatCompletionChunk, Error>
+ *
+ * // the error type holds no Error: a transport failure is an IncompleteStream with what arrived
+ * const completion = OpenAiChatStream.fromStream(chunks, { keepPartial: true }).pipe(
+ *   Effect.catchTag("IncompleteStream", (e) => Effect.succeed(e.partial as OpenAiChatWire.ChatCompletion | undefined))
+ * )
+ *
+ * @since 0.1.0
+ */
+export interface StreamOptions {
+  readonly keepPartial?: boolean | undefined
+}
+
+/**
+ * `StreamOptions` that keep what arrived when the stream passed in fails:
+ * the stream's own error type then leaves the result's error type.
+ *
+ * @since 0.1.0
+ */
+export interface KeepPartial extends StreamOptions {
+  readonly keepPartial: true
+}
+
+/**
  * The Effect helpers of a provider module, built from its `make`.
  *
  * @since 0.1.0
@@ -71,13 +112,21 @@ export interface StreamAccumulator<in Event, out Response> {
 export interface Runners<Event, Response> {
   /**
    * Accumulates an Effect `Stream` of events; fails with the stream's own
-   * error or a `StreamError`.
+   * error or a `StreamError`. With `{ keepPartial: true }`, a failure of the
+   * stream is an `IncompleteStream` carrying what arrived (`StreamOptions`).
    */
-  readonly fromStream: <E, R>(events: Stream.Stream<Event, E, R>) => Effect.Effect<Response, E | StreamError, R>
+  readonly fromStream: {
+    <E, R>(events: Stream.Stream<Event, E, R>, options: KeepPartial): Effect.Effect<Response, StreamError, R>
+    <E, R>(events: Stream.Stream<Event, E, R>, options?: StreamOptions): Effect.Effect<Response, E | StreamError, R>
+  }
   /**
-   * Accumulates an Effect `Stream` of raw SSE text or bytes (an HTTP body).
+   * Accumulates an Effect `Stream` of raw SSE text or bytes (an HTTP body),
+   * with the same `StreamOptions`.
    */
-  readonly fromSseStream: <E, R>(body: Stream.Stream<string | Uint8Array, E, R>) => Effect.Effect<Response, E | StreamError, R>
+  readonly fromSseStream: {
+    <E, R>(body: Stream.Stream<string | Uint8Array, E, R>, options: KeepPartial): Effect.Effect<Response, StreamError, R>
+    <E, R>(body: Stream.Stream<string | Uint8Array, E, R>, options?: StreamOptions): Effect.Effect<Response, E | StreamError, R>
+  }
   /** Accumulates an iterable of events. */
   readonly fromEvents: (events: Iterable<Event>) => Effect.Effect<Response, StreamError>
   /** Accumulates a whole SSE text, or its pieces. */
@@ -111,24 +160,8 @@ export interface Runners<Event, Response> {
  * @since 0.1.0
  */
 export const runners = <Event, Response>(make: () => StreamAccumulator<Event, Response>): Runners<Event, Response> => ({
-  fromStream: (events) =>
-    Effect.suspend(() => {
-      const acc = make()
-      return Stream.runForEachArray(events, (batch) =>
-        Effect.sync(() => {
-          for (let i = 0; i < batch.length; i++) acc.push(batch[i]!)
-        })
-      ).pipe(Effect.flatMap(() => Effect.fromResult(acc.done())))
-    }),
-  fromSseStream: (body) =>
-    Effect.suspend(() => {
-      const acc = make()
-      return Stream.runForEachArray(body, (batch) =>
-        Effect.sync(() => {
-          for (let i = 0; i < batch.length; i++) acc.feed(batch[i]!)
-        })
-      ).pipe(Effect.flatMap(() => Effect.fromResult(acc.done())))
-    }),
+  fromStream: <E, R>(events: Stream.Stream<Event, E, R>, options?: StreamOptions) => accumulate(make, events, (acc, e) => acc.push(e), options),
+  fromSseStream: <E, R>(body: Stream.Stream<string | Uint8Array, E, R>, options?: StreamOptions) => accumulate(make, body, (acc, c) => acc.feed(c), options),
   fromEvents: (events) =>
     Effect.suspend(() => {
       const acc = make()
@@ -147,6 +180,44 @@ export const runners = <Event, Response>(make: () => StreamAccumulator<Event, Re
       return unreadable === undefined ? Effect.fromResult(acc.done()) : Effect.fail(unreadable)
     })
 })
+
+/**
+ * Runs an Effect `Stream` into a fresh accumulator and ends it; a failure of that stream is passed through, or, with
+ * `keepPartial`, ends the stream where it failed (`StreamOptions`).
+ */
+const accumulate = <Event, Response, A, E, R>(
+  make: () => StreamAccumulator<Event, Response>,
+  stream: Stream.Stream<A, E, R>,
+  put: (acc: StreamAccumulator<Event, Response>, a: A) => void,
+  options: StreamOptions | undefined
+): Effect.Effect<Response, E | StreamError, R> =>
+  Effect.suspend(() => {
+    const acc = make()
+    const loop = Stream.runForEachArray(stream, (batch) =>
+      Effect.sync(() => {
+        for (let i = 0; i < batch.length; i++) put(acc, batch[i]!)
+      })
+    )
+    const done = () => Effect.fromResult(acc.done())
+    return options?.keepPartial === true
+      ? Effect.matchEffect(loop, { onFailure: (cause) => Effect.fromResult(cutByTransport(acc.done(), cause)), onSuccess: done })
+      : Effect.flatMap(loop, done)
+  })
+
+/** What `done()` gave, for a stream whose transport failed: a stream left incomplete says why first, and keeps the failure. */
+const cutByTransport = <Response>(result: Result.Result<Response, StreamError>, cause: unknown): Result.Result<Response, StreamError> => {
+  if (result._tag === "Success" || result.failure._tag !== "IncompleteStream") return result
+  const e = result.failure
+  return Result.fail(
+    new IncompleteStream({
+      provider: e.provider,
+      cut: [`the stream failed: ${messageText(errorText(cause), 200)}`, ...e.cut],
+      events: e.events,
+      partial: e.partial,
+      transportError: cause
+    })
+  )
+}
 
 /**
  * Runs a loop over the caller's iterable; an iterable that throws (a proxy,

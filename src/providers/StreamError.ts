@@ -52,7 +52,10 @@ export type Provider = typeof Provider.Type
  * was never stopped; its input JSON is cut after 187 characters"`).
  * `partial` is the response assembled from what did arrive, in the
  * provider's own response shape (`undefined` if nothing arrived). `events`
- * counts the events received.
+ * counts the events received. `transportError` is set when the stream you
+ * passed in failed (the network dropped) and you asked `fromStream` or
+ * `fromSseStream` to keep what arrived (`{ keepPartial: true }`): it is that
+ * failure as it came, and `cut` begins with it, as text.
  *
  * @example
  * const cut = [{ id: "chatcmpl-1", object: "chat.completion.chunk", created: 1700000000, model: "gpt-4o", choices: [{ index: 0, delta: { content: "Hel" } }] }] as const
@@ -67,7 +70,8 @@ export class IncompleteStream extends Schema.TaggedError<IncompleteStream>()("In
   provider: Provider,
   cut: Schema.Array(Schema.String),
   events: Schema.Number,
-  partial: Schema.Unknown
+  partial: Schema.Unknown,
+  transportError: Schema.optionalKey(Schema.Unknown)
 }) {
   override get message(): string {
     return `${this.provider} stream is incomplete after ${this.events} event${this.events === 1 ? "" : "s"}: ${joinedMessageText(this.cut, "; ", 1_000)}`

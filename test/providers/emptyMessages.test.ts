@@ -36,7 +36,7 @@ describe("a message emptied by the conversion", () => {
       const { value, warnings } = yield* OpenAiResponses.toRequest(request)
       const input = value.input as ReadonlyArray<{ readonly content?: unknown }>
       expect(input.every((item) => !Array.isArray(item.content) || item.content.length > 0)).toBe(true)
-      expect(leftOut(warnings)).toEqual(["messages[2]"])
+      expect(leftOut(warnings)).toEqual(["messages[1]", "messages[2]", "messages[3]"])
     }))
 
   it.effect("Gemini leaves it out and says so", () =>

@@ -651,7 +651,7 @@ export const decodeStreamed = <Response, E, R, D, DE>(
 ): Effect.Effect<D, Exclude<E, StreamErrors.IncompleteStream> | Exclude<StreamErrors.StreamError, StreamErrors.IncompleteStream> | IncompleteResponse | DE, R> =>
   accumulated.pipe(
     Effect.mapError((error) =>
-      (error instanceof StreamErrors.IncompleteStream ? incomplete(provider, error.cut, error.events, error.partial, decodePartial) : error) as
+      (error instanceof StreamErrors.IncompleteStream ? incomplete(provider, error, decodePartial) : error) as
         | Exclude<E, StreamErrors.IncompleteStream>
         | Exclude<StreamErrors.StreamError, StreamErrors.IncompleteStream>
         | IncompleteResponse
@@ -659,22 +659,21 @@ export const decodeStreamed = <Response, E, R, D, DE>(
     Effect.flatMap(decode)
   )
 
-/** An `IncompleteResponse` with the partial response, when it could be read. */
-export const incomplete = (
+/** An `IncompleteResponse` with the partial response, when it could be read, and the transport's failure, when it had one. */
+const incomplete = (
   provider: string,
-  cut: ReadonlyArray<string>,
-  events: number,
-  partial: unknown,
+  error: StreamErrors.IncompleteStream,
   decodePartial: (partial: unknown) => Result.Result<{ readonly value: DecodedResponse; readonly warnings: ReadonlyArray<ConversionWarning> }, unknown>
 ): IncompleteResponse => {
-  const decoded = partial === undefined ? undefined : decodePartial(partial)
+  const decoded = error.partial === undefined ? undefined : decodePartial(error.partial)
   const ok = decoded !== undefined && decoded._tag === "Success" ? decoded.success : undefined
   return new IncompleteResponse({
     provider,
-    cut,
-    events,
+    cut: error.cut,
+    events: error.events,
     ...(ok === undefined ? {} : { partial: ok.value }),
-    warnings: ok?.warnings ?? []
+    warnings: ok?.warnings ?? [],
+    ...("transportError" in error ? { transportError: error.transportError } : {})
   })
 }
 
