@@ -965,6 +965,32 @@ export const requiresThoughtSignatures = (options?: ProfileOptions): boolean => 
  */
 export const requiresReasoningItems = requiresReasoningItemsFor
 
+/** Whether Anthropic's rules of single blocks read the block (blank text, a signature, redacted data). */
+const readByBlockRules = (block: Block.Block): boolean =>
+  block._tag === "Text" || block._tag === "Refusal" || block._tag === "Thinking" || block._tag === "RedactedThinking"
+
+/** Stands for a message the Anthropic writer leaves out: read as a system message, it is not among the wire's messages. */
+let leftOutMark: Message.SystemMessage | undefined
+
+/**
+ * The messages as Anthropic's own rules read them: a run the writer leaves
+ * out (content of which it sends no block, such as another provider's data)
+ * is not on the wire, so it is read as an empty system message: it is no
+ * final assistant message, ends no turn, and the runs on both sides of it
+ * meet, as the writer sends them. Indices stay those of the messages given.
+ */
+const withoutLeftOut = (messages: ReadonlyArray<Message.Message>): ReadonlyArray<Message.Message> => {
+  const runs = anthropicRuns(messages)
+  let view: Array<Message.Message> | undefined
+  for (let i = 0; i < runs.length; i++) {
+    // (a message holding text or thinking stays: the block rules read it, as repair's fixes do)
+    if ((runs[i]! & LEFT_OUT) !== 0 && !messages[i]!.content.some(readByBlockRules)) {
+      ;(view ??= messages.slice())[i] = leftOutMark ??= new Message.SystemMessage({ role: "system", content: [] })
+    }
+  }
+  return view ?? messages
+}
+
 /** A provider's own issues, and the generic ones only that provider's wire shows. */
 type ProviderSink = (issue: ProviderIssue | MissingToolResult | OrphanToolResult | DuplicateToolResult | EmptyToolName) => boolean
 
@@ -1841,7 +1867,7 @@ const providerScan = (
       const breakpointsOf = (): Breakpoints => (breakpoints ??= anthropicBreakpoints(messages))
       return passes(
         sink,
-        (s) => anthropicRules(messages, options, s),
+        (s) => anthropicRules(withoutLeftOut(messages), options, s),
         (s) => cacheBreakpointRule(options, breakpointsOf, s),
         (s) => loneSurrogateRule(messages, writtenOf, breakpointsOf, s),
         (s) => mediaTypeRule(provider, messages, s),

@@ -954,10 +954,12 @@ const repairWith = (
         actions.push(new InsertedMissingResult({ index: call.index, toolCallId: call.outId, toolName: call.outName, ...insertedContent(interrupted) }))
       }
       endRun()
-      // Anthropic: before the empty messages left after the calls that go into the message after the results (one
-      // of the role of the message before them is in its run, and stays there)
+      // Anthropic: right after the messages left in the output after the calls that are of the calls' role (they are
+      // in the run of the calls, and stay there); the others go into the run after the results, or into theirs
       let at = out.length
-      while (held !== undefined && at > 0 && held.has(out[at - 1]!) && wireRole(out[at - 1]!.role) !== wireRole(lastRole)) at--
+      // (system messages among them go to the system prompt: they part no run)
+      while (held !== undefined && at > 0 && (held.has(out[at - 1]!) || out[at - 1]!.role === "system")) at--
+      while (held !== undefined && at < out.length && (out[at]!.role === "system" || wireRole(out[at]!.role) === wireRole(lastRole))) at++
       emit(Message.tool(results), unanswered[0]!.index)
       if (at < out.length - 1) {
         insertAll(out, at, [out.pop()!])

@@ -3,6 +3,7 @@ import { Effect, Schema } from "effect"
 import { Block, Conversation, Message, Repair, Request, ValidationError } from "../src/index.js"
 import type { Provider } from "../src/index.js"
 import { Anthropic } from "../src/providers/index.js"
+import { anthropicRuns, LEFT_OUT } from "../src/internal/anthropicSent.js"
 import * as Arb from "./arbitraries.js"
 
 const { assistant, assistantMessage, system, tool, toolResultMessage, user } = Message
@@ -200,7 +201,10 @@ describe("validateFor: every provider", () => {
         // Anthropic also reads a run of assistant messages as the one message its writer sends, and leaves out an
         // empty message merged into one with content: that too can only take issues away
         const onWire = x.filter((m) => m.role !== "system")
-        const merged = provider === "anthropic" && onWire.some((m, i) => m.content.length === 0 || (m.role === "assistant" && onWire[i - 1]?.role === "assistant"))
+        // and a run the writer sends no block of (unsigned thinking only, another provider's data) ends no turn
+        const merged = provider === "anthropic" &&
+          (onWire.some((m, i) => m.content.length === 0 || (m.role === "assistant" && onWire[i - 1]?.role === "assistant")) ||
+            anthropicRuns(x).some((r) => (r & LEFT_OUT) !== 0))
         if ((rules.systemEndsTurn || !systemInTurn) && !merged) expect(fromProfile).toEqual(expected)
         else {
           // (the turn may then close later, at the next user message, so an issue may be found later, and a late
