@@ -620,10 +620,9 @@ const scan = (
   options: ValidateOptions | undefined,
   rules: GenericRules,
   sink: Sink,
-  merged = false
+  runs?: Uint8Array
 ): void => {
   const walker = new Walker(messages.length)
-  const runs = merged ? anthropicRuns(messages) : undefined
   const perMessage: Array<ConversationIssue> = []
   const continues = options?.continues === true
   let sawTurn = false
@@ -754,13 +753,13 @@ const firstIssue = (
   messages: ReadonlyArray<Message.Message>,
   options: ValidateOptions | undefined,
   rules: GenericRules = ALL_RULES,
-  merged = false
+  runs?: Uint8Array
 ): ConversationIssue | undefined => {
   let found: ConversationIssue | undefined
   scan(messages, options, rules, (issue) => {
     found = issue
     return true
-  }, merged)
+  }, runs)
   return found
 }
 
@@ -979,8 +978,7 @@ let leftOutMark: Message.SystemMessage | undefined
  * final assistant message, ends no turn, and the runs on both sides of it
  * meet, as the writer sends them. Indices stay those of the messages given.
  */
-const withoutLeftOut = (messages: ReadonlyArray<Message.Message>): ReadonlyArray<Message.Message> => {
-  const runs = anthropicRuns(messages)
+const withoutLeftOut = (messages: ReadonlyArray<Message.Message>, runs: Uint8Array): ReadonlyArray<Message.Message> => {
   let view: Array<Message.Message> | undefined
   for (let i = 0; i < runs.length; i++) {
     // (a message holding text or thinking stays: the block rules read it, as repair's fixes do)
@@ -1839,11 +1837,16 @@ const passes = (sink: ProviderSink, ...all: ReadonlyArray<(sink: ProviderSink) =
   }
 }
 
+/** How the provider's writer makes wire messages of the messages, where its rules read them so (Anthropic: `anthropicRuns`), read once for the generic pass and the provider's. */
+const wireRunsFor = (provider: Provider, messages: ReadonlyArray<Message.Message>): Uint8Array | undefined =>
+  provider === "anthropic" ? anthropicRuns(messages) : undefined
+
 const providerScan = (
   provider: Provider,
   messages: ReadonlyArray<Message.Message>,
   options: ProfileOptions | undefined,
-  sink: ProviderSink
+  sink: ProviderSink,
+  runs: Uint8Array | undefined
 ): void => {
   switch (provider) {
     case "openai-chat":
@@ -1867,7 +1870,7 @@ const providerScan = (
       const breakpointsOf = (): Breakpoints => (breakpoints ??= anthropicBreakpoints(messages))
       return passes(
         sink,
-        (s) => anthropicRules(withoutLeftOut(messages), options, s),
+        (s) => anthropicRules(withoutLeftOut(messages, runs ?? anthropicRuns(messages)), options, s),
         (s) => cacheBreakpointRule(options, breakpointsOf, s),
         (s) => loneSurrogateRule(messages, writtenOf, breakpointsOf, s),
         (s) => mediaTypeRule(provider, messages, s),
@@ -1904,8 +1907,9 @@ export const issuesFor = (
       issues.push(issue)
       return false
     }
-    scan(messages, options, genericRulesFor(provider), collect, provider === "anthropic")
-    providerScan(provider, messages, options, collect)
+    const runs = wireRunsFor(provider, messages)
+    scan(messages, options, genericRulesFor(provider), collect, runs)
+    providerScan(provider, messages, options, collect, runs)
     return issues
   })
 
@@ -1934,13 +1938,14 @@ export const issuesFor = (
 export const validateFor = <P extends Provider>(provider: P, options?: ProfileOptions) =>
 (messages: ReadonlyArray<Message.Message>): Effect.Effect<Validated<P>, IssueFor<P>> =>
   Effect.suspend(() => {
-    const generic = firstIssue(messages, options, genericRulesFor(provider), provider === "anthropic")
+    const runs = wireRunsFor(provider, messages)
+    const generic = firstIssue(messages, options, genericRulesFor(provider), runs)
     if (generic !== undefined) return Effect.fail(generic)
     let found: ProviderIssue | MissingToolResult | OrphanToolResult | DuplicateToolResult | EmptyToolName | undefined
     providerScan(provider, messages, options, (issue) => {
       found = issue
       return true
-    })
+    }, runs)
     // providerScan(provider) only reports provider P's own issues, and generic ones only P's wire shows
     return found === undefined ? Effect.succeed(messages as Validated<P>) : Effect.fail(found as IssueFor<P>)
   })

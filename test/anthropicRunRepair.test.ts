@@ -5,15 +5,14 @@
  * and leaves the rest as it came.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Arbitrary, Effect, Exit } from "effect"
+import { Effect, Exit } from "effect"
 import { Block, Conversation, Message, Repair } from "../src/index.js"
 import { Anthropic } from "../src/providers/index.js"
 import { anthropicRuns, CONTINUES, FILLED } from "../src/internal/anthropicSent.js"
 import * as Arb from "./arbitraries.js"
+import { call, result, type Step, steps as stepsUpTo, toolTraffic } from "./toolTraffic.js"
 import { richConversation } from "./richConversation.js"
 
-const call = (id: string) => Block.toolCall(id, "get_weather", { city: id })
-const result = (id: string) => Block.toolResult(id, "get_weather", `result ${id}`)
 const ask = Message.user("Weather in Oslo and Bergen?")
 const done = Message.assistant("Oslo 12°C, Bergen 9°C.")
 /** A real issue, unrelated to what comes before it: a result that answers no call. */
@@ -101,65 +100,10 @@ describe("validateFor(\"anthropic\"): an assistant message after an empty one th
 // properties
 // ---------------------------------------------------------------------------
 
-type Step = { readonly kind: number; readonly x: number }
-const steps = Arbitrary.array(Arbitrary.all({ kind: Arb.intBetween(0, 12), x: Arb.intBetween(0, 3) }), { minLength: 1, maxLength: 14 })
+const steps = stepsUpTo(14)
 
-/** Tool traffic with empty messages of every role, runs of one role, system messages, text around calls, late and stale results. */
-const build = (given: ReadonlyArray<Step>): Array<Message.Message> => {
-  const out: Array<Message.Message> = [Message.user("Weather in Oslo?")]
-  let n = 0
-  let open: Array<string> = []
-  const answered: Array<string> = []
-  for (const { kind, x } of given) {
-    switch (kind) {
-      case 0:
-        out.push(Message.user(x === 3 ? [Block.text(" ")] : [Block.text("And Bergen?")]))
-        break
-      case 1:
-        out.push(Message.user([]))
-        break
-      case 2:
-        out.push(Message.assistant(x === 3 ? [Block.text("  ")] : [Block.text("Sure.")]))
-        break
-      case 3:
-        out.push(Message.assistant([]))
-        break
-      case 4:
-      case 5: {
-        const ids = Array.from({ length: 1 + (x % 2) }, () => `c${n++}`)
-        open = [...open, ...ids]
-        out.push(Message.assistant([...(x >= 2 ? [Block.text("Checking.")] : []), ...ids.map(call)]))
-        break
-      }
-      case 6: {
-        const id = `c${n++}`
-        open = [...open, id]
-        out.push(Message.assistant([call(id), Block.text("One moment.")]))
-        break
-      }
-      case 7:
-      case 8:
-      case 9: {
-        const ids = x === 0 ? open : x === 1 ? open.slice(0, 1) : x === 2 ? [...open].reverse() : [answered[0] ?? "zz"]
-        if (ids.length === 0) break
-        for (const id of ids) answered.push(id)
-        open = open.filter((id) => !ids.includes(id))
-        out.push(Message.tool(ids.map(result)))
-        break
-      }
-      case 10:
-        out.push(Message.tool([]))
-        break
-      case 11:
-        out.push(Message.system("Reminder: be brief."))
-        break
-      case 12:
-        open = []
-        break
-    }
-  }
-  return out
-}
+/** Tool traffic with empty messages of every role, runs of one role, system messages, text around calls, late and stale results, blank text. */
+const build = (given: ReadonlyArray<Step>): Array<Message.Message> => toolTraffic(given, { systemFirst: false, systemsLater: true, blankText: true })
 
 /**
  * Real issues to put after a conversation, each repaired on its own: an orphan result, blank text, a call never

@@ -12,10 +12,10 @@
  * rules too (`Validated<"openai-chat">` is a `Validated<"generic">`).
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Arbitrary, Effect, Exit } from "effect"
+import { Effect, Exit } from "effect"
 import { Block, Conversation, Message, Repair } from "../src/index.js"
 import { Anthropic, Gemini, OpenAiChat, OpenAiResponses } from "../src/providers/index.js"
-import * as Arb from "./arbitraries.js"
+import { call, result, type Step, steps as stepsUpTo, toolTraffic } from "./toolTraffic.js"
 
 // ---------------------------------------------------------------------------
 // generated tool traffic
@@ -23,77 +23,9 @@ import * as Arb from "./arbitraries.js"
 
 type Provider = "anthropic" | "openai-chat" | "openai-responses" | "gemini"
 
-type Step = { readonly kind: number; readonly x: number }
-
-const step: Arbitrary.Arbitrary<Step> = Arbitrary.all({ kind: Arb.intBetween(0, 12), x: Arb.intBetween(0, 3) })
-const steps: Arbitrary.Arbitrary<ReadonlyArray<Step>> = Arbitrary.array(step, { minLength: 1, maxLength: 12 })
-
-const call = (id: string) => Block.toolCall(id, "get_weather", { city: id })
-const result = (id: string) => Block.toolResult(id, "get_weather", `result ${id}`)
-
-/**
- * A conversation from steps: user and assistant text, empty messages of every role, assistant messages with one or
- * two calls (text before them, or after them), tool messages answering all, some or none of the open calls (or a
- * stale or unknown id), system messages (only at the start for Gemini, whose profile rejects them later).
- */
-const build = (given: ReadonlyArray<Step>, systemsLater: boolean): Array<Message.Message> => {
-  const out: Array<Message.Message> = []
-  if (given[0]?.x === 3) out.push(Message.system("Be brief."))
-  out.push(Message.user("Weather in Oslo?"))
-  let n = 0
-  let open: Array<string> = []
-  const answered: Array<string> = []
-  for (const { kind, x } of given) {
-    switch (kind) {
-      case 0:
-        out.push(Message.user("And Bergen?"))
-        break
-      case 1:
-        out.push(Message.user([]))
-        break
-      case 2:
-        out.push(Message.assistant("Sure."))
-        break
-      case 3:
-        out.push(Message.assistant([]))
-        break
-      case 4:
-      case 5: {
-        const ids = Array.from({ length: 1 + (x % 2) }, () => `c${n++}`)
-        open = [...open, ...ids]
-        out.push(Message.assistant([...(x >= 2 ? [Block.text("Checking.")] : []), ...ids.map(call)]))
-        break
-      }
-      case 6: {
-        const id = `c${n++}`
-        open = [...open, id]
-        out.push(Message.assistant([call(id), Block.text("One moment.")]))
-        break
-      }
-      case 7:
-      case 8:
-      case 9: {
-        const ids = x === 0 ? open : x === 1 ? open.slice(0, 1) : x === 2 ? [...open].reverse() : [answered[0] ?? "zz"]
-        if (ids.length === 0) break
-        for (const id of ids) answered.push(id)
-        open = open.filter((id) => !ids.includes(id))
-        out.push(Message.tool(ids.map(result)))
-        break
-      }
-      case 10:
-        out.push(Message.tool([]))
-        break
-      case 11:
-        if (systemsLater) out.push(Message.system("Reminder: be brief."))
-        break
-      case 12:
-        // the calls so far are forgotten by the generator: a later result may answer them late
-        open = []
-        break
-    }
-  }
-  return out
-}
+const steps = stepsUpTo(12)
+const build = (given: ReadonlyArray<Step>, systemsLater: boolean): Array<Message.Message> =>
+  toolTraffic(given, { systemFirst: true, systemsLater, blankText: false })
 
 // ---------------------------------------------------------------------------
 // what the validator says
