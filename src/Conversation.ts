@@ -1400,7 +1400,7 @@ const anthropicBreakpoints = (messages: ReadonlyArray<Message.Message>): Breakpo
         if (turn.cache !== undefined) others.push(turn.cache)
         placed[turn.opener] = 1
         kept.last = "own"
-      } else kept.last = turn.last
+      } else if (turn.last !== "none") kept.last = turn.last // (a message that writes no block leaves the last block as it was)
     } else {
       flush()
       kept = { role: turn.role, opener: turn.opener, cache: turn.cache, marks: turn.marks, last: turn.last }

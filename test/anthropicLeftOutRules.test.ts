@@ -79,3 +79,23 @@ describe("repairFor(\"anthropic\"): an inserted result goes where the runs of th
     assert.include(tags([ask, unsigned]), "MissingThinkingSignature")
   })
 })
+
+describe("Anthropic cache breakpoints around a message left out", () => {
+  it("an empty message merged across a left-out one keeps the breakpoint of the message it merges into", () => {
+    const e = { type: "ephemeral" } as const
+    const withCache = (m: Message.Message, separate = false): Message.Message =>
+      Object.freeze(Object.assign(Object.create(Object.getPrototypeOf(m) as object) as Message.Message, m, {
+        providerOptions: { anthropic: separate ? { $separateMessage: true } : { cache_control: e } }
+      }))
+    // the wire: user [result, cache_control], assistant ["ok", cache_control]: the file-only assistant message is
+    // left out, and the empty user message after it merges into the first
+    const messages = [
+      withCache(Message.tool([result("c1")])),
+      withCache(Message.assistant([Block.file({ _tag: "Text", text: "Revenue grew 4%." }, "text/plain")]), true),
+      withCache(Message.user([]), true),
+      withCache(Message.assistant("ok"))
+    ]
+    const issue = Conversation.issuesFor("anthropic", messages, { cacheBreakpointsOutsideMessages: 4 }).find((i) => i._tag === "TooManyCacheBreakpoints")
+    assert.strictEqual(issue?._tag === "TooManyCacheBreakpoints" ? issue.count : 0, 6)
+  })
+})
