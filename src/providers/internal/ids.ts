@@ -73,7 +73,7 @@ export const planIds = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>, ru
   const nextSuffix = new Map<string, number>()
   const assign = (site: Site, answered: boolean): void => {
     if (map.has(site.id)) return
-    const clean = outside === undefined ? site.id : site.id.replace(outside, "_")
+    const clean = outside === undefined ? site.id : rewriteOutside(site.id, outside)
     const tail = rule.maxLength !== undefined && clean.length > rule.maxLength ? `_${digest(site.id)}` : ""
     const base = tail === "" ? clean : `${clean}\u0000${tail}`
     const candidate = (suffix: string): string =>
@@ -90,6 +90,61 @@ export const planIds = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>, ru
   for (const site of calls) assign(site, true)
   for (const site of results) assign(site, false)
   plans.set(ctx, map)
+}
+
+/** Below this many code units an id is rewritten by the pattern itself, which costs little at that size. */
+const LONG_ID = 4096
+
+/** Rewrites a long id in pieces of this many code units. */
+const PIECE = 8192
+
+/** Whether each code unit is outside a pattern: 0 not known yet, 1 taken, 2 outside. Per pattern, filled as code units are met. */
+const unitsByPattern = new Map<string, Uint8Array>()
+
+/** A pattern of one character class (`[^...]`) without flags that make it read more than one code unit at a time. */
+const oneUnitClass = (pattern: RegExp): boolean => !/[uvy]/.test(pattern.flags) && /^\[(?:\\.|[^\]\\])*\]$/.test(pattern.source)
+
+/**
+ * `id` with each code unit `outside` matches written as `_`: what
+ * `id.replace(outside, "_")` gives. A long id (a made-up id that holds a
+ * 20 MB tool name) is rewritten a piece at a time, each code unit looked up
+ * once per pattern: one regex match per character takes a fraction of a
+ * microsecond, seconds for a 20 MB id.
+ */
+const rewriteOutside = (id: string, outside: RegExp): string => {
+  if (id.length < LONG_ID || !oneUnitClass(outside)) return id.replace(outside, "_")
+  const probe = new RegExp(outside.source, outside.flags.replace("g", ""))
+  const name = `${outside.flags}/${outside.source}`
+  let units = unitsByPattern.get(name)
+  if (units === undefined) {
+    units = new Uint8Array(65536)
+    unitsByPattern.set(name, units)
+  }
+  const isOutside = (code: number): boolean => {
+    let known = units[code]!
+    if (known === 0) {
+      known = probe.test(String.fromCharCode(code)) ? 2 : 1
+      units[code] = known
+    }
+    return known === 2
+  }
+  const pieces: Array<string> = []
+  for (let start = 0; start < id.length; start += PIECE) {
+    const end = Math.min(id.length, start + PIECE)
+    let k = start
+    while (k < end && !isOutside(id.charCodeAt(k))) k++
+    if (k === end) {
+      pieces.push(id.slice(start, end))
+      continue
+    }
+    const codes = new Uint16Array(end - start)
+    for (let j = start; j < end; j++) {
+      const code = id.charCodeAt(j)
+      codes[j - start] = j >= k && isOutside(code) ? 95 : code
+    }
+    pieces.push(String.fromCharCode(...codes))
+  }
+  return pieces.join("")
 }
 
 /** The id to write for a call's or result's id, as `planIds` planned it. */
