@@ -115,11 +115,8 @@ const rewriteOutside = (id: string, outside: RegExp): string => {
   if (id.length < LONG_ID || !oneUnitClass(outside)) return id.replace(outside, "_")
   const probe = new RegExp(outside.source, outside.flags.replace("g", ""))
   const name = `${outside.flags}/${outside.source}`
-  let units = unitsByPattern.get(name)
-  if (units === undefined) {
-    units = new Uint8Array(65536)
-    unitsByPattern.set(name, units)
-  }
+  const units = unitsByPattern.get(name) ?? new Uint8Array(65536)
+  unitsByPattern.set(name, units)
   const isOutside = (code: number): boolean => {
     let known = units[code]!
     if (known === 0) {
@@ -129,20 +126,22 @@ const rewriteOutside = (id: string, outside: RegExp): string => {
     return known === 2
   }
   const pieces: Array<string> = []
+  const codes = new Uint16Array(PIECE)
   for (let start = 0; start < id.length; start += PIECE) {
     const end = Math.min(id.length, start + PIECE)
-    let k = start
-    while (k < end && !isOutside(id.charCodeAt(k))) k++
-    if (k === end) {
-      pieces.push(id.slice(start, end))
-      continue
-    }
-    const codes = new Uint16Array(end - start)
+    let changed = false
     for (let j = start; j < end; j++) {
       const code = id.charCodeAt(j)
-      codes[j - start] = j >= k && isOutside(code) ? 95 : code
+      const known = units[code]
+      if (known === 2 || (known === 0 && isOutside(code))) {
+        codes[j - start] = 95 // "_"
+        changed = true
+      } else {
+        codes[j - start] = code
+      }
     }
-    pieces.push(String.fromCharCode(...codes))
+    const piece = end - start === PIECE ? codes : codes.subarray(0, end - start)
+    pieces.push(changed ? String.fromCharCode.apply(null, piece as unknown as Array<number>) : id.slice(start, end))
   }
   return pieces.join("")
 }
