@@ -8,7 +8,10 @@
  * a long run of system messages, Anthropic results read from separate user
  * messages; huge inputs: 10 MB of text, a megabyte of tool arguments read
  * from the wire, valid and broken, and such arguments in one stream delta;
- * the command line's reader of transcript files) at sizes n, 4n and 16n.
+ * the command line's reader of transcript files; an id of 10 MB outside
+ * Anthropic's alphabet) at sizes n, 4n and 16n. Then each pass of one
+ * provider per message against OpenAI Chat's on the same conversation
+ * (Gemini's, which the fuzz run's heavy cases found slower).
  *
  * Each input grows in proportion to its size parameter (messages, calls,
  * deltas, or characters / 64 for the huge ones, / 640 for the 10 MB text), so the time per input unit
@@ -21,7 +24,7 @@
  */
 import { pathToFileURL } from "node:url"
 import { Effect, Schema } from "effect"
-import { Block, Conversation, Message, MessageWindow, Repair, TokenEstimator } from "../src/index.js"
+import { Block, Conversation, GeminiEstimator, Message, MessageWindow, Repair, Request, TokenEstimator } from "../src/index.js"
 import { parseBytes } from "../src/cli/Input.js"
 import { stringify } from "../src/internal/json.js"
 import { Anthropic, AnthropicStream, EffectAi, Gemini, GeminiStream, OpenAiChat, OpenAiChatStream, OpenAiResponses, OpenAiResponsesStream } from "../src/providers/index.js"
@@ -85,6 +88,14 @@ const generators: ReadonlyArray<Generator> = [
     // a megabyte of broken arguments at 16n: over 32,768 characters, kept as they came, their args {}
     name: "1 MB broken arguments",
     make: (n) => [Message.user("go"), ...readChat(`{"path": "a.txt", "text": "${hugeText(n * 64).replace(/["\n]/g, " ")}", "more": [1, {"x": tru`), Message.assistant("done")]
+  },
+  {
+    // an id of 640 characters a unit outside Anthropic's alphabet (a Gemini response without an id takes one made up from its name, however long)
+    name: "long id",
+    make: (n) => {
+      const id = hugeText(n * 640)
+      return [Message.user("go"), Message.assistant([Block.toolCall(id, "read_file", { path: "a.txt" })]), Message.toolResultMessage(id, "read_file", "ok")]
+    }
   },
   {
     // system messages in a row: Anthropic's repair looked back over all of them from each one
@@ -381,6 +392,11 @@ export const runCostBench = (): number => {
       }))
     }
   }
+  if (rows.length === 0) {
+    // only the per-message comparison was asked for
+    if (chosen("gemini vs chat")) runProviderRatioBench()
+    return 1
+  }
   let worst = rows[0]!
   const ratio = (r: Row): number => r.ns[2]! / r.ns[0]!
   for (const r of rows) if (ratio(r) > ratio(worst)) worst = r
@@ -412,7 +428,116 @@ export const runCostBench = (): number => {
     const worstFollow = Math.max(...followed.map((f) => f.ratio))
     console.log(`\nworst ratio from 16n to 64n: ${fmt(worstFollow, 2)}x (linear 1.0x, quadratic 4x)`)
   }
+  if (chosen("gemini vs chat")) runProviderRatioBench()
   return ratio(worst)
+}
+
+// ---------------------------------------------------------------------------
+// one provider's passes per message, against Chat's on the same conversation
+// ---------------------------------------------------------------------------
+
+/**
+ * Agent traffic of `size` messages as Gemini reads it: a question, the
+ * model's signed text and calls (one without arguments), their results
+ * (one with a file), a short answer.
+ */
+export const geminiTraffic = (size: number): Array<Message.Message> => {
+  const out: Array<Message.Message> = []
+  for (let k = 0; out.length < size; k++) {
+    out.push(Message.user(`What is in report ${k}? 天气很好.`))
+    out.push(Message.assistant([
+      Block.text("Reading it.", { thoughtSignature: "c2lnbmF0dXJl" }),
+      Block.toolCall(`call_${k}_a`, "read_file", { path: `reports/${k}.txt`, limit: 200 }),
+      Block.toolCall(`call_${k}_b`, "list_files", {})
+    ]))
+    out.push(Message.tool([
+      Block.toolResult(`call_${k}_a`, "read_file", `Revenue grew ${k % 10}%.\nCosts fell.`),
+      Block.toolResult(`call_${k}_b`, "list_files", [Block.text("two files"), Block.file(Block.url(`https://example.com/${k}.png`), "image/png")])
+    ]))
+    out.push(Message.assistant(`Report ${k}: revenue grew ${k % 10}%.`))
+  }
+  return out.slice(0, size)
+}
+
+interface Side {
+  readonly name: "openai-chat" | "gemini"
+  readonly toMessages: (m: ReadonlyArray<Message.Message>) => Effect.Effect<{ readonly value: unknown }, unknown>
+  readonly fromMessages: (wire: unknown) => Effect.Effect<unknown, unknown>
+  readonly toRequest: (r: Request.Request) => Effect.Effect<{ readonly value: unknown }, unknown>
+  readonly fromRequest: (wire: unknown) => Effect.Effect<unknown, unknown>
+  readonly estimator: () => TokenEstimator.Service
+}
+
+const chatSide: Side = {
+  name: "openai-chat",
+  toMessages: (m) => OpenAiChat.toMessages(m),
+  fromMessages: (w) => OpenAiChat.fromMessages(w as never),
+  toRequest: (r) => OpenAiChat.toRequest(r),
+  fromRequest: (w) => OpenAiChat.fromRequest(w as never),
+  estimator: freshEstimator
+}
+
+const geminiSide: Side = {
+  name: "gemini",
+  toMessages: (m) => Gemini.toMessages(m),
+  fromMessages: (w) => Gemini.fromMessages(w),
+  toRequest: (r) => Gemini.toRequest(r),
+  fromRequest: (w) => Gemini.fromRequest(w),
+  estimator: () => sync(GeminiEstimator.make())
+}
+
+/** A pass of one side: `prepare` outside the timing, the function it returns timed. */
+type SidePass = readonly [name: string, prepare: (side: Side, messages: ReadonlyArray<Message.Message>) => () => unknown]
+
+const wireOf = (value: unknown): unknown => JSON.parse(stringify(value as Schema.Json))
+
+const sidePasses: ReadonlyArray<SidePass> = [
+  ["toMessages", (side, m) => () => sync(side.toMessages(m))],
+  ["fromMessages", (side, m) => {
+    const wire = wireOf(sync(side.toMessages(m)).value)
+    return () => sync(side.fromMessages(wire))
+  }],
+  ["toRequest", (side, m) => {
+    const request = Request.make(m, { model: "m" })
+    return () => sync(side.toRequest(request))
+  }],
+  ["fromRequest", (side, m) => {
+    const wire = wireOf(sync(side.toRequest(Request.make(m, { model: "m" }))).value)
+    return () => sync(side.fromRequest(wire))
+  }],
+  ["issuesFor", (side, m) => () => Conversation.issuesFor(side.name, m)],
+  ["estimate", (side, m) => () => side.estimator().estimateConversation(m)],
+  ["fit", (side, m) => () => {
+    const estimator = side.estimator()
+    const total = estimator.estimateConversation(m)
+    return Effect.runSyncExit(windowOn(estimator).fit(m, Math.floor(total / 2), { strategy: "drop_oldest", provider: side.name }))
+  }]
+]
+
+/**
+ * Gemini's passes against Chat's, per message, on the same conversation at
+ * 4n and 16n messages: the ratio is Gemini's time over Chat's (1.0 = as
+ * fast), measured round after round in turn so load lands on both.
+ */
+export const runProviderRatioBench = (): void => {
+  console.log(`\n## Gemini against OpenAI Chat: time per message on the same conversation\n`)
+  const sizes = [4 * N, 16 * N]
+  const rows: Array<Array<string>> = []
+  for (const size of sizes) {
+    const messages = geminiTraffic(size)
+    for (const [name, prepare] of sidePasses) {
+      const fns = [prepare(chatSide, messages), prepare(geminiSide, messages)]
+      const best = [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY]
+      for (let round = 0; round < TIMING.rounds; round++) {
+        fns.forEach((fn, i) => {
+          best[i] = Math.min(best[i]!, timePerCall(() => consume(fn()), { minMs: TIMING.minMs, rounds: 1 }))
+        })
+      }
+      const [chat, gemini] = best.map((ms) => (ms * 1e6) / size) as [number, number]
+      rows.push([name, size.toLocaleString("en-US"), fmt(chat), fmt(gemini), fmt(gemini / chat, 2)])
+    }
+  }
+  table(["pass", "messages", "Chat ns/msg", "Gemini ns/msg", "Gemini / Chat"], rows)
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) runCostBench()
