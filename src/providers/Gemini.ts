@@ -663,7 +663,10 @@ const readContents = (ctx: A.Ctx, contents: ReadonlyArray<Schema.Json>, path: st
     const ids = (name: string): string => fresh(`${name}_${c}_${p}`)
     if (role === "model") {
       const blocks: Array<Block.AssistantBlock> = []
-      for (; p < parts.length; p++) readModelPart(ctx, A.obj(ctx, parts[p], `${at}.parts[${p}]`), `${at}.parts[${p}]`, ids, pending, blocks)
+      for (; p < parts.length; p++) {
+        const partAt = `${at}.parts[${p}]`
+        readModelPart(ctx, A.obj(ctx, parts[p], partAt), partAt, ids, pending, blocks)
+      }
       messages.push(Message.assistant(blocks, options()))
       continue
     }
