@@ -541,7 +541,7 @@ interface Turn {
  * What Anthropic takes as a tool_use id: letters, digits, "_" and "-" (others are a 400). Ids of client calls
  * outside it (`functions.get_weather:0`, ids with spaces) get one in it, the same for the call and its results.
  */
-const ANTHROPIC_IDS: Ids.IdRule = { outside: /[^a-zA-Z0-9_-]/g, why: "Anthropic ids are letters, digits, _ and -" }
+const ANTHROPIC_IDS: Ids.IdRule = { outside: /[^a-zA-Z0-9_-]/g, rewrite: Ids.rewritesOutside(/[^a-zA-Z0-9_-]/g), why: "Anthropic ids are letters, digits, _ and -" }
 
 /** A turn's content as blocks, its plain text as one text block. */
 const blocksOf = (turn: Turn): Array<Wire.ContentBlockParam> => (turn.plain === undefined ? turn.content : [{ type: "text", text: turn.plain }])

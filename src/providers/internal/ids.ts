@@ -23,6 +23,12 @@ import * as A from "./adapter.js"
 export interface IdRule {
   /** One character it does not take, when it does not take all (`/[^a-zA-Z0-9_-]/g`): each written as `_`. */
   readonly outside?: RegExp
+  /**
+   * How an id is written with its characters outside taken out, when not by
+   * `outside` one match at a time (`rewritesOutside(outside)`, which is
+   * faster for long ids, where a writer that has `outside` wants it).
+   */
+  readonly rewrite?: (id: string) => string
   /** The most UTF-16 code units it takes, when limited. */
   readonly maxLength?: number
   /** Why, in the warning: "(Anthropic ids are letters, digits, _ and -)". */
@@ -73,7 +79,7 @@ export const planIds = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>, ru
   const nextSuffix = new Map<string, number>()
   const assign = (site: Site, answered: boolean): void => {
     if (map.has(site.id)) return
-    const clean = outside === undefined ? site.id : rewriteOutside(site.id, outside)
+    const clean = rule.rewrite?.(site.id) ?? (outside === undefined ? site.id : site.id.replace(outside, "_"))
     const tail = rule.maxLength !== undefined && clean.length > rule.maxLength ? `_${digest(site.id)}` : ""
     const base = tail === "" ? clean : `${clean}\u0000${tail}`
     const candidate = (suffix: string): string =>
@@ -92,56 +98,37 @@ export const planIds = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>, ru
   plans.set(ctx, map)
 }
 
-/** Below this many code units an id is rewritten by the pattern itself, which costs little at that size. */
-const LONG_ID = 4096
-
-/** Rewrites a long id in pieces of this many code units. */
-const PIECE = 8192
-
-/** Whether each code unit is outside a pattern: 0 not known yet, 1 taken, 2 outside. Per pattern, filled as code units are met. */
-const unitsByPattern = new Map<string, Uint8Array>()
-
-/** A pattern of one character class (`[^...]`) without flags that make it read more than one code unit at a time. */
-const oneUnitClass = (pattern: RegExp): boolean => !/[uvy]/.test(pattern.flags) && /^\[(?:\\.|[^\]\\])*\]$/.test(pattern.source)
-
 /**
- * `id` with each code unit `outside` matches written as `_`: what
- * `id.replace(outside, "_")` gives. A long id (a made-up id that holds a
- * 20 MB tool name) is rewritten a piece at a time, each code unit looked up
- * once per pattern: one regex match per character takes a fraction of a
- * microsecond, seconds for a 20 MB id.
+ * What `id.replace(outside, "_")` gives (`outside` one character class, no
+ * `u` or `v` flag), for a long id (a made-up id holding a 20 MB tool name)
+ * a piece of 8,192 code units at a time, each code unit looked up once: one
+ * regex match per character took seconds for a 20 MB id.
  */
-const rewriteOutside = (id: string, outside: RegExp): string => {
-  if (id.length < LONG_ID || !oneUnitClass(outside)) return id.replace(outside, "_")
+export const rewritesOutside = (outside: RegExp) => (id: string): string => {
+  if (id.length < 4096 || /[uvy]/.test(outside.flags) || !/^\[(?:\\.|[^\]\\])*\]$/.test(outside.source)) return id.replace(outside, "_")
   const probe = new RegExp(outside.source, outside.flags.replace("g", ""))
-  const name = `${outside.flags}/${outside.source}`
-  const units = unitsByPattern.get(name) ?? new Uint8Array(65536)
-  unitsByPattern.set(name, units)
-  const isOutside = (code: number): boolean => {
-    let known = units[code]!
-    if (known === 0) {
-      known = probe.test(String.fromCharCode(code)) ? 2 : 1
-      units[code] = known
-    }
-    return known === 2
-  }
+  // per code unit: 0 not looked up yet, 1 taken, 2 outside
+  const units = new Uint8Array(65536)
+  const codes = new Uint16Array(8192)
   const pieces: Array<string> = []
-  const codes = new Uint16Array(PIECE)
-  for (let start = 0; start < id.length; start += PIECE) {
-    const end = Math.min(id.length, start + PIECE)
+  for (let start = 0; start < id.length; start += codes.length) {
+    const end = Math.min(id.length, start + codes.length)
     let changed = false
     for (let j = start; j < end; j++) {
       const code = id.charCodeAt(j)
-      const known = units[code]
-      if (known === 2 || (known === 0 && isOutside(code))) {
+      let known = units[code]!
+      if (known === 0) {
+        known = probe.test(String.fromCharCode(code)) ? 2 : 1
+        units[code] = known
+      }
+      if (known === 2) {
         codes[j - start] = 95 // "_"
         changed = true
       } else {
         codes[j - start] = code
       }
     }
-    const piece = end - start === PIECE ? codes : codes.subarray(0, end - start)
-    pieces.push(changed ? String.fromCharCode.apply(null, piece as unknown as Array<number>) : id.slice(start, end))
+    pieces.push(changed ? String.fromCharCode.apply(null, codes.subarray(0, end - start) as unknown as Array<number>) : id.slice(start, end))
   }
   return pieces.join("")
 }
