@@ -1,9 +1,9 @@
 /**
  * The warning for a message left out because nothing in it could be carried
  * says why in the words true of its target and role: Responses has no item
- * for an emptied assistant message (it rejects nothing), Chat Completions
- * needs content or tool calls in an assistant message, Anthropic takes an
- * empty assistant message only last, Gemini rejects a content without parts.
+ * for it (it rejects nothing), Chat Completions needs content or tool calls
+ * in an assistant message, Anthropic takes an empty assistant message only
+ * as the last, Gemini rejects a content without parts.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
@@ -25,11 +25,11 @@ describe("the reason a message was left out, per target and role", () => {
       const { warnings } = yield* OpenAiChat.toMessages([Message.user("hi"), Message.user(foreign("anthropic")), Message.assistant(foreign("anthropic")), Message.user("again")])
       expect(leftOut(warnings)).toEqual([
         "messages[1]: the user message was left out: nothing in it could be carried, and Chat Completions rejects an empty content list",
-        "messages[2]: the assistant message was left out: nothing in it could be carried, and Chat Completions needs content or tool calls in an assistant message"
+        "messages[2]: the assistant message was left out: nothing in it could be carried, and Chat Completions needs content or tool calls"
       ])
     }))
 
-  it.effect("Responses: an assistant message has no item, a user message would say nothing", () =>
+  it.effect("Responses: no item, for an assistant message as for a user message", () =>
     Effect.gen(function*() {
       const { warnings } = yield* OpenAiResponses.toMessages([
         Message.user("hi"),
@@ -38,8 +38,8 @@ describe("the reason a message was left out, per target and role", () => {
         Message.user("again")
       ])
       expect(leftOut(warnings)).toEqual([
-        "messages[1]: the user message was left out: nothing in it could be carried, and a Responses user message without content says nothing",
-        "messages[2]: the assistant message was left out: nothing in it could be carried, and Responses has no item for it (an assistant message is written as its output items)"
+        "messages[1]: the user message was left out: nothing in it could be carried, and Responses has no item for it",
+        "messages[2]: the assistant message was left out: nothing in it could be carried, and Responses has no item for it"
       ])
       expect(warnings.some((w) => w.message.includes("Responses rejects"))).toBe(false)
     }))
@@ -48,7 +48,7 @@ describe("the reason a message was left out, per target and role", () => {
     Effect.gen(function*() {
       const { warnings } = yield* Anthropic.toMessages([Message.user("hi"), Message.assistant(foreign("gemini")), Message.user(foreign("gemini")), Message.assistant("ok"), Message.user("again")])
       expect(leftOut(warnings)).toEqual([
-        "messages[1]: the assistant message was left out: nothing in it could be carried, and Anthropic takes an empty assistant message only last, a prefill of nothing",
+        "messages[1]: the assistant message was left out: nothing in it could be carried, and Anthropic takes an empty assistant message only as the last",
         "messages[2]: the user message was left out: nothing in it could be carried, and Anthropic rejects an empty message"
       ])
     }))

@@ -416,32 +416,31 @@ export const dropped = (ctx: Ctx, index: number | undefined, blockIndex: number 
 /**
  * Reports a message left out because everything in it was, and its
  * neighbours meet instead (every provider merges messages of one role in a
- * row). Why no empty one is written depends on the target and the role:
- * Chat Completions rejects an empty content list, and an assistant message
- * with neither content nor tool calls; Anthropic rejects empty content,
- * save in a last assistant message, a prefill of nothing; Gemini rejects a
- * content without parts; Responses writes an assistant message as output
- * items, so an emptied one has none, and a user message without
- * content parts would say nothing.
+ * row), saying why no empty one is written, as true of the target and the
+ * role: Responses writes no item for it (an assistant message is its output
+ * items; a user message would have no content); Chat Completions rejects an
+ * empty content list and needs content or tool calls in an assistant
+ * message; Anthropic rejects an empty message, save a last assistant one (a
+ * prefill of nothing); Gemini rejects a content without parts.
  */
-export const droppedEmptyMessage = (ctx: Ctx, index: number, role: string, target: string): void =>
-  dropped(ctx, index, undefined, `the ${role} message`, `nothing in it could be carried, and ${emptyMessageReason(role, target)}`)
-
-const emptyMessageReason = (role: string, target: string): string => {
-  const assistant = role === "assistant"
-  switch (target) {
-    case "Chat Completions":
-      return assistant ? "Chat Completions needs content or tool calls in an assistant message" : "Chat Completions rejects an empty content list"
-    case "Responses":
-      return assistant ? "Responses has no item for it (an assistant message is written as its output items)" : `a Responses ${role} message without content says nothing`
-    case "Anthropic":
-      return assistant ? "Anthropic takes an empty assistant message only last, a prefill of nothing" : "Anthropic rejects an empty message"
-    case "Gemini":
-      return "Gemini rejects a content without parts"
-    default:
-      return `${target} rejects an empty message`
-  }
-}
+export const droppedEmptyMessage = (ctx: Ctx, index: number, role: string, target: "Chat Completions" | "Responses" | "Anthropic" | "Gemini"): void =>
+  dropped(
+    ctx,
+    index,
+    undefined,
+    `the ${role} message`,
+    `nothing in it could be carried, and ${
+      target === "Responses"
+        ? "Responses has no item for it"
+        : target === "Gemini"
+        ? "Gemini rejects a content without parts"
+        : role !== "assistant"
+        ? `${target} rejects an empty ${target === "Anthropic" ? "message" : "content list"}`
+        : target === "Anthropic"
+        ? "Anthropic takes an empty assistant message only as the last"
+        : "Chat Completions needs content or tool calls"
+    }`
+  )
 
 /** Where each provider keeps a tool choice and a structured-output setting the model has no type for. */
 const foreignToolChoice: Readonly<Record<string, string>> = { "openai-chat": "tool_choice", "openai-responses": "tool_choice", anthropic: "tool_choice", gemini: "toolConfig" }
