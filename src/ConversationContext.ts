@@ -48,10 +48,13 @@ import type { Service as Estimator } from "./TokenEstimator.js"
  *   `estimated` (rounded up, so at least 1 for messages that cost any
  *   tokens): see `recordUsage`.
  * - `estimator`: the estimator the figures come from.
+ * - `maxInputTokens`: the most input tokens a report can count (the model's
+ *   context window), when the context was made with one (`ContextOptions`);
+ *   absent otherwise. Every context made from this one keeps it.
  *
  * `console.log`, `util.inspect`, `String` and `JSON.stringify` show a
  * context as `{ _id: "ConversationContext", messages, budget, estimated,
- * correction, tokens, headroom }`.
+ * correction, tokens, headroom }`, with `maxInputTokens` last when it is set.
  *
  * @since 0.1.0
  */
@@ -63,6 +66,29 @@ export interface ConversationContext {
   readonly tokens: number
   readonly headroom: number
   readonly estimator: Estimator
+  readonly maxInputTokens?: number
+}
+
+/**
+ * How a context is made.
+ *
+ * - `maxInputTokens`: the model's context window, the most input tokens a
+ *   request the provider accepted can have counted. `recordUsage` takes no
+ *   report above it (a count of something else, or a wrong one), so that
+ *   no correction larger than the window can make `fit` fail. A value that
+ *   is not a number (NaN) takes no report at all, as a budget that is not
+ *   a number fits nothing. Without it, a report is taken however large.
+ *
+ * @example
+ * import { ConversationContext, Message, TokenEstimator } from "effect-agent-messages"
+ *
+ * const context = ConversationContext.makeWith(TokenEstimator.heuristic, [Message.user("Hi")], 100_000, { maxInputTokens: 128_000 })
+ * ConversationContext.recordUsage(context, 1_000_000) === context // true: no request to this model counts that much
+ *
+ * @since 0.1.0
+ */
+export interface ContextOptions {
+  readonly maxInputTokens?: number | undefined
 }
 
 /**
@@ -148,12 +174,20 @@ const ContextProto: Inspectable.Inspectable = {
       estimated: this.estimated,
       correction: this.correction,
       tokens: this.tokens,
-      headroom: this.headroom
+      headroom: this.headroom,
+      ...(this.maxInputTokens === undefined ? {} : { maxInputTokens: this.maxInputTokens })
     }
   }
 }
 
-const build = (estimator: Estimator, history: History, budget: number, estimated: number, given: number): ConversationContext => {
+const build = (
+  estimator: Estimator,
+  history: History,
+  budget: number,
+  estimated: number,
+  given: number,
+  maxInputTokens: number | undefined
+): ConversationContext => {
   // a negative correction never takes the figure below the least the messages can cost: scaled by a fit (rounded),
   // or kept while a calibrated estimator's factor fell, it could otherwise reach 0 or below for messages that cost tokens
   const correction = estimated > 0 ? Math.max(given, leastCost(estimated) - estimated) : Math.max(given, 0)
@@ -164,35 +198,50 @@ const build = (estimator: Estimator, history: History, budget: number, estimated
   context.tokens = estimated + correction
   context.headroom = budget - estimated - correction
   context.estimator = estimator
+  // set only when given: a context made without it has the keys it always had (Equal, printing)
+  if (maxInputTokens !== undefined) context.maxInputTokens = maxInputTokens
   histories.set(context, history)
   return Object.freeze(context)
 }
 
 /**
  * A context from messages, a budget and an estimator (outside Effect, or
- * with an estimator you hold).
+ * with an estimator you hold), with `ContextOptions` if you like.
  *
  * @example
  * const context = ConversationContext.makeWith(TokenEstimator.heuristic, messages, 100_000)
+ * // bounded by the model's context window: recordUsage takes no report above it
+ * const bounded = ConversationContext.makeWith(TokenEstimator.heuristic, messages, 100_000, { maxInputTokens: 128_000 })
  *
  * @since 0.1.0
  */
-export const makeWith = (estimator: Estimator, messages: ReadonlyArray<Message.Message>, budget: number): ConversationContext => {
+export const makeWith = (
+  estimator: Estimator,
+  messages: ReadonlyArray<Message.Message>,
+  budget: number,
+  options?: ContextOptions
+): ConversationContext => {
   const history = historyFrom(messages)
-  return build(estimator, history, budget, estimator.estimateConversation(history.items), 0)
+  return build(estimator, history, budget, estimator.estimateConversation(history.items), 0, options?.maxInputTokens)
 }
 
 /**
  * A context from messages and a budget, estimated with the `TokenEstimator`
- * in context.
+ * in context, with `ContextOptions` if you like.
  *
  * @example
  * const context = yield* ConversationContext.make(history, 100_000)
+ * // bounded by the model's context window: recordUsage takes no report above it
+ * const bounded = yield* ConversationContext.make(history, 100_000, { maxInputTokens: 128_000 })
  *
  * @since 0.1.0
  */
-export const make = (messages: ReadonlyArray<Message.Message>, budget: number): Effect.Effect<ConversationContext, never, TokenEstimator> =>
-  TokenEstimator.use((estimator) => Effect.sync(() => makeWith(estimator, messages, budget)))
+export const make = (
+  messages: ReadonlyArray<Message.Message>,
+  budget: number,
+  options?: ContextOptions
+): Effect.Effect<ConversationContext, never, TokenEstimator> =>
+  TokenEstimator.use((estimator) => Effect.sync(() => makeWith(estimator, messages, budget, options)))
 
 /**
  * The context with messages added at the end. Only the added messages are
@@ -225,7 +274,7 @@ export const append: {
   // push onto the shared array only where it ends with this context: anywhere else a later context's messages follow
   const items = history.growable !== undefined && history.growable.length === history.length ? history.growable : history.items.slice(0, history.length)
   for (const m of added) items.push(m)
-  return build(self.estimator, { items, growable: items, length: items.length, view: undefined }, self.budget, estimated, self.correction)
+  return build(self.estimator, { items, growable: items, length: items.length, view: undefined }, self.budget, estimated, self.correction, self.maxInputTokens)
 })
 
 /**
@@ -246,7 +295,7 @@ export const append: {
  */
 export const refresh = (self: ConversationContext): ConversationContext => {
   const estimated = self.estimator.estimateConversation(self.messages)
-  return estimated === self.estimated ? self : build(self.estimator, historyOf(self), self.budget, estimated, self.correction)
+  return estimated === self.estimated ? self : build(self.estimator, historyOf(self), self.budget, estimated, self.correction, self.maxInputTokens)
 }
 
 /**
@@ -264,7 +313,7 @@ export const withBudget: {
   (budget: number): (self: ConversationContext) => ConversationContext
   (self: ConversationContext, budget: number): ConversationContext
 } = dual(2, (self: ConversationContext, budget: number): ConversationContext =>
-  build(self.estimator, historyOf(self), budget, self.estimated, self.correction))
+  build(self.estimator, historyOf(self), budget, self.estimated, self.correction, self.maxInputTokens))
 
 /**
  * The context corrected by what the provider reported for it: call it with
@@ -285,15 +334,20 @@ export const withBudget: {
  * usage) === sent` tells that a report with a count was not taken; the
  * context, and its earlier correction, stay as they were.
  *
- * A report above the estimate is taken however large: what a request
- * spends beside its messages (tool definitions) can be any multiple of a
- * short conversation's estimate, so no ratio tells a wrong count from a
- * true one. Its effect lasts until the next report, which replaces the
- * correction rather than adding to it; until then a correction the budget
- * cannot hold makes `fit` fail with `BudgetTooSmall`, whose
- * `usageCorrection` names it. To drop a correction you do not trust, make
- * the context afresh: `makeWith(context.estimator, context.messages,
- * context.budget)`.
+ * A report above the estimate is taken up to the context's
+ * `maxInputTokens`, the model's context window (`ContextOptions`, given to
+ * `make` or `makeWith` and kept by every context made from that one): a
+ * request the provider accepted cannot have counted more, so a report above
+ * it is no report either, and returns the very context. Without that bound
+ * a report is taken however large: what a request spends beside its
+ * messages (tool definitions) can be any multiple of a short conversation's
+ * estimate, so no ratio tells a wrong count from a true one. A report's
+ * effect lasts until the next report, which replaces the correction rather
+ * than adding to it; until then a correction the budget cannot hold makes
+ * `fit` fail with `BudgetTooSmall`, whose `usageCorrection` names it. To
+ * drop a correction you do not trust, make the context afresh:
+ * `makeWith(context.estimator, context.messages, context.budget, context)`
+ * (the context as the options keeps its `maxInputTokens`).
  *
  * @example
  * let context = yield* ConversationContext.make([Message.user("Weather in Oslo?")], 100_000)
@@ -311,11 +365,13 @@ export const recordUsage: {
   const input = typeof usage === "number" ? usage : usage.inputTokens
   // no request costs nothing: a report of 0 (a provider that did not count) is no report
   if (input === undefined || !Number.isFinite(input) || input <= 0) return self
+  // a request the provider accepted counted no more than the model's window holds (a bound that is NaN takes nothing)
+  if (self.maxInputTokens !== undefined && !(input <= self.maxInputTokens)) return self
   // estimated afresh: a calibrated estimator's figures move with every report it learns from (messages are memoized)
   const estimated = self.estimator.estimateConversation(self.messages)
   // a count below the least these messages can cost is not of this request: taken, it would make later fits keep far too much
   if (input < leastCost(estimated)) return self
-  return build(self.estimator, historyOf(self), self.budget, estimated, input - estimated)
+  return build(self.estimator, historyOf(self), self.budget, estimated, input - estimated, self.maxInputTokens)
 })
 
 /**
@@ -381,7 +437,7 @@ export const fit: {
         // only estimates what the window wrote (cleared results, a summary)
         const estimated = self.estimator.estimateConversation(fitted.messages)
         if (!fitted.changed && estimated === self.estimated) return { context: self, fitted }
-        return { context: build(self.estimator, historyFrom(fitted.messages), self.budget, estimated, correctionAfterFit(self, estimated)), fitted }
+        return { context: build(self.estimator, historyFrom(fitted.messages), self.budget, estimated, correctionAfterFit(self, estimated), self.maxInputTokens), fitted }
       })
     )
   }

@@ -32,7 +32,7 @@
 import { Effect, Result, Stream } from "effect"
 import { errorText } from "../internal/json.js"
 import { messageText } from "../internal/preview.js"
-import { IncompleteStream, type Provider, type StreamError, StreamProtocolError } from "./StreamError.js"
+import { IncompleteStream, ProviderStreamError, type Provider, type StreamError, StreamProtocolError } from "./StreamError.js"
 
 /**
  * A stream accumulator for one provider's events and response.
@@ -74,8 +74,10 @@ export interface StreamAccumulator<in Event, out Response> {
  *   arrived, whose `transportError` is the stream's error as it came, and
  *   whose `cut` begins with that error as text. A response the provider had
  *   already ended (its terminal event arrived before the failure) is whole
- *   and is returned; a provider or protocol error is reported as `done()`
- *   reports it.
+ *   and is returned; a provider or protocol error (one the stream sent
+ *   before the failure, or one `done()` finds in what arrived) is reported
+ *   as `done()` reports it, with the stream's error as its
+ *   `transportError` too, so that neither is lost.
  *
  * @example
  * import { Effect, Stream } from "effect"
@@ -204,19 +206,35 @@ const accumulate = <Event, Response, A, E, R>(
       : Effect.flatMap(loop, done)
   })
 
-/** What `done()` gave, for a stream whose transport failed: a stream left incomplete says why first, and keeps the failure. */
+/**
+ * What `done()` gave, for a stream whose transport failed, with the failure kept: a stream left incomplete says it
+ * first; a provider's error or a protocol violation, which says more, stays the error and carries it beside.
+ */
 const cutByTransport = <Response>(result: Result.Result<Response, StreamError>, cause: unknown): Result.Result<Response, StreamError> => {
-  if (result._tag === "Success" || result.failure._tag !== "IncompleteStream") return result
+  if (result._tag === "Success") return result
   const e = result.failure
-  return Result.fail(
-    new IncompleteStream({
-      provider: e.provider,
-      cut: [`the stream failed: ${messageText(errorText(cause), 200)}`, ...e.cut],
-      events: e.events,
-      partial: e.partial,
-      transportError: cause
-    })
-  )
+  switch (e._tag) {
+    case "IncompleteStream":
+      return Result.fail(
+        new IncompleteStream({
+          provider: e.provider,
+          cut: [`the stream failed: ${messageText(errorText(cause), 200)}`, ...e.cut],
+          events: e.events,
+          partial: e.partial,
+          transportError: cause
+        })
+      )
+    case "ProviderStreamError":
+      return Result.fail(new ProviderStreamError({ ...fieldsOf(e), transportError: cause }))
+    case "StreamProtocolError":
+      return Result.fail(new StreamProtocolError({ ...fieldsOf(e), transportError: cause }))
+  }
+}
+
+/** An error's own fields, to make it again with one more (its `_tag` is set by the constructor). */
+const fieldsOf = <A extends { readonly _tag: string }>(error: A): Omit<A, "_tag"> => {
+  const { _tag, ...fields } = { ...error }
+  return fields as Omit<A, "_tag">
 }
 
 /**

@@ -16,11 +16,16 @@
  *   arguments mid-JSON: those are read as in the non-streamed response.
  *
  * Each one carries what was received so far (`partial`), so nothing the
- * provider sent is lost even when the stream fails.
+ * provider sent is lost even when the stream fails. With `{ keepPartial:
+ * true }` on `fromStream` / `fromSseStream`, each also carries the failure
+ * of the stream you passed in as `transportError`, when it had one: an
+ * `IncompleteStream` for a stream cut short, or the provider's error or the
+ * protocol violation that came before the failure, which says more.
  *
  * @since 0.1.0
  */
 import { Schema } from "effect"
+import { errorText } from "../internal/json.js"
 import { joinedMessageText, messageText } from "../internal/preview.js"
 
 /**
@@ -43,6 +48,9 @@ export const Provider = Schema.Literals(["openai-chat", "anthropic-messages", "o
  * @since 0.1.0
  */
 export type Provider = typeof Provider.Type
+
+/** The failure of the stream passed in, for the end of a message: bounded, as a `cut` entry is. */
+const thenFailed = (transportError: unknown): string => ` (then the stream failed: ${messageText(errorText(transportError), 200)})`
 
 /**
  * The stream ended before the provider said it was over.
@@ -86,6 +94,10 @@ export class IncompleteStream extends Schema.TaggedError<IncompleteStream>()("In
  * the raw `data` text when it was not JSON). `more` counts further
  * violations after this first one. `partial` is the response assembled so
  * far. `provider` is `"sse"` when the framing itself is at fault.
+ * `transportError` is set when the stream you passed in failed after the
+ * violation and you asked `fromStream` or `fromSseStream` to keep what
+ * arrived (`{ keepPartial: true }`): the violation is reported, and that
+ * failure is kept beside it, as it came (the message names it, as text).
  *
  * @example
  * const error = yield* Effect.flip(OpenAiChatStream.fromSse("data: {not json\n\n"))
@@ -99,12 +111,14 @@ export class StreamProtocolError extends Schema.TaggedError<StreamProtocolError>
   eventIndex: Schema.optionalKey(Schema.Number),
   event: Schema.optionalKey(Schema.Unknown),
   more: Schema.optionalKey(Schema.Number),
-  partial: Schema.optionalKey(Schema.Unknown)
+  partial: Schema.optionalKey(Schema.Unknown),
+  transportError: Schema.optionalKey(Schema.Unknown)
 }) {
   override get message(): string {
     const at = this.eventIndex === undefined ? "" : ` at event ${this.eventIndex}`
     const more = this.more === undefined || this.more === 0 ? "" : ` (and ${this.more} more violation${this.more === 1 ? "" : "s"})`
-    return `${this.provider} stream protocol error${at}: ${messageText(this.reason, 1_000)}${more}`
+    const failed = "transportError" in this ? thenFailed(this.transportError) : ""
+    return `${this.provider} stream protocol error${at}: ${messageText(this.reason, 1_000)}${more}${failed}`
   }
 }
 
@@ -117,6 +131,11 @@ export class StreamProtocolError extends Schema.TaggedError<StreamProtocolError>
  * `"server_error"`, `"UNAVAILABLE"`), `errorMessage` its message, `error`
  * the error payload as sent. `partial` is the response assembled so far;
  * for `response.failed` it is the failed response itself.
+ * `transportError` is set when the stream you passed in failed after the
+ * provider's error and you asked `fromStream` or `fromSseStream` to keep
+ * what arrived (`{ keepPartial: true }`): the provider's error is reported,
+ * and that failure is kept beside it, as it came (the message names it, as
+ * text).
  *
  * @example
  * const error = yield* Effect.flip(AnthropicStream.fromEvents([{ type: "error", error: { type: "overloaded_error", message: "Overloaded" } }]))
@@ -130,10 +149,12 @@ export class ProviderStreamError extends Schema.TaggedError<ProviderStreamError>
   errorMessage: Schema.String,
   code: Schema.optionalKey(Schema.String),
   error: Schema.optionalKey(Schema.Unknown),
-  partial: Schema.optionalKey(Schema.Unknown)
+  partial: Schema.optionalKey(Schema.Unknown),
+  transportError: Schema.optionalKey(Schema.Unknown)
 }) {
   override get message(): string {
-    return `${this.provider} sent an error: ${messageText(this.errorType)}${this.errorMessage === "" ? "" : `: ${messageText(this.errorMessage, 1_000)}`}`
+    const failed = "transportError" in this ? thenFailed(this.transportError) : ""
+    return `${this.provider} sent an error: ${messageText(this.errorType)}${this.errorMessage === "" ? "" : `: ${messageText(this.errorMessage, 1_000)}`}${failed}`
   }
 }
 

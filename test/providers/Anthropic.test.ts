@@ -130,7 +130,7 @@ describe("Anthropic.toMessages", () => {
         "messages[0].content[0]: an empty text block was left out: Anthropic rejects empty text blocks",
         "messages[1].content[0]: an empty text block was left out: Anthropic rejects empty text blocks",
         "messages[0]: the user message was left out: nothing in it could be carried, and Anthropic rejects an empty message",
-        "messages[1]: the assistant message was left out: nothing in it could be carried, and Anthropic rejects an empty message"
+        "messages[1]: the assistant message was left out: nothing in it could be carried, and Anthropic takes an empty assistant message only as the last"
       ])
     }))
 

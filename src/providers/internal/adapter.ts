@@ -414,12 +414,33 @@ export const dropped = (ctx: Ctx, index: number | undefined, blockIndex: number 
 }
 
 /**
- * Reports a message left out because everything in it was: a provider
- * rejects an empty message, and its neighbours meet instead (every provider
- * merges messages of one role in a row).
+ * Reports a message left out because everything in it was, and its
+ * neighbours meet instead (every provider merges messages of one role in a
+ * row), saying why no empty one is written, as true of the target and the
+ * role: Responses writes no item for it (an assistant message is its output
+ * items; a user message would have no content); Chat Completions rejects an
+ * empty content list and needs content or tool calls in an assistant
+ * message; Anthropic rejects an empty message, save a last assistant one (a
+ * prefill of nothing); Gemini rejects a content without parts.
  */
-export const droppedEmptyMessage = (ctx: Ctx, index: number, role: string, target: string): void =>
-  dropped(ctx, index, undefined, `the ${role} message`, `nothing in it could be carried, and ${target} rejects an empty message`)
+export const droppedEmptyMessage = (ctx: Ctx, index: number, role: string, target: "Chat Completions" | "Responses" | "Anthropic" | "Gemini"): void =>
+  dropped(
+    ctx,
+    index,
+    undefined,
+    `the ${role} message`,
+    `nothing in it could be carried, and ${
+      target === "Responses"
+        ? "Responses has no item for it"
+        : target === "Gemini"
+        ? "Gemini rejects a content without parts"
+        : role !== "assistant"
+        ? `${target} rejects an empty ${target === "Anthropic" ? "message" : "content list"}`
+        : target === "Anthropic"
+        ? "Anthropic takes an empty assistant message only as the last"
+        : "Chat Completions needs content or tool calls"
+    }`
+  )
 
 /** Where each provider keeps a tool choice and a structured-output setting the model has no type for. */
 const foreignToolChoice: Readonly<Record<string, string>> = { "openai-chat": "tool_choice", "openai-responses": "tool_choice", anthropic: "tool_choice", gemini: "toolConfig" }
