@@ -30,8 +30,9 @@
  */
 import { Effect, Schema } from "effect"
 import { base64DataUrlParts } from "./internal/dataUrl.js"
-import { copyJson, deepFreeze, hasInfinity, stringify, stringifyHead, stringifyIndented } from "./internal/json.js"
+import { copyJson, deepFreeze, stringifyHead, stringifyIndented } from "./internal/json.js"
 import { cutText } from "./internal/preview.js"
+import { rawArgsHold } from "./internal/toolArgs.js"
 
 // ---------------------------------------------------------------------------
 // JSON
@@ -935,23 +936,9 @@ export const argsParsed = (call: ToolCallBlock): boolean => call.parseError === 
 export const argsText = (call: ToolCallBlock): string => argsUpTo(call, Infinity)
 
 /** `argsText`, of which only the first `max` code units and one more are wanted (see `stringifyHead`). */
-const argsUpTo = (call: ToolCallBlock, max: number): string => {
-  const raw = call.rawArgs
-  if (raw === undefined) return stringifyHead(call.args, max)
-  // read as the readers read it: text that is not JSON, or holds a number too large for a double (1e999), gave
-  // its args by repair, and is sent as it came (a plain parse: one with a reviver is ~5x slower on megabytes)
-  let value: Schema.Json
-  try {
-    value = JSON.parse(raw)
-  } catch {
-    return raw
-  }
-  if (hasInfinity(value)) return raw
-  const args = stringify(call.args)
-  // JSON that gives the args, or that is no object and gave the {} an adapter made of it
-  const object = typeof value === "object" && value !== null && !Array.isArray(value)
-  return stringify(value) === args || (!object && args === "{}") ? raw : args
-}
+const argsUpTo = (call: ToolCallBlock, max: number): string =>
+  // the kept text is read once per call, by whoever asks first (the reader that parsed it tells, so none does again)
+  call.rawArgs !== undefined && rawArgsHold(call) ? call.rawArgs : stringifyHead(call.args, max)
 
 /**
  * A file as a short placeholder for text renderings: `[image/png report.png]`.

@@ -3,10 +3,11 @@
  * cutting it, without writing the megabytes after the cut.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Arbitrary, type Schema } from "effect"
-import { Block, Message } from "../src/index.js"
+import { Arbitrary, Effect, type Schema } from "effect"
+import { Block, Message, TokenEstimator } from "../src/index.js"
 import { stringifyHead } from "../src/internal/json.js"
 import { cutText } from "../src/internal/preview.js"
+import { Conversion, OpenAiChat, ToolArguments } from "../src/providers/index.js"
 import { intBetween } from "./arbitraries.js"
 
 // ---------------------------------------------------------------------------
@@ -298,4 +299,78 @@ describe("rendering a huge value writes about the cut, not the value", () => {
     assert.isBelow(written(() => Message.transcriptOf(messages)), 5_000)
     assert.strictEqual(Message.transcriptOf(messages), transcriptBefore(messages))
   }, 60_000)
+})
+
+describe("argument text a reader parsed is not parsed again", () => {
+  /** How many times JSON.parse reads `text` while `f` runs. */
+  const parsesOf = (text: string, f: () => unknown): number => {
+    const original = JSON.parse
+    let count = 0
+    JSON.parse = ((source: string, reviver?: Parameters<typeof JSON.parse>[1]) => {
+      if (source === text) count++
+      return original(source, reviver)
+    }) as typeof JSON.parse
+    try {
+      f()
+    } finally {
+      JSON.parse = original
+    }
+    return count
+  }
+
+  const pretty = JSON.stringify({ path: "a.txt", text: "line\n".repeat(1000), list: [1, 2, 3] }, null, 1)
+
+  it("argsText, blockToText and the estimate of a call an adapter read do not parse its text again", () => {
+    const [call] = Effect.runSync(OpenAiChat.fromMessages([
+      { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "write_file", arguments: pretty } }] }
+    ])).value[0]!.content as ReadonlyArray<Block.ToolCallBlock>
+    assert.strictEqual(call!.rawArgs, pretty)
+    const estimator = TokenEstimator.fromTextRule((t) => t.length)
+    assert.strictEqual(parsesOf(pretty, () => [Block.argsText(call!), Block.blockToText(call!), estimator.estimateBlock(call!)]), 0)
+    assert.strictEqual(Block.argsText(call!), pretty)
+  })
+
+  it("a kept object text is parsed once to tell whether it still gives the args, not twice", () => {
+    const kept = Block.toolCall("c1", "write_file", JSON.parse(pretty) as Schema.Json, { rawArgs: pretty })
+    assert.strictEqual(parsesOf(pretty, () => ToolArguments.rawArgsHold(kept)), 1)
+    assert.isTrue(ToolArguments.rawArgsHold(kept))
+    const edited = Block.toolCall("c1", "write_file", { path: "[redacted]" }, { rawArgs: pretty })
+    assert.strictEqual(parsesOf(pretty, () => Block.argsText(edited)), 1)
+    assert.strictEqual(Block.argsText(edited), '{"path":"[redacted]"}')
+  })
+
+  /** Argument text as models send it: pretty or compact JSON, JSON that is no object, broken text, nothing. */
+  const argumentText: Arbitrary.Arbitrary<string> = Arbitrary.all([jsonValue, intBetween(0, 6)]).pipe(
+    Arbitrary.map(([value, how]) =>
+      how === 0
+        ? JSON.stringify(value, null, 1)
+        : how === 1
+        ? JSON.stringify(value)
+        : how === 2
+        ? JSON.stringify({ value })
+        : how === 3
+        ? JSON.stringify({ value }).slice(0, -1)
+        : how === 4
+        ? " "
+        : how === 5
+        ? '{"n": 1e999}'
+        : `{"q": ${JSON.stringify(value)}, }`
+    )
+  )
+
+  it.prop(
+    "the text sent for a call a reader built is what it was when the text was read again",
+    [argumentText, jsonValue, pick([false, true]), pick([false, true])],
+    ([text, other, requireObject, edit]) => {
+      const parsed = ToolArguments.fromText({ id: "c1", name: "f" }, text, { requireObject })
+      if (parsed instanceof Conversion.InvalidToolArguments) return
+      const read = parsed.block
+      // the same call with its args edited is a new block, which the reading of the old one does not answer for
+      const call = edit ? Block.toolCall("c1", "f", other, { rawArgs: text }) : read
+      assert.strictEqual(Block.argsText(call), argsTextBefore(call))
+      assert.strictEqual(ToolArguments.toText(call), argsTextBefore(call))
+      assert.strictEqual(Block.blockToText(call), blockToTextBefore(call))
+    },
+    { arbitrary: { runs: 1000 }, timeout: 120_000 }
+  )
 })
