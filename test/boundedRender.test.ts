@@ -5,7 +5,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Arbitrary, Effect, type Schema } from "effect"
 import { Block, Message, TokenEstimator } from "../src/index.js"
-import { stringifyHead } from "../src/internal/json.js"
+import { stringify, stringifyHead } from "../src/internal/json.js"
 import { cutText } from "../src/internal/preview.js"
 import { Conversion, OpenAiChat, ToolArguments } from "../src/providers/index.js"
 import { intBetween } from "./arbitraries.js"
@@ -373,4 +373,44 @@ describe("argument text a reader parsed is not parsed again", () => {
     },
     { arbitrary: { runs: 1000 }, timeout: 120_000 }
   )
+})
+
+describe("argument text nested past any writer's depth is not read", () => {
+  /** How many times JSON.parse is called while `f` runs. */
+  const parses = (f: () => unknown): number => {
+    const original = JSON.parse
+    let count = 0
+    JSON.parse = ((source: string, reviver?: Parameters<typeof JSON.parse>[1]) => {
+      count++
+      return original(source, reviver)
+    }) as typeof JSON.parse
+    try {
+      f()
+    } finally {
+      JSON.parse = original
+    }
+    return count
+  }
+
+  it("1.6 million unclosed brackets are kept as they came, refused without V8's parser (which took over a second)", () => {
+    for (const text of ["[".repeat(1_600_000), '{"a":'.repeat(200_000), `{"q": ${"[1,".repeat(150_000)}`]) {
+      let parsed: ToolArguments.ParsedArguments | undefined
+      assert.strictEqual(parses(() => (parsed = ToolArguments.parse(text))), 0)
+      assert.deepStrictEqual(parsed!.args, {})
+      assert.strictEqual(parsed!.rawArgs, text)
+      assert.include(parsed!.parseError, "nested deeper than 100,000 levels")
+      assert.strictEqual(Block.argsText(Block.toolCall("c1", "f", {}, { rawArgs: text, parseError: parsed!.parseError! })), text)
+    }
+  }, 60_000)
+
+  it("text 100,000 levels deep, and brackets, quotes and backslashes inside strings, are read as before", () => {
+    const deep = "[".repeat(100_000) + "]".repeat(100_000)
+    const parsed = ToolArguments.parse(deep, { requireObject: false })
+    assert.isUndefined(parsed.parseError)
+    assert.strictEqual(stringify(parsed.args), deep)
+    const value = { a: `\\"${"[".repeat(150_000)}`, b: "\\", c: ["x", "{".repeat(150_000)], d: '"', e: "\\\\\"[" }
+    for (const text of [JSON.stringify(value), JSON.stringify(value, null, 1)]) {
+      assert.deepStrictEqual(ToolArguments.parse(text).args, value)
+    }
+  }, 60_000)
 })
