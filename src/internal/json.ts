@@ -536,7 +536,8 @@ const isSmall = (value: object): boolean => {
  * `JSON.parse` that never throws and never recurses past what V8 allows:
  * the parsed value, or the parse error's message. A number too large for a
  * double (`1e999`, which `JSON.parse` reads as `Infinity`) is an error too:
- * the model holds finite numbers only.
+ * the model holds finite numbers only; so is text nested more than 100,000
+ * levels deep, which is not given to `JSON.parse` at all (see `MAX_DEPTH`).
  */
 export const parse = (text: string): { readonly value: Schema.Json } | { readonly error: string } => {
   if (tooDeep(text)) return { error: `nested deeper than ${MAX_DEPTH.toLocaleString("en-US")} levels` }
