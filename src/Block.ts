@@ -30,8 +30,9 @@
  */
 import { Effect, Schema } from "effect"
 import { base64DataUrlParts } from "./internal/dataUrl.js"
-import { copyJson, deepFreeze, hasInfinity, stringify, stringifyIndented } from "./internal/json.js"
+import { copyJson, deepFreeze, stringifyHead, stringifyIndented } from "./internal/json.js"
 import { cutText } from "./internal/preview.js"
+import { rawArgsHold } from "./internal/toolArgs.js"
 
 // ---------------------------------------------------------------------------
 // JSON
@@ -932,23 +933,12 @@ export const argsParsed = (call: ToolCallBlock): boolean => call.parseError === 
  *
  * @since 0.1.0
  */
-export const argsText = (call: ToolCallBlock): string => {
-  const raw = call.rawArgs
-  if (raw === undefined) return stringify(call.args)
-  // read as the readers read it: text that is not JSON, or holds a number too large for a double (1e999), gave
-  // its args by repair, and is sent as it came (a plain parse: one with a reviver is ~5x slower on megabytes)
-  let value: Schema.Json
-  try {
-    value = JSON.parse(raw)
-  } catch {
-    return raw
-  }
-  if (hasInfinity(value)) return raw
-  const args = stringify(call.args)
-  // JSON that gives the args, or that is no object and gave the {} an adapter made of it
-  const object = typeof value === "object" && value !== null && !Array.isArray(value)
-  return stringify(value) === args || (!object && args === "{}") ? raw : args
-}
+export const argsText = (call: ToolCallBlock): string => argsUpTo(call, Infinity)
+
+/** `argsText`, of which only the first `max` code units and one more are wanted (see `stringifyHead`). */
+const argsUpTo = (call: ToolCallBlock, max: number): string =>
+  // the kept text is read once per call, by whoever asks first (the reader that parsed it tells, so none does again)
+  call.rawArgs !== undefined && rawArgsHold(call) ? call.rawArgs : stringifyHead(call.args, max)
 
 /**
  * A file as a short placeholder for text renderings: `[image/png report.png]`.
@@ -970,10 +960,14 @@ export const fileLabel = (block: FileBlock): string =>
  *
  * @since 0.1.0
  */
-export const resultContentText = (content: ToolResultContent): string => {
+export const resultContentText = (content: ToolResultContent): string => resultTextUpTo(content, Infinity)
+
+/** `resultContentText`, of which only the first `max` code units and one more are wanted (see `stringifyHead`). */
+const resultTextUpTo = (content: ToolResultContent, max: number): string => {
   if (typeof content === "string") return content
   let out = ""
-  for (let i = 0; i < content.length; i++) {
+  // past `max`, what follows is cut off anyway
+  for (let i = 0; i < content.length && !(out.length > max); i++) {
     const part = content[i]!
     let piece: string
     switch (part._tag) {
@@ -984,7 +978,7 @@ export const resultContentText = (content: ToolResultContent): string => {
         piece = fileLabel(part)
         break
       case "Json":
-        piece = stringify(part.value)
+        piece = stringifyHead(part.value, max)
         break
       default:
         return absurd(part)
@@ -1053,18 +1047,24 @@ export const blockToText = (block: Block, options?: RenderOptions): string => {
       return ""
     case "ProviderData": {
       const type = block.data["type"]
-      return `[${block.provider}${typeof type === "string" ? ` ${type}` : ""}: ${truncate(stringify(block.data), options?.maxArgsLength ?? 200)}]`
+      const max = options?.maxArgsLength ?? 200
+      return `[${block.provider}${typeof type === "string" ? ` ${type}` : ""}: ${truncate(stringifyHead(block.data, max), max)}]`
     }
     case "Refusal":
       return `[refusal: ${block.refusal}]`
     case "File":
       return fileLabel(block)
-    case "Json":
-      return truncate(stringify(block.value), options?.maxResultLength ?? 500)
-    case "ToolCall":
-      return `[tool call ${block.name}(${truncate(argsText(block), options?.maxArgsLength ?? 200)})]`
+    case "Json": {
+      const max = options?.maxResultLength ?? 500
+      return truncate(stringifyHead(block.value, max), max)
+    }
+    case "ToolCall": {
+      const max = options?.maxArgsLength ?? 200
+      return `[tool call ${block.name}(${truncate(argsUpTo(block, max), max)})]`
+    }
     case "ToolResult": {
-      const body = truncate(resultContentText(block.content), options?.maxResultLength ?? 500)
+      const max = options?.maxResultLength ?? 500
+      const body = truncate(resultTextUpTo(block.content, max), max)
       return `[tool result ${block.toolName}${block.isError ? " (error)" : ""}: ${body}]`
     }
     default:

@@ -437,8 +437,14 @@ export const pieces = (): { readonly add: (...parts: ReadonlyArray<string>) => v
   }
 }
 
-const writeFlat = (value: object, skipUnwritable: boolean): string => {
+const writeFlat = (value: object, skipUnwritable: boolean, limit = Infinity): string => {
   const out = pieces()
+  // how much is written: with a `limit`, the walk stops once the text is longer
+  let length = 0
+  const add = (part: string): void => {
+    length += part.length
+    out.add(part)
+  }
   // each frame: the container, its keys (none for an array), the next index
   const stack: Array<{ readonly o: Record<string, unknown>; readonly keys: ReadonlyArray<string> | undefined; i: number }> = []
   // the containers being written: one met again inside itself is a cycle, which JSON cannot hold (JSON.stringify
@@ -448,37 +454,93 @@ const writeFlat = (value: object, skipUnwritable: boolean): string => {
     if (onPath.has(o)) throw new TypeError("Converting circular structure to JSON")
     onPath.add(o)
     const keys = Array.isArray(o) ? undefined : Object.keys(o)
-    out.add(keys ? "{" : "[")
+    add(keys ? "{" : "[")
     stack.push({ o, keys: keys && skipUnwritable ? keys.filter((k) => !unwritable(o[k])) : keys, i: 0 })
   }
+  const quote = (s: string): string => quoteUpTo(s, limit - length + 2)
   open(value as Record<string, unknown>)
-  while (stack.length > 0) {
+  while (stack.length > 0 && length <= limit) {
     const frame = stack[stack.length - 1]!
     const { o, keys } = frame
     const i = frame.i++
     if (i >= (keys ?? o as unknown as ReadonlyArray<unknown>).length) {
-      out.add(keys ? "}" : "]")
+      add(keys ? "}" : "]")
       onPath.delete(o)
       stack.pop()
       continue
     }
-    if (i > 0) out.add(",")
-    if (keys) out.add(`${JSON.stringify(keys[i])}:`)
+    if (i > 0) add(",")
+    if (keys) {
+      add(quote(keys[i]!))
+      // a key cut short ends the text: what follows it would not be
+      if (length > limit) break
+      add(":")
+    }
     let v = o[keys ? keys[i]! : i]
     if (!keys && skipUnwritable && unwritable(v)) v = null
     if (typeof v === "object" && v !== null) open(v as Record<string, unknown>)
-    else out.add(JSON.stringify(v) ?? "null")
+    else add(typeof v === "string" ? quote(v) : JSON.stringify(v) ?? "null")
   }
   return out.text()
+}
+
+/**
+ * `JSON.stringify(s)`, or only its first `room` characters and more when `s` is longer than `room`: the quote and
+ * the escaped start of `s` (each code unit writes at least one character). Only the last one written may differ
+ * from the whole text (the first half of a pair cut from its second is escaped), and it lies past `room`.
+ */
+const quoteUpTo = (s: string, room: number): string => (s.length > room ? JSON.stringify(s.slice(0, room)).slice(0, -1) : JSON.stringify(s))
+
+/**
+ * The start of `stringify(value)`, written only as far as a message shows it: the whole text when it is at most
+ * `max` code units long, else a text longer than `max` whose first `max + 1` code units are the whole text's, so
+ * that a cut after `max` (`cutText`) gives the same text from either. A 10 MB value cut to 200 characters costs
+ * about 200 characters of work.
+ */
+export const stringifyHead = (value: Schema.Json, max: number): string => {
+  // NaN or Infinity: no cut, the whole text
+  if (!(max < Infinity)) return stringify(value)
+  const limit = Math.max(0, max)
+  if (typeof value !== "object" || value === null) return typeof value === "string" ? quoteUpTo(value, limit + 2) : JSON.stringify(value)
+  return isSmall(value) ? JSON.stringify(value) : writeFlat(value, false, limit)
+}
+
+/**
+ * Whether V8's own writer, about 4 times as fast as the walk above on a small value, may write it whole: at most 64
+ * values, and 4,096 code units in its strings and keys. Read without writing anything, and stopped at those bounds.
+ */
+const isSmall = (value: object): boolean => {
+  let count = 0
+  let units = 0
+  const stack: Array<unknown> = [value]
+  while (stack.length > 0) {
+    const v = stack.pop()
+    if (typeof v === "string") units += v.length
+    else if (Array.isArray(v)) {
+      if ((count += v.length) > 64) return false
+      stack.push(...(v as ReadonlyArray<unknown>))
+    } else if (typeof v === "object" && v !== null) {
+      const keys = Object.keys(v)
+      if ((count += keys.length) > 64) return false
+      for (const k of keys) {
+        units += k.length
+        stack.push((v as Record<string, unknown>)[k])
+      }
+    }
+    if (units > 4096) return false
+  }
+  return true
 }
 
 /**
  * `JSON.parse` that never throws and never recurses past what V8 allows:
  * the parsed value, or the parse error's message. A number too large for a
  * double (`1e999`, which `JSON.parse` reads as `Infinity`) is an error too:
- * the model holds finite numbers only.
+ * the model holds finite numbers only; so is text nested more than 100,000
+ * levels deep, which is not given to `JSON.parse` at all (see `MAX_DEPTH`).
  */
 export const parse = (text: string): { readonly value: Schema.Json } | { readonly error: string } => {
+  if (tooDeep(text)) return { error: `nested deeper than ${MAX_DEPTH.toLocaleString("en-US")} levels` }
   let value: Schema.Json
   try {
     value = JSON.parse(text) as Schema.Json
@@ -486,6 +548,39 @@ export const parse = (text: string): { readonly value: Schema.Json } | { readonl
     return { error: errorText(cause) }
   }
   return hasInfinity(value) ? { error: "a number is too large to be held (it reads as Infinity)" } : { value }
+}
+
+/**
+ * The deepest nesting `parse` reads. V8 reads a level about a hundred times as slowly as a character of flat text
+ * (1.6 million unclosed `[` took over a second to be refused), and no writer nests so deep: V8's own
+ * `JSON.stringify` stops near 10,000 levels. Text nested deeper is not JSON to `parse`, as broken text is not.
+ */
+const MAX_DEPTH = 100_000
+
+/** Whether text opens more than `MAX_DEPTH` brackets at once outside its strings; linear, and free for shorter text. */
+const tooDeep = (text: string): boolean => {
+  if (text.length <= MAX_DEPTH) return false
+  let depth = 0
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c === 34) {
+      // to the quote that ends the string: the first one after an even run of backslashes
+      let end = i
+      for (;;) {
+        end = text.indexOf('"', end + 1)
+        if (end < 0) return false
+        let slashes = 0
+        while (text.charCodeAt(end - 1 - slashes) === 92) slashes++
+        if (slashes % 2 === 0) break
+      }
+      i = end
+    } else if (c === 91 || c === 123) {
+      if (++depth > MAX_DEPTH) return true
+    } else if (c === 93 || c === 125) {
+      depth--
+    }
+  }
+  return false
 }
 
 /** Whether a parsed JSON value holds a non-finite number; iterative. */

@@ -50,11 +50,13 @@ interface Reading {
 const readings = new WeakMap<object, Reading>()
 
 /**
- * Reads a call's kept text as JSON, once. Text that is a JSON object is not
- * written back to compare with `args` here (validation needs no more than
- * the parse); `rawArgsHold` does that when an adapter asks.
+ * Reads a call's kept text as JSON, once. Text that is a JSON object is
+ * written back to compare with `args` only when `compare` is set (an adapter
+ * asks whether it holds: told from this reading, not a second one);
+ * validation needs no more than the parse, and `rawArgsHold` compares later
+ * when an adapter asks.
  */
-const readKept = (call: { readonly args: Schema.Json }, raw: string): Reading => {
+const readKept = (call: { readonly args: Schema.Json }, raw: string, compare = false): Reading => {
   let reading = readings.get(call)
   if (reading !== undefined) return reading
   const again = parseJson(raw)
@@ -63,7 +65,7 @@ const readKept = (call: { readonly args: Schema.Json }, raw: string): Reading =>
     // (an empty text stands for no arguments, which the readers read as {} and the APIs take)
     reading = { object: false, problem: raw.trim() === "" ? undefined : again.error, holds: true }
   } else if (isObject(again.value)) {
-    reading = { object: true, problem: undefined, holds: undefined }
+    reading = { object: true, problem: undefined, holds: compare ? jsonText(again.value) === jsonText(call.args) : undefined }
   } else {
     // JSON that is no object holds when it gives the args, or the {} an adapter made of it
     const args = jsonText(call.args)
@@ -96,9 +98,9 @@ export const rememberParsed = (
 export const rawArgsHold = (call: { readonly rawArgs?: string | undefined; readonly args: Schema.Json }): boolean => {
   const raw = call.rawArgs
   if (raw === undefined) return false
-  const reading = readKept(call, raw)
+  const reading = readKept(call, raw, true)
   if (reading.holds !== undefined) return reading.holds
-  // a JSON object: it holds when it is the object `args` is
+  // a JSON object validation read first: it holds when it is the object `args` is
   let holds = true
   try {
     const again = parseJson(raw)
