@@ -1759,7 +1759,9 @@ export const fromSse = (
  *
  * With `{ keepPartial: true }`, a failure of the stream passed in (the
  * network dropped) is an `IncompleteResponse` with the message so far and
- * that failure as `transportError` (`StreamAccumulator.StreamOptions`).
+ * that failure as `transportError`; a provider error or protocol violation
+ * that came first is still the error, with that failure as its
+ * `transportError` (`StreamAccumulator.StreamOptions`).
  *
  * @example
  * import { Effect, Stream } from "effect"
@@ -1791,7 +1793,9 @@ export const fromStream: {
  *
  * With `{ keepPartial: true }`, a failure of the stream passed in (the
  * network dropped) is an `IncompleteResponse` with the message so far and
- * that failure as `transportError` (`StreamAccumulator.StreamOptions`).
+ * that failure as `transportError`; a provider error or protocol violation
+ * that came first is still the error, with that failure as its
+ * `transportError` (`StreamAccumulator.StreamOptions`).
  *
  * @example
  * const response = yield* Effect.promise(() =>

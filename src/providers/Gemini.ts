@@ -1733,7 +1733,9 @@ const decodeStreamed = <E, R>(
  *
  * With `{ keepPartial: true }`, a failure of the stream passed in (the
  * network dropped) is an `IncompleteResponse` with the message so far and
- * that failure as `transportError` (`StreamAccumulator.StreamOptions`).
+ * that failure as `transportError`; a provider error or protocol violation
+ * that came first is still the error, with that failure as its
+ * `transportError` (`StreamAccumulator.StreamOptions`).
  *
  * @example
  * import { Effect, Stream } from "effect"
@@ -1765,7 +1767,9 @@ export const fromStream: {
  *
  * With `{ keepPartial: true }`, a failure of the stream passed in (the
  * network dropped) is an `IncompleteResponse` with the message so far and
- * that failure as `transportError` (`StreamAccumulator.StreamOptions`).
+ * that failure as `transportError`; a provider error or protocol violation
+ * that came first is still the error, with that failure as its
+ * `transportError` (`StreamAccumulator.StreamOptions`).
  *
  * @example
  * const url = "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse"

@@ -1435,7 +1435,9 @@ export const fromSse = (
  *
  * With `{ keepPartial: true }`, a failure of the stream passed in (the
  * network dropped) is an `IncompleteResponse` with the message so far and
- * that failure as `transportError` (`StreamAccumulator.StreamOptions`).
+ * that failure as `transportError`; a provider error or protocol violation
+ * that came first is still the error, with that failure as its
+ * `transportError` (`StreamAccumulator.StreamOptions`).
  *
  * @example
  * import { Effect, Stream } from "effect"
@@ -1467,7 +1469,9 @@ export const fromStream: {
  *
  * With `{ keepPartial: true }`, a failure of the stream passed in (the
  * network dropped) is an `IncompleteResponse` with the message so far and
- * that failure as `transportError` (`StreamAccumulator.StreamOptions`).
+ * that failure as `transportError`; a provider error or protocol violation
+ * that came first is still the error, with that failure as its
+ * `transportError` (`StreamAccumulator.StreamOptions`).
  *
  * @example
  * const response = yield* Effect.promise(() =>

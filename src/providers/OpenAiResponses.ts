@@ -1449,7 +1449,9 @@ const decodeStreamed = <E, R>(
  *
  * With `{ keepPartial: true }`, a failure of the stream passed in (the
  * network dropped) is an `IncompleteResponse` with the message so far and
- * that failure as `transportError` (`StreamAccumulator.StreamOptions`).
+ * that failure as `transportError`; a provider error or protocol violation
+ * that came first is still the error, with that failure as its
+ * `transportError` (`StreamAccumulator.StreamOptions`).
  *
  * @example
  * const base = { id: "resp_1", object: "response", created_at: 1700000000, model: "gpt-5" } as const
@@ -1480,7 +1482,9 @@ export const fromStream: {
  *
  * With `{ keepPartial: true }`, a failure of the stream passed in (the
  * network dropped) is an `IncompleteResponse` with the message so far and
- * that failure as `transportError` (`StreamAccumulator.StreamOptions`).
+ * that failure as `transportError`; a provider error or protocol violation
+ * that came first is still the error, with that failure as its
+ * `transportError` (`StreamAccumulator.StreamOptions`).
  *
  * @example
  * const response = yield* Effect.promise(() =>
