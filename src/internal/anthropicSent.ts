@@ -297,20 +297,28 @@ export const anthropicWrittenMessages = (messages: ReadonlyArray<Message.Message
   return out
 }
 
-/** `anthropicRuns`: the message goes into the wire message of the one before it (system messages aside). */
+/**
+ * `anthropicRuns`: the message goes into the wire message of the message before it, system messages aside; the
+ * first message of a run the writer sends goes into that of the last run it sent when only left-out runs are between
+ * them and the two have one role (their neighbours meet: the writer joins them).
+ */
 export const CONTINUES = 1
-/** `anthropicRuns`: the wire message the message goes into has content. */
+/** `anthropicRuns`: the wire message the message goes into has content (any run joined into it). */
 export const FILLED = 2
 /**
  * `anthropicRuns`: the writer leaves out the wire message the message goes into: it has content, but the writer
  * sends none of it (each block left out, reported as `DroppedContent`, and the message as a whole).
  */
 export const LEFT_OUT = 4
+/** `anthropicRuns`: the writer sends no block of the message (it is empty, or each of its blocks is left out). */
+export const UNSENT = 8
 
 /**
- * How the Anthropic writer makes wire messages of a conversation, per message (`CONTINUES`, `FILLED`, `LEFT_OUT`):
+ * How the Anthropic writer makes wire messages of a conversation, per message (`CONTINUES`, `FILLED`, `LEFT_OUT`,
+ * `UNSENT`):
  * system messages go to the system prompt, and a run of messages of one wire role (user and tool messages are user
- * messages) is one message, unless a message was read from a message of its own (its `separateMessage` hint).
+ * messages) is one message, unless a message was read from a message of its own (its `separateMessage` hint). A run
+ * with content of which the writer sends nothing is left out, and the runs it parts are joined when of one role.
  */
 export const anthropicRuns = (messages: ReadonlyArray<Message.Message>): Uint8Array => {
   const out = new Uint8Array(messages.length)
@@ -320,28 +328,55 @@ export const anthropicRuns = (messages: ReadonlyArray<Message.Message>): Uint8Ar
     sends[i] = 1
     return false
   }, false)
+  // the run being read: where it starts, its role, whether it has content and whether the writer sends any of it
   let start = -1
+  let role: string | undefined
   let filled = false
   let sent = false
-  let prev: string | undefined
-  const close = (end: number): void => {
-    if (filled) for (let k = start; k < end; k++) out[k] = out[k]! | (sent ? FILLED : FILLED | LEFT_OUT)
+  // the wire message the last run sent went into: where it starts, its role, whether it has content; and whether a
+  // left-out run came after it
+  let wireStart = 0
+  let wireRole: string | undefined
+  let wireFilled = false
+  let leftOut = false
+  const closeWire = (end: number): void => {
+    if (wireFilled) for (let k = wireStart; k < end; k++) out[k] = out[k]! | FILLED
+  }
+  const closeRun = (end: number): void => {
+    if (start === -1) return
+    if (filled && !sent) {
+      for (let k = start; k < end; k++) out[k] = out[k]! | FILLED | LEFT_OUT
+      leftOut = true
+      return
+    }
+    if (leftOut && role === wireRole) {
+      out[start] = out[start]! | CONTINUES
+      wireFilled ||= filled
+    } else {
+      closeWire(start)
+      wireStart = start
+      wireRole = role
+      wireFilled = filled
+    }
+    leftOut = false
   }
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!
     if (m.role === "system") continue
-    const role = m.role === "assistant" ? m.role : "user"
-    if (role === prev && !isSeparate(m)) out[i] = CONTINUES
+    const next = m.role === "assistant" ? m.role : "user"
+    if (sends[i] === 0) out[i] = UNSENT
+    if (next === role && !isSeparate(m)) out[i] = out[i]! | CONTINUES
     else {
-      close(i)
+      closeRun(i)
       start = i
+      role = next
       filled = false
       sent = false
     }
-    prev = role
     filled ||= m.content.length > 0
     sent ||= sends[i] === 1
   }
-  close(messages.length)
+  closeRun(messages.length)
+  closeWire(messages.length)
   return out
 }
