@@ -1026,9 +1026,9 @@ const anthropicRules = (messages: ReadonlyArray<Message.Message>, runs: Uint8Arr
     after.length = 0
     return false
   }
-  // the role of the wire message read, whether a user message the generic rules read is in it (they end a turn there),
-  // and whether it is a user message after one of only results (their calls' turn ended there)
-  let wireRole: "user" | "assistant" | undefined
+  // whether the wire message read is a user message, whether a user message the generic rules read is in it (they
+  // end a turn there), and whether it is a user message after one of only results (their calls' turn ended there)
+  let userWire = false
   let words = false
   let second = false
   for (let i = 0; i < messages.length; i++) {
@@ -1038,9 +1038,9 @@ const anthropicRules = (messages: ReadonlyArray<Message.Message>, runs: Uint8Arr
     if (opens) {
       called = false
       if (textAfterCalls()) return
-      const role = m.role === "assistant" ? "assistant" : "user"
-      second = role === "user" && wireRole === "user" && !words
-      wireRole = role
+      const user = m.role !== "assistant"
+      second = user && userWire && !words
+      userWire = user
       words = false
     }
     if (m.role === "user" && (runs[i]! & (FILLED | UNSENT)) !== (FILLED | UNSENT)) words = true
@@ -1884,15 +1884,13 @@ const providerScan = (
       // which messages the adapter writes fields on, and where it writes breakpoints: each read once, by the first
       // rule that needs it
       let written: Uint8Array | undefined
-      const writtenOf = (): Uint8Array => (written ??= anthropicWrittenMessages(messages))
+      const wire = runs ?? anthropicRuns(messages)
+      const writtenOf = (): Uint8Array => (written ??= anthropicWrittenMessages(messages, wire))
       let breakpoints: Breakpoints | undefined
       const breakpointsOf = (): Breakpoints => (breakpoints ??= anthropicBreakpoints(messages))
       return passes(
         sink,
-        (s) => {
-          const wire = runs ?? anthropicRuns(messages)
-          anthropicRules(withoutLeftOut(messages, wire), wire, options, s)
-        },
+        (s) => anthropicRules(withoutLeftOut(messages, wire), wire, options, s),
         (s) => cacheBreakpointRule(options, breakpointsOf, s),
         (s) => loneSurrogateRule(messages, writtenOf, breakpointsOf, s),
         (s) => mediaTypeRule(provider, messages, s),
