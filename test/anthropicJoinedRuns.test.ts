@@ -79,6 +79,31 @@ describe("validateFor(\"anthropic\") reads runs joined across a left-out run", (
   })
 })
 
+describe("validateFor(\"anthropic\") reads what the writer sends of each run (found by the property at high counts)", () => {
+  it("a message of which the writer sends nothing, in a run it sends, ends no turn", () => {
+    // the wire: assistant [c0], user [result c0]: the other provider's data is dropped from the run
+    const messages = [ask, Message.assistant([call("c0")]), Message.user([geminiCode]), Message.tool([result("c0")]), done]
+    assert.deepStrictEqual(wireOf(messages).map((m) => m.role), ["user", "assistant", "user", "assistant"])
+    assert.deepStrictEqual(tags(messages), [])
+  })
+
+  it("an empty message read from a message of its own opens a wire message: the calls before it are not continued", () => {
+    // the wire: assistant [c0], assistant ["Sure."], user [result c0]
+    const messages = [ask, Message.assistant([call("c0")]), Message.assistant([], separate), Message.assistant("Sure."), Message.tool([result("c0")])]
+    assert.deepStrictEqual(wireOf(messages).map((m) => m.role), ["user", "assistant", "assistant", "user"])
+    assert.deepStrictEqual(tags(messages), ["MissingToolResult", "OrphanToolResult"])
+  })
+
+  it("results after an empty results message are in a second user message; an empty one alone answers nothing", () => {
+    // the wire: assistant [c0], user [], user [result c0]
+    const apart = [ask, Message.assistant([call("c0")]), Message.tool([]), Message.user([geminiCode], separate), Message.tool([result("c0")])]
+    assert.deepStrictEqual(wireOf(apart).map((m) => m.role), ["user", "assistant", "user", "user"])
+    assert.deepStrictEqual(tags(apart), ["EmptyMessage", "MissingToolResult"])
+    // the wire: assistant [c0], user [result c0], user []
+    assert.deepStrictEqual(tags([ask, Message.assistant([call("c0")]), Message.tool([result("c0")]), Message.tool([], separate)]), ["EmptyMessage"])
+  })
+})
+
 describe("repairFor(\"anthropic\") reads runs joined across a left-out run", () => {
   it.effect("leaves calls answered after the joined message as they are", () =>
     Effect.gen(function*() {
@@ -86,6 +111,16 @@ describe("repairFor(\"anthropic\") reads runs joined across a left-out run", () 
       const repaired = yield* Repair.repairFor("anthropic")(messages)
       assert.deepStrictEqual(repaired.actions, [])
       assert.strictEqual(repaired.messages, messages)
+    }))
+
+  it.effect("puts a missing result after an empty message joined to the calls' message, which then stays", () =>
+    Effect.gen(function*() {
+      // the wire: user, assistant [c0] (the empty assistant message joined to it)
+      const messages = [ask, Message.assistant([call("c0")]), Message.user([geminiCode]), Message.assistant([])]
+      const repaired = yield* Repair.repairFor("anthropic")(messages)
+      assert.deepStrictEqual(repaired.actions.map((a) => [a._tag, a.index]), [["InsertedMissingResult", 1]])
+      assert.deepStrictEqual(repaired.messages.map((m) => m.role), ["user", "assistant", "user", "assistant", "tool"])
+      assert.deepStrictEqual(tags(repaired.messages), [])
     }))
 
   it.effect("answers the calls of a joined message after it when they have no result", () =>
