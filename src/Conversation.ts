@@ -36,7 +36,7 @@ import {
   requiresReasoningItems as requiresReasoningItemsFor
 } from "./internal/reasoningItems.js"
 import { ANTHROPIC_IMAGE_TYPES, anthropicImageType, anthropicLeavesOut, isDocumentByReference, isImageType } from "./internal/anthropicFiles.js"
-import { ANTHROPIC_RESULT_PASS_TYPES, anthropicRuns, anthropicSent, anthropicWrittenMessages, CONTINUES, FILLED, hasDollarKey, LEFT_OUT, isDollar, isSeparate, OPTIONS_PATH, pushAnthropicFields, walkAnthropicSent } from "./internal/anthropicSent.js"
+import { ANTHROPIC_RESULT_PASS_TYPES, anthropicRuns, anthropicSent, anthropicWrittenMessages, CONTINUES, FILLED, hasDollarKey, LEFT_OUT, isDollar, isSeparate, OPTIONS_PATH, pushAnthropicFields, UNSENT, walkAnthropicSent } from "./internal/anthropicSent.js"
 import type { SentValue } from "./internal/anthropicSent.js"
 import { base64DataUrlParts } from "./internal/dataUrl.js"
 import { imageTypeOfBase64 } from "./internal/imageSize.js"
@@ -629,6 +629,8 @@ const scan = (
   // the last user or assistant message, and whether it made client calls
   let prevRole: "user" | "assistant" | undefined
   let prevCalled = false
+  // Anthropic: whether a message the writer sends nothing of opened a wire message since the last message read
+  let parted = false
 
   /** Ends the open turn: its unanswered calls are missing their results. */
   const closeTurn = (resumedAt: number | undefined): boolean => {
@@ -651,9 +653,9 @@ const scan = (
     // the results a continued conversation opens with answer the stored response's calls, which name no tool; its
     // custom tool outputs (an assistant message of them alone) answer the stored custom calls, before or among them
     const stored = continues && !sawTurn && (m.role === "tool" || isCustomOutputsOnly(m))
-    // Anthropic: an empty message in a run of one role with content adds nothing to the message the writer makes of it,
-    // and a run of which the writer sends no block is left out (its blocks and it reported as dropped)
-    const unseen = runs !== undefined && m.role !== "system" && ((m.content.length === 0 && (runs[i]! & FILLED) !== 0) || (runs[i]! & LEFT_OUT) !== 0)
+    // Anthropic: a message of which the writer sends no block adds nothing to a wire message with content (an empty
+    // one, or one of data it leaves out, reported as dropped), nor does a run of them it leaves out
+    const unseen = runs !== undefined && m.role !== "system" && (runs[i]! & (FILLED | UNSENT)) === (FILLED | UNSENT)
     for (const issue of perMessage) {
       // a result takes its tool's name from the call it answers (every adapter reads it so): one that answers
       // no call has none to take, and `OrphanToolResult` below says what is wrong (it is all the user can fix)
@@ -664,6 +666,8 @@ const scan = (
     if (unseen) {
       // (a message with content the writer leaves out still makes the conversation one: its content is what to fix)
       sawTurn ||= m.content.length > 0
+      // (one that opens a wire message with content parts the messages after it from those before)
+      parted ||= (runs[i]! & (CONTINUES | LEFT_OUT)) === 0
       continue
     }
 
@@ -696,7 +700,8 @@ const scan = (
         // Anthropic: an assistant message that continues one the writer makes of a run continues its turn
         // (and the message before it the writer sends is an assistant message: after an empty message that opens
         // its run, it adds to no message before it)
-        const continues = runs !== undefined && m.role === "assistant" && (runs[i]! & CONTINUES) !== 0 && prevRole === "assistant"
+        const continues = runs !== undefined && m.role === "assistant" && (runs[i]! & CONTINUES) !== 0 && prevRole === "assistant" && !parted
+        parted = false
         if (!continues && closeTurn(i)) return
         if (prevRole === m.role && !prevCalled && (m.role === "user" ? rules.consecutiveUserMessages : rules.consecutiveAssistantMessages)) {
           if (sink(new ConsecutiveRole({ index: i, role: m.role }))) return
@@ -1008,7 +1013,7 @@ const isBlank = (text: string): boolean => text.trim() === ""
  * tool calls still waiting for their result in a paused turn, text after
  * server tool results.
  */
-const anthropicRules = (messages: ReadonlyArray<Message.Message>, options: ProfileOptions | undefined, sink: ProviderSink): void => {
+const anthropicRules = (messages: ReadonlyArray<Message.Message>, runs: Uint8Array, options: ProfileOptions | undefined, sink: ProviderSink): void => {
   const provider = "anthropic"
   let thinkingInUse = options?.thinking
   let lastAssistant = -1
@@ -1021,12 +1026,24 @@ const anthropicRules = (messages: ReadonlyArray<Message.Message>, options: Profi
     after.length = 0
     return false
   }
+  // whether the wire message read is a user message, whether a user message the generic rules read is in it (they
+  // end a turn there), and whether it is a user message after one of only results (their calls' turn ended there)
+  let userWire = false
+  let words = false
+  let second = false
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!
-    if (m.role === "user" || m.role === "tool" || isSeparate(m)) {
+    // a message that opens a wire message (not one the writer joins to the message before, nor one it leaves out)
+    const opens = m.role !== "system" && (runs[i]! & (CONTINUES | LEFT_OUT)) === 0
+    if (opens) {
       called = false
       if (textAfterCalls()) return
+      const user = m.role !== "assistant"
+      second = user && userWire && !words
+      userWire = user
+      words = false
     }
+    if (m.role === "user" && (runs[i]! & (FILLED | UNSENT)) !== (FILLED | UNSENT)) words = true
     switch (m.role) {
       case "system":
       case "user":
@@ -1036,10 +1053,12 @@ const anthropicRules = (messages: ReadonlyArray<Message.Message>, options: Profi
         }
         break
       case "tool":
-        // the adapter sends a turn's results in one user message; ones read from a second user message (the
-        // reader marks it) went apart, and the API rejects the first for the calls it does not answer
-        // (a system message between them goes to the system prompt: they still meet on the wire)
-        if (messages[previousOnWire(messages, i)]?.role === "tool" && isSeparate(m) && lastAssistant !== -1) {
+        // the adapter sends a turn's results in one user message; ones in a second user message (one read from a
+        // message of its own: the reader marks it) went apart, and the API rejects the first for the calls it does
+        // not answer (a system message between them goes to the system prompt, and a run the writer leaves out is
+        // joined over: they still meet on the wire). An empty one answers nothing: EmptyMessage says what is wrong.
+        if (second && lastAssistant !== -1 && m.content.length > 0) {
+          second = false
           if (sink(new MissingToolResult({ index: lastAssistant, toolCallIds: m.content.map((r) => r.toolCallId), resumedAt: i }))) return
         }
         // a result's text blocks are text blocks too ("text content blocks must be non-empty")
@@ -1865,12 +1884,13 @@ const providerScan = (
       // which messages the adapter writes fields on, and where it writes breakpoints: each read once, by the first
       // rule that needs it
       let written: Uint8Array | undefined
-      const writtenOf = (): Uint8Array => (written ??= anthropicWrittenMessages(messages))
+      const wire = runs ?? anthropicRuns(messages)
+      const writtenOf = (): Uint8Array => (written ??= anthropicWrittenMessages(messages, wire))
       let breakpoints: Breakpoints | undefined
       const breakpointsOf = (): Breakpoints => (breakpoints ??= anthropicBreakpoints(messages))
       return passes(
         sink,
-        (s) => anthropicRules(withoutLeftOut(messages, runs ?? anthropicRuns(messages)), options, s),
+        (s) => anthropicRules(withoutLeftOut(messages, wire), wire, options, s),
         (s) => cacheBreakpointRule(options, breakpointsOf, s),
         (s) => loneSurrogateRule(messages, writtenOf, breakpointsOf, s),
         (s) => mediaTypeRule(provider, messages, s),
@@ -1923,7 +1943,7 @@ export const issuesFor = (
  *
  * | provider | relaxes | adds |
  * |---|---|---|
- * | `"anthropic"` | `ConsecutiveRole`; a system message between calls and results; an empty message the writer merges into one with content; the end of a turn at a second assistant message (the writer sends a run of them as one message) | `MissingThinkingSignature`, `EmptyRedactedThinking`, `ThinkingNotFirst` (manual thinking: the turn a request continues, a tool loop from the user's words on or a final assistant message, starts with thinking; not with `thinkingMode: "adaptive"`), `ThinkingWhileDisabled` (`thinking: false`: no thinking in a final assistant turn), `PrefillNotSupported` (Claude 4.6 and later, by `model`), `EmptyTextBlock`, `TrailingWhitespacePrefill`, `TextAfterToolCalls` (client calls only, in the message a run of assistant messages makes), `MissingToolResult` (results read from two user messages), `TooManyCacheBreakpoints` (more than 4, where the adapter writes them: on blocks and messages, with `cacheBreakpointsOutsideMessages`), `LoneSurrogate` (half of a character in any string the adapter sends, a message's fields included), `UnsupportedMediaType` (a file the writer leaves out: given as data, an image that is not JPEG, PNG, GIF or WebP by type and bytes, audio, video, data of unknown type, a text file whose bytes are not UTF-8, any other that is not a PDF; by URL or file id, a document that is not a PDF or text; at a URL Anthropic cannot fetch, such as a data URL; an image given as text), `UnknownMessageField` (a field of a message besides role and content, such as one `Anthropic.fromMessages` kept, which the writer writes back; not `cache_control`; and a field of a block the writer sends whose name starts with `$`, with `blockIndex`), `MediaTypeMismatch` (base64 image bytes of another format than their type, which the writer sends as the type of the bytes and `repairFor` relabels) |
+ * | `"anthropic"` | `ConsecutiveRole`; a system message between calls and results; an empty message the writer merges into one with content; the end of a turn at a second assistant message (the writer sends a run of them as one message, and joins the runs of one role on both sides of a run it leaves out) | `MissingThinkingSignature`, `EmptyRedactedThinking`, `ThinkingNotFirst` (manual thinking: the turn a request continues, a tool loop from the user's words on or a final assistant message, starts with thinking; not with `thinkingMode: "adaptive"`), `ThinkingWhileDisabled` (`thinking: false`: no thinking in a final assistant turn), `PrefillNotSupported` (Claude 4.6 and later, by `model`), `EmptyTextBlock`, `TrailingWhitespacePrefill`, `TextAfterToolCalls` (client calls only, in the message a run of assistant messages makes), `MissingToolResult` (results read from two user messages), `TooManyCacheBreakpoints` (more than 4, where the adapter writes them: on blocks and messages, with `cacheBreakpointsOutsideMessages`), `LoneSurrogate` (half of a character in any string the adapter sends, a message's fields included), `UnsupportedMediaType` (a file the writer leaves out: given as data, an image that is not JPEG, PNG, GIF or WebP by type and bytes, audio, video, data of unknown type, a text file whose bytes are not UTF-8, any other that is not a PDF; by URL or file id, a document that is not a PDF or text; at a URL Anthropic cannot fetch, such as a data URL; an image given as text), `UnknownMessageField` (a field of a message besides role and content, such as one `Anthropic.fromMessages` kept, which the writer writes back; not `cache_control`; and a field of a block the writer sends whose name starts with `$`, with `blockIndex`), `MediaTypeMismatch` (base64 image bytes of another format than their type, which the writer sends as the type of the bytes and `repairFor` relabels) |
  * | `"gemini"` | `ConsecutiveRole` for user messages | `SystemNotAtStart`, `MisplacedFunctionCall`, `MissingThoughtSignature` (Gemini 3: `thoughtSignatures` / `model`), `UnsupportedMediaType` (an inline image of a type Gemini does not document, such as `image/jpg`) |
  * | `"openai-responses"` | nothing | `ReasoningWithoutOutput`, `TextBetweenCallAndOutput`, `MissingEncryptedContent` (with `store: false`), `MalformedToolArguments`; for custom tool items kept as provider data, `OrphanToolResult` (an output with no custom tool call before it), `DuplicateToolResult` (a second output for one call) and `MissingToolResult` (a call with no output after it); `DuplicateItemId` (two input items with one id); `MissingReasoningItem` (a model that reasons, by `model` or `reasoningItems`, not with `store: false`: an `fc_`/`msg_` item, a web search or a generated image sent with its id and no reasoning item before it in its turn); `UnsupportedMediaType` (an inline image that is not PNG, JPEG, GIF or WebP by type and bytes) |
  * | `"openai-chat"` | nothing | `MalformedToolArguments` (a call's arguments text is not a JSON object), `UnsupportedMediaType` (as for Responses, in user messages) |

@@ -28,7 +28,7 @@ import { defineOwn } from "./internal/json.js"
 import { customCallOutputs, customItemOf, isChatCustomCall, isCustomOutputsOnly, isObject, jsonText, rawArgsHold, sentArgumentsProblem } from "./internal/toolArgs.js"
 import { hasLoneSurrogate, LONE_SURROGATES } from "./internal/surrogates.js"
 import { anthropicImageType, isImageType } from "./internal/anthropicFiles.js"
-import { anthropicRuns, anthropicWrittenMessages, CONTINUES, FILLED, hasDollarKey, LEFT_OUT, isDollar, isSeparate, sentOptionKey, walkAnthropicSent } from "./internal/anthropicSent.js"
+import { anthropicRuns, anthropicWrittenMessages, CONTINUES, FILLED, hasDollarKey, LEFT_OUT, isDollar, isSeparate, sentOptionKey, UNSENT, walkAnthropicSent } from "./internal/anthropicSent.js"
 import { assistantRunEnd, isThinkingBlock, nextOnWire, previousOnWire, thinkingSetting, turnStart } from "./internal/anthropicTurn.js"
 
 /**
@@ -687,9 +687,16 @@ const removeAt = (out: Array<Message.Message>, origins: Array<number>, at: Reado
   origins.length = w
 }
 
+/** Whether the message after `k` on the wire is a tool message that goes into the wire message of `k`'s (`anthropicRuns`). */
+const resultsFollow = (out: ReadonlyArray<Message.Message>, runs: Uint8Array, k: number): boolean => {
+  const next = nextOnWire(out, k)
+  return out[next]?.role === "tool" && (runs[next]! & CONTINUES) !== 0
+}
+
 /**
  * Anthropic: results read from two user messages in a row (a tool message marked `separateMessage` after another
- * tool message on the wire, system messages aside) go back as one message, its first one's with all their content.
+ * tool message on the wire, system messages and runs the writer leaves out aside, which the writer does not join to
+ * it) go back as one message, its first one's with all their content.
  * The system messages between them now follow the merged message. One pass, the log as a merge from the last
  * message back would write it: per merged message, the moves of the system messages before it, then the merge,
  * the last merged message first; `message` is the merged-away message as it was.
@@ -709,19 +716,23 @@ const mergeSeparatedResults = (out: Array<Message.Message>, origins: Array<numbe
     content = undefined
     head = -1
   }
+  const runs = anthropicRuns(out)
   let w = 0
   for (let k = 0; k < out.length; k++) {
     const m = out[k]!
-    if (m.role === "system") {
+    // (a run the writer leaves out is not on the wire: the runs on both sides of it are joined when of one role)
+    if (m.role === "system" || (runs[k]! & LEFT_OUT) !== 0) {
       out[w] = m
       origins[w] = origins[k]!
       w++
       continue
     }
-    if (m.role === "tool" && last !== -1 && out[last]!.role === "tool" && isSeparate(m)) {
+    // (an empty one only when results go into its message after it: else the writer sends nothing of it, or
+    // `dropUnsent` removes it)
+    if (m.role === "tool" && last !== -1 && out[last]!.role === "tool" && (runs[k]! & CONTINUES) === 0 && (m.content.length > 0 || resultsFollow(out, runs, k))) {
       const group: Array<RepairAction> = []
       // the system messages between them now follow the merged results
-      for (let n = systemsFrom; n < w; n++) group.push(new MovedSystemMessage({ index: origins[n]!, to: "after-merged-messages" }))
+      for (let n = systemsFrom; n < w; n++) if (out[n]!.role === "system") group.push(new MovedSystemMessage({ index: origins[n]!, to: "after-merged-messages" }))
       group.push(new MergedConsecutive({ index: origins[k]!, into: lastOrigin, message: m }))
       logged.push(group)
       content ??= out[head]!.content.slice()
@@ -890,8 +901,10 @@ const repairWith = (
   const held = fixes?.wire === true ? new Map<Message.Message, Message.Message>() : undefined
   /** Anthropic: the role of the last message emitted that has content (system messages aside). */
   let lastRole: Message.Role | undefined
-  /** Anthropic: whether a message the writer leaves out came after it (validation reads no run across it). */
+  /** Anthropic: whether a run the writer leaves out came after it (the writer joins the next run of its role to it). */
   let afterLeftOut = false
+  /** Anthropic: whether a message left in the output after it opens a wire message (the writer sends no block of it). */
+  let parted = false
   /** Anthropic: the assistant messages with a client call in a later message of their run (1). */
   const callsAhead = held === undefined ? undefined : callsLaterInRun(messages)
   /** Anthropic: how the writer makes wire messages of the input (`anthropicRuns`). */
@@ -903,6 +916,7 @@ const repairWith = (
     if (m.role !== "system") {
       lastRole = m.role
       afterLeftOut = false
+      parted = false
     }
   }
 
@@ -955,11 +969,16 @@ const repairWith = (
       }
       endRun()
       // Anthropic: right after the messages left in the output after the calls that are of the calls' role (they are
-      // in the run of the calls, and stay there); the others go into the run after the results, or into theirs
+      // in the run of the calls, and stay there, past a run the writer leaves out: it joins the runs around it); the
+      // others go into the run after the results, or into theirs
       let at = out.length
       // (system messages among them go to the system prompt: they part no run)
       while (held !== undefined && at > 0 && (held.has(out[at - 1]!) || out[at - 1]!.role === "system")) at--
-      while (held !== undefined && at < out.length && (out[at]!.role === "system" || wireRole(out[at]!.role) === wireRole(lastRole))) at++
+      for (let k = at; held !== undefined && k < out.length; k++) {
+        const role = out[k]!.role
+        if (role === "system" ? at === k : wireRole(role) === wireRole(lastRole)) at = k + 1
+        else if (role !== "system" && (inputRuns![origins[k]!]! & LEFT_OUT) === 0) break
+      }
       emit(Message.tool(results), unanswered[0]!.index)
       if (at < out.length - 1) {
         insertAll(out, at, [out.pop()!])
@@ -1087,9 +1106,11 @@ const repairWith = (
     const given = messages[i]!
     const m = fixes === undefined ? given : fixes.message(given, i, log, freshId, callsAhead !== undefined && callsAhead[i] === 1)
     if (m !== given) changed = true
-    // Anthropic: a run of messages with content of which the writer sends no block is left out of the request
-    const leftOut = inputRuns !== undefined && m.role !== "system" && (inputRuns[i]! & LEFT_OUT) !== 0
-    if (m.content.length === 0 || leftOut) {
+    // Anthropic: a run of messages with content of which the writer sends no block is left out of the request, and a
+    // message of which it sends none adds nothing to a wire message with content
+    const runFlags = inputRuns === undefined || m.role === "system" ? 0 : inputRuns[i]!
+    const leftOut = (runFlags & LEFT_OUT) !== 0
+    if (m.content.length === 0 || leftOut || (runFlags & (FILLED | UNSENT)) === (FILLED | UNSENT)) {
       if (held !== undefined && m.role !== "system") {
         // Anthropic: left where it is, out of the turns; `dropUnsent` removes an empty one unless the writer merges
         // it away
@@ -1097,6 +1118,7 @@ const repairWith = (
         out.push(m)
         origins.push(i)
         if (leftOut) afterLeftOut = true
+        else if ((runFlags & CONTINUES) === 0 && (runFlags & FILLED) !== 0) parted = true
         continue
       }
       actions.push(new RemovedEmptyMessage({ index: i, message: given }))
@@ -1144,7 +1166,8 @@ const repairWith = (
         opened = true
         // Anthropic: an assistant message right after another, with calls of that message pending, is the same
         // message on the wire and continues its turn, unless text of its own would come after those calls
-        const continuing = held !== undefined && m.role === "assistant" && lastRole === "assistant" && !afterLeftOut && !isSeparate(m) && walker.pendingCount > 0 &&
+        // (or after a run the writer leaves out, which it joins over, read from a message of its own or not)
+        const continuing = held !== undefined && m.role === "assistant" && lastRole === "assistant" && (afterLeftOut || !(parted || isSeparate(m))) && walker.pendingCount > 0 &&
           (callsAhead![i] === 1 || !textAfterAllCalls(m))
         if (!continuing) closeTurn()
         const next = m.role === "assistant" ? openCalls(m, i) : m
@@ -1237,7 +1260,8 @@ const callsLaterInRun = (messages: ReadonlyArray<Message.Message>): Uint8Array =
   let ahead = false
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i]!
-    if (m.role === "system") continue
+    // (a run the writer leaves out is no message between those on both sides of it: it may join them)
+    if (m.role === "system" || (runs[i]! & LEFT_OUT) !== 0) continue
     if (m.role !== "assistant") {
       ahead = false
       continue

@@ -253,95 +253,98 @@ export const sentOptionKey = ([at, value]: SentValue): { readonly where: Readonl
 }
 
 /**
- * Which messages the Anthropic adapter writes its options on (1), as it groups them: a user, tool or assistant
- * message that opens an Anthropic message (consecutive messages of one role are one message, unless read as
- * messages of their own), not one whose message is left out (content of which nothing is written, reported by the
+ * Which messages the Anthropic adapter writes its options on (1), as it groups them (`anthropicRuns`): a user, tool
+ * or assistant message that opens an Anthropic message (consecutive messages of one role are one message, unless read
+ * as messages of their own), not one whose message is left out (content of which nothing is written, reported by the
  * adapter), nor one that opens the message after such a one when the two on both sides of it are one. The options of
  * those go nowhere but their breakpoint (on a block: `anthropicBreakpoints`); the adapter reports the others.
  */
-export const anthropicWrittenMessages = (messages: ReadonlyArray<Message.Message>): Uint8Array => {
+export const anthropicWrittenMessages = (messages: ReadonlyArray<Message.Message>, runs = anthropicRuns(messages)): Uint8Array => {
   const out = new Uint8Array(messages.length)
-  /** How many blocks of each message the adapter writes. */
-  const blocks = new Uint32Array(messages.length)
-  walkAnthropicSent(messages, (_block, i) => {
-    blocks[i]!++
-    return false
-  }, false)
-  let turn: { readonly role: "user" | "assistant"; readonly opener: number; filled: boolean; written: number } | undefined
-  let kept: "user" | "assistant" | undefined
-  let emptied = false
-  const close = (): void => {
-    if (turn === undefined) return
-    if (turn.filled && turn.written === 0) {
-      emptied = true
-      return
-    }
-    if (!(emptied && kept === turn.role)) {
-      out[turn.opener] = 1
-      kept = turn.role
-    }
-    emptied = false
-  }
-  for (let i = 0; i < messages.length; i++) {
-    const m = messages[i]!
-    if (m.role === "system") continue
-    const role = m.role === "assistant" ? "assistant" : "user"
-    if (turn === undefined || role !== turn.role || isSeparate(m)) {
-      close()
-      turn = { role, opener: i, filled: false, written: 0 }
-    }
-    turn.filled ||= m.content.length > 0
-    turn.written += blocks[i]!
-  }
-  close()
+  for (let i = 0; i < messages.length; i++) if (messages[i]!.role !== "system" && (runs[i]! & (CONTINUES | LEFT_OUT)) === 0) out[i] = 1
   return out
 }
 
-/** `anthropicRuns`: the message goes into the wire message of the one before it (system messages aside). */
+/**
+ * `anthropicRuns`: the message goes into the wire message of the message before it, system messages aside; the
+ * first message of a run the writer sends goes into that of the last run it sent when only left-out runs are between
+ * them and the two have one role (their neighbours meet: the writer joins them).
+ */
 export const CONTINUES = 1
-/** `anthropicRuns`: the wire message the message goes into has content. */
+/** `anthropicRuns`: the wire message the message goes into has content (any run joined into it). */
 export const FILLED = 2
 /**
  * `anthropicRuns`: the writer leaves out the wire message the message goes into: it has content, but the writer
  * sends none of it (each block left out, reported as `DroppedContent`, and the message as a whole).
  */
 export const LEFT_OUT = 4
+/**
+ * `anthropicRuns`: the writer sends no block of the message (it is empty, or each of its blocks is left out). The
+ * flags are read for user, assistant and tool messages only.
+ */
+export const UNSENT = 8
 
 /**
- * How the Anthropic writer makes wire messages of a conversation, per message (`CONTINUES`, `FILLED`, `LEFT_OUT`):
+ * How the Anthropic writer makes wire messages of a conversation, per message (`CONTINUES`, `FILLED`, `LEFT_OUT`,
+ * `UNSENT`):
  * system messages go to the system prompt, and a run of messages of one wire role (user and tool messages are user
- * messages) is one message, unless a message was read from a message of its own (its `separateMessage` hint).
+ * messages) is one message, unless a message was read from a message of its own (its `separateMessage` hint). A run
+ * with content of which the writer sends nothing is left out, and the runs it parts are joined when of one role.
  */
 export const anthropicRuns = (messages: ReadonlyArray<Message.Message>): Uint8Array => {
-  const out = new Uint8Array(messages.length)
-  /** Which messages the writer sends a block of (1). */
-  const sends = new Uint8Array(messages.length)
+  // (UNSENT until the writer sends a block of the message)
+  const out = new Uint8Array(messages.length).fill(UNSENT)
   walkAnthropicSent(messages, (_block, i) => {
-    sends[i] = 1
+    out[i] = 0
     return false
   }, false)
-  let start = -1
+  // the run being read: where it starts, its role, whether it has content and whether the writer sends any of it
+  let start = 0
+  let role: string | undefined
   let filled = false
   let sent = false
-  let prev: string | undefined
-  const close = (end: number): void => {
-    if (filled) for (let k = start; k < end; k++) out[k] = out[k]! | (sent ? FILLED : FILLED | LEFT_OUT)
+  // the wire message the last run sent went into: where it starts, its role, whether it has content; and whether a
+  // left-out run came after it
+  let wireStart = 0
+  let wireRole: string | undefined
+  let wireFilled = false
+  let leftOut = false
+  const closeWire = (end: number): void => {
+    if (wireFilled) for (let k = wireStart; k < end; k++) out[k] = out[k]! | FILLED
+  }
+  const closeRun = (end: number): void => {
+    if (filled && !sent) {
+      for (let k = start; k < end; k++) out[k] = out[k]! | FILLED | LEFT_OUT
+      leftOut = true
+      return
+    }
+    if (leftOut && role === wireRole) {
+      out[start] = out[start]! | CONTINUES
+      wireFilled ||= filled
+    } else {
+      closeWire(start)
+      wireStart = start
+      wireRole = role
+      wireFilled = filled
+    }
+    leftOut = false
   }
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!
     if (m.role === "system") continue
-    const role = m.role === "assistant" ? m.role : "user"
-    if (role === prev && !isSeparate(m)) out[i] = CONTINUES
+    const next = m.role === "assistant" ? m.role : "user"
+    if (next === role && !isSeparate(m)) out[i] = out[i]! | CONTINUES
     else {
-      close(i)
+      closeRun(i)
       start = i
+      role = next
       filled = false
       sent = false
     }
-    prev = role
     filled ||= m.content.length > 0
-    sent ||= sends[i] === 1
+    sent ||= out[i]! < UNSENT
   }
-  close(messages.length)
+  closeRun(messages.length)
+  closeWire(messages.length)
   return out
 }
