@@ -36,7 +36,7 @@ import {
   requiresReasoningItems as requiresReasoningItemsFor
 } from "./internal/reasoningItems.js"
 import { ANTHROPIC_IMAGE_TYPES, anthropicImageType, anthropicLeavesOut, isDocumentByReference, isImageType } from "./internal/anthropicFiles.js"
-import { ANTHROPIC_RESULT_PASS_TYPES, anthropicRuns, anthropicSent, anthropicWrittenMessages, CONTINUES, FILLED, hasDollarKey, LEFT_OUT, isDollar, isSeparate, OPTIONS_PATH, pushAnthropicFields, UNSENT, walkAnthropicSent } from "./internal/anthropicSent.js"
+import { ANTHROPIC_RESULT_PASS_TYPES, anthropicRuns, anthropicSent, anthropicWrittenMessages, CONTINUES, FILLED, hasDollarKey, LEFT_OUT, isDollar, isSeparate, OPTIONS_PATH, pushAnthropicFields, UNSENT, unseenByRules, walkAnthropicSent } from "./internal/anthropicSent.js"
 import type { SentValue } from "./internal/anthropicSent.js"
 import { base64DataUrlParts } from "./internal/dataUrl.js"
 import { imageTypeOfBase64 } from "./internal/imageSize.js"
@@ -969,29 +969,43 @@ export const requiresThoughtSignatures = (options?: ProfileOptions): boolean => 
  */
 export const requiresReasoningItems = requiresReasoningItemsFor
 
-/** Whether Anthropic's rules of single blocks read the block (blank text, a signature, redacted data). */
-const readByBlockRules = (block: Block.Block): boolean =>
-  block._tag === "Text" || block._tag === "Refusal" || block._tag === "Thinking" || block._tag === "RedactedThinking"
-
 /** Stands for a message the Anthropic writer leaves out: read as a system message, it is not among the wire's messages. */
 let leftOutMark: Message.SystemMessage | undefined
 
 /**
- * The messages as Anthropic's own rules read them: a run the writer leaves
- * out (content of which it sends no block, such as another provider's data)
- * is not on the wire, so it is read as an empty system message: it is no
- * final assistant message, ends no turn, and the runs on both sides of it
- * meet, as the writer sends them. Indices stay those of the messages given.
+ * The messages as Anthropic's own rules read them, with the runs as those
+ * rules read them: a run the writer leaves out (content of which it sends no
+ * block, such as another provider's data) is not on the wire, nor is a
+ * message of which it sends no block inside a wire message that has
+ * content; each is read as an empty system message: it is no final
+ * assistant message, ends no turn, and the messages on both sides of it
+ * meet, as the writer sends them. Where such a message opened its wire
+ * message, the next message of that wire message opens it instead. Indices
+ * stay those of the messages given.
  */
-const withoutLeftOut = (messages: ReadonlyArray<Message.Message>, runs: Uint8Array): ReadonlyArray<Message.Message> => {
+const withoutUnsent = (
+  messages: ReadonlyArray<Message.Message>,
+  runs: Uint8Array
+): { readonly messages: ReadonlyArray<Message.Message>; readonly runs: Uint8Array } => {
   let view: Array<Message.Message> | undefined
+  let viewRuns: Uint8Array | undefined
+  // a hidden message opened a wire message that no message read since has opened
+  let opening = false
   for (let i = 0; i < runs.length; i++) {
-    // (a message holding text or thinking stays: the block rules read it, as repair's fixes do)
-    if ((runs[i]! & LEFT_OUT) !== 0 && !messages[i]!.content.some(readByBlockRules)) {
+    const m = messages[i]!
+    if (m.role === "system") continue
+    const flags = runs[i]!
+    if (unseenByRules(m, flags)) {
       ;(view ??= messages.slice())[i] = leftOutMark ??= new Message.SystemMessage({ role: "system", content: [] })
+      if ((flags & (CONTINUES | LEFT_OUT)) === 0) opening = true
+      continue
+    }
+    if (opening && (flags & LEFT_OUT) === 0) {
+      opening = false
+      if ((flags & CONTINUES) !== 0) (viewRuns ??= runs.slice())[i] = flags & ~CONTINUES
     }
   }
-  return view ?? messages
+  return { messages: view ?? messages, runs: viewRuns ?? runs }
 }
 
 /** A provider's own issues, and the generic ones only that provider's wire shows. */
@@ -1890,7 +1904,10 @@ const providerScan = (
       const breakpointsOf = (): Breakpoints => (breakpoints ??= anthropicBreakpoints(messages))
       return passes(
         sink,
-        (s) => anthropicRules(withoutLeftOut(messages, wire), wire, options, s),
+        (s) => {
+          const seen = withoutUnsent(messages, wire)
+          return anthropicRules(seen.messages, seen.runs, options, s)
+        },
         (s) => cacheBreakpointRule(options, breakpointsOf, s),
         (s) => loneSurrogateRule(messages, writtenOf, breakpointsOf, s),
         (s) => mediaTypeRule(provider, messages, s),

@@ -28,7 +28,7 @@ import { defineOwn } from "./internal/json.js"
 import { customCallOutputs, customItemOf, isChatCustomCall, isCustomOutputsOnly, isObject, jsonText, rawArgsHold, sentArgumentsProblem } from "./internal/toolArgs.js"
 import { hasLoneSurrogate, LONE_SURROGATES } from "./internal/surrogates.js"
 import { anthropicImageType, isImageType } from "./internal/anthropicFiles.js"
-import { anthropicRuns, anthropicWrittenMessages, CONTINUES, FILLED, hasDollarKey, LEFT_OUT, isDollar, isSeparate, sentOptionKey, UNSENT, walkAnthropicSent } from "./internal/anthropicSent.js"
+import { anthropicRuns, anthropicWrittenMessages, CONTINUES, FILLED, hasDollarKey, LEFT_OUT, isDollar, isSeparate, rolesAsRulesRead, sentOptionKey, UNSENT, walkAnthropicSent } from "./internal/anthropicSent.js"
 import { assistantRunEnd, isThinkingBlock, nextOnWire, previousOnWire, thinkingSetting, turnStart } from "./internal/anthropicTurn.js"
 
 /**
@@ -1737,17 +1737,19 @@ const placeForAnthropic = (
   // results read from two user messages in a row go back as one: Anthropic wants a turn's results together
   // (a system message between them goes to the system prompt: they still meet on the wire)
   mergeSeparatedResults(out, origins, log)
+  // the turns as validation reads them: a message the writer sends nothing of is not on the wire (read as system text)
+  let wire = rolesAsRulesRead(out)
   // the last message on the wire: system messages after it go to the system prompt
-  let last = previousOnWire(out, out.length)
+  let last = previousOnWire(wire, out.length)
   const setting = thinkingSetting(options)
   if (setting === "disabled" && out[last]?.role === "assistant") {
     // with thinking off, the assistant turn a request ends with holds no thinking: each block is removed, kept
     // whole in the log, and a message left with nothing is removed too
-    const from = turnStart(out, last)
+    const from = turnStart(wire, last)
     const emptied: Array<number> = []
     for (let j = from; j <= last; j++) {
       const m = out[j]!
-      if (m.role !== "assistant") continue
+      if (wire[j]!.role !== "assistant") continue
       const kept = dropBlocks(m, origins[j]!, log, (block) => (isThinkingBlock(block) ? "with thinking off, Anthropic rejects thinking in the assistant turn a request ends with" : undefined))
       if (kept === m) continue
       out[j] = kept
@@ -1756,11 +1758,12 @@ const placeForAnthropic = (
       emptied.push(j)
     }
     removeAt(out, origins, emptied)
-    last = previousOnWire(out, out.length)
+    wire = rolesAsRulesRead(out)
+    last = previousOnWire(wire, out.length)
   }
   // empty assistant messages at the end add nothing to the message the writer makes of the run
   let prefill = last
-  while (prefill > 0 && out[prefill]!.content.length === 0 && out[previousOnWire(out, prefill)]?.role === "assistant") prefill = previousOnWire(out, prefill)
+  while (prefill > 0 && out[prefill]!.content.length === 0 && wire[previousOnWire(wire, prefill)]?.role === "assistant") prefill = previousOnWire(wire, prefill)
   const final = out[prefill]
   if (final?.role === "assistant") {
     // a prefill must not end with whitespace
@@ -1783,20 +1786,20 @@ const placeForAnthropic = (
   // progress (the results of the last assistant's calls, and maybe the user's words after them, end the
   // conversation; thinking in the history says thinking is on) or, the setting known, a final assistant message
   if (out[last] === undefined) return
-  const endsOnAssistant = out[last]!.role === "assistant"
+  const endsOnAssistant = wire[last]!.role === "assistant"
   let k = last
-  while (k >= 0 && out[k]!.role !== "assistant") k--
+  while (k >= 0 && wire[k]!.role !== "assistant") k--
   if (k < 0) return
-  const inToolLoop = !endsOnAssistant && out[nextOnWire(out, k)]?.role === "tool"
+  const inToolLoop = !endsOnAssistant && wire[nextOnWire(wire, k)]?.role === "tool"
   if (!inToolLoop && !endsOnAssistant) return
   const thinkingOn = setting === "enabled" || (setting === undefined && inToolLoop && out.some((m) => m.role === "assistant" && m.content.some(isThinkingBlock)))
   if (!thinkingOn) return
   // a tool loop is one turn, from the user's words on: its first message is the run of assistant messages it starts
   // with, system messages between them aside (Anthropic merges them); later steps may go without thinking
-  const start = turnStart(out, k)
-  const end = assistantRunEnd(out, start)
+  const start = turnStart(wire, k)
+  const end = assistantRunEnd(wire, start)
   const assistants: Array<number> = []
-  for (let j = start; j <= end; j++) if (out[j]!.role === "assistant") assistants.push(j)
+  for (let j = start; j <= end; j++) if (wire[j]!.role === "assistant") assistants.push(j)
   const turn = assistants.flatMap((j) => (out[j] as Message.AssistantMessage).content)
   const first = turn[0]
   if (first === undefined || isThinkingBlock(first)) return

@@ -348,3 +348,27 @@ export const anthropicRuns = (messages: ReadonlyArray<Message.Message>): Uint8Ar
   closeWire(messages.length)
   return out
 }
+
+/** Whether Anthropic's rules of single blocks read the block (blank text, a signature, redacted data). */
+const readByBlockRules = (block: Block.Block): boolean =>
+  block._tag === "Text" || block._tag === "Refusal" || block._tag === "Thinking" || block._tag === "RedactedThinking"
+
+/**
+ * Whether Anthropic's turn rules (thinking first, thinking off, prefill) read past a message (its flags from
+ * `anthropicRuns`): one of a run the writer leaves out, or one of which it sends no block inside a wire message with
+ * content, is not on the wire; one holding text or thinking stays, because the block rules read it (as repair's
+ * fixes do).
+ */
+export const unseenByRules = (m: Message.Message, flags: number): boolean =>
+  m.role !== "system" && ((flags & LEFT_OUT) !== 0 || (flags & (FILLED | UNSENT)) === (FILLED | UNSENT)) && !m.content.some(readByBlockRules)
+
+/** Stands for a message `unseenByRules` reads past, in a view of roles: system text is not among the wire's messages. */
+const UNSEEN = { role: "system" } as const
+
+/** The roles of the messages as Anthropic's turn rules read them: a message they read past reads as a system message. */
+export const rolesAsRulesRead = (messages: ReadonlyArray<Message.Message>): ReadonlyArray<{ readonly role: string }> => {
+  const runs = anthropicRuns(messages)
+  let view: Array<{ readonly role: string }> | undefined
+  for (let i = 0; i < messages.length; i++) if (unseenByRules(messages[i]!, runs[i]!)) (view ??= messages.slice())[i] = UNSEEN
+  return view ?? messages
+}
