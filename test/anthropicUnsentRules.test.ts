@@ -5,9 +5,11 @@
  * the wire either, as a run the writer leaves out whole is not.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Arbitrary, Effect } from "effect"
 import { Block, Conversation, Message, Repair } from "../src/index.js"
 import { Anthropic } from "../src/providers/index.js"
+import * as Arb from "./arbitraries.js"
+import { steps, toolTraffic } from "./toolTraffic.js"
 
 const geminiCode = Block.providerData("gemini", { executableCode: { language: "PYTHON", code: "print(1)" } })
 const call = (id: string) => Block.toolCall(id, "get_weather", { city: id })
@@ -69,4 +71,44 @@ describe("Anthropic rules skip a message the writer sends nothing of inside a me
       assert.deepStrictEqual(Conversation.issuesFor("anthropic", repaired.messages, { thinking: false }), [])
       assert.isFalse(repaired.messages.some((m) => m.role === "assistant" && m.content.some((b) => b._tag === "Thinking")))
     }))
+
+  // another provider's data joined to a message of its role with content: the writer sends the same request
+  const unsentBefore = (messages: ReadonlyArray<Message.Message>, picks: ReadonlyArray<number>) => {
+    const out: Array<Message.Message> = []
+    const kept: Array<number> = []
+    messages.forEach((m, i) => {
+      const pick = picks[i % picks.length] ?? 0
+      const joinable = m.content.length > 0 && m.role !== "system"
+      // before a user or tool message it opens the user message; after an assistant message it ends it
+      if (joinable && pick === 1 && m.role !== "assistant") out.push(Message.user([geminiCode]))
+      kept.push(out.length)
+      out.push(m)
+      if (joinable && pick === 2 && m.role === "assistant") out.push(Message.assistant([geminiCode]))
+    })
+    return { out, kept }
+  }
+  const settings: ReadonlyArray<Conversation.ProfileOptions> = [{ thinking: true }, { thinking: false }, { model: "claude-opus-4-6" }, {}]
+  const written = (messages: ReadonlyArray<Message.Message>) =>
+    // (a message of one text block goes as a string: the same request)
+    Effect.map(Anthropic.toMessages(messages), (w) =>
+      JSON.stringify(w.value.messages.map((m) => ({ ...m, content: typeof m.content === "string" ? [{ type: "text", text: m.content }] : m.content }))))
+
+  it.effect.prop(
+    "a message of another provider's data joined to one of its role changes neither the wire nor any issue, nor what repair does",
+    [steps(14), Arbitrary.array(Arb.intBetween(0, 2), { minLength: 1, maxLength: 6 })],
+    ([given, picks]) =>
+      Effect.gen(function*() {
+        const plain = toolTraffic(given, { systemFirst: true, systemsLater: true, blankText: true })
+        const { out, kept } = unsentBefore(plain, picks)
+        assert.strictEqual(yield* written(out), yield* written(plain))
+        for (const options of settings) {
+          const before = Conversation.issuesFor("anthropic", plain, options).map((issue) => `${issue._tag}@${kept[issue.index]}`)
+          const after = Conversation.issuesFor("anthropic", out, options).map((issue) => `${issue._tag}@${issue.index}`)
+          assert.deepStrictEqual(after.sort(), before.sort())
+          const repaired = yield* Effect.result(Repair.repairFor("anthropic", options)(out))
+          if (repaired._tag === "Success") assert.deepStrictEqual(Conversation.issuesFor("anthropic", repaired.success.messages, options), [])
+        }
+      }),
+    { arbitrary: { runs: 300 }, timeout: 120_000 }
+  )
 })
