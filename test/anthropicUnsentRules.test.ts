@@ -102,8 +102,8 @@ describe("Anthropic rules skip a message the writer sends nothing of inside a me
         const { out, kept } = unsentBefore(plain, picks)
         assert.strictEqual(yield* written(out), yield* written(plain))
         for (const options of settings) {
-          const before = Conversation.issuesFor("anthropic", plain, options).map((issue) => `${issue._tag}@${kept[issue.index]}`)
-          const after = Conversation.issuesFor("anthropic", out, options).map((issue) => `${issue._tag}@${issue.index}`)
+          const before = Conversation.issuesFor("anthropic", plain, options).map((issue) => `${issue._tag}@${"index" in issue ? kept[issue.index] : "-"}`)
+          const after = Conversation.issuesFor("anthropic", out, options).map((issue) => `${issue._tag}@${"index" in issue ? issue.index : "-"}`)
           assert.deepStrictEqual(after.sort(), before.sort())
           const repaired = yield* Effect.result(Repair.repairFor("anthropic", options)(out))
           if (repaired._tag === "Success") assert.deepStrictEqual(Conversation.issuesFor("anthropic", repaired.success.messages, options), [])
