@@ -36,7 +36,7 @@ import {
   requiresReasoningItems as requiresReasoningItemsFor
 } from "./internal/reasoningItems.js"
 import { ANTHROPIC_IMAGE_TYPES, anthropicImageType, anthropicLeavesOut, isDocumentByReference, isImageType } from "./internal/anthropicFiles.js"
-import { ANTHROPIC_RESULT_PASS_TYPES, anthropicRuns, anthropicSent, anthropicWrittenMessages, CONTINUES, FILLED, hasDollarKey, LEFT_OUT, isDollar, isSeparate, OPTIONS_PATH, pushAnthropicFields, UNSENT, unseenByRules, walkAnthropicSent } from "./internal/anthropicSent.js"
+import { ANTHROPIC_RESULT_PASS_TYPES, anthropicRuns, anthropicSent, anthropicWrittenMessages, CONTINUES, FILLED, hasDollarKey, LEFT_OUT, isDollar, isSeparate, OPTIONS_PATH, pushAnthropicFields, UNSENT, walkAnthropicSent, withoutUnsent } from "./internal/anthropicSent.js"
 import type { SentValue } from "./internal/anthropicSent.js"
 import { base64DataUrlParts } from "./internal/dataUrl.js"
 import { imageTypeOfBase64 } from "./internal/imageSize.js"
@@ -968,45 +968,6 @@ export const requiresThoughtSignatures = (options?: ProfileOptions): boolean => 
  * @since 0.1.0
  */
 export const requiresReasoningItems = requiresReasoningItemsFor
-
-/** Stands for a message the Anthropic writer leaves out: read as a system message, it is not among the wire's messages. */
-let leftOutMark: Message.SystemMessage | undefined
-
-/**
- * The messages as Anthropic's own rules read them, with the runs as those
- * rules read them: a run the writer leaves out (content of which it sends no
- * block, such as another provider's data) is not on the wire, nor is a
- * message of which it sends no block inside a wire message that has
- * content; each is read as an empty system message: it is no final
- * assistant message, ends no turn, and the messages on both sides of it
- * meet, as the writer sends them. Where such a message opened its wire
- * message, the next message of that wire message opens it instead. Indices
- * stay those of the messages given.
- */
-const withoutUnsent = (
-  messages: ReadonlyArray<Message.Message>,
-  runs: Uint8Array
-): { readonly messages: ReadonlyArray<Message.Message>; readonly runs: Uint8Array } => {
-  let view: Array<Message.Message> | undefined
-  let viewRuns: Uint8Array | undefined
-  // a hidden message opened a wire message that no message read since has opened
-  let opening = false
-  for (let i = 0; i < runs.length; i++) {
-    const m = messages[i]!
-    if (m.role === "system") continue
-    const flags = runs[i]!
-    if (unseenByRules(m, flags)) {
-      ;(view ??= messages.slice())[i] = leftOutMark ??= new Message.SystemMessage({ role: "system", content: [] })
-      if ((flags & (CONTINUES | LEFT_OUT)) === 0) opening = true
-      continue
-    }
-    if (opening && (flags & LEFT_OUT) === 0) {
-      opening = false
-      if ((flags & CONTINUES) !== 0) (viewRuns ??= runs.slice())[i] = flags & ~CONTINUES
-    }
-  }
-  return { messages: view ?? messages, runs: viewRuns ?? runs }
-}
 
 /** A provider's own issues, and the generic ones only that provider's wire shows. */
 type ProviderSink = (issue: ProviderIssue | MissingToolResult | OrphanToolResult | DuplicateToolResult | EmptyToolName) => boolean

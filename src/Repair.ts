@@ -28,7 +28,7 @@ import { defineOwn } from "./internal/json.js"
 import { customCallOutputs, customItemOf, isChatCustomCall, isCustomOutputsOnly, isObject, jsonText, rawArgsHold, sentArgumentsProblem } from "./internal/toolArgs.js"
 import { hasLoneSurrogate, LONE_SURROGATES } from "./internal/surrogates.js"
 import { anthropicImageType, isImageType } from "./internal/anthropicFiles.js"
-import { anthropicRuns, anthropicWrittenMessages, CONTINUES, FILLED, hasDollarKey, LEFT_OUT, isDollar, isSeparate, rolesAsRulesRead, sentOptionKey, UNSENT, walkAnthropicSent } from "./internal/anthropicSent.js"
+import { anthropicRuns, anthropicWrittenMessages, CONTINUES, FILLED, hasDollarKey, LEFT_OUT, isDollar, isSeparate, sentOptionKey, UNSENT, walkAnthropicSent, withoutUnsent } from "./internal/anthropicSent.js"
 import { assistantRunEnd, isThinkingBlock, nextOnWire, previousOnWire, thinkingSetting, turnStart } from "./internal/anthropicTurn.js"
 
 /**
@@ -1738,7 +1738,7 @@ const placeForAnthropic = (
   // (a system message between them goes to the system prompt: they still meet on the wire)
   mergeSeparatedResults(out, origins, log)
   // the turns as validation reads them: a message the writer sends nothing of is not on the wire (read as system text)
-  let wire = rolesAsRulesRead(out)
+  let wire = withoutUnsent(out, anthropicRuns(out)).messages
   // the last message on the wire: system messages after it go to the system prompt
   let last = previousOnWire(wire, out.length)
   const setting = thinkingSetting(options)
@@ -1758,7 +1758,7 @@ const placeForAnthropic = (
       emptied.push(j)
     }
     removeAt(out, origins, emptied)
-    wire = rolesAsRulesRead(out)
+    wire = withoutUnsent(out, anthropicRuns(out)).messages
     last = previousOnWire(wire, out.length)
   }
   // empty assistant messages at the end add nothing to the message the writer makes of the run

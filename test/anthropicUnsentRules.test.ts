@@ -9,11 +9,9 @@ import { Arbitrary, Effect } from "effect"
 import { Block, Conversation, Message, Repair } from "../src/index.js"
 import { Anthropic } from "../src/providers/index.js"
 import * as Arb from "./arbitraries.js"
-import { steps, toolTraffic } from "./toolTraffic.js"
+import { call, result, steps, toolTraffic } from "./toolTraffic.js"
 
 const geminiCode = Block.providerData("gemini", { executableCode: { language: "PYTHON", code: "print(1)" } })
-const call = (id: string) => Block.toolCall(id, "get_weather", { city: id })
-const result = (id: string) => Block.toolResult(id, "get_weather", `result ${id}`)
 const ask = Message.user("Weather in Oslo?")
 const tags = (messages: ReadonlyArray<Message.Message>, options?: Conversation.ProfileOptions) =>
   Conversation.issuesFor("anthropic", messages, options).map((issue) => issue._tag)

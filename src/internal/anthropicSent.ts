@@ -10,7 +10,7 @@
  */
 import type { Schema } from "effect"
 import * as Block from "../Block.js"
-import type * as Message from "../Message.js"
+import * as Message from "../Message.js"
 import { anthropicLeavesOut, bareMediaType, isImageType } from "./anthropicFiles.js"
 import { hintKey, isAnthropicHintKey } from "./hint.js"
 import { isObject } from "./toolArgs.js"
@@ -359,16 +359,44 @@ const readByBlockRules = (block: Block.Block): boolean =>
  * content, is not on the wire; one holding text or thinking stays, because the block rules read it (as repair's
  * fixes do).
  */
-export const unseenByRules = (m: Message.Message, flags: number): boolean =>
+const unseenByRules = (m: Message.Message, flags: number): boolean =>
   m.role !== "system" && ((flags & LEFT_OUT) !== 0 || (flags & (FILLED | UNSENT)) === (FILLED | UNSENT)) && !m.content.some(readByBlockRules)
 
-/** Stands for a message `unseenByRules` reads past, in a view of roles: system text is not among the wire's messages. */
-const UNSEEN = { role: "system" } as const
+/** Stands for a message the Anthropic writer leaves out: read as a system message, it is not among the wire's messages. */
+let leftOutMark: Message.SystemMessage | undefined
 
-/** The roles of the messages as Anthropic's turn rules read them: a message they read past reads as a system message. */
-export const rolesAsRulesRead = (messages: ReadonlyArray<Message.Message>): ReadonlyArray<{ readonly role: string }> => {
-  const runs = anthropicRuns(messages)
-  let view: Array<{ readonly role: string }> | undefined
-  for (let i = 0; i < messages.length; i++) if (unseenByRules(messages[i]!, runs[i]!)) (view ??= messages.slice())[i] = UNSEEN
-  return view ?? messages
+/**
+ * The messages as Anthropic's own rules read them, with the runs as those
+ * rules read them: a run the writer leaves out (content of which it sends no
+ * block, such as another provider's data) is not on the wire, nor is a
+ * message of which it sends no block inside a wire message that has
+ * content; each is read as an empty system message: it is no final
+ * assistant message, ends no turn, and the messages on both sides of it
+ * meet, as the writer sends them. Where such a message opened its wire
+ * message, the next message of that wire message opens it instead. Indices
+ * stay those of the messages given.
+ */
+export const withoutUnsent = (
+  messages: ReadonlyArray<Message.Message>,
+  runs: Uint8Array
+): { readonly messages: ReadonlyArray<Message.Message>; readonly runs: Uint8Array } => {
+  let view: Array<Message.Message> | undefined
+  let viewRuns: Uint8Array | undefined
+  // a hidden message opened a wire message that no message read since has opened
+  let opening = false
+  for (let i = 0; i < runs.length; i++) {
+    const m = messages[i]!
+    if (m.role === "system") continue
+    const flags = runs[i]!
+    if (unseenByRules(m, flags)) {
+      ;(view ??= messages.slice())[i] = leftOutMark ??= new Message.SystemMessage({ role: "system", content: [] })
+      if ((flags & (CONTINUES | LEFT_OUT)) === 0) opening = true
+      continue
+    }
+    if (opening && (flags & LEFT_OUT) === 0) {
+      opening = false
+      if ((flags & CONTINUES) !== 0) (viewRuns ??= runs.slice())[i] = flags & ~CONTINUES
+    }
+  }
+  return { messages: view ?? messages, runs: viewRuns ?? runs }
 }
