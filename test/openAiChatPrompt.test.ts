@@ -205,7 +205,7 @@ describe("renderFunctionNamespace", () => {
       }
     }
     expect(renderFunctionNamespace([fn])).toBe(
-      namespace("type f = (_: {\none?: {\n// Its id\nid?: string,\n},\nmany?: {\n// Its id\nid?: string,\n}[],\nlost?: any,\n}) => any;\n\n")
+      namespace("type f = (_: {\none?: {\n// Its id\nid?: string,\n},\nmany?: Array<\n{\n// Its id\nid?: string,\n}\n>,\nlost?: any,\n}) => any;\n\n")
     )
   })
 

@@ -70,7 +70,7 @@ export interface CountChatRequestOptions {
  * The encoding follows the model: o200k for gpt-4o, gpt-4.1, gpt-5 and the
  * o-series, cl100k for gpt-4 and gpt-3.5. The count matches the API's
  * `usage.prompt_tokens` on the public recorded requests for both encodings
- * (2023–24), and on 940 of 963 requests recorded in 2024–26 without parallel
+ * (2023–24), and on 944 of 963 requests recorded in 2024–26 without parallel
  * calls (the gpt-4o, gpt-4.1 and gpt-5 families, the o-series, gpt-3.5-turbo
  * and gpt-4; every one with a `json_schema` response format),
  * including nested, enum, array and optional parameters, descriptions,

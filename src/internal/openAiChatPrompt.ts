@@ -51,6 +51,11 @@
  *   definition's title and description are the comment of a property that
  *   has none of its own;
  * - on the o200k models a union member with a `format` is its JSON;
+ * - on the o200k models an array whose items are written on more than one
+ *   line is `Array<`, the items' title and description as comment lines,
+ *   the block and `>`, each on lines of its own (4 recorded requests whose
+ *   items are a titled definition were 5 under as `{ ... }[]`; the layout
+ *   is the one ChatGPT's published tool prompts show);
  * - an inline image costs the model's price for its pixel size (see
  *   `imageSize.ts`); every recorded request with one counts exactly. An
  *   image given by URL, whose size the request does not show, is priced as
@@ -913,6 +918,14 @@ export const TOOLS_TAIL = "} // namespace functions"
  * under with it. Older formats are left as they were: no recording shows
  * them.)
  *
+ * On the o200k models, too, an array whose items are written on more than
+ * one line is `Array<` on a line of its own, the items' own title and
+ * description as comment lines (before the brace, as the parameters'
+ * description), the items, and `>` on a line of its own; items written on
+ * one line stay `T[]`. (4 recorded gpt-4o-mini requests whose items are a
+ * `$ref` to a titled definition were 5 under as `{ ... }[]`, and are exact
+ * so; the layout is the one ChatGPT's published tool prompts show.)
+ *
  * @since 0.1.0
  */
 export const renderFunctionNamespace = (
@@ -1064,7 +1077,7 @@ const literal = (value: unknown): string => (typeof value === "string" ? JSON.st
 
 /**
  * The TypeScript type of a property schema: unions for enums and `anyOf`,
- * `T[]` for arrays, a block for objects, local `$ref`s resolved against the
+ * `T[]` for arrays (on the o200k formats `Array<` and `>` on lines of their own around items that span lines), a block for objects, local `$ref`s resolved against the
  * function's parameters (a reference cycle ends in `any` at the nesting guard). Other keywords (`const`, `format`,
  * `minimum`...) are not rendered: a `{ type: "string", const: "a" }` is a `string`; but on the o200k
  * formats a member of `anyOf` / `oneOf` that has a `format` is written as its JSON, as sent
@@ -1107,7 +1120,11 @@ const renderType = (schema: JsonSchema, depth: number, nesting: number, ctx: Sch
       return "null"
     case "array": {
       const items = schema["items"]
-      return isRecord(items) ? `${renderType(items, depth, nesting + 1, ctx)}[]` : "any[]"
+      const inner = isRecord(items) ? renderType(items, depth, nesting + 1, ctx) : "any"
+      // Items written on more than one line (o200k): `Array<`, the items' own comment, the items, `>`, each on lines of their own.
+      return isRecord(items) && isO200kFormat(ctx.format) && inner.includes("\n")
+        ? `Array<\n${commentLines(propertyComment(commentSchema(items, ctx), ctx.format), "", ctx.format)}${inner}\n>`
+        : inner + "[]"
     }
     case "object": {
       const properties = schema["properties"]
