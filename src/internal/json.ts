@@ -540,7 +540,8 @@ const isSmall = (value: object): boolean => {
  * levels deep, which is not given to `JSON.parse` at all (see `MAX_DEPTH`).
  */
 export const parse = (text: string): { readonly value: Schema.Json } | { readonly error: string } => {
-  if (tooDeep(text)) return { error: `nested deeper than ${MAX_DEPTH.toLocaleString("en-US")} levels` }
+  const deep = depthError(text)
+  if (deep !== undefined) return { error: deep }
   let value: Schema.Json
   try {
     value = JSON.parse(text) as Schema.Json
@@ -556,6 +557,15 @@ export const parse = (text: string): { readonly value: Schema.Json } | { readonl
  * `JSON.stringify` stops near 10,000 levels. Text nested deeper is not JSON to `parse`, as broken text is not.
  */
 const MAX_DEPTH = 100_000
+
+/**
+ * Why text is not given to `JSON.parse` (it is nested more than `MAX_DEPTH` levels deep), or `undefined` when it
+ * may be: the check `parse` makes first, for readers that parse text their own way (the command line, which reads
+ * numbers too large for a double as the largest one instead of refusing them). Linear, and free for text of at most
+ * `MAX_DEPTH` code units.
+ */
+export const depthError = (text: string): string | undefined =>
+  tooDeep(text) ? `nested deeper than ${MAX_DEPTH.toLocaleString("en-US")} levels` : undefined
 
 /** Whether text opens more than `MAX_DEPTH` brackets at once outside its strings; linear, and free for shorter text. */
 const tooDeep = (text: string): boolean => {
