@@ -1,13 +1,21 @@
 /**
  * Text read once: the command line refuses input nested too deeply before
- * `JSON.parse` spends a second on it (the whole text and each JSONL line).
+ * `JSON.parse` spends a second on it (the whole text and each JSONL line),
+ * and the prompt the request estimate renders takes a call's compacted
+ * arguments from the reading its block already made, not from parsing the
+ * text again, with the same output.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Arbitrary, Effect, Schema } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { parseBytes, parseText, type InputError, type Parsed, read } from "../src/cli/Input.js"
+import { Block, Message, Request } from "../src/index.js"
+import { chatRequestOf } from "../src/internal/chatRequestOf.js"
+import { countChatRequest, type RenderOptions } from "../src/internal/openAiChatPrompt.js"
+import { ToolArguments } from "../src/providers/index.js"
+import { intBetween } from "./arbitraries.js"
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text)
 const reason = (p: Parsed | InputError): string => ("kind" in p ? `parsed as ${p.kind}` : p.reason)
@@ -60,4 +68,69 @@ describe("the command line refuses text nested too deeply before parsing it", ()
     const deepest = `${"[".repeat(100_000)}${"]".repeat(100_000)}`
     assert.strictEqual(reason(parseText(deepest, "in", deepest.length)), "parsed as json")
   })
+})
+
+/** Every text the prompt renderer counts, in order: the prompt itself. */
+const rendered = (body: unknown, options: RenderOptions): ReadonlyArray<string> => {
+  const texts: Array<string> = []
+  countChatRequest(body as Parameters<typeof countChatRequest>[0], (t) => {
+    texts.push(t)
+    return t.length
+  }, options)
+  return texts
+}
+
+/** A request of one assistant turn calling tools with the given argument texts, read as an adapter reads them. */
+const requestOf = (texts: ReadonlyArray<string>): Request.Request => {
+  const calls = texts.map((text, i) => {
+    const parsed = ToolArguments.fromText({ id: `call_${i}`, name: `tool_${i}` }, text)
+    if (!("block" in parsed)) throw new Error("lenient reading never fails")
+    return parsed.block
+  })
+  return Request.make([
+    Message.user("go"),
+    Message.assistant(calls),
+    Message.tool(calls.map((c) => Block.toolResult(c.id, c.name, "done")))
+  ])
+}
+
+const FORMATS: ReadonlyArray<RenderOptions> = [{ model: "gpt-4o" }, { model: "gpt-5" }, { model: "gpt-3.5-turbo-0125" }, { model: "gpt-4" }, { model: "gpt-4o", responses: true }]
+
+describe("the prompt's compacted arguments come from the call's own reading", () => {
+  it("a kept JSON object the reader parsed is not parsed again to be shown compacted", () => {
+    const text = '{ "city": "Oslo",\n  "days": [1, 2.50, 1e2] }'
+    const { body } = chatRequestOf(requestOf([text]))
+    const parse = JSON.parse
+    let again = 0
+    JSON.parse = ((t: string, reviver?: (this: unknown, key: string, value: unknown) => unknown) => {
+      if (t === text) again++
+      return parse(t, reviver)
+    }) as typeof JSON.parse
+    let prompt: ReadonlyArray<string>
+    try {
+      prompt = rendered(body, { model: "gpt-4o" })
+    } finally {
+      JSON.parse = parse
+    }
+    assert.strictEqual(again, 0)
+    assert.include(prompt.join(""), '{"city":"Oslo","days":[1,2.5,100]}')
+  })
+
+  // argument texts of every kind a reader keeps: compact, spaced, broken (repaired), not an object, numbers beyond a
+  // double, empty, nested deeper than V8's own writer goes
+  const odd = ['{"a": 1e400}', '{"n": 12345678901234567890123}', "", "  ", '{"city": "Osl', "[1, 2]", '"text"', '{"__proto__": {"x": 1}, "1": 2, "b": 3}', '{"s": "\\ud800 é"}', `{"deep": ${"[".repeat(12_000)}${"]".repeat(12_000)}}`]
+  const argText = Arbitrary.map(Arbitrary.all([intBetween(0, odd.length + 2), Arbitrary.schema(Schema.Json)]), ([k, v]) =>
+    k === 0 ? JSON.stringify(v) : k === 1 ? JSON.stringify({ v }, null, 2) : k === 2 ? JSON.stringify({ v, w: [v] }) : odd[k - 3]!)
+
+  it.prop(
+    "renders every call exactly as the same body read without the calls' readings does",
+    [Arbitrary.array(argText, { minLength: 1, maxLength: 3 })],
+    ([texts]) => {
+      const { body } = chatRequestOf(requestOf(texts))
+      // a copy carries nothing noted beside its values: its arguments are parsed as a body given as JSON is
+      const copy = Schema.decodeUnknownSync(Schema.Json)(JSON.parse(JSON.stringify(body)))
+      for (const options of FORMATS) assert.deepStrictEqual(rendered(body, options), rendered(copy, options), JSON.stringify(options))
+    },
+    { arbitrary: { runs: 200 }, timeout: 120_000 }
+  )
 })

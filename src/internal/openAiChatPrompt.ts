@@ -392,6 +392,21 @@ export const asStoredCall = <C extends object>(call: C): C => {
   return call
 }
 
+/**
+ * The compact text of a call's arguments (what `compactArguments` makes of
+ * them), noted beside the call's `function` by the request estimate when
+ * the block it wrote them from knows it without parsing them again
+ * (`compactSentArgs`); asked only when the prompt shows the arguments
+ * compacted. Beside the value, not in it: a body given as JSON carries none.
+ */
+const compactNoted = new WeakMap<object, () => string | undefined>()
+
+/** `fn` (a call's `function`), with how to get its arguments compacted noted beside it. */
+export const withCompactArgs = <F extends object>(fn: F, compact: () => string | undefined): F => {
+  compactNoted.set(fn, compact)
+  return fn
+}
+
 /** `part`, with what was measured of its file noted beside it. */
 export const withMeasured = <P extends object>(part: P, m: Measured): P => {
   measured.set(part, m)
@@ -468,8 +483,14 @@ const contentOf = (content: unknown, model: string | undefined): { readonly text
   return { text, extra }
 }
 
-/** Compact JSON of a call's arguments as the model wrote them: re-serialized when they parse, as-is when not. */
-const compactArguments = (args: string): string => {
+/**
+ * Compact JSON of a call's arguments as the model wrote them: re-serialized when they parse, as-is when not; what
+ * was noted beside the call (`withCompactArgs`) when that is known, so that text read once is not parsed again.
+ */
+const compactArguments = (call: { readonly args: string; readonly compact?: (() => string | undefined) | undefined }): string => {
+  const noted = call.compact?.()
+  if (noted !== undefined) return noted
+  const args = call.args
   try {
     return JSON.stringify(JSON.parse(args))
   } catch {
@@ -771,7 +792,7 @@ export const renderChatRequest = (request: ChatRequestLike, options: RenderOptio
       continue
     }
 
-    const calls: Array<{ readonly name: string; readonly args: string; readonly stored?: boolean }> = []
+    const calls: Array<{ readonly name: string; readonly args: string; readonly stored?: boolean; readonly compact?: (() => string | undefined) | undefined }> = []
     let toolCalls = 0
     if (role === "assistant") {
       if (Array.isArray(m.tool_calls)) {
@@ -779,7 +800,7 @@ export const renderChatRequest = (request: ChatRequestLike, options: RenderOptio
           if (!isRecord(call)) continue
           const fn = isRecord(call["function"]) ? call["function"] : {}
           const callName = asString(fn["name"])
-          calls.push({ name: callName, args: asString(fn["arguments"]), stored: storedCalls.has(call) })
+          calls.push({ name: callName, args: asString(fn["arguments"]), stored: storedCalls.has(call), compact: compactNoted.get(fn) })
           toolCalls++
           if (typeof call["id"] === "string") callNames.set(call["id"], callName)
         }
@@ -792,7 +813,7 @@ export const renderChatRequest = (request: ChatRequestLike, options: RenderOptio
         }
       }
       if (isRecord(m.function_call)) {
-        calls.push({ name: asString(m.function_call["name"]), args: asString(m.function_call["arguments"]) })
+        calls.push({ name: asString(m.function_call["name"]), args: asString(m.function_call["arguments"]), compact: compactNoted.get(m.function_call) })
       }
     }
     const recipient = role === "assistant" && !itemwise ? replyTo : ""
@@ -810,8 +831,8 @@ export const renderChatRequest = (request: ChatRequestLike, options: RenderOptio
       for (const call of calls) {
         const header = `${author} to=functions.${call.name}`
         if (!hasCallSurcharge(format) || toolCalls === 0) turns.push(turn(framing, header, call.args))
-        else if (!responsesCalls) turns.push(turn(framing, header, compactArguments(call.args), format === "gpt-5" ? GPT5_TOOL_CALL_EXTRA : TOOL_CALL_EXTRA))
-        else if (call.stored === true) turns.push(turn(framing, header, compactArguments(call.args), RESPONSES_CALL_EXTRA.stored))
+        else if (!responsesCalls) turns.push(turn(framing, header, compactArguments(call), format === "gpt-5" ? GPT5_TOOL_CALL_EXTRA : TOOL_CALL_EXTRA))
+        else if (call.stored === true) turns.push(turn(framing, header, compactArguments(call), RESPONSES_CALL_EXTRA.stored))
         else turns.push(turn(framing, header, call.args, RESPONSES_CALL_EXTRA.sent))
       }
     } else {
@@ -819,7 +840,7 @@ export const renderChatRequest = (request: ChatRequestLike, options: RenderOptio
       for (let i = 0; i < calls.length; i++) {
         const call = calls[i]!
         if (i > 0) body += ","
-        body += `{"recipient_name":${JSON.stringify(`functions.${call.name}`)},"parameters":${compactArguments(call.args)}}`
+        body += `{"recipient_name":${JSON.stringify(`functions.${call.name}`)},"parameters":${compactArguments(call)}}`
       }
       body += "]}"
       const surcharge = format === "gpt-5" ? GPT5_TOOL_CALL_EXTRA : isO200kFormat(format) ? TOOL_CALL_EXTRA : PARALLEL_CALL_OVERHEAD

@@ -113,6 +113,28 @@ export const rawArgsHold = (call: { readonly rawArgs?: string | undefined; reado
 }
 
 /**
+ * What `JSON.stringify(JSON.parse(text))` gives for the text an adapter sends
+ * for a call (`Block.argsText`), when that is known without reading the text
+ * again: the text itself when it is `args` written, or `args` written when it
+ * is kept text that this call's reading found to be the JSON object `args` is
+ * (kept text too deep for V8's own writer is given as it is, as that
+ * expression's failure leaves it). `undefined` when the text must be read:
+ * kept text that is not a JSON object, or one that was never compared with
+ * `args`.
+ */
+export const compactSentArgs = (call: { readonly rawArgs?: string | undefined; readonly args: Schema.Json }, sent: string): string | undefined => {
+  const raw = call.rawArgs
+  if (raw === undefined || !rawArgsHold(call)) return sent
+  const reading = readings.get(call)
+  if (reading === undefined || !reading.object || reading.holds !== true) return undefined
+  try {
+    return JSON.stringify(call.args)
+  } catch {
+    return raw
+  }
+}
+
+/**
  * Why the text an OpenAI adapter sends for a call (`rawArgs` while it holds,
  * else `args` as JSON) is not the JSON object the API wants, or `undefined`
  * when it is one. The kept text is judged as it is, whatever `parseError`
