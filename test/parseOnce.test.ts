@@ -11,10 +11,10 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { parseBytes, parseText, type InputError, type Parsed, read } from "../src/cli/Input.js"
-import { Block, Message, Request } from "../src/index.js"
+import { Block, Conversation, Message, Request } from "../src/index.js"
 import { chatRequestOf } from "../src/internal/chatRequestOf.js"
 import { countChatRequest, type RenderOptions } from "../src/internal/openAiChatPrompt.js"
-import { ToolArguments } from "../src/providers/index.js"
+import { OpenAiChat, ToolArguments } from "../src/providers/index.js"
 import { intBetween } from "./arbitraries.js"
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text)
@@ -70,6 +70,22 @@ describe("the command line refuses text nested too deeply before parsing it", ()
   })
 })
 
+/** How many times `JSON.parse` is given `text` while `body` runs. */
+const parsesOf = <A>(text: string, body: () => A): { readonly times: number; readonly value: A } => {
+  const parse = JSON.parse
+  let times = 0
+  JSON.parse = ((t: string, reviver?: (this: unknown, key: string, value: unknown) => unknown) => {
+    if (t === text) times++
+    return parse(t, reviver)
+  }) as typeof JSON.parse
+  try {
+    const value = body()
+    return { times, value }
+  } finally {
+    JSON.parse = parse
+  }
+}
+
 /** Every text the prompt renderer counts, in order: the prompt itself. */
 const rendered = (body: unknown, options: RenderOptions): ReadonlyArray<string> => {
   const texts: Array<string> = []
@@ -96,23 +112,30 @@ const requestOf = (texts: ReadonlyArray<string>): Request.Request => {
 
 const FORMATS: ReadonlyArray<RenderOptions> = [{ model: "gpt-4o" }, { model: "gpt-5" }, { model: "gpt-3.5-turbo-0125" }, { model: "gpt-4" }, { model: "gpt-4o", responses: true }]
 
+describe("kept argument text validation read is not parsed again by the writer", () => {
+  it("a kept JSON object is parsed once across validation and writing, and goes out as kept while it gives args", () => {
+    const text = '{ "city": "Oslo", "days": 3 }'
+    const kept = Block.toolCall("call_1", "weather", { city: "Oslo", days: 3 }, { rawArgs: text })
+    const edited = Block.toolCall("call_2", "weather", { city: "Bergen", days: 3 }, { rawArgs: text })
+    for (const [call, sent] of [[kept, text], [edited, '{"city":"Bergen","days":3}']] as const) {
+      const messages = [Message.user("go"), Message.assistant([call]), Message.tool([Block.toolResult(call.id, call.name, "ok")])]
+      let written: unknown
+      const { times } = parsesOf(text, () => {
+        assert.deepStrictEqual(Conversation.issuesFor("openai-chat", messages), [])
+        written = Effect.runSync(OpenAiChat.toMessages(messages)).value
+      })
+      assert.strictEqual(times, 1)
+      assert.strictEqual((written as ReadonlyArray<{ readonly tool_calls?: ReadonlyArray<{ readonly function: { readonly arguments: string } }> }>)[1]!.tool_calls![0]!.function.arguments, sent)
+    }
+  })
+})
+
 describe("the prompt's compacted arguments come from the call's own reading", () => {
   it("a kept JSON object the reader parsed is not parsed again to be shown compacted", () => {
     const text = '{ "city": "Oslo",\n  "days": [1, 2.50, 1e2] }'
     const { body } = chatRequestOf(requestOf([text]))
-    const parse = JSON.parse
-    let again = 0
-    JSON.parse = ((t: string, reviver?: (this: unknown, key: string, value: unknown) => unknown) => {
-      if (t === text) again++
-      return parse(t, reviver)
-    }) as typeof JSON.parse
-    let prompt: ReadonlyArray<string>
-    try {
-      prompt = rendered(body, { model: "gpt-4o" })
-    } finally {
-      JSON.parse = parse
-    }
-    assert.strictEqual(again, 0)
+    const { times, value: prompt } = parsesOf(text, () => rendered(body, { model: "gpt-4o" }))
+    assert.strictEqual(times, 0)
     assert.include(prompt.join(""), '{"city":"Oslo","days":[1,2.5,100]}')
   })
 

@@ -45,6 +45,14 @@ interface Reading {
   readonly object: boolean
   readonly problem: string | undefined
   holds: boolean | undefined
+  /**
+   * The object a reading that did not compare parsed (validation's), held
+   * weakly until `rawArgsHold` compares it with `args`: an adapter writing
+   * the call after validation read it does not parse the text again, and a
+   * call validated but never written keeps no second copy of its arguments
+   * alive (once collected, the text is parsed again).
+   */
+  parsed?: WeakRef<object> | undefined
 }
 
 const readings = new WeakMap<object, Reading>()
@@ -65,7 +73,9 @@ const readKept = (call: { readonly args: Schema.Json }, raw: string, compare = f
     // (an empty text stands for no arguments, which the readers read as {} and the APIs take)
     reading = { object: false, problem: raw.trim() === "" ? undefined : again.error, holds: true }
   } else if (isObject(again.value)) {
-    reading = { object: true, problem: undefined, holds: compare ? jsonText(again.value) === jsonText(call.args) : undefined }
+    reading = compare
+      ? { object: true, problem: undefined, holds: jsonText(again.value) === jsonText(call.args) }
+      : { object: true, problem: undefined, holds: undefined, parsed: new WeakRef(again.value as object) }
   } else {
     // JSON that is no object holds when it gives the args, or the {} an adapter made of it
     const args = jsonText(call.args)
@@ -103,12 +113,14 @@ export const rawArgsHold = (call: { readonly rawArgs?: string | undefined; reado
   // a JSON object validation read first: it holds when it is the object `args` is
   let holds = true
   try {
-    const again = parseJson(raw)
+    const parsed = reading.parsed?.deref()
+    const again = parsed === undefined ? parseJson(raw) : { value: parsed as Schema.Json }
     holds = !("value" in again) || jsonText(again.value) === jsonText(call.args)
   } catch {
     // text too deep to read again: kept, as it came
   }
   reading.holds = holds
+  reading.parsed = undefined
   return holds
 }
 
