@@ -19,8 +19,7 @@ import { audioSecondsOfSource } from "./audio.js"
 import { imageSizeOfBase64 } from "./imageSize.js"
 import { bareMediaType, isImageType } from "./anthropicFiles.js"
 import { isPdf, pdfPagesOfSource } from "./pdf.js"
-import { asStoredCall, type ChatMessageLike, type ChatRequestLike, withCompactArgs, withMeasured } from "./openAiChatPrompt.js"
-import { compactSentArgs } from "./toolArgs.js"
+import { asStoredCall, type ChatMessageLike, type ChatRequestLike, withCall, withMeasured } from "./openAiChatPrompt.js"
 import { keptToolSettings } from "./toolSettings.js"
 import { hintKey, OPENAI_CHAT_HINTS, wireFieldsOf } from "./hint.js"
 
@@ -107,15 +106,6 @@ const user = (m: Message.UserMessage): ChatMessageLike => {
   return { role: "user", content: parts, ...name }
 }
 
-/**
- * A call's `function` as the adapter writes it, with its arguments compacted noted beside it when the call's own
- * reading of its text gives them (`compactSentArgs`): the prompt shows them so, and need not parse them again.
- */
-const fnOf = (block: Block.ToolCallBlock): { readonly name: string; readonly arguments: string } => {
-  const sent = Block.argsText(block)
-  return withCompactArgs({ name: block.name, arguments: sent }, () => compactSentArgs(block, sent))
-}
-
 const assistant = (m: Message.AssistantMessage): ChatMessageLike => {
   const said: Array<Schema.Json> = []
   let last: string | undefined
@@ -147,10 +137,11 @@ const assistant = (m: Message.AssistantMessage): ChatMessageLike => {
         if (block.providerExecuted === true) break
         const type = own(block)?.["type"]
         if (type === "function_call" && functionCall === undefined) {
-          functionCall = fnOf(block)
+          functionCall = withCall({ name: block.name, arguments: Block.argsText(block) }, block)
         } else {
           // a custom call has no `function`: the prompt renders it with an empty name
-          const call = { id: block.id, function: type === "custom" ? undefined : fnOf(block) }
+          // the function noted with its block: the prompt takes the arguments compacted from the block's own reading
+          const call = { id: block.id, function: type === "custom" ? undefined : withCall({ name: block.name, arguments: Block.argsText(block) }, block) }
           // a Responses call item with its id is read from the stored item (see `RESPONSES_CALL_EXTRA`)
           calls.push(block.itemId === undefined ? call : asStoredCall(call))
         }

@@ -540,8 +540,7 @@ const isSmall = (value: object): boolean => {
  * levels deep, which is not given to `JSON.parse` at all (see `MAX_DEPTH`).
  */
 export const parse = (text: string): { readonly value: Schema.Json } | { readonly error: string } => {
-  const deep = depthError(text)
-  if (deep !== undefined) return { error: deep }
+  if (tooDeep(text)) return { error: `nested deeper than ${MAX_DEPTH.toLocaleString("en-US")} levels` }
   let value: Schema.Json
   try {
     value = JSON.parse(text) as Schema.Json
@@ -560,9 +559,9 @@ const MAX_DEPTH = 100_000
 
 /**
  * Why text is not given to `JSON.parse` (it is nested more than `MAX_DEPTH` levels deep), or `undefined` when it
- * may be: the check `parse` makes first, for readers that parse text their own way (the command line, which reads
- * numbers too large for a double as the largest one instead of refusing them). Linear, and free for text of at most
- * `MAX_DEPTH` code units.
+ * may be: the check `parse` makes first, in its words, for readers that parse text their own way (the command
+ * line, which reads numbers too large for a double as the largest one instead of refusing them). Linear, and free
+ * for text of at most `MAX_DEPTH` code units.
  */
 export const depthError = (text: string): string | undefined =>
   tooDeep(text) ? `nested deeper than ${MAX_DEPTH.toLocaleString("en-US")} levels` : undefined

@@ -81,6 +81,10 @@ import type { Schema } from "effect"
 import { stringify } from "./json.js"
 import { isRecord, mapSubschemas, OMIT } from "./jsonSchema.js"
 import { openAiPdfPageTokens, pdfPagesOfBase64 } from "./pdf.js"
+import { compactSentArgs } from "./toolArgs.js"
+
+/** A tool call as `compactSentArgs` reads it: its arguments, and the text it was read with. */
+type ToolCallLike = Parameters<typeof compactSentArgs>[0]
 
 // ---------------------------------------------------------------------------
 // input shapes
@@ -393,17 +397,16 @@ export const asStoredCall = <C extends object>(call: C): C => {
 }
 
 /**
- * The compact text of a call's arguments (what `compactArguments` makes of
- * them), noted beside the call's `function` by the request estimate when
- * the block it wrote them from knows it without parsing them again
- * (`compactSentArgs`); asked only when the prompt shows the arguments
- * compacted. Beside the value, not in it: a body given as JSON carries none.
+ * The tool call block a call's `function` was written from, noted beside it
+ * by the request estimate: its own reading of its argument text gives them
+ * compacted (`compactSentArgs`) without parsing them again. Beside the
+ * value, not in it: a body given as JSON carries none.
  */
-const compactNoted = new WeakMap<object, () => string | undefined>()
+const calledFrom = new WeakMap<object, ToolCallLike>()
 
-/** `fn` (a call's `function`), with how to get its arguments compacted noted beside it. */
-export const withCompactArgs = <F extends object>(fn: F, compact: () => string | undefined): F => {
-  compactNoted.set(fn, compact)
+/** `fn` (a call's `function`), with the block it was written from noted beside it. */
+export const withCall = <F extends object>(fn: F, call: ToolCallLike): F => {
+  calledFrom.set(fn, call)
   return fn
 }
 
@@ -485,12 +488,11 @@ const contentOf = (content: unknown, model: string | undefined): { readonly text
 
 /**
  * Compact JSON of a call's arguments as the model wrote them: re-serialized when they parse, as-is when not; what
- * was noted beside the call (`withCompactArgs`) when that is known, so that text read once is not parsed again.
+ * the block noted beside the call (`withCall`) gives when it knows them, so that text read once is not parsed again.
  */
-const compactArguments = (call: { readonly args: string; readonly compact?: (() => string | undefined) | undefined }): string => {
-  const noted = call.compact?.()
+const compactArguments = ({ args, from }: { readonly args: string; readonly from?: ToolCallLike | undefined }): string => {
+  const noted = from && compactSentArgs(from, args)
   if (noted !== undefined) return noted
-  const args = call.args
   try {
     return JSON.stringify(JSON.parse(args))
   } catch {
@@ -792,7 +794,7 @@ export const renderChatRequest = (request: ChatRequestLike, options: RenderOptio
       continue
     }
 
-    const calls: Array<{ readonly name: string; readonly args: string; readonly stored?: boolean; readonly compact?: (() => string | undefined) | undefined }> = []
+    const calls: Array<{ readonly name: string; readonly args: string; readonly stored?: boolean; readonly from?: ToolCallLike | undefined }> = []
     let toolCalls = 0
     if (role === "assistant") {
       if (Array.isArray(m.tool_calls)) {
@@ -800,7 +802,7 @@ export const renderChatRequest = (request: ChatRequestLike, options: RenderOptio
           if (!isRecord(call)) continue
           const fn = isRecord(call["function"]) ? call["function"] : {}
           const callName = asString(fn["name"])
-          calls.push({ name: callName, args: asString(fn["arguments"]), stored: storedCalls.has(call), compact: compactNoted.get(fn) })
+          calls.push({ name: callName, args: asString(fn["arguments"]), stored: storedCalls.has(call), from: calledFrom.get(fn) })
           toolCalls++
           if (typeof call["id"] === "string") callNames.set(call["id"], callName)
         }
@@ -813,7 +815,7 @@ export const renderChatRequest = (request: ChatRequestLike, options: RenderOptio
         }
       }
       if (isRecord(m.function_call)) {
-        calls.push({ name: asString(m.function_call["name"]), args: asString(m.function_call["arguments"]), compact: compactNoted.get(m.function_call) })
+        calls.push({ name: asString(m.function_call["name"]), args: asString(m.function_call["arguments"]), from: calledFrom.get(m.function_call) })
       }
     }
     const recipient = role === "assistant" && !itemwise ? replyTo : ""

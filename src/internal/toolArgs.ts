@@ -46,8 +46,8 @@ interface Reading {
   readonly problem: string | undefined
   holds: boolean | undefined
   /**
-   * The object a reading that did not compare parsed (validation's), held
-   * weakly until `rawArgsHold` compares it with `args`: an adapter writing
+   * The object the text parsed to, held weakly for `rawArgsHold` when the
+   * reading did not compare it with `args` (validation's): an adapter writing
    * the call after validation read it does not parse the text again, and a
    * call validated but never written keeps no second copy of its arguments
    * alive (once collected, the text is parsed again).
@@ -73,9 +73,7 @@ const readKept = (call: { readonly args: Schema.Json }, raw: string, compare = f
     // (an empty text stands for no arguments, which the readers read as {} and the APIs take)
     reading = { object: false, problem: raw.trim() === "" ? undefined : again.error, holds: true }
   } else if (isObject(again.value)) {
-    reading = compare
-      ? { object: true, problem: undefined, holds: jsonText(again.value) === jsonText(call.args) }
-      : { object: true, problem: undefined, holds: undefined, parsed: new WeakRef(again.value as object) }
+    reading = { object: true, problem: undefined, holds: compare ? jsonText(again.value) === jsonText(call.args) : undefined, parsed: new WeakRef(again.value as object) }
   } else {
     // JSON that is no object holds when it gives the args, or the {} an adapter made of it
     const args = jsonText(call.args)
@@ -114,13 +112,12 @@ export const rawArgsHold = (call: { readonly rawArgs?: string | undefined; reado
   let holds = true
   try {
     const parsed = reading.parsed?.deref()
-    const again = parsed === undefined ? parseJson(raw) : { value: parsed as Schema.Json }
+    const again = parsed ? { value: parsed as Schema.Json } : parseJson(raw)
     holds = !("value" in again) || jsonText(again.value) === jsonText(call.args)
   } catch {
     // text too deep to read again: kept, as it came
   }
   reading.holds = holds
-  reading.parsed = undefined
   return holds
 }
 
@@ -137,8 +134,8 @@ export const rawArgsHold = (call: { readonly rawArgs?: string | undefined; reado
 export const compactSentArgs = (call: { readonly rawArgs?: string | undefined; readonly args: Schema.Json }, sent: string): string | undefined => {
   const raw = call.rawArgs
   if (raw === undefined || !rawArgsHold(call)) return sent
-  const reading = readings.get(call)
-  if (reading === undefined || !reading.object || reading.holds !== true) return undefined
+  // held kept text that is an object: it is the object `args` is
+  if (readings.get(call)?.object !== true) return undefined
   try {
     return JSON.stringify(call.args)
   } catch {
