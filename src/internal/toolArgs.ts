@@ -128,8 +128,8 @@ export const rawArgsHold = (call: { readonly rawArgs?: string | undefined; reado
  * is kept text that this call's reading found to be the JSON object `args` is
  * (kept text too deep for V8's own writer is given as it is, as that
  * expression's failure leaves it). `undefined` when the text must be read:
- * kept text that is not a JSON object, or one that was never compared with
- * `args`.
+ * kept text that is not a JSON object (broken text the reader repaired,
+ * JSON of another kind).
  */
 export const compactSentArgs = (call: { readonly rawArgs?: string | undefined; readonly args: Schema.Json }, sent: string): string | undefined => {
   const raw = call.rawArgs
