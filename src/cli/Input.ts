@@ -7,7 +7,7 @@
  */
 import { Effect, Schema } from "effect"
 import * as fs from "node:fs"
-import { ownParsedJson } from "../internal/json.js"
+import { depthError, ownParsedJson } from "../internal/json.js"
 import { describeInexact, finiteParsedJson, inexactNumbers } from "../internal/jsonNumbers.js"
 
 /**
@@ -109,11 +109,15 @@ export const readBytes = (file: string): Effect.Effect<Buffer, InputError> =>
  */
 export const parseText = (text: string, name: string, bytes: number): Parsed | InputError => {
   if (text.trim() === "") return new InputError({ reason: `${name} is empty` })
-  let firstError: string
-  try {
-    return noteRounded(oneValue(JSON.parse(text) as unknown, bytes), text)
-  } catch (cause) {
-    firstError = errorText(cause)
+  // text nested too deeply is not given to JSON.parse, which takes a second over a million unclosed `[`; each line
+  // is checked again below, so the error names the line that is too deep
+  let firstError = depthError(text)
+  if (firstError === undefined) {
+    try {
+      return noteRounded(oneValue(JSON.parse(text) as unknown, bytes), text)
+    } catch (cause) {
+      firstError = errorText(cause)
+    }
   }
   return noteRounded(parseLines(
     linesOf(text),
@@ -154,6 +158,8 @@ const parseLines = (
     if (typeof text !== "string") return text
     const raw = text.trim()
     if (raw === "") continue
+    const deep = depthError(raw)
+    if (deep !== undefined) return new InputError({ reason: bad(line, deep, values.length === 0) })
     try {
       values.push(JSON.parse(raw) as unknown)
     } catch (cause) {

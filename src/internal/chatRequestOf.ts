@@ -19,7 +19,7 @@ import { audioSecondsOfSource } from "./audio.js"
 import { imageSizeOfBase64 } from "./imageSize.js"
 import { bareMediaType, isImageType } from "./anthropicFiles.js"
 import { isPdf, pdfPagesOfSource } from "./pdf.js"
-import { asStoredCall, type ChatMessageLike, type ChatRequestLike, withMeasured } from "./openAiChatPrompt.js"
+import { asStoredCall, type ChatMessageLike, type ChatRequestLike, withCall, withMeasured } from "./openAiChatPrompt.js"
 import { keptToolSettings } from "./toolSettings.js"
 import { hintKey, OPENAI_CHAT_HINTS, wireFieldsOf } from "./hint.js"
 
@@ -137,10 +137,11 @@ const assistant = (m: Message.AssistantMessage): ChatMessageLike => {
         if (block.providerExecuted === true) break
         const type = own(block)?.["type"]
         if (type === "function_call" && functionCall === undefined) {
-          functionCall = { name: block.name, arguments: Block.argsText(block) }
+          functionCall = withCall({ name: block.name, arguments: Block.argsText(block) }, block)
         } else {
           // a custom call has no `function`: the prompt renders it with an empty name
-          const call = { id: block.id, function: type === "custom" ? undefined : { name: block.name, arguments: Block.argsText(block) } }
+          // the function noted with its block: the prompt takes the arguments compacted from the block's own reading
+          const call = { id: block.id, function: type === "custom" ? undefined : withCall({ name: block.name, arguments: Block.argsText(block) }, block) }
           // a Responses call item with its id is read from the stored item (see `RESPONSES_CALL_EXTRA`)
           calls.push(block.itemId === undefined ? call : asStoredCall(call))
         }

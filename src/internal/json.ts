@@ -557,6 +557,15 @@ export const parse = (text: string): { readonly value: Schema.Json } | { readonl
  */
 const MAX_DEPTH = 100_000
 
+/**
+ * Why text is not given to `JSON.parse` (it is nested more than `MAX_DEPTH` levels deep), or `undefined` when it
+ * may be: the check `parse` makes first, in its words, for readers that parse text their own way (the command
+ * line, which reads numbers too large for a double as the largest one instead of refusing them). Linear, and free
+ * for text of at most `MAX_DEPTH` code units.
+ */
+export const depthError = (text: string): string | undefined =>
+  tooDeep(text) ? `nested deeper than ${MAX_DEPTH.toLocaleString("en-US")} levels` : undefined
+
 /** Whether text opens more than `MAX_DEPTH` brackets at once outside its strings; linear, and free for shorter text. */
 const tooDeep = (text: string): boolean => {
   if (text.length <= MAX_DEPTH) return false

@@ -86,6 +86,10 @@ import type { Schema } from "effect"
 import { stringify } from "./json.js"
 import { isRecord, mapSubschemas, OMIT } from "./jsonSchema.js"
 import { openAiPdfPageTokens, pdfPagesOfBase64 } from "./pdf.js"
+import { compactSentArgs } from "./toolArgs.js"
+
+/** A tool call as `compactSentArgs` reads it: its arguments, and the text it was read with. */
+type ToolCallLike = Parameters<typeof compactSentArgs>[0]
 
 // ---------------------------------------------------------------------------
 // input shapes
@@ -397,6 +401,20 @@ export const asStoredCall = <C extends object>(call: C): C => {
   return call
 }
 
+/**
+ * The tool call block a call's `function` was written from, noted beside it
+ * by the request estimate: its own reading of its argument text gives them
+ * compacted (`compactSentArgs`) without parsing them again. Beside the
+ * value, not in it: a body given as JSON carries none.
+ */
+const calledFrom = new WeakMap<object, ToolCallLike>()
+
+/** `fn` (a call's `function`), with the block it was written from noted beside it. */
+export const withCall = <F extends object>(fn: F, call: ToolCallLike): F => {
+  calledFrom.set(fn, call)
+  return fn
+}
+
 /** `part`, with what was measured of its file noted beside it. */
 export const withMeasured = <P extends object>(part: P, m: Measured): P => {
   measured.set(part, m)
@@ -473,8 +491,13 @@ const contentOf = (content: unknown, model: string | undefined): { readonly text
   return { text, extra }
 }
 
-/** Compact JSON of a call's arguments as the model wrote them: re-serialized when they parse, as-is when not. */
-const compactArguments = (args: string): string => {
+/**
+ * Compact JSON of a call's arguments as the model wrote them: re-serialized when they parse, as-is when not; what
+ * the block noted beside the call (`withCall`) gives when it knows them, so that text read once is not parsed again.
+ */
+const compactArguments = ({ args, from }: { readonly args: string; readonly from?: ToolCallLike | undefined }): string => {
+  const noted = from && compactSentArgs(from, args)
+  if (noted !== undefined) return noted
   try {
     return JSON.stringify(JSON.parse(args))
   } catch {
@@ -776,7 +799,7 @@ export const renderChatRequest = (request: ChatRequestLike, options: RenderOptio
       continue
     }
 
-    const calls: Array<{ readonly name: string; readonly args: string; readonly stored?: boolean }> = []
+    const calls: Array<{ readonly name: string; readonly args: string; readonly stored?: boolean; readonly from?: ToolCallLike | undefined }> = []
     let toolCalls = 0
     if (role === "assistant") {
       if (Array.isArray(m.tool_calls)) {
@@ -784,7 +807,7 @@ export const renderChatRequest = (request: ChatRequestLike, options: RenderOptio
           if (!isRecord(call)) continue
           const fn = isRecord(call["function"]) ? call["function"] : {}
           const callName = asString(fn["name"])
-          calls.push({ name: callName, args: asString(fn["arguments"]), stored: storedCalls.has(call) })
+          calls.push({ name: callName, args: asString(fn["arguments"]), stored: storedCalls.has(call), from: calledFrom.get(fn) })
           toolCalls++
           if (typeof call["id"] === "string") callNames.set(call["id"], callName)
         }
@@ -797,7 +820,7 @@ export const renderChatRequest = (request: ChatRequestLike, options: RenderOptio
         }
       }
       if (isRecord(m.function_call)) {
-        calls.push({ name: asString(m.function_call["name"]), args: asString(m.function_call["arguments"]) })
+        calls.push({ name: asString(m.function_call["name"]), args: asString(m.function_call["arguments"]), from: calledFrom.get(m.function_call) })
       }
     }
     const recipient = role === "assistant" && !itemwise ? replyTo : ""
@@ -815,8 +838,8 @@ export const renderChatRequest = (request: ChatRequestLike, options: RenderOptio
       for (const call of calls) {
         const header = `${author} to=functions.${call.name}`
         if (!hasCallSurcharge(format) || toolCalls === 0) turns.push(turn(framing, header, call.args))
-        else if (!responsesCalls) turns.push(turn(framing, header, compactArguments(call.args), format === "gpt-5" ? GPT5_TOOL_CALL_EXTRA : TOOL_CALL_EXTRA))
-        else if (call.stored === true) turns.push(turn(framing, header, compactArguments(call.args), RESPONSES_CALL_EXTRA.stored))
+        else if (!responsesCalls) turns.push(turn(framing, header, compactArguments(call), format === "gpt-5" ? GPT5_TOOL_CALL_EXTRA : TOOL_CALL_EXTRA))
+        else if (call.stored === true) turns.push(turn(framing, header, compactArguments(call), RESPONSES_CALL_EXTRA.stored))
         else turns.push(turn(framing, header, call.args, RESPONSES_CALL_EXTRA.sent))
       }
     } else {
@@ -824,7 +847,7 @@ export const renderChatRequest = (request: ChatRequestLike, options: RenderOptio
       for (let i = 0; i < calls.length; i++) {
         const call = calls[i]!
         if (i > 0) body += ","
-        body += `{"recipient_name":${JSON.stringify(`functions.${call.name}`)},"parameters":${compactArguments(call.args)}}`
+        body += `{"recipient_name":${JSON.stringify(`functions.${call.name}`)},"parameters":${compactArguments(call)}}`
       }
       body += "]}"
       const surcharge = format === "gpt-5" ? GPT5_TOOL_CALL_EXTRA : isO200kFormat(format) ? TOOL_CALL_EXTRA : PARALLEL_CALL_OVERHEAD

@@ -45,6 +45,14 @@ interface Reading {
   readonly object: boolean
   readonly problem: string | undefined
   holds: boolean | undefined
+  /**
+   * The object the text parsed to, held weakly for `rawArgsHold` when the
+   * reading did not compare it with `args` (validation's): an adapter writing
+   * the call after validation read it does not parse the text again, and a
+   * call validated but never written keeps no second copy of its arguments
+   * alive (once collected, the text is parsed again).
+   */
+  parsed?: WeakRef<object> | undefined
 }
 
 const readings = new WeakMap<object, Reading>()
@@ -65,7 +73,7 @@ const readKept = (call: { readonly args: Schema.Json }, raw: string, compare = f
     // (an empty text stands for no arguments, which the readers read as {} and the APIs take)
     reading = { object: false, problem: raw.trim() === "" ? undefined : again.error, holds: true }
   } else if (isObject(again.value)) {
-    reading = { object: true, problem: undefined, holds: compare ? jsonText(again.value) === jsonText(call.args) : undefined }
+    reading = { object: true, problem: undefined, holds: compare ? jsonText(again.value) === jsonText(call.args) : undefined, parsed: new WeakRef(again.value as object) }
   } else {
     // JSON that is no object holds when it gives the args, or the {} an adapter made of it
     const args = jsonText(call.args)
@@ -103,13 +111,36 @@ export const rawArgsHold = (call: { readonly rawArgs?: string | undefined; reado
   // a JSON object validation read first: it holds when it is the object `args` is
   let holds = true
   try {
-    const again = parseJson(raw)
+    const parsed = reading.parsed?.deref()
+    const again = parsed ? { value: parsed as Schema.Json } : parseJson(raw)
     holds = !("value" in again) || jsonText(again.value) === jsonText(call.args)
   } catch {
     // text too deep to read again: kept, as it came
   }
   reading.holds = holds
   return holds
+}
+
+/**
+ * What `JSON.stringify(JSON.parse(text))` gives for the text an adapter sends
+ * for a call (`Block.argsText`), when that is known without reading the text
+ * again: the text itself when it is `args` written, or `args` written when it
+ * is kept text that this call's reading found to be the JSON object `args` is
+ * (kept text too deep for V8's own writer is given as it is, as that
+ * expression's failure leaves it). `undefined` when the text must be read:
+ * kept text that is not a JSON object (broken text the reader repaired,
+ * JSON of another kind).
+ */
+export const compactSentArgs = (call: { readonly rawArgs?: string | undefined; readonly args: Schema.Json }, sent: string): string | undefined => {
+  const raw = call.rawArgs
+  if (raw === undefined || !rawArgsHold(call)) return sent
+  // held kept text that is an object: it is the object `args` is
+  if (readings.get(call)?.object !== true) return undefined
+  try {
+    return JSON.stringify(call.args)
+  } catch {
+    return raw
+  }
 }
 
 /**

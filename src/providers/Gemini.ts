@@ -139,6 +139,7 @@ import * as Accumulator from "./GeminiStream.js"
 import type { KeepPartial, StreamOptions } from "./StreamAccumulator.js"
 import type * as Wire from "./GeminiWire.js"
 import { eitherSpelling, readsSnake } from "./internal/geminiSpelling.js"
+import { digest as idDigest, prefix as idPrefix } from "./internal/ids.js"
 import * as A from "./internal/adapter.js"
 import { defined, hintOf, keep, keptOf, merge } from "./internal/kept.js"
 import type * as StreamErrors from "./StreamError.js"
@@ -433,6 +434,21 @@ export interface WriteOptions extends ConversionOptions {
 let responseCalls = 0
 const processTag = Math.floor(Math.random() * 36 ** 6).toString(36).padStart(6, "0")
 
+/**
+ * The longest name (or response id) a made-up call id holds as it is: 64 code
+ * units, the most the Gemini API takes in a function name, so the ids of
+ * every call it can send are as they always were. A longer one (a 20 MB name
+ * from a broken or hostile payload would make a 20 MB id, copied into every
+ * message that names the call) is held as its first 64 code units and a
+ * short hash of the whole (`_` and 11 letters and digits): the same name
+ * gives the same id, and two names sharing their first 64 code units give
+ * different ones.
+ */
+const MADE_UP_NAME = 64
+
+/** A name as a made-up id holds it (see `MADE_UP_NAME`). */
+const idPart = (name: string): string => (name.length <= MADE_UP_NAME ? name : `${idPrefix(name, MADE_UP_NAME)}_${idDigest(name)}`)
+
 // ---------------------------------------------------------------------------
 // reading
 // ---------------------------------------------------------------------------
@@ -660,7 +676,7 @@ const readContents = (ctx: A.Ctx, contents: ReadonlyArray<Schema.Json>, path: st
       return o
     }
     let p = 0
-    const ids = (name: string): string => fresh(`${name}_${c}_${p}`)
+    const ids = (name: string): string => fresh(`${idPart(name)}_${c}_${p}`)
     if (role === "model") {
       const blocks: Array<Block.AssistantBlock> = []
       for (; p < parts.length; p++) {
@@ -1618,7 +1634,7 @@ const decodeResponse = (ctx: A.Ctx, given: Obj, candidateIndex: number): Decoded
   }
   if (candidates.length > 1) A.dropped(ctx, undefined, undefined, `${candidates.length - 1} other candidate(s)`, `one candidate is read (candidate ${candidateIndex})`)
   const id = A.optStr(ctx, raw, "responseId", "")
-  const prefix = id ?? `response_${processTag}_${++responseCalls}`
+  const prefix = id === undefined ? `response_${processTag}_${++responseCalls}` : idPart(id)
   const blocks: Array<Block.AssistantBlock> = []
   const providerData: Fields = A.extrasOf(raw, responseKeysRead) ?? {}
   let finish: string | undefined
@@ -1633,7 +1649,7 @@ const decodeResponse = (ctx: A.Ctx, given: Obj, candidateIndex: number): Decoded
     const parts = content === undefined || content["parts"] === undefined ? [] : A.arr(ctx, content["parts"], `${at}.content.parts`)
     const pending = new Pending()
     for (let p = 0; p < parts.length; p++) {
-      readModelPart(ctx, A.obj(ctx, parts[p], `${at}.content.parts[${p}]`), `${at}.content.parts[${p}]`, (name) => `${name}_${prefix}_${p}`, pending, blocks)
+      readModelPart(ctx, A.obj(ctx, parts[p], `${at}.content.parts[${p}]`), `${at}.content.parts[${p}]`, (name) => `${idPart(name)}_${prefix}_${p}`, pending, blocks)
     }
   } else {
     const feedback = A.optObj(ctx, raw, "promptFeedback", "")

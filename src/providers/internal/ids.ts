@@ -143,7 +143,7 @@ interface Site {
 }
 
 /** The first `length` code units of `s`, one fewer rather than half a surrogate pair. */
-const prefix = (s: string, length: number): string => {
+export const prefix = (s: string, length: number): string => {
   if (length <= 0) return ""
   if (s.length <= length) return s
   const last = s.charCodeAt(length - 1)
@@ -156,7 +156,7 @@ const prefix = (s: string, length: number): string => {
  * finished with Murmur3's mixer. Fixed, so an id is rewritten the same way
  * in every request and every version.
  */
-const digest = (id: string): string => {
+export const digest = (id: string): string => {
   let a = 0x811c9dc5
   let b = 0x9e3779b9
   for (let i = 0; i < id.length; i++) {
