@@ -23,7 +23,7 @@ import * as Message from "./Message.js"
 import { hasToolCalls, issuesOf as messageIssuesOf } from "./Message.js"
 import type { Provider } from "./Provider.js"
 import { unknownProvider } from "./internal/unknownProvider.js"
-import { listOf, stringify } from "./internal/json.js"
+import { depthError, listOf, stringify } from "./internal/json.js"
 import { isMessagePart, itemIdOf, unfollowedReasoning } from "./internal/responsesItems.js"
 import { withoutStacks } from "./internal/withoutStacks.js"
 import { systemRunBetweenResults } from "./internal/systemRun.js"
@@ -237,7 +237,10 @@ const jsonlLines = (text: string): Array<{ readonly line: number; readonly value
     let end = text.indexOf("\n", start)
     if (end === -1) end = text.length
     const raw = text.slice(start, end).trim()
-    if (raw !== "") {
+    const deep = raw === "" ? undefined : depthError(raw)
+    if (deep !== undefined) {
+      out.push(new MessageDecodeError({ index: line, path: [], reason: `line ${line + 1} is not JSON: ${deep}` }))
+    } else if (raw !== "") {
       try {
         out.push({ line, value: JSON.parse(raw) as unknown })
       } catch (cause) {

@@ -15,6 +15,7 @@ import { Block, Conversation, Message, Request } from "../src/index.js"
 import { chatRequestOf } from "../src/internal/chatRequestOf.js"
 import { countChatRequest, type RenderOptions } from "../src/internal/openAiChatPrompt.js"
 import { OpenAiChat, ToolArguments } from "../src/providers/index.js"
+import { parseData, invalid } from "../src/providers/internal/json.js"
 import { intBetween } from "./arbitraries.js"
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text)
@@ -67,6 +68,25 @@ describe("the command line refuses text nested too deeply before parsing it", ()
     assert.strictEqual(reason(parseText(escaped, "in", escaped.length)), "parsed as json")
     const deepest = `${"[".repeat(100_000)}${"]".repeat(100_000)}`
     assert.strictEqual(reason(parseText(deepest, "in", deepest.length)), "parsed as json")
+  })
+})
+
+describe("the library's own readers refuse text nested too deeply before parsing it", () => {
+  const closed = `${"[".repeat(1_000_000)}${"]".repeat(1_000_000)}`
+
+  it.effect("a JSONL transcript names the line, and the other lines still decode", () =>
+    Effect.gen(function*() {
+      const text = `{"role":"user","content":"hi"}\n${closed}\n{"role":"assistant","content":"ok"}`
+      const { messages, failures } = yield* Conversation.decodeJsonlEach(text)
+      assert.strictEqual(messages.length, 2)
+      assert.deepStrictEqual(failures.map((f) => f.message.includes(`line 2 is not JSON: ${TOO_DEEP}`)), [true])
+      const first = yield* Effect.flip(Conversation.decodeJsonl(text))
+      assert.include(first.message, `line 2 is not JSON: ${TOO_DEEP}`)
+    }))
+
+  it("a stream's data line is not JSON (JSON.parse read a million closed levels as an array)", () => {
+    assert.strictEqual(parseData(closed), invalid)
+    assert.deepStrictEqual(parseData(`${"[".repeat(1_000)}${"]".repeat(1_000)}`) !== invalid, true)
   })
 })
 

@@ -1,12 +1,14 @@
 /**
  * JSON parsing that never throws, for payloads that arrive from the wire.
  */
+import { depthError } from "../../internal/json.js"
 
 /** The value `parseData` returns for text that is not JSON. */
 export const invalid: unique symbol = Symbol("effect-agent-messages/invalid-json")
 
-/** `JSON.parse` that returns `invalid` instead of throwing. */
+/** `JSON.parse` that returns `invalid` instead of throwing, and for text nested too deep to be read (see `depthError`). */
 export const parseData = (text: string): unknown => {
+  if (depthError(text) !== undefined) return invalid
   try {
     return JSON.parse(text)
   } catch {
