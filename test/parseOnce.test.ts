@@ -159,6 +159,21 @@ describe("the prompt's compacted arguments come from the call's own reading", ()
     assert.include(prompt.join(""), '{"city":"Oslo","days":[1,2.5,100]}')
   })
 
+  it("a body given as JSON whose arguments are nested too deeply shows them as they came, without parsing them", () => {
+    const deep = `{"deep": ${"[".repeat(1_000_000)}${"]".repeat(1_000_000)}}`
+    const body = {
+      model: "gpt-4o",
+      messages: [
+        { role: "user", content: "go" },
+        { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "f", arguments: deep } }] },
+        { role: "tool", tool_call_id: "call_1", content: "done" }
+      ]
+    }
+    const { times, value: prompt } = parsesOf(deep, () => rendered(body, { model: "gpt-4o" }))
+    assert.strictEqual(times, 0)
+    assert.include(prompt.join(""), deep)
+  })
+
   // argument texts of every kind a reader keeps: compact, spaced, broken (repaired), not an object, numbers beyond a
   // double, empty, nested deeper than V8's own writer goes
   const odd = ['{"a": 1e400}', '{"n": 12345678901234567890123}', "", "  ", '{"city": "Osl', "[1, 2]", '"text"', '{"__proto__": {"x": 1}, "1": 2, "b": 3}', '{"s": "\\ud800 é"}', `{"deep": ${"[".repeat(12_000)}${"]".repeat(12_000)}}`]

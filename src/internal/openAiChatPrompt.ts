@@ -83,7 +83,7 @@ import { type ImageSize, imageSizeOfDataUrl, openAiImagePartTokens } from "./ima
 import { audioSecondsOfBase64, audioTokens, OPENAI_AUDIO_TOKENS_PER_SECOND } from "./audio.js"
 import { base64DataUrlParts } from "./dataUrl.js"
 import type { Schema } from "effect"
-import { stringify } from "./json.js"
+import { depthError, stringify } from "./json.js"
 import { isRecord, mapSubschemas, OMIT } from "./jsonSchema.js"
 import { openAiPdfPageTokens, pdfPagesOfBase64 } from "./pdf.js"
 import { compactSentArgs } from "./toolArgs.js"
@@ -498,6 +498,8 @@ const contentOf = (content: unknown, model: string | undefined): { readonly text
 const compactArguments = ({ args, from }: { readonly args: string; readonly from?: ToolCallLike | undefined }): string => {
   const noted = from && compactSentArgs(from, args)
   if (noted !== undefined) return noted
+  // text nested deeper than V8's writer goes comes back as it is either way: not parsed (a million levels took a second)
+  if (depthError(args) !== undefined) return args
   try {
     return JSON.stringify(JSON.parse(args))
   } catch {
