@@ -364,8 +364,11 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
   const carryItemStreamed = (from: Obj, to: Obj): void => {
     carryStreamed(from, to)
     const keptBefore = replacedParts.get(from)
+    // `from` leaves the response: the parts it kept are taken over, not copied (a copy on every replacement made a
+    // server that sends output_item.done again and again, with other parts each time, quadratic)
+    replacedParts.delete(from)
     for (const key of ["content", "summary"] as const) {
-      const left: Array<unknown> = [...(keptBefore?.get(key) ?? [])]
+      const left: Array<unknown> = keptBefore?.get(key) ?? []
       const before = from[key]
       const after = to[key]
       if (Array.isArray(before)) {

@@ -19,6 +19,7 @@ import * as GeminiStream from "../../src/providers/GeminiStream.js"
 import * as OpenAiChatStream from "../../src/providers/OpenAiChatStream.js"
 import type * as OpenAiChatWire from "../../src/providers/OpenAiChatWire.js"
 import * as OpenAiResponsesStream from "../../src/providers/OpenAiResponsesStream.js"
+import type * as OpenAiResponsesWire from "../../src/providers/OpenAiResponsesWire.js"
 
 interface Work {
   /** Total length of the arrays searched. */
@@ -27,13 +28,15 @@ interface Work {
   parsed: number
   /** Characters of the strings scanned. */
   scanned: number
+  /** Elements iterated over arrays (`for...of`, spreading, `Array.from`). */
+  iterated: number
 }
 
 type Method = (this: unknown, ...args: Array<unknown>) => unknown
 
 /** Runs `run` (synchronous) with the searching methods counted; the originals are back afterwards, whatever happens. */
 const workOf = (run: () => void): Work => {
-  const work: Work = { searched: 0, parsed: 0, scanned: 0 }
+  const work: Work = { searched: 0, parsed: 0, scanned: 0, iterated: 0 }
   const restore: Array<() => void> = []
   const wrap = (target: object, name: string, count: (self: unknown, args: ReadonlyArray<unknown>) => void): void => {
     const holder = target as Record<string, Method>
@@ -59,6 +62,23 @@ const workOf = (run: () => void): Work => {
   wrap(JSON, "parse", (_, args) => {
     work.parsed += typeof args[0] === "string" ? args[0].length : 0
   })
+  const arrays = Array.prototype as unknown as { [Symbol.iterator]: (this: ReadonlyArray<unknown>) => Iterator<unknown> }
+  const iterate = arrays[Symbol.iterator]
+  arrays[Symbol.iterator] = function(this: ReadonlyArray<unknown>) {
+    const inner = iterate.call(this)
+    const counted: IterableIterator<unknown> = {
+      next: () => {
+        const step = inner.next()
+        if (step.done !== true) work.iterated++
+        return step
+      },
+      [Symbol.iterator]: () => counted
+    }
+    return counted
+  }
+  restore.push(() => {
+    arrays[Symbol.iterator] = iterate
+  })
   try {
     run()
   } finally {
@@ -71,7 +91,7 @@ const workOf = (run: () => void): Work => {
 const assertLinear = (label: string, at: (n: number) => () => void, n = 500): void => {
   const small = workOf(at(n))
   const large = workOf(at(4 * n))
-  for (const key of ["searched", "parsed", "scanned"] as const) {
+  for (const key of ["searched", "parsed", "scanned", "iterated"] as const) {
     assert.isAtMost(large[key], 5 * small[key] + 2_000, `${label}: ${key} grew from ${small[key]} to ${large[key]} at four times the size`)
   }
 }
@@ -115,6 +135,50 @@ describe("OpenAI Chat: finish reasons", () => {
     const choice = result.success.choices[0] as unknown as { readonly finish_reason: string; readonly other_finish_reasons: ReadonlyArray<string> }
     assert.strictEqual(choice.finish_reason, "stop")
     assert.deepStrictEqual(choice.other_finish_reasons, ["length", "tool_calls", "content_filter"])
+  })
+})
+
+// ---------------------------------------------------------------------------
+// OpenAI Responses: output_item.done sent again and again for one item
+// ---------------------------------------------------------------------------
+
+/** One message item, then `n` output_item.done for it, each with a part of the other type than the one before. */
+const doneAgain = (n: number): Array<OpenAiResponsesWire.StreamEvent> => {
+  const response = { id: "resp_1", object: "response", created_at: 1, model: "gpt-5", status: "in_progress", output: [] }
+  const item = (status: string, part: object) => ({ id: "msg_1", type: "message", role: "assistant", status, content: [part] })
+  const text = { type: "output_text", text: "a", annotations: [] }
+  const refusal = { type: "refusal", refusal: "no" }
+  return [
+    { type: "response.created", response },
+    { type: "response.output_item.added", output_index: 0, item: item("in_progress", text) },
+    ...Array.from({ length: n }, (_, k) => ({ type: "response.output_item.done", output_index: 0, item: item("completed", k % 2 === 0 ? refusal : text) })),
+    { type: "response.completed", response: { ...response, status: "completed" } }
+  ] as unknown as Array<OpenAiResponsesWire.StreamEvent>
+}
+
+describe("OpenAI Responses: an item done again and again", () => {
+  it("each replacement takes over the parts the item it replaces kept, rather than copying them", () => {
+    assertLinear("done again", (n) => {
+      const events = doneAgain(n)
+      return () => {
+        const acc = OpenAiResponsesStream.make()
+        for (const e of events) acc.push(e)
+        acc.done()
+      }
+    })
+  })
+
+  it("every part a later item had no place for is still kept, in order", () => {
+    const n = 6
+    const acc = OpenAiResponsesStream.make()
+    for (const e of doneAgain(n)) acc.push(e)
+    const result = acc.done()
+    assert.strictEqual(result._tag, "Success")
+    if (result._tag !== "Success") return
+    const item = result.success.output[0] as unknown as { readonly content: ReadonlyArray<{ readonly type: string }>; readonly streamed_content: ReadonlyArray<{ readonly type: string }> }
+    // the last done item's part is the content; each earlier part was replaced by one of another type
+    assert.deepStrictEqual(item.content.map((p) => p.type), ["output_text"])
+    assert.deepStrictEqual(item.streamed_content.map((p) => p.type), ["output_text", "refusal", "output_text", "refusal", "output_text", "refusal"])
   })
 })
 
