@@ -182,6 +182,43 @@ describe("OpenAI Responses: an item done again and again", () => {
   })
 })
 
+/** `n` terminal events (a protocol error past the first), each with an output of one item of its own. */
+const terminalAgain = (n: number): Array<OpenAiResponsesWire.StreamEvent> => {
+  const response = { id: "resp_1", object: "response", created_at: 1, model: "gpt-5", status: "in_progress", output: [] }
+  return [
+    { type: "response.created", response },
+    ...Array.from({ length: n }, (_, k) => ({
+      type: "response.completed",
+      response: { ...response, status: "completed", output: [{ id: `msg_${k}`, type: "message", role: "assistant", status: "completed", content: [] }] }
+    }))
+  ] as unknown as Array<OpenAiResponsesWire.StreamEvent>
+}
+
+describe("OpenAI Responses: terminal events again and again", () => {
+  it("the items an earlier terminal output left are kept, not matched again by every later one", () => {
+    assertLinear("terminal again", (n) => {
+      const events = terminalAgain(n)
+      return () => {
+        const acc = OpenAiResponsesStream.make()
+        for (const e of events) acc.push(e)
+        acc.done()
+      }
+    })
+  })
+
+  it("each output a later one replaced is kept, in order, in the partial response", () => {
+    const acc = OpenAiResponsesStream.make()
+    for (const e of terminalAgain(4)) acc.push(e)
+    const result = acc.done()
+    assert.strictEqual(result._tag, "Failure")
+    if (result._tag !== "Failure") return
+    assert.strictEqual(result.failure._tag, "StreamProtocolError")
+    const partial = result.failure.partial as { readonly output: ReadonlyArray<{ readonly id: string }>; readonly streamed_items: ReadonlyArray<{ readonly id: string }> }
+    assert.deepStrictEqual(partial.output.map((i) => i.id), ["msg_3"])
+    assert.deepStrictEqual(partial.streamed_items.map((i) => i.id), ["msg_0", "msg_1", "msg_2"])
+  })
+})
+
 // ---------------------------------------------------------------------------
 // every reader, on the adversarial streams: many deltas, many fragments, many calls, one huge delta, awkward splits
 // ---------------------------------------------------------------------------
