@@ -4,7 +4,9 @@
  * accumulator), the inputs that are worst for it (ids crafted to collide in a
  * fixed hash, one id reused by every call, long runs of one role, one huge
  * message, many tiny ones; for streams: many tiny deltas, one huge delta,
- * colliding and reused call ids, one call's arguments in many fragments;
+ * colliding and reused call ids, one call's arguments in many fragments,
+ * another finish reason on every chunk, a Responses item done again and
+ * again, terminal events again and again;
  * a long run of system messages, Anthropic results read from separate user
  * messages; huge inputs: 10 MB of text, a megabyte of tool arguments read
  * from the wire, valid and broken, and such arguments in one stream delta;
@@ -211,18 +213,23 @@ const frame = (data: unknown, event?: string): string => `${event === undefined 
 export interface StreamShape {
   readonly name: string
   readonly make: () => { readonly feed: (chunk: string) => void; readonly done: () => unknown }
-  /** The stream's text: `texts` text deltas, `calls` tool calls (id of each), the first call's arguments in `fragments`. */
-  readonly render: (texts: ReadonlyArray<string>, ids: ReadonlyArray<string>, fragments: ReadonlyArray<string>) => string
+  /**
+   * The stream's text: `texts` text deltas, `calls` tool calls (id of each), the first call's arguments in `fragments`;
+   * with `finishes`, text delta k also carries the finish reason `finishes[k]` (where the provider has one per event).
+   */
+  readonly render: (texts: ReadonlyArray<string>, ids: ReadonlyArray<string>, fragments: ReadonlyArray<string>, finishes?: ReadonlyArray<string>) => string
 }
 
 const chatShape: StreamShape = {
   name: "OpenAiChatStream",
   make: OpenAiChatStream.make,
-  render: (texts, ids, fragments) => {
+  render: (texts, ids, fragments, finishes) => {
     const head = { id: "chatcmpl-cost", object: "chat.completion.chunk", created: 1, model: "gpt-4o" }
     const chunk = (delta: object, finish: string | null = null) => frame({ ...head, choices: [{ index: 0, delta, finish_reason: finish }] })
     let out = chunk({ role: "assistant", content: "" })
-    for (const t of texts) out += chunk({ content: t })
+    texts.forEach((t, k) => {
+      out += chunk({ content: t }, finishes?.[k] ?? null)
+    })
     ids.forEach((id, i) => {
       out += chunk({ tool_calls: [{ index: i, id, type: "function", function: { name: "f", arguments: i === 0 ? "" : "{}" } }] })
     })
@@ -234,13 +241,17 @@ const chatShape: StreamShape = {
 const anthropicShape: StreamShape = {
   name: "AnthropicStream",
   make: AnthropicStream.make,
-  render: (texts, ids, fragments) => {
+  render: (texts, ids, fragments, finishes) => {
     const e = (data: { readonly type: string }) => frame(data, data.type)
     let out = e({ type: "message_start", message: { id: "msg_cost", type: "message", role: "assistant", model: "claude", content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } } } as { type: string })
     let index = 0
     if (texts.length > 0) {
       out += e({ type: "content_block_start", index, content_block: { type: "text", text: "" } } as { type: string })
-      for (const t of texts) out += e({ type: "content_block_delta", index, delta: { type: "text_delta", text: t } } as { type: string })
+      texts.forEach((t, k) => {
+        out += e({ type: "content_block_delta", index, delta: { type: "text_delta", text: t } } as { type: string })
+        const finish = finishes?.[k]
+        if (finish !== undefined) out += e({ type: "message_delta", delta: { stop_reason: finish, stop_sequence: null }, usage: { output_tokens: 1 } } as { type: string })
+      })
       out += e({ type: "content_block_stop", index } as { type: string })
       index++
     }
@@ -278,11 +289,13 @@ const responsesShape: StreamShape = {
 const geminiShape: StreamShape = {
   name: "GeminiStream",
   make: GeminiStream.make,
-  render: (texts, ids, fragments) => {
+  render: (texts, ids, fragments, finishes) => {
     const chunk = (parts: ReadonlyArray<object>, finish?: string) =>
       frame({ candidates: [{ content: { role: "model", parts }, index: 0, ...(finish === undefined ? {} : { finishReason: finish }) }], modelVersion: "gemini-3-pro" })
     let out = ""
-    for (const t of texts) out += chunk([{ text: t }])
+    texts.forEach((t, k) => {
+      out += chunk([{ text: t }], finishes?.[k])
+    })
     ids.forEach((id, i) => {
       if (i === 0 && fragments.length > 0) {
         out += chunk([{ functionCall: { id, name: "f", partialArgs: [], willContinue: true } }])
@@ -300,7 +313,12 @@ export const streamShapes: ReadonlyArray<StreamShape> = [chatShape, anthropicSha
 
 interface StreamGenerator {
   readonly name: string
-  readonly make: (n: number) => { readonly texts: ReadonlyArray<string>; readonly ids: ReadonlyArray<string>; readonly fragments: ReadonlyArray<string> }
+  readonly make: (n: number) => {
+    readonly texts: ReadonlyArray<string>
+    readonly ids: ReadonlyArray<string>
+    readonly fragments: ReadonlyArray<string>
+    readonly finishes?: ReadonlyArray<string>
+  }
 }
 
 const streamGenerators: ReadonlyArray<StreamGenerator> = [
@@ -324,6 +342,45 @@ const streamGenerators: ReadonlyArray<StreamGenerator> = [
       const fragments: Array<string> = []
       for (let i = 0; i < json.length; i += 4) fragments.push(json.slice(i, i + 4))
       return { texts: [], ids: ["call_1"], fragments: fragments.slice(0, n) }
+    }
+  },
+  {
+    // a compatible server that sends another finish reason on every chunk: OpenAI Chat kept those after the first in
+    // a list it searched on every chunk (Responses has no finish reason per event: its row is the text deltas')
+    name: "a new finish reason per delta",
+    make: (n) => ({ texts: Array.from({ length: n }, () => "a"), ids: [], fragments: [], finishes: Array.from({ length: n }, (_, k) => `reason_${k}`) })
+  }
+]
+
+/** Streams only one provider has: its name (a `streamShapes` name), the input's, and the SSE text at a size. */
+const providerStreams: ReadonlyArray<{ readonly shape: string; readonly name: string; readonly render: (n: number) => string }> = [
+  {
+    // output_item.done sent again for one item, with a part of another type each time: each replacement copied
+    // the parts kept by the one it replaced
+    shape: "OpenAiResponsesStream",
+    name: "one item done again",
+    render: (n) => {
+      const item = (status: string, part: object) => ({ id: "msg_1", type: "message", role: "assistant", status, content: [part] })
+      const text = { type: "output_text", text: "a", annotations: [] }
+      const refusal = { type: "refusal", refusal: "no" }
+      let out = frame({ type: "response.created", response: { id: "resp_cost", object: "response", created_at: 1, model: "gpt-5", status: "in_progress", output: [] } }, "response.created")
+      out += frame({ type: "response.output_item.added", output_index: 0, item: item("in_progress", text) }, "response.output_item.added")
+      for (let k = 0; k < n; k++) out += frame({ type: "response.output_item.done", output_index: 0, item: item("completed", k % 2 === 0 ? refusal : text) }, "response.output_item.done")
+      return out
+    }
+  },
+  {
+    // terminal events again and again, each with an item of its own: each matched all the items the ones before left
+    shape: "OpenAiResponsesStream",
+    name: "terminal events again",
+    render: (n) => {
+      const response = { id: "resp_cost", object: "response", created_at: 1, model: "gpt-5", status: "in_progress", output: [] }
+      let out = frame({ type: "response.created", response }, "response.created")
+      for (let k = 0; k < n; k++) {
+        const output = [{ id: `msg_${k}`, type: "message", role: "assistant", status: "completed", content: [] }]
+        out += frame({ type: "response.completed", response: { ...response, status: "completed", output } }, "response.completed")
+      }
+      return out
     }
   }
 ]
@@ -362,35 +419,55 @@ const chosen = (name: string): boolean => {
   return only === undefined || only === "" || only.split(",").map((s) => s.trim()).includes(name)
 }
 
+/** A timed run of a stream accumulator over `text`, fed in pieces of 16 KB. */
+const feedTimed = (shape: StreamShape, text: string) => () => {
+  const acc = shape.make()
+  for (let i = 0; i < text.length; i += 16_384) acc.feed(text.slice(i, i + 16_384))
+  return consume(acc.done())
+}
+
 /** Measures every pass on every worst-case input; prints the tables and returns the worst ratio. */
 export const runCostBench = (): number => {
   console.log(`\n## Adversarial cost: time per input unit at n, 4n, 16n (n = ${N.toLocaleString("en-US")})\n`)
   const rows: Array<Row> = []
+  // each row's timed run at any size, for the follow-up at 64n (streams too: a huge delta steps up past V8's
+  // largest regular string, about 128 KB, between n and 4n, and only 64n tells that step from a curve)
+  const followUps = new Map<Row, (size: number) => () => unknown>()
   const models = generators.filter((g) => chosen(g.name)).map((g) => ({ g, inputs: SIZES.map((size) => g.make(size)) }))
   for (const pass of passes) {
     for (const { g, inputs } of models) {
       const prepared = inputs.map((m) => pass.prepare(m))
-      rows.push(measure(pass.name, g.name, (size) => {
+      const row = measure(pass.name, g.name, (size) => {
         const input = prepared[SIZES.indexOf(size as (typeof SIZES)[number])]
         return () => consume(pass.run(input))
-      }))
+      })
+      rows.push(row)
+      followUps.set(row, (size) => {
+        const input = pass.prepare(g.make(size))
+        return () => consume(pass.run(input))
+      })
     }
   }
   for (const shape of streamShapes) {
     for (const g of streamGenerators.filter((g) => chosen(g.name))) {
       const texts = SIZES.map((size) => {
         const parts = g.make(size)
-        return shape.render(parts.texts, parts.ids, parts.fragments)
+        return shape.render(parts.texts, parts.ids, parts.fragments, parts.finishes)
       })
-      rows.push(measure(shape.name, g.name, (size) => {
-        const text = texts[SIZES.indexOf(size as (typeof SIZES)[number])]!
-        return () => {
-          const acc = shape.make()
-          for (let i = 0; i < text.length; i += 16_384) acc.feed(text.slice(i, i + 16_384))
-          return consume(acc.done())
-        }
-      }))
+      const row = measure(shape.name, g.name, (size) => feedTimed(shape, texts[SIZES.indexOf(size as (typeof SIZES)[number])]!))
+      rows.push(row)
+      followUps.set(row, (size) => {
+        const parts = g.make(size)
+        return feedTimed(shape, shape.render(parts.texts, parts.ids, parts.fragments, parts.finishes))
+      })
     }
+  }
+  for (const p of providerStreams.filter((p) => chosen(p.name))) {
+    const shape = streamShapes.find((s) => s.name === p.shape)!
+    const texts = SIZES.map(p.render)
+    const row = measure(shape.name, p.name, (size) => feedTimed(shape, texts[SIZES.indexOf(size as (typeof SIZES)[number])]!))
+    rows.push(row)
+    followUps.set(row, (size) => feedTimed(shape, p.render(size)))
   }
   if (rows.length === 0) {
     // only the per-message comparison was asked for
@@ -408,17 +485,15 @@ export const runCostBench = (): number => {
 
   // a pass that grew by 16n is measured again at 64n: a quadratic one grows 4x more, a
   // step in memory behaviour (the young generation filling up) stays where it is
-  const grew = rows.filter((r) => ratio(r) > 1.5 && passes.some((p) => p.name === r.pass))
+  const grew = rows.filter((r) => ratio(r) > 1.5 && followUps.has(r))
   if (grew.length > 0) {
     console.log(`\nPasses that grew more than 1.5x by 16n, measured again at 64n (a quadratic pass: 4x from 16n to 64n):\n`)
     const followed = grew.map((r) => {
-      const pass = passes.find((p) => p.name === r.pass)!
-      const g = generators.find((x) => x.name === r.input)!
-      const inputs = [SIZES[2], FOLLOW_UP].map((size) => pass.prepare(g.make(size)))
+      const runs = [SIZES[2], FOLLOW_UP].map((size) => followUps.get(r)!(size))
       const best = [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY]
       for (let round = 0; round < TIMING.rounds; round++) {
-        inputs.forEach((input, i) => {
-          best[i] = Math.min(best[i]!, timePerCall(() => consume(pass.run(input)), { minMs: TIMING.minMs, rounds: 1 }))
+        runs.forEach((run, i) => {
+          best[i] = Math.min(best[i]!, timePerCall(run, { minMs: TIMING.minMs, rounds: 1 }))
         })
       }
       const ns = [(best[0]! * 1e6) / SIZES[2], (best[1]! * 1e6) / FOLLOW_UP]

@@ -117,7 +117,7 @@ interface ChoiceState {
   audio: Obj | undefined
   logprobs: { content: Array<unknown> | null; refusal: Array<unknown> | null; extra: Obj } | undefined
   finishReason: string | null
-  otherFinishReasons: Array<string> | undefined // later, different finish reasons a server sent for the choice
+  otherFinishReasons: Set<string> | undefined // later, different finish reasons a server sent for the choice, in order (a set: one lookup per chunk)
   lastSetExpiresAt: boolean // the choice's latest chunk only set audio.expires_at
   readonly messageExtra: Obj
   // unknown delta strings that every chunk so far repeated: how many times (the field holds the value once)
@@ -387,7 +387,7 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.ChatCompletion> => {
     if (finish !== undefined && finish !== "") {
       if (choice.finishReason === null) choice.finishReason = finish
       // a server that repeats finish_reason with another value: the first stays, the others are kept beside it
-      else if (finish !== choice.finishReason && !(choice.otherFinishReasons ??= []).includes(finish)) choice.otherFinishReasons.push(finish)
+      else if (finish !== choice.finishReason) (choice.otherFinishReasons ??= new Set()).add(finish)
     }
     const logprobs = objAt(raw, "logprobs", at)
     if (logprobs !== undefined) applyLogprobs(choice, logprobs)

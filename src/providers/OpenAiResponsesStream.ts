@@ -310,7 +310,7 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
   // order, ahead of what is there now; one list per place, appended to, so adding a place again and again stays linear
   const earlierItems = new Map<number, Array<Obj>>()
   // streamed items a terminal output has no item for: kept, in stream order, as the response's `streamed_items`
-  let replacedItems: Array<Obj> = []
+  const replacedItems: Array<Obj> = []
   const earlierParts = new WeakMap<Array<unknown>, Map<number, Array<unknown>>>()
   const earlierPartsOf: EarlierParts = (list) => earlierParts.get(list as Array<unknown>)
   // what deltas built, by item or part and field: a `.done` event, a final item or the terminal response that
@@ -364,8 +364,11 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
   const carryItemStreamed = (from: Obj, to: Obj): void => {
     carryStreamed(from, to)
     const keptBefore = replacedParts.get(from)
+    // `from` leaves the response: the parts it kept are taken over, not copied (a copy on every replacement made a
+    // server that sends output_item.done again and again, with other parts each time, quadratic)
+    replacedParts.delete(from)
     for (const key of ["content", "summary"] as const) {
-      const left: Array<unknown> = [...(keptBefore?.get(key) ?? [])]
+      const left: Array<unknown> = keptBefore?.get(key) ?? []
       const before = from[key]
       const after = to[key]
       if (Array.isArray(before)) {
@@ -535,9 +538,9 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
       // without one) an item equal to it at its place, then one equal to it elsewhere, then the one at the streamed
       // item's place (the item added there last first),
       // then, for an item without an id or whose terminal item has none, the first such item of its type left; a
-      // streamed item left without one is kept
+      // streamed item left without one is kept. One an earlier terminal output had no item for (a second terminal
+      // event, a protocol error) stays kept: it is not matched again, so a stream of many terminal events is linear
       const streamedItems: Array<{ readonly item: Obj; readonly place: number | undefined; readonly last: boolean }> = []
-      for (const item of replacedItems) streamedItems.push({ item, place: undefined, last: false })
       for (let i = 0; i < before.length; i++) {
         for (const a of earlierItems.get(i) ?? []) streamedItems.push({ item: a, place: i, last: false })
         const a = before[i]
@@ -620,13 +623,11 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
           if (q.n < q.named.length && sameItem(item, q.named[q.n]!)) claim(item, q.named[q.n++])
         }
       }
-      const left: Array<Obj> = []
       for (const { item } of streamedItems) {
         const b = matched.get(item)
         if (b !== undefined) carryItemStreamed(item, b)
-        else left.push(item)
+        else replacedItems.push(item)
       }
-      replacedItems = left
       done = output.map(() => replaceOutput)
       // the server's output is the whole list: what was kept from an index added twice is in it or in streamed_items
       earlierItems.clear()
