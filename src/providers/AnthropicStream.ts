@@ -73,6 +73,7 @@
  */
 import * as Core from "./internal/core.js"
 import { jsonTextState } from "./internal/jsonText.js"
+import { cutText } from "../internal/preview.js"
 import { runners, type StreamAccumulator } from "./StreamAccumulator.js"
 import type * as Wire from "./AnthropicWire.js"
 
@@ -425,14 +426,20 @@ const make_ = (ctx: Core.Context) => {
         if (bs === undefined || bs.json === undefined || bs.parsed !== unparsed || bs.json.trim() === "") continue
         const state = jsonTextState(bs.json)
         const where = state._tag === "Invalid" ? ` at character ${state.at}` : state._tag === "Truncated" ? " (it is cut short)" : ""
-        invalidInputs.push(`content block ${i} (${blockName(bs.block)}): its input is not valid JSON${where}: ${bs.json.length > 400 ? `${bs.json.slice(0, 400)}…` : bs.json}`)
+        invalidInputs.push(`content block ${i} (${blockName(bs.block)}): its input is not valid JSON${where}: ${cutText(bs.json, 400)}`)
       }
-      if (invalidInputs.length > 0) ctx.violation(invalidInputs.join("; "))
+      // the first few said in full: a message of one entry per block has no bound
+      const shown = invalidInputs.slice(0, INVALID_INPUTS_SHOWN).join("; ")
+      const more = invalidInputs.length - INVALID_INPUTS_SHOWN
+      if (invalidInputs.length > 0) ctx.violation(more > 0 ? `${shown}; and ${more} more block${more === 1 ? "" : "s"} whose input is not valid JSON` : shown)
       return { response, cut }
     }
   }
   return format
 }
+
+/** How many blocks whose input is not JSON the protocol error names in full. */
+const INVALID_INPUTS_SHOWN = 5
 
 /**
  * An Anthropic Messages stream accumulator. Beyond the common interface,

@@ -141,6 +141,23 @@ describe("AnthropicStream", () => {
     }
   })
 
+  it("names the first five stopped tool blocks whose input is not JSON, each cut whole at a character, and counts the rest", () => {
+    // 399 characters, then an emoji whose two halves stand at 400 and 401
+    const broken = `{"a": "${"x".repeat(392)}😀${"y".repeat(600)}`
+    const events: Array<Event> = [start()]
+    for (let i = 0; i < 40; i++) {
+      events.push(blockStart(i, { type: "tool_use", id: `toolu_${i}`, name: "f", input: {} }), delta(i, { type: "input_json_delta", partial_json: broken }), blockStop(i))
+    }
+    const error = failure([...events, messageDelta({ stop_reason: "tool_use" }), stop])
+    assert.strictEqual(error._tag, "StreamProtocolError")
+    if (error._tag !== "StreamProtocolError") return
+    assert.strictEqual(error.reason.split("its input is not valid JSON").length - 1, 5)
+    assert.include(error.reason, `: {"a": "${"x".repeat(392)}…; content block 1`)
+    assert.isTrue(error.reason.endsWith("; and 35 more blocks whose input is not valid JSON"))
+    assert.isBelow(error.reason.length, 3_000)
+    assert.strictEqual(((error.partial as AnthropicWire.Message).content[39] as AnthropicWire.ToolUseBlock).input, broken)
+  })
+
   it("reports a stopped tool block whose input is not JSON as a protocol error, keeping the raw text", () => {
     const error = failure([start(), ...toolUse(['{"a": 1}}']), blockStop(0), messageDelta({ stop_reason: "tool_use" }), stop])
     assert.strictEqual(error._tag, "StreamProtocolError")
