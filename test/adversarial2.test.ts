@@ -7,6 +7,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { Block, Conversation, Message, Repair } from "../src/index.js"
 import { Anthropic, OpenAiChat, StreamError } from "../src/providers/index.js"
+import * as Input from "../src/cli/Input.js"
 
 /** A line break, carriage return or other control character would let user text forge a line of its own in a one-line message. */
 const oneLine = (text: string): void => assert.notMatch(text, /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/, text)
@@ -67,4 +68,17 @@ describe("user text in warnings and errors stays on one line", () => {
       for (const i of error.issues) oneLine(i.message)
       oneLine(error.message)
     }))
+})
+
+describe("the command line's line about unreadable input", () => {
+  it("does not pass the input's control characters (a terminal escape) on to the terminal", () => {
+    for (const text of ["\u001b[2J", "{\"role\":\"user\",\"content\":\"a\"}\n\u001b[2Jhello\n", "{\"role\":\"user\",\"content\":\"a\"}\n\u001a"]) {
+      const read = Input.parseText(text, "log.jsonl", text.length)
+      assert.isTrue(read instanceof Input.InputError, JSON.stringify(read))
+      if (read instanceof Input.InputError) {
+        oneLine(read.message)
+        assert.notInclude(read.message, "\u001b")
+      }
+    }
+  })
 })
