@@ -8,6 +8,7 @@ import { Effect } from "effect"
 import { Block, Conversation, Message, Repair } from "../src/index.js"
 import { Anthropic, OpenAiChat, StreamError } from "../src/providers/index.js"
 import * as Input from "../src/cli/Input.js"
+import { cliHarness } from "./cliBuild.js"
 
 /** A line break, carriage return or other control character would let user text forge a line of its own in a one-line message. */
 const oneLine = (text: string): void => assert.notMatch(text, /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/, text)
@@ -81,4 +82,26 @@ describe("the command line's line about unreadable input", () => {
       }
     }
   })
+})
+
+describe("the command line's stderr on names and keys that hold a terminal escape and a line break", () => {
+  const cli = cliHarness("adversarial2")
+  const hostile = "\u001b[31mRED\u001b[0m\nFORGED"
+
+  it("every line it writes is its own: no raw escape, no forged line", () => {
+    const files = [
+      cli.file("unknown-key.json", [{ role: "user", content: "a", [hostile]: 1 }]),
+      cli.file("call.json", { input: [{ role: "user", content: "hi" }, { type: "function_call", call_id: hostile, name: hostile, arguments: "{" }] })
+    ]
+    for (const file of files) {
+      for (const args of [["check", file], ["check", file, "--provider", "anthropic"], ["convert", file, "--to", "anthropic", "--max-tokens", "5"], ["repair", file, "--provider", "anthropic"]]) {
+        const { stderr } = cli.run(args)
+        assert.isAbove(stderr.length, 0)
+        for (const line of stderr.split("\n")) {
+          oneLine(line)
+          assert.isFalse(line.startsWith("FORGED"), stderr)
+        }
+      }
+    }
+  }, 120_000)
 })
