@@ -59,7 +59,7 @@ describe("user text in warnings and errors stays on one line", () => {
     Effect.gen(function*() {
       const result = Repair.repair([Message.user("hi"), Message.assistant([Block.toolCall("c1", "a\rb\u001bc", {})]), Message.user("next")])
       assert.isAbove(result.actions.length, 0)
-      for (const a of result.actions) oneLine(a.message)
+      for (const a of result.actions) oneLine(a.description)
     }))
 
   it.effect("a validation issue about a tool name with a line break", () =>
