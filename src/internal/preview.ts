@@ -35,33 +35,16 @@ export const cutText = (s: string, max: number): string => {
 }
 
 /**
- * Control characters (C0, DEL, C1) and the Unicode line and paragraph separators: in a message they would start a
- * line of their own (a tool name `"f\nagent-messages: ..."` forging a line of the command line's output) or move
- * the cursor.
+ * Text made fit to stand unquoted in a one-line message: lone surrogates written U+FFFD, and control characters
+ * (C0) escaped as JSON writes them (`\n`, `\u001b`), since they would start a line of their own (a tool name
+ * `"f\nagent-messages: ..."` forging a line of the command line's output) or move a terminal's cursor.
  */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g
-
-/** A control character as JSON writes it (`\n`, `\u001b`). */
-const escapeControl = (c: string): string => {
-  switch (c) {
-    case "\n":
-      return "\\n"
-    case "\r":
-      return "\\r"
-    case "\t":
-      return "\\t"
-    default:
-      return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
-  }
-}
-
-/** Text made fit to stand unquoted in a one-line message: lone surrogates written U+FFFD, control characters escaped. */
-const wellFormedLine = (s: string): string => s.replace(LONE_SURROGATES, "\ufffd").replace(CONTROL, escapeControl)
+const wellFormedLine = (s: string): string => s.replace(LONE_SURROGATES, "\ufffd").replace(/[\0-\x1f]/g, (c) => JSON.stringify(c).slice(1, -1))
 
 /**
  * User text to stand unquoted in a warning's or an error's message: cut as `cutText` cuts it, every lone
  * surrogate (the user's own; the cut leaves none) written U+FFFD, so the message is well-formed text, and every
- * control character and line separator escaped as JSON writes it (`\n`), so the message stays on one line. Only
+ * control character escaped as JSON writes it (`\n`), so the message stays on one line. Only
  * the message changes: the data the text came from is kept as given. The work is bounded by `max`.
  */
 export const messageText = (s: string, max = 80): string => wellFormedLine(cutText(s.length > max ? s.slice(0, max + 1) : s, max))
