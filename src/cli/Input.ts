@@ -9,6 +9,7 @@ import { Effect, Schema } from "effect"
 import * as fs from "node:fs"
 import { depthError, ownParsedJson } from "../internal/json.js"
 import { describeInexact, finiteParsedJson, inexactNumbers } from "../internal/jsonNumbers.js"
+import { messageText } from "../internal/preview.js"
 
 /**
  * The input cannot be read or is not a conversation: `reason` is the one line
@@ -48,8 +49,11 @@ const noteRounded = (parsed: Parsed | InputError, text: string): Parsed | InputE
 }
 
 
-/** An error's message on one line (V8's JSON errors quote the text, line breaks and all). */
-const errorText = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause)).replace(/\s*[\r\n]+\s*/g, " ")
+/**
+ * An error's message on one line (V8's JSON errors quote the text, line breaks and all), its other control
+ * characters escaped: the text quoted is the input's, and a terminal escape in it would reach the terminal.
+ */
+const errorText = (cause: unknown): string => messageText((cause instanceof Error ? cause.message : String(cause)).replace(/\s*[\r\n]+\s*/g, " "), 1_000)
 
 /** The encoding of text that starts with a UTF-16 byte order mark, else `undefined`. */
 const utf16Of = (bytes: Uint8Array): "utf-16le" | "utf-16be" | undefined =>

@@ -35,11 +35,19 @@ export const cutText = (s: string, max: number): string => {
 }
 
 /**
- * User text to stand unquoted in a warning's or an error's message: cut as `cutText` cuts it, and every lone
- * surrogate (the user's own; the cut leaves none) written U+FFFD, so the message is well-formed text. Only the
- * message changes: the data the text came from is kept as given. The work is bounded by `max`.
+ * Text made fit to stand unquoted in a one-line message: lone surrogates written U+FFFD, and control characters
+ * (C0) escaped as JSON writes them (`\n`, `\u001b`), since they would start a line of their own (a tool name
+ * `"f\nagent-messages: ..."` forging a line of the command line's output) or move a terminal's cursor.
  */
-export const messageText = (s: string, max = 80): string => cutText(s.length > max ? s.slice(0, max + 1) : s, max).replace(LONE_SURROGATES, "\ufffd")
+const wellFormedLine = (s: string): string => s.replace(LONE_SURROGATES, "\ufffd").replace(/[\0-\x1f]/g, (c) => JSON.stringify(c).slice(1, -1))
+
+/**
+ * User text to stand unquoted in a warning's or an error's message: cut as `cutText` cuts it, every lone
+ * surrogate (the user's own; the cut leaves none) written U+FFFD, so the message is well-formed text, and every
+ * control character escaped as JSON writes it (`\n`), so the message stays on one line. Only
+ * the message changes: the data the text came from is kept as given. The work is bounded by `max`.
+ */
+export const messageText = (s: string, max = 80): string => wellFormedLine(cutText(s.length > max ? s.slice(0, max + 1) : s, max))
 
 /**
  * `messageText(parts.join(separator), max)` without joining the whole list: at most `max + 1` code units of each
@@ -162,7 +170,7 @@ const topLevel = (value: unknown, max: number): string | undefined => {
     if (typeof value === "function") return "a function"
     const text = typeof value === "symbol" ? String(value) : value instanceof Error && typeof value.message === "string" ? `${String(value.name)}: ${value.message}` : undefined
     // cut first: a lone surrogate at the cut is no pair split, and the rest are made well-formed
-    return text === undefined ? undefined : cutText(text.slice(0, max + 1), max).replace(LONE_SURROGATES, "\ufffd")
+    return text === undefined ? undefined : wellFormedLine(cutText(text.slice(0, max + 1), max))
   } catch {
     return UNREADABLE
   }
