@@ -88,7 +88,7 @@ describe("a block of a run of Responses items is named by the item it was read f
     expect(json.actions.map((a) => [a["index"], a["modelIndex"]])).toEqual([[4, 1], [1, 1], [3, 1]])
     const converted = run(["convert", body, "--to", "anthropic", "--max-tokens", "100"])
     expect(converted.stderr).toContain("warning: input[3]: thinking without a signature was left out")
-    expect(converted.stderr).toContain("warning: input[4]: the arguments of f")
+    expect(converted.stderr).toContain('warning: input[4]: the argument text of "f", not a valid JSON object, was sent as its repaired value')
   })
 })
 

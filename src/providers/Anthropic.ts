@@ -342,11 +342,11 @@ const fileBlock = (
 
 const inputOf = (ctx: A.Ctx, call: Block.ToolCallBlock, index: number, blockIndex: number): { readonly [key: string]: unknown } => {
   if (call.parseError !== undefined) {
-    A.converted(ctx, index, blockIndex, `the arguments of ${call.name} that were not a valid JSON object`, "as their repaired value (Anthropic takes an object)")
+    A.converted(ctx, index, blockIndex, `the argument text of ${quote(call.name)}, not a valid JSON object,`, "as its repaired value (Anthropic takes an object)")
   }
   const object = ToolArguments.toObject(call)
-  if (object.replaced !== undefined) A.converted(ctx, index, blockIndex, `the arguments of ${call.name}`, `as {}: ${object.replaced}`)
-  if (object.rounded !== undefined) A.converted(ctx, index, blockIndex, `a tool call to ${call.name}`, `with numbers of its arguments rounded to what a JavaScript number holds (${object.rounded})`)
+  if (object.replaced !== undefined) A.converted(ctx, index, blockIndex, `the argument text of ${quote(call.name)}`, `as {}: ${object.replaced}`)
+  if (object.rounded !== undefined) A.converted(ctx, index, blockIndex, `a tool call to ${quote(call.name)}`, `with numbers of its arguments rounded to what a JavaScript number holds (${object.rounded})`)
   return object.value
 }
 

@@ -920,10 +920,10 @@ const writeModelParts = (ctx: A.Ctx, m: Message.AssistantMessage, index: number)
           break
         }
         if (block.parseError !== undefined) {
-          A.converted(ctx, index, b, `the arguments of ${quote(block.name)} that were not a valid JSON object`, "as their repaired value (Gemini takes an object)")
+          A.converted(ctx, index, b, `the argument text of ${quote(block.name)}, not a valid JSON object,`, "as its repaired value (Gemini takes an object)")
         }
         const args = ToolArguments.toObject(block)
-        if (args.replaced !== undefined) A.converted(ctx, index, b, `the arguments of ${quote(block.name)}`, `as {} (${args.replaced})`)
+        if (args.replaced !== undefined) A.converted(ctx, index, b, `the argument text of ${quote(block.name)}`, `as {} (${args.replaced})`)
         if (args.rounded !== undefined) A.converted(ctx, index, b, `a tool call to ${quote(block.name)}`, `with numbers of its arguments rounded to what a JavaScript number holds (${args.rounded})`)
         A.checkToolName(ctx, block.name, index, b)
         const call: NonNullable<Wire.PartParam["functionCall"]> = { name: block.name }

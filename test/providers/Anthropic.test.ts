@@ -228,8 +228,8 @@ describe("Anthropic.toMessages", () => {
         "DroppedContent: the detail setting of an image/* file",
         "DroppedContent: an empty text block",
         "ConvertedContent: a refusal",
-        "ConvertedContent: the arguments of f that were not a valid JSON object",
-        "ConvertedContent: the arguments of g",
+        "ConvertedContent: the argument text of \"f\", not a valid JSON object,",
+        "ConvertedContent: the argument text of \"g\"",
         "ConvertedContent: a JSON value in the result of f"
       ])
       expect(value.messages[1]!.content).toEqual([

@@ -89,7 +89,7 @@ describe("ToolArguments.toolCall", () => {
       const anthropic = yield* Anthropic.toMessages([Message.user("Delete it."), assistant!])
       const gemini = yield* Gemini.toMessages([Message.user("Delete it."), assistant!])
       expect([anthropic, gemini].map((written) => written.warnings.map((w) => [w._tag, w.message]))).toEqual([
-        [["ConvertedContent", `messages[1].content[0]: a tool call to delete_tweet ${rounded}`]],
+        [["ConvertedContent", `messages[1].content[0]: a tool call to "delete_tweet" ${rounded}`]],
         [["ConvertedContent", `messages[1].content[0]: a tool call to "delete_tweet" ${rounded}`]]
       ])
       // in strict mode that is a failure, like every reported change
