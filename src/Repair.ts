@@ -969,15 +969,17 @@ const repairWith = (
       }
       endRun()
       // Anthropic: right after the messages left in the output after the calls that are of the calls' role (they are
-      // in the run of the calls, and stay there, past a run the writer leaves out: it joins the runs around it); the
-      // others go into the run after the results, or into theirs
+      // in the run of the calls, and stay there, past a run the writer leaves out: it joins the runs around it), up
+      // to one that opens a wire message a later message fills (read from a message of its own: the results would go
+      // into that one); the others go into the run after the results, or into theirs
       let at = out.length
       // (system messages among them go to the system prompt: they part no run)
       while (held !== undefined && at > 0 && (held.has(out[at - 1]!) || out[at - 1]!.role === "system")) at--
       for (let k = at; held !== undefined && k < out.length; k++) {
         const role = out[k]!.role
-        if (role === "system" ? at === k : wireRole(role) === wireRole(lastRole)) at = k + 1
-        else if (role !== "system" && (inputRuns![origins[k]!]! & LEFT_OUT) === 0) break
+        const flags = role === "system" ? 0 : inputRuns![origins[k]!]!
+        if (role === "system" ? at === k : wireRole(role) === wireRole(lastRole) && (flags & (CONTINUES | FILLED | LEFT_OUT)) !== FILLED) at = k + 1
+        else if (role !== "system" && (flags & LEFT_OUT) === 0) break
       }
       emit(Message.tool(results), unanswered[0]!.index)
       if (at < out.length - 1) {
