@@ -687,10 +687,15 @@ const removeAt = (out: Array<Message.Message>, origins: Array<number>, at: Reado
   origins.length = w
 }
 
-/** Whether the message after `k` on the wire is a tool message that goes into the wire message of `k`'s (`anthropicRuns`). */
+/**
+ * Whether results follow `k` in its wire message (`anthropicRuns`): a tool message with content after it, with only
+ * tool messages of that wire message between them (empty ones add nothing).
+ */
 const resultsFollow = (out: ReadonlyArray<Message.Message>, runs: Uint8Array, k: number): boolean => {
-  const next = nextOnWire(out, k)
-  return out[next]?.role === "tool" && (runs[next]! & CONTINUES) !== 0
+  for (let next = nextOnWire(out, k); out[next]?.role === "tool" && (runs[next]! & CONTINUES) !== 0; next = nextOnWire(out, next)) {
+    if (out[next]!.content.length > 0) return true
+  }
+  return false
 }
 
 /**
