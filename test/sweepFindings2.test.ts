@@ -76,3 +76,41 @@ describe("repairFor(\"anthropic\"): an empty message read from a message of its 
       assert.deepStrictEqual(yield* wireShape(repaired.messages), ["user:text", "assistant:text,tool_use,tool_use", "user:tool_result,tool_result,text"])
     }))
 })
+
+describe("where the properties were wrong rather than repair: behaviour they had not allowed for", () => {
+  it.effect("results read from two user messages, the second opened by an empty message of its own, are merged from that message on", () =>
+    Effect.gen(function*() {
+      const separate = Message.tool([], { providerOptions: { anthropic: { $separateMessage: true } } })
+      const messages = [
+        Message.user("Weather in Oslo?"),
+        Message.assistant([Block.toolCall("c0", "get_weather", { city: "Oslo" })]),
+        Message.assistant([Block.toolCall("c1", "get_weather", { city: "Bergen" })]),
+        Message.tool([Block.toolResult("c0", "get_weather", "sunny")]),
+        separate,
+        Message.tool([Block.toolResult("c1", "get_weather", "rain")])
+      ]
+      assert.deepStrictEqual(yield* wireShape(messages), ["user:text", "assistant:tool_use,tool_use", "user:tool_result", "user:tool_result"])
+      // the issue names the calls' message and the message where the results came apart (5), not the empty one (4)
+      assert.deepStrictEqual(tags(messages), ["MissingToolResult"])
+      const repaired = yield* Repair.repairFor("anthropic")(messages)
+      // the merge is logged at the empty message that opens the second wire message: the results' message follows it
+      assert.deepStrictEqual(repaired.actions.map((a) => [a._tag, a.index]), [["MergedConsecutive", 4]])
+      assert.deepStrictEqual(yield* wireShape(repaired.messages), ["user:text", "assistant:tool_use,tool_use", "user:tool_result,tool_result"])
+      assert.deepStrictEqual(tags(repaired.messages), [])
+    }))
+
+  it.effect("an empty user message whose run loses its only content across a left-out run is removed", () =>
+    Effect.gen(function*() {
+      // the empty user message and the orphan result are one wire message (the assistant run of another provider's
+      // data between them is left out); once the orphan goes, the writer would send the user message empty
+      const messages = [
+        Message.user([]),
+        Message.assistant([Block.providerData("gemini", { executableCode: { language: "PYTHON", code: "1" } })]),
+        Message.tool([Block.toolResult("call_1", "get_weather", "sunny")])
+      ]
+      const repaired = yield* Repair.repairFor("anthropic")(messages)
+      assert.deepStrictEqual(repaired.actions.map((a) => [a._tag, a.index]).sort(), [["RemovedEmptyMessage", 0], ["RemovedEmptyMessage", 2], ["RemovedOrphanResult", 2]])
+      assert.deepStrictEqual(repaired.messages.map((m) => m.role), ["assistant"])
+      assert.deepStrictEqual(yield* wireShape(repaired.messages), [])
+    }))
+})
