@@ -687,10 +687,15 @@ const removeAt = (out: Array<Message.Message>, origins: Array<number>, at: Reado
   origins.length = w
 }
 
-/** Whether the message after `k` on the wire is a tool message that goes into the wire message of `k`'s (`anthropicRuns`). */
+/**
+ * Whether results follow `k` in its wire message (`anthropicRuns`): a tool message with content after it, with only
+ * tool messages of that wire message between them (empty ones add nothing).
+ */
 const resultsFollow = (out: ReadonlyArray<Message.Message>, runs: Uint8Array, k: number): boolean => {
-  const next = nextOnWire(out, k)
-  return out[next]?.role === "tool" && (runs[next]! & CONTINUES) !== 0
+  for (let next = nextOnWire(out, k); out[next]?.role === "tool" && (runs[next]! & CONTINUES) !== 0; next = nextOnWire(out, next)) {
+    if (out[next]!.content.length > 0) return true
+  }
+  return false
 }
 
 /**
@@ -969,15 +974,17 @@ const repairWith = (
       }
       endRun()
       // Anthropic: right after the messages left in the output after the calls that are of the calls' role (they are
-      // in the run of the calls, and stay there, past a run the writer leaves out: it joins the runs around it); the
-      // others go into the run after the results, or into theirs
+      // in the run of the calls, and stay there, past a run the writer leaves out: it joins the runs around it), up
+      // to one that opens a wire message a later message fills (read from a message of its own: the results would go
+      // into that one); the others go into the run after the results, or into theirs
       let at = out.length
       // (system messages among them go to the system prompt: they part no run)
       while (held !== undefined && at > 0 && (held.has(out[at - 1]!) || out[at - 1]!.role === "system")) at--
       for (let k = at; held !== undefined && k < out.length; k++) {
         const role = out[k]!.role
-        if (role === "system" ? at === k : wireRole(role) === wireRole(lastRole)) at = k + 1
-        else if (role !== "system" && (inputRuns![origins[k]!]! & LEFT_OUT) === 0) break
+        const flags = role === "system" ? 0 : inputRuns![origins[k]!]!
+        if (role === "system" ? at === k : wireRole(role) === wireRole(lastRole) && (flags & (CONTINUES | FILLED | LEFT_OUT)) !== FILLED) at = k + 1
+        else if (role !== "system" && (flags & LEFT_OUT) === 0) break
       }
       emit(Message.tool(results), unanswered[0]!.index)
       if (at < out.length - 1) {

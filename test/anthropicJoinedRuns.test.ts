@@ -246,6 +246,17 @@ const emptiedAlong = (messages: ReadonlyArray<Message.Message>, action: Repair.R
   })
 }
 
+/** Whether a message the writer sends after `k` in the wire message `k` opens (a run of one role) is one in `named`. */
+const opensNamed = (messages: ReadonlyArray<Message.Message>, k: number, named: ReadonlySet<number | undefined>): boolean => {
+  for (let j = k + 1; j < messages.length; j++) {
+    const m = messages[j]!
+    if (m.role === "system") continue
+    if (wireRole(m) !== wireRole(messages[k]!) || m.providerOptions?.["anthropic"]?.["$separateMessage"] === true) return false
+    if (named.has(j)) return true
+  }
+  return false
+}
+
 const PAIRING = new Set(["MissingToolResult", "OrphanToolResult", "DuplicateToolResult"])
 
 const steps = stepsUpTo(12)
@@ -283,6 +294,9 @@ describe("validateFor(\"anthropic\") and repairFor(\"anthropic\") on tool traffi
       const touches = (action: Repair.RepairAction): boolean =>
         named.has(action.index) || (action._tag === "InsertedMissingResult" && missing.has(action.toolCallId)) ||
         emptiedAlong(messages, action, exit.value.actions) ||
+        // an empty message that opens the wire message of results an issue names, merged with them into the results
+        // before it
+        (action._tag === "MergedConsecutive" && messages[action.index]!.content.length === 0 && opensNamed(messages, action.index, named)) ||
         // a system message between messages merged into one now follows them
         (action._tag === "MovedSystemMessage" && exit.value.actions.some((other) => other._tag === "MergedConsecutive" && other.into < action.index && action.index < other.index)) ||
         textAfter.some((k) =>

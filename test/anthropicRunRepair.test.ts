@@ -8,7 +8,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Exit } from "effect"
 import { Block, Conversation, Message, Repair } from "../src/index.js"
 import { Anthropic } from "../src/providers/index.js"
-import { anthropicRuns, CONTINUES, FILLED } from "../src/internal/anthropicSent.js"
+import { anthropicRuns, CONTINUES, FILLED, LEFT_OUT } from "../src/internal/anthropicSent.js"
 import * as Arb from "./arbitraries.js"
 import { call, result, type Step, steps as stepsUpTo, toolTraffic } from "./toolTraffic.js"
 import { richConversation } from "./richConversation.js"
@@ -146,7 +146,8 @@ const unsentKept = (messages: ReadonlyArray<Message.Message>, touched: ReadonlyS
     members = []
   }
   for (let i = 0; i < messages.length; i++) {
-    if (messages[i]!.role === "system") continue
+    // (a run the writer leaves out parts no run: the runs on both sides of it are joined when of one role)
+    if (messages[i]!.role === "system" || (runs[i]! & LEFT_OUT) !== 0) continue
     if ((runs[i]! & CONTINUES) === 0) close()
     members.push(i)
   }
