@@ -46,7 +46,11 @@
  * that key), and the request body's (`generationConfig`, `safetySettings`,
  * tool configurations the model has no word for) directly in
  * `Request.providerOptions.gemini`; written back from there. Parts of
- * unknown kinds become `ProviderDataBlock`s. Non-text parts of a system
+ * unknown kinds become `ProviderDataBlock`s. A content's role other than
+ * `user` and `model` is kept and written back; its parts are read as a user
+ * content's, and a role Gemini never takes (`"assistant"`, `"system"`, not
+ * the older `"function"` or `"tool"` of function responses) is reported
+ * (`UnknownProviderField` at `contents[i].role`). Non-text parts of a system
  * instruction have no place in a system message and are reported
  * (`UnknownProviderField`). Beside the kept fields a few hints choose a
  * wire form, each named with a `$` in front (a part's own field named
@@ -173,6 +177,8 @@ const hints = new Set(["sameContent", "partsAt", "syntheticId", "noArgs", "nullA
 const requestHints = new Set(["snakeCase", "nullCamelCase", "declarationsKey", "toolsLayout"])
 
 const contentKeys = new Set(["role", "parts"])
+/** The roles a Gemini content takes: user and model, and for function responses the older "function" and the SDKs' "tool". */
+const GEMINI_ROLES = new Set(["user", "model", "function", "tool"])
 const partsKey = new Set(["parts"])
 const thoughtKeys = new Set(["text", "thought", "thoughtSignature"])
 const textKeys = new Set(["text", "thoughtSignature"])
@@ -666,8 +672,10 @@ const readContents = (ctx: A.Ctx, contents: ReadonlyArray<Schema.Json>, path: st
     previousRole = role
     const parts = content["parts"] === undefined || content["parts"] === null ? [] : A.arr(ctx, content["parts"], `${at}.parts`)
     const extras = A.extrasOf(content, contentKeys)
-    // a role other than user and model (the legacy "function") is kept and written back
+    // a role other than user and model (the legacy "function") is kept and written back; one Gemini never named
+    // ("assistant", "system": another format's message) is said, as its content is read as the user's
     const contentExtras = role !== undefined && role !== "user" && role !== "model" ? { ...extras, role } : extras
+    if (role !== undefined && !GEMINI_ROLES.has(role)) ctx.warnings.push(new UnknownProviderField({ path: `${at}.role`, kept: true }))
     let first = true
     // a content's later messages (its results and its text read apart) are marked to be written back into it
     const options = (): { readonly providerOptions?: Block.ProviderOptions } => {
