@@ -101,6 +101,31 @@ const detectList = (items: ReadonlyArray<unknown>): FormatName | undefined => {
   return undefined
 }
 
+/**
+ * Where a list mixes Gemini contents (`parts`) with messages of another
+ * format (`content` and no `parts`), or `undefined`: read as Gemini, the
+ * others' text is kept in Gemini's own fields and written to no other
+ * format, so such a list is not guessed at.
+ */
+const mixedWithGemini = (items: ReadonlyArray<unknown>): { readonly parts: number; readonly content: number } | undefined => {
+  let parts = -1
+  let content = -1
+  for (let i = 0; i < items.length && (parts < 0 || content < 0); i++) {
+    const item = items[i]
+    if (!isRecord(item)) continue
+    if ("parts" in item) parts = parts < 0 ? i : parts
+    else if ("content" in item) content = content < 0 ? i : content
+  }
+  return parts >= 0 && content >= 0 ? { parts, content } : undefined
+}
+
+const mixedError = (items: ReadonlyArray<unknown>): InputError | undefined => {
+  const mixed = mixedWithGemini(items)
+  return mixed === undefined ? undefined : new InputError({
+    reason: `the input mixes Gemini contents (parts: input[${mixed.parts}]) with messages of another format (content: input[${mixed.content}]); name the format to read it as with --format (--from for convert)`
+  })
+}
+
 /** Fields of a body beside its messages that only the Messages API takes (the last, the structured outputs beta's). */
 const ANTHROPIC_BODY_KEYS = ["system", "thinking", "output_config", "output_format"] as const
 
@@ -113,9 +138,9 @@ const ANTHROPIC_BODY_KEYS = ["system", "thinking", "output_config", "output_form
  */
 export const detect = (parsed: Parsed): { readonly format: FormatName; readonly shape: Shape } | InputError => {
   // lines of plain { role, content } fit every format: read as canonical, as JSONL always was
-  if (parsed.kind === "jsonl") return { format: detectList(parsed.values) ?? "canonical", shape: "jsonl" }
+  if (parsed.kind === "jsonl") return mixedError(parsed.values) ?? { format: detectList(parsed.values) ?? "canonical", shape: "jsonl" }
   const value = parsed.value
-  if (Array.isArray(value)) return { format: detectList(value) ?? "openai-chat", shape: "messages" }
+  if (Array.isArray(value)) return mixedError(value) ?? { format: detectList(value) ?? "openai-chat", shape: "messages" }
   if (!isRecord(value)) return new InputError({ reason: "the input is JSON but not a conversation: expected a list of messages or a request body" })
   if (Array.isArray(value["contents"])) return { format: "gemini", shape: "body" }
   if (hasKey(value, "input") && (Array.isArray(value["input"]) || typeof value["input"] === "string")) return { format: "openai-responses", shape: "body" }
