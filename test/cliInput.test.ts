@@ -32,6 +32,18 @@ describe("reading the command line's input", () => {
     assert.strictEqual(MAX_STRING_LENGTH, 2 ** 29 - 24)
   })
 
+  it("reads JSONL whose lines end in a lone CR (classic Mac OS) as the same lines ended in LF", () => {
+    const lines = ['{"role":"user","content":"hi"}', '{"role":"assistant","content":"hello"}', "", '{"role":"user","content":"bye"}']
+    const lf = parseText(lines.join("\n") + "\n", "in", 0)
+    assert.strictEqual(reason(lf), "parsed as jsonl")
+    assert.deepStrictEqual(parseText(lines.join("\r") + "\r", "in", 0), lf)
+    // the line a bad value is on is counted the same way
+    assert.strictEqual(reason(parseText(lines.join("\r").replace("bye", 'bye\\q'), "in", 0)), reason(parseText(lines.join("\n").replace("bye", 'bye\\q'), "in", 0)))
+    assert.match(reason(parseText(lines.join("\r").replace("bye", 'bye\\q'), "in", 0)), /^in is not JSON or JSONL: line 4: /)
+    // a CR that is whitespace inside one JSON document still reads as that document
+    assert.strictEqual(reason(parseText('{"messages":\r[]}', "in", 0)), "parsed as json")
+  })
+
   it("reads UTF-16 text with its byte order mark (what Windows PowerShell's `>` writes) as the same text in UTF-8", () => {
     const text = '[{"role":"user","content":"héllo 你好 👋"}]\r\n'
     const le = new Uint8Array([0xff, 0xfe, ...new Uint8Array(Buffer.from(text, "utf16le"))])

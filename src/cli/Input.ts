@@ -123,8 +123,9 @@ export const parseText = (text: string, name: string, bytes: number): Parsed | I
       firstError = errorText(cause)
     }
   }
+  // lines end at "\n" ("\r\n" included); a text with no "\n" at all ends them at "\r", as classic Mac OS wrote them
   return noteRounded(parseLines(
-    linesOf(text),
+    linesOf(text, text.includes("\n") ? "\n" : "\r"),
     bytes,
     (line, cause, first) =>
       first && line === 1 ? `${name} is not JSON (${firstError})` : `${name} is not JSON or JSONL: line ${line}: ${errorText(cause)}`,
@@ -132,11 +133,11 @@ export const parseText = (text: string, name: string, bytes: number): Parsed | I
   ), text)
 }
 
-/** The lines of a text (split at "\n"; a CR before it is trimmed with the rest). */
-function* linesOf(text: string): Generator<string> {
+/** The lines of a text, split at `lineEnd` (a CR before a "\n" is trimmed with the rest). */
+function* linesOf(text: string, lineEnd: "\n" | "\r"): Generator<string> {
   let start = 0
   while (start <= text.length) {
-    let end = text.indexOf("\n", start)
+    let end = text.indexOf(lineEnd, start)
     if (end === -1) end = text.length
     yield text.slice(start, end)
     start = end + 1
