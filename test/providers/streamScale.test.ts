@@ -142,6 +142,13 @@ describe("OpenAI Chat: finish reasons", () => {
 // OpenAI Responses: output_item.done sent again and again for one item
 // ---------------------------------------------------------------------------
 
+/** Every event pushed to a fresh Responses accumulator, then what it read. */
+const readResponses = (events: ReadonlyArray<OpenAiResponsesWire.StreamEvent>): ReturnType<OpenAiResponsesStream.Accumulator["done"]> => {
+  const acc = OpenAiResponsesStream.make()
+  for (const e of events) acc.push(e)
+  return acc.done()
+}
+
 /** One message item, then `n` output_item.done for it, each with a part of the other type than the one before. */
 const doneAgain = (n: number): Array<OpenAiResponsesWire.StreamEvent> => {
   const response = { id: "resp_1", object: "response", created_at: 1, model: "gpt-5", status: "in_progress", output: [] }
@@ -160,19 +167,13 @@ describe("OpenAI Responses: an item done again and again", () => {
   it("each replacement takes over the parts the item it replaces kept, rather than copying them", () => {
     assertLinear("done again", (n) => {
       const events = doneAgain(n)
-      return () => {
-        const acc = OpenAiResponsesStream.make()
-        for (const e of events) acc.push(e)
-        acc.done()
-      }
+      return () => readResponses(events)
     })
   })
 
   it("every part a later item had no place for is still kept, in order", () => {
     const n = 6
-    const acc = OpenAiResponsesStream.make()
-    for (const e of doneAgain(n)) acc.push(e)
-    const result = acc.done()
+    const result = readResponses(doneAgain(n))
     assert.strictEqual(result._tag, "Success")
     if (result._tag !== "Success") return
     const item = result.success.output[0] as unknown as { readonly content: ReadonlyArray<{ readonly type: string }>; readonly streamed_content: ReadonlyArray<{ readonly type: string }> }
@@ -198,18 +199,12 @@ describe("OpenAI Responses: terminal events again and again", () => {
   it("the items an earlier terminal output left are kept, not matched again by every later one", () => {
     assertLinear("terminal again", (n) => {
       const events = terminalAgain(n)
-      return () => {
-        const acc = OpenAiResponsesStream.make()
-        for (const e of events) acc.push(e)
-        acc.done()
-      }
+      return () => readResponses(events)
     })
   })
 
   it("each output a later one replaced is kept, in order, in the partial response", () => {
-    const acc = OpenAiResponsesStream.make()
-    for (const e of terminalAgain(4)) acc.push(e)
-    const result = acc.done()
+    const result = readResponses(terminalAgain(4))
     assert.strictEqual(result._tag, "Failure")
     if (result._tag !== "Failure") return
     assert.strictEqual(result.failure._tag, "StreamProtocolError")
