@@ -99,7 +99,7 @@ describe("Gemini input is counted with the table fitted for Gemini's tokenizer",
     const chat = TokenEstimator.heuristic.estimateRequest(Request.make([Message.user(digits)])).total
     expect(total("--provider", "openai-chat")).toBe(chat)
     expect(total("--provider", "openai-chat", "--estimator", "gemini")).toBeGreaterThan(chat + 100)
-  })
+  }, 300_000)
 
   it("trim: a Gemini body over its budget in Gemini's tokens is trimmed, though in o200k's it would fit", () => {
     const contents = [
@@ -263,7 +263,7 @@ describe("detection and same-format round trips", () => {
       const asArray = run(["convert", file(`${format}.list.json`, JSON.stringify(list)), "--to", "openai-chat"])
       expect(run(["convert", log, "--to", "openai-chat"]).stdout).toBe(asArray.stdout)
     }
-  })
+  }, 300_000)
 
   it("a body read as the wrong format is refused, not read as an empty conversation", () => {
     const chat = file("wrong-format.json", JSON.stringify(conversations["openai-chat"]))

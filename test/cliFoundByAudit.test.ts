@@ -160,7 +160,7 @@ describe("trim counts what it dropped in the file's entries", () => {
         expect([list, budget, r.out![list]!.length]).toEqual([list, budget, before - whole])
       }
     }
-  })
+  }, 300_000)
 
   it("trim --strategy summarize names what it summarized as the file does, not by the model's numbering", () => {
     const r = trimmed(responses(), 60, ["--strategy", "summarize"])
