@@ -16,6 +16,7 @@ import * as Message from "../Message.js"
 import * as Anthropic from "../providers/Anthropic.js"
 import type { Converted, ConversionWarning } from "../providers/Conversion.js"
 import * as Gemini from "../providers/Gemini.js"
+import type * as GeminiWire from "../providers/GeminiWire.js"
 import { eitherSpelling, readsSnake } from "../providers/internal/geminiSpelling.js"
 import * as OpenAiChat from "../providers/OpenAiChat.js"
 import * as OpenAiResponses from "../providers/OpenAiResponses.js"
@@ -358,7 +359,15 @@ export const writeValue = (
       // a file is written back in the spelling it was read in (snake_case for a REST or Python client); what came
       // from another format, which notes no spelling, is written as the official JS SDK reads it (lowerCamelCase)
       return (shape === "messages" ? Gemini.toMessages(request.messages, { spelling: "asRead" }) : Gemini.toRequest(request, { spelling: "asRead" })).pipe(
-        Effect.map(valueOf(same)),
+        Effect.map(
+          valueOf((prompt) => {
+            // a list stays a list, as Anthropic's does: the contents alone, unless a system instruction (in either
+            // spelling) goes beside them
+            if (shape !== "messages") return prompt
+            const written = prompt as GeminiWire.Messages
+            return Object.keys(written).every((k) => k === "contents") ? written.contents : written
+          })
+        ),
         Effect.mapError(unsupported)
       )
     default:

@@ -794,7 +794,7 @@ const gemini = (rules: Rules, request: Request.Request, model: string | undefine
     else if (defined.provider === "gemini") tools += rules.text(stringify({ [defined.type]: defined.config ?? {} }))
   }
   tools += jsonItems(rules, request.providerOptions?.["gemini"]?.["tools"])
-  // A response schema is not part of the prompt Gemini reports: on the 22 recorded requests with one (gemini-2.0-flash,
-  // 2.5-flash, 3-flash; test/data/gemini-usage), counting it put the estimate over by about its size (12 billed, 169 estimated).
+  // A response schema is not part of the prompt Gemini reports: on the 32 recorded requests with one (gemini-2.0-flash,
+  // 2.5-flash, 3-flash, 3-pro; test/data/gemini-usage), counting it put the estimate over by about its size (12 billed, 169 estimated).
   return done("gemini", messages, tools, 0, 0)
 }
