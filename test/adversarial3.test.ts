@@ -5,10 +5,11 @@
  * its fix.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Exit, Layer } from "effect"
+import { Effect, Exit, Layer, Schema } from "effect"
+import { Tool, Toolkit } from "effect/ai"
 import { countOpenAiChatRequest } from "../src/exact/index.js"
 import { Message, MessageWindow, Request, TokenEstimator } from "../src/index.js"
-import { OpenAiChat } from "../src/providers/index.js"
+import { EffectAi, OpenAiChat } from "../src/providers/index.js"
 
 const Window = MessageWindow.layer.pipe(Layer.provide(TokenEstimator.layer))
 
@@ -40,5 +41,29 @@ describe("a $ref whose percent escape is malformed", () => {
   it("a well-formed escape still names its definition", () => {
     const rendered = TokenEstimator.heuristic.estimateRequest(withRef("#/$defs/A%20B")).tools
     assert.notStrictEqual(rendered, TokenEstimator.heuristic.estimateRequest(withRef("#/$defs/missing")).tools)
+  })
+})
+
+describe("EffectAi.fromToolkit on a dynamic tool whose JSON Schema is not JSON", () => {
+  const dynamic = (name: string, parameters: unknown) => Tool.dynamic(name, { parameters: parameters as never })
+
+  it("leaves that tool out with a DroppedContent naming where, and keeps the others (it threw 'Schema validation failed')", () => {
+    const toolkit = Toolkit.make(
+      dynamic("infinite", { type: "object", properties: { x: { type: "number", default: Infinity } } }),
+      dynamic("dated", { type: "object", properties: { at: { type: "string", examples: [new Date(0)] } } }),
+      Tool.make("kept", { parameters: Schema.Struct({ city: Schema.String }) })
+    )
+    const { value, warnings } = EffectAi.fromToolkit(toolkit)
+    assert.deepStrictEqual(value.map((tool) => tool.name), ["kept"])
+    assert.deepStrictEqual(warnings.map((w) => w.message), [
+      "the tool \"infinite\" was left out: its parameters schema is not JSON at parameters.properties.x.default: Expected a JSON value, got Infinity",
+      "the tool \"dated\" was left out: its parameters schema is not JSON at parameters.properties.at.examples[0]: Expected a JSON value, got a Date"
+    ])
+  })
+
+  it("a schema that is no JSON object is left out and reported", () => {
+    const { value, warnings } = EffectAi.fromToolkit(Toolkit.make(dynamic("listed", ["not", "an", "object"])))
+    assert.deepStrictEqual(value, [])
+    assert.deepStrictEqual(warnings.map((w) => w.message), ["the tool \"listed\" was left out: its parameters schema is not a JSON object, got [\"not\",\"an\",\"object\"]"])
   })
 })
