@@ -9,7 +9,7 @@ import { Effect, Exit, Layer, Schema } from "effect"
 import { Tool, Toolkit } from "effect/ai"
 import { countOpenAiChatRequest } from "../src/exact/index.js"
 import { Message, MessageWindow, Request, TokenEstimator } from "../src/index.js"
-import { EffectAi, OpenAiChat } from "../src/providers/index.js"
+import { Anthropic, EffectAi, Gemini, OpenAiChat, OpenAiResponses } from "../src/providers/index.js"
 
 const Window = MessageWindow.layer.pipe(Layer.provide(TokenEstimator.layer))
 
@@ -66,4 +66,29 @@ describe("EffectAi.fromToolkit on a dynamic tool whose JSON Schema is not JSON",
     assert.deepStrictEqual(value, [])
     assert.deepStrictEqual(warnings.map((w) => w.message), ["the tool \"listed\" was left out: its parameters schema is not a JSON object, got [\"not\",\"an\",\"object\"]"])
   })
+})
+
+describe("a named tool choice of a tool the request never defined", () => {
+  const request = Request.make([Message.user("hi")], {
+    model: "m",
+    maxOutputTokens: 100,
+    tools: [Request.tool("get_weather")],
+    toolChoice: { _tag: "Tool", name: "get_time" }
+  })
+
+  it.effect("is reported as the request's own (it said the writer had left out a definition it never had)", () =>
+    Effect.gen(function*() {
+      const written = [
+        yield* OpenAiChat.toRequest(request),
+        yield* OpenAiResponses.toRequest(request),
+        yield* Anthropic.toRequest(request),
+        yield* Gemini.toRequest(request)
+      ]
+      for (const { warnings } of written) {
+        assert.include(
+          warnings.map((w) => w.message),
+          "the tool choice get_time was left out: the request defines no tool named get_time, and a provider rejects a choice of a tool it was not given"
+        )
+      }
+    }))
 })

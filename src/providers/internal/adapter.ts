@@ -610,8 +610,12 @@ export const toolSettingsAfter = (
       break
     }
     case "choice": {
-      const name = typeof toolChoice === "object" ? messageText(toolChoice.name) : ""
-      dropped(ctx, undefined, undefined, `the tool choice ${name}`, `the definition of ${name} was left out, and a provider rejects a choice of a tool it was not given`)
+      const chosen = typeof toolChoice === "object" ? toolChoice.name : ""
+      const name = messageText(chosen)
+      // a choice of a tool the request never defined is the request's own mistake, not something the writer left out
+      const defined = request.tools?.some((tool) => tool.name === chosen) === true
+      const why = defined ? `the definition of ${name} was left out` : `the request defines no tool named ${name}`
+      dropped(ctx, undefined, undefined, `the tool choice ${name}`, `${why}, and a provider rejects a choice of a tool it was not given`)
       break
     }
     default:
