@@ -8,7 +8,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, Exit, Layer, Schema } from "effect"
 import { Tool, Toolkit } from "effect/ai"
 import { countOpenAiChatRequest } from "../src/exact/index.js"
-import { Message, MessageWindow, Request, TokenEstimator } from "../src/index.js"
+import { Block, Message, MessageWindow, Request, TokenEstimator } from "../src/index.js"
 import { Anthropic, EffectAi, Gemini, OpenAiChat, OpenAiResponses } from "../src/providers/index.js"
 
 const Window = MessageWindow.layer.pipe(Layer.provide(TokenEstimator.layer))
@@ -89,6 +89,38 @@ describe("a named tool choice of a tool the request never defined", () => {
           warnings.map((w) => w.message),
           "the tool choice get_time was left out: the request defines no tool named get_time, and a provider rejects a choice of a tool it was not given"
         )
+      }
+    }))
+})
+
+describe("tool names and provider names in the Anthropic and Gemini writers' warnings", () => {
+  // 100,000 characters with a line break: warnings elsewhere cut such a name to 80 characters and escape the break
+  const long = `tool\n${"x".repeat(100_000)}`
+  const provider = `acme\n${"p".repeat(100_000)}`
+
+  it.effect("are cut and escaped in the warning's fields too, as the Chat and Responses writers do (they were written whole)", () =>
+    Effect.gen(function*() {
+      const request = Request.make([
+        Message.user("hi"),
+        Message.assistant([Block.text("ok"), Block.providerData(provider, { kind: "note" })]),
+        Message.user([Block.text("and"), Block.providerData(provider, { kind: "note" })])
+      ], {
+        maxOutputTokens: 100,
+        tools: [
+          Request.providerTool(long, provider, "search"),
+          Request.tool(long, { providerOptions: { "openai-chat": { type: "custom" } } }),
+          Request.tool("f", { parameters: { properties: { a: { type: "string" } } } })
+        ]
+      })
+      for (const { warnings } of [yield* Anthropic.toRequest(request), yield* Gemini.toRequest(request)]) {
+        assert.isAbove(warnings.length, 2)
+        for (const w of warnings) {
+          const fields = w._tag === "DroppedContent" ? [w.what, w.reason] : w._tag === "ConvertedContent" ? [w.what, w.how] : [w.message]
+          for (const field of fields) {
+            assert.isBelow(field.length, 300, field.slice(0, 300))
+            assert.notMatch(field, /[\u0000-\u001f]/, field.slice(0, 300))
+          }
+        }
       }
     }))
 })

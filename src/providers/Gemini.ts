@@ -866,7 +866,7 @@ const writeResultContent = (ctx: A.Ctx, result: Block.ToolResultBlock, index: nu
 
 const providerData = (ctx: A.Ctx, block: Block.ProviderDataBlock, index: number, blockIndex: number): Wire.PartParam | undefined => {
   if (block.provider === key) return { ...block.data } as Wire.PartParam
-  A.dropped(ctx, index, blockIndex, `${block.provider} provider data`, "it belongs to another provider")
+  A.dropped(ctx, index, blockIndex, `${messageText(block.provider)} provider data`, "it belongs to another provider")
   return undefined
 }
 
@@ -1437,7 +1437,7 @@ export const fromRequest = (body: Wire.RequestBodyLike | unknown, options?: Conv
 
 const writeDeclaration = (ctx: A.Ctx, tool: Request.ToolDefinition): Wire.FunctionDeclarationParam => {
   if (tool.providerOptions?.["openai-chat"]?.["type"] === "custom") {
-    A.converted(ctx, undefined, undefined, `${tool.name}, a Chat Completions custom tool taking free-form text`, "as a function taking an object (Gemini functions take JSON arguments)")
+    A.converted(ctx, undefined, undefined, `${messageText(tool.name)}, a Chat Completions custom tool taking free-form text`, "as a function taking an object (Gemini functions take JSON arguments)")
   }
   A.checkToolName(ctx, tool.name)
   const out: Wire.FunctionDeclarationParam = { name: tool.name }
@@ -1477,7 +1477,7 @@ const writeTools = (
     const provider = A.providerToolOf(tool)?.provider
     if (provider === undefined || provider === key) return true
     // left out, so the declarations around it stay in one entry
-    A.dropped(ctx, undefined, undefined, `the definition of ${tool.name}, a tool ${provider} defines`, "Gemini runs only its own tools")
+    A.dropped(ctx, undefined, undefined, `the definition of ${messageText(tool.name)}, a tool ${messageText(provider)} defines`, "Gemini runs only its own tools")
     return false
   })
   const emptyKey = hintOf(request, key, "declarationsKey")
@@ -1541,7 +1541,7 @@ export const toRequest = (request: Request.Request, options?: WriteOptions): Eff
     let choice = settings.toolChoice
     // allowedFunctionNames names functions only: a tool Gemini runs (written under its name) cannot be chosen
     if (typeof choice === "object" && names.includes(choice.name) && !functions.includes(choice.name)) {
-      A.dropped(ctx, undefined, undefined, `the tool choice ${choice.name}`, `${choice.name} is a tool Gemini runs, and Gemini's function calling config can name only functions`)
+      A.dropped(ctx, undefined, undefined, `the tool choice ${messageText(choice.name)}`, `${messageText(choice.name)} is a tool Gemini runs, and Gemini's function calling config can name only functions`)
       choice = undefined
     }
     if (choice !== undefined) {

@@ -1184,7 +1184,7 @@ const writeTool = (ctx: A.Ctx, tool: Request.ToolDefinition): Wire.FunctionTool 
   // another provider's tool, Anthropic's kept the older way (its type among its options) included: not a function here
   const other = A.providerToolOf(tool)
   if (other !== undefined) {
-    A.dropped(ctx, undefined, undefined, `the definition of ${messageText(tool.name)}, a tool ${other.provider} defines`, "the Responses API hosts only its own tools")
+    A.dropped(ctx, undefined, undefined, `the definition of ${messageText(tool.name)}, a tool ${messageText(other.provider)} defines`, "the Responses API hosts only its own tools")
     return undefined
   }
   if (tool.providerOptions?.["openai-chat"]?.["type"] === "custom") {
