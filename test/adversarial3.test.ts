@@ -124,3 +124,44 @@ describe("tool names and provider names in the Anthropic and Gemini writers' war
       }
     }))
 })
+
+describe("a tool whose parameters schema is not of type object", () => {
+  const request = Request.make([Message.user("hi")], {
+    model: "m",
+    maxOutputTokens: 100,
+    tools: [
+      Request.tool("ok", { parameters: { type: "object", properties: {} } }),
+      Request.tool("text", { parameters: { type: "string" } }),
+      Request.tool("list", { parameters: { type: "array", items: { type: "string" } } })
+    ]
+  })
+  const rejected = (warnings: ReadonlyArray<{ readonly _tag: string; readonly message: string }>) => warnings.filter((w) => w._tag === "RejectedSetting").map((w) => w.message)
+
+  it.effect("is written as it is and reported as a RejectedSetting by the writers whose API refuses it (they wrote it without a word)", () =>
+    Effect.gen(function*() {
+      assert.deepStrictEqual(rejected((yield* OpenAiChat.toRequest(request)).warnings), [
+        "tools[1].function.parameters.type \"string\" was written as it is, but Chat Completions takes a tool's parameters only as a schema of type \"object\", so the provider rejects the request",
+        "tools[2].function.parameters.type \"array\" was written as it is, but Chat Completions takes a tool's parameters only as a schema of type \"object\", so the provider rejects the request"
+      ])
+      assert.deepStrictEqual(rejected((yield* OpenAiResponses.toRequest(request)).warnings), [
+        "tools[1].parameters.type \"string\" was written as it is, but the Responses API takes a tool's parameters only as a schema of type \"object\", so the provider rejects the request",
+        "tools[2].parameters.type \"array\" was written as it is, but the Responses API takes a tool's parameters only as a schema of type \"object\", so the provider rejects the request"
+      ])
+      const anthropic = yield* Anthropic.toRequest(request)
+      assert.deepStrictEqual(rejected(anthropic.warnings), [
+        "tools[1].input_schema.type \"string\" was written as it is, but Anthropic takes a tool's parameters only as a schema of type \"object\", so the provider rejects the request",
+        "tools[2].input_schema.type \"array\" was written as it is, but Anthropic takes a tool's parameters only as a schema of type \"object\", so the provider rejects the request"
+      ])
+      // the schema itself goes as given
+      assert.deepStrictEqual((anthropic.value.tools?.[1] as { readonly input_schema?: unknown }).input_schema, { type: "string" })
+    }))
+
+  it.effect("in the deprecated functions list too", () =>
+    Effect.gen(function*() {
+      const read = yield* OpenAiChat.fromRequest({ model: "m", messages: [{ role: "user", content: "hi" }], functions: [{ name: "f", parameters: { type: ["object", "null"] } }] })
+      const written = yield* OpenAiChat.toRequest(read.value)
+      assert.deepStrictEqual(rejected(written.warnings), [
+        "functions[0].parameters.type [\"object\",\"null\"] was written as it is, but Chat Completions takes a tool's parameters only as a schema of type \"object\", so the provider rejects the request"
+      ])
+    }))
+})

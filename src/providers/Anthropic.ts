@@ -958,6 +958,7 @@ const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToRequestO
       }
     }
     if (tools.length > 0) body["tools"] = tools
+    tools.forEach((tool, i) => A.checkParametersRoot(ctx, (tool as { readonly input_schema?: unknown }).input_schema, `tools[${i}].input_schema`, "Anthropic"))
   }
   const choice = encodeToolChoice(ctx, A.toolSettingsAfter(ctx, request, { names, any: names.length > 0 }))
   if (choice !== undefined) body["tool_choice"] = choice
@@ -1003,7 +1004,10 @@ const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToRequestO
  * the API rejects beside extended thinking (`RejectedSetting`): a tool
  * choice that forces tool use with manual thinking, a `temperature` other
  * than 1, a `top_k`, a `top_p` outside 0.95 to 1, a `max_tokens` not above
- * `thinking.budget_tokens`, a budget under 1024.
+ * `thinking.budget_tokens`, a budget under 1024. An `input_schema` whose
+ * `type` is not `"object"` is written as it is and reported
+ * (`RejectedSetting`) too; one without a `type` is written with
+ * `type: "object"`, which Anthropic requires.
  *
  * @example
  * const { value: body } = yield* Anthropic.toRequest(

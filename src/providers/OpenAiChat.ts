@@ -660,6 +660,23 @@ const checkJsonMode = (ctx: A.Ctx, body: Record<string, unknown>): void => {
   )
 }
 
+/** Reports each written function whose parameters are not an object schema (`A.checkParametersRoot`), in `tools` and the deprecated `functions`. */
+const checkParameters = (ctx: A.Ctx, body: Record<string, unknown>): void => {
+  const tools = body["tools"]
+  if (Array.isArray(tools)) {
+    tools.forEach((tool: unknown, i) => {
+      const fn = A.isObj(tool as Schema.Json) ? (tool as A.Obj)["function"] : undefined
+      if (A.isObj(fn)) A.checkParametersRoot(ctx, fn["parameters"], `tools[${i}].function.parameters`, "Chat Completions")
+    })
+  }
+  const functions = body["functions"]
+  if (Array.isArray(functions)) {
+    functions.forEach((fn: unknown, i) => {
+      if (A.isObj(fn as Schema.Json)) A.checkParametersRoot(ctx, (fn as A.Obj)["parameters"], `functions[${i}].parameters`, "Chat Completions")
+    })
+  }
+}
+
 const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToMessagesOptions | undefined): Wire.RequestBody => {
   const body: Record<string, unknown> = { ...keptOf(request, key, hints) }
   if (request.model !== undefined) body["model"] = request.model
@@ -706,6 +723,7 @@ const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToMessages
   if (request.maxOutputTokens !== undefined) body[hintOf(request, key, LEGACY_LIMIT) === true ? "max_tokens" : "max_completion_tokens"] = request.maxOutputTokens
   if (request.responseFormat !== undefined) body["response_format"] = chatResponseFormat(request.responseFormat)
   checkJsonMode(ctx, body)
+  checkParameters(ctx, body)
   return body as unknown as Wire.RequestBody
 }
 
@@ -723,7 +741,9 @@ const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToMessages
  * (`responseFormat` `JsonObject`, `response_format` of type `json_object`)
  * in a request whose messages never say "json" (in any case) is written as
  * it is and reported as a `RejectedSetting`: the API rejects it until a
- * message asks for JSON, and with `strict: true` the conversion fails.
+ * message asks for JSON, and with `strict: true` the conversion fails; so
+ * is a function whose parameters schema has a `type` other than `"object"`,
+ * which the API rejects too.
  *
  * @example
  * const weather = Request.tool("get_weather", {

@@ -42,6 +42,7 @@ import {
   IncompleteResponse,
   type InvalidToolArguments,
   MalformedPayload,
+  RejectedSetting,
   RejectedToolName,
   UnknownProviderField,
   UnsupportedContent
@@ -586,6 +587,22 @@ export const providerToolOf = (tool: {
   if (tool.providerDefined !== undefined) return tool.providerDefined
   const type = tool.providerOptions?.["anthropic"]?.["type"]
   return typeof type === "string" && type !== "custom" ? { provider: "anthropic", type } : undefined
+}
+
+/**
+ * Reports the parameters schema of a written tool (at `path` in the body)
+ * whose root has a `type` other than `"object"` (`"string"`, `"array"`, a
+ * list of types): Chat Completions, Responses and Anthropic take a tool's
+ * input as an object and answer such a schema with a 400 ("schema must be a
+ * JSON Schema of 'type: \"object\"'", "input_schema.type: Input should be
+ * 'object'"). The schema is the caller's and is written as it is
+ * (`RejectedSetting`); one without a `type` is each writer's own case.
+ */
+export const checkParametersRoot = (ctx: Ctx, schema: unknown, path: string, target: string): void => {
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return
+  const type = (schema as { readonly [key: string]: Schema.Json })["type"]
+  if (type === undefined || type === "object") return
+  ctx.warnings.push(new RejectedSetting({ path: `${path}.type`, value: type, rule: `${target} takes a tool's parameters only as a schema of type "object"` }))
 }
 
 /**
