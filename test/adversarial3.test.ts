@@ -165,3 +165,17 @@ describe("a tool whose parameters schema is not of type object", () => {
       ])
     }))
 })
+
+describe("a function declared twice, for Gemini", () => {
+  it.effect("is written as it is and reported once as a RejectedToolName, as the Anthropic writer reports it (Gemini answers 'Duplicate function declaration found'; nothing was said)", () =>
+    Effect.gen(function*() {
+      const request = Request.make([Message.user("hi")], {
+        tools: [Request.tool("f"), Request.providerTool("googleSearch", "gemini", "googleSearch"), Request.tool("f", { description: "again" }), Request.tool("f"), Request.tool("g")]
+      })
+      const { value, warnings } = yield* Gemini.toRequest(request)
+      assert.deepStrictEqual(warnings.map((w) => w.message), [
+        "the tool name \"f\" was written as it is, but Gemini takes each function name once in a request (\"Duplicate function declaration found\"): the provider rejects the request until the tool is renamed"
+      ])
+      assert.strictEqual(JSON.stringify(value.tools).match(/"name":"f"/g)?.length, 3)
+    }))
+})

@@ -136,6 +136,7 @@ import {
   type IncompleteResponse,
   type InvalidToolArguments,
   MalformedPayload,
+  RejectedToolName,
   UnknownProviderField,
   type UnsupportedContent
 } from "./Conversion.js"
@@ -1507,8 +1508,27 @@ const writeTools = (
 }
 
 /**
+ * Reports each function name declared more than once, written as it is:
+ * Gemini answers the request with a 400 ("Duplicate function declaration
+ * found"). Which of the two should go is the caller's choice.
+ */
+const reportDuplicateDeclarations = (ctx: A.Ctx, functions: ReadonlyArray<string>): void => {
+  const seen = new Set<string>()
+  const reported = new Set<string>()
+  for (const name of functions) {
+    if (!seen.has(name)) seen.add(name)
+    else if (!reported.has(name)) {
+      reported.add(name)
+      ctx.warnings.push(new RejectedToolName({ name, rule: "Gemini takes each function name once in a request (\"Duplicate function declaration found\")" }))
+    }
+  }
+}
+
+/**
  * Writes a `Request` as a `generateContent` request body; the fields kept
- * in `providerOptions.gemini` are written back.
+ * in `providerOptions.gemini` are written back. A function name declared
+ * twice is written as it is and reported (`RejectedToolName`): Gemini
+ * rejects the request.
  *
  * @example
  * const weather = Request.tool("get_weather", { parameters: { type: "object", properties: { city: { type: "string" } } } })
@@ -1534,6 +1554,7 @@ export const toRequest = (request: Request.Request, options?: WriteOptions): Eff
     const functions: Array<string> = []
     if (request.tools !== undefined || hosted.length > 0) {
       body.tools = writeTools(ctx, request, hosted, names, functions)
+      reportDuplicateDeclarations(ctx, functions)
       // no entries: all were left out, unless the tools came as an empty list
       if (body.tools.length === 0 && hintOf(request, key, "toolsLayout") === undefined) delete body.tools
     }
