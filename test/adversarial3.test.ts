@@ -179,3 +179,18 @@ describe("a function declared twice, for Gemini", () => {
       assert.strictEqual(JSON.stringify(value.tools).match(/"name":"f"/g)?.length, 3)
     }))
 })
+
+describe("EffectAi.toToolkit on 100,000 tool definitions", () => {
+  it("makes a Toolkit of all of them in order, the last of a name kept (spreading them into Toolkit.make overflowed the stack: RangeError)", { timeout: 120_000 }, () => {
+    const tools = Array.from({ length: 100_000 }, (_, i) => Request.tool(i === 99_999 ? "t0" : `t${i}`, { description: `tool ${i}` }))
+    const { value, warnings } = EffectAi.toToolkit(tools)
+    const names = Object.keys(value.tools)
+    assert.strictEqual(names.length, 99_999)
+    // the kept "t0" is the last definition, in its place
+    assert.strictEqual(names[0], "t1")
+    assert.strictEqual(names[99_997], "t99998")
+    assert.strictEqual(names[99_998], "t0")
+    assert.strictEqual(value.tools["t0"]?.description, "tool 99999")
+    assert.deepStrictEqual(warnings.map((w) => w.message), ["an earlier tool named \"t0\" was left out: a Toolkit holds one tool per name: the last one is kept"])
+  })
+})

@@ -1264,7 +1264,18 @@ export const toToolkit = (tools: ReadonlyArray<Request.ToolDefinition>): Convert
     }) as unknown as DynamicTool
     return [definition.strict === undefined ? tool : (tool.annotate(Tool.Strict, definition.strict) as DynamicTool)]
   })
-  return { value: Toolkit.make(...made) as unknown as Toolkit.Toolkit<Record<string, DynamicTool>>, warnings }
+  return { value: toolkitOf(made), warnings }
+}
+
+/** Tools per `Toolkit.make` call: its tools are spread as arguments, and a spread of 100,000 overflows the stack. */
+const TOOLKIT_CHUNK = 8_192
+
+/** A `Toolkit` of any number of tools: made in chunks, then merged in order (each name is given once). */
+const toolkitOf = (tools: ReadonlyArray<DynamicTool>): Toolkit.Toolkit<Record<string, DynamicTool>> => {
+  if (tools.length <= TOOLKIT_CHUNK) return Toolkit.make(...tools) as unknown as Toolkit.Toolkit<Record<string, DynamicTool>>
+  const chunks: Array<Toolkit.Any> = []
+  for (let i = 0; i < tools.length; i += TOOLKIT_CHUNK) chunks.push(Toolkit.make(...tools.slice(i, i + TOOLKIT_CHUNK)))
+  return Toolkit.merge(...chunks) as unknown as Toolkit.Toolkit<Record<string, DynamicTool>>
 }
 
 /**
