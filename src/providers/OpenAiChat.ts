@@ -662,17 +662,12 @@ const checkJsonMode = (ctx: A.Ctx, body: Record<string, unknown>): void => {
 
 /** Reports each written function whose parameters are not an object schema (`A.checkParametersRoot`), in `tools` and the deprecated `functions`. */
 const checkParameters = (ctx: A.Ctx, body: Record<string, unknown>): void => {
-  const tools = body["tools"]
-  if (Array.isArray(tools)) {
-    tools.forEach((tool: unknown, i) => {
-      const fn = A.isObj(tool as Schema.Json) ? (tool as A.Obj)["function"] : undefined
-      if (A.isObj(fn)) A.checkParametersRoot(ctx, fn["parameters"], `tools[${i}].function.parameters`, "Chat Completions")
-    })
-  }
-  const functions = body["functions"]
-  if (Array.isArray(functions)) {
-    functions.forEach((fn: unknown, i) => {
-      if (A.isObj(fn as Schema.Json)) A.checkParametersRoot(ctx, (fn as A.Obj)["parameters"], `functions[${i}].parameters`, "Chat Completions")
+  for (const field of ["tools", "functions"]) {
+    const list = body[field]
+    if (!Array.isArray(list)) continue
+    list.forEach((entry: { readonly function?: { readonly parameters?: unknown }; readonly parameters?: unknown }, i) => {
+      const fn = field === "tools" ? entry?.function : entry
+      A.checkParametersRoot(ctx, fn?.parameters, `${field}[${i}]${field === "tools" ? ".function" : ""}.parameters`, "Chat Completions")
     })
   }
 }
