@@ -1046,13 +1046,24 @@ const commentSchema = (p: JsonSchema, ctx: SchemaContext): JsonSchema => {
   return out
 }
 
+/** A JSON pointer token of a URI fragment, percent-decoded; `undefined` for a malformed escape (`%`, `%E0%A4`), which names nothing. */
+const pointerToken = (raw: string): string | undefined => {
+  let decoded: string
+  try {
+    decoded = decodeURIComponent(raw)
+  } catch {
+    return undefined
+  }
+  return decoded.replace(/~1/g, "/").replace(/~0/g, "~")
+}
+
 /** The schema a local JSON pointer (`#/$defs/Name`) names in `root`, or `undefined`. */
 const resolveRef = (root: JsonSchema, ref: string): JsonSchema | undefined => {
   if (!ref.startsWith("#/")) return undefined
   let at: unknown = root
   for (const raw of ref.slice(2).split("/")) {
-    const key = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~")
-    if (!isRecord(at) || !Object.hasOwn(at, key)) return undefined
+    const key = pointerToken(raw)
+    if (key === undefined || !isRecord(at) || !Object.hasOwn(at, key)) return undefined
     at = at[key]
   }
   return isRecord(at) ? at : undefined

@@ -77,7 +77,7 @@ import { anthropicImageType, bareMediaType, decodeBase64Text, isDocumentByRefere
 import { standardBase64 } from "../internal/base64.js"
 import { ANTHROPIC_HINTS } from "../internal/hint.js"
 import { stringify } from "../internal/json.js"
-import { cutText, quote } from "../internal/preview.js"
+import { cutText, messageText, quote } from "../internal/preview.js"
 import { jsonText } from "../internal/toolArgs.js"
 import * as Message from "../Message.js"
 import * as Request from "../Request.js"
@@ -396,7 +396,7 @@ const resultContent = (
     switch (part._tag) {
       case "Text":
         if (part.text !== "") out.push(textBlock(ctx, part, index, blockIndex))
-        else A.dropped(ctx, index, blockIndex, `an empty text block in the result of ${result.toolName}`, "Anthropic rejects empty text blocks")
+        else A.dropped(ctx, index, blockIndex, `an empty text block in the result of ${messageText(result.toolName)}`, "Anthropic rejects empty text blocks")
         break
       case "File": {
         const file = fileBlock(ctx, part, index, blockIndex)
@@ -408,7 +408,7 @@ const resultContent = (
         if (A.isObj(value) && typeof value["type"] === "string" && RESULT_PASS_TYPES.has(value["type"])) {
           out.push(value as unknown as Wire.TextBlockParam)
         } else {
-          A.converted(ctx, index, blockIndex, `a JSON value in the result of ${result.toolName}`, "as JSON text")
+          A.converted(ctx, index, blockIndex, `a JSON value in the result of ${messageText(result.toolName)}`, "as JSON text")
           out.push({ type: "text", text: stringify(value) })
         }
         break
@@ -487,7 +487,7 @@ const assistantBlock = (
     }
     case "ProviderData":
       if (block.provider === key) return block.data as unknown as Wire.ContentBlockParam
-      A.dropped(ctx, index, b, `${block.provider} provider data`, "it belongs to another wire format")
+      A.dropped(ctx, index, b, `${messageText(block.provider)} provider data`, "it belongs to another wire format")
       return undefined
     default:
       return Block.absurd(block)
@@ -517,7 +517,7 @@ const userBlock = (ctx: A.Ctx, block: Block.UserBlock, index: number, b: number)
       return fileBlock(ctx, block, index, b)
     case "ProviderData":
       if (block.provider === key) return block.data as unknown as Wire.ContentBlockParam
-      A.dropped(ctx, index, b, `${block.provider} provider data`, "it belongs to another wire format")
+      A.dropped(ctx, index, b, `${messageText(block.provider)} provider data`, "it belongs to another wire format")
       return undefined
     default:
       return Block.absurd(block)
@@ -799,19 +799,19 @@ const encodeTool = (ctx: A.Ctx, tool: Request.ToolDefinition): Wire.ToolParam | 
       const named = hintOf(tool, key, NO_NAME) === true ? {} : { name: tool.name }
       return { ...defined.config, type: defined.type, ...named } as unknown as Wire.ToolParam
     }
-    A.dropped(ctx, undefined, undefined, `the definition of ${tool.name}, a tool ${defined.provider} defines`, "Anthropic runs only its own tools")
+    A.dropped(ctx, undefined, undefined, `the definition of ${messageText(tool.name)}, a tool ${messageText(defined.provider)} defines`, "Anthropic runs only its own tools")
     return undefined
   }
   const extras = A.ownExtras(tool, key)
   if (isServerTool(extras)) return { ...extras, name: tool.name } as unknown as Wire.ToolParam
   if (tool.providerOptions?.["openai-chat"]?.["type"] === "custom") {
-    A.converted(ctx, undefined, undefined, `${tool.name}, a custom tool taking free-form text`, "as a tool taking an object (Anthropic tools take JSON input)")
+    A.converted(ctx, undefined, undefined, `${messageText(tool.name)}, a custom tool taking free-form text`, "as a tool taking an object (Anthropic tools take JSON input)")
   }
   A.checkToolName(ctx, tool.name)
   let schema = tool.parameters ?? { type: "object", properties: {} }
   if (schema["type"] === undefined) {
     // Anthropic requires input_schema.type "object" (an empty schema, or one with properties only, is valid JSON Schema elsewhere)
-    A.converted(ctx, undefined, undefined, `the parameters of ${tool.name}, a schema without a type`, "with type \"object\", which Anthropic requires of input_schema")
+    A.converted(ctx, undefined, undefined, `the parameters of ${messageText(tool.name)}, a schema without a type`, "with type \"object\", which Anthropic requires of input_schema")
     schema = { type: "object", ...schema }
   }
   return {
@@ -958,6 +958,7 @@ const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToRequestO
       }
     }
     if (tools.length > 0) body["tools"] = tools
+    tools.forEach((tool, i) => A.checkParametersRoot(ctx, (tool as { readonly input_schema?: unknown }).input_schema, `tools[${i}].input_schema`, "Anthropic"))
   }
   const choice = encodeToolChoice(ctx, A.toolSettingsAfter(ctx, request, { names, any: names.length > 0 }))
   if (choice !== undefined) body["tool_choice"] = choice
@@ -1003,7 +1004,10 @@ const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToRequestO
  * the API rejects beside extended thinking (`RejectedSetting`): a tool
  * choice that forces tool use with manual thinking, a `temperature` other
  * than 1, a `top_k`, a `top_p` outside 0.95 to 1, a `max_tokens` not above
- * `thinking.budget_tokens`, a budget under 1024.
+ * `thinking.budget_tokens`, a budget under 1024. An `input_schema` whose
+ * `type` is not `"object"` is written as it is and reported
+ * (`RejectedSetting`) too; one without a `type` is written with
+ * `type: "object"`, which Anthropic requires.
  *
  * @example
  * const { value: body } = yield* Anthropic.toRequest(

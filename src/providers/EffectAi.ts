@@ -102,8 +102,8 @@ import * as Block from "../Block.js"
 import * as Message from "../Message.js"
 import * as Request from "../Request.js"
 import { standardBase64 } from "../internal/base64.js"
-import { preview } from "../internal/preview.js"
-import { stringify } from "../internal/json.js"
+import { messageText, preview } from "../internal/preview.js"
+import { copyJson, stringify } from "../internal/json.js"
 import * as TokenEstimator from "../TokenEstimator.js"
 import {
   type ConversionOptions,
@@ -1264,7 +1264,18 @@ export const toToolkit = (tools: ReadonlyArray<Request.ToolDefinition>): Convert
     }) as unknown as DynamicTool
     return [definition.strict === undefined ? tool : (tool.annotate(Tool.Strict, definition.strict) as DynamicTool)]
   })
-  return { value: Toolkit.make(...made) as unknown as Toolkit.Toolkit<Record<string, DynamicTool>>, warnings }
+  return { value: toolkitOf(made), warnings }
+}
+
+/** Tools per `Toolkit.make` call: its tools are spread as arguments, and a spread of 100,000 overflows the stack. */
+const TOOLKIT_CHUNK = 8_192
+
+/** A `Toolkit` of any number of tools: made in chunks, then merged in order (each name is given once). */
+const toolkitOf = (tools: ReadonlyArray<DynamicTool>): Toolkit.Toolkit<Record<string, DynamicTool>> => {
+  if (tools.length <= TOOLKIT_CHUNK) return Toolkit.make(...tools) as unknown as Toolkit.Toolkit<Record<string, DynamicTool>>
+  const chunks: Array<Toolkit.Any> = []
+  for (let i = 0; i < tools.length; i += TOOLKIT_CHUNK) chunks.push(Toolkit.make(...tools.slice(i, i + TOOLKIT_CHUNK)))
+  return Toolkit.merge(...chunks) as unknown as Toolkit.Toolkit<Record<string, DynamicTool>>
 }
 
 /**
@@ -1308,7 +1319,9 @@ export type DynamicTool = Tool.Dynamic<string, {
 /**
  * A `Toolkit`'s tools as tool definitions: each tool's name, description,
  * parameters as JSON Schema and strict flag. Tools a provider defines
- * (hosted tools) have no definition in the model and are reported.
+ * (hosted tools) have no definition in the model and are reported, as is a
+ * tool whose parameters schema is not JSON (a dynamic tool's schema holding
+ * `Infinity`, a `Date` or a function), which is left out.
  *
  * @example
  * import { Schema } from "effect"
@@ -1333,13 +1346,40 @@ export const fromToolkit = <Tools extends Record<string, Tool.Any>>(toolkit: Too
       warnings.push(new DroppedContent({ what: `the provider-defined tool ${preview(tool.name)}`, reason: "a tool definition holds function tools only" }))
       continue
     }
-    // a dynamic tool made without parameters takes any input: it has no parameters schema
-    const parameters = Tool.isDynamic(tool) && tool.jsonSchema === undefined && isUnknownSchema(tool) ? undefined : Tool.getJsonSchema(tool)
+    const parameters = parametersOf(tool)
+    if ("problem" in parameters) {
+      warnings.push(new DroppedContent({ what: `the tool ${preview(tool.name)}`, reason: parameters.problem }))
+      continue
+    }
     const strict = Tool.getStrictMode(tool)
     const description = Tool.getDescription(tool)
-    tools.push(Request.tool(tool.name, defined({ description, parameters: parameters as Block.JsonObject | undefined, strict })))
+    tools.push(Request.tool(tool.name, defined({ description, parameters: parameters.value, strict })))
   }
   return { value: tools, warnings }
+}
+
+/**
+ * A tool's parameters as a tool definition holds them: a JSON Schema object
+ * (`undefined` for a dynamic tool made without parameters, which takes any
+ * input), or why it has none a definition can hold. A dynamic tool's JSON
+ * Schema is the caller's own value: it may hold what JSON cannot (a `1e400`
+ * that is `Infinity`, a `Date`, a function) or not be an object at all.
+ */
+const parametersOf = (tool: Tool.Any): { readonly value: Block.JsonObject | undefined } | { readonly problem: string } => {
+  let schema: unknown
+  try {
+    if (Tool.isDynamic(tool) && tool.jsonSchema === undefined && isUnknownSchema(tool)) return { value: undefined }
+    schema = Tool.getJsonSchema(tool)
+  } catch (cause) {
+    return { problem: `its parameters have no JSON Schema (${preview(cause, 200)})` }
+  }
+  const copy = copyJson(schema, { freeze: false, skipUndefined: true })
+  if (!("value" in copy)) {
+    const at = copy.path.map((key) => (typeof key === "number" ? `[${key}]` : `.${key}`)).join("")
+    return { problem: `its parameters schema is not JSON${at === "" ? "" : ` at parameters${messageText(at, 200)}`}: ${copy.reason}` }
+  }
+  const value = copy.value
+  return A.isObj(value) ? { value } : { problem: `its parameters schema is not a JSON object, got ${preview(value)}` }
 }
 
 const isUnknownSchema = (tool: Tool.Any): boolean => {

@@ -136,6 +136,7 @@ import {
   type IncompleteResponse,
   type InvalidToolArguments,
   MalformedPayload,
+  RejectedToolName,
   UnknownProviderField,
   type UnsupportedContent
 } from "./Conversion.js"
@@ -866,7 +867,7 @@ const writeResultContent = (ctx: A.Ctx, result: Block.ToolResultBlock, index: nu
 
 const providerData = (ctx: A.Ctx, block: Block.ProviderDataBlock, index: number, blockIndex: number): Wire.PartParam | undefined => {
   if (block.provider === key) return { ...block.data } as Wire.PartParam
-  A.dropped(ctx, index, blockIndex, `${block.provider} provider data`, "it belongs to another provider")
+  A.dropped(ctx, index, blockIndex, `${messageText(block.provider)} provider data`, "it belongs to another provider")
   return undefined
 }
 
@@ -1437,7 +1438,7 @@ export const fromRequest = (body: Wire.RequestBodyLike | unknown, options?: Conv
 
 const writeDeclaration = (ctx: A.Ctx, tool: Request.ToolDefinition): Wire.FunctionDeclarationParam => {
   if (tool.providerOptions?.["openai-chat"]?.["type"] === "custom") {
-    A.converted(ctx, undefined, undefined, `${tool.name}, a Chat Completions custom tool taking free-form text`, "as a function taking an object (Gemini functions take JSON arguments)")
+    A.converted(ctx, undefined, undefined, `${messageText(tool.name)}, a Chat Completions custom tool taking free-form text`, "as a function taking an object (Gemini functions take JSON arguments)")
   }
   A.checkToolName(ctx, tool.name)
   const out: Wire.FunctionDeclarationParam = { name: tool.name }
@@ -1477,7 +1478,7 @@ const writeTools = (
     const provider = A.providerToolOf(tool)?.provider
     if (provider === undefined || provider === key) return true
     // left out, so the declarations around it stay in one entry
-    A.dropped(ctx, undefined, undefined, `the definition of ${tool.name}, a tool ${provider} defines`, "Gemini runs only its own tools")
+    A.dropped(ctx, undefined, undefined, `the definition of ${messageText(tool.name)}, a tool ${messageText(provider)} defines`, "Gemini runs only its own tools")
     return false
   })
   const emptyKey = hintOf(request, key, "declarationsKey")
@@ -1507,8 +1508,27 @@ const writeTools = (
 }
 
 /**
+ * Reports each function name declared more than once, written as it is:
+ * Gemini answers the request with a 400 ("Duplicate function declaration
+ * found"). Which of the two should go is the caller's choice.
+ */
+const reportDuplicateDeclarations = (ctx: A.Ctx, functions: ReadonlyArray<string>): void => {
+  const seen = new Set<string>()
+  const reported = new Set<string>()
+  for (const name of functions) {
+    if (!seen.has(name)) seen.add(name)
+    else if (!reported.has(name)) {
+      reported.add(name)
+      ctx.warnings.push(new RejectedToolName({ name, rule: "Gemini takes each function name once in a request (\"Duplicate function declaration found\")" }))
+    }
+  }
+}
+
+/**
  * Writes a `Request` as a `generateContent` request body; the fields kept
- * in `providerOptions.gemini` are written back.
+ * in `providerOptions.gemini` are written back. A function name declared
+ * twice is written as it is and reported (`RejectedToolName`): Gemini
+ * rejects the request.
  *
  * @example
  * const weather = Request.tool("get_weather", { parameters: { type: "object", properties: { city: { type: "string" } } } })
@@ -1534,6 +1554,7 @@ export const toRequest = (request: Request.Request, options?: WriteOptions): Eff
     const functions: Array<string> = []
     if (request.tools !== undefined || hosted.length > 0) {
       body.tools = writeTools(ctx, request, hosted, names, functions)
+      reportDuplicateDeclarations(ctx, functions)
       // no entries: all were left out, unless the tools came as an empty list
       if (body.tools.length === 0 && hintOf(request, key, "toolsLayout") === undefined) delete body.tools
     }
@@ -1541,7 +1562,7 @@ export const toRequest = (request: Request.Request, options?: WriteOptions): Eff
     let choice = settings.toolChoice
     // allowedFunctionNames names functions only: a tool Gemini runs (written under its name) cannot be chosen
     if (typeof choice === "object" && names.includes(choice.name) && !functions.includes(choice.name)) {
-      A.dropped(ctx, undefined, undefined, `the tool choice ${choice.name}`, `${choice.name} is a tool Gemini runs, and Gemini's function calling config can name only functions`)
+      A.dropped(ctx, undefined, undefined, `the tool choice ${messageText(choice.name)}`, `${messageText(choice.name)} is a tool Gemini runs, and Gemini's function calling config can name only functions`)
       choice = undefined
     }
     if (choice !== undefined) {

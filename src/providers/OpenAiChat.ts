@@ -660,6 +660,18 @@ const checkJsonMode = (ctx: A.Ctx, body: Record<string, unknown>): void => {
   )
 }
 
+/** Reports each written function whose parameters are not an object schema (`A.checkParametersRoot`), in `tools` and the deprecated `functions`. */
+const checkParameters = (ctx: A.Ctx, body: Record<string, unknown>): void => {
+  for (const field of ["tools", "functions"]) {
+    const list = body[field]
+    if (!Array.isArray(list)) continue
+    list.forEach((entry: { readonly function?: { readonly parameters?: unknown }; readonly parameters?: unknown }, i) => {
+      const fn = field === "tools" ? entry?.function : entry
+      A.checkParametersRoot(ctx, fn?.parameters, `${field}[${i}]${field === "tools" ? ".function" : ""}.parameters`, "Chat Completions")
+    })
+  }
+}
+
 const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToMessagesOptions | undefined): Wire.RequestBody => {
   const body: Record<string, unknown> = { ...keptOf(request, key, hints) }
   if (request.model !== undefined) body["model"] = request.model
@@ -706,6 +718,7 @@ const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToMessages
   if (request.maxOutputTokens !== undefined) body[hintOf(request, key, LEGACY_LIMIT) === true ? "max_tokens" : "max_completion_tokens"] = request.maxOutputTokens
   if (request.responseFormat !== undefined) body["response_format"] = chatResponseFormat(request.responseFormat)
   checkJsonMode(ctx, body)
+  checkParameters(ctx, body)
   return body as unknown as Wire.RequestBody
 }
 
@@ -723,7 +736,9 @@ const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToMessages
  * (`responseFormat` `JsonObject`, `response_format` of type `json_object`)
  * in a request whose messages never say "json" (in any case) is written as
  * it is and reported as a `RejectedSetting`: the API rejects it until a
- * message asks for JSON, and with `strict: true` the conversion fails.
+ * message asks for JSON, and with `strict: true` the conversion fails; so
+ * is a function whose parameters schema has a `type` other than `"object"`,
+ * which the API rejects too.
  *
  * @example
  * const weather = Request.tool("get_weather", {

@@ -1184,7 +1184,7 @@ const writeTool = (ctx: A.Ctx, tool: Request.ToolDefinition): Wire.FunctionTool 
   // another provider's tool, Anthropic's kept the older way (its type among its options) included: not a function here
   const other = A.providerToolOf(tool)
   if (other !== undefined) {
-    A.dropped(ctx, undefined, undefined, `the definition of ${messageText(tool.name)}, a tool ${other.provider} defines`, "the Responses API hosts only its own tools")
+    A.dropped(ctx, undefined, undefined, `the definition of ${messageText(tool.name)}, a tool ${messageText(other.provider)} defines`, "the Responses API hosts only its own tools")
     return undefined
   }
   if (tool.providerOptions?.["openai-chat"]?.["type"] === "custom") {
@@ -1253,6 +1253,9 @@ const checkJsonMode = (ctx: A.Ctx, body: Wire.RequestBody): void => {
  * written as it is (`RejectedSetting`, a failure with `strict: true`). A
  * body that continues a stored response, conversation or prompt is not
  * judged on either: the server may hold the tools and the earlier input.
+ * A function tool whose parameters schema has a `type` other than
+ * `"object"` is written as it is and reported (`RejectedSetting`): the API
+ * rejects it.
  *
  * @example
  * const { value: body } = yield* OpenAiResponses.toRequest(Request.make([Message.user("Hi")], { model: "gpt-5" }))
@@ -1321,6 +1324,9 @@ export const toRequest = (request: Request.Request, options?: ConversionOptions)
     }
     dropForcedChoiceWithoutTools(ctx, body)
     checkJsonMode(ctx, body)
+    body.tools?.forEach((tool, i) => {
+      if (tool.type === "function") A.checkParametersRoot(ctx, (tool as { readonly parameters?: unknown }).parameters, `tools[${i}].parameters`, "the Responses API")
+    })
     return body
   })
 }

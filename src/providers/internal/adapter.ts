@@ -42,6 +42,7 @@ import {
   IncompleteResponse,
   type InvalidToolArguments,
   MalformedPayload,
+  RejectedSetting,
   RejectedToolName,
   UnknownProviderField,
   UnsupportedContent
@@ -589,6 +590,22 @@ export const providerToolOf = (tool: {
 }
 
 /**
+ * Reports the parameters schema of a written tool (at `path` in the body)
+ * whose root has a `type` other than `"object"` (`"string"`, `"array"`, a
+ * list of types): Chat Completions, Responses and Anthropic take a tool's
+ * input as an object and answer such a schema with a 400 ("schema must be a
+ * JSON Schema of 'type: \"object\"'", "input_schema.type: Input should be
+ * 'object'"). The schema is the caller's and is written as it is
+ * (`RejectedSetting`); one without a `type` is each writer's own case.
+ */
+export const checkParametersRoot = (ctx: Ctx, schema: unknown, path: string, target: string): void => {
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return
+  const type = (schema as { readonly [key: string]: Schema.Json })["type"]
+  if (type === undefined || type === "object") return
+  ctx.warnings.push(new RejectedSetting({ path: `${path}.type`, value: type, rule: `${target} takes a tool's parameters only as a schema of type "object"` }))
+}
+
+/**
  * The tool choice and parallel-call setting a writer may still send once it
  * has written the tools it can carry (`keptToolSettings`), each setting
  * left out reported.
@@ -610,8 +627,12 @@ export const toolSettingsAfter = (
       break
     }
     case "choice": {
-      const name = typeof toolChoice === "object" ? messageText(toolChoice.name) : ""
-      dropped(ctx, undefined, undefined, `the tool choice ${name}`, `the definition of ${name} was left out, and a provider rejects a choice of a tool it was not given`)
+      const chosen = typeof toolChoice === "object" ? toolChoice.name : ""
+      const name = messageText(chosen)
+      // a choice of a tool the request never defined is the request's own mistake, not something the writer left out
+      const defined = request.tools?.some((tool) => tool.name === chosen) === true
+      const why = defined ? `the definition of ${name} was left out` : `the request defines no tool named ${name}`
+      dropped(ctx, undefined, undefined, `the tool choice ${name}`, `${why}, and a provider rejects a choice of a tool it was not given`)
       break
     }
     default:
