@@ -423,7 +423,8 @@ export const fit: {
     const given = options?.fixedTokens
     // an invalid value goes to the window as given, so that its error names what the caller wrote
     const valid = given === undefined || (typeof given === "number" && Number.isFinite(given) && given >= 0)
-    const fixed = valid ? (given ?? 0) + Math.max(0, self.correction) : given
+    // a sum past the largest number is a budget too small by any count, not the Infinity the caller never wrote
+    const fixed = valid ? Math.min(Number.MAX_VALUE, (given ?? 0) + Math.max(0, self.correction)) : given
     return MessageWindow.fit(self.messages, self.budget, { ...options, fixedTokens: fixed }).pipe(
       // the correction is set aside as fixed tokens: the error says how much of what is set aside it is
       Effect.mapError((e) =>

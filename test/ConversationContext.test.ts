@@ -48,6 +48,14 @@ describe("ConversationContext", () => {
       expect(ConversationContext.recordUsage(context, 0)).toBe(context)
     }).pipe(Effect.provide(Live)))
 
+  it.effect("a fixedTokens and a correction whose sum passes the largest number make a budget too small, not an invalid option", () =>
+    Effect.gen(function*() {
+      const context = ConversationContext.recordUsage(yield* ConversationContext.make([user("hello")], 1_000), Number.MAX_VALUE)
+      const error = yield* Effect.flip(ConversationContext.fit(context, { fixedTokens: Number.MAX_VALUE }))
+      expect(error._tag).toBe("BudgetTooSmall")
+      expect(error.message).not.toContain("Infinity")
+    }).pipe(Effect.provide(Live)))
+
   it("append estimates only the messages it adds and leaves the original as it was", () => {
     const calls: Array<Message.Message> = []
     const base = TokenEstimator.heuristic
