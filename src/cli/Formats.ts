@@ -130,10 +130,45 @@ const mixedError = (items: ReadonlyArray<unknown>): InputError | undefined => {
 /** Fields of a body beside its messages that only the Messages API takes (the last, the structured outputs beta's). */
 const ANTHROPIC_BODY_KEYS = ["system", "thinking", "output_config", "output_format"] as const
 
+/** Settings only the Messages API takes, and settings only Chat Completions takes, beside the messages. */
+const ANTHROPIC_SETTINGS = ["stop_sequences", "top_k", "context_management", "mcp_servers"] as const
+const CHAT_SETTINGS = ["response_format", "max_completion_tokens", "frequency_penalty", "presence_penalty", "logit_bias", "logprobs", "n", "seed", "functions", "function_call", "parallel_tool_calls", "reasoning_effort"] as const
+
+/**
+ * What a body's settings tell of its format when its messages fit both Chat
+ * and the Messages API (plain `{ role, content }` strings): a tool with an
+ * `input_schema` or a server tool's dated type, a tool choice of `any` or
+ * of type `tool`, or a setting only one of the two takes, and when none of
+ * these is there, a Claude model (`claude-...`); `undefined` when they tell
+ * nothing or disagree.
+ */
+const bodySettingsFormat = (body: Record<string, unknown>): "anthropic" | "openai-chat" | undefined => {
+  let anthropic = ANTHROPIC_SETTINGS.some((k) => hasKey(body, k))
+  let chat = CHAT_SETTINGS.some((k) => hasKey(body, k))
+  const tools = body["tools"]
+  if (Array.isArray(tools)) {
+    for (const tool of tools) {
+      if (!isRecord(tool)) continue
+      if ("input_schema" in tool || (typeof tool["type"] === "string" && /_\d{8}$/.test(tool["type"]))) anthropic = true
+      if (tool["type"] === "function" || "function" in tool || tool["type"] === "custom") chat = true
+    }
+  }
+  const choice = body["tool_choice"]
+  if (isRecord(choice)) {
+    if (choice["type"] === "any" || choice["type"] === "tool" || "disable_parallel_tool_use" in choice) anthropic = true
+    if (choice["type"] === "function" || choice["type"] === "allowed_tools" || choice["type"] === "custom") chat = true
+  } else if (typeof choice === "string") chat = true
+  if (anthropic !== chat) return anthropic ? "anthropic" : "openai-chat"
+  // nothing else tells: a Claude model named as the Messages API names it (not through a router's "vendor/model")
+  return !anthropic && typeof body["model"] === "string" && body["model"].startsWith("claude-") ? "anthropic" : undefined
+}
+
 /**
  * The format and shape of parsed input, guessed from its shape. A list of
  * plain `{ role, content }` messages that fits several formats is read as
- * OpenAI Chat, the most common.
+ * OpenAI Chat, the most common; in a body, the settings beside such
+ * messages (its tools, tool choice, or a setting only one API takes) tell
+ * Chat from the Messages API first.
  *
  * @since 0.1.0
  */
@@ -150,7 +185,7 @@ export const detect = (parsed: Parsed): { readonly format: FormatName; readonly 
     if (listed === "canonical") return { format: "canonical", shape: "body" }
     // Anthropic takes system text, thinking and output settings beside the messages; Chat does not
     if (ANTHROPIC_BODY_KEYS.some((k) => hasKey(value, k)) || listed === "anthropic") return { format: "anthropic", shape: "body" }
-    return { format: listed ?? "openai-chat", shape: "body" }
+    return { format: listed ?? bodySettingsFormat(value) ?? "openai-chat", shape: "body" }
   }
   return new InputError({
     reason: "the input is JSON but not a conversation: expected a list of messages or a request body with messages, contents or input"
