@@ -30,6 +30,8 @@ import type { ConversionWarning } from "../providers/Conversion.js"
 import type * as ValidationError from "../ValidationError.js"
 import * as Formats from "./Formats.js"
 import { InputError, read as readInput } from "./Input.js"
+import { hintOf } from "../providers/internal/kept.js"
+import { preview, quote } from "../internal/preview.js"
 
 const providers = ["openai-chat", "openai-responses", "anthropic", "gemini"] as const
 const formats = ["canonical", "openai-chat", "openai-responses", "anthropic", "gemini"] as const
@@ -569,6 +571,41 @@ interface Naming {
    */
   readonly part: (i: number, b: number, p: number) => BlockPlace | undefined
   readonly messages: ReadonlyArray<Message.Message>
+  /** The ids made up for calls and results the file gives none (Gemini's), as a message quotes each, with what to say instead. */
+  readonly madeUp: ReadonlyMap<string, { readonly name: string; readonly text: string }>
+}
+
+/**
+ * The ids the Gemini reader made up for function calls and responses that have none in the file, as an issue's
+ * message quotes them (`"get_weather_1_0"`), each with the words that name it in the file's terms instead: its name,
+ * and that the file gives it no id. A user looking for the quoted id in the file would not find it.
+ */
+const madeUpIds = (input: Formats.Read): ReadonlyMap<string, { readonly name: string; readonly text: string }> => {
+  const out = new Map<string, { readonly name: string; readonly text: string }>()
+  if (input.format !== "gemini") return out
+  for (const m of input.request.messages) {
+    for (const block of m.content) {
+      if ((block._tag === "ToolCall" || block._tag === "ToolResult") && hintOf(block, "gemini", "syntheticId") === true) {
+        const name = block._tag === "ToolCall" ? block.name : block.toolName
+        out.set(preview(block._tag === "ToolCall" ? block.id : block.toolCallId), { name, text: `${quote(name)} (its name: the file gives it no id)` })
+      }
+    }
+  }
+  return out
+}
+
+/**
+ * A message with each made-up id it quotes named as the file has it (see `madeUpIds`); the tool name a message gives
+ * after the id (`"get_weather_1_0" (get_weather)`) is then said once.
+ */
+const idsInFileTerms = (text: string, naming: Naming | undefined): string => {
+  if (naming === undefined || naming.madeUp.size === 0) return text
+  return text.replace(/"(?:[^"\\]|\\.)*"( \(([^()]*)\))?/g, (whole: string, after: string | undefined, named: string | undefined) => {
+    const quoted = after === undefined ? whole : whole.slice(0, whole.length - after.length)
+    const id = naming.madeUp.get(quoted)
+    if (id === undefined) return whole
+    return named === id.name ? id.text : `${id.text}${after ?? ""}`
+  })
 }
 
 const namingOf = (input: Placed): Naming | undefined => {
@@ -585,7 +622,7 @@ const namingOf = (input: Placed): Naming | undefined => {
     const found = input.resultPart(block.entry.index, block.inner === undefined ? null : block.innerIndex, p, result.content.length)
     return found === undefined ? undefined : { entry: block.entry, inner: found.inner, innerIndex: found.index, exact: true }
   }
-  return { locate, place, part, messages }
+  return { locate, place, part, messages, madeUp: madeUpIds(input) }
 }
 
 /** The message and block an issue (or a repair) is about, when it names a block. */
@@ -631,7 +668,10 @@ const pinnedPlace = (
  * that names only its message by the block `pins` gives it (see `pinnedBlocks`: `input[5]: tool call "c2" has no
  * result ...`); every other `messages[i]` as `inFileTerms` names it.
  */
-const issueText = (issue: ValidationError.Issue, naming: Naming | undefined, pins: Pins): string => {
+const issueText = (issue: ValidationError.Issue, naming: Naming | undefined, pins: Pins): string =>
+  idsInFileTerms(issuePlaceText(issue, naming, pins), naming)
+
+const issuePlaceText = (issue: ValidationError.Issue, naming: Naming | undefined, pins: Pins): string => {
   const locate = naming?.locate
   const at = blockOf(issue)
   if (naming !== undefined && at === undefined) {
@@ -706,7 +746,10 @@ const issueJson = (
  * read (`input[3]: removed a Thinking block`, `messages[2].content[1]: ...`), every `messages[i]` as `inFileTerms`
  * names it. A block whose place as read is not known (see `blocksAsRead`) is named by its message.
  */
-const actionText = (action: Repair.RepairAction, naming: Naming | undefined, asRead: ReadonlyMap<Repair.RepairAction, AsRead>): string => {
+const actionText = (action: Repair.RepairAction, naming: Naming | undefined, asRead: ReadonlyMap<Repair.RepairAction, AsRead>): string =>
+  idsInFileTerms(actionPlaceText(action, naming, asRead), naming)
+
+const actionPlaceText = (action: Repair.RepairAction, naming: Naming | undefined, asRead: ReadonlyMap<Repair.RepairAction, AsRead>): string => {
   if (naming === undefined) return action.description
   if (action._tag === "MovedBlock") return movedText(action, naming, asRead.get(action))
   const at = blockOf(action)
