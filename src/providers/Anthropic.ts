@@ -77,7 +77,7 @@ import { anthropicImageType, bareMediaType, decodeBase64Text, isDocumentByRefere
 import { standardBase64 } from "../internal/base64.js"
 import { ANTHROPIC_HINTS } from "../internal/hint.js"
 import { stringify } from "../internal/json.js"
-import { cutText, messageText, quote } from "../internal/preview.js"
+import { cutText, messageText, preview, quote } from "../internal/preview.js"
 import { jsonText } from "../internal/toolArgs.js"
 import * as Message from "../Message.js"
 import * as Request from "../Request.js"
@@ -855,6 +855,19 @@ const encodeToolChoice = (
 }
 
 /**
+ * Leaves out a tool choice (written, or kept as sent) when the body has no tools, reported: the API answers
+ * `tool_choice` without `tools` with a 400 ("tool_choice may only be specified while providing tools"), and without
+ * tools it means nothing. `fromParallel` says the choice was written only to carry a parallel tool calls setting.
+ */
+const dropChoiceWithoutTools = (ctx: A.Ctx, body: Record<string, unknown>, fromParallel: boolean): void => {
+  const value = body["tool_choice"]
+  if (value === undefined || (Array.isArray(body["tools"]) && body["tools"].length > 0)) return
+  const what = fromParallel ? "the parallel tool calls setting" : `the tool choice ${preview(value)}`
+  A.dropped(ctx, undefined, undefined, what, "the request has no tools, and Anthropic rejects tool_choice without them (\"tool_choice may only be specified while providing tools\")")
+  delete body["tool_choice"]
+}
+
+/**
  * What can go out as `max_tokens`: a whole number of at least 1 (one beyond the safe integers, kept from a body as it
  * was, goes back as it came, for the API to judge).
  */
@@ -960,8 +973,10 @@ const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToRequestO
     if (tools.length > 0) body["tools"] = tools
     tools.forEach((tool, i) => A.checkParametersRoot(ctx, (tool as { readonly input_schema?: unknown }).input_schema, `tools[${i}].input_schema`, "Anthropic"))
   }
-  const choice = encodeToolChoice(ctx, A.toolSettingsAfter(ctx, request, { names, any: names.length > 0 }))
+  const settings = A.toolSettingsAfter(ctx, request, { names, any: names.length > 0 })
+  const choice = encodeToolChoice(ctx, settings)
   if (choice !== undefined) body["tool_choice"] = choice
+  dropChoiceWithoutTools(ctx, body, choice !== undefined && settings.toolChoice === undefined)
   const format = request.responseFormat
   if (format !== undefined) {
     switch (format._tag) {

@@ -236,8 +236,9 @@ const anthropicBody: Arbitrary.Arbitrary<Record<string, Schema.Json>> = Arbitrar
         max_tokens: 1024,
         messages: [{ role: "user", content: "What's the weather in Oslo?" }],
         ...(tools.length > 0 ? { tools } : {}),
-        // Anthropic's none takes no disable_parallel_tool_use (the API rejects it): such a body is not one to keep as it came
-        ...(choice === undefined ? {} : { tool_choice: disable === undefined || (choice as { readonly type?: unknown }).type === "none" ? choice : { ...(choice as object), disable_parallel_tool_use: disable } })
+        // Anthropic's none takes no disable_parallel_tool_use, and no tool_choice goes without tools (the API rejects
+        // both): such a body is not one to keep as it came
+        ...(choice === undefined || tools.length === 0 ? {} : { tool_choice: disable === undefined || (choice as { readonly type?: unknown }).type === "none" ? choice : { ...(choice as object), disable_parallel_tool_use: disable } })
       }))
     )
   })

@@ -7,7 +7,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { Block, Message, Request } from "../../src/index.js"
-import { OpenAiChat, OpenAiResponses } from "../../src/providers/index.js"
+import { Anthropic, OpenAiChat, OpenAiResponses } from "../../src/providers/index.js"
 
 type Item = { readonly [key: string]: unknown }
 type Warning = { readonly _tag: string; readonly message: string }
@@ -70,6 +70,31 @@ describe("Chat tool_choice without tools", () => {
       const written = yield* OpenAiChat.toRequest(read.value)
       assert.deepStrictEqual(body(written.value), { model: "gpt-4o", messages: hi, tools, tool_choice: "auto" })
       assert.deepStrictEqual(tags(written.warnings), ["DroppedContent"])
+    }))
+})
+
+describe("Anthropic tool_choice without tools", () => {
+  it.effect("a tool choice, or the parallel setting it carries, is left out without tools, reported; with tools it stays", () =>
+    Effect.gen(function*() {
+      const sent = { model: "claude-sonnet-4-5", max_tokens: 100, messages: hi }
+      for (const toolChoice of ["auto", "none", "required", { _tag: "Tool", name: "get_weather" }] as const) {
+        const written = yield* Anthropic.toRequest(Request.make([Message.user("hi")], { model: "claude-sonnet-4-5", maxOutputTokens: 100, toolChoice }))
+        assert.deepStrictEqual(body(written.value), sent)
+        assert.deepStrictEqual(tags(written.warnings), ["DroppedContent"])
+        assert.include(written.warnings[0]!.message, "tool_choice may only be specified while providing tools")
+      }
+      const parallel = yield* Anthropic.toRequest(Request.make([Message.user("hi")], { model: "claude-sonnet-4-5", maxOutputTokens: 100, parallelToolCalls: false }))
+      assert.deepStrictEqual(body(parallel.value), sent)
+      assert.include(parallel.warnings.map((w) => w.message).join("\n"), "the parallel tool calls setting")
+      // a choice read from a body (a form the model has no type for is kept as sent) is held to the same rule
+      const read = yield* Anthropic.fromRequest({ ...sent, tool_choice: { type: "any", disable_parallel_tool_use: true } })
+      const back = yield* Anthropic.toRequest(read.value)
+      assert.deepStrictEqual(body(back.value), sent)
+      assert.deepStrictEqual(tags(back.warnings), ["DroppedContent"])
+      const tools = [{ name: "get_weather", input_schema: { type: "object", properties: {} } }]
+      const withTools = yield* Anthropic.fromRequest({ ...sent, tools, tool_choice: { type: "any" } }).pipe(Effect.flatMap((r) => Anthropic.toRequest(r.value)))
+      assert.deepStrictEqual(body(withTools.value), { ...sent, tools, tool_choice: { type: "any" } })
+      assert.deepStrictEqual(withTools.warnings, [])
     }))
 })
 
