@@ -77,7 +77,7 @@ import {
 import type { CacheBreakpoint, ConversationIssue, DecodeIssue, Issue, IssueFor, ProviderIssue } from "./ValidationError.js"
 import { isAnthropicHintKey, wireName } from "./internal/hint.js"
 import { customCallOutputs, customItemOf, isChatCustomCall, isCustomOutputsOnly, sentArgumentsProblem } from "./internal/toolArgs.js"
-import { hasLoneSurrogate } from "./internal/surrogates.js"
+import { loneSurrogatePath } from "./internal/surrogates.js"
 import { assistantTurnStart, firstBlockOfRun, isThinkingBlock, nextOnWire, previousOnWire, thinkingSetting, turnStart } from "./internal/anthropicTurn.js"
 
 declare const ValidatedTypeId: unique symbol
@@ -1463,56 +1463,6 @@ const cacheBreakpointRule = (options: ProfileOptions | undefined, breakpointsOf:
   sink(new TooManyCacheBreakpoints({ provider: "anthropic", count, breakpoints: system, ...(past === undefined ? {} : past) }))
 }
 
-/** An object or array being walked, and where it is in its parent. */
-interface Frame {
-  readonly value: object
-  readonly key: string | number
-  readonly parent: Frame | undefined
-}
-
-/** The path from the walk's root to `key` of `frame`'s value. */
-const pathTo = (frame: Frame, key: string | number): Array<string | number> => {
-  const path: Array<string | number> = [key]
-  for (let f: Frame = frame; f.parent !== undefined; f = f.parent) path.push(f.key)
-  return path.reverse()
-}
-
-/**
- * The path inside a block of the first string or object key of one value the Anthropic adapter sends (`at`, its
- * path in the block) that holds a lone surrogate, or `undefined`. Iterative, and linear in the value's size:
- * arguments nested deeper than the call stack goes are walked too.
- */
-const loneSurrogatePath = (at: ReadonlyArray<string | number>, value: unknown): Array<string | number> | undefined => {
-  if (typeof value === "string") return hasLoneSurrogate(value) ? [...at] : undefined
-  if (typeof value !== "object" || value === null) return undefined
-  const found = (path: Array<string | number>): Array<string | number> => [...at, ...path]
-  const stack: Array<Frame> = [{ value, key: "", parent: undefined }]
-  while (stack.length > 0) {
-    const frame = stack.pop()!
-    const o = frame.value
-    if (Array.isArray(o)) {
-      for (let k = 0; k < o.length; k++) {
-        const v: unknown = o[k]
-        if (typeof v === "string") {
-          if (hasLoneSurrogate(v)) return found(pathTo(frame, k))
-        } else if (typeof v === "object" && v !== null) {
-          stack.push({ value: v, key: k, parent: frame })
-        }
-      }
-      continue
-    }
-    for (const key of Object.keys(o)) {
-      if (hasLoneSurrogate(key)) return found(pathTo(frame, key))
-      const v: unknown = (o as Record<string, unknown>)[key]
-      if (typeof v === "string") {
-        if (hasLoneSurrogate(v)) return found(pathTo(frame, key))
-      } else if (typeof v === "object" && v !== null) {
-        stack.push({ value: v, key, parent: frame })
-      }
-    }
-  }
-  return undefined
-}
 
 /**
  * Anthropic: no string of the body may hold a lone UTF-16 surrogate (documented error: "The request body is not

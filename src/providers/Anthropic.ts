@@ -78,6 +78,7 @@ import { standardBase64 } from "../internal/base64.js"
 import { ANTHROPIC_HINTS } from "../internal/hint.js"
 import { stringify } from "../internal/json.js"
 import { cutText, messageText, preview, quote } from "../internal/preview.js"
+import { loneSurrogatePath } from "../internal/surrogates.js"
 import { jsonText } from "../internal/toolArgs.js"
 import * as Message from "../Message.js"
 import * as Request from "../Request.js"
@@ -999,7 +1000,41 @@ const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToRequestO
     }
   }
   reportThinkingConflicts(ctx, body)
+  reportLoneSurrogates(ctx, body)
   return body as unknown as Wire.RequestBody
+}
+
+/**
+ * Reports the first lone surrogate (half of a character) in each field of the body beside its messages and system
+ * text (a tool's description or schema, the output format, a kept setting): the API parses the body as strict JSON
+ * and answers one anywhere with a 400 ("The request body is not valid JSON: no low surrogate in string"). The value
+ * is the caller's and is written as it is (`RejectedSetting`); in the messages it is validation's `LoneSurrogate`.
+ */
+const reportLoneSurrogates = (ctx: A.Ctx, body: Record<string, unknown>): void => {
+  for (const field of Object.keys(body)) {
+    if (field === "messages" || field === "system") continue
+    const path = loneSurrogatePath([field], body[field])
+    if (path === undefined) continue
+    const at = path.map((k, i) => (typeof k === "number" ? `[${k}]` : i === 0 ? k : `.${k}`)).join("")
+    ctx.warnings.push(
+      new RejectedSetting({
+        path: at,
+        value: loneSurrogateValue(body[field], path.slice(1)),
+        rule: "Anthropic takes no lone surrogate (half of a character) anywhere in a request (\"The request body is not valid JSON: no low surrogate in string\")"
+      })
+    )
+  }
+}
+
+/** The string at `path` in `value` (a key holding the surrogate is its own value), cut to 80 code units. */
+const loneSurrogateValue = (value: unknown, path: ReadonlyArray<string | number>): string => {
+  let v = value
+  for (const k of path) {
+    const next = typeof v === "object" && v !== null ? (v as Record<string | number, unknown>)[k] : undefined
+    if (next === undefined) return cutText(String(k), 80)
+    v = next
+  }
+  return cutText(typeof v === "string" ? v : String(path[path.length - 1] ?? ""), 80)
 }
 
 /**
