@@ -756,7 +756,7 @@ describe("Gemini: every field of Part", () => {
 // gaps the tables above found
 // ---------------------------------------------------------------------------
 
-describe("what the audit found", () => {
+describe("what the audit found (Responses)", () => {
   it("Responses says an image's file name is left out (an input_image has none), in a message and in a tool result", () => {
     const image = { inlineData: { mimeType: "image/png", data: PNG, displayName: "dot.png" } }
     const { value } = read("gemini", {
@@ -770,6 +770,18 @@ describe("what the audit found", () => {
     assert.deepStrictEqual(written.warnings.map((w) => w.message), [
       "messages[0].content[0]: the file name of an image was left out: an input_image has none",
       "messages[2].content[0]: the file name of an image was left out: an input_image has none"
+    ])
+  })
+})
+
+describe("what the audit found (Gemini)", () => {
+  it("Gemini says a document's citations setting is left out, as the other formats do", () => {
+    const { value } = read("anthropic", [
+      { role: "user", content: [{ type: "document", source: { type: "url", url: "https://example.com/a.pdf" }, citations: { enabled: true } }] }
+    ])
+    const written = write("gemini", value)
+    assert.deepStrictEqual(written.warnings.map((w) => w.message), [
+      "messages[0].content[0]: a document title, context or citations setting was left out: Gemini file parts have none"
     ])
   })
 })
