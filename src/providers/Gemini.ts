@@ -806,8 +806,8 @@ const mimeTypeOf = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockInde
 
 const writeFile = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockIndex: number): Wire.PartParam | undefined => {
   const kept = keptOf(block, key, hints)
-  if (block.title !== undefined || block.context !== undefined) {
-    A.dropped(ctx, index, blockIndex, "a document title or context", "Gemini file parts have none")
+  if (block.title !== undefined || block.context !== undefined || block.citationsEnabled !== undefined) {
+    A.dropped(ctx, index, blockIndex, "a document title, context or citations setting", "Gemini file parts have none")
   }
   const named = block.filename === undefined ? {} : { displayName: block.filename }
   const source = block.source

@@ -541,6 +541,11 @@ const writeFile = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockIndex
       default:
         return Block.absurd(source)
     }
+    // an input_image has no name and no document settings: said, as for the other formats
+    const lost: Array<string> = []
+    if (block.filename !== undefined) lost.push("file name")
+    if (block.title !== undefined || block.context !== undefined || block.citationsEnabled !== undefined) lost.push("document title, context or citation settings")
+    if (lost.length > 0) ctx.warnings.push(new DroppedContent({ index, blockIndex, what: `the ${lost.join(" and ")} of an image`, reason: "an input_image has none" }))
     return merge(image, extra)
   }
   if (bare.startsWith("audio/")) {
