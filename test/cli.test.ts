@@ -1,11 +1,10 @@
 /**
- * The `agent-messages` command line, run as a subprocess the way a user runs
- * it: a bundle of `src/cli/main.ts` built here with esbuild (as `npm run
- * build` builds `dist/cli/main.js`), executed by Node, checked by exit code,
- * stdout and stderr.
+ * The `agent-messages` command line, run with arguments and standard input
+ * the way a user gives them, checked by exit code, stdout and stderr. It runs
+ * in this process (see `cliBuild.ts`); what only a process shows (pipes,
+ * devices, the built program's exit codes) is in `cliProcess.test.ts`.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { Effect } from "effect"
@@ -14,21 +13,23 @@ import * as GeminiEstimator from "../src/GeminiEstimator.js"
 import * as Message from "../src/Message.js"
 import * as Request from "../src/Request.js"
 import * as TokenEstimator from "../src/TokenEstimator.js"
-import { buildCli, buildDirOf, removeBuild, root, type Run, runCli } from "./cliBuild.js"
+import { buildDirOf, inProcess, removeBuild, root, type Run } from "./cliBuild.js"
 
 const buildDir = buildDirOf("unit")
-const bin = path.join(buildDir, "main.js")
 const work = path.join(buildDir, "files")
+const cli = inProcess(buildDir)
 const examples = path.join(root, "examples", "transcripts")
 
-beforeAll(async () => {
+beforeAll(() => {
   fs.mkdirSync(work, { recursive: true })
-  await buildCli(buildDir)
-}, 120_000)
+})
 
-afterAll(() => removeBuild(buildDir))
+afterAll(async () => {
+  await cli.close()
+  removeBuild(buildDir)
+})
 
-const run = (args: ReadonlyArray<string>, input?: string): Run => runCli(bin, args, input)
+const run = (args: ReadonlyArray<string>, input?: string): Run => cli.run(args, input)
 
 const file = (name: string, content: string | Buffer): string => {
   const p = path.join(work, name)
@@ -790,16 +791,6 @@ describe("found by an adversarial run of the command line", () => {
     const back = run(["convert", body, "--to", "openai-chat"])
     expect(back.code).toBe(0)
     expect(JSON.parse(back.stdout)).toMatchObject({ temperature: -Number.MAX_VALUE })
-  })
-
-  it("a reader that closes the pipe early (| head -1) ends the run quietly, without a stack trace", () => {
-    const messages = Array.from({ length: 50_000 }, (_, i) => ({ role: i % 2 === 0 ? "user" : "assistant", content: `message ${i}` }))
-    const many = file("many.json", JSON.stringify({ model: "gpt-4o", messages }))
-    for (const command of ["tokens", "check --json"]) {
-      const r = spawnSync("sh", ["-c", `"${process.execPath}" "${bin}" ${command} "${many}" | head -1`], { cwd: root, encoding: "utf8" })
-      expect(r.stdout.split("\n").length).toBe(2)
-      expect(r.stderr).not.toMatch(/EPIPE|\n\s+at /)
-    }
   })
 
   it("a JSONL log of one line is a conversation of one message, as longer logs are", () => {

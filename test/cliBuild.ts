@@ -1,7 +1,13 @@
 /**
- * The command line as the tests run it: a bundle of `src/cli/main.ts` built
- * with esbuild (as `npm run build` builds `dist/cli/main.js`, dependencies left
- * external) into a directory of its own per test process.
+ * The command line as the tests run it.
+ *
+ * Most tests run it in this process (`cliHarness`, `inProcess`): `Cli.run`
+ * in a worker thread, loaded once per test file, with standard input, output
+ * and error given and captured through a test `Stdio` layer, answering each
+ * run synchronously. The tests whose point is the process itself (exit codes
+ * of the built program, pipes, devices, a reader closing the pipe) run a
+ * bundle of `src/cli/main.ts` built with esbuild as `npm run build` builds
+ * `dist/cli/main.js` (`buildCli`, `runCli`).
  */
 import { afterAll, beforeAll } from "@effect/vitest"
 import * as esbuild from "esbuild"
@@ -9,27 +15,34 @@ import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
+import { MessageChannel, receiveMessageOnPort, Worker } from "node:worker_threads"
+import type { Channel, Request } from "./cliWorker.js"
 
 /** The repository's root. */
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 
+/** The version the command line prints. */
+const VERSION = "0.1.0"
+
 /** Where a test file's bundle and scratch files go (removed by `removeBuild`). */
 export const buildDirOf = (name: string): string => path.join(root, `.cli-build-${name}-${process.pid}`)
+
+const bundleOptions = (entry: string, outfile: string): esbuild.BuildOptions => ({
+  entryPoints: [path.join(root, entry)],
+  outfile,
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "es2022",
+  packages: "external",
+  logLevel: "silent"
+})
 
 /** Bundles the command line into `dir/main.js` and returns that path. */
 export const buildCli = async (dir: string): Promise<string> => {
   const bin = path.join(dir, "main.js")
   fs.mkdirSync(dir, { recursive: true })
-  await esbuild.build({
-    entryPoints: [path.join(root, "src/cli/main.ts")],
-    outfile: bin,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "es2022",
-    packages: "external",
-    logLevel: "silent"
-  })
+  await esbuild.build(bundleOptions("src/cli/main.ts", bin))
   return bin
 }
 
@@ -48,10 +61,70 @@ export const runCli = (bin: string, args: ReadonlyArray<string>, input?: string)
   return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr }
 }
 
+/** How long one in-process run may take before it is reported as hung. */
+const RUN_TIMEOUT_MS = 600_000
+
 /**
- * The usual setup of a CLI test file: a bundle of its own built before its
- * tests and removed after them (`name` keeps it apart from other files'),
- * `run` to run it, and `file` to write a JSON file for it to read.
+ * The command line run in this process: `run` bundles the worker of
+ * `cliWorker.ts` into `dir` on its first call, and `close` ends the worker.
+ * Relative paths are read from the working directory, as a user's shell
+ * gives them: when that is not the repository's root (a worker thread cannot
+ * change it), each run spawns the built command line from the root instead.
+ */
+export const inProcess = (dir: string): {
+  readonly run: (args: ReadonlyArray<string>, input?: string) => Run
+  readonly close: () => Promise<void>
+} => {
+  let started: { readonly worker: Worker; readonly channel: Channel; readonly own: MessageChannel["port1"] } | undefined
+  let bin: string | undefined
+  const start = () => {
+    if (started !== undefined) return started
+    const script = path.join(dir, "worker.js")
+    fs.mkdirSync(dir, { recursive: true })
+    esbuild.buildSync(bundleOptions("test/cliWorker.ts", script))
+    const { port1, port2 } = new MessageChannel()
+    const channel: Channel = { port: port2, flag: new Int32Array(new SharedArrayBuffer(4)) }
+    const worker = new Worker(script, { workerData: channel, transferList: [port2] })
+    worker.unref()
+    started = { worker, channel, own: port1 }
+    return started
+  }
+  const spawned = (args: ReadonlyArray<string>, input?: string): Run => {
+    if (bin === undefined) {
+      bin = path.join(dir, "main.js")
+      fs.mkdirSync(dir, { recursive: true })
+      esbuild.buildSync(bundleOptions("src/cli/main.ts", bin))
+    }
+    return runCli(bin, args, input)
+  }
+  return {
+    run: (args, input) => {
+      if (process.cwd() !== root) return spawned(args, input)
+      const { channel, own, worker } = start()
+      Atomics.store(channel.flag, 0, 0)
+      const request: Request = { args: [...args], input, version: VERSION }
+      worker.postMessage(request)
+      if (Atomics.wait(channel.flag, 0, 0, RUN_TIMEOUT_MS) === "timed-out") {
+        throw new Error(`agent-messages ${args.join(" ")} gave no answer in ${RUN_TIMEOUT_MS / 1000} s`)
+      }
+      const answer = receiveMessageOnPort(own)
+      if (answer === undefined) throw new Error(`agent-messages ${args.join(" ")}: the worker woke without an answer`)
+      return answer.message as Run
+    },
+    close: async () => {
+      if (started === undefined) return
+      started.own.close()
+      await started.worker.terminate()
+      started = undefined
+    }
+  }
+}
+
+/**
+ * The usual setup of a CLI test file: the command line run in this process
+ * (see `inProcess`), with a scratch directory of its own (`name` keeps it
+ * apart from other files') removed after its tests, `run` to run it, and
+ * `file` to write a JSON file for it to read.
  */
 export const cliHarness = (name: string): {
   readonly run: (args: ReadonlyArray<string>, input?: string) => Run
@@ -59,15 +132,17 @@ export const cliHarness = (name: string): {
   readonly work: string
 } => {
   const buildDir = buildDirOf(name)
-  const bin = path.join(buildDir, "main.js")
   const work = path.join(buildDir, "files")
-  beforeAll(async () => {
+  const cli = inProcess(buildDir)
+  beforeAll(() => {
     fs.mkdirSync(work, { recursive: true })
-    await buildCli(buildDir)
-  }, 120_000)
-  afterAll(() => removeBuild(buildDir))
+  })
+  afterAll(async () => {
+    await cli.close()
+    removeBuild(buildDir)
+  })
   return {
-    run: (args, input) => runCli(bin, args, input),
+    run: cli.run,
     file: (fileName, content) => {
       const p = path.join(work, fileName)
       fs.writeFileSync(p, JSON.stringify(content))

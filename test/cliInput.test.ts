@@ -6,7 +6,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { type InputError, MAX_STRING_LENGTH, parseBytes, parseText, type Parsed, readBytes } from "../src/cli/Input.js"
 import * as fs from "node:fs"
-import { Arbitrary, Effect, Result, Schema } from "effect"
+import { Arbitrary, Effect, Result, Schema, Stdio } from "effect"
 import * as Request from "../src/Request.js"
 import { intBetween } from "./arbitraries.js"
 import * as Formats from "../src/cli/Formats.js"
@@ -20,7 +20,7 @@ const reason = (p: Parsed | InputError): string => ("kind" in p ? `parsed as ${p
 describe("reading the command line's input", () => {
   it.effect.skipIf(!fs.existsSync("/dev/zero"))("a device that never ends is refused at its first binary bytes", () =>
     Effect.gen(function*() {
-      const error = yield* Effect.flip(readBytes("/dev/zero"))
+      const error = yield* Effect.flip(readBytes("/dev/zero")).pipe(Effect.provide(Stdio.layerTest({})))
       assert.include(error.reason, "binary data")
     }))
 

@@ -6,7 +6,7 @@
  * text again, with the same output.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Arbitrary, Effect, Schema } from "effect"
+import { Arbitrary, Effect, Schema, Stdio } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -53,7 +53,7 @@ describe("the command line refuses text nested too deeply before parsing it", ()
       try {
         const file = path.join(dir, "deep.json")
         fs.writeFileSync(file, "[".repeat(million))
-        const error = yield* Effect.flip(read(file))
+        const error = yield* Effect.flip(read(file)).pipe(Effect.provide(Stdio.layerTest({})))
         assert.strictEqual(error._tag, "InputError")
         assert.strictEqual(error.reason, `${file} is not JSON (${TOO_DEEP})`)
       } finally {

@@ -14,7 +14,7 @@
  *
  * @since 0.1.0
  */
-import { Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Option, Ref, Schema, Stdio, Stream } from "effect"
 import { absurd } from "effect/Function"
 import { Argument, CliConfig, CliOutput, Command, Flag, GlobalFlag } from "effect/cli"
 import * as Conversation from "../Conversation.js"
@@ -37,45 +37,60 @@ const providers = ["openai-chat", "openai-responses", "anthropic", "gemini"] as 
 const formats = ["canonical", "openai-chat", "openai-responses", "anthropic", "gemini"] as const
 const inputFormats = ["auto", ...formats] as const
 
-const stderr = (line: string): Effect.Effect<void> => Effect.sync(() => process.stderr.write(`${line}\n`))
-const stdout = (text: string): Effect.Effect<void> => Effect.sync(() => process.stdout.write(text))
-
-/** Writes once the pipe has room: resumes at once, or when stdout drains (or fails, which ends the run anyway). */
-const stdoutWhenReady = (text: string): Effect.Effect<void> =>
-  Effect.callback<void>((resume) => {
-    if (process.stdout.write(text)) return resume(Effect.void)
-    const done = (): void => {
-      process.stdout.off("drain", done)
-      process.stdout.off("error", done)
-      resume(Effect.void)
+/**
+ * Texts joined into pieces of about a megabyte: few writes for many lines,
+ * and never one string for the whole output (the text of a million messages
+ * is longer than one JavaScript string can be).
+ */
+function* batched(texts: Iterable<string>): Generator<string> {
+  let batch = ""
+  for (const text of texts) {
+    batch += text
+    if (batch.length >= 1 << 20) {
+      yield batch
+      batch = ""
     }
-    process.stdout.on("drain", done)
-    process.stdout.on("error", done)
-  })
+  }
+  if (batch !== "") yield batch
+}
 
 /**
- * Writes text given in pieces, about a megabyte at a time: the whole text of
- * a million messages is longer than one JavaScript string can be.
+ * Writes texts to standard output or error through the `Stdio` service, a
+ * piece at a time, each once the previous one has been taken (a pipe's
+ * back-pressure holds the next). A write that fails (a reader that closed
+ * the pipe) is the runner's to report, which ends the process: here it ends
+ * nothing.
  */
-const stdoutChunks = (chunks: Iterable<string>): Effect.Effect<void> =>
-  Effect.gen(function*() {
-    let batch = ""
-    for (const chunk of chunks) {
-      batch += chunk
-      if (batch.length >= 1 << 20) {
-        yield* stdoutWhenReady(batch)
-        batch = ""
-      }
-    }
-    if (batch !== "") yield* stdoutWhenReady(batch)
-  })
-const exitWith = (code: number): Effect.Effect<void> => Effect.sync(() => {
-  process.exitCode = code
-})
+const write = (to: "stdout" | "stderr", texts: Iterable<string>): Effect.Effect<void, never, Stdio.Stdio> =>
+  Stdio.Stdio.use((io) => Stream.run(Stream.fromIterable(batched(texts), { chunkSize: 1 }), to === "stdout" ? io.stdout() : io.stderr())).pipe(
+    Effect.ignore
+  )
+
+const stderr = (line: string): Effect.Effect<void, never, Stdio.Stdio> => write("stderr", [`${line}\n`])
+/** Lines on stderr, written together. */
+const stderrLines = (lines: Iterable<string>): Effect.Effect<void, never, Stdio.Stdio> => write("stderr", linesOf(lines))
+const stdout = (text: string): Effect.Effect<void, never, Stdio.Stdio> => write("stdout", [text])
+
+/** Writes text given in pieces (see `batched`). */
+const stdoutChunks = (chunks: Iterable<string>): Effect.Effect<void, never, Stdio.Stdio> => write("stdout", chunks)
+
+function* linesOf(lines: Iterable<string>): Generator<string> {
+  for (const line of lines) yield `${line}\n`
+}
+
+/**
+ * The exit code a run ends with, which its commands set: 0 unless one says
+ * otherwise. `run` gives it to the runner, which ends the process with it.
+ */
+class ExitCode extends Context.Service<ExitCode, Ref.Ref<number>>()("effect-agent-messages/cli/ExitCode") {}
+
+const exitWith = (code: number): Effect.Effect<void, never, ExitCode> => ExitCode.use((current) => Ref.set(current, code))
 
 /** Shows progress on stderr when it is a terminal and the input is large. */
-const progress = (bytes: number, step: string): Effect.Effect<void> =>
-  process.stderr.isTTY === true && bytes > 5_000_000 ? stderr(`agent-messages: ${step}...`) : Effect.void
+const progress = (bytes: number, step: string): Effect.Effect<void, never, Stdio.Stdio> =>
+  bytes > 5_000_000
+    ? Stdio.Stdio.use((io) => io.stderrIsTerminal).pipe(Effect.flatMap((terminal) => terminal ? stderr(`agent-messages: ${step}...`) : Effect.void))
+    : Effect.void
 
 /**
  * A warning's text in the command line's terms: what the library calls the `maxTokens` option (an Anthropic body's
@@ -96,8 +111,8 @@ const flagTerms = (w: ConversionWarning, text: string): string => {
 }
 
 /** Prints conversion warnings; with `where`, each names its message as the file read does (see `warningWhere`). */
-const warn = (warnings: ReadonlyArray<ConversionWarning>, where?: (w: ConversionWarning) => string): Effect.Effect<void> =>
-  Effect.forEach(warnings, (w) => stderr(`warning: ${flagTerms(w, where === undefined ? w.message : where(w))}`), { discard: true })
+const warn = (warnings: ReadonlyArray<ConversionWarning>, where?: (w: ConversionWarning) => string): Effect.Effect<void, never, Stdio.Stdio> =>
+  warnings.length === 0 ? Effect.void : stderrLines(warnings.map((w) => `warning: ${flagTerms(w, where === undefined ? w.message : where(w))}`))
 
 /**
  * Reads FILE in the given format (or detects it, saying so on stderr), with which item of a Responses file each
@@ -124,7 +139,8 @@ const load = (
     readonly systemName: string | undefined
     readonly chatReasoning: "reasoning_content" | undefined
   },
-  InputError
+  InputError,
+  Stdio.Stdio
 > =>
   Effect.gen(function*() {
     const parsed = yield* readInput(file)
@@ -180,7 +196,7 @@ const emit = (
   chatReasoning?: "reasoning_content",
   maxTokens?: number,
   where?: (w: ConversionWarning) => string
-): Effect.Effect<void, InputError> =>
+): Effect.Effect<void, InputError, Stdio.Stdio> =>
   Effect.gen(function*() {
     const targetShape: Formats.Shape = target === "canonical" ? shape : shape === "jsonl" ? "messages" : shape
     const options: Formats.WriteOptions = {
@@ -206,7 +222,7 @@ export class JobFailed extends Schema.TaggedError<JobFailed>()("JobFailed", { re
 }
 
 /** Runs a command body: an unreadable input becomes one line on stderr and exit code 2, a job that cannot be done exit code 1. */
-const guarded = <E>(body: Effect.Effect<void, E>): Effect.Effect<void> =>
+const guarded = <E, R>(body: Effect.Effect<void, E, R>): Effect.Effect<void, never, R | Stdio.Stdio | ExitCode> =>
   body.pipe(
     Effect.catch((error: E) =>
       stderr(`agent-messages: ${error instanceof Error && error.message !== "" ? error.message : String(error)}`).pipe(
@@ -1059,8 +1075,10 @@ const check = Command.make("check", { file: fileArg, format: formatFlag, provide
       } else if (issues.length === 0) {
         yield* stdout(`valid: ${fileCount(input)}${provider === undefined ? "" : `, ${provider} rules included`}\n`)
       } else {
-        for (const issue of issues) yield* stdout(`${issue._tag}: ${issueText(issue, naming, pins)}\n`)
-        yield* stdout(`${issues.length} issue${issues.length === 1 ? "" : "s"} in ${fileCount(input)}\n`)
+        yield* stdoutChunks(linesOf([
+          ...issues.map((issue) => `${issue._tag}: ${issueText(issue, naming, pins)}`),
+          `${issues.length} issue${issues.length === 1 ? "" : "s"} in ${fileCount(input)}`
+        ]))
       }
       yield* exitWith(issues.length === 0 ? 0 : 1)
     })
@@ -1245,12 +1263,14 @@ const tokens = Command.make("tokens", {
           }\n`
         )
       } else {
-        for (const p of perInput) yield* stdout(`${p.label}: ${p.tokens}\n`)
-        if (outside > 0) yield* stdout(`system (outside the messages): ${outside}\n`)
-        if (counted.tools > 0) yield* stdout(`tools: ${counted.tools}\n`)
-        if (counted.responseFormat > 0) yield* stdout(`response format: ${counted.responseFormat}\n`)
-        if (counted.framing > 0) yield* stdout(`framing: ${counted.framing}\n`)
-        yield* stdout(`total: ${counted.total} tokens (${config.estimator}, ${provider})\n`)
+        yield* stdoutChunks(linesOf([
+          ...perInput.map((p) => `${p.label}: ${p.tokens}`),
+          ...(outside > 0 ? [`system (outside the messages): ${outside}`] : []),
+          ...(counted.tools > 0 ? [`tools: ${counted.tools}`] : []),
+          ...(counted.responseFormat > 0 ? [`response format: ${counted.responseFormat}`] : []),
+          ...(counted.framing > 0 ? [`framing: ${counted.framing}`] : []),
+          `total: ${counted.total} tokens (${config.estimator}, ${provider})`
+        ]))
       }
     })
   )).pipe(
@@ -1446,7 +1466,7 @@ const trim = Command.make("trim", {
           e._tag === "InvalidFitOptions" ? e : new JobFailed({ reason: e._tag === "BudgetTooSmall" ? budgetTooSmall(e, reserve ?? input.request.maxOutputTokens, input.request) : e.message })
         )
       )
-      for (const line of fitLog(fitted, input)) yield* stderr(line)
+      yield* stderrLines(fitLog(fitted, input))
       // the budget is the messages' room, the fixed part and the reserve for the answer, each said
       const reserved = fitted.budget - fitted.available - fitted.fixedTokens
       if (fitted.fixedTokens > 0) yield* stderr(`tools, tool choice, response format and framing: ${fitted.fixedTokens} tokens`)
@@ -1503,7 +1523,7 @@ const repair = Command.make("repair", { file: fileArg, provider: providerFlag, m
         )
         yield* stdoutChunks(Formats.jsonChunks({ repaired: written.value, actions }))
       } else {
-        for (const action of repaired.actions) yield* stderr(actionText(action, naming, asRead))
+        yield* stderrLines(repaired.actions.map((action) => actionText(action, naming, asRead)))
         yield* stderr(`${repaired.actions.length} change${repaired.actions.length === 1 ? "" : "s"}`)
         yield* emit(withMessages(input.request, repaired.messages), target, input.shape, input.chatReasoning, maxTokens)
       }
@@ -1558,8 +1578,14 @@ export const command = Command.make("agent-messages").pipe(
  * code 1 stays what `check` means by "issues found". Help asked for with
  * `--help` and `--version` print on stdout as usual.
  */
-export const usageErrors = CliOutput.layerPresenter({
-  present: (event) =>
+export const usageErrors: Layer.Layer<never, never, Stdio.Stdio> = Layer.effect(
+  CliOutput.Presenter,
+  Effect.map(Stdio.Stdio, (io) => ({
+    present: (event: CliOutput.Presenter.Event) => presentTo(event).pipe(Effect.provideService(Stdio.Stdio, io))
+  }))
+)
+
+const presentTo = (event: CliOutput.Presenter.Event): Effect.Effect<void, never, Stdio.Stdio> =>
     event._tag === "InvalidInvocation"
       ? Effect.gen(function*() {
         const formatter = yield* CliOutput.Formatter
@@ -1573,7 +1599,6 @@ export const usageErrors = CliOutput.layerPresenter({
         yield* stderr(formatter.formatHelpDoc(event.helpDoc).trimEnd())
       })
       : CliOutput.defaultPresenter.present(event)
-})
 
 /**
  * `--wizard` where it cannot ask its questions: its prompts need a terminal to
@@ -1583,36 +1608,47 @@ export const usageErrors = CliOutput.layerPresenter({
  * nothing on stdout, and exit code 2. `missing` says which of standard input
  * and output is not a terminal.
  */
-const wizardWithoutTerminal = (missing: string): GlobalFlag.Action<boolean> =>
+const wizardWithoutTerminal = (missing: string, io: Stdio.Stdio, code: Ref.Ref<number>): GlobalFlag.Action<boolean> =>
   GlobalFlag.Action({
     flag: GlobalFlag.Wizard.flag,
     run: () =>
       stderr(`agent-messages: --wizard asks its questions on a terminal, and ${missing}: give the command and its flags on the command line (see \`agent-messages --help\`)`).pipe(
-        Effect.andThen(exitWith(2))
+        Effect.andThen(exitWith(2)),
+        Effect.provideService(Stdio.Stdio, io),
+        Effect.provideService(ExitCode, code)
       )
   })
 
 /** The built-in global flags, with `--wizard` a usage error when standard input or output is not a terminal. */
-const builtIns = (): ReadonlyArray<GlobalFlag.BuiltIn> => {
-  const input = process.stdin.isTTY === true
-  const output = process.stdout.isTTY === true
+const builtIns = (code: Ref.Ref<number>): Effect.Effect<ReadonlyArray<GlobalFlag.BuiltIn>, never, Stdio.Stdio> => Effect.gen(function*() {
+  const io = yield* Stdio.Stdio
+  const input = yield* io.stdinIsTerminal
+  const output = yield* io.stdoutIsTerminal
   if (input && output) return GlobalFlag.BuiltIns
   const missing = !input && !output ? "neither standard input nor standard output is one" : !input ? "standard input is not one" : "standard output is not one"
-  return GlobalFlag.BuiltIns.map((flag) => (flag === GlobalFlag.Wizard ? wizardWithoutTerminal(missing) : flag))
-}
+  return GlobalFlag.BuiltIns.map((flag) => (flag === GlobalFlag.Wizard ? wizardWithoutTerminal(missing, io, code) : flag))
+})
 
 /**
- * Runs the command line on `args`: a usage error exits with code 2 after
- * `usageErrors` has reported it.
+ * Runs the command line on the arguments of the `Stdio` service, reading and
+ * writing through it, and succeeds with the exit code to end with: 0, 1 when
+ * `check` finds issues or a job cannot be done, 2 for input that cannot be
+ * read and for a usage error (after `usageErrors` has reported it).
+ *
+ * @since 0.1.0
  */
 export const run = (version: string) =>
-  Effect.suspend(() =>
-    Command.run(command, { version }).pipe(
+  Effect.gen(function*() {
+    const code = yield* Ref.make(0)
+    const flags = yield* builtIns(code)
+    yield* Command.run(command, { version }).pipe(
       Effect.catchTag("ShowHelp", () => exitWith(2)),
       Effect.provide(usageErrors),
-      Effect.provideService(CliConfig.CliConfig, CliConfig.make({ builtIns: builtIns() }))
+      Effect.provideService(CliConfig.CliConfig, CliConfig.make({ builtIns: flags })),
+      Effect.provideService(ExitCode, code)
     )
-  )
+    return yield* Ref.get(code)
+  })
 
 /** The messages of a read transcript (for tests). */
 export type Messages = ReadonlyArray<Message.Message>

@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import { Effect, Schema } from "effect"
+import { Effect, Schema, Stdio, Stream } from "effect"
 import * as fs from "node:fs"
 import { depthError, ownParsedJson } from "../internal/json.js"
 import { describeInexact, finiteParsedJson, inexactNumbers } from "../internal/jsonNumbers.js"
@@ -83,14 +83,38 @@ const readUntilBinary = (stream: NodeJS.ReadableStream & { destroy?: () => void 
   })
 
 /**
+ * Reads standard input (the `Stdio` service's) to its end, but stops at the
+ * first NUL byte, as `readUntilBinary` does.
+ */
+const readStdin: Effect.Effect<Buffer, InputError, Stdio.Stdio> = Effect.gen(function*() {
+  const io = yield* Stdio.Stdio
+  const chunks: Array<Uint8Array> = []
+  let utf16 = false
+  let binary = false
+  yield* Stream.runForEachWhile(io.stdin, (bytes) =>
+    Effect.sync(() => {
+      if (chunks.length === 0) utf16 = utf16Of(bytes) !== undefined
+      if (!utf16 && bytes.includes(0)) {
+        binary = true
+        return false
+      }
+      chunks.push(bytes)
+      return true
+    })).pipe(
+      Effect.mapError((error) => new InputError({ reason: `cannot read -: ${errorText(error.cause ?? error)}` }))
+    )
+  if (binary) return yield* new InputError({ reason: "cannot read -: standard input is binary data, not a JSON or JSONL transcript" })
+  return Buffer.concat(chunks)
+})
+
+/**
  * Reads a file, or standard input for `-`, as bytes.
  *
  * @since 0.1.0
  */
-export const readBytes = (file: string): Effect.Effect<Buffer, InputError> =>
-  Effect.tryPromise({
+export const readBytes = (file: string): Effect.Effect<Buffer, InputError, Stdio.Stdio> =>
+  file === "-" ? readStdin : Effect.tryPromise({
     try: async () => {
-      if (file === "-") return readUntilBinary(process.stdin, "standard input")
       const stat = await fs.promises.stat(file)
       if (stat.isDirectory()) throw new Error(`${file} is a directory, not a transcript file`)
       if (stat.isFile()) return fs.promises.readFile(file)
@@ -260,7 +284,7 @@ function* byteLinesOf(bytes: Uint8Array, maxLength: number, tooLong: string): Ge
  *
  * @since 0.1.0
  */
-export const read = (file: string): Effect.Effect<Parsed, InputError> =>
+export const read = (file: string): Effect.Effect<Parsed, InputError, Stdio.Stdio> =>
   readBytes(file).pipe(
     Effect.flatMap((bytes) => {
       const parsed = parseBytes(bytes, file === "-" ? "standard input" : file)

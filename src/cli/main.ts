@@ -29,4 +29,13 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   process.exit(error.code === "EPIPE" ? (typeof process.exitCode === "number" ? process.exitCode : 0) : 2)
 })
 
-run(VERSION).pipe(Effect.provide(NodeServices.layer), NodeRuntime.runMain)
+// the exit code is the run's value; the process ends with it once its output is written
+run(VERSION).pipe(
+  Effect.flatMap((code) =>
+    Effect.sync(() => {
+      process.exitCode = code
+    })
+  ),
+  Effect.provide(NodeServices.layer),
+  NodeRuntime.runMain
+)
