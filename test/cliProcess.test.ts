@@ -49,7 +49,8 @@ const shell = (command: string, shellName = "sh") =>
 
 const hasBash = spawnSync("bash", ["-c", "true"]).status === 0
 
-describe("the built command line as a process", () => {
+// each test spawns Node several times: on a busy 2-core machine one spawn can take seconds
+describe("the built command line as a process", { timeout: 300_000 }, () => {
   it("ends with exit code 0 for a valid conversation, 1 for issues found, 2 for unreadable input and for a usage error", () => {
     const valid = file("valid.json", '[{"role":"user","content":"hi"}]')
     const orphan = file("orphan.json", '[{"role":"user","content":"hi"},{"role":"tool","tool_call_id":"c1","content":"42"}]')
