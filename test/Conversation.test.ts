@@ -219,7 +219,7 @@ describe("validateFor: every provider", () => {
           }
         }
       },
-      { arbitrary: { runs: 300 }, timeout: 60_000 }
+      { arbitrary: { runs: 300 }, timeout: 300_000 }
     )
   }
 })
@@ -556,7 +556,7 @@ describe("Conversation codec", () => {
       assert.isTrue(line.endsWith("\n") && line.indexOf("\n") === line.length - 1)
       assert.deepStrictEqual(Effect.runSync(Conversation.decodeJsonl(line)), [ms[i]])
     })
-  }, { arbitrary: { runs: 200 }, timeout: 60_000 })
+  }, { arbitrary: { runs: 200 }, timeout: 300_000 })
 })
 
 describe("Effects do their work when they run", () => {

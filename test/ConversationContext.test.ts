@@ -75,7 +75,7 @@ describe("ConversationContext", () => {
     for (let i = 0; i < messages.length; i += 3) context = ConversationContext.append(context, messages.slice(i, i + 3))
     expect(context.estimated).toBe(estimator.estimateConversation(messages))
     expect(context.headroom).toBe(10_000 - context.estimated)
-  }, { arbitrary: { runs: 200 }, timeout: 60_000 })
+  }, { arbitrary: { runs: 200 }, timeout: 300_000 })
 
   it("recordUsage takes the provider's count for what was sent and keeps the difference for later appends", () => {
     const estimator = TokenEstimator.heuristic

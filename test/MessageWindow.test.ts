@@ -592,7 +592,7 @@ const allChoices: ReadonlyArray<Choice> = allStrategies
 describe("window properties", () => {
   it.prop("the generated agent histories are valid", [Arb.agentConversation], ([input]) => {
     expect(Conversation.issuesOf(input).map((i) => i.message)).toEqual([])
-  }, { arbitrary: { runs: 200 }, timeout: 60_000 })
+  }, { arbitrary: { runs: 200 }, timeout: 300_000 })
 
   for (const choice of allChoices) {
     const name = typeof choice === "string" ? choice : choice.join(" then ")
@@ -613,7 +613,7 @@ describe("window properties", () => {
     expect(r.success.summary).toBeUndefined()
     expect(Conversation.issuesOf(r.success.messages)).toEqual([])
     expect(r.success.tokensAfter).toBeLessThanOrEqual(r.success.available)
-  }, { arbitrary: { runs: 300 }, timeout: 60_000 })
+  }, { arbitrary: { runs: 300 }, timeout: 300_000 })
 
   it.prop("on a broken history no strategy keeps a call without its result, or a result without its call", [caseOf(allChoices, brokenAgentConversation)], ([c]) => {
     const r = fitSync(window, c.input, c.budget, c.options)
@@ -626,7 +626,7 @@ describe("window properties", () => {
     const units = unitsOf(input)
     const starts = Array.from(units.start.subarray(0, units.count))
     expect(starts).toEqual(Conversation.turnsOf(input).map((t) => t.start))
-  }, { arbitrary: { runs: 300 }, timeout: 60_000 })
+  }, { arbitrary: { runs: 300 }, timeout: 300_000 })
 
   it.prop("every message is estimated at most once per fit", [caseOf(allChoices)], ([c]) => {
     const seen = new Map<Message.Message, number>()
@@ -640,7 +640,7 @@ describe("window properties", () => {
     const w = Effect.runSync(MessageWindow.make.pipe(Effect.provideService(TokenEstimator.TokenEstimator, counting), Effect.provide(Summarizer.layerExtractive())))
     fitSync(w, c.input, c.budget, c.options)
     for (const [, n] of seen) expect(n).toBe(1)
-  }, { arbitrary: { runs: 300 }, timeout: 60_000 })
+  }, { arbitrary: { runs: 300 }, timeout: 300_000 })
 
   it.prop("a fit of a fitted conversation with the same budget changes nothing", [caseOf(["drop_oldest", "drop_oldest_pair", ["clear_tool_results", "drop_oldest"]])], ([c]) => {
     const first = fitSync(window, c.input, c.budget, c.options)
@@ -649,7 +649,7 @@ describe("window properties", () => {
     const second = fitSync(window, first.success.messages, c.budget, { ...c.options, ...(pin === undefined ? {} : { pin }) })
     assert.isTrue(Result.isSuccess(second))
     if (Result.isSuccess(second)) expect(second.success.changed).toBe(false)
-  }, { arbitrary: { runs: 300 }, timeout: 60_000 })
+  }, { arbitrary: { runs: 300 }, timeout: 300_000 })
 
   const requestCase = Arbitrary.all({
     c: caseOf(allChoices),

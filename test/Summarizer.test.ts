@@ -91,7 +91,7 @@ describe("Summarizer.extractive", () => {
     const text = Summarizer.extractive(messages, maxTokens)
     expect(text.trim()).not.toBe("")
     expect(Summarizer.extractive(messages, maxTokens)).toBe(text)
-  }, { arbitrary: { runs: 200 }, timeout: 60_000 })
+  }, { arbitrary: { runs: 200 }, timeout: 300_000 })
 
   it.effect("layerExtractive provides it as the Summarizer service", () =>
     Effect.gen(function*() {

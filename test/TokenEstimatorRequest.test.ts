@@ -492,7 +492,7 @@ describe("estimateRequest for Gemini and OpenAI Responses", () => {
     // Gemini 3 writes the whole declaration (its text priced by the fitted table: a refit moves this figure; the
     // writers were checked against the old ones on the table of the time)
     expect(tools(request, "gemini-3-flash-preview")).toBe(10_962_983)
-  }, 60_000)
+  }, 300_000)
 
   it("Gemini: a definition a million levels deep, past the room for references, is left as written as it always was", () => {
     let deep: { readonly [key: string]: unknown } = { type: "string" }
@@ -503,7 +503,7 @@ describe("estimateRequest for Gemini and OpenAI Responses", () => {
     // the figures of the code that wrote the definition out again at each reference in each pass (17 and 31 seconds)
     expect(tools("gemini-2.5-flash")).toBe(41)
     expect(tools("gemini-3-flash-preview")).toBe(40)
-  }, 60_000)
+  }, 300_000)
 
   it("Gemini: a function call and its JSON result a million levels deep are counted as they always were", () => {
     let args: { readonly [key: string]: unknown } = { leaf: "x" }
@@ -519,7 +519,7 @@ describe("estimateRequest for Gemini and OpenAI Responses", () => {
     expect(messages("gemini-3-flash-preview")).toEqual([2, 7_398_663, 7_398_662])
     // 1.5 and 2.0: the name and the string values
     expect(messages("gemini-2.0-flash")).toEqual([1, 1_052_555, 1_052_555])
-  }, 60_000)
+  }, 300_000)
 
   it("Responses renders like Chat and adds hosted tools by their JSON text", () => {
     const hosted = { type: "web_search_preview" }

@@ -136,7 +136,7 @@ describe("the duration of a clip", () => {
         expect(Number.isFinite(seconds) && seconds >= 0).toBe(true)
       }
     },
-    { timeout: 60_000 }
+    { timeout: 300_000 }
   )
 })
 

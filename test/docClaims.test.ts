@@ -219,7 +219,7 @@ describe("TokenEstimator: the figures the examples show", () => {
   it.prop("estimateConversation is the sum of estimateEach", [Arb.validConversation], ([x]) => {
     const each = estimator.estimateEach(x)
     expect(estimator.estimateConversation(x)).toBe(each.reduce((a, b) => a + b, 0))
-  }, { arbitrary: { runs: 300 }, timeout: 60_000 })
+  }, { arbitrary: { runs: 300 }, timeout: 300_000 })
 })
 
 const readme = fs.readFileSync(new URL("../README.md", import.meta.url), "utf8")
@@ -264,7 +264,7 @@ describe("README: counting the whole request", () => {
       expect(readmeAfter("| `estimateRequest`, heuristic layer (o200k / cl100k table) | ")).toBe(`${heuristic} | ${heuristicCl100k} |`)
       // and what the API reported
       expect([o200k.total, cl100k]).toEqual([101, 105])
-    }), { timeout: 60_000 })
+    }), { timeout: 300_000 })
 })
 
 describe("README: the agent loop that fits before each model call", () => {
@@ -300,7 +300,7 @@ describe("README: the agent loop that fits before each model call", () => {
       const shown = /\/\/ (step 21: .*)\n\s*\/\/\s+(.*)\n/.exec(readme)
       assert(shown !== null, "the README shows step 21")
       expect(printed.find((line) => line.startsWith("step 21:"))).toBe(`${shown[1]!} ${shown[2]!}`)
-    }).pipe(Effect.provide(MessageWindow.layer.pipe(Layer.provideMerge(TokenEstimator.layer)))), { timeout: 60_000 })
+    }).pipe(Effect.provide(MessageWindow.layer.pipe(Layer.provideMerge(TokenEstimator.layer)))), { timeout: 300_000 })
 })
 
 const choices = allStrategies

@@ -166,7 +166,7 @@ describe("the examples of the model's and validation's doc comments show what th
     // the four modules have about 160 examples; most run, and about 120 lines show a value
     expect(ran).toBeGreaterThan(120)
     expect(checked).toBeGreaterThan(100)
-  }, 60_000)
+  }, 300_000)
 })
 
 // ---------------------------------------------------------------------------

@@ -946,7 +946,7 @@ describe("properties", () => {
         assert.strictEqual(pieces.reduce((n, p) => n + count(p), 0), count(pieces.join("")))
       }
     },
-    { timeout: 60_000, arbitrary: { runs: 300 } }
+    { timeout: 300_000, arbitrary: { runs: 300 } }
   )
 
   it.prop(
@@ -999,7 +999,7 @@ describe("pythonJsonDumps: a parallel call's JSON result as Python's json.dumps 
       if (escaped) json = json.replace(/\//g, "\\/").replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`)
       expect(pythonJsonDumps(json)).toBe(oneAtATime(json))
     },
-    { timeout: 60_000, arbitrary: { runs: 300 } }
+    { timeout: 300_000, arbitrary: { runs: 300 } }
   )
 
   it("leaves non-ASCII characters as they are with ensureAscii false, as json.dumps(ensure_ascii=False) does", () => {

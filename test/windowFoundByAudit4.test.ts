@@ -145,7 +145,7 @@ describe("a system message among a call's results", () => {
   it.prop("the window's units are still the turns of Conversation.turnsOf", [reminded], ([input]) => {
     const units = unitsOf(input)
     expect(Array.from(units.start.subarray(0, units.count))).toEqual(Conversation.turnsOf(input).map((t) => t.start))
-  }, { arbitrary: { runs: 200 }, timeout: 60_000 })
+  }, { arbitrary: { runs: 200 }, timeout: 300_000 })
 
   it.prop("Anthropic: a budget for the leading system messages and the tail always fits, and the result stays valid", [reminded], ([input]) => {
     const kept = leastKept(input)

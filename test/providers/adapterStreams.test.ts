@@ -65,7 +65,7 @@ for (const format of formats) {
       const got = Effect.runSync(format.fromSse(splitAt(text, points.map((p) => Math.round((p / 1_000_000) * text.length)))))
       assert.deepStrictEqual(json([got.value.message]), json([expected.value.message]))
       assert.strictEqual(got.value.finishReason, expected.value.finishReason)
-    }, { arbitrary: { runs: 300 }, timeout: 60_000 })
+    }, { arbitrary: { runs: 300 }, timeout: 300_000 })
 
     it.prop("a stream cut short yields IncompleteResponse with a prefix of the full message", [pick, intBetween(0, 1_000_000)], ([k, at]) => {
       const fixture = format.fixtures[k]!
@@ -82,6 +82,6 @@ for (const format of formats) {
       const error = failure !== undefined && failure._tag === "Fail" ? (failure.error as IncompleteResponse) : undefined
       assert.strictEqual(error?._tag, "IncompleteResponse", String(exit.cause))
       if (error?.partial !== undefined) assert.isUndefined(notPrefix(error.partial.message, full))
-    }, { arbitrary: { runs: 300 }, timeout: 60_000 })
+    }, { arbitrary: { runs: 300 }, timeout: 300_000 })
   })
 }

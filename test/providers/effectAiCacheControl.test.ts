@@ -96,6 +96,6 @@ describe("EffectAi: an explicit cache_control null round-trips through the Promp
       ]
       assert.deepStrictEqual(json(roundTrip(messages)), json(messages))
     },
-    { arbitrary: { runs: 500 }, timeout: 60_000 }
+    { arbitrary: { runs: 500 }, timeout: 300_000 }
   )
 })

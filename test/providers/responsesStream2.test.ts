@@ -275,6 +275,6 @@ describe("Responses stream: however it is chunked, a stream reads as its final r
       assert.deepStrictEqual(fromStream.value.providerData, direct.value.providerData)
       assert.strictEqual(fromStream.value.finishReason, direct.value.finishReason)
     },
-    { timeout: 60_000, arbitrary: { runs: 200 } }
+    { timeout: 300_000, arbitrary: { runs: 200 } }
   )
 })

@@ -56,7 +56,7 @@ for (const format of formats) {
           assert.deepStrictEqual(result.success, fixture.expected, `${fixture.name}, split at ${p}`)
         }
       }
-    }, 60_000)
+    }, 300_000)
 
     it("splitting the SSE bytes in two at any position gives the same response", () => {
       for (const fixture of fixtures) {
@@ -67,7 +67,7 @@ for (const format of formats) {
           assert.deepStrictEqual(result.success, fixture.expected, `${fixture.name}, split at byte ${p}`)
         }
       }
-    }, 60_000)
+    }, 300_000)
 
     it.prop(
       "splitting the SSE text into many pieces gives the same response",
@@ -77,7 +77,7 @@ for (const format of formats) {
         const text = sseOf(fixture)
         assert.deepStrictEqual(feedAll(format.make, splitAt(text, scale(points, text.length))), Result.succeed(fixture.expected))
       },
-      { timeout: 60_000, arbitrary: { runs: 300 } }
+      { timeout: 300_000, arbitrary: { runs: 300 } }
     )
 
     it.prop(
@@ -88,7 +88,7 @@ for (const format of formats) {
         const bytes = utf8(sseOf(fixture))
         assert.deepStrictEqual(feedAll(format.make, splitAt(bytes, scale(points, bytes.length))), Result.succeed(fixture.expected))
       },
-      { timeout: 60_000, arbitrary: { runs: 300 } }
+      { timeout: 300_000, arbitrary: { runs: 300 } }
     )
 
     it.prop(
@@ -113,7 +113,7 @@ for (const format of formats) {
         assert.isTrue(error.cut.some((line) => format.cutWords.some((w) => line.includes(w))), error.message)
         assert.strictEqual(prefixMismatch(error.partial, fixture.expected), undefined)
       },
-      { timeout: 60_000, arbitrary: { runs: 300 } }
+      { timeout: 300_000, arbitrary: { runs: 300 } }
     )
 
     it.prop(
@@ -128,7 +128,7 @@ for (const format of formats) {
         assert.strictEqual(result.failure._tag, "IncompleteStream", result.failure.message)
         if (result.failure._tag === "IncompleteStream") assert.strictEqual(prefixMismatch(result.failure.partial, fixture.expected), undefined)
       },
-      { timeout: 60_000, arbitrary: { runs: 300 } }
+      { timeout: 300_000, arbitrary: { runs: 300 } }
     )
   })
 }
