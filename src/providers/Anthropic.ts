@@ -1015,10 +1015,9 @@ const reportLoneSurrogates = (ctx: A.Ctx, body: Record<string, unknown>): void =
     if (field === "messages" || field === "system") continue
     const path = loneSurrogatePath([field], body[field])
     if (path === undefined) continue
-    const at = path.map((k, i) => (typeof k === "number" ? `[${k}]` : i === 0 ? k : `.${k}`)).join("")
     ctx.warnings.push(
       new RejectedSetting({
-        path: at,
+        path: A.pathText(path),
         value: loneSurrogateValue(body[field], path.slice(1)),
         rule: "Anthropic takes no lone surrogate (half of a character) anywhere in a request (\"The request body is not valid JSON: no low surrogate in string\")"
       })

@@ -153,7 +153,8 @@ export const jsonOf = (ctx: Ctx, input: unknown): Schema.Json => {
   return malformed(ctx, pathText(copy.path), copy.reason)
 }
 
-const pathText = (path: ReadonlyArray<string | number>): string => {
+/** A path as messages write it: `tools[0].input_schema.properties`. */
+export const pathText = (path: ReadonlyArray<string | number>): string => {
   let out = ""
   for (const key of path) out += typeof key === "number" ? `[${key}]` : out === "" ? key : `.${key}`
   return out
