@@ -57,7 +57,8 @@ def interactions(repo, wanted, with_response=False):
             continue
         if not isinstance(doc, dict):
             continue
-        for index, interaction in enumerate(doc.get("interactions") or []):
+        # Python's vcrpy writes `interactions`; Ruby's VCR and R's vcr write `http_interactions`, in the same shape
+        for index, interaction in enumerate(doc.get("interactions") or doc.get("http_interactions") or []):
             request, response = interaction.get("request") or {}, interaction.get("response") or {}
             found = (commit, path, index, request, json_body(request), json_body(response))
             yield found + (response,) if with_response else found

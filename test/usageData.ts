@@ -9,7 +9,7 @@ import * as fs from "node:fs"
 export const SUITES: ReadonlySet<string> = new Set(["pydantic/pydantic-ai", "crewAIInc/crewAI", "Arize-ai/openinference", "traceloop/openllmetry", "Mirascope/mirascope"])
 
 /**
- * The suites of the Chat Completions set: the five above, and eight more whose
+ * The suites of the Chat Completions set: the five above, and ten more whose
  * recordings were added as an out-of-sample check once the rules had been
  * found on the five.
  */
@@ -22,7 +22,9 @@ export const CHAT_SUITES: ReadonlySet<string> = new Set([
   "simonw/llm",
   "DataDog/dd-trace-py",
   "jackmpcollins/magentic",
-  "langchain-ai/langsmith-sdk"
+  "langchain-ai/langsmith-sdk",
+  "alexrudall/ruby-openai",
+  "tidyverse/ellmer"
 ])
 
 export interface Recorded {

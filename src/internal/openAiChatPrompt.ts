@@ -38,7 +38,7 @@
  *   `json.dumps` writes it (from 2025–26 recordings of gpt-4o-mini).
  *
  * From 999 requests of 2024–26 with the API's figure (test/data/openai-chat-usage,
- * which now holds 1,194):
+ * which now holds 1,202):
  * - a property's `title` is a comment line above its description, separated
  *   by an empty `//` line; a description is trimmed, then each comment line,
  *   and an empty one is `//`;
@@ -67,7 +67,7 @@
  *   named tool choice as `auto`; the reasoning models prime a text-only reply
  *   with 2 tokens;
  * - the gpt-5 family costs an assistant message of text 2 tokens more (found
- *   on the 195 requests of eight more suites added later as a check: gpt-5.4
+ *   on the 203 requests of ten more suites added later as a check: gpt-5.4
  *   conversations with 1 to 3 replies);
  * - today's cl100k snapshots (0125) count a single call as gpt-4o does;
  * - a `json_schema` response format is its schema as ASCII-escaped compact
