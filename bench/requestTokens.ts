@@ -10,9 +10,9 @@ import { Effect } from "effect"
  *   exact layers reproduce, against the messages-only formula the data's
  *   README computes (what per-message counters do); the heuristic layer's
  *   p50 / p90 / mean / max relative error;
- * - the 999 Chat Completions requests of test/data/openai-chat-usage, recorded
- *   from the live API in 2024–26 by five public test suites (the gpt-4o,
- *   gpt-4.1 and gpt-5 families, the o-series, and 53 for gpt-3.5-turbo and
+ * - the 1,202 Chat Completions requests of test/data/openai-chat-usage, recorded
+ *   from the live API in 2024–26 by fifteen public test suites (the gpt-4o,
+ *   gpt-4.1 and gpt-5 families, the o-series, and 76 for gpt-3.5-turbo and
  *   gpt-4): how many figures the exact layer of the model's encoding
  *   reproduces, in all, without parallel calls, with a `json_schema` response
  *   format and on the cl100k models; the heuristic layer's error;

@@ -23,6 +23,10 @@ text), so the file stays small and the count is unchanged.
 Only what reaches the prompt is kept from a request: model, messages, tools,
 tool_choice, functions, function_call and response_format.
 
+A response that names a model other than OpenAI's is left out: a client
+pointed at a proxy (OpenRouter, say) can record its requests under
+api.openai.com while another model answers and counts them.
+
 Needs Python 3 and PyYAML. Not run by the test suite, which reads the output.
 """
 import json
@@ -114,6 +118,21 @@ def streamed_answer(response):
     return None
 
 
+def answered_by_openai(answer):
+    """Whether the response names an OpenAI model, or none: a proxy reached through an OpenAI client's base URL (the
+    cassette still says api.openai.com) answers with its own model, and its own token count."""
+    model = answer.get("model") if isinstance(answer, dict) else None
+    if model is None:
+        raw = answer.get("body") if isinstance(answer, dict) else None
+        if isinstance(raw, dict):
+            raw = raw.get("string")
+        if isinstance(raw, bytes):
+            raw = raw.decode("utf-8", "replace")
+        found = re.search(r'"model"\s*:\s*"([^"]*)"', raw) if isinstance(raw, str) else None
+        model = found.group(1) if found else None
+    return not isinstance(model, str) or MODEL.match(model) is not None
+
+
 def cases_of(repo, name):
     wanted = lambda text: "chat/completions" in text and ("prompt_tokens" in text or "!!binary" in text)
     for commit, path, index, request, body, answer, response in interactions(repo, wanted, with_response=True):
@@ -129,6 +148,8 @@ def cases_of(repo, name):
         if "prompt_tokens" not in usage or not isinstance(model, str):
             continue
         if not MODEL.match(model) or EXCLUDED_MODEL.search(model) or not countable(body):
+            continue
+        if not answered_by_openai(answer if "model" in answer else response):
             continue
         yield {
             "source": {"repo": name, "path": path, "commit": commit, "interaction": index},

@@ -32,6 +32,12 @@ def json_body(part):
         return None
 
 
+def is_cassette_path(path):
+    """Whether a YAML file is where VCR keeps its recordings: a path that names cassettes, or a folder named `_vcr`
+    (chatlas's)."""
+    return "cassette" in path.lower() or "_vcr" in path.split("/")[:-1]
+
+
 def interactions(repo, wanted, with_response=False):
     """(commit, path, index, request, request body, response body) of every recorded exchange in the cassettes whose
     text `wanted` accepts; with `with_response`, the recorded response as well (for a body that is not one JSON
@@ -40,7 +46,7 @@ def interactions(repo, wanted, with_response=False):
 
     commit = git(repo, "rev-parse", "HEAD").strip()
     files = [f for f in git(repo, "ls-tree", "-r", "--name-only", "HEAD").splitlines()
-             if f.endswith((".yaml", ".yml")) and "cassette" in f.lower()]
+             if f.endswith((".yaml", ".yml")) and is_cassette_path(f)]
     for path in files:
         text = git(repo, "show", f"HEAD:{path}", check=False)  # a mirror may leave its largest files out
         if not wanted(text):
@@ -51,7 +57,8 @@ def interactions(repo, wanted, with_response=False):
             continue
         if not isinstance(doc, dict):
             continue
-        for index, interaction in enumerate(doc.get("interactions") or []):
+        # Python's vcrpy writes `interactions`; Ruby's VCR and R's vcr write `http_interactions`, in the same shape
+        for index, interaction in enumerate(doc.get("interactions") or doc.get("http_interactions") or []):
             request, response = interaction.get("request") or {}, interaction.get("response") or {}
             found = (commit, path, index, request, json_body(request), json_body(response))
             yield found + (response,) if with_response else found

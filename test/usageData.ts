@@ -8,6 +8,25 @@ import * as fs from "node:fs"
 /** The public test suites whose VCR cassettes the usage sets were gathered from. */
 export const SUITES: ReadonlySet<string> = new Set(["pydantic/pydantic-ai", "crewAIInc/crewAI", "Arize-ai/openinference", "traceloop/openllmetry", "Mirascope/mirascope"])
 
+/**
+ * The suites of the Chat Completions set: the five above, and ten more whose
+ * recordings were added as an out-of-sample check once the rules had been
+ * found on the five.
+ */
+export const CHAT_SUITES: ReadonlySet<string> = new Set([
+  ...SUITES,
+  "posit-dev/chatlas",
+  "pydantic/logfire",
+  "elastic/elastic-otel-python-instrumentations",
+  "open-telemetry/opentelemetry-python-contrib",
+  "simonw/llm",
+  "DataDog/dd-trace-py",
+  "jackmpcollins/magentic",
+  "langchain-ai/langsmith-sdk",
+  "alexrudall/ruby-openai",
+  "tidyverse/ellmer"
+])
+
 export interface Recorded {
   readonly source: { readonly repo: string; readonly commit: string }
 }

@@ -37,7 +37,8 @@
  *   a result that is a JSON object or array, that JSON as Python's
  *   `json.dumps` writes it (from 2025–26 recordings of gpt-4o-mini).
  *
- * From 999 requests of 2024–26 with the API's figure (test/data/openai-chat-usage):
+ * From 999 requests of 2024–26 with the API's figure (test/data/openai-chat-usage,
+ * which now holds 1,202):
  * - a property's `title` is a comment line above its description, separated
  *   by an empty `//` line; a description is trimmed, then each comment line,
  *   and an empty one is `//`;
@@ -65,6 +66,9 @@
  *   tokens over their rendering, costs each single call 9 more and primes a
  *   named tool choice as `auto`; the reasoning models prime a text-only reply
  *   with 2 tokens;
+ * - the gpt-5 family costs an assistant message of text 2 tokens more (found
+ *   on the 203 requests of ten more suites added later as a check: gpt-5.4
+ *   conversations with 1 to 3 replies);
  * - today's cl100k snapshots (0125) count a single call as gpt-4o does;
  * - a `json_schema` response format is its schema as ASCII-escaped compact
  *   JSON without the keywords the model is not shown, and each assistant
@@ -653,6 +657,16 @@ const TOOL_CALL_EXTRA = 3
 const GPT5_TOOL_CALL_EXTRA = 9
 
 /**
+ * On the gpt-5 family, an assistant message of text in the conversation costs
+ * 2 tokens more than its rendering explains: 6 recorded gpt-5.4 requests of
+ * two tests (2026) with 1, 2 and 3 such messages were 2, 4 and 6 under
+ * without it, a system or user message, a tool call and a response format
+ * beside them being exact. Two tokens is what a channel mark before the body
+ * (`<|channel|>final`) would cost; the request does not show it.
+ */
+const GPT5_ASSISTANT_TEXT_EXTRA = 2
+
+/**
  * On the Responses API (gpt-4o, gpt-4o-mini, gpt-4.1), a function call item
  * is billed one of two ways. Sent without an item id, it is rendered from
  * the arguments as written (not re-serialized: `{"n": 100}` costs its blank)
@@ -827,7 +841,8 @@ export const renderChatRequest = (request: ChatRequestLike, options: RenderOptio
     }
     const recipient = role === "assistant" && !itemwise ? replyTo : ""
     if (calls.length === 0) {
-      messages.push([turn(framing, author, text, extra, recipient)])
+      const channel = role === "assistant" && format === "gpt-5" ? GPT5_ASSISTANT_TEXT_EXTRA : 0
+      messages.push([turn(framing, author, text, extra + channel, recipient)])
       continue
     }
     const turns: Array<PromptTurn> = []
