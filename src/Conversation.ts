@@ -39,6 +39,7 @@ import { ANTHROPIC_IMAGE_TYPES, anthropicImageType, anthropicLeavesOut, isDocume
 import { ANTHROPIC_RESULT_PASS_TYPES, anthropicRuns, anthropicSent, anthropicWrittenMessages, CONTINUES, FILLED, hasDollarKey, LEFT_OUT, isDollar, isSeparate, OPTIONS_PATH, pushAnthropicFields, UNSENT, walkAnthropicSent, withoutUnsent } from "./internal/anthropicSent.js"
 import type { SentValue } from "./internal/anthropicSent.js"
 import { base64DataUrlParts } from "./internal/dataUrl.js"
+import { geminiTakesUrl, openAiTakesUrl } from "./internal/fileUrls.js"
 import { imageTypeOfBase64 } from "./internal/imageSize.js"
 import { ORPHAN, Walker } from "./internal/walker.js"
 import type { CallRef as WalkerCallRef } from "./internal/walker.js"
@@ -1722,6 +1723,11 @@ const mediaIssue = (
     }
     case "openai-chat":
     case "openai-responses": {
+      const source = file.source
+      // the writers' own reading: a file at a URL OpenAI cannot take is left out (audio is left out whatever its source)
+      if (source._tag === "Url" && !openAiTakesUrl(source.url) && !bareType(file.mediaType).startsWith("audio/")) {
+        return new UnsupportedMediaType({ provider, ...where, mediaType: file.mediaType, supported: isImageType(file.mediaType) ? OPENAI_IMAGE_TYPES : [], source: "url", url: source.url })
+      }
       if (!isImageType(file.mediaType)) return undefined
       const inline = inlineData(file, true)
       if (inline === undefined) return undefined
@@ -1731,8 +1737,11 @@ const mediaIssue = (
       return unsupported(inline.mediaType, OPENAI_IMAGE_TYPES)
     }
     case "gemini": {
-      // Gemini judges the declared type; a data URL is no file URI it takes, whatever its type
-      if (file.source._tag !== "Base64") return undefined
+      const source = file.source
+      // the writer's own reading: a URI of a scheme Gemini refuses (data:, file:) is left out
+      if (source._tag === "Url" && !geminiTakesUrl(source.url)) return new UnsupportedMediaType({ provider, ...where, mediaType: file.mediaType, supported: [], source: "url", url: source.url })
+      // Gemini judges the declared type
+      if (source._tag !== "Base64") return undefined
       const type = bareType(file.mediaType)
       return !type.startsWith("image/") || isUnknownType(type) || GEMINI_IMAGES.has(type) ? undefined : unsupported(file.mediaType, GEMINI_IMAGE_LIST)
     }
@@ -1874,9 +1883,9 @@ export const issuesFor = (
  *
  * | provider | relaxes | adds |
  * |---|---|---|
- * | `"anthropic"` | `ConsecutiveRole`; a system message between calls and results; an empty message the writer merges into one with content; the end of a turn at a second assistant message (the writer sends a run of them as one message, and joins the runs of one role on both sides of a run it leaves out) | `MissingThinkingSignature`, `EmptyRedactedThinking`, `ThinkingNotFirst` (manual thinking: the turn a request continues, a tool loop from the user's words on or a final assistant message, starts with thinking; not with `thinkingMode: "adaptive"`), `ThinkingWhileDisabled` (`thinking: false`: no thinking in a final assistant turn), `PrefillNotSupported` (Claude 4.6 and later, by `model`), `EmptyTextBlock`, `TrailingWhitespacePrefill`, `TextAfterToolCalls` (client calls only, in the message a run of assistant messages makes), `MissingToolResult` (results read from two user messages), `TooManyCacheBreakpoints` (more than 4, where the adapter writes them: on blocks and messages, with `cacheBreakpointsOutsideMessages`), `LoneSurrogate` (half of a character in any string the adapter sends, a message's fields included), `UnsupportedMediaType` (a file the writer leaves out: given as data, an image that is not JPEG, PNG, GIF or WebP by type and bytes, audio, video, data of unknown type, a text file whose bytes are not UTF-8, any other that is not a PDF; by URL or file id, a document that is not a PDF or text; at a URL Anthropic cannot fetch, such as a data URL; an image given as text), `UnknownMessageField` (a field of a message besides role and content, such as one `Anthropic.fromMessages` kept, which the writer writes back; not `cache_control`; and a field of a block the writer sends whose name starts with `$`, with `blockIndex`), `MediaTypeMismatch` (base64 image bytes of another format than their type, which the writer sends as the type of the bytes and `repairFor` relabels) |
- * | `"gemini"` | `ConsecutiveRole` for user messages | `SystemNotAtStart`, `MisplacedFunctionCall`, `MissingThoughtSignature` (Gemini 3: `thoughtSignatures` / `model`), `UnsupportedMediaType` (an inline image of a type Gemini does not document, such as `image/jpg`) |
- * | `"openai-responses"` | nothing | `ReasoningWithoutOutput`, `TextBetweenCallAndOutput`, `MissingEncryptedContent` (with `store: false`), `MalformedToolArguments`; for custom tool items kept as provider data, `OrphanToolResult` (an output with no custom tool call before it), `DuplicateToolResult` (a second output for one call) and `MissingToolResult` (a call with no output after it); `DuplicateItemId` (two input items with one id); `MissingReasoningItem` (a model that reasons, by `model` or `reasoningItems`, not with `store: false`: an `fc_`/`msg_` item, a web search or a generated image sent with its id and no reasoning item before it in its turn); `UnsupportedMediaType` (an inline image that is not PNG, JPEG, GIF or WebP by type and bytes) |
+ * | `"anthropic"` | `ConsecutiveRole`; a system message between calls and results; an empty message the writer merges into one with content; the end of a turn at a second assistant message (the writer sends a run of them as one message, and joins the runs of one role on both sides of a run it leaves out) | `MissingThinkingSignature`, `EmptyRedactedThinking`, `ThinkingNotFirst` (manual thinking: the turn a request continues, a tool loop from the user's words on or a final assistant message, starts with thinking; not with `thinkingMode: "adaptive"`), `ThinkingWhileDisabled` (`thinking: false`: no thinking in a final assistant turn), `PrefillNotSupported` (Claude 4.6 and later, by `model`), `EmptyTextBlock`, `TrailingWhitespacePrefill`, `TextAfterToolCalls` (client calls only, in the message a run of assistant messages makes), `MissingToolResult` (results read from two user messages), `TooManyCacheBreakpoints` (more than 4, where the adapter writes them: on blocks and messages, with `cacheBreakpointsOutsideMessages`), `LoneSurrogate` (half of a character in any string the adapter sends, a message's fields included), `UnsupportedMediaType` (a file the writer leaves out: given as data, an image that is not JPEG, PNG, GIF or WebP by type and bytes, audio, video, data of unknown type, a text file whose bytes are not UTF-8, any other that is not a PDF; by URL or file id, a document that is not a PDF or text; at a URL Anthropic cannot fetch, such as a data URL or a Gemini Files API URI; an image given as text), `UnknownMessageField` (a field of a message besides role and content, such as one `Anthropic.fromMessages` kept, which the writer writes back; not `cache_control`; and a field of a block the writer sends whose name starts with `$`, with `blockIndex`), `MediaTypeMismatch` (base64 image bytes of another format than their type, which the writer sends as the type of the bytes and `repairFor` relabels) |
+ * | `"gemini"` | `ConsecutiveRole` for user messages | `SystemNotAtStart`, `MisplacedFunctionCall`, `MissingThoughtSignature` (Gemini 3: `thoughtSignatures` / `model`), `UnsupportedMediaType` (an inline image of a type Gemini does not document, such as `image/jpg`; a file at a URI of a scheme Gemini refuses, such as `data:` or `file:`, which the writer leaves out) |
+ * | `"openai-responses"` | nothing | `ReasoningWithoutOutput`, `TextBetweenCallAndOutput`, `MissingEncryptedContent` (with `store: false`), `MalformedToolArguments`; for custom tool items kept as provider data, `OrphanToolResult` (an output with no custom tool call before it), `DuplicateToolResult` (a second output for one call) and `MissingToolResult` (a call with no output after it); `DuplicateItemId` (two input items with one id); `MissingReasoningItem` (a model that reasons, by `model` or `reasoningItems`, not with `store: false`: an `fc_`/`msg_` item, a web search or a generated image sent with its id and no reasoning item before it in its turn); `UnsupportedMediaType` (an inline image that is not PNG, JPEG, GIF or WebP by type and bytes; a file at a URL OpenAI cannot take, which the writer leaves out: neither http(s) nor a base64 `data:` URL, or a Gemini Files API URI) |
  * | `"openai-chat"` | nothing | `MalformedToolArguments` (a call's arguments text is not a JSON object), `UnsupportedMediaType` (as for Responses, in user messages) |
  *
  * @example

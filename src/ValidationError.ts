@@ -11,6 +11,7 @@
 import { Schema } from "effect"
 import { Provider } from "./Provider.js"
 import { messageText, preview } from "./internal/preview.js"
+import { isGeminiFileUri } from "./internal/fileUrls.js"
 
 const Index = Schema.optionalKey(Schema.Number)
 
@@ -1029,6 +1030,13 @@ export class MissingReasoningItem extends Schema.TaggedError<MissingReasoningIte
   }
 }
 
+/** Which URLs a provider takes, as `UnsupportedMediaType` says it of a file at one it does not (`internal/fileUrls`). */
+const urlsTaken = (provider: Provider, url: string): string => {
+  if (provider === "gemini") return "it takes http, https and gs:// file URIs"
+  if (isGeminiFileUri(url)) return "only the Gemini API reads its Files API URIs"
+  return provider === "anthropic" ? "it fetches http and https URLs only" : "it fetches http and https URLs only, and reads base64 data: URLs"
+}
+
 /**
  * A file given inline (base64 data, or a base64 `data:` URL) in a media
  * type the provider does not take, each as it documents:
@@ -1067,8 +1075,14 @@ export class MissingReasoningItem extends Schema.TaggedError<MissingReasoningIte
  * text, and nothing else inline). Given another way, `source` says how:
  * `"url"` for a document by URL that is not a PDF or text, or any file at
  * a URL Anthropic cannot fetch (not http or https: a `data:` URL, `gs://`,
- * `file:`; then `url` holds it); `"fileId"` for a document by file id that
+ * `file:`, a Gemini Files API URI; then `url` holds it); `"fileId"` for a document by file id that
  * is not a PDF or text; `"text"` for an image given as text.
+ * Every provider reports a file at a URL its writer leaves out for that
+ * URL, with `source: "url"` and the URL in `url`: OpenAI Chat and Responses
+ * one that is neither http(s) nor a base64 `data:` URL (which they send as
+ * the data it is), or a Gemini Files API URI (audio aside, which they leave
+ * out whatever its source); Gemini a URI of a scheme other than http,
+ * https and `gs` (a `data:` or `file:` URI).
  * Files in user messages and tool results are checked (a Chat tool message
  * holds no files). `partIndex` is the file's place in its tool result's
  * content. No repair: the file is the caller's (convert it, or leave it
@@ -1099,9 +1113,11 @@ export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaTyp
     const kind = type.startsWith("image/") ? "images" : "files"
     const source = this.source
     // how it is given, when that is why; else, for a text type it takes, the bytes
-    const how = this.url !== undefined
-      ? ` at ${preview(this.url)} (it fetches http and https URLs only; it takes`
-      : source === "text"
+    if (this.url !== undefined) {
+      const takes = this.supported.length === 0 ? "" : `; it takes ${this.supported.join(", ")}`
+      return `${at(this.index)}${block(this.blockIndex)}${partPrefix(this.partIndex)}: ${this.provider} does not take ${clip(this.mediaType)} ${kind} at ${preview(this.url)} (${urlsTaken(this.provider, this.url)}${takes})`
+    }
+    const how = source === "text"
       ? " given as text (it takes an image as data, by URL or by file id:"
       : source !== undefined
       ? ` by ${source === "url" ? "URL" : "file id"} (by reference it takes`

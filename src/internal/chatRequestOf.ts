@@ -18,6 +18,7 @@ import { chatNamedToolChoice, chatResponseFormat } from "./chatRequestFields.js"
 import { audioSecondsOfSource } from "./audio.js"
 import { imageSizeOfBase64 } from "./imageSize.js"
 import { bareMediaType, isImageType } from "./anthropicFiles.js"
+import { openAiTakesUrl } from "./fileUrls.js"
 import { isPdf, pdfPagesOfSource } from "./pdf.js"
 import { asStoredCall, type ChatMessageLike, type ChatRequestLike, withCall, withMeasured } from "./openAiChatPrompt.js"
 import { keptToolSettings } from "./toolSettings.js"
@@ -50,7 +51,8 @@ const joined = (blocks: ReadonlyArray<Block.TextBlock>): string => {
  * parts the prompt does not read. An image's pixel size, when its data is
  * inline, is measured here (the renderer prices it by size; the adapter's
  * data URL is not built just to be measured), with its detail; a URL is
- * passed as is. What was measured goes beside the part (`withMeasured`),
+ * passed as is, and an image at a URL OpenAI cannot take (`openAiTakesUrl`)
+ * is left out, as the adapter leaves it out. What was measured goes beside the part (`withMeasured`),
  * where no field of a request body can stand for it.
  */
 const filePart = (file: Block.FileBlock): Obj | undefined => {
@@ -64,7 +66,8 @@ const filePart = (file: Block.FileBlock): Obj | undefined => {
         return size === undefined ? part : withMeasured(part, { size })
       }
       case "Url":
-        return { type: "image_url", image_url: { url: source.url, ...detail } }
+        // one OpenAI cannot take is left out, as the adapter leaves it out
+        return openAiTakesUrl(source.url) ? { type: "image_url", image_url: { url: source.url, ...detail } } : undefined
       default:
         return undefined
     }

@@ -32,6 +32,7 @@ import type { Schema } from "effect"
 import * as Block from "../Block.js"
 import type * as Message from "../Message.js"
 import { anthropicLeavesOut, isImageType } from "./anthropicFiles.js"
+import { geminiTakesUrl } from "./fileUrls.js"
 import { keptToolSettings } from "./toolSettings.js"
 import type { Provider } from "../Provider.js"
 import type * as Request from "../Request.js"
@@ -741,8 +742,13 @@ const geminiVideoPrice = (file: Block.FileBlock, model: string | undefined, reso
   return videoTokens(clipped, geminiVideoTokensPerSecond(model, resolution, fps))
 }
 
-/** A file as Gemini prices it, at the part's media resolution, else the request's: an image, a PDF the request holds by its pages, a video by its duration. */
+/**
+ * A file as Gemini prices it, at the part's media resolution, else the request's: an image, a PDF the request holds by
+ * its pages, a video by its duration; nothing for a file the writer leaves out (by file id, or at a URI Gemini refuses).
+ */
 const geminiFilePrice = (model: string | undefined, requestResolution: unknown): FilePrice => (file) => {
+  const source = file.source
+  if (source._tag === "FileId" || (source._tag === "Url" && !geminiTakesUrl(source.url))) return 0
   const resolution = file.providerOptions?.["gemini"]?.["mediaResolution"] ?? requestResolution
   if (isImage(file)) return geminiImageTokens(imageSizeOfSource(file.source), model, resolution)
   return pdfPrice(file, geminiPdfPageTokens(model, resolution)) ?? geminiVideoPrice(file, model, resolution)

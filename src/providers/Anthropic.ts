@@ -236,11 +236,6 @@ const fileSettings = (ctx: A.Ctx, file: Block.FileBlock, index: number, blockInd
   if (lost.length > 0) A.dropped(ctx, index, blockIndex, `the ${lost.join(" and ")} of ${A.an(file.mediaType)} ${file.mediaType} file`, "Anthropic has no place for them")
 }
 
-const urlScheme = (url: string): string => {
-  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]
-  return scheme === undefined ? "a relative" : `${A.an(scheme)} ${scheme}:`
-}
-
 /** A file as the writer sends it, or `undefined` where it is left out (the cases `anthropicLeavesOut` names, which the request estimate counts as nothing). */
 const fileBlock = (
   ctx: A.Ctx,
@@ -275,7 +270,7 @@ const fileBlock = (
       }
       case "Url":
         if (!isFetchable(source.url)) {
-          A.dropped(ctx, index, blockIndex, `${A.an(media)} ${media} image at ${urlScheme(source.url)} URL`, "Anthropic fetches http and https URLs only")
+          A.dropped(ctx, index, blockIndex, `${A.an(media)} ${media} image at ${A.urlScheme(source.url)} URL`, A.unfetchableReason(source.url, "Anthropic fetches http and https URLs only"))
           return undefined
         }
         image = { ...sourceExtras, type: "url", url: source.url }
@@ -318,7 +313,7 @@ const fileBlock = (
       break
     case "Url":
       if (!isFetchable(source.url)) {
-        A.dropped(ctx, index, blockIndex, `${A.an(media)} ${media} file at ${urlScheme(source.url)} URL`, "Anthropic fetches http and https URLs only")
+        A.dropped(ctx, index, blockIndex, `${A.an(media)} ${media} file at ${A.urlScheme(source.url)} URL`, A.unfetchableReason(source.url, "Anthropic fetches http and https URLs only"))
         return undefined
       }
       document = { ...sourceExtras, type: "url", url: source.url }

@@ -101,7 +101,9 @@
  * `strict`, fails with `UnsupportedContent`): thinking that carries another
  * provider's replay data (an Anthropic signature, an OpenAI reasoning item),
  * redacted thinking, refusals (sent as text), text citations, files by
- * provider file id, provider-executed calls and provider data of other
+ * provider file id, files at a URI of a scheme Gemini refuses (any but
+ * http, https and `gs`: a `data:` or `file:` URI; `gs://` goes as given,
+ * for Vertex AI), provider-executed calls and provider data of other
  * providers, tool arguments that are not an object, system messages after
  * the start (sent as user text), document titles and context, a
  * participant name, the `strict` flag of tools and the parallel-tool-calls
@@ -123,6 +125,7 @@ import { utf8ToBase64 } from "../internal/base64.js"
 import { stringify } from "../internal/json.js"
 import { messageText, quote } from "../internal/preview.js"
 import { bareMediaType } from "../internal/anthropicFiles.js"
+import { geminiTakesUrl } from "../internal/fileUrls.js"
 import { mapSubschemas } from "../internal/jsonSchema.js"
 import { Effect, Result, type Schema, type Stream } from "effect"
 import * as Block from "../Block.js"
@@ -815,6 +818,11 @@ const writeFile = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockIndex
     case "Base64":
       return spelledPart(ctx, merge<Wire.PartParam>({ inlineData: { mimeType: mimeTypeOf(ctx, block, index, blockIndex), data: source.data, ...named } }, kept), block)
     case "Url": {
+      // a data: or file: URI (any scheme but http, https and gs) is refused by the Gemini API and Vertex AI alike
+      if (!geminiTakesUrl(source.url)) {
+        A.dropped(ctx, index, blockIndex, `${A.an(block.mediaType)} ${messageText(block.mediaType)} file at ${A.urlScheme(source.url)} URL`, "Gemini takes http, https and gs:// file URIs")
+        return undefined
+      }
       const untyped = block.mediaType === UNTYPED && hintOf(block, key, "noMimeType") === true
       const mimeType = untyped ? {} : { mimeType: mimeTypeOf(ctx, block, index, blockIndex) }
       return spelledPart(ctx, merge<Wire.PartParam>({ fileData: { ...mimeType, fileUri: source.url, ...named } }, kept), block)

@@ -17,7 +17,11 @@
  *   request), unique in the conversation, and reported once.
  * - Images are `image_url` parts (URL or `data:` URL, with `detail`), audio
  *   `input_audio` parts (wav, mp3), other files `file` parts (`data:` URL or
- *   file id, with `filename`).
+ *   file id, with `filename`; a file given as a base64 `data:` URL goes as
+ *   its `file_data`). A file at a URL OpenAI cannot take (neither http(s)
+ *   nor a base64 `data:` URL, such as `gs://` or `file:`, or a Gemini Files
+ *   API URI, which only Gemini reads) is left out and reported, as
+ *   `validateFor("openai-chat")` reports it.
  * - System messages are `system` messages, or `developer` messages with
  *   `systemRole: "developer"` (o-series and GPT-5 models).
  * - What Chat Completions cannot express is reported as a warning, or fails
@@ -98,6 +102,8 @@ import * as A from "./internal/adapter.js"
 import { show } from "./internal/core.js"
 import { messageText, preview, quote } from "../internal/preview.js"
 import { bareMediaType } from "../internal/anthropicFiles.js"
+import { base64DataUrlParts } from "../internal/dataUrl.js"
+import { openAiTakesUrl } from "../internal/fileUrls.js"
 import * as Ids from "./internal/ids.js"
 import { OPENAI_CHAT_HINTS } from "../internal/hint.js"
 import { hintOf, keptOf } from "./internal/kept.js"
@@ -224,6 +230,9 @@ const LEGACY_FUNCTIONS = "functions"
  */
 const hints: ReadonlySet<string> = OPENAI_CHAT_HINTS
 
+/** Why a file at a URL OpenAI cannot take is left out (`openAiTakesUrl`). */
+const OPENAI_URLS = "OpenAI fetches http and https URLs only, and reads a base64 data: URL as its data"
+
 const filePart = (ctx: A.Ctx, file: Block.FileBlock, index: number, blockIndex: number): Wire.UserContentPart | undefined => {
   const extras = keptOf(file, key, hints)
   const declared = hintOf(file, key, DATA_URL_TYPE)
@@ -239,6 +248,11 @@ const filePart = (ctx: A.Ctx, file: Block.FileBlock, index: number, blockIndex: 
         url = A.base64DataUrl(typeof declared === "string" ? declared : bare, source.data)
         break
       case "Url":
+        // a base64 data: URL is the image itself, sent as given; any other URL must be one OpenAI fetches
+        if (!openAiTakesUrl(source.url)) {
+          A.dropped(ctx, index, blockIndex, `${A.an(media)} ${messageText(media)} image at ${A.urlScheme(source.url)} URL`, A.unfetchableReason(source.url, OPENAI_URLS))
+          return undefined
+        }
         url = source.url
         break
       case "FileId":
@@ -276,6 +290,15 @@ const filePart = (ctx: A.Ctx, file: Block.FileBlock, index: number, blockIndex: 
       A.converted(ctx, index, blockIndex, `${A.an(media)} ${messageText(media)} document given as text`, "as a text part")
       return { type: "text", text: source.text }
     case "Url":
+      // a base64 data: URL is the file's data, as file_data takes it; a URL OpenAI cannot fetch is said as such
+      if (base64DataUrlParts(source.url) !== undefined) {
+        body = { file_data: source.url }
+        break
+      }
+      if (!openAiTakesUrl(source.url)) {
+        A.dropped(ctx, index, blockIndex, `${A.an(media)} ${messageText(media)} file at ${A.urlScheme(source.url)} URL`, A.unfetchableReason(source.url, OPENAI_URLS))
+        return undefined
+      }
       A.dropped(ctx, index, blockIndex, `${A.an(media)} ${messageText(media)} file by URL`, "Chat Completions takes files as data URLs or file ids")
       return undefined
     default:

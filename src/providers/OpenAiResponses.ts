@@ -68,6 +68,9 @@
  * `strict`, fails with `UnsupportedContent`): thinking without an item id
  * (another provider's reasoning cannot be replayed), redacted thinking,
  * refusals and citations without an item id, audio and generated files,
+ * a file at a URL OpenAI cannot take (neither http(s) nor a base64 `data:`
+ * URL, such as `gs://` or `file:`, or a Gemini Files API URI; a file given
+ * as a base64 `data:` URL goes as its `file_data`),
  * provider-executed calls of other providers, provider data of other
  * providers, the error flag of a tool result, a participant name. JSON
  * values in a tool result are sent as JSON text. A call id over 64
@@ -111,6 +114,8 @@ import {
 } from "./Conversion.js"
 import { messageText, preview, quote } from "../internal/preview.js"
 import { bareMediaType } from "../internal/anthropicFiles.js"
+import { base64DataUrlParts } from "../internal/dataUrl.js"
+import { openAiTakesUrl } from "../internal/fileUrls.js"
 import * as A from "./internal/adapter.js"
 import { isObj } from "./internal/core.js"
 import * as Ids from "./internal/ids.js"
@@ -517,6 +522,9 @@ const declaredType = (block: Block.FileBlock): string | undefined => {
 }
 
 /** A file as an `input_image` / `input_file` part, or `undefined` (reported) when the format has none. */
+/** Why a file at a URL OpenAI cannot take is left out (`openAiTakesUrl`). */
+const OPENAI_URLS = "OpenAI fetches http and https URLs only, and reads a base64 data: URL as its data"
+
 const writeFile = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockIndex: number): Wire.InputContent | undefined => {
   const extra = keptOf(block, key, hints)
   const source = block.source
@@ -526,6 +534,11 @@ const writeFile = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockIndex
     const image: Wire.InputImage = { type: "input_image", detail: block.detail ?? "auto" }
     switch (source._tag) {
       case "Url":
+        // a base64 data: URL is the image itself, sent as given; any other URL must be one OpenAI fetches
+        if (!openAiTakesUrl(source.url)) {
+          A.dropped(ctx, index, blockIndex, `${A.an(block.mediaType)} ${messageText(block.mediaType)} image at ${A.urlScheme(source.url)} URL`, A.unfetchableReason(source.url, OPENAI_URLS))
+          return undefined
+        }
         image.image_url = source.url
         break
       case "Base64":
@@ -558,7 +571,13 @@ const writeFile = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockIndex
       file.file_data = A.base64DataUrl(block.mediaType, source.data)
       break
     case "Url":
-      file.file_url = source.url
+      // a base64 data: URL is the file's data, as file_data takes it; file_url is a URL OpenAI fetches
+      if (base64DataUrlParts(source.url) !== undefined) file.file_data = source.url
+      else if (openAiTakesUrl(source.url)) file.file_url = source.url
+      else {
+        A.dropped(ctx, index, blockIndex, `${A.an(block.mediaType)} ${messageText(block.mediaType)} file at ${A.urlScheme(source.url)} URL`, A.unfetchableReason(source.url, OPENAI_URLS))
+        return undefined
+      }
       break
     case "FileId":
       file.file_id = source.fileId

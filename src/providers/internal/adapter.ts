@@ -32,6 +32,7 @@ import { absurd } from "../../Block.js"
 import { show } from "./core.js"
 import { messageText, preview } from "../../internal/preview.js"
 import { isImageType } from "../../internal/anthropicFiles.js"
+import { isGeminiFileUri, schemeOf } from "../../internal/fileUrls.js"
 import {
   type ConversionOptions,
   type ConversionWarning,
@@ -409,6 +410,20 @@ export const withoutReaderField = (
 
 /** "a" or "an" before a word, for readable warnings. */
 export const an = (word: string): string => (/^(?:[aeio]|u(?![sr]))/i.test(word) ? "an" : "a")
+
+/** A URL's kind as a warning names it ("at ... URL"): `a gs:`, `a data:`, `a relative` for one without a scheme, `a Gemini Files API`. */
+export const urlScheme = (url: string): string => {
+  if (isGeminiFileUri(url)) return "a Gemini Files API"
+  const scheme = schemeOf(url)
+  return scheme === undefined ? "a relative" : `${an(scheme)} ${scheme}:`
+}
+
+/**
+ * Why a writer leaves out a file at a URL its provider cannot take: only Gemini reads a Gemini Files API URI, and the
+ * provider takes the URLs `takes` names.
+ */
+export const unfetchableReason = (url: string, takes: string): string =>
+  isGeminiFileUri(url) ? "only the Gemini API reads its Files API URIs" : takes
 
 /** Reports something the target cannot express and leaves out. */
 export const dropped = (ctx: Ctx, index: number | undefined, blockIndex: number | undefined, what: string, reason: string): void => {

@@ -1,0 +1,215 @@
+/**
+ * A file at a URL its provider cannot take is left out and said by every
+ * writer, and validation reports exactly those files: OpenAI Chat and
+ * Responses take http(s) URLs and base64 `data:` URLs (a file's as its
+ * `file_data`), Anthropic http(s) URLs, Gemini http(s) and `gs://` URIs;
+ * only Gemini reads a Gemini Files API URI.
+ */
+import { assert, describe, expect, it } from "@effect/vitest"
+import { Arbitrary, Effect, Schema } from "effect"
+import { Block, Conversation, Message, Request, TokenEstimator } from "../../src/index.js"
+import { Anthropic, Gemini, OpenAiChat, OpenAiResponses } from "../../src/providers/index.js"
+import type { DroppedContent } from "../../src/providers/Conversion.js"
+import { withFiles } from "../anthropicCases.js"
+
+const pick = <const A extends ReadonlyArray<string>>(values: A): Arbitrary.Arbitrary<A[number]> => Arbitrary.schema(Schema.Literals(values))
+
+/** A 1x1 PNG. */
+const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+const PDF = Buffer.from("%PDF-1.4\n%%EOF\n").toString("base64")
+const GEMINI_FILE = "https://generativelanguage.googleapis.com/v1beta/files/abc123"
+
+const URLS = {
+  https: "https://example.com/file",
+  http: "http://example.com/file",
+  gs: "gs://bucket/file",
+  file: "file:///tmp/file",
+  s3: "s3://bucket/file",
+  relative: "files/report",
+  geminiFile: GEMINI_FILE,
+  pngData: `data:image/png;base64,${PNG}`,
+  pdfData: `data:application/pdf;base64,${PDF}`,
+  plainData: "data:text/plain,hello"
+} as const
+
+const userWith = (file: Block.FileBlock): Array<Message.Message> => [Message.user([Block.text("look"), file])]
+
+type Part = { readonly type: string; readonly [key: string]: unknown }
+
+const chatParts = (file: Block.FileBlock) => {
+  const out = Effect.runSync(OpenAiChat.toMessages(userWith(file)))
+  return { parts: (out.value[0] as unknown as { readonly content: ReadonlyArray<Part> }).content.slice(1), warnings: out.warnings }
+}
+
+const responsesParts = (file: Block.FileBlock) => {
+  const out = Effect.runSync(OpenAiResponses.toMessages(userWith(file)))
+  return { parts: (out.value[0] as unknown as { readonly content: ReadonlyArray<Part> }).content.slice(1), warnings: out.warnings }
+}
+
+/** The warnings of files left out for their URL: "... at a gs: URL", "... at a Gemini Files API URL". */
+const leftOutForUrl = (warnings: ReadonlyArray<{ readonly _tag: string }>): Array<DroppedContent> =>
+  warnings.filter((w): w is DroppedContent => w._tag === "DroppedContent" && / at an? [^ ]+( Files API)? URL$/.test((w as DroppedContent).what))
+
+describe("OpenAI writers: a file at a URL OpenAI cannot take", () => {
+  it("leaves an image at a gs:, file:, relative, non-base64 data: or Gemini Files API URL out, said, in Chat and Responses", () => {
+    for (const url of [URLS.gs, URLS.file, URLS.relative, "data:image/svg+xml,<svg/>", GEMINI_FILE]) {
+      const file = Block.file(Block.url(url), "image/png")
+      for (const { parts, warnings } of [chatParts(file), responsesParts(file)]) {
+        assert.deepStrictEqual(parts, [], url)
+        const [said] = leftOutForUrl(warnings)
+        assert.isDefined(said, url)
+        assert.strictEqual(said!.index, 0)
+        assert.strictEqual(said!.blockIndex, 1)
+      }
+    }
+  })
+
+  it("names the scheme and why", () => {
+    const chat = chatParts(Block.file(Block.url(URLS.gs), "image/png"))
+    expect(chat.warnings.map((w) => w.message)).toEqual([
+      "messages[0].content[1]: an image/png image at a gs: URL was left out: OpenAI fetches http and https URLs only, and reads a base64 data: URL as its data"
+    ])
+    const gemini = responsesParts(Block.file(Block.url(GEMINI_FILE), "image/png"))
+    expect(gemini.warnings.map((w) => w.message)).toEqual([
+      "messages[0].content[1]: an image/png image at a Gemini Files API URL was left out: only the Gemini API reads its Files API URIs"
+    ])
+  })
+
+  it("sends an image at an http(s) URL or a base64 data: URL as given", () => {
+    for (const url of [URLS.https, URLS.http, URLS.pngData]) {
+      const file = Block.file(Block.url(url), "image/png")
+      expect(chatParts(file)).toEqual({ parts: [{ type: "image_url", image_url: { url } }], warnings: [] })
+      expect(responsesParts(file)).toEqual({ parts: [{ type: "input_image", detail: "auto", image_url: url }], warnings: [] })
+    }
+  })
+
+  it("leaves a Responses input_file at a gs: or file: URL out, said, where it was sent as file_url", () => {
+    for (const url of [URLS.gs, URLS.file, GEMINI_FILE]) {
+      const { parts, warnings } = responsesParts(Block.file(Block.url(url), "application/pdf"))
+      assert.deepStrictEqual(parts, [], url)
+      assert.strictEqual(leftOutForUrl(warnings).length, 1, url)
+    }
+    expect(responsesParts(Block.file(Block.url(URLS.https), "application/pdf")).parts).toEqual([{ type: "input_file", file_url: URLS.https }])
+  })
+
+  it("sends a file given as a base64 data: URL as the data it is (file_data), in Chat and Responses", () => {
+    const file = Block.file(Block.url(URLS.pdfData), "application/pdf", { filename: "a.pdf" })
+    expect(chatParts(file)).toEqual({ parts: [{ type: "file", file: { file_data: URLS.pdfData, filename: "a.pdf" } }], warnings: [] })
+    expect(responsesParts(file)).toEqual({ parts: [{ type: "input_file", file_data: URLS.pdfData, filename: "a.pdf" }], warnings: [] })
+  })
+
+  it("counts nothing for an image the Chat writer leaves out for its URL", () => {
+    const options = { provider: "openai-chat", model: "gpt-4o" } as const
+    const ask = [Message.user([Block.text("look")])]
+    const none = TokenEstimator.heuristic.estimateRequest(Request.make(ask), options).total
+    const at = (url: string) => TokenEstimator.heuristic.estimateRequest(Request.make(userWith(Block.file(Block.url(url), "image/png"))), options).total
+    // the one word "look" is a text part beside the image: the framing of a list of parts, the same for both
+    const framing = at(URLS.gs) - none
+    expect(at(GEMINI_FILE) - none).toBe(framing)
+    expect(at(URLS.https) - none).toBeGreaterThan(framing)
+  })
+})
+
+describe("Gemini writer: a file at a URI Gemini refuses", () => {
+  const parts = (file: Block.FileBlock) => {
+    const out = Effect.runSync(Gemini.toMessages(userWith(file)))
+    return { parts: (out.value.contents[0] as { readonly parts: ReadonlyArray<unknown> }).parts.slice(1), warnings: out.warnings }
+  }
+
+  it("leaves a data: or file: URI out, said, where it was sent as fileData", () => {
+    for (const url of [URLS.pngData, URLS.plainData, URLS.file]) {
+      const { parts: written, warnings } = parts(Block.file(Block.url(url), "image/png"))
+      assert.deepStrictEqual(written, [], url)
+      expect(warnings.map((w) => w.message)).toEqual([
+        `messages[0].content[1]: an image/png file at ${url.startsWith("data:") ? "a data:" : "a file:"} URL was left out: Gemini takes http, https and gs:// file URIs`
+      ])
+    }
+  })
+
+  it("sends http(s), gs:// and Files API URIs, and a name without a scheme, as given", () => {
+    for (const url of [URLS.https, URLS.gs, GEMINI_FILE, URLS.relative]) {
+      expect(parts(Block.file(Block.url(url), "application/pdf"))).toEqual({ parts: [{ fileData: { mimeType: "application/pdf", fileUri: url } }], warnings: [] })
+    }
+  })
+
+  it("counts nothing for a file it leaves out", () => {
+    const options = { provider: "gemini", model: "gemini-2.5-flash" } as const
+    const cost = (url: string) =>
+      TokenEstimator.heuristic.estimateRequest(Request.make(userWith(Block.file(Block.url(url), "image/png"))), options).total -
+      TokenEstimator.heuristic.estimateRequest(Request.make([Message.user([Block.text("look")])]), options).total
+    expect(cost(URLS.file)).toBe(0)
+    expect(cost(URLS.gs)).toBeGreaterThan(0)
+  })
+})
+
+describe("Anthropic writer: a Gemini Files API URI", () => {
+  it("is left out and said, not sent as a URL Anthropic cannot fetch", () => {
+    const out = Effect.runSync(Anthropic.toMessages(userWith(Block.file(Block.url(GEMINI_FILE), "application/pdf"))))
+    expect(JSON.stringify(out.value)).not.toContain(GEMINI_FILE)
+    expect(out.warnings.map((w) => w.message)).toEqual([
+      "messages[0].content[1]: an application/pdf file at a Gemini Files API URL was left out: only the Gemini API reads its Files API URIs"
+    ])
+  })
+})
+
+// ---------------------------------------------------------------------------
+// validation and the writers agree
+// ---------------------------------------------------------------------------
+
+const slot = Arbitrary.all({
+  mediaType: pick(["image/png", "image/*", "application/pdf", "text/plain", "application/octet-stream", "audio/wav", "video/mp4"]),
+  url: pick(Object.keys(URLS) as unknown as readonly ["https"]),
+  inResult: Arbitrary.schema(Schema.Boolean)
+})
+
+const messagesOf = (slots: ReadonlyArray<{ readonly mediaType: string; readonly url: keyof typeof URLS; readonly inResult: boolean }>) =>
+  withFiles(slots.map((s) => ({ file: Block.file(Block.url(URLS[s.url]), s.mediaType), inResult: s.inResult })))
+
+/** Each writer's warnings for the messages. */
+const writers: Record<"openai-chat" | "openai-responses" | "anthropic" | "gemini", (messages: ReadonlyArray<Message.Message>) => ReadonlyArray<{ readonly _tag: string }>> = {
+  "openai-chat": (messages) => Effect.runSync(OpenAiChat.toMessages(messages)).warnings,
+  "openai-responses": (messages) => Effect.runSync(OpenAiResponses.toMessages(messages)).warnings,
+  anthropic: (messages) => Effect.runSync(Anthropic.toMessages(messages)).warnings,
+  gemini: (messages) => Effect.runSync(Gemini.toMessages(messages)).warnings
+}
+
+/** Where the writer leaves a file out for its URL: `index blockIndex`. */
+const droppedForUrl = (provider: keyof typeof writers, messages: ReadonlyArray<Message.Message>): Array<string> =>
+  leftOutForUrl(writers[provider](messages)).map((w) => `${w.index} ${w.blockIndex}`)
+
+/** Where validation reports a file at a URL the provider cannot take: `index blockIndex`. */
+const reportedForUrl = (provider: keyof typeof writers, messages: ReadonlyArray<Message.Message>): Array<string> =>
+  Conversation.issuesFor(provider, messages).flatMap((issue) => (issue._tag === "UnsupportedMediaType" && issue.url !== undefined ? [`${issue.index} ${issue.blockIndex}`] : []))
+
+describe("validation reports a file at a URL exactly where the writer leaves it out for that URL", () => {
+  it("reports each provider's refused URLs with the URL and what it takes", () => {
+    const messages = messagesOf([
+      { mediaType: "image/png", url: "gs", inResult: false },
+      { mediaType: "application/pdf", url: "geminiFile", inResult: true },
+      { mediaType: "application/pdf", url: "file", inResult: false }
+    ])
+    const said = (provider: keyof typeof writers) => Conversation.issuesFor(provider, messages).map((issue) => issue.message)
+    expect(said("openai-chat")).toEqual([
+      "messages[2]: content[1]: openai-chat does not take image/png images at \"gs://bucket/file\" (it fetches http and https URLs only, and reads base64 data: URLs; it takes image/png, image/jpeg, image/gif, image/webp)",
+      "messages[6]: content[1]: openai-chat does not take application/pdf files at \"file:///tmp/file\" (it fetches http and https URLs only, and reads base64 data: URLs)"
+    ])
+    expect(said("openai-responses")[1]).toBe(
+      `messages[4]: content[0].content[1]: openai-responses does not take application/pdf files at "${GEMINI_FILE}" (only the Gemini API reads its Files API URIs)`
+    )
+    expect(said("gemini")).toEqual([
+      "messages[6]: content[1]: gemini does not take application/pdf files at \"file:///tmp/file\" (it takes http, https and gs:// file URIs)"
+    ])
+  })
+
+  it.prop(
+    "for each provider, in user messages and tool results",
+    [Arbitrary.array(slot, { minLength: 1, maxLength: 6 })],
+    ([slots]) => {
+      const messages = messagesOf(slots)
+      for (const provider of Object.keys(writers) as ReadonlyArray<keyof typeof writers>) {
+        assert.deepStrictEqual(reportedForUrl(provider, messages), droppedForUrl(provider, messages), provider)
+      }
+    },
+    { arbitrary: { runs: 200 }, timeout: 300_000 }
+  )
+})
