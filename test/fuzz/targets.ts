@@ -38,6 +38,7 @@ import {
   caseClasses,
   corpus,
   deepText,
+  EDGE_ARGUMENT_TEXTS,
   eventsOf,
   hostileArray,
   hugeString,
@@ -405,6 +406,13 @@ const jsonlDomain = domain<string>({
         return `${base.map(textOf).join("\n")}\n${deepText(sizes.deepLevels, r.pick(["object", "array"] as const))}`
       case "numbers":
         return base.map(textOf).join("\n").replace(/(\d+)/, r.pick(["1e999", "-1e999", "NaN", "Infinity", "-0", "123456789012345678901234567890"]))
+      case "agent-edges": {
+        // the lines of a changed conversation, as editors and other tools save them: a BOM, CRLF, blank lines
+        const broken = mutate(cls, r, base, { sizes })
+        const lines = Array.isArray(broken) ? broken.map(textOf) : [textOf(broken)]
+        const joined = lines.join(r.pick(["\n", "\r\n", "\n\n", "\n \t\n"]))
+        return r.pick(["", "\uFEFF"]) + joined + r.pick(["", "\n", "\r\n", "\u0000"])
+      }
       default: {
         const broken = mutate(cls, r, base, { sizes })
         return Array.isArray(broken) ? broken.map(textOf).join("\n") : textOf(broken)
@@ -633,7 +641,8 @@ const wireDomains = (a: AdapterShape): Array<Domain> => {
         const at = r.int(frames.length)
         const frame = frames[at]!
         frames[at] = { ...frame, data: mutate(cls, r, frame.data, { sizes }) }
-        let out = ""
+        // a stream may start with a BOM, which SSE readers skip
+        let out = cls === "agent-edges" && r.chance(0.3) ? "\uFEFF" : ""
         for (const f of frames) {
           if (f.event !== undefined) out += `event: ${f.event}\n`
           out += `data: ${typeof f.data === "string" ? f.data : textOf(f.data)}\n\n`
@@ -754,6 +763,8 @@ const toolArgumentsDomain = domain<string>({
         return `{"s": ${JSON.stringify(hugeString(r, sizes.hugeChars))}${r.chance(0.5) ? "}" : ""}`
       case "numbers":
         return r.pick(['{"n": 1e999}', '{"n": NaN}', '{"n": -0}', '{"n": 123456789012345678901234567890}', "1e999", '{"n": Infinity}'])
+      case "agent-edges":
+        return r.pick(EDGE_ARGUMENT_TEXTS)
       default:
         return r.chance(0.5) ? textOf(mutate(cls, r, base, { sizes })) : mutateText(r, textOf(base))
     }
