@@ -634,7 +634,7 @@ export const EDGE_ARGUMENT_TEXTS: ReadonlyArray<string> = [
   "[]",
   '"a string"',
   "true",
-  '{"a":[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]}',
+  `{"a":${"[".repeat(20)}1${"]".repeat(20)}}`,
   `{"deep":${"[".repeat(3000)}${"]".repeat(3000)}}`,
   `{${Array.from({ length: 300 }, (_, i) => `"k":${i}`).join(",")}}`
 ]
