@@ -674,11 +674,16 @@ const edgeText = (r: Rng, s: string): string => {
   return r.chance(0.5) ? put + s : s.slice(0, at) + put + s.slice(at)
 }
 
-/** One of the `agent-edges` changes to a JSON value (see the module doc); a text edge in a string when the chosen change finds no place. */
-export const agentEdge = (r: Rng, value: unknown): unknown => {
+/**
+ * One of the `agent-edges` changes to a JSON value (see the module doc); a
+ * text edge in a string when the chosen change finds no place. `typed`: only
+ * the changes that keep a typed structure's shape (a string id or name for
+ * another, a text edge in a `text`), for values such as an effect/ai `Prompt`.
+ */
+export const agentEdge = (r: Rng, value: unknown, typed = false): unknown => {
   const keyed = (keys: ReadonlySet<string | number>, type?: "string") =>
     pathsOf(value).filter((p) => p.length > 0 && keys.has(p[p.length - 1]!) && (type === undefined || typeof getAt(value, p) === type))
-  switch (r.int(7)) {
+  switch (r.int(typed ? 3 : 7)) {
     case 0: {
       // two ids that collide after normalizing (or are the same)
       const ids = keyed(ID_KEYS, "string")
@@ -729,8 +734,8 @@ export const agentEdge = (r: Rng, value: unknown): unknown => {
     default:
       break
   }
-  const strings = pathsOf(value).filter((p) => typeof getAt(value, p) === "string")
-  if (strings.length === 0) return updateAt(value, anyPath(r, value), () => edgeArgumentValue(r))
+  const strings = pathsOf(value).filter((p) => typeof getAt(value, p) === "string" && (!typed || p[p.length - 1] === "text"))
+  if (strings.length === 0) return typed ? value : updateAt(value, anyPath(r, value), () => edgeArgumentValue(r))
   return updateAt(value, r.pick(strings), (node) => edgeText(r, node as string))
 }
 

@@ -33,6 +33,7 @@ import type { ConversionWarning } from "../../src/providers/Conversion.js"
 import * as Formats from "../../src/cli/Formats.js"
 import * as Input from "../../src/cli/Input.js"
 import {
+  agentEdge,
   bigModel,
   type CaseClass,
   caseClasses,
@@ -790,11 +791,14 @@ const stringClasses: ReadonlySet<CaseClass> = new Set(["surrogates", "huge-strin
 
 /**
  * Mutates one slot of a structure whose typed shape must stay (a `Prompt`,
- * response parts): the values effect/ai leaves untyped, and its text fields
- * for the classes that keep a string a string.
+ * response parts): the values effect/ai leaves untyped, its text fields for
+ * the classes that keep a string a string, and its ids and tool names for
+ * `agent-edges`.
  */
 const mutateSlot = (cls: CaseClass, r: Rng, value: unknown, sizes: Sizes): unknown => {
   if (cls === "valid") return value
+  // ids and tool names that collide or are odd are still strings: the typed shape stays
+  if (cls === "agent-edges" && r.chance(0.5)) return agentEdge(r, value, true)
   const paths = pathsOf(value).filter((p) => untypedSlot(p) || (stringClasses.has(cls) && p[p.length - 1] === "text"))
   if (paths.length === 0) return value
   const path = r.pick(paths)
