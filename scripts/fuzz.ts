@@ -7,12 +7,13 @@
  * Options: `--seed N` (default: the date), `--cases N` (inputs per domain and
  * class), `--heavy N` (inputs per domain and heavy class), `--short` (the
  * sizes and counts of the short run), `--only TEXT[,TEXT...]` (domains whose
- * name contains one of the TEXTs), `--many N` (messages of the many-messages
- * class instead of a million), `--targets` (print the table by target too).
+ * name contains one of the TEXTs), `--class NAME[,NAME...]` (only these
+ * classes of input), `--many N` (messages of the many-messages class instead
+ * of a million), `--targets` (print the table by target too).
  *
  * Run: node_modules/.bin/node node_modules/tsx/dist/cli.mjs scripts/fuzz.ts
  */
-import { longSizes, shortSizes } from "../test/fuzz/generators.js"
+import { type CaseClass, caseClasses, longSizes, shortSizes } from "../test/fuzz/generators.js"
 import { classTable, defectLines, runSuite, targetTable } from "../test/fuzz/suite.js"
 import { domains } from "../test/fuzz/targets.js"
 import { SHORT_RUN } from "../test/fuzz/shortRun.js"
@@ -27,6 +28,12 @@ const seed = Number(flag("seed") ?? Math.floor(Date.now() / 86_400_000))
 const casesPerClass = Number(flag("cases") ?? (short ? SHORT_RUN.casesPerClass : SHORT_RUN.casesPerClass * 100))
 const heavyCases = Number(flag("heavy") ?? SHORT_RUN.heavyCases)
 const only = flag("only")?.split(",")
+const classes = flag("class")?.split(",")
+const unknownClass = classes?.find((c) => !(caseClasses as ReadonlyArray<string>).includes(c))
+if (unknownClass !== undefined) {
+  console.log(`fuzz: no class ${unknownClass} (the classes: ${caseClasses.join(", ")})`)
+  process.exit(2)
+}
 const many = flag("many")
 const sizes = { ...(short ? shortSizes : longSizes), ...(many === undefined ? {} : { manyMessages: Number(many) }) }
 
@@ -37,6 +44,7 @@ const report = runSuite({
   heavyCases,
   sizes,
   domains: only === undefined ? domains : domains.filter((d) => only.some((o) => d.name.includes(o))),
+  ...(classes === undefined ? {} : { classes: classes as ReadonlyArray<CaseClass> }),
   progress: (line) => console.log(`  ${line}`),
   onDefect: (line) => console.log(`    found: ${line}`),
   ...(args.includes("--trace") ? { trace: (line: string) => console.log(`    ${Math.round(performance.now())} ${line}`) } : {})

@@ -25,7 +25,15 @@
  * - `many-messages`: a very long conversation;
  * - `unknown-fields`: extra fields at random places of a valid payload;
  * - `stream-cuts`: SSE text cut at a random point and split at random points;
- * - `random-bytes`: random bytes (invalid UTF-8 included) and random SSE-like text.
+ * - `random-bytes`: random bytes (invalid UTF-8 included) and random SSE-like text;
+ * - `agent-edges`: what real agent traffic carries that the classes above
+ *   rarely reach: tool call ids that collide with another once case-folded,
+ *   trimmed or rewritten to a provider's alphabet (or are the same), odd ids
+ *   and tool names (empty, a BOM, NUL, a lone surrogate, over a provider's
+ *   length), argument text with duplicate keys, numbers a double does not
+ *   hold (1e309, 2^53 + 1, -0), a BOM, escaped lone surrogates, U+2028;
+ *   argument objects with odd values; a list reordered (a tool result before
+ *   its call) or an item given twice; BOMs, NUL and line separators in text.
  */
 import { Arbitrary, Effect, type Schema } from "effect"
 import { Block, Message, Request } from "../../src/index.js"
@@ -89,7 +97,8 @@ export const caseClasses = [
   "many-messages",
   "unknown-fields",
   "stream-cuts",
-  "random-bytes"
+  "random-bytes",
+  "agent-edges"
 ] as const
 
 export type CaseClass = (typeof caseClasses)[number]
@@ -530,6 +539,8 @@ export const mutate = (cls: CaseClass, r: Rng, value: unknown, options: MutateOp
       }
       return out
     }
+    case "agent-edges":
+      return agentEdge(r, value)
     case "many-messages":
     case "stream-cuts":
     case "random-bytes":
@@ -537,6 +548,195 @@ export const mutate = (cls: CaseClass, r: Rng, value: unknown, options: MutateOp
     default:
       return absurd(cls)
   }
+}
+
+// ---------------------------------------------------------------------------
+// agent edges
+// ---------------------------------------------------------------------------
+
+const ID_KEYS: ReadonlySet<string | number> = new Set(["id", "toolCallId", "tool_call_id", "tool_use_id", "call_id", "callId", "item_id"])
+const NAME_KEYS: ReadonlySet<string | number> = new Set(["name", "toolName"])
+const ARGUMENT_TEXT_KEYS: ReadonlySet<string | number> = new Set(["arguments", "rawArgs", "partial_json"])
+const ARGUMENT_VALUE_KEYS: ReadonlySet<string | number> = new Set(["args", "input", "params"])
+
+/** Ids that differ from `id` but collide with it once case-folded, trimmed, stripped of invisible characters or rewritten to `[a-zA-Z0-9_-]`; or `id` itself. */
+export const collidingId = (r: Rng, id: string): string =>
+  r.pick([
+    id,
+    id.toUpperCase(),
+    id.toLowerCase(),
+    ` ${id}`,
+    `${id} `,
+    `${id}\n`,
+    `\uFEFF${id}`,
+    `${id}\u0000`,
+    `${id}\u200B`,
+    id.replace(/_/g, "-"),
+    id.replace(/[_-]/g, "."),
+    `${id}.`,
+    `${id}/`,
+    id.normalize("NFD"),
+    `${id}${r.pick(LONE_SURROGATES)}`
+  ])
+
+/** Tool call ids real traffic (other SDKs, gateways, hand-made histories) carries. */
+const ODD_IDS = [
+  "", " ", "\u0000", "\uFEFF", "\uFEFFcall_1", "call_1\u2028", "call 1", "call.1", "call/1", "../call", "🙂", "\uD800", "call_1\uDC00",
+  "x".repeat(41), "x".repeat(65), "x".repeat(129), "id_".repeat(2000), "__proto__", "constructor", "toString", "0", "NaN", "null", "CALL_1", "call_1 "
+] as const
+
+/** Tool names real traffic carries: empty, invisible characters, over a provider's length, prototype keys. */
+const ODD_NAMES = [
+  "", " ", "\u0000", "get weather", "get_weather\uFEFF", "\uFEFFget_weather", "get_weather ", "GET_WEATHER", "a".repeat(65), "a".repeat(129),
+  "__proto__", "constructor", "toString", "hasOwnProperty", "ns.tool:name", "1tool", "ünïcode", "get_weather\u2028", "tool\uD800", "mcp__server__tool"
+] as const
+
+/** Tool-argument text as models and gateways send it: duplicate keys, numbers a double does not hold, a BOM, escaped lone surrogates. */
+export const EDGE_ARGUMENT_TEXTS: ReadonlyArray<string> = [
+  '{"a":1,"a":2}',
+  '{"city":"Oslo","city":"Bergen","days":3}',
+  '{"a":{"b":1},"a":[2]}',
+  '{"__proto__":1,"__proto__":{"polluted":true}}',
+  '{"n":1e309}',
+  '{"n":-1e309}',
+  '{"n":1E400,"m":2}',
+  '{"n":-0}',
+  '{"n":-0.0e0}',
+  '{"n":9007199254740993}',
+  '{"n":-9007199254740993}',
+  '{"n":123456789012345678901234567890}',
+  '{"n":1e-400}',
+  '{"n":1.50}',
+  '{"n":0.1e1}',
+  '[1e309]',
+  '1e309',
+  '-0',
+  '\uFEFF{"a":1}',
+  '{"a":1}\uFEFF',
+  '\uFEFF',
+  '{"s":"\\ud800"}',
+  '{"s":"\\udc00x\\ud83d"}',
+  '{"\\ud800":1}',
+  '{"s":"a\u2028b\u2029c"}',
+  '{"s":"\\u2028"}',
+  '{"s":"\\u0000"}',
+  '{"s":"a\u0000b"}',
+  '{"":""}',
+  '{"a":1}\n',
+  ' \t\r\n{"a":1}\r\n',
+  '{"a":1}{"b":2}',
+  '{"a":1,}',
+  "{'a':1}",
+  '{"a":1',
+  "",
+  " ",
+  "null",
+  "[]",
+  '"a string"',
+  "true",
+  `{"a":${"[".repeat(20)}1${"]".repeat(20)}}`,
+  `{"deep":${"[".repeat(3000)}${"]".repeat(3000)}}`,
+  `{${Array.from({ length: 300 }, (_, i) => `"k":${i}`).join(",")}}`
+]
+
+/** Argument values with odd leaves: -0, 2^53 + 1, the largest doubles, empty and prototype keys, deep arrays, and values that are not objects. */
+const edgeArgumentValue = (r: Rng): unknown => {
+  const own = (key: string, value: unknown): Record<string, unknown> => {
+    const o: Record<string, unknown> = {}
+    setOwn(o, key, value)
+    return o
+  }
+  return r.pick<() => unknown>([
+    () => ({ n: -0 }),
+    () => ({ n: 2 ** 53 + 1, m: -(2 ** 53) - 1 }),
+    () => ({ n: 1.7976931348623157e308, m: 5e-324 }),
+    () => ({ "": "" }),
+    () => own("__proto__", { polluted: true }),
+    () => own("constructor", { prototype: { polluted: true } }),
+    () => ({ s: "\u2028\u2029\u0000\uFEFF" }),
+    () => ({ s: surrogateString(r) }),
+    () => own(surrogateString(r, "key"), 1),
+    () => ({ deep: deepValue(2000, "array") }),
+    () => [],
+    () => [1, 2],
+    () => "text",
+    () => "",
+    () => null,
+    () => 0,
+    () => ({})
+  ])()
+}
+
+/** A string with a BOM, NUL, a line separator or CRLF put in. */
+const edgeText = (r: Rng, s: string): string => {
+  const at = r.int(s.length + 1)
+  const put = r.pick(["\uFEFF", "\u0000", "\u2028", "\u2029", "\r\n", "\r", "\u200B", "\u0085"])
+  return r.chance(0.5) ? put + s : s.slice(0, at) + put + s.slice(at)
+}
+
+/**
+ * One of the `agent-edges` changes to a JSON value (see the module doc); a
+ * text edge in a string when the chosen change finds no place. `typed`: only
+ * the changes that keep a typed structure's shape (a string id or name for
+ * another, a text edge in a `text`), for values such as an effect/ai `Prompt`.
+ */
+export const agentEdge = (r: Rng, value: unknown, typed = false): unknown => {
+  const keyed = (keys: ReadonlySet<string | number>, type?: "string") =>
+    pathsOf(value).filter((p) => p.length > 0 && keys.has(p[p.length - 1]!) && (type === undefined || typeof getAt(value, p) === type))
+  switch (r.int(typed ? 3 : 7)) {
+    case 0: {
+      // two ids that collide after normalizing (or are the same)
+      const ids = keyed(ID_KEYS, "string")
+      if (ids.length < 1) break
+      const from = r.pick(ids)
+      const to = r.pick(ids)
+      const id = getAt(value, from) as string
+      return updateAt(value, to, () => collidingId(r, id))
+    }
+    case 1: {
+      const ids = keyed(ID_KEYS, "string")
+      if (ids.length === 0) break
+      return updateAt(value, r.pick(ids), () => r.pick(ODD_IDS))
+    }
+    case 2: {
+      const names = keyed(NAME_KEYS, "string")
+      if (names.length === 0) break
+      return updateAt(value, r.pick(names), () => r.pick(ODD_NAMES))
+    }
+    case 3: {
+      const texts = keyed(ARGUMENT_TEXT_KEYS, "string")
+      if (texts.length > 0) return updateAt(value, r.pick(texts), () => r.pick(EDGE_ARGUMENT_TEXTS))
+      const values = keyed(ARGUMENT_VALUE_KEYS)
+      if (values.length > 0) return updateAt(value, r.pick(values), () => edgeArgumentValue(r))
+      break
+    }
+    case 4: {
+      const values = keyed(ARGUMENT_VALUE_KEYS)
+      if (values.length === 0) break
+      return updateAt(value, r.pick(values), () => edgeArgumentValue(r))
+    }
+    case 5: {
+      // a list reordered (a tool result before its call) or an item given twice
+      const lists = pathsOf(value).filter((p) => {
+        const node = getAt(value, p)
+        return Array.isArray(node) && node.length >= 2
+      })
+      if (lists.length === 0) break
+      return updateAt(value, r.pick(lists), (node) => {
+        const list = [...(node as Array<unknown>)]
+        const from = r.int(list.length)
+        const to = r.int(list.length)
+        if (r.chance(0.3)) list.splice(to, 0, list[from])
+        else list.splice(to, 0, ...list.splice(from, 1))
+        return list
+      })
+    }
+    default:
+      break
+  }
+  const strings = pathsOf(value).filter((p) => typeof getAt(value, p) === "string" && (!typed || p[p.length - 1] === "text"))
+  if (strings.length === 0) return typed ? value : updateAt(value, anyPath(r, value), () => edgeArgumentValue(r))
+  return updateAt(value, r.pick(strings), (node) => edgeText(r, node as string))
 }
 
 const absurd = (x: never): never => {

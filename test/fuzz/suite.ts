@@ -18,6 +18,8 @@ export interface SuiteOptions {
   readonly sizes: Sizes
   readonly hangMs?: number
   readonly domains?: ReadonlyArray<Domain>
+  /** Only these classes (each domain's own classes otherwise): the same cases as in a run of them all. */
+  readonly classes?: ReadonlyArray<CaseClass>
   /** Called after each domain, with a line of progress. */
   readonly progress?: (line: string) => void
   /** Called before each input runs (to find a case that hangs). */
@@ -115,6 +117,7 @@ export const runSuite = (options: SuiteOptions): Report => {
     const domainStarted = performance.now()
     const before = report.cases
     for (const cls of domain.classes) {
+      if (options.classes !== undefined && !options.classes.includes(cls)) continue
       const n = heavyClasses.has(cls) ? options.heavyCases : options.casesPerClass
       const c = caseClasses.indexOf(cls)
       const clsStarted = performance.now()

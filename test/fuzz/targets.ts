@@ -33,11 +33,13 @@ import type { ConversionWarning } from "../../src/providers/Conversion.js"
 import * as Formats from "../../src/cli/Formats.js"
 import * as Input from "../../src/cli/Input.js"
 import {
+  agentEdge,
   bigModel,
   type CaseClass,
   caseClasses,
   corpus,
   deepText,
+  EDGE_ARGUMENT_TEXTS,
   eventsOf,
   hostileArray,
   hugeString,
@@ -405,6 +407,13 @@ const jsonlDomain = domain<string>({
         return `${base.map(textOf).join("\n")}\n${deepText(sizes.deepLevels, r.pick(["object", "array"] as const))}`
       case "numbers":
         return base.map(textOf).join("\n").replace(/(\d+)/, r.pick(["1e999", "-1e999", "NaN", "Infinity", "-0", "123456789012345678901234567890"]))
+      case "agent-edges": {
+        // the lines of a changed conversation, as editors and other tools save them: a BOM, CRLF, blank lines
+        const broken = mutate(cls, r, base, { sizes })
+        const lines = Array.isArray(broken) ? broken.map(textOf) : [textOf(broken)]
+        const joined = lines.join(r.pick(["\n", "\r\n", "\n\n", "\n \t\n"]))
+        return r.pick(["", "\uFEFF"]) + joined + r.pick(["", "\n", "\r\n", "\u0000"])
+      }
       default: {
         const broken = mutate(cls, r, base, { sizes })
         return Array.isArray(broken) ? broken.map(textOf).join("\n") : textOf(broken)
@@ -633,7 +642,8 @@ const wireDomains = (a: AdapterShape): Array<Domain> => {
         const at = r.int(frames.length)
         const frame = frames[at]!
         frames[at] = { ...frame, data: mutate(cls, r, frame.data, { sizes }) }
-        let out = ""
+        // a stream may start with a BOM, which SSE readers skip
+        let out = cls === "agent-edges" && r.chance(0.3) ? "\uFEFF" : ""
         for (const f of frames) {
           if (f.event !== undefined) out += `event: ${f.event}\n`
           out += `data: ${typeof f.data === "string" ? f.data : textOf(f.data)}\n\n`
@@ -754,6 +764,8 @@ const toolArgumentsDomain = domain<string>({
         return `{"s": ${JSON.stringify(hugeString(r, sizes.hugeChars))}${r.chance(0.5) ? "}" : ""}`
       case "numbers":
         return r.pick(['{"n": 1e999}', '{"n": NaN}', '{"n": -0}', '{"n": 123456789012345678901234567890}', "1e999", '{"n": Infinity}'])
+      case "agent-edges":
+        return r.pick(EDGE_ARGUMENT_TEXTS)
       default:
         return r.chance(0.5) ? textOf(mutate(cls, r, base, { sizes })) : mutateText(r, textOf(base))
     }
@@ -779,11 +791,14 @@ const stringClasses: ReadonlySet<CaseClass> = new Set(["surrogates", "huge-strin
 
 /**
  * Mutates one slot of a structure whose typed shape must stay (a `Prompt`,
- * response parts): the values effect/ai leaves untyped, and its text fields
- * for the classes that keep a string a string.
+ * response parts): the values effect/ai leaves untyped, its text fields for
+ * the classes that keep a string a string, and its ids and tool names for
+ * `agent-edges`.
  */
 const mutateSlot = (cls: CaseClass, r: Rng, value: unknown, sizes: Sizes): unknown => {
   if (cls === "valid") return value
+  // ids and tool names that collide or are odd are still strings: the typed shape stays
+  if (cls === "agent-edges" && r.chance(0.5)) return agentEdge(r, value, true)
   const paths = pathsOf(value).filter((p) => untypedSlot(p) || (stringClasses.has(cls) && p[p.length - 1] === "text"))
   if (paths.length === 0) return value
   const path = r.pick(paths)

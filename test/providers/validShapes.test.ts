@@ -91,6 +91,14 @@ describe("OpenAI Chat", () => {
     assert.strictEqual(read[0]!.content[0]!._tag, "ProviderData")
   })
 
+  it("file_data that is neither a data: URL nor base64 text (a URL, a data: URL after a stray character) is kept as it came, not sent back inside a second data: URL", () => {
+    for (const fileData of ["https://example.com/report.pdf", " data:application/pdf;base64,JVBERi0x", "\u0085data:application/pdf;base64,JVBERi0x"]) {
+      const payload = [{ role: "user", content: [{ type: "file", file: { file_data: fileData, filename: "report.pdf" } }, { type: "text", text: "Read it." }] }]
+      const read = sameBack(...messages, payload) as ReadonlyArray<{ readonly content: ReadonlyArray<{ readonly _tag: string }> }>
+      assert.strictEqual(read[0]!.content[0]!._tag, "ProviderData")
+    }
+  })
+
   it("bare base64 file_data has the type its file name names, else PDF's", () => {
     const fileOf = (filename: string | undefined) => {
       const file = { file_data: "UEsDBA==", ...(filename === undefined ? {} : { filename }) }
