@@ -36,6 +36,9 @@ export const isGeminiFileUri = (url: string): boolean => /^https:\/\/generativel
 /** Whether another provider can fetch a file at this URL over the web: http or https, and not a Gemini Files API URI. */
 export const isFetchable = (url: string): boolean => /^https?:\/\//i.test(url) && !isGeminiFileUri(url)
 
+/** Why the OpenAI writers leave out a file at a URL OpenAI cannot take (`openAiTakesUrl`). */
+export const OPENAI_URLS = "OpenAI fetches http and https URLs only, and reads a base64 data: URL as its data"
+
 /** Whether OpenAI takes a file at this URL: one it fetches (`isFetchable`), or a base64 `data:` URL (the data itself). */
 export const openAiTakesUrl = (url: string): boolean => isFetchable(url) || base64DataUrlParts(url) !== undefined
 

@@ -103,7 +103,7 @@ import { show } from "./internal/core.js"
 import { messageText, preview, quote } from "../internal/preview.js"
 import { bareMediaType } from "../internal/anthropicFiles.js"
 import { base64DataUrlParts } from "../internal/dataUrl.js"
-import { openAiTakesUrl } from "../internal/fileUrls.js"
+import { OPENAI_URLS, openAiTakesUrl } from "../internal/fileUrls.js"
 import * as Ids from "./internal/ids.js"
 import { OPENAI_CHAT_HINTS } from "../internal/hint.js"
 import { hintOf, keptOf } from "./internal/kept.js"
@@ -229,9 +229,6 @@ const LEGACY_FUNCTIONS = "functions"
  * `internal/hint`'s, which the estimator's view of a Chat request reads too.
  */
 const hints: ReadonlySet<string> = OPENAI_CHAT_HINTS
-
-/** Why a file at a URL OpenAI cannot take is left out (`openAiTakesUrl`). */
-const OPENAI_URLS = "OpenAI fetches http and https URLs only, and reads a base64 data: URL as its data"
 
 const filePart = (ctx: A.Ctx, file: Block.FileBlock, index: number, blockIndex: number): Wire.UserContentPart | undefined => {
   const extras = keptOf(file, key, hints)

@@ -115,7 +115,7 @@ import {
 import { messageText, preview, quote } from "../internal/preview.js"
 import { bareMediaType } from "../internal/anthropicFiles.js"
 import { base64DataUrlParts } from "../internal/dataUrl.js"
-import { openAiTakesUrl } from "../internal/fileUrls.js"
+import { OPENAI_URLS, openAiTakesUrl } from "../internal/fileUrls.js"
 import * as A from "./internal/adapter.js"
 import { isObj } from "./internal/core.js"
 import * as Ids from "./internal/ids.js"
@@ -522,9 +522,6 @@ const declaredType = (block: Block.FileBlock): string | undefined => {
 }
 
 /** A file as an `input_image` / `input_file` part, or `undefined` (reported) when the format has none. */
-/** Why a file at a URL OpenAI cannot take is left out (`openAiTakesUrl`). */
-const OPENAI_URLS = "OpenAI fetches http and https URLs only, and reads a base64 data: URL as its data"
-
 const writeFile = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockIndex: number): Wire.InputContent | undefined => {
   const extra = keptOf(block, key, hints)
   const source = block.source
