@@ -41,7 +41,7 @@ import { estimateTokenCount as tokenx } from "tokenx"
 import { heuristicTextRule } from "../src/TokenEstimator.js"
 import { CATEGORY_GROUPS } from "./corpus/corpus.js"
 import { formatTable, pct, type Row, rowOf } from "./corpus/evaluate.js"
-import { chunk, chunkUnits, logUniform, MAX_LEN, moStrings, normalize, readText, rng, slices, splitLong, troffToText } from "./corpus/extract.js"
+import { chunk, chunkUnits, jsonMessages, jsonRuns, logUniform, MAX_LEN, moStrings, normalize, readText, rng, slices, splitLong, troffToText } from "./corpus/extract.js"
 
 const started = Date.now()
 const ROOT = path.resolve(import.meta.dirname, "..")
@@ -296,23 +296,7 @@ const catalogueStrings = (file: string): Array<string> => {
     // An unknown name (an untranslated header's "CHARSET"): read as UTF-8, as the corpus build would.
     return moStrings(file)
   }
-  if (decoder.encoding === "utf-8") return moStrings(file)
-  const le = buf.readUInt32LE(0) === 0x950412de
-  const u32 = (o: number): number => (le ? buf.readUInt32LE(o) : buf.readUInt32BE(o))
-  const n = u32(8)
-  const transTable = u32(16)
-  const out: Array<string> = []
-  for (let i = 0; i < n; i++) {
-    const len = u32(transTable + i * 8)
-    const off = u32(transTable + i * 8 + 4)
-    const s = decoder.decode(buf.subarray(off, off + len))
-    if (s.startsWith("Project-Id-Version") || s.startsWith("Content-Type")) continue
-    for (const form of s.split("\u0000")) {
-      const clean = form.replace(/[_~&](?=\p{L})/gu, "").trim()
-      if (clean.length > 0) out.push(clean)
-    }
-  }
-  return out
+  return decoder.encoding === "utf-8" ? moStrings(file) : moStrings(file, (bytes) => decoder.decode(bytes))
 }
 
 const catalogueDocs = (): Array<Doc> => {
@@ -420,23 +404,6 @@ const packageOf = (rel: string): string => {
   return pkg
 }
 
-/** Serializes JSON values as the corpus build does (build.ts `jsonMessages`): compact or pretty, long ones cut at line ends. */
-const jsonMessages = (values: ReadonlyArray<unknown>, seed: string): Array<string> => {
-  const rand = rng(seed)
-  const out: Array<string> = []
-  for (const v of values) {
-    if (v === undefined || v === null || v === "") continue
-    const compact = typeof v === "string" ? v : JSON.stringify(v)
-    if (compact.length < 4000 && rand() < 0.5) {
-      out.push(compact)
-      continue
-    }
-    const pretty = typeof v === "string" ? v : JSON.stringify(v, null, 2)
-    out.push(...splitLong(pretty, Math.round(logUniform(rand, 300, 4000))))
-  }
-  return out
-}
-
 /** Runs of an array's records or an object's entries, as the corpus build takes data files (build.ts `jsonFiles`). */
 const jsonFileMessages = (file: string, seed: string): Array<string> => {
   let data: unknown
@@ -446,17 +413,8 @@ const jsonFileMessages = (file: string, seed: string): Array<string> => {
     return []
   }
   if (data === null || typeof data !== "object") return []
-  const items: Array<unknown> = Array.isArray(data) ? data : Object.entries(data as Record<string, unknown>).map(([k, v]) => ({ [k]: v }))
-  if (items.length === 0) return []
-  const rand = rng(seed)
-  const values: Array<unknown> = []
-  for (let i = 0; i < 3; i++) {
-    const n = Math.round(logUniform(rand, 1, 40))
-    const s = Math.floor(rand() * Math.max(1, items.length - n))
-    const run = items.slice(s, s + n)
-    values.push(Array.isArray(data) ? run : Object.assign({}, ...run))
-  }
-  return jsonMessages(values, seed)
+  const values = jsonRuns(data, rng(seed))
+  return values.length === 0 ? [] : jsonMessages(values, seed)
 }
 
 const EMOJI = /\p{Extended_Pictographic}/u

@@ -36,6 +36,8 @@ import {
   hash,
   htmlLinks,
   htmlToText,
+  jsonMessages,
+  jsonRuns,
   logUniform,
   moStrings,
   normalize,
@@ -43,7 +45,6 @@ import {
   readText,
   rng,
   slices,
-  splitLong,
   troffToText
 } from "./extract.js"
 
@@ -556,23 +557,6 @@ const minifiedFiles = (pkg: Package, rel: string, re: RegExp, count: number): vo
 
 // --- json --------------------------------------------------------------------
 
-/** Serializes recorded JSON values as tool results: compact or pretty, long ones cut at line ends. */
-const jsonMessages = (values: ReadonlyArray<unknown>, seed: string): Array<string> => {
-  const rand = rng(seed)
-  const out: Array<string> = []
-  for (const v of values) {
-    if (v === undefined || v === null || v === "") continue
-    const compact = typeof v === "string" ? v : JSON.stringify(v)
-    if (compact.length < 4000 && rand() < 0.5) {
-      out.push(compact)
-      continue
-    }
-    const pretty = typeof v === "string" ? v : JSON.stringify(v, null, 2)
-    out.push(...splitLong(pretty, Math.round(logUniform(rand, 300, 4000))))
-  }
-  return out
-}
-
 const octokitFixtures = (): void => {
   const pkg = PKG.fixtures
   const dir = path.join(fetchPackage(pkg), "scenarios/api.github.com")
@@ -637,19 +621,12 @@ const vegaDatasets = (): void => {
  */
 const jsonFiles = (pkg: Package, rels: ReadonlyArray<string>): void => {
   for (const rel of rels) {
-    const data = JSON.parse(readText(path.join(fetchPackage(pkg), rel))) as unknown
-    const items: Array<unknown> = Array.isArray(data) ? data : Object.entries(data as Record<string, unknown>).map(([k, v]) => ({ [k]: v }))
-    if (items.length === 0) continue
+    const data = JSON.parse(readText(path.join(fetchPackage(pkg), rel))) as object
+    if ((Array.isArray(data) ? data : Object.keys(data)).length === 0) continue
     const base = `${pkg.name.replace(/[@/.]/g, "")}-${rel.replace(/\.json$/, "").replace(/[/\\.]/g, "-")}`
     const rand = rng(base)
     for (let part = 0; part < 4; part++) {
-      const values: Array<unknown> = []
-      for (let i = 0; i < 3; i++) {
-        const n = Math.round(logUniform(rand, 1, 40))
-        const s = Math.floor(rand() * Math.max(1, items.length - n))
-        const run = items.slice(s, s + n)
-        values.push(Array.isArray(data) ? run : Object.assign({}, ...run))
-      }
+      const values = jsonRuns(data, rand)
       const id = `${base}-${part}`
       addDoc({ id, category: "json", lang: "json", pkg, files: `${rel} (runs of ${Array.isArray(data) ? "records" : "entries"})`, messages: jsonMessages(values, id) })
     }

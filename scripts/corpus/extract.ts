@@ -210,8 +210,10 @@ export const troffToText = (src: string): string => {
  * The translated strings of a gettext `.mo` catalogue, in catalogue order,
  * without the header entry. Plural forms are all kept. Keyboard-accelerator
  * markers (`_File`, `~File`, `&File`) are removed, as a user would see the label.
+ * Entries are read as UTF-8 unless `decode` reads them otherwise (a catalogue
+ * in an older charset).
  */
-export const moStrings = (file: string): Array<string> => {
+export const moStrings = (file: string, decode: (bytes: Uint8Array) => string = (b) => Buffer.from(b).toString("utf8")): Array<string> => {
   const buf = fs.readFileSync(file)
   const magic = buf.readUInt32LE(0)
   const le = magic === 0x950412de
@@ -222,12 +224,46 @@ export const moStrings = (file: string): Array<string> => {
   for (let i = 0; i < n; i++) {
     const len = u32(transTable + i * 8)
     const off = u32(transTable + i * 8 + 4)
-    const s = buf.subarray(off, off + len).toString("utf8")
+    const s = decode(buf.subarray(off, off + len))
     if (s.startsWith("Project-Id-Version") || s.startsWith("Content-Type")) continue
     for (const form of s.split("\u0000")) {
       const clean = form.replace(/[_~&](?=\p{L})/gu, "").trim()
       if (clean.length > 0) out.push(clean)
     }
+  }
+  return out
+}
+
+/**
+ * Three runs of 1 to 40 (log-uniform) consecutive records of a JSON array, or entries of an object (each run one
+ * object), from random starts: a data file taken as query results are.
+ */
+export const jsonRuns = (data: object, rand: () => number): Array<unknown> => {
+  const items: Array<unknown> = Array.isArray(data) ? data : Object.entries(data as Record<string, unknown>).map(([k, v]) => ({ [k]: v }))
+  if (items.length === 0) return []
+  const values: Array<unknown> = []
+  for (let i = 0; i < 3; i++) {
+    const n = Math.round(logUniform(rand, 1, 40))
+    const s = Math.floor(rand() * Math.max(1, items.length - n))
+    const run = items.slice(s, s + n)
+    values.push(Array.isArray(data) ? run : Object.assign({}, ...run))
+  }
+  return values
+}
+
+/** Serializes JSON values as tool results: compact or pretty, long ones cut at line ends. */
+export const jsonMessages = (values: ReadonlyArray<unknown>, seed: string): Array<string> => {
+  const rand = rng(seed)
+  const out: Array<string> = []
+  for (const v of values) {
+    if (v === undefined || v === null || v === "") continue
+    const compact = typeof v === "string" ? v : JSON.stringify(v)
+    if (compact.length < 4000 && rand() < 0.5) {
+      out.push(compact)
+      continue
+    }
+    const pretty = typeof v === "string" ? v : JSON.stringify(v, null, 2)
+    out.push(...splitLong(pretty, Math.round(logUniform(rand, 300, 4000))))
   }
   return out
 }
