@@ -7,7 +7,7 @@
  */
 import * as Block from "../Block.js"
 import { standardBase64 } from "./base64.js"
-import { isFetchable as isFetchableUrl } from "./fileUrls.js"
+import { isFetchable } from "./fileUrls.js"
 import { imageTypeOfBase64 } from "./imageSize.js"
 
 /** The image types Anthropic takes, spelled as its API takes them (it matches `media_type` exactly). */
@@ -66,9 +66,6 @@ export const decodeBase64Text = (data: string): string | undefined => {
     return undefined
   }
 }
-
-/** Whether Anthropic can fetch a URL itself: http or https (not `gs://`, `file:`, `data:`), and not a Gemini Files API URI (`internal/fileUrls`). */
-export const isFetchable: (url: string) => boolean = isFetchableUrl
 
 /** Whether a document (a file that is not an image) may be given by URL or file id: a PDF or text (an unknown type may be either). */
 export const isDocumentByReference = (mediaType: string): boolean => {

@@ -50,6 +50,12 @@ export const isBlank = (c: number): boolean => c === 32 || c === 10 || c === 13 
 export const base64Digit = (c: number): number =>
   c >= 65 && c <= 90 ? c - 65 : c >= 97 && c <= 122 ? c - 71 : c >= 48 && c <= 57 ? c + 4 : c === 43 || c === 45 ? 62 : c === 47 || c === 95 ? 63 : -1
 
+/** A character no base64 text holds: not a digit of either alphabet (`base64Digit`), padding or an ASCII blank (`isBlank`). */
+const NOT_BASE64 = /[^A-Za-z0-9+/\-_=\t\n\f\r ]/
+
+/** Whether a text holds a character no base64 text holds (a URL's `:` or `.`, a stray character before a `data:` URL). */
+export const hasNonBase64Char = (text: string): boolean => NOT_BASE64.test(text)
+
 /** Below this many characters the decoder below is as fast as the platform's. */
 const NATIVE_FROM = 4_096
 

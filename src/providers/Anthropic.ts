@@ -73,7 +73,8 @@
  */
 import { Effect, type Schema, type Stream } from "effect"
 import * as Block from "../Block.js"
-import { anthropicImageType, bareMediaType, decodeBase64Text, isDocumentByReference, isFetchable, isImageType } from "../internal/anthropicFiles.js"
+import { anthropicImageType, bareMediaType, decodeBase64Text, isDocumentByReference, isImageType } from "../internal/anthropicFiles.js"
+import { isFetchable } from "../internal/fileUrls.js"
 import { standardBase64 } from "../internal/base64.js"
 import { ANTHROPIC_HINTS } from "../internal/hint.js"
 import { stringify } from "../internal/json.js"

@@ -96,7 +96,7 @@ import {
   RejectedSetting,
   type UnsupportedContent
 } from "./Conversion.js"
-import { standardBase64 } from "../internal/base64.js"
+import { hasNonBase64Char, standardBase64 } from "../internal/base64.js"
 import { chatNamedToolChoice, chatResponseFormat } from "../internal/chatRequestFields.js"
 import * as A from "./internal/adapter.js"
 import { show } from "./internal/core.js"
@@ -823,9 +823,6 @@ const textBlocks = (ctx: A.Ctx, content: Schema.Json | undefined, path: string):
   return out
 }
 
-/** A character base64 text (either alphabet, padded or not, with the ASCII blanks decoders skip) does not hold. */
-const NOT_BASE64 = /[^A-Za-z0-9+/\-_=\t\n\f\r ]/
-
 const fileFromDataUrl = (url: string, fallback: string): { readonly source: Block.FileSource; readonly mediaType: string } => {
   const parsed = Block.parseDataUrl(url)
   return parsed === undefined ? { source: Block.base64(url), mediaType: fallback } : { source: Block.base64(parsed.data), mediaType: parsed.mediaType }
@@ -866,7 +863,7 @@ const userPart = (ctx: A.Ctx, part: A.Obj, path: string): Block.UserBlock => {
       // a data: URL that is not base64 (`data:text/plain,hello`) has no bytes to read as they are: kept whole, as sent;
       // so is text that is not a data: URL and not base64 either (a URL, a data: URL after a stray character), which
       // read as bare base64 would be sent back inside a second data: URL
-      if (fileData !== undefined && (/^data:/i.test(fileData) ? Block.parseDataUrl(fileData) === undefined : NOT_BASE64.test(fileData))) return Block.providerData(key, part)
+      if (fileData !== undefined && (/^data:/i.test(fileData) ? Block.parseDataUrl(fileData) === undefined : hasNonBase64Char(fileData))) return Block.providerData(key, part)
       const extras = A.withNested(A.extrasOf(part, PART_KEYS["file"]!), "file", A.extrasOf(file, FILE_KEYS))
       // bare base64 declares no type: the file name's, else a PDF (what Chat Completions reads)
       const bare = (filename === undefined ? undefined : A.documentTypeOfName(filename)) ?? "application/pdf"
