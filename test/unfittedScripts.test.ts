@@ -1,12 +1,16 @@
 /**
- * The four scripts the corpus has no group for (Lao, Tibetan, Myanmar,
- * Khmer) are priced per code point, at prices measured on the train
- * projects' gettext catalogues (scripts/corpus/unfitted-scripts.ts). Here
- * they are checked on 40 messages per script from the held-out projects'
- * catalogues (VLC, File Roller, Simple Scan; GPL-2+ and GPL-3+), with their
- * exact counts under o200k, cl100k and Gemma 3 (test/data/unfitted-scripts).
- * Priced as the average Indic letter they were before, Myanmar came out 90%
- * over with o200k and Lao 43% under.
+ * Letters the corpus cannot price are priced per code point at figures
+ * measured by scripts/corpus/unfitted-scripts.ts: the four scripts the corpus
+ * has no group for (Lao, Tibetan, Myanmar, Khmer), on the train projects'
+ * gettext catalogues; Hangul jamo and the syllables a vocabulary holds no
+ * token for, on the corpus's Korean train text. Here they are checked, with
+ * exact counts under o200k, cl100k and Gemma 3 (test/data/unfitted-scripts),
+ * on 40 messages per script from the held-out projects' catalogues (VLC, File
+ * Roller, Simple Scan; GPL-2+ and GPL-3+), 40 held-out Korean messages
+ * decomposed to NFD (as macOS writes file names), and 40 texts of random
+ * syllables. Before, Myanmar came out 90% over with o200k and Lao 43% under,
+ * NFD Korean at a seventh of its o200k count, and random syllables 45% under
+ * (85% with Gemma 3).
  */
 import { describe, expect, it } from "@effect/vitest"
 import { countTokens as countCl100k } from "gpt-tokenizer/encoding/cl100k_base"
@@ -21,9 +25,19 @@ interface Message {
   readonly source: string
   readonly exact: Readonly<Record<Encoding, number>>
 }
+type Kind = "lao" | "tibetan" | "myanmar" | "khmer" | "korean-nfd" | "hangul-random"
 const sample = JSON.parse(readFileSync(new URL("data/unfitted-scripts/sample.json", import.meta.url), "utf8")) as Readonly<
-  Record<"lao" | "tibetan" | "myanmar" | "khmer", ReadonlyArray<Message>>
+  Record<Kind, ReadonlyArray<Message>>
 >
+/** Bounds on the total's error and the p90 of the per-message error. Random syllables are no text's: cl100k, fitted on real Korean, is 16% under on them. */
+const BOUNDS: Readonly<Record<Kind, readonly [total: number, p90: number]>> = {
+  lao: [0.08, 0.3],
+  tibetan: [0.08, 0.3],
+  myanmar: [0.08, 0.3],
+  khmer: [0.08, 0.3],
+  "korean-nfd": [0.03, 0.05],
+  "hangul-random": [0.2, 0.25]
+}
 const estimators: ReadonlyArray<readonly [Encoding, (text: string) => number]> = [
   ["o200k", heuristicTextRule("o200k")],
   ["cl100k", heuristicTextRule("cl100k")],
@@ -40,8 +54,9 @@ describe("scripts without a corpus group", () => {
     }
   })
 
-  for (const [script, messages] of Object.entries(sample)) {
-    it(`estimates held-out ${script} text within 8% in total and 30% at p90, for o200k, cl100k and Gemma 3`, () => {
+  for (const [script, messages] of Object.entries(sample) as Array<[Kind, ReadonlyArray<Message>]>) {
+    const [totalBound, p90Bound] = BOUNDS[script]
+    it(`estimates ${script} text within ${totalBound * 100}% in total and ${p90Bound * 100}% at p90, for o200k, cl100k and Gemma 3`, () => {
       expect(messages.length).toBe(40)
       for (const [encoding, estimate] of estimators) {
         let estimated = 0
@@ -54,8 +69,8 @@ describe("scripts without a corpus group", () => {
           errors.push(Math.abs(e - m.exact[encoding]) / m.exact[encoding])
         }
         errors.sort((a, b) => a - b)
-        expect(Math.abs(estimated / exact - 1), `${script} ${encoding} total`).toBeLessThan(0.08)
-        expect(errors[Math.floor(0.9 * (errors.length - 1))], `${script} ${encoding} p90`).toBeLessThan(0.3)
+        expect(Math.abs(estimated / exact - 1), `${script} ${encoding} total`).toBeLessThan(totalBound)
+        expect(errors[Math.floor(0.9 * (errors.length - 1))], `${script} ${encoding} p90`).toBeLessThan(p90Bound)
       }
     })
   }

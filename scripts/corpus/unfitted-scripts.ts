@@ -1,21 +1,33 @@
 /**
- * Prices of the four scripts the corpus has no group for (Lao, Tibetan,
- * Myanmar, Khmer), which the estimator gives a class each at a fixed price
- * per code point (`UNFITTED_SCRIPT_PRIORS` in fit.ts).
+ * Prices of letters the corpus cannot fit, which the estimator gives a class
+ * each at a fixed price per code point (`UNFITTED_SCRIPT_PRIORS` and
+ * `HANGUL_PRIORS` in fit.ts): four scripts the corpus has no group for (Lao,
+ * Tibetan, Myanmar, Khmer), Hangul jamo, and the Hangul syllables a
+ * vocabulary holds no token for.
  *
  * Run: node_modules/.bin/node --import tsx scripts/corpus/unfitted-scripts.ts [--sample FILE]
  * (after scripts/corpus/build.ts has filled its package cache; Gemma 3's
  * figures need its tokenizer, see exact.ts, and are left out without it).
  *
- * The text is the gettext catalogues of the corpus build's packages, in the
- * languages written in these scripts (Lao; Tibetan and Dzongkha; Burmese;
- * Khmer). The prices come from the train projects' catalogues only: for each
- * script and encoding, the price that makes the estimate's total equal the
- * exact total (the estimate is linear in it). The held-out projects' catalogues
- * (VLC, File Roller, Simple Scan, Synaptic: `HOLDOUT_PROJECTS` in build.ts)
- * are measured with the shipped prices beside them, and `--sample FILE` writes
- * up to 40 of their messages of 20+ characters per script, with their exact counts, for
- * test/unfittedScripts.test.ts.
+ * The four scripts: the gettext catalogues of the corpus build's packages, in
+ * the languages written in them (Lao; Tibetan and Dzongkha; Burmese; Khmer).
+ * The prices come from the train projects' catalogues only: for each script
+ * and encoding, the price that makes the estimate's total equal the exact
+ * total (the estimate is linear in it), printed as how far the shipped price
+ * is from that. The held-out projects' catalogues (VLC, File Roller, Simple
+ * Scan, Synaptic: `HOLDOUT_PROJECTS` in build.ts) are measured beside them.
+ *
+ * Hangul, from the corpus's Korean text: conjoining jamo are priced on the
+ * train messages decomposed to NFD, as above; compatibility jamo at their
+ * average cost alone (U+3131-3163, the modern letters: the corpus has next to
+ * none); a syllable of the encoding's most costly class (three or more tokens
+ * alone: 0.04% of the corpus's Korean syllables with o200k, which the fit
+ * cannot price) at what it adds in context: the train messages' exact count
+ * when ten of their syllables are replaced by such ones, seeded.
+ *
+ * `--sample FILE` writes, for test/unfittedScripts.test.ts, with exact counts:
+ * up to 40 held-out catalogue messages of 20+ characters per script, 40
+ * held-out Korean messages in NFD, and 40 texts of random syllables.
  */
 import { countTokens as countCl100k } from "gpt-tokenizer/encoding/cl100k_base"
 import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base"
@@ -23,9 +35,13 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { estimateText as estimateGemini } from "../../src/GeminiEstimator.js"
+import { CLASS_NAMES, HANGUL_END, HANGUL_START, type HeuristicSpec, makeHeuristicTable } from "../../src/internal/heuristic.js"
+import { cl100kSpec, o200kSpec } from "../../src/internal/weights.js"
+import { geminiSpec } from "../../src/internal/weightsGemini.js"
 import { heuristicTextRule } from "../../src/TokenEstimator.js"
+import { readMessages } from "./corpus.js"
 import { loadGemma } from "./exact.js"
-import { MIN_LEN, moStrings, pickEvenly } from "./extract.js"
+import { MIN_LEN, moStrings, pickEvenly, rng } from "./extract.js"
 
 const CACHE = process.env["CORPUS_CACHE"] ?? path.join(os.tmpdir(), "eam-corpus-cache")
 /** The held-out projects' packages among the cached ones (their directories start with these). */
@@ -40,15 +56,17 @@ const SCRIPTS = [
 ] as const
 
 type Counter = (text: string) => number
-const encodings: Array<{ readonly name: string; readonly estimate: Counter; readonly exact: Counter }> = [
-  { name: "o200k", estimate: heuristicTextRule("o200k"), exact: countO200k },
-  { name: "cl100k", estimate: heuristicTextRule("cl100k"), exact: countCl100k }
+const encodings: Array<{ readonly name: string; readonly estimate: Counter; readonly exact: Counter; readonly spec: HeuristicSpec }> = [
+  { name: "o200k", estimate: heuristicTextRule("o200k"), exact: countO200k, spec: o200kSpec },
+  { name: "cl100k", estimate: heuristicTextRule("cl100k"), exact: countCl100k, spec: cl100kSpec }
 ]
 try {
-  encodings.push({ name: "gemma", estimate: estimateGemini, exact: await loadGemma() })
+  encodings.push({ name: "gemma", estimate: estimateGemini, exact: await loadGemma(), spec: geminiSpec })
 } catch (e) {
   console.log(`(Gemma 3 left out: ${(e as Error).message})`)
 }
+
+const exactOf = (text: string): Record<string, number> => Object.fromEntries(encodings.map(({ name, exact }) => [name, exact(text)]))
 
 const catalogues = (locale: string): Array<string> => {
   const out: Array<string> = []
@@ -92,11 +110,68 @@ for (const script of SCRIPTS) {
       sample[script.name] = pickEvenly(texts.filter((t) => t.text.length >= MIN_LEN), 40).map(({ text, source }) => ({
         text,
         source,
-        exact: Object.fromEntries(encodings.map(({ name, exact }) => [name, exact(text)]))
+        exact: exactOf(text)
       }))
     }
   }
 }
+
+// ---------------------------------------------------------------------------
+// Hangul
+// ---------------------------------------------------------------------------
+
+const korean = (split: "train" | "holdout"): Array<string> => readMessages(split).filter((m) => m.category === "korean").map((m) => m.text)
+const isJamo = (ch: string): boolean => ch >= "\u1100" && ch <= "\u11ff"
+
+for (const side of ["train", "holdout"] as const) {
+  const texts = korean(side).map((t) => t.normalize("NFD"))
+  const jamo = texts.reduce((n, t) => n + [...t].filter(isJamo).length, 0)
+  const cells = encodings.map(({ name, estimate, exact }) => {
+    const est = texts.reduce((n, t) => n + estimate(t), 0)
+    const x = texts.reduce((n, t) => n + exact(t), 0)
+    return `${name}: estimate/exact ${(est / x).toFixed(3)}, off by ${(x - est) / jamo >= 0 ? "+" : ""}${((x - est) / jamo).toFixed(3)} a jamo`
+  })
+  console.log(`Korean in NFD, ${side}: ${texts.length} messages, ${jamo} conjoining jamo; ${cells.join("; ")}`)
+}
+for (const { name, exact } of encodings) {
+  let tokens = 0
+  for (let cp = 0x3131; cp <= 0x3163; cp++) tokens += exact(String.fromCharCode(cp))
+  console.log(`compatibility jamo, ${name}: ${(tokens / (0x3163 - 0x3131 + 1)).toFixed(3)} tokens alone on average`)
+}
+for (const { name, estimate, exact, spec } of encodings) {
+  const table = makeHeuristicTable(spec)
+  const costly: Array<number> = []
+  for (let cp = HANGUL_START; cp <= HANGUL_END; cp++) if (CLASS_NAMES[table.pairs[2 * cp] as number] === "hangul3") costly.push(cp)
+  const random = rng(`hangul-${name}`)
+  let dExact = 0
+  let dEstimate = 0
+  let replaced = 0
+  for (const text of korean("train")) {
+    const chars = [...text]
+    const at = chars.flatMap((c, i) => (c >= "\uac00" && c <= "\ud7a3" ? [i] : []))
+    if (at.length < 10 || costly.length === 0) continue
+    for (let k = 0; k < 10; k++) chars[at[Math.floor(random() * at.length)] as number] = String.fromCharCode(costly[Math.floor(random() * costly.length)] as number)
+    const changed = chars.join("")
+    dExact += exact(changed) - exact(text)
+    dEstimate += estimate(changed) - estimate(text)
+    replaced += 10
+  }
+  console.log(
+    `a syllable three tokens alone (${costly.length} of them), ${name}: adds ${(dExact / replaced).toFixed(2)} in context, estimated ${(dEstimate / replaced).toFixed(2)}`
+  )
+}
+sample["korean-nfd"] = pickEvenly(korean("holdout"), 40).map((t) => {
+  const text = t.normalize("NFD")
+  return { text, source: "corpus/korean (held out), decomposed to NFD", exact: exactOf(text) }
+})
+const random = rng("random-hangul")
+sample["hangul-random"] = Array.from({ length: 40 }, () => {
+  const words = Array.from({ length: 5 + Math.floor(random() * 40) }, () =>
+    Array.from({ length: 1 + Math.floor(random() * 4) }, () => String.fromCharCode(HANGUL_START + Math.floor(random() * (HANGUL_END - HANGUL_START + 1)))).join("")
+  )
+  const text = words.join(" ")
+  return { text, source: "random syllables of U+AC00-D7A3, seeded", exact: exactOf(text) }
+})
 
 const at = process.argv.indexOf("--sample")
 if (at > 0) {

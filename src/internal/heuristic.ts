@@ -155,7 +155,14 @@ const LAO = 75
 const TIBETAN = 76
 const MYANMAR = 77
 const KHMER = 78
-const CLASS_COUNT = 79
+// Hangul jamo: the conjoining ones (U+1100-11FF) that Korean text decomposed to NFD is written in (file names from
+// macOS), three UTF-8 bytes each that the OpenAI vocabularies never merged, and the compatibility ones (U+3130-318F:
+// "ㅋㅋ", "ㅠㅠ", initials), which they hold as two tokens each, some as one. Each at a price per code point of its
+// own (see `HANGUL_PRIORS` in scripts/corpus/fit.ts), not as a syllable that is three tokens alone: priced as
+// one, NFD Korean came out at a seventh of its o200k count.
+const JAMO = 79
+const COMPAT_JAMO = 80
+const CLASS_COUNT = 81
 /**
  * IPA Extensions and Spacing Modifier Letters: letters to Unicode, but apart from a few (Azerbaijani ə, ɔ and ɛ of
  * West African languages: one o200k token each) two tokens each alone, which merge with little around them
@@ -205,8 +212,8 @@ export const CLASS_NAMES = [
   "armenian", "hebrew", "arabic", "devanagari", "bengali", "gurmukhi", "gujarati", "oriya", "tamil", "telugu",
   "kannada", "malayalam", "sinhala", "thai", "georgian", "ethiopic", "otherLetter", "mark",
   "latinExtLower", "latinExtUpper", "cyrillicExtLower", "cyrillicExtUpper", "lowerVowel", "lowerRare", "cyrillicRu", "cyrillicBg", "arabicFa", "arabicUg",
-  "pipe", "indicMark", "tab", "symbol2", "symbol3", "astralRare", "mathLetter", "emoji1", "astral4", "armenianUpper", "letter3", "letter2", "lao", "tibetan", "myanmar", "khmer",
-  "run0", "run1", "run2", "run3", "run4", "run5", "run6", "run7", "run8"
+  "pipe", "indicMark", "tab", "symbol2", "symbol3", "astralRare", "mathLetter", "emoji1", "astral4", "armenianUpper", "letter3", "letter2", "lao", "tibetan", "myanmar", "khmer", "jamo",
+  "compatJamo", "run0", "run1", "run2", "run3", "run4", "run5", "run6", "run7", "run8"
 ] as const
 
 /**
@@ -222,8 +229,9 @@ const featureClass = (cls: number): string =>
   ] as string
 
 const isLetter = (cls: number): boolean =>
-  (cls >= LOWER && cls <= ARABIC_UG) || cls === INDIC_MARK || cls === ARMENIAN_UPPER || (cls >= LETTER3 && cls <= KHMER)
-const isRunnable = (cls: number): boolean => cls <= OTHER_WS || (cls >= PUNCT && cls <= BOX) || cls === PIPE || cls === TAB || isLetter(cls)
+  (cls >= LOWER && cls <= ARABIC_UG) || cls === INDIC_MARK || cls === ARMENIAN_UPPER || (cls >= LETTER3 && cls <= COMPAT_JAMO)
+// Conjoining jamo stay three tokens in a run of one of them as anywhere else: no run class to list per code point.
+const isRunnable = (cls: number): boolean => cls <= OTHER_WS || (cls >= PUNCT && cls <= BOX) || cls === PIPE || cls === TAB || (isLetter(cls) && cls !== JAMO)
 const isUpper = (cls: number): boolean =>
   cls === UPPER || cls === LATIN_UPPER || cls === CYRILLIC_UPPER || cls === GREEK_UPPER || cls === LATIN_EXT_UPPER || cls === CYRILLIC_EXT_UPPER ||
   cls === ARMENIAN_UPPER
@@ -376,7 +384,6 @@ const baseClasses = (): Uint8Array => {
   script(c, 0xf00, 0xfff, TIBETAN)
   script(c, 0x1000, 0x109f, MYANMAR)
   script(c, 0x10a0, 0x10ff, GEORGIAN)
-  script(c, 0x1100, 0x11ff, OTHER_LETTER)
   script(c, 0x1200, 0x139f, ETHIOPIC)
   script(c, 0x13a0, 0x1cff, OTHER_LETTER)
   script(c, 0x1780, 0x17ff, KHMER)
@@ -387,7 +394,7 @@ const baseClasses = (): Uint8Array => {
   fill(c, 0x1dc0, 0x1dff, MARK)
   script(c, 0x1e00, 0x1eff, LATIN_EXT_LOWER, LATIN_EXT_UPPER)
   script(c, 0x1f00, 0x1fff, GREEK_LOWER, GREEK_UPPER)
-  fill(c, 0x1100, 0x11ff, HANGUL3)
+  fill(c, 0x1100, 0x11ff, JAMO)
   // General punctuation and symbols.
   fill(c, 0x2000, 0x2bff, SYMBOL)
   fill(c, 0x2010, 0x2027, UNI_PUNCT)
@@ -411,7 +418,7 @@ const baseClasses = (): Uint8Array => {
   c[0x3000] = SPACE
   fill(c, 0x3001, 0x303f, CJK_PUNCT)
   fill(c, 0x3040, 0x30ff, KANA)
-  fill(c, 0x3130, 0x318f, HANGUL3)
+  fill(c, 0x3130, 0x318f, COMPAT_JAMO)
   fill(c, 0x31f0, 0x31ff, KANA)
   fill(c, 0x3400, 0x4dbf, CJK3)
   fill(c, 0x4e00, 0x9fff, CJK3)
