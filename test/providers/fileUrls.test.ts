@@ -186,6 +186,14 @@ describe("Anthropic writer: a file at a base64 data: URL", () => {
     })
   })
 
+  it("takes the file's own type when the URL declares none", () => {
+    expect(written(Block.file(Block.url(`data:;base64,${PNG}`), "image/png")).blocks).toEqual([{ type: "image", source: { type: "base64", media_type: "image/png", data: PNG } }])
+    expect(written(Block.file(Block.url(`data:;charset=utf-8;base64,${TEXT}`), "text/markdown")).warnings).toEqual([
+      "messages[0].content[1]: a base64 text/markdown document was sent as a plain-text document",
+      said("text/markdown")
+    ])
+  })
+
   it("sends a PDF as a base64 document and text as a plain-text document, as base64 data of those types", () => {
     expect(written(Block.file(Block.url(URLS.pdfData), "application/pdf", { title: "Q3" }))).toEqual({
       blocks: [{ type: "document", source: { type: "base64", media_type: "application/pdf", data: PDF }, title: "Q3" }],
