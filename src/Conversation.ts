@@ -39,6 +39,7 @@ import { ANTHROPIC_IMAGE_TYPES, anthropicImageType, anthropicLeavesOut, isDocume
 import { ANTHROPIC_RESULT_PASS_TYPES, anthropicRuns, anthropicSent, anthropicWrittenMessages, CONTINUES, FILLED, hasDollarKey, LEFT_OUT, isDollar, isSeparate, OPTIONS_PATH, pushAnthropicFields, UNSENT, walkAnthropicSent, withoutUnsent } from "./internal/anthropicSent.js"
 import type { SentValue } from "./internal/anthropicSent.js"
 import { base64DataUrlParts } from "./internal/dataUrl.js"
+import { inlineFileOf } from "./internal/dataUrlFile.js"
 import { geminiTakesUrl, openAiTakesUrl } from "./internal/fileUrls.js"
 import { imageTypeOfBase64 } from "./internal/imageSize.js"
 import { ORPHAN, Walker } from "./internal/walker.js"
@@ -1689,23 +1690,25 @@ const inlineData = (file: Block.FileBlock, dataUrls: boolean): { readonly mediaT
 /** What a provider says of a file given inline, as its adapter sends it: nothing, or the issue. */
 const mediaIssue = (
   provider: Provider,
-  file: Block.FileBlock,
+  given: Block.FileBlock,
   where: { readonly index: number; readonly blockIndex: number; readonly partIndex?: number }
 ): UnsupportedMediaType | MediaTypeMismatch | undefined => {
   const unsupported = (mediaType: string, supported: ReadonlyArray<string>) => new UnsupportedMediaType({ provider, ...where, mediaType, supported })
   switch (provider) {
     case "anthropic": {
+      // the writer's own reading: a file at a base64 data: URL is the data it holds, of the type the URL declares
+      // (inlineFileOf); a file it leaves out (anthropicLeavesOut), for its type or for how it is given (in the order
+      // the writer asks: a document by reference is a PDF or text before its URL is read), or an image it sends as
+      // the type its bytes show (anthropicImageType)
+      const file = inlineFileOf(given) ?? given
       const source = file.source
       const image = isImageType(file.mediaType)
-      // the writer's own reading: a file it leaves out (anthropicLeavesOut), for its type or for how it is given (in
-      // the order the writer asks: a document by reference is a PDF or text before its URL is read), or an image it
-      // sends as the type its bytes show (anthropicImageType)
       if (anthropicLeavesOut(file)) {
         switch (source._tag) {
           case "Base64":
             return unsupported(file.mediaType, image ? ANTHROPIC_IMAGE_LIST : ANTHROPIC_DOCUMENT_LIST)
           case "Url":
-            // a data URL is no URL Anthropic fetches either
+            // a data: URL that is not base64 is no URL Anthropic fetches either
             return image || isDocumentByReference(file.mediaType)
               ? new UnsupportedMediaType({ provider, ...where, mediaType: file.mediaType, supported: image ? ANTHROPIC_IMAGE_LIST : ANTHROPIC_REFERENCE_LIST, source: "url", url: source.url })
               : new UnsupportedMediaType({ provider, ...where, mediaType: file.mediaType, supported: ANTHROPIC_REFERENCE_LIST, source: "url" })
@@ -1723,6 +1726,7 @@ const mediaIssue = (
     }
     case "openai-chat":
     case "openai-responses": {
+      const file = given
       const source = file.source
       // the writers' own reading: a file at a URL OpenAI cannot take is left out (audio is left out whatever its source)
       if (source._tag === "Url" && !openAiTakesUrl(source.url) && !bareType(file.mediaType).startsWith("audio/")) {
@@ -1737,8 +1741,10 @@ const mediaIssue = (
       return unsupported(inline.mediaType, OPENAI_IMAGE_TYPES)
     }
     case "gemini": {
+      // the writer's own reading: a file at a base64 data: URL is the data it holds (inlineFileOf), a URI of another
+      // scheme Gemini refuses (a data: URL that is not base64, file:) is left out
+      const file = inlineFileOf(given) ?? given
       const source = file.source
-      // the writer's own reading: a URI of a scheme Gemini refuses (data:, file:) is left out
       if (source._tag === "Url" && !geminiTakesUrl(source.url)) return new UnsupportedMediaType({ provider, ...where, mediaType: file.mediaType, supported: [], source: "url", url: source.url })
       // Gemini judges the declared type
       if (source._tag !== "Base64") return undefined
@@ -1883,8 +1889,8 @@ export const issuesFor = (
  *
  * | provider | relaxes | adds |
  * |---|---|---|
- * | `"anthropic"` | `ConsecutiveRole`; a system message between calls and results; an empty message the writer merges into one with content; the end of a turn at a second assistant message (the writer sends a run of them as one message, and joins the runs of one role on both sides of a run it leaves out) | `MissingThinkingSignature`, `EmptyRedactedThinking`, `ThinkingNotFirst` (manual thinking: the turn a request continues, a tool loop from the user's words on or a final assistant message, starts with thinking; not with `thinkingMode: "adaptive"`), `ThinkingWhileDisabled` (`thinking: false`: no thinking in a final assistant turn), `PrefillNotSupported` (Claude 4.6 and later, by `model`), `EmptyTextBlock`, `TrailingWhitespacePrefill`, `TextAfterToolCalls` (client calls only, in the message a run of assistant messages makes), `MissingToolResult` (results read from two user messages), `TooManyCacheBreakpoints` (more than 4, where the adapter writes them: on blocks and messages, with `cacheBreakpointsOutsideMessages`), `LoneSurrogate` (half of a character in any string the adapter sends, a message's fields included), `UnsupportedMediaType` (a file the writer leaves out: given as data, an image that is not JPEG, PNG, GIF or WebP by type and bytes, audio, video, data of unknown type, a text file whose bytes are not UTF-8, any other that is not a PDF; by URL or file id, a document that is not a PDF or text; at a URL Anthropic cannot fetch, such as a data URL or a Gemini Files API URI; an image given as text), `UnknownMessageField` (a field of a message besides role and content, such as one `Anthropic.fromMessages` kept, which the writer writes back; not `cache_control`; and a field of a block the writer sends whose name starts with `$`, with `blockIndex`), `MediaTypeMismatch` (base64 image bytes of another format than their type, which the writer sends as the type of the bytes and `repairFor` relabels) |
- * | `"gemini"` | `ConsecutiveRole` for user messages | `SystemNotAtStart`, `MisplacedFunctionCall`, `MissingThoughtSignature` (Gemini 3: `thoughtSignatures` / `model`), `UnsupportedMediaType` (an inline image of a type Gemini does not document, such as `image/jpg`; a file at a URI of a scheme Gemini refuses, such as `data:` or `file:`, which the writer leaves out) |
+ * | `"anthropic"` | `ConsecutiveRole`; a system message between calls and results; an empty message the writer merges into one with content; the end of a turn at a second assistant message (the writer sends a run of them as one message, and joins the runs of one role on both sides of a run it leaves out) | `MissingThinkingSignature`, `EmptyRedactedThinking`, `ThinkingNotFirst` (manual thinking: the turn a request continues, a tool loop from the user's words on or a final assistant message, starts with thinking; not with `thinkingMode: "adaptive"`), `ThinkingWhileDisabled` (`thinking: false`: no thinking in a final assistant turn), `PrefillNotSupported` (Claude 4.6 and later, by `model`), `EmptyTextBlock`, `TrailingWhitespacePrefill`, `TextAfterToolCalls` (client calls only, in the message a run of assistant messages makes), `MissingToolResult` (results read from two user messages), `TooManyCacheBreakpoints` (more than 4, where the adapter writes them: on blocks and messages, with `cacheBreakpointsOutsideMessages`), `LoneSurrogate` (half of a character in any string the adapter sends, a message's fields included), `UnsupportedMediaType` (a file the writer leaves out: given as data, an image that is not JPEG, PNG, GIF or WebP by type and bytes, audio, video, data of unknown type, a text file whose bytes are not UTF-8, any other that is not a PDF; by URL or file id, a document that is not a PDF or text; at a URL Anthropic cannot fetch, such as a `data:` URL that is not base64 or a Gemini Files API URI; an image given as text; a file at a base64 `data:` URL is judged as the data it holds, of the type the URL declares), `UnknownMessageField` (a field of a message besides role and content, such as one `Anthropic.fromMessages` kept, which the writer writes back; not `cache_control`; and a field of a block the writer sends whose name starts with `$`, with `blockIndex`), `MediaTypeMismatch` (base64 image bytes of another format than their type, which the writer sends as the type of the bytes and `repairFor` relabels) |
+ * | `"gemini"` | `ConsecutiveRole` for user messages | `SystemNotAtStart`, `MisplacedFunctionCall`, `MissingThoughtSignature` (Gemini 3: `thoughtSignatures` / `model`), `UnsupportedMediaType` (an inline image of a type Gemini does not document, such as `image/jpg`, a base64 `data:` URL's included; a file at a URI of a scheme Gemini refuses, such as `file:` or a `data:` URL that is not base64, which the writer leaves out) |
  * | `"openai-responses"` | nothing | `ReasoningWithoutOutput`, `TextBetweenCallAndOutput`, `MissingEncryptedContent` (with `store: false`), `MalformedToolArguments`; for custom tool items kept as provider data, `OrphanToolResult` (an output with no custom tool call before it), `DuplicateToolResult` (a second output for one call) and `MissingToolResult` (a call with no output after it); `DuplicateItemId` (two input items with one id); `MissingReasoningItem` (a model that reasons, by `model` or `reasoningItems`, not with `store: false`: an `fc_`/`msg_` item, a web search or a generated image sent with its id and no reasoning item before it in its turn); `UnsupportedMediaType` (an inline image that is not PNG, JPEG, GIF or WebP by type and bytes; a file at a URL OpenAI cannot take, which the writer leaves out: neither http(s) nor a base64 `data:` URL, or a Gemini Files API URI) |
  * | `"openai-chat"` | nothing | `MalformedToolArguments` (a call's arguments text is not a JSON object), `UnsupportedMediaType` (as for Responses, in user messages) |
  *

@@ -28,6 +28,7 @@ import { defineOwn } from "./internal/json.js"
 import { customCallOutputs, customItemOf, isChatCustomCall, isCustomOutputsOnly, isObject, jsonText, rawArgsHold, sentArgumentsProblem } from "./internal/toolArgs.js"
 import { hasLoneSurrogate, LONE_SURROGATES } from "./internal/surrogates.js"
 import { anthropicImageType, isImageType } from "./internal/anthropicFiles.js"
+import { inlineFileOf, withDataUrlType } from "./internal/dataUrlFile.js"
 import { anthropicRuns, anthropicWrittenMessages, CONTINUES, FILLED, hasDollarKey, LEFT_OUT, isDollar, isSeparate, sentOptionKey, UNSENT, walkAnthropicSent, withoutUnsent } from "./internal/anthropicSent.js"
 import { assistantRunEnd, isThinkingBlock, nextOnWire, previousOnWire, thinkingSetting, turnStart } from "./internal/anthropicTurn.js"
 
@@ -523,8 +524,9 @@ export class RemovedItemId extends Schema.TaggedClass<RemovedItemId>()("RemovedI
  * (JPEG, PNG, GIF or WebP, read from its first bytes): Anthropic rejects an
  * image whose bytes are another format than its declared type
  * (`ValidationError.MediaTypeMismatch`: "Image does not match the provided
- * media type image/png"). Only the type changes; `original` keeps the
- * declared one. `partIndex` names the part of a tool result the image is.
+ * media type image/png"). Only the type changes (for an image at a base64
+ * `data:` URL, which Anthropic's writer sends as its data, the type the URL
+ * declares too); `original` keeps the declared one. `partIndex` names the part of a tool result the image is.
  *
  * @example
  * const jpeg = Block.file(Block.base64("/9j/4AAQSkZJRgABAQ=="), "image/png")
@@ -1560,11 +1562,19 @@ const withoutLoneSurrogates = <M extends Message.Message>(m: M, i: number, log: 
 const sentLoneSurrogate = (value: unknown): boolean =>
   typeof value === "string" ? hasLoneSurrogate(value) : typeof value === "object" && value !== null && holdsLoneSurrogate(value)
 
-/** An image given as base64 data with the type its bytes show, where Anthropic's writer reads them as another type than the declared one; else `undefined`. */
-const imageOfItsBytes = (file: Block.FileBlock): Block.FileBlock | undefined => {
-  if (file.source._tag !== "Base64" || !isImageType(file.mediaType)) return undefined
-  const type = anthropicImageType(file.mediaType, file.source.data)
-  return type?.relabelled === undefined ? undefined : Block.freeze(new Block.FileBlock({ ...file, mediaType: type.sent }))
+/**
+ * An image given as base64 data with the type its bytes show, where Anthropic's writer reads them as another type
+ * than the declared one, and the type it was declared (for a base64 `data:` URL, which the writer sends as its data,
+ * the URL's, which is given that type too); else `undefined`.
+ */
+const imageOfItsBytes = (file: Block.FileBlock): { readonly fixed: Block.FileBlock; readonly declared: string } | undefined => {
+  const inline = inlineFileOf(file)
+  const read = inline ?? file
+  if (read.source._tag !== "Base64" || !isImageType(read.mediaType)) return undefined
+  const type = anthropicImageType(read.mediaType, read.source.data)
+  if (type?.relabelled === undefined) return undefined
+  const source = inline === undefined || file.source._tag !== "Url" ? file.source : Block.url(withDataUrlType(file.source.url, type.sent))
+  return { fixed: Block.freeze(new Block.FileBlock({ ...file, mediaType: type.sent, source })), declared: read.mediaType }
 }
 
 /** The images of a user message or of tool results, each with the type its bytes show where that is another than declared (Anthropic's `MediaTypeMismatch`), logged. */
@@ -1574,11 +1584,11 @@ const withImageTypesOfBytes = <M extends Message.Message>(m: M, i: number, log: 
       let content: Array<Block.Block> | undefined
       for (let b = 0; b < m.content.length; b++) {
         const block = m.content[b]!
-        const fixed = block._tag === "File" ? imageOfItsBytes(block) : undefined
-        if (fixed === undefined) continue
+        const corrected = block._tag === "File" ? imageOfItsBytes(block) : undefined
+        if (corrected === undefined) continue
         content ??= m.content.slice()
-        content[b] = fixed
-        log(new CorrectedMediaType({ index: i, blockIndex: b, original: (block as Block.FileBlock).mediaType, mediaType: fixed.mediaType }))
+        content[b] = corrected.fixed
+        log(new CorrectedMediaType({ index: i, blockIndex: b, original: corrected.declared, mediaType: corrected.fixed.mediaType }))
       }
       return content === undefined ? m : withContent(m, content)
     }
@@ -1591,11 +1601,11 @@ const withImageTypesOfBytes = <M extends Message.Message>(m: M, i: number, log: 
         if (typeof parts !== "string") {
           for (let p = 0; p < parts.length; p++) {
             const part = parts[p]!
-            const fixed = part._tag === "File" ? imageOfItsBytes(part) : undefined
-            if (fixed === undefined) continue
+            const corrected = part._tag === "File" ? imageOfItsBytes(part) : undefined
+            if (corrected === undefined) continue
             kept ??= parts.slice()
-            kept[p] = fixed
-            log(new CorrectedMediaType({ index: i, blockIndex: b, partIndex: p, original: (part as Block.FileBlock).mediaType, mediaType: fixed.mediaType }))
+            kept[p] = corrected.fixed
+            log(new CorrectedMediaType({ index: i, blockIndex: b, partIndex: p, original: corrected.declared, mediaType: corrected.fixed.mediaType }))
           }
         }
         if (kept !== undefined) {
@@ -2245,10 +2255,11 @@ const whyNot = (issue: Issue): string => {
  *   with U+FFFD (`ReplacedLoneSurrogates`, the block as it was kept), in a
  *   block the writer sends with one in what it sends. More
  *   than 4 cache breakpoints are left as they are (`CannotRepair`): which to
- *   keep is the caller's choice. An image given as base64 data whose bytes
- *   are another format than its type (`MediaTypeMismatch`) is given the
- *   type its bytes show (`CorrectedMediaType`, the declared type kept), as
- *   the Anthropic writer sends it. A message's Anthropic options that would
+ *   keep is the caller's choice. An image given as base64 data (or at a
+ *   base64 `data:` URL) whose bytes are another format than its type
+ *   (`MediaTypeMismatch`) is given the type its bytes show
+ *   (`CorrectedMediaType`, the declared type kept), as the Anthropic writer
+ *   sends it. A message's Anthropic options that would
  *   be written as fields of its message (all but `cache_control`:
  *   `UnknownMessageField`) are removed (`RemovedMessageField`, each value
  *   kept), and so are the fields of a block whose name starts with `$` (its

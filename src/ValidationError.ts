@@ -1049,8 +1049,9 @@ const urlsTaken = (provider: Provider, url: string): string => {
  *   adapter leaves it out, and the request estimate counts nothing for
  *   it), `image/*` with bytes of none of the four included. Anthropic documents given as data are PDF or
  *   text (`application/pdf`, and `text/*` as UTF-8 text, which the adapter
- *   sends as plain text): another document type is reported. Data URLs are
- *   not sent to Anthropic at all (it fetches http and https URLs only).
+ *   sends as plain text): another document type is reported. A file at a
+ *   base64 `data:` URL, which Anthropic does not fetch, is sent as the data
+ *   it holds, of the type the URL declares, and judged as that data.
  * - OpenAI Chat and Responses images: PNG, JPEG, GIF, WebP ("You uploaded
  *   an unsupported image. Please make sure your image has of one the
  *   following formats: ['png', 'jpeg', 'gif', 'webp']"). OpenAI reads the
@@ -1062,6 +1063,8 @@ const urlsTaken = (provider: Provider, url: string): string => {
  *   judges the declared type. `image/gif`, `image/bmp` and `image/tiff` are
  *   not reported: Gemini 1.5 took GIFs, and the Gemini SDK lists all three.
  *   Gemini's other inline data (audio, video, PDF, text...) is not checked.
+ *   A file at a base64 `data:` URL is sent as inline data of the type the
+ *   URL declares, and judged as such.
  *
  * The type is compared without case and parameters. A file by URL or file
  * id, an image of unknown type (`image/*`; for Anthropic, one whose bytes
@@ -1074,7 +1077,8 @@ const urlsTaken = (provider: Provider, url: string): string => {
  * UTF-8 text included (Anthropic takes images, PDFs and `text/*` as UTF-8
  * text, and nothing else inline). Given another way, `source` says how:
  * `"url"` for a document by URL that is not a PDF or text, or any file at
- * a URL Anthropic cannot fetch (not http or https: a `data:` URL, `gs://`,
+ * a URL Anthropic cannot fetch (not http or https, and not a base64 `data:`
+ * URL, whose data it sends: a `data:` URL that is not base64, `gs://`,
  * `file:`, a Gemini Files API URI; then `url` holds it); `"fileId"` for a document by file id that
  * is not a PDF or text; `"text"` for an image given as text.
  * Every provider reports a file at a URL its writer leaves out for that
@@ -1082,7 +1086,7 @@ const urlsTaken = (provider: Provider, url: string): string => {
  * one that is neither http(s) nor a base64 `data:` URL (which they send as
  * the data it is), or a Gemini Files API URI (audio aside, which they leave
  * out whatever its source); Gemini a URI of a scheme other than http,
- * https and `gs` (a `data:` or `file:` URI).
+ * https and `gs` (a `data:` URL that is not base64, a `file:` URI).
  * Files in user messages and tool results are checked (a Chat tool message
  * holds no files). `partIndex` is the file's place in its tool result's
  * content. No repair: the file is the caller's (convert it, or leave it

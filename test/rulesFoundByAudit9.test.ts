@@ -167,6 +167,8 @@ const SOURCES = {
   file: Block.url("file:///tmp/file"),
   relative: Block.url("files/report"),
   data: Block.url(`data:image/png;base64,${PNG}`),
+  wavData: Block.url(`data:audio/wav;base64,${PNG}`),
+  plainData: Block.url("data:text/plain,hello"),
   fileId: Block.fileId("file_011CNha8iCJcU1wXNR6q4V8w"),
   text: Block.textSource("Some text"),
   pdf: Block.base64(PDF),
@@ -187,7 +189,7 @@ describe("Anthropic: UnsupportedMediaType is every file the writer leaves out, h
   it("reports a URL it cannot fetch, a document by reference that is not a PDF or text, an image given as text", () => {
     const messages = withFiles([
       { mediaType: "image/png", source: "gs", inResult: false },
-      { mediaType: "application/pdf", source: "data", inResult: true },
+      { mediaType: "application/pdf", source: "plainData", inResult: true },
       { mediaType: "application/zip", source: "https", inResult: false },
       { mediaType: "audio/wav", source: "fileId", inResult: false },
       { mediaType: "image/png", source: "text", inResult: true },
@@ -196,7 +198,7 @@ describe("Anthropic: UnsupportedMediaType is every file the writer leaves out, h
     const issues = Conversation.issuesFor("anthropic", messages).flatMap((i) => (i._tag === "UnsupportedMediaType" ? [i] : []))
     assert.deepStrictEqual(issues.map((i) => [i.index, i.source, i.url]), [
       [2, "url", "gs://bucket/file"],
-      [4, "url", `data:image/png;base64,${PNG}`],
+      [4, "url", "data:text/plain,hello"],
       [6, "url", undefined],
       [8, "fileId", undefined],
       [10, "text", undefined]

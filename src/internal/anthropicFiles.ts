@@ -7,6 +7,7 @@
  */
 import * as Block from "../Block.js"
 import { standardBase64 } from "./base64.js"
+import { inlineFileOf } from "./dataUrlFile.js"
 import { isFetchable } from "./fileUrls.js"
 import { imageTypeOfBase64 } from "./imageSize.js"
 
@@ -79,9 +80,11 @@ export const isDocumentByReference = (mediaType: string): boolean => {
  * an image of a type Anthropic does not take, at a URL it cannot fetch, or
  * given as text; a document by reference that is not a PDF or text, at a
  * URL it cannot fetch, or given as data that is neither a PDF nor UTF-8
- * text. A file in an assistant message is always left out.
+ * text. A file at a base64 `data:` URL is the data it holds (`inlineFileOf`).
+ * A file in an assistant message is always left out.
  */
-export const anthropicLeavesOut = (file: Block.FileBlock): boolean => {
+export const anthropicLeavesOut = (given: Block.FileBlock): boolean => {
+  const file = inlineFileOf(given) ?? given
   const media = bareMediaType(file.mediaType)
   const source = file.source
   if (media.startsWith("image/")) {

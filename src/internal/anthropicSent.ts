@@ -12,6 +12,7 @@ import type { Schema } from "effect"
 import * as Block from "../Block.js"
 import * as Message from "../Message.js"
 import { anthropicLeavesOut, bareMediaType, isImageType } from "./anthropicFiles.js"
+import { inlineFileOf } from "./dataUrlFile.js"
 import { hintKey, isAnthropicHintKey } from "./hint.js"
 import { isObject } from "./toolArgs.js"
 
@@ -103,7 +104,8 @@ export const pushAnthropicFields = (value: { readonly providerOptions?: Block.Pr
  * each with its path in the block (a key that is a path's last step is sent too). Ids of client calls and their
  * results are not read: the adapter sends an id with any character outside letters, digits, `_` and `-` as one of
  * its own. A value sent as JSON text (a JSON value in a tool result) cannot hold a lone surrogate (JSON text escapes
- * it), and a document given as base64 text goes as the text it decodes to.
+ * it), a document given as base64 text goes as the text it decodes to, and a file at a base64 `data:` URL as the data
+ * it holds.
  */
 export const anthropicSent = (block: Block.Block, place: SentPlace, foreignCalls: ReadonlySet<string>, out?: Array<SentValue>): boolean => {
   switch (block._tag) {
@@ -130,10 +132,13 @@ export const anthropicSent = (block: Block.Block, place: SentPlace, foreignCalls
     case "File": {
       if (place === "assistant" || anthropicLeavesOut(block)) return false
       if (out === undefined) return true
-      const source = block.source
+      // a file at a base64 data: URL goes as the data it holds, of the type the URL declares
+      const inline = inlineFileOf(block)
+      const file = inline ?? block
+      const source = file.source
       switch (source._tag) {
         case "Base64":
-          if (isImageType(block.mediaType) || bareMediaType(block.mediaType) === "application/pdf") out.push([SOURCE_DATA, source.data])
+          if (isImageType(file.mediaType) || bareMediaType(file.mediaType) === "application/pdf") out.push([inline === undefined ? SOURCE_DATA : SOURCE_URL, source.data])
           break
         case "Url":
           out.push([SOURCE_URL, source.url])
@@ -147,7 +152,7 @@ export const anthropicSent = (block: Block.Block, place: SentPlace, foreignCalls
         default:
           return Block.absurd(source)
       }
-      if (!isImageType(block.mediaType)) {
+      if (!isImageType(file.mediaType)) {
         if (block.title !== undefined) out.push([TITLE, block.title])
         if (block.context !== undefined) out.push([CONTEXT, block.context])
       }

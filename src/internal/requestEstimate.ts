@@ -32,6 +32,7 @@ import type { Schema } from "effect"
 import * as Block from "../Block.js"
 import type * as Message from "../Message.js"
 import { anthropicLeavesOut, isImageType } from "./anthropicFiles.js"
+import { inlineFileOf } from "./dataUrlFile.js"
 import { geminiTakesUrl } from "./fileUrls.js"
 import { keptToolSettings } from "./toolSettings.js"
 import type { Provider } from "../Provider.js"
@@ -140,6 +141,15 @@ const nothing: FilePrice = () => 0
 const repriced = (rules: Rules, file: Block.FileBlock, price: FilePrice): number => {
   const p = price(file)
   return p === undefined ? 0 : p - rules.block(file)
+}
+
+/**
+ * `price` as a provider that sends a file at a base64 `data:` URL as the data it holds (Anthropic, Gemini: see
+ * `inlineFileOf`) prices it: as that data given as base64, at the estimator's figure for it where `price` gives none.
+ */
+const dataUrlsInline = (rules: Rules, price: FilePrice): FilePrice => (file) => {
+  const inline = inlineFileOf(file)
+  return inline === undefined ? price(file) : price(inline) ?? rules.block(inline)
 }
 
 /** A PDF's pages at `perPage` each, when the request holds the file; `undefined` for any other file. */
@@ -503,7 +513,7 @@ const anthropicFilePrice = (highResolution: boolean): FilePrice => {
 
 const anthropic = (rules: Rules, request: Request.Request, model: string | undefined): RequestEstimate => {
   const family = claudeFamily(model)
-  const price = anthropicFilePrice(readsHighResolutionImages(family))
+  const price = dataUrlsInline(rules, anthropicFilePrice(readsHighResolutionImages(family)))
   // the writer leaves out the files of assistant messages (not those of the results of server tools they hold)
   const messages = request.messages.map((m) => withFilesAt(rules, m, price, m.role === "assistant" ? nothing : price))
   if (!keepsEarlierThinking(family)) {
@@ -744,7 +754,8 @@ const geminiVideoPrice = (file: Block.FileBlock, model: string | undefined, reso
 
 /**
  * A file as Gemini prices it, at the part's media resolution, else the request's: an image, a PDF the request holds by
- * its pages, a video by its duration; nothing for a file the writer leaves out (by file id, or at a URI Gemini refuses).
+ * its pages, a video by its duration; nothing for a file the writer leaves out (by file id, or at a URI Gemini refuses:
+ * a base64 data: URL is priced as the data it holds, `dataUrlsInline`).
  */
 const geminiFilePrice = (model: string | undefined, requestResolution: unknown): FilePrice => (file) => {
   const source = file.source
@@ -806,7 +817,7 @@ const geminiMessage = (rules: Rules, m: Message.Message, price: FilePrice, frame
 
 const gemini = (rules: Rules, request: Request.Request, model: string | undefined): RequestEstimate => {
   const signatures = billsThoughtSignatures(model)
-  const price = geminiFilePrice(model, requestMediaResolution(request))
+  const price = dataUrlsInline(rules, geminiFilePrice(model, requestMediaResolution(request)))
   const frame = geminiContentTokens(model)
   const messages = request.messages.map((m) => geminiMessage(rules, m, price, frame) + (signatures ? signaturesOf(rules, m) : 0))
   let tools = 0

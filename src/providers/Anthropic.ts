@@ -23,7 +23,11 @@
  *   or plain text: base64, text, URL or file id, with `title`, `context`
  *   and the citations setting), tool calls the API ran itself
  *   (`server_tool_use`, `mcp_tool_use`) and their result blocks, and every
- *   block this library does not type are carried. A tool call another
+ *   block this library does not type are carried. A file at a base64
+ *   `data:` URL, which Anthropic does not fetch, goes as the base64 data it
+ *   holds, of the type the URL declares, as that data would (reported as
+ *   converted); one at any other URL that is not http(s) is left out and
+ *   reported. A tool call another
  *   provider ran itself (an OpenAI Responses web search, Gemini code
  *   execution: blocks those adapters mark as theirs) is not Anthropic's to
  *   replay: it and its result are left out and reported.
@@ -74,6 +78,7 @@
 import { Effect, type Schema, type Stream } from "effect"
 import * as Block from "../Block.js"
 import { anthropicImageType, bareMediaType, decodeBase64Text, isDocumentByReference, isImageType } from "../internal/anthropicFiles.js"
+import { inlineFileOf } from "../internal/dataUrlFile.js"
 import { isFetchable } from "../internal/fileUrls.js"
 import { standardBase64 } from "../internal/base64.js"
 import { ANTHROPIC_HINTS } from "../internal/hint.js"
@@ -237,8 +242,28 @@ const fileSettings = (ctx: A.Ctx, file: Block.FileBlock, index: number, blockInd
   if (lost.length > 0) A.dropped(ctx, index, blockIndex, `the ${lost.join(" and ")} of ${A.an(file.mediaType)} ${file.mediaType} file`, "Anthropic has no place for them")
 }
 
-/** A file as the writer sends it, or `undefined` where it is left out (the cases `anthropicLeavesOut` names, which the request estimate counts as nothing). */
+/**
+ * A file as the writer sends it, or `undefined` where it is left out (the cases `anthropicLeavesOut` names, which
+ * the request estimate counts as nothing). A file at a base64 `data:` URL, which Anthropic does not fetch, is the
+ * data it holds (`inlineFileOf`), sent or left out as that data would be.
+ */
 const fileBlock = (
+  ctx: A.Ctx,
+  file: Block.FileBlock,
+  index: number,
+  blockIndex: number
+): Wire.ImageBlockParam | Wire.DocumentBlockParam | undefined => {
+  const inline = inlineFileOf(file)
+  if (inline === undefined) return givenFileBlock(ctx, file, index, blockIndex)
+  const sent = givenFileBlock(ctx, inline, index, blockIndex)
+  if (sent !== undefined) {
+    const media = inline.mediaType
+    A.converted(ctx, index, blockIndex, `${A.an(media)} ${media} file at a base64 data: URL`, "as the base64 data it holds (Anthropic fetches no data: URL)")
+  }
+  return sent
+}
+
+const givenFileBlock = (
   ctx: A.Ctx,
   file: Block.FileBlock,
   index: number,

@@ -102,12 +102,14 @@
  * provider's replay data (an Anthropic signature, an OpenAI reasoning item),
  * redacted thinking, refusals (sent as text), text citations, files by
  * provider file id, files at a URI of a scheme Gemini refuses (any but
- * http, https and `gs`: a `data:` or `file:` URI; `gs://` goes as given,
- * for Vertex AI), provider-executed calls and provider data of other
- * providers, tool arguments that are not an object, system messages after
- * the start (sent as user text), document titles and context, a
- * participant name, the `strict` flag of tools and the parallel-tool-calls
- * setting, a file whose exact media type is unknown.
+ * http, https and `gs`: a `file:` URI, a `data:` URL that is not base64;
+ * `gs://` goes as given, for Vertex AI; a base64 `data:` URL goes as the
+ * `inlineData` it holds, of the type it declares, reported as converted),
+ * provider-executed calls and provider data of other providers, tool
+ * arguments that are not an object, system messages after the start (sent
+ * as user text), document titles and context, a participant name, the
+ * `strict` flag of tools and the parallel-tool-calls setting, a file whose
+ * exact media type is unknown.
  *
  * **Normal forms**: a content without `role` comes back as `user`; a
  * system instruction given as plain text comes back as a content; a tool
@@ -125,6 +127,7 @@ import { utf8ToBase64 } from "../internal/base64.js"
 import { stringify } from "../internal/json.js"
 import { messageText, quote } from "../internal/preview.js"
 import { bareMediaType } from "../internal/anthropicFiles.js"
+import { inlineFileOf } from "../internal/dataUrlFile.js"
 import { geminiTakesUrl } from "../internal/fileUrls.js"
 import { mapSubschemas } from "../internal/jsonSchema.js"
 import { Effect, Result, type Schema, type Stream } from "effect"
@@ -808,6 +811,15 @@ const mimeTypeOf = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockInde
 }
 
 const writeFile = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockIndex: number): Wire.PartParam | undefined => {
+  // a base64 data: URL, which Gemini does not fetch, is the data it holds, sent inline
+  const inline = inlineFileOf(block)
+  if (inline === undefined) return writeGivenFile(ctx, block, index, blockIndex)
+  const media = inline.mediaType
+  A.converted(ctx, index, blockIndex, `${A.an(media)} ${messageText(media)} file at a base64 data: URL`, "as the inline data it holds (Gemini fetches no data: URL)")
+  return writeGivenFile(ctx, inline, index, blockIndex)
+}
+
+const writeGivenFile = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockIndex: number): Wire.PartParam | undefined => {
   const kept = keptOf(block, key, hints)
   if (block.title !== undefined || block.context !== undefined || block.citationsEnabled !== undefined) {
     A.dropped(ctx, index, blockIndex, "a document title, context or citations setting", "Gemini file parts have none")
@@ -818,7 +830,8 @@ const writeFile = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockIndex
     case "Base64":
       return spelledPart(ctx, merge<Wire.PartParam>({ inlineData: { mimeType: mimeTypeOf(ctx, block, index, blockIndex), data: source.data, ...named } }, kept), block)
     case "Url": {
-      // a data: or file: URI (any scheme but http, https and gs) is refused by the Gemini API and Vertex AI alike
+      // a file: URI or a data: URL that is not base64 (any scheme but http, https and gs) is refused by the Gemini
+      // API and Vertex AI alike
       if (!geminiTakesUrl(source.url)) {
         A.dropped(ctx, index, blockIndex, `${A.an(block.mediaType)} ${messageText(block.mediaType)} file at ${A.urlScheme(source.url)} URL`, "Gemini takes http, https and gs:// file URIs")
         return undefined

@@ -3,20 +3,26 @@
  * writer, and validation reports exactly those files: OpenAI Chat and
  * Responses take http(s) URLs and base64 `data:` URLs (a file's as its
  * `file_data`), Anthropic http(s) URLs, Gemini http(s) and `gs://` URIs;
- * only Gemini reads a Gemini Files API URI.
+ * only Gemini reads a Gemini Files API URI. Anthropic and Gemini send a
+ * file at a base64 `data:` URL as the data it holds, and validate and count
+ * it as that data given as base64.
  */
 import { assert, describe, expect, it } from "@effect/vitest"
 import { Arbitrary, Effect, Schema } from "effect"
-import { Block, Conversation, Message, Request, TokenEstimator } from "../../src/index.js"
+import { Block, Conversation, GeminiEstimator, Message, Repair, Request, TokenEstimator } from "../../src/index.js"
 import { Anthropic, Gemini, OpenAiChat, OpenAiResponses } from "../../src/providers/index.js"
 import type { DroppedContent } from "../../src/providers/Conversion.js"
-import { withFiles } from "../anthropicCases.js"
+import { droppedBy, unsupported, withFiles } from "../anthropicCases.js"
 
 const pick = <const A extends ReadonlyArray<string>>(values: A): Arbitrary.Arbitrary<A[number]> => Arbitrary.schema(Schema.Literals(values))
 
 /** A 1x1 PNG. */
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
 const PDF = Buffer.from("%PDF-1.4\n%%EOF\n").toString("base64")
+const TEXT = Buffer.from("Quarterly revenue grew 4%.").toString("base64")
+const SVG = Buffer.from("<svg xmlns=\"http://www.w3.org/2000/svg\"/>").toString("base64")
+/** The first bytes of a JPEG. */
+const JPEG = "/9j/4AAQSkZJRgABAQ=="
 const GEMINI_FILE = "https://generativelanguage.googleapis.com/v1beta/files/abc123"
 
 const URLS = {
@@ -29,6 +35,10 @@ const URLS = {
   geminiFile: GEMINI_FILE,
   pngData: `data:image/png;base64,${PNG}`,
   pdfData: `data:application/pdf;base64,${PDF}`,
+  textData: `data:text/plain;base64,${TEXT}`,
+  wavData: `data:audio/wav;base64,${TEXT}`,
+  svgData: `data:image/svg+xml;base64,${SVG}`,
+  jpegAsPngData: `data:image/png;base64,${JPEG}`,
   plainData: "data:text/plain,hello"
 } as const
 
@@ -116,8 +126,8 @@ describe("Gemini writer: a file at a URI Gemini refuses", () => {
     return { parts: (out.value.contents[0] as { readonly parts: ReadonlyArray<unknown> }).parts.slice(1), warnings: out.warnings }
   }
 
-  it("leaves a data: or file: URI out, said, where it was sent as fileData", () => {
-    for (const url of [URLS.pngData, URLS.plainData, URLS.file]) {
+  it("leaves a data: URL that is not base64 or a file: URI out, said, where it was sent as fileData", () => {
+    for (const url of [URLS.plainData, URLS.file]) {
       const { parts: written, warnings } = parts(Block.file(Block.url(url), "image/png"))
       assert.deepStrictEqual(written, [], url)
       expect(warnings.map((w) => w.message)).toEqual([
@@ -149,6 +159,152 @@ describe("Anthropic writer: a Gemini Files API URI", () => {
     expect(out.warnings.map((w) => w.message)).toEqual([
       "messages[0].content[1]: an application/pdf file at a Gemini Files API URL was left out: only the Gemini API reads its Files API URIs"
     ])
+  })
+})
+
+// ---------------------------------------------------------------------------
+// a file at a base64 data: URL, to Anthropic and Gemini
+// ---------------------------------------------------------------------------
+
+/** The same file given as the base64 data its data: URL holds, of the type the URL declares. */
+const asBase64 = (url: string, extras?: { readonly filename?: string }): Block.FileBlock => {
+  const data = Block.parseDataUrl(url)!
+  return Block.file(Block.base64(data.data), data.mediaType, extras)
+}
+
+describe("Anthropic writer: a file at a base64 data: URL", () => {
+  const written = (file: Block.FileBlock) => {
+    const out = Effect.runSync(Anthropic.toMessages(userWith(file)))
+    return { blocks: (out.value.messages[0]!.content as ReadonlyArray<unknown>).slice(1), warnings: out.warnings.map((w) => w.message) }
+  }
+  const said = (type: string) => `messages[0].content[1]: ${/^[aeiou]/.test(type) ? "an" : "a"} ${type} file at a base64 data: URL was sent as the base64 data it holds (Anthropic fetches no data: URL)`
+
+  it("sends an image as base64 image data of the type the URL declares, said", () => {
+    expect(written(Block.file(Block.url(URLS.pngData), "image/*"))).toEqual({
+      blocks: [{ type: "image", source: { type: "base64", media_type: "image/png", data: PNG } }],
+      warnings: [said("image/png")]
+    })
+  })
+
+  it("takes the file's own type when the URL declares none", () => {
+    expect(written(Block.file(Block.url(`data:;base64,${PNG}`), "image/png")).blocks).toEqual([{ type: "image", source: { type: "base64", media_type: "image/png", data: PNG } }])
+    expect(written(Block.file(Block.url(`data:;charset=utf-8;base64,${TEXT}`), "text/markdown")).warnings).toEqual([
+      "messages[0].content[1]: a base64 text/markdown document was sent as a plain-text document",
+      said("text/markdown")
+    ])
+  })
+
+  it("sends a PDF as a base64 document and text as a plain-text document, as base64 data of those types", () => {
+    expect(written(Block.file(Block.url(URLS.pdfData), "application/pdf", { title: "Q3" }))).toEqual({
+      blocks: [{ type: "document", source: { type: "base64", media_type: "application/pdf", data: PDF }, title: "Q3" }],
+      warnings: [said("application/pdf")]
+    })
+    const text = written(Block.file(Block.url(URLS.textData), "text/plain"))
+    expect(text.blocks).toEqual([{ type: "document", source: { type: "text", media_type: "text/plain", data: "Quarterly revenue grew 4%." } }])
+    expect(text.warnings).toEqual([...written(asBase64(URLS.textData)).warnings, said("text/plain")])
+  })
+
+  it("sends an image whose bytes are another format as the type its bytes show, as for base64 data", () => {
+    const out = written(Block.file(Block.url(URLS.jpegAsPngData), "image/png"))
+    expect(out.blocks).toEqual([{ type: "image", source: { type: "base64", media_type: "image/jpeg", data: JPEG } }])
+    expect(out.warnings).toEqual([...written(asBase64(URLS.jpegAsPngData)).warnings, said("image/png")])
+  })
+
+  it("leaves out a file of a type it does not take as data, said as for base64 data", () => {
+    for (const url of [URLS.wavData, URLS.svgData]) {
+      const out = written(Block.file(Block.url(url), "application/pdf"))
+      expect(out).toEqual(written(asBase64(url)))
+      expect(out.blocks).toEqual([])
+    }
+  })
+
+  it("still leaves a data: URL that is not base64, and a file: URL, out for its URL", () => {
+    for (const url of [URLS.plainData, URLS.file]) {
+      expect(written(Block.file(Block.url(url), "image/png"))).toEqual({
+        blocks: [],
+        warnings: [`messages[0].content[1]: an image/png image at ${url.startsWith("data:") ? "a data:" : "a file:"} URL was left out: Anthropic fetches http and https URLs only`]
+      })
+    }
+  })
+})
+
+describe("Gemini writer: a file at a base64 data: URL", () => {
+  const written = (file: Block.FileBlock) => {
+    const out = Effect.runSync(Gemini.toMessages(userWith(file)))
+    return { parts: (out.value.contents[0] as { readonly parts: ReadonlyArray<unknown> }).parts.slice(1), warnings: out.warnings.map((w) => w.message) }
+  }
+
+  it("sends it as inlineData of the type the URL declares, said", () => {
+    expect(written(Block.file(Block.url(URLS.pngData), "image/*", { filename: "dot.png" }))).toEqual({
+      parts: [{ inlineData: { mimeType: "image/png", data: PNG, displayName: "dot.png" } }],
+      warnings: ["messages[0].content[1]: an image/png file at a base64 data: URL was sent as the inline data it holds (Gemini fetches no data: URL)"]
+    })
+    for (const url of [URLS.pdfData, URLS.wavData, URLS.svgData]) {
+      expect(written(Block.file(Block.url(url), "image/png")).parts, url).toEqual(written(asBase64(url)).parts)
+    }
+  })
+})
+
+describe("validation judges a file at a base64 data: URL as the data it holds", () => {
+  const issues = (provider: "anthropic" | "gemini", url: string, mediaType = "image/png") =>
+    Conversation.issuesFor(provider, userWith(Block.file(Block.url(url), mediaType))).map((issue) => issue.message)
+
+  it("Anthropic: a PNG, a PDF or text is taken; audio or SVG data is not, as for base64 data; bytes of another image type are a mismatch", () => {
+    for (const url of [URLS.pngData, URLS.pdfData, URLS.textData]) expect(issues("anthropic", url), url).toEqual([])
+    expect(issues("anthropic", URLS.wavData)).toEqual(["messages[0]: content[1]: anthropic does not take audio/wav files (it takes application/pdf, text/* as UTF-8 text)"])
+    expect(issues("anthropic", URLS.svgData)).toEqual(["messages[0]: content[1]: anthropic does not take image/svg+xml images (it takes image/jpeg, image/png, image/gif, image/webp)"])
+    expect(issues("anthropic", URLS.jpegAsPngData)).toEqual([
+      "messages[0]: content[1]: the image is declared image/png but its bytes are image/jpeg, and anthropic rejects an image that does not match its media type (\"Image does not match the provided media type image/png\")"
+    ])
+  })
+
+  it("Gemini: a PNG, a PDF or audio is taken; an SVG image is not, as for base64 data", () => {
+    for (const url of [URLS.pngData, URLS.pdfData, URLS.wavData]) expect(issues("gemini", url), url).toEqual([])
+    expect(issues("gemini", URLS.svgData)).toEqual(["messages[0]: content[1]: gemini does not take image/svg+xml images (it takes image/png, image/jpeg, image/webp, image/heic, image/heif)"])
+  })
+
+  it("Anthropic: a lone surrogate is reported where the writer sends it, in a data: URL's data, not in its header", () => {
+    const surrogates = (url: string, mediaType: string) =>
+      Conversation.issuesFor("anthropic", userWith(Block.file(Block.url(url), mediaType))).filter((issue) => issue._tag === "LoneSurrogate").length
+    expect(surrogates(`data:image/png;base64,${PNG}\uD800`, "image/png")).toBe(1)
+    // the writer sends the text the data decodes to, as text/plain: the header's parameters are not sent
+    expect(surrogates("data:text/plain;name=\uD800;base64,aGk=", "text/plain")).toBe(0)
+  })
+
+  it("a data: URL that is not base64 is still reported for its URL", () => {
+    for (const provider of ["anthropic", "gemini"] as const) {
+      const [issue] = Conversation.issuesFor(provider, userWith(Block.file(Block.url(URLS.plainData), "image/png")))
+      assert.strictEqual(issue?._tag === "UnsupportedMediaType" ? issue.url : undefined, URLS.plainData, provider)
+    }
+  })
+})
+
+describe("Repair: an image at a base64 data: URL whose bytes are another format", () => {
+  it.effect("is given the type its bytes show, in its URL too, as the Anthropic writer sends it", () =>
+    Effect.gen(function*() {
+      const { actions, messages } = yield* Repair.repairFor("anthropic")(userWith(Block.file(Block.url(URLS.jpegAsPngData), "image/png")))
+      expect(actions.map((a) => a.description)).toEqual([
+        "messages[0].content[1]: the image declared image/png was given the type its bytes show, image/jpeg (Anthropic rejects an image that does not match its media type)"
+      ])
+      const file = messages[0]!.content[1] as Block.FileBlock
+      expect([file.mediaType, file.source]).toEqual(["image/jpeg", Block.url(`data:image/jpeg;base64,${JPEG}`)])
+      expect(Conversation.issuesFor("anthropic", messages)).toEqual([])
+    }))
+})
+
+describe("request estimates count a file at a base64 data: URL as its data given as base64", () => {
+  const gemini = Effect.runSync(GeminiEstimator.make())
+  const total = (estimator: TokenEstimator.Service, provider: "anthropic" | "gemini", file: Block.FileBlock) =>
+    estimator.estimateRequest(Request.make(userWith(file)), { provider, model: provider === "anthropic" ? "claude-sonnet-4-5" : "gemini-2.5-flash" }).total
+
+  it("for Anthropic and Gemini, with the heuristic and the Gemini estimator", () => {
+    for (const [estimator, provider] of [[TokenEstimator.heuristic, "anthropic"], [TokenEstimator.heuristic, "gemini"], [gemini, "gemini"]] as const) {
+      for (const url of [URLS.pngData, URLS.pdfData, URLS.textData, URLS.wavData, URLS.jpegAsPngData]) {
+        expect(total(estimator, provider, Block.file(Block.url(url), "image/*")), `${provider} ${url}`).toBe(total(estimator, provider, asBase64(url)))
+      }
+      // an image the writer sends costs more than one it leaves out
+      expect(total(estimator, provider, Block.file(Block.url(URLS.pngData), "image/png"))).toBeGreaterThan(total(estimator, provider, Block.file(Block.url(URLS.file), "image/png")))
+    }
   })
 })
 
@@ -209,7 +365,38 @@ describe("validation reports a file at a URL exactly where the writer leaves it 
       for (const provider of Object.keys(writers) as ReadonlyArray<keyof typeof writers>) {
         assert.deepStrictEqual(reportedForUrl(provider, messages), droppedForUrl(provider, messages), provider)
       }
+      // Anthropic reports every file its writer leaves out, for its URL or for the type of the data a data: URL holds
+      assert.deepStrictEqual(unsupported(messages), droppedBy(messages))
     },
     { arbitrary: { runs: 200 }, timeout: 300_000 }
+  )
+
+  const DATA_URLS = ["pngData", "pdfData", "textData", "wavData", "svgData", "jpegAsPngData"] as const
+  const dataSlot = Arbitrary.all({
+    // the file's own type, which the one its URL declares stands for
+    mediaType: pick(["image/png", "image/*", "application/pdf", "text/plain", "application/octet-stream", "audio/wav"]),
+    url: pick(DATA_URLS),
+    inResult: Arbitrary.schema(Schema.Boolean)
+  })
+  /** What a provider makes of messages: the body, the warnings but those saying a data: URL was sent as its data, the issues, the estimate. */
+  const reading = (provider: "anthropic" | "gemini", messages: ReadonlyArray<Message.Message>) => {
+    const out = provider === "anthropic" ? Effect.runSync(Anthropic.toMessages(messages)) : Effect.runSync(Gemini.toMessages(messages))
+    return {
+      body: out.value,
+      warnings: out.warnings.filter((w) => !(w._tag === "ConvertedContent" && w.what.endsWith("at a base64 data: URL"))).map((w) => w.message),
+      issues: Conversation.issuesFor(provider, messages).map((issue) => issue.message),
+      estimate: TokenEstimator.heuristic.estimateRequest(Request.make(messages), { provider }).total
+    }
+  }
+
+  it.prop(
+    "Anthropic and Gemini write, validate and count a file at a base64 data: URL as the same file given as base64 data",
+    [Arbitrary.array(dataSlot, { minLength: 1, maxLength: 5 })],
+    ([slots]) => {
+      const messages = withFiles(slots.map((s) => ({ file: Block.file(Block.url(URLS[s.url]), s.mediaType), inResult: s.inResult })))
+      const twins = withFiles(slots.map((s) => ({ file: asBase64(URLS[s.url]), inResult: s.inResult })))
+      for (const provider of ["anthropic", "gemini"] as const) assert.deepStrictEqual(reading(provider, messages), reading(provider, twins), provider)
+    },
+    { arbitrary: { runs: 100 }, timeout: 300_000 }
   )
 })
