@@ -221,6 +221,18 @@ const UNFITTED_SCRIPT_BLANKS = { "ws:lao": 0.3, "ws:tibetan": 0.3, "ws:myanmar":
  * ridge had priced them at 0.22 and 0 tokens, and a text of random syllables came out 45% and 85% under). cl100k's
  * `hangul3`, 5% of the corpus's syllables, stays fitted.
  */
+/**
+ * Likewise CJK ideographs three or more tokens alone (`cjk3`; o200k: 1 in the Chinese and Japanese train text, Gemma 3:
+ * none, priced at 0.15 and 0 by the ridge) and, with o200k, two tokens alone (`cjk2`, 17,603 of the 20,992 unified
+ * ideographs but 450 occurrences in the train text, at 1.50): each at what it adds in context, replacing ten ideographs
+ * of each train message. Random ideographs went from 28% under (o200k) and 85% (Gemma 3) to within 3%; cl100k's, with
+ * 8,507 and 755 occurrences, stay fitted.
+ */
+const CJK_PRIORS: Record<Encoding, Readonly<Record<string, number>>> = {
+  o200k: { "c:cjk2": 2.09, "c:cjk3": 3.07 },
+  cl100k: {},
+  gemma: { "c:cjk3": 3.35 }
+}
 const HANGUL_PRIORS: Record<Encoding, Readonly<Record<string, number>>> = {
   o200k: { "c:jamo": 3.021, "c:compatJamo": 1.902, "c:hangul3": 3.02, "ws:jamo": 0.3, "ws:compatJamo": 0.3 },
   cl100k: { "c:jamo": 2.883, "c:compatJamo": 2.294, "ws:jamo": 0.3, "ws:compatJamo": 0.3 },
@@ -233,9 +245,9 @@ const HANGUL_PRIORS: Record<Encoding, Readonly<Record<string, number>>> = {
  */
 // Mathematical alphanumerics ("𝐛𝐨𝐥𝐝" text) are 2.2 to 3.2 tokens a letter with o200k (bold cheapest), 3.0 with cl100k.
 const PRIORS: Record<Encoding, Readonly<Record<string, number>>> = {
-  o200k: { "c:otherLetter": 1.0, "c:mark": 0.5, "ws:otherLetter": 0.3, "ws:mark": 0.3, ...RUN_PRIORS, ...TAB_RUN_PRIORS, ...SYMBOL_PRIORS, ...EMOJI_PRIORS, ...UNMERGED_LETTER_PRIORS, "c:mathLetter": 2.5, ...UNFITTED_SCRIPT_PRIORS.o200k, ...UNFITTED_SCRIPT_BLANKS, ...HANGUL_PRIORS.o200k },
-  cl100k: { "c:otherLetter": 1.8, "c:mark": 1.0, "ws:otherLetter": 0.3, "ws:mark": 0.3, ...RUN_PRIORS, ...TAB_RUN_PRIORS, ...SYMBOL_PRIORS, ...EMOJI_PRIORS, ...UNMERGED_LETTER_PRIORS, "c:mathLetter": 2.95, ...UNFITTED_SCRIPT_PRIORS.cl100k, ...UNFITTED_SCRIPT_BLANKS, ...HANGUL_PRIORS.cl100k },
-  gemma: { "c:otherLetter": 1.0, "c:mark": 0.5, "ws:otherLetter": 0.3, "ws:mark": 0.3, ...RUN_PRIORS, ...TAB_RUN_PRIORS, ...SYMBOL_PRIORS, ...EMOJI_PRIORS, ...UNMERGED_LETTER_PRIORS, "c:mathLetter": 2.5, ...UNFITTED_SCRIPT_PRIORS.gemma, ...UNFITTED_SCRIPT_BLANKS, ...HANGUL_PRIORS.gemma }
+  o200k: { "c:otherLetter": 1.0, "c:mark": 0.5, "ws:otherLetter": 0.3, "ws:mark": 0.3, ...RUN_PRIORS, ...TAB_RUN_PRIORS, ...SYMBOL_PRIORS, ...EMOJI_PRIORS, ...UNMERGED_LETTER_PRIORS, "c:mathLetter": 2.5, ...UNFITTED_SCRIPT_PRIORS.o200k, ...UNFITTED_SCRIPT_BLANKS, ...HANGUL_PRIORS.o200k, ...CJK_PRIORS.o200k },
+  cl100k: { "c:otherLetter": 1.8, "c:mark": 1.0, "ws:otherLetter": 0.3, "ws:mark": 0.3, ...RUN_PRIORS, ...TAB_RUN_PRIORS, ...SYMBOL_PRIORS, ...EMOJI_PRIORS, ...UNMERGED_LETTER_PRIORS, "c:mathLetter": 2.95, ...UNFITTED_SCRIPT_PRIORS.cl100k, ...UNFITTED_SCRIPT_BLANKS, ...HANGUL_PRIORS.cl100k, ...CJK_PRIORS.cl100k },
+  gemma: { "c:otherLetter": 1.0, "c:mark": 0.5, "ws:otherLetter": 0.3, "ws:mark": 0.3, ...RUN_PRIORS, ...TAB_RUN_PRIORS, ...SYMBOL_PRIORS, ...EMOJI_PRIORS, ...UNMERGED_LETTER_PRIORS, "c:mathLetter": 2.5, ...UNFITTED_SCRIPT_PRIORS.gemma, ...UNFITTED_SCRIPT_BLANKS, ...HANGUL_PRIORS.gemma, ...CJK_PRIORS.gemma }
 }
 
 /**

@@ -2,8 +2,8 @@
  * Prices of letters the corpus cannot fit, which the estimator gives a class
  * each at a fixed price per code point (`UNFITTED_SCRIPT_PRIORS` and
  * `HANGUL_PRIORS` in fit.ts): four scripts the corpus has no group for (Lao,
- * Tibetan, Myanmar, Khmer), Hangul jamo, and the Hangul syllables a
- * vocabulary holds no token for.
+ * Tibetan, Myanmar, Khmer), Hangul jamo, and the Hangul syllables and CJK
+ * ideographs a vocabulary holds no token for.
  *
  * Run: node_modules/.bin/node --import tsx scripts/corpus/unfitted-scripts.ts [--sample FILE]
  * (after scripts/corpus/build.ts has filled its package cache; Gemma 3's
@@ -23,11 +23,14 @@
  * none); a syllable of the encoding's most costly class (three or more tokens
  * alone: 0.04% of the corpus's Korean syllables with o200k, which the fit
  * cannot price) at what it adds in context: the train messages' exact count
- * when ten of their syllables are replaced by such ones, seeded.
+ * when ten of their syllables are replaced by such ones, seeded. Likewise a
+ * CJK ideograph three or more tokens alone, in the Chinese and Japanese train
+ * messages (one occurrence in them with o200k, none with Gemma 3).
  *
  * `--sample FILE` writes, for test/unfittedScripts.test.ts, with exact counts:
  * up to 40 held-out catalogue messages of 20+ characters per script, 40
- * held-out Korean messages in NFD, and 40 texts of random syllables.
+ * held-out Korean messages in NFD, 40 texts of random syllables and 40 of
+ * random ideographs.
  */
 import { countTokens as countCl100k } from "gpt-tokenizer/encoding/cl100k_base"
 import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base"
@@ -138,27 +141,57 @@ for (const { name, exact } of encodings) {
   for (let cp = 0x3131; cp <= 0x3163; cp++) tokens += exact(String.fromCharCode(cp))
   console.log(`compatibility jamo, ${name}: ${(tokens / (0x3163 - 0x3131 + 1)).toFixed(3)} tokens alone on average`)
 }
-for (const { name, estimate, exact, spec } of encodings) {
-  const table = makeHeuristicTable(spec)
-  const costly: Array<number> = []
-  for (let cp = HANGUL_START; cp <= HANGUL_END; cp++) if (CLASS_NAMES[table.pairs[2 * cp] as number] === "hangul3") costly.push(cp)
-  const random = rng(`hangul-${name}`)
+/**
+ * What a character of `pool` adds in context, exactly and as estimated: ten characters of `inRange` of each text are
+ * replaced by random ones of the pool (seeded), per replaced character.
+ */
+const addedInContext = (
+  texts: ReadonlyArray<string>,
+  inRange: (ch: string) => boolean,
+  pool: ReadonlyArray<number>,
+  estimate: Counter,
+  exact: Counter,
+  seed: string
+): { readonly exact: number; readonly estimate: number } => {
+  const random = rng(seed)
   let dExact = 0
   let dEstimate = 0
   let replaced = 0
-  for (const text of korean("train")) {
+  for (const text of texts) {
     const chars = [...text]
-    const at = chars.flatMap((c, i) => (c >= "\uac00" && c <= "\ud7a3" ? [i] : []))
-    if (at.length < 10 || costly.length === 0) continue
-    for (let k = 0; k < 10; k++) chars[at[Math.floor(random() * at.length)] as number] = String.fromCharCode(costly[Math.floor(random() * costly.length)] as number)
+    const at = chars.flatMap((c, i) => (inRange(c) ? [i] : []))
+    if (at.length < 10) continue
+    for (let k = 0; k < 10; k++) chars[at[Math.floor(random() * at.length)] as number] = String.fromCodePoint(pool[Math.floor(random() * pool.length)] as number)
     const changed = chars.join("")
     dExact += exact(changed) - exact(text)
     dEstimate += estimate(changed) - estimate(text)
     replaced += 10
   }
-  console.log(
-    `a syllable three tokens alone (${costly.length} of them), ${name}: adds ${(dExact / replaced).toFixed(2)} in context, estimated ${(dEstimate / replaced).toFixed(2)}`
-  )
+  return { exact: dExact / replaced, estimate: dEstimate / replaced }
+}
+
+const ideographText = readMessages("train").filter((m) => m.category === "chinese" || m.category === "japanese").map((m) => m.text)
+for (const { name, estimate, exact, spec } of encodings) {
+  const table = makeHeuristicTable(spec)
+  const ofClass = (from: number, to: number, cls: string): Array<number> => {
+    const out: Array<number> = []
+    for (let cp = from; cp <= to; cp++) if (CLASS_NAMES[table.pairs[2 * cp] as number] === cls) out.push(cp)
+    return out
+  }
+  const isSyllable = (c: string): boolean => c >= "\uac00" && c <= "\ud7a3"
+  const isIdeograph = (c: string): boolean => c >= "\u4e00" && c <= "\u9fff"
+  for (const [what, pool, texts, inRange] of [
+    ["a syllable three tokens alone", ofClass(HANGUL_START, HANGUL_END, "hangul3"), korean("train"), isSyllable],
+    ["an ideograph two tokens alone", ofClass(0x4e00, 0x9fff, "cjk2"), ideographText, isIdeograph],
+    ["an ideograph three tokens alone", ofClass(0x4e00, 0x9fff, "cjk3"), ideographText, isIdeograph]
+  ] as const) {
+    if (pool.length === 0) continue
+    const inText = texts.reduce((n, t) => n + [...t].filter((c) => inRange(c) && pool.includes(c.charCodeAt(0))).length, 0)
+    const added = addedInContext(texts, inRange, pool, estimate, exact, `${what}-${name}`)
+    console.log(
+      `${what} (${pool.length} of them, ${inText} in the train text), ${name}: adds ${added.exact.toFixed(2)} in context, estimated ${added.estimate.toFixed(2)}`
+    )
+  }
 }
 sample["korean-nfd"] = pickEvenly(korean("holdout"), 40).map((t) => {
   const text = t.normalize("NFD")
@@ -171,6 +204,15 @@ sample["hangul-random"] = Array.from({ length: 40 }, () => {
   )
   const text = words.join(" ")
   return { text, source: "random syllables of U+AC00-D7A3, seeded", exact: exactOf(text) }
+})
+
+const randomIdeographs = rng("random-ideographs")
+sample["cjk-random"] = Array.from({ length: 40 }, () => {
+  const sentences = Array.from({ length: 2 + Math.floor(randomIdeographs() * 8) }, () =>
+    Array.from({ length: 4 + Math.floor(randomIdeographs() * 20) }, () => String.fromCharCode(0x4e00 + Math.floor(randomIdeographs() * (0x9fff - 0x4e00 + 1)))).join("")
+  )
+  const text = sentences.join("。") + "。"
+  return { text, source: "random ideographs of U+4E00-9FFF in sentences, seeded", exact: exactOf(text) }
 })
 
 const at = process.argv.indexOf("--sample")

@@ -39,6 +39,7 @@ export const geminiSpec: HeuristicSpec = {
     "c:box": 0.61052,
     "box:start": 0.16512,
     "c:cjk1": 0.49132,
+    "c:cjk3": 3.35,
     "eas:cjk": 0.24798,
     "easAfter:start": 0.07378,
     "start:cjk": -0.32176,
