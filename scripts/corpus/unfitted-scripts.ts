@@ -2,8 +2,8 @@
  * Prices of letters the corpus cannot fit, which the estimator gives a class
  * each at a fixed price per code point (`UNFITTED_SCRIPT_PRIORS` and
  * `HANGUL_PRIORS` in fit.ts): four scripts the corpus has no group for (Lao,
- * Tibetan, Myanmar, Khmer), Hangul jamo, and the Hangul syllables and CJK
- * ideographs a vocabulary holds no token for.
+ * Tibetan, Myanmar, Khmer), Hangul jamo, the Hangul syllables and CJK
+ * ideographs a vocabulary holds no token for, and Arabic presentation forms.
  *
  * Run: node_modules/.bin/node --import tsx scripts/corpus/unfitted-scripts.ts [--sample FILE]
  * (after scripts/corpus/build.ts has filled its package cache; Gemma 3's
@@ -27,10 +27,15 @@
  * CJK ideograph three or more tokens alone, in the Chinese and Japanese train
  * messages (one occurrence in them with o200k, none with Gemma 3).
  *
+ * Arabic presentation forms, from the corpus's Arabic-script train text with
+ * each letter replaced by its form for its place in the word (as text taken
+ * from PDFs often comes), priced like the four scripts.
+ *
  * `--sample FILE` writes, for test/unfittedScripts.test.ts, with exact counts:
  * up to 40 held-out catalogue messages of 20+ characters per script, 40
  * held-out Korean messages in NFD, 40 texts of random syllables and 40 of
- * random ideographs.
+ * random ideographs, and 40 held-out Arabic-script messages in presentation
+ * forms.
  */
 import { countTokens as countCl100k } from "gpt-tokenizer/encoding/cl100k_base"
 import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base"
@@ -204,6 +209,64 @@ sample["hangul-random"] = Array.from({ length: 40 }, () => {
   )
   const text = words.join(" ")
   return { text, source: "random syllables of U+AC00-D7A3, seeded", exact: exactOf(text) }
+})
+
+// ---------------------------------------------------------------------------
+// Arabic presentation forms
+// ---------------------------------------------------------------------------
+
+/**
+ * The presentation forms of each Arabic letter, from their compatibility decompositions: the forms of a letter follow
+ * one another as isolated, final, initial and medial (two-form letters: isolated and final).
+ */
+const arabicForms = (): ReadonlyMap<string, ReadonlyArray<string>> => {
+  const forms = new Map<string, Array<string>>()
+  for (const [from, to] of [[0xfb50, 0xfbff], [0xfe70, 0xfefc]] as const) {
+    for (let cp = from; cp <= to; cp++) {
+      const form = String.fromCharCode(cp)
+      const letter = form.normalize("NFKC")
+      if (letter === form || [...letter].length !== 1 || !/\p{L}/u.test(letter)) continue
+      const list = forms.get(letter) ?? []
+      if (list.length < 4) list.push(form)
+      forms.set(letter, list)
+    }
+  }
+  return forms
+}
+const FORMS = arabicForms()
+/** Letters that join no letter after them. */
+const RIGHT_JOINING = new Set([..."اأإآٱدذرزژوؤۇۆۈۋەةى"])
+/** Arabic text as a PDF extractor often gives it: each letter as its presentation form for its place in the word. */
+const shaped = (text: string): string =>
+  text.replace(/\p{L}+/gu, (word) => {
+    const letters = [...word]
+    return letters
+      .map((c, i) => {
+        const forms = FORMS.get(c)
+        if (forms === undefined) return c
+        const before = letters[i - 1]
+        const after = letters[i + 1]
+        const joinsBefore = before !== undefined && FORMS.has(before) && !RIGHT_JOINING.has(before)
+        const joinsAfter = after !== undefined && FORMS.has(after) && !RIGHT_JOINING.has(c) && forms.length === 4
+        const at = joinsBefore ? (joinsAfter ? 3 : 1) : joinsAfter ? 2 : 0
+        return forms[Math.min(at, forms.length - 1)] as string
+      })
+      .join("")
+  })
+const isForm = (c: string): boolean => (c >= "\ufb50" && c <= "\ufdff") || (c >= "\ufe70" && c <= "\ufefc")
+for (const side of ["train", "holdout"] as const) {
+  const texts = readMessages(side).filter((m) => m.category === "arabic").map((m) => shaped(m.text))
+  const forms = texts.reduce((n, t) => n + [...t].filter(isForm).length, 0)
+  const cells = encodings.map(({ name, estimate, exact }) => {
+    const est = texts.reduce((n, t) => n + estimate(t), 0)
+    const x = texts.reduce((n, t) => n + exact(t), 0)
+    return `${name}: estimate/exact ${(est / x).toFixed(3)}, off by ${(x - est) / forms >= 0 ? "+" : ""}${((x - est) / forms).toFixed(3)} a form`
+  })
+  console.log(`Arabic-script text in presentation forms, ${side}: ${texts.length} messages, ${forms} forms; ${cells.join("; ")}`)
+}
+sample["arabic-forms"] = pickEvenly(readMessages("holdout").filter((m) => m.category === "arabic"), 40).map((m) => {
+  const text = shaped(m.text)
+  return { text, source: "corpus/arabic (held out), in presentation forms", exact: exactOf(text) }
 })
 
 const randomIdeographs = rng("random-ideographs")

@@ -65,7 +65,7 @@ const KANA = 17
 const HANGUL1 = 18 // HANGUL2 = 19
 const HANGUL3 = 20
 const CJK_PUNCT = 21
-const JOINER = 22 // zero-width joiners and non-joiners, variation selectors, tag characters
+const JOINER = 22 // zero-width joiners and non-joiners, variation selectors of the BMP
 const ASTRAL = 23 // emoji of two tokens alone (`EMOJI_RANGE`)
 const REGIONAL = 24 // regional indicators (flags are pairs of them)
 const SKIN = 25 // skin-tone modifiers
@@ -162,7 +162,11 @@ const KHMER = 78
 // one, NFD Korean came out at a seventh of its o200k count.
 const JAMO = 79
 const COMPAT_JAMO = 80
-const CLASS_COUNT = 81
+// Arabic presentation forms (U+FB50-FDFF, FE70-FEFC): the shaped glyphs text taken from PDFs often holds in place of
+// letters, three UTF-8 bytes each that merge far less than the letters do (about 2.3 o200k tokens each in shaped
+// text, where a letter is about half a token): at a price of their own (`ARABIC_FORM_PRIORS` in scripts/corpus/fit.ts).
+const ARABIC_FORM = 81
+const CLASS_COUNT = 82
 /**
  * IPA Extensions and Spacing Modifier Letters: letters to Unicode, but apart from a few (Azerbaijani ə, ɔ and ɛ of
  * West African languages: one o200k token each) two tokens each alone, which merge with little around them
@@ -173,11 +177,22 @@ export const IPA_START = 0x0250
 const IPA_END = 0x02ff
 /**
  * The code points whose cost a spec records (`symbols`, the ranges one after the other): General Punctuation to
- * Miscellaneous Symbols and Arrows, the private use area (icon fonts: Nerd Fonts, Powerline), and the IPA and
- * spacing modifier letters. The cost is that of the symbol after a blank, where prose uses it: " ≤" or " ✓" is one
- * token, " ⠋" three; an IPA letter's is its cost alone (see `IPA_START`).
+ * Miscellaneous Symbols and Arrows, the private use area (icon fonts: Nerd Fonts, Powerline), the IPA and spacing
+ * modifier letters, and the symbols of CJK text: radicals (which text taken from PDFs holds in place of ideographs),
+ * enclosed letters and units (㈱, ㎡), vertical, compatibility and small forms, and the halfwidth and fullwidth
+ * forms (the symbols among them; fullwidth letters and halfwidth kana keep their classes). The cost is that of the
+ * symbol after a blank, where prose uses it: " ≤" or " ✓" is one token, " ⠋" three; an IPA letter's is its cost
+ * alone (see `IPA_START`).
  */
-export const SYMBOL_RANGES: ReadonlyArray<readonly [number, number]> = [[0x2000, 0x2bff], [0xe000, 0xf8ff], [IPA_START, IPA_END]]
+export const SYMBOL_RANGES: ReadonlyArray<readonly [number, number]> = [
+  [0x2000, 0x2bff],
+  [0xe000, 0xf8ff],
+  [IPA_START, IPA_END],
+  [0x2e80, 0x2fff],
+  [0x3200, 0x33ff],
+  [0xfe10, 0xfe6f],
+  [0xff00, 0xffef]
+]
 /**
  * The emoji blocks whose cost a spec records (`emoji`): Mahjong Tiles to Symbols and Pictographs Extended-A (game
  * pieces and enclosed letters such as 🆗 and 🅰 among them). The cost is that of the emoji alone, which is also its
@@ -213,7 +228,7 @@ export const CLASS_NAMES = [
   "kannada", "malayalam", "sinhala", "thai", "georgian", "ethiopic", "otherLetter", "mark",
   "latinExtLower", "latinExtUpper", "cyrillicExtLower", "cyrillicExtUpper", "lowerVowel", "lowerRare", "cyrillicRu", "cyrillicBg", "arabicFa", "arabicUg",
   "pipe", "indicMark", "tab", "symbol2", "symbol3", "astralRare", "mathLetter", "emoji1", "astral4", "armenianUpper", "letter3", "letter2", "lao", "tibetan", "myanmar", "khmer", "jamo",
-  "compatJamo", "run0", "run1", "run2", "run3", "run4", "run5", "run6", "run7", "run8"
+  "compatJamo", "arabicForm", "run0", "run1", "run2", "run3", "run4", "run5", "run6", "run7", "run8"
 ] as const
 
 /**
@@ -229,7 +244,7 @@ const featureClass = (cls: number): string =>
   ] as string
 
 const isLetter = (cls: number): boolean =>
-  (cls >= LOWER && cls <= ARABIC_UG) || cls === INDIC_MARK || cls === ARMENIAN_UPPER || (cls >= LETTER3 && cls <= COMPAT_JAMO)
+  (cls >= LOWER && cls <= ARABIC_UG) || cls === INDIC_MARK || cls === ARMENIAN_UPPER || (cls >= LETTER3 && cls <= ARABIC_FORM)
 // Conjoining jamo stay three tokens in a run of one of them as anywhere else: no run class to list per code point.
 const isRunnable = (cls: number): boolean => cls <= OTHER_WS || (cls >= PUNCT && cls <= BOX) || cls === PIPE || cls === TAB || (isLetter(cls) && cls !== JAMO)
 const isUpper = (cls: number): boolean =>
@@ -432,10 +447,10 @@ const baseClasses = (): Uint8Array => {
   fill(c, 0xdc00, 0xdfff, SYMBOL)
   fill(c, 0xf900, 0xfaff, CJK3)
   script(c, 0xfb1d, 0xfb4f, HEBREW)
-  script(c, 0xfb50, 0xfdff, ARABIC)
+  script(c, 0xfb50, 0xfdff, ARABIC_FORM)
   fill(c, 0xfe00, 0xfe0f, JOINER)
   fill(c, 0xfe30, 0xfe4f, CJK_PUNCT)
-  script(c, 0xfe70, 0xfeff, ARABIC)
+  script(c, 0xfe70, 0xfeff, ARABIC_FORM)
   fill(c, 0xff01, 0xff60, CJK_PUNCT)
   // Fullwidth digits and Latin letters cost one and a half to two tokens each, like a letter of an unfitted script,
   // where fullwidth punctuation merges with CJK text.
@@ -1019,12 +1034,12 @@ const astralClass = (text: string, i: number, n: number, emoji: Uint8Array): num
   const next = i + 1 < n ? text.charCodeAt(i + 1) : 0
   if (next < 0xdc00 || next > 0xdfff) return -1
   const cp = 0x10000 + ((text.charCodeAt(i) - 0xd800) << 10) + (next - 0xdc00)
-  // CJK extension planes are ideographs; tag characters are invisible; regional indicators make flags; the emoji
-  // blocks go by each code point's cost alone; mathematical letters have a class of their own; the rest of plane 1
-  // (musical and historic symbols and scripts, legacy computing) is three tokens a character, and the planes from 4
-  // on (the private use planes of icon fonts, variation selectors) four.
+  // CJK extension planes are ideographs; regional indicators make flags; the emoji blocks go by each code point's cost
+  // alone; mathematical letters have a class of their own; the rest of plane 1 (musical and historic symbols and
+  // scripts, legacy computing) is three tokens a character, and the planes from 4 on (the private use planes of icon
+  // fonts, variation selectors, and the tag characters of subdivision flags, which also hide text from readers: about
+  // four o200k tokens each, invisible as they are) four.
   if (cp >= 0x20000 && cp < 0x40000) return CJK3
-  if (cp >= 0xe0000 && cp < 0xe0080) return JOINER
   if (cp >= 0x1f1e6 && cp <= 0x1f1ff) return REGIONAL
   if (cp >= 0x1f3fb && cp <= 0x1f3ff) return SKIN
   if (cp >= EMOJI_RANGE[0] && cp <= EMOJI_RANGE[1]) return emoji[cp - EMOJI_RANGE[0]] as number
