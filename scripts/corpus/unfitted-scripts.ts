@@ -3,7 +3,8 @@
  * each at a fixed price per code point (`UNFITTED_SCRIPT_PRIORS` and
  * `HANGUL_PRIORS` in fit.ts): four scripts the corpus has no group for (Lao,
  * Tibetan, Myanmar, Khmer), Hangul jamo, the Hangul syllables and CJK
- * ideographs a vocabulary holds no token for, and Arabic presentation forms.
+ * ideographs a vocabulary holds no token for, accents decomposed to NFD, and
+ * Arabic presentation forms.
  *
  * Run: node_modules/.bin/node --import tsx scripts/corpus/unfitted-scripts.ts [--sample FILE]
  * (after scripts/corpus/build.ts has filled its package cache; Gemma 3's
@@ -27,6 +28,10 @@
  * CJK ideograph three or more tokens alone, in the Chinese and Japanese train
  * messages (one occurrence in them with o200k, none with Gemma 3).
  *
+ * A combining accent after a lowercase letter (text decomposed to NFD, as
+ * macOS writes file names): priced on the corpus's Latin-script train text
+ * decomposed, with Greek and Cyrillic printed beside it.
+ *
  * Arabic presentation forms, from the corpus's Arabic-script train text with
  * each letter replaced by its form for its place in the word (as text taken
  * from PDFs often comes), priced like the four scripts.
@@ -34,8 +39,8 @@
  * `--sample FILE` writes, for test/unfittedScripts.test.ts, with exact counts:
  * up to 40 held-out catalogue messages of 20+ characters per script, 40
  * held-out Korean messages in NFD, 40 texts of random syllables and 40 of
- * random ideographs, and 40 held-out Arabic-script messages in presentation
- * forms.
+ * random ideographs, 40 held-out Latin-script messages in NFD, and 40
+ * held-out Arabic-script messages in presentation forms.
  */
 import { countTokens as countCl100k } from "gpt-tokenizer/encoding/cl100k_base"
 import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base"
@@ -209,6 +214,29 @@ sample["hangul-random"] = Array.from({ length: 40 }, () => {
   )
   const text = words.join(" ")
   return { text, source: "random syllables of U+AC00-D7A3, seeded", exact: exactOf(text) }
+})
+
+// ---------------------------------------------------------------------------
+// Accents decomposed to NFD
+// ---------------------------------------------------------------------------
+
+const combining = (t: string): number => t.match(/\p{M}/gu)?.length ?? 0
+for (const category of ["latin", "greek", "cyrillic"] as const) {
+  for (const side of ["train", "holdout"] as const) {
+    const texts = readMessages(side).filter((m) => m.category === category && m.text.normalize("NFD") !== m.text).map((m) => m.text)
+    const marks = texts.reduce((n, t) => n + combining(t.normalize("NFD")) - combining(t), 0)
+    const cells = encodings.map(({ name, estimate, exact }) => {
+      const decomposed = texts.map((t) => t.normalize("NFD"))
+      const est = decomposed.reduce((n, t) => n + estimate(t), 0)
+      const x = decomposed.reduce((n, t) => n + exact(t), 0)
+      return `${name}: estimate/exact ${(est / x).toFixed(3)}, off by ${(x - est) / marks >= 0 ? "+" : ""}${((x - est) / marks).toFixed(3)} an accent`
+    })
+    console.log(`${category} in NFD, ${side}: ${texts.length} messages, ${marks} accents; ${cells.join("; ")}`)
+  }
+}
+sample["latin-nfd"] = pickEvenly(readMessages("holdout").filter((m) => m.category === "latin" && m.text.normalize("NFD") !== m.text), 40).map((m) => {
+  const text = m.text.normalize("NFD")
+  return { text, source: "corpus/latin (held out), decomposed to NFD", exact: exactOf(text) }
 })
 
 // ---------------------------------------------------------------------------

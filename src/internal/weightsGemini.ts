@@ -179,6 +179,7 @@ export const geminiSpec: HeuristicSpec = {
     "ws:compatJamo": 0.3,
     "c:arabicForm": 1.2,
     "ws:arabicForm": 0.3,
+    "mark:afterLower": 1.42,
     "runLong:0": 0.015625,
     "runLong:1": 0.031248,
     "runLong:2": 0.062498,
