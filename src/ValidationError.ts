@@ -10,7 +10,8 @@
  */
 import { Schema } from "effect"
 import { Provider } from "./Provider.js"
-import { messageText, preview } from "./internal/preview.js"
+import { messageText, preview, quoteMediaType } from "./internal/preview.js"
+import { ANTHROPIC_IMAGE_TYPES, bareMediaType } from "./internal/anthropicFiles.js"
 import { isGeminiFileUri } from "./internal/fileUrls.js"
 
 const Index = Schema.optionalKey(Schema.Number)
@@ -1131,9 +1132,12 @@ export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaTyp
  * declared type, such as a JPEG sent as `image/png` ("Image does not match
  * the provided media type image/png"; "The image was specified using the
  * image/jpeg media type, but the image appears to be a image/png image").
- * `actual` is the type the bytes show (PNG, JPEG, GIF and WebP are read
- * from their first bytes); the type is compared without case and
- * parameters. Anthropic's writer sends such an image as the type its bytes
+ * Also an image declared in a type Anthropic does not name (`image/jpg`)
+ * whose bytes show one it does: the API takes `image/jpeg`, `image/png`,
+ * `image/gif` and `image/webp` only. `actual` is the type the bytes show
+ * (PNG, JPEG, GIF and WebP are read from their first bytes); the type is
+ * compared without case and parameters, and `image/*` (any image) is no
+ * mismatch. Anthropic's writer sends such an image as the type its bytes
  * show and reports it (`ConvertedContent`); `Repair.repairFor("anthropic")`
  * gives the image that type (`CorrectedMediaType`, the declared type kept).
  *
@@ -1153,7 +1157,11 @@ export class MediaTypeMismatch extends Schema.TaggedError<MediaTypeMismatch>()("
   actual: Schema.String
 }) {
   override get message(): string {
-    return `${at(this.index)}${block(this.blockIndex)}${partPrefix(this.partIndex)}: the image is declared ${clip(this.mediaType)} but its bytes are ${clip(this.actual)}, and ${this.provider} rejects an image that does not match its media type ("Image does not match the provided media type ${clip(this.mediaType)}")`
+    const where = `${at(this.index)}${block(this.blockIndex)}${partPrefix(this.partIndex)}`
+    if (!ANTHROPIC_IMAGE_TYPES.has(bareMediaType(this.mediaType))) {
+      return `${where}: the image is declared ${quoteMediaType(this.mediaType)} but its bytes are ${clip(this.actual)}, and ${this.provider} takes only ${[...ANTHROPIC_IMAGE_TYPES].join(", ")} as an image's media type`
+    }
+    return `${where}: the image is declared ${clip(this.mediaType)} but its bytes are ${clip(this.actual)}, and ${this.provider} rejects an image that does not match its media type ("Image does not match the provided media type ${clip(this.mediaType)}")`
   }
 }
 

@@ -37,17 +37,22 @@ export const isImageType = (mediaType: string): boolean => bareMediaType(mediaTy
  * they show JPEG, PNG, GIF or WebP (Anthropic rejects an image whose bytes
  * are another format than its type: "Image does not match the provided
  * media type"), else its declared type in the spelling Anthropic takes when
- * it is one of those. `relabelled` holds the declared type when that is one
- * Anthropic takes and the bytes show another (`MediaTypeMismatch` in
- * validation): the writer sends the type of the bytes, and says so.
+ * it is one of those. `relabelled` holds the declared type (as compared:
+ * `bareMediaType`) when the type sent is another one (`MediaTypeMismatch` in
+ * validation): one Anthropic takes whose bytes show another, or one it does
+ * not name (`image/jpg`, a type with an invisible character in it) whose
+ * bytes show one it does; the writer sends the type of the bytes, and says
+ * so. A type in another case or with parameters is the type sent, and the
+ * wildcard `image/*` says only "an image", which the bytes then name: those
+ * are not relabelled.
  */
 export const anthropicImageType = (
   mediaType: string,
   data: string
-): { readonly sent: AnthropicImageType; readonly relabelled: AnthropicImageType | undefined } | undefined => {
+): { readonly sent: AnthropicImageType; readonly relabelled: string | undefined } | undefined => {
   const declared = bareMediaType(mediaType)
   const actual = imageTypeOfBase64(data)
-  if (isAnthropicImageType(actual)) return { sent: actual, relabelled: isAnthropicImageType(declared) && declared !== actual ? declared : undefined }
+  if (isAnthropicImageType(actual)) return { sent: actual, relabelled: declared !== actual && declared !== "image/*" ? declared : undefined }
   return isAnthropicImageType(declared) ? { sent: declared, relabelled: undefined } : undefined
 }
 
