@@ -1085,7 +1085,9 @@ const urlsTaken = (provider: Provider, url: string): string => {
  * out whatever its source); Gemini a URI of a scheme other than http,
  * https and `gs` (a `data:` or `file:` URI).
  * Files in user messages and tool results are checked (a Chat tool message
- * holds no files). `partIndex` is the file's place in its tool result's
+ * holds no files), and for Gemini in assistant messages too, whose files
+ * its writer sends as a user message's (the other writers leave an
+ * assistant message's files out, and say so). `partIndex` is the file's place in its tool result's
  * content. No repair: the file is the caller's (convert it, or leave it
  * out); `Repair.repairFor` fails with `CannotRepair`.
  *
