@@ -11,7 +11,7 @@
 import { Schema } from "effect"
 import { Provider } from "./Provider.js"
 import { messageText, preview, quoteMediaType } from "./internal/preview.js"
-import { ANTHROPIC_IMAGE_TYPES, bareMediaType } from "./internal/anthropicFiles.js"
+import { ANTHROPIC_IMAGE_TYPES, bareMediaType } from "./internal/mediaType.js"
 import { isGeminiFileUri } from "./internal/fileUrls.js"
 
 const Index = Schema.optionalKey(Schema.Number)

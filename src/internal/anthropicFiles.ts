@@ -9,24 +9,9 @@ import * as Block from "../Block.js"
 import { standardBase64 } from "./base64.js"
 import { isFetchable } from "./fileUrls.js"
 import { imageTypeOfBase64 } from "./imageSize.js"
-
-/** The image types Anthropic takes, spelled as its API takes them (it matches `media_type` exactly). */
-export type AnthropicImageType = "image/jpeg" | "image/png" | "image/gif" | "image/webp"
-
-/** The image types Anthropic takes. */
-export const ANTHROPIC_IMAGE_TYPES: ReadonlySet<string> = new Set<AnthropicImageType>(["image/jpeg", "image/png", "image/gif", "image/webp"])
+import { ANTHROPIC_IMAGE_TYPES, type AnthropicImageType, bareMediaType } from "./mediaType.js"
 
 const isAnthropicImageType = (type: string | undefined): type is AnthropicImageType => type !== undefined && ANTHROPIC_IMAGE_TYPES.has(type)
-
-/**
- * A media type as compared: lower case, without parameters. Media types are
- * case-insensitive (RFC 6838), so `IMAGE/PNG` is `image/png`; Anthropic's
- * API takes only the lower-case spelling, which the writer sends.
- */
-export const bareMediaType = (mediaType: string): string => {
-  const semicolon = mediaType.indexOf(";")
-  return (semicolon === -1 ? mediaType : mediaType.slice(0, semicolon)).trim().toLowerCase()
-}
 
 /** Whether a file is an image (its type, in any case, is `image/...`). */
 export const isImageType = (mediaType: string): boolean => bareMediaType(mediaType).startsWith("image/")

@@ -73,7 +73,8 @@
  */
 import { Effect, type Schema, type Stream } from "effect"
 import * as Block from "../Block.js"
-import { ANTHROPIC_IMAGE_TYPES, anthropicImageType, bareMediaType, decodeBase64Text, isDocumentByReference, isImageType } from "../internal/anthropicFiles.js"
+import { anthropicImageType, decodeBase64Text, isDocumentByReference, isImageType } from "../internal/anthropicFiles.js"
+import { ANTHROPIC_IMAGE_TYPES, bareMediaType } from "../internal/mediaType.js"
 import { isFetchable } from "../internal/fileUrls.js"
 import { standardBase64 } from "../internal/base64.js"
 import { ANTHROPIC_HINTS } from "../internal/hint.js"

@@ -125,7 +125,7 @@
 import { utf8ToBase64 } from "../internal/base64.js"
 import { stringify } from "../internal/json.js"
 import { messageText, quote } from "../internal/preview.js"
-import { bareMediaType } from "../internal/anthropicFiles.js"
+import { bareMediaType } from "../internal/mediaType.js"
 import { geminiTakesUrl } from "../internal/fileUrls.js"
 import { geminiGeneration, geminiLevelOfDetail } from "../internal/imageSize.js"
 import { mapSubschemas } from "../internal/jsonSchema.js"

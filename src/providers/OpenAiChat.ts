@@ -101,7 +101,7 @@ import { chatNamedToolChoice, chatResponseFormat } from "../internal/chatRequest
 import * as A from "./internal/adapter.js"
 import { show } from "./internal/core.js"
 import { messageText, preview, quote } from "../internal/preview.js"
-import { bareMediaType } from "../internal/anthropicFiles.js"
+import { bareMediaType } from "../internal/mediaType.js"
 import { base64DataUrlParts } from "../internal/dataUrl.js"
 import { OPENAI_URLS, openAiTakesUrl } from "../internal/fileUrls.js"
 import * as Ids from "./internal/ids.js"

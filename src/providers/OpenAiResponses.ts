@@ -113,7 +113,7 @@ import {
   type UnsupportedContent
 } from "./Conversion.js"
 import { messageText, preview, quote } from "../internal/preview.js"
-import { bareMediaType } from "../internal/anthropicFiles.js"
+import { bareMediaType } from "../internal/mediaType.js"
 import { base64DataUrlParts } from "../internal/dataUrl.js"
 import { OPENAI_URLS, openAiTakesUrl } from "../internal/fileUrls.js"
 import * as A from "./internal/adapter.js"
