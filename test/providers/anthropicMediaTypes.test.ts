@@ -165,6 +165,19 @@ describe("repairFor(\"anthropic\") and an image whose bytes are another format t
       yield* Conversation.validateFor("anthropic")(messages)
     }))
 
+  it.effect("gives an image declared in a type Anthropic does not name the type its bytes show, saying which types Anthropic takes", () =>
+    Effect.gen(function*() {
+      for (const type of ["image/jpg", "image/j\u200Bpeg"]) {
+        const { messages, actions } = yield* Repair.repairFor("anthropic")(asking(inline(JPEG, type)))
+        assert.strictEqual((messages[0]!.content[1] as Block.FileBlock).mediaType, "image/jpeg", type)
+        const action = actions[0] as Repair.CorrectedMediaType
+        assert.deepStrictEqual([action._tag, action.original], ["CorrectedMediaType", type])
+        assert.include(action.description, "Anthropic takes only image/jpeg, image/png, image/gif, image/webp", type)
+        assert.include(action.description, type === "image/jpg" ? "declared image/jpg" : 'declared "image/j\\u200bpeg"', type)
+        yield* Conversation.validateFor("anthropic")(messages)
+      }
+    }))
+
   it.effect("is idempotent: a repaired history comes back the same array with an empty log", () =>
     Effect.gen(function*() {
       const once = yield* Repair.repairFor("anthropic")(inResult(inline(GIF, "image/png")))
