@@ -203,6 +203,8 @@ const documentSettings = (ctx: A.Ctx, file: Block.FileBlock, index: number, bloc
   if (file.context !== undefined) lost.push("context")
   if (file.citationsEnabled !== undefined) lost.push("citations setting")
   if (!keepsFilename && file.filename !== undefined) lost.push("file name")
+  // detail is an image setting: an audio or file part has none
+  if (file.detail !== undefined && !bareMediaType(file.mediaType).startsWith("image/")) lost.push("detail setting")
   if (lost.length > 0) A.dropped(ctx, index, blockIndex, `the ${lost.join(", ")} of ${A.an(file.mediaType)} ${messageText(file.mediaType)} file`, "Chat Completions has no place for them")
 }
 

@@ -590,6 +590,9 @@ const writeFile = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockIndex
   if (block.title !== undefined || block.context !== undefined || block.citationsEnabled !== undefined) {
     ctx.warnings.push(new DroppedContent({ index, blockIndex, what: "document title, context or citation settings", reason: "an input_file has none" }))
   }
+  if (block.detail !== undefined) {
+    A.dropped(ctx, index, blockIndex, `the detail setting of ${A.an(block.mediaType)} ${messageText(block.mediaType)} file`, "only an input_image has one")
+  }
   return merge(file, extra)
 }
 
