@@ -35,7 +35,8 @@ import {
   reasoningItemRule,
   requiresReasoningItems as requiresReasoningItemsFor
 } from "./internal/reasoningItems.js"
-import { ANTHROPIC_IMAGE_TYPES, anthropicImageType, anthropicLeavesOut, isDocumentByReference, isImageType } from "./internal/anthropicFiles.js"
+import { anthropicImageType, anthropicLeavesOut, isDocumentByReference, isImageType } from "./internal/anthropicFiles.js"
+import { ANTHROPIC_IMAGE_TYPES } from "./internal/mediaType.js"
 import { ANTHROPIC_RESULT_PASS_TYPES, anthropicRuns, anthropicSent, anthropicWrittenMessages, CONTINUES, FILLED, hasDollarKey, LEFT_OUT, isDollar, isSeparate, OPTIONS_PATH, pushAnthropicFields, UNSENT, walkAnthropicSent, withoutUnsent } from "./internal/anthropicSent.js"
 import type { SentValue } from "./internal/anthropicSent.js"
 import { base64DataUrlParts } from "./internal/dataUrl.js"
@@ -1759,15 +1760,18 @@ const mediaIssue = (
 /**
  * Files given inline in a media type the provider does not take (`UnsupportedMediaType`), and for Anthropic images
  * whose bytes are another format than their type (`MediaTypeMismatch`), each from the provider's documented errors:
- * in user messages and tool results, where the adapters send files (a Chat tool message holds only text). For
+ * in user messages and tool results, where the adapters send files (a Chat tool message holds only text), and for
+ * Gemini in assistant messages too, whose files its writer sends (or leaves out) as a user message's; the other
+ * writers leave every file of an assistant message out, and say so, whatever its type or URL. For
  * Anthropic the rule is the writer's own reading: every file it leaves out (`anthropicLeavesOut`: audio, video,
  * unknown data and text that is not UTF-8 too, and a file left out for how it is given: `source`), and the images it sends relabelled (each reported by the writer as
  * it writes, as an empty text block is).
  */
 const mediaTypeRule = (provider: Provider, messages: ReadonlyArray<Message.Message>, sink: ProviderSink): void => {
+  const assistantFiles = provider === "gemini"
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!
-    if (m.role === "user") {
+    if (m.role === "user" || (m.role === "assistant" && assistantFiles)) {
       for (let b = 0; b < m.content.length; b++) {
         const block = m.content[b]!
         if (block._tag !== "File") continue
@@ -1890,7 +1894,7 @@ export const issuesFor = (
  * | provider | relaxes | adds |
  * |---|---|---|
  * | `"anthropic"` | `ConsecutiveRole`; a system message between calls and results; an empty message the writer merges into one with content; the end of a turn at a second assistant message (the writer sends a run of them as one message, and joins the runs of one role on both sides of a run it leaves out) | `MissingThinkingSignature`, `EmptyRedactedThinking`, `ThinkingNotFirst` (manual thinking: the turn a request continues, a tool loop from the user's words on or a final assistant message, starts with thinking; not with `thinkingMode: "adaptive"`), `ThinkingWhileDisabled` (`thinking: false`: no thinking in a final assistant turn), `PrefillNotSupported` (Claude 4.6 and later, by `model`), `EmptyTextBlock`, `TrailingWhitespacePrefill`, `TextAfterToolCalls` (client calls only, in the message a run of assistant messages makes), `MissingToolResult` (results read from two user messages), `TooManyCacheBreakpoints` (more than 4, where the adapter writes them: on blocks and messages, with `cacheBreakpointsOutsideMessages`), `LoneSurrogate` (half of a character in any string the adapter sends, a message's fields included), `UnsupportedMediaType` (a file the writer leaves out: given as data, an image that is not JPEG, PNG, GIF or WebP by type and bytes, audio, video, data of unknown type, a text file whose bytes are not UTF-8, any other that is not a PDF; by URL or file id, a document that is not a PDF or text; at a URL Anthropic cannot fetch, such as a `data:` URL that is not base64 or a Gemini Files API URI; an image given as text; a file at a base64 `data:` URL is judged as the data it holds, of the type the URL declares), `UnknownMessageField` (a field of a message besides role and content, such as one `Anthropic.fromMessages` kept, which the writer writes back; not `cache_control`; and a field of a block the writer sends whose name starts with `$`, with `blockIndex`), `MediaTypeMismatch` (base64 image bytes of another format than their type, which the writer sends as the type of the bytes and `repairFor` relabels) |
- * | `"gemini"` | `ConsecutiveRole` for user messages | `SystemNotAtStart`, `MisplacedFunctionCall`, `MissingThoughtSignature` (Gemini 3: `thoughtSignatures` / `model`), `UnsupportedMediaType` (an inline image of a type Gemini does not document, such as `image/jpg`, a base64 `data:` URL's included; a file at a URI of a scheme Gemini refuses, such as `file:` or a `data:` URL that is not base64, which the writer leaves out) |
+ * | `"gemini"` | `ConsecutiveRole` for user messages | `SystemNotAtStart`, `MisplacedFunctionCall`, `MissingThoughtSignature` (Gemini 3: `thoughtSignatures` / `model`), `UnsupportedMediaType` (in user, tool and assistant messages, whose files the writer sends alike: an inline image of a type Gemini does not document, such as `image/jpg`, a base64 `data:` URL's included; a file at a URI of a scheme Gemini refuses, such as `file:` or a `data:` URL that is not base64, which the writer leaves out) |
  * | `"openai-responses"` | nothing | `ReasoningWithoutOutput`, `TextBetweenCallAndOutput`, `MissingEncryptedContent` (with `store: false`), `MalformedToolArguments`; for custom tool items kept as provider data, `OrphanToolResult` (an output with no custom tool call before it), `DuplicateToolResult` (a second output for one call) and `MissingToolResult` (a call with no output after it); `DuplicateItemId` (two input items with one id); `MissingReasoningItem` (a model that reasons, by `model` or `reasoningItems`, not with `store: false`: an `fc_`/`msg_` item, a web search or a generated image sent with its id and no reasoning item before it in its turn); `UnsupportedMediaType` (an inline image that is not PNG, JPEG, GIF or WebP by type and bytes; a file at a URL OpenAI cannot take, which the writer leaves out: neither http(s) nor a base64 `data:` URL, or a Gemini Files API URI) |
  * | `"openai-chat"` | nothing | `MalformedToolArguments` (a call's arguments text is not a JSON object), `UnsupportedMediaType` (as for Responses, in user messages) |
  *

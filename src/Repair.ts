@@ -20,7 +20,8 @@ import { ORPHAN, Walker } from "./internal/walker.js"
 import * as Message from "./Message.js"
 import type { Provider } from "./Provider.js"
 import { unknownProvider } from "./internal/unknownProvider.js"
-import { messageText, preview, quote } from "./internal/preview.js"
+import { mediaTypeText, messageText, preview, quote } from "./internal/preview.js"
+import { ANTHROPIC_IMAGE_TYPES, bareMediaType } from "./internal/mediaType.js"
 import type { Issue } from "./ValidationError.js"
 import { formatPath, Issue as IssueSchema } from "./ValidationError.js"
 import { isAnthropicHintKey, wireName } from "./internal/hint.js"
@@ -524,7 +525,9 @@ export class RemovedItemId extends Schema.TaggedClass<RemovedItemId>()("RemovedI
  * (JPEG, PNG, GIF or WebP, read from its first bytes): Anthropic rejects an
  * image whose bytes are another format than its declared type
  * (`ValidationError.MediaTypeMismatch`: "Image does not match the provided
- * media type image/png"). Only the type changes (for an image at a base64
+ * media type image/png"), and takes only `image/jpeg`, `image/png`,
+ * `image/gif` and `image/webp` (an image declared `image/jpg` is given the
+ * type its bytes show too). Only the type changes (for an image at a base64
  * `data:` URL, which Anthropic's writer sends as its data, the type the URL
  * declares too); `original` keeps the declared one. `partIndex` names the part of a tool result the image is.
  *
@@ -544,7 +547,10 @@ export class CorrectedMediaType extends Schema.TaggedClass<CorrectedMediaType>()
 }) {
   get description(): string {
     const part = this.partIndex === undefined ? "" : `.content[${this.partIndex}]`
-    return `messages[${this.index}].content[${this.blockIndex}]${part}: the image declared ${messageText(this.original)} was given the type its bytes show, ${messageText(this.mediaType)} (Anthropic rejects an image that does not match its media type)`
+    const why = ANTHROPIC_IMAGE_TYPES.has(bareMediaType(this.original))
+      ? "Anthropic rejects an image that does not match its media type"
+      : `Anthropic takes only ${[...ANTHROPIC_IMAGE_TYPES].join(", ")}`
+    return `messages[${this.index}].content[${this.blockIndex}]${part}: the image declared ${mediaTypeText(this.original)} was given the type its bytes show, ${messageText(this.mediaType)} (${why})`
   }
 }
 

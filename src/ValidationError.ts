@@ -10,7 +10,8 @@
  */
 import { Schema } from "effect"
 import { Provider } from "./Provider.js"
-import { messageText, preview } from "./internal/preview.js"
+import { messageText, preview, quoteMediaType } from "./internal/preview.js"
+import { ANTHROPIC_IMAGE_TYPES, bareMediaType } from "./internal/mediaType.js"
 import { isGeminiFileUri } from "./internal/fileUrls.js"
 
 const Index = Schema.optionalKey(Schema.Number)
@@ -1088,7 +1089,9 @@ const urlsTaken = (provider: Provider, url: string): string => {
  * out whatever its source); Gemini a URI of a scheme other than http,
  * https and `gs` (a `data:` URL that is not base64, a `file:` URI).
  * Files in user messages and tool results are checked (a Chat tool message
- * holds no files). `partIndex` is the file's place in its tool result's
+ * holds no files), and for Gemini in assistant messages too, whose files
+ * its writer sends as a user message's (the other writers leave an
+ * assistant message's files out, and say so). `partIndex` is the file's place in its tool result's
  * content. No repair: the file is the caller's (convert it, or leave it
  * out); `Repair.repairFor` fails with `CannotRepair`.
  *
@@ -1135,9 +1138,12 @@ export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaTyp
  * declared type, such as a JPEG sent as `image/png` ("Image does not match
  * the provided media type image/png"; "The image was specified using the
  * image/jpeg media type, but the image appears to be a image/png image").
- * `actual` is the type the bytes show (PNG, JPEG, GIF and WebP are read
- * from their first bytes); the type is compared without case and
- * parameters. Anthropic's writer sends such an image as the type its bytes
+ * Also an image declared in a type Anthropic does not name (`image/jpg`)
+ * whose bytes show one it does: the API takes `image/jpeg`, `image/png`,
+ * `image/gif` and `image/webp` only. `actual` is the type the bytes show
+ * (PNG, JPEG, GIF and WebP are read from their first bytes); the type is
+ * compared without case and parameters, and `image/*` (any image) is no
+ * mismatch. Anthropic's writer sends such an image as the type its bytes
  * show and reports it (`ConvertedContent`); `Repair.repairFor("anthropic")`
  * gives the image that type (`CorrectedMediaType`, the declared type kept).
  *
@@ -1157,7 +1163,11 @@ export class MediaTypeMismatch extends Schema.TaggedError<MediaTypeMismatch>()("
   actual: Schema.String
 }) {
   override get message(): string {
-    return `${at(this.index)}${block(this.blockIndex)}${partPrefix(this.partIndex)}: the image is declared ${clip(this.mediaType)} but its bytes are ${clip(this.actual)}, and ${this.provider} rejects an image that does not match its media type ("Image does not match the provided media type ${clip(this.mediaType)}")`
+    const where = `${at(this.index)}${block(this.blockIndex)}${partPrefix(this.partIndex)}`
+    if (!ANTHROPIC_IMAGE_TYPES.has(bareMediaType(this.mediaType))) {
+      return `${where}: the image is declared ${quoteMediaType(this.mediaType)} but its bytes are ${clip(this.actual)}, and ${this.provider} takes only ${[...ANTHROPIC_IMAGE_TYPES].join(", ")} as an image's media type`
+    }
+    return `${where}: the image is declared ${clip(this.mediaType)} but its bytes are ${clip(this.actual)}, and ${this.provider} rejects an image that does not match its media type ("Image does not match the provided media type ${clip(this.mediaType)}")`
   }
 }
 

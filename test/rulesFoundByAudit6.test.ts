@@ -242,19 +242,20 @@ describe("UnsupportedMediaType and MediaTypeMismatch", () => {
     assert.strictEqual(issue?.message, "messages[0]: content[1]: anthropic does not take image/heic images (it takes image/jpeg, image/png, image/gif, image/webp)")
     assert.deepStrictEqual(tags(issuesOf("anthropic", inline(SVG, "image/svg+xml"))), ["UnsupportedMediaType"])
     assert.deepStrictEqual(tags(issuesOf("anthropic", inline(BMP, "image/bmp"))), ["UnsupportedMediaType"])
-    // image/jpg is not a type Anthropic takes; its adapter sends a JPEG's bytes as image/jpeg
+    // image/jpg is not a type Anthropic takes; its adapter sends a JPEG's bytes as image/jpeg, as the type it is not declared
     assert.deepStrictEqual(tags(issuesOf("anthropic", inline("AAAA", "image/jpg"))), ["UnsupportedMediaType"])
-    assert.deepStrictEqual(issuesOf("anthropic", inline(JPEG, "image/jpg")), [])
+    assert.deepStrictEqual(tags(issuesOf("anthropic", inline(JPEG, "image/jpg"))), ["MediaTypeMismatch"])
     assert.deepStrictEqual(issuesOf("anthropic", inline(PNG, "IMAGE/PNG")), [])
   })
 
-  it.effect("Anthropic: the adapter leaves such an image out (reported), and sends a JPEG labelled image/jpg as image/jpeg (not reported)", () =>
+  it.effect("Anthropic: the adapter leaves such an image out (reported), and sends a JPEG labelled image/jpg as image/jpeg (reported)", () =>
     Effect.gen(function*() {
       assert.deepStrictEqual(tags(issuesOf("anthropic", inline(HEIC, "image/heic"))), ["UnsupportedMediaType"])
       const left = yield* Anthropic.toMessages(asking(inline(HEIC, "image/heic")))
       assert.notInclude(JSON.stringify(left.value), "image/heic")
       const sent = yield* Anthropic.toMessages(asking(inline(JPEG, "image/jpg")))
       assert.include(JSON.stringify(sent.value), '"media_type":"image/jpeg"')
+      assert.deepStrictEqual(tags(sent.warnings), ["ConvertedContent"])
     }))
 
   it("Anthropic: a document given as data is PDF or text; other types are reported, audio and unknown data too (the writer leaves them out)", () => {

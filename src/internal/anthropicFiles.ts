@@ -10,24 +10,9 @@ import { standardBase64 } from "./base64.js"
 import { inlineFileOf } from "./dataUrlFile.js"
 import { isFetchable } from "./fileUrls.js"
 import { imageTypeOfBase64 } from "./imageSize.js"
-
-/** The image types Anthropic takes, spelled as its API takes them (it matches `media_type` exactly). */
-export type AnthropicImageType = "image/jpeg" | "image/png" | "image/gif" | "image/webp"
-
-/** The image types Anthropic takes. */
-export const ANTHROPIC_IMAGE_TYPES: ReadonlySet<string> = new Set<AnthropicImageType>(["image/jpeg", "image/png", "image/gif", "image/webp"])
+import { ANTHROPIC_IMAGE_TYPES, type AnthropicImageType, bareMediaType } from "./mediaType.js"
 
 const isAnthropicImageType = (type: string | undefined): type is AnthropicImageType => type !== undefined && ANTHROPIC_IMAGE_TYPES.has(type)
-
-/**
- * A media type as compared: lower case, without parameters. Media types are
- * case-insensitive (RFC 6838), so `IMAGE/PNG` is `image/png`; Anthropic's
- * API takes only the lower-case spelling, which the writer sends.
- */
-export const bareMediaType = (mediaType: string): string => {
-  const semicolon = mediaType.indexOf(";")
-  return (semicolon === -1 ? mediaType : mediaType.slice(0, semicolon)).trim().toLowerCase()
-}
 
 /** Whether a file is an image (its type, in any case, is `image/...`). */
 export const isImageType = (mediaType: string): boolean => bareMediaType(mediaType).startsWith("image/")
@@ -38,17 +23,22 @@ export const isImageType = (mediaType: string): boolean => bareMediaType(mediaTy
  * they show JPEG, PNG, GIF or WebP (Anthropic rejects an image whose bytes
  * are another format than its type: "Image does not match the provided
  * media type"), else its declared type in the spelling Anthropic takes when
- * it is one of those. `relabelled` holds the declared type when that is one
- * Anthropic takes and the bytes show another (`MediaTypeMismatch` in
- * validation): the writer sends the type of the bytes, and says so.
+ * it is one of those. `relabelled` holds the declared type (as compared:
+ * `bareMediaType`) when the type sent is another one (`MediaTypeMismatch` in
+ * validation): one Anthropic takes whose bytes show another, or one it does
+ * not name (`image/jpg`, a type with an invisible character in it) whose
+ * bytes show one it does; the writer sends the type of the bytes, and says
+ * so. A type in another case or with parameters is the type sent, and the
+ * wildcard `image/*` says only "an image", which the bytes then name: those
+ * are not relabelled.
  */
 export const anthropicImageType = (
   mediaType: string,
   data: string
-): { readonly sent: AnthropicImageType; readonly relabelled: AnthropicImageType | undefined } | undefined => {
+): { readonly sent: AnthropicImageType; readonly relabelled: string | undefined } | undefined => {
   const declared = bareMediaType(mediaType)
   const actual = imageTypeOfBase64(data)
-  if (isAnthropicImageType(actual)) return { sent: actual, relabelled: isAnthropicImageType(declared) && declared !== actual ? declared : undefined }
+  if (isAnthropicImageType(actual)) return { sent: actual, relabelled: declared !== actual && declared !== "image/*" ? declared : undefined }
   return isAnthropicImageType(declared) ? { sent: declared, relabelled: undefined } : undefined
 }
 

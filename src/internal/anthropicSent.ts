@@ -11,8 +11,9 @@
 import type { Schema } from "effect"
 import * as Block from "../Block.js"
 import * as Message from "../Message.js"
-import { anthropicLeavesOut, bareMediaType, isImageType } from "./anthropicFiles.js"
+import { anthropicLeavesOut, isImageType } from "./anthropicFiles.js"
 import { inlineFileOf } from "./dataUrlFile.js"
+import { bareMediaType } from "./mediaType.js"
 import { hintKey, isAnthropicHintKey } from "./hint.js"
 import { isObject } from "./toolArgs.js"
 

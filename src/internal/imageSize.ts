@@ -463,6 +463,14 @@ export const geminiMediaResolution = (value: unknown): keyof typeof GEMINI_3_IMA
   }
 }
 
+/**
+ * The per-part media resolution level an image's `detail` asks Gemini for:
+ * `low` and `high` name theirs; `auto` (the model chooses) and no detail
+ * name none, which is Gemini's default.
+ */
+export const geminiLevelOfDetail = (detail: Block.ImageDetail | undefined): "MEDIA_RESOLUTION_LOW" | "MEDIA_RESOLUTION_HIGH" | undefined =>
+  detail === "low" ? "MEDIA_RESOLUTION_LOW" : detail === "high" ? "MEDIA_RESOLUTION_HIGH" : undefined
+
 /** The major version of a Gemini model id (`gemini-2.5-flash`: 2), or `undefined` when the id names none. */
 export const geminiGeneration = (model: string | undefined): number | undefined => {
   const major = model === undefined ? undefined : /gemini-(\d+)/.exec(model.toLowerCase())?.[1]

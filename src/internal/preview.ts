@@ -67,6 +67,16 @@ export const joinedMessageText = (parts: ReadonlyArray<string>, separator: strin
  */
 export const quote = (s: string, max = 80): string => JSON.stringify(cutText(s.length > max ? s.slice(0, max + 1) : s, max))
 
+/**
+ * A media type quoted for a message as `quote` quotes it, with every character outside printable ASCII (which no
+ * media type holds) escaped, so that a declared `image/j\u200bpeg` does not read as the `image/jpeg` it was sent as.
+ */
+export const quoteMediaType = (mediaType: string): string =>
+  quote(mediaType).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)
+
+/** A media type for a message: as `messageText` writes it, or quoted by `quoteMediaType` when it holds a character outside printable ASCII. */
+export const mediaTypeText = (mediaType: string): string => (/[^\x20-\x7e]/.test(mediaType) ? quoteMediaType(mediaType) : messageText(mediaType))
+
 const isHighSurrogate = (c: number): boolean => c >= 0xd800 && c <= 0xdbff
 const isLowSurrogate = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff
 

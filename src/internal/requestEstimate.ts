@@ -44,6 +44,7 @@ import {
   anthropicUnknownSizeImageTokens,
   geminiGeneration,
   geminiImageTokens,
+  geminiLevelOfDetail,
   imageSizeOfSource
 } from "./imageSize.js"
 import { pieces, stringify } from "./json.js"
@@ -755,12 +756,13 @@ const geminiVideoPrice = (file: Block.FileBlock, model: string | undefined, reso
 /**
  * A file as Gemini prices it, at the part's media resolution, else the request's: an image, a PDF the request holds by
  * its pages, a video by its duration; nothing for a file the writer leaves out (by file id, or at a URI Gemini refuses:
- * a base64 data: URL is priced as the data it holds, `dataUrlsInline`).
+ * a base64 data: URL is priced as the data it holds, `dataUrlsInline`). The part's media resolution is the one it keeps
+ * from Gemini, else, where the writer sends one for it (`sendsDetail`), the one its `detail` asks for.
  */
-const geminiFilePrice = (model: string | undefined, requestResolution: unknown): FilePrice => (file) => {
+const geminiFilePrice = (model: string | undefined, requestResolution: unknown, sendsDetail: boolean): FilePrice => (file) => {
   const source = file.source
   if (source._tag === "FileId" || (source._tag === "Url" && !geminiTakesUrl(source.url))) return 0
-  const resolution = file.providerOptions?.["gemini"]?.["mediaResolution"] ?? requestResolution
+  const resolution = file.providerOptions?.["gemini"]?.["mediaResolution"] ?? (sendsDetail ? geminiLevelOfDetail(file.detail) : undefined) ?? requestResolution
   if (isImage(file)) return geminiImageTokens(imageSizeOfSource(file.source), model, resolution)
   return pdfPrice(file, geminiPdfPageTokens(model, resolution)) ?? geminiVideoPrice(file, model, resolution)
 }
@@ -800,7 +802,7 @@ const geminiResponseTokens = (rules: Rules, result: Block.ToolResultBlock, frame
  * blocks as the estimator counts them, every file at `price`, and 1 token a
  * content (`frame`) instead of the estimator's message overhead.
  */
-const geminiMessage = (rules: Rules, m: Message.Message, price: FilePrice, frame: number): number => {
+const geminiMessage = (rules: Rules, m: Message.Message, price: FilePrice, topLevel: FilePrice, frame: number): number => {
   let n = 0
   const content: ReadonlyArray<Block.Block> = m.content
   const rest = content.filter((b) => {
@@ -812,14 +814,18 @@ const geminiMessage = (rules: Rules, m: Message.Message, price: FilePrice, frame
     return false
   })
   // a message without function parts is the estimator's own (and memoized) figure
-  return withFilesAt(rules, rest.length === content.length ? m : { ...m, content: rest } as Message.Message, price) + frame - rules.overhead + n
+  return withFilesAt(rules, rest.length === content.length ? m : { ...m, content: rest } as Message.Message, price, topLevel) + frame - rules.overhead + n
 }
 
 const gemini = (rules: Rules, request: Request.Request, model: string | undefined): RequestEstimate => {
   const signatures = billsThoughtSignatures(model)
-  const price = dataUrlsInline(rules, geminiFilePrice(model, requestMediaResolution(request)))
+  const generation = geminiGeneration(model)
+  // the writer sends a content's file its detail as a media resolution, unless the model is one before Gemini 3; a
+  // function response's files have none
+  const price = dataUrlsInline(rules, geminiFilePrice(model, requestMediaResolution(request), false))
+  const topLevel = dataUrlsInline(rules, geminiFilePrice(model, requestMediaResolution(request), generation === undefined || generation >= 3))
   const frame = geminiContentTokens(model)
-  const messages = request.messages.map((m) => geminiMessage(rules, m, price, frame) + (signatures ? signaturesOf(rules, m) : 0))
+  const messages = request.messages.map((m) => geminiMessage(rules, m, price, topLevel, frame) + (signatures ? signaturesOf(rules, m) : 0))
   let tools = 0
   for (const tool of request.tools ?? []) {
     const defined = tool.providerDefined

@@ -77,13 +77,14 @@
  */
 import { Effect, type Schema, type Stream } from "effect"
 import * as Block from "../Block.js"
-import { anthropicImageType, bareMediaType, decodeBase64Text, isDocumentByReference, isImageType } from "../internal/anthropicFiles.js"
+import { anthropicImageType, decodeBase64Text, isDocumentByReference, isImageType } from "../internal/anthropicFiles.js"
 import { inlineFileOf } from "../internal/dataUrlFile.js"
+import { ANTHROPIC_IMAGE_TYPES, bareMediaType } from "../internal/mediaType.js"
 import { isFetchable } from "../internal/fileUrls.js"
 import { standardBase64 } from "../internal/base64.js"
 import { ANTHROPIC_HINTS } from "../internal/hint.js"
 import { stringify } from "../internal/json.js"
-import { cutText, messageText, preview, quote } from "../internal/preview.js"
+import { cutText, messageText, preview, quote, quoteMediaType } from "../internal/preview.js"
 import { loneSurrogatePath } from "../internal/surrogates.js"
 import { jsonText } from "../internal/toolArgs.js"
 import * as Message from "../Message.js"
@@ -283,12 +284,15 @@ const givenFileBlock = (
           return undefined
         }
         if (type.relabelled !== undefined) {
+          const why = ANTHROPIC_IMAGE_TYPES.has(type.relabelled)
+            ? "Anthropic rejects an image that does not match its media type"
+            : "Anthropic takes image/jpeg, image/png, image/gif and image/webp, spelled so"
           A.converted(
             ctx,
             index,
             blockIndex,
-            `an image declared ${media} whose bytes are ${type.sent}`,
-            `as ${type.sent} (Anthropic rejects an image that does not match its media type; the message keeps ${media})`
+            `an image declared ${quoteMediaType(media)} whose bytes are ${type.sent}`,
+            `as ${type.sent} (${why}; the message keeps ${quoteMediaType(media)})`
           )
         }
         image = { ...sourceExtras, type: "base64", media_type: type.sent, data: standardBase64(source.data) }

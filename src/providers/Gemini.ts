@@ -17,6 +17,7 @@
  * | tool result text | `response: { output }` (`{ error }` when `isError`) |
  * | tool result JSON object | `response` itself |
  * | tool result files | `functionResponse.parts` (`inlineData`, `fileData`) |
+ * | a file's `detail` `low` / `high` | the part's `mediaResolution` (`MEDIA_RESOLUTION_LOW` / `_HIGH`), which Gemini 3 and later take; none for `auto` |
  * | provider-executed code | `executableCode` + `codeExecutionResult` parts |
  * | provider data | any other part, as sent |
  *
@@ -126,9 +127,10 @@
 import { utf8ToBase64 } from "../internal/base64.js"
 import { stringify } from "../internal/json.js"
 import { messageText, quote } from "../internal/preview.js"
-import { bareMediaType } from "../internal/anthropicFiles.js"
 import { inlineFileOf } from "../internal/dataUrlFile.js"
+import { bareMediaType } from "../internal/mediaType.js"
 import { geminiTakesUrl } from "../internal/fileUrls.js"
+import { geminiGeneration, geminiLevelOfDetail } from "../internal/imageSize.js"
 import { mapSubschemas } from "../internal/jsonSchema.js"
 import { Effect, Result, type Schema, type Stream } from "effect"
 import * as Block from "../Block.js"
@@ -194,8 +196,10 @@ const callKeys = new Set(["id", "name", "args"])
 const responsePartKeys = new Set(["functionResponse"])
 const responseKeys = new Set(["id", "name", "response", "parts"])
 const inlineKeys = new Set(["inlineData"])
+const inlineDetailKeys = new Set(["inlineData", "mediaResolution"])
 const blobKeys = new Set(["mimeType", "data", "displayName"])
 const fileKeys = new Set(["fileData"])
+const fileDetailKeys = new Set(["fileData", "mediaResolution"])
 const fileDataKeys = new Set(["mimeType", "fileUri", "displayName"])
 const codeKeys = new Set(["executableCode"])
 const codeResultKeys = new Set(["codeExecutionResult"])
@@ -475,14 +479,35 @@ const partExtras = (part: Obj, known: ReadonlySet<string>, nestedKey: string, ne
 /** The media type of a file part that names none. */
 const UNTYPED = "application/octet-stream"
 
-/** A file part (`inlineData` or `fileData`), its fields read in lowerCamelCase (`camelCased`, which gave `spelling`). */
-const readFile = (ctx: A.Ctx, part: Obj, at: string, spelling: Spelling): Block.FileBlock | undefined => {
+/**
+ * The `detail` a part's media resolution is, when it is exactly the level
+ * the writer sends for one (`{ level: "MEDIA_RESOLUTION_LOW" }`, `..._HIGH`);
+ * any other (medium, ultra high, a token count, another spelling of the
+ * level) is kept as the part's own field.
+ */
+const detailOfResolution = (resolution: Schema.Json | undefined): Block.ImageDetail | undefined => {
+  if (!A.isObj(resolution)) return undefined
+  const keys = Object.keys(resolution)
+  if (keys.length !== 1 || keys[0] !== "level") return undefined
+  const level = resolution["level"]
+  return level === geminiLevelOfDetail("low") ? "low" : level === geminiLevelOfDetail("high") ? "high" : undefined
+}
+
+/**
+ * A file part (`inlineData` or `fileData`), its fields read in lowerCamelCase (`camelCased`, which gave `spelling`).
+ * A content's part (`topLevel`) may carry a media resolution that is an image's `detail`; the files of a function
+ * response have none.
+ */
+const readFile = (ctx: A.Ctx, part: Obj, at: string, spelling: Spelling, topLevel: boolean): Block.FileBlock | undefined => {
+  const detail = topLevel ? detailOfResolution(part["mediaResolution"]) : undefined
+  const settings = { ...defined({ detail }) }
   const inline = part["inlineData"]
   if (A.isObj(inline)) {
     const displayName = A.optStr(ctx, inline, "displayName", `${at}.inlineData`)
     return Block.file(Block.base64(A.optStr(ctx, inline, "data", `${at}.inlineData`) ?? ""), A.optStr(ctx, inline, "mimeType", `${at}.inlineData`) ?? UNTYPED, {
       ...defined({ filename: displayName }),
-      ...keep(key, partExtras(part, inlineKeys, "inlineData", blobKeys), spellingHints(spelling))
+      ...settings,
+      ...keep(key, partExtras(part, detail === undefined ? inlineKeys : inlineDetailKeys, "inlineData", blobKeys), spellingHints(spelling))
     })
   }
   const data = part["fileData"]
@@ -492,7 +517,8 @@ const readFile = (ctx: A.Ctx, part: Obj, at: string, spelling: Spelling): Block.
     const mimeType = A.optStr(ctx, data, "mimeType", `${at}.fileData`)
     return Block.file(Block.url(A.optStr(ctx, data, "fileUri", `${at}.fileData`) ?? ""), mimeType ?? UNTYPED, {
       ...defined({ filename: displayName }),
-      ...keep(key, partExtras(part, fileKeys, "fileData", fileDataKeys), { ...spellingHints(spelling), noMimeType: mimeType === undefined ? true : undefined })
+      ...settings,
+      ...keep(key, partExtras(part, detail === undefined ? fileKeys : fileDetailKeys, "fileData", fileDataKeys), { ...spellingHints(spelling), noMimeType: mimeType === undefined ? true : undefined })
     })
   }
   return undefined
@@ -574,7 +600,7 @@ const readModelPart = (ctx: A.Ctx, raw: Obj, at: string, makeId: (name: string) 
     return
   }
   // a part of another kind is kept as it came, in its own spelling
-  blocks.push(readFile(ctx, part, at, spelling) ?? Block.providerData(key, raw))
+  blocks.push(readFile(ctx, part, at, spelling, true) ?? Block.providerData(key, raw))
 }
 
 const readResponse = (ctx: A.Ctx, part: Obj, at: string, spelling: Spelling, makeId: (name: string) => string, pending: Pending): Block.ToolResultBlock => {
@@ -592,7 +618,7 @@ const readResponse = (ctx: A.Ctx, part: Obj, at: string, spelling: Spelling, mak
     for (let p = 0; p < list.length; p++) {
       const fileAt = `${frAt}.parts[${p}]`
       const fileSpelling = newSpelling()
-      const file = readFile(ctx, camelCased(ctx, A.obj(ctx, list[p], fileAt), partShape, fileAt, fileSpelling), fileAt, fileSpelling)
+      const file = readFile(ctx, camelCased(ctx, A.obj(ctx, list[p], fileAt), partShape, fileAt, fileSpelling), fileAt, fileSpelling, false)
       if (file === undefined) untyped = true
       else files.push(file)
     }
@@ -717,7 +743,7 @@ const readContents = (ctx: A.Ctx, contents: ReadonlyArray<Schema.Json>, path: st
       }
       userAt.push(p)
       if (typeof part["text"] === "string" && part["thought"] !== true) user.push(readText(ctx, part, partAt, spelling) as Block.TextBlock)
-      else user.push(readFile(ctx, part, partAt, spelling) ?? Block.providerData(key, raw))
+      else user.push(readFile(ctx, part, partAt, spelling, true) ?? Block.providerData(key, raw))
     }
     if (tool.length > 0) messages.push(Message.tool(tool, options()))
     if (user.length > 0 || tool.length === 0) {
@@ -810,25 +836,59 @@ const mimeTypeOf = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockInde
   return block.mediaType
 }
 
-const writeFile = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockIndex: number): Wire.PartParam | undefined => {
-  // a base64 data: URL, which Gemini does not fetch, is the data it holds, sent inline
-  const inline = inlineFileOf(block)
-  if (inline === undefined) return writeGivenFile(ctx, block, index, blockIndex)
-  const media = inline.mediaType
-  A.converted(ctx, index, blockIndex, `${A.an(media)} ${messageText(media)} file at a base64 data: URL`, "as the inline data it holds (Gemini fetches no data: URL)")
-  return writeGivenFile(ctx, inline, index, blockIndex)
+/** The model a request is written for, when it is one that refuses a media resolution per part (before Gemini 3). */
+const noPartResolution = new WeakMap<A.Ctx, string>()
+
+/**
+ * The `mediaResolution` a content's file part is written with for the
+ * file's `detail` (`low`, `high`; `auto` is Gemini's default and needs
+ * none). Reported and left out where it cannot go: in a function response's
+ * files (which have no media resolution), beside a media resolution the part
+ * keeps from Gemini, and for a model before Gemini 3, which rejects the
+ * request ("Per part media resolution is not supported for this Model").
+ */
+const resolutionOf = (
+  ctx: A.Ctx,
+  block: Block.FileBlock,
+  index: number,
+  blockIndex: number,
+  kept: { readonly [key: string]: unknown } | undefined,
+  inResult: boolean
+): { readonly mediaResolution?: { readonly level: string } } => {
+  const level = geminiLevelOfDetail(block.detail)
+  if (level === undefined) return {}
+  const what = `the ${block.detail} detail setting of ${A.an(block.mediaType)} ${messageText(block.mediaType)} file`
+  const model = noPartResolution.get(ctx)
+  if (inResult) A.dropped(ctx, index, blockIndex, what, "the files of a Gemini function response have no media resolution")
+  else if (kept?.["mediaResolution"] !== undefined || kept?.["media_resolution"] !== undefined) {
+    A.dropped(ctx, index, blockIndex, what, "the part's own Gemini media resolution is sent instead")
+  } else if (model !== undefined) A.dropped(ctx, index, blockIndex, what, `${messageText(model)} takes no media resolution per part (Gemini 3 and later do)`)
+  else return { mediaResolution: { level } }
+  return {}
 }
 
-const writeGivenFile = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockIndex: number): Wire.PartParam | undefined => {
+const writeFile = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockIndex: number, inResult = false): Wire.PartParam | undefined => {
+  // a base64 data: URL, which Gemini does not fetch, is the data it holds, sent inline
+  const inline = inlineFileOf(block)
+  if (inline === undefined) return writeGivenFile(ctx, block, index, blockIndex, inResult)
+  const media = inline.mediaType
+  A.converted(ctx, index, blockIndex, `${A.an(media)} ${messageText(media)} file at a base64 data: URL`, "as the inline data it holds (Gemini fetches no data: URL)")
+  return writeGivenFile(ctx, inline, index, blockIndex, inResult)
+}
+
+const writeGivenFile = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockIndex: number, inResult: boolean): Wire.PartParam | undefined => {
   const kept = keptOf(block, key, hints)
   if (block.title !== undefined || block.context !== undefined || block.citationsEnabled !== undefined) {
     A.dropped(ctx, index, blockIndex, "a document title, context or citations setting", "Gemini file parts have none")
   }
   const named = block.filename === undefined ? {} : { displayName: block.filename }
   const source = block.source
+  // asked for once the file is known to be sent (a file left out is reported as a whole); not a field of
+  // `Wire.PartParam`, as the SDK's `Part` types its level with an enum that no string literal type matches
+  const resolution = (): { readonly mediaResolution?: { readonly level: string } } => resolutionOf(ctx, block, index, blockIndex, kept, inResult)
   switch (source._tag) {
     case "Base64":
-      return spelledPart(ctx, merge<Wire.PartParam>({ inlineData: { mimeType: mimeTypeOf(ctx, block, index, blockIndex), data: source.data, ...named } }, kept), block)
+      return spelledPart(ctx, merge<Wire.PartParam>({ inlineData: { mimeType: mimeTypeOf(ctx, block, index, blockIndex), data: source.data, ...named }, ...resolution() }, kept), block)
     case "Url": {
       // a file: URI or a data: URL that is not base64 (any scheme but http, https and gs) is refused by the Gemini
       // API and Vertex AI alike
@@ -838,11 +898,11 @@ const writeGivenFile = (ctx: A.Ctx, block: Block.FileBlock, index: number, block
       }
       const untyped = block.mediaType === UNTYPED && hintOf(block, key, "noMimeType") === true
       const mimeType = untyped ? {} : { mimeType: mimeTypeOf(ctx, block, index, blockIndex) }
-      return spelledPart(ctx, merge<Wire.PartParam>({ fileData: { ...mimeType, fileUri: source.url, ...named } }, kept), block)
+      return spelledPart(ctx, merge<Wire.PartParam>({ fileData: { ...mimeType, fileUri: source.url, ...named }, ...resolution() }, kept), block)
     }
     case "Text":
       A.converted(ctx, index, blockIndex, "a text document", "as base64 text/plain inline data")
-      return spelledPart(ctx, merge<Wire.PartParam>({ inlineData: { mimeType: "text/plain", data: utf8ToBase64(source.text), ...named } }, kept), block)
+      return spelledPart(ctx, merge<Wire.PartParam>({ inlineData: { mimeType: "text/plain", data: utf8ToBase64(source.text), ...named }, ...resolution() }, kept), block)
     case "FileId":
       A.dropped(ctx, index, blockIndex, `the file ${quote(source.fileId)}`, "Gemini takes inline data or file URIs, not another provider's file ids")
       return undefined
@@ -871,7 +931,7 @@ const writeResultContent = (ctx: A.Ctx, result: Block.ToolResultBlock, index: nu
       rest.push(part)
       continue
     }
-    const written = writeFile(ctx, part, index, blockIndex)
+    const written = writeFile(ctx, part, index, blockIndex, true)
     if (written !== undefined) files.push(written as { inlineData?: Wire.BlobParam; fileData?: Wire.FileDataParam })
   }
   const out: ResponseFields = files.length > 0 ? { parts: files } : {}
@@ -1562,6 +1622,8 @@ const reportDuplicateDeclarations = (ctx: A.Ctx, functions: ReadonlyArray<string
 export const toRequest = (request: Request.Request, options?: WriteOptions): Effect.Effect<Converted<Wire.RequestBody>, UnsupportedContent> => {
   const ctx = A.makeCtx(key, options)
   if (options?.spelling === "asRead") writesAsRead.add(ctx)
+  const generation = geminiGeneration(request.model)
+  if (request.model !== undefined && generation !== undefined && generation < 3) noPartResolution.set(ctx, request.model)
   return A.runEncode(ctx, () => {
     // the request's kept fields by their wire names, without its hints
     const kept = keptOf(request, key, requestHints) ?? {}

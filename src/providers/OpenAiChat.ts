@@ -101,7 +101,7 @@ import { chatNamedToolChoice, chatResponseFormat } from "../internal/chatRequest
 import * as A from "./internal/adapter.js"
 import { show } from "./internal/core.js"
 import { messageText, preview, quote } from "../internal/preview.js"
-import { bareMediaType } from "../internal/anthropicFiles.js"
+import { bareMediaType } from "../internal/mediaType.js"
 import { base64DataUrlParts } from "../internal/dataUrl.js"
 import { OPENAI_URLS, openAiTakesUrl } from "../internal/fileUrls.js"
 import * as Ids from "./internal/ids.js"
@@ -203,6 +203,8 @@ const documentSettings = (ctx: A.Ctx, file: Block.FileBlock, index: number, bloc
   if (file.context !== undefined) lost.push("context")
   if (file.citationsEnabled !== undefined) lost.push("citations setting")
   if (!keepsFilename && file.filename !== undefined) lost.push("file name")
+  // detail is an image setting: an audio or file part has none
+  if (file.detail !== undefined && !bareMediaType(file.mediaType).startsWith("image/")) lost.push("detail setting")
   if (lost.length > 0) A.dropped(ctx, index, blockIndex, `the ${lost.join(", ")} of ${A.an(file.mediaType)} ${messageText(file.mediaType)} file`, "Chat Completions has no place for them")
 }
 

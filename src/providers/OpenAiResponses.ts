@@ -113,7 +113,7 @@ import {
   type UnsupportedContent
 } from "./Conversion.js"
 import { messageText, preview, quote } from "../internal/preview.js"
-import { bareMediaType } from "../internal/anthropicFiles.js"
+import { bareMediaType } from "../internal/mediaType.js"
 import { base64DataUrlParts } from "../internal/dataUrl.js"
 import { OPENAI_URLS, openAiTakesUrl } from "../internal/fileUrls.js"
 import * as A from "./internal/adapter.js"
@@ -589,6 +589,9 @@ const writeFile = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockIndex
   if (block.filename !== undefined) file.filename = block.filename
   if (block.title !== undefined || block.context !== undefined || block.citationsEnabled !== undefined) {
     ctx.warnings.push(new DroppedContent({ index, blockIndex, what: "document title, context or citation settings", reason: "an input_file has none" }))
+  }
+  if (block.detail !== undefined) {
+    A.dropped(ctx, index, blockIndex, `the detail setting of ${A.an(block.mediaType)} ${messageText(block.mediaType)} file`, "only an input_image has one")
   }
   return merge(file, extra)
 }

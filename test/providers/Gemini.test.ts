@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Stream } from "effect"
-import { Block, Conversation, Message, Request } from "../../src/index.js"
+import { Block, Conversation, Message, Request, TokenEstimator } from "../../src/index.js"
 import { Gemini, OpenAiChat } from "../../src/providers/index.js"
 import type { Conversion, GeminiWire } from "../../src/providers/index.js"
 import { err, exact, json, ok, tags } from "./adapterHelpers.js"
@@ -722,5 +722,70 @@ describe("Gemini in snake_case, the other spelling of proto3 JSON", () => {
     // a setting kept as it came, in a tool config the model has no word for
     const kept = { contents: [ask], tool_config: { function_calling_config: { mode: "VALIDATED" }, retrieval_config: { language_code: "en" } } }
     assert.deepStrictEqual<unknown>(exact(Gemini.toRequest(exact(Gemini.fromRequest(kept)), asRead)), kept)
+  })
+})
+
+describe("Gemini and an image's detail", () => {
+  const chart = "https://example.com/chart.png"
+
+  it("sends low and high detail as the part's media resolution, and auto as none (Gemini's default)", () => {
+    const written = ok(Gemini.toMessages([Message.user([
+      Block.image(chart, { detail: "low" }),
+      Block.image("data:image/png;base64,iVBORw0KGgo=", { detail: "high" }),
+      Block.image(chart, { detail: "auto" })
+    ])]))
+    assert.deepStrictEqual(written.warnings, [])
+    assert.deepStrictEqual<unknown>(written.value.contents[0]?.parts, [
+      { fileData: { mimeType: "image/png", fileUri: chart }, mediaResolution: { level: "MEDIA_RESOLUTION_LOW" } },
+      { inlineData: { mimeType: "image/png", data: "iVBORw0KGgo=" }, mediaResolution: { level: "MEDIA_RESOLUTION_HIGH" } },
+      { fileData: { mimeType: "image/png", fileUri: chart } }
+    ])
+  })
+
+  it("reads a part's low or high media resolution as the detail it is, and keeps any other as the part's own field", () => {
+    const parts = [
+      { inlineData: { mimeType: "image/png", data: "iVBORw0KGgo=" }, mediaResolution: { level: "MEDIA_RESOLUTION_LOW" } },
+      { fileData: { mimeType: "image/png", fileUri: chart }, mediaResolution: { level: "MEDIA_RESOLUTION_MEDIUM" } },
+      { fileData: { mimeType: "video/mp4", fileUri: "gs://bucket/v.mp4" }, mediaResolution: { level: "MEDIA_RESOLUTION_ULTRA_HIGH" } }
+    ]
+    const [low, medium, ultra] = read({ contents: [{ role: "user", parts }] })[0]!.content as ReadonlyArray<Block.FileBlock>
+    assert.strictEqual(low?.detail, "low")
+    assert.isUndefined(low?.providerOptions)
+    assert.isUndefined(medium?.detail)
+    assert.deepStrictEqual<unknown>(medium?.providerOptions, { gemini: { mediaResolution: { level: "MEDIA_RESOLUTION_MEDIUM" } } })
+    assert.deepStrictEqual<unknown>(ultra?.providerOptions, { gemini: { mediaResolution: { level: "MEDIA_RESOLUTION_ULTRA_HIGH" } } })
+    roundTrip({ contents: [{ role: "user", parts }] })
+    // to OpenAI, the low resolution is the image's detail
+    const chat = exact(OpenAiChat.toMessages(read({ contents: [{ role: "user", parts: [parts[0]!] }] })))
+    assert.deepStrictEqual<unknown>(chat, [{ role: "user", content: [{ type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=", detail: "low" } }] }])
+  })
+
+  it("reports the detail it cannot send: for a model before Gemini 3, in a function response's files, beside the part's own media resolution", () => {
+    const image = Block.image(chart, { detail: "high" })
+    const old = ok(Gemini.toRequest(Request.make([Message.user([image])], { model: "gemini-2.5-flash" })))
+    assert.deepStrictEqual<unknown>(old.value.contents[0]?.parts, [{ fileData: { mimeType: "image/png", fileUri: chart } }])
+    assert.deepStrictEqual(tags(old), ["DroppedContent"])
+    assert.include(old.warnings[0]!.message, "gemini-2.5-flash")
+    const current = ok(Gemini.toRequest(Request.make([Message.user([image])], { model: "gemini-3-pro-preview" })))
+    assert.deepStrictEqual(current.warnings, [])
+    assert.deepStrictEqual<unknown>(current.value.contents[0]?.parts, [{ fileData: { mimeType: "image/png", fileUri: chart }, mediaResolution: { level: "MEDIA_RESOLUTION_HIGH" } }])
+    const result = ok(Gemini.toMessages([
+      Message.user("Chart?"),
+      Message.assistant([Block.toolCall("c1", "chart", {})]),
+      Message.tool([Block.toolResult("c1", "chart", [Block.text("here"), image])])
+    ]))
+    assert.deepStrictEqual(tags(result), ["DroppedContent"])
+    assert.include(result.warnings[0]!.message, "function response")
+    const both = ok(Gemini.toMessages([Message.user([Block.image(chart, { detail: "low", providerOptions: { gemini: { mediaResolution: { level: "MEDIA_RESOLUTION_MEDIUM" } } } })])]))
+    assert.deepStrictEqual(tags(both), ["DroppedContent"])
+    assert.deepStrictEqual<unknown>(both.value.contents[0]?.parts, [{ fileData: { mimeType: "image/png", fileUri: chart }, mediaResolution: { level: "MEDIA_RESOLUTION_MEDIUM" } }])
+  })
+
+  it("counts an image at the media resolution its detail is sent with, on Gemini 3", () => {
+    const estimate = (model: string, detail: "low" | "high") =>
+      Effect.runSync(TokenEstimator.TokenEstimator.use((t) => Effect.succeed(t.estimateRequest(Request.make([Message.user([Block.image(chart, { detail })])], { model }), { provider: "gemini" }).total)).pipe(Effect.provide(TokenEstimator.layer)))
+    assert.isBelow(estimate("gemini-3-pro-preview", "low"), estimate("gemini-3-pro-preview", "high"))
+    // sent without it to Gemini 2.5, so counted at the default
+    assert.strictEqual(estimate("gemini-2.5-flash", "low"), estimate("gemini-2.5-flash", "high"))
   })
 })

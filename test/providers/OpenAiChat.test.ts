@@ -604,3 +604,18 @@ describe("OpenAiChat round trips", () => {
     }
   })
 })
+
+describe("OpenAiChat and a detail setting on a file that is not an image", () => {
+  it("reports it left out, as an audio or file part has none, and still sends an image's", () => {
+    const written = Effect.runSync(OpenAiChat.toMessages([Message.user([
+      Block.document(Block.base64("JVBERi0xLjQK"), { detail: "low" }),
+      Block.audio("UklGRg==", "audio/wav", { detail: "high" }),
+      Block.image("https://example.com/a.png", { detail: "low" })
+    ])]))
+    assert.deepStrictEqual(written.warnings.map((w) => [w._tag, w._tag === "DroppedContent" ? w.what : ""]), [
+      ["DroppedContent", "the detail setting of an application/pdf file"],
+      ["DroppedContent", "the detail setting of an audio/wav file"]
+    ])
+    assert.include(JSON.stringify(written.value), '"detail":"low"')
+  })
+})

@@ -433,3 +433,11 @@ describe("OpenAiResponses streams", () => {
     assert.strictEqual(error._tag, "ProviderStreamError")
   })
 })
+
+describe("OpenAiResponses and a detail setting on a file that is not an image", () => {
+  it("reports it left out, as an input_file has none", () => {
+    const written = ok(OpenAiResponses.toMessages([Message.user([Block.text("Read it."), Block.document(Block.url("https://example.com/a.pdf"), { detail: "high" })])]))
+    assert.deepStrictEqual(tags(written), ["DroppedContent"])
+    assert.include(written.warnings[0]!.message, "the detail setting of an application/pdf file")
+  })
+})

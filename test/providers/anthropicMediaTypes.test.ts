@@ -64,6 +64,27 @@ describe("the Anthropic writer and the media type of an inline image", () => {
       }
     }))
 
+  it.effect("sends an image declared in a type Anthropic does not name as the type its bytes show, and says so, naming both", () =>
+    Effect.gen(function*() {
+      for (const type of ["image/j\u200Bpeg", "image/jpg", "image/pjpeg", "IMAGE/JPG; q=1"]) {
+        for (const history of [asking(inline(JPEG, type)), inResult(inline(JPEG, type))]) {
+          const { value, warnings } = yield* Anthropic.toMessages(history)
+          assert.deepStrictEqual(sentImages(value).map((s) => s.media_type), ["image/jpeg"], type)
+          assert.deepStrictEqual(warnings.map((w) => w._tag), ["ConvertedContent"], type)
+          assert.include(warnings[0]!.message, "image/jpeg", type)
+          // the declared type as it was, an invisible character in it shown
+          assert.include(warnings[0]!.message, JSON.stringify(type).replace("\u200B", "\\u200b"), type)
+          const issues = Conversation.issuesFor("anthropic", history)
+          assert.deepStrictEqual(issues.map((i) => i._tag), ["MediaTypeMismatch"], type)
+          assert.include(issues[0]!.message, "takes only image/jpeg, image/png, image/gif, image/webp", type)
+        }
+      }
+      // `image/*` says only "an image": its bytes name it, with nothing to say
+      const any = yield* Anthropic.toMessages(asking(inline(JPEG, "image/*")))
+      assert.deepStrictEqual(sentImages(any.value).map((s) => s.media_type), ["image/jpeg"])
+      assert.deepStrictEqual(any.warnings, [])
+    }))
+
   it.effect("relabels an image in a tool result the same way", () =>
     Effect.gen(function*() {
       const { value, warnings } = yield* Anthropic.toMessages(inResult(inline(GIF, "image/webp")))
@@ -142,6 +163,19 @@ describe("repairFor(\"anthropic\") and an image whose bytes are another format t
       const json = Schema.encodeSync(Schema.Array(Repair.RepairAction))(actions)
       assert.deepStrictEqual(Schema.decodeUnknownSync(Schema.Array(Repair.RepairAction))(JSON.parse(JSON.stringify(json))), actions)
       yield* Conversation.validateFor("anthropic")(messages)
+    }))
+
+  it.effect("gives an image declared in a type Anthropic does not name the type its bytes show, saying which types Anthropic takes", () =>
+    Effect.gen(function*() {
+      for (const type of ["image/jpg", "image/j\u200Bpeg"]) {
+        const { messages, actions } = yield* Repair.repairFor("anthropic")(asking(inline(JPEG, type)))
+        assert.strictEqual((messages[0]!.content[1] as Block.FileBlock).mediaType, "image/jpeg", type)
+        const action = actions[0] as Repair.CorrectedMediaType
+        assert.deepStrictEqual([action._tag, action.original], ["CorrectedMediaType", type])
+        assert.include(action.description, "Anthropic takes only image/jpeg, image/png, image/gif, image/webp", type)
+        assert.include(action.description, type === "image/jpg" ? "declared image/jpg" : 'declared "image/j\\u200bpeg"', type)
+        yield* Conversation.validateFor("anthropic")(messages)
+      }
     }))
 
   it.effect("is idempotent: a repaired history comes back the same array with an empty log", () =>

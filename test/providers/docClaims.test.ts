@@ -281,7 +281,7 @@ describe("README: what each format cannot express, row by row", () => {
     ["a JSON object result: Gemini's response itself", answered([Block.json({ celsius: 4 })]), [[C], [C], [C], []]],
     ["files in a tool result: left out / carried / carried / carried", answered([Block.image("https://example.com/map.png", { mediaType: "image/png" })]), [[D], [], [], []]],
     ["a message's name: carried / left out / left out / left out", [Message.user("hi", { name: "alice" })], [[], [D], [D], [D]]],
-    ["image detail and a file's name: carried / left out / carried / not sent", [Message.user([Block.image("https://example.com/a.png", { detail: "high" }), Block.document(Block.base64("JVBERi0x"), { filename: "a.pdf" })])], [[], [D, D], [], []]],
+    ["image detail and a file's name: carried / left out / carried / a media resolution (detail) and the name carried", [Message.user([Block.image("https://example.com/a.png", { detail: "high" }), Block.document(Block.base64("JVBERi0x"), { filename: "a.pdf" })])], [[], [D, D], [], []]],
     ["an image by file id, a document by URL: left out / carried / carried / the file id left out", [Message.user([Block.image(Block.fileId("file_1"), { mediaType: "image/png" }), Block.document(Block.url("https://example.com/a.pdf")), Block.text("Compare.")])], [[D, D], [], [], [D]]],
     ["audio: WAV and MP3 carried, other left out / left out / left out / carried", [Message.user([Block.audio("UklGRg==", "audio/wav"), Block.audio("SUQz", "audio/mpeg"), Block.audio("T2dn", "audio/ogg"), Block.text("Transcribe.")])], [[D], [D, D, D], [D, D, D], []]],
     ["redacted thinking: left out / carried / left out / left out", [q, Message.assistant([Block.redactedThinking("EmwKAhgB"), Block.text("Hi")])], [[D], [], [D], [D]]],

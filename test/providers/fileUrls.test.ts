@@ -315,11 +315,30 @@ describe("request estimates count a file at a base64 data: URL as its data given
 const slot = Arbitrary.all({
   mediaType: pick(["image/png", "image/*", "application/pdf", "text/plain", "application/octet-stream", "audio/wav", "video/mp4"]),
   url: pick(Object.keys(URLS) as unknown as readonly ["https"]),
-  inResult: Arbitrary.schema(Schema.Boolean)
+  where: pick(["user", "result", "assistant"])
 })
 
-const messagesOf = (slots: ReadonlyArray<{ readonly mediaType: string; readonly url: keyof typeof URLS; readonly inResult: boolean }>) =>
-  withFiles(slots.map((s) => ({ file: Block.file(Block.url(URLS[s.url]), s.mediaType), inResult: s.inResult })))
+type Slot = { readonly mediaType: string; readonly url: keyof typeof URLS; readonly where: "user" | "result" | "assistant" }
+
+/** Each file in a user message, a tool result or an assistant message (a generated one, which only Gemini's writer sends), in a conversation that alternates. */
+const messagesOf = (slots: ReadonlyArray<Slot>): Array<Message.Message> => {
+  const out: Array<Message.Message> = []
+  const groups: Array<Array<Slot>> = []
+  for (const s of slots) {
+    if (s.where === "assistant") groups.push([s])
+    else if (groups.at(-1)?.[0]?.where === "assistant" || groups.length === 0) groups.push([s])
+    else groups.at(-1)!.push(s)
+  }
+  for (const group of groups) {
+    if (group[0]!.where !== "assistant") {
+      out.push(...withFiles(group.map((s) => ({ file: Block.file(Block.url(URLS[s.url]), s.mediaType), inResult: s.where === "result" }))))
+      continue
+    }
+    const s = group[0]!
+    out.push(Message.user("Draw one."), Message.assistant([Block.text("Here it is:"), Block.file(Block.url(URLS[s.url]), s.mediaType)]))
+  }
+  return out
+}
 
 /** Each writer's warnings for the messages. */
 const writers: Record<"openai-chat" | "openai-responses" | "anthropic" | "gemini", (messages: ReadonlyArray<Message.Message>) => ReadonlyArray<{ readonly _tag: string }>> = {
@@ -340,9 +359,9 @@ const reportedForUrl = (provider: keyof typeof writers, messages: ReadonlyArray<
 describe("validation reports a file at a URL exactly where the writer leaves it out for that URL", () => {
   it("reports each provider's refused URLs with the URL and what it takes", () => {
     const messages = messagesOf([
-      { mediaType: "image/png", url: "gs", inResult: false },
-      { mediaType: "application/pdf", url: "geminiFile", inResult: true },
-      { mediaType: "application/pdf", url: "file", inResult: false }
+      { mediaType: "image/png", url: "gs", where: "user" },
+      { mediaType: "application/pdf", url: "geminiFile", where: "result" },
+      { mediaType: "application/pdf", url: "file", where: "user" }
     ])
     const said = (provider: keyof typeof writers) => Conversation.issuesFor(provider, messages).map((issue) => issue.message)
     expect(said("openai-chat")).toEqual([
@@ -357,8 +376,25 @@ describe("validation reports a file at a URL exactly where the writer leaves it 
     ])
   })
 
+  it("reports a file in a Gemini assistant message, which the writer sends or leaves out as a user message's", () => {
+    const messages = [
+      Message.user("Draw two."),
+      Message.assistant([Block.text("Here:"), Block.file(Block.url(URLS.file), "image/png"), Block.file(Block.base64(PNG), "image/jpg")])
+    ]
+    const written = Effect.runSync(Gemini.toMessages(messages))
+    // the first is left out for its URL, the second sent as declared, which Gemini refuses
+    assert.deepStrictEqual(droppedForUrl("gemini", messages), ["1 1"])
+    assert.strictEqual(written.value.contents[1]?.parts.length, 2)
+    expect(Conversation.issuesFor("gemini", messages).map((issue) => issue.message)).toEqual([
+      "messages[1]: content[1]: gemini does not take image/png images at \"file:///tmp/file\" (it takes http, https and gs:// file URIs)",
+      expect.stringContaining("messages[1]: content[2]: gemini does not take image/jpg images")
+    ])
+    // the other writers leave an assistant's files out whatever they are: not a matter of type or URL
+    for (const provider of ["openai-chat", "openai-responses", "anthropic"] as const) assert.deepStrictEqual(Conversation.issuesFor(provider, messages), [], provider)
+  })
+
   it.prop(
-    "for each provider, in user messages and tool results",
+    "for each provider, in user messages, tool results and assistant messages",
     [Arbitrary.array(slot, { minLength: 1, maxLength: 6 })],
     ([slots]) => {
       const messages = messagesOf(slots)

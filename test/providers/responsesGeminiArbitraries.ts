@@ -373,6 +373,11 @@ const geminiFile = Arbitrary.all({ k: intBetween(0, 2), name: maybe(pick(["chart
   })
 )
 
+/** A content's file, which may carry an image's detail (a media resolution; `auto`, Gemini's default, is sent as none). */
+const geminiContentFile = Arbitrary.all({ file: geminiFile, detail: maybe(pick(["low", "high"] as const)) }).pipe(
+  Arbitrary.map(({ detail, file }) => (detail === undefined ? file : Block.file(file.source, file.mediaType, { ...defined({ filename: file.filename }), detail })))
+)
+
 const geminiText = Arbitrary.all({ t: text, sig: signature, meta: bool }).pipe(
   Arbitrary.map(({ meta, sig, t }) => Block.text(t, { ...defined({ thoughtSignature: sig }), ...po(G, meta ? { partMetadata: { source: "rag" } } : undefined) }))
 )
@@ -380,7 +385,7 @@ const geminiText = Arbitrary.all({ t: text, sig: signature, meta: bool }).pipe(
 const geminiUser = Arbitrary.array(
   intBetween(0, 3).pipe(
     Arbitrary.flatMap((k): Arbitrary.Arbitrary<Block.UserBlock> =>
-      k <= 1 ? geminiText : k === 2 ? geminiFile : Arbitrary.Constant(Block.providerData(G, { videoMetadata: { startOffset: "1s" }, toolResponse: { id: "t1" } }))
+      k <= 1 ? geminiText : k === 2 ? geminiContentFile : Arbitrary.Constant(Block.providerData(G, { videoMetadata: { startOffset: "1s" }, toolResponse: { id: "t1" } }))
     )
   ),
   { minLength: 1, maxLength: 3 }
@@ -393,7 +398,7 @@ const geminiSystem = Arbitrary.all({ texts: Arbitrary.array(text, { minLength: 1
 const geminiThought = Arbitrary.all({ t: text, sig: signature }).pipe(Arbitrary.map(({ sig, t }) => Block.thinking(t, undefined, defined({ thoughtSignature: sig }))))
 
 const geminiLead = Arbitrary.array(
-  intBetween(0, 3).pipe(Arbitrary.flatMap((k): Arbitrary.Arbitrary<Block.AssistantBlock> => (k === 0 ? geminiThought : k === 1 ? geminiText : k === 2 ? geminiFile : geminiThought))),
+  intBetween(0, 3).pipe(Arbitrary.flatMap((k): Arbitrary.Arbitrary<Block.AssistantBlock> => (k === 0 ? geminiThought : k === 1 ? geminiText : k === 2 ? geminiContentFile : geminiThought))),
   { maxLength: 2 }
 )
 
@@ -445,7 +450,12 @@ const geminiPart = intBetween(0, 6).pipe(
         return pick<ReadonlyArray<Item>>([
           { inlineData: { mimeType: "image/png", data: "iVBORw0KGgo=" } },
           { inlineData: { mimeType: "audio/wav", data: "UklGRg==", displayName: "memo.wav" }, thoughtSignature: "c2ln" },
-          { fileData: { mimeType: "application/pdf", fileUri: "https://generativelanguage.googleapis.com/v1beta/files/abc" } }
+          { fileData: { mimeType: "application/pdf", fileUri: "https://generativelanguage.googleapis.com/v1beta/files/abc" } },
+          { inlineData: { mimeType: "image/png", data: "iVBORw0KGgo=" }, mediaResolution: { level: "MEDIA_RESOLUTION_LOW" } },
+          { fileData: { mimeType: "image/png", fileUri: "https://example.com/a.png" }, mediaResolution: { level: "MEDIA_RESOLUTION_HIGH" } },
+          { inlineData: { mimeType: "image/png", data: "iVBORw0KGgo=" }, mediaResolution: { level: "MEDIA_RESOLUTION_MEDIUM" } },
+          { fileData: { mimeType: "video/mp4", fileUri: "gs://bucket/v.mp4" }, mediaResolution: { level: "MEDIA_RESOLUTION_ULTRA_HIGH", numTokens: 70 } },
+          { inlineData: { mimeType: "image/png", data: "iVBORw0KGgo=" }, mediaResolution: { level: "media_resolution_low" } }
         ])
       case 3:
         return Arbitrary.Constant<Item>({ executableCode: { language: "PYTHON", code: "print(2 + 2)" } })
