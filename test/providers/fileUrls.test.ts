@@ -401,8 +401,10 @@ describe("validation reports a file at a URL exactly where the writer leaves it 
       for (const provider of Object.keys(writers) as ReadonlyArray<keyof typeof writers>) {
         assert.deepStrictEqual(reportedForUrl(provider, messages), droppedForUrl(provider, messages), provider)
       }
-      // Anthropic reports every file its writer leaves out, for its URL or for the type of the data a data: URL holds
-      assert.deepStrictEqual(unsupported(messages), droppedBy(messages))
+      // Anthropic reports every file of a user message or tool result its writer leaves out, for its URL or for the
+      // type of the data a data: URL holds (an assistant's files it leaves out whatever they are, which is no media issue)
+      const notAssistant = (at: string): boolean => messages[Number(at.split(" ")[0])]?.role !== "assistant"
+      assert.deepStrictEqual(unsupported(messages), droppedBy(messages).filter(notAssistant))
     },
     { arbitrary: { runs: 200 }, timeout: 300_000 }
   )
