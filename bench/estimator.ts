@@ -22,6 +22,7 @@
  */
 import * as cl100kExact from "gpt-tokenizer/encoding/cl100k_base"
 import * as o200kExact from "gpt-tokenizer/encoding/o200k_base"
+import { readFileSync } from "node:fs"
 import { pathToFileURL } from "node:url"
 import { estimateTokenCount as tokenx } from "tokenx"
 import { CATEGORIES, type Category, type CorpusMessage, groupOf, readMessages } from "../scripts/corpus/corpus.js"
@@ -379,6 +380,46 @@ const geminiAccuracy = async (allHoldout: ReadonlyArray<CorpusMessage>, allTrain
   console.log(`\nshort texts (1-20 code units), Gemini table vs Gemma: ${g.n}, ${pct(g.exact)} exact, ${pct(g.withinOne)} within 1, mean abs error ${g.mae.toFixed(2)}, bias ${pct(g.bias, true)}; o200k table vs Gemma: ${pct(o.exact)} exact, ${pct(o.withinOne)} within 1, ${o.mae.toFixed(2)}, ${pct(o.bias, true)}`)
 }
 
+// ---------------------------------------------------------------------------
+// text the corpus cannot price
+// ---------------------------------------------------------------------------
+
+/**
+ * The sample of test/data/unfitted-scripts (written by scripts/corpus/unfitted-scripts.ts, with exact counts for all
+ * three tokenizers): held-out Lao, Tibetan, Myanmar and Khmer catalogue text, held-out Korean and Latin-script text in
+ * NFD, held-out Arabic-script text in presentation forms, random syllables and ideographs. Per kind and table, the
+ * total's error and the p90 of the per-message error.
+ */
+const unfittedText = (): void => {
+  interface Sampled {
+    readonly text: string
+    readonly exact: Readonly<Record<"o200k" | "cl100k" | "gemma", number>>
+  }
+  const sample = JSON.parse(readFileSync(new URL("../test/data/unfitted-scripts/sample.json", import.meta.url), "utf8")) as Record<string, ReadonlyArray<Sampled>>
+  const tables = [["o200k", ours.o200k], ["cl100k", ours.cl100k], ["gemma", estimateGeminiText]] as const
+  console.log("\n## text the corpus cannot price (test/data/unfitted-scripts): total error / p90 per message\n")
+  console.log(formatTable(
+    ["kind", "msgs", ...tables.map(([name]) => name)],
+    Object.entries(sample).map(([kind, messages]) => [
+      kind,
+      String(messages.length),
+      ...tables.map(([name, estimate]) => {
+        let estimated = 0
+        let exact = 0
+        const errors: Array<number> = []
+        for (const m of messages) {
+          const e = estimate(m.text)
+          estimated += e
+          exact += m.exact[name]
+          errors.push(Math.abs(e - m.exact[name]) / m.exact[name])
+        }
+        errors.sort((a, b) => a - b)
+        return `${pct(estimated / exact - 1, true)} / ${pct(errors[Math.floor(0.9 * (errors.length - 1))] ?? NaN)}`
+      })
+    ])
+  ))
+}
+
 export const runEstimatorBench = async (): Promise<void> => {
   const holdout = readMessages("holdout")
   const train = readMessages("train")
@@ -391,6 +432,7 @@ export const runEstimatorBench = async (): Promise<void> => {
   console.log(`# token estimator bench: ${holdout.length} held-out messages (${units(holdout)} code units), ${train.length} train messages (${units(train)})`)
   accuracy(holdout, train)
   await geminiAccuracy(holdout, train)
+  unfittedText()
   overlap(holdout, train)
   speed([...train, ...holdout])
   saveExactCounts()
