@@ -26,7 +26,7 @@ import { readFileSync } from "node:fs"
 import { pathToFileURL } from "node:url"
 import { estimateTokenCount as tokenx } from "tokenx"
 import { CATEGORIES, type Category, type CorpusMessage, groupOf, readMessages } from "../scripts/corpus/corpus.js"
-import { evaluate, formatTable, pct, type Row } from "../scripts/corpus/evaluate.js"
+import { evaluate, formatTable, pct, type Row, rowOf } from "../scripts/corpus/evaluate.js"
 import { type Encoding, exactCountOf, loadGemma, saveExactCounts } from "../scripts/corpus/exact.js"
 import { estimateText as estimateGeminiText } from "../src/GeminiEstimator.js"
 import { cjkWeightedTextRule, heuristicTextRule } from "../src/TokenEstimator.js"
@@ -404,17 +404,8 @@ const unfittedText = (): void => {
       kind,
       String(messages.length),
       ...tables.map(([name, estimate]) => {
-        let estimated = 0
-        let exact = 0
-        const errors: Array<number> = []
-        for (const m of messages) {
-          const e = estimate(m.text)
-          estimated += e
-          exact += m.exact[name]
-          errors.push(Math.abs(e - m.exact[name]) / m.exact[name])
-        }
-        errors.sort((a, b) => a - b)
-        return `${pct(estimated / exact - 1, true)} / ${pct(errors[Math.floor(0.9 * (errors.length - 1))] ?? NaN)}`
+        const row = rowOf(messages.map((m) => ({ est: estimate(m.text), exact: m.exact[name], len: m.text.length })))
+        return `${pct(row.bias, true)} / ${pct(row.p90)}`
       })
     ])
   ))
