@@ -762,7 +762,9 @@ const geminiVideoPrice = (file: Block.FileBlock, model: string | undefined, reso
 const geminiFilePrice = (model: string | undefined, requestResolution: unknown, sendsDetail: boolean): FilePrice => (file) => {
   const source = file.source
   if (source._tag === "FileId" || (source._tag === "Url" && !geminiTakesUrl(source.url))) return 0
-  const resolution = file.providerOptions?.["gemini"]?.["mediaResolution"] ?? (sendsDetail ? geminiLevelOfDetail(file.detail) : undefined) ?? requestResolution
+  // a detail read from Gemini's own media resolution goes back whatever the model (the adapter's hint)
+  const sent = sendsDetail || file.providerOptions?.["gemini"]?.[hintKey("mediaResolution")] === true
+  const resolution = file.providerOptions?.["gemini"]?.["mediaResolution"] ?? (sent ? geminiLevelOfDetail(file.detail) : undefined) ?? requestResolution
   if (isImage(file)) return geminiImageTokens(imageSizeOfSource(file.source), model, resolution)
   return pdfPrice(file, geminiPdfPageTokens(model, resolution)) ?? geminiVideoPrice(file, model, resolution)
 }
@@ -823,7 +825,7 @@ const gemini = (rules: Rules, request: Request.Request, model: string | undefine
   // the writer sends a content's file its detail as a media resolution, unless the model is one before Gemini 3; a
   // function response's files have none
   const price = dataUrlsInline(rules, geminiFilePrice(model, requestMediaResolution(request), false))
-  const topLevel = dataUrlsInline(rules, geminiFilePrice(model, requestMediaResolution(request), generation === undefined || generation >= 3))
+  const topLevel = dataUrlsInline(rules, geminiFilePrice(model, requestMediaResolution(request), generation !== undefined && generation >= 3))
   const frame = geminiContentTokens(model)
   const messages = request.messages.map((m) => geminiMessage(rules, m, price, topLevel, frame) + (signatures ? signaturesOf(rules, m) : 0))
   let tools = 0

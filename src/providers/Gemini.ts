@@ -17,7 +17,7 @@
  * | tool result text | `response: { output }` (`{ error }` when `isError`) |
  * | tool result JSON object | `response` itself |
  * | tool result files | `functionResponse.parts` (`inlineData`, `fileData`) |
- * | a file's `detail` `low` / `high` | the part's `mediaResolution` (`MEDIA_RESOLUTION_LOW` / `_HIGH`), which Gemini 3 and later take; none for `auto` |
+ * | a file's `detail` `low` / `high` | the part's `mediaResolution` (`MEDIA_RESOLUTION_LOW` / `_HIGH`), for a request whose `model` is Gemini 3 or later (earlier ones reject it) or a detail read from such a field; none for `auto` |
  * | provider-executed code | `executableCode` + `codeExecutionResult` parts |
  * | provider data | any other part, as sent |
  *
@@ -62,7 +62,9 @@
  * had in that content, when some stood before a function response),
  * `syntheticId` (the call or response had no id), `noArgs` / `noResponse` / `noMimeType` (the field was absent, not
  * empty; a file URI's type, as the API's guide sends a YouTube URL),
- * `nullArgs` (the call's arguments were an explicit `null`), `kind`
+ * `nullArgs` (the call's arguments were an explicit `null`), `mediaResolution`
+ * (a file's `detail` was read from the part's own media resolution, so it goes
+ * back whatever the model), `kind`
  * (`executableCode` / `codeExecutionResult`), `parametersKey` (the
  * declaration's parameters came as `parameters` or `parameters_json_schema`),
  * `parametersAsSent` (a `parameters` schema that named its types in
@@ -177,7 +179,7 @@ type Obj = A.Obj
 type Fields = Record<string, Schema.Json>
 
 /** The hints kept beside the wire fields (see the module documentation), each stored with a `$` in front (`internal/kept`). */
-const hints = new Set(["sameContent", "partsAt", "syntheticId", "noArgs", "nullArgs", "noResponse", "noMimeType", "kind", "parametersKey", "parametersAsSent", "declarationsKey", "snakeCase", "nullCamelCase"])
+const hints = new Set(["sameContent", "partsAt", "syntheticId", "noArgs", "nullArgs", "noResponse", "noMimeType", "kind", "parametersKey", "parametersAsSent", "declarationsKey", "snakeCase", "nullCamelCase", "mediaResolution"])
 
 /**
  * The hints a request keeps beside its fields (`declarationsKey`: the name of an empty declarations list read in
@@ -493,6 +495,9 @@ const detailOfResolution = (resolution: Schema.Json | undefined): Block.ImageDet
   return level === geminiLevelOfDetail("low") ? "low" : level === geminiLevelOfDetail("high") ? "high" : undefined
 }
 
+/** A detail read from the part's own media resolution, which the writer sends back whatever the model (`resolutionOf`). */
+const resolutionHint = (detail: Block.ImageDetail | undefined): { readonly mediaResolution?: true } => (detail === undefined ? {} : { mediaResolution: true })
+
 /**
  * A file part (`inlineData` or `fileData`), its fields read in lowerCamelCase (`camelCased`, which gave `spelling`).
  * A content's part (`topLevel`) may carry a media resolution that is an image's `detail`; the files of a function
@@ -507,7 +512,7 @@ const readFile = (ctx: A.Ctx, part: Obj, at: string, spelling: Spelling, topLeve
     return Block.file(Block.base64(A.optStr(ctx, inline, "data", `${at}.inlineData`) ?? ""), A.optStr(ctx, inline, "mimeType", `${at}.inlineData`) ?? UNTYPED, {
       ...defined({ filename: displayName }),
       ...settings,
-      ...keep(key, partExtras(part, detail === undefined ? inlineKeys : inlineDetailKeys, "inlineData", blobKeys), spellingHints(spelling))
+      ...keep(key, partExtras(part, detail === undefined ? inlineKeys : inlineDetailKeys, "inlineData", blobKeys), { ...spellingHints(spelling), ...resolutionHint(detail) })
     })
   }
   const data = part["fileData"]
@@ -518,7 +523,11 @@ const readFile = (ctx: A.Ctx, part: Obj, at: string, spelling: Spelling, topLeve
     return Block.file(Block.url(A.optStr(ctx, data, "fileUri", `${at}.fileData`) ?? ""), mimeType ?? UNTYPED, {
       ...defined({ filename: displayName }),
       ...settings,
-      ...keep(key, partExtras(part, detail === undefined ? fileKeys : fileDetailKeys, "fileData", fileDataKeys), { ...spellingHints(spelling), noMimeType: mimeType === undefined ? true : undefined })
+      ...keep(key, partExtras(part, detail === undefined ? fileKeys : fileDetailKeys, "fileData", fileDataKeys), {
+        ...spellingHints(spelling),
+        ...resolutionHint(detail),
+        noMimeType: mimeType === undefined ? true : undefined
+      })
     })
   }
   return undefined
@@ -838,14 +847,19 @@ const mimeTypeOf = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockInde
 
 /** The model a request is written for, when it is one that refuses a media resolution per part (before Gemini 3). */
 const noPartResolution = new WeakMap<A.Ctx, string>()
+/** The writes for a model that takes a media resolution per part (Gemini 3 and later). */
+const partResolution = new WeakSet<A.Ctx>()
 
 /**
  * The `mediaResolution` a content's file part is written with for the
  * file's `detail` (`low`, `high`; `auto` is Gemini's default and needs
  * none). Reported and left out where it cannot go: in a function response's
  * files (which have no media resolution), beside a media resolution the part
- * keeps from Gemini, and for a model before Gemini 3, which rejects the
- * request ("Per part media resolution is not supported for this Model").
+ * keeps from Gemini, for a model before Gemini 3, which rejects the request
+ * ("Per part media resolution is not supported for this Model"), and, unless
+ * the detail was read from the part's own media resolution, when the write
+ * names no model: a detail set for OpenAI is sent to Gemini only for a
+ * request whose `model` is Gemini 3 or later.
  */
 const resolutionOf = (
   ctx: A.Ctx,
@@ -863,7 +877,9 @@ const resolutionOf = (
   else if (kept?.["mediaResolution"] !== undefined || kept?.["media_resolution"] !== undefined) {
     A.dropped(ctx, index, blockIndex, what, "the part's own Gemini media resolution is sent instead")
   } else if (model !== undefined) A.dropped(ctx, index, blockIndex, what, `${messageText(model)} takes no media resolution per part (Gemini 3 and later do)`)
-  else return { mediaResolution: { level } }
+  else if (!partResolution.has(ctx) && hintOf(block, key, "mediaResolution") !== true) {
+    A.dropped(ctx, index, blockIndex, what, "Gemini takes a media resolution per part from Gemini 3 on, and earlier models reject it: name the model in the request to send it")
+  } else return { mediaResolution: { level } }
   return {}
 }
 
@@ -1624,6 +1640,7 @@ export const toRequest = (request: Request.Request, options?: WriteOptions): Eff
   if (options?.spelling === "asRead") writesAsRead.add(ctx)
   const generation = geminiGeneration(request.model)
   if (request.model !== undefined && generation !== undefined && generation < 3) noPartResolution.set(ctx, request.model)
+  if (generation !== undefined && generation >= 3) partResolution.add(ctx)
   return A.runEncode(ctx, () => {
     // the request's kept fields by their wire names, without its hints
     const kept = keptOf(request, key, requestHints) ?? {}

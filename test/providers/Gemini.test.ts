@@ -728,16 +728,26 @@ describe("Gemini in snake_case, the other spelling of proto3 JSON", () => {
 describe("Gemini and an image's detail", () => {
   const chart = "https://example.com/chart.png"
 
-  it("sends low and high detail as the part's media resolution, and auto as none (Gemini's default)", () => {
-    const written = ok(Gemini.toMessages([Message.user([
+  it("sends low and high detail as the part's media resolution for Gemini 3 and later, and auto as none (Gemini's default)", () => {
+    const messages = [Message.user([
       Block.image(chart, { detail: "low" }),
       Block.image("data:image/png;base64,iVBORw0KGgo=", { detail: "high" }),
       Block.image(chart, { detail: "auto" })
-    ])]))
+    ])]
+    const written = ok(Gemini.toRequest(Request.make(messages, { model: "gemini-3-flash-preview" })))
     assert.deepStrictEqual(written.warnings, [])
     assert.deepStrictEqual<unknown>(written.value.contents[0]?.parts, [
       { fileData: { mimeType: "image/png", fileUri: chart }, mediaResolution: { level: "MEDIA_RESOLUTION_LOW" } },
       { inlineData: { mimeType: "image/png", data: "iVBORw0KGgo=" }, mediaResolution: { level: "MEDIA_RESOLUTION_HIGH" } },
+      { fileData: { mimeType: "image/png", fileUri: chart } }
+    ])
+    // with no model named, a detail set for OpenAI is left out, said: Gemini 2.5 and earlier reject the field
+    const unnamed = ok(Gemini.toMessages(messages))
+    assert.deepStrictEqual(tags(unnamed), ["DroppedContent", "DroppedContent"])
+    assert.include(unnamed.warnings[0]!.message, "name the model")
+    assert.deepStrictEqual<unknown>(unnamed.value.contents[0]?.parts, [
+      { fileData: { mimeType: "image/png", fileUri: chart } },
+      { inlineData: { mimeType: "image/png", data: "iVBORw0KGgo=" } },
       { fileData: { mimeType: "image/png", fileUri: chart } }
     ])
   })
@@ -750,7 +760,8 @@ describe("Gemini and an image's detail", () => {
     ]
     const [low, medium, ultra] = read({ contents: [{ role: "user", parts }] })[0]!.content as ReadonlyArray<Block.FileBlock>
     assert.strictEqual(low?.detail, "low")
-    assert.isUndefined(low?.providerOptions)
+    // marked as Gemini's own, which the writer sends back whatever the model
+    assert.deepStrictEqual<unknown>(low?.providerOptions, { gemini: { $mediaResolution: true } })
     assert.isUndefined(medium?.detail)
     assert.deepStrictEqual<unknown>(medium?.providerOptions, { gemini: { mediaResolution: { level: "MEDIA_RESOLUTION_MEDIUM" } } })
     assert.deepStrictEqual<unknown>(ultra?.providerOptions, { gemini: { mediaResolution: { level: "MEDIA_RESOLUTION_ULTRA_HIGH" } } })
