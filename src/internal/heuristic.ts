@@ -625,7 +625,7 @@ const stepOf = (state: number, cls: number, level: number): Step => {
       if (wordOrigin(state) === 5) f.push(`markWord:${posBucket(p)}`)
       if (cls === ARMENIAN_UPPER) f.push("wl:armenianCapital")
       // A combining accent after a lowercase letter: Latin, Greek or Cyrillic text decomposed to NFD (file names as
-      // macOS writes them). The word splits at it: "cafe\u0301" is three o200k tokens where "café" is one.
+      // macOS writes them). The word splits at it: " cafe\u0301" is two o200k tokens where " café" is one.
       if (cls === MARK && tail > 0) f.push("mark:afterLower")
       const origin = isUpper(cls) && pos === 1 && wordLowRun(state) === 0 ? 2 : wordOrigin(state)
       return { to: wordState(p, lowRun, origin), features: f }
