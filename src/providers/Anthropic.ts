@@ -259,7 +259,7 @@ const fileBlock = (
   const sent = givenFileBlock(ctx, inline, index, blockIndex)
   if (sent !== undefined) {
     const media = inline.mediaType
-    A.converted(ctx, index, blockIndex, `${A.an(media)} ${media} file at a base64 data: URL`, "as the base64 data it holds (Anthropic fetches no data: URL)")
+    A.converted(ctx, index, blockIndex, `${A.an(media)} ${messageText(media)} file at a base64 data: URL`, "as the base64 data it holds (Anthropic fetches no data: URL)")
   }
   return sent
 }
