@@ -287,6 +287,8 @@ const filePart = (ctx: A.Ctx, file: Block.FileBlock, index: number, blockIndex: 
       break
     case "Text":
       A.converted(ctx, index, blockIndex, `${A.an(media)} ${messageText(media)} document given as text`, "as a text part")
+      // a text part has no name, title or other document setting either
+      documentSettings(ctx, file, index, blockIndex, false)
       return { type: "text", text: source.text }
     case "Url":
       // a base64 data: URL is the file's data, as file_data takes it; a URL OpenAI cannot fetch is said as such

@@ -618,4 +618,15 @@ describe("OpenAiChat and a detail setting on a file that is not an image", () =>
     ])
     assert.include(JSON.stringify(written.value), '"detail":"low"')
   })
+
+  it("reports the settings of a document given as text, which goes as a text part that has none", () => {
+    const written = Effect.runSync(OpenAiChat.toMessages([Message.user([
+      Block.document(Block.textSource("Minutes of the meeting."), { title: "Minutes", filename: "minutes.txt", detail: "high" })
+    ])]))
+    assert.deepStrictEqual(written.warnings.map((w) => [w._tag, w._tag === "DroppedContent" ? w.what : ""]), [
+      ["ConvertedContent", ""],
+      ["DroppedContent", "the title, file name, detail setting of a text/plain file"]
+    ])
+    assert.deepStrictEqual<unknown>(written.value, [{ role: "user", content: [{ type: "text", text: "Minutes of the meeting." }] }])
+  })
 })
