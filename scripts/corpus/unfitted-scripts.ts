@@ -81,6 +81,20 @@ try {
 
 const exactOf = (text: string): Record<string, number> => Object.fromEntries(encodings.map(({ name, exact }) => [name, exact(text)]))
 
+/**
+ * For each encoding, the estimate's total over the exact total, and by how much the price of one of the `units`
+ * priced characters would have to change for the two to meet (the estimate is linear in it).
+ */
+const offBy = (texts: ReadonlyArray<string>, units: number, unit: string): string =>
+  encodings
+    .map(({ name, estimate, exact }) => {
+      const est = texts.reduce((n, t) => n + estimate(t), 0)
+      const x = texts.reduce((n, t) => n + exact(t), 0)
+      const off = (x - est) / units
+      return `${name}: estimate/exact ${(est / x).toFixed(3)}, off by ${off >= 0 ? "+" : ""}${off.toFixed(3)} ${unit}`
+    })
+    .join("; ")
+
 const catalogues = (locale: string): Array<string> => {
   const out: Array<string> = []
   for (const pkg of fs.readdirSync(CACHE).sort()) {
@@ -109,16 +123,7 @@ for (const script of SCRIPTS) {
       for (const text of moStrings(file)) if (text.length >= 4 && lettersOf(text) > 0) texts.push({ text, source: `${pkg}:${path.basename(file)}` })
     }
     const letters = texts.reduce((n, t) => n + lettersOf(t.text), 0)
-    const cells = encodings.map(({ name, estimate, exact }) => {
-      let est = 0
-      let x = 0
-      for (const { text } of texts) {
-        est += estimate(text)
-        x += exact(text)
-      }
-      return `${name}: estimate/exact ${(est / x).toFixed(3)}, off by ${(x - est) / letters >= 0 ? "+" : ""}${((x - est) / letters).toFixed(3)} a code point`
-    })
-    console.log(`${script.name} ${side}: ${texts.length} messages, ${letters} code points; ${cells.join("; ")}`)
+    console.log(`${script.name} ${side}: ${texts.length} messages, ${letters} code points; ${offBy(texts.map((t) => t.text), letters, "a code point")}`)
     if (side === "held-out") {
       sample[script.name] = pickEvenly(texts.filter((t) => t.text.length >= MIN_LEN), 40).map(({ text, source }) => ({
         text,
@@ -139,12 +144,7 @@ const isJamo = (ch: string): boolean => ch >= "\u1100" && ch <= "\u11ff"
 for (const side of ["train", "holdout"] as const) {
   const texts = korean(side).map((t) => t.normalize("NFD"))
   const jamo = texts.reduce((n, t) => n + [...t].filter(isJamo).length, 0)
-  const cells = encodings.map(({ name, estimate, exact }) => {
-    const est = texts.reduce((n, t) => n + estimate(t), 0)
-    const x = texts.reduce((n, t) => n + exact(t), 0)
-    return `${name}: estimate/exact ${(est / x).toFixed(3)}, off by ${(x - est) / jamo >= 0 ? "+" : ""}${((x - est) / jamo).toFixed(3)} a jamo`
-  })
-  console.log(`Korean in NFD, ${side}: ${texts.length} messages, ${jamo} conjoining jamo; ${cells.join("; ")}`)
+  console.log(`Korean in NFD, ${side}: ${texts.length} messages, ${jamo} conjoining jamo; ${offBy(texts, jamo, "a jamo")}`)
 }
 for (const { name, exact } of encodings) {
   let tokens = 0
@@ -196,7 +196,8 @@ for (const { name, estimate, exact, spec } of encodings) {
     ["an ideograph three tokens alone", ofClass(0x4e00, 0x9fff, "cjk3"), ideographText, isIdeograph]
   ] as const) {
     if (pool.length === 0) continue
-    const inText = texts.reduce((n, t) => n + [...t].filter((c) => inRange(c) && pool.includes(c.charCodeAt(0))).length, 0)
+    const inPool = new Set(pool)
+    const inText = texts.reduce((n, t) => n + [...t].filter((c) => inRange(c) && inPool.has(c.charCodeAt(0))).length, 0)
     const added = addedInContext(texts, inRange, pool, estimate, exact, `${what}-${name}`)
     console.log(
       `${what} (${pool.length} of them, ${inText} in the train text), ${name}: adds ${added.exact.toFixed(2)} in context, estimated ${added.estimate.toFixed(2)}`
@@ -224,14 +225,9 @@ const combining = (t: string): number => t.match(/\p{M}/gu)?.length ?? 0
 for (const category of ["latin", "greek", "cyrillic"] as const) {
   for (const side of ["train", "holdout"] as const) {
     const texts = readMessages(side).filter((m) => m.category === category && m.text.normalize("NFD") !== m.text).map((m) => m.text)
-    const marks = texts.reduce((n, t) => n + combining(t.normalize("NFD")) - combining(t), 0)
-    const cells = encodings.map(({ name, estimate, exact }) => {
-      const decomposed = texts.map((t) => t.normalize("NFD"))
-      const est = decomposed.reduce((n, t) => n + estimate(t), 0)
-      const x = decomposed.reduce((n, t) => n + exact(t), 0)
-      return `${name}: estimate/exact ${(est / x).toFixed(3)}, off by ${(x - est) / marks >= 0 ? "+" : ""}${((x - est) / marks).toFixed(3)} an accent`
-    })
-    console.log(`${category} in NFD, ${side}: ${texts.length} messages, ${marks} accents; ${cells.join("; ")}`)
+    const decomposed = texts.map((t) => t.normalize("NFD"))
+    const marks = decomposed.reduce((n, t, i) => n + combining(t) - combining(texts[i] as string), 0)
+    console.log(`${category} in NFD, ${side}: ${texts.length} messages, ${marks} accents; ${offBy(decomposed, marks, "an accent")}`)
   }
 }
 sample["latin-nfd"] = pickEvenly(readMessages("holdout").filter((m) => m.category === "latin" && m.text.normalize("NFD") !== m.text), 40).map((m) => {
@@ -285,12 +281,7 @@ const isForm = (c: string): boolean => (c >= "\ufb50" && c <= "\ufdff") || (c >=
 for (const side of ["train", "holdout"] as const) {
   const texts = readMessages(side).filter((m) => m.category === "arabic").map((m) => shaped(m.text))
   const forms = texts.reduce((n, t) => n + [...t].filter(isForm).length, 0)
-  const cells = encodings.map(({ name, estimate, exact }) => {
-    const est = texts.reduce((n, t) => n + estimate(t), 0)
-    const x = texts.reduce((n, t) => n + exact(t), 0)
-    return `${name}: estimate/exact ${(est / x).toFixed(3)}, off by ${(x - est) / forms >= 0 ? "+" : ""}${((x - est) / forms).toFixed(3)} a form`
-  })
-  console.log(`Arabic-script text in presentation forms, ${side}: ${texts.length} messages, ${forms} forms; ${cells.join("; ")}`)
+  console.log(`Arabic-script text in presentation forms, ${side}: ${texts.length} messages, ${forms} forms; ${offBy(texts, forms, "a form")}`)
 }
 sample["arabic-forms"] = pickEvenly(readMessages("holdout").filter((m) => m.category === "arabic"), 40).map((m) => {
   const text = shaped(m.text)

@@ -845,10 +845,8 @@ const mimeTypeOf = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockInde
   return block.mediaType
 }
 
-/** The model a request is written for, when it is one that refuses a media resolution per part (before Gemini 3). */
-const noPartResolution = new WeakMap<A.Ctx, string>()
-/** The writes for a model that takes a media resolution per part (Gemini 3 and later). */
-const partResolution = new WeakSet<A.Ctx>()
+/** The Gemini model a request is written for, by name and by whether it takes a media resolution per part (Gemini 3 and later). */
+const modelOf = new WeakMap<A.Ctx, { readonly name: string; readonly partResolution: boolean }>()
 
 /**
  * The `mediaResolution` a content's file part is written with for the
@@ -872,12 +870,13 @@ const resolutionOf = (
   const level = geminiLevelOfDetail(block.detail)
   if (level === undefined) return {}
   const what = `the ${block.detail} detail setting of ${A.an(block.mediaType)} ${messageText(block.mediaType)} file`
-  const model = noPartResolution.get(ctx)
+  const model = modelOf.get(ctx)
   if (inResult) A.dropped(ctx, index, blockIndex, what, "the files of a Gemini function response have no media resolution")
   else if (kept?.["mediaResolution"] !== undefined || kept?.["media_resolution"] !== undefined) {
     A.dropped(ctx, index, blockIndex, what, "the part's own Gemini media resolution is sent instead")
-  } else if (model !== undefined) A.dropped(ctx, index, blockIndex, what, `${messageText(model)} takes no media resolution per part (Gemini 3 and later do)`)
-  else if (!partResolution.has(ctx) && hintOf(block, key, "mediaResolution") !== true) {
+  } else if (model?.partResolution === false) {
+    A.dropped(ctx, index, blockIndex, what, `${messageText(model.name)} takes no media resolution per part (Gemini 3 and later do)`)
+  } else if (model === undefined && hintOf(block, key, "mediaResolution") !== true) {
     A.dropped(ctx, index, blockIndex, what, "Gemini takes a media resolution per part from Gemini 3 on, and earlier models reject it: name the model in the request to send it")
   } else return { mediaResolution: { level } }
   return {}
@@ -1639,8 +1638,7 @@ export const toRequest = (request: Request.Request, options?: WriteOptions): Eff
   const ctx = A.makeCtx(key, options)
   if (options?.spelling === "asRead") writesAsRead.add(ctx)
   const generation = geminiGeneration(request.model)
-  if (request.model !== undefined && generation !== undefined && generation < 3) noPartResolution.set(ctx, request.model)
-  if (generation !== undefined && generation >= 3) partResolution.add(ctx)
+  if (request.model !== undefined && generation !== undefined) modelOf.set(ctx, { name: request.model, partResolution: generation >= 3 })
   return A.runEncode(ctx, () => {
     // the request's kept fields by their wire names, without its hints
     const kept = keptOf(request, key, requestHints) ?? {}
