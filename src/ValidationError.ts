@@ -1033,9 +1033,9 @@ export class MissingReasoningItem extends Schema.TaggedError<MissingReasoningIte
 
 /** Which URLs a provider takes, as `UnsupportedMediaType` says it of a file at one it does not (`internal/fileUrls`). */
 const urlsTaken = (provider: Provider, url: string): string => {
-  if (provider === "gemini") return "it takes http, https and gs:// file URIs"
+  if (provider === "gemini") return "it takes http, https and gs:// file URIs, and reads base64 data: URLs"
   if (isGeminiFileUri(url)) return "only the Gemini API reads its Files API URIs"
-  return provider === "anthropic" ? "it fetches http and https URLs only" : "it fetches http and https URLs only, and reads base64 data: URLs"
+  return "it fetches http and https URLs only, and reads base64 data: URLs"
 }
 
 /**

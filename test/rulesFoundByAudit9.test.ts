@@ -203,7 +203,7 @@ describe("Anthropic: UnsupportedMediaType is every file the writer leaves out, h
       [8, "fileId", undefined],
       [10, "text", undefined]
     ])
-    assert.strictEqual(issues[0]!.message, "messages[2]: content[1]: anthropic does not take image/png images at \"gs://bucket/file\" (it fetches http and https URLs only; it takes image/jpeg, image/png, image/gif, image/webp)")
+    assert.strictEqual(issues[0]!.message, "messages[2]: content[1]: anthropic does not take image/png images at \"gs://bucket/file\" (it fetches http and https URLs only, and reads base64 data: URLs; it takes image/jpeg, image/png, image/gif, image/webp)")
     assert.strictEqual(issues[2]!.message, "messages[6]: content[1]: anthropic does not take application/zip files by URL (by reference it takes application/pdf, text/*, application/octet-stream)")
     assert.strictEqual(issues[4]!.message, "messages[10]: content[0].content[1]: anthropic does not take image/png images given as text (it takes an image as data, by URL or by file id: image/jpeg, image/png, image/gif, image/webp)")
   })

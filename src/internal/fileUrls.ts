@@ -45,6 +45,12 @@ export const isFetchable = (url: string): boolean => /^https?:\/\//i.test(url) &
 /** Why the OpenAI writers leave out a file at a URL OpenAI cannot take (`openAiTakesUrl`). */
 export const OPENAI_URLS = "OpenAI fetches http and https URLs only, and reads a base64 data: URL as its data"
 
+/** Why the Anthropic writer leaves out a file at a URL Anthropic cannot take: a base64 `data:` URL is sent as its data. */
+export const ANTHROPIC_URLS = "Anthropic fetches http and https URLs only, and a base64 data: URL is sent as its data"
+
+/** Why the Gemini writer leaves out a file at a URI Gemini refuses (`geminiTakesUrl`): a base64 `data:` URL is sent as its data. */
+export const GEMINI_URLS = "Gemini takes http, https and gs:// file URIs, and a base64 data: URL is sent as its data"
+
 /** Whether OpenAI takes a file at this URL: one it fetches (`isFetchable`), or a base64 `data:` URL (the data itself). */
 export const openAiTakesUrl = (url: string): boolean => isFetchable(url) || base64DataUrlParts(url) !== undefined
 

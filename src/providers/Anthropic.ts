@@ -80,7 +80,7 @@ import * as Block from "../Block.js"
 import { anthropicImageType, decodeBase64Text, isDocumentByReference, isImageType } from "../internal/anthropicFiles.js"
 import { inlineFileOf } from "../internal/dataUrlFile.js"
 import { ANTHROPIC_IMAGE_TYPES, bareMediaType } from "../internal/mediaType.js"
-import { isFetchable } from "../internal/fileUrls.js"
+import { ANTHROPIC_URLS, isFetchable } from "../internal/fileUrls.js"
 import { standardBase64 } from "../internal/base64.js"
 import { ANTHROPIC_HINTS } from "../internal/hint.js"
 import { stringify } from "../internal/json.js"
@@ -300,7 +300,7 @@ const givenFileBlock = (
       }
       case "Url":
         if (!isFetchable(source.url)) {
-          A.dropped(ctx, index, blockIndex, `${A.an(media)} ${media} image at ${A.urlScheme(source.url)} URL`, A.unfetchableReason(source.url, "Anthropic fetches http and https URLs only"))
+          A.dropped(ctx, index, blockIndex, `${A.an(media)} ${media} image at ${A.urlScheme(source.url)} URL`, A.unfetchableReason(source.url, ANTHROPIC_URLS))
           return undefined
         }
         image = { ...sourceExtras, type: "url", url: source.url }
@@ -343,7 +343,7 @@ const givenFileBlock = (
       break
     case "Url":
       if (!isFetchable(source.url)) {
-        A.dropped(ctx, index, blockIndex, `${A.an(media)} ${media} file at ${A.urlScheme(source.url)} URL`, A.unfetchableReason(source.url, "Anthropic fetches http and https URLs only"))
+        A.dropped(ctx, index, blockIndex, `${A.an(media)} ${media} file at ${A.urlScheme(source.url)} URL`, A.unfetchableReason(source.url, ANTHROPIC_URLS))
         return undefined
       }
       document = { ...sourceExtras, type: "url", url: source.url }

@@ -131,7 +131,7 @@ import { stringify } from "../internal/json.js"
 import { messageText, quote } from "../internal/preview.js"
 import { inlineFileOf } from "../internal/dataUrlFile.js"
 import { bareMediaType } from "../internal/mediaType.js"
-import { geminiTakesUrl } from "../internal/fileUrls.js"
+import { GEMINI_URLS, geminiTakesUrl } from "../internal/fileUrls.js"
 import { geminiGeneration, geminiLevelOfDetail } from "../internal/imageSize.js"
 import { mapSubschemas } from "../internal/jsonSchema.js"
 import { Effect, Result, type Schema, type Stream } from "effect"
@@ -908,7 +908,7 @@ const writeGivenFile = (ctx: A.Ctx, block: Block.FileBlock, index: number, block
       // a file: URI or a data: URL that is not base64 (any scheme but http, https and gs) is refused by the Gemini
       // API and Vertex AI alike
       if (!geminiTakesUrl(source.url)) {
-        A.dropped(ctx, index, blockIndex, `${A.an(block.mediaType)} ${messageText(block.mediaType)} file at ${A.urlScheme(source.url)} URL`, "Gemini takes http, https and gs:// file URIs")
+        A.dropped(ctx, index, blockIndex, `${A.an(block.mediaType)} ${messageText(block.mediaType)} file at ${A.urlScheme(source.url)} URL`, GEMINI_URLS)
         return undefined
       }
       const untyped = block.mediaType === UNTYPED && hintOf(block, key, "noMimeType") === true

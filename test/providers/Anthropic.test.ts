@@ -161,7 +161,7 @@ describe("Anthropic.toMessages", () => {
       expect(value.messages[0]!.content).toEqual([{ type: "document", source: { type: "url", url: "https://example.com/x.pdf" } }, { type: "text", text: "Summarize." }])
       expect(warnings.map((w) => w.message)).toEqual([
         "messages[0].content[0]: a video/mp4 file by URL was left out: Anthropic documents are PDF or plain text",
-        "messages[0].content[1]: an application/pdf file at a gs: URL was left out: Anthropic fetches http and https URLs only"
+        "messages[0].content[1]: an application/pdf file at a gs: URL was left out: Anthropic fetches http and https URLs only, and a base64 data: URL is sent as its data"
       ])
     }))
 

@@ -131,7 +131,7 @@ describe("Gemini writer: a file at a URI Gemini refuses", () => {
       const { parts: written, warnings } = parts(Block.file(Block.url(url), "image/png"))
       assert.deepStrictEqual(written, [], url)
       expect(warnings.map((w) => w.message)).toEqual([
-        `messages[0].content[1]: an image/png file at ${url.startsWith("data:") ? "a data:" : "a file:"} URL was left out: Gemini takes http, https and gs:// file URIs`
+        `messages[0].content[1]: an image/png file at ${url.startsWith("data:") ? "a data:" : "a file:"} URL was left out: Gemini takes http, https and gs:// file URIs, and a base64 data: URL is sent as its data`
       ])
     }
   })
@@ -222,7 +222,7 @@ describe("Anthropic writer: a file at a base64 data: URL", () => {
     for (const url of [URLS.plainData, URLS.file]) {
       expect(written(Block.file(Block.url(url), "image/png"))).toEqual({
         blocks: [],
-        warnings: [`messages[0].content[1]: an image/png image at ${url.startsWith("data:") ? "a data:" : "a file:"} URL was left out: Anthropic fetches http and https URLs only`]
+        warnings: [`messages[0].content[1]: an image/png image at ${url.startsWith("data:") ? "a data:" : "a file:"} URL was left out: Anthropic fetches http and https URLs only, and a base64 data: URL is sent as its data`]
       })
     }
   })
@@ -372,7 +372,7 @@ describe("validation reports a file at a URL exactly where the writer leaves it 
       `messages[4]: content[0].content[1]: openai-responses does not take application/pdf files at "${GEMINI_FILE}" (only the Gemini API reads its Files API URIs)`
     )
     expect(said("gemini")).toEqual([
-      "messages[6]: content[1]: gemini does not take application/pdf files at \"file:///tmp/file\" (it takes http, https and gs:// file URIs)"
+      "messages[6]: content[1]: gemini does not take application/pdf files at \"file:///tmp/file\" (it takes http, https and gs:// file URIs, and reads base64 data: URLs)"
     ])
   })
 
@@ -386,7 +386,7 @@ describe("validation reports a file at a URL exactly where the writer leaves it 
     assert.deepStrictEqual(droppedForUrl("gemini", messages), ["1 1"])
     assert.strictEqual(written.value.contents[1]?.parts.length, 2)
     expect(Conversation.issuesFor("gemini", messages).map((issue) => issue.message)).toEqual([
-      "messages[1]: content[1]: gemini does not take image/png images at \"file:///tmp/file\" (it takes http, https and gs:// file URIs)",
+      "messages[1]: content[1]: gemini does not take image/png images at \"file:///tmp/file\" (it takes http, https and gs:// file URIs, and reads base64 data: URLs)",
       expect.stringContaining("messages[1]: content[2]: gemini does not take image/jpg images")
     ])
     // the other writers leave an assistant's files out whatever they are: not a matter of type or URL
