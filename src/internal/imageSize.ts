@@ -471,6 +471,19 @@ export const geminiMediaResolution = (value: unknown): keyof typeof GEMINI_3_IMA
 export const geminiLevelOfDetail = (detail: Block.ImageDetail | undefined): "MEDIA_RESOLUTION_LOW" | "MEDIA_RESOLUTION_HIGH" | undefined =>
   detail === "low" ? "MEDIA_RESOLUTION_LOW" : detail === "high" ? "MEDIA_RESOLUTION_HIGH" : undefined
 
+/**
+ * Whether the Gemini writer sends a content's file its `detail` as the part's
+ * media resolution, for a request to `model`: Gemini 3 and later take one,
+ * earlier models reject it ("Per part media resolution is not supported for
+ * this Model"); for a model that names no version, or none named, only a
+ * detail read from a part's own media resolution (`readFromPart`) goes back.
+ * The writer and the request estimate both ask it, so they read one part.
+ */
+export const geminiSendsPartResolution = (model: string | undefined, readFromPart: boolean): boolean => {
+  const generation = geminiGeneration(model)
+  return generation === undefined ? readFromPart : generation >= 3
+}
+
 /** The major version of a Gemini model id (`gemini-2.5-flash`: 2), or `undefined` when the id names none. */
 export const geminiGeneration = (model: string | undefined): number | undefined => {
   const major = model === undefined ? undefined : /gemini-(\d+)/.exec(model.toLowerCase())?.[1]

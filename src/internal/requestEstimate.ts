@@ -45,6 +45,7 @@ import {
   geminiGeneration,
   geminiImageTokens,
   geminiLevelOfDetail,
+  geminiSendsPartResolution,
   imageSizeOfSource
 } from "./imageSize.js"
 import { pieces, stringify } from "./json.js"
@@ -759,11 +760,12 @@ const geminiVideoPrice = (file: Block.FileBlock, model: string | undefined, reso
  * a base64 data: URL is priced as the data it holds, `dataUrlsInline`). The part's media resolution is the one it keeps
  * from Gemini, else, where the writer sends one for it (`sendsDetail`), the one its `detail` asks for.
  */
-const geminiFilePrice = (model: string | undefined, requestResolution: unknown, sendsDetail: boolean): FilePrice => (file) => {
+const geminiFilePrice = (model: string | undefined, requestResolution: unknown, topLevel: boolean): FilePrice => (file) => {
   const source = file.source
   if (source._tag === "FileId" || (source._tag === "Url" && !geminiTakesUrl(source.url))) return 0
-  // a detail read from Gemini's own media resolution goes back whatever the model (the adapter's hint)
-  const sent = sendsDetail || file.providerOptions?.["gemini"]?.[hintKey("mediaResolution")] === true
+  // the writer's own rule: a detail read from Gemini's own media resolution (the adapter's hint) goes back unless the
+  // model is one before Gemini 3
+  const sent = topLevel && geminiSendsPartResolution(model, file.providerOptions?.["gemini"]?.[hintKey("mediaResolution")] === true)
   const resolution = file.providerOptions?.["gemini"]?.["mediaResolution"] ?? (sent ? geminiLevelOfDetail(file.detail) : undefined) ?? requestResolution
   if (isImage(file)) return geminiImageTokens(imageSizeOfSource(file.source), model, resolution)
   return pdfPrice(file, geminiPdfPageTokens(model, resolution)) ?? geminiVideoPrice(file, model, resolution)
@@ -821,11 +823,9 @@ const geminiMessage = (rules: Rules, m: Message.Message, price: FilePrice, topLe
 
 const gemini = (rules: Rules, request: Request.Request, model: string | undefined): RequestEstimate => {
   const signatures = billsThoughtSignatures(model)
-  const generation = geminiGeneration(model)
-  // the writer sends a content's file its detail as a media resolution, unless the model is one before Gemini 3; a
-  // function response's files have none
+  // a content's file may go with its detail as a media resolution; a function response's files have none
   const price = dataUrlsInline(rules, geminiFilePrice(model, requestMediaResolution(request), false))
-  const topLevel = dataUrlsInline(rules, geminiFilePrice(model, requestMediaResolution(request), generation !== undefined && generation >= 3))
+  const topLevel = dataUrlsInline(rules, geminiFilePrice(model, requestMediaResolution(request), true))
   const frame = geminiContentTokens(model)
   const messages = request.messages.map((m) => geminiMessage(rules, m, price, topLevel, frame) + (signatures ? signaturesOf(rules, m) : 0))
   let tools = 0

@@ -17,7 +17,7 @@
  * | tool result text | `response: { output }` (`{ error }` when `isError`) |
  * | tool result JSON object | `response` itself |
  * | tool result files | `functionResponse.parts` (`inlineData`, `fileData`) |
- * | a file's `detail` `low` / `high` | the part's `mediaResolution` (`MEDIA_RESOLUTION_LOW` / `_HIGH`), for a request whose `model` is Gemini 3 or later (earlier ones reject it) or a detail read from such a field; none for `auto` |
+ * | a file's `detail` `low` / `high` | the part's `mediaResolution` (`MEDIA_RESOLUTION_LOW` / `_HIGH`), for a request whose `model` is Gemini 3 or later (earlier ones reject it), or a detail read from such a field unless the `model` is an earlier one; none for `auto` |
  * | provider-executed code | `executableCode` + `codeExecutionResult` parts |
  * | provider data | any other part, as sent |
  *
@@ -64,7 +64,7 @@
  * empty; a file URI's type, as the API's guide sends a YouTube URL),
  * `nullArgs` (the call's arguments were an explicit `null`), `mediaResolution`
  * (a file's `detail` was read from the part's own media resolution, so it goes
- * back whatever the model), `kind`
+ * back unless the request's model is one before Gemini 3), `kind`
  * (`executableCode` / `codeExecutionResult`), `parametersKey` (the
  * declaration's parameters came as `parameters` or `parameters_json_schema`),
  * `parametersAsSent` (a `parameters` schema that named its types in
@@ -132,7 +132,7 @@ import { messageText, quote } from "../internal/preview.js"
 import { inlineFileOf } from "../internal/dataUrlFile.js"
 import { bareMediaType } from "../internal/mediaType.js"
 import { GEMINI_URLS, geminiTakesUrl } from "../internal/fileUrls.js"
-import { geminiGeneration, geminiLevelOfDetail } from "../internal/imageSize.js"
+import { geminiGeneration, geminiLevelOfDetail, geminiSendsPartResolution } from "../internal/imageSize.js"
 import { mapSubschemas } from "../internal/jsonSchema.js"
 import { Effect, Result, type Schema, type Stream } from "effect"
 import * as Block from "../Block.js"
@@ -495,7 +495,7 @@ const detailOfResolution = (resolution: Schema.Json | undefined): Block.ImageDet
   return level === geminiLevelOfDetail("low") ? "low" : level === geminiLevelOfDetail("high") ? "high" : undefined
 }
 
-/** A detail read from the part's own media resolution, which the writer sends back whatever the model (`resolutionOf`). */
+/** A detail read from the part's own media resolution, which the writer sends back unless the model is one before Gemini 3 (`resolutionOf`). */
 const resolutionHint = (detail: Block.ImageDetail | undefined): { readonly mediaResolution?: true } => (detail === undefined ? {} : { mediaResolution: true })
 
 /**
@@ -845,8 +845,8 @@ const mimeTypeOf = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockInde
   return block.mediaType
 }
 
-/** The Gemini model a request is written for, by name and by whether it takes a media resolution per part (Gemini 3 and later). */
-const modelOf = new WeakMap<A.Ctx, { readonly name: string; readonly partResolution: boolean }>()
+/** The model a request is written for (`toRequest`), which decides whether a file's detail is sent (`geminiSendsPartResolution`). */
+const modelOf = new WeakMap<A.Ctx, string>()
 
 /**
  * The `mediaResolution` a content's file part is written with for the
@@ -856,8 +856,9 @@ const modelOf = new WeakMap<A.Ctx, { readonly name: string; readonly partResolut
  * keeps from Gemini, for a model before Gemini 3, which rejects the request
  * ("Per part media resolution is not supported for this Model"), and, unless
  * the detail was read from the part's own media resolution, when the write
- * names no model: a detail set for OpenAI is sent to Gemini only for a
- * request whose `model` is Gemini 3 or later.
+ * names no model or one with no Gemini version: a detail set for OpenAI is
+ * sent to Gemini only for a request whose `model` is Gemini 3 or later
+ * (`geminiSendsPartResolution`, which the request estimate asks too).
  */
 const resolutionOf = (
   ctx: A.Ctx,
@@ -874,10 +875,13 @@ const resolutionOf = (
   if (inResult) A.dropped(ctx, index, blockIndex, what, "the files of a Gemini function response have no media resolution")
   else if (kept?.["mediaResolution"] !== undefined || kept?.["media_resolution"] !== undefined) {
     A.dropped(ctx, index, blockIndex, what, "the part's own Gemini media resolution is sent instead")
-  } else if (model?.partResolution === false) {
-    A.dropped(ctx, index, blockIndex, what, `${messageText(model.name)} takes no media resolution per part (Gemini 3 and later do)`)
-  } else if (model === undefined && hintOf(block, key, "mediaResolution") !== true) {
-    A.dropped(ctx, index, blockIndex, what, "Gemini takes a media resolution per part from Gemini 3 on, and earlier models reject it: name the model in the request to send it")
+  } else if (!geminiSendsPartResolution(model, hintOf(block, key, "mediaResolution") === true)) {
+    const why = model === undefined
+      ? "name the model in the request to send it"
+      : geminiGeneration(model) === undefined
+      ? `${messageText(model)} names no Gemini version`
+      : `${messageText(model)} is not one of them`
+    A.dropped(ctx, index, blockIndex, what, `Gemini takes a media resolution per part from Gemini 3 on, and earlier models reject it: ${why}`)
   } else return { mediaResolution: { level } }
   return {}
 }
@@ -1637,8 +1641,7 @@ const reportDuplicateDeclarations = (ctx: A.Ctx, functions: ReadonlyArray<string
 export const toRequest = (request: Request.Request, options?: WriteOptions): Effect.Effect<Converted<Wire.RequestBody>, UnsupportedContent> => {
   const ctx = A.makeCtx(key, options)
   if (options?.spelling === "asRead") writesAsRead.add(ctx)
-  const generation = geminiGeneration(request.model)
-  if (request.model !== undefined && generation !== undefined) modelOf.set(ctx, { name: request.model, partResolution: generation >= 3 })
+  if (request.model !== undefined) modelOf.set(ctx, request.model)
   return A.runEncode(ctx, () => {
     // the request's kept fields by their wire names, without its hints
     const kept = keptOf(request, key, requestHints) ?? {}

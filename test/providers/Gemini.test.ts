@@ -1,4 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
+import { readFileSync } from "node:fs"
 import { Effect, Stream } from "effect"
 import { Block, Conversation, Message, Request, TokenEstimator } from "../../src/index.js"
 import { Gemini, OpenAiChat } from "../../src/providers/index.js"
@@ -798,5 +799,21 @@ describe("Gemini and an image's detail", () => {
     assert.isBelow(estimate("gemini-3-pro-preview", "low"), estimate("gemini-3-pro-preview", "high"))
     // sent without it to Gemini 2.5, so counted at the default
     assert.strictEqual(estimate("gemini-2.5-flash", "low"), estimate("gemini-2.5-flash", "high"))
+  })
+
+  it("counts a detail read from Gemini's own media resolution as the writer sends it: not to a model before Gemini 3", () => {
+    // a video, whose price on Gemini 2.5 depends on its resolution (an image's does not)
+    const video = { inlineData: { mimeType: "video/mp4", data: readFileSync(new URL("../data/media/video-faststart.mp4", import.meta.url)).toString("base64") } }
+    const low = read({ contents: [{ role: "user", parts: [{ text: "What happens?" }, { ...video, mediaResolution: { level: "MEDIA_RESOLUTION_LOW" } }] }] })
+    const plain = read({ contents: [{ role: "user", parts: [{ text: "What happens?" }, video] }] })
+    const estimate = (messages: ReadonlyArray<Message.Message>, model: string) =>
+      Effect.runSync(TokenEstimator.TokenEstimator.use((t) => Effect.succeed(t.estimateRequest(Request.make(messages, { model }), { provider: "gemini" }).total)).pipe(Effect.provide(TokenEstimator.layer)))
+    const parts = (messages: ReadonlyArray<Message.Message>, model: string) => ok(Gemini.toRequest(Request.make(messages, { model }))).value.contents
+    // Gemini 2.5: the writer leaves the detail out, so the two requests are one, and so are their counts
+    assert.deepStrictEqual(parts(low, "gemini-2.5-flash"), parts(plain, "gemini-2.5-flash"))
+    assert.strictEqual(estimate(low, "gemini-2.5-flash"), estimate(plain, "gemini-2.5-flash"))
+    // a model that names no version: the detail read from Gemini goes back, and is counted
+    assert.notDeepEqual(parts(low, "gemini-exp"), parts(plain, "gemini-exp"))
+    assert.isBelow(estimate(low, "gemini-exp"), estimate(plain, "gemini-exp"))
   })
 })
