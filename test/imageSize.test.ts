@@ -193,6 +193,27 @@ describe("openAiImageTokens", () => {
     expect(["gpt-4.1-mini", "o4-mini", "gpt-5-mini", "gpt-5-nano"].map((m) => openAiImageTokens(m, { width: 640, height: 480 }, undefined))).toEqual([488, 517, 361, 451])
   })
 
+  it("prices GPT-5.2 on by patches at 1.2: 1,536 of them, 2,500 from GPT-5.4 (10,000 at detail original), 1,536 for their mini and nano models", () => {
+    // the recorded figure: a 60x30 image, 2 patches, billed 4 tokens by gpt-5.4 (tiles would be 70 + 140)
+    expect(openAiImageTokens("gpt-5.4", { width: 60, height: 30 }, undefined)).toBe(4)
+    expect(openAiImageTokens("gpt-5.4-2026-03-05", { width: 1024, height: 1024 }, "high")).toBe(Math.ceil(1024 * 1.2) + 1)
+    // 1800x2400: 57 x 75 = 4,275 patches, over 2,500 and 1,536, under 10,000
+    const large = { width: 1800, height: 2400 }
+    const at = (model: string, detail?: string) => openAiImageTokens(model, large, detail)
+    expect(at("gpt-5.4", "original")).toBe(Math.ceil(4275 * 1.2) + 1)
+    expect(at("gpt-5.4")).toBeGreaterThan(Math.ceil(2400 * 1.2))
+    expect(at("gpt-5.4")).toBeLessThanOrEqual(Math.ceil(2500 * 1.2) + 1)
+    expect(at("gpt-5.4", "low")).toBe(at("gpt-5.4"))
+    expect(at("gpt-5.5")).toBe(at("gpt-5.4"))
+    // 1,536 patches: scaled to 1056x1408, 33 x 44 = 1,452, as for gpt-4.1-nano above; "original" changes nothing
+    for (const model of ["gpt-5.2", "gpt-5.3-codex", "gpt-5.4-mini", "gpt-5.4-nano-2026-03-17"]) {
+      expect([at(model), at(model, "original")], model).toEqual([Math.ceil(1452 * 1.2) + 1, Math.ceil(1452 * 1.2) + 1])
+    }
+    // gpt-5-nano keeps its 1.5, GPT-5.1 its tiles
+    expect(openAiImageTokens("gpt-5-nano", { width: 640, height: 480 }, undefined)).toBe(451)
+    expect(openAiImageTokens("gpt-5.1", { width: 640, height: 480 }, undefined)).toBe(70 + 2 * 140)
+  })
+
   it("knows nothing of a model it has no pricing for", () => {
     expect(openAiImageTokens("claude-sonnet-4-5", { width: 640, height: 480 }, undefined)).toBeUndefined()
     expect(openAiImageTokens("gpt-3.5-turbo", { width: 640, height: 480 }, undefined)).toBeUndefined()

@@ -211,24 +211,52 @@ const jpegSize = (b: ReturnType<typeof base64Bytes>): ImageSize | undefined => {
 // OpenAI's image pricing
 // ---------------------------------------------------------------------------
 
-/** How a model prices an image: by 512-pixel tiles of the scaled image, or by 32-pixel patches. */
+/**
+ * How a model prices an image: by 512-pixel tiles of the scaled image, or by
+ * 32-pixel patches, at most `budget` of them (`originalBudget` at `detail:
+ * "original"`, for the models that take it).
+ */
 type ImagePricing =
   | { readonly _tag: "Tiles"; readonly base: number; readonly perTile: number }
-  | { readonly _tag: "Patches"; readonly multiplier: number }
+  | { readonly _tag: "Patches"; readonly multiplier: number; readonly budget: number; readonly originalBudget?: number }
+
+/** The patch budget OpenAI documents for the models priced by patches before GPT-5.4, and its mini and nano models. */
+const PATCH_BUDGET = 1536
+/** GPT-5.4's larger budget, which its mini and nano models do not have. */
+const PATCH_BUDGET_GPT54 = 2500
+/** The budget of `detail: "original"` (GPT-5.4 on), which keeps the image as it is up to 10,000 patches. */
+const PATCH_BUDGET_ORIGINAL = 10_000
+
+const patches = (multiplier: number, budget = PATCH_BUDGET, originalBudget?: number): ImagePricing =>
+  originalBudget === undefined ? { _tag: "Patches", multiplier, budget } : { _tag: "Patches", multiplier, budget, originalBudget }
 
 /**
  * The image pricing of an OpenAI model, from OpenAI's documented figures and
  * checked against figures the API reported (2025–26 recordings: gpt-4o,
  * gpt-4o-mini, gpt-4.1-mini, gpt-4.1-nano, o4-mini, gpt-5, gpt-5-mini,
- * gpt-5-nano; the mini and nano gpt-5 multipliers are the recorded ones).
+ * gpt-5-nano, gpt-5.4; the multipliers of gpt-5-mini, gpt-5-nano and GPT-5.2
+ * on are the billed ones, which the guide's table does not give).
+ *
+ * GPT-5.2 and later price images by patches, the full models too: a 60×30
+ * image sent to gpt-5.4 was billed 4 tokens (2 patches at 1.2, and the one
+ * token every recorded patch figure has), where tiles would be 210. Their
+ * mini and nano models are billed at 1.2 as well (API measurements published
+ * on OpenAI's forum; gpt-5-nano stays at 1.5). GPT-5.4 and later take up to
+ * 2,500 patches, 10,000 at `detail: "original"`; their mini and nano models
+ * and GPT-5.2 and 5.3 take 1,536. GPT-5.1 is still priced by tiles.
  * `undefined` for a model whose pricing is not known.
  */
 const pricingOf = (model: string): ImagePricing | undefined => {
-  if (/^gpt-4\.1-mini/.test(model)) return { _tag: "Patches", multiplier: 1.62 }
-  if (/^gpt-4\.1-nano/.test(model)) return { _tag: "Patches", multiplier: 2.46 }
-  if (/^o4-mini/.test(model)) return { _tag: "Patches", multiplier: 1.72 }
-  if (/^gpt-5(\.\d+)?-mini/.test(model)) return { _tag: "Patches", multiplier: 1.2 }
-  if (/^gpt-5(\.\d+)?-nano/.test(model)) return { _tag: "Patches", multiplier: 1.5 }
+  if (/^gpt-4\.1-mini/.test(model)) return patches(1.62)
+  if (/^gpt-4\.1-nano/.test(model)) return patches(2.46)
+  if (/^o4-mini/.test(model)) return patches(1.72)
+  if (/^gpt-5-mini/.test(model)) return patches(1.2)
+  if (/^gpt-5-nano/.test(model)) return patches(1.5)
+  const minor = /^gpt-5\.(\d+)/.exec(model)?.[1]
+  if (minor !== undefined && Number(minor) >= 2) {
+    if (/^gpt-5\.\d+-(mini|nano)/.test(model)) return patches(1.2)
+    return Number(minor) >= 4 ? patches(1.2, PATCH_BUDGET_GPT54, PATCH_BUDGET_ORIGINAL) : patches(1.2)
+  }
   if (/^gpt-4o-mini/.test(model)) return { _tag: "Tiles", base: 2833, perTile: 5667 }
   if (/^gpt-5/.test(model)) return { _tag: "Tiles", base: 70, perTile: 140 }
   if (/^(o1|o3)(?!-mini)/.test(model)) return { _tag: "Tiles", base: 75, perTile: 150 }
@@ -249,25 +277,27 @@ const tilesOf = ({ width, height }: ImageSize): number => {
   return Math.ceil(w / 512) * Math.ceil(h / 512)
 }
 
-/** The 32-pixel patches of an image, scaled down to at most 1,536 patches the way OpenAI documents it. */
-const patchesOf = ({ width, height }: ImageSize): number => {
-  const patches = Math.ceil(width / 32) * Math.ceil(height / 32)
-  if (patches <= 1536) return patches
-  const shrink = Math.sqrt((1536 * 32 * 32) / (width * height))
+/** The 32-pixel patches of an image, scaled down to at most `budget` patches the way OpenAI documents it. */
+const patchesOf = ({ width, height }: ImageSize, budget: number): number => {
+  const count = Math.ceil(width / 32) * Math.ceil(height / 32)
+  if (count <= budget) return count
+  const shrink = Math.sqrt((budget * 32 * 32) / (width * height))
   let w = width * shrink
   let h = height * shrink
   // then shrink again so that a whole number of patches fits the width, and the height with it
   const fitWidth = Math.floor(w / 32) / (w / 32)
   w *= fitWidth
   h *= fitWidth
-  return Math.min(1536, Math.ceil(w / 32) * Math.ceil(h / 32))
+  return Math.min(budget, Math.ceil(w / 32) * Math.ceil(h / 32))
 }
 
 /**
  * The prompt tokens an OpenAI model charges for an image of a known size, or
  * `undefined` when the model's pricing is not known. `detail: "low"` costs a
- * tile-priced image its base alone. Patch-priced images cost one token more
- * than patches × multiplier (rounded up), as every recorded figure shows.
+ * tile-priced image its base alone; a patch-priced one costs the same at any
+ * detail but `"original"`, which takes the model's larger budget when it has
+ * one. Patch-priced images cost one token more than patches × multiplier
+ * (rounded up), as every recorded figure shows.
  */
 export const openAiImageTokens = (model: string, size: ImageSize, detail: unknown): number | undefined => {
   const pricing = pricingOf(model)
@@ -275,8 +305,10 @@ export const openAiImageTokens = (model: string, size: ImageSize, detail: unknow
   switch (pricing._tag) {
     case "Tiles":
       return detail === "low" ? pricing.base : pricing.base + pricing.perTile * tilesOf(size)
-    case "Patches":
-      return Math.ceil(patchesOf(size) * pricing.multiplier) + 1
+    case "Patches": {
+      const budget = detail === "original" ? pricing.originalBudget ?? pricing.budget : pricing.budget
+      return Math.ceil(patchesOf(size, budget) * pricing.multiplier) + 1
+    }
     default:
       return absurd(pricing)
   }
