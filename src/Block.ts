@@ -236,17 +236,20 @@ export const FileSource = Schema.Union([Base64Source, UrlSource, FileIdSource, T
 export type FileSource = typeof FileSource.Type
 
 /**
- * OpenAI's image `detail` setting.
+ * OpenAI's image `detail` setting. `"original"` (GPT-5.4 and later) reads
+ * the image at its own resolution, up to 10,000 patches of 32 pixels; the
+ * Gemini adapter writes it as the ultra-high media resolution, and reads
+ * that back as `"original"`, as it does `"low"` and `"high"`.
  *
  * @example
  * Block.image("https://example.com/cat.png", { detail: "low" }).detail // "low"
  *
  * @since 0.1.0
  */
-export const ImageDetail = Schema.Literals(["auto", "low", "high"])
+export const ImageDetail = Schema.Literals(["auto", "low", "high", "original"])
 
 /**
- * OpenAI's image detail setting: `"auto"`, `"low"` or `"high"`.
+ * OpenAI's image detail setting: `"auto"`, `"low"`, `"high"` or `"original"`.
  *
  * @since 0.1.0
  */

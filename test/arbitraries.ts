@@ -143,7 +143,7 @@ export const fileBlock: Arbitrary.Arbitrary<Block.FileBlock> = intBetween(0, 5).
   Arbitrary.flatMap((k): Arbitrary.Arbitrary<Block.FileBlock> => {
     switch (k) {
       case 0:
-        return maybe(pick(["auto", "low", "high"] as const)).pipe(
+        return maybe(pick(["auto", "low", "high", "original"] as const)).pipe(
           Arbitrary.map((detail) => Block.image("https://example.com/chart.png", defined({ detail })))
         )
       case 1:

@@ -497,11 +497,27 @@ export const geminiMediaResolution = (value: unknown): keyof typeof GEMINI_3_IMA
 
 /**
  * The per-part media resolution level an image's `detail` asks Gemini for:
- * `low` and `high` name theirs; `auto` (the model chooses) and no detail
- * name none, which is Gemini's default.
+ * `low` and `high` name theirs, `original` (the image as it is) the highest,
+ * ultra-high; `auto` (the model chooses) and no detail name none, which is
+ * Gemini's default.
  */
-export const geminiLevelOfDetail = (detail: Block.ImageDetail | undefined): "MEDIA_RESOLUTION_LOW" | "MEDIA_RESOLUTION_HIGH" | undefined =>
-  detail === "low" ? "MEDIA_RESOLUTION_LOW" : detail === "high" ? "MEDIA_RESOLUTION_HIGH" : undefined
+export const geminiLevelOfDetail = (
+  detail: Block.ImageDetail | undefined
+): "MEDIA_RESOLUTION_LOW" | "MEDIA_RESOLUTION_HIGH" | "MEDIA_RESOLUTION_ULTRA_HIGH" | undefined => {
+  switch (detail) {
+    case "low":
+      return "MEDIA_RESOLUTION_LOW"
+    case "high":
+      return "MEDIA_RESOLUTION_HIGH"
+    case "original":
+      return "MEDIA_RESOLUTION_ULTRA_HIGH"
+    case "auto":
+    case undefined:
+      return undefined
+    default:
+      return absurd(detail)
+  }
+}
 
 /**
  * Whether the Gemini writer sends a content's file its `detail` as the part's

@@ -17,7 +17,7 @@
  * | tool result text | `response: { output }` (`{ error }` when `isError`) |
  * | tool result JSON object | `response` itself |
  * | tool result files | `functionResponse.parts` (`inlineData`, `fileData`) |
- * | a file's `detail` `low` / `high` | the part's `mediaResolution` (`MEDIA_RESOLUTION_LOW` / `_HIGH`), for a request whose `model` is Gemini 3 or later (earlier ones reject it), or a detail read from such a field unless the `model` is an earlier one; none for `auto` |
+ * | a file's `detail` `low` / `high` / `original` | the part's `mediaResolution` (`MEDIA_RESOLUTION_LOW` / `_HIGH` / `_ULTRA_HIGH`), for a request whose `model` is Gemini 3 or later (earlier ones reject it), or a detail read from such a field unless the `model` is an earlier one; none for `auto` |
  * | provider-executed code | `executableCode` + `codeExecutionResult` parts |
  * | provider data | any other part, as sent |
  *
@@ -481,18 +481,21 @@ const partExtras = (part: Obj, known: ReadonlySet<string>, nestedKey: string, ne
 /** The media type of a file part that names none. */
 const UNTYPED = "application/octet-stream"
 
+/** The details the writer sends as a media resolution level. */
+const SENT_DETAILS: ReadonlyArray<Block.ImageDetail> = ["low", "high", "original"]
+
 /**
  * The `detail` a part's media resolution is, when it is exactly the level
- * the writer sends for one (`{ level: "MEDIA_RESOLUTION_LOW" }`, `..._HIGH`);
- * any other (medium, ultra high, a token count, another spelling of the
- * level) is kept as the part's own field.
+ * the writer sends for one (`{ level: "MEDIA_RESOLUTION_LOW" }`, `..._HIGH`,
+ * `..._ULTRA_HIGH`); any other (medium, a token count, another spelling of
+ * the level) is kept as the part's own field.
  */
 const detailOfResolution = (resolution: Schema.Json | undefined): Block.ImageDetail | undefined => {
   if (!A.isObj(resolution)) return undefined
   const keys = Object.keys(resolution)
   if (keys.length !== 1 || keys[0] !== "level") return undefined
   const level = resolution["level"]
-  return level === geminiLevelOfDetail("low") ? "low" : level === geminiLevelOfDetail("high") ? "high" : undefined
+  return SENT_DETAILS.find((detail) => geminiLevelOfDetail(detail) === level)
 }
 
 /** A detail read from the part's own media resolution, which the writer sends back unless the model is one before Gemini 3 (`resolutionOf`). */
@@ -850,8 +853,8 @@ const modelOf = new WeakMap<A.Ctx, string>()
 
 /**
  * The `mediaResolution` a content's file part is written with for the
- * file's `detail` (`low`, `high`; `auto` is Gemini's default and needs
- * none). Reported and left out where it cannot go: in a function response's
+ * file's `detail` (`low`, `high`, `original` as ultra-high; `auto` is
+ * Gemini's default and needs none). Reported and left out where it cannot go: in a function response's
  * files (which have no media resolution), beside a media resolution the part
  * keeps from Gemini, for a model before Gemini 3, which rejects the request
  * ("Per part media resolution is not supported for this Model"), and, unless

@@ -281,7 +281,7 @@ export interface RefusalPart {
  */
 export interface ImagePart {
   readonly type: "image_url"
-  readonly image_url: { readonly url: string; readonly detail?: "auto" | "low" | "high" }
+  readonly image_url: { readonly url: string; readonly detail?: "auto" | "low" | "high" | "original" }
 }
 
 /**

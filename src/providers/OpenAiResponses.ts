@@ -226,7 +226,7 @@ const readFilePart = (ctx: A.Ctx, part: Obj, at: string): Block.FileBlock | unde
     const fileId = A.optStr(ctx, part, "file_id", at)
     const detail = A.optStr(ctx, part, "detail", at)
     const extra = A.extrasOf(part, inputImageKeys)
-    const known = detail === "auto" || detail === "low" || detail === "high"
+    const known = detail === "auto" || detail === "low" || detail === "high" || detail === "original"
     const read = url === undefined ? undefined : A.imageOfUrl(url)
     const options = {
       ...(known ? { detail: detail as Block.ImageDetail } : {}),

@@ -405,7 +405,7 @@ export interface InputText {
  */
 export interface InputImage {
   type: "input_image"
-  detail: "auto" | "low" | "high"
+  detail: "auto" | "low" | "high" | "original"
   image_url?: string
   file_id?: string
 }

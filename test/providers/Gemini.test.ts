@@ -753,23 +753,35 @@ describe("Gemini and an image's detail", () => {
     ])
   })
 
-  it("reads a part's low or high media resolution as the detail it is, and keeps any other as the part's own field", () => {
+  it("reads a part's low, high or ultra-high media resolution as the detail it is (ultra-high is original), and keeps any other as the part's own field", () => {
     const parts = [
       { inlineData: { mimeType: "image/png", data: "iVBORw0KGgo=" }, mediaResolution: { level: "MEDIA_RESOLUTION_LOW" } },
       { fileData: { mimeType: "image/png", fileUri: chart }, mediaResolution: { level: "MEDIA_RESOLUTION_MEDIUM" } },
-      { fileData: { mimeType: "video/mp4", fileUri: "gs://bucket/v.mp4" }, mediaResolution: { level: "MEDIA_RESOLUTION_ULTRA_HIGH" } }
+      { fileData: { mimeType: "video/mp4", fileUri: "gs://bucket/v.mp4" }, mediaResolution: { level: "MEDIA_RESOLUTION_ULTRA_HIGH" } },
+      { inlineData: { mimeType: "image/png", data: "iVBORw0KGgo=" }, mediaResolution: { level: "MEDIA_RESOLUTION_ULTRA_HIGH", numTokens: 70 } }
     ]
-    const [low, medium, ultra] = read({ contents: [{ role: "user", parts }] })[0]!.content as ReadonlyArray<Block.FileBlock>
+    const [low, medium, ultra, counted] = read({ contents: [{ role: "user", parts }] })[0]!.content as ReadonlyArray<Block.FileBlock>
     assert.strictEqual(low?.detail, "low")
     // marked as Gemini's own, which the writer sends back whatever the model
     assert.deepStrictEqual<unknown>(low?.providerOptions, { gemini: { $mediaResolution: true } })
     assert.isUndefined(medium?.detail)
     assert.deepStrictEqual<unknown>(medium?.providerOptions, { gemini: { mediaResolution: { level: "MEDIA_RESOLUTION_MEDIUM" } } })
-    assert.deepStrictEqual<unknown>(ultra?.providerOptions, { gemini: { mediaResolution: { level: "MEDIA_RESOLUTION_ULTRA_HIGH" } } })
+    assert.strictEqual(ultra?.detail, "original")
+    assert.deepStrictEqual<unknown>(ultra?.providerOptions, { gemini: { $mediaResolution: true } })
+    // a level with anything beside it is not one the writer sends: kept as it is
+    assert.isUndefined(counted?.detail)
+    assert.deepStrictEqual<unknown>(counted?.providerOptions, { gemini: { mediaResolution: { level: "MEDIA_RESOLUTION_ULTRA_HIGH", numTokens: 70 } } })
     roundTrip({ contents: [{ role: "user", parts }] })
-    // to OpenAI, the low resolution is the image's detail
-    const chat = exact(OpenAiChat.toMessages(read({ contents: [{ role: "user", parts: [parts[0]!] }] })))
-    assert.deepStrictEqual<unknown>(chat, [{ role: "user", content: [{ type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=", detail: "low" } }] }])
+    // to OpenAI, the low resolution is the image's detail, and ultra-high its original resolution
+    const ultraImage = { ...parts[0]!, mediaResolution: { level: "MEDIA_RESOLUTION_ULTRA_HIGH" } }
+    const chat = exact(OpenAiChat.toMessages(read({ contents: [{ role: "user", parts: [parts[0]!, ultraImage] }] })))
+    assert.deepStrictEqual<unknown>(chat, [{
+      role: "user",
+      content: [
+        { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=", detail: "low" } },
+        { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=", detail: "original" } }
+      ]
+    }])
   })
 
   it("reports the detail it cannot send: for a model before Gemini 3, in a function response's files, beside the part's own media resolution", () => {

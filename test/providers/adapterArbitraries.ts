@@ -78,7 +78,7 @@ const chatFile: Arbitrary.Arbitrary<Block.FileBlock> = intBetween(0, 5).pipe(
   Arbitrary.flatMap((k): Arbitrary.Arbitrary<Block.FileBlock> => {
     switch (k) {
       case 0:
-        return maybe(pick(["auto", "low", "high"] as const)).pipe(Arbitrary.map((detail) => Block.image("https://example.com/chart.png", defined({ detail }))))
+        return maybe(pick(["auto", "low", "high", "original"] as const)).pipe(Arbitrary.map((detail) => Block.image("https://example.com/chart.png", defined({ detail }))))
       case 1:
         return Arbitrary.Constant(Block.image("data:image/png;base64,iVBORw0KGgoAAAANSUhEUg=="))
       case 2:

@@ -100,7 +100,7 @@ const conversationOf = (parts: {
 
 const R = "openai-responses"
 
-const responsesImage = Arbitrary.all({ k: intBetween(0, 2), detail: pick(["auto", "low", "high"] as const) }).pipe(
+const responsesImage = Arbitrary.all({ k: intBetween(0, 2), detail: pick(["auto", "low", "high", "original"] as const) }).pipe(
   Arbitrary.map(({ detail, k }) =>
     k === 0
       ? Block.image("https://example.com/chart.png", { detail })
@@ -374,7 +374,7 @@ const geminiFile = Arbitrary.all({ k: intBetween(0, 2), name: maybe(pick(["chart
 )
 
 /** A content's file, which may carry an image's detail (a media resolution; `auto`, Gemini's default, is sent as none). */
-const geminiContentFile = Arbitrary.all({ file: geminiFile, detail: maybe(pick(["low", "high"] as const)) }).pipe(
+const geminiContentFile = Arbitrary.all({ file: geminiFile, detail: maybe(pick(["low", "high", "original"] as const)) }).pipe(
   Arbitrary.map(({ detail, file }) => (detail === undefined ? file : Block.file(file.source, file.mediaType, { ...defined({ filename: file.filename }), detail })))
 )
 
