@@ -684,8 +684,10 @@ const RESPONSES_CALL_EXTRA = { sent: 1, stored: 4 } as const
 /**
  * With tool definitions, the gpt-5 family's requests count 81 tokens more
  * than their rendering, the definitions written as a message of their own
- * (gpt-5, gpt-5-mini, gpt-5-nano, gpt-5.4-mini; 2025–26; 80 when every tool
- * is parameterless): a preamble the request does not show.
+ * (gpt-5, gpt-5-mini, gpt-5-nano, gpt-5.4-mini; 2025–26): a preamble the
+ * request does not show. Requests none of whose tools is strict and that
+ * hold no image count 1 less for each tool (19 recorded, all pinned: no
+ * rendering found explains it, and the 5 with an image are exact).
  */
 const GPT5_TOOLS_PREAMBLE = 81
 
