@@ -840,8 +840,7 @@ const userPart = (ctx: A.Ctx, part: A.Obj, path: string): Block.UserBlock => {
     case "image_url": {
       const image = A.obj(ctx, part["image_url"], `${path}.image_url`)
       const url = A.str(ctx, image, "url", `${path}.image_url`)
-      const raw = image["detail"]
-      const detail = raw === "auto" || raw === "low" || raw === "high" || raw === "original" ? raw : undefined
+      const detail = A.imageDetailOf(image["detail"])
       const nested = A.extrasOf(image, detail === undefined ? URL_KEY : IMAGE_KEYS)
       const extras = A.withNested(A.extrasOf(part, PART_KEYS["image_url"]!), "image_url", nested)
       const read = A.imageOfUrl(url)

@@ -226,12 +226,12 @@ const readFilePart = (ctx: A.Ctx, part: Obj, at: string): Block.FileBlock | unde
     const fileId = A.optStr(ctx, part, "file_id", at)
     const detail = A.optStr(ctx, part, "detail", at)
     const extra = A.extrasOf(part, inputImageKeys)
-    const known = detail === "auto" || detail === "low" || detail === "high" || detail === "original"
+    const known = A.imageDetailOf(detail)
     const read = url === undefined ? undefined : A.imageOfUrl(url)
     const options = {
-      ...(known ? { detail: detail as Block.ImageDetail } : {}),
+      ...(known === undefined ? {} : { detail: known }),
       // a data URL's declared type that is not an image type is a hint, written back as it came
-      ...keep(key, detail !== undefined && !known ? { ...extra, detail } : extra, { dataUrlMediaType: read?.declared })
+      ...keep(key, detail !== undefined && known === undefined ? { ...extra, detail } : extra, { dataUrlMediaType: read?.declared })
     }
     if (read !== undefined) return Block.file(read.source, read.mediaType, options)
     if (fileId !== undefined) return Block.image(Block.fileId(fileId), options)
