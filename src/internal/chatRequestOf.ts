@@ -56,7 +56,7 @@ const joined = (blocks: ReadonlyArray<Block.TextBlock>): string => {
  * is left out, as the adapter leaves it out. What was measured goes beside the part (`withMeasured`),
  * where no field of a request body can stand for it.
  */
-const filePart = (file: Block.FileBlock): Obj | undefined => {
+const filePart = (file: Block.FileBlock, responses: boolean): Obj | undefined => {
   const source = file.source
   if (isImageType(file.mediaType)) {
     const detail = file.detail === undefined ? {} : { detail: file.detail }
@@ -79,12 +79,15 @@ const filePart = (file: Block.FileBlock): Obj | undefined => {
     return seconds === undefined ? { type: "input_audio" } : withMeasured({ type: "input_audio" }, { seconds })
   }
   if (source._tag === "Text") return text(source.text)
-  // a PDF the request holds is priced by its pages, counted here as an image is measured (see `pdfPartPages`)
+  // a PDF the request holds is priced by its pages, counted here as an image is measured (see `pdfPartPages`), and on
+  // the Responses API at the detail its page images are read at, which the adapter sends (Chat's file part has none)
   const pages = isPdf(file) ? pdfPagesOfSource(source) : undefined
-  return pages === undefined ? { type: "file" } : withMeasured({ type: "file" }, { pages })
+  const detail = file.detail
+  const part = responses ? { type: "input_file", ...(detail === "auto" || detail === "low" || detail === "high" ? { detail } : {}) } : { type: "file" }
+  return pages === undefined ? part : withMeasured(part, { pages })
 }
 
-const user = (m: Message.UserMessage): ChatMessageLike => {
+const user = (m: Message.UserMessage, responses: boolean): ChatMessageLike => {
   const name = m.name === undefined ? {} : { name: m.name }
   let textOnly = true
   for (const block of m.content) if (block._tag !== "Text") textOnly = false
@@ -96,7 +99,7 @@ const user = (m: Message.UserMessage): ChatMessageLike => {
         parts.push(text(block.text))
         break
       case "File": {
-        const part = filePart(block)
+        const part = filePart(block, responses)
         if (part !== undefined) parts.push(part)
         break
       }
@@ -222,9 +225,10 @@ const definition = (t: Request.ToolDefinition): Obj => ({
 
 /**
  * The request as the prompt renderer reads it, and `starts[i]`, the index of
- * the first wire message written for input message `i`.
+ * the first wire message written for input message `i`; for the Responses
+ * API (`responses`), a PDF is an `input_file` with the detail it is sent with.
  */
-export const chatRequestOf = (request: Request.Request): { readonly body: ChatRequestLike; readonly starts: ReadonlyArray<number> } => {
+export const chatRequestOf = (request: Request.Request, responses = false): { readonly body: ChatRequestLike; readonly starts: ReadonlyArray<number> } => {
   // the request's kept Chat Completions fields come first, as the adapter writes them (a tool list or tool choice
   // of a kind the model does not type is kept there), by their wire names and without the adapter's hints
   const body: Record<string, unknown> = { ...wireFieldsOf(own(request), (name) => OPENAI_CHAT_HINTS.has(name)) }
@@ -239,7 +243,7 @@ export const chatRequestOf = (request: Request.Request): { readonly body: ChatRe
         break
       // a message the writer emptied is left out, as `OpenAiChat.toRequest` leaves it out
       case "user": {
-        const written = user(m)
+        const written = user(m, responses)
         if (!(m.content.length > 0 && Array.isArray(written.content) && written.content.length === 0)) messages.push(written)
         break
       }

@@ -449,7 +449,9 @@ const imagePartTokens = (part: { readonly [key: string]: unknown }, model: strin
  */
 const filePartTokens = (part: { readonly [key: string]: unknown }, model: string | undefined): number => {
   const pages = pdfPartPages(part)
-  return pages === undefined ? 0 : pages * openAiPdfPageTokens(model === undefined ? undefined : bareModel(model))
+  // a Responses input_file's detail; Chat's file part has none
+  const detail = part["type"] === "input_file" ? part["detail"] : undefined
+  return pages === undefined ? 0 : pages * openAiPdfPageTokens(model === undefined ? undefined : bareModel(model), detail)
 }
 
 /** The pages of the PDF a file part holds inline, or `undefined`. */

@@ -340,7 +340,11 @@ const ONE_TILE: ImageSize = { width: 384, height: 384 }
  * (765 on gpt-4o, 630 on gpt-5; 2,425 on gpt-4.1-mini, priced by patches;
  * 25,501 on gpt-4o-mini, whose image tokens are multiplied so that an image
  * costs what it does on gpt-4o; OpenAI does not say whether its PDF pages
- * are billed so, and no recorded request shows it).
+ * are billed so, and no recorded request shows it), or at low detail when
+ * the Responses `input_file` asks for it (`detail: "low"`). The guide has
+ * `auto`, the default, read pages at high detail from GPT-5.6 on and at low
+ * before; with no recorded figure to tell, `auto` is priced as high, the
+ * larger.
  */
-export const openAiPdfPageTokens = (model: string | undefined): number =>
-  openAiImagePartTokens(model, PAGE_PIXELS, "high") + PDF_PAGE_TEXT_TOKENS
+export const openAiPdfPageTokens = (model: string | undefined, detail?: unknown): number =>
+  openAiImagePartTokens(model, PAGE_PIXELS, detail === "low" ? "low" : "high") + PDF_PAGE_TEXT_TOKENS

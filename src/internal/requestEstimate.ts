@@ -179,7 +179,7 @@ const renderOptions = (model: string | undefined, provider: Provider): RenderOpt
 }
 
 const openAiChat = (rules: Rules, request: Request.Request, model: string | undefined, provider: Provider): RequestEstimate => {
-  const { body, starts } = chatRequestOf(request)
+  const { body, starts } = chatRequestOf(request, provider === "openai-responses")
   // the renderer reads the model from the body (what an image costs, how parallel results are written): the body
   // names the model counted for, so that no part of the count is for the request's own model when another was asked
   const counted = countChatRequest(model === undefined ? body : { ...body, model }, rules.promptText, renderOptions(model, provider))

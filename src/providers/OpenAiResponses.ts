@@ -182,6 +182,11 @@ const refusalKeys = new Set(["type", "refusal"])
 const inputTextKeys = new Set(["type", "text"])
 const inputImageKeys = new Set(["type", "image_url", "file_id", "detail"])
 const inputFileKeys = new Set(["type", "file_data", "file_id", "file_url", "filename"])
+const inputFileDetailKeys = new Set([...inputFileKeys, "detail"])
+
+/** The details an `input_file` takes (how a PDF's page images are read); `original` is an image's only. */
+const fileDetailOf = (value: unknown): "auto" | "low" | "high" | undefined =>
+  value === "auto" || value === "low" || value === "high" ? value : undefined
 const functionCallKeys = new Set(["type", "call_id", "name", "arguments", "id"])
 const functionOutputKeys = new Set(["type", "call_id", "output", "id"])
 const reasoningKeys = new Set(["type", "id", "summary", "content", "encrypted_content", "status"])
@@ -242,12 +247,13 @@ const readFilePart = (ctx: A.Ctx, part: Obj, at: string): Block.FileBlock | unde
     const fileId = A.optStr(ctx, part, "file_id", at)
     const url = A.optStr(ctx, part, "file_url", at)
     const filename = A.optStr(ctx, part, "filename", at)
-    const extra = A.extrasOf(part, inputFileKeys)
-    const options = { ...defined({ filename }), ...keep(key, extra) }
+    const detail = fileDetailOf(part["detail"])
+    const extra = A.extrasOf(part, detail === undefined ? inputFileKeys : inputFileDetailKeys)
+    const options = { ...defined({ filename, detail }), ...keep(key, extra) }
     if (data !== undefined) {
       const parsed = Block.parseDataUrl(data)
       // a bare base64 payload (no data: prefix) is kept as sent
-      if (parsed === undefined) return Block.file(Block.base64(data), "application/octet-stream", { ...defined({ filename }), ...keep(key, { ...extra, file_data: data }) })
+      if (parsed === undefined) return Block.file(Block.base64(data), "application/octet-stream", { ...defined({ filename, detail }), ...keep(key, { ...extra, file_data: data }) })
       return Block.file(Block.base64(parsed.data), parsed.mediaType, options)
     }
     // Responses sends no type with a file id or URL: the file name's extension, or the URL's, names it
@@ -590,8 +596,11 @@ const writeFile = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockIndex
   if (block.title !== undefined || block.context !== undefined || block.citationsEnabled !== undefined) {
     ctx.warnings.push(new DroppedContent({ index, blockIndex, what: "document title, context or citation settings", reason: "an input_file has none" }))
   }
-  if (block.detail !== undefined) {
-    A.dropped(ctx, index, blockIndex, `the detail setting of ${A.an(block.mediaType)} ${messageText(block.mediaType)} file`, "only an input_image has one")
+  // an input_file's detail is how a PDF's page images are read: auto, low or high
+  const detail = fileDetailOf(block.detail)
+  if (detail !== undefined) file.detail = detail
+  else if (block.detail !== undefined) {
+    A.dropped(ctx, index, blockIndex, `the ${block.detail} detail setting of ${A.an(block.mediaType)} ${messageText(block.mediaType)} file`, "an input_file takes auto, low or high")
   }
   return merge(file, extra)
 }

@@ -422,6 +422,8 @@ export interface InputFile {
   file_id?: string
   file_url?: string
   filename?: string
+  /** How a PDF's page images are read. */
+  detail?: "auto" | "low" | "high"
 }
 
 /**

@@ -86,3 +86,45 @@ describe("an image's original detail", () => {
     assert.isAtMost(image("high", "gpt-5.2"), Math.ceil(1536 * 1.2) + 1)
   })
 })
+
+/** A PDF of two pages. */
+const PDF = `data:application/pdf;base64,${Buffer.from(
+  "%PDF-1.7\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>\nendobj\n" +
+    "3 0 obj\n<< /Type /Page /Parent 2 0 R >>\nendobj\n4 0 obj\n<< /Type /Page /Parent 2 0 R >>\nendobj\n%%EOF\n"
+).toString("base64")}`
+
+const pdfBody = (detail?: string) => ({
+  model: "gpt-4o",
+  input: [{ role: "user", content: [{ type: "input_file", file_data: PDF, filename: "report.pdf", ...(detail === undefined ? {} : { detail }) }] }]
+})
+
+describe("a PDF's detail on the Responses API (how its page images are read: auto, low or high)", () => {
+  it("is read as the block's detail and written back; Chat's file part has none, and says so", () => {
+    const read = ok(OpenAiResponses.fromRequest(pdfBody("low")))
+    assert.strictEqual(imageOf(read.value).detail, "low")
+    assert.isUndefined(imageOf(read.value).providerOptions)
+    const back = ok(OpenAiResponses.toRequest(read.value))
+    assert.deepStrictEqual(back.warnings, [])
+    assert.deepStrictEqual<unknown>(back.value.input, pdfBody("low").input)
+    const chat = ok(OpenAiChat.toRequest(read.value))
+    assert.deepStrictEqual(chat.warnings.map((w) => w._tag), ["DroppedContent"])
+  })
+
+  it("is sent for a document given the detail (it was left out, reported as one only an image has), but not original", () => {
+    const high = ok(OpenAiResponses.toRequest(Request.make([Message.user([Block.document(PDF, { filename: "report.pdf", detail: "high" })])], { model: "gpt-4o" })))
+    assert.deepStrictEqual(high.warnings, [])
+    assert.deepStrictEqual<unknown>(high.value.input, pdfBody("high").input)
+    const original = ok(OpenAiResponses.toRequest(Request.make([Message.user([Block.document(PDF, { filename: "report.pdf", detail: "original" })])], { model: "gpt-4o" })))
+    assert.deepStrictEqual<unknown>(original.value.input, pdfBody().input)
+    assert.deepStrictEqual(original.warnings.map((w) => w._tag), ["DroppedContent"])
+    assert.include(original.warnings[0]!.message, "an input_file takes auto, low or high")
+  })
+
+  it("prices each page's image at low detail when asked (85 on gpt-4o), else at high (765), auto included", () => {
+    const total = (detail?: string) =>
+      TokenEstimator.heuristic.estimateRequest(ok(OpenAiResponses.fromRequest(pdfBody(detail))).value, { provider: "openai-responses", model: "gpt-4o" }).total
+    assert.strictEqual(total("high") - total("low"), 2 * (765 - 85))
+    assert.strictEqual(total("auto"), total("high"))
+    assert.strictEqual(total(), total("high"))
+  })
+})
