@@ -435,9 +435,16 @@ describe("OpenAiResponses streams", () => {
 })
 
 describe("OpenAiResponses and a detail setting on a file that is not an image", () => {
-  it("reports it left out, as an input_file has none", () => {
-    const written = ok(OpenAiResponses.toMessages([Message.user([Block.text("Read it."), Block.document(Block.url("https://example.com/a.pdf"), { detail: "high" })])]))
-    assert.deepStrictEqual(tags(written), ["DroppedContent"])
-    assert.include(written.warnings[0]!.message, "the detail setting of an application/pdf file")
+  it("sends auto, low or high on the input_file (how a PDF's page images are read), and reports original left out", () => {
+    const doc = (detail: Block.ImageDetail) => ok(OpenAiResponses.toMessages([Message.user([Block.text("Read it."), Block.document(Block.url("https://example.com/a.pdf"), { detail })])]))
+    const high = doc("high")
+    assert.deepStrictEqual(tags(high), [])
+    assert.deepStrictEqual<unknown>(high.value[0], {
+      role: "user",
+      content: [{ type: "input_text", text: "Read it." }, { type: "input_file", file_url: "https://example.com/a.pdf", detail: "high" }]
+    })
+    const original = doc("original")
+    assert.deepStrictEqual(tags(original), ["DroppedContent"])
+    assert.include(original.warnings[0]!.message, "the original detail setting of an application/pdf file")
   })
 })
