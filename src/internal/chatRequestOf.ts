@@ -19,7 +19,7 @@ import { audioSecondsOfSource } from "./audio.js"
 import { imageSizeOfBase64 } from "./imageSize.js"
 import { isImageType } from "./anthropicFiles.js"
 import { bareMediaType } from "./mediaType.js"
-import { openAiTakesUrl } from "./fileUrls.js"
+import { inputFileDetailOf, openAiTakesUrl } from "./fileUrls.js"
 import { isPdf, pdfPagesOfSource } from "./pdf.js"
 import { asStoredCall, type ChatMessageLike, type ChatRequestLike, withCall, withMeasured } from "./openAiChatPrompt.js"
 import { keptToolSettings } from "./toolSettings.js"
@@ -82,8 +82,8 @@ const filePart = (file: Block.FileBlock, responses: boolean): Obj | undefined =>
   // a PDF the request holds is priced by its pages, counted here as an image is measured (see `pdfPartPages`), and on
   // the Responses API at the detail its page images are read at, which the adapter sends (Chat's file part has none)
   const pages = isPdf(file) ? pdfPagesOfSource(source) : undefined
-  const detail = file.detail
-  const part = responses ? { type: "input_file", ...(detail === "auto" || detail === "low" || detail === "high" ? { detail } : {}) } : { type: "file" }
+  const detail = inputFileDetailOf(file.detail)
+  const part = responses ? { type: "input_file", ...(detail === undefined ? {} : { detail }) } : { type: "file" }
   return pages === undefined ? part : withMeasured(part, { pages })
 }
 

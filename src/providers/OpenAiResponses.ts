@@ -115,7 +115,7 @@ import {
 import { messageText, preview, quote } from "../internal/preview.js"
 import { bareMediaType } from "../internal/mediaType.js"
 import { base64DataUrlParts } from "../internal/dataUrl.js"
-import { OPENAI_URLS, openAiTakesUrl } from "../internal/fileUrls.js"
+import { inputFileDetailOf, OPENAI_URLS, openAiTakesUrl } from "../internal/fileUrls.js"
 import * as A from "./internal/adapter.js"
 import { isObj } from "./internal/core.js"
 import * as Ids from "./internal/ids.js"
@@ -183,10 +183,6 @@ const inputTextKeys = new Set(["type", "text"])
 const inputImageKeys = new Set(["type", "image_url", "file_id", "detail"])
 const inputFileKeys = new Set(["type", "file_data", "file_id", "file_url", "filename"])
 const inputFileDetailKeys = new Set([...inputFileKeys, "detail"])
-
-/** The details an `input_file` takes (how a PDF's page images are read); `original` is an image's only. */
-const fileDetailOf = (value: unknown): "auto" | "low" | "high" | undefined =>
-  value === "auto" || value === "low" || value === "high" ? value : undefined
 const functionCallKeys = new Set(["type", "call_id", "name", "arguments", "id"])
 const functionOutputKeys = new Set(["type", "call_id", "output", "id"])
 const reasoningKeys = new Set(["type", "id", "summary", "content", "encrypted_content", "status"])
@@ -247,7 +243,7 @@ const readFilePart = (ctx: A.Ctx, part: Obj, at: string): Block.FileBlock | unde
     const fileId = A.optStr(ctx, part, "file_id", at)
     const url = A.optStr(ctx, part, "file_url", at)
     const filename = A.optStr(ctx, part, "filename", at)
-    const detail = fileDetailOf(part["detail"])
+    const detail = inputFileDetailOf(part["detail"])
     const extra = A.extrasOf(part, detail === undefined ? inputFileKeys : inputFileDetailKeys)
     const options = { ...defined({ filename, detail }), ...keep(key, extra) }
     if (data !== undefined) {
@@ -597,7 +593,7 @@ const writeFile = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockIndex
     ctx.warnings.push(new DroppedContent({ index, blockIndex, what: "document title, context or citation settings", reason: "an input_file has none" }))
   }
   // an input_file's detail is how a PDF's page images are read: auto, low or high
-  const detail = fileDetailOf(block.detail)
+  const detail = inputFileDetailOf(block.detail)
   if (detail !== undefined) file.detail = detail
   else if (block.detail !== undefined) {
     A.dropped(ctx, index, blockIndex, `the ${block.detail} detail setting of ${A.an(block.mediaType)} ${messageText(block.mediaType)} file`, "an input_file takes auto, low or high")
