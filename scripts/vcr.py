@@ -1,6 +1,7 @@
 """What the usage collectors share: reading VCR cassettes from a repository's
 git HEAD (`git show`, so the commit recorded with every case is the one
-read), decoding recorded bodies, and writing the deduplicated cases.
+read), decoding recorded bodies, cutting inline images to their headers, and
+writing the deduplicated cases.
 
 Needs Python 3 and PyYAML.
 """
