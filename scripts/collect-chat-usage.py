@@ -33,7 +33,7 @@ import json
 import re
 import sys
 
-from vcr import interactions, write_cases
+from vcr import cut_image, interactions, write_cases
 
 PROMPT_FIELDS = ("model", "messages", "tools", "tool_choice", "functions", "function_call", "response_format")
 MODEL = re.compile(r"^(gpt-4o|gpt-4\.1|gpt-5|o[1-9]|gpt-3\.5-turbo|gpt-4(?![o.]))")
@@ -59,29 +59,6 @@ def countable(request):
         elif not isinstance(content, (str, type(None))):
             return False
     return True
-
-
-def header_length(data):
-    """How many bytes of an image hold its pixel size: PNG, GIF and WebP headers, or a JPEG up to its frame header."""
-    if data[:2] == b"\xff\xd8":
-        i = 2
-        while i + 9 < len(data) and data[i] == 0xFF:
-            marker = data[i + 1]
-            if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
-                return i + 9
-            i += 2 + int.from_bytes(data[i + 2:i + 4], "big")
-        return len(data)
-    return 32
-
-
-def cut_image(url):
-    import base64
-
-    head, _, payload = url.partition(",")
-    data = base64.b64decode(payload)
-    keep = min(len(data), header_length(data) + 16)
-    keep += (3 - keep % 3) % 3  # whole base64 groups, no padding in the middle of the data
-    return head + "," + base64.b64encode(data[:keep]).decode("ascii")
 
 
 def cut_images(request):

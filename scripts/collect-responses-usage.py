@@ -16,8 +16,13 @@ kept once.
 Left out, because the provider adds to the prompt what the request does not
 show: a `previous_response_id`, a stored conversation or prompt, hosted tools
 (web search, file search, code interpreter...), and input content or
-function outputs other than text (images and files). Function calls, their
-outputs and reasoning items are kept.
+function outputs other than text and images given inline as base64 `data:`
+URLs (an image given by URL or file id, or a file, costs what the request
+does not show). Function calls, their outputs and reasoning items are kept.
+
+An inline image is cut to the start of its data that holds its header (its
+pixel size), as the Chat collector cuts it, so the file stays small and the
+count is unchanged.
 
 Only what reaches the prompt is kept from a request: model, input,
 instructions, tools, tool_choice, text, reasoning and include.
@@ -27,12 +32,31 @@ Needs Python 3 and PyYAML. Not run by the test suite, which reads the output.
 import re
 import sys
 
-from vcr import interactions, write_cases
+from vcr import cut_image, interactions, write_cases
 
 PROMPT_FIELDS = ("model", "input", "instructions", "tools", "tool_choice", "text", "reasoning", "include")
 MODELS = re.compile(r"^(gpt-4o|gpt-4\.1|gpt-5|o[1-9])")
 TEXT_PARTS = {"input_text", "output_text", "text"}
 ITEMS = {None, "message", "function_call", "function_call_output", "reasoning"}
+
+
+def countable_part(part):
+    if not isinstance(part, dict):
+        return False
+    if part.get("type") in TEXT_PARTS:
+        return True
+    url = part.get("image_url")
+    return (part.get("type") == "input_image" and part.get("file_id") is None and isinstance(url, str)
+            and url.startswith("data:image/") and ";base64," in url)
+
+
+def cut_images(request):
+    for item in request.get("input") if isinstance(request.get("input"), list) else []:
+        for parts in (item.get("content"), item.get("output")):
+            for part in parts if isinstance(parts, list) else []:
+                if part.get("type") == "input_image":
+                    part["image_url"] = cut_image(part["image_url"])
+    return request
 
 
 def countable(body):
@@ -49,7 +73,7 @@ def countable(body):
         if not isinstance(item, dict) or item.get("type") not in ITEMS:
             return False
         for parts in (item.get("content"), item.get("output")):
-            if isinstance(parts, list) and any(not isinstance(p, dict) or p.get("type") not in TEXT_PARTS for p in parts):
+            if isinstance(parts, list) and not all(countable_part(p) for p in parts):
                 return False
     return True
 
@@ -68,7 +92,7 @@ def cases_of(repo, name):
         if not countable(body):
             continue
         source = {"repo": name, "path": path, "commit": commit, "interaction": index}
-        yield {"source": source, "request": {k: body[k] for k in PROMPT_FIELDS if k in body}, "input_tokens": usage["input_tokens"]}
+        yield {"source": source, "request": cut_images({k: body[k] for k in PROMPT_FIELDS if k in body}), "input_tokens": usage["input_tokens"]}
 
 
 if __name__ == "__main__":

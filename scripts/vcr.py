@@ -1,9 +1,11 @@
 """What the usage collectors share: reading VCR cassettes from a repository's
 git HEAD (`git show`, so the commit recorded with every case is the one
-read), decoding recorded bodies, and writing the deduplicated cases.
+read), decoding recorded bodies, cutting inline images to their headers, and
+writing the deduplicated cases.
 
 Needs Python 3 and PyYAML.
 """
+import base64
 import gzip
 import json
 import subprocess
@@ -78,3 +80,26 @@ def write_cases(argv, cases_of, figure):
     with open(out, "w") as f:
         json.dump(cases, f, ensure_ascii=False, separators=(",", ":"))
     print(f"{len(cases)} cases")
+
+
+def header_length(data):
+    """How many bytes of an image hold its pixel size: PNG, GIF and WebP headers, or a JPEG up to its frame header."""
+    if data[:2] == b"\xff\xd8":
+        i = 2
+        while i + 9 < len(data) and data[i] == 0xFF:
+            marker = data[i + 1]
+            if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+                return i + 9
+            i += 2 + int.from_bytes(data[i + 2:i + 4], "big")
+        return len(data)
+    return 32
+
+
+def cut_image(url):
+    """A base64 `data:` URL of an image cut to the start of its data that holds its header (its pixel size, which is
+    what the image costs; an image's bytes are not tokenized as text), so that a collected file stays small."""
+    head, _, payload = url.partition(",")
+    data = base64.b64decode(payload)
+    keep = min(len(data), header_length(data) + 16)
+    keep += (3 - keep % 3) % 3  # whole base64 groups, no padding in the middle of the data
+    return head + "," + base64.b64encode(data[:keep]).decode("ascii")

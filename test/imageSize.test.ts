@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Arbitrary, Schema } from "effect"
+import { Arbitrary, Effect, Schema } from "effect"
 import { readFileSync } from "node:fs"
 import {
   anthropicImageTokens,
@@ -12,6 +12,8 @@ import {
   imageTypeOfBase64,
   openAiImageTokens
 } from "../src/internal/imageSize.js"
+import { countOpenAiChatRequest, makeExact } from "../src/exact/index.js"
+import { OpenAiResponses } from "../src/providers/index.js"
 import { intBetween } from "./arbitraries.js"
 
 const dataUrl = (mediaType: string, bytes: ReadonlyArray<number>) => `data:${mediaType};base64,${Buffer.from(bytes).toString("base64")}`
@@ -218,6 +220,35 @@ describe("openAiImageTokens", () => {
     expect(openAiImageTokens("claude-sonnet-4-5", { width: 640, height: 480 }, undefined)).toBeUndefined()
     expect(openAiImageTokens("gpt-3.5-turbo", { width: 640, height: 480 }, undefined)).toBeUndefined()
   })
+})
+
+describe("a gpt-5.4 image recorded by URL, at the size its source repository shows", () => {
+  // posit-dev/chatlas (MIT) recorded httr2's logo, given by URL, sent to gpt-5.4 through Chat Completions and through
+  // Responses (tests/_vcr/test_provider_openai_completions/test_openai_images.yaml and
+  // tests/_vcr/test_provider_openai/test_openai_images.yaml, interaction 1, at ea4531130e56d3c5bb003d87a1792dd942554b8d).
+  // r-lib/httr2's man/figures/logo.png, which its site serves as /logo.png, is 240x277 (unchanged since 2023):
+  // 8 x 9 = 72 patches. The usage sets leave images by URL out; here the size is given inline.
+  const logo = dataUrl("image/png", png(240, 277))
+  const text = "What's in this image? (Be sure to mention the outside shape)"
+
+  it.effect("72 patches at 1.2 and 1 more, 88 tokens: both requests count what the API billed, 108 and 112 (tiles: 210)", () =>
+    Effect.gen(function*() {
+      expect(openAiImageTokens("gpt-5.4", { width: 240, height: 277 }, "auto")).toBe(88)
+      const chat = yield* countOpenAiChatRequest({
+        model: "gpt-5.4",
+        messages: [{ role: "user", content: [{ type: "text", text }, { type: "image_url", image_url: { url: logo, detail: "auto" } }] }]
+      })
+      expect(chat.total).toBe(108)
+      const exact = yield* makeExact({ encoding: "o200k" })
+      const request = (yield* OpenAiResponses.fromRequest({
+        model: "gpt-5.4",
+        input: [
+          { role: "user", content: [{ type: "input_text", text }] },
+          { role: "user", content: [{ type: "input_image", image_url: logo, detail: "auto" }] }
+        ]
+      })).value
+      expect(exact.estimateRequest(request, { provider: "openai-responses", model: "gpt-5.4" }).total).toBe(112)
+    }))
 })
 
 describe("imageSizeOfSource", () => {

@@ -27,6 +27,20 @@ export const CHAT_SUITES: ReadonlySet<string> = new Set([
   "tidyverse/ellmer"
 ])
 
+/**
+ * The suites of the Responses set: the five above, and tidyverse/ellmer, whose
+ * recordings (and the images of all six) were added as an out-of-sample check
+ * once the rules had been found on the five suites' text requests.
+ */
+export const RESPONSES_SUITES: ReadonlySet<string> = new Set([...SUITES, "tidyverse/ellmer"])
+
+/** Whether a Responses request sends an image (given inline, the only kind the set keeps). */
+export const hasInputImage = (request: { readonly input: unknown }): boolean => JSON.stringify(request.input).includes('"input_image"')
+
+/** The requests the Responses rules were found on: the five suites' requests without images. */
+export const isResponsesInSample = (c: { readonly source: { readonly repo: string }; readonly request: { readonly input: unknown } }): boolean =>
+  SUITES.has(c.source.repo) && !hasInputImage(c.request)
+
 export interface Recorded {
   readonly source: { readonly repo: string; readonly commit: string }
 }

@@ -234,14 +234,16 @@ const patches = (multiplier: number, budget = PATCH_BUDGET, originalBudget?: num
  * The image pricing of an OpenAI model, from OpenAI's documented figures and
  * checked against figures the API reported (2025–26 recordings: gpt-4o,
  * gpt-4o-mini, gpt-4.1-mini, gpt-4.1-nano, o4-mini, gpt-5, gpt-5-mini,
- * gpt-5-nano, gpt-5.4; the multipliers of gpt-5-mini, gpt-5-nano and GPT-5.2
- * on are the billed ones, which the guide's table does not give).
+ * gpt-5-nano, gpt-5.4, gpt-5.4-nano, gpt-5.6; the multipliers of gpt-5-mini,
+ * gpt-5-nano and GPT-5.2 on are the billed ones, which the guide's table does
+ * not give).
  *
  * GPT-5.2 and later price images by patches, the full models too: a 60×30
  * image sent to gpt-5.4 was billed 4 tokens (2 patches at 1.2, and the one
  * token every recorded patch figure has), where tiles would be 210. Their
  * mini and nano models are billed at 1.2 as well (API measurements published
- * on OpenAI's forum; gpt-5-nano stays at 1.5). GPT-5.4 and later take up to
+ * on OpenAI's forum, and a 512×512 image recorded on gpt-5.4-nano, which 1.5
+ * would put 59 to 63 tokens over; gpt-5-nano stays at 1.5). GPT-5.4 and later take up to
  * 2,500 patches, 10,000 at `detail: "original"`; their mini and nano models
  * and GPT-5.2 and 5.3 take 1,536. GPT-5.1 is still priced by tiles.
  * `undefined` for a model whose pricing is not known.
