@@ -176,7 +176,7 @@ const assistant = (m: Message.AssistantMessage): ChatMessageLike => {
   }
 }
 
-const resultContent = (result: Block.ToolResultBlock): string | Array<Schema.Json> => {
+const resultContent = (result: Block.ToolResultBlock, responses: boolean): string | Array<Schema.Json> => {
   if (typeof result.content === "string") return result.content
   const parts: Array<Schema.Json> = []
   for (const part of result.content) {
@@ -187,8 +187,13 @@ const resultContent = (result: Block.ToolResultBlock): string | Array<Schema.Jso
       case "Json":
         parts.push(text(Block.resultContentText([part])))
         break
-      case "File":
+      case "File": {
+        // a function call's output on the Responses API holds its files (input_image, input_file), priced as a user
+        // message's are; a Chat tool message holds text only
+        const file = responses ? filePart(part, true) : undefined
+        if (file !== undefined) parts.push(file as Schema.Json)
         break
+      }
       default:
         return Block.absurd(part)
     }
@@ -196,16 +201,16 @@ const resultContent = (result: Block.ToolResultBlock): string | Array<Schema.Jso
   return parts
 }
 
-const tool = (m: Message.ToolMessage, out: Array<ChatMessageLike>): void => {
+const tool = (m: Message.ToolMessage, out: Array<ChatMessageLike>, responses: boolean): void => {
   const messageName = own(m)?.["name"]
   for (const result of m.content) {
     const extras = own(result)
     const named = extras?.["name"] ?? messageName
     if (extras?.["role"] === "function") {
-      const content = resultContent(result)
+      const content = resultContent(result, responses)
       out.push({ role: "function", name: result.toolName, content: typeof content === "string" ? content : Block.resultContentText(result.content) })
     } else {
-      out.push({ role: "tool", tool_call_id: result.toolCallId, content: resultContent(result), ...(typeof named === "string" ? { name: named } : {}) })
+      out.push({ role: "tool", tool_call_id: result.toolCallId, content: resultContent(result, responses), ...(typeof named === "string" ? { name: named } : {}) })
     }
   }
 }
@@ -263,7 +268,7 @@ export const chatRequestOf = (request: Request.Request, responses = false): { re
         break
       }
       case "tool":
-        tool(m, messages)
+        tool(m, messages, responses)
         break
       default:
         return Block.absurd(m)
