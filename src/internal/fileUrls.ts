@@ -62,11 +62,3 @@ export const geminiTakesUrl = (url: string): boolean => {
   const scheme = schemeOf(url)
   return scheme === undefined || scheme === "http" || scheme === "https" || scheme === "gs"
 }
-
-/**
- * The detail a Responses `input_file` takes, which says how a PDF's page
- * images are read (`auto`, `low`, `high`; `original` is an image's only), or
- * `undefined` for any other value.
- */
-export const inputFileDetailOf = (value: unknown): "auto" | "low" | "high" | undefined =>
-  value === "auto" || value === "low" || value === "high" ? value : undefined

@@ -97,6 +97,7 @@ import {
   type UnsupportedContent
 } from "./Conversion.js"
 import { hasNonBase64Char, standardBase64 } from "../internal/base64.js"
+import { imageDetailOf } from "../internal/imageDetail.js"
 import { chatNamedToolChoice, chatResponseFormat } from "../internal/chatRequestFields.js"
 import * as A from "./internal/adapter.js"
 import { show } from "./internal/core.js"
@@ -840,7 +841,7 @@ const userPart = (ctx: A.Ctx, part: A.Obj, path: string): Block.UserBlock => {
     case "image_url": {
       const image = A.obj(ctx, part["image_url"], `${path}.image_url`)
       const url = A.str(ctx, image, "url", `${path}.image_url`)
-      const detail = A.imageDetailOf(image["detail"])
+      const detail = imageDetailOf(image["detail"])
       const nested = A.extrasOf(image, detail === undefined ? URL_KEY : IMAGE_KEYS)
       const extras = A.withNested(A.extrasOf(part, PART_KEYS["image_url"]!), "image_url", nested)
       const read = A.imageOfUrl(url)

@@ -115,7 +115,8 @@ import {
 import { messageText, preview, quote } from "../internal/preview.js"
 import { bareMediaType } from "../internal/mediaType.js"
 import { base64DataUrlParts } from "../internal/dataUrl.js"
-import { inputFileDetailOf, OPENAI_URLS, openAiTakesUrl } from "../internal/fileUrls.js"
+import { OPENAI_URLS, openAiTakesUrl } from "../internal/fileUrls.js"
+import { imageDetailOf, inputFileDetailOf } from "../internal/imageDetail.js"
 import * as A from "./internal/adapter.js"
 import { isObj } from "./internal/core.js"
 import * as Ids from "./internal/ids.js"
@@ -227,7 +228,7 @@ const readFilePart = (ctx: A.Ctx, part: Obj, at: string): Block.FileBlock | unde
     const fileId = A.optStr(ctx, part, "file_id", at)
     const detail = A.optStr(ctx, part, "detail", at)
     const extra = A.extrasOf(part, inputImageKeys)
-    const known = A.imageDetailOf(detail)
+    const known = imageDetailOf(detail)
     const read = url === undefined ? undefined : A.imageOfUrl(url)
     const options = {
       ...(known === undefined ? {} : { detail: known }),

@@ -18,8 +18,8 @@
  *
  * @internal
  */
-import { Effect, Result, Schema } from "effect"
-import * as Block from "../../Block.js"
+import { Effect, Result, type Schema } from "effect"
+import type * as Block from "../../Block.js"
 import { standardBase64 } from "../../internal/base64.js"
 import { base64DataUrlParts } from "../../internal/dataUrl.js"
 import { imageTypeOfBase64 } from "../../internal/imageSize.js"
@@ -256,11 +256,6 @@ export const optionsOf = (
   const record = storedRecord(extras, hints)
   return record === undefined ? {} : { providerOptions: { [provider]: record } }
 }
-
-const isImageDetail = Schema.is(Block.ImageDetail)
-
-/** An image detail an OpenAI API sent (`auto`, `low`, `high`, `original`), or `undefined` for any other value, which the reader keeps as it is. */
-export const imageDetailOf = (value: unknown): Block.ImageDetail | undefined => (isImageDetail(value) ? value : undefined)
 
 /**
  * An image part's URL as a file block's source and media type. A base64
