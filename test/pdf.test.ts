@@ -248,7 +248,15 @@ describe("what a PDF costs", () => {
     expect(perPage("anthropic", "claude-sonnet-4-5")).toBe(2199)
     expect(perPage("anthropic", "claude-opus-4-7")).toBe(2805 + 600)
     expect(perPage("openai-chat", "gpt-4o")).toBe(765 + 600)
-    expect(perPage("openai-responses", "gpt-4o")).toBe(765 + 600)
+    // Responses before GPT-5.6 reads pages at low detail by default, billed as the text alone
+    expect(perPage("openai-responses", "gpt-4o")).toBe(600)
+    expect(perPage("openai-responses", "gpt-4o-mini")).toBe(600)
+    expect(perPage("openai-responses", "gpt-5.4-nano")).toBe(600)
+    // from GPT-5.6 on, and for a model the rule cannot place, with an image of the page at high detail
+    expect(perPage("openai-responses", "gpt-5.6")).toBe(2497 + 600)
+    expect(perPage("openai-responses", "gpt-7")).toBe(765 + 600)
+    // Chat always sends page images
+    expect(perPage("openai-chat", "gpt-4o-mini")).toBe(25501 + 600)
     // Gemini 3's media resolution, the part's over the request's
     const low = Request.make([user], { providerOptions: { gemini: { generationConfig: { mediaResolution: "MEDIA_RESOLUTION_LOW" } } } })
     expect(perPage("gemini", "gemini-3-pro-preview", low)).toBe(280)

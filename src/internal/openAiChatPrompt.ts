@@ -75,7 +75,9 @@
  *   reply under it is addressed to the format by name (all 122 recorded).
  *
  * Estimates where no recording shows the rule: a PDF given inline costs its
- * pages (`openAiPdfPageTokens`: its text and a page-sized image), audio
+ * pages (`openAiChatPdfPageTokens`: its text and a page-sized image; on
+ * Responses, `openAiResponsesPdfPageTokens`: its text, and the image only
+ * where the file's detail reads one, which recordings confirm), audio
  * given inline its duration at 10 tokens a second (one recording: 44 billed
  * for 4.49 seconds).
  *
@@ -89,7 +91,7 @@ import { base64DataUrlParts } from "./dataUrl.js"
 import type { Schema } from "effect"
 import { depthError, stringify } from "./json.js"
 import { isRecord, mapSubschemas, OMIT } from "./jsonSchema.js"
-import { openAiPdfPageTokens, pdfPagesOfBase64 } from "./pdf.js"
+import { openAiChatPdfPageTokens, openAiResponsesPdfPageTokens, pdfPagesOfBase64 } from "./pdf.js"
 import { compactSentArgs } from "./toolArgs.js"
 
 /** A tool call as `compactSentArgs` reads it: its arguments, and the text it was read with. */
@@ -443,15 +445,18 @@ const imagePartTokens = (part: { readonly [key: string]: unknown }, model: strin
 /**
  * What a file part costs: a PDF given inline (Chat's `file.file_data`, the
  * Responses API's `file_data`, a base64 `data:` URL; or measured pages)
- * its pages at `openAiPdfPageTokens` (the text and an image of each page:
- * an estimate, as OpenAI does not publish its rule for files); a file given
+ * its pages at `openAiChatPdfPageTokens` (the text and an image of each
+ * page) or, for a Responses `input_file`, `openAiResponsesPdfPageTokens`
+ * (the text, and the image where the file's detail reads one): estimates, as
+ * OpenAI does not publish its rule for files; a file given
  * by id or URL, whose pages the request does not show, nothing.
  */
 const filePartTokens = (part: { readonly [key: string]: unknown }, model: string | undefined): number => {
   const pages = pdfPartPages(part)
-  // a Responses input_file's detail; Chat's file part has none
-  const detail = part["type"] === "input_file" ? part["detail"] : undefined
-  return pages === undefined ? 0 : pages * openAiPdfPageTokens(model === undefined ? undefined : bareModel(model), detail)
+  if (pages === undefined) return 0
+  const bare = model === undefined ? undefined : bareModel(model)
+  // a Responses input_file, whose detail says whether page images are read; Chat's file part has none and always has them
+  return pages * (part["type"] === "input_file" ? openAiResponsesPdfPageTokens(bare, part["detail"]) : openAiChatPdfPageTokens(bare))
 }
 
 /** The pages of the PDF a file part holds inline, or `undefined`. */

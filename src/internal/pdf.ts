@@ -304,7 +304,7 @@ export const isPdf = (file: Block.FileBlock): boolean => /^application\/pdf\s*(;
  * (which reads larger images) and more than Gemini's or OpenAI's on its
  * full-size models. A budget must not take a cheaper provider's figure for a
  * request that may go to Claude. OpenAI's models whose images cost more charge
- * more (`openAiPdfPageTokens`); `estimateRequest` prices those.
+ * more (`openAiChatPdfPageTokens`); `estimateRequest` prices those.
  */
 export const DEFAULT_PDF_PAGE_TOKENS = anthropicImageTokens(PAGE_PIXELS) + PDF_PAGE_TEXT_TOKENS
 
@@ -334,17 +334,42 @@ export const geminiPdfPageTokens = (model: string | undefined, resolution: unkno
 const ONE_TILE: ImageSize = { width: 384, height: 384 }
 
 /**
- * A page on OpenAI: its text and an image of it (OpenAI's file inputs guide:
- * the model is given "both the extracted text and an image of each page"),
- * the image priced as the model prices a page-sized one at high detail
- * (765 on gpt-4o, 630 on gpt-5; 2,425 on gpt-4.1-mini, priced by patches;
- * 25,501 on gpt-4o-mini, whose image tokens are multiplied so that an image
- * costs what it does on gpt-4o; OpenAI does not say whether its PDF pages
- * are billed so, and no recorded request shows it), or at low detail when
- * the Responses `input_file` asks for it (`detail: "low"`). The guide has
- * `auto`, the default, read pages at high detail from GPT-5.6 on and at low
- * before; with no recorded figure to tell, `auto` is priced as high, the
- * larger.
+ * A page of a PDF sent in a Chat Completions `file` part: its text and an
+ * image of it (OpenAI's file inputs guide: the model is given "both the
+ * extracted text and an image of each page"), the image priced as the model
+ * prices a page-sized one at high detail (765 on gpt-4o, 630 on gpt-5; 2,425
+ * on gpt-4.1-mini, priced by patches; 25,501 on gpt-4o-mini, whose image
+ * tokens are multiplied so that an image costs what it does on gpt-4o).
+ *
+ * That is over what recorded requests were billed, on the safe side: a
+ * one-page PDF cost about 211 tokens more than on the Responses API (which
+ * bills no image, below) on gpt-4o and gpt-5-mini, about 980 more on
+ * gpt-4.1-nano (pydantic-ai's, Mirascope's and ellmer's test suites). No
+ * image rule gives those figures (a tile at high detail alone is 255 on
+ * gpt-4o, low detail 85), so they are not priced as one.
  */
-export const openAiPdfPageTokens = (model: string | undefined, detail?: unknown): number =>
-  openAiImagePartTokens(model, PAGE_PIXELS, detail === "low" ? "low" : "high") + PDF_PAGE_TEXT_TOKENS
+export const openAiChatPdfPageTokens = (model: string | undefined): number =>
+  openAiImagePartTokens(model, PAGE_PIXELS, "high") + PDF_PAGE_TEXT_TOKENS
+
+/**
+ * A page of a PDF sent in a Responses `input_file`: its text, and an image
+ * of it at high detail (as on Chat) when the model is given one. The file's
+ * `detail` says so: `high` gives page images, `low` none, and `auto` (the
+ * default) reads pages as `high` from GPT-5.6 on and as `low` before
+ * (OpenAI's file inputs guide). Before GPT-5.6 `auto` was billed no page
+ * image on any recorded request: 25 requests from crewAI's, pydantic-ai's,
+ * Mirascope's, RubyLLM's and ellmer's test suites, with five one-page PDFs,
+ * on gpt-4o, gpt-4o-mini, o4-mini, gpt-4.1-nano, gpt-5-nano, gpt-5-mini and
+ * gpt-5.4-nano: a page of lorem ipsum cost 737 to 757 tokens, a title or a
+ * few words 4 to 55, where one image of the page would have been 2,833 at
+ * low detail on gpt-4o-mini. So `low` is priced as the text alone too. A
+ * model the rule cannot place (no id, or one that is not OpenAI's) gets
+ * the page images, the larger.
+ */
+export const openAiResponsesPdfPageTokens = (model: string | undefined, detail: unknown): number =>
+  (detail === "high" || (detail !== "low" && !readsPagesAtLowDetail(model)) ? openAiImagePartTokens(model, PAGE_PIXELS, "high") : 0) +
+  PDF_PAGE_TEXT_TOKENS
+
+/** OpenAI models before GPT-5.6, whose `auto` detail reads a PDF's pages at low detail: GPT-3.5 and 4 (4o, 4.1), the o-series, GPT-5 to 5.5. */
+const readsPagesAtLowDetail = (model: string | undefined): boolean =>
+  model !== undefined && /^(gpt-3\.5|gpt-4|chatgpt-4o|o\d|gpt-5(?![.\d])|gpt-5\.[0-5](?!\d))/.test(model)

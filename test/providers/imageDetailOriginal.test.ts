@@ -120,11 +120,16 @@ describe("a PDF's detail on the Responses API (how its page images are read: aut
     assert.include(original.warnings[0]!.message, "an input_file takes auto, low or high")
   })
 
-  it("prices each page's image at low detail when asked (85 on gpt-4o), else at high (765), auto included", () => {
-    const total = (detail?: string) =>
-      TokenEstimator.heuristic.estimateRequest(ok(OpenAiResponses.fromRequest(pdfBody(detail))).value, { provider: "openai-responses", model: "gpt-4o" }).total
-    assert.strictEqual(total("high") - total("low"), 2 * (765 - 85))
-    assert.strictEqual(total("auto"), total("high"))
-    assert.strictEqual(total(), total("high"))
+  it("prices a page as its text alone at low detail and, before GPT-5.6, at auto; with an image of it at high detail (765 on gpt-4o)", () => {
+    const total = (detail?: string, model = "gpt-4o") =>
+      TokenEstimator.heuristic.estimateRequest(ok(OpenAiResponses.fromRequest({ ...pdfBody(detail), model })).value, { provider: "openai-responses", model }).total
+    assert.strictEqual(total("high") - total("low"), 2 * 765)
+    assert.strictEqual(total("auto"), total("low"))
+    assert.strictEqual(total(), total("low"))
+    // GPT-5.6 and later read auto as high
+    assert.strictEqual(total("auto", "gpt-5.6") - total("low", "gpt-5.6"), 2 * 2497)
+    assert.strictEqual(total(undefined, "gpt-5.6-sol"), total("high", "gpt-5.6-sol"))
+    assert.strictEqual(total(undefined, "gpt-5.10"), total("high", "gpt-5.10"))
+    assert.strictEqual(total(undefined, "gpt-5.5"), total("low", "gpt-5.5"))
   })
 })
