@@ -1,19 +1,22 @@
 /**
- * Files priced by what they hold: a PDF's page count, an audio clip's and a
+ * Files priced by what they hold: a PDF's page count and the tokens of the
+ * text its pages show, an audio clip's and a
  * video's duration, an image's size, read from base64 text as requests carry
  * them (an image's also from base64 wrapped in lines, as MIME writes it). Each
  * reader is timed next to the baseline of decoding the same base64 once
  * (the library's own decoder, and Node's native one) in the same run: a
- * reader that reads a header is far below it, the PDF reader, which
- * inflates the streams that hold the page tree, above it. Friendly inputs
+ * reader that reads a header is far below it, the PDF readers, which
+ * inflate the streams that hold the page tree and the pages' content, above
+ * it. Friendly inputs
  * (20 MB files as writers make them) and adversarial ones (box floods, fake
- * cluster ids, quadratic-bait PDFs, a deflate bomb) alike.
+ * cluster ids, quadratic-bait PDFs, deflate bombs, strings that never close)
+ * alike.
  */
 import { zlibSync } from "fflate"
 import { audioSecondsOfBase64 } from "../src/internal/audio.js"
 import { decodeBase64 } from "../src/internal/base64.js"
 import { imageSizeOfBase64 } from "../src/internal/imageSize.js"
-import { pdfPagesOfBase64 } from "../src/internal/pdf.js"
+import { pdfFactsOfBase64, pdfPagesOfBase64 } from "../src/internal/pdf.js"
 import { videoSecondsOfBase64 } from "../src/internal/video.js"
 import { consume, fmt, table, timePerCall } from "./measure.js"
 
@@ -35,6 +38,43 @@ const filler = (n: number, seed = 0x9e3779b9): Uint8Array => {
   return out
 }
 const mvhd = (scale: number, duration: number) => box("mvhd", [0, 0, 0, 0, ...u32be(0), ...u32be(0), ...u32be(scale), ...u32be(duration), ...new Array<number>(80).fill(0)])
+
+/** A PDF of 400 pages of text, each page's content a Flate stream of 60 lines of pseudo-random words shown with TJ and kerning, as a word processor writes it. */
+const pdfTextPages = (): Uint8Array => {
+  const pages = 400
+  const letters = filler(400 * 60 * 12 * 8, 4242)
+  let at = 0
+  const word = (): string => {
+    const length = 2 + (letters[at++]! % 8)
+    let out = ""
+    for (let k = 0; k < length; k++) out += String.fromCharCode(97 + (letters[at++ % letters.length]! % 26))
+    return out
+  }
+  const parts: Array<Uint8Array> = [latin1("%PDF-1.7\n")]
+  for (let i = 0; i < pages; i++) {
+    let content = "BT /F1 10 Tf 72 740 Td 12 TL\n"
+    for (let line = 0; line < 60; line++) content += `[${Array.from({ length: 12 }, () => `(${word()}) -250`).join(" ")}] TJ T*\n`
+    const packed = zlibSync(latin1(`${content}ET\n`))
+    parts.push(latin1(`${100 + i} 0 obj\n<< /Length ${packed.length} /Filter /FlateDecode >>\nstream\n`), packed, latin1("\nendstream\nendobj\n"))
+  }
+  const kids = Array.from({ length: pages }, (_, i) => `${600 + i} 0 R`).join(" ")
+  let tail = `1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [${kids}] /Count ${pages} >>\nendobj\n`
+  for (let i = 0; i < pages; i++) tail += `${600 + i} 0 obj\n<< /Type /Page /Parent 2 0 R /Contents ${100 + i} 0 R >>\nendobj\n`
+  parts.push(latin1(`${tail}%%EOF\n`))
+  return concat(parts)
+}
+
+/** A 1 MB PDF whose one content stream inflates to 1 GB of zeros. */
+const pdfContentBomb = (): Uint8Array => {
+  const packed = zlibSync(new Uint8Array(64 * 1024 * 1024))
+  const parts = [latin1(`%PDF-1.5\n1 0 obj\n<< /Length ${packed.length * 16} /Filter /FlateDecode >>\nstream\n`)]
+  for (let i = 0; i < 16; i++) parts.push(packed)
+  parts.push(latin1("\nendstream\nendobj\n%%EOF\n"))
+  return concat(parts)
+}
+
+/** A 4 MB content stream, given as it is, of text objects that open a string and never close it. */
+const pdfUnclosedStrings = (): Uint8Array => latin1(`%PDF-1.5\n1 0 obj\n<< /Length 4000000 >>\nstream\n${"BT ((<\\".repeat(500_000)}\nendstream\nendobj\n%%EOF\n`)
 
 /** A 20 MB PDF of 400 pages as pdfTeX writes it: content streams first, the page tree in a compressed object stream at the end. */
 const pdfTexStyle = (): Uint8Array => {
@@ -154,8 +194,12 @@ const lines = (width: number, separator = "\n") => (text: string): string => {
 
 export const runFilesBench = (): void => {
   console.log("\n## Files: PDF pages, audio and video durations from base64, vs decoding the same base64 once\n")
-  const inputs: ReadonlyArray<readonly [name: string, kind: "pdf" | "audio" | "video" | "image", make: () => Uint8Array, text?: (base64: string) => string]> = [
+  const inputs: ReadonlyArray<readonly [name: string, kind: "pdf" | "pdfText" | "audio" | "video" | "image", make: () => Uint8Array, text?: (base64: string) => string]> = [
     ["PDF, 400 pages, page tree compressed at the end (20 MB)", "pdf", pdfTexStyle],
+    ["PDF text (pages and text tokens): the same 20 MB", "pdfText", pdfTexStyle],
+    ["PDF text: 400 pages of text in Flate streams", "pdfText", pdfTextPages],
+    ["PDF text, adversarial: a content stream that inflates to 1 GB", "pdfText", pdfContentBomb],
+    ["PDF text, adversarial: 4 MB of strings never closed", "pdfText", pdfUnclosedStrings],
     ["PDF, adversarial: 150 KB of digits", "pdf", pdfDigits],
     ["PDF, adversarial: 30,000 object streams that never end", "pdf", pdfOpenStreams],
     ["PDF, adversarial: deflate bomb (1 GB inflated)", "pdf", pdfBomb],
@@ -178,6 +222,8 @@ export const runFilesBench = (): void => {
     const text = wrap === undefined ? plain : wrap(plain)
     const read = kind === "pdf"
       ? () => pdfPagesOfBase64(text)
+      : kind === "pdfText"
+      ? () => pdfFactsOfBase64(text)?.textTokens
       : kind === "audio"
       ? () => audioSecondsOfBase64(text)
       : kind === "video"
@@ -188,7 +234,7 @@ export const runFilesBench = (): void => {
     const native = timePerCall(() => consume(Buffer.from(text, "base64")), { minMs: 100, rounds: 3 })
     rows.push([name, fmt(bytes.length / 1e6, 2), fmt(read() ?? Number.NaN, 2), fmt(reads, 2), fmt(ours, 2), fmt(native, 2), fmt(reads / ours, 2)])
   }
-  table(["input", "MB", "pages, seconds or width", "read ms", "decode ms (ours)", "decode ms (Buffer)", "read / decode"], rows)
+  table(["input", "MB", "pages, seconds, text tokens or width", "read ms", "decode ms (ours)", "decode ms (Buffer)", "read / decode"], rows)
   console.log("\nEach figure is read once per source in a conversation (remembered per file source); a raw request body is read on each count.")
 }
 

@@ -380,13 +380,14 @@ export const REFERENCED_FILE_TOKENS = 1_000
  * its page objects, in its compressed object streams too), else taken as
  * one page per 20 KB. `estimateRequest` prices a page as the provider does
  * (Gemini 3: 1,120 at the default media resolution; Gemini 2.x: 258; OpenAI
- * Chat Completions: the text and a page-sized image at the model's image
- * price, 1,365 on gpt-4o, more on the models whose images cost more, 3,025
- * on gpt-4.1-mini and 26,101 on gpt-4o-mini; the Responses API: the text
- * alone, 600, before GPT-5.6 unless the file's `detail` is `high`, else as
- * on Chat; Claude: this figure, or 3,405 on Opus 4.7 and later), and a
- * window counts each message at the larger of that and this estimator's
- * figure.
+ * Chat Completions: a page-sized image at the model's image price, 765 on
+ * gpt-4o, more on the models whose images cost more, 2,425 on gpt-4.1-mini
+ * and 25,501 on gpt-4o-mini, and the file's text, read from the strings its
+ * pages show (600 a page when they cannot be read); the Responses API: the
+ * file's text alone before GPT-5.6 unless the file's `detail` is `high`,
+ * else as on Chat; Claude: 1,599 a page, 2,805 on Opus 4.7 and later, and
+ * the file's text), and a window counts each message at the larger of that
+ * and this estimator's figure.
  *
  * @example
  * // a two-page PDF given inline

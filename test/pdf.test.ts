@@ -8,7 +8,7 @@ import { Arbitrary, Effect, Schema } from "effect"
 import { zlibSync } from "fflate"
 import { Block, Message, Request, TokenEstimator } from "../src/index.js"
 import { countOpenAiChatRequest } from "../src/exact/index.js"
-import { ASSUMED_PDF_PAGE_BYTES, pdfPageCountOfBytes, pdfPagesOfBase64, pdfPagesOfSource } from "../src/internal/pdf.js"
+import { ASSUMED_PDF_PAGE_BYTES, pdfFactsOfBase64, pdfPageCountOfBytes, pdfPagesOfBase64, pdfPagesOfSource } from "../src/internal/pdf.js"
 import { intBetween } from "./arbitraries.js"
 
 const latin1 = (text: string): Uint8Array => Uint8Array.from(text, (c) => c.charCodeAt(0))
@@ -237,29 +237,30 @@ describe("what a PDF costs", () => {
     expect(TokenEstimator.heuristic.estimateBlock(notPdf)).toBe(TokenEstimator.estimateOpaqueData("QUJDREVGR0g="))
   })
 
-  it("a request: each provider's price a page", () => {
+  it("a request: each provider's price, by the pages and, for Claude and OpenAI, the text they show (\"Page 1\" to \"Page 3\": 15 characters, 5 tokens)", () => {
     const request = Request.make([user])
-    const perPage = (provider: "anthropic" | "gemini" | "openai-chat" | "openai-responses", model: string, withPdf = request) => {
+    const cost = (provider: "anthropic" | "gemini" | "openai-chat" | "openai-responses", model: string, withPdf = request) => {
       const without = TokenEstimator.heuristic.estimateRequest(Request.make([Message.user([Block.text("Summarize this.")])]), { provider, model })
-      return (TokenEstimator.heuristic.estimateRequest(withPdf, { provider, model }).total - without.total) / 3
+      return TokenEstimator.heuristic.estimateRequest(withPdf, { provider, model }).total - without.total
     }
-    expect(perPage("gemini", "gemini-3-flash-preview")).toBe(1120)
-    expect(perPage("gemini", "gemini-2.5-flash")).toBe(258)
-    expect(perPage("anthropic", "claude-sonnet-4-5")).toBe(2199)
-    expect(perPage("anthropic", "claude-opus-4-7")).toBe(2805 + 600)
-    expect(perPage("openai-chat", "gpt-4o")).toBe(765 + 600)
+    const text = 5
+    expect(cost("gemini", "gemini-3-flash-preview")).toBe(3 * 1120)
+    expect(cost("gemini", "gemini-2.5-flash")).toBe(3 * 258)
+    expect(cost("anthropic", "claude-sonnet-4-5")).toBe(3 * 1599 + text)
+    expect(cost("anthropic", "claude-opus-4-7")).toBe(3 * 2805 + text)
+    expect(cost("openai-chat", "gpt-4o")).toBe(3 * 765 + text)
     // Responses before GPT-5.6 reads pages at low detail by default, billed as the text alone
-    expect(perPage("openai-responses", "gpt-4o")).toBe(600)
-    expect(perPage("openai-responses", "gpt-4o-mini")).toBe(600)
-    expect(perPage("openai-responses", "gpt-5.4-nano")).toBe(600)
-    // from GPT-5.6 on, and for a model the rule cannot place, with an image of the page at high detail
-    expect(perPage("openai-responses", "gpt-5.6")).toBe(2497 + 600)
-    expect(perPage("openai-responses", "gpt-7")).toBe(765 + 600)
+    expect(cost("openai-responses", "gpt-4o")).toBe(text)
+    expect(cost("openai-responses", "gpt-4o-mini")).toBe(text)
+    expect(cost("openai-responses", "gpt-5.4-nano")).toBe(text)
+    // from GPT-5.6 on, and for a model the rule cannot place, with an image of each page at high detail
+    expect(cost("openai-responses", "gpt-5.6")).toBe(3 * 2497 + text)
+    expect(cost("openai-responses", "gpt-7")).toBe(3 * 765 + text)
     // Chat always sends page images
-    expect(perPage("openai-chat", "gpt-4o-mini")).toBe(25501 + 600)
+    expect(cost("openai-chat", "gpt-4o-mini")).toBe(3 * 25501 + text)
     // Gemini 3's media resolution, the part's over the request's
     const low = Request.make([user], { providerOptions: { gemini: { generationConfig: { mediaResolution: "MEDIA_RESOLUTION_LOW" } } } })
-    expect(perPage("gemini", "gemini-3-pro-preview", low)).toBe(280)
+    expect(cost("gemini", "gemini-3-pro-preview", low)).toBe(3 * 280)
   })
 
   it.effect("OpenAI Chat bodies: a PDF given inline as a file part is its pages, one by file id is not priced", () =>
@@ -268,10 +269,11 @@ describe("what a PDF costs", () => {
       const data = `data:application/pdf;base64,${base64(makePdf(4, "nested"))}`
       const inline = yield* countOpenAiChatRequest(body({ filename: "a.pdf", file_data: data }))
       const byId = yield* countOpenAiChatRequest(body({ file_id: "file-abc" }))
-      expect(inline.total - byId.total).toBe(4 * (765 + 600))
+      // four page images, and "Page 1" to "Page 4": 20 characters, 6 tokens
+      expect(inline.total - byId.total).toBe(4 * 765 + 6)
       // a data URL whose media type has parameters is a PDF too
       const named = yield* countOpenAiChatRequest(body({ file_data: data.replace("application/pdf;", "application/pdf;name=a.pdf;") }))
-      expect(named.total - byId.total).toBe(4 * (765 + 600))
+      expect(named.total - byId.total).toBe(4 * 765 + 6)
     })
   )
 
@@ -288,4 +290,80 @@ describe("what a PDF costs", () => {
       expect(yield* count({ ...image, size: { width: 8_000, height: 8_000 } })).toBe(yield* count(image))
     })
   )
+})
+
+/** A one-page PDF whose page draws `streams` (dictionary entries and data: compressed with Flate when `flate`). */
+const pdfShowing = (streams: ReadonlyArray<{ readonly dict?: string; readonly data: string; readonly flate?: boolean }>, trailer = ""): string => {
+  let out = "%PDF-1.7\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj\n"
+  out += `3 0 obj\n<< /Type /Page /Parent 2 0 R /Contents [${streams.map((_, i) => `${10 + i} 0 R`).join(" ")}] >>\nendobj\n`
+  streams.forEach(({ data, dict = "", flate = false }, i) => {
+    const bytes = flate ? String.fromCharCode(...zlibSync(latin1(data))) : data
+    out += `${10 + i} 0 obj\n<< /Length ${bytes.length}${flate ? " /Filter /FlateDecode" : ""} ${dict}>>\nstream\n${bytes}\nendstream\nendobj\n`
+  })
+  return base64(latin1(`${out}trailer\n<< /Root 1 0 R ${trailer}>>\n%%EOF\n`))
+}
+
+describe("the text a PDF shows", () => {
+  it("is the strings its pages show, at 3.5 characters a token without spaces and zero bytes", () => {
+    const shown = [
+      // 11 characters: an escaped parenthesis is one, the space is none
+      "BT /F1 12 Tf 72 720 Td (Hello\\) world) Tj",
+      // 5, between kerning numbers
+      "[(Wo) -20 (rld)] TJ",
+      // 2: a font with two-byte codes spells a Latin letter with a zero byte before it
+      "<00480069> Tj",
+      // 3: an octal escape is one byte, after a line break (')
+      "(a\\101b) '",
+      // a marked span's replacement text is no operand of a text operator, nor a comment a string
+      "/Span << /ActualText <FEFF0041> >> BDC EMC % (not shown) Tj",
+      "ET",
+      // outside a text object, and an inline image whose data holds parentheses and an operator
+      "(outside) Tj BI /W 1 /H 1 ID ((((BT (x) Tj EI"
+    ].join("\n")
+    expect(pdfFactsOfBase64(pdfShowing([{ data: shown, flate: true }]))).toEqual({ pages: 1, textTokens: Math.ceil(21 / 3.5) })
+    // the same, given as it is, or split across two content streams
+    expect(pdfFactsOfBase64(pdfShowing([{ data: shown }]))?.textTokens).toBe(6)
+    expect(pdfFactsOfBase64(pdfShowing([{ data: "BT (Hello) Tj ET" }, { data: "BT (world) Tj ET", flate: true }]))?.textTokens).toBe(Math.ceil(10 / 3.5))
+  })
+
+  it("reads forms a page draws, not fonts, images or other streams", () => {
+    const text = "BT (abcdefg) Tj ET"
+    expect(pdfFactsOfBase64(pdfShowing([{ data: text, dict: "/Type /XObject /Subtype /Form /BBox [0 0 9 9] " }]))?.textTokens).toBe(2)
+    for (const dict of ["/Type /XObject /Subtype /Image ", "/Length1 18 ", "/Subtype /Type1C ", "/N 3 ", "/Type /Metadata /Subtype /XML ", "/FunctionType 4 "]) {
+      expect([dict, pdfFactsOfBase64(pdfShowing([{ data: text, dict }]))?.textTokens]).toEqual([dict, 0])
+    }
+  })
+
+  it("is a page of prose, 600 tokens a page, when the text cannot be read: an encrypted file, another filter than Flate, data that does not inflate", () => {
+    expect(pdfFactsOfBase64(pdfShowing([{ data: "BT (a) Tj ET" }], "/Encrypt 5 0 R "))?.textTokens).toBe(600)
+    expect(pdfFactsOfBase64(pdfShowing([{ data: "42542028612920546a204554>", dict: "/Filter /ASCIIHexDecode " }]))?.textTokens).toBe(600)
+    expect(pdfFactsOfBase64(pdfShowing([{ data: "BT (a) Tj ET", dict: "/Filter /FlateDecode " }]))?.textTokens).toBe(600)
+    // a scanned page shows no text: none
+    expect(pdfFactsOfBase64(pdfShowing([{ data: "q 612 0 0 792 0 0 cm /Im1 Do Q" }]))?.textTokens).toBe(0)
+  })
+
+  it.prop(
+    "never fails, and counts at most a token for 3.5 bytes of content, whatever the content streams hold",
+    {
+      parts: Arbitrary.schema(Schema.Array(Schema.Literals(["BT", "ET", "(", ")", "\\", "<", ">", "<<", "Tj", "TJ", "'", "ID", "EI", "%", "\n", " ", "\\0", "7", "a", "[", "]"]))),
+      noise: Arbitrary.schema(Schema.String),
+      flate: Arbitrary.schema(Schema.Boolean)
+    },
+    ({ flate, noise, parts }) => {
+      // any bytes among the operators (a string's code units are taken modulo 256)
+      const data = parts.join(flate ? "" : " ") + noise
+      const facts = pdfFactsOfBase64(pdfShowing([{ data, flate }]))
+      expect(facts?.pages).toBe(1)
+      expect(facts!.textTokens).toBeLessThanOrEqual(Math.ceil(data.length / 3.5))
+    },
+    { timeout: 120_000 }
+  )
+
+  it("takes time linear in the content's length on hostile content: unclosed strings, a run of ID without EI, nested parentheses", () => {
+    for (const unit of ["(", "<", "ID ", "BT ((\\", "BT <", "[(a) "]) {
+      const data = unit.repeat(Math.ceil(2_000_000 / unit.length))
+      const facts = pdfFactsOfBase64(pdfShowing([{ data, flate: true }]))
+      expect([unit, facts?.pages]).toEqual([unit, 1])
+    }
+  })
 })

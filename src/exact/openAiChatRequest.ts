@@ -81,9 +81,10 @@ export interface CountChatRequestOptions {
  * documents them and recorded figures confirm); one given by URL, whose size
  * is not known here, counts a flat 85 tokens (its low-detail cost). A PDF
  * given inline (a `file` part's `file_data`) is an estimate, not an exact
- * count, as OpenAI does not publish its rule: its pages, read from the
- * file, at a page-sized image at high detail and 600 tokens of text each
- * (1,365 on gpt-4o); a file given by id counts nothing. A
+ * count, as OpenAI does not publish its rule: a page-sized image at high
+ * detail for each page (765 on gpt-4o) and the text its pages show, both
+ * read from the file (600 tokens a page when the text cannot be read); a
+ * file given by id counts nothing. A
  * `json_schema` response format is a section of the system prompt (its schema
  * as compact JSON escaped to ASCII, without `required`, defaults and bounds),
  * and every assistant reply under it is addressed to the format by name.

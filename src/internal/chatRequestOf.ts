@@ -21,7 +21,7 @@ import { isImageType } from "./anthropicFiles.js"
 import { bareMediaType } from "./mediaType.js"
 import { openAiTakesUrl } from "./fileUrls.js"
 import { inputFileDetailOf } from "./imageDetail.js"
-import { isPdf, pdfPagesOfSource } from "./pdf.js"
+import { isPdf, pdfFactsOfSource } from "./pdf.js"
 import { asStoredCall, type ChatMessageLike, type ChatRequestLike, withCall, withMeasured } from "./openAiChatPrompt.js"
 import { keptToolSettings } from "./toolSettings.js"
 import { hintKey, OPENAI_CHAT_HINTS, wireFieldsOf } from "./hint.js"
@@ -80,12 +80,12 @@ const filePart = (file: Block.FileBlock, responses: boolean): Obj | undefined =>
     return seconds === undefined ? { type: "input_audio" } : withMeasured({ type: "input_audio" }, { seconds })
   }
   if (source._tag === "Text") return text(source.text)
-  // a PDF the request holds is priced by its pages, counted here as an image is measured (see `pdfPartPages`), and on
+  // a PDF the request holds is priced by its pages and text, read here as an image is measured (see `pdfPartFacts`), and on
   // the Responses API at the detail its page images are read at, which the adapter sends (Chat's file part has none)
-  const pages = isPdf(file) ? pdfPagesOfSource(source) : undefined
+  const pdf = isPdf(file) ? pdfFactsOfSource(source) : undefined
   const detail = inputFileDetailOf(file.detail)
   const part = responses ? { type: "input_file", ...(detail === undefined ? {} : { detail }) } : { type: "file" }
-  return pages === undefined ? part : withMeasured(part, { pages })
+  return pdf === undefined ? part : withMeasured(part, { pdf })
 }
 
 const user = (m: Message.UserMessage, responses: boolean): ChatMessageLike => {

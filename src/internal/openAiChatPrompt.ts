@@ -75,8 +75,8 @@
  *   reply under it is addressed to the format by name (all 122 recorded).
  *
  * Estimates where no recording shows the rule: a PDF given inline costs its
- * pages (`openAiChatPdfPageTokens`: its text and a page-sized image; on
- * Responses, `openAiResponsesPdfPageTokens`: its text, and the image only
+ * pages and text (`openAiChatPdfTokens`: its text and a page-sized image
+ * a page; on Responses, `openAiResponsesPdfTokens`: its text, and the images only
  * where the file's detail reads one, which recordings confirm), audio
  * given inline its duration at 10 tokens a second (one recording: 44 billed
  * for 4.49 seconds).
@@ -91,7 +91,7 @@ import { base64DataUrlParts } from "./dataUrl.js"
 import type { Schema } from "effect"
 import { depthError, stringify } from "./json.js"
 import { isRecord, mapSubschemas, OMIT } from "./jsonSchema.js"
-import { openAiChatPdfPageTokens, openAiResponsesPdfPageTokens, pdfPagesOfBase64 } from "./pdf.js"
+import { openAiChatPdfTokens, openAiResponsesPdfTokens, pdfFactsOfBase64, type PdfFacts } from "./pdf.js"
 import { compactSentArgs } from "./toolArgs.js"
 
 /** A tool call as `compactSentArgs` reads it: its arguments, and the text it was read with. */
@@ -387,13 +387,13 @@ const jsonText = (u: unknown): string => {
 
 /**
  * What the request estimate measured of a file it wrote as a part (an
- * image's pixel size, a PDF's pages, a clip's seconds), so that the part
+ * image's pixel size, a PDF's pages and text, a clip's seconds), so that the part
  * need not carry the data to be measured again. Kept beside the part, not
  * in it: a field of a request body given as JSON is never taken for it.
  */
 export interface Measured {
   readonly size?: ImageSize
-  readonly pages?: number
+  readonly pdf?: PdfFacts
   readonly seconds?: number
 }
 const measured = new WeakMap<object, Measured>()
@@ -444,30 +444,30 @@ const imagePartTokens = (part: { readonly [key: string]: unknown }, model: strin
 
 /**
  * What a file part costs: a PDF given inline (Chat's `file.file_data`, the
- * Responses API's `file_data`, a base64 `data:` URL; or measured pages)
- * its pages at `openAiChatPdfPageTokens` (the text and an image of each
- * page) or, for a Responses `input_file`, `openAiResponsesPdfPageTokens`
+ * Responses API's `file_data`, a base64 `data:` URL; or measured)
+ * its pages and text at `openAiChatPdfTokens` (the text and an image of each
+ * page) or, for a Responses `input_file`, `openAiResponsesPdfTokens`
  * (the text, and the image where the file's detail reads one): estimates, as
  * OpenAI does not publish its rule for files; a file given
  * by id or URL, whose pages the request does not show, nothing.
  */
 const filePartTokens = (part: { readonly [key: string]: unknown }, model: string | undefined): number => {
-  const pages = pdfPartPages(part)
-  if (pages === undefined) return 0
+  const pdf = pdfPartFacts(part)
+  if (pdf === undefined) return 0
   const bare = model === undefined ? undefined : bareModel(model)
   // a Responses input_file, whose detail says whether page images are read; Chat's file part has none and always has them
-  return pages * (part["type"] === "input_file" ? openAiResponsesPdfPageTokens(bare, part["detail"]) : openAiChatPdfPageTokens(bare))
+  return part["type"] === "input_file" ? openAiResponsesPdfTokens(pdf, bare, part["detail"]) : openAiChatPdfTokens(pdf, bare)
 }
 
-/** The pages of the PDF a file part holds inline, or `undefined`. */
-const pdfPartPages = (part: { readonly [key: string]: unknown }): number | undefined => {
-  const given = measured.get(part)?.pages
+/** The pages and text of the PDF a file part holds inline, or `undefined`. */
+const pdfPartFacts = (part: { readonly [key: string]: unknown }): PdfFacts | undefined => {
+  const given = measured.get(part)?.pdf
   if (given !== undefined) return given
   const file = isRecord(part["file"]) ? part["file"] : part
   const data = file["file_data"]
   const parts = typeof data === "string" ? base64DataUrlParts(data) : undefined
   // the media type may carry parameters ("application/pdf;name=report.pdf")
-  return parts === undefined || parts.mediaType.split(";")[0]!.trim() !== "application/pdf" ? undefined : pdfPagesOfBase64(data as string, parts.dataStart)
+  return parts === undefined || parts.mediaType.split(";")[0]!.trim() !== "application/pdf" ? undefined : pdfFactsOfBase64(data as string, parts.dataStart)
 }
 
 /**

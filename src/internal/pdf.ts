@@ -1,6 +1,7 @@
 /**
- * How many pages a PDF holds, read from its structure, and what a page
- * costs each provider.
+ * How many pages a PDF holds, read from its structure, how much text its
+ * pages show, read from their content streams, and what a PDF costs each
+ * provider.
  *
  * Every provider bills a PDF by its pages (Gemini a flat figure per page,
  * Claude and OpenAI an image of each page and its text), never by its size
@@ -27,7 +28,7 @@
  *
  * @internal
  */
-import { Unzlib } from "fflate"
+import { Unzlib, unzlibSync } from "fflate"
 import type * as Block from "../Block.js"
 import { binaryOfBytes, decodeBase64Binary } from "./base64.js"
 import { readInlineOnce } from "./inlineData.js"
@@ -43,9 +44,11 @@ export const ASSUMED_PDF_PAGE_BYTES = 20_000
 
 /**
  * What a page of text adds where a provider reads a PDF's text beside its
- * page images (Claude, OpenAI): about a full page of prose, 600 tokens (a
- * scanned page has none, a dense one more). The text is in the pages'
- * content streams, which the count does not read.
+ * page images (Claude, OpenAI) and the text cannot be read from the file
+ * (`pdfFactsOfBase64`: an encrypted file, a filter other than Flate), and
+ * in the estimator's figure for a page, which does not read it: about a
+ * full page of prose, 600 tokens (a scanned page has none, a dense one
+ * more).
  */
 export const PDF_PAGE_TEXT_TOKENS = 600
 
@@ -162,6 +165,18 @@ const pagesOfTree = (tree: PageTree): number | undefined => {
 const inflate = (data: Uint8Array, budget: { left: number }): string | undefined => {
   // a zlib header (deflate, a check that divides by 31), else not zlib data: no inflater is started for it
   if (data.length < 2 || (data[0]! & 0x0f) !== 8 || ((data[0]! << 8) | data[1]!) % 31 !== 0) return undefined
+  if (data.length * MAX_DEFLATE_RATIO <= budget.left) {
+    // small enough that all it can inflate to fits the budget: at once, which is several times faster than in
+    // chunks (the streaming inflater copies its growing output); damaged data is inflated in chunks below, as far
+    // as it goes
+    try {
+      const out = unzlibSync(data)
+      budget.left -= out.length
+      return binaryOfBytes(out)
+    } catch {
+      // read in chunks below
+    }
+  }
   const chunks: Array<Uint8Array> = []
   let size = 0
   try {
@@ -180,6 +195,9 @@ const inflate = (data: Uint8Array, budget: { left: number }): string | undefined
   for (const chunk of chunks) out += binaryOfBytes(chunk)
   return out
 }
+
+/** The most deflate can inflate a byte to (a run of one byte: about 1,032 to 1). */
+const MAX_DEFLATE_RATIO = 1_032
 
 /**
  * Compressed bytes given to the inflater at a time: at most about 1 MB comes
@@ -278,6 +296,235 @@ const pdfPageCountOfBinary = (bytes: string): number | undefined => {
   return pagesOfTree(tree)
 }
 
+// ---------------------------------------------------------------------------
+// The text a PDF's pages show
+// ---------------------------------------------------------------------------
+
+/**
+ * A stream that is a page's content or a form's (which a page draws: some
+ * writers, cairo among them, put all of a page's text in one): no `/Type`
+ * but `/XObject` and no `/Subtype` but `/Form`, and none of the keys of the
+ * other streams without a type (font programs, colour profiles, functions,
+ * shadings and patterns).
+ */
+const isContentStream = (dict: string): boolean => {
+  if (/\/(Length[123]|N|FunctionType|ShadingType|PatternType)(?![A-Za-z0-9#])/.test(dict)) return false
+  const form = /\/Subtype\s*\/Form(?![A-Za-z0-9#])/.test(dict)
+  if (!form && /\/Subtype(?![A-Za-z0-9#])/.test(dict)) return false
+  return !/\/Type(?![A-Za-z0-9#])/.test(dict) || (form && /\/Type\s*\/XObject(?![A-Za-z0-9#])/.test(dict))
+}
+
+/**
+ * How a content stream is read: as it is (no filter), inflated (Flate
+ * alone, without a predictor), or not at all (any other filter).
+ */
+const contentFilterOf = (dict: string): "none" | "flate" | "other" => {
+  if (!/\/Filter(?![A-Za-z0-9#])/.test(dict)) return "none"
+  return /\/Filter\s*(\[\s*)?\/FlateDecode\s*\]?\s*(\/(?!Filter|DecodeParms)|>>|$)/.test(dict) && !/\/DecodeParms/.test(dict) ? "flate" : "other"
+}
+
+/**
+ * The characters a content stream shows: the bytes of the strings that are
+ * the operands of `Tj`, `TJ`, `'` and `"` inside its text objects (`BT` …
+ * `ET`), not those of other operators (a marked span's `/ActualText`). A
+ * literal string's escapes are one byte each (`\\053`, `\\(`), a hex
+ * string is a byte for two digits, and a zero byte is not counted: a font
+ * with two-byte codes (Type 0, as most writers other than TeX embed) spells
+ * a Latin letter with a zero byte before it. Nor is a space: TeX shows none
+ * (it moves the pen), most other writers show every one, and the tokens of
+ * prose are about its words. Comments and the data of inline
+ * images (`ID` … `EI`) are skipped. Linear in the stream's length.
+ */
+const shownCharacters = (content: string): number => {
+  let shown = 0
+  // the characters of the strings since the last operator: its operands
+  let pending = 0
+  let inText = false
+  const n = content.length
+  let i = 0
+  while (i < n) {
+    const c = content.charCodeAt(i)
+    if (c === 0x28) {
+      // a literal string: balanced parentheses, backslash escapes
+      let depth = 1
+      i++
+      while (i < n && depth > 0) {
+        const d = content.charCodeAt(i)
+        if (d === 0x5c) {
+          const e = content.charCodeAt(i + 1)
+          if (e >= 0x30 && e <= 0x37) {
+            // up to three octal digits
+            let value = 0
+            let j = i + 1
+            while (j < i + 4 && j < n && content.charCodeAt(j) >= 0x30 && content.charCodeAt(j) <= 0x37) value = value * 8 + content.charCodeAt(j++) - 0x30
+            if ((value & 0xff) !== 0 && (value & 0xff) !== 0x20) pending++
+            i = j
+          } else {
+            // an escaped end of line is nothing; any other escaped byte is one byte
+            if (e !== 0x0a && e !== 0x0d && e !== 0x20 && i + 1 < n) pending++
+            i += e === 0x0d && content.charCodeAt(i + 2) === 0x0a ? 3 : 2
+          }
+          continue
+        }
+        if (d === 0x28) depth++
+        else if (d === 0x29) depth--
+        if (depth > 0 && d !== 0 && d !== 0x20) pending++
+        i++
+      }
+      continue
+    }
+    if (c === 0x3c) {
+      if (content.charCodeAt(i + 1) === 0x3c) {
+        i += 2
+        continue
+      }
+      // a hex string: two digits a byte, white space ignored, an odd last digit followed by 0
+      const end = content.indexOf(">", i + 1)
+      const stop = end < 0 ? n : end
+      let digits = 0
+      let high = -1
+      for (let j = i + 1; j < stop; j++) {
+        const h = hexValue(content.charCodeAt(j))
+        if (h < 0) continue
+        if (digits % 2 === 0) high = h
+        else if ((high | h) !== 0 && ((high << 4) | h) !== 0x20) pending++
+        digits++
+      }
+      if (digits % 2 === 1 && high !== 0) pending++
+      i = stop + 1
+      continue
+    }
+    if (c === 0x27 || c === 0x22) {
+      // ' and ", which show a string after a line break
+      if (inText) shown += pending
+      pending = 0
+      i++
+      continue
+    }
+    if (c === 0x25) {
+      // a comment, to the end of the line
+      while (i < n && content.charCodeAt(i) !== 0x0a && content.charCodeAt(i) !== 0x0d) i++
+      continue
+    }
+    if ((c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a)) {
+      const start = i
+      while (i < n && isRegular(content.charCodeAt(i))) i++
+      // an operator stands alone: a name (/BT) or a number is not one
+      const before = start === 0 ? 0x20 : content.charCodeAt(start - 1)
+      if (before === 0x2f || !isDelimiterOrSpace(before)) continue
+      const word = i - start === 2 ? content.slice(start, i) : ""
+      if (inText && (word === "Tj" || word === "TJ")) shown += pending
+      pending = 0
+      if (word === "BT") inText = true
+      else if (word === "ET") inText = false
+      else if (word === "ID") {
+        // an inline image's data, up to "EI" standing alone
+        const ei = /\sEI(?![^\s\/\[\]<>()%{}])/g
+        ei.lastIndex = i
+        const m = ei.exec(content)
+        i = m === null ? n : m.index + m[0].length
+      }
+      continue
+    }
+    i++
+  }
+  return shown
+}
+
+const hexValue = (c: number): number =>
+  c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x41 && c <= 0x46 ? c - 0x37 : c >= 0x61 && c <= 0x66 ? c - 0x57 : -1
+
+/** PDF white space and delimiters: what ends a keyword. */
+const isDelimiterOrSpace = (c: number): boolean =>
+  c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09 || c === 0x0c || c === 0x00 || c === 0x28 || c === 0x29 || c === 0x3c ||
+  c === 0x3e || c === 0x5b || c === 0x5d || c === 0x7b || c === 0x7d || c === 0x2f || c === 0x25
+
+const isRegular = (c: number): boolean => !isDelimiterOrSpace(c)
+
+/**
+ * The inflate budget of a PDF's content streams: 8 bytes for each byte of
+ * the file (a page's content inflates to 3 to 6 times its compressed size),
+ * and at least 4 MB (a form can be drawn from many small streams, each
+ * costing the inflater's start: an IRS form has 233 for 2 pages). Twice
+ * the object streams' (`INFLATED_PER_BYTE`), still at most `MAX_INFLATED`,
+ * so the time taken grows with the file's size.
+ */
+const TEXT_INFLATED_PER_BYTE = 8
+const MIN_TEXT_INFLATED = 4 * 1024 * 1024
+
+/**
+ * The characters a PDF's pages show, read from its content streams, or
+ * `undefined` when they cannot all be read: the file is encrypted, a
+ * content stream has a filter other than Flate, its data does not inflate,
+ * or the inflate budget (as for object streams) runs out.
+ */
+const pdfShownCharactersOfBinary = (bytes: string): number | undefined => {
+  if (/\/Encrypt(?![A-Za-z0-9#])/.test(bytes.slice(-4096)) || /\/Encrypt\s+\d+\s+\d+\s+R/.test(bytes)) return undefined
+  const budget = { left: Math.min(MAX_INFLATED, Math.max(MIN_TEXT_INFLATED, bytes.length * TEXT_INFLATED_PER_BYTE)) }
+  let shown = 0
+  OBJECT.lastIndex = 0
+  for (let m = OBJECT.exec(bytes); m !== null; m = OBJECT.exec(bytes)) {
+    const start = m.index + m[0].length
+    const endobj = bytes.indexOf("endobj", start)
+    const end = endobj < 0 ? bytes.length : endobj
+    OBJECT.lastIndex = Math.max(end, start)
+    const keyword = STREAM_KEYWORD.exec(bytes.slice(start, end))
+    if (keyword === null) continue
+    const stream = start + keyword.index + keyword[0].length - 6
+    const dict = bytes.slice(start, Math.min(stream, start + MAX_DICT))
+    if (!isContentStream(dict)) continue
+    const from = bytes.startsWith("\r\n", stream + 6) ? stream + 8 : stream + 7
+    const endstream = from < end ? bytes.slice(from, end).lastIndexOf("endstream") : -1
+    const data = bytes.slice(from, endstream < 0 ? end : from + endstream)
+    const filter = contentFilterOf(dict)
+    if (filter === "other") return undefined
+    // a stream given as it is costs its length; one inflated, what it inflates to and the inflater's start
+    if (filter === "none") budget.left -= data.length
+    else budget.left -= STREAM_COST
+    const content = filter === "none" ? data : inflate(bytesOfBinary(data), budget)
+    if (content === undefined || budget.left < 0) return undefined
+    shown += shownCharacters(content)
+  }
+  return shown
+}
+
+/**
+ * The characters a PDF shows (no spaces, see `shownCharacters`) for a token
+ * of its text as a provider extracts it. Measured against the text pdf.js
+ * extracts from 164 PDFs, counted with o200k: for the 40 from public test
+ * suites (Word, Google Docs, macOS, Skia, OpenOffice, iText and other
+ * writers) the estimate is 1.09 times the count at the median (0.72 to 1.27
+ * from the 10th to the 90th percentile); for 124 LaTeX package manuals
+ * (pdfTeX), full of code, 0.75 (0.59 to 1.00). The five PDFs recorded with
+ * the OpenAI Responses API, which bills a PDF's text alone there, come out
+ * 1 to 62 tokens under what was billed for them (a page of lorem ipsum: 695
+ * for 737 to 757). The divisor was chosen on these same files: no PDF was
+ * held out.
+ */
+const SHOWN_CHARACTERS_PER_TOKEN = 3.5
+
+/**
+ * What reading a PDF inline shows of it for pricing: its pages (as
+ * `pdfPagesOfBase64`) and the tokens of its text, read from the strings its
+ * pages show (`PDF_PAGE_TEXT_TOKENS` a page when they cannot be read).
+ */
+export interface PdfFacts {
+  readonly pages: number
+  readonly textTokens: number
+}
+
+/** What a PDF given as base64 shows (`PdfFacts`), or `undefined` when the data is not a PDF's. */
+export const pdfFactsOfBase64 = (text: string, start = 0): PdfFacts | undefined => {
+  const bytes = decodeBase64Binary(text, start)
+  if (!isPdfData(bytes)) return undefined
+  const pages = pdfPageCountOfBinary(bytes) ?? Math.max(1, Math.ceil(bytes.length / ASSUMED_PDF_PAGE_BYTES))
+  const shown = pdfShownCharactersOfBinary(bytes)
+  return { pages, textTokens: shown === undefined ? pages * PDF_PAGE_TEXT_TOKENS : Math.ceil(shown / SHOWN_CHARACTERS_PER_TOKEN) }
+}
+
+/** What a PDF a file source holds inline shows (`PdfFacts`), read once per source. */
+export const pdfFactsOfSource: (source: Block.FileSource) => PdfFacts | undefined = readInlineOnce(pdfFactsOfBase64)
+
 /**
  * The number of pages of the PDF whose base64 text starts at `start` in
  * `text` (as its structure shows them, else one per
@@ -304,18 +551,20 @@ export const isPdf = (file: Block.FileBlock): boolean => /^application\/pdf\s*(;
  * (which reads larger images) and more than Gemini's or OpenAI's on its
  * full-size models. A budget must not take a cheaper provider's figure for a
  * request that may go to Claude. OpenAI's models whose images cost more charge
- * more (`openAiChatPdfPageTokens`); `estimateRequest` prices those.
+ * more (`openAiChatPdfTokens`); `estimateRequest` prices those.
  */
 export const DEFAULT_PDF_PAGE_TOKENS = anthropicImageTokens(PAGE_PIXELS) + PDF_PAGE_TEXT_TOKENS
 
 /**
- * A page on Claude: an image of the page (1,599 tokens, about the most an
+ * A PDF on Claude: an image of each page (1,599 tokens, about the most an
  * image costs; 2,805 on Opus 4.7 and later, which read larger images) and
- * the page's text. Anthropic's PDF guide: each page is billed as its text
- * and an image of it, "typically 1,500 to 3,000 tokens per page".
+ * the file's text. Anthropic's PDF guide: each page is billed as its text
+ * and an image of it, "typically 1,500 to 3,000 tokens per page" (recorded:
+ * a one-page PDF of a few words cost claude-3-5-haiku, claude-sonnet-4 and
+ * claude-sonnet-5 1,598 to 1,656 tokens in all).
  */
-export const anthropicPdfPageTokens = (highResolution: boolean): number =>
-  anthropicImageTokens(PAGE_PIXELS, highResolution) + PDF_PAGE_TEXT_TOKENS
+export const anthropicPdfTokens = (facts: PdfFacts, highResolution: boolean): number =>
+  facts.pages * anthropicImageTokens(PAGE_PIXELS, highResolution) + facts.textTokens
 
 /**
  * A page on Gemini: a flat figure whatever it holds, text or not, which is
@@ -334,8 +583,8 @@ export const geminiPdfPageTokens = (model: string | undefined, resolution: unkno
 const ONE_TILE: ImageSize = { width: 384, height: 384 }
 
 /**
- * A page of a PDF sent in a Chat Completions `file` part: its text and an
- * image of it (OpenAI's file inputs guide: the model is given "both the
+ * A PDF sent in a Chat Completions `file` part: its text and an image of
+ * each page (OpenAI's file inputs guide: the model is given "both the
  * extracted text and an image of each page"), the image priced as the model
  * prices a page-sized one at high detail (765 on gpt-4o, 630 on gpt-5; 2,425
  * on gpt-4.1-mini, priced by patches; 25,501 on gpt-4o-mini, whose image
@@ -348,12 +597,12 @@ const ONE_TILE: ImageSize = { width: 384, height: 384 }
  * image rule gives those figures (a tile at high detail alone is 255 on
  * gpt-4o, low detail 85), so they are not priced as one.
  */
-export const openAiChatPdfPageTokens = (model: string | undefined): number =>
-  openAiImagePartTokens(model, PAGE_PIXELS, "high") + PDF_PAGE_TEXT_TOKENS
+export const openAiChatPdfTokens = (facts: PdfFacts, model: string | undefined): number =>
+  facts.pages * openAiImagePartTokens(model, PAGE_PIXELS, "high") + facts.textTokens
 
 /**
- * A page of a PDF sent in a Responses `input_file`: its text, and an image
- * of it at high detail (as on Chat) when the model is given one. The file's
+ * A PDF sent in a Responses `input_file`: its text, and an image of each
+ * page at high detail (as on Chat) when the model is given one. The file's
  * `detail` says so: `high` gives page images, `low` none, and `auto` (the
  * default) reads pages as `high` from GPT-5.6 on and as `low` before
  * (OpenAI's file inputs guide). Before GPT-5.6 `auto` was billed no page
@@ -366,9 +615,9 @@ export const openAiChatPdfPageTokens = (model: string | undefined): number =>
  * model the rule cannot place (no id, or one that is not OpenAI's) gets
  * the page images, the larger.
  */
-export const openAiResponsesPdfPageTokens = (model: string | undefined, detail: unknown): number =>
-  (detail === "high" || (detail !== "low" && !readsPagesAtLowDetail(model)) ? openAiImagePartTokens(model, PAGE_PIXELS, "high") : 0) +
-  PDF_PAGE_TEXT_TOKENS
+export const openAiResponsesPdfTokens = (facts: PdfFacts, model: string | undefined, detail: unknown): number =>
+  (detail === "high" || (detail !== "low" && !readsPagesAtLowDetail(model)) ? facts.pages * openAiImagePartTokens(model, PAGE_PIXELS, "high") : 0) +
+  facts.textTokens
 
 /** OpenAI models before GPT-5.6, whose `auto` detail reads a PDF's pages at low detail: GPT-3.5 and 4 (4o, 4.1), the o-series, GPT-5 to 5.5. */
 const readsPagesAtLowDetail = (model: string | undefined): boolean =>

@@ -15,7 +15,7 @@
  *   count exactly; with function tools it is an approximation.
  * - Anthropic: each message as the estimator counts it, but for images and
  *   the PDFs the request holds, priced as Claude prices them
- *   (`anthropicImageTokens`, `anthropicPdfPageTokens`); client tools by the
+ *   (`anthropicImageTokens`, `anthropicPdfTokens`); client tools by the
  *   JSON text of their definition; Anthropic-schema tools (bash, text
  *   editor, computer use) by their documented cost; plus the documented
  *   tool-use system prompt of the model family and tool choice (framing).
@@ -50,7 +50,7 @@ import {
 } from "./imageSize.js"
 import { pieces, stringify } from "./json.js"
 import { isRecord, mapSubschemas } from "./jsonSchema.js"
-import { anthropicPdfPageTokens, geminiPdfPageTokens, isPdf, pdfPagesOfSource } from "./pdf.js"
+import { anthropicPdfTokens, geminiPdfPageTokens, isPdf, pdfFactsOfSource, pdfPagesOfSource } from "./pdf.js"
 import { geminiVideoTokensPerSecond, isVideo, videoSecondsOfSource, videoTokens } from "./video.js"
 import { countChatRequest, promptFormatForModel, type RenderOptions } from "./openAiChatPrompt.js"
 import { hintKey, noHints, wireFieldsOf } from "./hint.js"
@@ -500,14 +500,16 @@ const readsHighResolutionImages = (family: Family | undefined): boolean =>
  * A file as Claude prices it: nothing when the writer leaves it out
  * (`anthropicLeavesOut`); an image by its size when the request shows it,
  * else the most an image costs on the model; a PDF the request holds by its
- * pages (`anthropicPdfPageTokens`).
+ * pages and its text (`anthropicPdfTokens`).
  */
 const anthropicFilePrice = (highResolution: boolean): FilePrice => {
-  const perPage = anthropicPdfPageTokens(highResolution)
   return (file) => {
     if (anthropicLeavesOut(file)) return 0
-    // the writer's reading: a media type in any case (IMAGE/PNG is an image)
-    if (!isImageType(file.mediaType)) return pdfPrice(file, perPage)
+    // the writer's reading: a media type in any case (IMAGE/PNG is an image); a PDF by its pages and its text
+    if (!isImageType(file.mediaType)) {
+      const facts = isPdf(file) ? pdfFactsOfSource(file.source) : undefined
+      return facts === undefined ? undefined : anthropicPdfTokens(facts, highResolution)
+    }
     const size = imageSizeOfSource(file.source)
     return size === undefined ? anthropicUnknownSizeImageTokens(highResolution) : anthropicImageTokens(size, highResolution)
   }
