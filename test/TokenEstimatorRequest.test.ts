@@ -581,6 +581,26 @@ describe("estimateRequest for Gemini and OpenAI Responses", () => {
     expect(framing("gpt-4o", { _tag: "Tool", name: "get_weather" })).toBeGreaterThan(framing("gpt-4o", "auto"))
   })
 
+  it("under a json_schema format, the gpt-5 family's reply to come is not addressed to it; on Responses, with no system message, the format is no message of its own", () => {
+    const e = exact()
+    const responseFormat = { _tag: "JsonSchema" as const, name: "structured_data", schema: { type: "object", properties: { n: { type: "number" } } } }
+    const bare = Request.make([Message.user([Block.text("Count the apples.")])], { responseFormat })
+    const withSystem = Request.make([Message.system("Be terse."), Message.user([Block.text("Count the apples.")])], { responseFormat })
+    const addressed = e.estimateText(" to=structured_data")
+    for (const provider of ["openai-chat", "openai-responses"] as const) {
+      // the priming: gpt-4o's is addressed to the format (` to=structured_data`), gpt-5.4's and gpt-5-mini's are not
+      const framing = (model: string) => e.estimateRequest(withSystem, { provider, model }).framing
+      expect(framing("gpt-4o") - framing("gpt-5.4")).toBe(1 + addressed)
+      expect(framing("gpt-5-mini")).toBe(framing("gpt-5.4"))
+    }
+    // without a system message the format is a system message of its own (3 tokens and "system"), but for the gpt-5
+    // family on Responses
+    const format = (provider: "openai-chat" | "openai-responses", model: string, request = bare) => e.estimateRequest(request, { provider, model }).responseFormat
+    expect(format("openai-chat", "gpt-5.4") - format("openai-chat", "gpt-5.4", withSystem)).toBe(4)
+    expect(format("openai-responses", "gpt-5.4")).toBe(format("openai-responses", "gpt-5.4", withSystem))
+    expect(format("openai-chat", "gpt-4o") - format("openai-chat", "gpt-4o", withSystem)).toBe(4)
+  })
+
   it("Responses counts empty instructions as nothing, and an empty system message in the input as a message", () => {
     const e = exact()
     const responses = { provider: "openai-responses" as const }

@@ -335,6 +335,9 @@ export interface PromptTurn {
  *   gpt-5 family's preamble), 0 for other models or without definitions;
  * - `responseFormat`: the rendered `json_schema` response format, or `""`
  *   (appended like the tools block);
+ * - `formatFramed`: whether a response format with neither a system message
+ *   nor tool definitions to carry it is framed as a system message of its
+ *   own (not on the Responses API for the gpt-5 family);
  * - `priming`: the unit that opens the reply.
  *
  * @since 0.1.0
@@ -346,6 +349,7 @@ export interface RenderedChatPrompt {
   readonly toolsHost: number
   readonly toolsExtra: number
   readonly responseFormat: string
+  readonly formatFramed: boolean
   readonly priming: PromptTurn
 }
 
@@ -768,8 +772,14 @@ export const renderChatRequest = (request: ChatRequestLike, options: RenderOptio
   const definitions = definitionsOf(request)
   const tools = definitions.length > 0 ? renderFunctionNamespace(definitions, format) : ""
   const responseFormat = renderResponseFormat(request.response_format)
+  // The gpt-5 family, on Chat (its own format) and on Responses (which renders its requests in the "current" one).
+  const gpt5Family = format === "gpt-5" || promptFormatForModel(model) === "gpt-5"
   // Under a json_schema response format, every assistant reply is addressed to the format by name.
   const replyTo = responseFormat.length > 0 ? responseFormatName(request.response_format) : ""
+  // The reply to come is too, except on the gpt-5 family (31 recorded requests of gpt-5.4, 5.4-mini, 5.4-nano and
+  // 5.6-terra were 4 to 8 over with " to=" and the name, 3 to 4 tokens; on Chat, gpt-5.4's earlier replies are
+  // addressed all the same: 2- and 3-turn conversations were exact with them).
+  const primeTo = gpt5Family ? "" : replyTo
 
   // The Responses API's input is a list of items: each function call its own, an empty assistant message a turn.
   const itemwise = options.responses === true
@@ -893,7 +903,7 @@ export const renderChatRequest = (request: ChatRequestLike, options: RenderOptio
   let priming: PromptTurn
   switch (choice._tag) {
     case "Text":
-      priming = turn(isReasoningModel(model) ? 1 : 2, "assistant", "", 0, replyTo)
+      priming = turn(isReasoningModel(model) ? 1 : 2, "assistant", "", 0, primeTo)
       break
     case "Free":
       priming = turn(1, "assistant", "")
@@ -908,7 +918,10 @@ export const renderChatRequest = (request: ChatRequestLike, options: RenderOptio
     default:
       return absurd(choice)
   }
-  return { format, messages, tools, toolsHost, toolsExtra, responseFormat, priming }
+  // On Responses the gpt-5 family's response format with no system message to carry it is no message of its own (23
+  // recorded requests of gpt-5.4-mini and 5.6-terra without instructions or a system message were 4 over with one).
+  const formatFramed = !(itemwise && gpt5Family)
+  return { format, messages, tools, toolsHost, toolsExtra, responseFormat, formatFramed, priming }
 }
 
 // ---------------------------------------------------------------------------
@@ -1333,7 +1346,7 @@ export const countRenderedPrompt = (
     if (host === undefined) {
       const frame = (prompt.format === "0301" ? 4 : 3) + count("system")
       if (prompt.tools.length > 0) tools += frame
-      else responseFormat += frame
+      else if (prompt.formatFramed) responseFormat += frame
     }
     total += tools + responseFormat
   }
