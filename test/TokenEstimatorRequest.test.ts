@@ -601,6 +601,28 @@ describe("estimateRequest for Gemini and OpenAI Responses", () => {
     expect(format("openai-chat", "gpt-4o") - format("openai-chat", "gpt-4o", withSystem)).toBe(4)
   })
 
+  it("Responses counts a function call 9 tokens over its compact arguments from GPT-5.2 on, as Chat does the gpt-5 family's, 3 on gpt-5 and gpt-5-mini", () => {
+    const e = exact()
+    const read = (model: string, withCall: boolean) =>
+      run(OpenAiResponses.fromRequest({
+        model,
+        input: [
+          { role: "user", content: "Weather in Paris?" },
+          ...(withCall
+            ? [
+              { type: "function_call", call_id: "call_1", name: "get_weather", arguments: "{\"city\": \"Paris\"}" },
+              { type: "function_call_output", call_id: "call_1", output: "sunny" }
+            ]
+            : [])
+        ]
+      })).value
+    const callCost = (model: string) =>
+      e.estimateRequest(read(model, true), { provider: "openai-responses", model }).total - e.estimateRequest(read(model, false), { provider: "openai-responses", model }).total
+    expect(callCost("gpt-5.4-nano") - callCost("gpt-5-mini")).toBe(6)
+    expect(callCost("gpt-5.2")).toBe(callCost("gpt-5.6-terra"))
+    expect(callCost("gpt-5")).toBe(callCost("gpt-5-mini"))
+  })
+
   it("Responses counts empty instructions as nothing, and an empty system message in the input as a message", () => {
     const e = exact()
     const responses = { provider: "openai-responses" as const }

@@ -111,9 +111,9 @@ const IMAGE_DEVIATIONS: Readonly<Record<string, { readonly delta: number; readon
   "test_multimodal_tool_return_matrix[tool_return_content-url_force_download-image-openai_responses].yaml#2": { delta: -9, reason: "gpt-5-mini with reasoning items: " + NOT_FOUND },
   "test_image_as_binary_content_input.yaml#0": { delta: -230, reason: "gpt-4o: " + NOT_FOUND },
   "openai-v2-image.yml#0": { delta: -1, reason: NOT_FOUND },
-  "openai-v2-tool-image.yml#1": { delta: -13, reason: "gpt-5.4-nano after a function call, under as its requests without images are" },
-  "openai-v2-tool-image.yml#2": { delta: -15, reason: "gpt-5.4-nano after a function call, under as its requests without images are" },
-  "openai-v2-tool-image.yml#3": { delta: -17, reason: "gpt-5.4-nano after a function call, under as its requests without images are" },
+  "openai-v2-tool-image.yml#1": { delta: -7, reason: "gpt-5.4-nano after a function call, under as its requests without images are" },
+  "openai-v2-tool-image.yml#2": { delta: -9, reason: "gpt-5.4-nano after a function call, under as its requests without images are" },
+  "openai-v2-tool-image.yml#3": { delta: -11, reason: "gpt-5.4-nano after a function call, under as its requests without images are" },
   "structured-data-examples-image.yml#0": { delta: -1, reason: "gpt-5.6 with a json_schema text format and a 512×149 image: 1 under" }
 }
 
@@ -138,10 +138,10 @@ describe("OpenAI Responses requests recorded with the input they were billed for
     expect(misses).toEqual(Object.fromEntries(Object.entries(PLAIN_DEVIATIONS).map(([name, d]) => [name, d.delta])))
   })
 
-  it("function tools: exact on 75 of 115 requests, within 2 tokens on 95, 5% at the 90th percentile", () => {
+  it("function tools: exact on 75 of 115 requests, within 2 tokens on 96, 5% at the 90th percentile", () => {
     const tools = ofKind("tools")
     expect(tools.filter((r) => r.delta === 0)).toHaveLength(75)
-    expect(tools.filter((r) => Math.abs(r.delta) <= 2)).toHaveLength(95)
+    expect(tools.filter((r) => Math.abs(r.delta) <= 2)).toHaveLength(96)
     expect(quantile(tools.map((r) => relativeError(r.delta + r.c.input_tokens, r.c.input_tokens)), 0.9)).toBeLessThanOrEqual(0.05)
   })
 
@@ -239,13 +239,13 @@ describe("OpenAI Responses requests recorded with the input they were billed for
 
   it("gpt-5.4-nano and gpt-5.6 images at 1.2 tokens a 32-pixel patch leave their requests as far off as the same suite's requests without one", () => {
     // gpt-5.4-nano, a 512×512 image in the turn after a function call: 256 patches, 309 tokens; at gpt-5-nano's 1.5
-    // (385) the three requests would be 59 to 63 over, not 13 to 17 under
+    // (385) the three requests would be 65 to 69 over, not 7 to 11 under
     const nano = ellmer.filter((r) => hasInputImage(r.c.request) && r.c.request.model === "gpt-5.4-nano").map((r) => r.delta)
-    expect(nano).toEqual([-13, -15, -17])
-    // its requests without images after a function call: 9 to 29 under
+    expect(nano).toEqual([-7, -9, -11])
+    // its requests without images after a function call: 3 to 15 under
     const nanoCalls = ellmer.filter((r) => !hasInputImage(r.c.request) && r.c.request.model === "gpt-5.4-nano" && JSON.stringify(r.c.request.input).includes("function_call"))
-    expect(Math.max(...nanoCalls.map((r) => r.delta))).toBe(-9)
-    expect(Math.min(...nanoCalls.map((r) => r.delta))).toBe(-29)
+    expect(Math.max(...nanoCalls.map((r) => r.delta))).toBe(-3)
+    expect(Math.min(...nanoCalls.map((r) => r.delta))).toBe(-15)
     // gpt-5.6-terra, a 512×149 image (80 patches, 97 tokens) under a json_schema text format: 1 under, where 21 of its
     // 22 requests with a format and no image are exact (the other, with a system message, 1 over)
     const terra = ellmer.filter((r) => r.c.request.model === "gpt-5.6-terra" && r.kind === "format")
@@ -253,11 +253,11 @@ describe("OpenAI Responses requests recorded with the input they were billed for
     expect(terra.filter((r) => !hasInputImage(r.c.request)).map((r) => r.delta).sort()).toEqual([...Array<number>(21).fill(0), 1])
   })
 
-  it("tidyverse/ellmer's 90 requests without images: 57 exact, 66 within 2 tokens (32 and 40 before its 26 json_schema requests gave the gpt-5 family's format rule); 26 of its 27 plain requests exact", () => {
+  it("tidyverse/ellmer's 90 requests without images: 58 exact, 67 within 2 tokens (32 and 40 as they came, before its json_schema requests gave the gpt-5 family's format rule and its function calls GPT-5.2's call surcharge); 26 of its 27 plain requests exact", () => {
     const text = ellmer.filter((r) => !hasInputImage(r.c.request))
     expect(text).toHaveLength(90)
-    expect(text.filter((r) => r.delta === 0)).toHaveLength(57)
-    expect(text.filter((r) => Math.abs(r.delta) <= 2)).toHaveLength(66)
+    expect(text.filter((r) => r.delta === 0)).toHaveLength(58)
+    expect(text.filter((r) => Math.abs(r.delta) <= 2)).toHaveLength(67)
     const plain = text.filter((r) => r.kind === "plain")
     expect([plain.length, plain.filter((r) => r.delta === 0).length]).toEqual([27, 26])
   })

@@ -72,14 +72,17 @@
  * - today's cl100k snapshots (0125) count a single call as gpt-4o does;
  * - a `json_schema` response format is its schema as ASCII-escaped compact
  *   JSON without the keywords the model is not shown, and each assistant
- *   reply under it is addressed to the format by name (all 122 recorded).
+ *   reply under it is addressed to the format by name (all 122 recorded),
+ *   the reply to come too but on the gpt-5 family (gpt-5.4's 3 recorded
+ *   requests with a format).
  *
- * Estimates where no recording shows the rule: a PDF given inline costs its
- * pages and text (`openAiChatPdfTokens`: its text and a page-sized image
- * a page; on Responses, `openAiResponsesPdfTokens`: its text, and the images only
- * where the file's detail reads one, which recordings confirm), audio
- * given inline its duration at 10 tokens a second (one recording: 44 billed
- * for 4.49 seconds).
+ * Estimates, not exact counts: a PDF given inline costs the text its pages
+ * show, read from the file, and on Chat Completions a page-sized image a
+ * page (`openAiChatPdfTokens`; recorded requests were billed less for the
+ * images); on Responses the images only where the file's detail reads them
+ * (`openAiResponsesPdfTokens`; before GPT-5.6 the default reads none, as 25
+ * recorded requests show). Audio given inline costs its duration at 10
+ * tokens a second (one recording: 44 billed for 4.49 seconds).
  *
  * @internal
  */
@@ -664,8 +667,23 @@ const PARALLEL_RESULTS_AUTHOR = "multi_tool_use.parallel"
  */
 const TOOL_CALL_EXTRA = 3
 
-/** The same on the gpt-5 family: 9 (gpt-5, gpt-5-mini, gpt-5.4-mini; 2025–26). */
+/**
+ * The same on the gpt-5 family: 9 (gpt-5, gpt-5-mini, gpt-5.4-mini; 2025–26).
+ * On the Responses API too from GPT-5.2 on: gpt-5.2, gpt-5.4-nano and
+ * gpt-5.6-terra, 21 recorded requests with calls and no reasoning items,
+ * were 6 to 29 under with 3, about 7 tokens a call; with 9 they are 0 to 15
+ * under, 10 of them 0 to 4 (their first turns, with a system message and no
+ * call, are 2 to 3 under). Two with reasoning items, whose length is
+ * estimated, go from 1 and 9 over to 7 and 15. gpt-5 and gpt-5-mini, whose
+ * recorded Responses calls nearly all come with reasoning items, keep 3.
+ */
 const GPT5_TOOL_CALL_EXTRA = 9
+
+/** GPT-5.2 and later: `gpt-5.<minor>` with a minor version of 2 or more. */
+const isGpt52OrLater = (model: string | undefined): boolean => {
+  const m = model === undefined ? null : /^gpt-5\.(\d+)/.exec(bareModel(model))
+  return m !== null && Number(m[1]) >= 2
+}
 
 /**
  * On the gpt-5 family, an assistant message of text in the conversation costs
@@ -688,7 +706,8 @@ const GPT5_ASSISTANT_TEXT_EXTRA = 2
  * with such calls one at a time (two suites; the others 2 under to 3 over,
  * and one request replayed with new item ids was billed 192, 195 and 197).
  * Two calls of one turn (one recorded request, replayed 6 times) come out 6
- * over. The gpt-5 family keeps Chat's rendering.
+ * over. The gpt-5 family keeps Chat's rendering: compact arguments and 3
+ * more (9 from GPT-5.2 on, as on Chat; see `GPT5_TOOL_CALL_EXTRA`).
  */
 const RESPONSES_CALL_EXTRA = { sent: 1, stored: 4 } as const
 
@@ -874,7 +893,7 @@ export const renderChatRequest = (request: ChatRequestLike, options: RenderOptio
       for (const call of calls) {
         const header = `${author} to=functions.${call.name}`
         if (!hasCallSurcharge(format) || toolCalls === 0) turns.push(turn(framing, header, call.args))
-        else if (!responsesCalls) turns.push(turn(framing, header, compactArguments(call), format === "gpt-5" ? GPT5_TOOL_CALL_EXTRA : TOOL_CALL_EXTRA))
+        else if (!responsesCalls) turns.push(turn(framing, header, compactArguments(call), format === "gpt-5" || (itemwise && isGpt52OrLater(model)) ? GPT5_TOOL_CALL_EXTRA : TOOL_CALL_EXTRA))
         else if (call.stored === true) turns.push(turn(framing, header, compactArguments(call), RESPONSES_CALL_EXTRA.stored))
         else turns.push(turn(framing, header, call.args, RESPONSES_CALL_EXTRA.sent))
       }
