@@ -623,6 +623,19 @@ describe("estimateRequest for Gemini and OpenAI Responses", () => {
     expect(callCost("gpt-5")).toBe(callCost("gpt-5-mini"))
   })
 
+  it("Responses counts a system message that carries the tool definitions 3 tokens more from GPT-5.2 on (# Instructions), not without one", () => {
+    const e = exact()
+    const weather = Request.tool("get_weather", { description: "Get the weather", parameters: { type: "object", properties: { city: { type: "string" } } } })
+    const tools = (model: string, system: boolean) =>
+      e.estimateRequest(
+        Request.make([...(system ? [Message.system("Be terse.")] : []), Message.user([Block.text("Weather in Paris?")])], { tools: [weather] }),
+        { provider: "openai-responses", model }
+      ).tools
+    expect(tools("gpt-5.4-nano", true) - tools("gpt-5-mini", true)).toBe(3)
+    expect(tools("gpt-5.6", true) - tools("gpt-5.2", true)).toBe(0)
+    expect(tools("gpt-5.4-nano", false)).toBe(tools("gpt-5-mini", false))
+  })
+
   it("Responses counts empty instructions as nothing, and an empty system message in the input as a message", () => {
     const e = exact()
     const responses = { provider: "openai-responses" as const }

@@ -243,7 +243,7 @@ const patches = (multiplier: number, budget = PATCH_BUDGET, originalBudget?: num
  * token every recorded patch figure has), where tiles would be 210. Their
  * mini and nano models are billed at 1.2 as well (API measurements published
  * on OpenAI's forum, and a 512×512 image recorded on gpt-5.4-nano, which 1.5
- * would put 65 to 69 tokens over; gpt-5-nano stays at 1.5). GPT-5.4 and later take up to
+ * would put 68 to 72 tokens over; gpt-5-nano stays at 1.5). GPT-5.4 and later take up to
  * 2,500 patches, 10,000 at `detail: "original"`; their mini and nano models
  * and GPT-5.2 and 5.3 take 1,536. GPT-5.1 is still priced by tiles.
  * `undefined` for a model whose pricing is not known.

@@ -671,13 +671,26 @@ const TOOL_CALL_EXTRA = 3
  * The same on the gpt-5 family: 9 (gpt-5, gpt-5-mini, gpt-5.4-mini; 2025–26).
  * On the Responses API too from GPT-5.2 on: gpt-5.2, gpt-5.4-nano and
  * gpt-5.6-terra, 21 recorded requests with calls and no reasoning items,
- * were 6 to 29 under with 3, about 7 tokens a call; with 9 they are 0 to 15
- * under, 10 of them 0 to 4 (their first turns, with a system message and no
- * call, are 2 to 3 under). Two with reasoning items, whose length is
- * estimated, go from 1 and 9 over to 7 and 15. gpt-5 and gpt-5-mini, whose
+ * were 6 to 29 under with 3, about 7 tokens a call; with 9 (and
+ * `INSTRUCTIONS_HEADING`) they are 1 over to 12 under, 18 of them within 4.
+ * Two with reasoning items, whose length is
+ * estimated, go from 1 and 9 over to 10 and 15. gpt-5 and gpt-5-mini, whose
  * recorded Responses calls nearly all come with reasoning items, keep 3.
  */
 const GPT5_TOOL_CALL_EXTRA = 9
+
+/**
+ * On the Responses API from GPT-5.2 on, a system message (or instructions)
+ * that carries the tool definitions costs 3 tokens more: what the heading
+ * `# Instructions` and its blank line cost, which is how OpenAI's published
+ * renderer (harmony) writes a developer message's instructions before its
+ * tools. 10 recorded first turns with tools and a system message (gpt-5.2,
+ * gpt-5.4, gpt-5.4-nano, gpt-5.5, gpt-5.6; two suites) were 2 or 3 under
+ * without it and are exact or 1 over with it; the 18 of gpt-5.4-nano with
+ * calls after them go from 3-15 to 0-12 under. gpt-5's three such requests
+ * (with reasoning settings) were 1 or 2 under and are left as they are.
+ */
+const INSTRUCTIONS_HEADING = 3
 
 /** GPT-5.2 and later: `gpt-5.<minor>` with a minor version of 2 or more. */
 const isGpt52OrLater = (model: string | undefined): boolean => {
@@ -916,7 +929,13 @@ export const renderChatRequest = (request: ChatRequestLike, options: RenderOptio
   // The gpt-5 family's definitions are a message of their own, whatever comes first.
   const ownMessage = format === "gpt-5" && definitions.length > 0
   const toolsHost = !ownMessage && (firstRole === "system" || firstRole === "developer") ? 0 : -1
-  const toolsExtra = format === "gpt-5" && definitions.length > 0 ? GPT5_TOOLS_PREAMBLE : 0
+  const toolsExtra = definitions.length === 0
+    ? 0
+    : format === "gpt-5"
+    ? GPT5_TOOLS_PREAMBLE
+    : itemwise && toolsHost >= 0 && isGpt52OrLater(model)
+    ? INSTRUCTIONS_HEADING
+    : 0
 
   const choice = choiceOf(request, definitions.length > 0)
   let priming: PromptTurn
