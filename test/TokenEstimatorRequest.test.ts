@@ -588,7 +588,8 @@ describe("estimateRequest for Gemini and OpenAI Responses", () => {
     const withSystem = Request.make([Message.system("Be terse."), Message.user([Block.text("Count the apples.")])], { responseFormat })
     const addressed = e.estimateText(" to=structured_data")
     for (const provider of ["openai-chat", "openai-responses"] as const) {
-      // the priming: gpt-4o's is addressed to the format (` to=structured_data`), gpt-5.4's and gpt-5-mini's are not
+      // the priming: gpt-4o's is addressed to the format (` to=structured_data`), gpt-5.4's and gpt-5-mini's are not (and, as
+      // reasoning models, they open it with one token fewer)
       const framing = (model: string) => e.estimateRequest(withSystem, { provider, model }).framing
       expect(framing("gpt-4o") - framing("gpt-5.4")).toBe(1 + addressed)
       expect(framing("gpt-5-mini")).toBe(framing("gpt-5.4"))
