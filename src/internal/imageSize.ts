@@ -10,6 +10,7 @@
  * @internal
  */
 import { absurd } from "effect/Function"
+import { gpt5Minor } from "./openAiModels.js"
 import type * as Block from "../Block.js"
 import { base64Digit, isBlank } from "./base64.js"
 import { base64DataUrlParts } from "./dataUrl.js"
@@ -254,10 +255,9 @@ const pricingOf = (model: string): ImagePricing | undefined => {
   if (/^o4-mini/.test(model)) return patches(1.72)
   if (/^gpt-5-mini/.test(model)) return patches(1.2)
   if (/^gpt-5-nano/.test(model)) return patches(1.5)
-  // GPT-5.2 on: gpt-5.<minor>, its mini and nano models among them
-  const gpt5 = /^gpt-5\.(\d+)(-mini|-nano)?/.exec(model)
-  const minor = gpt5 === null ? 0 : Number(gpt5[1])
-  if (minor >= 2) return minor >= 4 && gpt5?.[2] === undefined ? patches(1.2, PATCH_BUDGET_GPT54, PATCH_BUDGET_ORIGINAL) : patches(1.2)
+  // GPT-5.2 on, their mini and nano models among them
+  const minor = gpt5Minor(model) ?? 0
+  if (minor >= 2) return minor >= 4 && !/^gpt-5\.\d+-(mini|nano)/.test(model) ? patches(1.2, PATCH_BUDGET_GPT54, PATCH_BUDGET_ORIGINAL) : patches(1.2)
   if (/^gpt-4o-mini/.test(model)) return { _tag: "Tiles", base: 2833, perTile: 5667 }
   if (/^gpt-5/.test(model)) return { _tag: "Tiles", base: 70, perTile: 140 }
   if (/^(o1|o3)(?!-mini)/.test(model)) return { _tag: "Tiles", base: 75, perTile: 150 }

@@ -95,6 +95,7 @@ import type { Schema } from "effect"
 import { depthError, stringify } from "./json.js"
 import { isRecord, mapSubschemas, OMIT } from "./jsonSchema.js"
 import { openAiChatPdfTokens, openAiResponsesPdfTokens, pdfFactsOfBase64, type PdfFacts } from "./pdf.js"
+import { gpt5Minor } from "./openAiModels.js"
 import { compactSentArgs } from "./toolArgs.js"
 
 /** A tool call as `compactSentArgs` reads it: its arguments, and the text it was read with. */
@@ -692,11 +693,8 @@ const GPT5_TOOL_CALL_EXTRA = 9
  */
 const INSTRUCTIONS_HEADING = 3
 
-/** GPT-5.2 and later: `gpt-5.<minor>` with a minor version of 2 or more. */
-const isGpt52OrLater = (model: string | undefined): boolean => {
-  const m = model === undefined ? null : /^gpt-5\.(\d+)/.exec(bareModel(model))
-  return m !== null && Number(m[1]) >= 2
-}
+/** GPT-5.2 and later. */
+const isGpt52OrLater = (model: string | undefined): boolean => model !== undefined && (gpt5Minor(bareModel(model)) ?? 0) >= 2
 
 /**
  * On the gpt-5 family, an assistant message of text in the conversation costs

@@ -33,6 +33,7 @@ import type * as Block from "../Block.js"
 import { binaryOfBytes, decodeBase64Binary } from "./base64.js"
 import { readInlineOnce } from "./inlineData.js"
 import { anthropicImageTokens, geminiImageTokens, type ImageSize, openAiImagePartTokens } from "./imageSize.js"
+import { gpt5Minor } from "./openAiModels.js"
 
 /**
  * The bytes of a PDF page when its count cannot be read (no page tree and
@@ -247,6 +248,29 @@ const noteObjectStream = (tree: PageTree, dict: string, data: Uint8Array, budget
   note(text.length)
 }
 
+/**
+ * Where the keyword "stream" of the object whose body runs from `start` to
+ * `end` is, or -1 when the object is no stream: searched within the object
+ * only, as a search from it to the next stream anywhere would make a scan of
+ * the file quadratic.
+ */
+const streamKeywordAt = (bytes: string, start: number, end: number): number => {
+  const keyword = STREAM_KEYWORD.exec(bytes.slice(start, end))
+  return keyword === null ? -1 : start + keyword.index + keyword[0].length - 6
+}
+
+/**
+ * A stream's data: from after the end of line that follows "stream" (at
+ * `stream`) to before "endstream", searched within the object (up to `end`)
+ * as "stream" is: a search back from the end of the object to any
+ * "endstream" in the file would make a scan of the file quadratic.
+ */
+const streamData = (bytes: string, stream: number, end: number): string => {
+  const from = bytes.startsWith("\r\n", stream + 6) ? stream + 8 : stream + 7
+  const endstream = from < end ? bytes.slice(from, end).lastIndexOf("endstream") : -1
+  return bytes.slice(from, endstream < 0 ? end : from + endstream)
+}
+
 /** Whether a file's bytes, as a binary string, are a PDF's: "%PDF-" within the first 1,024 bytes (the specification's allowance for leading junk). */
 const isPdfData = (bytes: string): boolean => bytes.slice(0, 1024).includes("%PDF-")
 
@@ -265,18 +289,11 @@ const pdfPageCountOfBinary = (bytes: string): number | undefined => {
     const start = m.index + m[0].length
     const endobj = bytes.indexOf("endobj", start)
     const end = endobj < 0 ? bytes.length : endobj
-    // searched within the object only: a search from it to the next stream anywhere would make the scan quadratic
-    const keyword = STREAM_KEYWORD.exec(bytes.slice(start, end))
-    const stream = keyword === null ? -1 : start + keyword.index + keyword[0].length - 6
+    const stream = streamKeywordAt(bytes, start, end)
     if (stream >= 0) {
       const dict = bytes.slice(start, Math.min(stream, start + MAX_DICT))
-      if (OBJECT_STREAM.test(dict)) {
-        // the data starts after the end of line that follows "stream" and ends before "endstream"
-        const from = bytes.startsWith("\r\n", stream + 6) ? stream + 8 : stream + 7
-        // searched within the object only, as "stream" is: a search from the end of the object back to any "endstream" in the file would make the scan quadratic
-        const endstream = from < end ? bytes.slice(from, end).lastIndexOf("endstream") : -1
-        objectStreams.push([dict, bytes.slice(from, endstream < 0 ? end : from + endstream)])
-      } else noteObject(tree, m[1]!, dict)
+      if (OBJECT_STREAM.test(dict)) objectStreams.push([dict, streamData(bytes, stream, end)])
+      else noteObject(tree, m[1]!, dict)
     } else noteObject(tree, m[1]!, bytes.slice(start, Math.min(end, start + MAX_DICT)))
     // the object's body (a stream's data among it) is not searched for objects
     OBJECT.lastIndex = Math.max(end, start)
@@ -468,14 +485,11 @@ const pdfShownCharactersOfBinary = (bytes: string): number | undefined => {
     const endobj = bytes.indexOf("endobj", start)
     const end = endobj < 0 ? bytes.length : endobj
     OBJECT.lastIndex = Math.max(end, start)
-    const keyword = STREAM_KEYWORD.exec(bytes.slice(start, end))
-    if (keyword === null) continue
-    const stream = start + keyword.index + keyword[0].length - 6
+    const stream = streamKeywordAt(bytes, start, end)
+    if (stream < 0) continue
     const dict = bytes.slice(start, Math.min(stream, start + MAX_DICT))
     if (!isContentStream(dict)) continue
-    const from = bytes.startsWith("\r\n", stream + 6) ? stream + 8 : stream + 7
-    const endstream = from < end ? bytes.slice(from, end).lastIndexOf("endstream") : -1
-    const data = bytes.slice(from, endstream < 0 ? end : from + endstream)
+    const data = streamData(bytes, stream, end)
     const filter = contentFilterOf(dict)
     if (filter === "other") return undefined
     // a stream given as it is costs its length; one inflated, what it inflates to and the inflater's start
@@ -513,17 +527,33 @@ export interface PdfFacts {
   readonly textTokens: number
 }
 
+/** The facts of a PDF of `pages` pages whose pages show `shown` characters (`undefined`: the text could not be read). */
+const factsOf = (pages: number, shown: number | undefined): PdfFacts => ({
+  pages,
+  textTokens: shown === undefined ? pages * PDF_PAGE_TEXT_TOKENS : Math.ceil(shown / SHOWN_CHARACTERS_PER_TOKEN)
+})
+
 /** What a PDF given as base64 shows (`PdfFacts`), or `undefined` when the data is not a PDF's. */
 export const pdfFactsOfBase64 = (text: string, start = 0): PdfFacts | undefined => {
   const bytes = decodeBase64Binary(text, start)
-  if (!isPdfData(bytes)) return undefined
-  const pages = pdfPageCountOfBinary(bytes) ?? Math.max(1, Math.ceil(bytes.length / ASSUMED_PDF_PAGE_BYTES))
-  const shown = pdfShownCharactersOfBinary(bytes)
-  return { pages, textTokens: shown === undefined ? pages * PDF_PAGE_TEXT_TOKENS : Math.ceil(shown / SHOWN_CHARACTERS_PER_TOKEN) }
+  return isPdfData(bytes) ? factsOf(pagesOfPdf(bytes), pdfShownCharactersOfBinary(bytes)) : undefined
 }
 
-/** What a PDF a file source holds inline shows (`PdfFacts`), read once per source. */
-export const pdfFactsOfSource: (source: Block.FileSource) => PdfFacts | undefined = readInlineOnce(pdfFactsOfBase64)
+/** The characters the pages of a PDF a file source holds inline show, read once per source. */
+const shownCharactersOfSource = readInlineOnce((text, start) => {
+  const bytes = decodeBase64Binary(text, start)
+  return isPdfData(bytes) ? pdfShownCharactersOfBinary(bytes) : undefined
+})
+
+/**
+ * What a PDF a file source holds inline shows (`PdfFacts`): its pages as
+ * `pdfPagesOfSource` reads them (once per source, for the estimator and the
+ * request estimate alike) and its text, read once per source.
+ */
+export const pdfFactsOfSource = (source: Block.FileSource): PdfFacts | undefined => {
+  const pages = pdfPagesOfSource(source)
+  return pages === undefined ? undefined : factsOf(pages, shownCharactersOfSource(source))
+}
 
 /**
  * The number of pages of the PDF whose base64 text starts at `start` in
@@ -532,8 +562,11 @@ export const pdfFactsOfSource: (source: Block.FileSource) => PdfFacts | undefine
  */
 export const pdfPagesOfBase64 = (text: string, start = 0): number | undefined => {
   const bytes = decodeBase64Binary(text, start)
-  return isPdfData(bytes) ? pdfPageCountOfBinary(bytes) ?? Math.max(1, Math.ceil(bytes.length / ASSUMED_PDF_PAGE_BYTES)) : undefined
+  return isPdfData(bytes) ? pagesOfPdf(bytes) : undefined
 }
+
+/** A PDF's pages as its structure shows them, else one per `ASSUMED_PDF_PAGE_BYTES`. */
+const pagesOfPdf = (bytes: string): number => pdfPageCountOfBinary(bytes) ?? Math.max(1, Math.ceil(bytes.length / ASSUMED_PDF_PAGE_BYTES))
 
 /**
  * The number of pages of the PDF a file source holds inline (base64 data, or
@@ -621,4 +654,4 @@ export const openAiResponsesPdfTokens = (facts: PdfFacts, model: string | undefi
 
 /** OpenAI models before GPT-5.6, whose `auto` detail reads a PDF's pages at low detail: GPT-3.5 and 4 (4o, 4.1), the o-series, GPT-5 to 5.5. */
 const readsPagesAtLowDetail = (model: string | undefined): boolean =>
-  model !== undefined && /^(gpt-3\.5|gpt-4|chatgpt-4o|o\d|gpt-5(?![.\d])|gpt-5\.[0-5](?!\d))/.test(model)
+  model !== undefined && (/^(gpt-3\.5|gpt-4|chatgpt-4o|o\d)/.test(model) || (gpt5Minor(model) ?? 6) < 6)

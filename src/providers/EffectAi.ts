@@ -682,7 +682,7 @@ const KeptFields = reader(Schema.Record(Schema.String, Schema.Record(Schema.Stri
 const KeptProviderData = reader(Schema.Array(Schema.Struct({ at: Schema.Int.check(Schema.isGreaterThanOrEqualTo(0)), block: Block.ProviderDataBlock })))
 
 /** The replay fields effect/ai's provider packages read, each with the type it must have to be read as the field. */
-const ImageDetail = reader(Schema.Literals(["auto", "low", "high", "original"]))
+const ImageDetail = reader(Block.ImageDetail)
 const Citations = reader(Schema.Struct({ enabled: Schema.Boolean }))
 const AnthropicInfo = reader(Schema.Union([
   Schema.Struct({ type: Schema.Literal("thinking"), signature: Schema.String }),

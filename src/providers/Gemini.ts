@@ -481,9 +481,6 @@ const partExtras = (part: Obj, known: ReadonlySet<string>, nestedKey: string, ne
 /** The media type of a file part that names none. */
 const UNTYPED = "application/octet-stream"
 
-/** The details the writer sends as a media resolution level. */
-const SENT_DETAILS: ReadonlyArray<Block.ImageDetail> = ["low", "high", "original"]
-
 /**
  * The `detail` a part's media resolution is, when it is exactly the level
  * the writer sends for one (`{ level: "MEDIA_RESOLUTION_LOW" }`, `..._HIGH`,
@@ -495,7 +492,8 @@ const detailOfResolution = (resolution: Schema.Json | undefined): Block.ImageDet
   const keys = Object.keys(resolution)
   if (keys.length !== 1 || keys[0] !== "level") return undefined
   const level = resolution["level"]
-  return SENT_DETAILS.find((detail) => geminiLevelOfDetail(detail) === level)
+  // the detail the writer sends as that level (`auto` is sent as none)
+  return Block.ImageDetail.literals.find((detail) => geminiLevelOfDetail(detail) === level)
 }
 
 /** A detail read from the part's own media resolution, which the writer sends back unless the model is one before Gemini 3 (`resolutionOf`). */
