@@ -367,3 +367,140 @@ describe("the text a PDF shows", () => {
     }
   })
 })
+
+/** A `/ToUnicode` CMap over codes of `codeBytes` bytes, with its `bfchar` and `bfrange` sections (`entries`). */
+const toUnicodeMap = (codeBytes: number, entries: string): string =>
+  `/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n1 begincodespacerange\n<${"00".repeat(codeBytes)}> <${"FF".repeat(codeBytes)}>\nendcodespacerange\n${entries}\nendcmap\nend\nend`
+
+/**
+ * A one-page PDF whose page (with `resources`; the page tree node's, which
+ * its pages inherit, are `inherited`) draws `data`, with `objects` numbered
+ * from 20: a dictionary, or a stream's dictionary entries and data
+ * (compressed with Flate when the third item is true).
+ */
+const pdfWithFonts = (
+  resources: string,
+  data: string,
+  objects: ReadonlyArray<string | readonly [dict: string, data: string, flate?: boolean]>,
+  inherited = ""
+): string => {
+  let out = "%PDF-1.7\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n"
+  out += `2 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 1 ${inherited}>>\nendobj\n`
+  out += `3 0 obj\n<< /Type /Page /Parent 2 0 R /Resources << ${resources} >> /Contents 10 0 R >>\nendobj\n`
+  out += `10 0 obj\n<< /Length ${data.length} >>\nstream\n${data}\nendstream\nendobj\n`
+  objects.forEach((object, i) => {
+    if (typeof object === "string") out += `${20 + i} 0 obj\n${object}\nendobj\n`
+    else {
+      const [dict, text, flate = false] = object
+      const bytes = flate ? String.fromCharCode(...zlibSync(latin1(text))) : text
+      out += `${20 + i} 0 obj\n<< /Length ${bytes.length}${flate ? " /Filter /FlateDecode" : ""} ${dict}>>\nstream\n${bytes}\nendstream\nendobj\n`
+    }
+  })
+  return base64(latin1(`${out}trailer\n<< /Root 1 0 R >>\n%%EOF\n`))
+}
+
+/** A composite font (Type 0, two-byte codes) whose `/ToUnicode` map is object `map`, if any. */
+const compositeFont = (map?: number) =>
+  `<< /Type /Font /Subtype /Type0 /BaseFont /ABCDEF+Arial /Encoding /Identity-H /DescendantFonts [99 0 R]${map === undefined ? "" : ` /ToUnicode ${map} 0 R`} >>`
+
+const tokensOf = (pdf: string): number | undefined => pdfFactsOfBase64(pdf)?.textTokens
+
+describe("the text a PDF shows in composite fonts (two-byte glyph numbers, as Skia, cairo, Quartz and Word write them)", () => {
+  // glyph 3 is the space (as in Skia's subset fonts), 0x0125 an "i" (a glyph number over 255), 0x0040-0x0042 "abc"
+  const latinMap = toUnicodeMap(2, "3 beginbfchar\n<0003> <0020>\n<0028> <0048>\n<0125> <0069>\nendbfchar\n1 beginbfrange\n<0040> <0042> <0061>\nendbfrange")
+
+  it("counts each glyph as the characters its ToUnicode map gives, spaces as none, the map inflated or as it is", () => {
+    // "H i abc " ten times: 50 letters; read as bytes, the glyph numbers over 255 and the spaces made 80
+    const line = "<0028> Tj <0003> Tj <0125> Tj [<00400041> -20 <0042>] TJ <0003> Tj\n"
+    const data = `BT /F4 12 Tf\n${line.repeat(10)}ET`
+    for (const flate of [false, true]) {
+      expect(tokensOf(pdfWithFonts("/Font << /F4 20 0 R >>", data, [compositeFont(21), ["", latinMap, flate]]))).toBe(Math.ceil(50 / 3.5))
+    }
+    // the same font without a map: a glyph is one character, whatever its number (70 glyphs, the spaces among them)
+    expect(tokensOf(pdfWithFonts("/Font << /F4 20 0 R >>", data, [compositeFont()]))).toBe(Math.ceil(70 / 3.5))
+    // a simple font of that name: bytes, as before (zero bytes and 0x20 not counted): 8 a line
+    expect(tokensOf(pdfWithFonts("/Font << /F4 20 0 R >>", data, ["<< /Type /Font /Subtype /TrueType /BaseFont /Arial >>"]))).toBe(Math.ceil(80 / 3.5))
+  })
+
+  it("prices what the glyphs stand for: a CJK character 0.86 of a token, a Greek letter half, through bfrange arrays too", () => {
+    const map = toUnicodeMap(2, "3 beginbfchar\n<0001> <4E2D>\n<0002> <6587>\n<0003> <0020>\nendbfchar\n1 beginbfrange\n<0010> <0011> [<03B1> <03B2>]\nendbfrange")
+    // 中文 中文中: 5 ideographs (3 each), αβ: 2 letters (1.75 each), spaces none
+    const data = "BT /C0 10 Tf <000100020003000100020001> Tj (\\000\\020\\000\\021) Tj ET"
+    expect(tokensOf(pdfWithFonts("/Font << /C0 20 0 R >>", data, [compositeFont(21), ["", map, true]]))).toBe(Math.ceil((5 * 3 + 2 * 1.75) / 3.5))
+  })
+
+  it("reads a simple font's one-byte codes through its map too: a subset font's space is any code (OpenOffice numbers its glyphs from 1)", () => {
+    const map = toUnicodeMap(1, "3 beginbfchar\n<01> <0061>\n<02> <0062>\n<03> <0020>\nendbfchar")
+    const simple = (toUnicode?: number) => `<< /Type /Font /Subtype /TrueType /BaseFont /ABCDEF+Liberation${toUnicode === undefined ? "" : ` /ToUnicode ${toUnicode} 0 R`} >>`
+    // "ab ab a " four times: 20 letters; without the map, 28 bytes (code 3 is no space to a byte count; the 0x20 the map
+    // leaves out is a space either way)
+    const data = `BT /F1 12 Tf ${"(\\001\\002\\003\\001\\002\\003\\001 ) Tj ".repeat(4)}ET`
+    expect(tokensOf(pdfWithFonts("/Font << /F1 20 0 R >>", data, [simple(21), ["", map, true]]))).toBe(Math.ceil(20 / 3.5))
+    expect(tokensOf(pdfWithFonts("/Font << /F1 20 0 R >>", data, [simple()]))).toBe(Math.ceil(28 / 3.5))
+  })
+
+  it("finds the fonts by the names a page's resources give them, in place, in an object of their own, or inherited from the page tree", () => {
+    const data = "BT /F1 12 Tf (Hi) Tj /F2 12 Tf <00280125> Tj ET"
+    const objects = [compositeFont(21), ["", latinMap] as const, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
+    // "Hi" in the simple font, "Hi" in the composite one: 4 characters either way
+    expect(tokensOf(pdfWithFonts("/Font << /F1 22 0 R /F2 20 0 R >>", data, objects))).toBe(Math.ceil(4 / 3.5))
+    expect(tokensOf(pdfWithFonts("/Font 23 0 R", data, [...objects, "<< /F1 22 0 R /F2 20 0 R >>"]))).toBe(Math.ceil(4 / 3.5))
+    expect(tokensOf(pdfWithFonts("", data, objects, "/Resources << /Font << /F1 22 0 R /F2 20 0 R >> >> "))).toBe(Math.ceil(4 / 3.5))
+    // unresolved (no resources): both read as bytes, the zero bytes not counted
+    expect(tokensOf(pdfWithFonts("", data, objects))).toBe(Math.ceil(5 / 3.5))
+  })
+
+  it("bounds what a map can make of a glyph: 65,536 codes a map, 8 characters a code, and a map it cannot read is none", () => {
+    const hostile = toUnicodeMap(2, `1 beginbfchar\n<0001> <${"2800".repeat(5_000)}>\nendbfchar\n1 beginbfrange\n<00000002> <FFFFFFFF> <0043>\nendbfrange`)
+    const data = "BT /F4 12 Tf <00010002> Tj ET"
+    const start = performance.now()
+    // code 1: eight Braille patterns (a token each); code 2: "C", the first of a range of four billion codes
+    expect(tokensOf(pdfWithFonts("/Font << /F4 20 0 R >>", data, [compositeFont(21), ["", hostile]]))).toBe(Math.ceil((8 * 3.5 + 1) / 3.5))
+    expect(performance.now() - start).toBeLessThan(5_000)
+    // a map with another filter is not read (nor taken for a page's content, whose filter would leave the text unread): a glyph is one character
+    expect(tokensOf(pdfWithFonts("/Font << /F4 20 0 R >>", data, [compositeFont(21), ["/Filter /LZWDecode ", latinMap]]))).toBe(1)
+  })
+
+  it.prop(
+    "never fails whatever a map and the strings hold, and counts at most 8 characters of 2.3 tokens for each byte a string shows",
+    {
+      map: Arbitrary.schema(Schema.Array(Schema.Literals(["beginbfchar", "endbfchar", "beginbfrange", "endbfrange", "begincodespacerange", "<", ">", "[", "]", "<0000>", "<FFFF>", "<0041>", "<D83D>", "<1200>", "<4E2D>", "00", "FF", "\n"]))),
+      strings: Arbitrary.schema(Schema.Array(Schema.String)),
+      flate: Arbitrary.schema(Schema.Boolean)
+    },
+    ({ flate, map, strings }) => {
+      const shown = strings.map((text) => `<${Buffer.from(text, "latin1").toString("hex")}> Tj`).join(" ")
+      const tokens = tokensOf(pdfWithFonts("/Font << /F4 20 0 R >>", `BT /F4 12 Tf ${shown} ET`, [compositeFont(21), ["", map.join(" "), flate]]))
+      const bytes = strings.reduce((n, text) => n + text.length, 0)
+      expect(tokens).toBeGreaterThanOrEqual(0)
+      expect(tokens).toBeLessThanOrEqual(Math.ceil(bytes * 8 * 2.3))
+    },
+    { timeout: 120_000 }
+  )
+
+  it("takes time linear in the file's size on hostile maps and fonts: sections that never end, brackets that never close, ranges over every code again and again, 2,000 fonts", () => {
+    const data = "BT /F4 12 Tf <0001> Tj ET"
+    const timed = (pdf: string): readonly [number | undefined, number] => {
+      const t0 = performance.now()
+      const tokens = tokensOf(pdf)
+      return [tokens, performance.now() - t0]
+    }
+    const maps = [
+      "beginbfchar ".repeat(100_000),
+      `1 beginbfchar\n${"<".repeat(1_000_000)}`,
+      `1 beginbfrange\n${"<0000> <0001> [".repeat(100_000)}`,
+      // each line would set 32,768 codes again: 1.6 billion in all
+      `1 beginbfrange\n${"<0000> <7FFF> <0041>\n".repeat(50_000)}`
+    ]
+    for (const [i, map] of maps.entries()) {
+      const [tokens, ms] = timed(pdfWithFonts("/Font << /F4 20 0 R >>", data, [compositeFont(21), ["", toUnicodeMap(2, map)]]))
+      // each took seconds to minutes when a search could restart at every bracket or section, or a range be set again
+      expect([i, tokens, ms < 3_000]).toEqual([i, 1, true])
+    }
+    // 2,000 fonts, each with a map of every code: 131 million codes, of which 524,288 are read
+    const objects = Array.from({ length: 2_000 }, (_, i) => [compositeFont(21 + 2 * i), ["", toUnicodeMap(2, "1 beginbfrange\n<0000> <FFFF> <0041>\nendbfrange")] as const]).flat()
+    const names = Array.from({ length: 2_000 }, (_, i) => `/F${i} ${20 + 2 * i} 0 R`).join(" ")
+    const [tokens, ms] = timed(pdfWithFonts(`/Font << ${names} >>`, data.replace("/F4", "/F1999"), objects))
+    expect([tokens, ms < 3_000]).toEqual([1, true])
+  }, 300_000)
+})
