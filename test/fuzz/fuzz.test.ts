@@ -21,7 +21,8 @@ const groups: ReadonlyArray<readonly [string, (d: Domain) => boolean]> = [
   ["Anthropic: messages, requests, responses, events, SSE", (d) => d.name.startsWith("anthropic ")],
   ["OpenAI Responses: messages, requests, responses, events, SSE", (d) => d.name.startsWith("openai-responses ")],
   ["Gemini: messages, requests, responses, events, SSE", (d) => d.name.startsWith("gemini ")],
-  ["tool-argument text and effect/ai prompts and response parts", (d) => d.name === "tool-argument text" || d.name.startsWith("effect/ai")]
+  ["tool-argument text and effect/ai prompts and response parts", (d) => d.name === "tool-argument text" || d.name.startsWith("effect/ai")],
+  ["PDF files: the page count, the text through fonts and maps, the estimates that price them", (d) => d.name === "PDF file"]
 ]
 
 const reports: Array<Report> = []

@@ -60,6 +60,7 @@ import {
   updateAt
 } from "./generators.js"
 import { skip, type Target } from "./harness.js"
+import { pdfCase, pdfClasses, pdfTargets } from "./pdfDomain.js"
 import { countOpenAiChatRequest } from "../../src/exact/openAiChatRequest.js"
 import { loadTextCounter } from "../../src/exact/tokenizer.js"
 
@@ -838,6 +839,9 @@ const effectAiDomains: ReadonlyArray<Domain> = [
   })
 ]
 
+/** PDF files given as base64: the page count, the text reader and the estimates that price a PDF (`pdfDomain.ts`). */
+const pdfFileDomain = domain<string>({ name: "PDF file", classes: pdfClasses, generate: pdfCase, targets: pdfTargets })
+
 /** Every domain the suite attacks. */
 export const domains: ReadonlyArray<Domain> = [
   messageDomain,
@@ -846,5 +850,6 @@ export const domains: ReadonlyArray<Domain> = [
   modelDomain,
   ...adapters.flatMap(wireDomains),
   toolArgumentsDomain,
-  ...effectAiDomains
+  ...effectAiDomains,
+  pdfFileDomain
 ]
