@@ -237,7 +237,7 @@ describe("what a PDF costs", () => {
     expect(TokenEstimator.heuristic.estimateBlock(notPdf)).toBe(TokenEstimator.estimateOpaqueData("QUJDREVGR0g="))
   })
 
-  it("a request: each provider's price, by the pages and, for Claude and OpenAI, the text they show (\"Page 1\" to \"Page 3\": 15 characters, 5 tokens)", () => {
+  it("a request: each provider's price, by the pages and, for Claude and OpenAI, the text they show (\"Page 1\" to \"Page 3\": 12 letters and 3 digits, 18 units, 5 tokens)", () => {
     const request = Request.make([user])
     const cost = (provider: "anthropic" | "gemini" | "openai-chat" | "openai-responses", model: string, withPdf = request) => {
       const without = TokenEstimator.heuristic.estimateRequest(Request.make([Message.user([Block.text("Summarize this.")])]), { provider, model })
@@ -269,11 +269,11 @@ describe("what a PDF costs", () => {
       const data = `data:application/pdf;base64,${base64(makePdf(4, "nested"))}`
       const inline = yield* countOpenAiChatRequest(body({ filename: "a.pdf", file_data: data }))
       const byId = yield* countOpenAiChatRequest(body({ file_id: "file-abc" }))
-      // four page images, and "Page 1" to "Page 4": 20 characters, 6 tokens
-      expect(inline.total - byId.total).toBe(4 * 765 + 6)
+      // four page images, and "Page 1" to "Page 4": 16 letters and 4 digits, 24 units, 7 tokens
+      expect(inline.total - byId.total).toBe(4 * 765 + 7)
       // a data URL whose media type has parameters is a PDF too
       const named = yield* countOpenAiChatRequest(body({ file_data: data.replace("application/pdf;", "application/pdf;name=a.pdf;") }))
-      expect(named.total - byId.total).toBe(4 * 765 + 6)
+      expect(named.total - byId.total).toBe(4 * 765 + 7)
     })
   )
 
@@ -303,10 +303,13 @@ const pdfShowing = (streams: ReadonlyArray<{ readonly dict?: string; readonly da
   return base64(latin1(`${out}trailer\n<< /Root 1 0 R ${trailer}>>\n%%EOF\n`))
 }
 
+/** The tokens of `units` of shown text: 3.75 a token, where a letter is one unit, a digit two and a punctuation mark 3.5. */
+const tokensFor = (units: number): number => Math.ceil(units / 3.75)
+
 describe("the text a PDF shows", () => {
-  it("is the strings its pages show, at 3.5 characters a token without spaces and zero bytes", () => {
+  it("is the strings its pages show, a letter one unit, a digit two, a punctuation mark 3.5, at 3.75 units a token, without spaces and zero bytes", () => {
     const shown = [
-      // 11 characters: an escaped parenthesis is one, the space is none
+      // 10 letters and an escaped parenthesis (a mark): 13.5 units; the space is none
       "BT /F1 12 Tf 72 720 Td (Hello\\) world) Tj",
       // 5, between kerning numbers
       "[(Wo) -20 (rld)] TJ",
@@ -314,16 +317,18 @@ describe("the text a PDF shows", () => {
       "<00480069> Tj",
       // 3: an octal escape is one byte, after a line break (')
       "(a\\101b) '",
+      // "2024, p. 7": 5 digits (10), a comma and two full stops (10.5), a letter: 21.5
+      "(2024, p. 7.) Tj",
       // a marked span's replacement text is no operand of a text operator, nor a comment a string
       "/Span << /ActualText <FEFF0041> >> BDC EMC % (not shown) Tj",
       "ET",
       // outside a text object, and an inline image whose data holds parentheses and an operator
       "(outside) Tj BI /W 1 /H 1 ID ((((BT (x) Tj EI"
     ].join("\n")
-    expect(pdfFactsOfBase64(pdfShowing([{ data: shown, flate: true }]))).toEqual({ pages: 1, textTokens: Math.ceil(21 / 3.5) })
+    expect(pdfFactsOfBase64(pdfShowing([{ data: shown, flate: true }]))).toEqual({ pages: 1, textTokens: tokensFor(13.5 + 5 + 2 + 3 + 21.5) })
     // the same, given as it is, or split across two content streams
-    expect(pdfFactsOfBase64(pdfShowing([{ data: shown }]))?.textTokens).toBe(6)
-    expect(pdfFactsOfBase64(pdfShowing([{ data: "BT (Hello) Tj ET" }, { data: "BT (world) Tj ET", flate: true }]))?.textTokens).toBe(Math.ceil(10 / 3.5))
+    expect(pdfFactsOfBase64(pdfShowing([{ data: shown }]))?.textTokens).toBe(12)
+    expect(pdfFactsOfBase64(pdfShowing([{ data: "BT (Hello) Tj ET" }, { data: "BT (world) Tj ET", flate: true }]))?.textTokens).toBe(tokensFor(10))
   })
 
   it("reads forms a page draws, not fonts, images or other streams", () => {
@@ -343,7 +348,7 @@ describe("the text a PDF shows", () => {
   })
 
   it.prop(
-    "never fails, and counts at most a token for 3.5 bytes of content, whatever the content streams hold",
+    "never fails, and counts at most a token for each byte of content, whatever the content streams hold",
     {
       parts: Arbitrary.schema(Schema.Array(Schema.Literals(["BT", "ET", "(", ")", "\\", "<", ">", "<<", "Tj", "TJ", "'", "ID", "EI", "%", "\n", " ", "\\0", "7", "a", "[", "]"]))),
       noise: Arbitrary.schema(Schema.String),
@@ -354,7 +359,8 @@ describe("the text a PDF shows", () => {
       const data = parts.join(flate ? "" : " ") + noise
       const facts = pdfFactsOfBase64(pdfShowing([{ data, flate }]))
       expect(facts?.pages).toBe(1)
-      expect(facts!.textTokens).toBeLessThanOrEqual(Math.ceil(data.length / 3.5))
+      // a byte is at most a mark's 3.5 units, under the 3.75 of a token
+      expect(facts!.textTokens).toBeLessThanOrEqual(data.length)
     },
     { timeout: 120_000 }
   )
@@ -410,23 +416,24 @@ describe("the text a PDF shows in composite fonts (two-byte glyph numbers, as Sk
   const latinMap = toUnicodeMap(2, "3 beginbfchar\n<0003> <0020>\n<0028> <0048>\n<0125> <0069>\nendbfchar\n1 beginbfrange\n<0040> <0042> <0061>\nendbfrange")
 
   it("counts each glyph as the characters its ToUnicode map gives, spaces as none, the map inflated or as it is", () => {
-    // "H i abc " ten times: 50 letters; read as bytes, the glyph numbers over 255 and the spaces made 80
+    // "H i abc " ten times: 50 letters; read as bytes, the glyph numbers and the spaces made 155 units
     const line = "<0028> Tj <0003> Tj <0125> Tj [<00400041> -20 <0042>] TJ <0003> Tj\n"
     const data = `BT /F4 12 Tf\n${line.repeat(10)}ET`
     for (const flate of [false, true]) {
-      expect(tokensOf(pdfWithFonts("/Font << /F4 20 0 R >>", data, [compositeFont(21), ["", latinMap, flate]]))).toBe(Math.ceil(50 / 3.5))
+      expect(tokensOf(pdfWithFonts("/Font << /F4 20 0 R >>", data, [compositeFont(21), ["", latinMap, flate]]))).toBe(tokensFor(50))
     }
-    // the same font without a map: a glyph is one character, whatever its number (70 glyphs, the spaces among them)
-    expect(tokensOf(pdfWithFonts("/Font << /F4 20 0 R >>", data, [compositeFont()]))).toBe(Math.ceil(70 / 3.5))
-    // a simple font of that name: bytes, as before (zero bytes and 0x20 not counted): 8 a line
-    expect(tokensOf(pdfWithFonts("/Font << /F4 20 0 R >>", data, ["<< /Type /Font /Subtype /TrueType /BaseFont /Arial >>"]))).toBe(Math.ceil(80 / 3.5))
+    // the same font without a map: a glyph is one unit, whatever its number (70 glyphs, the spaces among them)
+    expect(tokensOf(pdfWithFonts("/Font << /F4 20 0 R >>", data, [compositeFont()]))).toBe(tokensFor(70))
+    // a simple font of that name: bytes, as before, zero bytes not counted: a line's 0x28 ( 0x03 0x01 0x25 % 0x40 @ 0x41 A
+    // 0x42 B 0x03 are three marks and five others, 15.5 units
+    expect(tokensOf(pdfWithFonts("/Font << /F4 20 0 R >>", data, ["<< /Type /Font /Subtype /TrueType /BaseFont /Arial >>"]))).toBe(tokensFor(155))
   })
 
   it("prices what the glyphs stand for: a CJK character 0.86 of a token, a Greek letter half, through bfrange arrays too", () => {
     const map = toUnicodeMap(2, "3 beginbfchar\n<0001> <4E2D>\n<0002> <6587>\n<0003> <0020>\nendbfchar\n1 beginbfrange\n<0010> <0011> [<03B1> <03B2>]\nendbfrange")
-    // 中文 中文中: 5 ideographs (3 each), αβ: 2 letters (1.75 each), spaces none
+    // 中文 中文中: 5 ideographs (0.86 of a token each), αβ: 2 letters (half a token each), spaces none
     const data = "BT /C0 10 Tf <000100020003000100020001> Tj (\\000\\020\\000\\021) Tj ET"
-    expect(tokensOf(pdfWithFonts("/Font << /C0 20 0 R >>", data, [compositeFont(21), ["", map, true]]))).toBe(Math.ceil((5 * 3 + 2 * 1.75) / 3.5))
+    expect(tokensOf(pdfWithFonts("/Font << /C0 20 0 R >>", data, [compositeFont(21), ["", map, true]]))).toBe(tokensFor(5 * 3.75 * 0.86 + 2 * 3.75 / 2))
   })
 
   it("reads a simple font's one-byte codes through its map too: a subset font's space is any code (OpenOffice numbers its glyphs from 1)", () => {
@@ -435,19 +442,19 @@ describe("the text a PDF shows in composite fonts (two-byte glyph numbers, as Sk
     // "ab ab a " four times: 20 letters; without the map, 28 bytes (code 3 is no space to a byte count; the 0x20 the map
     // leaves out is a space either way)
     const data = `BT /F1 12 Tf ${"(\\001\\002\\003\\001\\002\\003\\001 ) Tj ".repeat(4)}ET`
-    expect(tokensOf(pdfWithFonts("/Font << /F1 20 0 R >>", data, [simple(21), ["", map, true]]))).toBe(Math.ceil(20 / 3.5))
-    expect(tokensOf(pdfWithFonts("/Font << /F1 20 0 R >>", data, [simple()]))).toBe(Math.ceil(28 / 3.5))
+    expect(tokensOf(pdfWithFonts("/Font << /F1 20 0 R >>", data, [simple(21), ["", map, true]]))).toBe(tokensFor(20))
+    expect(tokensOf(pdfWithFonts("/Font << /F1 20 0 R >>", data, [simple()]))).toBe(tokensFor(28))
   })
 
   it("finds the fonts by the names a page's resources give them, in place, in an object of their own, or inherited from the page tree", () => {
     const data = "BT /F1 12 Tf (Hi) Tj /F2 12 Tf <00280125> Tj ET"
     const objects = [compositeFont(21), ["", latinMap] as const, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
     // "Hi" in the simple font, "Hi" in the composite one: 4 characters either way
-    expect(tokensOf(pdfWithFonts("/Font << /F1 22 0 R /F2 20 0 R >>", data, objects))).toBe(Math.ceil(4 / 3.5))
-    expect(tokensOf(pdfWithFonts("/Font 23 0 R", data, [...objects, "<< /F1 22 0 R /F2 20 0 R >>"]))).toBe(Math.ceil(4 / 3.5))
-    expect(tokensOf(pdfWithFonts("", data, objects, "/Resources << /Font << /F1 22 0 R /F2 20 0 R >> >> "))).toBe(Math.ceil(4 / 3.5))
-    // unresolved (no resources): both read as bytes, the zero bytes not counted
-    expect(tokensOf(pdfWithFonts("", data, objects))).toBe(Math.ceil(5 / 3.5))
+    expect(tokensOf(pdfWithFonts("/Font << /F1 22 0 R /F2 20 0 R >>", data, objects))).toBe(tokensFor(4))
+    expect(tokensOf(pdfWithFonts("/Font 23 0 R", data, [...objects, "<< /F1 22 0 R /F2 20 0 R >>"]))).toBe(tokensFor(4))
+    expect(tokensOf(pdfWithFonts("", data, objects, "/Resources << /Font << /F1 22 0 R /F2 20 0 R >> >> "))).toBe(tokensFor(4))
+    // unresolved (no resources): both read as bytes, the zero bytes not counted: "Hi", then 0x28 ( 0x01 0x25 %
+    expect(tokensOf(pdfWithFonts("", data, objects))).toBe(tokensFor(2 + 3.5 + 1 + 3.5))
   })
 
   it("bounds what a map can make of a glyph: 65,536 codes a map, 8 characters a code, and a map it cannot read is none", () => {
@@ -455,7 +462,7 @@ describe("the text a PDF shows in composite fonts (two-byte glyph numbers, as Sk
     const data = "BT /F4 12 Tf <00010002> Tj ET"
     const start = performance.now()
     // code 1: eight Braille patterns (a token each); code 2: "C", the first of a range of four billion codes
-    expect(tokensOf(pdfWithFonts("/Font << /F4 20 0 R >>", data, [compositeFont(21), ["", hostile]]))).toBe(Math.ceil((8 * 3.5 + 1) / 3.5))
+    expect(tokensOf(pdfWithFonts("/Font << /F4 20 0 R >>", data, [compositeFont(21), ["", hostile]]))).toBe(tokensFor(8 * 3.75 + 1))
     expect(performance.now() - start).toBeLessThan(5_000)
     // a map with another filter is not read (nor taken for a page's content, whose filter would leave the text unread): a glyph is one character
     expect(tokensOf(pdfWithFonts("/Font << /F4 20 0 R >>", data, [compositeFont(21), ["/Filter /LZWDecode ", latinMap]]))).toBe(1)

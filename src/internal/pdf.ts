@@ -358,29 +358,51 @@ interface ShownFont {
 }
 
 /**
+ * What a shown byte of a simple font without a map counts for, and an ASCII
+ * character a map gives, in the units `SHOWN_UNITS_PER_TOKEN` make a token:
+ * a letter one; a digit `DIGIT_UNITS` (o200k splits numbers into groups of
+ * at most three digits, and a page's numbers are short); a punctuation mark
+ * `MARK_UNITS`, about a token (a mark is mostly a token of its own); nothing
+ * for a zero byte or a space; one for any other byte (a byte above ASCII, a
+ * TeX font's ligatures below 0x20).
+ */
+const DIGIT_UNITS = 2
+const MARK_UNITS = 3.5
+const ASCII_UNITS: Float64Array = (() => {
+  const units = new Float64Array(128)
+  for (let c = 0; c < 128; c++) {
+    units[c] = c === 0 || c === 0x20 ? 0
+      : c >= 0x30 && c <= 0x39 ? DIGIT_UNITS
+      : (c > 0x20 && c < 0x30) || (c > 0x39 && c < 0x41) || (c > 0x5a && c < 0x61) || (c > 0x7a && c < 0x7f) ? MARK_UNITS
+      : 1
+  }
+  return units
+})()
+
+/**
  * What a character a font's code stands for (by its `/ToUnicode` map)
- * counts for, in the shown characters `SHOWN_CHARACTERS_PER_TOKEN` make a
- * token (an ASCII character is one): nothing for white space (a glyph
+ * counts for, in the units `SHOWN_UNITS_PER_TOKEN` make a token: an ASCII
+ * character as `ASCII_UNITS` has it; nothing for white space (a glyph
  * number shows a space as no byte 0x20 does, nor need a subset font's
  * code for it be 0x20); half a token for a letter of the alphabets from
  * Greek to Thai (o200k spends 0.44 to 0.58 tokens on one in the corpus's
  * Greek, Cyrillic, Armenian, Hebrew, Arabic, Indic, Thai and Georgian text);
- * two for an accented Latin letter or typographic punctuation; 0.86 tokens
- * for a CJK ideograph, kana or Hangul syllable (0.82 to 0.88 in the corpus's
- * Chinese, Japanese and Korean text); 2.3 tokens for an Ethiopic syllable
- * (as measured there); a token for any other symbol (arrows, mathematics,
- * Braille, dingbats), two for a character beyond the first plane (emoji,
- * rare ideographs), counted at its first surrogate.
+ * two units for an accented Latin letter or typographic punctuation; 0.86
+ * tokens for a CJK ideograph, kana or Hangul syllable (0.82 to 0.88 in the
+ * corpus's Chinese, Japanese and Korean text); 2.3 tokens for an Ethiopic
+ * syllable (as measured there); a token for any other symbol (arrows,
+ * mathematics, Braille, dingbats), two for a character beyond the first
+ * plane (emoji, rare ideographs), counted at its first surrogate.
  */
 const weightOfCharacter = (c: number): number =>
-  c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0 || c === 0xa0 || c === 0x3000 || (c >= 0x2000 && c <= 0x200b) || c === 0xfeff || (c >= 0xdc00 && c <= 0xdfff) ? 0
-  : c < 0x80 ? 1
+  (c >= 0x09 && c <= 0x0d) || c === 0xa0 || c === 0x3000 || (c >= 0x2000 && c <= 0x200b) || c === 0xfeff || (c >= 0xdc00 && c <= 0xdfff) ? 0
+  : c < 0x80 ? ASCII_UNITS[c]!
   : c < 0x370 || (c >= 0x2010 && c <= 0x206f) ? 2
-  : c < 0x1100 ? SHOWN_CHARACTERS_PER_TOKEN / 2
-  : c >= 0x1200 && c < 0x13a0 ? SHOWN_CHARACTERS_PER_TOKEN * 2.3
-  : (c >= 0x3040 && c <= 0x30ff) || (c >= 0x3400 && c <= 0x9fff) || (c >= 0xac00 && c <= 0xd7af) || (c >= 0xf900 && c <= 0xfaff) ? 3
-  : c >= 0xd800 && c <= 0xdbff ? SHOWN_CHARACTERS_PER_TOKEN * 2
-  : SHOWN_CHARACTERS_PER_TOKEN
+  : c < 0x1100 ? SHOWN_UNITS_PER_TOKEN / 2
+  : c >= 0x1200 && c < 0x13a0 ? SHOWN_UNITS_PER_TOKEN * 2.3
+  : (c >= 0x3040 && c <= 0x30ff) || (c >= 0x3400 && c <= 0x9fff) || (c >= 0xac00 && c <= 0xd7af) || (c >= 0xf900 && c <= 0xfaff) ? SHOWN_UNITS_PER_TOKEN * 0.86
+  : c >= 0xd800 && c <= 0xdbff ? SHOWN_UNITS_PER_TOKEN * 2
+  : SHOWN_UNITS_PER_TOKEN
 
 /** What the characters a code stands for count for (`weightOfCharacter`). */
 const weightOfText = (text: string): number => {
@@ -495,12 +517,12 @@ const shownCharacters = (content: string, fonts: ReadonlyMap<string, ShownFont>)
   let code = 0
   const take = (byte: number): void => {
     if (font === undefined) {
-      if (byte !== 0 && byte !== 0x20) pending++
+      pending += byte < 0x80 ? ASCII_UNITS[byte]! : 1
       return
     }
     code = code * 256 + byte
     if (++codeLength < font.codeBytes) return
-    pending += font.weights?.get(code) ?? (code === 0 || (code === 0x20 && font.codeBytes === 1) ? 0 : 1)
+    pending += font.weights?.get(code) ?? (font.codeBytes === 1 && code < 0x80 ? ASCII_UNITS[code]! : code === 0 ? 0 : 1)
     codeLength = 0
     code = 0
   }
@@ -738,20 +760,21 @@ const streamText = (bytes: string, [start, stream, end]: readonly [number, numbe
 }
 
 /**
- * The characters a PDF shows (no spaces, see `shownCharacters`) for a token
- * of its text as a provider extracts it. Measured against the text pdf.js
- * extracts from 164 PDFs, counted with o200k: for the 40 from public test
- * suites (Word, Google Docs, macOS, Skia, OpenOffice, iText and other
- * writers) the estimate is 1.02 times the count at the median (0.72 to 1.19
- * from the 10th to the 90th percentile; codes read through their fonts'
- * maps where they have one, see `weightOfCharacter`); for 124 LaTeX package
- * manuals (pdfTeX), full of code, 0.75 (0.59 to 1.00). The five PDFs recorded with
- * the OpenAI Responses API, which bills a PDF's text alone there, come out
- * 1 to 62 tokens under what was billed for them (a page of lorem ipsum: 695
- * for 737 to 757). The divisor was chosen on these same files: no PDF was
- * held out.
+ * The units a PDF shows (`ASCII_UNITS`, `weightOfCharacter`: a letter is
+ * one) for a token of its text as a provider extracts it. Chosen, with
+ * `DIGIT_UNITS` and `MARK_UNITS`, against the text pdf.js extracts from 163
+ * PDFs, counted with o200k (the 40 from public test suites: Word, Google
+ * Docs, macOS, Skia, OpenOffice, iText and other writers; 123 LaTeX package
+  * manuals, full of code): the estimate is 1.08 times the count at the
+ * median for the first (0.89 to 1.28 from the 10th to the 90th percentile)
+ * and 0.97 for the manuals (0.83 to 1.09). Held out, on the 136 PDFs of
+ * pdf.js's own test suite with 50 tokens of text or more (edge cases:
+ * symbol tables, broken encodings, OCR layers, forms), 0.85 at the median
+ * (0.32 to 1.39). Of the PDFs recorded with the OpenAI Responses API, which
+ * bills a PDF's text alone there, a page of lorem ipsum comes out at 734
+ * tokens, billed 737 to 757.
  */
-const SHOWN_CHARACTERS_PER_TOKEN = 3.5
+const SHOWN_UNITS_PER_TOKEN = 3.75
 
 /**
  * What reading a PDF inline shows of it for pricing: its pages (as
@@ -766,7 +789,7 @@ export interface PdfFacts {
 /** The facts of a PDF of `pages` pages whose pages show `shown` characters (`undefined`: the text could not be read). */
 const factsOf = (pages: number, shown: number | undefined): PdfFacts => ({
   pages,
-  textTokens: shown === undefined ? pages * PDF_PAGE_TEXT_TOKENS : Math.ceil(shown / SHOWN_CHARACTERS_PER_TOKEN)
+  textTokens: shown === undefined ? pages * PDF_PAGE_TEXT_TOKENS : Math.ceil(shown / SHOWN_UNITS_PER_TOKEN)
 })
 
 /** What a PDF given as base64 shows (`PdfFacts`), or `undefined` when the data is not a PDF's. */
