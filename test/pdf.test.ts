@@ -444,6 +444,9 @@ describe("the text a PDF shows in composite fonts (two-byte glyph numbers, as Sk
     const data = `BT /F1 12 Tf ${"(\\001\\002\\003\\001\\002\\003\\001 ) Tj ".repeat(4)}ET`
     expect(tokensOf(pdfWithFonts("/Font << /F1 20 0 R >>", data, [simple(21), ["", map, true]]))).toBe(tokensFor(20))
     expect(tokensOf(pdfWithFonts("/Font << /F1 20 0 R >>", data, [simple()]))).toBe(tokensFor(28))
+    // a character written as a byte, not as UTF-16 (<41> for "A"), as some writers do: a letter, not nothing
+    const byteMap = toUnicodeMap(1, "1 beginbfchar\n<01> <41>\nendbfchar")
+    expect(tokensOf(pdfWithFonts("/Font << /F1 20 0 R >>", `BT /F1 12 Tf (${"\\001".repeat(15)}) Tj ET`, [simple(21), ["", byteMap]]))).toBe(tokensFor(15))
   })
 
   it("finds the fonts by the names a page's resources give them, in place, in an object of their own, or inherited from the page tree", () => {

@@ -352,7 +352,8 @@ interface ShownFont {
   readonly codeBytes: number
   /**
    * What a mapped code counts for (see `weightOfText`). A code the map does
-   * not hold counts one, but a zero code, and in a simple font a space (0x20).
+   * not hold counts as a byte of a simple font without one (`ASCII_UNITS`)
+   * in a simple font, and one unit in a composite font (a zero code none).
    */
   readonly weights: ReadonlyMap<number, number> | undefined
 }
@@ -443,7 +444,8 @@ const textOfHex = (hex: string): string => {
   const digits = hexDigits(hex)
   let out = ""
   for (let i = 0; i + 4 <= digits.length && out.length < MAX_CODE_TEXT; i += 4) out += String.fromCharCode(parseInt(digits.slice(i, i + 4), 16))
-  return out
+  // a character written as a byte (<41>, which some writers put for "A"), not as UTF-16
+  return out === "" && digits.length > 0 ? String.fromCharCode(parseInt(digits, 16)) : out
 }
 
 /**
@@ -502,22 +504,23 @@ const fontOf = (cmap: string | undefined, composite: boolean, budget: { left: nu
 }
 
 /**
- * The characters a content stream shows: the bytes of the strings that are
+ * What a content stream shows, in twentieths of units (`ASCII_UNITS`,
+ * `weightOfCharacter`): the bytes of the strings that are
  * the operands of `Tj`, `TJ`, `'` and `"` inside its text objects (`BT` …
  * `ET`), not those of other operators (a marked span's `/ActualText`). A
  * literal string's escapes are one byte each (`\\053`, `\\(`), a hex
- * string is a byte for two digits. In a simple font's string a byte is a
- * character, but for a zero byte and a space: TeX shows no spaces (it moves
+ * string is a byte for two digits. In a simple font's string a byte counts
+ * as `ASCII_UNITS` has it, a space nothing: TeX shows no spaces (it moves
  * the pen), most other writers show every one, and the tokens of prose are
  * about its words. In the string of a font read (`fonts`, by the name `Tf`
  * selects: a composite font, or a simple one with a `/ToUnicode` map) a code
  * of its bytes (two in a composite font) counts as its map says
- * (`weightOfText`), else as one character. Comments and the data of inline
+ * (`weightOfText`). Comments and the data of inline
  * images (`ID` … `EI`) are skipped. Linear in the stream's length.
  */
-const shownCharacters = (content: string, fonts: ReadonlyMap<string, ShownFont>): number => {
+const shownUnits = (content: string, fonts: ReadonlyMap<string, ShownFont>): number => {
   let shown = 0
-  // the characters of the strings since the last operator: its operands
+  // what the strings since the last operator show: its operands
   let pending = 0
   let inText = false
   // the font Tf selected, when it is one read (`fonts`); the last name seen, Tf's operand
@@ -677,7 +680,7 @@ const noteFontNames = (names: Map<string, string>, entries: string): void => {
 }
 
 /**
- * The characters a PDF's pages show, read from its content streams, or
+ * What a PDF's pages show (`shownUnits`), read from its content streams, or
  * `undefined` when they cannot all be read: the file is encrypted, a
  * content stream has a filter other than Flate, its data does not inflate,
  * or the inflate budget (as for object streams) runs out. Its composite
@@ -686,7 +689,7 @@ const noteFontNames = (names: Map<string, string>, entries: string): void => {
  * can be read), so that a code of theirs counts as the characters it
  * stands for.
  */
-const pdfShownCharactersOfBinary = (bytes: string): number | undefined => {
+const pdfShownUnitsOfBinary = (bytes: string): number | undefined => {
   if (/\/Encrypt(?![A-Za-z0-9#])/.test(bytes.slice(-4096)) || /\/Encrypt\s+\d+\s+\d+\s+R/.test(bytes)) return undefined
   const budget = { left: Math.min(MAX_INFLATED, Math.max(MIN_TEXT_INFLATED, bytes.length * TEXT_INFLATED_PER_BYTE)) }
   // where each object is (the last one of a number: an update's), which streams are contents, and the fonts
@@ -746,7 +749,7 @@ const pdfShownCharactersOfBinary = (bytes: string): number | undefined => {
     if (maps.has(id)) continue
     const content = streamText(bytes, at, budget)
     if (content === undefined || budget.left < 0) return undefined
-    shown += shownCharacters(content, fonts)
+    shown += shownUnits(content, fonts)
   }
   return shown
 }
@@ -773,10 +776,10 @@ const streamText = (bytes: string, [start, stream, end]: readonly [number, numbe
 /**
  * The units a PDF shows (`ASCII_UNITS`, `weightOfCharacter`: a letter is
  * one) for a token of its text as a provider extracts it. Chosen, with
- * `DIGIT_UNITS` and `MARK_UNITS`, against the text pdf.js extracts from 163
+ * `DIGIT_UNITS` and `MARK_UNITS`, against the text pdf.js extracts from 164
  * PDFs, counted with o200k (the 40 from public test suites: Word, Google
- * Docs, macOS, Skia, OpenOffice, iText and other writers; 123 LaTeX package
-  * manuals, full of code): the estimate is 1.08 times the count at the
+ * Docs, macOS, Skia, OpenOffice, iText and other writers; 124 LaTeX package
+ * manuals, full of code): the estimate is 1.08 times the count at the
  * median for the first (0.89 to 1.28 from the 10th to the 90th percentile)
  * and 0.97 for the manuals (0.83 to 1.09). Held out, on the 136 PDFs of
  * pdf.js's own test suite with 50 tokens of text or more (edge cases:
@@ -797,7 +800,7 @@ export interface PdfFacts {
   readonly textTokens: number
 }
 
-/** The facts of a PDF of `pages` pages whose pages show `shown` characters (`undefined`: the text could not be read). */
+/** The facts of a PDF of `pages` pages whose pages show `shown` (`shownUnits`; `undefined`: the text could not be read). */
 const factsOf = (pages: number, shown: number | undefined): PdfFacts => ({
   pages,
   textTokens: shown === undefined ? pages * PDF_PAGE_TEXT_TOKENS : Math.ceil(shown / (SHOWN_UNITS_PER_TOKEN * TWENTIETHS))
@@ -806,13 +809,13 @@ const factsOf = (pages: number, shown: number | undefined): PdfFacts => ({
 /** What a PDF given as base64 shows (`PdfFacts`), or `undefined` when the data is not a PDF's. */
 export const pdfFactsOfBase64 = (text: string, start = 0): PdfFacts | undefined => {
   const bytes = decodeBase64Binary(text, start)
-  return isPdfData(bytes) ? factsOf(pagesOfPdf(bytes), pdfShownCharactersOfBinary(bytes)) : undefined
+  return isPdfData(bytes) ? factsOf(pagesOfPdf(bytes), pdfShownUnitsOfBinary(bytes)) : undefined
 }
 
-/** The characters the pages of a PDF a file source holds inline show, read once per source. */
-const shownCharactersOfSource = readInlineOnce((text, start) => {
+/** What the pages of a PDF a file source holds inline show (`shownUnits`), read once per source. */
+const shownUnitsOfSource = readInlineOnce((text, start) => {
   const bytes = decodeBase64Binary(text, start)
-  return isPdfData(bytes) ? pdfShownCharactersOfBinary(bytes) : undefined
+  return isPdfData(bytes) ? pdfShownUnitsOfBinary(bytes) : undefined
 })
 
 /**
@@ -822,7 +825,7 @@ const shownCharactersOfSource = readInlineOnce((text, start) => {
  */
 export const pdfFactsOfSource = (source: Block.FileSource): PdfFacts | undefined => {
   const pages = pdfPagesOfSource(source)
-  return pages === undefined ? undefined : factsOf(pages, shownCharactersOfSource(source))
+  return pages === undefined ? undefined : factsOf(pages, shownUnitsOfSource(source))
 }
 
 /**
