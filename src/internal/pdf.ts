@@ -271,6 +271,25 @@ const streamData = (bytes: string, stream: number, end: number): string => {
   return bytes.slice(from, endstream < 0 ? end : from + endstream)
 }
 
+/**
+ * Calls `visit` with each object of a file, in order: its number, its text
+ * up to its stream or its end (at most `MAX_DICT`), where its keyword
+ * "stream" is (-1 for none) and where its body ends (before "endobj", else
+ * the file's end). An object's body, a stream's data among it, is not
+ * searched for objects: linear in the file's length.
+ */
+const eachObject = (bytes: string, visit: (id: string, dict: string, stream: number, end: number) => void): void => {
+  OBJECT.lastIndex = 0
+  for (let m = OBJECT.exec(bytes); m !== null; m = OBJECT.exec(bytes)) {
+    const start = m.index + m[0].length
+    const endobj = bytes.indexOf("endobj", start)
+    const end = endobj < 0 ? bytes.length : endobj
+    OBJECT.lastIndex = Math.max(end, start)
+    const stream = streamKeywordAt(bytes, start, end)
+    visit(m[1]!, bytes.slice(start, Math.min(stream < 0 ? end : stream, start + MAX_DICT)), stream, end)
+  }
+}
+
 /** Whether a file's bytes, as a binary string, are a PDF's: "%PDF-" within the first 1,024 bytes (the specification's allowance for leading junk). */
 const isPdfData = (bytes: string): boolean => bytes.slice(0, 1024).includes("%PDF-")
 
@@ -284,20 +303,10 @@ const pdfPageCountOfBinary = (bytes: string): number | undefined => {
   if (linearized !== undefined) return linearized
   const tree: PageTree = { most: bytes.length, rootId: undefined, counts: new Map(), leaves: new Set() }
   const objectStreams: Array<readonly [dict: string, data: string]> = []
-  OBJECT.lastIndex = 0
-  for (let m = OBJECT.exec(bytes); m !== null; m = OBJECT.exec(bytes)) {
-    const start = m.index + m[0].length
-    const endobj = bytes.indexOf("endobj", start)
-    const end = endobj < 0 ? bytes.length : endobj
-    const stream = streamKeywordAt(bytes, start, end)
-    if (stream >= 0) {
-      const dict = bytes.slice(start, Math.min(stream, start + MAX_DICT))
-      if (OBJECT_STREAM.test(dict)) objectStreams.push([dict, streamData(bytes, stream, end)])
-      else noteObject(tree, m[1]!, dict)
-    } else noteObject(tree, m[1]!, bytes.slice(start, Math.min(end, start + MAX_DICT)))
-    // the object's body (a stream's data among it) is not searched for objects
-    OBJECT.lastIndex = Math.max(end, start)
-  }
+  eachObject(bytes, (id, dict, stream, end) => {
+    if (stream >= 0 && OBJECT_STREAM.test(dict)) objectStreams.push([dict, streamData(bytes, stream, end)])
+    else noteObject(tree, id, dict)
+  })
   if (rootCount(tree) === undefined && objectStreams.length > 0) {
     // PDF 1.5 and later may keep the page objects in compressed object streams. The catalog and the page tree are
     // written near the end by some writers (pdfTeX) and near the start by others: the streams are read from both ends
@@ -692,60 +701,51 @@ const noteFontNames = (names: Map<string, string>, entries: string): void => {
 const pdfShownUnitsOfBinary = (bytes: string): number | undefined => {
   if (/\/Encrypt(?![A-Za-z0-9#])/.test(bytes.slice(-4096)) || /\/Encrypt\s+\d+\s+\d+\s+R/.test(bytes)) return undefined
   const budget = { left: Math.min(MAX_INFLATED, Math.max(MIN_TEXT_INFLATED, bytes.length * TEXT_INFLATED_PER_BYTE)) }
-  // where each object is (the last one of a number: an update's), which streams are contents, and the fonts
-  const objects = new Map<string, readonly [start: number, stream: number, end: number]>()
-  const contents: Array<readonly [id: string, start: number, stream: number, end: number]> = []
+  // each object's text and where its stream is (the last object of a number: an update's), which are contents
+  const objects = new Map<string, StreamAt>()
+  const contents: Array<readonly [id: string, at: StreamAt]> = []
   // the streams fonts name as their ToUnicode maps: no contents, though their dictionaries look alike
   const maps = new Set<string>()
-  // composite fonts (and their maps), simple fonts with a map, by object number
-  const composites = new Map<string, string | undefined>()
-  const simples = new Map<string, string>()
+  // the fonts that are read (composite ones, simple ones with a map) and their maps' objects, by object number
+  const fontObjects = new Map<string, { readonly composite: boolean; readonly map: string | undefined }>()
   const names = new Map<string, string>()
   const fontDicts: Array<string> = []
-  OBJECT.lastIndex = 0
-  for (let m = OBJECT.exec(bytes); m !== null; m = OBJECT.exec(bytes)) {
-    const start = m.index + m[0].length
-    const endobj = bytes.indexOf("endobj", start)
-    const end = endobj < 0 ? bytes.length : endobj
-    OBJECT.lastIndex = Math.max(end, start)
-    const stream = streamKeywordAt(bytes, start, end)
-    objects.set(m[1]!, [start, stream, end])
-    const dict = bytes.slice(start, Math.min(stream < 0 ? end : stream, start + MAX_DICT))
-    if (stream >= 0 && isContentStream(dict)) contents.push([m[1]!, start, stream, end])
+  eachObject(bytes, (id, dict, stream, end) => {
+    const at: StreamAt = { dict, stream, end }
+    objects.set(id, at)
+    if (stream >= 0 && isContentStream(dict)) contents.push([id, at])
     const map = TO_UNICODE.exec(dict)?.[1]
     if (map !== undefined) maps.add(map)
-    if (COMPOSITE_FONT.test(dict)) composites.set(m[1]!, map)
-    else if (map !== undefined && FONT.test(dict)) simples.set(m[1]!, map)
+    const composite = COMPOSITE_FONT.test(dict)
+    if (composite || (map !== undefined && FONT.test(dict))) fontObjects.set(id, { composite, map })
     FONT_RESOURCES.lastIndex = 0
     for (let f = FONT_RESOURCES.exec(dict); f !== null; f = FONT_RESOURCES.exec(dict)) {
       if (f[1] !== undefined) noteFontNames(names, f[1])
       else fontDicts.push(f[2]!)
     }
-  }
+  })
   for (const id of fontDicts) {
     const at = objects.get(id)
-    if (at !== undefined && at[1] < 0) noteFontNames(names, bytes.slice(at[0], Math.min(at[2], at[0] + MAX_DICT)))
+    if (at !== undefined && at.stream < 0) noteFontNames(names, at.dict)
   }
-  // the fonts the pages name that are composite or have a map
+  // the fonts the pages name, each map read once however many fonts name it
   const fonts = new Map<string, ShownFont>()
-  // each map read once, however many fonts name it
   const read = new Map<string, ShownFont>()
   const mapped = { left: MAX_FILE_MAPPED_CODES }
   for (const [name, id] of names) {
-    const composite = composites.has(id)
-    if (!composite && !simples.has(id)) continue
-    const mapId = (composite ? composites.get(id) : simples.get(id)) ?? ""
-    const key = `${composite ? "c" : "s"}${mapId}`
+    const object = fontObjects.get(id)
+    if (object === undefined) continue
+    const key = `${object.composite ? "c" : "s"}${object.map ?? ""}`
     let font = read.get(key)
     if (font === undefined) {
-      const map = objects.get(mapId)
-      font = fontOf(map === undefined || map[1] < 0 ? undefined : streamText(bytes, map, budget), composite, mapped)
+      const at = object.map === undefined ? undefined : objects.get(object.map)
+      font = fontOf(at === undefined || at.stream < 0 ? undefined : streamText(bytes, at, budget), object.composite, mapped)
       read.set(key, font)
     }
     fonts.set(name, font)
   }
   let shown = 0
-  for (const [id, ...at] of contents) {
+  for (const [id, at] of contents) {
     if (maps.has(id)) continue
     const content = streamText(bytes, at, budget)
     if (content === undefined || budget.left < 0) return undefined
@@ -754,13 +754,19 @@ const pdfShownUnitsOfBinary = (bytes: string): number | undefined => {
   return shown
 }
 
+/** An object as `eachObject` gives it: its text up to its stream, where its keyword "stream" is (-1: none), its end. */
+interface StreamAt {
+  readonly dict: string
+  readonly stream: number
+  readonly end: number
+}
+
 /**
  * A stream's data as text: as it is (no filter) or inflated (Flate alone),
  * taken from `budget`, or `undefined` for any other filter or data that does
  * not inflate.
  */
-const streamText = (bytes: string, [start, stream, end]: readonly [number, number, number], budget: { left: number }): string | undefined => {
-  const dict = bytes.slice(start, Math.min(stream, start + MAX_DICT))
+const streamText = (bytes: string, { dict, end, stream }: StreamAt, budget: { left: number }): string | undefined => {
   const data = streamData(bytes, stream, end)
   const filter = contentFilterOf(dict)
   if (filter === "other") return undefined

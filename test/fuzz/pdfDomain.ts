@@ -12,6 +12,7 @@
  */
 import { Block, Message, Request, TokenEstimator } from "../../src/index.js"
 import { countOpenAiChatRequest } from "../../src/exact/openAiChatRequest.js"
+import { binaryOfBytes } from "../../src/internal/base64.js"
 import { pdfFactsOfBase64 } from "../../src/internal/pdf.js"
 import { zlibSync } from "fflate"
 import { type CaseClass, hugeString, ODD_NUMBERS, randomBytes, type Rng, type Sizes } from "./generators.js"
@@ -19,11 +20,7 @@ import type { Target } from "./harness.js"
 
 /** A binary string's bytes. */
 const bytesOf = (binary: string): Uint8Array => Uint8Array.from(binary, (c) => c.charCodeAt(0) & 0xff)
-const binaryOf = (bytes: Uint8Array): string => {
-  let out = ""
-  for (let i = 0; i < bytes.length; i += 8192) out += String.fromCharCode(...bytes.subarray(i, i + 8192))
-  return out
-}
+const binaryOf = binaryOfBytes
 const deflated = (text: string): string => binaryOf(zlibSync(bytesOf(text)))
 
 const hex = (n: number, bytes: number): string => n.toString(16).padStart(bytes * 2, "0").slice(-bytes * 2).toUpperCase()
