@@ -419,7 +419,7 @@ const tuxpaintCatalogue = (lang: string, category: Category): void =>
  * pack): a browser's menus, settings and their explanations, a translation domain of its own. Placeholders go
  * (brand names become "Firefox"), markup tags go, entries without a letter outside ASCII (untranslated) are left out.
  */
-const firefoxStrings = (lang: string, category: Category, maxDocs: number): void => {
+const firefoxStrings = (lang: string, category: Category, maxDocs: number, langTag = lang, keep: (s: string) => boolean = hasNonAscii): void => {
   const pkg = firefoxL10n(lang)
   const root = fetchPackage(pkg)
   const ext = "usr/lib/firefox-esr/browser/extensions"
@@ -433,8 +433,17 @@ const firefoxStrings = (lang: string, category: Category, maxDocs: number): void
     fs.writeFileSync(path.join(dir, ".done"), "")
   }
   const files = listFiles(dir, /\.(ftl|properties)$/)
-  stringDocs(pkg, lang, category, lang, `${ext}/${xpi}`, files.map((f) => ({ f, strings: f.endsWith(".ftl") ? fluentStrings(readText(path.join(dir, f))) : propertiesStrings(readText(path.join(dir, f))) })), maxDocs, (f) => path.basename(f).replace(/\.[a-z]+$/, ""))
+  stringDocs(pkg, lang, category, langTag, `${ext}/${xpi}`, files.map((f) => ({ f, strings: f.endsWith(".ftl") ? fluentStrings(readText(path.join(dir, f)), keep) : propertiesStrings(readText(path.join(dir, f)), keep) })), maxDocs, (f) => path.basename(f).replace(/\.[a-z]+$/, ""))
 }
+
+/** An entry with a letter outside ASCII: translated, in a script other than Latin. */
+const hasNonAscii = (s: string): boolean => /[^\x00-\x7f]/.test(s)
+
+/**
+ * An entry with a word of two letters or more: in a Latin-script language's pack (which holds only what was translated)
+ * entries are kept whether or not they have a letter outside ASCII, which Indonesian or Malay text seldom has.
+ */
+const hasWord = (s: string): boolean => /\p{L}{2}/u.test(s)
 
 /** Fluent attributes that hold no text (access keys, shortcuts, CSS). */
 const FLUENT_NON_TEXT = /^\.(accesskey|key|commandkey|style|width|height|searchkeywords)\b/
@@ -449,13 +458,13 @@ const cleanUiString = (s: string): string =>
     .trim()
 
 /** The text of a Fluent file's messages, attributes and variants, one entry each (multi-line values joined). */
-const fluentStrings = (text: string): Array<string> => {
+const fluentStrings = (text: string, keep: (s: string) => boolean): Array<string> => {
   const out: Array<string> = []
   let cur: string | undefined
   const flush = (): void => {
     if (cur !== undefined) {
       const clean = cleanUiString(cur)
-      if (/[^\x00-\x7f]/.test(clean)) out.push(clean)
+      if (keep(clean)) out.push(clean)
     }
     cur = undefined
   }
@@ -481,10 +490,10 @@ const fluentStrings = (text: string): Array<string> => {
 }
 
 /** The values of a `.properties` file, plural forms (`;`) one entry each. */
-const propertiesStrings = (text: string): Array<string> =>
+const propertiesStrings = (text: string, keep: (s: string) => boolean): Array<string> =>
   text.split("\n").flatMap((line) => {
     const m = /^\s*[^#!=\s][^=]*?\s*=\s*(.*)$/.exec(line)
-    return m === null ? [] : (m[1] ?? "").split(";").map(cleanUiString).filter((v) => /[^\x00-\x7f]/.test(v))
+    return m === null ? [] : (m[1] ?? "").split(";").map(cleanUiString).filter(keep)
   })
 
 const loCatalogues = (lang: string, category: Category, maxDocs = 6): void =>
@@ -506,7 +515,7 @@ const vlcCatalogue = (lang: string, category: Category): void =>
   catalogues(PKG.vlc, lang, category, `usr/share/locale/${lang}/LC_MESSAGES`, 6, lang)
 
 /** LibreOffice help pages of one language (HTML), grouped by help directory. */
-const libreofficeHelp = (lang: string, category: Category, minShare: RegExp): void => {
+const libreofficeHelp = (lang: string, category: Category, minShare: RegExp | ((body: string) => boolean)): void => {
   const pkg = loHelp(lang)
   const root = fetchPackage(pkg)
   const base = path.join(root, `usr/share/libreoffice/help/${lang}/text`)
@@ -519,13 +528,24 @@ const libreofficeHelp = (lang: string, category: Category, minShare: RegExp): vo
       const end = html.indexOf("<div class=\"relatedtopics\"", start)
       const body = htmlToText(html.slice(start < 0 ? 0 : start, end < 0 ? html.length : end))
       // Pages that were never translated fall back to English: skip those.
-      const native = (body.match(minShare) ?? []).length
-      if (native < body.length * 0.15) continue
+      if (typeof minShare === "function" ? !minShare(body) : (body.match(minShare) ?? []).length < body.length * 0.15) continue
       pages.push(body)
     }
     const id = `libreoffice-help-${lang}-${sub.replace("/", "-")}`
     addDoc({ id, category, lang, pkg, files: `usr/share/libreoffice/help/${lang}/text/${sub}/*.html`, messages: chunk(pages.join("\n\n"), id) })
   }
+}
+
+/** English words common enough that a page where they are 4% or more of the words fell back to English. */
+const ENGLISH_STOPWORDS = new Set(["the", "and", "of", "to", "is", "in", "for", "you", "with", "this", "that", "are", "can", "be", "on", "or", "from", "by"])
+
+/**
+ * Whether a help page is translated, for Latin-script languages whose letters outside ASCII are too few (Indonesian
+ * has none) for the share test: a page that fell back to English is full of English function words.
+ */
+const notEnglish = (body: string): boolean => {
+  const words = body.toLowerCase().match(/\p{L}+/gu) ?? []
+  return words.length > 0 && words.filter((w) => ENGLISH_STOPWORDS.has(w)).length < words.length * 0.04
 }
 
 // --- code --------------------------------------------------------------------
@@ -956,20 +976,30 @@ const windowsPathsDoc = (pkg: Package, count: number): void => {
   addDoc({ id, category: "tool-output", lang: "tool-output", pkg, files: "file listing", messages: out, derived: "the package's file paths as Windows tools print them" })
 }
 
+/**
+ * A file's modification time as "YYYY-MM-DD HH:MM". A directory's time on disk is when it was extracted, which would
+ * make the build's output depend on the day it runs; the package's own listing (Debian packages) has the time it ships
+ * with.
+ */
+const shippedTimeOf = (pkg: Package): ((f: string, st: fs.Stats) => string) => {
+  const listingFile = path.join(packageDir(pkg), "listing.txt")
+  const shipped = new Map<string, string>()
+  if (fs.existsSync(listingFile)) {
+    for (const line of readText(listingFile).split("\n")) {
+      const m = /^d\S+\s+\S+\s+\d+\s+(\d{4}-\d\d-\d\d \d\d:\d\d)\s+\.\/(.*?)\/?$/.exec(line)
+      if (m !== null) shipped.set(m[2] ?? "", m[1] ?? "")
+    }
+  }
+  return (f, st) => (st.isDirectory() ? shipped.get(f) : undefined) ?? st.mtime.toISOString().slice(0, 16).replace("T", " ")
+}
+
 /** Column-aligned tool output about a package: `tar tv` listings, `ls -l` and `du` style tables. */
 const toolOutputDoc = (pkg: Package, count: number): void => {
   const dir = packageDir(pkg)
   const root = fetchPackage(pkg)
   const listing = readText(path.join(dir, "listing.txt")).split("\n").filter((l) => l.length > 0)
   const files = filesWithStats(root)
-  // A directory's time on disk can be when it was extracted; the package's own listing has the time it ships with.
-  const shipped = new Map<string, string>()
-  for (const line of listing) {
-    const m = /^d\S+\s+\S+\s+\d+\s+(\d{4}-\d\d-\d\d \d\d:\d\d)\s+\.\/(.*?)\/?$/.exec(line)
-    if (m !== null) shipped.set(m[2] ?? "", m[1] ?? "")
-  }
-  const timeOf = (f: string, st: fs.Stats): string =>
-    (st.isDirectory() ? shipped.get(f) : undefined) ?? st.mtime.toISOString().slice(0, 16).replace("T", " ")
+  const timeOf = shippedTimeOf(pkg)
   const id = `${pkg.name}-tool-output`
   const rand = rng(id)
   const out: Array<string> = []
@@ -1130,6 +1160,7 @@ const renderTable = (rand: () => number, t: Table): string => {
 const tablesDoc = (pkg: Package, count: number): void => {
   const root = fetchPackage(pkg)
   const files = filesWithStats(root)
+  const timeOf = shippedTimeOf(pkg)
   const id = `${pkg.name}-tables`
   const rand = rng(id)
   const out: Array<string> = []
@@ -1142,7 +1173,7 @@ const tablesDoc = (pkg: Package, count: number): void => {
     const kind = rand()
     const table: Table =
       kind < 0.4
-        ? { header: ["Name", "Size", "Modified"], numeric: [false, true, false], rows: rows.map((r) => [path.basename(r.f), String(r.st.size), r.st.mtime.toISOString().slice(0, 10)]) }
+        ? { header: ["Name", "Size", "Modified"], numeric: [false, true, false], rows: rows.map((r) => [path.basename(r.f), String(r.st.size), timeOf(r.f, r.st).slice(0, 10)]) }
         : kind < 0.7
           ? { header: ["path", "bytes"], numeric: [false, true], rows: rows.map((r) => [r.f, String(r.st.size)]) }
           : { header: ["#", "file", "type", "size"], numeric: [true, false, false, true], rows: rows.map((r, j) => [String(j + 1), path.basename(r.f), path.extname(r.f).slice(1) || (r.st.isDirectory() ? "dir" : "-"), `${(r.st.size / 1024).toFixed(1)} KiB`]) }
@@ -1316,23 +1347,28 @@ const shortTexts = (): void => {
   const groups = new Map<string, Array<RawDoc>>()
   for (const doc of docs) {
     if (doc.category === "char-runs" || doc.category === "minified-js" || doc.category === "base64" || doc.category === "tables" || doc.category === "latex" || doc.id.endsWith("-windows-paths")) continue
-    const key = `${doc.pkg.name} ${doc.category}`
+    // The Latin-script languages beyond LATIN_CORE come one package per language from several projects: their short
+    // texts are grouped per project (and have a quota of their own), so each group keeps enough of them.
+    const key = isLatinMore(doc) ? `${doc.pkg.project} ${doc.category} more` : `${doc.pkg.name} ${doc.category}`
     groups.set(key, [...(groups.get(key) ?? []), doc])
   }
   const sideOf = (d: RawDoc): Split => (HOLDOUT_PROJECTS.has(d.pkg.project) ? "holdout" : "train")
   const sharing = new Map<string, number>()
   for (const group of groups.values()) {
     const first = group[0] as RawDoc
-    const key = `${first.category} ${sideOf(first)}`
+    const key = `${first.category} ${sideOf(first)}${isLatinMore(first) ? " more" : ""}`
     sharing.set(key, (sharing.get(key) ?? 0) + 1)
   }
   for (const group of groups.values()) {
     const first = group[0] as RawDoc
-    const id = `${first.pkg.name.replace(/[@/]/g, "")}-${first.category}-short`
+    const more = isLatinMore(first)
+    const pkgs = [...new Set(group.map((d) => d.pkg))]
+    const pkg: Package = more && pkgs.length > 1 ? { ...first.pkg, name: `${first.pkg.project} (${pkgs.length} language packages)` } : first.pkg
+    const id = more ? `${first.pkg.project}-${first.category}-more-short` : `${first.pkg.name.replace(/[@/]/g, "")}-${first.category}-short`
     const rand = rng(id)
     // Repeats are kept: a common word is a common short text.
     const picked: Array<string> = []
-    const want = Math.ceil(shortQuota(first.category) / (sharing.get(`${first.category} ${sideOf(first)}`) ?? 1))
+    const want = Math.ceil(shortQuota(first.category) / (sharing.get(`${first.category} ${sideOf(first)}${more ? " more" : ""}`) ?? 1))
     const kindsOf = group.map((doc) => shortCandidates(doc, rand).filter((k) => k.length > 0)).filter((k) => k.length > 0)
     if (kindsOf.length === 0) continue
     for (let i = 0; i < want; i++) {
@@ -1345,8 +1381,8 @@ const shortTexts = (): void => {
       id,
       category: "short",
       lang: first.category,
-      pkg: first.pkg,
-      files: files.length === 1 ? `${files[0] as string} (short texts)` : `short texts of the package's ${first.category} documents (${files.length} documents)`,
+      pkg,
+      files: files.length === 1 ? `${files[0] as string} (short texts)` : `short texts of the ${more ? "project" : "package"}'s ${first.category} documents (${files.length} documents)`,
       messages: picked,
       derived: "short texts cut from the package's documents"
     })
@@ -1403,6 +1439,21 @@ const capOf = (category: Category, split: Split): number => {
   if (CATALOGUE_SCRIPTS.has(category)) return Math.round(base * 0.8 * 2)
   return Math.round(base * (group === "prose" && base <= 60_000 ? 0.8 : 0.6))
 }
+
+/**
+ * The Latin-script languages the corpus had first (and their regional spellings): the other Latin-script languages are
+ * a pool of their own with a cap of its own, so adding several dozen languages does not thin these out.
+ */
+const LATIN_CORE = new Set(["cs", "da", "de", "es", "fr", "hu", "it", "nl", "pl", "pt", "pt-br", "pt_BR", "ro", "sv", "tr", "vi"])
+
+/** Pools of a category and split, filled one after the other, each up to its own cap: a language belongs to one. */
+const poolsOf = (category: Category, split: Split): Array<{ readonly has: (lang: string) => boolean; readonly cap: number }> =>
+  category === "latin"
+    ? [
+      { has: (lang) => LATIN_CORE.has(lang), cap: capOf(category, split) },
+      { has: (lang) => !LATIN_CORE.has(lang), cap: split === "train" ? 250_000 : 200_000 }
+    ]
+    : [{ has: () => true, cap: capOf(category, split) }]
 
 /** Per-document cap, so one long document cannot fill a category (machine text comes one document per package). */
 const DOC_CAP = 12_000
@@ -1490,6 +1541,19 @@ const main = async (): Promise<void> => {
   for (const lang of ["de", "fr", "es", "it", "nl", "pt", "cs", "vi", "ro", "da", "sv"]) installationGuide(lang, "latin", 8)
   manPages(PKG.manTr, "tr", "latin", 12)
   for (const lang of ["de", "fr", "pl", "tr", "vi", "cs", "es", "pt_BR"]) vlcCatalogue(lang, "latin")
+  // More Latin-script languages (a pool of their own, see poolsOf). Train: manual pages, LibreOffice's help and
+  // catalogues, GTK's and GNOME's catalogues, Firefox's language packs; holdout: the installation guide, VLC, File
+  // Roller, Simple Scan and Synaptic. A language one source lacks adds nothing from it.
+  for (const lang of ["fi", "id", "nb"]) manPages(manL10n(lang), lang, "latin", 9)
+  for (const lang of ["fi", "et", "eu", "ca", "gl", "sl", "sk", "id"]) libreofficeHelp(lang, "latin", notEnglish)
+  // Few documents a catalogue (so the pool's cap spreads over every source of a language, not the first few documents).
+  for (const lang of LATIN_MORE_LO) loCatalogues(lang, "latin", 2)
+  for (const lang of LATIN_MORE_GTK) appCatalogues(PKG.gtk3, lang, "latin")
+  for (const pkg of [PKG.gnomeControlCenter, PKG.nautilus]) for (const lang of LATIN_MORE_GTK) appCatalogues(pkg, lang, "latin", 1)
+  for (const lang of LATIN_MORE_FIREFOX) firefoxStrings(lang, "latin", 2, lang.split("-")[0], hasWord)
+  for (const lang of ["ca", "id"]) installationGuide(lang, "latin", 8)
+  for (const lang of LATIN_MORE_VLC) vlcCatalogue(lang, "latin")
+  for (const pkg of [PKG.fileRoller, PKG.simpleScan, PKG.synaptic]) for (const lang of LATIN_MORE_HELD_OUT) appCatalogues(pkg, lang, "latin")
   // cyrillic
   for (const lang of ["ru", "uk", "mk", "sr"]) manPages(manL10n(lang), lang, "cyrillic", 12)
   for (const lang of ["ru", "uk", "bg", "kk", "be", "mk", "sr"]) loCatalogues(lang, "cyrillic", 2)
@@ -1659,14 +1723,24 @@ const main = async (): Promise<void> => {
   write()
 }
 
+/** Latin-script languages beyond LATIN_CORE, per source (the catalogue's own language codes). */
+const LATIN_MORE_LO = ["af", "ast", "br", "bs", "ca", "cy", "eo", "et", "eu", "fi", "ga", "gd", "gl", "hr", "id", "is", "lt", "lv", "nb", "nn", "oc", "sk", "sl", "uz", "rw", "zu", "xh", "nso", "tn", "st", "ts", "szl"]
+const LATIN_MORE_GTK = ["af", "an", "ast", "az", "br", "bs", "ca", "cy", "eo", "et", "eu", "fi", "fur", "ga", "gd", "gl", "hr", "ia", "id", "is", "ku", "lt", "lv", "mi", "ms", "nb", "nn", "oc", "rw", "sk", "sl", "sq", "tk", "uz", "wa", "xh"]
+const LATIN_MORE_FIREFOX = ["fi", "et", "id", "ms", "cy", "br", "ga-ie", "gd", "gl", "ca", "eu", "nb-no", "nn-no", "is", "sk", "sl", "hr", "bs", "sq", "lt", "lv", "af", "az", "uz", "eo", "oc", "ast", "fur", "rm", "fy-nl"]
+const LATIN_MORE_VLC = ["af", "ast", "br", "bs", "ca", "co", "cy", "eo", "et", "eu", "fi", "fur", "fy", "ga", "gd", "gl", "hr", "id", "is", "lt", "lv", "ms", "nb", "nn", "oc", "sk", "sl", "sq", "sw", "uz", "wa", "zu"]
+const LATIN_MORE_HELD_OUT = ["af", "ast", "az", "br", "bs", "ca", "cy", "eo", "et", "eu", "fi", "fo", "fur", "fy", "ga", "gd", "gl", "hr", "id", "is", "ku", "la", "lt", "lv", "mg", "ms", "nb", "nn", "oc", "rw", "sk", "sl", "sq", "tk", "uz", "xh", "zu"]
+
 /** Generated machine text: no package; the train and holdout halves come from different seeds. */
 const GENERATED_TRAIN: Package = { kind: "npm", name: "(generated)", version: "-", license: "generated here", project: "generated-train" }
 const GENERATED_HOLDOUT: Package = { kind: "npm", name: "(generated, held out)", version: "-", license: "generated here", project: "generated-holdout" }
 
+/** A document of the Latin-script languages beyond LATIN_CORE (see poolsOf). */
+const isLatinMore = (doc: RawDoc): boolean => doc.category === "latin" && !LATIN_CORE.has(doc.lang)
+
 const codeTexts = (projects: ReadonlyArray<string>): Array<string> =>
   docs.filter((d) => d.category === "code" && projects.includes(d.pkg.project)).flatMap((d) => d.messages)
 const proseTexts = (projects: ReadonlyArray<string>): Array<string> =>
-  docs.filter((d) => d.category !== "code" && d.category !== "tables" && projects.includes(d.pkg.project)).flatMap((d) => d.messages)
+  docs.filter((d) => d.category !== "code" && d.category !== "tables" && !isLatinMore(d) && projects.includes(d.pkg.project)).flatMap((d) => d.messages)
 
 const write = (): void => {
   fs.rmSync(OUT, { recursive: true, force: true })
@@ -1677,46 +1751,48 @@ const write = (): void => {
   // 1. Caps per category and split; documents interleaved by hash so the cap does not cut off whole packages.
   for (const category of CATEGORIES) {
     for (const split of ["train", "holdout"] as const) {
-      const catDocs = docs.filter((d) => d.category === category && splitOf(d) === split)
-      const ordered = [...catDocs].sort((a, b) => hash(a.id).localeCompare(hash(b.id)))
-      // Round-robin over languages so a script group is not filled by its first language.
-      const byLang = new Map<string, Array<RawDoc>>()
-      for (const d of ordered) byLang.set(d.lang, [...(byLang.get(d.lang) ?? []), d])
-      const queue: Array<RawDoc> = []
-      for (let i = 0; queue.length < ordered.length; i++) for (const list of byLang.values()) if (list[i] !== undefined) queue.push(list[i] as RawDoc)
       // Exact duplicates (whitespace-insensitive) inside the split go, except short texts: "user" or "id" many times
       // over is what an agent sends.
       const seen = new Set<string>()
-      const keepRepeats = groupOf(category) === "short"
-      const uniqueOf = new Map<RawDoc, Array<string>>()
-      for (const doc of queue) {
-        uniqueOf.set(doc, doc.messages.filter((m) => {
-          const key = hash(m.replace(/\s+/g, " "))
-          if (seen.has(key) && !keepRepeats) return false
-          seen.add(key)
-          return true
-        }))
-      }
-      // Water-filling: every document contributes up to the same level, the level chosen so the total meets the
-      // cap; so a category holds as many documents (and languages) as it can, not the first few in full.
-      const cap = capOf(category, split)
-      const sizes = queue.map((d) => (uniqueOf.get(d) ?? []).reduce((t, m) => t + m.length, 0))
-      let lo = 0
-      let hi = Math.max(0, ...sizes)
-      for (let it = 0; it < 40; it++) {
-        const mid = (lo + hi) / 2
-        if (sizes.reduce((t, x) => t + Math.min(x, mid), 0) > cap) hi = mid
-        else lo = mid
-      }
-      const level = Math.max(groupOf(category) === "short" ? minDocChars(category) : 1_500, Math.min(docCapOf(category, split), Math.ceil(hi)))
-      let total = 0
-      for (const doc of queue) {
-        if (total >= cap) break
-        const capped = capMessages(uniqueOf.get(doc) ?? [], Math.min(level, cap - total))
-        const chars = capped.reduce((s, m) => s + m.length, 0)
-        if (chars < minDocChars(category)) continue
-        kept.set(doc, capped)
-        total += chars
+      for (const pool of poolsOf(category, split)) {
+        const catDocs = docs.filter((d) => d.category === category && splitOf(d) === split && pool.has(d.lang))
+        const ordered = [...catDocs].sort((a, b) => hash(a.id).localeCompare(hash(b.id)))
+        // Round-robin over languages so a script group is not filled by its first language.
+        const byLang = new Map<string, Array<RawDoc>>()
+        for (const d of ordered) byLang.set(d.lang, [...(byLang.get(d.lang) ?? []), d])
+        const queue: Array<RawDoc> = []
+        for (let i = 0; queue.length < ordered.length; i++) for (const list of byLang.values()) if (list[i] !== undefined) queue.push(list[i] as RawDoc)
+        const keepRepeats = groupOf(category) === "short"
+        const uniqueOf = new Map<RawDoc, Array<string>>()
+        for (const doc of queue) {
+          uniqueOf.set(doc, doc.messages.filter((m) => {
+            const key = hash(m.replace(/\s+/g, " "))
+            if (seen.has(key) && !keepRepeats) return false
+            seen.add(key)
+            return true
+          }))
+        }
+        // Water-filling: every document contributes up to the same level, the level chosen so the total meets the
+        // cap; so a category holds as many documents (and languages) as it can, not the first few in full.
+        const cap = pool.cap
+        const sizes = queue.map((d) => (uniqueOf.get(d) ?? []).reduce((t, m) => t + m.length, 0))
+        let lo = 0
+        let hi = Math.max(0, ...sizes)
+        for (let it = 0; it < 40; it++) {
+          const mid = (lo + hi) / 2
+          if (sizes.reduce((t, x) => t + Math.min(x, mid), 0) > cap) hi = mid
+          else lo = mid
+        }
+        const level = Math.max(groupOf(category) === "short" ? minDocChars(category) : 1_500, Math.min(docCapOf(category, split), Math.ceil(hi)))
+        let total = 0
+        for (const doc of queue) {
+          if (total >= cap) break
+          const capped = capMessages(uniqueOf.get(doc) ?? [], Math.min(level, cap - total))
+          const chars = capped.reduce((s, m) => s + m.length, 0)
+          if (chars < minDocChars(category)) continue
+          kept.set(doc, capped)
+          total += chars
+        }
       }
     }
   }
