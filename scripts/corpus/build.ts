@@ -29,7 +29,7 @@ import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { CATEGORIES, type Category, groupOf, MESSAGE_SEPARATOR, type Split } from "./corpus.js"
+import { CATEGORIES, type Category, groupOf, LATIN_CORE, MESSAGE_SEPARATOR, type Split } from "./corpus.js"
 import {
   chunk,
   chunkUnits,
@@ -1444,7 +1444,6 @@ const capOf = (category: Category, split: Split): number => {
  * The Latin-script languages the corpus had first (and their regional spellings): the other Latin-script languages are
  * a pool of their own with a cap of its own, so adding several dozen languages does not thin these out.
  */
-const LATIN_CORE = new Set(["cs", "da", "de", "es", "fr", "hu", "it", "nl", "pl", "pt", "pt-br", "pt_BR", "ro", "sv", "tr", "vi"])
 
 /** Pools of a category and split, filled one after the other, each up to its own cap: a language belongs to one. */
 const poolsOf = (category: Category, split: Split): Array<{ readonly has: (lang: string) => boolean; readonly cap: number }> =>

@@ -37,6 +37,12 @@ export const groupOf = (category: Category): CategoryGroup => {
   return "prose"
 }
 
+/**
+ * The Latin-script languages the corpus took first and most widely used: their pool keeps its own cap in every
+ * split, and the fit weighs them apart from the other Latin-script languages.
+ */
+export const LATIN_CORE: ReadonlySet<string> = new Set(["cs", "da", "de", "es", "fr", "hu", "it", "nl", "pl", "pt", "pt-br", "pt_BR", "ro", "sv", "tr", "vi"])
+
 /** Separates messages inside a `corpus/<category>/<id>.txt` file (an ASCII record separator on its own line). */
 export const MESSAGE_SEPARATOR = "\n\u001e\n"
 

@@ -166,7 +166,10 @@ const COMPAT_JAMO = 80
 // letters, three UTF-8 bytes each that merge far less than the letters do (about 2.3 o200k tokens each in shaped
 // text, where a letter is about half a token): at a price of their own (`ARABIC_FORM_PRIORS` in scripts/corpus/fit.ts).
 const ARABIC_FORM = 81
-const CLASS_COUNT = 82
+// The ASCII vowels a, i, o and u, priced as the other lowercase letters: a word that ends in one of them ("casa",
+// "kwenye", "Roma") is evidence of a language other than English, whose long words rarely do (see `FOREIGN`).
+const LOWER_OPEN = 82
+const CLASS_COUNT = 83
 /**
  * IPA Extensions and Spacing Modifier Letters: letters to Unicode, but apart from a few (Azerbaijani ə, ɔ and ɛ of
  * West African languages: one o200k token each) two tokens each alone, which merge with little around them
@@ -175,6 +178,12 @@ const CLASS_COUNT = 82
  */
 export const IPA_START = 0x0250
 const IPA_END = 0x02ff
+/**
+ * ʻ and ʼ (U+02BB, U+02BC): the apostrophes Uzbek (oʻzbek), Hawaiian (Hawaiʻi) and other orthographies write inside
+ * words. They stay letters whatever they cost alone: as symbols, Uzbek's every "oʻ" and "gʻ" started a new word after
+ * a symbol, and the fit priced every word after a symbol (a keyboard shortcut's "⌘S") as an Uzbek one.
+ */
+const isApostropheLetter = (cp: number): boolean => cp === 0x02bb || cp === 0x02bc
 /**
  * The code points whose cost a spec records (`symbols`, the ranges one after the other): General Punctuation to
  * Miscellaneous Symbols and Arrows, the private use area (icon fonts: Nerd Fonts, Powerline), the IPA and spacing
@@ -228,7 +237,7 @@ export const CLASS_NAMES = [
   "kannada", "malayalam", "sinhala", "thai", "georgian", "ethiopic", "otherLetter", "mark",
   "latinExtLower", "latinExtUpper", "cyrillicExtLower", "cyrillicExtUpper", "lowerVowel", "lowerRare", "cyrillicRu", "cyrillicBg", "arabicFa", "arabicUg",
   "pipe", "indicMark", "tab", "symbol2", "symbol3", "astralRare", "mathLetter", "emoji1", "astral4", "armenianUpper", "letter3", "letter2", "lao", "tibetan", "myanmar", "khmer", "jamo",
-  "compatJamo", "arabicForm", "run0", "run1", "run2", "run3", "run4", "run5", "run6", "run7", "run8"
+  "compatJamo", "arabicForm", "lowerOpen", "run0", "run1", "run2", "run3", "run4", "run5", "run6", "run7", "run8"
 ] as const
 
 /**
@@ -239,12 +248,12 @@ export const CLASS_NAMES = [
  */
 const featureClass = (cls: number): string =>
   CLASS_NAMES[
-    cls === CYRILLIC_RU || cls === CYRILLIC_BG ? CYRILLIC_LOWER : cls === LOWER_VOWEL || cls === LOWER_RARE ? LOWER : cls === ARABIC_FA || cls === ARABIC_UG ? ARABIC
+    cls === CYRILLIC_RU || cls === CYRILLIC_BG ? CYRILLIC_LOWER : cls === LOWER_VOWEL || cls === LOWER_OPEN || cls === LOWER_RARE ? LOWER : cls === ARABIC_FA || cls === ARABIC_UG ? ARABIC
     : cls === ARMENIAN_UPPER ? ARMENIAN : cls
   ] as string
 
 const isLetter = (cls: number): boolean =>
-  (cls >= LOWER && cls <= ARABIC_UG) || cls === INDIC_MARK || cls === ARMENIAN_UPPER || (cls >= LETTER3 && cls <= ARABIC_FORM)
+  (cls >= LOWER && cls <= ARABIC_UG) || cls === INDIC_MARK || cls === ARMENIAN_UPPER || (cls >= LETTER3 && cls <= LOWER_OPEN)
 // Conjoining jamo stay three tokens in a run of one of them as anywhere else: no run class to list per code point.
 const isRunnable = (cls: number): boolean => cls <= OTHER_WS || (cls >= PUNCT && cls <= BOX) || cls === PIPE || cls === TAB || (isLetter(cls) && cls !== JAMO)
 const isUpper = (cls: number): boolean =>
@@ -252,10 +261,10 @@ const isUpper = (cls: number): boolean =>
   cls === ARMENIAN_UPPER
 const isLowerCased = (cls: number): boolean =>
   cls === LOWER || cls === LATIN_LOWER || cls === CYRILLIC_LOWER || cls === GREEK_LOWER || cls === LATIN_EXT_LOWER || cls === CYRILLIC_EXT_LOWER ||
-  cls === LOWER_VOWEL || cls === LOWER_RARE || cls === CYRILLIC_RU || cls === CYRILLIC_BG
+  cls === LOWER_VOWEL || cls === LOWER_OPEN || cls === LOWER_RARE || cls === CYRILLIC_RU || cls === CYRILLIC_BG
 /** Latin, Cyrillic and Arabic-script letters, whose cost depends on the language the text is in (see `LEVELS`). */
 const isAlphabetic = (cls: number): boolean =>
-  (cls >= LOWER && cls <= CYRILLIC_UPPER) || (cls >= LATIN_EXT_LOWER && cls <= ARABIC_UG) || cls === ARABIC
+  (cls >= LOWER && cls <= CYRILLIC_UPPER) || (cls >= LATIN_EXT_LOWER && cls <= ARABIC_UG) || cls === ARABIC || cls === LOWER_OPEN
 
 /**
  * The language level of a text so far, from the letters seen: 0 until a Latin
@@ -268,16 +277,30 @@ const isAlphabetic = (cls: number): boolean =>
  * English words are far cheaper than the same number of letters of German,
  * those cheaper than Polish or Ukrainian, Russian cheaper than Bulgarian and
  * Arabic than Uyghur, so word costs depend on the level.
+ *
+ * Level 5 (`FOREIGN`) is ASCII text in a language other than English that
+ * has shown no accent yet: Indonesian, Swahili, Zulu, Malagasy, or Italian
+ * and Spanish before their first accent. English words of four letters or
+ * more rarely end in a, i, o or u; in those languages most do. Levels 6 to 8
+ * count that evidence at level 0 (priced as level 0): a word of four letters
+ * or more ending in one of those vowels adds one, one ending in a consonant
+ * takes one away, and the fourth net one moves the text to level 5. A letter
+ * outside ASCII then sets the level as from level 0.
  */
-const LEVELS = 5
+const LEVELS = 9
+const FOREIGN = 5
+/** Net vowel-ending words that move a level-0 text to `FOREIGN`. */
+const FOREIGN_EVIDENCE = 4
+/** The level whose word costs a level's steps carry: the evidence levels are priced as level 0. */
+const pricedLevel = (level: number): number => (level > FOREIGN ? 0 : level)
 /** The alphabet a letter's level adjustment belongs to. */
 const familyOf = (cls: number): string =>
-  cls === LOWER || cls === UPPER || cls === LOWER_VOWEL || cls === LOWER_RARE ? "ascii"
+  cls === LOWER || cls === UPPER || cls === LOWER_VOWEL || cls === LOWER_OPEN || cls === LOWER_RARE ? "ascii"
   : cls === CYRILLIC_LOWER || cls === CYRILLIC_UPPER || cls === CYRILLIC_EXT_LOWER || cls === CYRILLIC_EXT_UPPER || cls === CYRILLIC_RU || cls === CYRILLIC_BG ? "cyrillic"
   : cls === ARABIC || cls === ARABIC_FA || cls === ARABIC_UG ? "arabic"
   : "latin"
 /** The level after a letter of class `cls` at `level`: another alphabet outranks everything, Russian outranks Bulgarian. */
-const nextLevel = (level: number, cls: number): number => {
+const levelAfterLetter = (level: number, cls: number): number => {
   if (level === 2) return 2
   if (cls >= LATIN_EXT_LOWER && cls <= CYRILLIC_EXT_UPPER) return 2
   if (cls === CYRILLIC_RU) return 3
@@ -350,6 +373,7 @@ const baseClasses = (): Uint8Array => {
   c[0x09] = TAB
   fill(c, 0x61, 0x7a, LOWER)
   for (const ch of "aeiouy") c[ch.charCodeAt(0)] = LOWER_VOWEL
+  for (const ch of "aiou") c[ch.charCodeAt(0)] = LOWER_OPEN
   for (const ch of "jkqvxz") c[ch.charCodeAt(0)] = LOWER_RARE
   fill(c, 0x41, 0x5a, UPPER)
   fill(c, 0x30, 0x39, DIGIT)
@@ -488,9 +512,10 @@ const S_OTHER = 0
 const wordState = (pos: number, tail: number, origin: number): number => 1 + (origin * WORD_MAX + pos - 1) * LOW_TAILS + tail
 /**
  * The lowercase tail of a word: 0 none; one lowercase letter, a vowel or any letter outside ASCII (1) or an
- * ASCII consonant (2); two or more, ending in a vowel (3) or in one, two, three or more consonants (4, 5, 6).
+ * ASCII consonant (2); two or more, ending in a vowel (3) or in one, two, three or more consonants (4, 5, 6), or in
+ * a, i, o or u (7: priced as 3, kept apart for `FOREIGN`).
  */
-const LOW_TAILS = 7
+const LOW_TAILS = 8
 const S_WORD_END = 1 + WORD_MAX * 6 * LOW_TAILS
 const S_D1 = S_WORD_END
 const S_D2 = S_D1 + 1
@@ -535,10 +560,10 @@ const wordLowRun = (s: number): number => {
 }
 /** How many ASCII consonants end the word so far (0 to 3, the last meaning "or more"). */
 const tailConsonants = (t: number): number => (t === 2 || t === 4 ? 1 : t === 5 ? 2 : t === 6 ? 3 : 0)
-/** The tail after one more lowercase letter, a consonant or not. */
-const nextTail = (t: number, consonant: boolean): number => {
+/** The tail after one more lowercase letter, a consonant or not (and if not, a, i, o or u or not). */
+const nextTail = (t: number, consonant: boolean, open = false): number => {
   if (t === 0) return consonant ? 2 : 1
-  if (!consonant) return 3
+  if (!consonant) return open ? 7 : 3
   const c = tailConsonants(t) + 1
   return c === 1 ? 4 : c === 2 ? 5 : 6
 }
@@ -554,6 +579,25 @@ const inIndent = (s: number): boolean => s >= S_NW && s < S_CJK
 const inTab = (s: number): boolean => s >= S_TAB && s < S_TAB2 + RUN_MAX - 1
 /** A word right after a path mark or an underscore. */
 const afterLink = (s: number): boolean => s === S_L1 || s === S_U1
+
+/**
+ * The level after the step from `state` to `to` on a code unit of class `cls` at `level`: a letter that sets a level
+ * sets it (from `FOREIGN` and the evidence levels as from level 0), and so does a combining accent inside a word, as
+ * the Western accented letter it composes with; at level 0 and the evidence levels, a word of four
+ * letters or more that ends there moves the count of vowel-ending words (see `FOREIGN`).
+ */
+const nextLevel = (level: number, state: number, cls: number, to: number): number => {
+  const base = level >= FOREIGN ? 0 : level
+  // A combining accent inside a word is an accented letter decomposed (NFD): the level its composed form would set.
+  const byLetter = cls === MARK && inWord(state) ? levelAfterLetter(base, LATIN_LOWER) : levelAfterLetter(base, cls)
+  if (byLetter !== base) return byLetter
+  if (level !== 0 && level <= FOREIGN) return level
+  if (!inWord(state) || (inWord(to) && wordPos(to) > 1) || wordPos(state) < 4) return level
+  const tail = wordTail(state)
+  const evidence = level === 0 ? 0 : level - FOREIGN
+  const after = tail === 7 ? evidence + 1 : tailConsonants(tail) > 0 ? evidence - 1 : evidence
+  return after <= 0 ? 0 : after >= FOREIGN_EVIDENCE ? FOREIGN : FOREIGN + after
+}
 
 /** The run-length bucket (0..4) of a punctuation or blank run that reaches length `n` (n >= 2). */
 const runBucket = (n: number): number => (n <= 2 ? 0 : n === 3 ? 1 : n <= 7 ? 2 : n <= 15 ? 3 : 4)
@@ -610,7 +654,7 @@ const stepOf = (state: number, cls: number, level: number): Step => {
       const pos = wordPos(state)
       const p = Math.min(pos + 1, WORD_MAX)
       const tail = wordTail(state)
-      const lowRun = cls === MARK ? tail : isLowerCased(cls) ? nextTail(tail, cls === LOWER || cls === LOWER_RARE) : 0
+      const lowRun = cls === MARK ? tail : isLowerCased(cls) ? nextTail(tail, cls === LOWER || cls === LOWER_RARE, cls === LOWER_OPEN) : 0
       f.push(`wl:${name}:${posBucket(p)}`)
       // A cluster of consonants ("ngnsx") is rare in English words and breaks tokens.
       if ((cls === LOWER || cls === LOWER_RARE) && tailConsonants(tail) > 0) f.push(`${lv}cons:${tailConsonants(tail) + 1}`)
@@ -647,7 +691,7 @@ const stepOf = (state: number, cls: number, level: number): Step => {
     if (inWord(state)) {
       const p = Math.min(wordPos(state) + 1, WORD_MAX)
       const tail = wordTail(state)
-      const to = wordState(p, tail === 0 ? 0 : nextTail(tail, tailConsonants(tail) > 0), wordOrigin(state))
+      const to = wordState(p, tail === 0 ? 0 : nextTail(tail, tailConsonants(tail) > 0, tail === 7), wordOrigin(state))
       return { to, features: p >= 12 ? [`runLong:${r}`] : [`c:${CLASS_NAMES[cls]}`, `wr:${posBucket(p)}`] }
     }
     if (inPunct(state)) {
@@ -780,10 +824,10 @@ const stepOf = (state: number, cls: number, level: number): Step => {
 }
 
 interface Machine {
-  /** Next state (times STRIDE) of each step. */
-  readonly next: Uint32Array
-  /** The feature row of each step: steps with the same features share one row. */
-  readonly row: Uint32Array
+  /** The next state of each step (16 bits: `STATES` is below 2^13). */
+  readonly next: Uint16Array
+  /** The feature row of each step: steps with the same features share one row (fewer than 2^16 rows). */
+  readonly row: Uint16Array
   /** Feature indices of each row: `rowIndex[rowStart[r] .. rowStart[r + 1])`. */
   readonly rowStart: Uint32Array
   readonly rowIndex: Uint16Array
@@ -795,8 +839,8 @@ let machine: Machine | undefined
 const stateMachine = (): Machine => {
   if (machine !== undefined) return machine
   const steps = LEVELS * STATE_COUNT * STRIDE
-  const next = new Uint32Array(steps)
-  const row = new Uint32Array(steps)
+  const next = new Uint16Array(steps)
+  const row = new Uint16Array(steps)
   const names: Array<string> = ["nonEmpty"]
   const ids = new Map<string, number>([["nonEmpty", 0]])
   const rowIds = new Map<string, number>([["", 0]])
@@ -820,22 +864,24 @@ const stateMachine = (): Machine => {
     rowIds.set(key, r)
     return r
   }
-  // Steps of the higher levels differ from level 0 only for Latin, Cyrillic and Arabic letters: reuse the rest.
+  // Steps of the higher levels differ from level 0 only for Latin, Cyrillic and Arabic letters, and not at all at the
+  // evidence levels: reuse the rest.
   for (let level = 0; level < LEVELS; level++) {
+    const priced = pricedLevel(level)
     for (let state = 0; state < STATE_COUNT; state++) {
       for (let cls = 0; cls < STEP_CLASSES; cls++) {
         const key = (level * STATE_COUNT + state) * STRIDE + cls
         const k0 = state * STRIDE + cls
         let to: number
-        if (level > 0 && !isAlphabetic(cls)) {
+        if (level > 0 && (priced === 0 || !isAlphabetic(cls))) {
           row[key] = row[k0] as number
-          to = (next[k0] as number) / STRIDE
+          to = (next[k0] as number) % STATE_COUNT
         } else {
-          const step = stepOf(state, cls, level)
+          const step = stepOf(state, cls, priced)
           row[key] = rowOf(step.features)
           to = step.to
         }
-        next[key] = (nextLevel(level, cls) * STATE_COUNT + to) * STRIDE
+        next[key] = nextLevel(level, state, cls, to) * STATE_COUNT + to
       }
     }
   }
@@ -909,10 +955,10 @@ export interface HeuristicTable {
 
 /**
  * Bits of a packed step that hold the next state's number: `LEVELS *
- * STATE_COUNT` states (3,805) fit in 12. A literal, so the hot loop shifts and
+ * STATE_COUNT` states (7,713) fit in 13. A literal, so the hot loop shifts and
  * masks by constants; the heuristic tests check that every state fits.
  */
-export const STATE_BITS = 12
+export const STATE_BITS = 13
 /** Costs are stored in units of `1 / COST_SCALE` token, with room for 16 tokens per step. */
 export const COST_SCALE = 2 ** (32 - STATE_BITS - 4)
 /** The largest cost a packed step can hold, in tokens. */
@@ -990,7 +1036,7 @@ export const makeHeuristicTable = (spec: HeuristicSpec): HeuristicTable => {
     const cp = codePoints[i] as number
     const cost = symbols[i] ?? 0
     if (classes[cp] === SYMBOL) classes[cp] = [SYMBOL, SYMBOL2, SYMBOL3][cost] as number
-    else if (cp >= IPA_START && cp <= IPA_END && cost > 0) classes[cp] = cost === 1 ? SYMBOL2 : SYMBOL3
+    else if (cp >= IPA_START && cp <= IPA_END && cost > 0 && !isApostropheLetter(cp)) classes[cp] = cost === 1 ? SYMBOL2 : SYMBOL3
   }
   for (const [runs, cls] of [[spec.letters3, LETTER3], [spec.letters2, LETTER2]] as const) {
     for (let i = 0; i + 6 <= runs.length; i += 6) {
@@ -1017,7 +1063,7 @@ export const makeHeuristicTable = (spec: HeuristicSpec): HeuristicTable => {
   const m = stateMachine()
   const steps = new Uint32Array((m.row.length / STRIDE) * STEP_ROW)
   for (let k = 0; k < m.row.length; k++) {
-    steps[rowIndexOf(k)] = (((units[m.row[k] as number] as number) << STATE_BITS) | ((m.next[k] as number) / STRIDE)) >>> 0
+    steps[rowIndexOf(k)] = (((units[m.row[k] as number] as number) << STATE_BITS) | (m.next[k] as number)) >>> 0
   }
   const nonEmpty = weights[0] ?? 0
   const emojiCosts = unpackCosts(spec.emoji, EMOJI_RANGE[1] - EMOJI_RANGE[0] + 1)
@@ -1075,7 +1121,7 @@ export const stepCountsInto = (text: string, table: Pick<HeuristicTable, "pairs"
     }
     const k = state + cls
     out[k]!++
-    state = next[k] as number
+    state = (next[k] as number) * STRIDE
   }
 }
 
@@ -1120,8 +1166,8 @@ export const rawEstimateWith = (text: string, table: HeuristicTable): number => 
     prev = c
     const v = steps[state + cls] as number
     // STATE_BITS, its mask and log2(STEP_ROW), as literals: V8 does not fold module constants here (a fifth slower).
-    sum += v >>> 12
-    state = (v & 0xfff) << 7
+    sum += v >>> 13
+    state = (v & 0x1fff) << 7
   }
   return table.nonEmpty + sum / COST_SCALE
 }
