@@ -230,7 +230,8 @@ const runAnthropicUsage = (): void => {
   const subsets = [
     ["all", read],
     ["with client tools", read.filter((x) => x.request.tools !== undefined && x.request.tools.length > 0)],
-    ["with extended thinking or a structured output format", read.filter((x) => x.c.request.thinking?.type === "enabled" || x.request.responseFormat !== undefined)]
+    ["with extended thinking or a structured output format", read.filter((x) => x.c.request.thinking?.type === "enabled" || x.request.responseFormat !== undefined)],
+    ["Mirascope's, the suite added last", read.filter((x) => x.c.source.repo === "Mirascope/mirascope")]
   ] as const
   for (const [label, subset] of subsets) {
     rows.push(errorRow(`heuristic, ${label}`, subset.map(({ c, request }) => errorOf(heuristic.o200k.estimateRequest(request, options(c)).total, c))))

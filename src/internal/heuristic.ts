@@ -14,7 +14,9 @@
  * many depends on the script (each script class has its own costs by position
  * in the word, and a text's language level moves Latin, Cyrillic and Arabic
  * word costs: German costs more than English, Polish or Ukrainian more still,
- * Bulgarian more than Russian, Uyghur more than Arabic) and on the letters (a
+ * Bulgarian more than Russian, Uyghur more than Arabic, Swahili or Malagasy
+ * without an accent, told apart by words that end in a, i, o or u, more than
+ * English) and on the letters (a
  * cluster of consonants or a letter rare in English breaks merges; the first
  * word of a text has no blank before it to merge with); a
  * run of one repeated character merges into long tokens (64 dashes are one
