@@ -1441,11 +1441,10 @@ const capOf = (category: Category, split: Split): number => {
 }
 
 /**
- * The Latin-script languages the corpus had first (and their regional spellings): the other Latin-script languages are
- * a pool of their own with a cap of its own, so adding several dozen languages does not thin these out.
+ * Pools of a category and split, filled one after the other, each up to its own cap: a language belongs to one. The
+ * Latin-script languages the corpus had first (`LATIN_CORE`, with their regional spellings) are one; the others are a
+ * pool with a cap of its own, so adding several dozen languages does not thin the first ones out.
  */
-
-/** Pools of a category and split, filled one after the other, each up to its own cap: a language belongs to one. */
 const poolsOf = (category: Category, split: Split): Array<{ readonly has: (lang: string) => boolean; readonly cap: number }> =>
   category === "latin"
     ? [
