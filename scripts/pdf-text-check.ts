@@ -20,7 +20,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { encode } from "gpt-tokenizer/encoding/o200k_base"
-import { pdfFactsOfBase64 } from "../src/internal/pdf.js"
+import { PDF_PAGE_TEXT_TOKENS, pdfFactsOfBase64 } from "../src/internal/pdf.js"
 
 const args = process.argv.slice(2)
 
@@ -70,7 +70,8 @@ const self = fileURLToPath(import.meta.url)
  * skipped, and the files after it go to the next child.
  */
 const extracted = new Map<string, { readonly pages: number; readonly tokens?: number }>()
-const queue = fs.readdirSync(dir).filter((n) => n.toLowerCase().endsWith(".pdf")).sort().map((n) => path.join(dir, n))
+const files = fs.readdirSync(dir).filter((n) => n.toLowerCase().endsWith(".pdf")).sort().map((n) => path.join(dir, n))
+const queue = [...files]
 while (queue.length > 0) {
   const batch = queue.splice(0, 25)
   const child = spawnSync(process.execPath, ["--import", "tsx", self, "--files", ...batch], { timeout: 60_000, encoding: "utf8", maxBuffer: 1 << 24 })
@@ -87,7 +88,7 @@ while (queue.length > 0) {
 const rows: Array<{ readonly file: string; readonly tokens: number; readonly estimate: number }> = []
 let unreadable = 0
 let skipped = 0
-for (const file of fs.readdirSync(dir).filter((n) => n.toLowerCase().endsWith(".pdf")).sort().map((n) => path.join(dir, n))) {
+for (const file of files) {
   const name = path.basename(file)
   const read = extracted.get(file)
   if (read?.tokens === undefined || read.tokens < min) {
@@ -100,7 +101,7 @@ for (const file of fs.readdirSync(dir).filter((n) => n.toLowerCase().endsWith(".
     continue
   }
   // a file whose text cannot be read is priced at a page of prose a page: not an estimate of its text
-  if (facts.textTokens === facts.pages * 600) {
+  if (facts.textTokens === facts.pages * PDF_PAGE_TEXT_TOKENS) {
     unreadable++
     continue
   }

@@ -515,7 +515,7 @@ const vlcCatalogue = (lang: string, category: Category): void =>
   catalogues(PKG.vlc, lang, category, `usr/share/locale/${lang}/LC_MESSAGES`, 6, lang)
 
 /** LibreOffice help pages of one language (HTML), grouped by help directory. */
-const libreofficeHelp = (lang: string, category: Category, minShare: RegExp | ((body: string) => boolean)): void => {
+const libreofficeHelp = (lang: string, category: Category, translated: (body: string) => boolean): void => {
   const pkg = loHelp(lang)
   const root = fetchPackage(pkg)
   const base = path.join(root, `usr/share/libreoffice/help/${lang}/text`)
@@ -528,13 +528,16 @@ const libreofficeHelp = (lang: string, category: Category, minShare: RegExp | ((
       const end = html.indexOf("<div class=\"relatedtopics\"", start)
       const body = htmlToText(html.slice(start < 0 ? 0 : start, end < 0 ? html.length : end))
       // Pages that were never translated fall back to English: skip those.
-      if (typeof minShare === "function" ? !minShare(body) : (body.match(minShare) ?? []).length < body.length * 0.15) continue
+      if (!translated(body)) continue
       pages.push(body)
     }
     const id = `libreoffice-help-${lang}-${sub.replace("/", "-")}`
     addDoc({ id, category, lang, pkg, files: `usr/share/libreoffice/help/${lang}/text/${sub}/*.html`, messages: chunk(pages.join("\n\n"), id) })
   }
 }
+
+/** Whether 15% or more of a page's characters are the language's own (`letters`, a global pattern): it was translated. */
+const shareOf = (letters: RegExp) => (body: string): boolean => (body.match(letters) ?? []).length >= body.length * 0.15
 
 /** English words common enough that a page where they are 4% or more of the words fell back to English. */
 const ENGLISH_STOPWORDS = new Set(["the", "and", "of", "to", "is", "in", "for", "you", "with", "this", "that", "are", "can", "be", "on", "or", "from", "by"])
@@ -1535,7 +1538,7 @@ const main = async (): Promise<void> => {
   for (const lang of ["de", "fr", "es", "it", "nl", "pl", "pt-br", "cs", "vi", "ro", "hu"]) manPages(manL10n(lang), lang, "latin", 9, lang === "pt-br" ? "pt_BR" : lang)
   for (const lang of ["de", "fr", "es", "it", "pt"]) debianReference(lang, "latin")
   for (const lang of ["de", "fr", "es", "it", "pl", "pt", "tr", "vi", "cs", "nl"]) loCatalogues(lang, "latin", 1)
-  for (const lang of ["tr", "vi", "pl"]) libreofficeHelp(lang, "latin", /[^\x00-\x7f]/g)
+  for (const lang of ["tr", "vi", "pl"]) libreofficeHelp(lang, "latin", shareOf(/[^\x00-\x7f]/g))
   for (const lang of ["de", "fr", "es", "it", "nl", "pt", "cs", "vi", "ro", "da", "sv"]) installationGuide(lang, "latin", 8)
   manPages(PKG.manTr, "tr", "latin", 12)
   for (const lang of ["de", "fr", "pl", "tr", "vi", "cs", "es", "pt_BR"]) vlcCatalogue(lang, "latin")
@@ -1557,14 +1560,14 @@ const main = async (): Promise<void> => {
   for (const lang of ["ru", "uk", "bg", "kk", "be", "mk", "sr"]) loCatalogues(lang, "cyrillic", 2)
   for (const lang of ["ru", "uk", "bg", "be", "mk", "sr", "kk"]) gtkCatalogue(lang, "cyrillic")
   for (const lang of ["ru", "uk", "bg", "be", "mk", "sr", "kk"]) gnomeCatalogues(lang, "cyrillic")
-  libreofficeHelp("ru", "cyrillic", /[\u0400-\u04ff]/g)
+  libreofficeHelp("ru", "cyrillic", shareOf(/[\u0400-\u04ff]/g))
   debianFaq("ru", "cyrillic")
   installationGuide("ru", "cyrillic", 24)
   for (const lang of ["ru", "uk", "bg", "be", "mk", "sr", "kk"]) vlcCatalogue(lang, "cyrillic")
   // greek
   manPages(manL10n("el"), "el", "greek", 24)
   loCatalogues("el", "greek", 3)
-  libreofficeHelp("el", "greek", /[\u0370-\u03ff\u1f00-\u1fff]/g)
+  libreofficeHelp("el", "greek", shareOf(/[\u0370-\u03ff\u1f00-\u1fff]/g))
   installationGuide("el", "greek", 24)
   vlcCatalogue("el", "greek")
   // scripts with catalogues only: LibreOffice and GTK train; VLC, File Roller, Simple Scan and Synaptic hold out
@@ -1576,7 +1579,7 @@ const main = async (): Promise<void> => {
     // The held-out domains next to VLC, in every language of the group that they translate (a language one lacks adds nothing).
     for (const pkg of [PKG.fileRoller, PKG.simpleScan, PKG.synaptic]) for (const lang of new Set([...gtk, ...vlc])) appCatalogues(pkg, lang, category)
   }
-  libreofficeHelp("hi", "devanagari", /[\u0900-\u097f]/g)
+  libreofficeHelp("hi", "devanagari", shareOf(/[\u0900-\u097f]/g))
   // Two more translation domains (a drawing program, a browser) for the scripts whose bias moved most between domains;
   // Tux Paint brings Bodo, which no other train source has.
   for (const [category, tuxpaint, firefox] of [
@@ -1617,7 +1620,7 @@ const main = async (): Promise<void> => {
   installationGuide("ja", "japanese", 16)
   vlcCatalogue("ja", "japanese")
   debianFaq("ko", "korean")
-  libreofficeHelp("ko", "korean", /[\uac00-\ud7af]/g)
+  libreofficeHelp("ko", "korean", shareOf(/[\uac00-\ud7af]/g))
   loCatalogues("ko", "korean", 2)
   gtkCatalogue("ko", "korean")
   installationGuide("ko", "korean", 24)

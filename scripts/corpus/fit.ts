@@ -278,7 +278,7 @@ const PRIORS: Record<Encoding, Readonly<Record<string, number>>> = {
  * code 11.2% -> 11.8%, LaTeX itself cannot be cross-validated with one train project).
  */
 const categoryWeight = (c: number): number =>
-  ["english", "code", "json", "short"].includes(CATEGORIES[c] ?? "") ? 3 : CATEGORIES[c] === "latex" ? 0.25 : 1
+  ["english", "code", "json", "latin", "short"].includes(CATEGORIES[c] ?? "") ? 3 : CATEGORIES[c] === "latex" ? 0.25 : 1
 
 /**
  * The group a train message is weighted in: its category, except that the Latin-script languages outside
@@ -291,7 +291,7 @@ const LATIN_MORE = CATEGORIES.length
 const FIT_GROUPS = CATEGORIES.length + 1
 const fitGroupOf = (category: string, lang: string): number =>
   category === "latin" && !LATIN_CORE.has(lang) ? LATIN_MORE : CATEGORIES.indexOf(category as (typeof CATEGORIES)[number])
-const groupWeight = (g: number): number => (g === LATIN_MORE ? 1 : CATEGORIES[g] === "latin" ? 3 : categoryWeight(g))
+const groupWeight = (g: number): number => (g === LATIN_MORE ? 1 : categoryWeight(g))
 
 /**
  * The ridge, relative to the mean diagonal of the normal equations. Chosen by
