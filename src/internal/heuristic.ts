@@ -169,7 +169,8 @@ const COMPAT_JAMO = 80
 // text, where a letter is about half a token): at a price of their own (`ARABIC_FORM_PRIORS` in scripts/corpus/fit.ts).
 const ARABIC_FORM = 81
 // The ASCII vowels a, i, o and u, priced as the other lowercase letters: a word that ends in one of them ("casa",
-// "kwenye", "Roma") is evidence of a language other than English, whose long words rarely do (see `FOREIGN`).
+// "kwenye", "Roma") adds to the count of vowel-ending words that prices ASCII text as not English (see `FOREIGN`):
+// English words of four letters or more rarely end so.
 const LOWER_OPEN = 82
 const CLASS_COUNT = 83
 /**
@@ -280,21 +281,34 @@ const isAlphabetic = (cls: number): boolean =>
  * those cheaper than Polish or Ukrainian, Russian cheaper than Bulgarian and
  * Arabic than Uyghur, so word costs depend on the level.
  *
- * Level 5 (`FOREIGN`) is ASCII text in a language other than English that
- * has shown no accent yet: Indonesian, Swahili, Zulu, Malagasy, or Italian
- * and Spanish before their first accent. English words of four letters or
- * more rarely end in a, i, o or u; in those languages most do. Levels 6 to 8
- * count that evidence at level 0 (priced as level 0): a word of four letters
- * or more ending in one of those vowels adds one, one ending in a consonant
- * takes one away, and the fourth net one moves the text to level 5. A letter
- * outside ASCII then sets the level as from level 0.
+ * Levels 5 to 8 (`FOREIGN`) are ASCII text whose recent long words say it may
+ * not be English: English words of four letters or more rarely end in a, i, o
+ * or u, while most words of Indonesian, Swahili, Zulu, Malagasy or Italian
+ * (before its first accent) do. Until a letter outside ASCII sets a level,
+ * such a word adds one to a count and a word ending in a consonant takes one
+ * away (words ending in e or y, and shorter ones, count for nothing). The
+ * count stays between 0 (level 0) and 4 (level 8); from 2 (`FOREIGN_COUNT`)
+ * the text's letters are priced at a level of their own, which the fit
+ * prices (level 5, a count of 1, is priced as level 0). A count held at 4
+ * needs three consonant endings to fall below 2, so a text in such a
+ * language stays there across the odd word ending in a consonant, while a
+ * pair of loanwords in English text ("video", "audio") moves it there only
+ * until the next English words. A letter outside ASCII then sets the level as
+ * from level 0.
  */
 const LEVELS = 9
 const FOREIGN = 5
-/** Net vowel-ending words that move a level-0 text to `FOREIGN`. */
-const FOREIGN_EVIDENCE = 4
-/** The level whose word costs a level's steps carry: the evidence levels are priced as level 0. */
-const pricedLevel = (level: number): number => (level > FOREIGN ? 0 : level)
+/** The highest count of vowel-ending words (level `FOREIGN + VOWEL_ENDINGS_MAX - 1`). */
+const VOWEL_ENDINGS_MAX = 4
+/** The count of vowel-ending words from which text is priced as not English. */
+const FOREIGN_COUNT = 2
+/** The count of vowel-ending words a level holds (0 below `FOREIGN`). */
+const vowelEndingsAt = (level: number): number => (level < FOREIGN ? 0 : level - FOREIGN + 1)
+/**
+ * The level whose word costs a level's steps carry: the counts of vowel-ending words below `FOREIGN_COUNT` are priced
+ * as level 0, the others as `FOREIGN`.
+ */
+const pricedLevel = (level: number): number => (level < FOREIGN ? level : vowelEndingsAt(level) >= FOREIGN_COUNT ? FOREIGN : 0)
 /** The alphabet a letter's level adjustment belongs to. */
 const familyOf = (cls: number): string =>
   cls === LOWER || cls === UPPER || cls === LOWER_VOWEL || cls === LOWER_OPEN || cls === LOWER_RARE ? "ascii"
@@ -584,8 +598,8 @@ const afterLink = (s: number): boolean => s === S_L1 || s === S_U1
 
 /**
  * The level after the step from `state` to `to` on a code unit of class `cls` at `level`: a letter that sets a level
- * sets it (from `FOREIGN` and the evidence levels as from level 0), and so does a combining accent inside a word, as
- * the Western accented letter it composes with; at level 0 and the evidence levels, a word of four
+ * sets it (from the `FOREIGN` levels as from level 0), and so does a combining accent inside a word, as
+ * the Western accented letter it composes with; at level 0 and the `FOREIGN` levels, a word of four
  * letters or more that ends there moves the count of vowel-ending words (see `FOREIGN`).
  */
 const nextLevel = (level: number, state: number, cls: number, to: number): number => {
@@ -593,12 +607,12 @@ const nextLevel = (level: number, state: number, cls: number, to: number): numbe
   // A combining accent inside a word is an accented letter decomposed (NFD): the level its composed form would set.
   const byLetter = cls === MARK && inWord(state) ? levelAfterLetter(base, LATIN_LOWER) : levelAfterLetter(base, cls)
   if (byLetter !== base) return byLetter
-  if (level !== 0 && level <= FOREIGN) return level
+  if (level !== 0 && level < FOREIGN) return level
   if (!inWord(state) || (inWord(to) && wordPos(to) > 1) || wordPos(state) < 4) return level
   const tail = wordTail(state)
-  const evidence = level === 0 ? 0 : level - FOREIGN
-  const after = tail === 7 ? evidence + 1 : tailConsonants(tail) > 0 ? evidence - 1 : evidence
-  return after <= 0 ? 0 : after >= FOREIGN_EVIDENCE ? FOREIGN : FOREIGN + after
+  const count = vowelEndingsAt(level)
+  const after = tail === 7 ? count + 1 : tailConsonants(tail) > 0 ? count - 1 : count
+  return after <= 0 ? 0 : FOREIGN + Math.min(after, VOWEL_ENDINGS_MAX) - 1
 }
 
 /** The run-length bucket (0..4) of a punctuation or blank run that reaches length `n` (n >= 2). */
@@ -866,8 +880,8 @@ const stateMachine = (): Machine => {
     rowIds.set(key, r)
     return r
   }
-  // Steps of the higher levels differ from level 0 only for Latin, Cyrillic and Arabic letters, and not at all at the
-  // evidence levels: reuse the rest.
+  // Steps of the higher levels differ from level 0 only for Latin, Cyrillic and Arabic letters, and at the levels of
+  // vowel-ending words only as the level they are priced as: reuse the rest.
   for (let level = 0; level < LEVELS; level++) {
     const priced = pricedLevel(level)
     for (let state = 0; state < STATE_COUNT; state++) {
