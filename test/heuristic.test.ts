@@ -552,14 +552,14 @@ describe("the level of ASCII text in a language other than English", () => {
   }
 
   it("is reached by text whose long words end in a, i, o or u, and held there by such text", () => {
-    // Swahili, Zulu and Italian without an accent: from the second such word on, most of the text is at the level
+    // Swahili, Zulu and Italian without an accent: from the second such word on, the text is at the level
     for (const text of [
       "Hakuna faili iliyochaguliwa kwenye orodha hii, tafadhali chagua faili moja.",
       "Uhlelo alukwazanga ukuvula ifayela elikhethiwe ngoba alitholakali kule ndawo.",
       "Impossibile aprire il documento richiesto: controlla la posizione della cartella."
     ]) {
-      // against the same text after two such words, which put all of it at the level (the Italian words that end in e
-      // count for nothing)
+      // against the same text after two such words, which put all of it at the level (the Italian sentence gets there
+      // at its sixth word: its words that end in e count for nothing)
       const atLevel = stepsAtLevel(`casa mesa ${text}`, "L5")
       expect(stepsAtLevel(text, "L5"), text).toBeGreaterThan(0.4 * atLevel)
       expect(stepsAtLevel(text.replace(/[aiou]\b/g, "t"), "L5"), text).toBe(0)
