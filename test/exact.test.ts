@@ -3,7 +3,7 @@ import { Arbitrary, Effect, Schema } from "effect"
 import * as cl100kBase from "gpt-tokenizer/encoding/cl100k_base"
 import * as o200kBase from "gpt-tokenizer/encoding/o200k_base"
 import { layerCl100k, layerExact, layerO200k, loadTextCounter, makeExact } from "../src/exact/index.js"
-import { heapMerge } from "../src/exact/tokenizer.js"
+import { countInParts, heapMerge, partEnd } from "../src/exact/tokenizer.js"
 import { Block, Message } from "../src/index.js"
 import { TokenEstimator } from "../src/TokenEstimator.js"
 import { intBetween } from "./arbitraries.js"
@@ -111,4 +111,66 @@ describe("exact estimators", () => {
     // a run of one letter merges into the same tokens every so many letters: ten times the text is ten times the tokens
     expect(countText("a".repeat(200_000), "o200k")).toBe(10 * countText("a".repeat(20_000), "o200k"))
   })
+})
+
+describe("a text too long for the tokenizer's one pass", () => {
+  beforeAll(() => Effect.runPromise(Effect.all([loadTextCounter("o200k"), loadTextCounter("cl100k")])))
+
+  /**
+   * Lines of tool output with the places a part's end must respect: numbers of every kind, line breaks before "/",
+   * blanks and marks. Each is at most 40 code units and starts with something other than a blank or "/", so that a
+   * piece surely breaks at every line's start.
+   */
+  const lineOf = Arbitrary.schema(Schema.Literals([
+    "Total: 1234567 items\n", "٣12 and ²34 x\n", "!\n/usr/local/bin 42\n", "x  indented 7\r\n", "path/to/file.ts:120:7\n", "x\n\n\n",
+    "wörter über 99\n", "a\n  trailing\n", "日本語 2024年\n", "a,b,c\n1,2,3\n", "emoji 🚀👍 5\n", "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n",
+    "- bullet\n/ slash\n", "'s 're 'll\n", "abc\ud800\n"
+  ]))
+
+  it.prop(
+    "counts in parts that end where both encodings' pieces break, so the parts add up to the whole",
+    { lines: Arbitrary.array(lineOf, { minLength: 1, maxLength: 60 }), part: intBetween(24, 200) },
+    ({ lines, part }) => {
+      const text = lines.join("")
+      for (const encoding of ["o200k", "cl100k"] as const) {
+        const whole = (t: string) => countText(t, encoding)
+        // a counter that, like V8's expressions on a piece of millions of characters, gives up on anything longer
+        let parts = 0
+        const limited = (t: string) => {
+          if (t.length > part) throw new RangeError("Maximum call stack size exceeded")
+          parts++
+          return whole(t)
+        }
+        const inParts = countInParts(text, limited, part)
+        // a part of 80 units or more has a line's start in its second half, where it ends: the parts add up exactly
+        if (part >= 80) expect(inParts, `${encoding} ${JSON.stringify(text)}`).toBe(whole(text))
+        // shorter parts may end inside a piece: counted all the same, in parts
+        else expect(inParts).toBeGreaterThan(0)
+        expect(parts).toBeGreaterThanOrEqual(Math.ceil(text.length / part))
+      }
+    },
+    { timeout: 120_000 }
+  )
+
+  it("ends a part before a digit after an ASCII character, or after a line break before anything but a blank or /", () => {
+    // the last such place in the part's second half
+    expect(partEnd("abcde123456", 0, 8)).toBe(5)
+    // ٣1 is one run of digits: no break before the 1
+    expect(partEnd("abcdef٣123", 0, 8)).toBe(8)
+    expect(partEnd("abcdef!123", 0, 8)).toBe(7)
+    expect(partEnd("abcd\nxyzwvu", 0, 8)).toBe(5)
+    expect(partEnd("abcd\n/yzwvu", 0, 8)).toBe(8)
+    expect(partEnd("abcd\n yzwvu", 0, 8)).toBe(8)
+    expect(partEnd("ab1d\nxyzwvu", 0, 8)).toBe(5)
+    expect(partEnd("a1cdefghijk", 0, 8)).toBe(8)
+    // no such place: the part ends at its limit, never between the halves of a surrogate pair
+    expect(partEnd("aaaaa🚀aaa", 0, 6)).toBe(5)
+    expect(partEnd("aaaa", 0, 9)).toBe(4)
+  })
+
+  it("counts a word of 12 million letters that ends in a lone surrogate (V8's expression runs out of room on it in one pass)", () => {
+    const text = "a".repeat(12_000_000) + "\ude00"
+    // a run of one letter is a token every eight letters, and the surrogate one of its own
+    expect(countText(text, "o200k")).toBe(1_500_000 + countText("\ude00", "o200k"))
+  }, 300_000)
 })

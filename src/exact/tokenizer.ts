@@ -157,6 +157,61 @@ const mergeLongPiecesFast = (api: unknown): void => {
   core.bytePairMerge = (piece) => (piece.length <= LONG_PIECE ? own(piece) : heapMerge(piece, rankOf))
 }
 
+/**
+ * The longest part a text too long for one pass is counted in (code units). gpt-tokenizer splits a text into
+ * pieces (words, runs of blanks, runs of marks) with one regular expression, and V8 runs out of backtracking room on
+ * a piece of some millions of characters in a string that holds any character outside Latin-1 (a RangeError, 4
+ * million passed and 10 million failed here): such a text is counted in parts of at most this many code units.
+ */
+export const PART_UNITS = 2 ** 21
+
+/**
+ * Where a part of `text` starting at `start` ends, `end` at the latest: at the last place in its second half where
+ * both encodings' pieces are sure to break, so that the parts count as the whole does. A piece breaks before a digit
+ * that follows an ASCII character other than a digit (digits are pieces of their own, of up to three, counted from
+ * the run's start), and before a character other than a blank or "/" that follows a line break (no piece holds a line
+ * break and what comes after it but blanks, and the "/" o200k's run of marks takes in after line breaks). Without
+ * such a place, a part ends at `end`, inside one piece (never inside a surrogate pair), where the two parts of the
+ * piece may merge into a few tokens more or fewer than the piece would.
+ */
+export const partEnd = (text: string, start: number, end: number): number => {
+  if (end >= text.length) return text.length
+  const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39
+  const isBreak = (c: number): boolean => c === 0x0a || c === 0x0d
+  // what the expressions' \s matches
+  const isBlank = (c: number): boolean =>
+    c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 ||
+    c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+  for (let p = end; p > start + (end - start) / 2; p--) {
+    const before = text.charCodeAt(p - 1)
+    const at = text.charCodeAt(p)
+    // an ASCII digit after an ASCII character that is no digit (a digit run may hold other numbers, such as ٣); a
+    // character after a line break that is no blank, nor the "/" o200k's run of marks takes in after line breaks
+    if ((isDigit(at) && before < 0x80 && !isDigit(before)) || (isBreak(before) && !isBlank(at) && at !== 0x2f)) return p
+  }
+  const high = text.charCodeAt(end - 1)
+  return high >= 0xd800 && high <= 0xdbff ? end - 1 : end
+}
+
+/**
+ * Counts `text` with `countWhole`, in parts of at most `partUnits` (`partEnd`) when one pass over it runs out of room
+ * (see `PART_UNITS`).
+ */
+export const countInParts = (text: string, countWhole: (text: string) => number, partUnits: number = PART_UNITS): number => {
+  try {
+    return countWhole(text)
+  } catch (cause) {
+    if (!(cause instanceof RangeError) || text.length <= partUnits) throw cause
+  }
+  let total = 0
+  for (let start = 0; start < text.length;) {
+    const end = partEnd(text, start, start + partUnits)
+    total += countWhole(text.slice(start, end))
+    start = end
+  }
+  return total
+}
+
 const importEncoding = (encoding: Encoding): Promise<{ readonly countTokens: CountTokens; readonly default?: unknown }> =>
   encoding === "cl100k" ? import("gpt-tokenizer/encoding/cl100k_base") : import("gpt-tokenizer/encoding/o200k_base")
 
@@ -186,7 +241,8 @@ export const loadTextCounter = (encoding: Encoding): Effect.Effect<(text: string
       Effect.map((module) => {
         mergeLongPiecesFast(module.default)
         const countTokens = module.countTokens
-        const count = (text: string): number => (text.length === 0 ? 0 : countTokens(text, asPlainText))
+        const whole = (text: string): number => countTokens(text, asPlainText)
+        const count = (text: string): number => (text.length === 0 ? 0 : countInParts(text, whole))
         loaded.set(encoding, count)
         return count
       })
