@@ -165,6 +165,9 @@ const mergeLongPiecesFast = (api: unknown): void => {
  */
 export const PART_UNITS = 2 ** 21
 
+/** A blank as gpt-tokenizer's expressions read one (every character `\s` matches is one code unit). */
+const BLANK = /^\s$/
+
 /**
  * Where a part of `text` starting at `start` ends, `end` at the latest: at the last place in its second half where
  * both encodings' pieces are sure to break, so that the parts count as the whole does. A piece breaks before a digit
@@ -178,16 +181,13 @@ export const partEnd = (text: string, start: number, end: number): number => {
   if (end >= text.length) return text.length
   const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39
   const isBreak = (c: number): boolean => c === 0x0a || c === 0x0d
-  // what the expressions' \s matches
-  const isBlank = (c: number): boolean =>
-    c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 ||
-    c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
   for (let p = end; p > start + (end - start) / 2; p--) {
     const before = text.charCodeAt(p - 1)
     const at = text.charCodeAt(p)
     // an ASCII digit after an ASCII character that is no digit (a digit run may hold other numbers, such as ٣); a
-    // character after a line break that is no blank, nor the "/" o200k's run of marks takes in after line breaks
-    if ((isDigit(at) && before < 0x80 && !isDigit(before)) || (isBreak(before) && !isBlank(at) && at !== 0x2f)) return p
+    // character after a line break that is no blank (the expressions' \s), nor the "/" o200k's run of marks takes in
+    // after line breaks
+    if ((isDigit(at) && before < 0x80 && !isDigit(before)) || (isBreak(before) && at !== 0x2f && !BLANK.test(text[p]!))) return p
   }
   const high = text.charCodeAt(end - 1)
   return high >= 0xd800 && high <= 0xdbff ? end - 1 : end

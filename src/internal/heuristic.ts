@@ -296,10 +296,10 @@ const isAlphabetic = (cls: number): boolean =>
  * until the next English words. A letter outside ASCII then sets the level as
  * from level 0.
  */
-const LEVELS = 9
 const FOREIGN = 5
-/** The highest count of vowel-ending words (level `FOREIGN + VOWEL_ENDINGS_MAX - 1`). */
+/** The highest count of vowel-ending words (level `FOREIGN + VOWEL_ENDINGS_MAX - 1`, the last). */
 const VOWEL_ENDINGS_MAX = 4
+const LEVELS = FOREIGN + VOWEL_ENDINGS_MAX
 /** The count of vowel-ending words from which text is priced as not English. */
 const FOREIGN_COUNT = 2
 /** The count of vowel-ending words a level holds (0 below `FOREIGN`). */
