@@ -97,8 +97,8 @@ const PLAIN_DEVIATIONS: Readonly<Record<string, { readonly delta: number; readon
   "test_openai_responses_reasoning_mode_pro.yaml#0": { delta: -1531, reason: "a pro reasoning mode bills a prompt the request does not show" },
   "test_openai_responses_reasoning_effort.yaml#0": { delta: -59, reason: "o3-mini with a reasoning effort: a prompt the request does not show" },
   "test_openai_responses_system_prompt.yaml#0": { delta: -18, reason: NOT_FOUND },
-  "test_openai_responses_thinking_with_modified_history.yaml#2": { delta: -9, reason: NOT_FOUND },
-  "test_openai_responses_thinking_part_from_other_model.yaml#1": { delta: -8, reason: NOT_FOUND },
+  "test_openai_responses_thinking_with_modified_history.yaml#2": { delta: -7, reason: NOT_FOUND },
+  "test_openai_responses_thinking_part_from_other_model.yaml#1": { delta: -6, reason: NOT_FOUND },
   "test_openai_responses_verbosity.yaml#0": { delta: 3, reason: "gpt-5 with a verbosity setting: " + NOT_FOUND },
   "test_openai_previous_response_id.yaml#0": { delta: 1, reason: "gpt-5, 1 or 2 over like its first turns with tools: " + NOT_FOUND },
   "test_openai_responses_compact_stateful_mode.yaml#2": { delta: 4, reason: NOT_FOUND },
@@ -116,8 +116,8 @@ const IMAGE_DEVIATIONS: Readonly<Record<string, { readonly delta: number; readon
   "test_image_as_binary_content_input.yaml#0": { delta: -230, reason: "gpt-4o: " + NOT_FOUND },
   "openai-v2-image.yml#0": { delta: -1, reason: NOT_FOUND },
   "openai-v2-tool-image.yml#1": { delta: -4, reason: "gpt-5.4-nano after a function call, under as its requests without images are" },
-  "openai-v2-tool-image.yml#2": { delta: -6, reason: "gpt-5.4-nano after a function call, under as its requests without images are" },
-  "openai-v2-tool-image.yml#3": { delta: -8, reason: "gpt-5.4-nano after a function call, under as its requests without images are" },
+  "openai-v2-tool-image.yml#2": { delta: -4, reason: "gpt-5.4-nano after a function call, under as its requests without images are" },
+  "openai-v2-tool-image.yml#3": { delta: -4, reason: "gpt-5.4-nano after a function call, under as its requests without images are" },
   "structured-data-examples-image.yml#0": { delta: -1, reason: "gpt-5.6 with a json_schema text format and a 512×149 image: 1 under" }
 }
 
@@ -243,9 +243,9 @@ describe("OpenAI Responses requests recorded with the input they were billed for
 
   it("gpt-5.4-nano and gpt-5.6 images at 1.2 tokens a 32-pixel patch leave their requests as far off as the same suite's requests without one", () => {
     // gpt-5.4-nano, a 512×512 image in the turn after a function call: 256 patches, 309 tokens; at gpt-5-nano's 1.5
-    // (385) the three requests would be 68 to 72 over, not 4 to 8 under
+    // (385) the three requests would be 72 over, not 4 under
     const nano = ellmer.filter((r) => hasInputImage(r.c.request) && r.c.request.model === "gpt-5.4-nano").map((r) => r.delta)
-    expect(nano).toEqual([-4, -6, -8])
+    expect(nano).toEqual([-4, -4, -4])
     // its requests without images after a function call: 0 to 12 under
     const nanoCalls = ellmer.filter((r) => !hasInputImage(r.c.request) && r.c.request.model === "gpt-5.4-nano" && JSON.stringify(r.c.request.input).includes("function_call"))
     expect(Math.max(...nanoCalls.map((r) => r.delta))).toBe(0)
@@ -257,12 +257,12 @@ describe("OpenAI Responses requests recorded with the input they were billed for
     expect(terra.filter((r) => !hasInputImage(r.c.request)).map((r) => r.delta).sort()).toEqual([...Array<number>(21).fill(0), 1])
   })
 
-  it("tidyverse/ellmer's 90 requests without images: 66 exact, 84 within 2 tokens (32 and 40 as they came, before its json_schema requests gave the gpt-5 family's format rule and its tool requests GPT-5.2's call surcharge and instructions heading); 26 of its 27 plain requests exact", () => {
+  it("tidyverse/ellmer's 90 requests without images: 67 exact, 88 within 2 tokens (32 and 40 as they came, before its json_schema requests gave the gpt-5 family's format rule, its tool requests GPT-5.2's call surcharge and instructions heading, and Chat's rule for the gpt-5 family's assistant messages was found to hold on Responses too); all 27 of its plain requests exact", () => {
     const text = ellmer.filter((r) => !hasInputImage(r.c.request))
     expect(text).toHaveLength(90)
-    expect(text.filter((r) => r.delta === 0)).toHaveLength(66)
-    expect(text.filter((r) => Math.abs(r.delta) <= 2)).toHaveLength(84)
+    expect(text.filter((r) => r.delta === 0)).toHaveLength(67)
+    expect(text.filter((r) => Math.abs(r.delta) <= 2)).toHaveLength(88)
     const plain = text.filter((r) => r.kind === "plain")
-    expect([plain.length, plain.filter((r) => r.delta === 0).length]).toEqual([27, 26])
+    expect([plain.length, plain.filter((r) => r.delta === 0).length]).toEqual([27, 27])
   })
 })
