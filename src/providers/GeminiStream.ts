@@ -486,11 +486,13 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.GenerateContentResponse> => 
       } else if (v !== undefined && v !== null) Core.setKey(top, k, v)
     }
     if (error !== undefined) {
-      const code = error["code"]
+      // Gemini's code is a number (429); any other value is written bounded, as String() of a deeply nested array overflows
+      const raw = error["code"]
+      const code = raw === undefined ? undefined : typeof raw === "number" || typeof raw === "string" ? String(raw) : Core.show(raw)
       ctx.providerError({
-        errorType: Core.str(error, "status") ?? (code === undefined ? "error" : String(code)),
+        errorType: Core.str(error, "status") ?? code ?? "error",
         errorMessage: Core.str(error, "message") ?? "",
-        ...(code === undefined ? {} : { code: String(code) }),
+        ...(code === undefined ? {} : { code }),
         error
       })
     }

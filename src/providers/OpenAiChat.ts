@@ -1335,7 +1335,8 @@ const decodeResponse = (ctx: A.Ctx, input: unknown, options: FromResponseOptions
     const choice = A.obj(ctx, choices[c], `choices[${c}]`)
     const index = choice["index"] ?? c
     if (index === wanted) at = c
-    else A.dropped(ctx, undefined, undefined, `choice ${String(index)}`, "a response is read one choice at a time (the choice option picks another)")
+    // an index that is not a number is written bounded: String() of an array nested 10,000 deep overflows the stack
+    else A.dropped(ctx, undefined, undefined, `choice ${typeof index === "number" ? String(index) : preview(index)}`, "a response is read one choice at a time (the choice option picks another)")
   }
   if (at === -1) return A.malformed(ctx, "choices", `the response has no choice ${wanted}`)
   const path = `choices[${at}]`

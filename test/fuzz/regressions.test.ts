@@ -415,3 +415,43 @@ describe("fuzz regressions: the exact request counter", () => {
       assert.isTrue(Math.abs(total - short - 1_500_000) <= 10, `${total} vs ${short}`)
     }), 300_000)
 })
+
+describe("fuzz regressions: values nested too deeply to print", () => {
+  const deep = deepValue(10_000, "array")
+  const choice = (index: unknown) => ({ index, message: { role: "assistant", content: "Hi" }, finish_reason: "stop", logprobs: null })
+  const completion = (choices: ReadonlyArray<unknown>) => ({ id: "chatcmpl-1", object: "chat.completion", created: 1, model: "gpt-4o-mini", choices })
+
+  it("a Chat Completions choice whose index is an array 10,000 deep is not choice 0: a MalformedPayload alone, never a defect", () => {
+    assert.strictEqual(failureTag(OpenAiChat.fromResponse(completion([choice(deep)]) as never)), "MalformedPayload")
+  })
+
+  it("beside choice 0, such a choice is reported as left out, its index written bounded", () => {
+    const { value, warnings } = succeeds(OpenAiChat.fromResponse(completion([choice(0), choice(deep)]) as never))
+    assert.strictEqual(value.message.content.length, 1)
+    const dropped = warnings.find((w) => w._tag === "DroppedContent")
+    assert.isDefined(dropped)
+    assert.include(dropped?.message ?? "", "choice [[[[")
+    assert.isBelow(dropped?.message.length ?? Infinity, 400)
+  })
+
+  it("a Gemini stream error whose code is an array 10,000 deep is a ProviderStreamError with the code written bounded", () => {
+    const acc = GeminiStream.make()
+    acc.push({ error: { code: deep, message: "quota" } } as never)
+    const done = acc.done()
+    assert.isTrue(Result.isFailure(done))
+    if (Result.isFailure(done)) {
+      assert.strictEqual(done.failure._tag, "ProviderStreamError")
+      const failure = done.failure as { readonly errorType?: string; readonly code?: string }
+      assert.isTrue(failure.errorType?.startsWith("[[[[") === true)
+      assert.isBelow(failure.code?.length ?? Infinity, 400)
+    }
+  })
+
+  it("a Gemini stream error keeps a numeric code as its text", () => {
+    const acc = GeminiStream.make()
+    acc.push({ error: { code: 429, message: "Resource exhausted" } } as never)
+    const done = acc.done()
+    assert.isTrue(Result.isFailure(done))
+    if (Result.isFailure(done)) assert.deepStrictEqual([(done.failure as { readonly code?: string }).code, (done.failure as { readonly errorType?: string }).errorType], ["429", "429"])
+  })
+})
