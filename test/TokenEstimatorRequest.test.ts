@@ -490,8 +490,9 @@ describe("estimateRequest for Gemini and OpenAI Responses", () => {
     expect(tools(referring, "gemini-2.5-flash")).toBe(3633)
     expect(run(GeminiEstimator.make()).estimateRequest(request, { model: "gemini-2.5-flash" }).tools).toBe(3550)
     // Gemini 3 writes the whole declaration (its text priced by the fitted table: a refit moves this figure; the
-    // writers were checked against the old ones on the table of the time)
-    expect(tools(request, "gemini-3-flash-preview")).toBe(11_062_181)
+    // writers were checked against the old ones on the table of the time), without the empty description it leaves
+    // out (5 tokens less since it is)
+    expect(tools(request, "gemini-3-flash-preview")).toBe(11_062_176)
   }, 300_000)
 
   it("Gemini: a definition a million levels deep, past the room for references, is left as written as it always was", () => {
@@ -502,7 +503,8 @@ describe("estimateRequest for Gemini and OpenAI Responses", () => {
     const tools = (model: string) => heuristic.estimateRequest(request, { provider: "gemini", model }).tools
     // the figures of the code that wrote the definition out again at each reference in each pass (17 and 31 seconds)
     expect(tools("gemini-2.5-flash")).toBe(41)
-    expect(tools("gemini-3-flash-preview")).toBe(40)
+    // (less the empty description Gemini 3 leaves out: 40 while it was written)
+    expect(tools("gemini-3-flash-preview")).toBe(36)
   }, 300_000)
 
   it("Gemini: a function call and its JSON result a million levels deep are counted as they always were", () => {
