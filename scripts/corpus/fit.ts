@@ -54,6 +54,7 @@ import {
 import { CATEGORIES, CATEGORY_GROUPS, LATIN_CORE, readMessages } from "./corpus.js"
 import { evaluate, formatTable, pct } from "./evaluate.js"
 import { type Encoding, exactCountOf, loadGemma, saveExactCounts } from "./exact.js"
+import { solve } from "./solve.js"
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..")
 const OUT = path.join(ROOT, "src/internal/weights.ts")
@@ -127,38 +128,6 @@ const blockRuns = (from: number, to: number, keep: (costly: number, fewer: numbe
     i = j + 1
   }
   return out
-}
-
-/** Solves the symmetric positive definite system `a x = b` (Cholesky; `a` is left intact). */
-const solve = (a: ReadonlyArray<Float64Array>, b: Float64Array): Float64Array => {
-  const n = b.length
-  const l = a.map((row) => Float64Array.from(row))
-  for (let j = 0; j < n; j++) {
-    const lj = l[j]!
-    let d = lj[j]!
-    for (let k = 0; k < j; k++) d -= lj[k]! * lj[k]!
-    d = Math.sqrt(Math.max(d, 1e-12))
-    lj[j] = d
-    for (let i = j + 1; i < n; i++) {
-      const li = l[i]!
-      let s = li[j]!
-      for (let k = 0; k < j; k++) s -= li[k]! * lj[k]!
-      li[j] = s / d
-    }
-  }
-  const y = new Float64Array(n)
-  for (let i = 0; i < n; i++) {
-    let s = b[i]!
-    for (let k = 0; k < i; k++) s -= l[i]![k]! * y[k]!
-    y[i] = s / l[i]![i]!
-  }
-  const x = new Float64Array(n)
-  for (let i = n - 1; i >= 0; i--) {
-    let s = y[i]!
-    for (let k = i + 1; k < n; k++) s -= l[k]![i]! * x[k]!
-    x[i] = s / l[i]![i]!
-  }
-  return x
 }
 
 /** Long runs of one character cost what the vocabulary's runs of it cost. */

@@ -31,6 +31,7 @@ import { heuristicTextRule } from "../../src/TokenEstimator.js"
 import { type CorpusMessage, readMessages } from "./corpus.js"
 import { formatTable, pct, rowOf } from "./evaluate.js"
 import { exactCountOf } from "./exact.js"
+import { solve } from "./solve.js"
 
 type OpenAiEncoding = "o200k" | "cl100k"
 
@@ -78,29 +79,18 @@ const observe = (messages: ReadonlyArray<CorpusMessage>, encoding: OpenAiEncodin
   return out
 }
 
-/** Weighted least squares of y on x with weights 1 / y^2 (relative error), by Gaussian elimination. */
-const fitCorrection = (train: ReadonlyArray<Observation>): Array<number> => {
-  const k = 3
-  const m = Array.from({ length: k }, () => new Array<number>(k + 1).fill(0))
+/** Weighted least squares of y on x with weights 1 / y^2 (relative error): the normal equations, solved as the fit solves its own. */
+const fitCorrection = (train: ReadonlyArray<Observation>): Float64Array => {
+  const a = Array.from({ length: 3 }, () => new Float64Array(3))
+  const b = new Float64Array(3)
   for (const o of train) {
     const w = 1 / (o.y * o.y)
-    for (let i = 0; i < k; i++) {
-      m[i]![k]! += w * o.x[i]! * o.y
-      for (let j = 0; j < k; j++) m[i]![j]! += w * o.x[i]! * o.x[j]!
+    for (let i = 0; i < 3; i++) {
+      b[i]! += w * o.x[i]! * o.y
+      for (let j = 0; j < 3; j++) a[i]![j]! += w * o.x[i]! * o.x[j]!
     }
   }
-  for (let i = 0; i < k; i++) {
-    let p = i
-    for (let r = i + 1; r < k; r++) if (Math.abs(m[r]![i]!) > Math.abs(m[p]![i]!)) p = r
-    ;[m[i], m[p]] = [m[p]!, m[i]!]
-    if (Math.abs(m[i]![i]!) < 1e-12) continue
-    for (let r = 0; r < k; r++) {
-      if (r === i) continue
-      const f = m[r]![i]! / m[i]![i]!
-      for (let c = i; c <= k; c++) m[r]![c]! -= f * m[i]![c]!
-    }
-  }
-  return m.map((row, i) => (Math.abs(row[i]!) < 1e-12 ? (i === 0 ? 1 : 0) : row[k]! / row[i]!))
+  return solve(a, b)
 }
 
 const rows: Array<Array<string>> = []
@@ -110,7 +100,7 @@ for (const encoding of ["o200k", "cl100k"] as const) {
   for (const category of CATEGORIES_STUDIED) {
     const trainObs = observe(train.filter((m) => m.category === category), encoding)
     const heldObs = observe(holdout.filter((m) => m.category === category), encoding)
-    const [a, b, c] = fitCorrection(trainObs) as [number, number, number]
+    const [a = 1, b = 0, c = 0] = fitCorrection(trainObs)
     const before = rowOf(heldObs.map((o) => ({ est: o.x[0], exact: o.y, len: o.len })))
     const after = rowOf(heldObs.map((o) => ({ est: Math.max(1, Math.round(a * o.x[0] + b * o.x[1] + c * o.x[2])), exact: o.y, len: o.len })))
     const lacking = heldObs.reduce((s, o) => s + o.x[1], 0)

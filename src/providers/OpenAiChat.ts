@@ -1335,8 +1335,8 @@ const decodeResponse = (ctx: A.Ctx, input: unknown, options: FromResponseOptions
     const choice = A.obj(ctx, choices[c], `choices[${c}]`)
     const index = choice["index"] ?? c
     if (index === wanted) at = c
-    // an index that is not a number is written bounded: String() of an array nested 10,000 deep overflows the stack
-    else A.dropped(ctx, undefined, undefined, `choice ${typeof index === "number" ? String(index) : preview(index)}`, "a response is read one choice at a time (the choice option picks another)")
+    // written bounded, whatever it is: String() of an index that is an array nested 10,000 deep overflows the stack
+    else A.dropped(ctx, undefined, undefined, `choice ${preview(index)}`, "a response is read one choice at a time (the choice option picks another)")
   }
   if (at === -1) return A.malformed(ctx, "choices", `the response has no choice ${wanted}`)
   const path = `choices[${at}]`
