@@ -884,15 +884,34 @@ const assemble = (decided: Decided, summary: { readonly message: Message.Message
     runStart = -1
     runTokens = 0
   }
+  /** Keeps message `i`, cleared when the plan cleared it. */
+  const keep = (i: number): void => {
+    if (clearing !== undefined && i < clearBelow && clearing.clearedCost(i) !== -1) {
+      const version = clearing.versionOf(i)
+      const cost = clearing.clearedCost(i)
+      cleared.push({
+        _tag: "Cleared",
+        index: i,
+        at: out.length,
+        before: messages[i]!,
+        after: version.message,
+        toolResults: version.toolResults,
+        thinking: version.thinking,
+        tokensSaved: estimates[i]! - cost
+      })
+      out.push(version.message)
+      tokens += cost
+    } else {
+      out.push(messages[i]!)
+      tokens += estimates[i]!
+    }
+  }
   for (let u = 0; u < cut; u++) {
     const from = start[u]!
     const to = start[u + 1]!
     if (pinned[u] === 1) {
       flush(from)
-      for (let i = from; i < to; i++) {
-        out.push(messages[i]!)
-        tokens += estimates[i]!
-      }
+      for (let i = from; i < to; i++) keep(i)
     } else {
       if (runStart === -1) runStart = from
       for (let i = from; i < to; i++) runTokens += estimates[i]!
@@ -916,27 +935,7 @@ const assemble = (decided: Decided, summary: { readonly message: Message.Message
     tokens += summary.tokens
   }
   const from = cut < layout.count ? start[cut]! : messages.length
-  for (let i = from; i < messages.length; i++) {
-    if (clearing !== undefined && i < clearBelow && clearing.clearedCost(i) !== -1) {
-      const version = clearing.versionOf(i)
-      const cost = clearing.clearedCost(i)
-      cleared.push({
-        _tag: "Cleared",
-        index: i,
-        at: out.length,
-        before: messages[i]!,
-        after: version.message,
-        toolResults: version.toolResults,
-        thinking: version.thinking,
-        tokensSaved: estimates[i]! - cost
-      })
-      out.push(version.message)
-      tokens += cost
-    } else {
-      out.push(messages[i]!)
-      tokens += estimates[i]!
-    }
-  }
+  for (let i = from; i < messages.length; i++) keep(i)
   return {
     messages: Object.freeze(out),
     changed: true,

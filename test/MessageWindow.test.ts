@@ -217,6 +217,35 @@ describe("clear_tool_results", () => {
       )
     }))
 
+  it.effect("clears a result in a turn kept because a late result ties it to the newest user message, and its minimum works", () =>
+    Effect.gen(function*() {
+      // a broken history: the user spoke before the second result came, so the first turn is kept with the newest
+      // user message (dropping it would strand that result), and its long first result is kept only if cleared
+      const late = [
+        Message.system("You are a coding agent."),
+        user("fix the build"),
+        assistant([call("a", "read_file"), call("b", "run_tests")]),
+        tool(result("a", "export const answer = compute(input, options) // see the notes\n".repeat(60))),
+        user("are you there?"),
+        tool(result("b", "ok", "run_tests"))
+      ]
+      const total = estimator.estimateConversation(late)
+      const options = { strategy: "clear_tool_results", keepToolResults: 1 } as const
+      const error = yield* Effect.flip(fit(late, 100, options))
+      assert(error._tag === "BudgetTooSmall")
+      expect(error.minimumBudget).toBeLessThan(total - 500)
+      const fitted = yield* fit(late, error.minimumBudget, options)
+      expect(fitted.messages.length).toBe(late.length)
+      expect(fitted.cleared.map((c) => c.index)).toEqual([3])
+      expect(Message.toolResultsOf(fitted.messages[3]!)[0]!.content).toBe("[tool result cleared to save context: read_file returned 3,780 characters]")
+      expect(fitted.tokensAfter).toBe(error.minimumBudget)
+      // with a cut after them: the task and the tied turn stay, pinned before the cut, and the turn is cleared
+      const longer = [...late.slice(0, 4), user("and the docs?"), assistant("Docs are fine. ".repeat(100)), ...late.slice(4)]
+      const both = yield* fit(longer, error.minimumBudget, { ...options, strategy: ["clear_tool_results", "drop_oldest"], pinFirstUser: true })
+      expect(both.messages).toEqual([...fitted.messages.slice(0, 4), ...late.slice(4)])
+      expect(both.dropped.map((d) => [d.start, d.end])).toEqual([[4, 6]])
+    }))
+
   it.effect("clearThinking replaces old thinking with a note before the calls, and leaves the last turn's thinking", () =>
     Effect.gen(function*() {
       const messages = [
@@ -621,6 +650,38 @@ describe("window properties", () => {
     expect(resultsWithoutTheirCall(r.success.messages, c.input)).toEqual([])
     expect(callsWithoutTheirResult(r.success.messages, c.input)).toEqual([])
   }, { arbitrary: { runs: 400 }, timeout: 120_000 })
+
+  // (a unit a late result ties to the pinned tail is pinned too, so `checkFit`'s reading of what is pinned and kept
+  // as a suffix does not apply here; the budget, the minimum and what clearing may change do)
+  it.prop("on a broken history every strategy fits within the budget, or names a minimum that works", [caseOf(allChoices, brokenAgentConversation)], ([c]) => {
+    const r = fitSync(window, c.input, c.budget, c.options)
+    if (Result.isFailure(r)) {
+      assert.strictEqual(r.failure._tag, "BudgetTooSmall")
+      if (r.failure._tag !== "BudgetTooSmall") return
+      expect(r.failure.minimumBudget).toBeGreaterThan(c.budget)
+      const again = fitSync(window, c.input, r.failure.minimumBudget, c.options)
+      assert.isTrue(Result.isSuccess(again), Result.isFailure(again) ? again.failure.message : "")
+      return
+    }
+    const fitted = r.success
+    expect(fitted.tokensAfter).toBeLessThanOrEqual(fitted.available)
+    expect(fitted.tokensAfter).toBe(estimator.estimateConversation(fitted.messages))
+    const keep = c.options.keepToolResults ?? 3
+    const results = c.input.flatMap((m) => Message.toolResultsOf(m))
+    const newest = new Set(results.slice(Math.max(0, results.length - keep)))
+    for (const x of fitted.cleared) {
+      expect(c.marked.has(x.before)).toBe(false)
+      expect(fitted.messages[x.at]).toBe(x.after)
+      expect(c.input[x.index]).toBe(x.before)
+      if (x.before.role === "tool" && x.after.role === "tool") {
+        const after = x.after
+        x.before.content.forEach((b, k) => {
+          expect([after.content[k]!.toolCallId, after.content[k]!.toolName]).toEqual([b.toolCallId, b.toolName])
+          if (newest.has(b)) expect(after.content[k]).toBe(b)
+        })
+      }
+    }
+  }, { arbitrary: { runs: 1000 }, timeout: 300_000 })
 
   it.prop("the window's units are the turns of Conversation.turnsOf", [Arb.brokenConversation], ([input]) => {
     const units = unitsOf(input)

@@ -128,7 +128,7 @@ export type Plan =
     readonly _tag: "Fits"
     /** The first kept unit after the pinned units before it (0: nothing dropped). */
     readonly cut: number
-    /** Clearable messages with an index below this, from the cut on, are cleared. */
+    /** Clearable messages with an index below this are cleared: in the pinned units before the cut and from the cut on. */
     readonly clearBelow: number
     /** Tokens of the kept messages, clearing applied (the summary not included). */
     readonly kept: number
@@ -335,7 +335,19 @@ export const plan = (input: PlanInput, units: Layout): Plan => {
     return cost
   }
 
-  // over the pinned units before the tail only: after the first j of them, what they cost (pb),
+  /** What unit `u` costs with every result it may clear cleared (a marked unit is never cleared). */
+  const costOf = (u: number): number => {
+    if (clearing === undefined || marked[u] === 1) return unitCost(u)
+    let cost = 0
+    for (let i = start[u]!; i < start[u + 1]!; i++) {
+      const cleared = clearing.clearedCost(i)
+      cost += cleared === -1 ? estimates[i]! : cleared
+    }
+    return cost
+  }
+
+  // over the pinned units before the tail only: after the first j of them, what they cost (pb, cleared: a pinned unit
+  // is kept, and its results are cleared like any kept one's),
   // what the last one leaves behind (pe), whether two of them clash (cf), the first that is not a system message (fp)
   const k = pinnedBeforeTail.length
   const pb = new Float64Array(k + 1)
@@ -346,7 +358,7 @@ export const plan = (input: PlanInput, units: Layout): Plan => {
   for (let j = 0; j < k; j++) {
     const u = pinnedBeforeTail[j]!
     const e = entry[u]!
-    pb[j + 1] = pb[j]! + unitCost(u)
+    pb[j + 1] = pb[j]! + costOf(u)
     pe[j + 1] = exit[u] === TRANSPARENT ? pe[j]! : exit[u]!
     cf[j + 1] = cf[j]! === 1 || (e !== SYSTEM && (pe[j] === USER || pe[j] === ASSISTANT) && pe[j] === e) ? 1 : 0
     fp[j + 1] = fp[j] !== -1 || e === SYSTEM ? fp[j]! : u
@@ -390,16 +402,6 @@ export const plan = (input: PlanInput, units: Layout): Plan => {
       default:
         return absurd(mode)
     }
-  }
-
-  const costOf = (u: number): number => {
-    if (clearing === undefined || marked[u] === 1) return unitCost(u)
-    let cost = 0
-    for (let i = start[u]!; i < start[u + 1]!; i++) {
-      const cleared = clearing.clearedCost(i)
-      cost += cleared === -1 ? estimates[i]! : cleared
-    }
-    return cost
   }
 
   // backward from the end: the smallest valid cut that fits (keeping everything, when that fits, beats any cut)
@@ -451,14 +453,16 @@ export const plan = (input: PlanInput, units: Layout): Plan => {
     return { _tag: "TooSmall", minimum: cheapest === -1 ? keepEverything : Math.min(cheapest, keepEverything) }
   }
 
-  // clearing: the oldest kept results first, only as many as needed (the summary's room set aside)
-  let kept = pb[bestPinned]!
+  // clearing: the oldest kept results first, only as many as needed (the summary's room set aside); the pinned units
+  // before the cut are kept and older than it, so they come first, as the plan above counted them
+  let kept = 0
+  for (let p = 0; p < bestPinned; p++) kept += unitCost(pinnedBeforeTail[p]!)
   for (let u = best; u < count; u++) kept += unitCost(u)
   let clearBelow = 0
   if (clearing !== undefined) {
     const target = available - bestReserve
-    for (let u = best; u < count && kept > target; u++) {
-      if (marked[u] === 1) continue
+    const clearIn = (u: number): void => {
+      if (marked[u] === 1) return
       for (let i = start[u]!; i < start[u + 1]! && kept > target; i++) {
         const cleared = clearing.clearedCost(i)
         if (cleared === -1) continue
@@ -466,6 +470,8 @@ export const plan = (input: PlanInput, units: Layout): Plan => {
         clearBelow = i + 1
       }
     }
+    for (let p = 0; p < bestPinned && kept > target; p++) clearIn(pinnedBeforeTail[p]!)
+    for (let u = best; u < count && kept > target; u++) clearIn(u)
   }
   const cut = best === keepAll ? 0 : best
   return {
