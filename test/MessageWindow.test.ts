@@ -732,6 +732,25 @@ describe("window properties", () => {
     checkFitRequest(c, request, provider)
   }, runs)
 
+  it.prop("on a broken history, for every provider and a whole request, a named minimum works", [Arbitrary.all({
+    c: caseOf(allChoices, brokenAgentConversation),
+    fixed: Req.fixedPart,
+    provider: Arb.intBetween(0, Provider.all.length),
+    whole: Arb.bool
+  })], ([{ c, fixed, provider: n, whole }]) => {
+    const p = Provider.all[n]
+    const options = { ...c.options, ...(p === undefined ? {} : { provider: p }) }
+    const request = Req.requestWith(c.input, fixed, p === "anthropic" ? "claude-sonnet-4-5" : "gpt-4o")
+    const run = (budget: number) => (whole ? fitRequestSync(window, request, budget, options) : fitSync(window, c.input, budget, options))
+    const r = run(c.budget)
+    if (Result.isSuccess(r)) return
+    assert.strictEqual(r.failure._tag, "BudgetTooSmall", r.failure.message)
+    if (r.failure._tag !== "BudgetTooSmall") return
+    expect(r.failure.minimumBudget).toBeGreaterThan(c.budget)
+    const again = run(r.failure.minimumBudget)
+    assert.isTrue(Result.isSuccess(again), Result.isFailure(again) ? again.failure.message : "")
+  }, { arbitrary: { runs: 1000 }, timeout: 300_000 })
+
   it.prop("fitRequest: the request's fixed part never shrinks as its tools grow", [requestCase, Req.toolDefinition], ([{ c, provider, request }, tool]) => {
     const tools = (request.tools ?? []).filter((t) => t.name !== tool.name)
     const { messages: _, ...rest } = request

@@ -11,7 +11,7 @@
  * metadata come back byte-identical (the iterative `stringify` of
  * `src/internal/json.ts`).
  */
-import { Effect, Layer, Schema } from "effect"
+import { Effect, Layer, Result, Schema } from "effect"
 import type { Response } from "effect/ai"
 import { Block, Conversation, GeminiEstimator, Message, MessageWindow, Provider, Repair, Request, Summarizer, TokenEstimator } from "../../src/index.js"
 import { copyJson, listOf, stringify } from "../../src/internal/json.js"
@@ -479,6 +479,9 @@ const fitOptions: ReadonlyArray<MessageWindow.FitOptions> = [
   { strategy: "drop_oldest", provider: "gemini", reserve: 10, fixedTokens: 5 }
 ]
 
+/** The budget of the `k`th fit option: a share of the conversation's estimate. */
+const fitBudget = (total: number, k: number): number => Math.floor(total * [0.2, 0.5, 0.9, 1.5, 0.05, 0.7][k]!)
+
 const modelTargets: Array<Target<ReadonlyArray<Message.Message>>> = [
   { name: "Conversation.validate", run: (m) => Conversation.validate(m) },
   { name: "Conversation.validateAll", run: (m) => Conversation.validateAll(m) },
@@ -501,8 +504,31 @@ const modelTargets: Array<Target<ReadonlyArray<Message.Message>>> = [
     name: "MessageWindow.fit",
     run: (m) => {
       const total = heuristic.estimateConversation(m)
-      return Effect.forEach(fitOptions, (o, k) => Effect.result(window.fit(m, Math.floor(total * [0.2, 0.5, 0.9, 1.5, 0.05, 0.7][k]!), o)))
-    }
+      return Effect.forEach(fitOptions, (o, k) => Effect.result(window.fit(m, fitBudget(total, k), o)))
+    },
+    // within the budget and counted honestly, or too small with a minimum that works
+    check: (value, m) => {
+      const results = value as ReadonlyArray<Result.Result<MessageWindow.Fitted, MessageWindow.FitError>>
+      const total = heuristic.estimateConversation(m)
+      for (let k = 0; k < results.length; k++) {
+        const r = results[k]!
+        const budget = fitBudget(total, k)
+        const options = fitOptions[k]!
+        if (Result.isSuccess(r)) {
+          const { available, messages, tokensAfter } = r.success
+          if (tokensAfter > available) return `fit ${k}: ${tokensAfter} tokens kept of ${available} available`
+          if (tokensAfter !== heuristic.estimateConversation(messages)) return `fit ${k}: reports ${tokensAfter} tokens for messages estimated at ${heuristic.estimateConversation(messages)}`
+          continue
+        }
+        const e = r.failure
+        if (e._tag !== "BudgetTooSmall") continue
+        if (e.minimumBudget <= budget) return `fit ${k}: a budget of ${budget} is too small, but the minimum named is ${e.minimumBudget}`
+        const again = Effect.runSync(Effect.result(window.fit(m, e.minimumBudget, options)))
+        if (Result.isFailure(again)) return `fit ${k}: the minimum ${e.minimumBudget} it named fails: ${again.failure.message}`
+      }
+      return undefined
+    },
+    passes: 2
   },
   {
     name: "Message.encode -> JSON -> decode",
