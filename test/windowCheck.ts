@@ -174,14 +174,18 @@ export const checkFit = (c: Case, provider: Provider.Provider | undefined): Resu
     }
   }
   // the newest results of the input stay intact wherever they are kept
-  const keep = options.keepToolResults ?? 3
-  const inputResults = input.flatMap((m) => Message.toolResultsOf(m))
-  const protectedResults = new Set(inputResults.slice(Math.max(0, inputResults.length - keep)))
+  // (by place: a history can hold one message object twice)
+  let left = options.keepToolResults ?? 3
+  const protectedResults = new Set<string>()
+  for (let i = input.length - 1; i >= 0 && left > 0; i--) {
+    const results = Message.toolResultsOf(input[i]!)
+    for (let k = results.length - 1; k >= 0 && left > 0; k--, left--) protectedResults.add(`${i}:${k}`)
+  }
   for (const x of fitted.cleared) {
     if (x.before.role !== "tool" || x.after.role !== "tool") continue
     const after = x.after
     x.before.content.forEach((b, k) => {
-      if (protectedResults.has(b)) expect(after.content[k]).toBe(b)
+      if (protectedResults.has(`${x.index}:${k}`)) expect(after.content[k]).toBe(b)
     })
   }
   // a summary only when summarizing, at a clean user start, in place of what was dropped
