@@ -4,7 +4,7 @@ import { Block, Conversation, Message, MessageWindow, Provider, Request, Summari
 import { unitsOf } from "../src/internal/window.js"
 import * as Arb from "./arbitraries.js"
 import * as Req from "./requestArbitraries.js"
-import { allStrategies, checkFit, checkFitRequest, estimator, fitRequestSync, fitSync, window, windowWithoutSummarizer } from "./windowCheck.js"
+import { allStrategies, checkClearing, checkFit, checkFitRequest, estimator, fitRequestSync, fitSync, window, windowWithoutSummarizer } from "./windowCheck.js"
 import type { Case } from "./windowCheck.js"
 
 const { assistant, system, tool, user } = Message
@@ -666,25 +666,7 @@ describe("window properties", () => {
     const fitted = r.success
     expect(fitted.tokensAfter).toBeLessThanOrEqual(fitted.available)
     expect(fitted.tokensAfter).toBe(estimator.estimateConversation(fitted.messages))
-    // the newest results by place (a broken history can hold one message object twice)
-    let left = c.options.keepToolResults ?? 3
-    const newest = new Set<string>()
-    for (let i = c.input.length - 1; i >= 0 && left > 0; i--) {
-      const results = Message.toolResultsOf(c.input[i]!)
-      for (let k = results.length - 1; k >= 0 && left > 0; k--, left--) newest.add(`${i}:${k}`)
-    }
-    for (const x of fitted.cleared) {
-      expect(c.marked.has(x.before)).toBe(false)
-      expect(fitted.messages[x.at]).toBe(x.after)
-      expect(c.input[x.index]).toBe(x.before)
-      if (x.before.role === "tool" && x.after.role === "tool") {
-        const after = x.after
-        x.before.content.forEach((b, k) => {
-          expect([after.content[k]!.toolCallId, after.content[k]!.toolName]).toEqual([b.toolCallId, b.toolName])
-          if (newest.has(`${x.index}:${k}`)) expect(after.content[k]).toBe(b)
-        })
-      }
-    }
+    checkClearing(c, fitted)
   }, { arbitrary: { runs: 1000 }, timeout: 300_000 })
 
   it.prop("the window's units are the turns of Conversation.turnsOf", [Arb.brokenConversation], ([input]) => {

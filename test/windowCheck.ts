@@ -90,6 +90,40 @@ export const pinnedIndices = (c: Case): Set<number> => {
   return pinned
 }
 
+/**
+ * Checks what clearing changed: each cleared message stands where it says, changed only in the content of its
+ * results (or lost its thinking), never a caller's pinned one, and the newest `keepToolResults` results of the input
+ * (by place: a broken history can hold one message object twice) stay intact wherever they are kept.
+ */
+export const checkClearing = (c: Case, fitted: MessageWindow.Fitted): void => {
+  const { input, options } = c
+  let left = options.keepToolResults ?? 3
+  const newest = new Set<string>()
+  for (let i = input.length - 1; i >= 0 && left > 0; i--) {
+    const results = Message.toolResultsOf(input[i]!)
+    for (let k = results.length - 1; k >= 0 && left > 0; k--, left--) newest.add(`${i}:${k}`)
+  }
+  for (const x of fitted.cleared) {
+    expect(c.marked.has(x.before)).toBe(false)
+    expect(input[x.index]).toBe(x.before)
+    expect(fitted.messages[x.at]).toBe(x.after)
+    expect(x.after.role).toBe(x.before.role)
+    if (x.before.role === "tool" && x.after.role === "tool") {
+      const before = x.before
+      expect(x.after.content.map((b) => [b.toolCallId, b.toolName, b.isError])).toEqual(before.content.map((b) => [b.toolCallId, b.toolName, b.isError]))
+      x.after.content.forEach((b, k) => {
+        if (newest.has(`${x.index}:${k}`)) expect(b).toBe(before.content[k])
+        else if (b !== before.content[k]) expect(typeof b.content === "string" && b.content.startsWith(MessageWindow.CLEARED_PREFIX)).toBe(true)
+      })
+    } else {
+      const calls = (m: Message.Message) => Message.toolCallsOf(m).map((b) => b.id)
+      expect(calls(x.after)).toEqual(calls(x.before))
+      expect(x.after.content.some((b) => b._tag === "Thinking" || b._tag === "RedactedThinking")).toBe(false)
+      expect(x.thinking).toBeGreaterThan(0)
+    }
+  }
+}
+
 /** Checks every invariant of one fit; returns the fit result for further checks. */
 export const checkFit = (c: Case, provider: Provider.Provider | undefined): Result.Result<MessageWindow.Fitted, MessageWindow.FitError> => {
   const { budget, input, options } = c
@@ -157,37 +191,7 @@ export const checkFit = (c: Case, provider: Provider.Provider | undefined): Resu
   const firstFree = kept.find((i) => !pinned.has(i))
   if (firstFree !== undefined) for (let i = firstFree; i < input.length; i++) expect(keptSet.has(i)).toBe(true)
 
-  // cleared messages changed only in the content of results (or lost their thinking), never a caller's pinned ones
-  for (const x of fitted.cleared) {
-    expect(c.marked.has(x.before)).toBe(false)
-    expect(x.after.role).toBe(x.before.role)
-    if (x.before.role === "tool" && x.after.role === "tool") {
-      expect(x.after.content.map((b) => [b.toolCallId, b.toolName, b.isError])).toEqual(x.before.content.map((b) => [b.toolCallId, b.toolName, b.isError]))
-      x.after.content.forEach((b, k) => {
-        if (b !== x.before.content[k]) expect(typeof b.content === "string" && b.content.startsWith(MessageWindow.CLEARED_PREFIX)).toBe(true)
-      })
-    } else {
-      const calls = (m: Message.Message) => Message.toolCallsOf(m).map((b) => b.id)
-      expect(calls(x.after)).toEqual(calls(x.before))
-      expect(x.after.content.some((b) => b._tag === "Thinking" || b._tag === "RedactedThinking")).toBe(false)
-      expect(x.thinking).toBeGreaterThan(0)
-    }
-  }
-  // the newest results of the input stay intact wherever they are kept
-  // (by place: a history can hold one message object twice)
-  let left = options.keepToolResults ?? 3
-  const protectedResults = new Set<string>()
-  for (let i = input.length - 1; i >= 0 && left > 0; i--) {
-    const results = Message.toolResultsOf(input[i]!)
-    for (let k = results.length - 1; k >= 0 && left > 0; k--, left--) protectedResults.add(`${i}:${k}`)
-  }
-  for (const x of fitted.cleared) {
-    if (x.before.role !== "tool" || x.after.role !== "tool") continue
-    const after = x.after
-    x.before.content.forEach((b, k) => {
-      if (protectedResults.has(`${x.index}:${k}`)) expect(after.content[k]).toBe(b)
-    })
-  }
+  checkClearing(c, fitted)
   // a summary only when summarizing, at a clean user start, in place of what was dropped
   if (fitted.summary !== undefined) {
     expect(hasMode(options, "summarize")).toBe(true)

@@ -517,7 +517,8 @@ const modelTargets: Array<Target<ReadonlyArray<Message.Message>>> = [
         if (Result.isSuccess(r)) {
           const { available, messages, tokensAfter } = r.success
           if (tokensAfter > available) return `fit ${k}: ${tokensAfter} tokens kept of ${available} available`
-          if (tokensAfter !== heuristic.estimateConversation(messages)) return `fit ${k}: reports ${tokensAfter} tokens for messages estimated at ${heuristic.estimateConversation(messages)}`
+          const estimated = heuristic.estimateConversation(messages)
+          if (tokensAfter !== estimated) return `fit ${k}: reports ${tokensAfter} tokens for messages estimated at ${estimated}`
           continue
         }
         const e = r.failure
