@@ -48,6 +48,15 @@ const Positive = Schema.Finite.check(Schema.isGreaterThan(0))
  *   reports are weighed by `alpha` and outliers rejected from the first
  *   report on, so a restart keeps what was learned rather than starting
  *   the running mean over.
+ * - `priorFactors`: starting factor per model (positive) for a cold start: a
+ *   model's estimates are scaled by it before any report, and its reports are
+ *   weighed as a new model's are (the first one moves the factor toward its
+ *   ratio, up to `maxStep`; no outlier is rejected before `warmup`). For a
+ *   model whose tokenizer is known to count more or less than the base
+ *   estimator, such as Claude against the o200k-fitted heuristic (the README,
+ *   "Claude and Gemini", gives a measured one). `initialFactors` wins for a
+ *   model in both, and a snapshot leaves out a model no report has moved from
+ *   its prior (the prior is configuration, not something learned).
  *
  * @example
  * const calibration = yield* Calibration.make(TokenEstimator.heuristic, {
@@ -67,7 +76,8 @@ export const CalibrationOptions = Schema.Struct({
   minFactor: Schema.optionalKey(Positive.check(Schema.isLessThanOrEqualTo(1))),
   maxFactor: Schema.optionalKey(Schema.Finite.check(Schema.isGreaterThanOrEqualTo(1))),
   minEstimate: Schema.optionalKey(Schema.Finite.check(Schema.isGreaterThanOrEqualTo(0))),
-  initialFactors: Schema.optionalKey(Schema.Record(Schema.String, Positive))
+  initialFactors: Schema.optionalKey(Schema.Record(Schema.String, Positive)),
+  priorFactors: Schema.optionalKey(Schema.Record(Schema.String, Positive))
 })
 
 /**
@@ -144,8 +154,10 @@ export interface CalibratedEstimate {
  * - `estimatorFor(model).estimateRequest` scales every part but `framing`.
  * - `stateOf(model)`, `snapshot()`: the learned state; feed a snapshot back as
  *   `initialFactors` to keep what was learned across restarts. A snapshot
- *   holds every model whose factor is not 1, those of `initialFactors` that
- *   this run never used included (as clamped to `minFactor`/`maxFactor`).
+ *   holds every model a report was accepted for, and every model of
+ *   `initialFactors` whose factor is not 1, those this run never used
+ *   included (as clamped to `minFactor`/`maxFactor`); a model still at its
+ *   `priorFactors` start is left out.
  *
  * @since 0.1.0
  */
@@ -216,6 +228,7 @@ const build = (base: Service, options: CalibrationOptions): CalibrationService =
   const maxLog = Math.log(options.maxFactor ?? 4)
   const minEstimate = options.minEstimate ?? 16
   const initial = options.initialFactors ?? {}
+  const prior = options.priorFactors ?? {}
   const models = new Map<string, ModelState>()
   /** The log factor each request estimate of `estimatorFor` was made with, by the estimate object's identity. */
   const requestFactors = new WeakMap<RequestEstimate, number>()
@@ -224,7 +237,8 @@ const build = (base: Service, options: CalibrationOptions): CalibrationService =
     let state = models.get(model)
     if (state === undefined) {
       // own keys only: a model named "constructor" or "__proto__" has no inherited factor
-      const start = Object.hasOwn(initial, model) ? initial[model] : undefined
+      const restored = Object.hasOwn(initial, model) ? initial[model] : undefined
+      const start = restored ?? (Object.hasOwn(prior, model) ? prior[model] : undefined)
       const logFactor = start !== undefined ? clamp(Math.log(start), minLog, maxLog) : 0
       state = {
         logFactor,
@@ -234,7 +248,7 @@ const build = (base: Service, options: CalibrationOptions): CalibrationService =
         ignored: 0,
         outlierRun: 0,
         outlierSide: 0,
-        restored: start !== undefined,
+        restored: restored !== undefined,
         estimator: undefined,
         issued: new Map()
       }
@@ -362,7 +376,8 @@ const build = (base: Service, options: CalibrationOptions): CalibrationService =
     stateOf: (model) => view(model, stateFor(model)),
     snapshot: () => {
       const out: Record<string, number> = {}
-      for (const [model, s] of models) if (s.accepted > 0 || s.logFactor !== 0) defineOwn(out, model, s.factor)
+      // a factor not 1 that no report moved is a starting one: kept if restored, left out if a prior (given again at the next start)
+      for (const [model, s] of models) if (s.accepted > 0 || (s.restored && s.logFactor !== 0)) defineOwn(out, model, s.factor)
       // a starting factor no call of this run touched is still known: dropping it would lose it at the next restart
       for (const model of Object.keys(initial)) {
         if (models.has(model)) continue

@@ -195,6 +195,73 @@ describe("calibration", () => {
     })
   )
 
+  describe("priorFactors: a starting factor learned over as from a cold start", () => {
+    it.effect("scales estimates before any report, and the first report moves it as a new model's first would", () =>
+      Effect.gen(function* () {
+        const calibration = makeCalibration(base(), { priorFactors: { m: 1.1 } })
+        expect(calibration.factor("m")).toBeCloseTo(1.1, 10)
+        expect(calibration.estimatorFor("m").estimateText("x".repeat(100))).toBe(110)
+        expect(calibration.factor("other")).toBe(1)
+        // a new model's first report is its running mean: the whole residual, capped at maxStep (0.1 in log space)
+        const state = yield* calibration.record("m", 1100, 1150)
+        expect(state.factor).toBeCloseTo(1.15, 10)
+        expect(state.accepted).toBe(1)
+        // restored from initialFactors instead, the same report is weighed by alpha (0.1)
+        const restored = makeCalibration(base(), { initialFactors: { m: 1.1 } })
+        expect((yield* restored.record("m", 1100, 1150)).factor).toBeCloseTo(1.1 * Math.exp(0.1 * Math.log(1150 / 1100)), 10)
+      })
+    )
+
+    it.effect("is not taken as warmed up: a far report before warmup is accepted, a step at a time", () =>
+      Effect.gen(function* () {
+        const prior = makeCalibration(base(), { priorFactors: { m: 1.1 } })
+        const first = yield* prior.record("m", 1100, 5000)
+        expect(first.rejected).toBe(0)
+        expect(first.factor).toBeCloseTo(1.1 * Math.exp(0.1), 10)
+        const restored = makeCalibration(base(), { initialFactors: { m: 1.1 } })
+        const rejected = yield* restored.record("m", 1100, 5000)
+        expect(rejected.rejected).toBe(1)
+        expect(rejected.factor).toBeCloseTo(1.1, 10)
+      })
+    )
+
+    it.effect("initialFactors wins for a model in both; each is clamped to minFactor..maxFactor", () =>
+      Effect.gen(function* () {
+        const calibration = makeCalibration(base(), { priorFactors: { m: 1.1, n: 9 }, initialFactors: { m: 1.3 } })
+        expect(calibration.factor("m")).toBeCloseTo(1.3, 10)
+        expect(calibration.factor("n")).toBe(4)
+      })
+    )
+
+    it.effect("a snapshot leaves out a model still at its prior, and keeps one a report moved", () =>
+      Effect.gen(function* () {
+        // "__proto__" as an own key, as a parsed configuration file holds it (an object literal would set the prototype)
+        const calibration = makeCalibration(base(), { priorFactors: JSON.parse('{"m": 1.1, "n": 1.2, "__proto__": 2}') })
+        calibration.estimatorFor("m").estimateText("x".repeat(100))
+        expect(calibration.factor("n")).toBeCloseTo(1.2, 10)
+        expect(calibration.snapshot()).toEqual({})
+        yield* calibration.record("m", 1100, 1150)
+        // a report for n that is ignored (too small to say anything) does not make its prior learned
+        yield* calibration.record("n", 3, 4)
+        expect(calibration.snapshot()).toEqual({ m: calibration.factor("m") })
+        // the inherited "__proto__" of a plain object is no model's prior, nor is "constructor"; an own key is
+        expect(makeCalibration(base(), { priorFactors: {} }).factor("__proto__")).toBe(1)
+        expect(calibration.factor("constructor")).toBe(1)
+        expect(calibration.factor("__proto__")).toBe(2)
+      })
+    )
+
+    it.effect("a prior that is not a positive finite number is refused when the calibration is built", () =>
+      Effect.gen(function* () {
+        for (const bad of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
+          const error = yield* Effect.flip(Calibration.make(base(), { priorFactors: { m: bad } }))
+          expect(error._tag).toBe("InvalidEstimatorOptions")
+          expect(error.message).toContain("priorFactors")
+        }
+      })
+    )
+  })
+
   it.effect("layerCalibrated provides a calibrated TokenEstimator and its Calibration", () =>
     Effect.gen(function* () {
       const estimator = yield* Estimator
