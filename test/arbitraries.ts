@@ -430,13 +430,6 @@ const applyBreakage = (messages: Array<Message.Message>, kind: Breakage, at: num
   }
 }
 
-/** A conversation with 1..3 realistic breakages applied (it may happen to stay valid). */
-export const brokenConversation: Arbitrary.Arbitrary<Array<Message.Message>> = Arbitrary.all({
-  base: validConversation,
-  damage: Arbitrary.array(Arbitrary.all([pick(breakages), intBetween(0, 10_000)]), { minLength: 1, maxLength: 3 })
-}).pipe(
-  Arbitrary.map(({ base, damage }) => damage.reduce((acc, [kind, at]) => applyBreakage(acc, kind, at), base))
-)
 
 // ---------------------------------------------------------------------------
 // agent histories: long tool outputs, CJK, files, thinking, parallel calls
@@ -566,4 +559,16 @@ export const agentConversation: Arbitrary.Arbitrary<Array<Message.Message>> = Ar
   Arbitrary.map(({ ending, geminiSignatures, seed, thinking, turns, withSystem }) =>
     buildAgentHistory(seed, turns, withSystem, { thinking, geminiSignatures: geminiSignatures === 0 }, ending)
   )
+)
+
+/**
+ * A conversation with 1..3 realistic breakages applied (it may happen to stay valid), to a valid conversation or
+ * (one time in two) to an agent history: server tools, files and errors in results, Gemini signatures, a history
+ * that ends inside a tool loop.
+ */
+export const brokenConversation: Arbitrary.Arbitrary<Array<Message.Message>> = Arbitrary.all({
+  base: bool.pipe(Arbitrary.flatMap((agent) => (agent ? agentConversation : validConversation))),
+  damage: Arbitrary.array(Arbitrary.all([pick(breakages), intBetween(0, 10_000)]), { minLength: 1, maxLength: 3 })
+}).pipe(
+  Arbitrary.map(({ base, damage }) => damage.reduce((acc, [kind, at]) => applyBreakage(acc, kind, at), base))
 )
