@@ -59,7 +59,9 @@ const WORDS = [
   "👨‍👩‍👧‍👦", "🏳️‍🌈", "🇯🇵", "🇺🇸🇬🇧", "\u200d", "\ufe0f", "e\u0301",
   "Հայաստան", "ԵՐԵՎԱՆ", "ދިވެހި", "ᏣᎳᎩ", "ᐃᓄᒃᑎᑐᑦ", "ⵜⴰⵎⴰⵣⵉⵖⵜ", "ꆈꌠꁱꂷ", "ᲡᲐᲥᲐᲠᲗᲕᲔᲚᲝ", "ⲙⲉⲧⲣⲉⲙⲛ̀ⲭⲏⲙⲓ",
   // words that end in a, i, o or u move the count of vowel-ending words
-  "habari", "kwenye", "Repubulika", "casa", "dengan", "Roma", "aaaa", "zoo"
+  "habari", "kwenye", "Repubulika", "casa", "dengan", "Roma", "aaaa", "zoo",
+  // Devanagari's vowel sign AU moves the same count up (Bodo), its vowel sign II and letter TA move it down
+  "माउसखौ", "खौ", "सावगारिखौ", "कौन", "तारीख", "सालाय लांबाय"
 ] as const
 
 /** A run of one character, often long: letters, digits, marks, blanks, symbols. */
@@ -621,6 +623,52 @@ describe("the level of ASCII text in a language other than English", () => {
       const atLevel = rawEstimateWith(foreign + words, table) - rawEstimateWith(foreign, table)
       const inEnglish = rawEstimateWith(english + words, table) - rawEstimateWith(english, table)
       expect(atLevel, table.encoding).toBeGreaterThan(inEnglish)
+    }
+  })
+})
+
+describe("Bodo, told apart from the other languages of the Devanagari script", () => {
+  const counts = new Float64Array(STEP_COUNT)
+  const features = new Float64Array(featureNames().length)
+  /** How many steps of `text` carry the adjustment of Devanagari text at the `FOREIGN` level (Bodo). */
+  const bodoSteps = (text: string): number => {
+    stepCountsInto(text, o200k, counts)
+    featuresOf(counts, true, features)
+    const names = featureNames()
+    let n = 0
+    for (let j = 0; j < names.length; j++) if (/^L5:w[ls]:devanagari/.test(names[j] as string)) n += features[j] as number
+    return n
+  }
+  // a Bodo sentence without the vowel sign AU, the vowel sign II or the letter TA: it moves no count
+  const neutral = " सालाय लांबाय थानो थाखाय गासै"
+
+  it("is reached at the second vowel sign AU before a vowel sign II or a letter TA, and left at the next of those", () => {
+    expect(bodoSteps(`माउस${neutral}`)).toBe(0)
+    expect(bodoSteps(`माउसखौ${neutral}`)).toBe(0)
+    expect(bodoSteps(`माउसखौ खौ${neutral}`)).toBeGreaterThan(0)
+    // one II or TA takes one AU back: a Hindi text with the odd कौन stays where it was
+    expect(bodoSteps(`माउसखौ खौ ती${neutral}`)).toBe(bodoSteps("माउसखौ खौ ती"))
+    expect(bodoSteps(`कौन तारीख${neutral}`)).toBe(0)
+    // Bodo text as the catalogues write it
+    expect(bodoSteps("सावगारिखौ दिन्थिफुंनाय। माउसखौ बाहाय। एकाउन्टखौ सुद्रा।")).toBeGreaterThan(0)
+  })
+
+  it("is priced by the fit: the same words cost more in Bodo text, with the o200k table", () => {
+    const after = (prefix: string) => rawEstimateWith(prefix + neutral, o200k) - rawEstimateWith(prefix, o200k)
+    expect(after("माउसखौ खौ")).toBeGreaterThan(after("माउस") + 2)
+  })
+
+  it("brings Bodo catalogues, 18-20% under before, within 5% in total with the o200k table, train and held out", () => {
+    for (const split of ["train", "holdout"] as const) {
+      const bodo = readMessages(split).filter((m) => m.category === "devanagari" && m.lang === "brx")
+      expect(bodo.length, split).toBeGreaterThan(15)
+      let est = 0
+      let exact = 0
+      for (const m of bodo) {
+        est += estimateTextWith(m.text, o200k)
+        exact += countTokens(m.text)
+      }
+      expect(Math.abs(est / exact - 1), split).toBeLessThan(0.05)
     }
   })
 })

@@ -12,11 +12,11 @@
  * most three, punctuation runs and whitespace runs, then merge bytes inside
  * each piece. A common word is one token, a long or rare one several, and how
  * many depends on the script (each script class has its own costs by position
- * in the word, and a text's language level moves Latin, Cyrillic and Arabic
- * word costs: German costs more than English, Polish or Ukrainian more still,
- * Bulgarian more than Russian, Uyghur more than Arabic, Swahili or Malagasy
- * without an accent, told apart by words that end in a, i, o or u, more than
- * English) and on the letters (a
+ * in the word, and a text's language level moves Latin, Cyrillic, Arabic and
+ * Devanagari word costs: German costs more than English, Polish or Ukrainian
+ * more still, Bulgarian more than Russian, Uyghur more than Arabic, Bodo more
+ * than Hindi, Swahili or Malagasy without an accent, told apart by words that
+ * end in a, i, o or u, more than English) and on the letters (a
  * cluster of consonants or a letter rare in English breaks merges; the first
  * word of a text has no blank before it to merge with); a
  * run of one repeated character merges into long tokens (64 dashes are one
@@ -172,7 +172,16 @@ const ARABIC_FORM = 81
 // "kwenye", "Roma") adds to the count of vowel-ending words that prices ASCII text as not English (see `FOREIGN`):
 // English words of four letters or more rarely end so.
 const LOWER_OPEN = 82
-const CLASS_COUNT = 83
+// Three Devanagari letters that tell Bodo from the other languages of the script (see `FOREIGN`), priced as the
+// others: the vowel sign AU (ौ), frequent in Bodo and rare elsewhere, and the vowel sign II (ी) and the letter TA (त),
+// frequent in Hindi, Marathi, Nepali, Maithili and Konkani and all but absent from Bodo.
+const DEVANAGARI_AU = 83
+const DEVANAGARI_II = 84
+const DEVANAGARI_TA = 85
+// The other combining marks of the Devanagari block, priced as `INDIC_MARK` (which the other Indic scripts keep): a
+// Bodo text's adjustment (see `isLeveled`) applies to its marks, and not to a Bengali text's.
+const DEVANAGARI_MARK = 86
+const CLASS_COUNT = 87
 /**
  * IPA Extensions and Spacing Modifier Letters: letters to Unicode, but apart from a few (Azerbaijani ə, ɔ and ɛ of
  * West African languages: one o200k token each) two tokens each alone, which merge with little around them
@@ -240,7 +249,7 @@ export const CLASS_NAMES = [
   "kannada", "malayalam", "sinhala", "thai", "georgian", "ethiopic", "otherLetter", "mark",
   "latinExtLower", "latinExtUpper", "cyrillicExtLower", "cyrillicExtUpper", "lowerVowel", "lowerRare", "cyrillicRu", "cyrillicBg", "arabicFa", "arabicUg",
   "pipe", "indicMark", "tab", "symbol2", "symbol3", "astralRare", "mathLetter", "emoji1", "astral4", "armenianUpper", "letter3", "letter2", "lao", "tibetan", "myanmar", "khmer", "jamo",
-  "compatJamo", "arabicForm", "lowerOpen", "run0", "run1", "run2", "run3", "run4", "run5", "run6", "run7", "run8"
+  "compatJamo", "arabicForm", "lowerOpen", "devanagariAu", "devanagariIi", "devanagariTa", "devanagariMark", "run0", "run1", "run2", "run3", "run4", "run5", "run6", "run7", "run8"
 ] as const
 
 /**
@@ -252,11 +261,16 @@ export const CLASS_NAMES = [
 const featureClass = (cls: number): string =>
   CLASS_NAMES[
     cls === CYRILLIC_RU || cls === CYRILLIC_BG ? CYRILLIC_LOWER : cls === LOWER_VOWEL || cls === LOWER_OPEN || cls === LOWER_RARE ? LOWER : cls === ARABIC_FA || cls === ARABIC_UG ? ARABIC
-    : cls === ARMENIAN_UPPER ? ARMENIAN : cls
+    : cls === ARMENIAN_UPPER ? ARMENIAN : cls === DEVANAGARI_AU || cls === DEVANAGARI_II || cls === DEVANAGARI_MARK ? INDIC_MARK : cls === DEVANAGARI_TA ? DEVANAGARI : cls
   ] as string
 
 const isLetter = (cls: number): boolean =>
-  (cls >= LOWER && cls <= ARABIC_UG) || cls === INDIC_MARK || cls === ARMENIAN_UPPER || (cls >= LETTER3 && cls <= LOWER_OPEN)
+  (cls >= LOWER && cls <= ARABIC_UG) || cls === INDIC_MARK || cls === ARMENIAN_UPPER || (cls >= LETTER3 && cls <= DEVANAGARI_MARK)
+/** A combining mark of the Indic scripts, Devanagari's included. */
+const isIndicMark = (cls: number): boolean => cls === INDIC_MARK || cls === DEVANAGARI_AU || cls === DEVANAGARI_II || cls === DEVANAGARI_MARK
+/** Letters and marks of the Devanagari script. */
+const isDevanagari = (cls: number): boolean =>
+  cls === DEVANAGARI || cls === DEVANAGARI_TA || cls === DEVANAGARI_AU || cls === DEVANAGARI_II || cls === DEVANAGARI_MARK
 // Conjoining jamo stay three tokens in a run of one of them as anywhere else: no run class to list per code point.
 const isRunnable = (cls: number): boolean => cls <= OTHER_WS || (cls >= PUNCT && cls <= BOX) || cls === PIPE || cls === TAB || (isLetter(cls) && cls !== JAMO)
 const isUpper = (cls: number): boolean =>
@@ -295,6 +309,15 @@ const isAlphabetic = (cls: number): boolean =>
  * pair of loanwords in English text ("video", "audio") moves it there only
  * until the next English words. A letter outside ASCII then sets the level as
  * from level 0.
+ *
+ * Devanagari text keeps the same count another way: the vowel sign AU (ौ)
+ * adds one, the vowel sign II (ी) or the letter TA (त) takes one away. Bodo
+ * writes AU often and the other two all but never; Hindi, Marathi, Nepali,
+ * Maithili and Konkani write them all the time and AU rarely. So a Bodo text
+ * climbs to the `FOREIGN` price, at which its letters and marks carry an
+ * adjustment of their own (its words split into more tokens: with the o200k
+ * table it came out 18-20% under), and another text falls back from an odd
+ * AU at its next II or TA.
  */
 const FOREIGN = 5
 /** The highest count of vowel-ending words (level `FOREIGN + VOWEL_ENDINGS_MAX - 1`, the last). */
@@ -314,7 +337,14 @@ const familyOf = (cls: number): string =>
   cls === LOWER || cls === UPPER || cls === LOWER_VOWEL || cls === LOWER_OPEN || cls === LOWER_RARE ? "ascii"
   : cls === CYRILLIC_LOWER || cls === CYRILLIC_UPPER || cls === CYRILLIC_EXT_LOWER || cls === CYRILLIC_EXT_UPPER || cls === CYRILLIC_RU || cls === CYRILLIC_BG ? "cyrillic"
   : cls === ARABIC || cls === ARABIC_FA || cls === ARABIC_UG ? "arabic"
+  : isDevanagari(cls) ? "devanagari"
   : "latin"
+/**
+ * Whether a letter of class `cls` carries an adjustment at the priced level `level`: Latin, Cyrillic and Arabic-script
+ * letters at every level above 0, and Devanagari letters and marks at `FOREIGN`, which a Devanagari text reaches as
+ * Bodo (see `nextLevel`).
+ */
+const isLeveled = (cls: number, level: number): boolean => level > 0 && (isAlphabetic(cls) || (level === FOREIGN && isDevanagari(cls)))
 /** The level after a letter of class `cls` at `level`: another alphabet outranks everything, Russian outranks Bulgarian. */
 const levelAfterLetter = (level: number, cls: number): number => {
   if (level === 2) return 2
@@ -434,6 +464,10 @@ const baseClasses = (): Uint8Array => {
   script(c, 0xd00, 0xd7f, MALAYALAM)
   script(c, 0xd80, 0xdff, SINHALA)
   for (let cp = 0x900; cp <= 0xdff; cp++) if (MARK_RE.test(String.fromCharCode(cp))) c[cp] = INDIC_MARK
+  for (let cp = 0x900; cp <= 0x97f; cp++) if (c[cp] === INDIC_MARK) c[cp] = DEVANAGARI_MARK
+  c[0x94c] = DEVANAGARI_AU
+  c[0x940] = DEVANAGARI_II
+  c[0x924] = DEVANAGARI_TA
   script(c, 0xe00, 0xe7f, THAI)
   script(c, 0xe80, 0xeff, LAO)
   script(c, 0xf00, 0xfff, TIBETAN)
@@ -608,12 +642,21 @@ const nextLevel = (level: number, state: number, cls: number, to: number): numbe
   const byLetter = cls === MARK && inWord(state) ? levelAfterLetter(base, LATIN_LOWER) : levelAfterLetter(base, cls)
   if (byLetter !== base) return byLetter
   if (level !== 0 && level < FOREIGN) return level
+  // Devanagari text counts on as ASCII text does: up on the vowel sign AU, which Bodo writes often and the script's
+  // other languages rarely, down on the vowel sign II or the letter TA, which Bodo all but never writes. A Bodo text
+  // climbs to the count priced as `FOREIGN`; a Hindi text with the odd AU falls back at once.
+  if (cls === DEVANAGARI_AU || cls === DEVANAGARI_II || cls === DEVANAGARI_TA) {
+    return countLevel(vowelEndingsAt(level) + (cls === DEVANAGARI_AU ? 1 : -1))
+  }
   if (!inWord(state) || (inWord(to) && wordPos(to) > 1) || wordPos(state) < 4) return level
   const tail = wordTail(state)
   const count = vowelEndingsAt(level)
   const after = tail === 7 ? count + 1 : tailConsonants(tail) > 0 ? count - 1 : count
-  return after <= 0 ? 0 : FOREIGN + Math.min(after, VOWEL_ENDINGS_MAX) - 1
+  return countLevel(after)
 }
+
+/** The level of a count of vowel-ending words (or Bodo markers): 0 for none, else the `FOREIGN` level that holds it. */
+const countLevel = (count: number): number => (count <= 0 ? 0 : FOREIGN + Math.min(count, VOWEL_ENDINGS_MAX) - 1)
 
 /** The run-length bucket (0..4) of a punctuation or blank run that reaches length `n` (n >= 2). */
 const runBucket = (n: number): number => (n <= 2 ? 0 : n === 3 ? 1 : n <= 7 ? 2 : n <= 15 ? 3 : 4)
@@ -661,11 +704,11 @@ interface Step {
 const stepOf = (state: number, cls: number, level: number): Step => {
   const f: Array<string> = [`c:${featureClass(cls)}`]
   // Latin and Cyrillic letters of a text at a higher language level carry an adjustment per position bucket.
-  const lv = level > 0 && isAlphabetic(cls) ? `L${level}:` : ""
+  const lv = isLeveled(cls, level) ? `L${level}:` : ""
   const ctx = contextOf(state)
   if (isLetter(cls)) {
     const name = featureClass(cls)
-    const continues = cls === MARK || cls === INDIC_MARK ? inWord(state) : inWord(state) && !(isUpper(cls) && wordLower(state))
+    const continues = cls === MARK || isIndicMark(cls) ? inWord(state) : inWord(state) && !(isUpper(cls) && wordLower(state))
     if (continues) {
       const pos = wordPos(state)
       const p = Math.min(pos + 1, WORD_MAX)
@@ -889,7 +932,7 @@ const stateMachine = (): Machine => {
         const key = (level * STATE_COUNT + state) * STRIDE + cls
         const k0 = state * STRIDE + cls
         let to: number
-        if (level > 0 && (priced === 0 || !isAlphabetic(cls))) {
+        if (level > 0 && !isLeveled(cls, priced)) {
           row[key] = row[k0] as number
           to = (next[k0] as number) % STATE_COUNT
         } else {
