@@ -430,7 +430,6 @@ const applyBreakage = (messages: Array<Message.Message>, kind: Breakage, at: num
   }
 }
 
-
 // ---------------------------------------------------------------------------
 // agent histories: long tool outputs, CJK, files, thinking, parallel calls
 // ---------------------------------------------------------------------------

@@ -703,7 +703,7 @@ interface Step {
  */
 const stepOf = (state: number, cls: number, level: number): Step => {
   const f: Array<string> = [`c:${featureClass(cls)}`]
-  // Latin and Cyrillic letters of a text at a higher language level carry an adjustment per position bucket.
+  // Letters of a text at a higher language level carry an adjustment per position bucket (see `isLeveled`).
   const lv = isLeveled(cls, level) ? `L${level}:` : ""
   const ctx = contextOf(state)
   if (isLetter(cls)) {
