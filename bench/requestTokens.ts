@@ -49,7 +49,7 @@ import type { ChatRequestLike } from "../src/internal/openAiChatPrompt.js"
 import { Anthropic, Gemini, OpenAiChat, OpenAiResponses } from "../src/providers/index.js"
 import { countOptions, hasDefinitions, KNOWN_DEVIATIONS, loadRequestCases } from "../test/fixtures/requestTokensCases.js"
 import { loadRecordedRequests, type RecordedRequest } from "../test/fixtures/requestTranscriptCases.js"
-import { claudeGeneration, hasParallelCalls, isResponsesInSample, loadUsageSet, type ResponsesKind, responsesKindOf, type ResponsesRequest } from "../test/usageData.js"
+import { claudeGeneration, hasParallelCalls, isResponsesInSample, loadUsageSet, priorsLeavingOutEachSuite, type ResponsesKind, responsesKindOf, type ResponsesRequest } from "../test/usageData.js"
 import { consume, fmt, table, timePerCall } from "./measure.js"
 
 // the exact layers load gpt-tokenizer's vocabularies when built (top-level await); once built, they run synchronously
@@ -226,19 +226,13 @@ const runAnthropicUsage = (): void => {
     for (const { c, request } of read) if (c.source.repo !== suite) Effect.runSync(calibration.recordRequest(claudeGeneration(c.request.model), request, c.input_tokens, options(c)))
     for (const { c, request } of read) if (c.source.repo === suite) calibrated.set(c, calibration.estimatorFor(claudeGeneration(c.request.model)).estimateRequest(request, options(c)).total)
   }
-  // before any report: a prior per model, the median ratio (framing out, as recordRequest measures) of the other suites
+  // before any report: a prior per model, from the other suites (see priorsLeavingOutEachSuite)
+  const requestOf = new Map(read.map(({ c, request }) => [c, request]))
+  const priors = priorsLeavingOutEachSuite(read.map((x) => x.c), (c) => heuristic.o200k.estimateRequest(requestOf.get(c)!, options(c)), (c) => c.input_tokens)
   const primed = new Map<AnthropicCase, number>()
-  for (const suite of new Set(read.map((x) => x.c.source.repo))) {
-    const ratios = read.filter((x) => x.c.source.repo !== suite).map(({ c, request }) => {
-      const estimate = heuristic.o200k.estimateRequest(request, options(c))
-      return (c.input_tokens - estimate.framing) / (estimate.total - estimate.framing)
-    }).sort((a, b) => a - b)
-    const prior = ratios[Math.floor(ratios.length / 2)]!
-    for (const { c, request } of read) {
-      if (c.source.repo !== suite) continue
-      const calibration = Effect.runSync(Calibration.make(heuristic.o200k, { priorFactors: { [c.request.model]: prior } }))
-      primed.set(c, calibration.estimatorFor(c.request.model).estimateRequest(request, options(c)).total)
-    }
+  for (const { c, request } of read) {
+    const calibration = Effect.runSync(Calibration.make(heuristic.o200k, { priorFactors: { [c.request.model]: priors.get(c.source.repo)! } }))
+    primed.set(c, calibration.estimatorFor(c.request.model).estimateRequest(request, options(c)).total)
   }
   const rows: Array<Array<string>> = []
   const subsets = [

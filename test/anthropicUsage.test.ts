@@ -12,7 +12,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { Calibration, type Request, TokenEstimator } from "../src/index.js"
 import { Anthropic } from "../src/providers/index.js"
-import { claudeGeneration, expectPinnedSources, loadUsageSet, quantile, relativeError } from "./usageSets.js"
+import { claudeGeneration, expectPinnedSources, loadUsageSet, priorsLeavingOutEachSuite, quantile, relativeError } from "./usageSets.js"
 
 interface UsageCase {
   readonly source: { readonly repo: string; readonly path: string; readonly commit: string; readonly interaction: number }
@@ -51,32 +51,23 @@ describe("Anthropic requests recorded with the input they were billed for (test/
   })
 
   it("a prior from the other suites' median ratio, before any report: within 7.5% at the median, 20% at the 90th percentile, under on at most half", () => {
-    const scaled = ({ c, request }: (typeof read)[number]) => {
-      const estimate = heuristic.estimateRequest(request, options(c))
-      // what the factor scales: the estimate and the report without the documented framing, as recordRequest measures
-      return (c.input_tokens - estimate.framing) / (estimate.total - estimate.framing)
-    }
+    const requestOf = new Map(read.map(({ c, request }) => [c, request]))
+    const priors = priorsLeavingOutEachSuite(cases, (c) => heuristic.estimateRequest(requestOf.get(c)!, options(c)), (c) => c.input_tokens)
     const before: Array<number> = []
     const after: Array<number> = []
     let underBefore = 0
     let underAfter = 0
-    const priors: Array<number> = []
-    for (const suite of new Set(cases.map((c) => c.source.repo))) {
-      const prior = quantile(read.filter(({ c }) => c.source.repo !== suite).map(scaled), 0.5)
-      priors.push(prior)
-      for (const { c, request } of read) {
-        if (c.source.repo !== suite) continue
-        const calibration = Effect.runSync(Calibration.make(heuristic, { priorFactors: { [c.request.model]: prior } }))
-        const plain = heuristic.estimateRequest(request, options(c)).total
-        const primed = calibration.estimatorFor(c.request.model).estimateRequest(request, options(c)).total
-        before.push(errorOf(plain, c))
-        after.push(errorOf(primed, c))
-        if (plain < c.input_tokens) underBefore++
-        if (primed < c.input_tokens) underAfter++
-      }
+    for (const { c, request } of read) {
+      const calibration = Effect.runSync(Calibration.make(heuristic, { priorFactors: { [c.request.model]: priors.get(c.source.repo)! } }))
+      const plain = heuristic.estimateRequest(request, options(c)).total
+      const primed = calibration.estimatorFor(c.request.model).estimateRequest(request, options(c)).total
+      before.push(errorOf(plain, c))
+      after.push(errorOf(primed, c))
+      if (plain < c.input_tokens) underBefore++
+      if (primed < c.input_tokens) underAfter++
     }
     // the README's figure: every suite's prior, from the other four, is 1.2 to 1.25
-    for (const prior of priors) {
+    for (const prior of priors.values()) {
       expect(prior).toBeGreaterThan(1.19)
       expect(prior).toBeLessThan(1.26)
     }

@@ -117,6 +117,27 @@ export const relativeError = (estimate: number, actual: number): number => Math.
 /** The `q` quantile (nearest rank) of `xs`. */
 export const quantile = (xs: ReadonlyArray<number>, q: number): number => [...xs].sort((a, b) => a - b)[Math.ceil(q * xs.length) - 1]!
 
+/**
+ * For each suite, a calibration prior its own requests did not inform: the median, over the other suites' requests,
+ * of what a calibration factor scales (the billed input over the estimate, both without the documented framing, as
+ * `Calibration.recordRequest` measures them).
+ */
+export const priorsLeavingOutEachSuite = <A extends Recorded>(
+  cases: ReadonlyArray<A>,
+  estimate: (c: A) => { readonly total: number; readonly framing: number },
+  billed: (c: A) => number
+): ReadonlyMap<string, number> => {
+  const ratios = cases.map((c) => {
+    const e = estimate(c)
+    return { suite: c.source.repo, ratio: (billed(c) - e.framing) / (e.total - e.framing) }
+  })
+  const out = new Map<string, number>()
+  for (const { suite } of ratios) {
+    if (!out.has(suite)) out.set(suite, quantile(ratios.filter((r) => r.suite !== suite).map((r) => r.ratio), 0.5))
+  }
+  return out
+}
+
 /** The Claude generation a calibration learns one factor for: Claude 2 and 3 apart from Claude 4 and later. */
 export const claudeGeneration = (model: string): string => (/claude-(2|3|instant)/.test(model) ? "claude-3" : "claude-4")
 
