@@ -54,16 +54,22 @@ const Positive = Schema.Finite.check(Schema.isGreaterThan(0))
  *   ratio, up to `maxStep`; no outlier is rejected before `warmup`). For a
  *   model whose tokenizer is known to count more or less than the base
  *   estimator, such as Claude against the o200k-fitted heuristic (the README,
- *   "Claude and Gemini", gives a measured one). `initialFactors` wins for a
- *   model in both, and a snapshot leaves out a model no report has moved from
- *   its prior (the prior is configuration, not something learned).
+ *   "Claude and Gemini", gives a measured one). A key ending in `*` is a
+ *   prefix (`"claude-*"`, or `"*"` for every model): a model without a key
+ *   of its own takes the prior of the longest prefix it starts with, and
+ *   learns a factor of its own from there. A `*` anywhere else is refused.
+ *   `initialFactors` wins for a model in both, and a snapshot leaves out a
+ *   model no report has moved from its prior (the prior is configuration,
+ *   not something learned).
  *
  * @example
  * const calibration = yield* Calibration.make(TokenEstimator.heuristic, {
  *   alpha: 0.05,
- *   initialFactors: { "claude-sonnet-4": 1.18 } // a snapshot() saved by an earlier run
+ *   initialFactors: { "claude-sonnet-4": 1.18 }, // a snapshot() saved by an earlier run
+ *   priorFactors: { "claude-*": 1.22 } // where every other Claude model starts
  * })
  * calibration.factor("claude-sonnet-4") // 1.18
+ * calibration.factor("claude-opus-4-1") // 1.22
  *
  * @since 0.1.0
  */
@@ -229,6 +235,13 @@ const build = (base: Service, options: CalibrationOptions): CalibrationService =
   const minEstimate = options.minEstimate ?? 16
   const initial = options.initialFactors ?? {}
   const prior = options.priorFactors ?? {}
+  // the prefix keys ("claude-*"), longest first: a model takes the most specific one it starts with
+  const priorPrefixes = Object.keys(prior)
+    .filter((key) => key.endsWith("*"))
+    .map((key) => ({ prefix: key.slice(0, -1), factor: prior[key]! }))
+    .sort((a, b) => b.prefix.length - a.prefix.length)
+  const priorOf = (model: string): number | undefined =>
+    Object.hasOwn(prior, model) ? prior[model] : priorPrefixes.find(({ prefix }) => model.startsWith(prefix))?.factor
   const models = new Map<string, ModelState>()
   /** The log factor each request estimate of `estimatorFor` was made with, by the estimate object's identity. */
   const requestFactors = new WeakMap<RequestEstimate, number>()
@@ -238,7 +251,7 @@ const build = (base: Service, options: CalibrationOptions): CalibrationService =
     if (state === undefined) {
       // own keys only: a model named "constructor" or "__proto__" has no inherited factor
       const restored = Object.hasOwn(initial, model) ? initial[model] : undefined
-      const start = restored ?? (Object.hasOwn(prior, model) ? prior[model] : undefined)
+      const start = restored ?? priorOf(model)
       const logFactor = start !== undefined ? clamp(Math.log(start), minLog, maxLog) : 0
       state = {
         logFactor,
@@ -391,7 +404,8 @@ const build = (base: Service, options: CalibrationOptions): CalibrationService =
 
 /**
  * Builds a calibration over a base estimator, checking its options. Each
- * model has a factor `f` (start: `initialFactors[model]` or 1) kept as
+ * model has a factor `f` (start: `initialFactors[model]`, else its prior in
+ * `priorFactors`, else 1) kept as
  * `ℓ = ln f`. A report `(estimate, actual)` is handled as follows:
  *
  * 1. Ignored if `estimate < minEstimate`, or `estimate` or `actual` is not a
@@ -447,8 +461,18 @@ export const make = (base: Service, options?: CalibrationOptions): Effect.Effect
     Effect.flatMap((checked) => {
       const min = checked.minFactor ?? 0.25
       const max = checked.maxFactor ?? 4
-      return min > max
-        ? Effect.fail(new InvalidEstimatorOptions({ option: "minFactor", reason: `must not exceed maxFactor (${min} > ${max})` }))
+      if (min > max) {
+        return Effect.fail(new InvalidEstimatorOptions({ option: "minFactor", reason: `must not exceed maxFactor (${min} > ${max})` }))
+      }
+      // a "*" inside a key reads as a pattern that would never match: only a prefix ("claude-*") is one
+      const glob = Object.keys(checked.priorFactors ?? {}).find((key) => key.indexOf("*") !== -1 && key.indexOf("*") !== key.length - 1)
+      return glob !== undefined
+        ? Effect.fail(
+          new InvalidEstimatorOptions({
+            option: "priorFactors",
+            reason: `a "*" may only end a key, as a prefix of model names ("claude-*"); got ${JSON.stringify(glob)}`
+          })
+        )
         : Effect.succeed(build(base, checked))
     })
   )

@@ -251,6 +251,44 @@ describe("calibration", () => {
       })
     )
 
+    it.effect("a key ending in * is a prefix: a model without a key of its own takes the longest one it starts with", () =>
+      Effect.gen(function* () {
+        const calibration = makeCalibration(base(), {
+          priorFactors: { "claude-*": 1.2, "claude-3-haiku*": 1.1, "claude-sonnet-4-5": 1.3, "*": 1.05 }
+        })
+        expect(calibration.factor("claude-sonnet-4-5")).toBeCloseTo(1.3, 10)
+        expect(calibration.factor("claude-opus-4-1")).toBeCloseTo(1.2, 10)
+        expect(calibration.factor("claude-3-haiku-20240307")).toBeCloseTo(1.1, 10)
+        expect(calibration.factor("claude-")).toBeCloseTo(1.2, 10)
+        expect(calibration.factor("gpt-4o")).toBeCloseTo(1.05, 10)
+        expect(calibration.estimatorFor("claude-opus-4-1").estimateText("x".repeat(100))).toBe(120)
+        // each model learns its own factor from the shared prior: a report for one leaves the others at it
+        yield* calibration.record("claude-opus-4-1", 1200, 1250)
+        expect(calibration.factor("claude-opus-4-1")).toBeCloseTo(1.25, 10)
+        expect(calibration.factor("claude-haiku-4-5")).toBeCloseTo(1.2, 10)
+        // only the model a report moved is learned; the others are still at the configured prior
+        expect(calibration.snapshot()).toEqual({ "claude-opus-4-1": calibration.factor("claude-opus-4-1") })
+        // without a "*" key, a model no key names starts at 1; initialFactors still wins over a prefix
+        const some = makeCalibration(base(), { priorFactors: { "claude-*": 1.2 }, initialFactors: { "claude-opus-4-1": 1.4 } })
+        expect(some.factor("gpt-4o")).toBe(1)
+        expect(some.factor("claude-opus-4-1")).toBeCloseTo(1.4, 10)
+        expect(some.factor("Claude-opus-4-1")).toBe(1)
+      })
+    )
+
+    it.effect("a * that does not end a key is refused when the calibration is built, naming the key", () =>
+      Effect.gen(function* () {
+        for (const key of ["claude-*-sonnet", "*-mini", "**"]) {
+          const error = yield* Effect.flip(Calibration.make(base(), { priorFactors: { [key]: 1.2 } }))
+          expect(error._tag).toBe("InvalidEstimatorOptions")
+          expect(error.message).toContain("priorFactors")
+          expect(error.message).toContain(JSON.stringify(key))
+        }
+        const fine = yield* Calibration.make(base(), { priorFactors: { "claude-*": 1.2, "*": 1.1 } })
+        expect(fine.factor("claude-x")).toBeCloseTo(1.2, 10)
+      })
+    )
+
     it.effect("a prior that is not a positive finite number is refused when the calibration is built", () =>
       Effect.gen(function* () {
         for (const bad of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {

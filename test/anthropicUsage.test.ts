@@ -57,8 +57,15 @@ describe("Anthropic requests recorded with the input they were billed for (test/
     const after: Array<number> = []
     let underBefore = 0
     let underAfter = 0
+    // one prior for every Claude model, as the README gives it: 19 models, from claude-2.1 to the Claude 5 family
+    const calibrations = new Map(
+      [...priors].map(([suite, prior]) => [suite, Effect.runSync(Calibration.make(heuristic, { priorFactors: { "claude-*": prior } }))])
+    )
+    const models = new Set(cases.map((c) => c.request.model))
+    expect(models.size).toBe(19)
     for (const { c, request } of read) {
-      const calibration = Effect.runSync(Calibration.make(heuristic, { priorFactors: { [c.request.model]: priors.get(c.source.repo)! } }))
+      const calibration = calibrations.get(c.source.repo)!
+      expect(calibration.factor(c.request.model)).toBeCloseTo(priors.get(c.source.repo)!, 10)
       const plain = heuristic.estimateRequest(request, options(c)).total
       const primed = calibration.estimatorFor(c.request.model).estimateRequest(request, options(c)).total
       before.push(errorOf(plain, c))
