@@ -7,7 +7,8 @@
  * packages pinned below (or, for a few machine-text kinds, is computed from
  * such files or from a seeded generator, which SOURCES.md says). The script
  * downloads them with the ordinary clients (`npm pack`, `apt-get download`,
- * never installing anything) into a cache directory (`$CORPUS_CACHE`, default
+ * never installing anything; some pins are Debian security updates, so the
+ * package lists must be current: `apt-get update` first) into a cache directory (`$CORPUS_CACHE`, default
  * `<tmpdir>/eam-corpus-cache`), extracts them (`unzip` opens Firefox's language
  * packs), turns HTML, manual pages, gettext catalogues and Fluent files into
  * plain text, cuts every document into message-sized pieces, and writes
@@ -1419,6 +1420,22 @@ const CATALOGUE_LANGUAGES: ReadonlyArray<readonly [Category, ReadonlyArray<strin
 /** The script groups of `CATALOGUE_LANGUAGES`, held out in four translation domains. */
 const CATALOGUE_SCRIPTS = new Set<Category>(CATALOGUE_LANGUAGES.map(([category]) => category))
 
+/**
+ * The script groups with sources beyond catalogues (manual pages, Debian's documents, LibreOffice's help) and the
+ * languages in which their held-out side draws File Roller's, Simple Scan's and Synaptic's catalogues besides VLC's, as
+ * the catalogue scripts' and the Latin group's do: a held-out side of one or two projects measures those projects.
+ */
+const HELD_OUT_APP_LANGUAGES: ReadonlyArray<readonly [Category, ReadonlyArray<string>]> = [
+  ["cyrillic", ["ru", "uk", "bg", "be", "mk", "sr", "kk"]],
+  ["greek", ["el"]],
+  ["chinese", ["zh_CN"]],
+  ["japanese", ["ja"]],
+  ["korean", ["ko"]]
+]
+
+/** The script groups held out in File Roller, Simple Scan and Synaptic besides VLC. */
+const HELD_OUT_APP_SCRIPTS = new Set<Category>([...CATALOGUE_SCRIPTS, ...HELD_OUT_APP_LANGUAGES.map(([category]) => category)])
+
 /** Characters kept per category and split (UTF-16 code units). */
 const capOf = (category: Category, split: Split): number => {
   const group = groupOf(category)
@@ -1438,9 +1455,11 @@ const capOf = (category: Category, split: Split): number => {
   // new domains add to the old ones instead of displacing them.
   if (split === "train" && WIDE_SCRIPTS.has(category)) return 150_000
   if (split === "train") return (group === "prose" && base <= 60_000) || category === "minified-js" ? 90_000 : base
-  // Their held-out side takes twice the usual share, so VLC keeps about what it held alone and the other domains add to it.
-  if (CATALOGUE_SCRIPTS.has(category)) return Math.round(base * 0.8 * 2)
-  return Math.round(base * (group === "prose" && base <= 60_000 ? 0.8 : 0.6))
+  const share = group === "prose" && base <= 60_000 ? 0.8 : 0.6
+  // A script held out in File Roller, Simple Scan and Synaptic besides VLC takes twice the usual share, so VLC keeps about
+  // what it held alone and the other domains add to it.
+  if (HELD_OUT_APP_SCRIPTS.has(category)) return Math.round(base * share * 2)
+  return Math.round(base * share)
 }
 
 /**
@@ -1578,6 +1597,10 @@ const main = async (): Promise<void> => {
     for (const lang of vlc) vlcCatalogue(lang, category)
     // The held-out domains next to VLC, in every language of the group that they translate (a language one lacks adds nothing).
     for (const pkg of [PKG.fileRoller, PKG.simpleScan, PKG.synaptic]) for (const lang of new Set([...gtk, ...vlc])) appCatalogues(pkg, lang, category)
+  }
+  // Cyrillic, Greek and CJK are held out in the same three domains besides VLC and the installation guide.
+  for (const [category, langs] of HELD_OUT_APP_LANGUAGES) {
+    for (const pkg of [PKG.fileRoller, PKG.simpleScan, PKG.synaptic]) for (const lang of langs) appCatalogues(pkg, lang, category)
   }
   libreofficeHelp("hi", "devanagari", shareOf(/[\u0900-\u097f]/g))
   // Two more translation domains (a drawing program, a browser) for the scripts whose bias moved most between domains;
