@@ -1,8 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Arbitrary, Effect, Layer, Schema } from "effect"
 import { Message } from "../src/index.js"
 import * as Calibration from "../src/Calibration.js"
 import * as TokenEstimator from "../src/TokenEstimator.js"
+import { intBetween } from "./arbitraries.js"
 
 const run = Effect.runSync
 const makeCalibration = (base: TokenEstimator.Service, options?: Calibration.CalibrationOptions) => run(Calibration.make(base, options))
@@ -274,6 +275,39 @@ describe("calibration", () => {
         expect(some.factor("claude-opus-4-1")).toBeCloseTo(1.4, 10)
         expect(some.factor("Claude-opus-4-1")).toBe(1)
       })
+    )
+
+    // model names as agents switch between them: a family, a generation, a size, sometimes a date
+    const family = Arbitrary.schema(Schema.Literals(["claude-", "gpt-", "gemini-", "o"]))
+    const part = Arbitrary.schema(Schema.Literals(["3", "3-5", "4", "4-5", "5", "sonnet", "opus", "haiku", "mini", "flash", "pro", "20250514"]))
+    const modelName = Arbitrary.all([family, Arbitrary.array(part, { minLength: 0, maxLength: 3 })]).pipe(
+      Arbitrary.map(([f, parts]) => f + parts.join("-"))
+    )
+
+    it.prop(
+      "a model's starting factor is its own key's prior, else its longest matching prefix's, else 1, whatever the keys",
+      [
+        Arbitrary.array(modelName, { minLength: 1, maxLength: 8 }),
+        // keys: cuts of the generated names (a prefix, or the whole name), each with a factor in percent
+        Arbitrary.array(Arbitrary.all([intBetween(0, 7), intBetween(0, 30), Arbitrary.schema(Schema.Boolean), intBetween(50, 300)]), { maxLength: 10 })
+      ],
+      ([models, cuts]) => {
+        const priorFactors: Record<string, number> = {}
+        for (const [which, at, prefix, percent] of cuts) {
+          const name = models[which % models.length]!
+          priorFactors[prefix ? `${name.slice(0, at)}*` : name] = percent / 100
+        }
+        const calibration = Effect.runSync(Calibration.make(TokenEstimator.heuristic, { priorFactors }))
+        for (const model of [...models, "mistral-large"]) {
+          const prefixes = Object.keys(priorFactors).filter((key) => key.endsWith("*") && model.startsWith(key.slice(0, -1)))
+          const longest = prefixes.sort((a, b) => b.length - a.length)[0]
+          const expected = Object.hasOwn(priorFactors, model) ? priorFactors[model]! : longest !== undefined ? priorFactors[longest]! : 1
+          expect(calibration.factor(model)).toBeCloseTo(expected, 10)
+        }
+        // nothing was learned: a snapshot has no model in it
+        expect(calibration.snapshot()).toEqual({})
+      },
+      { timeout: 60_000 }
     )
 
     it.effect("a * that does not end a key is refused when the calibration is built, naming the key", () =>
