@@ -226,13 +226,14 @@ const runAnthropicUsage = (): void => {
     for (const { c, request } of read) if (c.source.repo !== suite) Effect.runSync(calibration.recordRequest(claudeGeneration(c.request.model), request, c.input_tokens, options(c)))
     for (const { c, request } of read) if (c.source.repo === suite) calibrated.set(c, calibration.estimatorFor(claudeGeneration(c.request.model)).estimateRequest(request, options(c)).total)
   }
-  // before any report: a prior per model, from the other suites (see priorsLeavingOutEachSuite)
+  // before any report: one prior for every Claude model ("claude-*", as the README gives it), from the other suites
+  // (see priorsLeavingOutEachSuite)
   const requestOf = new Map(read.map(({ c, request }) => [c, request]))
   const priors = priorsLeavingOutEachSuite(read.map((x) => x.c), (c) => heuristic.o200k.estimateRequest(requestOf.get(c)!, options(c)), (c) => c.input_tokens)
+  const priming = new Map([...priors].map(([suite, prior]) => [suite, Effect.runSync(Calibration.make(heuristic.o200k, { priorFactors: { "claude-*": prior } }))]))
   const primed = new Map<AnthropicCase, number>()
   for (const { c, request } of read) {
-    const calibration = Effect.runSync(Calibration.make(heuristic.o200k, { priorFactors: { [c.request.model]: priors.get(c.source.repo)! } }))
-    primed.set(c, calibration.estimatorFor(c.request.model).estimateRequest(request, options(c)).total)
+    primed.set(c, priming.get(c.source.repo)!.estimatorFor(c.request.model).estimateRequest(request, options(c)).total)
   }
   const rows: Array<Array<string>> = []
   const subsets = [

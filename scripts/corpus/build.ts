@@ -403,9 +403,14 @@ const stringDocs = (pkg: Package, label: string, category: Category, lang: strin
   }
 }
 
-/** Translated strings of gettext catalogues (`.mo`) of one language, entries one per line. */
-const catalogues = (pkg: Package, lang: string, category: Category, dir: string, maxDocs = 6, label = lang): void => {
+/**
+ * Translated strings of gettext catalogues (`.mo`) of one language, entries one per line. A package that lacks the
+ * language adds nothing, unless the folder is `required` (a package named after the language: a missing folder there
+ * is a wrong folder name, which would otherwise add nothing silently).
+ */
+const catalogues = (pkg: Package, lang: string, category: Category, dir: string, maxDocs = 6, label = lang, required = false): void => {
   const root = fetchPackage(pkg)
+  if (required && !fs.existsSync(path.join(root, dir))) throw new Error(`${pkg.name}: no ${dir}`)
   const r = reservedSet()
   const files = listFiles(path.join(root, dir), /\.mo$/).filter((f) => !r.mo.has(path.basename(f, ".mo")))
   stringDocs(pkg, label, category, lang, dir, files.map((f) => ({ f, strings: moStrings(path.join(root, dir, f)) })), maxDocs, (f) => path.basename(f, ".mo"))
@@ -499,13 +504,12 @@ const propertiesStrings = (text: string, keep: (s: string) => boolean): Array<st
 
 /**
  * LibreOffice's catalogues of one language. The package is named after the Debian spelling ("zh-cn", "pa-in"), the
- * folder after the locale ("zh_CN", "pa_IN"); a language asked for must have one (a wrong folder would add nothing,
- * silently, as it did for Chinese and Punjabi until the folder was checked).
+ * folder after the locale ("zh_CN", "pa_IN"), and the package of a language must have it (a wrong folder name added
+ * nothing, silently, for Chinese and Punjabi until the folder was required).
  */
 const loCatalogues = (lang: string, category: Category, maxDocs = 6): void => {
-  const dir = `usr/lib/libreoffice/program/resource/${lang.replace(/-([a-z]+)$/, (_, region: string) => `_${region.toUpperCase()}`)}/LC_MESSAGES`
-  if (!fs.existsSync(path.join(fetchPackage(loL10n(lang)), dir))) throw new Error(`${loL10n(lang).name}: no ${dir}`)
-  catalogues(loL10n(lang), lang, category, dir, maxDocs)
+  const locale = lang.replace(/-([a-z]+)$/, (_, region: string) => `_${region.toUpperCase()}`)
+  catalogues(loL10n(lang), lang, category, `usr/lib/libreoffice/program/resource/${locale}/LC_MESSAGES`, maxDocs, lang, true)
 }
 
 const gtkCatalogue = (lang: string, category: Category): void =>
@@ -519,6 +523,12 @@ const gnomeCatalogues = (lang: string, category: Category): void => {
 /** An application's catalogues of one language under `usr/share/locale` (none when it lacks the language). */
 const appCatalogues = (pkg: Package, lang: string, category: Category, maxDocs = 2): void =>
   catalogues(pkg, lang, category, `usr/share/locale/${lang}/LC_MESSAGES`, maxDocs, lang)
+
+/** The held-out applications beside VLC (File Roller, Simple Scan, Synaptic), in each of `langs` they translate. */
+const heldOutAppCatalogues = (langs: Iterable<string>, category: Category): void => {
+  const list = [...langs]
+  for (const pkg of [PKG.fileRoller, PKG.simpleScan, PKG.synaptic]) for (const lang of list) appCatalogues(pkg, lang, category)
+}
 
 const vlcCatalogue = (lang: string, category: Category): void =>
   catalogues(PKG.vlc, lang, category, `usr/share/locale/${lang}/LC_MESSAGES`, 6, lang)
@@ -1581,7 +1591,7 @@ const main = async (): Promise<void> => {
   for (const lang of LATIN_MORE_FIREFOX) firefoxStrings(lang, "latin", 2, lang.split("-")[0], hasWord)
   for (const lang of ["ca", "id"]) installationGuide(lang, "latin", 8)
   for (const lang of LATIN_MORE_VLC) vlcCatalogue(lang, "latin")
-  for (const pkg of [PKG.fileRoller, PKG.simpleScan, PKG.synaptic]) for (const lang of LATIN_MORE_HELD_OUT) appCatalogues(pkg, lang, "latin")
+  heldOutAppCatalogues(LATIN_MORE_HELD_OUT, "latin")
   // cyrillic
   for (const lang of ["ru", "uk", "mk", "sr"]) manPages(manL10n(lang), lang, "cyrillic", 12)
   for (const lang of ["ru", "uk", "bg", "kk", "be", "mk", "sr"]) loCatalogues(lang, "cyrillic", 2)
@@ -1604,12 +1614,10 @@ const main = async (): Promise<void> => {
     for (const lang of gtk) gnomeCatalogues(lang, category)
     for (const lang of vlc) vlcCatalogue(lang, category)
     // The held-out domains next to VLC, in every language of the group that they translate (a language one lacks adds nothing).
-    for (const pkg of [PKG.fileRoller, PKG.simpleScan, PKG.synaptic]) for (const lang of new Set([...gtk, ...vlc])) appCatalogues(pkg, lang, category)
+    heldOutAppCatalogues(new Set([...gtk, ...vlc]), category)
   }
   // Cyrillic, Greek and CJK are held out in the same three domains besides VLC and the installation guide.
-  for (const [category, langs] of HELD_OUT_APP_LANGUAGES) {
-    for (const pkg of [PKG.fileRoller, PKG.simpleScan, PKG.synaptic]) for (const lang of langs) appCatalogues(pkg, lang, category)
-  }
+  for (const [category, langs] of HELD_OUT_APP_LANGUAGES) heldOutAppCatalogues(langs, category)
   libreofficeHelp("hi", "devanagari", shareOf(/[\u0900-\u097f]/g))
   // Two more translation domains (a drawing program, a browser) for the scripts whose bias moved most between domains;
   // Tux Paint brings Bodo, which no other train source has.

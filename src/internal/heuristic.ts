@@ -253,21 +253,20 @@ export const CLASS_NAMES = [
 ] as const
 
 /**
- * The name a class's features go by: ASCII vowels as the other lowercase letters, the Cyrillic markers as the other
- * Russian letters, Armenian capitals as the other Armenian letters (with a feature of their own on top, see `stepOf`:
- * the corpus has capitals at the start of words but hardly any words in capitals throughout, so a capital's own cost
- * could not be told from its word start's, and a word in capitals came out at half its count with cl100k).
+ * The class whose features a class goes by: ASCII vowels as the other lowercase letters, the Cyrillic markers as the
+ * other Russian letters, Armenian capitals as the other Armenian letters (with a feature of their own on top, see
+ * `stepOf`: the corpus has capitals at the start of words but hardly any words in capitals throughout, so a capital's
+ * own cost could not be told from its word start's, and a word in capitals came out at half its count with cl100k),
+ * Devanagari's Bodo markers and marks as the Indic marks, its TA as the other Devanagari letters.
  */
-const featureClass = (cls: number): string =>
-  CLASS_NAMES[
-    cls === CYRILLIC_RU || cls === CYRILLIC_BG ? CYRILLIC_LOWER : cls === LOWER_VOWEL || cls === LOWER_OPEN || cls === LOWER_RARE ? LOWER : cls === ARABIC_FA || cls === ARABIC_UG ? ARABIC
-    : cls === ARMENIAN_UPPER ? ARMENIAN : cls === DEVANAGARI_AU || cls === DEVANAGARI_II || cls === DEVANAGARI_MARK ? INDIC_MARK : cls === DEVANAGARI_TA ? DEVANAGARI : cls
-  ] as string
+const pricedClass = (cls: number): number =>
+  cls === CYRILLIC_RU || cls === CYRILLIC_BG ? CYRILLIC_LOWER : cls === LOWER_VOWEL || cls === LOWER_OPEN || cls === LOWER_RARE ? LOWER : cls === ARABIC_FA || cls === ARABIC_UG ? ARABIC
+  : cls === ARMENIAN_UPPER ? ARMENIAN : cls === DEVANAGARI_AU || cls === DEVANAGARI_II || cls === DEVANAGARI_MARK ? INDIC_MARK : cls === DEVANAGARI_TA ? DEVANAGARI : cls
+/** The name a class's features go by (see `pricedClass`). */
+const featureClass = (cls: number): string => CLASS_NAMES[pricedClass(cls)] as string
 
 const isLetter = (cls: number): boolean =>
   (cls >= LOWER && cls <= ARABIC_UG) || cls === INDIC_MARK || cls === ARMENIAN_UPPER || (cls >= LETTER3 && cls <= DEVANAGARI_MARK)
-/** A combining mark of the Indic scripts, Devanagari's included. */
-const isIndicMark = (cls: number): boolean => cls === INDIC_MARK || cls === DEVANAGARI_AU || cls === DEVANAGARI_II || cls === DEVANAGARI_MARK
 /** Letters and marks of the Devanagari script. */
 const isDevanagari = (cls: number): boolean =>
   cls === DEVANAGARI || cls === DEVANAGARI_TA || cls === DEVANAGARI_AU || cls === DEVANAGARI_II || cls === DEVANAGARI_MARK
@@ -708,7 +707,8 @@ const stepOf = (state: number, cls: number, level: number): Step => {
   const ctx = contextOf(state)
   if (isLetter(cls)) {
     const name = featureClass(cls)
-    const continues = cls === MARK || isIndicMark(cls) ? inWord(state) : inWord(state) && !(isUpper(cls) && wordLower(state))
+    // a combining mark (Devanagari's marker classes are priced as the Indic marks) continues whatever word it follows
+    const continues = cls === MARK || pricedClass(cls) === INDIC_MARK ? inWord(state) : inWord(state) && !(isUpper(cls) && wordLower(state))
     if (continues) {
       const pos = wordPos(state)
       const p = Math.min(pos + 1, WORD_MAX)
