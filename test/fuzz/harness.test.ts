@@ -4,7 +4,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Result, Schema } from "effect"
-import { runCase, skip, type Target } from "./harness.js"
+import { machineSlowdown, runCase, skip, type Target } from "./harness.js"
 
 class Tagged extends Schema.TaggedError<Tagged>()("Tagged", { message: Schema.String }) {}
 
@@ -53,5 +53,21 @@ describe("the fuzz harness", () => {
     assert.strictEqual(slow.kind === "defect" ? slow.defect : slow.kind, "timeout")
     assert.deepStrictEqual(outcome({ name: "many passes", passes: 50, run: () => busy(30) }, 0, 10), { kind: "success" })
     assert.deepStrictEqual(outcome({ name: "slow check", run: () => 1, check: () => (busy(30), undefined) }, 0, 10), { kind: "success" })
+  })
+
+  it("scales the hang limit by the machine's slowdown, asked only past the plain limit", () => {
+    let asked = 0
+    const slowdown = (factor: number) => () => (asked++, factor)
+    const run = (ms: number, factor: number) => {
+      const { ms: _ms, ...rest } = runCase({ name: "slow", run: () => busy(ms) }, 0, { hangMs: 10, slowdown: slowdown(factor) })
+      return rest.kind === "defect" ? rest.defect : rest.kind
+    }
+    assert.strictEqual(run(30, 1), "timeout")
+    assert.strictEqual(run(30, 2), "timeout")
+    assert.strictEqual(run(30, 100), "success")
+    assert.strictEqual(asked, 3)
+    assert.strictEqual(run(0, 1), "success")
+    assert.strictEqual(asked, 3)
+    assert.isAtLeast(machineSlowdown(), 1)
   })
 })
