@@ -67,7 +67,8 @@
  * `$dataUrlMediaType`, on an image whose `data:` URL declared a type that
  * is not an image type (`application/octet-stream`, or none): the block has
  * the type the bytes show (PNG, JPEG, GIF, WebP, else `image/*`) and the
- * URL is written back as it came; `$maxTokensField`, on a request whose
+ * URL is written back as it came; also on an image type with parameters
+ * (`image/jpeg;name=photo.jpg`), which another adapter writes bare; `$maxTokensField`, on a request whose
  * output limit came as the deprecated `max_tokens` (written back under that
  * name); `$reasoningContent`, on thinking read from DeepSeek's
  * `reasoning_content` (written back there); `$nullContent`, on the
@@ -868,7 +869,10 @@ const userPart = (ctx: A.Ctx, part: A.Obj, path: string): Block.UserBlock => {
       // so is text that is not a data: URL and not base64 either (a URL, a data: URL after a stray character), which
       // read as bare base64 would be sent back inside a second data: URL
       if (fileData !== undefined && (/^data:/i.test(fileData) ? Block.parseDataUrl(fileData) === undefined : hasNonBase64Char(fileData))) return Block.providerData(key, part)
-      const extras = A.withNested(A.extrasOf(part, PART_KEYS["file"]!), "file", A.extrasOf(file, FILE_KEYS))
+      // a file id beside the data (the SDK types make both optional) goes back beside it: the writer puts the block's own
+      // source after the kept fields, so a block whose source is changed to another id sends that one
+      const nested = fileData !== undefined && fileId !== undefined ? { ...A.extrasOf(file, FILE_KEYS), file_id: fileId } : A.extrasOf(file, FILE_KEYS)
+      const extras = A.withNested(A.extrasOf(part, PART_KEYS["file"]!), "file", nested)
       // bare base64 declares no type: the file name's, else a PDF (what Chat Completions reads)
       const bare = (filename === undefined ? undefined : A.documentTypeOfName(filename)) ?? "application/pdf"
       const { mediaType, source } = fileData !== undefined ? fileFromDataUrl(fileData, bare) : { source: Block.fileId(fileId!), mediaType: "application/pdf" }

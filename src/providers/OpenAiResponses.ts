@@ -60,9 +60,11 @@
  * the first block of an output message, that item's own fields, such as
  * `status` and `phase`), `$instructions` (a system message read from the
  * request's `instructions`), `$part` / `$partStart` (the content parts an
- * output message's blocks came from), `$dataUrlMediaType` and `$noInput`
- * (a request body read without `input`, as one that continues a stored
- * response may be, written back without one).
+ * output message's blocks came from), `$dataUrlMediaType`,
+ * `$otherSources` (the sources a file part named beside the one its block
+ * holds, as `file_id` beside `image_url`) and `$noInput` (a request body
+ * read without `input`, as one that continues a stored response may be,
+ * written back without one).
  *
  * **What the format cannot carry** is reported as a warning (or, with
  * `strict`, fails with `UnsupportedContent`): thinking without an item id
@@ -150,9 +152,13 @@ type CallExtras = NonNullable<ToolArguments.ToolCallOptions["extras"]>
  * message read from the request's `instructions`) and `dataUrlMediaType`
  * (on an image whose `data:` URL declared a type that is not an image
  * type, such as `application/octet-stream`: the block has the type its
- * bytes show, and the URL is written back as it came).
+ * bytes show, and the URL is written back as it came; or an image type with
+ * parameters, `image/jpeg;name=photo.jpg`, written back with them) and
+ * `otherSources` (on a file read from a part that named more than one source,
+ * `file_id` beside `image_url`: the ones the block is not read from, written
+ * back beside its own).
  */
-const hints = new Set(["item", "instructions", "dataUrlMediaType", "part", "partStart", "noInput", "strictUnset"])
+const hints = new Set(["item", "instructions", "dataUrlMediaType", "otherSources", "part", "partStart", "noInput", "strictUnset"])
 
 // ---------------------------------------------------------------------------
 // tables
@@ -220,6 +226,16 @@ const readTextParts = (ctx: A.Ctx, content: Schema.Json | undefined, path: strin
   return out
 }
 
+/**
+ * The source fields of a part beside the one its block is read from (the SDK types make each optional, so a part
+ * may name two), as the `otherSources` hint: `undefined` when there are none.
+ */
+const otherSources = (sources: Readonly<Record<string, string | undefined>>): Record<string, string> | undefined => {
+  let out: Record<string, string> | undefined
+  for (const [name, value] of Object.entries(sources)) if (value !== undefined) (out ??= {})[name] = value
+  return out
+}
+
 /** An `input_image` / `input_file` part as a file block, or `undefined` for another part type. */
 const readFilePart = (ctx: A.Ctx, part: Obj, at: string): Block.FileBlock | undefined => {
   const type = part["type"]
@@ -233,7 +249,10 @@ const readFilePart = (ctx: A.Ctx, part: Obj, at: string): Block.FileBlock | unde
     const options = {
       ...(known === undefined ? {} : { detail: known }),
       // a data URL's declared type that is not an image type is a hint, written back as it came
-      ...keep(key, detail !== undefined && known === undefined ? { ...extra, detail } : extra, { dataUrlMediaType: read?.declared })
+      ...keep(key, detail !== undefined && known === undefined ? { ...extra, detail } : extra, {
+        dataUrlMediaType: read?.declared,
+        otherSources: read === undefined ? undefined : otherSources({ file_id: fileId })
+      })
     }
     if (read !== undefined) return Block.file(read.source, read.mediaType, options)
     if (fileId !== undefined) return Block.image(Block.fileId(fileId), options)
@@ -246,11 +265,13 @@ const readFilePart = (ctx: A.Ctx, part: Obj, at: string): Block.FileBlock | unde
     const filename = A.optStr(ctx, part, "filename", at)
     const detail = inputFileDetailOf(part["detail"])
     const extra = A.extrasOf(part, detail === undefined ? inputFileKeys : inputFileDetailKeys)
-    const options = { ...defined({ filename, detail }), ...keep(key, extra) }
+    // read from the first of file_data, file_id and file_url; the others go back beside it
+    const others = otherSources(data !== undefined ? { file_id: fileId, file_url: url } : { file_url: fileId === undefined ? undefined : url })
+    const options = { ...defined({ filename, detail }), ...keep(key, extra, { otherSources: others }) }
     if (data !== undefined) {
       const parsed = Block.parseDataUrl(data)
       // a bare base64 payload (no data: prefix) is kept as sent
-      if (parsed === undefined) return Block.file(Block.base64(data), "application/octet-stream", { ...defined({ filename, detail }), ...keep(key, { ...extra, file_data: data }) })
+      if (parsed === undefined) return Block.file(Block.base64(data), "application/octet-stream", { ...defined({ filename, detail }), ...keep(key, { ...extra, file_data: data }, { otherSources: others }) })
       return Block.file(Block.base64(parsed.data), parsed.mediaType, options)
     }
     // Responses sends no type with a file id or URL: the file name's extension, or the URL's, names it
@@ -500,7 +521,9 @@ const readItems = (ctx: A.Ctx, items: ReadonlyArray<Schema.Json>, path: string, 
       }
       continue
     }
-    if (item["type"] === "function_call_output") {
+    // an output with no call id (the SDK types make it optional: a program's call may have none) answers no call the
+    // model can hold: kept whole on the assistant side, as a response's output keeps it
+    if (item["type"] === "function_call_output" && item["call_id"] !== undefined && item["call_id"] !== null) {
       if (assistant !== undefined) flush()
       tool ??= []
       tool.push(readOutput(ctx, item, at, callNames))
@@ -517,6 +540,15 @@ const readItems = (ctx: A.Ctx, items: ReadonlyArray<Schema.Json>, path: string, 
 // ---------------------------------------------------------------------------
 // writing: messages -> items
 // ---------------------------------------------------------------------------
+
+/** A part with the sources it came with beside the block's own (see `otherSources`): one the block's own source already fills stays the block's. */
+const withOtherSources = <T extends object>(part: T, block: Block.FileBlock): T => {
+  const others = hintOf(block, key, "otherSources")
+  if (others === null || typeof others !== "object" || Array.isArray(others)) return part
+  const out = part as Record<string, unknown>
+  for (const [name, value] of Object.entries(others)) if (typeof value === "string" && out[name] === undefined) A.setKey(out, name, value)
+  return part
+}
 
 /** The type an image's `data:` URL declared when it was not an image type (see `dataUrlMediaType`). */
 const declaredType = (block: Block.FileBlock): string | undefined => {
@@ -559,7 +591,7 @@ const writeFile = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockIndex
     if (block.filename !== undefined) lost.push("file name")
     if (block.title !== undefined || block.context !== undefined || block.citationsEnabled !== undefined) lost.push("document title, context or citation settings")
     if (lost.length > 0) ctx.warnings.push(new DroppedContent({ index, blockIndex, what: `the ${lost.join(" and ")} of an image`, reason: "an input_image has none" }))
-    return merge(image, extra)
+    return withOtherSources(merge(image, extra), block)
   }
   if (bare.startsWith("audio/")) {
     ctx.warnings.push(new DroppedContent({ index, blockIndex, what: `audio (${messageText(block.mediaType)})`, reason: "Responses input has no audio part" }))
@@ -599,7 +631,7 @@ const writeFile = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockIndex
   else if (block.detail !== undefined) {
     A.dropped(ctx, index, blockIndex, `the ${block.detail} detail setting of ${A.an(block.mediaType)} ${messageText(block.mediaType)} file`, "an input_file takes auto, low or high")
   }
-  return merge(file, extra)
+  return withOtherSources(merge(file, extra), block)
 }
 
 const writeUserContent = (ctx: A.Ctx, m: Message.UserMessage | Message.SystemMessage, index: number): string | Array<Wire.InputContent> => {

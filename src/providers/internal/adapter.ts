@@ -32,6 +32,7 @@ import { absurd } from "../../Block.js"
 import { show } from "./core.js"
 import { messageText, preview } from "../../internal/preview.js"
 import { isImageType } from "../../internal/anthropicFiles.js"
+import { bareMediaType } from "../../internal/mediaType.js"
 import { isGeminiFileUri, schemeOf } from "../../internal/fileUrls.js"
 import {
   type ConversionOptions,
@@ -263,13 +264,17 @@ export const optionsOf = (
  * that declares another (`application/octet-stream`, as clients often label
  * uploaded bytes) or none is still an image: the type its bytes show (PNG,
  * JPEG, GIF, WebP) or `image/*`, with the declared type as `declared` for
- * the adapter to write back. Any other URL is a URL of an `image/*`.
+ * the adapter to write back. So is an image type with parameters
+ * (`image/jpeg;name=photo.jpg`): the adapter writes a bare type unless the
+ * URL came with another. Any other URL is a URL of an `image/*`.
  */
 export const imageOfUrl = (url: string): { readonly source: Block.FileSource; readonly mediaType: string; readonly declared?: string } => {
   const parts = base64DataUrlParts(url)
   if (parts === undefined) return { source: { _tag: "Url", url }, mediaType: "image/*" }
   const source: Block.FileSource = { _tag: "Base64", data: url.slice(parts.dataStart) }
-  if (isImageType(parts.mediaType)) return { source, mediaType: parts.mediaType }
+  if (isImageType(parts.mediaType)) {
+    return parts.mediaType === bareMediaType(parts.mediaType) ? { source, mediaType: parts.mediaType } : { source, mediaType: parts.mediaType, declared: parts.mediaType }
+  }
   return { source, mediaType: imageTypeOfBase64(url, parts.dataStart) ?? "image/*", declared: parts.mediaType }
 }
 
