@@ -12,7 +12,9 @@
  *   died with, or reported inside a tagged error's message;
  * - `unreadable`: a tagged error (or a conversion warning) whose message is
  *   empty, not a string, "[object Object]", or throws when read;
- * - `timeout`: the case ran longer than the hang limit;
+ * - `timeout`: the call spent longer than the hang limit computing (its
+ *   thread's CPU time: load on a shared machine slows a call, it does not
+ *   make it spend more);
  * - `pollution`: `Object.prototype`, `Array.prototype` or `Function.prototype`
  *   gained, lost or changed a key (the harness restores them);
  * - `round-trip`: the target's own check of its result failed (tool arguments
@@ -225,74 +227,40 @@ const call = <I>(target: Target<I>, input: I): Ran => {
 /** Options of one run. */
 export interface RunOptions {
   /**
-   * A pass over the input running longer than this, on an idle machine, is a
-   * hang (default 60 s: the slowest honest pass, Anthropic's reader on a
-   * million messages, takes 35-47 s alone).
+   * A pass over the input that spends longer than this computing is a hang
+   * (default 60 s: the slowest honest pass, Anthropic's reader on a million
+   * messages, takes 35-47 s alone).
    */
   readonly hangMs?: number
-  /**
-   * How much slower the machine runs now than when the harness started
-   * (at least 1): a case past the limit is a hang only past the limit times
-   * this. By default {@link machineSlowdown}, asked only when a case is past
-   * the plain limit.
-   */
-  readonly slowdown?: () => number
 }
 
-// ---------------------------------------------------------------------------
-// the machine's load
-// ---------------------------------------------------------------------------
-
-/** A fixed piece of work, about as much allocation and parsing as computing, and its time in ms. */
-const probe = (): number => {
-  const started = performance.now()
-  const rows = Array.from({ length: 20_000 }, (_, i) => ({ id: `call_${i}`, text: "x".repeat(i % 64), n: i }))
-  let sum = 0
-  for (const row of JSON.parse(JSON.stringify(rows)) as ReadonlyArray<{ readonly n: number; readonly text: string }>) sum += row.n + row.text.length
-  if (sum < 0) throw new Error("unreachable")
-  return performance.now() - started
+/** The CPU time this thread has spent, in ms (the process's where Node cannot tell one thread's). */
+const cpuMs = (): number => {
+  const usage = typeof process.threadCpuUsage === "function" ? process.threadCpuUsage() : process.cpuUsage()
+  return (usage.user + usage.system) / 1000
 }
-
-const median3 = (): number => [probe(), probe(), probe()].sort((a, b) => a - b)[1]!
-
-let baselineMs: number | undefined
-
-/**
- * The probe's time now over its time when first asked (at import), at least
- * 1. A fuzz run shares its machine: the test suite, a build or another fuzz
- * run beside it made the slowest honest cases run 4x slower, past a fixed
- * limit. The probe is timed three times and the median taken, then and now.
- */
-export const machineSlowdown = (): number => {
-  baselineMs ??= median3()
-  return Math.max(1, median3() / Math.max(baselineMs, 1e-3))
-}
-
-machineSlowdown()
 
 /**
  * Runs one case and classifies how it ended. Never throws. `ms` is the time
  * of the target's call alone: the hang limit is the library's, and the
  * target's own check of a round trip (which may decode the result again) is
- * not counted in it. A call past the limit is timed against the limit scaled
- * by the machine's slowdown before it is called a hang.
+ * not counted in it. The hang limit is on the CPU time the call spent, not
+ * on `ms`: a fuzz run shares its machine (the test suite, a build, another
+ * fuzz run), and a call waiting for a core is slowed, not hung. A target is
+ * synchronous, so one that hangs spends its time computing.
  */
 export const runCase = <I>(target: Target<I>, input: I, options?: RunOptions): Outcome & { readonly ms: number } => {
   const before = snapshot()
   const started = performance.now()
+  const cpuStarted = cpuMs()
   const ran = call(target, input)
   const ms = performance.now() - started
+  const cpu = cpuMs() - cpuStarted
   let outcome: Outcome = "outcome" in ran ? ran.outcome : success(target, ran.value, input)
   const changes = polluted(before)
   if (changes.length > 0) outcome = { kind: "defect", defect: "pollution", detail: changes.join("; ") }
-  else if (outcome.kind !== "defect") {
-    const limit = (options?.hangMs ?? 60_000) * (target.passes ?? 1)
-    if (ms > limit) {
-      const slowdown = (options?.slowdown ?? machineSlowdown)()
-      if (ms > limit * slowdown) {
-        outcome = { kind: "defect", defect: "timeout", detail: `${Math.round(ms)} ms, past ${Math.round(limit)} ms × ${slowdown.toFixed(1)} (the machine's slowdown)` }
-      }
-    }
+  else if (outcome.kind !== "defect" && cpu > (options?.hangMs ?? 60_000) * (target.passes ?? 1)) {
+    outcome = { kind: "defect", defect: "timeout", detail: `${Math.round(cpu)} ms of CPU time (${Math.round(ms)} ms in all)` }
   }
   return { ...outcome, ms }
 }
