@@ -107,6 +107,37 @@ describe("exact estimators", () => {
     { timeout: 120_000 }
   )
 
+  it("empties a full merge cache rather than walking it for its oldest entry; the counts stay the same", () => {
+    countText("warm up", "o200k")
+    const core = (o200kBase.default as unknown as {
+      readonly bytePairEncodingCoreProcessor: { readonly mergeCache?: Map<string, unknown>; addToMergeCache: unknown }
+    }).bytePairEncodingCoreProcessor
+    const own = (Object.getPrototypeOf(core) as { addToMergeCache: unknown }).addToMergeCache
+    expect(core.addToMergeCache).not.toBe(own)
+    // pieces that are not one token each (words of random letters), many more than a small cache holds
+    let s = 7
+    const words = Array.from({ length: 600 }, () => {
+      let w = ""
+      for (let i = 0; i < 9; i++) {
+        s = (Math.imul(s, 1103515245) + 12345) >>> 0
+        w += "qxzjkvwbf"[(s >>> 16) % 9]
+      }
+      return w
+    })
+    const text = words.join(" ")
+    const alone = words.reduce((n, w, i) => n + o200kBase.countTokens(i === 0 ? w : ` ${w}`), 0)
+    try {
+      o200kBase.setMergeCacheSize(50)
+      o200kBase.clearMergeCache()
+      for (let round = 0; round < 3; round++) {
+        expect(countText(text, "o200k")).toBe(alone)
+        expect(core.mergeCache!.size).toBeLessThanOrEqual(50)
+      }
+    } finally {
+      o200kBase.setMergeCacheSize(100_000)
+    }
+  })
+
   it("counts 200,000 letters in a row as gpt-tokenizer's loop would (its figure for 20,000, times ten)", () => {
     // a run of one letter merges into the same tokens every so many letters: ten times the text is ten times the tokens
     expect(countText("a".repeat(200_000), "o200k")).toBe(10 * countText("a".repeat(20_000), "o200k"))

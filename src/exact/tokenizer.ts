@@ -157,6 +157,37 @@ const mergeLongPiecesFast = (api: unknown): void => {
   core.bytePairMerge = (piece) => (piece.length <= LONG_PIECE ? own(piece) : heapMerge(piece, rankOf))
 }
 
+/** The parts of gpt-tokenizer's merge cache that `evictByClearing` uses (not in its typed API). */
+interface CacheCore {
+  addToMergeCache: (key: string, value: Array<number>) => void
+  readonly mergeCache?: unknown
+  readonly mergeCacheSize: number
+}
+
+const isCacheCore = (u: unknown): u is CacheCore =>
+  typeof u === "object" && u !== null && typeof (u as CacheCore).addToMergeCache === "function" && typeof (u as CacheCore).mergeCacheSize === "number"
+
+/**
+ * Has the encoding empty its merge cache when it is full, instead of evicting
+ * its oldest entry. gpt-tokenizer finds that entry with `keys().next()` on a
+ * `Map`, which walks every slot deleted since V8 last compacted the map: once
+ * the cache is full (100,000 pieces that are not one token, some 300,000
+ * characters of base64), every new piece pays a walk over tens of thousands of
+ * slots. 2 MB of base64 took 18 s where 1 MB took 2.7 s, and 10 MB over five
+ * minutes. An emptied cache fills again at no cost per piece; the tokens are
+ * the same, only the time changes.
+ */
+const evictByClearing = (api: unknown): void => {
+  const core = typeof api === "object" && api !== null ? (api as { readonly bytePairEncodingCoreProcessor?: unknown }).bytePairEncodingCoreProcessor : undefined
+  if (!isCacheCore(core)) return
+  core.addToMergeCache = (key, value) => {
+    const cache = core.mergeCache
+    if (!(cache instanceof Map)) return
+    if (cache.size >= core.mergeCacheSize) cache.clear()
+    cache.set(key, value)
+  }
+}
+
 /**
  * The longest part a text too long for one pass is counted in (code units). gpt-tokenizer splits a text into
  * pieces (words, runs of blanks, runs of marks) with one regular expression, and V8 runs out of backtracking room on
@@ -240,6 +271,7 @@ export const loadTextCounter = (encoding: Encoding): Effect.Effect<(text: string
     }).pipe(
       Effect.map((module) => {
         mergeLongPiecesFast(module.default)
+        evictByClearing(module.default)
         const countTokens = module.countTokens
         const whole = (text: string): number => countTokens(text, asPlainText)
         const count = (text: string): number => (text.length === 0 ? 0 : countInParts(text, whole))
