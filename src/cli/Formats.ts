@@ -20,6 +20,7 @@ import type * as GeminiWire from "../providers/GeminiWire.js"
 import { eitherSpelling, readsSnake } from "../providers/internal/geminiSpelling.js"
 import * as OpenAiChat from "../providers/OpenAiChat.js"
 import * as OpenAiResponses from "../providers/OpenAiResponses.js"
+import { isToolOutputItem } from "../internal/responsesItems.js"
 import * as Request from "../Request.js"
 import { InputError, type Parsed } from "./Input.js"
 
@@ -560,7 +561,8 @@ export const origins = (parsed: Parsed, read: Read): ReadonlyArray<number> | und
   if (read.format === "openai-responses") {
     // instructions (even "") are the system message the model opens with; then the items are grouped as the reader
     // groups them: a run of assistant-side items (output messages, reasoning, calls) is one assistant message, a run
-    // of function_call_output items one tool message, each other message item its own; a group is named by its first
+    // of function_call_output items with a call id one tool message (isToolOutputItem), each other message item its
+    // own; a group is named by its first
     const instructions = read.shape === "body" && isRecord(value) ? value["instructions"] : undefined
     const grouped: Array<number> = typeof instructions === "string" ? [-1] : []
     let open: "assistant" | "tool" | undefined
@@ -571,7 +573,7 @@ export const origins = (parsed: Parsed, read: Read): ReadonlyArray<number> | und
         grouped.push(i)
         open = undefined
       } else {
-        const kind = type === "function_call_output" ? "tool" : "assistant"
+        const kind = isRecord(item) && isToolOutputItem(item) ? "tool" : "assistant"
         if (open !== kind) grouped.push(i)
         open = kind
       }

@@ -8,6 +8,15 @@
  */
 import * as Block from "../Block.js"
 
+/**
+ * A Responses input item that reads as a tool result: a `function_call_output`
+ * with a call id. One without (the SDK types make it optional: a program's call
+ * may have none) answers no call the model can hold, and is kept whole on the
+ * assistant side, as a response's output keeps it.
+ */
+export const isToolOutputItem = (item: { readonly [key: string]: unknown }): boolean =>
+  item["type"] === "function_call_output" && item["call_id"] !== undefined && item["call_id"] !== null
+
 /** A thinking block that was a Responses reasoning item (it has the item's id). */
 export const isReasoningItem = (block: Block.Block): boolean => block._tag === "Thinking" && block.itemId !== undefined
 

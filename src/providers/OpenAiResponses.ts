@@ -117,6 +117,7 @@ import {
 import { messageText, preview, quote } from "../internal/preview.js"
 import { bareMediaType } from "../internal/mediaType.js"
 import { base64DataUrlParts } from "../internal/dataUrl.js"
+import { isToolOutputItem } from "../internal/responsesItems.js"
 import { OPENAI_URLS, openAiTakesUrl } from "../internal/fileUrls.js"
 import { imageDetailOf, inputFileDetailOf } from "../internal/imageDetail.js"
 import * as A from "./internal/adapter.js"
@@ -521,9 +522,8 @@ const readItems = (ctx: A.Ctx, items: ReadonlyArray<Schema.Json>, path: string, 
       }
       continue
     }
-    // an output with no call id (the SDK types make it optional: a program's call may have none) answers no call the
-    // model can hold: kept whole on the assistant side, as a response's output keeps it
-    if (item["type"] === "function_call_output" && item["call_id"] !== undefined && item["call_id"] !== null) {
+    // an output with no call id is kept whole on the assistant side (see isToolOutputItem)
+    if (isToolOutputItem(item)) {
       if (assistant !== undefined) flush()
       tool ??= []
       tool.push(readOutput(ctx, item, at, callNames))
