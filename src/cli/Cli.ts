@@ -436,24 +436,6 @@ const callBlockOf = (message: Message.Message | undefined, id: string, name?: st
 }
 
 /**
- * The index of the one block of a message that carries this id, or `undefined` when there is not exactly one: a call
- * with it, a result for it, or a Responses custom tool item kept as provider data with it as its `call_id` (a call
- * and its result inside one assistant message, a provider-run tool's, are two).
- */
-const idBlockOf = (message: Message.Message | undefined, id: string): number | undefined => {
-  if (message === undefined) return undefined
-  let found: number | undefined
-  for (let b = 0; b < message.content.length; b++) {
-    const block = message.content[b]!
-    const own = block._tag === "ToolCall" ? block.id : block._tag === "ToolResult" ? block.toolCallId : block._tag === "ProviderData" ? block.data["call_id"] : undefined
-    if (own !== id) continue
-    if (found !== undefined) return undefined
-    found = b
-  }
-  return found
-}
-
-/**
  * The block each issue that names only its message is about, found by its call id there: the result an orphan or a
  * second result is (in its tool message), the call a missing result answers (when one call is missing its result),
  * the call whose id is used again or that has no thought signature (in its assistant message). An issue that names
@@ -887,29 +869,40 @@ const blocksAsRead = (actions: ReadonlyArray<Repair.RepairAction>, messages: Rea
    * message as the removals before it in that pass left it), taken out of its message's order; or the tool result as
    * read whose part it removed, which stays.
    */
+  // for each message a removal looked in, where each block (and each part of a tool result) is as read; null for one
+  // found twice (which one is not known). Built once per message: a step at a time, a message of many blocks with
+  // many steps took time quadratic in its length
+  const places = new Map<number, Map<object, { readonly b: number; readonly part: number } | null>>()
+  const placesOf = (i: number): Map<object, { readonly b: number; readonly part: number } | null> => {
+    let found = places.get(i)
+    if (found === undefined) {
+      found = new Map()
+      const content = messages[i]?.content ?? []
+      const put = (o: object, b: number, part: number): void => void found!.set(o, found!.has(o) ? null : { b, part })
+      for (let k = 0; k < content.length; k++) {
+        const at = content[k]!
+        put(at, k, -1)
+        if (at._tag === "ToolResult" && typeof at.content !== "string") {
+          const parts = at.content as ReadonlyArray<object>
+          for (let p = 0; p < parts.length; p++) if (parts[p] !== at) put(parts[p]!, k, p)
+        }
+      }
+      places.set(i, found)
+    }
+    return found
+  }
   const removed = (i: number, block: object): AsRead | undefined => {
     const order = orderOf(i)
-    const content = messages[i]?.content ?? []
-    let b = -1
-    let part = -1
-    for (let k = 0; k < content.length; k++) {
-      const at = content[k]!
-      const p = at !== block && at._tag === "ToolResult" && typeof at.content !== "string" ? (at.content as ReadonlyArray<object>).indexOf(block) : -1
-      if (at !== block && p < 0) continue
-      // found twice: which one is not known
-      if (b >= 0) {
-        b = -1
-        break
-      }
-      b = k
-      part = p
-    }
-    const now = order === null || b < 0 ? -1 : order.indexOf(b)
+    if (order === null) return undefined
+    const at = placesOf(i).get(block)
+    const b = at === undefined || at === null ? -1 : at.b
+    const part = at === undefined || at === null ? -1 : at.part
+    const now = b < 0 ? -1 : order.indexOf(b)
     if (now < 0) {
       orders.set(i, null)
       return undefined
     }
-    if (part < 0) order!.splice(now, 1)
+    if (part < 0) order.splice(now, 1)
     return part < 0 ? { block: b } : { block: b, part }
   }
   /** The block as read of a block changed in place, counted in its message as the steps before left it. */
@@ -918,6 +911,44 @@ const blocksAsRead = (actions: ReadonlyArray<Repair.RepairAction>, messages: Rea
     // a message no step changed before is as read
     if (order === undefined) return b < (messages[i]?.content.length ?? 0) ? b : undefined
     return order?.[b]
+  }
+  // the blocks of a message as read by the id they carry (calls apart, for callBlockOf's lookups), built once per message
+  const ids = new Map<number, { readonly calls: Map<string, Array<number>>; readonly any: Map<string, Array<number>> }>()
+  const idsOf = (i: number): { readonly calls: Map<string, Array<number>>; readonly any: Map<string, Array<number>> } => {
+    let found = ids.get(i)
+    if (found === undefined) {
+      found = { calls: new Map(), any: new Map() }
+      const message = messages[i]
+      const content = message?.content ?? []
+      for (let b = 0; b < content.length; b++) {
+        const block = content[b]!
+        const own = block._tag === "ToolCall" ? block.id : block._tag === "ToolResult" ? block.toolCallId : block._tag === "ProviderData" ? block.data["call_id"] : undefined
+        if (typeof own !== "string") continue
+        const add = (into: Map<string, Array<number>>): void => {
+          const list = into.get(own)
+          if (list === undefined) into.set(own, [b])
+          else list.push(b)
+        }
+        add(found.any)
+        if (block._tag === "ToolCall" && message?.role === "assistant") add(found.calls)
+      }
+      ids.set(i, found)
+    }
+    return found
+  }
+  /** The one tool call of an assistant message as read with this id, or `undefined` when there is not exactly one. */
+  const callAt = (i: number, id: string): number | undefined => {
+    const list = idsOf(i).calls.get(id)
+    return list?.length === 1 ? list[0] : undefined
+  }
+  /**
+   * The one block of a message as read that carries this id, or `undefined` when there is not exactly one: a call
+   * with it, a result for it, or a Responses custom tool item kept as provider data with it as its `call_id` (a call
+   * and its result inside one assistant message, a provider-run tool's, are two).
+   */
+  const idAt = (i: number, id: string): number | undefined => {
+    const list = idsOf(i).any.get(id)
+    return list?.length === 1 ? list[0] : undefined
   }
   // the block as read of each call or result an earlier step gave a new id, by its message and that id
   const renamed = new Map<string, number | undefined>()
@@ -942,10 +973,10 @@ const blocksAsRead = (actions: ReadonlyArray<Repair.RepairAction>, messages: Rea
         const b = at !== undefined
           ? inPlace(action.index, at.blockIndex)
           : action._tag === "RenamedToolCallId"
-          ? idBlockOf(messages[action.index], action.from)
+          ? idAt(action.index, action.from)
           : action._tag === "FilledToolName"
-          ? renamed.get(`${action.index} ${action.toolCallId}`) ?? idBlockOf(messages[action.index], action.toolCallId)
-          : callBlockOf(messages[action.index], action.toolCallId)
+          ? renamed.get(`${action.index} ${action.toolCallId}`) ?? idAt(action.index, action.toolCallId)
+          : callAt(action.index, action.toolCallId)
         if (action._tag === "RenamedToolCallId") {
           // two blocks of the message given the same id (a provider-run call and its result): neither is known
           const key = `${action.index} ${action.to}`
