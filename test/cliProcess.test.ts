@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as esbuild from "esbuild"
-import { spawnSync } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -124,6 +124,19 @@ describe("the built command line as a process", { timeout: 300_000 }, () => {
       fs.rmSync(dir, { recursive: true, force: true })
     }
   }, 120_000)
+
+  it("ends with 143 on SIGTERM and 130 on SIGINT, even when the signal comes while one long step computes", async () => {
+    // counting three million letters in a row exactly takes seconds, one step no handler runs during
+    const big = file("one-long-message.json", JSON.stringify([{ role: "user", content: "a".repeat(3_000_000) }]))
+    for (const [signal, code] of [["SIGTERM", 143], ["SIGINT", 130]] as const) {
+      const child = spawn(process.execPath, [bin, "tokens", big, "--estimator", "o200k"], { stdio: ["ignore", "ignore", "pipe"] })
+      const ended = new Promise<number | null>((resolve) => child.on("close", (exitCode) => resolve(exitCode)))
+      // the input is read (the first line on stderr) before it is counted
+      await new Promise<void>((resolve) => child.stderr.once("data", () => resolve()))
+      child.kill(signal)
+      expect([signal, await ended]).toEqual([signal, code])
+    }
+  }, 300_000)
 
   it("gives what the other CLI tests' in-process runs give: the same exit code, stdout and stderr", () => {
     const valid = file("same.json", '[{"role":"user","content":"hi"},{"role":"assistant","content":"hello"}]')

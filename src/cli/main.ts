@@ -6,7 +6,7 @@
  *
  * @since 0.1.0
  */
-import { Effect } from "effect"
+import { Effect, Runtime } from "effect"
 import { run } from "./Cli.js"
 
 const VERSION = "0.1.0"
@@ -29,6 +29,15 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   process.exit(error.code === "EPIPE" ? (typeof process.exitCode === "number" ? process.exitCode : 0) : 2)
 })
 
+// Ctrl-C or SIGTERM interrupts the run between its steps; one step (reading or counting one huge message) runs to its
+// end first, as no handler runs while it computes. A signal that came during it still ends the run as a signal does,
+// 130 for SIGINT and 143 for SIGTERM, never with the code of the work finished after it: a stopped run is no success
+let signalled: number | undefined
+const onSigint = (): void => void (signalled ??= 130)
+const onSigterm = (): void => void (signalled ??= 143)
+process.on("SIGINT", onSigint)
+process.on("SIGTERM", onSigterm)
+
 // the exit code is the run's value; the process ends with it once its output is written
 run(VERSION).pipe(
   Effect.flatMap((code) =>
@@ -37,5 +46,18 @@ run(VERSION).pipe(
     })
   ),
   Effect.provide(NodeServices.layer),
-  NodeRuntime.runMain
+  NodeRuntime.runMain({
+    // a signal caught while the last step computed reaches its listeners only when the event loop next polls, which
+    // may be after this turn's immediates: the exit code is settled two turns later, after that poll
+    teardown: (exit, onExit) =>
+      Runtime.defaultTeardown(exit, (code) =>
+        setImmediate(() =>
+          setImmediate(() => {
+            process.removeListener("SIGINT", onSigint)
+            process.removeListener("SIGTERM", onSigterm)
+            onExit(signalled ?? code)
+          })
+        )
+      )
+  })
 )
