@@ -883,8 +883,15 @@ const blocksAsRead = (actions: ReadonlyArray<Repair.RepairAction>, messages: Rea
         const at = content[k]!
         put(at, k, -1)
         if (at._tag === "ToolResult" && typeof at.content !== "string") {
+          // a part is where it first is in its result (a part given twice in one result is found there once)
           const parts = at.content as ReadonlyArray<object>
-          for (let p = 0; p < parts.length; p++) if (parts[p] !== at) put(parts[p]!, k, p)
+          const seen = new Set<object>()
+          for (let p = 0; p < parts.length; p++) {
+            const part = parts[p]!
+            if (part === at || seen.has(part)) continue
+            seen.add(part)
+            put(part, k, p)
+          }
         }
       }
       places.set(i, found)

@@ -67,10 +67,11 @@
  * `$dataUrlMediaType`, on an image whose `data:` URL declared a type that
  * is not an image type (`application/octet-stream`, or none): the block has
  * the type the bytes show (PNG, JPEG, GIF, WebP, else `image/*`) and the
- * URL is written back as it came; also on an image type with parameters
- * (`image/jpeg;name=photo.jpg`), which another adapter writes bare; `$maxTokensField`, on a request whose
- * output limit came as the deprecated `max_tokens` (written back under that
- * name); `$reasoningContent`, on thinking read from DeepSeek's
+ * URL is written back as it came, and on an image type with parameters
+ * (`image/jpeg;name=photo.jpg`), which another adapter writes bare;
+ * `$maxTokensField`, on a request whose output limit came as the deprecated
+ * `max_tokens` (written back under that name); `$reasoningContent`, on
+ * thinking read from DeepSeek's
  * `reasoning_content` (written back there); `$nullContent`, on the
  * result of a deprecated `function` message whose `content` was `null`;
  * `$noContent`, on an assistant message read without a `content` field
