@@ -872,7 +872,8 @@ const userPart = (ctx: A.Ctx, part: A.Obj, path: string): Block.UserBlock => {
       if (fileData !== undefined && (/^data:/i.test(fileData) ? Block.parseDataUrl(fileData) === undefined : hasNonBase64Char(fileData))) return Block.providerData(key, part)
       // a file id beside the data (the SDK types make both optional) goes back beside it: the writer puts the block's own
       // source after the kept fields, so a block whose source is changed to another id sends that one
-      const nested = fileData !== undefined && fileId !== undefined ? { ...A.extrasOf(file, FILE_KEYS), file_id: fileId } : A.extrasOf(file, FILE_KEYS)
+      const kept = A.extrasOf(file, FILE_KEYS)
+      const nested = fileData !== undefined && fileId !== undefined ? { ...kept, file_id: fileId } : kept
       const extras = A.withNested(A.extrasOf(part, PART_KEYS["file"]!), "file", nested)
       // bare base64 declares no type: the file name's, else a PDF (what Chat Completions reads)
       const bare = (filename === undefined ? undefined : A.documentTypeOfName(filename)) ?? "application/pdf"
