@@ -389,13 +389,19 @@ const build = (base: Service, options: CalibrationOptions): CalibrationService =
     stateOf: (model) => view(model, stateFor(model)),
     snapshot: () => {
       const out: Record<string, number> = {}
-      // a factor not 1 that no report moved is a starting one: kept if restored, left out if a prior (given again at the next start)
-      for (const [model, s] of models) if (s.accepted > 0 || (s.restored && s.logFactor !== 0)) defineOwn(out, model, s.factor)
+      // A factor no report moved is a starting one: kept if restored, left out if a prior (given again at the next
+      // start). A restored one is left out too where the next start gives it anyway: 1 for a model without a prior,
+      // the prior itself for one with (a restored 1 under a prior of 1.22 is kept: it would come back as 1.22).
+      const priorLog = (model: string): number => {
+        const p = priorOf(model)
+        return p === undefined ? 0 : clamp(Math.log(p), minLog, maxLog)
+      }
+      for (const [model, s] of models) if (s.accepted > 0 || (s.restored && s.logFactor !== priorLog(model))) defineOwn(out, model, s.factor)
       // a starting factor no call of this run touched is still known: dropping it would lose it at the next restart
       for (const model of Object.keys(initial)) {
         if (models.has(model)) continue
         const logFactor = clamp(Math.log(initial[model]!), minLog, maxLog)
-        if (logFactor !== 0) defineOwn(out, model, Math.exp(logFactor))
+        if (logFactor !== priorLog(model)) defineOwn(out, model, Math.exp(logFactor))
       }
       return out
     }

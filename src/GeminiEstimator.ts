@@ -66,7 +66,8 @@ export type Options = typeof Options.Type
  * bills it (function declarations, calls and responses as Gemini writes them,
  * files at Gemini's prices, 1 token a content) unless its options name
  * another provider. Fails with `InvalidEstimatorOptions` when
- * `messageOverhead` is not a non-negative whole number.
+ * `messageOverhead` is not a non-negative whole number, or the options are
+ * not an object of the keys above.
  *
  * @example
  * const estimator = yield* GeminiEstimator.make()
@@ -75,8 +76,9 @@ export type Options = typeof Options.Type
  * @since 0.1.0
  */
 export const make = (options?: Options): Effect.Effect<TokenEstimator.Service, TokenEstimator.InvalidEstimatorOptions> =>
-  // TokenEstimator.make checks the overhead
-  TokenEstimator.make({ estimateText, messageOverhead: options?.messageOverhead ?? 1 }).pipe(
+  // checked as every estimator's options are (a misspelt key or a value that is no object is refused, not ignored)
+  Effect.suspend(() => TokenEstimator.checkOptions(Options, options)).pipe(
+    Effect.flatMap((checked) => TokenEstimator.make({ estimateText, messageOverhead: checked?.messageOverhead ?? 1 })),
     Effect.map((service): TokenEstimator.Service => ({
       ...service,
       estimateRequest: (request, requestOptions) => service.estimateRequest(request, { ...requestOptions, provider: requestOptions?.provider ?? "gemini" })

@@ -258,8 +258,8 @@ const extractLines = (
  * answered (the last answer always), within the token limit, in order.
  * A line taken from a message is cut to `maxLineLength`, a tool name to 64
  * characters (the longest function name OpenAI accepts), and an earlier
- * summary or a list of tools too long for the room to half the room, rather
- * than left out. Deterministic and offline: for tests, and for agents that
+ * summary or a list of tools too long for the room to an equal share of half
+ * the room (half the room between them), rather than left out. Deterministic and offline: for tests, and for agents that
  * must not call a model to compact. A pure function, so it does not check
  * `options`: take them from `makeExtractive` or `layerExtractive`, which
  * refuse bad ones.
@@ -282,11 +282,12 @@ export const extractive = (messages: ReadonlyArray<Message.Message>, maxTokens: 
   const chars = Math.floor(maxTokens * (options?.charsPerToken ?? 3))
   // no number (a NaN limit) is no room; more room than any number (a huge ratio or limit) is room for every line
   const budget = Number.isNaN(chars) ? 0 : Math.max(0, chars)
-  // an earlier summary and the tools line are cut to half the room at most, rather than left out: summaries fold
-  // into the next one, and the newer lines still have room
-  const half = Math.floor(budget / 2)
-  const lines = extractLines(messages, options?.maxLineLength ?? 160).map((line) =>
-    line.shortened && line.text.length + 1 > half && half - 1 >= MIN_SHORTENED ? { ...line, text: Block.truncate(line.text, half - 2) } : line
+  // earlier summaries and the tools line are cut, rather than left out, to half the room at most between them:
+  // summaries fold into the next one, and the newer lines (the last answer first) still have room
+  const extracted = extractLines(messages, options?.maxLineLength ?? 160)
+  const share = Math.floor(budget / 2 / Math.max(1, extracted.filter((line) => line.shortened).length))
+  const lines = extracted.map((line) =>
+    line.shortened && line.text.length + 1 > share && share - 1 >= MIN_SHORTENED ? { ...line, text: Block.truncate(line.text, share - 2) } : line
   )
   // take lines by priority until the budget is spent, then print the chosen ones in order
   const order = lines.map((_, i) => i).sort((a, b) => lines[a]!.priority - lines[b]!.priority || b - a)

@@ -678,7 +678,8 @@ const gemini25DeclarationTokens = (rules: Rules, tool: Request.ToolDefinition): 
       if (level > 0 && entries.length > 0) n += 44
     }
     for (const x of [s["items"], s["anyOf"], s["oneOf"]].flat()) walk(x, level + 1)
-    if (Array.isArray(s["enum"])) n += rules.text(s["enum"].join(" "))
+    // a value that is not a string as its JSON (never `join`'s own rendering, which recurses through nested arrays)
+    if (Array.isArray(s["enum"])) n += rules.text(s["enum"].map((v: Schema.Json) => (typeof v === "string" ? v : stringify(v))).join(" "))
   }
   // the parameters as Gemini 3 would write them, references written out in five passes (and no further than that
   // allows); as given where that is not JSON (a reference to a definition that is not an object)
