@@ -79,7 +79,8 @@ describe("Anthropic requests recorded with the input they were billed for (test/
       expect(prior).toBeLessThan(1.26)
     }
     expect(quantile(before, 0.5)).toBeGreaterThan(0.085)
-    expect(quantile(before, 0.9)).toBeGreaterThan(0.24)
+    // (24.2% before the letter pairs priced the rest of the text, 23.2% since: what the prior is there to correct)
+    expect(quantile(before, 0.9)).toBeGreaterThan(0.23)
     expect(underBefore / cases.length).toBeGreaterThan(0.85)
     expect(quantile(after, 0.5)).toBeLessThanOrEqual(0.075)
     expect(quantile(after, 0.9)).toBeLessThanOrEqual(0.2)

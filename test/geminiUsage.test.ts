@@ -151,10 +151,10 @@ describe("Gemini requests recorded with the prompt tokens the API reported (test
   // Gemini 2.5's declarations by its own measured rule (requestEstimate.ts): in FunctionGemma's format, as Gemini 3
   // writes them, these were 7% over at the median and 18.3% at p90; what is left is mostly the text's (the 22 requests
   // without tools are 7.5% under at the median)
-  it("Gemini 2.5 with declarations and no function parts: 3.6% under at the median, 7.4% at the 90th percentile (33 requests of 50+)", () => {
+  it("Gemini 2.5 with declarations and no function parts: 3.8% under at the median, 8.3% at the 90th percentile (33 requests of 50+)", () => {
     const declarations = big.filter(({ c }) => /gemini-2\.5/.test(c.model) && c.request.tools !== undefined && !functionParts(c))
     expect(declarations).toHaveLength(33)
     const signed = quantile(declarations.map(({ c, estimate }) => (estimate.total - c.prompt_tokens) / c.prompt_tokens), 0.5)
-    expect([signed, p90(declarations)]).toEqual([expect.closeTo(-0.036, 2), expect.closeTo(0.074, 2)])
+    expect([signed, p90(declarations)]).toEqual([expect.closeTo(-0.038, 2), expect.closeTo(0.083, 2)])
   })
 })

@@ -9,7 +9,9 @@ import {
   featureRows,
   featuresOf,
   type HeuristicTable,
+  LETTER_PAIRS,
   MAX_STEP_COST,
+  pairCost,
   rawEstimateWith,
   RUN_RATES,
   STATE_BITS,
@@ -150,15 +152,20 @@ describe("estimateTextWith", () => {
     const runFrom = stride - RUN_RATES.length
     for (const table of [o200k, cl100k, gemini]) {
       for (let c = 0; c < 65536; c++) {
-        const cls = table.pairs[2 * c] as number
-        const repeat = table.pairs[2 * c + 1] as number
+        const cls = (table.pairs[2 * c] as number) & 255
+        const repeat = (table.pairs[2 * c + 1] as number) & 255
+        // the letter index above the class, the same at both
+        const letter = (table.pairs[2 * c] as number) >>> 8
+        if ((table.pairs[2 * c + 1] as number) >>> 8 !== letter || letter !== (/[a-z]/i.test(String.fromCharCode(c)) ? (c | 32) - 0x60 : 0)) {
+          expect.fail(`${table.encoding}: U+${c.toString(16)} has the letter index ${letter}`)
+        }
         // The loops test the high-surrogate mark after the lookup, repeat or not.
         const ok = cls === 255 ? repeat === 255 : cls < runFrom && (repeat === cls || (repeat >= runFrom && repeat < stride))
         if (!ok) expect.fail(`${table.encoding}: U+${c.toString(16)} has ${cls} and ${repeat}`)
       }
       // Surrogates are marked, letters and blanks run ("  " and "aa" are not two unrelated steps).
       expect(table.pairs[2 * 0xd800]).toBe(255)
-      expect(table.pairs[2 * 0x61 + 1]).toBeGreaterThanOrEqual(runFrom)
+      expect((table.pairs[2 * 0x61 + 1] as number) & 255).toBeGreaterThanOrEqual(runFrom)
       expect(table.pairs[2 * 0x20 + 1]).toBeGreaterThanOrEqual(runFrom)
     }
   })
@@ -174,7 +181,7 @@ describe("estimateTextWith", () => {
       let max = 0
       for (let k = 0; k < STEP_COUNT; k++) max = Math.max(max, stepCost(table, k))
       // The packed table caps a step's cost: a fit that reached the cap would be clipped.
-      expect(max).toBeLessThan(MAX_STEP_COST / 2)
+      expect(max).toBeLessThan(MAX_STEP_COST)
     }
   })
 
@@ -337,19 +344,72 @@ describe("estimateTextWith", () => {
     expect(counts.reduce((s, c) => s + c, 0)).toBe(3)
   })
 
-  it("is the constant plus the costs of the steps the fit counts", () => {
+  it("is the constant plus the costs of the steps and letter pairs the fit counts", () => {
     const counts = new Float64Array(STEP_COUNT)
+    const pairs = new Float64Array(LETTER_PAIRS)
     const features = new Float64Array(featureNames().length)
+    let pairsSeen = 0
     for (const m of readMessages("holdout").filter((_, i) => i % 23 === 0)) {
       for (const table of [o200k, cl100k, gemini]) {
-        stepCountsInto(m.text, table, counts)
+        stepCountsInto(m.text, table, counts, pairs)
         let sum = table.nonEmpty
         for (let k = 0; k < counts.length; k++) sum += (counts[k] as number) * stepCost(table, k)
+        for (let j = 0; j < LETTER_PAIRS; j++) sum += (pairs[j] as number) * pairCost(table, j)
+        pairsSeen += pairs.reduce((a, b) => a + b, 0)
         expect(rawEstimateWith(m.text, table)).toBeCloseTo(sum, 6)
-        featuresOf(counts, true, features)
+        featuresOf(counts, true, features, pairs)
         expect(features[0]).toBe(1)
+        // the pairs are the last features, in the fit's order
+        expect(features.subarray(features.length - LETTER_PAIRS)).toEqual(pairs)
       }
     }
+    expect(pairsSeen).toBeGreaterThan(1000)
+  })
+
+  it("prices letter pairs at zero or more, where two different ASCII letters meet in a word of text that is not English", () => {
+    for (const table of [o200k, cl100k]) {
+      let priced = 0
+      for (let j = 0; j < LETTER_PAIRS; j++) {
+        expect(pairCost(table, j)).toBeGreaterThanOrEqual(0)
+        if (pairCost(table, j) > 0) priced++
+      }
+      // the fit prices most pairs (a pair it never saw stays at zero)
+      expect(priced, table.encoding).toBeGreaterThan(LETTER_PAIRS / 4)
+      const pairsOf = (text: string): number => {
+        const counts = new Float64Array(STEP_COUNT)
+        const pairs = new Float64Array(LETTER_PAIRS)
+        stepCountsInto(text, table, counts, pairs)
+        return pairs.reduce((a, b) => a + b, 0)
+      }
+      // English text keeps the steps' prices: no pair is priced at its level
+      expect(pairsOf("The word and the path")).toBe(0)
+      // an accent moves the text to a level of its own, and from there on its pairs are priced
+      const after = (text: string): number => pairsOf(`café${text}`) - pairsOf("café")
+      expect(pairsOf("café")).toBe(0)
+      expect(after(" word")).toBe(3)
+      expect(after(" Word")).toBe(3)
+      // a letter after itself is no pair: "ee" is none, "ek" one; nor is the same letter in the other case
+      expect(after(" seek")).toBe(2)
+      expect(after(" aAbB")).toBe(1)
+      // not across a blank, a digit, a non-ASCII letter or a path mark, nor in a word right after a path mark or an
+      // underscore: a file, package or field name
+      expect(after(" a b1c\u00e9d")).toBe(0)
+      expect(after(" /path/to")).toBe(0)
+      expect(after(" node_modules/vue")).toBe(3)
+      expect(after(" path-to")).toBe(3)
+      // the diagonal costs nothing in the table either
+      for (let a = 0; a < 26; a++) expect(pairCost(table, a * 27)).toBe(0)
+    }
+    // Finnish without a letter outside ASCII is priced by its pairs too, once its words have moved the text (words
+    // ending in a vowel)
+    expect(
+      ((text: string) => {
+        const counts = new Float64Array(STEP_COUNT)
+        const pairs = new Float64Array(LETTER_PAIRS)
+        stepCountsInto(text, o200k, counts, pairs)
+        return pairs.reduce((a, b) => a + b, 0)
+      })("Tiedostoa ei voitu avata koska sitta ei loytynyt")
+    ).toBeGreaterThan(0)
   })
 
   it.prop(
@@ -358,11 +418,13 @@ describe("estimateTextWith", () => {
     ([head, tail]) => {
       // the estimate leaves its fast loop at the first high surrogate, wherever it is; the fit's counter has one loop
       const counts = new Float64Array(STEP_COUNT)
+      const pairs = new Float64Array(LETTER_PAIRS)
       for (const text of [head + tail, `${head}😀${tail}`, `${head}\ud83d`, `${head}\ude00${tail}`]) {
         for (const table of [o200k, cl100k, gemini]) {
-          stepCountsInto(text, table, counts)
+          stepCountsInto(text, table, counts, pairs)
           let sum = text.length === 0 ? 0 : table.nonEmpty
           for (let k = 0; k < counts.length; k++) if (counts[k] !== 0) sum += (counts[k] as number) * stepCost(table, k)
+          for (let j = 0; j < LETTER_PAIRS; j++) if (pairs[j] !== 0) sum += (pairs[j] as number) * pairCost(table, j)
           expect(rawEstimateWith(text, table)).toBeCloseTo(sum, 6)
         }
       }

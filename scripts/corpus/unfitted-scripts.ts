@@ -185,7 +185,7 @@ for (const { name, estimate, exact, spec } of encodings) {
   const table = makeHeuristicTable(spec)
   const ofClass = (from: number, to: number, cls: string): Array<number> => {
     const out: Array<number> = []
-    for (let cp = from; cp <= to; cp++) if (CLASS_NAMES[table.pairs[2 * cp] as number] === cls) out.push(cp)
+    for (let cp = from; cp <= to; cp++) if (CLASS_NAMES[(table.pairs[2 * cp] as number) & 255] === cls) out.push(cp)
     return out
   }
   const isSyllable = (c: string): boolean => c >= "\uac00" && c <= "\ud7a3"
