@@ -977,16 +977,16 @@ export const PAIR_LETTERS = 26
 /** The number of letter pairs (`PAIR_LETTERS` squared): the last features of `featureNames`. */
 export const LETTER_PAIRS = PAIR_LETTERS * PAIR_LETTERS
 /**
- * A letter pair's slot in a table's `letterPairs`: whether the word prices pairs (`PAIR_PRICED`, from the step's
- * flag) and the letters' indexes (1-26, 0 for any other code unit). A letter after itself (a repeat, "ee", or the
+ * A letter pair's slot in a table's `letterPairs`: whether the word prices pairs (the step's `PAIR_FLAG`) and the
+ * letters' indexes (1-26, 0 for any other code unit). A letter after itself (a repeat, "ee", or the
  * same letter in the other case) is no pair: its slot costs nothing, as does every slot without the flag.
  */
 const pairSlot = (priced: number, before: number, letter: number): number => (priced << 10) | (before << 5) | letter
 /**
  * Whether the letter pairs of a word in state `g` (any level) are priced: only once the text is at a language level
- * (`FOREIGN` or an accent's, never English's: English text is priced by the steps alone, as it was fitted before the
- * pairs), and in every word but one right after a path mark or an underscore (a file, package or field name, whose
- * letters say little of the language).
+ * (`FOREIGN` or an accent's, never English's: English text is priced by the steps alone), and in every word but one
+ * right after a path mark or an underscore (a file, package or field name, whose letters say little of the
+ * language).
  */
 const pairsPriced = (g: number): boolean => {
   const s = g % STATE_COUNT
