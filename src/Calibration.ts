@@ -242,6 +242,8 @@ const build = (base: Service, options: CalibrationOptions): CalibrationService =
     .sort((a, b) => b.prefix.length - a.prefix.length)
   const priorOf = (model: string): number | undefined =>
     Object.hasOwn(prior, model) ? prior[model] : priorPrefixes.find(({ prefix }) => model.startsWith(prefix))?.factor
+  /** The log factor a starting factor (restored or a prior) gives, clamped to `minFactor`/`maxFactor`; 0 for none. */
+  const startLog = (start: number | undefined): number => (start === undefined ? 0 : clamp(Math.log(start), minLog, maxLog))
   const models = new Map<string, ModelState>()
   /** The log factor each request estimate of `estimatorFor` was made with, by the estimate object's identity. */
   const requestFactors = new WeakMap<RequestEstimate, number>()
@@ -251,8 +253,7 @@ const build = (base: Service, options: CalibrationOptions): CalibrationService =
     if (state === undefined) {
       // own keys only: a model named "constructor" or "__proto__" has no inherited factor
       const restored = Object.hasOwn(initial, model) ? initial[model] : undefined
-      const start = restored ?? priorOf(model)
-      const logFactor = start !== undefined ? clamp(Math.log(start), minLog, maxLog) : 0
+      const logFactor = startLog(restored ?? priorOf(model))
       state = {
         logFactor,
         factor: Math.exp(logFactor),
@@ -392,15 +393,12 @@ const build = (base: Service, options: CalibrationOptions): CalibrationService =
       // A factor no report moved is a starting one: kept if restored, left out if a prior (given again at the next
       // start). A restored one is left out too where the next start gives it anyway: 1 for a model without a prior,
       // the prior itself for one with (a restored 1 under a prior of 1.22 is kept: it would come back as 1.22).
-      const priorLog = (model: string): number => {
-        const p = priorOf(model)
-        return p === undefined ? 0 : clamp(Math.log(p), minLog, maxLog)
-      }
+      const priorLog = (model: string): number => startLog(priorOf(model))
       for (const [model, s] of models) if (s.accepted > 0 || (s.restored && s.logFactor !== priorLog(model))) defineOwn(out, model, s.factor)
       // a starting factor no call of this run touched is still known: dropping it would lose it at the next restart
       for (const model of Object.keys(initial)) {
         if (models.has(model)) continue
-        const logFactor = clamp(Math.log(initial[model]!), minLog, maxLog)
+        const logFactor = startLog(initial[model])
         if (logFactor !== priorLog(model)) defineOwn(out, model, Math.exp(logFactor))
       }
       return out
