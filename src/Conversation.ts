@@ -1196,13 +1196,15 @@ const geminiRules = (messages: ReadonlyArray<Message.Message>, options: ProfileO
     prev = m
   }
   if (!requiresThoughtSignatures(options)) return
-  // Gemini 3 checks the signatures of the current turn: the first call of each step since the last user message
+  // Gemini 3 checks the signatures of the current turn: the first function call of each step since the last user
+  // message (a call the provider ran, such as Gemini's code execution or another provider's server tool, is no
+  // function call: the writer sends it as its own part or not at all)
   for (let i = lastUser + 1; i < messages.length; i++) {
     const m = messages[i]!
     if (m.role !== "assistant") continue
     for (let b = 0; b < m.content.length; b++) {
       const block = m.content[b]!
-      if (block._tag !== "ToolCall") continue
+      if (block._tag !== "ToolCall" || block.providerExecuted === true) continue
       if ((block.thoughtSignature === undefined || block.thoughtSignature === "") && sink(new MissingThoughtSignature({ provider, index: i, blockIndex: b, toolCallId: block.id }))) return
       break
     }
@@ -1743,10 +1745,12 @@ const mediaIssue = (
     }
     case "gemini": {
       // the writer's own reading: a file at a base64 data: URL is the data it holds (inlineFileOf), a URI of another
-      // scheme Gemini refuses (a data: URL that is not base64, file:) is left out
+      // scheme Gemini refuses (a data: URL that is not base64, file:) and a file id are left out
       const file = inlineFileOf(given) ?? given
       const source = file.source
       if (source._tag === "Url" && !geminiTakesUrl(source.url)) return new UnsupportedMediaType({ provider, ...where, mediaType: file.mediaType, supported: [], source: "url", url: source.url })
+      // another provider's file id is left out too (a message of nothing else with it, which moves where a turn starts)
+      if (source._tag === "FileId") return new UnsupportedMediaType({ provider, ...where, mediaType: file.mediaType, supported: [], source: "fileId" })
       // Gemini judges the declared type
       if (source._tag !== "Base64") return undefined
       const type = bareType(file.mediaType)

@@ -1924,14 +1924,15 @@ const geminiFixes = (options: RepairForOptions | undefined): ProviderFixes => ({
       out.splice(lead, 0, Message.user(CONTINUE))
       origins.splice(lead, 0, origins[lead]!)
     }
-    // Gemini 3 signatures: the first call of each step of the current turn needs one
+    // Gemini 3 signatures: the first function call of each step of the current turn needs one (as validation reads it:
+    // a call the provider ran is none)
     if (!Conversation.requiresThoughtSignatures(options)) return
     let lastUser = out.length - 1
     while (lastUser >= 0 && out[lastUser]!.role !== "user") lastUser--
     for (let k = lastUser + 1; k < out.length; k++) {
       const m = out[k]!
       if (m.role !== "assistant") continue
-      const b = m.content.findIndex((block) => block._tag === "ToolCall")
+      const b = m.content.findIndex((block) => block._tag === "ToolCall" && block.providerExecuted !== true)
       const call = m.content[b]
       if (call === undefined || call._tag !== "ToolCall" || (call.thoughtSignature !== undefined && call.thoughtSignature !== "")) continue
       log(new AddedThoughtSignature({ index: origins[k]!, blockIndex: b, toolCallId: call.id }))

@@ -1124,6 +1124,10 @@ export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaTyp
       const takes = this.supported.length === 0 ? "" : `; it takes ${this.supported.join(", ")}`
       return `${at(this.index)}${block(this.blockIndex)}${partPrefix(this.partIndex)}: ${this.provider} does not take ${clip(this.mediaType)} ${kind} at ${preview(this.url)} (${urlsTaken(this.provider, this.url)}${takes})`
     }
+    // Gemini: no file id of another provider; it takes every file inline or by URI
+    if (source === "fileId" && this.supported.length === 0) {
+      return `${at(this.index)}${block(this.blockIndex)}${partPrefix(this.partIndex)}: ${this.provider} does not take ${clip(this.mediaType)} ${kind} by file id (it takes them as inline data or by URI)`
+    }
     const how = source === "text"
       ? " given as text (it takes an image as data, by URL or by file id:"
       : source !== undefined

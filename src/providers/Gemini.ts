@@ -134,6 +134,7 @@ import { bareMediaType } from "../internal/mediaType.js"
 import { GEMINI_URLS, geminiTakesUrl } from "../internal/fileUrls.js"
 import { geminiGeneration, geminiLevelOfDetail, geminiSendsPartResolution } from "../internal/imageSize.js"
 import { mapSubschemas } from "../internal/jsonSchema.js"
+import { sameJson } from "./internal/core.js"
 import { Effect, Result, type Schema, type Stream } from "effect"
 import * as Block from "../Block.js"
 import * as Message from "../Message.js"
@@ -598,11 +599,11 @@ const readModelPart = (ctx: A.Ctx, raw: Obj, at: string, makeId: (name: string) 
   if (A.isObj(part["executableCode"])) {
     const id = makeId("code_execution")
     blocks.push(Block.toolCall(id, "code_execution", part["executableCode"], { providerExecuted: true, ...keep(key, A.extrasOf(part, codeKeys), { kind: "executableCode", ...spellingHints(spelling) }) }))
-    pending.add("code_execution", id)
+    pending.add(CODE_EXECUTION, id)
     return
   }
   if (A.isObj(part["codeExecutionResult"])) {
-    const id = pending.take("code_execution") ?? makeId("code_execution")
+    const id = pending.take(CODE_EXECUTION) ?? makeId("code_execution")
     blocks.push(Block.toolResult(id, "code_execution", [Block.json(part["codeExecutionResult"])], false, {
       providerExecuted: true,
       ...keep(key, A.extrasOf(part, codeResultKeys), { kind: "codeExecutionResult", ...spellingHints(spelling) })
@@ -612,6 +613,12 @@ const readModelPart = (ctx: A.Ctx, raw: Obj, at: string, makeId: (name: string) 
   // a part of another kind is kept as it came, in its own spelling
   blocks.push(readFile(ctx, part, at, spelling, true) ?? Block.providerData(key, raw))
 }
+
+/**
+ * Where a code execution waits for its result among the calls waiting by name: under a name no function has (a NUL),
+ * so a function named `code_execution` pairs with its own response, not with the code's result.
+ */
+const CODE_EXECUTION = "\u0000code_execution"
 
 const readResponse = (ctx: A.Ctx, part: Obj, at: string, spelling: Spelling, makeId: (name: string) => string, pending: Pending): Block.ToolResultBlock => {
   const fr = part["functionResponse"] as Obj
@@ -801,7 +808,8 @@ const readSystem = (ctx: A.Ctx, raw: Schema.Json | undefined, snake: boolean): M
     }
     blocks.push(Block.text(part["text"], {
       ...defined({ thoughtSignature: A.optStr(ctx, part, "thoughtSignature", at) }),
-      ...keep(key, A.extrasOf(part, thoughtKeys), spellingHints(partSpelling))
+      // a `thought` flag has no meaning in a system instruction: it is kept as sent, with the other fields
+      ...keep(key, A.extrasOf(part, textKeys), spellingHints(partSpelling))
     }))
   }
   // the system instruction's role (often "user") is not the model's: it is kept as sent
@@ -956,7 +964,11 @@ const writeResultContent = (ctx: A.Ctx, result: Block.ToolResultBlock, index: nu
   }
   const out: ResponseFields = files.length > 0 ? { parts: files } : {}
   const only = rest[0]
-  if (rest.length === 0) return hintOf(result, key, "noResponse") === true ? out : { ...out, response: {} }
+  // no text: an error result still says it failed, with an empty error (as a text one says it with its text)
+  if (rest.length === 0) {
+    if (result.isError) return { ...out, response: { error: "" } }
+    return hintOf(result, key, "noResponse") === true ? out : { ...out, response: {} }
+  }
   if (rest.length === 1 && only !== undefined && only._tag === "Json" && A.isObj(only.value)) {
     if (result.isError) A.dropped(ctx, index, blockIndex, "the error flag of a JSON tool result", "a structured functionResponse has no error flag")
     return { ...out, response: only.value as { [key: string]: unknown } }
@@ -1138,6 +1150,12 @@ const writeMessages = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Wi
             else out.systemInstruction = system
           } else {
             for (const part of parts) system.parts.push(part)
+            // its own fields join the instruction where it has none of that name; one it has already is reported
+            const joined = system as unknown as { [key: string]: unknown }
+            for (const [name, value] of Object.entries(kept ?? {})) {
+              if (!Object.hasOwn(joined, name)) merge(system, { [name]: value })
+              else if (!sameJson(joined[name], value)) A.dropped(ctx, i, undefined, `the field ${quote(name)} of a system message joined to the one before`, "the system instruction has its own")
+            }
           }
           continue
         }

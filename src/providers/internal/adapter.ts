@@ -60,6 +60,9 @@ class Abort {
   constructor(readonly error: MalformedPayload | InvalidToolArguments) {}
 }
 
+/** Whether a thrown value is a decoder's own early exit (which `run` turns into its error), not a fault. */
+export const isAbort = (u: unknown): boolean => u instanceof Abort
+
 /** The state of one conversion: the provider key, the options, the warnings so far. */
 export interface Ctx {
   readonly provider: string
@@ -172,38 +175,41 @@ export const obj = (ctx: Ctx, u: Schema.Json | undefined, path: string): Obj =>
 export const arr = (ctx: Ctx, u: Schema.Json | undefined, path: string): ReadonlyArray<Schema.Json> =>
   Array.isArray(u) ? u : malformed(ctx, path, `expected an array, got ${kindOf(u)}`)
 
+/** The path of field `key` of the value at `path` (a top-level field's path is its name alone). */
+export const fieldPath = (path: string, key: string): string => (path === "" ? key : `${path}.${key}`)
+
 /** A required string field, or abort. */
 export const str = (ctx: Ctx, o: Obj, key: string, path: string): string => {
   const v = o[key]
-  return typeof v === "string" ? v : malformed(ctx, `${path}.${key}`, `expected a string, got ${kindOf(v)}`)
+  return typeof v === "string" ? v : malformed(ctx, fieldPath(path, key), `expected a string, got ${kindOf(v)}`)
 }
 
 /** An optional string field (`null` counts as absent), or abort when it is something else. */
 export const optStr = (ctx: Ctx, o: Obj, key: string, path: string): string | undefined => {
   const v = o[key]
   if (v === undefined || v === null) return undefined
-  return typeof v === "string" ? v : malformed(ctx, `${path}.${key}`, `expected a string, got ${kindOf(v)}`)
+  return typeof v === "string" ? v : malformed(ctx, fieldPath(path, key), `expected a string, got ${kindOf(v)}`)
 }
 
 /** An optional boolean field (`null` counts as absent), or abort. */
 export const optBool = (ctx: Ctx, o: Obj, key: string, path: string): boolean | undefined => {
   const v = o[key]
   if (v === undefined || v === null) return undefined
-  return typeof v === "boolean" ? v : malformed(ctx, `${path}.${key}`, `expected a boolean, got ${kindOf(v)}`)
+  return typeof v === "boolean" ? v : malformed(ctx, fieldPath(path, key), `expected a boolean, got ${kindOf(v)}`)
 }
 
 /** An optional number field (`null` counts as absent), or abort. */
 export const optNum = (ctx: Ctx, o: Obj, key: string, path: string): number | undefined => {
   const v = o[key]
   if (v === undefined || v === null) return undefined
-  return typeof v === "number" ? v : malformed(ctx, `${path}.${key}`, `expected a number, got ${kindOf(v)}`)
+  return typeof v === "number" ? v : malformed(ctx, fieldPath(path, key), `expected a number, got ${kindOf(v)}`)
 }
 
 /** An optional object field (`null` counts as absent), or abort. */
 export const optObj = (ctx: Ctx, o: Obj, key: string, path: string): Obj | undefined => {
   const v = o[key]
   if (v === undefined || v === null) return undefined
-  return isObj(v) ? v : malformed(ctx, `${path}.${key}`, `expected an object, got ${kindOf(v)}`)
+  return isObj(v) ? v : malformed(ctx, fieldPath(path, key), `expected an object, got ${kindOf(v)}`)
 }
 
 export const kindOf = (u: Schema.Json | undefined): string =>
@@ -684,7 +690,7 @@ export const count = (ctx: Ctx, o: Obj | undefined, name: string, path: string):
   const v = optNum(ctx, o, name, path)
   if (v === undefined) return undefined
   // a safe integer: the model's counts are, and 1e21 is an integer a Usage cannot hold
-  return Number.isSafeInteger(v) && v >= 0 ? v : malformed(ctx, `${path}.${name}`, `expected a token count, got ${v}`)
+  return Number.isSafeInteger(v) && v >= 0 ? v : malformed(ctx, fieldPath(path, name), `expected a token count, got ${v}`)
 }
 
 /** Usage from the figures that are present. */

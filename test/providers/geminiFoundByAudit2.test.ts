@@ -1,0 +1,171 @@
+/**
+ * Defects an audit of the Gemini adapter found, each pinned by the case that showed it.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Exit } from "effect"
+import { Block, Conversation, Message, Repair } from "../../src/index.js"
+import { Anthropic, Gemini } from "../../src/providers/index.js"
+
+const model = "gemini-3-flash-preview"
+const value = <A, E>(effect: Effect.Effect<A, E>): A => Effect.runSync(effect)
+const failure = <A, E>(effect: Effect.Effect<A, E>): E => {
+  const exit = Effect.runSyncExit(Effect.flip(effect))
+  if (!Exit.isSuccess(exit)) throw new Error("expected a failure")
+  return exit.value
+}
+
+describe("Gemini 3 signatures and calls the provider ran", () => {
+  // a model turn that ran code, then called a function: only the function call is a call of the step
+  const body = (signed: "call" | "code") => ({
+    contents: [
+      { role: "user", parts: [{ text: "compute then look up" }] },
+      {
+        role: "model",
+        parts: [
+          { executableCode: { language: "PYTHON", code: "print(6*7)" }, ...(signed === "code" ? { thoughtSignature: "c2ln" } : {}) },
+          { codeExecutionResult: { outcome: "OUTCOME_OK", output: "42\n" } },
+          { functionCall: { name: "lookup", args: { n: 42 } }, ...(signed === "call" ? { thoughtSignature: "c2ln" } : {}) }
+        ]
+      },
+      { role: "user", parts: [{ functionResponse: { name: "lookup", response: { output: "the answer" } } }] }
+    ]
+  })
+
+  it("a signed function call after code execution is valid, and the repair leaves it alone", () => {
+    const request = value(Gemini.fromRequest(body("call"))).value
+    expect(Exit.isSuccess(Effect.runSyncExit(Conversation.validateFor("gemini", { model })(request.messages)))).toBe(true)
+    expect(value(Repair.repairFor("gemini", { model })(request.messages)).actions).toEqual([])
+  })
+
+  it("an unsigned function call after signed code is reported, and the repair signs the call that is sent", () => {
+    const request = value(Gemini.fromRequest(body("code"))).value
+    expect(failure(Conversation.validateFor("gemini", { model })(request.messages))).toMatchObject({ _tag: "MissingThoughtSignature", index: 1, blockIndex: 2 })
+    const repaired = value(Repair.repairFor("gemini", { model })(request.messages))
+    expect(repaired.actions.map((a) => a._tag)).toEqual(["AddedThoughtSignature"])
+    const wire = value(Gemini.toRequest({ ...request, messages: repaired.messages })).value
+    expect(wire.contents[1]!.parts[2]).toMatchObject({ functionCall: { name: "lookup" }, thoughtSignature: Repair.GEMINI_SKIP_SIGNATURE })
+  })
+
+  it("another provider's server tool before the call: the repair signs the call the writer sends", () => {
+    const messages = [
+      Message.user("search then look up"),
+      Message.assistant([
+        Block.toolCall("srvtoolu_1", "web_search", { query: "x" }, { providerExecuted: true }),
+        Block.toolResult("srvtoolu_1", "web_search", [Block.json([{ url: "https://a" }])], false, { providerExecuted: true }),
+        Block.toolCall("toolu_2", "lookup", { n: 1 })
+      ]),
+      Message.tool([Block.toolResult("toolu_2", "lookup", "ok")])
+    ]
+    const repaired = value(Repair.repairFor("gemini", { model })(messages))
+    const wire = value(Gemini.toMessages(repaired.messages)).value
+    expect(wire.contents[1]!.parts).toEqual([{ functionCall: { name: "lookup", args: { n: 1 }, id: "toolu_2" }, thoughtSignature: Repair.GEMINI_SKIP_SIGNATURE }])
+  })
+})
+
+describe("a file by another provider's id, which the Gemini writer leaves out", () => {
+  const file = Block.file(Block.fileId("file-abc123"), "application/pdf")
+
+  it("is UnsupportedMediaType with its source, so a message of nothing else cannot move the current turn unseen", () => {
+    const messages = [
+      Message.user("Summarise the report"),
+      Message.assistant([Block.toolCall("call_1", "fetch_report", { id: 7 })]),
+      Message.tool([Block.toolResult("call_1", "fetch_report", "report text")]),
+      Message.user([file])
+    ]
+    const issue = failure(Conversation.validateFor("gemini", { model })(messages))
+    expect(issue).toMatchObject({ _tag: "UnsupportedMediaType", index: 3, blockIndex: 0, source: "fileId", supported: [] })
+    expect(issue.message).toBe("messages[3]: content[0]: gemini does not take application/pdf files by file id (it takes them as inline data or by URI)")
+    // the file is the user's content: the repair says so rather than guess
+    expect(failure(Repair.repairFor("gemini", { model })(messages))._tag).toBe("CannotRepair")
+  })
+
+  it("is reported before a first user message of nothing else would leave a call turn first", () => {
+    const messages = [Message.user([file]), Message.assistant([Block.toolCall("c", "f", {})]), Message.tool([Block.toolResult("c", "f", "ok")])]
+    expect(failure(Conversation.validateFor("gemini")(messages))).toMatchObject({ _tag: "UnsupportedMediaType", index: 0, source: "fileId" })
+  })
+})
+
+describe("Gemini reading and writing", () => {
+  it("keeps a system instruction part's thought flag", () => {
+    for (const thought of [true, false]) {
+      const body = { systemInstruction: { parts: [{ text: "a", thought }] }, contents: [{ role: "user", parts: [{ text: "hi" }] }] }
+      const read = value(Gemini.fromRequest(body))
+      expect(read.warnings).toEqual([])
+      expect(value(Gemini.toRequest(read.value)).value.systemInstruction).toEqual({ parts: [{ text: "a", thought }] })
+    }
+  })
+
+  it("a function named code_execution pairs with its own response, not with the code's result", () => {
+    const body = {
+      contents: [
+        { role: "user", parts: [{ text: "go" }] },
+        {
+          role: "model",
+          parts: [
+            { functionCall: { name: "code_execution", args: {} } },
+            { executableCode: { language: "PYTHON", code: "1" } },
+            { codeExecutionResult: { outcome: "OUTCOME_OK", output: "1" } }
+          ]
+        },
+        { role: "user", parts: [{ functionResponse: { name: "code_execution", response: { output: "done" } } }] }
+      ]
+    }
+    const request = value(Gemini.fromRequest(body)).value
+    const [call, code, result] = request.messages[1]!.content as ReadonlyArray<Block.Block>
+    if (call?._tag !== "ToolCall" || code?._tag !== "ToolCall" || result?._tag !== "ToolResult") throw new Error("expected a call, code and its result")
+    expect(result.toolCallId).toBe(code.id)
+    const answer = request.messages[2]!.content[0]!
+    expect(answer._tag === "ToolResult" && answer.toolCallId).toBe(call.id)
+    expect(Exit.isSuccess(Effect.runSyncExit(Conversation.validateFor("gemini")(request.messages)))).toBe(true)
+    expect(value(Gemini.toRequest(request)).value).toEqual(body)
+  })
+
+  it("an error result without text still says it failed: response.error, empty", () => {
+    const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+    for (const content of [[], [Block.file(Block.base64(png), "image/png")]]) {
+      const written = value(Gemini.toMessages([
+        Message.user("run it"),
+        Message.assistant([Block.toolCall("c1", "screenshot", {})]),
+        Message.tool([Block.toolResult("c1", "screenshot", content, true)])
+      ]))
+      expect(written.warnings).toEqual([])
+      expect(written.value.contents[2]!.parts[0]!.functionResponse!.response).toEqual({ error: "" })
+      // read back, it is an error result again
+      const back = value(Gemini.fromMessages(written.value)).value[2]!.content[0]!
+      expect(back._tag === "ToolResult" && back.isError).toBe(true)
+    }
+    // an Anthropic error result without content, carried to Gemini
+    const anthropic = value(Anthropic.fromRequest({
+      model: "claude-sonnet-4-5",
+      max_tokens: 10,
+      messages: [
+        { role: "user", content: "go" },
+        { role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "screenshot", input: {} }] },
+        { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", is_error: true }] }
+      ]
+    })).value
+    expect(value(Gemini.toRequest(anthropic)).value.contents[2]!.parts[0]!.functionResponse!.response).toEqual({ error: "" })
+  })
+
+  it("a second system message's own fields join the instruction, or are reported when it has its own", () => {
+    const read = value(Gemini.fromMessages({ systemInstruction: { role: "user", parts: [{ text: "read" }], cacheHint: "x" }, contents: [{ role: "user", parts: [{ text: "hi" }] }] })).value
+    const joined = value(Gemini.toMessages([Message.system("added first"), ...read]))
+    expect(joined.value.systemInstruction).toEqual({ parts: [{ text: "added first" }, { text: "read" }], role: "user", cacheHint: "x" })
+    expect(joined.warnings).toEqual([])
+    const clash = value(Gemini.toMessages([read[0]!, ...value(Gemini.fromMessages({ systemInstruction: { parts: [{ text: "b" }], cacheHint: "y" }, contents: [] })).value]))
+    expect(clash.value.systemInstruction).toMatchObject({ cacheHint: "x" })
+    expect(clash.warnings.map((w) => [w._tag, w.message])).toEqual([
+      ["DroppedContent", `messages[1]: the field "cacheHint" of a system message joined to the one before was left out: the system instruction has its own`]
+    ])
+  })
+
+  it("names a response's top-level field by its name alone in an error path", () => {
+    for (const [response, path] of [
+      [{ candidates: [], usageMetadata: "x" }, "usageMetadata"],
+      [{ candidates: [], response_id: 5 }, "response_id"],
+      [{ promptFeedback: "x" }, "promptFeedback"]
+    ] as const) {
+      expect(failure(Gemini.fromResponse(response))).toMatchObject({ _tag: "MalformedPayload", path })
+    }
+  })
+})
