@@ -45,7 +45,14 @@
  * or that is not standard padded base64 (effect/ai reads a string as
  * base64 whatever it holds), has the text before the data kept as the
  * `$dataPrefix` hint (`""` for none) in `providerOptions["effect-ai"]` and
- * is written back as it came. A `reasoning` part with
+ * is written back as it came. A URL is written as a `URL` object (effect/ai's
+ * OpenAI provider reads a string as base64), its text kept when the parser
+ * spells it otherwise; one read from an http(s) string goes back as that
+ * string (the `$urlAsText` hint). A Prompt's Anthropic option spelt
+ * `cache_control`, which effect/ai-anthropic does not read, is no
+ * breakpoint: it is kept aside and written back as it came; and options of
+ * a provider named as our own key (`ownKey`) are kept aside and read back as
+ * they were, never as ours. A `reasoning` part with
  * `anthropic.info` `redacted_thinking` is redacted thinking, which has no
  * text: a text beside it (no provider sends it) is kept as the `$text`
  * hint and written back. A message's `anthropic.cacheControl` goes on its
@@ -181,6 +188,8 @@ class OptionsBuilder {
   private own: JsonObj | undefined
   private readonly hints: Map<string, Schema.Json> = new Map()
   private nonObjects: JsonObj | undefined
+  /** A Prompt's Anthropic `cache_control` field read back (`CACHE_FIELD`), to be written as it came. */
+  private cacheField: Schema.Json | undefined
   /** The provider options kept as they are, by provider and name in the Prompt: the key each is stored under. */
   private readonly kept: Map<string, Map<string, string>> = new Map()
   /** Provider options kept under our own key (`fields`), by provider and stored key: see `field`. */
@@ -194,6 +203,8 @@ class OptionsBuilder {
       for (const k of Object.keys(record)) {
         const value = record[k]!
         if (isHintKey(k)) this.hintOfAnother(provider, k, value)
+        // options of a provider named as our own key would be read as ours: they go under our key too, read back as they are
+        else if (provider === ownKey) this.aside(provider, k, value)
         else if (provider === "anthropic" && k === "cache_control") this.put("anthropic", "cacheControl", value)
         // a field named `cacheControl` is no breakpoint: under that name, the reader would take it for Anthropic's `cache_control`
         else if (provider === "anthropic" && k === "cacheControl") this.aside(provider, k, value)
@@ -205,6 +216,7 @@ class OptionsBuilder {
         }
       }
     }
+    if (this.cacheField !== undefined) this.put("anthropic", "cache_control", this.cacheField)
   }
 
   /**
@@ -232,6 +244,7 @@ class OptionsBuilder {
     for (const key of Object.keys(own)) {
       const value = own[key]!
       if (key === OPTIONS && isObj(value)) this.nonObjects = value as JsonObj
+      else if (key === CACHE_FIELD) this.cacheField = value
       else if (Object.hasOwn(hints, key) && (hints[key] === "json" || typeof value === "string")) this.hints.set(key, value)
       else setKey(rest, key, value)
     }
@@ -365,7 +378,8 @@ const messageOptions = (ctx: Ctx, m: Message.Message, kept: ReadonlyArray<Schema
   builder.keep("blocks", systemBlocks)
   // a cache breakpoint set on the message itself stays there on the way back, marked where it would be read elsewhere
   const cache = m.providerOptions?.["anthropic"]?.["cache_control"]
-  if (cache !== undefined && cachePlace(m.content, cache, systemBlocks !== undefined) !== "message") builder.keep("messageCacheControl", true)
+  // (an explicit null is no breakpoint: it stays on the message, as the reader leaves it)
+  if (cache !== undefined && cache !== null && cachePlace(m.content, cache, systemBlocks !== undefined) !== "message") builder.keep("messageCacheControl", true)
   return builder
 }
 
@@ -375,15 +389,19 @@ const messageOptions = (ctx: Ctx, m: Message.Message, kept: ReadonlyArray<Schema
  * before the data (`""` for none) kept as the `dataPrefix` hint and is
  * written back as it was.
  */
-const fileData = (source: Block.FileSource, prefix: string | undefined): { readonly data: string | URL; readonly source?: string } => {
+const fileData = (source: Block.FileSource, prefix: string | undefined, asText: boolean): { readonly data: string | URL; readonly source?: string; readonly text?: string } => {
   switch (source._tag) {
     case "Base64":
       // a string is base64 to effect/ai, and the OpenAI and Anthropic APIs its provider packages reach take the standard alphabet only
       return { data: prefix === undefined ? standardBase64(source.data) : prefix + source.data }
     case "Url": {
-      // effect/ai reads a URL object as a URL; text that is no URL is kept as text, marked unless it reads back as a URL
+      // effect/ai reads a URL object as a URL (its OpenAI provider takes a string for base64): every URL goes as one,
+      // its text kept when the parser writes it otherwise ("https://example.com" as ".../"); text that is no URL is
+      // kept as text, marked unless it reads back as a URL
+      // (an http(s) URL read from a Prompt's text goes back as that text: `URL_AS_TEXT`)
+      if (asText && isHttpText(source.url)) return { data: source.url }
       const url = URL.canParse(source.url) ? new URL(source.url) : undefined
-      if (url !== undefined && url.href === source.url) return { data: url }
+      if (url !== undefined) return url.href === source.url ? { data: url } : { data: url, text: source.url }
       return isHttpText(source.url) ? { data: source.url } : { data: source.url, source: "Url" }
     }
     case "FileId":
@@ -399,8 +417,9 @@ const fileData = (source: Block.FileSource, prefix: string | undefined): { reado
 const isHttpText = (data: string): boolean => /^https?:\/\//.test(data)
 
 const filePart = (ctx: Ctx, block: Block.FileBlock): Prompt.FilePart => {
-  const options = new OptionsBuilder(ctx, block.providerOptions, block.source._tag === "Base64" ? { [DATA_PREFIX]: "text" } : {})
-  const { data, source } = fileData(block.source, options.textHint(DATA_PREFIX))
+  const asked = block.source._tag === "Base64" ? { [DATA_PREFIX]: "text" } as const : block.source._tag === "Url" ? { [URL_AS_TEXT]: "json" } as const : {}
+  const options = new OptionsBuilder(ctx, block.providerOptions, asked)
+  const { data, source, text } = fileData(block.source, options.textHint(DATA_PREFIX), options.hint(URL_AS_TEXT) === true)
   options
     .field("openai", "imageDetail", block.detail, ImageDetail)
     .field("openai", "itemId", block.itemId, readString)
@@ -408,6 +427,7 @@ const filePart = (ctx: Ctx, block: Block.FileBlock): Prompt.FilePart => {
     .field("anthropic", "documentContext", block.context, readString)
     .field("anthropic", "citations", block.citationsEnabled === undefined ? undefined : { enabled: block.citationsEnabled }, Citations)
     .keep("source", source)
+    .keep("urlText", text)
   return Prompt.filePart({ mediaType: block.mediaType, data, ...(block.filename === undefined ? {} : { fileName: block.filename }), options: options.build() })
 }
 
@@ -445,7 +465,8 @@ const resultPart = (ctx: Ctx, block: Block.ToolResultBlock): Prompt.ToolResultPa
   } else {
     // the parts as effect/ai's providers render them (text and files read back as they are), and the exact parts
     // kept when a JSON part is among them (a model output has text in its place)
-    result = keptResult ?? Block.resultContentText(content)
+    // a kept result of null is a result (the tool's own null), not a missing one
+    result = keptResult !== undefined ? keptResult : Block.resultContentText(content)
     modelOutput = modelOutputOf(ctx, content)
     if (content.some((part) => part._tag === "Json")) options.keep("content", content.map(encodeBlock) as Schema.JsonArray)
   }
@@ -705,8 +726,21 @@ const TEXT = hintKey("text")
  */
 const DATA_PREFIX = hintKey("dataPrefix")
 
+/**
+ * On a file read from an http(s) URL given as text in a Prompt (which effect/ai's Anthropic provider reads as a URL):
+ * written back as that text, not as the `URL` object every other URL is written as.
+ */
+const URL_AS_TEXT = hintKey("urlAsText")
+
 /** The option records of a Prompt part or message that were no objects (`{ openai: 5 }`), by provider, written back. */
 const OPTIONS = hintKey("options")
+
+/**
+ * A Prompt's Anthropic option spelt `cache_control`: a field of the sender's, which effect/ai-anthropic does not read
+ * (it reads `cacheControl`), so no breakpoint. Kept aside under our own key and written back as it came, never as
+ * our `cache_control`, which would become the Prompt's `cacheControl`: a breakpoint the Prompt did not have.
+ */
+const CACHE_FIELD = hintKey("cacheControlField")
 
 /**
  * On the last block of a user, assistant or tool message: that its Anthropic cache breakpoint was the message's in
@@ -828,8 +862,14 @@ class OptionsReader {
     for (const key of Object.keys(this.own)) {
       if (!this.used.has(key)) this.ctx.warnings.push(new UnknownProviderField({ path: `${this.path}.options.${ownKey}.${key}`, kept: false }))
     }
-    // an explicit `cacheControl: null` (no breakpoint, as recorded Anthropic traffic spells it) is kept as it is
+    // an explicit `cacheControl: null` (no breakpoint, as recorded Anthropic traffic spells it) is kept as it is; a
+    // `cache_control` of the Prompt's is no breakpoint, kept aside (`CACHE_FIELD`)
     const anthropic = this.records.get("anthropic")
+    let cacheField: Schema.Json | undefined
+    if (anthropic !== undefined && Object.hasOwn(anthropic, "cache_control")) {
+      cacheField = anthropic["cache_control"]
+      delete anthropic["cache_control"]
+    }
     if (anthropic !== undefined && "cacheControl" in anthropic) {
       const value = anthropic["cacheControl"]
       delete anthropic["cacheControl"]
@@ -844,7 +884,8 @@ class OptionsReader {
         this.records.set(provider, record)
       }
     }
-    const hints: JsonObj | undefined = this.nonObjects === undefined ? extra : { ...extra, [OPTIONS]: this.nonObjects }
+    const given: JsonObj | undefined = this.nonObjects === undefined ? extra : { ...extra, [OPTIONS]: this.nonObjects }
+    const hints: JsonObj | undefined = cacheField === undefined ? given : { ...given, [CACHE_FIELD]: cacheField }
     if (hints !== undefined) {
       const record = this.records.get(providerKey) ?? {}
       for (const k of Object.keys(hints)) setKey(record, k, hints[k]!)
@@ -859,11 +900,12 @@ class OptionsReader {
 /**
  * A file part's data as a source, and the `DATA_PREFIX` hint for base64 text that is written back as it was: a
  * `data:` URL (the text before its data, whose media type may differ from the part's: the part's is the block's),
- * or text that making it standard would change.
+ * or text that making it standard would change. `urlText` is a URL's text as written (`fileData`).
  */
-const sourceOf = (ctx: Ctx, data: unknown, kept: string | undefined, path: string): { readonly source: Block.FileSource; readonly prefix?: string } => {
+const sourceOf = (ctx: Ctx, data: unknown, kept: string | undefined, path: string, urlText?: string): { readonly source: Block.FileSource; readonly prefix?: string; readonly asText?: true } => {
   if (data instanceof Uint8Array) return { source: Block.base64(Base64.encode(data)) }
-  if (data instanceof URL) return { source: Block.url(data.href) }
+  // a URL's text as it was written, while the URL is still the one written from it (an edited URL wins)
+  if (data instanceof URL) return { source: Block.url(urlText !== undefined && URL.canParse(urlText) && new URL(urlText).href === data.href ? urlText : data.href) }
   if (typeof data !== "string") return A.malformed(ctx, `${path}.data`, "expected a string, bytes or a URL")
   switch (kept) {
     case "Url":
@@ -875,7 +917,7 @@ const sourceOf = (ctx: Ctx, data: unknown, kept: string | undefined, path: strin
     default: {
       const parsed = Block.parseDataUrl(data)
       if (parsed !== undefined) return { source: Block.base64(parsed.data), prefix: data.slice(0, data.length - parsed.data.length) }
-      if (isHttpText(data)) return { source: Block.url(data) }
+      if (isHttpText(data)) return { source: Block.url(data), asText: true }
       return standardBase64(data) === data ? { source: Block.base64(data) } : { source: Block.base64(data), prefix: "" }
     }
   }
@@ -883,7 +925,7 @@ const sourceOf = (ctx: Ctx, data: unknown, kept: string | undefined, path: strin
 
 const readFile = (ctx: Ctx, part: Prompt.FilePart, path: string): Block.FileBlock => {
   const o = new OptionsReader(ctx, part.options, path)
-  const { prefix, source } = sourceOf(ctx, part.data, o.kept("source", KeptSource), path)
+  const { prefix, source, asText } = sourceOf(ctx, part.data, o.kept("source", KeptSource), path, o.kept("urlText", readString))
   return Block.file(source, part.mediaType, {
     ...defined({
       filename: part.fileName,
@@ -893,7 +935,7 @@ const readFile = (ctx: Ctx, part: Prompt.FilePart, path: string): Block.FileBloc
       context: o.take("anthropic", "documentContext", readString),
       citationsEnabled: o.take("anthropic", "citations", Citations)?.enabled
     }),
-    ...o.providerOptions(prefix === undefined ? undefined : { [DATA_PREFIX]: prefix })
+    ...o.providerOptions(prefix !== undefined ? { [DATA_PREFIX]: prefix } : asText === true ? { [URL_AS_TEXT]: true } : undefined)
   })
 }
 
@@ -1124,8 +1166,29 @@ export const fromPrompt = (prompt: Prompt.Prompt, options?: ConversionOptions): 
       content = undefined
     }
     if (!Array.isArray(content)) return A.malformed(ctx, "content", `expected a Prompt's list of messages, got ${preview(content)}`)
-    return (content as ReadonlyArray<Prompt.Message>).map((m, i) => readMessage(ctx, m, i))
+    return (content as ReadonlyArray<Prompt.Message>).map((m, i) => readChecked(ctx, m, i))
   })
+}
+
+const isPromptMessage = Schema.is(Prompt.Message)
+const decodePromptMessage = Schema.decodeUnknownResult(Prompt.Message)
+
+/**
+ * `readMessage`, for a message from untyped code too: a message that is no Prompt message by effect/ai's own schema
+ * (a content that is no list, a part of no known type, a text that is no string...) is `MalformedPayload`, with the
+ * schema's reason. Only when reading fails: a valid message is read as it is, and a fault reading one stays a fault.
+ */
+const readChecked = (ctx: Ctx, m: Prompt.Message, i: number): Message.Message => {
+  try {
+    return readMessage(ctx, m, i)
+  } catch (cause) {
+    if (A.isAbort(cause) || isPromptMessage(m)) throw cause
+    const decoded = decodePromptMessage(m)
+    const reason = decoded._tag === "Failure"
+      ? `not a Prompt message: ${messageText(decoded.failure.message)}`
+      : "a message in the form a Prompt is made from (a content given as a string, say), not a Prompt's: make the Prompt with Prompt.make"
+    return A.malformed(ctx, `prompt.content[${i}]`, reason)
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -1147,6 +1210,26 @@ export interface DecodedParts {
   readonly usage?: Message.Usage
   readonly id?: string
   readonly model?: string
+}
+
+/**
+ * A finish part's usage, its figures checked as every adapter checks a provider's (whole numbers from 0 to the safe
+ * integers: effect/ai's own schema takes any integer, and a hand-built part may hold anything): a figure that is
+ * not one is `MalformedPayload`, and a finish part without usage reports none.
+ */
+const usageOf = (ctx: A.Ctx, part: Response.FinishPart, path: string): Message.Usage | undefined => {
+  const raw = part as unknown as A.Obj
+  const usage = A.optObj(ctx, raw, "usage", path)
+  if (usage === undefined) return undefined
+  const input = A.optObj(ctx, usage, "inputTokens", `${path}.usage`)
+  const output = A.optObj(ctx, usage, "outputTokens", `${path}.usage`)
+  return A.usage({
+    inputTokens: A.count(ctx, input, "total", `${path}.usage.inputTokens`),
+    cachedInputTokens: A.count(ctx, input, "cacheRead", `${path}.usage.inputTokens`),
+    cacheWriteInputTokens: A.count(ctx, input, "cacheWrite", `${path}.usage.inputTokens`),
+    outputTokens: A.count(ctx, output, "total", `${path}.usage.outputTokens`),
+    reasoningTokens: A.count(ctx, output, "reasoning", `${path}.usage.outputTokens`)
+  })
 }
 
 /**
@@ -1183,18 +1266,13 @@ export const fromResponseParts = (parts: ReadonlyArray<Response.AnyPart>, option
     let usage: Message.Usage | undefined
     let id: string | undefined
     let model: string | undefined
-    for (const part of parts) {
+    for (let k = 0; k < parts.length; k++) {
+      const part = parts[k]!
       if (part.type === "finish") {
         // effect/ai's "error" has no word of its own here
         finishReason = part.reason === "error" ? "other" : part.reason
         providerFinishReason = part.reason
-        usage = new Message.Usage(defined({
-          inputTokens: part.usage.inputTokens.total,
-          cachedInputTokens: part.usage.inputTokens.cacheRead,
-          cacheWriteInputTokens: part.usage.inputTokens.cacheWrite,
-          outputTokens: part.usage.outputTokens.total,
-          reasoningTokens: part.usage.outputTokens.reasoning
-        }))
+        usage = usageOf(ctx, part, `parts[${k}]`)
       } else if (part.type === "response-metadata") {
         id = part.id ?? id
         model = part.modelId ?? model
@@ -1228,7 +1306,9 @@ export const fromResponseParts = (parts: ReadonlyArray<Response.AnyPart>, option
  * provider fields (Anthropic `cache_control`...; not the adapters' own
  * marks of how to write it back, such as the `$` hints), and all but the last of
  * several tools of one name (a `Toolkit` holds one per name), each a
- * `DroppedContent`.
+ * `DroppedContent`; and a `ConvertedContent` when the tools come out in
+ * another order: a `Toolkit` keeps them in a record, which puts names that
+ * are array indexes ("2", "10") first.
  *
  * @example
  * const tools = [Request.tool("get_weather", { parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } })]
@@ -1240,7 +1320,7 @@ export const fromResponseParts = (parts: ReadonlyArray<Response.AnyPart>, option
  * @since 0.1.0
  */
 export const toToolkit = (tools: ReadonlyArray<Request.ToolDefinition>): Converted<Toolkit.Toolkit<Record<string, DynamicTool>>> => {
-  const warnings: Array<DroppedContent> = []
+  const warnings: Array<DroppedContent | ConvertedContent> = []
   const functions = tools.filter((definition) => {
     // Anthropic's tools kept the older way (their type among the options) are not functions either
     const defined = A.providerToolOf(definition)
@@ -1264,7 +1344,13 @@ export const toToolkit = (tools: ReadonlyArray<Request.ToolDefinition>): Convert
     }) as unknown as DynamicTool
     return [definition.strict === undefined ? tool : (tool.annotate(Tool.Strict, definition.strict) as DynamicTool)]
   })
-  return { value: toolkitOf(made), warnings }
+  const toolkit = toolkitOf(made)
+  // a Toolkit keeps its tools in a record, which puts names that are array indexes ("2", "10") first, in numeric order
+  const order = Object.keys(toolkit.tools)
+  if (order.some((name, i) => name !== made[i]!.name)) {
+    warnings.push(new ConvertedContent({ what: "the order of the tools", how: `as a Toolkit's record orders them: names that are numbers first (${Block.truncate(order.slice(0, 5).join(", "), 120)}${order.length > 5 ? ", ..." : ""})` }))
+  }
+  return { value: toolkit, warnings }
 }
 
 /** Tools per `Toolkit.make` call: its tools are spread as arguments, and a spread of 100,000 overflows the stack. */
