@@ -42,6 +42,7 @@ import type { SentValue } from "./internal/anthropicSent.js"
 import { base64DataUrlParts } from "./internal/dataUrl.js"
 import { inlineFileOf } from "./internal/dataUrlFile.js"
 import { geminiTakesUrl, openAiTakesUrl } from "./internal/fileUrls.js"
+import { geminiSendsNothing } from "./internal/geminiSent.js"
 import { imageTypeOfBase64 } from "./internal/imageSize.js"
 import { ORPHAN, Walker } from "./internal/walker.js"
 import type { CallRef as WalkerCallRef } from "./internal/walker.js"
@@ -1186,6 +1187,8 @@ const geminiRules = (messages: ReadonlyArray<Message.Message>, options: ProfileO
       if (started && sink(new SystemNotAtStart({ provider, index: i }))) return
       continue
     }
+    // a message the writer sends nothing of (another provider's data alone) is no turn on the wire
+    if (geminiSendsNothing(m)) continue
     started = true
     if (m.role === "user") lastUser = i
     if (m.role === "assistant") {

@@ -15,6 +15,7 @@ import { Effect, Equal, Schema } from "effect"
 import * as Block from "./Block.js"
 import * as Conversation from "./Conversation.js"
 import type { CallRef } from "./internal/walker.js"
+import { geminiSendsNothing } from "./internal/geminiSent.js"
 import { isReasoningItem, itemIdOf, unfollowedReasoning } from "./internal/responsesItems.js"
 import { ORPHAN, Walker } from "./internal/walker.js"
 import * as Message from "./Message.js"
@@ -1917,18 +1918,21 @@ const geminiFixes = (options: RepairForOptions | undefined): ProviderFixes => ({
       insertAll(origins, lead, systemOrigins)
       lead += systems.length
     }
-    // a function-call turn must follow a user turn or function responses
-    const firstTurn = out[lead]
+    // a function-call turn must follow a user turn or function responses (read as the writer sends the messages:
+    // one it sends nothing of is not there)
+    let sent = lead
+    while (sent < out.length && geminiSendsNothing(out[sent]!)) sent++
+    const firstTurn = out[sent]
     if (firstTurn !== undefined && firstTurn.role === "assistant" && Message.hasToolCalls(firstTurn)) {
-      log(new InsertedUserMessage({ index: origins[lead]!, text: CONTINUE }))
-      out.splice(lead, 0, Message.user(CONTINUE))
-      origins.splice(lead, 0, origins[lead]!)
+      log(new InsertedUserMessage({ index: origins[sent]!, text: CONTINUE }))
+      out.splice(sent, 0, Message.user(CONTINUE))
+      origins.splice(sent, 0, origins[sent]!)
     }
     // Gemini 3 signatures: the first function call of each step of the current turn needs one (as validation reads it:
     // a call the provider ran is none)
     if (!Conversation.requiresThoughtSignatures(options)) return
     let lastUser = out.length - 1
-    while (lastUser >= 0 && out[lastUser]!.role !== "user") lastUser--
+    while (lastUser >= 0 && (out[lastUser]!.role !== "user" || geminiSendsNothing(out[lastUser]!))) lastUser--
     for (let k = lastUser + 1; k < out.length; k++) {
       const m = out[k]!
       if (m.role !== "assistant") continue
@@ -2046,9 +2050,12 @@ const responsesFixes = (options: RepairForOptions | undefined): ProviderFixes =>
   }
   return {
     message: (given, i, log, freshId) => {
-      custom.message(given, i)
-      if (given.role !== "assistant") return withoutCopiedItems(given, i, log)
-      const named = withCustomIds(given, i, log, freshId)
+      // first: an exact copy of an item is not sent, so what follows it is read without it (a custom tool call copied
+      // with its output: the copy's output is then a second answer of the call, removed below)
+      const deduped = withoutCopiedItems(given, i, log)
+      custom.message(deduped, i)
+      if (deduped.role !== "assistant") return deduped
+      const named = withCustomIds(deduped, i, log, freshId)
       // an output of a custom tool call that is not there, or a second one: removed, as a function output is
       const answered = dropBlocks(named, i, log, (block, b) => {
         const answers = custom.output(block, i, b)
@@ -2084,8 +2091,7 @@ const responsesFixes = (options: RepairForOptions | undefined): ProviderFixes =>
           ? "a reasoning item must be followed by the output item it produced, with that item's id (the text is kept here)"
           : undefined
       })
-      // last: the items the earlier steps keep are the ones sent
-      return withoutCopiedItems(kept, i, log)
+      return kept
     },
     finish: (out, origins, log) => {
       // a custom tool call with no output after it gets one saying it was interrupted, right after the call, as

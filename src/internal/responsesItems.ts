@@ -17,22 +17,42 @@ import * as Block from "../Block.js"
 export const isToolOutputItem = (item: { readonly [key: string]: unknown }): boolean =>
   item["type"] === "function_call_output" && item["call_id"] !== undefined && item["call_id"] !== null
 
-/** A thinking block that was a Responses reasoning item (it has the item's id). */
-export const isReasoningItem = (block: Block.Block): boolean => block._tag === "Thinking" && block.itemId !== undefined
+/**
+ * The prefix of the item ids the Responses API takes, by kind: the adapter's writer sends an id of another prefix
+ * (one a compatible gateway minted, `item_1`) on no item, and validation and repair read the items as it sends them.
+ */
+export const ITEM_ID_PREFIXES = { function_call: "fc", reasoning: "rs", message: "msg" } as const
+
+/** `itemId` as the writer sends it on an item of `kind`: itself when of the kind's prefix, else none. */
+const sentId = (itemId: string | undefined, kind: keyof typeof ITEM_ID_PREFIXES): string | undefined =>
+  itemId !== undefined && itemId.startsWith(ITEM_ID_PREFIXES[kind]) ? itemId : undefined
+
+/**
+ * A thinking block the writer sends as a Responses reasoning item: it has the item's id, and that id is a reasoning
+ * id or the block has the encrypted content to be replayed from without it (thinking of neither kind is left out).
+ */
+export const isReasoningItem = (block: Block.Block): boolean =>
+  block._tag === "Thinking" && block.itemId !== undefined && (block.itemId.startsWith(ITEM_ID_PREFIXES.reasoning) || block.encryptedContent !== undefined)
 
 /** A text or refusal block, which the Responses adapter writes as a part of a message item. */
 export const isMessagePart = (block: Block.AssistantBlock | undefined): block is Block.TextBlock | Block.RefusalBlock =>
   block !== undefined && (block._tag === "Text" || block._tag === "Refusal")
 
-/** The Responses item id a block was read with (the id the API gave the item), if any. */
+/**
+ * The Responses item id a block was read with (the id the API gave the item), if any, as the writer sends it: a
+ * message part's, a function call's or a reasoning item's only when of its kind's prefix (`ITEM_ID_PREFIXES`).
+ */
 export const itemIdOf = (block: Block.AssistantBlock): string | undefined => {
   switch (block._tag) {
     case "Text":
     case "Refusal":
+      return sentId(block.itemId, "message")
     case "ToolCall":
+      return block.providerExecuted === true ? block.itemId : sentId(block.itemId, "function_call")
+    case "Thinking":
+      return sentId(block.itemId, "reasoning")
     case "ToolResult":
     case "File":
-    case "Thinking":
       return block.itemId
     case "RedactedThinking":
       return undefined

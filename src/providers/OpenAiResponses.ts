@@ -50,7 +50,9 @@
  * comes back unset: the same tool).
  * Items and parts of unknown kinds
  * become `ProviderDataBlock`s. Nothing is reported for them, because
- * nothing is lost. A few kept fields choose a wire form: `role:
+ * nothing is lost (a part of an unknown kind in an assistant message item
+ * without an id is written back after its message, as an item of its own;
+ * such an item of no parts is kept whole). A few kept fields choose a wire form: `role:
  * "developer"` on a system message, `type: "input_text"` on the one text
  * block of a message sent as a list of parts; and hints sit beside them,
  * each named with a `$` in front (a field of the sender's own named `item`
@@ -117,7 +119,7 @@ import {
 import { messageText, preview, quote } from "../internal/preview.js"
 import { bareMediaType } from "../internal/mediaType.js"
 import { base64DataUrlParts } from "../internal/dataUrl.js"
-import { isToolOutputItem } from "../internal/responsesItems.js"
+import { isToolOutputItem, ITEM_ID_PREFIXES } from "../internal/responsesItems.js"
 import { OPENAI_URLS, openAiTakesUrl } from "../internal/fileUrls.js"
 import { imageDetailOf, inputFileDetailOf } from "../internal/imageDetail.js"
 import * as A from "./internal/adapter.js"
@@ -203,6 +205,8 @@ const bodyKeys = new Set(["model", "input", "instructions", "tools", "tool_choic
 // reading: items -> messages
 // ---------------------------------------------------------------------------
 
+const textKeysOnly = new Set(["text"])
+
 const readTextParts = (ctx: A.Ctx, content: Schema.Json | undefined, path: string, system: boolean): Array<Block.UserBlock> => {
   if (typeof content === "string") return [Block.text(content)]
   const parts = A.arr(ctx, content, path)
@@ -212,7 +216,8 @@ const readTextParts = (ctx: A.Ctx, content: Schema.Json | undefined, path: strin
     const part = A.obj(ctx, parts[p], at)
     const type = part["type"]
     if (type === "input_text" || (type === "output_text" && !system)) {
-      const extras = A.extrasOf(part, type === "output_text" ? outputTextKeys : inputTextKeys)
+      // an output_text part in a user message keeps its type and annotations beside the text (written back as they came)
+      const extras = A.extrasOf(part, type === "output_text" ? textKeysOnly : inputTextKeys)
       // one plain text part could have been a string: its `type` is kept to say it was a list
       out.push(Block.text(A.str(ctx, part, "text", at), keep(key, extras === undefined && parts.length === 1 && type === "input_text" ? { type } : extras)))
       continue
@@ -273,7 +278,11 @@ const readFilePart = (ctx: A.Ctx, part: Obj, at: string): Block.FileBlock | unde
       const parsed = Block.parseDataUrl(data)
       // a bare base64 payload (no data: prefix) is kept as sent
       if (parsed === undefined) return Block.file(Block.base64(data), "application/octet-stream", { ...defined({ filename, detail }), ...keep(key, { ...extra, file_data: data }, { otherSources: others }) })
-      return Block.file(Block.base64(parsed.data), parsed.mediaType, options)
+      // an image or audio given as a file stays one (the `part` hint): by its type alone it would go back as an
+      // input_image, or be left out
+      const bare = bareMediaType(parsed.mediaType)
+      const asFile = bare.startsWith("image/") || bare.startsWith("audio/") ? "input_file" : undefined
+      return Block.file(Block.base64(parsed.data), parsed.mediaType, { ...defined({ filename, detail }), ...keep(key, extra, { otherSources: others, part: asFile }) })
     }
     // Responses sends no type with a file id or URL: the file name's extension, or the URL's, names it
     if (fileId !== undefined) return Block.file(Block.fileId(fileId), A.documentTypeOfName(filename ?? "") ?? "application/octet-stream", options)
@@ -408,6 +417,11 @@ const readEasyAssistant = (ctx: A.Ctx, item: Obj, at: string, blocks: Array<Bloc
     return
   }
   const parts = A.arr(ctx, content, `${at}.content`)
+  // an item of no parts has no block to carry it: kept whole, written back as it came
+  if (parts.length === 0) {
+    blocks.push(Block.providerData(key, item))
+    return
+  }
   for (let p = 0; p < parts.length; p++) {
     const partAt = `${at}.content[${p}]`
     const part = A.obj(ctx, parts[p], partAt)
@@ -562,7 +576,9 @@ const writeFile = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockIndex
   const source = block.source
   // compared as the estimator and the validation compare it: `IMAGE/PNG; x=y` is an image
   const bare = bareMediaType(block.mediaType)
-  if (bare.startsWith("image/")) {
+  // an image or audio read from an input_file goes back as one (see `readFilePart`)
+  const asFile = hintOf(block, key, "part") === "input_file"
+  if (bare.startsWith("image/") && !asFile) {
     const image: Wire.InputImage = { type: "input_image", detail: block.detail ?? "auto" }
     switch (source._tag) {
       case "Url":
@@ -593,7 +609,7 @@ const writeFile = (ctx: A.Ctx, block: Block.FileBlock, index: number, blockIndex
     if (lost.length > 0) ctx.warnings.push(new DroppedContent({ index, blockIndex, what: `the ${lost.join(" and ")} of an image`, reason: "an input_image has none" }))
     return withOtherSources(merge(image, extra), block)
   }
-  if (bare.startsWith("audio/")) {
+  if (bare.startsWith("audio/") && !asFile) {
     ctx.warnings.push(new DroppedContent({ index, blockIndex, what: `audio (${messageText(block.mediaType)})`, reason: "Responses input has no audio part" }))
     return undefined
   }
@@ -699,7 +715,6 @@ const writeResultContent = (ctx: A.Ctx, result: Block.ToolResultBlock, index: nu
  * servers, gateways and other SDKs mint ids of their own (`item_…`, `call_…`,
  * a UUID), and a history read from them carries those.
  */
-const ITEM_ID_PREFIXES = { function_call: "fc", reasoning: "rs", message: "msg" } as const
 
 /**
  * The item id to write: the block's, when it is one of its kind; else none,
@@ -773,6 +788,11 @@ const writeAssistant = (ctx: A.Ctx, m: Message.AssistantMessage, index: number, 
             ctx.warnings.push(new ConvertedContent({ index, blockIndex: b, what: "a refusal without an output item id", how: "as assistant text" }))
           } else if (block.citations !== undefined && block.citations.length > 0) {
             ctx.warnings.push(new DroppedContent({ index, blockIndex: b, what: "citations", reason: "assistant text without an output item id has no annotations" }))
+          }
+          // the fields kept from the part it was read from (logprobs...): an id-less assistant message is its text alone
+          const fields = extra === undefined ? [] : Object.keys(extra)
+          if (fields.length > 0) {
+            ctx.warnings.push(new DroppedContent({ index, blockIndex: b, what: `what the part of assistant text without an output item id held beside its text (${Block.truncate(fields.join(", "), 200)})`, reason: "it is written as an assistant message of its text alone" }))
           }
           const text = block._tag === "Text" ? block.text : block.refusal
           items.push(merge<Wire.InputMessage>({ role: "assistant", content: text }, itemExtra))
@@ -1412,6 +1432,13 @@ const finishOf = (status: string | undefined, reason: string | undefined, hasCal
   }
 }
 
+/**
+ * Output items kept as provider data that ask the client to act, as a function call does (a custom tool, the computer,
+ * a shell, a patch, an MCP approval): a response that ends with one stopped for it (`"tool-calls"`).
+ */
+const CLIENT_CALLS = new Set(["custom_tool_call", "computer_call", "local_shell_call", "shell_call", "apply_patch_call", "mcp_approval_request"])
+const isClientCall = (data: Block.JsonObject): boolean => typeof data["type"] === "string" && CLIENT_CALLS.has(data["type"])
+
 /** The response fields `fromResponse` reads; the others are kept as `providerData`. */
 const responseKeysRead = new Set(["id", "model", "output", "usage", "status", "incomplete_details"])
 
@@ -1438,7 +1465,7 @@ const decodeResponse = (ctx: A.Ctx, raw: Obj): DecodedResponse => {
   const status = A.optStr(ctx, raw, "status", "")
   const details = A.optObj(ctx, raw, "incomplete_details", "")
   const reason = details === undefined ? undefined : A.optStr(ctx, details, "reason", "incomplete_details")
-  const hasCalls = blocks.some((b) => b._tag === "ToolCall" && b.providerExecuted !== true)
+  const hasCalls = blocks.some((b) => (b._tag === "ToolCall" && b.providerExecuted !== true) || (b._tag === "ProviderData" && b.provider === key && isClientCall(b.data)))
   const refused = blocks.some((b) => b._tag === "Refusal")
   const providerData = A.extrasOf(raw, responseKeysRead) ?? {}
   if (rawUsage !== undefined) providerData["usage"] = rawUsage
