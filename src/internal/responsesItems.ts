@@ -18,8 +18,10 @@ export const isToolOutputItem = (item: { readonly [key: string]: unknown }): boo
   item["type"] === "function_call_output" && item["call_id"] !== undefined && item["call_id"] !== null
 
 /**
- * The prefix of the item ids the Responses API takes, by kind: the adapter's writer sends an id of another prefix
- * (one a compatible gateway minted, `item_1`) on no item, and validation and repair read the items as it sends them.
+ * The first letters the Responses API requires of the id of each kind of item a client sends back: any other id is a
+ * 400 ("Invalid 'input[N].id': 'item_…'. Expected an ID that begins with 'fc'."). Responses-compatible servers,
+ * gateways and other SDKs mint ids of their own (`item_…`, `call_…`, a UUID), and a history read from them carries
+ * those: the adapter's writer sends such an id on no item, and validation and repair read the items as it sends them.
  */
 export const ITEM_ID_PREFIXES = { function_call: "fc", reasoning: "rs", message: "msg" } as const
 

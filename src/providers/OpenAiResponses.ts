@@ -709,14 +709,6 @@ const writeResultContent = (ctx: A.Ctx, result: Block.ToolResultBlock, index: nu
 }
 
 /**
- * The first letters the Responses API requires of the id of each kind of item
- * a client sends back: any other id is a 400 ("Invalid 'input[N].id':
- * 'item_…'. Expected an ID that begins with 'fc'."). Responses-compatible
- * servers, gateways and other SDKs mint ids of their own (`item_…`, `call_…`,
- * a UUID), and a history read from them carries those.
- */
-
-/**
  * The item id to write: the block's, when it is one of its kind; else none,
  * reported. The API needs no id on an item the client sends (OpenAI's own
  * Codex sends these items without one): a call is paired with its output by
