@@ -787,7 +787,7 @@ interface Run {
   /** The content so far, when more than the first message's. */
   content: Array<Block.UserBlock | Block.AssistantBlock> | undefined
   metadata: Block.JsonObject | undefined
-  /** Whether the run's content has client calls (no later message may merge into it). */
+  /** Whether the run's content has client calls (only a message that joins its turn may merge into it). */
   called: boolean
   /**
    * Where in the log the moves of the system messages after the run's slot are, in output order: a merge puts
@@ -795,6 +795,9 @@ interface Run {
    */
   readonly moved: Array<number>
 }
+
+/** Whether a block is sent as text of the message (Responses: a message item of its own). */
+const isTextual = (b: Block.Block): boolean => b._tag === "Text" || b._tag === "Refusal"
 
 const withContent = <M extends Message.Message>(m: M, content: ReadonlyArray<Block.Block>): M => rebuilt(m, { ...m, content })
 
@@ -837,7 +840,10 @@ const idsOf = (messages: ReadonlyArray<Message.Message>): Set<string> => {
  * was interrupted"), orphan and duplicate results are removed (their content
  * kept in the log), same-role runs are merged (system messages in between do
  * not separate them: they follow the merged message, each logged as a
- * `MovedSystemMessage`; the merged-away message kept in the log), empty messages
+ * `MovedSystemMessage`; the merged-away message kept in the log; an assistant
+ * message after one whose calls the tool messages after the run answer joins
+ * that turn, so parallel calls recorded one message each keep their results),
+ * empty messages
  * removed (a tool message left with no result is logged whole, metadata
  * included), system messages inside a tool turn moved after its results (or,
  * with `allowPendingToolCalls`, before the assistant message whose calls are
@@ -882,6 +888,11 @@ interface ProviderFixes {
    * assistant message right after another continues its turn (the writer sends them as one message).
    */
   readonly wire?: boolean
+  /**
+   * Whether the profile rejects text after a client call in an assistant message (OpenAI Responses sends it between
+   * the call and its output): an assistant message with text then joins no turn of calls before it (`joinsTurn`).
+   */
+  readonly textEndsCalls?: boolean
 }
 
 const repairWith = (
@@ -923,6 +934,39 @@ const repairWith = (
   const callsAhead = held === undefined ? undefined : callsLaterInRun(messages)
   /** Anthropic: how the writer makes wire messages of the input (`anthropicRuns`). */
   const inputRuns = held === undefined ? undefined : anthropicRuns(messages)
+  /** The ids of the client calls of the assistant message that opened the turn (as they came), for `joinsTurn`. */
+  let turnCalls: Array<string> = []
+  /** Whether the open turn was found answered after its run (`joinsTurn`): later messages of the run join it too. */
+  let turnJoined = false
+  /** From `joinsTurn`: the first message with content after a run of assistant messages, and the result ids of the tool messages from there. */
+  let afterRun: { readonly from: number; readonly at: number; ids: Set<string> | undefined } | undefined
+
+  /**
+   * Whether assistant message `i` continues the open turn (where the profile merges assistant messages, as it
+   * does when the turn has no calls): the turn's calls wait for results, and the tool messages right after the run
+   * of assistant messages `i` is in answer one of them. That is one turn recorded over
+   * several messages (parallel calls one message each), joined with its results kept, rather than cut: each
+   * earlier call answered "interrupted" and its real result removed as an orphan. Linear over a run: the message
+   * after it is found once, and each message's calls are looked up once.
+   */
+  const joinsTurn = (i: number): boolean => {
+    if (turnJoined) return true
+    if (afterRun === undefined || i >= afterRun.at || i < afterRun.from) {
+      let at = i + 1
+      while (at < messages.length && (messages[at]!.content.length === 0 || messages[at]!.role === "assistant")) at++
+      afterRun = { from: i, at, ids: undefined }
+    }
+    if (afterRun.ids === undefined) {
+      afterRun.ids = new Set()
+      for (let k = afterRun.at; k < messages.length; k++) {
+        const m = messages[k]!
+        if (m.role === "tool") for (const r of m.content) afterRun.ids.add(r.toolCallId)
+        else if (m.content.length > 0) break
+      }
+    }
+    for (const id of turnCalls) if (afterRun.ids.has(id) && walker.isPending(id)) return (turnJoined = true)
+    return false
+  }
 
   const emit = (m: Message.Message, origin: number): void => {
     out.push(m)
@@ -975,6 +1019,7 @@ const repairWith = (
   /** Answers every pending call with a synthetic error result, then emits the deferred system messages. */
   const closeTurn = (): void => {
     const unanswered = walker.closeTurn() as ReadonlyArray<OutCall>
+    turnJoined = false
     if (unanswered.length > 0) {
       const results: Array<Block.ToolResultBlock> = []
       for (const call of unanswered) {
@@ -1185,13 +1230,16 @@ const repairWith = (
         // (or after a run the writer leaves out, which it joins over, read from a message of its own or not)
         const continuing = held !== undefined && m.role === "assistant" && lastRole === "assistant" && (afterLeftOut || !(parted || isSeparate(m))) && walker.pendingCount > 0 &&
           (callsAhead![i] === 1 || !textAfterAllCalls(m))
-        if (!continuing) closeTurn()
+        // elsewhere, one that joins the turn of the assistant run before it
+        const joins = held === undefined && m.role === "assistant" && rules.consecutiveAssistantMessages && run !== undefined && run.role === "assistant" && run.called &&
+          walker.pendingCount > 0 && !(fixes?.textEndsCalls === true && m.content.some(isTextual)) && joinsTurn(i)
+        if (!continuing && !joins) closeTurn()
         const next = m.role === "assistant" ? openCalls(m, i) : m
         const calls = next.role === "assistant" && walker.pendingCount > 0
         // a run of same-role messages is merged only where the profile forbids it: a provider that
         // merges them itself (Anthropic, Gemini user messages) gets them as they were
         const merges = next.role === "user" ? rules.consecutiveUserMessages : rules.consecutiveAssistantMessages
-        if (merges && run !== undefined && run.role === next.role && !run.called) {
+        if (merges && run !== undefined && run.role === next.role && (!run.called || joins)) {
           if (calls && out.length > run.slot + 1) {
             // system messages emitted after the run would now sit between these calls and their results
             const tail = out.splice(run.slot + 1)
@@ -1229,9 +1277,11 @@ const repairWith = (
           run = { role: next.role, slot: out.length, first: next, origin: i, content: undefined, metadata: undefined, called: calls, moved: [] }
           emit(next, i)
         }
-        if (next.role === "assistant" && !continuing) {
+        if (next.role === "assistant" && !continuing && !joins) {
           walker.openTurn(i)
           turnSlot = run.slot
+          turnCalls = []
+          for (const b of m.content) if (b._tag === "ToolCall" && b.providerExecuted !== true) turnCalls.push(b.id)
         }
         break
       }
@@ -2049,6 +2099,7 @@ const responsesFixes = (options: RepairForOptions | undefined): ProviderFixes =>
     return copies === undefined ? m : dropBlocks(m, i, log, (_, b) => copies.get(b))
   }
   return {
+    textEndsCalls: true,
     message: (given, i, log, freshId) => {
       // first: an exact copy of an item is not sent, so what follows it is read without it (a custom tool call copied
       // with its output: the copy's output is then a second answer of the call, removed below)
@@ -2305,6 +2356,10 @@ const whyNot = (issue: Issue): string => {
  *   the caller's choice. For a model that reasons (`model`,
  *   `reasoningItems`), an output item sent with its id whose reasoning item
  *   is not sent loses the id (`RemovedItemId`, the id kept in the log).
+ *   Parallel calls recorded one assistant message each are joined into one
+ *   turn as the generic repair joins them, but for a message with text: text
+ *   after a call is rejected here, so that message starts a turn of its own
+ *   (the calls before it answered as interrupted, their results logged).
  * - OpenAI Chat: the generic repair, and arguments text as for Responses.
  *
  * Succeeds with a history that passes `Conversation.validateFor(provider)`,

@@ -1,0 +1,144 @@
+/**
+ * Parallel calls recorded one assistant message each, their results after the last: one turn split over several
+ * messages. Where the profile merges assistant messages, the repair joins them and keeps every result; it used to
+ * answer the earlier calls "interrupted" and remove their real results as orphans.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Arbitrary, Effect, Exit } from "effect"
+import { Block, Conversation, Message, Repair } from "../src/index.js"
+import { Gemini } from "../src/providers/index.js"
+import * as Arb from "./arbitraries.js"
+
+const value = <A, E>(effect: Effect.Effect<A, E>): A => Effect.runSync(effect)
+const tags = (r: Repair.RepairResult) => r.actions.map((a) => a._tag)
+const results = (messages: ReadonlyArray<Message.Message>) =>
+  messages.flatMap((m) => (m.role === "tool" ? m.content.map((r) => `${r.toolCallId}=${JSON.stringify(r.content)}`) : []))
+
+const split = [
+  Message.user("weather in Paris and Rome?"),
+  Message.assistantMessage("Looking both up.", [{ id: "c1", name: "weather", args: { city: "Paris" } }]),
+  Message.assistantMessage("", [{ id: "c2", name: "weather", args: { city: "Rome" } }]),
+  Message.tool([Block.toolResult("c1", "weather", "sunny"), Block.toolResult("c2", "weather", "rain")]),
+  Message.user("thanks")
+]
+
+describe("repair: one turn of parallel calls split over assistant messages", () => {
+  for (const provider of ["openai-chat", "openai-responses", "gemini"] as const) {
+    it(`${provider}: the messages are joined, both real results kept`, () => {
+      expect(Exit.isFailure(Effect.runSyncExit(Conversation.validateFor(provider)(split)))).toBe(true)
+      const r = value(Repair.repairFor(provider)(split))
+      expect(tags(r)).toEqual(["MergedConsecutive"])
+      expect(r.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "user"])
+      expect(r.messages[1]!.content.map((b) => b._tag)).toEqual(["Text", "ToolCall", "ToolCall"])
+      expect(results(r.messages)).toEqual(results(split))
+    })
+  }
+
+  it("the generic repair joins them too, and a later message's text stays after the call it followed", () => {
+    const withText = [split[0]!, split[1]!, Message.assistantMessage("And Rome.", [{ id: "c2", name: "weather" }]), split[3]!]
+    const r = Repair.repair(withText)
+    expect(tags(r)).toEqual(["MergedConsecutive"])
+    expect(r.messages[1]!.content.map((b) => b._tag)).toEqual(["Text", "ToolCall", "Text", "ToolCall"])
+    expect(results(r.messages)).toEqual(results(withText))
+    expect(r.actions[0]!.description).toBe("messages[2]: merged this assistant message into messages[1]")
+  })
+
+  it("three messages of one call each, results in any order: one message of three calls", () => {
+    const three = [
+      Message.user("go"),
+      Message.assistantMessage("", [{ id: "a", name: "t" }]),
+      Message.assistantMessage("", [{ id: "b", name: "t" }]),
+      Message.assistantMessage("", [{ id: "c", name: "t" }]),
+      Message.tool([Block.toolResult("c", "t", "3"), Block.toolResult("a", "t", "1"), Block.toolResult("b", "t", "2")])
+    ]
+    const r = value(Repair.repairFor("openai-chat")(three))
+    expect(tags(r)).toEqual(["MergedConsecutive", "MergedConsecutive"])
+    expect(r.messages).toHaveLength(3)
+    expect(results(r.messages)).toEqual(results(three))
+  })
+
+  it("an assistant message of text alone between the calls and their results joins the turn as well", () => {
+    const x = [Message.user("go"), Message.assistantMessage("", [{ id: "a", name: "t" }]), Message.assistant("one moment"), Message.toolResultMessage("a", "t", "done")]
+    const r = Repair.repair(x)
+    expect(tags(r)).toEqual(["MergedConsecutive"])
+    expect(results(r.messages)).toEqual(["a=\"done\""])
+  })
+
+  it("a turn answered by nothing after its run is still cut: the earlier call is interrupted", () => {
+    // the tool message answers only the later call: the earlier one has no result to keep
+    const later = [split[0]!, split[1]!, split[2]!, Message.tool([Block.toolResult("c2", "weather", "rain")])]
+    expect(tags(Repair.repair(later))).toEqual(["InsertedMissingResult"])
+    // a user message after the run: the calls were never answered
+    const asked = [split[0]!, split[1]!, Message.assistant("Never mind."), Message.user("ok")]
+    expect(tags(Repair.repair(asked))).toEqual(["InsertedMissingResult"])
+  })
+
+  it("a system message inside the run goes after the results, as one between calls and their results does", () => {
+    const system = [split[0]!, split[1]!, Message.system("be brief"), split[2]!, split[3]!]
+    const r = Repair.repair(system)
+    expect(tags(r)).toEqual(["MovedSystemMessage", "MergedConsecutive"])
+    expect(r.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "system"])
+    expect(results(r.messages)).toEqual(results(split))
+  })
+
+  it("OpenAI Responses: a later message with text is not joined (text after a call is rejected there), and the loss is logged", () => {
+    const withText = [split[0]!, split[1]!, Message.assistantMessage("And Rome.", [{ id: "c2", name: "weather" }]), split[3]!]
+    const r = value(Repair.repairFor("openai-responses")(withText))
+    expect(tags(r)).toEqual(["InsertedMissingResult", "RemovedOrphanResult"])
+    expect(value(Conversation.validateFor("openai-responses")(r.messages).pipe(Effect.as(true)))).toBe(true)
+  })
+
+  it("Anthropic already reads the run as one wire message: nothing to repair", () => {
+    expect(value(Repair.repairFor("anthropic")(split)).actions).toEqual([])
+  })
+
+  it("Gemini 3: each message's signed first call keeps its signature, and the joined turn is valid", () => {
+    const model = "gemini-3-flash-preview"
+    const signed = (id: string, city: string, sig: string) =>
+      Message.assistant([Block.toolCall(id, "weather", { city }, { thoughtSignature: sig })])
+    const x = [split[0]!, signed("c1", "Paris", "c2lnMQ=="), signed("c2", "Rome", "c2lnMg=="), split[3]!]
+    const r = value(Repair.repairFor("gemini", { model })(x))
+    expect(tags(r)).toEqual(["MergedConsecutive"])
+    const wire = value(Gemini.toMessages(r.messages)).value
+    expect(wire.contents[1]!.parts.map((p) => p.thoughtSignature)).toEqual(["c2lnMQ==", "c2lnMg=="])
+    expect(wire.contents[2]!.parts).toHaveLength(2)
+  })
+})
+
+/** A valid conversation with every assistant message of several client calls split before each call after the first. */
+const splitConversation = Arb.validConversation.pipe(
+  Arbitrary.map((x) => {
+    const out: Array<Message.Message> = []
+    for (const m of x) {
+      const calls = m.role === "assistant" ? m.content.flatMap((b, k) => (b._tag === "ToolCall" && b.providerExecuted !== true ? [k] : [])) : []
+      if (m.role !== "assistant" || calls.length < 2) {
+        out.push(m)
+        continue
+      }
+      const cuts = [0, ...calls.slice(1), m.content.length]
+      for (let k = 0; k + 1 < cuts.length; k++) out.push(Message.assistant(m.content.slice(cuts[k], cuts[k + 1])))
+    }
+    return { x, out }
+  })
+)
+
+describe("repair: split turns, property", () => {
+  it.prop(
+    "a valid conversation with its parallel calls split one per message repairs back to it, every result kept",
+    [splitConversation],
+    ([{ out, x }]) => {
+      const r = Repair.repair(out)
+      expect(tags(r).filter((t) => t !== "MergedConsecutive")).toEqual([])
+      expect(results(r.messages)).toEqual(results(x))
+      expect(r.messages.map((m) => m.content)).toEqual(x.map((m) => m.content))
+      for (const provider of ["openai-chat", "gemini"] as const) {
+        const p = Effect.runSyncExit(Repair.repairFor(provider)(out))
+        if (Exit.isSuccess(p)) {
+          expect(tags(p.value).filter((t) => t === "InsertedMissingResult" || t === "RemovedOrphanResult")).toEqual([])
+          expect(results(p.value.messages)).toEqual(results(x))
+        }
+      }
+    },
+    { arbitrary: { runs: 300 }, timeout: 60_000 }
+  )
+})
