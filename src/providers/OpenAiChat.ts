@@ -316,15 +316,31 @@ const filePart = (ctx: A.Ctx, file: Block.FileBlock, index: number, blockIndex: 
   }
 }
 
+/**
+ * A message's `name` as it is sent: the API takes letters, digits, _ and - alone (it answers "Invalid
+ * 'messages[5].name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'"),
+ * so each other character becomes _, reported with the name as it was; an empty name is left out, reported.
+ */
+const participantName = (ctx: A.Ctx, name: string | undefined, index: number): { readonly name?: string } => {
+  if (name === undefined || /^[a-zA-Z0-9_-]+$/.test(name)) return name === undefined ? {} : { name }
+  if (name === "") {
+    A.dropped(ctx, index, undefined, "an empty participant name", "Chat Completions takes a name of letters, digits, _ and - only")
+    return {}
+  }
+  const sent = name.replace(/[^a-zA-Z0-9_-]/g, "_")
+  A.converted(ctx, index, undefined, `the participant name ${quote(name)}`, `as ${quote(sent)} (Chat Completions takes letters, digits, _ and - only)`)
+  return { name: sent }
+}
+
 const systemMessage = (ctx: A.Ctx, m: Message.SystemMessage, index: number, options: ToMessagesOptions | undefined): Wire.MessageParam => {
   const extras = A.ownExtras(m, key)
   const role = options?.systemRole ?? (extras?.["role"] === "developer" ? "developer" : "system")
-  return { ...extras, role, content: textContent(ctx, m.content, index), ...(m.name === undefined ? {} : { name: m.name }) }
+  return { ...extras, role, content: textContent(ctx, m.content, index), ...participantName(ctx, m.name, index) }
 }
 
 const userMessage = (ctx: A.Ctx, m: Message.UserMessage, index: number): Wire.UserMessageParam => {
   const extras = A.ownExtras(m, key)
-  const name = m.name === undefined ? {} : { name: m.name }
+  const name = participantName(ctx, m.name, index)
   let textOnly = true
   for (const block of m.content) if (block._tag !== "Text") textOnly = false
   if (textOnly) return { ...extras, role: "user", content: textContent(ctx, m.content as ReadonlyArray<Block.TextBlock>, index), ...name }
@@ -475,7 +491,7 @@ const assistantMessage = (
     // read without content: written back without it
     ...(content === null && hintOf(m, key, NO_CONTENT) === true ? {} : { content }),
     ...(refusal === undefined ? {} : { refusal }),
-    ...(m.name === undefined ? {} : { name: m.name }),
+    ...participantName(ctx, m.name, index),
     ...(audio === undefined ? {} : { audio }),
     ...(functionCall === undefined ? {} : { function_call: functionCall }),
     ...(calls.length === 0 ? {} : { tool_calls: calls }),
@@ -485,6 +501,10 @@ const assistantMessage = (
 
 const resultContent = (ctx: A.Ctx, result: Block.ToolResultBlock, index: number, blockIndex: number): string | Array<Wire.TextPart> => {
   if (typeof result.content === "string") return result.content
+  if (result.content.length === 0) {
+    A.converted(ctx, index, blockIndex, `the empty list of parts of the result of ${messageText(result.toolName)}`, "as \"\" (the API refuses an empty list of parts)")
+    return ""
+  }
   const parts: Array<Wire.TextPart> = []
   for (const part of result.content) {
     switch (part._tag) {
@@ -502,8 +522,8 @@ const resultContent = (ctx: A.Ctx, result: Block.ToolResultBlock, index: number,
         return Block.absurd(part)
     }
   }
-  // every part left out: "" rather than [], which the API refuses (an array of content needs at least one part)
-  return parts.length === 0 && result.content.length > 0 ? "" : parts
+  // every part left out: "" rather than [], which the API refuses ("Expected an array with minimum length 1")
+  return parts.length === 0 ? "" : parts
 }
 
 /** Per conversion: the ids of the calls written as a deprecated single `function_call`, which have no id on the wire. */
@@ -889,6 +909,32 @@ const userPart = (ctx: A.Ctx, part: A.Obj, path: string): Block.UserBlock => {
 interface Calls {
   readonly names: Map<string, string>
   lastFunctionCall: string | undefined
+  /**
+   * The ids a made-up one may not take (the tool calls' own, and those made up before), and what it is made of
+   * where no message index names the place (a response: its id, so calls read from two responses differ).
+   */
+  readonly taken: Set<string>
+  readonly base?: string
+}
+
+/** The `tool_calls` ids a list of messages gives, which no made-up legacy call id may take. */
+const givenToolCallIds = (list: ReadonlyArray<Schema.Json>): Set<string> => {
+  const ids = new Set<string>()
+  for (const m of list) {
+    const calls = A.isObj(m) ? m["tool_calls"] : undefined
+    if (!Array.isArray(calls)) continue
+    for (const call of calls) if (A.isObj(call) && typeof call["id"] === "string") ids.add(call["id"])
+  }
+  return ids
+}
+
+/** An id for a deprecated function call, which has none: its place, made unique against `calls.taken`. */
+const legacyCallId = (calls: Calls, index: number | undefined): string => {
+  const base = `function_call_${index ?? calls.base ?? 0}`
+  let id = base
+  for (let n = 2; calls.taken.has(id); n++) id = `${base}_${n}`
+  calls.taken.add(id)
+  return id
 }
 
 const assistantBlocks = (
@@ -940,7 +986,7 @@ const assistantBlocks = (
   if (functionCall !== undefined) {
     const at = `${path}.function_call`
     const name = A.str(ctx, functionCall, "name", at)
-    const id = `function_call_${index ?? 0}`
+    const id = legacyCallId(calls, index)
     const nested = A.extrasOf(functionCall, FUNCTION_KEYS)
     const extras: Record<string, Schema.Json> = { type: "function_call", ...(nested === undefined ? {} : { function_call: nested }) }
     content.push(A.callFromText(ctx, { id, name, ...(index === undefined ? {} : { index }), blockIndex: content.length }, argumentText(ctx, functionCall, at), A.optionsOf(key, extras)))
@@ -1004,7 +1050,7 @@ const resultContentOf = (ctx: A.Ctx, content: Schema.Json | undefined, path: str
 
 const decodeMessages = (ctx: A.Ctx, list: ReadonlyArray<Schema.Json>, path: string): Array<Message.Message> => {
   const out: Array<Message.Message> = []
-  const calls: Calls = { names: new Map(), lastFunctionCall: undefined }
+  const calls: Calls = { names: new Map(), lastFunctionCall: undefined, taken: givenToolCallIds(list) }
   for (let i = 0; i < list.length; i++) {
     const at = `${path}[${i}]`
     const m = A.obj(ctx, list[i], at)
@@ -1350,7 +1396,14 @@ const decodeResponse = (ctx: A.Ctx, input: unknown, options: FromResponseOptions
   const message = A.obj(ctx, choice["message"], `${path}.message`)
   const role = A.optStr(ctx, message, "role", `${path}.message`)
   if (role !== undefined && role !== "assistant") A.malformed(ctx, `${path}.message.role`, `expected an assistant message, got ${quote(role)}`)
-  const { content, extras, name } = assistantBlocks(ctx, message, `${path}.message`, undefined, { names: new Map(), lastFunctionCall: undefined })
+  const responseId = response["id"]
+  const calls: Calls = {
+    names: new Map(),
+    lastFunctionCall: undefined,
+    taken: givenToolCallIds([message]),
+    ...(typeof responseId === "string" && responseId !== "" ? { base: responseId } : {})
+  }
+  const { content, extras, name } = assistantBlocks(ctx, message, `${path}.message`, undefined, calls)
   const rawUsage = A.optObj(ctx, response, "usage", "")
   const usage = rawUsage === undefined ? undefined : usageOf(ctx, rawUsage, "usage")
   const finish = A.optStr(ctx, choice, "finish_reason", path) ?? null

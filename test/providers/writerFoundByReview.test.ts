@@ -17,7 +17,7 @@ describe("OpenAI Chat: a tool result whose every part is left out", () => {
       expect(warnings.map((w) => w._tag)).toEqual(["DroppedContent"])
     }))
 
-  it.effect("keeps the text parts it can send, and an empty list given as such stays one", () =>
+  it.effect("keeps the text parts it can send, and an empty list given as such goes as \"\" too (the API refuses an empty list)", () =>
     Effect.gen(function*() {
       const { value } = yield* OpenAiChat.toMessages([
         Message.user("look"),
@@ -27,7 +27,7 @@ describe("OpenAI Chat: a tool result whose every part is left out", () => {
       ])
       expect(value.slice(2)).toEqual([
         { role: "tool", tool_call_id: "c1", content: [{ type: "text", text: "a cat" }] },
-        { role: "tool", tool_call_id: "c2", content: [] }
+        { role: "tool", tool_call_id: "c2", content: "" }
       ])
     }))
 })
