@@ -79,7 +79,7 @@ import { audioSecondsOfSource, audioTokens, GEMINI_AUDIO_TOKENS_PER_SECOND, isAu
 import { DEFAULT_PDF_PAGE_TOKENS, isPdf, pdfPagesOfSource } from "./internal/pdf.js"
 import { DEFAULT_VIDEO_TOKENS_PER_SECOND, isVideo, videoSecondsOfSource, videoTokens } from "./internal/video.js"
 import { checkAgainst } from "./internal/options.js"
-import { scaffoldAwareEstimator } from "./internal/openAiChatRequestEstimate.js"
+import { type PromptCounter, scaffoldAwareEstimator } from "./internal/openAiChatRequestEstimate.js"
 import * as RequestEstimates from "./internal/requestEstimate.js"
 import { cl100k, o200k } from "./internal/weights.js"
 
@@ -506,10 +506,10 @@ export interface MakeOptions {
 
 /**
  * Builds an estimator from rules that are trusted to be valid (see `make`
- * for the checked version). `promptText` counts the texts of a rendered
- * OpenAI prompt (default: the text rule).
+ * for the checked version). `prompt` counts the texts and the turn headers
+ * of a rendered OpenAI prompt (default: the text rule for both).
  */
-const build = (options: MakeOptions, promptText?: (text: string) => number): Service => {
+const build = (options: MakeOptions, prompt?: PromptCounter): Service => {
   const text = options.estimateText
   const opaque = options.estimateOpaque ?? estimateOpaqueData
   const encryptedReasoning = options.estimateEncryptedReasoning ?? estimateEncryptedReasoning
@@ -597,7 +597,7 @@ const build = (options: MakeOptions, promptText?: (text: string) => number): Ser
     return sum
   }
 
-  const rules: RequestEstimates.Rules = { text, promptText: promptText ?? text, message: estimateMessage, block: estimateBlock, opaque, overhead }
+  const rules: RequestEstimates.Rules = { text, promptText: prompt?.text ?? text, promptHeader: prompt?.header ?? text, message: estimateMessage, block: estimateBlock, opaque, overhead }
   const estimateRequest = (request: Request.Request, options?: RequestEstimateOptions): RequestEstimate =>
     RequestEstimates.estimate(rules, request, options)
 

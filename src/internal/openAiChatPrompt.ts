@@ -1344,11 +1344,15 @@ export interface ChatRequestTokens {
   readonly framing: number
 }
 
-const turnTokens = (t: PromptTurn, count: (text: string) => number): number =>
-  t.special + count(t.header) + (t.recipient.length > 0 ? count(RECIPIENT_MARK) + count(t.recipient) : 0) + count(t.body) + t.extra
+const turnTokens = (t: PromptTurn, count: (text: string) => number, header: (text: string) => number): number =>
+  t.special + header(t.header) + (t.recipient.length > 0 ? header(RECIPIENT_MARK) + header(t.recipient) : 0) + count(t.body) + t.extra
 
 /**
- * Counts a rendered prompt with `countText`.
+ * Counts a rendered prompt with `countText`, and its turn headers (roles,
+ * authors, recipients: the renderer's fixed words and the names in them)
+ * with `countHeader` (default: `countText`). An estimator can then price
+ * the fixed words exactly without pricing a user's text that happens to be
+ * one of them, which would make a longer text cheaper than its prefix.
  *
  * The tool block and the response format are tokenized together with the
  * message that carries them (BPE merges across the joint), and what they add
@@ -1358,14 +1362,16 @@ const turnTokens = (t: PromptTurn, count: (text: string) => number): number =>
  */
 export const countRenderedPrompt = (
   prompt: RenderedChatPrompt,
-  countText: (text: string) => number
+  countText: (text: string) => number,
+  countHeader: (text: string) => number = countText
 ): ChatRequestTokens => {
   const count = (text: string): number => (text.length === 0 ? 0 : countText(text))
+  const header = (text: string): number => (text.length === 0 ? 0 : countHeader(text))
   const messages: Array<number> = []
   let total = 0
   for (const turns of prompt.messages) {
     let sum = 0
-    for (const t of turns) sum += turnTokens(t, count)
+    for (const t of turns) sum += turnTokens(t, count, header)
     messages.push(sum)
     total += sum
   }
@@ -1377,7 +1383,7 @@ export const countRenderedPrompt = (
     // Each section is appended after a blank line; the running counts give each its share.
     const prefix = host === undefined ? "" : host.body + "\n\n"
     // The host's body was counted with its message: recover that count instead of tokenizing it again.
-    const before = host === undefined ? 0 : (messages[prompt.toolsHost] ?? 0) - host.special - count(host.header) - host.extra
+    const before = host === undefined ? 0 : (messages[prompt.toolsHost] ?? 0) - host.special - header(host.header) - host.extra
     const withTools = prompt.tools.length > 0 ? count(prefix + prompt.tools) : before
     const toolsPrefix = prompt.tools.length > 0 ? prefix + prompt.tools + "\n\n" : prefix
     const withAll = prompt.responseFormat.length > 0 ? count(toolsPrefix + prompt.responseFormat) : withTools
@@ -1385,20 +1391,21 @@ export const countRenderedPrompt = (
     responseFormat = withAll - withTools
     // With no system message to carry them, the sections are a system message of their own.
     if (host === undefined) {
-      const frame = (prompt.format === "0301" ? 4 : 3) + count("system")
+      const frame = (prompt.format === "0301" ? 4 : 3) + header("system")
       if (prompt.tools.length > 0) tools += frame
       else if (prompt.formatFramed) responseFormat += frame
     }
     total += tools + responseFormat
   }
 
-  const framing = turnTokens(prompt.priming, count)
+  const framing = turnTokens(prompt.priming, count, header)
   total += framing
   return { total, messages, tools, responseFormat, framing }
 }
 
 /**
- * The prompt tokens of a Chat Completions request, counted with `countText`.
+ * The prompt tokens of a Chat Completions request, counted with `countText`
+ * (its headers with `countHeader`, as `countRenderedPrompt`).
  *
  * @example
  * countChatRequest({ messages: [{ role: "user", content: "hello" }] }, (t) => t.length)
@@ -1409,5 +1416,6 @@ export const countRenderedPrompt = (
 export const countChatRequest = (
   request: ChatRequestLike,
   countText: (text: string) => number,
-  options: RenderOptions = {}
-): ChatRequestTokens => countRenderedPrompt(renderChatRequest(request, options), countText)
+  options: RenderOptions = {},
+  countHeader: (text: string) => number = countText
+): ChatRequestTokens => countRenderedPrompt(renderChatRequest(request, options), countText, countHeader)

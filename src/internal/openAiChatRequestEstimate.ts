@@ -39,23 +39,33 @@ const PARALLEL_RESULTS_HEADER_TOKENS = 4
 /** Message headers: each role is one token in both encodings (the text estimator, fitted on prose, says two). */
 const ROLES = new Set(["system", "developer", "user", "assistant", "tool", "function"])
 
+/** How an estimator counts a rendered prompt: its texts, and its turn headers (see `countRenderedPrompt`). */
+export interface PromptCounter {
+  readonly text: (text: string) => number
+  readonly header: (text: string) => number
+}
+
 /**
- * A text estimator that counts the renderer's scaffolding at its exact cost:
- * the functions namespace's opening and closing lines wherever a text
- * contains them, the fixed part of a tool call's header, and message roles.
+ * An estimator that counts the renderer's scaffolding at its exact cost: the
+ * functions namespace's opening and closing lines wherever a text contains
+ * them, and, in turn headers only, message roles, the fixed part of a tool
+ * call's header and the parallel call's author and recipient (a user's text
+ * that is one of those words is priced as any text: a header's exact price
+ * is lower than its prefix's, "multi_tool_use.paralle" costing 5 and the
+ * author 4).
  *
  * Other texts are counted by the character-class estimator without its
  * per-text constant: that constant is fitted on whole texts, and a prompt is
  * mostly short pieces (a function name heading a result, a one-line
- * message), which it would over-count by about a token each. Still never
- * less for a text than for any of its prefixes.
+ * message), which it would over-count by about a token each. A text is never
+ * counted less than any of its prefixes.
  */
-export const scaffoldAwareEstimator = (table: HeuristicTable): ((text: string) => number) => {
+export const scaffoldAwareEstimator = (table: HeuristicTable): PromptCounter => {
   const estimateTextWith = (text: string, t: HeuristicTable): number =>
     text.length === 0 ? 0 : Math.max(1, Math.round(rawEstimateWith(text, t) - t.nonEmpty))
   const headExcess = estimateTextWith(TOOLS_HEAD, table) - TOOLS_HEAD_TOKENS
   const tailExcess = estimateTextWith(TOOLS_TAIL, table) - TOOLS_TAIL_TOKENS
-  return (text) => {
+  const header = (text: string): number => {
     if (text === PARALLEL_HEADER) return PARALLEL_HEADER_TOKENS
     if (text === PARALLEL_RESULTS_HEADER) return PARALLEL_RESULTS_HEADER_TOKENS
     if (ROLES.has(text)) return 1
@@ -66,6 +76,7 @@ export const scaffoldAwareEstimator = (table: HeuristicTable): ((text: string) =
     if (text.startsWith(CALL_HEADER)) return CALL_HEADER_TOKENS + estimateTextWith(text.slice(CALL_HEADER.length), table)
     return scaffolded(text)
   }
+  return { text: scaffolded, header }
 
   // The block is tokenized on its own or after a system message's content, never split. A text that completes the
   // namespace's opening or closing line costs at least what it cost one character before, so the discount never
@@ -80,7 +91,7 @@ export const scaffoldAwareEstimator = (table: HeuristicTable): ((text: string) =
   }
 }
 
-const estimators: Record<ChatEncoding, (text: string) => number> = {
+const estimators: Record<ChatEncoding, PromptCounter> = {
   o200k: scaffoldAwareEstimator(o200k),
   cl100k: scaffoldAwareEstimator(cl100k)
 }
@@ -105,7 +116,8 @@ export const estimateOpenAiChatRequest = (
   const encoding = options.encoding ?? encodingForModel(model)
   return countChatRequest(
     model === undefined || request.model !== undefined ? request : { ...request, model },
-    estimators[encoding],
-    options.format === undefined ? {} : { format: options.format }
+    estimators[encoding].text,
+    options.format === undefined ? {} : { format: options.format },
+    estimators[encoding].header
   )
 }
