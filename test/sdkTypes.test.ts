@@ -701,15 +701,15 @@ const chatDone: ChatMessage = { role: "assistant", content: "M:Done." }
 
 const chatCases = {
   "developer and system (string and parts)": [
-    { role: "developer", content: "M:Be brief.", name: "M:dev" },
-    { role: "system", content: [{ type: "text", text: "M:Be kind." }], name: "M:sys" },
+    { role: "developer", content: "M:Be brief.", name: "dev_M" },
+    { role: "system", content: [{ type: "text", text: "M:Be kind." }], name: "sys_M" },
     chatAsks,
     chatDone
   ],
   "user with every content part": [
     {
       role: "user",
-      name: "M:alice",
+      name: "alice_M",
       content: [
         { type: "text", text: "M:Look", prompt_cache_breakpoint: { mode: "explicit", ttl: "30m" } },
         { type: "image_url", image_url: { url: "https://example.com/M:a.png", detail: "high" } },
@@ -723,7 +723,7 @@ const chatCases = {
   ],
   "assistant with text and refusal parts, name, audio": [
     chatAsks,
-    { role: "assistant", name: "M:bot", content: [{ type: "text", text: "M:Partly." }, { type: "refusal", refusal: "M:Not that part." }] },
+    { role: "assistant", name: "bot_M", content: [{ type: "text", text: "M:Partly." }, { type: "refusal", refusal: "M:Not that part." }] },
     chatAsks,
     { role: "assistant", content: null, refusal: "M:No.", audio: { id: "audio_M:1" } }
   ],
