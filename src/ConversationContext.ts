@@ -98,9 +98,38 @@ export interface ContextOptions {
  * scaled to the estimate of what was kept: carried whole, it would make a
  * short history's tokens negative and its headroom larger than the budget.
  */
-const correctionAfterFit = (self: ConversationContext, estimated: number): number => {
-  if (self.correction >= 0 || self.estimated <= 0) return self.correction
-  return Math.round(self.correction * (estimated / self.estimated))
+const correctionAfterFit = (correction: number, before: number, estimated: number): number => {
+  if (correction >= 0 || before <= 0) return correction
+  return Math.round(correction * (estimated / before))
+}
+
+/**
+ * What a context's correction was measured on: the messages the provider's
+ * report counted, and what the estimator said they cost when it was last
+ * measured. A calibrated estimator that learns from the same report closes
+ * part of the gap itself; carried unchanged, the correction would count that
+ * part twice (a context whose messages were reported at 1,358 tokens
+ * figured at 1,459 once the factor moved one step).
+ */
+interface Anchor {
+  readonly sent: ReadonlyArray<Message.Message>
+  readonly estimated: number
+}
+
+/** Beside each context this module built, as its history is (`histories`). */
+const anchors = new WeakMap<ConversationContext, Anchor>()
+
+/**
+ * The context's correction as the estimator counts now: what the estimate of
+ * the reported messages moved since it was measured comes off it (a factor
+ * that rose takes its share of the gap), and the anchor to keep.
+ */
+const remeasured = (self: ConversationContext): { readonly correction: number; readonly anchor: Anchor | undefined } => {
+  const anchor = anchors.get(self)
+  if (anchor === undefined) return { correction: self.correction, anchor }
+  const now = self.estimator.estimateConversation(anchor.sent)
+  if (now === anchor.estimated) return { correction: self.correction, anchor }
+  return { correction: self.correction - (now - anchor.estimated), anchor: { sent: anchor.sent, estimated: now } }
 }
 
 /**
@@ -186,7 +215,8 @@ const build = (
   budget: number,
   estimated: number,
   given: number,
-  maxInputTokens: number | undefined
+  maxInputTokens: number | undefined,
+  anchor: Anchor | undefined
 ): ConversationContext => {
   // a negative correction never takes the figure below the least the messages can cost: scaled by a fit (rounded),
   // or kept while a calibrated estimator's factor fell, it could otherwise reach 0 or below for messages that cost tokens
@@ -201,6 +231,7 @@ const build = (
   // set only when given: a context made without it has the keys it always had (Equal, printing)
   if (maxInputTokens !== undefined) context.maxInputTokens = maxInputTokens
   histories.set(context, history)
+  if (anchor !== undefined) anchors.set(context, anchor)
   return Object.freeze(context)
 }
 
@@ -222,7 +253,7 @@ export const makeWith = (
   options?: ContextOptions
 ): ConversationContext => {
   const history = historyFrom(messages)
-  return build(estimator, history, budget, estimator.estimateConversation(history.items), 0, options?.maxInputTokens)
+  return build(estimator, history, budget, estimator.estimateConversation(history.items), 0, options?.maxInputTokens, undefined)
 }
 
 /**
@@ -274,7 +305,7 @@ export const append: {
   // push onto the shared array only where it ends with this context: anywhere else a later context's messages follow
   const items = history.growable !== undefined && history.growable.length === history.length ? history.growable : history.items.slice(0, history.length)
   for (const m of added) items.push(m)
-  return build(self.estimator, { items, growable: items, length: items.length, view: undefined }, self.budget, estimated, self.correction, self.maxInputTokens)
+  return build(self.estimator, { items, growable: items, length: items.length, view: undefined }, self.budget, estimated, self.correction, self.maxInputTokens, anchors.get(self))
 })
 
 /**
@@ -295,7 +326,10 @@ export const append: {
  */
 export const refresh = (self: ConversationContext): ConversationContext => {
   const estimated = self.estimator.estimateConversation(self.messages)
-  return estimated === self.estimated ? self : build(self.estimator, historyOf(self), self.budget, estimated, self.correction, self.maxInputTokens)
+  const { anchor, correction } = remeasured(self)
+  return estimated === self.estimated && correction === self.correction
+    ? self
+    : build(self.estimator, historyOf(self), self.budget, estimated, correction, self.maxInputTokens, anchor)
 }
 
 /**
@@ -313,7 +347,7 @@ export const withBudget: {
   (budget: number): (self: ConversationContext) => ConversationContext
   (self: ConversationContext, budget: number): ConversationContext
 } = dual(2, (self: ConversationContext, budget: number): ConversationContext =>
-  build(self.estimator, historyOf(self), budget, self.estimated, self.correction, self.maxInputTokens))
+  build(self.estimator, historyOf(self), budget, self.estimated, self.correction, self.maxInputTokens, anchors.get(self)))
 
 /**
  * The context corrected by what the provider reported for it: call it with
@@ -343,7 +377,11 @@ export const withBudget: {
  * messages (tool definitions) can be any multiple of a short conversation's
  * estimate, so no ratio tells a wrong count from a true one. A report's
  * effect lasts until the next report, which replaces the correction rather
- * than adding to it; until then a correction the budget cannot hold makes
+ * than adding to it. With a calibrated estimator that learns from the same
+ * report, `refresh` and `fit` take off the correction what the estimate of
+ * the reported messages moved since (the estimator closed that part of the
+ * gap), so the figure for those messages stays the reported count whichever
+ * of the two was told first. Until the next report, a correction the budget cannot hold makes
  * `fit` fail with `BudgetTooSmall`, whose `usageCorrection` names it. To
  * drop a correction you do not trust, make the context afresh:
  * `makeWith(context.estimator, context.messages, context.budget, context)`
@@ -371,7 +409,7 @@ export const recordUsage: {
   const estimated = self.estimator.estimateConversation(self.messages)
   // a count below the least these messages can cost is not of this request: taken, it would make later fits keep far too much
   if (input < leastCost(estimated)) return self
-  return build(self.estimator, historyOf(self), self.budget, estimated, input - estimated, self.maxInputTokens)
+  return build(self.estimator, historyOf(self), self.budget, estimated, input - estimated, self.maxInputTokens, { sent: self.messages, estimated })
 })
 
 /**
@@ -421,15 +459,17 @@ export const fit: {
   (args) => typeof args[0] === "object" && args[0] !== null && "estimator" in args[0],
   (self: ConversationContext, options?: MessageWindow.FitOptions) => {
     const given = options?.fixedTokens
+    // the correction as the estimator counts now (a calibrated one may have learned part of it since)
+    const { anchor, correction } = remeasured(self)
     // an invalid value goes to the window as given, so that its error names what the caller wrote
     const valid = given === undefined || (typeof given === "number" && Number.isFinite(given) && given >= 0)
     // a sum past the largest number is a budget too small by any count, not the Infinity the caller never wrote
-    const fixed = valid ? Math.min(Number.MAX_VALUE, (given ?? 0) + Math.max(0, self.correction)) : given
+    const fixed = valid ? Math.min(Number.MAX_VALUE, (given ?? 0) + Math.max(0, correction)) : given
     return MessageWindow.fit(self.messages, self.budget, { ...options, fixedTokens: fixed }).pipe(
       // the correction is set aside as fixed tokens: the error says how much of what is set aside it is
       Effect.mapError((e) =>
-        e._tag === "BudgetTooSmall" && self.correction > 0
-          ? new MessageWindow.BudgetTooSmall({ budget: e.budget, minimumBudget: e.minimumBudget, tokens: e.tokens, setAside: e.setAside ?? self.correction, usageCorrection: self.correction })
+        e._tag === "BudgetTooSmall" && correction > 0
+          ? new MessageWindow.BudgetTooSmall({ budget: e.budget, minimumBudget: e.minimumBudget, tokens: e.tokens, setAside: e.setAside ?? correction, usageCorrection: correction })
           : e
       ),
       Effect.map((fitted) => {
@@ -437,8 +477,10 @@ export const fit: {
         // learns from, and the running sum of `append` does not follow them; kept messages are memoized, so this
         // only estimates what the window wrote (cleared results, a summary)
         const estimated = self.estimator.estimateConversation(fitted.messages)
-        if (!fitted.changed && estimated === self.estimated) return { context: self, fitted }
-        return { context: build(self.estimator, historyFrom(fitted.messages), self.budget, estimated, correctionAfterFit(self, estimated), self.maxInputTokens), fitted }
+        if (!fitted.changed && estimated === self.estimated && correction === self.correction) return { context: self, fitted }
+        // (scaled from the estimate of the messages it was carried on, at the estimator's count now: memoized)
+        const carried = correctionAfterFit(correction, self.estimator.estimateConversation(self.messages), estimated)
+        return { context: build(self.estimator, historyFrom(fitted.messages), self.budget, estimated, carried, self.maxInputTokens, anchor), fitted }
       })
     )
   }

@@ -135,7 +135,8 @@ export const strategies: ReadonlyArray<Strategy> = ["drop_oldest", "drop_oldest_
  *   (default false).
  * - `summaryTokens`: room `summarize` leaves for the summary when it can
  *   (default a quarter of what the messages may use, at most 1,000 tokens);
- *   it always leaves room for at least a short one.
+ *   it always leaves room for at least a short one: the header and 16 tokens
+ *   of text (fewer when `summaryTokens` is set lower).
  * - `fixedTokens`: tokens the request spends beside these messages (tool
  *   definitions, framing; `fitRequest` works them out from the request);
  *   `reserve`: tokens kept free for the answer. The messages get
@@ -272,7 +273,8 @@ export interface Cleared {
  * messages were too many to show the summarizer (`notShown`, 0 normally:
  * the summarizer sees up to 400,000 characters of the newest dropped
  * messages, each message's text cut to 50,000, so that a pasted log does not
- * hide the task stated before it).
+ * hide the task stated before it; earlier summaries are shown whatever their
+ * age, within 200,000 characters between them, the newest first).
  *
  * @since 0.1.0
  */
@@ -651,6 +653,12 @@ const makeClearing = (
 // summaries
 // ---------------------------------------------------------------------------
 
+/**
+ * The least room `summarize` leaves for a summary's text under its header: a bare header would stand in for the
+ * dropped turns with nothing (about a dozen words of English).
+ */
+const LEAST_SUMMARY_TOKENS = 16
+
 /** The most characters of transcript shown to a summarizer (about 100k tokens of English). */
 const MAX_TRANSCRIPT_CHARS = 400_000
 
@@ -668,29 +676,45 @@ const cutLine = (line: string, length: number): string => {
 }
 
 const transcriptFor = (messages: ReadonlyArray<Message.Message>): { readonly text: string; readonly notShown: number } => {
-  // the newest messages first, up to the limit; earlier summaries always (they carry everything before them)
+  // earlier summaries are shown whatever their age (each carries everything before it), within half the limit
+  // between them, the newest first, each cut to what is left of that half: a summary the window wrote under a
+  // large budget can be longer than the whole limit
+  const summaries = new Map<number, string>()
+  let summaryChars = 0
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (!isSummaryMessage(messages[i]!)) continue
+    const room = MAX_TRANSCRIPT_CHARS / 2 - summaryChars
+    if (room < MIN_LINE_CHARS) break
+    const line = cutLine(Message.transcriptOf([messages[i]!]), room)
+    summaries.set(i, line)
+    summaryChars += line.length + 1
+  }
+  // the other messages newest first, in the rest of the limit
   const lines: Array<string> = []
-  let chars = 0
+  let chars = summaryChars
   let notShown = 0
   let full = false
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i]!
-    // once full, only earlier summaries are still rendered: the rest is counted, not read
-    if (full && !isSummaryMessage(m)) {
+    if (isSummaryMessage(m)) {
+      const line = summaries.get(i)
+      if (line === undefined) notShown++
+      else lines.push(line)
+      continue
+    }
+    // once full, the rest is counted, not read
+    if (full) {
       notShown++
       continue
     }
-    let line = Message.transcriptOf([m])
-    if (!isSummaryMessage(m)) {
-      // one long message (a pasted log) is cut, so that it does not hide the task stated before it
-      const room = MAX_TRANSCRIPT_CHARS - chars
-      if (room < MIN_LINE_CHARS) {
-        full = true
-        notShown++
-        continue
-      }
-      line = cutLine(line, Math.min(room, MAX_LINE_CHARS))
+    // one long message (a pasted log) is cut, so that it does not hide the task stated before it
+    const room = MAX_TRANSCRIPT_CHARS - chars
+    if (room < MIN_LINE_CHARS) {
+      full = true
+      notShown++
+      continue
     }
+    const line = cutLine(Message.transcriptOf([m]), Math.min(room, MAX_LINE_CHARS))
     chars += line.length + 1
     lines.push(line)
   }
@@ -1129,6 +1153,9 @@ const decide = (
     ? makeClearing(messages, estimates, layout, checked.keep, options?.clearThinking === true, reasoning !== undefined, estimator)
     : undefined
   const summaryTokens = options?.summaryTokens ?? Math.min(1_000, Math.floor(Math.max(0, checked.available) / 4))
+  // room for a short summary, whatever the budget (a fixed figure: the least budget reported stays enough at that
+  // budget), unless the caller asked for less
+  const leastSummary = Math.min(options?.summaryTokens ?? LEAST_SUMMARY_TOKENS, LEAST_SUMMARY_TOKENS)
   const planned = plan({
     estimates,
     total,
@@ -1138,12 +1165,12 @@ const decide = (
     startWithUser: provider === "anthropic" || provider === "gemini",
     systemOnlyAtStart: provider === "gemini",
     summaryTokens,
-    // the longest header a summary of these messages can have, in either role
+    // the longest header a summary of these messages can have, in either role, and the least text under it
     summaryFloor: mode === "summarize"
       ? Math.max(
         estimator.estimateMessage(summaryMessage("system", messages.length, "")),
         estimator.estimateMessage(summaryMessage("assistant", messages.length, ""))
-      )
+      ) + leastSummary
       : 0
   }, layout)
   if (planned._tag === "TooSmall") {
@@ -1176,7 +1203,7 @@ const decide = (
   const room = checked.available - planned.kept
   const bare = estimator.estimateMessage(summaryMessage(role, dropped.length, ""))
   const { notShown, text: transcript } = transcriptFor(dropped)
-  const maxTokens = Math.max(1, Math.min(summaryTokens, room - bare))
+  const maxTokens = Math.max(1, Math.min(Math.max(summaryTokens, leastSummary), room - bare))
   return summarizer.summarize({ messages: dropped, transcript, maxTokens }).pipe(
     Effect.flatMap((text) => {
       const trimmed = text.trim()

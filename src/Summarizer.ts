@@ -378,7 +378,10 @@ export interface LanguageModelOptions {
  * transcript of the dropped messages (tool traffic written out) as the user
  * message, with the token limit stated. A model error becomes `SummaryFailed`
  * with the `AiError` as its cause (the `reason` is its message, cut after
- * 300 characters); so does an empty answer.
+ * 300 characters); so does an empty answer, and one the provider ended with
+ * finish reason `error` or `content-filter` (its text is not a summary). An
+ * answer cut at the model's output limit (`length`) is kept: the window fits
+ * a summary to its room in any case.
  *
  * @example
  * import { Layer } from "effect"
@@ -411,6 +414,11 @@ export const layerLanguageModel = (options?: LanguageModelOptions): Layer.Layer<
             // the model's error can quote the prompt whole (a provider echoing the request): its text is cut, the error kept as the cause
             Effect.mapError((error) => new SummaryFailed({ reason: cutText(error.message, 300), cause: error })),
             Effect.flatMap((response) => {
+              // a reply the provider ended in an error or filtered is not a summary, whatever text came before
+              const finish = response.finishReason
+              if (finish === "error" || finish === "content-filter") {
+                return Effect.fail(new SummaryFailed({ reason: `the model's answer ended with finish reason "${finish}"` }))
+              }
               const text = response.text.trim()
               return text === "" ? Effect.fail(new SummaryFailed({ reason: "the model answered with an empty summary" })) : Effect.succeed(text)
             })
