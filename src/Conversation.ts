@@ -37,7 +37,7 @@ import {
 } from "./internal/reasoningItems.js"
 import { anthropicImageType, anthropicLeavesOut, isDocumentByReference, isImageType } from "./internal/anthropicFiles.js"
 import { ANTHROPIC_IMAGE_TYPES } from "./internal/mediaType.js"
-import { ANTHROPIC_RESULT_PASS_TYPES, anthropicRuns, anthropicSent, anthropicWrittenMessages, CONTINUES, FILLED, hasDollarKey, LEFT_OUT, isDollar, isSeparate, OPTIONS_PATH, pushAnthropicFields, UNSENT, walkAnthropicSent, withoutUnsent } from "./internal/anthropicSent.js"
+import { ANTHROPIC_RESULT_PASS_TYPES, anthropicRuns, anthropicSent, anthropicWrittenMessages, CONTINUES, FILLED, hasDollarKey, LEFT_OUT, isDollar, OPTIONS_PATH, pushAnthropicFields, UNSENT, walkAnthropicSent, withoutUnsent } from "./internal/anthropicSent.js"
 import type { SentValue } from "./internal/anthropicSent.js"
 import { base64DataUrlParts } from "./internal/dataUrl.js"
 import { inlineFileOf } from "./internal/dataUrlFile.js"
@@ -1318,13 +1318,12 @@ const CACHE_BREAKPOINT_LIMIT = 4
  * The `cache_control` Anthropic gets on a block, as its adapter writes it when it writes the block at all
  * (`anthropicSent`): the block's own, the one in the data of Anthropic provider data, the one of a JSON value sent
  * as a block (a search result, a tool reference or a browser state in a tool result; another JSON value goes as its
- * text). A refusal goes as plain text, without its options.
+ * text). A refusal goes as plain text, without its options, and thinking without its `cache_control`, which Anthropic
+ * rejects there (`anthropicTakesCache`).
  */
 const blockCache = (block: Block.Block): Schema.Json | undefined => {
   switch (block._tag) {
     case "Text":
-    case "Thinking":
-    case "RedactedThinking":
     case "File":
     case "ToolCall":
     case "ToolResult":
@@ -1338,10 +1337,37 @@ const blockCache = (block: Block.Block): Schema.Json | undefined => {
       const type = object["type"]
       return typeof type === "string" && ANTHROPIC_RESULT_PASS_TYPES.has(type) ? object["cache_control"] : undefined
     }
+    case "Thinking":
+    case "RedactedThinking":
     case "Refusal":
       return undefined
     default:
       return Block.absurd(block)
+  }
+}
+
+/** The types of the blocks Anthropic takes no `cache_control` on (`anthropicTakesCache`). */
+const isThinkingType = (type: Schema.Json | undefined): boolean => type === "thinking" || type === "redacted_thinking"
+
+/**
+ * Whether Anthropic takes a `cache_control` on a block of a message with `role`, as its adapter writes the block:
+ * not on thinking or redacted thinking (the API answers "messages.1.content.0.thinking.cache_control: Extra inputs
+ * are not permitted"), nor on a block the adapter writes with such a `type` (Anthropic provider data, or a server
+ * tool's block, whose kept `type` is written).
+ */
+const anthropicTakesCache = (block: Block.Block, role: Message.Role): boolean => {
+  switch (block._tag) {
+    case "Thinking":
+    case "RedactedThinking":
+      return false
+    case "ProviderData":
+      return !isThinkingType(block.data["type"])
+    case "ToolCall":
+      return block.providerExecuted !== true || !isThinkingType(block.providerOptions?.["anthropic"]?.["type"])
+    case "ToolResult":
+      return role !== "assistant" || !isThinkingType(block.providerOptions?.["anthropic"]?.["type"])
+    default:
+      return true
   }
 }
 
@@ -1354,107 +1380,59 @@ interface Breakpoints {
 
 /**
  * The breakpoints the Anthropic adapter writes in the messages (`system`: in the system prompt; `others`: in the
- * messages), and which user, tool or assistant messages have their own `cache_control` (null included) written, on a
- * block (`placed`): one that opens an Anthropic message, on its last block, or one merged into the one before it, on
- * its own last block.
+ * messages), and which user, tool or assistant messages have their own `cache_control` (null included) written on a
+ * block (`placed`). A message's own goes on its own last block the adapter writes that takes one
+ * (`anthropicTakesCache`), when that block has no `cache_control` of its own, however the messages are merged into
+ * Anthropic messages: a message that opens one, one merged into it, one after a message left out alike. The
+ * breakpoint is placed at that block.
  */
 const anthropicBreakpoints = (messages: ReadonlyArray<Message.Message>): Breakpoints => {
   const system: Array<CacheBreakpoint> = []
   const others: Array<CacheBreakpoint> = []
   const placed = new Uint8Array(messages.length)
-  /** How many blocks of each message the adapter writes. */
-  const written = new Uint32Array(messages.length)
-  /** Whether the last block the adapter writes of each message has a `cache_control` of its own (null included). */
-  const lastOwn = new Uint8Array(messages.length)
-  /** The index of the last block the adapter writes of each message. */
-  const lastBlock = new Uint32Array(messages.length)
+  /** Of each message, the place of the last block the adapter writes that takes a `cache_control`, plus one (0: none). */
+  const carrier = new Uint32Array(messages.length)
+  /** Whether that block has a `cache_control` of its own (null included). */
+  const carrierOwn = new Uint8Array(messages.length)
   walkAnthropicSent(messages, (block, i, b) => {
-    written[i]!++
-    lastBlock[i] = b
-    lastOwn[i] = blockCache(block) === undefined ? 0 : 1
-    const into = messages[i]!.role === "system" ? system : others
-    if (isBreakpoint(blockCache(block))) into.push({ index: i, blockIndex: b })
+    const role = messages[i]!.role
+    const cache = blockCache(block)
+    if (anthropicTakesCache(block, role)) {
+      carrier[i] = b + 1
+      carrierOwn[i] = cache === undefined ? 0 : 1
+    }
+    const into = role === "system" ? system : others
+    if (isBreakpoint(cache)) into.push({ index: i, blockIndex: b })
     if (block._tag !== "ToolResult" || typeof block.content === "string") return false
-    const place = messages[i]!.role === "assistant" ? "serverResultPart" : "resultPart"
+    const place = role === "assistant" ? "serverResultPart" : "resultPart"
     for (const part of block.content) if (isBreakpoint(blockCache(part)) && anthropicSent(part, place, NO_CALLS)) into.push({ index: i, blockIndex: b })
     return false
   }, false)
-  // a message's own breakpoint goes on the last block of the Anthropic message it opens, as the adapter writes those
-  // (an Anthropic message has no cache_control of its own), unless that block has a cache_control of its own:
-  // consecutive messages of one role are one message (unless read as messages of their own), one with content of
-  // which nothing is written is left out, and the messages on both sides of it then are one (the later one's blocks
-  // last, its breakpoint on them as a merged message's)
-  type Last = "none" | "free" | "own"
-  let turn: { role: "user" | "assistant"; opener: number; cache: CacheBreakpoint | undefined; marks: boolean; filled: boolean; written: number; last: Last } | undefined
-  let kept: { readonly role: "user" | "assistant"; readonly opener: number; readonly cache: CacheBreakpoint | undefined; readonly marks: boolean; last: Last } | undefined
-  let emptied = false
-  const flush = (): void => {
-    if (kept === undefined || !kept.marks || kept.last !== "free") return
-    if (kept.cache !== undefined) others.push(kept.cache)
-    placed[kept.opener] = 1
-  }
-  const close = (): void => {
-    if (turn === undefined) return
-    if (turn.filled && turn.written === 0) {
-      emptied = true
-      return
-    }
-    if (emptied && kept !== undefined && kept.role === turn.role) {
-      // merged into the message before: its own breakpoint (null included) on its last block when that is free
-      if (turn.marks && turn.last === "free") {
-        if (turn.cache !== undefined) others.push(turn.cache)
-        placed[turn.opener] = 1
-        kept.last = "own"
-      } else if (turn.last !== "none") kept.last = turn.last // (a message that writes no block leaves the last block as it was)
-    } else {
-      flush()
-      kept = { role: turn.role, opener: turn.opener, cache: turn.cache, marks: turn.marks, last: turn.last }
-    }
-    emptied = false
-  }
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!
-    const content: ReadonlyArray<Block.Block> = m.content
-    const last = content.length - 1
-    const own = m.providerOptions?.["anthropic"]
+    const cache = m.providerOptions?.["anthropic"]?.["cache_control"]
+    if (cache === undefined) continue
     if (m.role === "system") {
-      if (last >= 0 && isBreakpoint(own?.["cache_control"]) && blockCache(content[last]!) === undefined) system.push({ index: i, blockIndex: last })
+      const last = m.content.length - 1
+      if (last >= 0 && isBreakpoint(cache) && blockCache(m.content[last]!) === undefined) system.push({ index: i, blockIndex: last })
       continue
     }
-    const role = m.role === "assistant" ? "assistant" : "user"
-    const cache = own?.["cache_control"]
-    const opens = turn === undefined || role !== turn.role || isSeparate(m)
-    if (opens) {
-      close()
-      turn = { role, opener: i, cache: isBreakpoint(cache) ? { index: i, blockIndex: Math.max(last, 0) } : undefined, marks: cache !== undefined, filled: false, written: 0, last: "none" }
-    }
-    const current = turn!
-    current.filled ||= content.length > 0
-    current.written += written[i]!
-    if (written[i]! > 0) {
-      // a message merged into the one before it: its own breakpoint (null included) on its own last block when free
-      if (!opens && cache !== undefined && lastOwn[i] === 0) {
-        if (isBreakpoint(cache)) others.push({ index: i, blockIndex: lastBlock[i]! })
-        lastOwn[i] = 1
-        placed[i] = 1
-      }
-      current.last = lastOwn[i] === 1 ? "own" : "free"
-    }
+    if (carrier[i] === 0 || carrierOwn[i] === 1) continue
+    placed[i] = 1
+    if (isBreakpoint(cache)) others.push({ index: i, blockIndex: carrier[i]! - 1 })
   }
-  close()
-  flush()
   return { system, others, placed }
 }
 
 /**
  * Anthropic: at most 4 cache breakpoints in a request (documented error: "A maximum of 4 blocks with cache_control
  * may be provided. Found 5."), those outside the messages (`cacheBreakpointsOutsideMessages`) included. A block's
- * breakpoint counts, a tool result's parts' too, and a message's own where the adapter puts it: a system message's on
- * its last block, when that block has no `cache_control` of its own; another message's on the last block of the
- * message it is written as, when it opens that message and that block has none of its own; a message merged into the
- * one before it has its breakpoint on its own last block, when it writes one and that block has none of its own (its
- * other options are not written: the adapter reports them). Each is placed at the message's last block. An explicit `cache_control: null` is none (recorded accepted). The system
- * prompt comes before the messages in the body, so its breakpoints are listed first.
+ * breakpoint counts (thinking's is not written), a tool result's parts' too, and a message's own where the adapter
+ * puts it: a system message's on its last block, when that block has no `cache_control` of its own; another
+ * message's on its own last block that takes one (not thinking), when it writes one and that block has none of its
+ * own, whether it opens the Anthropic message it is written in or is merged into it (`anthropicBreakpoints`). Each is
+ * placed at the block it goes on. An explicit `cache_control: null` is none (recorded accepted). The system prompt
+ * comes before the messages in the body, so its breakpoints are listed first.
  */
 const cacheBreakpointRule = (options: ProfileOptions | undefined, breakpointsOf: () => Breakpoints, sink: ProviderSink): void => {
   const { system, others } = breakpointsOf()
@@ -1493,8 +1471,8 @@ const loneSurrogateRule = (
     return false
   }, true)
   if (stop || !messages.some(hasAnthropicOptions)) return
-  // the fields of the messages it writes: on the message, a breakpoint on its last block; of a message merged into
-  // the one before it, only its breakpoint, on a block
+  // the fields of the messages it writes: of a message that opens an Anthropic message, its fields on that message
+  // and its breakpoint on a block of its own; of a message merged into the one before it, only its breakpoint
   const written = writtenOf()
   const { placed } = breakpointsOf()
   const sent: Array<SentValue> = []

@@ -561,8 +561,8 @@ export class CorrectedMediaType extends Schema.TaggedClass<CorrectedMediaType>()
  * permitted"; `ValidationError.UnknownMessageField`), and such a field, read
  * by `Anthropic.fromMessages` and kept in the message's Anthropic options,
  * is written back on it. `field` is its name as written, `original` its
- * value; `cache_control` stays (the adapter puts it on the message's last
- * block). With `blockIndex`, a field of a block whose name starts with `$`
+ * value; `cache_control` stays (the adapter puts it on the message's own
+ * last block that is not thinking). With `blockIndex`, a field of a block whose name starts with `$`
  * (`ValidationError.UnknownMessageField` with a `blockIndex`): one of the
  * block's Anthropic options, of a tool result's part's, or of the data of
  * Anthropic provider data, `path` where it was in the block.

@@ -835,8 +835,9 @@ export class MalformedToolArguments extends Schema.TaggedError<MalformedToolArgu
 
 /**
  * Where a cache breakpoint is: the message and its block (for a part of a
- * tool result, the result's block; for a system message's own
- * `cache_control`, its last block, where the adapter puts it).
+ * tool result, the result's block; for a message's own `cache_control`, the
+ * block the adapter puts it on: a system message's last block, another
+ * message's own last block that is not thinking).
  *
  * @example
  * const place: ValidationError.CacheBreakpoint = { index: 0, blockIndex: 0 }
@@ -857,13 +858,13 @@ export type CacheBreakpoint = typeof CacheBreakpoint.Type
  * blocks with cache_control may be provided. Found 5."). Each block whose
  * `providerOptions.anthropic.cache_control` is set counts (an explicit
  * `cache_control: null` is none), in system messages and tool results too,
- * when the Anthropic adapter sends the block; so does one set on a whole
- * message, where the adapter writes it: on the last block of the system
- * prompt or Anthropic message it opens, when that block has none of its
- * own (an Anthropic message takes none itself), and on its own last block
- * for a message merged into the one before it, when it writes one and that
- * block has none of its own (its other options are not written: the
- * adapter reports them), placed at the message's last block;
+ * when the Anthropic adapter sends the block (not on thinking, which takes
+ * none: the adapter leaves it out and reports it); so does one set on a
+ * whole message, where the adapter writes it (an Anthropic message takes
+ * none itself): a system message's on its last block, another message's on
+ * its own last block that is not thinking, whether it opens the Anthropic
+ * message it is written in or is merged into it, when that block has none
+ * of its own, placed at that block;
  * and so do the ones outside the messages that the profile options give
  * (`cacheBreakpointsOutsideMessages`: tool definitions, a top-level
  * `cache_control`).

@@ -60,7 +60,7 @@ describe("Anthropic: a message merged into the one before it keeps its breakpoin
     assert.deepStrictEqual(Conversation.issuesFor("anthropic", messages).filter((i) => i._tag === "UnknownMessageField"), [])
   })
 
-  it("a message after one left out: its breakpoint on its last block, the one before's said when it gives way", () => {
+  it("a message after one left out: each breakpoint on its own message's last block, its other options said", () => {
     const messages = [
       withOptions(Message.user("First"), { cache_control: ephemeral }),
       Message.assistant([Block.thinking("no signature")]),
@@ -68,11 +68,11 @@ describe("Anthropic: a message merged into the one before it keeps its breakpoin
     ]
     const { value, warnings } = Effect.runSync(Anthropic.toMessages(messages))
     assert.deepStrictEqual(value.messages as unknown, [
-      { role: "user", content: [{ type: "text", text: "First" }, { type: "text", text: "Second", cache_control: ephemeral }] }
+      { role: "user", content: [{ type: "text", text: "First", cache_control: ephemeral }, { type: "text", text: "Second", cache_control: ephemeral }] }
     ])
-    assert.isTrue(warnings.some((w) => w._tag === "DroppedContent" && w.index === 0 && w.message.includes("cache_control")))
+    assert.isTrue(warnings.some((w) => w._tag === "ConvertedContent" && w.index === 0 && w.message.includes("cache_control")))
     assert.isTrue(warnings.some((w) => w._tag === "DroppedContent" && w.index === 2 && w.message.includes("metadata")))
-    assert.strictEqual(counted(messages), 1)
+    assert.strictEqual(counted(messages), 2)
   })
 
   it.prop(

@@ -88,7 +88,7 @@ const VALUE: ReadonlyArray<string> = ["value"]
 
 /**
  * The Anthropic options of a block or a message as its adapter writes them, into `out`: every key of a block's (the
- * adapter keeps no hint on blocks), a message's but its hints (`ANTHROPIC_HINTS`).
+ * adapter keeps no hint on blocks), a message's but its hints (`ANTHROPIC_HINTS`); `cache_control` only with `cache`.
  */
 export const pushAnthropicFields = (value: { readonly providerOptions?: Block.ProviderOptions | undefined }, out: Array<SentValue>, message = false, cache = true): void => {
   const fields = value.providerOptions?.["anthropic"]
@@ -208,7 +208,8 @@ export const anthropicSent = (block: Block.Block, place: SentPlace, foreignCalls
     default:
       return Block.absurd(block)
   }
-  pushAnthropicFields(block, out)
+  // thinking goes without its cache_control, which Anthropic rejects there
+  pushAnthropicFields(block, out, false, block._tag !== "Thinking" && block._tag !== "RedactedThinking")
   return true
 }
 

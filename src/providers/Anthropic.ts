@@ -18,7 +18,13 @@
  *   the later one was read from a message of its own (see below).
  * - Thinking and redacted thinking pass through unchanged, in order, with
  *   their signatures; thinking without a signature cannot be replayed and is
- *   reported as left out.
+ *   reported as left out, and a `cache_control` on thinking, which Anthropic
+ *   rejects there, is left out and reported.
+ * - A `cache_control` set on a user, tool or assistant message (an Anthropic
+ *   message takes none itself) goes on that message's own last block that
+ *   takes one (not thinking), also when the message is merged with the ones
+ *   around it, unless that block has one of its own; where it went, or why
+ *   it was left out, is reported.
  * - Images (JPEG, PNG, GIF, WebP: base64, URL or file id), documents (PDF
  *   or plain text: base64, text, URL or file id, with `title`, `context`
  *   and the citations setting), tool calls the API ran itself
@@ -472,9 +478,9 @@ const assistantBlock = (
         A.dropped(ctx, index, b, "thinking without a signature", "Anthropic takes thinking back only with the signature it gave it")
         return undefined
       }
-      return { ...A.ownExtras(block, key), type: "thinking", thinking: block.thinking, signature: block.signature }
+      return { ...thinkingExtras(ctx, block, index, b), type: "thinking", thinking: block.thinking, signature: block.signature }
     case "RedactedThinking":
-      return { ...A.ownExtras(block, key), type: "redacted_thinking", data: block.data }
+      return { ...thinkingExtras(ctx, block, index, b), type: "redacted_thinking", data: block.data }
     case "Refusal":
       A.converted(ctx, index, b, "a refusal", "as text (Anthropic has no refusal block)")
       return { type: "text", text: block.refusal }
@@ -521,6 +527,32 @@ const assistantBlock = (
 }
 
 /**
+ * Whether Anthropic takes no `cache_control` on a block: thinking and redacted thinking have none (the SDK's
+ * `ThinkingBlockParam` and `RedactedThinkingBlockParam`; the API answers "messages.1.content.0.thinking.cache_control:
+ * Extra inputs are not permitted"). Read from the block as written, so that Anthropic provider data holding thinking
+ * is passed over too.
+ */
+const takesNoCache = (block: Wire.ContentBlockParam): boolean => {
+  const type = (block as { readonly type?: unknown }).type
+  return type === "thinking" || type === "redacted_thinking"
+}
+
+/** Kept fields without their `cache_control`. */
+const withoutCache = (extras: Block.JsonObject | undefined): Block.JsonObject | undefined => {
+  if (extras === undefined || !("cache_control" in extras)) return extras
+  const { cache_control: _, ...others } = extras
+  return others
+}
+
+/** A thinking block's kept fields as they are written: without a `cache_control`, which Anthropic rejects there (`takesNoCache`), reported. */
+const thinkingExtras = (ctx: A.Ctx, block: Block.ThinkingBlock | Block.RedactedThinkingBlock, index: number, b: number): Block.JsonObject | undefined => {
+  const extras = A.ownExtras(block, key)
+  if (extras === undefined || !("cache_control" in extras)) return extras
+  A.dropped(ctx, index, b, `the cache_control of a ${block._tag === "Thinking" ? "thinking" : "redacted thinking"} block`, "Anthropic takes no cache_control on thinking blocks")
+  return withoutCache(extras)
+}
+
+/**
  * A tool call's kept fields as they are written: without the `start_input` that the stream reader keeps beside a
  * call whose `content_block_start` held an input the deltas then replaced (`AnthropicStream`). The API takes no such
  * field on a `tool_use` block: it stays in the model, reported.
@@ -554,6 +586,7 @@ const userBlock = (ctx: A.Ctx, block: Block.UserBlock, index: number, b: number)
 interface Turn {
   readonly role: "user" | "assistant"
   readonly content: Array<Wire.ContentBlockParam>
+  /** The fields of the message that opens it, but its breakpoint (which goes on a block of that message). */
   readonly extras: Block.JsonObject | undefined
   last: "user" | "tool" | "assistant"
   plain: string | undefined
@@ -572,60 +605,58 @@ const ANTHROPIC_IDS: Ids.IdRule = { outside: /[^a-zA-Z0-9_-]/g, rewrite: Ids.rew
 /** A turn's content as blocks, its plain text as one text block. */
 const blocksOf = (turn: Turn): Array<Wire.ContentBlockParam> => (turn.plain === undefined ? turn.content : [{ type: "text", text: turn.plain }])
 
-/**
- * A turn as the message it is written as. An Anthropic message has no `cache_control` of its own (the API answers
- * "messages.0.cache_control: Extra inputs are not permitted"): a breakpoint set on a whole message goes on its last
- * block, as a system message's does (and as effect/ai-anthropic places one), unless that block has a `cache_control`
- * of its own, which then stands for it.
- */
-const messageOf = (ctx: A.Ctx, turn: Turn, content: Array<Wire.ContentBlockParam> | string, report = true): Wire.MessageParam => {
-  const extras = turn.extras
-  if (extras === undefined || !("cache_control" in extras)) return { ...extras, role: turn.role, content } as Wire.MessageParam
-  const { cache_control: cache, ...others } = extras
-  const blocks = typeof content === "string" ? [{ type: "text", text: content } as Wire.TextBlockParam] : content
-  const last = blocks[blocks.length - 1] as { readonly cache_control?: unknown } | undefined
-  if (last === undefined) {
-    if (report) A.dropped(ctx, turn.index, undefined, `the cache_control of ${A.an(turn.role)} ${turn.role} message`, "it has no block to mark, and Anthropic messages take cache_control only on blocks")
-    return { ...others, role: turn.role, content } as Wire.MessageParam
-  }
-  if (last.cache_control !== undefined) {
-    if (report) A.dropped(ctx, turn.index, undefined, `the cache_control of ${A.an(turn.role)} ${turn.role} message`, "Anthropic messages take cache_control only on blocks, and its last block has one of its own")
-    return { ...others, role: turn.role, content } as Wire.MessageParam
-  }
-  if (report) A.converted(ctx, turn.index, undefined, `the cache_control of ${A.an(turn.role)} ${turn.role} message`, "on its last block (Anthropic messages take cache_control only on blocks)")
-  return { ...others, role: turn.role, content: [...blocks.slice(0, -1), { ...last, cache_control: cache } as unknown as Wire.ContentBlockParam] } as Wire.MessageParam
-}
+/** A turn as the message it is written as, with the fields of the message that opened it. */
+const messageOf = (turn: Turn, content: Array<Wire.ContentBlockParam> | string): Wire.MessageParam =>
+  ({ ...turn.extras, role: turn.role, content }) as Wire.MessageParam
 
 /**
- * The options of a message written into the Anthropic message before it (merged: consecutive messages of one role,
- * or the message after one left out), which cannot be fields of that message (it has the options of the message
- * that opened it): a breakpoint goes on the merged message's own last block, `from` on in `content` (it is still a
- * block of the message written), unless it wrote none or that block has a `cache_control` of its own; any other
- * option is left out, reported.
+ * Writes the options of a message whose blocks are `content` from `from` on (`origins`: their places in the message).
+ * An Anthropic message has no `cache_control` of its own ("messages.0.cache_control: Extra inputs are not
+ * permitted"): a message's breakpoint goes on its own last block that takes one (`takesNoCache`), as a system
+ * message's does (and as effect/ai-anthropic places one), unless that block has a `cache_control` of its own, which
+ * then stands for it. Its own block also when later messages are merged after it: on theirs it would cache what
+ * follows it (the question that changes every turn after a document), and the cache would never be read. A message
+ * merged into the one before it has no fields of its own: its other options are left out, reported (the opener's
+ * are its Anthropic message's: `Turn.extras`). Returns whether the breakpoint was written.
  */
-const mergedOptions = (
+const writeMessageOptions = (
   ctx: A.Ctx,
   m: Message.Message,
   index: number,
+  merged: boolean,
   content: Array<Wire.ContentBlockParam>,
-  from: number
-): void => {
+  from: number,
+  origins: ReadonlyArray<number>
+): boolean => {
   const extras = keptOf(m, key, hints)
-  if (extras === undefined) return
+  if (extras === undefined) return false
   const { cache_control: cache, ...others } = extras
-  const kind = `${A.an(m.role)} ${m.role} message merged into the message before it`
-  if (cache !== undefined) {
-    const last = content.length > from ? content[content.length - 1] as { readonly cache_control?: unknown } : undefined
-    if (last === undefined) {
-      A.dropped(ctx, index, undefined, `the cache_control of ${kind}`, "it has no block to mark, and Anthropic messages take cache_control only on blocks")
-    } else if (last.cache_control !== undefined) {
-      A.dropped(ctx, index, undefined, `the cache_control of ${kind}`, "Anthropic messages take cache_control only on blocks, and its last block has one of its own")
-    } else {
-      content[content.length - 1] = { ...last, cache_control: cache } as unknown as Wire.ContentBlockParam
-      A.converted(ctx, index, undefined, `the cache_control of ${kind}`, "on its own last block (Anthropic messages take cache_control only on blocks)")
-    }
+  const kind = merged ? `${A.an(m.role)} ${m.role} message merged into the message before it` : `${A.an(m.role)} ${m.role} message`
+  if (merged) droppedMessageFields(ctx, index, others, kind)
+  if (cache === undefined) return false
+  const what = `the cache_control of ${kind}`
+  let k = content.length - 1
+  while (k >= from && takesNoCache(content[k]!)) k--
+  if (k < from) {
+    const why = content.length > from ? "its blocks are all thinking, which takes none" : "it has no block to mark"
+    A.dropped(ctx, index, undefined, what, `${why}, and Anthropic messages take cache_control only on blocks`)
+    return false
   }
-  const names = Object.keys(others)
+  const block = content[k] as { readonly cache_control?: unknown }
+  const which = `${merged ? "its own" : "its"} last block${k === content.length - 1 ? "" : " that is not thinking"}`
+  if (block.cache_control !== undefined) {
+    A.dropped(ctx, index, undefined, what, `Anthropic messages take cache_control only on blocks, and ${which} has one of its own`)
+    return false
+  }
+  content[k] = { ...block, cache_control: cache } as unknown as Wire.ContentBlockParam
+  const thinking = k === content.length - 1 ? "" : "; thinking takes none"
+  A.converted(ctx, index, origins[k - from], what, `on ${which} (Anthropic messages take cache_control only on blocks${thinking})`)
+  return true
+}
+
+/** Reports the options of a merged message, which cannot be fields of the message it is merged into (that message has those of the message that opens it). */
+const droppedMessageFields = (ctx: A.Ctx, index: number, fields: Block.JsonObject | undefined, kind: string): void => {
+  const names = fields === undefined ? [] : Object.keys(fields)
   if (names.length > 0) {
     A.dropped(ctx, index, undefined, `the Anthropic options ${cutText(names.join(", "), 120)} of ${kind}`, "that message's fields are those of the message that opens it")
   }
@@ -642,6 +673,8 @@ const encodePrompt = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Pro
   let previousPart: number | undefined
   /** Whether the message `turnFor` was last asked for was merged into the turn before it. */
   let merged = false
+  /** The place in the message being written of each block written of it. */
+  const origins: Array<number> = []
   const turnFor = (role: "user" | "assistant", kind: Turn["last"], m: Message.Message, index: number): Turn => {
     const last = turns[turns.length - 1]
     merged = false
@@ -662,7 +695,8 @@ const encodePrompt = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Pro
     const turn: Turn = {
       role,
       content: [],
-      extras: keptOf(m, key, hints),
+      // its breakpoint goes on a block of its own (`writeMessageOptions`)
+      extras: withoutCache(keptOf(m, key, hints)),
       last: kind,
       plain: undefined,
       messages: 1,
@@ -705,13 +739,16 @@ const encodePrompt = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Pro
         if (m.name !== undefined) A.dropped(ctx, i, undefined, "the name of a user message", "Anthropic messages have no names")
         const turn = turnFor("user", "user", m, i)
         const before = turn.content.length
+        origins.length = 0
         for (let b = 0; b < m.content.length; b++) {
           const out = userBlock(ctx, m.content[b]!, i, b)
-          if (out !== undefined) turn.content.push(out)
+          if (out === undefined) continue
+          turn.content.push(out)
+          origins.push(b)
         }
         const only = m.content[0]
         turn.plain = turn.messages === 1 && before === 0 && m.content.length === 1 && only?._tag === "Text" && only.text !== "" && isPlain(only) ? only.text : undefined
-        if (merged) mergedOptions(ctx, m, i, turn.content, before)
+        if (writeMessageOptions(ctx, m, i, merged, turn.content, before, origins)) turn.plain = undefined
         break
       }
       case "tool": {
@@ -719,8 +756,12 @@ const encodePrompt = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Pro
         const turn = turnFor("user", "tool", m, i)
         const before = turn.content.length
         turn.plain = undefined
-        for (let b = 0; b < m.content.length; b++) turn.content.push(toolResultBlock(ctx, m.content[b]!, i, b))
-        if (merged) mergedOptions(ctx, m, i, turn.content, before)
+        origins.length = 0
+        for (let b = 0; b < m.content.length; b++) {
+          turn.content.push(toolResultBlock(ctx, m.content[b]!, i, b))
+          origins.push(b)
+        }
+        writeMessageOptions(ctx, m, i, merged, turn.content, before, origins)
         break
       }
       case "assistant": {
@@ -729,13 +770,16 @@ const encodePrompt = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Pro
         const turn = turnFor("assistant", "assistant", m, i)
         const before = turn.content.length
         const foreignCalls = new Set<string>()
+        origins.length = 0
         for (let b = 0; b < m.content.length; b++) {
           const out = assistantBlock(ctx, m.content[b]!, i, b, foreignCalls)
-          if (out !== undefined) turn.content.push(out)
+          if (out === undefined) continue
+          turn.content.push(out)
+          origins.push(b)
         }
         const only = m.content[0]
         turn.plain = turn.messages === 1 && before === 0 && m.content.length === 1 && only?._tag === "Text" && only.text !== "" && isPlain(only) ? only.text : undefined
-        if (merged) mergedOptions(ctx, m, i, turn.content, before)
+        if (writeMessageOptions(ctx, m, i, merged, turn.content, before, origins)) turn.plain = undefined
         break
       }
       default:
@@ -754,23 +798,17 @@ const encodePrompt = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Pro
     // the turns on both sides of one left out meet: one turn, as Anthropic would make them
     if (emptied && previous !== undefined && previous.role === turn.role) {
       A.converted(ctx, turn.index, undefined, `${A.an(turn.role)} ${turn.role} message after a message left out`, `merged into the ${turn.role} message before it (Anthropic alternates roles)`)
-      const own = blocksOf(turn)
-      const joined = [...blocksOf(previous), ...own]
-      // its options are no fields of the message before: a breakpoint on its last block, the others reported
-      mergedOptions(ctx, messages[turn.index]!, turn.index, joined, joined.length - own.length)
-      const lastMarked = (joined[joined.length - 1] as { readonly cache_control?: unknown } | undefined)?.cache_control !== undefined
-      if (previous.extras !== undefined && "cache_control" in previous.extras && lastMarked) {
-        // it was written on the last block of the message before, which is now not the last
-        A.dropped(ctx, previous.index, undefined, `the cache_control of ${A.an(previous.role)} ${previous.role} message`, "Anthropic messages take cache_control only on blocks, and the last block of the message it is merged into has one of its own")
-      }
-      // the rest was said when it was first written
-      out[out.length - 1] = messageOf(ctx, previous, joined, false)
+      const joined = [...blocksOf(previous), ...blocksOf(turn)]
+      // the fields of the message that opened it are no fields of the message before (its breakpoint is on its own
+      // block already, and stays there)
+      droppedMessageFields(ctx, turn.index, turn.extras, `${A.an(messages[turn.index]!.role)} ${messages[turn.index]!.role} message merged into the message before it`)
+      out[out.length - 1] = messageOf(previous, joined)
       previous = { ...previous, content: joined, plain: undefined }
       emptied = false
       continue
     }
     emptied = false
-    out.push(messageOf(ctx, turn, turn.plain ?? turn.content))
+    out.push(messageOf(turn, turn.plain ?? turn.content))
     previous = turn
   }
   // an empty system prompt is no system prompt (Anthropic rejects empty text)
