@@ -1401,7 +1401,8 @@ const decodeResponse = (ctx: A.Ctx, input: unknown, options: FromResponseOptions
     names: new Map(),
     lastFunctionCall: undefined,
     taken: givenToolCallIds([message]),
-    ...(typeof responseId === "string" && responseId !== "" ? { base: responseId } : {})
+    // (a short digest of it: a response id is long, and the made-up id stays short)
+    ...(typeof responseId === "string" && responseId !== "" ? { base: Ids.digest(responseId) } : {})
   }
   const { content, extras, name } = assistantBlocks(ctx, message, `${path}.message`, undefined, calls)
   const rawUsage = A.optObj(ctx, response, "usage", "")

@@ -52,6 +52,39 @@ describe("the id made up for a deprecated function_call", () => {
   })
 })
 
+describe("the result of a deprecated function_call read from a response", () => {
+  it("goes back as a role function message with no word about its id, strict or not", () => {
+    const response = {
+      id: "chatcmpl-B9MBs8CjcvOU2jLn4n570S5qMJKcT",
+      object: "chat.completion" as const,
+      created: 1,
+      model: "gpt-4o",
+      choices: [{ index: 0, finish_reason: "function_call" as const, logprobs: null, message: { role: "assistant" as const, content: null, refusal: null, function_call: { name: "f", arguments: "{}" } } }]
+    }
+    const message = value(OpenAiChat.fromResponse(response)).value.message
+    const call = message.content[0] as Block.ToolCallBlock
+    expect(call.id.length).toBeLessThanOrEqual(40)
+    const messages = [Message.user("q"), message, Message.tool(Block.toolResult(call.id, "f", "ok"))]
+    for (const strict of [false, true]) {
+      const written = value(OpenAiChat.toMessages(messages, { strict }))
+      expect(written.warnings).toEqual([])
+      expect(written.value[2]).toEqual({ role: "function", name: "f", content: "ok" })
+    }
+  })
+
+  it("a call of that form with an id longer than Chat takes: its result goes without one too, unsaid", () => {
+    const long = `function_call_${"x".repeat(60)}`
+    const messages = [
+      Message.user("q"),
+      Message.assistant([Block.toolCall(long, "f", {}, { providerOptions: { "openai-chat": { type: "function_call" } } })]),
+      Message.tool(Block.toolResult(long, "f", "ok"))
+    ]
+    const written = value(OpenAiChat.toMessages(messages, { strict: true }))
+    expect(written.warnings).toEqual([])
+    expect(written.value.map((m) => m.role)).toEqual(["user", "assistant", "function"])
+  })
+})
+
 describe("a message's participant name", () => {
   it("is sent with each character the API refuses as _, reported with the name as it was", () => {
     const written = value(OpenAiChat.toMessages([Message.user("hi", { name: "Bob Smith" }), Message.assistant("hello", { name: "agent.v2" })]))

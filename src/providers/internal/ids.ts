@@ -36,7 +36,8 @@ export interface IdRule {
   /**
    * Whether the writer sends the id of this call or result at all (Chat's
    * deprecated single `function_call` and its `role: "function"` result go
-   * without one); every id is sent when absent.
+   * without one); every id is sent when absent. A result of a call sent
+   * without its id is taken to go without it too.
    */
   readonly sent?: (message: Message.Message, blockIndex: number) => boolean
 }
@@ -60,6 +61,8 @@ export const planIds = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>, ru
   const taken = new Set<string>()
   const calls: Array<Site> = []
   const results: Array<Site> = []
+  /** The ids of calls the writer sends without one: their results go without one too (Chat's role "function"). */
+  const unsent = new Set<string>()
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!
     for (let b = 0; b < m.content.length; b++) {
@@ -67,7 +70,9 @@ export const planIds = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>, ru
       const id = block._tag === "ToolCall" ? block.id : block._tag === "ToolResult" ? block.toolCallId : undefined
       if (id === undefined || id === "") continue
       if (fits(id)) taken.add(id)
-      else if (rule.sent !== undefined && !rule.sent(m, b)) continue
+      else if (rule.sent !== undefined && !rule.sent(m, b)) {
+        if (block._tag === "ToolCall") unsent.add(id)
+      } else if (block._tag === "ToolResult" && unsent.has(id)) continue
       else if (block._tag === "ToolCall" && block.providerExecuted !== true) calls.push({ id, index: i, blockIndex: b })
       // a result the provider ran sits in the assistant's message beside its call; in a tool message it is sent as any other
       else if (block._tag === "ToolResult" && (block.providerExecuted !== true || m.role === "tool")) results.push({ id, index: i, blockIndex: b })
