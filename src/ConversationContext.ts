@@ -114,6 +114,8 @@ const correctionAfterFit = (correction: number, before: number, estimated: numbe
 interface Anchor {
   readonly sent: ReadonlyArray<Message.Message>
   readonly estimated: number
+  /** The share of a move of that estimate the correction takes: a fit scales a negative correction to what it kept, and its moves with it. */
+  readonly scale: number
 }
 
 /** Beside each context this module built, as its history is (`histories`). */
@@ -129,7 +131,7 @@ const remeasured = (self: ConversationContext): { readonly correction: number; r
   if (anchor === undefined) return { correction: self.correction, anchor }
   const now = self.estimator.estimateConversation(anchor.sent)
   if (now === anchor.estimated) return { correction: self.correction, anchor }
-  return { correction: self.correction - (now - anchor.estimated), anchor: { sent: anchor.sent, estimated: now } }
+  return { correction: Math.round(self.correction - anchor.scale * (now - anchor.estimated)), anchor: { ...anchor, estimated: now } }
 }
 
 /**
@@ -409,7 +411,7 @@ export const recordUsage: {
   const estimated = self.estimator.estimateConversation(self.messages)
   // a count below the least these messages can cost is not of this request: taken, it would make later fits keep far too much
   if (input < leastCost(estimated)) return self
-  return build(self.estimator, historyOf(self), self.budget, estimated, input - estimated, self.maxInputTokens, { sent: self.messages, estimated })
+  return build(self.estimator, historyOf(self), self.budget, estimated, input - estimated, self.maxInputTokens, { sent: self.messages, estimated, scale: 1 })
 })
 
 /**
@@ -479,8 +481,11 @@ export const fit: {
         const estimated = self.estimator.estimateConversation(fitted.messages)
         if (!fitted.changed && estimated === self.estimated && correction === self.correction) return { context: self, fitted }
         // (scaled from the estimate of the messages it was carried on, at the estimator's count now: memoized)
-        const carried = correctionAfterFit(correction, self.estimator.estimateConversation(self.messages), estimated)
-        return { context: build(self.estimator, historyFrom(fitted.messages), self.budget, estimated, carried, self.maxInputTokens, anchor), fitted }
+        const before = self.estimator.estimateConversation(self.messages)
+        const carried = correctionAfterFit(correction, before, estimated)
+        // a scaled correction takes the same share of later moves
+        const kept = anchor === undefined || carried === correction || before <= 0 ? anchor : { ...anchor, scale: anchor.scale * (estimated / before) }
+        return { context: build(self.estimator, historyFrom(fitted.messages), self.budget, estimated, carried, self.maxInputTokens, kept), fitted }
       })
     )
   }

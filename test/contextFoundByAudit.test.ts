@@ -127,4 +127,20 @@ describe("a context's correction and a calibrated estimator that learns from the
         expect(again.tokens).toBe(actual + 10)
       }).pipe(Effect.provide(Estimation)))
   }
+
+  it("after a fit that scaled a negative correction to what it kept, the correction takes the same share of the factor's move", () => {
+    const calibration = Effect.runSync(Calibration.make(TokenEstimator.heuristic))
+    const estimator = calibration.estimatorFor("m")
+    const messages = Array.from({ length: 40 }, (_, k) => k % 2 ? Message.assistant(`answer ${k} ${"lorem ipsum dolor ".repeat(20)}`) : Message.user(`question ${k} ${"sit amet ".repeat(20)}`))
+    const reported = Math.round(estimator.estimateConversation(messages) * 0.8)
+    const context = ConversationContext.recordUsage(ConversationContext.makeWith(estimator, messages, 100_000), reported)
+    const window = Effect.runSync(MessageWindow.make.pipe(Effect.provideService(TokenEstimator.TokenEstimator, estimator)))
+    const { context: fitted } = Effect.runSync(
+      ConversationContext.fit(ConversationContext.withBudget(context, Math.round(context.tokens / 2)), { strategy: "drop_oldest" }).pipe(Effect.provideService(MessageWindow.MessageWindow, window))
+    )
+    Effect.runSync(calibration.recordConversation("m", messages, reported))
+    // the kept messages at the ratio the provider reported for all of them
+    const expected = Math.round(TokenEstimator.heuristic.estimateConversation(fitted.messages) * 0.8)
+    expect(Math.abs(ConversationContext.refresh(fitted).tokens - expected)).toBeLessThanOrEqual(2)
+  })
 })
