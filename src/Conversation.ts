@@ -1329,7 +1329,8 @@ const blockCache = (block: Block.Block): Schema.Json | undefined => {
     case "ToolResult":
       return block.providerOptions?.["anthropic"]?.["cache_control"]
     case "ProviderData":
-      return block.provider === "anthropic" ? block.data["cache_control"] : undefined
+      // (thinking kept as provider data goes without it, as a thinking block does)
+      return block.provider === "anthropic" && !isThinkingType(block.data["type"]) ? block.data["cache_control"] : undefined
     case "Json": {
       const value = block.value
       if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined

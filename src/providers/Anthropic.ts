@@ -518,7 +518,7 @@ const assistantBlock = (
       } as unknown as Wire.ContentBlockParam
     }
     case "ProviderData":
-      if (block.provider === key) return block.data as unknown as Wire.ContentBlockParam
+      if (block.provider === key) return ownData(ctx, block, index, b)
       A.dropped(ctx, index, b, `${messageText(block.provider)} provider data`, "it belongs to another wire format")
       return undefined
     default:
@@ -542,6 +542,14 @@ const withoutCache = (extras: Block.JsonObject | undefined): Block.JsonObject | 
   if (extras === undefined || !("cache_control" in extras)) return extras
   const { cache_control: _, ...others } = extras
   return others
+}
+
+/** Anthropic provider data as it is written: as it came, but a thinking block's `cache_control` (`takesNoCache`), left out and reported. */
+const ownData = (ctx: A.Ctx, block: Block.ProviderDataBlock, index: number, b: number): Wire.ContentBlockParam => {
+  const data = block.data as unknown as Wire.ContentBlockParam
+  if (!takesNoCache(data) || !("cache_control" in block.data)) return data
+  A.dropped(ctx, index, b, `the cache_control of a ${String(block.data["type"]).replace("_", " ")} block`, "Anthropic takes no cache_control on thinking blocks")
+  return withoutCache(block.data) as unknown as Wire.ContentBlockParam
 }
 
 /** A thinking block's kept fields as they are written: without a `cache_control`, which Anthropic rejects there (`takesNoCache`), reported. */
@@ -574,7 +582,7 @@ const userBlock = (ctx: A.Ctx, block: Block.UserBlock, index: number, b: number)
     case "File":
       return fileBlock(ctx, block, index, b)
     case "ProviderData":
-      if (block.provider === key) return block.data as unknown as Wire.ContentBlockParam
+      if (block.provider === key) return ownData(ctx, block, index, b)
       A.dropped(ctx, index, b, `${messageText(block.provider)} provider data`, "it belongs to another wire format")
       return undefined
     default:

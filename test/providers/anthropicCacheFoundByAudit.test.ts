@@ -48,6 +48,21 @@ describe("Anthropic: no cache_control on thinking", () => {
     assert.deepStrictEqual(Conversation.issuesFor("anthropic", messages, { cacheBreakpointsOutsideMessages: 4 }), [])
   })
 
+  it("nor thinking kept as Anthropic provider data", () => {
+    const messages = [
+      Message.user("q"),
+      Message.assistant([Block.providerData("anthropic", { type: "thinking", thinking: "x", signature: "s", cache_control: ephemeral }), Block.text("a")]),
+      Message.user("more")
+    ]
+    const { value, warnings } = written(messages)
+    assert.deepStrictEqual(value.messages[1] as unknown, {
+      role: "assistant",
+      content: [{ type: "thinking", thinking: "x", signature: "s" }, { type: "text", text: "a" }]
+    })
+    assert.deepStrictEqual(cacheWarnings(warnings), [["DroppedContent", 1, 0]])
+    assert.deepStrictEqual(placesCounted(messages), [])
+  })
+
   it("a redacted thinking block's own cache_control is not sent either", () => {
     const messages = [Message.user("q"), Message.assistant([Block.redactedThinking("xyz", cc), Block.text("a")]), Message.user("more")]
     const { value, warnings } = written(messages)
