@@ -250,6 +250,32 @@ export class MovedSystemMessage extends Schema.TaggedClass<MovedSystemMessage>()
 }
 
 /**
+ * A user message between tool calls and their results (the user wrote while
+ * the tools ran, and their results came after) was moved after those
+ * results, so that the results answer their calls rather than being removed
+ * as orphans with an "interrupted" result in their place; it then merges
+ * with a user message after it where the profile wants them merged.
+ *
+ * @example
+ * const { actions } = Repair.repair([
+ *   Message.user("Weather in Oslo?"),
+ *   Message.assistantMessage("", [{ id: "c1", name: "weather" }]),
+ *   Message.user("and Bergen too"),
+ *   Message.toolResultMessage("c1", "weather", "12°C")
+ * ])
+ * actions[0]?.description // "messages[2]: moved a user message after the results of the tool calls before it"
+ *
+ * @since 0.1.0
+ */
+export class MovedUserMessage extends Schema.TaggedClass<MovedUserMessage>()("MovedUserMessage", {
+  index: Index
+}) {
+  get description(): string {
+    return `messages[${this.index}]: moved a user message after the results of the tool calls before it`
+  }
+}
+
+/**
  * A call id that was empty or already used got a fresh id (its results in the
  * same turn follow it). `blockIndex`, when set, is the block of the call (or
  * of the result) renamed: of two calls of one message that share an id, the
@@ -610,6 +636,7 @@ export const RepairAction = Schema.Union([
   RemovedEmptyMessage,
   MergedConsecutive,
   MovedSystemMessage,
+  MovedUserMessage,
   RenamedToolCallId,
   FilledToolName,
   RemovedBlock,
@@ -843,6 +870,8 @@ const idsOf = (messages: ReadonlyArray<Message.Message>): Set<string> => {
  * `MovedSystemMessage`; the merged-away message kept in the log; an assistant
  * message after one whose calls the tool messages after the run answer joins
  * that turn, so parallel calls recorded one message each keep their results),
+ * a user message between calls and results that follow it moved after them
+ * (`MovedUserMessage`: written while the tools ran, it keeps their results),
  * empty messages
  * removed (a tool message left with no result is logged whole, metadata
  * included), system messages inside a tool turn moved after its results (or,
@@ -1163,132 +1192,178 @@ const repairWith = (
     return undefined
   }
 
-  for (let i = 0; i < messages.length; i++) {
-    const given = messages[i]!
-    const m = fixes === undefined ? given : fixes.message(given, i, log, freshId, callsAhead !== undefined && callsAhead[i] === 1)
-    if (m !== given) changed = true
-    // Anthropic: a run of messages with content of which the writer sends no block is left out of the request, and a
-    // message of which it sends none adds nothing to a wire message with content
-    const runFlags = inputRuns === undefined || m.role === "system" ? 0 : inputRuns[i]!
-    const leftOut = (runFlags & LEFT_OUT) !== 0
-    if (m.content.length === 0 || leftOut || (runFlags & (FILLED | UNSENT)) === (FILLED | UNSENT)) {
-      if (held !== undefined && m.role !== "system") {
-        // Anthropic: left where it is, out of the turns; `dropUnsent` removes an empty one unless the writer merges
-        // it away
-        held.set(m, given)
-        out.push(m)
-        origins.push(i)
-        if (leftOut) afterLeftOut = true
-        else if ((runFlags & CONTINUES) === 0 && (runFlags & FILLED) !== 0) parted = true
-        continue
+  /** Takes input message `i` into the output. */
+  const step = (i: number): void => {
+  const given = messages[i]!
+  const m = fixes === undefined ? given : fixes.message(given, i, log, freshId, callsAhead !== undefined && callsAhead[i] === 1)
+  if (m !== given) changed = true
+  // Anthropic: a run of messages with content of which the writer sends no block is left out of the request, and a
+  // message of which it sends none adds nothing to a wire message with content
+  const runFlags = inputRuns === undefined || m.role === "system" ? 0 : inputRuns[i]!
+  const leftOut = (runFlags & LEFT_OUT) !== 0
+  if (m.content.length === 0 || leftOut || (runFlags & (FILLED | UNSENT)) === (FILLED | UNSENT)) {
+    if (held !== undefined && m.role !== "system") {
+      // Anthropic: left where it is, out of the turns; `dropUnsent` removes an empty one unless the writer merges
+      // it away
+      held.set(m, given)
+      out.push(m)
+      origins.push(i)
+      if (leftOut) afterLeftOut = true
+      else if ((runFlags & CONTINUES) === 0 && (runFlags & FILLED) !== 0) parted = true
+      return
+    }
+    actions.push(new RemovedEmptyMessage({ index: i, message: given }))
+    changed = true
+    return
+  }
+  switch (m.role) {
+    case "system":
+      if (walker.pendingCount > 0 && !rules.systemEndsTurn) {
+        // the profile takes a system message between calls and their results (Anthropic: it goes to the
+        // system prompt), so it stays where it is
+        emit(m, i)
+      } else if (walker.pendingCount > 0) {
+        deferredSystem.push({ i, m })
+        deferredActions.push(actions.length)
+        actions.push(new MovedSystemMessage({ index: i, to: "after-results" }))
+        changed = true
+      } else {
+        closeTurn()
+        emit(m, i)
       }
-      actions.push(new RemovedEmptyMessage({ index: i, message: given }))
+      break
+    case "tool": {
+      // the results a continued conversation opens with answer calls the provider stored
+      if (options?.continues === true && !opened) {
+        const kept = storedResults(m, i)
+        if (kept !== undefined) emit(kept, i)
+        break
+      }
+      const kept = answer(m, i)
+      if (kept !== undefined) {
+        endRun()
+        emit(kept, i)
+      }
+      break
+    }
+    case "user":
+    case "assistant": {
+      if (options?.continues === true && !opened && isCustomOutputsOnly(m)) {
+        // the custom tool outputs a continued conversation opens with answer the stored response's custom calls
+        // (the provider's fixes judged them): kept as they are, as its function outputs are
+        emit(m, i)
+        break
+      }
+      opened = true
+      // Anthropic: an assistant message right after another, with calls of that message pending, is the same
+      // message on the wire and continues its turn, unless text of its own would come after those calls
+      // (or after a run the writer leaves out, which it joins over, read from a message of its own or not)
+      const continuing = held !== undefined && m.role === "assistant" && lastRole === "assistant" && (afterLeftOut || !(parted || isSeparate(m))) && walker.pendingCount > 0 &&
+        (callsAhead![i] === 1 || !textAfterAllCalls(m))
+      // elsewhere, one that joins the turn of the assistant run before it
+      const joins = held === undefined && m.role === "assistant" && rules.consecutiveAssistantMessages && run !== undefined && run.role === "assistant" && run.called &&
+        walker.pendingCount > 0 && !(fixes?.textEndsCalls === true && m.content.some(isTextual)) && joinsTurn(i)
+      if (!continuing && !joins) closeTurn()
+      const next = m.role === "assistant" ? openCalls(m, i) : m
+      const calls = next.role === "assistant" && walker.pendingCount > 0
+      // a run of same-role messages is merged only where the profile forbids it: a provider that
+      // merges them itself (Anthropic, Gemini user messages) gets them as they were
+      const merges = next.role === "user" ? rules.consecutiveUserMessages : rules.consecutiveAssistantMessages
+      if (merges && run !== undefined && run.role === next.role && (!run.called || joins)) {
+        if (calls && out.length > run.slot + 1) {
+          // system messages emitted after the run would now sit between these calls and their results
+          const tail = out.splice(run.slot + 1)
+          const tailOrigins = origins.splice(run.slot + 1)
+          for (let k = 0; k < tail.length; k++) {
+            const move = new MovedSystemMessage({ index: tailOrigins[k]!, to: "after-results" })
+            deferredSystem.push({ i: tailOrigins[k]!, m: tail[k]! })
+            // one entry per message: the one an earlier merge logged now says where the message ends
+            const at = run.moved[k]
+            if (at === undefined) {
+              deferredActions.push(actions.length)
+              actions.push(move)
+            } else {
+              deferredActions.push(at)
+              actions[at] = move
+            }
+          }
+          run.moved.length = 0
+        } else {
+          // the system messages emitted after the run now follow the merged message instead of preceding this one
+          for (let k = run.slot + 1 + run.moved.length; k < out.length; k++) {
+            run.moved.push(actions.length)
+            actions.push(new MovedSystemMessage({ index: origins[k]!, to: "after-merged-messages" }))
+          }
+        }
+        // merge into the open run: its message is built once, when the run ends
+        run.content ??= (run.first.content as ReadonlyArray<Block.UserBlock | Block.AssistantBlock>).slice()
+        for (const b of next.content) run.content.push(b)
+        if (next.metadata !== undefined) run.metadata = { ...next.metadata, ...(run.metadata ?? run.first.metadata) }
+        actions.push(new MergedConsecutive({ index: i, into: run.origin, message: given }))
+        run.called = calls
+        changed = true
+      } else {
+        endRun()
+        run = { role: next.role, slot: out.length, first: next, origin: i, content: undefined, metadata: undefined, called: calls, moved: [] }
+        emit(next, i)
+      }
+      if (next.role === "assistant" && !continuing && !joins) {
+        walker.openTurn(i)
+        turnSlot = run.slot
+        turnCalls = []
+        for (const b of m.content) if (b._tag === "ToolCall" && b.providerExecuted !== true) turnCalls.push(b.id)
+      }
+      break
+    }
+    default:
+      Block.absurd(m)
+  }
+  }
+
+  /**
+   * The user messages held back until the results after them are taken (`MovedUserMessage`), by input index.
+   * Elsewhere than Anthropic (whose writer reads runs of its own), a user message between calls and their results
+   * is one the user wrote while the tools ran: moved after the results, it keeps them, where it would otherwise end
+   * the turn, each call answered "interrupted" and each real result removed as an orphan.
+   */
+  const heldUsers: Array<number> = []
+  /** From `resultsAfterUsers`: the first message with content after a run of user messages, and its result ids. */
+  let afterUsers: { readonly from: number; readonly at: number; answers: boolean | undefined } | undefined
+  /** Whether the tool messages after the run of user messages `i` is in answer a call of the open turn. */
+  const resultsAfterUsers = (i: number): boolean => {
+    if (afterUsers === undefined || i >= afterUsers.at || i < afterUsers.from) {
+      let at = i + 1
+      while (at < messages.length && (messages[at]!.content.length === 0 || messages[at]!.role === "user")) at++
+      afterUsers = { from: i, at, answers: undefined }
+    }
+    // (read once a run: the open turn does not change inside it, held messages take no step)
+    if (afterUsers.answers === undefined) {
+      afterUsers.answers = false
+      for (let k = afterUsers.at; k < messages.length && !afterUsers.answers; k++) {
+        const m = messages[k]!
+        if (m.role === "tool") afterUsers.answers = m.content.some((r) => walker.isPending(r.toolCallId))
+        else if (m.content.length > 0) break
+      }
+    }
+    return afterUsers.answers
+  }
+
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!
+    if (held === undefined && m.role === "user" && m.content.length > 0 && walker.pendingCount > 0 && resultsAfterUsers(i)) {
+      heldUsers.push(i)
+      actions.push(new MovedUserMessage({ index: i }))
       changed = true
       continue
     }
-    switch (m.role) {
-      case "system":
-        if (walker.pendingCount > 0 && !rules.systemEndsTurn) {
-          // the profile takes a system message between calls and their results (Anthropic: it goes to the
-          // system prompt), so it stays where it is
-          emit(m, i)
-        } else if (walker.pendingCount > 0) {
-          deferredSystem.push({ i, m })
-          deferredActions.push(actions.length)
-          actions.push(new MovedSystemMessage({ index: i, to: "after-results" }))
-          changed = true
-        } else {
-          closeTurn()
-          emit(m, i)
-        }
-        break
-      case "tool": {
-        // the results a continued conversation opens with answer calls the provider stored
-        if (options?.continues === true && !opened) {
-          const kept = storedResults(m, i)
-          if (kept !== undefined) emit(kept, i)
-          break
-        }
-        const kept = answer(m, i)
-        if (kept !== undefined) {
-          endRun()
-          emit(kept, i)
-        }
-        break
-      }
-      case "user":
-      case "assistant": {
-        if (options?.continues === true && !opened && isCustomOutputsOnly(m)) {
-          // the custom tool outputs a continued conversation opens with answer the stored response's custom calls
-          // (the provider's fixes judged them): kept as they are, as its function outputs are
-          emit(m, i)
-          break
-        }
-        opened = true
-        // Anthropic: an assistant message right after another, with calls of that message pending, is the same
-        // message on the wire and continues its turn, unless text of its own would come after those calls
-        // (or after a run the writer leaves out, which it joins over, read from a message of its own or not)
-        const continuing = held !== undefined && m.role === "assistant" && lastRole === "assistant" && (afterLeftOut || !(parted || isSeparate(m))) && walker.pendingCount > 0 &&
-          (callsAhead![i] === 1 || !textAfterAllCalls(m))
-        // elsewhere, one that joins the turn of the assistant run before it
-        const joins = held === undefined && m.role === "assistant" && rules.consecutiveAssistantMessages && run !== undefined && run.role === "assistant" && run.called &&
-          walker.pendingCount > 0 && !(fixes?.textEndsCalls === true && m.content.some(isTextual)) && joinsTurn(i)
-        if (!continuing && !joins) closeTurn()
-        const next = m.role === "assistant" ? openCalls(m, i) : m
-        const calls = next.role === "assistant" && walker.pendingCount > 0
-        // a run of same-role messages is merged only where the profile forbids it: a provider that
-        // merges them itself (Anthropic, Gemini user messages) gets them as they were
-        const merges = next.role === "user" ? rules.consecutiveUserMessages : rules.consecutiveAssistantMessages
-        if (merges && run !== undefined && run.role === next.role && (!run.called || joins)) {
-          if (calls && out.length > run.slot + 1) {
-            // system messages emitted after the run would now sit between these calls and their results
-            const tail = out.splice(run.slot + 1)
-            const tailOrigins = origins.splice(run.slot + 1)
-            for (let k = 0; k < tail.length; k++) {
-              const move = new MovedSystemMessage({ index: tailOrigins[k]!, to: "after-results" })
-              deferredSystem.push({ i: tailOrigins[k]!, m: tail[k]! })
-              // one entry per message: the one an earlier merge logged now says where the message ends
-              const at = run.moved[k]
-              if (at === undefined) {
-                deferredActions.push(actions.length)
-                actions.push(move)
-              } else {
-                deferredActions.push(at)
-                actions[at] = move
-              }
-            }
-            run.moved.length = 0
-          } else {
-            // the system messages emitted after the run now follow the merged message instead of preceding this one
-            for (let k = run.slot + 1 + run.moved.length; k < out.length; k++) {
-              run.moved.push(actions.length)
-              actions.push(new MovedSystemMessage({ index: origins[k]!, to: "after-merged-messages" }))
-            }
-          }
-          // merge into the open run: its message is built once, when the run ends
-          run.content ??= (run.first.content as ReadonlyArray<Block.UserBlock | Block.AssistantBlock>).slice()
-          for (const b of next.content) run.content.push(b)
-          if (next.metadata !== undefined) run.metadata = { ...next.metadata, ...(run.metadata ?? run.first.metadata) }
-          actions.push(new MergedConsecutive({ index: i, into: run.origin, message: given }))
-          run.called = calls
-          changed = true
-        } else {
-          endRun()
-          run = { role: next.role, slot: out.length, first: next, origin: i, content: undefined, metadata: undefined, called: calls, moved: [] }
-          emit(next, i)
-        }
-        if (next.role === "assistant" && !continuing && !joins) {
-          walker.openTurn(i)
-          turnSlot = run.slot
-          turnCalls = []
-          for (const b of m.content) if (b._tag === "ToolCall" && b.providerExecuted !== true) turnCalls.push(b.id)
-        }
-        break
-      }
-      default:
-        Block.absurd(m)
+    // past the results: the held user messages come first, as if written here
+    if (heldUsers.length > 0 && m.role !== "tool" && m.content.length > 0) {
+      for (const k of heldUsers) step(k)
+      heldUsers.length = 0
     }
+    step(i)
   }
+  for (const k of heldUsers) step(k)
   if (options?.allowPendingToolCalls === true && walker.pendingCount > 0) {
     // the calls stay pending: a system message may not sit between them and their results
     if (deferredSystem.length > 0) {

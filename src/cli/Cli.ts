@@ -1032,6 +1032,7 @@ const blocksAsRead = (actions: ReadonlyArray<Repair.RepairAction>, messages: Rea
       }
       case "RemovedEmptyMessage":
       case "MovedSystemMessage":
+      case "MovedUserMessage":
       case "InsertedUserMessage":
         break
       default:
