@@ -223,7 +223,7 @@ const isAnthropicServerBlock = (block: Block.ToolCallBlock | Block.ToolResultBlo
 }
 
 /** Whether a text block can be sent as a plain string. */
-const isPlain = (block: Block.TextBlock): boolean => !hasExtras(block) && (block.citations === undefined || block.citations.length === 0)
+const isPlain = (block: Block.TextBlock): boolean => !hasExtras(block) && block.citations === undefined
 
 /** Anthropic rejects empty text blocks: they are left out (there is nothing in them to lose, but it is reported). */
 const nonEmptyText = (ctx: A.Ctx, block: Block.TextBlock, index: number, blockIndex: number): Wire.TextBlockParam | undefined => {
@@ -234,7 +234,8 @@ const nonEmptyText = (ctx: A.Ctx, block: Block.TextBlock, index: number, blockIn
 
 const textBlock = (ctx: A.Ctx, block: Block.TextBlock, index: number | undefined, blockIndex: number | undefined): Wire.TextBlockParam => {
   let citations: ReadonlyArray<Schema.Json> | undefined
-  if (block.citations !== undefined && block.citations.length > 0) {
+  // (an empty list too: a text read with citations: [] goes back with it)
+  if (block.citations !== undefined) {
     if (block.citations.every((c) => A.isObj(c) && typeof c["type"] === "string" && CITATION_TYPES.has(c["type"]))) citations = block.citations
     else A.dropped(ctx, index, blockIndex, "the citations of a text", "they are not Anthropic citations")
   }
