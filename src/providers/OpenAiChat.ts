@@ -917,11 +917,13 @@ interface Calls {
   readonly base?: string
 }
 
-/** The `tool_calls` ids a list of messages gives, which no made-up legacy call id may take. */
+/** The call ids a list of messages gives (its `tool_calls` and its tool messages' `tool_call_id`), which no made-up legacy call id may take. */
 const givenToolCallIds = (list: ReadonlyArray<Schema.Json>): Set<string> => {
   const ids = new Set<string>()
   for (const m of list) {
-    const calls = A.isObj(m) ? m["tool_calls"] : undefined
+    if (!A.isObj(m)) continue
+    if (typeof m["tool_call_id"] === "string") ids.add(m["tool_call_id"])
+    const calls = m["tool_calls"]
     if (!Array.isArray(calls)) continue
     for (const call of calls) if (A.isObj(call) && typeof call["id"] === "string") ids.add(call["id"])
   }

@@ -28,6 +28,19 @@ describe("the id made up for a deprecated function_call", () => {
     expect(written.warnings).toEqual([])
   })
 
+  it("nor an id a tool message gives, answering no call", () => {
+    const body = [
+      { role: "user", content: "hi" },
+      { role: "assistant", content: null, function_call: { name: "f", arguments: "{}" } },
+      { role: "function", name: "f", content: "r" },
+      { role: "tool", tool_call_id: "function_call_1", content: "stray" }
+    ]
+    const read = value(OpenAiChat.fromMessages(body))
+    const call = read.value[1]!.content[0] as Block.ToolCallBlock
+    expect(call.id).not.toBe("function_call_1")
+    expect(value(OpenAiChat.toMessages(read.value)).value).toEqual(body)
+  })
+
   it("calls read from two responses get two ids (each response's own), so the conversation they make is valid", () => {
     const response = (id: string) => ({
       id,
