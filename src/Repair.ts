@@ -1194,130 +1194,130 @@ const repairWith = (
 
   /** Takes input message `i` into the output. */
   const step = (i: number): void => {
-  const given = messages[i]!
-  const m = fixes === undefined ? given : fixes.message(given, i, log, freshId, callsAhead !== undefined && callsAhead[i] === 1)
-  if (m !== given) changed = true
-  // Anthropic: a run of messages with content of which the writer sends no block is left out of the request, and a
-  // message of which it sends none adds nothing to a wire message with content
-  const runFlags = inputRuns === undefined || m.role === "system" ? 0 : inputRuns[i]!
-  const leftOut = (runFlags & LEFT_OUT) !== 0
-  if (m.content.length === 0 || leftOut || (runFlags & (FILLED | UNSENT)) === (FILLED | UNSENT)) {
-    if (held !== undefined && m.role !== "system") {
-      // Anthropic: left where it is, out of the turns; `dropUnsent` removes an empty one unless the writer merges
-      // it away
-      held.set(m, given)
-      out.push(m)
-      origins.push(i)
-      if (leftOut) afterLeftOut = true
-      else if ((runFlags & CONTINUES) === 0 && (runFlags & FILLED) !== 0) parted = true
+    const given = messages[i]!
+    const m = fixes === undefined ? given : fixes.message(given, i, log, freshId, callsAhead !== undefined && callsAhead[i] === 1)
+    if (m !== given) changed = true
+    // Anthropic: a run of messages with content of which the writer sends no block is left out of the request, and a
+    // message of which it sends none adds nothing to a wire message with content
+    const runFlags = inputRuns === undefined || m.role === "system" ? 0 : inputRuns[i]!
+    const leftOut = (runFlags & LEFT_OUT) !== 0
+    if (m.content.length === 0 || leftOut || (runFlags & (FILLED | UNSENT)) === (FILLED | UNSENT)) {
+      if (held !== undefined && m.role !== "system") {
+        // Anthropic: left where it is, out of the turns; `dropUnsent` removes an empty one unless the writer merges
+        // it away
+        held.set(m, given)
+        out.push(m)
+        origins.push(i)
+        if (leftOut) afterLeftOut = true
+        else if ((runFlags & CONTINUES) === 0 && (runFlags & FILLED) !== 0) parted = true
+        return
+      }
+      actions.push(new RemovedEmptyMessage({ index: i, message: given }))
+      changed = true
       return
     }
-    actions.push(new RemovedEmptyMessage({ index: i, message: given }))
-    changed = true
-    return
-  }
-  switch (m.role) {
-    case "system":
-      if (walker.pendingCount > 0 && !rules.systemEndsTurn) {
-        // the profile takes a system message between calls and their results (Anthropic: it goes to the
-        // system prompt), so it stays where it is
-        emit(m, i)
-      } else if (walker.pendingCount > 0) {
-        deferredSystem.push({ i, m })
-        deferredActions.push(actions.length)
-        actions.push(new MovedSystemMessage({ index: i, to: "after-results" }))
-        changed = true
-      } else {
-        closeTurn()
-        emit(m, i)
-      }
-      break
-    case "tool": {
-      // the results a continued conversation opens with answer calls the provider stored
-      if (options?.continues === true && !opened) {
-        const kept = storedResults(m, i)
-        if (kept !== undefined) emit(kept, i)
+    switch (m.role) {
+      case "system":
+        if (walker.pendingCount > 0 && !rules.systemEndsTurn) {
+          // the profile takes a system message between calls and their results (Anthropic: it goes to the
+          // system prompt), so it stays where it is
+          emit(m, i)
+        } else if (walker.pendingCount > 0) {
+          deferredSystem.push({ i, m })
+          deferredActions.push(actions.length)
+          actions.push(new MovedSystemMessage({ index: i, to: "after-results" }))
+          changed = true
+        } else {
+          closeTurn()
+          emit(m, i)
+        }
+        break
+      case "tool": {
+        // the results a continued conversation opens with answer calls the provider stored
+        if (options?.continues === true && !opened) {
+          const kept = storedResults(m, i)
+          if (kept !== undefined) emit(kept, i)
+          break
+        }
+        const kept = answer(m, i)
+        if (kept !== undefined) {
+          endRun()
+          emit(kept, i)
+        }
         break
       }
-      const kept = answer(m, i)
-      if (kept !== undefined) {
-        endRun()
-        emit(kept, i)
-      }
-      break
-    }
-    case "user":
-    case "assistant": {
-      if (options?.continues === true && !opened && isCustomOutputsOnly(m)) {
-        // the custom tool outputs a continued conversation opens with answer the stored response's custom calls
-        // (the provider's fixes judged them): kept as they are, as its function outputs are
-        emit(m, i)
-        break
-      }
-      opened = true
-      // Anthropic: an assistant message right after another, with calls of that message pending, is the same
-      // message on the wire and continues its turn, unless text of its own would come after those calls
-      // (or after a run the writer leaves out, which it joins over, read from a message of its own or not)
-      const continuing = held !== undefined && m.role === "assistant" && lastRole === "assistant" && (afterLeftOut || !(parted || isSeparate(m))) && walker.pendingCount > 0 &&
-        (callsAhead![i] === 1 || !textAfterAllCalls(m))
-      // elsewhere, one that joins the turn of the assistant run before it
-      const joins = held === undefined && m.role === "assistant" && rules.consecutiveAssistantMessages && run !== undefined && run.role === "assistant" && run.called &&
-        walker.pendingCount > 0 && !(fixes?.textEndsCalls === true && m.content.some(isTextual)) && joinsTurn(i)
-      if (!continuing && !joins) closeTurn()
-      const next = m.role === "assistant" ? openCalls(m, i) : m
-      const calls = next.role === "assistant" && walker.pendingCount > 0
-      // a run of same-role messages is merged only where the profile forbids it: a provider that
-      // merges them itself (Anthropic, Gemini user messages) gets them as they were
-      const merges = next.role === "user" ? rules.consecutiveUserMessages : rules.consecutiveAssistantMessages
-      if (merges && run !== undefined && run.role === next.role && (!run.called || joins)) {
-        if (calls && out.length > run.slot + 1) {
-          // system messages emitted after the run would now sit between these calls and their results
-          const tail = out.splice(run.slot + 1)
-          const tailOrigins = origins.splice(run.slot + 1)
-          for (let k = 0; k < tail.length; k++) {
-            const move = new MovedSystemMessage({ index: tailOrigins[k]!, to: "after-results" })
-            deferredSystem.push({ i: tailOrigins[k]!, m: tail[k]! })
-            // one entry per message: the one an earlier merge logged now says where the message ends
-            const at = run.moved[k]
-            if (at === undefined) {
-              deferredActions.push(actions.length)
-              actions.push(move)
-            } else {
-              deferredActions.push(at)
-              actions[at] = move
+      case "user":
+      case "assistant": {
+        if (options?.continues === true && !opened && isCustomOutputsOnly(m)) {
+          // the custom tool outputs a continued conversation opens with answer the stored response's custom calls
+          // (the provider's fixes judged them): kept as they are, as its function outputs are
+          emit(m, i)
+          break
+        }
+        opened = true
+        // Anthropic: an assistant message right after another, with calls of that message pending, is the same
+        // message on the wire and continues its turn, unless text of its own would come after those calls
+        // (or after a run the writer leaves out, which it joins over, read from a message of its own or not)
+        const continuing = held !== undefined && m.role === "assistant" && lastRole === "assistant" && (afterLeftOut || !(parted || isSeparate(m))) && walker.pendingCount > 0 &&
+          (callsAhead![i] === 1 || !textAfterAllCalls(m))
+        // elsewhere, one that joins the turn of the assistant run before it
+        const joins = held === undefined && m.role === "assistant" && rules.consecutiveAssistantMessages && run !== undefined && run.role === "assistant" && run.called &&
+          walker.pendingCount > 0 && !(fixes?.textEndsCalls === true && m.content.some(isTextual)) && joinsTurn(i)
+        if (!continuing && !joins) closeTurn()
+        const next = m.role === "assistant" ? openCalls(m, i) : m
+        const calls = next.role === "assistant" && walker.pendingCount > 0
+        // a run of same-role messages is merged only where the profile forbids it: a provider that
+        // merges them itself (Anthropic, Gemini user messages) gets them as they were
+        const merges = next.role === "user" ? rules.consecutiveUserMessages : rules.consecutiveAssistantMessages
+        if (merges && run !== undefined && run.role === next.role && (!run.called || joins)) {
+          if (calls && out.length > run.slot + 1) {
+            // system messages emitted after the run would now sit between these calls and their results
+            const tail = out.splice(run.slot + 1)
+            const tailOrigins = origins.splice(run.slot + 1)
+            for (let k = 0; k < tail.length; k++) {
+              const move = new MovedSystemMessage({ index: tailOrigins[k]!, to: "after-results" })
+              deferredSystem.push({ i: tailOrigins[k]!, m: tail[k]! })
+              // one entry per message: the one an earlier merge logged now says where the message ends
+              const at = run.moved[k]
+              if (at === undefined) {
+                deferredActions.push(actions.length)
+                actions.push(move)
+              } else {
+                deferredActions.push(at)
+                actions[at] = move
+              }
+            }
+            run.moved.length = 0
+          } else {
+            // the system messages emitted after the run now follow the merged message instead of preceding this one
+            for (let k = run.slot + 1 + run.moved.length; k < out.length; k++) {
+              run.moved.push(actions.length)
+              actions.push(new MovedSystemMessage({ index: origins[k]!, to: "after-merged-messages" }))
             }
           }
-          run.moved.length = 0
+          // merge into the open run: its message is built once, when the run ends
+          run.content ??= (run.first.content as ReadonlyArray<Block.UserBlock | Block.AssistantBlock>).slice()
+          for (const b of next.content) run.content.push(b)
+          if (next.metadata !== undefined) run.metadata = { ...next.metadata, ...(run.metadata ?? run.first.metadata) }
+          actions.push(new MergedConsecutive({ index: i, into: run.origin, message: given }))
+          run.called = calls
+          changed = true
         } else {
-          // the system messages emitted after the run now follow the merged message instead of preceding this one
-          for (let k = run.slot + 1 + run.moved.length; k < out.length; k++) {
-            run.moved.push(actions.length)
-            actions.push(new MovedSystemMessage({ index: origins[k]!, to: "after-merged-messages" }))
-          }
+          endRun()
+          run = { role: next.role, slot: out.length, first: next, origin: i, content: undefined, metadata: undefined, called: calls, moved: [] }
+          emit(next, i)
         }
-        // merge into the open run: its message is built once, when the run ends
-        run.content ??= (run.first.content as ReadonlyArray<Block.UserBlock | Block.AssistantBlock>).slice()
-        for (const b of next.content) run.content.push(b)
-        if (next.metadata !== undefined) run.metadata = { ...next.metadata, ...(run.metadata ?? run.first.metadata) }
-        actions.push(new MergedConsecutive({ index: i, into: run.origin, message: given }))
-        run.called = calls
-        changed = true
-      } else {
-        endRun()
-        run = { role: next.role, slot: out.length, first: next, origin: i, content: undefined, metadata: undefined, called: calls, moved: [] }
-        emit(next, i)
+        if (next.role === "assistant" && !continuing && !joins) {
+          walker.openTurn(i)
+          turnSlot = run.slot
+          turnCalls = []
+          for (const b of m.content) if (b._tag === "ToolCall" && b.providerExecuted !== true) turnCalls.push(b.id)
+        }
+        break
       }
-      if (next.role === "assistant" && !continuing && !joins) {
-        walker.openTurn(i)
-        turnSlot = run.slot
-        turnCalls = []
-        for (const b of m.content) if (b._tag === "ToolCall" && b.providerExecuted !== true) turnCalls.push(b.id)
-      }
-      break
+      default:
+        Block.absurd(m)
     }
-    default:
-      Block.absurd(m)
-  }
   }
 
   /**
