@@ -402,7 +402,8 @@ export const recordUsage: {
   (usage: number | { readonly inputTokens?: number | undefined }): (self: ConversationContext) => ConversationContext
   (self: ConversationContext, usage: number | { readonly inputTokens?: number | undefined }): ConversationContext
 } = dual(2, (self: ConversationContext, usage: number | { readonly inputTokens?: number | undefined }): ConversationContext => {
-  const input = typeof usage === "number" ? usage : usage.inputTokens
+  // (a usage the provider did not send, null or undefined from untyped code, is no report either)
+  const input = typeof usage === "number" ? usage : typeof usage === "object" && usage !== null ? usage.inputTokens : undefined
   // no request costs nothing: a report of 0 (a provider that did not count) is no report
   if (input === undefined || !Number.isFinite(input) || input <= 0) return self
   // a request the provider accepted counted no more than the model's window holds (a bound that is NaN takes nothing)

@@ -1206,6 +1206,8 @@ const decide = (
   const maxTokens = Math.max(1, Math.min(Math.max(summaryTokens, leastSummary), room - bare))
   return summarizer.summarize({ messages: dropped, transcript, maxTokens }).pipe(
     Effect.flatMap((text) => {
+      // (a summarizer written without types can answer with something else than text)
+      if (typeof text !== "string") return Effect.fail(new Summarizer.SummaryFailed({ reason: `the summarizer returned ${text === null ? "null" : typeof text}, not text` }))
       const trimmed = text.trim()
       // a summary of nothing would stand in for the dropped turns with a bare header
       return trimmed === ""

@@ -144,3 +144,22 @@ describe("a context's correction and a calibrated estimator that learns from the
     expect(Math.abs(ConversationContext.refresh(fitted).tokens - expected)).toBeLessThanOrEqual(2)
   })
 })
+
+describe("bad values from untyped code", () => {
+  it("recordUsage with no usage at all (a provider that sent none) is no report", () => {
+    const context = ConversationContext.makeWith(TokenEstimator.heuristic, [Message.user("hi")], 1_000)
+    for (const usage of [undefined, null]) {
+      expect(ConversationContext.recordUsage(context, usage as unknown as number)).toBe(context)
+    }
+  })
+
+  it.effect("a summarizer that answers with something else than text is SummaryFailed, not a defect", () => {
+    const service = Summarizer.Summarizer.of({ summarize: () => Effect.succeed(undefined as unknown as string) })
+    const window = MessageWindow.layer.pipe(Layer.provide(Layer.merge(TokenEstimator.layer, Layer.succeed(Summarizer.Summarizer, service))))
+    const history = [Message.system("sys"), Message.user(`q1 ${"w ".repeat(300)}`), Message.assistant(`a1 ${"z ".repeat(300)}`), Message.user("q2")]
+    return Effect.gen(function*() {
+      const error = yield* Effect.flip(MessageWindow.fit(history, 200, { strategy: "summarize" }))
+      expect(error.message).toBe("could not summarize the dropped messages: the summarizer returned undefined, not text")
+    }).pipe(Effect.provide(window))
+  })
+})
