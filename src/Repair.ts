@@ -1321,10 +1321,10 @@ const repairWith = (
   }
 
   /**
-   * The user messages held back until the results after them are taken (`MovedUserMessage`), by input index.
-   * Elsewhere than Anthropic (whose writer reads runs of its own), a user message between calls and their results
-   * is one the user wrote while the tools ran: moved after the results, it keeps them, where it would otherwise end
-   * the turn, each call answered "interrupted" and each real result removed as an orphan.
+   * The user messages held back until the results after them are taken (`MovedUserMessage`), by input index. A user
+   * message between calls and their results is one the user wrote while the tools ran: moved after the results, it
+   * keeps them, where it would otherwise end the turn, each call answered "interrupted" and each real result removed
+   * as an orphan. (Anthropic: the results then open the user message the writer sends, as the API wants.)
    */
   const heldUsers: Array<number> = []
   /** From `resultsAfterUsers`: the first message with content after a run of user messages, and its result ids. */
@@ -1350,7 +1350,9 @@ const repairWith = (
 
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!
-    if (held === undefined && m.role === "user" && m.content.length > 0 && walker.pendingCount > 0 && resultsAfterUsers(i)) {
+    // (Anthropic: a user message the writer sends a block of; one it leaves out stays where it is, out of the turns)
+    const sent = inputRuns === undefined || (inputRuns[i]! & (LEFT_OUT | UNSENT)) === 0
+    if (m.role === "user" && m.content.length > 0 && sent && walker.pendingCount > 0 && resultsAfterUsers(i)) {
       heldUsers.push(i)
       actions.push(new MovedUserMessage({ index: i }))
       changed = true
