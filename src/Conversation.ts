@@ -79,7 +79,7 @@ import {
   UnsupportedMediaType
 } from "./ValidationError.js"
 import type { CacheBreakpoint, ConversationIssue, DecodeIssue, Issue, IssueFor, ProviderIssue } from "./ValidationError.js"
-import { isAnthropicHintKey, wireName } from "./internal/hint.js"
+import { isAnthropicHintKey, takesNoAnthropicCache, wireName } from "./internal/hint.js"
 import { customCallOutputs, customItemOf, isChatCustomCall, isCustomOutputsOnly, sentArgumentsProblem } from "./internal/toolArgs.js"
 import { loneSurrogatePath } from "./internal/surrogates.js"
 import { assistantTurnStart, firstBlockOfRun, isThinkingBlock, nextOnWire, previousOnWire, thinkingSetting, turnStart } from "./internal/anthropicTurn.js"
@@ -1330,7 +1330,7 @@ const blockCache = (block: Block.Block): Schema.Json | undefined => {
       return block.providerOptions?.["anthropic"]?.["cache_control"]
     case "ProviderData":
       // (thinking kept as provider data goes without it, as a thinking block does)
-      return block.provider === "anthropic" && !isThinkingType(block.data["type"]) ? block.data["cache_control"] : undefined
+      return block.provider === "anthropic" && !takesNoAnthropicCache(block.data["type"]) ? block.data["cache_control"] : undefined
     case "Json": {
       const value = block.value
       if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined
@@ -1347,9 +1347,6 @@ const blockCache = (block: Block.Block): Schema.Json | undefined => {
   }
 }
 
-/** The types of the blocks Anthropic takes no `cache_control` on (`anthropicTakesCache`). */
-const isThinkingType = (type: Schema.Json | undefined): boolean => type === "thinking" || type === "redacted_thinking"
-
 /**
  * Whether Anthropic takes a `cache_control` on a block of a message with `role`, as its adapter writes the block:
  * not on thinking or redacted thinking (the API answers "messages.1.content.0.thinking.cache_control: Extra inputs
@@ -1362,11 +1359,11 @@ const anthropicTakesCache = (block: Block.Block, role: Message.Role): boolean =>
     case "RedactedThinking":
       return false
     case "ProviderData":
-      return !isThinkingType(block.data["type"])
+      return !takesNoAnthropicCache(block.data["type"])
     case "ToolCall":
-      return block.providerExecuted !== true || !isThinkingType(block.providerOptions?.["anthropic"]?.["type"])
+      return block.providerExecuted !== true || !takesNoAnthropicCache(block.providerOptions?.["anthropic"]?.["type"])
     case "ToolResult":
-      return role !== "assistant" || !isThinkingType(block.providerOptions?.["anthropic"]?.["type"])
+      return role !== "assistant" || !takesNoAnthropicCache(block.providerOptions?.["anthropic"]?.["type"])
     default:
       return true
   }

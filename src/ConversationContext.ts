@@ -481,8 +481,8 @@ export const fit: {
         // only estimates what the window wrote (cleared results, a summary)
         const estimated = self.estimator.estimateConversation(fitted.messages)
         if (!fitted.changed && estimated === self.estimated && correction === self.correction) return { context: self, fitted }
-        // (scaled from the estimate of the messages it was carried on, at the estimator's count now: memoized)
-        const before = self.estimator.estimateConversation(self.messages)
+        // (a negative one scaled from the estimate of the messages it was carried on, at the estimator's count now)
+        const before = correction >= 0 ? self.estimated : self.estimator.estimateConversation(self.messages)
         const carried = correctionAfterFit(correction, before, estimated)
         // a scaled correction takes the same share of later moves
         const kept = anchor === undefined || carried === correction || before <= 0 ? anchor : { ...anchor, scale: anchor.scale * (estimated / before) }

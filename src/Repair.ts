@@ -963,39 +963,44 @@ const repairWith = (
   const callsAhead = held === undefined ? undefined : callsLaterInRun(messages)
   /** Anthropic: how the writer makes wire messages of the input (`anthropicRuns`). */
   const inputRuns = held === undefined ? undefined : anthropicRuns(messages)
-  /** The ids of the client calls of the assistant message that opened the turn (as they came), for `joinsTurn`. */
+  /** The ids of the client calls of the open turn (as they came), for `turnAnsweredAfter`. */
   let turnCalls: Array<string> = []
   /** Whether the open turn was found answered after its run (`joinsTurn`): later messages of the run join it too. */
   let turnJoined = false
-  /** From `joinsTurn`: the first message with content after a run of assistant messages, and the result ids of the tool messages from there. */
-  let afterRun: { readonly from: number; readonly at: number; ids: Set<string> | undefined } | undefined
+  /** A run of messages of one role, from `from` to before `at`, and the call ids the tool messages right after it answer. */
+  let afterRun: { readonly role: Message.Role; readonly from: number; readonly at: number; readonly ids: Set<string>; answered?: boolean } | undefined
+
+  /** The run of messages of `role` that `i` is in, with what the tool messages after it answer: found once a run. */
+  const runAfter = (i: number, role: Message.Role): NonNullable<typeof afterRun> => {
+    if (afterRun !== undefined && afterRun.role === role && i >= afterRun.from && i < afterRun.at) return afterRun
+    let at = i + 1
+    while (at < messages.length && (messages[at]!.content.length === 0 || messages[at]!.role === role)) at++
+    const ids = new Set<string>()
+    for (let k = at; k < messages.length; k++) {
+      const m = messages[k]!
+      if (m.role === "tool") for (const r of m.content) ids.add(r.toolCallId)
+      else if (m.content.length > 0) break
+    }
+    return (afterRun = { role, from: i, at, ids })
+  }
+
+  /**
+   * Whether the tool messages right after the run of `role` messages that `i` is in answer a call of the open turn.
+   * Each message's calls are looked up once per run they open a turn before: linear.
+   */
+  const turnAnsweredAfter = (i: number, role: Message.Role): boolean => {
+    const { ids } = runAfter(i, role)
+    for (const id of turnCalls) if (ids.has(id) && walker.isPending(id)) return true
+    return false
+  }
 
   /**
    * Whether assistant message `i` continues the open turn (where the profile merges assistant messages, as it
-   * does when the turn has no calls): the turn's calls wait for results, and the tool messages right after the run
-   * of assistant messages `i` is in answer one of them. That is one turn recorded over
-   * several messages (parallel calls one message each), joined with its results kept, rather than cut: each
-   * earlier call answered "interrupted" and its real result removed as an orphan. Linear over a run: the message
-   * after it is found once, and each message's calls are looked up once.
+   * does when the turn has no calls): the tool messages right after its run answer the turn's calls. That is one
+   * turn recorded over several messages (parallel calls one message each), joined with its results kept, rather
+   * than cut: each earlier call answered "interrupted" and its real result removed as an orphan.
    */
-  const joinsTurn = (i: number): boolean => {
-    if (turnJoined) return true
-    if (afterRun === undefined || i >= afterRun.at || i < afterRun.from) {
-      let at = i + 1
-      while (at < messages.length && (messages[at]!.content.length === 0 || messages[at]!.role === "assistant")) at++
-      afterRun = { from: i, at, ids: undefined }
-    }
-    if (afterRun.ids === undefined) {
-      afterRun.ids = new Set()
-      for (let k = afterRun.at; k < messages.length; k++) {
-        const m = messages[k]!
-        if (m.role === "tool") for (const r of m.content) afterRun.ids.add(r.toolCallId)
-        else if (m.content.length > 0) break
-      }
-    }
-    for (const id of turnCalls) if (afterRun.ids.has(id) && walker.isPending(id)) return (turnJoined = true)
-    return false
-  }
+  const joinsTurn = (i: number): boolean => turnJoined || (turnJoined = turnAnsweredAfter(i, "assistant"))
 
   const emit = (m: Message.Message, origin: number): void => {
     out.push(m)
@@ -1307,10 +1312,13 @@ const repairWith = (
           run = { role: next.role, slot: out.length, first: next, origin: i, content: undefined, metadata: undefined, called: calls, moved: [] }
           emit(next, i)
         }
-        if (next.role === "assistant" && !continuing && !joins) {
-          walker.openTurn(i)
-          turnSlot = run.slot
-          turnCalls = []
+        if (next.role === "assistant") {
+          if (!continuing && !joins) {
+            walker.openTurn(i)
+            turnSlot = run.slot
+            turnCalls = []
+          }
+          // (a message that continues or joins the turn adds its calls to it)
           for (const b of m.content) if (b._tag === "ToolCall" && b.providerExecuted !== true) turnCalls.push(b.id)
         }
         break
@@ -1327,25 +1335,10 @@ const repairWith = (
    * as an orphan. (Anthropic: the results then open the user message the writer sends, as the API wants.)
    */
   const heldUsers: Array<number> = []
-  /** From `resultsAfterUsers`: the first message with content after a run of user messages, and its result ids. */
-  let afterUsers: { readonly from: number; readonly at: number; answers: boolean | undefined } | undefined
-  /** Whether the tool messages after the run of user messages `i` is in answer a call of the open turn. */
+  /** Whether the tool messages after the run of user messages `i` is in answer a call of the open turn (read once a run: held messages take no step). */
   const resultsAfterUsers = (i: number): boolean => {
-    if (afterUsers === undefined || i >= afterUsers.at || i < afterUsers.from) {
-      let at = i + 1
-      while (at < messages.length && (messages[at]!.content.length === 0 || messages[at]!.role === "user")) at++
-      afterUsers = { from: i, at, answers: undefined }
-    }
-    // (read once a run: the open turn does not change inside it, held messages take no step)
-    if (afterUsers.answers === undefined) {
-      afterUsers.answers = false
-      for (let k = afterUsers.at; k < messages.length && !afterUsers.answers; k++) {
-        const m = messages[k]!
-        if (m.role === "tool") afterUsers.answers = m.content.some((r) => walker.isPending(r.toolCallId))
-        else if (m.content.length > 0) break
-      }
-    }
-    return afterUsers.answers
+    const run = runAfter(i, "user")
+    return (run.answered ??= turnAnsweredAfter(i, "user"))
   }
 
   for (let i = 0; i < messages.length; i++) {

@@ -111,3 +111,13 @@ export const ANTHROPIC_HINTS: ReadonlySet<string> = new Set(["noName", "separate
 
 /** Whether a stored key is one of the Anthropic adapter's hints (which it never writes as a field). */
 export const isAnthropicHintKey = (stored: string): boolean => isHintKey(stored) && ANTHROPIC_HINTS.has(stored.slice(HINT_PREFIX.length))
+
+/**
+ * Whether Anthropic takes no `cache_control` on a block of this `type`:
+ * thinking and redacted thinking ("messages.1.content.0.thinking.cache_control:
+ * Extra inputs are not permitted"). Here, beside the hints, for the same
+ * reason: the writer leaves it out of exactly the blocks validation does not
+ * count it on.
+ */
+export const takesNoAnthropicCache = (type: unknown): boolean => type === "thinking" || type === "redacted_thinking"
+

@@ -88,7 +88,7 @@ import { inlineFileOf } from "../internal/dataUrlFile.js"
 import { ANTHROPIC_IMAGE_TYPES, bareMediaType } from "../internal/mediaType.js"
 import { ANTHROPIC_URLS, isFetchable } from "../internal/fileUrls.js"
 import { standardBase64 } from "../internal/base64.js"
-import { ANTHROPIC_HINTS } from "../internal/hint.js"
+import { ANTHROPIC_HINTS, takesNoAnthropicCache } from "../internal/hint.js"
 import { stringify } from "../internal/json.js"
 import { cutText, messageText, preview, quote, quoteMediaType } from "../internal/preview.js"
 import { loneSurrogatePath } from "../internal/surrogates.js"
@@ -533,10 +533,7 @@ const assistantBlock = (
  * Extra inputs are not permitted"). Read from the block as written, so that Anthropic provider data holding thinking
  * is passed over too.
  */
-const takesNoCache = (block: Wire.ContentBlockParam): boolean => {
-  const type = (block as { readonly type?: unknown }).type
-  return type === "thinking" || type === "redacted_thinking"
-}
+const takesNoCache = (block: Wire.ContentBlockParam): boolean => takesNoAnthropicCache((block as { readonly type?: unknown }).type)
 
 /** Kept fields without their `cache_control`. */
 const withoutCache = (extras: Block.JsonObject | undefined): Block.JsonObject | undefined => {

@@ -155,7 +155,7 @@ import * as Accumulator from "./GeminiStream.js"
 import type { KeepPartial, StreamOptions } from "./StreamAccumulator.js"
 import type * as Wire from "./GeminiWire.js"
 import { eitherSpelling, readsSnake } from "./internal/geminiSpelling.js"
-import { digest as idDigest, prefix as idPrefix } from "./internal/ids.js"
+import { digest as idDigest, prefix as idPrefix, uniqueIn } from "./internal/ids.js"
 import * as A from "./internal/adapter.js"
 import { defined, hintOf, keep, keptOf, merge } from "./internal/kept.js"
 import type * as StreamErrors from "./StreamError.js"
@@ -702,12 +702,7 @@ const givenCallIdsOf = (contents: ReadonlyArray<Schema.Json>): Set<string> => {
 const readContents = (ctx: A.Ctx, contents: ReadonlyArray<Schema.Json>, path: string, messages: Array<Message.Message>): void => {
   // a made-up id names the part's place, made unique when the contents give that id to another call
   const taken = givenCallIdsOf(contents)
-  const fresh = (base: string): string => {
-    let id = base
-    for (let n = 2; taken.has(id); n++) id = `${base}_${n}`
-    taken.add(id)
-    return id
-  }
+  const fresh = (base: string): string => uniqueIn(taken, base)
   let pending = new Pending()
   let previousRole: string | undefined
   for (let c = 0; c < contents.length; c++) {

@@ -931,13 +931,7 @@ const givenToolCallIds = (list: ReadonlyArray<Schema.Json>): Set<string> => {
 }
 
 /** An id for a deprecated function call, which has none: its place, made unique against `calls.taken`. */
-const legacyCallId = (calls: Calls, index: number | undefined): string => {
-  const base = `function_call_${index ?? calls.base ?? 0}`
-  let id = base
-  for (let n = 2; calls.taken.has(id); n++) id = `${base}_${n}`
-  calls.taken.add(id)
-  return id
-}
+const legacyCallId = (calls: Calls, index: number | undefined): string => Ids.uniqueIn(calls.taken, `function_call_${index ?? calls.base ?? 0}`)
 
 const assistantBlocks = (
   ctx: A.Ctx,

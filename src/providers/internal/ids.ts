@@ -147,6 +147,19 @@ interface Site {
   readonly blockIndex: number
 }
 
+/**
+ * A made-up id that no given one has: `base`, else `base_2`, `base_3`, ...,
+ * the first that `taken` does not hold (which it then holds). The readers
+ * name a call the payload gives no id by its place, and a payload may give
+ * another call that very id.
+ */
+export const uniqueIn = (taken: Set<string>, base: string): string => {
+  let id = base
+  for (let n = 2; taken.has(id); n++) id = `${base}_${n}`
+  taken.add(id)
+  return id
+}
+
 /** The first `length` code units of `s`, one fewer rather than half a surrogate pair. */
 export const prefix = (s: string, length: number): string => {
   if (length <= 0) return ""
