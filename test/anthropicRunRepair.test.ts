@@ -72,6 +72,15 @@ describe("repairFor(\"anthropic\") leaves what the writer sends well as it is, n
       assert.deepStrictEqual(tags(repaired.messages), [])
     }))
 
+  it.effect("an empty user message whose run is moved after the results goes: its run has no content left where it stands", () =>
+    Effect.gen(function*() {
+      const messages = [ask, Message.assistant([call("c0")]), Message.user([]), Message.user("And Bergen?"), Message.assistant([]), Message.tool([result("c0")])]
+      const repaired = yield* Repair.repairFor("anthropic")(messages)
+      assert.deepStrictEqual(repaired.actions.map((a) => [a._tag, a.index]), [["RemovedEmptyMessage", 2], ["MovedUserMessage", 3], ["RemovedEmptyMessage", 4]])
+      assert.deepStrictEqual(repaired.messages, [messages[0], messages[1], messages[5], messages[3]])
+      assert.deepStrictEqual(tags(repaired.messages), [])
+    }))
+
   it.effect("a trailing empty assistant message does not hide a prefill's trailing whitespace", () =>
     Effect.gen(function*() {
       const messages = [ask, Message.assistant("Oslo: "), Message.assistant([])]
@@ -155,7 +164,10 @@ const unsentKept = (messages: ReadonlyArray<Message.Message>, touched: ReadonlyS
   return out
 }
 
-/** The input messages an action removed, merged away, or emptied (a removed block, an orphan or duplicate result). */
+/**
+ * The input messages an action removed, merged away, emptied (a removed block, an orphan or duplicate result), or
+ * took out of their run (a user message moved after the results of the calls before it).
+ */
 const touchedBy = (actions: ReadonlyArray<Repair.RepairAction>): Set<number> => {
   const out = new Set<number>()
   for (const action of actions) {
@@ -165,6 +177,7 @@ const touchedBy = (actions: ReadonlyArray<Repair.RepairAction>): Set<number> => 
       case "RemovedBlock":
       case "RemovedOrphanResult":
       case "RemovedDuplicateResult":
+      case "MovedUserMessage":
         out.add(action.index)
         break
       default:
