@@ -476,6 +476,8 @@ const assistantMessage = (
     content = []
     for (const block of said) {
       if (block._tag === "Text") content.push({ ...A.ownExtras(block, key), type: "text", text: block.text })
+      // (a refusal read from the `refusal` field, beside a list of parts, goes back there)
+      else if (block._tag === "Refusal" && refusal === undefined && !hasExtras(block)) refusal = block.refusal
       else if (block._tag === "Refusal") content.push({ ...A.ownExtras(block, key), type: "refusal", refusal: block.refusal })
       else content.push(block.data as unknown as Wire.TextPart)
     }

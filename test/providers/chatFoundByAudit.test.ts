@@ -124,3 +124,17 @@ describe("a tool result of no parts", () => {
     expect(written.warnings.map((w) => w._tag)).toEqual(["ConvertedContent"])
   })
 })
+
+describe("a refusal beside a list of parts", () => {
+  it("read from the refusal field goes back there; a refusal part stays a part", () => {
+    const body = [
+      { role: "user", content: "hi" },
+      { role: "assistant", content: [{ type: "text", text: "Hi" }], refusal: "No" },
+      { role: "assistant", content: [{ type: "text", text: "A" }, { type: "text", text: "B" }], refusal: "Not that" },
+      { role: "assistant", content: [{ type: "refusal", refusal: "R" }], refusal: "Nor that" }
+    ]
+    const written = value(OpenAiChat.toMessages(value(OpenAiChat.fromMessages(body)).value))
+    expect(written.value).toEqual(body)
+    expect(written.warnings).toEqual([])
+  })
+})
