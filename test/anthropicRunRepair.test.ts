@@ -77,7 +77,7 @@ describe("repairFor(\"anthropic\") leaves what the writer sends well as it is, n
       const messages = [ask, Message.assistant([call("c0")]), Message.user([]), Message.user("And Bergen?"), Message.assistant([]), Message.tool([result("c0")])]
       const repaired = yield* Repair.repairFor("anthropic")(messages)
       assert.deepStrictEqual(repaired.actions.map((a) => [a._tag, a.index]), [["RemovedEmptyMessage", 2], ["MovedUserMessage", 3], ["RemovedEmptyMessage", 4]])
-      assert.deepStrictEqual(repaired.messages, [messages[0], messages[1], messages[5], messages[3]])
+      assert.deepStrictEqual(repaired.messages, [0, 1, 5, 3].map((k) => messages[k]!))
       assert.deepStrictEqual(tags(repaired.messages), [])
     }))
 

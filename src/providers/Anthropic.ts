@@ -1268,7 +1268,10 @@ const decodeResultContent = (ctx: A.Ctx, content: Schema.Json | undefined, path:
 const decodeToolResult = (ctx: A.Ctx, block: A.Obj, path: string, names: Names): Block.ToolResultBlock => {
   const id = A.str(ctx, block, "tool_use_id", path)
   const isError = A.optBool(ctx, block, "is_error", path)
-  const extras = keepUntyped(A.extrasOf(block, TOOL_RESULT_KEYS), block, "is_error", isError === true)
+  const content = block["content"]
+  // (`content: []` or `null` reads as no content, which goes back without the field: kept as given)
+  const given = keepUntyped(A.extrasOf(block, TOOL_RESULT_KEYS), block, "content", content === undefined || typeof content === "string" || (Array.isArray(content) && content.length > 0))
+  const extras = keepUntyped(given, block, "is_error", isError === true)
   return Block.toolResult(id, names.get(id) ?? "", decodeResultContent(ctx, block["content"], `${path}.content`), isError === true, A.optionsOf(key, extras))
 }
 
