@@ -973,13 +973,14 @@ const repairWith = (
   /** The run of messages of `role` that `i` is in, with what the tool messages after it answer: found once a run. */
   const runAfter = (i: number, role: Message.Role): NonNullable<typeof afterRun> => {
     if (afterRun !== undefined && afterRun.role === role && i >= afterRun.from && i < afterRun.at) return afterRun
+    // (a system message is no turn: each profile moves it out of the way of the results, or lifts it out of the turns)
     let at = i + 1
-    while (at < messages.length && (messages[at]!.content.length === 0 || messages[at]!.role === role)) at++
+    while (at < messages.length && (messages[at]!.content.length === 0 || messages[at]!.role === role || messages[at]!.role === "system")) at++
     const ids = new Set<string>()
     for (let k = at; k < messages.length; k++) {
       const m = messages[k]!
       if (m.role === "tool") for (const r of m.content) ids.add(r.toolCallId)
-      else if (m.content.length > 0) break
+      else if (m.content.length > 0 && m.role !== "system") break
     }
     return (afterRun = { role, from: i, at, ids })
   }
@@ -1352,7 +1353,7 @@ const repairWith = (
       continue
     }
     // past the results: the held user messages come first, as if written here
-    if (heldUsers.length > 0 && m.role !== "tool" && m.content.length > 0) {
+    if (heldUsers.length > 0 && m.role !== "tool" && m.role !== "system" && m.content.length > 0) {
       for (const k of heldUsers) step(k)
       heldUsers.length = 0
     }

@@ -43,6 +43,21 @@ describe("repair: one turn of parallel calls split over assistant messages", () 
     expect(r.actions[0]!.description).toBe("messages[2]: merged this assistant message into messages[1]")
   })
 
+  it("a system message between the split turn and its results ends no turn: joined, the system message after the results", () => {
+    const withSystem = [...split.slice(0, 3), Message.system("Answer in one line."), ...split.slice(3)]
+    for (const provider of ["openai-chat", "openai-responses", "gemini"] as const) {
+      const r = value(Repair.repairFor(provider)(withSystem))
+      expect(tags(r).filter((t) => t !== "MovedSystemMessage")).toEqual(["MergedConsecutive"])
+      expect(r.messages.filter((m) => m.role !== "system").map((m) => m.role)).toEqual(["user", "assistant", "tool", "user"])
+      expect(r.messages.findIndex((m) => m.role === "system")).not.toBe(2)
+      expect(results(r.messages)).toEqual(results(split))
+      expect(Conversation.issuesFor(provider, r.messages)).toEqual([])
+    }
+    const generic = Repair.repair(withSystem)
+    expect(tags(generic)).toEqual(["MergedConsecutive", "MovedSystemMessage"])
+    expect(results(generic.messages)).toEqual(results(split))
+  })
+
   it("three messages of one call each, results in any order: one message of three calls", () => {
     const three = [
       Message.user("go"),

@@ -68,20 +68,39 @@ describe("repair: a user message written while the tools ran", () => {
   it("no result after it: the calls are interrupted, as before", () => {
     const x = [Message.user("go"), Message.assistantMessage("", [{ id: "a", name: "t" }]), Message.user("never mind")]
     expect(tags(Repair.repair(x))).toEqual(["InsertedMissingResult"])
-    // a result after a system message is not read as the answer: the system message ends the turn first
-    const y = [x[0]!, x[1]!, Message.user("wait"), Message.system("be brief"), Message.toolResultMessage("a", "t", "late")]
-    expect(tags(Repair.repair(y))).toContain("InsertedMissingResult")
+  })
+
+  it("a system message beside it ends no turn: the result after both is kept, each message moved after it", () => {
+    const call = [Message.user("go"), Message.assistantMessage("", [{ id: "a", name: "t" }])]
+    const late = Message.toolResultMessage("a", "t", "late")
+    for (const between of [[Message.user("wait"), Message.system("be brief")], [Message.system("be brief"), Message.user("wait")]]) {
+      const x = [...call, ...between, late, Message.assistant("done")]
+      const r = Repair.repair(x)
+      expect(tags(r).sort()).toEqual(["MovedSystemMessage", "MovedUserMessage"])
+      expect(r.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "system", "user", "assistant"])
+      expect(results(r.messages)).toEqual(results(x))
+      for (const provider of ["openai-chat", "openai-responses", "gemini", "anthropic"] as const) {
+        const p = Effect.runSync(Repair.repairFor(provider)(x))
+        expect(tags(p).filter((t) => t === "InsertedMissingResult" || t === "RemovedOrphanResult")).toEqual([])
+        expect(Conversation.issuesFor(provider, p.messages)).toEqual([])
+      }
+    }
   })
 })
 
-/** A valid conversation with a user message put between the first assistant message with calls and its results. */
+/**
+ * A valid conversation with a user message put between the first assistant message with calls and its results,
+ * alone or with a system message before or after it.
+ */
 const withUserDuringTools = Arb.validConversation.pipe(
   Arbitrary.flatMap((x) =>
-    Arbitrary.schema(Schema.Literals(["hold on", "also check Bergen", "稍等"])).pipe(
-      Arbitrary.map((text) => {
+    Arbitrary.schema(Schema.Tuple([Schema.Literals(["hold on", "also check Bergen", "稍等"]), Schema.Literals(["alone", "system before", "system after"])])).pipe(
+      Arbitrary.map(([text, shape]) => {
         const at = x.findIndex((m, i) => m.role === "assistant" && m.content.some((b) => b._tag === "ToolCall" && b.providerExecuted !== true) && x[i + 1]?.role === "tool")
         if (at === -1) return { x, out: x, moved: false }
-        return { x, out: [...x.slice(0, at + 1), Message.user(text), ...x.slice(at + 1)], moved: true }
+        const system = Message.system("Answer in one line.")
+        const put = shape === "alone" ? [Message.user(text)] : shape === "system before" ? [system, Message.user(text)] : [Message.user(text), system]
+        return { x, out: [...x.slice(0, at + 1), ...put, ...x.slice(at + 1)], moved: true }
       })
     )
   )
