@@ -147,6 +147,7 @@ import {
   type IncompleteResponse,
   type InvalidToolArguments,
   MalformedPayload,
+  RejectedSetting,
   RejectedToolName,
   UnknownProviderField,
   type UnsupportedContent
@@ -570,7 +571,7 @@ const readText = (ctx: A.Ctx, part: Obj, at: string, spelling: Spelling): Block.
   return thought ? Block.thinking(text, undefined, options) : Block.text(text, options)
 }
 
-const readModelPart = (ctx: A.Ctx, raw: Obj, at: string, makeId: (name: string) => string, pending: Pending, blocks: Array<Block.AssistantBlock>): void => {
+const readModelPart = (ctx: A.Ctx, raw: Obj, at: string, makeId: (name: string, given?: string) => string, pending: Pending, blocks: Array<Block.AssistantBlock>): void => {
   const spelling = newSpelling()
   const part = camelCased(ctx, raw, partShape, at, spelling)
   if (typeof part["text"] === "string") {
@@ -596,15 +597,24 @@ const readModelPart = (ctx: A.Ctx, raw: Obj, at: string, makeId: (name: string) 
     }))
     return
   }
-  if (A.isObj(part["executableCode"])) {
-    const id = makeId("code_execution")
-    blocks.push(Block.toolCall(id, "code_execution", part["executableCode"], { providerExecuted: true, ...keep(key, A.extrasOf(part, codeKeys), { kind: "executableCode", ...spellingHints(spelling) }) }))
+  const code = part["executableCode"]
+  if (A.isObj(code)) {
+    // the code's own id (written back inside it, not as the block's) names the call, made unique as a made-up id is
+    const given = codeIdOf(code)
+    const id = makeId("code_execution", given)
+    blocks.push(Block.toolCall(id, "code_execution", code, { providerExecuted: true, ...keep(key, A.extrasOf(part, codeKeys), { kind: "executableCode", ...spellingHints(spelling) }) }))
     pending.add(CODE_EXECUTION, id)
+    if (given !== undefined) pending.add(CODE_EXECUTION + given, id)
     return
   }
-  if (A.isObj(part["codeExecutionResult"])) {
-    const id = pending.take(CODE_EXECUTION) ?? makeId("code_execution")
-    blocks.push(Block.toolResult(id, "code_execution", [Block.json(part["codeExecutionResult"])], false, {
+  const result = part["codeExecutionResult"]
+  if (A.isObj(result)) {
+    // a result that names its code by id answers that code; one that names none (or no code read) the first unanswered
+    const given = codeIdOf(result)
+    const named = given === undefined ? undefined : pending.take(CODE_EXECUTION + given)
+    if (named !== undefined) pending.answer(named)
+    const id = named ?? pending.take(CODE_EXECUTION) ?? makeId("code_execution")
+    blocks.push(Block.toolResult(id, "code_execution", [Block.json(result)], false, {
       providerExecuted: true,
       ...keep(key, A.extrasOf(part, codeResultKeys), { kind: "codeExecutionResult", ...spellingHints(spelling) })
     }))
@@ -616,9 +626,13 @@ const readModelPart = (ctx: A.Ctx, raw: Obj, at: string, makeId: (name: string) 
 
 /**
  * Where a code execution waits for its result among the calls waiting by name: under a name no function has (a NUL),
- * so a function named `code_execution` pairs with its own response, not with the code's result.
+ * so a function named `code_execution` pairs with its own response, not with the code's result; one with an id waits
+ * under that name and its id too, for a result that names it.
  */
 const CODE_EXECUTION = "\u0000code_execution"
+
+/** The `id` of an `executableCode` or `codeExecutionResult`, by which the server pairs them. */
+const codeIdOf = (code: Obj): string | undefined => (typeof code["id"] === "string" ? code["id"] : undefined)
 
 const readResponse = (ctx: A.Ctx, part: Obj, at: string, spelling: Spelling, makeId: (name: string) => string, pending: Pending): Block.ToolResultBlock => {
   const fr = part["functionResponse"] as Obj
@@ -700,7 +714,8 @@ const givenCallIdsOf = (contents: ReadonlyArray<Schema.Json>): Set<string> => {
 }
 
 const readContents = (ctx: A.Ctx, contents: ReadonlyArray<Schema.Json>, path: string, messages: Array<Message.Message>): void => {
-  // a made-up id names the part's place, made unique when the contents give that id to another call
+  // a made-up id names the part's place, made unique when the contents give that id to another call (a code execution's
+  // own id is made unique so too)
   const taken = givenCallIdsOf(contents)
   const fresh = (base: string): string => uniqueIn(taken, base)
   let pending = new Pending()
@@ -729,7 +744,7 @@ const readContents = (ctx: A.Ctx, contents: ReadonlyArray<Schema.Json>, path: st
       return o
     }
     let p = 0
-    const ids = (name: string): string => fresh(`${idPart(name)}_${c}_${p}`)
+    const ids = (name: string, given?: string): string => fresh(given ?? `${idPart(name)}_${c}_${p}`)
     if (role === "model") {
       const blocks: Array<Block.AssistantBlock> = []
       for (; p < parts.length; p++) {
@@ -1642,7 +1657,9 @@ const reportDuplicateDeclarations = (ctx: A.Ctx, functions: ReadonlyArray<string
  * Writes a `Request` as a `generateContent` request body; the fields kept
  * in `providerOptions.gemini` are written back. A function name declared
  * twice is written as it is and reported (`RejectedToolName`): Gemini
- * rejects the request.
+ * rejects the request. So is a JSON response format beside function
+ * declarations (`RejectedSetting`), for a `model` before Gemini 3, which
+ * takes no function calling with a JSON response.
  *
  * @example
  * const weather = Request.tool("get_weather", { parameters: { type: "object", properties: { city: { type: "string" } } } })
@@ -1701,6 +1718,14 @@ export const toRequest = (request: Request.Request, options?: WriteOptions): Eff
         }
       }
       body.generationConfig = merge({ ...generation }, written)
+      // the caller's setting, written as it is; a model that names no version is left for Gemini to judge
+      if (format._tag !== "Text" && functions.length > 0 && (geminiGeneration(request.model) ?? 3) < 3) {
+        ctx.warnings.push(new RejectedSetting({
+          path: "generationConfig.responseMimeType",
+          value: "application/json",
+          rule: `Gemini takes a JSON response beside function declarations from Gemini 3 on, and earlier models reject it ("Function calling with a response mime type: 'application/json' is unsupported"): ${messageText(request.model!)} is not one of them`
+        }))
+      }
     } else if (generation !== undefined) {
       body.generationConfig = { ...generation }
     }
@@ -1792,8 +1817,10 @@ const decodeResponse = (ctx: A.Ctx, given: Obj, candidateIndex: number): Decoded
     const content = A.optObj(ctx, c, "content", at)
     const parts = content === undefined || content["parts"] === undefined ? [] : A.arr(ctx, content["parts"], `${at}.content.parts`)
     const pending = new Pending()
+    const taken = new Set<string>()
     for (let p = 0; p < parts.length; p++) {
-      readModelPart(ctx, A.obj(ctx, parts[p], `${at}.content.parts[${p}]`), `${at}.content.parts[${p}]`, (name) => `${idPart(name)}_${prefix}_${p}`, pending, blocks)
+      const ids = (name: string, given?: string): string => (given === undefined ? `${idPart(name)}_${prefix}_${p}` : uniqueIn(taken, given))
+      readModelPart(ctx, A.obj(ctx, parts[p], `${at}.content.parts[${p}]`), `${at}.content.parts[${p}]`, ids, pending, blocks)
     }
   } else {
     const feedback = A.optObj(ctx, raw, "promptFeedback", "")

@@ -3,7 +3,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit } from "effect"
-import { Block, Conversation, Message, Repair } from "../../src/index.js"
+import { Block, Conversation, Message, Repair, Request } from "../../src/index.js"
 import { Anthropic, Gemini } from "../../src/providers/index.js"
 
 const model = "gemini-3-flash-preview"
@@ -167,5 +167,97 @@ describe("Gemini reading and writing", () => {
     ] as const) {
       expect(failure(Gemini.fromResponse(response))).toMatchObject({ _tag: "MalformedPayload", path })
     }
+  })
+})
+
+describe("a JSON response beside function declarations", () => {
+  const weather = Request.tool("get_weather", { parameters: { type: "object", properties: { city: { type: "string" } } } })
+  const search = Request.providerTool("googleSearch", "gemini", "googleSearch", {})
+  const schema: Request.ResponseFormat = { _tag: "JsonSchema", name: "response", schema: { type: "object", properties: { temp: { type: "number" } } } }
+  const request = (model: string | undefined, responseFormat: Request.ResponseFormat, tools = [weather]) =>
+    Request.make([Message.user("Weather in Oslo, as JSON")], { ...(model === undefined ? {} : { model }), tools, responseFormat })
+
+  it("is written as asked, and reported for a model before Gemini 3 only: Gemini 2 rejects function calling with a JSON response", () => {
+    for (const format of [schema, { _tag: "JsonObject" } as const]) {
+      const written = value(Gemini.toRequest(request("gemini-2.5-flash", format)))
+      expect(written.value.tools).toEqual([{ functionDeclarations: [{ name: "get_weather", parametersJsonSchema: weather.parameters }] }])
+      expect(written.value.generationConfig).toMatchObject({ responseMimeType: "application/json" })
+      expect(written.warnings.map((w) => [w._tag, w.message])).toEqual([[
+        "RejectedSetting",
+        `generationConfig.responseMimeType "application/json" was written as it is, but Gemini takes a JSON response beside function declarations from Gemini 3 on, and earlier models reject it ("Function calling with a response mime type: 'application/json' is unsupported"): gemini-2.5-flash is not one of them, so the provider rejects the request`
+      ]])
+    }
+    // not for Gemini 3, a model that names no Gemini version, no model, a text format, or no function declarations
+    for (const req of [
+      request("gemini-3-flash-preview", schema),
+      request("gemini-flash-latest", schema),
+      request(undefined, schema),
+      request("gemini-2.5-flash", { _tag: "Text" }),
+      request("gemini-2.5-flash", schema, [search])
+    ]) {
+      expect(value(Gemini.toRequest(req)).warnings).toEqual([])
+    }
+  })
+
+  it("fails with strict: true for a model before Gemini 3", () => {
+    expect(failure(Gemini.toRequest(request("models/gemini-2.0-flash", schema), { strict: true }))).toMatchObject({ _tag: "UnsupportedContent", warning: { _tag: "RejectedSetting" } })
+  })
+})
+
+describe("code execution ids", () => {
+  const parts = [
+    { executableCode: { id: "e1", language: "PYTHON", code: "print('one')" } },
+    { executableCode: { id: "e2", language: "PYTHON", code: "print('two')" } },
+    { codeExecutionResult: { id: "e2", outcome: "OUTCOME_OK", output: "two\n" } },
+    { codeExecutionResult: { id: "e1", outcome: "OUTCOME_OK", output: "one\n" } }
+  ]
+  const pairs = (blocks: ReadonlyArray<Block.Block>) =>
+    blocks.flatMap((b) => (b._tag === "ToolCall" ? [["call", b.id, b.args]] : b._tag === "ToolResult" ? [["result", b.toolCallId, (b.content as ReadonlyArray<Block.JsonBlock>)[0]!.value]] : []))
+
+  it("a result answers the code its id names, whatever their order, in a response", () => {
+    const message = value(Gemini.fromResponse({ candidates: [{ content: { role: "model", parts }, finishReason: "STOP" }] })).value.message
+    expect(pairs(message.content)).toEqual([
+      ["call", "e1", parts[0]!.executableCode],
+      ["call", "e2", parts[1]!.executableCode],
+      ["result", "e2", parts[2]!.codeExecutionResult],
+      ["result", "e1", parts[3]!.codeExecutionResult]
+    ])
+    expect(value(Gemini.toMessages([Message.user("run"), message])).value.contents[1]!.parts).toEqual(parts)
+  })
+
+  it("and in contents, which come back as they were", () => {
+    const body = { contents: [{ role: "user", parts: [{ text: "run" }] }, { role: "model", parts }] }
+    const read = value(Gemini.fromMessages(body))
+    expect(pairs(read.value[1]!.content).map(([kind, id]) => [kind, id])).toEqual([["call", "e1"], ["call", "e2"], ["result", "e2"], ["result", "e1"]])
+    expect(Exit.isSuccess(Effect.runSyncExit(Conversation.validateFor("gemini", { model })(read.value)))).toBe(true)
+    const written = value(Gemini.toMessages(read.value, { spelling: "asRead" }))
+    expect(written.value).toEqual(body)
+    expect(written.warnings).toEqual([])
+  })
+
+  it("an id a function call has is made unique; a result with no id, or one no code has, pairs by order", () => {
+    const body = {
+      contents: [
+        { role: "user", parts: [{ text: "run" }] },
+        {
+          role: "model",
+          parts: [
+            { functionCall: { id: "e1", name: "f", args: {} } },
+            { executableCode: { id: "e1", language: "PYTHON", code: "1" } },
+            { executableCode: { language: "PYTHON", code: "2" } },
+            { codeExecutionResult: { id: "zz", outcome: "OUTCOME_OK", output: "1" } },
+            { codeExecutionResult: { outcome: "OUTCOME_OK", output: "2" } }
+          ]
+        },
+        { role: "user", parts: [{ functionResponse: { id: "e1", name: "f", response: { output: "ok" } } }] }
+      ]
+    }
+    const read = value(Gemini.fromMessages(body)).value
+    const [, code1, code2, result1, result2] = read[1]!.content as ReadonlyArray<Block.Block>
+    if (code1?._tag !== "ToolCall" || code2?._tag !== "ToolCall" || result1?._tag !== "ToolResult" || result2?._tag !== "ToolResult") throw new Error("expected code and results")
+    expect(code1.id).toBe("e1_2")
+    expect([result1.toolCallId, result2.toolCallId]).toEqual([code1.id, code2.id])
+    expect(Exit.isSuccess(Effect.runSyncExit(Conversation.validateFor("gemini")(read)))).toBe(true)
+    expect(value(Gemini.toMessages(read, { spelling: "asRead" })).value).toEqual(body)
   })
 })

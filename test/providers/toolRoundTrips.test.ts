@@ -408,7 +408,8 @@ const geminiToolEntries: Arbitrary.Arbitrary<Array<Schema.Json>> = Arbitrary.arr
 describe("Gemini tools and tool choice", () => {
   it.prop("the model -> Gemini -> the model is the identity for what Gemini carries, its own tools in place", [withTools(geminiRequest, providerTools.gemini)], ([request]) => {
     const wire = run(Gemini.toRequest(request))
-    expect(wire.warnings).toEqual([])
+    // (a JSON response beside function declarations is written as asked, and said for a model before Gemini 3)
+    expect(wire.warnings.filter((w) => !(w._tag === "RejectedSetting" && w.message.includes("responseMimeType")))).toEqual([])
     const back = run(Gemini.fromRequest(JSON.parse(JSON.stringify(wire.value))))
     // the model id is part of Gemini's URL, not its body
     const { model: _, ...expected } = encode(request)
