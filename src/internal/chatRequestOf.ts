@@ -119,6 +119,8 @@ const assistant = (m: Message.AssistantMessage): ChatMessageLike => {
   let last: string | undefined
   let texts = 0
   let refusals = 0
+  /** Where in `said` the first refusal given no part of its own is (the writer sends it in the `refusal` field). */
+  let fieldRefusal: number | undefined
   let parts = false
   const calls: Array<{ readonly id: string; readonly function: { readonly name: string; readonly arguments: string } | undefined }> = []
   let functionCall: { readonly name: string; readonly arguments: string } | undefined
@@ -131,6 +133,7 @@ const assistant = (m: Message.AssistantMessage): ChatMessageLike => {
         if (own(block) !== undefined) parts = true
         break
       case "Refusal":
+        if (own(block) === undefined) fieldRefusal ??= said.length
         said.push({ type: "refusal", refusal: block.refusal })
         refusals++
         if (own(block) !== undefined) parts = true
@@ -165,7 +168,9 @@ const assistant = (m: Message.AssistantMessage): ChatMessageLike => {
     }
   }
   if (texts > 1 || refusals > 1) parts = true
-  // a lone refusal goes to the `refusal` field, which is not part of the prompt
+  // a lone refusal goes to the `refusal` field, which is not part of the prompt, and so does the first of parts that
+  // was not read as a part
+  if (parts && fieldRefusal !== undefined) said.splice(fieldRefusal, 1)
   const content = parts ? said : last === undefined ? null : last
   return {
     role: "assistant",
