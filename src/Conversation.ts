@@ -24,7 +24,7 @@ import { hasToolCalls, issuesOf as messageIssuesOf } from "./Message.js"
 import type { Provider } from "./Provider.js"
 import { unknownProvider } from "./internal/unknownProvider.js"
 import { depthError, listOf, stringify } from "./internal/json.js"
-import { isMessagePart, itemIdOf, unfollowedReasoning } from "./internal/responsesItems.js"
+import { followedByIdAfter, isMessagePart, isReasoningItem, itemIdOf, unfollowedReasoning } from "./internal/responsesItems.js"
 import { withoutStacks } from "./internal/withoutStacks.js"
 import { systemRunBetweenResults } from "./internal/systemRun.js"
 import {
@@ -1235,6 +1235,8 @@ const responsesRules = (messages: ReadonlyArray<Message.Message>, options: Profi
   const pushOrphan = (b: number): void => {
     orphaned.push(b)
   }
+  /** Whether the item after each message carries an id (read once, at the first assistant message). */
+  let after: Array<boolean> | undefined
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!
     custom.message(m, i)
@@ -1244,7 +1246,7 @@ const responsesRules = (messages: ReadonlyArray<Message.Message>, options: Profi
     // aside) must be there, and must still carry the id the API gave it (recorded: a reasoning
     // item followed by an assistant message without its id is rejected)
     orphaned.length = 0
-    unfollowedReasoning(content, pushOrphan)
+    unfollowedReasoning(content, pushOrphan, (after ??= followedByIdAfter(messages))[i])
     let next = orphaned.length - 1
     let lastCall: Block.ToolCallBlock | undefined
     for (let b = 0; b < content.length; b++) {
@@ -1270,7 +1272,8 @@ const responsesRules = (messages: ReadonlyArray<Message.Message>, options: Profi
         if (sink(new TextBetweenCallAndOutput({ provider, index: i, blockIndex: b, toolCallId: lastCall.id }))) return
         continue
       }
-      if (block._tag !== "Thinking" || block.itemId === undefined) continue
+      // (thinking the writer leaves out is no reasoning item)
+      if (block._tag !== "Thinking" || !isReasoningItem(block)) continue
       if (!store && (block.encryptedContent === undefined || block.encryptedContent === "")) {
         if (sink(new MissingEncryptedContent({ provider, index: i, blockIndex: b }))) return
       }

@@ -16,7 +16,7 @@ import * as Block from "./Block.js"
 import * as Conversation from "./Conversation.js"
 import type { CallRef } from "./internal/walker.js"
 import { geminiSendsNothing } from "./internal/geminiSent.js"
-import { isReasoningItem, itemIdOf, unfollowedReasoning } from "./internal/responsesItems.js"
+import { followedByIdAfter, isMessagePart, isReasoningItem, itemIdOf, unfollowedReasoning } from "./internal/responsesItems.js"
 import { ORPHAN, Walker } from "./internal/walker.js"
 import * as Message from "./Message.js"
 import type { Provider } from "./Provider.js"
@@ -1510,7 +1510,9 @@ const dropBlocks = <M extends Message.Message>(
  * `after` and after its first client call to position `to` (before the
  * calls), in order, logging each move. Returns the message itself when
  * nothing moves. Provider-executed calls and their results stay where they
- * are: they are answered inside the message.
+ * are: they are answered inside the message. With `reasoning`, the Responses
+ * reasoning items right before a moved text go with it: each must stay
+ * followed by the item it produced.
  */
 const moveTextBeforeCalls = (
   m: Message.AssistantMessage,
@@ -1518,23 +1520,27 @@ const moveTextBeforeCalls = (
   log: (action: RepairAction) => void,
   after: number,
   to: number,
-  reason: string
+  reason: string,
+  reasoning = false
 ): Message.AssistantMessage => {
   const content = m.content
-  let moved: Array<Block.AssistantBlock> | undefined
-  let rest: Array<Block.AssistantBlock> | undefined
-  for (let b = to; b < content.length; b++) {
-    const block = content[b]!
-    if (b > after && (block._tag === "Text" || block._tag === "Refusal")) {
-      moved ??= []
-      rest ??= content.slice(to, b)
-      log(new MovedBlock({ index: i, from: b, to: to + moved.length, reason }))
-      moved.push(block)
-    } else if (rest !== undefined) {
-      rest.push(block)
-    }
+  const moves = new Set<number>()
+  for (let b = after + 1; b < content.length; b++) {
+    if (!isMessagePart(content[b])) continue
+    moves.add(b)
+    for (let k = b - 1; reasoning && k > after && isReasoningItem(content[k]!); k--) moves.add(k)
   }
-  if (moved === undefined || rest === undefined) return m
+  if (moves.size === 0) return m
+  const moved: Array<Block.AssistantBlock> = []
+  const rest: Array<Block.AssistantBlock> = []
+  for (let b = to; b < content.length; b++) {
+    if (!moves.has(b)) {
+      rest.push(content[b]!)
+      continue
+    }
+    log(new MovedBlock({ index: i, from: b, to: to + moved.length, reason }))
+    moved.push(content[b]!)
+  }
   return withContent(m, [...content.slice(0, to), ...moved, ...rest])
 }
 
@@ -2074,7 +2080,9 @@ const sameBlocks = (a: ReadonlyArray<Block.Block>, from: number, b: ReadonlyArra
   return true
 }
 
-const responsesFixes = (options: RepairForOptions | undefined): ProviderFixes => {
+const responsesFixes = (options: RepairForOptions | undefined, messages: ReadonlyArray<Message.Message>): ProviderFixes => {
+  /** Whether the item after each input message carries an id (`followedByIdAfter`), read at the first assistant message. */
+  let after: Array<boolean> | undefined
   // validation's own reading of which custom tool outputs answer a call, fed the messages in the same order
   const custom = customCallOutputs(options?.continues === true)
   /** The input index of each custom tool call, in order (the repair keeps them in that order). */
@@ -2200,12 +2208,13 @@ const responsesFixes = (options: RepairForOptions | undefined): ProviderFixes =>
       const { first } = clientCallSpan(m.content)
       let to = first
       while (to > 0 && isReasoningItem(m.content[to - 1]!)) to--
-      const moved = first === -1 ? m : moveTextBeforeCalls(m, i, log, first, to, "the Responses API wants a call's output right after the call")
+      const moved = first === -1 ? m : moveTextBeforeCalls(m, i, log, first, to, "the Responses API wants a call's output right after the call", true)
       // the reasoning items not followed by an item that still has its id (the rule's own reading)
       const orphaned = new Set<number>()
-      unfollowedReasoning(moved.content, (b) => orphaned.add(b))
+      // (reasoning at a message's end is followed by the items of an assistant message right after it, merged into it)
+      unfollowedReasoning(moved.content, (b) => orphaned.add(b), (after ??= followedByIdAfter(messages))[i])
       const kept = dropBlocks(moved, i, log, (block, b) => {
-        if (block._tag !== "Thinking" || block.itemId === undefined) return undefined
+        if (block._tag !== "Thinking" || !isReasoningItem(block)) return undefined
         if (!store && (block.encryptedContent === undefined || block.encryptedContent === "")) {
           return "with store: false a reasoning item cannot be replayed without its encrypted content (the text is kept here)"
         }
@@ -2316,12 +2325,12 @@ const chatFixes: ProviderFixes = {
   finish: () => {}
 }
 
-const fixesFor = (provider: Provider, options: RepairForOptions | undefined): ProviderFixes | undefined => {
+const fixesFor = (provider: Provider, options: RepairForOptions | undefined, messages: ReadonlyArray<Message.Message>): ProviderFixes | undefined => {
   switch (provider) {
     case "openai-chat":
       return chatFixes
     case "openai-responses":
-      return responsesFixes(options)
+      return responsesFixes(options, messages)
     case "anthropic":
       return anthropicFixes(options)
     case "gemini":
@@ -2453,7 +2462,7 @@ export const repairFor = <P extends Provider>(provider: P, options?: RepairForOp
   Conversation.validateFor(provider, options)(messages).pipe(
     Effect.as<RepairResult>({ messages, actions: [] }),
     Effect.catch(() => {
-      const repaired = repairWith(messages, options, fixesFor(provider, options), Conversation.genericRulesFor(provider))
+      const repaired = repairWith(messages, options, fixesFor(provider, options, messages), Conversation.genericRulesFor(provider))
       return Conversation.validateFor(provider, options)(repaired.messages).pipe(
         Effect.as(repaired),
         Effect.catch((issue: Issue) => Effect.fail(new CannotRepair({ provider, issue, reason: whyNot(issue) })))

@@ -7,6 +7,7 @@
  * @internal
  */
 import * as Block from "../Block.js"
+import type * as Message from "../Message.js"
 
 /**
  * A Responses input item that reads as a tool result: a `function_call_output`
@@ -73,16 +74,41 @@ export const itemIdOf = (block: Block.AssistantBlock): string | undefined => {
  * The reasoning items of an assistant message that are not followed by an
  * item carrying an id (other reasoning items aside), in one backward pass.
  * Thinking without an item id is not sent as a reasoning item and is
- * skipped. Calls `found` with each such block index, last first.
+ * skipped; a reasoning item sent without an id (replayed from its encrypted
+ * content, as clients that do not store responses send it) names no stored
+ * item, so nothing has to follow it. `followedAfter` says whether the item
+ * after the message carries an id (`followedByIdAfter`). Calls `found` with
+ * each such block index, last first.
  */
-export const unfollowedReasoning = (content: ReadonlyArray<Block.AssistantBlock>, found: (blockIndex: number) => void): void => {
-  let followedById = false
+export const unfollowedReasoning = (content: ReadonlyArray<Block.AssistantBlock>, found: (blockIndex: number) => void, followedAfter = false): void => {
+  let followedById = followedAfter
   for (let b = content.length - 1; b >= 0; b--) {
     const block = content[b]!
     if (isReasoningItem(block)) {
-      if (!followedById) found(b)
+      if (!followedById && itemIdOf(block) !== undefined) found(b)
     } else if (block._tag !== "Thinking") {
       followedById = itemIdOf(block) !== undefined
     }
   }
+}
+
+/**
+ * For each message, whether the first item the writer sends after it (reasoning aside) carries an id, as
+ * `unfollowedReasoning` reads one: the items of an assistant message right after it are the next items, and a message
+ * of thinking alone passes on what follows it. One backward pass.
+ */
+export const followedByIdAfter = (messages: ReadonlyArray<Message.Message>): Array<boolean> => {
+  const out = new Array<boolean>(messages.length)
+  let next = false
+  for (let i = messages.length - 1; i >= 0; i--) {
+    out[i] = next
+    const m = messages[i]!
+    if (m.role !== "assistant") {
+      next = false
+      continue
+    }
+    const first = m.content.find((block) => block._tag !== "Thinking")
+    if (first !== undefined) next = itemIdOf(first) !== undefined
+  }
+  return out
 }

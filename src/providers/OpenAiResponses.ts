@@ -347,7 +347,8 @@ const readAssistantItem = (
         summary.push(A.str(ctx, part, "text", `${at}.summary[${s}]`))
         if (part["type"] !== "summary_text" || Object.keys(part).length !== 2) canonicalSummary = false
       }
-      if (!canonicalSummary || item["summary"] === undefined) A.setKey(extra, "summary", item["summary"] ?? null)
+      // (a reasoning item read without its summary, or with null, goes back with `summary: []`: the API requires the list)
+      if (!canonicalSummary) A.setKey(extra, "summary", summaryRaw)
       let thinking = ""
       const contentRaw = item["content"]
       if (contentRaw !== undefined && contentRaw !== null) {
