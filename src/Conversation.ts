@@ -20,7 +20,7 @@
 import { Effect, Schema } from "effect"
 import * as Block from "./Block.js"
 import * as Message from "./Message.js"
-import { hasToolCalls, issuesOf as messageIssuesOf } from "./Message.js"
+import { issuesOf as messageIssuesOf } from "./Message.js"
 import type { Provider } from "./Provider.js"
 import { unknownProvider } from "./internal/unknownProvider.js"
 import { depthError, listOf, stringify } from "./internal/json.js"
@@ -42,7 +42,7 @@ import type { SentValue } from "./internal/anthropicSent.js"
 import { base64DataUrlParts } from "./internal/dataUrl.js"
 import { inlineFileOf } from "./internal/dataUrlFile.js"
 import { geminiTakesUrl, openAiTakesUrl } from "./internal/fileUrls.js"
-import { geminiSendsNothing } from "./internal/geminiSent.js"
+import { geminiSendsNothing, sendsFunctionCall } from "./internal/geminiSent.js"
 import { imageTypeOfBase64 } from "./internal/imageSize.js"
 import { ORPHAN, Walker } from "./internal/walker.js"
 import type { CallRef as WalkerCallRef } from "./internal/walker.js"
@@ -1192,7 +1192,7 @@ const geminiRules = (messages: ReadonlyArray<Message.Message>, options: ProfileO
     started = true
     if (m.role === "user") lastUser = i
     if (m.role === "assistant") {
-      if (hasToolCalls(m) && !(prev !== undefined && (prev.role === "user" || prev.role === "tool"))) {
+      if (sendsFunctionCall(m) && !(prev !== undefined && (prev.role === "user" || prev.role === "tool"))) {
         if (sink(new MisplacedFunctionCall({ provider, index: i }))) return
       }
     }

@@ -15,7 +15,7 @@ import { Effect, Equal, Schema } from "effect"
 import * as Block from "./Block.js"
 import * as Conversation from "./Conversation.js"
 import type { CallRef } from "./internal/walker.js"
-import { geminiSendsNothing } from "./internal/geminiSent.js"
+import { geminiSendsNothing, sendsFunctionCall } from "./internal/geminiSent.js"
 import { followedByIdAfter, isMessagePart, isReasoningItem, itemIdOf, unfollowedReasoning } from "./internal/responsesItems.js"
 import { ORPHAN, Walker } from "./internal/walker.js"
 import * as Message from "./Message.js"
@@ -2050,7 +2050,7 @@ const geminiFixes = (options: RepairForOptions | undefined): ProviderFixes => ({
     let sent = lead
     while (sent < out.length && geminiSendsNothing(out[sent]!)) sent++
     const firstTurn = out[sent]
-    if (firstTurn !== undefined && firstTurn.role === "assistant" && Message.hasToolCalls(firstTurn)) {
+    if (firstTurn !== undefined && sendsFunctionCall(firstTurn)) {
       log(new InsertedUserMessage({ index: origins[sent]!, text: CONTINUE }))
       out.splice(sent, 0, Message.user(CONTINUE))
       origins.splice(sent, 0, origins[sent]!)

@@ -7,3 +7,11 @@ import type * as Message from "../Message.js"
  */
 export const geminiSendsNothing = (m: Message.Message): boolean =>
   m.content.length > 0 && m.content.every((block) => block._tag === "ProviderData" && block.provider !== "gemini")
+
+/**
+ * Whether the Gemini writer sends a `functionCall` part of message `m`: a call the provider ran (Gemini's code
+ * execution, another provider's server tool) is sent as its own part or not at all, and the turn rule about function
+ * calls does not see it.
+ */
+export const sendsFunctionCall = (m: Message.Message): boolean =>
+  m.role === "assistant" && m.content.some((block) => block._tag === "ToolCall" && block.providerExecuted !== true)

@@ -261,3 +261,30 @@ describe("code execution ids", () => {
     expect(value(Gemini.toMessages(read, { spelling: "asRead" })).value).toEqual(body)
   })
 })
+
+describe("a model turn whose only calls the provider ran", () => {
+  it("is no function-call turn: first after the system prompt, it needs no user turn before it, and none is made up", () => {
+    const serverTool = [
+      Message.system("Be brief."),
+      Message.assistant([
+        Block.toolCall("srvtoolu_1", "web_search", { query: "news" }, { providerExecuted: true }),
+        Block.toolResult("srvtoolu_1", "web_search", "results...", false, { providerExecuted: true }),
+        Block.text("Here is the news.")
+      ]),
+      Message.user("Thanks, more?")
+    ]
+    const codeExecution = value(Gemini.fromMessages({
+      contents: [
+        { role: "model", parts: [{ executableCode: { language: "PYTHON", code: "print(2+2)" } }, { codeExecutionResult: { outcome: "OUTCOME_OK", output: "4\n" } }, { text: "It is 4." }] },
+        { role: "user", parts: [{ text: "and 3+3?" }] }
+      ]
+    })).value
+    for (const messages of [serverTool, codeExecution]) {
+      expect(Conversation.issuesFor("gemini", messages)).toEqual([])
+      expect(value(Repair.repairFor("gemini")(messages)).actions).toEqual([])
+    }
+    // a function call there still needs one
+    const call = [Message.system("Be brief."), Message.assistant([Block.toolCall("c1", "f", {})]), Message.toolResultMessage("c1", "f", "ok")]
+    expect(Conversation.issuesFor("gemini", call).map((issue) => issue._tag)).toEqual(["MisplacedFunctionCall"])
+  })
+})
