@@ -69,6 +69,13 @@ describe("reading the command line's input", () => {
     else assert.deepStrictEqual(big, small)
   })
 
+  it("JSONL longer than a string can hold: numbers a double cannot hold are rounded and said, as in JSONL of any size", () => {
+    const text = '{"role":"user","content":"hi","x":1e400}\n{"role":"assistant","content":"a","id":12345678901234567890}\n'
+    const big = parseBytes(bytes(text), "in", 70)
+    assert.deepStrictEqual(big, parseBytes(bytes(text), "in"))
+    assert.match((big as Parsed).rounded ?? "", /^2 numbers with more digits than a JavaScript number holds, read as the nearest it does: 1e400 as 1\.7976931348623157e\+308, 12345678901234567890 as/)
+  })
+
   it("says what to do with a JSON document too large for one string, and names the bad line of large JSONL", () => {
     const doc = JSON.stringify({ messages: [{ role: "user", content: "hi" }] }, null, 2)
     assert.match(reason(parseBytes(bytes(doc), "big.json", 10)), /^big\.json is \d+ bytes, more than one JavaScript string can hold, so it is read as JSONL, a line at a time, and line 1 is not a JSON value .*write a transcript this large as JSONL/)

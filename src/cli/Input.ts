@@ -35,13 +35,15 @@ export type Parsed =
   | { readonly kind: "json"; readonly value: unknown; readonly bytes: number; readonly rounded?: string }
   | { readonly kind: "jsonl"; readonly values: ReadonlyArray<unknown>; readonly bytes: number; readonly rounded?: string }
 
+type Inexact = ReturnType<typeof inexactNumbers>
+
 /**
  * The parsed text with a note of the numbers in it that JSON parsing
  * rounded (more digits than a JavaScript number keeps, `1e400`), if any.
  */
-const noteRounded = (parsed: Parsed | InputError, text: string): Parsed | InputError => {
+const noteRounded = (parsed: Parsed | InputError, numbers: () => Inexact): Parsed | InputError => {
   if (parsed instanceof InputError) return parsed
-  const found = inexactNumbers(text)
+  const found = numbers()
   if (found.count === 0) return parsed
   // a literal beyond a double's range parsed as an infinity, which no JSON value holds: the largest number instead
   const finite: Parsed = parsed.kind === "json" ? { ...parsed, value: finiteParsedJson(parsed.value) } : { ...parsed, values: parsed.values.map(finiteParsedJson) }
@@ -142,7 +144,7 @@ export const parseText = (text: string, name: string, bytes: number): Parsed | I
   let firstError = depthError(text)
   if (firstError === undefined) {
     try {
-      return noteRounded(oneValue(JSON.parse(text) as unknown, bytes), text)
+      return noteRounded(oneValue(JSON.parse(text) as unknown, bytes), () => inexactNumbers(text))
     } catch (cause) {
       firstError = errorText(cause)
     }
@@ -154,7 +156,7 @@ export const parseText = (text: string, name: string, bytes: number): Parsed | I
     (line, cause, first) =>
       first && line === 1 ? `${name} is not JSON (${firstError})` : `${name} is not JSON or JSONL: line ${line}: ${errorText(cause)}`,
     `${name} is empty`
-  ), text)
+  ), () => inexactNumbers(text))
 }
 
 /** The lines of a text, split at `lineEnd` (a CR before a "\n" is trimmed with the rest). */
@@ -244,15 +246,27 @@ export const parseBytes = (bytes: Uint8Array, name: string, maxLength: number = 
     }
   }
   const tooLong = `${name} is ${bytes.length.toLocaleString("en-US")} bytes, more than one JavaScript string can hold, so it is read as JSONL, a line at a time`
-  return parseLines(
-    byteLinesOf(bytes, maxLength, tooLong),
+  // the numbers rounded are counted a line at a time, as the lines are read
+  const found = { count: 0, examples: [] as Array<Inexact["examples"][number]> }
+  function* counted(lines: Iterable<string | InputError>): Generator<string | InputError> {
+    for (const line of lines) {
+      if (typeof line === "string") {
+        const inLine = inexactNumbers(line)
+        found.count += inLine.count
+        for (const example of inLine.examples) if (found.examples.length < 3) found.examples.push(example)
+      }
+      yield line
+    }
+  }
+  return noteRounded(parseLines(
+    counted(byteLinesOf(bytes, maxLength, tooLong)),
     bytes.length,
     (line, cause, first) =>
       first
         ? `${tooLong}, and line ${line} is not a JSON value (${errorText(cause)}): write a transcript this large as JSONL, one message per line`
         : `${tooLong}: line ${line}: ${errorText(cause)}`,
     `${name} is empty`
-  )
+  ), () => found)
 }
 
 /** The lines of UTF-8 bytes, each decoded alone (see `parseBytes`), or why one cannot be. */
