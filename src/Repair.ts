@@ -1336,6 +1336,16 @@ const repairWith = (
    * as an orphan. (Anthropic: the results then open the user message the writer sends, as the API wants.)
    */
   const heldUsers: Array<number> = []
+  /** The empty messages past the results while user messages are held, taken after them; whether results came since the first was held. */
+  const heldEmpty: Array<number> = []
+  let resultsTaken = false
+  const takeHeld = (): void => {
+    for (const k of heldUsers) step(k)
+    for (const k of heldEmpty) step(k)
+    heldUsers.length = 0
+    heldEmpty.length = 0
+    resultsTaken = false
+  }
   /** Whether the tool messages after the run of user messages `i` is in answer a call of the open turn (read once a run: held messages take no step). */
   const resultsAfterUsers = (i: number): boolean => {
     const run = runAfter(i, "user")
@@ -1352,14 +1362,20 @@ const repairWith = (
       changed = true
       continue
     }
-    // past the results: the held user messages come first, as if written here
-    if (heldUsers.length > 0 && m.role !== "tool" && m.role !== "system" && m.content.length > 0) {
-      for (const k of heldUsers) step(k)
-      heldUsers.length = 0
+    if (heldUsers.length > 0 && m.role !== "tool" && m.role !== "system") {
+      // an empty message past the results waits with them: it stays in the run it came in (Anthropic sends nothing of
+      // it there, where it would be alone between the results and the user's words)
+      if (m.content.length === 0 && resultsTaken) {
+        heldEmpty.push(i)
+        continue
+      }
+      // past the results: the held user messages come first, as if written here
+      if (m.content.length > 0) takeHeld()
     }
+    if (heldUsers.length > 0 && m.role === "tool" && m.content.length > 0) resultsTaken = true
     step(i)
   }
-  for (const k of heldUsers) step(k)
+  takeHeld()
   if (options?.allowPendingToolCalls === true && walker.pendingCount > 0) {
     // the calls stay pending: a system message may not sit between them and their results
     if (deferredSystem.length > 0) {

@@ -81,6 +81,20 @@ describe("repairFor(\"anthropic\") leaves what the writer sends well as it is, n
       assert.deepStrictEqual(tags(repaired.messages), [])
     }))
 
+  it.effect("an empty message past the results stays in its run when the user message held before them is taken", () =>
+    Effect.gen(function*() {
+      const messages = [ask, Message.assistant([call("c0")]), Message.user("And Bergen?"), Message.tool([result("c0")]), Message.assistant([]), Message.assistant("Sure.")]
+      const repaired = yield* Repair.repairFor("anthropic")(messages)
+      assert.deepStrictEqual(repaired.actions.map((a) => [a._tag, a.index]), [["MovedUserMessage", 2]])
+      assert.deepStrictEqual(repaired.messages, [0, 1, 3, 2, 4, 5].map((k) => messages[k]!))
+      assert.deepStrictEqual(tags(repaired.messages), [])
+      // an empty message before the results is no past them: it is judged in the turn, and the one after them still waits
+      const before = [ask, Message.assistant([call("c0")]), Message.user("And Bergen?"), Message.tool([]), Message.assistant([]), Message.tool([result("c0")]), Message.user([]), Message.assistant("Sure.")]
+      const again = yield* Repair.repairFor("anthropic")(before)
+      assert.deepStrictEqual(again.messages.slice(-3), [before[2]!, before[6]!, before[7]!])
+      assert.deepStrictEqual(tags(again.messages), [])
+    }))
+
   it.effect("a trailing empty assistant message does not hide a prefill's trailing whitespace", () =>
     Effect.gen(function*() {
       const messages = [ask, Message.assistant("Oslo: "), Message.assistant([])]
