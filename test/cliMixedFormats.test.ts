@@ -25,7 +25,7 @@ describe("the command line's format guess", () => {
       if (detected instanceof InputError) {
         assert.strictEqual(
           detected.reason,
-          "the input mixes Gemini contents (parts: input[2]) with messages of another format (content: input[0]); name the format to read it as with --format (--from for convert)"
+          "the input mixes Gemini contents (parts: messages[2]) with messages of another format (content: messages[0]); name the format to read it as with --format (--from for convert)"
         )
       }
     }

@@ -124,7 +124,7 @@ const mixedWithGemini = (items: ReadonlyArray<unknown>): { readonly parts: numbe
 const mixedError = (items: ReadonlyArray<unknown>): InputError | undefined => {
   const mixed = mixedWithGemini(items)
   return mixed === undefined ? undefined : new InputError({
-    reason: `the input mixes Gemini contents (parts: input[${mixed.parts}]) with messages of another format (content: input[${mixed.content}]); name the format to read it as with --format (--from for convert)`
+    reason: `the input mixes Gemini contents (parts: messages[${mixed.parts}]) with messages of another format (content: messages[${mixed.content}]); name the format to read it as with --format (--from for convert)`
   })
 }
 
