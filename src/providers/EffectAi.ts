@@ -772,7 +772,7 @@ class OptionsReader {
 
   constructor(private readonly ctx: Ctx, given: Options | undefined, private readonly path: string) {
     // one JSON copy up front: options are untyped, and a value that is not JSON is a malformed prompt, not a crash
-    const options = given === undefined ? undefined : A.jsonOf(ctx, given)
+    const options = given === undefined ? undefined : A.jsonOf(ctx, given, `${path}.options`)
     if (!isObj(options)) {
       this.own = {}
       return
@@ -981,11 +981,11 @@ const readResult = (ctx: Ctx, part: Prompt.ToolResultPart, path: string): Block.
   } else if (typeof part.result === "string") {
     content = part.result
   } else {
-    content = [Block.json(A.jsonOf(ctx, part.result ?? null))]
+    content = [Block.json(A.jsonOf(ctx, part.result ?? null, `${path}.result`))]
   }
   // a model output stands in for the result (a tool's `toModelOutput`): the content is what the model saw, and the
   // tool's own result, unless it is that text, is kept beside it and written back as the result
-  const result = part.modelOutput !== undefined && part.result !== undefined && part.result !== Block.resultContentText(content) ? A.jsonOf(ctx, part.result) : undefined
+  const result = part.modelOutput !== undefined && part.result !== undefined && part.result !== Block.resultContentText(content) ? A.jsonOf(ctx, part.result, `${path}.result`) : undefined
   const explicit = o.kept("providerExecuted", KeptFalse)
   return Block.toolResult(part.id, part.name, content, part.isFailure, {
     ...(part.providerExecuted ? { providerExecuted: true } : explicit === false ? { providerExecuted: false } : {}),
@@ -1019,7 +1019,7 @@ const readAssistantPart = (ctx: Ctx, part: Prompt.AssistantMessagePart, path: st
       const o = new OptionsReader(ctx, part.options, path)
       const kept = o.kept("rawArgs", readString)
       const keptError = o.kept("parseError", readString)
-      const args = A.jsonOf(ctx, part.params === undefined ? {} : part.params)
+      const args = A.jsonOf(ctx, part.params === undefined ? {} : part.params, `${path}.params`)
       // the provider's text is kept while the params are the ones written with it: params edited in the Prompt (a
       // redaction) win
       const asWritten = o.kept("argsAsWritten", readString)
@@ -1036,7 +1036,7 @@ const readAssistantPart = (ctx: Ctx, part: Prompt.AssistantMessagePart, path: st
     case "tool-result":
       return readResult(ctx, part, path)
     case "tool-approval-request": {
-      const options = A.jsonOf(ctx, part.options)
+      const options = A.jsonOf(ctx, part.options, `${path}.options`)
       const withOptions = isObj(options) && Object.keys(options).length > 0
       return Block.providerData(providerKey, { type: part.type, approvalId: part.approvalId, toolCallId: part.toolCallId, ...(withOptions ? { options } : {}) })
     }

@@ -148,3 +148,17 @@ describe("effect/ai round trips", () => {
     expect(file._tag === "File" && file.source).toEqual(Block.url("https://other.example/"))
   })
 })
+
+describe("fromPrompt on a value JSON cannot hold", () => {
+  it("names its place in the prompt, as for every other malformed part", () => {
+    const pathOf = (prompt: unknown) => (failure(EffectAi.fromPrompt(prompt as Prompt.Prompt)) as { readonly path?: string }).path
+    expect(pathOf(Prompt.make([{ role: "user", content: "x" }, { role: "assistant", content: [{ type: "tool-call", id: "c", name: "f", params: { n: 10n } }] }])))
+      .toBe("prompt.content[1].content[0].params.n")
+    expect(pathOf(Prompt.make([{ role: "tool", content: [{ type: "tool-result", id: "c", name: "f", isFailure: false, result: Number.NaN }] }])))
+      .toBe("prompt.content[0].content[0].result")
+    expect(pathOf({ content: [{ role: "user", options: {}, content: [{ type: "text", text: "x", options: { openai: { f: () => 1 } } }] }] }))
+      .toBe("prompt.content[0].content[0].options.openai.f")
+    expect(pathOf({ content: [{ role: "user", options: { openai: { f: () => 1 } }, content: [{ type: "text", text: "x", options: {} }] }] }))
+      .toBe("prompt.content[0].options.openai.f")
+  })
+})

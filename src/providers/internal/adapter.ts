@@ -150,12 +150,14 @@ export const runResult = <A>(
  * as an object built in code means), or a `MalformedPayload` when it holds
  * something JSON cannot (a function, a `Date`, a cycle, a throwing getter).
  */
-export const jsonOf = (ctx: Ctx, input: unknown): Schema.Json => {
+export const jsonOf = (ctx: Ctx, input: unknown, base = ""): Schema.Json => {
   // text this package parsed itself is plain JSON that nobody else holds: nothing to defend against
   if (isOwnParsedJson(input)) return input as Schema.Json
   const copy = copyJson(input, { freeze: false, skipUndefined: true })
   if ("value" in copy) return copy.value
-  return malformed(ctx, pathText(copy.path), copy.reason)
+  // (the path from `base`, the place of the input in what was given)
+  const inner = pathText(copy.path)
+  return malformed(ctx, base === "" || inner === "" ? base + inner : inner.startsWith("[") ? base + inner : `${base}.${inner}`, copy.reason)
 }
 
 /** A path as messages write it: `tools[0].input_schema.properties`. */
