@@ -164,6 +164,12 @@ const skeleton = (): Obj => ({ id: "", object: "response", created_at: 0, model:
 /** The most places an index may skip that are filled in (with `undefined`, or an empty command); past it, the value goes at the end. */
 const MAX_FILLED_GAP = 1024
 
+/**
+ * The most places skipped indexes may fill in one stream, over all its lists: past it, a value goes at the end of its
+ * list. Each list's own limit leaves a stream of many lists (an output item each) free to fill a million places a list.
+ */
+const MAX_FILLED_PLACES = 1 << 16
+
 /** A list without the places an index skipped (held as `undefined`), in order; the list itself when it has none. */
 const dense = (list: ReadonlyArray<unknown>): ReadonlyArray<unknown> => (list.includes(undefined) ? list.filter((v) => v !== undefined) : list)
 
@@ -344,8 +350,7 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
     const byField = fieldsOf(o)
     let streamedField = byField.get(field)
     if (streamedField?._tag !== "ByPlace") byField.set(field, streamedField = { _tag: "ByPlace", values: [] })
-    // the places match those of the list (`putByCommand` fills the same ones)
-    if (i - streamedField.values.length > MAX_FILLED_GAP) return
+    // the places match those of the list (`i` is where `putByCommand` put the value, whose filling bounds this one)
     while (streamedField.values.length < i) streamedField.values.push(undefined)
     streamedField.values[i] = value
   }
@@ -438,11 +443,12 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
    */
   const put = (list: Array<unknown>, i: number, value: unknown, what?: { readonly name: string; readonly of: string }): void => {
     if (i > list.length) {
+      const near = fills(i - list.length)
       if (what !== undefined) ctx.violation(`${what.name} ${i} ${what.of} came before ${what.name} ${list.length}`)
-      else if (i - list.length > MAX_FILLED_GAP) ctx.violation(`place ${i} was written while the list had ${list.length}`)
+      else if (!near) ctx.violation(`place ${i} was written while the list had ${list.length}`)
       // a near place is filled up to (the list stays in order); a far one (an index of a million, which no stream
       // reaches) is not: what came for it goes at the end, so a broken index costs no memory
-      if (i - list.length > MAX_FILLED_GAP) {
+      if (!near) {
         list.push(value)
         return
       }
@@ -451,20 +457,31 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
     list[i] = value
   }
 
+  /** Places filled in so far, over all lists (`MAX_FILLED_PLACES`). */
+  let filled = 0
+  /** Whether a skip of `gap` places is filled in: near, and within the stream's budget, which it then spends. */
+  const fills = (gap: number): boolean => {
+    if (gap <= 0) return true
+    if (gap > MAX_FILLED_GAP || filled + gap > MAX_FILLED_PLACES) return false
+    filled += gap
+    return true
+  }
+
   /**
    * Writes `value` at place `i` of a list keyed by `command_index`, whose places come in any order: a place not
    * reached yet holds `empty()` (what its first delta starts from), so the list is dense and stays aligned with the
    * commands.
    */
-  const putByCommand = (list: Array<unknown>, i: number, value: unknown, empty: () => unknown): void => {
-    if (i - list.length > MAX_FILLED_GAP) {
+  const putByCommand = (list: Array<unknown>, i: number, value: unknown, empty: () => unknown): number => {
+    if (!fills(i - list.length)) {
       // no stream runs a million commands: the index is broken, and the value goes at the end
       ctx.violation(`command ${i} came while ${list.length} commands had come`)
       list.push(value)
-      return
+      return list.length - 1
     }
     while (list.length < i) list.push(empty())
     list[i] = value
+    return i
   }
 
   /** A text field of an event (`delta`, `text`, `arguments`...): a violation when it is there and is not a string. */
@@ -773,8 +790,7 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
         if (type === "response.shell_call_command.delta") {
           const prev = commands[ci]
           const command = (typeof prev === "string" ? prev : "") + (textOf(event, "delta", type) ?? "")
-          putByCommand(commands, ci, command, noCommand)
-          recordStreamedAt(item, "commands", ci, command)
+          recordStreamedAt(item, "commands", putByCommand(commands, ci, command, noCommand), command)
         } else {
           putByCommand(commands, ci, textOf(event, "command", type) ?? "", noCommand)
         }
@@ -791,14 +807,14 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.Response> => {
           const delta = Core.obj(event, "delta") ?? {}
           const existing = list[ci]
           const entry = Core.isObj(existing) ? existing : noOutput()
-          if (entry !== existing) putByCommand(list, ci, entry, noOutput)
+          const place = entry === existing ? ci : putByCommand(list, ci, entry, noOutput)
           for (const k in delta) {
             const v = delta[k]
             const prev = entry[k]
             Core.setKey(entry, k, typeof v === "string" && typeof prev === "string" ? prev + v : Core.clone(v))
           }
           // the entry itself: the deltas build it in place, and a `.done` puts another in its place
-          recordStreamedAt(item, "output", ci, entry)
+          recordStreamedAt(item, "output", place, entry)
         } else {
           const outputs = Core.arr(event, "output") ?? []
           for (let k = 0; k < outputs.length; k++) putByCommand(list, ci + k, Core.clone(outputs[k]), noOutput)

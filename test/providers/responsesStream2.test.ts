@@ -278,3 +278,25 @@ describe("Responses stream: however it is chunked, a stream reads as its final r
     { timeout: 300_000, arbitrary: { runs: 200 } }
   )
 })
+
+describe("indexes that skip places, over many lists", () => {
+  it("fill at most a bounded number of places in the whole stream: the rest of what they carry goes at the end of its list", () => {
+    const acc = OpenAiResponsesStream.make()
+    acc.push(created())
+    const items = 4
+    const events = 150
+    for (let j = 0; j < items; j++) {
+      acc.push(ev("response.output_item.added", { output_index: j, item: { type: "shell_call_output", id: `sh_${j}`, output: [] } }))
+      // each delta skips 1,024 places past the end: a list's own limit would fill them all (150 x 1,024 a list)
+      for (let i = 1; i <= events; i++) {
+        acc.push(ev("response.shell_call_output_content.delta", { output_index: j, item_id: `sh_${j}`, command_index: i * 1025 - 1, delta: { stdout: "x" } }))
+      }
+    }
+    const output = (acc.snapshot()?.output ?? []) as unknown as ReadonlyArray<{ readonly output: ReadonlyArray<unknown> }>
+    const places = output.reduce((n, item) => n + item.output.length, 0)
+    assert.isAtMost(places, 65_536 + items * events)
+    // every delta's text is kept, somewhere in its item's list
+    for (const item of output) assert.strictEqual(item.output.filter((entry) => (entry as { readonly stdout?: string }).stdout === "x").length, events)
+    assert.isTrue(Result.isFailure(acc.done()))
+  })
+})
