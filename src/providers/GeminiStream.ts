@@ -374,8 +374,8 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.GenerateContentResponse> => 
         // the next fragment of the call whose arguments are streaming
         for (const k in fc) {
           if (streamingKeys.has(k)) continue
-          if (k === "args" && Core.isObj(fc[k])) for (const a in fc[k] as Obj) Core.setKey(Core.obj(s.call, "args") ?? (s.call["args"] = {}), a, (fc[k] as Obj)[a])
-          else if (fc[k] !== undefined && fc[k] !== null && fc[k] !== "") Core.setKey(s.call, k, fc[k])
+          if (k === "args" && Core.isObj(fc[k])) for (const a in fc[k] as Obj) Core.setKey(Core.obj(s.call, "args") ?? (s.call["args"] = {}), a, Core.clone((fc[k] as Obj)[a]))
+          else if (fc[k] !== undefined && fc[k] !== null && fc[k] !== "") Core.setKey(s.call, k, Core.clone(fc[k]))
         }
         for (const k in part) {
           if (k === callKey || part[k] === undefined) continue
@@ -398,14 +398,13 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.GenerateContentResponse> => 
         // call without one with a 400); it stays in the partial response as sent
         ctx.violation(`candidate ${c.index}: an empty ${callKey} (no name, id or arguments) while no call's arguments were streaming`)
       }
+      // what is kept is a copy, the call's too: changing a chunk after pushing it changes nothing
       const copy = Core.clone(part)
-      const call: Obj = { ...fc }
+      const call = copy[callKey] as Obj
       delete call["partialArgs"]
       delete call["partial_args"]
-      copy[callKey] = call
       if (continues(fc) || field(fc, "partialArgs", "partial_args") !== undefined) {
         const streaming: Streaming = { part: copy, call, snake: callKey === "function_call", continuing: new Set(), leftover: [] }
-        if (call["args"] !== undefined) call["args"] = Core.clone(call["args"])
         c.streaming = streaming
         foldArgs(streaming, partialArgsOf(fc) ?? [])
         if (!continues(fc)) finishStreaming(c)
@@ -446,7 +445,7 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.GenerateContentResponse> => 
           if (ck === "parts") {
             const parts = v[ck]
             if (Array.isArray(parts)) for (const p of Core.elements(parts)) applyPart(c, p)
-          } else if (v[ck] !== undefined && v[ck] !== null && v[ck] !== "") Core.setKey(c.content, ck, v[ck])
+          } else if (v[ck] !== undefined && v[ck] !== null && v[ck] !== "") Core.setKey(c.content, ck, Core.clone(v[ck]))
         }
       } else if ((k === "citationMetadata" || k === "citation_metadata") && Core.isObj(v) && Array.isArray(v["citations"])) {
         // kept under the spelling of the first that came
@@ -483,7 +482,7 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.GenerateContentResponse> => 
           for (let i = 0; i < each.length; i++) applyCandidate(each[i], i)
         }
         else if (v !== undefined) ctx.violation(`candidates is not an array: ${Core.show(v)}`)
-      } else if (v !== undefined && v !== null) Core.setKey(top, k, v)
+      } else if (v !== undefined && v !== null) Core.setKey(top, k, Core.clone(v))
     }
     if (error !== undefined) {
       // Gemini's code is a number (429); any other value is written bounded, as String() of a deeply nested array overflows

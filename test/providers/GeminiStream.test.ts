@@ -167,3 +167,24 @@ describe("GeminiStream", () => {
       assert.deepStrictEqual(yield* GeminiStream.fromStream(Stream.fromIterable(eventsOf(Fixtures.thoughtsAndText) as Array<Chunk>)), Fixtures.thoughtsAndText.expected)
     }))
 })
+
+describe("GeminiStream keeps copies", () => {
+  it("changing a chunk after pushing it changes nothing: its usage, a whole call's arguments, a streamed call's fragments", () => {
+    const whole = { candidates: [{ content: { role: "model", parts: [{ functionCall: { name: "f", args: { a: 1 } } }] } }], usageMetadata: { promptTokenCount: 5 } }
+    const started = { candidates: [{ content: { role: "model", parts: [{ functionCall: { name: "g", args: { b: { c: 1 } }, willContinue: true } }] } }] }
+    const ended = { candidates: [{ content: { role: "model", parts: [{ functionCall: { args: { d: [1] } } }] } }] }
+    const acc = GeminiStream.make()
+    for (const chunk of [whole, started, ended, finish()]) acc.push(chunk as Chunk)
+    whole.usageMetadata.promptTokenCount = 999
+    whole.candidates[0]!.content.parts[0]!.functionCall.args.a = 999
+    started.candidates[0]!.content.parts[0]!.functionCall.args.b.c = 999
+    ended.candidates[0]!.content.parts[0]!.functionCall.args.d.push(999)
+    const result = acc.done()
+    if (Result.isFailure(result)) return assert.fail(result.failure.message)
+    assert.deepStrictEqual(result.success.usageMetadata, { promptTokenCount: 5 })
+    assert.deepStrictEqual(JSON.parse(JSON.stringify(result.success.candidates?.[0]?.content?.parts)), [
+      { functionCall: { name: "f", args: { a: 1 } } },
+      { functionCall: { name: "g", args: { b: { c: 1 }, d: [1] } } }
+    ])
+  })
+})
