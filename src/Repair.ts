@@ -16,7 +16,7 @@ import * as Block from "./Block.js"
 import * as Conversation from "./Conversation.js"
 import type { CallRef } from "./internal/walker.js"
 import { geminiSendsNothing, sendsFunctionCall } from "./internal/geminiSent.js"
-import { followedByIdAfter, isMessagePart, isReasoningItem, itemIdOf, unfollowedReasoning } from "./internal/responsesItems.js"
+import { isMessagePart, isReasoningItem, itemIdOf, unfollowedReasoning } from "./internal/responsesItems.js"
 import { ORPHAN, Walker } from "./internal/walker.js"
 import * as Message from "./Message.js"
 import type { Provider } from "./Provider.js"
@@ -1362,15 +1362,19 @@ const repairWith = (
       changed = true
       continue
     }
-    if (heldUsers.length > 0 && m.role !== "tool" && m.role !== "system") {
-      // an empty message past the results waits with them: it stays in the run it came in (Anthropic sends nothing of
-      // it there, where it would be alone between the results and the user's words)
-      if (m.content.length === 0 && resultsTaken) {
-        heldEmpty.push(i)
-        continue
+    if (heldUsers.length > 0 && m.role !== "tool") {
+      if (m.content.length === 0) {
+        // an empty message past the results waits with them: it stays in the run it came in (Anthropic sends nothing
+        // of it there, where it would be alone between the results and the user's words)
+        if (resultsTaken && m.role !== "system") {
+          heldEmpty.push(i)
+          continue
+        }
+      } else if (m.role !== "system" || resultsTaken) {
+        // past the results: the held user messages come first, as if written here (a system message before the
+        // results is moved past them by the turn's own rule, and keeps them held)
+        takeHeld()
       }
-      // past the results: the held user messages come first, as if written here
-      if (m.content.length > 0) takeHeld()
     }
     if (heldUsers.length > 0 && m.role === "tool" && m.content.length > 0) resultsTaken = true
     step(i)
@@ -1558,6 +1562,21 @@ const moveTextBeforeCalls = (
     moved.push(content[b]!)
   }
   return withContent(m, [...content.slice(0, to), ...moved, ...rest])
+}
+
+/**
+ * For each message, whether it or an assistant message before it in its run of assistant messages (empty messages
+ * aside) makes a client call: a turn that may be closed, or joined, before the next message.
+ */
+const callsInRun = (messages: ReadonlyArray<Message.Message>): Array<boolean> => {
+  const out: Array<boolean> = []
+  let calls = false
+  for (const m of messages) {
+    if (m.role !== "assistant" && m.content.length > 0) calls = false
+    else if (m.role === "assistant" && m.content.some((block) => block._tag === "ToolCall" && block.providerExecuted !== true)) calls = true
+    out.push(calls)
+  }
+  return out
 }
 
 /** The first and last client (not provider-executed) call of an assistant message, or -1. */
@@ -2097,8 +2116,23 @@ const sameBlocks = (a: ReadonlyArray<Block.Block>, from: number, b: ReadonlyArra
 }
 
 const responsesFixes = (options: RepairForOptions | undefined, messages: ReadonlyArray<Message.Message>): ProviderFixes => {
-  /** Whether the item after each input message carries an id (`followedByIdAfter`), read at the first assistant message. */
-  let after: Array<boolean> | undefined
+  /** Whether each input message is in a run of assistant messages with a client call (`callsInRun`), read once. */
+  let callsBefore: Array<boolean> | undefined
+  /**
+   * Whether reasoning at the end of input message `i` stays followed by an item with its id once repaired: the next
+   * message is an assistant message the repair merges into it as it is (no message of their run makes a client call, so
+   * no turn is closed or joined between them, and the next moves no text before its calls) whose first item carries
+   * its id. Validation
+   * reads the request as it is sent (`followedByIdAfter`); repair keeps to what it can be sure of.
+   */
+  const carriedOver = (i: number): boolean => {
+    const next = messages[i + 1]
+    if (next?.role !== "assistant" || (callsBefore ??= callsInRun(messages))[i] === true) return false
+    const { first } = clientCallSpan(next.content)
+    if (first !== -1 && next.content.some((block, b) => b > first && isMessagePart(block))) return false
+    const lead = next.content.find((block) => block._tag !== "Thinking")
+    return lead !== undefined && itemIdOf(lead) !== undefined
+  }
   // validation's own reading of which custom tool outputs answer a call, fed the messages in the same order
   const custom = customCallOutputs(options?.continues === true)
   /** The input index of each custom tool call, in order (the repair keeps them in that order). */
@@ -2227,8 +2261,7 @@ const responsesFixes = (options: RepairForOptions | undefined, messages: Readonl
       const moved = first === -1 ? m : moveTextBeforeCalls(m, i, log, first, to, "the Responses API wants a call's output right after the call", true)
       // the reasoning items not followed by an item that still has its id (the rule's own reading)
       const orphaned = new Set<number>()
-      // (reasoning at a message's end is followed by the items of an assistant message right after it, merged into it)
-      unfollowedReasoning(moved.content, (b) => orphaned.add(b), (after ??= followedByIdAfter(messages))[i])
+      unfollowedReasoning(moved.content, (b) => orphaned.add(b), carriedOver(i))
       const kept = dropBlocks(moved, i, log, (block, b) => {
         if (block._tag !== "Thinking" || !isReasoningItem(block)) return undefined
         if (!store && (block.encryptedContent === undefined || block.encryptedContent === "")) {

@@ -70,6 +70,13 @@ describe("repair: a user message written while the tools ran", () => {
     expect(tags(Repair.repair(x))).toEqual(["InsertedMissingResult"])
   })
 
+  it("a system message past the results stays after the user message held before them, where it was written", () => {
+    const x = [Message.user("go"), Message.assistantMessage("", [{ id: "a", name: "t" }]), Message.user("wait"), Message.toolResultMessage("a", "t", "r"), Message.system("Answer in French."), Message.assistant("ok")]
+    const r = Repair.repair(x)
+    expect(tags(r)).toEqual(["MovedUserMessage"])
+    expect(r.messages).toEqual([0, 1, 3, 2, 4, 5].map((k) => x[k]!))
+  })
+
   it("a system message beside it ends no turn: the result after both is kept, each message moved after it", () => {
     const call = [Message.user("go"), Message.assistantMessage("", [{ id: "a", name: "t" }])]
     const late = Message.toolResultMessage("a", "t", "late")
@@ -115,7 +122,7 @@ describe("repair: a user message during tool calls, property", () => {
     expect(Conversation.issuesOf(r.messages)).toEqual([])
     // a second repair changes nothing
     expect(Repair.repair(r.messages).actions).toEqual([])
-    for (const provider of ["openai-chat", "gemini", "anthropic"] as const) {
+    for (const provider of ["openai-chat", "openai-responses", "gemini", "anthropic"] as const) {
       const p = Effect.runSyncExit(Repair.repairFor(provider)(out))
       // (by id: a provider's fixes may change a result's content, Anthropic's removing an empty text part)
       if (Exit.isSuccess(p)) expect(resultIds(p.value.messages)).toEqual(resultIds(x))

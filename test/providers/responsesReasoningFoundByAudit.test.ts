@@ -43,6 +43,27 @@ describe("a reasoning item at the end of one assistant message, its output in th
   })
 })
 
+describe("reasoning at the end of a message, where repair changes what follows it", () => {
+  const call = (id: string, itemId: string) => Block.toolCall(id, "f", {}, { itemId })
+  const cases: ReadonlyArray<ReadonlyArray<Message.Message>> = [
+    // the next message's text is moved before its call: it comes first, without an id
+    [Message.user("hi"), Message.assistant([reasoning("rs_1")]), Message.assistant([call("c1", "fc_1"), Block.text("done")]), Message.toolResultMessage("c1", "f", "ok")],
+    // a call before the reasoning is left unanswered: its made-up output comes between the reasoning and the next call
+    [Message.user("hi"), Message.assistant([reasoning("rs_1"), call("c1", "fc_1"), reasoning("rs_2")]), Message.assistant([call("c2", "fc_2")]), Message.toolResultMessage("c2", "f", "ok")],
+    [Message.user("hi"), Message.assistant([reasoning("rs_1"), call("c1", "fc_1"), reasoning("rs_2")]), Message.assistant([Block.text("x", { itemId: "msg_2" }), call("c2", "fc_2")]), Message.toolResultMessage("c1", "f", "ok"), Message.toolResultMessage("c2", "f", "ok")]
+  ]
+
+  it("is removed as before: what repair returns is accepted, for a reasoning model too", () => {
+    for (const messages of cases) {
+      for (const options of [{}, { model: "gpt-5" }]) {
+        const r = value(Repair.repairFor("openai-responses", options)(messages))
+        expect(r.actions.map((a) => a._tag)).toContain("RemovedBlock")
+        expect(tags(r.messages, options)).toEqual([])
+      }
+    }
+  })
+})
+
 describe("a reasoning item the writer sends without an id", () => {
   it("is replayed from its encrypted content and needs no item after it: no issue with store: false, nothing to repair", () => {
     const messages = [
