@@ -612,8 +612,9 @@ const readModelPart = (ctx: A.Ctx, raw: Obj, at: string, makeId: (name: string, 
     // a result that names its code by id answers that code; one that names none (or no code read) the first unanswered
     const given = codeIdOf(result)
     const named = given === undefined ? undefined : pending.take(CODE_EXECUTION + given)
-    if (named !== undefined) pending.answer(named)
     const id = named ?? pending.take(CODE_EXECUTION) ?? makeId("code_execution")
+    // (answered, the code waits under neither of its names)
+    pending.answer(id)
     blocks.push(Block.toolResult(id, "code_execution", [Block.json(result)], false, {
       providerExecuted: true,
       ...keep(key, A.extrasOf(part, codeResultKeys), { kind: "codeExecutionResult", ...spellingHints(spelling) })
@@ -632,7 +633,7 @@ const readModelPart = (ctx: A.Ctx, raw: Obj, at: string, makeId: (name: string, 
 const CODE_EXECUTION = "\u0000code_execution"
 
 /** The `id` of an `executableCode` or `codeExecutionResult`, by which the server pairs them. */
-const codeIdOf = (code: Obj): string | undefined => (typeof code["id"] === "string" ? code["id"] : undefined)
+const codeIdOf = (code: Obj): string | undefined => (typeof code["id"] === "string" && code["id"] !== "" ? code["id"] : undefined)
 
 const readResponse = (ctx: A.Ctx, part: Obj, at: string, spelling: Spelling, makeId: (name: string) => string, pending: Pending): Block.ToolResultBlock => {
   const fr = part["functionResponse"] as Obj
@@ -1817,7 +1818,8 @@ const decodeResponse = (ctx: A.Ctx, given: Obj, candidateIndex: number): Decoded
     const content = A.optObj(ctx, c, "content", at)
     const parts = content === undefined || content["parts"] === undefined ? [] : A.arr(ctx, content["parts"], `${at}.content.parts`)
     const pending = new Pending()
-    const taken = new Set<string>()
+    // (a code execution's own id made unique beside the candidate's function call ids)
+    const taken = givenCallIdsOf([{ parts: [...parts] }])
     for (let p = 0; p < parts.length; p++) {
       const ids = (name: string, given?: string): string => (given === undefined ? `${idPart(name)}_${prefix}_${p}` : uniqueIn(taken, given))
       readModelPart(ctx, A.obj(ctx, parts[p], `${at}.content.parts[${p}]`), `${at}.content.parts[${p}]`, ids, pending, blocks)

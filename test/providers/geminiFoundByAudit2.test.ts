@@ -262,6 +262,30 @@ describe("code execution ids", () => {
   })
 })
 
+describe("code execution ids, as a review found them", () => {
+  const code = (id: string | undefined, source: string) => ({ executableCode: { ...(id === undefined ? {} : { id }), language: "PYTHON", code: source } })
+  const result = (id: string | undefined, output: string) => ({ codeExecutionResult: { ...(id === undefined ? {} : { id }), outcome: "OUTCOME_OK", output } })
+  const ids = (blocks: ReadonlyArray<Block.Block>) => blocks.map((b) => (b._tag === "ToolCall" ? `call ${b.id}` : b._tag === "ToolResult" ? `result ${b.toolCallId}` : b._tag))
+  const response = (parts: ReadonlyArray<object>) => value(Gemini.fromResponse({ candidates: [{ content: { role: "model", parts }, finishReason: "STOP" }] })).value.message
+
+  it("each code gets one result: one paired by order is not paired again by its id", () => {
+    expect(ids(response([code("a", "1"), code("b", "2"), result(undefined, "1"), result("a", "1")]).content)).toEqual(["call a", "call b", "result a", "result b"])
+    expect(ids(response([code("a", "1"), code("b", "2"), result("zz", "1"), result("a", "1")]).content)).toEqual(["call a", "call b", "result a", "result b"])
+  })
+
+  it("an empty id names no call: the code gets a made-up id, as one without an id does", () => {
+    const message = response([code("", "1"), result("", "1")])
+    const [call] = message.content
+    expect(call?._tag === "ToolCall" && call.id !== "").toBe(true)
+    expect(Conversation.issuesFor("gemini", [Message.user("run"), message])).toEqual([])
+  })
+
+  it("in a response, a code id a function call of it has is made unique", () => {
+    const message = response([{ functionCall: { id: "a", name: "f", args: {} } }, code("a", "1"), result("a", "1")])
+    expect(ids(message.content)).toEqual(["call a", "call a_2", "result a_2"])
+  })
+})
+
 describe("a model turn whose only calls the provider ran", () => {
   it("is no function-call turn: first after the system prompt, it needs no user turn before it, and none is made up", () => {
     const serverTool = [
