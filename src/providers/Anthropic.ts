@@ -1519,7 +1519,7 @@ export const fromMessages = (
 ): Effect.Effect<Converted<Array<Message.Message>>, MalformedPayload | InvalidToolArguments | UnsupportedContent> => {
   const ctx = A.makeCtx(PROVIDER, options)
   return A.run(ctx, () => {
-    const json = A.jsonOf(ctx, input)
+    const json = A.jsonOf(ctx, input, Array.isArray(input) ? "messages" : "")
     if (Array.isArray(json)) return decodeConversation(ctx, undefined, json)
     const prompt = A.obj(ctx, json, "")
     A.ignoreExtras(ctx, prompt, PROMPT_KEYS)

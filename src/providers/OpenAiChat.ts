@@ -1153,7 +1153,7 @@ export const fromMessages = (
   options?: ConversionOptions
 ): Effect.Effect<Converted<Array<Message.Message>>, MalformedPayload | InvalidToolArguments | UnsupportedContent> => {
   const ctx = A.makeCtx(PROVIDER, options)
-  return A.run(ctx, () => decodeMessages(ctx, A.arr(ctx, A.jsonOf(ctx, messages), "messages"), "messages"))
+  return A.run(ctx, () => decodeMessages(ctx, A.arr(ctx, A.jsonOf(ctx, messages, "messages"), "messages"), "messages"))
 }
 
 const REQUEST_KEYS = new Set(["model", "messages", "tools", "tool_choice", "functions", "function_call", "parallel_tool_calls", "response_format", "max_completion_tokens"])

@@ -1032,7 +1032,7 @@ export const fromMessages = (
   const ctx = A.makeCtx(key, options)
   return A.run(ctx, () => {
     const messages: Array<Message.Message> = []
-    readItems(ctx, A.arr(ctx, A.jsonOf(ctx, items), "input"), "input", messages)
+    readItems(ctx, A.arr(ctx, A.jsonOf(ctx, items, "input"), "input"), "input", messages)
     return messages
   })
 }

@@ -157,7 +157,7 @@ export const jsonOf = (ctx: Ctx, input: unknown, base = ""): Schema.Json => {
   if ("value" in copy) return copy.value
   // (the path from `base`, the place of the input in what was given)
   const inner = pathText(copy.path)
-  return malformed(ctx, base === "" || inner === "" ? base + inner : inner.startsWith("[") ? base + inner : `${base}.${inner}`, copy.reason)
+  return malformed(ctx, base === "" || inner === "" || inner.startsWith("[") ? base + inner : `${base}.${inner}`, copy.reason)
 }
 
 /** A path as messages write it: `tools[0].input_schema.properties`. */
