@@ -151,6 +151,18 @@ describe("estimateRequest for OpenAI Chat", () => {
     { arbitrary: { runs: 1000 }, timeout: 120_000 }
   )
 
+  it("renders a participant name as the writer sends it: in the characters the API takes, an empty one not at all", () => {
+    const request = Request.make([Message.system("Be brief.", { name: "ops.bot" }), Message.user("hi", { name: "Bob Smith" }), Message.assistant("hello", { name: "" })])
+    // a count that tells the characters the writer replaces from the one it writes
+    const count = (t: string) => t.length + 10 * [...t].filter((c) => c === " " || c === ".").length
+    assert.deepStrictEqual(countChatRequest(chatRequestOf(request).body, count), countChatRequest(run(OpenAiChat.toRequest(request)).value, count))
+    // the Responses writer sends no name: it costs nothing there
+    const named = Request.make([Message.user("hi", { name: "bob" })], { model: "gpt-4o" })
+    const unnamed = Request.make([Message.user("hi")], { model: "gpt-4o" })
+    assert.strictEqual(heuristic.estimateRequest(named, { provider: "openai-responses" }).total, heuristic.estimateRequest(unnamed, { provider: "openai-responses" }).total)
+    assert.isAbove(heuristic.estimateRequest(named, { provider: "openai-chat" }).total, heuristic.estimateRequest(unnamed, { provider: "openai-chat" }).total)
+  })
+
   it.prop(
     "with an exact layer, equals the exact count of the written body for any request",
     [Req.request],

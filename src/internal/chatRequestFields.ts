@@ -55,3 +55,10 @@ export const chatResponseFormat = (format: Request.ResponseFormat): Schema.Json 
 /** `tool_choice` naming one tool: a custom tool's form when that tool is a custom (free-text) one. */
 export const chatNamedToolChoice = (name: string, custom: boolean): Schema.Json =>
   custom ? { type: "custom", custom: { name } } : { type: "function", function: { name } }
+
+/**
+ * A message's participant name as Chat Completions sends it: each character outside `[a-zA-Z0-9_-]` (the API's
+ * pattern) as `_`, and an empty name not at all.
+ */
+export const chatParticipantName = (name: string | undefined): string | undefined =>
+  name === undefined || name === "" ? undefined : name.replace(/[^a-zA-Z0-9_-]/g, "_")

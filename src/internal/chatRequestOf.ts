@@ -14,7 +14,7 @@ import type { Schema } from "effect"
 import * as Block from "../Block.js"
 import type * as Message from "../Message.js"
 import type * as Request from "../Request.js"
-import { chatNamedToolChoice, chatResponseFormat } from "./chatRequestFields.js"
+import { chatNamedToolChoice, chatParticipantName, chatResponseFormat } from "./chatRequestFields.js"
 import { audioSecondsOfSource } from "./audio.js"
 import { imageSizeOfBase64 } from "./imageSize.js"
 import { isImageType } from "./anthropicFiles.js"
@@ -34,6 +34,12 @@ const own = (value: { readonly providerOptions?: Block.ProviderOptions | undefin
 
 /** A Chat hint of a value (`internal/hint`): which wire form the adapter writes. */
 const hint = (value: { readonly providerOptions?: Block.ProviderOptions | undefined }, name: string): Schema.Json | undefined => own(value)?.[hintKey(name)]
+
+/** A message's participant name as the writer sends it (`chatParticipantName`), as a field; the Responses writer sends none. */
+const nameOf = (m: Message.SystemMessage | Message.UserMessage | Message.AssistantMessage, responses: boolean): { readonly name?: string } => {
+  const name = responses ? undefined : chatParticipantName(m.name)
+  return name === undefined ? {} : { name }
+}
 
 const text = (t: string): Obj => ({ type: "text", text: t })
 
@@ -89,7 +95,7 @@ const filePart = (file: Block.FileBlock, responses: boolean): Obj | undefined =>
 }
 
 const user = (m: Message.UserMessage, responses: boolean): ChatMessageLike => {
-  const name = m.name === undefined ? {} : { name: m.name }
+  const name = nameOf(m, responses)
   let textOnly = true
   for (const block of m.content) if (block._tag !== "Text") textOnly = false
   if (textOnly) return { role: "user", content: joined(m.content as ReadonlyArray<Block.TextBlock>), ...name }
@@ -114,7 +120,7 @@ const user = (m: Message.UserMessage, responses: boolean): ChatMessageLike => {
   return { role: "user", content: parts, ...name }
 }
 
-const assistant = (m: Message.AssistantMessage): ChatMessageLike => {
+const assistant = (m: Message.AssistantMessage, responses: boolean): ChatMessageLike => {
   const said: Array<Schema.Json> = []
   let last: string | undefined
   let texts = 0
@@ -176,7 +182,7 @@ const assistant = (m: Message.AssistantMessage): ChatMessageLike => {
     role: "assistant",
     // read without content: written back without it
     ...(content === null && hint(m, "noContent") === true ? {} : { content }),
-    ...(m.name === undefined ? {} : { name: m.name }),
+    ...nameOf(m, responses),
     ...(functionCall === undefined ? {} : { function_call: functionCall }),
     ...(calls.length === 0 ? {} : { tool_calls: calls })
   }
@@ -250,7 +256,7 @@ export const chatRequestOf = (request: Request.Request, responses = false): { re
     starts.push(messages.length)
     switch (m.role) {
       case "system":
-        messages.push({ role: own(m)?.["role"] === "developer" ? "developer" : "system", content: joined(m.content), ...(m.name === undefined ? {} : { name: m.name }) })
+        messages.push({ role: own(m)?.["role"] === "developer" ? "developer" : "system", content: joined(m.content), ...nameOf(m, responses) })
         break
       // a message the writer emptied is left out, as `OpenAiChat.toRequest` leaves it out
       case "user": {
@@ -259,7 +265,7 @@ export const chatRequestOf = (request: Request.Request, responses = false): { re
         break
       }
       case "assistant": {
-        const written = assistant(m)
+        const written = assistant(m, responses)
         const empty = m.content.length > 0 &&
           (written.content === null || written.content === undefined || (Array.isArray(written.content) && written.content.length === 0)) &&
           written.tool_calls === undefined && written.function_call === undefined &&

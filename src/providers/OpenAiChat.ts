@@ -100,7 +100,7 @@ import {
 } from "./Conversion.js"
 import { hasNonBase64Char, standardBase64 } from "../internal/base64.js"
 import { imageDetailOf } from "../internal/imageDetail.js"
-import { chatNamedToolChoice, chatResponseFormat } from "../internal/chatRequestFields.js"
+import { chatNamedToolChoice, chatParticipantName, chatResponseFormat } from "../internal/chatRequestFields.js"
 import * as A from "./internal/adapter.js"
 import { show } from "./internal/core.js"
 import { messageText, preview, quote } from "../internal/preview.js"
@@ -322,13 +322,12 @@ const filePart = (ctx: A.Ctx, file: Block.FileBlock, index: number, blockIndex: 
  * so each other character becomes _, reported with the name as it was; an empty name is left out, reported.
  */
 const participantName = (ctx: A.Ctx, name: string | undefined, index: number): { readonly name?: string } => {
-  if (name === undefined || /^[a-zA-Z0-9_-]+$/.test(name)) return name === undefined ? {} : { name }
-  if (name === "") {
-    A.dropped(ctx, index, undefined, "an empty participant name", "Chat Completions takes a name of letters, digits, _ and - only")
+  const sent = chatParticipantName(name)
+  if (sent === undefined) {
+    if (name === "") A.dropped(ctx, index, undefined, "an empty participant name", "Chat Completions takes a name of letters, digits, _ and - only")
     return {}
   }
-  const sent = name.replace(/[^a-zA-Z0-9_-]/g, "_")
-  A.converted(ctx, index, undefined, `the participant name ${quote(name)}`, `as ${quote(sent)} (Chat Completions takes letters, digits, _ and - only)`)
+  if (sent !== name) A.converted(ctx, index, undefined, `the participant name ${quote(name!)}`, `as ${quote(sent)} (Chat Completions takes letters, digits, _ and - only)`)
   return { name: sent }
 }
 
