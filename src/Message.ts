@@ -1144,7 +1144,9 @@ export const issuesOf = <I = never>(
  *
  * @since 0.1.0
  */
-export const validate = <M extends Message>(message: M, index?: number): Effect.Effect<M, MessageIssue> => {
-  const issues = issuesOf(message, index)
-  return issues.length === 0 ? Effect.succeed(message) : Effect.fail(issues[0]!)
-}
+export const validate = <M extends Message>(message: M, index?: number): Effect.Effect<M, MessageIssue> =>
+  // (read when the Effect runs, as every Effect of the package does its work)
+  Effect.suspend(() => {
+    const issues = issuesOf(message, index)
+    return issues.length === 0 ? Effect.succeed(message) : Effect.fail(issues[0]!)
+  })
