@@ -169,7 +169,8 @@ export const anthropicSent = (block: Block.Block, place: SentPlace, foreignCalls
       break
     case "ToolResult": {
       const server = place === "assistant"
-      if (server && (foreignCalls.has(block.toolCallId) || !isAnthropicServerBlock(block))) return false
+      // (in an assistant message, only a result the provider ran is sent: the writer leaves out a client tool's)
+      if (server && (block.providerExecuted !== true || foreignCalls.has(block.toolCallId) || !isAnthropicServerBlock(block))) return false
       if (out === undefined) return true
       if (server) {
         out.push([TOOL_CALL_ID, block.toolCallId])

@@ -504,6 +504,10 @@ const assistantBlock = (
       return { ...extras, type: "tool_use", id: Ids.idFor(ctx, block.id), name: block.name, input }
     }
     case "ToolResult": {
+      if (block.providerExecuted !== true) {
+        A.dropped(ctx, index, b, `the result of ${quote(block.toolName)} in an assistant message`, "a result of a tool the client ran goes in a tool message")
+        return undefined
+      }
       if (foreignCalls.has(block.toolCallId) || !isAnthropicServerBlock(block)) {
         A.dropped(ctx, index, b, `the result of the provider-executed call ${quote(block.toolName)}`, "another provider ran it")
         return undefined
