@@ -17,7 +17,7 @@
  *
  * @since 0.1.0
  */
-import { Effect, Schema } from "effect"
+import { Effect, Schema, SchemaIssue, SchemaTransformation } from "effect"
 import * as Block from "./Block.js"
 import * as Message from "./Message.js"
 import { issuesOf as messageIssuesOf } from "./Message.js"
@@ -163,7 +163,21 @@ export interface ValidateOptions {
  *
  * @since 0.1.0
  */
-export const Codec = Schema.Array(Message.Codec)
+export const Codec: Schema.Codec<ReadonlyArray<Message.Message>, unknown> = Schema.Unknown.pipe(
+  Schema.decodeTo(
+    Schema.Array(Message.Codec),
+    // the list is read as each message is, through a copy that fails with an issue where reading it throws (a
+    // revoked proxy, a throwing getter) or where it is no list of messages (a sparse array of a billion places)
+    SchemaTransformation.transformEffect({
+      decode: (input: unknown) =>
+        Effect.suspend(() => {
+          const list = listOf(input)
+          return "items" in list ? Effect.succeed(list.items) : Effect.fail(new SchemaIssue.InvalidValue({ message: list.reason }, input))
+        }),
+      encode: (messages: ReadonlyArray<unknown>) => Effect.succeed(messages)
+    })
+  )
+)
 
 /**
  * Decodes a conversation (an array of messages), failing with the first bad

@@ -1,5 +1,5 @@
 import { assert, describe, expect, expectTypeOf, it } from "@effect/vitest"
-import { Effect, Schema } from "effect"
+import { Cause, Effect, Exit, Schema } from "effect"
 import { Block, Conversation, Message, Repair, Request, ValidationError } from "../src/index.js"
 import type { Provider } from "../src/index.js"
 import { Anthropic } from "../src/providers/index.js"
@@ -543,6 +543,23 @@ describe("Conversation codec", () => {
     Effect.gen(function* () {
       const decode = Schema.decodeUnknownEffect(Schema.fromJsonString(Conversation.Codec))
       expect(yield* decode(JSON.stringify(Message.encodeAll(parallel)))).toEqual(parallel)
+    }))
+
+  it.effect("Conversation.Codec refuses a list it cannot read with an issue, as each message: no defect", () =>
+    Effect.gen(function* () {
+      const { proxy, revoke } = Proxy.revocable([], {})
+      revoke()
+      const throwing: Array<unknown> = []
+      Object.defineProperty(throwing, 0, { get: () => { throw new Error("getter boom") }, enumerable: true })
+      const sparse: Array<unknown> = []
+      sparse.length = 50_000_000
+      for (const list of [proxy, throwing, sparse, "not a list"]) {
+        const exit = yield* Effect.exit(Schema.decodeUnknownEffect(Conversation.Codec)(list))
+        expect(Exit.isFailure(exit) && Cause.hasFails(exit.cause) && !Cause.hasDies(exit.cause)).toBe(true)
+      }
+      // and encodes as it decodes
+      const encoded = yield* Schema.encodeEffect(Conversation.Codec)(parallel)
+      expect(yield* Schema.decodeUnknownEffect(Conversation.Codec)(encoded)).toEqual(parallel)
     }))
 
   it.prop("encode, JSON and decode is the identity for whole conversations", [Arb.validConversation], ([ms]) => {
