@@ -649,6 +649,8 @@ const scan = (
   let sawTurn = false
   // the last user or assistant message, and whether it made client calls
   let prevRole: "user" | "assistant" | undefined
+  /** Where the message of `prevRole` is. */
+  let prevAt = -1
   let prevCalled = false
   // Anthropic: whether a message the writer sends nothing of opened a wire message since the last message read
   let parted = false
@@ -725,7 +727,7 @@ const scan = (
         parted = false
         if (!continues && closeTurn(i)) return
         if (prevRole === m.role && !prevCalled && (m.role === "user" ? rules.consecutiveUserMessages : rules.consecutiveAssistantMessages)) {
-          if (sink(new ConsecutiveRole({ index: i, role: m.role }))) return
+          if (sink(new ConsecutiveRole({ index: i, role: m.role, previousIndex: prevAt }))) return
         }
         prevCalled = false
         if (m.role === "assistant") {
@@ -742,6 +744,7 @@ const scan = (
           }
         }
         prevRole = m.role
+        prevAt = i
         break
       }
       default:

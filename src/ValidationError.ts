@@ -462,10 +462,12 @@ export class DuplicateToolResult extends Schema.TaggedError<DuplicateToolResult>
  */
 export class ConsecutiveRole extends Schema.TaggedError<ConsecutiveRole>()("ConsecutiveRole", {
   index: Schema.Number,
-  role: Schema.String
+  role: Schema.String,
+  /** The message of that role before it (system messages between them aside); `index - 1` when not given. */
+  previousIndex: Schema.optionalKey(Schema.Number)
 }) {
   override get message(): string {
-    return `${at(this.index)}two ${this.role} messages in a row (messages[${this.index - 1}] and messages[${this.index}])`
+    return `${at(this.index)}two ${this.role} messages in a row (messages[${this.previousIndex ?? this.index - 1}] and messages[${this.index}])`
   }
 }
 

@@ -406,7 +406,7 @@ describe("the profiles: the README's tables, row by row (the relaxations as a pr
 
   it("ConsecutiveRole looks through system messages: user, system, user is two user messages in a row", () => {
     const issues = Conversation.issuesOf([Message.user("hi"), Message.system("Be brief."), Message.user("hello?")])
-    expect(issues.map((i) => i.message)).toEqual(["messages[2]: two user messages in a row (messages[1] and messages[2])"])
+    expect(issues.map((i) => i.message)).toEqual(["messages[2]: two user messages in a row (messages[0] and messages[2])"])
   })
 
   it("a result that answers no call is OrphanToolResult alone, not also EmptyToolName", () => {

@@ -711,7 +711,7 @@ const issueJson = (
   const { locate } = naming
   // indices as the file numbers its messages; the model's own index beside them
   const mapped: Record<string, unknown> = {}
-  for (const key of ["firstIndex", "resumedAt"]) {
+  for (const key of ["firstIndex", "resumedAt", "previousIndex"]) {
     const value = fields[key]
     if (typeof value === "number") mapped[key] = locate(value).index
   }
