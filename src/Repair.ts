@@ -1370,9 +1370,9 @@ const repairWith = (
           heldEmpty.push(i)
           continue
         }
-      } else if (m.role !== "system" || resultsTaken) {
-        // past the results: the held user messages come first, as if written here (a system message before the
-        // results is moved past them by the turn's own rule, and keeps them held)
+      } else if (m.role !== "system" || walker.pendingCount === 0) {
+        // past the results: the held user messages come first, as if written here (a system message while results
+        // are still to come is moved past them by the turn's own rule, and keeps them held)
         takeHeld()
       }
     }

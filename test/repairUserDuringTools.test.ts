@@ -70,6 +70,25 @@ describe("repair: a user message written while the tools ran", () => {
     expect(tags(Repair.repair(x))).toEqual(["InsertedMissingResult"])
   })
 
+  it("a system message between two results of the turn keeps the user message held: both results are kept", () => {
+    const x = [
+      Message.user("go"),
+      Message.assistant([Block.toolCall("a", "t", {}), Block.toolCall("b", "t", {})]),
+      Message.user("also Bergen"),
+      Message.toolResultMessage("a", "t", "ra"),
+      Message.system("Answer in French."),
+      Message.toolResultMessage("b", "t", "rb"),
+      Message.assistant("ok")
+    ]
+    expect(tags(Repair.repair(x)).filter((t) => t === "InsertedMissingResult" || t === "RemovedOrphanResult")).toEqual([])
+    expect(results(Repair.repair(x).messages)).toEqual(results(x))
+    for (const provider of ["openai-chat", "openai-responses", "gemini", "anthropic"] as const) {
+      const p = Effect.runSync(Repair.repairFor(provider)(x))
+      expect(tags(p).filter((t) => t === "InsertedMissingResult" || t === "RemovedOrphanResult")).toEqual([])
+      expect(Conversation.issuesFor(provider, p.messages)).toEqual([])
+    }
+  })
+
   it("a system message past the results stays after the user message held before them, where it was written", () => {
     const x = [Message.user("go"), Message.assistantMessage("", [{ id: "a", name: "t" }]), Message.user("wait"), Message.toolResultMessage("a", "t", "r"), Message.system("Answer in French."), Message.assistant("ok")]
     const r = Repair.repair(x)
