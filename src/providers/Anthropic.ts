@@ -505,7 +505,7 @@ const assistantBlock = (
     }
     case "ToolResult": {
       if (block.providerExecuted !== true) {
-        A.dropped(ctx, index, b, `the result of ${quote(block.toolName)} in an assistant message`, "a result of a tool the client ran goes in a tool message")
+        A.dropped(ctx, index, b, `the result of ${quote(block.toolName)} in an assistant message`, "one is sent there only as a server tool's, marked providerExecuted; a result of a tool the client ran goes in a tool message")
         return undefined
       }
       if (foreignCalls.has(block.toolCallId) || !isAnthropicServerBlock(block)) {

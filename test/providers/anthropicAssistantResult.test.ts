@@ -23,7 +23,7 @@ describe("Anthropic: a client tool's result in an assistant message", () => {
     expect(written.value.messages[1]).toEqual({ role: "assistant", content: [{ type: "text", text: "x" }] })
     expect((written.value.messages[3]!.content as ReadonlyArray<{ readonly type: string }>).map((b) => b.type)).toEqual(["server_tool_use", "web_search_tool_result"])
     expect(written.warnings.map((w) => w.message)).toEqual([
-      "messages[1].content[1]: the result of \"read_file\" in an assistant message was left out: a result of a tool the client ran goes in a tool message"
+      "messages[1].content[1]: the result of \"read_file\" in an assistant message was left out: one is sent there only as a server tool's, marked providerExecuted; a result of a tool the client ran goes in a tool message"
     ])
     expect(Conversation.issuesFor("anthropic", messages)).toEqual([])
   })
