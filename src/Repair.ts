@@ -16,7 +16,7 @@ import * as Block from "./Block.js"
 import * as Conversation from "./Conversation.js"
 import type { CallRef } from "./internal/walker.js"
 import { geminiSendsNothing, sendsFunctionCall } from "./internal/geminiSent.js"
-import { isMessagePart, isReasoningItem, itemIdOf, unfollowedReasoning } from "./internal/responsesItems.js"
+import { followedByIdAfter, isMessagePart, isReasoningItem, itemIdOf, unfollowedReasoning } from "./internal/responsesItems.js"
 import { ORPHAN, Walker } from "./internal/walker.js"
 import * as Message from "./Message.js"
 import type { Provider } from "./Provider.js"
@@ -1564,21 +1564,6 @@ const moveTextBeforeCalls = (
   return withContent(m, [...content.slice(0, to), ...moved, ...rest])
 }
 
-/**
- * For each message, whether it or an assistant message before it in its run of assistant messages (empty messages
- * aside) makes a client call: a turn that may be closed, or joined, before the next message.
- */
-const callsInRun = (messages: ReadonlyArray<Message.Message>): Array<boolean> => {
-  const out: Array<boolean> = []
-  let calls = false
-  for (const m of messages) {
-    if (m.role !== "assistant" && m.content.length > 0) calls = false
-    else if (m.role === "assistant" && m.content.some((block) => block._tag === "ToolCall" && block.providerExecuted !== true)) calls = true
-    out.push(calls)
-  }
-  return out
-}
-
 /** The first and last client (not provider-executed) call of an assistant message, or -1. */
 const clientCallSpan = (content: ReadonlyArray<Block.AssistantBlock>): { readonly first: number; readonly last: number } => {
   let first = -1
@@ -2115,24 +2100,31 @@ const sameBlocks = (a: ReadonlyArray<Block.Block>, from: number, b: ReadonlyArra
   return true
 }
 
-const responsesFixes = (options: RepairForOptions | undefined, messages: ReadonlyArray<Message.Message>): ProviderFixes => {
-  /** Whether each input message is in a run of assistant messages with a client call (`callsInRun`), read once. */
-  let callsBefore: Array<boolean> | undefined
-  /**
-   * Whether reasoning at the end of input message `i` stays followed by an item with its id once repaired: the next
-   * message is an assistant message the repair merges into it as it is (no message of their run makes a client call, so
-   * no turn is closed or joined between them, and the next moves no text before its calls) whose first item carries
-   * its id. Validation
-   * reads the request as it is sent (`followedByIdAfter`); repair keeps to what it can be sure of.
-   */
-  const carriedOver = (i: number): boolean => {
-    const next = messages[i + 1]
-    if (next?.role !== "assistant" || (callsBefore ??= callsInRun(messages))[i] === true) return false
-    const { first } = clientCallSpan(next.content)
-    if (first !== -1 && next.content.some((block, b) => b > first && isMessagePart(block))) return false
-    const lead = next.content.find((block) => block._tag !== "Thinking")
-    return lead !== undefined && itemIdOf(lead) !== undefined
+/**
+ * For each message, whether an assistant message with a block other than thinking comes after it in its run of
+ * assistant messages (empty messages aside). One backward pass.
+ */
+const answerLaterInRun = (messages: ReadonlyArray<Message.Message>): Array<boolean> => {
+  const out = new Array<boolean>(messages.length)
+  let next = false
+  for (let i = messages.length - 1; i >= 0; i--) {
+    out[i] = next
+    const m = messages[i]!
+    if (m.role !== "assistant") {
+      if (m.content.length > 0) next = false
+    } else if (m.content.some((block) => block._tag !== "Thinking")) {
+      next = true
+    }
   }
+  return out
+}
+
+/** Why a reasoning item is removed when no item with its id follows it. */
+const UNFOLLOWED_REASONING = "a reasoning item must be followed by the output item it produced, with that item's id (the text is kept here)"
+
+const responsesFixes = (options: RepairForOptions | undefined, messages: ReadonlyArray<Message.Message>): ProviderFixes => {
+  /** `answerLaterInRun` of the input, read at the first assistant message. */
+  let answerAhead: Array<boolean> | undefined
   // validation's own reading of which custom tool outputs answer a call, fed the messages in the same order
   const custom = customCallOutputs(options?.continues === true)
   /** The input index of each custom tool call, in order (the repair keeps them in that order). */
@@ -2261,15 +2253,16 @@ const responsesFixes = (options: RepairForOptions | undefined, messages: Readonl
       const moved = first === -1 ? m : moveTextBeforeCalls(m, i, log, first, to, "the Responses API wants a call's output right after the call", true)
       // the reasoning items not followed by an item that still has its id (the rule's own reading)
       const orphaned = new Set<number>()
-      unfollowedReasoning(moved.content, (b) => orphaned.add(b), carriedOver(i))
+      // (reasoning at the end of a message that an assistant message with more than thinking follows in its run is
+      // judged on the repaired messages, in `finish`: what follows it is that message's first item once merges and
+      // moves are done, and the merge leaves the message with content)
+      unfollowedReasoning(moved.content, (b) => orphaned.add(b), (answerAhead ??= answerLaterInRun(messages))[i] === true)
       const kept = dropBlocks(moved, i, log, (block, b) => {
         if (block._tag !== "Thinking" || !isReasoningItem(block)) return undefined
         if (!store && (block.encryptedContent === undefined || block.encryptedContent === "")) {
           return "with store: false a reasoning item cannot be replayed without its encrypted content (the text is kept here)"
         }
-        return orphaned.has(b)
-          ? "a reasoning item must be followed by the output item it produced, with that item's id (the text is kept here)"
-          : undefined
+        return orphaned.has(b) ? UNFOLLOWED_REASONING : undefined
       })
       return kept
     },
@@ -2300,6 +2293,31 @@ const responsesFixes = (options: RepairForOptions | undefined, messages: Readonl
         }
         for (; from < m.content.length; from++) content.push(m.content[from]!)
         out[k] = withContent(m, content)
+      }
+      // a reasoning item must be followed by the item it produced, with that item's id: read on the repaired
+      // messages, where the items after a message's last reasoning are those of the message after it
+      const after = followedByIdAfter(out)
+      for (let k = 0; k < out.length; k++) {
+        const m = out[k]!
+        if (m.role !== "assistant") continue
+        const gone = new Set<number>()
+        unfollowedReasoning(m.content, (b) => gone.add(b), after[k])
+        if (gone.size === 0) continue
+        const content: Array<Block.AssistantBlock> = []
+        m.content.forEach((block, b) => {
+          if (gone.has(b)) log(new RemovedBlock({ index: origins[k]!, blockIndex: b, block, reason: UNFOLLOWED_REASONING }))
+          else content.push(block)
+        })
+        if (content.length > 0) {
+          out[k] = withContent(m, content)
+          continue
+        }
+        // a message of such reasoning alone is left with nothing
+        log(new RemovedEmptyMessage({ index: origins[k]!, message: m }))
+        out.splice(k, 1)
+        origins.splice(k, 1)
+        after.splice(k, 1)
+        k--
       }
       // an output item sent with its id needs its reasoning item on a reasoning model: without it, the item goes
       // without its id (validation's own reading, on the repaired messages: merges and moves are done)

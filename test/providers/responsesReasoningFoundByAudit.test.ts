@@ -64,6 +64,29 @@ describe("reasoning at the end of a message, where repair changes what follows i
   })
 })
 
+describe("reasoning at the end of a message, judged on the repaired messages", () => {
+  it("stays when what follows it there has its id: a text moved before the next message's call", () => {
+    const messages = [
+      Message.user("hi"),
+      Message.assistant([reasoning("rs_1")]),
+      Message.assistant([Block.toolCall("c1", "f", {}, { itemId: "fc_1" }), Block.text("done", { itemId: "msg_2" })]),
+      Message.toolResultMessage("c1", "f", "ok")
+    ]
+    for (const options of [{}, { model: "gpt-5" }]) {
+      const r = value(Repair.repairFor("openai-responses", options)(messages))
+      expect(r.actions.map((a) => a._tag)).toEqual(["MovedBlock", "MergedConsecutive"])
+      expect(tags(r.messages, options)).toEqual([])
+    }
+  })
+
+  it("a run of reasoning alone, a user message after it, goes whole: no empty message, no two user messages in a row", () => {
+    const messages = [Message.user("hi"), Message.assistant([reasoning("rs_0")]), Message.assistant([reasoning("rs_1"), reasoning("rs_2")]), Message.user("more")]
+    const r = value(Repair.repairFor("openai-responses")(messages))
+    expect(r.messages.map((m) => m.role)).toEqual(["user"])
+    expect(tags(r.messages)).toEqual([])
+  })
+})
+
 describe("a reasoning item the writer sends without an id", () => {
   it("is replayed from its encrypted content and needs no item after it: no issue with store: false, nothing to repair", () => {
     const messages = [
