@@ -16,7 +16,7 @@ import * as Block from "./Block.js"
 import * as Conversation from "./Conversation.js"
 import type { CallRef } from "./internal/walker.js"
 import { geminiSendsNothing, sendsFunctionCall } from "./internal/geminiSent.js"
-import { followedByIdAfter, isMessagePart, isReasoningItem, itemIdOf, unfollowedReasoning } from "./internal/responsesItems.js"
+import { decidedAfter, followedByIdAfter, isMessagePart, isReasoningItem, itemIdOf, unfollowedReasoning } from "./internal/responsesItems.js"
 import { ORPHAN, Walker } from "./internal/walker.js"
 import * as Message from "./Message.js"
 import type { Provider } from "./Provider.js"
@@ -2102,22 +2102,10 @@ const sameBlocks = (a: ReadonlyArray<Block.Block>, from: number, b: ReadonlyArra
 
 /**
  * For each message, whether an assistant message with a block other than thinking comes after it in its run of
- * assistant messages (empty messages aside). One backward pass.
+ * assistant messages (empty messages aside).
  */
-const answerLaterInRun = (messages: ReadonlyArray<Message.Message>): Array<boolean> => {
-  const out = new Array<boolean>(messages.length)
-  let next = false
-  for (let i = messages.length - 1; i >= 0; i--) {
-    out[i] = next
-    const m = messages[i]!
-    if (m.role !== "assistant") {
-      if (m.content.length > 0) next = false
-    } else if (m.content.some((block) => block._tag !== "Thinking")) {
-      next = true
-    }
-  }
-  return out
-}
+const answerLaterInRun = (messages: ReadonlyArray<Message.Message>): Array<boolean> =>
+  decidedAfter(messages, (m) => (m.content.some((block) => block._tag !== "Thinking") ? true : undefined), true)
 
 /** Why a reasoning item is removed when no item with its id follows it. */
 const UNFOLLOWED_REASONING = "a reasoning item must be followed by the output item it produced, with that item's id (the text is kept here)"

@@ -93,22 +93,33 @@ export const unfollowedReasoning = (content: ReadonlyArray<Block.AssistantBlock>
 }
 
 /**
- * For each message, whether the first item the writer sends after it (reasoning aside) carries an id, as
- * `unfollowedReasoning` reads one: the items of an assistant message right after it are the next items, and a message
- * of thinking alone passes on what follows it. One backward pass.
+ * For each message, what the assistant messages right after it say, in one backward pass: the first of them that
+ * `decides` (it gives `undefined` to pass on what follows it); `false` at a message of another role, which ends the
+ * run (or, with `emptyPasses`, an empty one passes too).
  */
-export const followedByIdAfter = (messages: ReadonlyArray<Message.Message>): Array<boolean> => {
+export const decidedAfter = (
+  messages: ReadonlyArray<Message.Message>,
+  decides: (m: Message.AssistantMessage) => boolean | undefined,
+  emptyPasses = false
+): Array<boolean> => {
   const out = new Array<boolean>(messages.length)
   let next = false
   for (let i = messages.length - 1; i >= 0; i--) {
     out[i] = next
     const m = messages[i]!
-    if (m.role !== "assistant") {
-      next = false
-      continue
-    }
-    const first = m.content.find((block) => block._tag !== "Thinking")
-    if (first !== undefined) next = itemIdOf(first) !== undefined
+    if (m.role === "assistant") next = decides(m) ?? next
+    else if (!emptyPasses || m.content.length > 0) next = false
   }
   return out
 }
+
+/**
+ * For each message, whether the first item the writer sends after it (reasoning aside) carries an id, as
+ * `unfollowedReasoning` reads one: the items of an assistant message right after it are the next items, and a message
+ * of thinking alone passes on what follows it.
+ */
+export const followedByIdAfter = (messages: ReadonlyArray<Message.Message>): Array<boolean> =>
+  decidedAfter(messages, (m) => {
+    const first = m.content.find((block) => block._tag !== "Thinking")
+    return first === undefined ? undefined : itemIdOf(first) !== undefined
+  })
