@@ -194,7 +194,7 @@ export const isTokenLimit = (u: unknown): u is number => typeof u === "number" &
 export const tool = (
   name: string,
   options?: Omit<ConstructorParameters<typeof ToolDefinition>[0], "name">
-): ToolDefinition => deepFreeze(new ToolDefinition({ ...own(options), name }))
+): ToolDefinition => deepFreeze(new ToolDefinition({ ...copyOfJson(options), name }))
 
 /**
  * A tool a provider defines: its name, the provider (`"anthropic"`,
@@ -213,7 +213,7 @@ export const providerTool = (
   type: string,
   config?: Block.JsonObject,
   options?: Omit<ConstructorParameters<typeof ToolDefinition>[0], "name" | "providerDefined">
-): ToolDefinition => deepFreeze(new ToolDefinition({ ...own(options), name, providerDefined: { provider, type, ...(config === undefined ? {} : { config: own(config) }) } }))
+): ToolDefinition => deepFreeze(new ToolDefinition({ ...copyOfJson(options), name, providerDefined: { provider, type, ...(config === undefined ? {} : { config: copyOfJson(config) }) } }))
 
 /**
  * A request from messages and options.
@@ -231,18 +231,18 @@ export const make = (
   options?: Omit<ConstructorParameters<typeof Request>[0], "messages">
 ): Request => {
   const { tools, ...rest } = options ?? {}
-  return deepFreeze(new Request({ ...own(rest), ...(tools === undefined ? {} : { tools: tools.map(ownTool) }), messages: messages.slice() }))
+  return deepFreeze(new Request({ ...copyOfJson(rest), ...(tools === undefined ? {} : { tools: tools.map(copiedTool) }), messages: messages.slice() }))
 }
 
 /**
  * A copy of the JSON the caller gave (a schema, options): a request and its tools are frozen, which must not freeze
  * what the caller still holds, such as a schema shared by several tools. A value that is not JSON is left to the class.
  */
-const own = <A>(value: A): A => {
+const copyOfJson = <A>(value: A): A => {
   if (typeof value !== "object" || value === null) return value
   const copy = copyJson(value, { freeze: false })
   return "value" in copy ? (copy.value as A) : value
 }
 
 /** A tool built with `new` (not frozen), with its JSON copied; one `tool` or `providerTool` made is already its own. */
-const ownTool = (t: ToolDefinition): ToolDefinition => (Object.isFrozen(t) ? t : new ToolDefinition(own({ ...t })))
+const copiedTool = (t: ToolDefinition): ToolDefinition => (Object.isFrozen(t) ? t : new ToolDefinition(copyOfJson({ ...t })))
