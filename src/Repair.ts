@@ -922,6 +922,11 @@ interface ProviderFixes {
    * the call and its output): an assistant message with text then joins no turn of calls before it (`joinsTurn`).
    */
   readonly textEndsCalls?: boolean
+  /**
+   * Whether the repair must run again with fixes made anew: a guess a fix made as a message entered (that a later
+   * message would keep it company) proved wrong on the repaired messages, and the fixes now know not to make it.
+   */
+  readonly again?: () => boolean
 }
 
 const repairWith = (
@@ -2110,9 +2115,13 @@ const answerLaterInRun = (messages: ReadonlyArray<Message.Message>): Array<boole
 /** Why a reasoning item is removed when no item with its id follows it. */
 const UNFOLLOWED_REASONING = "a reasoning item must be followed by the output item it produced, with that item's id (the text is kept here)"
 
-const responsesFixes = (options: RepairForOptions | undefined, messages: ReadonlyArray<Message.Message>): ProviderFixes => {
+const responsesFixes = (options: RepairForOptions | undefined, messages: ReadonlyArray<Message.Message>, settled: Set<number>): ProviderFixes => {
   /** `answerLaterInRun` of the input, read at the first assistant message. */
   let answerAhead: Array<boolean> | undefined
+  /** Reasoning kept as its message entered on the guess that the answer after it in its run keeps it company, by input index. */
+  const guessed = new Map<Block.Block, number>()
+  /** Whether a guess proved wrong: its input message is then settled (judged as it enters) and the repair runs again. */
+  let wrong = false
   // validation's own reading of which custom tool outputs answer a call, fed the messages in the same order
   const custom = customCallOutputs(options?.continues === true)
   /** The input index of each custom tool call, in order (the repair keeps them in that order). */
@@ -2208,6 +2217,7 @@ const responsesFixes = (options: RepairForOptions | undefined, messages: Readonl
     return copies === undefined ? m : dropBlocks(m, i, log, (_, b) => copies.get(b))
   }
   return {
+    again: () => wrong,
     textEndsCalls: true,
     message: (given, i, log, freshId) => {
       // first: an exact copy of an item is not sent, so what follows it is read without it (a custom tool call copied
@@ -2244,7 +2254,9 @@ const responsesFixes = (options: RepairForOptions | undefined, messages: Readonl
       // (reasoning at the end of a message that an assistant message with more than thinking follows in its run is
       // judged on the repaired messages, in `finish`: what follows it is that message's first item once merges and
       // moves are done, and the merge leaves the message with content)
-      unfollowedReasoning(moved.content, (b) => orphaned.add(b), (answerAhead ??= answerLaterInRun(messages))[i] === true)
+      const guess = !settled.has(i) && (answerAhead ??= answerLaterInRun(messages))[i] === true
+      unfollowedReasoning(moved.content, (b) => orphaned.add(b), guess)
+      if (guess) unfollowedReasoning(moved.content, (b) => orphaned.has(b) || guessed.set(moved.content[b]!, i), false)
       const kept = dropBlocks(moved, i, log, (block, b) => {
         if (block._tag !== "Thinking" || !isReasoningItem(block)) return undefined
         if (!store && (block.encryptedContent === undefined || block.encryptedContent === "")) {
@@ -2300,7 +2312,15 @@ const responsesFixes = (options: RepairForOptions | undefined, messages: Readonl
           out[k] = withContent(m, content)
           continue
         }
-        // a message of such reasoning alone is left with nothing
+        // a message of such reasoning alone is left with nothing: the guess that let it in was wrong (the answer after
+        // it was removed), and the repair runs again judging its messages as they enter
+        for (const block of m.content) {
+          const at = guessed.get(block)
+          if (at !== undefined && !settled.has(at)) {
+            settled.add(at)
+            wrong = true
+          }
+        }
         log(new RemovedEmptyMessage({ index: origins[k]!, message: m }))
         out.splice(k, 1)
         origins.splice(k, 1)
@@ -2380,12 +2400,17 @@ const chatFixes: ProviderFixes = {
   finish: () => {}
 }
 
-const fixesFor = (provider: Provider, options: RepairForOptions | undefined, messages: ReadonlyArray<Message.Message>): ProviderFixes | undefined => {
+const fixesFor = (
+  provider: Provider,
+  options: RepairForOptions | undefined,
+  messages: ReadonlyArray<Message.Message>,
+  settled: Set<number>
+): ProviderFixes | undefined => {
   switch (provider) {
     case "openai-chat":
       return chatFixes
     case "openai-responses":
-      return responsesFixes(options, messages)
+      return responsesFixes(options, messages, settled)
     case "anthropic":
       return anthropicFixes(options)
     case "gemini":
@@ -2517,7 +2542,14 @@ export const repairFor = <P extends Provider>(provider: P, options?: RepairForOp
   Conversation.validateFor(provider, options)(messages).pipe(
     Effect.as<RepairResult>({ messages, actions: [] }),
     Effect.catch(() => {
-      const repaired = repairWith(messages, options, fixesFor(provider, options, messages), Conversation.genericRulesFor(provider))
+      // (a provider's fixes that guessed wrong run again, fewer guesses each time: at most once a message)
+      const settled = new Set<number>()
+      let fixes = fixesFor(provider, options, messages, settled)
+      let repaired = repairWith(messages, options, fixes, Conversation.genericRulesFor(provider))
+      while (fixes?.again?.() === true) {
+        fixes = fixesFor(provider, options, messages, settled)
+        repaired = repairWith(messages, options, fixes, Conversation.genericRulesFor(provider))
+      }
       return Conversation.validateFor(provider, options)(repaired.messages).pipe(
         Effect.as(repaired),
         Effect.catch((issue: Issue) => Effect.fail(new CannotRepair({ provider, issue, reason: whyNot(issue) })))

@@ -79,6 +79,19 @@ describe("reasoning at the end of a message, judged on the repaired messages", (
     }
   })
 
+  it("kept for an answer after it that repair then removes, it goes too, and the repair is made again without the guess", () => {
+    // (found by CI on the custom tool property: the answer was an orphan custom tool output)
+    const messages = [
+      Message.user("Go on."),
+      Message.assistant([Block.thinking("", undefined, { itemId: "rs_1" })]),
+      Message.assistant([Block.providerData("openai-responses", { type: "custom_tool_call_output", call_id: "c1", output: "done" })]),
+      Message.user("Go on.")
+    ]
+    const r = value(Repair.repairFor("openai-responses")(messages))
+    expect(r.actions.map((a) => [a._tag, a.index])).toEqual([["RemovedBlock", 1], ["RemovedEmptyMessage", 1], ["RemovedBlock", 2], ["RemovedEmptyMessage", 2], ["MergedConsecutive", 3]])
+    expect(tags(r.messages)).toEqual([])
+  })
+
   it("a run of reasoning alone, a user message after it, goes whole: no empty message, no two user messages in a row", () => {
     const messages = [Message.user("hi"), Message.assistant([reasoning("rs_0")]), Message.assistant([reasoning("rs_1"), reasoning("rs_2")]), Message.user("more")]
     const r = value(Repair.repairFor("openai-responses")(messages))
