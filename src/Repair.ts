@@ -2297,6 +2297,7 @@ const responsesFixes = (options: RepairForOptions | undefined, messages: Readonl
       // a reasoning item must be followed by the item it produced, with that item's id: read on the repaired
       // messages, where the items after a message's last reasoning are those of the message after it
       const after = followedByIdAfter(out)
+      const emptied: Array<number> = []
       for (let k = 0; k < out.length; k++) {
         const m = out[k]!
         if (m.role !== "assistant") continue
@@ -2322,11 +2323,9 @@ const responsesFixes = (options: RepairForOptions | undefined, messages: Readonl
           }
         }
         log(new RemovedEmptyMessage({ index: origins[k]!, message: m }))
-        out.splice(k, 1)
-        origins.splice(k, 1)
-        after.splice(k, 1)
-        k--
+        emptied.push(k)
       }
+      removeAt(out, origins, emptied)
       // an output item sent with its id needs its reasoning item on a reasoning model: without it, the item goes
       // without its id (validation's own reading, on the repaired messages: merges and moves are done)
       const missing = Conversation.missingReasoningItems(out, options)
