@@ -2115,7 +2115,16 @@ const answerLaterInRun = (messages: ReadonlyArray<Message.Message>): Array<boole
 /** Why a reasoning item is removed when no item with its id follows it. */
 const UNFOLLOWED_REASONING = "a reasoning item must be followed by the output item it produced, with that item's id (the text is kept here)"
 
-const responsesFixes = (options: RepairForOptions | undefined, messages: ReadonlyArray<Message.Message>, settled: Set<number>): ProviderFixes => {
+/**
+ * The input messages a provider's fixes judge as they enter, guessing nothing about what repair will put after them:
+ * those whose guess proved wrong in an earlier run (`at`), or every message (`all`).
+ */
+interface Settled {
+  readonly at: Set<number>
+  all: boolean
+}
+
+const responsesFixes = (options: RepairForOptions | undefined, messages: ReadonlyArray<Message.Message>, settled: Settled): ProviderFixes => {
   /** `answerLaterInRun` of the input, read at the first assistant message. */
   let answerAhead: Array<boolean> | undefined
   /** Reasoning kept as its message entered on the guess that the answer after it in its run keeps it company, by input index. */
@@ -2254,7 +2263,7 @@ const responsesFixes = (options: RepairForOptions | undefined, messages: Readonl
       // (reasoning at the end of a message that an assistant message with more than thinking follows in its run is
       // judged on the repaired messages, in `finish`: what follows it is that message's first item once merges and
       // moves are done, and the merge leaves the message with content)
-      const guess = !settled.has(i) && (answerAhead ??= answerLaterInRun(messages))[i] === true
+      const guess = !settled.all && !settled.at.has(i) && (answerAhead ??= answerLaterInRun(messages))[i] === true
       unfollowedReasoning(moved.content, (b) => orphaned.add(b), guess)
       if (guess) unfollowedReasoning(moved.content, (b) => orphaned.has(b) || guessed.set(moved.content[b]!, i), false)
       const kept = dropBlocks(moved, i, log, (block, b) => {
@@ -2317,8 +2326,8 @@ const responsesFixes = (options: RepairForOptions | undefined, messages: Readonl
         // it was removed), and the repair runs again judging its messages as they enter
         for (const block of m.content) {
           const at = guessed.get(block)
-          if (at !== undefined && !settled.has(at)) {
-            settled.add(at)
+          if (at !== undefined && !settled.at.has(at)) {
+            settled.at.add(at)
             wrong = true
           }
         }
@@ -2403,7 +2412,7 @@ const fixesFor = (
   provider: Provider,
   options: RepairForOptions | undefined,
   messages: ReadonlyArray<Message.Message>,
-  settled: Set<number>
+  settled: Settled
 ): ProviderFixes | undefined => {
   switch (provider) {
     case "openai-chat":
@@ -2541,11 +2550,13 @@ export const repairFor = <P extends Provider>(provider: P, options?: RepairForOp
   Conversation.validateFor(provider, options)(messages).pipe(
     Effect.as<RepairResult>({ messages, actions: [] }),
     Effect.catch(() => {
-      // (a provider's fixes that guessed wrong run again, fewer guesses each time: at most once a message)
-      const settled = new Set<number>()
+      // (a provider's fixes that guessed wrong run again without those guesses, and a third time, should that still
+      // prove a guess wrong, with none: at most three linear runs)
+      const settled: Settled = { at: new Set(), all: false }
       let fixes = fixesFor(provider, options, messages, settled)
       let repaired = repairWith(messages, options, fixes, Conversation.genericRulesFor(provider))
-      while (fixes?.again?.() === true) {
+      for (let run = 1; fixes?.again?.() === true && run < 3; run++) {
+        settled.all = run === 2
         fixes = fixesFor(provider, options, messages, settled)
         repaired = repairWith(messages, options, fixes, Conversation.genericRulesFor(provider))
       }
