@@ -597,7 +597,7 @@ const build = (options: MakeOptions, prompt?: PromptCounter): Service => {
     return sum
   }
 
-  const rules: RequestEstimates.Rules = { text, promptText: prompt?.text ?? text, promptHeader: prompt?.header ?? text, message: estimateMessage, block: estimateBlock, opaque, overhead }
+  const rules: RequestEstimates.Rules = { text, promptText: prompt?.text ?? text, promptHeader: prompt?.header ?? text, promptSections: prompt?.sections, message: estimateMessage, block: estimateBlock, opaque, overhead }
   const estimateRequest = (request: Request.Request, options?: RequestEstimateOptions): RequestEstimate =>
     RequestEstimates.estimate(rules, request, options)
 

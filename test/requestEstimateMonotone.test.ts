@@ -3,6 +3,10 @@
  * fixed words (roles, the parallel call's author) exactly, and did so wherever such a word turned up: a user's
  * "multi_tool_use.parallel" cost 4 while "multi_tool_use.paralle" cost 5. The exact prices now apply to turn
  * headers only.
+ *
+ * Nor when it is appended to a system message that the tools or a response format follow, or to a tool's or a
+ * parameter's description: those sections were counted as one text with what comes before them, priced from the
+ * state the user's text left, and a backslash at its end made the request 2 tokens cheaper.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Arbitrary, Effect, Schema } from "effect"
@@ -16,7 +20,7 @@ const PIECES = [
   "multi_tool_use.parallel", "multi_tool_use", ".paralle", "assistant", "assistan", "user", "system", "tool", "function",
   "assistant to=functions.", "assistant to=functions.lookup", "assistant to=multi_tool_use.parallel", " to=", "functions.",
   "# Tools\n\n## functions\n\nnamespace functions {\n\n", "} // namespace functions", "type f = () => any;",
-  "the", " ", "\n", "{\"id\": 1}", "中文", "😀", "getWeather", "l", ".", "=", ":", "user:bob"
+  "# Response Formats\n\n## ", "\\", "\\n", "// ", "the", " ", "\n", "{\"id\": 1}", "中文", "😀", "getWeather", "l", ".", "=", ":", "user:bob"
 ] as const
 
 /** A text and a prefix of it: most often it less its last one to three characters (a word one letter short). */
@@ -32,8 +36,21 @@ const textAndPrefix = Arbitrary.all([Arbitrary.array(pick(PIECES), { minLength: 
 const estimators = [["o200k", TokenEstimator.heuristic], ["cl100k", Effect.runSync(TokenEstimator.makeHeuristic({ encoding: "cl100k" }))]] as const
 const providers = ["openai-chat", "openai-responses"] as const
 
-/** The places a text can be appended to: a user message, a system message, an assistant message, a tool result. */
+const lookup = (description: string, parameter: string): Request.ToolDefinition =>
+  Request.tool("lookup", { description, parameters: { type: "object", properties: { q: { type: "string", description: parameter } } } })
+
+const format: Request.ResponseFormat = { _tag: "JsonSchema", name: "answer", schema: { type: "object", properties: { a: { type: "string" } } } }
+
+/**
+ * The places a text can be appended to: a user message, a system message (alone, before the tools, before a response
+ * format), an assistant message, a tool result, a tool's and a parameter's description.
+ */
 const requests = (t: string): ReadonlyArray<Request.Request> => [
+  Request.make([Message.system(t), Message.user("hi")], { model: "gpt-4o", tools: [lookup("Look it up", "what")] }),
+  Request.make([Message.system(t), Message.user("hi")], { model: "gpt-4o", responseFormat: format }),
+  Request.make([Message.system(t), Message.user("hi")], { model: "gpt-4o", tools: [lookup("Look it up", "what")], responseFormat: format }),
+  Request.make([Message.user("hi")], { model: "gpt-4o", tools: [lookup(t, "what"), Request.tool("other", { description: "d" })] }),
+  Request.make([Message.user("hi")], { model: "gpt-4o", tools: [lookup("Look it up", t)] }),
   Request.make([Message.user(t)], { model: "gpt-4o" }),
   Request.make([Message.system(t), Message.user("hi")], { model: "gpt-4o" }),
   Request.make([Message.user("hi"), Message.assistant(t)], { model: "gpt-4o" }),

@@ -1356,14 +1356,19 @@ const turnTokens = (t: PromptTurn, count: (text: string) => number, header: (tex
  *
  * The tool block and the response format are tokenized together with the
  * message that carries them (BPE merges across the joint), and what they add
- * to that message is reported as their own share.
+ * to that message is reported as their own share. `countSections` counts
+ * that message's text and the sections appended to it (the blank line that
+ * joins them first) as one text (default: `countText` of the two joined); an
+ * estimator that counts the sections apart can keep the message's own text
+ * from changing their price.
  *
  * @since 0.1.0
  */
 export const countRenderedPrompt = (
   prompt: RenderedChatPrompt,
   countText: (text: string) => number,
-  countHeader: (text: string) => number = countText
+  countHeader: (text: string) => number = countText,
+  countSections: (message: string, sections: string) => number = (message, sections) => countText(message + sections)
 ): ChatRequestTokens => {
   const count = (text: string): number => (text.length === 0 ? 0 : countText(text))
   const header = (text: string): number => (text.length === 0 ? 0 : countHeader(text))
@@ -1381,12 +1386,13 @@ export const countRenderedPrompt = (
   let responseFormat = 0
   if (prompt.tools.length > 0 || prompt.responseFormat.length > 0) {
     // Each section is appended after a blank line; the running counts give each its share.
-    const prefix = host === undefined ? "" : host.body + "\n\n"
+    const body = host === undefined ? "" : host.body
+    const join = host === undefined ? "" : "\n\n"
     // The host's body was counted with its message: recover that count instead of tokenizing it again.
     const before = host === undefined ? 0 : (messages[prompt.toolsHost] ?? 0) - host.special - header(host.header) - host.extra
-    const withTools = prompt.tools.length > 0 ? count(prefix + prompt.tools) : before
-    const toolsPrefix = prompt.tools.length > 0 ? prefix + prompt.tools + "\n\n" : prefix
-    const withAll = prompt.responseFormat.length > 0 ? count(toolsPrefix + prompt.responseFormat) : withTools
+    const withTools = prompt.tools.length > 0 ? countSections(body, join + prompt.tools) : before
+    const toolsPart = prompt.tools.length > 0 ? join + prompt.tools + "\n\n" : join
+    const withAll = prompt.responseFormat.length > 0 ? countSections(body, toolsPart + prompt.responseFormat) : withTools
     tools = withTools - before + (prompt.tools.length > 0 ? prompt.toolsExtra : 0)
     responseFormat = withAll - withTools
     // With no system message to carry them, the sections are a system message of their own.
@@ -1405,7 +1411,8 @@ export const countRenderedPrompt = (
 
 /**
  * The prompt tokens of a Chat Completions request, counted with `countText`
- * (its headers with `countHeader`, as `countRenderedPrompt`).
+ * (its headers with `countHeader`, the message carrying the tools and
+ * the response format with `countSections`, as `countRenderedPrompt`).
  *
  * @example
  * countChatRequest({ messages: [{ role: "user", content: "hello" }] }, (t) => t.length)
@@ -1417,5 +1424,6 @@ export const countChatRequest = (
   request: ChatRequestLike,
   countText: (text: string) => number,
   options: RenderOptions = {},
-  countHeader: (text: string) => number = countText
-): ChatRequestTokens => countRenderedPrompt(renderChatRequest(request, options), countText, countHeader)
+  countHeader: (text: string) => number = countText,
+  countSections?: (message: string, sections: string) => number
+): ChatRequestTokens => countRenderedPrompt(renderChatRequest(request, options), countText, countHeader, countSections)

@@ -39,10 +39,15 @@ const PARALLEL_RESULTS_HEADER_TOKENS = 4
 /** Message headers: each role is one token in both encodings (the text estimator, fitted on prose, says two). */
 const ROLES = new Set(["system", "developer", "user", "assistant", "tool", "function"])
 
-/** How an estimator counts a rendered prompt: its texts, and its turn headers (see `countRenderedPrompt`). */
+/**
+ * How an estimator counts a rendered prompt: its texts, its turn headers, and
+ * the message that carries the tools and the response format with them (see
+ * `countRenderedPrompt`).
+ */
 export interface PromptCounter {
   readonly text: (text: string) => number
   readonly header: (text: string) => number
+  readonly sections: (message: string, sections: string) => number
 }
 
 /**
@@ -63,7 +68,7 @@ export interface PromptCounter {
 export const scaffoldAwareEstimator = (table: HeuristicTable): PromptCounter => {
   const estimateTextWith = (text: string, t: HeuristicTable): number =>
     text.length === 0 ? 0 : Math.max(1, Math.round(rawEstimateWith(text, t) - t.nonEmpty))
-  const headExcess = estimateTextWith(TOOLS_HEAD, table) - TOOLS_HEAD_TOKENS
+  const headExcess = Math.round(piecewise(TOOLS_HEAD, table)) - TOOLS_HEAD_TOKENS
   const tailExcess = estimateTextWith(TOOLS_TAIL, table) - TOOLS_TAIL_TOKENS
   const header = (text: string): number => {
     if (text === PARALLEL_HEADER) return PARALLEL_HEADER_TOKENS
@@ -76,7 +81,16 @@ export const scaffoldAwareEstimator = (table: HeuristicTable): PromptCounter => 
     if (text.startsWith(CALL_HEADER)) return CALL_HEADER_TOKENS + estimateTextWith(text.slice(CALL_HEADER.length), table)
     return scaffolded(text)
   }
-  return { text: scaffolded, header }
+  // The message as one text, then the sections line by line, each piece from a run of line breaks to the next, with
+  // no per-text constant. A user's text in them (the message, a description, which ends its line) then ends its piece,
+  // so a longer one never costs less: counted as one text, what follows it was priced from the state it left, and a
+  // system message or a description ending in a backslash made the request 2 tokens cheaper. The renderer writes the
+  // namespace's opening and closing lines (a description is a comment, `// `, which cannot be one of them).
+  const sections = (message: string, appended: string): number => {
+    const n = Math.max(1, Math.round((message.length === 0 ? 0 : rawEstimateWith(message, table) - table.nonEmpty) + piecewise(appended, table)))
+    return Math.max(0, n - (appended.includes(TOOLS_HEAD) ? headExcess : 0) - (appended.includes(TOOLS_TAIL) ? tailExcess : 0))
+  }
+  return { text: scaffolded, header, sections }
 
   // The block is tokenized on its own or after a system message's content, never split. A text that completes the
   // namespace's opening or closing line costs at least what it cost one character before, so the discount never
@@ -89,6 +103,20 @@ export const scaffoldAwareEstimator = (table: HeuristicTable): PromptCounter => 
     const before = tail ? text.slice(0, -1) : text.slice(0, head + TOOLS_HEAD.length - 1)
     return Math.max(n, scaffolded(before))
   }
+}
+
+/** The unrounded estimate of `text` counted line by line: each piece from a run of line breaks to the next, no constant. */
+const piecewise = (text: string, table: HeuristicTable): number => {
+  let sum = 0
+  for (let from = 0; from < text.length;) {
+    let i = from
+    while (i < text.length && text.charCodeAt(i) === 10) i++
+    const next = text.indexOf("\n", i)
+    const to = next === -1 ? text.length : next
+    sum += rawEstimateWith(text.slice(from, to), table) - table.nonEmpty
+    from = to
+  }
+  return sum
 }
 
 const estimators: Record<ChatEncoding, PromptCounter> = {
@@ -118,6 +146,7 @@ export const estimateOpenAiChatRequest = (
     model === undefined || request.model !== undefined ? request : { ...request, model },
     estimators[encoding].text,
     options.format === undefined ? {} : { format: options.format },
-    estimators[encoding].header
+    estimators[encoding].header,
+    estimators[encoding].sections
   )
 }

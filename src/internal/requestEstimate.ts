@@ -63,6 +63,8 @@ export interface Rules {
   readonly promptText: (text: string) => number
   /** A turn header of the rendered OpenAI prompt: a role, an author, a recipient (see `countRenderedPrompt`). */
   readonly promptHeader: (text: string) => number
+  /** The message carrying the tools and the response format, with those sections (see `countRenderedPrompt`). */
+  readonly promptSections: ((message: string, sections: string) => number) | undefined
   /** A message as the estimator counts it, framing included. */
   readonly message: (message: Message.Message) => number
   /** A block as the estimator counts it. */
@@ -184,7 +186,7 @@ const openAiChat = (rules: Rules, request: Request.Request, model: string | unde
   const { body, starts } = chatRequestOf(request, provider === "openai-responses")
   // the renderer reads the model from the body (what an image costs, how parallel results are written): the body
   // names the model counted for, so that no part of the count is for the request's own model when another was asked
-  const counted = countChatRequest(model === undefined ? body : { ...body, model }, rules.promptText, renderOptions(model, provider), rules.promptHeader)
+  const counted = countChatRequest(model === undefined ? body : { ...body, model }, rules.promptText, renderOptions(model, provider), rules.promptHeader, rules.promptSections)
   // each input message gets the wire messages written for it
   const messages = new Array<number>(request.messages.length)
   for (let i = 0; i < messages.length; i++) {
