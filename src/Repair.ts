@@ -982,7 +982,13 @@ const repairWith = (
     let at = i + 1
     while (at < messages.length && (messages[at]!.content.length === 0 || messages[at]!.role === role || messages[at]!.role === "system")) at++
     const ids = new Set<string>()
-    for (let k = at; k < messages.length; k++) {
+    let from = at
+    // user messages written while the tools ran, which the loop holds until the results are in, come before them
+    if (role !== "user") {
+      while (from < messages.length && (messages[from]!.role === "user" || messages[from]!.role === "system" || messages[from]!.content.length === 0)) from++
+      if (from < messages.length && messages[from]!.role !== "tool") from = at
+    }
+    for (let k = from; k < messages.length; k++) {
       const m = messages[k]!
       if (m.role === "tool") for (const r of m.content) ids.add(r.toolCallId)
       else if (m.content.length > 0 && m.role !== "system") break
@@ -1937,30 +1943,26 @@ const placeForAnthropic = (
     wire = withoutUnsent(out, anthropicRuns(out)).messages
     last = previousOnWire(wire, out.length)
   }
-  // empty assistant messages at the end add nothing to the message the writer makes of the run
-  let prefill = last
-  while (prefill > 0 && out[prefill]!.content.length === 0 && wire[previousOnWire(wire, prefill)]?.role === "assistant") prefill = previousOnWire(wire, prefill)
-  const final = out[prefill]
-  if (final?.role === "assistant") {
-    // a prefill must not end with whitespace
-    for (let b = final.content.length - 1; b >= 0; b--) {
-      const block = final.content[b]!
-      // a refusal goes as text too
-      if (block._tag !== "Text" && block._tag !== "Refusal") continue
-      const text = block._tag === "Text" ? block.text : block.refusal
-      const trimmed = text.trimEnd()
-      if (trimmed !== text) {
-        log(new TrimmedPrefill({ index: origins[prefill]!, blockIndex: b, original: text }))
-        const content = final.content.slice()
-        content[b] = Block.freeze(block._tag === "Text" ? new Block.TextBlock({ ...block, text: trimmed }) : new Block.RefusalBlock({ ...block, refusal: trimmed }))
-        out[prefill] = withContent(final, content)
-      }
-      break
-    }
-  }
-  // with manual thinking, the assistant turn the request continues must start with thinking: a tool loop in
-  // progress (the results of the last assistant's calls, and maybe the user's words after them, end the
-  // conversation; thinking in the history says thinking is on) or, the setting known, a final assistant message
+  thinkingFirst(out, origins, log, wire, last, setting)
+  // last, on the turn as it now is (moving thinking first may have joined the run, its text now last): a prefill
+  // must not end with whitespace
+  wire = withoutUnsent(out, anthropicRuns(out)).messages
+  trimPrefill(out, origins, log, wire, previousOnWire(wire, out.length))
+}
+
+/**
+ * With manual thinking, the assistant turn the request continues must start with thinking: a tool loop in progress
+ * (the results of the last assistant's calls, and maybe the user's words after them, end the conversation; thinking
+ * in the history says thinking is on) or, the setting known, a final assistant message.
+ */
+const thinkingFirst = (
+  out: Array<Message.Message>,
+  origins: Array<number>,
+  log: (action: RepairAction) => void,
+  wire: ReadonlyArray<Message.Message>,
+  last: number,
+  setting: ReturnType<typeof thinkingSetting>
+): void => {
   if (out[last] === undefined) return
   const endsOnAssistant = wire[last]!.role === "assistant"
   let k = last
@@ -2005,6 +2007,36 @@ const placeForAnthropic = (
   const content = at >= head.content.length ? turn.slice() : head.content.slice()
   const [thinking] = content.splice(at, 1)
   out[start] = withContent(merged, [thinking!, ...content])
+}
+
+/** The final assistant message of the request (the run the writer sends as one, its empty messages aside) without trailing whitespace. */
+const trimPrefill = (
+  out: Array<Message.Message>,
+  origins: Array<number>,
+  log: (action: RepairAction) => void,
+  wire: ReadonlyArray<Message.Message>,
+  last: number
+): void => {
+  // empty assistant messages at the end add nothing to the message the writer makes of the run
+  let prefill = last
+  while (prefill > 0 && out[prefill]!.content.length === 0 && wire[previousOnWire(wire, prefill)]?.role === "assistant") prefill = previousOnWire(wire, prefill)
+  const final = out[prefill]
+  if (final?.role === "assistant") {
+    for (let b = final.content.length - 1; b >= 0; b--) {
+      const block = final.content[b]!
+      // a refusal goes as text too
+      if (block._tag !== "Text" && block._tag !== "Refusal") continue
+      const text = block._tag === "Text" ? block.text : block.refusal
+      const trimmed = text.trimEnd()
+      if (trimmed !== text) {
+        log(new TrimmedPrefill({ index: origins[prefill]!, blockIndex: b, original: text }))
+        const content = final.content.slice()
+        content[b] = Block.freeze(block._tag === "Text" ? new Block.TextBlock({ ...block, text: trimmed }) : new Block.RefusalBlock({ ...block, refusal: trimmed }))
+        out[prefill] = withContent(final, content)
+      }
+      break
+    }
+  }
 }
 
 const anthropicFixes = (options: RepairForOptions | undefined): ProviderFixes => ({
@@ -2070,15 +2102,33 @@ const geminiFixes = (options: RepairForOptions | undefined): ProviderFixes => ({
       insertAll(origins, lead, systemOrigins)
       lead += systems.length
     }
-    // a function-call turn must follow a user turn or function responses (read as the writer sends the messages:
-    // one it sends nothing of is not there)
-    let sent = lead
-    while (sent < out.length && geminiSendsNothing(out[sent]!)) sent++
-    const firstTurn = out[sent]
-    if (firstTurn !== undefined && sendsFunctionCall(firstTurn)) {
-      log(new InsertedUserMessage({ index: origins[sent]!, text: CONTINUE }))
-      out.splice(sent, 0, Message.user(CONTINUE))
-      origins.splice(sent, 0, origins[sent]!)
+    // a function-call turn must follow a user turn or function responses, read as the writer sends the messages: one
+    // it sends nothing of is not there (the first turn, or one after a model turn with another provider's data alone
+    // between them, which the main loop reads as a user message)
+    const unasked: Array<number> = []
+    let prev: Message.Message | undefined
+    for (let k = lead; k < out.length; k++) {
+      const m = out[k]!
+      if (m.role === "system" || geminiSendsNothing(m)) continue
+      if (sendsFunctionCall(m) && !(prev !== undefined && (prev.role === "user" || prev.role === "tool"))) unasked.push(k)
+      prev = m
+    }
+    if (unasked.length > 0) {
+      for (const k of unasked) log(new InsertedUserMessage({ index: origins[k]!, text: CONTINUE }))
+      const messages = out.slice()
+      const from = origins.slice()
+      out.length = 0
+      origins.length = 0
+      let next = 0
+      for (let k = 0; k < messages.length; k++) {
+        if (unasked[next] === k) {
+          out.push(Message.user(CONTINUE))
+          origins.push(from[k]!)
+          next++
+        }
+        out.push(messages[k]!)
+        origins.push(from[k]!)
+      }
     }
     // Gemini 3 signatures: the first function call of each step of the current turn needs one (as validation reads it:
     // a call the provider ran is none)
@@ -2505,8 +2555,9 @@ const whyNot = (issue: Issue): string => {
  *   (`UnsupportedMediaType`) is left as it is (`CannotRepair`): the file is
  *   the caller's to convert or leave out.
  * - Gemini: system messages after the start are moved to the start; a
- *   function-call turn with no user turn before it gets a user message
- *   ("Continue."); in the current turn, the first call of each step without a
+ *   function-call turn that follows neither a user turn nor function
+ *   responses, as the writer sends them, gets a user message ("Continue.");
+ *   in the current turn, the first call of each step without a
  *   thought signature gets the one Gemini documents for calls it did not
  *   produce.
  * - OpenAI Responses: reasoning items with no output after them, and (with

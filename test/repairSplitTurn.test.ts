@@ -4,7 +4,7 @@
  * answer the earlier calls "interrupted" and remove their real results as orphans.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Arbitrary, Effect, Exit } from "effect"
+import { Arbitrary, Effect, Exit, Schema } from "effect"
 import { Block, Conversation, Message, Repair } from "../src/index.js"
 import { Gemini } from "../src/providers/index.js"
 import * as Arb from "./arbitraries.js"
@@ -137,7 +137,95 @@ const splitConversation = Arb.validConversation.pipe(
   })
 )
 
+describe("repair: a split turn and a user message written while its tools ran", () => {
+  // Each repair alone kept the results; together, the user message before the results hid them from the look-ahead
+  // that joins the turn, so the first call was answered "interrupted" and its real result removed as an orphan.
+  const x = [
+    Message.user("Read a.txt and b.txt"),
+    Message.assistant([Block.toolCall("a", "read_file", { path: "a.txt" })]),
+    Message.assistant([Block.toolCall("b", "read_file", { path: "b.txt" })]),
+    Message.user("also check c.txt later"),
+    Message.toolResultMessage("a", "read_file", "contents of a"),
+    Message.toolResultMessage("b", "read_file", "contents of b")
+  ]
+  const user = x[3]!
+
+  it("the turn is joined, the user message goes after the results, and both results are kept", () => {
+    const r = Repair.repair(x)
+    expect(tags(r)).toEqual(["MergedConsecutive", "MovedUserMessage"])
+    expect(r.messages.map((m) => m.role)).toEqual(["user", "assistant", "tool", "tool", "user"])
+    expect(results(r.messages)).toEqual(results(x))
+    for (const provider of ["openai-chat", "openai-responses", "gemini", "anthropic"] as const) {
+      const p = value(Repair.repairFor(provider)(x))
+      expect(tags(p).filter((t) => t === "InsertedMissingResult" || t === "RemovedOrphanResult")).toEqual([])
+      expect(results(p.messages)).toEqual(results(x))
+      expect(Conversation.issuesFor(provider, p.messages)).toEqual([])
+    }
+  })
+
+  it("the same with a user message of blank text or of another provider's data", () => {
+    for (const between of [Message.user("  "), Message.user([Block.providerData("anthropic", { type: "container_upload", file_id: "f" })])]) {
+      const y = x.map((m) => (m === user ? between : m))
+      for (const provider of ["openai-chat", "openai-responses", "gemini"] as const) {
+        const p = Effect.runSyncExit(Repair.repairFor(provider)(y))
+        if (Exit.isSuccess(p)) expect(tags(p.value).filter((t) => t === "InsertedMissingResult" || t === "RemovedOrphanResult")).toEqual([])
+      }
+      expect(results(Repair.repair(y).messages)).toEqual(results(x))
+    }
+  })
+
+  it("a user message with no result after it still ends the turn: the calls are interrupted", () => {
+    const r = Repair.repair([...x.slice(0, 4), Message.assistant("I could not read them.")])
+    expect(tags(r)).toContain("InsertedMissingResult")
+  })
+})
+
+/** The split conversation with a user message (and sometimes a system message) after the first split turn, before its results. */
+const splitWithUser = Arb.validConversation.pipe(
+  Arbitrary.flatMap((x) =>
+    Arbitrary.schema(Schema.Tuple([Schema.Literals(["hold on", "also check Bergen", "稍等"]), Schema.Literals(["alone", "system before", "system after"])])).pipe(
+      Arbitrary.map(([text, shape]) => {
+        const out: Array<Message.Message> = []
+        let put = false
+        for (const m of x) {
+          const calls = m.role === "assistant" ? m.content.flatMap((b, k) => (b._tag === "ToolCall" && b.providerExecuted !== true ? [k] : [])) : []
+          if (m.role !== "assistant" || calls.length < 2 || put) {
+            out.push(m)
+            continue
+          }
+          const cuts = [0, ...calls.slice(1), m.content.length]
+          for (let k = 0; k + 1 < cuts.length; k++) out.push(Message.assistant(m.content.slice(cuts[k], cuts[k + 1])))
+          const system = Message.system("Answer in one line.")
+          out.push(...(shape === "alone" ? [Message.user(text)] : shape === "system before" ? [system, Message.user(text)] : [Message.user(text), system]))
+          put = true
+        }
+        return { x, out }
+      })
+    )
+  )
+)
+
 describe("repair: split turns, property", () => {
+  it.prop(
+    "a split turn with a user message written before its results keeps every result",
+    [splitWithUser],
+    ([{ out, x }]) => {
+      const r = Repair.repair(out)
+      expect(tags(r).filter((t) => t === "InsertedMissingResult" || t === "RemovedOrphanResult")).toEqual([])
+      expect(results(r.messages)).toEqual(results(x))
+      expect(Conversation.issuesOf(r.messages)).toEqual([])
+      expect(Repair.repair(r.messages).actions).toEqual([])
+      for (const provider of ["openai-chat", "gemini", "anthropic"] as const) {
+        const p = Effect.runSyncExit(Repair.repairFor(provider)(out))
+        if (Exit.isSuccess(p)) {
+          expect(tags(p.value).filter((t) => t === "InsertedMissingResult" || t === "RemovedOrphanResult")).toEqual([])
+          expect(Conversation.issuesFor(provider, p.value.messages)).toEqual([])
+        }
+      }
+    },
+    { arbitrary: { runs: 300 }, timeout: 60_000 }
+  )
+
   it.prop(
     "a valid conversation with its parallel calls split one per message repairs back to it, every result kept",
     [splitConversation],
