@@ -62,3 +62,22 @@ export const chatNamedToolChoice = (name: string, custom: boolean): Schema.Json 
  */
 export const chatParticipantName = (name: string | undefined): string | undefined =>
   name === undefined || name === "" ? undefined : name.replace(/[^a-zA-Z0-9_-]/g, "_")
+
+/**
+ * The `input_audio` format Chat Completions takes for an audio file's bare
+ * media type (wav or mp3), or `undefined` for one it does not: the writer
+ * leaves that file out, and the estimate does too.
+ */
+export const chatAudioFormat = (mediaType: string): "wav" | "mp3" | undefined => {
+  switch (mediaType) {
+    case "audio/wav":
+    case "audio/x-wav":
+    case "audio/wave":
+      return "wav"
+    case "audio/mpeg":
+    case "audio/mp3":
+      return "mp3"
+    default:
+      return undefined
+  }
+}

@@ -14,14 +14,15 @@ import type { Schema } from "effect"
 import * as Block from "../Block.js"
 import type * as Message from "../Message.js"
 import type * as Request from "../Request.js"
-import { chatNamedToolChoice, chatParticipantName, chatResponseFormat } from "./chatRequestFields.js"
+import { chatAudioFormat, chatNamedToolChoice, chatParticipantName, chatResponseFormat } from "./chatRequestFields.js"
 import { audioSecondsOfSource } from "./audio.js"
 import { imageSizeOfBase64 } from "./imageSize.js"
 import { isImageType } from "./anthropicFiles.js"
 import { bareMediaType } from "./mediaType.js"
 import { openAiTakesUrl } from "./fileUrls.js"
 import { inputFileDetailOf } from "./imageDetail.js"
-import { isPdf, pdfFactsOfSource } from "./pdf.js"
+import { base64DataUrlParts } from "./dataUrl.js"
+import { isPdf, type PdfFacts, pdfFactsOfSource } from "./pdf.js"
 import { asStoredCall, type ChatMessageLike, type ChatRequestLike, withCall, withMeasured } from "./openAiChatPrompt.js"
 import { keptToolSettings } from "./toolSettings.js"
 import { hintKey, OPENAI_CHAT_HINTS, wireFieldsOf } from "./hint.js"
@@ -59,13 +60,21 @@ const joined = (blocks: ReadonlyArray<Block.TextBlock>): string => {
  * parts the prompt does not read. An image's pixel size, when its data is
  * inline, is measured here (the renderer prices it by size; the adapter's
  * data URL is not built just to be measured), with its detail; a URL is
- * passed as is, and an image at a URL OpenAI cannot take (`openAiTakesUrl`)
- * is left out, as the adapter leaves it out. What was measured goes beside the part (`withMeasured`),
- * where no field of a request body can stand for it.
+ * passed as is. What the adapter leaves out is left out here too: an image
+ * at a URL OpenAI cannot take (`openAiTakesUrl`), audio other than base64
+ * wav or mp3 on Chat Completions and any audio not sent as a file on the
+ * Responses API (which has no audio part), a file at a URL Chat Completions
+ * does not fetch. What was measured goes beside the part (`withMeasured`),
+ * where no field of a request body can stand for it. A file at a base64
+ * `data:` URL goes as that URL, so the type the URL declares says whether it
+ * is a PDF, as it does for the API.
  */
 const filePart = (file: Block.FileBlock, responses: boolean): Obj | undefined => {
   const source = file.source
-  if (isImageType(file.mediaType)) {
+  const bare = bareMediaType(file.mediaType)
+  // a Responses input_file read as an image or audio goes back as one
+  const asFile = responses && file.providerOptions?.["openai-responses"]?.[hintKey("part")] === "input_file"
+  if (isImageType(file.mediaType) && !asFile) {
     const detail = file.detail === undefined ? {} : { detail: file.detail }
     switch (source._tag) {
       case "Base64": {
@@ -80,15 +89,23 @@ const filePart = (file: Block.FileBlock, responses: boolean): Obj | undefined =>
         return undefined
     }
   }
-  if (bareMediaType(file.mediaType).startsWith("audio/")) {
+  if (bare.startsWith("audio/") && !asFile) {
+    if (responses || source._tag !== "Base64" || chatAudioFormat(bare) === undefined) return undefined
     // audio the request holds is priced by its duration, measured here (see `audioPartSeconds`)
     const seconds = audioSecondsOfSource(source)
     return seconds === undefined ? { type: "input_audio" } : withMeasured({ type: "input_audio" }, { seconds })
   }
   if (source._tag === "Text") return text(source.text)
-  // a PDF the request holds is priced by its pages and text, read here as an image is measured (see `pdfPartFacts`), and on
-  // the Responses API at the detail its page images are read at, which the adapter sends (Chat's file part has none)
-  const pdf = isPdf(file) ? pdfFactsOfSource(source) : undefined
+  let pdf: PdfFacts | undefined
+  if (source._tag === "Url") {
+    const dataUrl = base64DataUrlParts(source.url)
+    if (dataUrl === undefined && (!responses || !openAiTakesUrl(source.url))) return undefined
+    if (dataUrl !== undefined && bareMediaType(dataUrl.mediaType) === "application/pdf") pdf = pdfFactsOfSource(source)
+  } else if (isPdf(file)) {
+    // a PDF the request holds is priced by its pages and text, read here as an image is measured (see `pdfPartFacts`),
+    // and on the Responses API at the detail its page images are read at, which the adapter sends (Chat's file part has none)
+    pdf = pdfFactsOfSource(source)
+  }
   const detail = inputFileDetailOf(file.detail)
   const part = responses ? { type: "input_file", ...(detail === undefined ? {} : { detail }) } : { type: "file" }
   return pdf === undefined ? part : withMeasured(part, { pdf })
@@ -120,7 +137,13 @@ const user = (m: Message.UserMessage, responses: boolean): ChatMessageLike => {
   return { role: "user", content: parts, ...name }
 }
 
-const assistant = (m: Message.AssistantMessage, responses: boolean): ChatMessageLike => {
+/**
+ * The ids of the calls written as the deprecated single `function_call`: their results go as role "function"
+ * messages, as the writer sends them (`legacyCalls` there).
+ */
+type LegacyCalls = Set<string>
+
+const assistant = (m: Message.AssistantMessage, responses: boolean, legacy: LegacyCalls): ChatMessageLike => {
   const said: Array<Schema.Json> = []
   let last: string | undefined
   let texts = 0
@@ -155,6 +178,7 @@ const assistant = (m: Message.AssistantMessage, responses: boolean): ChatMessage
         const type = own(block)?.["type"]
         if (type === "function_call" && functionCall === undefined) {
           functionCall = withCall({ name: block.name, arguments: Block.argsText(block) }, block)
+          if (!responses) legacy.add(block.id)
         } else {
           // a custom call has no `function`: the prompt renders it with an empty name
           // the function noted with its block: the prompt takes the arguments compacted from the block's own reading
@@ -213,12 +237,12 @@ const resultContent = (result: Block.ToolResultBlock, responses: boolean): strin
   return parts
 }
 
-const tool = (m: Message.ToolMessage, out: Array<ChatMessageLike>, responses: boolean): void => {
+const tool = (m: Message.ToolMessage, out: Array<ChatMessageLike>, responses: boolean, legacy: LegacyCalls): void => {
   const messageName = own(m)?.["name"]
   for (const result of m.content) {
     const extras = own(result)
     const named = extras?.["name"] ?? messageName
-    if (extras?.["role"] === "function") {
+    if (extras?.["role"] === "function" || legacy.has(result.toolCallId)) {
       const content = resultContent(result, responses)
       out.push({ role: "function", name: result.toolName, content: typeof content === "string" ? content : Block.resultContentText(result.content) })
     } else {
@@ -252,6 +276,7 @@ export const chatRequestOf = (request: Request.Request, responses = false): { re
   if (request.model !== undefined) body["model"] = request.model
   const messages: Array<ChatMessageLike> = []
   const starts: Array<number> = []
+  const legacyCalls: LegacyCalls = new Set()
   for (const m of request.messages) {
     starts.push(messages.length)
     switch (m.role) {
@@ -265,7 +290,7 @@ export const chatRequestOf = (request: Request.Request, responses = false): { re
         break
       }
       case "assistant": {
-        const written = assistant(m, responses)
+        const written = assistant(m, responses, legacyCalls)
         const empty = m.content.length > 0 &&
           (written.content === null || written.content === undefined || (Array.isArray(written.content) && written.content.length === 0)) &&
           written.tool_calls === undefined && written.function_call === undefined &&
@@ -280,7 +305,7 @@ export const chatRequestOf = (request: Request.Request, responses = false): { re
         break
       }
       case "tool":
-        tool(m, messages, responses)
+        tool(m, messages, responses, legacyCalls)
         break
       default:
         return Block.absurd(m)

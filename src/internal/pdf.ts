@@ -32,6 +32,7 @@ import { Unzlib, unzlibSync } from "fflate"
 import type * as Block from "../Block.js"
 import { binaryOfBytes, decodeBase64Binary } from "./base64.js"
 import { readInlineOnce } from "./inlineData.js"
+import { bareMediaType } from "./mediaType.js"
 import { anthropicImageTokens, geminiImageTokens, type ImageSize, openAiImagePartTokens } from "./imageSize.js"
 import { gpt5Minor } from "./openAiModels.js"
 
@@ -854,8 +855,11 @@ const pagesOfPdf = (bytes: string): number => pdfPageCountOfBinary(bytes) ?? Mat
  */
 export const pdfPagesOfSource: (source: Block.FileSource) => number | undefined = readInlineOnce(pdfPagesOfBase64)
 
-/** Whether a file is a PDF by its media type (any case, parameters allowed). */
-export const isPdf = (file: Block.FileBlock): boolean => /^application\/pdf\s*(;|$)/i.test(file.mediaType)
+/**
+ * Whether a file is a PDF by its media type (any case, parameters and blanks around it allowed, as the writers read
+ * a media type: " application/pdf" goes out as a PDF, and was priced as an opaque file, a 20-page one 170 times under).
+ */
+export const isPdf = (file: Block.FileBlock): boolean => bareMediaType(file.mediaType) === "application/pdf"
 
 /**
  * What a page costs when no provider is known: an image of the page as Claude

@@ -100,7 +100,7 @@ import {
 } from "./Conversion.js"
 import { hasNonBase64Char, standardBase64 } from "../internal/base64.js"
 import { imageDetailOf } from "../internal/imageDetail.js"
-import { chatNamedToolChoice, chatParticipantName, chatResponseFormat } from "../internal/chatRequestFields.js"
+import { chatAudioFormat, chatNamedToolChoice, chatParticipantName, chatResponseFormat } from "../internal/chatRequestFields.js"
 import * as A from "./internal/adapter.js"
 import { show } from "./internal/core.js"
 import { messageText, preview, quote } from "../internal/preview.js"
@@ -185,20 +185,6 @@ const textContent = (
   return parts
 }
 
-const audioFormat = (mediaType: string): "wav" | "mp3" | undefined => {
-  switch (mediaType) {
-    case "audio/wav":
-    case "audio/x-wav":
-    case "audio/wave":
-      return "wav"
-    case "audio/mpeg":
-    case "audio/mp3":
-      return "mp3"
-    default:
-      return undefined
-  }
-}
-
 /** Settings of a file that only Anthropic documents have. */
 const documentSettings = (ctx: A.Ctx, file: Block.FileBlock, index: number, blockIndex: number, keepsFilename: boolean): void => {
   const lost: Array<string> = []
@@ -272,7 +258,7 @@ const filePart = (ctx: A.Ctx, file: Block.FileBlock, index: number, blockIndex: 
     }
   }
   if (bare.startsWith("audio/")) {
-    const format = audioFormat(bare)
+    const format = chatAudioFormat(bare)
     if (source._tag !== "Base64" || format === undefined) {
       A.dropped(ctx, index, blockIndex, `${messageText(media)} audio${source._tag === "Base64" ? "" : ` by ${source._tag}`}`, "Chat Completions takes audio as base64 wav or mp3 data")
       return undefined
