@@ -51,6 +51,27 @@ describe("another provider's settings", () => {
       ])
       expect((yield* OpenAiChat.toRequest(chat.value)).warnings).toEqual([])
     }))
+
+  it.effect("how many answers, their log probabilities and their wordiness are reported too, unless at the default", () =>
+    Effect.gen(function*() {
+      const chat = yield* OpenAiChat.fromRequest({ model: "gpt-5", messages: [{ role: "user", content: "hi" }], n: 3, logprobs: true, top_logprobs: 5, verbosity: "low" })
+      for (const written of [yield* Anthropic.toRequest(chat.value), yield* Gemini.toRequest(chat.value)]) {
+        expect(dropped(written.warnings).map((w) => w.split(" was left out")[0])).toEqual([
+          "openai-chat's n 3",
+          "openai-chat's logprobs true",
+          "openai-chat's top_logprobs 5",
+          "openai-chat's verbosity \"low\""
+        ])
+      }
+      expect((yield* OpenAiChat.toRequest(chat.value)).warnings).toEqual([])
+      const defaults = yield* OpenAiChat.fromRequest({ model: "gpt-5", messages: [{ role: "user", content: "hi" }], n: 1, logprobs: false })
+      expect(dropped((yield* Anthropic.toRequest(defaults.value)).warnings)).toEqual([])
+      const gemini = Request.make([Message.user("hi")], { providerOptions: { gemini: { generationConfig: { candidateCount: 2, responseLogprobs: true } } } })
+      expect(dropped((yield* OpenAiChat.toRequest(gemini)).warnings).map((w) => w.split(" was left out")[0])).toEqual([
+        "gemini's generationConfig.candidateCount 2",
+        "gemini's generationConfig.responseLogprobs true"
+      ])
+    }))
 })
 
 describe("tool settings without the tools they refer to", () => {

@@ -477,11 +477,20 @@ const foreignToolChoice: Readonly<Record<string, string>> = { "openai-chat": "to
 
 /** The sampling, stopping and thinking settings of each provider that another provider's request is reported without. */
 const samplingSettings: { readonly [provider: string]: ReadonlyArray<string> } = {
-  "openai-chat": ["temperature", "top_p", "stop", "seed", "frequency_penalty", "presence_penalty", "logit_bias", "reasoning_effort"],
-  "openai-responses": ["temperature", "top_p", "reasoning"],
+  "openai-chat": [
+    "temperature", "top_p", "stop", "seed", "frequency_penalty", "presence_penalty", "logit_bias", "reasoning_effort",
+    "n", "logprobs", "top_logprobs", "verbosity"
+  ],
+  "openai-responses": ["temperature", "top_p", "reasoning", "top_logprobs"],
   anthropic: ["temperature", "top_p", "top_k", "stop_sequences", "thinking"],
-  gemini: ["temperature", "topP", "topK", "stopSequences", "seed", "presencePenalty", "frequencyPenalty", "thinkingConfig"]
+  gemini: [
+    "temperature", "topP", "topK", "stopSequences", "seed", "presencePenalty", "frequencyPenalty", "thinkingConfig",
+    "candidateCount", "responseLogprobs", "logprobs"
+  ]
 }
+
+/** A setting at the value every provider runs with when it is not given (one answer, no log probabilities): not reported. */
+const isDefaultSetting = (name: string, value: unknown): boolean => value === false || ((name === "n" || name === "candidateCount") && value === 1)
 
 /**
  * Reports the settings of another provider that change what the model may
@@ -551,7 +560,7 @@ export const droppedForeignSettings = (
     const source = provider === "gemini" ? (isObj(generation) ? generation : undefined) : own
     for (const name of samplingSettings[provider] ?? []) {
       const value = source?.[name]
-      if (value === undefined || value === null) continue
+      if (value === undefined || value === null || isDefaultSetting(name, value)) continue
       dropped(
         ctx,
         undefined,
