@@ -49,9 +49,10 @@ const NON_ANTHROPIC_FORMATS = ["openai-chat", "openai-responses", "gemini"] as c
 
 /**
  * Whether the Anthropic adapter writes a provider-executed call or result as a server tool block of its own: it was
- * read from Anthropic, or no other format claims it (another's goes unsent).
+ * read from Anthropic, or no other format claims it (another's goes unsent). The writer's own rule, which validation
+ * and the estimate read here too.
  */
-const isAnthropicServerBlock = (block: Block.ToolCallBlock | Block.ToolResultBlock): boolean => {
+export const isAnthropicServerBlock = (block: Block.ToolCallBlock | Block.ToolResultBlock): boolean => {
   const options = block.providerOptions
   if (options?.["anthropic"] !== undefined) return true
   if (block.itemId !== undefined) return false

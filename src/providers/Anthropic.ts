@@ -84,6 +84,7 @@
 import { Effect, type Schema, type Stream } from "effect"
 import * as Block from "../Block.js"
 import { anthropicImageType, decodeBase64Text, isDocumentByReference, isImageType } from "../internal/anthropicFiles.js"
+import { isAnthropicServerBlock } from "../internal/anthropicSent.js"
 import { inlineFileOf } from "../internal/dataUrlFile.js"
 import { ANTHROPIC_IMAGE_TYPES, bareMediaType } from "../internal/mediaType.js"
 import { ANTHROPIC_URLS, isFetchable } from "../internal/fileUrls.js"
@@ -205,22 +206,6 @@ const OUTPUT_FORMAT_FIELD = "outputFormatField"
  * reads too (`ANTHROPIC_HINTS`), so that any other `$` key, which is written as a field, is reported there.
  */
 const hints: ReadonlySet<string> = ANTHROPIC_HINTS
-
-/** The wire formats whose adapters mark the blocks they read with their own provider options. */
-const OTHER_FORMATS = ["openai-chat", "openai-responses", "gemini"] as const
-
-/**
- * Whether a provider-executed call or result may be written as an Anthropic
- * server tool block: it was read from Anthropic (its options say so), or no
- * other format claims it (a block built by hand, or by effect/ai).
- */
-const isAnthropicServerBlock = (block: Block.ToolCallBlock | Block.ToolResultBlock): boolean => {
-  const options = block.providerOptions
-  if (options?.[key] !== undefined) return true
-  if (block.itemId !== undefined) return false // an OpenAI Responses output item
-  for (const other of OTHER_FORMATS) if (options?.[other] !== undefined) return false
-  return true
-}
 
 /** Whether a text block can be sent as a plain string. */
 const isPlain = (block: Block.TextBlock): boolean => !hasExtras(block) && block.citations === undefined
