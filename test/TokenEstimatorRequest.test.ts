@@ -687,7 +687,8 @@ describe("estimateRequest for Gemini and OpenAI Responses", () => {
   })
 
   it("Responses counts the reasoning of the current turn only", () => {
-    const reasoning = Block.thinking("", undefined, { encryptedContent: "A".repeat(1600) })
+    // (a reasoning item as the writer sends it: thinking with its item's id; without one it is left out, and not priced)
+    const reasoning = Block.thinking("", undefined, { encryptedContent: "A".repeat(1600), itemId: "rs_1" })
     const earlier = Message.assistant([reasoning, Block.text("Done.")])
     const current = Message.assistant([reasoning, Block.toolCall("c1", "get_weather", { city: "Oslo" })])
     const request = Request.make([Message.user("a"), earlier, Message.user("b"), current, Message.tool(Block.toolResult("c1", "get_weather", "12°C"))])

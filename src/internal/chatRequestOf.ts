@@ -17,11 +17,12 @@ import type * as Request from "../Request.js"
 import { chatAudioFormat, chatNamedToolChoice, chatParticipantName, chatResponseFormat } from "./chatRequestFields.js"
 import { audioSecondsOfSource } from "./audio.js"
 import { imageSizeOfBase64 } from "./imageSize.js"
-import { isImageType } from "./anthropicFiles.js"
-import { bareMediaType } from "./mediaType.js"
+import { decodeBase64Text, isImageType } from "./anthropicFiles.js"
+import { bareMediaType, isTextDocument } from "./mediaType.js"
 import { openAiTakesUrl } from "./fileUrls.js"
 import { inputFileDetailOf } from "./imageDetail.js"
 import { base64DataUrlParts } from "./dataUrl.js"
+import { inlineFileOf } from "./dataUrlFile.js"
 import { isPdf, type PdfFacts, pdfFactsOfSource } from "./pdf.js"
 import { asStoredCall, type ChatMessageLike, type ChatRequestLike, withCall, withMeasured } from "./openAiChatPrompt.js"
 import { keptToolSettings } from "./toolSettings.js"
@@ -43,6 +44,28 @@ const nameOf = (m: Message.SystemMessage | Message.UserMessage | Message.Assista
 }
 
 const text = (t: string): Obj => ({ type: "text", text: t })
+
+const RESPONSES = "openai-responses"
+
+/**
+ * An input item of the Responses API's own, as the writer sends it (verbatim), for the prompt: one with a text (an
+ * `input_text` or `output_text` part) as it is, a `message` item by its parts' texts, any other by its JSON text; a
+ * reasoning item is left to the reasoning the estimate prices apart.
+ */
+const responsesItem = (data: Schema.Json): Schema.Json | undefined => {
+  if (typeof data !== "object" || data === null || Array.isArray(data)) return text(JSON.stringify(data))
+  const item = data as Obj
+  if (item["type"] === "reasoning") return undefined
+  if (typeof item["text"] === "string") return item
+  const content = item["content"]
+  if (item["type"] === "message" && Array.isArray(content)) {
+    let said = ""
+    for (const part of content) if (typeof part === "object" && part !== null && !Array.isArray(part) && typeof (part as Obj)["text"] === "string") said += (part as Obj)["text"]
+    return text(said)
+  }
+  return text(JSON.stringify(data))
+}
+
 
 /** Whether a body field holds a non-empty list (of tools or functions), as written or kept. */
 const hasList = (field: unknown): boolean => Array.isArray(field) && field.length > 0
@@ -85,8 +108,13 @@ const filePart = (file: Block.FileBlock, responses: boolean): Obj | undefined =>
       case "Url":
         // one OpenAI cannot take is left out, as the adapter leaves it out
         return openAiTakesUrl(source.url) ? { type: "image_url", image_url: { url: source.url, ...detail } } : undefined
-      default:
+      case "FileId":
+        // the Responses API takes an input_image by file id (its size unknown here); Chat Completions leaves it out
+        return responses ? { type: "input_image", ...detail } : undefined
+      case "Text":
         return undefined
+      default:
+        return Block.absurd(source)
     }
   }
   if (bare.startsWith("audio/") && !asFile) {
@@ -96,6 +124,13 @@ const filePart = (file: Block.FileBlock, responses: boolean): Obj | undefined =>
     return seconds === undefined ? { type: "input_audio" } : withMeasured({ type: "input_audio" }, { seconds })
   }
   if (source._tag === "Text") return text(source.text)
+  // a text document sent as data (a base64 file part; the Responses writer makes one of a document given as text too)
+  // is read by its text
+  const inline = inlineFileOf(file) ?? file
+  if (inline.source._tag === "Base64" && isTextDocument(inline.mediaType)) {
+    const decoded = decodeBase64Text(inline.source.data)
+    if (decoded !== undefined) return text(decoded)
+  }
   let pdf: PdfFacts | undefined
   if (source._tag === "Url") {
     const dataUrl = base64DataUrlParts(source.url)
@@ -128,7 +163,11 @@ const user = (m: Message.UserMessage, responses: boolean): ChatMessageLike => {
         break
       }
       case "ProviderData":
-        if (block.provider === KEY) parts.push(block.data)
+        if (block.provider === KEY && !responses) parts.push(block.data)
+        else if (block.provider === RESPONSES && responses) {
+          const item = responsesItem(block.data)
+          if (item !== undefined) parts.push(item)
+        }
         break
       default:
         return Block.absurd(block)
@@ -162,17 +201,26 @@ const assistant = (m: Message.AssistantMessage, responses: boolean, legacy: Lega
         if (own(block) !== undefined) parts = true
         break
       case "Refusal":
+        if (responses) {
+          // the Responses writer sends a refusal as the assistant's text
+          said.push(text(block.refusal))
+          last = block.refusal
+          texts++
+          break
+        }
         if (own(block) === undefined) fieldRefusal ??= said.length
         said.push({ type: "refusal", refusal: block.refusal })
         refusals++
         if (own(block) !== undefined) parts = true
         break
-      case "ProviderData":
-        if (block.provider === KEY) {
-          said.push(block.data)
+      case "ProviderData": {
+        const item = block.provider === KEY && !responses ? block.data : block.provider === RESPONSES && responses ? responsesItem(block.data) : undefined
+        if (item !== undefined) {
+          said.push(item)
           parts = true
         }
         break
+      }
       case "ToolCall": {
         if (block.providerExecuted === true) break
         const type = own(block)?.["type"]
@@ -290,6 +338,8 @@ export const chatRequestOf = (request: Request.Request, responses = false): { re
         break
       }
       case "assistant": {
+        // (the Responses writer makes no item of an assistant message without content)
+        if (responses && m.content.length === 0) break
         const written = assistant(m, responses, legacyCalls)
         const empty = m.content.length > 0 &&
           (written.content === null || written.content === undefined || (Array.isArray(written.content) && written.content.length === 0)) &&

@@ -21,3 +21,12 @@ export const bareMediaType = (mediaType: string): string => {
   const semicolon = mediaType.indexOf(";")
   return (semicolon === -1 ? mediaType : mediaType.slice(0, semicolon)).trim().toLowerCase()
 }
+
+/**
+ * Whether a media type is a text document's: `text/*`, or JSON, XML, YAML, CSV, JavaScript, shell, SQL or TOML
+ * (suffixes such as `+json` included), which a reader takes as text.
+ */
+export const isTextDocument = (mediaType: string): boolean => {
+  const bare = bareMediaType(mediaType)
+  return bare.startsWith("text/") || /^application\/([\w.+-]*\+)?(json|xml|yaml|x-yaml|csv|javascript|x-sh|sql|toml)$/.test(bare)
+}

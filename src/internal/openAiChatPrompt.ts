@@ -91,6 +91,8 @@ import { absurd } from "effect/Function"
 import { type ImageSize, imageSizeOfDataUrl, openAiImagePartTokens } from "./imageSize.js"
 import { audioSecondsOfBase64, audioTokens, OPENAI_AUDIO_TOKENS_PER_SECOND } from "./audio.js"
 import { base64DataUrlParts } from "./dataUrl.js"
+import { decodeBase64Text } from "./anthropicFiles.js"
+import { isTextDocument } from "./mediaType.js"
 import type { Schema } from "effect"
 import { depthError, stringify } from "./json.js"
 import { isRecord, mapSubschemas, OMIT } from "./jsonSchema.js"
@@ -467,6 +469,14 @@ const filePartTokens = (part: { readonly [key: string]: unknown }, model: string
   return part["type"] === "input_file" ? openAiResponsesPdfTokens(pdf, bare, part["detail"]) : openAiChatPdfTokens(pdf, bare)
 }
 
+/** The text of the text document a file part holds as a base64 `data:` URL (`isTextDocument`), or `undefined`. */
+const textOfFilePart = (part: { readonly [key: string]: unknown }): string | undefined => {
+  const file = isRecord(part["file"]) ? part["file"] : part
+  const data = file["file_data"]
+  const parts = typeof data === "string" ? base64DataUrlParts(data) : undefined
+  return parts === undefined || !isTextDocument(parts.mediaType) ? undefined : decodeBase64Text((data as string).slice(parts.dataStart))
+}
+
 /** The pages and text of the PDF a file part holds inline, or `undefined`. */
 const pdfPartFacts = (part: { readonly [key: string]: unknown }): PdfFacts | undefined => {
   const given = measured.get(part)?.pdf
@@ -503,7 +513,12 @@ const contentOf = (content: unknown, model: string | undefined): { readonly text
       if (typeof part["text"] === "string") text += part["text"]
       else if (typeof part["refusal"] === "string") text += part["refusal"]
       else if (part["type"] === "image_url" || part["type"] === "input_image") extra += imagePartTokens(part, model)
-      else if (part["type"] === "file" || part["type"] === "input_file") extra += filePartTokens(part, model)
+      else if (part["type"] === "file" || part["type"] === "input_file") {
+        // a text document given as data is read by its text
+        const document = textOfFilePart(part)
+        if (document !== undefined) text += document
+        else extra += filePartTokens(part, model)
+      }
       else if (part["type"] === "input_audio") extra += audioPartTokens(part)
     }
   }

@@ -32,6 +32,7 @@ import type { Schema } from "effect"
 import * as Block from "../Block.js"
 import type * as Message from "../Message.js"
 import { anthropicLeavesOut, isImageType } from "./anthropicFiles.js"
+import { anthropicSent } from "./anthropicSent.js"
 import { inlineFileOf } from "./dataUrlFile.js"
 import { geminiTakesUrl } from "./fileUrls.js"
 import { keptToolSettings } from "./toolSettings.js"
@@ -39,6 +40,7 @@ import type { Provider } from "../Provider.js"
 import type * as Request from "../Request.js"
 import type { RequestEstimate } from "../TokenEstimator.js"
 import { chatRequestOf, isProviderTool } from "./chatRequestOf.js"
+import { isReasoningItem } from "./responsesItems.js"
 import {
   anthropicImageTokens,
   anthropicUnknownSizeImageTokens,
@@ -158,6 +160,23 @@ const dataUrlsInline = (rules: Rules, price: FilePrice): FilePrice => (file) => 
   return inline === undefined ? price(file) : price(inline) ?? rules.block(inline)
 }
 
+/**
+ * `price` as a writer that sends a file given as text as a text file prices it (Gemini: base64 text/plain data): by
+ * its text, whatever its type says (an SVG image given as text was priced as an image, 4 times under at 18k
+ * characters).
+ */
+const asText = (rules: Rules, price: FilePrice): FilePrice => (file) => (file.source._tag === "Text" ? rules.text(file.source.text) : price(file))
+
+/**
+ * `price` with a document's title and context, which the Anthropic writer sends beside it (an image has neither:
+ * the writer leaves them out).
+ */
+const withDocumentFields = (rules: Rules, price: FilePrice): FilePrice => (file) => {
+  const p = price(file)
+  if (p === 0 || isImage(file) || (file.title === undefined && file.context === undefined)) return p
+  return (p ?? rules.block(file)) + (file.title === undefined ? 0 : rules.text(file.title)) + (file.context === undefined ? 0 : rules.text(file.context))
+}
+
 /** A PDF's pages at `perPage` each, when the request holds the file; `undefined` for any other file. */
 const pdfPrice = (file: Block.FileBlock, perPage: number): number | undefined => {
   if (!isPdf(file)) return undefined
@@ -206,12 +225,17 @@ const jsonItems = (rules: Rules, items: unknown): number => {
   return s
 }
 
-/** The index of the newest user message, or -1. */
-const lastUserIndex = (messages: ReadonlyArray<Message.Message>): number => {
+/** The index of the last message that `holds`, or -1. */
+const lastIndexOf = (messages: ReadonlyArray<Message.Message>, holds: (m: Message.Message, i: number) => boolean): number => {
   let i = messages.length - 1
-  while (i >= 0 && messages[i]!.role !== "user") i--
+  while (i >= 0 && !holds(messages[i]!, i)) i--
   return i
 }
+
+const NO_CALLS: ReadonlySet<string> = new Set()
+
+/** Whether the Anthropic writer sends a block of a message (as `asAnthropicSends` leaves it: its files are the question). */
+const sendsABlock = (m: Message.Message): boolean => (m.content as ReadonlyArray<Block.Block>).some((block) => block._tag !== "File" || anthropicSent(block, m.role, NO_CALLS))
 
 /** The thinking (and redacted thinking) of an assistant message, as the estimator counts it. */
 const thinkingOf = (rules: Rules, message: Message.Message): number => {
@@ -219,6 +243,32 @@ const thinkingOf = (rules: Rules, message: Message.Message): number => {
   let s = 0
   for (const block of message.content) if (block._tag === "Thinking" || block._tag === "RedactedThinking") s += rules.block(block)
   return s
+}
+
+/**
+ * The thinking of an assistant message the Responses writer sends as reasoning items (`isReasoningItem`), as the
+ * estimator counts it: thinking it leaves out, redacted thinking among it, is not priced.
+ */
+const reasoningItemsOf = (rules: Rules, message: Message.Message): number => {
+  if (message.role !== "assistant") return 0
+  let s = 0
+  for (const block of message.content) {
+    if (isReasoningItem(block)) s += rules.block(block)
+    else if (block._tag === "ProviderData" && block.provider === "openai-responses") s += reasoningItemData(rules, block.data)
+  }
+  return s
+}
+
+/**
+ * A reasoning item kept as the Responses API's own data (sent as it is), as the estimator counts the thinking block
+ * it would be read as: its summary's texts and its encrypted content. Any other item: 0 (priced with the message).
+ */
+const reasoningItemData = (rules: Rules, data: Schema.Json): number => {
+  if (!isRecord(data) || data["type"] !== "reasoning") return 0
+  const summary: Array<string> = []
+  if (Array.isArray(data["summary"])) for (const part of data["summary"]) if (isRecord(part) && typeof part["text"] === "string") summary.push(part["text"])
+  const encrypted = data["encrypted_content"]
+  return rules.block(Block.thinking("", undefined, { summary, ...(typeof encrypted === "string" ? { encryptedContent: encrypted } : {}) }))
 }
 
 /**
@@ -314,8 +364,10 @@ const responses = (rules: Rules, written: Request.Request, model: string | undef
   const saving = !current ? 0 : request.messages[0]?.role === "system" ? RESPONSES_SECTIONS_SAVING.hosted : RESPONSES_SECTIONS_SAVING.standalone
   // reasoning items are input items here (Chat Completions has none), but only those of the current turn reach
   // the model: the API drops reasoning from before the newest user message
-  const lastUser = lastUserIndex(request.messages)
-  const messages = chat.messages.map((n, i) => (i > lastUser ? n + thinkingOf(rules, request.messages[i]!) : n))
+  // (the newest user message the writer sends: one it leaves out, of files it cannot send, is no turn; a message
+  // written costs its framing at least, one left out nothing)
+  const lastUser = lastIndexOf(request.messages, (m, i) => m.role === "user" && (chat.messages[i] ?? 0) > 0)
+  const messages = chat.messages.map((n, i) => (i > lastUser ? n + reasoningItemsOf(rules, request.messages[i]!) : n))
   // the saving comes off the first section (the definitions when there are any)
   const functionTools = chat.tools > 0 ? Math.max(0, chat.tools - saving) : 0
   const responseFormat = chat.tools > 0 ? chat.responseFormat : Math.max(0, chat.responseFormat - saving)
@@ -519,15 +571,47 @@ const anthropicFilePrice = (highResolution: boolean): FilePrice => {
   }
 }
 
+/**
+ * A message as the Anthropic writer sends it, for the estimate: without the blocks it leaves out (`anthropicSent`:
+ * another provider's data, calls it ran and their results, unsigned thinking, a client tool's result in an assistant
+ * message...) and without a participant name; its files stay, priced by the file price (nothing when left out). The
+ * message itself when the writer sends all of it.
+ */
+const asAnthropicSends = (m: Message.Message): Message.Message => {
+  const foreign = new Set<string>()
+  const content: ReadonlyArray<Block.Block> = m.content
+  let kept: Array<Block.Block> | undefined
+  for (let b = 0; b < content.length; b++) {
+    const block = content[b]!
+    const sent = block._tag === "File" || anthropicSent(block, m.role, foreign)
+    if (!sent && block._tag === "ToolCall" && block.providerExecuted === true) foreign.add(block.id)
+    if (!sent) kept ??= content.slice(0, b)
+    else kept?.push(block)
+  }
+  return withoutName(m, kept)
+}
+
+/** `m` with `content` in place of its own (when given), without its participant name, which neither Anthropic nor Gemini sends. */
+const withoutName = (m: Message.Message, content: ReadonlyArray<Block.Block> | undefined): Message.Message => {
+  if (content === undefined && (m.role === "tool" || m.name === undefined)) return m
+  const { name: _, ...rest } = m as Message.Message & { readonly name?: string }
+  return { ...rest, content: content ?? m.content } as Message.Message
+}
+
 const anthropic = (rules: Rules, request: Request.Request, model: string | undefined): RequestEstimate => {
   const family = claudeFamily(model)
-  const price = dataUrlsInline(rules, anthropicFilePrice(readsHighResolutionImages(family)))
+  const price = withDocumentFields(rules, dataUrlsInline(rules, anthropicFilePrice(readsHighResolutionImages(family))))
+  const asSent = request.messages.map(asAnthropicSends)
   // the writer leaves out the files of assistant messages (not those of the results of server tools they hold)
-  const messages = request.messages.map((m) => withFilesAt(rules, m, price, m.role === "assistant" ? nothing : price))
+  const messages = asSent.map((m, i) =>
+    // a message of which the writer sends no block is left out whole
+    request.messages[i]!.content.length > 0 && !sendsABlock(m) ? 0 : withFilesAt(rules, m, price, m.role === "assistant" ? nothing : price)
+  )
   if (!keepsEarlierThinking(family)) {
     // the thinking of turns before the newest user message is not input any more
-    const lastUser = lastUserIndex(request.messages)
-    for (let i = 0; i < lastUser; i++) messages[i] = messages[i]! - thinkingOf(rules, request.messages[i]!)
+    // (the newest user message the writer sends a block of: one of files it leaves out is no turn)
+    const lastUser = lastIndexOf(asSent, (m) => m.role === "user" && sendsABlock(m))
+    for (let i = 0; i < lastUser; i++) messages[i] = messages[i]! - thinkingOf(rules, asSent[i]!)
   }
   let tools = 0
   let framing = 0
@@ -709,7 +793,8 @@ const billsThoughtSignatures = (model: string | undefined): boolean => (geminiGe
 const signaturesOf = (rules: Rules, message: Message.Message): number => {
   let s = 0
   for (const block of message.content) {
-    if ((block._tag === "Text" || block._tag === "Thinking" || block._tag === "ToolCall") && block.thoughtSignature !== undefined) {
+    // (of a block the writer sends: thinking with another provider's replay data goes without its signature too)
+    if ((block._tag === "Text" || block._tag === "Thinking" || block._tag === "ToolCall") && block.thoughtSignature !== undefined && geminiSends(block, message.role)) {
       s += rules.opaque(block.thoughtSignature)
     }
   }
@@ -818,26 +903,52 @@ const geminiResponseTokens = (rules: Rules, result: Block.ToolResultBlock, frame
  * blocks as the estimator counts them, every file at `price`, and 1 token a
  * content (`frame`) instead of the estimator's message overhead.
  */
+/**
+ * Whether the Gemini writer sends a block of a message of `role` (a file aside, which the file price decides): not
+ * another provider's data, nor in a model turn thinking with another provider's replay data, redacted thinking, a call
+ * another provider ran or a result that is not Gemini's code execution result (a client tool's included).
+ */
+const geminiSends = (block: Block.Block, role: Message.Role): boolean => {
+  const kind = (b: Block.ToolCallBlock | Block.ToolResultBlock) => b.providerOptions?.["gemini"]?.[hintKey("kind")]
+  switch (block._tag) {
+    case "ProviderData":
+      return block.provider === "gemini"
+    case "Thinking":
+      return role !== "assistant" || (block.signature === undefined && block.itemId === undefined && block.encryptedContent === undefined)
+    case "RedactedThinking":
+      return role !== "assistant"
+    case "ToolCall":
+      return role !== "assistant" || block.providerExecuted !== true || kind(block) === "executableCode"
+    case "ToolResult":
+      return role !== "assistant" || (kind(block) === "codeExecutionResult" && Array.isArray(block.content) && block.content[0]?._tag === "Json")
+    default:
+      return true
+  }
+}
+
 const geminiMessage = (rules: Rules, m: Message.Message, price: FilePrice, topLevel: FilePrice, frame: number): number => {
   let n = 0
   const content: ReadonlyArray<Block.Block> = m.content
+  let dropped = m.role !== "tool" && m.name !== undefined
   const rest = content.filter((b) => {
-    if (b._tag === "ToolCall" && b.providerExecuted !== true) n += geminiFunctionTokens(rules, `call:${b.name}`, b.rawArgs ?? stringify(b.args), frame)
+    if (!geminiSends(b, m.role)) dropped = true
+    else if (b._tag === "ToolCall" && b.providerExecuted !== true) n += geminiFunctionTokens(rules, `call:${b.name}`, b.rawArgs ?? stringify(b.args), frame)
     else if (b._tag === "ToolResult" && b.providerExecuted !== true) {
       n += geminiResponseTokens(rules, b, frame)
       if (typeof b.content !== "string") for (const p of b.content) if (p._tag === "File") n += price(p) ?? rules.block(p)
     } else return true
     return false
   })
-  // a message without function parts is the estimator's own (and memoized) figure
-  return withFilesAt(rules, rest.length === content.length ? m : { ...m, content: rest } as Message.Message, price, topLevel) + frame - rules.overhead + n
+  // a message without function parts, of which the writer sends all, is the estimator's own (and memoized) figure
+  const sent = rest.length === content.length && !dropped ? m : withoutName(m, rest)
+  return withFilesAt(rules, sent, price, topLevel) + frame - rules.overhead + n
 }
 
 const gemini = (rules: Rules, request: Request.Request, model: string | undefined): RequestEstimate => {
   const signatures = billsThoughtSignatures(model)
   // a content's file may go with its detail as a media resolution; a function response's files have none
-  const price = dataUrlsInline(rules, geminiFilePrice(model, requestMediaResolution(request), false))
-  const topLevel = dataUrlsInline(rules, geminiFilePrice(model, requestMediaResolution(request), true))
+  const price = asText(rules, dataUrlsInline(rules, geminiFilePrice(model, requestMediaResolution(request), false)))
+  const topLevel = asText(rules, dataUrlsInline(rules, geminiFilePrice(model, requestMediaResolution(request), true)))
   const frame = geminiContentTokens(model)
   const messages = request.messages.map((m) => geminiMessage(rules, m, price, topLevel, frame) + (signatures ? signaturesOf(rules, m) : 0))
   let tools = 0

@@ -60,6 +60,23 @@ describe("the Chat estimate reads files as the writer sends them", () => {
   })
 })
 
+describe("a text document given as data is read by its text", () => {
+  it("in the written body and in the estimate, base64 or at a data: URL, on Chat and on Responses", () => {
+    const text = "The quick brown fox jumps over the lazy dog. ".repeat(40)
+    const data = Buffer.from(text).toString("base64")
+    for (const source of [Block.base64(data), Block.url(`data:text/plain;base64,${data}`)]) {
+      const request = Request.make([Message.user([Block.text("q"), Block.file(source, "text/plain")])], { model: "gpt-4o" })
+      expect(estimated(request)).toBe(written(request))
+      expect(estimated(request)).toBeGreaterThan(text.length)
+      for (const provider of ["openai-chat", "openai-responses"] as const) {
+        const withText = TokenEstimator.heuristic.estimateRequest(request, { provider }).total
+        const without = TokenEstimator.heuristic.estimateRequest(Request.make([Message.user("q")], { model: "gpt-4o" }), { provider }).total
+        expect(withText - without).toBeGreaterThan(TokenEstimator.heuristic.estimateText(text) * 0.9)
+      }
+    }
+  })
+})
+
 describe("the Chat estimate writes a deprecated function call's result as the writer does", () => {
   const body = {
     model: "gpt-4o",
