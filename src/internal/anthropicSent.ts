@@ -11,11 +11,14 @@
 import type { Schema } from "effect"
 import * as Block from "../Block.js"
 import * as Message from "../Message.js"
-import { anthropicLeavesOut, isImageType } from "./anthropicFiles.js"
+import { isImageType } from "./anthropicFiles.js"
+import { anthropicSends, type SentPlace } from "./anthropicSends.js"
 import { inlineFileOf } from "./dataUrlFile.js"
 import { bareMediaType } from "./mediaType.js"
 import { hintKey, isAnthropicHintKey } from "./hint.js"
 import { isObject } from "./toolArgs.js"
+
+export { type SentPlace } from "./anthropicSends.js"
 
 /** Whether a message was read from an Anthropic message of its own (the writer sends it as one again). */
 export const isSeparate = (m: Message.Message): boolean => m.providerOptions?.["anthropic"]?.[hintKey("separateMessage")] === true
@@ -44,27 +47,9 @@ const ANTHROPIC_CITATION_TYPES: ReadonlySet<string> = new Set([
   "search_result_location"
 ])
 
-/** The wire formats whose readers mark a provider-executed call as theirs. */
-const NON_ANTHROPIC_FORMATS = ["openai-chat", "openai-responses", "gemini"] as const
-
-/**
- * Whether the Anthropic adapter writes a provider-executed call or result as a server tool block of its own: it was
- * read from Anthropic, or no other format claims it (another's goes unsent). The writer's own rule, which validation
- * and the estimate read here too.
- */
-export const isAnthropicServerBlock = (block: Block.ToolCallBlock | Block.ToolResultBlock): boolean => {
-  const options = block.providerOptions
-  if (options?.["anthropic"] !== undefined) return true
-  if (block.itemId !== undefined) return false
-  for (const other of NON_ANTHROPIC_FORMATS) if (options?.[other] !== undefined) return false
-  return true
-}
-
 /** A value of a block the Anthropic adapter sends, and where it is in the block. */
 export type SentValue = readonly [path: ReadonlyArray<string | number>, value: unknown]
 
-/** Where a block is, for what the Anthropic adapter writes of it: the role of its message, or a part of a tool result. */
-export type SentPlace = Message.Role | "resultPart" | "serverResultPart"
 
 export const OPTIONS_PATH: ReadonlyArray<string> = ["providerOptions", "anthropic"]
 const TEXT: ReadonlyArray<string> = ["text"]
@@ -110,30 +95,24 @@ export const pushAnthropicFields = (value: { readonly providerOptions?: Block.Pr
  * it holds.
  */
 export const anthropicSent = (block: Block.Block, place: SentPlace, foreignCalls: ReadonlySet<string>, out?: Array<SentValue>): boolean => {
+  if (!anthropicSends(block, place, foreignCalls)) return false
+  if (out === undefined) return true
   switch (block._tag) {
     case "Text":
-      // the adapter leaves empty text out, but in the system prompt and in a server tool's result
-      if (block.text === "" && place !== "system" && place !== "serverResultPart") return false
-      if (out === undefined) return true
       out.push([TEXT, block.text])
       if (block.citations !== undefined && block.citations.length > 0 && block.citations.every(isAnthropicCitation)) out.push([CITATIONS, block.citations])
       break
     case "Thinking":
-      if (block.signature === undefined) return false
-      if (out === undefined) return true
-      out.push([THINKING, block.thinking], [SIGNATURE, block.signature])
+      out.push([THINKING, block.thinking], [SIGNATURE, block.signature!])
       break
     case "RedactedThinking":
-      if (out === undefined) return true
       out.push([DATA, block.data])
       break
     case "Refusal":
       // as plain text, without its options
-      out?.push([REFUSAL, block.refusal])
+      out.push([REFUSAL, block.refusal])
       return true
     case "File": {
-      if (place === "assistant" || anthropicLeavesOut(block)) return false
-      if (out === undefined) return true
       // a file at a base64 data: URL goes as the data it holds, of the type the URL declares
       const inline = inlineFileOf(block)
       const file = inline ?? block
@@ -161,8 +140,6 @@ export const anthropicSent = (block: Block.Block, place: SentPlace, foreignCalls
       break
     }
     case "ToolCall":
-      if (block.providerExecuted === true && !isAnthropicServerBlock(block)) return false
-      if (out === undefined) return true
       if (block.providerExecuted === true) out.push([ID, block.id])
       out.push([NAME, block.name])
       // arguments that are no object go as `{}`
@@ -170,9 +147,6 @@ export const anthropicSent = (block: Block.Block, place: SentPlace, foreignCalls
       break
     case "ToolResult": {
       const server = place === "assistant"
-      // (in an assistant message, only a result the provider ran is sent: the writer leaves out a client tool's)
-      if (server && (block.providerExecuted !== true || foreignCalls.has(block.toolCallId) || !isAnthropicServerBlock(block))) return false
-      if (out === undefined) return true
       if (server) {
         out.push([TOOL_CALL_ID, block.toolCallId])
         // a server tool's result without a type of its own is typed by its tool's name (`web_search_tool_result`)
@@ -192,7 +166,6 @@ export const anthropicSent = (block: Block.Block, place: SentPlace, foreignCalls
       break
     }
     case "Json": {
-      if (out === undefined) return true
       const value = block.value
       if (place === "serverResultPart") {
         out.push([VALUE, value])
@@ -204,8 +177,7 @@ export const anthropicSent = (block: Block.Block, place: SentPlace, foreignCalls
       return true
     }
     case "ProviderData":
-      if (block.provider !== "anthropic") return false
-      out?.push([DATA, block.data])
+      out.push([DATA, block.data])
       return true
     default:
       return Block.absurd(block)

@@ -32,7 +32,7 @@ import type { Schema } from "effect"
 import * as Block from "../Block.js"
 import type * as Message from "../Message.js"
 import { anthropicLeavesOut, isImageType } from "./anthropicFiles.js"
-import { anthropicSent } from "./anthropicSent.js"
+import { anthropicSends } from "./anthropicSends.js"
 import { inlineFileOf } from "./dataUrlFile.js"
 import { geminiTakesUrl } from "./fileUrls.js"
 import { keptToolSettings } from "./toolSettings.js"
@@ -235,7 +235,7 @@ const lastIndexOf = (messages: ReadonlyArray<Message.Message>, holds: (m: Messag
 const NO_CALLS: ReadonlySet<string> = new Set()
 
 /** Whether the Anthropic writer sends a block of a message (as `asAnthropicSends` leaves it: its files are the question). */
-const sendsABlock = (m: Message.Message): boolean => (m.content as ReadonlyArray<Block.Block>).some((block) => block._tag !== "File" || anthropicSent(block, m.role, NO_CALLS))
+const sendsABlock = (m: Message.Message): boolean => (m.content as ReadonlyArray<Block.Block>).some((block) => block._tag !== "File" || anthropicSends(block, m.role, NO_CALLS))
 
 /** The thinking (and redacted thinking) of an assistant message, as the estimator counts it. */
 const thinkingOf = (rules: Rules, message: Message.Message): number => {
@@ -572,7 +572,7 @@ const anthropicFilePrice = (highResolution: boolean): FilePrice => {
 }
 
 /**
- * A message as the Anthropic writer sends it, for the estimate: without the blocks it leaves out (`anthropicSent`:
+ * A message as the Anthropic writer sends it, for the estimate: without the blocks it leaves out (`anthropicSends`:
  * another provider's data, calls it ran and their results, unsigned thinking, a client tool's result in an assistant
  * message...) and without a participant name; its files stay, priced by the file price (nothing when left out). The
  * message itself when the writer sends all of it.
@@ -583,7 +583,7 @@ const asAnthropicSends = (m: Message.Message): Message.Message => {
   let kept: Array<Block.Block> | undefined
   for (let b = 0; b < content.length; b++) {
     const block = content[b]!
-    const sent = block._tag === "File" || anthropicSent(block, m.role, foreign)
+    const sent = block._tag === "File" || anthropicSends(block, m.role, foreign)
     if (!sent && block._tag === "ToolCall" && block.providerExecuted === true) foreign.add(block.id)
     if (!sent) kept ??= content.slice(0, b)
     else kept?.push(block)

@@ -84,7 +84,7 @@
 import { Effect, type Schema, type Stream } from "effect"
 import * as Block from "../Block.js"
 import { anthropicImageType, decodeBase64Text, isDocumentByReference, isImageType } from "../internal/anthropicFiles.js"
-import { isAnthropicServerBlock } from "../internal/anthropicSent.js"
+import { isAnthropicServerBlock } from "../internal/anthropicSends.js"
 import { inlineFileOf } from "../internal/dataUrlFile.js"
 import { ANTHROPIC_IMAGE_TYPES, bareMediaType } from "../internal/mediaType.js"
 import { ANTHROPIC_URLS, isFetchable } from "../internal/fileUrls.js"
