@@ -897,13 +897,6 @@ const geminiResponseTokens = (rules: Rules, result: Block.ToolResultBlock, frame
 }
 
 /**
- * A message as Gemini bills it: its function calls and responses as
- * Gemini renders them (`geminiFunctionTokens`), and not also as the
- * estimator counts them (a result of megabytes is read once), the other
- * blocks as the estimator counts them, every file at `price`, and 1 token a
- * content (`frame`) instead of the estimator's message overhead.
- */
-/**
  * Whether the Gemini writer sends a block of a message of `role` (a file aside, which the file price decides): not
  * another provider's data, nor in a model turn thinking with another provider's replay data, redacted thinking, a call
  * another provider ran or a result that is not Gemini's code execution result (a client tool's included).
@@ -926,6 +919,13 @@ const geminiSends = (block: Block.Block, role: Message.Role): boolean => {
   }
 }
 
+/**
+ * A message as Gemini bills it: its function calls and responses as
+ * Gemini renders them (`geminiFunctionTokens`), and not also as the
+ * estimator counts them (a result of megabytes is read once), the other
+ * blocks as the estimator counts them, every file at `price`, and 1 token a
+ * content (`frame`) instead of the estimator's message overhead.
+ */
 const geminiMessage = (rules: Rules, m: Message.Message, price: FilePrice, topLevel: FilePrice, frame: number): number => {
   let n = 0
   const content: ReadonlyArray<Block.Block> = m.content
