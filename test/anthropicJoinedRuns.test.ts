@@ -259,6 +259,14 @@ const opensNamed = (messages: ReadonlyArray<Message.Message>, k: number, named: 
 
 const PAIRING = new Set(["MissingToolResult", "OrphanToolResult", "DuplicateToolResult"])
 
+/** Whether the user messages moved right before message `at` (it too) follow a message an issue names. */
+const heldAfterNamed = (at: number, actions: ReadonlyArray<Repair.RepairAction>, named: ReadonlySet<number | undefined>): boolean => {
+  const moved = new Set(actions.filter((a) => a._tag === "MovedUserMessage").map((a) => a.index))
+  let k = at
+  while (moved.has(k - 1)) k--
+  return named.has(k) || named.has(k - 1)
+}
+
 const steps = stepsUpTo(12)
 
 /** The property at a count CI runs; the defects of run reading show at high counts, so it was run at 30,000+ once. */
@@ -299,6 +307,9 @@ describe("validateFor(\"anthropic\") and repairFor(\"anthropic\") on tool traffi
         (action._tag === "MergedConsecutive" && messages[action.index]!.content.length === 0 && opensNamed(messages, action.index, named)) ||
         // a system message between messages merged into one now follows them
         (action._tag === "MovedSystemMessage" && exit.value.actions.some((other) => other._tag === "MergedConsecutive" && other.into < action.index && action.index < other.index)) ||
+        // a user message written while the tools ran, held with the others of its run after the results: the run
+        // follows the calls an issue names (the first of the run is where the results came apart)
+        (action._tag === "MovedUserMessage" && heldAfterNamed(action.index, exit.value.actions, named)) ||
         textAfter.some((k) =>
           action._tag === "InsertedMissingResult" ? action.index < k : (action._tag === "RemovedOrphanResult" || action._tag === "RemovedEmptyMessage") && action.index > k
         )
