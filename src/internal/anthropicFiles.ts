@@ -6,7 +6,7 @@
  * @internal
  */
 import * as Block from "../Block.js"
-import { standardBase64 } from "./base64.js"
+import { decodeBase64Text } from "./base64.js"
 import { inlineFileOf } from "./dataUrlFile.js"
 import { isFetchable } from "./fileUrls.js"
 import { imageTypeOfBase64 } from "./imageSize.js"
@@ -40,22 +40,6 @@ export const anthropicImageType = (
   const actual = imageTypeOfBase64(data)
   if (isAnthropicImageType(actual)) return { sent: actual, relabelled: declared !== actual && declared !== "image/*" ? declared : undefined }
   return isAnthropicImageType(declared) ? { sent: declared, relabelled: undefined } : undefined
-}
-
-/**
- * Base64 text as a string (UTF-8), or `undefined` when it is not base64 of
- * UTF-8 text. Either alphabet: proto3 JSON (a Gemini body) may carry bytes
- * in the URL-safe one, which `atob` rejects.
- */
-export const decodeBase64Text = (data: string): string | undefined => {
-  try {
-    const binary = atob(standardBase64(data))
-    const bytes = new Uint8Array(binary.length)
-    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes)
-  } catch {
-    return undefined
-  }
 }
 
 /** Whether a document (a file that is not an image) may be given by URL or file id: a PDF or text (an unknown type may be either). */

@@ -131,3 +131,19 @@ export const decodeBase64Binary = (text: string, start = 0): string => {
   }
   return binaryOfBytes(decodeBase64(text, start))
 }
+
+/**
+ * Base64 text as a string (UTF-8), or `undefined` when it is not base64 of
+ * UTF-8 text. Either alphabet: proto3 JSON (a Gemini body) may carry bytes
+ * in the URL-safe one, which `atob` rejects.
+ */
+export const decodeBase64Text = (data: string): string | undefined => {
+  try {
+    const binary = atob(standardBase64(data))
+    const bytes = new Uint8Array(binary.length)
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i)
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes)
+  } catch {
+    return undefined
+  }
+}

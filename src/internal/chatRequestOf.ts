@@ -17,13 +17,13 @@ import type * as Request from "../Request.js"
 import { chatAudioFormat, chatNamedToolChoice, chatParticipantName, chatResponseFormat } from "./chatRequestFields.js"
 import { audioSecondsOfSource } from "./audio.js"
 import { imageSizeOfBase64 } from "./imageSize.js"
-import { decodeBase64Text, isImageType } from "./anthropicFiles.js"
+import { isImageType } from "./anthropicFiles.js"
+import { decodeBase64Text } from "./base64.js"
 import { bareMediaType, isTextDocument } from "./mediaType.js"
 import { openAiTakesUrl } from "./fileUrls.js"
 import { inputFileDetailOf } from "./imageDetail.js"
-import { base64DataUrlParts } from "./dataUrl.js"
 import { inlineFileOf } from "./dataUrlFile.js"
-import { isPdf, type PdfFacts, pdfFactsOfSource } from "./pdf.js"
+import { isPdf, pdfFactsOfSource } from "./pdf.js"
 import { asStoredCall, type ChatMessageLike, type ChatRequestLike, withCall, withMeasured } from "./openAiChatPrompt.js"
 import { keptToolSettings } from "./toolSettings.js"
 import { hintKey, OPENAI_CHAT_HINTS, wireFieldsOf } from "./hint.js"
@@ -124,23 +124,20 @@ const filePart = (file: Block.FileBlock, responses: boolean): Obj | undefined =>
     return seconds === undefined ? { type: "input_audio" } : withMeasured({ type: "input_audio" }, { seconds })
   }
   if (source._tag === "Text") return text(source.text)
+  // a file at a base64 data: URL goes as the data it holds, of the type the URL declares (`inlineFileOf`)
+  const inline = inlineFileOf(file)
+  const held = inline ?? file
   // a text document sent as data (a base64 file part; the Responses writer makes one of a document given as text too)
   // is read by its text
-  const inline = inlineFileOf(file) ?? file
-  if (inline.source._tag === "Base64" && isTextDocument(inline.mediaType)) {
-    const decoded = decodeBase64Text(inline.source.data)
+  if (held.source._tag === "Base64" && isTextDocument(held.mediaType)) {
+    const decoded = decodeBase64Text(held.source.data)
     if (decoded !== undefined) return text(decoded)
   }
-  let pdf: PdfFacts | undefined
-  if (source._tag === "Url") {
-    const dataUrl = base64DataUrlParts(source.url)
-    if (dataUrl === undefined && (!responses || !openAiTakesUrl(source.url))) return undefined
-    if (dataUrl !== undefined && bareMediaType(dataUrl.mediaType) === "application/pdf") pdf = pdfFactsOfSource(source)
-  } else if (isPdf(file)) {
-    // a PDF the request holds is priced by its pages and text, read here as an image is measured (see `pdfPartFacts`),
-    // and on the Responses API at the detail its page images are read at, which the adapter sends (Chat's file part has none)
-    pdf = pdfFactsOfSource(source)
-  }
+  // any other URL goes only to the Responses API, and only one OpenAI fetches
+  if (source._tag === "Url" && inline === undefined && (!responses || !openAiTakesUrl(source.url))) return undefined
+  // a PDF the request holds is priced by its pages and text, read here as an image is measured (see `pdfPartFacts`),
+  // and on the Responses API at the detail its page images are read at, which the adapter sends (Chat's file part has none)
+  const pdf = isPdf(held) ? pdfFactsOfSource(held.source) : undefined
   const detail = inputFileDetailOf(file.detail)
   const part = responses ? { type: "input_file", ...(detail === undefined ? {} : { detail }) } : { type: "file" }
   return pdf === undefined ? part : withMeasured(part, { pdf })

@@ -41,6 +41,7 @@ import type * as Request from "../Request.js"
 import type { RequestEstimate } from "../TokenEstimator.js"
 import { chatRequestOf, isProviderTool } from "./chatRequestOf.js"
 import { isReasoningItem } from "./responsesItems.js"
+import { geminiSends } from "./geminiSent.js"
 import {
   anthropicImageTokens,
   anthropicUnknownSizeImageTokens,
@@ -602,15 +603,16 @@ const anthropic = (rules: Rules, request: Request.Request, model: string | undef
   const family = claudeFamily(model)
   const price = withDocumentFields(rules, dataUrlsInline(rules, anthropicFilePrice(readsHighResolutionImages(family))))
   const asSent = request.messages.map(asAnthropicSends)
+  const sends = asSent.map(sendsABlock)
   // the writer leaves out the files of assistant messages (not those of the results of server tools they hold)
   const messages = asSent.map((m, i) =>
     // a message of which the writer sends no block is left out whole
-    request.messages[i]!.content.length > 0 && !sendsABlock(m) ? 0 : withFilesAt(rules, m, price, m.role === "assistant" ? nothing : price)
+    request.messages[i]!.content.length > 0 && !sends[i] ? 0 : withFilesAt(rules, m, price, m.role === "assistant" ? nothing : price)
   )
   if (!keepsEarlierThinking(family)) {
     // the thinking of turns before the newest user message is not input any more
     // (the newest user message the writer sends a block of: one of files it leaves out is no turn)
-    const lastUser = lastIndexOf(asSent, (m) => m.role === "user" && sendsABlock(m))
+    const lastUser = lastIndexOf(asSent, (m, i) => m.role === "user" && sends[i] === true)
     for (let i = 0; i < lastUser; i++) messages[i] = messages[i]! - thinkingOf(rules, asSent[i]!)
   }
   let tools = 0
@@ -894,29 +896,6 @@ const geminiResponseTokens = (rules: Rules, result: Block.ToolResultBlock, frame
   // one string value under one key, so written as geminiFunctionTokens writes it without scanning megabytes for quotes
   const text = stringify(Block.resultContentText(content)).slice(1, -1)
   return frame ? rules.text(`${head}{${result.isError ? "error" : "output"}:${text}}`) + 4 : rules.text(`${head} ${text}`)
-}
-
-/**
- * Whether the Gemini writer sends a block of a message of `role` (a file aside, which the file price decides): not
- * another provider's data, nor in a model turn thinking with another provider's replay data, redacted thinking, a call
- * another provider ran or a result that is not Gemini's code execution result (a client tool's included).
- */
-const geminiSends = (block: Block.Block, role: Message.Role): boolean => {
-  const kind = (b: Block.ToolCallBlock | Block.ToolResultBlock) => b.providerOptions?.["gemini"]?.[hintKey("kind")]
-  switch (block._tag) {
-    case "ProviderData":
-      return block.provider === "gemini"
-    case "Thinking":
-      return role !== "assistant" || (block.signature === undefined && block.itemId === undefined && block.encryptedContent === undefined)
-    case "RedactedThinking":
-      return role !== "assistant"
-    case "ToolCall":
-      return role !== "assistant" || block.providerExecuted !== true || kind(block) === "executableCode"
-    case "ToolResult":
-      return role !== "assistant" || (kind(block) === "codeExecutionResult" && Array.isArray(block.content) && block.content[0]?._tag === "Json")
-    default:
-      return true
-  }
 }
 
 /**

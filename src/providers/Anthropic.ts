@@ -83,7 +83,8 @@
  */
 import { Effect, type Schema, type Stream } from "effect"
 import * as Block from "../Block.js"
-import { anthropicImageType, decodeBase64Text, isDocumentByReference, isImageType } from "../internal/anthropicFiles.js"
+import { anthropicImageType, isDocumentByReference, isImageType } from "../internal/anthropicFiles.js"
+import { decodeBase64Text } from "../internal/base64.js"
 import { isAnthropicServerBlock } from "../internal/anthropicSends.js"
 import { inlineFileOf } from "../internal/dataUrlFile.js"
 import { ANTHROPIC_IMAGE_TYPES, bareMediaType } from "../internal/mediaType.js"
