@@ -27,7 +27,8 @@
  * - What Chat Completions cannot express is reported as a warning, or fails
  *   the conversion with `strict: true`: thinking (unless `reasoning:
  *   "reasoning_content"` sends it back the DeepSeek way), redacted thinking,
- *   text citations, tool calls the provider ran itself and their results,
+ *   text citations other than web pages or on a message of several texts,
+ *   tool calls the provider ran itself and their results,
  *   files in tool results, documents by URL, an error flag on a tool result,
  *   Anthropic document settings, other providers' data.
  * - A tool call's `other_ids` (the ids a stream changed to mid-call, which
@@ -42,7 +43,11 @@
  * text that is not JSON is repaired (a `RepairedToolArguments` warning, the
  * text kept in `rawArgs`) or, with `toolArguments: "strict"`, fails with
  * `InvalidToolArguments`. A tool result's name is the name of the call it
- * answers. DeepSeek's `reasoning_content` becomes a thinking block. A tool
+ * answers. DeepSeek's `reasoning_content` becomes a thinking block. An
+ * assistant message's `annotations` (the web pages a search model cites)
+ * are the citations of its text, when it has one text, and are written
+ * back on the message (a URL citation read from Responses goes in Chat's
+ * spelling). A tool
  * message with no `tool_call_id` but a `tool_call_ids` list of one id (as
  * some agent frameworks persist their histories) is read leniently: the id
  * answers that call, the list is kept, and a `ConvertedContent` warning
@@ -107,6 +112,7 @@ import { messageText, preview, quote } from "../internal/preview.js"
 import { bareMediaType } from "../internal/mediaType.js"
 import { base64DataUrlParts } from "../internal/dataUrl.js"
 import { OPENAI_URLS, openAiTakesUrl } from "../internal/fileUrls.js"
+import * as Citations from "./internal/citations.js"
 import * as Ids from "./internal/ids.js"
 import { OPENAI_CHAT_HINTS } from "../internal/hint.js"
 import { hintOf, keptOf } from "./internal/kept.js"
@@ -393,6 +399,7 @@ const assistantMessage = (
   let texts = 0
   let refusals = 0
   let parts = false
+  const cited: Array<number> = []
   let functionCall: { readonly name: string; readonly arguments: string } | undefined
   let audio: { readonly id: string } | undefined
   for (let b = 0; b < m.content.length; b++) {
@@ -404,9 +411,7 @@ const assistantMessage = (
         if (hasExtras(block)) parts = true
         // content and calls are separate fields: text after a call is sent before the calls
         if (calls.length > 0 && block.text.trim() !== "") A.converted(ctx, index, b, "text after a tool call", "before the calls (Chat Completions sends an assistant's text, then its calls)")
-        if (block.citations !== undefined && block.citations.length > 0) {
-          A.dropped(ctx, index, b, "the citations of a text", "Chat Completions text carries no citations")
-        }
+        if (block.citations !== undefined && block.citations.length > 0) cited.push(b)
         break
       case "Refusal":
         said.push(block)
@@ -455,6 +460,7 @@ const assistantMessage = (
     }
   }
   if (texts > 1 || refusals > 1) parts = true
+  const annotations = messageAnnotations(ctx, m, cited, texts, index)
   let content: string | Array<Wire.TextPart | Wire.RefusalPart> | null = null
   let refusal: string | undefined
   if (parts) {
@@ -482,8 +488,35 @@ const assistantMessage = (
     ...(audio === undefined ? {} : { audio }),
     ...(functionCall === undefined ? {} : { function_call: functionCall }),
     ...(calls.length === 0 ? {} : { tool_calls: calls }),
-    ...(reasoning.length === 0 ? {} : { reasoning_content: reasoning.join("\n") })
+    ...(reasoning.length === 0 ? {} : { reasoning_content: reasoning.join("\n") }),
+    ...(annotations === undefined ? {} : { annotations })
   }
+}
+
+/**
+ * The citations of an assistant message's text as its `annotations`: Chat Completions cites on the message, so only
+ * the text of a message of one text can carry them, and only web pages (`url_citation`, in either OpenAI spelling).
+ */
+const messageAnnotations = (
+  ctx: A.Ctx,
+  m: Message.AssistantMessage,
+  cited: ReadonlyArray<number>,
+  texts: number,
+  index: number
+): Array<Wire.Annotation> | undefined => {
+  for (const b of cited) {
+    const block = m.content[b] as Block.TextBlock
+    const annotations = texts === 1 ? Citations.allOf(block.citations ?? [], Citations.chatAnnotationOf) : undefined
+    if (annotations !== undefined) return annotations as unknown as Array<Wire.Annotation>
+    A.dropped(
+      ctx,
+      index,
+      b,
+      "the citations of a text",
+      texts === 1 ? "Chat Completions cites only web pages (url_citation)" : "Chat Completions cites only on an assistant message of one text"
+    )
+  }
+  return undefined
 }
 
 const resultContent = (ctx: A.Ctx, result: Block.ToolResultBlock, index: number, blockIndex: number): string | Array<Wire.TextPart> => {
@@ -802,6 +835,7 @@ const SYSTEM_KEYS = new Set(["role", "content", "name"])
 const TOOL_KEYS = new Set(["role", "content", "tool_call_id"])
 const FUNCTION_MESSAGE_KEYS = new Set(["role", "content", "name"])
 const ASSISTANT_KEYS = new Set(["role", "content", "refusal", "tool_calls", "function_call", "audio", "name", "reasoning_content"])
+const CITED_ASSISTANT_KEYS = new Set([...ASSISTANT_KEYS, "annotations"])
 const TEXT_KEYS = new Set(["type", "text"])
 const REFUSAL_KEYS = new Set(["type", "refusal"])
 const TOOL_CALL_KEYS = new Set(["id", "type", "function", "custom"])
@@ -956,6 +990,13 @@ const assistantBlocks = (
     const first = content[start]
     if (texts === 1 && others === 0 && first?._tag === "Text" && !hasExtras(first)) content[start] = asPart(first)
   }
+  // the message's citations go on its text when it has one (an empty list stays on the message, where it was)
+  const annotations = m["annotations"]
+  const sole = Array.isArray(annotations) && annotations.length > 0 ? soleText(content) : undefined
+  if (sole !== undefined) {
+    const text = content[sole] as Block.TextBlock
+    content[sole] = Block.text(text.text, { ...(text.providerOptions === undefined ? {} : { providerOptions: text.providerOptions }), citations: annotations as Schema.JsonArray })
+  }
   const refusal = A.optStr(ctx, m, "refusal", path)
   if (refusal !== undefined) content.push(Block.refusal(refusal))
   const audio = A.optObj(ctx, m, "audio", path)
@@ -976,7 +1017,18 @@ const assistantBlocks = (
     calls.names.set(id, name)
     calls.lastFunctionCall = id
   }
-  return { content, name: A.optStr(ctx, m, "name", path), extras: A.extrasOf(m, ASSISTANT_KEYS) }
+  return { content, name: A.optStr(ctx, m, "name", path), extras: A.extrasOf(m, sole === undefined ? ASSISTANT_KEYS : CITED_ASSISTANT_KEYS) }
+}
+
+/** Where the one text block of an assistant message's content is, or `undefined` when it has none or several. */
+const soleText = (content: ReadonlyArray<Block.AssistantBlock>): number | undefined => {
+  let at: number | undefined
+  for (let i = 0; i < content.length; i++) {
+    if (content[i]!._tag !== "Text") continue
+    if (at !== undefined) return undefined
+    at = i
+  }
+  return at
 }
 
 const argumentText = (ctx: A.Ctx, fn: A.Obj, path: string): string => A.optStr(ctx, fn, "arguments", path) ?? ""

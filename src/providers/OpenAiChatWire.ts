@@ -361,6 +361,8 @@ export interface AssistantMessageParam {
   readonly audio?: { readonly id: string }
   readonly name?: string
   readonly reasoning_content?: string
+  /** The citations of the message's text (web search models'). */
+  readonly annotations?: ReadonlyArray<Annotation>
 }
 
 /**

@@ -124,6 +124,7 @@ import { OPENAI_URLS, openAiTakesUrl } from "../internal/fileUrls.js"
 import { imageDetailOf, inputFileDetailOf } from "../internal/imageDetail.js"
 import * as A from "./internal/adapter.js"
 import { isObj } from "./internal/core.js"
+import * as Citations from "./internal/citations.js"
 import * as Ids from "./internal/ids.js"
 import { defined, hintOf, keep, keptOf, merge } from "./internal/kept.js"
 import * as Accumulator from "./OpenAiResponsesStream.js"
@@ -742,6 +743,15 @@ const writeReasoning = (block: Block.ThinkingBlock, itemId: string | undefined):
 }
 
 /** Writes one assistant message's blocks as items, in order. */
+/** A text's citations as its output part's `annotations`, in the Responses spelling; left out, reported, when one has none. */
+const outputAnnotations = (ctx: A.Ctx, block: Block.TextBlock, index: number, blockIndex: number): Array<Wire.OutputAnnotation> => {
+  const citations = block.citations ?? []
+  const annotations = Citations.allOf(citations, Citations.responsesAnnotationOf)
+  if (annotations !== undefined) return annotations as unknown as Array<Wire.OutputAnnotation>
+  ctx.warnings.push(new DroppedContent({ index, blockIndex, what: "citations", reason: "they are not of the four kinds an output text cites (url, file, container file, file path)" }))
+  return []
+}
+
 const writeAssistant = (ctx: A.Ctx, m: Message.AssistantMessage, index: number, items: Array<Wire.InputItem>): void => {
   if (m.name !== undefined) ctx.warnings.push(new DroppedContent({ index, what: "the participant name", reason: "Responses messages have no name" }))
   // results of hosted calls are written inside their call's item
@@ -799,7 +809,7 @@ const writeAssistant = (ctx: A.Ctx, m: Message.AssistantMessage, index: number, 
         }
         open.content.push(
           block._tag === "Text"
-            ? merge({ type: "output_text" as const, text: block.text, annotations: (block.citations ?? []) as unknown as Array<Wire.OutputAnnotation> }, extra)
+            ? merge({ type: "output_text" as const, text: block.text, annotations: outputAnnotations(ctx, block, index, b) }, extra)
             : merge({ type: "refusal" as const, refusal: block.refusal }, extra)
         )
         break
