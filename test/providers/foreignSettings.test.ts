@@ -118,4 +118,78 @@ describe("tool settings without the tools they refer to", () => {
         expect(written.warnings.filter((w) => w._tag === "ConvertedContent").map((w) => w.message)).toContainEqual(expect.stringMatching(/^sql, a (Chat Completions )?custom tool taking free-form text was sent as/))
       }
     }))
+
+})
+
+describe("another provider's stored context, tools and settings", () => {
+  it.effect("what a provider holds for the request (earlier turns, a stored prompt, cached contents) is reported when left out", () =>
+    Effect.gen(function*() {
+      const responses = yield* OpenAiResponses.fromRequest({
+        model: "gpt-5", input: "And tomorrow?", previous_response_id: "resp_1", conversation: "conv_1", prompt: { id: "pmpt_1", variables: { city: "Oslo" } }
+      })
+      const gemini = yield* Gemini.fromRequest({ contents: [{ role: "user", parts: [{ text: "Summarize." }] }], cachedContent: "cachedContents/c1" })
+      const lost = (read: Request.Request, to: "chat" | "anthropic" | "gemini" | "responses") =>
+        Effect.map(
+          to === "chat"
+            ? Effect.map(OpenAiChat.toRequest(read), (w) => w.warnings)
+            : to === "anthropic"
+            ? Effect.map(Anthropic.toRequest(read), (w) => w.warnings)
+            : to === "gemini"
+            ? Effect.map(Gemini.toRequest(read), (w) => w.warnings)
+            : Effect.map(OpenAiResponses.toRequest(read), (w) => w.warnings),
+          (warnings) => dropped(warnings).map((w) => w.split(" was left out")[0])
+        )
+      for (const to of ["chat", "anthropic", "gemini"] as const) {
+        expect(yield* lost(responses.value, to)).toEqual([
+          "openai-responses's previous_response_id \"resp_1\"",
+          "openai-responses's conversation \"conv_1\"",
+          "openai-responses's prompt {\"id\":\"pmpt_1\",\"variables\":{\"city\":\"Oslo\"}}"
+        ])
+      }
+      expect(yield* lost(responses.value, "responses")).toEqual([])
+      expect(dropped((yield* Anthropic.toRequest(gemini.value)).warnings)).toEqual([
+        "gemini's cachedContent \"cachedContents/c1\" was left out: what the provider holds for the request (earlier turns, a stored prompt, cached contents) is not in the request, so anthropic answers without it"
+      ])
+      expect(yield* lost(gemini.value, "gemini")).toEqual([])
+    }))
+
+  it.effect("tools from elsewhere and settings of effort, wordiness, output kind and safety are reported too", () =>
+    Effect.gen(function*() {
+      const anthropic = yield* Anthropic.fromRequest({
+        model: "claude-sonnet-4-5", max_tokens: 1024, messages: [{ role: "user", content: "hi" }],
+        output_config: { effort: "low" }, mcp_servers: [{ type: "url", url: "https://mcp.example.com", name: "docs" }]
+      })
+      expect(dropped((yield* OpenAiChat.toRequest(anthropic.value)).warnings)).toEqual([
+        "anthropic's output_config.effort \"low\" was left out: a setting the model has no type for, so openai-chat runs with its own default",
+        "anthropic's mcp_servers [{\"type\":\"url\",\"url\":\"https://mcp.example.com\",\"name\":\"docs\"… was left out: tools the model has no type for, so openai-chat cannot call them"
+      ])
+      const responses = yield* OpenAiResponses.fromRequest({ model: "gpt-5", input: "hi", text: { verbosity: "low" }, truncation: "auto", max_tool_calls: 3 })
+      expect(dropped((yield* Gemini.toRequest(responses.value)).warnings).map((w) => w.split(" was left out")[0])).toEqual([
+        "openai-responses's text.verbosity \"low\"",
+        "openai-responses's max_tool_calls 3",
+        "openai-responses's truncation \"auto\""
+      ])
+      const chat = yield* OpenAiChat.fromRequest({
+        model: "gpt-4o-search-preview", messages: [{ role: "user", content: "news?" }], web_search_options: {}, modalities: ["text", "audio"], audio: { voice: "alloy", format: "wav" }
+      })
+      expect(dropped((yield* Anthropic.toRequest(chat.value)).warnings).map((w) => w.split(" was left out")[0])).toEqual([
+        "openai-chat's modalities [\"text\",\"audio\"]",
+        "openai-chat's audio {\"voice\":\"alloy\",\"format\":\"wav\"}",
+        "openai-chat's web_search_options {}"
+      ])
+      const gemini = yield* Gemini.fromRequest({
+        contents: [{ role: "user", parts: [{ text: "Draw a cat." }] }],
+        generationConfig: { responseModalities: ["TEXT", "IMAGE"] },
+        safetySettings: [{ category: "HARM_CATEGORY_HARASSMENT", threshold: "BLOCK_NONE" }]
+      })
+      expect(dropped((yield* OpenAiResponses.toRequest(gemini.value)).warnings).map((w) => w.split(" was left out")[0])).toEqual([
+        "gemini's generationConfig.responseModalities [\"TEXT\",\"IMAGE\"]",
+        "gemini's safetySettings [{\"category\":\"HARM_CATEGORY_HARASSMENT\",\"threshold\":\"BLOCK_N…"
+      ])
+      // at the value every provider runs with, nothing is reported
+      const plain = yield* OpenAiChat.fromRequest({ model: "gpt-4o", messages: [{ role: "user", content: "hi" }], modalities: ["text"] })
+      expect(dropped((yield* Anthropic.toRequest(plain.value)).warnings)).toEqual([])
+      const untruncated = yield* OpenAiResponses.fromRequest({ model: "gpt-5", input: "hi", truncation: "disabled" })
+      expect(dropped((yield* Anthropic.toRequest(untruncated.value)).warnings)).toEqual([])
+    }))
 })

@@ -475,22 +475,78 @@ export const droppedEmptyMessage = (ctx: Ctx, index: number, role: string, targe
 /** Where each provider keeps a tool choice and a structured-output setting the model has no type for. */
 const foreignToolChoice: Readonly<Record<string, string>> = { "openai-chat": "tool_choice", "openai-responses": "tool_choice", anthropic: "tool_choice", gemini: "toolConfig" }
 
-/** The sampling, stopping and thinking settings of each provider that another provider's request is reported without. */
-const samplingSettings: { readonly [provider: string]: ReadonlyArray<string> } = {
+/**
+ * What a kept setting of another provider is to the model, for the reason its loss is reported with: how it answers
+ * (sampling, stopping, thinking, wordiness, what it may output; the target then runs with its own default), or
+ * what it is given besides the request (earlier turns or a prompt the provider stores, cached contents, tools
+ * from MCP servers, a search it may run; the target answers without them).
+ */
+type SettingKind = "setting" | "context" | "tools"
+
+/**
+ * The settings of each provider that another provider's request is reported without, by their path in the
+ * provider's kept request fields (Gemini's sampling settings are in its `generationConfig`).
+ */
+const foreignSettings: { readonly [provider: string]: ReadonlyArray<readonly [path: string, kind: SettingKind]> } = {
   "openai-chat": [
-    "temperature", "top_p", "stop", "seed", "frequency_penalty", "presence_penalty", "logit_bias", "reasoning_effort",
-    "n", "logprobs", "top_logprobs", "verbosity"
+    ...settings("temperature", "top_p", "stop", "seed", "frequency_penalty", "presence_penalty", "logit_bias", "reasoning_effort"),
+    ...settings("n", "logprobs", "top_logprobs", "verbosity", "modalities", "audio"),
+    ["web_search_options", "tools"]
   ],
-  "openai-responses": ["temperature", "top_p", "reasoning", "top_logprobs"],
-  anthropic: ["temperature", "top_p", "top_k", "stop_sequences", "thinking"],
+  "openai-responses": [
+    ...settings("temperature", "top_p", "reasoning", "top_logprobs", "text.verbosity", "max_tool_calls", "truncation", "context_management"),
+    ["previous_response_id", "context"],
+    ["conversation", "context"],
+    ["prompt", "context"]
+  ],
+  anthropic: [
+    ...settings("temperature", "top_p", "top_k", "stop_sequences", "thinking", "output_config.effort", "context_management"),
+    ["mcp_servers", "tools"]
+  ],
   gemini: [
-    "temperature", "topP", "topK", "stopSequences", "seed", "presencePenalty", "frequencyPenalty", "thinkingConfig",
-    "candidateCount", "responseLogprobs", "logprobs"
+    ...settings(
+      ...["temperature", "topP", "topK", "stopSequences", "seed", "presencePenalty", "frequencyPenalty", "thinkingConfig"].map((n) => `generationConfig.${n}`),
+      ...["candidateCount", "responseLogprobs", "logprobs", "responseModalities", "speechConfig", "imageConfig", "mediaResolution"].map((n) => `generationConfig.${n}`),
+      "safetySettings",
+      "toolConfig.retrievalConfig"
+    ),
+    ["cachedContent", "context"]
   ]
 }
 
-/** A setting at the value every provider runs with when it is not given (one answer, no log probabilities): not reported. */
-const isDefaultSetting = (name: string, value: unknown): boolean => value === false || ((name === "n" || name === "candidateCount") && value === 1)
+function settings(...paths: ReadonlyArray<string>): Array<readonly [string, SettingKind]> {
+  return paths.map((path) => [path, "setting"] as const)
+}
+
+/** Why a setting of `kind` is reported when `target` is written without it. */
+const lostBecause = (kind: SettingKind, target: string): string => {
+  switch (kind) {
+    case "setting":
+      return `a setting the model has no type for, so ${target} runs with its own default`
+    case "context":
+      return `what the provider holds for the request (earlier turns, a stored prompt, cached contents) is not in the request, so ${target} answers without it`
+    case "tools":
+      return `tools the model has no type for, so ${target} cannot call them`
+  }
+}
+
+/** The value at a dotted path of kept fields. */
+const atPath = (fields: Block.JsonObject | undefined, path: string): unknown => {
+  let value: unknown = fields
+  for (const key of path.split(".")) value = isObj(value as Schema.Json) ? (value as Obj)[key] : undefined
+  return value
+}
+
+/**
+ * A setting at the value every provider runs with when it is not given (one answer, no log probabilities, text
+ * output, no truncation): not reported.
+ */
+const isDefaultSetting = (path: string, value: unknown): boolean =>
+  value === false ||
+  ((path === "n" || path === "generationConfig.candidateCount") && value === 1) ||
+  (path === "truncation" && value === "disabled") ||
+  (path === "modalities" && Array.isArray(value) && value.length === 1 && value[0] === "text") ||
+  (path === "generationConfig.responseModalities" && Array.isArray(value) && value.length === 1 && value[0] === "TEXT")
 
 /**
  * Reports the settings of another provider that change what the model may
@@ -498,8 +554,11 @@ const isDefaultSetting = (name: string, value: unknown): boolean => value === fa
  * (its other fields mean nothing to another format and are left out without
  * a word): a tool choice the model could not read (OpenAI `allowed_tools`, a
  * hosted-tool choice, Gemini `ANY` with `allowedFunctionNames`), Gemini's
- * OpenAPI `responseSchema`, and the sampling, stopping and thinking settings
- * (`samplingSettings`), with which the target runs on its own defaults.
+ * OpenAPI `responseSchema`, the sampling, stopping, thinking and output
+ * settings (`foreignSettings`), with which the target runs on its own
+ * defaults, and what the request stands on beside its body (stored turns
+ * and prompts, cached contents, MCP servers), which the target answers
+ * without.
  */
 /** The response format a provider's kept fields hold, where the model could not read it (its own `responseSchema` aside). */
 const keptResponseFormat = (
@@ -555,19 +614,12 @@ export const droppedForeignSettings = (
       // bounded by the message, however large or deep the value
       dropped(ctx, undefined, undefined, `${provider}'s ${format.field} ${preview(format.value, 60)}`, `a response format the model has no type for, so ${target} gets no structured output from it`)
     }
-    // how the answer is sampled and where it stops, and how much the model thinks: settings every provider has in
-    // its own words, which the model does not type, so the target runs with its defaults
-    const source = provider === "gemini" ? (isObj(generation) ? generation : undefined) : own
-    for (const name of samplingSettings[provider] ?? []) {
-      const value = source?.[name]
-      if (value === undefined || value === null || isDefaultSetting(name, value)) continue
-      dropped(
-        ctx,
-        undefined,
-        undefined,
-        `${provider}'s ${provider === "gemini" ? "generationConfig." : ""}${name} ${preview(value, 60)}`,
-        `a setting the model has no type for, so ${target} runs with its own default`
-      )
+    // how the answer is sampled and where it stops, how much the model thinks, and what it is given besides the
+    // request: settings every provider has in its own words, which the model does not type
+    for (const [path, kind] of foreignSettings[provider] ?? []) {
+      const value = atPath(own, path)
+      if (value === undefined || value === null || isDefaultSetting(path, value)) continue
+      dropped(ctx, undefined, undefined, `${provider}'s ${path} ${preview(value, 60)}`, lostBecause(kind, target))
     }
   }
 }
