@@ -24,8 +24,9 @@ import { openAiTakesUrl } from "./fileUrls.js"
 import { inputFileDetailOf } from "./imageDetail.js"
 import { inlineFileOf } from "./dataUrlFile.js"
 import { isPdf, pdfFactsOfSource } from "./pdf.js"
-import { asStoredCall, type ChatMessageLike, type ChatRequestLike, withCall, withMeasured } from "./openAiChatPrompt.js"
+import { asStoredCall, type ChatMessageLike, type ChatToolCallLike, type ChatRequestLike, withCall, withMeasured } from "./openAiChatPrompt.js"
 import { keptToolSettings } from "./toolSettings.js"
+import { hostedItem, hostedTool } from "./responsesItems.js"
 import { hintKey, OPENAI_CHAT_HINTS, wireFieldsOf } from "./hint.js"
 
 const KEY = "openai-chat"
@@ -179,6 +180,13 @@ const user = (m: Message.UserMessage, responses: boolean): ChatMessageLike => {
  */
 type LegacyCalls = Set<string>
 
+/** The result of a hosted call in an assistant message, which the Responses writer sends inside the call's item. */
+const hostedResultOf = (m: Message.AssistantMessage, callId: string): Block.ToolResultBlock | undefined => {
+  let found: Block.ToolResultBlock | undefined
+  for (const block of m.content) if (block._tag === "ToolResult" && block.providerExecuted === true && block.toolCallId === callId) found = block
+  return found
+}
+
 const assistant = (m: Message.AssistantMessage, responses: boolean, legacy: LegacyCalls): ChatMessageLike => {
   const said: Array<Schema.Json> = []
   let last: string | undefined
@@ -187,7 +195,7 @@ const assistant = (m: Message.AssistantMessage, responses: boolean, legacy: Lega
   /** Where in `said` the first refusal given no part of its own is (the writer sends it in the `refusal` field). */
   let fieldRefusal: number | undefined
   let parts = false
-  const calls: Array<{ readonly id: string; readonly function: { readonly name: string; readonly arguments: string } | undefined }> = []
+  const calls: Array<ChatToolCallLike> = []
   let functionCall: { readonly name: string; readonly arguments: string } | undefined
   for (const block of m.content) {
     switch (block._tag) {
@@ -219,15 +227,26 @@ const assistant = (m: Message.AssistantMessage, responses: boolean, legacy: Lega
         break
       }
       case "ToolCall": {
-        if (block.providerExecuted === true) break
+        if (block.providerExecuted === true) {
+          // a call the Responses API ran itself goes back as its item, with its result (other providers' calls do not)
+          const type = responses ? block.providerOptions?.[RESPONSES]?.["type"] : undefined
+          if (typeof type === "string" && hostedTool(type) !== undefined) {
+            const item = responsesItem(hostedItem(block, type, hostedResultOf(m, block.id), Block.argsText) as Schema.Json)
+            if (item !== undefined) said.push(item)
+            parts = true
+          }
+          break
+        }
         const type = own(block)?.["type"]
         if (type === "function_call" && functionCall === undefined) {
           functionCall = withCall({ name: block.name, arguments: Block.argsText(block) }, block)
           if (!responses) legacy.add(block.id)
         } else {
-          // a custom call has no `function`: the prompt renders it with an empty name
+          // a custom call has no `function` but its name and input, as the writer sends them
           // the function noted with its block: the prompt takes the arguments compacted from the block's own reading
-          const call = { id: block.id, function: type === "custom" ? undefined : withCall({ name: block.name, arguments: Block.argsText(block) }, block) }
+          const call = type === "custom"
+            ? { id: block.id, custom: { name: block.name, input: typeof block.args === "string" && block.rawArgs === undefined ? block.args : Block.argsText(block) } }
+            : { id: block.id, function: withCall({ name: block.name, arguments: Block.argsText(block) }, block) }
           // a Responses call item with its id is read from the stored item (see `RESPONSES_CALL_EXTRA`)
           calls.push(block.itemId === undefined ? call : asStoredCall(call))
         }

@@ -127,6 +127,8 @@ export interface ChatToolCallLike {
   readonly id?: unknown
   readonly type?: unknown
   readonly function?: ChatFunctionCallLike | undefined
+  /** A custom tool's call (`type: "custom"`): its name and its free-form input, counted as a function's arguments. */
+  readonly custom?: { readonly name?: unknown; readonly input?: unknown } | undefined
 }
 
 /**
@@ -890,7 +892,9 @@ export const renderChatRequest = (request: ChatRequestLike, options: RenderOptio
       if (Array.isArray(m.tool_calls)) {
         for (const call of m.tool_calls as ReadonlyArray<unknown>) {
           if (!isRecord(call)) continue
-          const fn = isRecord(call["function"]) ? call["function"] : {}
+          // a custom tool's call: its input is what the model wrote, as a function's arguments are
+          const custom = !isRecord(call["function"]) && isRecord(call["custom"]) ? call["custom"] : undefined
+          const fn = isRecord(call["function"]) ? call["function"] : custom === undefined ? {} : { name: custom["name"], arguments: custom["input"] }
           const callName = asString(fn["name"])
           calls.push({ name: callName, args: asString(fn["arguments"]), stored: storedCalls.has(call), from: calledFrom.get(fn) })
           toolCalls++

@@ -123,3 +123,52 @@ export const followedByIdAfter = (messages: ReadonlyArray<Message.Message>): Arr
     const first = m.content.find((block) => block._tag !== "Thinking")
     return first === undefined ? undefined : itemIdOf(first) !== undefined
   })
+
+/**
+ * Hosted (provider-executed) tool items read as a tool call and its result:
+ * the tool's name, and the item fields that are the result (the others,
+ * but `type`, `id` and `status`, are the call's arguments).
+ */
+const hostedTools: Record<string, { readonly name: string; readonly result: ReadonlyArray<string> }> = {
+  web_search_call: { name: "web_search", result: [] },
+  file_search_call: { name: "file_search", result: ["results"] },
+  code_interpreter_call: { name: "code_interpreter", result: ["outputs"] },
+  mcp_call: { name: "mcp", result: ["output", "error"] }
+}
+
+/** The hosted tool of an item type; an own entry only, so that `"__proto__"` or `"constructor"` is no tool. */
+export const hostedTool = (type: string): { readonly name: string; readonly result: ReadonlyArray<string> } | undefined =>
+  Object.hasOwn(hostedTools, type) ? hostedTools[type] : undefined
+
+const isRecord = (u: unknown): u is { readonly [key: string]: unknown } => typeof u === "object" && u !== null && !Array.isArray(u)
+
+/**
+ * The item of a hosted tool's call, with its result when one is given, as the writer sends it (before the item's
+ * other kept fields, such as `status`): its type and id, an MCP call's name and argument text (`argumentText`) or
+ * another call's arguments as fields, and the fields of its result. The estimate prices this item as the writer
+ * sends it.
+ */
+export const hostedItem = (
+  call: Block.ToolCallBlock,
+  type: string,
+  result: Block.ToolResultBlock | undefined,
+  argumentText: (call: Block.ToolCallBlock) => string
+): { [key: string]: unknown } => {
+  const item: { [key: string]: unknown } = { type, id: call.itemId ?? call.id }
+  const set = (key: string, value: unknown): void => {
+    Object.defineProperty(item, key, { value, enumerable: true, writable: true, configurable: true })
+  }
+  if (type === "mcp_call") {
+    item["name"] = call.name
+    item["arguments"] = argumentText(call)
+  } else if (isRecord(call.args)) {
+    for (const field of Object.keys(call.args)) set(field, call.args[field])
+  }
+  if (result !== undefined && Array.isArray(result.content)) {
+    const only = result.content[0]
+    if (only !== undefined && only._tag === "Json" && isRecord(only.value)) {
+      for (const field of Object.keys(only.value)) set(field, only.value[field])
+    }
+  }
+  return item
+}

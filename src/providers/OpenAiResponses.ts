@@ -119,7 +119,7 @@ import {
 import { messageText, preview, quote } from "../internal/preview.js"
 import { bareMediaType } from "../internal/mediaType.js"
 import { base64DataUrlParts } from "../internal/dataUrl.js"
-import { isToolOutputItem, ITEM_ID_PREFIXES } from "../internal/responsesItems.js"
+import { hostedItem, hostedTool, isToolOutputItem, ITEM_ID_PREFIXES } from "../internal/responsesItems.js"
 import { OPENAI_URLS, openAiTakesUrl } from "../internal/fileUrls.js"
 import { imageDetailOf, inputFileDetailOf } from "../internal/imageDetail.js"
 import * as A from "./internal/adapter.js"
@@ -167,22 +167,6 @@ const hints = new Set(["item", "instructions", "dataUrlMediaType", "otherSources
 // ---------------------------------------------------------------------------
 // tables
 // ---------------------------------------------------------------------------
-
-/**
- * Hosted (provider-executed) tool items read as a tool call and its result:
- * the tool's name, and the item fields that are the result (the others,
- * but `type`, `id` and `status`, are the call's arguments).
- */
-const hostedTools: Record<string, { readonly name: string; readonly result: ReadonlyArray<string> }> = {
-  web_search_call: { name: "web_search", result: [] },
-  file_search_call: { name: "file_search", result: ["results"] },
-  code_interpreter_call: { name: "code_interpreter", result: ["outputs"] },
-  mcp_call: { name: "mcp", result: ["output", "error"] }
-}
-
-/** The hosted tool of an item type; an own entry only, so that `"__proto__"` or `"constructor"` is no tool. */
-const hostedTool = (type: string): { readonly name: string; readonly result: ReadonlyArray<string> } | undefined =>
-  Object.hasOwn(hostedTools, type) ? hostedTools[type] : undefined
 
 const messageKeys = new Set(["role", "content"])
 const outputMessageKeys = new Set(["type", "id", "role", "content"])
@@ -881,22 +865,8 @@ const writeAssistant = (ctx: A.Ctx, m: Message.AssistantMessage, index: number, 
   }
 }
 
-const writeHosted = (block: Block.ToolCallBlock, type: string, extra: Obj, result: Block.ToolResultBlock | undefined): Wire.KeptItem => {
-  const item: Record<string, unknown> = { type, id: block.itemId ?? block.id }
-  if (type === "mcp_call") {
-    item["name"] = block.name
-    item["arguments"] = ToolArguments.toText(block)
-  } else if (A.isObj(block.args)) {
-    for (const field of Object.keys(block.args)) A.setKey(item, field, block.args[field])
-  }
-  if (result !== undefined && Array.isArray(result.content)) {
-    const only = result.content[0]
-    if (only !== undefined && only._tag === "Json" && A.isObj(only.value)) {
-      for (const field of Object.keys(only.value)) A.setKey(item, field, only.value[field])
-    }
-  }
-  return merge(item, extra) as unknown as Wire.KeptItem
-}
+const writeHosted = (block: Block.ToolCallBlock, type: string, extra: Obj, result: Block.ToolResultBlock | undefined): Wire.KeptItem =>
+  merge(hostedItem(block, type, result, ToolArguments.toText), extra) as unknown as Wire.KeptItem
 
 /** What the Responses API takes as a `call_id`: at most 64 characters (longer is a 400, `string_above_max_length`). */
 const RESPONSES_IDS: Ids.IdRule = { maxLength: 64, why: "the Responses API takes call ids of at most 64 characters" }

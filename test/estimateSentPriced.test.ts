@@ -1,0 +1,85 @@
+/**
+ * The other side of `estimateLeftOut`: what a writer sends is priced. An
+ * audit grew one block or field at a time by 2,000 characters of English
+ * and compared the estimate with the body the writer wrote; these were
+ * priced at nothing, however long: a Chat custom tool's call (its input is
+ * what the model wrote) and the items of the tools the Responses API ran
+ * itself (a code interpreter's code and logs, a web search, an MCP call's
+ * output), which the Responses writer sends back.
+ */
+import { beforeAll, describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { Block, Message, Request, TokenEstimator } from "../src/index.js"
+import { loadTextCounter, makeExact } from "../src/exact/index.js"
+import { OpenAiChat, OpenAiResponses } from "../src/providers/index.js"
+
+beforeAll(() => Effect.runPromise(Effect.asVoid(loadTextCounter("o200k"))))
+
+const LONG = "The quick brown fox jumps over the lazy dog, and then it runs back home again. ".repeat(25)
+
+const estimators = () => [TokenEstimator.heuristic, Effect.runSync(makeExact({ encoding: "o200k" }))] as const
+
+/** What growing `short` into `long` adds to the estimate, per estimator. */
+const growth = (provider: "openai-chat" | "openai-responses" | "anthropic", make: (text: string) => Request.Request): Array<number> =>
+  estimators().map((e) => e.estimateRequest(make(LONG), { provider }).total - e.estimateRequest(make("x"), { provider }).total)
+
+// 2,000 characters of English: about 400 tokens; the estimate must take most of it
+const PRICED = 300
+
+describe("what a writer sends is priced", () => {
+  const customCall = (input: string) =>
+    Request.make([
+      Message.user("Write the query."),
+      Message.assistant([Block.toolCall("call_2", "sql", input, { providerOptions: { "openai-chat": { type: "custom" } } })]),
+      Message.tool([Block.toolResult("call_2", "sql", "3 rows")])
+    ])
+
+  it.effect("a Chat custom tool's call: its input, as the writer sends it", () =>
+    Effect.gen(function*() {
+      const written = yield* OpenAiChat.toRequest(customCall(LONG))
+      expect(JSON.stringify(written.value)).toContain(LONG)
+      for (const added of growth("openai-chat", customCall)) expect(added).toBeGreaterThan(PRICED)
+    }))
+
+  const hosted = (logs: string) =>
+    Request.make([
+      Message.user("What is 2 + 2?"),
+      Message.assistant([
+        Block.toolCall("ci_1", "code_interpreter", { code: "print(2 + 2)", container_id: "cntr_1" }, {
+          providerExecuted: true,
+          itemId: "ci_1",
+          providerOptions: { "openai-responses": { type: "code_interpreter_call", status: "completed" } }
+        }),
+        Block.toolResult("ci_1", "code_interpreter", [Block.json({ outputs: [{ type: "logs", logs }] })], false, { providerExecuted: true }),
+        Block.text("4.")
+      ]),
+      Message.user("Thanks.")
+    ])
+
+  it.effect("a call the Responses API ran itself, with its result, as the item the Responses writer sends", () =>
+    Effect.gen(function*() {
+      const written = yield* OpenAiResponses.toRequest(hosted(LONG))
+      expect(JSON.stringify(written.value)).toContain(LONG)
+      for (const added of growth("openai-responses", hosted)) expect(added).toBeGreaterThan(PRICED)
+      // the other writers leave it out, and so do their estimates
+      expect(JSON.stringify((yield* OpenAiChat.toRequest(hosted(LONG))).value)).not.toContain(LONG)
+      expect(growth("openai-chat", hosted)).toEqual([0, 0])
+      expect(growth("anthropic", hosted)).toEqual([0, 0])
+    }))
+
+  it("a web search the Responses API ran costs its query", () => {
+    const search = (query: string) =>
+      Request.make([
+        Message.user("News?"),
+        Message.assistant([
+          Block.toolCall("ws_1", "web_search", { action: { type: "search", query } }, {
+            providerExecuted: true,
+            itemId: "ws_1",
+            providerOptions: { "openai-responses": { type: "web_search_call", status: "completed" } }
+          }),
+          Block.text("Here is the news.")
+        ])
+      ])
+    for (const added of growth("openai-responses", search)) expect(added).toBeGreaterThan(PRICED)
+  })
+})
