@@ -415,7 +415,11 @@ const readEasyAssistant = (ctx: A.Ctx, item: Obj, at: string, blocks: Array<Bloc
     // each part remembers its type, its other fields and where its item starts, so that the item goes back whole
     const partHints = { item: p === 0 ? itemExtra : undefined, part: type as string, partStart: p === 0 ? true : undefined }
     if (type === "output_text" || type === "input_text") {
-      blocks.push(Block.text(A.str(ctx, part, "text", partAt), keep(key, A.extrasOf(part, textPartKeys), partHints)))
+      // an output text's citations, as on an output message with its id (an empty list stays with the part's fields)
+      const annotations = type === "output_text" ? part["annotations"] : undefined
+      const citations = Array.isArray(annotations) && annotations.length > 0 ? annotations : undefined
+      const options = keep(key, A.extrasOf(part, citations === undefined ? textPartKeys : outputTextKeys), partHints)
+      blocks.push(Block.text(A.str(ctx, part, "text", partAt), citations === undefined ? options : { ...options, citations }))
     } else if (type === "refusal") {
       blocks.push(Block.refusal(A.str(ctx, part, "refusal", partAt), keep(key, A.extrasOf(part, refusalPartKeys), partHints)))
     } else {
@@ -727,6 +731,14 @@ const writeReasoning = (block: Block.ThinkingBlock, itemId: string | undefined):
 }
 
 /** Writes one assistant message's blocks as items, in order. */
+/** A text read from a part of an assistant message without an id, as that part: an output text with its citations. */
+const easyTextPart = (ctx: A.Ctx, block: Block.TextBlock, type: string, index: number, blockIndex: number): Obj => {
+  if (block.citations === undefined || block.citations.length === 0) return { type, text: block.text }
+  if (type === "output_text") return { type, text: block.text, annotations: outputAnnotations(ctx, block, index, blockIndex) as unknown as Schema.Json }
+  ctx.warnings.push(new DroppedContent({ index, blockIndex, what: "citations", reason: `an ${type} part has no annotations` }))
+  return { type, text: block.text }
+}
+
 /** A text's citations as its output part's `annotations`, in the Responses spelling; left out, reported, when one has none. */
 const outputAnnotations = (ctx: A.Ctx, block: Block.TextBlock, index: number, blockIndex: number): Array<Wire.OutputAnnotation> => {
   const citations = block.citations ?? []
@@ -766,7 +778,7 @@ const writeAssistant = (ctx: A.Ctx, m: Message.AssistantMessage, index: number, 
             items.push(merge({ role: "assistant", content: openParts }, itemExtra) as unknown as Wire.InputItem)
           }
           openParts.push(
-            block._tag === "Text" ? merge<Obj>({ type: partType, text: block.text }, extra) : merge<Obj>({ type: partType, refusal: block.refusal }, extra)
+            block._tag === "Text" ? merge<Obj>(easyTextPart(ctx, block, partType, index, b), extra) : merge<Obj>({ type: partType, refusal: block.refusal }, extra)
           )
           break
         }

@@ -113,6 +113,29 @@ describe("URL citations between the two OpenAI formats", () => {
       expect(responses.warnings).toEqual([])
     }))
 
+  it.effect("an output text of an assistant message without an id cites as one with its id", () =>
+    Effect.gen(function*() {
+      for (const type of [undefined, "message"]) {
+        const body = {
+          model: "gpt-5",
+          input: [
+            { role: "user", content: "Weather in Oslo?" },
+            { ...(type === undefined ? {} : { type }), role: "assistant", content: [{ type: "output_text", text: "Sunny, 12°C.", annotations: [responsesCitation] }] },
+            { role: "user", content: "Thanks" }
+          ]
+        }
+        const read = yield* OpenAiResponses.fromRequest(body)
+        const text = read.value.messages[1]?.content[0]
+        assert(text?._tag === "Text")
+        expect(text.citations).toEqual([responsesCitation])
+        const back = yield* OpenAiResponses.toRequest(read.value)
+        expect(back.value.input).toEqual(body.input)
+        expect(back.warnings).toEqual([])
+        expect((yield* OpenAiChat.toRequest(read.value)).value.messages[1]).toEqual({ role: "assistant", content: "Sunny, 12°C.", annotations: [chatCitation] })
+        expect(droppedCitations((yield* Anthropic.toRequest(read.value, { maxTokens: 1024 })).warnings).map((w) => [w.index, w.blockIndex])).toEqual([[1, 0]])
+      }
+    }))
+
   it.effect("a citation a format has no kind for is left out, reported", () =>
     Effect.gen(function*() {
       const fileCitation = { type: "file_citation", file_id: "file-1", filename: "oslo.pdf", index: 3 }
