@@ -5,13 +5,14 @@
  * priced at nothing, however long: a Chat custom tool's call (its input is
  * what the model wrote) and the items of the tools the Responses API ran
  * itself (a code interpreter's code and logs, a web search, an MCP call's
- * output), which the Responses writer sends back.
+ * output), which the Responses writer sends back, and an Anthropic tool's
+ * examples of its input.
  */
 import { beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { Block, Message, Request, TokenEstimator } from "../src/index.js"
 import { loadTextCounter, makeExact } from "../src/exact/index.js"
-import { OpenAiChat, OpenAiResponses } from "../src/providers/index.js"
+import { Anthropic, OpenAiChat, OpenAiResponses } from "../src/providers/index.js"
 
 beforeAll(() => Effect.runPromise(Effect.asVoid(loadTextCounter("o200k"))))
 
@@ -82,4 +83,15 @@ describe("what a writer sends is priced", () => {
       ])
     for (const added of growth("openai-responses", search)) expect(added).toBeGreaterThan(PRICED)
   })
+
+  it.effect("an Anthropic tool's examples of its input, which the Anthropic writer sends", () =>
+    Effect.gen(function*() {
+      const lookup = (q: string) =>
+        Request.make([Message.user("Look it up.")], {
+          tools: [Request.tool("lookup", { description: "Look up a term.", parameters: { type: "object", properties: { q: { type: "string" } } }, providerOptions: { anthropic: { input_examples: [{ q }] } } })]
+        })
+      const written = yield* Anthropic.toRequest(lookup(LONG), { maxTokens: 1024 })
+      expect(JSON.stringify(written.value)).toContain(LONG)
+      expect(growth("anthropic", lookup)[0]).toBeGreaterThan(PRICED)
+    }))
 })

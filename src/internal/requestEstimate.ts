@@ -517,13 +517,17 @@ export const anthropicToolUseSystemPrompt = (model: string | undefined, choice: 
   return forced ? figures[1] : figures[0]
 }
 
-/** A client tool as Anthropic receives it: name, description and input schema. */
-const anthropicToolText = (tool: Request.ToolDefinition): string =>
-  stringify({
+/** A client tool as Anthropic receives it: name, description, input schema and the examples of its input. */
+const anthropicToolText = (tool: Request.ToolDefinition): string => {
+  // examples of the tool's input, kept from Anthropic's definition, are sent and shown to the model
+  const examples = tool.providerOptions?.["anthropic"]?.["input_examples"]
+  return stringify({
     name: tool.name,
     ...(tool.description === undefined ? {} : { description: tool.description }),
-    input_schema: tool.parameters ?? { type: "object", properties: {} }
+    input_schema: tool.parameters ?? { type: "object", properties: {} },
+    ...(examples === undefined || examples === null ? {} : { input_examples: examples })
   })
+}
 
 /**
  * Whether a Claude model keeps the thinking of earlier turns in its input:

@@ -192,4 +192,24 @@ describe("another provider's stored context, tools and settings", () => {
       const untruncated = yield* OpenAiResponses.fromRequest({ model: "gpt-5", input: "hi", truncation: "disabled" })
       expect(dropped((yield* Anthropic.toRequest(untruncated.value)).warnings)).toEqual([])
     }))
+
+  it.effect("what a tool's definition shows the model in another provider's words (input examples, an output schema) is reported", () =>
+    Effect.gen(function*() {
+      const anthropic = yield* Anthropic.fromRequest({
+        model: "claude-sonnet-4-5", max_tokens: 1024, messages: [{ role: "user", content: "Look it up." }],
+        tools: [{ name: "lookup", input_schema: { type: "object", properties: { q: { type: "string" } } }, input_examples: [{ q: "tokenizer" }], cache_control: { type: "ephemeral" } }]
+      })
+      expect(dropped((yield* OpenAiChat.toRequest(anthropic.value)).warnings)).toEqual([
+        "anthropic's input_examples of the tool \"lookup\" [{\"q\":\"tokenizer\"}] was left out: the model has no type for it, so the tool is defined to openai-chat without it"
+      ])
+      expect(dropped((yield* Anthropic.toRequest(anthropic.value)).warnings)).toEqual([])
+      const gemini = yield* Gemini.fromRequest({
+        contents: [{ role: "user", parts: [{ text: "Weather?" }] }],
+        tools: [{ functionDeclarations: [{ name: "weather", parametersJsonSchema: { type: "object" }, responseJsonSchema: { type: "object", properties: { celsius: { type: "number" } } } }] }]
+      })
+      expect(dropped((yield* OpenAiResponses.toRequest(gemini.value)).warnings).map((w) => w.split(" was left out")[0])).toEqual([
+        "gemini's responseJsonSchema of the tool \"weather\" {\"type\":\"object\",\"properties\":{\"celsius\":{\"type\":\"number\"}}}"
+      ])
+      expect(dropped((yield* Gemini.toRequest(gemini.value)).warnings)).toEqual([])
+    }))
 })

@@ -30,7 +30,7 @@ import { keptToolSettings } from "../../internal/toolSettings.js"
 import { noHints, storedRecord, wireFieldsOf } from "../../internal/hint.js"
 import { absurd } from "../../Block.js"
 import { show } from "./core.js"
-import { messageText, preview } from "../../internal/preview.js"
+import { messageText, preview, quote } from "../../internal/preview.js"
 import { isImageType } from "../../internal/anthropicFiles.js"
 import { bareMediaType } from "../../internal/mediaType.js"
 import { isGeminiFileUri, schemeOf } from "../../internal/fileUrls.js"
@@ -589,9 +589,15 @@ const keptResponseFormat = (
 
 export const droppedForeignSettings = (
   ctx: Ctx,
-  request: { readonly toolChoice?: unknown; readonly responseFormat?: unknown; readonly providerOptions?: Block.ProviderOptions | undefined },
+  request: {
+    readonly toolChoice?: unknown
+    readonly responseFormat?: unknown
+    readonly providerOptions?: Block.ProviderOptions | undefined
+    readonly tools?: ReadonlyArray<Request.ToolDefinition> | undefined
+  },
   target: string
 ): void => {
+  for (const tool of request.tools ?? []) droppedForeignToolFields(ctx, tool, target)
   const all = request.providerOptions
   if (all === undefined) return
   for (const provider of Object.keys(all)) {
@@ -620,6 +626,35 @@ export const droppedForeignSettings = (
       const value = atPath(own, path)
       if (value === undefined || value === null || isDefaultSetting(path, value)) continue
       dropped(ctx, undefined, undefined, `${provider}'s ${path} ${preview(value, 60)}`, lostBecause(kind, target))
+    }
+  }
+}
+
+/**
+ * The fields of a function tool's definition, kept in another provider's options, that show the model something the
+ * model has no type for: Anthropic's examples of the tool's input, Gemini's schema of what the function returns.
+ */
+const foreignToolFields: { readonly [provider: string]: ReadonlyArray<string> } = {
+  anthropic: ["input_examples"],
+  gemini: ["response", "responseJsonSchema"]
+}
+
+/** Reports the fields of another provider's that `target` writes a function tool without (`foreignToolFields`). */
+const droppedForeignToolFields = (ctx: Ctx, tool: Request.ToolDefinition, target: string): void => {
+  // a tool another provider defines is left out whole, reported where it is
+  if (tool.providerDefined !== undefined || tool.providerOptions === undefined) return
+  for (const provider of Object.keys(tool.providerOptions)) {
+    if (provider === target) continue
+    for (const field of foreignToolFields[provider] ?? []) {
+      const value = tool.providerOptions[provider]?.[field]
+      if (value === undefined || value === null) continue
+      dropped(
+        ctx,
+        undefined,
+        undefined,
+        `${provider}'s ${field} of the tool ${quote(tool.name)} ${preview(value, 60)}`,
+        `the model has no type for it, so the tool is defined to ${target} without it`
+      )
     }
   }
 }
