@@ -362,8 +362,8 @@ export const chatRequestOf = (request: Request.Request, responses = false): { re
           written.tool_calls === undefined && written.function_call === undefined &&
           !m.content.some((b) =>
             b._tag === "Refusal" ||
-            // thinking read from reasoning_content goes back there
-            (b._tag === "Thinking" && hint(b, "reasoningContent") === true) ||
+            // thinking read from reasoning_content (or reasoning) goes back there
+            (b._tag === "Thinking" && (hint(b, "reasoningContent") === true || hint(b, "reasoningContent") === "reasoning")) ||
             // a generated audio replayed by its id
             (b._tag === "File" && bareMediaType(b.mediaType).startsWith("audio/") && (b.itemId !== undefined || b.source._tag === "FileId"))
           )

@@ -43,7 +43,9 @@
  * text that is not JSON is repaired (a `RepairedToolArguments` warning, the
  * text kept in `rawArgs`) or, with `toolArguments: "strict"`, fails with
  * `InvalidToolArguments`. A tool result's name is the name of the call it
- * answers. DeepSeek's `reasoning_content` becomes a thinking block. An
+ * answers. DeepSeek's `reasoning_content` becomes a thinking block, and so
+ * does the `reasoning` text of vLLM, OpenRouter and Groq when there is no
+ * `reasoning_content`. An
  * assistant message's `annotations` (the web pages a search model cites)
  * are the citations of its text, when it has one text, and are written
  * back on the message (a URL citation read from Responses goes in Chat's
@@ -77,7 +79,8 @@
  * `$maxTokensField`, on a request whose output limit came as the deprecated
  * `max_tokens` (written back under that name); `$reasoningContent`, on
  * thinking read from DeepSeek's
- * `reasoning_content` (written back there); `$nullContent`, on the
+ * `reasoning_content` (`true`) or from the `reasoning` field of vLLM,
+ * OpenRouter and Groq (`"reasoning"`), written back there; `$nullContent`, on the
  * result of a deprecated `function` message whose `content` was `null`;
  * `$noContent`, on an assistant message read without a `content` field
  * (written back without one, not with `content: null`); and `$functions`,
@@ -142,7 +145,7 @@ const PROVIDER = "openai-chat"
  *   message; by default each goes as it was read (`system` unless it was a
  *   `developer` message).
  * - `reasoning`: by default thinking read from a `reasoning_content` field
- *   goes back there and other thinking is left out and reported; `"drop"`
+ *   (or a `reasoning` field) goes back there and other thinking is left out and reported; `"drop"`
  *   leaves all thinking out (reported); `"reasoning_content"` sends an
  *   assistant message's thinking texts, joined, as `reasoning_content`
  *   (DeepSeek and compatible servers ask for it back in tool loops).
@@ -209,7 +212,10 @@ const DATA_URL_TYPE = "dataUrlMediaType"
 /** That a request's output limit came as the deprecated `max_tokens` (and goes back as it). */
 const LEGACY_LIMIT = "maxTokensField"
 
-/** That a thinking block was read from DeepSeek's `reasoning_content` (and goes back there unless told to drop it). */
+/**
+ * That a thinking block was read from DeepSeek's `reasoning_content` (`true`), or from the `reasoning` field of
+ * vLLM, OpenRouter and Groq (`"reasoning"`), and goes back there unless told to drop it.
+ */
 const REASONING_CONTENT = "reasoningContent"
 
 /** That a deprecated function message's `content` was `null` (the result holds `""`, and goes back as `null`). */
@@ -396,6 +402,8 @@ const assistantMessage = (
   const said: Array<Block.TextBlock | Block.RefusalBlock | Block.ProviderDataBlock> = []
   const calls: Array<Wire.ToolCall> = []
   const reasoning: Array<string> = []
+  // thinking read from the `reasoning` field, which goes back there
+  const reasoningField: Array<string> = []
   let texts = 0
   let refusals = 0
   let parts = false
@@ -420,6 +428,7 @@ const assistantMessage = (
         break
       case "Thinking":
         if (options?.reasoning === "reasoning_content" || (options?.reasoning === undefined && hintOf(block, key, REASONING_CONTENT) === true)) reasoning.push(block.thinking)
+        else if (options?.reasoning === undefined && hintOf(block, key, REASONING_CONTENT) === "reasoning") reasoningField.push(block.thinking)
         else A.dropped(ctx, index, b, "thinking", "Chat Completions has no reasoning content (reasoning: \"reasoning_content\" sends it the DeepSeek way)")
         break
       case "RedactedThinking":
@@ -489,6 +498,7 @@ const assistantMessage = (
     ...(functionCall === undefined ? {} : { function_call: functionCall }),
     ...(calls.length === 0 ? {} : { tool_calls: calls }),
     ...(reasoning.length === 0 ? {} : { reasoning_content: reasoning.join("\n") }),
+    ...(reasoningField.length === 0 ? {} : { reasoning: reasoningField.join("\n") }),
     ...(annotations === undefined ? {} : { annotations })
   }
 }
@@ -596,7 +606,7 @@ const isLegacyCall = (block: Block.ToolCallBlock): boolean => block.providerExec
 /** An assistant message with nothing to send: no content, calls, refusal, audio or reasoning. */
 const isEmptyAssistant = (m: Wire.AssistantMessageParam): boolean =>
   (m.content === null || m.content === undefined || (Array.isArray(m.content) && m.content.length === 0)) && (m.tool_calls === undefined || m.tool_calls.length === 0) &&
-  m.function_call === undefined && m.refusal === undefined && m.audio === undefined && m.reasoning_content === undefined
+  m.function_call === undefined && m.refusal === undefined && m.audio === undefined && m.reasoning_content === undefined && m.reasoning === undefined
 
 const encodeMessages = (
   ctx: A.Ctx,
@@ -708,7 +718,7 @@ const dropChoiceWithout = (ctx: A.Ctx, body: Record<string, unknown>, choice: "t
 }
 
 /** The fields of a written message that hold text the model reads (a tool call's arguments and input included). */
-const TEXT_FIELDS: ReadonlySet<string> = new Set(["content", "text", "refusal", "arguments", "input", "reasoning_content"])
+const TEXT_FIELDS: ReadonlySet<string> = new Set(["content", "text", "refusal", "arguments", "input", "reasoning_content", "reasoning"])
 
 
 /**
@@ -836,6 +846,8 @@ const TOOL_KEYS = new Set(["role", "content", "tool_call_id"])
 const FUNCTION_MESSAGE_KEYS = new Set(["role", "content", "name"])
 const ASSISTANT_KEYS = new Set(["role", "content", "refusal", "tool_calls", "function_call", "audio", "name", "reasoning_content"])
 const CITED_ASSISTANT_KEYS = new Set([...ASSISTANT_KEYS, "annotations"])
+const REASONING_ASSISTANT_KEYS = new Set([...ASSISTANT_KEYS, "reasoning"])
+const CITED_REASONING_ASSISTANT_KEYS = new Set([...CITED_ASSISTANT_KEYS, "reasoning"])
 const TEXT_KEYS = new Set(["type", "text"])
 const REFUSAL_KEYS = new Set(["type", "refusal"])
 const TOOL_CALL_KEYS = new Set(["id", "type", "function", "custom"])
@@ -964,6 +976,10 @@ const assistantBlocks = (
   const content: Array<Block.AssistantBlock> = []
   const reasoning = A.optStr(ctx, m, "reasoning_content", path)
   if (reasoning !== undefined) content.push(Block.thinking(reasoning, undefined, A.optionsOf(key, undefined, { [REASONING_CONTENT]: true })))
+  // vLLM, OpenRouter and Groq name the same text `reasoning` (kept as it is beside a `reasoning_content`, or when not text)
+  const reasoningText = reasoning === undefined ? m["reasoning"] : undefined
+  const readReasoning = typeof reasoningText === "string"
+  if (readReasoning) content.push(Block.thinking(reasoningText, undefined, A.optionsOf(key, undefined, { [REASONING_CONTENT]: "reasoning" })))
   const body = m["content"]
   if (typeof body === "string") {
     content.push(Block.text(body))
@@ -1017,7 +1033,8 @@ const assistantBlocks = (
     calls.names.set(id, name)
     calls.lastFunctionCall = id
   }
-  return { content, name: A.optStr(ctx, m, "name", path), extras: A.extrasOf(m, sole === undefined ? ASSISTANT_KEYS : CITED_ASSISTANT_KEYS) }
+  const read = sole === undefined ? (readReasoning ? REASONING_ASSISTANT_KEYS : ASSISTANT_KEYS) : readReasoning ? CITED_REASONING_ASSISTANT_KEYS : CITED_ASSISTANT_KEYS
+  return { content, name: A.optStr(ctx, m, "name", path), extras: A.extrasOf(m, read) }
 }
 
 /** Where the one text block of an assistant message's content is, or `undefined` when it has none or several. */

@@ -361,6 +361,8 @@ export interface AssistantMessageParam {
   readonly audio?: { readonly id: string }
   readonly name?: string
   readonly reasoning_content?: string
+  /** The reasoning text of vLLM, OpenRouter and Groq, which DeepSeek names `reasoning_content`. */
+  readonly reasoning?: string
   /** The citations of the message's text (web search models'). */
   readonly annotations?: ReadonlyArray<Annotation>
 }

@@ -130,6 +130,26 @@ describe("OpenAiChat.toMessages", () => {
       expect(tags(dropped.warnings)).toEqual(["DroppedContent"])
     }))
 
+  it.effect("the reasoning field of vLLM, OpenRouter and Groq is thinking too, and goes back there", () =>
+    Effect.gen(function* () {
+      const sent = [{ role: "user", content: "Roll." }, { role: "assistant", content: null, reasoning: "Roll a die.", tool_calls: [{ id: "c1", type: "function", function: { name: "roll", arguments: "{}" } }] }, { role: "tool", tool_call_id: "c1", content: "4" }]
+      const read = yield* OpenAiChat.fromMessages(sent as never)
+      const thinking = read.value[1]?.content[0]
+      expect(thinking?._tag === "Thinking" ? thinking.thinking : undefined).toBe("Roll a die.")
+      const back = yield* OpenAiChat.toMessages(read.value)
+      expect(back.warnings).toEqual([])
+      expect(JSON.parse(JSON.stringify(back.value))).toEqual(sent)
+      // another format reports it where it cannot take it back (before, it was an unknown field, left out without a word)
+      const anthropic = yield* Anthropic.toMessages(read.value)
+      expect(anthropic.warnings.map((w) => [w._tag, w.message.includes("thinking")])).toEqual([["DroppedContent", true]])
+      // beside a reasoning_content (vLLM has sent both), or when it is not text, it stays an unknown field, written back
+      for (const assistant of [{ role: "assistant", content: "6", reasoning_content: "Roll.", reasoning: "Roll." }, { role: "assistant", content: "6", reasoning: { effort: "low" } }]) {
+        const one = yield* OpenAiChat.fromMessages([assistant] as never)
+        expect(one.value[0]?.content.filter((b) => b._tag === "Thinking").length).toBe("reasoning_content" in assistant ? 1 : 0)
+        expect(JSON.parse(JSON.stringify((yield* OpenAiChat.toMessages(one.value)).value))).toEqual([assistant])
+      }
+    }))
+
   it.effect("text after a call goes before the calls, and says so", () =>
     Effect.gen(function* () {
       const { value, warnings } = yield* OpenAiChat.toMessages([
