@@ -157,11 +157,13 @@ describe("another provider's stored context, tools and settings", () => {
     Effect.gen(function*() {
       const anthropic = yield* Anthropic.fromRequest({
         model: "claude-sonnet-4-5", max_tokens: 1024, messages: [{ role: "user", content: "hi" }],
-        output_config: { effort: "low" }, mcp_servers: [{ type: "url", url: "https://mcp.example.com", name: "docs" }]
+        output_config: { effort: "low" }, mcp_servers: [{ type: "url", url: "https://mcp.example.com", name: "docs" }],
+        container: { skills: [{ type: "anthropic", skill_id: "pptx", version: "latest" }] }
       })
       expect(dropped((yield* OpenAiChat.toRequest(anthropic.value)).warnings)).toEqual([
         "anthropic's output_config.effort \"low\" was left out: a setting the model has no type for, so openai-chat runs with its own default",
-        "anthropic's mcp_servers [{\"type\":\"url\",\"url\":\"https://mcp.example.com\",\"name\":\"docs\"… was left out: tools the model has no type for, so openai-chat cannot call them"
+        "anthropic's mcp_servers [{\"type\":\"url\",\"url\":\"https://mcp.example.com\",\"name\":\"docs\"… was left out: tools the model has no type for, so openai-chat cannot call them",
+        "anthropic's container {\"skills\":[{\"type\":\"anthropic\",\"skill_id\":\"pptx\",\"version\":\"… was left out: tools the model has no type for, so openai-chat cannot call them"
       ])
       const responses = yield* OpenAiResponses.fromRequest({ model: "gpt-5", input: "hi", text: { verbosity: "low" }, truncation: "auto", max_tool_calls: 3 })
       expect(dropped((yield* Gemini.toRequest(responses.value)).warnings).map((w) => w.split(" was left out")[0])).toEqual([

@@ -501,7 +501,9 @@ const foreignSettings: { readonly [provider: string]: ReadonlyArray<readonly [pa
   ],
   anthropic: [
     ...settings("temperature", "top_p", "top_k", "stop_sequences", "thinking", "output_config.effort", "context_management"),
-    ["mcp_servers", "tools"]
+    ["mcp_servers", "tools"],
+    // the container a code execution or its Agent Skills run in
+    ["container", "tools"]
   ],
   gemini: [
     ...settings(
