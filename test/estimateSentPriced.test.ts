@@ -24,6 +24,11 @@ const estimators = () => [TokenEstimator.heuristic, Effect.runSync(makeExact({ e
 const growth = (provider: "openai-chat" | "openai-responses" | "anthropic", make: (text: string) => Request.Request): Array<number> =>
   estimators().map((e) => e.estimateRequest(make(LONG), { provider }).total - e.estimateRequest(make("x"), { provider }).total)
 
+const hostedCall = (type: string, name: string, args: Block.JsonObject, result: Block.JsonObject, kept: Block.JsonObject = {}) => [
+  Block.toolCall(`${type}_1`, name, args, { providerExecuted: true, itemId: `${type}_1`, providerOptions: { "openai-responses": { type, status: "completed", ...kept } } }),
+  Block.toolResult(`${type}_1`, name, [Block.json(result)], false, { providerExecuted: true })
+]
+
 // 2,000 characters of English: about 400 tokens; the estimate must take most of it
 const PRICED = 300
 
@@ -93,5 +98,30 @@ describe("what a writer sends is priced", () => {
       const written = yield* Anthropic.toRequest(lookup(LONG), { maxTokens: 1024 })
       expect(JSON.stringify(written.value)).toContain(LONG)
       expect(growth("anthropic", lookup)[0]).toBeGreaterThan(PRICED)
+    }))
+
+  it("a hosted item is priced by its JSON text, its kept fields with it, and never less for more text (a review)", () => {
+    // an argument named `text` made the item read as a text part, its logs unpriced: 34 tokens before, 13 after
+    const textArg = (logs: string) =>
+      Request.make([Message.user("Run it."), Message.assistant([...hostedCall("code_interpreter_call", "code_interpreter", { code: "x", text: "short" }, { outputs: [{ type: "logs", logs }] }), Block.text("Done.")])])
+    for (const added of growth("openai-responses", textArg)) expect(added).toBeGreaterThan(PRICED)
+    // an MCP call's server label, which the writer sends with the item
+    const labelled = (label: string) =>
+      Request.make([Message.user("Ask."), Message.assistant([...hostedCall("mcp_call", "mcp", { q: "x" }, { output: "ok" }, { server_label: label }), Block.text("Done.")])])
+    for (const added of growth("openai-responses", labelled)) expect(added).toBeGreaterThan(PRICED)
+  })
+
+  it.effect("a message the Responses writer leaves out whole is not priced (thinking read from Chat's reasoning field)", () =>
+    Effect.gen(function*() {
+      const read = yield* OpenAiChat.fromRequest({
+        model: "gpt-5",
+        messages: [{ role: "user", content: "Q" }, { role: "assistant", content: null, reasoning: LONG }, { role: "user", content: "Go on." }]
+      })
+      const without = Request.make([read.value.messages[0]!, read.value.messages[2]!], { model: "gpt-5" })
+      const written = yield* OpenAiResponses.toRequest(read.value)
+      expect(written.value.input).toEqual((yield* OpenAiResponses.toRequest(without)).value.input)
+      for (const e of estimators()) {
+        expect(e.estimateRequest(read.value, { provider: "openai-responses" }).total).toBe(e.estimateRequest(without, { provider: "openai-responses" }).total)
+      }
     }))
 })

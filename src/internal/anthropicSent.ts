@@ -8,10 +8,10 @@
  *
  * @internal
  */
-import type { Schema } from "effect"
 import * as Block from "../Block.js"
 import * as Message from "../Message.js"
 import { isImageType } from "./anthropicFiles.js"
+import { isAnthropicCitation } from "./citations.js"
 import { anthropicSends, type SentPlace } from "./anthropicSends.js"
 import { inlineFileOf } from "./dataUrlFile.js"
 import { bareMediaType } from "./mediaType.js"
@@ -38,14 +38,6 @@ export const isDollar = (key: string): boolean => key.startsWith("$")
 /** The JSON values the Anthropic adapter sends in a tool result as blocks of their own (by their `type`); it sends others as their text. */
 export const ANTHROPIC_RESULT_PASS_TYPES: ReadonlySet<string> = new Set(["search_result", "tool_reference", "browser_state"])
 
-/** The citation types the Anthropic adapter sends with a text; a text with another one goes without its citations. */
-const ANTHROPIC_CITATION_TYPES: ReadonlySet<string> = new Set([
-  "char_location",
-  "page_location",
-  "content_block_location",
-  "web_search_result_location",
-  "search_result_location"
-])
 
 /** A value of a block the Anthropic adapter sends, and where it is in the block. */
 export type SentValue = readonly [path: ReadonlyArray<string | number>, value: unknown]
@@ -187,12 +179,6 @@ export const anthropicSent = (block: Block.Block, place: SentPlace, foreignCalls
   return true
 }
 
-/** A citation the Anthropic adapter sends: one of Anthropic's types. */
-const isAnthropicCitation = (citation: Schema.Json): boolean => {
-  if (typeof citation !== "object" || citation === null || Array.isArray(citation)) return false
-  const type = (citation as Block.JsonObject)["type"]
-  return typeof type === "string" && ANTHROPIC_CITATION_TYPES.has(type)
-}
 
 /**
  * Walks the blocks of a conversation the Anthropic adapter writes, in order, with the values it sends of each when

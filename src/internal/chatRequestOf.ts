@@ -231,8 +231,9 @@ const assistant = (m: Message.AssistantMessage, responses: boolean, legacy: Lega
           // a call the Responses API ran itself goes back as its item, with its result (other providers' calls do not)
           const type = responses ? block.providerOptions?.[RESPONSES]?.["type"] : undefined
           if (typeof type === "string" && hostedTool(type) !== undefined) {
-            const item = responsesItem(hostedItem(block, type, hostedResultOf(m, block.id), Block.argsText) as Schema.Json)
-            if (item !== undefined) said.push(item)
+            // by its JSON text, the item's other kept fields (status, an MCP server's label...) with it
+            const kept = wireFieldsOf(block.providerOptions?.[RESPONSES], () => true)
+            said.push(text(JSON.stringify({ ...hostedItem(block, type, hostedResultOf(m, block.id), Block.argsText), ...kept })))
             parts = true
           }
           break
@@ -360,13 +361,14 @@ export const chatRequestOf = (request: Request.Request, responses = false): { re
         const empty = m.content.length > 0 &&
           (written.content === null || written.content === undefined || (Array.isArray(written.content) && written.content.length === 0)) &&
           written.tool_calls === undefined && written.function_call === undefined &&
-          !m.content.some((b) =>
+          // (the Responses writer sends none of these beside content: a refusal is text there)
+          !(!responses && m.content.some((b) =>
             b._tag === "Refusal" ||
             // thinking read from reasoning_content (or reasoning) goes back there
             (b._tag === "Thinking" && (hint(b, "reasoningContent") === true || hint(b, "reasoningContent") === "reasoning")) ||
             // a generated audio replayed by its id
             (b._tag === "File" && bareMediaType(b.mediaType).startsWith("audio/") && (b.itemId !== undefined || b.source._tag === "FileId"))
-          )
+          ))
         if (!empty) messages.push(written)
         break
       }

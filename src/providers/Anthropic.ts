@@ -114,6 +114,7 @@ import {
 } from "./Conversion.js"
 import * as A from "./internal/adapter.js"
 import { show } from "./internal/core.js"
+import { isAnthropicCitation } from "../internal/citations.js"
 import * as Ids from "./internal/ids.js"
 import { hintOf, keptOf } from "./internal/kept.js"
 import * as StreamErrors from "./StreamError.js"
@@ -169,7 +170,6 @@ export interface Prompt {
 // the model -> Anthropic
 // ---------------------------------------------------------------------------
 
-const CITATION_TYPES = new Set(["char_location", "page_location", "content_block_location", "web_search_result_location", "search_result_location"])
 /** Tool-result content blocks this library does not type, sent back as they were read. */
 const RESULT_PASS_TYPES = new Set(["search_result", "tool_reference", "browser_state"])
 
@@ -222,7 +222,7 @@ const textBlock = (ctx: A.Ctx, block: Block.TextBlock, index: number | undefined
   let citations: ReadonlyArray<Schema.Json> | undefined
   // (an empty list too: a text read with citations: [] goes back with it)
   if (block.citations !== undefined) {
-    if (block.citations.every((c) => A.isObj(c) && typeof c["type"] === "string" && CITATION_TYPES.has(c["type"]))) citations = block.citations
+    if (block.citations.every(isAnthropicCitation)) citations = block.citations
     else A.dropped(ctx, index, blockIndex, "the citations of a text", "they are not Anthropic citations")
   }
   return { ...A.ownExtras(block, key), type: "text", text: block.text, ...(citations === undefined ? {} : { citations }) }

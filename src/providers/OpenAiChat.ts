@@ -47,9 +47,10 @@
  * does the `reasoning` text of vLLM, OpenRouter and Groq when there is no
  * `reasoning_content`. An
  * assistant message's `annotations` (the web pages a search model cites)
- * are the citations of its text, when it has one text, and are written
- * back on the message (a URL citation read from Responses goes in Chat's
- * spelling). A tool
+ * are the citations of its text, when it has one text and they are all URL
+ * citations (others, such as OpenRouter's file annotations, stay on the
+ * message), and are written back on the message (a URL citation read from
+ * Responses goes in Chat's spelling). A tool
  * message with no `tool_call_id` but a `tool_call_ids` list of one id (as
  * some agent frameworks persist their histories) is read leniently: the id
  * answers that call, the list is kept, and a `ConvertedContent` warning
@@ -115,7 +116,7 @@ import { messageText, preview, quote } from "../internal/preview.js"
 import { bareMediaType } from "../internal/mediaType.js"
 import { base64DataUrlParts } from "../internal/dataUrl.js"
 import { OPENAI_URLS, openAiTakesUrl } from "../internal/fileUrls.js"
-import * as Citations from "./internal/citations.js"
+import * as Citations from "../internal/citations.js"
 import * as Ids from "./internal/ids.js"
 import { OPENAI_CHAT_HINTS } from "../internal/hint.js"
 import { hintOf, keptOf } from "./internal/kept.js"
@@ -516,14 +517,14 @@ const messageAnnotations = (
 ): Array<Wire.Annotation> | undefined => {
   for (const b of cited) {
     const block = m.content[b] as Block.TextBlock
-    const annotations = texts === 1 ? Citations.allOf(block.citations ?? [], Citations.chatAnnotationOf) : undefined
-    if (annotations !== undefined) return annotations as unknown as Array<Wire.Annotation>
+    const annotations = Citations.allOf(block.citations ?? [], Citations.chatAnnotationOf)
+    if (annotations !== undefined && texts === 1) return annotations as unknown as Array<Wire.Annotation>
     A.dropped(
       ctx,
       index,
       b,
       "the citations of a text",
-      texts === 1 ? "Chat Completions cites only web pages (url_citation)" : "Chat Completions cites only on an assistant message of one text"
+      annotations === undefined ? "Chat Completions cites only web pages (url_citation)" : "Chat Completions cites only on an assistant message of one text"
     )
   }
   return undefined
@@ -1008,7 +1009,8 @@ const assistantBlocks = (
   }
   // the message's citations go on its text when it has one (an empty list stays on the message, where it was)
   const annotations = m["annotations"]
-  const sole = Array.isArray(annotations) && annotations.length > 0 ? soleText(content) : undefined
+  // (only URL citations: another kind, such as OpenRouter's file annotations, stays on the message, written back there)
+  const sole = Array.isArray(annotations) && annotations.length > 0 && annotations.every(Citations.isChatAnnotation) ? soleText(content) : undefined
   if (sole !== undefined) {
     const text = content[sole] as Block.TextBlock
     content[sole] = Block.text(text.text, { ...(text.providerOptions === undefined ? {} : { providerOptions: text.providerOptions }), citations: annotations as Schema.JsonArray })

@@ -124,7 +124,7 @@ import { OPENAI_URLS, openAiTakesUrl } from "../internal/fileUrls.js"
 import { imageDetailOf, inputFileDetailOf } from "../internal/imageDetail.js"
 import * as A from "./internal/adapter.js"
 import { isObj } from "./internal/core.js"
-import * as Citations from "./internal/citations.js"
+import * as Citations from "../internal/citations.js"
 import * as Ids from "./internal/ids.js"
 import { defined, hintOf, keep, keptOf, merge } from "./internal/kept.js"
 import * as Accumulator from "./OpenAiResponsesStream.js"
@@ -730,7 +730,6 @@ const writeReasoning = (block: Block.ThinkingBlock, itemId: string | undefined):
   return merge(item, keptOf(block, key, hints))
 }
 
-/** Writes one assistant message's blocks as items, in order. */
 /** A text read from a part of an assistant message without an id, as that part: an output text with its citations. */
 const easyTextPart = (ctx: A.Ctx, block: Block.TextBlock, type: string, index: number, blockIndex: number): Obj => {
   if (block.citations === undefined || block.citations.length === 0) return { type, text: block.text }
@@ -744,10 +743,11 @@ const outputAnnotations = (ctx: A.Ctx, block: Block.TextBlock, index: number, bl
   const citations = block.citations ?? []
   const annotations = Citations.allOf(citations, Citations.responsesAnnotationOf)
   if (annotations !== undefined) return annotations as unknown as Array<Wire.OutputAnnotation>
-  ctx.warnings.push(new DroppedContent({ index, blockIndex, what: "citations", reason: "they are not of the four kinds an output text cites (url, file, container file, file path)" }))
+  ctx.warnings.push(new DroppedContent({ index, blockIndex, what: "citations", reason: "they are Anthropic's, of kinds an output text does not cite" }))
   return []
 }
 
+/** Writes one assistant message's blocks as items, in order. */
 const writeAssistant = (ctx: A.Ctx, m: Message.AssistantMessage, index: number, items: Array<Wire.InputItem>): void => {
   if (m.name !== undefined) ctx.warnings.push(new DroppedContent({ index, what: "the participant name", reason: "Responses messages have no name" }))
   // results of hosted calls are written inside their call's item
@@ -755,7 +755,14 @@ const writeAssistant = (ctx: A.Ctx, m: Message.AssistantMessage, index: number, 
   for (const block of m.content) {
     if (block._tag === "ToolResult" && block.providerExecuted === true) hostedResults.set(block.toolCallId, block)
   }
+  // the results that go inside their call's item, wherever in the message they are (before the call too)
   const written = new Set<Block.ToolResultBlock>()
+  for (const block of m.content) {
+    if (block._tag !== "ToolCall" || block.providerExecuted !== true) continue
+    const type = keptOf(block, key, hints)?.["type"]
+    const result = hostedResults.get(block.id)
+    if (typeof type === "string" && hostedTool(type) !== undefined && result !== undefined) written.add(result)
+  }
   let open: OutputMessageItem | undefined
   // the item id of the open message: the block's, also when the API takes none and the item is written without it
   let openId: string | undefined
@@ -841,9 +848,7 @@ const writeAssistant = (ctx: A.Ctx, m: Message.AssistantMessage, index: number, 
             ctx.warnings.push(new DroppedContent({ index, blockIndex: b, what: `the provider-executed call ${quote(block.name)}`, reason: "another provider ran it; its result cannot be replayed here" }))
             break
           }
-          const result = hostedResults.get(block.id)
-          if (result !== undefined) written.add(result)
-          items.push(writeHosted(block, type, extra ?? {}, result))
+          items.push(writeHosted(block, type, extra ?? {}, hostedResults.get(block.id)))
           break
         }
         A.checkToolName(ctx, block.name, index, b)
@@ -855,7 +860,9 @@ const writeAssistant = (ctx: A.Ctx, m: Message.AssistantMessage, index: number, 
       }
       case "ToolResult":
         if (!written.has(block)) {
-          ctx.warnings.push(new DroppedContent({ index, blockIndex: b, what: `the result of the provider-executed call ${quote(block.toolName)}`, reason: "another provider ran it" }))
+          const sent = hostedResults.get(block.toolCallId)
+          const reason = sent !== undefined && written.has(sent) ? "a later result of the same call is sent with the call's item" : "another provider ran it"
+          ctx.warnings.push(new DroppedContent({ index, blockIndex: b, what: `the result of the provider-executed call ${quote(block.toolName)}`, reason }))
         }
         break
       case "File": {

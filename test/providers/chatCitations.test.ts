@@ -92,6 +92,45 @@ describe("Chat Completions annotations", () => {
     }))
 })
 
+describe("annotations of other kinds (a review of the change above)", () => {
+  it.effect("Chat: annotations that are not all URL citations stay on the message and come back as they were", () =>
+    Effect.gen(function*() {
+      // OpenRouter's file annotations, sent back so that a PDF is not parsed (and paid for) again
+      const file = { type: "file", file: { hash: "abc", name: "report.pdf", content: [{ type: "text", text: "Page 1" }] } }
+      for (const annotations of [[file], [chatCitation, file], [1, "x"], [{ type: "url_citation", url_citation: "x" }]]) {
+        const body = chatBody({ content: "Sunny, 12°C.", annotations })
+        const { value } = yield* OpenAiChat.fromRequest(body)
+        const back = yield* OpenAiChat.toRequest(value)
+        expect(back.value.messages[1]).toEqual(body.messages[1])
+        expect(back.warnings).toEqual([])
+      }
+    }))
+
+  it.effect("Responses: citations of a kind it may add are written back as they came", () =>
+    Effect.gen(function*() {
+      const newKind = { type: "page_citation", page: 3, start_index: 0, end_index: 5 }
+      for (const id of [{ type: "message", id: "msg_1", status: "completed" }, {}]) {
+        const body = {
+          model: "gpt-5",
+          input: [
+            { role: "user", content: "Weather in Oslo?" },
+            { ...id, role: "assistant", content: [{ type: "output_text", text: "Sunny, 12°C.", annotations: [responsesCitation, newKind] }] }
+          ]
+        }
+        const read = yield* OpenAiResponses.fromRequest(body)
+        const back = yield* OpenAiResponses.toRequest(read.value)
+        expect(back.value.input).toEqual(body.input)
+        expect(back.warnings).toEqual([])
+      }
+    }))
+
+  it.effect("Anthropic citations on one of several texts are reported for their kind, which one text would not fix", () =>
+    Effect.gen(function*() {
+      const request = Request.make([Message.user("Q"), Message.assistant([Block.text("A,"), Block.text(" B.", { citations: [anthropicCitation] })])])
+      expect(droppedCitations((yield* OpenAiChat.toRequest(request)).warnings).map((w) => w.reason)).toEqual(["Chat Completions cites only web pages (url_citation)"])
+    }))
+})
+
 describe("URL citations between the two OpenAI formats", () => {
   it.effect("a Responses output text's citations go to Chat in Chat's spelling, and back in Responses'", () =>
     Effect.gen(function*() {

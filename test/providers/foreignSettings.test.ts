@@ -148,7 +148,7 @@ describe("another provider's stored context, tools and settings", () => {
       }
       expect(yield* lost(responses.value, "responses")).toEqual([])
       expect(dropped((yield* Anthropic.toRequest(gemini.value)).warnings)).toEqual([
-        "gemini's cachedContent \"cachedContents/c1\" was left out: what the provider holds for the request (earlier turns, a stored prompt, cached contents) is not in the request, so anthropic answers without it"
+        "gemini's cachedContent \"cachedContents/c1\" was left out: what the provider holds for the request (earlier turns, a stored prompt, cached contents, a container's files and skills) is not in the request, so anthropic answers without it"
       ])
       expect(yield* lost(gemini.value, "gemini")).toEqual([])
     }))
@@ -163,7 +163,7 @@ describe("another provider's stored context, tools and settings", () => {
       expect(dropped((yield* OpenAiChat.toRequest(anthropic.value)).warnings)).toEqual([
         "anthropic's output_config.effort \"low\" was left out: a setting the model has no type for, so openai-chat runs with its own default",
         "anthropic's mcp_servers [{\"type\":\"url\",\"url\":\"https://mcp.example.com\",\"name\":\"docs\"… was left out: tools the model has no type for, so openai-chat cannot call them",
-        "anthropic's container {\"skills\":[{\"type\":\"anthropic\",\"skill_id\":\"pptx\",\"version\":\"… was left out: tools the model has no type for, so openai-chat cannot call them"
+        "anthropic's container {\"skills\":[{\"type\":\"anthropic\",\"skill_id\":\"pptx\",\"version\":\"… was left out: what the provider holds for the request (earlier turns, a stored prompt, cached contents, a container's files and skills) is not in the request, so openai-chat answers without it"
       ])
       const responses = yield* OpenAiResponses.fromRequest({ model: "gpt-5", input: "hi", text: { verbosity: "low" }, truncation: "auto", max_tool_calls: 3 })
       expect(dropped((yield* Gemini.toRequest(responses.value)).warnings).map((w) => w.split(" was left out")[0])).toEqual([
@@ -191,8 +191,13 @@ describe("another provider's stored context, tools and settings", () => {
       // at the value every provider runs with, nothing is reported
       const plain = yield* OpenAiChat.fromRequest({ model: "gpt-4o", messages: [{ role: "user", content: "hi" }], modalities: ["text"] })
       expect(dropped((yield* Anthropic.toRequest(plain.value)).warnings)).toEqual([])
-      const untruncated = yield* OpenAiResponses.fromRequest({ model: "gpt-5", input: "hi", truncation: "disabled" })
+      const untruncated = yield* OpenAiResponses.fromRequest({ model: "gpt-5", input: "hi", truncation: "disabled", context_management: [] })
       expect(dropped((yield* Anthropic.toRequest(untruncated.value)).warnings)).toEqual([])
+      // nor when empty (no MCP servers, no safety settings), but an empty web_search_options turns search on
+      const none = yield* Anthropic.fromRequest({ model: "claude-sonnet-4-5", max_tokens: 1024, messages: [{ role: "user", content: "hi" }], mcp_servers: [], stop_sequences: [] })
+      expect(dropped((yield* Gemini.toRequest(none.value)).warnings)).toEqual([])
+      const safe = yield* Gemini.fromRequest({ contents: [{ role: "user", parts: [{ text: "hi" }] }], safetySettings: [], generationConfig: { thinkingConfig: {} } })
+      expect(dropped((yield* OpenAiChat.toRequest(safe.value)).warnings)).toEqual([])
     }))
 
   it.effect("what a tool's definition shows the model in another provider's words (input examples, an output schema) is reported", () =>

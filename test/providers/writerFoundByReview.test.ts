@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { Block, Message } from "../../src/index.js"
-import { OpenAiChat } from "../../src/providers/index.js"
+import { OpenAiChat, OpenAiResponses } from "../../src/providers/index.js"
 
 describe("OpenAI Chat: a tool result whose every part is left out", () => {
   const call = Message.assistant([Block.toolCall("c1", "screenshot", {})])
@@ -28,6 +28,32 @@ describe("OpenAI Chat: a tool result whose every part is left out", () => {
       expect(value.slice(2)).toEqual([
         { role: "tool", tool_call_id: "c1", content: [{ type: "text", text: "a cat" }] },
         { role: "tool", tool_call_id: "c2", content: "" }
+      ])
+    }))
+})
+
+describe("OpenAI Responses: the result of a call it ran itself, wherever it is in the message", () => {
+  const call = Block.toolCall("ci_1", "code_interpreter", { code: "print(2 + 2)" }, {
+    providerExecuted: true,
+    itemId: "ci_1",
+    providerOptions: { "openai-responses": { type: "code_interpreter_call", status: "completed" } }
+  })
+  const result = (logs: string) => Block.toolResult("ci_1", "code_interpreter", [Block.json({ outputs: [{ type: "logs", logs }] })], false, { providerExecuted: true })
+  const written = (content: ReadonlyArray<Block.AssistantBlock>) => OpenAiResponses.toMessages([Message.user("What is 2 + 2?"), Message.assistant(content)])
+
+  it.effect("a result before its call goes inside the call's item, and nothing is said to be left out", () =>
+    Effect.gen(function*() {
+      const { value, warnings } = yield* written([result("4"), call])
+      expect(value[1]).toMatchObject({ type: "code_interpreter_call", id: "ci_1", outputs: [{ type: "logs", logs: "4" }] })
+      expect(warnings).toEqual([])
+    }))
+
+  it.effect("of two results of one call, the other is left out for that reason", () =>
+    Effect.gen(function*() {
+      const { value, warnings } = yield* written([result("3"), call, result("4")])
+      expect(value[1]).toMatchObject({ outputs: [{ type: "logs", logs: "4" }] })
+      expect(warnings.map((w) => [w._tag, w.message])).toEqual([
+        ["DroppedContent", "messages[1].content[0]: the result of the provider-executed call \"code_interpreter\" was left out: a later result of the same call is sent with the call's item"]
       ])
     }))
 })

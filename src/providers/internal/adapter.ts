@@ -478,8 +478,8 @@ const foreignToolChoice: Readonly<Record<string, string>> = { "openai-chat": "to
 /**
  * What a kept setting of another provider is to the model, for the reason its loss is reported with: how it answers
  * (sampling, stopping, thinking, wordiness, what it may output; the target then runs with its own default), or
- * what it is given besides the request (earlier turns or a prompt the provider stores, cached contents, tools
- * from MCP servers, a search it may run; the target answers without them).
+ * what it is given besides the request (earlier turns or a prompt the provider stores, cached contents, a
+ * container's files and skills, tools from MCP servers, a search it may run; the target answers without them).
  */
 type SettingKind = "setting" | "context" | "tools"
 
@@ -502,8 +502,8 @@ const foreignSettings: { readonly [provider: string]: ReadonlyArray<readonly [pa
   anthropic: [
     ...settings("temperature", "top_p", "top_k", "stop_sequences", "thinking", "output_config.effort", "context_management"),
     ["mcp_servers", "tools"],
-    // the container a code execution or its Agent Skills run in
-    ["container", "tools"]
+    // the container a code execution or its Agent Skills run in: its files and skills
+    ["container", "context"]
   ],
   gemini: [
     ...settings(
@@ -526,7 +526,7 @@ const lostBecause = (kind: SettingKind, target: string): string => {
     case "setting":
       return `a setting the model has no type for, so ${target} runs with its own default`
     case "context":
-      return `what the provider holds for the request (earlier turns, a stored prompt, cached contents) is not in the request, so ${target} answers without it`
+      return `what the provider holds for the request (earlier turns, a stored prompt, cached contents, a container's files and skills) is not in the request, so ${target} answers without it`
     case "tools":
       return `tools the model has no type for, so ${target} cannot call them`
   }
@@ -541,10 +541,13 @@ const atPath = (fields: Block.JsonObject | undefined, path: string): unknown => 
 
 /**
  * A setting at the value every provider runs with when it is not given (one answer, no log probabilities, text
- * output, no truncation): not reported.
+ * output, no truncation), or empty (no stop sequences, no MCP servers; but `web_search_options: {}` turns search on):
+ * not reported.
  */
 const isDefaultSetting = (path: string, value: unknown): boolean =>
   value === false ||
+  (Array.isArray(value) && value.length === 0) ||
+  (path !== "web_search_options" && typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).length === 0) ||
   ((path === "n" || path === "generationConfig.candidateCount") && value === 1) ||
   (path === "truncation" && value === "disabled") ||
   (path === "modalities" && Array.isArray(value) && value.length === 1 && value[0] === "text") ||
