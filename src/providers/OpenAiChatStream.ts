@@ -53,7 +53,9 @@
  * OpenAI-compatible servers stream (`reasoning_content`, `reasoning`) is
  * concatenated; another string is kept once while every chunk repeats it
  * (a server's per-chunk `name`) and concatenated once the pieces differ;
- * arrays are appended and other values replace. On a choice or a chunk the
+ * arrays are appended (but a piece of OpenRouter's `reasoning_details`
+ * continues the detail of its `index` and type: its text concatenated, its
+ * signature set) and other values replace. On a choice or a chunk the
  * last non-null value wins; a choice's own `message` (some servers send
  * the whole message beside the last delta) never replaces the message the
  * deltas built: it is kept as the choice's `chunk_message`. The one
@@ -166,8 +168,36 @@ const mergeDeltaField = (into: Obj, repeats: Map<string, number>, key: string, v
     return
   }
   repeats.delete(key)
-  if (Array.isArray(value) && Array.isArray(prev)) for (const v of Core.elements(value)) prev.push(own(v))
-  else Core.setKey(into, key, Array.isArray(value) ? Core.elements(value).map(own) : own(value))
+  if (Array.isArray(value) && Array.isArray(prev)) {
+    for (const v of Core.elements(value)) if (key !== "reasoning_details" || !mergeReasoningDetail(prev, v)) prev.push(own(v))
+  } else Core.setKey(into, key, Array.isArray(value) ? Core.elements(value).map(own) : own(value))
+}
+
+/** The fields of an OpenRouter reasoning detail whose text streams in pieces. */
+const reasoningDetailText = new Set(["text", "summary", "data"])
+
+/**
+ * Merges a streamed piece of an OpenRouter reasoning detail into the detail of its `index` and `type` so far: its
+ * text, summary or data concatenated, its other fields (the signature, which comes last) set. A detail streams in
+ * pieces that share an index, and a thinking block's signature holds only for its whole text: kept as separate
+ * entries, the next request of a tool loop fails Anthropic's signature check. `false` when it continues none.
+ */
+const mergeReasoningDetail = (details: Array<unknown>, piece: unknown): boolean => {
+  if (!Core.isObj(piece) || typeof piece["index"] !== "number") return false
+  let into: Obj | undefined
+  for (let i = details.length - 1; i >= 0 && into === undefined; i--) {
+    const d = details[i]
+    if (Core.isObj(d) && d["index"] === piece["index"] && d["type"] === piece["type"]) into = d
+  }
+  if (into === undefined) return false
+  for (const key of Object.keys(piece)) {
+    const value = piece[key]
+    if (value === null || value === undefined) continue
+    const prev = into[key]
+    if (reasoningDetailText.has(key) && typeof value === "string" && typeof prev === "string") Core.setKey(into, key, prev + value)
+    else Core.setKey(into, key, own(value))
+  }
+  return true
 }
 
 /** The last non-null value of an unknown field wins (a copy: the caller's events are never kept). */

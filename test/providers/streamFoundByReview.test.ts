@@ -1,6 +1,7 @@
-import { assert, describe, it } from "@effect/vitest"
+import { assert, describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { Gemini, type GeminiWire } from "../../src/providers/index.js"
+import { Message } from "../../src/index.js"
+import { Gemini, type GeminiWire, OpenAiChat } from "../../src/providers/index.js"
 
 /** A grounding support that counts every read of its fields, so the work a merge does on it can be counted, not timed. */
 const counted = (i: number, reads: { n: number }): object =>
@@ -51,5 +52,31 @@ describe("Gemini stream: citations that are not a list", () => {
       // the text and the later list still reach the partial response
       const partial = error.partial as GeminiWire.GenerateContentResponse | undefined
       assert.deepStrictEqual(partial?.candidates?.[0]?.content?.parts, [{ text: "ab" }])
+    }))
+})
+
+describe("OpenAI Chat stream: OpenRouter's reasoning details (a response-side audit)", () => {
+  const chunk = (delta: object, finish: string | null = null) => ({
+    id: "gen-1", object: "chat.completion.chunk", created: 1, model: "anthropic/claude-sonnet-4.5",
+    choices: [{ index: 0, delta, finish_reason: finish }]
+  })
+  const detail = (fields: object) => ({ reasoning_details: [{ type: "reasoning.text", format: "anthropic-claude-v1", index: 0, ...fields }] })
+
+  it.effect("the pieces of one detail make one detail, its signature with its whole text, as a response gives it", () =>
+    Effect.gen(function*() {
+      const events = [
+        chunk({ role: "assistant", content: "", ...detail({ text: "Let" }) }),
+        chunk(detail({ text: " me think." })),
+        chunk(detail({ signature: "SIG" })),
+        chunk({ reasoning_details: [{ type: "reasoning.text", format: "anthropic-claude-v1", index: 1, text: "More." }] }),
+        chunk({ content: "Four." }, "stop")
+      ]
+      const { value } = yield* OpenAiChat.fromEvents(events)
+      expect(value.message.providerOptions?.["openai-chat"]?.["reasoning_details"]).toEqual([
+        { type: "reasoning.text", format: "anthropic-claude-v1", index: 0, text: "Let me think.", signature: "SIG" },
+        { type: "reasoning.text", format: "anthropic-claude-v1", index: 1, text: "More." }
+      ])
+      const written = yield* OpenAiChat.toMessages([Message.user("2 + 2?"), value.message])
+      expect(written.value[1]).toMatchObject({ reasoning_details: [{ text: "Let me think.", signature: "SIG" }, { text: "More." }] })
     }))
 })
