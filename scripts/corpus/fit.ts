@@ -8,7 +8,9 @@
  * `src/internal/weightsGemini.ts`; it needs the tokenizer, see exact.ts).
  * Options: `--cv` cross-validates the ridge, `--cv-report` prints the
  * leave-one-project-out cross-validated error and bias of every category (what
- * design choices are judged by, not the holdout), `--cv --cv-one`
+ * design choices are judged by, not the holdout; with `--cv-only` it stops
+ * there, so the held-out table is never printed; both print the p90 of
+ * messages of 200+ characters too), `--cv --cv-one`
  * cross-validates the chosen ridge alone over four folds of projects and prints
  * each category's p90 and bias (quicker, to judge a change of the machine),
  * `--only=o200k` fits one encoding and writes nothing.
@@ -297,6 +299,8 @@ interface Sample {
   readonly group: number
   readonly x: Float64Array
   readonly y: number
+  /** The message's length in UTF-16 code units (for the p90 of messages of 200+). */
+  readonly len: number
 }
 
 const fitWeights = (samples: ReadonlyArray<Sample>, priors: Readonly<Record<string, number>>, ridgeScale: number): Float64Array => {
@@ -408,6 +412,7 @@ const crossValidate = (samples: ReadonlyArray<Sample>, encoding: Encoding): void
   const one = process.argv.includes("--cv-one")
   for (const ridge of one ? [RIDGE[encoding]] : [1e-5, 1e-4, 3e-4, 1e-3, 3e-3]) {
     const errors = CATEGORIES.map(() => [] as Array<number>)
+    const longErrors = CATEGORIES.map(() => [] as Array<number>)
     const sums = CATEGORIES.map(() => ({ est: 0, y: 0 }))
     for (let fold = 0; fold < folds; fold++) {
       const beta = fitEncoding(samples.filter((s) => foldOf.get(s.project) !== fold), encoding, ridge)
@@ -417,6 +422,7 @@ const crossValidate = (samples: ReadonlyArray<Sample>, encoding: Encoding): void
         for (let j = 0; j < s.x.length; j++) est += (s.x[j] as number) * (beta[j] as number)
         const e = Math.max(1, Math.round(est))
         errors[s.category]!.push(Math.abs(e - s.y) / s.y)
+        if (s.len >= 200) longErrors[s.category]!.push(Math.abs(e - s.y) / s.y)
         sums[s.category]!.est += e
         sums[s.category]!.y += s.y
       }
@@ -426,7 +432,8 @@ const crossValidate = (samples: ReadonlyArray<Sample>, encoding: Encoding): void
     if (one) {
       const cells = CATEGORIES.map((c, i) => {
         const e = errors[i]!
-        return `${c} ${pct(e[Math.floor(e.length * 0.9)] ?? NaN)} ${pct(sums[i]!.est / sums[i]!.y - 1, true)}`
+        const l = longErrors[i]!.sort((a, b) => a - b)
+        return `${c} ${pct(e[Math.floor(e.length * 0.9)] ?? NaN)} ${pct(l[Math.floor(l.length * 0.9)] ?? NaN)} ${pct(sums[i]!.est / sums[i]!.y - 1, true)}`
       })
       console.log(cells.join("\n"))
     }
@@ -455,6 +462,7 @@ const cvReport = (samples: ReadonlyArray<Sample>, encoding: Encoding): void => {
   const { foldOf, folds } = foldsOf(samples, true)
   const perProject = new Map<string, { est: number; y: number; n: number }>()
   const errors = CATEGORIES.map(() => [] as Array<number>)
+  const longErrors = CATEGORIES.map(() => [] as Array<number>)
   const sums = CATEGORIES.map(() => ({ est: 0, y: 0 }))
   for (let fold = 0; fold < folds; fold++) {
     const beta = fitEncoding(samples.filter((s) => foldOf.get(s.project) !== fold), encoding, RIDGE[encoding])
@@ -464,6 +472,7 @@ const cvReport = (samples: ReadonlyArray<Sample>, encoding: Encoding): void => {
       for (let j = 0; j < s.x.length; j++) est += (s.x[j] as number) * (beta[j] as number)
       const e = Math.max(1, Math.round(est))
       errors[s.category]!.push(Math.abs(e - s.y) / s.y)
+      if (s.len >= 200) longErrors[s.category]!.push(Math.abs(e - s.y) / s.y)
       sums[s.category]!.est += e
       sums[s.category]!.y += s.y
       const key = `${CATEGORIES[s.category]} ${s.project}`
@@ -473,10 +482,11 @@ const cvReport = (samples: ReadonlyArray<Sample>, encoding: Encoding): void => {
   }
   const rows = CATEGORIES.map((c, i) => {
     const e = errors[i]!.sort((a, b) => a - b)
-    return [c, String(e.length), pct(e[Math.floor(e.length * 0.9)] ?? NaN), pct(sums[i]!.est / sums[i]!.y - 1, true)]
+    const l = longErrors[i]!.sort((a, b) => a - b)
+    return [c, String(e.length), pct(e[Math.floor(e.length * 0.9)] ?? NaN), pct(l[Math.floor(l.length * 0.9)] ?? NaN), pct(sums[i]!.est / sums[i]!.y - 1, true)]
   })
   console.log(`\n${encoding} leave-one-project-out cross-validation`)
-  console.log(formatTable(["category", "msgs", "cv p90", "cv bias"], rows))
+  console.log(formatTable(["category", "msgs", "cv p90", "cv p90 200+", "cv bias"], rows))
   const p90s = errors.filter((e) => e.length > 20).map((e) => e[Math.floor(e.length * 0.9)] as number)
   const prose = CATEGORIES.map((c, i) => [c, i] as const).filter(([c]) => (CATEGORY_GROUPS.prose as ReadonlyArray<string>).includes(c))
   const absBias = prose.map(([, i]) => Math.abs(sums[i]!.est / sums[i]!.y - 1)).filter((x) => !Number.isNaN(x))
@@ -528,13 +538,17 @@ const main = async (): Promise<void> => {
       stepCountsInto(m.text, table, counts, pairCounts)
       const x = new Float64Array(names.length)
       featuresOf(counts, true, x, pairCounts)
-      samples.push({ project: m.project, category: CATEGORIES.indexOf(m.category), group: fitGroupOf(m.category, m.lang), x, y })
+      samples.push({ project: m.project, category: CATEGORIES.indexOf(m.category), group: fitGroupOf(m.category, m.lang), x, y, len: m.text.length })
     }
     if (process.argv.includes("--cv")) {
       crossValidate(samples, encoding)
       if (process.argv.includes("--cv-one")) continue
     }
-    if (process.argv.includes("--cv-report")) cvReport(samples, encoding)
+    if (process.argv.includes("--cv-report")) {
+      cvReport(samples, encoding)
+      // `--cv-report --cv-only`: the cross-validation alone, without the final fit and its held-out figures
+      if (process.argv.includes("--cv-only")) continue
+    }
     const beta = fitEncoding(samples, encoding, RIDGE[encoding])
     const weights: Record<string, number> = {}
     const firstPair = firstPairFeature()
