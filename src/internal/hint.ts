@@ -107,7 +107,7 @@ export const OPENAI_CHAT_HINTS: ReadonlySet<string> = new Set(["dataUrlMediaType
  * name: here, so that validation reads as hints exactly the keys the
  * adapter leaves out, and reports any other `$` key it writes as a field.
  */
-export const ANTHROPIC_HINTS: ReadonlySet<string> = new Set(["noName", "separateMessage", "messagePart", "outputFormatField"])
+export const ANTHROPIC_HINTS: ReadonlySet<string> = new Set(["noName", "separateMessage", "messagePart", "outputFormatField", "container"])
 
 /** Whether a stored key is one of the Anthropic adapter's hints (which it never writes as a field). */
 export const isAnthropicHintKey = (stored: string): boolean => isHintKey(stored) && ANTHROPIC_HINTS.has(stored.slice(HINT_PREFIX.length))
