@@ -9,7 +9,7 @@
  * examples of its input.
  */
 import { beforeAll, describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, type Schema } from "effect"
 import { Block, Message, Request, TokenEstimator } from "../src/index.js"
 import { loadTextCounter, makeExact } from "../src/exact/index.js"
 import { Anthropic, OpenAiChat, OpenAiResponses } from "../src/providers/index.js"
@@ -124,4 +124,13 @@ describe("what a writer sends is priced", () => {
         expect(e.estimateRequest(read.value, { provider: "openai-responses" }).total).toBe(e.estimateRequest(without, { provider: "openai-responses" }).total)
       }
     }))
+
+  it("a hosted item or a Responses item kept as data nested past V8's JSON writer is priced, not a thrown RangeError", () => {
+    let deep: Schema.Json = "x"
+    for (let i = 0; i < 50_000; i++) deep = { a: deep }
+    for (const blocks of [hostedCall("code_interpreter_call", "code_interpreter", { code: deep }, { outputs: [] }), [Block.providerData("openai-responses", { type: "x_call", v: deep })]]) {
+      const request = Request.make([Message.user("Q"), Message.assistant([...blocks, Block.text("Done.")])])
+      expect(TokenEstimator.heuristic.estimateRequest(request, { provider: "openai-responses" }).total).toBeGreaterThan(50_000)
+    }
+  })
 })

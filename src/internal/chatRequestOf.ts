@@ -26,6 +26,7 @@ import { inlineFileOf } from "./dataUrlFile.js"
 import { isPdf, pdfFactsOfSource } from "./pdf.js"
 import { asStoredCall, type ChatMessageLike, type ChatToolCallLike, type ChatRequestLike, withCall, withMeasured } from "./openAiChatPrompt.js"
 import { keptToolSettings } from "./toolSettings.js"
+import { stringify } from "./json.js"
 import { hostedItem, hostedTool } from "./responsesItems.js"
 import { hintKey, OPENAI_CHAT_HINTS, wireFieldsOf } from "./hint.js"
 
@@ -54,7 +55,7 @@ const RESPONSES = "openai-responses"
  * reasoning item is left to the reasoning the estimate prices apart.
  */
 const responsesItem = (data: Schema.Json): Schema.Json | undefined => {
-  if (typeof data !== "object" || data === null || Array.isArray(data)) return text(JSON.stringify(data))
+  if (typeof data !== "object" || data === null || Array.isArray(data)) return text(stringify(data))
   const item = data as Obj
   if (item["type"] === "reasoning") return undefined
   if (typeof item["text"] === "string") return item
@@ -64,7 +65,7 @@ const responsesItem = (data: Schema.Json): Schema.Json | undefined => {
     for (const part of content) if (typeof part === "object" && part !== null && !Array.isArray(part) && typeof (part as Obj)["text"] === "string") said += (part as Obj)["text"]
     return text(said)
   }
-  return text(JSON.stringify(data))
+  return text(stringify(data))
 }
 
 
@@ -233,7 +234,7 @@ const assistant = (m: Message.AssistantMessage, responses: boolean, legacy: Lega
           if (typeof type === "string" && hostedTool(type) !== undefined) {
             // by its JSON text, the item's other kept fields (status, an MCP server's label...) with it
             const kept = wireFieldsOf(block.providerOptions?.[RESPONSES], () => true)
-            said.push(text(JSON.stringify({ ...hostedItem(block, type, hostedResultOf(m, block.id), Block.argsText), ...kept })))
+            said.push(text(stringify({ ...hostedItem(block, type, hostedResultOf(m, block.id), Block.argsText), ...kept } as Schema.Json)))
             parts = true
           }
           break
