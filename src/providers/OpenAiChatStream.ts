@@ -173,6 +173,12 @@ const mergeDeltaField = (into: Obj, repeats: Map<string, number>, key: string, v
   } else Core.setKey(into, key, Array.isArray(value) ? Core.elements(value).map(own) : own(value))
 }
 
+/** The reasoning details of a streamed message by `detailKey`, for the pieces that continue them. */
+const detailsByIndex = new WeakMap<Array<unknown>, Map<string, Obj>>()
+
+/** A reasoning detail's index and type, as one key. */
+const detailKey = (detail: Obj): string => `${String(detail["index"])}\u0000${String(detail["type"])}`
+
 /** The fields of an OpenRouter reasoning detail whose text streams in pieces. */
 const reasoningDetailText = new Set(["text", "summary", "data"])
 
@@ -180,16 +186,24 @@ const reasoningDetailText = new Set(["text", "summary", "data"])
  * Merges a streamed piece of an OpenRouter reasoning detail into the detail of its `index` and `type` so far: its
  * text, summary or data concatenated, its other fields (the signature, which comes last) set. A detail streams in
  * pieces that share an index, and a thinking block's signature holds only for its whole text: kept as separate
- * entries, the next request of a tool loop fails Anthropic's signature check. `false` when it continues none.
+ * entries, the next request of a tool loop fails Anthropic's signature check. A piece that continues none is added
+ * as a detail of its own; `false` for one without a numeric index, which the caller appends.
  */
 const mergeReasoningDetail = (details: Array<unknown>, piece: unknown): boolean => {
   if (!Core.isObj(piece) || typeof piece["index"] !== "number") return false
-  let into: Obj | undefined
-  for (let i = details.length - 1; i >= 0 && into === undefined; i--) {
-    const d = details[i]
-    if (Core.isObj(d) && d["index"] === piece["index"] && d["type"] === piece["type"]) into = d
+  // the details so far by index and type (a look-up, not a scan: a stream of 100,000 details stays linear)
+  let byIndex = detailsByIndex.get(details)
+  if (byIndex === undefined) {
+    detailsByIndex.set(details, (byIndex = new Map()))
+    for (const d of details) if (Core.isObj(d) && typeof d["index"] === "number") byIndex.set(detailKey(d), d)
   }
-  if (into === undefined) return false
+  const into = byIndex.get(detailKey(piece))
+  if (into === undefined) {
+    const added = own(piece) as Obj
+    details.push(added)
+    byIndex.set(detailKey(added), added)
+    return true
+  }
   for (const key of Object.keys(piece)) {
     const value = piece[key]
     if (value === null || value === undefined) continue

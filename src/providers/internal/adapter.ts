@@ -652,7 +652,7 @@ const droppedForeignToolFields = (ctx: Ctx, tool: Request.ToolDefinition, target
     if (provider === target) continue
     for (const field of foreignToolFields[provider] ?? []) {
       const value = tool.providerOptions[provider]?.[field]
-      if (value === undefined || value === null) continue
+      if (value === undefined || value === null || (Array.isArray(value) && value.length === 0)) continue
       dropped(
         ctx,
         undefined,
