@@ -259,12 +259,27 @@ const opensNamed = (messages: ReadonlyArray<Message.Message>, k: number, named: 
 
 const PAIRING = new Set(["MissingToolResult", "OrphanToolResult", "DuplicateToolResult"])
 
-/** Whether the user messages moved right before message `at` (it too) follow a message an issue names. */
-const heldAfterNamed = (at: number, actions: ReadonlyArray<Repair.RepairAction>, named: ReadonlySet<number | undefined>): boolean => {
-  const moved = new Set(actions.filter((a) => a._tag === "MovedUserMessage").map((a) => a.index))
-  let k = at
-  while (moved.has(k - 1)) k--
-  return named.has(k) || named.has(k - 1)
+/** Whether a user message repair held after results is in the turn of calls an issue names (or of a message it names). */
+const heldAfterNamed = (
+  messages: ReadonlyArray<Message.Message>,
+  at: number,
+  actions: ReadonlyArray<Repair.RepairAction>,
+  named: ReadonlySet<number | undefined>
+): boolean => {
+  // what the writer leaves out (empty messages, left-out ones), sends apart (system messages) or repair removes (a
+  // tool message whose every result answered no call)
+  const removed = new Set(actions.filter((a) => a._tag === "RemovedEmptyMessage").map((a) => messages[a.index]))
+  const passed = (m: Message.Message): boolean => m.content.length === 0 || inserted.has(m) || m.role === "system" || removed.has(m)
+  // back over the turn after the calls (the run's other held messages, the results between them) to the calls
+  let j = at
+  if (named.has(j)) return true
+  while (j > 0 && !(messages[j - 1]!.role === "assistant" && !passed(messages[j - 1]!))) {
+    j--
+    if (named.has(j)) return true
+  }
+  // the calls: an issue names the first message of the assistant run the writer joins them into
+  for (let i = j - 1; i >= 0 && (messages[i]!.role === "assistant" || passed(messages[i]!)); i--) if (named.has(i)) return true
+  return false
 }
 
 const steps = stepsUpTo(12)
@@ -309,7 +324,7 @@ describe("validateFor(\"anthropic\") and repairFor(\"anthropic\") on tool traffi
         (action._tag === "MovedSystemMessage" && exit.value.actions.some((other) => other._tag === "MergedConsecutive" && other.into < action.index && action.index < other.index)) ||
         // a user message written while the tools ran, held with the others of its run after the results: the run
         // follows the calls an issue names (the first of the run is where the results came apart)
-        (action._tag === "MovedUserMessage" && heldAfterNamed(action.index, exit.value.actions, named)) ||
+        (action._tag === "MovedUserMessage" && heldAfterNamed(messages, action.index, exit.value.actions, named)) ||
         textAfter.some((k) =>
           action._tag === "InsertedMissingResult" ? action.index < k : (action._tag === "RemovedOrphanResult" || action._tag === "RemovedEmptyMessage") && action.index > k
         )
