@@ -1043,6 +1043,12 @@ const writeModelParts = (ctx: A.Ctx, m: Message.AssistantMessage, index: number)
       case "File": {
         const part = writeFile(ctx, block, index, b)
         if (part !== undefined) parts.push(part)
+        // an OpenAI audio reply's transcript, the words of that turn, goes nowhere here
+        const audio = block.providerOptions?.["openai-chat"]?.["audio"]
+        const transcript = A.isObj(audio) ? audio["transcript"] : undefined
+        if (typeof transcript === "string" && transcript !== "") {
+          A.dropped(ctx, index, b, `the transcript of a generated audio reply (${Block.truncate(transcript, 60)})`, "a Gemini part is the audio alone")
+        }
         break
       }
       case "ToolCall": {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { Block, Message } from "../../src/index.js"
-import { OpenAiChat, OpenAiResponses } from "../../src/providers/index.js"
+import { Gemini, OpenAiChat, OpenAiResponses } from "../../src/providers/index.js"
 
 describe("OpenAI Chat: a tool result whose every part is left out", () => {
   const call = Message.assistant([Block.toolCall("c1", "screenshot", {})])
@@ -55,5 +55,26 @@ describe("OpenAI Responses: the result of a call it ran itself, wherever it is i
       expect(warnings.map((w) => [w._tag, w.message])).toEqual([
         ["DroppedContent", "messages[1].content[0]: the result of the provider-executed call \"code_interpreter\" was left out: a later result of the same call is sent with the call's item"]
       ])
+    }))
+})
+
+describe("Gemini: an OpenAI audio reply (a response-side audit)", () => {
+  it.effect("its transcript, the words of that turn, is reported as left out beside the audio Gemini is sent", () =>
+    Effect.gen(function*() {
+      const { value } = yield* OpenAiChat.fromResponse({
+        id: "chatcmpl-1", object: "chat.completion", created: 1700000000, model: "gpt-4o-audio-preview",
+        choices: [{
+          index: 0,
+          message: { role: "assistant", content: null, refusal: null, audio: { id: "audio_1", data: "UklGRiQAAABXQVZF", transcript: "The capital of France is Paris.", expires_at: 1700003600 } },
+          finish_reason: "stop",
+          logprobs: null
+        }]
+      })
+      const { warnings } = yield* Gemini.toMessages([Message.user("Capital of France?"), value.message])
+      expect(warnings.map((w) => w.message)).toContainEqual(
+        "messages[1].content[0]: the transcript of a generated audio reply (The capital of France is Paris.) was left out: a Gemini part is the audio alone"
+      )
+      // Chat replays the reply by its id, as the API asks, and says nothing
+      expect((yield* OpenAiChat.toMessages([Message.user("Capital of France?"), value.message])).warnings).toEqual([])
     }))
 })
