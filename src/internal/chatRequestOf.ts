@@ -181,11 +181,14 @@ const user = (m: Message.UserMessage, responses: boolean): ChatMessageLike => {
  */
 type LegacyCalls = Set<string>
 
-/** The result of a hosted call in an assistant message, which the Responses writer sends inside the call's item. */
-const hostedResultOf = (m: Message.AssistantMessage, callId: string): Block.ToolResultBlock | undefined => {
-  let found: Block.ToolResultBlock | undefined
-  for (const block of m.content) if (block._tag === "ToolResult" && block.providerExecuted === true && block.toolCallId === callId) found = block
-  return found
+/**
+ * The results of hosted calls in an assistant message by call id (the last of each), which the Responses writer sends
+ * inside their call's item: read once per message, so that a message of many hosted calls is not read once per call.
+ */
+const hostedResultsOf = (m: Message.AssistantMessage): Map<string, Block.ToolResultBlock> => {
+  const out = new Map<string, Block.ToolResultBlock>()
+  for (const block of m.content) if (block._tag === "ToolResult" && block.providerExecuted === true) out.set(block.toolCallId, block)
+  return out
 }
 
 const assistant = (m: Message.AssistantMessage, responses: boolean, legacy: LegacyCalls): ChatMessageLike => {
@@ -197,6 +200,7 @@ const assistant = (m: Message.AssistantMessage, responses: boolean, legacy: Lega
   let fieldRefusal: number | undefined
   let parts = false
   const calls: Array<ChatToolCallLike> = []
+  let hosted: Map<string, Block.ToolResultBlock> | undefined
   let functionCall: { readonly name: string; readonly arguments: string } | undefined
   for (const block of m.content) {
     switch (block._tag) {
@@ -234,7 +238,8 @@ const assistant = (m: Message.AssistantMessage, responses: boolean, legacy: Lega
           if (typeof type === "string" && hostedTool(type) !== undefined) {
             // by its JSON text, the item's other kept fields (status, an MCP server's label...) with it
             const kept = wireFieldsOf(block.providerOptions?.[RESPONSES], () => true)
-            said.push(text(stringify({ ...hostedItem(block, type, hostedResultOf(m, block.id), Block.argsText), ...kept } as Schema.Json)))
+            hosted ??= hostedResultsOf(m)
+            said.push(text(stringify({ ...hostedItem(block, type, hosted.get(block.id), Block.argsText), ...kept } as Schema.Json)))
             parts = true
           }
           break

@@ -846,9 +846,6 @@ const SYSTEM_KEYS = new Set(["role", "content", "name"])
 const TOOL_KEYS = new Set(["role", "content", "tool_call_id"])
 const FUNCTION_MESSAGE_KEYS = new Set(["role", "content", "name"])
 const ASSISTANT_KEYS = new Set(["role", "content", "refusal", "tool_calls", "function_call", "audio", "name", "reasoning_content"])
-const CITED_ASSISTANT_KEYS = new Set([...ASSISTANT_KEYS, "annotations"])
-const REASONING_ASSISTANT_KEYS = new Set([...ASSISTANT_KEYS, "reasoning"])
-const CITED_REASONING_ASSISTANT_KEYS = new Set([...CITED_ASSISTANT_KEYS, "reasoning"])
 const TEXT_KEYS = new Set(["type", "text"])
 const REFUSAL_KEYS = new Set(["type", "refusal"])
 const TOOL_CALL_KEYS = new Set(["id", "type", "function", "custom"])
@@ -1035,7 +1032,9 @@ const assistantBlocks = (
     calls.names.set(id, name)
     calls.lastFunctionCall = id
   }
-  const read = sole === undefined ? (readReasoning ? REASONING_ASSISTANT_KEYS : ASSISTANT_KEYS) : readReasoning ? CITED_REASONING_ASSISTANT_KEYS : CITED_ASSISTANT_KEYS
+  // the fields read into blocks besides the usual ones (citations, reasoning text) are no extras either
+  const consumed = [...(sole === undefined ? [] : ["annotations"]), ...(readReasoning ? ["reasoning"] : [])]
+  const read = consumed.length === 0 ? ASSISTANT_KEYS : new Set([...ASSISTANT_KEYS, ...consumed])
   return { content, name: A.optStr(ctx, m, "name", path), extras: A.extrasOf(m, read) }
 }
 
