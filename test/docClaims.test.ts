@@ -102,7 +102,7 @@ describe("Conversion: the warning and error messages the examples quote", () => 
   it.effect("MalformedPayload: a user message without content names the path and what is missing", () =>
     Effect.gen(function*() {
       const error = yield* Effect.flip(Anthropic.fromMessages({ messages: [{ role: "user" }] }))
-      expect([error._tag, error.message]).toEqual(["MalformedPayload", "not a valid anthropic payload at messages[0].content: expected an array, got nothing"])
+      expect([error._tag, error.message]).toEqual(["MalformedPayload", "not a valid anthropic payload at messages[0].content: expected a string or an array, got nothing"])
     }))
 
   it.effect("DecodedResponse: the response's other fields are kept as provider data", () =>

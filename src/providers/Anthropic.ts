@@ -1267,7 +1267,7 @@ type Names = Map<string, string>
 const decodeResultContent = (ctx: A.Ctx, content: Schema.Json | undefined, path: string): Block.ToolResultContent => {
   if (content === undefined || content === null) return []
   if (typeof content === "string") return content
-  const parts = A.arr(ctx, content, path)
+  const parts = A.textOrArr(ctx, content, path)
   const out: Array<Block.ToolResultPart> = []
   for (let p = 0; p < parts.length; p++) {
     const at = `${path}[${p}]`
@@ -1415,7 +1415,7 @@ const decodeMessage = (ctx: A.Ctx, m: A.Obj, path: string, names: Names, out: Ar
       if (typeof body === "string") {
         content = [Block.text(body)]
       } else {
-        const blocks = A.arr(ctx, body, at)
+        const blocks = A.textOrArr(ctx, body, at)
         content = []
         // the model message's index (a system prompt, or a user message read as two, comes before it), and its block's
         for (let b = 0; b < blocks.length; b++) content.push(decodeAssistantBlock(ctx, A.obj(ctx, blocks[b], `${at}[${b}]`), `${at}[${b}]`, out.length, b, names))
@@ -1430,7 +1430,7 @@ const decodeMessage = (ctx: A.Ctx, m: A.Obj, path: string, names: Names, out: Ar
         out.push(Message.user(body, messageOptions))
         return
       }
-      const blocks = A.arr(ctx, body, at)
+      const blocks = A.textOrArr(ctx, body, at)
       // each run of tool results becomes a tool message, each run of the user's other blocks a user message
       const runs: Array<Run> = []
       let results: Array<Block.ToolResultBlock> = []

@@ -329,7 +329,7 @@ export class InvalidToolArguments extends Schema.TaggedError<InvalidToolArgument
  * @example
  * const error = yield* Effect.flip(Anthropic.fromMessages({ messages: [{ role: "user" }] }))
  * error._tag // "MalformedPayload"
- * error.message // "not a valid anthropic payload at messages[0].content: expected an array, got nothing"
+ * error.message // "not a valid anthropic payload at messages[0].content: expected a string or an array, got nothing"
  *
  * @since 0.1.0
  */

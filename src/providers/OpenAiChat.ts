@@ -869,7 +869,7 @@ const textBlock = (ctx: A.Ctx, part: A.Obj, path: string): Block.TextBlock =>
 
 const textBlocks = (ctx: A.Ctx, content: Schema.Json | undefined, path: string): Array<Block.TextBlock> => {
   if (typeof content === "string") return [Block.text(content)]
-  const parts = A.arr(ctx, content, path)
+  const parts = A.textOrArr(ctx, content, path)
   const out: Array<Block.TextBlock> = []
   for (let p = 0; p < parts.length; p++) {
     const part = A.obj(ctx, parts[p], `${path}[${p}]`)
@@ -982,7 +982,7 @@ const assistantBlocks = (
   if (typeof body === "string") {
     content.push(Block.text(body))
   } else if (body !== undefined && body !== null) {
-    const parts = A.arr(ctx, body, `${path}.content`)
+    const parts = A.textOrArr(ctx, body, `${path}.content`)
     const start = content.length
     let texts = 0
     let others = 0
@@ -1090,7 +1090,7 @@ const toolCallBlock = (ctx: A.Ctx, call: A.Obj, path: string, index: number | un
 const resultContentOf = (ctx: A.Ctx, content: Schema.Json | undefined, path: string): Block.ToolResultContent => {
   if (typeof content === "string") return content
   if (content === null || content === undefined) return ""
-  const parts = A.arr(ctx, content, path)
+  const parts = A.textOrArr(ctx, content, path)
   const out: Array<Block.ToolResultPart> = []
   for (let p = 0; p < parts.length; p++) {
     const part = A.obj(ctx, parts[p], `${path}[${p}]`)
@@ -1128,7 +1128,7 @@ const decodeMessages = (ctx: A.Ctx, list: ReadonlyArray<Schema.Json>, path: stri
         if (typeof body === "string") {
           content = [Block.text(body)]
         } else {
-          const parts = A.arr(ctx, body, `${at}.content`)
+          const parts = A.textOrArr(ctx, body, `${at}.content`)
           content = []
           for (let p = 0; p < parts.length; p++) content.push(userPart(ctx, A.obj(ctx, parts[p], `${at}.content[${p}]`), `${at}.content[${p}]`))
           const only = content[0]

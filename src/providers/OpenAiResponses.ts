@@ -194,7 +194,7 @@ const textKeysOnly = new Set(["text"])
 
 const readTextParts = (ctx: A.Ctx, content: Schema.Json | undefined, path: string, system: boolean): Array<Block.UserBlock> => {
   if (typeof content === "string") return [Block.text(content)]
-  const parts = A.arr(ctx, content, path)
+  const parts = A.textOrArr(ctx, content, path)
   const out: Array<Block.UserBlock> = []
   for (let p = 0; p < parts.length; p++) {
     const at = `${path}[${p}]`
@@ -402,7 +402,7 @@ const readEasyAssistant = (ctx: A.Ctx, item: Obj, at: string, blocks: Array<Bloc
     blocks.push(Block.text(content, keep(key, undefined, { item: itemExtra })))
     return
   }
-  const parts = A.arr(ctx, content, `${at}.content`)
+  const parts = A.textOrArr(ctx, content, `${at}.content`)
   // an item of no parts has no block to carry it: kept whole, written back as it came
   if (parts.length === 0) {
     blocks.push(Block.providerData(key, item))

@@ -177,6 +177,10 @@ export const obj = (ctx: Ctx, u: Schema.Json | undefined, path: string): Obj =>
 export const arr = (ctx: Ctx, u: Schema.Json | undefined, path: string): ReadonlyArray<Schema.Json> =>
   Array.isArray(u) ? u : malformed(ctx, path, `expected an array, got ${kindOf(u)}`)
 
+/** The array at `path`, where a string would also have been read (a message's content): or abort, saying so. */
+export const textOrArr = (ctx: Ctx, u: Schema.Json | undefined, path: string): ReadonlyArray<Schema.Json> =>
+  Array.isArray(u) ? u : malformed(ctx, path, `expected a string or an array, got ${kindOf(u)}`)
+
 /** The path of field `key` of the value at `path` (a top-level field's path is its name alone). */
 export const fieldPath = (path: string, key: string): string => (path === "" ? key : `${path}.${key}`)
 
