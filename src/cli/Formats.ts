@@ -193,8 +193,19 @@ export const detect = (parsed: Parsed): { readonly format: FormatName; readonly 
   })
 }
 
-const notAConversation = (format: FormatName, error: { readonly message: string }): InputError =>
-  new InputError({ reason: `not a valid ${format} transcript: ${error.message}` })
+const notAConversation = (format: FormatName, error: { readonly message: string }, parsed?: Parsed): InputError =>
+  new InputError({ reason: `not a valid ${format} transcript: ${error.message}${parsed === undefined ? "" : lineNote(error.message, parsed)}` })
+
+/**
+ * Where in a JSONL file the message an error names is: the error counts messages (`messages[3]`), and a file's
+ * empty lines are skipped, so the fourth message need not be on line 4.
+ */
+const lineNote = (message: string, parsed: Parsed): string => {
+  if (parsed.kind !== "jsonl" || parsed.lines === undefined) return ""
+  const named = /\b(messages|input|contents)\[(\d+)\]/.exec(message)
+  const line = named === null ? undefined : parsed.lines[Number(named[2])]
+  return named === null || line === undefined ? "" : ` (${named[1]}[${named[2]}] is line ${line} of the file)`
+}
 
 const asRead = (format: FormatName, shape: Shape) => (converted: Converted<Request.Request>): Read => ({
   format,
@@ -226,7 +237,7 @@ export const read = (parsed: Parsed, format: FormatName, shape: Shape): Effect.E
   switch (format) {
     case "canonical": {
       const messages = list ? value : isRecord(value) ? value["messages"] : undefined
-      const decoded = Conversation.decode(messages).pipe(Effect.mapError((e) => notAConversation(format, e)))
+      const decoded = Conversation.decode(messages).pipe(Effect.mapError((e) => notAConversation(format, e, parsed)))
       if (list || !isRecord(value)) return decoded.pipe(Effect.map((ms) => asRead(format, shape)(fromMessages(ms))))
       // a body: the request's other fields (model, tools, tool choice, output limit...) as written by `writeValue`
       const { messages: _messages, ...fields } = value
@@ -237,24 +248,24 @@ export const read = (parsed: Parsed, format: FormatName, shape: Shape): Effect.E
     case "openai-chat":
       return (list ? OpenAiChat.fromMessages(value).pipe(Effect.map((c) => ({ value: Request.make(c.value), warnings: c.warnings }))) : OpenAiChat.fromRequest(value)).pipe(
         Effect.map(asRead(format, shape)),
-        Effect.mapError((e) => notAConversation(format, e))
+        Effect.mapError((e) => notAConversation(format, e, parsed))
       )
     case "anthropic":
       return (list ? Anthropic.fromMessages(value).pipe(Effect.map((c) => ({ value: Request.make(c.value), warnings: c.warnings }))) : Anthropic.fromRequest(value)).pipe(
         Effect.map(asRead(format, shape)),
-        Effect.mapError((e) => notAConversation(format, e))
+        Effect.mapError((e) => notAConversation(format, e, parsed))
       )
     case "openai-responses":
       return (list
         ? OpenAiResponses.fromMessages(value).pipe(Effect.map((c) => ({ value: Request.make(c.value), warnings: c.warnings })))
         : OpenAiResponses.fromRequest(value)).pipe(
           Effect.map(asRead(format, shape)),
-          Effect.mapError((e) => notAConversation(format, e))
+          Effect.mapError((e) => notAConversation(format, e, parsed))
         )
     case "gemini":
       return (list ? Gemini.fromMessages(isOwnParsedJson(value) ? ownParsedJson({ contents: value }) : { contents: value }).pipe(Effect.map((c) => ({ value: Request.make(c.value), warnings: c.warnings }))) : Gemini.fromRequest(value)).pipe(
         Effect.map(asRead(format, shape)),
-        Effect.mapError((e) => notAConversation(format, e))
+        Effect.mapError((e) => notAConversation(format, e, parsed))
       )
     default:
       return format satisfies never

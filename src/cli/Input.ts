@@ -33,7 +33,14 @@ export class InputError extends Schema.TaggedError<InputError>()("InputError", {
  */
 export type Parsed =
   | { readonly kind: "json"; readonly value: unknown; readonly bytes: number; readonly rounded?: string }
-  | { readonly kind: "jsonl"; readonly values: ReadonlyArray<unknown>; readonly bytes: number; readonly rounded?: string }
+  | {
+    readonly kind: "jsonl"
+    readonly values: ReadonlyArray<unknown>
+    readonly bytes: number
+    readonly rounded?: string
+    /** The line of the file each value was on (empty lines are skipped, so the n-th value need not be on line n). */
+    readonly lines?: ReadonlyArray<number>
+  }
 
 type Inexact = ReturnType<typeof inexactNumbers>
 
@@ -183,6 +190,7 @@ const parseLines = (
   empty: string
 ): Parsed | InputError => {
   const values: Array<unknown> = []
+  const numbers: Array<number> = []
   let line = 0
   for (const text of lines) {
     line++
@@ -193,13 +201,14 @@ const parseLines = (
     if (deep !== undefined) return new InputError({ reason: bad(line, deep, values.length === 0) })
     try {
       values.push(JSON.parse(raw) as unknown)
+      numbers.push(line)
     } catch (cause) {
       return new InputError({ reason: bad(line, cause, values.length === 0) })
     }
   }
   if (values.length === 0) return new InputError({ reason: empty })
   // a single value may be read by an adapter (marked, so it is read in place); JSONL lines are decoded one by one
-  return values.length === 1 ? oneValue(values[0], bytes) : { kind: "jsonl", values, bytes }
+  return values.length === 1 ? oneValue(values[0], bytes) : { kind: "jsonl", values, bytes, lines: numbers }
 }
 
 /**
