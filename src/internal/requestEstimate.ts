@@ -28,6 +28,7 @@
  *
  * @internal
  */
+import { objectToolParameters } from "./customTools.js"
 import type { Schema } from "effect"
 import * as Block from "../Block.js"
 import type * as Message from "../Message.js"
@@ -524,7 +525,7 @@ const anthropicToolText = (tool: Request.ToolDefinition): string => {
   return stringify({
     name: tool.name,
     ...(tool.description === undefined ? {} : { description: tool.description }),
-    input_schema: tool.parameters ?? { type: "object", properties: {} },
+    input_schema: objectToolParameters(tool) ?? { type: "object", properties: {} },
     ...(examples === undefined || examples === null ? {} : { input_examples: examples })
   })
 }
@@ -720,7 +721,7 @@ const geminiFunctionTokens = (rules: Rules, head: string, json: string, frame: n
  * `properties`.
  */
 const geminiDeclarationJson = (tool: Request.ToolDefinition, passes = 3): string => {
-  const { $defs, $schema, definitions, ...schema } = (tool.parameters ?? {}) as { readonly [key: string]: Schema.Json }
+  const { $defs, $schema, definitions, ...schema } = (objectToolParameters(tool) ?? {}) as { readonly [key: string]: Schema.Json }
   const defs = ($defs ?? definitions ?? {}) as { readonly [key: string]: Schema.Json }
   // Gemini 2.5's five passes are read 64 levels deep and no further: cut at 500 (a schema a million levels deep took
   // seconds to write out and read back), not the definitions, whose length decides whether they are written out
@@ -777,7 +778,7 @@ const gemini25DeclarationTokens = (rules: Rules, tool: Request.ToolDefinition): 
   }
   // the parameters as Gemini 3 would write them, references written out in five passes (and no further than that
   // allows); as given where that is not JSON (a reference to a definition that is not an object)
-  let parameters: unknown = tool.parameters
+  let parameters: unknown = objectToolParameters(tool)
   try {
     parameters = (JSON.parse(geminiDeclarationJson(tool, 5)) as { readonly parameters: unknown }).parameters
   } catch {

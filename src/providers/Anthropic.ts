@@ -376,7 +376,8 @@ const inputOf = (ctx: A.Ctx, call: Block.ToolCallBlock, index: number, blockInde
   if (call.parseError !== undefined) {
     A.converted(ctx, index, blockIndex, `the argument text of ${quote(call.name)}, not a valid JSON object,`, "as its repaired value (Anthropic takes an object)")
   }
-  const object = ToolArguments.toObject(call)
+  const object = A.callObject(call)
+  if (object.asInput === true) A.converted(ctx, index, blockIndex, `the free-form input of the custom tool call ${quote(call.name)}`, "as {\"input\": <its text>} (Anthropic tools take JSON input)")
   if (object.replaced !== undefined) A.converted(ctx, index, blockIndex, `the argument text of ${quote(call.name)}`, `as {}: ${object.replaced}`)
   if (object.rounded !== undefined) A.converted(ctx, index, blockIndex, `a tool call to ${quote(call.name)}`, `with numbers of its arguments rounded to what a JavaScript number holds (${object.rounded})`)
   return object.value
@@ -877,11 +878,12 @@ const encodeTool = (ctx: A.Ctx, tool: Request.ToolDefinition): Wire.ToolParam | 
   }
   const extras = A.ownExtras(tool, key)
   if (isServerTool(extras)) return { ...extras, name: tool.name } as unknown as Wire.ToolParam
-  if (tool.providerOptions?.["openai-chat"]?.["type"] === "custom") {
-    A.converted(ctx, undefined, undefined, `${messageText(tool.name)}, a custom tool taking free-form text`, "as a tool taking an object (Anthropic tools take JSON input)")
+  const custom = A.isChatCustom(tool) && tool.parameters === undefined
+  if (custom) {
+    A.converted(ctx, undefined, undefined, `${messageText(tool.name)}, a custom tool taking free-form text`, `as a tool taking an object of one string, input (Anthropic tools take JSON input)${A.customFormatNote(tool)}`)
   }
   A.checkToolName(ctx, tool.name)
-  let schema = tool.parameters ?? { type: "object", properties: {} }
+  let schema = tool.parameters ?? (custom ? A.CUSTOM_INPUT_SCHEMA : { type: "object", properties: {} })
   if (schema["type"] === undefined) {
     // Anthropic requires input_schema.type "object" (an empty schema, or one with properties only, is valid JSON Schema elsewhere)
     A.converted(ctx, undefined, undefined, `the parameters of ${messageText(tool.name)}, a schema without a type`, "with type \"object\", which Anthropic requires of input_schema")

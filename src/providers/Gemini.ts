@@ -161,7 +161,6 @@ import * as A from "./internal/adapter.js"
 import { defined, hintOf, keep, keptOf, merge } from "./internal/kept.js"
 import type * as StreamErrors from "./StreamError.js"
 import type { ProviderStreamError, StreamProtocolError } from "./StreamError.js"
-import * as ToolArguments from "./ToolArguments.js"
 
 /**
  * The key of this format in `providerOptions`.
@@ -1061,7 +1060,8 @@ const writeModelParts = (ctx: A.Ctx, m: Message.AssistantMessage, index: number)
         if (block.parseError !== undefined) {
           A.converted(ctx, index, b, `the argument text of ${quote(block.name)}, not a valid JSON object,`, "as its repaired value (Gemini takes an object)")
         }
-        const args = ToolArguments.toObject(block)
+        const args = A.callObject(block)
+        if (args.asInput === true) A.converted(ctx, index, b, `the free-form input of the custom tool call ${quote(block.name)}`, "as {\"input\": <its text>} (Gemini takes JSON arguments)")
         if (args.replaced !== undefined) A.converted(ctx, index, b, `the argument text of ${quote(block.name)}`, `as {} (${args.replaced})`)
         if (args.rounded !== undefined) A.converted(ctx, index, b, `a tool call to ${quote(block.name)}`, `with numbers of its arguments rounded to what a JavaScript number holds (${args.rounded})`)
         A.checkToolName(ctx, block.name, index, b)
@@ -1573,13 +1573,15 @@ export const fromRequest = (body: Wire.RequestBodyLike | unknown, options?: Conv
 }
 
 const writeDeclaration = (ctx: A.Ctx, tool: Request.ToolDefinition): Wire.FunctionDeclarationParam => {
-  if (tool.providerOptions?.["openai-chat"]?.["type"] === "custom") {
-    A.converted(ctx, undefined, undefined, `${messageText(tool.name)}, a Chat Completions custom tool taking free-form text`, "as a function taking an object (Gemini functions take JSON arguments)")
+  const custom = A.isChatCustom(tool) && tool.parameters === undefined
+  if (custom) {
+    A.converted(ctx, undefined, undefined, `${messageText(tool.name)}, a Chat Completions custom tool taking free-form text`, `as a function taking an object of one string, input (Gemini functions take JSON arguments)${A.customFormatNote(tool)}`)
   }
   A.checkToolName(ctx, tool.name)
   const out: Wire.FunctionDeclarationParam = { name: tool.name }
   if (tool.description !== undefined) out.description = tool.description
-  if (tool.parameters !== undefined) {
+  if (custom) out.parametersJsonSchema = A.CUSTOM_INPUT_SCHEMA
+  else if (tool.parameters !== undefined) {
     // `parameters` (OpenAPI) and `parametersJsonSchema` are different fields; the snake_case spelling of the latter
     // only when the write asks for the spelling as read
     const given = hintOf(tool, key, "parametersKey")

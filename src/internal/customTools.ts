@@ -1,0 +1,34 @@
+/**
+ * Chat Completions custom tools (free-form text in, no JSON Schema) where tools take JSON objects: shared by the
+ * writers and the estimates, so that what is priced is what is sent.
+ */
+import type { Schema } from "effect"
+import type * as Block from "../Block.js"
+
+/**
+ * Whether a tool or a call is a Chat Completions custom one (free-form text in, no JSON Schema), and so what a
+ * provider whose tools take JSON objects is sent instead: a tool of one string parameter, `input`, and each call's
+ * text as that parameter.
+ */
+export const isChatCustom = (x: { readonly providerOptions?: Block.ProviderOptions | undefined }): boolean =>
+  x.providerOptions?.["openai-chat"]?.["type"] === "custom"
+
+/** The parameters a custom tool is given where tools take JSON objects (see `isChatCustom`). */
+export const CUSTOM_INPUT_SCHEMA: Schema.JsonObject = { type: "object", properties: { input: { type: "string" } }, required: ["input"] }
+
+/** The parameters a tool is sent with where tools take JSON objects: its own, or a custom tool's `input`. */
+export const objectToolParameters = (tool: {
+  readonly parameters?: Schema.JsonObject | undefined
+  readonly providerOptions?: Block.ProviderOptions | undefined
+}): Schema.JsonObject | undefined => tool.parameters ?? (isChatCustom(tool) ? CUSTOM_INPUT_SCHEMA : undefined)
+
+/**
+ * What a writer whose tools take JSON objects says of a custom tool's `format` it does not carry: its grammar (the
+ * Lark or regex its input is held to), or nothing for free text.
+ */
+export const customFormatNote = (tool: { readonly providerOptions?: Block.ProviderOptions | undefined }): string => {
+  const custom = tool.providerOptions?.["openai-chat"]?.["custom"]
+  const format = typeof custom === "object" && custom !== null && !Array.isArray(custom) ? (custom as Schema.JsonObject)["format"] : undefined
+  const type = typeof format === "object" && format !== null && !Array.isArray(format) ? (format as Schema.JsonObject)["type"] : undefined
+  return format === undefined || format === null || type === "text" ? "" : `; the ${typeof type === "string" ? `${type} ` : ""}format its input is held to is not carried`
+}
