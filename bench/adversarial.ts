@@ -92,3 +92,17 @@ export const callsSharingOneId = (size: number): Array<Message.Message> => {
   while (out.length < size) out.push(k++ % 2 === 0 ? Message.user("more") : Message.assistant("ok"))
   return out
 }
+
+/**
+ * One assistant message of many calls, each answered in its own tool message after a user message written while the
+ * tools ran: the repair asks, at each run of user messages, whether the results after it answer the open turn.
+ */
+export const resultsAfterEachUser = (size: number): Array<Message.Message> => {
+  const calls = Math.max(1, Math.floor((size - 2) / 2))
+  const out: Array<Message.Message> = [
+    Message.user("go"),
+    Message.assistant(Array.from({ length: calls }, (_, k) => Block.toolCall(`c${k}`, "read_file", { path: `f${k}` })))
+  ]
+  for (let k = 0; k < calls; k++) out.push(Message.user(`note ${k}`), Message.toolResultMessage(`c${k}`, "read_file", "ok"))
+  return out
+}

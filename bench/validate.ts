@@ -9,7 +9,7 @@
  */
 import { pathToFileURL } from "node:url"
 import { Block, Conversation, Message, Repair } from "../src/index.js"
-import { callsSharingOneId, craftCollidingIds, historyWithIds, sameRoleRun } from "./adversarial.js"
+import { callsSharingOneId, craftCollidingIds, historyWithIds, resultsAfterEachUser, sameRoleRun } from "./adversarial.js"
 import { consume, fmt, table, timePerCall } from "./measure.js"
 
 // ---------------------------------------------------------------------------
@@ -196,6 +196,7 @@ export const runAdversarialBench = (): void => {
     ["user messages in a row", (n) => sameRoleRun(n, "user")],
     ["assistant texts in a row", (n) => sameRoleRun(n, "assistant")],
     ["calls sharing one id in one message", (n) => callsSharingOneId(n)],
+    ["one call's result after each user message", (n) => resultsAfterEachUser(n)],
     ["reasoning items without output (Responses)", (n) => reasoningRun(n)]
   ]
   const rows: Array<Array<string>> = []

@@ -970,6 +970,8 @@ const repairWith = (
   const inputRuns = held === undefined ? undefined : anthropicRuns(messages)
   /** The ids of the client calls of the open turn (as they came), for `turnAnsweredAfter`. */
   let turnCalls: Array<string> = []
+  /** The same ids as a set: a run after which few results come is checked by its results, not by the turn's calls. */
+  let turnCallSet = new Set<string>()
   /** Whether the open turn was found answered after its run (`joinsTurn`): later messages of the run join it too. */
   let turnJoined = false
   /** A run of messages of one role, from `from` to before `at`, and the call ids the tool messages right after it answer. */
@@ -1002,6 +1004,11 @@ const repairWith = (
    */
   const turnAnsweredAfter = (i: number, role: Message.Role): boolean => {
     const { ids } = runAfter(i, role)
+    // whichever is smaller is walked: a turn of n calls answered one result after each of n user messages is linear
+    if (ids.size < turnCalls.length) {
+      for (const id of ids) if (turnCallSet.has(id) && walker.isPending(id)) return true
+      return false
+    }
     for (const id of turnCalls) if (ids.has(id) && walker.isPending(id)) return true
     return false
   }
@@ -1329,9 +1336,15 @@ const repairWith = (
             walker.openTurn(i)
             turnSlot = run.slot
             turnCalls = []
+            turnCallSet = new Set()
           }
           // (a message that continues or joins the turn adds its calls to it)
-          for (const b of m.content) if (b._tag === "ToolCall" && b.providerExecuted !== true) turnCalls.push(b.id)
+          for (const b of m.content) {
+            if (b._tag === "ToolCall" && b.providerExecuted !== true) {
+              turnCalls.push(b.id)
+              turnCallSet.add(b.id)
+            }
+          }
         }
         break
       }
