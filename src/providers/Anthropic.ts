@@ -1815,8 +1815,8 @@ export type StreamError =
   | StreamErrors.StreamProtocolError
   | StreamErrors.ProviderStreamError
 
-/** The accumulator's report of a stopped tool block whose input is not JSON: for us, argument text to read like any other. */
-const INVALID_INPUT = /^content block \d+ \([a-z_]+ [^)]*\): its input is not valid JSON/
+/** The accumulator's report of a stopped tool block whose input is not JSON (or not JSON a double holds): for us, argument text to read like any other. */
+const INVALID_INPUT = /^content block \d+ \([a-z_]+ [^)]*\): its input (?:is not valid JSON|cannot be read)/
 
 const decodePartial = (options: ConversionOptions | undefined) => (partial: unknown) => {
   const lenient = { ...options, strict: false, toolArguments: "lenient" as const }

@@ -74,6 +74,7 @@
 import * as Core from "./internal/core.js"
 import { jsonTextState } from "./internal/jsonText.js"
 import { cutText } from "../internal/preview.js"
+import { parse as parseJson } from "../internal/json.js"
 import { runners, type StreamAccumulator } from "./StreamAccumulator.js"
 import type * as Wire from "./AnthropicWire.js"
 
@@ -240,11 +241,10 @@ const make_ = (ctx: Core.Context) => {
   const close = (bs: BlockState): void => {
     bs.open = false
     if (bs.json === undefined || bs.json.trim() === "") return
-    try {
-      bs.parsed = JSON.parse(bs.json)
-    } catch {
-      bs.parsed = unparsed
-    }
+    // text that is not JSON, or whose numbers a double cannot hold (`1e400` reads as Infinity, which no JSON value
+    // holds), stays text: the reader keeps it as the call's raw arguments and repairs them, as for any other
+    const parsed = parseJson(bs.json)
+    bs.parsed = "value" in parsed ? parsed.value : unparsed
   }
 
   const apply = (event: unknown): void => {
@@ -426,7 +426,10 @@ const make_ = (ctx: Core.Context) => {
         if (bs === undefined || bs.json === undefined || bs.parsed !== unparsed || bs.json.trim() === "") continue
         const state = jsonTextState(bs.json)
         const where = state._tag === "Invalid" ? ` at character ${state.at}` : state._tag === "Truncated" ? " (it is cut short)" : ""
-        invalidInputs.push(`content block ${i} (${blockName(bs.block)}): its input is not valid JSON${where}: ${cutText(bs.json, 400)}`)
+        // JSON by its grammar that still cannot be held (a number no double holds, nesting past what is read): why
+        const held = where === "" ? parseJson(bs.json) : undefined
+        const why = held !== undefined && "error" in held ? `its input cannot be read (${held.error})` : `its input is not valid JSON${where}`
+        invalidInputs.push(`content block ${i} (${blockName(bs.block)}): ${why}: ${cutText(bs.json, 400)}`)
       }
       // the first few said in full: a message of one entry per block has no bound
       const shown = invalidInputs.slice(0, INVALID_INPUTS_SHOWN).join("; ")
