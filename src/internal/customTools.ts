@@ -4,14 +4,14 @@
  */
 import type { Schema } from "effect"
 import type * as Block from "../Block.js"
+import { isChatCustomCall } from "./toolArgs.js"
 
 /**
  * Whether a tool or a call is a Chat Completions custom one (free-form text in, no JSON Schema), and so what a
  * provider whose tools take JSON objects is sent instead: a tool of one string parameter, `input`, and each call's
  * text as that parameter.
  */
-export const isChatCustom = (x: { readonly providerOptions?: Block.ProviderOptions | undefined }): boolean =>
-  x.providerOptions?.["openai-chat"]?.["type"] === "custom"
+export const isChatCustom: (x: { readonly providerOptions?: Block.ProviderOptions | undefined }) => boolean = isChatCustomCall
 
 /** The parameters a custom tool is given where tools take JSON objects (see `isChatCustom`). */
 export const CUSTOM_INPUT_SCHEMA: Schema.JsonObject = { type: "object", properties: { input: { type: "string" } }, required: ["input"] }

@@ -1816,6 +1816,7 @@ const decodeResponse = (ctx: A.Ctx, given: Obj, candidateIndex: number): Decoded
   const blocks: Array<Block.AssistantBlock> = []
   const providerData: Fields = A.extrasOf(raw, responseKeysRead) ?? {}
   let finish: string | undefined
+  let contentExtras: Fields | undefined
   const candidate = candidates[candidateIndex]
   if (candidate !== undefined) {
     const at = `candidates[${candidateIndex}]`
@@ -1824,6 +1825,8 @@ const decodeResponse = (ctx: A.Ctx, given: Obj, candidateIndex: number): Decoded
     const rest = A.extrasOf(c, candidateKeysRead)
     if (rest !== undefined) providerData["candidate"] = rest
     const content = A.optObj(ctx, c, "content", at)
+    // the content's own fields beside its role and parts are kept on the message, as a request's are, and written back
+    contentExtras = content === undefined ? undefined : A.extrasOf(content, contentKeys)
     const parts = content === undefined || content["parts"] === undefined ? [] : A.arr(ctx, content["parts"], `${at}.content.parts`)
     const pending = new Pending()
     // (a code execution's own id made unique beside the candidate's function call ids)
@@ -1853,7 +1856,7 @@ const decodeResponse = (ctx: A.Ctx, given: Obj, candidateIndex: number): Decoded
   return new DecodedResponse({
     id: id ?? "",
     model: A.optStr(ctx, raw, "modelVersion", "") ?? "",
-    message: Message.assistant(blocks, defined({ usage })),
+    message: Message.assistant(blocks, { ...defined({ usage }), ...keep(key, contentExtras) }),
     finishReason: candidate === undefined && finish !== undefined ? "content-filter" : finishOf(finish, hasCalls),
     providerFinishReason: finish ?? null,
     ...defined({ usage }),
