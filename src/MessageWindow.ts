@@ -123,7 +123,8 @@ export const strategies: ReadonlyArray<Strategy> = ["drop_oldest", "drop_oldest_
  * - `pinFirstUser`: always keep the first user message (the task).
  * - `pin`: messages to keep whatever happens; a marked message keeps its
  *   whole unit (an assistant message with its results, a result with its
- *   call), and is never cleared.
+ *   call), and is never cleared. A `pin` that throws is a defect, as any
+ *   callback's exception is in Effect (the fit dies with it).
  * - `keepToolResults`: how many of the newest tool results
  *   `clear_tool_results` keeps intact (default 3).
  * - `clearThinking`: `clear_tool_results` also clears the thinking of
@@ -220,13 +221,39 @@ export class InvalidFitOptions extends Schema.TaggedError<InvalidFitOptions>()("
 }
 
 /**
- * Every way `fit` can fail. `SummaryFailed` comes from the `Summarizer`, or
- * from the window when a summarizer answers with blank text (a summary of
- * nothing would replace the dropped turns with a bare header).
+ * The `TokenEstimator` in context gave a figure that is no number of tokens
+ * (`NaN`, an infinity, a negative number or not a number at all): a rule
+ * given to `TokenEstimator.make` or `fromTextRule` that returns one. `what`
+ * names what it was asked to estimate, `value` shows what it gave.
+ *
+ * @example
+ * const estimator = TokenEstimator.fromTextRule(() => Number.NaN) // a rule that gives no number
+ * const error = yield* Effect.flip(MessageWindow.fit(history, 8_000).pipe(
+ *   Effect.provide(MessageWindow.layer.pipe(Layer.provide(Layer.succeed(TokenEstimator.TokenEstimator, estimator))))
+ * ))
+ * error._tag // "InvalidEstimate"
  *
  * @since 0.1.0
  */
-export type FitError = BudgetTooSmall | InvalidFitOptions | Summarizer.SummaryFailed
+export class InvalidEstimate extends Schema.TaggedError<InvalidEstimate>()("InvalidEstimate", {
+  what: Schema.String,
+  value: Schema.String
+}) {
+  override get message(): string {
+    return `the token estimator gave ${this.value} for ${this.what}: an estimate must be a finite number of tokens, 0 or more (check the rules given to TokenEstimator.make or fromTextRule)`
+  }
+}
+
+/**
+ * Every way `fit` can fail. `SummaryFailed` comes from the `Summarizer`, or
+ * from the window when a summarizer answers with blank text (a summary of
+ * nothing would replace the dropped turns with a bare header).
+ * `InvalidEstimate` comes from an estimator whose rule gives no number of
+ * tokens.
+ *
+ * @since 0.1.0
+ */
+export type FitError = BudgetTooSmall | InvalidFitOptions | InvalidEstimate | Summarizer.SummaryFailed
 
 // ---------------------------------------------------------------------------
 // results
@@ -1425,10 +1452,55 @@ export class MessageWindow extends Context.Service<MessageWindow, Service>()("ef
  * @since 0.1.0
  */
 export const make: Effect.Effect<Service, never, TokenEstimator> = Effect.gen(function*() {
-  const estimator = yield* TokenEstimator
+  const estimator = checkedEstimates(yield* TokenEstimator)
   const summarizer = yield* Effect.serviceOption(Summarizer.Summarizer)
-  return MessageWindow.of({ fit: makeFit(estimator, summarizer), fitRequest: makeFitRequest(estimator, summarizer) })
+  const fit = makeFit(estimator, summarizer)
+  const fitRequest = makeFitRequest(estimator, summarizer)
+  return MessageWindow.of({
+    fit: (messages, budget, options) => failOnInvalidEstimate(fit(messages, budget, options)),
+    fitRequest: (request, budget, options) => failOnInvalidEstimate(fitRequest(request, budget, options))
+  })
 })
+
+/** Whether a figure is a number of tokens: finite, 0 or more. */
+const isTokenFigure = (n: unknown): n is number => typeof n === "number" && n >= 0 && n < Infinity
+
+/** The figure, or throw the `InvalidEstimate` that `failOnInvalidEstimate` makes the window's failure. */
+const figure = (n: unknown, what: () => string): number => {
+  if (isTokenFigure(n)) return n
+  throw new InvalidEstimate({ what: what(), value: shown(n) })
+}
+
+/**
+ * The estimator with each figure it gives checked: a rule of the user's that gives `NaN` or a negative number would
+ * otherwise make the window keep too much, blame an option never given (`fixedTokens`), or report a budget of `NaN`.
+ * The built-in estimators give whole non-negative numbers; the checks cost a comparison a figure.
+ */
+const checkedEstimates = (e: Estimator): Estimator => ({
+  estimateText: (text) => figure(e.estimateText(text), () => `a text of ${text.length} characters`),
+  estimateBlock: (block) => figure(e.estimateBlock(block), () => `a ${block._tag} block`),
+  estimateMessage: (message) => figure(e.estimateMessage(message), () => `a ${message.role} message`),
+  estimateEach: (messages) => {
+    const out = e.estimateEach(messages)
+    for (let i = 0; i < messages.length; i++) figure(out[i], () => `messages[${i}] (a ${messages[i]!.role} message)`)
+    return out
+  },
+  estimateConversation: (messages) => figure(e.estimateConversation(messages), () => `a conversation of ${messages.length} messages`),
+  estimateRequest: (request, options) => {
+    const out = e.estimateRequest(request, options)
+    const what = (part: string) => () => `the ${part} of a request of ${request.messages.length} messages`
+    figure(out.total, what("total"))
+    figure(out.tools, what("tools"))
+    figure(out.responseFormat, what("response format"))
+    figure(out.framing, what("framing"))
+    for (let i = 0; i < request.messages.length; i++) figure(out.messages[i], what(`messages[${i}]`))
+    return out
+  }
+})
+
+/** A window's run whose estimator gave no number of tokens fails with that, rather than dying. */
+const failOnInvalidEstimate = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | InvalidEstimate, R> =>
+  Effect.catchDefect(effect, (defect) => (defect instanceof InvalidEstimate ? Effect.fail(defect) : Effect.die(defect)))
 
 /**
  * The message window, on the `TokenEstimator` in context.
