@@ -1482,7 +1482,10 @@ const checkedEstimates = (e: Estimator): Estimator => ({
   estimateMessage: (message) => figure(e.estimateMessage(message), () => `a ${message.role} message`),
   estimateEach: (messages) => {
     const out = e.estimateEach(messages)
-    for (let i = 0; i < messages.length; i++) figure(out[i], () => `messages[${i}] (a ${messages[i]!.role} message)`)
+    // (checked in place: a closure a message would cost a refit of memoized estimates more than the lookups)
+    for (let i = 0; i < messages.length; i++) {
+      if (!isTokenFigure(out[i])) throw new InvalidEstimate({ what: `messages[${i}] (a ${messages[i]!.role} message)`, value: shown(out[i]) })
+    }
     return out
   },
   estimateConversation: (messages) => figure(e.estimateConversation(messages), () => `a conversation of ${messages.length} messages`),
@@ -1493,7 +1496,9 @@ const checkedEstimates = (e: Estimator): Estimator => ({
     figure(out.tools, what("tools"))
     figure(out.responseFormat, what("response format"))
     figure(out.framing, what("framing"))
-    for (let i = 0; i < request.messages.length; i++) figure(out.messages[i], what(`messages[${i}]`))
+    for (let i = 0; i < request.messages.length; i++) {
+      if (!isTokenFigure(out.messages[i])) figure(out.messages[i], what(`messages[${i}]`))
+    }
     return out
   }
 })
