@@ -730,6 +730,11 @@ const readContents = (ctx: A.Ctx, contents: ReadonlyArray<Schema.Json>, path: st
       markNamed(pending, contents, c)
     }
     previousRole = role
+    // another format's message (`content` where Gemini has `parts`) would be read as an empty content, its text kept
+    // in a field no writer sends: refused instead, as the other readers refuse a message they cannot read
+    if ((content["parts"] === undefined || content["parts"] === null) && content["content"] !== undefined) {
+      A.malformed(ctx, `${at}.parts`, "expected the content's parts, got a content field instead (is this another format's message?)")
+    }
     const parts = content["parts"] === undefined || content["parts"] === null ? [] : A.arr(ctx, content["parts"], `${at}.parts`)
     const extras = A.extrasOf(content, contentKeys)
     // a role other than user and model (the legacy "function") is kept and written back; one Gemini never named
