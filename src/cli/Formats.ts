@@ -74,6 +74,15 @@ const partTypes = (content: unknown, into: Set<string>): void => {
  * Guesses the format of a list of messages (or items) from its shape, or
  * `undefined` when nothing in it tells.
  */
+/**
+ * Whether a `type` names a Responses input item: a message or reasoning item, a call or its output
+ * (`function_call`, `web_search_call`, `custom_tool_call_output`...), an MCP item, a reference or a compaction.
+ * Any other list of typed objects (LangChain's `{ type: "human", data }`, say) is not taken for Responses input.
+ */
+const isResponsesItemType = (type: string): boolean =>
+  type === "message" || type === "reasoning" || type === "item_reference" || type === "compaction" || type.startsWith("mcp_") ||
+  /_call(?:_output)?$/.test(type)
+
 const detectList = (items: ReadonlyArray<unknown>): FormatName | undefined => {
   const seen = new Set<string>()
   const roles = new Set<string>()
@@ -87,7 +96,7 @@ const detectList = (items: ReadonlyArray<unknown>): FormatName | undefined => {
   const has = (k: string) => seen.has(k)
   if ([...seen].some((k) => k.startsWith("_tag:")) || has("key:toolCalls") || has("key:toolCallId")) return "canonical"
   if (has("key:parts") || roles.has("model")) return "gemini"
-  if ([...seen].some((k) => k.startsWith("item:")) || has("type:input_text") || has("type:output_text") || has("type:input_image")) {
+  if ([...seen].some((k) => k.startsWith("item:") && isResponsesItemType(k.slice(5))) || has("type:input_text") || has("type:output_text") || has("type:input_image")) {
     return "openai-responses"
   }
   if (
@@ -193,8 +202,11 @@ export const detect = (parsed: Parsed): { readonly format: FormatName; readonly 
   })
 }
 
-const notAConversation = (format: FormatName, error: { readonly message: string }, parsed?: Parsed): InputError =>
-  new InputError({ reason: `not a valid ${format} transcript: ${error.message}${parsed === undefined ? "" : lineNote(error.message, parsed)}` })
+const notAConversation = (format: FormatName, error: { readonly message: string }, parsed?: Parsed, list = false): InputError => {
+  // a bare list is not a body: its entries are named messages[i] here, as its warnings and issues name them
+  const message = list ? error.message.replace(/\b(?:input|contents)\[(\d+)\]/g, "messages[$1]") : error.message
+  return new InputError({ reason: `not a valid ${format} transcript: ${message}${parsed === undefined ? "" : lineNote(message, parsed)}` })
+}
 
 /**
  * Where in a JSONL file the message an error names is: the error counts messages (`messages[3]`), and a file's
@@ -202,9 +214,9 @@ const notAConversation = (format: FormatName, error: { readonly message: string 
  */
 const lineNote = (message: string, parsed: Parsed): string => {
   if (parsed.kind !== "jsonl" || parsed.lines === undefined) return ""
-  const named = /\b(messages|input|contents)\[(\d+)\]/.exec(message)
-  const line = named === null ? undefined : parsed.lines[Number(named[2])]
-  return named === null || line === undefined ? "" : ` (${named[1]}[${named[2]}] is line ${line} of the file)`
+  const named = /\bmessages\[(\d+)\]/.exec(message)
+  const line = named === null ? undefined : parsed.lines[Number(named[1])]
+  return named === null || line === undefined ? "" : ` (messages[${named[1]}] is line ${line} of the file)`
 }
 
 const asRead = (format: FormatName, shape: Shape) => (converted: Converted<Request.Request>): Read => ({
@@ -237,7 +249,7 @@ export const read = (parsed: Parsed, format: FormatName, shape: Shape): Effect.E
   switch (format) {
     case "canonical": {
       const messages = list ? value : isRecord(value) ? value["messages"] : undefined
-      const decoded = Conversation.decode(messages).pipe(Effect.mapError((e) => notAConversation(format, e, parsed)))
+      const decoded = Conversation.decode(messages).pipe(Effect.mapError((e) => notAConversation(format, e, parsed, list)))
       if (list || !isRecord(value)) return decoded.pipe(Effect.map((ms) => asRead(format, shape)(fromMessages(ms))))
       // a body: the request's other fields (model, tools, tool choice, output limit...) as written by `writeValue`
       const { messages: _messages, ...fields } = value
@@ -248,24 +260,24 @@ export const read = (parsed: Parsed, format: FormatName, shape: Shape): Effect.E
     case "openai-chat":
       return (list ? OpenAiChat.fromMessages(value).pipe(Effect.map((c) => ({ value: Request.make(c.value), warnings: c.warnings }))) : OpenAiChat.fromRequest(value)).pipe(
         Effect.map(asRead(format, shape)),
-        Effect.mapError((e) => notAConversation(format, e, parsed))
+        Effect.mapError((e) => notAConversation(format, e, parsed, list))
       )
     case "anthropic":
       return (list ? Anthropic.fromMessages(value).pipe(Effect.map((c) => ({ value: Request.make(c.value), warnings: c.warnings }))) : Anthropic.fromRequest(value)).pipe(
         Effect.map(asRead(format, shape)),
-        Effect.mapError((e) => notAConversation(format, e, parsed))
+        Effect.mapError((e) => notAConversation(format, e, parsed, list))
       )
     case "openai-responses":
       return (list
         ? OpenAiResponses.fromMessages(value).pipe(Effect.map((c) => ({ value: Request.make(c.value), warnings: c.warnings })))
         : OpenAiResponses.fromRequest(value)).pipe(
           Effect.map(asRead(format, shape)),
-          Effect.mapError((e) => notAConversation(format, e, parsed))
+          Effect.mapError((e) => notAConversation(format, e, parsed, list))
         )
     case "gemini":
       return (list ? Gemini.fromMessages(isOwnParsedJson(value) ? ownParsedJson({ contents: value }) : { contents: value }).pipe(Effect.map((c) => ({ value: Request.make(c.value), warnings: c.warnings }))) : Gemini.fromRequest(value)).pipe(
         Effect.map(asRead(format, shape)),
-        Effect.mapError((e) => notAConversation(format, e, parsed))
+        Effect.mapError((e) => notAConversation(format, e, parsed, list))
       )
     default:
       return format satisfies never
