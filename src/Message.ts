@@ -767,6 +767,9 @@ const toCanonical = (
         if (issue !== undefined) return { issue }
       }
     }
+  } else {
+    // (the schema alone would say "Expected array", though a string is as good)
+    return { issue: invalid(["content"], `Expected a string or an array of blocks, got ${typeof content === "object" ? "an object" : `a ${typeof content}`}`, input) }
   }
 
   const canonical: Record<string, unknown> = {}
@@ -972,7 +975,7 @@ const EXCESS = "Expected no excess property"
  *   )
  * )
  * error._tag // "MessageDecodeError"
- * error.message // "messages[3]: content: Expected array"
+ * error.message // "messages[3]: content: Expected a string or an array of blocks, got a number"
  *
  * @since 0.1.0
  */

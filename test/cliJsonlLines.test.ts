@@ -48,6 +48,7 @@ describe("a JSONL transcript's errors name the file's line", () => {
     for (const format of ["openai-chat", "anthropic", "openai-responses"] as const) {
       assert.include(readError(`${good}\n{"role":"user","content":5}`, format), "content: expected a string or an array, got a number", format)
     }
+    assert.include(readError(`${good}\n{"role":"user","content":5}`, "canonical"), "messages[1]: content: Expected a string or an array of blocks, got a number")
   })
 
   it("a bare JSON list of Responses items or Gemini contents names its entries messages[i]", () => {
