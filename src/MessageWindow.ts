@@ -54,6 +54,7 @@ import * as Request from "./Request.js"
 import * as Summarizer from "./Summarizer.js"
 import { TokenEstimator } from "./TokenEstimator.js"
 import type { RequestEstimate, Service as Estimator } from "./TokenEstimator.js"
+import { thinkingLeftOut } from "./internal/requestEstimate.js"
 import type { Clearing, Layout, Mode, SummaryRole } from "./internal/window.js"
 import { isSummaryMessage, SUMMARY_KEY, summariesIn, summaryHeader } from "./internal/summaryMark.js"
 import { isReasoningItem } from "./internal/responsesItems.js"
@@ -1274,7 +1275,8 @@ export interface FittedRequest extends Fitted {
 /**
  * The estimator a request's window works with: each message costs what the
  * provider's rendering of it costs (`estimateRequest`), or its own estimate
- * when that is larger, so that the kept messages, the fixed part and the
+ * when that is larger (without thinking the provider does not take as
+ * input: `thinkingLeftOut`), so that the kept messages, the fixed part and the
  * reserve add up to no more than the rendered request. The request's
  * messages are read in context, once; a message the window makes (a
  * cleared tool message, a summary) is rendered after the assistant message
@@ -1283,6 +1285,14 @@ export interface FittedRequest extends Fitted {
  * headed by its call's name, and written as JSON when its call was one of
  * several; an assistant reply is marked under a response format).
  */
+const isThinking = (block: Block.Block): boolean => block._tag === "Thinking" || block._tag === "RedactedThinking"
+
+/** An assistant message without its thinking, for its own estimate where the provider leaves that out. */
+const withoutThinking = (m: Message.AssistantMessage): Message.AssistantMessage => {
+  const { content, role: _r, usage, ...options } = m
+  return Message.assistant(content.filter((b) => !isThinking(b)), { ...options, ...(usage === undefined ? {} : { usage }) })
+}
+
 const renderingEstimator = (estimator: Estimator, request: Request.Request, provider: Provider | undefined, opening: number | undefined): Estimator => {
   const options = provider === undefined ? undefined : { provider }
   const rendered = estimator.estimateRequest(request, options)
@@ -1290,9 +1300,13 @@ const renderingEstimator = (estimator: Estimator, request: Request.Request, prov
   const known = new Map<Message.Message, number>()
   // each call by id, with its message and how many calls that message makes (a result of one of several reads differently)
   const callers = new Map<string, { readonly call: Block.ToolCallBlock; readonly caller: Message.AssistantMessage; readonly calls: ReadonlyArray<Block.ToolCallBlock> }>()
+  // thinking the provider does not take as input (Claude's of earlier turns) is left out of a message's own estimate
+  // too: it stays left out while the window keeps the newest turn, which it always does
+  const leftOut = thinkingLeftOut(request, options)
   for (let i = 0; i < each.length; i++) {
     const m = request.messages[i]!
-    known.set(m, Math.max(each[i]!, rendered.messages[i] ?? 0))
+    const own = leftOut?.[i] === true && m.role === "assistant" && m.content.some(isThinking) ? estimator.estimateMessage(withoutThinking(m)) : each[i]!
+    known.set(m, Math.max(own, rendered.messages[i] ?? 0))
     if (m.role === "assistant") {
       const calls = Message.toolCallsOf(m)
       for (const call of calls) callers.set(call.id, { call, caller: m, calls })

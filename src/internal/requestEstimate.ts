@@ -604,6 +604,28 @@ const withoutName = (m: Message.Message, content: ReadonlyArray<Block.Block> | u
   return { ...rest, content: content ?? m.content } as Message.Message
 }
 
+/**
+ * The first message whose thinking is input to Claude: 0 on a model that keeps the thinking of earlier turns, else
+ * the newest user message the writer sends a block of (one of files it leaves out is no turn): the thinking of the
+ * turns before it is not input any more.
+ */
+const thinkingInputFrom = (family: Family | undefined, asSent: ReadonlyArray<Message.Message>, sends: ReadonlyArray<boolean>): number =>
+  keepsEarlierThinking(family) ? 0 : Math.max(0, lastIndexOf(asSent, (m, i) => m.role === "user" && sends[i] === true))
+
+/**
+ * For each message of a request, whether its thinking is left out of what the provider counts as input (Claude
+ * models that strip the thinking of earlier turns), or `undefined` when none is: a window that prices a message by
+ * its own estimate as well as its rendering leaves that thinking out of its own estimate too.
+ */
+export const thinkingLeftOut = (request: Request.Request, options?: Options): ReadonlyArray<boolean> | undefined => {
+  if (options?.provider !== "anthropic") return undefined
+  const family = claudeFamily(options.model ?? request.model)
+  if (keepsEarlierThinking(family)) return undefined
+  const asSent = request.messages.map(asAnthropicSends)
+  const from = thinkingInputFrom(family, asSent, asSent.map(sendsABlock))
+  return from === 0 ? undefined : request.messages.map((_, i) => i < from)
+}
+
 const anthropic = (rules: Rules, request: Request.Request, model: string | undefined): RequestEstimate => {
   const family = claudeFamily(model)
   const price = withDocumentFields(rules, dataUrlsInline(rules, anthropicFilePrice(readsHighResolutionImages(family))))
@@ -614,12 +636,8 @@ const anthropic = (rules: Rules, request: Request.Request, model: string | undef
     // a message of which the writer sends no block is left out whole
     request.messages[i]!.content.length > 0 && !sends[i] ? 0 : withFilesAt(rules, m, price, m.role === "assistant" ? nothing : price)
   )
-  if (!keepsEarlierThinking(family)) {
-    // the thinking of turns before the newest user message is not input any more
-    // (the newest user message the writer sends a block of: one of files it leaves out is no turn)
-    const lastUser = lastIndexOf(asSent, (m, i) => m.role === "user" && sends[i] === true)
-    for (let i = 0; i < lastUser; i++) messages[i] = messages[i]! - thinkingOf(rules, asSent[i]!)
-  }
+  const lastUser = thinkingInputFrom(family, asSent, sends)
+  for (let i = 0; i < lastUser; i++) messages[i] = messages[i]! - thinkingOf(rules, asSent[i]!)
   let tools = 0
   let framing = 0
   let computer = false
