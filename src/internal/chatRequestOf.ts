@@ -10,6 +10,7 @@
  *
  * @internal
  */
+import { customInputOf, customToolNames } from "./customTools.js"
 import type { Schema } from "effect"
 import * as Block from "../Block.js"
 import type * as Message from "../Message.js"
@@ -191,7 +192,7 @@ const hostedResultsOf = (m: Message.AssistantMessage): Map<string, Block.ToolRes
   return out
 }
 
-const assistant = (m: Message.AssistantMessage, responses: boolean, legacy: LegacyCalls): ChatMessageLike => {
+const assistant = (m: Message.AssistantMessage, responses: boolean, legacy: LegacyCalls, customNames: ReadonlySet<string> | undefined): ChatMessageLike => {
   const said: Array<Schema.Json> = []
   let last: string | undefined
   let texts = 0
@@ -251,7 +252,11 @@ const assistant = (m: Message.AssistantMessage, responses: boolean, legacy: Lega
         } else {
           // a custom call has no `function` but its name and input, as the writer sends them
           // the function noted with its block: the prompt takes the arguments compacted from the block's own reading
-          const call = type === "custom"
+          // (as does a call of a custom tool made as another format presents it, `{ input }`: the writer sends its text)
+          const customInput = responses ? undefined : customInputOf(block, customNames)
+          const call = customInput !== undefined
+            ? { id: block.id, custom: { name: block.name, input: customInput } }
+            : type === "custom"
             ? { id: block.id, custom: { name: block.name, input: typeof block.args === "string" && block.rawArgs === undefined ? block.args : Block.argsText(block) } }
             : { id: block.id, function: withCall({ name: block.name, arguments: Block.argsText(block) }, block) }
           // a Responses call item with its id is read from the stored item (see `RESPONSES_CALL_EXTRA`)
@@ -348,6 +353,7 @@ export const chatRequestOf = (request: Request.Request, responses = false): { re
   const messages: Array<ChatMessageLike> = []
   const starts: Array<number> = []
   const legacyCalls: LegacyCalls = new Set()
+  const customNames = customToolNames(request.tools)
   for (const m of request.messages) {
     starts.push(messages.length)
     switch (m.role) {
@@ -363,7 +369,7 @@ export const chatRequestOf = (request: Request.Request, responses = false): { re
       case "assistant": {
         // (the Responses writer makes no item of an assistant message without content)
         if (responses && m.content.length === 0) break
-        const written = assistant(m, responses, legacyCalls)
+        const written = assistant(m, responses, legacyCalls, customNames)
         const empty = m.content.length > 0 &&
           (written.content === null || written.content === undefined || (Array.isArray(written.content) && written.content.length === 0)) &&
           written.tool_calls === undefined && written.function_call === undefined &&

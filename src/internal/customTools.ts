@@ -32,3 +32,26 @@ export const customFormatNote = (tool: { readonly providerOptions?: Block.Provid
   const type = typeof format === "object" && format !== null && !Array.isArray(format) ? (format as Schema.JsonObject)["type"] : undefined
   return format === undefined || format === null || type === "text" ? "" : `; the ${typeof type === "string" ? `${type} ` : ""}format its input is held to is not carried`
 }
+
+/**
+ * The text of a call made to a custom tool the way the Anthropic and Gemini writers present one (`{ input: text }`),
+ * for writing it back to Chat Completions as a custom call: `undefined` for any other call (one Chat marked itself,
+ * one of a tool not among `customNames`, arguments other than that one string).
+ */
+export const customInputOf = (
+  call: { readonly name: string; readonly args: Schema.Json; readonly providerOptions?: Block.ProviderOptions | undefined },
+  customNames: ReadonlySet<string> | undefined
+): string | undefined => {
+  if (customNames === undefined || !customNames.has(call.name) || call.providerOptions?.["openai-chat"]?.["type"] !== undefined) return undefined
+  const args = call.args
+  if (typeof args !== "object" || args === null || Array.isArray(args)) return undefined
+  const keys = Object.keys(args)
+  const input = (args as Schema.JsonObject)["input"]
+  return keys.length === 1 && typeof input === "string" ? input : undefined
+}
+
+/** The names of a request's Chat Completions custom tools, or `undefined` when it has none. */
+export const customToolNames = (tools: ReadonlyArray<{ readonly name: string; readonly providerOptions?: Block.ProviderOptions | undefined }> | undefined): ReadonlySet<string> | undefined => {
+  const names = (tools ?? []).filter(isChatCustom).map((t) => t.name)
+  return names.length === 0 ? undefined : new Set(names)
+}

@@ -92,6 +92,7 @@
  *
  * @since 0.1.0
  */
+import { customInputOf, customToolNames } from "../internal/customTools.js"
 import { Effect, type Schema, type Stream } from "effect"
 import * as Block from "../Block.js"
 import * as Message from "../Message.js"
@@ -380,8 +381,16 @@ const callExtras = (ctx: A.Ctx, call: Block.ToolCallBlock, index: number, blockI
     "Chat Completions takes no other_ids on a tool call; they stay in the model"
   )
 
+/** The names of the custom tools of the request being written, for `toolCall` (see `customInputOf`). */
+const customTools = new WeakMap<A.Ctx, ReadonlySet<string>>()
+
 const toolCall = (ctx: A.Ctx, call: Block.ToolCallBlock, index: number, blockIndex: number): Wire.ToolCall => {
   const extras = callExtras(ctx, call, index, blockIndex)
+  const customInput = customInputOf(call, customTools.get(ctx))
+  if (customInput !== undefined) {
+    A.converted(ctx, index, blockIndex, `the call to ${quote(call.name)}, a custom tool, made with {"input": <text>}`, "as a custom call of that text")
+    return { ...extras, id: Ids.idFor(ctx, call.id), type: "custom", custom: { name: call.name, input: customInput } }
+  }
   if (extras?.["type"] === "custom") {
     const input = typeof call.args === "string" && call.rawArgs === undefined ? call.args : ToolArguments.toText(call)
     return { ...extras, id: Ids.idFor(ctx, call.id), type: "custom", custom: { ...A.nestedExtras(extras, "custom"), name: call.name, input } }
@@ -753,6 +762,8 @@ const checkParameters = (ctx: A.Ctx, body: Record<string, unknown>): void => {
 const encodeRequest = (ctx: A.Ctx, request: Request.Request, options: ToMessagesOptions | undefined): Wire.RequestBody => {
   const body: Record<string, unknown> = { ...keptOf(request, key, hints) }
   if (request.model !== undefined) body["model"] = request.model
+  const custom = customToolNames(request.tools)
+  if (custom !== undefined) customTools.set(ctx, custom)
   body["messages"] = encodeMessages(ctx, request.messages, options)
   A.droppedForeignSettings(ctx, request, key)
   const tools: Array<Request.ToolDefinition> = []

@@ -3,12 +3,14 @@
  * used to send such a call's input as `{}`: the text the model wrote (a patch, a query) was gone from the history, and
  * the model shown a call with no arguments. Now the tool is sent as a tool of one string parameter, `input`, and each
  * call's text as that parameter, reported as a conversion (with the grammar it was held to, which is not carried);
- * the estimates price the schema that is sent.
+ * the estimates price the schema that is sent. Back the other way, a call such a model makes (`{ input: text }`) to a
+ * custom tool of the request goes to Chat as a custom call of that text, and the Chat estimate counts it so.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { Block, Message, Request, TokenEstimator } from "../../src/index.js"
 import { Anthropic, Gemini, OpenAiChat } from "../../src/providers/index.js"
+import { countOpenAiChatRequest, loadTextCounter, makeExact } from "../../src/exact/index.js"
 
 const PATCH = "*** Begin Patch\n*** Update File: a.ts\n-old\n+new\n*** End Patch"
 const INPUT_SCHEMA = { type: "object", properties: { input: { type: "string" } }, required: ["input"] }
@@ -80,4 +82,36 @@ describe("a Chat custom tool where tools take JSON objects", () => {
       expect(tools(true), provider).toBe(tools(false))
     }
   })
+
+  it.effect("a call Claude makes with {input} goes back to Chat as a custom call of that text", () =>
+    Effect.gen(function*() {
+      const read = yield* OpenAiChat.fromRequest(chatBody())
+      const reply = yield* Anthropic.fromResponse({
+        id: "msg_2",
+        type: "message",
+        role: "assistant",
+        model: "claude-sonnet-4-5",
+        content: [{ type: "tool_use", id: "toolu_2", name: "apply_patch", input: { input: PATCH } }],
+        stop_reason: "tool_use",
+        stop_sequence: null,
+        usage: { input_tokens: 10, output_tokens: 10 }
+      })
+      const next = Request.make([...read.value.messages, reply.value.message, Message.toolResultMessage("toolu_2", "apply_patch", "done")], {
+        model: "gpt-5",
+        ...(read.value.tools === undefined ? {} : { tools: read.value.tools })
+      })
+      const written = yield* OpenAiChat.toRequest(next)
+      const body = written.value as unknown as { messages: Array<{ tool_calls?: Array<Record<string, unknown>> }> }
+      expect(body.messages[3]!.tool_calls).toEqual([{ id: "toolu_2", type: "custom", custom: { name: "apply_patch", input: PATCH } }])
+      expect(converted(written.warnings)).toContainEqual(expect.stringContaining("a custom tool, made with {\"input\": <text>}"))
+      // the estimate renders the call as the writer sends it: what the written body counts
+      yield* loadTextCounter("o200k")
+      const exact = yield* makeExact({ encoding: "o200k" })
+      const counted = yield* countOpenAiChatRequest(written.value, { encoding: "o200k" })
+      expect(exact.estimateRequest(next, { provider: "openai-chat" }).total).toBe(counted.total)
+      // a function tool of that name is left as it is
+      const asFunction = Request.make(next.messages, { tools: [Request.tool("apply_patch", { parameters: INPUT_SCHEMA })] })
+      const plain = (yield* OpenAiChat.toRequest(asFunction)).value as unknown as { messages: Array<{ tool_calls?: Array<Record<string, unknown>> }> }
+      expect(plain.messages[3]!.tool_calls![0]!["type"]).toBe("function")
+    }))
 })
