@@ -67,6 +67,16 @@ describe("a JSONL transcript's errors name the file's line", () => {
     assert.isFalse("format" in detected && detected.format === "openai-responses")
   })
 
+  it("a list whose only typed items are a tool search's is still Responses input", () => {
+    for (const item of ['{"type":"tool_search_output","call_id":null,"execution":"server","status":"completed","tools":[]}', '{"type":"additional_tools","tools":[]}']) {
+      const parsed = parseText(`[{"role":"user","content":"weather?"},${item}]`, "ts.json", 200)
+      assert.isTrue("kind" in parsed)
+      if (!("kind" in parsed)) return
+      const detected = Formats.detect(parsed)
+      assert.isTrue("format" in detected && detected.format === "openai-responses", item)
+    }
+  })
+
   it("another format's messages read as Gemini contents are refused, not read as empty contents", () => {
     assert.include(readError('{"role":"user","content":"hi"}\n{"role":"assistant","content":"yo"}', "gemini"), "got a content field instead (is this another format's message?)")
   })

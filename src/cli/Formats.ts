@@ -76,12 +76,14 @@ const partTypes = (content: unknown, into: Set<string>): void => {
  */
 /**
  * Whether a `type` names a Responses input item: a message or reasoning item, a call or its output
- * (`function_call`, `web_search_call`, `custom_tool_call_output`...), an MCP item, a reference or a compaction.
+ * (`function_call`, `web_search_call`, `custom_tool_call_output`, `tool_search_output`...), an MCP item, a
+ * reference, a compaction or the tools a tool search added.
  * Any other list of typed objects (LangChain's `{ type: "human", data }`, say) is not taken for Responses input.
  */
 const isResponsesItemType = (type: string): boolean =>
-  type === "message" || type === "reasoning" || type === "item_reference" || type === "compaction" || type.startsWith("mcp_") ||
-  /_call(?:_output)?$/.test(type)
+  RESPONSES_ITEM_TYPES.has(type) || type.startsWith("mcp_") || /_(?:call|output)$/.test(type)
+
+const RESPONSES_ITEM_TYPES: ReadonlySet<string> = new Set(["message", "reasoning", "item_reference", "compaction", "additional_tools"])
 
 const detectList = (items: ReadonlyArray<unknown>): FormatName | undefined => {
   const seen = new Set<string>()

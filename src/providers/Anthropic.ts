@@ -1487,7 +1487,7 @@ const decodeMessage = (ctx: A.Ctx, m: A.Obj, path: string, names: Names, out: Ar
 
 const decodeSystem = (ctx: A.Ctx, system: Schema.Json | undefined, path: string): Array<Block.TextBlock> => {
   if (typeof system === "string") return [Block.text(system)]
-  const blocks = A.arr(ctx, system, path)
+  const blocks = A.textOrArr(ctx, system, path)
   const out: Array<Block.TextBlock> = []
   for (let b = 0; b < blocks.length; b++) {
     const block = A.obj(ctx, blocks[b], `${path}[${b}]`)

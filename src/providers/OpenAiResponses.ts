@@ -474,7 +474,7 @@ const readOutput = (ctx: A.Ctx, item: Obj, at: string, callNames: Map<string, st
   if (typeof output === "string") {
     content = output
   } else {
-    const parts = A.arr(ctx, output, `${at}.output`)
+    const parts = A.textOrArr(ctx, output, `${at}.output`)
     const out: Array<Block.ToolResultPart> = []
     let typed = true
     for (let p = 0; p < parts.length; p++) {
@@ -1235,7 +1235,7 @@ export const fromRequest = (
       A.malformed(ctx, "input", "a Responses body needs input, unless it continues a stored response, conversation or prompt (is this another provider's format?)")
     }
     if (typeof input === "string") messages.push(Message.user(input))
-    else if (input !== undefined && input !== null) readItems(ctx, A.arr(ctx, input, "input"), "input", messages)
+    else if (input !== undefined && input !== null) readItems(ctx, A.textOrArr(ctx, input, "input"), "input", messages)
     const kept: Fields = {}
     const tools = readTools(ctx, raw["tools"])
     const toolChoice = readToolChoice(raw["tool_choice"], tools, kept)

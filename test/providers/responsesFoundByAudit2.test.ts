@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { Anthropic, AnthropicStream, Gemini } from "../../src/providers/index.js"
+import { Anthropic, AnthropicStream, Gemini, OpenAiResponses } from "../../src/providers/index.js"
 
 const usage = { input_tokens: 1, output_tokens: 1 }
 const events = (partialJson: string) => [
@@ -59,5 +59,20 @@ describe("a Gemini response's content fields", () => {
         const written = yield* Gemini.toMessages([read.value.message])
         expect(written.value).toEqual({ contents: [{ role: "model", parts: [{ text: "Hi" }], zz_extra: { keep: 1 } }] })
       }
+    }))
+})
+
+describe("a field that takes text or a list says so when it is neither", () => {
+  it.effect("Anthropic's system and a Responses function output", () =>
+    Effect.gen(function*() {
+      const system = yield* Effect.flip(Anthropic.fromRequest({ model: "m", max_tokens: 1, system: 5, messages: [{ role: "user", content: "hi" }] }))
+      expect(system.message).toContain("at system: expected a string or an array, got a number")
+      const output = yield* Effect.flip(OpenAiResponses.fromRequest({
+        model: "m",
+        input: [{ type: "function_call", call_id: "c", name: "f", arguments: "{}" }, { type: "function_call_output", call_id: "c", output: 5 }]
+      }))
+      expect(output.message).toContain("at input[1].output: expected a string or an array, got a number")
+      const input = yield* Effect.flip(OpenAiResponses.fromRequest({ model: "m", input: 5 }))
+      expect(input.message).toContain("at input: expected a string or an array, got a number")
     }))
 })
