@@ -222,10 +222,13 @@ export class InvalidFitOptions extends Schema.TaggedError<InvalidFitOptions>()("
 }
 
 /**
- * The `TokenEstimator` in context gave a figure that is no number of tokens
- * (`NaN`, an infinity, a negative number or not a number at all): a rule
- * given to `TokenEstimator.make` or `fromTextRule` that returns one. `what`
- * names what it was asked to estimate, `value` shows what it gave.
+ * The `TokenEstimator` in context gave a figure for a message or a request
+ * that is no number of tokens (`NaN`, an infinity, a negative number or not
+ * a number at all): a rule given to `TokenEstimator.make` or `fromTextRule`
+ * that returns one. `what` names what it was asked to estimate, `value`
+ * shows what it gave. (The window reads messages' and requests' figures: a
+ * text rule's small negative figure that a message's overhead makes up for
+ * is not seen.)
  *
  * @example
  * const estimator = TokenEstimator.fromTextRule(() => Number.NaN) // a rule that gives no number
