@@ -71,10 +71,6 @@ const partTypes = (content: unknown, into: Set<string>): void => {
 }
 
 /**
- * Guesses the format of a list of messages (or items) from its shape, or
- * `undefined` when nothing in it tells.
- */
-/**
  * Whether a `type` names a Responses input item: a message or reasoning item, a call or its output
  * (`function_call`, `web_search_call`, `custom_tool_call_output`, `tool_search_output`...), an MCP item, a
  * reference, a compaction or the tools a tool search added.
@@ -85,6 +81,10 @@ const isResponsesItemType = (type: string): boolean =>
 
 const RESPONSES_ITEM_TYPES: ReadonlySet<string> = new Set(["message", "reasoning", "item_reference", "compaction", "additional_tools"])
 
+/**
+ * Guesses the format of a list of messages (or items) from its shape, or
+ * `undefined` when nothing in it tells.
+ */
 const detectList = (items: ReadonlyArray<unknown>): FormatName | undefined => {
   const seen = new Set<string>()
   const roles = new Set<string>()
