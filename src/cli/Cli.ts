@@ -150,7 +150,8 @@ const load = (
     let shape: Formats.Shape
     let chosen: Formats.FormatName
     if (format === "auto") {
-      if (detected instanceof InputError) return yield* detected
+      // (detection is told no file name: the error names the file as the other input errors do)
+      if (detected instanceof InputError) return yield* new InputError({ reason: detected.reason.replace(/^the input /, `${file === "-" ? "standard input" : file} `) })
       chosen = detected.format
       shape = detected.shape
       yield* stderr(`agent-messages: read ${file === "-" ? "standard input" : file} as ${chosen}${shape === "body" ? " (a request body)" : shape === "jsonl" ? " (JSONL)" : ""}`)
@@ -237,7 +238,7 @@ const formatFlag = Flag.Literals("format", inputFormats).pipe(
   Flag.withDefault("auto" as const),
   Flag.withDescription("the input format (default: detected from the shape)")
 )
-const providerFlag = Flag.Literals("provider", providers).pipe(Flag.optional, Flag.withDescription("also apply this provider's rules"))
+const providerFlag = Flag.Literals("provider", providers).pipe(Flag.optional, Flag.withDescription("use this provider's rules (its profile, in place of the generic rules where the provider differs)"))
 const toFlag = Flag.Literals("to", formats).pipe(Flag.optional, Flag.withDescription("the output format (default: the input's)"))
 const jsonFlag = Flag.Boolean("json").pipe(Flag.withDefault(false), Flag.withDescription("print JSON instead of text"))
 
