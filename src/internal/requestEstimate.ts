@@ -28,7 +28,7 @@
  *
  * @internal
  */
-import { objectToolParameters } from "./customTools.js"
+import { isChatCustom, objectToolParameters } from "./customTools.js"
 import type { Schema } from "effect"
 import * as Block from "../Block.js"
 import type * as Message from "../Message.js"
@@ -591,8 +591,12 @@ const asAnthropicSends = (m: Message.Message): Message.Message => {
     const block = content[b]!
     const sent = block._tag === "File" || anthropicSends(block, m.role, foreign)
     if (!sent && block._tag === "ToolCall" && block.providerExecuted === true) foreign.add(block.id)
-    if (!sent) kept ??= content.slice(0, b)
-    else kept?.push(block)
+    // a Chat custom call's text goes as the input's one string, `{ input }`, as the writer sends it
+    const asSent = sent && block._tag === "ToolCall" && typeof block.args === "string" && isChatCustom(block)
+      ? Block.toolCall(block.id, block.name, { input: block.args })
+      : block
+    if (!sent || asSent !== block) kept ??= content.slice(0, b)
+    if (sent) kept?.push(asSent)
   }
   return withoutName(m, kept)
 }
@@ -934,7 +938,11 @@ const geminiMessage = (rules: Rules, m: Message.Message, price: FilePrice, topLe
   let dropped = m.role !== "tool" && m.name !== undefined
   const rest = content.filter((b) => {
     if (!geminiSends(b, m.role)) dropped = true
-    else if (b._tag === "ToolCall" && b.providerExecuted !== true) n += geminiFunctionTokens(rules, `call:${b.name}`, b.rawArgs ?? stringify(b.args), frame)
+    else if (b._tag === "ToolCall" && b.providerExecuted !== true) {
+      // (a Chat custom call's text as the args' one string, `{ input }`, as the writer sends it)
+      const args = typeof b.args === "string" && isChatCustom(b) ? stringify({ input: b.args }) : b.rawArgs ?? stringify(b.args)
+      n += geminiFunctionTokens(rules, `call:${b.name}`, args, frame)
+    }
     else if (b._tag === "ToolResult" && b.providerExecuted !== true) {
       n += geminiResponseTokens(rules, b, frame)
       if (typeof b.content !== "string") for (const p of b.content) if (p._tag === "File") n += price(p) ?? rules.block(p)

@@ -61,7 +61,7 @@ describe("a Chat custom tool where tools take JSON objects", () => {
       expect(converted((yield* Anthropic.toRequest(text.value)).warnings).join("\n")).not.toContain("held to")
     }))
 
-  it("the estimates price the input schema that is sent, as for a function declared with it", () => {
+  it("the estimates price the input schema and the calls as they are sent, as for a function declared with it", () => {
     const call = (custom: boolean) =>
       Request.make(
         [
@@ -78,8 +78,10 @@ describe("a Chat custom tool where tools take JSON objects", () => {
         }
       )
     for (const provider of ["anthropic", "gemini"] as const) {
-      const tools = (custom: boolean) => TokenEstimator.heuristic.estimateRequest(call(custom), { provider }).tools
-      expect(tools(true), provider).toBe(tools(false))
+      const estimate = (custom: boolean) => TokenEstimator.heuristic.estimateRequest(call(custom), { provider })
+      expect(estimate(true).tools, provider).toBe(estimate(false).tools)
+      // and the call as it is sent, its text as the one string of {input} (escapes and all)
+      expect(estimate(true).messages, provider).toEqual(estimate(false).messages)
     }
   })
 
