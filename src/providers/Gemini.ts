@@ -180,7 +180,7 @@ type Obj = A.Obj
 type Fields = Record<string, Schema.Json>
 
 /** The hints kept beside the wire fields (see the module documentation), each stored with a `$` in front (`internal/kept`). */
-const hints = new Set(["sameContent", "partsAt", "syntheticId", "noArgs", "nullArgs", "noResponse", "noMimeType", "kind", "parametersKey", "parametersAsSent", "declarationsKey", "snakeCase", "nullCamelCase", "mediaResolution"])
+const hints = new Set(["sameContent", "partsAt", "syntheticId", "noArgs", "nullArgs", "noResponse", "noMimeType", "kind", "parametersKey", "parametersAsSent", "declarationsKey", "snakeCase", "nullCamelCase", "mediaResolution", "groundingCitations"])
 
 /**
  * The hints a request keeps beside its fields (`declarationsKey`: the name of an empty declarations list read in
@@ -955,7 +955,10 @@ const writeGivenFile = (ctx: A.Ctx, block: Block.FileBlock, index: number, block
 }
 
 const textPart = (ctx: A.Ctx, block: Block.TextBlock, index: number, blockIndex: number): Wire.PartParam => {
-  if (block.citations !== undefined && block.citations.length > 0) A.dropped(ctx, index, blockIndex, "the citations of a text", "Gemini text parts carry none")
+  // (a grounded answer's own citations, read from its grounding, were never a part's: nothing is left out)
+  if (block.citations !== undefined && block.citations.length > 0 && hintOf(block, key, GROUNDING_CITATIONS) !== true) {
+    A.dropped(ctx, index, blockIndex, "the citations of a text", "Gemini text parts carry none")
+  }
   const part: Wire.PartParam = { text: block.text }
   if (block.thoughtSignature !== undefined) part.thoughtSignature = block.thoughtSignature
   return spelledPart(ctx, merge(part, keptOf(block, key, hints)), block)
@@ -1787,6 +1790,73 @@ const finishOf = (reason: string | undefined, hasCalls: boolean): FinishReason =
 const responseKeysRead = new Set(["candidates", "usageMetadata", "responseId", "modelVersion"])
 const candidateKeysRead = new Set(["content", "finishReason"])
 
+/** The hint on a text whose citations are Gemini's grounding, which a Gemini request has no place for and needs none. */
+const GROUNDING_CITATIONS = "groundingCitations"
+
+/**
+ * The web sources of a grounded answer (`groundingMetadata`: each support's segment of a text part and the web
+ * chunks it rests on) as the citations of its texts, URL citations in the Responses API's flat spelling (`{ type:
+ * "url_citation", url, title, start_index, end_index }`), so that a history written to an OpenAI format keeps them and
+ * one written to Anthropic says it leaves them out. The metadata stays whole in the response's `providerData`;
+ * sources that are not web pages (retrieved documents, maps) have no URL citation and are left there. Gemini counts a
+ * segment in UTF-8 bytes; a citation counts UTF-16 code units, as a JavaScript string does.
+ */
+const citeGrounding = (grounding: Obj, textAt: ReadonlyMap<number, number>, blocks: Array<Block.AssistantBlock>): void => {
+  const chunks = Array.isArray(grounding["groundingChunks"]) ? grounding["groundingChunks"] : []
+  const supports = Array.isArray(grounding["groundingSupports"]) ? grounding["groundingSupports"] : []
+  const cited = new Map<number, Array<Schema.Json>>()
+  for (const support of supports) {
+    if (!A.isObj(support) || !A.isObj(support["segment"]) || !Array.isArray(support["groundingChunkIndices"])) continue
+    const segment = support["segment"]
+    const part = typeof segment["partIndex"] === "number" ? segment["partIndex"] : 0
+    const at = textAt.get(part)
+    const end = segment["endIndex"]
+    if (at === undefined || typeof end !== "number") continue
+    const text = (blocks[at] as Block.TextBlock).text
+    const start = typeof segment["startIndex"] === "number" ? segment["startIndex"] : 0
+    const span = utf16Span(text, start, end)
+    if (span === undefined) continue
+    for (const index of support["groundingChunkIndices"]) {
+      const chunk = typeof index === "number" ? chunks[index] : undefined
+      const web = A.isObj(chunk) && A.isObj(chunk["web"]) ? chunk["web"] : undefined
+      if (web === undefined || typeof web["uri"] !== "string") continue
+      const title = typeof web["title"] === "string" ? web["title"] : web["uri"]
+      let list = cited.get(at)
+      if (list === undefined) cited.set(at, list = [])
+      list.push({ type: "url_citation", url: web["uri"], title, start_index: span[0], end_index: span[1] })
+    }
+  }
+  for (const [at, citations] of cited) {
+    const { _tag, text, citations: given, providerOptions, ...options } = blocks[at] as Block.TextBlock
+    const own = providerOptions?.[key] ?? {}
+    blocks[at] = Block.text(text, {
+      ...options,
+      citations: [...(given ?? []), ...citations],
+      providerOptions: { ...providerOptions, [key]: { ...own, ...keep(key, undefined, { [GROUNDING_CITATIONS]: true }).providerOptions?.[key] } }
+    })
+  }
+}
+
+/** A span of UTF-8 byte offsets into `text` as UTF-16 code unit offsets, or `undefined` when it does not fit the text. */
+const utf16Span = (text: string, startByte: number, endByte: number): readonly [number, number] | undefined => {
+  if (!Number.isInteger(startByte) || !Number.isInteger(endByte) || startByte < 0 || endByte < startByte) return undefined
+  let bytes = 0
+  let start: number | undefined
+  for (let i = 0; i <= text.length; i++) {
+    if (start === undefined && bytes >= startByte) start = i
+    if (bytes >= endByte) return start === undefined ? undefined : [start, i]
+    if (i === text.length) break
+    const c = text.charCodeAt(i)
+    if (c < 0x80) bytes += 1
+    else if (c < 0x800) bytes += 2
+    else if (c >= 0xd800 && c < 0xdc00 && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4
+      i++
+    } else bytes += 3
+  }
+  return undefined
+}
+
 /** The fields of a response that `fromResponse` reads under either spelling (`candidates`, `content`, `parts` are one word in both). */
 const responseShape: Shape = {
   responseId: null,
@@ -1836,10 +1906,15 @@ const decodeResponse = (ctx: A.Ctx, given: Obj, candidateIndex: number): Decoded
     const pending = new Pending()
     // (a code execution's own id made unique beside the candidate's function call ids)
     const taken = givenCallIdsOf([{ parts: [...parts] }])
+    // the block each text part became, by the part's index, for the grounding's citations
+    const textAt = new Map<number, number>()
     for (let p = 0; p < parts.length; p++) {
       const ids = (name: string, given?: string): string => (given === undefined ? `${idPart(name)}_${prefix}_${p}` : uniqueIn(taken, given))
+      const before = blocks.length
       readModelPart(ctx, A.obj(ctx, parts[p], `${at}.content.parts[${p}]`), `${at}.content.parts[${p}]`, ids, pending, blocks)
+      if (blocks.length === before + 1 && blocks[before]!._tag === "Text") textAt.set(p, before)
     }
+    if (A.isObj(c["groundingMetadata"])) citeGrounding(c["groundingMetadata"], textAt, blocks)
   } else {
     const feedback = A.optObj(ctx, raw, "promptFeedback", "")
     finish = feedback === undefined ? undefined : A.optStr(ctx, feedback, "blockReason", "promptFeedback")

@@ -279,11 +279,16 @@ describe("Gemini grounding metadata across stream chunks (pinned)", () => {
     expect(second?.groundingMetadata).toEqual({ groundingChunks: [web(10), web(11)], groundingSupports: [support(0, 2, "X.", [0]), support(3, 5, "Y.", [1])] })
   })
 
-  it.effect("the reader keeps grounding as provider data, indices as sent, not as citations", () =>
+  it.effect("the reader keeps grounding as provider data, indices as sent, and its web sources as the text's citations", () =>
     Effect.gen(function*() {
       const grounding = { groundingChunks: [web(0), web(1)], groundingSupports: [support(0, 2, "A.", [0]), support(3, 5, "B.", [1])] }
       const { value } = yield* Gemini.fromResponse({ candidates: [candidate(0, "A. B.", grounding, "STOP")], modelVersion: "gemini-2.5-flash" })
-      expect(value.message.content).toEqual([Block.text("A. B.")])
+      const text = value.message.content[0]
+      expect(value.message.content.length).toBe(1)
+      expect(text?._tag === "Text" ? [text.text, text.citations] : undefined).toEqual(["A. B.", [
+        { type: "url_citation", url: "https://s0.example", title: "s0", start_index: 0, end_index: 2 },
+        { type: "url_citation", url: "https://s1.example", title: "s1", start_index: 3, end_index: 5 }
+      ]])
       expect((value.providerData?.["candidate"] as { readonly groundingMetadata?: unknown } | undefined)?.groundingMetadata).toEqual(grounding)
     }))
 })
