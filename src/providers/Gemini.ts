@@ -76,6 +76,9 @@
  * entries were laid out, where the writer would lay them out otherwise:
  * declarations lists side by side, empty ones beside tools, kept entries
  * before others; followed while it fits the request's tools),
+ * `groundingCitations` (a text's citations are a grounded answer's web
+ * sources, read from the response's `groundingMetadata`: a request has no
+ * place for them, and the writer leaves them out without a warning),
  * `snakeCase` and `nullCamelCase` (the fields read in snake_case, below).
  *
  * **Either spelling**: the REST API takes proto3 JSON, in which every field
