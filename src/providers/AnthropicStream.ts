@@ -138,13 +138,23 @@ const deltaField: Record<string, string> = {
 }
 
 /** Sets the fields of `from` that are not `known` and not null on `into` (copies: the caller's events are never kept). */
-const keepOthers = (into: Obj, from: Obj, known: ReadonlySet<string> | string): void => {
+const keepOthers = (into: Obj, from: Obj, known: ReadonlySet<string> | string, collide?: (key: string) => void): void => {
   for (const k in from) {
     if (typeof known === "string" ? k === known || k === "type" : known.has(k)) continue
     const v = from[k]
-    if (v !== null && v !== undefined) Core.setKey(into, k, Core.clone(v))
+    if (v === null || v === undefined) continue
+    // an extra field under the name of one the stream builds (a block's text or id, the message's id or model) would
+    // replace what was streamed: refused, and said; other extras are kept, a later one replacing an earlier
+    if (collide !== undefined && BUILT_FIELDS.has(k) && Object.hasOwn(into, k) && !Core.sameJson(into[k], v)) {
+      collide(k)
+      continue
+    }
+    Core.setKey(into, k, Core.clone(v))
   }
 }
+
+/** The fields of a message or a block that its own events build, which no other field of an event may replace. */
+const BUILT_FIELDS: ReadonlySet<string> = new Set(["id", "type", "role", "model", "content", "usage", "name", "text", "thinking", "signature", "data", "input", "citations"])
 
 /** Whether a block's start input says anything: the API starts every tool block with `{}`. */
 const holdsInput = (input: unknown): boolean => input !== undefined && input !== null && !(Core.isObj(input) && Object.keys(input).length === 0)
@@ -152,7 +162,12 @@ const holdsInput = (input: unknown): boolean => input !== undefined && input !==
 /** The streamed input texts of the messages this module assembled, by message (see `inputTextsOf`). */
 const streamedInputs = new WeakMap<object, ReadonlyArray<string | undefined>>()
 
+const NO_KEYS: ReadonlySet<string> = new Set()
+
 const make_ = (ctx: Core.Context) => {
+  /** Says that an event's field would replace one the stream built (see `keepOthers`). */
+  const collides = (what: string) => (key: string): void =>
+    ctx.violation(`${what} has ${/^[aeiou]/.test(key) ? "an" : "a"} ${key} field that would replace the one streamed (kept as streamed)`)
   // the fields of message_start, then of message_delta; without message_start, those a later event set
   let message: Obj = {}
   let usage: Obj = {}
@@ -187,7 +202,7 @@ const make_ = (ctx: Core.Context) => {
     const blockType = Core.str(b, "type")
     if (!bs.open) ctx.violation(`a ${type ?? "untyped"} delta for content block ${i} after its content_block_stop`)
     // the other fields of a known delta are kept on the block, as those of an unknown delta are
-    if (type !== undefined && Object.hasOwn(deltaField, type)) keepOthers(b, delta, deltaField[type]!)
+    if (type !== undefined && Object.hasOwn(deltaField, type)) keepOthers(b, delta, deltaField[type]!, collides(`the ${type} for content block ${i}`))
     switch (type) {
       case "text_delta": {
         const text = deltaText(delta, type, i) ?? ""
@@ -258,9 +273,8 @@ const make_ = (ctx: Core.Context) => {
         if (started) return ctx.violation("a second message_start")
         // a message_start after other events (already a violation): what they set is newer and stays
         const own = Core.clone(m)
-        const others: Obj = {}
-        keepOthers(others, event, eventKeys["message_start"]!)
-        message = { ...own, ...others, ...message }
+        keepOthers(own, event, eventKeys["message_start"]!, collides("message_start"))
+        message = { ...own, ...message }
         usage = { ...Core.obj(own, "usage"), ...usage }
         started = true
         begun = true
@@ -324,7 +338,7 @@ const make_ = (ctx: Core.Context) => {
           applyDelta(placeholder, i, delta)
         }
         const target = bs ?? (i === undefined ? undefined : blocks[i])
-        if (target !== undefined) keepOthers(target.block, event, eventKeys["content_block_delta"]!)
+        if (target !== undefined) keepOthers(target.block, event, eventKeys["content_block_delta"]!, collides(`the content_block_delta for content block ${Core.index(event, "index") ?? "?"}`))
         return
       }
       case "content_block_stop": {
@@ -332,7 +346,7 @@ const make_ = (ctx: Core.Context) => {
         const bs = blockAt(i, "content_block_stop")
         if (bs === undefined) return
         if (!bs.open) return ctx.violation(`content block ${i} was stopped twice`)
-        keepOthers(bs.block, event, eventKeys["content_block_stop"]!)
+        keepOthers(bs.block, event, eventKeys["content_block_stop"]!, collides(`content_block_stop ${Core.index(event, "index") ?? "?"}`))
         close(bs)
         return
       }
@@ -340,17 +354,18 @@ const make_ = (ctx: Core.Context) => {
         if (!started) ctx.violation("message_delta before message_start")
         begun = true
         const delta = Core.obj(event, "delta")
-        if (delta !== undefined) for (const k in delta) if (delta[k] !== null && delta[k] !== undefined) Core.setKey(message, k, Core.clone(delta[k]))
+        // (its delta's fields are the message's to set: stop_reason, stop_sequence, container... but not its id or model)
+        if (delta !== undefined) keepOthers(message, delta, NO_KEYS, collides("message_delta's delta"))
         const u = Core.obj(event, "usage")
         if (u !== undefined) for (const k in u) if (u[k] !== null && u[k] !== undefined) Core.setKey(usage, k, Core.clone(u[k]))
-        keepOthers(message, event, messageDeltaKeys)
+        keepOthers(message, event, messageDeltaKeys, collides("message_delta"))
         return
       }
       case "message_stop":
         if (!started) ctx.violation("message_stop before message_start")
         stopped = true
         // fields a gateway adds (Bedrock's `amazon-bedrock-invocationMetrics`) are kept on the message, as message_delta's are
-        keepOthers(message, event, eventKeys["message_stop"]!)
+        keepOthers(message, event, eventKeys["message_stop"]!, collides("message_stop"))
         return
       case "error": {
         const error = Core.obj(event, "error") ?? {}

@@ -366,6 +366,8 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.GenerateContentResponse> => 
 
   const applyPart = (c: CandidateState, part: unknown): void => {
     if (!Core.isObj(part)) return ctx.violation(`a part is not an object: ${Core.show(part)}`)
+    // a text of another kind is said (it stays in the partial response as its part)
+    if (part["text"] !== undefined && part["text"] !== null && typeof part["text"] !== "string") ctx.violation(`candidate ${c.index}: a part's text is not a string: ${Core.show(part["text"])}`)
     const callKey = callKeyOf(part)
     if (callKey !== undefined) {
       const fc = part[callKey] as Obj
@@ -431,7 +433,14 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.GenerateContentResponse> => 
 
   const applyCandidate = (raw: unknown, position: number): void => {
     if (!Core.isObj(raw)) return ctx.violation(`candidates[${position}] is not an object`)
+    const given = raw["index"]
     const index = Core.index(raw, "index") ?? position
+    // an index that is no candidate number would be taken for the candidate's place, and could join two candidates
+    if (given !== undefined && given !== null && Core.index(raw, "index") === undefined) {
+      ctx.violation(`candidates[${position}] has no valid index: ${Core.show(given)} (read as ${position})`)
+    }
+    const finish = raw["finishReason"] ?? raw["finish_reason"]
+    if (finish !== undefined && finish !== null && typeof finish !== "string") ctx.violation(`candidate ${index}: finishReason is not a string: ${Core.show(finish)}`)
     let c = candidates.get(index)
     if (c === undefined) {
       c = { index, fields: {}, content: {}, parts: [], citations: undefined, citationsKey: "citationMetadata", citationCounts: new Map(), streaming: undefined }
@@ -440,11 +449,21 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.GenerateContentResponse> => 
     for (const k in raw) {
       const v = raw[k]
       if (k === "content") {
-        if (!Core.isObj(v)) continue
+        if (v === undefined || v === null) continue
+        // (content of another kind is said, and kept in the partial response as the candidate's field)
+        if (!Core.isObj(v)) {
+          ctx.violation(`candidate ${c.index}: content is not an object: ${Core.show(v)}`)
+          Core.setKey(c.fields, k, Core.clone(v))
+          continue
+        }
         for (const ck in v) {
           if (ck === "parts") {
             const parts = v[ck]
             if (Array.isArray(parts)) for (const p of Core.elements(parts)) applyPart(c, p)
+            else if (parts !== undefined && parts !== null) {
+              ctx.violation(`candidate ${c.index}: content.parts is not an array: ${Core.show(parts)}`)
+              Core.setKey(c.content, ck, Core.clone(parts))
+            }
           } else if (v[ck] !== undefined && v[ck] !== null && v[ck] !== "") Core.setKey(c.content, ck, Core.clone(v[ck]))
         }
       } else if ((k === "citationMetadata" || k === "citation_metadata") && Core.isObj(v) && Array.isArray(v["citations"])) {

@@ -249,8 +249,10 @@ export interface JsonEvent {
 export const DONE = "[DONE]"
 
 /**
- * Whether a `data` payload is the `[DONE]` sentinel, whitespace around it
- * allowed (some OpenAI-compatible servers send `[DONE] `).
+ * Whether a `data` payload is the `[DONE]` sentinel: one that starts with
+ * it, as the official OpenAI SDKs test (`[DONE]x`, or `[DONE]` followed by
+ * more data lines, ends the stream there), whitespace before it allowed
+ * (some OpenAI-compatible servers send ` [DONE]`).
  *
  * **When to use**
  *
@@ -260,11 +262,12 @@ export const DONE = "[DONE]"
  * @example
  * Sse.isDone("[DONE]") // true
  * Sse.isDone("[DONE] \r") // true
+ * Sse.isDone("[DONE]\nmore") // true
  * Sse.isDone('{"done":true}') // false
  *
  * @since 0.1.0
  */
-export const isDone = (data: string): boolean => data === DONE || (data.length < 64 && data.trim() === DONE)
+export const isDone = (data: string): boolean => data.startsWith(DONE) || (data.length > 0 && data.charCodeAt(0) <= 32 && data.trimStart().startsWith(DONE))
 
 /**
  * Parses a whole SSE text into its JSON payloads.
