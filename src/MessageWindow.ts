@@ -55,6 +55,7 @@ import * as Summarizer from "./Summarizer.js"
 import { TokenEstimator } from "./TokenEstimator.js"
 import type { RequestEstimate, Service as Estimator } from "./TokenEstimator.js"
 import { thinkingLeftOut } from "./internal/requestEstimate.js"
+import { isBlank } from "./internal/blank.js"
 import type { Clearing, Layout, Mode, SummaryRole } from "./internal/window.js"
 import { isSummaryMessage, SUMMARY_KEY, summariesIn, summaryHeader } from "./internal/summaryMark.js"
 import { isReasoningItem } from "./internal/responsesItems.js"
@@ -1240,8 +1241,8 @@ const decide = (
       // (a summarizer written without types can answer with something else than text)
       if (typeof text !== "string") return Effect.fail(new Summarizer.SummaryFailed({ reason: `the summarizer returned ${text === null ? "null" : typeof text}, not text` }))
       const trimmed = text.trim()
-      // a summary of nothing would stand in for the dropped turns with a bare header
-      return trimmed === ""
+      // a summary of nothing (invisible characters included) would stand in for the dropped turns with a bare header
+      return isBlank(trimmed)
         ? Effect.fail(new Summarizer.SummaryFailed({ reason: "the summarizer returned an empty summary" }))
         : Effect.succeed(done(assemble(decided, { ...fitSummary(estimator, role, dropped.length, trimmed, room), notShown })))
     })

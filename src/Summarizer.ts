@@ -29,6 +29,7 @@
  *
  * @since 0.1.0
  */
+import { isBlank } from "./internal/blank.js"
 import { Context, Effect, Layer, Schema } from "effect"
 import { LanguageModel } from "effect/ai"
 import * as Block from "./Block.js"
@@ -167,7 +168,10 @@ export class InvalidSummarizerOptions extends Schema.TaggedError<InvalidSummariz
   }
 }
 
-/** The shortest an earlier summary or the tools line is cut to rather than left out (characters; below it, it goes whole or not at all). */
+/** The priority of the last answer's line: after the tools line, before every other. */
+const LAST_ANSWER = 0.5
+
+/** The shortest an earlier summary, the tools line or the last answer is cut to rather than left out (characters; below it, it goes whole or not at all). */
 const MIN_SHORTENED = 24
 
 const oneLine = (text: string, max: number): string => Block.truncate(text.replace(/\s+/g, " ").trim(), max)
@@ -242,7 +246,7 @@ const extractLines = (
     }
   }
   // the last answer goes before every question, so a small limit still says where the conversation ended
-  if (lastAnswer !== -1) lines[lastAnswer]!.priority = 0.5
+  if (lastAnswer !== -1) lines[lastAnswer]!.priority = LAST_ANSWER
   if (used.size > 0) {
     const tools: Array<string> = []
     for (const [name, { calls, errors }] of used) tools.push(`${toolNameOf(name, maxLine)} ×${calls}${errors > 0 ? ` (${errors} failed)` : ""}`)
@@ -255,7 +259,8 @@ const extractLines = (
 /**
  * A summary built from the conversation's own words: earlier summaries, what
  * the user asked, which tools ran (and which failed), and what the assistant
- * answered (the last answer always), within the token limit, in order.
+ * answered (the last answer always, cut to the room left when it is too
+ * long for it), within the token limit, in order.
  * A line taken from a message is cut to `maxLineLength`, a tool name to 64
  * characters (the longest function name OpenAI accepts), and an earlier
  * summary or a list of tools too long for the room to an equal share of half
@@ -294,8 +299,17 @@ export const extractive = (messages: ReadonlyArray<Message.Message>, maxTokens: 
   const chosen: Array<string | undefined> = new Array(lines.length)
   let used = 0
   for (const i of order) {
-    const { text } = lines[i]!
-    if (used + text.length + 1 > budget) continue
+    const { priority, text } = lines[i]!
+    if (used + text.length + 1 > budget) {
+      // the last answer is cut to the room left rather than left out: it says where the conversation ended
+      const room = budget - used - 1
+      if (priority === LAST_ANSWER && room >= MIN_SHORTENED) {
+        const cut = Block.truncate(text, room - 1)
+        chosen[i] = cut
+        used += cut.length + 1
+      }
+      continue
+    }
     chosen[i] = text
     used += text.length + 1
   }
@@ -420,7 +434,7 @@ export const layerLanguageModel = (options?: LanguageModelOptions): Layer.Layer<
                 return Effect.fail(new SummaryFailed({ reason: `the model's answer ended with finish reason "${finish}"` }))
               }
               const text = response.text.trim()
-              return text === "" ? Effect.fail(new SummaryFailed({ reason: "the model answered with an empty summary" })) : Effect.succeed(text)
+              return isBlank(text) ? Effect.fail(new SummaryFailed({ reason: "the model answered with an empty summary" })) : Effect.succeed(text)
             })
           )
       })

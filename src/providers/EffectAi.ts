@@ -1754,7 +1754,9 @@ export const layerTokenEstimator = (
       const fallback = TokenEstimator.heuristic.estimateText
       const estimateText = (text: string): number => {
         if (text === "") return 0
-        const exit = Effect.runSyncExit(tokenizer.tokenize(text))
+        // (suspended: a tokenizer made with Tokenizer.make runs its function as tokenize is called, and one that
+        // throws must fall back as one that fails does)
+        const exit = Effect.runSyncExit(Effect.suspend(() => tokenizer.tokenize(text)))
         return exit._tag === "Success" ? exit.value.length : fallback(text)
       }
       return yield* TokenEstimator.make({ estimateText, ...(options?.messageOverhead === undefined ? {} : { messageOverhead: options.messageOverhead }) })
