@@ -18,10 +18,11 @@
  *   it only on the last one, give the same result. A fragment whose `id`
  *   differs from the id of the call at its index and that brings a name
  *   starts a new call (after the others): some OpenAI-compatible servers
- *   send every parallel call with `index: 0`. One that brings no name only
- *   continues the call (some servers change the id after the first
- *   fragment): the first id stays, and the others are kept in the call's
- *   `other_ids`. A fragment without any `index` (Gemini's compatible
+ *   send every parallel call with `index: 0`. One that brings no name, or
+ *   repeats the call's own name while its arguments are still open (their
+ *   text does not end in `}`), only continues the call (some servers change
+ *   the id after the first fragment): the first id stays, and the others are
+ *   kept in the call's `other_ids`. A fragment without any `index` (Gemini's compatible
  *   server) starts a new call when it brings a new `id` and a name, and
  *   continues the last call otherwise.
  * - `content`, `refusal` or `arguments` sent as an array of text parts is
@@ -131,6 +132,17 @@ const chunkKeys = new Set(["id", "object", "created", "model", "choices", "syste
 const choiceKeys = new Set(["index", "delta", "finish_reason", "logprobs"])
 const deltaKeys = new Set(["role", "content", "refusal", "tool_calls", "function_call", "audio"])
 const toolKeys = new Set(["index", "id", "type", "function", "custom"])
+
+/**
+ * Whether a call's arguments so far are still open: some text, and its last character other than white space not the
+ * `}` that closes an object (arguments are an object). Looked at from the end, so a long stream stays linear.
+ */
+const argumentsOpen = (text: string | undefined): boolean => {
+  if (text === undefined) return false
+  let i = text.length - 1
+  while (i >= 0 && text.charCodeAt(i) <= 32) i--
+  return i >= 0 && text.charCodeAt(i) !== 125
+}
 
 /**
  * A copy of a value from an event, so that changing the event after `push` changes nothing here. A value that cannot
@@ -295,7 +307,10 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.ChatCompletion> => {
     let slot = index === undefined ? Math.max(choice.lastSlot, 0) : choice.slots.get(index) ?? index
     let t = choice.tools.get(slot)
     if (t !== undefined && t.id !== undefined && id !== undefined && id !== "" && id !== t.id) {
-      if (name !== undefined) {
+      // (a fragment that repeats the call's name while its arguments are still open is that call under another id:
+      // a server that changes the id mid-call and repeats the name; one whose arguments closed, or another name,
+      // is the next call)
+      if (name !== undefined && !(name === t.name && t.custom !== true && argumentsOpen(t.text))) {
         // a new id with a name at an index already in use is a new call: some OpenAI-compatible servers
         // (Gemini's among them) send every parallel call with index 0
         slot = choice.lastSlot + 1

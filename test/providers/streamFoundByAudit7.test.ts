@@ -7,6 +7,8 @@
  *   no candidate number (it was read as the candidate's place, and could join two candidates) and a finishReason that
  *   is not a string were dropped or taken as they came; each is now a protocol violation.
  * - `[DONE]` followed by more text ends the stream, as the official OpenAI SDKs test it (`startsWith`).
+ * - Chat: a call whose id changed mid-call on a fragment that repeats its name was split in two, each with half the
+ *   arguments; it continues the call while the arguments are open, as openai-node reads it by index.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Result } from "effect"
@@ -101,5 +103,32 @@ describe("[DONE] with more after it ends the stream, as the official SDKs read i
       expect(Result.isSuccess(Effect.runSync(Effect.result(OpenAiChatStream.fromSse(first + tail)))), JSON.stringify(tail)).toBe(true)
     }
     expect([Sse.isDone("[DONE]x"), Sse.isDone(" [DONE]"), Sse.isDone("x[DONE]"), Sse.isDone("")]).toEqual([true, true, false, false])
+  })
+})
+
+describe("Chat: a new id on a fragment repeating the call's name, arguments still open", () => {
+  const chunk = (choices: ReadonlyArray<object>) => ({ id: "chatcmpl-1", object: "chat.completion.chunk", created: 1, model: "m", choices })
+  const call = (id: string, name: string, args: string) => ({ index: 0, id, type: "function", function: { name, arguments: args } })
+  const calls = (events: ReadonlyArray<object>) => {
+    const result = Effect.runSync(Effect.result(OpenAiChatStream.fromEvents(events as never)))
+    return Result.isSuccess(result) ? result.success.choices[0]?.message.tool_calls?.map((c) => [c.id, "function" in c ? c.function.arguments : ""]) : result.failure.message
+  }
+  const end = chunk([{ index: 0, delta: {}, finish_reason: "tool_calls" }])
+
+  it("continues the call: one call, whole arguments, the first id", () => {
+    expect(calls([
+      chunk([{ index: 0, delta: { role: "assistant", tool_calls: [call("call_1", "get_weather", '{"city":')] } }]),
+      chunk([{ index: 0, delta: { tool_calls: [call("call_2", "get_weather", '"Paris"}')] } }]),
+      end
+    ])).toEqual([["call_1", '{"city":"Paris"}']])
+  })
+
+  it("calls sent whole at index 0 are still each a call of their own, same name or not", () => {
+    expect(calls([
+      chunk([{ index: 0, delta: { role: "assistant", tool_calls: [call("call_1", "get_weather", '{"city":"Oslo"}')] } }]),
+      chunk([{ index: 0, delta: { tool_calls: [call("call_2", "get_weather", '{"city":"Rome"}')] } }]),
+      chunk([{ index: 0, delta: { tool_calls: [call("call_3", "get_time", '{"tz":"CET"}')] } }]),
+      end
+    ])).toEqual([["call_1", '{"city":"Oslo"}'], ["call_2", '{"city":"Rome"}'], ["call_3", '{"tz":"CET"}']])
   })
 })
