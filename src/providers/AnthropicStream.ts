@@ -145,7 +145,7 @@ const keepOthers = (into: Obj, from: Obj, known: ReadonlySet<string> | string, c
     if (v === null || v === undefined) continue
     // an extra field under the name of one the stream builds (a block's text or id, the message's id or model) would
     // replace what was streamed: refused, and said; other extras are kept, a later one replacing an earlier
-    if (collide !== undefined && BUILT_FIELDS.has(k) && Object.hasOwn(into, k) && !Core.sameJson(into[k], v)) {
+    if (collide !== undefined && builtFields(into).has(k) && Object.hasOwn(into, k) && !Core.sameJson(into[k], v)) {
       collide(k)
       continue
     }
@@ -153,8 +153,29 @@ const keepOthers = (into: Obj, from: Obj, known: ReadonlySet<string> | string, c
   }
 }
 
-/** The fields of a message or a block that its own events build, which no other field of an event may replace. */
-const BUILT_FIELDS: ReadonlySet<string> = new Set(["id", "type", "role", "model", "content", "usage", "name", "text", "thinking", "signature", "data", "input", "citations"])
+/**
+ * The fields of a message or a block that its own events build, which no other field of an event may replace: the
+ * message's identity and content, and each block type's own fields (a gateway's extra `id` on a text block's events
+ * is no text block field, and is kept as any other extra).
+ */
+const builtFields = (into: Obj): ReadonlySet<string> => {
+  if (Object.hasOwn(into, "role")) return MESSAGE_BUILT
+  const type = into["type"]
+  if (typeof type !== "string") return NO_KEYS
+  if (Object.hasOwn(BLOCK_BUILT, type)) return BLOCK_BUILT[type]!
+  return type.endsWith("_tool_use") ? CALL_BUILT : type.endsWith("_tool_result") ? RESULT_BUILT : TYPE_ONLY
+}
+
+const MESSAGE_BUILT: ReadonlySet<string> = new Set(["id", "type", "role", "model", "content", "usage"])
+const CALL_BUILT: ReadonlySet<string> = new Set(["type", "id", "name", "input"])
+const RESULT_BUILT: ReadonlySet<string> = new Set(["type", "tool_use_id", "content"])
+const TYPE_ONLY: ReadonlySet<string> = new Set(["type"])
+const BLOCK_BUILT: Readonly<Record<string, ReadonlySet<string>>> = {
+  text: new Set(["type", "text", "citations"]),
+  thinking: new Set(["type", "thinking", "signature"]),
+  redacted_thinking: new Set(["type", "data"]),
+  tool_use: CALL_BUILT
+}
 
 /** Whether a block's start input says anything: the API starts every tool block with `{}`. */
 const holdsInput = (input: unknown): boolean => input !== undefined && input !== null && !(Core.isObj(input) && Object.keys(input).length === 0)

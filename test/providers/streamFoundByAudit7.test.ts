@@ -45,6 +45,22 @@ describe("Anthropic: an event's extra field never replaces what the stream built
     })
   }
 
+  it("a gateway's own field on each event, changing from event to event, is no collision: the last one is kept", () => {
+    const result = anthropic([
+      start,
+      textBlock[0]!,
+      { ...textBlock[1]!, id: "evt_1" },
+      { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "!" }, id: "evt_2" },
+      { type: "content_block_stop", index: 0, id: "evt_3" },
+      { type: "content_block_start", index: 1, content_block: { type: "constructor" } },
+      { type: "content_block_stop", index: 1, toString: "x" },
+      ...end
+    ])
+    const blocks: ReadonlyArray<unknown> | string = Result.isSuccess(result) ? result.success.content : result.failure.message
+    const expected: ReadonlyArray<Record<string, string>> = [{ type: "text", text: "hello!", id: "evt_3" }, { type: "constructor", toString: "x" }]
+    expect(blocks).toEqual(expected)
+  })
+
   it("the streamed values stay in the partial message", () => {
     const result = anthropic(cases[1]![1])
     const partial = Result.isFailure(result) ? (result.failure as { readonly partial?: { readonly content: ReadonlyArray<Record<string, unknown>> } }).partial : undefined
