@@ -146,12 +146,11 @@ const load = (
     const parsed = yield* readInput(file)
     if (parsed.rounded !== undefined) yield* stderr(`agent-messages: warning: ${file === "-" ? "standard input" : file} holds ${parsed.rounded}`)
     yield* progress(parsed.bytes, "decoding")
-    const detected = Formats.detect(parsed)
+    const detected = Formats.detect(parsed, file === "-" ? "standard input" : file)
     let shape: Formats.Shape
     let chosen: Formats.FormatName
     if (format === "auto") {
-      // (detection is told no file name: the error names the file as the other input errors do)
-      if (detected instanceof InputError) return yield* new InputError({ reason: detected.reason.replace(/^the input /, `${file === "-" ? "standard input" : file} `) })
+      if (detected instanceof InputError) return yield* detected
       chosen = detected.format
       shape = detected.shape
       yield* stderr(`agent-messages: read ${file === "-" ? "standard input" : file} as ${chosen}${shape === "body" ? " (a request body)" : shape === "jsonl" ? " (JSONL)" : ""}`)

@@ -184,12 +184,12 @@ const bodySettingsFormat = (body: Record<string, unknown>): "anthropic" | "opena
  *
  * @since 0.1.0
  */
-export const detect = (parsed: Parsed): { readonly format: FormatName; readonly shape: Shape } | InputError => {
+export const detect = (parsed: Parsed, name = "the input"): { readonly format: FormatName; readonly shape: Shape } | InputError => {
   // lines of plain { role, content } fit every format: read as canonical, as JSONL always was
   if (parsed.kind === "jsonl") return mixedError(parsed.values) ?? { format: detectList(parsed.values) ?? "canonical", shape: "jsonl" }
   const value = parsed.value
   if (Array.isArray(value)) return mixedError(value) ?? { format: detectList(value) ?? "openai-chat", shape: "messages" }
-  if (!isRecord(value)) return new InputError({ reason: "the input is JSON but not a conversation: expected a list of messages or a request body" })
+  if (!isRecord(value)) return new InputError({ reason: `${name} is JSON but not a conversation: expected a list of messages or a request body` })
   if (Array.isArray(value["contents"])) return { format: "gemini", shape: "body" }
   if (hasKey(value, "input") && (Array.isArray(value["input"]) || typeof value["input"] === "string")) return { format: "openai-responses", shape: "body" }
   if (Array.isArray(value["messages"])) {
@@ -200,7 +200,7 @@ export const detect = (parsed: Parsed): { readonly format: FormatName; readonly 
     return { format: listed ?? bodySettingsFormat(value) ?? "openai-chat", shape: "body" }
   }
   return new InputError({
-    reason: "the input is JSON but not a conversation: expected a list of messages or a request body with messages, contents or input"
+    reason: `${name} is JSON but not a conversation: expected a list of messages or a request body with messages, contents or input`
   })
 }
 

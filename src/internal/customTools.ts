@@ -6,21 +6,14 @@ import type { Schema } from "effect"
 import type * as Block from "../Block.js"
 import { isChatCustomCall } from "./toolArgs.js"
 
-/**
- * Whether a tool or a call is a Chat Completions custom one (free-form text in, no JSON Schema), and so what a
- * provider whose tools take JSON objects is sent instead: a tool of one string parameter, `input`, and each call's
- * text as that parameter.
- */
-export const isChatCustom: (x: { readonly providerOptions?: Block.ProviderOptions | undefined }) => boolean = isChatCustomCall
-
-/** The parameters a custom tool is given where tools take JSON objects (see `isChatCustom`). */
+/** The parameters a custom tool is given where tools take JSON objects (see `isChatCustomCall`). */
 export const CUSTOM_INPUT_SCHEMA: Schema.JsonObject = { type: "object", properties: { input: { type: "string" } }, required: ["input"] }
 
 /** The parameters a tool is sent with where tools take JSON objects: its own, or a custom tool's `input`. */
 export const objectToolParameters = (tool: {
   readonly parameters?: Schema.JsonObject | undefined
   readonly providerOptions?: Block.ProviderOptions | undefined
-}): Schema.JsonObject | undefined => tool.parameters ?? (isChatCustom(tool) ? CUSTOM_INPUT_SCHEMA : undefined)
+}): Schema.JsonObject | undefined => tool.parameters ?? (isChatCustomCall(tool) ? CUSTOM_INPUT_SCHEMA : undefined)
 
 /**
  * What a writer whose tools take JSON objects says of a custom tool's `format` it does not carry: its grammar (the
@@ -52,6 +45,6 @@ export const customInputOf = (
 
 /** The names of a request's Chat Completions custom tools, or `undefined` when it has none. */
 export const customToolNames = (tools: ReadonlyArray<{ readonly name: string; readonly providerOptions?: Block.ProviderOptions | undefined }> | undefined): ReadonlySet<string> | undefined => {
-  const names = (tools ?? []).filter(isChatCustom).map((t) => t.name)
+  const names = (tools ?? []).filter(isChatCustomCall).map((t) => t.name)
   return names.length === 0 ? undefined : new Set(names)
 }

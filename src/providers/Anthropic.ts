@@ -878,7 +878,7 @@ const encodeTool = (ctx: A.Ctx, tool: Request.ToolDefinition): Wire.ToolParam | 
   }
   const extras = A.ownExtras(tool, key)
   if (isServerTool(extras)) return { ...extras, name: tool.name } as unknown as Wire.ToolParam
-  const custom = A.isChatCustom(tool) && tool.parameters === undefined
+  const custom = A.isChatCustomCall(tool) && tool.parameters === undefined
   if (custom) {
     A.converted(ctx, undefined, undefined, `${messageText(tool.name)}, a custom tool taking free-form text`, `as a tool taking an object of one string, input (Anthropic tools take JSON input)${A.customFormatNote(tool)}`)
   }

@@ -1267,8 +1267,8 @@ export const fromResponseParts = (parts: ReadonlyArray<Response.AnyPart>, option
     let id: string | undefined
     let model: string | undefined
     // text and reasoning started and not ended (by kind and id), deltas of none started, and call arguments streamed
-    const open = new Map<string, string>()
-    const strays: Array<string> = []
+    const open = { text: new Map<string, string>(), reasoning: new Map<string, string>() }
+    const strays = new Set<string>()
     const params = new Map<string, { readonly name: string; text: string }>()
     for (let k = 0; k < parts.length; k++) {
       const part = parts[k]!
@@ -1287,14 +1287,14 @@ export const fromResponseParts = (parts: ReadonlyArray<Response.AnyPart>, option
       } else if (part.type === "error") {
         A.dropped(ctx, undefined, undefined, `an error part (${preview(part.error)})`, "a history has no place for a response's errors")
       } else if (part.type === "text-start" || part.type === "reasoning-start") {
-        open.set(`${part.type === "text-start" ? "text" : "reasoning"} ${part.id}`, "")
+        open[part.type === "text-start" ? "text" : "reasoning"].set(part.id, "")
       } else if (part.type === "text-delta" || part.type === "reasoning-delta") {
-        const at = `${part.type === "text-delta" ? "text" : "reasoning"} ${part.id}`
-        const so = open.get(at)
-        if (so !== undefined) open.set(at, so + part.delta)
-        else if (part.delta !== "") strays.push(at)
+        const kind = part.type === "text-delta" ? "text" : "reasoning"
+        const so = open[kind].get(part.id)
+        if (so !== undefined) open[kind].set(part.id, so + part.delta)
+        else if (part.delta !== "") strays.add(`${kind} ${preview(part.id)}`)
       } else if (part.type === "text-end" || part.type === "reasoning-end") {
-        open.delete(`${part.type === "text-end" ? "text" : "reasoning"} ${part.id}`)
+        open[part.type === "text-end" ? "text" : "reasoning"].delete(part.id)
       } else if (part.type === "tool-params-start") {
         params.set(part.id, { name: part.name, text: "" })
       } else if (part.type === "tool-params-delta") {
@@ -1305,10 +1305,12 @@ export const fromResponseParts = (parts: ReadonlyArray<Response.AnyPart>, option
       }
     }
     // what effect/ai's history leaves out of a stream cut short (or out of order) is said, not lost without a word
-    for (const [at, text] of open) {
-      if (text !== "") A.dropped(ctx, undefined, undefined, `the unfinished ${at.split(" ")[0]} ${preview(text)}`, "the parts ended before its end part, and effect/ai's history keeps finished parts only")
+    for (const kind of ["reasoning", "text"] as const) {
+      for (const text of open[kind].values()) {
+        if (text !== "") A.dropped(ctx, undefined, undefined, `the unfinished ${kind} ${preview(text)}`, "the parts ended before its end part, and effect/ai's history keeps finished parts only")
+      }
     }
-    for (const at of new Set(strays)) A.dropped(ctx, undefined, undefined, `the deltas of ${at.split(" ")[0]} ${preview(at.slice(at.indexOf(" ") + 1))}`, "no start part came before them")
+    for (const what of strays) A.dropped(ctx, undefined, undefined, `the deltas of ${what}`, "no start part came before them")
     for (const [callId, { name, text }] of params) {
       A.dropped(ctx, undefined, undefined, `the arguments streamed for ${preview(name)} (${preview(callId)}): ${preview(text)}`, "no tool-call part completed them, and effect/ai's history holds complete calls only")
     }

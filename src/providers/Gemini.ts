@@ -1584,7 +1584,7 @@ export const fromRequest = (body: Wire.RequestBodyLike | unknown, options?: Conv
 }
 
 const writeDeclaration = (ctx: A.Ctx, tool: Request.ToolDefinition): Wire.FunctionDeclarationParam => {
-  const custom = A.isChatCustom(tool) && tool.parameters === undefined
+  const custom = A.isChatCustomCall(tool) && tool.parameters === undefined
   if (custom) {
     A.converted(ctx, undefined, undefined, `${messageText(tool.name)}, a Chat Completions custom tool taking free-form text`, `as a function taking an object of one string, input (Gemini functions take JSON arguments)${A.customFormatNote(tool)}`)
   }
@@ -1808,6 +1808,7 @@ const citeGrounding = (grounding: Obj, textAt: ReadonlyMap<number, number>, bloc
   const chunks = Array.isArray(grounding["groundingChunks"]) ? grounding["groundingChunks"] : []
   const supports = Array.isArray(grounding["groundingSupports"]) ? grounding["groundingSupports"] : []
   const cited = new Map<number, Array<Schema.Json>>()
+  const offsetsAt = new Map<number, Uint32Array>()
   for (const support of supports) {
     if (!A.isObj(support) || !A.isObj(support["segment"]) || !Array.isArray(support["groundingChunkIndices"])) continue
     const segment = support["segment"]
@@ -1815,9 +1816,10 @@ const citeGrounding = (grounding: Obj, textAt: ReadonlyMap<number, number>, bloc
     const at = textAt.get(part)
     const end = segment["endIndex"]
     if (at === undefined || typeof end !== "number") continue
-    const text = (blocks[at] as Block.TextBlock).text
+    let offsets = offsetsAt.get(at)
+    if (offsets === undefined) offsetsAt.set(at, offsets = byteOffsetsOf((blocks[at] as Block.TextBlock).text))
     const start = typeof segment["startIndex"] === "number" ? segment["startIndex"] : 0
-    const span = utf16Span(text, start, end)
+    const span = utf16Span(offsets, start, end)
     if (span === undefined) continue
     for (const index of support["groundingChunkIndices"]) {
       const chunk = typeof index === "number" ? chunks[index] : undefined
@@ -1840,24 +1842,44 @@ const citeGrounding = (grounding: Obj, textAt: ReadonlyMap<number, number>, bloc
   }
 }
 
-/** A span of UTF-8 byte offsets into `text` as UTF-16 code unit offsets, or `undefined` when it does not fit the text. */
-const utf16Span = (text: string, startByte: number, endByte: number): readonly [number, number] | undefined => {
-  if (!Number.isInteger(startByte) || !Number.isInteger(endByte) || startByte < 0 || endByte < startByte) return undefined
+/**
+ * The UTF-8 byte offset of each UTF-16 position of `text` (`text.length + 1` of them; the low half of a surrogate pair
+ * shares its pair's end), found once per text so that its many segments cost a look-up each, not a walk each.
+ */
+const byteOffsetsOf = (text: string): Uint32Array => {
+  const out = new Uint32Array(text.length + 1)
   let bytes = 0
-  let start: number | undefined
-  for (let i = 0; i <= text.length; i++) {
-    if (start === undefined && bytes >= startByte) start = i
-    if (bytes >= endByte) return start === undefined ? undefined : [start, i]
-    if (i === text.length) break
+  for (let i = 0; i < text.length; i++) {
+    out[i] = bytes
     const c = text.charCodeAt(i)
     if (c < 0x80) bytes += 1
     else if (c < 0x800) bytes += 2
     else if (c >= 0xd800 && c < 0xdc00 && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
       bytes += 4
-      i++
+      out[++i] = bytes
     } else bytes += 3
   }
-  return undefined
+  out[text.length] = bytes
+  return out
+}
+
+/** The first position whose byte offset is at least `byte` (binary search over `byteOffsetsOf`). */
+const positionAt = (offsets: Uint32Array, byte: number): number => {
+  let lo = 0
+  let hi = offsets.length - 1
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (offsets[mid]! < byte) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+/** A span of UTF-8 byte offsets into a text as UTF-16 code unit offsets, or `undefined` when it does not fit the text. */
+const utf16Span = (offsets: Uint32Array, startByte: number, endByte: number): readonly [number, number] | undefined => {
+  if (!Number.isInteger(startByte) || !Number.isInteger(endByte) || startByte < 0 || endByte < startByte) return undefined
+  if (endByte > offsets[offsets.length - 1]!) return undefined
+  return [positionAt(offsets, startByte), positionAt(offsets, endByte)]
 }
 
 /** The fields of a response that `fromResponse` reads under either spelling (`candidates`, `content`, `parts` are one word in both). */

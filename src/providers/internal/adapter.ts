@@ -51,8 +51,9 @@ import {
 } from "../Conversion.js"
 import * as StreamErrors from "../StreamError.js"
 import * as ToolArguments from "../ToolArguments.js"
-import { isChatCustom } from "../../internal/customTools.js"
-export { CUSTOM_INPUT_SCHEMA, customFormatNote, isChatCustom } from "../../internal/customTools.js"
+import { isChatCustomCall } from "../../internal/toolArgs.js"
+export { CUSTOM_INPUT_SCHEMA, customFormatNote } from "../../internal/customTools.js"
+export { isChatCustomCall } from "../../internal/toolArgs.js"
 
 /** A JSON object read from the wire. */
 export type Obj = { readonly [key: string]: Schema.Json }
@@ -717,11 +718,11 @@ export const converted = (ctx: Ctx, index: number | undefined, blockIndex: numbe
  * function tool.
  */
 /**
- * The arguments of a call to send as a JSON object: a custom call's text as `{ input }` (see `isChatCustom`), else
+ * The arguments of a call to send as a JSON object: a custom call's text as `{ input }` (see `isChatCustomCall`), else
  * `ToolArguments.toObject`'s. `replaced` says why the object is not the call's arguments as they are.
  */
 export const callObject = (call: Block.ToolCallBlock): { readonly value: Schema.JsonObject; readonly replaced?: string; readonly rounded?: string; readonly asInput?: true } =>
-  typeof call.args === "string" && isChatCustom(call) ? { value: { input: call.args }, asInput: true } : ToolArguments.toObject(call)
+  typeof call.args === "string" && isChatCustomCall(call) ? { value: { input: call.args }, asInput: true } : ToolArguments.toObject(call)
 
 export const providerToolOf = (tool: {
   readonly providerDefined?: { readonly provider: string; readonly type: string } | undefined
