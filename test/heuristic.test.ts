@@ -416,7 +416,9 @@ describe("estimateTextWith", () => {
     "is the constant plus the costs of the steps the fit counts, for any text: the fast loop and the one it hands surrogates to agree",
     [mixedText, mixedText],
     ([head, tail]) => {
-      // the estimate leaves its fast loop at the first high surrogate, wherever it is; the fit's counter has one loop
+      // the estimate leaves its fast loop at the first high surrogate, wherever it is, and inside that loop reads two
+      // ASCII code units in a row (class, repeat and letter pair) with one lookup; the fit's counter has one loop and
+      // reads one code unit and one letter pair at a time
       const counts = new Float64Array(STEP_COUNT)
       const pairs = new Float64Array(LETTER_PAIRS)
       for (const text of [head + tail, `${head}😀${tail}`, `${head}\ud83d`, `${head}\ude00${tail}`]) {
