@@ -80,6 +80,7 @@ import {
 } from "./ValidationError.js"
 import type { CacheBreakpoint, ConversationIssue, DecodeIssue, Issue, IssueFor, ProviderIssue } from "./ValidationError.js"
 import { isAnthropicHintKey, takesNoAnthropicCache, wireName } from "./internal/hint.js"
+import { isCustomTextCall } from "./internal/customTools.js"
 import { customCallOutputs, customItemOf, isChatCustomCall, isCustomOutputsOnly, sentArgumentsProblem } from "./internal/toolArgs.js"
 import { loneSurrogatePath } from "./internal/surrogates.js"
 import { assistantTurnStart, firstBlockOfRun, isThinkingBlock, nextOnWire, previousOnWire, thinkingSetting, turnStart } from "./internal/anthropicTurn.js"
@@ -1280,6 +1281,8 @@ const responsesRules = (messages: ReadonlyArray<Message.Message>, options: Profi
       if (item?.type === "custom_tool_call" && item.name === "" && sink(new EmptyToolName({ index: i, blockIndex: b, toolCallId: item.id ?? "" }))) return
       if (block._tag === "ToolCall" && block.providerExecuted !== true) {
         lastCall = block
+        // a custom tool's call sends its input text, as the API's own custom_tool_call item: no arguments to judge
+        if (isCustomTextCall(block)) continue
         const problem = sentArgumentsProblem(block)
         if (problem !== undefined && sink(new MalformedToolArguments({ provider, index: i, blockIndex: b, toolCallId: block.id, reason: problem }))) return
         continue

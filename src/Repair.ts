@@ -27,6 +27,7 @@ import type { Issue } from "./ValidationError.js"
 import { formatPath, Issue as IssueSchema } from "./ValidationError.js"
 import { isAnthropicHintKey, wireName } from "./internal/hint.js"
 import { defineOwn } from "./internal/json.js"
+import { isCustomTextCall } from "./internal/customTools.js"
 import { customCallOutputs, customItemOf, isChatCustomCall, isCustomOutputsOnly, isObject, jsonText, rawArgsHold, sentArgumentsProblem } from "./internal/toolArgs.js"
 import { hasLoneSurrogate, LONE_SURROGATES } from "./internal/surrogates.js"
 import { anthropicImageType, isImageType } from "./internal/anthropicFiles.js"
@@ -2313,7 +2314,8 @@ const responsesFixes = (options: RepairForOptions | undefined, messages: Readonl
             return Block.absurd(answers)
         }
       })
-      const m = withObjectArguments(answered, i, log, false)
+      // (Chat custom calls with their input text go as the API's own custom_tool_call items)
+      const m = withObjectArguments(answered, i, log, isCustomTextCall)
       const store = options?.store ?? true
       // text after a client call would be a message item between the call and its output: move it
       // before the calls (and before the reasoning items that produced the first call)
@@ -2449,12 +2451,17 @@ const withoutItemId = (block: Block.AssistantBlock): Block.AssistantBlock => {
  * object (OpenAI's rule), with the arguments read from it instead, each
  * logged with the text as it was.
  */
-const withObjectArguments = (m: Message.AssistantMessage, i: number, log: (action: RepairAction) => void, customText: boolean): Message.AssistantMessage => {
+const withObjectArguments = (
+  m: Message.AssistantMessage,
+  i: number,
+  log: (action: RepairAction) => void,
+  sentAsText: (call: Block.ToolCallBlock) => boolean
+): Message.AssistantMessage => {
   let content: Array<Block.AssistantBlock> | undefined
   for (let b = 0; b < m.content.length; b++) {
     const block = m.content[b]!
-    // Chat sends a custom tool's call as free-form text
-    if (block._tag !== "ToolCall" || block.providerExecuted === true || (customText && isChatCustomCall(block))) continue
+    // a custom tool's call sent as its free-form text has no arguments to mend
+    if (block._tag !== "ToolCall" || block.providerExecuted === true || sentAsText(block)) continue
     const reason = sentArgumentsProblem(block)
     if (reason === undefined) continue
     const { args, parseError: _error, rawArgs: _raw, ...rest } = block
@@ -2467,7 +2474,8 @@ const withObjectArguments = (m: Message.AssistantMessage, i: number, log: (actio
 }
 
 const chatFixes: ProviderFixes = {
-  message: (m, i, log) => (m.role === "assistant" ? withObjectArguments(m, i, log, true) : m),
+  // Chat sends a custom tool's call as free-form text, whatever its arguments
+  message: (m, i, log) => (m.role === "assistant" ? withObjectArguments(m, i, log, isChatCustomCall) : m),
   finish: () => {}
 }
 

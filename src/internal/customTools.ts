@@ -43,8 +43,61 @@ export const customInputOf = (
   return keys.length === 1 && typeof input === "string" ? input : undefined
 }
 
+/**
+ * A call of a Chat Completions custom tool with its input text (not one another format presented as `{ input }`):
+ * what the Responses writer sends as a `custom_tool_call` item, and its result as a `custom_tool_call_output`.
+ */
+export const isCustomTextCall = (block: Block.Block): block is Block.ToolCallBlock & { readonly args: string } =>
+  block._tag === "ToolCall" && block.providerExecuted !== true && typeof block.args === "string" && isChatCustomCall(block)
+
+/**
+ * The ids of the custom tool calls with their input text (`isCustomTextCall`) among messages: the results that
+ * answer them go to the Responses API as `custom_tool_call_output` items.
+ */
+export const customTextCallIds = (messages: ReadonlyArray<{ readonly role: string; readonly content: ReadonlyArray<Block.Block> }>): ReadonlySet<string> => {
+  const out = new Set<string>()
+  for (const m of messages) {
+    if (m.role !== "assistant") continue
+    for (const block of m.content) if (isCustomTextCall(block)) out.add(block.id)
+  }
+  return out
+}
+
 /** The names of a request's Chat Completions custom tools, or `undefined` when it has none. */
 export const customToolNames = (tools: ReadonlyArray<{ readonly name: string; readonly providerOptions?: Block.ProviderOptions | undefined }> | undefined): ReadonlySet<string> | undefined => {
   const names = (tools ?? []).filter(isChatCustomCall).map((t) => t.name)
   return names.length === 0 ? undefined : new Set(names)
+}
+
+const isObject = (value: unknown): value is Block.JsonObject => typeof value === "object" && value !== null && !Array.isArray(value)
+
+/** A Chat Completions custom tool's `format` as the Responses API spells it (a grammar's fields flat), or `undefined` for one it has no form of. */
+const responsesCustomFormat = (format: Schema.Json | undefined): { readonly format?: Block.JsonObject } | undefined => {
+  if (format === undefined) return {}
+  if (!isObject(format)) return undefined
+  const keys = Object.keys(format)
+  if (format["type"] === "text" && keys.length === 1) return { format }
+  const grammar = format["grammar"]
+  if (format["type"] !== "grammar" || keys.length !== 2 || !isObject(grammar) || Object.keys(grammar).length !== 2) return undefined
+  const { syntax, definition } = grammar
+  return typeof syntax === "string" && typeof definition === "string" ? { format: { type: "grammar", syntax, definition } } : undefined
+}
+
+/**
+ * A Chat Completions custom tool as the Responses writer sends it, the API's own custom tool (`type: "custom"`, its
+ * name, description and format, a grammar's too; the writer adds its kept Responses fields), or `undefined` for
+ * another tool or a custom tool whose format has no Responses form (sent as a function tool).
+ */
+export const responsesCustomTool = (tool: {
+  readonly name: string
+  readonly description?: string | undefined
+  readonly parameters?: Schema.JsonObject | undefined
+  readonly providerDefined?: unknown
+  readonly providerOptions?: Block.ProviderOptions | undefined
+}): Block.JsonObject | undefined => {
+  if (tool.parameters !== undefined || tool.providerDefined !== undefined || !isChatCustomCall(tool)) return undefined
+  const custom = tool.providerOptions?.["openai-chat"]?.["custom"]
+  const format = responsesCustomFormat(isObject(custom) ? custom["format"] : undefined)
+  if (format === undefined) return undefined
+  return { type: "custom", name: tool.name, ...(tool.description === undefined ? {} : { description: tool.description }), ...format }
 }

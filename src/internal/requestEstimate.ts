@@ -28,7 +28,7 @@
  *
  * @internal
  */
-import { objectToolParameters } from "./customTools.js"
+import { isCustomTextCall, objectToolParameters, responsesCustomTool } from "./customTools.js"
 import { isChatCustomCall } from "./toolArgs.js"
 import type { Schema } from "effect"
 import * as Block from "../Block.js"
@@ -308,16 +308,40 @@ const withoutChat = <A extends { readonly providerOptions?: Block.ProviderOption
 /** A tool call or result with Chat Completions options (a custom call, a deprecated function call or its result). */
 const hasChatForm = (block: Block.Block): block is Block.ToolCallBlock | Block.ToolResultBlock => (block._tag === "ToolCall" || block._tag === "ToolResult") && block.providerOptions?.["openai-chat"] !== undefined
 
+/** The Responses fields kept on a value, without the adapter's hints: what the writer adds to the item it sends. */
+const keptResponsesFields = (value: { readonly providerOptions?: Block.ProviderOptions | undefined }): Block.JsonObject =>
+  wireFieldsOf(value.providerOptions?.["openai-responses"], () => true) ?? {}
+
+/** A tool as the Responses writer sends it: a Chat custom tool as the API's own custom tool where it can, else a function. */
+const asResponsesTool = (tool: Request.ToolDefinition): Request.ToolDefinition => {
+  const custom = responsesCustomTool(tool)
+  if (custom === undefined) return withoutChat(tool)
+  const { type: _, ...config } = { ...custom, ...keptResponsesFields(tool) }
+  return { name: tool.name, providerDefined: { provider: "openai-responses", type: "custom", config } } as Request.ToolDefinition
+}
+
+/** A custom tool's call as the Responses writer sends it: the API's own `custom_tool_call` item, priced as one read back is. */
+const customCallItem = (call: Block.ToolCallBlock & { readonly args: string }): Block.ProviderDataBlock =>
+  Block.providerData("openai-responses", {
+    type: "custom_tool_call",
+    call_id: call.id,
+    name: call.name,
+    input: call.args,
+    ...(call.itemId === undefined ? {} : { id: call.itemId }),
+    ...keptResponsesFields(call)
+  })
+
 /**
  * A request as `OpenAiResponses.toRequest` writes it, for the Chat rendering
  * to read: without the forms Chat Completions keeps for its own body, which
  * the Responses writer does not write (a tool list or tool choice kept as
  * sent, the deprecated `functions` and `function_call`, custom tools and
- * calls, function messages, a tool message's name). A custom tool goes to Responses as a function
- * tool, a choice of it as a function's, its calls as function calls.
+ * calls, function messages, a tool message's name). A custom tool goes to Responses as the API's own custom tool
+ * (as a function tool when its format has no Responses form) and its calls with their input text as the API's own
+ * custom calls, priced as the items are when read back; their results are priced as function outputs.
  */
 const asResponsesWrites = (request: Request.Request): Request.Request => {
-  const tools = request.tools?.some((t) => t.providerOptions?.["openai-chat"] !== undefined) === true ? request.tools.map(withoutChat) : request.tools
+  const tools = request.tools?.some((t) => t.providerOptions?.["openai-chat"] !== undefined) === true ? request.tools.map(asResponsesTool) : request.tools
   let messages = request.messages
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!
@@ -326,7 +350,7 @@ const asResponsesWrites = (request: Request.Request): Request.Request => {
     const blocks = (m.role === "assistant" || m.role === "tool") && (m.content as ReadonlyArray<Block.Block>).some(hasChatForm)
     if (!own && !blocks) continue
     if (messages === request.messages) messages = messages.slice()
-    const content = blocks ? (m.content as ReadonlyArray<Block.Block>).map((b) => (hasChatForm(b) ? withoutChat(b) : b)) : m.content
+    const content = blocks ? (m.content as ReadonlyArray<Block.Block>).map((b) => (isCustomTextCall(b) ? customCallItem(b) : hasChatForm(b) ? withoutChat(b) : b)) : m.content
     ;(messages as Array<Message.Message>)[i] = { ...(own ? withoutChat(m) : m), content } as Message.Message
   }
   if (tools === request.tools && messages === request.messages && request.providerOptions?.["openai-chat"] === undefined) return request

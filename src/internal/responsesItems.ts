@@ -6,6 +6,7 @@
  *
  * @internal
  */
+import { isCustomTextCall } from "./customTools.js"
 import * as Block from "../Block.js"
 import type * as Message from "../Message.js"
 
@@ -51,7 +52,8 @@ export const itemIdOf = (block: Block.AssistantBlock): string | undefined => {
     case "Refusal":
       return sentId(block.itemId, "message")
     case "ToolCall":
-      return block.providerExecuted === true ? block.itemId : sentId(block.itemId, "function_call")
+      // a custom tool's call with its input text goes as a custom_tool_call item, with the id it was read with
+      return block.providerExecuted === true || isCustomTextCall(block) ? block.itemId : sentId(block.itemId, "function_call")
     case "Thinking":
       return sentId(block.itemId, "reasoning")
     case "ToolResult":

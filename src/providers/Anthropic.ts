@@ -524,7 +524,7 @@ const assistantBlock = (
     }
     case "ProviderData":
       if (block.provider === key) return ownData(ctx, block, index, b)
-      A.dropped(ctx, index, b, `${messageText(block.provider)} provider data`, "it belongs to another wire format")
+      A.dropped(ctx, index, b, `${messageText(block.provider)} provider data`, A.foreignDataReason(block, "it belongs to another wire format"))
       return undefined
     default:
       return Block.absurd(block)
@@ -585,7 +585,7 @@ const userBlock = (ctx: A.Ctx, block: Block.UserBlock, index: number, b: number)
       return fileBlock(ctx, block, index, b)
     case "ProviderData":
       if (block.provider === key) return ownData(ctx, block, index, b)
-      A.dropped(ctx, index, b, `${messageText(block.provider)} provider data`, "it belongs to another wire format")
+      A.dropped(ctx, index, b, `${messageText(block.provider)} provider data`, A.foreignDataReason(block, "it belongs to another wire format"))
       return undefined
     default:
       return Block.absurd(block)

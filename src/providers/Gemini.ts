@@ -1001,7 +1001,7 @@ const writeResultContent = (ctx: A.Ctx, result: Block.ToolResultBlock, index: nu
 
 const providerData = (ctx: A.Ctx, block: Block.ProviderDataBlock, index: number, blockIndex: number): Wire.PartParam | undefined => {
   if (block.provider === key) return { ...block.data } as Wire.PartParam
-  A.dropped(ctx, index, blockIndex, `${messageText(block.provider)} provider data`, "it belongs to another provider")
+  A.dropped(ctx, index, blockIndex, `${messageText(block.provider)} provider data`, A.foreignDataReason(block, "it belongs to another provider"))
   return undefined
 }
 

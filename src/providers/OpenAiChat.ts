@@ -357,7 +357,7 @@ const userMessage = (ctx: A.Ctx, m: Message.UserMessage, index: number): Wire.Us
       }
       case "ProviderData":
         if (block.provider === key) parts.push(block.data as unknown as Wire.UserContentPart)
-        else A.dropped(ctx, index, b, `${messageText(block.provider)} provider data`, "it belongs to another wire format")
+        else A.dropped(ctx, index, b, `${messageText(block.provider)} provider data`, A.foreignDataReason(block, "it belongs to another wire format"))
         break
       default:
         return Block.absurd(block)
@@ -471,7 +471,7 @@ const assistantMessage = (
           said.push(block)
           parts = true
         } else {
-          A.dropped(ctx, index, b, `${messageText(block.provider)} provider data`, "it belongs to another wire format")
+          A.dropped(ctx, index, b, `${messageText(block.provider)} provider data`, A.foreignDataReason(block, "it belongs to another wire format"))
         }
         break
       default:

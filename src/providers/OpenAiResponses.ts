@@ -15,9 +15,15 @@
  * | thinking with `itemId` | `reasoning` item: `summary`, `content`, `encrypted_content`, `status` |
  * | tool call | `function_call` (`call_id`, `name`, `arguments` text, `id`) |
  * | tool result | `function_call_output` (`call_id`, `output`: text, images, files) |
+ * | call of a Chat Completions custom tool, its input text as arguments | `custom_tool_call` (`call_id`, `name`, `input`), its result a `custom_tool_call_output`, the tool a `custom` tool with its format |
  * | provider-executed tool call + result | `web_search_call`, `file_search_call`, `code_interpreter_call`, `mcp_call` |
  * | generated image | `image_generation_call` |
  * | provider data | any other item, or content part, as sent |
+ *
+ * Read, `custom_tool_call` and `custom_tool_call_output` items stay the
+ * API's own data (provider data), which only this API takes back:
+ * `customToolsAsCalls` makes them the calls and results of Chat Completions
+ * custom tools, which the other formats carry.
  *
  * Assistant-side items (messages, reasoning, calls, hosted tool calls, items
  * of unknown type) are read into one assistant message until a user,
@@ -121,6 +127,7 @@ import { bareMediaType } from "../internal/mediaType.js"
 import { base64DataUrlParts } from "../internal/dataUrl.js"
 import { hostedItem, hostedTool, isToolOutputItem, ITEM_ID_PREFIXES } from "../internal/responsesItems.js"
 import { OPENAI_URLS, openAiTakesUrl } from "../internal/fileUrls.js"
+import { customTextCallIds, isCustomTextCall, responsesCustomTool } from "../internal/customTools.js"
 import { imageDetailOf, inputFileDetailOf } from "../internal/imageDetail.js"
 import * as A from "./internal/adapter.js"
 import { isObj } from "./internal/core.js"
@@ -852,6 +859,13 @@ const writeAssistant = (ctx: A.Ctx, m: Message.AssistantMessage, index: number, 
           break
         }
         A.checkToolName(ctx, block.name, index, b)
+        if (isCustomTextCall(block)) {
+          // a call of a custom tool: its input text, as the API's own custom_tool_call item (its kept fields with it)
+          const item: Record<string, Schema.Json> = { type: "custom_tool_call", call_id: Ids.idFor(ctx, block.id), name: block.name, input: block.args }
+          if (block.itemId !== undefined) item["id"] = block.itemId
+          items.push(merge(item as unknown as Wire.KeptItem, extra))
+          break
+        }
         const call: Wire.FunctionCallParam = { type: "function_call", call_id: Ids.idFor(ctx, block.id), name: block.name, arguments: ToolArguments.toText(block) }
         const id = block.itemId === undefined ? undefined : itemIdFor(ctx, "function_call", block.itemId, index, b)
         if (id !== undefined) call.id = id
@@ -923,6 +937,8 @@ const withoutStreamed = <T>(item: T): T => {
 
 const writeMessages = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>, from: number, items: Array<Wire.InputItem>): void => {
   Ids.planIds(ctx, messages, RESPONSES_IDS)
+  // the results of custom tool calls go as the custom calls' outputs
+  const customCalls = customTextCallIds(messages)
   for (let i = from; i < messages.length; i++) {
     const m = messages[i]!
     switch (m.role) {
@@ -956,12 +972,13 @@ const writeMessages = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>, fro
       case "tool":
         for (let b = 0; b < m.content.length; b++) {
           const result = m.content[b]!
+          const type = customCalls.has(result.toolCallId) ? "custom_tool_call_output" : "function_call_output"
           if (result.isError) {
-            ctx.warnings.push(new DroppedContent({ index: i, blockIndex: b, what: "the error flag of a tool result", reason: "a function_call_output has none (say so in the output text)" }))
+            ctx.warnings.push(new DroppedContent({ index: i, blockIndex: b, what: "the error flag of a tool result", reason: `a ${type} has none (say so in the output text)` }))
           }
           const out: Wire.FunctionCallOutputParam = { type: "function_call_output", call_id: Ids.idFor(ctx, result.toolCallId), output: writeResultContent(ctx, result, i, b) }
           if (result.itemId !== undefined) out.id = result.itemId
-          items.push(merge(out, keptOf(result, key, hints)))
+          items.push(merge(type === "function_call_output" ? out : ({ ...out, type } as unknown as Wire.KeptItem), keptOf(result, key, hints)))
         }
         break
       default:
@@ -1105,7 +1122,9 @@ interface ChoiceTarget {
 /** A tool the Responses API is sent, as a choice names it (another provider's tool is never sent, so never named). */
 const choiceTargetOf = (tool: Request.ToolDefinition): ChoiceTarget => {
   const defined = tool.providerDefined
-  return defined?.provider === key ? { name: tool.name, type: defined.type, config: defined.config } : { name: tool.name, type: "function", config: undefined }
+  if (defined?.provider === key) return { name: tool.name, type: defined.type, config: defined.config }
+  // a Chat Completions custom tool is written as the API's own custom tool where its format allows
+  return { name: tool.name, type: customToolItem(tool) === undefined ? "function" : "custom", config: undefined }
 }
 
 /**
@@ -1252,6 +1271,197 @@ export const fromRequest = (
   })
 }
 
+// ---------------------------------------------------------------------------
+// public: custom tools, as the other formats carry them
+// ---------------------------------------------------------------------------
+
+/** The fields of a `custom_tool_call` item that its call block holds itself; its `id` too, when a string (`itemId`). */
+const customCallKeys = new Set(["type", "call_id", "name", "input"])
+const customCallKeysWithId = new Set([...customCallKeys, "id"])
+
+/** What of an item is not read into a block: its fields but `keys`. */
+const itemExtras = (item: Block.JsonObject, keys: ReadonlySet<string>): Fields | undefined => {
+  const out: Fields = {}
+  for (const field of Object.keys(item)) if (!keys.has(field)) A.setKey(out, field, item[field]!)
+  return Object.keys(out).length === 0 ? undefined : out
+}
+
+/**
+ * A `custom_tool_call` item kept as provider data as the call of a Chat Completions custom tool (its arguments the
+ * input text), or `undefined` when it is not one the API would take: a `call_id` or `name` that is missing, empty or
+ * not a string, or an `input` that is not a string.
+ */
+const customCallOf = (data: Block.JsonObject): Block.ToolCallBlock | undefined => {
+  const id = data["call_id"]
+  const name = data["name"]
+  const input = data["input"]
+  if (data["type"] !== "custom_tool_call" || typeof id !== "string" || id === "" || typeof name !== "string" || name === "" || typeof input !== "string") {
+    return undefined
+  }
+  const itemId = data["id"]
+  const extras = itemExtras(data, typeof itemId === "string" ? customCallKeysWithId : customCallKeys)
+  return Block.toolCall(id, name, input, {
+    ...(typeof itemId === "string" ? { itemId } : {}),
+    providerOptions: { "openai-chat": { type: "custom" }, ...(extras === undefined ? {} : { [key]: extras }) }
+  })
+}
+
+/**
+ * A `custom_tool_call_output` item kept as provider data as a tool result, read as a `function_call_output` is, or
+ * `undefined` when it cannot be read so (no usable `call_id`, an output of another shape).
+ */
+const customOutputOf = (data: Block.JsonObject, callNames: Map<string, string>): Block.ToolResultBlock | undefined => {
+  const id = data["call_id"]
+  if (data["type"] !== "custom_tool_call_output" || typeof id !== "string" || id === "") return undefined
+  const ctx = A.makeCtx(key, undefined)
+  const read = A.runResult(ctx, () => readOutput(ctx, data as Obj, "output", callNames))
+  if (read._tag === "Failure" || read.success.warnings.length > 0) return undefined
+  const result = read.success.value
+  // an output with a part of no typed home is kept whole beside its parts: only this API takes it back so
+  if (result.providerOptions?.[key]?.["output"] !== undefined) return undefined
+  return result
+}
+
+/** A custom tool's `format` as Chat Completions writes it (a grammar's syntax and definition nested), or `undefined` for one it has no form of. */
+const chatCustomFormat = (format: Schema.Json | undefined): { readonly format?: Block.JsonObject } | undefined => {
+  if (format === undefined) return {}
+  if (!A.isObj(format)) return undefined
+  const keys = Object.keys(format)
+  if (format["type"] === "text" && keys.length === 1) return { format }
+  const { type, syntax, definition } = format
+  if (type !== "grammar" || typeof syntax !== "string" || typeof definition !== "string" || keys.length !== 3) return undefined
+  return { format: { type: "grammar", grammar: { syntax, definition } } }
+}
+
+/** The fields of a custom tool's definition the Chat Completions definition carries. */
+const customToolKeys = new Set(["name", "description", "format"])
+
+/**
+ * A Responses custom tool's definition as a Chat Completions custom tool (its grammar carried), or `undefined` for
+ * another tool or a custom tool whose format Chat Completions has no form of.
+ */
+const chatCustomTool = (tool: Request.ToolDefinition): Request.ToolDefinition | undefined => {
+  const hosted = tool.providerDefined
+  if (hosted?.provider !== key || hosted.type !== "custom") return undefined
+  const config = hosted.config ?? {}
+  const format = chatCustomFormat(config["format"])
+  const description = config["description"] ?? tool.description
+  if (format === undefined || (description !== undefined && typeof description !== "string")) return undefined
+  const { providerDefined: _defined, name: _name, providerOptions, ...rest } = tool
+  const extras = itemExtras(config, customToolKeys)
+  return Request.tool(tool.name, {
+    ...rest,
+    ...defined({ description }),
+    providerOptions: {
+      ...providerOptions,
+      "openai-chat": { type: "custom", ...(format.format === undefined ? {} : { custom: { format: format.format } }) },
+      ...(extras === undefined ? {} : { [key]: extras })
+    }
+  })
+}
+
+/**
+ * A request read from the Responses API with its custom tools (free-form text
+ * in, such as the `apply_patch` tool of coding agents) as calls that the
+ * other formats carry. The reader keeps `custom_tool_call` and
+ * `custom_tool_call_output` items as provider data, which only the
+ * Responses API takes back; this makes each call a tool call whose arguments
+ * are its input text, marked as a call of a Chat Completions custom tool
+ * (`providerOptions["openai-chat"].type: "custom"`), each output a tool
+ * result in a tool message of its own, and each `custom` tool definition a
+ * Chat Completions custom tool with its format (a Lark or regex grammar).
+ * OpenAI Chat then writes them as custom tool calls and tools; Anthropic and
+ * Gemini, whose tools take JSON objects, as calls with `{ input: text }`
+ * of a tool taking that one string (saying the grammar is not carried). The
+ * validation, repair and window rules then treat them as the calls and
+ * results they are.
+ *
+ * Items and definitions that are not the API's valid form (a call without a
+ * `call_id`, an output of an unknown shape, a format Chat Completions has no
+ * form of) stay as they were, as do the request's other messages and tools.
+ * The fields of an item the blocks do not hold (`status`, `caller`) are kept
+ * in their `providerOptions["openai-responses"]`. Messages are split where
+ * an output stood among an assistant message's blocks, so the request may
+ * have more messages than it had; the message's own fields go with its first
+ * part, and an assistant message of nothing but outputs that has fields of
+ * its own (which a tool message cannot hold) stays as it was.
+ *
+ * @example
+ * const { value: read } = yield* OpenAiResponses.fromRequest({
+ *   model: "gpt-5",
+ *   input: [
+ *     { role: "user", content: "Fix the typo." },
+ *     { type: "custom_tool_call", call_id: "call_1", name: "apply_patch", input: "*** Begin Patch ..." },
+ *     { type: "custom_tool_call_output", call_id: "call_1", output: "Done" }
+ *   ],
+ *   tools: [{ type: "custom", name: "apply_patch", description: "Edit files" }]
+ * })
+ * const request = OpenAiResponses.customToolsAsCalls(read)
+ * request.messages.map((m) => m.role) // ["user", "assistant", "tool"]
+ * const { value: body } = yield* OpenAiChat.toRequest(request)
+ * body.messages[1] // { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "custom", custom: { name: "apply_patch", input: "*** Begin Patch ..." } }] }
+ *
+ * @category conversions
+ * @since 0.1.0
+ */
+export const customToolsAsCalls = (request: Request.Request): Request.Request => {
+  const callNames = new Map<string, string>()
+  let changed = false
+  const messages: Array<Message.Message> = []
+  for (const m of request.messages) {
+    if (m.role !== "assistant" || !m.content.some((b) => b._tag === "ProviderData" && b.provider === key)) {
+      messages.push(m)
+      continue
+    }
+    const { content, role: _role, ...options } = m
+    // a message of nothing but outputs becomes tool messages, which cannot hold an assistant message's own fields
+    if (Object.keys(options).length > 0 && content.every((b) => b._tag === "ProviderData" && b.data["type"] === "custom_tool_call_output")) {
+      messages.push(m)
+      continue
+    }
+    let blocks: Array<Block.AssistantBlock> = []
+    let results: Array<Block.ToolResultBlock> = []
+    let first = true
+    const flush = (): void => {
+      if (blocks.length > 0) messages.push(Message.assistant(blocks, first ? options : undefined))
+      if (blocks.length > 0) first = false
+      if (results.length > 0) messages.push(Message.tool(results))
+      blocks = []
+      results = []
+    }
+    for (const block of content) {
+      const data = block._tag === "ProviderData" && block.provider === key ? block.data : undefined
+      const call = data === undefined ? undefined : customCallOf(data)
+      const result = data === undefined || call !== undefined ? undefined : customOutputOf(data, callNames)
+      if (call !== undefined) {
+        changed = true
+        callNames.set(call.id, call.name)
+      }
+      if (result !== undefined) {
+        changed = true
+        results.push(result)
+        continue
+      }
+      if (results.length > 0) flush()
+      if (block._tag === "ToolCall") callNames.set(block.id, block.name)
+      blocks.push(call ?? block)
+    }
+    flush()
+  }
+  const tools = request.tools?.map((t) => chatCustomTool(t) ?? t)
+  if (tools !== undefined && tools.some((t, i) => t !== request.tools?.[i])) changed = true
+  return changed ? new Request.Request({ ...request, messages, ...(tools === undefined ? {} : { tools }) }) : request
+}
+
+/**
+ * A Chat Completions custom tool as the Responses API's own custom tool (its format, a grammar's too, and its kept
+ * Responses fields with it), or `undefined` for another tool or a custom tool whose format has no Responses form.
+ */
+const customToolItem = (tool: Request.ToolDefinition): Wire.KeptItem | undefined => {
+  const item = responsesCustomTool(tool)
+  return item === undefined ? undefined : merge(item as unknown as Wire.KeptItem, keptOf(tool, key, hints))
+}
+
 const writeTool = (ctx: A.Ctx, tool: Request.ToolDefinition): Wire.FunctionTool | Wire.KeptItem | undefined => {
   const defined = tool.providerDefined
   if (defined?.provider === key) return { type: defined.type, ...defined.config } as Wire.KeptItem
@@ -1261,8 +1471,10 @@ const writeTool = (ctx: A.Ctx, tool: Request.ToolDefinition): Wire.FunctionTool 
     A.dropped(ctx, undefined, undefined, `the definition of ${messageText(tool.name)}, a tool ${messageText(other.provider)} defines`, "the Responses API hosts only its own tools")
     return undefined
   }
+  const custom = customToolItem(tool)
+  if (custom !== undefined) return custom
   if (tool.providerOptions?.["openai-chat"]?.["type"] === "custom") {
-    A.converted(ctx, undefined, undefined, `${messageText(tool.name)}, a Chat Completions custom tool taking free-form text`, "as a function tool taking an object (its grammar is not carried)")
+    A.converted(ctx, undefined, undefined, `${messageText(tool.name)}, a Chat Completions custom tool taking free-form text`, "as a function tool taking an object (its grammar, of a form the Responses API has none of, is not carried)")
   }
   A.checkToolName(ctx, tool.name)
   // a tool with strict unset is strict where it can be for the Responses API, and not for the other formats: one read

@@ -114,9 +114,21 @@ describe("tool settings without the tools they refer to", () => {
         messages: [{ role: "user", content: "run sql" }],
         tools: [{ type: "custom", custom: { name: "sql", format: { type: "grammar", grammar: { syntax: "lark", definition: "start: /.+/" } } } }]
       })
-      for (const written of [yield* OpenAiResponses.toRequest(read.value), yield* Gemini.toRequest(read.value), yield* Anthropic.toRequest(read.value)]) {
+      for (const written of [yield* Gemini.toRequest(read.value), yield* Anthropic.toRequest(read.value)]) {
         expect(written.warnings.filter((w) => w._tag === "ConvertedContent").map((w) => w.message)).toContainEqual(expect.stringMatching(/^sql, a (Chat Completions )?custom tool taking free-form text was sent as/))
       }
+      // the Responses API has custom tools of its own: the grammar goes with it, nothing to report
+      const responses = yield* OpenAiResponses.toRequest(read.value)
+      expect(responses.warnings).toEqual([])
+      expect(responses.value.tools).toEqual([{ type: "custom", name: "sql", format: { type: "grammar", syntax: "lark", definition: "start: /.+/" } }])
+      // but a format it has no form of makes it a function tool, reported
+      const odd = yield* OpenAiChat.fromRequest({
+        model: "gpt-5",
+        messages: [{ role: "user", content: "run sql" }],
+        tools: [{ type: "custom", custom: { name: "sql", format: { type: "grammar", grammar: { syntax: "lark", definition: "start: /.+/", version: 2 } } } }]
+      })
+      const function_ = yield* OpenAiResponses.toRequest(odd.value)
+      expect(function_.warnings.map((w) => w.message)).toContainEqual(expect.stringMatching(/^sql, a Chat Completions custom tool taking free-form text was sent as a function tool/))
     }))
 
 })

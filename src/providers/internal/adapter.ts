@@ -445,6 +445,17 @@ export const urlScheme = (url: string): string => {
 export const unfetchableReason = (url: string, takes: string): string =>
   isGeminiFileUri(url) ? "only the Gemini API reads its Files API URIs" : takes
 
+/**
+ * Why another format's provider data is left out: `reason`, and for a Responses custom tool item (a coding agent's
+ * `apply_patch` call or its output) how to carry it, `OpenAiResponses.customToolsAsCalls`.
+ */
+export const foreignDataReason = (block: Block.ProviderDataBlock, reason: string): string => {
+  const type = block.provider === "openai-responses" ? block.data["type"] : undefined
+  return type === "custom_tool_call" || type === "custom_tool_call_output"
+    ? `${reason}; OpenAiResponses.customToolsAsCalls makes a custom tool's call and output a call and result this format carries`
+    : reason
+}
+
 /** Reports something the target cannot express and leaves out. */
 export const dropped = (ctx: Ctx, index: number | undefined, blockIndex: number | undefined, what: string, reason: string): void => {
   ctx.warnings.push(new DroppedContent({ ...(index === undefined ? {} : { index }), ...(blockIndex === undefined ? {} : { blockIndex }), what, reason }))

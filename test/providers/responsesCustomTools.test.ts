@@ -1,0 +1,218 @@
+/**
+ * Custom tools (free-form text in: the `apply_patch` tool of coding agents) between the two OpenAI APIs and the
+ * formats whose tools take JSON objects. The Responses reader keeps `custom_tool_call` and
+ * `custom_tool_call_output` items as the API's own data; `customToolsAsCalls` makes them the model's calls of Chat
+ * Completions custom tools, which every writer carries, and the Responses writer sends such calls back as the API's
+ * own items. Before, a Codex history written to Chat, Anthropic or Gemini lost every patch and its output (each
+ * reported as left out), and a Chat custom tool went to Responses as a function tool without its grammar.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Arbitrary, Effect, Schema } from "effect"
+import { Block, Conversation, Message, Repair, Request, TokenEstimator } from "../../src/index.js"
+import { Anthropic, Gemini, OpenAiChat, OpenAiResponses } from "../../src/providers/index.js"
+
+const PATCH = "*** Begin Patch\n*** Update File: a.py\n@@\n-x = 1\n+x = 2\n*** End Patch"
+const LARK = { type: "grammar", syntax: "lark", definition: "start: /.+/" }
+
+/** A coding agent's Responses request: a patch, its output, a text reply and the next question. */
+const codexBody = {
+  model: "gpt-5",
+  input: [
+    { role: "user", content: "Fix the bug in a.py." },
+    { type: "custom_tool_call", id: "ctc_1", call_id: "call_1", name: "apply_patch", input: PATCH, status: "completed" },
+    { type: "custom_tool_call_output", call_id: "call_1", output: "Done!" },
+    { type: "message", role: "assistant", id: "msg_1", status: "completed", content: [{ type: "output_text", text: "Fixed.", annotations: [] }] },
+    { role: "user", content: "Thanks. Now b.py." },
+    { type: "custom_tool_call", call_id: "call_2", name: "apply_patch", input: "*** Begin Patch\n*** End Patch" },
+    { type: "custom_tool_call_output", call_id: "call_2", output: [{ type: "input_text", text: "Failed: " }, { type: "input_text", text: "no such file" }] }
+  ],
+  tools: [{ type: "custom", name: "apply_patch", description: "Apply a patch to the workspace", format: LARK, defer_loading: false }],
+  tool_choice: { type: "custom", name: "apply_patch" }
+}
+
+const readResponses = (body: unknown) => Effect.map(OpenAiResponses.fromRequest(body), (r) => r.value)
+
+describe("OpenAiResponses.customToolsAsCalls", () => {
+  it.effect("makes custom tool items calls and results, an output a tool message of its own", () =>
+    Effect.gen(function*() {
+      const read = yield* readResponses(codexBody)
+      // as read: the items are the API's own data, each run of items one assistant message
+      expect(read.messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"])
+      const request = OpenAiResponses.customToolsAsCalls(read)
+      expect(request.messages.map((m) => `${m.role}:${m.content.map((b) => b._tag).join(",")}`)).toEqual([
+        "user:Text",
+        "assistant:ToolCall",
+        "tool:ToolResult",
+        "assistant:Text",
+        "user:Text",
+        "assistant:ToolCall",
+        "tool:ToolResult"
+      ])
+      const call = request.messages[1]!.content[0] as Block.ToolCallBlock
+      expect(call).toMatchObject({ id: "call_1", name: "apply_patch", args: PATCH, itemId: "ctc_1" })
+      expect(call.providerOptions).toEqual({ "openai-chat": { type: "custom" }, "openai-responses": { status: "completed" } })
+      const result = request.messages[6]!.content[0] as Block.ToolResultBlock
+      expect(result.toolCallId).toBe("call_2")
+      expect(result.toolName).toBe("apply_patch")
+      expect((result.content as ReadonlyArray<Block.TextBlock>).map((part) => part.text)).toEqual(["Failed: ", "no such file"])
+      // the definition: a Chat Completions custom tool with its grammar, its other Responses fields kept
+      expect(request.tools?.[0]?.providerDefined).toBeUndefined()
+      expect(request.tools?.[0]?.description).toBe("Apply a patch to the workspace")
+      expect(request.tools?.[0]?.providerOptions).toEqual({
+        "openai-chat": { type: "custom", custom: { format: { type: "grammar", grammar: { syntax: "lark", definition: "start: /.+/" } } } },
+        "openai-responses": { defer_loading: false }
+      })
+      // the generic rules and every provider's find nothing wrong with it
+      expect(Conversation.issuesOf(request.messages)).toEqual([])
+      for (const provider of ["openai-chat", "openai-responses", "anthropic", "gemini"] as const) {
+        expect(Conversation.issuesFor(provider, request.messages), provider).toEqual([])
+      }
+    }))
+
+  it.effect("writes a Codex history to Chat Completions as custom calls and tools, grammar and all, and to Anthropic and Gemini as calls with { input }", () =>
+    Effect.gen(function*() {
+      const request = OpenAiResponses.customToolsAsCalls(yield* readResponses(codexBody))
+      const chat = yield* OpenAiChat.toRequest(request)
+      expect(chat.warnings).toEqual([])
+      const body = chat.value as unknown as { messages: Array<Record<string, unknown>>; tools: unknown; tool_choice: unknown }
+      expect(body.messages[1]).toEqual({
+        role: "assistant",
+        content: null,
+        tool_calls: [{ type: "custom", id: "call_1", custom: { name: "apply_patch", input: PATCH } }]
+      })
+      expect(body.messages[2]).toEqual({ role: "tool", tool_call_id: "call_1", content: "Done!" })
+      expect(body.tools).toEqual([{
+        type: "custom",
+        custom: { name: "apply_patch", description: "Apply a patch to the workspace", format: { type: "grammar", grammar: { syntax: "lark", definition: "start: /.+/" } } }
+      }])
+      expect(body.tool_choice).toEqual({ type: "custom", custom: { name: "apply_patch" } })
+
+      const anthropic = yield* Anthropic.toRequest(request, { maxTokens: 1024 })
+      const sent = JSON.stringify(anthropic.value)
+      expect(sent).toContain(JSON.stringify({ type: "tool_use", id: "call_1", name: "apply_patch", input: { input: PATCH } }))
+      expect(sent).toContain(JSON.stringify({ type: "tool_result", tool_use_id: "call_1", content: "Done!" }))
+      const gemini = yield* Gemini.toRequest(request)
+      expect(JSON.stringify(gemini.value)).toContain(JSON.stringify({ functionCall: { name: "apply_patch", args: { input: PATCH }, id: "call_1" } }))
+      // what is written is what is priced: the patch's text counts
+      for (const provider of ["openai-chat", "anthropic", "gemini"] as const) {
+        const estimate = TokenEstimator.heuristic.estimateRequest(request, { provider })
+        const without = TokenEstimator.heuristic.estimateRequest(OpenAiResponses.customToolsAsCalls(yield* readResponses({
+          ...codexBody,
+          input: codexBody.input.map((item) => ("input" in item && item.call_id === "call_1" ? { ...item, input: "x" } : item))
+        })), { provider })
+        expect(estimate.total - without.total, provider).toBeGreaterThan(15)
+      }
+    }))
+
+  it.effect("comes back to the same Responses body through the Responses writer", () =>
+    Effect.gen(function*() {
+      const request = OpenAiResponses.customToolsAsCalls(yield* readResponses(codexBody))
+      const written = yield* OpenAiResponses.toRequest(request)
+      expect(written.warnings).toEqual([])
+      expect(written.value).toEqual(codexBody)
+    }))
+
+  it.effect("sends a Chat Completions custom tool to Responses as the API's own custom tool, and back", () =>
+    Effect.gen(function*() {
+      const chatBody = {
+        model: "gpt-5",
+        messages: [
+          { role: "user", content: "Fix it." },
+          { role: "assistant", content: null, tool_calls: [{ id: "call_9", type: "custom", custom: { name: "apply_patch", input: PATCH } }] },
+          { role: "tool", tool_call_id: "call_9", content: "Done!" }
+        ],
+        tools: [{ type: "custom", custom: { name: "apply_patch", description: "Edit files", format: { type: "grammar", grammar: { syntax: "regex", definition: "\\*\\*\\*.*" } } } }],
+        tool_choice: { type: "custom", custom: { name: "apply_patch" } }
+      }
+      const { value: fromChat } = yield* OpenAiChat.fromRequest(chatBody)
+      const responses = yield* OpenAiResponses.toRequest(fromChat)
+      expect(responses.warnings).toEqual([])
+      expect(responses.value).toEqual({
+        model: "gpt-5",
+        input: [
+          { role: "user", content: "Fix it." },
+          { type: "custom_tool_call", call_id: "call_9", name: "apply_patch", input: PATCH },
+          { type: "custom_tool_call_output", call_id: "call_9", output: "Done!" }
+        ],
+        tools: [{ type: "custom", name: "apply_patch", description: "Edit files", format: { type: "grammar", syntax: "regex", definition: "\\*\\*\\*.*" } }],
+        tool_choice: { type: "custom", name: "apply_patch" }
+      })
+      // Chat -> Responses -> Chat: the same body
+      const back = OpenAiResponses.customToolsAsCalls(yield* readResponses(responses.value))
+      const chat = yield* OpenAiChat.toRequest(back)
+      expect(chat.value).toEqual(chatBody)
+      // the Responses rules judge no arguments of a call that sends its text, and the repair leaves its text alone
+      expect(Conversation.issuesFor("openai-responses", fromChat.messages)).toEqual([])
+      const repaired = yield* Repair.repairFor("openai-responses")(fromChat.messages)
+      expect(repaired.actions).toEqual([])
+    }))
+
+  it("leaves items the API would not take, and outputs it cannot read, as they were", () => {
+    const odd = [
+      Block.providerData("openai-responses", { type: "custom_tool_call", name: "apply_patch", input: PATCH }),
+      Block.providerData("openai-responses", { type: "custom_tool_call", call_id: "call_3", name: "apply_patch", input: { text: PATCH } }),
+      Block.providerData("openai-responses", { type: "custom_tool_call_output", call_id: "call_3", output: [{ type: "input_audio", data: "AAAA" }] }),
+      Block.providerData("openai-responses", { type: "web_search_call", id: "ws_1", status: "completed" })
+    ]
+    const request = Request.make([Message.user("hi"), Message.assistant(odd)])
+    expect(OpenAiResponses.customToolsAsCalls(request)).toBe(request)
+  })
+
+  it("splits an assistant message where an output stands among its blocks, its own fields on its first part", () => {
+    const m = Message.assistant([
+      Block.text("Patching."),
+      Block.providerData("openai-responses", { type: "custom_tool_call", call_id: "c1", name: "apply_patch", input: "p1" }),
+      Block.providerData("openai-responses", { type: "custom_tool_call_output", call_id: "c1", output: "ok" }),
+      Block.providerData("openai-responses", { type: "custom_tool_call", call_id: "c2", name: "apply_patch", input: "p2" }),
+      Block.providerData("openai-responses", { type: "custom_tool_call_output", call_id: "c2", output: "ok too" }),
+      Block.text("Both done.")
+    ], { providerOptions: { "openai-responses": { phase: "final" } } })
+    const out = OpenAiResponses.customToolsAsCalls(Request.make([Message.user("go"), m])).messages
+    expect(out.map((x) => `${x.role}:${x.content.map((b) => b._tag).join(",")}`)).toEqual([
+      "user:Text",
+      "assistant:Text,ToolCall",
+      "tool:ToolResult",
+      "assistant:ToolCall",
+      "tool:ToolResult",
+      "assistant:Text"
+    ])
+    expect(out[1]!.providerOptions).toEqual({ "openai-responses": { phase: "final" } })
+    expect(out[3]!.providerOptions).toBeUndefined()
+    expect((out[4]!.content[0] as Block.ToolResultBlock).toolName).toBe("apply_patch")
+  })
+
+  /** Responses traffic of custom tools: calls with any input text, each answered by text or text parts, with replies between. */
+  const turns = Arbitrary.array(
+    Arbitrary.all({
+      input: Arbitrary.schema(Schema.String),
+      output: Arbitrary.schema(Schema.Union([Schema.String, Schema.Array(Schema.String)])),
+      reply: Arbitrary.schema(Schema.optional(Schema.String.check(Schema.isMinLength(1))))
+    }),
+    { minLength: 1, maxLength: 6 }
+  )
+
+  it.prop(
+    "Responses -> customToolsAsCalls -> the Responses writer gives back the items read, for any custom tool traffic",
+    [turns],
+    ([ts]) => {
+      const input: Array<Record<string, unknown>> = [{ role: "user", content: "start" }]
+      ts.forEach((t, i) => {
+        input.push({ type: "custom_tool_call", call_id: `call_${i}`, name: "apply_patch", input: t.input })
+        input.push({
+          type: "custom_tool_call_output",
+          call_id: `call_${i}`,
+          output: typeof t.output === "string" ? t.output : t.output.map((text) => ({ type: "input_text", text }))
+        })
+        if (t.reply !== undefined) input.push({ role: "assistant", content: t.reply })
+      })
+      const body = { model: "gpt-5", input, tools: [{ type: "custom", name: "apply_patch" }] }
+      const request = OpenAiResponses.customToolsAsCalls(Effect.runSync(OpenAiResponses.fromRequest(body)).value)
+      // every call became one, every output a result right after it
+      expect(request.messages.flatMap((m) => m.content).filter((b) => b._tag === "ToolCall")).toHaveLength(ts.length)
+      expect(Conversation.issuesFor("openai-chat", request.messages)).toEqual([])
+      const written = Effect.runSync(OpenAiResponses.toRequest(request))
+      expect(written.value).toEqual(body)
+    },
+    { timeout: 120_000, arbitrary: { runs: 200 } }
+  )
+})
