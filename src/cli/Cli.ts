@@ -27,6 +27,7 @@ import * as Summarizer from "../Summarizer.js"
 import * as GeminiEstimator from "../GeminiEstimator.js"
 import * as TokenEstimator from "../TokenEstimator.js"
 import type { ConversionWarning } from "../providers/Conversion.js"
+import * as OpenAiResponses from "../providers/OpenAiResponses.js"
 import type * as ValidationError from "../ValidationError.js"
 import * as Formats from "./Formats.js"
 import { InputError, read as readInput } from "./Input.js"
@@ -1589,7 +1590,15 @@ const convert = Command.make("convert", {
     Effect.gen(function*() {
       const maxTokens = yield* checkMaxTokens(config.maxTokens)
       const input = yield* load(config.file, config.from, { itemBlocks: true })
-      yield* emit(input.request, config.to, input.shape, input.chatReasoning, maxTokens, warningWhere(input))
+      // custom tool calls and outputs kept as the Responses API's own items become calls and results another format
+      // carries (the canonical form keeps them as they are)
+      const request = config.to === "openai-responses" || config.to === "canonical" ? input.request : OpenAiResponses.customToolsAsCalls(input.request)
+      if (request !== input.request) {
+        yield* stderr(
+          `agent-messages: the Responses API's custom tool calls and outputs were read as tool calls and results, which ${config.to} carries; the warnings below number the messages after that reading`
+        )
+      }
+      yield* emit(request, config.to, input.shape, input.chatReasoning, maxTokens, request === input.request ? warningWhere(input) : undefined)
     })
   )).pipe(
     Command.withDescription("Convert a conversation between formats; what the target cannot carry is listed on stderr."),
