@@ -1377,8 +1377,10 @@ const chatCustomTool = (tool: Request.ToolDefinition): Request.ToolDefinition | 
  * results they are.
  *
  * Items and definitions that are not the API's valid form (a call without a
- * `call_id`, an output of an unknown shape, a format Chat Completions has no
- * form of) stay as they were, as do the request's other messages and tools.
+ * `call_id`, an output of an unknown shape, an output that answers no custom
+ * call before it, such as one of a stored response's call, a format Chat
+ * Completions has no form of) stay as they were, as do the request's other
+ * messages and tools.
  * The fields of an item the blocks do not hold (`status`, `caller`) are kept
  * in their `providerOptions["openai-responses"]`. Messages are split where
  * an output stood among an assistant message's blocks, so the request may
@@ -1432,7 +1434,10 @@ export const customToolsAsCalls = (request: Request.Request): Request.Request =>
     for (const block of content) {
       const data = block._tag === "ProviderData" && block.provider === key ? block.data : undefined
       const call = data === undefined ? undefined : customCallOf(data)
-      const result = data === undefined || call !== undefined ? undefined : customOutputOf(data, callNames)
+      // an output becomes a result only after a custom call it answers became a call (one of a function call, or of a
+      // call of a stored response, stays as it was: the API would take neither as it is)
+      const answers = data !== undefined && call === undefined && typeof data["call_id"] === "string" && callNames.has(data["call_id"])
+      const result = answers ? customOutputOf(data, callNames) : undefined
       if (call !== undefined) {
         changed = true
         callNames.set(call.id, call.name)
@@ -1443,7 +1448,6 @@ export const customToolsAsCalls = (request: Request.Request): Request.Request =>
         continue
       }
       if (results.length > 0) flush()
-      if (block._tag === "ToolCall") callNames.set(block.id, block.name)
       blocks.push(call ?? block)
     }
     flush()

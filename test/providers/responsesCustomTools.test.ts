@@ -156,6 +156,17 @@ describe("OpenAiResponses.customToolsAsCalls", () => {
     ]
     const request = Request.make([Message.user("hi"), Message.assistant(odd)])
     expect(OpenAiResponses.customToolsAsCalls(request)).toBe(request)
+    // an output that answers no custom call before it (a function call's, a stored response's) is no result of one
+    const unanswered = Request.make([
+      Message.user("hi"),
+      Message.assistant([Block.toolCall("fn_1", "f", {})]),
+      Message.tool([Block.toolResult("fn_1", "f", "ok")]),
+      Message.assistant([
+        Block.providerData("openai-responses", { type: "custom_tool_call_output", call_id: "fn_1", output: "again" }),
+        Block.providerData("openai-responses", { type: "custom_tool_call_output", call_id: "call_from_before", output: "stored" })
+      ])
+    ])
+    expect(OpenAiResponses.customToolsAsCalls(unanswered)).toBe(unanswered)
   })
 
   it("splits an assistant message where an output stands among its blocks, its own fields on its first part", () => {
