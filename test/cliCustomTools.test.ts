@@ -47,6 +47,14 @@ describe("agent-messages convert: Responses custom tool items", () => {
     expect(gemini.stdout).toContain("\"functionResponse\"")
   })
 
+  it("says nothing of calls when only a custom tool's definition is converted, and names the file's messages", () => {
+    const r = run(["convert", file("tool-only.json", { model: "gpt-5", input: [{ role: "user", content: [{ type: "input_text", text: "hi" }, { type: "input_image", image_url: "gs://b/x.png" }] }], tools: body.tools }), "--to", "openai-chat"])
+    expect(r.code).toBe(0)
+    expect(r.stderr).not.toContain("custom tool calls")
+    expect(r.stderr).toContain("warning: input[0].content[1]: ")
+    expect((JSON.parse(r.stdout) as { tools: Array<{ type: string }> }).tools[0]?.type).toBe("custom")
+  })
+
   it("keeps them as the API's own items written to Responses, with no word on stderr", () => {
     const r = run(["convert", file("codex-r.json", body), "--to", "openai-responses"])
     expect(r.code).toBe(0)

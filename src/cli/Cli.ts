@@ -1593,12 +1593,14 @@ const convert = Command.make("convert", {
       // custom tool calls and outputs kept as the Responses API's own items become calls and results another format
       // carries (the canonical form keeps them as they are)
       const request = config.to === "openai-responses" || config.to === "canonical" ? input.request : OpenAiResponses.customToolsAsCalls(input.request)
-      if (request !== input.request) {
+      // (a custom tool's definition alone changes no message: the warnings still name the file's)
+      const renumbered = request.messages.length !== input.request.messages.length || request.messages.some((m, i) => m !== input.request.messages[i])
+      if (renumbered) {
         yield* stderr(
           `agent-messages: the Responses API's custom tool calls and outputs were read as tool calls and results, which ${config.to} carries; the warnings below number the messages after that reading`
         )
       }
-      yield* emit(request, config.to, input.shape, input.chatReasoning, maxTokens, request === input.request ? warningWhere(input) : undefined)
+      yield* emit(request, config.to, input.shape, input.chatReasoning, maxTokens, renumbered ? undefined : warningWhere(input))
     })
   )).pipe(
     Command.withDescription("Convert a conversation between formats; what the target cannot carry is listed on stderr."),

@@ -51,14 +51,21 @@ export const isCustomTextCall = (block: Block.Block): block is Block.ToolCallBlo
   block._tag === "ToolCall" && block.providerExecuted !== true && typeof block.args === "string" && isChatCustomCall(block)
 
 /**
- * The ids of the custom tool calls with their input text (`isCustomTextCall`) among messages: the results that
- * answer them go to the Responses API as `custom_tool_call_output` items.
+ * The results among messages that answer a custom tool call with its input text (`isCustomTextCall`): the last call
+ * of their id before them is one. The Responses writer sends them as `custom_tool_call_output` items, the others as
+ * `function_call_output`s.
  */
-export const customTextCallIds = (messages: ReadonlyArray<{ readonly role: string; readonly content: ReadonlyArray<Block.Block> }>): ReadonlySet<string> => {
-  const out = new Set<string>()
+export const customTextResults = (
+  messages: ReadonlyArray<{ readonly role: string; readonly content: ReadonlyArray<Block.Block> }>
+): ReadonlySet<Block.Block> => {
+  const out = new Set<Block.Block>()
+  const custom = new Map<string, boolean>()
   for (const m of messages) {
-    if (m.role !== "assistant") continue
-    for (const block of m.content) if (isCustomTextCall(block)) out.add(block.id)
+    if (m.role === "assistant") {
+      for (const block of m.content) if (block._tag === "ToolCall" && block.providerExecuted !== true) custom.set(block.id, isCustomTextCall(block))
+    } else if (m.role === "tool") {
+      for (const block of m.content) if (block._tag === "ToolResult" && custom.get(block.toolCallId) === true) out.add(block)
+    }
   }
   return out
 }

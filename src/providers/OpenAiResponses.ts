@@ -127,7 +127,7 @@ import { bareMediaType } from "../internal/mediaType.js"
 import { base64DataUrlParts } from "../internal/dataUrl.js"
 import { hostedItem, hostedTool, isToolOutputItem, ITEM_ID_PREFIXES } from "../internal/responsesItems.js"
 import { OPENAI_URLS, openAiTakesUrl } from "../internal/fileUrls.js"
-import { customTextCallIds, isCustomTextCall, responsesCustomTool } from "../internal/customTools.js"
+import { customTextResults, isCustomTextCall, responsesCustomTool } from "../internal/customTools.js"
 import { imageDetailOf, inputFileDetailOf } from "../internal/imageDetail.js"
 import * as A from "./internal/adapter.js"
 import { isObj } from "./internal/core.js"
@@ -938,7 +938,7 @@ const withoutStreamed = <T>(item: T): T => {
 const writeMessages = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>, from: number, items: Array<Wire.InputItem>): void => {
   Ids.planIds(ctx, messages, RESPONSES_IDS)
   // the results of custom tool calls go as the custom calls' outputs
-  const customCalls = customTextCallIds(messages)
+  const customResults = customTextResults(messages)
   for (let i = from; i < messages.length; i++) {
     const m = messages[i]!
     switch (m.role) {
@@ -972,7 +972,7 @@ const writeMessages = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>, fro
       case "tool":
         for (let b = 0; b < m.content.length; b++) {
           const result = m.content[b]!
-          const type = customCalls.has(result.toolCallId) ? "custom_tool_call_output" : "function_call_output"
+          const type = customResults.has(result) ? "custom_tool_call_output" : "function_call_output"
           if (result.isError) {
             ctx.warnings.push(new DroppedContent({ index: i, blockIndex: b, what: "the error flag of a tool result", reason: `a ${type} has none (say so in the output text)` }))
           }
@@ -1345,8 +1345,9 @@ const chatCustomTool = (tool: Request.ToolDefinition): Request.ToolDefinition | 
   if (hosted?.provider !== key || hosted.type !== "custom") return undefined
   const config = hosted.config ?? {}
   const format = chatCustomFormat(config["format"])
-  const description = config["description"] ?? tool.description
-  if (format === undefined || (description !== undefined && typeof description !== "string")) return undefined
+  // a tool without its own name (the reader names it after its type) or with a description that is not text stays
+  const description = Object.hasOwn(config, "description") ? config["description"] : tool.description
+  if (format === undefined || config["name"] !== tool.name || (description !== undefined && typeof description !== "string")) return undefined
   const { providerDefined: _defined, name: _name, providerOptions, ...rest } = tool
   const extras = itemExtras(config, customToolKeys)
   return Request.tool(tool.name, {
@@ -1376,17 +1377,22 @@ const chatCustomTool = (tool: Request.ToolDefinition): Request.ToolDefinition | 
  * validation, repair and window rules then treat them as the calls and
  * results they are.
  *
- * Items and definitions that are not the API's valid form (a call without a
- * `call_id`, an output of an unknown shape, an output that answers no custom
- * call before it, such as one of a stored response's call, a format Chat
- * Completions has no form of) stay as they were, as do the request's other
- * messages and tools.
+ * A call and the outputs that answer it are converted together or not at
+ * all: a call stays as it was, with its outputs, when one of them cannot be
+ * read as a result (an output of an unknown shape), when another custom call
+ * has its `call_id`, or when a `function_call_output` answers it. Items and
+ * definitions that are not the API's valid form (a call without a
+ * `call_id`, an output that answers no custom call before it, such as one of
+ * a stored response's call, a tool without its own name or with a format
+ * Chat Completions has no form of) stay as they were too, as do the
+ * request's other messages and tools.
  * The fields of an item the blocks do not hold (`status`, `caller`) are kept
  * in their `providerOptions["openai-responses"]`. Messages are split where
  * an output stood among an assistant message's blocks, so the request may
  * have more messages than it had; the message's own fields go with its first
  * part, and an assistant message of nothing but outputs that has fields of
- * its own (which a tool message cannot hold) stays as it was.
+ * its own (which a tool message cannot hold) stays as it was, with the calls
+ * it answers.
  *
  * @example
  * const { value: read } = yield* OpenAiResponses.fromRequest({
@@ -1407,20 +1413,16 @@ const chatCustomTool = (tool: Request.ToolDefinition): Request.ToolDefinition | 
  * @since 0.1.0
  */
 export const customToolsAsCalls = (request: Request.Request): Request.Request => {
-  const callNames = new Map<string, string>()
+  const plan = customPairs(request.messages)
   let changed = false
   const messages: Array<Message.Message> = []
   for (const m of request.messages) {
-    if (m.role !== "assistant" || !m.content.some((b) => b._tag === "ProviderData" && b.provider === key)) {
+    if (m.role !== "assistant" || !m.content.some((b) => plan.calls.has(b) || plan.outputs.has(b))) {
       messages.push(m)
       continue
     }
+    changed = true
     const { content, role: _role, ...options } = m
-    // a message of nothing but outputs becomes tool messages, which cannot hold an assistant message's own fields
-    if (Object.keys(options).length > 0 && content.every((b) => b._tag === "ProviderData" && b.data["type"] === "custom_tool_call_output")) {
-      messages.push(m)
-      continue
-    }
     let blocks: Array<Block.AssistantBlock> = []
     let results: Array<Block.ToolResultBlock> = []
     let first = true
@@ -1432,29 +1434,73 @@ export const customToolsAsCalls = (request: Request.Request): Request.Request =>
       results = []
     }
     for (const block of content) {
-      const data = block._tag === "ProviderData" && block.provider === key ? block.data : undefined
-      const call = data === undefined ? undefined : customCallOf(data)
-      // an output becomes a result only after a custom call it answers became a call (one of a function call, or of a
-      // call of a stored response, stays as it was: the API would take neither as it is)
-      const answers = data !== undefined && call === undefined && typeof data["call_id"] === "string" && callNames.has(data["call_id"])
-      const result = answers ? customOutputOf(data, callNames) : undefined
-      if (call !== undefined) {
-        changed = true
-        callNames.set(call.id, call.name)
-      }
+      const result = plan.outputs.get(block)
       if (result !== undefined) {
-        changed = true
         results.push(result)
         continue
       }
       if (results.length > 0) flush()
-      blocks.push(call ?? block)
+      blocks.push(plan.calls.get(block) ?? block)
     }
     flush()
   }
   const tools = request.tools?.map((t) => chatCustomTool(t) ?? t)
-  if (tools !== undefined && tools.some((t, i) => t !== request.tools?.[i])) changed = true
-  return changed ? new Request.Request({ ...request, messages, ...(tools === undefined ? {} : { tools }) }) : request
+  const toolsChanged = tools !== undefined && tools.some((t, i) => t !== request.tools?.[i])
+  if (!changed && !toolsChanged) return request
+  return new Request.Request({ ...request, ...(changed ? { messages } : {}), ...(toolsChanged ? { tools } : {}) })
+}
+
+/**
+ * Which custom tool items `customToolsAsCalls` converts, each to its block: a call and every output answering it
+ * together, or none of them. A call stays as it was when its `call_id` is another custom call's too, when an output
+ * answering it cannot be read as a result (an output of another shape, or one in an assistant message of nothing but
+ * outputs with fields of its own, which a tool message cannot hold), or when a `function_call_output` answers it
+ * (which the writer would turn into a custom output). An output answers the custom call of its `call_id` before it.
+ */
+const customPairs = (messages: ReadonlyArray<Message.Message>): {
+  readonly calls: ReadonlyMap<Block.Block, Block.ToolCallBlock>
+  readonly outputs: ReadonlyMap<Block.Block, Block.ToolResultBlock>
+} => {
+  const calls = new Map<Block.Block, Block.ToolCallBlock>()
+  const callNames = new Map<string, string>()
+  /** The calls of each id (more than one: all kept), and their outputs as read (`undefined` for one that cannot be converted). */
+  const byId = new Map<string, Array<{ readonly block: Block.Block; readonly outputs: Array<readonly [Block.Block, Block.ToolResultBlock | undefined]> }>>()
+  const kept = new Set<string>()
+  for (const m of messages) {
+    if (m.role === "tool") {
+      for (const result of m.content) if (byId.has(result.toolCallId)) kept.add(result.toolCallId)
+      continue
+    }
+    if (m.role !== "assistant") continue
+    const { content, role: _role, ...options } = m
+    const wholeOutputs = Object.keys(options).length > 0 &&
+      content.every((b) => b._tag === "ProviderData" && b.provider === key && b.data["type"] === "custom_tool_call_output")
+    for (const block of content) {
+      if (block._tag !== "ProviderData" || block.provider !== key) continue
+      const data = block.data
+      const call = customCallOf(data)
+      if (call !== undefined) {
+        const entries = byId.get(call.id) ?? []
+        entries.push({ block, outputs: [] })
+        byId.set(call.id, entries)
+        callNames.set(call.id, call.name)
+        calls.set(block, call)
+        continue
+      }
+      const id = data["call_id"]
+      const entry = data["type"] === "custom_tool_call_output" && typeof id === "string" ? byId.get(id)?.at(-1) : undefined
+      if (entry !== undefined) entry.outputs.push([block, wholeOutputs ? undefined : customOutputOf(data, callNames)])
+    }
+  }
+  const outputs = new Map<Block.Block, Block.ToolResultBlock>()
+  for (const [id, entries] of byId) {
+    if (kept.has(id) || entries.length > 1 || entries.some((e) => e.outputs.some(([, result]) => result === undefined))) {
+      for (const e of entries) calls.delete(e.block)
+      continue
+    }
+    for (const e of entries) for (const [block, result] of e.outputs) outputs.set(block, result!)
+  }
+  return { calls, outputs }
 }
 
 /**

@@ -169,6 +169,66 @@ describe("OpenAiResponses.customToolsAsCalls", () => {
     expect(OpenAiResponses.customToolsAsCalls(unanswered)).toBe(unanswered)
   })
 
+  it("converts a call and its outputs together or not at all", () => {
+    const call = (id: string) => Block.providerData("openai-responses", { type: "custom_tool_call", call_id: id, name: "apply_patch", input: PATCH })
+    const output = (id: string, out: Schema.Json = "ok") => Block.providerData("openai-responses", { type: "custom_tool_call_output", call_id: id, output: out })
+    const unchanged = [
+      // an output of a shape no result holds: its call stays too, and the pair stays whole
+      [Message.assistant([call("c1"), output("c1", [{ type: "weird" }])])],
+      [Message.assistant([call("c1"), output("c1", 5)])],
+      // an output in a message with fields of its own, which a tool message cannot hold
+      [Message.assistant([call("c1")]), Message.assistant([output("c1")], { providerOptions: { "openai-responses": { metadata: { a: 1 } } } })],
+      // a function_call_output answering it (the writer would make it a custom output)
+      [Message.assistant([call("c1")]), Message.tool([Block.toolResult("c1", "apply_patch", "ok")])],
+      // two custom calls with one call_id
+      [Message.assistant([call("c1"), output("c1"), call("c1"), output("c1")])]
+    ]
+    for (const messages of unchanged) {
+      const request = Request.make([Message.user("go"), ...messages])
+      expect(OpenAiResponses.customToolsAsCalls(request)).toBe(request)
+    }
+    // a clean pair beside a kept one is converted on its own
+    const mixed = OpenAiResponses.customToolsAsCalls(Request.make([Message.user("go"), Message.assistant([call("c1"), output("c1", 5), call("c2"), output("c2")])]))
+    expect(mixed.messages.map((m) => `${m.role}:${m.content.map((b) => b._tag).join(",")}`)).toEqual([
+      "user:Text",
+      "assistant:ProviderData,ProviderData,ToolCall",
+      "tool:ToolResult"
+    ])
+  })
+
+  it("leaves a custom tool without its own name, or with a description that is not text, as it was", () => {
+    for (const tool of [{ type: "custom" }, { type: "custom", name: "apply_patch", description: null }]) {
+      const read = Effect.runSync(OpenAiResponses.fromRequest({ model: "gpt-5", input: "hi", tools: [tool] })).value
+      expect(OpenAiResponses.customToolsAsCalls(read)).toBe(read)
+      expect(Effect.runSync(OpenAiResponses.toRequest(read)).value.tools).toEqual([tool])
+    }
+  })
+
+  it("writes a result as the output of the call it answers: the last call of its id before it", () => {
+    const custom = Block.toolCall("c1", "apply_patch", PATCH, { providerOptions: { "openai-chat": { type: "custom" } } })
+    const written = Effect.runSync(OpenAiResponses.toMessages([
+      Message.user("go"),
+      Message.assistant([custom]),
+      Message.tool([Block.toolResult("c1", "apply_patch", "patched")]),
+      Message.assistant([Block.toolCall("c1", "f", { a: 1 })]),
+      Message.tool([Block.toolResult("c1", "f", "done")])
+    ])).value as ReadonlyArray<{ readonly type?: string }>
+    expect(written.map((item) => item.type ?? "message")).toEqual(["message", "custom_tool_call", "custom_tool_call_output", "function_call", "function_call_output"])
+  })
+
+  it.effect("finds a lone surrogate in a custom call's text, which Anthropic receives as { input }, and repair replaces it", () =>
+    Effect.gen(function*() {
+      const messages = [
+        Message.user("go"),
+        Message.assistant([Block.toolCall("c1", "apply_patch", "x\ud800", { providerOptions: { "openai-chat": { type: "custom" } } })]),
+        Message.tool([Block.toolResult("c1", "apply_patch", "ok")])
+      ]
+      expect(Conversation.issuesFor("anthropic", messages).map((i) => i._tag)).toEqual(["LoneSurrogate"])
+      const repaired = yield* Repair.repairFor("anthropic")(messages)
+      expect((repaired.messages[1]!.content[0] as Block.ToolCallBlock).args).toBe("x\ufffd")
+      expect(Conversation.issuesFor("anthropic", repaired.messages)).toEqual([])
+    }))
+
   it("splits an assistant message where an output stands among its blocks, its own fields on its first part", () => {
     const m = Message.assistant([
       Block.text("Patching."),
