@@ -51,18 +51,27 @@ export const isCustomTextCall = (block: Block.Block): block is Block.ToolCallBlo
   block._tag === "ToolCall" && block.providerExecuted !== true && typeof block.args === "string" && isChatCustomCall(block)
 
 /**
- * The results among messages that answer a custom tool call with its input text (`isCustomTextCall`): the last call
- * of their id before them is one. The Responses writer sends them as `custom_tool_call_output` items, the others as
+ * The input text the Responses writer sends a call with as a `custom_tool_call` item: a custom call's own text
+ * (`isCustomTextCall`), or the text of a call another format made of one of `customNames` as `{ input }`
+ * (`customInputOf`); `undefined` for any other call.
+ */
+export const customTextOf = (block: Block.Block, customNames: ReadonlySet<string> | undefined): string | undefined =>
+  block._tag !== "ToolCall" || block.providerExecuted === true ? undefined : isCustomTextCall(block) ? block.args : customInputOf(block, customNames)
+
+/**
+ * The results among messages that answer a call the Responses writer sends as a custom call (`customTextOf`): the
+ * last call of their id before them is one. It sends them as `custom_tool_call_output` items, the others as
  * `function_call_output`s.
  */
 export const customTextResults = (
-  messages: ReadonlyArray<{ readonly role: string; readonly content: ReadonlyArray<Block.Block> }>
+  messages: ReadonlyArray<{ readonly role: string; readonly content: ReadonlyArray<Block.Block> }>,
+  customNames: ReadonlySet<string> | undefined
 ): ReadonlySet<Block.Block> => {
   const out = new Set<Block.Block>()
   const custom = new Map<string, boolean>()
   for (const m of messages) {
     if (m.role === "assistant") {
-      for (const block of m.content) if (block._tag === "ToolCall" && block.providerExecuted !== true) custom.set(block.id, isCustomTextCall(block))
+      for (const block of m.content) if (block._tag === "ToolCall" && block.providerExecuted !== true) custom.set(block.id, customTextOf(block, customNames) !== undefined)
     } else if (m.role === "tool") {
       for (const block of m.content) if (block._tag === "ToolResult" && custom.get(block.toolCallId) === true) out.add(block)
     }
@@ -107,4 +116,12 @@ export const responsesCustomTool = (tool: {
   const format = responsesCustomFormat(isObject(custom) ? custom["format"] : undefined)
   if (format === undefined) return undefined
   return { type: "custom", name: tool.name, ...(tool.description === undefined ? {} : { description: tool.description }), ...format }
+}
+
+/** The names of a request's Chat Completions custom tools that the Responses writer sends as the API's own custom tools. */
+export const responsesCustomToolNames = (
+  tools: ReadonlyArray<Parameters<typeof responsesCustomTool>[0]> | undefined
+): ReadonlySet<string> | undefined => {
+  const names = (tools ?? []).filter((t) => responsesCustomTool(t) !== undefined).map((t) => t.name)
+  return names.length === 0 ? undefined : new Set(names)
 }

@@ -28,7 +28,7 @@
  *
  * @internal
  */
-import { isCustomTextCall, objectToolParameters, responsesCustomTool } from "./customTools.js"
+import { customTextOf, objectToolParameters, responsesCustomTool, responsesCustomToolNames } from "./customTools.js"
 import { isChatCustomCall } from "./toolArgs.js"
 import type { Schema } from "effect"
 import * as Block from "../Block.js"
@@ -321,12 +321,12 @@ const asResponsesTool = (tool: Request.ToolDefinition): Request.ToolDefinition =
 }
 
 /** A custom tool's call as the Responses writer sends it: the API's own `custom_tool_call` item, priced as one read back is. */
-const customCallItem = (call: Block.ToolCallBlock & { readonly args: string }): Block.ProviderDataBlock =>
+const customCallItem = (call: Block.ToolCallBlock, input: string): Block.ProviderDataBlock =>
   Block.providerData("openai-responses", {
     type: "custom_tool_call",
     call_id: call.id,
     name: call.name,
-    input: call.args,
+    input,
     ...(call.itemId === undefined ? {} : { id: call.itemId }),
     ...keptResponsesFields(call)
   })
@@ -343,14 +343,20 @@ const customCallItem = (call: Block.ToolCallBlock & { readonly args: string }): 
 const asResponsesWrites = (request: Request.Request): Request.Request => {
   const tools = request.tools?.some((t) => t.providerOptions?.["openai-chat"] !== undefined) === true ? request.tools.map(asResponsesTool) : request.tools
   let messages = request.messages
+  // (a call another format made of a custom tool with `{ input }` goes as a custom call of that text too)
+  const customNames = responsesCustomToolNames(request.tools)
+  const asSent = (b: Block.Block): Block.Block => {
+    const text = customTextOf(b, customNames)
+    return text !== undefined ? customCallItem(b as Block.ToolCallBlock, text) : hasChatForm(b) ? withoutChat(b) : b
+  }
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!
     // a tool message's own Chat fields (a `name` heading its results) are not written either
     const own = m.role === "tool" && m.providerOptions?.["openai-chat"] !== undefined
-    const blocks = (m.role === "assistant" || m.role === "tool") && (m.content as ReadonlyArray<Block.Block>).some(hasChatForm)
+    const blocks = (m.role === "assistant" || m.role === "tool") && (m.content as ReadonlyArray<Block.Block>).some((b) => asSent(b) !== b)
     if (!own && !blocks) continue
     if (messages === request.messages) messages = messages.slice()
-    const content = blocks ? (m.content as ReadonlyArray<Block.Block>).map((b) => (isCustomTextCall(b) ? customCallItem(b) : hasChatForm(b) ? withoutChat(b) : b)) : m.content
+    const content = blocks ? (m.content as ReadonlyArray<Block.Block>).map(asSent) : m.content
     ;(messages as Array<Message.Message>)[i] = { ...(own ? withoutChat(m) : m), content } as Message.Message
   }
   if (tools === request.tools && messages === request.messages && request.providerOptions?.["openai-chat"] === undefined) return request

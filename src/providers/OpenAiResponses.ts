@@ -127,7 +127,7 @@ import { bareMediaType } from "../internal/mediaType.js"
 import { base64DataUrlParts } from "../internal/dataUrl.js"
 import { hostedItem, hostedTool, isToolOutputItem, ITEM_ID_PREFIXES } from "../internal/responsesItems.js"
 import { OPENAI_URLS, openAiTakesUrl } from "../internal/fileUrls.js"
-import { customTextResults, isCustomTextCall, responsesCustomTool } from "../internal/customTools.js"
+import { customTextOf, customTextResults, isCustomTextCall, responsesCustomTool, responsesCustomToolNames } from "../internal/customTools.js"
 import { imageDetailOf, inputFileDetailOf } from "../internal/imageDetail.js"
 import * as A from "./internal/adapter.js"
 import { isObj } from "./internal/core.js"
@@ -859,9 +859,14 @@ const writeAssistant = (ctx: A.Ctx, m: Message.AssistantMessage, index: number, 
           break
         }
         A.checkToolName(ctx, block.name, index, b)
-        if (isCustomTextCall(block)) {
-          // a call of a custom tool: its input text, as the API's own custom_tool_call item (its kept fields with it)
-          const item: Record<string, Schema.Json> = { type: "custom_tool_call", call_id: Ids.idFor(ctx, block.id), name: block.name, input: block.args }
+        const customText = customTextOf(block, customTools.get(ctx))
+        if (customText !== undefined) {
+          // a call of a custom tool: its input text, as the API's own custom_tool_call item (its kept fields with it);
+          // one another format made with { input } is sent as the text it holds
+          if (!isCustomTextCall(block)) {
+            A.converted(ctx, index, b, `the call to ${quote(block.name)}, a custom tool, made with {"input": <text>}`, "as a custom_tool_call of that text")
+          }
+          const item: Record<string, Schema.Json> = { type: "custom_tool_call", call_id: Ids.idFor(ctx, block.id), name: block.name, input: customText }
           if (block.itemId !== undefined) item["id"] = block.itemId
           items.push(merge(item as unknown as Wire.KeptItem, extra))
           break
@@ -935,10 +940,16 @@ const withoutStreamed = <T>(item: T): T => {
   return out as T
 }
 
+/**
+ * The names of the request's Chat Completions custom tools the writer sends as the API's own custom tools: a call of
+ * one that another format made with `{ input }` goes as a custom call of that text (see `customTextOf`).
+ */
+const customTools = new WeakMap<A.Ctx, ReadonlySet<string>>()
+
 const writeMessages = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>, from: number, items: Array<Wire.InputItem>): void => {
   Ids.planIds(ctx, messages, RESPONSES_IDS)
   // the results of custom tool calls go as the custom calls' outputs
-  const customResults = customTextResults(messages)
+  const customResults = customTextResults(messages, customTools.get(ctx))
   for (let i = from; i < messages.length; i++) {
     const m = messages[i]!
     switch (m.role) {
@@ -1614,6 +1625,8 @@ export const toRequest = (request: Request.Request, options?: ConversionOptions)
       body.instructions = first.content.map((b) => b.text).join("")
       from = 1
     }
+    const custom = responsesCustomToolNames(request.tools)
+    if (custom !== undefined) customTools.set(ctx, custom)
     writeMessages(ctx, request.messages, from, input)
     if (input.length === 0 && hintOf(request, key, "noInput") === true) delete body.input
     A.droppedForeignSettings(ctx, request, key)

@@ -13,6 +13,7 @@ import { Anthropic, Gemini, OpenAiChat, OpenAiResponses } from "../../src/provid
 
 const PATCH = "*** Begin Patch\n*** Update File: a.py\n@@\n-x = 1\n+x = 2\n*** End Patch"
 const LARK = { type: "grammar", syntax: "lark", definition: "start: /.+/" }
+const LARK_CHAT = { syntax: "lark", definition: "start: /.+/" }
 
 /** A coding agent's Responses request: a patch, its output, a text reply and the next question. */
 const codexBody = {
@@ -215,6 +216,35 @@ describe("OpenAiResponses.customToolsAsCalls", () => {
     ])).value as ReadonlyArray<{ readonly type?: string }>
     expect(written.map((item) => item.type ?? "message")).toEqual(["message", "custom_tool_call", "custom_tool_call_output", "function_call", "function_call_output"])
   })
+
+  it.effect("sends a call another format made of a Chat custom tool with { input } as a custom call of that text, as Chat does", () =>
+    Effect.gen(function*() {
+      // the tool defined as a Chat custom tool; the call made by Claude, which took it as a tool of one string
+      const made = (input: string) =>
+        Request.make([
+          Message.user("Fix it."),
+          Message.assistant([Block.toolCall("toolu_1", "apply_patch", { input })]),
+          Message.tool([Block.toolResult("toolu_1", "apply_patch", "Done!")])
+        ], { tools: [Request.tool("apply_patch", { providerOptions: { "openai-chat": { type: "custom", custom: { format: { type: "grammar", grammar: LARK_CHAT } } } } })] })
+      const responses = yield* OpenAiResponses.toRequest(made(PATCH))
+      expect(responses.value.input).toEqual([
+        { role: "user", content: "Fix it." },
+        { type: "custom_tool_call", call_id: "toolu_1", name: "apply_patch", input: PATCH },
+        { type: "custom_tool_call_output", call_id: "toolu_1", output: "Done!" }
+      ])
+      expect(responses.warnings.map((w) => w._tag)).toEqual(["ConvertedContent"])
+      const chat = yield* OpenAiChat.toRequest(made(PATCH))
+      expect((chat.value as unknown as { messages: Array<unknown> }).messages[1]).toEqual({
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: "toolu_1", type: "custom", custom: { name: "apply_patch", input: PATCH } }]
+      })
+      // priced as sent: the item with its text, as read back
+      for (const e of [TokenEstimator.heuristic]) {
+        const read = OpenAiResponses.customToolsAsCalls(Effect.runSync(OpenAiResponses.fromRequest(responses.value)).value)
+        expect(e.estimateRequest(made(PATCH), { provider: "openai-responses" }).total).toBe(e.estimateRequest(read, { provider: "openai-responses" }).total)
+      }
+    }))
 
   it.effect("finds a lone surrogate in a custom call's text, which Anthropic receives as { input }, and repair replaces it", () =>
     Effect.gen(function*() {
