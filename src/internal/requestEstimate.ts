@@ -28,7 +28,7 @@
  *
  * @internal
  */
-import { customTextOf, objectToolParameters, responsesCustomTool, responsesCustomToolNames } from "./customTools.js"
+import { customTextOf, isCustomTextCall, objectToolParameters, responsesCustomTool, responsesCustomToolNames } from "./customTools.js"
 import { isChatCustomCall } from "./toolArgs.js"
 import type { Schema } from "effect"
 import * as Block from "../Block.js"
@@ -327,7 +327,8 @@ const customCallItem = (call: Block.ToolCallBlock, input: string): Block.Provide
     call_id: call.id,
     name: call.name,
     input,
-    ...(call.itemId === undefined ? {} : { id: call.itemId }),
+    // (the item id of a call read as a function call is no custom call's: the writer leaves it out)
+    ...(call.itemId === undefined || !isCustomTextCall(call) ? {} : { id: call.itemId }),
     ...keptResponsesFields(call)
   })
 

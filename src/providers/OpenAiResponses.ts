@@ -867,7 +867,8 @@ const writeAssistant = (ctx: A.Ctx, m: Message.AssistantMessage, index: number, 
             A.converted(ctx, index, b, `the call to ${quote(block.name)}, a custom tool, made with {"input": <text>}`, "as a custom_tool_call of that text")
           }
           const item: Record<string, Schema.Json> = { type: "custom_tool_call", call_id: Ids.idFor(ctx, block.id), name: block.name, input: customText }
-          if (block.itemId !== undefined) item["id"] = block.itemId
+          // (the item id of a call read as a function call is no custom call's)
+          if (block.itemId !== undefined && isCustomTextCall(block)) item["id"] = block.itemId
           items.push(merge(item as unknown as Wire.KeptItem, extra))
           break
         }
