@@ -56,6 +56,7 @@ import { TokenEstimator } from "./TokenEstimator.js"
 import type { RequestEstimate, Service as Estimator } from "./TokenEstimator.js"
 import { thinkingLeftOut } from "./internal/requestEstimate.js"
 import { isBlank } from "./internal/blank.js"
+import { isThinkingBlock } from "./internal/anthropicTurn.js"
 import type { Clearing, Layout, Mode, SummaryRole } from "./internal/window.js"
 import { isSummaryMessage, SUMMARY_KEY, summariesIn, summaryHeader } from "./internal/summaryMark.js"
 import { isReasoningItem } from "./internal/responsesItems.js"
@@ -1276,6 +1277,12 @@ export interface FittedRequest extends Fitted {
   readonly fixedTokens: number
 }
 
+/** An assistant message without its thinking, for its own estimate where the provider leaves that out. */
+const withoutThinking = (m: Message.AssistantMessage): Message.AssistantMessage => {
+  const { content, role: _r, usage, ...options } = m
+  return Message.assistant(content.filter((b) => !isThinkingBlock(b)), { ...options, ...(usage === undefined ? {} : { usage }) })
+}
+
 /**
  * The estimator a request's window works with: each message costs what the
  * provider's rendering of it costs (`estimateRequest`), or its own estimate
@@ -1289,14 +1296,6 @@ export interface FittedRequest extends Fitted {
  * headed by its call's name, and written as JSON when its call was one of
  * several; an assistant reply is marked under a response format).
  */
-const isThinking = (block: Block.Block): boolean => block._tag === "Thinking" || block._tag === "RedactedThinking"
-
-/** An assistant message without its thinking, for its own estimate where the provider leaves that out. */
-const withoutThinking = (m: Message.AssistantMessage): Message.AssistantMessage => {
-  const { content, role: _r, usage, ...options } = m
-  return Message.assistant(content.filter((b) => !isThinking(b)), { ...options, ...(usage === undefined ? {} : { usage }) })
-}
-
 const renderingEstimator = (estimator: Estimator, request: Request.Request, provider: Provider | undefined, opening: number | undefined): Estimator => {
   const options = provider === undefined ? undefined : { provider }
   const rendered = estimator.estimateRequest(request, options)
@@ -1309,7 +1308,7 @@ const renderingEstimator = (estimator: Estimator, request: Request.Request, prov
   const leftOut = thinkingLeftOut(request, options)
   for (let i = 0; i < each.length; i++) {
     const m = request.messages[i]!
-    const own = leftOut?.[i] === true && m.role === "assistant" && m.content.some(isThinking) ? estimator.estimateMessage(withoutThinking(m)) : each[i]!
+    const own = leftOut?.[i] === true && m.role === "assistant" && m.content.some(isThinkingBlock) ? estimator.estimateMessage(withoutThinking(m)) : each[i]!
     known.set(m, Math.max(own, rendered.messages[i] ?? 0))
     if (m.role === "assistant") {
       const calls = Message.toolCallsOf(m)

@@ -16,7 +16,8 @@ import { anthropicSends, type SentPlace } from "./anthropicSends.js"
 import { inlineFileOf } from "./dataUrlFile.js"
 import { bareMediaType } from "./mediaType.js"
 import { hintKey, isAnthropicHintKey } from "./hint.js"
-import { isChatCustomCall, isObject } from "./toolArgs.js"
+import { isCustomTextCall } from "./customTools.js"
+import { isObject } from "./toolArgs.js"
 
 export { type SentPlace } from "./anthropicSends.js"
 
@@ -136,7 +137,7 @@ export const anthropicSent = (block: Block.Block, place: SentPlace, foreignCalls
       out.push([NAME, block.name])
       // arguments that are no object go as `{}`, but a Chat custom call's text, which goes as `{ input: text }`
       if (isObject(block.args)) out.push([ARGS, block.args])
-      else if (typeof block.args === "string" && isChatCustomCall(block)) out.push([ARGS, block.args])
+      else if (isCustomTextCall(block)) out.push([ARGS, block.args])
       break
     case "ToolResult": {
       const server = place === "assistant"

@@ -87,6 +87,20 @@ export const customToolNames = (tools: ReadonlyArray<{ readonly name: string; re
 
 const isObject = (value: unknown): value is Block.JsonObject => typeof value === "object" && value !== null && !Array.isArray(value)
 
+/**
+ * A Responses custom tool's `format` as Chat Completions spells it (a grammar's syntax and definition nested under
+ * `grammar`), or `undefined` for one it has no form of: the inverse of `responsesCustomFormat`.
+ */
+export const chatCustomFormat = (format: Schema.Json | undefined): { readonly format?: Block.JsonObject } | undefined => {
+  if (format === undefined) return {}
+  if (!isObject(format)) return undefined
+  const keys = Object.keys(format)
+  if (format["type"] === "text" && keys.length === 1) return { format }
+  const { type, syntax, definition } = format
+  if (type !== "grammar" || typeof syntax !== "string" || typeof definition !== "string" || keys.length !== 3) return undefined
+  return { format: { type: "grammar", grammar: { syntax, definition } } }
+}
+
 /** A Chat Completions custom tool's `format` as the Responses API spells it (a grammar's fields flat), or `undefined` for one it has no form of. */
 const responsesCustomFormat = (format: Schema.Json | undefined): { readonly format?: Block.JsonObject } | undefined => {
   if (format === undefined) return {}

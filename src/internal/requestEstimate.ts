@@ -29,7 +29,6 @@
  * @internal
  */
 import { customTextOf, isCustomTextCall, objectToolParameters, responsesCustomTool, responsesCustomToolNames } from "./customTools.js"
-import { isChatCustomCall } from "./toolArgs.js"
 import type { Schema } from "effect"
 import * as Block from "../Block.js"
 import type * as Message from "../Message.js"
@@ -624,7 +623,7 @@ const asAnthropicSends = (m: Message.Message): Message.Message => {
     const sent = block._tag === "File" || anthropicSends(block, m.role, foreign)
     if (!sent && block._tag === "ToolCall" && block.providerExecuted === true) foreign.add(block.id)
     // a Chat custom call's text goes as the input's one string, `{ input }`, as the writer sends it
-    const asSent = sent && block._tag === "ToolCall" && typeof block.args === "string" && isChatCustomCall(block)
+    const asSent = sent && isCustomTextCall(block)
       ? Block.toolCall(block.id, block.name, { input: block.args })
       : block
     if (!sent || asSent !== block) kept ??= content.slice(0, b)
@@ -972,7 +971,7 @@ const geminiMessage = (rules: Rules, m: Message.Message, price: FilePrice, topLe
     if (!geminiSends(b, m.role)) dropped = true
     else if (b._tag === "ToolCall" && b.providerExecuted !== true) {
       // (a Chat custom call's text as the args' one string, `{ input }`, as the writer sends it)
-      const args = typeof b.args === "string" && isChatCustomCall(b) ? stringify({ input: b.args }) : b.rawArgs ?? stringify(b.args)
+      const args = isCustomTextCall(b) ? stringify({ input: b.args }) : b.rawArgs ?? stringify(b.args)
       n += geminiFunctionTokens(rules, `call:${b.name}`, args, frame)
     }
     else if (b._tag === "ToolResult" && b.providerExecuted !== true) {

@@ -127,7 +127,7 @@ import { bareMediaType } from "../internal/mediaType.js"
 import { base64DataUrlParts } from "../internal/dataUrl.js"
 import { hostedItem, hostedTool, isToolOutputItem, ITEM_ID_PREFIXES } from "../internal/responsesItems.js"
 import { OPENAI_URLS, openAiTakesUrl } from "../internal/fileUrls.js"
-import { customTextOf, customTextResults, isCustomTextCall, responsesCustomTool, responsesCustomToolNames } from "../internal/customTools.js"
+import { chatCustomFormat, customTextOf, customTextResults, isCustomTextCall, responsesCustomTool, responsesCustomToolNames } from "../internal/customTools.js"
 import { imageDetailOf, inputFileDetailOf } from "../internal/imageDetail.js"
 import * as A from "./internal/adapter.js"
 import { isObj } from "./internal/core.js"
@@ -1332,17 +1332,6 @@ const customOutputOf = (data: Block.JsonObject, callNames: Map<string, string>):
   // an output with a part of no typed home is kept whole beside its parts: only this API takes it back so
   if (result.providerOptions?.[key]?.["output"] !== undefined) return undefined
   return result
-}
-
-/** A custom tool's `format` as Chat Completions writes it (a grammar's syntax and definition nested), or `undefined` for one it has no form of. */
-const chatCustomFormat = (format: Schema.Json | undefined): { readonly format?: Block.JsonObject } | undefined => {
-  if (format === undefined) return {}
-  if (!A.isObj(format)) return undefined
-  const keys = Object.keys(format)
-  if (format["type"] === "text" && keys.length === 1) return { format }
-  const { type, syntax, definition } = format
-  if (type !== "grammar" || typeof syntax !== "string" || typeof definition !== "string" || keys.length !== 3) return undefined
-  return { format: { type: "grammar", grammar: { syntax, definition } } }
 }
 
 /** The fields of a custom tool's definition the Chat Completions definition carries. */

@@ -51,7 +51,7 @@ import {
 } from "../Conversion.js"
 import * as StreamErrors from "../StreamError.js"
 import * as ToolArguments from "../ToolArguments.js"
-import { isChatCustomCall } from "../../internal/toolArgs.js"
+import { isCustomTextCall } from "../../internal/customTools.js"
 export { CUSTOM_INPUT_SCHEMA, customFormatNote } from "../../internal/customTools.js"
 export { isChatCustomCall } from "../../internal/toolArgs.js"
 
@@ -721,6 +721,13 @@ export const converted = (ctx: Ctx, index: number | undefined, blockIndex: numbe
 }
 
 /**
+ * The arguments of a call to send as a JSON object: a custom call's text as `{ input }` (see `isCustomTextCall`), else
+ * `ToolArguments.toObject`'s. `replaced` says why the object is not the call's arguments as they are.
+ */
+export const callObject = (call: Block.ToolCallBlock): { readonly value: Schema.JsonObject; readonly replaced?: string; readonly rounded?: string; readonly asInput?: true } =>
+  isCustomTextCall(call) ? { value: { input: call.args }, asInput: true } : ToolArguments.toObject(call)
+
+/**
  * The provider that defines a tool and its type there: its
  * `providerDefined`, or, for a tool of Anthropic's own kept the older way
  * (no `providerDefined`, its Anthropic `type` among its options:
@@ -728,12 +735,6 @@ export const converted = (ctx: Ctx, index: number | undefined, blockIndex: numbe
  * (`custom` is Anthropic's name for a function tool). `undefined` for a
  * function tool.
  */
-/**
- * The arguments of a call to send as a JSON object: a custom call's text as `{ input }` (see `isChatCustomCall`), else
- * `ToolArguments.toObject`'s. `replaced` says why the object is not the call's arguments as they are.
- */
-export const callObject = (call: Block.ToolCallBlock): { readonly value: Schema.JsonObject; readonly replaced?: string; readonly rounded?: string; readonly asInput?: true } =>
-  typeof call.args === "string" && isChatCustomCall(call) ? { value: { input: call.args }, asInput: true } : ToolArguments.toObject(call)
 
 export const providerToolOf = (tool: {
   readonly providerDefined?: { readonly provider: string; readonly type: string } | undefined
