@@ -28,7 +28,15 @@
  *
  * @internal
  */
-import { customTextOf, isCustomTextCall, objectToolParameters, responsesCustomTool, responsesCustomToolNames } from "./customTools.js"
+import {
+  CUSTOM_INPUT_SCHEMA,
+  customTextOf,
+  isCustomTextCall,
+  objectToolParameters,
+  responsesCustomTool,
+  responsesCustomToolNames,
+  responsesFunctionToolNames
+} from "./customTools.js"
 import type { Schema } from "effect"
 import * as Block from "../Block.js"
 import type * as Message from "../Message.js"
@@ -314,7 +322,8 @@ const keptResponsesFields = (value: { readonly providerOptions?: Block.ProviderO
 /** A tool as the Responses writer sends it: a Chat custom tool as the API's own custom tool where it can, else a function. */
 const asResponsesTool = (tool: Request.ToolDefinition): Request.ToolDefinition => {
   const custom = responsesCustomTool(tool)
-  if (custom === undefined) return withoutChat(tool)
+  // (a custom tool whose format has no Responses form goes as a function tool taking `{ input }`)
+  if (custom === undefined) return tool.parameters === undefined && tool.providerDefined === undefined && objectToolParameters(tool) !== undefined ? { ...withoutChat(tool), parameters: CUSTOM_INPUT_SCHEMA } : withoutChat(tool)
   const { type: _, ...config } = { ...custom, ...keptResponsesFields(tool) }
   return { name: tool.name, providerDefined: { provider: "openai-responses", type: "custom", config } } as Request.ToolDefinition
 }
@@ -345,9 +354,16 @@ const asResponsesWrites = (request: Request.Request): Request.Request => {
   let messages = request.messages
   // (a call another format made of a custom tool with `{ input }` goes as a custom call of that text too)
   const customNames = responsesCustomToolNames(request.tools)
+  const functionNames = responsesFunctionToolNames(request.tools)
   const asSent = (b: Block.Block): Block.Block => {
-    const text = customTextOf(b, customNames)
-    return text !== undefined ? customCallItem(b as Block.ToolCallBlock, text) : hasChatForm(b) ? withoutChat(b) : b
+    const text = customTextOf(b, customNames, functionNames)
+    if (text !== undefined) return customCallItem(b as Block.ToolCallBlock, text)
+    // (a custom call of a tool sent as a function goes as a function call of `{ input }`)
+    if (isCustomTextCall(b)) {
+      const { rawArgs: _, ...call } = withoutChat(b)
+      return { ...call, args: { input: b.args } } as Block.ToolCallBlock
+    }
+    return hasChatForm(b) ? withoutChat(b) : b
   }
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!

@@ -127,7 +127,16 @@ import { bareMediaType } from "../internal/mediaType.js"
 import { base64DataUrlParts } from "../internal/dataUrl.js"
 import { hostedItem, hostedTool, isToolOutputItem, ITEM_ID_PREFIXES } from "../internal/responsesItems.js"
 import { OPENAI_URLS, openAiTakesUrl } from "../internal/fileUrls.js"
-import { chatCustomFormat, customTextOf, customTextResults, isCustomTextCall, responsesCustomTool, responsesCustomToolNames } from "../internal/customTools.js"
+import {
+  chatCustomFormat,
+  customTextOf,
+  customTextResults,
+  isCustomTextCall,
+  objectToolParameters,
+  responsesCustomTool,
+  responsesCustomToolNames,
+  responsesFunctionToolNames
+} from "../internal/customTools.js"
 import { imageDetailOf, inputFileDetailOf } from "../internal/imageDetail.js"
 import * as A from "./internal/adapter.js"
 import { isObj } from "./internal/core.js"
@@ -859,7 +868,7 @@ const writeAssistant = (ctx: A.Ctx, m: Message.AssistantMessage, index: number, 
           break
         }
         A.checkToolName(ctx, block.name, index, b)
-        const customText = customTextOf(block, customTools.get(ctx))
+        const customText = customTextOf(block, customTools.get(ctx), functionTools.get(ctx))
         if (customText !== undefined) {
           // a call of a custom tool: its input text, as the API's own custom_tool_call item (its kept fields with it);
           // one another format made with { input } is sent as the text it holds
@@ -872,7 +881,11 @@ const writeAssistant = (ctx: A.Ctx, m: Message.AssistantMessage, index: number, 
           items.push(merge(item as unknown as Wire.KeptItem, extra))
           break
         }
-        const call: Wire.FunctionCallParam = { type: "function_call", call_id: Ids.idFor(ctx, block.id), name: block.name, arguments: ToolArguments.toText(block) }
+        // a custom call of a tool the request defines as a function (its format has no Responses form) goes as the tool does
+        const asInput = isCustomTextCall(block)
+        if (asInput) A.converted(ctx, index, b, `the call to ${quote(block.name)}, a custom tool sent as a function tool`, `with its input text as {"input": <text>}`)
+        const args = asInput ? JSON.stringify({ input: block.args }) : ToolArguments.toText(block)
+        const call: Wire.FunctionCallParam = { type: "function_call", call_id: Ids.idFor(ctx, block.id), name: block.name, arguments: args }
         const id = block.itemId === undefined ? undefined : itemIdFor(ctx, "function_call", block.itemId, index, b)
         if (id !== undefined) call.id = id
         items.push(merge(call, extra))
@@ -946,11 +959,13 @@ const withoutStreamed = <T>(item: T): T => {
  * one that another format made with `{ input }` goes as a custom call of that text (see `customTextOf`).
  */
 const customTools = new WeakMap<A.Ctx, ReadonlySet<string>>()
+/** The names of the request's tools the writer sends as function tools: a Chat custom call of one goes as a function call (see `customTextOf`). */
+const functionTools = new WeakMap<A.Ctx, ReadonlySet<string>>()
 
 const writeMessages = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>, from: number, items: Array<Wire.InputItem>): void => {
   Ids.planIds(ctx, messages, RESPONSES_IDS)
   // the results of custom tool calls go as the custom calls' outputs
-  const customResults = customTextResults(messages, customTools.get(ctx))
+  const customResults = customTextResults(messages, customTools.get(ctx), functionTools.get(ctx))
   for (let i = from; i < messages.length; i++) {
     const m = messages[i]!
     switch (m.role) {
@@ -1531,7 +1546,8 @@ const writeTool = (ctx: A.Ctx, tool: Request.ToolDefinition): Wire.FunctionTool 
   // a tool with strict unset is strict where it can be for the Responses API, and not for the other formats: one read
   // from them goes out with strict: false, so that it keeps its optional parameters
   const unset = tool.strict === undefined && hintOf(tool, key, "strictUnset") === true
-  const out: Wire.FunctionTool = { type: "function", name: tool.name, parameters: tool.parameters ?? null, strict: tool.strict ?? (unset ? null : false) }
+  // (a Chat custom tool takes its text as { input }, as its calls are sent)
+  const out: Wire.FunctionTool = { type: "function", name: tool.name, parameters: objectToolParameters(tool) ?? null, strict: tool.strict ?? (unset ? null : false) }
   if (tool.description !== undefined) out.description = tool.description
   return merge(out, keptOf(tool, key, hints))
 }
@@ -1617,6 +1633,8 @@ export const toRequest = (request: Request.Request, options?: ConversionOptions)
     }
     const custom = responsesCustomToolNames(request.tools)
     if (custom !== undefined) customTools.set(ctx, custom)
+    const functions = responsesFunctionToolNames(request.tools)
+    if (functions !== undefined) functionTools.set(ctx, functions)
     writeMessages(ctx, request.messages, from, input)
     if (input.length === 0 && hintOf(request, key, "noInput") === true) delete body.input
     A.droppedForeignSettings(ctx, request, key)

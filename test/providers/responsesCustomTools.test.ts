@@ -148,6 +148,40 @@ describe("OpenAiResponses.customToolsAsCalls", () => {
       expect(repaired.actions).toEqual([])
     }))
 
+  it.effect("sends a Chat custom tool whose format has no Responses form as a function tool of { input }, and its calls likewise", () =>
+    Effect.gen(function*() {
+      // a format the writer knows no Responses spelling of: the tool goes as a function, and so must its calls
+      const chatBody = {
+        model: "gpt-5",
+        messages: [
+          { role: "user", content: "Fix it." },
+          { role: "assistant", content: null, tool_calls: [{ id: "call_9", type: "custom", custom: { name: "apply_patch", input: PATCH } }] },
+          { role: "tool", tool_call_id: "call_9", content: "Done!" }
+        ],
+        tools: [{ type: "custom", custom: { name: "apply_patch", description: "Edit files", format: { type: "future_format", pattern: "x" } } }]
+      }
+      const { value: fromChat } = yield* OpenAiChat.fromRequest(chatBody)
+      const responses = yield* OpenAiResponses.toRequest(fromChat)
+      expect(responses.value).toEqual({
+        model: "gpt-5",
+        input: [
+          { role: "user", content: "Fix it." },
+          { type: "function_call", call_id: "call_9", name: "apply_patch", arguments: JSON.stringify({ input: PATCH }) },
+          { type: "function_call_output", call_id: "call_9", output: "Done!" }
+        ],
+        tools: [{ type: "function", name: "apply_patch", description: "Edit files", parameters: { type: "object", properties: { input: { type: "string" } }, required: ["input"] }, strict: false }]
+      })
+      expect(responses.warnings.map((w) => w._tag)).toEqual(["ConvertedContent", "ConvertedContent"])
+      // without a definition to agree with, the call goes as the API's own custom call
+      const alone = yield* OpenAiResponses.toMessages(fromChat.messages)
+      expect((alone.value as ReadonlyArray<{ readonly type?: string }>).map((item) => item.type ?? "message")).toEqual(["message", "custom_tool_call", "custom_tool_call_output"])
+      // priced as sent: the function call and tool, as read back
+      const read = Effect.runSync(OpenAiResponses.fromRequest(responses.value)).value
+      for (const e of [TokenEstimator.heuristic]) {
+        expect(e.estimateRequest(fromChat, { provider: "openai-responses" }).total).toBe(e.estimateRequest(read, { provider: "openai-responses" }).total)
+      }
+    }))
+
   it("leaves items the API would not take, and outputs it cannot read, as they were", () => {
     const odd = [
       Block.providerData("openai-responses", { type: "custom_tool_call", name: "apply_patch", input: PATCH }),
