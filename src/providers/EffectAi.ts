@@ -45,7 +45,10 @@
  * or that is not standard padded base64 (effect/ai reads a string as
  * base64 whatever it holds), has the text before the data kept as the
  * `$dataPrefix` hint (`""` for none) in `providerOptions["effect-ai"]` and
- * is written back as it came. A URL is written as a `URL` object (effect/ai's
+ * is written back as it came. Base64 data whose text would read back as a
+ * URL or a `data:` URL (text that is no base64, given as data) is written
+ * as it is, marked as base64 in our own options, and read back as the data
+ * it was. A URL is written as a `URL` object (effect/ai's
  * OpenAI provider reads a string as base64), its text kept when the parser
  * spells it otherwise; one read from an http(s) string goes back as that
  * string (the `$urlAsText` hint). A Prompt's Anthropic option spelt
@@ -108,7 +111,7 @@ import { Base64 } from "effect/encoding"
 import * as Block from "../Block.js"
 import * as Message from "../Message.js"
 import * as Request from "../Request.js"
-import { standardBase64 } from "../internal/base64.js"
+import { hasNonBase64Char, standardBase64 } from "../internal/base64.js"
 import { messageText, preview } from "../internal/preview.js"
 import { copyJson, stringify } from "../internal/json.js"
 import * as TokenEstimator from "../TokenEstimator.js"
@@ -200,6 +203,8 @@ class OptionsBuilder {
     if (providerOptions === undefined) return
     for (const provider of Object.keys(providerOptions)) {
       const record = providerOptions[provider]!
+      // an empty record is written as one: the Prompt holds it, and reading it back gives it again
+      if (Object.keys(record).length === 0 && provider !== ownKey) setKey(this.out as JsonObj, provider, {})
       for (const k of Object.keys(record)) {
         const value = record[k]!
         if (isHintKey(k)) this.hintOfAnother(provider, k, value)
@@ -391,9 +396,14 @@ const messageOptions = (ctx: Ctx, m: Message.Message, kept: ReadonlyArray<Schema
  */
 const fileData = (source: Block.FileSource, prefix: string | undefined, asText: boolean): { readonly data: string | URL; readonly source?: string; readonly text?: string } => {
   switch (source._tag) {
-    case "Base64":
-      // a string is base64 to effect/ai, and the OpenAI and Anthropic APIs its provider packages reach take the standard alphabet only
-      return { data: prefix === undefined ? standardBase64(source.data) : prefix + source.data }
+    case "Base64": {
+      // a string is base64 to effect/ai, and the OpenAI and Anthropic APIs its provider packages reach take the standard
+      // alphabet only; text that is no base64 at all (a URL given as data) goes as it is, not padded
+      const data = prefix !== undefined ? prefix + source.data : hasNonBase64Char(source.data) ? source.data : standardBase64(source.data)
+      // text the reader would take for a URL or a data: URL is marked as the base64 data it is
+      const misread = (prefix === undefined || prefix === "") && (isHttpText(data) || Block.parseDataUrl(data) !== undefined)
+      return misread ? { data, source: "Base64" } : { data }
+    }
     case "Url": {
       // effect/ai reads a URL object as a URL (its OpenAI provider takes a string for base64): every URL goes as one,
       // its text kept when the parser writes it otherwise ("https://example.com" as ".../"); text that is no URL is
@@ -688,7 +698,7 @@ const readNothing: Read<never> = () => Option.none()
 /** What a kept value must be to be read, per key of our own record. */
 const KeptFalse = reader(Schema.Literal(false))
 const KeptTrue = reader(Schema.Literal(true))
-const KeptSource = reader(Schema.Literals(["Url", "FileId", "Text"]))
+const KeptSource = reader(Schema.Literals(["Url", "FileId", "Text", "Base64"]))
 const KeptStrings = reader(Schema.Array(Schema.String))
 const KeptJsonArray = reader(Schema.Array(Schema.Json))
 const KeptObject = reader(Block.JsonObject)
@@ -767,6 +777,8 @@ class OptionsReader {
   /** The keys of our own record read at this place: the others hold nothing this place has, and are reported. */
   private readonly used: Set<string> = new Set()
   private readonly records: Map<string, JsonObj> = new Map()
+  /** The providers whose record the Prompt gives empty: kept as empty records (one emptied by the fields taken is not). */
+  private readonly empty: Set<string> = new Set()
   /** Option records that are no objects, kept as they are (`OPTIONS`). */
   private nonObjects: JsonObj | undefined
 
@@ -787,6 +799,7 @@ class OptionsReader {
       const record = options[provider] as Schema.Json | undefined
       if (record === undefined || isObj(record)) {
         if (record !== undefined) this.records.set(provider, escaped(record as JsonObj))
+        if (record !== undefined && Object.keys(record).length === 0) this.empty.add(provider)
         continue
       }
       // a provider's record that is no object is no option effect/ai's providers read: kept as it is, written back,
@@ -892,7 +905,7 @@ class OptionsReader {
       this.records.set(providerKey, record)
     }
     const out: Record<string, Block.JsonObject> = {}
-    for (const [provider, record] of this.records) if (Object.keys(record).length > 0) setKey(out as JsonObj, provider, record)
+    for (const [provider, record] of this.records) if (Object.keys(record).length > 0 || this.empty.has(provider)) setKey(out as JsonObj, provider, record)
     return Object.keys(out).length === 0 ? {} : { providerOptions: out }
   }
 }
@@ -914,6 +927,9 @@ const sourceOf = (ctx: Ctx, data: unknown, kept: string | undefined, path: strin
       return { source: Block.fileId(data) }
     case "Text":
       return { source: Block.textSource(data) }
+    case "Base64":
+      // base64 data whose text reads as a URL or a data: URL (see `fileData`), written back as it is
+      return standardBase64(data) === data ? { source: Block.base64(data) } : { source: Block.base64(data), prefix: "" }
     default: {
       const parsed = Block.parseDataUrl(data)
       if (parsed !== undefined) return { source: Block.base64(parsed.data), prefix: data.slice(0, data.length - parsed.data.length) }

@@ -225,3 +225,37 @@ describe("EffectAi: option values of another type than the adapter reads", () =>
       assert.strictEqual(canonical(back.value), canonical(prompt))
     }))
 })
+
+describe("EffectAi: data that is not what it looks like, and options that hold nothing", () => {
+  it.effect("base64 data whose text reads as a URL or a data: URL comes back as the same base64 data, unpadded", () =>
+    Effect.gen(function*() {
+      // (text that is no base64, given as data by mistake: the Prompt holds it as it is, and so does the trip back)
+      for (const data of ["https://x/y", "http://example.com/a.png", "data:image/png;base64,AAAA", "not base64!"]) {
+        const messages = [Message.user([Block.file(Block.base64(data), "image/png")])]
+        const prompt = yield* EffectAi.toPrompt(messages)
+        const part = prompt.value.content[0]?.content[0]
+        assert.strictEqual(typeof part === "object" && part.type === "file" ? part.data : undefined, data)
+        const back = yield* EffectAi.fromPrompt(prompt.value)
+        assert.deepStrictEqual(back.warnings, [])
+        const file = back.value[0]?.content[0]
+        assert.deepStrictEqual(file?._tag === "File" ? file.source : undefined, Block.base64(data))
+        // and once more: the second trip changes nothing
+        const again = yield* EffectAi.toPrompt(back.value)
+        assert.strictEqual(canonical(again.value), canonical(prompt.value))
+      }
+    }))
+
+  it.effect("an empty provider-option record is kept both ways; one emptied by the fields read out of it is not written", () =>
+    Effect.gen(function*() {
+      const messages = [Message.user([Block.text("hi", { providerOptions: { openai: {} } })])]
+      const prompt = yield* EffectAi.toPrompt(messages)
+      const part = prompt.value.content[0]?.content[0]
+      assert.deepStrictEqual(typeof part === "object" ? part.options : undefined, { openai: {} })
+      const back = yield* EffectAi.fromPrompt(prompt.value)
+      assert.deepStrictEqual(Message.encodeAll(back.value), Message.encodeAll(messages))
+      // a record whose one field is a block field (the item id) leaves no empty record behind
+      const withId = [Message.assistant([Block.text("hi", { itemId: "msg_1" })])]
+      const read = yield* EffectAi.fromPrompt((yield* EffectAi.toPrompt(withId)).value)
+      assert.deepStrictEqual(Message.encodeAll(read.value), Message.encodeAll(withId))
+    }))
+})
