@@ -222,7 +222,8 @@ const build = (
 ): ConversationContext => {
   // a negative correction never takes the figure below the least the messages can cost: scaled by a fit (rounded),
   // or kept while a calibrated estimator's factor fell, it could otherwise reach 0 or below for messages that cost tokens
-  const correction = estimated > 0 ? Math.max(given, leastCost(estimated) - estimated) : Math.max(given, 0)
+  // (an estimate that is no finite figure, which `fit` reports as the estimator's, has no least cost: the given stays)
+  const correction = !Number.isFinite(estimated) ? given : estimated > 0 ? Math.max(given, leastCost(estimated) - estimated) : Math.max(given, 0)
   const context = Object.defineProperty(Object.create(ContextProto), "messages", { get: messagesOf, enumerable: true }) as Built
   context.budget = budget
   context.estimated = estimated
@@ -466,8 +467,11 @@ export const fit: {
     const { anchor, correction } = remeasured(self)
     // an invalid value goes to the window as given, so that its error names what the caller wrote
     const valid = given === undefined || (typeof given === "number" && Number.isFinite(given) && given >= 0)
-    // a sum past the largest number is a budget too small by any count, not the Infinity the caller never wrote
-    const fixed = valid ? Math.min(Number.MAX_VALUE, (given ?? 0) + Math.max(0, correction)) : given
+    // a sum past the largest number is a budget too small by any count, not the Infinity the caller never wrote; a
+    // correction that is no finite figure (measured against an estimate that was none) is set aside as nothing, and the
+    // window names the estimate that is at fault rather than fixed tokens the caller never gave
+    const setAside = Number.isFinite(correction) ? Math.max(0, correction) : 0
+    const fixed = valid ? Math.min(Number.MAX_VALUE, (given ?? 0) + setAside) : given
     return MessageWindow.fit(self.messages, self.budget, { ...options, fixedTokens: fixed }).pipe(
       // the correction is set aside as fixed tokens: the error says how much of what is set aside it is
       Effect.mapError((e) =>

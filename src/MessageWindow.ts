@@ -1493,15 +1493,18 @@ const figure = (n: unknown, what: () => string): number => {
  * otherwise make the window keep too much, blame an option never given (`fixedTokens`), or report a budget of `NaN`.
  * The built-in estimators give whole non-negative numbers; the checks cost a comparison a figure.
  */
+/** "a user message", "an assistant message". */
+const roleMessage = (role: string): string => `${role === "assistant" ? "an" : "a"} ${role} message`
+
 const checkedEstimates = (e: Estimator): Estimator => ({
   estimateText: (text) => figure(e.estimateText(text), () => `a text of ${text.length} characters`),
   estimateBlock: (block) => figure(e.estimateBlock(block), () => `a ${block._tag} block`),
-  estimateMessage: (message) => figure(e.estimateMessage(message), () => `a ${message.role} message`),
+  estimateMessage: (message) => figure(e.estimateMessage(message), () => roleMessage(message.role)),
   estimateEach: (messages) => {
     const out = e.estimateEach(messages)
     // (checked in place: a closure a message would cost a refit of memoized estimates more than the lookups)
     for (let i = 0; i < messages.length; i++) {
-      if (!isTokenFigure(out[i])) throw new InvalidEstimate({ what: `messages[${i}] (a ${messages[i]!.role} message)`, value: shown(out[i]) })
+      if (!isTokenFigure(out[i])) throw new InvalidEstimate({ what: `messages[${i}] (${roleMessage(messages[i]!.role)})`, value: shown(out[i]) })
     }
     return out
   },

@@ -163,3 +163,19 @@ describe("bad values from untyped code", () => {
     }).pipe(Effect.provide(window))
   })
 })
+
+describe("an estimator that gives no finite figure for a message", () => {
+  it.effect("makes a context of Infinity tokens that is over, and fit names the estimate, not fixed tokens never given", () =>
+    Effect.gen(function*() {
+      for (const bad of [Infinity, Number.NaN]) {
+        const estimator = yield* TokenEstimator.make({ estimateText: (text) => (text.includes("BOOM") ? bad : text.length) })
+        const context = ConversationContext.makeWith(estimator, [Message.user("hello"), Message.assistant("BOOM"), Message.user("again")], 1_000)
+        expect(ConversationContext.isOver(context)).toBe(true)
+        if (bad === Infinity) expect([context.tokens, context.headroom, context.correction]).toEqual([Infinity, -Infinity, 0])
+        const window = MessageWindow.layer.pipe(Layer.provide(Layer.succeed(TokenEstimator.TokenEstimator, estimator)))
+        const error = yield* Effect.flip(ConversationContext.fit(context).pipe(Effect.provide(window)))
+        expect(error._tag).toBe("InvalidEstimate")
+        expect(error.message).toContain("messages[1] (an assistant message)")
+      }
+    }))
+})
