@@ -131,7 +131,7 @@
  */
 import { utf8ToBase64 } from "../internal/base64.js"
 import { stringify } from "../internal/json.js"
-import { messageText, quote } from "../internal/preview.js"
+import { messageText, preview, quote } from "../internal/preview.js"
 import { inlineFileOf } from "../internal/dataUrlFile.js"
 import { bareMediaType } from "../internal/mediaType.js"
 import { GEMINI_URLS, geminiTakesUrl } from "../internal/fileUrls.js"
@@ -789,6 +789,19 @@ const readContents = (ctx: A.Ctx, contents: ReadonlyArray<Schema.Json>, path: st
 }
 
 /**
+ * A message's kept fields to write on its content, without `parts`: the content's parts are the message's blocks, and
+ * the writer adds to them. A `parts` field of its options (set by hand: the reader never keeps one) is left out,
+ * reported.
+ */
+const contentKept = (ctx: A.Ctx, m: Message.Message, index: number): { readonly [key: string]: unknown } | undefined => {
+  const kept = keptOf(m, key, hints)
+  if (kept === undefined || !Object.hasOwn(kept, "parts")) return kept
+  const { parts, ...rest } = kept
+  A.dropped(ctx, index, undefined, `the field "parts" of the message's options (${preview(parts)})`, "a content's parts are the message's blocks")
+  return rest
+}
+
+/**
  * The parts of a message written into the content of the message before it
  * (`sameContent`): in the places its `partsAt` hint gives them, while the
  * hint fits (as many places as parts, in order, inside the content), else
@@ -1165,7 +1178,7 @@ const writeMessages = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Wi
     // a model turn's calls may be spread over model contents in a row
     if (m.role === "assistant" && previous !== "assistant") calls.order.clear()
     previous = m.role
-    const kept = keptOf(m, key, hints)
+    const kept = contentKept(ctx, m, i)
     if (m.role !== "tool" && m.name !== undefined) A.dropped(ctx, i, undefined, "the participant name", "Gemini contents have no name")
     switch (m.role) {
       case "system": {

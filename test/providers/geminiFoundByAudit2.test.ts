@@ -312,3 +312,23 @@ describe("a model turn whose only calls the provider ran", () => {
     expect(Conversation.issuesFor("gemini", call).map((issue) => issue._tag)).toEqual(["MisplacedFunctionCall"])
   })
 })
+
+describe("a message whose Gemini options hold parts (set by hand: the reader keeps none)", () => {
+  it("is written with its own blocks, the field left out and reported, never a defect", () => {
+    for (const parts of [[], [{ text: "kept" }], {}, "s", null, 1]) {
+      const options = { providerOptions: { gemini: { parts, extra: 1 } } } as unknown as Message.NamedOptions
+      for (const messages of [
+        [Message.user("q", options)],
+        [Message.system("sys", options), Message.user("q")],
+        [Message.user("q"), Message.assistant("REAL", options)],
+        [Message.user("q"), Message.assistant([Block.toolCall("c1", "f", {})]), Message.tool([Block.toolResult("c1", "f", "ok")], options)]
+      ]) {
+        const { value: body, warnings } = value(Gemini.toRequest(Request.make(messages)))
+        const contents = [...(body.systemInstruction === undefined ? [] : [body.systemInstruction]), ...body.contents] as ReadonlyArray<{ readonly parts: ReadonlyArray<unknown>; readonly extra?: unknown }>
+        const written = contents.find((c) => c.extra === 1)!
+        expect(Array.isArray(written.parts) && written.parts.length).toBe(1)
+        expect(warnings.filter((w) => w._tag === "DroppedContent" && w.what.includes('"parts"'))).toHaveLength(1)
+      }
+    }
+  })
+})
