@@ -537,6 +537,17 @@ const make_ = (ctx: Core.Context): Core.Format<Wire.ChatCompletion> => {
       if (response === undefined) return { response, cut: ["no chunk arrived"] }
       const cut: Array<string> = []
       if (response.choices.length === 0) cut.push("no choice arrived")
+      // a call's first fragment carries its id and name: one that never came is no call the completion could hold (the
+      // completion read whole is MalformedPayload without them), not the empty text the assembled completion shows
+      for (const c of sortedKeys(choices).map((k) => choices.get(k)!)) {
+        let k = 0
+        for (const t of sortedKeys(c.tools).map((slot) => c.tools.get(slot)!)) {
+          if (t.id === undefined) ctx.violation(`choice ${c.index} tool call ${k} (${t.name === undefined ? "unnamed" : quote(t.name)}) never got an id`)
+          if (t.name === undefined) ctx.violation(`choice ${c.index} tool call ${k} never got a name`)
+          k++
+        }
+        if (c.functionCall !== undefined && c.functionCall.name === undefined) ctx.violation(`choice ${c.index} function call never got a name`)
+      }
       for (const choice of response.choices) {
         if (choice.message.role !== "assistant") ctx.violation(`choice ${choice.index} is a ${quote(choice.message.role)} message; a completion's message is the assistant's`)
         // a choice the provider finished is whole, even when a token limit cut its arguments (`length`): they are read

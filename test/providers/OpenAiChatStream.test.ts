@@ -163,6 +163,20 @@ describe("OpenAiChatStream", () => {
     assert.include(error.message, 'choice 0 is a "user" message')
   })
 
+  it("reports a tool call that never got an id or a name as a protocol error, not as a call with empty ones", () => {
+    // (the completion read whole is MalformedPayload without them; the stream had made them "" without a word)
+    const noId = failure([
+      chunk([choice({ role: "assistant", tool_calls: [{ index: 0, type: "function", function: { name: "f", arguments: "{}" } }] })]),
+      chunk([choice({}, "tool_calls")])
+    ])
+    assert.strictEqual(noId._tag, "StreamProtocolError")
+    assert.include(noId.message, 'choice 0 tool call 0 ("f") never got an id')
+    const noName = failure([chunk([choice({ role: "assistant", tool_calls: [{ index: 0, id: "call_1", type: "function", function: { arguments: "{}" } }] }, "tool_calls")])])
+    assert.include(noName.message, "choice 0 tool call 0 never got a name")
+    const noFunctionName = failure([chunk([choice({ role: "assistant", function_call: { arguments: "{}" } }, "function_call")])])
+    assert.include(noFunctionName.message, "choice 0 function call never got a name")
+  })
+
   it("reports data that is not JSON as a protocol error and keeps what arrived", () => {
     const acc = OpenAiChatStream.make()
     acc.feed('data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"hi"},"finish_reason":"stop"}]}\n\ndata: {bad\n\n')
