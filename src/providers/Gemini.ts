@@ -1912,6 +1912,17 @@ const responseShape: Shape = {
 const candidateShape: Shape = { finishReason: null }
 
 /**
+ * Where the candidate of `index` is in a response's list: the one whose `index` it is, else the one at that place
+ * when it has no `index` of its own (proto3 JSON leaves out an `index` of 0), else `undefined`.
+ */
+const candidatePosition = (candidates: ReadonlyArray<Schema.Json>, index: number): number | undefined => {
+  const indexOf = (c: Schema.Json | undefined): Schema.Json | undefined => (A.isObj(c) ? c["index"] : undefined)
+  const found = candidates.findIndex((c) => indexOf(c) === index)
+  if (found >= 0) return found
+  return index < candidates.length && typeof indexOf(candidates[index]) !== "number" ? index : undefined
+}
+
+/**
  * A response read from the fields `responseShape` names, in either spelling
  * (a field given in both is reported, as in a request); nothing is written
  * back, so their spelling is not noted.
@@ -1919,8 +1930,10 @@ const candidateShape: Shape = { finishReason: null }
 const decodeResponse = (ctx: A.Ctx, given: Obj, candidateIndex: number): DecodedResponse => {
   const raw = camelCased(ctx, given, responseShape, "", newSpelling())
   const candidates = raw["candidates"] === undefined || raw["candidates"] === null ? [] : A.arr(ctx, raw["candidates"], "candidates")
+  // the candidate of that `index`, as the stream accumulator keeps them (one without an index by its place)
+  const position = candidatePosition(candidates, candidateIndex)
   // none at all is a prompt that was blocked (finish: content-filter); some, but not the one asked for, is a mistake
-  if (candidates.length > 0 && candidates[candidateIndex] === undefined) {
+  if (candidates.length > 0 && position === undefined) {
     return A.malformed(ctx, "candidates", `the response has no candidate ${candidateIndex} (it has ${candidates.length})`)
   }
   if (candidates.length > 1) A.dropped(ctx, undefined, undefined, `${candidates.length - 1} other candidate(s)`, `one candidate is read (candidate ${candidateIndex})`)
@@ -1930,9 +1943,9 @@ const decodeResponse = (ctx: A.Ctx, given: Obj, candidateIndex: number): Decoded
   const providerData: Fields = A.extrasOf(raw, responseKeysRead) ?? {}
   let finish: string | undefined
   let contentExtras: Fields | undefined
-  const candidate = candidates[candidateIndex]
+  const candidate = position === undefined ? undefined : candidates[position]
   if (candidate !== undefined) {
-    const at = `candidates[${candidateIndex}]`
+    const at = `candidates[${position}]`
     const c = camelCased(ctx, A.obj(ctx, candidate, at), candidateShape, at, newSpelling())
     finish = A.optStr(ctx, c, "finishReason", at)
     const rest = A.extrasOf(c, candidateKeysRead)

@@ -332,3 +332,18 @@ describe("a message whose Gemini options hold parts (set by hand: the reader kee
     }
   })
 })
+
+describe("a response's candidates out of order", () => {
+  it("are read by their index, as the stream accumulator keeps them; one without an index by its place", () => {
+    const text = (t: string) => ({ content: { role: "model", parts: [{ text: t }] }, finishReason: "STOP" })
+    const response = { candidates: [{ index: 1, ...text("b") }, { index: 0, ...text("a") }] }
+    const read = (candidate?: number) =>
+      value(candidate === undefined ? Gemini.fromResponse(response) : Gemini.fromResponse(response, { candidate })).value.message.content.map((b) => (b._tag === "Text" ? b.text : b._tag))
+    expect(read()).toEqual(["a"])
+    expect(read(1)).toEqual(["b"])
+    expect(value(Gemini.fromEvents([response])).value.message.content.map((b) => (b._tag === "Text" ? b.text : b._tag))).toEqual(["a"])
+    // without indexes (proto3 JSON leaves out an index of 0), by place; an index no candidate has is a mistake
+    expect(value(Gemini.fromResponse({ candidates: [text("x"), text("y")] }, { candidate: 1 })).value.message.content).toMatchObject([{ text: "y" }])
+    expect(failure(Gemini.fromResponse(response, { candidate: 2 }))._tag).toBe("MalformedPayload")
+  })
+})
