@@ -1450,7 +1450,9 @@ const decodeResponse = (ctx: A.Ctx, input: unknown, options: FromResponseOptions
   for (let c = 0; c < choices.length; c++) {
     const choice = A.obj(ctx, choices[c], `choices[${c}]`)
     const index = choice["index"] ?? c
-    if (index === wanted) at = c
+    if (index === wanted && at === -1) at = c
+    // (a second choice of that index, which no response has, is not read over the first: it is left out, reported)
+    else if (index === wanted) A.dropped(ctx, undefined, undefined, `choices[${c}], a second choice ${preview(index)}`, `the first choice of that index (choices[${at}]) is read`)
     // written bounded, whatever it is: String() of an index that is an array nested 10,000 deep overflows the stack
     else A.dropped(ctx, undefined, undefined, `choice ${preview(index)}`, "a response is read one choice at a time (the choice option picks another)")
   }
