@@ -145,7 +145,7 @@ describe("a response with two choices of one index", () => {
       const response = (choices: ReadonlyArray<object>) => ({ id: "chatcmpl-1", object: "chat.completion", created: 1, model: "m", choices })
       const choice = (text: string, index?: number) => ({ ...(index === undefined ? {} : { index }), message: { role: "assistant", content: text }, finish_reason: "stop" })
       for (const choices of [[choice("first", 0), choice("second", 0)], [choice("first"), choice("second", 0)]]) {
-        const { value, warnings } = yield* OpenAiChat.fromResponse(response(choices))
+        const { value, warnings } = yield* OpenAiChat.fromResponse(response(choices) as never)
         expect(value.message.content).toMatchObject([{ _tag: "Text", text: "first" }])
         expect(warnings.map((w) => w.message)).toEqual(["choices[1], a second choice 0 was left out: the first choice of that index (choices[0]) is read"])
       }
