@@ -1434,7 +1434,9 @@ const anthropicBreakpoints = (messages: ReadonlyArray<Message.Message>): Breakpo
     const cache = m.providerOptions?.["anthropic"]?.["cache_control"]
     if (cache === undefined) continue
     if (m.role === "system") {
-      const last = m.content.length - 1
+      // on its last block the adapter writes (an empty text it leaves out)
+      let last = m.content.length - 1
+      while (last >= 0 && m.content[last]!._tag === "Text" && (m.content[last] as Block.TextBlock).text === "") last--
       if (last >= 0 && isBreakpoint(cache) && blockCache(m.content[last]!) === undefined) system.push({ index: i, blockIndex: last })
       continue
     }

@@ -30,14 +30,14 @@ export const isAnthropicServerBlock = (block: Block.ToolCallBlock | Block.ToolRe
 
 /**
  * Whether the Anthropic adapter writes a block at all (`anthropicSent` without what it sends of it): not empty text
- * (but in the system prompt and a server tool's result), unsigned thinking, a file it leaves out or one in an
+ * (but in a server tool's result), unsigned thinking, a file it leaves out or one in an
  * assistant message, a call another provider ran, in an assistant message a result that is not a server tool's of
  * Anthropic's (a client tool's, or one of a call another provider ran), nor another provider's data.
  */
 export const anthropicSends = (block: Block.Block, place: SentPlace, foreignCalls: ReadonlySet<string>): boolean => {
   switch (block._tag) {
     case "Text":
-      return block.text !== "" || place === "system" || place === "serverResultPart"
+      return block.text !== "" || place === "serverResultPart"
     case "Thinking":
       return block.signature !== undefined
     case "RedactedThinking":

@@ -677,6 +677,8 @@ const encodePrompt = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Pro
   const system: Array<Wire.TextBlockParam> = []
   let systemPlain: string | undefined
   let systemBlocks = 0
+  /** The empty texts of the system messages, left out (Anthropic rejects empty text): reported once all are known. */
+  const emptySystem: Array<readonly [number, number]> = []
   const turns: Array<Turn> = []
   let started = false
   /** The `MESSAGE_PART` of the message before (system messages aside: they go to the system prompt). */
@@ -722,8 +724,13 @@ const encodePrompt = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Pro
       case "system":
         if (started) A.converted(ctx, i, undefined, "a system message after the conversation started", "in the top-level system prompt")
         if (m.name !== undefined) A.dropped(ctx, i, undefined, "the name of a system message", "Anthropic system prompts have no names")
+        const before = system.length
         for (let b = 0; b < m.content.length; b++) {
           const block = m.content[b]!
+          if (block.text === "") {
+            emptySystem.push([i, b])
+            continue
+          }
           systemBlocks++
           systemPlain = systemBlocks === 1 && isPlain(block) ? block.text : undefined
           system.push(textBlock(ctx, block, i, b))
@@ -733,7 +740,7 @@ const encodePrompt = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Pro
           // effect/ai-anthropic places it), other message options have nowhere to go
           const { cache_control: cache, ...others } = keptOf(m, key, hints) ?? {}
           const last = system[system.length - 1]
-          if (cache !== undefined && last !== undefined && m.content.length > 0) {
+          if (cache !== undefined && last !== undefined && system.length > before) {
             if ((last as { readonly cache_control?: unknown }).cache_control === undefined) {
               system[system.length - 1] = { ...last, cache_control: cache } as Wire.TextBlockParam
               systemPlain = undefined
@@ -821,10 +828,11 @@ const encodePrompt = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>): Pro
     out.push(messageOf(turn, turn.plain ?? turn.content))
     previous = turn
   }
-  // an empty system prompt is no system prompt (Anthropic rejects empty text)
-  if (systemPlain === "") A.dropped(ctx, undefined, undefined, "an empty system prompt", "Anthropic rejects empty text; no system prompt is the same")
+  // an empty system prompt is no system prompt (Anthropic rejects empty text); an empty text beside others is left out
+  if (system.length === 0 && emptySystem.length > 0) A.dropped(ctx, undefined, undefined, "an empty system prompt", "Anthropic rejects empty text; no system prompt is the same")
+  else for (const [index, blockIndex] of emptySystem) A.dropped(ctx, index, blockIndex, "an empty text block", "Anthropic rejects empty text blocks")
   return {
-    ...(system.length === 0 || systemPlain === "" ? {} : { system: systemPlain ?? system }),
+    ...(system.length === 0 ? {} : { system: systemPlain ?? system }),
     messages: out
   }
 }
