@@ -1008,7 +1008,8 @@ const writeResultContent = (ctx: A.Ctx, result: Block.ToolResultBlock, index: nu
     return { ...out, response: only.value as { [key: string]: unknown } }
   }
   if (rest.length === 1 && only !== undefined && only._tag === "Text") return { ...out, response: { [field]: only.text } }
-  A.converted(ctx, index, blockIndex, "a tool result of several parts", `as one text in response.${field}`)
+  // (one part left: a JSON value that is no object, which a functionResponse's response cannot be)
+  A.converted(ctx, index, blockIndex, rest.length > 1 ? "a tool result of several parts" : "a JSON tool result that is no object", `as one text in response.${field}`)
   return { ...out, response: { [field]: Block.resultContentText(rest) } }
 }
 

@@ -347,3 +347,15 @@ describe("a response's candidates out of order", () => {
     expect(failure(Gemini.fromResponse(response, { candidate: 2 }))._tag).toBe("MalformedPayload")
   })
 })
+
+describe("a tool result of one JSON value that is no object", () => {
+  it("is sent as text, said as what it is", () => {
+    const { value: body, warnings } = value(Gemini.toRequest(Request.make([
+      Message.user("q"),
+      Message.assistant([Block.toolCall("c1", "f", {})]),
+      Message.tool([Block.toolResult("c1", "f", [Block.json(42)])])
+    ])))
+    expect(JSON.stringify(body.contents[2])).toContain('"response":{"output":"42"}')
+    expect(warnings.map((w) => w.message)).toEqual(["messages[2].content[0]: a JSON tool result that is no object was sent as one text in response.output"])
+  })
+})
