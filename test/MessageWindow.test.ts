@@ -573,6 +573,29 @@ const brokenAgentConversation: Arbitrary.Arbitrary<Array<Message.Message>> = Arb
   })
 )
 
+/**
+ * An agent history with messages of no content inserted where Anthropic takes them: after a user message or tool
+ * results (a user message of no content), after an assistant message without calls (an assistant one), or before a
+ * user message (opening its run).
+ */
+const withEmptyMessages: Arbitrary.Arbitrary<Array<Message.Message>> = Arbitrary.all({
+  input: Arb.agentConversation,
+  places: Arbitrary.array(Arb.intBetween(0, 10_000), { minLength: 1, maxLength: 4 })
+}).pipe(
+  Arbitrary.map(({ input, places }) => {
+    const out = input.slice()
+    for (const at of places) {
+      const i = at % out.length
+      const m = out[i]!
+      const next = out[i + 1]
+      if ((m.role === "user" || m.role === "tool") && next?.role !== "tool") out.splice(i + 1, 0, Message.user([]))
+      else if (m.role === "assistant" && !Message.hasToolCalls(m)) out.splice(i + 1, 0, Message.assistant([]))
+      else if (next?.role === "user") out.splice(i + 1, 0, Message.user([]))
+    }
+    return out
+  })
+)
+
 /** The results in `output` whose call came before them in `input` but not in `output` (by id). */
 const resultsWithoutTheirCall = (output: ReadonlyArray<Message.Message>, input: ReadonlyArray<Message.Message>): Array<string> => {
   const answerable = (messages: ReadonlyArray<Message.Message>): Array<{ readonly id: string; readonly called: boolean }> => {
@@ -635,6 +658,24 @@ describe("window properties", () => {
       checkFit({ ...c, options: { ...c.options, provider } }, provider)
     }, runs)
   }
+
+  // Anthropic takes a message of no content inside a run of its role (it merges the run into one message), never alone:
+  // the window once kept such a message alone as the newest user message, or as the first one pinFirstUser keeps
+  // (the input is valid for Anthropic, not generically: two user messages in a row, one of them empty)
+  it.prop("with provider anthropic, messages of no content in runs of their role are never kept alone", [caseOf(allChoices, withEmptyMessages)], ([c]) => {
+    const options = { ...c.options, provider: "anthropic" as const }
+    const result = fitSync(window, c.input, c.budget, options)
+    if (Result.isFailure(result)) {
+      expect(result.failure._tag).toBe("BudgetTooSmall")
+      if (result.failure._tag === "BudgetTooSmall") expect(Result.isSuccess(fitSync(window, c.input, result.failure.minimumBudget, options))).toBe(true)
+      return
+    }
+    const output = result.success.messages
+    if (Conversation.issuesFor("anthropic", c.input).length === 0) expect(Conversation.issuesFor("anthropic", output).map((i) => i.message)).toEqual([])
+    expect(result.success.tokensAfter).toBeLessThanOrEqual(result.success.available)
+    expect(resultsWithoutTheirCall(output, c.input)).toEqual([])
+    expect(callsWithoutTheirResult(output, c.input)).toEqual([])
+  }, runs)
 
   it.prop("without a Summarizer, summarize drops whole turns and stays valid", [caseOf(["summarize"])], ([c]) => {
     const r = fitSync(windowWithoutSummarizer, c.input, c.budget, c.options)

@@ -78,6 +78,37 @@ export const unitsOf = (messages: ReadonlyArray<Message.Message>): Units => {
   return { count, start, entry, exit }
 }
 
+/**
+ * The units with each message of no content (`content: []`) joined to the unit before it when that one ends with its
+ * role (a user message, or tool results after one: both user content to Anthropic). Anthropic takes an empty message
+ * inside a run of its role, which it merges into one, and refuses it alone: a cut between the two would keep it alone
+ * (as the newest user message), where the input was valid. Joining units only takes cuts away, so every other
+ * guarantee holds as it was. (One that opens a run may be dropped alone, and is never the first user message
+ * `pinFirstUser` keeps: see `layoutOf`.)
+ */
+const withEmptyJoined = (messages: ReadonlyArray<Message.Message>, units: Units): Units => {
+  const { count, start, entry, exit } = units
+  const joins = (u: number, before: number): boolean =>
+    start[u + 1]! - start[u]! === 1 && messages[start[u]!]!.content.length === 0 &&
+    (entry[u] === USER || entry[u] === ASSISTANT) && (before === entry[u] || (entry[u] === USER && before === OPEN))
+  let any = false
+  for (let u = 1; u < count && !any; u++) any = joins(u, exit[u - 1]!)
+  if (!any) return units
+  const outStart = new Int32Array(count + 1)
+  const outEntry = new Uint8Array(count)
+  const outExit = new Uint8Array(count)
+  let n = 0
+  for (let u = 0; u < count; u++) {
+    if (n > 0 && joins(u, outExit[n - 1]!)) continue
+    outStart[n] = start[u]!
+    outEntry[n] = entry[u]!
+    outExit[n] = exit[u]!
+    n++
+  }
+  outStart[n] = start[count]!
+  return { count: n, start: outStart.subarray(0, n + 1), entry: outEntry.subarray(0, n), exit: outExit.subarray(0, n) }
+}
+
 /** How the cut may be placed. */
 export type Mode = "drop_oldest" | "drop_oldest_pair" | "summarize"
 
@@ -144,7 +175,7 @@ export const layoutOf = (
   pin: ((message: Message.Message, index: number) => boolean) | undefined,
   unreasoned?: ReadonlySet<number>
 ): Layout => {
-  const units = unitsOf(messages)
+  const units = withEmptyJoined(messages, unitsOf(messages))
   const { count, entry, start } = units
   // the newest user message; without one, the newest message that is not a system message (a conversation of
   // system messages only is empty to every provider)
@@ -162,7 +193,8 @@ export const layoutOf = (
     const e = entry[u]
     if (u >= tail) pinned[u] = 1
     if (e === SYSTEM && !isSummaryMessage(messages[start[u]!]!)) pinned[u] = 1
-    if (e === USER && firstUser) {
+    // (the task: a message of no content says none, and kept alone it would be no message Anthropic takes)
+    if (e === USER && firstUser && messages[start[u]!]!.content.length > 0) {
       pinned[u] = 1
       firstUser = false
     }
