@@ -667,7 +667,7 @@ export type RepairAction = typeof RepairAction.Type
 export interface RepairOptions {
   /** Leave calls at the very end unanswered (an agent about to run them). Default `false`. */
   readonly allowPendingToolCalls?: boolean
-  /** The content of synthetic results for interrupted calls. */
+  /** The content of synthetic results for interrupted calls (for Anthropic, a lone surrogate in it is replaced with U+FFFD, as in the history). */
   readonly interruptedContent?: string
   /**
    * The conversation continues one the provider stored (a Responses request
@@ -943,7 +943,10 @@ const repairWith = (
   const log = (action: RepairAction): void => {
     actions.push(action)
   }
-  const interrupted = options?.interruptedContent ?? INTERRUPTED
+  // (for Anthropic, which rejects a body with a lone surrogate, the text the repair writes has none either: each is
+  // replaced with U+FFFD, as in the history's blocks)
+  const given = options?.interruptedContent ?? INTERRUPTED
+  const interrupted = fixes?.wire === true ? wellFormedText(given, { count: 0 }) : given
   const walker = new Walker(messages.length)
   const deferredSystem: Array<{ readonly i: number; readonly m: Message.Message }> = []
   /** Where in `actions` each deferred system message's move is logged. */

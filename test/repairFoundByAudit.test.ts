@@ -131,3 +131,14 @@ describe("Anthropic, thinking on: a prefill's trailing whitespace, after the thi
     expect(tags(r)).toEqual(["TrimmedPrefill"])
   })
 })
+
+describe("repairFor('anthropic') with an interruptedContent that holds a lone surrogate", () => {
+  it.effect("writes the interrupted result with U+FFFD in its place, as it replaces one in the history, and validates", () =>
+    Effect.gen(function*() {
+      const unanswered = [Message.user("q"), Message.assistant([Block.toolCall("a", "f", {})]), Message.user("again")]
+      const { actions, messages } = yield* Repair.repairFor("anthropic", { interruptedContent: "cancelled \uD800" })(unanswered)
+      expect(actions.map((a) => a._tag)).toEqual(["InsertedMissingResult"])
+      expect(messages[2]!.content[0]).toMatchObject({ _tag: "ToolResult", content: "cancelled \uFFFD", isError: true })
+      expect(Conversation.issuesFor("anthropic", messages)).toEqual([])
+    }))
+})
