@@ -1920,7 +1920,7 @@ const candidatePosition = (candidates: ReadonlyArray<Schema.Json>, index: number
   const indexOf = (c: Schema.Json | undefined): Schema.Json | undefined => (A.isObj(c) ? c["index"] : undefined)
   const found = candidates.findIndex((c) => indexOf(c) === index)
   if (found >= 0) return found
-  return index < candidates.length && typeof indexOf(candidates[index]) !== "number" ? index : undefined
+  return Number.isInteger(index) && index >= 0 && index < candidates.length && typeof indexOf(candidates[index]) !== "number" ? index : undefined
 }
 
 /**
