@@ -794,7 +794,13 @@ const readContents = (ctx: A.Ctx, contents: ReadonlyArray<Schema.Json>, path: st
  * reported.
  */
 const contentKept = (ctx: A.Ctx, m: Message.Message, index: number): { readonly [key: string]: unknown } | undefined => {
-  const kept = keptOf(m, key, hints)
+  let kept = keptOf(m, key, hints)
+  // a kept role is a wire form of the same side (the legacy "function" of a user content, "user" on the system
+  // instruction); one of the other side ("model" on a user's message, anything but "model" on the model's) is not
+  const role = kept?.["role"]
+  if (role !== undefined && (m.role === "assistant" ? role !== "model" : role === "model")) {
+    kept = A.withoutOwnFields(ctx, index, undefined, kept, { role: m.role === "assistant" ? "model" : "user" }, ["role"])
+  }
   if (kept === undefined || !Object.hasOwn(kept, "parts")) return kept
   const { parts, ...rest } = kept
   A.dropped(ctx, index, undefined, `the field "parts" of the message's options (${preview(parts)})`, "a content's parts are the message's blocks")
@@ -977,7 +983,7 @@ const textPart = (ctx: A.Ctx, block: Block.TextBlock, index: number, blockIndex:
   }
   const part: Wire.PartParam = { text: block.text }
   if (block.thoughtSignature !== undefined) part.thoughtSignature = block.thoughtSignature
-  return spelledPart(ctx, merge(part, keptOf(block, key, hints)), block)
+  return spelledPart(ctx, merge(part, A.withoutOwnFields(ctx, index, blockIndex, keptOf(block, key, hints), part, ["text"])), block)
 }
 
 type ResponseFields = Pick<NonNullable<Wire.PartParam["functionResponse"]>, "response" | "parts">

@@ -665,9 +665,11 @@ const writeUserContent = (ctx: A.Ctx, m: Message.UserMessage | Message.SystemMes
   for (let b = 0; b < m.content.length; b++) {
     const block = m.content[b]!
     switch (block._tag) {
-      case "Text":
-        out.push(merge<Wire.InputText>({ type: "input_text", text: block.text }, keptOf(block, key, hints)))
+      case "Text": {
+        const part: Wire.InputText = { type: "input_text", text: block.text }
+        out.push(merge<Wire.InputText>(part, A.withoutOwnFields(ctx, index, b, keptOf(block, key, hints), part, ["text"])))
         break
+      }
       case "File": {
         const part = writeFile(ctx, block, index, b)
         if (part !== undefined) out.push(part)
@@ -695,9 +697,11 @@ const writeResultContent = (ctx: A.Ctx, result: Block.ToolResultBlock, index: nu
   const out: Array<Wire.InputContent> = []
   for (const part of content) {
     switch (part._tag) {
-      case "Text":
-        out.push(merge<Wire.InputText>({ type: "input_text", text: part.text }, keptOf(part, key, hints)))
+      case "Text": {
+        const text: Wire.InputText = { type: "input_text", text: part.text }
+        out.push(merge<Wire.InputText>(text, A.withoutOwnFields(ctx, index, blockIndex, keptOf(part, key, hints), text, ["text"])))
         break
+      }
       case "File": {
         const file = writeFile(ctx, part, index, blockIndex)
         if (file !== undefined) out.push(file)
@@ -794,7 +798,7 @@ const writeAssistant = (ctx: A.Ctx, m: Message.AssistantMessage, index: number, 
       case "Refusal": {
         const item = hintOf(block, key, "item")
         const itemExtra = A.isObj(item) ? item : undefined
-        const extra = keptOf(block, key, hints)
+        const extra = A.withoutOwnFields(ctx, index, b, keptOf(block, key, hints), block._tag === "Text" ? { text: block.text } : { refusal: block.refusal }, [block._tag === "Text" ? "text" : "refusal"])
         if (block.itemId === undefined && typeof partType === "string") {
           if (openParts === undefined) {
             openParts = []
@@ -888,7 +892,7 @@ const writeAssistant = (ctx: A.Ctx, m: Message.AssistantMessage, index: number, 
         const call: Wire.FunctionCallParam = { type: "function_call", call_id: Ids.idFor(ctx, block.id), name: block.name, arguments: args }
         const id = block.itemId === undefined ? undefined : itemIdFor(ctx, "function_call", block.itemId, index, b)
         if (id !== undefined) call.id = id
-        items.push(merge(call, extra))
+        items.push(merge(call, A.withoutOwnFields(ctx, index, b, extra, call, ["call_id", "name", "arguments"])))
         break
       }
       case "ToolResult":
@@ -974,7 +978,13 @@ const writeMessages = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>, fro
         if (m.name !== undefined) ctx.warnings.push(new DroppedContent({ index: i, what: "the participant name", reason: "Responses messages have no name" }))
         const content = writeUserContent(ctx, m, i)
         if (m.content.length > 0 && Array.isArray(content) && content.length === 0) A.droppedEmptyMessage(ctx, i, m.role, "Responses")
-        else items.push(merge<Wire.InputMessage>({ role: m.role, content }, keptOf(m, key, hints)))
+        else {
+          // (a system message's kept role "developer" is the wire form it was read in; any other role is the message's own)
+          const given = keptOf(m, key, hints)
+          const own = m.role === "system" && given?.["role"] === "developer" ? ["content"] : ["role", "content"]
+          const message: Wire.InputMessage = { role: m.role, content }
+          items.push(merge<Wire.InputMessage>(message, A.withoutOwnFields(ctx, i, undefined, given, message, own)))
+        }
         break
       }
       case "assistant": {
@@ -1005,7 +1015,8 @@ const writeMessages = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>, fro
           }
           const out: Wire.FunctionCallOutputParam = { type: "function_call_output", call_id: Ids.idFor(ctx, result.toolCallId), output: writeResultContent(ctx, result, i, b) }
           if (result.itemId !== undefined) out.id = result.itemId
-          items.push(merge(type === "function_call_output" ? out : ({ ...out, type } as unknown as Wire.KeptItem), keptOf(result, key, hints)))
+          const kept = A.withoutOwnFields(ctx, i, b, keptOf(result, key, hints), out, ["call_id"])
+          items.push(merge(type === "function_call_output" ? out : ({ ...out, type } as unknown as Wire.KeptItem), kept))
         }
         break
       default:

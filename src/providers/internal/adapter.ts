@@ -29,7 +29,7 @@ import type * as Request from "../../Request.js"
 import { keptToolSettings } from "../../internal/toolSettings.js"
 import { noHints, storedRecord, wireFieldsOf } from "../../internal/hint.js"
 import { absurd } from "../../Block.js"
-import { show } from "./core.js"
+import { sameJson, show } from "./core.js"
 import { messageText, preview, quote } from "../../internal/preview.js"
 import { isImageType } from "../../internal/anthropicFiles.js"
 import { bareMediaType } from "../../internal/mediaType.js"
@@ -459,6 +459,31 @@ export const foreignDataReason = (block: Block.ProviderDataBlock, reason: string
 /** Reports something the target cannot express and leaves out. */
 export const dropped = (ctx: Ctx, index: number | undefined, blockIndex: number | undefined, what: string, reason: string): void => {
   ctx.warnings.push(new DroppedContent({ ...(index === undefined ? {} : { index }), ...(blockIndex === undefined ? {} : { blockIndex }), what, reason }))
+}
+
+/**
+ * A value's kept fields (`kept`, by their wire names) without those of `own` that would replace what the writer wrote
+ * from the model (`written`: a block's text, a call's id): each such field is left out, reported, and the model's
+ * value is sent. One that holds the value written changes nothing and stays. The readers never keep these fields;
+ * options set by hand can hold them.
+ */
+export const withoutOwnFields = <K extends { readonly [key: string]: unknown }>(
+  ctx: Ctx,
+  index: number | undefined,
+  blockIndex: number | undefined,
+  kept: K | undefined,
+  written: object,
+  own: ReadonlyArray<string>
+): K | undefined => {
+  if (kept === undefined) return kept
+  let out: { [key: string]: unknown } | undefined
+  for (const name of own) {
+    if (!Object.hasOwn(kept, name) || sameJson(kept[name], (written as { readonly [key: string]: unknown })[name])) continue
+    out ??= { ...kept }
+    delete out[name]
+    dropped(ctx, index, blockIndex, `the option ${quote(name)} (${preview(kept[name])})`, `the ${name === "role" ? "message's role" : "block's own value"} is written`)
+  }
+  return (out as K | undefined) ?? kept
 }
 
 /**
