@@ -479,6 +479,8 @@ const assistantBlock = (
         A.dropped(ctx, index, b, "thinking without a signature", "Anthropic takes thinking back only with the signature it gave it")
         return undefined
       }
+      // (a summary is OpenAI's reasoning summary: an Anthropic thinking block has none)
+      if (block.summary !== undefined && block.summary.length > 0) A.dropped(ctx, index, b, "the summary of a thinking block", "Anthropic thinking blocks have none")
       return { ...thinkingExtras(ctx, block, index, b), type: "thinking", thinking: block.thinking, signature: block.signature }
     case "RedactedThinking":
       return { ...thinkingExtras(ctx, block, index, b), type: "redacted_thinking", data: block.data }

@@ -55,3 +55,15 @@ describe("options that would replace what the model holds", () => {
     expect(legacy.warnings).toEqual([])
   })
 })
+
+describe("a thinking block's summary written to Anthropic", () => {
+  it("is reported as left out: an Anthropic thinking block has none", async () => {
+    const { Anthropic } = await import("../../src/providers/index.js")
+    const written = Effect.runSync(Anthropic.toMessages([
+      Message.user("q"),
+      Message.assistant([Block.thinking("t", "sig", { summary: ["a summary"] }), Block.text("a")])
+    ]))
+    expect(written.value.messages[1]).toEqual({ role: "assistant", content: [{ type: "thinking", thinking: "t", signature: "sig" }, { type: "text", text: "a" }] })
+    expect(messagesOf(written)).toEqual(["messages[1].content[0]: the summary of a thinking block was left out: Anthropic thinking blocks have none"])
+  })
+})
