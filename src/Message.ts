@@ -982,18 +982,51 @@ const EXCESS = "Expected no excess property"
 export const decodeErrorOf = (error: Schema.SchemaError, index?: number): DecodeIssue => {
   const found = taggedIn(error.issue)
   if (found !== undefined) return withIndex(found, index)
-  const problems: Array<DecodeProblem> = toStandard(error.issue).issues.map((p) => ({
-    path: (p.path ?? []).map((key) => (typeof key === "number" ? key : String(key))),
-    message: p.message === EXCESS ? "unknown field: decoding would lose it (keep extra data in metadata or providerOptions)" : p.message
-  }))
+  const { problems, more } = problemsOf(error.issue)
   const first = problems[0]
   return new MessageDecodeError({
     ...(index === undefined ? {} : { index }),
     path: first?.path ?? [],
     reason: first?.message ?? error.message,
     problems,
+    ...(more > 0 ? { moreProblems: more } : {}),
     cause: error
   })
+}
+
+/** The most problems a decode error lists: a million bad entries took seconds to describe, one by one. */
+const MAX_PROBLEMS = 100
+
+/**
+ * The first `MAX_PROBLEMS` problems of an issue, each with its path, and how many more issues were left undescribed
+ * (`more`: at least that many further problems). Groups of issues are read child by child, and only the children
+ * listed are formatted.
+ */
+const problemsOf = (issue: SchemaIssue.Issue): { readonly problems: Array<DecodeProblem>; readonly more: number } => {
+  const problems: Array<DecodeProblem> = []
+  let more = 0
+  const walk = (next: SchemaIssue.Issue, path: ReadonlyArray<PropertyKey>): void => {
+    if (next._tag === "Composite") {
+      for (const child of next.issues) {
+        if (problems.length >= MAX_PROBLEMS) more++
+        else walk(child, path)
+      }
+      return
+    }
+    if (next._tag === "Pointer") return walk(next.issue, [...path, ...next.path])
+    for (const p of toStandard(next).issues) {
+      if (problems.length >= MAX_PROBLEMS) {
+        more++
+        continue
+      }
+      problems.push({
+        path: [...path, ...(p.path ?? [])].map((key) => (typeof key === "number" ? key : String(key))),
+        message: p.message === EXCESS ? "unknown field: decoding would lose it (keep extra data in metadata or providerOptions)" : p.message
+      })
+    }
+  }
+  walk(issue, [])
+  return { problems, more }
 }
 
 const decodeCodec = Schema.decodeUnknownEffect(Codec)

@@ -64,8 +64,11 @@ export type DecodeProblem = typeof DecodeProblem.Type
 
 /**
  * A value is not a message. `path` and `reason` name the first problem (e.g.
- * `["content", 0, "id"]`, "Expected string"); `problems` lists every problem
- * the schema found, each with its path; `cause` keeps the Schema error itself.
+ * `["content", 0, "id"]`, "Expected string"); `problems` lists the problems
+ * the schema found, each with its path, the first 100 of them (`moreProblems`
+ * then says how many more at least were found and not described: a list of
+ * a million bad entries took seconds to describe); `cause` keeps the Schema
+ * error itself.
  *
  * @example
  * const error = yield* Effect.flip(Message.decode({ role: "user", content: [{ _tag: "Text", text: 42 }] }, 3))
@@ -81,10 +84,12 @@ export class MessageDecodeError extends Schema.TaggedError<MessageDecodeError>()
   path: PathSchema,
   reason: Schema.String,
   problems: Schema.optionalKey(Schema.Array(DecodeProblem)),
+  moreProblems: Schema.optionalKey(Schema.Number),
   cause: Schema.optionalKey(Schema.Defect())
 }) {
   override get message(): string {
-    const more = this.problems !== undefined && this.problems.length > 1 ? ` (and ${this.problems.length - 1} more problem${this.problems.length === 2 ? "" : "s"})` : ""
+    const others = (this.problems === undefined ? 0 : Math.max(0, this.problems.length - 1)) + (this.moreProblems ?? 0)
+    const more = others > 0 ? ` (and ${this.moreProblems === undefined ? "" : "at least "}${others} more problem${others === 1 ? "" : "s"})` : ""
     return `${at(this.index)}${clip(formatPath(this.path), 300)}: ${clip(this.reason)}${more}`
   }
 }

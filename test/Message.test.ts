@@ -172,6 +172,20 @@ describe("Message codec", () => {
       expect(e.message).toBe("messages[3]: content[0].id: Expected string")
     }))
 
+  it.effect("a message with 200,000 bad entries lists its first 100 problems and counts the rest, every path as found", () =>
+    Effect.gen(function* () {
+      const bad = yield* Effect.flip(Message.decode({ role: "user", content: Array.from({ length: 200_000 }, () => ({ _tag: "Text", text: 5 })) }))
+      assert.strictEqual(bad._tag, "MessageDecodeError")
+      if (bad._tag !== "MessageDecodeError") return
+      expect(bad.problems).toHaveLength(100)
+      expect(bad.problems?.[99]).toEqual({ path: ["content", 99, "text"], message: "Expected string" })
+      expect(bad.moreProblems).toBe(199_900)
+      expect(bad.message).toBe("content[0].text: Expected string (and at least 199999 more problems)")
+      // a few problems are all listed, with no count beside them
+      const few = yield* Effect.flip(Message.decode({ role: "user", content: [{ _tag: "Text", text: 5 }, { _tag: "Text", text: 6 }] }))
+      if (few._tag === "MessageDecodeError") expect([few.problems?.length, few.moreProblems, few.message]).toEqual([2, undefined, "content[0].text: Expected string (and 1 more problem)"])
+    }), 60_000)
+
   it.effect("an unknown field fails rather than being dropped", () =>
     Effect.gen(function* () {
       const e = yield* Effect.flip(Message.decode({ role: "assistant", content: [{ _tag: "ToolCall", id: "a", name: "f", args: {}, cache: 1 }] }))
