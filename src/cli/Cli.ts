@@ -30,7 +30,7 @@ import type { ConversionWarning } from "../providers/Conversion.js"
 import * as OpenAiResponses from "../providers/OpenAiResponses.js"
 import type * as ValidationError from "../ValidationError.js"
 import * as Formats from "./Formats.js"
-import { InputError, read as readInput } from "./Input.js"
+import { InputError, inputName, read as readInput } from "./Input.js"
 import { hintOf } from "../providers/internal/kept.js"
 import { preview, quote } from "../internal/preview.js"
 
@@ -145,16 +145,16 @@ const load = (
 > =>
   Effect.gen(function*() {
     const parsed = yield* readInput(file)
-    if (parsed.rounded !== undefined) yield* stderr(`agent-messages: warning: ${file === "-" ? "standard input" : file} holds ${parsed.rounded}`)
+    if (parsed.rounded !== undefined) yield* stderr(`agent-messages: warning: ${inputName(file)} holds ${parsed.rounded}`)
     yield* progress(parsed.bytes, "decoding")
-    const detected = Formats.detect(parsed, file === "-" ? "standard input" : file)
+    const detected = Formats.detect(parsed, inputName(file))
     let shape: Formats.Shape
     let chosen: Formats.FormatName
     if (format === "auto") {
       if (detected instanceof InputError) return yield* detected
       chosen = detected.format
       shape = detected.shape
-      yield* stderr(`agent-messages: read ${file === "-" ? "standard input" : file} as ${chosen}${shape === "body" ? " (a request body)" : shape === "jsonl" ? " (JSONL)" : ""}`)
+      yield* stderr(`agent-messages: read ${inputName(file)} as ${chosen}${shape === "body" ? " (a request body)" : shape === "jsonl" ? " (JSONL)" : ""}`)
     } else {
       chosen = format
       shape = parsed.kind === "jsonl" ? "jsonl" : Array.isArray(parsed.value) ? "messages" : "body"

@@ -117,6 +117,14 @@ const readStdin: Effect.Effect<Buffer, InputError, Stdio.Stdio> = Effect.gen(fun
 })
 
 /**
+ * A file named in the command line's messages: "standard input" for `-`, else its path as user text (a line break
+ * or a terminal escape in a file name is escaped, so it cannot forge a line of the output).
+ *
+ * @since 0.1.0
+ */
+export const inputName = (file: string): string => (file === "-" ? "standard input" : messageText(file, 300))
+
+/**
  * Reads a file, or standard input for `-`, as bytes.
  *
  * @since 0.1.0
@@ -125,16 +133,16 @@ export const readBytes = (file: string): Effect.Effect<Buffer, InputError, Stdio
   file === "-" ? readStdin : Effect.tryPromise({
     try: async () => {
       const stat = await fs.promises.stat(file)
-      if (stat.isDirectory()) throw new Error(`${file} is a directory, not a transcript file`)
+      if (stat.isDirectory()) throw new Error(`${inputName(file)} is a directory, not a transcript file`)
       if (stat.isFile()) return fs.promises.readFile(file)
       // a pipe or a device (a process substitution, /dev/stdin, /dev/zero): read as a stream, stopped by binary data
-      return readUntilBinary(fs.createReadStream(file), file)
+      return readUntilBinary(fs.createReadStream(file), inputName(file))
     },
     catch: (cause) => {
       const code = (cause as { code?: unknown }).code
-      if (code === "ENOENT") return new InputError({ reason: `cannot read ${file}: no such file` })
-      if (code === "EACCES") return new InputError({ reason: `cannot read ${file}: permission denied` })
-      return new InputError({ reason: `cannot read ${file}: ${errorText(cause)}` })
+      if (code === "ENOENT") return new InputError({ reason: `cannot read ${inputName(file)}: no such file` })
+      if (code === "EACCES") return new InputError({ reason: `cannot read ${inputName(file)}: permission denied` })
+      return new InputError({ reason: `cannot read ${inputName(file)}: ${errorText(cause)}` })
     }
   })
 
@@ -310,7 +318,7 @@ function* byteLinesOf(bytes: Uint8Array, maxLength: number, tooLong: string): Ge
 export const read = (file: string): Effect.Effect<Parsed, InputError, Stdio.Stdio> =>
   readBytes(file).pipe(
     Effect.flatMap((bytes) => {
-      const parsed = parseBytes(bytes, file === "-" ? "standard input" : file)
+      const parsed = parseBytes(bytes, inputName(file))
       return "kind" in parsed ? Effect.succeed(parsed) : Effect.fail(parsed)
     })
   )

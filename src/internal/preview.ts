@@ -35,11 +35,25 @@ export const cutText = (s: string, max: number): string => {
 }
 
 /**
- * Text made fit to stand unquoted in a one-line message: lone surrogates written U+FFFD, and control characters
- * (C0) escaped as JSON writes them (`\n`, `\u001b`), since they would start a line of their own (a tool name
- * `"f\nagent-messages: ..."` forging a line of the command line's output) or move a terminal's cursor.
+ * The characters a message escapes: control characters (C0, DEL and C1: U+009B starts a terminal's escape sequence as
+ * ESC [ does, U+0085 breaks a line), the line and paragraph separators, and the marks that reorder text on screen
+ * (bidirectional embeddings, overrides and isolates: a name could read backwards).
  */
-const wellFormedLine = (s: string): string => s.replace(LONE_SURROGATES, "\ufffd").replace(/[\0-\x1f]/g, (c) => JSON.stringify(c).slice(1, -1))
+const UNSAFE = /[\0-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g
+
+/** A character `UNSAFE` matches, written as JSON writes it (`\n`) or as a `\u` escape. */
+const escaped = (c: string): string => {
+  const json = JSON.stringify(c).slice(1, -1)
+  return json !== c ? json : `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
+}
+
+/**
+ * Text made fit to stand unquoted in a one-line message: lone surrogates written U+FFFD, and control characters
+ * escaped (`UNSAFE`: `\n`, `\u001b`, `\u009b`), since they would start a line of their own (a tool name
+ * `"f\nagent-messages: ..."` forging a line of the command line's output), move a terminal's cursor, or reorder
+ * what is shown.
+ */
+const wellFormedLine = (s: string): string => s.replace(LONE_SURROGATES, "\ufffd").replace(UNSAFE, escaped)
 
 /**
  * User text to stand unquoted in a warning's or an error's message: cut as `cutText` cuts it, every lone
@@ -65,7 +79,7 @@ export const joinedMessageText = (parts: ReadonlyArray<string>, separator: strin
  * it cut to `max` code units as `cutText` cuts it, the "…" inside the quotes. Short text reads exactly as
  * `JSON.stringify` writes it, a lone surrogate escaped, so the message is well-formed. The work is bounded by `max`.
  */
-export const quote = (s: string, max = 80): string => JSON.stringify(cutText(s.length > max ? s.slice(0, max + 1) : s, max))
+export const quote = (s: string, max = 80): string => JSON.stringify(cutText(s.length > max ? s.slice(0, max + 1) : s, max)).replace(UNSAFE, escaped)
 
 /**
  * A media type quoted for a message as `quote` quotes it, with every character outside printable ASCII (which no
@@ -105,7 +119,7 @@ export const preview = (value: unknown, max = 80): string => {
   const stack: Array<Frame> = []
   const onPath = new Set<object>()
   // a string is cut before it is quoted: a 10 MB one costs `max` characters
-  const quoted = (s: string): string => JSON.stringify(s.length > max ? s.slice(0, max + 1) : s)
+  const quoted = (s: string): string => JSON.stringify(s.length > max ? s.slice(0, max + 1) : s).replace(UNSAFE, escaped)
   const write = (v: unknown): void => {
     if (v === unreadable) {
       out += UNREADABLE
