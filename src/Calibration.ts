@@ -40,7 +40,7 @@ const Positive = Schema.Finite.check(Schema.isGreaterThan(0))
  * - `outlierRun`: consecutive outliers on the same side taken as a real shift
  *   and accepted, at least 1 (default 3).
  * - `minFactor` / `maxFactor`: bounds of the factor, with
- *   0 < minFactor <= 1 <= maxFactor (default 0.25 / 4).
+ *   0 < minFactor <= 1 <= maxFactor <= 1,000,000 (default 0.25 / 4).
  * - `minEstimate`: reports with a smaller estimate are ignored, being
  *   dominated by fixed request overhead (default 16).
  * - `initialFactors`: starting factor per model (positive), e.g. a previous
@@ -80,7 +80,7 @@ export const CalibrationOptions = Schema.Struct({
   warmup: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))),
   outlierRun: Schema.optionalKey(Schema.Int.check(Schema.isGreaterThanOrEqualTo(1))),
   minFactor: Schema.optionalKey(Positive.check(Schema.isLessThanOrEqualTo(1))),
-  maxFactor: Schema.optionalKey(Schema.Finite.check(Schema.isGreaterThanOrEqualTo(1))),
+  maxFactor: Schema.optionalKey(Schema.Finite.check(Schema.isGreaterThanOrEqualTo(1), Schema.isLessThanOrEqualTo(1_000_000))),
   minEstimate: Schema.optionalKey(Schema.Finite.check(Schema.isGreaterThanOrEqualTo(0))),
   initialFactors: Schema.optionalKey(Schema.Record(Schema.String, Positive)),
   priorFactors: Schema.optionalKey(Schema.Record(Schema.String, Positive))
@@ -230,8 +230,12 @@ const build = (base: Service, options: CalibrationOptions): CalibrationService =
   const outlierLog = Math.log(options.outlierRatio ?? 2)
   const warmup = options.warmup ?? 5
   const outlierRun = options.outlierRun ?? 3
-  const minLog = Math.log(options.minFactor ?? 0.25)
-  const maxLog = Math.log(options.maxFactor ?? 4)
+  const minFactor = options.minFactor ?? 0.25
+  const maxFactor = options.maxFactor ?? 4
+  const minLog = Math.log(minFactor)
+  const maxLog = Math.log(maxFactor)
+  /** The factor of a log factor, within the bounds themselves: `exp` of a clamped log can pass a bound by its last bit. */
+  const factorOf = (logFactor: number): number => clamp(Math.exp(logFactor), minFactor, maxFactor)
   const minEstimate = options.minEstimate ?? 16
   const initial = options.initialFactors ?? {}
   const prior = options.priorFactors ?? {}
@@ -256,7 +260,7 @@ const build = (base: Service, options: CalibrationOptions): CalibrationService =
       const logFactor = startLog(restored ?? priorOf(model))
       state = {
         logFactor,
-        factor: Math.exp(logFactor),
+        factor: factorOf(logFactor),
         accepted: 0,
         rejected: 0,
         ignored: 0,
@@ -311,7 +315,7 @@ const build = (base: Service, options: CalibrationOptions): CalibrationService =
     }
     const a = s.restored ? alpha : Math.max(alpha, 1 / (s.accepted + 1))
     s.logFactor = clamp(s.logFactor + clamp(a * r, -maxStep, maxStep), minLog, maxLog)
-    s.factor = Math.exp(s.logFactor)
+    s.factor = factorOf(s.logFactor)
     s.accepted++
     return view(model, s)
   }
@@ -399,7 +403,7 @@ const build = (base: Service, options: CalibrationOptions): CalibrationService =
       for (const model of Object.keys(initial)) {
         if (models.has(model)) continue
         const logFactor = startLog(initial[model])
-        if (logFactor !== priorLog(model)) defineOwn(out, model, Math.exp(logFactor))
+        if (logFactor !== priorLog(model)) defineOwn(out, model, factorOf(logFactor))
       }
       return out
     }

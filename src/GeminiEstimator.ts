@@ -51,7 +51,7 @@ export const estimateText = (text: string): number => estimateTextWith(text, GEM
  * @since 0.1.0
  */
 export const Options = Schema.Struct({
-  messageOverhead: Schema.optionalKey(TokenEstimator.TokenCount)
+  messageOverhead: Schema.optionalKey(TokenEstimator.TokenCount.check(Schema.isLessThanOrEqualTo(1_000_000)))
 })
 
 /**

@@ -241,16 +241,21 @@ export class InvalidEstimatorOptions extends Schema.TaggedError<InvalidEstimator
 export const TokenCount = Schema.Int.check(Schema.isGreaterThanOrEqualTo(0))
 
 /**
- * A non-negative, finite weight.
+ * A weight: a number from 0 to 1,000,000 tokens (per character, per word...). A larger one, however finite, makes
+ * the figures of a long text pass what a number counts exactly, and of a request `Infinity` and `NaN`.
  *
  * @example
  * const Options = Schema.Struct({ costPerWord: TokenEstimator.Weight })
  * Schema.is(Options)({ costPerWord: 1.3 }) // true
  * Schema.is(Options)({ costPerWord: -1 }) // false
+ * Schema.is(Options)({ costPerWord: 1e308 }) // false
  *
  * @since 0.1.0
  */
-export const Weight = Schema.Finite.check(Schema.isGreaterThanOrEqualTo(0))
+export const Weight = Schema.Finite.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThanOrEqualTo(1_000_000))
+
+/** A message's overhead in tokens: a whole number from 0 to 1,000,000 (see `Weight`). */
+const Overhead = TokenCount.check(Schema.isLessThanOrEqualTo(1_000_000))
 
 /**
  * Checks options against their schema, failing with `InvalidEstimatorOptions`
@@ -616,7 +621,7 @@ const build = (options: MakeOptions, prompt?: PromptCounter): Service => {
  */
 export const fromTextRule = (estimateText: (text: string) => number): Service => build({ estimateText })
 
-const MessageOverheadOptions = Schema.Struct({ messageOverhead: Schema.optionalKey(TokenCount) })
+const MessageOverheadOptions = Schema.Struct({ messageOverhead: Schema.optionalKey(Overhead) })
 
 /**
  * Builds an estimator from a text rule: applies the counting rules to blocks
@@ -659,7 +664,7 @@ export const make = (options: MakeOptions): Effect.Effect<Service, InvalidEstima
 export const CjkWeightedOptions = Schema.Struct({
   chineseCharWeight: Schema.optionalKey(Weight),
   otherCharWeight: Schema.optionalKey(Weight),
-  messageOverhead: Schema.optionalKey(TokenCount)
+  messageOverhead: Schema.optionalKey(Overhead)
 })
 
 /**
@@ -750,7 +755,7 @@ export const makeCjkWeighted = (options?: CjkWeightedOptions): Effect.Effect<Ser
  */
 export const HeuristicOptions = Schema.Struct({
   encoding: Schema.optionalKey(Encoding),
-  messageOverhead: Schema.optionalKey(TokenCount)
+  messageOverhead: Schema.optionalKey(Overhead)
 })
 
 /**
@@ -832,7 +837,7 @@ export const heuristic: Service = /* @__PURE__ */ buildHeuristic({})
  */
 export const TestOptions = Schema.Struct({
   costPerChar: Schema.optionalKey(Weight),
-  messageOverhead: Schema.optionalKey(TokenCount)
+  messageOverhead: Schema.optionalKey(Overhead)
 })
 
 /**

@@ -226,3 +226,32 @@ describe("ConversationContext.recordUsage: a too-high report lasts until the nex
       assert.strictEqual(fresh.correction, 0)
     }).pipe(Effect.provide(MessageWindow.layer), Effect.provide(TokenEstimator.layerTest({ costPerChar: 1, messageOverhead: OVERHEAD }))))
 })
+
+describe("bounds that are no powers of two, and weights past what a number counts exactly", () => {
+  it.effect("the factor stays within minFactor..maxFactor themselves, not a last bit beyond (exp of a clamped log)", () =>
+    Effect.gen(function*() {
+      for (const [bounds, report, start] of [[{ minFactor: 0.1, maxFactor: 10 }, 1e9, undefined], [{ minFactor: 0.3, maxFactor: 7 }, 1, undefined], [{ minFactor: 0.1, maxFactor: 10 }, 1e9, 100]] as const) {
+        const calibration = yield* Calibration.make(chars, { ...bounds, ...(start === undefined ? {} : { initialFactors: { m: start } }) })
+        for (let k = 0; k < 40; k++) calibration.record("m", 1_000, report)
+        const factor = calibration.factor("m")
+        expect(factor >= bounds.minFactor && factor <= bounds.maxFactor).toBe(true)
+        expect(Object.values(calibration.snapshot()).every((f) => f >= bounds.minFactor && f <= bounds.maxFactor)).toBe(true)
+      }
+    }))
+
+  it.effect("a weight or a factor past 1,000,000 is InvalidEstimatorOptions, where it once made a request's figures Infinity and NaN", () =>
+    Effect.gen(function*() {
+      for (const made of [
+        TokenEstimator.makeTest({ costPerChar: 1e308 }),
+        TokenEstimator.makeCjkWeighted({ chineseCharWeight: 1e308 }),
+        TokenEstimator.makeTest({ messageOverhead: 1e300 }),
+        Calibration.make(chars, { maxFactor: 1e308 })
+      ]) {
+        const error = yield* Effect.flip(made as Effect.Effect<unknown, { readonly _tag: string }>)
+        expect(error._tag).toBe("InvalidEstimatorOptions")
+      }
+      const largest = yield* TokenEstimator.makeTest({ costPerChar: 1_000_000 })
+      const total = largest.estimateRequest(Request.make([Message.user("hi")], { tools: [Request.tool("f")] })).total
+      expect(Number.isSafeInteger(total)).toBe(true)
+    }))
+})
