@@ -764,3 +764,17 @@ describe("properties of estimateRequest", () => {
     }
   }, { arbitrary: { runs: 200 }, timeout: 120_000 })
 })
+
+describe("a tool schema past the rendering's guards", () => {
+  it("is counted as the JSON text it is sent as, not as a bare any (10,000 levels once counted 177 tokens)", () => {
+    let deep: Record<string, unknown> = { type: "string", description: "the leaf" }
+    for (let i = 0; i < 2_000; i++) deep = { type: "object", properties: { next: deep }, required: ["next"] }
+    const request = Request.make([Message.user("hi")], { tools: [Request.tool("deep", { parameters: deep as never })] })
+    const text = TokenEstimator.heuristic.estimateText(JSON.stringify(deep))
+    for (const provider of ["openai-chat", "openai-responses"] as const) {
+      const { tools } = TokenEstimator.heuristic.estimateRequest(request, { provider })
+      // the first levels rendered as types (shorter than their JSON), the rest as JSON
+      expect(tools).toBeGreaterThan(text * 0.9)
+    }
+  })
+})

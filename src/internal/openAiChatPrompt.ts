@@ -1111,7 +1111,7 @@ interface SchemaContext {
   readonly root: JsonSchema
   /** The references being expanded on the current path: one met again is a cycle, rendered as `any`. */
   readonly expanding: ReadonlySet<string>
-  /** How many more schemas may be rendered: references can multiply a small schema without bound, so past this everything is `any`. */
+  /** How many more schemas may be rendered: references can multiply a small schema without bound, so past this each is its JSON text. */
   readonly budget: { left: number }
 }
 
@@ -1166,7 +1166,7 @@ const resolveRef = (root: JsonSchema, ref: string): JsonSchema | undefined => {
   return isRecord(at) ? at : undefined
 }
 
-/** Schemas nested deeper than this render as `any`: a guard against pathological (or cyclic) schemas. */
+/** Schemas nested deeper than this render as their JSON text: a guard against pathological schemas. */
 const MAX_NESTING = 64
 
 /**
@@ -1219,7 +1219,9 @@ const literal = (value: unknown): string => (typeof value === "string" ? JSON.st
  * union is not recorded and stays unrendered).
  */
 const renderType = (schema: JsonSchema, depth: number, nesting: number, ctx: SchemaContext): string => {
-  if (nesting >= MAX_NESTING || --ctx.budget.left < 0) return "any"
+  // (past the guards the rest is counted as the JSON text it is sent as, never as a bare `any`: a schema 10,000 levels
+  // deep, 430 KB of it, once counted 177 tokens)
+  if (nesting >= MAX_NESTING || --ctx.budget.left < 0) return jsonText(schema)
   const ref = schema["$ref"]
   if (typeof ref === "string") {
     // A local reference (`#/$defs/Name`, `#/definitions/Name`) is the schema it names, with the referring schema's own keywords over it.
@@ -1315,15 +1317,17 @@ const HIDDEN_SCHEMA_KEYWORDS: ReadonlySet<string> = new Set(["required", "defaul
  * left out wherever a schema stands (never a property that happens to be
  * named `required` or `default`, nor anything inside `enum`, `const` or
  * `examples`). Bounded like the tool rendering: a schema met again on its own
- * path (a cyclic object), nested deeper than {@link MAX_NESTING} or past the
- * first {@link SCHEMA_BUDGET} schemas is written as `{}`.
+ * path (a cyclic object) is written as `{}`, one nested deeper than
+ * {@link MAX_NESTING} or past the first {@link SCHEMA_BUDGET} schemas as it is.
  */
 const responseFormatSchema = (schema: unknown): unknown => {
   const path = new Set<unknown>()
   const budget = { left: SCHEMA_BUDGET }
   const visit = (node: unknown, nesting: number): unknown => {
     if (!isRecord(node)) return node
-    if (path.has(node) || nesting > MAX_NESTING || budget.left <= 0) return {}
+    if (path.has(node)) return {}
+    // (the rest as it is sent, counted as its JSON text: see `renderType`)
+    if (nesting > MAX_NESTING || budget.left <= 0) return node
     budget.left--
     path.add(node)
     const out = mapSubschemas(
