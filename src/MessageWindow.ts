@@ -1488,14 +1488,14 @@ const figure = (n: unknown, what: () => string): number => {
   throw new InvalidEstimate({ what: what(), value: shown(n) })
 }
 
+/** "a user message", "an assistant message". */
+const roleMessage = (role: string): string => `${role === "assistant" ? "an" : "a"} ${role} message`
+
 /**
  * The estimator with each figure it gives checked: a rule of the user's that gives `NaN` or a negative number would
  * otherwise make the window keep too much, blame an option never given (`fixedTokens`), or report a budget of `NaN`.
  * The built-in estimators give whole non-negative numbers; the checks cost a comparison a figure.
  */
-/** "a user message", "an assistant message". */
-const roleMessage = (role: string): string => `${role === "assistant" ? "an" : "a"} ${role} message`
-
 const checkedEstimates = (e: Estimator): Estimator => ({
   estimateText: (text) => figure(e.estimateText(text), () => `a text of ${text.length} characters`),
   estimateBlock: (block) => figure(e.estimateBlock(block), () => `a ${block._tag} block`),
