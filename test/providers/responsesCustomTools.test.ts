@@ -31,6 +31,17 @@ const codexBody = {
   tool_choice: { type: "custom", name: "apply_patch" }
 }
 
+/** A Chat Completions body in which the model patched a file with a custom tool of `format`, and the patch went in. */
+const patchedInChat = (format: object) => ({
+  model: "gpt-5",
+  messages: [
+    { role: "user", content: "Fix it." },
+    { role: "assistant", content: null, tool_calls: [{ id: "call_9", type: "custom", custom: { name: "apply_patch", input: PATCH } }] },
+    { role: "tool", tool_call_id: "call_9", content: "Done!" }
+  ],
+  tools: [{ type: "custom", custom: { name: "apply_patch", description: "Edit files", format } }]
+})
+
 const readResponses = (body: unknown) => Effect.map(OpenAiResponses.fromRequest(body), (r) => r.value)
 
 describe("OpenAiResponses.customToolsAsCalls", () => {
@@ -116,13 +127,7 @@ describe("OpenAiResponses.customToolsAsCalls", () => {
   it.effect("sends a Chat Completions custom tool to Responses as the API's own custom tool, and back", () =>
     Effect.gen(function*() {
       const chatBody = {
-        model: "gpt-5",
-        messages: [
-          { role: "user", content: "Fix it." },
-          { role: "assistant", content: null, tool_calls: [{ id: "call_9", type: "custom", custom: { name: "apply_patch", input: PATCH } }] },
-          { role: "tool", tool_call_id: "call_9", content: "Done!" }
-        ],
-        tools: [{ type: "custom", custom: { name: "apply_patch", description: "Edit files", format: { type: "grammar", grammar: { syntax: "regex", definition: "\\*\\*\\*.*" } } } }],
+        ...patchedInChat({ type: "grammar", grammar: { syntax: "regex", definition: "\\*\\*\\*.*" } }),
         tool_choice: { type: "custom", custom: { name: "apply_patch" } }
       }
       const { value: fromChat } = yield* OpenAiChat.fromRequest(chatBody)
@@ -151,15 +156,7 @@ describe("OpenAiResponses.customToolsAsCalls", () => {
   it.effect("sends a Chat custom tool whose format has no Responses form as a function tool of { input }, and its calls likewise", () =>
     Effect.gen(function*() {
       // a format the writer knows no Responses spelling of: the tool goes as a function, and so must its calls
-      const chatBody = {
-        model: "gpt-5",
-        messages: [
-          { role: "user", content: "Fix it." },
-          { role: "assistant", content: null, tool_calls: [{ id: "call_9", type: "custom", custom: { name: "apply_patch", input: PATCH } }] },
-          { role: "tool", tool_call_id: "call_9", content: "Done!" }
-        ],
-        tools: [{ type: "custom", custom: { name: "apply_patch", description: "Edit files", format: { type: "future_format", pattern: "x" } } }]
-      }
+      const chatBody = patchedInChat({ type: "future_format", pattern: "x" })
       const { value: fromChat } = yield* OpenAiChat.fromRequest(chatBody)
       const responses = yield* OpenAiResponses.toRequest(fromChat)
       expect(responses.value).toEqual({
