@@ -274,10 +274,14 @@ describe("Anthropic: a system message's own cache_control", () => {
         if (m.role !== "system") return
         const cache = m.providerOptions?.["anthropic"]?.["cache_control"]
         if (cache === undefined || m.content.length === 0) return
-        const last = m.content[m.content.length - 1]!
+        // on the last block the writer writes (an empty text, which Anthropic rejects, it leaves out)
+        const sent = m.content.filter((b) => b.text !== "")
+        const last = sent[sent.length - 1]
+        const said = warnings.some((w) => w._tag === "DroppedContent" && w.index === i && w.message.includes("cache_control"))
+        if (last === undefined) return assert.isTrue(said)
         const own = last.providerOptions?.["anthropic"]?.["cache_control"]
         if (own === undefined) assert.include(systemWritten, JSON.stringify({ type: "text", text: last.text, cache_control: cache }))
-        else assert.isTrue(warnings.some((w) => w._tag === "DroppedContent" && w.index === i && w.message.includes("cache_control")))
+        else assert.isTrue(said)
       })
     },
     { arbitrary: { runs: 200 }, timeout: 120_000 }
