@@ -52,16 +52,16 @@ export const isCustomTextCall = (block: Block.Block): block is Block.ToolCallBlo
 
 /**
  * The input text the Responses writer sends a call with as a `custom_tool_call` item: a custom call's own text
- * (`isCustomTextCall`), unless the request defines its tool as a function (one of `functionNames`: the call then goes
- * as a function call of `{ input }`, as the tool does), or the text of a call another format made of one of
- * `customNames` as `{ input }` (`customInputOf`); `undefined` for any other call.
+ * (`isCustomTextCall`), unless the request defines its tool as a function (`names.functions`: the call then goes as a
+ * function call of `{ input }`, as the tool does), or the text of a call another format made of one of
+ * `names.custom` as `{ input }` (`customInputOf`); `undefined` for any other call.
  */
-export const customTextOf = (block: Block.Block, customNames: ReadonlySet<string> | undefined, functionNames?: ReadonlySet<string>): string | undefined =>
+export const customTextOf = (block: Block.Block, names: ResponsesToolNames): string | undefined =>
   block._tag !== "ToolCall" || block.providerExecuted === true
     ? undefined
     : isCustomTextCall(block)
-    ? functionNames?.has(block.name) === true ? undefined : block.args
-    : customInputOf(block, customNames)
+    ? names.functions?.has(block.name) === true ? undefined : block.args
+    : customInputOf(block, names.custom)
 
 /**
  * The results among messages that answer a call the Responses writer sends as a custom call (`customTextOf`): the
@@ -70,14 +70,13 @@ export const customTextOf = (block: Block.Block, customNames: ReadonlySet<string
  */
 export const customTextResults = (
   messages: ReadonlyArray<{ readonly role: string; readonly content: ReadonlyArray<Block.Block> }>,
-  customNames: ReadonlySet<string> | undefined,
-  functionNames?: ReadonlySet<string>
+  names: ResponsesToolNames
 ): ReadonlySet<Block.Block> => {
   const out = new Set<Block.Block>()
   const custom = new Map<string, boolean>()
   for (const m of messages) {
     if (m.role === "assistant") {
-      for (const block of m.content) if (block._tag === "ToolCall" && block.providerExecuted !== true) custom.set(block.id, customTextOf(block, customNames, functionNames) !== undefined)
+      for (const block of m.content) if (block._tag === "ToolCall" && block.providerExecuted !== true) custom.set(block.id, customTextOf(block, names) !== undefined)
     } else if (m.role === "tool") {
       for (const block of m.content) if (block._tag === "ToolResult" && custom.get(block.toolCallId) === true) out.add(block)
     }
@@ -138,23 +137,25 @@ export const responsesCustomTool = (tool: {
   return { type: "custom", name: tool.name, ...(tool.description === undefined ? {} : { description: tool.description }), ...format }
 }
 
-/** The names of a request's Chat Completions custom tools that the Responses writer sends as the API's own custom tools. */
-export const responsesCustomToolNames = (
-  tools: ReadonlyArray<Parameters<typeof responsesCustomTool>[0]> | undefined
-): ReadonlySet<string> | undefined => {
-  const names = (tools ?? []).filter((t) => responsesCustomTool(t) !== undefined).map((t) => t.name)
-  return names.length === 0 ? undefined : new Set(names)
+/**
+ * How the Responses writer sends a request's tools, by name: `custom`, the Chat Completions custom tools it sends as
+ * the API's own custom tools (a call another format made of one with `{ input }` goes as a custom call of that text);
+ * `functions`, the tools without `providerDefined` it sends as function tools, a Chat custom tool whose format has no
+ * Responses form among them, with `{ input }` as its parameters (`objectToolParameters`): a Chat custom call of one
+ * goes as a function call of `{ input }`, so that call and tool agree. `undefined` for a kind the request has none of.
+ */
+export interface ResponsesToolNames {
+  readonly custom: ReadonlySet<string> | undefined
+  readonly functions: ReadonlySet<string> | undefined
 }
 
-/**
- * The names of a request's tools that the Responses writer sends as function tools (`type: "function"`): every tool
- * without `providerDefined` but the Chat custom tools it sends as the API's custom tools. A Chat custom tool whose
- * format has no Responses form is among them, with `{ input }` as its parameters (`objectToolParameters`), and a
- * Chat custom call of one goes as a function call of `{ input }` (`customTextOf`), so that call and tool agree.
- */
-export const responsesFunctionToolNames = (
-  tools: ReadonlyArray<Parameters<typeof responsesCustomTool>[0]> | undefined
-): ReadonlySet<string> | undefined => {
-  const names = (tools ?? []).filter((t) => t.providerDefined === undefined && responsesCustomTool(t) === undefined).map((t) => t.name)
-  return names.length === 0 ? undefined : new Set(names)
+/** `ResponsesToolNames` of a request's tools, each tool read once. */
+export const responsesToolNames = (tools: ReadonlyArray<Parameters<typeof responsesCustomTool>[0]> | undefined): ResponsesToolNames => {
+  let custom: Set<string> | undefined
+  let functions: Set<string> | undefined
+  for (const t of tools ?? []) {
+    if (responsesCustomTool(t) !== undefined) (custom ??= new Set()).add(t.name)
+    else if (t.providerDefined === undefined) (functions ??= new Set()).add(t.name)
+  }
+  return { custom, functions }
 }

@@ -29,13 +29,11 @@
  * @internal
  */
 import {
-  CUSTOM_INPUT_SCHEMA,
   customTextOf,
   isCustomTextCall,
   objectToolParameters,
   responsesCustomTool,
-  responsesCustomToolNames,
-  responsesFunctionToolNames
+  responsesToolNames
 } from "./customTools.js"
 import type { Schema } from "effect"
 import * as Block from "../Block.js"
@@ -322,8 +320,11 @@ const keptResponsesFields = (value: { readonly providerOptions?: Block.ProviderO
 /** A tool as the Responses writer sends it: a Chat custom tool as the API's own custom tool where it can, else a function. */
 const asResponsesTool = (tool: Request.ToolDefinition): Request.ToolDefinition => {
   const custom = responsesCustomTool(tool)
-  // (a custom tool whose format has no Responses form goes as a function tool taking `{ input }`)
-  if (custom === undefined) return tool.parameters === undefined && tool.providerDefined === undefined && objectToolParameters(tool) !== undefined ? { ...withoutChat(tool), parameters: CUSTOM_INPUT_SCHEMA } : withoutChat(tool)
+  if (custom === undefined) {
+    // (with the parameters the writer sends: a custom tool whose format has no Responses form takes `{ input }`)
+    const parameters = objectToolParameters(tool)
+    return parameters === tool.parameters ? withoutChat(tool) : { ...withoutChat(tool), ...(parameters === undefined ? {} : { parameters }) }
+  }
   const { type: _, ...config } = { ...custom, ...keptResponsesFields(tool) }
   return { name: tool.name, providerDefined: { provider: "openai-responses", type: "custom", config } } as Request.ToolDefinition
 }
@@ -353,10 +354,9 @@ const asResponsesWrites = (request: Request.Request): Request.Request => {
   const tools = request.tools?.some((t) => t.providerOptions?.["openai-chat"] !== undefined) === true ? request.tools.map(asResponsesTool) : request.tools
   let messages = request.messages
   // (a call another format made of a custom tool with `{ input }` goes as a custom call of that text too)
-  const customNames = responsesCustomToolNames(request.tools)
-  const functionNames = responsesFunctionToolNames(request.tools)
+  const names = responsesToolNames(request.tools)
   const asSent = (b: Block.Block): Block.Block => {
-    const text = customTextOf(b, customNames, functionNames)
+    const text = customTextOf(b, names)
     if (text !== undefined) return customCallItem(b as Block.ToolCallBlock, text)
     // (a custom call of a tool sent as a function goes as a function call of `{ input }`)
     if (isCustomTextCall(b)) {

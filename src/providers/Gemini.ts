@@ -131,7 +131,7 @@
  */
 import { utf8ToBase64 } from "../internal/base64.js"
 import { stringify } from "../internal/json.js"
-import { messageText, preview, quote } from "../internal/preview.js"
+import { messageText, quote } from "../internal/preview.js"
 import { inlineFileOf } from "../internal/dataUrlFile.js"
 import { bareMediaType } from "../internal/mediaType.js"
 import { GEMINI_URLS, geminiTakesUrl } from "../internal/fileUrls.js"
@@ -794,17 +794,12 @@ const readContents = (ctx: A.Ctx, contents: ReadonlyArray<Schema.Json>, path: st
  * reported.
  */
 const contentKept = (ctx: A.Ctx, m: Message.Message, index: number): { readonly [key: string]: unknown } | undefined => {
-  let kept = keptOf(m, key, hints)
+  const kept = A.withoutOwnFields(ctx, index, undefined, keptOf(m, key, hints), {}, ["parts"], "a content's parts are the message's blocks")
   // a kept role is a wire form of the same side (the legacy "function" of a user content, "user" on the system
   // instruction); one of the other side ("model" on a user's message, anything but "model" on the model's) is not
   const role = kept?.["role"]
-  if (role !== undefined && (m.role === "assistant" ? role !== "model" : role === "model")) {
-    kept = A.withoutOwnFields(ctx, index, undefined, kept, { role: m.role === "assistant" ? "model" : "user" }, ["role"])
-  }
-  if (kept === undefined || !Object.hasOwn(kept, "parts")) return kept
-  const { parts, ...rest } = kept
-  A.dropped(ctx, index, undefined, `the field "parts" of the message's options (${preview(parts)})`, "a content's parts are the message's blocks")
-  return rest
+  if (role === undefined || (m.role === "assistant" ? role === "model" : role !== "model")) return kept
+  return A.withoutOwnFields(ctx, index, undefined, kept, { role: m.role === "assistant" ? "model" : "user" }, ["role"], "the message's own role is written")
 }
 
 /**

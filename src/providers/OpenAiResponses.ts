@@ -134,8 +134,8 @@ import {
   isCustomTextCall,
   objectToolParameters,
   responsesCustomTool,
-  responsesCustomToolNames,
-  responsesFunctionToolNames
+  type ResponsesToolNames,
+  responsesToolNames
 } from "../internal/customTools.js"
 import { imageDetailOf, inputFileDetailOf } from "../internal/imageDetail.js"
 import * as A from "./internal/adapter.js"
@@ -872,7 +872,7 @@ const writeAssistant = (ctx: A.Ctx, m: Message.AssistantMessage, index: number, 
           break
         }
         A.checkToolName(ctx, block.name, index, b)
-        const customText = customTextOf(block, customTools.get(ctx), functionTools.get(ctx))
+        const customText = customTextOf(block, toolNamesOf(ctx))
         if (customText !== undefined) {
           // a call of a custom tool: its input text, as the API's own custom_tool_call item (its kept fields with it);
           // one another format made with { input } is sent as the text it holds
@@ -958,18 +958,15 @@ const withoutStreamed = <T>(item: T): T => {
   return out as T
 }
 
-/**
- * The names of the request's Chat Completions custom tools the writer sends as the API's own custom tools: a call of
- * one that another format made with `{ input }` goes as a custom call of that text (see `customTextOf`).
- */
-const customTools = new WeakMap<A.Ctx, ReadonlySet<string>>()
-/** The names of the request's tools the writer sends as function tools: a Chat custom call of one goes as a function call (see `customTextOf`). */
-const functionTools = new WeakMap<A.Ctx, ReadonlySet<string>>()
+/** How the request's tools are sent, by name (see `ResponsesToolNames`): whether a Chat custom call goes as a custom call. */
+const toolNames = new WeakMap<A.Ctx, ResponsesToolNames>()
+const NO_TOOLS: ResponsesToolNames = { custom: undefined, functions: undefined }
+const toolNamesOf = (ctx: A.Ctx): ResponsesToolNames => toolNames.get(ctx) ?? NO_TOOLS
 
 const writeMessages = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>, from: number, items: Array<Wire.InputItem>): void => {
   Ids.planIds(ctx, messages, RESPONSES_IDS)
   // the results of custom tool calls go as the custom calls' outputs
-  const customResults = customTextResults(messages, customTools.get(ctx), functionTools.get(ctx))
+  const customResults = customTextResults(messages, toolNamesOf(ctx))
   for (let i = from; i < messages.length; i++) {
     const m = messages[i]!
     switch (m.role) {
@@ -983,7 +980,7 @@ const writeMessages = (ctx: A.Ctx, messages: ReadonlyArray<Message.Message>, fro
           const given = keptOf(m, key, hints)
           const own = m.role === "system" && given?.["role"] === "developer" ? ["content"] : ["role", "content"]
           const message: Wire.InputMessage = { role: m.role, content }
-          items.push(merge<Wire.InputMessage>(message, A.withoutOwnFields(ctx, i, undefined, given, message, own)))
+          items.push(merge<Wire.InputMessage>(message, A.withoutOwnFields(ctx, i, undefined, given, message, own, "the message's own role and content are written")))
         }
         break
       }
@@ -1454,8 +1451,10 @@ export const customToolsAsCalls = (request: Request.Request): Request.Request =>
     let results: Array<Block.ToolResultBlock> = []
     let first = true
     const flush = (): void => {
-      if (blocks.length > 0) messages.push(Message.assistant(blocks, first ? options : undefined))
-      if (blocks.length > 0) first = false
+      if (blocks.length > 0) {
+        messages.push(Message.assistant(blocks, first ? options : undefined))
+        first = false
+      }
       if (results.length > 0) messages.push(Message.tool(results))
       blocks = []
       results = []
@@ -1642,10 +1641,7 @@ export const toRequest = (request: Request.Request, options?: ConversionOptions)
       body.instructions = first.content.map((b) => b.text).join("")
       from = 1
     }
-    const custom = responsesCustomToolNames(request.tools)
-    if (custom !== undefined) customTools.set(ctx, custom)
-    const functions = responsesFunctionToolNames(request.tools)
-    if (functions !== undefined) functionTools.set(ctx, functions)
+    toolNames.set(ctx, responsesToolNames(request.tools))
     writeMessages(ctx, request.messages, from, input)
     if (input.length === 0 && hintOf(request, key, "noInput") === true) delete body.input
     A.droppedForeignSettings(ctx, request, key)

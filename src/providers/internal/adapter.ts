@@ -463,8 +463,8 @@ export const dropped = (ctx: Ctx, index: number | undefined, blockIndex: number 
 
 /**
  * A value's kept fields (`kept`, by their wire names) without those of `own` that would replace what the writer wrote
- * from the model (`written`: a block's text, a call's id): each such field is left out, reported, and the model's
- * value is sent. One that holds the value written changes nothing and stays. The readers never keep these fields;
+ * from the model (`written`: a block's text, a call's id): each such field is left out, reported with `reason`, and
+ * the model's value is sent. One that holds the value written changes nothing and stays. The readers never keep these fields;
  * options set by hand can hold them.
  */
 export const withoutOwnFields = <K extends { readonly [key: string]: unknown }>(
@@ -473,7 +473,8 @@ export const withoutOwnFields = <K extends { readonly [key: string]: unknown }>(
   blockIndex: number | undefined,
   kept: K | undefined,
   written: object,
-  own: ReadonlyArray<string>
+  own: ReadonlyArray<string>,
+  reason = "the block's own value is written"
 ): K | undefined => {
   if (kept === undefined) return kept
   let out: { [key: string]: unknown } | undefined
@@ -481,7 +482,7 @@ export const withoutOwnFields = <K extends { readonly [key: string]: unknown }>(
     if (!Object.hasOwn(kept, name) || sameJson(kept[name], (written as { readonly [key: string]: unknown })[name])) continue
     out ??= { ...kept }
     delete out[name]
-    dropped(ctx, index, blockIndex, `the option ${quote(name)} (${preview(kept[name])})`, `the ${name === "role" ? "message's role" : "block's own value"} is written`)
+    dropped(ctx, index, blockIndex, `the option ${quote(name)} (${preview(kept[name])})`, reason)
   }
   return (out as K | undefined) ?? kept
 }
